@@ -1,0 +1,276 @@
+/*
+ * assertion.h - what `renacer check` judges and how it reports it.
+ *
+ * Data flow: the runner runs a target `runs` times; each run's trace (collectors/trace.h) is
+ * reduced to a `struct rn_metrics` (rn_metrics_from_trace) and kept in a
+ * `struct rn_target_result` with per-run samples, per-syscall counts, and the trace of the last
+ * measured run (for span patterns, anti-patterns and export). Each enabled assertion that
+ * applies is then evaluated into a `struct rn_verdict_result`; golden traces add regression
+ * verdicts. Reports (console, JUnit, OTLP, GitHub) read only these structures.
+ *
+ * Units: durations in ns, sizes in bytes, counts as plain integers. Thresholds in the config are
+ * in the units their key names say (max_duration_ms) and converted on load.
+ */
+#ifndef RN_ASSERTION_H
+#define RN_ASSERTION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace.h"
+
+/*
+ * Per-run metrics: X(id, name, unit, description). `name` is the key in golden traces and
+ * reports; `unit` is "ns", "bytes" or "count". One table feeds the enum, golden I/O, the
+ * report and the docs.
+ */
+#define RN_METRICS(X)                                                                        \
+	X(WALL, "wall_time", "ns", "root spawn to the last exit of the tree")                \
+	X(CRITICAL_PATH, "critical_path", "ns", "longest chain of dependent work")           \
+	X(PEAK_RSS, "peak_rss", "bytes", "peak resident set of the process tree")            \
+	X(ALLOC_PEAK, "alloc_peak", "bytes", "peak anonymous mmap/mremap + brk bytes")        \
+	X(ALLOC_TOTAL, "alloc_total", "bytes", "bytes ever mapped anonymously or by brk")     \
+	X(SYSCALLS, "syscalls", "count", "completed syscalls of the tree")                    \
+	X(SYSCALL_ERRORS, "syscall_errors", "count", "syscalls that returned an error")       \
+	X(PROCESSES, "processes", "count", "processes in the tree")                           \
+	X(GPU_BUSY, "gpu_busy", "ns", "union of GPU span intervals")                          \
+	X(GPU_DISPATCHES, "gpu_dispatches", "count", "GPU dispatch spans")                    \
+	X(GPU_COPY_BYTES, "gpu_copy_bytes", "bytes", "bytes moved by GPU copies")
+
+/* Metric identifiers (enum rn_metric). */
+enum rn_metric {
+#define RN_METRIC_ENUM(id, name, unit, desc) RN_METRIC_##id,
+	RN_METRICS(RN_METRIC_ENUM)
+#undef RN_METRIC_ENUM
+	RN_METRIC_COUNT
+};
+
+/* Static description of a metric. */
+struct rn_metric_info {
+	const char *name; /* "critical_path" */
+	const char *unit; /* "ns", "bytes" or "count" */
+	const char *desc; /* one line */
+};
+
+/* The table entry of metric `m`. */
+const struct rn_metric_info *rn_metric_info(enum rn_metric m);
+/* The metric named `name`, or -1. */
+int rn_metric_lookup(const char *name);
+
+/* Metrics of one run. */
+struct rn_metrics {
+	uint64_t v[RN_METRIC_COUNT]; /* values indexed by enum rn_metric, in the metric's unit */
+	uint64_t start_ns;           /* CLOCK_MONOTONIC start of the run, ns */
+	uint64_t start_unix_ns;      /* CLOCK_REALTIME start of the run, ns */
+	enum rn_run_status status;   /* how the run ended */
+	bool has_gpu;                /* the Vulkan collector contributed spans */
+};
+
+/* One link of the critical path: a process and the part of its life on the path. */
+struct rn_cp_segment {
+	int proc;          /* index into rn_trace.procs */
+	uint64_t start_ns; /* segment start, ns */
+	uint64_t end_ns;   /* segment end, ns */
+};
+
+/* The critical path of one run. */
+struct rn_critical_path {
+	uint64_t length_ns;             /* wall-clock length, ns */
+	struct rn_cp_segment *segments; /* chain from the root's exec to its exit, owned */
+	size_t nsegments;               /* segments used */
+};
+
+/*
+ * Compute the critical path of a run: from the root's exec (or spawn) to its exit, descending
+ * into each child the root (recursively, each process) waited for, and into GPU work the host
+ * waited on. Fills `cp` (caller releases with rn_critical_path_release). Never fails.
+ */
+void rn_critical_path_compute(const struct rn_trace *t, struct rn_critical_path *cp);
+/* Free the segments. */
+void rn_critical_path_release(struct rn_critical_path *cp);
+
+/* Reduce a finished trace to its metrics (critical path included). */
+void rn_metrics_from_trace(const struct rn_trace *t, struct rn_metrics *m);
+
+/* How samples over runs are aggregated (enum rn_aggregate). */
+enum rn_aggregate {
+	RN_AGG_MEDIAN = 0, /* default */
+	RN_AGG_MIN,
+	RN_AGG_P95,
+	RN_AGG_MAX,
+};
+
+/* "median", "min", "p95", "max". */
+const char *rn_aggregate_name(enum rn_aggregate a);
+/* Aggregate `n` samples (n >= 1; order irrelevant, the array is not modified). p95 uses the
+ * nearest-rank method. */
+double rn_aggregate(const double *samples, size_t n, enum rn_aggregate a);
+
+/* Everything measured for one target over its runs. */
+struct rn_target_result {
+	char *name;                 /* target name, owned */
+	size_t nruns;               /* measured runs completed */
+	struct rn_metrics *runs;    /* per-run metrics [nruns], owned */
+	double *syscall_calls;      /* per-syscall median calls over runs [rn_syscall_table_size()],
+				     * owned; NULL until the first run */
+	double *syscall_errors;     /* per-syscall median errors over runs, owned */
+	uint64_t **syscall_samples; /* private: per-run calls, used to compute the medians */
+	struct rn_trace last;       /* trace of the last measured run (spool kept if enabled) */
+	struct rn_critical_path cp; /* critical path of the last measured run */
+	enum rn_run_status status;  /* worst status over the runs (OK if all ran) */
+	char *error;                /* message for a failed run, owned, or NULL */
+	char *build_id;             /* root binary build-id of the last run, owned, or NULL */
+	uint64_t start_unix_ns;     /* wall-clock (CLOCK_REALTIME) start of the first run, ns */
+	uint64_t duration_ns;       /* total time spent on the target, warmups included, ns */
+};
+
+/* Init/release a target result. */
+void rn_target_result_init(struct rn_target_result *r, const char *name);
+void rn_target_result_release(struct rn_target_result *r);
+/* Add a finished measured run: metrics, syscall counts; `t` is moved into r->last (t is
+ * re-initialized). */
+void rn_target_result_add_run(struct rn_target_result *r, struct rn_trace *t);
+/* Samples of metric `m` over the runs as doubles; returns a malloc'ed array of r->nruns. */
+double *rn_target_result_samples(const struct rn_target_result *r, enum rn_metric m);
+
+/* Verdicts (enum rn_verdict). X(id, label). */
+#define RN_VERDICTS(X)                                                                   \
+	X(PASS, "PASS")       /* within budget (comparisons are inclusive: <= passes) */     \
+	X(FAIL, "FAIL")       /* over budget, blocking (exit 1) */                            \
+	X(WARN, "WARN")       /* over budget with fail_on_violation = false */                \
+	X(SKIP, "SKIP")       /* enabled = false; never counted as passed */                  \
+	X(NO_DATA, "NO DATA") /* the metric has no data: an error, never a silent pass */     \
+	X(ERROR, "ERROR")     /* the target could not run, timed out, crashed, collector failed */
+
+enum rn_verdict {
+#define RN_VERDICT_ENUM(id, label) RN_VERDICT_##id,
+	RN_VERDICTS(RN_VERDICT_ENUM)
+#undef RN_VERDICT_ENUM
+	RN_VERDICT_COUNT
+};
+
+/* Label of a verdict ("PASS", "NO DATA", ...). */
+const char *rn_verdict_label(enum rn_verdict v);
+
+/* The outcome of one assertion (or one golden-trace comparison) on one target. */
+struct rn_verdict_result {
+	char *assertion;        /* assertion name ("api_max_latency", or "golden:<metric>"), owned */
+	char *type;             /* "critical_path", "span_count", "memory_usage", "anti_pattern",
+				 * "regression", owned */
+	char *target;           /* target name, owned */
+	enum rn_verdict verdict; /* the verdict */
+	bool has_observed;      /* observed is meaningful */
+	double observed;        /* measured value in `unit` */
+	bool has_budget;        /* budget is meaningful */
+	double budget;          /* the limit in `unit` */
+	bool has_golden;        /* golden is meaningful */
+	double golden;          /* the golden trace's value in `unit` */
+	double delta_pct;       /* (observed - reference) / reference * 100 (reference: golden if
+				 * any, else budget) */
+	const char *unit;       /* "ms", "bytes", "spans", "confidence", "calls" (static) */
+	char *message;          /* one line: "measured vs budget (golden, delta)", owned */
+	char *detail;           /* multi-line body (tables, chain, evidence), owned, or NULL */
+	char *aggregate;        /* "median of 5 runs" etc., owned, or NULL */
+	int config_line;        /* line of the [[assertion]] in renacer.toml, 0 if none */
+	double confidence;      /* anti_pattern: detection confidence in [0,1], else 0 */
+	uint64_t time_ns;       /* time attributed to the evaluation (JUnit testcase time), ns */
+};
+
+/* Free what a verdict owns. */
+void rn_verdict_result_release(struct rn_verdict_result *v);
+
+/* Assertion types of renacer.toml (enum rn_assertion_type). X(id, name). */
+#define RN_ASSERTION_TYPES(X)                   \
+	X(CRITICAL_PATH, "critical_path")       \
+	X(SPAN_COUNT, "span_count")             \
+	X(MEMORY_USAGE, "memory_usage")         \
+	X(ANTI_PATTERN, "anti_pattern")
+
+enum rn_assertion_type {
+#define RN_ASSERTION_TYPE_ENUM(id, name) RN_ASSERT_##id,
+	RN_ASSERTION_TYPES(RN_ASSERTION_TYPE_ENUM)
+#undef RN_ASSERTION_TYPE_ENUM
+	RN_ASSERT_COUNT
+};
+
+/* Name of an assertion type ("critical_path"). */
+const char *rn_assertion_type_name(enum rn_assertion_type t);
+
+/* memory_usage tracking modes (enum rn_tracking_mode). */
+enum rn_tracking_mode {
+	RN_TRACK_RSS = 0,     /* "rss": peak resident set of the tree (metric peak_rss) */
+	RN_TRACK_ALLOCATIONS, /* "allocations": peak anonymous mapped bytes (metric alloc_peak) */
+};
+
+/* One [[assertion]] of renacer.toml, validated. Owned by the config; regexes compiled. */
+struct rn_assertion_spec {
+	char *name;                  /* unique name */
+	enum rn_assertion_type type; /* what it judges */
+	int line;                    /* line of the [[assertion]] header in renacer.toml */
+	int col;                     /* column of the header */
+	bool enabled;                /* false: reported as SKIP */
+	bool fail_on_violation;      /* false: a violation is WARN, not FAIL */
+	enum rn_aggregate aggregate; /* aggregation of samples over runs */
+	char **targets;              /* target names it applies to, NULL-terminated; NULL = all */
+	char *trace_name_pattern;    /* critical_path: targets whose name fully matches, or NULL */
+	void *trace_re;              /* compiled trace_name_pattern (regex_t *), or NULL */
+	uint64_t max_duration_ns;    /* critical_path budget, ns (max_duration_ms * 1e6) */
+	char *span_name_pattern;     /* span_count: POSIX ERE over span names, full match */
+	void *span_re;               /* compiled span_name_pattern (regex_t *) */
+	uint64_t max_spans;          /* span_count budget */
+	uint64_t max_bytes;          /* memory_usage budget, bytes */
+	enum rn_tracking_mode tracking_mode; /* memory_usage mode */
+	char *pattern;               /* anti_pattern: canonical detector name */
+	double threshold;            /* anti_pattern: minimum confidence that counts, [0,1] */
+	char *process_name_pattern;  /* anti_pattern: processes considered, or NULL = all */
+	void *process_re;            /* compiled process_name_pattern (regex_t *), or NULL */
+};
+
+/* True when assertion `a` applies to the target named `target` (targets list and
+ * trace_name_pattern both honored). */
+bool rn_assertion_applies(const struct rn_assertion_spec *a, const char *target);
+
+/*
+ * Evaluate `a` on the runs of one target. Always fills *out (caller releases): SKIP for
+ * disabled assertions, ERROR when the target did not run cleanly, NO DATA when the metric has no
+ * data, else PASS/FAIL/WARN with observed, budget, message and detail.
+ */
+void rn_assertion_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
+			   struct rn_verdict_result *out);
+
+/* Count spans whose name fully matches compiled regex `re` (regex_t *) in trace `t`: syscall
+ * spans named by syscall, GPU spans "gpu:<name>". Fills up to `ntop` (name, count) pairs,
+ * highest first, into the caller's arrays (names borrowed from static tables or the trace). */
+uint64_t rn_span_count(const struct rn_trace *t, const void *re, const char **top_names,
+		       uint64_t *top_counts, size_t ntop);
+
+/*
+ * Anti-pattern detection (assertions/antipattern.c). Detectors read only the trace model:
+ * the per-process statistics, the process tree, the GPU spans, and the spool (every syscall
+ * span) when it was enabled for the run.
+ */
+struct rn_detection {
+	char *pattern;        /* canonical detector name ("TightLoop"), owned */
+	double confidence;    /* in [0,1], formula documented per detector */
+	int proc;             /* index of the process in the trace, -1 for the whole tree */
+	char *evidence;       /* multi-line evidence (process, syscall run, files, share of time) */
+	char *recommendation; /* one line */
+	bool no_data;         /* the detector lacked the data it needs (e.g. no GPU spans) */
+};
+
+/* Names of all detectors, NULL-terminated (canonical spellings). */
+extern const char *const rn_antipattern_names[];
+/* Canonical name for a user spelling ("PCIeBottleneck" -> "PcieBottleneck"), or NULL. */
+const char *rn_antipattern_canonical(const char *name);
+/*
+ * Run detector `pattern` (canonical name) on `t`. Fills *out (caller frees with
+ * rn_detection_release). Returns 0 or negative errno (unknown pattern: -EINVAL).
+ * Processes whose comm does not fully match `process_re` (a compiled regex_t *, or NULL for
+ * all) are ignored.
+ */
+int rn_antipattern_detect(struct rn_trace *t, const char *pattern, const void *process_re,
+			  struct rn_detection *out);
+void rn_detection_release(struct rn_detection *d);
+
+#endif

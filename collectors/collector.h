@@ -1,0 +1,133 @@
+/*
+ * collector.h - the collector interface: how the runner runs one target once and which
+ * collectors watch it.
+ *
+ * Data flow: the runner fills a `struct rn_run_spec` from the config, calls rn_run_target(),
+ * and gets back a filled `struct rn_trace` (trace.h). Inside, each selected collector is one
+ * `struct rn_collector_ops` from the registry:
+ *
+ *     prepare   -> before the spawn: adjust the spawn (env vars, seccomp filter, flags)
+ *     on_spawn  -> the child exists, stopped before exec (ptrace seizes it here)
+ *     on_event  -> one wait status of a process of the tree (only the collector that drives
+ *                  the event loop, ptrace, receives them; the plain driver handles them itself)
+ *     finish    -> the tree is gone: merge what was collected into the trace (the Vulkan
+ *                  collector reads the layer's record files here)
+ *     destroy   -> free the collector
+ *
+ * A collector that was not built (RN_WITH_VULKAN=OFF) is still in the registry as a stub whose
+ * `unavailable` says why; callers carry no #ifdef.
+ */
+#ifndef RN_COLLECTOR_H
+#define RN_COLLECTOR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "trace.h"
+
+/* What to do with a standard stream of the target (enum rn_stdio). */
+enum rn_stdio {
+	RN_STDIO_INHERIT = 0, /* share renacer's stream */
+	RN_STDIO_NULL,        /* /dev/null */
+	RN_STDIO_CAPTURE,     /* a pipe read by the runner, kept in rn_run_result (capped) */
+};
+
+/* Vulkan timing modes (enum rn_gpu_mode), see collectors/vulkan. */
+enum rn_gpu_mode {
+	RN_GPU_MODE_CMDBUF = 0, /* a timestamp pair per primary command buffer (default, cheap) */
+	RN_GPU_MODE_SUBMIT,     /* a timestamp pair per vkQueueSubmit batch */
+	RN_GPU_MODE_DISPATCH,   /* a pair per dispatch/copy/render pass (serializes the GPU) */
+};
+
+/* Which collectors watch a run (enum rn_collector_mask). */
+enum rn_collector_mask {
+	RN_COLLECT_PTRACE = 1 << 0, /* syscalls, process tree, memory */
+	RN_COLLECT_VULKAN = 1 << 1, /* GPU spans through the injected layer */
+};
+
+/* Flags of a run (enum rn_run_flags). */
+enum rn_run_flags {
+	RN_RUN_FOLLOW_FORKS = 1 << 0, /* trace children and threads too (always on for check) */
+	RN_RUN_COUNT_ONLY = 1 << 1,   /* no durations: no exit stop where not needed */
+	RN_RUN_PIN_CPU = 1 << 2,      /* keep tracer and a lone tracee on one CPU (default on) */
+	RN_RUN_NO_PROPAGATE = 1 << 3, /* do not put TRACEPARENT into the target's environment */
+};
+
+/* Everything needed to run one target once. All pointers are borrowed. */
+struct rn_run_spec {
+	const char *name;          /* target name for messages ("parse_large") */
+	char *const *argv;         /* argv, NULL-terminated; argv[0] resolved through PATH */
+	const char *cwd;           /* working directory, NULL = inherit */
+	char *const *env_add;      /* "KEY=VALUE" strings added to the inherited environment */
+	enum rn_stdio stdio[3];    /* stdin, stdout, stderr */
+	uint64_t timeout_ns;       /* wall-clock limit of the run, ns; 0 = none */
+	uint32_t collectors;       /* enum rn_collector_mask */
+	uint32_t flags;            /* enum rn_run_flags */
+	const bool *syscall_filter; /* if non-NULL: trace only syscalls whose entry is true
+				     * (indexed by number, rn_syscall_table_size() entries),
+				     * through a seccomp-bpf filter installed before exec */
+	enum rn_gpu_mode gpu_mode; /* Vulkan timing mode */
+	uint64_t max_procs;        /* kill the tree when more processes were born; 0 = no limit */
+	uint64_t max_as_bytes;     /* RLIMIT_AS of each process, bytes; 0 = unchanged */
+	const char *traceparent;   /* W3C traceparent value for the target's env, or NULL */
+};
+
+/* Outcome of a run beyond the trace. Owned by the caller; free with rn_run_result_release. */
+struct rn_run_result {
+	int root_status;      /* wait status of the root process (as from wait4) */
+	char *out;            /* captured stdout (RN_STDIO_CAPTURE), NUL-terminated, or NULL */
+	size_t out_len;       /* bytes in out */
+	char *err;            /* captured stderr, or NULL */
+	size_t err_len;       /* bytes in err */
+	bool out_truncated;   /* capture exceeded its cap (16 MiB) */
+};
+
+/* Release what a run result owns. */
+void rn_run_result_release(struct rn_run_result *r);
+
+struct rn_collector;
+
+/* One collector's operations. Every function returns 0 or a negative code unless noted. */
+struct rn_collector_ops {
+	const char *name; /* "ptrace", "vulkan": the name used in renacer.toml `collectors` */
+	/* NULL when usable here, else a static one-line reason ("not built: RN_WITH_VULKAN=OFF"). */
+	const char *(*unavailable)(void);
+	/* Allocate the collector's state for one run of `spec`. */
+	int (*create)(struct rn_collector **out, const struct rn_run_spec *spec);
+	/* Before the spawn: add "KEY=VALUE" strings to `env` (an array of `*nenv` owned strings
+	 * the runner frees; grow with rn_xgrow); may set up files. */
+	int (*prepare)(struct rn_collector *c, char ***env, size_t *nenv, size_t *env_cap);
+	/* The child `pid` exists and is stopped before exec. */
+	int (*on_spawn)(struct rn_collector *c, pid_t pid, struct rn_trace *t);
+	/* One wait status `status` of task `tid` (driver only). Returns 0 to go on, 1 when the
+	 * tree is gone, negative on error. */
+	int (*on_event)(struct rn_collector *c, struct rn_trace *t, pid_t tid, int status);
+	/* The tree is gone: merge collected data into `t`. */
+	int (*finish)(struct rn_collector *c, struct rn_trace *t);
+	/* Free the collector (NULL-safe). */
+	void (*destroy)(struct rn_collector *c);
+};
+
+/* The registry: every known collector, built or stub, NULL-terminated. */
+extern const struct rn_collector_ops *const rn_collectors[];
+
+/* The collector named `name`, or NULL. */
+const struct rn_collector_ops *rn_collector_find(const char *name);
+
+/*
+ * Run `spec` once and fill `t` (which must be initialized; sinks and the spool may be set up
+ * beforehand). Blocks until the whole tree is gone or the timeout expires.
+ *
+ * Returns 0 when the run happened (check t->status: a target that crashed or timed out is a
+ * successful run with a non-OK status), -RN_ENOEXEC style negative codes when it could not
+ * start: the reason is in t->error. -ECANCELED when renacer was interrupted (SIGINT/SIGTERM;
+ * the tree is killed and reaped first, t->status is RN_RUN_INTERRUPTED).
+ */
+int rn_run_target(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_run_result *res);
+
+/* Signal number (SIGINT/SIGTERM) that interrupted renacer, or 0. Set by the run loop's
+ * handler; the runner checks it between runs. */
+int rn_run_interrupted(void);
+
+#endif

@@ -1,0 +1,505 @@
+#include "trace.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "xalloc.h"
+
+/*
+ * Spool record layout (native endianness; the spool never leaves this process):
+ * struct spool_rec, then path_len bytes of path (no NUL).
+ */
+struct spool_rec {
+	int32_t pid, tid, nr;
+	uint32_t flags;
+	uint64_t args[6];
+	int64_t ret;
+	int32_t err;
+	uint32_t path_len; /* 0 = no path; UINT32_MAX never used */
+	uint64_t start_ns, duration_ns;
+};
+
+/* Open-addressing pid -> process index map, so lookups stay O(1) in fork-heavy trees. */
+struct pid_map {
+	int32_t *keys; /* pid, 0 = empty */
+	int32_t *vals; /* index into procs */
+	size_t cap;    /* power of two */
+	size_t used;
+};
+
+static struct pid_map *map_of(const struct rn_trace *t)
+{
+	return (struct pid_map *)t->pid_index;
+}
+
+static size_t pid_hash(pid_t pid, size_t cap)
+{
+	return ((uint32_t)pid * 2654435761u) & (cap - 1);
+}
+
+static void map_put(struct pid_map *m, pid_t pid, int idx);
+
+static void map_grow(struct pid_map *m)
+{
+	struct pid_map old = *m;
+	size_t i;
+
+	m->cap = old.cap ? old.cap * 2 : 64;
+	m->keys = rn_xcalloc(m->cap, sizeof(*m->keys));
+	m->vals = rn_xcalloc(m->cap, sizeof(*m->vals));
+	m->used = 0;
+	for (i = 0; i < old.cap; i++)
+		if (old.keys[i])
+			map_put(m, old.keys[i], old.vals[i]);
+	free(old.keys);
+	free(old.vals);
+}
+
+static void map_put(struct pid_map *m, pid_t pid, int idx)
+{
+	size_t i;
+
+	if ((m->used + 1) * 2 > m->cap)
+		map_grow(m);
+	for (i = pid_hash(pid, m->cap);; i = (i + 1) & (m->cap - 1)) {
+		if (m->keys[i] == pid) {
+			m->vals[i] = idx; /* pid reuse: the newest process wins */
+			return;
+		}
+		if (!m->keys[i]) {
+			m->keys[i] = pid;
+			m->vals[i] = idx;
+			m->used++;
+			return;
+		}
+	}
+}
+
+void rn_trace_init(struct rn_trace *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void rn_trace_release(struct rn_trace *t)
+{
+	struct pid_map *m = map_of(t);
+	size_t i;
+
+	for (i = 0; i < t->nprocs; i++) {
+		free(t->procs[i].exe);
+		free(t->procs[i].comm);
+		free(t->procs[i].sc);
+	}
+	free(t->procs);
+	for (i = 0; i < t->ngpu; i++)
+		free(t->gpu[i].name);
+	free(t->gpu);
+	free(t->error);
+	if (t->spool)
+		fclose(t->spool);
+	if (m) {
+		free(m->keys);
+		free(m->vals);
+		free(m);
+	}
+	rn_trace_init(t);
+}
+
+struct rn_process *rn_trace_add_process(struct rn_trace *t, pid_t pid, pid_t ppid,
+					uint64_t start_ns)
+{
+	struct rn_process *p;
+	struct pid_map *m = map_of(t);
+	int parent = ppid ? rn_trace_find_process(t, ppid) : -1;
+
+	if (!m) {
+		m = rn_xcalloc(1, sizeof(*m));
+		t->pid_index = m;
+	}
+	t->procs = rn_xgrow(t->procs, &t->procs_cap, t->nprocs + 1, sizeof(*t->procs));
+	p = &t->procs[t->nprocs];
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	p->ppid = ppid;
+	p->parent = parent;
+	p->reaped_by = -1;
+	p->nthreads = 1;
+	p->start_ns = start_ns;
+	map_put(m, pid, (int)t->nprocs);
+	t->nprocs++;
+	return p;
+}
+
+int rn_trace_find_process(const struct rn_trace *t, pid_t pid)
+{
+	const struct pid_map *m = map_of(t);
+	size_t i;
+
+	if (!m || !pid)
+		return -1;
+	for (i = pid_hash(pid, m->cap); m->keys[i]; i = (i + 1) & (m->cap - 1))
+		if (m->keys[i] == pid)
+			return m->vals[i];
+	return -1;
+}
+
+void rn_process_set_exe(struct rn_process *p, const char *exe)
+{
+	const char *slash = strrchr(exe, '/');
+
+	free(p->exe);
+	free(p->comm);
+	p->exe = rn_xstrdup(exe);
+	p->comm = rn_xstrdup(slash ? slash + 1 : exe);
+}
+
+/* Syscall numbers of the memory calls, looked up once (the stop loop is hot). */
+static int nr_mmap = -2, nr_munmap, nr_mremap, nr_brk;
+
+static void memory_nrs(void)
+{
+	nr_mmap = rn_syscall_lookup("mmap");
+	nr_munmap = rn_syscall_lookup("munmap");
+	nr_mremap = rn_syscall_lookup("mremap");
+	nr_brk = rn_syscall_lookup("brk");
+}
+
+/* Anonymous-memory accounting from the arguments and results of memory syscalls. */
+static void account_memory(struct rn_trace *t, struct rn_process *p,
+			   const struct rn_syscall_event *ev)
+{
+	int64_t delta = 0;
+
+	if (ev->err || (ev->flags & RN_SC_UNFINISHED))
+		return;
+	if (nr_mmap == -2)
+		memory_nrs();
+	if (ev->nr == nr_mmap) {
+		/* MAP_ANONYMOUS = 0x20 on every architecture renacer supports. */
+		if (ev->args[3] & 0x20)
+			delta = (int64_t)ev->args[1];
+	} else if (ev->nr == nr_munmap) {
+		delta = -(int64_t)ev->args[1];
+	} else if (ev->nr == nr_mremap) {
+		delta = (int64_t)ev->args[2] - (int64_t)ev->args[1];
+	} else if (ev->nr == nr_brk) {
+		/* brk(0) queries the break; later calls move it. Track growth from the first
+		 * answer, which is kept in alloc_brk_base. */
+		if (!p->brk_cur) {
+			p->brk_cur = (uint64_t)ev->ret;
+			return;
+		}
+		delta = (int64_t)((uint64_t)ev->ret - p->brk_cur);
+		p->brk_cur = (uint64_t)ev->ret;
+	} else {
+		return;
+	}
+	if (delta > 0) {
+		p->alloc_total_bytes += (uint64_t)delta;
+		t->alloc_total_bytes += (uint64_t)delta;
+	}
+	/* munmap of file mappings is indistinguishable here: clamp at zero. */
+	if (delta < 0 && (uint64_t)-delta > p->alloc_cur_bytes)
+		delta = -(int64_t)p->alloc_cur_bytes;
+	p->alloc_cur_bytes = (uint64_t)((int64_t)p->alloc_cur_bytes + delta);
+	t->alloc_cur_bytes = (uint64_t)((int64_t)t->alloc_cur_bytes + delta);
+	if (p->alloc_cur_bytes > p->alloc_peak_bytes)
+		p->alloc_peak_bytes = p->alloc_cur_bytes;
+	if (t->alloc_cur_bytes > t->alloc_peak_bytes)
+		t->alloc_peak_bytes = t->alloc_cur_bytes;
+}
+
+static void spool_write(struct rn_trace *t, const struct rn_syscall_event *ev)
+{
+	struct spool_rec r;
+	size_t plen = ev->path ? strlen(ev->path) : 0;
+
+	memset(&r, 0, sizeof(r));
+	r.pid = ev->pid;
+	r.tid = ev->tid;
+	r.nr = ev->nr;
+	r.flags = ev->flags;
+	memcpy(r.args, ev->args, sizeof(r.args));
+	r.ret = ev->ret;
+	r.err = ev->err;
+	r.path_len = (uint32_t)plen;
+	r.start_ns = ev->start_ns;
+	r.duration_ns = ev->duration_ns;
+	if (fwrite(&r, sizeof(r), 1, t->spool) != 1 ||
+	    (plen && fwrite(ev->path, 1, plen, t->spool) != plen)) {
+		rn_trace_fail(t, RN_RUN_ERROR, "cannot write the span spool: %s", strerror(errno));
+		fclose(t->spool);
+		t->spool = NULL;
+		return;
+	}
+	t->spooled++;
+}
+
+void rn_trace_syscall(struct rn_trace *t, struct rn_process *p, const struct rn_syscall_event *ev)
+{
+	int i, n = rn_syscall_table_size();
+
+	if (ev->nr >= 0 && ev->nr < n) {
+		struct rn_syscall_stat *s;
+
+		if (!p->sc)
+			p->sc = rn_xcalloc((size_t)n, sizeof(*p->sc));
+		s = &p->sc[ev->nr];
+		s->calls++;
+		if (ev->err)
+			s->errors++;
+		s->total_ns += ev->duration_ns;
+		if (s->calls == 1 || ev->duration_ns < s->min_ns)
+			s->min_ns = ev->duration_ns;
+		if (ev->duration_ns > s->max_ns)
+			s->max_ns = ev->duration_ns;
+	}
+	p->syscalls++;
+	if (ev->err)
+		p->syscall_errors++;
+	p->syscall_ns += ev->duration_ns;
+	account_memory(t, p, ev);
+	for (i = 0; i < t->nsinks; i++)
+		if (t->sinks[i].syscall)
+			t->sinks[i].syscall(t->sinks[i].ctx, t, ev);
+	if (t->spool)
+		spool_write(t, ev);
+}
+
+void rn_trace_process_event(struct rn_trace *t, const struct rn_process *p, char event)
+{
+	int i;
+
+	for (i = 0; i < t->nsinks; i++)
+		if (t->sinks[i].process)
+			t->sinks[i].process(t->sinks[i].ctx, t, p, event);
+}
+
+int rn_trace_add_sink(struct rn_trace *t, const struct rn_trace_sink *sink)
+{
+	if (t->nsinks >= RN_TRACE_MAX_SINKS)
+		return -ENOSPC;
+	t->sinks[t->nsinks++] = *sink;
+	return 0;
+}
+
+struct rn_gpu_span *rn_trace_add_gpu(struct rn_trace *t, const struct rn_gpu_span *span)
+{
+	struct rn_gpu_span *g;
+
+	t->gpu = rn_xgrow(t->gpu, &t->gpu_cap, t->ngpu + 1, sizeof(*t->gpu));
+	g = &t->gpu[t->ngpu++];
+	*g = *span;
+	g->name = rn_xstrdup(span->name ? span->name : "unnamed");
+	return g;
+}
+
+void rn_trace_fail(struct rn_trace *t, enum rn_run_status status, const char *fmt, ...)
+{
+	va_list ap;
+	char tmp[1024];
+
+	va_start(ap, fmt);
+	vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	free(t->error);
+	t->error = rn_xstrdup(tmp);
+	t->status = status;
+}
+
+int rn_trace_spool_enable(struct rn_trace *t)
+{
+	if (t->spool)
+		return 0;
+	t->spool = tmpfile();
+	if (!t->spool)
+		return -errno;
+	return 0;
+}
+
+int rn_trace_spool_foreach(struct rn_trace *t,
+			   int (*fn)(void *ctx, const struct rn_syscall_event *ev), void *ctx)
+{
+	char path[RN_PATH_MAX];
+	struct spool_rec r;
+	int rc = 0;
+
+	if (!t->spool)
+		return 0;
+	if (fflush(t->spool) || fseek(t->spool, 0, SEEK_SET))
+		return -errno;
+	while (fread(&r, sizeof(r), 1, t->spool) == 1) {
+		struct rn_syscall_event ev;
+
+		if (r.path_len >= sizeof(path)) {
+			rc = -EIO;
+			break;
+		}
+		if (r.path_len && fread(path, 1, r.path_len, t->spool) != r.path_len) {
+			rc = -EIO;
+			break;
+		}
+		path[r.path_len] = '\0';
+		memset(&ev, 0, sizeof(ev));
+		ev.pid = r.pid;
+		ev.tid = r.tid;
+		ev.nr = r.nr;
+		ev.flags = r.flags;
+		memcpy(ev.args, r.args, sizeof(ev.args));
+		ev.ret = r.ret;
+		ev.err = r.err;
+		ev.start_ns = r.start_ns;
+		ev.duration_ns = r.duration_ns;
+		ev.path = r.path_len ? path : NULL;
+		rc = fn(ctx, &ev);
+		if (rc)
+			break;
+	}
+	fseek(t->spool, 0, SEEK_END);
+	return rc;
+}
+
+struct rn_syscall_stat rn_trace_syscall_total(const struct rn_trace *t, int nr)
+{
+	struct rn_syscall_stat s;
+	size_t i;
+
+	memset(&s, 0, sizeof(s));
+	if (nr < 0 || nr >= rn_syscall_table_size())
+		return s;
+	for (i = 0; i < t->nprocs; i++) {
+		const struct rn_syscall_stat *p;
+
+		if (!t->procs[i].sc)
+			continue;
+		p = &t->procs[i].sc[nr];
+		if (!p->calls)
+			continue;
+		if (!s.calls || p->min_ns < s.min_ns)
+			s.min_ns = p->min_ns;
+		if (p->max_ns > s.max_ns)
+			s.max_ns = p->max_ns;
+		s.calls += p->calls;
+		s.errors += p->errors;
+		s.total_ns += p->total_ns;
+	}
+	return s;
+}
+
+uint64_t rn_trace_total_syscalls(const struct rn_trace *t)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < t->nprocs; i++)
+		n += t->procs[i].syscalls;
+	return n;
+}
+
+uint64_t rn_trace_wall_ns(const struct rn_trace *t)
+{
+	return t->end_ns > t->start_ns ? t->end_ns - t->start_ns : 0;
+}
+
+/* Order lifetime edges by time; at equal times ends come first (no false overlap). */
+struct edge {
+	uint64_t ns;
+	int64_t delta;
+};
+
+static int edge_cmp(const void *a, const void *b)
+{
+	const struct edge *x = a, *y = b;
+
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? -1 : 1;
+	return x->delta < y->delta ? -1 : x->delta > y->delta;
+}
+
+void rn_trace_finish_memory(struct rn_trace *t)
+{
+	struct edge *e = rn_xcalloc(t->nprocs * 2 + 1, sizeof(*e));
+	uint64_t cur = 0, peak = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < t->nprocs; i++) {
+		const struct rn_process *p = &t->procs[i];
+		uint64_t end = p->end_ns ? p->end_ns : t->end_ns;
+
+		if (p->vm_hwm_bytes > t->max_rss_bytes)
+			t->max_rss_bytes = p->vm_hwm_bytes;
+		if (!p->vm_hwm_bytes)
+			continue;
+		e[n++] = (struct edge){ p->start_ns, (int64_t)p->vm_hwm_bytes };
+		e[n++] = (struct edge){ end, -(int64_t)p->vm_hwm_bytes };
+	}
+	qsort(e, n, sizeof(*e), edge_cmp);
+	for (i = 0; i < n; i++) {
+		cur = (uint64_t)((int64_t)cur + e[i].delta);
+		if (cur > peak)
+			peak = cur;
+	}
+	free(e);
+	t->peak_rss_bytes = peak > t->max_rss_bytes ? peak : t->max_rss_bytes;
+}
+
+/* Union of GPU span intervals: sort by start and sweep. */
+static int gpu_cmp(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+uint64_t rn_trace_gpu_busy_ns(const struct rn_trace *t)
+{
+	uint64_t *iv, busy = 0, cs = 0, ce = 0;
+	size_t i, n = 0;
+
+	if (!t->ngpu)
+		return 0;
+	iv = rn_xcalloc(t->ngpu * 2, sizeof(*iv));
+	for (i = 0; i < t->ngpu; i++) {
+		/* Submit spans contain the command buffers they carry: count each instant once. */
+		if (t->gpu[i].end_ns <= t->gpu[i].start_ns)
+			continue;
+		iv[2 * n] = t->gpu[i].start_ns;
+		iv[2 * n + 1] = t->gpu[i].end_ns;
+		n++;
+	}
+	qsort(iv, n, 2 * sizeof(*iv), gpu_cmp);
+	for (i = 0; i < n; i++) {
+		if (!i || iv[2 * i] > ce) {
+			busy += ce - cs;
+			cs = iv[2 * i];
+			ce = iv[2 * i + 1];
+		} else if (iv[2 * i + 1] > ce) {
+			ce = iv[2 * i + 1];
+		}
+	}
+	busy += ce - cs;
+	free(iv);
+	return busy;
+}
+
+const char *rn_gpu_kind_name(enum rn_gpu_kind kind)
+{
+	switch (kind) {
+	case RN_GPU_DISPATCH:
+		return "dispatch";
+	case RN_GPU_COPY:
+		return "copy";
+	case RN_GPU_RENDER_PASS:
+		return "render_pass";
+	case RN_GPU_CMDBUF:
+		return "cmdbuf";
+	case RN_GPU_SUBMIT:
+		return "submit";
+	}
+	return "unknown";
+}

@@ -1,0 +1,272 @@
+/*
+ * trace.h - the one trace model of renacer.
+ *
+ * Every collector writes into a `struct rn_trace`; every assertion, exporter and golden-trace
+ * writer reads from it. One trace describes one run of one target: its process tree (processes
+ * with their threads, exec'd binaries, exit status and memory), per-process per-syscall
+ * statistics aggregated as the run goes (so memory does not grow with the number of syscalls),
+ * GPU spans merged from the Vulkan collector, and, only when an output asks for it, a spool of
+ * every syscall span streamed to a temporary file.
+ *
+ * Times are CLOCK_MONOTONIC nanoseconds (the clock of the collectors and of the Vulkan layer's
+ * calibrated GPU timestamps), durations are nanoseconds, sizes are bytes.
+ *
+ * Ownership: the trace owns everything reachable from it; rn_trace_release() frees it all.
+ * Pointers into `procs` and `gpu` are invalidated by the next add. Not thread safe.
+ */
+#ifndef RN_TRACE_H
+#define RN_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/* Flags of one syscall span (enum rn_syscall_flags). */
+enum rn_syscall_flags {
+	RN_SC_UNFINISHED = 1 << 0, /* never returned: exit/exit_group, or execve that replaced the
+				    * image of another thread; ret and duration are not meaningful */
+	RN_SC_RESTARTED = 1 << 1,  /* returned ERESTART* and will be restarted by the kernel */
+	RN_SC_PATH_TRUNC = 1 << 2, /* `path` was truncated to RN_PATH_MAX bytes */
+};
+
+/* Longest decoded path kept for a syscall span, bytes including the NUL. */
+#define RN_PATH_MAX 4096
+
+/*
+ * One completed syscall, handed to sinks as it completes (never stored by the model itself).
+ * `path` is borrowed for the duration of the callback.
+ */
+struct rn_syscall_event {
+	pid_t pid;            /* thread group id (process) */
+	pid_t tid;            /* thread id */
+	int nr;               /* syscall number in the tracee's ABI (see rn_syscall_name) */
+	uint32_t flags;       /* enum rn_syscall_flags */
+	uint64_t args[6];     /* raw arguments as the kernel saw them */
+	int64_t ret;          /* raw return value (negative errno on failure) */
+	int err;              /* errno (positive) when the call failed, else 0 */
+	uint64_t start_ns;    /* entry stop time, CLOCK_MONOTONIC ns */
+	uint64_t duration_ns; /* exit stop minus entry stop, ns; "under tracer" (includes stops) */
+	const char *path;     /* decoded path argument of path-taking calls, or NULL */
+};
+
+/* Aggregate of one syscall name in one process (what strace -c prints). */
+struct rn_syscall_stat {
+	uint64_t calls;    /* completed calls, restarted ones included as strace counts them */
+	uint64_t errors;   /* calls that returned an error */
+	uint64_t total_ns; /* sum of durations, ns (under tracer) */
+	uint64_t min_ns;   /* shortest duration, ns */
+	uint64_t max_ns;   /* longest duration, ns */
+};
+
+/* Why a process ended (enum rn_proc_end). */
+enum rn_proc_end {
+	RN_PROC_RUNNING = 0, /* no exit seen yet */
+	RN_PROC_EXITED,      /* exited normally; exit_code holds the status */
+	RN_PROC_SIGNALED,    /* killed by term_signal (core_dumped says whether a core was written) */
+	RN_PROC_LOST,        /* vanished without an exit report (killed by the runner, detached) */
+};
+
+/* One process (thread group) of the traced tree. */
+struct rn_process {
+	pid_t pid;             /* thread group id */
+	pid_t ppid;            /* parent as seen by the tracer (0 for the root) */
+	int parent;            /* index of the parent in rn_trace.procs, -1 for the root */
+	uint32_t nthreads;     /* threads ever seen in this process, main thread included */
+	char *exe;             /* path of the last successful exec, owned; NULL before any exec */
+	char *comm;            /* basename of exe, owned; NULL before any exec */
+	char build_id[41];     /* GNU build-id of exe as lowercase hex, "" if none */
+	uint16_t elf_machine;  /* e_machine of exe (EM_X86_64 ...), 0 if unknown */
+	uint64_t start_ns;     /* birth (fork/clone return or spawn), CLOCK_MONOTONIC ns */
+	uint64_t exec_ns;      /* last successful exec, ns; 0 if it never exec'd */
+	uint64_t end_ns;       /* exit, ns; 0 while running */
+	uint64_t reaped_ns;    /* when a traced parent's wait returned this pid, ns; 0 if never */
+	int reaped_by;         /* index of the process whose wait reaped it, -1 if none */
+	enum rn_proc_end end;  /* how it ended */
+	int exit_code;         /* exit status when end == RN_PROC_EXITED */
+	int term_signal;       /* signal number when end == RN_PROC_SIGNALED */
+	bool core_dumped;      /* a core was written (WCOREDUMP) */
+	uint64_t vm_hwm_bytes; /* peak RSS (VmHWM) read at the exit stop, bytes; 0 if unknown */
+	uint64_t syscalls;     /* completed syscalls of all threads */
+	uint64_t syscall_errors; /* of which failed */
+	uint64_t syscall_ns;   /* summed syscall durations, ns */
+	struct rn_syscall_stat *sc; /* per-syscall stats indexed by number, rn_syscall_table_size()
+				     * entries, owned; NULL until the first syscall */
+	uint64_t alloc_cur_bytes;  /* anonymous mmap/mremap + brk growth - munmap, now, bytes */
+	uint64_t alloc_peak_bytes; /* peak of alloc_cur_bytes, bytes */
+	uint64_t alloc_total_bytes; /* all bytes ever mapped anonymously or by brk growth */
+	uint64_t brk_cur;          /* current program break (0 until the first brk answer) */
+};
+
+/* Kinds of GPU span (enum rn_gpu_kind). */
+enum rn_gpu_kind {
+	RN_GPU_DISPATCH,    /* vkCmdDispatch* (compute), timed in `dispatch` mode */
+	RN_GPU_COPY,        /* vkCmdCopy*, vkCmdFillBuffer, vkCmdUpdateBuffer, blits */
+	RN_GPU_RENDER_PASS, /* a render pass or dynamic rendering instance */
+	RN_GPU_CMDBUF,      /* a whole primary command buffer (`cmdbuf` mode) */
+	RN_GPU_SUBMIT,      /* a whole vkQueueSubmit batch */
+};
+
+/* Direction of a GPU copy (enum rn_gpu_dir), from the memory types involved. */
+enum rn_gpu_dir {
+	RN_GPU_DIR_NONE = 0,  /* not a copy, or unknown */
+	RN_GPU_DIR_HTOD,      /* host-visible memory to device-local memory */
+	RN_GPU_DIR_DTOH,      /* device-local memory to host-visible memory */
+	RN_GPU_DIR_DTOD,      /* device to device */
+	RN_GPU_DIR_HTOH,      /* host-visible to host-visible */
+};
+
+/* Flags of a GPU span (enum rn_gpu_flags). */
+enum rn_gpu_flags {
+	RN_GPU_INDIRECT = 1 << 0,   /* indirect dispatch: groups[] are not known */
+	RN_GPU_SERIALIZED = 1 << 1, /* timed in `dispatch` mode: timestamps serialize the GPU */
+	RN_GPU_WAITED = 1 << 2,     /* the host waited for this work (fence/queue/device idle) */
+};
+
+/* One span of GPU work on the host CLOCK_MONOTONIC timeline. */
+struct rn_gpu_span {
+	pid_t pid;                 /* process that recorded it */
+	enum rn_gpu_kind kind;     /* what was timed */
+	uint32_t flags;            /* enum rn_gpu_flags */
+	char *name;                /* span name without the "gpu:" prefix, owned */
+	uint32_t queue_family;     /* queue family index */
+	uint64_t start_ns;         /* GPU start mapped to CLOCK_MONOTONIC, ns */
+	uint64_t end_ns;           /* GPU end mapped to CLOCK_MONOTONIC, ns */
+	uint64_t submit_ns;        /* host time of the submit that carried it, ns; 0 if unknown */
+	uint64_t uncertainty_ns;   /* +/- of the clock mapping, ns */
+	uint32_t groups[3];        /* workgroup counts of a dispatch (0 when indirect) */
+	uint64_t bytes;            /* bytes moved by a copy, 0 otherwise */
+	enum rn_gpu_dir dir;       /* direction of a copy */
+};
+
+/* How a run ended as a whole (enum rn_run_status). */
+enum rn_run_status {
+	RN_RUN_OK = 0,        /* the root exited (any exit code) */
+	RN_RUN_EXEC_FAILED,   /* the command could not be executed; see rn_trace.error */
+	RN_RUN_CRASHED,       /* the root was killed by a signal */
+	RN_RUN_TIMED_OUT,     /* the wall-clock limit expired; the tree was killed */
+	RN_RUN_INTERRUPTED,   /* renacer received SIGINT/SIGTERM; the tree was killed */
+	RN_RUN_LIMIT,         /* a process or memory limit was hit; the tree was killed */
+	RN_RUN_ERROR,         /* a collector failed; see rn_trace.error */
+};
+
+struct rn_trace;
+
+/*
+ * A sink receives spans as they complete, for outputs that need every span (strace-style
+ * lines, the spool, online anti-pattern detectors). Callbacks run in the tracer's stop loop:
+ * keep them cheap. Any of the function pointers may be NULL.
+ */
+struct rn_trace_sink {
+	/* A syscall completed (or was closed as unfinished). */
+	void (*syscall)(void *ctx, const struct rn_trace *t, const struct rn_syscall_event *ev);
+	/* A process was born (event 'f'), exec'd ('e') or ended ('x'); `p` is valid for the call. */
+	void (*process)(void *ctx, const struct rn_trace *t, const struct rn_process *p, char event);
+	void *ctx; /* passed back to the callbacks, owned by whoever added the sink */
+};
+
+#define RN_TRACE_MAX_SINKS 8
+
+/* A trace of one run of one target. */
+struct rn_trace {
+	struct rn_process *procs;   /* processes in order of birth; procs[0] is the root */
+	size_t nprocs;              /* processes used */
+	size_t procs_cap;           /* processes allocated */
+	struct rn_gpu_span *gpu;    /* GPU spans in order of arrival */
+	size_t ngpu;                /* GPU spans used */
+	size_t gpu_cap;             /* GPU spans allocated */
+	uint64_t start_ns;          /* spawn of the root, ns */
+	uint64_t end_ns;            /* the last process of the tree ended, ns */
+	enum rn_run_status status;  /* how the run ended */
+	char *error;                /* human-readable reason when status != OK, owned, or NULL */
+	uint64_t peak_rss_bytes;    /* tree peak RSS: max over time of the summed VmHWM of the
+				     * processes alive then (an upper bound), bytes */
+	uint64_t max_rss_bytes;     /* largest single-process peak RSS (VmHWM, ru_maxrss), bytes */
+	uint64_t alloc_peak_bytes;  /* tree peak of anonymous mapped + brk bytes, bytes */
+	uint64_t alloc_total_bytes; /* tree total of bytes ever mapped/brk'ed, bytes */
+	uint64_t alloc_cur_bytes;   /* tree current mapped bytes while running, bytes */
+	uint64_t unfiltered_stops;  /* syscall stops seen (diagnostics of the filtered mode) */
+	bool filtered;              /* only a subset of syscalls was traced (seccomp filter) */
+	bool counts_only;           /* durations were not measured (count-only mode) */
+	struct rn_trace_sink sinks[RN_TRACE_MAX_SINKS]; /* registered sinks */
+	int nsinks;                 /* sinks used */
+	FILE *spool;                /* spool of every syscall span, or NULL (rn_trace_spool_enable) */
+	uint64_t spooled;           /* spans written to the spool */
+	void *pid_index;            /* private pid -> process index map */
+};
+
+/* Initialize an empty trace. Allocates nothing. */
+void rn_trace_init(struct rn_trace *t);
+/* Free everything the trace owns (closing the spool); `t` is then as after init. */
+void rn_trace_release(struct rn_trace *t);
+
+/* Append a process and return it (zeroed but for pid, ppid, parent, reaped_by = -1,
+ * nthreads = 1, start_ns). Dies on out-of-memory. The pointer is valid until the next add. */
+struct rn_process *rn_trace_add_process(struct rn_trace *t, pid_t pid, pid_t ppid,
+					uint64_t start_ns);
+/* Index of the newest process with thread-group id `pid`, or -1. O(1) average. */
+int rn_trace_find_process(const struct rn_trace *t, pid_t pid);
+/* Set a process's exe (copied) and comm (its basename). */
+void rn_process_set_exe(struct rn_process *p, const char *exe);
+
+/*
+ * Account one completed syscall into process `p` (stats, totals, allocations) and hand it to
+ * every sink and the spool. `p` must be the process of ev->pid.
+ */
+void rn_trace_syscall(struct rn_trace *t, struct rn_process *p, const struct rn_syscall_event *ev);
+/* Tell the sinks about a process event ('f' born, 'e' exec, 'x' ended). */
+void rn_trace_process_event(struct rn_trace *t, const struct rn_process *p, char event);
+
+/* Register a sink (copied). Returns 0, or -ENOSPC when RN_TRACE_MAX_SINKS are in use. */
+int rn_trace_add_sink(struct rn_trace *t, const struct rn_trace_sink *sink);
+
+/* Append a GPU span; `name` is copied. Returns the stored span. Dies on out-of-memory. */
+struct rn_gpu_span *rn_trace_add_gpu(struct rn_trace *t, const struct rn_gpu_span *span);
+
+/* Set status and a printf-formatted error message (replacing any previous one). */
+void rn_trace_fail(struct rn_trace *t, enum rn_run_status status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Spool: keep every syscall span in an unlinked temporary file (binary records), so outputs
+ * that need each span (OTLP, Perfetto, anti-patterns) can replay them after the run without
+ * the runner's memory growing. Call before the run. 0 or negative errno.
+ */
+int rn_trace_spool_enable(struct rn_trace *t);
+/* Replay spooled spans in completion order; stops early when `fn` returns non-zero and returns
+ * that value. Returns 0, the callback's value, or negative errno on a read error. */
+int rn_trace_spool_foreach(struct rn_trace *t,
+			   int (*fn)(void *ctx, const struct rn_syscall_event *ev), void *ctx);
+
+/* Sum of one syscall's stats over all processes. `nr` out of range gives zeros. */
+struct rn_syscall_stat rn_trace_syscall_total(const struct rn_trace *t, int nr);
+/* Total completed syscalls of the tree. */
+uint64_t rn_trace_total_syscalls(const struct rn_trace *t);
+/* Wall time of the run: root spawn to last exit, ns. */
+uint64_t rn_trace_wall_ns(const struct rn_trace *t);
+/* Compute peak_rss_bytes from the processes' lifetimes and VmHWM (call after the run). */
+void rn_trace_finish_memory(struct rn_trace *t);
+
+/* Busy time of the GPU: union of the GPU span intervals, ns. */
+uint64_t rn_trace_gpu_busy_ns(const struct rn_trace *t);
+
+/*
+ * Syscall names of the tracer's native ABI, generated at build time from the kernel headers
+ * (asm/unistd_64.h on x86_64, asm-generic on aarch64).
+ */
+/* Entries of the table (highest syscall number + 1). */
+int rn_syscall_table_size(void);
+/* Name of syscall `nr`, e.g. "openat"; for numbers without a name "syscall_NNN" (as strace
+ * prints them) in a static buffer valid until the next call. Never NULL. */
+const char *rn_syscall_name(int nr);
+/* Number of a syscall by name, or -1. */
+int rn_syscall_lookup(const char *name);
+
+/* Name of errno `err` as a string ("ENOENT"), "E?" + number if unknown. Static storage. */
+const char *rn_errno_name(int err);
+
+/* Human name of enum rn_gpu_kind ("dispatch", "copy", "render_pass", "cmdbuf", "submit"). */
+const char *rn_gpu_kind_name(enum rn_gpu_kind kind);
+
+#endif

@@ -1,0 +1,161 @@
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "log.h"
+#include "xalloc.h"
+
+static size_t count_options(const struct rn_option *o)
+{
+	size_t n = 0;
+
+	while (o[n].id)
+		n++;
+	return n;
+}
+
+/* Did-you-mean over the long option names of the table. */
+static const char *suggest_option(const struct rn_command *cmd, const char *word)
+{
+	const char *names[128];
+	size_t i, n = 0;
+
+	for (i = 0; cmd->options[i].id && n < 127; i++)
+		if (cmd->options[i].long_name)
+			names[n++] = cmd->options[i].long_name;
+	names[n] = NULL;
+	return rn_suggest(word, names);
+}
+
+int rn_cli_parse(const struct rn_command *cmd, int argc, char **argv,
+		 int (*fn)(void *ctx, int id, const char *arg), void *ctx, int *optind_out)
+{
+	size_t n = count_options(cmd->options), i, k = 0;
+	struct option *longs = rn_xcalloc(n + 1, sizeof(*longs));
+	struct rn_buf shorts;
+	int rc = 0;
+
+	rn_buf_init(&shorts, 0);
+	rn_buf_adds(&shorts, "+:"); /* stop at the first operand; report missing arguments */
+	for (i = 0; i < n; i++) {
+		const struct rn_option *o = &cmd->options[i];
+
+		if (o->long_name) {
+			longs[k].name = o->long_name;
+			longs[k].has_arg = o->arg == RN_OPT_REQUIRED ? required_argument : no_argument;
+			longs[k].val = o->id;
+			k++;
+		}
+		if (o->short_name) {
+			rn_buf_addc(&shorts, o->short_name);
+			if (o->arg == RN_OPT_REQUIRED)
+				rn_buf_addc(&shorts, ':');
+		}
+	}
+	optind = 1;
+	opterr = 0;
+	for (;;) {
+		int c = getopt_long(argc, argv, shorts.buf, longs, NULL);
+
+		if (c == -1)
+			break;
+		if (c == '?' || c == ':') {
+			const char *bad = argv[optind - 1];
+			const char *name = bad;
+			const char *hint;
+
+			while (*name == '-')
+				name++;
+			hint = suggest_option(cmd, name);
+			if (c == ':')
+				rc = rn_error("renacer %s: option '%s' needs an argument", cmd->name,
+					      bad);
+			else if (hint)
+				rc = rn_error("renacer %s: unknown option '%s' (did you mean '--%s'?)",
+					      cmd->name, bad, hint);
+			else
+				rc = rn_error("renacer %s: unknown option '%s'; see 'renacer %s --help'",
+					      cmd->name, bad, cmd->name);
+			break;
+		}
+		rc = fn(ctx, c, optarg);
+		if (rc)
+			break;
+	}
+	if (optind_out)
+		*optind_out = optind;
+	free(longs);
+	rn_buf_release(&shorts);
+	return rc;
+}
+
+/* "-c, --count FILE" as shown in help. */
+static void option_label(const struct rn_option *o, struct rn_buf *b)
+{
+	rn_buf_reset(b);
+	if (o->short_name)
+		rn_buf_addf(b, "-%c", o->short_name);
+	if (o->short_name && o->long_name)
+		rn_buf_adds(b, ", ");
+	if (o->long_name)
+		rn_buf_addf(b, "--%s", o->long_name);
+	if (o->arg == RN_OPT_REQUIRED)
+		rn_buf_addf(b, " %s", o->arg_name ? o->arg_name : "VALUE");
+}
+
+void rn_cli_help(const struct rn_command *cmd, FILE *out)
+{
+	struct rn_buf b;
+	size_t i;
+
+	rn_buf_init(&b, 0);
+	fprintf(out, "usage: %s\n\n%s\n", cmd->usage, cmd->summary);
+	if (cmd->description)
+		fprintf(out, "\n%s\n", cmd->description);
+	if (cmd->options[0].id)
+		fprintf(out, "\noptions:\n");
+	for (i = 0; cmd->options[i].id; i++) {
+		option_label(&cmd->options[i], &b);
+		if (b.len <= 26)
+			fprintf(out, "  %-26s %s\n", b.buf, cmd->options[i].help);
+		else
+			fprintf(out, "  %s\n  %-26s %s\n", b.buf, "", cmd->options[i].help);
+	}
+	rn_buf_release(&b);
+}
+
+/* Escape a man page text line: backslashes and leading dots/quotes. */
+static void man_text(FILE *out, const char *s)
+{
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", out);
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\e", out);
+		else if (*s == '-')
+			fputs("\\-", out);
+		else
+			fputc(*s, out);
+	}
+}
+
+void rn_cli_man_options(const struct rn_command *cmd, FILE *out)
+{
+	struct rn_buf b;
+	size_t i;
+
+	rn_buf_init(&b, 0);
+	for (i = 0; cmd->options[i].id; i++) {
+		option_label(&cmd->options[i], &b);
+		fputs(".TP\n.B ", out);
+		man_text(out, b.buf);
+		fputs("\n", out);
+		man_text(out, cmd->options[i].help);
+		fputs("\n", out);
+	}
+	rn_buf_release(&b);
+}

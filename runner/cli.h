@@ -1,0 +1,55 @@
+/*
+ * cli.h - command-line option tables (git's parse-options, curl's option docs).
+ *
+ * Each subcommand declares one `struct rn_option` array; the same table feeds getopt_long,
+ * `--help` and the renacer(1) man page, so they cannot drift.
+ */
+#ifndef RN_CLI_H
+#define RN_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Whether an option takes an argument (enum rn_option_arg). */
+enum rn_option_arg {
+	RN_OPT_NONE = 0,     /* a flag */
+	RN_OPT_REQUIRED = 1, /* --name VALUE or --name=VALUE */
+};
+
+/* One option. Tables end with an entry whose `id` is 0. */
+struct rn_option {
+	int id;                 /* value handed to the callback; non-zero; short options use
+				 * their character as id */
+	const char *long_name;  /* "junit" for --junit, or NULL */
+	char short_name;        /* 'c' for -c, or 0 */
+	enum rn_option_arg arg; /* takes an argument? */
+	const char *arg_name;   /* "FILE" in the help, NULL for flags */
+	const char *help;       /* one line, lowercase, no trailing period */
+};
+
+/* A subcommand: its name, usage line, summary and options (for help and the man page). */
+struct rn_command {
+	const char *name;                /* "check" */
+	const char *usage;               /* "renacer check [OPTIONS] [-- CMD [ARGS...]]" */
+	const char *summary;             /* one line */
+	const char *description;         /* paragraphs for the man page and --help, or NULL */
+	const struct rn_option *options; /* the option table */
+};
+
+/*
+ * Parse argv[1..] against `cmd->options` with getopt_long (stops at the first non-option or
+ * at "--"). For each option calls `fn(ctx, id, arg)` (arg NULL for flags); a non-zero return
+ * stops parsing and is returned. Unknown options print "renacer CMD: unknown option '--x'"
+ * plus a did-you-mean and return -1. On success returns 0 and sets *optind_out to the index
+ * of the first operand.
+ */
+int rn_cli_parse(const struct rn_command *cmd, int argc, char **argv,
+		 int (*fn)(void *ctx, int id, const char *arg), void *ctx, int *optind_out);
+
+/* Print `cmd`'s usage, summary, description and option table to `out`. */
+void rn_cli_help(const struct rn_command *cmd, FILE *out);
+
+/* Write the option table of `cmd` as a man(7) section (".TP" entries) to `out`. */
+void rn_cli_man_options(const struct rn_command *cmd, FILE *out);
+
+#endif

@@ -1,0 +1,214 @@
+#include "diag.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "xalloc.h"
+
+void rn_diag_init(struct rn_diag *d, const char *file, const char *src, size_t src_len)
+{
+	memset(d, 0, sizeof(*d));
+	d->file = file;
+	d->src = src;
+	d->src_len = src_len;
+}
+
+static void vset(struct rn_diag *d, int line, int col, const char *fmt, va_list ap)
+{
+	if (d->set)
+		return;
+	d->set = true;
+	d->line = line;
+	d->col = col;
+	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+}
+
+int rn_diag_set(struct rn_diag *d, int line, int col, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vset(d, line, col, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void rn_diag_position(const char *src, size_t len, size_t off, int *line, int *col)
+{
+	int l = 1, c = 1;
+	size_t i;
+
+	if (off > len)
+		off = len;
+	for (i = 0; i < off; i++) {
+		unsigned char ch = (unsigned char)src[i];
+
+		if (ch == '\n') {
+			l++;
+			c = 1;
+		} else if ((ch & 0xC0) != 0x80) {
+			c++; /* count code points: skip UTF-8 continuation bytes */
+		}
+	}
+	*line = l;
+	*col = c;
+}
+
+int rn_diag_set_at(struct rn_diag *d, size_t off, const char *fmt, ...)
+{
+	va_list ap;
+	int line = 0, col = 0;
+
+	if (d->src)
+		rn_diag_position(d->src, d->src_len, off, &line, &col);
+	va_start(ap, fmt);
+	vset(d, line, col, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Find the start and length of 1-based line `line` in the source; false if absent. */
+static bool find_line(const struct rn_diag *d, int line, const char **start, size_t *len)
+{
+	const char *p = d->src, *end = d->src + d->src_len;
+	int l = 1;
+
+	if (!p || line < 1)
+		return false;
+	while (l < line) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (!nl)
+			return false;
+		p = nl + 1;
+		l++;
+	}
+	*start = p;
+	*len = 0;
+	while (p + *len < end && p[*len] != '\n' && p[*len] != '\r')
+		(*len)++;
+	return true;
+}
+
+char *rn_diag_format(const struct rn_diag *d, bool color)
+{
+	struct rn_buf b;
+	const char *file = d->file ? d->file : "<input>";
+	const char *red = color ? "\033[1;31m" : "", *bold = color ? "\033[1m" : "";
+	const char *reset = color ? "\033[0m" : "";
+	const char *ls;
+	size_t ll;
+	char *s;
+
+	rn_buf_init(&b, 0);
+	if (d->line > 0)
+		rn_buf_addf(&b, "%s%s:%d:%d:%s %serror:%s %s\n", bold, file, d->line, d->col,
+			    reset, red, reset, d->msg);
+	else
+		rn_buf_addf(&b, "%s%s:%s %serror:%s %s\n", bold, file, reset, red, reset, d->msg);
+	if (d->line > 0 && find_line(d, d->line, &ls, &ll)) {
+		int i, w;
+		size_t k;
+
+		w = rn_buf_addf(&b, "%5d | ", d->line);
+		(void)w;
+		for (k = 0; k < ll; k++) {
+			unsigned char ch = (unsigned char)ls[k];
+
+			/* Show control characters as '?' so the caret stays aligned. */
+			rn_buf_addc(&b, (ch < 0x20 && ch != '\t') || ch == 0x7f ? '?' : (char)ch);
+		}
+		rn_buf_adds(&b, "\n      | ");
+		/* Align the caret: reproduce tabs, one space per code point otherwise. */
+		for (i = 1, k = 0; i < d->col && k < ll; k++) {
+			unsigned char ch = (unsigned char)ls[k];
+
+			if ((ch & 0xC0) == 0x80)
+				continue;
+			rn_buf_addc(&b, ch == '\t' ? '\t' : ' ');
+			i++;
+		}
+		rn_buf_addf(&b, "%s^%s\n", red, reset);
+	}
+	s = rn_buf_detach(&b, NULL);
+	return s ? s : rn_xstrdup("renacer: error: out of memory formatting a diagnostic\n");
+}
+
+void rn_diag_print(const struct rn_diag *d, bool color)
+{
+	char *s = rn_diag_format(d, color);
+
+	rn_write_stderr(s, strlen(s));
+	free(s);
+}
+
+char *rn_diag_oneline(const struct rn_diag *d)
+{
+	struct rn_buf b;
+	char *s;
+
+	rn_buf_init(&b, 0);
+	if (d->line > 0)
+		rn_buf_addf(&b, "%s:%d:%d: error: %s", d->file ? d->file : "<input>", d->line,
+			    d->col, d->msg);
+	else
+		rn_buf_addf(&b, "%s: error: %s", d->file ? d->file : "<input>", d->msg);
+	s = rn_buf_detach(&b, NULL);
+	return s ? s : rn_xstrdup(d->msg);
+}
+
+/* Optimal string alignment distance (Damerau-Levenshtein with adjacent transpositions). */
+static size_t osa_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, r;
+	size_t *d;
+
+	if (la > 64 || lb > 64)
+		return (size_t)-1;
+	d = rn_xcalloc((la + 1) * (lb + 1), sizeof(*d));
+#define D(x, y) d[(x) * (lb + 1) + (y)]
+	for (i = 0; i <= la; i++)
+		D(i, 0) = i;
+	for (j = 0; j <= lb; j++)
+		D(0, j) = j;
+	for (i = 1; i <= la; i++) {
+		for (j = 1; j <= lb; j++) {
+			size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+			size_t v = D(i - 1, j) + 1;
+
+			if (D(i, j - 1) + 1 < v)
+				v = D(i, j - 1) + 1;
+			if (D(i - 1, j - 1) + cost < v)
+				v = D(i - 1, j - 1) + cost;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    D(i - 2, j - 2) + 1 < v)
+				v = D(i - 2, j - 2) + 1;
+			D(i, j) = v;
+		}
+	}
+	r = D(la, lb);
+#undef D
+	free(d);
+	return r;
+}
+
+const char *rn_suggest(const char *word, const char *const *candidates)
+{
+	size_t best = (size_t)-1, limit = strlen(word) / 3;
+	const char *pick = NULL;
+
+	if (limit < 1)
+		limit = 1;
+	for (; *candidates; candidates++) {
+		size_t dist = osa_distance(word, *candidates);
+
+		if (dist < best) {
+			best = dist;
+			pick = *candidates;
+		}
+	}
+	return best <= limit ? pick : NULL;
+}

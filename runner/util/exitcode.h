@@ -1,0 +1,29 @@
+/*
+ * exitcode.h - renacer's process exit codes: one table, never renumbered (curl's CURLcode).
+ *
+ * X(NAME, value, description). The enum, `--help`, the man page and the README's table are
+ * all derived from this list.
+ */
+#ifndef RN_EXITCODE_H
+#define RN_EXITCODE_H
+
+#define RN_EXIT_CODES(X)                                                                   \
+	X(OK, 0, "success: no blocking assertion failed")                                  \
+	X(FAIL, 1, "a blocking assertion failed")                                          \
+	X(USAGE, 2, "usage error: bad command line")                                       \
+	X(CONFIG, 3, "config error: renacer.toml or a golden trace is invalid")            \
+	X(TARGET, 4, "a target failed to run (cannot execute, crashed, timed out)")        \
+	X(COLLECTOR, 5, "a collector is unavailable (not built, no permission)")           \
+	X(OUTPUT, 6, "an output file (JUnit, golden trace, report) could not be written") \
+	X(INTERNAL, 70, "internal error (out of memory, bug)")                             \
+	X(SIGINT, 130, "interrupted by SIGINT; tracees killed, partial reports written")   \
+	X(SIGTERM, 143, "terminated by SIGTERM; tracees killed, partial reports written")
+
+/* Exit codes of the renacer process. */
+enum rn_exit {
+#define RN_EXIT_ENUM(name, value, desc) RN_EXIT_##name = value,
+	RN_EXIT_CODES(RN_EXIT_ENUM)
+#undef RN_EXIT_ENUM
+};
+
+#endif

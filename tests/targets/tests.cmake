@@ -1,0 +1,16 @@
+# Target programs: small deterministic programs that make known syscalls (strace's approach).
+# Every tests/targets/<name>.c becomes build/targets/<name>; vk_*.c are built by
+# tests/vulkan/tests.cmake (they need Vulkan and SPIR-V).
+file(GLOB RN_TARGET_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.c)
+foreach(src ${RN_TARGET_SOURCES})
+	get_filename_component(name ${src} NAME_WE)
+	if(name MATCHES "^vk_")
+		continue()
+	endif()
+	add_executable(target_${name} ${src})
+	set_target_properties(target_${name} PROPERTIES OUTPUT_NAME ${name}
+		RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/targets)
+	# Frame pointers and symbols so evidence can name the calling function.
+	target_compile_options(target_${name} PRIVATE -fno-omit-frame-pointer -g)
+	target_link_libraries(target_${name} PRIVATE pthread)
+endforeach()

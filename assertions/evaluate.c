@@ -1,0 +1,365 @@
+/*
+ * evaluate.c - judging one [[assertion]] against the runs of one target.
+ *
+ * Every comparison is inclusive: a value equal to its budget passes. A metric without data is
+ * NO DATA (an error), never a pass. Budgets come from renacer.toml in the units the key names
+ * carry; messages print them back in those units.
+ */
+#include "assertion.h"
+
+#include <errno.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "xalloc.h"
+
+bool rn_assertion_applies(const struct rn_assertion_spec *a, const char *target)
+{
+	char **t;
+
+	if (a->targets) {
+		for (t = a->targets; *t; t++)
+			if (!strcmp(*t, target))
+				break;
+		if (!*t)
+			return false;
+	}
+	if (a->trace_re && regexec(a->trace_re, target, 0, NULL, 0))
+		return false;
+	return true;
+}
+
+/* Name/count pairs for span_count, kept sorted by count (highest first) among the top n. */
+static void top_insert(const char **names, uint64_t *counts, size_t ntop, const char *name,
+		       uint64_t count)
+{
+	size_t i, j;
+
+	for (i = 0; i < ntop; i++) {
+		if (!names[i] || count > counts[i]) {
+			for (j = ntop - 1; j > i; j--) {
+				names[j] = names[j - 1];
+				counts[j] = counts[j - 1];
+			}
+			names[i] = name;
+			counts[i] = count;
+			return;
+		}
+	}
+}
+
+/* GPU span names are "gpu:<name>": one buffer per distinct name, owned by a small cache. */
+static char gpu_name_cache[64][160];
+
+uint64_t rn_span_count(const struct rn_trace *t, const void *re, const char **top_names,
+		       uint64_t *top_counts, size_t ntop)
+{
+	int nr, n = rn_syscall_table_size();
+	uint64_t total = 0;
+	size_t i, j, ncache = 0;
+
+	for (i = 0; i < ntop; i++) {
+		top_names[i] = NULL;
+		top_counts[i] = 0;
+	}
+	for (nr = 0; nr < n; nr++) {
+		struct rn_syscall_stat s = rn_trace_syscall_total(t, nr);
+
+		if (!s.calls || regexec(re, rn_syscall_name(nr), 0, NULL, 0))
+			continue;
+		total += s.calls;
+		top_insert(top_names, top_counts, ntop, rn_syscall_name(nr), s.calls);
+	}
+	/* GPU spans: count per distinct name (quadratic in distinct names, which are few). */
+	for (i = 0; i < t->ngpu; i++) {
+		char full[160];
+		uint64_t c = 0;
+		bool seen = false;
+
+		snprintf(full, sizeof(full), "gpu:%s", t->gpu[i].name);
+		for (j = 0; j < i && !seen; j++)
+			seen = !strcmp(t->gpu[j].name, t->gpu[i].name);
+		if (seen || regexec(re, full, 0, NULL, 0))
+			continue;
+		for (j = i; j < t->ngpu; j++)
+			if (!strcmp(t->gpu[j].name, t->gpu[i].name))
+				c++;
+		total += c;
+		if (ncache < 64) {
+			snprintf(gpu_name_cache[ncache], sizeof(gpu_name_cache[0]), "%s", full);
+			top_insert(top_names, top_counts, ntop, gpu_name_cache[ncache++], c);
+		}
+	}
+	return total;
+}
+
+static char *xfmt(const char *fmt, ...) RN_PRINTF(1, 2);
+
+static char *xfmt(const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		rn_die("out of memory");
+	return s;
+}
+
+/* Format a byte count for people: "12.3 MiB". */
+static void human_bytes(double v, char *out, size_t size)
+{
+	const char *units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int u = 0;
+
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(out, size, u ? "%.1f %s" : "%.0f %s", v, units[u]);
+}
+
+/* Fill the common fields of a verdict. */
+static void verdict_begin(struct rn_verdict_result *out, const struct rn_assertion_spec *a,
+			  const struct rn_target_result *r)
+{
+	memset(out, 0, sizeof(*out));
+	out->assertion = rn_xstrdup(a->name);
+	out->type = rn_xstrdup(rn_assertion_type_name(a->type));
+	out->target = rn_xstrdup(r->name);
+	out->config_line = a->line;
+}
+
+/* PASS, or FAIL/WARN by fail_on_violation, from an inclusive comparison. */
+static void judge(struct rn_verdict_result *out, const struct rn_assertion_spec *a, bool ok)
+{
+	out->verdict = ok ? RN_VERDICT_PASS
+			  : (a->fail_on_violation ? RN_VERDICT_FAIL : RN_VERDICT_WARN);
+	if (out->has_budget && out->budget > 0)
+		out->delta_pct = (out->observed - out->budget) / out->budget * 100.0;
+}
+
+/* "5 runs: 10.1 10.3 ..." list of samples (ms) for the detail body. */
+static void samples_line(struct rn_buf *b, const double *s, size_t n, double scale,
+			 const char *unit)
+{
+	size_t i;
+
+	rn_buf_addf(b, "samples (%zu run%s):", n, n == 1 ? "" : "s");
+	for (i = 0; i < n && i < 50; i++)
+		rn_buf_addf(b, " %.3f", s[i] / scale);
+	if (n > 50)
+		rn_buf_adds(b, " ...");
+	rn_buf_addf(b, " %s\n", unit);
+}
+
+static void eval_critical_path(const struct rn_assertion_spec *a, struct rn_target_result *r,
+			       struct rn_verdict_result *out)
+{
+	double *s = rn_target_result_samples(r, RN_METRIC_CRITICAL_PATH);
+	double v = rn_aggregate(s, r->nruns, a->aggregate);
+	const struct rn_trace *t = &r->last;
+	struct rn_buf b;
+	size_t i;
+
+	out->unit = "ms";
+	out->has_observed = out->has_budget = true;
+	out->observed = v / 1e6;
+	out->budget = (double)a->max_duration_ns / 1e6;
+	out->aggregate = xfmt("%s of %zu run%s", rn_aggregate_name(a->aggregate), r->nruns,
+			      r->nruns == 1 ? "" : "s");
+	judge(out, a, v <= (double)a->max_duration_ns);
+	out->message = xfmt("critical path %.3f ms (%s) %s budget %.3f ms (%+.1f%%, inclusive)",
+			    out->observed, out->aggregate, v <= (double)a->max_duration_ns ? "<=" : ">",
+			    out->budget, out->delta_pct);
+	rn_buf_init(&b, 0);
+	samples_line(&b, s, r->nruns, 1e6, "ms");
+	rn_buf_addf(&b, "chain of the last run (%zu segment%s):\n", r->cp.nsegments,
+		    r->cp.nsegments == 1 ? "" : "s");
+	for (i = 0; i < r->cp.nsegments && i < 20; i++) {
+		const struct rn_cp_segment *sg = &r->cp.segments[i];
+		const struct rn_process *p = &t->procs[sg->proc];
+
+		rn_buf_addf(&b, "  %-20s pid %-7d %10.3f ms\n", p->comm ? p->comm : "?", (int)p->pid,
+			    (double)(sg->end_ns - sg->start_ns) / 1e6);
+	}
+	if (r->cp.nsegments > 20)
+		rn_buf_addf(&b, "  ... %zu more\n", r->cp.nsegments - 20);
+	/* The longest syscalls of the root: where the chain's own time went. */
+	if (t->nprocs && t->procs[0].sc) {
+		const char *names[5];
+		uint64_t tot[5];
+		int nr, n = rn_syscall_table_size();
+
+		memset(names, 0, sizeof(names));
+		for (nr = 0; nr < n; nr++)
+			if (t->procs[0].sc[nr].calls)
+				top_insert(names, tot, 5, rn_syscall_name(nr),
+					   t->procs[0].sc[nr].total_ns);
+		rn_buf_adds(&b, "longest syscalls of the root (total, under tracer):");
+		for (i = 0; i < 5 && names[i]; i++)
+			rn_buf_addf(&b, " %s %.3f ms", names[i], (double)tot[i] / 1e6);
+		rn_buf_addc(&b, '\n');
+	}
+	out->detail = rn_buf_detach(&b, NULL);
+	free(s);
+}
+
+static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_result *r,
+			    struct rn_verdict_result *out)
+{
+	const char *names[5];
+	uint64_t counts[5], total;
+	struct rn_buf b;
+	size_t i;
+	bool gpu_pattern = a->span_name_pattern && !strncmp(a->span_name_pattern, "gpu:", 4);
+
+	total = rn_span_count(&r->last, a->span_re, names, counts, 5);
+	out->unit = "spans";
+	out->has_budget = true;
+	out->budget = (double)a->max_spans;
+	out->aggregate = xfmt("last of %zu run%s", r->nruns, r->nruns == 1 ? "" : "s");
+	if (!total && (a->max_spans > 0 || (gpu_pattern && !r->last.ngpu))) {
+		out->verdict = RN_VERDICT_NO_DATA;
+		out->message = xfmt("no span matched /%s/%s", a->span_name_pattern,
+				    gpu_pattern && !r->last.ngpu
+					    ? " (no GPU spans: is \"vulkan\" in the target's collectors?)"
+					    : "");
+		return;
+	}
+	out->has_observed = true;
+	out->observed = (double)total;
+	judge(out, a, total <= a->max_spans);
+	rn_buf_init(&b, 0);
+	rn_buf_addf(&b, "%llu spans matching /%s/ %s budget %llu (%+.1f%%, inclusive); top:",
+		    (unsigned long long)total, a->span_name_pattern,
+		    total <= a->max_spans ? "<=" : ">", (unsigned long long)a->max_spans,
+		    out->delta_pct);
+	for (i = 0; i < 5 && names[i]; i++)
+		rn_buf_addf(&b, "%s %s=%llu", i ? "," : "", names[i], (unsigned long long)counts[i]);
+	out->message = rn_buf_detach(&b, NULL);
+	rn_buf_init(&b, 0);
+	rn_buf_adds(&b, "span                          count\n");
+	for (i = 0; i < 5 && names[i]; i++)
+		rn_buf_addf(&b, "%-28s %6llu\n", names[i], (unsigned long long)counts[i]);
+	out->detail = rn_buf_detach(&b, NULL);
+}
+
+static void eval_memory(const struct rn_assertion_spec *a, struct rn_target_result *r,
+			struct rn_verdict_result *out)
+{
+	enum rn_metric m = a->tracking_mode == RN_TRACK_RSS ? RN_METRIC_PEAK_RSS
+							    : RN_METRIC_ALLOC_PEAK;
+	double *s = rn_target_result_samples(r, m);
+	double v = rn_aggregate(s, r->nruns, a->aggregate);
+	const char *mode = a->tracking_mode == RN_TRACK_RSS ? "peak RSS" : "peak allocations";
+	char hv[32], hb[32];
+	struct rn_buf b;
+
+	out->unit = "bytes";
+	out->has_budget = true;
+	out->budget = (double)a->max_bytes;
+	out->aggregate = xfmt("%s of %zu run%s", rn_aggregate_name(a->aggregate), r->nruns,
+			      r->nruns == 1 ? "" : "s");
+	if (v <= 0) {
+		out->verdict = RN_VERDICT_NO_DATA;
+		out->message = xfmt("no %s data (is \"ptrace\" in the target's collectors?)", mode);
+		free(s);
+		return;
+	}
+	out->has_observed = true;
+	out->observed = v;
+	judge(out, a, v <= (double)a->max_bytes);
+	human_bytes(v, hv, sizeof(hv));
+	human_bytes((double)a->max_bytes, hb, sizeof(hb));
+	out->message = xfmt("%s %.0f bytes (%s, %s) %s budget %llu bytes (%s, %+.1f%%, inclusive)",
+			    mode, v, hv, out->aggregate, v <= (double)a->max_bytes ? "<=" : ">",
+			    (unsigned long long)a->max_bytes, hb, out->delta_pct);
+	rn_buf_init(&b, 0);
+	samples_line(&b, s, r->nruns, 1, "bytes");
+	out->detail = rn_buf_detach(&b, NULL);
+	free(s);
+}
+
+static void eval_anti_pattern(const struct rn_assertion_spec *a, struct rn_target_result *r,
+			      struct rn_verdict_result *out)
+{
+	struct rn_detection det;
+	int rc;
+
+	memset(&det, 0, sizeof(det));
+	out->unit = "confidence";
+	out->has_budget = true;
+	out->budget = a->threshold;
+	out->aggregate = xfmt("last of %zu run%s", r->nruns, r->nruns == 1 ? "" : "s");
+	rc = rn_antipattern_detect(&r->last, a->pattern, a->process_re, &det);
+	if (rc) {
+		out->verdict = RN_VERDICT_ERROR;
+		out->message = xfmt("detector %s failed: %s", a->pattern, strerror(-rc));
+		return;
+	}
+	if (det.no_data) {
+		out->verdict = RN_VERDICT_NO_DATA;
+		out->message = xfmt("%s: no data%s%s", a->pattern, det.evidence ? ": " : "",
+				    det.evidence ? det.evidence : "");
+		rn_detection_release(&det);
+		return;
+	}
+	out->has_observed = true;
+	out->observed = det.confidence;
+	out->confidence = det.confidence;
+	/* Detected when the confidence reaches the threshold: a pass is strictly below. */
+	judge(out, a, det.confidence < a->threshold);
+	if (det.confidence >= a->threshold)
+		out->message = xfmt("%s detected with confidence %.2f (threshold %.2f): %s",
+				    a->pattern, det.confidence, a->threshold,
+				    det.recommendation ? det.recommendation : "");
+	else
+		out->message = xfmt("%s not detected: confidence %.2f < threshold %.2f", a->pattern,
+				    det.confidence, a->threshold);
+	if (det.evidence)
+		out->detail = rn_xstrdup(det.evidence);
+	rn_detection_release(&det);
+}
+
+void rn_assertion_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
+			   struct rn_verdict_result *out)
+{
+	verdict_begin(out, a, r);
+	if (!a->enabled) {
+		out->verdict = RN_VERDICT_SKIP;
+		out->message = xfmt("disabled (enabled = false)");
+		return;
+	}
+	if (!r->nruns || r->status != RN_RUN_OK) {
+		out->verdict = RN_VERDICT_ERROR;
+		out->message = xfmt("target '%s' did not run cleanly: %s", r->name,
+				    r->error ? r->error : "no measured run");
+		return;
+	}
+	switch (a->type) {
+	case RN_ASSERT_CRITICAL_PATH:
+		eval_critical_path(a, r, out);
+		break;
+	case RN_ASSERT_SPAN_COUNT:
+		eval_span_count(a, r, out);
+		break;
+	case RN_ASSERT_MEMORY_USAGE:
+		eval_memory(a, r, out);
+		break;
+	case RN_ASSERT_ANTI_PATTERN:
+		eval_anti_pattern(a, r, out);
+		break;
+	case RN_ASSERT_COUNT:
+		out->verdict = RN_VERDICT_ERROR;
+		out->message = xfmt("unknown assertion type");
+		break;
+	}
+}

@@ -1,0 +1,352 @@
+/*
+ * result.c - per-run metrics, their aggregation over runs, and the critical path.
+ */
+#include "assertion.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+static const struct rn_metric_info metric_table[RN_METRIC_COUNT] = {
+#define RN_METRIC_INFO(id, name, unit, desc) { name, unit, desc },
+	RN_METRICS(RN_METRIC_INFO)
+#undef RN_METRIC_INFO
+};
+
+const struct rn_metric_info *rn_metric_info(enum rn_metric m)
+{
+	return &metric_table[m];
+}
+
+int rn_metric_lookup(const char *name)
+{
+	int i;
+
+	for (i = 0; i < RN_METRIC_COUNT; i++)
+		if (!strcmp(metric_table[i].name, name))
+			return i;
+	return -1;
+}
+
+static const char *const verdict_labels[RN_VERDICT_COUNT] = {
+#define RN_VERDICT_LABEL(id, label) label,
+	RN_VERDICTS(RN_VERDICT_LABEL)
+#undef RN_VERDICT_LABEL
+};
+
+const char *rn_verdict_label(enum rn_verdict v)
+{
+	return v < RN_VERDICT_COUNT ? verdict_labels[v] : "?";
+}
+
+static const char *const assertion_type_names[RN_ASSERT_COUNT] = {
+#define RN_ASSERTION_TYPE_NAME(id, name) name,
+	RN_ASSERTION_TYPES(RN_ASSERTION_TYPE_NAME)
+#undef RN_ASSERTION_TYPE_NAME
+};
+
+const char *rn_assertion_type_name(enum rn_assertion_type t)
+{
+	return t < RN_ASSERT_COUNT ? assertion_type_names[t] : "?";
+}
+
+const char *rn_aggregate_name(enum rn_aggregate a)
+{
+	switch (a) {
+	case RN_AGG_MEDIAN:
+		return "median";
+	case RN_AGG_MIN:
+		return "min";
+	case RN_AGG_P95:
+		return "p95";
+	case RN_AGG_MAX:
+		return "max";
+	}
+	return "?";
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+double rn_aggregate(const double *samples, size_t n, enum rn_aggregate a)
+{
+	double *s, v;
+	size_t rank;
+
+	if (!n)
+		return 0;
+	s = rn_xmalloc(n * sizeof(*s));
+	memcpy(s, samples, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	switch (a) {
+	case RN_AGG_MIN:
+		v = s[0];
+		break;
+	case RN_AGG_MAX:
+		v = s[n - 1];
+		break;
+	case RN_AGG_P95:
+		/* Nearest rank: the smallest sample with at least 95% of samples <= it. */
+		rank = (size_t)ceil(0.95 * (double)n);
+		v = s[rank ? rank - 1 : 0];
+		break;
+	case RN_AGG_MEDIAN:
+	default:
+		v = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+		break;
+	}
+	free(s);
+	return v;
+}
+
+/* ---- critical path ------------------------------------------------------------------------ */
+
+struct cp_builder {
+	const struct rn_trace *t;
+	struct rn_cp_segment *seg;
+	size_t n, cap;
+};
+
+static void cp_add(struct cp_builder *b, int proc, uint64_t start, uint64_t end)
+{
+	if (end <= start)
+		return;
+	b->seg = rn_xgrow(b->seg, &b->cap, b->n + 1, sizeof(*b->seg));
+	b->seg[b->n++] = (struct rn_cp_segment){ proc, start, end };
+}
+
+static uint64_t proc_begin(const struct rn_process *p)
+{
+	return p->start_ns;
+}
+
+static uint64_t proc_end(const struct rn_trace *t, const struct rn_process *p)
+{
+	return p->end_ns ? p->end_ns : t->end_ns;
+}
+
+/*
+ * Walk process `pi` backwards from `cursor`: the last child it waited for before `cursor`
+ * is on the path from that child's exit to the wait; the chain then continues inside the
+ * child, and in `pi` again before the child was forked. Segments are appended in reverse
+ * time order.
+ */
+static void cp_walk(struct cp_builder *b, int pi, uint64_t cursor, int depth)
+{
+	const struct rn_trace *t = b->t;
+	uint64_t begin = proc_begin(&t->procs[pi]);
+
+	for (;;) {
+		int best = -1;
+		uint64_t best_end = 0;
+		size_t i;
+
+		if (depth < 256) {
+			for (i = 0; i < t->nprocs; i++) {
+				const struct rn_process *c = &t->procs[i];
+				uint64_t ce = proc_end(t, c);
+
+				if (c->reaped_by != pi || !c->reaped_ns || c->reaped_ns > cursor ||
+				    c->start_ns < begin || ce > cursor)
+					continue;
+				if (best < 0 || ce > best_end) {
+					best = (int)i;
+					best_end = ce;
+				}
+			}
+		}
+		if (best < 0) {
+			cp_add(b, pi, begin, cursor);
+			return;
+		}
+		cp_add(b, pi, best_end, cursor);
+		cp_walk(b, best, best_end, depth + 1);
+		cursor = t->procs[best].start_ns;
+		if (cursor <= begin)
+			return;
+	}
+}
+
+void rn_critical_path_compute(const struct rn_trace *t, struct rn_critical_path *cp)
+{
+	struct cp_builder b = { t, NULL, 0, 0 };
+	uint64_t end;
+	size_t i;
+
+	memset(cp, 0, sizeof(*cp));
+	if (!t->nprocs)
+		return;
+	end = proc_end(t, &t->procs[0]);
+	cp_walk(&b, 0, end, 0);
+	/* Built backwards: reverse into time order. */
+	for (i = 0; i < b.n / 2; i++) {
+		struct rn_cp_segment tmp = b.seg[i];
+
+		b.seg[i] = b.seg[b.n - 1 - i];
+		b.seg[b.n - 1 - i] = tmp;
+	}
+	cp->segments = b.seg;
+	cp->nsegments = b.n;
+	cp->length_ns = end > t->procs[0].start_ns ? end - t->procs[0].start_ns : 0;
+}
+
+void rn_critical_path_release(struct rn_critical_path *cp)
+{
+	free(cp->segments);
+	memset(cp, 0, sizeof(*cp));
+}
+
+void rn_metrics_from_trace(const struct rn_trace *t, struct rn_metrics *m)
+{
+	struct rn_critical_path cp;
+	uint64_t errors = 0, dispatches = 0, copy_bytes = 0;
+	size_t i;
+
+	memset(m, 0, sizeof(*m));
+	rn_critical_path_compute(t, &cp);
+	for (i = 0; i < t->nprocs; i++)
+		errors += t->procs[i].syscall_errors;
+	for (i = 0; i < t->ngpu; i++) {
+		if (t->gpu[i].kind == RN_GPU_DISPATCH)
+			dispatches++;
+		if (t->gpu[i].kind == RN_GPU_COPY)
+			copy_bytes += t->gpu[i].bytes;
+	}
+	m->v[RN_METRIC_WALL] = rn_trace_wall_ns(t);
+	m->v[RN_METRIC_CRITICAL_PATH] = cp.length_ns;
+	m->v[RN_METRIC_PEAK_RSS] = t->peak_rss_bytes;
+	m->v[RN_METRIC_ALLOC_PEAK] = t->alloc_peak_bytes;
+	m->v[RN_METRIC_ALLOC_TOTAL] = t->alloc_total_bytes;
+	m->v[RN_METRIC_SYSCALLS] = rn_trace_total_syscalls(t);
+	m->v[RN_METRIC_SYSCALL_ERRORS] = errors;
+	m->v[RN_METRIC_PROCESSES] = t->nprocs;
+	m->v[RN_METRIC_GPU_BUSY] = rn_trace_gpu_busy_ns(t);
+	m->v[RN_METRIC_GPU_DISPATCHES] = dispatches;
+	m->v[RN_METRIC_GPU_COPY_BYTES] = copy_bytes;
+	m->has_gpu = t->ngpu > 0;
+	m->start_ns = t->start_ns;
+	m->status = t->status;
+	rn_critical_path_release(&cp);
+}
+
+/* ---- target results ----------------------------------------------------------------------- */
+
+void rn_target_result_init(struct rn_target_result *r, const char *name)
+{
+	memset(r, 0, sizeof(*r));
+	r->name = rn_xstrdup(name);
+	rn_trace_init(&r->last);
+}
+
+void rn_target_result_release(struct rn_target_result *r)
+{
+	size_t i;
+
+	free(r->name);
+	free(r->runs);
+	free(r->syscall_calls);
+	free(r->syscall_errors);
+	for (i = 0; r->syscall_samples && i < 2 * r->nruns; i++)
+		free(r->syscall_samples[i]);
+	free(r->syscall_samples);
+	rn_trace_release(&r->last);
+	rn_critical_path_release(&r->cp);
+	free(r->error);
+	free(r->build_id);
+	memset(r, 0, sizeof(*r));
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Median over runs of per-run sample row `row0 + 2*k` for every syscall. */
+static void syscall_medians(struct rn_target_result *r, size_t which, double *out)
+{
+	size_t n = (size_t)rn_syscall_table_size(), k, nr;
+	uint64_t *col = rn_xmalloc(r->nruns * sizeof(*col));
+
+	for (nr = 0; nr < n; nr++) {
+		for (k = 0; k < r->nruns; k++)
+			col[k] = r->syscall_samples[2 * k + which][nr];
+		qsort(col, r->nruns, sizeof(*col), cmp_u64);
+		out[nr] = r->nruns % 2 ? (double)col[r->nruns / 2]
+				       : ((double)col[r->nruns / 2 - 1] + (double)col[r->nruns / 2]) / 2;
+	}
+	free(col);
+}
+
+void rn_target_result_add_run(struct rn_target_result *r, struct rn_trace *t)
+{
+	size_t n = (size_t)rn_syscall_table_size(), i, nr;
+	uint64_t *calls, *errs;
+
+	r->runs = rn_xrealloc(r->runs, (r->nruns + 1) * sizeof(*r->runs));
+	rn_metrics_from_trace(t, &r->runs[r->nruns]);
+	r->syscall_samples = rn_xrealloc(r->syscall_samples,
+					 2 * (r->nruns + 1) * sizeof(*r->syscall_samples));
+	calls = rn_xcalloc(n, sizeof(*calls));
+	errs = rn_xcalloc(n, sizeof(*errs));
+	for (i = 0; i < t->nprocs; i++) {
+		const struct rn_process *p = &t->procs[i];
+
+		if (!p->sc)
+			continue;
+		for (nr = 0; nr < n; nr++) {
+			calls[nr] += p->sc[nr].calls;
+			errs[nr] += p->sc[nr].errors;
+		}
+	}
+	r->syscall_samples[2 * r->nruns] = calls;
+	r->syscall_samples[2 * r->nruns + 1] = errs;
+	r->nruns++;
+	if (!r->syscall_calls) {
+		r->syscall_calls = rn_xcalloc(n, sizeof(double));
+		r->syscall_errors = rn_xcalloc(n, sizeof(double));
+	}
+	syscall_medians(r, 0, r->syscall_calls);
+	syscall_medians(r, 1, r->syscall_errors);
+	if (t->nprocs && t->procs[0].build_id[0]) {
+		free(r->build_id);
+		r->build_id = rn_xstrdup(t->procs[0].build_id);
+	}
+	if (t->status > r->status)
+		r->status = t->status;
+	if (t->error && !r->error)
+		r->error = rn_xstrdup(t->error);
+	rn_trace_release(&r->last);
+	rn_critical_path_release(&r->cp);
+	r->last = *t;
+	rn_trace_init(t);
+	rn_critical_path_compute(&r->last, &r->cp);
+}
+
+double *rn_target_result_samples(const struct rn_target_result *r, enum rn_metric m)
+{
+	double *s = rn_xcalloc(r->nruns ? r->nruns : 1, sizeof(*s));
+	size_t i;
+
+	for (i = 0; i < r->nruns; i++)
+		s[i] = (double)r->runs[i].v[m];
+	return s;
+}
+
+void rn_verdict_result_release(struct rn_verdict_result *v)
+{
+	free(v->assertion);
+	free(v->type);
+	free(v->target);
+	free(v->message);
+	free(v->detail);
+	free(v->aggregate);
+	memset(v, 0, sizeof(*v));
+}

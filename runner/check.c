@@ -1,0 +1,794 @@
+/*
+ * check.c - `renacer check`, `renacer validate`, `renacer golden update`.
+ */
+#include "check.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "assertion.h"
+#include "buf.h"
+#include "collector.h"
+#include "config.h"
+#include "github.h"
+#include "golden.h"
+#include "junit.h"
+#include "log.h"
+#include "otlp.h"
+#include "perfetto.h"
+#include "report.h"
+#include "xalloc.h"
+
+/* Option ids beyond single characters. */
+enum {
+	OPT_CONFIG = 'C',
+	OPT_JUNIT = 'j',
+	OPT_TARGET = 't',
+	OPT_QUIET = 'q',
+	OPT_HELP = 'h',
+	OPT_RUNS = 256,
+	OPT_NO_COLOR,
+	OPT_NO_GOLDEN,
+	OPT_OTLP_ENDPOINT,
+	OPT_OTLP_PROTOCOL,
+	OPT_OTLP_FILE,
+	OPT_TRACE_OUT,
+	OPT_NO_PROPAGATE,
+	OPT_GITHUB,
+	OPT_NO_GITHUB,
+	OPT_BENCH_JSON,
+	OPT_ASSERT,
+};
+
+static const struct rn_option check_options[] = {
+	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE", "config file (default renacer.toml)" },
+	{ OPT_ASSERT, "assert", 0, RN_OPT_REQUIRED, "FILE", "same as --config (original renacer spelling)" },
+	{ OPT_JUNIT, "junit", 0, RN_OPT_REQUIRED, "FILE", "write JUnit XML to FILE (overrides [report] junit)" },
+	{ OPT_TARGET, "target", 't', RN_OPT_REQUIRED, "NAME", "check only this target (repeatable)" },
+	{ OPT_RUNS, "runs", 0, RN_OPT_REQUIRED, "N", "override every target's measured runs" },
+	{ OPT_NO_GOLDEN, "no-golden", 0, RN_OPT_NONE, NULL, "do not compare with golden traces" },
+	{ OPT_OTLP_ENDPOINT, "otlp-endpoint", 0, RN_OPT_REQUIRED, "URL", "export the check as OTLP to URL (/v1/traces appended)" },
+	{ OPT_OTLP_PROTOCOL, "otlp-protocol", 0, RN_OPT_REQUIRED, "P", "http/protobuf (default) or http/json" },
+	{ OPT_OTLP_FILE, "otlp-file", 0, RN_OPT_REQUIRED, "FILE", "write the OTLP trace as JSON Lines to FILE" },
+	{ OPT_TRACE_OUT, "trace-out", 0, RN_OPT_REQUIRED, "FILE", "write a Perfetto/Chrome trace-event JSON timeline" },
+	{ OPT_NO_PROPAGATE, "no-propagate", 0, RN_OPT_NONE, NULL, "do not put TRACEPARENT into targets' environment" },
+	{ OPT_GITHUB, "github", 0, RN_OPT_NONE, NULL, "GitHub Actions mode (default when GITHUB_ACTIONS=true)" },
+	{ OPT_NO_GITHUB, "no-github", 0, RN_OPT_NONE, NULL, "disable GitHub Actions mode" },
+	{ OPT_BENCH_JSON, "bench-json", 0, RN_OPT_REQUIRED, "FILE", "write metrics in github-action-benchmark customSmallerIsBetter format" },
+	{ OPT_NO_COLOR, "no-color", 0, RN_OPT_NONE, NULL, "no colors (also NO_COLOR=1)" },
+	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no progress lines" },
+	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
+	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
+};
+
+const struct rn_command rn_cmd_check_def = {
+	"check",
+	"renacer check [--config FILE] [OPTIONS] [-- CMD [ARGS...]]",
+	"run the targets of renacer.toml, judge every assertion and golden trace, write reports",
+	"Metrics (units): critical_path = wall-clock length of the longest chain of dependent work\n"
+	"from the root's exec to its exit through the children it waited for (ms in the config,\n"
+	"median over runs unless `aggregate` says min, p95 or max); span_count = spans whose name\n"
+	"fully matches a POSIX ERE (syscalls by name, GPU spans as gpu:<name>); memory_usage = peak\n"
+	"RSS of the tree (rss) or peak anonymous mapped bytes (allocations), in bytes. Every\n"
+	"comparison is inclusive (<= passes). A metric without data is NO DATA, an error.\n"
+	"Verdicts: PASS, FAIL (blocking), WARN (fail_on_violation = false), SKIP (enabled = false),\n"
+	"NO DATA, ERROR (target could not run, timed out, crashed, or a collector failed).",
+	check_options,
+};
+
+static const struct rn_option validate_options[] = {
+	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE", "config file (default renacer.toml)" },
+	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "print nothing on success" },
+	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
+	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
+};
+
+const struct rn_command rn_cmd_validate_def = {
+	"validate",
+	"renacer validate [--config FILE]",
+	"parse and check renacer.toml without running anything (fast enough for a pre-commit hook)",
+	NULL,
+	validate_options,
+};
+
+static const struct rn_option golden_options[] = {
+	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE", "config file (default renacer.toml)" },
+	{ OPT_TARGET, "target", 't', RN_OPT_REQUIRED, "NAME", "update only this target (repeatable)" },
+	{ OPT_RUNS, "runs", 0, RN_OPT_REQUIRED, "N", "override every target's measured runs" },
+	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no progress lines" },
+	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
+	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
+};
+
+const struct rn_command rn_cmd_golden_def = {
+	"golden",
+	"renacer golden update [--config FILE] [--target NAME]",
+	"run the targets and write golden_traces/<target>.json (atomically)",
+	"Golden traces record provenance (renacer version, date, kernel, CPU model, build-id),\n"
+	"per-run samples of every metric and per-syscall statistics. Review the change with\n"
+	"ci/regenerate-golden.sh, which prints what moved, and commit the files.",
+	golden_options,
+};
+
+/* Parsed command line of check/validate/golden. */
+struct check_opts {
+	const char *config;
+	const char *junit;
+	const char **only;     /* --target names, NULL-terminated */
+	size_t nonly;
+	long runs;             /* 0 = as configured */
+	bool no_golden;
+	const char *otlp_endpoint;
+	const char *otlp_protocol;
+	const char *otlp_file;
+	const char *trace_out;
+	const char *bench_json;
+	bool no_propagate;
+	int github;            /* -1 auto, 0 off, 1 on */
+	bool color;
+	bool quiet;
+	bool help;
+};
+
+static int parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int on_option(void *ctx, int id, const char *arg)
+{
+	struct check_opts *o = ctx;
+
+	switch (id) {
+	case OPT_CONFIG:
+	case OPT_ASSERT:
+		o->config = arg;
+		break;
+	case OPT_JUNIT:
+		o->junit = arg;
+		break;
+	case OPT_TARGET:
+		o->only = rn_xrealloc(o->only, (o->nonly + 2) * sizeof(*o->only));
+		o->only[o->nonly++] = arg;
+		o->only[o->nonly] = NULL;
+		break;
+	case OPT_RUNS:
+		if (parse_long(arg, 1, 1000, &o->runs))
+			return rn_error("--runs needs an integer between 1 and 1000, found '%s'", arg);
+		break;
+	case OPT_NO_GOLDEN:
+		o->no_golden = true;
+		break;
+	case OPT_OTLP_ENDPOINT:
+		o->otlp_endpoint = arg;
+		break;
+	case OPT_OTLP_PROTOCOL:
+		o->otlp_protocol = arg;
+		break;
+	case OPT_OTLP_FILE:
+		o->otlp_file = arg;
+		break;
+	case OPT_TRACE_OUT:
+		o->trace_out = arg;
+		break;
+	case OPT_BENCH_JSON:
+		o->bench_json = arg;
+		break;
+	case OPT_NO_PROPAGATE:
+		o->no_propagate = true;
+		break;
+	case OPT_GITHUB:
+		o->github = 1;
+		break;
+	case OPT_NO_GITHUB:
+		o->github = 0;
+		break;
+	case OPT_NO_COLOR:
+		o->color = false;
+		break;
+	case OPT_QUIET:
+		o->quiet = true;
+		break;
+	case OPT_HELP:
+		o->help = true;
+		break;
+	default:
+		return rn_error("unhandled option %d", id);
+	}
+	return 0;
+}
+
+static void opts_init(struct check_opts *o)
+{
+	const char *nc = getenv("NO_COLOR");
+	const char *gh = getenv("GITHUB_ACTIONS");
+
+	memset(o, 0, sizeof(*o));
+	o->config = "renacer.toml";
+	o->github = gh && !strcmp(gh, "true") ? 1 : 0;
+	o->color = isatty(2) && !(nc && *nc);
+}
+
+/* Load the config; prints the diagnostic. Returns 0 or RN_EXIT_CONFIG. */
+static int load_config(struct rn_config *cfg, const char *path, bool color, bool quiet)
+{
+	struct rn_diag d;
+
+	if (rn_config_load(cfg, path, quiet, &d)) {
+		rn_diag_print(&d, color);
+		rn_config_release(cfg);
+		return RN_EXIT_CONFIG;
+	}
+	return 0;
+}
+
+static bool selected(const struct check_opts *o, const char *name)
+{
+	size_t i;
+
+	if (!o->nonly)
+		return true;
+	for (i = 0; i < o->nonly; i++)
+		if (!strcmp(o->only[i], name))
+			return true;
+	return false;
+}
+
+/* Every --target must name a configured target. */
+static int check_selection(const struct check_opts *o, const struct rn_config *cfg)
+{
+	size_t i, k;
+
+	for (i = 0; i < o->nonly; i++) {
+		for (k = 0; k < cfg->ntargets; k++)
+			if (!strcmp(cfg->targets[k].name, o->only[i]))
+				break;
+		if (k == cfg->ntargets) {
+			rn_error("--target '%s': no such target in '%s'", o->only[i], cfg->path);
+			return RN_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* Are all collectors a target asks for usable here? Prints why not. */
+static int check_collectors(const struct rn_config *cfg, const struct check_opts *o)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < cfg->ntargets; i++) {
+		if (!selected(o, cfg->targets[i].name))
+			continue;
+		for (k = 0; rn_collectors[k]; k++) {
+			uint32_t bit = !strcmp(rn_collectors[k]->name, "ptrace") ? RN_COLLECT_PTRACE
+										: RN_COLLECT_VULKAN;
+			const char *why;
+
+			if (!(cfg->targets[i].collectors & bit) || !rn_collectors[k]->unavailable)
+				continue;
+			why = rn_collectors[k]->unavailable();
+			if (why) {
+				rn_error("target '%s': collector '%s' is unavailable: %s",
+					 cfg->targets[i].name, rn_collectors[k]->name, why);
+				return RN_EXIT_COLLECTOR;
+			}
+		}
+	}
+	return 0;
+}
+
+static uint64_t realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Does any enabled assertion that applies to this target need every span (spool)? */
+static bool needs_spool(const struct rn_config *cfg, const struct rn_target_cfg *tc,
+			const struct check_opts *o)
+{
+	size_t i;
+
+	if (o->trace_out || cfg->trace_out)
+		return true;
+	for (i = 0; i < cfg->nassertions; i++) {
+		const struct rn_assertion_spec *a = &cfg->assertions[i];
+
+		if (a->enabled && a->type == RN_ASSERT_ANTI_PATTERN &&
+		    rn_assertion_applies(a, tc->name))
+			return true;
+	}
+	return false;
+}
+
+/* Run one target warmup + runs times into `r`. Returns 0, or -ECANCELED when interrupted. */
+static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *tc,
+		      const struct check_opts *o, size_t index, size_t count,
+		      const struct rn_otlp_context *otlp_ctx, struct rn_target_result *r)
+{
+	unsigned runs = o->runs ? (unsigned)o->runs : tc->runs;
+	unsigned total = tc->warmup + runs, k;
+	bool spool = needs_spool(cfg, tc, o);
+	uint64_t t0 = monotonic_ns();
+	int rc = 0;
+
+	for (k = 0; k < total; k++) {
+		struct rn_run_spec spec;
+		struct rn_run_result res;
+		struct rn_trace t;
+		bool warm = k < tc->warmup;
+		char traceparent[64];
+		uint64_t start_unix;
+
+		if (!o->quiet) {
+			if (warm)
+				rn_report_progress(o->color, "[%zu/%zu] %s warmup %u/%u ...", index + 1,
+						   count, tc->name, k + 1, tc->warmup);
+			else
+				rn_report_progress(o->color, "[%zu/%zu] %s run %u/%u ...", index + 1,
+						   count, tc->name, k - tc->warmup + 1, runs);
+		}
+		memset(&spec, 0, sizeof(spec));
+		memset(&res, 0, sizeof(res));
+		spec.name = tc->name;
+		spec.argv = tc->argv;
+		spec.cwd = tc->cwd;
+		spec.env_add = tc->env;
+		spec.stdio[0] = RN_STDIO_NULL;
+		spec.stdio[1] = tc->out;
+		spec.stdio[2] = tc->err;
+		spec.timeout_ns = tc->timeout_ns;
+		spec.collectors = tc->collectors;
+		spec.flags = RN_RUN_FOLLOW_FORKS | RN_RUN_PIN_CPU;
+		spec.gpu_mode = tc->gpu_mode;
+		spec.max_procs = tc->max_procs;
+		spec.max_as_bytes = tc->max_as_bytes;
+		if (!o->no_propagate && otlp_ctx) {
+			rn_otlp_traceparent(otlp_ctx, index, warm ? 0 : k - tc->warmup, traceparent,
+					    sizeof(traceparent));
+			spec.traceparent = traceparent;
+		}
+		rn_trace_init(&t);
+		if (spool && !warm && rn_trace_spool_enable(&t))
+			rn_warn("target '%s': cannot create the span spool; anti-patterns and the "
+				"timeline will lack span detail", tc->name);
+		start_unix = realtime_ns();
+		if (!r->start_unix_ns)
+			r->start_unix_ns = start_unix;
+		rc = rn_run_target(&spec, &t, &res);
+		rn_run_result_release(&res);
+		if (rc == -ECANCELED) {
+			if (!r->error)
+				r->error = rn_xstrdup("renacer was interrupted");
+			r->status = RN_RUN_INTERRUPTED;
+			rn_trace_release(&t);
+			break;
+		}
+		if (rc < 0 || t.status != RN_RUN_OK) {
+			/* A run that could not start or did not end cleanly makes the target ERROR;
+			 * its partial trace is still the last one, for the report. */
+			if (!t.error)
+				rn_trace_fail(&t, t.status ? t.status : RN_RUN_ERROR,
+					      "run %u failed (%s)", k + 1, strerror(-rc));
+			if (!warm || !r->nruns) {
+				r->status = t.status;
+				free(r->error);
+				r->error = rn_xstrdup(t.error);
+			}
+			rn_trace_release(&t);
+			rc = 0;
+			break;
+		}
+		if (warm) {
+			rn_trace_release(&t);
+			continue;
+		}
+		rn_target_result_add_run(r, &t);
+		r->runs[r->nruns - 1].start_unix_ns = start_unix;
+	}
+	r->duration_ns = monotonic_ns() - t0;
+	if (!o->quiet)
+		rn_report_progress_done();
+	return rc;
+}
+
+static char *path_join(const char *dir, const char *name, const char *ext)
+{
+	struct rn_buf b;
+
+	rn_buf_init(&b, 0);
+	rn_buf_addf(&b, "%s/%s%s", dir, name, ext);
+	return rn_buf_detach(&b, NULL);
+}
+
+/* Golden comparison of one target: appends verdicts. Returns RN_EXIT_CONFIG when the golden
+ * file is unusable (reported as ERROR verdict too), else 0. */
+static int compare_golden(const struct rn_config *cfg, struct rn_target_result *r,
+			  struct rn_target_report *tv)
+{
+	char *path = path_join(cfg->golden_dir, r->name, ".json");
+	struct rn_golden g;
+	struct rn_diag d;
+	struct rn_verdict_result *out = NULL;
+	size_t nout = 0, i;
+	int rc = 0;
+
+	if (access(path, F_OK)) {
+		free(path);
+		return 0;
+	}
+	tv->golden_file = rn_xstrdup(path);
+	if (rn_golden_read(path, &g, &d)) {
+		struct rn_verdict_result *v = rn_target_report_push(tv);
+		char *line = rn_diag_oneline(&d);
+
+		rn_diag_print(&d, false);
+		v->assertion = rn_xstrdup("golden");
+		v->type = rn_xstrdup("regression");
+		v->target = rn_xstrdup(r->name);
+		v->verdict = RN_VERDICT_ERROR;
+		v->message = line;
+		free(path);
+		return RN_EXIT_CONFIG;
+	}
+	if (r->nruns && r->status == RN_RUN_OK &&
+	    !rn_golden_compare(&g, path, r, &cfg->regression, &out, &nout)) {
+		for (i = 0; i < nout; i++)
+			*rn_target_report_push(tv) = out[i];
+		free(out);
+	}
+	rn_golden_release(&g);
+	free(path);
+	return rc;
+}
+
+/* Exit code of the whole check from its verdicts (priority documented in --help). */
+static int exit_code_of(const struct rn_target_report *tvs, size_t n, int worst_other)
+{
+	bool fail = false, error = false;
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < tvs[i].nverdicts; k++) {
+			enum rn_verdict v = tvs[i].verdicts[k].verdict;
+
+			if (v == RN_VERDICT_FAIL || v == RN_VERDICT_NO_DATA)
+				fail = true;
+			if (v == RN_VERDICT_ERROR)
+				error = true;
+		}
+	}
+	if (worst_other)
+		return worst_other;
+	if (error)
+		return RN_EXIT_TARGET;
+	return fail ? RN_EXIT_FAIL : RN_EXIT_OK;
+}
+
+int rn_cmd_check(int argc, char **argv)
+{
+	struct check_opts o;
+	struct rn_config cfg;
+	struct rn_target_result *results = NULL;
+	struct rn_target_report *tvs = NULL;
+	struct rn_otlp_context otlp_ctx;
+	struct rn_otlp_cfg otlp_cfg;
+	size_t i, k, nsel = 0, idx = 0;
+	int first, rc, worst = 0, interrupted = 0;
+	uint64_t check_start = realtime_ns();
+	const char *junit;
+
+	opts_init(&o);
+	if (rn_cli_parse(&rn_cmd_check_def, argc, argv, on_option, &o, &first))
+		return RN_EXIT_USAGE;
+	if (o.help) {
+		rn_cli_help(&rn_cmd_check_def, stdout);
+		free(o.only);
+		return RN_EXIT_OK;
+	}
+	rc = load_config(&cfg, o.config, o.color, false);
+	if (rc) {
+		free(o.only);
+		return rc;
+	}
+	if (first < argc) {
+		/* renacer check [--config FILE] -- ./app args: the target from the command line. */
+		rn_config_add_cli_target(&cfg, argv + first);
+	}
+	if (!cfg.ntargets) {
+		rn_error("'%s' has no [[target]]: add one, or name the program after '--' "
+			 "(renacer check -- ./app args)", cfg.path);
+		rc = RN_EXIT_USAGE;
+		goto out_config;
+	}
+	rc = check_selection(&o, &cfg);
+	if (!rc)
+		rc = check_collectors(&cfg, &o);
+	if (rc)
+		goto out_config;
+
+	rn_otlp_cfg_init(&otlp_cfg);
+	rn_otlp_cfg_from_env(&otlp_cfg);
+	rn_otlp_cfg_apply_file(&otlp_cfg, &cfg.otlp);
+	if (o.otlp_endpoint)
+		rn_otlp_cfg_set_endpoint(&otlp_cfg, o.otlp_endpoint);
+	if (o.otlp_protocol && rn_otlp_cfg_set_protocol(&otlp_cfg, o.otlp_protocol)) {
+		rc = RN_EXIT_USAGE;
+		goto out_otlp;
+	}
+	rn_otlp_context_init(&otlp_ctx);
+
+	for (i = 0; i < cfg.ntargets; i++)
+		nsel += selected(&o, cfg.targets[i].name);
+	results = rn_xcalloc(nsel, sizeof(*results));
+	tvs = rn_xcalloc(nsel, sizeof(*tvs));
+	if (!o.quiet)
+		rn_report_header(o.color, cfg.path, nsel, cfg.nassertions);
+	for (i = 0; i < cfg.ntargets; i++) {
+		const struct rn_target_cfg *tc = &cfg.targets[i];
+		struct rn_target_result *r;
+
+		if (!selected(&o, tc->name))
+			continue;
+		r = &results[idx];
+		rn_target_result_init(r, tc->name);
+		tvs[idx].result = r;
+		if (!interrupted) {
+			if (run_target(&cfg, tc, &o, idx, nsel, &otlp_ctx, r) == -ECANCELED)
+				interrupted = rn_run_interrupted();
+		} else {
+			r->status = RN_RUN_INTERRUPTED;
+			r->error = rn_xstrdup("not run: renacer was interrupted");
+		}
+		for (k = 0; k < cfg.nassertions; k++) {
+			if (!rn_assertion_applies(&cfg.assertions[k], tc->name))
+				continue;
+			rn_assertion_evaluate(&cfg.assertions[k], r, rn_target_report_push(&tvs[idx]));
+		}
+		if (!o.no_golden && cfg.regression.enabled && !interrupted) {
+			rc = compare_golden(&cfg, r, &tvs[idx]);
+			if (rc && !worst)
+				worst = rc;
+		}
+		if (r->status != RN_RUN_OK && !tvs[idx].nverdicts) {
+			/* A target with no assertion that failed to run still shows up as ERROR. */
+			struct rn_verdict_result *v = rn_target_report_push(&tvs[idx]);
+
+			v->assertion = rn_xstrdup("run");
+			v->type = rn_xstrdup("run");
+			v->target = rn_xstrdup(tc->name);
+			v->verdict = RN_VERDICT_ERROR;
+			v->message = rn_xstrdup(r->error ? r->error : "target failed");
+		}
+		idx++;
+	}
+
+	rc = exit_code_of(tvs, nsel, worst);
+	if (interrupted)
+		rc = interrupted == SIGINT ? RN_EXIT_SIGINT : RN_EXIT_SIGTERM;
+
+	junit = o.junit ? o.junit : cfg.junit;
+	if (junit) {
+		struct rn_junit_suite *suites = rn_xcalloc(nsel, sizeof(*suites));
+
+		for (i = 0; i < nsel; i++) {
+			suites[i].name = results[i].name;
+			suites[i].result = &results[i];
+			suites[i].cases = tvs[i].verdicts;
+			suites[i].ncases = tvs[i].nverdicts;
+			suites[i].golden_file = tvs[i].golden_file;
+			suites[i].start_unix_ns = results[i].start_unix_ns;
+			suites[i].time_s = (double)results[i].duration_ns / 1e9;
+			suites[i].partial = interrupted && results[i].status == RN_RUN_INTERRUPTED;
+		}
+		if (rn_junit_write(junit, suites, nsel) && rc < RN_EXIT_OUTPUT)
+			rc = rc ? rc : RN_EXIT_OUTPUT;
+		free(suites);
+	}
+	{
+		const char *trace_out = o.trace_out ? o.trace_out : cfg.trace_out;
+		const char *otlp_file = o.otlp_file ? o.otlp_file : cfg.otlp_file;
+		struct rn_otlp_input in;
+		struct rn_verdict_result *all = NULL;
+		size_t nall = 0, cap = 0;
+
+		for (i = 0; i < nsel; i++) {
+			all = rn_xgrow(all, &cap, nall + tvs[i].nverdicts, sizeof(*all));
+			memcpy(all + nall, tvs[i].verdicts, tvs[i].nverdicts * sizeof(*all));
+			nall += tvs[i].nverdicts;
+		}
+		memset(&in, 0, sizeof(in));
+		in.targets = results;
+		in.ntargets = nsel;
+		in.verdicts = all;
+		in.nverdicts = nall;
+		in.start_unix_ns = check_start;
+		in.end_unix_ns = realtime_ns();
+		in.exit_code = rc;
+		in.config_path = cfg.path;
+		if (trace_out && rn_perfetto_write(trace_out, results, nsel) && !rc)
+			rc = RN_EXIT_OUTPUT;
+		if (otlp_file && rn_otlp_write_file(otlp_file, &otlp_cfg, &otlp_ctx, &in) && !rc)
+			rc = RN_EXIT_OUTPUT;
+		if (otlp_cfg.enabled && rn_otlp_export(&otlp_cfg, &otlp_ctx, &in) && otlp_cfg.required &&
+		    !rc)
+			rc = RN_EXIT_FAIL;
+		free(all);
+	}
+	if (o.bench_json && rn_report_bench_json(o.bench_json, tvs, nsel) && !rc)
+		rc = RN_EXIT_OUTPUT;
+	if (o.github)
+		rn_github_report(&cfg, tvs, nsel, rc);
+	rn_report_console(o.color, tvs, nsel, rc);
+
+	for (i = 0; i < nsel; i++) {
+		rn_target_report_release(&tvs[i]);
+		rn_target_result_release(&results[i]);
+	}
+	free(tvs);
+	free(results);
+out_otlp:
+	rn_otlp_cfg_release(&otlp_cfg);
+out_config:
+	rn_config_release(&cfg);
+	free(o.only);
+	return rc;
+}
+
+int rn_cmd_validate(int argc, char **argv)
+{
+	struct check_opts o;
+	struct rn_config cfg;
+	int first, rc;
+
+	opts_init(&o);
+	if (rn_cli_parse(&rn_cmd_validate_def, argc, argv, on_option, &o, &first))
+		return RN_EXIT_USAGE;
+	if (o.help) {
+		rn_cli_help(&rn_cmd_validate_def, stdout);
+		return RN_EXIT_OK;
+	}
+	if (first < argc) {
+		rn_error("renacer validate: unexpected argument '%s'", argv[first]);
+		return RN_EXIT_USAGE;
+	}
+	rc = load_config(&cfg, o.config, o.color, o.quiet);
+	if (rc)
+		return rc;
+	if (!o.quiet)
+		fprintf(stderr, "%s: ok (%zu target%s, %zu assertion%s)\n", cfg.path, cfg.ntargets,
+			cfg.ntargets == 1 ? "" : "s", cfg.nassertions, cfg.nassertions == 1 ? "" : "s");
+	rn_config_release(&cfg);
+	return RN_EXIT_OK;
+}
+
+/* argv with argv[0]..argv[n] made relative to the config dir where they point inside it. */
+static char **relative_argv(const struct rn_config *cfg, char *const *argv)
+{
+	size_t n = 0, i, dl = strlen(cfg->dir);
+	char **out;
+
+	while (argv[n])
+		n++;
+	out = rn_xcalloc(n + 1, sizeof(*out));
+	for (i = 0; i < n; i++) {
+		if (!strncmp(argv[i], cfg->dir, dl) && argv[i][dl] == '/')
+			out[i] = rn_xstrdup(argv[i] + dl + 1);
+		else
+			out[i] = rn_xstrdup(argv[i]);
+	}
+	return out;
+}
+
+int rn_cmd_golden(int argc, char **argv)
+{
+	struct check_opts o;
+	struct rn_config cfg;
+	size_t i, k, idx = 0, nsel = 0;
+	int first, rc;
+
+	opts_init(&o);
+	if (argc < 2 || strcmp(argv[1], "update")) {
+		if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+			rn_cli_help(&rn_cmd_golden_def, stdout);
+			return RN_EXIT_OK;
+		}
+		rn_error("usage: %s", rn_cmd_golden_def.usage);
+		return RN_EXIT_USAGE;
+	}
+	if (rn_cli_parse(&rn_cmd_golden_def, argc - 1, argv + 1, on_option, &o, &first))
+		return RN_EXIT_USAGE;
+	if (o.help) {
+		rn_cli_help(&rn_cmd_golden_def, stdout);
+		free(o.only);
+		return RN_EXIT_OK;
+	}
+	rc = load_config(&cfg, o.config, o.color, false);
+	if (rc) {
+		free(o.only);
+		return rc;
+	}
+	rc = check_selection(&o, &cfg);
+	if (!rc)
+		rc = check_collectors(&cfg, &o);
+	if (rc)
+		goto out;
+	if (mkdir(cfg.golden_dir, 0755) && errno != EEXIST) {
+		rn_error("cannot create golden trace directory '%s': %s", cfg.golden_dir,
+			 strerror(errno));
+		rc = RN_EXIT_OUTPUT;
+		goto out;
+	}
+	for (i = 0; i < cfg.ntargets; i++)
+		nsel += selected(&o, cfg.targets[i].name);
+	for (i = 0; i < cfg.ntargets; i++) {
+		const struct rn_target_cfg *tc = &cfg.targets[i];
+		struct rn_target_result r;
+		char *path;
+		char **rel;
+		struct rn_diag d;
+
+		if (!selected(&o, tc->name))
+			continue;
+		rn_target_result_init(&r, tc->name);
+		if (run_target(&cfg, tc, &o, idx++, nsel, NULL, &r) == -ECANCELED) {
+			int sig = rn_run_interrupted();
+
+			rn_target_result_release(&r);
+			rc = sig == SIGINT ? RN_EXIT_SIGINT : RN_EXIT_SIGTERM;
+			goto out;
+		}
+		if (r.status != RN_RUN_OK || !r.nruns) {
+			rn_error("target '%s': %s; golden trace not written", tc->name,
+				 r.error ? r.error : "no measured run");
+			rn_target_result_release(&r);
+			rc = RN_EXIT_TARGET;
+			continue;
+		}
+		path = path_join(cfg.golden_dir, tc->name, ".json");
+		rel = relative_argv(&cfg, tc->argv);
+		rn_diag_init(&d, path, NULL, 0);
+		if (rn_golden_write(path, &r, (const char *const *)rel, &d)) {
+			rn_diag_print(&d, o.color);
+			rc = RN_EXIT_OUTPUT;
+		} else if (!o.quiet) {
+			fprintf(stderr, "wrote %s (%zu run%s)\n", path, r.nruns, r.nruns == 1 ? "" : "s");
+		}
+		for (k = 0; rel[k]; k++)
+			free(rel[k]);
+		free(rel);
+		free(path);
+		rn_target_result_release(&r);
+	}
+out:
+	rn_config_release(&cfg);
+	free(o.only);
+	return rc;
+}

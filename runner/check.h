@@ -1,0 +1,28 @@
+/*
+ * check.h - the subcommands of the main job: `renacer check`, `renacer validate` and
+ * `renacer golden update`.
+ *
+ * Flow of `check`: config -> for each target: warmup runs, then `runs` measured runs under its
+ * collectors -> per-run metrics -> aggregate -> each enabled assertion that applies -> golden
+ * comparison -> verdicts -> console report (stderr), JUnit XML, OTLP, timeline -> exit code.
+ */
+#ifndef RN_CHECK_H
+#define RN_CHECK_H
+
+#include "cli.h"
+
+/* `renacer check [OPTIONS] [-- CMD [ARGS...]]`. Returns an enum rn_exit value. */
+int rn_cmd_check(int argc, char **argv);
+/* `renacer validate [--config FILE]`: parse and check only. Returns RN_EXIT_OK or
+ * RN_EXIT_CONFIG. */
+int rn_cmd_validate(int argc, char **argv);
+/* `renacer golden update [--config FILE] [--target NAME]`: run targets, write golden traces
+ * atomically. Returns an enum rn_exit value. */
+int rn_cmd_golden(int argc, char **argv);
+
+/* Option tables (for --help and the man page). */
+extern const struct rn_command rn_cmd_check_def;
+extern const struct rn_command rn_cmd_validate_def;
+extern const struct rn_command rn_cmd_golden_def;
+
+#endif

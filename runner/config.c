@@ -1,0 +1,1094 @@
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "log.h"
+#include "xalloc.h"
+
+/* Key lists derived from the X-macro tables, for validation and did-you-mean. */
+#define KEY_NAME(key, type, doc) #key,
+static const char *const target_keys[] = { RN_TARGET_KEYS(KEY_NAME) NULL };
+static const char *const assertion_keys[] = { RN_ASSERTION_KEYS(KEY_NAME) NULL };
+static const char *const golden_keys[] = { RN_GOLDEN_KEYS(KEY_NAME) NULL };
+static const char *const report_keys[] = { RN_REPORT_KEYS(KEY_NAME) NULL };
+static const char *const otlp_keys[] = { RN_OTLP_KEYS(KEY_NAME) NULL };
+static const char *const regression_keys[] = { RN_REGRESSION_KEYS(KEY_NAME) NULL };
+#undef KEY_NAME
+
+static const char *const top_keys[] = { "target", "assertion", "golden", "report", "otlp",
+					"regression", NULL };
+
+#define ASSERT_TYPE_NAME(id, name) name,
+static const char *const assertion_types[] = { RN_ASSERTION_TYPES(ASSERT_TYPE_NAME) NULL };
+#undef ASSERT_TYPE_NAME
+
+/* Parsing context: the config being filled and where errors go. */
+struct ctx {
+	struct rn_config *cfg;
+	struct rn_diag *d;
+	const char *what; /* "[[target]] 'x'" for messages */
+	char what_buf[256];
+};
+
+static int err_at(struct ctx *c, struct rn_toml_pos pos, const char *fmt, ...) RN_PRINTF(3, 4);
+
+static int err_at(struct ctx *c, struct rn_toml_pos pos, const char *fmt, ...)
+{
+	char msg[RN_DIAG_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return rn_diag_set(c->d, pos.line, pos.col, "%s", msg);
+}
+
+/* "a string", "an integer" ... for type errors. */
+static const char *a_type(enum rn_toml_type t)
+{
+	switch (t) {
+	case RN_TOML_STRING:
+		return "a string";
+	case RN_TOML_INTEGER:
+		return "an integer";
+	case RN_TOML_FLOAT:
+		return "a float";
+	case RN_TOML_BOOL:
+		return "a boolean";
+	case RN_TOML_ARRAY:
+		return "an array";
+	case RN_TOML_TABLE:
+		return "a table";
+	default:
+		return "a date/time";
+	}
+}
+
+static int type_err(struct ctx *c, const struct rn_toml_kv *kv, const char *want)
+{
+	return err_at(c, kv->val->pos, "'%s' in %s must be %s, found %s", kv->key, c->what, want,
+		      a_type(kv->val->type));
+}
+
+/* Check every key of `tab` against `allowed`; unknown keys are errors with a suggestion. */
+static int check_keys(struct ctx *c, const struct rn_toml_value *tab, const char *const *allowed)
+{
+	size_t i;
+
+	for (i = 0; i < tab->u.table->n; i++) {
+		const struct rn_toml_kv *kv = &tab->u.table->kv[i];
+		const char *const *k;
+		const char *hint;
+
+		for (k = allowed; *k; k++)
+			if (!strcmp(*k, kv->key))
+				break;
+		if (*k)
+			continue;
+		hint = rn_suggest(kv->key, allowed);
+		if (hint)
+			return err_at(c, kv->key_pos, "unknown key '%s' in %s (did you mean '%s'?)",
+				      kv->key, c->what, hint);
+		return err_at(c, kv->key_pos, "unknown key '%s' in %s", kv->key, c->what);
+	}
+	return 0;
+}
+
+static int get_string(struct ctx *c, const struct rn_toml_value *tab, const char *key, char **out)
+{
+	const struct rn_toml_kv *kv = rn_toml_get_kv(tab, key);
+
+	if (!kv)
+		return 0;
+	if (kv->val->type != RN_TOML_STRING)
+		return type_err(c, kv, "a string");
+	if (strlen(kv->val->u.str.ptr) != kv->val->u.str.len)
+		return err_at(c, kv->val->pos, "'%s' in %s must not contain NUL characters", key,
+			      c->what);
+	free(*out);
+	*out = rn_xstrdup(kv->val->u.str.ptr);
+	return 0;
+}
+
+static int get_bool(struct ctx *c, const struct rn_toml_value *tab, const char *key, bool *out)
+{
+	const struct rn_toml_kv *kv = rn_toml_get_kv(tab, key);
+
+	if (!kv)
+		return 0;
+	if (kv->val->type != RN_TOML_BOOL)
+		return type_err(c, kv, "a boolean");
+	*out = kv->val->u.boolean;
+	return 0;
+}
+
+/* An integer in [min, max]. */
+static int get_int(struct ctx *c, const struct rn_toml_value *tab, const char *key, int64_t min,
+		   int64_t max, int64_t *out)
+{
+	const struct rn_toml_kv *kv = rn_toml_get_kv(tab, key);
+
+	if (!kv)
+		return 0;
+	if (kv->val->type != RN_TOML_INTEGER)
+		return type_err(c, kv, "an integer");
+	if (kv->val->u.integer < min || kv->val->u.integer > max)
+		return err_at(c, kv->val->pos, "'%s' in %s must be between %lld and %lld, found %lld",
+			      key, c->what, (long long)min, (long long)max,
+			      (long long)kv->val->u.integer);
+	*out = kv->val->u.integer;
+	return 0;
+}
+
+/* A number (integer or float) in [min, max]. */
+static int get_num(struct ctx *c, const struct rn_toml_value *tab, const char *key, double min,
+		   double max, double *out)
+{
+	const struct rn_toml_kv *kv = rn_toml_get_kv(tab, key);
+	double v;
+
+	if (!kv)
+		return 0;
+	if (kv->val->type == RN_TOML_INTEGER)
+		v = (double)kv->val->u.integer;
+	else if (kv->val->type == RN_TOML_FLOAT)
+		v = kv->val->u.fp;
+	else
+		return type_err(c, kv, "a number");
+	if (!(v >= min && v <= max))
+		return err_at(c, kv->val->pos, "'%s' in %s must be between %g and %g, found %g", key,
+			      c->what, min, max, v);
+	*out = v;
+	return 0;
+}
+
+/* An array of strings, copied into a NULL-terminated list. */
+static int get_strings(struct ctx *c, const struct rn_toml_value *tab, const char *key,
+		       char ***out, size_t *n_out)
+{
+	const struct rn_toml_kv *kv = rn_toml_get_kv(tab, key);
+	char **list;
+	size_t i, n;
+
+	if (!kv)
+		return 0;
+	if (kv->val->type != RN_TOML_ARRAY)
+		return type_err(c, kv, "an array of strings");
+	n = kv->val->u.array.n;
+	for (i = 0; i < n; i++) {
+		const struct rn_toml_value *e = kv->val->u.array.items[i];
+
+		if (e->type != RN_TOML_STRING)
+			return err_at(c, e->pos, "'%s' in %s must be an array of strings, found %s",
+				      key, c->what, a_type(e->type));
+		if (strlen(e->u.str.ptr) != e->u.str.len)
+			return err_at(c, e->pos, "'%s' in %s must not contain NUL characters", key,
+				      c->what);
+	}
+	list = rn_xcalloc(n + 1, sizeof(*list));
+	for (i = 0; i < n; i++)
+		list[i] = rn_xstrdup(kv->val->u.array.items[i]->u.str.ptr);
+	*out = list;
+	if (n_out)
+		*n_out = n;
+	return 0;
+}
+
+static void free_strings(char **list)
+{
+	char **p;
+
+	if (!list)
+		return;
+	for (p = list; *p; p++)
+		free(*p);
+	free(list);
+}
+
+/* One of `choices` (NULL-terminated); returns its index in *out. */
+static int get_choice(struct ctx *c, const struct rn_toml_value *tab, const char *key,
+		      const char *const *choices, int *out)
+{
+	const struct rn_toml_kv *kv = rn_toml_get_kv(tab, key);
+	struct rn_buf list;
+	const char *hint;
+	int i;
+
+	if (!kv)
+		return 0;
+	if (kv->val->type != RN_TOML_STRING)
+		return type_err(c, kv, "a string");
+	for (i = 0; choices[i]; i++) {
+		if (!strcmp(choices[i], kv->val->u.str.ptr)) {
+			*out = i;
+			return 0;
+		}
+	}
+	rn_buf_init(&list, 0);
+	for (i = 0; choices[i]; i++)
+		rn_buf_addf(&list, "%s\"%s\"", i ? ", " : "", choices[i]);
+	hint = rn_suggest(kv->val->u.str.ptr, choices);
+	if (hint)
+		err_at(c, kv->val->pos, "'%s' in %s must be one of %s, found \"%s\" (did you mean \"%s\"?)",
+		       key, c->what, list.buf, kv->val->u.str.ptr, hint);
+	else
+		err_at(c, kv->val->pos, "'%s' in %s must be one of %s, found \"%s\"", key, c->what,
+		       list.buf, kv->val->u.str.ptr);
+	rn_buf_release(&list);
+	return -1;
+}
+
+/* Compile a POSIX ERE that must match the whole name: "^(" pat ")$". */
+static int get_regex(struct ctx *c, const struct rn_toml_value *tab, const char *key, char **pat,
+		     void **re_out)
+{
+	const struct rn_toml_kv *kv = rn_toml_get_kv(tab, key);
+	struct rn_buf b;
+	regex_t *re;
+	int rc;
+
+	if (!kv)
+		return 0;
+	if (get_string(c, tab, key, pat))
+		return -1;
+	rn_buf_init(&b, 0);
+	rn_buf_addf(&b, "^(%s)$", *pat);
+	re = rn_xmalloc(sizeof(*re));
+	rc = regcomp(re, b.buf, REG_EXTENDED | REG_NOSUB);
+	rn_buf_release(&b);
+	if (rc) {
+		char msg[256];
+
+		regerror(rc, re, msg, sizeof(msg));
+		free(re);
+		return err_at(c, kv->val->pos, "'%s' in %s is not a valid POSIX extended regex: %s",
+			      key, c->what, msg);
+	}
+	*re_out = re;
+	return 0;
+}
+
+static void free_regex(void *re)
+{
+	if (re) {
+		regfree(re);
+		free(re);
+	}
+}
+
+/* Resolve `p` against the config directory unless it is absolute. Caller frees. */
+static char *resolve_path(const struct rn_config *cfg, const char *p)
+{
+	struct rn_buf b;
+
+	if (p[0] == '/')
+		return rn_xstrdup(p);
+	rn_buf_init(&b, 0);
+	rn_buf_addf(&b, "%s/%s", cfg->dir, p);
+	return rn_buf_detach(&b, NULL);
+}
+
+static bool valid_name(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '.' || *s == '-'))
+			return false;
+	return true;
+}
+
+static void target_defaults(struct rn_target_cfg *t, const struct rn_config *cfg)
+{
+	memset(t, 0, sizeof(*t));
+	t->cwd = rn_xstrdup(cfg->dir);
+	t->timeout_ns = 300ull * 1000000000ull;
+	t->runs = 1;
+	t->collectors = RN_COLLECT_PTRACE;
+	t->gpu_mode = RN_GPU_MODE_CMDBUF;
+	t->out = RN_STDIO_NULL;
+	t->err = RN_STDIO_INHERIT;
+	t->max_procs = 10000;
+}
+
+static void target_release(struct rn_target_cfg *t)
+{
+	free(t->name);
+	free_strings(t->argv);
+	free(t->cwd);
+	free_strings(t->env);
+	memset(t, 0, sizeof(*t));
+}
+
+static const char *const stdio_names[] = { "inherit", "null", "capture", NULL };
+static const char *const gpu_mode_names[] = { "cmdbuf", "submit", "dispatch", NULL };
+
+static int parse_target(struct ctx *c, const struct rn_toml_value *tab, struct rn_target_cfg *t)
+{
+	const struct rn_toml_kv *kv;
+	char **cmd = NULL, **colls = NULL;
+	size_t ncmd = 0, ncolls = 0, i;
+	int64_t iv;
+	double dv;
+	int choice;
+	bool shell = false;
+	int rc = -1;
+
+	target_defaults(t, c->cfg);
+	t->line = tab->pos.line;
+	c->what = "[[target]]";
+	kv = rn_toml_get_kv(tab, "name");
+	if (!kv)
+		return err_at(c, tab->pos, "[[target]] needs a 'name'");
+	if (get_string(c, tab, "name", &t->name))
+		return -1;
+	if (!valid_name(t->name))
+		return err_at(c, kv->val->pos,
+			      "target name \"%s\" must match [A-Za-z0-9_.-]+", t->name);
+	snprintf(c->what_buf, sizeof(c->what_buf), "[[target]] '%s'", t->name);
+	c->what = c->what_buf;
+	if (check_keys(c, tab, target_keys))
+		return -1;
+	kv = rn_toml_get_kv(tab, "command");
+	if (!kv)
+		return err_at(c, tab->pos, "%s needs a 'command' (an array of strings)", c->what);
+	if (get_strings(c, tab, "command", &cmd, &ncmd))
+		return -1;
+	if (!ncmd) {
+		err_at(c, kv->val->pos, "'command' in %s must not be empty", c->what);
+		goto out;
+	}
+	if (get_bool(c, tab, "shell", &shell))
+		goto out;
+	if (shell) {
+		/* `shell = true` is the only way a shell is involved (security: argv as given). */
+		struct rn_buf line;
+
+		rn_buf_init(&line, 0);
+		for (i = 0; i < ncmd; i++)
+			rn_buf_addf(&line, "%s%s", i ? " " : "", cmd[i]);
+		t->argv = rn_xcalloc(4, sizeof(*t->argv));
+		t->argv[0] = rn_xstrdup("/bin/sh");
+		t->argv[1] = rn_xstrdup("-c");
+		t->argv[2] = rn_buf_detach(&line, NULL);
+		free_strings(cmd);
+	} else {
+		t->argv = cmd;
+	}
+	cmd = NULL;
+	kv = rn_toml_get_kv(tab, "cwd");
+	if (kv) {
+		char *cwd = NULL;
+
+		if (get_string(c, tab, "cwd", &cwd))
+			goto out;
+		free(t->cwd);
+		t->cwd = resolve_path(c->cfg, cwd);
+		free(cwd);
+	}
+	kv = rn_toml_get_kv(tab, "env");
+	if (kv) {
+		const struct rn_toml_table *et;
+
+		if (kv->val->type != RN_TOML_TABLE) {
+			type_err(c, kv, "a table of strings");
+			goto out;
+		}
+		et = kv->val->u.table;
+		t->env = rn_xcalloc(et->n + 1, sizeof(*t->env));
+		for (i = 0; i < et->n; i++) {
+			const struct rn_toml_value *v = et->kv[i].val;
+			struct rn_buf b;
+
+			if (v->type != RN_TOML_STRING) {
+				err_at(c, v->pos, "env value '%s' in %s must be a string, found %s",
+				       et->kv[i].key, c->what, a_type(v->type));
+				goto out;
+			}
+			if (!et->kv[i].key[0] || strchr(et->kv[i].key, '=')) {
+				err_at(c, et->kv[i].key_pos,
+				       "env name '%s' in %s must be non-empty and contain no '='",
+				       et->kv[i].key, c->what);
+				goto out;
+			}
+			rn_buf_init(&b, 0);
+			rn_buf_addf(&b, "%s=%s", et->kv[i].key, v->u.str.ptr);
+			t->env[i] = rn_buf_detach(&b, NULL);
+		}
+	}
+	dv = -1;
+	if (get_num(c, tab, "timeout_s", 0.001, 86400.0 * 7, &dv))
+		goto out;
+	if (dv > 0)
+		t->timeout_ns = (uint64_t)(dv * 1e9);
+	iv = 1;
+	if (get_int(c, tab, "runs", 1, 1000, &iv))
+		goto out;
+	t->runs = (unsigned)iv;
+	iv = 0;
+	if (get_int(c, tab, "warmup", 0, 100, &iv))
+		goto out;
+	t->warmup = (unsigned)iv;
+	kv = rn_toml_get_kv(tab, "collectors");
+	if (kv) {
+		if (get_strings(c, tab, "collectors", &colls, &ncolls))
+			goto out;
+		t->collectors = 0;
+		for (i = 0; i < ncolls; i++) {
+			const char *names[4] = { NULL, NULL, NULL, NULL };
+			const char *hint;
+			size_t k;
+
+			for (k = 0; rn_collectors[k] && k < 3; k++)
+				names[k] = rn_collectors[k]->name;
+			if (!strcmp(colls[i], "ptrace")) {
+				t->collectors |= RN_COLLECT_PTRACE;
+			} else if (!strcmp(colls[i], "vulkan")) {
+				t->collectors |= RN_COLLECT_VULKAN;
+			} else {
+				hint = rn_suggest(colls[i], names);
+				err_at(c, kv->val->u.array.items[i]->pos,
+				       "unknown collector \"%s\" in %s (expected \"ptrace\" or \"vulkan\"%s%s%s)",
+				       colls[i], c->what, hint ? "; did you mean \"" : "",
+				       hint ? hint : "", hint ? "\"?" : "");
+				goto out;
+			}
+		}
+	}
+	choice = (int)t->gpu_mode;
+	if (get_choice(c, tab, "gpu_timing", gpu_mode_names, &choice))
+		goto out;
+	t->gpu_mode = (enum rn_gpu_mode)choice;
+	choice = (int)t->out;
+	if (get_choice(c, tab, "stdout", stdio_names, &choice))
+		goto out;
+	t->out = (enum rn_stdio)choice;
+	choice = (int)t->err;
+	if (get_choice(c, tab, "stderr", stdio_names, &choice))
+		goto out;
+	t->err = (enum rn_stdio)choice;
+	iv = (int64_t)t->max_procs;
+	if (get_int(c, tab, "max_processes", 1, 10000000, &iv))
+		goto out;
+	t->max_procs = (uint64_t)iv;
+	iv = 0;
+	if (get_int(c, tab, "max_memory_bytes", 1 << 20, INT64_MAX, &iv))
+		goto out;
+	t->max_as_bytes = (uint64_t)iv;
+	rc = 0;
+out:
+	free_strings(cmd);
+	free_strings(colls);
+	return rc;
+}
+
+static void assertion_release(struct rn_assertion_spec *a)
+{
+	free(a->name);
+	free_strings(a->targets);
+	free(a->trace_name_pattern);
+	free_regex(a->trace_re);
+	free(a->span_name_pattern);
+	free_regex(a->span_re);
+	free(a->pattern);
+	free(a->process_name_pattern);
+	free_regex(a->process_re);
+	memset(a, 0, sizeof(*a));
+}
+
+/* The keys each assertion type needs or allows beyond the common ones. */
+static bool key_belongs(enum rn_assertion_type type, const char *key)
+{
+	static const char *const per_type[RN_ASSERT_COUNT][5] = {
+		[RN_ASSERT_CRITICAL_PATH] = { "max_duration_ms", "trace_name_pattern", NULL },
+		[RN_ASSERT_SPAN_COUNT] = { "max_spans", "span_name_pattern", NULL },
+		[RN_ASSERT_MEMORY_USAGE] = { "max_bytes", "tracking_mode", NULL },
+		[RN_ASSERT_ANTI_PATTERN] = { "pattern", "threshold", "process_name_pattern", NULL },
+	};
+	static const char *const specific[] = { "max_duration_ms", "trace_name_pattern",
+						"max_spans", "span_name_pattern", "max_bytes",
+						"tracking_mode", "pattern", "threshold",
+						"process_name_pattern", NULL };
+	const char *const *k;
+
+	for (k = specific; *k; k++)
+		if (!strcmp(*k, key))
+			break;
+	if (!*k)
+		return true; /* a common key */
+	for (k = per_type[type]; *k; k++)
+		if (!strcmp(*k, key))
+			return true;
+	return false;
+}
+
+static const char *const aggregate_names[] = { "median", "min", "p95", "max", NULL };
+static const char *const tracking_names[] = { "rss", "allocations", NULL };
+
+static int require(struct ctx *c, const struct rn_toml_value *tab, const char *key,
+		   const char *type_name, const char *what_type)
+{
+	if (rn_toml_get_kv(tab, key))
+		return 0;
+	return err_at(c, tab->pos, "%s of type %s needs '%s' (%s)", c->what, what_type, key,
+		      type_name);
+}
+
+static int parse_assertion(struct ctx *c, const struct rn_toml_value *tab,
+			   struct rn_assertion_spec *a)
+{
+	const struct rn_toml_kv *kv;
+	int choice = 0;
+	size_t i;
+	double dv;
+	int64_t iv;
+
+	memset(a, 0, sizeof(*a));
+	a->enabled = true;
+	a->fail_on_violation = true;
+	a->threshold = 0.8;
+	a->line = tab->pos.line;
+	a->col = tab->pos.col;
+	c->what = "[[assertion]]";
+	if (!rn_toml_get_kv(tab, "name"))
+		return err_at(c, tab->pos, "[[assertion]] needs a 'name'");
+	if (get_string(c, tab, "name", &a->name))
+		return -1;
+	snprintf(c->what_buf, sizeof(c->what_buf), "[[assertion]] '%s'", a->name);
+	c->what = c->what_buf;
+	if (check_keys(c, tab, assertion_keys))
+		return -1;
+	if (!rn_toml_get_kv(tab, "type"))
+		return err_at(c, tab->pos, "%s needs a 'type' (critical_path, span_count, "
+			      "memory_usage or anti_pattern)", c->what);
+	if (get_choice(c, tab, "type", assertion_types, &choice))
+		return -1;
+	a->type = (enum rn_assertion_type)choice;
+	for (i = 0; i < tab->u.table->n; i++) {
+		kv = &tab->u.table->kv[i];
+		if (!key_belongs(a->type, kv->key))
+			return err_at(c, kv->key_pos, "key '%s' does not apply to %s of type %s",
+				      kv->key, c->what, assertion_types[a->type]);
+	}
+	if (get_bool(c, tab, "enabled", &a->enabled) ||
+	    get_bool(c, tab, "fail_on_violation", &a->fail_on_violation))
+		return -1;
+	choice = 0;
+	if (get_choice(c, tab, "aggregate", aggregate_names, &choice))
+		return -1;
+	a->aggregate = (enum rn_aggregate)choice;
+	if (get_strings(c, tab, "targets", &a->targets, NULL))
+		return -1;
+	switch (a->type) {
+	case RN_ASSERT_CRITICAL_PATH:
+		if (require(c, tab, "max_duration_ms", "milliseconds", "critical_path"))
+			return -1;
+		dv = 0;
+		if (get_num(c, tab, "max_duration_ms", 0, 1e12, &dv))
+			return -1;
+		a->max_duration_ns = (uint64_t)llround(dv * 1e6);
+		if (get_regex(c, tab, "trace_name_pattern", &a->trace_name_pattern, &a->trace_re))
+			return -1;
+		break;
+	case RN_ASSERT_SPAN_COUNT:
+		if (require(c, tab, "max_spans", "an integer", "span_count") ||
+		    require(c, tab, "span_name_pattern", "a POSIX ERE", "span_count"))
+			return -1;
+		iv = 0;
+		if (get_int(c, tab, "max_spans", 0, INT64_MAX, &iv))
+			return -1;
+		a->max_spans = (uint64_t)iv;
+		if (get_regex(c, tab, "span_name_pattern", &a->span_name_pattern, &a->span_re))
+			return -1;
+		break;
+	case RN_ASSERT_MEMORY_USAGE:
+		if (require(c, tab, "max_bytes", "bytes", "memory_usage"))
+			return -1;
+		iv = 0;
+		if (get_int(c, tab, "max_bytes", 0, INT64_MAX, &iv))
+			return -1;
+		a->max_bytes = (uint64_t)iv;
+		choice = 0;
+		if (get_choice(c, tab, "tracking_mode", tracking_names, &choice))
+			return -1;
+		a->tracking_mode = (enum rn_tracking_mode)choice;
+		break;
+	case RN_ASSERT_ANTI_PATTERN: {
+		char *p = NULL;
+		const char *canon;
+
+		if (require(c, tab, "pattern", "a detector name", "anti_pattern"))
+			return -1;
+		if (get_string(c, tab, "pattern", &p))
+			return -1;
+		canon = rn_antipattern_canonical(p);
+		if (!canon) {
+			const char *hint = rn_suggest(p, rn_antipattern_names);
+
+			kv = rn_toml_get_kv(tab, "pattern");
+			err_at(c, kv->val->pos, "unknown anti-pattern \"%s\" in %s%s%s%s", p, c->what,
+			       hint ? " (did you mean \"" : "", hint ? hint : "", hint ? "\"?)" : "");
+			free(p);
+			return -1;
+		}
+		a->pattern = rn_xstrdup(canon);
+		free(p);
+		if (get_num(c, tab, "threshold", 0.0, 1.0, &a->threshold))
+			return -1;
+		if (get_regex(c, tab, "process_name_pattern", &a->process_name_pattern,
+			      &a->process_re))
+			return -1;
+		break;
+	}
+	case RN_ASSERT_COUNT:
+		break;
+	}
+	return 0;
+}
+
+/* A top-level key that must be a table; returns it or NULL (absent). Sets *err on error. */
+static const struct rn_toml_value *get_table(struct ctx *c, const struct rn_toml_value *root,
+					     const char *key, const char *const *keys, int *err)
+{
+	const struct rn_toml_kv *kv = rn_toml_get_kv(root, key);
+
+	*err = 0;
+	if (!kv)
+		return NULL;
+	if (kv->val->type != RN_TOML_TABLE) {
+		*err = err_at(c, kv->val->pos, "'%s' must be a table ([%s]), found %s", key, key,
+			      a_type(kv->val->type));
+		return NULL;
+	}
+	snprintf(c->what_buf, sizeof(c->what_buf), "[%s]", key);
+	c->what = c->what_buf;
+	if (check_keys(c, kv->val, keys)) {
+		*err = -1;
+		return NULL;
+	}
+	return kv->val;
+}
+
+/* The array of tables `key` ([[key]]); NULL when absent. */
+static const struct rn_toml_value *get_aot(struct ctx *c, const struct rn_toml_value *root,
+					   const char *key, int *err)
+{
+	const struct rn_toml_kv *kv = rn_toml_get_kv(root, key);
+	size_t i;
+
+	*err = 0;
+	if (!kv)
+		return NULL;
+	if (kv->val->type != RN_TOML_ARRAY) {
+		*err = err_at(c, kv->val->pos, "'%s' must be an array of tables ([[%s]]), found %s",
+			      key, key, a_type(kv->val->type));
+		return NULL;
+	}
+	for (i = 0; i < kv->val->u.array.n; i++) {
+		if (kv->val->u.array.items[i]->type != RN_TOML_TABLE) {
+			*err = err_at(c, kv->val->u.array.items[i]->pos,
+				      "'%s' must be an array of tables ([[%s]]), found %s", key,
+				      key, a_type(kv->val->u.array.items[i]->type));
+			return NULL;
+		}
+	}
+	return kv->val;
+}
+
+static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
+{
+	struct rn_config *cfg = c->cfg;
+	const struct rn_toml_value *v;
+	size_t i, j, nignored = 0;
+	int err;
+
+	/* Top level: our tables, and unknown tables from other renacer versions (warned). */
+	for (i = 0; i < root->u.table->n; i++) {
+		const struct rn_toml_kv *kv = &root->u.table->kv[i];
+		const char *const *k;
+
+		for (k = top_keys; *k; k++)
+			if (!strcmp(*k, kv->key))
+				break;
+		if (*k)
+			continue;
+		if (kv->val->type == RN_TOML_TABLE ||
+		    (kv->val->type == RN_TOML_ARRAY && kv->val->u.array.n &&
+		     kv->val->u.array.items[0]->type == RN_TOML_TABLE)) {
+			const char *hint = rn_suggest(kv->key, top_keys);
+
+			if (hint) {
+				return err_at(c, kv->key_pos, "unknown table [%s] (did you mean [%s]?)",
+					      kv->key, hint);
+			}
+			cfg->ignored_tables = rn_xrealloc(cfg->ignored_tables,
+							  (nignored + 2) * sizeof(char *));
+			cfg->ignored_tables[nignored++] = rn_xstrdup(kv->key);
+			cfg->ignored_tables[nignored] = NULL;
+			continue;
+		}
+		{
+			const char *hint = rn_suggest(kv->key, top_keys);
+
+			if (hint)
+				return err_at(c, kv->key_pos,
+					      "unknown top-level key '%s' (did you mean '%s'?)", kv->key,
+					      hint);
+			return err_at(c, kv->key_pos,
+				      "unknown top-level key '%s' (expected [[target]], [[assertion]], "
+				      "[golden], [report], [otlp] or [regression])",
+				      kv->key);
+		}
+	}
+
+	v = get_aot(c, root, "target", &err);
+	if (err)
+		return -1;
+	if (v) {
+		cfg->targets = rn_xcalloc(v->u.array.n, sizeof(*cfg->targets));
+		for (i = 0; i < v->u.array.n; i++) {
+			const struct rn_toml_kv *nk;
+
+			cfg->ntargets = i + 1;
+			if (parse_target(c, v->u.array.items[i], &cfg->targets[i]))
+				return -1;
+			for (j = 0; j < i; j++) {
+				if (strcmp(cfg->targets[j].name, cfg->targets[i].name))
+					continue;
+				nk = rn_toml_get_kv(v->u.array.items[i], "name");
+				return err_at(c, nk->val->pos,
+					      "duplicate target name \"%s\" (first defined at line %d)",
+					      cfg->targets[i].name, cfg->targets[j].line);
+			}
+		}
+	}
+
+	v = get_aot(c, root, "assertion", &err);
+	if (err)
+		return -1;
+	if (v) {
+		cfg->assertions = rn_xcalloc(v->u.array.n, sizeof(*cfg->assertions));
+		for (i = 0; i < v->u.array.n; i++) {
+			const struct rn_toml_value *tab = v->u.array.items[i];
+			const struct rn_toml_kv *nk;
+			char **t;
+
+			cfg->nassertions = i + 1;
+			if (parse_assertion(c, tab, &cfg->assertions[i]))
+				return -1;
+			for (j = 0; j < i; j++) {
+				if (strcmp(cfg->assertions[j].name, cfg->assertions[i].name))
+					continue;
+				nk = rn_toml_get_kv(tab, "name");
+				return err_at(c, nk->val->pos,
+					      "duplicate assertion name \"%s\" (first defined at line %d)",
+					      cfg->assertions[i].name, cfg->assertions[j].line);
+			}
+			/* Targets named by an assertion must exist when the file declares any. */
+			for (t = cfg->assertions[i].targets; t && *t && cfg->ntargets; t++) {
+				const char *names[257];
+				size_t k, n = 0;
+
+				for (k = 0; k < cfg->ntargets; k++)
+					if (!strcmp(cfg->targets[k].name, *t))
+						break;
+				if (k < cfg->ntargets)
+					continue;
+				for (k = 0; k < cfg->ntargets && n < 256; k++)
+					names[n++] = cfg->targets[k].name;
+				names[n] = NULL;
+				nk = rn_toml_get_kv(tab, "targets");
+				{
+					const char *hint = rn_suggest(*t, names);
+					size_t idx = (size_t)(t - cfg->assertions[i].targets);
+
+					return err_at(c, nk->val->u.array.items[idx]->pos,
+						      "[[assertion]] '%s' names unknown target \"%s\"%s%s%s",
+						      cfg->assertions[i].name, *t,
+						      hint ? " (did you mean \"" : "",
+						      hint ? hint : "", hint ? "\"?)" : "");
+				}
+			}
+		}
+	}
+
+	v = get_table(c, root, "golden", golden_keys, &err);
+	if (err)
+		return -1;
+	if (v) {
+		char *dir = NULL;
+
+		if (get_string(c, v, "dir", &dir))
+			return -1;
+		if (dir) {
+			free(cfg->golden_dir);
+			cfg->golden_dir = resolve_path(cfg, dir);
+			free(dir);
+		}
+	}
+
+	v = get_table(c, root, "report", report_keys, &err);
+	if (err)
+		return -1;
+	if (v) {
+		char *p = NULL;
+		char **slots[] = { &cfg->junit, &cfg->trace_out, &cfg->otlp_file };
+		const char *keys[] = { "junit", "trace_out", "otlp_file" };
+
+		for (i = 0; i < 3; i++) {
+			p = NULL;
+			if (get_string(c, v, keys[i], &p))
+				return -1;
+			if (p) {
+				*slots[i] = resolve_path(cfg, p);
+				free(p);
+			}
+		}
+	}
+
+	v = get_table(c, root, "otlp", otlp_keys, &err);
+	if (err)
+		return -1;
+	if (v) {
+		struct rn_otlp_file_cfg *o = &cfg->otlp;
+		const struct rn_toml_kv *kv = rn_toml_get_kv(v, "headers");
+		static const char *const protocols[] = { "http/protobuf", "http/json", "grpc", NULL };
+		static const char *const compressions[] = { "gzip", "none", NULL };
+		static const char *const modes[] = { "aggregate", "all", "threshold", NULL };
+		int ch = -1;
+
+		o->set_enabled = rn_toml_get_kv(v, "enabled") != NULL;
+		if (get_bool(c, v, "enabled", &o->enabled) ||
+		    get_string(c, v, "endpoint", &o->endpoint) ||
+		    get_string(c, v, "service_name", &o->service_name) ||
+		    get_bool(c, v, "required", &o->required) ||
+		    get_int(c, v, "timeout_ms", 1, 600000, &o->timeout_ms) ||
+		    get_int(c, v, "syscall_threshold_us", 0, INT64_MAX, &o->syscall_threshold_us))
+			return -1;
+		if (get_choice(c, v, "protocol", protocols, &ch))
+			return -1;
+		if (ch >= 0)
+			o->protocol = rn_xstrdup(protocols[ch]);
+		ch = -1;
+		if (get_choice(c, v, "compression", compressions, &ch))
+			return -1;
+		if (ch >= 0)
+			o->compression = rn_xstrdup(compressions[ch]);
+		ch = -1;
+		if (get_choice(c, v, "syscall_spans", modes, &ch))
+			return -1;
+		if (ch >= 0)
+			o->syscall_spans = rn_xstrdup(modes[ch]);
+		if (kv) {
+			const struct rn_toml_table *ht;
+
+			if (kv->val->type != RN_TOML_TABLE)
+				return type_err(c, kv, "a table of strings");
+			ht = kv->val->u.table;
+			o->headers = rn_xcalloc(ht->n + 1, sizeof(*o->headers));
+			for (i = 0; i < ht->n; i++) {
+				struct rn_buf b;
+
+				if (ht->kv[i].val->type != RN_TOML_STRING)
+					return err_at(c, ht->kv[i].val->pos,
+						      "header '%s' in [otlp] must be a string",
+						      ht->kv[i].key);
+				rn_buf_init(&b, 0);
+				rn_buf_addf(&b, "%s: %s", ht->kv[i].key, ht->kv[i].val->u.str.ptr);
+				o->headers[i] = rn_buf_detach(&b, NULL);
+			}
+		}
+	}
+
+	v = get_table(c, root, "regression", regression_keys, &err);
+	if (err)
+		return -1;
+	if (v) {
+		struct rn_regression_cfg *r = &cfg->regression;
+		int64_t iv;
+
+		iv = (int64_t)r->count_floor;
+		if (get_bool(c, v, "enabled", &r->enabled) ||
+		    get_num(c, v, "count_tolerance", 0, 100, &r->count_tolerance) ||
+		    get_int(c, v, "count_floor", 0, INT64_MAX, &iv) ||
+		    get_num(c, v, "timing_tolerance", 0, 100, &r->timing_tolerance) ||
+		    get_num(c, v, "memory_tolerance", 0, 100, &r->memory_tolerance) ||
+		    get_num(c, v, "alpha", 1e-9, 0.5, &r->alpha) ||
+		    get_bool(c, v, "timing", &r->timing))
+			return -1;
+		r->count_floor = (uint64_t)iv;
+		iv = (int64_t)r->min_runs_for_timing;
+		if (get_int(c, v, "min_runs_for_timing", 2, 1000, &iv))
+			return -1;
+		r->min_runs_for_timing = (unsigned)iv;
+	}
+	return 0;
+}
+
+int rn_config_parse(struct rn_config *cfg, const char *path, const char *src, size_t len,
+		    bool quiet, struct rn_diag *d)
+{
+	struct rn_toml_value *root = NULL;
+	struct ctx c;
+	char *abs, *slash;
+	int rc;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->path = rn_xstrdup(path);
+	cfg->src = rn_xmalloc(len + 1);
+	memcpy(cfg->src, src, len);
+	cfg->src[len] = '\0';
+	cfg->src_len = len;
+	rn_diag_init(d, cfg->path, cfg->src, cfg->src_len);
+	abs = realpath(path, NULL);
+	if (!abs) {
+		char cwd[PATH_MAX];
+
+		abs = rn_xstrdup(getcwd(cwd, sizeof(cwd)) ? cwd : ".");
+	} else {
+		slash = strrchr(abs, '/');
+		if (slash == abs)
+			slash[1] = '\0';
+		else if (slash)
+			*slash = '\0';
+	}
+	cfg->dir = abs;
+	cfg->golden_dir = resolve_path(cfg, "golden_traces");
+	rn_regression_cfg_init(&cfg->regression);
+	cfg->otlp.timeout_ms = -1;
+	cfg->otlp.syscall_threshold_us = -1;
+
+	if (rn_toml_parse(cfg->src, cfg->src_len, &root, d)) {
+		/* keep d pointing at our copy of the text, which must outlive the caller's use */
+		goto fail;
+	}
+	memset(&c, 0, sizeof(c));
+	c.cfg = cfg;
+	c.d = d;
+	rc = parse_sections(&c, root);
+	rn_toml_free(root);
+	if (rc)
+		goto fail;
+	if (!quiet && cfg->ignored_tables) {
+		char **t;
+
+		for (t = cfg->ignored_tables; *t; t++)
+			rn_warn("%s: ignoring table [%s]: not used by this renacer version",
+				cfg->path, *t);
+	}
+	return 0;
+
+fail:
+	/* The diag borrows cfg->src and cfg->path: keep them until rn_config_release(). */
+	{
+		char *kept_src = cfg->src, *kept_path = cfg->path;
+
+		cfg->src = NULL;
+		cfg->path = NULL;
+		rn_config_release(cfg);
+		cfg->src = kept_src;
+		cfg->path = kept_path;
+	}
+	return -1;
+}
+
+int rn_config_load(struct rn_config *cfg, const char *path, bool quiet, struct rn_diag *d)
+{
+	struct rn_buf b;
+	int rc;
+
+	rn_buf_init(&b, 64u << 20);
+	rc = rn_buf_read_file(&b, path);
+	if (rc) {
+		memset(cfg, 0, sizeof(*cfg));
+		cfg->path = rn_xstrdup(path);
+		rn_diag_init(d, cfg->path, NULL, 0);
+		rn_diag_set(d, 0, 0, "cannot read config: %s", strerror(-rc));
+		rn_buf_release(&b);
+		return -1;
+	}
+	rc = rn_config_parse(cfg, path, b.buf, b.len, quiet, d);
+	rn_buf_release(&b);
+	return rc;
+}
+
+void rn_config_release(struct rn_config *cfg)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->ntargets; i++)
+		target_release(&cfg->targets[i]);
+	free(cfg->targets);
+	for (i = 0; i < cfg->nassertions; i++)
+		assertion_release(&cfg->assertions[i]);
+	free(cfg->assertions);
+	free(cfg->path);
+	free(cfg->dir);
+	free(cfg->src);
+	free(cfg->golden_dir);
+	free(cfg->junit);
+	free(cfg->trace_out);
+	free(cfg->otlp_file);
+	free(cfg->otlp.endpoint);
+	free(cfg->otlp.protocol);
+	free(cfg->otlp.service_name);
+	free_strings(cfg->otlp.headers);
+	free(cfg->otlp.compression);
+	free(cfg->otlp.syscall_spans);
+	free_strings(cfg->ignored_tables);
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+struct rn_target_cfg *rn_config_add_cli_target(struct rn_config *cfg, char *const *argv)
+{
+	struct rn_target_cfg *t;
+	const char *base;
+	char cwd[PATH_MAX];
+	size_t n = 0, i;
+
+	while (argv[n])
+		n++;
+	cfg->targets = rn_xrealloc(cfg->targets, (cfg->ntargets + 1) * sizeof(*cfg->targets));
+	t = &cfg->targets[cfg->ntargets++];
+	target_defaults(t, cfg);
+	base = strrchr(argv[0], '/');
+	t->name = rn_xstrdup(base ? base + 1 : argv[0]);
+	t->argv = rn_xcalloc(n + 1, sizeof(*t->argv));
+	for (i = 0; i < n; i++)
+		t->argv[i] = rn_xstrdup(argv[i]);
+	/* A command-line target runs where the user is, not where the config is. */
+	free(t->cwd);
+	t->cwd = rn_xstrdup(getcwd(cwd, sizeof(cwd)) ? cwd : ".");
+	t->out = RN_STDIO_INHERIT;
+	return t;
+}
+
+/* Markdown table of one key list. */
+#define DOC_ROW(key, type, doc) fprintf(out, "| `%s` | %s | %s |\n", #key, type, doc);
+
+void rn_config_write_docs(FILE *out)
+{
+	fputs("### [[target]]\n\n| key | type | meaning |\n|---|---|---|\n", out);
+	RN_TARGET_KEYS(DOC_ROW)
+	fputs("\n### [[assertion]]\n\n| key | type | meaning |\n|---|---|---|\n", out);
+	RN_ASSERTION_KEYS(DOC_ROW)
+	fputs("\n### [golden]\n\n| key | type | meaning |\n|---|---|---|\n", out);
+	RN_GOLDEN_KEYS(DOC_ROW)
+	fputs("\n### [report]\n\n| key | type | meaning |\n|---|---|---|\n", out);
+	RN_REPORT_KEYS(DOC_ROW)
+	fputs("\n### [otlp]\n\n| key | type | meaning |\n|---|---|---|\n", out);
+	RN_OTLP_KEYS(DOC_ROW)
+	fputs("\n### [regression]\n\n| key | type | meaning |\n|---|---|---|\n", out);
+	RN_REGRESSION_KEYS(DOC_ROW)
+}
+#undef DOC_ROW

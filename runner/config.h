@@ -1,0 +1,170 @@
+/*
+ * config.h - renacer.toml: the schema, its validation and its diagnostics.
+ *
+ * The schema is the renacer DSL existing users write ([[assertion]] tables), extended with
+ * [[target]] so `check` can run programs itself, plus [golden], [report], [otlp] and
+ * [regression]. Every key of every table is one row of an X-macro table below, from which the
+ * validator, the did-you-mean suggestions, `renacer help config` and the docs are derived.
+ *
+ * Errors are located (file:line:col) through struct rn_diag and make `renacer` exit with
+ * RN_EXIT_CONFIG (3). Unknown top-level tables (written for other renacer versions) are
+ * warnings, unknown keys inside known tables are errors.
+ */
+#ifndef RN_CONFIG_H
+#define RN_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "assertion.h"
+#include "collector.h"
+#include "diag.h"
+#include "golden.h"
+#include "toml.h"
+
+/* X(key, type, doc) for [[target]]. `type` is a word used in messages. */
+#define RN_TARGET_KEYS(X)                                                                    \
+	X(name, "string", "unique name, [A-Za-z0-9_.-]+")                                      \
+	X(command, "array of strings", "argv, no shell; argv[0] is searched in PATH")          \
+	X(shell, "boolean", "run command[0] through /bin/sh -c (default false)")               \
+	X(cwd, "string", "working directory, relative to renacer.toml (default: its directory)") \
+	X(env, "table of strings", "variables added to the inherited environment")             \
+	X(timeout_s, "number", "wall-clock limit of one run in seconds (default 300)")         \
+	X(runs, "integer", "measured runs (default 1, at most 1000)")                          \
+	X(warmup, "integer", "unmeasured runs first (default 0)")                              \
+	X(collectors, "array of strings", "any of \"ptrace\", \"vulkan\" (default [\"ptrace\"])") \
+	X(gpu_timing, "string", "\"cmdbuf\" (default), \"submit\" or \"dispatch\" (serializes)") \
+	X(stdout, "string", "\"inherit\", \"null\" (default) or \"capture\"")                  \
+	X(stderr, "string", "\"inherit\" (default), \"null\" or \"capture\"")                  \
+	X(max_processes, "integer", "kill the run when more processes are born (default 10000)") \
+	X(max_memory_bytes, "integer", "RLIMIT_AS of each process in bytes (default unlimited)")
+
+/* X(key, type, doc) for [[assertion]]. */
+#define RN_ASSERTION_KEYS(X)                                                                 \
+	X(name, "string", "unique name")                                                       \
+	X(type, "string", "critical_path | span_count | memory_usage | anti_pattern")          \
+	X(max_duration_ms, "number", "critical_path: budget in milliseconds (inclusive)")      \
+	X(trace_name_pattern, "string", "critical_path: targets whose name fully matches (POSIX ERE)") \
+	X(max_spans, "integer", "span_count: budget in spans (inclusive)")                      \
+	X(span_name_pattern, "string", "span_count: span names to count, full match (POSIX ERE)") \
+	X(max_bytes, "integer", "memory_usage: budget in bytes (inclusive)")                    \
+	X(tracking_mode, "string", "memory_usage: \"rss\" (default) or \"allocations\"")       \
+	X(pattern, "string", "anti_pattern: detector name")                                    \
+	X(threshold, "number", "anti_pattern: minimum confidence that counts, 0..1 (default 0.8)") \
+	X(process_name_pattern, "string", "anti_pattern: processes considered (POSIX ERE)")    \
+	X(aggregate, "string", "\"median\" (default), \"min\", \"p95\" or \"max\" over runs")  \
+	X(targets, "array of strings", "targets it applies to (default: all)")                 \
+	X(fail_on_violation, "boolean", "false reports a violation as WARN (default true)")    \
+	X(enabled, "boolean", "false reports SKIP (default true)")
+
+/* X(key, type, doc) for [golden]. */
+#define RN_GOLDEN_KEYS(X) X(dir, "string", "directory of golden traces (default golden_traces)")
+
+/* X(key, type, doc) for [report]. */
+#define RN_REPORT_KEYS(X)                                                                    \
+	X(junit, "string", "JUnit XML output path")                                            \
+	X(trace_out, "string", "Perfetto/Chrome trace-event JSON output path")                \
+	X(otlp_file, "string", "OTLP JSON Lines output path")
+
+/* X(key, type, doc) for [otlp]. */
+#define RN_OTLP_KEYS(X)                                                                      \
+	X(enabled, "boolean", "export the check as an OTLP trace (default false)")             \
+	X(endpoint, "string", "base URL; /v1/traces is appended")                              \
+	X(protocol, "string", "\"http/protobuf\" (default) or \"http/json\"")                  \
+	X(service_name, "string", "service.name of the resource (default renacer)")            \
+	X(headers, "table of strings", "HTTP headers (never printed)")                         \
+	X(timeout_ms, "integer", "total export time limit in ms (default 10000)")              \
+	X(compression, "string", "\"gzip\" or \"none\" (default)")                            \
+	X(required, "boolean", "an export failure fails the check (default false)")            \
+	X(syscall_spans, "string", "\"aggregate\" (default), \"all\" or \"threshold\"")        \
+	X(syscall_threshold_us, "integer", "with \"threshold\": minimum span duration in us")
+
+/* X(key, type, doc) for [regression]. */
+#define RN_REGRESSION_KEYS(X)                                                                \
+	X(enabled, "boolean", "compare with golden traces (default true)")                     \
+	X(count_tolerance, "number", "allowed growth of syscall counts, fraction (default 0.10)") \
+	X(count_floor, "integer", "growth in calls always allowed (default 1)")                \
+	X(timing_tolerance, "number", "allowed slowdown, fraction (default 0.10)")             \
+	X(memory_tolerance, "number", "allowed memory growth, fraction (default 0.10)")        \
+	X(alpha, "number", "significance level of the rank test (default 0.01)")              \
+	X(timing, "boolean", "judge timing metrics (default true)")                            \
+	X(min_runs_for_timing, "integer", "runs needed on both sides to judge timing (default 5)")
+
+/* One [[target]]. Owned by the config. */
+struct rn_target_cfg {
+	char *name;               /* unique name */
+	char **argv;              /* argv, NULL-terminated, owned (shell: {"/bin/sh","-c",cmd}) */
+	char *cwd;                /* absolute working directory, owned */
+	char **env;               /* "KEY=VALUE" added to the environment, NULL-terminated */
+	uint64_t timeout_ns;      /* wall-clock limit of one run, ns */
+	unsigned runs;            /* measured runs, >= 1 */
+	unsigned warmup;          /* unmeasured runs */
+	uint32_t collectors;      /* enum rn_collector_mask */
+	enum rn_gpu_mode gpu_mode; /* Vulkan timing mode */
+	enum rn_stdio out;        /* stdout handling */
+	enum rn_stdio err;        /* stderr handling */
+	uint64_t max_procs;       /* process limit */
+	uint64_t max_as_bytes;    /* RLIMIT_AS, 0 = unchanged */
+	int line;                 /* line of its [[target]] header */
+};
+
+/* [otlp] as written in the file (the exporter merges it with the environment). */
+struct rn_otlp_file_cfg {
+	bool set_enabled;           /* enabled was given */
+	bool enabled;               /* enabled */
+	char *endpoint;             /* or NULL */
+	char *protocol;             /* or NULL */
+	char *service_name;         /* or NULL */
+	char **headers;             /* "Name: value" strings, NULL-terminated, or NULL */
+	int64_t timeout_ms;         /* -1 = not given */
+	char *compression;          /* or NULL */
+	bool required;              /* export failure fails the check */
+	char *syscall_spans;        /* or NULL */
+	int64_t syscall_threshold_us; /* -1 = not given */
+};
+
+/* A loaded renacer.toml. */
+struct rn_config {
+	char *path;                   /* path as given, owned */
+	char *dir;                    /* absolute directory of the file, owned */
+	char *src;                    /* file contents (diagnostics point into it), owned */
+	size_t src_len;               /* bytes in src */
+	struct rn_target_cfg *targets; /* [[target]] tables in order */
+	size_t ntargets;              /* targets used */
+	struct rn_assertion_spec *assertions; /* [[assertion]] tables in order */
+	size_t nassertions;           /* assertions used */
+	char *golden_dir;             /* absolute golden trace directory, owned */
+	char *junit;                  /* [report] junit, resolved against dir, or NULL */
+	char *trace_out;              /* [report] trace_out, or NULL */
+	char *otlp_file;              /* [report] otlp_file, or NULL */
+	struct rn_otlp_file_cfg otlp; /* [otlp] */
+	struct rn_regression_cfg regression; /* [regression] */
+	char **ignored_tables;        /* unknown top-level tables (warned about), NULL-terminated */
+};
+
+/*
+ * Load and validate `path`. Returns 0 on success, -1 on failure with `d` filled (initialized by
+ * this function with the file name and text, which it borrows from cfg->path and cfg->src).
+ * Either way the caller ends with rn_config_release(cfg), after printing `d` on failure.
+ * A file that cannot be read is reported as "cannot read 'x': <strerror>" without a location.
+ * Warnings (ignored tables) are printed with rn_warn unless `quiet`.
+ */
+int rn_config_load(struct rn_config *cfg, const char *path, bool quiet, struct rn_diag *d);
+/* Same from text in memory (`src` is copied). `path` names it in messages and anchors relative
+ * paths. */
+int rn_config_parse(struct rn_config *cfg, const char *path, const char *src, size_t len,
+		    bool quiet, struct rn_diag *d);
+/* Free everything the config owns; `cfg` is then zeroed. */
+void rn_config_release(struct rn_config *cfg);
+
+/*
+ * Give the config a target from the command line (`renacer check -- ./app args`): name is the
+ * basename of argv[0], default settings. argv is copied. Returns the new target.
+ */
+struct rn_target_cfg *rn_config_add_cli_target(struct rn_config *cfg, char *const *argv);
+
+/* Write the documentation of every key (the tables above) in Markdown to `out`. */
+void rn_config_write_docs(FILE *out);
+
+#endif

@@ -1,0 +1,156 @@
+/*
+ * main.c - renacer's entry point: pick the subcommand and hand over.
+ *
+ *     renacer check | validate | golden update | trace | help | man
+ *     renacer -c -T -- CMD          (no subcommand word: trace, as the original renacer)
+ *     renacer --assert FILE -- CMD  (the original renacer's check spelling)
+ */
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "cli.h"
+#include "cmd_trace.h"
+#include "config.h"
+#include "exitcode.h"
+#include "log.h"
+
+/* Every subcommand: one table feeds dispatch, --help and the man page. */
+static const struct {
+	const struct rn_command *def;
+	int (*run)(int argc, char **argv);
+} commands[] = {
+	{ &rn_cmd_check_def, rn_cmd_check },
+	{ &rn_cmd_validate_def, rn_cmd_validate },
+	{ &rn_cmd_golden_def, rn_cmd_golden },
+	{ &rn_cmd_trace_def, rn_cmd_trace },
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void print_exit_codes(FILE *out, bool man)
+{
+#define RN_EXIT_HELP(name, value, desc)                                   \
+	if (man)                                                          \
+		fprintf(out, ".TP\n.B %d\n%s\n", value, desc);            \
+	else                                                              \
+		fprintf(out, "  %3d  %s\n", value, desc);
+	RN_EXIT_CODES(RN_EXIT_HELP)
+#undef RN_EXIT_HELP
+}
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "usage: renacer <command> [options]\n\n"
+		     "renacer makes performance a CI gate: it runs programs under its collectors\n"
+		     "(ptrace syscalls, Vulkan GPU work), judges assertions and golden traces, and\n"
+		     "writes a verdict, JUnit XML and OTLP traces.\n\ncommands:\n");
+	for (i = 0; i < NCOMMANDS; i++)
+		fprintf(out, "  %-10s %s\n", commands[i].def->name, commands[i].def->summary);
+	fprintf(out, "  %-10s %s\n", "help", "show help of a command (renacer help check)");
+	fprintf(out, "  %-10s %s\n", "man", "print the renacer(1) man page (troff)");
+	fprintf(out, "\nexit codes:\n");
+	print_exit_codes(out, false);
+	fprintf(out, "\nrenacer %s\n", RN_VERSION);
+}
+
+/* The renacer(1) man page, generated from the same tables as --help. */
+static void man_page(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, ".TH RENACER 1 \"\" \"renacer %s\" \"User Commands\"\n", RN_VERSION);
+	fputs(".SH NAME\nrenacer \\- make performance a CI gate\n.SH SYNOPSIS\n", out);
+	for (i = 0; i < NCOMMANDS; i++)
+		fprintf(out, ".B %s\n.br\n", commands[i].def->usage);
+	fputs(".SH DESCRIPTION\nrenacer runs programs under its collectors (ptrace: every syscall of "
+	      "the process tree; vulkan: GPU work timed through an injected layer), judges the "
+	      "assertions of renacer.toml and the golden traces kept with the code, and writes a "
+	      "verdict, JUnit XML and OTLP traces.\n",
+	      out);
+	for (i = 0; i < NCOMMANDS; i++) {
+		fprintf(out, ".SH %s\n", commands[i].def->name);
+		fprintf(out, "%s\n", commands[i].def->summary);
+		if (commands[i].def->description)
+			fprintf(out, ".PP\n%s\n", commands[i].def->description);
+		rn_cli_man_options(commands[i].def, out);
+	}
+	fputs(".SH CONFIGURATION\nThe keys of renacer.toml:\n.nf\n", out);
+	rn_config_write_docs(out);
+	fputs(".fi\n.SH EXIT STATUS\n", out);
+	print_exit_codes(out, true);
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	/* Numbers in machine output must not follow the user's LC_NUMERIC. */
+	setlocale(LC_ALL, "C");
+	/* A full disk during a golden write must be an error we report, not a dead process. */
+	signal(SIGXFSZ, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (argc < 2) {
+		usage(stderr);
+		return RN_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return RN_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("renacer %s\n", RN_VERSION);
+		return RN_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "man")) {
+		man_page(stdout);
+		return RN_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "help")) {
+		if (argc < 3) {
+			usage(stdout);
+			return RN_EXIT_OK;
+		}
+		for (i = 0; i < NCOMMANDS; i++) {
+			if (!strcmp(argv[2], commands[i].def->name)) {
+				rn_cli_help(commands[i].def, stdout);
+				return RN_EXIT_OK;
+			}
+		}
+		if (!strcmp(argv[2], "config")) {
+			rn_config_write_docs(stdout);
+			return RN_EXIT_OK;
+		}
+		rn_error("no such command '%s'; see 'renacer --help'", argv[2]);
+		return RN_EXIT_USAGE;
+	}
+	/* The original renacer's spelling of check: renacer --assert FILE -- CMD. */
+	if (!strncmp(argv[1], "--assert", 8))
+		return rn_cmd_check(argc, argv);
+	/* No subcommand word but options: strace-style tracing (renacer -c -T -- CMD). */
+	if (argv[1][0] == '-') {
+		argv[0] = (char *)"trace";
+		return rn_cmd_trace(argc, argv);
+	}
+	for (i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(argv[1], commands[i].def->name))
+			return commands[i].run(argc - 1, argv + 1);
+	{
+		const char *names[NCOMMANDS + 1];
+		const char *hint;
+
+		for (i = 0; i < NCOMMANDS; i++)
+			names[i] = commands[i].def->name;
+		names[NCOMMANDS] = NULL;
+		hint = rn_suggest(argv[1], names);
+		if (hint)
+			rn_error("unknown command '%s' (did you mean '%s'?)", argv[1], hint);
+		else
+			rn_error("unknown command '%s'; see 'renacer --help'", argv[1]);
+	}
+	return RN_EXIT_USAGE;
+}

@@ -1,0 +1,243 @@
+/*
+ * report.c - the console report and the benchmark JSON.
+ */
+#include "report.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "exitcode.h"
+#include "xalloc.h"
+
+struct rn_verdict_result *rn_target_report_push(struct rn_target_report *t)
+{
+	t->verdicts = rn_xgrow(t->verdicts, &t->cap, t->nverdicts + 1, sizeof(*t->verdicts));
+	memset(&t->verdicts[t->nverdicts], 0, sizeof(t->verdicts[0]));
+	return &t->verdicts[t->nverdicts++];
+}
+
+void rn_target_report_release(struct rn_target_report *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nverdicts; i++)
+		rn_verdict_result_release(&t->verdicts[i]);
+	free(t->verdicts);
+	free(t->golden_file);
+	t->verdicts = NULL;
+	t->nverdicts = t->cap = 0;
+	t->golden_file = NULL;
+}
+
+static bool progress_open;
+
+void rn_report_header(bool color, const char *config, size_t ntargets, size_t nassertions)
+{
+	char line[1024];
+	int n = snprintf(line, sizeof(line), "%srenacer check%s: %s (%zu target%s, %zu assertion%s)\n",
+			 color ? "\033[1m" : "", color ? "\033[0m" : "", config, ntargets,
+			 ntargets == 1 ? "" : "s", nassertions, nassertions == 1 ? "" : "s");
+
+	if (n > 0)
+		rn_write_stderr(line, (unsigned long)(n < (int)sizeof(line) ? n : (int)sizeof(line) - 1));
+}
+
+void rn_report_progress(bool color, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	int n;
+	bool tty = isatty(2);
+
+	(void)color;
+	va_start(ap, fmt);
+	n = vsnprintf(line + 1, sizeof(line) - 3, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (n > (int)sizeof(line) - 4)
+		n = (int)sizeof(line) - 4;
+	/* On a TTY: "\r<line>\033[K" overwrites; elsewhere one line per step. */
+	line[0] = tty ? '\r' : ' ';
+	if (tty) {
+		memcpy(line + 1 + n, "\033[K", 3);
+		rn_write_stderr(line, (unsigned long)n + 4);
+	} else {
+		line[1 + n] = '\n';
+		rn_write_stderr(line + 1, (unsigned long)n + 1);
+	}
+	progress_open = tty;
+}
+
+void rn_report_progress_done(void)
+{
+	if (progress_open)
+		rn_write_stderr("\r\033[K", 4);
+	progress_open = false;
+}
+
+size_t rn_report_count(const struct rn_target_report *t, size_t n, enum rn_verdict v)
+{
+	size_t i, k, c = 0;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < t[i].nverdicts; k++)
+			c += t[i].verdicts[k].verdict == v;
+	return c;
+}
+
+static const char *verdict_color(enum rn_verdict v)
+{
+	switch (v) {
+	case RN_VERDICT_PASS:
+		return "\033[32m";
+	case RN_VERDICT_FAIL:
+	case RN_VERDICT_ERROR:
+	case RN_VERDICT_NO_DATA:
+		return "\033[1;31m";
+	case RN_VERDICT_WARN:
+		return "\033[33m";
+	default:
+		return "\033[2m";
+	}
+}
+
+/* Format a value in its unit for the table: ms with 3 decimals, bytes, counts. */
+static void fmt_value(char *out, size_t size, bool has, double v, const char *unit)
+{
+	if (!has) {
+		snprintf(out, size, "-");
+		return;
+	}
+	if (!unit)
+		unit = "";
+	if (!strcmp(unit, "ms"))
+		snprintf(out, size, "%.3f ms", v);
+	else if (!strcmp(unit, "bytes"))
+		snprintf(out, size, "%.0f B", v);
+	else if (!strcmp(unit, "confidence"))
+		snprintf(out, size, "%.2f", v);
+	else
+		snprintf(out, size, "%.0f %s", v, unit);
+}
+
+static const char *exit_meaning(int code)
+{
+	switch (code) {
+#define RN_EXIT_CASE(name, value, desc) case value: return desc;
+		RN_EXIT_CODES(RN_EXIT_CASE)
+#undef RN_EXIT_CASE
+	}
+	return "unknown";
+}
+
+void rn_report_console(bool color, const struct rn_target_report *t, size_t n, int exit_code)
+{
+	const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[0m" : "";
+	struct rn_buf b;
+	size_t i, k;
+
+	rn_buf_init(&b, 0);
+	rn_buf_addf(&b, "\n%s%-18s %-24s %-8s %16s %16s %16s %9s%s\n", bold, "TARGET", "ASSERTION",
+		    "VERDICT", "MEASURED", "BUDGET", "GOLDEN", "DELTA", reset);
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < t[i].nverdicts; k++) {
+			const struct rn_verdict_result *v = &t[i].verdicts[k];
+			char meas[32], bud[32], gold[32], delta[16];
+
+			fmt_value(meas, sizeof(meas), v->has_observed, v->observed, v->unit);
+			fmt_value(bud, sizeof(bud), v->has_budget, v->budget, v->unit);
+			fmt_value(gold, sizeof(gold), v->has_golden, v->golden, v->unit);
+			if (v->has_observed && (v->has_budget || v->has_golden))
+				snprintf(delta, sizeof(delta), "%+.1f%%", v->delta_pct);
+			else
+				snprintf(delta, sizeof(delta), "-");
+			rn_buf_addf(&b, "%-18.18s %-24.24s %s%-8s%s %16s %16s %16s %9s\n",
+				    t[i].result->name, v->assertion, color ? verdict_color(v->verdict) : "",
+				    rn_verdict_label(v->verdict), reset, meas, bud, gold, delta);
+		}
+	}
+	/* Details of everything that did not pass, so the failure says what grew and by how much. */
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < t[i].nverdicts; k++) {
+			const struct rn_verdict_result *v = &t[i].verdicts[k];
+
+			if (v->verdict == RN_VERDICT_PASS || v->verdict == RN_VERDICT_SKIP)
+				continue;
+			rn_buf_addf(&b, "\n%s%s%s %s/%s: %s\n", color ? verdict_color(v->verdict) : "",
+				    rn_verdict_label(v->verdict), reset, t[i].result->name, v->assertion,
+				    v->message ? v->message : "");
+			if (v->detail) {
+				const char *p = v->detail;
+
+				while (*p) {
+					const char *nl = strchr(p, '\n');
+					size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+					rn_buf_addf(&b, "    %.*s\n", (int)len, p);
+					p += len + (nl ? 1 : 0);
+				}
+			}
+		}
+	}
+	rn_buf_addf(&b, "\n%sresult:%s %zu passed, %zu failed, %zu warnings, %zu no data, %zu errors, "
+			"%zu skipped; exit %d (%s)\n",
+		    bold, reset, rn_report_count(t, n, RN_VERDICT_PASS),
+		    rn_report_count(t, n, RN_VERDICT_FAIL), rn_report_count(t, n, RN_VERDICT_WARN),
+		    rn_report_count(t, n, RN_VERDICT_NO_DATA), rn_report_count(t, n, RN_VERDICT_ERROR),
+		    rn_report_count(t, n, RN_VERDICT_SKIP), exit_code, exit_meaning(exit_code));
+	rn_write_stderr(b.buf, b.len);
+	rn_buf_release(&b);
+}
+
+int rn_report_bench_json(const char *path, const struct rn_target_report *t, size_t n)
+{
+	static const struct {
+		enum rn_metric m;
+		const char *unit;
+		double scale;
+	} rows[] = {
+		{ RN_METRIC_WALL, "ms", 1e6 },
+		{ RN_METRIC_CRITICAL_PATH, "ms", 1e6 },
+		{ RN_METRIC_PEAK_RSS, "bytes", 1 },
+		{ RN_METRIC_SYSCALLS, "syscalls", 1 },
+	};
+	json_t *arr = json_array();
+	char *text;
+	size_t i, k;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		const struct rn_target_result *r = t[i].result;
+
+		if (!r->nruns)
+			continue;
+		for (k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+			double *s = rn_target_result_samples(r, rows[k].m);
+			double med = rn_aggregate(s, r->nruns, RN_AGG_MEDIAN);
+			char name[256], extra[64];
+
+			snprintf(name, sizeof(name), "%s %s", r->name, rn_metric_info(rows[k].m)->name);
+			snprintf(extra, sizeof(extra), "median of %zu runs", r->nruns);
+			json_array_append_new(arr, json_pack("{s:s, s:s, s:f, s:s}", "name", name, "unit",
+							     rows[k].unit, "value", med / rows[k].scale,
+							     "extra", extra));
+			free(s);
+		}
+	}
+	text = json_dumps(arr, JSON_INDENT(2));
+	json_decref(arr);
+	if (!text)
+		return rn_error("cannot encode '%s'", path);
+	rc = rn_write_file_atomic(path, text, strlen(text));
+	free(text);
+	if (rc)
+		return rn_error("cannot write '%s': %s", path, strerror(-rc));
+	return 0;
+}

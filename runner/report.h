@@ -1,0 +1,53 @@
+/*
+ * report.h - the human report of `renacer check` on stderr, and the small machine reports
+ * derived from the same verdicts (github-action-benchmark JSON).
+ *
+ * Colors only when stderr is a TTY and NO_COLOR is unset (the caller decides and passes
+ * `color`). Progress lines overwrite themselves on a TTY and are plain lines otherwise.
+ */
+#ifndef RN_REPORT_H
+#define RN_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "assertion.h"
+#include "log.h"
+
+/* What the reports read for one target: its runs and its verdicts. Borrowed pointers. */
+struct rn_target_report {
+	struct rn_target_result *result;     /* runs, metrics, last trace */
+	struct rn_verdict_result *verdicts;  /* assertion and golden verdicts, in config order */
+	size_t nverdicts;                    /* verdicts used */
+	size_t cap;                          /* verdicts allocated */
+	char *golden_file;                   /* golden trace path used, owned, or NULL */
+};
+
+/* Append a zeroed verdict to `t` and return it (dies on out-of-memory). */
+struct rn_verdict_result *rn_target_report_push(struct rn_target_report *t);
+/* Release verdicts and golden_file (not the result). */
+void rn_target_report_release(struct rn_target_report *t);
+
+/* "renacer check: renacer.toml (3 targets, 6 assertions)". */
+void rn_report_header(bool color, const char *config, size_t ntargets, size_t nassertions);
+/* A progress line ("[2/5] parse_large run 3/5 ..."); on a TTY it overwrites the previous one. */
+void rn_report_progress(bool color, const char *fmt, ...) RN_PRINTF(2, 3);
+/* End the progress line (clears it on a TTY). */
+void rn_report_progress_done(void);
+/*
+ * The final report: a table of every verdict (target, assertion, verdict, measured, budget,
+ * golden, delta), then the message and detail of every non-passing verdict, then one summary
+ * line with the counts per verdict and the exit code's meaning.
+ */
+void rn_report_console(bool color, const struct rn_target_report *t, size_t n, int exit_code);
+/* Count verdicts of kind `v` over all targets. */
+size_t rn_report_count(const struct rn_target_report *t, size_t n, enum rn_verdict v);
+
+/*
+ * github-action-benchmark `customSmallerIsBetter` JSON: an array of {name, unit, value,
+ * extra} with one entry per target and metric (wall time and critical path in ms, peak RSS in
+ * bytes, syscalls). Written atomically. 0 or negative errno (message printed).
+ */
+int rn_report_bench_json(const char *path, const struct rn_target_report *t, size_t n);
+
+#endif

@@ -1,0 +1,14 @@
+#!/bin/sh
+# Build renacer with its tests and run every test (cmocka unit tests and ctest integration
+# tests). The last lines are ctest's own summary, with the count of executed tests.
+set -eu
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRN_BUILD_TESTS=ON "$@"
+cmake --build "$BUILD" -j"$(nproc)"
+if [ -f tests/otlp/package.json ] && command -v npm >/dev/null 2>&1; then
+	(cd tests/otlp && npm install --no-audit --no-fund --loglevel=error) ||
+		echo "warning: npm install failed; OTLP receiver tests will be skipped" >&2
+fi
+cd "$BUILD"
+exec ctest --output-on-failure -j2 --timeout 600

@@ -115,6 +115,9 @@ struct rn_target_result {
 	double *syscall_calls;      /* per-syscall median calls over runs [rn_syscall_table_size()],
 				     * owned; NULL until the first run */
 	double *syscall_errors;     /* per-syscall median errors over runs, owned */
+	double *syscall_ns;         /* per-syscall median over runs of the summed durations, ns
+				     * [rn_syscall_table_size()], owned; NULL when not collected
+				     * (golden traces then take the last run's sums) */
 	uint64_t **syscall_samples; /* private: per-run calls, used to compute the medians */
 	struct rn_trace last;       /* trace of the last measured run (spool kept if enabled) */
 	struct rn_critical_path cp; /* critical path of the last measured run */
@@ -256,7 +259,10 @@ struct rn_detection {
 	int proc;             /* index of the process in the trace, -1 for the whole tree */
 	char *evidence;       /* multi-line evidence (process, syscall run, files, share of time) */
 	char *recommendation; /* one line */
-	bool no_data;         /* the detector lacked the data it needs (e.g. no GPU spans) */
+	bool no_data;         /* the detector lacked the data it needs (e.g. no GPU spans); then
+			       * evidence is one line saying what was missing */
+	char *summary;        /* one line: what was found ("not detected", "no data" if nothing),
+			       * owned */
 };
 
 /* Names of all detectors, NULL-terminated (canonical spellings). */
@@ -272,5 +278,23 @@ const char *rn_antipattern_canonical(const char *name);
 int rn_antipattern_detect(struct rn_trace *t, const char *pattern, const void *process_re,
 			  struct rn_detection *out);
 void rn_detection_release(struct rn_detection *d);
+
+/* The one-line definition of detector `name` (any accepted spelling), or NULL. Static. */
+const char *rn_antipattern_description(const char *name);
+/*
+ * Run every detector over `t` in one replay of the spool. `out` has one entry per name of
+ * rn_antipattern_names (same order), each filled as rn_antipattern_detect() would (caller
+ * releases each). Returns 0 or negative errno (spool read error; then nothing is filled).
+ */
+int rn_antipattern_detect_all(struct rn_trace *t, const void *process_re,
+			      struct rn_detection *out);
+/*
+ * Print every detection with confidence >= min_confidence to `out` (for
+ * `renacer trace --anti-patterns`): a block per detection (pattern, confidence, summary,
+ * evidence, recommendation), then one line naming the detectors below the threshold and the
+ * ones that had no data. Returns the number of detections printed, or negative errno.
+ */
+int rn_antipattern_report_all(struct rn_trace *t, const void *process_re, double min_confidence,
+			      FILE *out);
 
 #endif

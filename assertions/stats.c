@@ -1,0 +1,279 @@
+#include "stats.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
+}
+
+static double *sorted_copy(const double *x, size_t n)
+{
+	double *c = rn_xmalloc((n ? n : 1) * sizeof(*c));
+
+	if (n)
+		memcpy(c, x, n * sizeof(*c));
+	qsort(c, n, sizeof(*c), cmp_double);
+	return c;
+}
+
+static double median_sorted(const double *s, size_t n)
+{
+	if (!n)
+		return NAN;
+	if (n % 2)
+		return s[n / 2];
+	return (s[n / 2 - 1] + s[n / 2]) / 2.0;
+}
+
+double rn_stats_median(const double *x, size_t n)
+{
+	double *s = sorted_copy(x, n);
+	double m = median_sorted(s, n);
+
+	free(s);
+	return m;
+}
+
+double rn_stats_mad(const double *x, size_t n)
+{
+	double m, *dev, mad;
+	size_t i;
+
+	if (!n)
+		return NAN;
+	m = rn_stats_median(x, n);
+	dev = rn_xmalloc(n * sizeof(*dev));
+	for (i = 0; i < n; i++)
+		dev[i] = fabs(x[i] - m);
+	mad = rn_stats_median(dev, n);
+	free(dev);
+	return mad;
+}
+
+double rn_stats_normal_sf(double z)
+{
+	/* erfc keeps full relative precision in the upper tail, where 1 - Phi(z) would not. */
+	return 0.5 * erfc(z / M_SQRT2);
+}
+
+double rn_stats_normal_quantile(double p)
+{
+	double lo = -40.0, hi = 40.0;
+	int i;
+
+	if (p <= 0.0)
+		return -INFINITY;
+	if (p >= 1.0)
+		return INFINITY;
+	/* P(Z <= z) = 1 - sf(z) is increasing in z; 200 halvings of [-40, 40] reach the limits of
+	 * double precision. */
+	for (i = 0; i < 200; i++) {
+		double mid = (lo + hi) / 2.0;
+
+		if (1.0 - rn_stats_normal_sf(mid) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2.0;
+}
+
+/*
+ * Distribution of the sum of `m` of the `n` values r[] (all subsets equally likely), as counts
+ * indexed by the sum: returns an array of (*smax + 1) doubles. Counts up to C(100, 50) ~ 1e29
+ * lose no relative precision in a double because the recurrence only adds.
+ */
+static double *subset_sum_counts(const unsigned *r, size_t n, size_t m, size_t *smax)
+{
+	size_t i, k, s, width, top = 0;
+	double *cnt;
+
+	for (i = 0; i < n; i++)
+		top += r[i];
+	width = top + 1;
+	cnt = rn_xcalloc((m + 1) * width, sizeof(*cnt));
+	cnt[0] = 1.0;
+	/* Knapsack over the items: cnt[k][s] = ways to pick k of the items seen with sum s.
+	 * Descending k and s so each item is used at most once. */
+	for (i = 0; i < n; i++) {
+		size_t kmax = i + 1 < m ? i + 1 : m;
+
+		for (k = kmax; k >= 1; k--) {
+			double *dst = cnt + k * width;
+			const double *src = cnt + (k - 1) * width;
+
+			/* r[i] >= 1, so s never wraps below zero. */
+			for (s = top; s >= r[i]; s--)
+				dst[s] += src[s - r[i]];
+		}
+	}
+	memmove(cnt, cnt + m * width, width * sizeof(*cnt));
+	*smax = top;
+	return cnt;
+}
+
+/*
+ * Ranks of the pooled sample, doubled so midranks of ties are integers: r2[i] belongs to a[i]
+ * for i < na and to b[i - na] after. Returns sum(t^3 - t) over tie groups.
+ */
+struct pooled {
+	double v;   /* the value */
+	size_t idx; /* index in the pooled sample: a first, then b */
+};
+
+static int cmp_pooled(const void *pa, const void *pb)
+{
+	const struct pooled *x = pa, *y = pb;
+
+	if (x->v != y->v)
+		return (x->v > y->v) - (x->v < y->v);
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static double pooled_ranks(const double *a, size_t na, const double *b, size_t nb, unsigned *r2)
+{
+	size_t n = na + nb, i, j, q;
+	struct pooled *p = rn_xmalloc(n * sizeof(*p));
+	double ties = 0.0;
+
+	for (i = 0; i < n; i++) {
+		p[i].v = i < na ? a[i] : b[i - na];
+		p[i].idx = i;
+	}
+	qsort(p, n, sizeof(*p), cmp_pooled);
+	for (i = 0; i < n; i = j) {
+		double t;
+
+		for (j = i + 1; j < n && p[j].v == p[i].v; j++)
+			;
+		/* Positions i..j-1 (0-based) share the midrank ((i + 1) + j) / 2. */
+		for (q = i; q < j; q++)
+			r2[p[q].idx] = (unsigned)(i + 1 + j);
+		t = (double)(j - i);
+		ties += t * t * t - t;
+	}
+	free(p);
+	return ties;
+}
+
+void rn_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+			   struct rn_mann_whitney *out)
+{
+	size_t n = na + nb, i, w2 = 0;
+	double ties, mu, var;
+	unsigned *r2;
+
+	memset(out, 0, sizeof(*out));
+	out->p = 1.0;
+	if (!na || !nb)
+		return;
+	r2 = rn_xmalloc(n * sizeof(*r2));
+	ties = pooled_ranks(a, na, b, nb, r2);
+	out->ties = ties > 0.0;
+	for (i = na; i < n; i++)
+		w2 += r2[i];
+	/* U of b = rank sum of b - nb (nb + 1) / 2; in doubled ranks. */
+	out->u = ((double)w2 - (double)nb * (double)(nb + 1)) / 2.0;
+
+	if (n <= RN_STATS_EXACT_MAX) {
+		/* Exact: enumerate the labellings through the distribution of the rank sum of the
+		 * smaller side, conditional on the observed tie pattern. */
+		size_t m = na < nb ? na : nb, smax, s, obs = 0;
+		double *cnt, tail = 0.0, all = 0.0;
+		const unsigned *side = r2 + (na < nb ? 0 : na);
+
+		for (i = 0; i < m; i++)
+			obs += side[i];
+		cnt = subset_sum_counts(r2, n, m, &smax);
+		for (s = 0; s <= smax; s++) {
+			all += cnt[s];
+			/* b large <=> its rank sum large <=> a's rank sum small. */
+			if (na < nb ? s <= obs : s >= obs)
+				tail += cnt[s];
+		}
+		free(cnt);
+		out->exact = true;
+		out->p = tail / all;
+		if (out->p > 1.0)
+			out->p = 1.0;
+		free(r2);
+		return;
+	}
+	free(r2);
+	mu = (double)na * (double)nb / 2.0;
+	var = (double)na * (double)nb / 12.0 *
+	      ((double)(n + 1) - ties / ((double)n * (double)(n - 1)));
+	if (var <= 0.0)
+		return; /* every value tied: no evidence either way */
+	out->z = (out->u - mu - 0.5) / sqrt(var);
+	out->p = rn_stats_normal_sf(out->z);
+}
+
+void rn_stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb,
+			     double alpha, struct rn_hodges_lehmann *out)
+{
+	size_t mn = na * nb, n = na + nb, i, j, k = 0;
+	double *d, below = 0.0;
+
+	out->shift = NAN;
+	out->lower = -INFINITY;
+	out->upper = INFINITY;
+	out->k = 0;
+	out->level = 0.0;
+	if (!na || !nb)
+		return;
+	d = rn_xmalloc(mn * sizeof(*d));
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb; j++)
+			d[i * nb + j] = b[j] - a[i];
+	qsort(d, mn, sizeof(*d), cmp_double);
+	out->shift = median_sorted(d, mn);
+
+	if (n <= RN_STATS_EXACT_MAX) {
+		/* Null distribution of U without ties: the rank sum of m of the ranks 1..N, shifted
+		 * by m (m + 1) / 2, is U of that side; it is symmetric, so either side will do. */
+		size_t m = na < nb ? na : nb, smax, s, base = m * (m + 1) / 2;
+		unsigned *r = rn_xmalloc(n * sizeof(*r));
+		double *cnt, all = 0.0, cum = 0.0;
+
+		for (i = 0; i < n; i++)
+			r[i] = (unsigned)(i + 1);
+		cnt = subset_sum_counts(r, n, m, &smax);
+		for (s = 0; s <= smax; s++)
+			all += cnt[s];
+		/* Largest k with P(U <= k - 1) <= alpha: walk the CDF from U = 0 upwards. */
+		for (s = base; s <= smax && k < mn; s++) {
+			if ((cum + cnt[s]) / all > alpha)
+				break;
+			cum += cnt[s];
+			k = s - base + 1;
+		}
+		below = cum / all;
+		free(cnt);
+		free(r);
+	} else {
+		double z = rn_stats_normal_quantile(1.0 - alpha);
+		double sigma = sqrt((double)mn * (double)(n + 1) / 12.0);
+		double kk = floor((double)mn / 2.0 - z * sigma + 0.5);
+
+		if (kk >= 1.0) {
+			k = (size_t)kk;
+			below = 1.0 - rn_stats_normal_sf(((double)k - 0.5 - (double)mn / 2.0) / sigma);
+		}
+	}
+	if (k >= 1 && k <= mn) {
+		out->k = k;
+		out->lower = d[k - 1];
+		out->upper = d[mn - k];
+		out->level = 1.0 - below;
+	}
+	free(d);
+}

@@ -1,0 +1,104 @@
+/*
+ * stats.h - small, distribution-free statistics for noisy performance samples.
+ *
+ * Timing samples of a program are skewed (a long right tail from scheduling, page faults and
+ * cache misses) and few (5 to 30 runs), so renacer judges them with rank statistics that assume
+ * nothing about the distribution:
+ *
+ * - the Mann-Whitney U test (Mann & Whitney 1947; Hollander, Wolfe & Chicken, "Nonparametric
+ *   Statistical Methods", 3rd ed., section 4.1) says whether one sample is stochastically
+ *   greater than the other;
+ * - the Hodges-Lehmann estimator (Hodges & Lehmann 1963; ibid. sections 4.2 and 4.3) says by
+ *   how much: the median of all pairwise differences, with a confidence bound read off the same
+ *   U distribution.
+ *
+ * All functions take samples as arrays of finite doubles (NaN is not allowed), never modify
+ * them, and are pure: no global state, thread safe. They allocate scratch memory with
+ * rn_xmalloc() (the runner dies on out-of-memory).
+ */
+#ifndef RN_STATS_H
+#define RN_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Largest combined sample size N = na + nb for which the exact permutation distribution of U is
+ * used; above it, the normal approximation (already within 1e-3 of the exact p there). The
+ * exact computation costs about 2 m^2 N^2 additions (m = min(na, nb)) and m N doubles of
+ * scratch: under 0.1 s and 4 MiB at N = 100.
+ */
+#define RN_STATS_EXACT_MAX 100
+
+/* Median of `n` samples (mean of the two middle ones when n is even); NaN when n == 0. */
+double rn_stats_median(const double *x, size_t n);
+
+/*
+ * Median absolute deviation: median(|x_i - median(x)|), unscaled (multiply by 1.4826 for a
+ * consistent estimate of a normal standard deviation). NaN when n == 0.
+ */
+double rn_stats_mad(const double *x, size_t n);
+
+/* Standard normal survival function P(Z > z), accurate in the far tail (uses erfc). */
+double rn_stats_normal_sf(double z);
+
+/* Standard normal quantile: the z with P(Z <= z) = p, for 0 < p < 1 (+-INFINITY at 1 and 0).
+ * Accurate to about 1e-12 (bisection on erfc). */
+double rn_stats_normal_quantile(double p);
+
+/* Result of a one-sided Mann-Whitney U test. */
+struct rn_mann_whitney {
+	double u;       /* U of `b`: pairs (a_i, b_j) with b_j > a_i, plus half the tied pairs;
+			 * 0 <= u <= na * nb */
+	double p;       /* one-sided p-value P(U >= u) under H0 (identical distributions) for
+			 * H1 "b is stochastically greater than a"; 1 when either sample is empty */
+	double z;       /* standardized statistic of the normal approximation (continuity
+			 * corrected); 0 when exact */
+	bool exact;     /* true: p from the exact permutation distribution of the rank sum given
+			 * the observed ties; false: normal approximation with tie correction */
+	bool ties;      /* some value occurs more than once in the pooled sample */
+};
+
+/*
+ * One-sided Mann-Whitney U test of H1: `b` is stochastically greater than `a` (b tends to be
+ * larger: a slowdown when a is the golden trace and b the new runs).
+ *
+ * Exact when na + nb <= RN_STATS_EXACT_MAX: the p-value is the share of the C(N, nb) ways of
+ * labelling the pooled (mid-)ranks as `b` whose rank sum is at least the observed one, so ties
+ * are handled exactly, not approximately. Otherwise the normal approximation
+ * z = (U - na*nb/2 - 1/2) / sigma, sigma^2 = na*nb/12 * ((N + 1) - sum(t^3 - t) / (N (N - 1)))
+ * over tie groups of size t, with p = P(Z >= z). This matches scipy.stats.mannwhitneyu(b, a,
+ * alternative="greater", method="exact" / "asymptotic") on untied data.
+ *
+ * With an empty sample, or when every value is tied, p = 1 (no evidence). Never fails.
+ */
+void rn_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+			   struct rn_mann_whitney *out);
+
+/* Hodges-Lehmann shift estimate with distribution-free confidence bounds. */
+struct rn_hodges_lehmann {
+	double shift; /* median of the na * nb differences b_j - a_i (in the samples' unit) */
+	double lower; /* one-sided lower confidence bound at level 1 - alpha: the k-th smallest
+		       * difference; -INFINITY when the samples are too small for that level */
+	double upper; /* one-sided upper bound at level 1 - alpha: the k-th largest difference;
+		       * +INFINITY when the samples are too small */
+	size_t k;     /* rank used for the bounds (1-based); 0 when no bound exists */
+	double level; /* achieved confidence P(lower <= true shift) >= level >= 1 - alpha
+		       * (under continuity and a pure shift); 0 when no bound exists */
+};
+
+/*
+ * Hodges-Lehmann estimate of the location shift of `b` over `a` (how much larger b tends to
+ * be), and its distribution-free one-sided confidence bounds at level 1 - alpha (0 < alpha <
+ * 0.5). With the differences D_(1) <= ... <= D_(na*nb) sorted, the lower bound is D_(k) for the
+ * largest k with P(U <= k - 1) <= alpha under the null distribution of U without ties
+ * (Hollander, Wolfe & Chicken, section 4.3): P(D_(k) <= shift) >= 1 - alpha. The exact
+ * distribution is used when na + nb <= RN_STATS_EXACT_MAX, else
+ * k = floor(na*nb/2 - z_(1-alpha) * sqrt(na*nb*(N+1)/12) + 1/2).
+ *
+ * Either sample empty: shift = NaN and no bounds. Never fails.
+ */
+void rn_stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb,
+			     double alpha, struct rn_hodges_lehmann *out);
+
+#endif

@@ -1,0 +1,275 @@
+/*
+ * test_stats.c - median/MAD, the one-sided Mann-Whitney U test and the Hodges-Lehmann shift.
+ *
+ * Expected values were computed independently in Python 3 with exact rational arithmetic by
+ * brute-force enumeration of every labelling of the pooled sample (for exact p-values and
+ * bounds) and with math.erfc (for the normal approximation); the snippets are in the comments.
+ * Helpers used by those snippets:
+ *
+ *   def midranks(v):   # value -> midrank
+ *       s = sorted(v); r = {}; i = 0
+ *       while i < len(s):
+ *           j = i
+ *           while j < len(s) and s[j] == s[i]: j += 1
+ *           r[s[i]] = Fraction(i + 1 + j, 2); i = j
+ *       return r
+ *   def mw_exact(a, b):   # P(rank sum of b >= observed) over all C(N, nb) labellings
+ *       pool = a + b; r = midranks(pool); ranks = [r[x] for x in pool]
+ *       obs = sum(ranks[len(a):]); combos = list(combinations(range(len(pool)), len(b)))
+ *       return sum(sum(ranks[i] for i in c) >= obs for c in combos) / len(combos)
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "stats.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static void test_stats_median_odd_even_empty(void **state)
+{
+	static const double odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 };
+
+	(void)state;
+	assert_true(rn_stats_median(odd, N(odd)) == 3.0);
+	assert_true(rn_stats_median(even, N(even)) == 2.5);
+	assert_true(isnan(rn_stats_median(odd, 0)));
+	/* The input is not reordered. */
+	assert_true(odd[0] == 5 && odd[1] == 1 && odd[2] == 3);
+}
+
+static void test_stats_mad(void **state)
+{
+	/* median 2; |x - 2| = 1 1 0 0 2 4 7 -> median 1 */
+	static const double x[] = { 1, 1, 2, 2, 4, 6, 9 };
+	static const double same[] = { 7, 7, 7 };
+
+	(void)state;
+	assert_true(rn_stats_mad(x, N(x)) == 1.0);
+	assert_true(rn_stats_mad(same, N(same)) == 0.0);
+	assert_true(isnan(rn_stats_mad(x, 0)));
+}
+
+static void test_stats_normal_tail_and_quantile(void **state)
+{
+	(void)state;
+	/* 0.5 * math.erfc(1.96 / math.sqrt(2)) = 0.024997895148220435 */
+	assert_float_equal(rn_stats_normal_sf(1.96), 0.024997895148220435, 1e-15);
+	assert_float_equal(rn_stats_normal_sf(0.0), 0.5, 1e-15);
+	/* Far tail keeps relative precision: P(Z > 10) = 7.619853024160593e-24 */
+	assert_float_equal(rn_stats_normal_sf(10.0) / 7.619853024160593e-24, 1.0, 1e-12);
+	assert_float_equal(rn_stats_normal_quantile(0.975), 1.959963984540054, 1e-9);
+	assert_float_equal(rn_stats_normal_quantile(0.99), 2.326347874040839, 1e-9);
+	assert_float_equal(rn_stats_normal_quantile(0.5), 0.0, 1e-12);
+	assert_true(isinf(rn_stats_normal_quantile(1.0)) && rn_stats_normal_quantile(1.0) > 0);
+	assert_true(isinf(rn_stats_normal_quantile(0.0)) && rn_stats_normal_quantile(0.0) < 0);
+}
+
+static void test_stats_mann_whitney_exact_separated(void **state)
+{
+	static const double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 };
+	struct rn_mann_whitney mw;
+
+	(void)state;
+	/* b above every a: U = 9 of 9 pairs; only 1 of the C(6,3) = 20 labellings is as
+	 * extreme, p = 1/20. */
+	rn_stats_mann_whitney(a, N(a), b, N(b), &mw);
+	assert_true(mw.exact);
+	assert_false(mw.ties);
+	assert_float_equal(mw.u, 9.0, 0);
+	assert_float_equal(mw.p, 0.05, 1e-15);
+	/* The other direction has no evidence at all: U = 0, P(U >= 0) = 1. */
+	rn_stats_mann_whitney(b, N(b), a, N(a), &mw);
+	assert_float_equal(mw.u, 0.0, 0);
+	assert_float_equal(mw.p, 1.0, 1e-15);
+}
+
+static void test_stats_mann_whitney_exact_interleaved(void **state)
+{
+	static const double a[] = { 1, 3, 5 }, b[] = { 2, 4, 6 };
+	struct rn_mann_whitney mw;
+
+	(void)state;
+	/* U = 1 + 2 + 3 = 6. Null distribution of U for 3 vs 3 (counts for U = 0..9):
+	 * 1 1 2 3 3 3 3 2 1 1, so P(U >= 6) = (3 + 2 + 1 + 1) / 20 = 0.35. */
+	rn_stats_mann_whitney(a, N(a), b, N(b), &mw);
+	assert_float_equal(mw.u, 6.0, 0);
+	assert_float_equal(mw.p, 0.35, 1e-15);
+}
+
+static void test_stats_mann_whitney_exact_with_ties(void **state)
+{
+	static const double a[] = { 1, 2, 2 }, b[] = { 2, 3, 3 };
+	static const double a2[] = { 0.80, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46 };
+	static const double b2[] = { 1.15, 0.88, 0.90, 0.74, 1.21 };
+	struct rn_mann_whitney mw;
+
+	(void)state;
+	/* Ties: U = 8 (the tied pairs count 1/2); mw_exact([1,2,2],[2,3,3]) = 0.15 over the
+	 * labellings of the midranks 1, 3, 3, 3, 5.5, 5.5. */
+	rn_stats_mann_whitney(a, N(a), b, N(b), &mw);
+	assert_true(mw.exact);
+	assert_true(mw.ties);
+	assert_float_equal(mw.u, 8.0, 0);
+	assert_float_equal(mw.p, 0.15, 1e-15);
+	/* Unequal sizes, both directions: mw_exact(a2, b2) = 0.8967698967698968 (U = 15),
+	 * mw_exact(b2, a2) = 0.1272061272061272 (U = 35). */
+	rn_stats_mann_whitney(a2, N(a2), b2, N(b2), &mw);
+	assert_float_equal(mw.u, 15.0, 0);
+	assert_float_equal(mw.p, 0.8967698967698968, 1e-12);
+	rn_stats_mann_whitney(b2, N(b2), a2, N(a2), &mw);
+	assert_float_equal(mw.u, 35.0, 0);
+	assert_float_equal(mw.p, 0.1272061272061272, 1e-12);
+}
+
+static void test_stats_mann_whitney_normal_approximation(void **state)
+{
+	double a[60], b[60];
+	struct rn_mann_whitney mw;
+	int i;
+
+	(void)state;
+	/* N = 120 > RN_STATS_EXACT_MAX: a = 0..59, b = a + 5.5 (no ties). U = 2115,
+	 * z = (U - 1800 - 0.5) / sqrt(3600 * 121 / 12) = 1.6506969060012484,
+	 * p = 0.5 * erfc(z / sqrt(2)) = 0.04940023996001745. */
+	for (i = 0; i < 60; i++) {
+		a[i] = i;
+		b[i] = i + 5.5;
+	}
+	rn_stats_mann_whitney(a, 60, b, 60, &mw);
+	assert_false(mw.exact);
+	assert_float_equal(mw.u, 2115.0, 0);
+	assert_float_equal(mw.z, 1.6506969060012484, 1e-12);
+	assert_float_equal(mw.p, 0.04940023996001745, 1e-12);
+	/* With ties: a = i % 5, b = i % 5 + i % 2. U = 2124, tie correction
+	 * sum(t^3 - t) over the pooled counts, z = 1.7288398968323495,
+	 * p = 0.041918876716071515. */
+	for (i = 0; i < 60; i++) {
+		a[i] = i % 5;
+		b[i] = i % 5 + i % 2;
+	}
+	rn_stats_mann_whitney(a, 60, b, 60, &mw);
+	assert_true(mw.ties);
+	assert_float_equal(mw.u, 2124.0, 0);
+	assert_float_equal(mw.z, 1.7288398968323495, 1e-12);
+	assert_float_equal(mw.p, 0.041918876716071515, 1e-12);
+}
+
+static void test_stats_mann_whitney_degenerate(void **state)
+{
+	static const double x[] = { 3, 3, 3 };
+	double big[60];
+	struct rn_mann_whitney mw;
+	int i;
+
+	(void)state;
+	rn_stats_mann_whitney(x, 0, x, 3, &mw);
+	assert_float_equal(mw.p, 1.0, 0);
+	rn_stats_mann_whitney(x, 3, x, 0, &mw);
+	assert_float_equal(mw.p, 1.0, 0);
+	/* Everything tied: every labelling is as extreme, p = 1 (exact), or zero variance
+	 * (normal approximation) gives p = 1 too. */
+	rn_stats_mann_whitney(x, 3, x, 3, &mw);
+	assert_float_equal(mw.p, 1.0, 1e-15);
+	for (i = 0; i < 60; i++)
+		big[i] = 1.0;
+	rn_stats_mann_whitney(big, 60, big, 60, &mw);
+	assert_false(mw.exact);
+	assert_float_equal(mw.p, 1.0, 0);
+}
+
+static void test_stats_hodges_lehmann_small(void **state)
+{
+	static const double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 };
+	struct rn_hodges_lehmann hl;
+
+	(void)state;
+	/* Differences 1 2 2 3 3 3 4 4 5: median 3. P(U <= 0) = 1/20 = 0.05 <= alpha = 0.05,
+	 * P(U <= 1) = 0.10 > alpha: k = 1, bounds D(1) = 1 and D(9) = 5. */
+	rn_stats_hodges_lehmann(a, N(a), b, N(b), 0.05, &hl);
+	assert_float_equal(hl.shift, 3.0, 0);
+	assert_int_equal(hl.k, 1);
+	assert_float_equal(hl.lower, 1.0, 0);
+	assert_float_equal(hl.upper, 5.0, 0);
+	assert_float_equal(hl.level, 0.95, 1e-15);
+	/* At alpha = 0.01 three runs per side cannot give a bound. */
+	rn_stats_hodges_lehmann(a, N(a), b, N(b), 0.01, &hl);
+	assert_float_equal(hl.shift, 3.0, 0);
+	assert_int_equal(hl.k, 0);
+	assert_true(isinf(hl.lower) && hl.lower < 0);
+	assert_true(isinf(hl.upper) && hl.upper > 0);
+}
+
+static void test_stats_hodges_lehmann_five_runs(void **state)
+{
+	static const double a[] = { 10, 11, 12, 13, 14 }, b[] = { 20, 21, 22, 23, 24 };
+	struct rn_hodges_lehmann hl;
+
+	(void)state;
+	/* 5 vs 5, alpha 0.01: P(U <= 1) = 2/252 = 0.0079 <= 0.01 < P(U <= 2) = 4/252, so k = 2.
+	 * Differences range 6..14; sorted: 6 7 7 8 8 8 ... -> lower D(2) = 7, upper D(24) = 13,
+	 * median 10. */
+	rn_stats_hodges_lehmann(a, N(a), b, N(b), 0.01, &hl);
+	assert_float_equal(hl.shift, 10.0, 0);
+	assert_int_equal(hl.k, 2);
+	assert_float_equal(hl.lower, 7.0, 0);
+	assert_float_equal(hl.upper, 13.0, 0);
+	assert_float_equal(hl.level, 1.0 - 2.0 / 252.0, 1e-12);
+}
+
+static void test_stats_hodges_lehmann_normal_approximation(void **state)
+{
+	double a[60], b[60];
+	struct rn_hodges_lehmann hl;
+	int i;
+
+	(void)state;
+	/* N = 120: k = floor(3600/2 - z_0.99 * sqrt(3600 * 121 / 12) + 1/2) = 1357 with
+	 * z_0.99 = 2.326347874040839; sorted differences of b = a + 10 give D(1357) = 2,
+	 * D(3600 + 1 - 1357) = 18, median 10; P(U <= k - 1) ~ 0.009962125070383056. */
+	for (i = 0; i < 60; i++) {
+		a[i] = i;
+		b[i] = i + 10.0;
+	}
+	rn_stats_hodges_lehmann(a, 60, b, 60, 0.01, &hl);
+	assert_int_equal(hl.k, 1357);
+	assert_float_equal(hl.shift, 10.0, 0);
+	assert_float_equal(hl.lower, 2.0, 0);
+	assert_float_equal(hl.upper, 18.0, 0);
+	assert_float_equal(hl.level, 1.0 - 0.009962125070383056, 1e-9);
+}
+
+static void test_stats_hodges_lehmann_empty(void **state)
+{
+	static const double a[] = { 1 };
+	struct rn_hodges_lehmann hl;
+
+	(void)state;
+	rn_stats_hodges_lehmann(a, 1, a, 0, 0.05, &hl);
+	assert_true(isnan(hl.shift));
+	assert_int_equal(hl.k, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stats_median_odd_even_empty),
+		cmocka_unit_test(test_stats_mad),
+		cmocka_unit_test(test_stats_normal_tail_and_quantile),
+		cmocka_unit_test(test_stats_mann_whitney_exact_separated),
+		cmocka_unit_test(test_stats_mann_whitney_exact_interleaved),
+		cmocka_unit_test(test_stats_mann_whitney_exact_with_ties),
+		cmocka_unit_test(test_stats_mann_whitney_normal_approximation),
+		cmocka_unit_test(test_stats_mann_whitney_degenerate),
+		cmocka_unit_test(test_stats_hodges_lehmann_small),
+		cmocka_unit_test(test_stats_hodges_lehmann_five_runs),
+		cmocka_unit_test(test_stats_hodges_lehmann_normal_approximation),
+		cmocka_unit_test(test_stats_hodges_lehmann_empty),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

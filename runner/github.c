@@ -1,27 +1,96 @@
 /*
- * github.c - GitHub Actions integration: job summary, annotations, step outputs.
+ * github.c - GitHub Actions integration: annotations, job summary, report, outputs, groups.
  *
- * Workflow commands are documented in "Workflow commands for GitHub Actions": data is escaped
- * with %25 %0D %0A, property values additionally with %3A %2C. GitHub keeps at most 10 error
- * annotations per step and 1 MiB of job summary per step; we stay within both.
+ * Workflow command syntax and escaping follow GitHub's "Workflow commands for GitHub Actions"
+ * and the toolkit's command.ts (escapeData, escapeProperty). Limits: 10 error and 10 warning
+ * annotations per step (more are dropped by GitHub without a word, hence our own "N more"
+ * annotation), 1 MiB of job summary per step (a larger file fails the summary upload).
  */
 #include "github.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
-#include "buf.h"
+#include "assertion.h"
 #include "exitcode.h"
+#include "log.h"
 #include "xalloc.h"
 
-/* GitHub's limits per step. */
-#define GH_MAX_ERRORS 10
-#define GH_SUMMARY_MAX ((size_t)1 << 20)
+/* Longest message cell of the summary table, bytes (the detail blocks carry the rest). */
+#define GH_CELL_MAX 1024
+/* Longest detail block per verdict in the summary, bytes. */
+#define GH_DETAIL_MAX (8 * 1024)
+/* Longest detail appended to an annotation message, bytes. */
+#define GH_ANNOTATION_DETAIL_MAX 1024
+/* Room kept for the truncation note at the end of a cut summary. */
+#define GH_NOTE_RESERVE 512
 
-/* Escape workflow-command data (`property` adds ':' and ','). */
-static void gh_escape(struct rn_buf *b, const char *s, bool property)
+/* Order of verdicts in the summary and what they count as. */
+enum gh_rank {
+	GH_RANK_BAD = 0, /* FAIL, ERROR, NO DATA: failures, `::error` */
+	GH_RANK_WARN,    /* WARN: `::warning` */
+	GH_RANK_PASS,    /* PASS */
+	GH_RANK_SKIP,    /* SKIP */
+};
+
+static enum gh_rank rank_of(enum rn_verdict v)
+{
+	switch (v) {
+	case RN_VERDICT_FAIL:
+	case RN_VERDICT_ERROR:
+	case RN_VERDICT_NO_DATA:
+		return GH_RANK_BAD;
+	case RN_VERDICT_WARN:
+		return GH_RANK_WARN;
+	case RN_VERDICT_PASS:
+		return GH_RANK_PASS;
+	default:
+		return GH_RANK_SKIP;
+	}
+}
+
+static const char *rank_icon(enum gh_rank r)
+{
+	switch (r) {
+	case GH_RANK_BAD:
+		return "\u274c";
+	case GH_RANK_WARN:
+		return "\u26a0\ufe0f";
+	case GH_RANK_PASS:
+		return "\u2705";
+	default:
+		return "\u23ed\ufe0f";
+	}
+}
+
+static const char *verdict_icon(enum rn_verdict v)
+{
+	return rank_icon(rank_of(v));
+}
+
+static const char *exit_description(int code)
+{
+	switch (code) {
+#define RN_EXIT_DESC(name, value, desc) \
+	case value:                     \
+		return desc;
+		RN_EXIT_CODES(RN_EXIT_DESC)
+#undef RN_EXIT_DESC
+	}
+	return "unknown exit code";
+}
+
+/* ---- Escaping --------------------------------------------------------------------------- */
+
+static void escape_command(struct rn_buf *b, const char *s, bool property)
 {
 	for (; s && *s; s++) {
 		switch (*s) {
@@ -46,17 +115,120 @@ static void gh_escape(struct rn_buf *b, const char *s, bool property)
 	}
 }
 
-/* Markdown table cells: no pipes or newlines. */
-static void md_cell(struct rn_buf *b, const char *s)
+void rn_github_escape_data(struct rn_buf *b, const char *s)
+{
+	escape_command(b, s, false);
+}
+
+void rn_github_escape_property(struct rn_buf *b, const char *s)
+{
+	escape_command(b, s, true);
+}
+
+void rn_github_escape_markdown(struct rn_buf *b, const char *s, size_t max_bytes)
+{
+	size_t used = 0;
+
+	for (; s && *s; s++, used++) {
+		unsigned char c = (unsigned char)*s;
+
+		/* Stop only before the first byte of a character, never inside one. */
+		if (max_bytes && used >= max_bytes && (c & 0xc0) != 0x80) {
+			rn_buf_adds(b, "\u2026");
+			return;
+		}
+		if (c < 0x20 || c == 0x7f)
+			rn_buf_addc(b, ' ');
+		else if (strchr("\\`*_[]<>|~&", c)) {
+			rn_buf_addc(b, '\\');
+			rn_buf_addc(b, (char)c);
+		} else
+			rn_buf_addc(b, (char)c);
+	}
+}
+
+/* Text inside an HTML element (<summary>): entities, no Markdown. */
+static void escape_html(struct rn_buf *b, const char *s)
 {
 	for (; s && *s; s++) {
-		if (*s == '|')
-			rn_buf_adds(b, "\\|");
-		else if (*s == '\n' || *s == '\r')
+		switch (*s) {
+		case '&':
+			rn_buf_adds(b, "&amp;");
+			break;
+		case '<':
+			rn_buf_adds(b, "&lt;");
+			break;
+		case '>':
+			rn_buf_adds(b, "&gt;");
+			break;
+		case '"':
+			rn_buf_adds(b, "&quot;");
+			break;
+		case '\n':
+		case '\r':
 			rn_buf_addc(b, ' ');
-		else
+			break;
+		default:
 			rn_buf_addc(b, *s);
+		}
 	}
+}
+
+/* ---- Small helpers ---------------------------------------------------------------------- */
+
+const char *rn_github_result(int exit_code, size_t warnings)
+{
+	if (exit_code == RN_EXIT_OK)
+		return warnings ? "warn" : "pass";
+	return exit_code == RN_EXIT_FAIL ? "fail" : "error";
+}
+
+int rn_github_annotation_limit(void)
+{
+	const char *s = getenv(RN_GITHUB_ENV_ANNOTATIONS);
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return RN_GITHUB_MAX_ANNOTATIONS;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 0) {
+		rn_warn("%s='%s' is not a number from 0 to %d; using %d", RN_GITHUB_ENV_ANNOTATIONS, s,
+			RN_GITHUB_MAX_ANNOTATIONS, RN_GITHUB_MAX_ANNOTATIONS);
+		return RN_GITHUB_MAX_ANNOTATIONS;
+	}
+	/* GitHub drops what is beyond its limit anyway; a larger request is the limit. */
+	return v > RN_GITHUB_MAX_ANNOTATIONS ? RN_GITHUB_MAX_ANNOTATIONS : (int)v;
+}
+
+/*
+ * `path` as GitHub wants it in an annotation: relative to $GITHUB_WORKSPACE when it lies
+ * inside, else as given without a leading "./". Caller frees.
+ */
+static char *workspace_path(const char *path)
+{
+	const char *ws = getenv("GITHUB_WORKSPACE");
+	char *abs, *wsabs = NULL, *out = NULL;
+	size_t n;
+
+	abs = realpath(path, NULL);
+	if (abs && ws && *ws)
+		wsabs = realpath(ws, NULL);
+	if (abs && wsabs) {
+		n = strlen(wsabs);
+		if (n == 1 && abs[1])
+			out = rn_xstrdup(abs + 1); /* the workspace is "/" */
+		else if (!strncmp(abs, wsabs, n) && abs[n] == '/')
+			out = rn_xstrdup(abs + n + 1);
+	}
+	free(wsabs);
+	free(abs);
+	if (out)
+		return out;
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	return rn_xstrdup(path);
 }
 
 static int append_file(const char *path, const char *data, size_t len)
@@ -66,136 +238,597 @@ static int append_file(const char *path, const char *data, size_t len)
 
 	if (!f)
 		return -errno;
-	if (fwrite(data, 1, len, f) != len)
+	if (len && fwrite(data, 1, len, f) != len)
 		rc = -EIO;
 	if (fclose(f) && !rc)
 		rc = -errno;
 	return rc;
 }
 
+/* Bytes already in the file at `path` (0 when it does not exist yet). */
+static size_t file_size(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) || st.st_size < 0)
+		return 0;
+	return (size_t)st.st_size;
+}
+
+/* A random delimiter for a multi-line output value that does not occur in it. */
+static void output_delimiter(char *out, size_t size, const char *value)
+{
+	unsigned long long x = (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 32);
+	FILE *f = fopen("/dev/urandom", "rb");
+
+	if (f) {
+		if (fread(&x, sizeof(x), 1, f) != 1)
+			x ^= (unsigned long long)clock();
+		fclose(f);
+	}
+	do {
+		snprintf(out, size, "ghadelimiter_%016llx", x);
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+	} while (strstr(value, out));
+}
+
+/* One `name=value` line of $GITHUB_OUTPUT; a value with a line break uses the heredoc form. */
+static void output_kv(struct rn_buf *b, const char *name, const char *value)
+{
+	char delim[64];
+
+	if (!strpbrk(value, "\r\n")) {
+		rn_buf_addf(b, "%s=%s\n", name, value);
+		return;
+	}
+	output_delimiter(delim, sizeof(delim), value);
+	rn_buf_addf(b, "%s<<%s\n%s\n%s\n", name, delim, value, delim);
+}
+
+static int write_outputs(const char *result, size_t failed, size_t warnings, int exit_code,
+			 const char *junit, const char *report)
+{
+	const char *output = getenv("GITHUB_OUTPUT");
+	struct rn_buf b;
+	char num[32];
+	int rc;
+
+	if (!output || !*output)
+		return 0;
+	rn_buf_init(&b, 0);
+	output_kv(&b, "result", result);
+	snprintf(num, sizeof(num), "%zu", failed);
+	output_kv(&b, "failed", num);
+	snprintf(num, sizeof(num), "%zu", warnings);
+	output_kv(&b, "warnings", num);
+	snprintf(num, sizeof(num), "%d", exit_code);
+	output_kv(&b, "exit_code", num);
+	if (junit)
+		output_kv(&b, "junit", junit);
+	if (report)
+		output_kv(&b, "report", report);
+	rc = rn_buf_failed(&b) ? -ENOMEM : append_file(output, b.buf, b.len);
+	if (rc)
+		rn_warn("cannot append to GITHUB_OUTPUT '%s': %s", output, strerror(-rc));
+	rn_buf_release(&b);
+	return rc;
+}
+
+/*
+ * Append `md` to $GITHUB_STEP_SUMMARY, cut at the last of `cuts` (offsets of block ends in
+ * `md`, ascending) that keeps the file within GitHub's limit.
+ */
+static int write_summary(const struct rn_buf *md, const size_t *cuts, size_t ncuts)
+{
+	const char *summary = getenv("GITHUB_STEP_SUMMARY");
+	static const char note[] =
+		"\n> [!NOTE]\n> The rest of this summary was cut to stay within GitHub's 1 MiB "
+		"job summary limit; the JUnit report and the report output have all of it.\n";
+	size_t have, budget, len;
+	struct rn_buf b;
+	int rc;
+
+	if (!summary || !*summary)
+		return 0;
+	have = file_size(summary);
+	budget = have < RN_GITHUB_SUMMARY_MAX ? RN_GITHUB_SUMMARY_MAX - have : 0;
+	if (md->len <= budget) {
+		rc = append_file(summary, md->buf, md->len);
+	} else if (budget < GH_NOTE_RESERVE) {
+		rn_warn("GITHUB_STEP_SUMMARY '%s' already holds %zu bytes; no room for the summary",
+			summary, have);
+		return -EFBIG;
+	} else {
+		len = 0;
+		while (ncuts && cuts[ncuts - 1] > budget - GH_NOTE_RESERVE)
+			ncuts--;
+		if (ncuts)
+			len = cuts[ncuts - 1];
+		rn_buf_init(&b, 0);
+		rn_buf_add(&b, md->buf, len);
+		rn_buf_adds(&b, note);
+		rc = rn_buf_failed(&b) ? -ENOMEM : append_file(summary, b.buf, b.len);
+		rn_buf_release(&b);
+	}
+	if (rc)
+		rn_warn("cannot append to GITHUB_STEP_SUMMARY '%s': %s", summary, strerror(-rc));
+	return rc;
+}
+
+/* Where the full Markdown report goes: $RENACER_GITHUB_REPORT, else in $RUNNER_TEMP. Caller
+ * frees; NULL when neither is set. */
+static char *report_path(void)
+{
+	const char *p = getenv(RN_GITHUB_ENV_REPORT);
+	const char *tmp = getenv("RUNNER_TEMP");
+	struct rn_buf b;
+
+	if (p && *p)
+		return rn_xstrdup(p);
+	if (!tmp || !*tmp)
+		return NULL;
+	rn_buf_init(&b, 0);
+	rn_buf_addf(&b, "%s/renacer-report.md", tmp);
+	return rn_buf_detach(&b, NULL);
+}
+
+static int write_report(const char *path, const struct rn_buf *md)
+{
+	int rc = rn_write_file_atomic(path, md->buf, md->len);
+
+	if (rc)
+		rn_warn("cannot write the GitHub report '%s': %s", path, strerror(-rc));
+	return rc;
+}
+
+static void keep(int *rc, int r)
+{
+	if (r && !*rc)
+		*rc = r;
+}
+
+/* ---- Annotations ------------------------------------------------------------------------ */
+
+/* One verdict to annotate. */
+struct gh_note {
+	const struct rn_target_report *t;  /* its target */
+	const struct rn_verdict_result *v; /* the verdict */
+};
+
+static int target_line(const struct rn_config *cfg, const char *name)
+{
+	size_t i;
+
+	for (i = 0; cfg && name && i < cfg->ntargets; i++)
+		if (!strcmp(cfg->targets[i].name, name))
+			return cfg->targets[i].line;
+	return 0;
+}
+
+static void annotation(struct rn_buf *b, const struct rn_github_run *run, const struct gh_note *n,
+		       const char *cfg_file)
+{
+	const struct rn_verdict_result *v = n->v;
+	const char *name = n->t->result ? n->t->result->name : v->target;
+	struct rn_buf title, msg;
+	char *golden = NULL;
+	int line = v->config_line;
+
+	if (!line && v->type && !strcmp(v->type, "run"))
+		line = target_line(run->cfg, name);
+	rn_buf_addf(b, "::%s file=", rank_of(v->verdict) == GH_RANK_WARN ? "warning" : "error");
+	if (!line && v->type && !strcmp(v->type, "regression") && n->t->golden_file) {
+		golden = workspace_path(n->t->golden_file);
+		rn_github_escape_property(b, golden);
+	} else {
+		rn_github_escape_property(b, cfg_file);
+		if (line > 0)
+			rn_buf_addf(b, ",line=%d,col=1", line);
+	}
+	rn_buf_init(&title, 0);
+	rn_buf_addf(&title, "renacer %s: %s / %s", rn_verdict_label(v->verdict),
+		    name ? name : "?", v->assertion ? v->assertion : "?");
+	rn_buf_adds(b, ",title=");
+	rn_github_escape_property(b, title.buf);
+	rn_buf_adds(b, "::");
+	rn_buf_init(&msg, 0);
+	rn_buf_adds(&msg, v->message ? v->message : rn_verdict_label(v->verdict));
+	if (golden)
+		rn_buf_addf(&msg, " (golden trace %s)", golden);
+	if (v->detail && *v->detail) {
+		rn_buf_addc(&msg, '\n');
+		if (strlen(v->detail) > GH_ANNOTATION_DETAIL_MAX) {
+			size_t cut = GH_ANNOTATION_DETAIL_MAX;
+
+			/* Back to the first byte of a character: no split UTF-8 sequence. */
+			while (cut && ((unsigned char)v->detail[cut] & 0xc0) == 0x80)
+				cut--;
+			rn_buf_add(&msg, v->detail, cut);
+			rn_buf_adds(&msg, "\n...");
+		} else {
+			rn_buf_adds(&msg, v->detail);
+		}
+	}
+	/* A message ending in a newline would show an empty last line. */
+	while (msg.len && (msg.buf[msg.len - 1] == '\n' || msg.buf[msg.len - 1] == '\r'))
+		msg.buf[--msg.len] = '\0';
+	rn_github_escape_data(b, msg.buf);
+	rn_buf_addc(b, '\n');
+	rn_buf_release(&msg);
+	rn_buf_release(&title);
+	free(golden);
+}
+
+/* Annotate the verdicts of one kind within `limit`; the last slot says what was left out. */
+static void annotations(struct rn_buf *b, const struct rn_github_run *run, enum gh_rank kind,
+			int limit, const char *cfg_file)
+{
+	struct gh_note *notes = NULL;
+	size_t n = 0, cap = 0, i, k, shown;
+
+	for (i = 0; i < run->ntargets; i++) {
+		for (k = 0; k < run->targets[i].nverdicts; k++) {
+			if (rank_of(run->targets[i].verdicts[k].verdict) != kind)
+				continue;
+			notes = rn_xgrow(notes, &cap, n + 1, sizeof(*notes));
+			notes[n].t = &run->targets[i];
+			notes[n].v = &run->targets[i].verdicts[k];
+			n++;
+		}
+	}
+	shown = n <= (size_t)limit ? n : (limit > 0 ? (size_t)limit - 1 : 0);
+	for (i = 0; i < shown; i++)
+		annotation(b, run, &notes[i], cfg_file);
+	if (limit > 0 && shown < n) {
+		struct rn_buf msg, title;
+
+		rn_buf_init(&msg, 0);
+		rn_buf_init(&title, 0);
+		rn_buf_addf(&msg, "%zu more %s not annotated (GitHub shows %d per step; see the job "
+				  "summary):", n - shown, kind == GH_RANK_WARN ? "warnings" : "failures",
+			    limit);
+		for (i = shown; i < n && msg.len < 2048; i++)
+			rn_buf_addf(&msg, "\n%s %s / %s", rn_verdict_label(notes[i].v->verdict),
+				    notes[i].t->result ? notes[i].t->result->name : "?",
+				    notes[i].v->assertion ? notes[i].v->assertion : "?");
+		if (i < n)
+			rn_buf_adds(&msg, "\n...");
+		rn_buf_addf(b, "::%s file=", kind == GH_RANK_WARN ? "warning" : "error");
+		rn_github_escape_property(b, cfg_file);
+		rn_buf_adds(b, ",title=");
+		rn_buf_addf(&title, "renacer: %zu more %s", n - shown,
+			    kind == GH_RANK_WARN ? "warnings" : "failures");
+		rn_github_escape_property(b, title.buf);
+		rn_buf_adds(b, "::");
+		rn_github_escape_data(b, msg.buf);
+		rn_buf_addc(b, '\n');
+		rn_buf_release(&title);
+		rn_buf_release(&msg);
+	}
+	free(notes);
+}
+
+/* ---- Job summary ------------------------------------------------------------------------ */
+
 static void value_cell(struct rn_buf *b, bool has, double v, const char *unit)
 {
-	if (!has)
+	if (!has || !isfinite(v))
 		rn_buf_adds(b, "-");
 	else if (unit && !strcmp(unit, "ms"))
 		rn_buf_addf(b, "%.3f ms", v);
 	else if (unit && !strcmp(unit, "confidence"))
 		rn_buf_addf(b, "%.2f", v);
+	else if (unit && *unit)
+		rn_buf_addf(b, "%.0f %s", v, unit);
 	else
-		rn_buf_addf(b, "%.0f %s", v, unit ? unit : "");
+		rn_buf_addf(b, "%.0f", v);
 }
 
-/* Is this verdict a failure for ordering and annotations? */
-static bool is_bad(enum rn_verdict v)
+/* Worst rank of a target's verdicts (a target without verdicts ranks as passed). */
+static enum gh_rank target_rank(const struct rn_target_report *t)
 {
-	return v == RN_VERDICT_FAIL || v == RN_VERDICT_ERROR || v == RN_VERDICT_NO_DATA;
-}
-
-static void summary_rows(struct rn_buf *b, const struct rn_target_report *t, bool bad)
-{
+	enum gh_rank r = GH_RANK_SKIP;
 	size_t k;
 
+	for (k = 0; k < t->nverdicts; k++)
+		if (rank_of(t->verdicts[k].verdict) < r)
+			r = rank_of(t->verdicts[k].verdict);
+	return t->nverdicts ? r : GH_RANK_PASS;
+}
+
+/* Record the end of a complete block: the summary may be cut there. */
+static void cut_here(size_t **cuts, size_t *ncuts, size_t *cap, const struct rn_buf *b)
+{
+	*cuts = rn_xgrow(*cuts, cap, *ncuts + 1, sizeof(**cuts));
+	(*cuts)[(*ncuts)++] = b->len;
+}
+
+/* Longest run of backticks in `s`, so a code fence around it can be longer. */
+static size_t backtick_run(const char *s)
+{
+	size_t best = 0, cur = 0;
+
+	for (; s && *s; s++) {
+		cur = *s == '`' ? cur + 1 : 0;
+		if (cur > best)
+			best = cur;
+	}
+	return best;
+}
+
+static void details_block(struct rn_buf *b, const struct rn_target_report *t,
+			  const struct rn_verdict_result *v)
+{
+	size_t fence = backtick_run(v->detail) + 1, i, len = strlen(v->detail);
+
+	if (fence < 3)
+		fence = 3;
+	rn_buf_adds(b, "<details><summary>");
+	escape_html(b, rn_verdict_label(v->verdict));
+	rn_buf_adds(b, ": ");
+	escape_html(b, t->result ? t->result->name : v->target);
+	rn_buf_adds(b, " / ");
+	escape_html(b, v->assertion);
+	rn_buf_adds(b, "</summary>\n\n");
+	for (i = 0; i < fence; i++)
+		rn_buf_addc(b, '`');
+	rn_buf_adds(b, "text\n");
+	if (len > GH_DETAIL_MAX) {
+		/* Cut at a line end within the limit, so no UTF-8 sequence is split. */
+		const char *end = v->detail + GH_DETAIL_MAX;
+
+		while (end > v->detail && *end != '\n')
+			end--;
+		rn_buf_add(b, v->detail, (size_t)(end - v->detail));
+		rn_buf_adds(b, "\n... (cut; the JUnit report has all of it)");
+	} else {
+		rn_buf_adds(b, v->detail);
+	}
+	if (b->len && b->buf[b->len - 1] != '\n')
+		rn_buf_addc(b, '\n');
+	for (i = 0; i < fence; i++)
+		rn_buf_addc(b, '`');
+	rn_buf_adds(b, "\n\n</details>\n\n");
+}
+
+static void target_section(struct rn_buf *b, const struct rn_target_report *t,
+			   const char *golden_file, size_t **cuts, size_t *ncuts, size_t *cap)
+{
+	const struct rn_target_result *r = t->result;
+	size_t nruns = r ? r->nruns : 0, k;
+	int rank;
+
+	rn_buf_addf(b, "### %s ", rank_icon(target_rank(t)));
+	rn_github_escape_markdown(b, r ? r->name : "?", GH_CELL_MAX);
+	rn_buf_addf(b, " (%zu run%s)\n\n", nruns, nruns == 1 ? "" : "s");
+	if (r && r->error) {
+		rn_buf_adds(b, "> **target error:** ");
+		rn_github_escape_markdown(b, r->error, GH_CELL_MAX);
+		rn_buf_adds(b, "\n\n");
+	}
+	if (golden_file) {
+		rn_buf_adds(b, "Golden trace: ");
+		rn_github_escape_markdown(b, golden_file, GH_CELL_MAX);
+		rn_buf_adds(b, "\n\n");
+	}
+	cut_here(cuts, ncuts, cap, b);
+	if (!t->nverdicts) {
+		rn_buf_adds(b, "No assertion applies to this target.\n\n");
+		cut_here(cuts, ncuts, cap, b);
+		return;
+	}
+	rn_buf_adds(b, "| assertion | verdict | measured | budget | golden | delta | runs | message |\n"
+		       "|---|---|---:|---:|---:|---:|---:|---|\n");
+	for (rank = GH_RANK_BAD; rank <= GH_RANK_SKIP; rank++) {
+		for (k = 0; k < t->nverdicts; k++) {
+			const struct rn_verdict_result *v = &t->verdicts[k];
+
+			if ((int)rank_of(v->verdict) != rank)
+				continue;
+			rn_buf_adds(b, "| ");
+			rn_github_escape_markdown(b, v->assertion, GH_CELL_MAX);
+			rn_buf_addf(b, " | %s %s | ", verdict_icon(v->verdict),
+				    rn_verdict_label(v->verdict));
+			value_cell(b, v->has_observed, v->observed, v->unit);
+			rn_buf_adds(b, " | ");
+			value_cell(b, v->has_budget, v->budget, v->unit);
+			rn_buf_adds(b, " | ");
+			value_cell(b, v->has_golden, v->golden, v->unit);
+			if (v->has_observed && (v->has_budget || v->has_golden) &&
+			    isfinite(v->delta_pct))
+				rn_buf_addf(b, " | %+.1f%% | ", v->delta_pct);
+			else
+				rn_buf_adds(b, " | - | ");
+			rn_buf_addf(b, "%zu | ", nruns);
+			rn_github_escape_markdown(b, v->message, GH_CELL_MAX);
+			rn_buf_adds(b, " |\n");
+			cut_here(cuts, ncuts, cap, b);
+		}
+	}
+	rn_buf_addc(b, '\n');
+	cut_here(cuts, ncuts, cap, b);
 	for (k = 0; k < t->nverdicts; k++) {
 		const struct rn_verdict_result *v = &t->verdicts[k];
 
-		if (is_bad(v->verdict) != bad)
+		if (rank_of(v->verdict) > GH_RANK_WARN || !v->detail || !*v->detail)
 			continue;
-		rn_buf_adds(b, "| ");
-		md_cell(b, v->assertion);
-		rn_buf_addf(b, " | %s%s | ", bad ? "❌ " : "", rn_verdict_label(v->verdict));
-		value_cell(b, v->has_observed, v->observed, v->unit);
-		rn_buf_adds(b, " | ");
-		value_cell(b, v->has_budget, v->budget, v->unit);
-		rn_buf_adds(b, " | ");
-		value_cell(b, v->has_golden, v->golden, v->unit);
-		if (v->has_observed && (v->has_budget || v->has_golden))
-			rn_buf_addf(b, " | %+.1f%% | ", v->delta_pct);
-		else
-			rn_buf_adds(b, " | - | ");
-		rn_buf_addf(b, "%zu | ", t->result->nruns);
-		md_cell(b, v->message);
-		rn_buf_adds(b, " |\n");
+		details_block(b, t, v);
+		cut_here(cuts, ncuts, cap, b);
 	}
+}
+
+static void summary_markdown(struct rn_buf *b, const struct rn_github_run *run,
+			     const char *cfg_file, size_t **cuts, size_t *ncuts, size_t *cap)
+{
+	static const enum rn_verdict order[] = { RN_VERDICT_FAIL, RN_VERDICT_ERROR,
+						 RN_VERDICT_NO_DATA, RN_VERDICT_WARN,
+						 RN_VERDICT_PASS, RN_VERDICT_SKIP };
+	size_t i, k;
+	int rank;
+
+	rn_buf_addf(b, "## %s renacer check: %s\n\n",
+		    run->exit_code == RN_EXIT_OK ? "\u2705" : "\u274c",
+		    run->exit_code == RN_EXIT_OK ? "passed" : "failed");
+	rn_github_escape_markdown(b, cfg_file, GH_CELL_MAX);
+	rn_buf_addf(b, " \u00b7 exit %d: ", run->exit_code);
+	rn_github_escape_markdown(b, exit_description(run->exit_code), 0);
+	for (k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
+		size_t c = rn_report_count(run->targets, run->ntargets, order[k]);
+
+		if (c)
+			rn_buf_addf(b, " \u00b7 **%zu** %s", c, rn_verdict_label(order[k]));
+	}
+	rn_buf_adds(b, "\n\n");
+	cut_here(cuts, ncuts, cap, b);
+	/* Targets with failures first, then warnings, then the rest, each in config order. */
+	for (rank = GH_RANK_BAD; rank <= GH_RANK_SKIP; rank++) {
+		for (i = 0; i < run->ntargets; i++) {
+			const struct rn_target_report *t = &run->targets[i];
+			char *golden;
+
+			if ((int)target_rank(t) != rank)
+				continue;
+			golden = t->golden_file ? workspace_path(t->golden_file) : NULL;
+			target_section(b, t, golden, cuts, ncuts, cap);
+			free(golden);
+		}
+	}
+}
+
+/* ---- Entry points ----------------------------------------------------------------------- */
+
+int rn_github_write(const struct rn_github_run *run)
+{
+	const char *cfg_path = run->cfg && run->cfg->path ? run->cfg->path : "renacer.toml";
+	char *cfg_file = workspace_path(cfg_path);
+	char *report = report_path();
+	size_t failed = 0, warnings, *cuts = NULL, ncuts = 0, cap = 0;
+	int limit = rn_github_annotation_limit(), rc = 0;
+	struct rn_buf b;
+
+	rn_buf_init(&b, 0);
+	annotations(&b, run, GH_RANK_BAD, limit, cfg_file);
+	annotations(&b, run, GH_RANK_WARN, limit, cfg_file);
+	if (b.len) {
+		fwrite(b.buf, 1, b.len, stdout);
+		fflush(stdout);
+	}
+	rn_buf_reset(&b);
+
+	summary_markdown(&b, run, cfg_file, &cuts, &ncuts, &cap);
+	if (rn_buf_failed(&b)) {
+		rn_warn("cannot build the GitHub job summary: out of memory");
+		keep(&rc, -ENOMEM);
+	} else {
+		keep(&rc, write_summary(&b, cuts, ncuts));
+		if (report && write_report(report, &b)) {
+			keep(&rc, -EIO);
+			free(report);
+			report = NULL;
+		}
+	}
+
+	failed = rn_report_count(run->targets, run->ntargets, RN_VERDICT_FAIL) +
+		 rn_report_count(run->targets, run->ntargets, RN_VERDICT_ERROR) +
+		 rn_report_count(run->targets, run->ntargets, RN_VERDICT_NO_DATA);
+	warnings = rn_report_count(run->targets, run->ntargets, RN_VERDICT_WARN);
+	keep(&rc, write_outputs(rn_github_result(run->exit_code, warnings), failed, warnings,
+				run->exit_code, run->junit, report));
+	free(cuts);
+	free(report);
+	free(cfg_file);
+	rn_buf_release(&b);
+	return rc;
 }
 
 int rn_github_report(const struct rn_config *cfg, const struct rn_target_report *t, size_t n,
 		     int exit_code)
 {
-	const char *summary = getenv("GITHUB_STEP_SUMMARY");
-	const char *output = getenv("GITHUB_OUTPUT");
+	struct rn_github_run run;
+
+	run.cfg = cfg;
+	run.targets = t;
+	run.ntargets = n;
+	run.exit_code = exit_code;
+	run.junit = cfg ? cfg->junit : NULL;
+	return rn_github_write(&run);
+}
+
+int rn_github_report_diag(const struct rn_diag *d, int exit_code)
+{
+	char *file = workspace_path(d->file ? d->file : "renacer.toml");
+	char *text = rn_diag_format(d, false);
+	char *report = report_path();
+	size_t fence = backtick_run(text) + 1, i, cut;
 	struct rn_buf b;
-	size_t i, k, errors = 0, failed = 0;
-	int rc = 0, r;
+	int rc = 0;
 
-	/* Annotations: on stdout as workflow commands, at the assertion's own line. */
 	rn_buf_init(&b, 0);
-	for (i = 0; i < n; i++) {
-		for (k = 0; k < t[i].nverdicts; k++) {
-			const struct rn_verdict_result *v = &t[i].verdicts[k];
-			struct rn_buf title;
-
-			if (!is_bad(v->verdict) && v->verdict != RN_VERDICT_WARN)
-				continue;
-			if (is_bad(v->verdict))
-				failed++;
-			if (errors >= GH_MAX_ERRORS)
-				continue;
-			errors++;
-			rn_buf_init(&title, 0);
-			rn_buf_addf(&title, "renacer %s: %s/%s", rn_verdict_label(v->verdict),
-				    t[i].result->name, v->assertion);
-			rn_buf_addf(&b, "::%s file=", v->verdict == RN_VERDICT_WARN ? "warning" : "error");
-			gh_escape(&b, cfg->path, true);
-			if (v->config_line > 0)
-				rn_buf_addf(&b, ",line=%d,col=1", v->config_line);
-			rn_buf_adds(&b, ",title=");
-			gh_escape(&b, title.buf, true);
-			rn_buf_adds(&b, "::");
-			gh_escape(&b, v->message, false);
-			rn_buf_addc(&b, '\n');
-			rn_buf_release(&title);
-		}
+	if (rn_github_annotation_limit() > 0) {
+		rn_buf_adds(&b, "::error file=");
+		rn_github_escape_property(&b, file);
+		if (d->line > 0)
+			rn_buf_addf(&b, ",line=%d,col=%d", d->line, d->col > 0 ? d->col : 1);
+		rn_buf_adds(&b, ",title=");
+		rn_github_escape_property(&b, "renacer: config error");
+		rn_buf_adds(&b, "::");
+		rn_github_escape_data(&b, d->msg);
+		rn_buf_addc(&b, '\n');
+		fwrite(b.buf, 1, b.len, stdout);
+		fflush(stdout);
 	}
-	fwrite(b.buf, 1, b.len, stdout);
-	fflush(stdout);
 	rn_buf_reset(&b);
+	if (fence < 3)
+		fence = 3;
+	rn_buf_addf(&b, "## \u274c renacer check: config error\n\n");
+	rn_github_escape_markdown(&b, file, GH_CELL_MAX);
+	rn_buf_addf(&b, " \u00b7 exit %d: ", exit_code);
+	rn_github_escape_markdown(&b, exit_description(exit_code), 0);
+	rn_buf_adds(&b, "\n\n");
+	cut = b.len;
+	for (i = 0; i < fence; i++)
+		rn_buf_addc(&b, '`');
+	rn_buf_adds(&b, "text\n");
+	rn_buf_adds(&b, text);
+	if (b.buf[b.len - 1] != '\n')
+		rn_buf_addc(&b, '\n');
+	for (i = 0; i < fence; i++)
+		rn_buf_addc(&b, '`');
+	rn_buf_adds(&b, "\n\n");
+	if (rn_buf_failed(&b)) {
+		keep(&rc, -ENOMEM);
+	} else {
+		size_t cuts[2] = { cut, b.len };
 
-	if (summary && *summary) {
-		rn_buf_addf(&b, "## renacer check: %s\n\n", exit_code == RN_EXIT_OK ? "✅ passed" : "❌ failed");
-		for (i = 0; i < n && b.len < GH_SUMMARY_MAX - 4096; i++) {
-			rn_buf_adds(&b, "### ");
-			md_cell(&b, t[i].result->name);
-			rn_buf_addf(&b, " (%zu run%s)\n\n", t[i].result->nruns,
-				    t[i].result->nruns == 1 ? "" : "s");
-			rn_buf_adds(&b, "| assertion | verdict | measured | budget | golden | delta | runs | message |\n"
-					"|---|---|---|---|---|---|---|---|\n");
-			summary_rows(&b, &t[i], true); /* failures first */
-			summary_rows(&b, &t[i], false);
-			rn_buf_addc(&b, '\n');
-		}
-		if (b.len > GH_SUMMARY_MAX - 128) {
-			b.len = GH_SUMMARY_MAX - 128;
-			b.buf[b.len] = '\0';
-			rn_buf_adds(&b, "\n\n(truncated to stay within GitHub's 1 MiB summary limit)\n");
-		}
-		r = append_file(summary, b.buf, b.len);
-		if (r) {
-			rn_warn("cannot append to GITHUB_STEP_SUMMARY '%s': %s", summary, strerror(-r));
-			rc = r;
-		}
-		rn_buf_reset(&b);
-	}
-	if (output && *output) {
-		rn_buf_addf(&b, "result=%s\nfailed=%zu\n", exit_code == RN_EXIT_OK ? "pass" : "fail",
-			    failed);
-		if (cfg->junit)
-			rn_buf_addf(&b, "junit=%s\n", cfg->junit);
-		r = append_file(output, b.buf, b.len);
-		if (r) {
-			rn_warn("cannot append to GITHUB_OUTPUT '%s': %s", output, strerror(-r));
-			rc = r;
+		keep(&rc, write_summary(&b, cuts, 2));
+		if (report && write_report(report, &b)) {
+			keep(&rc, -EIO);
+			free(report);
+			report = NULL;
 		}
 	}
+	keep(&rc, write_outputs("error", 0, 0, exit_code, NULL, report));
 	rn_buf_release(&b);
+	free(report);
+	free(text);
+	free(file);
 	return rc;
+}
+
+void rn_github_group_begin(const char *title)
+{
+	struct rn_buf b;
+
+	rn_buf_init(&b, 4096);
+	rn_buf_adds(&b, "::group::");
+	rn_github_escape_data(&b, title);
+	rn_buf_addc(&b, '\n');
+	if (!rn_buf_failed(&b))
+		rn_write_stderr(b.buf, b.len);
+	rn_buf_release(&b);
+}
+
+void rn_github_group_end(void)
+{
+	rn_write_stderr("::endgroup::\n", 13);
 }

@@ -132,6 +132,7 @@ struct check_opts {
 	const char *trace_out;
 	const char *bench_json;
 	bool no_propagate;
+	bool otlp_spool;       /* the OTLP export wants every span */
 	int github;            /* -1 auto, 0 off, 1 on */
 	bool color;
 	bool quiet;
@@ -316,7 +317,7 @@ static bool needs_spool(const struct rn_config *cfg, const struct rn_target_cfg 
 {
 	size_t i;
 
-	if (o->trace_out || cfg->trace_out)
+	if (o->trace_out || cfg->trace_out || o->otlp_spool)
 		return true;
 	for (i = 0; i < cfg->nassertions; i++) {
 		const struct rn_assertion_spec *a = &cfg->assertions[i];
@@ -371,8 +372,9 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 		spec.max_procs = tc->max_procs;
 		spec.max_as_bytes = tc->max_as_bytes;
 		if (!o->no_propagate && otlp_ctx) {
-			rn_otlp_traceparent(otlp_ctx, index, warm ? 0 : k - tc->warmup, traceparent,
-					    sizeof(traceparent));
+			rn_otlp_traceparent(otlp_ctx, index,
+					    warm ? RN_OTLP_RUN_NONE : (size_t)(k - tc->warmup),
+					    traceparent, sizeof(traceparent));
 			spec.traceparent = traceparent;
 		}
 		rn_trace_init(&t);
@@ -492,6 +494,27 @@ static int exit_code_of(const struct rn_target_report *tvs, size_t n, int worst_
 	return fail ? RN_EXIT_FAIL : RN_EXIT_OK;
 }
 
+/*
+ * OTLP settings in the order of precedence: the standard OTEL_* environment variables, then
+ * [otlp] in renacer.toml, then the command line (each later layer overrides what it sets).
+ */
+static int otlp_configure(struct rn_otlp_cfg *oc, const struct rn_config *cfg,
+			  const struct check_opts *o)
+{
+	rn_otlp_cfg_from_env(oc);
+	if (rn_otlp_cfg_apply_file(oc, &cfg->otlp))
+		return RN_EXIT_CONFIG;
+	if (o->otlp_endpoint && rn_otlp_cfg_set_endpoint(oc, o->otlp_endpoint)) {
+		rn_error("--otlp-endpoint '%s' is not an http:// or https:// URL", o->otlp_endpoint);
+		return RN_EXIT_USAGE;
+	}
+	if (o->otlp_protocol && rn_otlp_cfg_set_protocol(oc, o->otlp_protocol))
+		return RN_EXIT_USAGE;
+	if (rn_otlp_cfg_finish(oc))
+		return RN_EXIT_CONFIG;
+	return 0;
+}
+
 int rn_cmd_check(int argc, char **argv)
 {
 	struct check_opts o;
@@ -535,15 +558,12 @@ int rn_cmd_check(int argc, char **argv)
 		goto out_config;
 
 	rn_otlp_cfg_init(&otlp_cfg);
-	rn_otlp_cfg_from_env(&otlp_cfg);
-	rn_otlp_cfg_apply_file(&otlp_cfg, &cfg.otlp);
-	if (o.otlp_endpoint)
-		rn_otlp_cfg_set_endpoint(&otlp_cfg, o.otlp_endpoint);
-	if (o.otlp_protocol && rn_otlp_cfg_set_protocol(&otlp_cfg, o.otlp_protocol)) {
-		rc = RN_EXIT_USAGE;
+	rc = otlp_configure(&otlp_cfg, &cfg, &o);
+	if (rc)
 		goto out_otlp;
-	}
 	rn_otlp_context_init(&otlp_ctx);
+	o.otlp_spool = rn_otlp_cfg_needs_spool(&otlp_cfg) &&
+		       (otlp_cfg.enabled || o.otlp_file || cfg.otlp_file);
 
 	for (i = 0; i < cfg.ntargets; i++)
 		nsel += selected(&o, cfg.targets[i].name);
@@ -617,6 +637,7 @@ int rn_cmd_check(int argc, char **argv)
 		const char *otlp_file = o.otlp_file ? o.otlp_file : cfg.otlp_file;
 		struct rn_otlp_input in;
 		struct rn_verdict_result *all = NULL;
+		const char *const **argvs;
 		size_t nall = 0, cap = 0;
 
 		for (i = 0; i < nsel; i++) {
@@ -633,6 +654,11 @@ int rn_cmd_check(int argc, char **argv)
 		in.end_unix_ns = realtime_ns();
 		in.exit_code = rc;
 		in.config_path = cfg.path;
+		argvs = rn_xcalloc(nsel + 1, sizeof(*argvs));
+		for (i = 0, k = 0; i < cfg.ntargets; i++)
+			if (selected(&o, cfg.targets[i].name))
+				argvs[k++] = (const char *const *)cfg.targets[i].argv;
+		in.argv = argvs;
 		if (trace_out && rn_perfetto_write(trace_out, results, nsel) && !rc)
 			rc = RN_EXIT_OUTPUT;
 		if (otlp_file && rn_otlp_write_file(otlp_file, &otlp_cfg, &otlp_ctx, &in) && !rc)
@@ -640,6 +666,7 @@ int rn_cmd_check(int argc, char **argv)
 		if (otlp_cfg.enabled && rn_otlp_export(&otlp_cfg, &otlp_ctx, &in) && otlp_cfg.required &&
 		    !rc)
 			rc = RN_EXIT_FAIL;
+		free(argvs);
 		free(all);
 	}
 	if (o.bench_json && rn_report_bench_json(o.bench_json, tvs, nsel) && !rc)

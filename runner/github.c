@@ -125,6 +125,16 @@ void rn_github_escape_property(struct rn_buf *b, const char *s)
 	escape_command(b, s, true);
 }
 
+/* Bytes of the UTF-8 sequence that lead byte `c` starts (1 for ASCII and stray bytes). */
+static size_t utf8_length(unsigned char c)
+{
+	if (c >= 0xf0)
+		return 4;
+	if (c >= 0xe0)
+		return 3;
+	return c >= 0xc0 ? 2 : 1;
+}
+
 void rn_github_escape_markdown(struct rn_buf *b, const char *s, size_t max_bytes)
 {
 	size_t used = 0;
@@ -132,8 +142,8 @@ void rn_github_escape_markdown(struct rn_buf *b, const char *s, size_t max_bytes
 	for (; s && *s; s++, used++) {
 		unsigned char c = (unsigned char)*s;
 
-		/* Stop only before the first byte of a character, never inside one. */
-		if (max_bytes && used >= max_bytes && (c & 0xc0) != 0x80) {
+		/* Stop before a character that would cross the limit, never inside one. */
+		if (max_bytes && (c & 0xc0) != 0x80 && used + utf8_length(c) > max_bytes) {
 			rn_buf_adds(b, "\u2026");
 			return;
 		}

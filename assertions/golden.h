@@ -1,0 +1,218 @@
+/*
+ * golden.h - golden traces: the recorded baseline of a target, kept in the repository under
+ * golden_traces/<target>.json, and the regression verdicts of comparing new runs against it.
+ *
+ * File format "renacer-golden/1" (JSON, UTF-8, written with sorted keys and two-space indent so
+ * that a regenerated file diffs cleanly; every ns, byte and count value is a JSON integer):
+ *
+ *     {
+ *       "argv": ["build/targets/io_loop", "--files", "8"],   relative to the config's directory
+ *       "format": "renacer-golden/1",
+ *       "gpu": {                                             only when a run had GPU spans
+ *         "busy_ns": 1200000, "copy_bytes": 4096, "dispatches": 12,      medians over runs
+ *         "runs_with_gpu": 5,
+ *         "spans": {"copy": 2, "dispatch": 12}               by kind, last run
+ *       },
+ *       "provenance": {
+ *         "build_id": "3f2a...",            GNU build-id of the target binary, or null
+ *         "cpu_model": "AMD EPYC 7B13",     /proc/cpuinfo "model name" ("unknown" if none)
+ *         "created": "2025-01-31T12:00:00Z",    UTC, ISO 8601
+ *         "kernel": "6.1.0-18-amd64",       uname -r
+ *         "machine": "x86_64",              uname -m
+ *         "renacer_version": "0.1.0"
+ *       },
+ *       "runs": 5,
+ *       "samples": {                        one value per run, in run order, for every metric
+ *         "wall_time": [..5..], "critical_path": [..], "syscalls": [..], ...   of RN_METRICS
+ *       },
+ *       "syscalls": {                       medians over runs (rounded, halves up), only
+ *         "openat": {"calls": 12, "errors": 2, "total_ns": 35000}, ...   syscalls with calls > 0
+ *       },
+ *       "target": "io_loop"
+ *     }
+ *
+ * A reader of version 1 rejects files of a newer version ("renacer-golden/2") with a message
+ * saying so, and reads the JSON output of the original renacer ("format": "renacer-json-v1":
+ * a "syscalls" array of {name, args, result, duration_us?} plus a "summary" object) as a
+ * counts-only baseline: per-syscall calls and errors of one run, no timing or memory samples.
+ *
+ * Regression semantics (rn_golden_compare):
+ * - Counts (total syscalls, each syscall, GPU dispatches and copy bytes) are judged in log
+ *   space: a count fails when log(observed + 1) - log(golden + 1) > log(1 + count_tolerance)
+ *   AND observed - golden > count_floor. Only growth fails. A syscall absent from the golden
+ *   trace is "new" and fails only above the floor. Counts are gated on any machine.
+ * - Timing (wall_time, critical_path, gpu_busy) is judged over the per-run samples: only a
+ *   slowdown fails, and only when it is statistically significant (one-sided Mann-Whitney
+ *   p < alpha) AND the Hodges-Lehmann shift's lower confidence bound at level 1 - alpha exceeds
+ *   timing_tolerance * golden median. With fewer than min_runs_for_timing runs on either side
+ *   the verdict is PASS with the note "not judged: N runs < M": too few runs cannot show a
+ *   significant shift, and a WARN on every short local run would teach people to ignore WARN.
+ * - Memory (peak_rss, alloc_peak) is less noisy: the observed median fails when it exceeds the
+ *   golden median by more than memory_tolerance of it; no significance test, no minimum runs.
+ * - A golden trace recorded on another machine (cpu model, kernel or architecture differ:
+ *   rn_golden_same_machine) still gates counts, but timing and memory FAILs become WARN and
+ *   the message says why: both depend on the CPU, the kernel and the page size.
+ */
+#ifndef RN_GOLDEN_H
+#define RN_GOLDEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "assertion.h"
+#include "diag.h"
+
+/* Format identifier written by this renacer, and its version number. */
+#define RN_GOLDEN_FORMAT "renacer-golden/1"
+#define RN_GOLDEN_FORMAT_PREFIX "renacer-golden/"
+#define RN_GOLDEN_VERSION 1
+/* Format identifier of the original renacer's JSON output, read as a counts-only baseline. */
+#define RN_GOLDEN_JSON_V1 "renacer-json-v1"
+/* The hint that ends the message of every failing golden comparison. */
+#define RN_GOLDEN_HINT "if intended, run ci/regenerate-golden.sh"
+
+/* How golden comparisons judge regressions; filled from the [regression] table of
+ * renacer.toml. Defaults (rn_regression_cfg_init) are given per field. */
+struct rn_regression_cfg {
+	bool enabled;                 /* compare with golden traces at all (default true) */
+	double count_tolerance;       /* allowed growth of counts, fraction (default 0.10) */
+	uint64_t count_floor;         /* growth in calls (or bytes) always allowed (default 1) */
+	double timing_tolerance;      /* allowed slowdown, fraction of the golden median
+				       * (default 0.10) */
+	double memory_tolerance;      /* allowed memory growth, fraction (default 0.10) */
+	double alpha;                 /* significance level of the one-sided rank test and
+				       * 1 - confidence of the shift bound (default 0.01) */
+	bool timing;                  /* judge timing metrics; false reports them as SKIP
+				       * (default true) */
+	unsigned min_runs_for_timing; /* runs needed on both sides to judge timing (default 5) */
+};
+
+/* Set the defaults documented above. */
+void rn_regression_cfg_init(struct rn_regression_cfg *cfg);
+
+/* One syscall of a golden trace. */
+struct rn_golden_syscall {
+	char *name;      /* syscall name ("openat"), owned */
+	double calls;    /* median calls over the golden runs */
+	double errors;   /* median failed calls */
+	double total_ns; /* median summed duration, ns; 0 for renacer-json-v1 baselines */
+};
+
+/* GPU summary of a golden trace. */
+struct rn_golden_gpu {
+	double busy_ns;         /* median union of GPU span intervals, ns */
+	double dispatches;      /* median dispatch spans */
+	double copy_bytes;      /* median bytes moved by copies */
+	uint64_t runs_with_gpu; /* runs in which the Vulkan collector contributed spans */
+};
+
+/* A golden trace as read from disk. All strings and arrays owned; rn_golden_release frees. */
+struct rn_golden {
+	int version;             /* format version (1); 0 for a renacer-json-v1 baseline */
+	bool counts_only;        /* renacer-json-v1: only syscall counts, no timing or memory */
+	char *target;            /* target name, or NULL (renacer-json-v1) */
+	char **argv;             /* recorded argv, NULL-terminated (empty for renacer-json-v1) */
+	char *renacer_version;   /* version of the renacer that wrote it, or NULL */
+	char *created;           /* UTC ISO 8601 creation time, or NULL */
+	char *kernel;            /* uname -r of the recording host, or NULL */
+	char *cpu_model;         /* cpu model of the recording host, or NULL */
+	char *machine;           /* uname -m of the recording host, or NULL */
+	char *build_id;          /* build-id of the target binary, or NULL */
+	size_t nruns;            /* runs recorded (1 for renacer-json-v1) */
+	double *samples[RN_METRIC_COUNT]; /* per-run samples [nruns] by enum rn_metric, in the
+					   * metric's unit; NULL when the file lacks the metric */
+	struct rn_golden_syscall *syscalls; /* per-syscall medians, sorted by name */
+	size_t nsyscalls;        /* entries in syscalls */
+	bool has_gpu;            /* the file has a GPU summary */
+	struct rn_golden_gpu gpu; /* GPU summary when has_gpu */
+};
+
+/* Facts about the current host recorded as provenance. */
+struct rn_golden_host {
+	char kernel[128];    /* uname -r */
+	char machine[64];    /* uname -m */
+	char cpu_model[256]; /* first "model name" of /proc/cpuinfo, else "unknown" */
+};
+
+/* Read the current host's facts. Never fails (unknown fields become "unknown"). */
+void rn_golden_host(struct rn_golden_host *h);
+
+/*
+ * The golden trace path of target `target` in directory `dir`: "<dir>/<target>.json".
+ * Returns a malloc'ed string (caller frees), or NULL when the name cannot be a file name
+ * (empty, ".", "..", or contains '/').
+ */
+char *rn_golden_path(const char *dir, const char *target);
+
+/*
+ * Write the golden trace of `r` to `path` (format above) atomically (rn_write_file_atomic:
+ * the previous file stays intact on any failure). `argv_rel` is the target's argv as it should
+ * be recorded, NULL-terminated, with paths already made relative to the config's directory
+ * (no absolute paths in the repository), or NULL for an empty argv.
+ *
+ * `created` is, in order of preference, $SOURCE_DATE_EPOCH (reproducible builds), the wall
+ * clock start of the first run (r->start_unix_ns), or the current time; so writing the same
+ * result twice gives identical bytes. Per-syscall total_ns come from r->syscall_ns, or from the
+ * last run's trace when that is NULL.
+ *
+ * Returns 0, or a negative errno with `d` filled (file = path, no line): -EINVAL when `r` has no
+ * measured runs, did not run cleanly, or argv is not valid UTF-8; the error of writing otherwise.
+ */
+int rn_golden_write(const char *path, const struct rn_target_result *r,
+		    const char *const *argv_rel, struct rn_diag *d);
+
+/*
+ * Read and validate the golden trace at `path` into `g` (overwritten; nothing to release on
+ * failure). Accepts "renacer-golden/1" and "renacer-json-v1". Validation is strict: every
+ * required key with its type, integers >= 0 where counts are expected, one sample per run,
+ * no unknown metric names, no duplicate keys.
+ *
+ * `d` is initialized with `path` as file name and filled on failure; messages, after
+ * "PATH:LINE:COL: error: " (location only for JSON syntax errors, from jansson):
+ *   "cannot read golden trace: No such file or directory"                      (-ENOENT, ...)
+ *   "truncated golden trace: <jansson's text>"        (input ends early, or the file is empty)
+ *   "corrupt golden trace: <jansson's text>"                         (other JSON syntax errors)
+ *   "corrupt golden trace: <what is wrong> (key \"samples.wall_time\")"    (schema violations)
+ *   "not a golden trace: missing \"format\""
+ *   "not a golden trace: unknown format \"X\" (expected \"renacer-golden/1\" or
+ *    \"renacer-json-v1\")"
+ *   "written by a newer renacer (format renacer-golden/2); this renacer reads renacer-golden/1"
+ * Returns 0, a negative errno from reading, -EINVAL for invalid content, or -EPROTONOSUPPORT
+ * for a newer format version.
+ */
+int rn_golden_read(const char *path, struct rn_golden *g, struct rn_diag *d);
+
+/* Free what `g` owns; `g` is then zeroed. Safe on a zeroed struct. */
+void rn_golden_release(struct rn_golden *g);
+
+/* True when `g` was recorded on a host with the same cpu model, kernel release and machine
+ * architecture as this one (all three recorded and equal). */
+bool rn_golden_same_machine(const struct rn_golden *g);
+
+/*
+ * Compare the runs of `r` against golden trace `g` (read from `golden_path`, named in the
+ * details) under `cfg`, producing regression verdicts (type "regression", assertion
+ * "golden:<name>"), in this order:
+ *   golden:syscalls        total syscalls (count)
+ *   golden:syscall_counts  every syscall's median calls (count); one verdict whose detail table
+ *                          lists grown and new syscalls, so the set of JUnit testcases stays
+ *                          the same from run to run whatever fails
+ *   golden:wall_time, golden:critical_path     (timing; not for counts-only baselines)
+ *   golden:peak_rss, golden:alloc_peak         (memory; not for counts-only baselines)
+ *   golden:gpu_busy (timing), golden:gpu_dispatches, golden:gpu_copy_bytes (count)
+ *                          only when the golden trace has a GPU summary; NO DATA when it has
+ *                          one and no run had GPU spans
+ * Each carries observed, golden, delta_pct, unit, a one-line message such as
+ * "syscalls 2480 vs golden 1240 (+100.0%, tolerance +10%)" (ending with "; " RN_GOLDEN_HINT
+ * when it fails), the aggregate, and a detail table. When `r` has no runs or did not run
+ * cleanly every verdict is ERROR. When cfg->enabled is false there are no verdicts.
+ *
+ * *out receives a malloc'ed array of *nout verdicts (NULL when 0); the caller releases each
+ * with rn_verdict_result_release() and frees the array. Returns 0 (dies on out-of-memory).
+ */
+int rn_golden_compare(const struct rn_golden *g, const char *golden_path,
+		      const struct rn_target_result *r, const struct rn_regression_cfg *cfg,
+		      struct rn_verdict_result **out, size_t *nout);
+
+#endif

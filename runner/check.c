@@ -268,6 +268,24 @@ static int check_selection(const struct check_opts *o, const struct rn_config *c
 	return 0;
 }
 
+/* RENACER_DISABLE_COLLECTORS="a,b" makes those collectors unavailable (to test how CI
+ * behaves on a machine without them, e.g. without ptrace permission or a GPU). */
+static bool disabled_by_env(const char *name)
+{
+	const char *list = getenv("RENACER_DISABLE_COLLECTORS");
+	size_t n = strlen(name);
+
+	while (list && *list) {
+		const char *comma = strchr(list, ',');
+		size_t len = comma ? (size_t)(comma - list) : strlen(list);
+
+		if (len == n && !strncmp(list, name, n))
+			return true;
+		list = comma ? comma + 1 : NULL;
+	}
+	return false;
+}
+
 /* Are all collectors a target asks for usable here? Prints why not. */
 static int check_collectors(const struct rn_config *cfg, const struct check_opts *o)
 {
@@ -282,9 +300,11 @@ static int check_collectors(const struct rn_config *cfg, const struct check_opts
 										: RN_COLLECT_VULKAN;
 			const char *why;
 
-			if (!(cfg->targets[i].collectors & bit) || !rn_collectors[k]->unavailable)
+			if (!(cfg->targets[i].collectors & bit))
 				continue;
-			why = rn_collectors[k]->unavailable();
+			why = rn_collectors[k]->unavailable ? rn_collectors[k]->unavailable() : NULL;
+			if (disabled_by_env(rn_collectors[k]->name))
+				why = "disabled by RENACER_DISABLE_COLLECTORS";
 			if (why) {
 				rn_error("target '%s': collector '%s' is unavailable: %s",
 					 cfg->targets[i].name, rn_collectors[k]->name, why);

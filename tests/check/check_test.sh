@@ -1,0 +1,266 @@
+#!/bin/sh
+# Integration tests of `renacer check` / `validate` / `golden update`: every verdict kind and
+# exit code, the bundled example end to end, and regression detection against golden traces.
+#
+#     check_test.sh CASE BUILD_DIR SOURCE_DIR SHARED_DIR
+#
+# Exit 0 = pass, 1 = fail, 77 = skipped.
+set -u
+case_name=$1
+build=$2
+src=$3
+shared=$4
+renacer="$build/renacer"
+targets="$build/targets"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	[ -f "$tmp/err" ] && sed 's/^/  | /' "$tmp/err" >&2
+	exit 1
+}
+
+# Run renacer with stderr captured; sets $rc.
+run() {
+	"$renacer" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+expect_rc() {
+	[ "$rc" = "$1" ] || fail "$case_name: expected exit $1, got $rc"
+}
+
+expect_err() {
+	grep -q -- "$1" "$tmp/err" || fail "$case_name: stderr lacks '$1'"
+}
+
+# A config for example_work with a golden directory of its own.
+work_config() {
+	runs=$1
+	cat >"$tmp/renacer.toml" <<EOT
+[[target]]
+name = "work"
+command = ["$targets/example_work", "10"]
+runs = $runs
+[golden]
+dir = "$tmp/golden"
+[report]
+junit = "$tmp/junit.xml"
+EOT
+}
+
+case $case_name in
+example)
+	# The README's main job, against the committed golden traces of the example.
+	sed -e "s|build/targets/|$targets/|g" -e "s|build/renacer-junit.xml|$tmp/junit.xml|" \
+		-e "s|dir = \"golden_traces\"|dir = \"$src/golden_traces\"|" \
+		"$src/renacer.toml.example" >"$tmp/renacer.toml"
+	run check --config "$tmp/renacer.toml"
+	expect_rc 0
+	expect_err "result: 6 passed, 0 failed"
+	expect_err "golden"
+	if [ -d "$shared/junit" ]; then
+		for xsd in "$shared"/junit/*.xsd; do
+			xmllint --noout --schema "$xsd" "$tmp/junit.xml" 2>"$tmp/err" ||
+				fail "junit does not validate against $xsd"
+		done
+	fi
+	grep -q '<testsuite name="example_work"' "$tmp/junit.xml" || fail "no example_work suite"
+	;;
+doubled_syscalls)
+	# Golden of the normal program, then the same program doing twice the I/O: exit 1 and the
+	# grown syscall is named.
+	work_config 3
+	run golden update --config "$tmp/renacer.toml"
+	expect_rc 0
+	[ -f "$tmp/golden/work.json" ] || fail "no golden written"
+	run check --config "$tmp/renacer.toml"
+	expect_rc 0
+	RN_EXAMPLE_SYSCALLS=2 "$renacer" check --config "$tmp/renacer.toml" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	expect_rc 1
+	expect_err "fsync"
+	expect_err "regenerate-golden.sh"
+	grep -q "<failure" "$tmp/junit.xml" || fail "junit has no failure"
+	;;
+golden_corrupt)
+	# A corrupt golden trace is an error naming the file, never a pass, never overwritten.
+	work_config 1
+	mkdir -p "$tmp/golden"
+	printf '{"format": "renacer-golden/1", "runs": ' >"$tmp/golden/work.json"
+	cp "$tmp/golden/work.json" "$tmp/before.json"
+	run check --config "$tmp/renacer.toml"
+	expect_rc 3
+	expect_err "$tmp/golden/work.json"
+	cmp -s "$tmp/golden/work.json" "$tmp/before.json" || fail "check modified the golden"
+	printf '{"format": "renacer-golden/7"}' >"$tmp/golden/work.json"
+	run check --config "$tmp/renacer.toml"
+	expect_rc 3
+	expect_err "newer renacer"
+	;;
+verdicts)
+	# PASS, FAIL, WARN, SKIP, NO DATA in one config: exit 1 (FAIL and NO DATA block).
+	cat >"$tmp/renacer.toml" <<EOT
+[[target]]
+name = "work"
+command = ["$targets/example_work", "5"]
+[[assertion]]
+name = "pass_fsync"
+type = "span_count"
+max_spans = 5
+span_name_pattern = "fsync"
+[[assertion]]
+name = "fail_fsync"
+type = "span_count"
+max_spans = 4
+span_name_pattern = "fsync"
+[[assertion]]
+name = "warn_fsync"
+type = "span_count"
+max_spans = 1
+span_name_pattern = "fsync"
+fail_on_violation = false
+[[assertion]]
+name = "skip_me"
+type = "span_count"
+max_spans = 1
+span_name_pattern = "fsync"
+enabled = false
+[[assertion]]
+name = "no_data"
+type = "span_count"
+max_spans = 10
+span_name_pattern = "gpu:.*"
+[report]
+junit = "$tmp/junit.xml"
+EOT
+	run check --config "$tmp/renacer.toml" --no-golden
+	expect_rc 1
+	expect_err "work               pass_fsync               PASS"
+	expect_err "work               fail_fsync               FAIL"
+	expect_err "work               warn_fsync               WARN"
+	expect_err "work               skip_me                  SKIP"
+	expect_err "work               no_data                  NO DATA"
+	expect_err "5 spans matching /fsync/ > budget 4"
+	expect_err "result: 1 passed, 1 failed, 1 warnings, 1 no data, 0 errors, 1 skipped; exit 1"
+	# The inclusive boundary: exactly the budget passes.
+	expect_err "5 spans matching /fsync/ <= budget 5"
+	grep -q '<skipped' "$tmp/junit.xml" || fail "junit lacks <skipped>"
+	grep -q '<error' "$tmp/junit.xml" || fail "junit lacks <error> for NO DATA"
+	;;
+warn_only)
+	# Only a WARN: exit 0.
+	cat >"$tmp/renacer.toml" <<EOT
+[[target]]
+name = "work"
+command = ["$targets/example_work", "3"]
+[[assertion]]
+name = "warn_fsync"
+type = "span_count"
+max_spans = 1
+span_name_pattern = "fsync"
+fail_on_violation = false
+EOT
+	run check --config "$tmp/renacer.toml" --no-golden
+	expect_rc 0
+	expect_err "WARN"
+	;;
+error_target)
+	# A target that cannot be executed: ERROR verdicts, exit 4, a clear message.
+	cat >"$tmp/renacer.toml" <<EOT
+[[target]]
+name = "missing"
+command = ["./does-not-exist"]
+[[assertion]]
+name = "cp"
+type = "critical_path"
+max_duration_ms = 100
+EOT
+	run check --config "$tmp/renacer.toml"
+	expect_rc 4
+	expect_err "cannot execute './does-not-exist': No such file or directory"
+	expect_err "ERROR"
+	;;
+crash_target)
+	# A target killed by a signal is ERROR too (exit 4), and says which signal.
+	cat >"$tmp/renacer.toml" <<EOT
+[[target]]
+name = "crash"
+command = ["/bin/sh", "-c", "kill -SEGV \$\$"]
+[[assertion]]
+name = "cp"
+type = "critical_path"
+max_duration_ms = 10000
+EOT
+	run check --config "$tmp/renacer.toml"
+	expect_rc 4
+	expect_err "signal 11"
+	;;
+timeout_target)
+	cat >"$tmp/renacer.toml" <<EOT
+[[target]]
+name = "sleepy"
+command = ["/bin/sleep", "30"]
+timeout_s = 0.5
+[[assertion]]
+name = "cp"
+type = "critical_path"
+max_duration_ms = 100000
+EOT
+	run check --config "$tmp/renacer.toml"
+	expect_rc 4
+	expect_err "timed out"
+	;;
+usage)
+	run check --no-such-option
+	expect_rc 2
+	expect_err "unknown option"
+	run frobnicate
+	expect_rc 2
+	printf '[[assertion]]\nname = "m"\ntype = "memory_usage"\nmax_bytes = 5\n' >"$tmp/renacer.toml"
+	run check --config "$tmp/renacer.toml"
+	expect_rc 2
+	expect_err "has no \[\[target\]\]"
+	;;
+config_error)
+	printf '[[target]]\nname = "t"\ncommand = ["true"]\nruns = "x"\n' >"$tmp/renacer.toml"
+	run check --config "$tmp/renacer.toml"
+	expect_rc 3
+	expect_err "renacer.toml:4:8: error: 'runs' in \[\[target\]\] 't' must be an integer"
+	run validate --config "$tmp/renacer.toml"
+	expect_rc 3
+	printf '[[target]]\nname = "t"\ncommand = ["true"]\n[ci]\nx = 1\n' >"$tmp/renacer.toml"
+	run validate --config "$tmp/renacer.toml"
+	expect_rc 0
+	expect_err "ignoring table \[ci\]"
+	;;
+cli_target)
+	# Assertions only in the file, the target from the command line (the original DSL).
+	printf '[[assertion]]\nname = "few_fsync"\ntype = "span_count"\nmax_spans = 2\nspan_name_pattern = "fsync"\n' >"$tmp/renacer.toml"
+	run check --config "$tmp/renacer.toml" -- "$targets/example_work" 2
+	expect_rc 0
+	run --assert "$tmp/renacer.toml" -- "$targets/example_work" 3
+	expect_rc 1
+	expect_err "3 spans matching /fsync/ > budget 2"
+	;;
+collector_unavailable)
+	printf '[[target]]\nname = "t"\ncommand = ["true"]\ncollectors = ["vulkan"]\n' >"$tmp/renacer.toml"
+	RENACER_DISABLE_COLLECTORS=vulkan "$renacer" check --config "$tmp/renacer.toml" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	expect_rc 5
+	expect_err "collector 'vulkan' is unavailable"
+	;;
+output_error)
+	work_config 1
+	run check --config "$tmp/renacer.toml" --junit /nonexistent-dir/junit.xml
+	expect_rc 6
+	expect_err "/nonexistent-dir"
+	;;
+*)
+	echo "unknown case $case_name" >&2
+	exit 2
+	;;
+esac
+echo "ok: $case_name"
+exit 0

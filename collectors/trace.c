@@ -244,6 +244,11 @@ void rn_trace_syscall(struct rn_trace *t, struct rn_process *p, const struct rn_
 {
 	int i, n = rn_syscall_table_size();
 
+	/* A call that never returned (exit_group, a thread's call cut off by exit_group or by
+	 * another thread's execve) is not counted: strace -c counts calls at their exit. Sinks
+	 * and the spool still see it. */
+	if (ev->flags & RN_SC_UNFINISHED)
+		goto out_sinks;
 	if (ev->nr >= 0 && ev->nr < n) {
 		struct rn_syscall_stat *s;
 
@@ -264,6 +269,7 @@ void rn_trace_syscall(struct rn_trace *t, struct rn_process *p, const struct rn_
 		p->syscall_errors++;
 	p->syscall_ns += ev->duration_ns;
 	account_memory(t, p, ev);
+out_sinks:
 	for (i = 0; i < t->nsinks; i++)
 		if (t->sinks[i].syscall)
 			t->sinks[i].syscall(t->sinks[i].ctx, t, ev);

@@ -25,8 +25,10 @@
 
 /* Flags of one syscall span (enum rn_syscall_flags). */
 enum rn_syscall_flags {
-	RN_SC_UNFINISHED = 1 << 0, /* never returned: exit/exit_group, or execve that replaced the
-				    * image of another thread; ret and duration are not meaningful */
+	RN_SC_UNFINISHED = 1 << 0, /* never returned: exit/exit_group, a call cut off by the
+				    * process's death or by another thread's execve; ret and
+				    * duration are not meaningful and the model does not count it
+				    * (strace -c counts calls at their exit) */
 	RN_SC_RESTARTED = 1 << 1,  /* returned ERESTART* and will be restarted by the kernel */
 	RN_SC_PATH_TRUNC = 1 << 2, /* `path` was truncated to RN_PATH_MAX bytes */
 };
@@ -49,6 +51,7 @@ struct rn_syscall_event {
 	uint64_t start_ns;    /* entry stop time, CLOCK_MONOTONIC ns */
 	uint64_t duration_ns; /* exit stop minus entry stop, ns; "under tracer" (includes stops) */
 	const char *path;     /* decoded path argument of path-taking calls, or NULL */
+	const char *path2;    /* second path (rename, link, ...), or NULL; not spooled */
 };
 
 /* Aggregate of one syscall name in one process (what strace -c prints). */
@@ -74,8 +77,9 @@ struct rn_process {
 	pid_t ppid;            /* parent as seen by the tracer (0 for the root) */
 	int parent;            /* index of the parent in rn_trace.procs, -1 for the root */
 	uint32_t nthreads;     /* threads ever seen in this process, main thread included */
-	char *exe;             /* path of the last successful exec, owned; NULL before any exec */
-	char *comm;            /* basename of exe, owned; NULL before any exec */
+	char *exe;             /* image the process runs (/proc/PID/exe at its last successful
+				* exec, or the parent's at fork), owned; NULL if unknown */
+	char *comm;            /* basename of exe, owned; NULL if unknown */
 	char build_id[41];     /* GNU build-id of exe as lowercase hex, "" if none */
 	uint16_t elf_machine;  /* e_machine of exe (EM_X86_64 ...), 0 if unknown */
 	uint64_t start_ns;     /* birth (fork/clone return or spawn), CLOCK_MONOTONIC ns */
@@ -212,7 +216,8 @@ void rn_process_set_exe(struct rn_process *p, const char *exe);
 
 /*
  * Account one completed syscall into process `p` (stats, totals, allocations) and hand it to
- * every sink and the spool. `p` must be the process of ev->pid.
+ * every sink and the spool. `p` must be the process of ev->pid. Events flagged
+ * RN_SC_UNFINISHED only reach the sinks and the spool: they are not counted.
  */
 void rn_trace_syscall(struct rn_trace *t, struct rn_process *p, const struct rn_syscall_event *ev);
 /* Tell the sinks about a process event ('f' born, 'e' exec, 'x' ended). */

@@ -1,0 +1,627 @@
+/*
+ * format.c - the strace-compatible views of a trace: per-call lines, the -c summary table and
+ * the JSON objects of the "renacer-trace" schema (JSON.md).
+ */
+#include "ptrace/ptrace.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "ptrace/internal.h"
+#include "xalloc.h"
+
+struct flag_name {
+	uint64_t bit;
+	const char *name;
+};
+
+static const struct flag_name open_flags[] = {
+	{ O_CREAT, "O_CREAT" },         { O_EXCL, "O_EXCL" },         { O_NOCTTY, "O_NOCTTY" },
+	{ O_TRUNC, "O_TRUNC" },         { O_APPEND, "O_APPEND" },     { O_NONBLOCK, "O_NONBLOCK" },
+	{ O_DSYNC, "O_DSYNC" },         { O_ASYNC, "O_ASYNC" },       { O_DIRECT, "O_DIRECT" },
+	{ O_DIRECTORY, "O_DIRECTORY" },
+	{ O_NOFOLLOW, "O_NOFOLLOW" },   { O_NOATIME, "O_NOATIME" },   { O_CLOEXEC, "O_CLOEXEC" },
+	{ O_PATH, "O_PATH" },           { 0, NULL },
+};
+
+static const struct flag_name at_flags[] = {
+	{ 0x100, "AT_SYMLINK_NOFOLLOW" }, { 0x200, "AT_REMOVEDIR" },
+	{ 0x400, "AT_SYMLINK_FOLLOW" },   { 0x800, "AT_NO_AUTOMOUNT" },
+	{ 0x1000, "AT_EMPTY_PATH" },      { 0, NULL },
+};
+
+static const struct flag_name prot_flags[] = {
+	{ PROT_READ, "PROT_READ" }, { PROT_WRITE, "PROT_WRITE" }, { PROT_EXEC, "PROT_EXEC" },
+	{ 0, NULL },
+};
+
+static const struct flag_name map_flags[] = {
+	{ MAP_FIXED, "MAP_FIXED" },         { MAP_ANONYMOUS, "MAP_ANONYMOUS" },
+	{ MAP_GROWSDOWN, "MAP_GROWSDOWN" }, { MAP_DENYWRITE, "MAP_DENYWRITE" },
+	{ MAP_NORESERVE, "MAP_NORESERVE" }, { MAP_POPULATE, "MAP_POPULATE" },
+	{ MAP_STACK, "MAP_STACK" },         { MAP_FIXED_NOREPLACE, "MAP_FIXED_NOREPLACE" },
+	{ 0, NULL },
+};
+
+static const struct flag_name access_flags[] = {
+	{ R_OK, "R_OK" }, { W_OK, "W_OK" }, { X_OK, "X_OK" }, { 0, NULL },
+};
+
+static const char *const signal_names[] = {
+	[SIGHUP] = "SIGHUP",   [SIGINT] = "SIGINT",       [SIGQUIT] = "SIGQUIT",
+	[SIGILL] = "SIGILL",   [SIGTRAP] = "SIGTRAP",     [SIGABRT] = "SIGABRT",
+	[SIGBUS] = "SIGBUS",   [SIGFPE] = "SIGFPE",       [SIGKILL] = "SIGKILL",
+	[SIGUSR1] = "SIGUSR1", [SIGSEGV] = "SIGSEGV",     [SIGUSR2] = "SIGUSR2",
+	[SIGPIPE] = "SIGPIPE", [SIGALRM] = "SIGALRM",     [SIGTERM] = "SIGTERM",
+	[SIGSTKFLT] = "SIGSTKFLT", [SIGCHLD] = "SIGCHLD", [SIGCONT] = "SIGCONT",
+	[SIGSTOP] = "SIGSTOP", [SIGTSTP] = "SIGTSTP",     [SIGTTIN] = "SIGTTIN",
+	[SIGTTOU] = "SIGTTOU", [SIGURG] = "SIGURG",       [SIGXCPU] = "SIGXCPU",
+	[SIGXFSZ] = "SIGXFSZ", [SIGVTALRM] = "SIGVTALRM", [SIGPROF] = "SIGPROF",
+	[SIGWINCH] = "SIGWINCH", [SIGIO] = "SIGIO",       [SIGPWR] = "SIGPWR",
+	[SIGSYS] = "SIGSYS",
+};
+
+const char *rn_signal_name(int sig)
+{
+	static char other[24];
+
+	if (sig > 0 && (size_t)sig < sizeof(signal_names) / sizeof(signal_names[0]) &&
+	    signal_names[sig])
+		return signal_names[sig];
+	if (sig >= 32 && sig <= 64) {
+		snprintf(other, sizeof(other), "SIGRT_%d", sig - 32);
+		return other;
+	}
+	snprintf(other, sizeof(other), "SIG%d", sig);
+	return other;
+}
+
+/* "A|B|0x40" for the bits of v; `zero` when v is 0. */
+static void add_flags(struct rn_buf *b, uint64_t v, const struct flag_name *names,
+		      const char *zero)
+{
+	bool first = true;
+	size_t i;
+
+	if (!v) {
+		rn_buf_adds(b, zero);
+		return;
+	}
+	for (i = 0; names[i].name; i++) {
+		if (!names[i].bit || (v & names[i].bit) != names[i].bit)
+			continue;
+		rn_buf_addf(b, "%s%s", first ? "" : "|", names[i].name);
+		v &= ~names[i].bit;
+		first = false;
+	}
+	if (v)
+		rn_buf_addf(b, "%s%#" PRIx64, first ? "" : "|", v);
+}
+
+static void add_open_flags(struct rn_buf *b, uint64_t v)
+{
+	static const char *const acc[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
+
+	/* O_TMPFILE includes O_DIRECTORY's bit; name it whole */
+	rn_buf_adds(b, acc[v & O_ACCMODE]);
+	v &= ~(uint64_t)O_ACCMODE;
+	if ((v & O_TMPFILE) == O_TMPFILE) {
+		rn_buf_adds(b, "|O_TMPFILE");
+		v &= ~(uint64_t)O_TMPFILE;
+	}
+	if (v & O_SYNC & ~O_DSYNC && (v & O_SYNC) == O_SYNC) {
+		rn_buf_adds(b, "|O_SYNC");
+		v &= ~(uint64_t)O_SYNC;
+	}
+	if (v) {
+		rn_buf_addc(b, '|');
+		add_flags(b, v, open_flags, "0");
+	}
+}
+
+/* A C string literal as strace prints one. */
+static void add_quoted(struct rn_buf *b, const char *s, bool truncated)
+{
+	rn_buf_addc(b, '"');
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		switch (ch) {
+		case '"':
+			rn_buf_adds(b, "\\\"");
+			break;
+		case '\\':
+			rn_buf_adds(b, "\\\\");
+			break;
+		case '\n':
+			rn_buf_adds(b, "\\n");
+			break;
+		case '\t':
+			rn_buf_adds(b, "\\t");
+			break;
+		default:
+			if (ch < 0x20 || ch == 0x7f)
+				rn_buf_addf(b, "\\%o", ch);
+			else
+				rn_buf_addc(b, (char)ch);
+		}
+	}
+	rn_buf_addc(b, '"');
+	if (truncated)
+		rn_buf_adds(b, "...");
+}
+
+static void add_hex(struct rn_buf *b, uint64_t v)
+{
+	if (!v)
+		rn_buf_adds(b, "NULL");
+	else
+		rn_buf_addf(b, "%#" PRIx64, v);
+}
+
+static bool returns_address(int nr)
+{
+	const struct rn_sysnrs *n = rn_sysnrs();
+
+	return nr == n->mmap || nr == n->mremap || nr == n->brk ||
+	       (nr >= 0 && nr == rn_syscall_lookup("shmat"));
+}
+
+void rn_syscall_format(struct rn_buf *b, const struct rn_syscall_event *ev, uint32_t flags)
+{
+	const char *sig = rn_sysent_signature(ev->nr);
+	const char *paths[2] = { ev->path, ev->path2 };
+	size_t line_start = b->len;
+	int i, nargs, npath = 0;
+	bool truncated = ev->flags & RN_SC_PATH_TRUNC;
+
+	if (flags & RN_LINE_PID)
+		rn_buf_addf(b, "[pid %5d] ", (int)ev->tid);
+	rn_buf_addf(b, "%s(", rn_syscall_name(ev->nr));
+	nargs = sig ? (int)strlen(sig) : 6;
+	for (i = 0; i < nargs; i++) {
+		uint64_t a = ev->args[i];
+		char kind = sig ? sig[i] : 'x';
+
+		if (i)
+			rn_buf_adds(b, ", ");
+		switch (kind) {
+		case 'd':
+			if ((int)a == AT_FDCWD)
+				rn_buf_adds(b, "AT_FDCWD");
+			else
+				rn_buf_addf(b, "%d", (int)a);
+			break;
+		case 'f':
+		case 'i':
+			rn_buf_addf(b, "%d", (int)a);
+			break;
+		case 'u':
+			rn_buf_addf(b, "%" PRIu64, a);
+			break;
+		case 'p':
+			if (npath < 2 && paths[npath])
+				add_quoted(b, paths[npath], truncated);
+			else
+				add_hex(b, a);
+			npath++;
+			break;
+		case 'o':
+			add_open_flags(b, a);
+			/* the mode is only meaningful, and only printed, with O_CREAT/O_TMPFILE */
+			if (sig[i + 1] == 'm' && !(a & O_CREAT) && (a & O_TMPFILE) != O_TMPFILE)
+				nargs = i + 1;
+			break;
+		case 'm':
+			rn_buf_addf(b, "%#03" PRIo64, a);
+			break;
+		case 'a':
+			add_flags(b, a, access_flags, "F_OK");
+			break;
+		case 'A':
+			add_flags(b, a, at_flags, "0");
+			break;
+		case 'P':
+			add_flags(b, a, prot_flags, "PROT_NONE");
+			break;
+		case 'M': {
+			static const char *const type[] = { "0", "MAP_SHARED", "MAP_PRIVATE",
+							    "MAP_SHARED_VALIDATE" };
+
+			rn_buf_adds(b, type[a & 3]);
+			if (a & ~(uint64_t)3) {
+				rn_buf_addc(b, '|');
+				add_flags(b, a & ~(uint64_t)3, map_flags, "0");
+			}
+			break;
+		}
+		case 's':
+			rn_buf_adds(b, rn_signal_name((int)a));
+			break;
+		default:
+			add_hex(b, a);
+			break;
+		}
+	}
+	rn_buf_addc(b, ')');
+	/* strace aligns " = " at column 40 */
+	while (b->len - line_start < 39)
+		rn_buf_addc(b, ' ');
+	if (ev->flags & RN_SC_UNFINISHED)
+		rn_buf_adds(b, " = ?");
+	else if (ev->err && rn_errno_is_restart(ev->err))
+		rn_buf_addf(b, " = ? %s (%s)", rn_errno_name(ev->err), rn_errno_desc(ev->err));
+	else if (ev->err)
+		rn_buf_addf(b, " = -1 %s (%s)", rn_errno_name(ev->err), rn_errno_desc(ev->err));
+	else if (returns_address(ev->nr))
+		rn_buf_addf(b, " = %#" PRIx64, (uint64_t)ev->ret);
+	else
+		rn_buf_addf(b, " = %" PRId64, ev->ret);
+	if ((flags & RN_LINE_TIME) && !(ev->flags & RN_SC_UNFINISHED))
+		rn_buf_addf(b, " <%" PRIu64 ".%06" PRIu64 ">", ev->duration_ns / 1000000000u,
+			    ev->duration_ns / 1000 % 1000000);
+}
+
+void rn_process_format_end(struct rn_buf *b, const struct rn_process *p, uint32_t flags)
+{
+	if (flags & RN_LINE_PID)
+		rn_buf_addf(b, "[pid %5d] ", (int)p->pid);
+	switch (p->end) {
+	case RN_PROC_EXITED:
+		rn_buf_addf(b, "+++ exited with %d +++", p->exit_code);
+		break;
+	case RN_PROC_SIGNALED:
+		rn_buf_addf(b, "+++ killed by %s%s +++", rn_signal_name(p->term_signal),
+			    p->core_dumped ? " (core dumped)" : "");
+		break;
+	case RN_PROC_LOST:
+		rn_buf_adds(b, "+++ killed by renacer +++");
+		break;
+	case RN_PROC_RUNNING:
+		rn_buf_adds(b, "+++ still running +++");
+		break;
+	}
+}
+
+/* ---- the -c summary ----------------------------------------------------------------------- */
+
+struct row {
+	int nr;
+	struct rn_syscall_stat s;
+};
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	if (x->s.total_ns != y->s.total_ns)
+		return x->s.total_ns > y->s.total_ns ? -1 : 1;
+	return x->nr - y->nr; /* stable: ties in syscall-number order, as strace's sort */
+}
+
+/* Rows with calls, in table order (sorted by time). Caller frees. */
+static struct row *summary_rows(const struct rn_trace *t, size_t *nrows)
+{
+	int n = rn_syscall_table_size(), nr;
+	struct row *rows = rn_xcalloc((size_t)n + 1, sizeof(*rows));
+	size_t k = 0;
+
+	for (nr = 0; nr < n; nr++) {
+		struct rn_syscall_stat s = rn_trace_syscall_total(t, nr);
+
+		if (!s.calls)
+			continue;
+		rows[k].nr = nr;
+		rows[k].s = s;
+		k++;
+	}
+	qsort(rows, k, sizeof(*rows), row_cmp);
+	*nrows = k;
+	return rows;
+}
+
+static int digits_u64(uint64_t v)
+{
+	char tmp[32];
+
+	return snprintf(tmp, sizeof(tmp), "%" PRIu64, v);
+}
+
+/* usecs/call as strace computes it: the average as a timespec, then float seconds * 1e6. */
+static uint64_t usecs_per_call(uint64_t total_ns, uint64_t calls)
+{
+	uint64_t avg = calls ? total_ns / calls : 0;
+	double secs = (double)(avg / 1000000000u) + (double)(avg % 1000000000u) / 1e9;
+
+	return (uint64_t)(secs * 1e6);
+}
+
+int rn_trace_summary_write(const struct rn_trace *t, FILE *out)
+{
+	size_t nrows, i;
+	struct row *rows = summary_rows(t, &nrows);
+	uint64_t cum_ns = 0, calls = 0, errors = 0, avg_max = 0;
+	int w_sec, w_avg, w_calls, w_err, w_name;
+	size_t name_max = 0;
+	double cum;
+	char tmp[64];
+
+	for (i = 0; i < nrows; i++) {
+		uint64_t avg = usecs_per_call(rows[i].s.total_ns, rows[i].s.calls);
+
+		cum_ns += rows[i].s.total_ns;
+		calls += rows[i].s.calls;
+		errors += rows[i].s.errors;
+		if (avg > avg_max)
+			avg_max = avg;
+		if (strlen(rn_syscall_name(rows[i].nr)) > name_max)
+			name_max = strlen(rn_syscall_name(rows[i].nr));
+	}
+	cum = (double)cum_ns / 1e9;
+	/* column widths: the historical sizes, widened by what they must hold (strace) */
+	w_sec = snprintf(tmp, sizeof(tmp), "%.6f", cum);
+	w_sec = w_sec > 11 ? w_sec : 11;
+	w_avg = digits_u64(avg_max) > 11 ? digits_u64(avg_max) : 11;
+	w_calls = digits_u64(calls) > 9 ? digits_u64(calls) : 9;
+	w_err = digits_u64(errors) > 9 ? digits_u64(errors) : 9;
+	w_name = (int)name_max + 1 > 16 ? (int)name_max + 1 : 16;
+
+	fprintf(out, "%6s %*s %*s %*s %*s %s\n", "% time", w_sec, "seconds", w_avg, "usecs/call",
+		w_calls, "calls", w_err, "errors", "syscall");
+	fprintf(out, "------ %.*s %.*s %.*s %.*s %.*s\n", w_sec, "--------------------------------",
+		w_avg, "--------------------------------", w_calls,
+		"--------------------------------", w_err, "--------------------------------",
+		w_name, "--------------------------------------------------------------------");
+	for (i = 0; i < nrows; i++) {
+		const struct rn_syscall_stat *s = &rows[i].s;
+		double secs = (double)s->total_ns / 1e9;
+		double pct = 100.0 * secs;
+
+		if (pct != 0.0)
+			pct /= cum;
+		fprintf(out, "%6.2f %*.6f %*" PRIu64 " %*" PRIu64 " %*.0" PRIu64 "%s%s\n", pct, w_sec,
+			secs, w_avg, usecs_per_call(s->total_ns, s->calls), w_calls, s->calls,
+			w_err, s->errors, " ", rn_syscall_name(rows[i].nr));
+	}
+	fprintf(out, "------ %.*s %.*s %.*s %.*s %.*s\n", w_sec, "--------------------------------",
+		w_avg, "--------------------------------", w_calls,
+		"--------------------------------", w_err, "--------------------------------",
+		w_name, "--------------------------------------------------------------------");
+	fprintf(out, "%6.2f %*.6f %*" PRIu64 " %*" PRIu64 " %*.0" PRIu64 " total\n", 100.0, w_sec,
+		cum, w_avg, calls ? (uint64_t)(cum / (double)calls * 1e6) : 0, w_calls, calls,
+		w_err, errors);
+	free(rows);
+	return ferror(out) ? -EIO : 0;
+}
+
+/* ---- JSON --------------------------------------------------------------------------------- */
+
+/* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0) {
+		n = 2;
+		cp = s[0] & 0x1f;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		n = 3;
+		cp = s[0] & 0x0f;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		n = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* overlong forms, surrogates and values past U+10FFFF are not valid */
+	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+void rn_json_add_string(struct rn_buf *b, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	if (!s) {
+		rn_buf_adds(b, "null");
+		return;
+	}
+	rn_buf_addc(b, '"');
+	while (*p) {
+		size_t n = utf8_len(p);
+
+		if (n > 1) {
+			rn_buf_add(b, p, n);
+			p += n;
+			continue;
+		}
+		switch (*p) {
+		case '"':
+			rn_buf_adds(b, "\\\"");
+			break;
+		case '\\':
+			rn_buf_adds(b, "\\\\");
+			break;
+		case '\n':
+			rn_buf_adds(b, "\\n");
+			break;
+		case '\r':
+			rn_buf_adds(b, "\\r");
+			break;
+		case '\t':
+			rn_buf_adds(b, "\\t");
+			break;
+		default:
+			/* control characters, DEL and bytes that are not UTF-8 */
+			if (*p < 0x20 || *p == 0x7f || !n)
+				rn_buf_addf(b, "\\u%04x", *p);
+			else
+				rn_buf_addc(b, (char)*p);
+		}
+		p++;
+	}
+	rn_buf_addc(b, '"');
+}
+
+void rn_json_add_syscall(struct rn_buf *b, const struct rn_syscall_event *ev)
+{
+	int i;
+
+	rn_buf_addf(b, "{\"type\":\"syscall\",\"pid\":%d,\"tid\":%d,\"nr\":%d,\"name\":",
+		    (int)ev->pid, (int)ev->tid, ev->nr);
+	rn_json_add_string(b, rn_syscall_name(ev->nr));
+	rn_buf_adds(b, ",\"args\":[");
+	for (i = 0; i < 6; i++)
+		rn_buf_addf(b, "%s\"%#" PRIx64 "\"", i ? "," : "", ev->args[i]);
+	rn_buf_adds(b, "],\"path\":");
+	rn_json_add_string(b, ev->path);
+	if (ev->path2) {
+		rn_buf_adds(b, ",\"path2\":");
+		rn_json_add_string(b, ev->path2);
+	}
+	if (ev->flags & RN_SC_UNFINISHED)
+		rn_buf_adds(b, ",\"ret\":null,\"errno\":null");
+	else if (ev->err)
+		rn_buf_addf(b, ",\"ret\":%" PRId64 ",\"errno\":\"%s\"", ev->ret,
+			    rn_errno_name(ev->err));
+	else
+		rn_buf_addf(b, ",\"ret\":%" PRId64 ",\"errno\":null", ev->ret);
+	rn_buf_addf(b,
+		    ",\"start_ns\":%" PRIu64 ",\"duration_ns\":%" PRIu64
+		    ",\"unfinished\":%s,\"restarted\":%s}",
+		    ev->start_ns, ev->duration_ns, ev->flags & RN_SC_UNFINISHED ? "true" : "false",
+		    ev->flags & RN_SC_RESTARTED ? "true" : "false");
+}
+
+static const char *end_name(enum rn_proc_end e)
+{
+	switch (e) {
+	case RN_PROC_RUNNING:
+		return "running";
+	case RN_PROC_EXITED:
+		return "exited";
+	case RN_PROC_SIGNALED:
+		return "signaled";
+	case RN_PROC_LOST:
+		return "lost";
+	}
+	return "running";
+}
+
+void rn_json_add_process(struct rn_buf *b, const struct rn_trace *t, const struct rn_process *p,
+			 char event)
+{
+	rn_buf_addc(b, '{');
+	if (event)
+		rn_buf_addf(b, "\"type\":\"process\",\"event\":\"%s\",",
+			    event == 'f' ? "fork" : event == 'e' ? "exec" : "exit");
+	rn_buf_addf(b, "\"pid\":%d,\"ppid\":%d,\"exe\":", (int)p->pid, (int)p->ppid);
+	rn_json_add_string(b, p->exe);
+	rn_buf_adds(b, ",\"comm\":");
+	rn_json_add_string(b, p->comm);
+	rn_buf_adds(b, ",\"build_id\":");
+	rn_json_add_string(b, p->build_id[0] ? p->build_id : NULL);
+	rn_buf_addf(b,
+		    ",\"elf_machine\":%u,\"nthreads\":%u,\"start_ns\":%" PRIu64
+		    ",\"exec_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64 ",\"end\":\"%s\"",
+		    (unsigned)p->elf_machine, (unsigned)p->nthreads, p->start_ns, p->exec_ns,
+		    p->end_ns, end_name(p->end));
+	if (p->end == RN_PROC_EXITED)
+		rn_buf_addf(b, ",\"exit_code\":%d,\"signal\":null", p->exit_code);
+	else if (p->end == RN_PROC_SIGNALED || p->end == RN_PROC_LOST)
+		rn_buf_addf(b, ",\"exit_code\":null,\"signal\":\"%s\"",
+			    p->term_signal ? rn_signal_name(p->term_signal) : "SIGKILL");
+	else
+		rn_buf_adds(b, ",\"exit_code\":null,\"signal\":null");
+	rn_buf_addf(b, ",\"core_dumped\":%s", p->core_dumped ? "true" : "false");
+	if (p->reaped_by >= 0 && (size_t)p->reaped_by < t->nprocs)
+		rn_buf_addf(b, ",\"reaped_by\":%d,\"reaped_ns\":%" PRIu64,
+			    (int)t->procs[p->reaped_by].pid, p->reaped_ns);
+	else
+		rn_buf_adds(b, ",\"reaped_by\":null,\"reaped_ns\":null");
+	rn_buf_addf(b,
+		    ",\"vm_hwm_bytes\":%" PRIu64 ",\"alloc_peak_bytes\":%" PRIu64
+		    ",\"alloc_total_bytes\":%" PRIu64 ",\"syscalls\":%" PRIu64
+		    ",\"syscall_errors\":%" PRIu64 ",\"syscall_ns\":%" PRIu64 "}",
+		    p->vm_hwm_bytes, p->alloc_peak_bytes, p->alloc_total_bytes, p->syscalls,
+		    p->syscall_errors, p->syscall_ns);
+}
+
+void rn_json_add_summary(struct rn_buf *b, const struct rn_trace *t)
+{
+	size_t nrows, i;
+	struct row *rows = summary_rows(t, &nrows);
+
+	rn_buf_addc(b, '[');
+	for (i = 0; i < nrows; i++) {
+		const struct rn_syscall_stat *s = &rows[i].s;
+
+		rn_buf_adds(b, i ? ",{\"syscall\":" : "{\"syscall\":");
+		rn_json_add_string(b, rn_syscall_name(rows[i].nr));
+		rn_buf_addf(b,
+			    ",\"nr\":%d,\"calls\":%" PRIu64 ",\"errors\":%" PRIu64
+			    ",\"total_ns\":%" PRIu64 ",\"min_ns\":%" PRIu64 ",\"max_ns\":%" PRIu64
+			    "}",
+			    rows[i].nr, s->calls, s->errors, s->total_ns, s->min_ns, s->max_ns);
+	}
+	rn_buf_addc(b, ']');
+	free(rows);
+}
+
+const char *rn_run_status_name(enum rn_run_status status)
+{
+	switch (status) {
+	case RN_RUN_OK:
+		return "ok";
+	case RN_RUN_EXEC_FAILED:
+		return "exec_failed";
+	case RN_RUN_CRASHED:
+		return "crashed";
+	case RN_RUN_TIMED_OUT:
+		return "timed_out";
+	case RN_RUN_INTERRUPTED:
+		return "interrupted";
+	case RN_RUN_LIMIT:
+		return "limit";
+	case RN_RUN_ERROR:
+		return "error";
+	}
+	return "error";
+}
+
+void rn_json_add_run_members(struct rn_buf *b, const struct rn_trace *t)
+{
+	uint64_t errors = 0;
+	size_t i;
+
+	for (i = 0; i < t->nprocs; i++)
+		errors += t->procs[i].syscall_errors;
+	rn_buf_addf(b, "\"status\":\"%s\",\"error\":", rn_run_status_name(t->status));
+	rn_json_add_string(b, t->error);
+	rn_buf_addf(b,
+		    ",\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64 ",\"wall_ns\":%" PRIu64
+		    ",\"processes\":%zu,\"syscalls\":%" PRIu64 ",\"syscall_errors\":%" PRIu64
+		    ",\"peak_rss_bytes\":%" PRIu64 ",\"max_rss_bytes\":%" PRIu64
+		    ",\"alloc_peak_bytes\":%" PRIu64 ",\"alloc_total_bytes\":%" PRIu64
+		    ",\"filtered\":%s,\"counts_only\":%s",
+		    t->start_ns, t->end_ns, rn_trace_wall_ns(t), t->nprocs,
+		    rn_trace_total_syscalls(t), errors, t->peak_rss_bytes, t->max_rss_bytes,
+		    t->alloc_peak_bytes, t->alloc_total_bytes, t->filtered ? "true" : "false",
+		    t->counts_only ? "true" : "false");
+}

@@ -1,0 +1,62 @@
+/*
+ * internal.h - declarations private to collectors/ptrace and to the run loop (collectors/run.c),
+ * which drives the ptrace collector's event loop and therefore needs a few more hooks than the
+ * ops table offers (killing the whole tree, the seccomp program, the number of live tasks).
+ */
+#ifndef RN_PTRACE_INTERNAL_H
+#define RN_PTRACE_INTERNAL_H
+
+#include <linux/filter.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "collector.h"
+
+/*
+ * Kill every traced process (SIGKILL to each known thread group and to tasks not yet
+ * attributed) and switch the collector to teardown: from now on every stop is answered by
+ * SIGKILL and a resume, and processes that end are recorded as RN_PROC_LOST. The caller keeps
+ * calling on_event until wait reports no tracee left. Idempotent.
+ */
+void rn_ptrace_kill_tree(struct rn_collector *c);
+
+/* Tasks (threads of all processes) currently traced, tasks not yet attributed included. The
+ * run loop skips draining wait4(WNOHANG) while this is 1. */
+size_t rn_ptrace_live_tasks(const struct rn_collector *c);
+
+/*
+ * The seccomp-bpf program for the child, or NULL when the run needs none (full tracing).
+ * Built in the parent before fork (the child only installs it: prctl and seccomp are
+ * async-signal-safe, allocation is not). Owned by the collector; *len gets the instruction
+ * count.
+ */
+const struct sock_filter *rn_ptrace_seccomp_program(const struct rn_collector *c, size_t *len);
+
+/* Per-syscall signature: one letter per argument (see sysent.c), or NULL when unknown. */
+const char *rn_sysent_signature(int nr);
+
+/* Syscall numbers the collector and the formatter treat specially, looked up once from the
+ * generated table (-1 where the architecture lacks the call). */
+struct rn_sysnrs {
+	int execve, execveat, wait4, waitid, clone, clone3, fork, vfork;
+	int exit, exit_group, sched_getaffinity, mmap, munmap, mremap, brk;
+	int restart_syscall;
+};
+/* The numbers, filled on first use. */
+const struct rn_sysnrs *rn_sysnrs(void);
+
+/*
+ * ELF identity of an executable: e_machine and the GNU build-id as lowercase hex ("" if none).
+ * Results are cached by path for the life of the cache, so a fork-exec-heavy tree reads each
+ * binary once. `path` is opened as given (use /proc/PID/exe's target). Returns 0, or negative
+ * errno (the outputs are then zero/empty and the failure is cached too).
+ */
+struct rn_elf_cache;
+int rn_elf_identify(struct rn_elf_cache **cache, const char *path, uint16_t *machine,
+		    char build_id[41]);
+/* Free a cache made by rn_elf_identify (NULL-safe). */
+void rn_elf_cache_free(struct rn_elf_cache *cache);
+
+#endif

@@ -1,0 +1,1090 @@
+/*
+ * ptrace.c - the ptrace collector: one wait status at a time from the run loop
+ * (collectors/run.c), turned into syscall spans and process events of the trace model.
+ *
+ * Stops and what is done with them (ptrace(2) "Stopped states"):
+ *   syscall-entry-stop    record nr, args, time (and paths when a sink wants lines)
+ *   seccomp stop          the same, in the filtered and count-only modes (the exit is only
+ *                         asked for, with PTRACE_SYSCALL, when the call's result matters)
+ *   syscall-exit-stop     complete the span, feed rn_trace_syscall()
+ *   PTRACE_EVENT_FORK...  a new task: a process or a thread of the parent's process
+ *   PTRACE_EVENT_EXEC     the process runs a new image (exe, ELF identity)
+ *   PTRACE_EVENT_EXIT     last look at a dying task: close its call, read VmHWM
+ *   PTRACE_EVENT_STOP     a new task's first stop (resume) or a group-stop (PTRACE_LISTEN)
+ *   signal-delivery-stop  re-inject the signal
+ *   exited / killed       the task is gone; a thread group leader ends its process
+ *
+ * Tasks are attached with PTRACE_SEIZE, so group-stops are told apart from signal deliveries
+ * and new children start with PTRACE_EVENT_STOP.
+ */
+#include "ptrace/ptrace.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "ptrace/internal.h"
+#include "xalloc.h"
+
+#if defined(__x86_64__)
+#define NATIVE_AUDIT_ARCH AUDIT_ARCH_X86_64
+#define NATIVE_ARCH_NAME "x86_64"
+#define X32_SYSCALL_BIT 0x40000000u
+#elif defined(__aarch64__)
+#define NATIVE_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#define NATIVE_ARCH_NAME "aarch64"
+#else
+#error "renacer's ptrace collector supports x86_64 and aarch64"
+#endif
+
+#ifndef CLONE_THREAD
+#define CLONE_THREAD 0x00010000
+#endif
+
+/* Flags of one traced task (enum task_flags). */
+enum task_flags {
+	TASK_NEW = 1 << 0,        /* its first stop (PTRACE_EVENT_STOP) is still to come */
+	TASK_IN_SYSCALL = 1 << 1, /* entry seen, exit pending */
+	TASK_HIDDEN = 1 << 2,     /* the root before its first execve: nothing recorded, as
+				   * strace hides its own startup */
+	TASK_SC_HIDDEN = 1 << 3,  /* the call in flight is not recorded (hidden or filtered) */
+	TASK_WANT_EXIT = 1 << 4,  /* seccomp modes: resume with PTRACE_SYSCALL for the exit */
+	TASK_EXITING = 1 << 5,    /* PTRACE_EVENT_EXIT seen */
+};
+
+/* One traced thread. */
+struct task {
+	pid_t tid;           /* thread id */
+	int proc;            /* index of its process in rn_trace.procs */
+	uint32_t flags;      /* enum task_flags */
+	int nr;              /* syscall of the last entry (kept after the exit) */
+	uint32_t sc_flags;   /* enum rn_syscall_flags gathered at entry (PATH_TRUNC) */
+	uint64_t args[6];    /* its arguments */
+	uint64_t start_ns;   /* entry time, ns */
+	char *path;          /* decoded paths of the call in flight (RN_PATH_MAX each, lazily */
+	char *path2;         /* allocated), valid when has_path/has_path2 */
+	bool has_path;       /* path holds the first path argument of the call in flight */
+	bool has_path2;      /* path2 holds the second */
+};
+
+/* A stop of a task whose parent's fork event has not arrived yet. */
+struct pending {
+	pid_t tid;  /* the new task */
+	int status; /* its wait status (a PTRACE_EVENT_STOP) */
+};
+
+/* Per-process state of the collector, indexed like rn_trace.procs. */
+struct proc_state {
+	uint32_t live;   /* tasks of the process still traced */
+	bool killed;     /* it died in a teardown (recorded as RN_PROC_LOST) */
+};
+
+struct rn_collector {
+	const struct rn_run_spec *spec; /* borrowed */
+	struct rn_trace *t;             /* the trace being filled (borrowed, set by on_spawn) */
+	/* tid -> task, open addressing with linear probing and backward-shift deletion */
+	struct task **tasks;
+	size_t tasks_cap;               /* power of two */
+	size_t ntasks;                  /* tasks in the map */
+	struct task *last;              /* the task of the previous stop (fast path) */
+	struct pending *pending;        /* stops of tasks not yet attributed */
+	size_t npending, pending_cap;
+	struct proc_state *ps;          /* per-process state */
+	size_t ps_cap;
+	bool follow;                    /* trace children and threads */
+	bool seccomp;                   /* entries come as seccomp stops */
+	bool count_only;                /* no exit stops unless the result is needed */
+	bool need_paths;                /* a sink or the spool wants decoded paths */
+	bool killing;                   /* teardown: answer every stop with SIGKILL */
+	struct sock_filter *bpf;        /* the seccomp program, or NULL */
+	size_t bpf_len;                 /* instructions in bpf */
+	bool *want_exit;                /* seccomp modes: calls whose exit stop is needed */
+	bool pin;                       /* pinning asked for and possible */
+	bool pinned;                    /* tracer and the lone task share one CPU now */
+	cpu_set_t cpus_orig;            /* the tracer's affinity before pinning */
+	cpu_set_t cpus_one;             /* the one CPU */
+	struct rn_elf_cache *elf;       /* ELF identities by path */
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- task map ------------------------------------------------------------------------- */
+
+static size_t tid_hash(pid_t tid, size_t cap)
+{
+	return ((uint32_t)tid * 2654435761u) & (cap - 1);
+}
+
+static struct task *task_find(struct rn_collector *c, pid_t tid)
+{
+	size_t i;
+
+	if (c->last && c->last->tid == tid)
+		return c->last;
+	if (!c->tasks_cap)
+		return NULL;
+	for (i = tid_hash(tid, c->tasks_cap); c->tasks[i]; i = (i + 1) & (c->tasks_cap - 1))
+		if (c->tasks[i]->tid == tid)
+			return c->tasks[i];
+	return NULL;
+}
+
+static void map_insert(struct task **v, size_t cap, struct task *tk)
+{
+	size_t i;
+
+	for (i = tid_hash(tk->tid, cap); v[i]; i = (i + 1) & (cap - 1))
+		;
+	v[i] = tk;
+}
+
+static void map_add(struct rn_collector *c, struct task *tk)
+{
+	if ((c->ntasks + 1) * 2 > c->tasks_cap) {
+		size_t cap = c->tasks_cap ? c->tasks_cap * 2 : 64, i;
+		struct task **v = rn_xcalloc(cap, sizeof(*v));
+
+		for (i = 0; i < c->tasks_cap; i++)
+			if (c->tasks[i])
+				map_insert(v, cap, c->tasks[i]);
+		free(c->tasks);
+		c->tasks = v;
+		c->tasks_cap = cap;
+	}
+	map_insert(c->tasks, c->tasks_cap, tk);
+	c->ntasks++;
+}
+
+/* Remove `tk` from the map (not freeing it); backward-shift keeps probe chains intact. */
+static void map_del(struct rn_collector *c, struct task *tk)
+{
+	size_t mask = c->tasks_cap - 1, i, j;
+
+	for (i = tid_hash(tk->tid, c->tasks_cap); c->tasks[i] != tk; i = (i + 1) & mask)
+		;
+	c->tasks[i] = NULL;
+	for (j = (i + 1) & mask; c->tasks[j]; j = (j + 1) & mask) {
+		size_t home = tid_hash(c->tasks[j]->tid, c->tasks_cap);
+
+		/* move j back to the hole i when its home is not in (i, j] (cyclically) */
+		if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
+			c->tasks[i] = c->tasks[j];
+			c->tasks[j] = NULL;
+			i = j;
+		}
+	}
+	c->ntasks--;
+	if (c->last == tk)
+		c->last = NULL;
+}
+
+static struct proc_state *ps_of(struct rn_collector *c, int proc)
+{
+	if ((size_t)proc >= c->ps_cap) {
+		size_t old = c->ps_cap;
+
+		c->ps = rn_xgrow(c->ps, &c->ps_cap, (size_t)proc + 1, sizeof(*c->ps));
+		memset(c->ps + old, 0, (c->ps_cap - old) * sizeof(*c->ps));
+	}
+	return &c->ps[proc];
+}
+
+static struct task *task_new(struct rn_collector *c, pid_t tid, int proc, uint32_t flags)
+{
+	struct task *tk = rn_xcalloc(1, sizeof(*tk));
+
+	tk->tid = tid;
+	tk->proc = proc;
+	tk->flags = flags;
+	tk->nr = -1;
+	map_add(c, tk);
+	ps_of(c, proc)->live++;
+	return tk;
+}
+
+static void task_free(struct task *tk)
+{
+	free(tk->path);
+	free(tk->path2);
+	free(tk);
+}
+
+/* ---- CPU pinning ---------------------------------------------------------------------- */
+
+/*
+ * While the tree is one task, the tracer and that task share one CPU: each stop then hands
+ * the CPU over directly instead of waking an idle vCPU (cross-CPU wake-ups cost 100+ us on
+ * small VMs). As soon as a second task exists everyone gets the original affinity back, so
+ * a multi-threaded target runs as it would without renacer.
+ */
+static void unpin(struct rn_collector *c)
+{
+	size_t i;
+
+	if (!c->pinned)
+		return;
+	c->pinned = false;
+	sched_setaffinity(0, sizeof(c->cpus_orig), &c->cpus_orig);
+	for (i = 0; i < c->tasks_cap; i++)
+		if (c->tasks[i])
+			sched_setaffinity(c->tasks[i]->tid, sizeof(c->cpus_orig), &c->cpus_orig);
+	for (i = 0; i < c->npending; i++)
+		sched_setaffinity(c->pending[i].tid, sizeof(c->cpus_orig), &c->cpus_orig);
+}
+
+/* Back to one task: pin it and the tracer together again. */
+static void repin(struct rn_collector *c)
+{
+	size_t i;
+
+	if (!c->pin || c->pinned || c->killing || c->ntasks != 1 || c->npending)
+		return;
+	for (i = 0; i < c->tasks_cap; i++) {
+		if (!c->tasks[i])
+			continue;
+		if (sched_setaffinity(c->tasks[i]->tid, sizeof(c->cpus_one), &c->cpus_one))
+			return;
+	}
+	sched_setaffinity(0, sizeof(c->cpus_one), &c->cpus_one);
+	c->pinned = true;
+}
+
+/* ---- reading the tracee --------------------------------------------------------------- */
+
+/* Read a NUL-terminated string of at most `size` - 1 bytes at `addr` of `tid` into `out`.
+ * Returns 0, 1 when it was truncated, or negative errno. Reads up to page boundaries first
+ * so a string near the end of a mapping is still read. */
+static int read_string(pid_t tid, uint64_t addr, char *out, size_t size)
+{
+	size_t got = 0;
+
+	while (got < size - 1) {
+		size_t chunk = 4096 - ((addr + got) & 4095);
+		struct iovec local, remote;
+		ssize_t n;
+		char *nul;
+
+		if (chunk > size - 1 - got)
+			chunk = size - 1 - got;
+		local.iov_base = out + got;
+		local.iov_len = chunk;
+		remote.iov_base = (void *)(uintptr_t)(addr + got);
+		remote.iov_len = chunk;
+		n = process_vm_readv(tid, &local, 1, &remote, 1, 0);
+		if (n <= 0) {
+			out[got] = '\0';
+			return got ? 1 : (n < 0 ? -errno : -EFAULT);
+		}
+		nul = memchr(out + got, '\0', (size_t)n);
+		if (nul)
+			return 0;
+		got += (size_t)n;
+	}
+	out[size - 1] = '\0';
+	return 1;
+}
+
+static int read_mem(pid_t tid, uint64_t addr, void *out, size_t len)
+{
+	struct iovec local = { out, len };
+	struct iovec remote = { (void *)(uintptr_t)addr, len };
+
+	return process_vm_readv(tid, &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : -EFAULT;
+}
+
+/* Decode the path arguments of the call in flight into tk->path/path2. */
+static void decode_paths(struct task *tk)
+{
+	int a0 = rn_syscall_path_arg(tk->nr, 0);
+	int a1 = rn_syscall_path_arg(tk->nr, 1);
+	int rc;
+
+	if (a0 < 0)
+		return;
+	if (!tk->path)
+		tk->path = rn_xmalloc(RN_PATH_MAX);
+	rc = read_string(tk->tid, tk->args[a0], tk->path, RN_PATH_MAX);
+	tk->has_path = rc >= 0;
+	if (rc == 1)
+		tk->sc_flags |= RN_SC_PATH_TRUNC;
+	if (a1 < 0)
+		return;
+	if (!tk->path2)
+		tk->path2 = rn_xmalloc(RN_PATH_MAX);
+	rc = read_string(tk->tid, tk->args[a1], tk->path2, RN_PATH_MAX);
+	tk->has_path2 = rc >= 0;
+	if (rc == 1)
+		tk->sc_flags |= RN_SC_PATH_TRUNC;
+}
+
+/* VmHWM of `tid` from /proc/TID/status, bytes; 0 if unreadable. */
+static uint64_t read_vm_hwm(pid_t tid)
+{
+	char path[64], buf[4096];
+	const char *p;
+	uint64_t kb = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strstr(buf, "\nVmHWM:");
+	if (!p)
+		return 0;
+	for (p += 7; *p == ' ' || *p == '\t'; p++)
+		;
+	for (; *p >= '0' && *p <= '9'; p++)
+		kb = kb * 10 + (uint64_t)(*p - '0');
+	return kb * 1024;
+}
+
+/* ---- recording ------------------------------------------------------------------------ */
+
+static struct rn_process *proc_of(struct rn_collector *c, const struct task *tk)
+{
+	return &c->t->procs[tk->proc];
+}
+
+/* Hand the span of tk's call to the model. */
+static void emit(struct rn_collector *c, struct task *tk, int64_t ret, int err, uint32_t flags,
+		 uint64_t end_ns)
+{
+	struct rn_syscall_event ev;
+	struct rn_process *p = proc_of(c, tk);
+
+	ev.pid = p->pid;
+	ev.tid = tk->tid;
+	ev.nr = tk->nr;
+	ev.flags = flags | tk->sc_flags;
+	memcpy(ev.args, tk->args, sizeof(ev.args));
+	ev.ret = ret;
+	ev.err = err;
+	ev.start_ns = tk->start_ns;
+	ev.duration_ns = end_ns > tk->start_ns ? end_ns - tk->start_ns : 0;
+	ev.path = tk->has_path ? tk->path : NULL;
+	ev.path2 = tk->has_path2 ? tk->path2 : NULL;
+	rn_trace_syscall(c->t, p, &ev);
+}
+
+/* Close tk's call in flight as one that never returned. */
+static void close_unfinished(struct rn_collector *c, struct task *tk)
+{
+	if (!(tk->flags & TASK_IN_SYSCALL))
+		return;
+	tk->flags &= ~(uint32_t)(TASK_IN_SYSCALL | TASK_WANT_EXIT);
+	if (!(tk->flags & TASK_SC_HIDDEN))
+		emit(c, tk, 0, 0, RN_SC_UNFINISHED, tk->start_ns);
+}
+
+static int fail_arch(struct rn_collector *c, struct task *tk, const char *what)
+{
+	struct rn_process *p = proc_of(c, tk);
+
+	rn_trace_fail(c->t, RN_RUN_ERROR,
+		      "target '%s': process %d ('%s') makes %s system calls; renacer traces "
+		      "only native " NATIVE_ARCH_NAME " system calls (unsupported)",
+		      c->spec->name ? c->spec->name : "?", (int)p->pid,
+		      p->comm ? p->comm : "?", what);
+	return -ENOTSUP;
+}
+
+/* ---- resuming --------------------------------------------------------------------------- */
+
+static void resume(struct rn_collector *c, struct task *tk, int sig)
+{
+	int req = PTRACE_SYSCALL;
+
+	if (c->killing)
+		req = PTRACE_CONT;
+	else if (c->seccomp && !(tk->flags & TASK_WANT_EXIT))
+		req = PTRACE_CONT;
+	/* ESRCH: the task was killed meanwhile; its exit status follows */
+	ptrace(req, tk->tid, 0L, (long)sig);
+}
+
+/* ---- syscall stops ---------------------------------------------------------------------- */
+
+static bool filtered_out(const struct rn_collector *c, int nr)
+{
+	const bool *f = c->spec->syscall_filter;
+
+	return f && (nr < 0 || nr >= rn_syscall_table_size() || !f[nr]);
+}
+
+static int syscall_entry(struct rn_collector *c, struct task *tk, int nr, const uint64_t *args,
+			 uint64_t ts)
+{
+	const struct rn_sysnrs *n = rn_sysnrs();
+
+	tk->nr = nr;
+	memcpy(tk->args, args, sizeof(tk->args));
+	tk->start_ns = ts;
+	tk->sc_flags = 0;
+	tk->flags |= TASK_IN_SYSCALL;
+	tk->flags &= ~(uint32_t)(TASK_SC_HIDDEN | TASK_WANT_EXIT);
+	tk->has_path = false;
+	tk->has_path2 = false;
+	if (tk->flags & TASK_HIDDEN) {
+		/* strace shows the root from its execve on; so do the counts */
+		if (nr == n->execve || nr == n->execveat)
+			tk->flags &= ~(uint32_t)TASK_HIDDEN;
+		else
+			tk->flags |= TASK_SC_HIDDEN;
+	}
+	if (filtered_out(c, nr))
+		tk->flags |= TASK_SC_HIDDEN;
+	if (c->need_paths && !(tk->flags & TASK_SC_HIDDEN))
+		decode_paths(tk);
+	if (!c->seccomp)
+		return 0;
+	/* Seccomp modes: the exit stop is needed for a duration (filtered mode), or for a
+	 * result the model needs (reaping, allocations, the affinity answer). */
+	if ((!c->count_only && !(tk->flags & TASK_SC_HIDDEN)) ||
+	    (nr >= 0 && nr < rn_syscall_table_size() && c->want_exit[nr])) {
+		tk->flags |= TASK_WANT_EXIT;
+		return 0;
+	}
+	/* Count-only: the call is counted at its entry, without duration or result. */
+	tk->flags &= ~(uint32_t)TASK_IN_SYSCALL;
+	if (!(tk->flags & TASK_SC_HIDDEN))
+		emit(c, tk, 0, 0, 0, ts);
+	return 0;
+}
+
+/* A wait4/waitid of a traced process returned a child: remember who reaped whom (the
+ * critical-path metric follows these edges). The tracer always sees a traced child's exit
+ * before its real parent can reap it, so the child has ended in the model already. */
+static void note_reap(struct rn_collector *c, struct task *tk, int64_t ret, uint64_t ts)
+{
+	const struct rn_sysnrs *n = rn_sysnrs();
+	pid_t child = 0;
+	int idx;
+
+	if (tk->nr == n->wait4) {
+		child = (pid_t)ret;
+	} else if (tk->nr == n->waitid && ret == 0 && tk->args[2]) {
+		int32_t pid_field;
+
+		if (tk->args[3] & WNOWAIT)
+			return;
+		/* siginfo_t: si_signo, si_errno, si_code, padding, then si_pid at offset 16 */
+		if (read_mem(tk->tid, tk->args[2] + 16, &pid_field, sizeof(pid_field)))
+			return;
+		child = pid_field;
+	}
+	if (child <= 0)
+		return;
+	idx = rn_trace_find_process(c->t, child);
+	if (idx < 0 || c->t->procs[idx].end == RN_PROC_RUNNING || c->t->procs[idx].reaped_by >= 0)
+		return;
+	c->t->procs[idx].reaped_by = tk->proc;
+	c->t->procs[idx].reaped_ns = ts;
+}
+
+/* While pinned the target must still see its real affinity: rewrite the answer. */
+static void fix_affinity_answer(struct rn_collector *c, struct task *tk, int64_t ret)
+{
+	struct iovec local, remote;
+	size_t len = (size_t)ret;
+
+	if (!c->pinned || ret <= 0)
+		return;
+	if (len > sizeof(c->cpus_orig))
+		len = sizeof(c->cpus_orig);
+	local.iov_base = &c->cpus_orig;
+	local.iov_len = len;
+	remote.iov_base = (void *)(uintptr_t)tk->args[2];
+	remote.iov_len = len;
+	process_vm_writev(tk->tid, &local, 1, &remote, 1, 0);
+}
+
+static void syscall_exit(struct rn_collector *c, struct task *tk, int64_t rval, bool is_error,
+			 uint64_t ts)
+{
+	const struct rn_sysnrs *n = rn_sysnrs();
+	int err = is_error ? (int)-rval : 0;
+	uint32_t flags = 0;
+
+	if (!(tk->flags & TASK_IN_SYSCALL))
+		return; /* an exit whose entry was not seen (attach mid-call) */
+	tk->flags &= ~(uint32_t)(TASK_IN_SYSCALL | TASK_WANT_EXIT);
+	if (err && rn_errno_is_restart(err))
+		flags |= RN_SC_RESTARTED;
+	if (!err) {
+		if (tk->nr == n->wait4 || tk->nr == n->waitid)
+			note_reap(c, tk, rval, ts);
+		else if (tk->nr == n->sched_getaffinity)
+			fix_affinity_answer(c, tk, rval);
+	}
+	if (!(tk->flags & TASK_SC_HIDDEN))
+		emit(c, tk, rval, err, flags, ts);
+}
+
+static int syscall_stop(struct rn_collector *c, struct task *tk)
+{
+	struct __ptrace_syscall_info info;
+	uint64_t ts = now_ns();
+	long n;
+
+	c->t->unfiltered_stops++;
+	n = ptrace(PTRACE_GET_SYSCALL_INFO, tk->tid, (void *)sizeof(info), &info);
+	if (n <= 0)
+		return 0; /* killed meanwhile */
+	if (info.arch != NATIVE_AUDIT_ARCH)
+		return fail_arch(c, tk, info.arch == AUDIT_ARCH_I386 ? "i386 (32-bit)" : "foreign");
+	switch (info.op) {
+	case PTRACE_SYSCALL_INFO_ENTRY:
+#ifdef X32_SYSCALL_BIT
+		if (info.entry.nr & X32_SYSCALL_BIT)
+			return fail_arch(c, tk, "x32");
+#endif
+		return syscall_entry(c, tk, (int)info.entry.nr, info.entry.args, ts);
+	case PTRACE_SYSCALL_INFO_SECCOMP:
+#ifdef X32_SYSCALL_BIT
+		if (info.seccomp.nr & X32_SYSCALL_BIT)
+			return fail_arch(c, tk, "x32");
+#endif
+		return syscall_entry(c, tk, (int)info.seccomp.nr, info.seccomp.args, ts);
+	case PTRACE_SYSCALL_INFO_EXIT:
+		syscall_exit(c, tk, info.exit.rval, info.exit.is_error, ts);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* ---- process events --------------------------------------------------------------------- */
+
+static int check_proc_limit(struct rn_collector *c)
+{
+	if (!c->spec->max_procs || c->t->nprocs <= c->spec->max_procs)
+		return 0;
+	rn_trace_fail(c->t, RN_RUN_LIMIT, "target '%s': more than %llu processes (max_procs)",
+		      c->spec->name ? c->spec->name : "?",
+		      (unsigned long long)c->spec->max_procs);
+	return -E2BIG;
+}
+
+static int first_stop(struct rn_collector *c, struct task *tk);
+
+/* A new task `tid` made by `parent`: a thread of its process or a new process. */
+static int new_child(struct rn_collector *c, struct task *parent, pid_t tid, int event)
+{
+	const struct rn_sysnrs *n = rn_sysnrs();
+	bool thread = false;
+	struct task *tk;
+	size_t i;
+	int rc = 0;
+
+	if (event == PTRACE_EVENT_CLONE) {
+		uint64_t flags = 0;
+
+		/* The parent's clone/clone3 entry tells a thread from a process (seccomp modes
+		 * trace both calls for this reason). */
+		if (parent->nr == n->clone)
+			flags = parent->args[0];
+		else if (parent->nr == n->clone3)
+			read_mem(parent->tid, parent->args[0], &flags, sizeof(flags));
+		thread = flags & CLONE_THREAD;
+	}
+	if (task_find(c, tid))
+		return 0; /* already known (pid reuse races are not possible while traced) */
+	if (thread) {
+		struct rn_process *p = proc_of(c, parent);
+
+		p->nthreads++;
+		tk = task_new(c, tid, parent->proc, TASK_NEW);
+	} else {
+		struct rn_process *pp = proc_of(c, parent);
+		pid_t ppid = pp->pid;
+		struct rn_process *p = rn_trace_add_process(c->t, tid, ppid, now_ns());
+
+		pp = &c->t->procs[parent->proc]; /* the add may have moved the array */
+		if (pp->exe) {
+			rn_process_set_exe(p, pp->exe);
+			memcpy(p->build_id, pp->build_id, sizeof(p->build_id));
+			p->elf_machine = pp->elf_machine;
+		}
+		tk = task_new(c, tid, (int)(c->t->nprocs - 1), TASK_NEW);
+		rn_trace_process_event(c->t, p, 'f');
+		rc = check_proc_limit(c);
+	}
+	if (c->pinned)
+		unpin(c);
+	/* Its first stop may have come before this event. */
+	for (i = 0; i < c->npending; i++) {
+		if (c->pending[i].tid != tid)
+			continue;
+		c->pending[i] = c->pending[--c->npending];
+		if (!rc)
+			rc = first_stop(c, tk);
+		else
+			kill(tid, SIGKILL);
+		break;
+	}
+	return rc;
+}
+
+/* PTRACE_EVENT_EXEC; returns the task that has the stop (its tid may have changed). */
+static struct task *exec_event(struct rn_collector *c, struct task *tk)
+{
+	unsigned long former = 0;
+	char path[64], exe[RN_PATH_MAX];
+	struct rn_process *p;
+	ssize_t len;
+
+	ptrace(PTRACE_GETEVENTMSG, tk->tid, 0L, &former);
+	if ((pid_t)former != tk->tid && former) {
+		/* A non-leader thread exec'd: it now has the leader's tid; the leader vanished
+		 * without an exit report, its call in flight cut off. */
+		struct task *moved = task_find(c, (pid_t)former);
+
+		if (moved && moved != tk) {
+			close_unfinished(c, tk);
+			map_del(c, tk);
+			map_del(c, moved);
+			ps_of(c, tk->proc)->live--;
+			task_free(tk);
+			moved->tid = (pid_t)(c->t->procs[moved->proc].pid);
+			map_add(c, moved);
+			tk = moved;
+		}
+	}
+	tk->flags &= ~(uint32_t)TASK_HIDDEN;
+	p = proc_of(c, tk);
+	p->exec_ns = now_ns();
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)tk->tid);
+	len = readlink(path, exe, sizeof(exe) - 1);
+	if (len > 0) {
+		exe[len] = '\0';
+		rn_process_set_exe(p, exe);
+		p->build_id[0] = '\0';
+		p->elf_machine = 0;
+		rn_elf_identify(&c->elf, exe, &p->elf_machine, p->build_id);
+	}
+	rn_trace_process_event(c->t, p, 'e');
+	return tk;
+}
+
+static void exit_event(struct rn_collector *c, struct task *tk)
+{
+	struct proc_state *ps = ps_of(c, tk->proc);
+	struct rn_process *p = proc_of(c, tk);
+
+	close_unfinished(c, tk);
+	if (tk->flags & TASK_EXITING)
+		return;
+	tk->flags |= TASK_EXITING;
+	if (ps->live)
+		ps->live--;
+	/* The last thread: the address space is still there (PTRACE_EVENT_EXIT comes before
+	 * exit_mm), so VmHWM is the process's peak RSS. */
+	if (!ps->live) {
+		uint64_t hwm = read_vm_hwm(tk->tid);
+
+		if (hwm > p->vm_hwm_bytes)
+			p->vm_hwm_bytes = hwm;
+	}
+}
+
+static bool is_stop_signal(int sig)
+{
+	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+}
+
+/* The first stop of a task. */
+static int first_stop(struct rn_collector *c, struct task *tk)
+{
+	tk->flags &= ~(uint32_t)TASK_NEW;
+	if (c->pinned && c->ntasks > 1)
+		unpin(c);
+	else if (!c->pinned && c->pin)
+		sched_setaffinity(tk->tid, sizeof(c->cpus_orig), &c->cpus_orig);
+	resume(c, tk, 0);
+	return 0;
+}
+
+static int event_stop(struct rn_collector *c, struct task *tk, int status)
+{
+	int event = status >> 16, sig = WSTOPSIG(status);
+	unsigned long msg = 0;
+	int rc = 0;
+
+	switch (event) {
+	case PTRACE_EVENT_FORK:
+	case PTRACE_EVENT_VFORK:
+	case PTRACE_EVENT_CLONE:
+		ptrace(PTRACE_GETEVENTMSG, tk->tid, 0L, &msg);
+		rc = new_child(c, tk, (pid_t)msg, event);
+		break;
+	case PTRACE_EVENT_EXEC:
+		tk = exec_event(c, tk);
+		c->last = tk;
+		break;
+	case PTRACE_EVENT_EXIT:
+		exit_event(c, tk);
+		break;
+	case PTRACE_EVENT_SECCOMP:
+		rc = syscall_stop(c, tk);
+		break;
+	case PTRACE_EVENT_STOP:
+		if (tk->flags & TASK_NEW)
+			return first_stop(c, tk);
+		if (is_stop_signal(sig)) {
+			/* group-stop: stay stopped until SIGCONT, without a ptrace-stop that would
+			 * hide the job-control state */
+			ptrace(PTRACE_LISTEN, tk->tid, 0L, 0L);
+			return 0;
+		}
+		break;
+	default:
+		break;
+	}
+	if (rc)
+		return rc;
+	resume(c, tk, 0);
+	return 0;
+}
+
+/* ---- a task is gone ----------------------------------------------------------------------- */
+
+static int task_gone(struct rn_collector *c, struct task *tk, int status)
+{
+	struct proc_state *ps = ps_of(c, tk->proc);
+	struct rn_process *p = proc_of(c, tk);
+	uint64_t ts = now_ns();
+
+	close_unfinished(c, tk);
+	if (!(tk->flags & TASK_EXITING) && ps->live)
+		ps->live--;
+	if (tk->tid == p->pid) {
+		/* The leader's exit is reported after all its threads': the process is over. */
+		if (c->killing || ps->killed) {
+			p->end = RN_PROC_LOST;
+			p->term_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+			p->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+		} else if (WIFSIGNALED(status)) {
+			p->end = RN_PROC_SIGNALED;
+			p->term_signal = WTERMSIG(status);
+			p->core_dumped = WCOREDUMP(status);
+		} else {
+			p->end = RN_PROC_EXITED;
+			p->exit_code = WEXITSTATUS(status);
+		}
+		p->end_ns = ts;
+		if (ts > c->t->end_ns)
+			c->t->end_ns = ts;
+		rn_trace_process_event(c->t, p, 'x');
+	}
+	map_del(c, tk);
+	task_free(tk);
+	repin(c);
+	return 0;
+}
+
+/* ---- the ops ----------------------------------------------------------------------------- */
+
+static const char *pt_unavailable(void)
+{
+	return NULL;
+}
+
+/* Build the seccomp program: SECCOMP_RET_TRACE for the traced numbers, ALLOW for the rest.
+ * Calls of a foreign ABI (i386, x32) are traced so they can be reported as unsupported. */
+static void build_bpf(struct rn_collector *c, const bool *traced)
+{
+	int n = rn_syscall_table_size(), lo, hi;
+	size_t cap = 8 + 3 * (size_t)n, k = 0;
+	struct sock_filter *f = rn_xcalloc(cap, sizeof(*f));
+
+	f[k++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+					      offsetof(struct seccomp_data, arch));
+	f[k++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_AUDIT_ARCH, 1, 0);
+	f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
+	f[k++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+					      offsetof(struct seccomp_data, nr));
+#ifdef X32_SYSCALL_BIT
+	f[k++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, X32_SYSCALL_BIT, 0, 1);
+	f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
+#endif
+	/* one test per run of consecutive traced numbers */
+	for (lo = 0; lo < n; lo = hi + 1) {
+		if (!traced[lo]) {
+			hi = lo;
+			continue;
+		}
+		for (hi = lo; hi + 1 < n && traced[hi + 1]; hi++)
+			;
+		if (lo == hi) {
+			f[k++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+							      (uint32_t)lo, 0, 1);
+		} else {
+			f[k++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K,
+							      (uint32_t)lo, 0, 2);
+			f[k++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K,
+							      (uint32_t)hi, 1, 0);
+		}
+		f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE);
+	}
+	f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	c->bpf = f;
+	c->bpf_len = k;
+}
+
+static void set_nr(bool *v, int nr)
+{
+	if (nr >= 0 && nr < rn_syscall_table_size())
+		v[nr] = true;
+}
+
+static int pt_create(struct rn_collector **out, const struct rn_run_spec *spec)
+{
+	struct rn_collector *c = rn_xcalloc(1, sizeof(*c));
+	int n = rn_syscall_table_size(), i;
+
+	c->spec = spec;
+	c->follow = spec->flags & RN_RUN_FOLLOW_FORKS;
+	c->count_only = spec->flags & RN_RUN_COUNT_ONLY;
+	c->seccomp = c->count_only || spec->syscall_filter;
+	if (c->seccomp) {
+		const struct rn_sysnrs *nr = rn_sysnrs();
+		bool *traced = rn_xcalloc((size_t)n, sizeof(*traced));
+
+		c->want_exit = rn_xcalloc((size_t)n, sizeof(*c->want_exit));
+		for (i = 0; i < n; i++)
+			traced[i] = !spec->syscall_filter || spec->syscall_filter[i];
+		/* Always seen, for the model: reaping (wait4/waitid exits), thread vs process
+		 * (clone/clone3 entries), the affinity answer while pinned. */
+		set_nr(traced, nr->wait4);
+		set_nr(traced, nr->waitid);
+		set_nr(traced, nr->clone);
+		set_nr(traced, nr->clone3);
+		set_nr(c->want_exit, nr->wait4);
+		set_nr(c->want_exit, nr->waitid);
+		if (spec->flags & RN_RUN_PIN_CPU) {
+			set_nr(traced, nr->sched_getaffinity);
+			set_nr(c->want_exit, nr->sched_getaffinity);
+		}
+		if (c->count_only) {
+			/* allocation accounting needs the results of the memory calls */
+			set_nr(c->want_exit, nr->mmap);
+			set_nr(c->want_exit, nr->munmap);
+			set_nr(c->want_exit, nr->mremap);
+			set_nr(c->want_exit, nr->brk);
+		}
+		build_bpf(c, traced);
+		free(traced);
+	}
+	*out = c;
+	return 0;
+}
+
+static int pt_prepare(struct rn_collector *c, char ***env, size_t *nenv, size_t *env_cap)
+{
+	int cpu;
+
+	(void)env;
+	(void)nenv;
+	(void)env_cap;
+	if (!(c->spec->flags & RN_RUN_PIN_CPU))
+		return 0;
+	/* Pin the tracer now: the child inherits the mask at fork. */
+	if (sched_getaffinity(0, sizeof(c->cpus_orig), &c->cpus_orig) ||
+	    CPU_COUNT(&c->cpus_orig) < 2)
+		return 0;
+	cpu = sched_getcpu();
+	if (cpu < 0 || !CPU_ISSET(cpu, &c->cpus_orig))
+		return 0;
+	CPU_ZERO(&c->cpus_one);
+	CPU_SET(cpu, &c->cpus_one);
+	if (sched_setaffinity(0, sizeof(c->cpus_one), &c->cpus_one))
+		return 0;
+	c->pin = true;
+	c->pinned = true;
+	return 0;
+}
+
+static int pt_on_spawn(struct rn_collector *c, pid_t pid, struct rn_trace *t)
+{
+	long opts = PTRACE_O_EXITKILL | PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC |
+		    PTRACE_O_TRACEEXIT;
+	struct rn_process *p;
+
+	c->t = t;
+	c->need_paths = t->nsinks > 0 || t->spool;
+	if (c->follow)
+		opts |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
+	if (c->seccomp)
+		opts |= PTRACE_O_TRACESECCOMP;
+	t->filtered = c->spec->syscall_filter != NULL;
+	t->counts_only = c->count_only;
+	if (ptrace(PTRACE_SEIZE, pid, 0L, opts))
+		return -errno;
+	/* The child stopped itself with SIGSTOP before exec. Seizing it turns the group-stop
+	 * into a PTRACE_EVENT_STOP trap; SIGCONT now ends the group-stop itself, and is
+	 * delivered (and ignored) before the exec, like strace's startup. */
+	kill(pid, SIGCONT);
+	p = rn_trace_add_process(t, pid, 0, now_ns());
+	if (!t->start_ns)
+		t->start_ns = p->start_ns;
+	task_new(c, pid, (int)(t->nprocs - 1), TASK_NEW | TASK_HIDDEN);
+	rn_trace_process_event(t, p, 'f');
+	return 0;
+}
+
+static int pt_on_event(struct rn_collector *c, struct rn_trace *t, pid_t tid, int status)
+{
+	struct task *tk = task_find(c, tid);
+	int rc = 0;
+
+	(void)t;
+	if (!tk) {
+		if (!WIFSTOPPED(status))
+			return !c->ntasks && !c->npending;
+		if (c->killing) {
+			kill(tid, SIGKILL);
+			ptrace(PTRACE_CONT, tid, 0L, 0L);
+			return 0;
+		}
+		/* A new task whose parent's fork event is still to come: keep it stopped. */
+		c->pending = rn_xgrow(c->pending, &c->pending_cap, c->npending + 1,
+				      sizeof(*c->pending));
+		c->pending[c->npending++] = (struct pending){ tid, status };
+		if (c->pinned)
+			unpin(c);
+		return 0;
+	}
+	c->last = tk;
+	if (!WIFSTOPPED(status)) {
+		task_gone(c, tk, status);
+		return !c->ntasks && !c->npending;
+	}
+	if (c->killing) {
+		if (status >> 16 == PTRACE_EVENT_EXIT)
+			exit_event(c, tk);
+		kill(tid, SIGKILL);
+		ptrace(PTRACE_CONT, tid, 0L, 0L);
+		return 0;
+	}
+	if (WSTOPSIG(status) == (SIGTRAP | 0x80))
+		rc = syscall_stop(c, tk);
+	else if (status >> 16)
+		return event_stop(c, tk, status);
+	else {
+		/* signal-delivery-stop: inject the signal */
+		tk->flags &= ~(uint32_t)TASK_NEW;
+		resume(c, tk, WSTOPSIG(status));
+		return 0;
+	}
+	if (rc)
+		return rc;
+	resume(c, tk, 0);
+	return 0;
+}
+
+static int pt_finish(struct rn_collector *c, struct rn_trace *t)
+{
+	size_t i;
+
+	/* Anything left over (a tree that could not be reaped) is lost, not running. */
+	for (i = 0; i < t->nprocs; i++) {
+		if (t->procs[i].end == RN_PROC_RUNNING) {
+			t->procs[i].end = RN_PROC_LOST;
+			if (!t->procs[i].end_ns)
+				t->procs[i].end_ns = t->end_ns ? t->end_ns : now_ns();
+		}
+	}
+	if (c->pin)
+		sched_setaffinity(0, sizeof(c->cpus_orig), &c->cpus_orig);
+	c->pinned = false;
+	return 0;
+}
+
+static void pt_destroy(struct rn_collector *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	if (c->pin)
+		sched_setaffinity(0, sizeof(c->cpus_orig), &c->cpus_orig);
+	for (i = 0; i < c->tasks_cap; i++)
+		if (c->tasks[i])
+			task_free(c->tasks[i]);
+	free(c->tasks);
+	free(c->pending);
+	free(c->ps);
+	free(c->bpf);
+	free(c->want_exit);
+	rn_elf_cache_free(c->elf);
+	free(c);
+}
+
+const struct rn_collector_ops rn_ptrace_collector = {
+	.name = "ptrace",
+	.unavailable = pt_unavailable,
+	.create = pt_create,
+	.prepare = pt_prepare,
+	.on_spawn = pt_on_spawn,
+	.on_event = pt_on_event,
+	.finish = pt_finish,
+	.destroy = pt_destroy,
+};
+
+/* ---- hooks of the run loop ---------------------------------------------------------------- */
+
+void rn_ptrace_kill_tree(struct rn_collector *c)
+{
+	size_t i;
+
+	if (c->killing)
+		return;
+	c->killing = true;
+	for (i = 0; i < c->tasks_cap; i++) {
+		if (!c->tasks[i])
+			continue;
+		ps_of(c, c->tasks[i]->proc)->killed = true;
+		kill(c->tasks[i]->tid, SIGKILL);
+	}
+	for (i = 0; i < c->npending; i++) {
+		kill(c->pending[i].tid, SIGKILL);
+		ptrace(PTRACE_CONT, c->pending[i].tid, 0L, 0L);
+	}
+	c->npending = 0;
+}
+
+size_t rn_ptrace_live_tasks(const struct rn_collector *c)
+{
+	return c->ntasks + c->npending;
+}
+
+const struct sock_filter *rn_ptrace_seccomp_program(const struct rn_collector *c, size_t *len)
+{
+	*len = c->bpf_len;
+	return c->bpf;
+}

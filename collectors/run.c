@@ -1,0 +1,858 @@
+/*
+ * run.c - run one target once: spawn it, let the collectors watch it, wait for the whole tree,
+ * enforce the wall-clock limit, and turn SIGINT/SIGTERM into a clean teardown.
+ *
+ * The loop reads like strace's main:
+ *
+ *     start the target (fork, child setup, SIGSTOP, collectors' on_spawn, SIGCONT)
+ *     while (dispatch(r, next_event(r)))
+ *             ;
+ *     finish (exec failure report, collectors' finish, memory summary, status)
+ *
+ * With the ptrace collector selected, every wait status of the tree goes to its on_event; the
+ * loop ends when wait4 reports no tracee left (ECHILD), so no process can stay in ptrace-stop.
+ * Without it, a plain driver waits for the root alone.
+ */
+#include "collector.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "log.h"
+#include "ptrace/internal.h"
+#include "xalloc.h"
+
+extern char **environ;
+
+/* Most bytes of stdout/stderr kept by RN_STDIO_CAPTURE. */
+#define CAPTURE_MAX ((size_t)16 << 20)
+/* Wait statuses queued by one drain of wait4(WNOHANG). */
+#define QUEUE_MAX 256
+/* Re-fire period of the timer after the deadline or an interrupt, so a signal that lands
+ * just before wait4 blocks is acted on within this time (ns). */
+#define RETRY_NS 10000000
+
+/* Kinds of event of the run loop (enum run_event_kind). */
+enum run_event_kind {
+	EV_STATUS,    /* a wait status of a task: recorded, then handed to the driver */
+	EV_TIMEOUT,   /* the wall-clock limit expired: status TIMED_OUT, kill the tree */
+	EV_INTERRUPT, /* renacer got SIGINT/SIGTERM: status INTERRUPTED, kill the tree */
+	EV_NONE_LEFT, /* wait4 says no child or tracee is left: the loop ends */
+};
+
+struct run_event {
+	enum run_event_kind kind; /* what happened */
+	pid_t pid;                /* EV_STATUS: the task */
+	int status;               /* EV_STATUS: its wait status */
+	long maxrss_kb;           /* EV_STATUS: ru_maxrss of wait4, KiB */
+};
+
+/* What the child reports through the CLOEXEC pipe when it cannot exec (enum child_stage). */
+enum child_stage {
+	STAGE_EXEC = 1, /* execve failed */
+	STAGE_CWD,      /* chdir failed */
+	STAGE_STDIO,    /* /dev/null or dup2 failed */
+	STAGE_RLIMIT,   /* setrlimit(RLIMIT_AS) failed */
+	STAGE_SECCOMP,  /* the seccomp filter could not be installed */
+};
+
+struct child_report {
+	int32_t stage; /* enum child_stage */
+	int32_t err;   /* errno */
+};
+
+struct selected {
+	const struct rn_collector_ops *ops; /* from the registry */
+	struct rn_collector *c;             /* its state for this run */
+};
+
+struct run {
+	const struct rn_run_spec *spec;
+	struct rn_trace *t;
+	struct rn_run_result *res;
+	struct selected sel[4];     /* the collectors of this run */
+	int nsel;
+	struct rn_collector *pt;    /* the ptrace collector's state, or NULL (plain driver) */
+	const struct rn_collector_ops *pt_ops;
+	const char *name;           /* target name for messages */
+	char *exe;                  /* argv[0] resolved through PATH, owned */
+	char **envp;                /* the child's environment, owned strings */
+	size_t nenv, env_cap;
+	int report_pipe[2];         /* child -> parent exec failure report */
+	int capture_fd[3];          /* capture files (stdout, stderr), -1 if none */
+	pid_t root;                 /* the target's first process */
+	bool root_done;             /* its final wait status was seen */
+	bool killing;               /* the tree was told to die */
+	uint64_t deadline_ns;       /* CLOCK_MONOTONIC deadline, 0 = none */
+	struct run_event q[QUEUE_MAX]; /* wait statuses drained, not yet dispatched */
+	size_t qhead, qlen;
+	struct run_event ev;        /* the event being dispatched */
+};
+
+/* ---- signals ---------------------------------------------------------------------------- */
+
+static volatile sig_atomic_t interrupted_sig; /* SIGINT/SIGTERM received, sticky */
+static volatile sig_atomic_t alarm_seen;      /* the timer fired since the last check */
+static volatile sig_atomic_t have_timer;      /* run_timer is valid */
+static timer_t run_timer;
+
+int rn_run_interrupted(void)
+{
+	return interrupted_sig;
+}
+
+static void arm_retry(void)
+{
+	struct itimerspec its = { { 0, RETRY_NS }, { 0, RETRY_NS } };
+
+	if (have_timer)
+		timer_settime(run_timer, 0, &its, NULL); /* async-signal-safe */
+}
+
+static void on_signal(int sig)
+{
+	if (sig == SIGALRM) {
+		alarm_seen = 1;
+		return;
+	}
+	interrupted_sig = sig;
+	arm_retry();
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- preparing the spawn -------------------------------------------------------------- */
+
+/* Put "KEY=VALUE" into the environment, replacing KEY if present. */
+static void env_set(struct run *r, const char *kv)
+{
+	const char *eq = strchr(kv, '=');
+	size_t klen = eq ? (size_t)(eq - kv) + 1 : strlen(kv), i;
+
+	for (i = 0; i < r->nenv; i++) {
+		if (!strncmp(r->envp[i], kv, klen)) {
+			free(r->envp[i]);
+			r->envp[i] = rn_xstrdup(kv);
+			return;
+		}
+	}
+	r->envp = rn_xgrow(r->envp, &r->env_cap, r->nenv + 2, sizeof(*r->envp));
+	r->envp[r->nenv++] = rn_xstrdup(kv);
+	r->envp[r->nenv] = NULL;
+}
+
+static const char *env_get(const struct run *r, const char *key)
+{
+	size_t klen = strlen(key), i;
+
+	for (i = 0; i < r->nenv; i++)
+		if (!strncmp(r->envp[i], key, klen) && r->envp[i][klen] == '=')
+			return r->envp[i] + klen + 1;
+	return NULL;
+}
+
+static void build_env(struct run *r)
+{
+	char **e;
+
+	r->envp = rn_xgrow(NULL, &r->env_cap, 1, sizeof(*r->envp));
+	r->envp[0] = NULL;
+	for (e = environ; e && *e; e++)
+		env_set(r, *e);
+	for (e = (char **)r->spec->env_add; e && *e; e++)
+		env_set(r, *e);
+	if (r->spec->traceparent && !(r->spec->flags & RN_RUN_NO_PROPAGATE)) {
+		struct rn_buf b;
+
+		rn_buf_init(&b, 0);
+		rn_buf_addf(&b, "TRACEPARENT=%s", r->spec->traceparent);
+		env_set(r, b.buf);
+		rn_buf_release(&b);
+	}
+}
+
+static bool is_executable_file(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, X_OK);
+}
+
+/*
+ * Resolve argv[0] through PATH before the fork, as strace does: the child then makes exactly
+ * one execve, so the execve count matches strace's. A name with a '/' is used as given.
+ * Returns 0 or -ENOENT.
+ */
+static int resolve_exe(struct run *r)
+{
+	const char *name = r->spec->argv[0], *path, *p;
+	struct rn_buf b;
+
+	if (strchr(name, '/')) {
+		r->exe = rn_xstrdup(name);
+		return 0;
+	}
+	path = env_get(r, "PATH");
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	rn_buf_init(&b, 0);
+	for (p = path;; p++) {
+		const char *end = strchr(p, ':');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		rn_buf_reset(&b);
+		if (len)
+			rn_buf_add(&b, p, len);
+		else
+			rn_buf_addc(&b, '.');
+		rn_buf_addf(&b, "/%s", name);
+		if (is_executable_file(b.buf)) {
+			r->exe = rn_buf_detach(&b, NULL);
+			return 0;
+		}
+		if (!end)
+			break;
+		p = end;
+	}
+	rn_buf_release(&b);
+	return -ENOENT;
+}
+
+static int open_capture(void)
+{
+	char tmpl[] = "/tmp/renacer-capture-XXXXXX";
+	int fd = open("/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+
+	if (fd >= 0)
+		return fd;
+	fd = mkostemp(tmpl, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	unlink(tmpl);
+	return fd;
+}
+
+/* ---- the child ------------------------------------------------------------------------ */
+
+static void child_fail(struct run *r, int stage, int err)
+{
+	struct child_report rep = { stage, err };
+	ssize_t n = write(r->report_pipe[1], &rep, sizeof(rep));
+
+	(void)n;
+	_exit(127);
+}
+
+static int install_seccomp(const struct sock_filter *prog, size_t len)
+{
+	struct sock_fprog fprog = { (unsigned short)len, (struct sock_filter *)prog };
+
+	if (!syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fprog))
+		return 0;
+	if (errno != EACCES)
+		return -errno;
+	/* Without CAP_SYS_ADMIN a filter needs no_new_privs (set-uid binaries then run with
+	 * their caller's rights, as they do under any ptrace tracer). */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -errno;
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fprog))
+		return -errno;
+	return 0;
+}
+
+/* In the child: set up stdio, cwd, limits, stop for the collectors, exec. Never returns. */
+static void child(struct run *r, const sigset_t *mask)
+{
+	const struct sock_filter *prog = NULL;
+	size_t prog_len = 0;
+	int i;
+
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGALRM, SIG_DFL);
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	for (i = 0; i < 3; i++) {
+		int fd = -1;
+
+		if (r->spec->stdio[i] == RN_STDIO_NULL ||
+		    (i == 0 && r->spec->stdio[i] == RN_STDIO_CAPTURE))
+			fd = open("/dev/null", i ? O_WRONLY : O_RDONLY);
+		else if (r->spec->stdio[i] == RN_STDIO_CAPTURE)
+			fd = dup(r->capture_fd[i]);
+		else
+			continue;
+		if (fd < 0 || dup2(fd, i) < 0)
+			child_fail(r, STAGE_STDIO, errno);
+		if (fd != i)
+			close(fd);
+	}
+	if (r->spec->cwd && chdir(r->spec->cwd))
+		child_fail(r, STAGE_CWD, errno);
+	if (r->spec->max_as_bytes) {
+		struct rlimit rl = { r->spec->max_as_bytes, r->spec->max_as_bytes };
+
+		if (setrlimit(RLIMIT_AS, &rl))
+			child_fail(r, STAGE_RLIMIT, errno);
+	}
+	if (r->pt)
+		prog = rn_ptrace_seccomp_program(r->pt, &prog_len);
+	/* Stop until the collectors are ready (ptrace seizes us here). */
+	syscall(SYS_kill, getpid(), SIGSTOP);
+	/* After the seize: SECCOMP_RET_TRACE without a tracer would fail calls with ENOSYS. */
+	if (prog) {
+		int rc = install_seccomp(prog, prog_len);
+
+		if (rc)
+			child_fail(r, STAGE_SECCOMP, -rc);
+	}
+	execve(r->exe, r->spec->argv, r->envp);
+	child_fail(r, STAGE_EXEC, errno);
+}
+
+/* ---- killing the tree ------------------------------------------------------------------- */
+
+/* Plain driver: kill `pid` and, depth first, every descendant listed in /proc. */
+static void kill_descendants(pid_t pid)
+{
+	char path[64];
+	DIR *d;
+	struct dirent *de;
+
+	kill(pid, SIGSTOP); /* freeze it so it makes no new children while we look */
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	while (d && (de = readdir(d))) {
+		char cpath[96];
+		struct rn_buf b;
+		const char *p;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(cpath, sizeof(cpath), "/proc/%d/task/%.20s/children", (int)pid, de->d_name);
+		rn_buf_init(&b, 1 << 20);
+		if (!rn_buf_read_file(&b, cpath)) {
+			for (p = b.buf; *p;) {
+				pid_t c = 0;
+
+				while (*p == ' ')
+					p++;
+				for (; *p >= '0' && *p <= '9'; p++)
+					c = c * 10 + (*p - '0');
+				if (c > 0)
+					kill_descendants(c);
+				if (*p && *p != ' ')
+					break;
+			}
+		}
+		rn_buf_release(&b);
+	}
+	if (d)
+		closedir(d);
+	kill(pid, SIGKILL);
+}
+
+static void kill_tree(struct run *r)
+{
+	if (r->killing)
+		return;
+	r->killing = true;
+	if (r->pt)
+		rn_ptrace_kill_tree(r->pt);
+	else if (!r->root_done)
+		kill_descendants(r->root);
+}
+
+/* ---- the loop ------------------------------------------------------------------------- */
+
+static void push(struct run *r, pid_t pid, int status, const struct rusage *ru)
+{
+	struct run_event *e = &r->q[(r->qhead + r->qlen) % QUEUE_MAX];
+
+	e->kind = EV_STATUS;
+	e->pid = pid;
+	e->status = status;
+	e->maxrss_kb = ru->ru_maxrss;
+	r->qlen++;
+}
+
+static struct run_event *pop(struct run *r)
+{
+	r->ev = r->q[r->qhead];
+	r->qhead = (r->qhead + 1) % QUEUE_MAX;
+	r->qlen--;
+	return &r->ev;
+}
+
+static struct run_event *next_event(struct run *r)
+{
+	pid_t who = r->pt ? -1 : r->root;
+	struct rusage ru;
+	int status;
+	pid_t pid;
+
+	if (r->qlen)
+		return pop(r);
+	for (;;) {
+		if (interrupted_sig && !r->killing) {
+			r->ev.kind = EV_INTERRUPT;
+			return &r->ev;
+		}
+		if (alarm_seen) {
+			alarm_seen = 0;
+			if (r->deadline_ns && !r->killing && now_ns() >= r->deadline_ns) {
+				r->ev.kind = EV_TIMEOUT;
+				return &r->ev;
+			}
+		}
+		pid = wait4(who, &status, __WALL, &ru);
+		if (pid > 0)
+			break;
+		if (errno == EINTR)
+			continue;
+		r->ev.kind = EV_NONE_LEFT; /* ECHILD: nothing left to wait for */
+		return &r->ev;
+	}
+	push(r, pid, status, &ru);
+	/* Serve every pending stop in turn: wait4(-1) prefers the caller's own children, so
+	 * a busy root would otherwise starve its descendants. */
+	while (r->pt && r->qlen < QUEUE_MAX && rn_ptrace_live_tasks(r->pt) > 1) {
+		pid = wait4(-1, &status, __WALL | WNOHANG, &ru);
+		if (pid <= 0)
+			break;
+		push(r, pid, status, &ru);
+	}
+	return pop(r);
+}
+
+/* Plain driver: the root's final status. */
+static void plain_exit(struct run *r, int status)
+{
+	struct rn_process *p = &r->t->procs[0];
+
+	p->end_ns = now_ns();
+	r->t->end_ns = p->end_ns;
+	if (r->killing) {
+		p->end = RN_PROC_LOST;
+		p->term_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	} else if (WIFSIGNALED(status)) {
+		p->end = RN_PROC_SIGNALED;
+		p->term_signal = WTERMSIG(status);
+		p->core_dumped = WCOREDUMP(status);
+	} else {
+		p->end = RN_PROC_EXITED;
+		p->exit_code = WEXITSTATUS(status);
+	}
+	rn_trace_process_event(r->t, p, 'x');
+}
+
+static void on_status(struct run *r, const struct run_event *ev)
+{
+	bool gone = WIFEXITED(ev->status) || WIFSIGNALED(ev->status);
+	int rc;
+
+	if (gone && ev->pid == r->root) {
+		r->root_done = true;
+		if (r->res)
+			r->res->root_status = ev->status;
+	}
+	if (gone && ev->maxrss_kb > 0) {
+		/* wait4's ru_maxrss is a floor for the process's peak RSS */
+		int idx = rn_trace_find_process(r->t, ev->pid);
+
+		if (idx >= 0 && r->t->procs[idx].pid == ev->pid &&
+		    r->t->procs[idx].end == RN_PROC_RUNNING &&
+		    (uint64_t)ev->maxrss_kb * 1024 > r->t->procs[idx].vm_hwm_bytes)
+			r->t->procs[idx].vm_hwm_bytes = (uint64_t)ev->maxrss_kb * 1024;
+	}
+	if (!r->pt) {
+		if (gone && ev->pid == r->root)
+			plain_exit(r, ev->status);
+		return;
+	}
+	rc = r->pt_ops->on_event(r->pt, r->t, ev->pid, ev->status);
+	if (rc < 0) {
+		if (r->t->status == RN_RUN_OK)
+			rn_trace_fail(r->t, RN_RUN_ERROR, "target '%s': tracing failed: %s",
+				      r->name, strerror(-rc));
+		kill_tree(r);
+	}
+}
+
+static bool dispatch(struct run *r, struct run_event *ev)
+{
+	switch (ev->kind) {
+	case EV_STATUS:
+		on_status(r, ev);
+		return true;
+	case EV_TIMEOUT:
+		rn_trace_fail(r->t, RN_RUN_TIMED_OUT, "target '%s' timed out after %.3f s",
+			      r->name, (double)r->spec->timeout_ns / 1e9);
+		kill_tree(r);
+		return true;
+	case EV_INTERRUPT:
+		rn_trace_fail(r->t, RN_RUN_INTERRUPTED, "target '%s' interrupted by %s", r->name,
+			      interrupted_sig == SIGINT ? "SIGINT" : "SIGTERM");
+		kill_tree(r);
+		return true;
+	case EV_NONE_LEFT:
+		return false;
+	}
+	return false;
+}
+
+/* ---- start and finish ------------------------------------------------------------------- */
+
+static int select_collectors(struct run *r)
+{
+	static const struct {
+		uint32_t bit;
+		const char *name;
+	} names[] = { { RN_COLLECT_PTRACE, "ptrace" }, { RN_COLLECT_VULKAN, "vulkan" } };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const struct rn_collector_ops *ops;
+		const char *why;
+		int rc;
+
+		if (!(r->spec->collectors & names[i].bit))
+			continue;
+		ops = rn_collector_find(names[i].name);
+		why = !ops ? "not in this build" : ops->unavailable ? ops->unavailable() : NULL;
+		if (why) {
+			rn_trace_fail(r->t, RN_RUN_ERROR, "collector '%s' is unavailable: %s",
+				      names[i].name, why);
+			return -ENOTSUP;
+		}
+		rc = ops->create(&r->sel[r->nsel].c, r->spec);
+		if (rc) {
+			rn_trace_fail(r->t, RN_RUN_ERROR, "collector '%s' failed to start: %s",
+				      names[i].name, strerror(-rc));
+			return rc;
+		}
+		r->sel[r->nsel].ops = ops;
+		if (names[i].bit == RN_COLLECT_PTRACE) {
+			r->pt = r->sel[r->nsel].c;
+			r->pt_ops = ops;
+		}
+		r->nsel++;
+	}
+	return 0;
+}
+
+static int prepare_collectors(struct run *r)
+{
+	int i, rc;
+
+	for (i = 0; i < r->nsel; i++) {
+		if (!r->sel[i].ops->prepare)
+			continue;
+		rc = r->sel[i].ops->prepare(r->sel[i].c, &r->envp, &r->nenv, &r->env_cap);
+		if (rc) {
+			rn_trace_fail(r->t, RN_RUN_ERROR, "collector '%s' failed to prepare: %s",
+				      r->sel[i].ops->name, strerror(-rc));
+			return rc;
+		}
+		/* keep the array NULL-terminated whatever prepare did */
+		r->envp = rn_xgrow(r->envp, &r->env_cap, r->nenv + 1, sizeof(*r->envp));
+		r->envp[r->nenv] = NULL;
+	}
+	return 0;
+}
+
+/* Fork the child and hand it, stopped before exec, to the collectors. */
+static int spawn(struct run *r, const sigset_t *mask)
+{
+	int status, i, rc;
+	pid_t pid;
+
+	if (pipe2(r->report_pipe, O_CLOEXEC))
+		return -errno;
+	r->t->start_ns = now_ns();
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0)
+		child(r, mask);
+	r->root = pid;
+	close(r->report_pipe[1]);
+	r->report_pipe[1] = -1;
+	/* the child stops itself (SIGSTOP) before exec; exec setup failures exit instead */
+	while (waitpid(pid, &status, WUNTRACED) < 0) {
+		if (errno != EINTR)
+			return -errno;
+	}
+	if (!WIFSTOPPED(status)) {
+		r->root_done = true;
+		if (r->res)
+			r->res->root_status = status;
+		return 0; /* the failure report is read at the end */
+	}
+	if (!r->pt) {
+		struct rn_process *p = rn_trace_add_process(r->t, pid, 0, r->t->start_ns);
+
+		rn_process_set_exe(p, r->exe);
+		rn_trace_process_event(r->t, p, 'f');
+	}
+	for (i = 0; i < r->nsel; i++) {
+		if (!r->sel[i].ops->on_spawn)
+			continue;
+		rc = r->sel[i].ops->on_spawn(r->sel[i].c, pid, r->t);
+		if (rc) {
+			rn_trace_fail(r->t, RN_RUN_ERROR, "cannot trace target '%s': %s%s", r->name,
+				      strerror(-rc),
+				      rc == -EPERM ? " (ptrace is not permitted here; "
+						     "see /proc/sys/kernel/yama/ptrace_scope)"
+						   : "");
+			kill(pid, SIGKILL);
+			kill(pid, SIGCONT);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			r->root_done = true;
+			return rc;
+		}
+	}
+	if (!r->pt)
+		kill(pid, SIGCONT);
+	return 0;
+}
+
+/* Read the child's exec failure report, if any: 0 when it exec'd, else -errno. */
+static int read_report(struct run *r)
+{
+	struct child_report rep;
+	ssize_t n;
+
+	if (r->report_pipe[0] < 0)
+		return 0;
+	fcntl(r->report_pipe[0], F_SETFL, O_NONBLOCK);
+	n = read(r->report_pipe[0], &rep, sizeof(rep));
+	if (n != (ssize_t)sizeof(rep))
+		return 0;
+	switch (rep.stage) {
+	case STAGE_EXEC:
+		rn_trace_fail(r->t, RN_RUN_EXEC_FAILED, "target '%s': cannot execute '%s': %s",
+			      r->name, r->spec->argv[0], strerror(rep.err));
+		break;
+	case STAGE_CWD:
+		rn_trace_fail(r->t, RN_RUN_EXEC_FAILED,
+			      "target '%s': cannot change to directory '%s': %s", r->name,
+			      r->spec->cwd ? r->spec->cwd : "", strerror(rep.err));
+		break;
+	case STAGE_SECCOMP:
+		rn_trace_fail(r->t, RN_RUN_EXEC_FAILED,
+			      "target '%s': cannot install the seccomp filter: %s", r->name,
+			      strerror(rep.err));
+		break;
+	default:
+		rn_trace_fail(r->t, RN_RUN_EXEC_FAILED, "target '%s': cannot set up the process: %s",
+			      r->name, strerror(rep.err));
+		break;
+	}
+	return rep.err ? -rep.err : -ENOEXEC;
+}
+
+static void read_capture(int fd, char **out, size_t *len, bool *trunc)
+{
+	struct rn_buf b;
+	off_t size = lseek(fd, 0, SEEK_END);
+	char chunk[65536];
+
+	if (size < 0)
+		return;
+	*trunc = (size_t)size > CAPTURE_MAX;
+	lseek(fd, 0, SEEK_SET);
+	rn_buf_init(&b, CAPTURE_MAX);
+	while (b.len < CAPTURE_MAX) {
+		size_t want = CAPTURE_MAX - b.len < sizeof(chunk) ? CAPTURE_MAX - b.len
+								    : sizeof(chunk);
+		ssize_t n = read(fd, chunk, want);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		rn_buf_add(&b, chunk, (size_t)n);
+	}
+	*out = rn_buf_detach(&b, len);
+}
+
+static void final_status(struct run *r, int status)
+{
+	const struct rn_process *root = r->t->nprocs ? &r->t->procs[0] : NULL;
+
+	if (r->t->status != RN_RUN_OK || !r->root_done)
+		return;
+	if (WIFSIGNALED(status) || (root && root->end == RN_PROC_SIGNALED)) {
+		int sig = WIFSIGNALED(status) ? WTERMSIG(status) : root->term_signal;
+		bool core = WIFSIGNALED(status) ? WCOREDUMP(status) : root->core_dumped;
+
+		rn_trace_fail(r->t, RN_RUN_CRASHED, "target '%s' was killed by signal %d (%s)%s",
+			      r->name, sig, strsignal(sig), core ? " (core dumped)" : "");
+	}
+}
+
+void rn_run_result_release(struct rn_run_result *res)
+{
+	if (!res)
+		return;
+	free(res->out);
+	free(res->err);
+	memset(res, 0, sizeof(*res));
+}
+
+int rn_run_target(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_run_result *res)
+{
+	struct sigaction sa, old_int, old_term, old_alrm;
+	struct sigevent sev;
+	sigset_t mask;
+	struct run *r;
+	int rc = 0, i, exec_rc;
+	size_t k;
+
+	if (res)
+		memset(res, 0, sizeof(*res));
+	if (interrupted_sig) {
+		rn_trace_fail(t, RN_RUN_INTERRUPTED, "interrupted before target '%s' started",
+			      spec->name ? spec->name : spec->argv[0]);
+		return -ECANCELED;
+	}
+	r = rn_xcalloc(1, sizeof(*r));
+	r->spec = spec;
+	r->t = t;
+	r->res = res;
+	r->name = spec->name ? spec->name : spec->argv[0];
+	r->report_pipe[0] = r->report_pipe[1] = -1;
+	for (i = 0; i < 3; i++)
+		r->capture_fd[i] = -1;
+	sigprocmask(SIG_SETMASK, NULL, &mask);
+
+	build_env(r);
+	rc = resolve_exe(r);
+	if (rc) {
+		rn_trace_fail(t, RN_RUN_EXEC_FAILED, "target '%s': cannot execute '%s': %s",
+			      r->name, spec->argv[0], strerror(-rc));
+		goto out_free;
+	}
+	for (i = 1; i < 3; i++) {
+		if (spec->stdio[i] != RN_STDIO_CAPTURE)
+			continue;
+		r->capture_fd[i] = open_capture();
+		if (r->capture_fd[i] < 0) {
+			rc = r->capture_fd[i];
+			rn_trace_fail(t, RN_RUN_ERROR, "cannot create a capture file: %s",
+				      strerror(-rc));
+			goto out_free;
+		}
+	}
+	rc = select_collectors(r);
+	if (!rc)
+		rc = prepare_collectors(r);
+	if (rc)
+		goto out_collectors;
+
+	/* SIGINT/SIGTERM end the run cleanly; the timer wakes wait4 at the deadline. Handlers
+	 * are installed without SA_RESTART so a blocked wait4 returns EINTR. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGALRM, &sa, &old_alrm);
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_SIGNAL;
+	sev.sigev_signo = SIGALRM;
+	alarm_seen = 0;
+	if (!timer_create(CLOCK_MONOTONIC, &sev, &run_timer))
+		have_timer = 1;
+
+	rc = spawn(r, &mask);
+	if (!rc && spec->timeout_ns && have_timer) {
+		struct itimerspec its;
+
+		r->deadline_ns = now_ns() + spec->timeout_ns;
+		its.it_value.tv_sec = (time_t)(spec->timeout_ns / 1000000000u);
+		its.it_value.tv_nsec = (long)(spec->timeout_ns % 1000000000u);
+		its.it_interval.tv_sec = 0;
+		its.it_interval.tv_nsec = RETRY_NS;
+		timer_settime(run_timer, 0, &its, NULL);
+	}
+	if (!rc && !r->root_done) {
+		while (dispatch(r, next_event(r)))
+			;
+	}
+
+	if (have_timer) {
+		have_timer = 0;
+		timer_delete(run_timer);
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGALRM, &old_alrm, NULL);
+
+	exec_rc = read_report(r);
+	if (!rc)
+		rc = exec_rc;
+	for (i = 0; i < r->nsel; i++) {
+		int frc;
+
+		if (!r->sel[i].ops->finish)
+			continue;
+		frc = r->sel[i].ops->finish(r->sel[i].c, t);
+		if (frc && t->status == RN_RUN_OK)
+			rn_trace_fail(t, RN_RUN_ERROR, "collector '%s' failed: %s",
+				      r->sel[i].ops->name, strerror(-frc));
+	}
+	if (!t->end_ns)
+		t->end_ns = now_ns();
+	rn_trace_finish_memory(t);
+	final_status(r, res ? res->root_status : 0);
+	if (res) {
+		if (r->capture_fd[1] >= 0)
+			read_capture(r->capture_fd[1], &res->out, &res->out_len, &res->out_truncated);
+		if (r->capture_fd[2] >= 0) {
+			bool trunc = false;
+
+			read_capture(r->capture_fd[2], &res->err, &res->err_len, &trunc);
+			res->out_truncated |= trunc;
+		}
+	}
+	if (t->status == RN_RUN_INTERRUPTED)
+		rc = -ECANCELED;
+
+out_collectors:
+	for (i = 0; i < r->nsel; i++)
+		r->sel[i].ops->destroy(r->sel[i].c);
+out_free:
+	for (i = 0; i < 3; i++)
+		if (r->capture_fd[i] >= 0)
+			close(r->capture_fd[i]);
+	if (r->report_pipe[0] >= 0)
+		close(r->report_pipe[0]);
+	for (k = 0; k < r->nenv; k++)
+		free(r->envp[k]);
+	free(r->envp);
+	free(r->exe);
+	free(r);
+	return rc;
+}

@@ -1,0 +1,469 @@
+/*
+ * cmd_trace.c - `renacer trace`: run one command under the ptrace collector and print what
+ * strace would (per-call lines, the -c summary), or the same as JSON / JSON Lines.
+ */
+#include "cmd_trace.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "buf.h"
+#include "collector.h"
+#include "exitcode.h"
+#include "log.h"
+#include "ptrace/ptrace.h"
+#include "xalloc.h"
+
+/* Option ids: short options use their character. */
+enum {
+	OPT_SUMMARY_ONLY = 'c',
+	OPT_SUMMARY = 'C',
+	OPT_TIMES = 'T',
+	OPT_FOLLOW = 'f',
+	OPT_EXPR = 'e',
+	OPT_OUTPUT = 'o',
+	OPT_WALL = 'w',
+	OPT_HELP = 'h',
+	OPT_FORMAT = 256,
+	OPT_TIMEOUT,
+	OPT_NO_PIN,
+	OPT_COUNT_ONLY,
+};
+
+static const struct rn_option trace_options[] = {
+	{ OPT_SUMMARY_ONLY, "summary-only", 'c', RN_OPT_NONE, NULL, "count calls, errors and time per syscall; print only the summary" },
+	{ OPT_SUMMARY, "summary", 'C', RN_OPT_NONE, NULL, "print the per-call lines and the summary" },
+	{ OPT_TIMES, "syscall-times", 'T', RN_OPT_NONE, NULL, "show the time spent in each call (under tracer)" },
+	{ OPT_FOLLOW, "follow-forks", 'f', RN_OPT_NONE, NULL, "trace child processes and threads too" },
+	{ OPT_EXPR, "expr", 'e', RN_OPT_REQUIRED, "trace=SET", "trace only SET (names, %file, %process, ...; '!' negates), filtered in the kernel by seccomp-bpf" },
+	{ OPT_OUTPUT, "output", 'o', RN_OPT_REQUIRED, "FILE", "write the trace to FILE instead of stderr" },
+	{ OPT_FORMAT, "format", 0, RN_OPT_REQUIRED, "FMT", "text (default), json or jsonl (schema renacer-trace v1)" },
+	{ OPT_TIMEOUT, "timeout", 0, RN_OPT_REQUIRED, "SECONDS", "kill the whole tree after SECONDS of wall-clock time" },
+	{ OPT_COUNT_ONLY, "count-only", 0, RN_OPT_NONE, NULL, "count calls at entry only: no durations, errors only where the result is needed" },
+	{ OPT_NO_PIN, "no-pin", 0, RN_OPT_NONE, NULL, "do not share one CPU between renacer and a single-task target" },
+	{ OPT_WALL, NULL, 'w', RN_OPT_NONE, NULL, "accepted for strace compatibility: times are always wall-clock" },
+	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
+	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
+};
+
+const struct rn_command rn_cmd_trace_def = {
+	"trace",
+	"renacer trace [-c] [-C] [-T] [-f] [-e trace=SET] [-o FILE] [--format text|json|jsonl] -- CMD [ARGS...]",
+	"trace the syscalls of CMD like strace (also: renacer -c -T -- CMD)",
+	"Lines look like strace's: openat(AT_FDCWD, \"/etc/passwd\", O_RDONLY) = 3. The -c\n"
+	"summary has strace's layout and counts calls and errors as strace -c does: a call is\n"
+	"counted when it returns (exit_group and calls cut off by the process's death are not),\n"
+	"a call interrupted with ERESTART* counts once with an error and again when the kernel\n"
+	"restarts it, and CMD is resolved through PATH before its one execve. Times are measured\n"
+	"between the syscall-entry and -exit stops: they are times under tracer and include the\n"
+	"cost of the stops. Output goes to stderr or -o FILE, never to CMD's stdout. The exit\n"
+	"status is CMD's (128 + signal if it was killed).",
+	trace_options,
+};
+
+enum trace_format {
+	FMT_TEXT,  /* strace lines and the -c table */
+	FMT_JSON,  /* one document at the end */
+	FMT_JSONL, /* one object per line as the run goes */
+};
+
+struct trace_opts {
+	bool summary_only;        /* -c */
+	bool summary;             /* -C */
+	bool times;               /* -T */
+	bool follow;              /* -f */
+	bool count_only;          /* --count-only */
+	bool no_pin;              /* --no-pin */
+	bool help;                /* -h */
+	const char *expr;         /* -e, borrowed from argv */
+	const char *output;       /* -o, borrowed */
+	enum trace_format format; /* --format */
+	uint64_t timeout_ns;      /* --timeout, 0 = none */
+};
+
+/* What the sinks write to. */
+struct out_ctx {
+	FILE *out;               /* stderr or -o FILE */
+	struct rn_buf line;      /* scratch */
+	const struct trace_opts *o;
+};
+
+/* Parse "SECONDS[.FRACTION]" into ns. 0 or -1. */
+static int parse_seconds(const char *s, uint64_t *ns)
+{
+	uint64_t whole = 0, frac = 0, scale = 1000000000u;
+	const char *p = s;
+
+	if (!(*p >= '0' && *p <= '9'))
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		whole = whole * 10 + (uint64_t)(*p - '0');
+		if (whole > 100000000u)
+			return -1;
+	}
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++) {
+			if (scale > 1) {
+				scale /= 10;
+				frac += (uint64_t)(*p - '0') * scale;
+			}
+		}
+	}
+	if (*p)
+		return -1;
+	*ns = whole * 1000000000u + frac;
+	return *ns ? 0 : -1;
+}
+
+static int on_option(void *ctx, int id, const char *arg)
+{
+	struct trace_opts *o = ctx;
+
+	switch (id) {
+	case OPT_SUMMARY_ONLY:
+		o->summary_only = true;
+		break;
+	case OPT_SUMMARY:
+		o->summary = true;
+		break;
+	case OPT_TIMES:
+		o->times = true;
+		break;
+	case OPT_FOLLOW:
+		o->follow = true;
+		break;
+	case OPT_EXPR:
+		if (o->expr)
+			return rn_error("renacer trace: only one -e trace= expression is supported");
+		o->expr = arg;
+		break;
+	case OPT_OUTPUT:
+		o->output = arg;
+		break;
+	case OPT_FORMAT:
+		if (!strcmp(arg, "text"))
+			o->format = FMT_TEXT;
+		else if (!strcmp(arg, "json"))
+			o->format = FMT_JSON;
+		else if (!strcmp(arg, "jsonl"))
+			o->format = FMT_JSONL;
+		else
+			return rn_error("renacer trace: unknown --format '%s' (text, json or jsonl)",
+					arg);
+		break;
+	case OPT_TIMEOUT:
+		if (parse_seconds(arg, &o->timeout_ns))
+			return rn_error("renacer trace: --timeout wants seconds > 0, not '%s'", arg);
+		break;
+	case OPT_COUNT_ONLY:
+		o->count_only = true;
+		break;
+	case OPT_NO_PIN:
+		o->no_pin = true;
+		break;
+	case OPT_WALL:
+		break;
+	case OPT_HELP:
+		o->help = true;
+		break;
+	default:
+		return -1;
+	}
+	return 0;
+}
+
+/* -e trace=SET (also t=SET and a bare SET, as strace accepts). NULL set = everything. */
+static int parse_expr(const char *expr, bool **set_out)
+{
+	const char *set = expr, *eq = strchr(expr, '=');
+	int n = rn_syscall_table_size(), i;
+	bool *set_v, all = true;
+
+	*set_out = NULL;
+	if (eq) {
+		size_t klen = (size_t)(eq - expr);
+
+		if (!((klen == 5 && !strncmp(expr, "trace", 5)) || (klen == 1 && *expr == 't')))
+			return rn_error("renacer trace: -e '%.*s=' is not supported; only "
+					"-e trace=SET is",
+					(int)klen, expr);
+		set = eq + 1;
+	}
+	set_v = rn_xcalloc((size_t)n, sizeof(*set_v));
+	if (rn_syscall_set_parse(set, set_v)) {
+		free(set_v);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		all = all && set_v[i];
+	if (all) {
+		free(set_v); /* everything: full tracing, no seccomp filter */
+		return 0;
+	}
+	*set_out = set_v;
+	return 0;
+}
+
+static uint32_t line_flags(const struct out_ctx *oc, const struct rn_trace *t)
+{
+	uint32_t f = oc->o->times ? RN_LINE_TIME : 0;
+
+	if (oc->o->follow && (t->nprocs > 1 || (t->nprocs && t->procs[0].nthreads > 1)))
+		f |= RN_LINE_PID;
+	return f;
+}
+
+static void text_syscall(void *ctx, const struct rn_trace *t, const struct rn_syscall_event *ev)
+{
+	struct out_ctx *oc = ctx;
+
+	rn_buf_reset(&oc->line);
+	rn_syscall_format(&oc->line, ev, line_flags(oc, t));
+	rn_buf_addc(&oc->line, '\n');
+	fwrite(oc->line.buf, 1, oc->line.len, oc->out);
+}
+
+static void text_process(void *ctx, const struct rn_trace *t, const struct rn_process *p,
+			 char event)
+{
+	struct out_ctx *oc = ctx;
+
+	if (event != 'x')
+		return;
+	rn_buf_reset(&oc->line);
+	rn_process_format_end(&oc->line, p, line_flags(oc, t));
+	rn_buf_addc(&oc->line, '\n');
+	fwrite(oc->line.buf, 1, oc->line.len, oc->out);
+}
+
+static void jsonl_syscall(void *ctx, const struct rn_trace *t, const struct rn_syscall_event *ev)
+{
+	struct out_ctx *oc = ctx;
+
+	(void)t;
+	rn_buf_reset(&oc->line);
+	rn_json_add_syscall(&oc->line, ev);
+	rn_buf_addc(&oc->line, '\n');
+	fwrite(oc->line.buf, 1, oc->line.len, oc->out);
+}
+
+static void jsonl_process(void *ctx, const struct rn_trace *t, const struct rn_process *p,
+			  char event)
+{
+	struct out_ctx *oc = ctx;
+
+	rn_buf_reset(&oc->line);
+	rn_json_add_process(&oc->line, t, p, event);
+	rn_buf_addc(&oc->line, '\n');
+	fwrite(oc->line.buf, 1, oc->line.len, oc->out);
+}
+
+static void add_header_members(struct rn_buf *b, char **cmd)
+{
+	int i;
+
+	rn_buf_addf(b, "\"schema\":\"renacer-trace\",\"version\":%d,\"command\":[",
+		    RN_TRACE_JSON_VERSION);
+	for (i = 0; cmd[i]; i++) {
+		if (i)
+			rn_buf_addc(b, ',');
+		rn_json_add_string(b, cmd[i]);
+	}
+	rn_buf_addc(b, ']');
+}
+
+static void add_processes(struct rn_buf *b, const struct rn_trace *t)
+{
+	size_t i;
+
+	rn_buf_addc(b, '[');
+	for (i = 0; i < t->nprocs; i++) {
+		if (i)
+			rn_buf_addc(b, ',');
+		rn_json_add_process(b, t, &t->procs[i], 0);
+	}
+	rn_buf_addc(b, ']');
+}
+
+struct spool_ctx {
+	FILE *out;
+	struct rn_buf *b;
+	bool first;
+};
+
+static int spool_span(void *ctx, const struct rn_syscall_event *ev)
+{
+	struct spool_ctx *sc = ctx;
+
+	rn_buf_reset(sc->b);
+	if (!sc->first)
+		rn_buf_addc(sc->b, ',');
+	sc->first = false;
+	rn_json_add_syscall(sc->b, ev);
+	fwrite(sc->b->buf, 1, sc->b->len, sc->out);
+	return 0;
+}
+
+/* The final JSON document or the last JSONL line. */
+static void write_json_end(struct out_ctx *oc, struct rn_trace *t, char **cmd)
+{
+	struct rn_buf *b = &oc->line;
+
+	rn_buf_reset(b);
+	if (oc->o->format == FMT_JSONL)
+		rn_buf_adds(b, "{\"type\":\"end\",");
+	else {
+		rn_buf_addc(b, '{');
+		add_header_members(b, cmd);
+		rn_buf_addc(b, ',');
+	}
+	rn_json_add_run_members(b, t);
+	rn_buf_adds(b, ",\"summary\":");
+	rn_json_add_summary(b, t);
+	rn_buf_adds(b, ",\"processes\":");
+	add_processes(b, t);
+	if (oc->o->format == FMT_JSONL) {
+		rn_buf_adds(b, "}\n");
+		fwrite(b->buf, 1, b->len, oc->out);
+		return;
+	}
+	rn_buf_adds(b, ",\"syscalls\":");
+	if (!t->spool) {
+		rn_buf_adds(b, "null}\n");
+		fwrite(b->buf, 1, b->len, oc->out);
+		return;
+	}
+	rn_buf_addc(b, '[');
+	fwrite(b->buf, 1, b->len, oc->out);
+	{
+		struct rn_buf span;
+		struct spool_ctx sc = { oc->out, &span, true };
+
+		rn_buf_init(&span, 0);
+		rn_trace_spool_foreach(t, spool_span, &sc);
+		rn_buf_release(&span);
+	}
+	fputs("]}\n", oc->out);
+}
+
+static int exit_code(const struct rn_trace *t, const struct rn_run_result *res)
+{
+	switch (t->status) {
+	case RN_RUN_OK:
+	case RN_RUN_CRASHED:
+		break;
+	case RN_RUN_INTERRUPTED:
+		return rn_run_interrupted() == SIGTERM ? RN_EXIT_SIGTERM : RN_EXIT_SIGINT;
+	case RN_RUN_ERROR:
+		return RN_EXIT_COLLECTOR;
+	default:
+		return RN_EXIT_TARGET;
+	}
+	if (WIFEXITED(res->root_status))
+		return WEXITSTATUS(res->root_status);
+	if (WIFSIGNALED(res->root_status))
+		return 128 + WTERMSIG(res->root_status);
+	return RN_EXIT_TARGET;
+}
+
+int rn_cmd_trace(int argc, char **argv)
+{
+	struct trace_opts o;
+	struct rn_run_spec spec;
+	struct rn_run_result res;
+	struct rn_trace t;
+	struct out_ctx oc;
+	struct rn_trace_sink sink;
+	bool *filter = NULL;
+	char **cmd;
+	int first, rc, code;
+
+	memset(&o, 0, sizeof(o));
+	if (rn_cli_parse(&rn_cmd_trace_def, argc, argv, on_option, &o, &first))
+		return RN_EXIT_USAGE;
+	if (o.help) {
+		rn_cli_help(&rn_cmd_trace_def, stdout);
+		return RN_EXIT_OK;
+	}
+	if (first >= argc) {
+		rn_error("renacer trace: no command given; usage: %s", rn_cmd_trace_def.usage);
+		return RN_EXIT_USAGE;
+	}
+	cmd = argv + first;
+	if (o.expr && parse_expr(o.expr, &filter))
+		return RN_EXIT_USAGE;
+
+	memset(&oc, 0, sizeof(oc));
+	oc.o = &o;
+	rn_buf_init(&oc.line, 0);
+	oc.out = stderr;
+	if (o.output) {
+		oc.out = fopen(o.output, "we");
+		if (!oc.out) {
+			rn_error("cannot open '%s' for writing: %s", o.output, strerror(errno));
+			free(filter);
+			rn_buf_release(&oc.line);
+			return RN_EXIT_OUTPUT;
+		}
+	}
+
+	memset(&spec, 0, sizeof(spec));
+	spec.name = cmd[0];
+	spec.argv = cmd;
+	spec.collectors = RN_COLLECT_PTRACE;
+	spec.flags = (o.follow ? RN_RUN_FOLLOW_FORKS : 0) | (o.no_pin ? 0 : RN_RUN_PIN_CPU) |
+		     (o.count_only ? RN_RUN_COUNT_ONLY : 0) | RN_RUN_NO_PROPAGATE;
+	spec.timeout_ns = o.timeout_ns;
+	spec.syscall_filter = filter;
+
+	rn_trace_init(&t);
+	memset(&sink, 0, sizeof(sink));
+	sink.ctx = &oc;
+	if (o.format == FMT_TEXT && !o.summary_only) {
+		sink.syscall = text_syscall;
+		sink.process = text_process;
+		rn_trace_add_sink(&t, &sink);
+	} else if (o.format == FMT_JSONL) {
+		rn_buf_adds(&oc.line, "{\"type\":\"header\",");
+		add_header_members(&oc.line, cmd);
+		rn_buf_adds(&oc.line, "}\n");
+		fwrite(oc.line.buf, 1, oc.line.len, oc.out);
+		if (!o.summary_only)
+			sink.syscall = jsonl_syscall;
+		sink.process = jsonl_process;
+		rn_trace_add_sink(&t, &sink);
+	} else if (o.format == FMT_JSON && !o.summary_only) {
+		rc = rn_trace_spool_enable(&t);
+		if (rc)
+			rn_warn("cannot create the span spool: %s; syscalls are left out",
+				strerror(-rc));
+	}
+
+	rc = rn_run_target(&spec, &t, &res);
+
+	if (o.format == FMT_TEXT) {
+		if (o.summary_only || o.summary)
+			rn_trace_summary_write(&t, oc.out);
+	} else {
+		write_json_end(&oc, &t, cmd);
+	}
+	code = exit_code(&t, &res);
+	if (t.status != RN_RUN_OK && t.status != RN_RUN_CRASHED && t.error)
+		rn_error("%s", t.error);
+	(void)rc;
+	if (fflush(oc.out) || ferror(oc.out)) {
+		rn_error("cannot write the trace to '%s': %s", o.output ? o.output : "stderr",
+			 strerror(errno));
+		code = RN_EXIT_OUTPUT;
+	}
+	if (o.output)
+		fclose(oc.out);
+	rn_run_result_release(&res);
+	rn_trace_release(&t);
+	rn_buf_release(&oc.line);
+	free(filter);
+	return code;
+}

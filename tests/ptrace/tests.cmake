@@ -1,0 +1,10 @@
+# Integration tests of the ptrace collector, the run loop and `renacer trace`.
+# They need python3; tests that need strace or ptrace permission exit 77 (skip).
+find_program(RN_PYTHON3 python3)
+if(RN_PYTHON3)
+	add_test(NAME ptrace.strace_compare
+		COMMAND ${RN_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/strace_compare.py
+			--renacer $<TARGET_FILE:renacer> --targets ${CMAKE_BINARY_DIR}/targets)
+	set_tests_properties(ptrace.strace_compare PROPERTIES
+		LABELS "ptrace;integration" SKIP_RETURN_CODE 77 TIMEOUT 900)
+endif()

@@ -1,0 +1,25 @@
+/*
+ * pt_loop.c - a tight loop of one syscall, for benchmarks and the memory check.
+ * Usage: pt_loop getppid|write N   (write: 1-byte writes to /dev/null).
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+	long n = argc > 2 ? strtol(argv[2], NULL, 10) : 40000, i;
+
+	if (argc > 1 && !strcmp(argv[1], "write")) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		for (i = 0; i < n; i++)
+			if (write(fd, "x", 1) != 1)
+				return 1;
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+		getppid();
+	return 0;
+}

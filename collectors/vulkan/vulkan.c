@@ -1,0 +1,238 @@
+/*
+ * vulkan.c - the Vulkan collector (see vulkan.h): injects the timing layer and merges its
+ * record files into the trace.
+ */
+#include "vulkan.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "inject.h"
+#include "load.h"
+#include "log.h"
+#include "xalloc.h"
+
+/* Largest record file read, bytes (a hostile or runaway file fails cleanly past it). */
+#define MAX_RECORD_FILE_BYTES ((size_t)1 << 30)
+
+struct vk_collector {
+	enum rn_gpu_mode mode; /* timing mode of the run */
+	char **env_add;        /* copy of the run's env_add (NULL-terminated), owned */
+	char *dir;             /* private record directory, owned; NULL before prepare */
+};
+
+static const char *vk_unavailable(void)
+{
+	static char reason[256];
+
+	if (rn_vk_layer_dir())
+		return NULL;
+	snprintf(reason, sizeof(reason),
+		 "layer manifest '%s' not found (set %s to its directory)", RN_VK_MANIFEST_FILE,
+		 RN_VK_ENV_LAYER_DIR);
+	return reason;
+}
+
+static int vk_create(struct rn_collector **out, const struct rn_run_spec *spec)
+{
+	struct vk_collector *c = rn_xcalloc(1, sizeof(*c));
+	size_t n = 0;
+
+	c->mode = spec->gpu_mode;
+	while (spec->env_add && spec->env_add[n])
+		n++;
+	c->env_add = rn_xcalloc(n + 1, sizeof(*c->env_add));
+	for (size_t i = 0; i < n; i++)
+		c->env_add[i] = rn_xstrdup(spec->env_add[i]);
+	*out = (struct rn_collector *)c;
+	return 0;
+}
+
+static int vk_prepare(struct rn_collector *rc, char ***env, size_t *nenv, size_t *env_cap)
+{
+	struct vk_collector *c = (struct vk_collector *)rc;
+	const char *layer_dir = rn_vk_layer_dir();
+	const char *tmp = getenv("TMPDIR");
+	struct rn_buf path;
+
+	if (!layer_dir) {
+		rn_error("vulkan: %s", vk_unavailable());
+		return -ENOENT;
+	}
+	rn_buf_init(&path, 0);
+	rn_buf_addf(&path, "%s/renacer-vk-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (rn_buf_failed(&path) || !mkdtemp(path.buf)) {
+		int err = errno;
+
+		rn_error("vulkan: cannot create record directory '%s': %s", path.buf,
+			 strerror(err));
+		rn_buf_release(&path);
+		return -err;
+	}
+	free(c->dir);
+	c->dir = rn_buf_detach(&path, NULL);
+	rn_vk_inject_env(layer_dir, c->dir, c->mode, c->env_add, env, nenv, env_cap);
+	return 0;
+}
+
+static int vk_on_spawn(struct rn_collector *c, pid_t pid, struct rn_trace *t)
+{
+	(void)c;
+	(void)pid;
+	(void)t;
+	return 0;
+}
+
+static int vk_on_event(struct rn_collector *c, struct rn_trace *t, pid_t tid, int status)
+{
+	(void)c;
+	(void)t;
+	(void)tid;
+	(void)status;
+	return 0;
+}
+
+static int add_span(void *ctx, const struct rn_gpu_span *span, const struct rn_vk_rec_span *raw)
+{
+	(void)raw;
+	rn_trace_add_gpu(ctx, span);
+	return 0;
+}
+
+static bool is_record_file(const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(name, "vk-", 3) && n > 8 && !strcmp(name + n - 5, ".rnvk");
+}
+
+static int vk_finish(struct rn_collector *rc, struct rn_trace *t)
+{
+	struct vk_collector *c = (struct vk_collector *)rc;
+	struct rn_vk_load_report rep;
+	struct rn_buf data, path;
+	struct dirent *de;
+	int ret = 0;
+	DIR *d;
+
+	if (!c->dir)
+		return 0;
+	d = opendir(c->dir);
+	if (!d) {
+		rn_trace_fail(t, RN_RUN_ERROR, "vulkan: cannot read record directory '%s': %s",
+			      c->dir, strerror(errno));
+		return -errno;
+	}
+	rn_vk_load_report_init(&rep);
+	rn_buf_init(&data, MAX_RECORD_FILE_BYTES);
+	rn_buf_init(&path, 0);
+	while ((de = readdir(d))) {
+		int err;
+
+		if (!is_record_file(de->d_name))
+			continue;
+		rn_buf_reset(&path);
+		rn_buf_reset(&data);
+		rn_buf_addf(&path, "%s/%s", c->dir, de->d_name);
+		err = rn_buf_read_file(&data, path.buf);
+		if (err) {
+			rn_trace_fail(t, RN_RUN_ERROR, "vulkan: cannot read '%s': %s", path.buf,
+				      strerror(-err));
+			ret = err;
+			break;
+		}
+		err = rn_vk_load(data.buf, data.len, add_span, t, &rep);
+		if (err < 0) {
+			rn_trace_fail(t, RN_RUN_ERROR,
+				      "vulkan: record file '%s': %s at byte %zu", path.buf,
+				      rn_vk_record_strerror(err), rep.error_offset);
+			ret = -EBADMSG;
+			break;
+		}
+	}
+	closedir(d);
+	rn_buf_release(&data);
+	rn_buf_release(&path);
+	if (ret)
+		return ret;
+	if (rep.disabled) {
+		rn_trace_fail(t, RN_RUN_ERROR, "vulkan layer stopped timing %s", rep.disabled_msg);
+		return -EIO;
+	}
+	if (rep.truncated)
+		rn_warn("vulkan: %zu record file(s) end inside a record (a process died between "
+			"flushes); spans before that point are kept",
+			rep.truncated);
+	if (rep.stats.lost)
+		rn_warn("vulkan: %llu command buffer execution(s) could not be timed (results "
+			"overwritten or never available)",
+			(unsigned long long)rep.stats.lost);
+	if (rep.stats.untimed_no_slots)
+		rn_warn("vulkan: %llu command(s) not timed: the layer's query slots ran out",
+			(unsigned long long)rep.stats.untimed_no_slots);
+	if (rep.unmapped)
+		rn_warn("vulkan: %zu span(s) dropped: no timestamps or clock for their device",
+			rep.unmapped);
+	if (rep.stats.untimed_secondary || rep.stats.untimed_simultaneous ||
+	    rep.stats.untimed_family)
+		rn_note("vulkan: untimed: %llu secondary, %llu simultaneous-use command "
+			"buffer recording(s), %llu on queue families without timestamps",
+			(unsigned long long)rep.stats.untimed_secondary,
+			(unsigned long long)rep.stats.untimed_simultaneous,
+			(unsigned long long)rep.stats.untimed_family);
+	if (!rep.files)
+		rn_note("vulkan: the target created no Vulkan device with the timing layer");
+	return 0;
+}
+
+static void remove_dir(const char *dir)
+{
+	struct rn_buf path;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (d) {
+		rn_buf_init(&path, 0);
+		while ((de = readdir(d))) {
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			rn_buf_reset(&path);
+			rn_buf_addf(&path, "%s/%s", dir, de->d_name);
+			unlink(path.buf);
+		}
+		rn_buf_release(&path);
+		closedir(d);
+	}
+	rmdir(dir);
+}
+
+static void vk_destroy(struct rn_collector *rc)
+{
+	struct vk_collector *c = (struct vk_collector *)rc;
+
+	if (!c)
+		return;
+	if (c->dir)
+		remove_dir(c->dir);
+	for (size_t i = 0; c->env_add && c->env_add[i]; i++)
+		free(c->env_add[i]);
+	free(c->env_add);
+	free(c->dir);
+	free(c);
+}
+
+const struct rn_collector_ops rn_vulkan_collector = {
+	.name = "vulkan",
+	.unavailable = vk_unavailable,
+	.create = vk_create,
+	.prepare = vk_prepare,
+	.on_spawn = vk_on_spawn,
+	.on_event = vk_on_event,
+	.finish = vk_finish,
+	.destroy = vk_destroy,
+};

@@ -1,0 +1,12 @@
+#version 450
+// Compiled with the entry point renamed to "reduce_sum": names its dispatch by entry point.
+// v[i] = v[i] - factor (kept trivially checkable).
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Data { float v[]; } data;
+layout(push_constant) uniform Push { float factor; uint n; } p;
+void main()
+{
+	uint i = gl_GlobalInvocationID.x;
+	if (i < p.n)
+		data.v[i] -= p.factor;
+}

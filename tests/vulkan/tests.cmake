@@ -1,0 +1,81 @@
+# Vulkan collector tests (tests/vulkan): the target program vk_compute, the integration tool
+# vk_layer_check that runs it with the layer injected and reads the layer's records, and the
+# benchmark (tests/bench/vulkan). Unit tests test_vulkan_*.c are picked up by
+# tests/CMakeLists.txt. Everything needing a Vulkan device exits 77 (skip) without one.
+if(NOT RN_WITH_VULKAN)
+	return()
+endif()
+
+find_program(RN_GLSLANG glslangValidator)
+if(NOT RN_GLSLANG)
+	message(WARNING "glslangValidator not found: Vulkan integration tests are not built")
+	return()
+endif()
+
+set(RN_VK_SRC ${CMAKE_SOURCE_DIR}/collectors/vulkan)
+set(RN_VK_SHADER_DIR ${CMAKE_CURRENT_LIST_DIR}/shaders)
+set(RN_VK_SPV_DIR ${CMAKE_BINARY_DIR}/vulkan/spv)
+
+# Compile one GLSL compute shader into a C header holding its SPIR-V as `<name>_spv[]`.
+# Extra arguments go to glslangValidator (e.g. an entry point rename).
+function(rn_vk_shader name)
+	set(out ${RN_VK_SPV_DIR}/${name}.spv.h)
+	add_custom_command(OUTPUT ${out}
+		COMMAND ${CMAKE_COMMAND} -E make_directory ${RN_VK_SPV_DIR}
+		COMMAND ${RN_GLSLANG} -V --target-env vulkan1.1 ${ARGN} --vn ${name}_spv
+			-o ${out} ${RN_VK_SHADER_DIR}/${name}.comp
+		DEPENDS ${RN_VK_SHADER_DIR}/${name}.comp
+		COMMENT "Compiling ${name}.comp to SPIR-V" VERBATIM)
+	set_property(GLOBAL APPEND PROPERTY RN_VK_SHADER_HEADERS ${out})
+endfunction()
+
+rn_vk_shader(scale)
+rn_vk_shader(add)
+rn_vk_shader(reduce -e reduce_sum --source-entrypoint main)
+rn_vk_shader(square)
+rn_vk_shader(bench)
+get_property(RN_VK_SHADER_HEADERS GLOBAL PROPERTY RN_VK_SHADER_HEADERS)
+add_custom_target(rn_vk_shaders DEPENDS ${RN_VK_SHADER_HEADERS})
+
+# The target: plain Vulkan, no renacer code, no sanitizers (it loads the layer).
+add_executable(target_vk_compute ${CMAKE_SOURCE_DIR}/tests/targets/vk_compute.c)
+set_target_properties(target_vk_compute PROPERTIES OUTPUT_NAME vk_compute
+	RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/targets)
+target_include_directories(target_vk_compute PRIVATE ${RN_VK_SPV_DIR})
+target_link_libraries(target_vk_compute PRIVATE PkgConfig::VULKAN)
+add_dependencies(target_vk_compute rn_vk_shaders)
+
+# The integration tool: what the collector's prepare() and finish() do, around one run.
+# It compiles the collector's sources itself so it does not depend on the rest of the tree.
+add_executable(vk_layer_check ${CMAKE_CURRENT_LIST_DIR}/vk_layer_check.c
+	${RN_VK_SRC}/load.c ${RN_VK_SRC}/inject.c ${RN_VK_SRC}/record.c ${RN_VK_SRC}/clock.c)
+target_include_directories(vk_layer_check PRIVATE ${RN_VK_SRC} ${CMAKE_SOURCE_DIR}/collectors)
+target_compile_definitions(vk_layer_check PRIVATE
+	RN_VK_LAYER_BUILD_DIR="${CMAKE_BINARY_DIR}/vulkan/explicit_layer.d"
+	RN_VK_LAYER_INSTALL_DIR="${CMAKE_INSTALL_FULL_DATADIR}/renacer/vulkan/explicit_layer.d"
+	RN_VK_BINARY_DIR="${CMAKE_BINARY_DIR}")
+target_link_libraries(vk_layer_check PRIVATE rn_util m)
+set_target_properties(vk_layer_check PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
+rn_sanitize(vk_layer_check)
+add_dependencies(vk_layer_check VkLayer_renacer_timing target_vk_compute)
+
+# Each mode alone, then with the validation layer enabled by the application (its messages
+# are counted by vk_compute, which exits 1 on any error), then the in-stream reset fallback.
+set(RN_VK_TARGET ${CMAKE_BINARY_DIR}/targets/vk_compute)
+foreach(cfg
+		"cmdbuf;--mode;cmdbuf"
+		"submit;--mode;submit"
+		"dispatch;--mode;dispatch"
+		"cmdbuf_validation;--mode;cmdbuf;--validation"
+		"dispatch_validation;--mode;dispatch;--validation"
+		"dispatch_stream_reset;--mode;dispatch;--reset;stream;--validation"
+		"cmdbuf_stream_reset;--mode;cmdbuf;--reset;stream;--validation")
+	list(GET cfg 0 tname)
+	list(REMOVE_AT cfg 0)
+	add_test(NAME vulkan.layer.${tname}
+		COMMAND vk_layer_check ${cfg} -- ${RN_VK_TARGET})
+	set_tests_properties(vulkan.layer.${tname} PROPERTIES LABELS "vulkan;integration"
+		SKIP_RETURN_CODE 77 TIMEOUT 300)
+endforeach()
+
+include(${CMAKE_SOURCE_DIR}/tests/bench/vulkan/bench.cmake OPTIONAL)

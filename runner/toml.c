@@ -1,6 +1,5 @@
 #include "toml.h"
 
-#include <errno.h>
 #include <locale.h>
 #include <math.h>
 #include <stdarg.h>
@@ -37,15 +36,18 @@ struct kv_index {
 #define QUOTE_MAX 64
 
 struct parser {
-	const char *src;             /* start of the input (a BOM, if any, is before `text`) */
-	const char *text;            /* first byte after the BOM: line 1, column 1 */
+	const char *text;            /* the input after a leading BOM: line 1, column 1 */
 	const char *end;             /* one past the last byte */
 	const char *p;               /* cursor */
 	struct rn_diag *d;           /* where the first error goes */
-	const char *pos_ptr;         /* position cache: a pointer already converted... */
-	int pos_line, pos_col;       /* ...and its line and column */
+	int line;                    /* line of the cursor (every newline goes through
+				      * eat_newline(), which counts it) */
+	const char *line_start;      /* first byte of that line */
+	const char *col_ptr;         /* column cache: a pointer on the current line... */
+	int col;                     /* ...and its column */
 	locale_t c_locale;           /* "C" locale for strtod_l, created on first float */
 	struct rn_buf scratch;       /* decoded text of the string being parsed, reused */
+	struct rn_buf keybuf;        /* decoded text of the quoted key being parsed, reused */
 	struct rn_toml_table *root;  /* the document's table */
 	struct rn_toml_table *cur;   /* table receiving key/value pairs (last header) */
 	int cur_depth;               /* nesting depth of `cur` (root = 0) */
@@ -53,37 +55,44 @@ struct parser {
 
 /* ---- Errors and positions --------------------------------------------------------------- */
 
+/* Column of `at` on the line starting at `start`: 1 + the code points before it. */
+static int count_col(const char *start, const char *at, int col)
+{
+	for (; start < at; start++)
+		col += ((unsigned char)*start & 0xC0) != 0x80; /* skip UTF-8 continuations */
+	return col;
+}
+
 /*
- * Line and column (code points) of `at`. Lookups mostly move forward through the input, so the
- * last answer is cached and the scan resumes from there: positions cost O(n) per document, not
- * O(n) per lookup (a huge one-line array would otherwise be quadratic).
+ * Line and column (code points) of `at`. The parser counts lines as it consumes newlines, so
+ * a position on the current line costs only its column, and that is cached too: successive
+ * values on one long line (a huge one-line array) stay linear. A position on an earlier line
+ * (only some errors need one) is found by rescanning the input.
  */
 static struct rn_toml_pos pos_of(struct parser *ps, const char *at)
 {
 	struct rn_toml_pos pos;
-	const char *q = ps->pos_ptr;
-	int line = ps->pos_line, col = ps->pos_col;
+	const char *q, *ls = ps->text;
 
-	if (at < q) {
-		q = ps->text;
-		line = 1;
-		col = 1;
+	if (at >= ps->line_start) {
+		if (ps->col_ptr < ps->line_start || at < ps->col_ptr) {
+			ps->col_ptr = ps->line_start;
+			ps->col = 1;
+		}
+		ps->col = count_col(ps->col_ptr, at, ps->col);
+		ps->col_ptr = at;
+		pos.line = ps->line;
+		pos.col = ps->col;
+		return pos;
 	}
-	for (; q < at; q++) {
-		unsigned char c = (unsigned char)*q;
-
-		if (c == '\n') {
-			line++;
-			col = 1;
-		} else if ((c & 0xC0) != 0x80) {
-			col++; /* count code points: skip UTF-8 continuation bytes */
+	pos.line = 1;
+	for (q = ps->text; q < at; q++) {
+		if (*q == '\n') {
+			pos.line++;
+			ls = q + 1;
 		}
 	}
-	ps->pos_ptr = q;
-	ps->pos_line = line;
-	ps->pos_col = col;
-	pos.line = line;
-	pos.col = col;
+	pos.col = count_col(ls, at, 1);
 	return pos;
 }
 
@@ -231,13 +240,21 @@ static const char *a_type(const struct rn_toml_value *v)
 /* ---- Tree construction ------------------------------------------------------------------ */
 
 /*
- * Allocation layout: allocations dominate the parse time, so a table value and its table
- * share one block, and a string value carries its text right after the struct. Only
- * rn_toml_free() knows this; the header just says the tree owns every pointer in it.
+ * Allocation layout: allocations dominate the parse time, so each value is one block holding
+ * the struct, then its table (a table value) or its text (a string value), then a copy of the
+ * key it is stored under (struct rn_toml_kv.key points there). Only rn_toml_free() and
+ * table_release() know this; the header just says the tree owns every pointer in it.
  */
 struct table_value {
 	struct rn_toml_value v; /* must be first: freed through &tv->v */
 	struct rn_toml_table t; /* v.u.table points here */
+};
+
+/* A key segment as parsed, until value_new() copies it into the block of its value. */
+struct key {
+	const char *s; /* the bytes: in the source (bare key) or in parser.keybuf (quoted) */
+	size_t len;    /* bytes in s */
+	char *copy;    /* NUL-terminated copy in the value's block, set by value_new() */
 };
 
 static void table_release(struct rn_toml_table *t);
@@ -258,7 +275,7 @@ void rn_toml_free(struct rn_toml_value *v)
 		table_release(v->u.table);
 		break;
 	default:
-		break; /* a string's text is part of the value's block */
+		break; /* a string's text and the key are part of the value's block */
 	}
 	free(v);
 }
@@ -279,54 +296,51 @@ static void table_release(struct rn_toml_table *t)
 {
 	size_t i;
 
-	for (i = 0; i < t->n; i++) {
-		free(t->kv[i].key);
-		rn_toml_free(t->kv[i].val);
-	}
+	for (i = 0; i < t->n; i++)
+		rn_toml_free(t->kv[i].val); /* the key is part of the value's block */
 	free(t->kv);
 	index_free(t);
 }
 
-/* A new value of `type` at `pos` (not a string); a table value gets an empty table. NULL on
- * out of memory. */
-static struct rn_toml_value *value_new(enum rn_toml_type type, struct rn_toml_pos pos)
+/*
+ * A new value of `type` at `pos` in one block holding also, for a string, a copy of `slen`
+ * bytes of `text`, and a NUL-terminated copy of key `k` (if not NULL; sets k->copy). A table
+ * value gets an empty table. NULL on out of memory.
+ */
+static struct rn_toml_value *value_new(enum rn_toml_type type, struct rn_toml_pos pos,
+				       struct key *k, const char *text, size_t slen)
 {
+	size_t head = type == RN_TOML_TABLE ? sizeof(struct table_value) :
+					      sizeof(struct rn_toml_value);
+	size_t klen = k ? k->len + 1 : 0, tlen = type == RN_TOML_STRING ? slen + 1 : 0;
 	struct rn_toml_value *v;
+	char *tail;
 
-	if (type == RN_TOML_TABLE) {
-		struct table_value *tv = rn_calloc(1, sizeof(*tv));
-
-		if (!tv)
-			return NULL;
-		v = &tv->v;
-		v->u.table = &tv->t;
-	} else {
-		v = rn_calloc(1, sizeof(*v));
-		if (!v)
-			return NULL;
-	}
-	v->type = type;
-	v->pos = pos;
-	return v;
-}
-
-/* A string value holding a copy of `len` bytes of `text`. NULL on out of memory. */
-static struct rn_toml_value *string_new(struct rn_toml_pos pos, const char *text, size_t len)
-{
-	struct rn_toml_value *v;
-
-	if (len > SIZE_MAX - sizeof(*v) - 1)
+	if (tlen > SIZE_MAX / 2 || klen > SIZE_MAX / 4)
 		return NULL;
-	v = rn_malloc(sizeof(*v) + len + 1);
+	v = rn_malloc(head + tlen + klen);
 	if (!v)
 		return NULL;
-	memset(v, 0, sizeof(*v));
-	v->type = RN_TOML_STRING;
+	memset(v, 0, head);
+	v->type = type;
 	v->pos = pos;
-	v->u.str.ptr = (char *)(v + 1);
-	v->u.str.len = len;
-	memcpy(v->u.str.ptr, text, len);
-	v->u.str.ptr[len] = '\0';
+	tail = (char *)v + head;
+	if (type == RN_TOML_TABLE) {
+		v->u.table = &((struct table_value *)v)->t;
+	} else if (type == RN_TOML_STRING) {
+		v->u.str.ptr = tail;
+		v->u.str.len = slen;
+		if (slen)
+			memcpy(tail, text, slen);
+		tail[slen] = '\0';
+		tail += tlen;
+	}
+	if (k) {
+		if (k->len)
+			memcpy(tail, k->s, k->len);
+		tail[k->len] = '\0';
+		k->copy = tail;
+	}
 	return v;
 }
 
@@ -409,10 +423,10 @@ static long table_find(const struct rn_toml_table *t, const char *key, size_t le
 }
 
 /*
- * Append key -> val to t. Takes ownership of `key` and `val` in every case (on failure they
- * are freed). Returns 0 or -1 (out of memory).
+ * Append k -> val to t, where val was made by value_new() with k (so k->copy is in its block).
+ * Takes ownership of `val` in every case (freed on failure). Returns 0 or -1 (out of memory).
  */
-static int table_add(struct parser *ps, struct rn_toml_table *t, char *key, size_t len,
+static int table_add(struct parser *ps, struct rn_toml_table *t, const struct key *k,
 		     struct rn_toml_pos key_pos, struct rn_toml_value *val)
 {
 	struct rn_toml_kv *kv;
@@ -422,7 +436,6 @@ static int table_add(struct parser *ps, struct rn_toml_table *t, char *key, size
 
 		kv = rn_realloc(t->kv, cap * sizeof(*kv));
 		if (!kv) {
-			free(key);
 			rn_toml_free(val);
 			return oom(ps);
 		}
@@ -430,8 +443,8 @@ static int table_add(struct parser *ps, struct rn_toml_table *t, char *key, size
 		t->cap = cap;
 	}
 	kv = &t->kv[t->n++];
-	kv->key = key;
-	kv->key_len = len;
+	kv->key = k->copy;
+	kv->key_len = k->len;
 	kv->key_pos = key_pos;
 	kv->val = val;
 	index_update(t);
@@ -485,8 +498,11 @@ static int peek(const struct parser *ps, size_t k)
 /* TOML 1.0.0, section Spec: "Whitespace means tab (0x09) or space (0x20)". */
 static void skip_ws(struct parser *ps)
 {
-	while (ps->p < ps->end && (*ps->p == ' ' || *ps->p == '\t'))
-		ps->p++;
+	const char *q = ps->p; /* a local: stores through char pointers could alias ps->p */
+
+	while (q < ps->end && (*q == ' ' || *q == '\t'))
+		q++;
+	ps->p = q;
 }
 
 /* Newline means LF or CRLF (section Spec); a bare CR is not one. */
@@ -498,6 +514,8 @@ static bool at_newline(const struct parser *ps)
 static void eat_newline(struct parser *ps)
 {
 	ps->p += *ps->p == '\r' ? 2 : 1;
+	ps->line++;
+	ps->line_start = ps->p;
 }
 
 /*
@@ -525,23 +543,24 @@ static int text_char(struct parser *ps, const char *where)
  * than tab are not permitted in comments. */
 static int skip_comment(struct parser *ps)
 {
+	const char *q;
+
 	if (peek(ps, 0) != '#')
 		return 0;
-	ps->p++;
-	while (ps->p < ps->end && !at_newline(ps)) {
+	for (q = ps->p + 1;;) {
 		int n;
 
-		if ((*ps->p >= 0x20 && *ps->p < 0x7F) || *ps->p == '\t') {
-			ps->p++;
-			continue;
-		}
+		/* Fast path: printable ASCII and tab, kept in a local (see skip_ws). */
+		while (q < ps->end && ((*q >= 0x20 && *q < 0x7F) || *q == '\t'))
+			q++;
+		ps->p = q;
+		if (q >= ps->end || at_newline(ps))
+			return 0;
 		n = text_char(ps, "a comment");
-
 		if (n < 0)
 			return -1;
-		ps->p += n;
+		q += n;
 	}
-	return 0;
 }
 
 /* Skip whitespace, comments and newlines (between array elements). */
@@ -717,8 +736,8 @@ static int parse_string(struct parser *ps, struct rn_buf *out, bool ml_allowed)
 	bool ml = peek(ps, 1) == q && peek(ps, 2) == q;
 	bool basic = q == '"';
 	const char *kind = basic ? "basic string" : "literal string";
-	const char *where = ml ? (basic ? "a multi-line basic string" : "a multi-line literal string")
-			       : (basic ? "a basic string" : "a literal string");
+	const char *where = basic ? (ml ? "a multi-line basic string" : "a basic string")
+				  : (ml ? "a multi-line literal string" : "a literal string");
 
 	if (ml && !ml_allowed)
 		return fail(ps, open, "a multi-line string cannot be used as a key");
@@ -810,35 +829,32 @@ static bool is_bare_key_char(int c)
 }
 
 /*
- * Parse one key segment (bare, basic or literal) at ps->p into a new string *key of *len
- * bytes (caller frees). "Bare keys may only contain ASCII letters, ASCII digits, underscores,
- * and dashes"; quoted keys follow the string rules and may be empty.
+ * Parse one key segment (bare, basic or literal) at ps->p into *k. "Bare keys may only
+ * contain ASCII letters, ASCII digits, underscores, and dashes"; quoted keys follow the string
+ * rules and may be empty. k->s stays valid until the next quoted key is parsed.
  */
-static int parse_key_segment(struct parser *ps, char **key, size_t *len)
+static int parse_key_segment(struct parser *ps, struct key *k)
 {
-	const char *start = ps->p;
+	const char *start = ps->p, *q = start;
 	char what[48];
 
 	if (peek(ps, 0) == '"' || peek(ps, 0) == '\'') {
-		rn_buf_reset(&ps->scratch);
-		if (parse_string(ps, &ps->scratch, false))
+		rn_buf_reset(&ps->keybuf);
+		if (parse_string(ps, &ps->keybuf, false))
 			return -1;
-		start = ps->scratch.buf;
-		*len = ps->scratch.len;
-	} else {
-		while (ps->p < ps->end && is_bare_key_char(*ps->p))
-			ps->p++;
-		if (ps->p == start) {
-			describe(ps, start, what, sizeof(what));
-			return fail(ps, start, "expected a key, found %s", what);
-		}
-		*len = (size_t)(ps->p - start);
+		k->s = ps->keybuf.buf;
+		k->len = ps->keybuf.len;
+		return 0;
 	}
-	*key = rn_malloc(*len + 1);
-	if (!*key)
-		return oom(ps);
-	memcpy(*key, start, *len);
-	(*key)[*len] = '\0';
+	while (q < ps->end && is_bare_key_char(*q))
+		q++;
+	if (q == start) {
+		describe(ps, start, what, sizeof(what));
+		return fail(ps, start, "expected a key, found %s", what);
+	}
+	ps->p = q;
+	k->s = start;
+	k->len = (size_t)(q - start);
 	return 0;
 }
 
@@ -850,7 +866,7 @@ static int check_depth(struct parser *ps, const char *at, int depth)
 	return 0;
 }
 
-static int parse_value(struct parser *ps, int depth, struct rn_toml_value **out);
+static int parse_value(struct parser *ps, int depth, struct key *k, struct rn_toml_value **out);
 
 /*
  * Parse `key = value` at ps->p into table t (at nesting depth `depth`). Section Keys and
@@ -864,13 +880,12 @@ static int parse_keyval(struct parser *ps, struct rn_toml_table *t, int depth)
 	char name[QUOTE_MAX + 8], what[48];
 	struct rn_toml_value *v;
 	struct rn_toml_pos seg_pos;
-	char *key;
-	size_t len;
+	struct key k;
 	long i;
 
 	for (;;) {
 		seg = ps->p;
-		if (parse_key_segment(ps, &key, &len))
+		if (parse_key_segment(ps, &k))
 			return -1;
 		kend = ps->p;
 		skip_ws(ps);
@@ -879,24 +894,19 @@ static int parse_keyval(struct parser *ps, struct rn_toml_table *t, int depth)
 		ps->p++;
 		skip_ws(ps);
 		/* An intermediate segment: the table it names, created on first use. */
-		if (check_depth(ps, seg, ++depth)) {
-			free(key);
+		if (check_depth(ps, seg, ++depth))
 			return -1;
-		}
-		i = table_find(t, key, len);
+		i = table_find(t, k.s, k.len);
 		if (i < 0) {
-			v = value_new(RN_TOML_TABLE, pos_of(ps, seg));
-			if (!v) {
-				free(key);
+			v = value_new(RN_TOML_TABLE, pos_of(ps, seg), &k, NULL, 0);
+			if (!v)
 				return oom(ps);
-			}
 			v->u.table->flags = TF_DOTTED;
-			if (table_add(ps, t, key, len, v->pos, v))
+			if (table_add(ps, t, &k, v->pos, v))
 				return -1;
 			t = v->u.table;
 			continue;
 		}
-		free(key);
 		v = t->kv[i].val;
 		if (v->type == RN_TOML_TABLE && (v->u.table->flags & TF_DOTTED) &&
 		    !(v->u.table->flags & TF_INLINE)) {
@@ -914,26 +924,24 @@ static int parse_keyval(struct parser *ps, struct rn_toml_table *t, int depth)
 			    "defined by a table header at line %d", name, v->pos.line);
 	}
 	seg_pos = pos_of(ps, seg);
-	i = table_find(t, key, len);
+	i = table_find(t, k.s, k.len);
 	if (i >= 0) {
-		free(key);
 		excerpt(kstart, kend, name, sizeof(name));
 		return fail(ps, seg, "duplicate key '%s' (first defined at line %d)", name,
 			    t->kv[i].key_pos.line);
 	}
 	if (peek(ps, 0) != '=') {
-		free(key);
 		excerpt(kstart, kend, name, sizeof(name));
 		describe(ps, ps->p, what, sizeof(what));
 		return fail(ps, ps->p, "expected '=' after key '%s', found %s", name, what);
 	}
 	ps->p++;
 	skip_ws(ps);
-	if (parse_value(ps, depth + 1, &v)) {
-		free(key);
+	/* The key is copied into the value's block when the value is created, before any
+	 * nested key could overwrite parser.keybuf. */
+	if (parse_value(ps, depth + 1, &k, &v))
 		return -1;
-	}
-	return table_add(ps, t, key, len, seg_pos, v);
+	return table_add(ps, t, &k, seg_pos, v);
 }
 
 /* ---- Numbers (TOML 1.0.0, sections Integer and Float) ----------------------------------- */
@@ -1361,7 +1369,7 @@ static int parse_array(struct parser *ps, int depth, struct rn_toml_value *a)
 			break;
 		if (ps->p >= ps->end)
 			return fail(ps, open, "unterminated array (missing ']')");
-		if (parse_value(ps, depth + 1, &item) || array_push(ps, a, item))
+		if (parse_value(ps, depth + 1, NULL, &item) || array_push(ps, a, item))
 			return -1;
 		if (skip_ws_nl(ps))
 			return -1;
@@ -1426,8 +1434,9 @@ static int parse_inline_table(struct parser *ps, int depth, struct rn_toml_value
 	return 0;
 }
 
-/* Parse any value at ps->p into a new tree *out at nesting depth `depth`. */
-static int parse_value(struct parser *ps, int depth, struct rn_toml_value **out)
+/* Parse any value at ps->p into a new tree *out at nesting depth `depth`, to be stored under
+ * key `k` (NULL for an array element; see value_new()). */
+static int parse_value(struct parser *ps, int depth, struct key *k, struct rn_toml_value **out)
 {
 	const char *at = ps->p;
 	struct rn_toml_pos pos = pos_of(ps, at);
@@ -1439,18 +1448,18 @@ static int parse_value(struct parser *ps, int depth, struct rn_toml_value **out)
 		rn_buf_reset(&ps->scratch);
 		if (parse_string(ps, &ps->scratch, true))
 			return -1;
-		*out = string_new(pos, ps->scratch.buf, ps->scratch.len);
+		*out = value_new(RN_TOML_STRING, pos, k, ps->scratch.buf, ps->scratch.len);
 		return *out ? 0 : oom(ps);
 	}
 	if (c == '[' || c == '{') {
 		if (check_depth(ps, at, depth))
 			return -1;
-		v = value_new(c == '[' ? RN_TOML_ARRAY : RN_TOML_TABLE, pos);
+		v = value_new(c == '[' ? RN_TOML_ARRAY : RN_TOML_TABLE, pos, k, NULL, 0);
 		if (!v)
 			return oom(ps);
 		r = c == '[' ? parse_array(ps, depth, v) : parse_inline_table(ps, depth, v);
 	} else {
-		v = value_new(RN_TOML_BOOL, pos);
+		v = value_new(RN_TOML_BOOL, pos, k, NULL, 0);
 		if (!v)
 			return oom(ps);
 		r = parse_scalar(ps, v);
@@ -1481,8 +1490,7 @@ static int parse_header(struct parser *ps)
 	struct rn_toml_value *v;
 	char name[QUOTE_MAX + 8], what[48];
 	int depth = 0;
-	char *key;
-	size_t len;
+	struct key k;
 	long i;
 
 	ps->p += aot ? 2 : 1;
@@ -1490,33 +1498,28 @@ static int parse_header(struct parser *ps)
 	kstart = ps->p;
 	for (;;) {
 		seg = ps->p;
-		if (parse_key_segment(ps, &key, &len))
+		if (parse_key_segment(ps, &k))
 			return -1;
 		kend = ps->p;
 		skip_ws(ps);
-		if (check_depth(ps, seg, ++depth)) {
-			free(key);
+		if (check_depth(ps, seg, ++depth))
 			return -1;
-		}
 		if (peek(ps, 0) != '.')
 			break;
 		ps->p++;
 		skip_ws(ps);
 		/* A prefix of the path: walk into it, creating it implicitly if absent. */
-		i = table_find(t, key, len);
+		i = table_find(t, k.s, k.len);
 		if (i < 0) {
-			v = value_new(RN_TOML_TABLE, pos_of(ps, seg));
-			if (!v) {
-				free(key);
+			v = value_new(RN_TOML_TABLE, pos_of(ps, seg), &k, NULL, 0);
+			if (!v)
 				return oom(ps);
-			}
 			v->u.table->flags = TF_IMPLICIT;
-			if (table_add(ps, t, key, len, v->pos, v))
+			if (table_add(ps, t, &k, v->pos, v))
 				return -1;
 			t = v->u.table;
 			continue;
 		}
-		free(key);
 		v = t->kv[i].val;
 		if (is_aot(v)) {
 			/* Section Array of Tables: a sub-table header under [[x]] belongs to
@@ -1538,34 +1541,29 @@ static int parse_header(struct parser *ps)
 	excerpt(kstart, kend, name, sizeof(name));
 	/* The closing bracket(s): "]]" must be written without a space between. */
 	if (peek(ps, 0) != ']' || (aot && peek(ps, 1) != ']')) {
-		free(key);
 		describe(ps, ps->p, what, sizeof(what));
 		return fail(ps, ps->p, "expected '%s' to close table header '%s', found %s",
 			    aot ? "]]" : "]", name, what);
 	}
 	ps->p += aot ? 2 : 1;
-	i = table_find(t, key, len);
+	i = table_find(t, k.s, k.len);
 	if (aot) {
-		struct rn_toml_value *elem = value_new(RN_TOML_TABLE, open_pos);
+		struct rn_toml_value *elem = value_new(RN_TOML_TABLE, open_pos, NULL, NULL, 0);
 
-		if (!elem) {
-			free(key);
+		if (!elem)
 			return oom(ps);
-		}
 		elem->u.table->flags = TF_DEFINED | TF_AOT_ELEM;
 		if (i < 0) {
-			v = value_new(RN_TOML_ARRAY, open_pos);
+			v = value_new(RN_TOML_ARRAY, open_pos, &k, NULL, 0);
 			if (!v) {
-				free(key);
 				rn_toml_free(elem);
 				return oom(ps);
 			}
-			if (table_add(ps, t, key, len, pos_of(ps, seg), v)) {
+			if (table_add(ps, t, &k, pos_of(ps, seg), v)) {
 				rn_toml_free(elem);
 				return -1;
 			}
 		} else {
-			free(key);
 			v = t->kv[i].val;
 			if (!is_aot(v)) {
 				rn_toml_free(elem);
@@ -1579,19 +1577,16 @@ static int parse_header(struct parser *ps)
 		t = elem->u.table;
 		depth++;
 	} else if (i < 0) {
-		v = value_new(RN_TOML_TABLE, open_pos);
-		if (!v) {
-			free(key);
+		v = value_new(RN_TOML_TABLE, open_pos, &k, NULL, 0);
+		if (!v)
 			return oom(ps);
-		}
 		v->u.table->flags = TF_DEFINED;
-		if (table_add(ps, t, key, len, pos_of(ps, seg), v))
+		if (table_add(ps, t, &k, pos_of(ps, seg), v))
 			return -1;
 		t = v->u.table;
 	} else {
 		uint32_t flags;
 
-		free(key);
 		v = t->kv[i].val;
 		flags = v->type == RN_TOML_TABLE ? v->u.table->flags : 0;
 		if (v->type != RN_TOML_TABLE)
@@ -1656,20 +1651,22 @@ int rn_toml_parse(const char *src, size_t len, struct rn_toml_value **root, stru
 	*root = NULL;
 	if (!src)
 		src = ""; /* pointer arithmetic on NULL is undefined even for len 0 */
-	ps.src = src;
 	ps.end = src + len;
 	ps.text = src;
 	ps.d = d;
 	rn_buf_init(&ps.scratch, 0);
+	rn_buf_init(&ps.keybuf, 0);
 	/* A leading byte order mark is not part of the document (toml-test expects it
-	 * ignored); U+FEFF anywhere else is an ordinary character and a syntax error. */
+	 * ignored). Anywhere else U+FEFF is an ordinary character: fine in strings and
+	 * comments, a syntax error elsewhere. */
 	if (len >= 3 && !memcmp(src, "\xEF\xBB\xBF", 3))
 		ps.text += 3;
 	ps.p = ps.text;
-	ps.pos_ptr = ps.text;
-	ps.pos_line = 1;
-	ps.pos_col = 1;
-	top = value_new(RN_TOML_TABLE, pos_of(&ps, ps.text));
+	ps.line = 1;
+	ps.line_start = ps.text;
+	ps.col_ptr = ps.text;
+	ps.col = 1;
+	top = value_new(RN_TOML_TABLE, pos_of(&ps, ps.text), NULL, NULL, 0);
 	if (!top)
 		return oom(&ps);
 	top->u.table->flags = TF_DEFINED;
@@ -1679,6 +1676,7 @@ int rn_toml_parse(const char *src, size_t len, struct rn_toml_value **root, stru
 	if (ps.c_locale)
 		freelocale(ps.c_locale);
 	rn_buf_release(&ps.scratch);
+	rn_buf_release(&ps.keybuf);
 	if (r) {
 		rn_toml_free(top);
 		return -1;

@@ -597,9 +597,11 @@ static void test_toml_redefinition_errors(void **state)
 		     "cannot define table 'a': it is already an array of tables (defined at "
 		     "line 1)");
 	expect_error("[a]\n[[a]]", 2, 3,
-		     "cannot define array of tables 'a': it is already a table (defined at line 1)");
+		     "cannot define array of tables 'a': it is already a table (defined at "
+		     "line 1)");
 	expect_error("[a.b]\n[[a]]", 2, 3,
-		     "cannot define array of tables 'a': it is already a table (defined at line 1)");
+		     "cannot define array of tables 'a': it is already a table (defined at "
+		     "line 1)");
 	expect_error("a = [1]\n[a.b]", 2, 2,
 		     "cannot use key 'a' as a table: it is already an array (defined at line 1)");
 }
@@ -631,7 +633,8 @@ static void test_toml_syntax_errors(void **state)
 	expect_error("= 1", 1, 1, "expected a key, found '='");
 	expect_error("a. = 1", 1, 4, "expected a key, found '='");
 	expect_error("k\xc3\xa9 = 1", 1, 2, "expected '=' after key 'k', found '\xc3\xa9'");
-	expect_error("a = 1 # ok\n[t] x", 2, 5, "expected end of line after table header, found 'x'");
+	expect_error("a = 1 # ok\n[t] x", 2, 5,
+		     "expected end of line after table header, found 'x'");
 	expect_error("[a", 1, 3, "expected ']' to close table header 'a', found end of input");
 	expect_error("[[a] ]", 1, 4, "expected ']]' to close table header 'a', found ']'");
 	expect_error("[]", 1, 2, "expected a key, found ']'");
@@ -678,6 +681,33 @@ static void test_toml_positions(void **state)
 	v = at(r, "items");
 	assert_int_equal(v->u.array.items[0]->pos.line, 7);
 	rn_toml_free(r);
+}
+
+/* Lines are counted as newlines are consumed, including those inside multi-line strings and
+ * those trimmed by a line-ending backslash. */
+static void test_toml_positions_after_multiline(void **state)
+{
+	struct rn_toml_value *r = parse(
+		"a = \"\"\"\r\none\r\ntwo \\\r\n\r\n   three\"\"\"\r\n"
+		"b = '''\n\n''' # c\n"
+		"c = [\n  \"x\",\n  { d = \"\"\"\n\"\"\" },\n]\n"
+		"e = 1\n");
+	const struct rn_toml_kv *kv;
+
+	(void)state;
+	assert_string_equal(str(r, "a"), "one\ntwo three");
+	kv = rn_toml_get_kv(r, "b");
+	assert_int_equal(kv->key_pos.line, 6);
+	kv = rn_toml_get_kv(r, "c");
+	assert_int_equal(kv->val->u.array.items[1]->pos.line, 11);
+	assert_int_equal(kv->val->u.array.items[1]->pos.col, 3);
+	kv = rn_toml_get_kv(r, "e");
+	assert_int_equal(kv->key_pos.line, 14);
+	assert_int_equal(kv->val->pos.col, 5);
+	rn_toml_free(r);
+	expect_error("a = '''\n\n''' x", 3, 5, "expected end of line after value, found 'x'");
+	expect_error("a = \"\"\"\nx\n", 1, 5,
+		     "unterminated multi-line basic string (missing closing \"\"\")");
 }
 
 /* ---- Nesting bound -------------------------------------------------------------------- */
@@ -992,6 +1022,7 @@ int main(void)
 		cmocka_unit_test(test_toml_keys),
 		cmocka_unit_test(test_toml_syntax_errors),
 		cmocka_unit_test(test_toml_positions),
+		cmocka_unit_test(test_toml_positions_after_multiline),
 		cmocka_unit_test(test_toml_depth_limit),
 		cmocka_unit_test(test_toml_crlf),
 		cmocka_unit_test(test_toml_bom),

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "config.h"
 #include "log.h"
 #include "xalloc.h"
 
@@ -178,17 +179,41 @@ static char *endpoint_from_base(const char *base)
 
 int rn_otlp_cfg_set_endpoint(struct rn_otlp_cfg *cfg, const char *url)
 {
-	size_t path;
+	static const char suffix[] = "/v1/traces";
+	size_t path, len;
 	char *e;
 
 	if (!url || !url_valid(url, &path))
 		return -EINVAL;
-	if (!url[path] || !strcmp(url + path, "/"))
-		e = endpoint_from_base(url);
-	else
+	len = strlen(url);
+	/* A base URL, like OTEL_EXPORTER_OTLP_ENDPOINT; one that already names the traces path
+	 * (and has no query) is taken as it is. */
+	if (!strpbrk(url + path, "?#") && len - path >= sizeof(suffix) - 1 &&
+	    !strcmp(url + len - (sizeof(suffix) - 1), suffix))
 		e = rn_xstrdup(url);
+	else
+		e = endpoint_from_base(url);
 	free(cfg->endpoint);
 	cfg->endpoint = e;
+	cfg->enabled = true;
+	return 0;
+}
+
+int rn_otlp_cfg_set_protocol(struct rn_otlp_cfg *cfg, const char *name)
+{
+	if (rn_otlp_protocol_parse(name, &cfg->protocol)) {
+		rn_error("unknown OTLP protocol '%s' (expected http/protobuf or http/json)", name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int rn_otlp_cfg_set_compression(struct rn_otlp_cfg *cfg, const char *name)
+{
+	if (rn_otlp_compression_parse(name, &cfg->compression)) {
+		rn_error("unknown OTLP compression '%s' (expected gzip or none)", name);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -499,6 +524,67 @@ int rn_otlp_cfg_apply_env(struct rn_otlp_cfg *cfg, const char *const *envp)
 	return 0;
 }
 
+int rn_otlp_cfg_from_env(struct rn_otlp_cfg *cfg)
+{
+	return rn_otlp_cfg_apply_env(cfg, NULL);
+}
+
+int rn_otlp_cfg_apply_file(struct rn_otlp_cfg *cfg, const struct rn_otlp_file_cfg *f)
+{
+	size_t i;
+
+	if (f->endpoint && rn_otlp_cfg_set_endpoint(cfg, f->endpoint)) {
+		rn_error("invalid [otlp] endpoint '%s': expected an http:// or https:// URL",
+			 f->endpoint);
+		return -EINVAL;
+	}
+	if (f->set_enabled)
+		cfg->enabled = f->enabled;
+	if (f->protocol && rn_otlp_cfg_set_protocol(cfg, f->protocol))
+		return -EINVAL;
+	if (f->compression && rn_otlp_cfg_set_compression(cfg, f->compression))
+		return -EINVAL;
+	if (f->syscall_spans && rn_otlp_syscall_mode_parse(f->syscall_spans, &cfg->syscall_spans)) {
+		rn_error("unknown [otlp] syscall_spans '%s' (expected aggregate, all or threshold)",
+			 f->syscall_spans);
+		return -EINVAL;
+	}
+	if (f->service_name && rn_otlp_cfg_set_service_name(cfg, f->service_name)) {
+		rn_error("[otlp] service_name must not be empty");
+		return -EINVAL;
+	}
+	if (f->timeout_ms > 0)
+		cfg->timeout_ms = f->timeout_ms > UINT32_MAX ? UINT32_MAX : (uint32_t)f->timeout_ms;
+	if (f->syscall_threshold_us >= 0)
+		cfg->syscall_threshold_ns = (uint64_t)f->syscall_threshold_us * 1000u;
+	if (f->required)
+		cfg->required = true;
+	for (i = 0; f->headers && f->headers[i]; i++) {
+		const char *line = f->headers[i], *colon = strchr(line, ':');
+		char *name;
+		int rc;
+
+		if (!colon) {
+			rn_error("invalid [otlp] header #%zu: expected 'Name: value'", i + 1);
+			return -EINVAL;
+		}
+		name = rn_xstrndup(line, (size_t)(colon - line));
+		colon++;
+		while (is_blank(*colon))
+			colon++;
+		rc = rn_otlp_cfg_set_header(cfg, name, colon);
+		if (rc)
+			/* The value may be a credential: only the name is quoted. */
+			rn_error("invalid [otlp] header '%s': the name must be an HTTP token and the "
+				 "value must not contain line breaks",
+				 name);
+		free(name);
+		if (rc)
+			return -EINVAL;
+	}
+	return 0;
+}
+
 int rn_otlp_cfg_finish(struct rn_otlp_cfg *cfg)
 {
 	if (cfg->disabled_by_env)
@@ -697,7 +783,12 @@ static int64_t mono_to_unix_offset(void)
 	       ((int64_t)rt.tv_nsec - (int64_t)mono.tv_nsec);
 }
 
-int rn_otlp_context_init(struct rn_otlp_context *ctx, const char *const *envp)
+int rn_otlp_context_init(struct rn_otlp_context *ctx)
+{
+	return rn_otlp_context_init_env(ctx, NULL);
+}
+
+int rn_otlp_context_init_env(struct rn_otlp_context *ctx, const char *const *envp)
 {
 	const char *tp = env_get(envp, "TRACEPARENT");
 	const char *ts = env_get(envp, "TRACESTATE");
@@ -734,11 +825,13 @@ static void run_span_id(const struct rn_otlp_context *ctx, size_t target, size_t
 		derive_id(ctx, ROLE_RUN, target, run, 0, out);
 }
 
-void rn_otlp_traceparent(const struct rn_otlp_context *ctx, size_t target, size_t run,
-			 char out[RN_OTLP_TRACEPARENT_LEN + 1])
+int rn_otlp_traceparent(const struct rn_otlp_context *ctx, size_t target, size_t run, char *out,
+			size_t cap)
 {
 	uint8_t sid[8];
 
+	if (cap < RN_OTLP_TRACEPARENT_LEN + 1)
+		return -ENOSPC;
 	run_span_id(ctx, target, run, sid);
 	memcpy(out, "00-", 3);
 	rn_otlp_hex(ctx->trace_id, 16, out + 3);
@@ -746,6 +839,7 @@ void rn_otlp_traceparent(const struct rn_otlp_context *ctx, size_t target, size_
 	rn_otlp_hex(sid, 8, out + 36);
 	out[52] = '-';
 	rn_otlp_hex(&ctx->trace_flags, 1, out + 53);
+	return 0;
 }
 
 /* ---- Redaction of command lines ---------------------------------------------------------- */
@@ -2200,6 +2294,9 @@ struct http {
 	struct rn_buf resp;            /* response body, first RESP_MAX_BYTES */
 	struct rn_buf gz;              /* compressed request */
 	long retry_after_ms;           /* Retry-After of the last response, -1 if none */
+	uint64_t t0_ms;                /* start of the export, CLOCK_MONOTONIC ms */
+	uint64_t deadline_ms;          /* t0_ms + timeout: nothing is sent or awaited after it */
+	size_t sent;                   /* spans delivered so far */
 	bool warned;                   /* a failure was reported */
 };
 
@@ -2432,7 +2529,7 @@ static uint64_t backoff_ms(unsigned attempt)
 static int post(void *ctx, const char *body, size_t len, size_t nspans)
 {
 	struct http *h = ctx;
-	uint64_t t0 = now_ms(), deadline = t0 + h->cfg->timeout_ms;
+	uint64_t deadline = h->deadline_ms;
 	char reason[MSG_MAX + 128], msg[MSG_MAX + 8];
 	unsigned attempt;
 	int rc = 0;
@@ -2458,7 +2555,8 @@ static int post(void *ctx, const char *body, size_t len, size_t nspans)
 
 		if (now >= deadline) {
 			rc = -ETIMEDOUT;
-			snprintf(reason, sizeof(reason), "timed out after %u ms", h->cfg->timeout_ms);
+			snprintf(reason, sizeof(reason), "the %u ms export timeout expired",
+				 h->cfg->timeout_ms);
 			break;
 		}
 		curl_easy_setopt(h->curl, CURLOPT_TIMEOUT_MS, (long)(deadline - now));
@@ -2471,6 +2569,7 @@ static int post(void *ctx, const char *body, size_t len, size_t nspans)
 			curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &code);
 			if (code >= 200 && code < 300) {
 				partial_success(h, nspans);
+				h->sent += nspans;
 				return 0;
 			}
 			error_message(h, msg, sizeof(msg));
@@ -2502,10 +2601,10 @@ static int post(void *ctx, const char *body, size_t len, size_t nspans)
 		}
 		sleep_ms(delay);
 	}
-	rn_warn("otlp export to '%s' failed after %u attempt%s in %llu ms: %s; %zu span%s of "
-		"this request not delivered, export stopped",
-		h->where, attempt, attempt == 1 ? "" : "s", (unsigned long long)(now_ms() - t0),
-		reason, nspans, nspans == 1 ? "" : "s");
+	rn_warn("otlp export to '%s' failed after %u attempt%s, %llu ms into the export: %s "
+		"(%zu span%s delivered before; export stopped)",
+		h->where, attempt, attempt == 1 ? "" : "s",
+		(unsigned long long)(now_ms() - h->t0_ms), reason, h->sent, h->sent == 1 ? "" : "s");
 	h->warned = true;
 	return rc;
 }
@@ -2527,6 +2626,8 @@ static int http_init(struct http *h, const struct rn_otlp_cfg *cfg)
 	rn_buf_init(&h->resp, 0);
 	rn_buf_init(&h->gz, 0);
 	url_for_log(cfg->endpoint, h->where, sizeof(h->where));
+	h->t0_ms = now_ms();
+	h->deadline_ms = h->t0_ms + cfg->timeout_ms;
 	if (curl_global_init(CURL_GLOBAL_DEFAULT))
 		return -ENOMEM;
 	h->curl = curl_easy_init();
@@ -2590,12 +2691,18 @@ int rn_otlp_export(const struct rn_otlp_cfg *cfg, const struct rn_otlp_context *
 	struct http h;
 	int rc;
 
-	if (!cfg->enabled)
+	if (!cfg->enabled || cfg->disabled_by_env)
 		return 0;
-	if (!cfg->endpoint || cfg->protocol == RN_OTLP_GRPC) {
-		rn_warn("otlp export skipped: %s", !cfg->endpoint ? "no endpoint configured"
-								  : "protocol 'grpc' is not supported");
+	if (cfg->protocol == RN_OTLP_GRPC) {
+		rn_warn("otlp export skipped: protocol 'grpc' is not supported (use http/protobuf "
+			"or http/json)");
 		return -EINVAL;
+	}
+	if (!cfg->endpoint) {
+		struct rn_otlp_cfg *c = (struct rn_otlp_cfg *)cfg;
+
+		/* Only reached when rn_otlp_cfg_finish() was not called: the spec's default. */
+		c->endpoint = rn_xstrdup(RN_OTLP_DEFAULT_ENDPOINT);
 	}
 	/* A collector closing the connection mid-request must not kill renacer. */
 	memset(&ign, 0, sizeof(ign));

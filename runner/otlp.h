@@ -8,12 +8,13 @@
  *     struct rn_otlp_context ctx;
  *
  *     rn_otlp_cfg_init(&cfg);                  defaults
- *     rn_otlp_cfg_apply_env(&cfg, NULL);       OTEL_* environment variables (lowest layer)
- *     ... config.c: [otlp] of renacer.toml     rn_otlp_cfg_set_*() and plain fields
- *     ... main.c:   --otlp-endpoint and friends, same setters (highest layer)
- *     rn_otlp_cfg_finish(&cfg);                validate, default the endpoint
- *     rn_otlp_context_init(&ctx, NULL);        trace id (TRACEPARENT or random), root span id
- *     for each run i of target j:              rn_otlp_traceparent(&ctx, j, i, tp) -> TRACEPARENT
+ *     rn_otlp_cfg_from_env(&cfg);              OTEL_* environment variables (lowest layer)
+ *     rn_otlp_cfg_apply_file(&cfg, &config.otlp);   [otlp] of renacer.toml
+ *     rn_otlp_cfg_set_endpoint(), _set_protocol()   --otlp-endpoint and friends (highest)
+ *     rn_otlp_cfg_finish(&cfg);                validate (refuses grpc), default the endpoint
+ *     rn_otlp_context_init(&ctx);              trace id (TRACEPARENT or random), root span id
+ *     for each measured run i of target j:     rn_otlp_traceparent(&ctx, j, i, tp, sizeof(tp))
+ *     for each warmup run of target j:         rn_otlp_traceparent(&ctx, j, RN_OTLP_RUN_NONE, ...)
  *     (if rn_otlp_cfg_needs_spool(&cfg), enable the spool of each measured run)
  *     ... the check runs, verdicts are computed ...
  *     if (cfg.enabled && rn_otlp_export(&cfg, &ctx, &in) < 0 && cfg.required) -> check fails
@@ -51,6 +52,8 @@
 #include "assertion.h"
 #include "buf.h"
 #include "otlp_pb.h"
+
+struct rn_otlp_file_cfg; /* config.h: [otlp] as written in renacer.toml */
 
 /* OTLP transport protocols: X(id, name). The names are those of OTEL_EXPORTER_OTLP_PROTOCOL
  * (OTLP Exporter Configuration, "Specify Protocol"). */
@@ -151,8 +154,8 @@ struct rn_otlp_cfg {
 	struct rn_otlp_pair *resource; /* extra resource attributes [nresource], owned: detected
 					* CI/VCS attributes, then OTEL_RESOURCE_ATTRIBUTES */
 	size_t nresource;             /* resource attributes used */
-	uint32_t timeout_ms;          /* bound on one request batch, retries and backoff
-				       * included, ms (default 10000) */
+	uint32_t timeout_ms;          /* bound on the whole export (every request, retry and
+				       * backoff), ms (default 10000) */
 	bool required;                /* a failed export fails the check (the caller decides) */
 	enum rn_otlp_syscall_spans syscall_spans; /* default AGGREGATE */
 	uint64_t syscall_threshold_ns; /* THRESHOLD mode: export spans longer than this, ns
@@ -190,14 +193,33 @@ void rn_otlp_cfg_release(struct rn_otlp_cfg *cfg);
  * kept and refused by rn_otlp_cfg_finish() only if export ends up enabled. Returns 0.
  */
 int rn_otlp_cfg_apply_env(struct rn_otlp_cfg *cfg, const char *const *envp);
+/* rn_otlp_cfg_apply_env() on the process environment. Returns 0. */
+int rn_otlp_cfg_from_env(struct rn_otlp_cfg *cfg);
 
 /*
- * Set the endpoint (config file or command line). A URL whose path is empty or "/" gets
- * "/v1/traces" appended (like OTEL_EXPORTER_OTLP_ENDPOINT); one with a path is used as is
- * (like OTEL_EXPORTER_OTLP_TRACES_ENDPOINT). Does not change `enabled`.
- * 0, or -EINVAL when the URL is not http:// or https:// with a host (nothing printed).
+ * Apply the [otlp] table of renacer.toml (config.h's struct rn_otlp_file_cfg; only the keys
+ * given there override): endpoint (rn_otlp_cfg_set_endpoint, which enables export), then
+ * enabled, protocol, compression, syscall_spans, service_name, timeout_ms,
+ * syscall_threshold_us (converted to ns), required, headers ("Name: value" strings, each
+ * replacing a header of the same name from the environment). Returns 0, or -EINVAL after
+ * rn_error() for a value config.c did not already validate (an endpoint that is not an
+ * http(s) URL, a header that is not "Name: value"; a header value is never printed).
+ */
+int rn_otlp_cfg_apply_file(struct rn_otlp_cfg *cfg, const struct rn_otlp_file_cfg *f);
+
+/*
+ * Set the endpoint from a base URL (config file, --otlp-endpoint): "/v1/traces" is appended
+ * to its path, exactly as for OTEL_EXPORTER_OTLP_ENDPOINT, unless the path already ends with
+ * "/v1/traces" (a full traces URL is then used as is). Turns export on (`enabled` = true; a
+ * later `enabled = false` turns it off again). 0, or -EINVAL when the URL is not http:// or
+ * https:// with a host (nothing printed).
  */
 int rn_otlp_cfg_set_endpoint(struct rn_otlp_cfg *cfg, const char *url);
+/* Set the protocol by name (rn_otlp_protocol_names; "grpc" is accepted here and refused by
+ * rn_otlp_cfg_finish). 0, or -EINVAL after rn_error() naming the value. */
+int rn_otlp_cfg_set_protocol(struct rn_otlp_cfg *cfg, const char *name);
+/* Set the compression by name ("gzip", "none"). 0, or -EINVAL after rn_error(). */
+int rn_otlp_cfg_set_compression(struct rn_otlp_cfg *cfg, const char *name);
 /* Set header `name` to `value` (copied), replacing a header of the same name (case-insensitive),
  * so later layers override earlier ones per header. 0, or -EINVAL for a name that is not an
  * HTTP token or a value with CR, LF or NUL (nothing printed, the value never is). */
@@ -256,12 +278,14 @@ struct rn_otlp_context {
 };
 
 /*
- * Start the trace context of a check. With a valid TRACEPARENT in `envp` (NULL: the process
- * environment) the check joins that trace as a child of its span and keeps a valid TRACESTATE;
- * otherwise trace and span ids are random (getrandom(2); a time-and-pid fallback with a warning
- * if it fails). An invalid TRACEPARENT is ignored with a warning. Returns 0.
+ * Start the trace context of a check. With a valid TRACEPARENT in the environment the check
+ * joins that trace as a child of its span and keeps a valid TRACESTATE; otherwise trace and
+ * span ids are random (getrandom(2); a time-and-pid fallback with a warning if it fails). An
+ * invalid TRACEPARENT is ignored with a warning. Samples the clock offset. Returns 0.
  */
-int rn_otlp_context_init(struct rn_otlp_context *ctx, const char *const *envp);
+int rn_otlp_context_init(struct rn_otlp_context *ctx);
+/* The same reading `envp` ("NAME=VALUE", NULL-terminated; NULL = the process environment). */
+int rn_otlp_context_init_env(struct rn_otlp_context *ctx, const char *const *envp);
 
 /*
  * Validate a traceparent header value (W3C Trace Context Level 1, section 3.2): version 2
@@ -280,13 +304,14 @@ bool rn_otlp_tracestate_valid(const char *s);
 /*
  * Write the traceparent of the span of measured run `run` (0-based index into
  * rn_target_result.runs) of target `target` (0-based, the order of rn_otlp_input.targets)
- * into `out` ("00-<trace>-<span>-<flags>" plus NUL). The span id is derived deterministically
- * from ctx->salt, so rn_otlp_export() later gives the run's span the same id and the
- * target's own spans (if instrumented) become its children. `run` == RN_OTLP_RUN_NONE names
- * the target span (for warmup runs, which have no span of their own).
+ * into `out` ("00-<trace>-<span>-<flags>", RN_OTLP_TRACEPARENT_LEN characters plus NUL;
+ * W3C Trace Context, section 3.2). The span id is derived deterministically from ctx->salt,
+ * so rn_otlp_export() later gives the run's span the same id and the target's own spans (if
+ * instrumented) become its children. `run` == RN_OTLP_RUN_NONE names the target span (for
+ * warmup runs, which have no span of their own). 0, or -ENOSPC when `cap` < 56.
  */
-void rn_otlp_traceparent(const struct rn_otlp_context *ctx, size_t target, size_t run,
-			 char out[RN_OTLP_TRACEPARENT_LEN + 1]);
+int rn_otlp_traceparent(const struct rn_otlp_context *ctx, size_t target, size_t run, char *out,
+			size_t cap);
 
 /* Lowercase hex of `n` bytes into `out` (2n characters plus NUL). */
 void rn_otlp_hex(const uint8_t *id, size_t n, char *out);
@@ -322,17 +347,20 @@ struct rn_otlp_input {
  * Export the check as OTLP over HTTP (OTLP 1.x, Specification: OTLP/HTTP): POST to
  * cfg->endpoint with Content-Type application/x-protobuf or application/json, gzip'ed with
  * Content-Encoding: gzip when configured, cfg->headers added. Spans are split into requests of
- * at most cfg->max_request_bytes (uncompressed). Each request is retried only on HTTP 429,
- * 502, 503, 504 and on connection failures, with exponential backoff (0.5 s doubling, jitter)
- * or the Retry-After delay (seconds or HTTP date) when given, all within cfg->timeout_ms per
- * request; a Retry-After beyond that bound gives up at once. The first request that fails
- * stops the export, so a dead or slow collector costs at most one timeout. A partial-success
- * response (rejected spans, error message) is a warning.
+ * at most cfg->max_request_bytes (uncompressed). A request is retried only on HTTP 429, 502,
+ * 503, 504 and on connection failures (OTLP/HTTP "Retryable Response Codes"), at most 6
+ * attempts, with exponential backoff (0.5 s doubling to 8 s, half of it random) or the
+ * Retry-After delay (seconds or HTTP date) when given. The whole export, every request, retry
+ * and wait included, ends within cfg->timeout_ms (a Retry-After beyond it gives up at once):
+ * the specification bounds each batch, renacer bounds the total so that a dead or slow
+ * collector never holds the check longer than the timeout. The first request that fails stops
+ * the export. A partial-success response (rejected spans, error message) is a warning.
  * Reads the trace spool of the targets' last runs (it moves the spool's file offset, nothing
  * else). Returns 0, or a negative errno after one rn_warn() that says what failed
  * (-ECONNREFUSED, -ETIMEDOUT, -EPROTO for an HTTP error status, -ENOMEM); whether that fails
  * the check is the caller's decision (cfg->required). Does nothing and returns 0 when
- * cfg->enabled is false.
+ * cfg->enabled is false or disabled_by_env is set; uses RN_OTLP_DEFAULT_ENDPOINT when no
+ * endpoint was set (and rn_otlp_cfg_finish() was not called); refuses grpc with -EINVAL.
  */
 int rn_otlp_export(const struct rn_otlp_cfg *cfg, const struct rn_otlp_context *ctx,
 		   const struct rn_otlp_input *in);

@@ -708,6 +708,13 @@ struct tl_thread {
 	struct tl_sig hist[RN_AP_TL_SIGS]; /* recent distinct signatures, most recent first */
 	int nhist;
 	struct tl_run run; /* the current run (len 0: none) */
+	bool pend;         /* the previous call was a TL_START call outside any run */
+	uint64_t pend_start_ns, pend_ns; /* its entry and duration */
+	/* The TL_START call just before the current run: it joins the run (retroactively) when
+	 * the run repeats it, so a loop's first call is counted without counting setup calls. */
+	bool pre;
+	struct tl_sig pre_sig;
+	uint64_t pre_start_ns, pre_ns;
 };
 
 /* Kinds of fd for SmallIO (enum fd_kind). */
@@ -935,17 +942,28 @@ static void tl_end_run(struct ap_pass *ps, struct tl_thread *th)
 		pp->spin_runs++;
 	}
 	if (r->len >= 2 && (!pp->best || r->len > pp->best->len)) {
+		struct tl_run *br;
+		int j;
+
 		if (!pp->best)
 			pp->best = rn_xcalloc(1, sizeof(*pp->best));
-		*pp->best = *r;
-		pp->best->nsigs = 0;
-		for (i = 0; i < th->nhist; i++)
-			if (th->hist[i].count)
-				pp->best->sigs[pp->best->nsigs++] = th->hist[i];
+		br = pp->best;
+		*br = *r;
+		br->nsigs = 0;
+		for (i = 0; i < th->nhist; i++) {
+			if (!th->hist[i].count)
+				continue;
+			/* most frequent first */
+			for (j = br->nsigs; j > 0 && br->sigs[j - 1].count < th->hist[i].count; j--)
+				br->sigs[j] = br->sigs[j - 1];
+			br->sigs[j] = th->hist[i];
+			br->nsigs++;
+		}
 	}
 	for (i = 0; i < th->nhist; i++)
 		th->hist[i].count = 0;
 	memset(r, 0, sizeof(*r));
+	th->pre = false;
 }
 
 /* How a call relates to spinning (enum tl_step). */
@@ -992,6 +1010,7 @@ static void tl_span(struct ap_pass *ps, int proc, const struct sc_info *si,
 {
 	struct tl_thread *th = ktab_get(&ps->threads, (uint64_t)(uint32_t)ev->tid, true);
 	enum tl_step step;
+	bool gap_ok, pre;
 	uint64_t end = ev->start_ns + ev->duration_ns;
 	struct tl_sig *s;
 
@@ -1008,21 +1027,38 @@ static void tl_span(struct ap_pass *ps, int proc, const struct sc_info *si,
 		th->proc = proc;
 	}
 	step = tl_classify(ps, th, si, ev);
-	if (th->run.len && (step == TL_BREAK || step == TL_START ||
-			    (ev->start_ns > th->last_end_ns &&
-			     ev->start_ns - th->last_end_ns > RN_AP_TL_MAX_GAP_NS)))
+	gap_ok = ev->start_ns <= th->last_end_ns ||
+		 ev->start_ns - th->last_end_ns <= RN_AP_TL_MAX_GAP_NS;
+	if (th->run.len && (step != TL_SPIN || !gap_ok))
 		tl_end_run(ps, th);
+	if (step == TL_SPIN && !th->run.len) {
+		th->run.tid = ev->tid;
+		th->run.start_ns = ev->start_ns;
+		th->pre = th->pend && gap_ok && th->nhist;
+		if (th->pre) {
+			th->pre_sig = th->hist[0];
+			th->pre_start_ns = th->pend_start_ns;
+			th->pre_ns = th->pend_ns;
+		}
+	}
+	pre = th->pre && step == TL_SPIN && sig_equal(&th->pre_sig, ev, si->nargs);
 	s = sig_touch(th, ev, si->nargs);
-	if (step != TL_BREAK) {
-		if (!th->run.len) {
-			th->run.tid = ev->tid;
-			th->run.start_ns = ev->start_ns;
+	if (step == TL_SPIN) {
+		if (pre) {
+			th->pre = false;
+			th->run.start_ns = th->pre_start_ns;
+			th->run.len++;
+			th->run.call_ns += th->pre_ns;
+			s->count++;
 		}
 		th->run.len++;
 		th->run.end_ns = end;
 		th->run.call_ns += ev->duration_ns;
 		s->count++;
 	}
+	th->pend = step == TL_START;
+	th->pend_start_ns = ev->start_ns;
+	th->pend_ns = ev->duration_ns;
 	th->last_end_ns = end;
 }
 
@@ -1106,12 +1142,15 @@ static void tl_finish(struct ap_pass *ps, struct rn_detection *out)
 
 		out->confidence = best_conf;
 		out->proc = best;
-		out->summary = xfmt("%s, thread %d: %" PRIu64 " consecutive no-progress %s() calls "
-				    "(spinning %.1f%% of its lifetime)",
-				    plabel(ps, best).s, (int)r->tid, r->len,
-				    r->nsigs ? rn_syscall_name(r->sigs[0].nr) : "?",
-				    pct((double)pp->spin_ns, (double)life));
 		rn_buf_init(&b, 0);
+		for (k = 0; k < r->nsigs; k++)
+			if (!k || r->sigs[k].nr != r->sigs[0].nr)
+				rn_buf_addf(&b, "%s%s", k ? "/" : "", rn_syscall_name(r->sigs[k].nr));
+		out->summary = xfmt("%s, thread %d: %" PRIu64 " consecutive no-progress %s calls "
+				    "(spinning %.1f%% of its lifetime)",
+				    plabel(ps, best).s, (int)r->tid, r->len, b.buf,
+				    pct((double)pp->spin_ns, (double)life));
+		rn_buf_reset(&b);
 		rn_buf_addf(&b, "%s, thread %d: %" PRIu64 " consecutive no-progress calls\n",
 			    plabel(ps, best).s, (int)r->tid, r->len);
 		for (k = 0; k < r->nsigs; k++) {

@@ -1,0 +1,85 @@
+/*
+ * junit.h - the JUnit XML report of `renacer check --junit FILE`.
+ *
+ * Spec: JUnit XML as accepted by both windyroad JUnit.xsd (the strict Apache Ant schema) and
+ * jenkins junit-10.xsd (what Jenkins, GitLab and most GitHub reporters read); copies of both are
+ * in shared/junit/. What the stricter one dictates:
+ *
+ *   <?xml version="1.0" encoding="UTF-8"?>
+ *   <testsuites>                                         no attributes
+ *     <testsuite name="io_loop" tests="6" failures="1" errors="0" skipped="0" time="1.234"
+ *                timestamp="2025-01-31T12:00:00" hostname="ci-7" id="0" package="renacer">
+ *       <properties>                                     always present, first
+ *         <property name="renacer_version" value="0.1.0"/>
+ *         <property name="runs" value="5"/>
+ *         <property name="golden_file" value="golden_traces/io_loop.json"/>  when there is one
+ *       </properties>
+ *       <testcase name="golden:syscalls" classname="renacer.io_loop" time="0.000">
+ *         <failure type="regression" message="syscalls 2480 vs golden 1240 (...)">body</failure>
+ *       </testcase>
+ *       ...
+ *       <system-out>summary, then one line per WARN verdict</system-out>    always present
+ *       <system-err></system-err>                                            always present
+ *     </testsuite>
+ *   </testsuites>
+ *
+ * Verdicts map to testcases as follows: PASS -> an empty testcase; FAIL -> <failure type=
+ * "<assertion type>">; ERROR -> <error type="ERROR">; NO DATA -> <error type="NO DATA"> (a
+ * missing metric must never look like a pass); SKIP -> <skipped>; WARN -> a passing testcase
+ * whose message goes to the suite's <system-out> as "WARN <assertion>: <message>", because the
+ * windyroad schema allows no <system-out> inside a testcase and a WARN must not fail the build.
+ *
+ * Numbers are locale independent: times are decimal seconds with exactly three decimals (the
+ * Jenkins schema's SUREFIRE_TIME allows at most three), timestamps are UTC without a zone.
+ * Text goes through rn_buf_add_xml() (runner/util/xml.h), so control characters and invalid
+ * UTF-8 in messages cannot make the file unreadable.
+ */
+#ifndef RN_JUNIT_H
+#define RN_JUNIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "assertion.h"
+
+/* One <testsuite>: one target. All pointers borrowed for the duration of the call. */
+struct rn_junit_suite {
+	const char *name;                      /* target name: suite name, testcase classname
+						* "renacer.<name>"; "" or NULL writes "unnamed" */
+	const struct rn_target_result *result; /* the target's runs (property "runs" from
+						* result->nruns), or NULL (runs = 0) */
+	const struct rn_verdict_result *cases; /* verdicts, one testcase each, in order */
+	size_t ncases;                         /* entries in cases */
+	const char *golden_file;               /* golden trace path as shown to users, or NULL:
+						* no "golden_file" property */
+	const char *system_out;                /* suite summary for <system-out>, or NULL */
+	uint64_t start_unix_ns;                /* CLOCK_REALTIME start of the target, ns;
+						* 0 = the time of writing */
+	double time_s;                         /* time spent on the target, seconds ("time") */
+	bool partial;                          /* renacer was interrupted before this target
+						* finished: adds an <error type="interrupted">
+						* testcase "renacer interrupted" */
+};
+
+/*
+ * Write the JUnit XML report of `n` suites to `path`, atomically (rn_write_file_atomic: a
+ * previous report stays intact on failure). The suite "id" is its 0-based index, "package" is
+ * "renacer", "hostname" is gethostname() or "localhost".
+ *
+ * Returns 0, or a negative errno after printing one rn_error() naming the path: the directory
+ * missing (-ENOENT, "directory 'out' does not exist"), not writable (-EACCES), out of memory
+ * (-ENOMEM). Not thread safe (none of the runner is).
+ */
+int rn_junit_write(const char *path, const struct rn_junit_suite *suites, size_t n);
+
+/*
+ * Render the report into a malloc'ed NUL-terminated string (caller frees), for tests and for
+ * writers that send it elsewhere. `hostname` overrides the host name when not NULL, and
+ * `now_unix_ns` stands for the time of writing (suites with start_unix_ns 0), so the output
+ * can be made byte-for-byte reproducible. Returns NULL on out-of-memory.
+ */
+char *rn_junit_render(const struct rn_junit_suite *suites, size_t n, const char *hostname,
+		      uint64_t now_unix_ns, size_t *len);
+
+#endif

@@ -35,7 +35,7 @@ struct rn_vk_load_report {
 	size_t uncalibrated;        /* devices mapped with the causal fallback */
 	struct rn_vk_rec_stats stats; /* sums of each device's last STATS record (device = 0) */
 	size_t disabled;            /* DISABLED records */
-	char disabled_msg[RN_VK_NAME_MAX + 64]; /* the first one: "device 'NAME': MESSAGE" */
+	char disabled_msg[2 * RN_VK_NAME_MAX + 16]; /* the first one: "device 'NAME': MESSAGE" */
 	size_t truncated;           /* files that end inside a record (a crash between flushes) */
 	int error;                  /* first hard error of a file: -RN_VK_E* (record.h), or 0 */
 	size_t error_offset;        /* byte offset of that error in its file */

@@ -1,0 +1,105 @@
+/*
+ * test_vulkan_inject.c - the environment that injects the timing layer
+ * (collectors/vulkan/inject.h): values the user already set are kept, never duplicated.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "inject.h"
+
+struct env {
+	char **v;
+	size_t n, cap;
+};
+
+static const char *find(const struct env *e, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < e->n; i++)
+		if (!strncmp(e->v[i], name, n) && e->v[i][n] == '=')
+			return e->v[i] + n + 1;
+	return NULL;
+}
+
+static void release(struct env *e)
+{
+	for (size_t i = 0; i < e->n; i++)
+		free(e->v[i]);
+	free(e->v);
+	memset(e, 0, sizeof(*e));
+}
+
+static void test_inject_fresh_environment(void **state)
+{
+	struct env e = { 0 };
+
+	(void)state;
+	unsetenv("VK_ADD_LAYER_PATH");
+	unsetenv("VK_INSTANCE_LAYERS");
+	unsetenv("VK_LOADER_LAYERS_ENABLE");
+	rn_vk_inject_env("/opt/layers", "/tmp/rec", RN_GPU_MODE_DISPATCH, NULL, &e.v, &e.n,
+			 &e.cap);
+	assert_int_equal(e.n, 5);
+	assert_string_equal(find(&e, "VK_ADD_LAYER_PATH"), "/opt/layers");
+	assert_string_equal(find(&e, "VK_INSTANCE_LAYERS"), "VK_LAYER_RENACER_timing");
+	assert_string_equal(find(&e, "VK_LOADER_LAYERS_ENABLE"), "VK_LAYER_RENACER_timing");
+	assert_string_equal(find(&e, "RENACER_VK_DIR"), "/tmp/rec");
+	assert_string_equal(find(&e, "RENACER_VK_MODE"), "dispatch");
+	release(&e);
+}
+
+static void test_inject_keeps_user_values(void **state)
+{
+	struct env e = { 0 };
+	char *add[] = { (char *)"VK_INSTANCE_LAYERS=VK_LAYER_from_config", NULL };
+
+	(void)state;
+	setenv("VK_ADD_LAYER_PATH", "/home/u/layers", 1);
+	setenv("VK_INSTANCE_LAYERS", "VK_LAYER_from_env", 1);
+	setenv("VK_LOADER_LAYERS_ENABLE", "*validation", 1);
+	rn_vk_inject_env("/opt/layers", "/tmp/rec", RN_GPU_MODE_CMDBUF, add, &e.v, &e.n, &e.cap);
+	assert_string_equal(find(&e, "VK_ADD_LAYER_PATH"), "/opt/layers:/home/u/layers");
+	/* The run's own env_add wins over renacer's environment as the previous value. */
+	assert_string_equal(find(&e, "VK_INSTANCE_LAYERS"),
+			    "VK_LAYER_RENACER_timing:VK_LAYER_from_config");
+	assert_string_equal(find(&e, "VK_LOADER_LAYERS_ENABLE"),
+			    "VK_LAYER_RENACER_timing,*validation");
+	assert_string_equal(find(&e, "RENACER_VK_MODE"), "cmdbuf");
+	release(&e);
+
+	/* Already listed: left as it is. */
+	setenv("VK_INSTANCE_LAYERS", "A:VK_LAYER_RENACER_timing:B", 1);
+	rn_vk_inject_env("/opt/layers", "/tmp/rec", RN_GPU_MODE_SUBMIT, NULL, &e.v, &e.n, &e.cap);
+	assert_string_equal(find(&e, "VK_INSTANCE_LAYERS"), "A:VK_LAYER_RENACER_timing:B");
+	assert_string_equal(find(&e, "RENACER_VK_MODE"), "submit");
+	release(&e);
+	unsetenv("VK_ADD_LAYER_PATH");
+	unsetenv("VK_INSTANCE_LAYERS");
+	unsetenv("VK_LOADER_LAYERS_ENABLE");
+}
+
+static void test_inject_layer_dir_override(void **state)
+{
+	(void)state;
+	setenv("RENACER_VK_LAYER_DIR", "/nonexistent/dir", 1);
+	assert_null(rn_vk_layer_dir());
+	unsetenv("RENACER_VK_LAYER_DIR");
+	assert_string_equal(rn_vk_mode_name(RN_GPU_MODE_DISPATCH), "dispatch");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_inject_fresh_environment),
+		cmocka_unit_test(test_inject_keeps_user_values),
+		cmocka_unit_test(test_inject_layer_dir_override),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

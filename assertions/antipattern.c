@@ -686,6 +686,7 @@ struct tl_sig {
 	int err;          /* errno or 0 */
 	int64_t ret;      /* return value */
 	uint64_t args[6]; /* arguments (only sc nargs compared) */
+	uint64_t path_key; /* hash of the decoded path (the same buffer can hold other paths) */
 	uint64_t count;   /* calls of this signature in the current run */
 };
 
@@ -882,7 +883,8 @@ static uint64_t rel_ns(const struct ap_pass *ps, uint64_t ns)
  *     pointer, within RN_AP_TL_TINY_WAIT_NS;
  *   - a sleep (nanosleep, clock_nanosleep) that lasted less than RN_AP_TL_TINY_WAIT_NS;
  *   - any other call identical to one of the thread's last RN_AP_TL_SIGS distinct calls (same
- *     number, same arguments as far as the call takes them, same result), taking under
+ *     number, same arguments as far as the call takes them, same decoded path, same result),
+ *     taking under
  *     RN_AP_TL_MAX_GAP_NS itself, unless it moved data (a positive read/write/getdents/...
  *     return is progress, not spinning) or it is a memory, futex, exit or exec call.
  * Confidence, per process, best process reported:
@@ -892,11 +894,20 @@ static uint64_t rel_ns(const struct ap_pass *ps, uint64_t ns)
  * ramp_log(sched_yield calls; YIELD_LO, YIELD_HI); nothing there means NO DATA.
  */
 
-static bool sig_equal(const struct tl_sig *a, const struct rn_syscall_event *ev, int nargs)
+static uint64_t str_key(const char *s, uint64_t seed);
+
+static uint64_t ev_path_key(const struct rn_syscall_event *ev)
+{
+	return ev->path ? str_key(ev->path, 0) : 0;
+}
+
+/* Is `ev` (whose decoded path hashes to `pk`) the call of signature `a`? */
+static bool sig_equal(const struct tl_sig *a, const struct rn_syscall_event *ev, int nargs,
+		      uint64_t pk)
 {
 	int i;
 
-	if (a->nr != ev->nr || a->ret != ev->ret || a->err != ev->err)
+	if (a->nr != ev->nr || a->ret != ev->ret || a->err != ev->err || a->path_key != pk)
 		return false;
 	for (i = 0; i < nargs && i < 6; i++)
 		if (a->args[i] != ev->args[i])
@@ -905,13 +916,14 @@ static bool sig_equal(const struct tl_sig *a, const struct rn_syscall_event *ev,
 }
 
 /* Move the signature of `ev` to the front of the history; returns its slot (0). */
-static struct tl_sig *sig_touch(struct tl_thread *th, const struct rn_syscall_event *ev, int nargs)
+static struct tl_sig *sig_touch(struct tl_thread *th, const struct rn_syscall_event *ev, int nargs,
+			       uint64_t pk)
 {
 	struct tl_sig s;
 	int i, found = -1;
 
 	for (i = 0; i < th->nhist; i++)
-		if (sig_equal(&th->hist[i], ev, nargs)) {
+		if (sig_equal(&th->hist[i], ev, nargs, pk)) {
 			found = i;
 			break;
 		}
@@ -923,6 +935,7 @@ static struct tl_sig *sig_touch(struct tl_thread *th, const struct rn_syscall_ev
 		s.err = ev->err;
 		s.ret = ev->ret;
 		memcpy(s.args, ev->args, sizeof(s.args));
+		s.path_key = pk;
 		found = th->nhist < RN_AP_TL_SIGS ? th->nhist++ : RN_AP_TL_SIGS - 1;
 	}
 	for (i = found; i > 0; i--)
@@ -974,7 +987,7 @@ enum tl_step {
 };
 
 static enum tl_step tl_classify(const struct ap_pass *ps, const struct tl_thread *th,
-				const struct sc_info *si, const struct rn_syscall_event *ev)
+				const struct sc_info *si, const struct rn_syscall_event *ev, uint64_t pk)
 {
 	bool timed = !ps->t->counts_only; /* durations are meaningful */
 	int i;
@@ -1000,7 +1013,7 @@ static enum tl_step tl_classify(const struct ap_pass *ps, const struct tl_thread
 	if (timed && ev->duration_ns >= RN_AP_TL_MAX_GAP_NS)
 		return TL_BREAK; /* a blocking call: a loop around it is not tight */
 	for (i = 0; i < th->nhist; i++)
-		if (sig_equal(&th->hist[i], ev, si->nargs))
+		if (sig_equal(&th->hist[i], ev, si->nargs, pk))
 			return TL_SPIN;
 	return TL_START;
 }
@@ -1011,6 +1024,7 @@ static void tl_span(struct ap_pass *ps, int proc, const struct sc_info *si,
 	struct tl_thread *th = ktab_get(&ps->threads, (uint64_t)(uint32_t)ev->tid, true);
 	enum tl_step step;
 	bool gap_ok, pre;
+	uint64_t pk = ev_path_key(ev);
 	uint64_t end = ev->start_ns + ev->duration_ns;
 	struct tl_sig *s;
 
@@ -1026,7 +1040,7 @@ static void tl_span(struct ap_pass *ps, int proc, const struct sc_info *si,
 		th->nhist = 0;
 		th->proc = proc;
 	}
-	step = tl_classify(ps, th, si, ev);
+	step = tl_classify(ps, th, si, ev, pk);
 	gap_ok = ev->start_ns <= th->last_end_ns ||
 		 ev->start_ns - th->last_end_ns <= RN_AP_TL_MAX_GAP_NS;
 	if (th->run.len && (step != TL_SPIN || !gap_ok))
@@ -1041,8 +1055,8 @@ static void tl_span(struct ap_pass *ps, int proc, const struct sc_info *si,
 			th->pre_ns = th->pend_ns;
 		}
 	}
-	pre = th->pre && step == TL_SPIN && sig_equal(&th->pre_sig, ev, si->nargs);
-	s = sig_touch(th, ev, si->nargs);
+	pre = th->pre && step == TL_SPIN && sig_equal(&th->pre_sig, ev, si->nargs, pk);
+	s = sig_touch(th, ev, si->nargs, pk);
 	if (step == TL_SPIN) {
 		if (pre) {
 			th->pre = false;
@@ -2235,7 +2249,9 @@ static void god_finish(struct ap_pass *ps, struct rn_detection *out)
 			    pct((double)busy[top[k]], (double)life));
 	}
 	if (cp.length_ns)
-		rn_buf_addf(&b, "  critical path: %.1f%% of its %s runs in %s\n",
+		rn_buf_addf(&b, "  critical path: %.1f%% of its %s in %s, the rest in processes "
+			    "waited for (the path follows a waited-for process whether it worked or "
+			    "idled)\n",
 			    pct((double)cp_g, (double)cp.length_ns), dur(cp.length_ns).s,
 			    plabel(ps, g).s);
 	rn_buf_addf(&b, "  busy = lifetime - time in waiting calls%s\n",

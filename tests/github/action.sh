@@ -1,0 +1,192 @@
+#!/bin/sh
+# tests/github/action.sh BINARY_DIR SOURCE_DIR - the GitHub Action (ci/action.yml) run locally:
+# its YAML parses and its structure is sound, the example workflow and pre-commit config agree
+# with it, and its steps run in a simulated runner (tests/github/run-action.py: GITHUB_* files
+# in a scratch directory) with each fail-on mode:
+#
+#   build      renacer built from the action's checkout, passing config: step green, pass
+#   fail       failing config: step red, result=fail, failed=1, junit and report outputs
+#   never      failing config: step green, result=fail
+#   warn       warning-only config: step red, result=warn; with fail-on=fail it is green
+#   error      config with a typo: step red, result=error, exit-code=3
+#   bad input  fail-on=maybe: step red
+#   local      ci/action-run.sh outside GitHub prints its outputs
+#
+# RN_ACTION_BUILD=0 skips the `build` case (it compiles renacer once more). Exit 77 without a
+# Python that has PyYAML (Debian: python3-yaml, which pre-commit depends on) or without the
+# ptrace collector.
+set -eu
+
+bin=$(cd "$1" && pwd)
+src=$(cd "$2" && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rn-action.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+py=
+for candidate in python3 /usr/bin/python3; do
+	if "$candidate" -c 'import yaml' 2>/dev/null; then
+		py=$candidate
+		break
+	fi
+done
+if [ -z "$py" ]; then
+	echo "SKIP: no python3 with PyYAML (apt-get install python3-yaml)" >&2
+	exit 77
+fi
+sim=$src/tests/github/run-action.py
+
+# ---- Static checks --------------------------------------------------------------------------
+"$py" "$sim" "$src/ci/action.yml" --check-only >/dev/null || fail "ci/action.yml is malformed"
+"$py" - "$src" <<'PY' || fail "the examples disagree with the action or the hooks"
+import os, re, sys, yaml
+
+src = sys.argv[1]
+action = yaml.safe_load(open(os.path.join(src, "ci/action.yml")))
+inputs = set(action["inputs"])
+outputs = set(action["outputs"])
+wf = yaml.safe_load(open(os.path.join(src, "ci/examples/renacer.yml")))
+steps = [s for job in wf["jobs"].values() for s in job["steps"]]
+uses = [s.get("uses", "") for s in steps]
+for want in ("actions/checkout@", "/renacer/ci@", "actions/upload-artifact@",
+             "dorny/test-reporter@"):
+    assert any(want in u for u in uses), f"example workflow lacks a step using {want}"
+for s in steps:
+    if "/renacer/ci@" in s.get("uses", ""):
+        bad = set(s.get("with", {})) - inputs
+        assert not bad, f"example passes inputs the action lacks: {bad}"
+        rid = s.get("id")
+text = open(os.path.join(src, "ci/examples/renacer.yml")).read()
+for m in re.finditer(r"steps\.%s\.outputs\.([A-Za-z0-9_-]+)" % rid, text):
+    assert m.group(1) in outputs, f"example reads output {m.group(1)} the action lacks"
+for name in ("renacer-history.yml",):
+    yaml.safe_load(open(os.path.join(src, "ci/examples", name)))
+hooks = {h["id"] for h in yaml.safe_load(open(os.path.join(src, ".pre-commit-hooks.yaml")))}
+cfg = yaml.safe_load(open(os.path.join(src, "ci/examples/pre-commit-config.yaml")))
+for repo in cfg["repos"]:
+    for h in repo["hooks"]:
+        assert h["id"] in hooks, f"pre-commit example names unknown hook {h['id']}"
+PY
+
+# ---- Simulated runs -------------------------------------------------------------------------
+ws=$tmp/ws
+mkdir -p "$ws"
+config() { # config NAME MAX_SPANS FAIL_ON_VIOLATION [EXTRA]
+	cat >"$ws/$1.toml" <<EOF
+[[target]]
+name = "work"
+command = ["$bin/targets/example_work", "5"]
+
+[[assertion]]
+name = "fsync_budget"
+type = "span_count"
+max_spans = $2
+span_name_pattern = "f(data)?sync"
+fail_on_violation = $3
+$4
+EOF
+}
+config pass 1000 true
+config fail 1 true
+config warn 1 false
+config typo 1000 true 'treshold = 1'
+
+# simulate CASE INPUTS...: run the action; the JSON report is $tmp/CASE.json.
+simulate() {
+	name=$1
+	shift
+	mkdir -p "$tmp/$name.temp"
+	"$py" "$sim" "$src/ci/action.yml" --workspace "$ws" --runner-temp "$tmp/$name.temp" \
+		--with install-deps=false --with "junit=$name-junit.xml" --with args=--no-golden \
+		"$@" --json "$tmp/$name.json" 2>"$tmp/$name.log" || {
+		cat "$tmp/$name.log" >&2
+		fail "$name: the simulator failed"
+	}
+}
+# field CASE EXPR: a value of the JSON report (python expression over `r`).
+field() {
+	"$py" -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$tmp/$1.json"
+}
+# is CASE EXPR WANT
+is() {
+	got=$(field "$1" "$2")
+	if [ "$got" != "$3" ]; then
+		cat "$tmp/$1.log" >&2
+		fail "$1: $2 is '$got', expected '$3'"
+	fi
+}
+
+# Probe: can the ptrace collector run here?
+set +e
+"$bin/renacer" check --no-github --no-golden --quiet --config "$ws/pass.toml" 2>"$tmp/probe"
+rc=$?
+set -e
+if [ "$rc" = 5 ]; then
+	echo "SKIP: the ptrace collector is unavailable here" >&2
+	exit 77
+fi
+[ "$rc" = 0 ] || { cat "$tmp/probe" >&2; fail "probe: exit $rc"; }
+
+if [ "${RN_ACTION_BUILD:-1}" != 0 ]; then
+	simulate build --with config=pass.toml
+	is build "r['failed']" False
+	is build "r['outputs']['result']" pass
+	is build "r['outputs']['renacer'].endswith('/renacer-build/renacer')" True
+	is build "[s['outcome'] for s in r['steps']]" "['skipped', 'success', 'success', 'success']"
+fi
+
+simulate fail --with config=fail.toml --with "renacer=$bin/renacer"
+is fail "r['failed']" True
+is fail "r['steps'][-1]['outcome']" failure
+is fail "r['outputs']['result']" fail
+is fail "r['outputs']['failed']" 1
+is fail "r['outputs']['exit-code']" 1
+is fail "r['outputs']['junit']" fail-junit.xml
+is fail "r['outputs']['report'] == '$tmp/fail.temp/renacer-report.md'" True
+is fail "'| fsync\\\\_budget | ❌ FAIL | 5 spans | 1 spans |' in r['summary']" True
+is fail "'::error file=fail.toml,line=5,col=1,' in r['steps'][-1]['log']" True
+[ -s "$ws/fail-junit.xml" ] || fail "fail: no JUnit XML in the workspace"
+[ -s "$tmp/fail.temp/renacer-report.md" ] || fail "fail: no report file"
+
+simulate never --with config=fail.toml --with "renacer=$bin/renacer" --with fail-on=never
+is never "r['failed']" False
+is never "r['outputs']['result']" fail
+is never "'fail-on is never' in r['steps'][-1]['log']" True
+
+simulate warn --with config=warn.toml --with "renacer=$bin/renacer" --with fail-on=warn
+is warn "r['failed']" True
+is warn "r['outputs']['result']" warn
+is warn "r['outputs']['warnings']" 1
+is warn "'::warning file=warn.toml,line=5,col=1,' in r['steps'][-1]['log']" True
+
+simulate warnok --with config=warn.toml --with "renacer=$bin/renacer" --with annotations=0
+is warnok "r['failed']" False
+is warnok "r['outputs']['result']" warn
+is warnok "'::warning' in r['steps'][-1]['log']" False
+
+simulate typo --with config=typo.toml --with "renacer=$bin/renacer"
+is typo "r['failed']" True
+is typo "r['outputs']['result']" error
+is typo "r['outputs']['exit-code']" 3
+is typo "r['outputs']['failed']" 0
+is typo "'treshold' in r['steps'][-1]['log']" True
+
+simulate badinput --with config=pass.toml --with "renacer=$bin/renacer" --with fail-on=maybe
+is badinput "r['failed']" True
+is badinput "'fail-on must be fail, warn or never' in r['steps'][-1]['log']" True
+
+# ---- Local use of the check step ------------------------------------------------------------
+set +e
+(cd "$ws" && env -u GITHUB_ACTIONS -u GITHUB_OUTPUT -u GITHUB_STEP_SUMMARY RENACER="$bin/renacer" \
+	RENACER_CONFIG=fail.toml RENACER_FAIL_ON=never "$src/ci/action-run.sh" --no-golden \
+	>"$tmp/local.out" 2>"$tmp/local.err")
+rc=$?
+set -e
+[ "$rc" = 0 ] || { cat "$tmp/local.err" >&2; fail "local fail-on=never: exit $rc"; }
+grep -q '^  result=fail$' "$tmp/local.err" || { cat "$tmp/local.err" >&2; fail "local: no outputs printed"; }
+grep -q '^::' "$tmp/local.out" && fail "local: workflow commands outside GitHub"
+
+echo "ok: action structure, examples, and simulated runs"

@@ -247,6 +247,8 @@ enum sc_flags {
 	C_BRK = 1u << 22,     /* moves the program break, returns it */
 	C_NOSPIN = 1u << 23,  /* never part of a spin run (futex, memory, exit, exec) */
 	C_NOERR = 1u << 24,   /* failures are its normal protocol (futex EAGAIN/ETIMEDOUT) */
+	C_ATDIR = 1u << 25,   /* a relative `path` is relative to directory fd args[0] */
+	C_CHDIR = 1u << 26,   /* changes the working directory */
 };
 
 struct sc_def {
@@ -289,19 +291,19 @@ static const struct sc_def sc_defs[] = {
 	{ "getdents64", C_PROGRESS, 3, -1 },
 	{ "getrandom", C_PROGRESS, 3, -1 },
 	{ "open", C_OPEN, 3, -1 },
-	{ "openat", C_OPEN, 4, -1 },
-	{ "openat2", C_OPEN, 4, -1 },
+	{ "openat", C_OPEN | C_ATDIR, 4, -1 },
+	{ "openat2", C_OPEN | C_ATDIR, 4, -1 },
 	{ "creat", C_OPEN, 2, -1 },
 	{ "stat", C_STAT, 2, -1 },
 	{ "lstat", C_STAT, 2, -1 },
-	{ "newfstatat", C_STAT, 4, -1 },
-	{ "fstatat64", C_STAT, 4, -1 },
-	{ "statx", C_STAT, 5, -1 },
+	{ "newfstatat", C_STAT | C_ATDIR, 4, -1 },
+	{ "fstatat64", C_STAT | C_ATDIR, 4, -1 },
+	{ "statx", C_STAT | C_ATDIR, 5, -1 },
 	{ "access", C_STAT, 2, -1 },
-	{ "faccessat", C_STAT, 3, -1 },
-	{ "faccessat2", C_STAT, 4, -1 },
+	{ "faccessat", C_STAT | C_ATDIR, 3, -1 },
+	{ "faccessat2", C_STAT | C_ATDIR, 4, -1 },
 	{ "readlink", C_STAT, 3, -1 },
-	{ "readlinkat", C_STAT, 4, -1 },
+	{ "readlinkat", C_STAT | C_ATDIR, 4, -1 },
 	{ "poll", C_POLL | C_WAIT, 3, 2 },
 	{ "ppoll", C_POLL | C_WAIT, 5, -1 },
 	{ "select", C_POLL | C_WAIT, 5, -1 },
@@ -378,8 +380,8 @@ static const struct sc_def sc_defs[] = {
 	{ "time", 0, 1, -1 },
 	{ "times", 0, 1, -1 },
 	{ "sysinfo", 0, 1, -1 },
-	{ "chdir", 0, 1, -1 },
-	{ "fchdir", 0, 1, -1 },
+	{ "chdir", C_CHDIR, 1, -1 },
+	{ "fchdir", C_CHDIR, 1, -1 },
 	{ "rmdir", 0, 1, -1 },
 	{ "unlink", 0, 1, -1 },
 	{ "set_tid_address", 0, 1, -1 },
@@ -678,6 +680,8 @@ struct ap_proc {
 	uint64_t mm_calls, mm_ns;
 	uint64_t brk_cur, brk_shrink_ns;
 	bool brk_shrunk;
+	/* RedundantIO */
+	uint64_t cwd_gen; /* bumped by each chdir/fchdir: relative paths are per directory */
 };
 
 /* One call's identity for TightLoop: equal signatures are "the same call". */
@@ -732,16 +736,16 @@ struct fd_ent {
 	int proc;
 	int fd;
 	uint8_t kind;          /* enum fd_kind */
+	uint64_t open_id;      /* which open this is (relative lookups under it key on it) */
 	uint64_t path_key;     /* key of its path in the path table, 0 if none */
 	char path[RN_AP_PATH_KEEP]; /* its path, "" if unknown */
 	uint64_t n[2];         /* [0] reads, [1] writes that succeeded */
 	uint64_t small[2];     /* of which below RN_AP_SMALL_IO_BYTES */
 	uint64_t bytes[2];     /* bytes moved */
 	uint64_t ns[2];        /* time in those calls */
-	uint64_t read_hi;      /* highest offset read so far (sequential reads) */
-	uint64_t pos;          /* sequential offset as far as we can follow it */
-	uint64_t pread_off[4]; /* recent pread64 offsets + 1 (0 = none), a ring */
-	int pread_i;
+	uint64_t pos;          /* file offset as far as we can follow it (reads, writes, lseek) */
+	uint64_t rd_off[8];    /* offsets + 1 where recent reads started (0 = none), a ring */
+	int rd_i;              /* next slot of rd_off */
 	uint64_t sync_bytes;   /* written since its last fsync/fdatasync */
 };
 
@@ -791,7 +795,12 @@ struct ap_pass {
 	struct top small;      /* SmallIO findings */
 	uint64_t io_calls, io_small; /* all reads/writes seen, and the small ones */
 	/* RedundantIO */
-	struct ktab paths;     /* str_key(path, pid) -> struct path_ent */
+	struct ktab paths;     /* resolved path key -> struct path_ent */
+	uint64_t next_open_id; /* last fd_ent.open_id given out */
+	/* the path of the span being replayed, resolved (resolve_path) */
+	bool ev_has_path;
+	uint64_t ev_key;                /* key of (process, directory, path) */
+	char ev_disp[RN_AP_PATH_KEEP];  /* the path for people, directory prepended if known */
 	/* ErrorStorm */
 	struct ktab errs;      /* pid, nr, errno -> struct err_ent */
 	uint64_t failed;       /* failing calls seen */
@@ -1322,9 +1331,10 @@ static void fd_span(struct ap_pass *ps, int proc, const struct sc_info *si,
 		if (!f)
 			return;
 		f->kind = (fl & C_OPEN) ? FD_FILE : (fl & C_SOCKFD) ? FD_SOCKET : FD_EVENT;
-		if ((fl & C_OPEN) && ev->path && ev->path[0]) {
-			keep_path(f->path, sizeof(f->path), ev->path);
-			f->path_key = str_key(ev->path, (uint64_t)(uint32_t)ev->pid);
+		f->open_id = ++ps->next_open_id;
+		if ((fl & C_OPEN) && ps->ev_has_path) {
+			memcpy(f->path, ps->ev_disp, sizeof(f->path));
+			f->path_key = ps->ev_key;
 		}
 		return;
 	}
@@ -1344,6 +1354,7 @@ static void fd_span(struct ap_pass *ps, int proc, const struct sc_info *si,
 		dst = fd_get(ps, proc, ev->pid, ev->ret, true);
 		if (src && dst) {
 			dst->kind = src->kind;
+			dst->open_id = src->open_id;
 			dst->path_key = src->path_key;
 			memcpy(dst->path, src->path, sizeof(dst->path));
 		}
@@ -1351,11 +1362,8 @@ static void fd_span(struct ap_pass *ps, int proc, const struct sc_info *si,
 	}
 	if (fl & C_LSEEK) {
 		f = fd_get(ps, proc, ev->pid, (int64_t)(int32_t)ev->args[0], false);
-		if (!f)
-			return;
-		if (f->n[0] && (uint64_t)ev->ret < f->read_hi)
-			fd_reread(ps, f); /* rewound over data it already read */
-		f->pos = (uint64_t)ev->ret;
+		if (f)
+			f->pos = (uint64_t)ev->ret;
 		return;
 	}
 	if (fl & (C_READ | C_WRITE)) {
@@ -1385,23 +1393,26 @@ static void fd_span(struct ap_pass *ps, int proc, const struct sc_info *si,
 				f->pos += moved;
 			return;
 		}
-		if (fl & C_POS) {
-			uint64_t off = ev->args[3];
+		{
+			/* A read starting where one of the last reads started reads the same data
+			 * again (a rewind, or pread64 of the same offset); random access to other
+			 * offsets does not count. */
+			uint64_t off = (fl & C_POS) ? ev->args[3] : f->pos;
 			int k;
 
-			for (k = 0; k < 4; k++)
-				if (f->pread_off[k] == off + 1) {
-					fd_reread(ps, f); /* the same region again */
-					break;
+			if (moved) {
+				for (k = 0; k < 8; k++)
+					if (f->rd_off[k] == off + 1) {
+						fd_reread(ps, f);
+						break;
+					}
+				if (k == 8) {
+					f->rd_off[f->rd_i] = off + 1;
+					f->rd_i = (f->rd_i + 1) & 7;
 				}
-			f->pread_off[f->pread_i] = off + 1;
-			f->pread_i = (f->pread_i + 1) & 3;
-			if (off + moved > f->read_hi)
-				f->read_hi = off + moved;
-		} else {
-			f->pos += moved;
-			if (f->pos > f->read_hi)
-				f->read_hi = f->pos;
+			}
+			if (!(fl & C_POS))
+				f->pos += moved;
 		}
 		return;
 	}
@@ -1434,27 +1445,63 @@ static void small_finish(struct ap_pass *ps, struct rn_detection *out);
  *
  * Definition: one process accesses the same path over and over: successful opens (open,
  * openat, openat2, creat) and lookups (stat, lstat, newfstatat, statx, access, faccessat,
- * readlink) of the same path string, plus re-reads of a file through an fd it keeps (an
- * lseek back over data already read, or a pread64 of an offset read just before).
+ * readlink) of the same path, plus re-reads of a file through an fd it keeps (a read that
+ * starts at the offset where one of its last 8 reads started: a rewind, or pread64 of the
+ * same offset; random access elsewhere does not count).
  * redundant = opens + stats + re-reads - 1. Confidence, per (process, path), best reported:
  *   ramp_log(redundant; REDUNDANT_LO, REDUNDANT_HI)
- * Paths are compared as the program passed them (relative paths are not resolved). Without
- * the spool (no paths): NO DATA.
+ * A relative path counts per directory: per open of the directory fd it is relative to
+ * (openat, newfstatat, ...), or per working directory (each chdir/fchdir starts a new one),
+ * so walking many directories that each hold a "Makefile" is not redundant. Without the
+ * spool (no paths): NO DATA.
  */
+
+/*
+ * Resolve the path of an open/stat for RedundantIO: absolute paths stand for themselves; a
+ * path relative to a directory fd is keyed on that particular open of the directory (fd
+ * numbers are reused), and shown under the directory's path when known; a path relative to
+ * the working directory is keyed on the process's chdir generation.
+ */
+static void resolve_path(struct ap_pass *ps, int proc, const struct sc_info *si,
+			 const struct rn_syscall_event *ev)
+{
+	uint64_t seed = (uint64_t)(uint32_t)ev->pid;
+	int32_t dirfd = (int32_t)(uint32_t)ev->args[0];
+
+	ps->ev_has_path = true;
+	if (ev->path[0] == '/') {
+		keep_path(ps->ev_disp, sizeof(ps->ev_disp), ev->path);
+	} else if ((si->flags & C_ATDIR) && dirfd != -100 /* AT_FDCWD */) {
+		const struct fd_ent *d = fd_get(ps, proc, ev->pid, dirfd, false);
+		char tmp[RN_AP_PATH_KEEP + RN_PATH_MAX + 2];
+
+		seed ^= mix64(d ? d->open_id : (1ULL << 63 | (uint32_t)dirfd));
+		if (d && d->path[0]) {
+			snprintf(tmp, sizeof(tmp), "%s/%s", d->path, ev->path);
+			keep_path(ps->ev_disp, sizeof(ps->ev_disp), tmp);
+		} else {
+			keep_path(ps->ev_disp, sizeof(ps->ev_disp), ev->path);
+		}
+	} else {
+		seed ^= mix64(ps->procs[proc].cwd_gen | 1ULL << 62);
+		keep_path(ps->ev_disp, sizeof(ps->ev_disp), ev->path);
+	}
+	ps->ev_key = str_key(ev->path, seed);
+}
 
 static void path_span(struct ap_pass *ps, int proc, const struct sc_info *si,
 		      const struct rn_syscall_event *ev)
 {
 	struct path_ent *e;
 
-	if (!(si->flags & (C_OPEN | C_STAT)) || ev->err || !ev->path || !ev->path[0])
+	if (!(si->flags & (C_OPEN | C_STAT)) || ev->err || !ps->ev_has_path)
 		return;
-	e = ktab_get(&ps->paths, str_key(ev->path, (uint64_t)(uint32_t)ev->pid), true);
+	e = ktab_get(&ps->paths, ps->ev_key, true);
 	if (!e)
 		return;
 	if (!e->path[0]) {
 		e->proc = proc;
-		keep_path(e->path, sizeof(e->path), ev->path);
+		memcpy(e->path, ps->ev_disp, sizeof(e->path));
 	}
 	if (si->flags & C_OPEN)
 		e->opens++;
@@ -2382,6 +2429,11 @@ static int pass_span(void *ctx, const struct rn_syscall_event *ev)
 	pp->spans++;
 	ps->spans++;
 	si = sc_of(&ps->sc, ev->nr);
+	ps->ev_has_path = false;
+	if (ps->fds_on && (si->flags & (C_OPEN | C_STAT)) && ev->path && ev->path[0])
+		resolve_path(ps, proc, si, ev);
+	if ((si->flags & C_CHDIR) && !ev->err)
+		pp->cwd_gen++;
 	if (ps->want[RN_AP_GOD_PROCESS])
 		god_span(ps, proc, si, ev);
 	if (ps->want[RN_AP_TIGHT_LOOP])

@@ -724,6 +724,56 @@ static void test_antipattern_redundantio_near_misses(void **state)
 	syn_release(&s);
 }
 
+static void test_antipattern_redundantio_relative_paths(void **state)
+{
+	struct syn s;
+	struct rn_detection d;
+	char path[64];
+	int p, i;
+
+	(void)state;
+	/* A tree walk: 300 directories, each opened as fd 5 in turn, each with a "Makefile";
+	 * and random-access reads of distinct offsets. */
+	syn_init(&s, true);
+	p = syn_proc(&s, 100, 0, "/usr/bin/walk");
+	for (i = 0; i < 300; i++) {
+		snprintf(path, sizeof(path), "/src/d%03d", i);
+		syn_call(&s, p, 2 * US, 5 * US, "openat", A(AT_FDCWD_ARG, 0x1000, 0x10000, 0), 5, 0,
+			 path);
+		syn_call(&s, p, 2 * US, 5 * US, "newfstatat", A(5, 0x1000, 0x7000, 0x100), 0, 0,
+			 "Makefile");
+		syn_call(&s, p, 2 * US, 5 * US, "openat", A(5, 0x1000, 0, 0), 6, 0, "Makefile");
+		syn_call(&s, p, 2 * US, 5 * US, "close", A(6), 0, 0, NULL);
+		syn_call(&s, p, 2 * US, 5 * US, "close", A(5), 0, 0, NULL);
+	}
+	syn_call(&s, p, 2 * US, 8 * US, "openat", A(AT_FDCWD_ARG, 0x1000, 0, 0), 7, 0,
+		 "/var/db/main.db");
+	for (i = 0; i < 1000; i++)
+		syn_call(&s, p, 2 * US, 5 * US, "pread64", A(7, 0x2000, 4096, (uint64_t)i * 4096),
+			 4096, 0, NULL);
+	syn_end(&s, p);
+	d = detect(&s, "RedundantIO", NULL);
+	assert_quiet(&d);
+	assert_true(d.confidence == 0.0);
+	rn_detection_release(&d);
+	syn_release(&s);
+
+	/* The same relative name under one open of one directory: redundant, shown in full. */
+	syn_init(&s, true);
+	p = syn_proc(&s, 100, 0, "/usr/bin/app");
+	syn_call(&s, p, 2 * US, 5 * US, "openat", A(AT_FDCWD_ARG, 0x1000, 0x10000, 0), 5, 0,
+		 "/etc/app");
+	for (i = 0; i < 600; i++)
+		syn_call(&s, p, 2 * US, 5 * US, "newfstatat", A(5, 0x1000, 0x7000, 0), 0, 0,
+			 "config");
+	syn_end(&s, p);
+	d = detect(&s, "RedundantIO", NULL);
+	assert_fires(&d, 0.8);
+	assert_non_null(strstr(d.evidence, "/etc/app/config accessed 600 times"));
+	rn_detection_release(&d);
+	syn_release(&s);
+}
+
 static void test_antipattern_redundantio_paths_beyond_cap(void **state)
 {
 	struct syn s;
@@ -1095,6 +1145,7 @@ int main(void)
 		cmocka_unit_test(test_antipattern_redundantio),
 		cmocka_unit_test(test_antipattern_redundantio_rereads),
 		cmocka_unit_test(test_antipattern_redundantio_near_misses),
+		cmocka_unit_test(test_antipattern_redundantio_relative_paths),
 		cmocka_unit_test(test_antipattern_redundantio_paths_beyond_cap),
 		cmocka_unit_test(test_antipattern_errorstorm),
 		cmocka_unit_test(test_antipattern_errorstorm_near_misses),

@@ -1971,10 +1971,11 @@ static int emit_syscalls(struct walk *w, struct twalk *t)
 				strerror(-rc));
 		return rc == w->batch->err ? rc : 0;
 	}
-	if (mode != RN_OTLP_SYSCALLS_AGGREGATE && !w->warned_spool && tr->nprocs) {
-		rn_warn("otlp: syscall_spans = '%s' needs the span spool, which was not kept; "
-			"exporting per-process aggregates instead",
-			rn_otlp_syscall_mode_names[mode]);
+	if (mode != RN_OTLP_SYSCALLS_AGGREGATE && !w->warned_spool &&
+	    rn_trace_total_syscalls(tr)) {
+		rn_warn("otlp: syscall_spans = '%s' needs the span spool, which target '%s' did "
+			"not keep; exporting its syscalls as per-process aggregates",
+			rn_otlp_syscall_mode_names[mode], t->r->name ? t->r->name : "");
 		w->warned_spool = true;
 	}
 	for (k = 0; k < tr->nprocs; k++) {

@@ -668,6 +668,7 @@ struct ap_proc {
 	/* TightLoop */
 	uint64_t spin_ns;    /* wall time of runs of >= RN_AP_TL_EPISODE_MIN calls, ns */
 	uint64_t spin_runs;  /* such runs */
+	uint64_t spin_calls; /* calls in them */
 	struct tl_run *best; /* its longest run, owned, or NULL */
 	/* SyncStorm */
 	uint64_t syncs, small_syncs, sync_ns;
@@ -897,8 +898,11 @@ static uint64_t rel_ns(const struct ap_pass *ps, uint64_t ns)
  *     RN_AP_TL_MAX_GAP_NS itself, unless it moved data (a positive read/write/getdents/...
  *     return is progress, not spinning) or it is a memory, futex, exit or exec call.
  * Confidence, per process, best process reported:
- *   min(ramp_log(longest run; RUN_LO, RUN_HI), ramp_lin(spin share; SHARE_LO, SHARE_HI))
- * where spin share = wall time of its runs of >= RN_AP_TL_EPISODE_MIN calls / its lifetime.
+ *   min(ramp_log(spin calls; RUN_LO, RUN_HI), ramp_lin(spin share; SHARE_LO, SHARE_HI))
+ * where spin calls are the calls in its runs of >= RN_AP_TL_EPISODE_MIN calls and spin share
+ * = wall time of those runs / its lifetime. Counting all such runs rather than the longest
+ * keeps the confidence stable when preemption splits one spin into several runs (a gap over
+ * RN_AP_TL_MAX_GAP_NS ends a run). The longest run is shown as evidence.
  * Without the spool only sched_yield storms can be seen (statistics): confidence
  * ramp_log(sched_yield calls; YIELD_LO, YIELD_HI); nothing there means NO DATA.
  */
@@ -962,6 +966,7 @@ static void tl_end_run(struct ap_pass *ps, struct tl_thread *th)
 	if (r->len >= RN_AP_TL_EPISODE_MIN) {
 		pp->spin_ns += r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0;
 		pp->spin_runs++;
+		pp->spin_calls += r->len;
 	}
 	if (r->len >= 2 && (!pp->best || r->len > pp->best->len)) {
 		struct tl_run *br;
@@ -1137,7 +1142,7 @@ static void tl_finish(struct ap_pass *ps, struct rn_detection *out)
 		share = life > 0 ? (double)pp->spin_ns / life : 0;
 		if (share > 1)
 			share = 1;
-		c1 = rn_ap_ramp_log((double)pp->best->len, RN_AP_TL_RUN_LO, RN_AP_TL_RUN_HI);
+		c1 = rn_ap_ramp_log((double)pp->spin_calls, RN_AP_TL_RUN_LO, RN_AP_TL_RUN_HI);
 		c2 = rn_ap_ramp_lin(share, RN_AP_TL_SHARE_LO, RN_AP_TL_SHARE_HI);
 		c = min2(c1, c2);
 		if (c > best_conf || (c == best_conf && (double)pp->best->len > best_len)) {
@@ -1169,13 +1174,13 @@ static void tl_finish(struct ap_pass *ps, struct rn_detection *out)
 		for (k = 0; k < r->nsigs; k++)
 			if (!k || r->sigs[k].nr != r->sigs[0].nr)
 				rn_buf_addf(&b, "%s%s", k ? "/" : "", rn_syscall_name(r->sigs[k].nr));
-		out->summary = xfmt("%s, thread %d: %" PRIu64 " consecutive no-progress %s calls "
-				    "(spinning %.1f%% of its lifetime)",
-				    plabel(ps, best).s, (int)r->tid, r->len, b.buf,
+		out->summary = xfmt("%s: %" PRIu64 " no-progress calls in spin runs, the longest %"
+				    PRIu64 " consecutive %s calls (spinning %.1f%% of its lifetime)",
+				    plabel(ps, best).s, pp->spin_calls, r->len, b.buf,
 				    pct((double)pp->spin_ns, (double)life));
 		rn_buf_reset(&b);
-		rn_buf_addf(&b, "%s, thread %d: %" PRIu64 " consecutive no-progress calls\n",
-			    plabel(ps, best).s, (int)r->tid, r->len);
+		rn_buf_addf(&b, "%s, thread %d: longest run %" PRIu64 " consecutive no-progress "
+			    "calls\n", plabel(ps, best).s, (int)r->tid, r->len);
 		for (k = 0; k < r->nsigs; k++) {
 			rn_buf_adds(&b, "  calls: ");
 			add_call(&b, &ps->sc, r->sigs[k].nr, r->sigs[k].args, r->sigs[k].ret,
@@ -1187,14 +1192,14 @@ static void tl_finish(struct ap_pass *ps, struct rn_detection *out)
 			    dur(wall).s, dur(rel_ns(ps, r->start_ns)).s, dur((uint64_t)gap).s,
 			    wall ? (double)r->len * 1e9 / (double)wall : 0.0,
 			    pct((double)r->call_ns, (double)wall));
-		rn_buf_addf(&b, "  spinning: %s in %" PRIu64 " run%s of >= %d calls = %.1f%% of "
-			    "the process lifetime (%s)\n",
-			    dur(pp->spin_ns).s, pp->spin_runs, pp->spin_runs == 1 ? "" : "s",
-			    RN_AP_TL_EPISODE_MIN, pct((double)pp->spin_ns, (double)life),
-			    dur(life).s);
-		rn_buf_addf(&b, "  confidence = min(ramp_log(run %" PRIu64 "; %.0f..%.0f) %.2f, "
-			    "ramp_lin(share %.3f; %.2f..%.2f) %.2f) = %.2f",
-			    r->len, RN_AP_TL_RUN_LO, RN_AP_TL_RUN_HI, conf_run,
+		rn_buf_addf(&b, "  spinning: %" PRIu64 " calls, %s in %" PRIu64 " run%s of >= %d "
+			    "calls = %.1f%% of the process lifetime (%s)\n",
+			    pp->spin_calls, dur(pp->spin_ns).s, pp->spin_runs,
+			    pp->spin_runs == 1 ? "" : "s", RN_AP_TL_EPISODE_MIN,
+			    pct((double)pp->spin_ns, (double)life), dur(life).s);
+		rn_buf_addf(&b, "  confidence = min(ramp_log(spin calls %" PRIu64 "; %.0f..%.0f) "
+			    "%.2f, ramp_lin(share %.3f; %.2f..%.2f) %.2f) = %.2f",
+			    pp->spin_calls, RN_AP_TL_RUN_LO, RN_AP_TL_RUN_HI, conf_run,
 			    life ? (double)pp->spin_ns / (double)life : 0.0, RN_AP_TL_SHARE_LO,
 			    RN_AP_TL_SHARE_HI, conf_share, best_conf);
 		if (ps->threads.dropped)

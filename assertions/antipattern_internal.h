@@ -74,7 +74,7 @@ enum rn_ap_id {
 #define RN_AP_TL_TINY_WAIT_NS 200000ULL
 /* Runs of at least this many calls count toward the spinning share of the lifetime. */
 #define RN_AP_TL_EPISODE_MIN 16
-/* Longest run, calls: ramp_log(run; LO, HI). */
+/* Calls in spin runs of >= RN_AP_TL_EPISODE_MIN calls: ramp_log(calls; LO, HI). */
 #define RN_AP_TL_RUN_LO 64.0
 #define RN_AP_TL_RUN_HI 4096.0
 /* Share of the process lifetime spent in spin runs: ramp_lin(share; LO, HI). */

@@ -228,7 +228,7 @@ static void test_antipattern_tightloop_zero_timeout_poll(void **state)
 	assert_fires(&d, 0.95);
 	assert_int_equal(d.proc, p);
 	assert_non_null(strstr(d.evidence, "poll(0x7ffd1000, 1, 0) = 0 x20000"));
-	assert_non_null(strstr(d.summary, "20000 consecutive no-progress poll calls"));
+	assert_non_null(strstr(d.summary, "the longest 20000 consecutive poll calls"));
 	assert_null(strstr(d.evidence, "timerfd_create"));
 	rn_detection_release(&d);
 	syn_release(&s);

@@ -9,8 +9,10 @@
  *     RENACER_VK_DIR=<record dir>                                  where records go
  *     RENACER_VK_MODE=cmdbuf|submit|dispatch                       timing mode
  *
- * "Previous" is the value the target would have seen otherwise: the run's own env_add entry
- * for that name if any, else renacer's environment. Layers the application enables itself
+ * "Previous" is the value the target would have seen otherwise: the entry already in the
+ * array being built (collectors/run.c hands prepare() the child's whole environment), else
+ * the run's own env_add entry, else renacer's environment. Entries are replaced in place, never
+ * duplicated (with duplicate keys getenv() would see the first, older one). Layers the application enables itself
  * (validation, for instance) come after ours in the stack (Vulkan loader, "Layer Ordering"):
  * they see and check the layer's own queries too.
  */
@@ -40,10 +42,11 @@ const char *rn_vk_mode_name(enum rn_gpu_mode mode);
 const char *rn_vk_layer_dir(void);
 
 /*
- * Append the variables above to `env` (an array of `*nenv` malloc'ed "KEY=VALUE" strings,
- * capacity `*env_cap`, grown with rn_xgrow; the caller frees them). `env_add` is the run's
- * own NULL-terminated additions (may be NULL), consulted for previous values before
- * getenv(). Dies on out-of-memory; cannot fail otherwise.
+ * Set the variables above in `env` (an array of `*nenv` malloc'ed "KEY=VALUE" strings,
+ * capacity `*env_cap`, grown with rn_xgrow; the caller frees them and NULL-terminates it):
+ * an existing entry of the same name is replaced (its old string freed), else one is appended.
+ * `env_add` is the run's own NULL-terminated additions (may be NULL), consulted for previous
+ * values after `env` and before getenv(). Dies on out-of-memory; cannot fail otherwise.
  */
 void rn_vk_inject_env(const char *layer_dir, const char *record_dir, enum rn_gpu_mode mode,
 		      char *const *env_add, char ***env, size_t *nenv, size_t *env_cap);

@@ -13,7 +13,6 @@ set(RN_VK_SRC ${CMAKE_CURRENT_LIST_DIR})
 
 # Always built: the record reader is fuzzed and used by tools whatever the option says.
 list(APPEND RN_COLLECTOR_SOURCES ${RN_VK_SRC}/record.c ${RN_VK_SRC}/clock.c ${RN_VK_SRC}/load.c)
-list(APPEND RN_COLLECTOR_INCLUDES ${RN_VK_SRC})
 
 if(RN_WITH_VULKAN)
 	set(RN_VK_LAYER_BUILD_DIR ${CMAKE_BINARY_DIR}/vulkan/explicit_layer.d)

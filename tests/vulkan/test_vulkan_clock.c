@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "clock.h"
+#include "vulkan/clock.h"
 
 static void test_clock_mask_and_delta(void **state)
 {

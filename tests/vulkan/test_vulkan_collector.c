@@ -18,7 +18,7 @@
 
 #include "collector.h"
 #include "trace.h"
-#include "vulkan.h"
+#include "vulkan/vulkan.h"
 
 static char target[4096];
 

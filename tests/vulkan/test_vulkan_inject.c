@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "inject.h"
+#include "vulkan/inject.h"
 
 struct env {
 	char **v;
@@ -84,6 +84,29 @@ static void test_inject_keeps_user_values(void **state)
 	unsetenv("VK_LOADER_LAYERS_ENABLE");
 }
 
+/* collectors/run.c passes the child's whole environment: entries are replaced in place. */
+static void test_inject_replaces_in_full_environment(void **state)
+{
+	struct env e = { 0 };
+	const char *start[] = { "PATH=/bin", "VK_INSTANCE_LAYERS=VK_LAYER_user",
+				"RENACER_VK_MODE=stale", "HOME=/root" };
+
+	(void)state;
+	unsetenv("VK_INSTANCE_LAYERS");
+	for (size_t i = 0; i < 4; i++) {
+		e.v = realloc(e.v, (e.n + 1) * sizeof(*e.v));
+		e.v[e.n++] = strdup(start[i]);
+	}
+	e.cap = e.n;
+	rn_vk_inject_env("/opt/layers", "/tmp/rec", RN_GPU_MODE_DISPATCH, NULL, &e.v, &e.n,
+			 &e.cap);
+	assert_int_equal(e.n, 7); /* 4 + ADD_LAYER_PATH, LOADER_LAYERS_ENABLE, VK_DIR */
+	assert_string_equal(e.v[1], "VK_INSTANCE_LAYERS=VK_LAYER_RENACER_timing:VK_LAYER_user");
+	assert_string_equal(e.v[2], "RENACER_VK_MODE=dispatch");
+	assert_string_equal(e.v[0], "PATH=/bin");
+	release(&e);
+}
+
 static void test_inject_layer_dir_override(void **state)
 {
 	(void)state;
@@ -98,6 +121,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_inject_fresh_environment),
 		cmocka_unit_test(test_inject_keeps_user_values),
+		cmocka_unit_test(test_inject_replaces_in_full_environment),
 		cmocka_unit_test(test_inject_layer_dir_override),
 	};
 

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "load.h"
-#include "record.h"
+#include "vulkan/load.h"
+#include "vulkan/record.h"
 
 struct file {
 	uint8_t data[8192];

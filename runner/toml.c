@@ -920,6 +920,10 @@ static int parse_keyval(struct parser *ps, struct rn_toml_table *t, int depth)
 		if (v->u.table->flags & TF_INLINE)
 			return fail(ps, seg, "cannot add keys to inline table '%s' (defined at "
 				    "line %d): inline tables are complete", name, v->pos.line);
+		/* "using dotted keys to redefine tables already defined in [table] form is not
+		 * allowed". A table only created implicitly by a longer header ([a.b.c] makes
+		 * a.b) is refused too: the spec is ambiguous there (toml-lang/toml#846) and
+		 * implementations differ; refusing keeps each table's keys in one place. */
 		return fail(ps, seg, "cannot add keys to table '%s' with a dotted key: it was "
 			    "defined by a table header at line %d", name, v->pos.line);
 	}

@@ -108,7 +108,8 @@ struct rn_toml_table {
  */
 int rn_toml_parse(const char *src, size_t len, struct rn_toml_value **root, struct rn_diag *d);
 
-/* Free a value tree (NULL-safe). */
+/* Free a value tree (NULL-safe). Only for trees made by rn_toml_parse(): a value, its string
+ * text and its key share one allocation, so never free or realloc a pointer inside a tree. */
 void rn_toml_free(struct rn_toml_value *v);
 
 /* The value of `key` in table value `table` (not dotted: one segment), or NULL if absent or

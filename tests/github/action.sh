@@ -86,7 +86,7 @@ type = "span_count"
 max_spans = $2
 span_name_pattern = "f(data)?sync"
 fail_on_violation = $3
-$4
+${4:-}
 EOF
 }
 config pass 1000 true

@@ -1348,6 +1348,18 @@ static void judge_timing(struct cmp *c, const struct step *s, struct rn_verdict_
 	rn_buf_init(&det, 0);
 	add_sample_table(&det, "ns", a, na, b, nb);
 
+	if (!(obs > 0.0) && gold > 0.0) {
+		v->verdict = RN_VERDICT_NO_DATA;
+		rn_buf_addf(&m, "%s: no data in this run (golden %s)", name, g);
+		goto out;
+	}
+	if (!(gold > 0.0)) {
+		/* A zero median is a metric the golden run did not measure: any time would look
+		 * like an infinite slowdown. */
+		v->verdict = RN_VERDICT_PASS;
+		rn_buf_addf(&m, "%s %s; not judged: the golden trace has no %s data", name, o, name);
+		goto out;
+	}
 	if (!cfg->timing) {
 		v->verdict = RN_VERDICT_SKIP;
 		rn_buf_addf(&m, "%s %s vs golden %s (%s); not judged: timing is off "

@@ -49,6 +49,9 @@
  *   significant shift, and a WARN on every short local run would teach people to ignore WARN.
  * - Memory (peak_rss, alloc_peak) is less noisy: the observed median fails when it exceeds the
  *   golden median by more than memory_tolerance of it; no significance test, no minimum runs.
+ * - Timing and memory metrics whose golden median is 0 were not measured then: PASS with the
+ *   note "not judged: the golden trace has no <metric> data". Measured then but 0 in every
+ *   run now: NO DATA (an error, never a silent pass).
  * - A golden trace recorded on another machine (cpu model, kernel or architecture differ:
  *   rn_golden_same_machine) still gates counts, but timing and memory FAILs become WARN and
  *   the message says why: both depend on the CPU, the kernel and the page size.
@@ -203,7 +206,8 @@ bool rn_golden_same_machine(const struct rn_golden *g);
  *   golden:gpu_busy (timing), golden:gpu_dispatches, golden:gpu_copy_bytes (count)
  *                          only when the golden trace has a GPU summary; NO DATA when it has
  *                          one and no run had GPU spans
- * Each carries observed, golden, delta_pct, unit, a one-line message such as
+ * Each carries observed, golden, budget (the largest passing value), delta_pct (relative to
+ * the golden value, or to 1 when that is 0), unit, a one-line message such as
  * "syscalls 2480 vs golden 1240 (+100.0%, tolerance +10%)" (ending with "; " RN_GOLDEN_HINT
  * when it fails), the aggregate, and a detail table. When `r` has no runs or did not run
  * cleanly every verdict is ERROR. When cfg->enabled is false there are no verdicts.

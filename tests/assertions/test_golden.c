@@ -891,6 +891,38 @@ static void test_golden_compare_memory(void **state)
 	free_result(&gold);
 }
 
+static void test_golden_compare_timing_without_data(void **state)
+{
+	struct rn_target_result gold, now;
+	struct rn_golden g;
+	struct rn_verdict_result *v, *s;
+	size_t n, i;
+
+	(void)state;
+	make_result(&gold, 5, 100.0, 0.02, 21, 8 << 20);
+	for (i = 0; i < 5; i++)
+		gold.runs[i].v[RN_METRIC_CRITICAL_PATH] = 0;
+	golden_of(&gold, "nocp", &g);
+	make_result(&now, 5, 100.0, 0.02, 22, 8 << 20);
+	n = compare(&g, &now, NULL, &v);
+	s = find(v, n, "golden:critical_path");
+	assert_int_equal(s->verdict, RN_VERDICT_PASS);
+	assert_true(ends_with(s->message, "; not judged: the golden trace has no critical_path data"));
+	s = find(v, n, "golden:wall_time");
+	assert_int_equal(s->verdict, RN_VERDICT_PASS);
+	free_verdicts(v, n);
+	for (i = 0; i < 5; i++)
+		now.runs[i].v[RN_METRIC_WALL] = 0;
+	n = compare(&g, &now, NULL, &v);
+	s = find(v, n, "golden:wall_time");
+	assert_int_equal(s->verdict, RN_VERDICT_NO_DATA);
+	assert_non_null(strstr(s->message, "wall_time: no data in this run (golden "));
+	free_verdicts(v, n);
+	rn_golden_release(&g);
+	free_result(&gold);
+	free_result(&now);
+}
+
 static void test_golden_compare_failed_target_is_error(void **state)
 {
 	struct rn_target_result gold, now;
@@ -1016,6 +1048,7 @@ int main(void)
 		cmocka_unit_test(test_golden_compare_other_machine_downgrades_to_warn),
 		cmocka_unit_test(test_golden_compare_few_runs_not_judged),
 		cmocka_unit_test(test_golden_compare_memory),
+		cmocka_unit_test(test_golden_compare_timing_without_data),
 		cmocka_unit_test(test_golden_compare_failed_target_is_error),
 		cmocka_unit_test(test_golden_compare_config_switches),
 		cmocka_unit_test(test_golden_compare_gpu),

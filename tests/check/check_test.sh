@@ -52,13 +52,16 @@ EOT
 
 case $case_name in
 example)
-	# The README's main job, against the committed golden traces of the example.
+	# The README's main job, against the committed golden traces of the example. Counts are
+	# judged; timing is not (the committed golden was recorded at another time, and this
+	# test runs beside others: tests/bench/regression.sh measures the timing gate).
 	sed -e "s|build/targets/|$targets/|g" -e "s|build/renacer-junit.xml|$tmp/junit.xml|" \
 		-e "s|dir = \"golden_traces\"|dir = \"$src/golden_traces\"|" \
+		-e "s|^timing = true|timing = false|" \
 		"$src/renacer.toml.example" >"$tmp/renacer.toml"
 	run check --config "$tmp/renacer.toml"
 	expect_rc 0
-	expect_err "result: 6 passed, 0 failed"
+	expect_err " passed, 0 failed, 0 warnings, 0 no data, 0 errors"
 	expect_err "golden"
 	if [ -d "$shared/junit" ]; then
 		for xsd in "$shared"/junit/*.xsd; do

@@ -332,8 +332,9 @@ int rn_golden_write(const char *path, const struct rn_target_result *r,
 		if (!s) {
 			json_decref(argv);
 			json_decref(root);
-			rn_diag_set(d, 0, 0, "cannot record argv[%zu] of target '%s': not valid UTF-8",
-				    i, r->name);
+			rn_diag_set(d, 0, 0,
+				    "cannot record argv[%zu] of target '%s': not valid UTF-8", i,
+				    r->name);
 			return -EINVAL;
 		}
 		json_array_append_new(argv, s);
@@ -350,7 +351,7 @@ int rn_golden_write(const char *path, const struct rn_target_result *r,
 		put(root, "gpu", gpu, &failed);
 	if (failed) {
 		json_decref(root);
-		/* The only ways to fail above: an allocation, or a target name that is not UTF-8. */
+		/* The only ways to fail above: an allocation, or a target name not in UTF-8. */
 		rn_diag_set(d, 0, 0, "cannot encode golden trace of target '%s' (out of memory or "
 			    "invalid UTF-8)", r->name);
 		return -EINVAL;
@@ -473,13 +474,14 @@ static int read_samples(const json_t *o, struct rn_golden *g, struct rn_diag *d)
 		if (!json_is_array(v))
 			return corrupt(d, "\"samples.%s\" must be an array", key);
 		if (json_array_size(v) != g->nruns)
-			return corrupt(d, "\"samples.%s\" has %zu values, expected %zu (one per run)",
+			return corrupt(d,
+				       "\"samples.%s\" has %zu values, expected %zu (one per run)",
 				       key, json_array_size(v), g->nruns);
 		g->samples[m] = rn_xcalloc(g->nruns, sizeof(double));
 		for (i = 0; i < g->nruns; i++)
 			if (!get_count(json_array_get(v, i), &g->samples[m][i]))
-				return corrupt(d, "\"samples.%s[%zu]\" must be an integer >= 0", key,
-					       i);
+				return corrupt(d, "\"samples.%s[%zu]\" must be an integer >= 0",
+					       key, i);
 	}
 	return 0;
 }
@@ -783,7 +785,8 @@ int rn_golden_read(const char *path, struct rn_golden *g, struct rn_diag *d)
 			   strlen(f + strlen(RN_GOLDEN_FORMAT_PREFIX))) {
 		/* A well-formed version other than ours: numbers are not compared as strings, so
 		 * "renacer-golden/10" is newer too. */
-		rn_diag_set(d, 0, 0, "written by a newer renacer (format %.64s); this renacer reads "
+		rn_diag_set(d, 0, 0,
+			    "written by a newer renacer (format %.64s); this renacer reads "
 			    RN_GOLDEN_FORMAT, f);
 		rc = -EPROTONOSUPPORT;
 	} else {
@@ -1252,8 +1255,8 @@ static void judge_syscalls(struct cmp *c, const struct step *s, struct rn_verdic
 
 	rn_buf_init(&b, 0);
 	if (nrows) {
-		rn_buf_addf(&b, "%-24s %12s %12s %10s  %s\n", "syscall", "golden", "observed", "delta",
-			    "status");
+		rn_buf_addf(&b, "%-24s %12s %12s %10s  %s\n", "syscall", "golden", "observed",
+			    "delta", "status");
 		for (i = 0; i < nrows && i < MAX_ROWS; i++) {
 			char o[64], g[64], d[64];
 
@@ -1267,13 +1270,14 @@ static void judge_syscalls(struct cmp *c, const struct step *s, struct rn_verdic
 								   : "ok (within tolerance)"));
 		}
 		if (nrows > MAX_ROWS)
-			rn_buf_addf(&b, "... and %zu more grown or new syscalls\n", nrows - MAX_ROWS);
+			rn_buf_addf(&b, "... and %zu more grown or new syscalls\n",
+				    nrows - MAX_ROWS);
 	} else {
 		rn_buf_adds(&b, "no syscall grew and none is new\n");
 	}
 	if (shrunk)
-		rn_buf_addf(&b, "%zu syscall%s made fewer calls or none (not a regression)\n", shrunk,
-			    shrunk == 1 ? "" : "s");
+		rn_buf_addf(&b, "%zu syscall%s made fewer calls or none (not a regression)\n",
+			    shrunk, shrunk == 1 ? "" : "s");
 	add_count_rule(c, &b);
 	add_golden_line(c, &b);
 	v->detail = rn_buf_detach(&b, NULL);
@@ -1332,7 +1336,8 @@ static void judge_timing(struct cmp *c, const struct step *s, struct rn_verdict_
 	const double *a = c->g->samples[s->metric];
 	size_t na = c->g->nruns, nb = c->r->nruns, fewest = na < nb ? na : nb;
 	double *b = observed(c->r, s->metric);
-	double gold = median_of(a, na), obs = median_of(b, nb), limit = cfg->timing_tolerance * gold;
+	double gold = median_of(a, na), obs = median_of(b, nb);
+	double limit = cfg->timing_tolerance * gold;
 	char o[64], g[64], d[64], t[64], conf[64], p[64], lo[64], sh[64], lim[64];
 	struct rn_mann_whitney mw;
 	struct rn_hodges_lehmann hl;
@@ -1357,7 +1362,8 @@ static void judge_timing(struct cmp *c, const struct step *s, struct rn_verdict_
 		/* A zero median is a metric the golden run did not measure: any time would look
 		 * like an infinite slowdown. */
 		v->verdict = RN_VERDICT_PASS;
-		rn_buf_addf(&m, "%s %s; not judged: the golden trace has no %s data", name, o, name);
+		rn_buf_addf(&m, "%s %s; not judged: the golden trace has no %s data", name, o,
+			    name);
 		goto out;
 	}
 	if (!cfg->timing) {
@@ -1370,8 +1376,8 @@ static void judge_timing(struct cmp *c, const struct step *s, struct rn_verdict_
 		/* Too few runs to show a significant shift: PASS with a note, never a silent
 		 * verdict (see golden.h for why not WARN). */
 		v->verdict = RN_VERDICT_PASS;
-		rn_buf_addf(&m, "%s %s vs golden %s (%s); not judged: %zu run%s < %u", name, o, g, d,
-			    fewest, fewest == 1 ? "" : "s", cfg->min_runs_for_timing);
+		rn_buf_addf(&m, "%s %s vs golden %s (%s); not judged: %zu run%s < %u", name, o, g,
+			    d, fewest, fewest == 1 ? "" : "s", cfg->min_runs_for_timing);
 		rn_buf_addf(&det, "not judged: %zu run%s < min_runs_for_timing = %u\n", fewest,
 			    fewest == 1 ? "" : "s", cfg->min_runs_for_timing);
 		goto out;
@@ -1446,7 +1452,8 @@ static void judge_memory(struct cmp *c, const struct step *s, struct rn_verdict_
 
 	if (!(gold > 0.0) && obs > 0.0) {
 		v->verdict = RN_VERDICT_PASS;
-		rn_buf_addf(&m, "%s %s; not judged: the golden trace has no %s data", name, o, name);
+		rn_buf_addf(&m, "%s %s; not judged: the golden trace has no %s data", name, o,
+			    name);
 	} else if (!(obs > 0.0) && gold > 0.0) {
 		v->verdict = RN_VERDICT_NO_DATA;
 		rn_buf_addf(&m, "%s: no data in this run (golden %s)", name, g);
@@ -1548,8 +1555,8 @@ int rn_golden_compare(const struct rn_golden *g, const char *golden_path,
 
 			v->verdict = RN_VERDICT_NO_DATA;
 			rn_buf_init(&b, 0);
-			rn_buf_addf(&b, "%s: no GPU spans in any run, the golden trace has them (is "
-				    "the Vulkan collector enabled for this target?)", s->name);
+			rn_buf_addf(&b, "%s: no GPU spans in any run, the golden trace has them "
+				    "(is the Vulkan collector enabled for this target?)", s->name);
 			set_message(v, &b);
 		} else {
 			switch (s->judge) {

@@ -266,7 +266,9 @@ void rn_stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t
 
 		if (kk >= 1.0) {
 			k = (size_t)kk;
-			below = 1.0 - rn_stats_normal_sf(((double)k - 0.5 - (double)mn / 2.0) / sigma);
+			double zk = ((double)k - 0.5 - (double)mn / 2.0) / sigma;
+
+			below = 1.0 - rn_stats_normal_sf(zk);
 		}
 	}
 	if (k >= 1 && k <= mn) {

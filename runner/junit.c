@@ -229,8 +229,8 @@ static void add_suite(struct rn_buf *b, const struct rn_junit_suite *s, size_t i
 			rn_buf_addf(&out, "WARN %s: %s\n", s->cases[i].assertion,
 				    s->cases[i].message ? s->cases[i].message : "");
 	if (s->partial)
-		rn_buf_addf(&out, "renacer was interrupted before target '%s' finished; this report "
-			    "is partial\n", name);
+		rn_buf_addf(&out, "renacer was interrupted before target '%s' finished; this "
+			    "report is partial\n", name);
 	rn_buf_adds(b, "    <system-out>");
 	if (rn_buf_failed(&out))
 		b->failed = true;
@@ -305,8 +305,8 @@ int rn_junit_write(const char *path, const struct rn_junit_suite *suites, size_t
 		struct stat st;
 
 		if (dir && stat(dir, &st) < 0)
-			rn_error("cannot write JUnit report '%s': directory '%s' does not exist", path,
-				 dir);
+			rn_error("cannot write JUnit report '%s': directory '%s' does not exist",
+				 path, dir);
 		else
 			rn_error("cannot write JUnit report '%s': %s", path, strerror(-rc));
 		free(dir);

@@ -384,7 +384,8 @@ static void test_golden_read_empty_and_odd_formats(void **state)
 {
 	(void)state;
 	assert_string_equal(read_text_error("empty", ""), "truncated golden trace: empty file");
-	assert_string_equal(read_text_error("blank", " \n\n"), "truncated golden trace: empty file");
+	assert_string_equal(read_text_error("blank", " \n\n"),
+			    "truncated golden trace: empty file");
 	assert_string_equal(read_text_error("cut", "{\"format\": \"renacer-golden/1\""),
 			    "truncated golden trace: '}' expected near end of file");
 	assert_string_equal(read_text_error("array", "[1, 2]"),
@@ -479,13 +480,15 @@ static void test_golden_read_schema_errors(void **state)
 					 "integer >= 0" },
 		{ "s4", real_sample, "corrupt golden trace: \"samples.peak_rss[0]\" must be an "
 				     "integer >= 0" },
-		{ "s5", unknown_metric, "corrupt golden trace: unknown metric \"samples.wall_tmie\"" },
+		{ "s5", unknown_metric,
+		  "corrupt golden trace: unknown metric \"samples.wall_tmie\"" },
 		{ "s6", unknown_key, "corrupt golden trace: unknown key \"comment\"" },
-		{ "s7", errors_exceed_calls, "corrupt golden trace: \"syscalls.close.errors\" exceeds "
-					     "its calls" },
-		{ "s8", missing_total_ns, "corrupt golden trace: missing \"syscalls.read.total_ns\"" },
-		{ "s9", bad_build_id, "corrupt golden trace: \"provenance.build_id\" must be a string "
-				      "or null" },
+		{ "s7", errors_exceed_calls,
+		  "corrupt golden trace: \"syscalls.close.errors\" exceeds its calls" },
+		{ "s8", missing_total_ns,
+		  "corrupt golden trace: missing \"syscalls.read.total_ns\"" },
+		{ "s9", bad_build_id,
+		  "corrupt golden trace: \"provenance.build_id\" must be a string or null" },
 		{ "s10", zero_runs, "corrupt golden trace: \"runs\" must be an integer >= 1" },
 		{ "s11", argv_not_strings, "corrupt golden trace: \"argv[3]\" must be a string" },
 	};
@@ -658,8 +661,8 @@ static void test_golden_compare_doubled_syscall_fails_naming_it(void **state)
 	n = compare(&g, &r, NULL, &v);
 	s = find(v, n, "golden:syscall_counts");
 	assert_int_equal(s->verdict, RN_VERDICT_FAIL);
-	assert_string_equal(s->message, "1 syscall grew beyond tolerance (+10%, floor 1): openat 40 "
-					"vs golden 20 (+100.0%); if intended, run "
+	assert_string_equal(s->message, "1 syscall grew beyond tolerance (+10%, floor 1): openat "
+					"40 vs golden 20 (+100.0%); if intended, run "
 					"ci/regenerate-golden.sh");
 	assert_true(s->observed == 40 && s->golden == 20);
 	assert_non_null(strstr(s->detail, "openat"));
@@ -691,7 +694,8 @@ static void test_golden_compare_floor_and_new_syscalls(void **state)
 	n = compare(&g, &r, NULL, &v);
 	s = find(v, n, "golden:syscall_counts");
 	assert_int_equal(s->verdict, RN_VERDICT_PASS);
-	assert_string_equal(s->message, "5 syscalls within tolerance (+10%, floor 1); new: getpid 1");
+	assert_string_equal(s->message,
+			    "5 syscalls within tolerance (+10%, floor 1); new: getpid 1");
 	assert_non_null(strstr(s->detail, "getpid"));
 	assert_non_null(strstr(s->detail, "ok (new, within floor)"));
 	assert_non_null(strstr(s->detail, "fsync"));
@@ -843,8 +847,8 @@ static void test_golden_compare_few_runs_not_judged(void **state)
 	n = compare(&g, &now, NULL, &v);
 	s = find(v, n, "golden:wall_time");
 	assert_int_equal(s->verdict, RN_VERDICT_PASS);
-	assert_string_equal(s->message, "wall_time 200.0 ms vs golden 100.0 ms (+100.0%); not judged: "
-					"3 runs < 5");
+	assert_string_equal(s->message, "wall_time 200.0 ms vs golden 100.0 ms (+100.0%); not "
+					"judged: 3 runs < 5");
 	assert_non_null(strstr(s->detail, "not judged: 3 runs < min_runs_for_timing = 5"));
 	free_verdicts(v, n);
 	rn_golden_release(&g);
@@ -907,7 +911,8 @@ static void test_golden_compare_timing_without_data(void **state)
 	n = compare(&g, &now, NULL, &v);
 	s = find(v, n, "golden:critical_path");
 	assert_int_equal(s->verdict, RN_VERDICT_PASS);
-	assert_true(ends_with(s->message, "; not judged: the golden trace has no critical_path data"));
+	assert_true(ends_with(s->message,
+			      "; not judged: the golden trace has no critical_path data"));
 	s = find(v, n, "golden:wall_time");
 	assert_int_equal(s->verdict, RN_VERDICT_PASS);
 	free_verdicts(v, n);
@@ -966,7 +971,8 @@ static void test_golden_compare_config_switches(void **state)
 	n = compare(&g, &now, &cfg, &v);
 	s = find(v, n, "golden:wall_time");
 	assert_int_equal(s->verdict, RN_VERDICT_SKIP);
-	assert_true(ends_with(s->message, "not judged: timing is off ([regression] timing = false)"));
+	assert_true(ends_with(s->message,
+			      "not judged: timing is off ([regression] timing = false)"));
 	free_verdicts(v, n);
 
 	/* A looser tolerance lets a 30% slowdown pass. */

@@ -188,9 +188,10 @@ static void test_xml_random_bytes_give_legal_xml(void **state)
 			if (round % 2)
 				assert_true(cp != '"' && cp != '\'' && cp != '\t' && cp != '\n');
 			if (cp == '&') {
-				static const char *const refs[] = { "&amp;", "&lt;", "&gt;", "&quot;",
-								    "&apos;", "&#9;", "&#10;",
-								    "&#13;", NULL };
+				static const char *const refs[] = {
+					"&amp;", "&lt;", "&gt;",  "&quot;", "&apos;",
+					"&#9;",  "&#10;", "&#13;", NULL,
+				};
 				int r, ok = 0;
 
 				for (r = 0; refs[r]; r++)

@@ -329,6 +329,10 @@ static void test_junit_write_errors_and_success(void **state)
 	assert_true(st.st_size > 100);
 	unlink(path);
 
+	/* A path through a regular file. */
+	assert_int_equal(rn_junit_write(RN_SOURCE_DIR "/CMakeLists.txt/junit.xml", &s, 1),
+			 -ENOTDIR);
+
 	/* A directory we may not write into (root may write anywhere: skip that part). */
 	if (geteuid() != 0) {
 		const char *dir = RN_BINARY_DIR "/test_junit_ro";

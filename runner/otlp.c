@@ -1494,10 +1494,16 @@ static const char *metric_key(enum rn_metric m)
 	};
 	static char keys[RN_METRIC_COUNT][64];
 
-	if (!keys[m][0])
+	if (!keys[m][0]) {
+		size_t n = strlen(tab[m].name), u = strlen(tab[m].unit);
+		/* "gpu_copy_bytes" already says its unit */
+		bool named = n > u && tab[m].name[n - u - 1] == '_' &&
+			     !strcmp(tab[m].name + n - u, tab[m].unit);
+		bool suffix = strcmp(tab[m].unit, "count") && !named;
+
 		snprintf(keys[m], sizeof(keys[m]), "renacer.run.%s%s%s", tab[m].name,
-			 strcmp(tab[m].unit, "count") ? "_" : "",
-			 strcmp(tab[m].unit, "count") ? tab[m].unit : "");
+			 suffix ? "_" : "", suffix ? tab[m].unit : "");
+	}
 	return keys[m];
 }
 

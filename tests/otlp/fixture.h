@@ -22,6 +22,7 @@
 #ifndef RN_TEST_OTLP_FIXTURE_H
 #define RN_TEST_OTLP_FIXTURE_H
 
+#include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>

@@ -744,6 +744,7 @@ static void test_otlp_file_trace_shape(void **state)
 	assert_int_equal(iattr(run1, "renacer.run.syscalls"), 10);
 	assert_int_equal(iattr(run1, "renacer.run.peak_rss_bytes"), 1 << 20);
 	assert_int_equal(iattr(run1, "renacer.run.gpu_dispatches"), 1);
+	assert_int_equal(iattr(run1, "renacer.run.gpu_copy_bytes"), 0);
 	assert_null(attr(json_object_get(run0, "attributes"), "renacer.run.gpu_busy_ns"));
 	/* The run span has the id handed to the run in TRACEPARENT. */
 	rn_otlp_traceparent(&ctx, 0, 1, tp, sizeof(tp));

@@ -173,6 +173,8 @@ is typo "r['outputs']['result']" error
 is typo "r['outputs']['exit-code']" 3
 is typo "r['outputs']['failed']" 0
 is typo "'treshold' in r['steps'][-1]['log']" True
+# Once check.c annotates config errors, the annotation must sit at the typo's line.
+is typo "'::error file=typo.toml' not in r['steps'][-1]['log'] or '::error file=typo.toml,line=11,col=1,' in r['steps'][-1]['log']" True
 
 simulate badinput --with config=pass.toml --with "renacer=$bin/renacer" --with fail-on=maybe
 is badinput "r['failed']" True

@@ -186,4 +186,9 @@ set -e
 [ "$rc" = 1 ] || fail "abs: exit $rc"
 expect "$tmp/abs.stdout" "::error file=renacer.toml,line=$tight,col=1,"
 
+# Log groups around the runs, when check.c opens them, are balanced.
+opened=$(grep -c '^::group::' "$tmp/failing.stderr" || true)
+closed=$(grep -c '^::endgroup::' "$tmp/failing.stderr" || true)
+[ "$opened" = "$closed" ] || fail "$opened ::group:: but $closed ::endgroup:: lines"
+
 echo "ok: GitHub mode (annotations at lines $tight and $soft, summary, outputs, switches)"

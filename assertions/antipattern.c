@@ -691,18 +691,24 @@ struct tl_sig {
 	int err;          /* errno or 0 */
 	int64_t ret;      /* return value */
 	uint64_t args[6]; /* arguments (only sc nargs compared) */
-	uint64_t path_key; /* hash of the decoded path (the same buffer can hold other paths) */
+	uint64_t hash;    /* of all of the above and the decoded path (the same buffer can hold
+			   * other paths): a cheap first comparison */
 	uint64_t count;   /* calls of this signature in the current run */
 };
 
-/* A spin run, as kept for evidence. */
-struct tl_run {
+/* A run being followed. */
+struct tl_cur {
 	pid_t tid;
 	uint64_t len;      /* calls */
 	uint64_t start_ns; /* entry of its first call */
 	uint64_t end_ns;   /* exit of its last call */
 	uint64_t call_ns;  /* time inside its calls */
-	struct tl_sig sigs[RN_AP_TL_SIGS]; /* the calls it cycled through, with counts */
+};
+
+/* A spin run, as kept for evidence. */
+struct tl_run {
+	struct tl_cur c;                   /* where and how long */
+	struct tl_sig sigs[RN_AP_TL_SIGS]; /* the calls it cycled through, most frequent first */
 	int nsigs;
 };
 
@@ -713,13 +719,13 @@ struct tl_thread {
 	uint64_t last_end_ns;
 	struct tl_sig hist[RN_AP_TL_SIGS]; /* recent distinct signatures, most recent first */
 	int nhist;
-	struct tl_run run; /* the current run (len 0: none) */
+	struct tl_cur run; /* the current run (len 0: none) */
 	bool pend;         /* the previous call was a TL_START call outside any run */
 	uint64_t pend_start_ns, pend_ns; /* its entry and duration */
 	/* The TL_START call just before the current run: it joins the run (retroactively) when
 	 * the run repeats it, so a loop's first call is counted without counting setup calls. */
 	bool pre;
-	struct tl_sig pre_sig;
+	uint64_t pre_hash; /* its signature's hash */
 	uint64_t pre_start_ns, pre_ns;
 };
 
@@ -909,18 +915,25 @@ static uint64_t rel_ns(const struct ap_pass *ps, uint64_t ns)
 
 static uint64_t str_key(const char *s, uint64_t seed);
 
-static uint64_t ev_path_key(const struct rn_syscall_event *ev)
+/* Hash of a call's signature: number, compared arguments, result, decoded path. */
+static uint64_t ev_sig_hash(const struct rn_syscall_event *ev, int nargs)
 {
-	return ev->path ? str_key(ev->path, 0) : 0;
+	uint64_t h = mix64((uint64_t)(uint32_t)ev->nr << 32 ^ (uint64_t)(uint32_t)ev->err);
+	int i;
+
+	h = mix64(h ^ (uint64_t)ev->ret);
+	for (i = 0; i < nargs && i < 6; i++)
+		h = mix64(h ^ ev->args[i]);
+	return ev->path ? str_key(ev->path, h) : h;
 }
 
-/* Is `ev` (whose decoded path hashes to `pk`) the call of signature `a`? */
+/* Is `ev` (whose signature hashes to `h`) the call of signature `a`? */
 static bool sig_equal(const struct tl_sig *a, const struct rn_syscall_event *ev, int nargs,
-		      uint64_t pk)
+		      uint64_t h)
 {
 	int i;
 
-	if (a->nr != ev->nr || a->ret != ev->ret || a->err != ev->err || a->path_key != pk)
+	if (a->hash != h || a->nr != ev->nr || a->ret != ev->ret || a->err != ev->err)
 		return false;
 	for (i = 0; i < nargs && i < 6; i++)
 		if (a->args[i] != ev->args[i])
@@ -948,7 +961,7 @@ static struct tl_sig *sig_touch(struct tl_thread *th, const struct rn_syscall_ev
 		s.err = ev->err;
 		s.ret = ev->ret;
 		memcpy(s.args, ev->args, sizeof(s.args));
-		s.path_key = pk;
+		s.hash = pk;
 		found = th->nhist < RN_AP_TL_SIGS ? th->nhist++ : RN_AP_TL_SIGS - 1;
 	}
 	for (i = found; i > 0; i--)
@@ -959,7 +972,7 @@ static struct tl_sig *sig_touch(struct tl_thread *th, const struct rn_syscall_ev
 
 static void tl_end_run(struct ap_pass *ps, struct tl_thread *th)
 {
-	struct tl_run *r = &th->run;
+	struct tl_cur *r = &th->run;
 	struct ap_proc *pp = &ps->procs[th->proc];
 	int i;
 
@@ -968,14 +981,14 @@ static void tl_end_run(struct ap_pass *ps, struct tl_thread *th)
 		pp->spin_runs++;
 		pp->spin_calls += r->len;
 	}
-	if (r->len >= 2 && (!pp->best || r->len > pp->best->len)) {
+	if (r->len >= 2 && (!pp->best || r->len > pp->best->c.len)) {
 		struct tl_run *br;
 		int j;
 
 		if (!pp->best)
 			pp->best = rn_xcalloc(1, sizeof(*pp->best));
 		br = pp->best;
-		*br = *r;
+		br->c = *r;
 		br->nsigs = 0;
 		for (i = 0; i < th->nhist; i++) {
 			if (!th->hist[i].count)
@@ -1038,7 +1051,7 @@ static void tl_span(struct ap_pass *ps, int proc, const struct sc_info *si,
 	struct tl_thread *th = ktab_get(&ps->threads, (uint64_t)(uint32_t)ev->tid, true);
 	enum tl_step step;
 	bool gap_ok, pre;
-	uint64_t pk = ev_path_key(ev);
+	uint64_t pk = ev_sig_hash(ev, si->nargs);
 	uint64_t end = ev->start_ns + ev->duration_ns;
 	struct tl_sig *s;
 
@@ -1064,12 +1077,12 @@ static void tl_span(struct ap_pass *ps, int proc, const struct sc_info *si,
 		th->run.start_ns = ev->start_ns;
 		th->pre = th->pend && gap_ok && th->nhist;
 		if (th->pre) {
-			th->pre_sig = th->hist[0];
+			th->pre_hash = th->hist[0].hash;
 			th->pre_start_ns = th->pend_start_ns;
 			th->pre_ns = th->pend_ns;
 		}
 	}
-	pre = th->pre && step == TL_SPIN && sig_equal(&th->pre_sig, ev, si->nargs, pk);
+	pre = th->pre && step == TL_SPIN && th->pre_hash == pk;
 	s = sig_touch(th, ev, si->nargs, pk);
 	if (step == TL_SPIN) {
 		if (pre) {
@@ -1145,10 +1158,10 @@ static void tl_finish(struct ap_pass *ps, struct rn_detection *out)
 		c1 = rn_ap_ramp_log((double)pp->spin_calls, RN_AP_TL_RUN_LO, RN_AP_TL_RUN_HI);
 		c2 = rn_ap_ramp_lin(share, RN_AP_TL_SHARE_LO, RN_AP_TL_SHARE_HI);
 		c = min2(c1, c2);
-		if (c > best_conf || (c == best_conf && (double)pp->best->len > best_len)) {
+		if (c > best_conf || (c == best_conf && (double)pp->best->c.len > best_len)) {
 			best = (int)i;
 			best_conf = c;
-			best_len = (double)pp->best->len;
+			best_len = (double)pp->best->c.len;
 			conf_run = c1;
 			conf_share = c2;
 		}
@@ -1161,7 +1174,8 @@ static void tl_finish(struct ap_pass *ps, struct rn_detection *out)
 	}
 	{
 		const struct ap_proc *pp = &ps->procs[best];
-		const struct tl_run *r = pp->best;
+		const struct tl_run *br = pp->best;
+		const struct tl_cur *r = &br->c;
 		uint64_t wall = r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0;
 		uint64_t life = proc_life(ps, best);
 		double gap = r->len > 1 && wall > r->call_ns ?
@@ -1171,9 +1185,9 @@ static void tl_finish(struct ap_pass *ps, struct rn_detection *out)
 		out->confidence = best_conf;
 		out->proc = best;
 		rn_buf_init(&b, 0);
-		for (k = 0; k < r->nsigs; k++)
-			if (!k || r->sigs[k].nr != r->sigs[0].nr)
-				rn_buf_addf(&b, "%s%s", k ? "/" : "", rn_syscall_name(r->sigs[k].nr));
+		for (k = 0; k < br->nsigs; k++)
+			if (!k || br->sigs[k].nr != br->sigs[0].nr)
+				rn_buf_addf(&b, "%s%s", k ? "/" : "", rn_syscall_name(br->sigs[k].nr));
 		out->summary = xfmt("%s: %" PRIu64 " no-progress calls in spin runs, the longest %"
 				    PRIu64 " consecutive %s calls (spinning %.1f%% of its lifetime)",
 				    plabel(ps, best).s, pp->spin_calls, r->len, b.buf,
@@ -1181,11 +1195,11 @@ static void tl_finish(struct ap_pass *ps, struct rn_detection *out)
 		rn_buf_reset(&b);
 		rn_buf_addf(&b, "%s, thread %d: longest run %" PRIu64 " consecutive no-progress "
 			    "calls\n", plabel(ps, best).s, (int)r->tid, r->len);
-		for (k = 0; k < r->nsigs; k++) {
+		for (k = 0; k < br->nsigs; k++) {
 			rn_buf_adds(&b, "  calls: ");
-			add_call(&b, &ps->sc, r->sigs[k].nr, r->sigs[k].args, r->sigs[k].ret,
-				 r->sigs[k].err);
-			rn_buf_addf(&b, " x%" PRIu64 "\n", r->sigs[k].count);
+			add_call(&b, &ps->sc, br->sigs[k].nr, br->sigs[k].args, br->sigs[k].ret,
+				 br->sigs[k].err);
+			rn_buf_addf(&b, " x%" PRIu64 "\n", br->sigs[k].count);
 		}
 		rn_buf_addf(&b, "  run: %s from +%s, mean gap %s, %.0f calls/s, %.0f%% of it "
 			    "inside the calls\n",

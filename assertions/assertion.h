@@ -242,11 +242,14 @@ bool rn_assertion_applies(const struct rn_assertion_spec *a, const char *target)
 void rn_assertion_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
 			   struct rn_verdict_result *out);
 
+/* Longest span name kept in a span_count top list, bytes including the NUL. */
+#define RN_SPAN_NAME_MAX 160
+
 /* Count spans whose name fully matches compiled regex `re` (regex_t *) in trace `t`: syscall
- * spans named by syscall, GPU spans "gpu:<name>". Fills up to `ntop` (name, count) pairs,
- * highest first, into the caller's arrays (names borrowed from static tables or the trace). */
-uint64_t rn_span_count(const struct rn_trace *t, const void *re, const char **top_names,
-		       uint64_t *top_counts, size_t ntop);
+ * spans named by syscall, GPU spans "gpu:<name>". Fills the `ntop` highest (name, count)
+ * pairs, highest first, into the caller's arrays (names copied, "" past the last). */
+uint64_t rn_span_count(const struct rn_trace *t, const void *re,
+		       char (*top_names)[RN_SPAN_NAME_MAX], uint64_t *top_counts, size_t ntop);
 
 /*
  * Anti-pattern detection (assertions/antipattern.c). Detectors read only the trace model:

@@ -52,48 +52,53 @@ static void top_insert(const char **names, uint64_t *counts, size_t ntop, const 
 	}
 }
 
-/* GPU span names are "gpu:<name>": one buffer per distinct name, owned by a small cache. */
-static char gpu_name_cache[64][160];
-
-uint64_t rn_span_count(const struct rn_trace *t, const void *re, const char **top_names,
-		       uint64_t *top_counts, size_t ntop)
+/*
+ * Names are kept as pointers while ranking (syscall names are static, GPU names live in
+ * `gpu_names`) and copied out at the end.
+ */
+uint64_t rn_span_count(const struct rn_trace *t, const void *re,
+		       char (*top_names)[RN_SPAN_NAME_MAX], uint64_t *top_counts, size_t ntop)
 {
 	int nr, n = rn_syscall_table_size();
 	uint64_t total = 0;
-	size_t i, j, ncache = 0;
+	const char **names = rn_xcalloc(ntop ? ntop : 1, sizeof(*names));
+	char (*gpu_names)[RN_SPAN_NAME_MAX] = NULL;
+	size_t i, j, ngpu = 0;
 
-	for (i = 0; i < ntop; i++) {
-		top_names[i] = NULL;
+	for (i = 0; i < ntop; i++)
 		top_counts[i] = 0;
-	}
 	for (nr = 0; nr < n; nr++) {
 		struct rn_syscall_stat s = rn_trace_syscall_total(t, nr);
 
 		if (!s.calls || regexec(re, rn_syscall_name(nr), 0, NULL, 0))
 			continue;
 		total += s.calls;
-		top_insert(top_names, top_counts, ntop, rn_syscall_name(nr), s.calls);
+		top_insert(names, top_counts, ntop, rn_syscall_name(nr), s.calls);
 	}
+	if (t->ngpu)
+		gpu_names = rn_xcalloc(t->ngpu, sizeof(*gpu_names));
 	/* GPU spans: count per distinct name (quadratic in distinct names, which are few). */
 	for (i = 0; i < t->ngpu; i++) {
-		char full[160];
 		uint64_t c = 0;
 		bool seen = false;
 
-		snprintf(full, sizeof(full), "gpu:%s", t->gpu[i].name);
 		for (j = 0; j < i && !seen; j++)
 			seen = !strcmp(t->gpu[j].name, t->gpu[i].name);
-		if (seen || regexec(re, full, 0, NULL, 0))
+		if (seen)
+			continue;
+		snprintf(gpu_names[ngpu], RN_SPAN_NAME_MAX, "gpu:%s", t->gpu[i].name);
+		if (regexec(re, gpu_names[ngpu], 0, NULL, 0))
 			continue;
 		for (j = i; j < t->ngpu; j++)
 			if (!strcmp(t->gpu[j].name, t->gpu[i].name))
 				c++;
 		total += c;
-		if (ncache < 64) {
-			snprintf(gpu_name_cache[ncache], sizeof(gpu_name_cache[0]), "%s", full);
-			top_insert(top_names, top_counts, ntop, gpu_name_cache[ncache++], c);
-		}
+		top_insert(names, top_counts, ntop, gpu_names[ngpu++], c);
 	}
+	for (i = 0; i < ntop; i++)
+		snprintf(top_names[i], RN_SPAN_NAME_MAX, "%s", names[i] ? names[i] : "");
+	free(gpu_names);
+	free(names);
 	return total;
 }
 
@@ -215,7 +220,7 @@ static void eval_critical_path(const struct rn_assertion_spec *a, struct rn_targ
 static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_result *r,
 			    struct rn_verdict_result *out)
 {
-	const char *names[5];
+	char names[5][RN_SPAN_NAME_MAX];
 	uint64_t counts[5], total;
 	struct rn_buf b;
 	size_t i;
@@ -242,12 +247,12 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 		    (unsigned long long)total, a->span_name_pattern,
 		    total <= a->max_spans ? "<=" : ">", (unsigned long long)a->max_spans,
 		    out->delta_pct);
-	for (i = 0; i < 5 && names[i]; i++)
+	for (i = 0; i < 5 && names[i][0]; i++)
 		rn_buf_addf(&b, "%s %s=%llu", i ? "," : "", names[i], (unsigned long long)counts[i]);
 	out->message = rn_buf_detach(&b, NULL);
 	rn_buf_init(&b, 0);
 	rn_buf_adds(&b, "span                          count\n");
-	for (i = 0; i < 5 && names[i]; i++)
+	for (i = 0; i < 5 && names[i][0]; i++)
 		rn_buf_addf(&b, "%-28s %6llu\n", names[i], (unsigned long long)counts[i]);
 	out->detail = rn_buf_detach(&b, NULL);
 }

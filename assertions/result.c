@@ -237,6 +237,9 @@ void rn_metrics_from_trace(const struct rn_trace *t, struct rn_metrics *m)
 
 /* ---- target results ----------------------------------------------------------------------- */
 
+/* Per-run rows kept in syscall_samples: calls, errors, summed ns. */
+#define SAMPLE_ROWS 3
+
 void rn_target_result_init(struct rn_target_result *r, const char *name)
 {
 	memset(r, 0, sizeof(*r));
@@ -252,7 +255,8 @@ void rn_target_result_release(struct rn_target_result *r)
 	free(r->runs);
 	free(r->syscall_calls);
 	free(r->syscall_errors);
-	for (i = 0; r->syscall_samples && i < 2 * r->nruns; i++)
+	free(r->syscall_ns);
+	for (i = 0; r->syscall_samples && i < SAMPLE_ROWS * r->nruns; i++)
 		free(r->syscall_samples[i]);
 	free(r->syscall_samples);
 	rn_trace_release(&r->last);
@@ -269,7 +273,7 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Median over runs of per-run sample row `row0 + 2*k` for every syscall. */
+/* Median over runs of per-run sample row `which` (0 calls, 1 errors, 2 ns) for every syscall. */
 static void syscall_medians(struct rn_target_result *r, size_t which, double *out)
 {
 	size_t n = (size_t)rn_syscall_table_size(), k, nr;
@@ -277,7 +281,7 @@ static void syscall_medians(struct rn_target_result *r, size_t which, double *ou
 
 	for (nr = 0; nr < n; nr++) {
 		for (k = 0; k < r->nruns; k++)
-			col[k] = r->syscall_samples[2 * k + which][nr];
+			col[k] = r->syscall_samples[SAMPLE_ROWS * k + which][nr];
 		qsort(col, r->nruns, sizeof(*col), cmp_u64);
 		out[nr] = r->nruns % 2 ? (double)col[r->nruns / 2]
 				       : ((double)col[r->nruns / 2 - 1] + (double)col[r->nruns / 2]) / 2;
@@ -288,14 +292,15 @@ static void syscall_medians(struct rn_target_result *r, size_t which, double *ou
 void rn_target_result_add_run(struct rn_target_result *r, struct rn_trace *t)
 {
 	size_t n = (size_t)rn_syscall_table_size(), i, nr;
-	uint64_t *calls, *errs;
+	uint64_t *calls, *errs, *ns;
 
 	r->runs = rn_xrealloc(r->runs, (r->nruns + 1) * sizeof(*r->runs));
 	rn_metrics_from_trace(t, &r->runs[r->nruns]);
-	r->syscall_samples = rn_xrealloc(r->syscall_samples,
-					 2 * (r->nruns + 1) * sizeof(*r->syscall_samples));
+	r->syscall_samples = rn_xrealloc(r->syscall_samples, SAMPLE_ROWS * (r->nruns + 1) *
+								sizeof(*r->syscall_samples));
 	calls = rn_xcalloc(n, sizeof(*calls));
 	errs = rn_xcalloc(n, sizeof(*errs));
+	ns = rn_xcalloc(n, sizeof(*ns));
 	for (i = 0; i < t->nprocs; i++) {
 		const struct rn_process *p = &t->procs[i];
 
@@ -304,17 +309,21 @@ void rn_target_result_add_run(struct rn_target_result *r, struct rn_trace *t)
 		for (nr = 0; nr < n; nr++) {
 			calls[nr] += p->sc[nr].calls;
 			errs[nr] += p->sc[nr].errors;
+			ns[nr] += p->sc[nr].total_ns;
 		}
 	}
-	r->syscall_samples[2 * r->nruns] = calls;
-	r->syscall_samples[2 * r->nruns + 1] = errs;
+	r->syscall_samples[SAMPLE_ROWS * r->nruns] = calls;
+	r->syscall_samples[SAMPLE_ROWS * r->nruns + 1] = errs;
+	r->syscall_samples[SAMPLE_ROWS * r->nruns + 2] = ns;
 	r->nruns++;
 	if (!r->syscall_calls) {
 		r->syscall_calls = rn_xcalloc(n, sizeof(double));
 		r->syscall_errors = rn_xcalloc(n, sizeof(double));
+		r->syscall_ns = rn_xcalloc(n, sizeof(double));
 	}
 	syscall_medians(r, 0, r->syscall_calls);
 	syscall_medians(r, 1, r->syscall_errors);
+	syscall_medians(r, 2, r->syscall_ns);
 	if (t->nprocs && t->procs[0].build_id[0]) {
 		free(r->build_id);
 		r->build_id = rn_xstrdup(t->procs[0].build_id);

@@ -459,6 +459,7 @@ static int compare_golden(const struct rn_config *cfg, struct rn_target_result *
 	struct rn_golden g;
 	struct rn_diag d;
 	struct rn_verdict_result *out = NULL;
+	const char *rel;
 	size_t nout = 0, i;
 	int rc = 0;
 
@@ -466,7 +467,13 @@ static int compare_golden(const struct rn_config *cfg, struct rn_target_result *
 		free(path);
 		return 0;
 	}
-	tv->golden_file = rn_xstrdup(path);
+	/* Reports name the golden relative to the config, as it is committed. */
+	{
+		size_t dl = strlen(cfg->dir);
+
+		rel = !strncmp(path, cfg->dir, dl) && path[dl] == '/' ? path + dl + 1 : path;
+	}
+	tv->golden_file = rn_xstrdup(rel);
 	if (rn_golden_read(path, &g, &d)) {
 		struct rn_verdict_result *v = rn_target_report_push(tv);
 		char *line = rn_diag_oneline(&d);
@@ -481,7 +488,7 @@ static int compare_golden(const struct rn_config *cfg, struct rn_target_result *
 		return RN_EXIT_CONFIG;
 	}
 	if (r->nruns && r->status == RN_RUN_OK &&
-	    !rn_golden_compare(&g, path, r, &cfg->regression, &out, &nout)) {
+	    !rn_golden_compare(&g, rel, r, &cfg->regression, &out, &nout)) {
 		for (i = 0; i < nout; i++)
 			*rn_target_report_push(tv) = out[i];
 		free(out);

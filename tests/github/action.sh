@@ -9,7 +9,7 @@
 #   never      failing config: step green, result=fail
 #   warn       warning-only config: step red, result=warn; with fail-on=fail it is green
 #   error      config with a typo: step red, result=error, exit-code=3
-#   bad input  fail-on=maybe: step red
+#   bad input  fail-on=maybe: step red; a renacer input naming no binary: step red
 #   local      ci/action-run.sh outside GitHub prints its outputs
 #
 # RN_ACTION_BUILD=0 skips the `build` case (it compiles renacer once more). Exit 77 without a
@@ -179,6 +179,12 @@ is typo "'::error file=typo.toml' not in r['steps'][-1]['log'] or '::error file=
 simulate badinput --with config=pass.toml --with "renacer=$bin/renacer" --with fail-on=maybe
 is badinput "r['failed']" True
 is badinput "'fail-on must be fail, warn or never' in r['steps'][-1]['log']" True
+
+simulate nobinary --with config=pass.toml --with renacer=no/such/renacer
+is nobinary "r['failed']" True
+is nobinary "[s['outcome'] for s in r['steps']]" "['skipped', 'skipped', 'failure', 'skipped']"
+is nobinary "'no renacer binary' in r['steps'][2]['log']" True
+is nobinary "r['outputs']['result']" ""
 
 # ---- Local use of the check step ------------------------------------------------------------
 set +e

@@ -86,7 +86,9 @@ enabled = false
 EOF
 tight=$(header_line "$ws/renacer.toml" fsync_tight)
 soft=$(header_line "$ws/renacer.toml" fsync_soft)
-[ "$tight" = 13 ] && [ "$soft" = 19 ] || fail "header lines: tight=$tight soft=$soft"
+if [ "$tight" != 13 ] || [ "$soft" != 19 ]; then
+	fail "header lines: tight=$tight soft=$soft"
+fi
 
 # ---- A failing check ------------------------------------------------------------------------
 run_check failing --github --junit "$tmp/junit.xml"

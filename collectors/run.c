@@ -96,11 +96,13 @@ struct run {
 	int capture_fd[3];          /* capture files (stdout, stderr), -1 if none */
 	pid_t root;                 /* the target's first process */
 	bool root_done;             /* its final wait status was seen */
+	int root_status;            /* that status */
 	bool killing;               /* the tree was told to die */
 	uint64_t deadline_ns;       /* CLOCK_MONOTONIC deadline, 0 = none */
 	struct run_event q[QUEUE_MAX]; /* wait statuses drained, not yet dispatched */
 	size_t qhead, qlen;
 	struct run_event ev;        /* the event being dispatched */
+	struct sigaction old_int, old_term, old_alrm; /* dispositions before the run */
 };
 
 /* ---- signals ---------------------------------------------------------------------------- */
@@ -287,9 +289,14 @@ static void child(struct run *r, const sigset_t *mask)
 	size_t prog_len = 0;
 	int i;
 
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGALRM, SIG_DFL);
+	/* the dispositions renacer inherited (an ignored SIGINT stays ignored, as under strace;
+	 * handlers become SIG_DFL at exec anyway) */
+	sigaction(SIGINT, &r->old_int, NULL);
+	sigaction(SIGTERM, &r->old_term, NULL);
+	sigaction(SIGALRM, &r->old_alrm, NULL);
+	/* renacer ignores SIGPIPE and SIGXFSZ for itself (main.c); targets get the defaults */
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGXFSZ, SIG_DFL);
 	sigprocmask(SIG_SETMASK, mask, NULL);
 	for (i = 0; i < 3; i++) {
 		int fd = -1;
@@ -472,6 +479,7 @@ static void on_status(struct run *r, const struct run_event *ev)
 
 	if (gone && ev->pid == r->root) {
 		r->root_done = true;
+		r->root_status = ev->status;
 		if (r->res)
 			r->res->root_status = ev->status;
 	}
@@ -604,6 +612,7 @@ static int spawn(struct run *r, const sigset_t *mask)
 	}
 	if (!WIFSTOPPED(status)) {
 		r->root_done = true;
+		r->root_status = status;
 		if (r->res)
 			r->res->root_status = status;
 		return 0; /* the failure report is read at the end */
@@ -723,7 +732,7 @@ void rn_run_result_release(struct rn_run_result *res)
 
 int rn_run_target(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_run_result *res)
 {
-	struct sigaction sa, old_int, old_term, old_alrm;
+	struct sigaction sa;
 	struct sigevent sev;
 	sigset_t mask;
 	struct run *r;
@@ -776,9 +785,9 @@ int rn_run_target(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGALRM, &sa, &old_alrm);
+	sigaction(SIGINT, &sa, &r->old_int);
+	sigaction(SIGTERM, &sa, &r->old_term);
+	sigaction(SIGALRM, &sa, &r->old_alrm);
 	memset(&sev, 0, sizeof(sev));
 	sev.sigev_notify = SIGEV_SIGNAL;
 	sev.sigev_signo = SIGALRM;
@@ -806,9 +815,9 @@ int rn_run_target(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_
 		have_timer = 0;
 		timer_delete(run_timer);
 	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGALRM, &old_alrm, NULL);
+	sigaction(SIGINT, &r->old_int, NULL);
+	sigaction(SIGTERM, &r->old_term, NULL);
+	sigaction(SIGALRM, &r->old_alrm, NULL);
 
 	exec_rc = read_report(r);
 	if (!rc)
@@ -826,7 +835,7 @@ int rn_run_target(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_
 	if (!t->end_ns)
 		t->end_ns = now_ns();
 	rn_trace_finish_memory(t);
-	final_status(r, res ? res->root_status : 0);
+	final_status(r, r->root_status);
 	if (res) {
 		if (r->capture_fd[1] >= 0)
 			read_capture(r->capture_fd[1], &res->out, &res->out_len, &res->out_truncated);

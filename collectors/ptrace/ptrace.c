@@ -406,8 +406,8 @@ static int fail_arch(struct rn_collector *c, struct task *tk, const char *what)
 	struct rn_process *p = proc_of(c, tk);
 
 	rn_trace_fail(c->t, RN_RUN_ERROR,
-		      "target '%s': process %d ('%s') makes %s system calls; renacer traces "
-		      "only native " NATIVE_ARCH_NAME " system calls (unsupported)",
+		      "target '%s': process %d ('%s') makes %s system calls, which renacer does "
+		      "not support (it traces " NATIVE_ARCH_NAME " system calls only)",
 		      c->spec->name ? c->spec->name : "?", (int)p->pid,
 		      p->comm ? p->comm : "?", what);
 	return -ENOTSUP;
@@ -469,10 +469,11 @@ static int syscall_entry(struct rn_collector *c, struct task *tk, int nr, const 
 		tk->flags |= TASK_WANT_EXIT;
 		return 0;
 	}
-	/* Count-only: the call is counted at its entry, without duration or result. */
+	/* Count-only: the call is counted at its entry, without duration or result; exit and
+	 * exit_group never return, and strace -c does not count them. */
 	tk->flags &= ~(uint32_t)TASK_IN_SYSCALL;
 	if (!(tk->flags & TASK_SC_HIDDEN))
-		emit(c, tk, 0, 0, 0, ts);
+		emit(c, tk, 0, 0, nr == n->exit || nr == n->exit_group ? RN_SC_UNFINISHED : 0, ts);
 	return 0;
 }
 

@@ -1,6 +1,7 @@
 /*
- * pt_loop.c - a tight loop of one syscall, for benchmarks and the memory check.
- * Usage: pt_loop getppid|write N   (write: 1-byte writes to /dev/null).
+ * pt_loop.c - a tight loop of one syscall, for benchmarks and the memory check; also a
+ * process that dies by SIGSEGV after N getppid calls.
+ * Usage: pt_loop getppid|write|segv N   (write: 1-byte writes to /dev/null).
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -21,5 +22,10 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < n; i++)
 		getppid();
+	if (argc > 1 && !strcmp(argv[1], "segv")) {
+		volatile int *p = NULL;
+
+		return *p;
+	}
 	return 0;
 }

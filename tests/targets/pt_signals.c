@@ -1,8 +1,10 @@
 /*
  * pt_signals.c - signal delivery and restarts: a handled SIGUSR1, a read on a pipe interrupted
  * by SIGALRM with SA_RESTART (restarted: ERESTARTSYS) and without (EINTR), a nanosleep
- * interrupted by SIGALRM (restart_syscall), a child that stops itself (group-stop) and is
- * continued, a child that dies by SIGSEGV and one killed with SIGKILL.
+ * interrupted by a handled SIGALRM (ERESTART_RESTARTBLOCK, then EINTR) and one interrupted,
+ * under a tracer, by a SIGWINCH without handler (resumed through restart_syscall), a child
+ * that stops itself (group-stop) and is continued, a child that dies by SIGSEGV and one
+ * killed with SIGKILL.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -78,10 +80,26 @@ int main(void)
 	interrupted_read(SA_RESTART);
 	interrupted_read(0);
 
-	/* nanosleep interrupted by a handled signal resumes through restart_syscall */
+	/* nanosleep interrupted by a handled signal: EINTR even with SA_RESTART */
 	on(SIGALRM, SA_RESTART);
 	ualarm(20000, 0);
 	nanosleep(&ts, NULL);
+
+	/* SIGWINCH without handler: ignored, but a tracer stops the sleeper to deliver it, and
+	 * the kernel then resumes the sleep through restart_syscall */
+	{
+		struct sigevent sev;
+		struct itimerspec its = { { 0, 0 }, { 0, 20 * 1000000 } };
+		timer_t tm;
+
+		memset(&sev, 0, sizeof(sev));
+		sev.sigev_notify = SIGEV_SIGNAL;
+		sev.sigev_signo = SIGWINCH;
+		if (timer_create(CLOCK_MONOTONIC, &sev, &tm) || timer_settime(tm, 0, &its, NULL))
+			return 1;
+		nanosleep(&ts, NULL);
+		timer_delete(tm);
+	}
 
 	/* group-stop: the child stops itself; the parent continues it */
 	pid = fork();

@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""bench.py - what tracing costs: renacer trace against strace on the same workloads.
+
+Workloads: (a) 40,000 getppid, (b) 40,000 one-byte writes, (c) 200 forked children making
+200 syscalls each, (d) 4 threads of 10,000 calls, (e) gzip, tar and find on generated data.
+
+For every workload and CPU condition (unpinned, and `taskset -c 0` around the whole command),
+the modes run interleaved, round after round, in a rotating order; each round gives a paired
+ratio (renacer / strace, filtered / untraced) and the table shows the median of the ratios.
+
+Modes:  untraced | strace -f -c | renacer trace -f -c | renacer trace -f -c -e trace=openat
+        (filtered: seccomp-bpf) | renacer trace -f -c --count-only.
+
+Memory: renacer's peak RSS (VmHWM, polled from /proc) tracing 10k and 10M getppid calls.
+
+Usage: bench.py --renacer PATH --targets DIR [--rounds N] [--only a,b,..] [--no-memory]
+                [--memory-calls N] [--json FILE]
+Not a ctest: it takes minutes and wants a quiet machine.
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def make_data(work):
+    data = os.path.join(work, "data")
+    os.makedirs(data, exist_ok=True)
+    with open(os.path.join(data, "big.txt"), "w") as f:
+        for i in range(200000):
+            f.write("line %d of a file that gzip and tar will read, %x\n" % (i, i * 7919))
+    for i in range(400):
+        d = os.path.join(data, "tree", "d%d" % (i % 20), "e%d" % (i % 7))
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "f%d.txt" % i), "w") as f:
+            f.write("x" * (i * 13 % 4000))
+    return data
+
+
+def workloads(targets, work, data):
+    t = lambda n: os.path.join(targets, n)
+    gz = os.path.join(work, "out.gz")
+    return [
+        ("a", "40,000 getppid", [t("pt_loop"), "getppid", "40000"]),
+        ("b", "40,000 small writes", [t("pt_loop"), "write", "40000"]),
+        ("c", "200 children x 200 calls", [t("pt_forkwork"), "200", "200"]),
+        ("d", "4 threads x 10,000 calls", [t("pt_threads"), "4", "10000"]),
+        ("e-gzip", "gzip 10 MB", ["sh", "-c", "exec gzip -c -1 %s > %s" %
+                                   (os.path.join(data, "big.txt"), gz)]),
+        ("e-tar", "tar 400 files", ["tar", "-cf", os.path.join(work, "o.tar"), "-C",
+                                    data, "tree"]),
+        ("e-find", "find 400 files", ["find", os.path.join(data, "tree"), "-name", "*.txt"]),
+    ]
+
+
+def timed(cmd):
+    t0 = time.perf_counter()
+    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    dt = time.perf_counter() - t0
+    if r.returncode != 0:
+        raise RuntimeError("command failed (%d): %s" % (r.returncode, " ".join(cmd)))
+    return dt
+
+
+def bench(renacer, argv, pin, rounds, filtered):
+    pre = ["taskset", "-c", "0"] if pin else []
+    modes = {
+        "untraced": pre + argv,
+        "strace": pre + ["strace", "-f", "-c", "-o", os.devnull, "--"] + argv,
+        "renacer": pre + [renacer, "trace", "-f", "-c", "-o", os.devnull, "--"] + argv,
+        "count": pre + [renacer, "trace", "-f", "-c", "--count-only", "-o", os.devnull,
+                        "--"] + argv,
+    }
+    if filtered:
+        modes["filtered"] = pre + [renacer, "trace", "-f", "-c", "-e", "trace=openat", "-o",
+                                   os.devnull, "--"] + argv
+    names = list(modes)
+    times = {m: [] for m in names}
+    for m in names:  # warm-up: page cache, binaries
+        timed(modes[m])
+    for r in range(rounds):
+        order = names[r % len(names):] + names[:r % len(names)]
+        for m in order:
+            times[m].append(timed(modes[m]))
+    ratio = lambda a, b: statistics.median(x / y for x, y in zip(times[a], times[b]))
+    out = {m: statistics.median(v) for m, v in times.items()}
+    out["r_strace"] = ratio("renacer", "strace")
+    out["r_count"] = ratio("count", "strace")
+    if filtered:
+        out["r_filtered"] = ratio("filtered", "untraced")
+    return out
+
+
+def peak_rss_kb(cmd):
+    """Peak RSS of the command's own process (not its children): VmHWM polled from /proc."""
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    peak = 0
+    while p.poll() is None:
+        try:
+            with open("/proc/%d/status" % p.pid) as f:
+                for line in f:
+                    if line.startswith("VmHWM:"):
+                        peak = max(peak, int(line.split()[1]))
+        except OSError:
+            pass
+        time.sleep(0.01)
+    if p.returncode != 0:
+        raise RuntimeError("command failed: %s" % " ".join(cmd))
+    return peak
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--renacer", required=True)
+    ap.add_argument("--targets", required=True)
+    ap.add_argument("--rounds", type=int, default=11)
+    ap.add_argument("--only")
+    ap.add_argument("--no-memory", action="store_true")
+    ap.add_argument("--memory-calls", type=int, default=10000000)
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    for tool in ("strace", "taskset", "gzip", "tar", "find"):
+        if not shutil.which(tool):
+            print("bench.py: %s is missing" % tool, file=sys.stderr)
+            return 2
+
+    work = tempfile.mkdtemp(prefix="rn-bench-")
+    results = {"cpus": os.cpu_count(), "rounds": args.rounds, "rows": []}
+    try:
+        data = make_data(work)
+        print("renacer trace vs strace -f -c: median of %d paired ratios per cell "
+              "(%d CPUs)" % (args.rounds, os.cpu_count()))
+        print("%-8s %-26s %-9s %9s %9s %9s %8s %8s %9s" %
+              ("load", "workload", "cpu", "untraced", "strace", "renacer", "ren/str",
+               "count/s", "filt/untr"))
+        for key, label, argv in workloads(args.targets, work, data):
+            if args.only and key not in args.only.split(","):
+                continue
+            for pin in (False, True):
+                filtered = key in ("a", "c", "d")
+                r = bench(args.renacer, argv, pin, args.rounds, filtered)
+                row = dict(r, load=key, workload=label, pinned=pin)
+                results["rows"].append(row)
+                print("%-8s %-26s %-9s %8.1fms %8.1fms %8.1fms %8.3f %8.3f %9s" %
+                      (key, label, "taskset0" if pin else "unpinned", r["untraced"] * 1e3,
+                       r["strace"] * 1e3, r["renacer"] * 1e3, r["r_strace"], r["r_count"],
+                       "%.3f" % r["r_filtered"] if filtered else "-"), flush=True)
+        if not args.no_memory:
+            loop = os.path.join(args.targets, "pt_loop")
+            small = peak_rss_kb([args.renacer, "trace", "-f", "-c", "-o", os.devnull, "--",
+                                 loop, "getppid", "10000"])
+            big = peak_rss_kb([args.renacer, "trace", "-f", "-c", "-o", os.devnull, "--",
+                               loop, "getppid", str(args.memory_calls)])
+            results["memory"] = {"calls_small": 10000, "rss_small_kb": small,
+                                 "calls_big": args.memory_calls, "rss_big_kb": big}
+            print("memory: renacer peak RSS %d KiB tracing 10k calls, %d KiB tracing %d calls "
+                  "(ratio %.2f)" % (small, big, args.memory_calls, big / small))
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(results, f, indent=1)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

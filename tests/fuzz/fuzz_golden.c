@@ -1,0 +1,13 @@
+/*
+ * fuzz_golden.c - the golden trace reader (rn_golden_read, assertions/golden.c) on arbitrary
+ * file contents, then the comparison and the JUnit report of whatever it accepted.
+ * Properties: golden_check.h. Seeds: the .json files of golden_traces/ and tests/golden/.
+ */
+#include "fuzz.h"
+#include "golden_check.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	golden_check(data, size);
+	return 0;
+}

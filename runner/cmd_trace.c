@@ -445,7 +445,8 @@ int rn_cmd_trace(int argc, char **argv)
 	rc = rn_run_target(&spec, &t, &res);
 
 	if (o.format == FMT_TEXT) {
-		if (o.summary_only || o.summary)
+		/* a command that could not be executed has no summary, only its error */
+		if ((o.summary_only || o.summary) && t.status != RN_RUN_EXEC_FAILED)
 			rn_trace_summary_write(&t, oc.out);
 	} else {
 		write_json_end(&oc, &t, cmd);

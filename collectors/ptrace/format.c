@@ -616,7 +616,7 @@ void rn_json_add_run_members(struct rn_buf *b, const struct rn_trace *t)
 	rn_json_add_string(b, t->error);
 	rn_buf_addf(b,
 		    ",\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64 ",\"wall_ns\":%" PRIu64
-		    ",\"processes\":%zu,\"syscalls\":%" PRIu64 ",\"syscall_errors\":%" PRIu64
+		    ",\"process_count\":%zu,\"syscalls\":%" PRIu64 ",\"syscall_errors\":%" PRIu64
 		    ",\"peak_rss_bytes\":%" PRIu64 ",\"max_rss_bytes\":%" PRIu64
 		    ",\"alloc_peak_bytes\":%" PRIu64 ",\"alloc_total_bytes\":%" PRIu64
 		    ",\"filtered\":%s,\"counts_only\":%s",

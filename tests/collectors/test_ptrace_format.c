@@ -363,7 +363,7 @@ static void test_ptrace_format_json_process_and_summary(void **state)
 	assert_string_equal(json_string_value(json_object_get(j, "status")), "timed_out");
 	assert_string_equal(json_string_value(json_object_get(j, "error")),
 			    "target 'x' timed out after 1 s");
-	assert_int_equal(json_integer_value(json_object_get(j, "processes")), 2);
+	assert_int_equal(json_integer_value(json_object_get(j, "process_count")), 2);
 	json_decref(j);
 	rn_buf_release(&b);
 	rn_trace_release(&t);

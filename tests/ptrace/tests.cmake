@@ -8,3 +8,10 @@ if(RN_PYTHON3)
 	set_tests_properties(ptrace.strace_compare PROPERTIES
 		LABELS "ptrace;integration" SKIP_RETURN_CODE 77 TIMEOUT 900)
 endif()
+if(RN_PYTHON3)
+	add_test(NAME ptrace.trace_cli
+		COMMAND ${RN_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/trace_cli.py
+			--renacer $<TARGET_FILE:renacer> --targets ${CMAKE_BINARY_DIR}/targets)
+	set_tests_properties(ptrace.trace_cli PROPERTIES
+		LABELS "ptrace;integration" SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()

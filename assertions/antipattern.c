@@ -249,6 +249,7 @@ enum sc_flags {
 	C_NOERR = 1u << 24,   /* failures are its normal protocol (futex EAGAIN/ETIMEDOUT) */
 	C_ATDIR = 1u << 25,   /* a relative `path` is relative to directory fd args[0] */
 	C_CHDIR = 1u << 26,   /* changes the working directory */
+	C_EXIT = 1u << 27,    /* ends the calling thread (exit) or its process (exit_group) */
 };
 
 struct sc_def {
@@ -358,8 +359,8 @@ static const struct sc_def sc_defs[] = {
 	{ "munmap", C_MUNMAP, 2, -1 },
 	{ "mremap", C_MREMAP | C_NOSPIN, 5, -1 },
 	{ "brk", C_BRK | C_NOSPIN, 1, -1 },
-	{ "exit", C_NOSPIN, 1, -1 },
-	{ "exit_group", C_NOSPIN, 1, -1 },
+	{ "exit", C_NOSPIN | C_EXIT, 1, -1 },
+	{ "exit_group", C_NOSPIN | C_EXIT, 1, -1 },
 	{ "execve", C_NOSPIN, 3, -1 },
 	{ "execveat", C_NOSPIN, 5, -1 },
 	{ "rt_sigreturn", C_NOSPIN, 0, -1 },
@@ -488,9 +489,11 @@ static void add_call(struct rn_buf *b, const struct sc_tab *st, int nr, const ui
 /* ---- bounded hash table ------------------------------------------------------------------- */
 
 /*
- * Open addressing over 64-bit keys with values of a fixed size, growing by doubling up to
- * `max` entries; a full table refuses new keys (counted in `dropped`). Keys are stored + 1 so
- * 0 marks an empty slot; callers never use UINT64_MAX as a key.
+ * Linear probing over 64-bit keys with values of a fixed size, at most 3/4 full, growing by
+ * doubling up to `max` keys; a full table refuses new keys (counted in `dropped`). Deletion
+ * shifts the following entries back (no tombstones), so tables of live things (open fds,
+ * running threads) stay small. Keys are stored + 1 so 0 marks an empty slot; callers never use
+ * UINT64_MAX as a key. Pointers to values are invalidated by any insertion or deletion.
  */
 struct ktab {
 	uint64_t *keys; /* key + 1, 0 = empty */
@@ -573,14 +576,37 @@ static void *ktab_get(struct ktab *kt, uint64_t key, bool create)
 		kt->dropped++;
 		return NULL;
 	}
-	if ((kt->used + 1) * 2 > kt->cap) {
+	if ((kt->used + 1) * 4 > kt->cap * 3)
 		ktab_grow(kt);
-	}
 	for (i = mix64(k) & (kt->cap - 1); kt->keys[i]; i = (i + 1) & (kt->cap - 1))
 		;
 	kt->keys[i] = k;
 	kt->used++;
 	return ktab_slot(kt, i);
+}
+
+/* Delete the entry whose value is `val` (from ktab_get). */
+static void ktab_del(struct ktab *kt, void *val)
+{
+	size_t mask = kt->cap - 1, i = (size_t)((char *)val - kt->vals) / kt->esz, j = i;
+
+	kt->keys[i] = 0;
+	kt->used--;
+	for (;;) {
+		size_t home;
+
+		j = (j + 1) & mask;
+		if (!kt->keys[j])
+			break;
+		home = mix64(kt->keys[j]) & mask;
+		/* Leave entry j where it is when its home lies cyclically in (i, j]. */
+		if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
+			continue;
+		kt->keys[i] = kt->keys[j];
+		memcpy(ktab_slot(kt, i), ktab_slot(kt, j), kt->esz);
+		kt->keys[j] = 0;
+		i = j;
+	}
 }
 
 /* FNV-1a over a string, mixed with a seed (the pid). */
@@ -739,7 +765,7 @@ enum fd_kind {
 
 /* Per (process, fd) I/O state: SmallIO, RedundantIO re-reads, SyncStorm. */
 struct fd_ent {
-	bool used;             /* set up by fd_get() (a zeroed slot is a dropped fd) */
+	bool used;             /* set up by fd_get() (false only in a slot just taken) */
 	int proc;
 	int fd;
 	uint8_t kind;          /* enum fd_kind */
@@ -943,13 +969,13 @@ static bool sig_equal(const struct tl_sig *a, const struct rn_syscall_event *ev,
 
 /* Move the signature of `ev` to the front of the history; returns its slot (0). */
 static struct tl_sig *sig_touch(struct tl_thread *th, const struct rn_syscall_event *ev, int nargs,
-			       uint64_t pk)
+			       uint64_t sh)
 {
 	struct tl_sig s;
 	int i, found = -1;
 
 	for (i = 0; i < th->nhist; i++)
-		if (sig_equal(&th->hist[i], ev, nargs, pk)) {
+		if (sig_equal(&th->hist[i], ev, nargs, sh)) {
 			found = i;
 			break;
 		}
@@ -961,7 +987,7 @@ static struct tl_sig *sig_touch(struct tl_thread *th, const struct rn_syscall_ev
 		s.err = ev->err;
 		s.ret = ev->ret;
 		memcpy(s.args, ev->args, sizeof(s.args));
-		s.hash = pk;
+		s.hash = sh;
 		found = th->nhist < RN_AP_TL_SIGS ? th->nhist++ : RN_AP_TL_SIGS - 1;
 	}
 	for (i = found; i > 0; i--)
@@ -1014,7 +1040,7 @@ enum tl_step {
 };
 
 static enum tl_step tl_classify(const struct ap_pass *ps, const struct tl_thread *th,
-				const struct sc_info *si, const struct rn_syscall_event *ev, uint64_t pk)
+				const struct sc_info *si, const struct rn_syscall_event *ev, uint64_t sh)
 {
 	bool timed = !ps->t->counts_only; /* durations are meaningful */
 	int i;
@@ -1040,7 +1066,7 @@ static enum tl_step tl_classify(const struct ap_pass *ps, const struct tl_thread
 	if (timed && ev->duration_ns >= RN_AP_TL_MAX_GAP_NS)
 		return TL_BREAK; /* a blocking call: a loop around it is not tight */
 	for (i = 0; i < th->nhist; i++)
-		if (sig_equal(&th->hist[i], ev, si->nargs, pk))
+		if (sig_equal(&th->hist[i], ev, si->nargs, sh))
 			return TL_SPIN;
 	return TL_START;
 }
@@ -1051,7 +1077,7 @@ static void tl_span(struct ap_pass *ps, int proc, const struct sc_info *si,
 	struct tl_thread *th = ktab_get(&ps->threads, (uint64_t)(uint32_t)ev->tid, true);
 	enum tl_step step;
 	bool gap_ok, pre;
-	uint64_t pk = ev_sig_hash(ev, si->nargs);
+	uint64_t sh = ev_sig_hash(ev, si->nargs);
 	uint64_t end = ev->start_ns + ev->duration_ns;
 	struct tl_sig *s;
 
@@ -1067,7 +1093,7 @@ static void tl_span(struct ap_pass *ps, int proc, const struct sc_info *si,
 		th->nhist = 0;
 		th->proc = proc;
 	}
-	step = tl_classify(ps, th, si, ev, pk);
+	step = tl_classify(ps, th, si, ev, sh);
 	gap_ok = ev->start_ns <= th->last_end_ns ||
 		 ev->start_ns - th->last_end_ns <= RN_AP_TL_MAX_GAP_NS;
 	if (th->run.len && (step != TL_SPIN || !gap_ok))
@@ -1082,8 +1108,8 @@ static void tl_span(struct ap_pass *ps, int proc, const struct sc_info *si,
 			th->pre_ns = th->pend_ns;
 		}
 	}
-	pre = th->pre && step == TL_SPIN && th->pre_hash == pk;
-	s = sig_touch(th, ev, si->nargs, pk);
+	pre = th->pre && step == TL_SPIN && th->pre_hash == sh;
+	s = sig_touch(th, ev, si->nargs, sh);
 	if (step == TL_SPIN) {
 		if (pre) {
 			th->pre = false;
@@ -1101,6 +1127,11 @@ static void tl_span(struct ap_pass *ps, int proc, const struct sc_info *si,
 	th->pend_start_ns = ev->start_ns;
 	th->pend_ns = ev->duration_ns;
 	th->last_end_ns = end;
+	if (si->flags & C_EXIT) {
+		/* The thread is gone: keep the table to live threads. */
+		tl_end_run(ps, th);
+		ktab_del(&ps->threads, th);
+	}
 }
 
 static void tl_finish(struct ap_pass *ps, struct rn_detection *out)
@@ -1301,8 +1332,7 @@ static void fd_drop(struct ap_pass *ps, pid_t pid, int64_t fd)
 	if (!f)
 		return;
 	fd_finalize(ps, f);
-	/* Keep the slot (the table has no deletion) but make it a fresh, unknown fd. */
-	memset(f, 0, sizeof(*f));
+	ktab_del(&ps->fds, f);
 }
 
 /* The state of fd `fd` of process `proc`, set up when `create`; NULL when unknown or full. */
@@ -1364,18 +1394,21 @@ static void fd_span(struct ap_pass *ps, int proc, const struct sc_info *si,
 	if ((fl & C_DUP) || ((fl & C_FCNTL) && (ev->args[1] == 0 || ev->args[1] == 1030))) {
 		/* dup, dup2, dup3, fcntl(F_DUPFD = 0 / F_DUPFD_CLOEXEC = 1030) */
 		int64_t oldfd = (int64_t)(int32_t)ev->args[0];
-		struct fd_ent *src, *dst;
+		struct fd_ent *src, *dst, copy;
 
 		if (ev->ret == oldfd)
 			return;
 		fd_drop(ps, ev->pid, ev->ret);
 		src = fd_get(ps, proc, ev->pid, oldfd, false);
+		if (!src)
+			return;
+		copy = *src; /* the insertion below may move it */
 		dst = fd_get(ps, proc, ev->pid, ev->ret, true);
-		if (src && dst) {
-			dst->kind = src->kind;
-			dst->open_id = src->open_id;
-			dst->path_key = src->path_key;
-			memcpy(dst->path, src->path, sizeof(dst->path));
+		if (dst) {
+			dst->kind = copy.kind;
+			dst->open_id = copy.open_id;
+			dst->path_key = copy.path_key;
+			memcpy(dst->path, copy.path, sizeof(dst->path));
 		}
 		return;
 	}

@@ -149,12 +149,14 @@ enum rn_ap_id {
 #define RN_AP_CHURN_TURNOVER_HI 64.0
 
 /* ---- Memory bounds ------------------------------------------------------------------------- */
-/* Entries of each bounded table; a full table refuses new keys (counted, and said in the
- * evidence) so a 10M-syscall trace cannot grow memory past a few tens of MiB. */
-#define RN_AP_MAX_THREADS (1u << 15)   /* per-thread spin state */
-#define RN_AP_MAX_FDS (1u << 15)       /* per (process, fd) I/O state */
-#define RN_AP_MAX_PATHS (1u << 16)     /* per (process, path) access counts */
-#define RN_AP_MAX_ERRORS (1u << 14)    /* per (process, syscall, errno) failure counts */
+/* Keys of each bounded table; a full table refuses new keys (counted, and said in the
+ * evidence) so a 10M-syscall trace cannot grow memory past a few tens of MiB. Tables are at
+ * most 3/4 full, so these are 3/4 of a power of two. Threads leave their table when they exit
+ * and fds when they are closed: those caps bound what is alive at once. */
+#define RN_AP_MAX_THREADS 12288u       /* live threads' spin state */
+#define RN_AP_MAX_FDS 12288u           /* open (process, fd) I/O state */
+#define RN_AP_MAX_PATHS 49152u         /* per (process, path) access counts */
+#define RN_AP_MAX_ERRORS 12288u        /* per (process, syscall, errno) failure counts */
 #define RN_AP_MAP_SLOTS (1u << 16)     /* direct-mapped (process, address) -> mapping cache */
 /* Bytes of a path kept for evidence (the tail is kept when longer). */
 #define RN_AP_PATH_KEEP 112

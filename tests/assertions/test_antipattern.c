@@ -366,6 +366,35 @@ static void test_antipattern_tightloop_threads_beyond_cap(void **state)
 	syn_release(&s);
 }
 
+static void test_antipattern_tightloop_exited_threads_leave(void **state)
+{
+	struct syn s;
+	struct rn_detection d;
+	int p, i, k;
+
+	(void)state;
+	/* More threads over the run than the table holds, but never that many at once. */
+	syn_init(&s, true);
+	p = syn_proc(&s, 100, 0, "/usr/bin/pool");
+	for (i = 0; i < (int)RN_AP_MAX_THREADS * 2; i++) {
+		pid_t tid = 1000 + i;
+
+		for (k = 0; k < 20; k++) {
+			syn_call_at(&s, p, tid, s.now, 1 * US, "sched_yield", A(0), 0, 0, NULL);
+			s.now += 2 * US;
+		}
+		syn_call_at(&s, p, tid, s.now, 1 * US, "exit", A(0), 0, 0, NULL);
+		s.now += 2 * US;
+	}
+	syn_end(&s, p);
+	d = detect(&s, "TightLoop", NULL);
+	assert_fires(&d, 0.95);
+	assert_null(strstr(d.evidence, "were not followed"));
+	assert_non_null(strstr(d.evidence, "spinning: 491520 calls"));
+	rn_detection_release(&d);
+	syn_release(&s);
+}
+
 /* ---- GodProcess --------------------------------------------------------------------------- */
 
 /* A parent busy for 300 ms while three workers sit blocked in read. */
@@ -631,6 +660,56 @@ static void test_antipattern_smallio_near_misses(void **state)
 	syn_end(&s, p);
 	d = detect(&s, "SmallIO", NULL);
 	assert_true(d.no_data);
+	rn_detection_release(&d);
+	syn_release(&s);
+}
+
+static void test_antipattern_smallio_fd_table_churn(void **state)
+{
+	struct syn s;
+	struct rn_detection d;
+	char path[64];
+	uint32_t x = 12345;
+	int p, i, r, left;
+	static int order[2000];
+
+	(void)state;
+	/* 2000 fds open at once, closed in a scrambled order: the table deletes entries with
+	 * backward shifts, and the one fd that stays open must keep its counts. */
+	syn_init(&s, true);
+	p = syn_proc(&s, 100, 0, "/usr/bin/fds");
+	for (i = 0; i < 2000; i++) {
+		snprintf(path, sizeof(path), "/tmp/f%d", i + 3);
+		syn_call(&s, p, 1 * US, 1 * US, "openat", A(AT_FDCWD_ARG, 0x1000, 0x241, 0600),
+			 i + 3, 0, path);
+		order[i] = i + 3;
+	}
+	for (r = 0; r < 10; r++)
+		for (i = 0; i < 2000; i++)
+			syn_call(&s, p, 1 * US, 1 * US, "write", A((uint64_t)i + 3, 0x2000, 10), 10, 0,
+				 NULL);
+	for (i = 1999; i > 0; i--) { /* Fisher-Yates with a fixed LCG */
+		int j, tmp;
+
+		x = x * 1103515245u + 12345u;
+		j = (int)(x % (uint32_t)(i + 1));
+		tmp = order[i];
+		order[i] = order[j];
+		order[j] = tmp;
+	}
+	for (i = 0, left = 0; i < 2000; i++)
+		if (order[i] != 777)
+			syn_call(&s, p, 1 * US, 1 * US, "close", A((uint64_t)order[i]), 0, 0, NULL);
+		else
+			left++;
+	assert_int_equal(left, 1);
+	for (i = 0; i < 5000; i++)
+		syn_call(&s, p, 1 * US, 1 * US, "write", A(777, 0x2000, 10), 10, 0, NULL);
+	syn_end(&s, p);
+	d = detect(&s, "SmallIO", NULL);
+	assert_fires(&d, 0.95);
+	assert_non_null(strstr(d.evidence, "fd 777 /tmp/f777"));
+	assert_non_null(strstr(d.evidence, "writes: 5010 of 5010 below 512 bytes"));
 	rn_detection_release(&d);
 	syn_release(&s);
 }
@@ -1136,12 +1215,14 @@ int main(void)
 		cmocka_unit_test(test_antipattern_tightloop_near_misses),
 		cmocka_unit_test(test_antipattern_tightloop_without_spool),
 		cmocka_unit_test(test_antipattern_tightloop_threads_beyond_cap),
+		cmocka_unit_test(test_antipattern_tightloop_exited_threads_leave),
 		cmocka_unit_test(test_antipattern_godprocess_idle_workers),
 		cmocka_unit_test(test_antipattern_godprocess_near_misses),
 		cmocka_unit_test(test_antipattern_godprocess_process_filter),
 		cmocka_unit_test(test_antipattern_pcie),
 		cmocka_unit_test(test_antipattern_smallio),
 		cmocka_unit_test(test_antipattern_smallio_near_misses),
+		cmocka_unit_test(test_antipattern_smallio_fd_table_churn),
 		cmocka_unit_test(test_antipattern_redundantio),
 		cmocka_unit_test(test_antipattern_redundantio_rereads),
 		cmocka_unit_test(test_antipattern_redundantio_near_misses),

@@ -116,7 +116,8 @@ void rn_pb_bytes_field(struct rn_buf *b, uint32_t field, const void *data, size_
 {
 	rn_pb_tag(b, field, RN_PB_LEN);
 	rn_pb_varint(b, len);
-	rn_buf_add(b, data, len);
+	if (len)
+		rn_buf_add(b, data, len);
 }
 
 void rn_pb_string_field(struct rn_buf *b, uint32_t field, const char *s)
@@ -276,7 +277,8 @@ void rn_otlp_pb_request(struct rn_buf *b, const struct rn_otlp_resource *res, co
 	rn_pb_string_field(b, SCOPE_NAME, res->scope_name);
 	rn_pb_string_field(b, SCOPE_VERSION, res->scope_version);
 	rn_pb_close(b, sc);
-	rn_buf_add(b, spans, len);
+	if (len)
+		rn_buf_add(b, spans, len);
 	rn_pb_close(b, ss);
 	rn_pb_close(b, rs);
 }

@@ -563,6 +563,40 @@ static void test_otlp_json_encoding(void **state)
 	rn_buf_release(&out);
 }
 
+/* Allocation failures while encoding (curl's torture mode): each one is reported as -ENOMEM
+ * and leaks nothing (the suite runs under ASan in CI). */
+static void test_otlp_encode_allocation_failures(void **state)
+{
+	struct rn_otlp_attr a = { .key = "k", .type = RN_OTLP_VAL_STRING, .u.s = "v" };
+	struct rn_otlp_resource res = { &a, 1, "renacer", "1" };
+	struct rn_otlp_span spans[3];
+	struct rn_buf out, ref;
+	unsigned long n, total;
+	int rc;
+
+	(void)state;
+	memset(spans, 0, sizeof(spans));
+	spans[0].name = "a";
+	spans[0].attrs = &a;
+	spans[0].nattrs = 1;
+	spans[1].name = "b";
+	spans[2].name = "c";
+	rn_buf_init(&ref, 0);
+	rn_alloc_fail_at(0);
+	assert_int_equal(rn_otlp_encode_request(RN_OTLP_HTTP_PROTOBUF, &res, spans, 3, &ref), 0);
+	total = rn_alloc_count();
+	assert_true(total > 0);
+	for (n = 1; n <= total; n++) {
+		rn_buf_init(&out, 0);
+		rn_alloc_fail_at(n);
+		rc = rn_otlp_encode_request(RN_OTLP_HTTP_PROTOBUF, &res, spans, 3, &out);
+		rn_alloc_fail_at(0);
+		assert_int_equal(rc, -ENOMEM);
+		rn_buf_release(&out);
+	}
+	rn_buf_release(&ref);
+}
+
 /* ---- The trace written to the JSON Lines file ------------------------------------------- */
 
 struct spans {
@@ -992,6 +1026,7 @@ int main(void)
 		cmocka_unit_test(test_otlp_context_from_environment),
 		cmocka_unit_test(test_otlp_redaction),
 		cmocka_unit_test(test_otlp_json_encoding),
+		cmocka_unit_test(test_otlp_encode_allocation_failures),
 		cmocka_unit_test_setup_teardown(test_otlp_file_trace_shape, setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_otlp_file_syscall_modes, setup_tmp,
 						teardown_tmp),

@@ -2378,8 +2378,8 @@ out_free:
  *   confidence = min(ramp_log(copy / compute; RATIO_LO, RATIO_HI),
  *                    ramp_log(copy; COPY_LO_NS, COPY_HI_NS))
  * (0.5 when copies take as long as compute; copies with no compute at all give ratio
- * infinity). Without GPU spans, or with only command-buffer/submit spans (gpu_mode other than
- * "dispatch"), there is no way to tell copies from compute: NO DATA, never a pass.
+ * infinity). Without GPU spans, or with only command-buffer/submit spans (gpu_timing other
+ * than "dispatch"), there is no way to tell copies from compute: NO DATA, never a pass.
  */
 
 static void pcie_finish(struct ap_pass *ps, struct rn_detection *out)
@@ -2419,8 +2419,8 @@ static void pcie_finish(struct ap_pass *ps, struct rn_detection *out)
 	}
 	if (!nspans) {
 		out->no_data = true;
-		out->evidence = xfmt("no GPU spans: run the target with the vulkan collector and "
-				     "gpu_mode = \"dispatch\"");
+		out->evidence = xfmt("no GPU spans: run the target with collectors = [\"ptrace\", "
+				     "\"vulkan\"] and gpu_timing = \"dispatch\"");
 		return;
 	}
 	xfer_ns = copy_ns[RN_GPU_DIR_HTOD] + copy_ns[RN_GPU_DIR_DTOH];
@@ -2428,7 +2428,7 @@ static void pcie_finish(struct ap_pass *ps, struct rn_detection *out)
 	if (!ndisp && !nrp && !ncopy[0] && !ncopy[1] && !ncopy[2] && !ncopy[3] && !ncopy[4]) {
 		out->no_data = true;
 		out->evidence = xfmt("%" PRIu64 " GPU spans but none is a copy or a dispatch: set "
-				     "gpu_mode = \"dispatch\" to time them one by one", nspans);
+				     "gpu_timing = \"dispatch\" to time them one by one", nspans);
 		return;
 	}
 	ratio = comp_ns ? (double)xfer_ns / (double)comp_ns : (xfer_ns ? INFINITY : 0);

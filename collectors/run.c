@@ -413,7 +413,7 @@ static struct run_event *pop(struct run *r)
 static struct run_event *next_event(struct run *r)
 {
 	pid_t who = r->pt ? -1 : r->root;
-	struct rusage ru;
+	struct rusage ru, *rup;
 	int status;
 	pid_t pid;
 
@@ -431,7 +431,9 @@ static struct run_event *next_event(struct run *r)
 				return &r->ev;
 			}
 		}
-		pid = wait4(who, &status, __WALL, &ru);
+		rup = !r->pt || rn_ptrace_wants_rusage(r->pt) ? &ru : NULL;
+		ru.ru_maxrss = 0;
+		pid = wait4(who, &status, __WALL, rup);
 		if (pid > 0)
 			break;
 		if (errno == EINTR)
@@ -443,7 +445,9 @@ static struct run_event *next_event(struct run *r)
 	/* Serve every pending stop in turn: wait4(-1) prefers the caller's own children, so
 	 * a busy root would otherwise starve its descendants. */
 	while (r->pt && r->qlen < QUEUE_MAX && rn_ptrace_live_tasks(r->pt) > 1) {
-		pid = wait4(-1, &status, __WALL | WNOHANG, &ru);
+		rup = rn_ptrace_wants_rusage(r->pt) ? &ru : NULL;
+		ru.ru_maxrss = 0;
+		pid = wait4(-1, &status, __WALL | WNOHANG, rup);
 		if (pid <= 0)
 			break;
 		push(r, pid, status, &ru);

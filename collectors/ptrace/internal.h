@@ -27,6 +27,16 @@ void rn_ptrace_kill_tree(struct rn_collector *c);
 size_t rn_ptrace_live_tasks(const struct rn_collector *c);
 
 /*
+ * Whether the next wait statuses may be final ones whose rusage the collector needs (a task
+ * is past its PTRACE_EVENT_EXIT stop, or the tree is being killed). wait4 computes a full
+ * getrusage() for every ptrace-stop it reports when asked for rusage; the run loop passes
+ * NULL while this is false, so the stops of a running tree cost less. wait4's ru_maxrss is
+ * therefore the floor of vm_hwm_bytes only for processes that had an exit stop (not for
+ * those killed by SIGKILL, which skip it).
+ */
+bool rn_ptrace_wants_rusage(const struct rn_collector *c);
+
+/*
  * The seccomp-bpf program for the child, or NULL when the run needs none (full tracing).
  * Built in the parent before fork (the child only installs it: prctl and seccomp are
  * async-signal-safe, allocation is not). Owned by the collector; *len gets the instruction

@@ -98,6 +98,7 @@ struct rn_collector {
 	struct task **tasks;
 	size_t tasks_cap;               /* power of two */
 	size_t ntasks;                  /* tasks in the map */
+	size_t nexiting;                /* tasks past PTRACE_EVENT_EXIT, final status pending */
 	struct task *last;              /* the task of the previous stop (fast path) */
 	struct pending *pending;        /* stops of tasks not yet attributed */
 	size_t npending, pending_cap;
@@ -701,6 +702,7 @@ static void exit_event(struct rn_collector *c, struct task *tk)
 	if (tk->flags & TASK_EXITING)
 		return;
 	tk->flags |= TASK_EXITING;
+	c->nexiting++;
 	if (ps->live)
 		ps->live--;
 	/* The last thread: the address space is still there (PTRACE_EVENT_EXIT comes before
@@ -781,7 +783,9 @@ static int task_gone(struct rn_collector *c, struct task *tk, int status)
 	uint64_t ts = now_ns();
 
 	close_unfinished(c, tk);
-	if (!(tk->flags & TASK_EXITING) && ps->live)
+	if (tk->flags & TASK_EXITING)
+		c->nexiting--;
+	else if (ps->live)
 		ps->live--;
 	if (tk->tid == p->pid) {
 		/* The leader's exit is reported after all its threads': the process is over. */
@@ -1082,6 +1086,11 @@ void rn_ptrace_kill_tree(struct rn_collector *c)
 size_t rn_ptrace_live_tasks(const struct rn_collector *c)
 {
 	return c->ntasks + c->npending;
+}
+
+bool rn_ptrace_wants_rusage(const struct rn_collector *c)
+{
+	return c->nexiting || c->killing;
 }
 
 const struct sock_filter *rn_ptrace_seccomp_program(const struct rn_collector *c, size_t *len)

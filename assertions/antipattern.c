@@ -582,6 +582,8 @@ static void *ktab_get(struct ktab *kt, uint64_t key, bool create)
 		;
 	kt->keys[i] = k;
 	kt->used++;
+	/* A slot freed by ktab_del still holds its old value. */
+	memset(ktab_slot(kt, i), 0, kt->esz);
 	return ktab_slot(kt, i);
 }
 

@@ -642,6 +642,16 @@ static void test_antipattern_smallio_near_misses(void **state)
 		 "/tmp/other.log");
 	for (i = 0; i < 50; i++)
 		syn_call(&s, p, 2 * US, 5 * US, "write", A(4, 0x2000, 10), 10, 0, NULL);
+	/* 100 files opened as fd 6 in turn, 40 small writes each: no single fd is chatty. */
+	for (i = 0; i < 100; i++) {
+		int k;
+
+		syn_call(&s, p, 0, 20 * US, "openat", A(AT_FDCWD_ARG, 0x1000, 0x241, 0600), 6, 0,
+			 "/tmp/part");
+		for (k = 0; k < 40; k++)
+			syn_call(&s, p, 2 * US, 5 * US, "write", A(6, 0x2000, 10), 10, 0, NULL);
+		syn_call(&s, p, 2 * US, 5 * US, "close", A(6), 0, 0, NULL);
+	}
 	/* eventfd reads are 8 bytes by definition. */
 	syn_call(&s, p, 0, 20 * US, "eventfd2", A(0, 0), 5, 0, NULL);
 	for (i = 0; i < 10000; i++)

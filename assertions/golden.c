@@ -21,6 +21,7 @@ void rn_regression_cfg_init(struct rn_regression_cfg *cfg)
 	cfg->count_floor = 1;
 	cfg->timing_tolerance = 0.10;
 	cfg->memory_tolerance = 0.10;
+	cfg->memory_floor_bytes = 1u << 20;
 	cfg->alpha = 0.01;
 	cfg->timing = true;
 	cfg->min_runs_for_timing = 5;
@@ -1438,6 +1439,10 @@ static void judge_memory(struct cmp *c, const struct step *s, struct rn_verdict_
 	double gold = median_of(a, na), obs = median_of(b, nb);
 	double allowed = gold * (1.0 + c->cfg->memory_tolerance);
 	char o[64], g[64], d[64], t[64], al[64];
+
+	/* Small programs: a few pages of RSS noise must not look like a regression. */
+	if (allowed < gold + (double)c->cfg->memory_floor_bytes)
+		allowed = gold + (double)c->cfg->memory_floor_bytes;
 	struct rn_buf m, det;
 
 	set_values(v, s, obs, gold, allowed);
@@ -1463,8 +1468,9 @@ static void judge_memory(struct cmp *c, const struct step *s, struct rn_verdict_
 		maybe_downgrade(c, v, &m);
 	}
 	rn_buf_addf(&det, "%-28s %14s\n", "allowed (median)", al);
-	rn_buf_addf(&det, "rule: fails when the observed median exceeds golden median * (1 + %s)\n",
-		    t + 1);
+	rn_buf_addf(&det, "rule: fails when the observed median exceeds golden median * (1 + %s) "
+			  "and golden median + %llu bytes\n",
+		    t + 1, (unsigned long long)c->cfg->memory_floor_bytes);
 	free(b);
 	set_message(v, &m);
 	add_golden_line(c, &det);

@@ -48,7 +48,7 @@
  *   the verdict is PASS with the note "not judged: N runs < M": too few runs cannot show a
  *   significant shift, and a WARN on every short local run would teach people to ignore WARN.
  * - Memory (peak_rss, alloc_peak) is less noisy: the observed median fails when it exceeds the
- *   golden median by more than memory_tolerance of it; no significance test, no minimum runs.
+ *   golden median by more than memory_tolerance of it and by more than memory_floor_bytes; no significance test, no minimum runs.
  * - Timing and memory metrics whose golden median is 0 were not measured then: PASS with the
  *   note "not judged: the golden trace has no <metric> data". Measured then but 0 in every
  *   run now: NO DATA (an error, never a silent pass).
@@ -84,6 +84,8 @@ struct rn_regression_cfg {
 	double timing_tolerance;      /* allowed slowdown, fraction of the golden median
 				       * (default 0.10) */
 	double memory_tolerance;      /* allowed memory growth, fraction (default 0.10) */
+	uint64_t memory_floor_bytes;  /* memory growth always allowed, bytes (default 1 MiB: a
+				       * small program's RSS moves by pages between runs) */
 	double alpha;                 /* significance level of the one-sided rank test and
 				       * 1 - confidence of the shift bound (default 0.01) */
 	bool timing;                  /* judge timing metrics; false reports them as SKIP

@@ -11,4 +11,4 @@ $SUDO apt-get install -y -qq --no-install-recommends \
 	libjansson-dev libelf-dev libcurl4-openssl-dev zlib1g-dev libcmocka-dev \
 	libvulkan-dev mesa-vulkan-drivers glslang-tools vulkan-validationlayers \
 	strace libxml2-utils python3 gzip tar findutils sqlite3 \
-	clang valgrind nodejs npm pre-commit >/dev/null
+	clang valgrind nodejs npm pre-commit python3-yaml >/dev/null

@@ -7,8 +7,10 @@ BUILD=${BUILD:-build}
 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRN_BUILD_TESTS=ON "$@"
 cmake --build "$BUILD" -j"$(nproc)"
 if [ -f tests/otlp/package.json ] && command -v npm >/dev/null 2>&1; then
-	(cd tests/otlp && npm install --no-audit --no-fund --loglevel=error) ||
+	npm ci --prefix tests/otlp --no-audit --no-fund --loglevel=error ||
 		echo "warning: npm install failed; OTLP receiver tests will be skipped" >&2
 fi
 cd "$BUILD"
+# Tests run renacer themselves: keep them from writing into a surrounding GitHub job.
+unset GITHUB_ACTIONS GITHUB_STEP_SUMMARY GITHUB_OUTPUT
 exec ctest --output-on-failure -j2 --timeout 600

@@ -226,13 +226,17 @@ static void opts_init(struct check_opts *o)
 	o->color = isatty(2) && !(nc && *nc);
 }
 
-/* Load the config; prints the diagnostic. Returns 0 or RN_EXIT_CONFIG. */
-static int load_config(struct rn_config *cfg, const char *path, bool color, bool quiet)
+/* Load the config; prints the diagnostic (and annotates it in GitHub mode). Returns 0 or
+ * RN_EXIT_CONFIG. */
+static int load_config(struct rn_config *cfg, const char *path, bool color, bool quiet,
+		       bool github)
 {
 	struct rn_diag d;
 
 	if (rn_config_load(cfg, path, quiet, &d)) {
 		rn_diag_print(&d, color);
+		if (github)
+			rn_github_report_diag(&d, RN_EXIT_CONFIG);
 		rn_config_release(cfg);
 		return RN_EXIT_CONFIG;
 	}
@@ -360,6 +364,13 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 	uint64_t t0 = monotonic_ns();
 	int rc = 0;
 
+	if (o->github) {
+		char title[256];
+
+		snprintf(title, sizeof(title), "renacer: %s (%u warmup + %u runs)", tc->name,
+			 tc->warmup, runs);
+		rn_github_group_begin(title);
+	}
 	for (k = 0; k < total; k++) {
 		struct rn_run_spec spec;
 		struct rn_run_result res;
@@ -438,6 +449,8 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 	r->duration_ns = monotonic_ns() - t0;
 	if (!o->quiet)
 		rn_report_progress_done();
+	if (o->github)
+		rn_github_group_end();
 	return rc;
 }
 
@@ -563,7 +576,7 @@ int rn_cmd_check(int argc, char **argv)
 		free(o.only);
 		return RN_EXIT_OK;
 	}
-	rc = load_config(&cfg, o.config, o.color, false);
+	rc = load_config(&cfg, o.config, o.color, false, o.github);
 	if (rc) {
 		free(o.only);
 		return rc;
@@ -698,8 +711,11 @@ int rn_cmd_check(int argc, char **argv)
 	}
 	if (o.bench_json && rn_report_bench_json(o.bench_json, tvs, nsel) && !rc)
 		rc = RN_EXIT_OUTPUT;
-	if (o.github)
-		rn_github_report(&cfg, tvs, nsel, rc);
+	if (o.github) {
+		struct rn_github_run gh = { &cfg, tvs, nsel, rc, junit };
+
+		rn_github_write(&gh);
+	}
 	rn_report_console(o.color, tvs, nsel, rc);
 
 	for (i = 0; i < nsel; i++) {
@@ -733,7 +749,7 @@ int rn_cmd_validate(int argc, char **argv)
 		rn_error("renacer validate: unexpected argument '%s'", argv[first]);
 		return RN_EXIT_USAGE;
 	}
-	rc = load_config(&cfg, o.config, o.color, o.quiet);
+	rc = load_config(&cfg, o.config, o.color, o.quiet, o.github);
 	if (rc)
 		return rc;
 	if (!o.quiet)
@@ -784,7 +800,7 @@ int rn_cmd_golden(int argc, char **argv)
 		free(o.only);
 		return RN_EXIT_OK;
 	}
-	rc = load_config(&cfg, o.config, o.color, false);
+	rc = load_config(&cfg, o.config, o.color, false, false);
 	if (rc) {
 		free(o.only);
 		return rc;

@@ -931,6 +931,10 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 		if (get_int(c, v, "min_runs_for_timing", 2, 1000, &iv))
 			return -1;
 		r->min_runs_for_timing = (unsigned)iv;
+		iv = (int64_t)r->memory_floor_bytes;
+		if (get_int(c, v, "memory_floor_bytes", 0, INT64_MAX, &iv))
+			return -1;
+		r->memory_floor_bytes = (uint64_t)iv;
 	}
 	return 0;
 }

@@ -87,6 +87,7 @@
 	X(count_floor, "integer", "growth in calls always allowed (default 1)")                \
 	X(timing_tolerance, "number", "allowed slowdown, fraction (default 0.10)")             \
 	X(memory_tolerance, "number", "allowed memory growth, fraction (default 0.10)")        \
+	X(memory_floor_bytes, "integer", "memory growth always allowed, bytes (default 1048576)") \
 	X(alpha, "number", "significance level of the rank test (default 0.01)")              \
 	X(timing, "boolean", "judge timing metrics (default true)")                            \
 	X(min_runs_for_timing, "integer", "runs needed on both sides to judge timing (default 5)")

@@ -751,19 +751,6 @@ int rn_github_write(const struct rn_github_run *run)
 	return rc;
 }
 
-int rn_github_report(const struct rn_config *cfg, const struct rn_target_report *t, size_t n,
-		     int exit_code)
-{
-	struct rn_github_run run;
-
-	run.cfg = cfg;
-	run.targets = t;
-	run.ntargets = n;
-	run.exit_code = exit_code;
-	run.junit = cfg ? cfg->junit : NULL;
-	return rn_github_write(&run);
-}
-
 int rn_github_report_diag(const struct rn_diag *d, int exit_code)
 {
 	char *file = workspace_path(d->file ? d->file : "renacer.toml");

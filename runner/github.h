@@ -66,12 +66,6 @@ struct rn_github_run {
  */
 int rn_github_write(const struct rn_github_run *run);
 
-/*
- * Same as rn_github_write() with `junit` taken from the config's [report] junit. Kept for the
- * call in check.c until it passes the --junit override through rn_github_write().
- */
-int rn_github_report(const struct rn_config *cfg, const struct rn_target_report *t, size_t n,
-		     int exit_code);
 
 /*
  * GitHub mode for a check that stopped at a config error: an `::error` annotation at d's

@@ -115,12 +115,14 @@ run_one() {
 	json_v1) dict="-dict=$here/json_v1.dict" ;;
 	esac
 	[ -x "$bin" ] || { echo "$h: not built" >"$log"; return; }
-	# Reduce the grown corpus with the seeds, then fuzz for the time given.
+	start=$(date +%s)
+	# The grown corpus first, then the seeds; fuzz for the time given.
 	# shellcheck disable=SC2086
 	"$bin" $dict -max_total_time="$seconds" -print_final_stats=1 -timeout=10 \
 		-rss_limit_mb=2048 -max_len=8192 -artifact_prefix="$build/artifacts/$h/" \
 		"$build/corpus/$h" "$seeds/$h" >"$log" 2>&1
 	echo "$?" >"$build/fuzz_$h.rc"
+	echo $(($(date +%s) - start)) >"$build/fuzz_$h.time"
 }
 
 echo "run-fuzzers: $seconds s per harness: $harnesses" >&2
@@ -138,12 +140,13 @@ done
 wait
 
 status=0
-printf '%-10s %12s %8s %8s %8s %8s  %s\n' harness executions exec/s cov ft corpus crashes
+printf '%-10s %12s %6s %8s %8s %8s %8s  %s\n' harness executions time exec/s cov ft corpus crashes
 for h in $harnesses; do
 	log=$build/fuzz_$h.log
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
-	last=$(grep -E '^#[0-9]+.*cov: ' "$log" | tail -1)
+	# The last status line (-a: a crash report may hold binary bytes).
+	last=$(grep -aE '^#[0-9]+.*cov: ' "$log" | tail -1)
 	cov=$(echo "$last" | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
 	ft=$(echo "$last" | sed -n 's/.*ft: \([0-9]*\).*/\1/p')
 	corp=$(echo "$last" | sed -n 's/.*corp: \([0-9]*\).*/\1/p')
@@ -155,7 +158,8 @@ for h in $harnesses; do
 		status=1
 		what="$crashes (exit $rc; see $log, inputs in $build/artifacts/$h/)"
 	fi
-	printf '%-10s %12s %8s %8s %8s %8s  %s\n' "$h" "${execs:-?}" "${rate:-?}" "${cov:-?}" \
+	secs=$(cat "$build/fuzz_$h.time" 2>/dev/null || echo "?")
+	printf '%-10s %12s %5ss %8s %8s %8s %8s  %s\n' "$h" "${execs:-?}" "$secs" "${rate:-?}" "${cov:-?}" \
 		"${ft:-?}" "${corp:-?}" "$what"
 done
 exit $status

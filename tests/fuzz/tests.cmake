@@ -59,9 +59,26 @@ exec "$@" "$d"
 	else()
 		continue()
 	endif()
-	set_tests_properties(fuzz.replay.${h} PROPERTIES LABELS "fuzz" TIMEOUT 600
+	set_tests_properties(fuzz.replay.${h} PROPERTIES LABELS "fuzz;unit" TIMEOUT 600
 		ENVIRONMENT "ASAN_OPTIONS=detect_leaks=1")
 endforeach()
+
+# Regressions found by fuzzing that an input replay cannot show in an ordinary build
+# (regressions.c): the Vulkan clock and record modules are compiled into the test itself with
+# undefined behaviour trapping, so signed overflow fails the test in every build.
+add_executable(fuzz_regressions ${RN_FUZZ_DIR}/regressions.c
+	${CMAKE_SOURCE_DIR}/collectors/vulkan/clock.c ${CMAKE_SOURCE_DIR}/collectors/vulkan/record.c
+	${CMAKE_SOURCE_DIR}/collectors/vulkan/load.c)
+target_link_libraries(fuzz_regressions PRIVATE rn_fuzz_common PkgConfig::CMOCKA)
+target_compile_definitions(fuzz_regressions PRIVATE RN_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+if(RN_SANITIZE_FLAGS)
+	rn_sanitize(fuzz_regressions)
+else()
+	target_compile_options(fuzz_regressions PRIVATE -fsanitize=undefined
+		-fsanitize-undefined-trap-on-error)
+endif()
+add_test(NAME fuzz.regressions COMMAND fuzz_regressions)
+set_tests_properties(fuzz.regressions PROPERTIES LABELS "fuzz;unit")
 
 if(RN_FUZZ)
 	if(NOT CMAKE_C_COMPILER_ID STREQUAL "Clang")

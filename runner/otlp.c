@@ -1,7 +1,8 @@
 #include "otlp.h"
 
+#include "curl_dl.h"
+
 #include <ctype.h>
-#include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -2296,6 +2297,7 @@ struct http {
 	const struct rn_otlp_cfg *cfg; /* settings */
 	CURL *curl;                    /* one handle: connections are reused across batches */
 	struct curl_slist *hdrs;       /* request headers (secret) */
+	bool curl_loaded;              /* libcurl was loaded: the curl_* calls are usable */
 	char where[512];               /* endpoint without userinfo, query or fragment */
 	char errbuf[CURL_ERROR_SIZE];  /* libcurl's message of the last failure */
 	struct rn_buf resp;            /* response body, first RESP_MAX_BYTES */
@@ -2635,6 +2637,9 @@ static int http_init(struct http *h, const struct rn_otlp_cfg *cfg)
 	url_for_log(cfg->endpoint, h->where, sizeof(h->where));
 	h->t0_ms = now_ms();
 	h->deadline_ms = h->t0_ms + cfg->timeout_ms;
+	if (rn_curl_load())
+		return -ENOENT;
+	h->curl_loaded = true;
 	if (curl_global_init(CURL_GLOBAL_DEFAULT))
 		return -ENOMEM;
 	h->curl = curl_easy_init();
@@ -2681,10 +2686,12 @@ static int http_init(struct http *h, const struct rn_otlp_cfg *cfg)
 
 static void http_release(struct http *h)
 {
-	if (h->curl)
-		curl_easy_cleanup(h->curl);
-	curl_slist_free_all(h->hdrs);
-	curl_global_cleanup();
+	if (h->curl_loaded) {
+		if (h->curl)
+			curl_easy_cleanup(h->curl);
+		curl_slist_free_all(h->hdrs);
+		curl_global_cleanup();
+	}
 	rn_buf_release(&h->resp);
 	rn_buf_release(&h->gz);
 }

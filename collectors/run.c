@@ -59,6 +59,7 @@ struct run_event {
 	pid_t pid;                /* EV_STATUS: the task */
 	int status;               /* EV_STATUS: its wait status */
 	long maxrss_kb;           /* EV_STATUS: ru_maxrss of wait4, KiB */
+	bool have_ru;             /* EV_STATUS: wait4 was asked for rusage */
 };
 
 /* What the child reports through the CLOEXEC pipe when it cannot exec (enum child_stage). */
@@ -398,7 +399,8 @@ static void push(struct run *r, pid_t pid, int status, const struct rusage *ru)
 	e->kind = EV_STATUS;
 	e->pid = pid;
 	e->status = status;
-	e->maxrss_kb = ru->ru_maxrss;
+	e->maxrss_kb = ru ? ru->ru_maxrss : 0;
+	e->have_ru = ru != NULL;
 	r->qlen++;
 }
 
@@ -441,7 +443,7 @@ static struct run_event *next_event(struct run *r)
 		r->ev.kind = EV_NONE_LEFT; /* ECHILD: nothing left to wait for */
 		return &r->ev;
 	}
-	push(r, pid, status, &ru);
+	push(r, pid, status, rup);
 	/* Serve every pending stop in turn: wait4(-1) prefers the caller's own children, so
 	 * a busy root would otherwise starve its descendants. */
 	while (r->pt && r->qlen < QUEUE_MAX && rn_ptrace_live_tasks(r->pt) > 1) {
@@ -450,7 +452,7 @@ static struct run_event *next_event(struct run *r)
 		pid = wait4(-1, &status, __WALL | WNOHANG, rup);
 		if (pid <= 0)
 			break;
-		push(r, pid, status, &ru);
+		push(r, pid, status, rup);
 	}
 	return pop(r);
 }
@@ -487,8 +489,10 @@ static void on_status(struct run *r, const struct run_event *ev)
 		if (r->res)
 			r->res->root_status = ev->status;
 	}
-	if (gone && ev->maxrss_kb > 0) {
-		/* wait4's ru_maxrss is a floor for the process's peak RSS */
+	if (gone && r->pt && ev->have_ru)
+		rn_ptrace_final_rusage(r->pt, ev->pid, ev->maxrss_kb);
+	if (gone && !r->pt && ev->maxrss_kb > 0) {
+		/* wait4's ru_maxrss: the root's peak RSS (or a reaped child's, if larger) */
 		int idx = rn_trace_find_process(r->t, ev->pid);
 
 		if (idx >= 0 && r->t->procs[idx].pid == ev->pid &&

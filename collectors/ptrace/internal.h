@@ -30,11 +30,14 @@ size_t rn_ptrace_live_tasks(const struct rn_collector *c);
  * Whether the next wait statuses may be final ones whose rusage the collector needs (a task
  * is past its PTRACE_EVENT_EXIT stop, or the tree is being killed). wait4 computes a full
  * getrusage() for every ptrace-stop it reports when asked for rusage; the run loop passes
- * NULL while this is false, so the stops of a running tree cost less. wait4's ru_maxrss is
- * therefore the floor of vm_hwm_bytes only for processes that had an exit stop (not for
- * those killed by SIGKILL, which skip it).
+ * NULL while this is false, so the stops of a running tree cost less. A process killed by
+ * SIGKILL skips its exit stop: its peak RSS stays unknown (0).
  */
 bool rn_ptrace_wants_rusage(const struct rn_collector *c);
+
+/* The final wait status of task `tid` came with ru_maxrss `maxrss_kb` (KiB); call before
+ * on_event hands the status over. */
+void rn_ptrace_final_rusage(struct rn_collector *c, pid_t tid, long maxrss_kb);
 
 /*
  * The seccomp-bpf program for the child, or NULL when the run needs none (full tracing).

@@ -62,6 +62,9 @@ enum task_flags {
 	TASK_SC_HIDDEN = 1 << 3,  /* the call in flight is not recorded (hidden or filtered) */
 	TASK_WANT_EXIT = 1 << 4,  /* seccomp modes: resume with PTRACE_SYSCALL for the exit */
 	TASK_EXITING = 1 << 5,    /* PTRACE_EVENT_EXIT seen */
+	TASK_WAITING = 1 << 6,    /* inside a blocking wait4/waitid: not runnable */
+	TASK_NARROW = 1 << 7,     /* its affinity is the tracer's one CPU (set by us or
+				   * inherited from a narrowed parent) */
 };
 
 /* One traced thread. */
@@ -77,6 +80,7 @@ struct task {
 	char *path2;         /* allocated), valid when has_path/has_path2 */
 	bool has_path;       /* path holds the first path argument of the call in flight */
 	bool has_path2;      /* path2 holds the second */
+	long maxrss_kb;      /* ru_maxrss of its final wait status, KiB; 0 if not asked */
 };
 
 /* A stop of a task whose parent's fork event has not arrived yet. */
@@ -87,8 +91,12 @@ struct pending {
 
 /* Per-process state of the collector, indexed like rn_trace.procs. */
 struct proc_state {
-	uint32_t live;   /* tasks of the process still traced */
-	bool killed;     /* it died in a teardown (recorded as RN_PROC_LOST) */
+	uint32_t live;          /* tasks of the process still traced */
+	bool killed;            /* it died in a teardown (recorded as RN_PROC_LOST) */
+	bool reaped_any;        /* it reaped a traced child */
+	uint64_t ru_bytes;      /* ru_maxrss of its final wait status, bytes (0 if unknown):
+				 * its own peak or that of a child it reaped, whichever is larger */
+	uint64_t child_ru_bytes; /* largest ru_bytes of the children it reaped */
 };
 
 struct rn_collector {
@@ -99,6 +107,8 @@ struct rn_collector {
 	size_t tasks_cap;               /* power of two */
 	size_t ntasks;                  /* tasks in the map */
 	size_t nexiting;                /* tasks past PTRACE_EVENT_EXIT, final status pending */
+	size_t nwaiting;                /* tasks with TASK_WAITING */
+	size_t nnarrow;                 /* tasks with TASK_NARROW */
 	struct task *last;              /* the task of the previous stop (fast path) */
 	struct pending *pending;        /* stops of tasks not yet attributed */
 	size_t npending, pending_cap;
@@ -113,7 +123,9 @@ struct rn_collector {
 	size_t bpf_len;                 /* instructions in bpf */
 	bool *want_exit;                /* seccomp modes: calls whose exit stop is needed */
 	bool pin;                       /* pinning asked for and possible */
-	bool pinned;                    /* tracer and the lone task share one CPU now */
+	bool tracer_narrow;             /* the tracer runs on cpus_one now */
+	uint32_t dense_run;             /* consecutive close entries of a lone runnable task */
+	uint64_t last_entry_ns;         /* time of the latest syscall entry stop */
 	cpu_set_t cpus_orig;            /* the tracer's affinity before pinning */
 	cpu_set_t cpus_one;             /* the one CPU */
 	struct rn_elf_cache *elf;       /* ELF identities by path */
@@ -228,44 +240,143 @@ static void task_free(struct task *tk)
 	free(tk);
 }
 
+/* Drop a task that is gone: its counters, the map, the memory. */
+static void task_forget(struct rn_collector *c, struct task *tk)
+{
+	if (tk->flags & TASK_EXITING)
+		c->nexiting--;
+	if (tk->flags & TASK_WAITING)
+		c->nwaiting--;
+	if (tk->flags & TASK_NARROW)
+		c->nnarrow--;
+	map_del(c, tk);
+	task_free(tk);
+}
+
+static void set_waiting(struct rn_collector *c, struct task *tk, bool waiting)
+{
+	if (!!(tk->flags & TASK_WAITING) == waiting)
+		return;
+	if (waiting) {
+		tk->flags |= TASK_WAITING;
+		c->nwaiting++;
+	} else {
+		tk->flags &= ~(uint32_t)TASK_WAITING;
+		c->nwaiting--;
+	}
+}
+
 /* ---- CPU pinning ---------------------------------------------------------------------- */
 
 /*
- * While the tree is one task, the tracer and that task share one CPU: each stop then hands
- * the CPU over directly instead of waking an idle vCPU (cross-CPU wake-ups cost 100+ us on
- * small VMs). As soon as a second task exists everyone gets the original affinity back, so
- * a multi-threaded target runs as it would without renacer.
+ * While the tree has one runnable task, the tracer and that task share one CPU: each stop
+ * then hands the CPU over directly instead of waking an idle vCPU (cross-CPU wake-ups cost
+ * 100+ us on small VMs). A task blocked in wait4/waitid (without WNOHANG) is not runnable, so
+ * a parent waiting for its child leaves the child pinned with the tracer. As soon as two
+ * tasks may run, every narrowed task and the tracer get the original affinity back, so
+ * threads and children run in parallel exactly as they would without renacer; tasks in
+ * other blocking calls count as runnable (pinning never serializes work). The target cannot
+ * see the pinning: sched_getaffinity answers of a narrowed task are rewritten.
+ *
+ * Pinning pays only while stops come fast, so a lone task is pinned after DENSE_RUN syscall
+ * entries each closer than DENSE_GAP_NS to the previous one (a parent that forks and waits
+ * in a loop is never pinned, its children are). When entries come more than SPARSE_GAP_NS
+ * apart the task is computing (or waiting), and keeping it on one CPU could only make it
+ * share that CPU with someone else's job while another CPU idles: it is let free again. The
+ * filtered mode never pins (its stops are rare by design).
  */
-static void unpin(struct rn_collector *c)
+#define SPARSE_GAP_NS 2000000u
+#define DENSE_GAP_NS 100000u
+#define DENSE_RUN 16
+static void set_narrow(struct rn_collector *c, struct task *tk, bool narrow)
 {
-	size_t i;
-
-	if (!c->pinned)
+	if (!!(tk->flags & TASK_NARROW) == narrow)
 		return;
-	c->pinned = false;
-	sched_setaffinity(0, sizeof(c->cpus_orig), &c->cpus_orig);
-	for (i = 0; i < c->tasks_cap; i++)
-		if (c->tasks[i])
-			sched_setaffinity(c->tasks[i]->tid, sizeof(c->cpus_orig), &c->cpus_orig);
-	for (i = 0; i < c->npending; i++)
-		sched_setaffinity(c->pending[i].tid, sizeof(c->cpus_orig), &c->cpus_orig);
+	if (sched_setaffinity(tk->tid, sizeof(cpu_set_t), narrow ? &c->cpus_one : &c->cpus_orig))
+		return; /* gone meanwhile */
+	if (narrow) {
+		tk->flags |= TASK_NARROW;
+		c->nnarrow++;
+	} else {
+		tk->flags &= ~(uint32_t)TASK_NARROW;
+		c->nnarrow--;
+	}
 }
 
-/* Back to one task: pin it and the tracer together again. */
-static void repin(struct rn_collector *c)
+static void set_tracer_narrow(struct rn_collector *c, bool narrow)
+{
+	if (c->tracer_narrow == narrow)
+		return;
+	if (!sched_setaffinity(0, sizeof(cpu_set_t), narrow ? &c->cpus_one : &c->cpus_orig))
+		c->tracer_narrow = narrow;
+}
+
+static void widen_all(struct rn_collector *c)
 {
 	size_t i;
 
-	if (!c->pin || c->pinned || c->killing || c->ntasks != 1 || c->npending)
+	for (i = 0; c->nnarrow && i < c->tasks_cap; i++)
+		if (c->tasks[i])
+			set_narrow(c, c->tasks[i], false);
+	/* tasks not yet attributed may have inherited a narrowed mask */
+	for (i = 0; i < c->npending; i++)
+		sched_setaffinity(c->pending[i].tid, sizeof(cpu_set_t), &c->cpus_orig);
+	set_tracer_narrow(c, false);
+}
+
+/* The set of runnable tasks changed: with two or more, everyone runs free. */
+static void balance(struct rn_collector *c)
+{
+	size_t runnable = c->ntasks + c->npending - c->nwaiting;
+
+	if (!c->pin || c->killing || (runnable == 1 && !c->npending))
 		return;
-	for (i = 0; i < c->tasks_cap; i++) {
-		if (!c->tasks[i])
-			continue;
-		if (sched_setaffinity(c->tasks[i]->tid, sizeof(c->cpus_one), &c->cpus_one))
+	c->dense_run = 0;
+	if (runnable >= 2 && (c->nnarrow || c->tracer_narrow || c->npending))
+		widen_all(c);
+}
+
+/* Put `tk` and the tracer on the CPU the tracer runs on now. */
+static void pin(struct rn_collector *c, struct task *tk)
+{
+	if (!c->tracer_narrow) {
+		int cpu = sched_getcpu();
+
+		if (cpu < 0 || !CPU_ISSET(cpu, &c->cpus_orig))
 			return;
+		if (c->nnarrow)
+			widen_all(c); /* narrowed to another CPU earlier */
+		CPU_ZERO(&c->cpus_one);
+		CPU_SET(cpu, &c->cpus_one);
 	}
-	sched_setaffinity(0, sizeof(c->cpus_one), &c->cpus_one);
-	c->pinned = true;
+	set_narrow(c, tk, true);
+	set_tracer_narrow(c, true);
+}
+
+/* At each syscall entry stop of `tk`: pin a lone task whose syscalls come fast, free it
+ * when they stop coming fast. */
+static void pin_on_entry(struct rn_collector *c, struct task *tk, uint64_t ts)
+{
+	uint64_t gap = ts - c->last_entry_ns;
+	size_t runnable;
+
+	c->last_entry_ns = ts;
+	if (!c->pin || c->killing)
+		return;
+	if (gap > SPARSE_GAP_NS) {
+		c->dense_run = 0;
+		if (c->nnarrow || c->tracer_narrow)
+			widen_all(c);
+		return;
+	}
+	runnable = c->ntasks + c->npending - c->nwaiting;
+	if (runnable != 1 || c->npending || gap > DENSE_GAP_NS) {
+		c->dense_run = 0;
+		return;
+	}
+	if (++c->dense_run < DENSE_RUN || ((tk->flags & TASK_NARROW) && c->tracer_narrow))
+		return;
+	pin(c, tk);
 }
 
 /* ---- reading the tracee --------------------------------------------------------------- */
@@ -395,6 +506,7 @@ static void emit(struct rn_collector *c, struct task *tk, int64_t ret, int err, 
 /* Close tk's call in flight as one that never returned. */
 static void close_unfinished(struct rn_collector *c, struct task *tk)
 {
+	set_waiting(c, tk, false);
 	if (!(tk->flags & TASK_IN_SYSCALL))
 		return;
 	tk->flags &= ~(uint32_t)(TASK_IN_SYSCALL | TASK_WANT_EXIT);
@@ -442,6 +554,7 @@ static int syscall_entry(struct rn_collector *c, struct task *tk, int nr, const 
 {
 	const struct rn_sysnrs *n = rn_sysnrs();
 
+	pin_on_entry(c, tk, ts);
 	tk->nr = nr;
 	memcpy(tk->args, args, sizeof(tk->args));
 	tk->start_ns = ts;
@@ -461,6 +574,10 @@ static int syscall_entry(struct rn_collector *c, struct task *tk, int nr, const 
 		tk->flags |= TASK_SC_HIDDEN;
 	if (c->need_paths && !(tk->flags & TASK_SC_HIDDEN))
 		decode_paths(tk);
+	if ((nr == n->wait4 && !(args[2] & WNOHANG)) || (nr == n->waitid && !(args[3] & WNOHANG))) {
+		set_waiting(c, tk, true);
+		balance(c);
+	}
 	if (!c->seccomp)
 		return 0;
 	/* Seccomp modes: the exit stop is needed for a duration (filtered mode), or for a
@@ -506,15 +623,18 @@ static void note_reap(struct rn_collector *c, struct task *tk, int64_t ret, uint
 		return;
 	c->t->procs[idx].reaped_by = tk->proc;
 	c->t->procs[idx].reaped_ns = ts;
+	ps_of(c, tk->proc)->reaped_any = true;
+	if (ps_of(c, idx)->ru_bytes > ps_of(c, tk->proc)->child_ru_bytes)
+		ps_of(c, tk->proc)->child_ru_bytes = ps_of(c, idx)->ru_bytes;
 }
 
-/* While pinned the target must still see its real affinity: rewrite the answer. */
+/* A narrowed task must still see its real affinity: rewrite the answer. */
 static void fix_affinity_answer(struct rn_collector *c, struct task *tk, int64_t ret)
 {
 	struct iovec local, remote;
 	size_t len = (size_t)ret;
 
-	if (!c->pinned || ret <= 0)
+	if (!(tk->flags & TASK_NARROW) || ret <= 0)
 		return;
 	if (len > sizeof(c->cpus_orig))
 		len = sizeof(c->cpus_orig);
@@ -535,6 +655,10 @@ static void syscall_exit(struct rn_collector *c, struct task *tk, int64_t rval, 
 	if (!(tk->flags & TASK_IN_SYSCALL))
 		return; /* an exit whose entry was not seen (attach mid-call) */
 	tk->flags &= ~(uint32_t)(TASK_IN_SYSCALL | TASK_WANT_EXIT);
+	if (tk->flags & TASK_WAITING) {
+		set_waiting(c, tk, false);
+		balance(c);
+	}
 	if (err && rn_errno_is_restart(err))
 		flags |= RN_SC_RESTARTED;
 	if (!err) {
@@ -603,16 +727,22 @@ static int new_child(struct rn_collector *c, struct task *parent, pid_t tid, int
 	size_t i;
 	int rc = 0;
 
-	if (event == PTRACE_EVENT_CLONE) {
+	if (event == PTRACE_EVENT_CLONE && !c->seccomp) {
 		uint64_t flags = 0;
 
-		/* The parent's clone/clone3 entry tells a thread from a process (seccomp modes
-		 * trace both calls for this reason). */
+		/* The parent's clone/clone3 entry tells a thread from a process. */
 		if (parent->nr == n->clone)
 			flags = parent->args[0];
 		else if (parent->nr == n->clone3)
 			read_mem(parent->tid, parent->args[0], &flags, sizeof(flags));
 		thread = flags & CLONE_THREAD;
+	} else if (event == PTRACE_EVENT_CLONE) {
+		/* Seccomp modes do not stop at clone: a thread is listed under its group. */
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%d", (int)proc_of(c, parent)->pid,
+			 (int)tid);
+		thread = !access(path, F_OK);
 	}
 	if (task_find(c, tid))
 		return 0; /* already known (pid reuse races are not possible while traced) */
@@ -636,8 +766,12 @@ static int new_child(struct rn_collector *c, struct task *parent, pid_t tid, int
 		rn_trace_process_event(c->t, p, 'f');
 		rc = check_proc_limit(c);
 	}
-	if (c->pinned)
-		unpin(c);
+	/* it inherited its parent's affinity */
+	if (parent->flags & TASK_NARROW) {
+		tk->flags |= TASK_NARROW;
+		c->nnarrow++;
+	}
+	balance(c);
 	/* Its first stop may have come before this event. */
 	for (i = 0; i < c->npending; i++) {
 		if (c->pending[i].tid != tid)
@@ -668,10 +802,9 @@ static struct task *exec_event(struct rn_collector *c, struct task *tk)
 
 		if (moved && moved != tk) {
 			close_unfinished(c, tk);
-			map_del(c, tk);
-			map_del(c, moved);
 			ps_of(c, tk->proc)->live--;
-			task_free(tk);
+			task_forget(c, tk);
+			map_del(c, moved);
 			moved->tid = (pid_t)(c->t->procs[moved->proc].pid);
 			map_add(c, moved);
 			tk = moved;
@@ -705,9 +838,13 @@ static void exit_event(struct rn_collector *c, struct task *tk)
 	c->nexiting++;
 	if (ps->live)
 		ps->live--;
-	/* The last thread: the address space is still there (PTRACE_EVENT_EXIT comes before
-	 * exit_mm), so VmHWM is the process's peak RSS. */
-	if (!ps->live) {
+	/*
+	 * The last thread: the address space is still there (PTRACE_EVENT_EXIT comes before
+	 * exit_mm), so VmHWM is the peak RSS of the image it runs. The final wait status brings
+	 * ru_maxrss, the peak over all its images, but for a process that reaped children it is
+	 * the larger of its own and theirs; only then is /proc read here (see task_gone).
+	 */
+	if (!ps->live && ps->reaped_any) {
 		uint64_t hwm = read_vm_hwm(tk->tid);
 
 		if (hwm > p->vm_hwm_bytes)
@@ -724,10 +861,7 @@ static bool is_stop_signal(int sig)
 static int first_stop(struct rn_collector *c, struct task *tk)
 {
 	tk->flags &= ~(uint32_t)TASK_NEW;
-	if (c->pinned && c->ntasks > 1)
-		unpin(c);
-	else if (!c->pinned && c->pin)
-		sched_setaffinity(tk->tid, sizeof(c->cpus_orig), &c->cpus_orig);
+	balance(c);
 	resume(c, tk, 0);
 	return 0;
 }
@@ -783,11 +917,16 @@ static int task_gone(struct rn_collector *c, struct task *tk, int status)
 	uint64_t ts = now_ns();
 
 	close_unfinished(c, tk);
-	if (tk->flags & TASK_EXITING)
-		c->nexiting--;
-	else if (ps->live)
+	if (!(tk->flags & TASK_EXITING) && ps->live)
 		ps->live--;
 	if (tk->tid == p->pid) {
+		/* ru_maxrss covers the process and the children it reaped: it is the process's
+		 * own peak when it reaped none or when it exceeds theirs */
+		uint64_t ru = (uint64_t)tk->maxrss_kb * 1024;
+
+		ps->ru_bytes = ru;
+		if (ru > p->vm_hwm_bytes && (!ps->reaped_any || ru > ps->child_ru_bytes))
+			p->vm_hwm_bytes = ru;
 		/* The leader's exit is reported after all its threads': the process is over. */
 		if (c->killing || ps->killed) {
 			p->end = RN_PROC_LOST;
@@ -806,9 +945,8 @@ static int task_gone(struct rn_collector *c, struct task *tk, int status)
 			c->t->end_ns = ts;
 		rn_trace_process_event(c->t, p, 'x');
 	}
-	map_del(c, tk);
-	task_free(tk);
-	repin(c);
+	task_forget(c, tk);
+	balance(c);
 	return 0;
 }
 
@@ -883,15 +1021,13 @@ static int pt_create(struct rn_collector **out, const struct rn_run_spec *spec)
 		c->want_exit = rn_xcalloc((size_t)n, sizeof(*c->want_exit));
 		for (i = 0; i < n; i++)
 			traced[i] = !spec->syscall_filter || spec->syscall_filter[i];
-		/* Always seen, for the model: reaping (wait4/waitid exits), thread vs process
-		 * (clone/clone3 entries), the affinity answer while pinned. */
+		/* Always seen, for the model and the pinning: reaping and blocking waits
+		 * (wait4/waitid), the affinity answer while pinned. */
 		set_nr(traced, nr->wait4);
 		set_nr(traced, nr->waitid);
-		set_nr(traced, nr->clone);
-		set_nr(traced, nr->clone3);
 		set_nr(c->want_exit, nr->wait4);
 		set_nr(c->want_exit, nr->waitid);
-		if (spec->flags & RN_RUN_PIN_CPU) {
+		if ((spec->flags & RN_RUN_PIN_CPU) && !spec->syscall_filter) {
 			set_nr(traced, nr->sched_getaffinity);
 			set_nr(c->want_exit, nr->sched_getaffinity);
 		}
@@ -911,26 +1047,14 @@ static int pt_create(struct rn_collector **out, const struct rn_run_spec *spec)
 
 static int pt_prepare(struct rn_collector *c, char ***env, size_t *nenv, size_t *env_cap)
 {
-	int cpu;
-
 	(void)env;
 	(void)nenv;
 	(void)env_cap;
-	if (!(c->spec->flags & RN_RUN_PIN_CPU))
-		return 0;
-	/* Pin the tracer now: the child inherits the mask at fork. */
-	if (sched_getaffinity(0, sizeof(c->cpus_orig), &c->cpus_orig) ||
-	    CPU_COUNT(&c->cpus_orig) < 2)
-		return 0;
-	cpu = sched_getcpu();
-	if (cpu < 0 || !CPU_ISSET(cpu, &c->cpus_orig))
-		return 0;
-	CPU_ZERO(&c->cpus_one);
-	CPU_SET(cpu, &c->cpus_one);
-	if (sched_setaffinity(0, sizeof(c->cpus_one), &c->cpus_one))
-		return 0;
-	c->pin = true;
-	c->pinned = true;
+	/* Pinning needs two CPUs to choose from and frequent stops (not the filtered mode). */
+	if ((c->spec->flags & RN_RUN_PIN_CPU) && !c->spec->syscall_filter &&
+	    !sched_getaffinity(0, sizeof(c->cpus_orig), &c->cpus_orig) &&
+	    CPU_COUNT(&c->cpus_orig) >= 2)
+		c->pin = true;
 	return 0;
 }
 
@@ -955,6 +1079,7 @@ static int pt_on_spawn(struct rn_collector *c, pid_t pid, struct rn_trace *t)
 	 * delivered (and ignored) before the exec, like strace's startup. */
 	kill(pid, SIGCONT);
 	p = rn_trace_add_process(t, pid, 0, now_ns());
+	c->last_entry_ns = p->start_ns;
 	if (!t->start_ns)
 		t->start_ns = p->start_ns;
 	task_new(c, pid, (int)(t->nprocs - 1), TASK_NEW | TASK_HIDDEN);
@@ -980,8 +1105,7 @@ static int pt_on_event(struct rn_collector *c, struct rn_trace *t, pid_t tid, in
 		c->pending = rn_xgrow(c->pending, &c->pending_cap, c->npending + 1,
 				      sizeof(*c->pending));
 		c->pending[c->npending++] = (struct pending){ tid, status };
-		if (c->pinned)
-			unpin(c);
+		balance(c);
 		return 0;
 	}
 	c->last = tk;
@@ -1026,7 +1150,7 @@ static int pt_finish(struct rn_collector *c, struct rn_trace *t)
 	}
 	if (c->pin)
 		sched_setaffinity(0, sizeof(c->cpus_orig), &c->cpus_orig);
-	c->pinned = false;
+	c->tracer_narrow = false;
 	return 0;
 }
 
@@ -1091,6 +1215,14 @@ size_t rn_ptrace_live_tasks(const struct rn_collector *c)
 bool rn_ptrace_wants_rusage(const struct rn_collector *c)
 {
 	return c->nexiting || c->killing;
+}
+
+void rn_ptrace_final_rusage(struct rn_collector *c, pid_t tid, long maxrss_kb)
+{
+	struct task *tk = task_find(c, tid);
+
+	if (tk)
+		tk->maxrss_kb = maxrss_kb;
 }
 
 const struct sock_filter *rn_ptrace_seccomp_program(const struct rn_collector *c, size_t *len)

@@ -550,6 +550,7 @@ static void test_ptrace_collector_stdio_cwd_env_affinity(void **state)
 {
 	char *argv[] = { (char *)"sh", (char *)"-c", (char *)"pwd; echo $RN_TEST_VAR", NULL };
 	char *nproc[] = { (char *)"nproc", NULL };
+	char *busy[] = { (char *)target("pt_loop"), (char *)"affinity", (char *)"2000", NULL };
 	char *env[] = { (char *)"RN_TEST_VAR=forty-two", NULL };
 	char expect[32];
 	struct rn_run_spec s;
@@ -584,6 +585,19 @@ static void test_ptrace_collector_stdio_cwd_env_affinity(void **state)
 	assert_int_equal(rn_trace_syscall_total(&t, SYS_sched_getaffinity).calls, 1);
 	rn_trace_release(&t);
 	rn_run_result_release(&res);
+
+	/* certainly pinned: 2000 fast syscalls first; also in the count-only mode */
+	for (int mode = 0; mode < 2; mode++) {
+		spec_init(&s, busy);
+		s.stdio[1] = RN_STDIO_CAPTURE;
+		if (mode)
+			s.flags |= RN_RUN_COUNT_ONLY;
+		rn_trace_init(&t);
+		assert_int_equal(run(&s, &t, &res), 0);
+		assert_string_equal(res.out, expect);
+		rn_trace_release(&t);
+		rn_run_result_release(&res);
+	}
 }
 
 static void test_ptrace_collector_plain_driver(void **state)

@@ -1,9 +1,12 @@
 /*
  * pt_loop.c - a tight loop of one syscall, for benchmarks and the memory check; also a
- * process that dies by SIGSEGV after N getppid calls.
- * Usage: pt_loop getppid|write|segv N   (write: 1-byte writes to /dev/null).
+ * process that dies by SIGSEGV after N getppid calls, and one that prints how many CPUs its
+ * affinity allows after N getppid calls (the tracer pins a busy lone task: it must not show).
+ * Usage: pt_loop getppid|write|segv|affinity N   (write: 1-byte writes to /dev/null).
  */
 #include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,6 +25,14 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < n; i++)
 		getppid();
+	if (argc > 1 && !strcmp(argv[1], "affinity")) {
+		cpu_set_t cpus;
+
+		if (sched_getaffinity(0, sizeof(cpus), &cpus))
+			return 1;
+		printf("%d\n", CPU_COUNT(&cpus));
+		return 0;
+	}
 	if (argc > 1 && !strcmp(argv[1], "segv")) {
 		volatile int *p = NULL;
 

@@ -9,12 +9,14 @@ the modes run interleaved, round after round, in a rotating order; each round gi
 ratio (renacer / strace, filtered / untraced) and the table shows the median of the ratios.
 
 Modes:  untraced | strace -f -c | renacer trace -f -c | renacer trace -f -c -e trace=openat
-        (filtered: seccomp-bpf) | renacer trace -f -c --count-only.
+        (filtered: seccomp-bpf) | renacer trace -f -c --count-only. With --slim, the same
+        for rn-trace-slim: `renacer trace` linked without the runner's report libraries,
+        whose start-up (libcurl and ~30 shared libraries, ~20 ms here) is not the tracer's.
 
 Memory: renacer's peak RSS (VmHWM, polled from /proc) tracing 10k and 10M getppid calls.
 
-Usage: bench.py --renacer PATH --targets DIR [--rounds N] [--only a,b,..] [--no-memory]
-                [--memory-calls N] [--json FILE]
+Usage: bench.py --renacer PATH --targets DIR [--slim PATH] [--rounds N] [--only a,b,..]
+                [--no-memory] [--memory-calls N] [--json FILE]
 Not a ctest: it takes minutes and wants a quiet machine.
 """
 import argparse
@@ -67,18 +69,22 @@ def timed(cmd):
     return dt
 
 
-def bench(renacer, argv, pin, rounds, filtered):
+def bench(renacer, slim, argv, pin, rounds, filtered):
     pre = ["taskset", "-c", "0"] if pin else []
+    tr = lambda binary, *opts: pre + [binary, "trace", "-f", "-c", *opts, "-o", os.devnull,
+                                      "--"] + argv
     modes = {
         "untraced": pre + argv,
         "strace": pre + ["strace", "-f", "-c", "-o", os.devnull, "--"] + argv,
-        "renacer": pre + [renacer, "trace", "-f", "-c", "-o", os.devnull, "--"] + argv,
-        "count": pre + [renacer, "trace", "-f", "-c", "--count-only", "-o", os.devnull,
-                        "--"] + argv,
+        "renacer": tr(renacer),
+        "count": tr(slim or renacer, "--count-only"),
     }
     if filtered:
-        modes["filtered"] = pre + [renacer, "trace", "-f", "-c", "-e", "trace=openat", "-o",
-                                   os.devnull, "--"] + argv
+        modes["filtered"] = tr(renacer, "-e", "trace=openat")
+    if slim:
+        modes["slim"] = tr(slim)
+        if filtered:
+            modes["slim_filtered"] = tr(slim, "-e", "trace=openat")
     names = list(modes)
     times = {m: [] for m in names}
     for m in names:  # warm-up: page cache, binaries
@@ -93,6 +99,10 @@ def bench(renacer, argv, pin, rounds, filtered):
     out["r_count"] = ratio("count", "strace")
     if filtered:
         out["r_filtered"] = ratio("filtered", "untraced")
+    if slim:
+        out["r_slim"] = ratio("slim", "strace")
+        if filtered:
+            out["r_slim_filtered"] = ratio("slim_filtered", "untraced")
     return out
 
 
@@ -118,6 +128,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--renacer", required=True)
     ap.add_argument("--targets", required=True)
+    ap.add_argument("--slim")
     ap.add_argument("--rounds", type=int, default=11)
     ap.add_argument("--only")
     ap.add_argument("--no-memory", action="store_true")
@@ -135,21 +146,24 @@ def main():
         data = make_data(work)
         print("renacer trace vs strace -f -c: median of %d paired ratios per cell "
               "(%d CPUs)" % (args.rounds, os.cpu_count()))
-        print("%-8s %-26s %-9s %9s %9s %9s %8s %8s %9s" %
-              ("load", "workload", "cpu", "untraced", "strace", "renacer", "ren/str",
-               "count/s", "filt/untr"))
+        print("%-7s %-25s %-8s %9s %9s %9s %9s | %7s %7s %7s | %9s %9s" %
+              ("load", "workload", "cpu", "untraced", "strace", "renacer", "slim",
+               "ren/str", "slim/st", "cnt/str", "filt/untr", "sfilt/unt"))
+        f = lambda r, k: "%.3f" % r[k] if k in r else "-"
         for key, label, argv in workloads(args.targets, work, data):
             if args.only and key not in args.only.split(","):
                 continue
             for pin in (False, True):
                 filtered = key in ("a", "c", "d")
-                r = bench(args.renacer, argv, pin, args.rounds, filtered)
+                r = bench(args.renacer, args.slim, argv, pin, args.rounds, filtered)
                 row = dict(r, load=key, workload=label, pinned=pin)
                 results["rows"].append(row)
-                print("%-8s %-26s %-9s %8.1fms %8.1fms %8.1fms %8.3f %8.3f %9s" %
+                print("%-7s %-25s %-8s %7.1fms %7.1fms %7.1fms %9s | %7s %7s %7s | %9s %9s" %
                       (key, label, "taskset0" if pin else "unpinned", r["untraced"] * 1e3,
-                       r["strace"] * 1e3, r["renacer"] * 1e3, r["r_strace"], r["r_count"],
-                       "%.3f" % r["r_filtered"] if filtered else "-"), flush=True)
+                       r["strace"] * 1e3, r["renacer"] * 1e3,
+                       "%7.1fms" % (r["slim"] * 1e3) if "slim" in r else "-",
+                       f(r, "r_strace"), f(r, "r_slim"), f(r, "r_count"),
+                       f(r, "r_filtered"), f(r, "r_slim_filtered")), flush=True)
         if not args.no_memory:
             loop = os.path.join(args.targets, "pt_loop")
             small = peak_rss_kb([args.renacer, "trace", "-f", "-c", "-o", os.devnull, "--",

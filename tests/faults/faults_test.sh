@@ -156,10 +156,13 @@ can_unshare_mount() {
 	unshare -m sh -c "mount -t tmpfs -o size=64k tmpfs '$tmp' 2>/dev/null" 2>/dev/null
 }
 
-# Send `sig` to renacer 1 s into a run of a sleeping tree; renacer must exit `code`.
+# Send `sig` to renacer 1 s into a run of a sleeping tree; renacer must exit `code`. With
+# `group`, renacer runs in a session of its own and the signal goes to its whole process
+# group, targets included, as a terminal's Ctrl-C or a CI job's cancellation delivers it.
 interrupt_case() {
 	sig=$1
 	code=$2
+	to=${3:-renacer}
 	cat >"$tmp/renacer.toml" <<EOT
 [[target]]
 name = "sleepers"
@@ -179,12 +182,23 @@ EOT
 	# foreground process gets the default, so restore it.
 	default_sig=""
 	env --default-signal=INT true 2>/dev/null && default_sig="env --default-signal=INT,TERM"
-	$default_sig "$renacer" check --config "$tmp/renacer.toml" >"$tmp/out" 2>"$tmp/err" &
+	session=""
+	if [ "$to" = group ]; then
+		command -v setsid >/dev/null 2>&1 || skip "setsid not found"
+		session=setsid
+	fi
+	$session $default_sig "$renacer" check --config "$tmp/renacer.toml" >"$tmp/out" 2>"$tmp/err" &
 	rpid=$!
 	sleep 1
 	pgrep -f -- "$marker" >/dev/null || { kill -KILL "$rpid"; fail "the target did not start within 1 s"; }
 	t0=$(now_ms)
-	kill -"$sig" "$rpid"
+	if [ "$to" = group ]; then
+		[ "$(ps -o pgid= -p "$rpid" | tr -d ' ')" = "$rpid" ] ||
+			{ kill -KILL "$rpid"; fail "renacer is not the leader of its process group"; }
+		kill -"$sig" -"$rpid"
+	else
+		kill -"$sig" "$rpid"
+	fi
 	# Wait at most 30 s for renacer to finish.
 	i=0
 	while kill -0 "$rpid" 2>/dev/null && [ $i -lt 300 ]; do
@@ -387,11 +401,34 @@ memory_limit)
 	[ "$got" -lt 256 ] || fail "the hog got $got MiB under a 256 MiB limit"
 	[ "$got" -gt 16 ] || fail "the hog got only $got MiB: the limit is far below 256 MiB"
 	;;
+rss_excludes_runner)
+	# The peak RSS of a target is the target's: not the memory of the renacer process it was
+	# forked from. A 40 MB comment in the config makes renacer big at fork time; a target
+	# that uses about 1 MiB must still measure far below 16 MiB. (Linux carries ru_maxrss
+	# across execve, so wait4's ru_maxrss includes the runner's pre-exec copy.)
+	target_config "\"$faults/ft_exit\", \"0\", \"$marker\""
+	{
+		sed -e 's/^name = "cp"/name = "rss"/' -e 's/^type = "critical_path"/type = "memory_usage"/' \
+			-e 's/^max_duration_ms = .*/max_bytes = 16777216\ntracking_mode = "rss"/' \
+			"$tmp/renacer.toml"
+		head -c 40000000 /dev/zero | tr '\0' x | fold -w 1000 | sed 's/^/# /'
+	} >"$tmp/big.toml"
+	run check --config "$tmp/big.toml" --no-golden
+	expect_no_leftovers
+	expect_err "rss  *PASS"
+	expect_rc 0
+	;;
 renacer_sigint)
 	interrupt_case INT 130
 	;;
 renacer_sigterm)
 	interrupt_case TERM 143
+	;;
+renacer_sigint_group)
+	interrupt_case INT 130 group
+	;;
+renacer_sigterm_group)
+	interrupt_case TERM 143 group
 	;;
 golden_corrupt_variants)
 	# Extends tests/check golden_corrupt (truncated JSON, renacer-golden/7): every other way

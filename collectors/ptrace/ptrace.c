@@ -24,11 +24,14 @@
 #include <linux/audit.h>
 #include <linux/seccomp.h>
 #include <sched.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -89,6 +92,20 @@ struct pending {
 	int status; /* its wait status (a PTRACE_EVENT_STOP) */
 };
 
+/* The pinning watchdog (a thread, only while pinning is possible; see "CPU pinning"). */
+struct watchdog {
+	pthread_t thread;            /* the thread */
+	bool running;                /* it was started */
+	bool stop;                   /* asked to end (under mu) */
+	pthread_mutex_t mu;          /* guards stop and the sleeps */
+	pthread_cond_t cv;           /* wakes it: a new pinned task, or stop */
+	_Atomic uint64_t last_stop_ns; /* time of the latest stop, written by the tracer */
+	_Atomic pid_t pinned_tid;    /* the pinned task, 0 = none */
+	_Atomic int released;        /* the watchdog let the pinned task and the tracer go */
+	pid_t tracer_tid;            /* the thread that traces (its affinity is the tracer's) */
+	cpu_set_t orig;              /* the original affinity */
+};
+
 /* Per-process state of the collector, indexed like rn_trace.procs. */
 struct proc_state {
 	uint32_t live;          /* tasks of the process still traced */
@@ -124,8 +141,10 @@ struct rn_collector {
 	bool *want_exit;                /* seccomp modes: calls whose exit stop is needed */
 	bool pin;                       /* pinning asked for and possible */
 	bool tracer_narrow;             /* the tracer runs on cpus_one now */
-	uint32_t dense_run;             /* consecutive close entries of a lone runnable task */
-	uint64_t last_entry_ns;         /* time of the latest syscall entry stop */
+	bool sparse;                    /* stops are far apart now: no pinning */
+	uint32_t dense_run;             /* consecutive close stops while sparse */
+	uint64_t last_stop_ns;          /* time of the latest stop */
+	struct watchdog wd;             /* frees a pinned task that stopped making stops */
 	cpu_set_t cpus_orig;            /* the tracer's affinity before pinning */
 	cpu_set_t cpus_one;             /* the one CPU */
 	struct rn_elf_cache *elf;       /* ELF identities by path */
@@ -278,16 +297,110 @@ static void set_waiting(struct rn_collector *c, struct task *tk, bool waiting)
  * other blocking calls count as runnable (pinning never serializes work). The target cannot
  * see the pinning: sched_getaffinity answers of a narrowed task are rewritten.
  *
- * Pinning pays only while stops come fast, so a lone task is pinned after DENSE_RUN syscall
- * entries each closer than DENSE_GAP_NS to the previous one (a parent that forks and waits
- * in a loop is never pinned, its children are). When entries come more than SPARSE_GAP_NS
- * apart the task is computing (or waiting), and keeping it on one CPU could only make it
- * share that CPU with someone else's job while another CPU idles: it is let free again. The
- * filtered mode never pins (its stops are rare by design).
+ * Pinning pays only while stops come fast. When two stops are more than SPARSE_GAP_NS apart
+ * the task is computing (or waiting), and keeping it on one CPU could only make it share that
+ * CPU with someone else's job while another CPU idles: it is let free, and pinned again
+ * after DENSE_RUN stops each closer than DENSE_GAP_NS to the previous one. A task that
+ * computes for long makes no stop at which the tracer could notice: a watchdog thread lets
+ * it free once no stop came for SPARSE_GAP_NS.
  */
 #define SPARSE_GAP_NS 2000000u
 #define DENSE_GAP_NS 100000u
-#define DENSE_RUN 16
+#define DENSE_RUN 4
+
+static uint64_t now_ns(void);
+
+static void *watchdog_main(void *arg)
+{
+	struct watchdog *w = arg;
+
+	pthread_mutex_lock(&w->mu);
+	while (!w->stop) {
+		pid_t tid = atomic_load(&w->pinned_tid);
+		struct timespec until;
+
+		if (!tid) {
+			pthread_cond_wait(&w->cv, &w->mu);
+			continue;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_nsec += SPARSE_GAP_NS;
+		if (until.tv_nsec >= 1000000000) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&w->cv, &w->mu, &until);
+		if (w->stop || atomic_load(&w->pinned_tid) != tid)
+			continue;
+		if (now_ns() - atomic_load(&w->last_stop_ns) < SPARSE_GAP_NS)
+			continue;
+		/* No stop for a while: the pinned task computes. Let it and the tracer go. */
+		sched_setaffinity(tid, sizeof(w->orig), &w->orig);
+		sched_setaffinity(w->tracer_tid, sizeof(w->orig), &w->orig);
+		atomic_store(&w->pinned_tid, 0);
+		atomic_store(&w->released, 1);
+	}
+	pthread_mutex_unlock(&w->mu);
+	return NULL;
+}
+
+static int watchdog_start(struct rn_collector *c)
+{
+	struct watchdog *w = &c->wd;
+	pthread_condattr_t ca;
+	sigset_t all, old;
+	int rc;
+
+	w->tracer_tid = (pid_t)syscall(SYS_gettid);
+	w->orig = c->cpus_orig;
+	pthread_mutex_init(&w->mu, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&w->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	/* signals (SIGINT, the run timer) must reach the thread blocked in wait4, not this one */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&w->thread, NULL, watchdog_main, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		pthread_cond_destroy(&w->cv);
+		pthread_mutex_destroy(&w->mu);
+		return -rc;
+	}
+	w->running = true;
+	return 0;
+}
+
+static void watchdog_stop(struct rn_collector *c)
+{
+	struct watchdog *w = &c->wd;
+
+	if (!w->running)
+		return;
+	pthread_mutex_lock(&w->mu);
+	w->stop = true;
+	pthread_cond_signal(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+	pthread_join(w->thread, NULL);
+	pthread_cond_destroy(&w->cv);
+	pthread_mutex_destroy(&w->mu);
+	w->running = false;
+}
+
+/* Tell the watchdog which task is pinned now (0: none). */
+static void watchdog_watch(struct rn_collector *c, pid_t tid)
+{
+	struct watchdog *w = &c->wd;
+
+	if (!w->running || atomic_load(&w->pinned_tid) == tid)
+		return;
+	pthread_mutex_lock(&w->mu);
+	atomic_store(&w->pinned_tid, tid);
+	pthread_cond_signal(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+}
+
 static void set_narrow(struct rn_collector *c, struct task *tk, bool narrow)
 {
 	if (!!(tk->flags & TASK_NARROW) == narrow)
@@ -315,6 +428,7 @@ static void widen_all(struct rn_collector *c)
 {
 	size_t i;
 
+	watchdog_watch(c, 0);
 	for (i = 0; c->nnarrow && i < c->tasks_cap; i++)
 		if (c->tasks[i])
 			set_narrow(c, c->tasks[i], false);
@@ -322,18 +436,6 @@ static void widen_all(struct rn_collector *c)
 	for (i = 0; i < c->npending; i++)
 		sched_setaffinity(c->pending[i].tid, sizeof(cpu_set_t), &c->cpus_orig);
 	set_tracer_narrow(c, false);
-}
-
-/* The set of runnable tasks changed: with two or more, everyone runs free. */
-static void balance(struct rn_collector *c)
-{
-	size_t runnable = c->ntasks + c->npending - c->nwaiting;
-
-	if (!c->pin || c->killing || (runnable == 1 && !c->npending))
-		return;
-	c->dense_run = 0;
-	if (runnable >= 2 && (c->nnarrow || c->tracer_narrow || c->npending))
-		widen_all(c);
 }
 
 /* Put `tk` and the tracer on the CPU the tracer runs on now. */
@@ -351,32 +453,71 @@ static void pin(struct rn_collector *c, struct task *tk)
 	}
 	set_narrow(c, tk, true);
 	set_tracer_narrow(c, true);
+	watchdog_watch(c, tk->tid);
 }
 
-/* At each syscall entry stop of `tk`: pin a lone task whose syscalls come fast, free it
- * when they stop coming fast. */
-static void pin_on_entry(struct rn_collector *c, struct task *tk, uint64_t ts)
+/* The set of runnable tasks changed: pin a lone one, let two or more run free. */
+static void balance(struct rn_collector *c)
 {
-	uint64_t gap = ts - c->last_entry_ns;
-	size_t runnable;
+	size_t runnable = c->ntasks + c->npending - c->nwaiting, i;
 
-	c->last_entry_ns = ts;
 	if (!c->pin || c->killing)
 		return;
-	if (gap > SPARSE_GAP_NS) {
-		c->dense_run = 0;
-		if (c->nnarrow || c->tracer_narrow)
+	if (runnable >= 2 || c->npending) {
+		if (c->nnarrow || c->tracer_narrow || c->npending)
 			widen_all(c);
 		return;
 	}
-	runnable = c->ntasks + c->npending - c->nwaiting;
-	if (runnable != 1 || c->npending || gap > DENSE_GAP_NS) {
+	if (runnable != 1 || c->sparse)
+		return;
+	for (i = 0; i < c->tasks_cap; i++) {
+		struct task *tk = c->tasks[i];
+
+		if (tk && !(tk->flags & (TASK_WAITING | TASK_NEW))) {
+			if (!(tk->flags & TASK_NARROW) || !c->tracer_narrow)
+				pin(c, tk);
+			return;
+		}
+	}
+}
+
+/* At every stop: pinning follows how fast stops come (see above). */
+static void pin_on_stop(struct rn_collector *c, uint64_t ts)
+{
+	uint64_t gap = ts - c->last_stop_ns;
+
+	c->last_stop_ns = ts;
+	if (!c->pin)
+		return;
+	atomic_store_explicit(&c->wd.last_stop_ns, ts, memory_order_relaxed);
+	if (atomic_load_explicit(&c->wd.released, memory_order_relaxed)) {
+		/* the watchdog widened the pinned task and the tracer */
+		size_t i;
+
+		atomic_store(&c->wd.released, 0);
+		for (i = 0; c->nnarrow && i < c->tasks_cap; i++) {
+			if (c->tasks[i] && (c->tasks[i]->flags & TASK_NARROW)) {
+				c->tasks[i]->flags &= ~(uint32_t)TASK_NARROW;
+				c->nnarrow--;
+			}
+		}
+		c->tracer_narrow = false;
+		c->sparse = true;
 		c->dense_run = 0;
+		widen_all(c); /* any other narrowed task too */
 		return;
 	}
-	if (++c->dense_run < DENSE_RUN || ((tk->flags & TASK_NARROW) && c->tracer_narrow))
-		return;
-	pin(c, tk);
+	if (gap > SPARSE_GAP_NS) {
+		c->dense_run = 0;
+		if (!c->sparse) {
+			c->sparse = true;
+			if (c->nnarrow || c->tracer_narrow)
+				widen_all(c);
+		}
+	} else if (c->sparse && gap < DENSE_GAP_NS && ++c->dense_run >= DENSE_RUN) {
+		c->sparse = false;
+		balance(c);
+	}
 }
 
 /* ---- reading the tracee --------------------------------------------------------------- */
@@ -554,7 +695,6 @@ static int syscall_entry(struct rn_collector *c, struct task *tk, int nr, const 
 {
 	const struct rn_sysnrs *n = rn_sysnrs();
 
-	pin_on_entry(c, tk, ts);
 	tk->nr = nr;
 	memcpy(tk->args, args, sizeof(tk->args));
 	tk->start_ns = ts;
@@ -925,7 +1065,8 @@ static int task_gone(struct rn_collector *c, struct task *tk, int status)
 		uint64_t ru = (uint64_t)tk->maxrss_kb * 1024;
 
 		ps->ru_bytes = ru;
-		if (ru > p->vm_hwm_bytes && (!ps->reaped_any || ru > ps->child_ru_bytes))
+		if (ru > p->vm_hwm_bytes &&
+		    (!ps->reaped_any || ru > ps->child_ru_bytes || c->seccomp))
 			p->vm_hwm_bytes = ru;
 		/* The leader's exit is reported after all its threads': the process is over. */
 		if (c->killing || ps->killed) {
@@ -1027,7 +1168,7 @@ static int pt_create(struct rn_collector **out, const struct rn_run_spec *spec)
 		set_nr(traced, nr->waitid);
 		set_nr(c->want_exit, nr->wait4);
 		set_nr(c->want_exit, nr->waitid);
-		if ((spec->flags & RN_RUN_PIN_CPU) && !spec->syscall_filter) {
+		if (spec->flags & RN_RUN_PIN_CPU) {
 			set_nr(traced, nr->sched_getaffinity);
 			set_nr(c->want_exit, nr->sched_getaffinity);
 		}
@@ -1050,26 +1191,31 @@ static int pt_prepare(struct rn_collector *c, char ***env, size_t *nenv, size_t 
 	(void)env;
 	(void)nenv;
 	(void)env_cap;
-	/* Pinning needs two CPUs to choose from and frequent stops (not the filtered mode). */
-	if ((c->spec->flags & RN_RUN_PIN_CPU) && !c->spec->syscall_filter &&
+	/* Pinning needs two CPUs to choose from. */
+	if ((c->spec->flags & RN_RUN_PIN_CPU) &&
 	    !sched_getaffinity(0, sizeof(c->cpus_orig), &c->cpus_orig) &&
-	    CPU_COUNT(&c->cpus_orig) >= 2)
+	    CPU_COUNT(&c->cpus_orig) >= 2 && !watchdog_start(c))
 		c->pin = true;
 	return 0;
 }
 
 static int pt_on_spawn(struct rn_collector *c, pid_t pid, struct rn_trace *t)
 {
-	long opts = PTRACE_O_EXITKILL | PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC |
-		    PTRACE_O_TRACEEXIT;
+	long opts = PTRACE_O_EXITKILL | PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC;
 	struct rn_process *p;
 
 	c->t = t;
 	c->need_paths = t->nsinks > 0 || t->spool;
 	if (c->follow)
 		opts |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
+	/* The seccomp modes save the exit stop of every task: their stops are few, so wait4
+	 * brings rusage with every status, and the final one carries ru_maxrss (for a process
+	 * that reaped children, the larger of its peak and theirs). A call cut off by the
+	 * process's death is closed at its final status instead. */
 	if (c->seccomp)
 		opts |= PTRACE_O_TRACESECCOMP;
+	else
+		opts |= PTRACE_O_TRACEEXIT;
 	t->filtered = c->spec->syscall_filter != NULL;
 	t->counts_only = c->count_only;
 	if (ptrace(PTRACE_SEIZE, pid, 0L, opts))
@@ -1079,7 +1225,7 @@ static int pt_on_spawn(struct rn_collector *c, pid_t pid, struct rn_trace *t)
 	 * delivered (and ignored) before the exec, like strace's startup. */
 	kill(pid, SIGCONT);
 	p = rn_trace_add_process(t, pid, 0, now_ns());
-	c->last_entry_ns = p->start_ns;
+	c->last_stop_ns = p->start_ns;
 	if (!t->start_ns)
 		t->start_ns = p->start_ns;
 	task_new(c, pid, (int)(t->nprocs - 1), TASK_NEW | TASK_HIDDEN);
@@ -1109,6 +1255,7 @@ static int pt_on_event(struct rn_collector *c, struct rn_trace *t, pid_t tid, in
 		return 0;
 	}
 	c->last = tk;
+	pin_on_stop(c, now_ns());
 	if (!WIFSTOPPED(status)) {
 		task_gone(c, tk, status);
 		return !c->ntasks && !c->npending;
@@ -1148,6 +1295,7 @@ static int pt_finish(struct rn_collector *c, struct rn_trace *t)
 				t->procs[i].end_ns = t->end_ns ? t->end_ns : now_ns();
 		}
 	}
+	watchdog_stop(c);
 	if (c->pin)
 		sched_setaffinity(0, sizeof(c->cpus_orig), &c->cpus_orig);
 	c->tracer_narrow = false;
@@ -1160,6 +1308,7 @@ static void pt_destroy(struct rn_collector *c)
 
 	if (!c)
 		return;
+	watchdog_stop(c);
 	if (c->pin)
 		sched_setaffinity(0, sizeof(c->cpus_orig), &c->cpus_orig);
 	for (i = 0; i < c->tasks_cap; i++)
@@ -1214,7 +1363,7 @@ size_t rn_ptrace_live_tasks(const struct rn_collector *c)
 
 bool rn_ptrace_wants_rusage(const struct rn_collector *c)
 {
-	return c->nexiting || c->killing;
+	return c->nexiting || c->killing || c->seccomp;
 }
 
 void rn_ptrace_final_rusage(struct rn_collector *c, pid_t tid, long maxrss_kb)

@@ -20,3 +20,7 @@ list(APPEND RN_COLLECTOR_SOURCES
 	${RN_PTRACE_DIR}/elf.c
 	${RN_PTRACE_TABLES})
 list(APPEND RN_COLLECTOR_DEPENDS rn_ptrace_tables)
+
+# The pinning watchdog is a thread.
+find_package(Threads REQUIRED)
+list(APPEND RN_COLLECTOR_LIBS Threads::Threads)

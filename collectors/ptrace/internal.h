@@ -30,8 +30,8 @@ size_t rn_ptrace_live_tasks(const struct rn_collector *c);
  * Whether the next wait statuses may be final ones whose rusage the collector needs (a task
  * is past its PTRACE_EVENT_EXIT stop, or the tree is being killed). wait4 computes a full
  * getrusage() for every ptrace-stop it reports when asked for rusage; the run loop passes
- * NULL while this is false, so the stops of a running tree cost less. A process killed by
- * SIGKILL skips its exit stop: its peak RSS stays unknown (0).
+ * NULL while this is false, so the stops of a running tree cost less. (A process killed by
+ * SIGKILL skips its exit stop; only the ru_maxrss of a tree being killed can then help.)
  */
 bool rn_ptrace_wants_rusage(const struct rn_collector *c);
 

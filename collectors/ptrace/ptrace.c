@@ -978,13 +978,9 @@ static void exit_event(struct rn_collector *c, struct task *tk)
 	c->nexiting++;
 	if (ps->live)
 		ps->live--;
-	/*
-	 * The last thread: the address space is still there (PTRACE_EVENT_EXIT comes before
-	 * exit_mm), so VmHWM is the peak RSS of the image it runs. The final wait status brings
-	 * ru_maxrss, the peak over all its images, but for a process that reaped children it is
-	 * the larger of its own and theirs; only then is /proc read here (see task_gone).
-	 */
-	if (!ps->live && ps->reaped_any) {
+	/* The last thread: the address space is still there (PTRACE_EVENT_EXIT comes before
+	 * exit_mm), so VmHWM is the peak RSS of the image the process runs. */
+	if (!ps->live) {
 		uint64_t hwm = read_vm_hwm(tk->tid);
 
 		if (hwm > p->vm_hwm_bytes)
@@ -1060,13 +1056,18 @@ static int task_gone(struct rn_collector *c, struct task *tk, int status)
 	if (!(tk->flags & TASK_EXITING) && ps->live)
 		ps->live--;
 	if (tk->tid == p->pid) {
-		/* ru_maxrss covers the process and the children it reaped: it is the process's
-		 * own peak when it reaped none or when it exceeds theirs */
+		/*
+		 * wait4's ru_maxrss is a floor only where it means this process's own peak:
+		 * Linux carries it across execve (so after an exec it includes the pre-exec
+		 * image, for the root a copy of renacer), and it includes the children the
+		 * process reaped. So: never for a process that exec'd, and for one that reaped
+		 * children only when it exceeds theirs.
+		 */
 		uint64_t ru = (uint64_t)tk->maxrss_kb * 1024;
 
 		ps->ru_bytes = ru;
-		if (ru > p->vm_hwm_bytes &&
-		    (!ps->reaped_any || ru > ps->child_ru_bytes || c->seccomp))
+		if (ru > p->vm_hwm_bytes && !p->exec_ns &&
+		    (!ps->reaped_any || ru > ps->child_ru_bytes))
 			p->vm_hwm_bytes = ru;
 		/* The leader's exit is reported after all its threads': the process is over. */
 		if (c->killing || ps->killed) {
@@ -1201,21 +1202,16 @@ static int pt_prepare(struct rn_collector *c, char ***env, size_t *nenv, size_t 
 
 static int pt_on_spawn(struct rn_collector *c, pid_t pid, struct rn_trace *t)
 {
-	long opts = PTRACE_O_EXITKILL | PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC;
+	long opts = PTRACE_O_EXITKILL | PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC |
+		    PTRACE_O_TRACEEXIT;
 	struct rn_process *p;
 
 	c->t = t;
 	c->need_paths = t->nsinks > 0 || t->spool;
 	if (c->follow)
 		opts |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
-	/* The seccomp modes save the exit stop of every task: their stops are few, so wait4
-	 * brings rusage with every status, and the final one carries ru_maxrss (for a process
-	 * that reaped children, the larger of its peak and theirs). A call cut off by the
-	 * process's death is closed at its final status instead. */
 	if (c->seccomp)
 		opts |= PTRACE_O_TRACESECCOMP;
-	else
-		opts |= PTRACE_O_TRACEEXIT;
 	t->filtered = c->spec->syscall_filter != NULL;
 	t->counts_only = c->count_only;
 	if (ptrace(PTRACE_SEIZE, pid, 0L, opts))
@@ -1363,7 +1359,7 @@ size_t rn_ptrace_live_tasks(const struct rn_collector *c)
 
 bool rn_ptrace_wants_rusage(const struct rn_collector *c)
 {
-	return c->nexiting || c->killing || c->seccomp;
+	return c->nexiting || c->killing;
 }
 
 void rn_ptrace_final_rusage(struct rn_collector *c, pid_t tid, long maxrss_kb)

@@ -1,14 +1,7 @@
 # Integration tests of the ptrace collector, the run loop and `renacer trace`.
 # They need python3; tests that need strace or ptrace permission exit 77 (skip).
 
-# `renacer trace` alone, without the runner's report libraries: the benchmark's measure of the
-# tracer's own cost (tests/bench/ptrace/bench.py --slim build/rn-trace-slim).
-add_executable(rn-trace-slim ${CMAKE_CURRENT_LIST_DIR}/trace_slim.c
-	${CMAKE_SOURCE_DIR}/runner/cmd_trace.c ${CMAKE_SOURCE_DIR}/runner/cli.c)
-target_include_directories(rn-trace-slim PRIVATE ${CMAKE_SOURCE_DIR}/runner)
-target_link_libraries(rn-trace-slim PRIVATE rn_collectors)
-set_target_properties(rn-trace-slim PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
-rn_sanitize(rn-trace-slim)
+
 find_program(RN_PYTHON3 python3)
 if(RN_PYTHON3)
 	add_test(NAME ptrace.strace_compare

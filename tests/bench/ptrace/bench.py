@@ -9,9 +9,8 @@ the modes run interleaved, round after round, in a rotating order; each round gi
 ratio (renacer / strace, filtered / untraced) and the table shows the median of the ratios.
 
 Modes:  untraced | strace -f -c | renacer trace -f -c | renacer trace -f -c -e trace=openat
-        (filtered: seccomp-bpf) | renacer trace -f -c --count-only. With --slim, the same
-        for rn-trace-slim: `renacer trace` linked without the runner's report libraries,
-        whose start-up (libcurl and ~30 shared libraries, ~20 ms here) is not the tracer's.
+        (filtered: seccomp-bpf) | renacer trace -f -c --count-only. With --slim PATH, the
+        same for a second build of renacer (to compare two versions side by side).
 
 Memory: renacer's peak RSS (VmHWM, polled from /proc) tracing 10k and 10M getppid calls.
 

@@ -1,12 +1,14 @@
 #include "golden.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/utsname.h>
 #include <time.h>
 
@@ -37,17 +39,33 @@ static void copy_field(char *dst, size_t cap, const char *src, size_t len)
 	dst[len] = '\0';
 }
 
-/* The first "model name" of /proc/cpuinfo (x86, and arm64 kernels >= 6.x on some SoCs). */
+/*
+ * The first "model name" of /proc/cpuinfo (x86, and arm64 kernels >= 6.x on some SoCs). It is
+ * in the first lines, so a fixed buffer does: no allocation that could fail and silently turn
+ * the provenance into "unknown".
+ */
 static void read_cpu_model(char *dst, size_t cap)
 {
-	struct rn_buf b;
+	char buf[8192];
+	ssize_t n = 0, r;
 	const char *p;
+	int fd;
 
 	copy_field(dst, cap, "unknown", 7);
-	rn_buf_init(&b, 1 << 22);
-	if (rn_buf_read_file(&b, "/proc/cpuinfo") < 0 || rn_buf_failed(&b))
-		goto out_release;
-	for (p = b.buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+	fd = open("/proc/cpuinfo", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	while (n < (ssize_t)sizeof(buf) - 1) {
+		r = read(fd, buf + n, sizeof(buf) - 1 - (size_t)n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
 		const char *colon, *end, *v;
 
 		if (strncmp(p, "model name", 10))
@@ -66,8 +84,6 @@ static void read_cpu_model(char *dst, size_t cap)
 			copy_field(dst, cap, v, (size_t)(end - v));
 		break;
 	}
-out_release:
-	rn_buf_release(&b);
 }
 
 void rn_golden_host(struct rn_golden_host *h)

@@ -14,6 +14,30 @@
 #include "log.h"
 #include "xalloc.h"
 
+/*
+ * Strings the config keeps are built with this dying formatter: the runner may die on
+ * out-of-memory (rn_x*), and a failed append must never leave a silently shortened value.
+ */
+static char *xformat(const char *fmt, ...) RN_PRINTF(1, 2);
+
+static char *xformat(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		rn_die("cannot format a config value");
+	s = rn_xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
 /* Key lists derived from the X-macro tables, for validation and did-you-mean. */
 #define KEY_NAME(key, type, doc) #key,
 static const char *const target_keys[] = { RN_TARGET_KEYS(KEY_NAME) NULL };
@@ -252,7 +276,7 @@ static int get_regex(struct ctx *c, const struct rn_toml_value *tab, const char 
 		     void **re_out)
 {
 	const struct rn_toml_kv *kv = rn_toml_get_kv(tab, key);
-	struct rn_buf b;
+	char *anchored;
 	regex_t *re;
 	int rc;
 
@@ -260,11 +284,10 @@ static int get_regex(struct ctx *c, const struct rn_toml_value *tab, const char 
 		return 0;
 	if (get_string(c, tab, key, pat))
 		return -1;
-	rn_buf_init(&b, 0);
-	rn_buf_addf(&b, "^(%s)$", *pat);
+	anchored = xformat("^(%s)$", *pat);
 	re = rn_xmalloc(sizeof(*re));
-	rc = regcomp(re, b.buf, REG_EXTENDED | REG_NOSUB);
-	rn_buf_release(&b);
+	rc = regcomp(re, anchored, REG_EXTENDED | REG_NOSUB);
+	free(anchored);
 	if (rc) {
 		char msg[256];
 
@@ -288,13 +311,9 @@ static void free_regex(void *re)
 /* Resolve `p` against the config directory unless it is absolute. Caller frees. */
 static char *resolve_path(const struct rn_config *cfg, const char *p)
 {
-	struct rn_buf b;
-
 	if (p[0] == '/')
 		return rn_xstrdup(p);
-	rn_buf_init(&b, 0);
-	rn_buf_addf(&b, "%s/%s", cfg->dir, p);
-	return rn_buf_detach(&b, NULL);
+	return xformat("%s/%s", cfg->dir, p);
 }
 
 static bool valid_name(const char *s)
@@ -372,15 +391,21 @@ static int parse_target(struct ctx *c, const struct rn_toml_value *tab, struct r
 		goto out;
 	if (shell) {
 		/* `shell = true` is the only way a shell is involved (security: argv as given). */
-		struct rn_buf line;
+		size_t len = 1;
+		char *line;
 
-		rn_buf_init(&line, 0);
 		for (i = 0; i < ncmd; i++)
-			rn_buf_addf(&line, "%s%s", i ? " " : "", cmd[i]);
+			len += strlen(cmd[i]) + 1;
+		line = rn_xcalloc(len, 1);
+		for (i = 0; i < ncmd; i++) {
+			if (i)
+				strncat(line, " ", len - strlen(line) - 1);
+			strncat(line, cmd[i], len - strlen(line) - 1);
+		}
 		t->argv = rn_xcalloc(4, sizeof(*t->argv));
 		t->argv[0] = rn_xstrdup("/bin/sh");
 		t->argv[1] = rn_xstrdup("-c");
-		t->argv[2] = rn_buf_detach(&line, NULL);
+		t->argv[2] = line;
 		free_strings(cmd);
 	} else {
 		t->argv = cmd;
@@ -408,7 +433,6 @@ static int parse_target(struct ctx *c, const struct rn_toml_value *tab, struct r
 		t->env = rn_xcalloc(et->n + 1, sizeof(*t->env));
 		for (i = 0; i < et->n; i++) {
 			const struct rn_toml_value *v = et->kv[i].val;
-			struct rn_buf b;
 
 			if (v->type != RN_TOML_STRING) {
 				err_at(c, v->pos, "env value '%s' in %s must be a string, found %s",
@@ -421,9 +445,7 @@ static int parse_target(struct ctx *c, const struct rn_toml_value *tab, struct r
 				       et->kv[i].key, c->what);
 				goto out;
 			}
-			rn_buf_init(&b, 0);
-			rn_buf_addf(&b, "%s=%s", et->kv[i].key, v->u.str.ptr);
-			t->env[i] = rn_buf_detach(&b, NULL);
+			t->env[i] = xformat("%s=%s", et->kv[i].key, v->u.str.ptr);
 		}
 	}
 	dv = -1;
@@ -897,15 +919,12 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 			ht = kv->val->u.table;
 			o->headers = rn_xcalloc(ht->n + 1, sizeof(*o->headers));
 			for (i = 0; i < ht->n; i++) {
-				struct rn_buf b;
-
 				if (ht->kv[i].val->type != RN_TOML_STRING)
 					return err_at(c, ht->kv[i].val->pos,
 						      "header '%s' in [otlp] must be a string",
 						      ht->kv[i].key);
-				rn_buf_init(&b, 0);
-				rn_buf_addf(&b, "%s: %s", ht->kv[i].key, ht->kv[i].val->u.str.ptr);
-				o->headers[i] = rn_buf_detach(&b, NULL);
+				o->headers[i] = xformat("%s: %s", ht->kv[i].key,
+							ht->kv[i].val->u.str.ptr);
 			}
 		}
 	}

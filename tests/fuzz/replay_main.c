@@ -30,6 +30,7 @@ static int replay_file(const char *path)
 	struct rn_buf b;
 	int rc;
 	uint8_t *copy;
+	size_t len;
 
 	rn_buf_init(&b, 0);
 	rc = rn_buf_read_file(&b, path);
@@ -41,14 +42,15 @@ static int replay_file(const char *path)
 	if (!quiet)
 		fprintf(stderr, "replay: %s (%zu bytes)\n", path, b.len);
 	/* An exact-size copy, so ASan sees a read past the input as libFuzzer would. */
-	copy = malloc(b.len ? b.len : 1);
+	len = b.len;
+	copy = malloc(len ? len : 1);
 	if (!copy) {
 		rn_buf_release(&b);
 		return -1;
 	}
-	memcpy(copy, b.buf, b.len);
+	memcpy(copy, b.buf, len);
 	rn_buf_release(&b);
-	LLVMFuzzerTestOneInput(copy, b.len);
+	LLVMFuzzerTestOneInput(copy, len);
 	free(copy);
 	ninputs++;
 	return 0;

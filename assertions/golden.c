@@ -766,6 +766,20 @@ int rn_golden_read(const char *path, struct rn_golden *g, struct rn_diag *d)
 		rn_diag_set(d, 0, 0, "truncated golden trace: empty file");
 		return -EINVAL;
 	}
+	/* jansson stops at a NUL byte and calls it the end of the input: a NUL anywhere is
+	 * corruption (binary garbage), not a file that ends early. */
+	{
+		const char *nul = memchr(b.buf, '\0', b.len);
+
+		if (nul) {
+			int line, col;
+
+			rn_diag_position(b.buf, b.len, (size_t)(nul - b.buf), &line, &col);
+			rn_buf_release(&b);
+			rn_diag_set(d, line, col, "corrupt golden trace: NUL byte (binary data)");
+			return -EINVAL;
+		}
+	}
 	root = json_loadb(b.buf, b.len, JSON_REJECT_DUPLICATES, &err);
 	rn_buf_release(&b);
 	if (!root) {

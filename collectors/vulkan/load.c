@@ -61,6 +61,13 @@ static void fail(struct rn_vk_load_report *rep, int err, size_t off)
 	}
 }
 
+/* Record a malformed record at byte offset `at` and return the error. */
+static int malformed(struct rn_vk_load_report *rep, size_t at)
+{
+	fail(rep, -RN_VK_EMALFORMED, at);
+	return -RN_VK_EMALFORMED;
+}
+
 /* Pass 1: everything but spans. */
 static int pass_meta(struct file *f, const void *data, size_t len,
 		     struct rn_vk_load_report *rep)
@@ -75,16 +82,21 @@ static int pass_meta(struct file *f, const void *data, size_t len,
 	}
 	if (ret)
 		return ret;
-	while ((ret = rn_vk_reader_next(&r, &rec)) > 0) {
+	for (;;) {
+		/* Offset of the record about to be read: where a malformed one is reported. */
+		size_t at = rn_vk_reader_offset(&r);
 		struct device *d;
 
+		ret = rn_vk_reader_next(&r, &rec);
+		if (ret <= 0)
+			break;
 		switch (rec.type) {
 		case RN_VK_REC_PROCESS:
 			f->pid = rec.u.process.pid;
 			break;
 		case RN_VK_REC_DEVICE:
 			if (find(f, rec.u.device.device) || f->ndev == MAX_DEVICES)
-				return -RN_VK_EMALFORMED;
+				return malformed(rep, at);
 			d = &f->dev[f->ndev++];
 			memset(d, 0, sizeof(*d));
 			d->rec = rec.u.device;
@@ -94,7 +106,7 @@ static int pass_meta(struct file *f, const void *data, size_t len,
 		case RN_VK_REC_CALIBRATION:
 			d = find(f, rec.u.calibration.device);
 			if (!d)
-				return -RN_VK_EMALFORMED;
+				return malformed(rep, at);
 			d->samples = rn_xgrow(d->samples, &d->cap, d->nsamples + 1,
 					      sizeof(*d->samples));
 			d->samples[d->nsamples++] = (struct rn_vk_clock_sample){
@@ -110,7 +122,7 @@ static int pass_meta(struct file *f, const void *data, size_t len,
 		case RN_VK_REC_STATS:
 			d = find(f, rec.u.stats.device);
 			if (!d)
-				return -RN_VK_EMALFORMED;
+				return malformed(rep, at);
 			d->stats = rec.u.stats;
 			d->have_stats = true;
 			break;

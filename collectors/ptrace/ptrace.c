@@ -297,16 +297,18 @@ static void set_waiting(struct rn_collector *c, struct task *tk, bool waiting)
  * other blocking calls count as runnable (pinning never serializes work). The target cannot
  * see the pinning: sched_getaffinity answers of a narrowed task are rewritten.
  *
- * Pinning pays only while stops come fast. When two stops are more than SPARSE_GAP_NS apart
- * the task is computing (or waiting), and keeping it on one CPU could only make it share that
- * CPU with someone else's job while another CPU idles: it is let free, and pinned again
- * after DENSE_RUN stops each closer than DENSE_GAP_NS to the previous one. A task that
- * computes for long makes no stop at which the tracer could notice: a watchdog thread lets
- * it free once no stop came for SPARSE_GAP_NS.
+ * Pinning pays only while stops come fast: it saves a cross-CPU wake-up (tens of us) per
+ * stop, and costs, when another job shares the chosen CPU, everything the task could have
+ * run elsewhere. When two stops are more than SPARSE_GAP_NS apart the task is computing (or
+ * waiting): it is let free, and pinned again after DENSE_RUN stops each closer than
+ * DENSE_GAP_NS to the previous one (gzip, say, computing ~300 us between its reads, is
+ * never pinned; find and tar are). A task that computes for long makes no stop at which the
+ * tracer could notice: a watchdog thread lets it free once no stop came for WATCHDOG_NS.
  */
-#define SPARSE_GAP_NS 2000000u
-#define DENSE_GAP_NS 100000u
+#define SPARSE_GAP_NS 200000u
+#define DENSE_GAP_NS 50000u
 #define DENSE_RUN 4
+#define WATCHDOG_NS 5000000u
 
 static uint64_t now_ns(void);
 
@@ -324,7 +326,7 @@ static void *watchdog_main(void *arg)
 			continue;
 		}
 		clock_gettime(CLOCK_MONOTONIC, &until);
-		until.tv_nsec += SPARSE_GAP_NS;
+		until.tv_nsec += WATCHDOG_NS;
 		if (until.tv_nsec >= 1000000000) {
 			until.tv_sec++;
 			until.tv_nsec -= 1000000000;
@@ -332,7 +334,7 @@ static void *watchdog_main(void *arg)
 		pthread_cond_timedwait(&w->cv, &w->mu, &until);
 		if (w->stop || atomic_load(&w->pinned_tid) != tid)
 			continue;
-		if (now_ns() - atomic_load(&w->last_stop_ns) < SPARSE_GAP_NS)
+		if (now_ns() - atomic_load(&w->last_stop_ns) < WATCHDOG_NS)
 			continue;
 		/* No stop for a while: the pinned task computes. Let it and the tracer go. */
 		sched_setaffinity(tid, sizeof(w->orig), &w->orig);
@@ -1192,8 +1194,9 @@ static int pt_prepare(struct rn_collector *c, char ***env, size_t *nenv, size_t 
 	(void)env;
 	(void)nenv;
 	(void)env_cap;
-	/* Pinning needs two CPUs to choose from. */
-	if ((c->spec->flags & RN_RUN_PIN_CPU) &&
+	/* Pinning needs two CPUs to choose from, and every child to be seen: an untraced child
+	 * would inherit the narrowed affinity of its parent and keep it. */
+	if ((c->spec->flags & RN_RUN_PIN_CPU) && c->follow &&
 	    !sched_getaffinity(0, sizeof(c->cpus_orig), &c->cpus_orig) &&
 	    CPU_COUNT(&c->cpus_orig) >= 2 && !watchdog_start(c))
 		c->pin = true;

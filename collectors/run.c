@@ -649,8 +649,16 @@ static int spawn(struct run *r, const sigset_t *mask)
 			return rc;
 		}
 	}
-	if (!r->pt)
+	if (!r->pt) {
+		struct rn_process *p = &r->t->procs[0];
+		struct rn_elf_cache *elf = NULL;
+
+		/* Without ptrace the exec is not seen: it follows this SIGCONT at once. */
+		rn_elf_identify(&elf, r->exe, &p->elf_machine, p->build_id);
+		rn_elf_cache_free(elf);
 		kill(pid, SIGCONT);
+		p->exec_ns = now_ns();
+	}
 	return 0;
 }
 

@@ -97,8 +97,21 @@ const char *rn_signal_name(int sig);
 int rn_trace_summary_write(const struct rn_trace *t, FILE *out);
 
 /*
- * JSON output, schema "renacer-trace" version RN_TRACE_JSON_VERSION (documented in
- * collectors/ptrace/JSON.md). All text goes through rn_json_add_string().
+ * JSON output, schema "renacer-trace" version RN_TRACE_JSON_VERSION, documented in full in
+ * collectors/ptrace/JSON.md. In short:
+ *
+ *   --format jsonl   {"type":"header","schema":"renacer-trace","version":1,"command":[..]}
+ *                    then {"type":"syscall",...} and {"type":"process","event":"fork|exec|exit",
+ *                    ...} lines as the run goes, then {"type":"end", run fields, "summary":[..],
+ *                    "processes":[..]}
+ *   --format json    {"schema":"renacer-trace","version":1,"command":[..], run fields,
+ *                    "summary":[..], "processes":[..], "syscalls":[..] or null with -c}
+ *
+ * Run fields: status, error, start_ns, end_ns, wall_ns, process_count, syscalls,
+ * syscall_errors, peak_rss_bytes, max_rss_bytes, alloc_peak_bytes, alloc_total_bytes,
+ * filtered, counts_only. Times are CLOCK_MONOTONIC ns; syscall durations are "under tracer".
+ * The version changes when a field is removed or changes meaning; readers ignore unknown
+ * keys. All text goes through rn_json_add_string().
  */
 #define RN_TRACE_JSON_VERSION 1
 

@@ -619,6 +619,8 @@ static void test_ptrace_collector_plain_driver(void **state)
 	assert_int_equal(t.procs[0].end, RN_PROC_EXITED);
 	assert_int_equal(t.procs[0].exit_code, 3);
 	assert_true(t.procs[0].vm_hwm_bytes > 0);
+	assert_true(t.procs[0].elf_machine != 0);
+	assert_true(t.procs[0].exec_ns >= t.procs[0].start_ns);
 	assert_string_equal(res.out, "hi\n");
 	rn_trace_release(&t);
 	rn_run_result_release(&res);

@@ -1,7 +1,5 @@
 # Integration tests of the ptrace collector, the run loop and `renacer trace`.
 # They need python3; tests that need strace or ptrace permission exit 77 (skip).
-
-
 find_program(RN_PYTHON3 python3)
 if(RN_PYTHON3)
 	add_test(NAME ptrace.strace_compare

@@ -433,6 +433,8 @@ static struct run_event *next_event(struct run *r)
 				return &r->ev;
 			}
 		}
+		if (r->pt)
+			rn_ptrace_idle(r->pt);
 		rup = !r->pt || rn_ptrace_wants_rusage(r->pt) ? &ru : NULL;
 		ru.ru_maxrss = 0;
 		pid = wait4(who, &status, __WALL, rup);

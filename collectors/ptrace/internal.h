@@ -39,6 +39,10 @@ bool rn_ptrace_wants_rusage(const struct rn_collector *c);
  * on_event hands the status over. */
 void rn_ptrace_final_rusage(struct rn_collector *c, pid_t tid, long maxrss_kb);
 
+/* The run loop has nothing queued and is about to block in wait4: settle what cannot wait
+ * for another event (new tasks whose parent's fork event never came). */
+void rn_ptrace_idle(struct rn_collector *c);
+
 /*
  * The seccomp-bpf program for the child, or NULL when the run needs none (full tracing).
  * Built in the parent before fork (the child only installs it: prctl and seccomp are

@@ -860,6 +860,43 @@ static int check_proc_limit(struct rn_collector *c)
 
 static int first_stop(struct rn_collector *c, struct task *tk);
 
+/*
+ * Add task `tid`: a thread of process `proc`, or a new process whose parent is process
+ * `proc` (-1: a process the tracer does not know, pid `ppid`). `narrow`: it inherited a pinned
+ * affinity. *rc gets -E2BIG past max_procs.
+ */
+static struct task *adopt(struct rn_collector *c, pid_t tid, bool thread, int proc, pid_t ppid,
+			  bool narrow, int *rc)
+{
+	struct task *tk;
+
+	*rc = 0;
+	if (thread) {
+		c->t->procs[proc].nthreads++;
+		tk = task_new(c, tid, proc, TASK_NEW);
+	} else {
+		struct rn_process *p = rn_trace_add_process(
+			c->t, tid, proc >= 0 ? c->t->procs[proc].pid : ppid, now_ns());
+		const struct rn_process *pp = proc >= 0 ? &c->t->procs[proc] : NULL;
+
+		/* (pp is read after the add, which may move the array) */
+		if (pp && pp->exe) {
+			rn_process_set_exe(p, pp->exe);
+			memcpy(p->build_id, pp->build_id, sizeof(p->build_id));
+			p->elf_machine = pp->elf_machine;
+		}
+		tk = task_new(c, tid, (int)(c->t->nprocs - 1), TASK_NEW);
+		rn_trace_process_event(c->t, p, 'f');
+		*rc = check_proc_limit(c);
+	}
+	if (narrow) {
+		tk->flags |= TASK_NARROW;
+		c->nnarrow++;
+	}
+	balance(c);
+	return tk;
+}
+
 /* A new task `tid` made by `parent`: a thread of its process or a new process. */
 static int new_child(struct rn_collector *c, struct task *parent, pid_t tid, int event)
 {
@@ -888,32 +925,7 @@ static int new_child(struct rn_collector *c, struct task *parent, pid_t tid, int
 	}
 	if (task_find(c, tid))
 		return 0; /* already known (pid reuse races are not possible while traced) */
-	if (thread) {
-		struct rn_process *p = proc_of(c, parent);
-
-		p->nthreads++;
-		tk = task_new(c, tid, parent->proc, TASK_NEW);
-	} else {
-		struct rn_process *pp = proc_of(c, parent);
-		pid_t ppid = pp->pid;
-		struct rn_process *p = rn_trace_add_process(c->t, tid, ppid, now_ns());
-
-		pp = &c->t->procs[parent->proc]; /* the add may have moved the array */
-		if (pp->exe) {
-			rn_process_set_exe(p, pp->exe);
-			memcpy(p->build_id, pp->build_id, sizeof(p->build_id));
-			p->elf_machine = pp->elf_machine;
-		}
-		tk = task_new(c, tid, (int)(c->t->nprocs - 1), TASK_NEW);
-		rn_trace_process_event(c->t, p, 'f');
-		rc = check_proc_limit(c);
-	}
-	/* it inherited its parent's affinity */
-	if (parent->flags & TASK_NARROW) {
-		tk->flags |= TASK_NARROW;
-		c->nnarrow++;
-	}
-	balance(c);
+	tk = adopt(c, tid, thread, parent->proc, 0, parent->flags & TASK_NARROW, &rc);
 	/* Its first stop may have come before this event. */
 	for (i = 0; i < c->npending; i++) {
 		if (c->pending[i].tid != tid)
@@ -1239,8 +1251,14 @@ static int pt_on_event(struct rn_collector *c, struct rn_trace *t, pid_t tid, in
 
 	(void)t;
 	if (!tk) {
-		if (!WIFSTOPPED(status))
+		if (!WIFSTOPPED(status)) {
+			size_t i;
+
+			for (i = 0; i < c->npending; i++)
+				if (c->pending[i].tid == tid)
+					c->pending[i--] = c->pending[--c->npending];
 			return !c->ntasks && !c->npending;
+		}
 		if (c->killing) {
 			kill(tid, SIGKILL);
 			ptrace(PTRACE_CONT, tid, 0L, 0L);
@@ -1358,6 +1376,69 @@ void rn_ptrace_kill_tree(struct rn_collector *c)
 size_t rn_ptrace_live_tasks(const struct rn_collector *c)
 {
 	return c->ntasks + c->npending;
+}
+
+/* Tgid and PPid of `tid` from /proc/TID/status. 0 or negative errno. */
+static int read_ids(pid_t tid, pid_t *tgid, pid_t *ppid)
+{
+	char path[64], buf[2048];
+	const char *keys[2] = { "\nTgid:", "\nPPid:" };
+	pid_t *out[2] = { tgid, ppid };
+	ssize_t n;
+	int fd, k;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = '\0';
+	for (k = 0; k < 2; k++) {
+		const char *p = strstr(buf, keys[k]);
+		pid_t v = 0;
+
+		if (!p)
+			return -EIO;
+		for (p += 6; *p == ' ' || *p == '\t'; p++)
+			;
+		for (; *p >= '0' && *p <= '9'; p++)
+			v = v * 10 + (*p - '0');
+		*out[k] = v;
+	}
+	return 0;
+}
+
+void rn_ptrace_idle(struct rn_collector *c)
+{
+	size_t i = 0;
+
+	/* New tasks whose parent's fork event has not come (the parent may have been killed
+	 * between clone and its event stop, and then it never comes): ask /proc who they are
+	 * rather than leave them stopped. */
+	while (i < c->npending && !c->killing) {
+		struct pending pe = c->pending[i];
+		pid_t tgid, ppid;
+		struct task *tk;
+		int proc, rc;
+
+		if (task_find(c, pe.tid) || read_ids(pe.tid, &tgid, &ppid)) {
+			i++;
+			continue;
+		}
+		proc = rn_trace_find_process(c->t, tgid != pe.tid ? tgid : ppid);
+		if (tgid != pe.tid && proc < 0) {
+			i++; /* a thread of a process we do not know: its exit will come */
+			continue;
+		}
+		c->pending[i] = c->pending[--c->npending];
+		tk = adopt(c, pe.tid, tgid != pe.tid, proc, ppid, false, &rc);
+		if (rc)
+			kill(pe.tid, SIGKILL);
+		first_stop(c, tk);
+	}
 }
 
 bool rn_ptrace_wants_rusage(const struct rn_collector *c)

@@ -448,7 +448,7 @@ static struct run_event *next_event(struct run *r)
 	push(r, pid, status, rup);
 	/* Serve every pending stop in turn: wait4(-1) prefers the caller's own children, so
 	 * a busy root would otherwise starve its descendants. */
-	while (r->pt && r->qlen < QUEUE_MAX && rn_ptrace_live_tasks(r->pt) > 1) {
+	while (r->pt && r->qlen < QUEUE_MAX && rn_ptrace_runnable_tasks(r->pt) > 1) {
 		rup = rn_ptrace_wants_rusage(r->pt) ? &ru : NULL;
 		ru.ru_maxrss = 0;
 		pid = wait4(-1, &status, __WALL | WNOHANG, rup);

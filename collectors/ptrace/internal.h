@@ -22,9 +22,10 @@
  */
 void rn_ptrace_kill_tree(struct rn_collector *c);
 
-/* Tasks (threads of all processes) currently traced, tasks not yet attributed included. The
- * run loop skips draining wait4(WNOHANG) while this is 1. */
-size_t rn_ptrace_live_tasks(const struct rn_collector *c);
+/* Traced tasks that may make stops now: all tasks (threads of all processes, tasks not yet
+ * attributed included) but those blocked in wait4/waitid. While at most one may, there is
+ * nobody to starve and the run loop skips draining wait4(WNOHANG) after each stop. */
+size_t rn_ptrace_runnable_tasks(const struct rn_collector *c);
 
 /*
  * Whether the next wait statuses may be final ones whose rusage the collector needs (a task

@@ -1373,9 +1373,9 @@ void rn_ptrace_kill_tree(struct rn_collector *c)
 	c->npending = 0;
 }
 
-size_t rn_ptrace_live_tasks(const struct rn_collector *c)
+size_t rn_ptrace_runnable_tasks(const struct rn_collector *c)
 {
-	return c->ntasks + c->npending;
+	return c->ntasks + c->npending - c->nwaiting;
 }
 
 /* Tgid and PPid of `tid` from /proc/TID/status. 0 or negative errno. */

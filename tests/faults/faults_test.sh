@@ -289,6 +289,22 @@ target_exit_nonzero)
 		expect_junit_valid "$tmp/junit.xml"
 	done
 	;;
+target_without_verdicts)
+	# A target with no assertion and no golden trace that runs cleanly has no verdict at
+	# all: the reports must cope with an empty list (run this under RN_SANITIZE=undefined).
+	cat >"$tmp/renacer.toml" <<EOT
+[[target]]
+name = "t"
+command = ["$faults/ft_exit", "0", "$marker"]
+[report]
+junit = "$tmp/junit.xml"
+EOT
+	run check --config "$tmp/renacer.toml" --no-golden --trace-out "$tmp/trace.json" \
+		--otlp-file "$tmp/otlp.jsonl"
+	expect_no_leftovers
+	expect_rc 0
+	expect_junit_valid "$tmp/junit.xml"
+	;;
 target_sigsegv)
 	target_config "\"$faults/ft_signal\", \"segv\", \"$marker\""
 	expect_target_error "was killed by signal 11"

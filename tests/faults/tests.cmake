@@ -13,7 +13,7 @@ endforeach()
 
 set(RN_FAULT_CASES
 	target_missing target_not_executable target_not_elf target_i386 target_exit_nonzero
-	target_sigsegv target_sigabrt target_sigkill target_ignores_sigterm target_blocks_signals
+	target_without_verdicts target_sigsegv target_sigabrt target_sigkill target_ignores_sigterm target_blocks_signals
 	grandchild_outlives grandchild_forever fork_bomb output_flood_null output_flood_capture
 	target_closes_stdio renacer_stdio_closed memory_limit rss_excludes_runner timeout_tree
 	renacer_sigint renacer_sigterm renacer_sigint_group renacer_sigterm_group

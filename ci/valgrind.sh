@@ -8,9 +8,10 @@
 #
 #     ci/valgrind.sh            (BUILD=build-valgrind: a plain build, no sanitizers)
 #
-# Targets run natively (memcheck does not follow exec), so the timings they are judged on are
-# real; renacer itself is slowed down, which can only make a golden timing look worse: check
-# on the example accepts exit 0 or 1, and the memcheck verdict is what this script judges.
+# Targets run natively (memcheck does not follow exec) in the environment the script was
+# started with, so what they do is what they do without valgrind; renacer itself is slowed
+# down, which can only make a golden timing look worse: a check accepts exit 0 or 1, and the
+# memcheck verdict is what this script judges.
 #
 # Memcheck does not model every ptrace request: valgrind 3.19 does not know that
 # PTRACE_GET_SYSCALL_INFO fills its buffer, so every use of the syscall information would
@@ -40,7 +41,9 @@ cat >"$tmp/ptrace_shim.c" <<'EOT'
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ptrace.h>
 #include <sys/types.h>
 #include <valgrind/memcheck.h>
@@ -70,16 +73,48 @@ long ptrace(enum __ptrace_request request, ...)
 	return r;
 }
 
-/* The targets renacer starts must not load this; the launchers before valgrind (timeout,
- * the valgrind front end) must pass it on. */
+/* Restore variable `name` to what the script saw (RN_VG_SET_<name> says whether it was set,
+ * RN_VG_VAL_<name> its value). */
+static void restore(const char *name)
+{
+	char set[64], val[64];
+	const char *was_set, *value;
+
+	snprintf(set, sizeof(set), "RN_VG_SET_%s", name);
+	snprintf(val, sizeof(val), "RN_VG_VAL_%s", name);
+	was_set = getenv(set);
+	value = getenv(val);
+	if (was_set && !strcmp(was_set, "1") && value)
+		setenv(name, value, 1);
+	else if (was_set)
+		unsetenv(name);
+	unsetenv(set);
+	unsetenv(val);
+}
+
+/* The targets renacer starts run natively and must see the environment of a run without
+ * valgrind: not this shim, nor what a distribution's valgrind wrapper adds (Debian's sets
+ * LD_LIBRARY_PATH=/usr/lib/debug, which changes the targets' library lookups and so their
+ * syscall counts). The launchers before valgrind (timeout, the wrapper) must pass it all on. */
 __attribute__((constructor)) static void forget_preload(void)
 {
-	if (RUNNING_ON_VALGRIND)
-		unsetenv("LD_PRELOAD");
+	if (!RUNNING_ON_VALGRIND)
+		return;
+	restore("LD_PRELOAD");
+	restore("LD_LIBRARY_PATH");
+	restore("GLIBCPP_FORCE_NEW");
 }
 EOT
 ${CC:-cc} -shared -fPIC -O1 -o "$tmp/ptrace_shim.so" "$tmp/ptrace_shim.c" -ldl ||
 	{ echo "valgrind.sh: cannot build the ptrace shim (is valgrind/memcheck.h installed?)" >&2; exit 2; }
+# What the targets' environment must be restored to (see the shim).
+for var in LD_PRELOAD LD_LIBRARY_PATH GLIBCPP_FORCE_NEW; do
+	if eval "[ -n \"\${$var+x}\" ]"; then
+		eval "export RN_VG_SET_$var=1 RN_VG_VAL_$var=\"\$$var\""
+	else
+		export "RN_VG_SET_$var=0"
+	fi
+done
 failed=0
 summary=""
 

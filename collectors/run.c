@@ -11,7 +11,16 @@
  *
  * With the ptrace collector selected, every wait status of the tree goes to its on_event; the
  * loop ends when wait4 reports no tracee left (ECHILD), so no process can stay in ptrace-stop.
- * Without it, a plain driver waits for the root alone.
+ * That wait4(-1) also reaps any other child of the calling process that ends during the run:
+ * the runner must not keep children of its own running across rn_run_target(). Without the
+ * ptrace collector, a plain driver waits for the root alone (wait4's ru_maxrss is then the
+ * root's only memory figure, and it includes the image of renacer the root was forked from).
+ *
+ * Signals: SIGINT/SIGTERM handlers and a CLOCK_MONOTONIC timer (SIGALRM) are installed for
+ * the run, without SA_RESTART, so a blocked wait4 returns EINTR; after the deadline or an
+ * interrupt the timer re-fires every RETRY_NS, closing the window between checking the flags
+ * and blocking. The target gets the dispositions renacer inherited, SIGPIPE and SIGXFSZ back
+ * to their defaults (renacer itself ignores them), and renacer's signal mask.
  */
 #include "collector.h"
 

@@ -417,6 +417,14 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 			r->start_unix_ns = start_unix;
 		rc = rn_run_target(&spec, &t, &res);
 		rn_run_result_release(&res);
+		/* A program that failed did not do the work being measured: its numbers are not
+		 * judged unless the target expects that status. */
+		if (!rc && t.status == RN_RUN_OK && t.nprocs && t.procs[0].end == RN_PROC_EXITED &&
+		    tc->expect_exit >= 0 && t.procs[0].exit_code != tc->expect_exit)
+			rn_trace_fail(&t, RN_RUN_ERROR,
+				      "target '%s' exited with status %d (expected %d; set expect_exit "
+				      "to accept it)",
+				      tc->name, t.procs[0].exit_code, tc->expect_exit);
 		if (rc == -ECANCELED) {
 			if (!r->error)
 				r->error = rn_xstrdup("renacer was interrupted");
@@ -681,6 +689,8 @@ int rn_cmd_check(int argc, char **argv)
 		size_t nall = 0, cap = 0;
 
 		for (i = 0; i < nsel; i++) {
+			if (!tvs[i].nverdicts)
+				continue;
 			all = rn_xgrow(all, &cap, nall + tvs[i].nverdicts, sizeof(*all));
 			memcpy(all + nall, tvs[i].verdicts, tvs[i].nverdicts * sizeof(*all));
 			nall += tvs[i].nverdicts;

@@ -453,6 +453,10 @@ static int parse_target(struct ctx *c, const struct rn_toml_value *tab, struct r
 		goto out;
 	if (dv > 0)
 		t->timeout_ns = (uint64_t)(dv * 1e9);
+	iv = 0;
+	if (get_int(c, tab, "expect_exit", -1, 255, &iv))
+		goto out;
+	t->expect_exit = (int)iv;
 	iv = 1;
 	if (get_int(c, tab, "runs", 1, 1000, &iv))
 		goto out;

@@ -31,6 +31,7 @@
 	X(cwd, "string", "working directory, relative to renacer.toml (default: its directory)") \
 	X(env, "table of strings", "variables added to the inherited environment")             \
 	X(timeout_s, "number", "wall-clock limit of one run in seconds (default 300)")         \
+	X(expect_exit, "integer", "exit status of a clean run (default 0; -1 accepts any)")    \
 	X(runs, "integer", "measured runs (default 1, at most 1000)")                          \
 	X(warmup, "integer", "unmeasured runs first (default 0)")                              \
 	X(collectors, "array of strings", "any of \"ptrace\", \"vulkan\" (default [\"ptrace\"])") \
@@ -99,6 +100,7 @@ struct rn_target_cfg {
 	char *cwd;                /* absolute working directory, owned */
 	char **env;               /* "KEY=VALUE" added to the environment, NULL-terminated */
 	uint64_t timeout_ns;      /* wall-clock limit of one run, ns */
+	int expect_exit;          /* exit status of a clean run, -1 = any */
 	unsigned runs;            /* measured runs, >= 1 */
 	unsigned warmup;          /* unmeasured runs */
 	uint32_t collectors;      /* enum rn_collector_mask */

@@ -279,14 +279,19 @@ target_i386)
 	expect_target_error "makes i386 (32-bit) system calls, which renacer does not support"
 	;;
 target_exit_nonzero)
-	# An exit status is the target's business: the run is clean and judged (README: OK =
-	# "the root exited (any exit code)").
+	# A failing program's numbers are not trusted: ERROR and exit 4 unless the target says
+	# which status it expects (expect_exit), or that any will do (expect_exit = -1).
 	for code in 3 255; do
 		target_config "\"$faults/ft_exit\", \"$code\", \"$marker\""
+		expect_target_error "exited with status $code (expected 0"
+		target_config "\"$faults/ft_exit\", \"$code\", \"$marker\"" "expect_exit = $code"
 		run check --config "$tmp/renacer.toml"
 		expect_rc 0
 		expect_err "cp                       PASS"
 		expect_junit_valid "$tmp/junit.xml"
+		target_config "\"$faults/ft_exit\", \"$code\", \"$marker\"" "expect_exit = -1"
+		run check --config "$tmp/renacer.toml"
+		expect_rc 0
 	done
 	;;
 target_without_verdicts)

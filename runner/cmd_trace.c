@@ -4,6 +4,8 @@
  */
 #include "cmd_trace.h"
 
+#include "assertion.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -31,6 +33,7 @@ enum {
 	OPT_TIMEOUT,
 	OPT_NO_PIN,
 	OPT_COUNT_ONLY,
+	OPT_ANTI_PATTERNS,
 };
 
 static const struct rn_option trace_options[] = {
@@ -43,6 +46,7 @@ static const struct rn_option trace_options[] = {
 	{ OPT_FORMAT, "format", 0, RN_OPT_REQUIRED, "FMT", "text (default), json or jsonl (schema renacer-trace v1)" },
 	{ OPT_TIMEOUT, "timeout", 0, RN_OPT_REQUIRED, "SECONDS", "kill the whole tree after SECONDS of wall-clock time" },
 	{ OPT_COUNT_ONLY, "count-only", 0, RN_OPT_NONE, NULL, "count calls at entry only: no durations, errors only where the result is needed" },
+	{ OPT_ANTI_PATTERNS, "anti-patterns", 0, RN_OPT_NONE, NULL, "after the run, print every anti-pattern detection with its confidence, evidence and recommendation (assertions/ANTIPATTERNS.md)" },
 	{ OPT_NO_PIN, "no-pin", 0, RN_OPT_NONE, NULL, "do not share one CPU between renacer and a single-task target" },
 	{ OPT_WALL, NULL, 'w', RN_OPT_NONE, NULL, "accepted for strace compatibility: times are always wall-clock" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
@@ -77,6 +81,7 @@ struct trace_opts {
 	bool follow;              /* -f */
 	bool count_only;          /* --count-only */
 	bool no_pin;              /* --no-pin */
+	bool anti_patterns;       /* --anti-patterns */
 	bool help;                /* -h */
 	const char *expr;         /* -e, borrowed from argv */
 	const char *output;       /* -o, borrowed */
@@ -160,6 +165,9 @@ static int on_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_COUNT_ONLY:
 		o->count_only = true;
+		break;
+	case OPT_ANTI_PATTERNS:
+		o->anti_patterns = true;
 		break;
 	case OPT_NO_PIN:
 		o->no_pin = true;
@@ -435,7 +443,9 @@ int rn_cmd_trace(int argc, char **argv)
 			sink.syscall = jsonl_syscall;
 		sink.process = jsonl_process;
 		rn_trace_add_sink(&t, &sink);
-	} else if (o.format == FMT_JSON && !o.summary_only) {
+	}
+	/* JSON output and the detectors both replay every span from the spool. */
+	if ((o.format == FMT_JSON && !o.summary_only) || o.anti_patterns) {
 		rc = rn_trace_spool_enable(&t);
 		if (rc)
 			rn_warn("cannot create the span spool: %s; syscalls are left out",
@@ -450,6 +460,11 @@ int rn_cmd_trace(int argc, char **argv)
 			rn_trace_summary_write(&t, oc.out);
 	} else {
 		write_json_end(&oc, &t, cmd);
+	}
+	if (o.anti_patterns && t.status != RN_RUN_EXEC_FAILED) {
+		/* Detections from confidence 0.5 on; weaker ones are listed on one line. */
+		fputc('\n', oc.out);
+		rn_antipattern_report_all(&t, NULL, 0.5, oc.out);
 	}
 	code = exit_code(&t, &res);
 	if (t.status != RN_RUN_OK && t.status != RN_RUN_CRASHED && t.error)

@@ -39,3 +39,9 @@ rn_ap_test(pcie_no_gpu --expect "PCIeBottleneck=nodata" --expect "PcieBottleneck
 rn_ap_test(no_spool --no-spool --expect "ErrorStorm>=0.8" --expect "SmallIO=nodata"
 	--expect "RedundantIO=nodata" --expect "TightLoop=nodata"
 	-- $<TARGET_FILE:target_ap_errorstorm>)
+
+# The CLI face: renacer trace --anti-patterns names the detection after the -c summary.
+add_test(NAME antipattern.trace_cli
+	COMMAND sh -c "$<TARGET_FILE:renacer> trace -f -c --anti-patterns -o \"$1\" -- \"$2\" && grep -Eq '^TightLoop +confidence (0\\.[89]|1\\.00)' \"$1\" && grep -q '% time' \"$1\""
+		sh ${CMAKE_BINARY_DIR}/ap-trace-cli.txt $<TARGET_FILE:target_ap_tightloop>)
+set_tests_properties(antipattern.trace_cli PROPERTIES LABELS "antipattern;integration" TIMEOUT 120)

@@ -6,10 +6,10 @@ cd "$(dirname "$0")/.."
 echo "== -Werror build"
 cmake -S . -B build-werror -DRN_WERROR=ON -DRN_BUILD_TESTS=ON >/dev/null
 cmake --build build-werror -j"$(nproc)"
-echo "== ASan+UBSan build, unit tests"
+echo "== ASan+UBSan build, every test"
 cmake -S . -B build-asan -DRN_WERROR=ON -DRN_SANITIZE='address;undefined' \
 	-DCMAKE_BUILD_TYPE=Debug -DRN_BUILD_TESTS=ON >/dev/null
 cmake --build build-asan -j"$(nproc)"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	ctest --output-on-failure -L unit -j2)
+	ctest --output-on-failure -j2 --timeout 600)

@@ -28,6 +28,7 @@
 #define RN_METRICS(X)                                                                        \
 	X(WALL, "wall_time", "ns", "root spawn to the last exit of the tree")                \
 	X(CRITICAL_PATH, "critical_path", "ns", "longest chain of dependent work")           \
+	X(CPU_TIME, "cpu_time", "ns", "user + system CPU time of the tree")                   \
 	X(PEAK_RSS, "peak_rss", "bytes", "peak resident set of the process tree")            \
 	X(ALLOC_PEAK, "alloc_peak", "bytes", "peak anonymous mmap/mremap + brk bytes")        \
 	X(ALLOC_TOTAL, "alloc_total", "bytes", "bytes ever mapped anonymously or by brk")     \

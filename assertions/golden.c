@@ -24,6 +24,7 @@ void rn_regression_cfg_init(struct rn_regression_cfg *cfg)
 	cfg->timing_tolerance = 0.10;
 	cfg->memory_tolerance = 0.10;
 	cfg->memory_floor_bytes = 1u << 20;
+	cfg->load_guard = true;
 	cfg->alpha = 0.01;
 	cfg->timing = true;
 	cfg->min_runs_for_timing = 5;
@@ -876,6 +877,7 @@ struct step {
 static const struct step steps[] = {
 	{ JUDGE_COUNT, RN_METRIC_SYSCALLS, "syscalls", "calls", false },
 	{ JUDGE_SYSCALLS, RN_METRIC_SYSCALLS, "syscall_counts", "calls", false },
+	{ JUDGE_TIMING, RN_METRIC_CPU_TIME, "cpu_time", "ms", false },
 	{ JUDGE_TIMING, RN_METRIC_WALL, "wall_time", "ms", false },
 	{ JUDGE_TIMING, RN_METRIC_CRITICAL_PATH, "critical_path", "ms", false },
 	{ JUDGE_MEMORY, RN_METRIC_PEAK_RSS, "peak_rss", "bytes", false },
@@ -1360,6 +1362,43 @@ static void maybe_downgrade(struct cmp *c, struct rn_verdict_result *v, struct r
 		    c->elsewhere);
 }
 
+/* True when the runs' `m` samples are slower than the golden's by more than the timing
+ * tolerance, significantly (the FAIL rule of judge_timing). */
+static bool slower(const struct cmp *c, enum rn_metric m)
+{
+	const double *a = c->g->samples[m];
+	double *b = observed(c->r, m);
+	double gold = median_of(a, c->g->nruns);
+	struct rn_mann_whitney mw;
+	struct rn_hodges_lehmann hl;
+	bool r;
+
+	rn_stats_mann_whitney(a, c->g->nruns, b, c->r->nruns, &mw);
+	rn_stats_hodges_lehmann(a, c->g->nruns, b, c->r->nruns, c->cfg->alpha, &hl);
+	r = mw.p < c->cfg->alpha && hl.lower > c->cfg->timing_tolerance * gold;
+	free(b);
+	return r;
+}
+
+/*
+ * The load guard: wall time and critical path include waiting for a CPU, cpu_time does not.
+ * A CPU-bound target (cpu_time at least half its wall time in the golden trace) that got
+ * slower on the wall clock without using more CPU was slowed down by other processes on the
+ * machine. I/O- or sleep-bound targets are not guarded: their wall time is their own.
+ */
+static bool contention(const struct cmp *c, const struct step *s)
+{
+	const double *cpu = c->g->samples[RN_METRIC_CPU_TIME];
+	const double *wall = c->g->samples[RN_METRIC_WALL];
+
+	if (!c->cfg->load_guard || !cpu || !wall ||
+	    (s->metric != RN_METRIC_WALL && s->metric != RN_METRIC_CRITICAL_PATH))
+		return false;
+	if (median_of(cpu, c->g->nruns) < 0.5 * median_of(wall, c->g->nruns))
+		return false;
+	return !slower(c, RN_METRIC_CPU_TIME);
+}
+
 static void judge_timing(struct cmp *c, const struct step *s, struct rn_verdict_result *v)
 {
 	const struct rn_regression_cfg *cfg = c->cfg;
@@ -1428,6 +1467,13 @@ static void judge_timing(struct cmp *c, const struct step *s, struct rn_verdict_
 	rn_buf_addf(&m, "%s %s vs golden %s (%s, tolerance %s)", name, o, g, d, t);
 	if (v->verdict == RN_VERDICT_FAIL)
 		rn_buf_addf(&m, ": slower by at least %s at %s%% confidence (%s)", lo + 1, conf, p);
+	if (v->verdict == RN_VERDICT_FAIL && contention(c, s)) {
+		v->verdict = RN_VERDICT_WARN;
+		rn_buf_adds(&m, "; WARN, not FAIL: cpu_time did not grow, so the machine was "
+			    "busier, not the program ([regression] load_guard)");
+		rn_buf_adds(&det, "load guard: cpu_time shows no significant growth for this "
+			    "CPU-bound target: contention from other processes\n");
+	}
 	else if (mw.p < cfg->alpha)
 		rn_buf_addf(&m, ": significant slowdown (%s) of at least %s, within %s", p,
 			    isfinite(hl.lower) && hl.lower > 0 ? lo + 1 : "0 ms", lim + 1);

@@ -91,6 +91,10 @@ struct rn_regression_cfg {
 	bool timing;                  /* judge timing metrics; false reports them as SKIP
 				       * (default true) */
 	unsigned min_runs_for_timing; /* runs needed on both sides to judge timing (default 5) */
+	bool load_guard;              /* wall-time and critical-path slowdowns of a CPU-bound target
+				       * (cpu_time >= half of wall_time in the golden) whose
+				       * cpu_time did not grow significantly are machine contention,
+				       * not the program: WARN instead of FAIL (default true) */
 };
 
 /* Set the defaults documented above. */

@@ -220,6 +220,7 @@ void rn_metrics_from_trace(const struct rn_trace *t, struct rn_metrics *m)
 	}
 	m->v[RN_METRIC_WALL] = rn_trace_wall_ns(t);
 	m->v[RN_METRIC_CRITICAL_PATH] = cp.length_ns;
+	m->v[RN_METRIC_CPU_TIME] = t->cpu_ns;
 	m->v[RN_METRIC_PEAK_RSS] = t->peak_rss_bytes;
 	m->v[RN_METRIC_ALLOC_PEAK] = t->alloc_peak_bytes;
 	m->v[RN_METRIC_ALLOC_TOTAL] = t->alloc_total_bytes;

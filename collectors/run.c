@@ -757,10 +757,16 @@ void rn_run_result_release(struct rn_run_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000u + (uint64_t)tv->tv_usec * 1000u;
+}
+
 int rn_run_target(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_run_result *res)
 {
 	struct sigaction sa;
 	struct sigevent sev;
+	struct rusage ru_before, ru_after;
 	sigset_t mask;
 	struct run *r;
 	int rc = 0, i, exec_rc;
@@ -822,6 +828,7 @@ int rn_run_target(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_
 	if (!timer_create(CLOCK_MONOTONIC, &sev, &run_timer))
 		have_timer = 1;
 
+	getrusage(RUSAGE_CHILDREN, &ru_before);
 	rc = spawn(r, &mask);
 	if (!rc && spec->timeout_ns && have_timer) {
 		struct itimerspec its;
@@ -838,6 +845,11 @@ int rn_run_target(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_
 			;
 	}
 
+	/* CPU time of the tree: what the runner's waited-for children used during the run (the
+	 * root, which counts its own waited-for descendants). */
+	if (!rc && !getrusage(RUSAGE_CHILDREN, &ru_after))
+		t->cpu_ns = tv_ns(&ru_after.ru_utime) + tv_ns(&ru_after.ru_stime) -
+			    tv_ns(&ru_before.ru_utime) - tv_ns(&ru_before.ru_stime);
 	if (have_timer) {
 		have_timer = 0;
 		timer_delete(run_timer);

@@ -190,6 +190,9 @@ struct rn_trace {
 	uint64_t alloc_peak_bytes;  /* tree peak of anonymous mapped + brk bytes, bytes */
 	uint64_t alloc_total_bytes; /* tree total of bytes ever mapped/brk'ed, bytes */
 	uint64_t alloc_cur_bytes;   /* tree current mapped bytes while running, bytes */
+	uint64_t cpu_ns;            /* user + system CPU time of the root and of every descendant
+				     * reaped by its parent, ns (getrusage(RUSAGE_CHILDREN) over
+				     * the run); contention from other processes barely moves it */
 	uint64_t unfiltered_stops;  /* syscall stops seen (diagnostics of the filtered mode) */
 	bool filtered;              /* only a subset of syscalls was traced (seccomp filter) */
 	bool counts_only;           /* durations were not measured (count-only mode) */

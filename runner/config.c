@@ -947,7 +947,8 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 		    get_num(c, v, "timing_tolerance", 0, 100, &r->timing_tolerance) ||
 		    get_num(c, v, "memory_tolerance", 0, 100, &r->memory_tolerance) ||
 		    get_num(c, v, "alpha", 1e-9, 0.5, &r->alpha) ||
-		    get_bool(c, v, "timing", &r->timing))
+		    get_bool(c, v, "timing", &r->timing) ||
+		    get_bool(c, v, "load_guard", &r->load_guard))
 			return -1;
 		r->count_floor = (uint64_t)iv;
 		iv = (int64_t)r->min_runs_for_timing;

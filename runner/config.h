@@ -91,7 +91,8 @@
 	X(memory_floor_bytes, "integer", "memory growth always allowed, bytes (default 1048576)") \
 	X(alpha, "number", "significance level of the rank test (default 0.01)")              \
 	X(timing, "boolean", "judge timing metrics (default true)")                            \
-	X(min_runs_for_timing, "integer", "runs needed on both sides to judge timing (default 5)")
+	X(min_runs_for_timing, "integer", "runs needed on both sides to judge timing (default 5)") \
+	X(load_guard, "boolean", "CPU-bound slowdowns without more cpu_time WARN, not FAIL (default true)")
 
 /* One [[target]]. Owned by the config. */
 struct rn_target_cfg {

@@ -565,7 +565,8 @@ static void test_golden_read_json_v1(void **state)
 static void test_golden_compare_verdict_set(void **state)
 {
 	static const char *const names[] = { "golden:syscalls", "golden:syscall_counts",
-					     "golden:wall_time", "golden:critical_path",
+					     "golden:cpu_time", "golden:wall_time",
+					     "golden:critical_path",
 					     "golden:peak_rss", "golden:alloc_peak" };
 	struct rn_target_result r;
 	struct rn_golden g;
@@ -577,7 +578,7 @@ static void test_golden_compare_verdict_set(void **state)
 	make_result(&r, 5, 100.0, 0.02, 11, 8 << 20);
 	golden_of(&r, "set", &g);
 	n = compare(&g, &r, NULL, &v);
-	assert_int_equal(n, 6);
+	assert_int_equal(n, 7);
 	for (i = 0; i < n; i++) {
 		assert_string_equal(v[i].assertion, names[i]);
 		assert_string_equal(v[i].type, "regression");
@@ -942,7 +943,7 @@ static void test_golden_compare_failed_target_is_error(void **state)
 	now.status = RN_RUN_TIMED_OUT;
 	now.error = strdup("run 3 exceeded 10 s");
 	n = compare(&g, &now, NULL, &v);
-	assert_int_equal(n, 6);
+	assert_int_equal(n, 7);
 	for (i = 0; i < n; i++) {
 		assert_int_equal(v[i].verdict, RN_VERDICT_ERROR);
 		assert_string_equal(v[i].message, "not compared with the golden trace: target "
@@ -1010,7 +1011,7 @@ static void test_golden_compare_gpu(void **state)
 	golden_of(&gold, "gpu_cmp", &g);
 	make_result(&now, 5, 100.0, 0.02, 22, 8 << 20);
 	n = compare(&g, &now, NULL, &v);
-	assert_int_equal(n, 9);
+	assert_int_equal(n, 10);
 	assert_int_equal(find(v, n, "golden:gpu_busy")->verdict, RN_VERDICT_NO_DATA);
 	assert_int_equal(find(v, n, "golden:gpu_dispatches")->verdict, RN_VERDICT_NO_DATA);
 	assert_int_equal(find(v, n, "golden:gpu_copy_bytes")->verdict, RN_VERDICT_NO_DATA);
@@ -1032,9 +1033,73 @@ static void test_golden_compare_gpu(void **state)
 	free_result(&now);
 }
 
+/* Set cpu_time of every run to `share` of its wall time, scaled by `cpu_scale`. */
+static void set_cpu(struct rn_target_result *r, double share, double cpu_scale)
+{
+	size_t i;
+
+	for (i = 0; i < r->nruns; i++)
+		r->runs[i].v[RN_METRIC_CPU_TIME] =
+			(uint64_t)((double)r->runs[i].v[RN_METRIC_WALL] * share * cpu_scale);
+}
+
+/*
+ * The load guard: a CPU-bound target 30% slower on the wall clock without more cpu_time was
+ * slowed by other processes (WARN); with 30% more cpu_time it is the program (FAIL); an
+ * I/O-bound target (cpu_time a tenth of wall time) is never guarded.
+ */
+static void test_golden_load_guard(void **state)
+{
+	struct rn_target_result gold, now;
+	struct rn_golden g;
+	struct rn_verdict_result *v;
+	size_t n;
+
+	(void)state;
+	make_result(&gold, 10, 100.0, 0.02, 3, 8 << 20);
+	set_cpu(&gold, 0.9, 1.0);
+	golden_of(&gold, "guard", &g);
+
+	/* Busier machine: wall +30%, same CPU work. */
+	make_result(&now, 10, 130.0, 0.02, 17, 8 << 20);
+	set_cpu(&now, 0.9, 1.0 / 1.3);
+	n = compare(&g, &now, NULL, &v);
+	assert_int_equal(find(v, n, "golden:cpu_time")->verdict, RN_VERDICT_PASS);
+	assert_int_equal(find(v, n, "golden:wall_time")->verdict, RN_VERDICT_WARN);
+	assert_non_null(strstr(find(v, n, "golden:wall_time")->message, "load_guard"));
+	assert_int_equal(find(v, n, "golden:critical_path")->verdict, RN_VERDICT_WARN);
+	free_verdicts(v, n);
+	rn_target_result_release(&now);
+
+	/* The program itself does 30% more CPU work. */
+	make_result(&now, 10, 130.0, 0.02, 17, 8 << 20);
+	set_cpu(&now, 0.9, 1.0);
+	n = compare(&g, &now, NULL, &v);
+	assert_int_equal(find(v, n, "golden:cpu_time")->verdict, RN_VERDICT_FAIL);
+	assert_int_equal(find(v, n, "golden:wall_time")->verdict, RN_VERDICT_FAIL);
+	free_verdicts(v, n);
+	rn_target_result_release(&now);
+	rn_golden_release(&g);
+	rn_target_result_release(&gold);
+
+	/* I/O-bound: the wall clock is the target's own, no guard. */
+	make_result(&gold, 10, 100.0, 0.02, 3, 8 << 20);
+	set_cpu(&gold, 0.1, 1.0);
+	golden_of(&gold, "guard_io", &g);
+	make_result(&now, 10, 130.0, 0.02, 17, 8 << 20);
+	set_cpu(&now, 0.1, 1.0 / 1.3);
+	n = compare(&g, &now, NULL, &v);
+	assert_int_equal(find(v, n, "golden:wall_time")->verdict, RN_VERDICT_FAIL);
+	free_verdicts(v, n);
+	rn_target_result_release(&now);
+	rn_golden_release(&g);
+	rn_target_result_release(&gold);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_golden_load_guard),
 		cmocka_unit_test(test_golden_regression_defaults),
 		cmocka_unit_test(test_golden_path),
 		cmocka_unit_test(test_golden_write_read_round_trip),

@@ -132,6 +132,7 @@ def main():
     ap.add_argument("--only")
     ap.add_argument("--no-memory", action="store_true")
     ap.add_argument("--memory-calls", type=int, default=10000000)
+    ap.add_argument("--compare-calls", type=int, default=1000000)
     ap.add_argument("--json")
     args = ap.parse_args()
     for tool in ("strace", "taskset", "gzip", "tar", "find"):
@@ -173,6 +174,22 @@ def main():
                                  "calls_big": args.memory_calls, "rss_big_kb": big}
             print("memory: renacer peak RSS %d KiB tracing 10k calls, %d KiB tracing %d calls "
                   "(ratio %.2f)" % (small, big, args.memory_calls, big / small))
+            # The same workload under strace -f -c, and under `renacer check` (the runner with
+            # its config, metrics and reports), peak RSS side by side in one run.
+            n = str(args.compare_calls)
+            st = peak_rss_kb(["strace", "-f", "-c", "-o", os.devnull, loop, "getppid", n])
+            rt = peak_rss_kb([args.renacer, "trace", "-f", "-c", "-o", os.devnull, "--",
+                              loop, "getppid", n])
+            cfg = os.path.join(work, "mem.toml")
+            with open(cfg, "w") as f:
+                f.write('[[target]]\nname = "loop"\ncommand = ["%s", "getppid", "%s"]\n'
+                        '[[assertion]]\nname = "calls"\ntype = "span_count"\n'
+                        'max_spans = 100000000\nspan_name_pattern = "getppid"\n' % (loop, n))
+            rc_ = peak_rss_kb([args.renacer, "check", "--config", cfg, "--no-golden", "-q"])
+            results["memory"].update({"compare_calls": args.compare_calls, "strace_kb": st,
+                                      "trace_kb": rt, "check_kb": rc_})
+            print("memory, %s getppid: strace -f -c %d KiB, renacer trace -f -c %d KiB "
+                  "(%.2fx), renacer check %d KiB (%.2fx)" % (n, st, rt, rt / st, rc_, rc_ / st))
         if args.json:
             with open(args.json, "w") as f:
                 json.dump(results, f, indent=1)

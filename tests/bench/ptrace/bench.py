@@ -165,7 +165,7 @@ def main():
                        f(r, "r_strace"), f(r, "r_slim"), f(r, "r_count"),
                        f(r, "r_filtered"), f(r, "r_slim_filtered")), flush=True)
         if not args.no_memory:
-            loop = os.path.join(args.targets, "pt_loop")
+            loop = os.path.abspath(os.path.join(args.targets, "pt_loop"))
             small = peak_rss_kb([args.renacer, "trace", "-f", "-c", "-o", os.devnull, "--",
                                  loop, "getppid", "10000"])
             big = peak_rss_kb([args.renacer, "trace", "-f", "-c", "-o", os.devnull, "--",

@@ -1,6 +1,7 @@
 #include "otlp.h"
 
 #include "curl_dl.h"
+#include "utf8.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -964,72 +965,6 @@ void rn_otlp_argv_free(char **argv)
 
 /* ---- UTF-8 hygiene ------------------------------------------------------------------------ */
 
-/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlongs, no surrogates, <= U+10FFFF),
- * or 0 when it is not valid. */
-static size_t utf8_seq(const unsigned char *s)
-{
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		return (s[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80)
-			return 0;
-		if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0))
-			return 0;
-		return 3;
-	}
-	if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 || (s[3] & 0xc0) != 0x80)
-			return 0;
-		if ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
-			return 0;
-		return 4;
-	}
-	return 0;
-}
-
-static bool utf8_valid(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	while (*p) {
-		size_t n = utf8_seq(p);
-
-		if (!n)
-			return false;
-		p += n;
-	}
-	return true;
-}
-
-/* Copy of `s` with each invalid byte replaced by U+FFFD. Protobuf `string` fields and JSON
- * must be UTF-8, and paths, argv and messages of traced programs need not be: collectors
- * reject a whole request over one bad string. Caller frees. */
-static char *utf8_fix(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	struct rn_buf b;
-	char *out;
-
-	rn_buf_init(&b, 0);
-	while (*p) {
-		size_t n = utf8_seq(p);
-
-		if (n) {
-			rn_buf_add(&b, p, n);
-			p += n;
-		} else {
-			rn_buf_adds(&b, "\xef\xbf\xbd");
-			p++;
-		}
-	}
-	out = rn_buf_detach(&b, NULL);
-	if (!out)
-		rn_die("out of memory");
-	return out;
-}
-
 /* ---- OTLP/JSON encoding (OTLP 1.x, Specification: "JSON Protobuf Encoding") ---------------- */
 
 static json_t *jstr(const char *s)
@@ -1039,7 +974,7 @@ static json_t *jstr(const char *s)
 
 	if (j)
 		return j;
-	fixed = utf8_fix(s);
+	fixed = rn_utf8_fix(s);
 	j = json_string(fixed);
 	free(fixed);
 	return j;
@@ -1527,11 +1462,11 @@ struct sb {
 /* `s` if it is valid UTF-8, else a fixed copy that lives until the span is emitted. */
 static const char *sb_keep(struct sb *b, const char *s)
 {
-	if (!s || utf8_valid(s))
+	if (!s || rn_utf8_valid(s))
 		return s;
 	if (b->nowned == SB_MAX_OWNED)
 		return "\xef\xbf\xbd";
-	b->owned[b->nowned] = utf8_fix(s);
+	b->owned[b->nowned] = rn_utf8_fix(s);
 	return b->owned[b->nowned++];
 }
 
@@ -1817,8 +1752,8 @@ static int emit_process(struct walk *w, struct twalk *t, size_t k)
 
 		args = rn_otlp_redact_argv(w->in->argv[t->j]);
 		while (args[n]) {
-			if (!utf8_valid(args[n])) {
-				char *fixed = utf8_fix(args[n]);
+			if (!rn_utf8_valid(args[n])) {
+				char *fixed = rn_utf8_fix(args[n]);
 
 				free(args[n]);
 				args[n] = fixed;
@@ -2211,9 +2146,9 @@ static void res_set(struct res_store *r, const char *key, const char *value)
 {
 	size_t i;
 
-	if (!utf8_valid(value)) {
+	if (!rn_utf8_valid(value)) {
 		r->owned = rn_xrealloc(r->owned, (r->nowned + 1) * sizeof(*r->owned));
-		r->owned[r->nowned] = utf8_fix(value);
+		r->owned[r->nowned] = rn_utf8_fix(value);
 		value = r->owned[r->nowned++];
 	}
 	for (i = 0; i < r->n; i++) {

@@ -1,5 +1,7 @@
 #include "perfetto.h"
 
+#include "utf8.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -26,44 +28,6 @@ struct writer {
 	int next_pid;      /* next track number */
 };
 
-/* Copy of `s` with each byte that is not part of valid UTF-8 replaced by U+FFFD (jansson
- * refuses invalid UTF-8, and paths of traced programs need not be valid). Caller frees. */
-static char *utf8_fix(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	struct rn_buf b;
-	char *out;
-
-	rn_buf_init(&b, 0);
-	while (*p) {
-		size_t n = 0;
-
-		if (p[0] < 0x80)
-			n = 1;
-		else if (p[0] >= 0xc2 && p[0] <= 0xdf && (p[1] & 0xc0) == 0x80)
-			n = 2;
-		else if (p[0] >= 0xe0 && p[0] <= 0xef && (p[1] & 0xc0) == 0x80 &&
-			 (p[2] & 0xc0) == 0x80 && !(p[0] == 0xe0 && p[1] < 0xa0) &&
-			 !(p[0] == 0xed && p[1] >= 0xa0))
-			n = 3;
-		else if (p[0] >= 0xf0 && p[0] <= 0xf4 && (p[1] & 0xc0) == 0x80 &&
-			 (p[2] & 0xc0) == 0x80 && (p[3] & 0xc0) == 0x80 &&
-			 !(p[0] == 0xf0 && p[1] < 0x90) && !(p[0] == 0xf4 && p[1] >= 0x90))
-			n = 4;
-		if (n) {
-			rn_buf_add(&b, p, n);
-			p += n;
-		} else {
-			rn_buf_adds(&b, "\xef\xbf\xbd");
-			p++;
-		}
-	}
-	out = rn_buf_detach(&b, NULL);
-	if (!out)
-		rn_die("out of memory");
-	return out;
-}
-
 static json_t *jstr(const char *s)
 {
 	json_t *j = json_string(s ? s : "");
@@ -71,7 +35,7 @@ static json_t *jstr(const char *s)
 
 	if (j)
 		return j;
-	fixed = utf8_fix(s);
+	fixed = rn_utf8_fix(s);
 	j = json_string(fixed);
 	free(fixed);
 	return j;

@@ -44,6 +44,7 @@ enum rn_gpu_mode {
 enum rn_collector_mask {
 	RN_COLLECT_PTRACE = 1 << 0, /* syscalls, process tree, memory */
 	RN_COLLECT_VULKAN = 1 << 1, /* GPU spans through the injected layer */
+	RN_COLLECT_CUDA = 1 << 2,   /* GPU spans through the CUPTI injection library */
 };
 
 /* Flags of a run (enum rn_run_flags). */
@@ -114,6 +115,10 @@ extern const struct rn_collector_ops *const rn_collectors[];
 
 /* The collector named `name`, or NULL. */
 const struct rn_collector_ops *rn_collector_find(const char *name);
+
+/* The enum rn_collector_mask bit of the collector named `name` ("ptrace", "vulkan", "cuda"),
+ * or 0 when no collector has that name. */
+uint32_t rn_collector_mask_of(const char *name);
 
 /*
  * Run `spec` once and fill `t` (which must be initialized; sinks and the spool may be set up

@@ -554,7 +554,9 @@ static int select_collectors(struct run *r)
 	static const struct {
 		uint32_t bit;
 		const char *name;
-	} names[] = { { RN_COLLECT_PTRACE, "ptrace" }, { RN_COLLECT_VULKAN, "vulkan" } };
+	} names[] = { { RN_COLLECT_PTRACE, "ptrace" },
+		       { RN_COLLECT_VULKAN, "vulkan" },
+		       { RN_COLLECT_CUDA, "cuda" } };
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {

@@ -300,8 +300,7 @@ static int check_collectors(const struct rn_config *cfg, const struct check_opts
 		if (!selected(o, cfg->targets[i].name))
 			continue;
 		for (k = 0; rn_collectors[k]; k++) {
-			uint32_t bit = !strcmp(rn_collectors[k]->name, "ptrace") ? RN_COLLECT_PTRACE
-										: RN_COLLECT_VULKAN;
+			uint32_t bit = rn_collector_mask_of(rn_collectors[k]->name);
 			const char *why;
 
 			if (!(cfg->targets[i].collectors & bit))

@@ -481,10 +481,12 @@ static int parse_target(struct ctx *c, const struct rn_toml_value *tab, struct r
 				t->collectors |= RN_COLLECT_PTRACE;
 			} else if (!strcmp(colls[i], "vulkan")) {
 				t->collectors |= RN_COLLECT_VULKAN;
+			} else if (!strcmp(colls[i], "cuda")) {
+				t->collectors |= RN_COLLECT_CUDA;
 			} else {
 				hint = rn_suggest(colls[i], names);
 				err_at(c, kv->val->u.array.items[i]->pos,
-				       "unknown collector \"%s\" in %s (expected \"ptrace\" or \"vulkan\"%s%s%s)",
+				       "unknown collector \"%s\" in %s (expected \"ptrace\", \"vulkan\" or \"cuda\"%s%s%s)",
 				       colls[i], c->what, hint ? "; did you mean \"" : "",
 				       hint ? hint : "", hint ? "\"?" : "");
 				goto out;

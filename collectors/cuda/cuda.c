@@ -1,0 +1,286 @@
+/*
+ * cuda.c - the CUDA collector (see cuda.h): injects the CUPTI library and merges its record
+ * files into the trace.
+ */
+#include "cuda.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "load.h"
+#include "log.h"
+#include "xalloc.h"
+
+#ifndef RN_CUDA_INJECT_BUILD_PATH
+#define RN_CUDA_INJECT_BUILD_PATH ""
+#endif
+#ifndef RN_CUDA_INJECT_INSTALL_PATH
+#define RN_CUDA_INJECT_INSTALL_PATH ""
+#endif
+#ifndef RN_CUDA_BINARY_DIR
+#define RN_CUDA_BINARY_DIR ""
+#endif
+
+/* Largest record file read, bytes (a hostile or runaway file fails cleanly past it). */
+#define MAX_RECORD_FILE_BYTES ((size_t)1 << 30)
+
+struct cuda_collector {
+	char *dir; /* private record directory, owned; NULL before prepare */
+};
+
+static bool readable(const char *path)
+{
+	return path && *path && access(path, R_OK) == 0;
+}
+
+/* Whether renacer itself runs from the build tree (so its library is the one beside it). */
+static bool running_from_build_tree(void)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	size_t blen = strlen(RN_CUDA_BINARY_DIR);
+
+	if (n <= 0 || !blen)
+		return false;
+	exe[n] = 0;
+	return !strncmp(exe, RN_CUDA_BINARY_DIR, blen) && exe[blen] == '/';
+}
+
+const char *rn_cuda_injection_path(void)
+{
+	const char *env = getenv(RN_CUDA_ENV_INJECTION);
+
+	if (env && *env)
+		return readable(env) ? env : NULL;
+	if (running_from_build_tree() && readable(RN_CUDA_INJECT_BUILD_PATH))
+		return RN_CUDA_INJECT_BUILD_PATH;
+	if (readable(RN_CUDA_INJECT_INSTALL_PATH))
+		return RN_CUDA_INJECT_INSTALL_PATH;
+	if (readable(RN_CUDA_INJECT_BUILD_PATH))
+		return RN_CUDA_INJECT_BUILD_PATH;
+	return NULL;
+}
+
+static const char *cuda_unavailable(void)
+{
+	static char reason[256];
+
+	if (rn_cuda_injection_path())
+		return NULL;
+	snprintf(reason, sizeof(reason),
+		 "injection library 'librenacer_cuda_inject.so' not found (set %s to its path)",
+		 RN_CUDA_ENV_INJECTION);
+	return reason;
+}
+
+static int cuda_create(struct rn_collector **out, const struct rn_run_spec *spec)
+{
+	(void)spec;
+	*out = (struct rn_collector *)rn_xcalloc(1, sizeof(struct cuda_collector));
+	return 0;
+}
+
+/* Set "KEY=VALUE": replace KEY's entry if the array has one (it may be the child's whole
+ * environment: duplicate keys would let getenv() see the older one), else append. */
+static void set_env(char ***env, size_t *nenv, size_t *cap, const char *key, const char *val)
+{
+	size_t klen = strlen(key);
+	struct rn_buf b;
+
+	rn_buf_init(&b, 0);
+	rn_buf_addf(&b, "%s=%s", key, val);
+	if (rn_buf_failed(&b))
+		rn_die("out of memory building the cuda environment");
+	for (size_t i = 0; i < *nenv; i++) {
+		if ((*env)[i] && !strncmp((*env)[i], key, klen) && (*env)[i][klen] == '=') {
+			free((*env)[i]);
+			(*env)[i] = rn_buf_detach(&b, NULL);
+			return;
+		}
+	}
+	*env = rn_xgrow(*env, cap, *nenv + 1, sizeof(**env));
+	(*env)[(*nenv)++] = rn_buf_detach(&b, NULL);
+}
+
+static int cuda_prepare(struct rn_collector *rc, char ***env, size_t *nenv, size_t *env_cap)
+{
+	struct cuda_collector *c = (struct cuda_collector *)rc;
+	const char *lib = rn_cuda_injection_path();
+	const char *tmp = getenv("TMPDIR");
+	struct rn_buf path;
+
+	if (!lib) {
+		rn_error("cuda: %s", cuda_unavailable());
+		return -ENOENT;
+	}
+	rn_buf_init(&path, 0);
+	rn_buf_addf(&path, "%s/renacer-cuda-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (rn_buf_failed(&path) || !mkdtemp(path.buf)) {
+		int err = errno;
+
+		rn_error("cuda: cannot create record directory '%s': %s", path.buf,
+			 strerror(err));
+		rn_buf_release(&path);
+		return -err;
+	}
+	free(c->dir);
+	c->dir = rn_buf_detach(&path, NULL);
+	set_env(env, nenv, env_cap, RN_CUDA_ENV_INJECTION_PATH, lib);
+	set_env(env, nenv, env_cap, RN_CUDA_ENV_DIR, c->dir);
+	return 0;
+}
+
+static int cuda_on_spawn(struct rn_collector *c, pid_t pid, struct rn_trace *t)
+{
+	(void)c;
+	(void)pid;
+	(void)t;
+	return 0;
+}
+
+static int cuda_on_event(struct rn_collector *c, struct rn_trace *t, pid_t tid, int status)
+{
+	(void)c;
+	(void)t;
+	(void)tid;
+	(void)status;
+	return 0;
+}
+
+static int add_span(void *ctx, const struct rn_gpu_span *span,
+		    const struct rn_cuda_span_info *info)
+{
+	(void)info;
+	rn_trace_add_gpu(ctx, span);
+	return 0;
+}
+
+static bool is_record_file(const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(name, "cuda-", 5) && n > 11 && !strcmp(name + n - 6, ".jsonl");
+}
+
+static int cuda_finish(struct rn_collector *rc, struct rn_trace *t)
+{
+	struct cuda_collector *c = (struct cuda_collector *)rc;
+	struct rn_cuda_load_report rep;
+	struct rn_buf data, path;
+	struct dirent *de;
+	int ret = 0;
+	DIR *d;
+
+	if (!c->dir)
+		return 0;
+	d = opendir(c->dir);
+	if (!d) {
+		ret = -errno;
+		rn_trace_fail(t, RN_RUN_ERROR, "cuda: cannot read record directory '%s': %s",
+			      c->dir, strerror(-ret));
+		return ret;
+	}
+	rn_cuda_load_report_init(&rep);
+	rn_buf_init(&data, MAX_RECORD_FILE_BYTES);
+	rn_buf_init(&path, 0);
+	while ((de = readdir(d))) {
+		int err;
+
+		if (!is_record_file(de->d_name))
+			continue;
+		rn_buf_reset(&path);
+		rn_buf_reset(&data);
+		rn_buf_addf(&path, "%s/%s", c->dir, de->d_name);
+		err = rn_buf_read_file(&data, path.buf);
+		if (err) {
+			rn_trace_fail(t, RN_RUN_ERROR, "cuda: cannot read '%s': %s", path.buf,
+				      strerror(-err));
+			ret = err;
+			break;
+		}
+		err = rn_cuda_load(data.buf, data.len, add_span, t, &rep);
+		if (err < 0) {
+			rn_trace_fail(t, RN_RUN_ERROR, "cuda: record file '%s':%zu: %s", path.buf,
+				      rep.error_line, rep.error);
+			ret = -EBADMSG;
+			break;
+		}
+	}
+	closedir(d);
+	rn_buf_release(&data);
+	rn_buf_release(&path);
+	if (ret)
+		return ret;
+	if (rep.stopped[0]) {
+		rn_trace_fail(t, RN_RUN_ERROR, "cuda: the injection library stopped tracing: %s",
+			      rep.stopped);
+		return -EIO;
+	}
+	if (rep.dropped) {
+		rn_trace_fail(t, RN_RUN_ERROR,
+			      "cuda: CUPTI dropped %llu activity record(s) (buffers full)",
+			      (unsigned long long)rep.dropped);
+		return -EIO;
+	}
+	if (rep.truncated)
+		rn_warn("cuda: %zu record file(s) end inside a record (a process died while "
+			"writing); spans before that point are kept",
+			rep.truncated);
+	if (rep.unmapped)
+		rn_warn("cuda: %zu span(s) dropped: no clock calibration or no timestamps",
+			rep.unmapped);
+	if (!rep.files)
+		rn_note("cuda: the target initialized no CUDA context with the injection library");
+	return 0;
+}
+
+static void remove_dir(const char *dir)
+{
+	struct rn_buf path;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (d) {
+		rn_buf_init(&path, 0);
+		while ((de = readdir(d))) {
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			rn_buf_reset(&path);
+			rn_buf_addf(&path, "%s/%s", dir, de->d_name);
+			unlink(path.buf);
+		}
+		rn_buf_release(&path);
+		closedir(d);
+	}
+	rmdir(dir);
+}
+
+static void cuda_destroy(struct rn_collector *rc)
+{
+	struct cuda_collector *c = (struct cuda_collector *)rc;
+
+	if (!c)
+		return;
+	if (c->dir)
+		remove_dir(c->dir);
+	free(c->dir);
+	free(c);
+}
+
+const struct rn_collector_ops rn_cuda_collector = {
+	.name = "cuda",
+	.unavailable = cuda_unavailable,
+	.create = cuda_create,
+	.prepare = cuda_prepare,
+	.on_spawn = cuda_on_spawn,
+	.on_event = cuda_on_event,
+	.finish = cuda_finish,
+	.destroy = cuda_destroy,
+};

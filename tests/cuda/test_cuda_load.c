@@ -1,0 +1,249 @@
+/*
+ * test_cuda_load.c - the CUDA record file reader (collectors/cuda/load.h): well-formed files,
+ * truncation at every byte, and hostile input.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cuda/load.h"
+
+#define HEADER "{\"format\":\"renacer-cuda\",\"version\":1,\"pid\":4242}\n"
+#define CLOCK_LOOSE "{\"type\":\"clock\",\"offset_ns\":1000,\"uncertainty_ns\":500}\n"
+#define CLOCK_TIGHT "{\"type\":\"clock\",\"offset_ns\":2000,\"uncertainty_ns\":20}\n"
+#define KERNEL                                                                             \
+	"{\"type\":\"kernel\",\"name\":\"rn_scale(float*, float, int)\",\"device\":0,"      \
+	"\"context\":1,\"stream\":7,\"correlation\":3,\"start\":10000,\"end\":15000,"       \
+	"\"grid\":[4096,1,1],\"block\":[256,1,1],\"registers\":16,\"static_shared\":0,"     \
+	"\"dynamic_shared\":128}\n"
+#define HTOD                                                                               \
+	"{\"type\":\"memcpy\",\"copy_kind\":\"htod\",\"bytes\":4194304,\"device\":0,"       \
+	"\"stream\":7,\"start\":5000,\"end\":9000}\n"
+#define MEMSET                                                                             \
+	"{\"type\":\"memset\",\"bytes\":64,\"device\":0,\"stream\":7,\"start\":16000,"      \
+	"\"end\":16100}\n"
+
+struct seen {
+	size_t n;
+	struct rn_gpu_span span[8];
+	struct rn_cuda_span_info info[8];
+	char names[8][64];
+};
+
+static int collect(void *ctx, const struct rn_gpu_span *span,
+		   const struct rn_cuda_span_info *info)
+{
+	struct seen *s = ctx;
+
+	if (s->n < 8) {
+		s->span[s->n] = *span;
+		s->info[s->n] = *info;
+		strncpy(s->names[s->n], span->name, sizeof(s->names[0]) - 1);
+		s->span[s->n].name = s->names[s->n];
+	}
+	s->n++;
+	return 0;
+}
+
+static int load(const char *text, struct seen *s, struct rn_cuda_load_report *rep)
+{
+	memset(s, 0, sizeof(*s));
+	rn_cuda_load_report_init(rep);
+	return rn_cuda_load(text, strlen(text), collect, s, rep);
+}
+
+static void test_cuda_load_spans(void **state)
+{
+	const char *f = HEADER CLOCK_LOOSE HTOD KERNEL MEMSET CLOCK_TIGHT
+		"{\"type\":\"future_kind\",\"x\":1}\n";
+	struct rn_cuda_load_report rep;
+	struct seen s;
+
+	(void)state;
+	assert_int_equal(load(f, &s, &rep), 0);
+	assert_int_equal(s.n, 3);
+	assert_int_equal(rep.files, 1);
+	assert_int_equal(rep.spans, 3);
+	assert_int_equal(rep.truncated, 0);
+	/* The tightest calibration (offset 2000, +/- 20) maps every span, even earlier ones. */
+	assert_int_equal(s.span[0].kind, RN_GPU_COPY);
+	assert_string_equal(s.span[0].name, "memcpy_htod");
+	assert_int_equal(s.span[0].dir, RN_GPU_DIR_HTOD);
+	assert_int_equal(s.span[0].bytes, 4194304);
+	assert_int_equal(s.span[0].start_ns, 7000);
+	assert_int_equal(s.span[0].end_ns, 11000);
+	assert_int_equal(s.span[0].uncertainty_ns, 20);
+	assert_int_equal(s.span[0].pid, 4242);
+	assert_int_equal(s.span[1].kind, RN_GPU_DISPATCH);
+	assert_string_equal(s.span[1].name, "rn_scale(float*, float, int)");
+	assert_int_equal(s.span[1].groups[0], 4096);
+	assert_int_equal(s.span[1].queue_family, 7);
+	assert_int_equal(s.info[1].block[0], 256);
+	assert_int_equal(s.info[1].registers, 16);
+	assert_int_equal(s.info[1].dynamic_shared, 128);
+	assert_int_equal(s.span[1].start_ns, 12000);
+	assert_string_equal(s.span[2].name, "memset");
+	assert_int_equal(s.span[2].bytes, 64);
+}
+
+static void test_cuda_load_without_clock_is_unmapped(void **state)
+{
+	struct rn_cuda_load_report rep;
+	struct seen s;
+
+	(void)state;
+	assert_int_equal(load(HEADER KERNEL, &s, &rep), 0);
+	assert_int_equal(s.n, 0);
+	assert_int_equal(rep.unmapped, 1);
+}
+
+static void test_cuda_load_dropped_and_error(void **state)
+{
+	struct rn_cuda_load_report rep;
+	struct seen s;
+
+	(void)state;
+	assert_int_equal(load(HEADER "{\"type\":\"dropped\",\"count\":12}\n"
+				     "{\"type\":\"error\",\"what\":\"cuptiActivityEnable: no\"}\n",
+			      &s, &rep),
+			 0);
+	assert_int_equal(rep.dropped, 12);
+	assert_string_equal(rep.stopped, "cuptiActivityEnable: no");
+}
+
+/* Every prefix of a good file loads without error; cut inside a line it counts truncated. */
+static void test_cuda_load_truncated_everywhere(void **state)
+{
+	const char *f = HEADER CLOCK_TIGHT HTOD KERNEL MEMSET;
+	size_t len = strlen(f);
+
+	(void)state;
+	for (size_t cut = 0; cut <= len; cut++) {
+		struct rn_cuda_load_report rep;
+		struct seen s;
+		char *copy = malloc(cut ? cut : 1);
+
+		assert_non_null(copy);
+		memcpy(copy, f, cut);
+		memset(&s, 0, sizeof(s));
+		rn_cuda_load_report_init(&rep);
+		assert_int_equal(rn_cuda_load(copy, cut, collect, &s, &rep), 0);
+		if (cut && f[cut - 1] != '\n')
+			assert_int_equal(rep.truncated, 1);
+		else
+			assert_int_equal(rep.truncated, 0);
+		assert_true(s.n <= 3);
+		free(copy);
+	}
+}
+
+static void expect_bad(const char *f, size_t line)
+{
+	struct rn_cuda_load_report rep;
+	struct seen s;
+
+	assert_int_equal(load(f, &s, &rep), -EBADMSG);
+	assert_int_equal(rep.error_line, line);
+	assert_true(rep.error[0] != 0);
+}
+
+static void test_cuda_load_hostile(void **state)
+{
+	char *huge;
+	size_t n = RN_CUDA_MAX_LINE_BYTES + 100;
+
+	(void)state;
+	expect_bad("{\"format\":\"other\",\"version\":1,\"pid\":1}\n", 1);
+	expect_bad("{\"format\":\"renacer-cuda\",\"version\":2,\"pid\":1}\n", 1);
+	expect_bad("{\"format\":\"renacer-cuda\",\"version\":1,\"pid\":-1}\n", 1);
+	expect_bad("[1,2,3]\n", 1);
+	expect_bad(HEADER "not json\n", 2);
+	expect_bad(HEADER "{\"type\":5}\n", 2);
+	expect_bad(HEADER "{\"type\":\"clock\",\"offset_ns\":\"x\",\"uncertainty_ns\":1}\n", 2);
+	expect_bad(HEADER CLOCK_TIGHT "{\"type\":\"kernel\",\"name\":\"k\"}\n", 3);
+	/* Negative, oversized and mistyped numbers. */
+	expect_bad(HEADER CLOCK_TIGHT "{\"type\":\"memcpy\",\"copy_kind\":\"htod\",\"bytes\":-1,"
+				      "\"device\":0,\"stream\":0,\"start\":1,\"end\":2}\n",
+		   3);
+	expect_bad(HEADER CLOCK_TIGHT "{\"type\":\"memset\",\"bytes\":1,\"device\":99999999999,"
+				      "\"stream\":0,\"start\":1,\"end\":2}\n",
+		   3);
+	expect_bad(HEADER CLOCK_TIGHT "{\"type\":\"memset\",\"bytes\":1.5,\"device\":0,"
+				      "\"stream\":0,\"start\":1,\"end\":2}\n",
+		   3);
+	/* End before start. */
+	expect_bad(HEADER CLOCK_TIGHT "{\"type\":\"memset\",\"bytes\":1,\"device\":0,"
+				      "\"stream\":0,\"start\":9,\"end\":2}\n",
+		   3);
+	/* Grid with the wrong shape; duplicate keys; an embedded NUL. */
+	expect_bad(HEADER CLOCK_TIGHT "{\"type\":\"kernel\",\"name\":\"k\",\"device\":0,"
+				      "\"stream\":0,\"start\":1,\"end\":2,\"grid\":[1,1],"
+				      "\"block\":[1,1,1],\"registers\":1,\"static_shared\":0,"
+				      "\"dynamic_shared\":0}\n",
+		   3);
+	expect_bad(HEADER "{\"type\":\"dropped\",\"count\":1,\"count\":2}\n", 2);
+	expect_bad(HEADER "{\"type\":\"error\",\"what\":\"a\\u0000b\"}\n", 2);
+	/* Deep nesting. */
+	{
+		char deep[4200];
+		size_t o = 0;
+
+		o += (size_t)snprintf(deep, sizeof(deep), "%s{\"type\":\"x\",\"v\":", HEADER);
+		for (int i = 0; i < 2000; i++)
+			deep[o++] = '[';
+		deep[o++] = '\n';
+		deep[o] = 0;
+		expect_bad(deep, 2);
+	}
+	/* A line over the limit. */
+	huge = malloc(sizeof(HEADER) + n + 2);
+	assert_non_null(huge);
+	memcpy(huge, HEADER, sizeof(HEADER) - 1);
+	memset(huge + sizeof(HEADER) - 1, ' ', n);
+	huge[sizeof(HEADER) - 1 + n] = '\n';
+	huge[sizeof(HEADER) + n] = 0;
+	expect_bad(huge, 2);
+	free(huge);
+}
+
+/* Random bytes never crash the reader. */
+static void test_cuda_load_random_bytes(void **state)
+{
+	unsigned seed = 12345;
+	char buf[512];
+
+	(void)state;
+	for (int round = 0; round < 2000; round++) {
+		struct rn_cuda_load_report rep;
+		struct seen s;
+		size_t len = sizeof(HEADER) - 1 + (size_t)(round % 200);
+
+		memcpy(buf, HEADER, sizeof(HEADER) - 1);
+		for (size_t i = sizeof(HEADER) - 1; i < len; i++) {
+			seed = seed * 1103515245u + 12345u;
+			buf[i] = "{}[]\":,0123456789-eE.tfnul\\ \nabcdeyp"[(seed >> 16) % 37];
+		}
+		memset(&s, 0, sizeof(s));
+		rn_cuda_load_report_init(&rep);
+		(void)rn_cuda_load(buf, len, collect, &s, &rep);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cuda_load_spans),
+		cmocka_unit_test(test_cuda_load_without_clock_is_unmapped),
+		cmocka_unit_test(test_cuda_load_dropped_and_error),
+		cmocka_unit_test(test_cuda_load_truncated_everywhere),
+		cmocka_unit_test(test_cuda_load_hostile),
+		cmocka_unit_test(test_cuda_load_random_bytes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

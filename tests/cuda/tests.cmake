@@ -1,0 +1,27 @@
+# CUDA collector tests (tests/cuda): unit tests test_cuda_*.c are picked up by
+# tests/CMakeLists.txt and need no toolkit. The target program cuda_kernels is built with nvcc
+# only when the collector is built and nvcc is found; the integration test that runs it under
+# `renacer check` exits 77 (skip) without a GPU.
+if(NOT RN_CUDA_BUILT)
+	return()
+endif()
+get_filename_component(_rn_cupti_lib_dir ${RN_CUPTI_LIBRARY} DIRECTORY)
+find_program(RN_NVCC nvcc HINTS ENV CUDA_HOME PATHS ${_rn_cupti_lib_dir}/../bin
+	/usr/local/cuda/bin PATH_SUFFIXES bin)
+if(NOT RN_NVCC)
+	message(STATUS "nvcc not found: the CUDA target program is not built")
+	return()
+endif()
+
+set(RN_CUDA_TARGET ${CMAKE_BINARY_DIR}/targets/cuda_kernels)
+add_custom_command(OUTPUT ${RN_CUDA_TARGET}
+	COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/targets
+	COMMAND ${RN_NVCC} -O2 -o ${RN_CUDA_TARGET} ${CMAKE_CURRENT_LIST_DIR}/cuda_kernels.cu
+	DEPENDS ${CMAKE_CURRENT_LIST_DIR}/cuda_kernels.cu
+	COMMENT "Building cuda_kernels with nvcc" VERBATIM)
+add_custom_target(target_cuda_kernels ALL DEPENDS ${RN_CUDA_TARGET})
+
+add_test(NAME cuda.check_counts
+	COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cuda_check.sh ${CMAKE_BINARY_DIR})
+set_tests_properties(cuda.check_counts PROPERTIES LABELS integration SKIP_RETURN_CODE 77
+	TIMEOUT 300)

@@ -78,4 +78,48 @@ foreach(cfg
 		SKIP_RETURN_CODE 77 TIMEOUT 300)
 endforeach()
 
+# vk_hostile: valid but awkward Vulkan usage (tests/targets/vk_hostile.c). The program's
+# checksums must be the same without the layer and with it in each mode, the validation layer
+# (enabled by the program) must report nothing, and the layer must have written a record file.
+# The environment is the one rn_vk_inject_env() builds (collectors/vulkan/inject.c).
+add_executable(target_vk_hostile ${CMAKE_SOURCE_DIR}/tests/targets/vk_hostile.c)
+set_target_properties(target_vk_hostile PROPERTIES OUTPUT_NAME vk_hostile
+	RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/targets)
+target_include_directories(target_vk_hostile PRIVATE ${RN_VK_SPV_DIR})
+target_link_libraries(target_vk_hostile PRIVATE PkgConfig::VULKAN)
+add_dependencies(target_vk_hostile rn_vk_shaders VkLayer_renacer_timing)
+
+set(RN_VK_HOSTILE_SH ${CMAKE_BINARY_DIR}/vulkan/vk_hostile_check.sh)
+file(WRITE ${RN_VK_HOSTILE_SH} [=[
+#!/bin/sh
+# vk_hostile_check.sh PROGRAM LAYER_DIR MODE [RESET]: exit 0 pass, 1 fail, 77 no device.
+prog=$1 layer_dir=$2 mode=$3 reset=$4
+tmp=$(mktemp -d /tmp/vk_hostile-XXXXXX) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+"$prog" --validation >"$tmp/plain.out"
+rc=$?
+[ $rc -eq 77 ] && { echo "vk_hostile: skipped (no Vulkan device)"; exit 77; }
+[ $rc -eq 0 ] || { echo "FAIL: without the layer: exit $rc"; exit 1; }
+mkdir "$tmp/rec" || exit 1
+env VK_ADD_LAYER_PATH="$layer_dir${VK_ADD_LAYER_PATH:+:$VK_ADD_LAYER_PATH}" 	VK_INSTANCE_LAYERS="VK_LAYER_RENACER_timing${VK_INSTANCE_LAYERS:+:$VK_INSTANCE_LAYERS}" 	VK_LOADER_LAYERS_ENABLE="VK_LAYER_RENACER_timing${VK_LOADER_LAYERS_ENABLE:+,$VK_LOADER_LAYERS_ENABLE}" 	RENACER_VK_DIR="$tmp/rec" RENACER_VK_MODE="$mode" ${reset:+RENACER_VK_RESET=$reset} 	"$prog" --validation >"$tmp/layer.out"
+rc=$?
+[ $rc -eq 0 ] || { echo "FAIL: with the layer ($mode): exit $rc"; exit 1; }
+cat "$tmp/layer.out"
+cmp -s "$tmp/plain.out" "$tmp/layer.out" ||
+	{ echo "FAIL: results differ with the layer"; diff "$tmp/plain.out" "$tmp/layer.out"; exit 1; }
+set -- "$tmp"/rec/vk-*.rnvk
+[ -s "$1" ] || { echo "FAIL: no record file"; exit 1; }
+[ "$(head -c 7 "$1")" = RNVKREC ] || { echo "FAIL: $1 is not a record file"; exit 1; }
+echo "vk_hostile: mode $mode${reset:+ reset $reset}: same results, $(wc -c <"$1") bytes of records"
+]=])
+set(RN_VK_HOSTILE ${CMAKE_BINARY_DIR}/targets/vk_hostile)
+foreach(cfg "cmdbuf;cmdbuf" "submit;submit" "dispatch;dispatch" "dispatch_stream_reset;dispatch;stream")
+	list(GET cfg 0 tname)
+	list(REMOVE_AT cfg 0)
+	add_test(NAME vulkan.hostile.${tname}
+		COMMAND sh ${RN_VK_HOSTILE_SH} ${RN_VK_HOSTILE} ${CMAKE_BINARY_DIR}/vulkan/explicit_layer.d ${cfg})
+	set_tests_properties(vulkan.hostile.${tname} PROPERTIES LABELS "vulkan;integration"
+		SKIP_RETURN_CODE 77 TIMEOUT 300)
+endforeach()
+
 include(${CMAKE_SOURCE_DIR}/tests/bench/vulkan/bench.cmake OPTIONAL)

@@ -397,7 +397,9 @@ static void harvest(struct layer_device *dev, bool full, bool waited)
 			continue;
 		}
 		cb->waited = waited;
-		emit_execution(dev, cb, now);
+		/* Stamped after the read: a long pending list takes a while to walk, and an
+		 * execution that completes meanwhile must not look read before it ended. */
+		emit_execution(dev, cb, layer_now_ns());
 		unpend_at(dev, i);
 		wrote = true;
 	}

@@ -4,6 +4,7 @@
 # Each count is asserted twice: max_spans = N must pass and max_spans = N-1 must fail.
 # Exits 77 (skip) without an NVIDIA GPU.
 set -u
+set -f # patterns below must not glob
 build=$1
 renacer=$build/renacer
 target=$build/targets/cuda_kernels

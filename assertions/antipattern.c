@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "symbolize.h"
 #include "xalloc.h"
 
 /* ---- the detector table ------------------------------------------------------------------- */
@@ -683,6 +684,58 @@ static void top_release(struct top *tp)
 	memset(tp, 0, sizeof(*tp));
 }
 
+/* ---- callers: who made the evidence spans ------------------------------------------------
+ *
+ * Spooled spans carry return addresses (rn_syscall_event.stack); rn_symbolize_caller() maps
+ * them, through the process's /proc/PID/maps snapshot, to the first function outside the C
+ * runtime. Each detection counts the callers of the spans it quotes and names the dominant one
+ * with its share. Counting is bounded: the first CALLER_SLOTS distinct callers of a finding are
+ * counted exactly, later distinct ones only in its total (so a share is never overstated).
+ */
+#define CALLER_SLOTS 4
+#define CALLER_CACHE 4096   /* direct-mapped (maps, stack) -> caller cache, entries */
+#define MAX_CALLER_DEFS 4096 /* distinct callers named per pass */
+
+/* Callers of the spans behind one finding. */
+struct callers {
+	uint64_t key[CALLER_SLOTS]; /* caller keys (0 = free slot) */
+	uint64_t n[CALLER_SLOTS];   /* spans per caller */
+	uint64_t total;             /* spans counted, attributed or not */
+};
+
+/* A named caller (value of ap_pass.cdefs). */
+struct caller_def {
+	const char *function; /* owned by ap_pass.sym, or NULL (no symbol) */
+	const char *module;   /* path, owned by ap_pass.sym */
+	uint64_t vaddr;       /* first return address seen, module vaddr */
+};
+
+/* One entry of the caller cache. */
+struct caller_memo {
+	uint64_t tag; /* hash of the maps snapshot and the stack, 0 = empty */
+	uint64_t key; /* caller key, 0 = not attributed */
+};
+
+static void callers_add(struct callers *cl, uint64_t key)
+{
+	int i;
+
+	cl->total++;
+	if (!key)
+		return;
+	for (i = 0; i < CALLER_SLOTS; i++) {
+		if (cl->key[i] == key) {
+			cl->n[i]++;
+			return;
+		}
+		if (!cl->key[i]) {
+			cl->key[i] = key;
+			cl->n[i] = 1;
+			return;
+		}
+	}
+}
+
 /* ---- the pass ------------------------------------------------------------------------------ */
 
 /* Per-process state of the pass. */
@@ -703,12 +756,14 @@ struct ap_proc {
 	uint64_t writes, write_bytes;
 	uint64_t bytes_since_sync; /* written by the process since its last sync of any kind */
 	char sync_path[RN_AP_PATH_KEEP]; /* a file it synced */
+	struct callers sync_cl;          /* callers of the small syncs */
 	/* MemoryChurn */
 	uint64_t anon_maps, short_unmaps, short_bytes, unmaps;
 	uint64_t brk_grows, brk_cycles;
 	uint64_t mm_calls, mm_ns;
 	uint64_t brk_cur, brk_shrink_ns;
 	bool brk_shrunk;
+	struct callers churn_cl; /* callers of the short-lived unmaps and brk regrowths */
 	/* RedundantIO */
 	uint64_t cwd_gen; /* bumped by each chdir/fchdir: relative paths are per directory */
 };
@@ -731,6 +786,7 @@ struct tl_cur {
 	uint64_t start_ns; /* entry of its first call */
 	uint64_t end_ns;   /* exit of its last call */
 	uint64_t call_ns;  /* time inside its calls */
+	struct callers cl; /* callers of its calls */
 };
 
 /* A spin run, as kept for evidence. */
@@ -782,6 +838,7 @@ struct fd_ent {
 	uint64_t rd_off[8];    /* offsets + 1 where recent reads started (0 = none), a ring */
 	int rd_i;              /* next slot of rd_off */
 	uint64_t sync_bytes;   /* written since its last fsync/fdatasync */
+	struct callers cl[2];  /* callers of the small reads [0] and writes [1] */
 };
 
 /* Per (process, path) accesses: RedundantIO. */
@@ -790,6 +847,7 @@ struct path_ent {
 	uint32_t opens, stats, rereads;
 	uint64_t ns; /* time in those calls */
 	char path[RN_AP_PATH_KEEP];
+	struct callers cl; /* callers of the opens, stats and re-reads */
 };
 
 /* Per (process, syscall, errno) failures: ErrorStorm. */
@@ -802,6 +860,7 @@ struct err_ent {
 	uint64_t first_ns, last_ns;
 	char path1[RN_AP_PATH_KEEP]; /* first path it failed on */
 	char path2[RN_AP_PATH_KEEP]; /* latest different path */
+	struct callers cl;           /* callers of the failing calls */
 };
 
 /* Direct-mapped cache of anonymous mappings: MemoryChurn. Collisions evict (lossy, bounded). */
@@ -841,6 +900,11 @@ struct ap_pass {
 	uint64_t failed;       /* failing calls seen */
 	/* MemoryChurn */
 	struct map_slot *maps; /* [RN_AP_MAP_SLOTS], owned */
+	/* callers */
+	struct rn_symbolizer *sym;   /* symbols by module, owned */
+	struct ktab cdefs;           /* caller key -> struct caller_def */
+	struct caller_memo *cmemo;   /* [CALLER_CACHE], owned */
+	uint64_t ev_caller;          /* caller key of the span being replayed, 0 if unknown */
 };
 
 /* The process's comm, or the nearest ancestor's (a forked child runs its parent's image). */
@@ -914,6 +978,74 @@ static uint64_t rel_ns(const struct ap_pass *ps, uint64_t ns)
 	if (!base && ps->t->nprocs)
 		base = ps->t->procs[0].start_ns;
 	return ns > base ? ns - base : 0;
+}
+
+/* The caller of the span being replayed (ps->ev_caller), memoized per (snapshot, stack). */
+static void resolve_caller(struct ap_pass *ps, int proc, const struct rn_syscall_event *ev)
+{
+	const struct rn_maps *m = ps->t->procs[proc].maps;
+	struct caller_memo *memo;
+	struct caller_def *d;
+	struct rn_frame fr;
+	uint64_t tag = (uint64_t)(uintptr_t)m;
+	int i;
+
+	ps->ev_caller = 0;
+	if (!ev->nstack || !m)
+		return;
+	for (i = 0; i < ev->nstack && i < RN_SYSCALL_STACK_MAX; i++)
+		tag = mix64(tag ^ ev->stack[i]);
+	tag |= 1;
+	memo = &ps->cmemo[tag & (CALLER_CACHE - 1)];
+	if (memo->tag == tag) {
+		ps->ev_caller = memo->key;
+		return;
+	}
+	memo->tag = tag;
+	memo->key = 0;
+	if (rn_symbolize_caller(ps->sym, m, ev->stack, ev->nstack, &fr))
+		return;
+	/* one key per function (per address where the module has no symbol for it) */
+	memo->key = fr.function ? mix64(str_key(fr.module, 1) ^ fr.function_start)
+				: mix64(str_key(fr.module, 2) ^ fr.vaddr);
+	if (!memo->key || memo->key == UINT64_MAX)
+		memo->key = 1;
+	d = ktab_get(&ps->cdefs, memo->key, true);
+	if (!d) {
+		memo->key = 0; /* too many distinct callers: this one stays unnamed */
+		return;
+	}
+	if (!d->module) {
+		d->function = fr.function;
+		d->module = fr.module;
+		d->vaddr = fr.vaddr;
+	}
+	ps->ev_caller = memo->key;
+}
+
+/* Evidence line naming the dominant caller of a finding's spans ("what" names the spans);
+ * nothing when none was attributed (no stacks, stripped or unreadable modules). */
+static void add_caller(struct ap_pass *ps, struct rn_buf *b, const struct callers *cl,
+		       const char *what)
+{
+	const struct caller_def *d;
+	const char *base;
+	int i, best = -1;
+
+	for (i = 0; i < CALLER_SLOTS; i++)
+		if (cl->key[i] && (best < 0 || cl->n[i] > cl->n[best]))
+			best = i;
+	if (best < 0 || !cl->total)
+		return;
+	d = ktab_get(&ps->cdefs, cl->key[best], false);
+	if (!d || !d->module)
+		return;
+	base = strrchr(d->module, '/');
+	base = base ? base + 1 : d->module;
+	rn_buf_addf(b, "  called from %s (%s+0x%" PRIx64 "): %" PRIu64 " of %" PRIu64 " %s "
+		    "(%.0f%%)\n",
+		    d->function ? d->function : "?", base, d->vaddr, cl->n[best], cl->total, what,
+		    pct((double)cl->n[best], (double)cl->total));
 }
 
 /* ---- TightLoop ------------------------------------------------------------------------------
@@ -1123,6 +1255,7 @@ static void tl_span(struct ap_pass *ps, int proc, const struct sc_info *si,
 		th->run.len++;
 		th->run.end_ns = end;
 		th->run.call_ns += ev->duration_ns;
+		callers_add(&th->run.cl, ps->ev_caller);
 		s->count++;
 	}
 	th->pend = step == TL_START;
@@ -1239,6 +1372,7 @@ static void tl_finish(struct ap_pass *ps, struct rn_detection *out)
 			    dur(wall).s, dur(rel_ns(ps, r->start_ns)).s, dur((uint64_t)gap).s,
 			    wall ? (double)r->len * 1e9 / (double)wall : 0.0,
 			    pct((double)r->call_ns, (double)wall));
+		add_caller(ps, &b, &r->cl, "calls of the run");
 		rn_buf_addf(&b, "  spinning: %" PRIu64 " calls, %s in %" PRIu64 " run%s of >= %d "
 			    "calls = %.1f%% of the process lifetime (%s)\n",
 			    pp->spin_calls, dur(pp->spin_ns).s, pp->spin_runs,
@@ -1314,6 +1448,7 @@ static void fd_finalize(struct ap_pass *ps, struct fd_ent *f)
 		rn_buf_addf(&b, "  time: %s in these %ss = %.1f%% of the process lifetime (%s)\n",
 			    dur(f->ns[dir]).s, what, pct((double)f->ns[dir], life),
 			    dur((uint64_t)life).s);
+		add_caller(ps, &b, &f->cl[dir], dir ? "small writes" : "small reads");
 		rn_buf_addf(&b, "  confidence = min(ramp_log(small %" PRIu64 "; %.0f..%.0f) %.2f, "
 			    "ramp_lin(share %.3f; %.2f..%.2f) %.2f) = %.2f",
 			    f->small[dir], RN_AP_SMALL_IO_LO, RN_AP_SMALL_IO_HI, c1, sm / n,
@@ -1363,8 +1498,10 @@ static void fd_reread(struct ap_pass *ps, const struct fd_ent *f)
 	if (!ps->want[RN_AP_REDUNDANT_IO] || !f->path_key)
 		return;
 	e = ktab_get(&ps->paths, f->path_key, false);
-	if (e)
+	if (e) {
 		e->rereads++;
+		callers_add(&e->cl, ps->ev_caller);
+	}
 }
 
 static void fd_span(struct ap_pass *ps, int proc, const struct sc_info *si,
@@ -1434,8 +1571,10 @@ static void fd_span(struct ap_pass *ps, int proc, const struct sc_info *si,
 				ps->io_small++;
 		}
 		f->n[dir]++;
-		if (size < RN_AP_SMALL_IO_BYTES)
+		if (size < RN_AP_SMALL_IO_BYTES) {
 			f->small[dir]++;
+			callers_add(&f->cl[dir], ps->ev_caller);
+		}
 		f->bytes[dir] += moved;
 		f->ns[dir] += ev->duration_ns;
 		if (dir) {
@@ -1474,8 +1613,10 @@ static void fd_span(struct ap_pass *ps, int proc, const struct sc_info *si,
 		f = fd_get(ps, proc, ev->pid, (int64_t)(int32_t)ev->args[0], true);
 		pp->syncs++;
 		pp->sync_ns += ev->duration_ns;
-		if (!f || f->sync_bytes < RN_AP_SYNC_SMALL_BYTES)
+		if (!f || f->sync_bytes < RN_AP_SYNC_SMALL_BYTES) {
 			pp->small_syncs++;
+			callers_add(&pp->sync_cl, ps->ev_caller);
+		}
 		if (f) {
 			if (f->path[0])
 				memcpy(pp->sync_path, f->path, sizeof(pp->sync_path));
@@ -1487,8 +1628,10 @@ static void fd_span(struct ap_pass *ps, int proc, const struct sc_info *si,
 	if (fl & C_SYNC_ANY) {
 		pp->syncs++;
 		pp->sync_ns += ev->duration_ns;
-		if (pp->bytes_since_sync < RN_AP_SYNC_SMALL_BYTES)
+		if (pp->bytes_since_sync < RN_AP_SYNC_SMALL_BYTES) {
 			pp->small_syncs++;
+			callers_add(&pp->sync_cl, ps->ev_caller);
+		}
 		pp->bytes_since_sync = 0;
 	}
 }
@@ -1562,6 +1705,7 @@ static void path_span(struct ap_pass *ps, int proc, const struct sc_info *si,
 	else
 		e->stats++;
 	e->ns += ev->duration_ns;
+	callers_add(&e->cl, ps->ev_caller);
 }
 
 static uint64_t path_n(const struct path_ent *e)
@@ -1635,6 +1779,7 @@ static void redundant_finish(struct ap_pass *ps, struct rn_detection *out)
 	rn_buf_addf(&b, "  time: %s in these opens and stats = %.1f%% of the process lifetime "
 		    "(%s)\n",
 		    dur(best->ns).s, pct((double)best->ns, (double)life), dur(life).s);
+	add_caller(ps, &b, &best->cl, "accesses");
 	for (k = 0; k < nalso; k++)
 		rn_buf_addf(&b, "  also: %s %" PRIu64 " times (%u opens, %u stats, %u re-reads)\n",
 			    also[k]->path, path_n(also[k]), also[k]->opens, also[k]->stats,
@@ -1683,6 +1828,7 @@ static void err_span(struct ap_pass *ps, int proc, const struct sc_info *si,
 	e->count++;
 	e->ns += ev->duration_ns;
 	e->last_ns = ev->start_ns + ev->duration_ns;
+	callers_add(&e->cl, ps->ev_caller);
 	if (ev->path && ev->path[0]) {
 		if (!e->path1[0])
 			keep_path(e->path1, sizeof(e->path1), ev->path);
@@ -1703,7 +1849,8 @@ static uint64_t proc_calls(const struct ap_pass *ps, int proc, int nr, uint64_t 
 }
 
 static void err_cand(struct ap_pass *ps, struct top *tp, int proc, int nr, int err, uint64_t count,
-		     uint64_t ns, uint64_t span_ns, const char *path1, const char *path2)
+		     uint64_t ns, uint64_t span_ns, const char *path1, const char *path2,
+		     const struct callers *cl)
 {
 	uint64_t calls = proc_calls(ps, proc, nr, count), life = proc_life(ps, proc);
 	double share = calls ? (double)count / (double)calls : 0;
@@ -1738,6 +1885,8 @@ static void err_cand(struct ap_pass *ps, struct top *tp, int proc, int nr, int e
 		rn_buf_addf(&b, "  time: %s inside the failing calls (per-process statistics; "
 			    "the spool was not enabled, errno unknown)\n",
 			    dur(ns).s);
+	if (cl)
+		add_caller(ps, &b, cl, "failing calls");
 	rn_buf_addf(&b, "  confidence = min(ramp_log(failures %" PRIu64 "; %.0f..%.0f) %.2f, "
 		    "ramp_lin(share %.3f; %.2f..%.2f) %.2f) = %.2f",
 		    count, RN_AP_ERR_LO, RN_AP_ERR_HI, c1, share, RN_AP_ERR_SHARE_LO,
@@ -1781,7 +1930,7 @@ static void err_finish(struct ap_pass *ps, struct rn_detection *out)
 				continue;
 			err_cand(ps, &tp, e->proc, e->nr, e->err, e->count, e->ns,
 				 e->last_ns > e->first_ns ? e->last_ns - e->first_ns : 1, e->path1,
-				 e->path2);
+				 e->path2, &e->cl);
 		}
 	} else {
 		int nr, n = rn_syscall_table_size();
@@ -1796,7 +1945,7 @@ static void err_finish(struct ap_pass *ps, struct rn_detection *out)
 					err_cand(ps, &tp, (int)i, nr, 0, p->sc[nr].errors,
 						 p->sc[nr].total_ns * p->sc[nr].errors /
 							 (p->sc[nr].calls ? p->sc[nr].calls : 1),
-						 0, NULL, NULL);
+						 0, NULL, NULL, NULL);
 		}
 	}
 	if (!tp.n) {
@@ -1984,6 +2133,7 @@ static void sync_finish(struct ap_pass *ps, struct rn_detection *out)
 			rn_buf_addf(&b, "  time: %s in syncs = %.1f%% of the process lifetime (%s)\n",
 				    dur(pp->sync_ns).s, pct((double)pp->sync_ns, (double)life),
 				    dur(life).s);
+		add_caller(ps, &b, &pp->sync_cl, "small syncs");
 		rn_buf_addf(&b, "  confidence (files) = min(ramp_log(small syncs %" PRIu64 "; "
 			    "%.0f..%.0f) %.2f, ramp_lin(share %.3f; %.2f..%.2f) %.2f) = %.2f\n",
 			    best_small, RN_AP_SYNC_LO, RN_AP_SYNC_HI, best_c1, best_share,
@@ -2067,6 +2217,7 @@ static void churn_span(struct ap_pass *ps, int proc, const struct sc_info *si,
 		if (ev->start_ns >= m->map_ns && ev->start_ns - m->map_ns < RN_AP_CHURN_SHORT_NS) {
 			pp->short_unmaps++;
 			pp->short_bytes += m->len;
+			callers_add(&pp->churn_cl, ps->ev_caller);
 		}
 		m->pid = 0;
 	} else if (si->flags & C_MREMAP) {
@@ -2090,8 +2241,11 @@ static void churn_span(struct ap_pass *ps, int proc, const struct sc_info *si,
 		}
 		if (nb > pp->brk_cur) {
 			pp->brk_grows++;
-			if (pp->brk_shrunk && ev->start_ns - pp->brk_shrink_ns < RN_AP_CHURN_SHORT_NS)
+			if (pp->brk_shrunk &&
+			    ev->start_ns - pp->brk_shrink_ns < RN_AP_CHURN_SHORT_NS) {
 				pp->brk_cycles++;
+				callers_add(&pp->churn_cl, ps->ev_caller);
+			}
 			pp->brk_shrunk = false;
 		} else if (nb < pp->brk_cur) {
 			pp->brk_shrunk = true;
@@ -2171,6 +2325,7 @@ static void churn_finish(struct ap_pass *ps, struct rn_detection *out)
 		if (p->alloc_peak_bytes)
 			rn_buf_addf(&b, "  turnover: %s mapped over its life for a peak of %s\n",
 				    bytes_h(p->alloc_total_bytes).s, bytes_h(p->alloc_peak_bytes).s);
+		add_caller(ps, &b, &pp->churn_cl, "short-lived unmaps and brk regrowths");
 		rn_buf_addf(&b, "  confidence = min(ramp_log(churn %.0f; %.0f..%.0f) %.2f, "
 			    "ramp_lin(share %.3f; %.2f..%.2f) %.2f) = %.2f",
 			    xb, RN_AP_CHURN_LO, RN_AP_CHURN_HI, c1b, yb, RN_AP_CHURN_SHARE_LO,
@@ -2483,6 +2638,7 @@ static int pass_span(void *ctx, const struct rn_syscall_event *ev)
 	pp->spans++;
 	ps->spans++;
 	si = sc_of(&ps->sc, ev->nr);
+	resolve_caller(ps, proc, ev);
 	ps->ev_has_path = false;
 	if (ps->fds_on && (si->flags & (C_OPEN | C_STAT)) && ev->path && ev->path[0])
 		resolve_path(ps, proc, si, ev);
@@ -2525,6 +2681,9 @@ static void pass_init(struct ap_pass *ps, struct rn_trace *t, const void *re, co
 	ps->fds_on = want[RN_AP_SMALL_IO] || want[RN_AP_REDUNDANT_IO] || want[RN_AP_SYNC_STORM];
 	if (want[RN_AP_MEMORY_CHURN])
 		ps->maps = rn_xcalloc(RN_AP_MAP_SLOTS, sizeof(*ps->maps));
+	ps->sym = rn_symbolizer_new();
+	ktab_init(&ps->cdefs, sizeof(struct caller_def), MAX_CALLER_DEFS);
+	ps->cmemo = rn_xcalloc(CALLER_CACHE, sizeof(*ps->cmemo));
 }
 
 static void pass_release(struct ap_pass *ps)
@@ -2540,6 +2699,9 @@ static void pass_release(struct ap_pass *ps)
 	ktab_release(&ps->fds);
 	ktab_release(&ps->paths);
 	ktab_release(&ps->errs);
+	ktab_release(&ps->cdefs);
+	free(ps->cmemo);
+	rn_symbolizer_free(ps->sym);
 	top_release(&ps->small);
 	memset(ps, 0, sizeof(*ps));
 }

@@ -8,11 +8,13 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "symbolize.h"
 #include "xalloc.h"
 
 /*
  * Spool record layout (native endianness; the spool never leaves this process):
- * struct spool_rec, then path_len bytes of path (no NUL).
+ * struct spool_rec, then nstack return addresses (uint64_t), then path_len bytes of path
+ * (no NUL). Spans without a stack cost no more than before the stack was added.
  */
 struct spool_rec {
 	int32_t pid, tid, nr;
@@ -22,6 +24,8 @@ struct spool_rec {
 	int32_t err;
 	uint32_t path_len; /* 0 = no path; UINT32_MAX never used */
 	uint64_t start_ns, duration_ns;
+	uint32_t nstack;   /* return addresses that follow, <= RN_SYSCALL_STACK_MAX */
+	uint32_t reserved; /* 0 */
 };
 
 /* Open-addressing pid -> process index map, so lookups stay O(1) in fork-heavy trees. */
@@ -94,6 +98,7 @@ void rn_trace_release(struct rn_trace *t)
 		free(t->procs[i].exe);
 		free(t->procs[i].comm);
 		free(t->procs[i].sc);
+		rn_maps_free(t->procs[i].maps);
 	}
 	free(t->procs);
 	for (i = 0; i < t->ngpu; i++)
@@ -230,7 +235,9 @@ static void spool_write(struct rn_trace *t, const struct rn_syscall_event *ev)
 	r.path_len = (uint32_t)plen;
 	r.start_ns = ev->start_ns;
 	r.duration_ns = ev->duration_ns;
+	r.nstack = ev->nstack <= RN_SYSCALL_STACK_MAX ? ev->nstack : RN_SYSCALL_STACK_MAX;
 	if (fwrite(&r, sizeof(r), 1, t->spool) != 1 ||
+	    (r.nstack && fwrite(ev->stack, sizeof(ev->stack[0]), r.nstack, t->spool) != r.nstack) ||
 	    (plen && fwrite(ev->path, 1, plen, t->spool) != plen)) {
 		rn_trace_fail(t, RN_RUN_ERROR, "cannot write the span spool: %s", strerror(errno));
 		fclose(t->spool);
@@ -342,16 +349,21 @@ int rn_trace_spool_foreach(struct rn_trace *t,
 	while (fread(&r, sizeof(r), 1, t->spool) == 1) {
 		struct rn_syscall_event ev;
 
-		if (r.path_len >= sizeof(path)) {
+		if (r.path_len >= sizeof(path) || r.nstack > RN_SYSCALL_STACK_MAX) {
 			rc = -EIO;
 			break;
 		}
+		memset(&ev, 0, sizeof(ev));
+		if (r.nstack && fread(ev.stack, sizeof(ev.stack[0]), r.nstack, t->spool) != r.nstack) {
+			rc = -EIO;
+			break;
+		}
+		ev.nstack = (uint8_t)r.nstack;
 		if (r.path_len && fread(path, 1, r.path_len, t->spool) != r.path_len) {
 			rc = -EIO;
 			break;
 		}
 		path[r.path_len] = '\0';
-		memset(&ev, 0, sizeof(ev));
 		ev.pid = r.pid;
 		ev.tid = r.tid;
 		ev.nr = r.nr;

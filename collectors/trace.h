@@ -36,6 +36,11 @@ enum rn_syscall_flags {
 /* Longest decoded path kept for a syscall span, bytes including the NUL. */
 #define RN_PATH_MAX 4096
 
+/* Return addresses kept per syscall span (struct rn_syscall_event.stack). */
+#define RN_SYSCALL_STACK_MAX 4
+
+struct rn_maps; /* a /proc/PID/maps snapshot (collectors/symbolize.h) */
+
 /*
  * One completed syscall, handed to sinks as it completes (never stored by the model itself).
  * `path` is borrowed for the duration of the callback.
@@ -52,6 +57,14 @@ struct rn_syscall_event {
 	uint64_t duration_ns; /* exit stop minus entry stop, ns; "under tracer" (includes stops) */
 	const char *path;     /* decoded path argument of path-taking calls, or NULL */
 	const char *path2;    /* second path (rename, link, ...), or NULL; not spooled */
+	/* Return addresses of the calling thread at the syscall-entry stop, innermost first,
+	 * captured only when the trace spools spans (never in the counting path): the word at
+	 * the stack pointer (x86_64; the link register on aarch64), which is the caller of a
+	 * libc wrapper that made the call without a frame of its own, then the return
+	 * addresses of a frame-pointer walk from rbp (x29). Candidates, not a verified
+	 * backtrace: collectors/symbolize.h attributes them. */
+	uint64_t stack[RN_SYSCALL_STACK_MAX];
+	uint8_t nstack;       /* entries of `stack` used, 0 when not captured */
 };
 
 /* Aggregate of one syscall name in one process (what strace -c prints). */
@@ -101,6 +114,10 @@ struct rn_process {
 	uint64_t alloc_peak_bytes; /* peak of alloc_cur_bytes, bytes */
 	uint64_t alloc_total_bytes; /* all bytes ever mapped anonymously or by brk growth */
 	uint64_t brk_cur;          /* current program break (0 until the first brk answer) */
+	struct rn_maps *maps;      /* the latest /proc/PID/maps snapshot of its current image,
+				    * taken by the ptrace collector for spooled spans with a stack
+				    * (lazily, again when an address is not covered, and at the
+				    * exit stop), owned; NULL if none */
 };
 
 /* Kinds of GPU span (enum rn_gpu_kind). */

@@ -21,6 +21,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <elf.h>
 #include <linux/audit.h>
 #include <linux/seccomp.h>
 #include <sched.h>
@@ -33,12 +34,14 @@
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/user.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "log.h"
 #include "ptrace/internal.h"
+#include "symbolize.h"
 #include "xalloc.h"
 
 #if defined(__x86_64__)
@@ -84,6 +87,8 @@ struct task {
 	bool has_path;       /* path holds the first path argument of the call in flight */
 	bool has_path2;      /* path2 holds the second */
 	long maxrss_kb;      /* ru_maxrss of its final wait status, KiB; 0 if not asked */
+	uint64_t stack[RN_SYSCALL_STACK_MAX]; /* return addresses of the call in flight */
+	uint8_t nstack;      /* entries of stack used (0: not captured) */
 };
 
 /* A stop of a task whose parent's fork event has not arrived yet. */
@@ -114,6 +119,7 @@ struct proc_state {
 	uint64_t ru_bytes;      /* ru_maxrss of its final wait status, bytes (0 if unknown):
 				 * its own peak or that of a child it reaped, whichever is larger */
 	uint64_t child_ru_bytes; /* largest ru_bytes of the children it reaped */
+	uint32_t maps_reads;    /* /proc/PID/maps snapshots taken for its current image */
 };
 
 struct rn_collector {
@@ -625,6 +631,134 @@ static struct rn_process *proc_of(struct rn_collector *c, const struct task *tk)
 	return &c->t->procs[tk->proc];
 }
 
+/*
+ * Caller capture (spooled spans only). At a syscall-entry stop the registers are the user's:
+ * the syscall instruction sits in a libc wrapper, and libc is usually built without frame
+ * pointers, so the wrapper's caller is taken first (the word at rsp, the return address of a
+ * wrapper that made the call without pushing anything; the link register on aarch64), then
+ * the frame-pointer chain from rbp (x29), which such a wrapper leaves untouched, gives the
+ * callers above it. One PTRACE_GETREGSET and one process_vm_readv of at most STACK_WINDOW
+ * bytes per span bound the cost; a chain that leaves the window, goes down or is misaligned
+ * ends the walk.
+ */
+#define STACK_WINDOW 4096
+#define STACK_FRAMES 8
+
+static void push_ret(struct task *tk, uint64_t ret)
+{
+	if (!ret || tk->nstack >= RN_SYSCALL_STACK_MAX ||
+	    (tk->nstack && tk->stack[tk->nstack - 1] == ret))
+		return;
+	tk->stack[tk->nstack++] = ret;
+}
+
+static void capture_stack(struct task *tk)
+{
+	uint64_t win[STACK_WINDOW / 8], top = 0, sp, fp, cur;
+	struct iovec local[2], remote[3];
+	unsigned long nremote = 0, nlocal = 0;
+	bool have_win = false;
+	size_t win_len, first;
+	ssize_t n;
+	int k;
+#if defined(__x86_64__)
+	struct user_regs_struct regs;
+#else
+	struct user_pt_regs regs;
+#endif
+	struct iovec rv = { &regs, sizeof(regs) };
+
+	tk->nstack = 0;
+	if (ptrace(PTRACE_GETREGSET, tk->tid, (void *)NT_PRSTATUS, &rv))
+		return;
+#if defined(__x86_64__)
+	sp = regs.rsp;
+	fp = regs.rbp;
+	local[nlocal++] = (struct iovec){ &top, sizeof(top) };
+	remote[nremote++] = (struct iovec){ (void *)(uintptr_t)sp, sizeof(top) };
+#else
+	sp = regs.sp;
+	fp = regs.regs[29];
+	push_ret(tk, regs.regs[30]);
+#endif
+	local[nlocal++] = (struct iovec){ win, sizeof(win) };
+	/* The frame chain is above the stack pointer. Split the window at its first page end, so
+	 * a window that runs past the top of the stack still yields its first page (the kernel
+	 * stops at the first remote iovec it cannot read in full). */
+	if (fp >= sp && !(fp & 7) && fp - sp < (64u << 20)) {
+		first = 4096 - (fp & 4095);
+		if (first > STACK_WINDOW)
+			first = STACK_WINDOW;
+		remote[nremote++] = (struct iovec){ (void *)(uintptr_t)fp, first };
+		have_win = true;
+		if (first < STACK_WINDOW)
+			remote[nremote++] = (struct iovec){ (void *)(uintptr_t)(fp + first),
+							    STACK_WINDOW - first };
+	}
+	if (!nremote)
+		return;
+	n = process_vm_readv(tk->tid, local, nlocal, remote, nremote, 0);
+	if (n <= 0)
+		return;
+#if defined(__x86_64__)
+	if (n < (ssize_t)sizeof(top))
+		return;
+	push_ret(tk, top);
+	n -= (ssize_t)sizeof(top);
+#endif
+	if (!have_win)
+		return;
+	win_len = (size_t)n;
+	/* a frame record at fp: the saved fp, then the return address */
+	cur = fp;
+	for (k = 0; k < STACK_FRAMES && tk->nstack < RN_SYSCALL_STACK_MAX; k++) {
+		uint64_t off = cur - fp, next;
+
+		if (cur < fp || (cur & 7) || off + 16 > win_len)
+			break;
+		next = win[off / 8];
+		push_ret(tk, win[off / 8 + 1]);
+		if (next <= cur)
+			break;
+		cur = next;
+	}
+}
+
+/* Keep a /proc/PID/maps snapshot that covers the captured addresses: taken at the first
+ * captured span of the image and again when an address falls outside every mapping (a
+ * library loaded since), at most MAPS_READS times per image; the exit stop takes the last. */
+#define MAPS_READS 32
+
+static void refresh_maps(struct rn_collector *c, struct task *tk)
+{
+	struct rn_process *p = proc_of(c, tk);
+	struct rn_maps *m;
+
+	if (rn_maps_read(p->pid, &m))
+		return;
+	rn_maps_free(p->maps);
+	p->maps = m;
+}
+
+static void note_maps(struct rn_collector *c, struct task *tk)
+{
+	struct rn_process *p = proc_of(c, tk);
+	struct proc_state *ps = ps_of(c, tk->proc);
+	int i;
+
+	if (p->maps) {
+		for (i = 0; i < tk->nstack; i++)
+			if (!rn_maps_find(p->maps, tk->stack[i]))
+				break;
+		if (i == tk->nstack)
+			return;
+	}
+	if (ps->maps_reads >= MAPS_READS)
+		return;
+	ps->maps_reads++;
+	refresh_maps(c, tk);
+}
+
 /* Hand the span of tk's call to the model. */
 static void emit(struct rn_collector *c, struct task *tk, int64_t ret, int err, uint32_t flags,
 		 uint64_t end_ns)
@@ -643,6 +777,8 @@ static void emit(struct rn_collector *c, struct task *tk, int64_t ret, int err, 
 	ev.duration_ns = end_ns > tk->start_ns ? end_ns - tk->start_ns : 0;
 	ev.path = tk->has_path ? tk->path : NULL;
 	ev.path2 = tk->has_path2 ? tk->path2 : NULL;
+	ev.nstack = tk->nstack;
+	memcpy(ev.stack, tk->stack, sizeof(ev.stack));
 	rn_trace_syscall(c->t, p, &ev);
 }
 
@@ -714,8 +850,16 @@ static int syscall_entry(struct rn_collector *c, struct task *tk, int nr, const 
 	}
 	if (filtered_out(c, nr))
 		tk->flags |= TASK_SC_HIDDEN;
+	tk->nstack = 0;
 	if (c->need_paths && !(tk->flags & TASK_SC_HIDDEN))
 		decode_paths(tk);
+	/* the caller is kept with spooled spans only: the counting path stays as cheap as
+	 * strace's */
+	if (c->t->spool && !(tk->flags & TASK_SC_HIDDEN)) {
+		capture_stack(tk);
+		if (tk->nstack)
+			note_maps(c, tk);
+	}
 	if ((nr == n->wait4 && !(args[2] & WNOHANG)) || (nr == n->waitid && !(args[3] & WNOHANG))) {
 		set_waiting(c, tk, true);
 		balance(c);
@@ -967,6 +1111,10 @@ static struct task *exec_event(struct rn_collector *c, struct task *tk)
 	tk->flags &= ~(uint32_t)TASK_HIDDEN;
 	p = proc_of(c, tk);
 	p->exec_ns = now_ns();
+	/* a new image: the mappings of the old one would misattribute the next spans */
+	rn_maps_free(p->maps);
+	p->maps = NULL;
+	ps_of(c, tk->proc)->maps_reads = 0;
 	snprintf(path, sizeof(path), "/proc/%d/exe", (int)tk->tid);
 	len = readlink(path, exe, sizeof(exe) - 1);
 	if (len > 0) {
@@ -999,6 +1147,9 @@ static void exit_event(struct rn_collector *c, struct task *tk)
 
 		if (hwm > p->vm_hwm_bytes)
 			p->vm_hwm_bytes = hwm;
+		/* the final mappings of a process whose spans carry callers */
+		if (p->maps)
+			refresh_maps(c, tk);
 	}
 }
 

@@ -559,6 +559,15 @@ static int otlp_configure(struct rn_otlp_cfg *oc, const struct rn_config *cfg,
 		return RN_EXIT_USAGE;
 	if (rn_otlp_cfg_finish(oc))
 		return RN_EXIT_CONFIG;
+	if (cfg->redact) {
+		size_t n = 0, i;
+
+		while (cfg->redact[n])
+			n++;
+		oc->redact_words = rn_xcalloc(n + 1, sizeof(*oc->redact_words));
+		for (i = 0; i < n; i++)
+			oc->redact_words[i] = rn_xstrdup(cfg->redact[i]);
+	}
 	return 0;
 }
 
@@ -768,21 +777,24 @@ int rn_cmd_validate(int argc, char **argv)
 	return RN_EXIT_OK;
 }
 
-/* argv with argv[0]..argv[n] made relative to the config dir where they point inside it. */
+/* argv as a golden trace records it: paths inside the config dir made relative to it, and
+ * secrets redacted ([report] redact), since golden traces are committed. */
 static char **relative_argv(const struct rn_config *cfg, char *const *argv)
 {
 	size_t n = 0, i, dl = strlen(cfg->dir);
-	char **out;
+	char **rel, **out;
 
 	while (argv[n])
 		n++;
-	out = rn_xcalloc(n + 1, sizeof(*out));
+	rel = rn_xcalloc(n + 1, sizeof(*rel));
 	for (i = 0; i < n; i++) {
 		if (!strncmp(argv[i], cfg->dir, dl) && argv[i][dl] == '/')
-			out[i] = rn_xstrdup(argv[i] + dl + 1);
+			rel[i] = rn_xstrdup(argv[i] + dl + 1);
 		else
-			out[i] = rn_xstrdup(argv[i]);
+			rel[i] = rn_xstrdup(argv[i]);
 	}
+	out = rn_redact_argv((const char *const *)rel, (const char *const *)cfg->redact);
+	rn_otlp_argv_free(rel);
 	return out;
 }
 

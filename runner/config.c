@@ -882,6 +882,8 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 				free(p);
 			}
 		}
+		if (get_strings(c, v, "redact", &cfg->redact, NULL))
+			return -1;
 	}
 
 	v = get_table(c, root, "otlp", otlp_keys, &err);
@@ -1069,6 +1071,7 @@ void rn_config_release(struct rn_config *cfg)
 	free(cfg->junit);
 	free(cfg->trace_out);
 	free(cfg->otlp_file);
+	free_strings(cfg->redact);
 	free(cfg->otlp.endpoint);
 	free(cfg->otlp.protocol);
 	free(cfg->otlp.service_name);

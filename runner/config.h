@@ -66,7 +66,10 @@
 #define RN_REPORT_KEYS(X)                                                                    \
 	X(junit, "string", "JUnit XML output path")                                            \
 	X(trace_out, "string", "Perfetto/Chrome trace-event JSON output path")                \
-	X(otlp_file, "string", "OTLP JSON Lines output path")
+	X(otlp_file, "string", "OTLP JSON Lines output path")                                 \
+	X(redact, "array of strings", "secret-name words: values of flags and KEY=VALUE argv " \
+				      "words whose name contains one are redacted in exports " \
+				      "and golden traces (default token, secret, password, passwd, key)")
 
 /* X(key, type, doc) for [otlp]. */
 #define RN_OTLP_KEYS(X)                                                                      \
@@ -142,6 +145,7 @@ struct rn_config {
 	char *junit;                  /* [report] junit, resolved against dir, or NULL */
 	char *trace_out;              /* [report] trace_out, or NULL */
 	char *otlp_file;              /* [report] otlp_file, or NULL */
+	char **redact;                /* [report] redact words, NULL-terminated, or NULL (defaults) */
 	struct rn_otlp_file_cfg otlp; /* [otlp] */
 	struct rn_regression_cfg regression; /* [regression] */
 	char **ignored_tables;        /* unknown top-level tables (warned about), NULL-terminated */

@@ -119,6 +119,14 @@ static void pairs_free(struct rn_otlp_pair *p, size_t n, bool secret)
 
 void rn_otlp_cfg_release(struct rn_otlp_cfg *cfg)
 {
+	if (cfg->redact_words) {
+		char **w;
+
+		for (w = cfg->redact_words; *w; w++)
+			free(*w);
+		free(cfg->redact_words);
+		cfg->redact_words = NULL;
+	}
 	free(cfg->endpoint);
 	free(cfg->service_name);
 	pairs_free(cfg->headers, cfg->nheaders, true);
@@ -848,14 +856,19 @@ int rn_otlp_traceparent(const struct rn_otlp_context *ctx, size_t target, size_t
 
 static const char redacted[] = "[REDACTED]";
 
-static bool secret_word(const char *s, size_t n)
+const char *const rn_redact_default_words[] = { "token", "secret", "password", "passwd", "key",
+						NULL };
+
+/* Does the name s[0..n) contain one of `words` (case-insensitive)? */
+static bool secret_word(const char *s, size_t n, const char *const *words)
 {
-	static const char *const words[] = { "token", "secret", "password", "passwd", "key" };
 	size_t i, j;
 
-	for (i = 0; i < ARRAY_SIZE(words); i++) {
+	for (i = 0; words[i]; i++) {
 		size_t w = strlen(words[i]);
 
+		if (!w)
+			continue;
 		for (j = 0; j + w <= n; j++)
 			if (!strncasecmp(s + j, words[i], w))
 				return true;
@@ -914,12 +927,19 @@ static char *redact_url(const char *arg)
 
 char **rn_otlp_redact_argv(const char *const *argv)
 {
+	return rn_redact_argv(argv, NULL);
+}
+
+char **rn_redact_argv(const char *const *argv, const char *const *words)
+{
 	size_t n = 0, i;
 	bool next_secret = false;
 	char **out;
 
 	if (!argv)
 		return NULL;
+	if (!words)
+		words = rn_redact_default_words;
 	while (argv[n])
 		n++;
 	out = rn_xcalloc(n + 1, sizeof(*out));
@@ -937,13 +957,13 @@ char **rn_otlp_redact_argv(const char *const *argv)
 			const char *eq = strchr(name, '=');
 			size_t nlen = eq ? (size_t)(eq - name) : strlen(name);
 
-			if (secret_word(name, nlen)) {
+			if (secret_word(name, nlen, words)) {
 				if (eq)
 					out[i] = join(a, (size_t)(eq + 1 - a), redacted);
 				else
 					next_secret = true;
 			}
-		} else if (env_assignment(a, &klen) && secret_word(a, klen)) {
+		} else if (env_assignment(a, &klen) && secret_word(a, klen, words)) {
 			out[i] = join(a, klen + 1, redacted);
 		}
 		if (!out[i])
@@ -1750,7 +1770,8 @@ static int emit_process(struct walk *w, struct twalk *t, size_t k)
 	if (k == 0 && w->in->argv && w->in->argv[t->j]) {
 		size_t n = 0;
 
-		args = rn_otlp_redact_argv(w->in->argv[t->j]);
+		args = rn_redact_argv(w->in->argv[t->j],
+				      (const char *const *)w->cfg->redact_words);
 		while (args[n]) {
 			if (!rn_utf8_valid(args[n])) {
 				char *fixed = rn_utf8_fix(args[n]);

@@ -161,6 +161,8 @@ struct rn_otlp_cfg {
 	uint64_t syscall_threshold_ns; /* THRESHOLD mode: export spans longer than this, ns
 					* (`syscall_threshold_us` * 1000; default 1 ms) */
 	size_t max_request_bytes;     /* split batches above this uncompressed size, bytes */
+	char **redact_words;          /* secret-name words for command-line redaction, owned,
+				       * NULL-terminated; NULL = rn_redact_default_words */
 };
 
 /* Set the defaults above. Allocates nothing. */
@@ -325,6 +327,14 @@ void rn_otlp_hex(const uint8_t *id, size_t n, char *out);
  * Dies on out-of-memory. `argv` NULL gives NULL.
  */
 char **rn_otlp_redact_argv(const char *const *argv);
+
+/* The built-in secret-name words ("token", "secret", "password", "passwd", "key"),
+ * NULL-terminated; `[report] redact` in renacer.toml replaces them. */
+extern const char *const rn_redact_default_words[];
+/* rn_otlp_redact_argv() with the list of secret-name `words` (case-insensitive substrings of a
+ * flag or variable name; NULL = rn_redact_default_words). Used for exported attributes and for
+ * the argv recorded in golden traces. Caller frees with rn_otlp_argv_free. */
+char **rn_redact_argv(const char *const *argv, const char *const *words);
 /* Free a vector returned by rn_otlp_redact_argv. NULL is a no-op. */
 void rn_otlp_argv_free(char **argv);
 

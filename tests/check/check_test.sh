@@ -260,6 +260,31 @@ output_error)
 	expect_rc 6
 	expect_err "/nonexistent-dir"
 	;;
+redaction)
+	# Secrets in argv never reach committed golden traces or exported OTLP attributes; the
+	# list of secret-name words is configurable ([report] redact).
+	cat >"$tmp/renacer.toml" <<EOT
+[[target]]
+name = "work"
+command = ["$targets/example_work", "2", "--api-token=s3cret", "MYPASS=hunter2", "--cred", "x9x9"]
+[golden]
+dir = "$tmp/golden"
+[report]
+redact = ["token", "pass", "cred"]
+EOT
+	run golden update --config "$tmp/renacer.toml"
+	expect_rc 0
+	for secret in s3cret hunter2 x9x9; do
+		grep -q "$secret" "$tmp/golden/work.json" && fail "golden keeps '$secret'"
+	done
+	grep -q -- '--api-token=\[REDACTED\]' "$tmp/golden/work.json" || fail "golden lacks the redacted flag"
+	run check --config "$tmp/renacer.toml" --otlp-file "$tmp/otlp.jsonl"
+	expect_rc 0
+	for secret in s3cret hunter2 x9x9; do
+		grep -q "$secret" "$tmp/otlp.jsonl" && fail "OTLP file keeps '$secret'"
+	done
+	grep -q 'MYPASS=\[REDACTED\]' "$tmp/otlp.jsonl" || fail "OTLP file lacks the redacted variable"
+	;;
 *)
 	echo "unknown case $case_name" >&2
 	exit 2

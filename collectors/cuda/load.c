@@ -366,8 +366,9 @@ int rn_cuda_load(const char *data, size_t len, rn_cuda_span_fn fn, void *ctx,
 				return ret;
 			}
 			if (info.cupti_end_ns < info.cupti_start_ns) {
-				json_decref(o);
+				/* `type` points into `o`: report before releasing it. */
 				report_error(rep, l.no, "%s record ends before it starts", type);
+				json_decref(o);
 				return -EBADMSG;
 			}
 			if (!have_clock || !info.cupti_start_ns ||

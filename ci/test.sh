@@ -13,4 +13,13 @@ fi
 cd "$BUILD"
 # Tests run renacer themselves: keep them from writing into a surrounding GitHub job.
 unset GITHUB_ACTIONS GITHUB_STEP_SUMMARY GITHUB_OUTPUT
-exec ctest --output-on-failure -j2 --timeout 600
+# ctest ends with label timings and the list of skipped tests; repeat its summary line
+# ("N% tests passed, F tests failed out of T") last, so the count of executed tests closes
+# the run. Success means ctest reported 0 failed tests.
+log=$(mktemp)
+ctest --output-on-failure -j2 --timeout 600 2>&1 | tee "$log" || true
+summary=$(grep -E '^[0-9]+% tests passed' "$log" | tail -n 1)
+rm -f "$log"
+echo
+echo "$summary"
+[ -n "$summary" ] && echo "$summary" | grep -q ' 0 tests failed' || exit 1

@@ -4,6 +4,8 @@
  */
 #include "cuda.h"
 
+#include "recdir.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -113,25 +115,20 @@ static int cuda_prepare(struct rn_collector *rc, char ***env, size_t *nenv, size
 {
 	struct cuda_collector *c = (struct cuda_collector *)rc;
 	const char *lib = rn_cuda_injection_path();
-	const char *tmp = getenv("TMPDIR");
-	struct rn_buf path;
 
 	if (!lib) {
 		rn_error("cuda: %s", cuda_unavailable());
 		return -ENOENT;
 	}
-	rn_buf_init(&path, 0);
-	rn_buf_addf(&path, "%s/renacer-cuda-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (rn_buf_failed(&path) || !mkdtemp(path.buf)) {
-		int err = errno;
+	{
+		char *dir;
+		int err = rn_recdir_create("cuda", &dir);
 
-		rn_error("cuda: cannot create record directory '%s': %s", path.buf,
-			 strerror(err));
-		rn_buf_release(&path);
-		return -err;
+		if (err)
+			return err;
+		free(c->dir);
+		c->dir = dir;
 	}
-	free(c->dir);
-	c->dir = rn_buf_detach(&path, NULL);
 	set_env(env, nenv, env_cap, RN_CUDA_ENV_INJECTION_PATH, lib);
 	set_env(env, nenv, env_cap, RN_CUDA_ENV_DIR, c->dir);
 	return 0;
@@ -241,27 +238,6 @@ static int cuda_finish(struct rn_collector *rc, struct rn_trace *t)
 	return 0;
 }
 
-static void remove_dir(const char *dir)
-{
-	struct rn_buf path;
-	struct dirent *de;
-	DIR *d = opendir(dir);
-
-	if (d) {
-		rn_buf_init(&path, 0);
-		while ((de = readdir(d))) {
-			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-				continue;
-			rn_buf_reset(&path);
-			rn_buf_addf(&path, "%s/%s", dir, de->d_name);
-			unlink(path.buf);
-		}
-		rn_buf_release(&path);
-		closedir(d);
-	}
-	rmdir(dir);
-}
-
 static void cuda_destroy(struct rn_collector *rc)
 {
 	struct cuda_collector *c = (struct cuda_collector *)rc;
@@ -269,7 +245,7 @@ static void cuda_destroy(struct rn_collector *rc)
 	if (!c)
 		return;
 	if (c->dir)
-		remove_dir(c->dir);
+		rn_recdir_remove(c->dir);
 	free(c->dir);
 	free(c);
 }

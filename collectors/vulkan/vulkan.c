@@ -4,6 +4,8 @@
  */
 #include "vulkan.h"
 
+#include "recdir.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -57,25 +59,20 @@ static int vk_prepare(struct rn_collector *rc, char ***env, size_t *nenv, size_t
 {
 	struct vk_collector *c = (struct vk_collector *)rc;
 	const char *layer_dir = rn_vk_layer_dir();
-	const char *tmp = getenv("TMPDIR");
-	struct rn_buf path;
 
 	if (!layer_dir) {
 		rn_error("vulkan: %s", vk_unavailable());
 		return -ENOENT;
 	}
-	rn_buf_init(&path, 0);
-	rn_buf_addf(&path, "%s/renacer-vk-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (rn_buf_failed(&path) || !mkdtemp(path.buf)) {
-		int err = errno;
+	{
+		char *dir;
+		int err = rn_recdir_create("vulkan", &dir);
 
-		rn_error("vulkan: cannot create record directory '%s': %s", path.buf,
-			 strerror(err));
-		rn_buf_release(&path);
-		return -err;
+		if (err)
+			return err;
+		free(c->dir);
+		c->dir = dir;
 	}
-	free(c->dir);
-	c->dir = rn_buf_detach(&path, NULL);
 	rn_vk_inject_env(layer_dir, c->dir, c->mode, c->env_add, env, nenv, env_cap);
 	return 0;
 }
@@ -190,27 +187,6 @@ static int vk_finish(struct rn_collector *rc, struct rn_trace *t)
 	return 0;
 }
 
-static void remove_dir(const char *dir)
-{
-	struct rn_buf path;
-	struct dirent *de;
-	DIR *d = opendir(dir);
-
-	if (d) {
-		rn_buf_init(&path, 0);
-		while ((de = readdir(d))) {
-			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-				continue;
-			rn_buf_reset(&path);
-			rn_buf_addf(&path, "%s/%s", dir, de->d_name);
-			unlink(path.buf);
-		}
-		rn_buf_release(&path);
-		closedir(d);
-	}
-	rmdir(dir);
-}
-
 static void vk_destroy(struct rn_collector *rc)
 {
 	struct vk_collector *c = (struct vk_collector *)rc;
@@ -218,7 +194,7 @@ static void vk_destroy(struct rn_collector *rc)
 	if (!c)
 		return;
 	if (c->dir)
-		remove_dir(c->dir);
+		rn_recdir_remove(c->dir);
 	for (size_t i = 0; c->env_add && c->env_add[i]; i++)
 		free(c->env_add[i]);
 	free(c->env_add);

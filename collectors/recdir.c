@@ -1,6 +1,7 @@
 #include "recdir.h"
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,55 @@ int rn_recdir_create(const char *tag, char **out)
 	}
 	*out = rn_buf_detach(&path, NULL);
 	return *out ? 0 : -ENOMEM;
+}
+
+/* Does `name` have the record files' prefix and suffix (with something in between)? */
+static bool is_record_file(const char *name, const char *prefix, const char *suffix)
+{
+	size_t n = strlen(name), p = strlen(prefix), s = strlen(suffix);
+
+	return n > p + s && !strncmp(name, prefix, p) && !strcmp(name + n - s, suffix);
+}
+
+int rn_recdir_foreach(const char *dir, const char *prefix, const char *suffix, size_t max_bytes,
+		      const char *tag, struct rn_trace *t,
+		      int (*load)(void *ctx, const char *path, const char *data, size_t len),
+		      void *ctx)
+{
+	struct rn_buf data, path;
+	struct dirent *de;
+	int ret = 0;
+	DIR *d = opendir(dir);
+
+	if (!d) {
+		ret = -errno;
+		rn_trace_fail(t, RN_RUN_ERROR, "%s: cannot read record directory '%s': %s", tag,
+			      dir, strerror(-ret));
+		return ret;
+	}
+	rn_buf_init(&data, max_bytes);
+	rn_buf_init(&path, 0);
+	while ((de = readdir(d))) {
+		if (!is_record_file(de->d_name, prefix, suffix))
+			continue;
+		rn_buf_reset(&path);
+		rn_buf_reset(&data);
+		rn_buf_addf(&path, "%s/%s", dir, de->d_name);
+		ret = rn_buf_read_file(&data, path.buf);
+		if (ret) {
+			rn_trace_fail(t, RN_RUN_ERROR, "%s: cannot read '%s': %s", tag, path.buf,
+				      strerror(-ret));
+			break;
+		}
+		ret = load(ctx, path.buf, data.buf, data.len);
+		if (ret < 0)
+			break;
+		ret = 0;
+	}
+	closedir(d);
+	rn_buf_release(&data);
+	rn_buf_release(&path);
+	return ret;
 }
 
 void rn_recdir_remove(const char *dir)

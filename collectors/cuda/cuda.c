@@ -159,60 +159,36 @@ static int add_span(void *ctx, const struct rn_gpu_span *span,
 	return 0;
 }
 
-static bool is_record_file(const char *name)
-{
-	size_t n = strlen(name);
+/* State of one finish(): the trace and the report accumulated over the record files. */
+struct load_ctx {
+	struct rn_trace *t;
+	struct rn_cuda_load_report *rep;
+};
 
-	return !strncmp(name, "cuda-", 5) && n > 11 && !strcmp(name + n - 6, ".jsonl");
+static int load_file(void *ctx, const char *path, const char *data, size_t len)
+{
+	struct load_ctx *l = ctx;
+
+	if (rn_cuda_load(data, len, add_span, l->t, l->rep) < 0) {
+		rn_trace_fail(l->t, RN_RUN_ERROR, "cuda: record file '%s':%zu: %s", path,
+			      l->rep->error_line, l->rep->error);
+		return -EBADMSG;
+	}
+	return 0;
 }
 
 static int cuda_finish(struct rn_collector *rc, struct rn_trace *t)
 {
 	struct cuda_collector *c = (struct cuda_collector *)rc;
 	struct rn_cuda_load_report rep;
-	struct rn_buf data, path;
-	struct dirent *de;
-	int ret = 0;
-	DIR *d;
+	struct load_ctx l = { t, &rep };
+	int ret;
 
 	if (!c->dir)
 		return 0;
-	d = opendir(c->dir);
-	if (!d) {
-		ret = -errno;
-		rn_trace_fail(t, RN_RUN_ERROR, "cuda: cannot read record directory '%s': %s",
-			      c->dir, strerror(-ret));
-		return ret;
-	}
 	rn_cuda_load_report_init(&rep);
-	rn_buf_init(&data, MAX_RECORD_FILE_BYTES);
-	rn_buf_init(&path, 0);
-	while ((de = readdir(d))) {
-		int err;
-
-		if (!is_record_file(de->d_name))
-			continue;
-		rn_buf_reset(&path);
-		rn_buf_reset(&data);
-		rn_buf_addf(&path, "%s/%s", c->dir, de->d_name);
-		err = rn_buf_read_file(&data, path.buf);
-		if (err) {
-			rn_trace_fail(t, RN_RUN_ERROR, "cuda: cannot read '%s': %s", path.buf,
-				      strerror(-err));
-			ret = err;
-			break;
-		}
-		err = rn_cuda_load(data.buf, data.len, add_span, t, &rep);
-		if (err < 0) {
-			rn_trace_fail(t, RN_RUN_ERROR, "cuda: record file '%s':%zu: %s", path.buf,
-				      rep.error_line, rep.error);
-			ret = -EBADMSG;
-			break;
-		}
-	}
-	closedir(d);
-	rn_buf_release(&data);
-	rn_buf_release(&path);
+	ret = rn_recdir_foreach(c->dir, "cuda-", ".jsonl", MAX_RECORD_FILE_BYTES, "cuda", t,
+				load_file, &l);
 	if (ret)
 		return ret;
 	if (rep.stopped[0]) {

@@ -103,6 +103,7 @@ struct run {
 	char **envp;                /* the child's environment, owned strings */
 	size_t nenv, env_cap;
 	int report_pipe[2];         /* child -> parent exec failure report */
+	int go_pipe[2];             /* parent -> child "seized, go on" (seize_running), else -1 */
 	int capture_fd[3];          /* capture files (stdout, stderr), -1 if none */
 	pid_t root;                 /* the target's first process */
 	bool root_done;             /* its final wait status was seen */
@@ -333,8 +334,21 @@ static void child(struct run *r, const sigset_t *mask)
 	}
 	if (r->pt)
 		prog = rn_ptrace_seccomp_program(r->pt, &prog_len);
-	/* Stop until the collectors are ready (ptrace seizes us here). */
-	syscall(SYS_kill, getpid(), SIGSTOP);
+	/* Wait until the collectors are ready (ptrace seizes us here): stopped, or blocked on
+	 * the go pipe (see rn_ptrace_seize_running). */
+	if (r->go_pipe[0] >= 0) {
+		char go;
+		ssize_t n;
+
+		close(r->go_pipe[1]);
+		while ((n = read(r->go_pipe[0], &go, 1)) < 0 && errno == EINTR)
+			;
+		if (n != 1)
+			_exit(127); /* the runner is gone */
+		close(r->go_pipe[0]);
+	} else {
+		syscall(SYS_kill, getpid(), SIGSTOP);
+	}
 	/* After the seize: SECCOMP_RET_TRACE without a tracer would fail calls with ENOSYS. */
 	if (prog) {
 		int rc = install_seccomp(prog, prog_len);
@@ -609,6 +623,56 @@ static int prepare_collectors(struct run *r)
 	return 0;
 }
 
+static void spawn_failed(struct run *r, pid_t pid, int rc)
+{
+	int status;
+
+	rn_trace_fail(r->t, RN_RUN_ERROR, "cannot trace target '%s': %s%s", r->name,
+		      strerror(-rc),
+		      rc == -EPERM ? " (ptrace is not permitted here; "
+				     "see /proc/sys/kernel/yama/ptrace_scope)"
+				   : "");
+	kill(pid, SIGKILL);
+	kill(pid, SIGCONT);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	r->root_done = true;
+}
+
+/* The child waits on the go pipe: seize it running (only ptrace has on_spawn work then),
+ * and let it go. A child whose setup failed is exiting and cannot be seized: its failure
+ * report is the error then. */
+static int spawn_running(struct run *r, pid_t pid)
+{
+	int i, rc, status;
+
+	close(r->go_pipe[0]);
+	r->go_pipe[0] = -1;
+	for (i = 0; i < r->nsel; i++) {
+		if (!r->sel[i].ops->on_spawn)
+			continue;
+		rc = r->sel[i].ops->on_spawn(r->sel[i].c, pid, r->t);
+		if (!rc)
+			continue;
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			r->root_done = true;
+			r->root_status = status;
+			if (r->res)
+				r->res->root_status = status;
+			return 0; /* the failure report is read at the end */
+		}
+		spawn_failed(r, pid, rc);
+		return rc;
+	}
+	if (write(r->go_pipe[1], "g", 1) != 1)
+		rc = -errno;
+	else
+		rc = 0;
+	close(r->go_pipe[1]);
+	r->go_pipe[1] = -1;
+	return rc;
+}
+
 /* Fork the child and hand it, stopped before exec, to the collectors. */
 static int spawn(struct run *r, const sigset_t *mask)
 {
@@ -616,6 +680,8 @@ static int spawn(struct run *r, const sigset_t *mask)
 	pid_t pid;
 
 	if (pipe2(r->report_pipe, O_CLOEXEC))
+		return -errno;
+	if (r->pt && rn_ptrace_seize_running(r->pt) && pipe2(r->go_pipe, O_CLOEXEC))
 		return -errno;
 	r->t->start_ns = now_ns();
 	pid = fork();
@@ -626,6 +692,8 @@ static int spawn(struct run *r, const sigset_t *mask)
 	r->root = pid;
 	close(r->report_pipe[1]);
 	r->report_pipe[1] = -1;
+	if (r->go_pipe[0] >= 0)
+		return spawn_running(r, pid);
 	/* the child stops itself (SIGSTOP) before exec; exec setup failures exit instead */
 	while (waitpid(pid, &status, WUNTRACED) < 0) {
 		if (errno != EINTR)
@@ -649,16 +717,7 @@ static int spawn(struct run *r, const sigset_t *mask)
 			continue;
 		rc = r->sel[i].ops->on_spawn(r->sel[i].c, pid, r->t);
 		if (rc) {
-			rn_trace_fail(r->t, RN_RUN_ERROR, "cannot trace target '%s': %s%s", r->name,
-				      strerror(-rc),
-				      rc == -EPERM ? " (ptrace is not permitted here; "
-						     "see /proc/sys/kernel/yama/ptrace_scope)"
-						   : "");
-			kill(pid, SIGKILL);
-			kill(pid, SIGCONT);
-			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-				;
-			r->root_done = true;
+			spawn_failed(r, pid, rc);
 			return rc;
 		}
 	}
@@ -787,6 +846,7 @@ int rn_run_target(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_
 	r->res = res;
 	r->name = spec->name ? spec->name : spec->argv[0];
 	r->report_pipe[0] = r->report_pipe[1] = -1;
+	r->go_pipe[0] = r->go_pipe[1] = -1;
 	for (i = 0; i < 3; i++)
 		r->capture_fd[i] = -1;
 	sigprocmask(SIG_SETMASK, NULL, &mask);
@@ -899,6 +959,9 @@ out_free:
 			close(r->capture_fd[i]);
 	if (r->report_pipe[0] >= 0)
 		close(r->report_pipe[0]);
+	for (i = 0; i < 2; i++)
+		if (r->go_pipe[i] >= 0)
+			close(r->go_pipe[i]);
 	for (k = 0; k < r->nenv; k++)
 		free(r->envp[k]);
 	free(r->envp);

@@ -22,6 +22,15 @@
  */
 void rn_ptrace_kill_tree(struct rn_collector *c);
 
+/*
+ * How the child waits to be seized (before the collectors' on_spawn). false: it stops itself
+ * with SIGSTOP, and on_spawn ends that stop (full tracing: the first PTRACE_SYSCALL resume
+ * needs a stop). true: it blocks reading a pipe the run loop writes after on_spawn, seized
+ * while running (seccomp modes: the filter, installed after the read, makes the stops; this
+ * saves the SIGSTOP, the trap and the SIGCONT delivery, three stops of every run).
+ */
+bool rn_ptrace_seize_running(const struct rn_collector *c);
+
 /* Traced tasks that may make stops now: all tasks (threads of all processes, tasks not yet
  * attributed included) but those blocked in wait4/waitid. While at most one may, there is
  * nobody to starve and the run loop skips draining wait4(WNOHANG) after each stop. */

@@ -71,6 +71,8 @@ enum task_flags {
 	TASK_WAITING = 1 << 6,    /* inside a blocking wait4/waitid: not runnable */
 	TASK_NARROW = 1 << 7,     /* its affinity is the tracer's one CPU (set by us or
 				   * inherited from a narrowed parent) */
+	TASK_QUIET_EXIT = 1 << 8, /* PTRACE_O_TRACEEXIT is off for it: no exit stop (see
+				   * "Exit stops") */
 };
 
 /* One traced thread. */
@@ -115,10 +117,11 @@ struct watchdog {
 struct proc_state {
 	uint32_t live;          /* tasks of the process still traced */
 	bool killed;            /* it died in a teardown (recorded as RN_PROC_LOST) */
-	bool reaped_any;        /* it reaped a traced child */
+	bool had_children;      /* it forked a traced process (whose peak its ru_maxrss may
+				 * include once reaped) */
 	uint64_t ru_bytes;      /* ru_maxrss of its final wait status, bytes (0 if unknown):
 				 * its own peak or that of a child it reaped, whichever is larger */
-	uint64_t child_ru_bytes; /* largest ru_bytes of the children it reaped */
+	uint64_t child_ru_bytes; /* largest ru_bytes of its child processes that ended */
 	uint32_t maps_reads;    /* /proc/PID/maps snapshots taken for its current image */
 };
 
@@ -130,6 +133,7 @@ struct rn_collector {
 	size_t tasks_cap;               /* power of two */
 	size_t ntasks;                  /* tasks in the map */
 	size_t nexiting;                /* tasks past PTRACE_EVENT_EXIT, final status pending */
+	size_t nquiet;                  /* tasks with TASK_QUIET_EXIT */
 	size_t nwaiting;                /* tasks with TASK_WAITING */
 	size_t nnarrow;                 /* tasks with TASK_NARROW */
 	struct task *last;              /* the task of the previous stop (fast path) */
@@ -141,6 +145,8 @@ struct rn_collector {
 	bool seccomp;                   /* entries come as seccomp stops */
 	bool count_only;                /* no exit stops unless the result is needed */
 	bool need_paths;                /* a sink or the spool wants decoded paths */
+	bool quiet_exits;               /* exit stops only where VmHWM needs them */
+	long opts;                      /* the PTRACE_SEIZE options */
 	bool killing;                   /* teardown: answer every stop with SIGKILL */
 	struct sock_filter *bpf;        /* the seccomp program, or NULL */
 	size_t bpf_len;                 /* instructions in bpf */
@@ -274,6 +280,8 @@ static void task_forget(struct rn_collector *c, struct task *tk)
 		c->nwaiting--;
 	if (tk->flags & TASK_NARROW)
 		c->nnarrow--;
+	if (tk->flags & TASK_QUIET_EXIT)
+		c->nquiet--;
 	map_del(c, tk);
 	task_free(tk);
 }
@@ -449,6 +457,11 @@ static void widen_all(struct rn_collector *c)
 /* Put `tk` and the tracer on the CPU the tracer runs on now. */
 static void pin(struct rn_collector *c, struct task *tk)
 {
+	/* the watchdog starts with the first pinning: a run that never pins never pays it */
+	if (!c->wd.running && watchdog_start(c)) {
+		c->pin = false;
+		return;
+	}
 	if (!c->tracer_narrow) {
 		int cpu = sched_getcpu();
 
@@ -909,9 +922,6 @@ static void note_reap(struct rn_collector *c, struct task *tk, int64_t ret, uint
 		return;
 	c->t->procs[idx].reaped_by = tk->proc;
 	c->t->procs[idx].reaped_ns = ts;
-	ps_of(c, tk->proc)->reaped_any = true;
-	if (ps_of(c, idx)->ru_bytes > ps_of(c, tk->proc)->child_ru_bytes)
-		ps_of(c, tk->proc)->child_ru_bytes = ps_of(c, idx)->ru_bytes;
 }
 
 /* A narrowed task must still see its real affinity: rewrite the answer. */
@@ -1005,6 +1015,32 @@ static int check_proc_limit(struct rn_collector *c)
 static int first_stop(struct rn_collector *c, struct task *tk);
 
 /*
+ * Exit stops. PTRACE_EVENT_EXIT is where VmHWM is read, and it costs a stop per task. In the
+ * seccomp modes (few stops, so each counts) it is kept only where wait4's ru_maxrss cannot
+ * stand in: for a process that exec'd (Linux carries ru_maxrss across execve, so it would
+ * include the image before the exec) and for one that forked processes (its ru_maxrss
+ * includes the children it reaped). Every new task starts quiet, a process leaves quiet at its
+ * first exec or fork, and a quiet process's peak is its ru_maxrss, exact for a process that
+ * neither exec'd nor forked (its mm's high-water mark started at its RSS at fork). Options
+ * are per task and change only at a stop of that task.
+ */
+static void set_exit_stop(struct rn_collector *c, struct task *tk, bool on)
+{
+	if (!c->quiet_exits || !(tk->flags & TASK_QUIET_EXIT) == on)
+		return;
+	if (ptrace(PTRACE_SETOPTIONS, tk->tid, 0L,
+		   on ? c->opts : c->opts & ~(long)PTRACE_O_TRACEEXIT))
+		return; /* killed meanwhile */
+	if (on) {
+		tk->flags &= ~(uint32_t)TASK_QUIET_EXIT;
+		c->nquiet--;
+	} else {
+		tk->flags |= TASK_QUIET_EXIT;
+		c->nquiet++;
+	}
+}
+
+/*
  * Add task `tid`: a thread of process `proc`, or a new process whose parent is process
  * `proc` (-1: a process the tracer does not know, pid `ppid`). `narrow`: it inherited a pinned
  * affinity. *rc gets -E2BIG past max_procs.
@@ -1069,6 +1105,10 @@ static int new_child(struct rn_collector *c, struct task *parent, pid_t tid, int
 	}
 	if (task_find(c, tid))
 		return 0; /* already known (pid reuse races are not possible while traced) */
+	if (!thread) {
+		ps_of(c, parent->proc)->had_children = true;
+		set_exit_stop(c, parent, true);
+	}
 	tk = adopt(c, tid, thread, parent->proc, 0, parent->flags & TASK_NARROW, &rc);
 	/* Its first stop may have come before this event. */
 	for (i = 0; i < c->npending; i++) {
@@ -1109,6 +1149,7 @@ static struct task *exec_event(struct rn_collector *c, struct task *tk)
 		}
 	}
 	tk->flags &= ~(uint32_t)TASK_HIDDEN;
+	set_exit_stop(c, tk, true);
 	p = proc_of(c, tk);
 	p->exec_ns = now_ns();
 	/* a new image: the mappings of the old one would misattribute the next spans */
@@ -1141,8 +1182,9 @@ static void exit_event(struct rn_collector *c, struct task *tk)
 	if (ps->live)
 		ps->live--;
 	/* The last thread: the address space is still there (PTRACE_EVENT_EXIT comes before
-	 * exit_mm), so VmHWM is the peak RSS of the image the process runs. */
-	if (!ps->live) {
+	 * exit_mm), so VmHWM is the peak RSS of the image the process runs. Quiet threads may
+	 * outlive the leader without an exit stop: read it at the leader's too. */
+	if (!ps->live || (c->nquiet && tk->tid == p->pid)) {
 		uint64_t hwm = read_vm_hwm(tk->tid);
 
 		if (hwm > p->vm_hwm_bytes)
@@ -1162,6 +1204,7 @@ static bool is_stop_signal(int sig)
 static int first_stop(struct rn_collector *c, struct task *tk)
 {
 	tk->flags &= ~(uint32_t)TASK_NEW;
+	set_exit_stop(c, tk, false);
 	balance(c);
 	resume(c, tk, 0);
 	return 0;
@@ -1232,8 +1275,10 @@ static int task_gone(struct rn_collector *c, struct task *tk, int status)
 
 		ps->ru_bytes = ru;
 		if (ru > p->vm_hwm_bytes && !p->exec_ns &&
-		    (!ps->reaped_any || ru > ps->child_ru_bytes))
+		    (!ps->had_children || ru > ps->child_ru_bytes))
 			p->vm_hwm_bytes = ru;
+		if (p->parent >= 0 && ru > ps_of(c, p->parent)->child_ru_bytes)
+			ps_of(c, p->parent)->child_ru_bytes = ru;
 		/* The leader's exit is reported after all its threads': the process is over. */
 		if (c->killing || ps->killed) {
 			p->end = RN_PROC_LOST;
@@ -1328,12 +1373,14 @@ static int pt_create(struct rn_collector **out, const struct rn_run_spec *spec)
 		c->want_exit = rn_xcalloc((size_t)n, sizeof(*c->want_exit));
 		for (i = 0; i < n; i++)
 			traced[i] = !spec->syscall_filter || spec->syscall_filter[i];
-		/* Always seen, for the model and the pinning: reaping and blocking waits
-		 * (wait4/waitid), the affinity answer while pinned. */
-		set_nr(traced, nr->wait4);
-		set_nr(traced, nr->waitid);
-		set_nr(c->want_exit, nr->wait4);
-		set_nr(c->want_exit, nr->waitid);
+		/* Count-only mode sees every call, with the results the model needs: reaping and
+		 * blocking waits (wait4/waitid, for reaped_by and the pinning). The filtered mode
+		 * sees the named calls only (without waits, pinning just never counts a waiting
+		 * parent out). Both see the affinity answer, rewritten while pinned. */
+		if (!spec->syscall_filter) {
+			set_nr(c->want_exit, nr->wait4);
+			set_nr(c->want_exit, nr->waitid);
+		}
 		if (spec->flags & RN_RUN_PIN_CPU) {
 			set_nr(traced, nr->sched_getaffinity);
 			set_nr(c->want_exit, nr->sched_getaffinity);
@@ -1361,7 +1408,7 @@ static int pt_prepare(struct rn_collector *c, char ***env, size_t *nenv, size_t 
 	 * would inherit the narrowed affinity of its parent and keep it. */
 	if ((c->spec->flags & RN_RUN_PIN_CPU) && c->follow &&
 	    !sched_getaffinity(0, sizeof(c->cpus_orig), &c->cpus_orig) &&
-	    CPU_COUNT(&c->cpus_orig) >= 2 && !watchdog_start(c))
+	    CPU_COUNT(&c->cpus_orig) >= 2)
 		c->pin = true;
 	return 0;
 }
@@ -1374,23 +1421,33 @@ static int pt_on_spawn(struct rn_collector *c, pid_t pid, struct rn_trace *t)
 
 	c->t = t;
 	c->need_paths = t->nsinks > 0 || t->spool;
+	/* the spool keeps callers, whose final mappings are read at the exit stop */
+	c->quiet_exits = c->seccomp && !t->spool;
 	if (c->follow)
 		opts |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
 	if (c->seccomp)
 		opts |= PTRACE_O_TRACESECCOMP;
+	c->opts = opts;
 	t->filtered = c->spec->syscall_filter != NULL;
 	t->counts_only = c->count_only;
 	if (ptrace(PTRACE_SEIZE, pid, 0L, opts))
 		return -errno;
-	/* The child stopped itself with SIGSTOP before exec. Seizing it turns the group-stop
-	 * into a PTRACE_EVENT_STOP trap; SIGCONT now ends the group-stop itself, and is
-	 * delivered (and ignored) before the exec, like strace's startup. */
-	kill(pid, SIGCONT);
 	p = rn_trace_add_process(t, pid, 0, now_ns());
 	c->last_stop_ns = p->start_ns;
 	if (!t->start_ns)
 		t->start_ns = p->start_ns;
-	task_new(c, pid, (int)(t->nprocs - 1), TASK_NEW | TASK_HIDDEN);
+	if (c->seccomp) {
+		/* The child waits on a pipe, running: the seccomp stops need no ptrace resume to
+		 * begin, so it makes no stop before its execve (see rn_ptrace_seize_running). */
+		task_new(c, pid, (int)(t->nprocs - 1), TASK_HIDDEN);
+	} else {
+		/* The child stopped itself with SIGSTOP before exec. Seizing it turns the
+		 * group-stop into a PTRACE_EVENT_STOP trap; SIGCONT now ends the group-stop
+		 * itself, and is delivered (and ignored) before the exec, like strace's
+		 * startup. */
+		kill(pid, SIGCONT);
+		task_new(c, pid, (int)(t->nprocs - 1), TASK_NEW | TASK_HIDDEN);
+	}
 	rn_trace_process_event(t, p, 'f');
 	return 0;
 }
@@ -1592,9 +1649,14 @@ void rn_ptrace_idle(struct rn_collector *c)
 	}
 }
 
+bool rn_ptrace_seize_running(const struct rn_collector *c)
+{
+	return c->seccomp;
+}
+
 bool rn_ptrace_wants_rusage(const struct rn_collector *c)
 {
-	return c->nexiting || c->killing;
+	return c->nexiting || c->nquiet || c->killing;
 }
 
 void rn_ptrace_final_rusage(struct rn_collector *c, pid_t tid, long maxrss_kb)

@@ -11,6 +11,10 @@ ratio (renacer / strace, filtered / untraced) and the table shows the median of 
 Modes:  untraced | strace -f -c | renacer trace -f -c | renacer trace -f -c -e trace=openat
         (filtered: seccomp-bpf) | renacer trace -f -c --count-only. With --slim PATH, the
         same for a second build of renacer (to compare two versions side by side).
+Floor:  on the filtered workloads, mintrace.c (built here with cc) is the least a seccomp
+        tracer can do: seize, filter openat, stop at its entry and exit, follow the tree,
+        record nothing. floor/untr is the kernel's price (one more fork and exec, the filter
+        on every syscall, the stops); filt/floor is what renacer adds to it.
 
 Memory: renacer's peak RSS (VmHWM, polled from /proc) tracing 10k and 10M getppid calls.
 
@@ -21,6 +25,7 @@ Not a ctest: it takes minutes and wants a quiet machine.
 import argparse
 import json
 import os
+import platform
 import shutil
 import statistics
 import subprocess
@@ -68,7 +73,21 @@ def timed(cmd):
     return dt
 
 
-def bench(renacer, slim, argv, pin, rounds, filtered):
+OPENAT = {"x86_64": 257, "aarch64": 56}
+
+
+def build_floor(work):
+    """Compile mintrace.c next to this script; None when cc or the source is missing."""
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mintrace.c")
+    out = os.path.join(work, "mintrace")
+    cc = shutil.which("cc")
+    if not cc or not os.path.exists(src) or platform.machine() not in OPENAT:
+        return None
+    r = subprocess.run([cc, "-O2", "-o", out, src])
+    return out if r.returncode == 0 else None
+
+
+def bench(renacer, slim, argv, pin, rounds, filtered, floor=None):
     pre = ["taskset", "-c", "0"] if pin else []
     tr = lambda binary, *opts: pre + [binary, "trace", "-f", "-c", *opts, "-o", os.devnull,
                                       "--"] + argv
@@ -80,6 +99,8 @@ def bench(renacer, slim, argv, pin, rounds, filtered):
     }
     if filtered:
         modes["filtered"] = tr(renacer, "-e", "trace=openat")
+        if floor:
+            modes["floor"] = pre + [floor, str(OPENAT[platform.machine()]), "--"] + argv
     if slim:
         modes["slim"] = tr(slim)
         if filtered:
@@ -98,6 +119,9 @@ def bench(renacer, slim, argv, pin, rounds, filtered):
     out["r_count"] = ratio("count", "strace")
     if filtered:
         out["r_filtered"] = ratio("filtered", "untraced")
+        if floor:
+            out["r_floor"] = ratio("floor", "untraced")
+            out["r_filt_floor"] = ratio("filtered", "floor")
     if slim:
         out["r_slim"] = ratio("slim", "strace")
         if filtered:
@@ -144,26 +168,30 @@ def main():
     results = {"cpus": os.cpu_count(), "rounds": args.rounds, "rows": []}
     try:
         data = make_data(work)
+        floor = build_floor(work)
         print("renacer trace vs strace -f -c: median of %d paired ratios per cell "
               "(%d CPUs)" % (args.rounds, os.cpu_count()))
-        print("%-7s %-25s %-8s %9s %9s %9s %9s | %7s %7s %7s | %9s %9s" %
+        print("%-7s %-25s %-8s %9s %9s %9s %9s | %7s %7s %7s | %9s %9s %10s %10s" %
               ("load", "workload", "cpu", "untraced", "strace", "renacer", "slim",
-               "ren/str", "slim/st", "cnt/str", "filt/untr", "sfilt/unt"))
+               "ren/str", "slim/st", "cnt/str", "filt/untr", "sfilt/unt", "floor/untr",
+               "filt/floor"))
         f = lambda r, k: "%.3f" % r[k] if k in r else "-"
         for key, label, argv in workloads(args.targets, work, data):
             if args.only and key not in args.only.split(","):
                 continue
             for pin in (False, True):
                 filtered = key in ("a", "c", "d")
-                r = bench(args.renacer, args.slim, argv, pin, args.rounds, filtered)
+                r = bench(args.renacer, args.slim, argv, pin, args.rounds, filtered, floor)
                 row = dict(r, load=key, workload=label, pinned=pin)
                 results["rows"].append(row)
-                print("%-7s %-25s %-8s %7.1fms %7.1fms %7.1fms %9s | %7s %7s %7s | %9s %9s" %
+                print("%-7s %-25s %-8s %7.1fms %7.1fms %7.1fms %9s | %7s %7s %7s | %9s %9s "
+                      "%10s %10s" %
                       (key, label, "taskset0" if pin else "unpinned", r["untraced"] * 1e3,
                        r["strace"] * 1e3, r["renacer"] * 1e3,
                        "%7.1fms" % (r["slim"] * 1e3) if "slim" in r else "-",
                        f(r, "r_strace"), f(r, "r_slim"), f(r, "r_count"),
-                       f(r, "r_filtered"), f(r, "r_slim_filtered")), flush=True)
+                       f(r, "r_filtered"), f(r, "r_slim_filtered"), f(r, "r_floor"),
+                       f(r, "r_filt_floor")), flush=True)
         if not args.no_memory:
             loop = os.path.abspath(os.path.join(args.targets, "pt_loop"))
             small = peak_rss_kb([args.renacer, "trace", "-f", "-c", "-o", os.devnull, "--",

@@ -36,6 +36,11 @@ enum rn_syscall_flags {
 /* Longest decoded path kept for a syscall span, bytes including the NUL. */
 #define RN_PATH_MAX 4096
 
+/* execve argument vectors in per-call lines, as strace shows them by default (-s 32): at most
+ * RN_ARGV_MAX strings of at most RN_ARGV_STR_MAX bytes each, longer ones cut with "...". */
+#define RN_ARGV_MAX 32
+#define RN_ARGV_STR_MAX 32
+
 /* Return addresses kept per syscall span (struct rn_syscall_event.stack). */
 #define RN_SYSCALL_STACK_MAX 4
 
@@ -57,6 +62,16 @@ struct rn_syscall_event {
 	uint64_t duration_ns; /* exit stop minus entry stop, ns; "under tracer" (includes stops) */
 	const char *path;     /* decoded path argument of path-taking calls, or NULL */
 	const char *path2;    /* second path (rename, link, ...), or NULL; not spooled */
+	/* execve/execveat, read only when per-call lines are printed (else NULL/0/false), not
+	 * spooled: the argument vector as `nargv` NUL-terminated strings one after another,
+	 * each cut to RN_ARGV_STR_MAX + 1 bytes (one byte more than is shown, so a cut string
+	 * is seen as cut), `argv_more` when it held more than RN_ARGV_MAX strings; and the size
+	 * of the environment vector, `nenv`, when `env_known`. */
+	const char *argv;
+	uint32_t nargv;
+	bool argv_more;
+	bool env_known;
+	uint32_t nenv;
 	/* Return addresses of the calling thread at the syscall-entry stop, innermost first,
 	 * captured only when the trace spools spans (never in the counting path): the word at
 	 * the stack pointer (x86_64; the link register on aarch64), which is the caller of a

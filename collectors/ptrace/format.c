@@ -157,6 +157,34 @@ static void add_quoted(struct rn_buf *b, const char *s, bool truncated)
 		rn_buf_adds(b, "...");
 }
 
+/* execve's argument vector as strace prints it: ["ls", "-l"], long strings and vectors cut
+ * with "..." (see rn_syscall_event.argv). */
+static void add_argv(struct rn_buf *b, const struct rn_syscall_event *ev)
+{
+	const char *s = ev->argv;
+	uint32_t i;
+
+	rn_buf_addc(b, '[');
+	for (i = 0; i < ev->nargv; i++) {
+		size_t len = strlen(s);
+		char cut[RN_ARGV_STR_MAX + 1];
+
+		if (i)
+			rn_buf_adds(b, ", ");
+		if (len > RN_ARGV_STR_MAX) {
+			memcpy(cut, s, RN_ARGV_STR_MAX);
+			cut[RN_ARGV_STR_MAX] = '\0';
+			add_quoted(b, cut, true);
+		} else {
+			add_quoted(b, s, false);
+		}
+		s += len + 1;
+	}
+	if (ev->argv_more)
+		rn_buf_adds(b, ev->nargv ? ", ..." : "...");
+	rn_buf_addc(b, ']');
+}
+
 static void add_hex(struct rn_buf *b, uint64_t v)
 {
 	if (!v)
@@ -243,6 +271,18 @@ void rn_syscall_format(struct rn_buf *b, const struct rn_syscall_event *ev, uint
 		}
 		case 's':
 			rn_buf_adds(b, rn_signal_name((int)a));
+			break;
+		case 'v':
+			if (ev->argv)
+				add_argv(b, ev);
+			else
+				add_hex(b, a);
+			break;
+		case 'e':
+			add_hex(b, a);
+			if (ev->env_known)
+				rn_buf_addf(b, " /* %" PRIu32 " var%s */", ev->nenv,
+					    ev->nenv == 1 ? "" : "s");
 			break;
 		default:
 			add_hex(b, a);

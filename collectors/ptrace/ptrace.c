@@ -88,6 +88,10 @@ struct task {
 	char *path2;         /* allocated), valid when has_path/has_path2 */
 	bool has_path;       /* path holds the first path argument of the call in flight */
 	bool has_path2;      /* path2 holds the second */
+	char *argv;          /* execve's argument vector (see rn_syscall_event.argv), lazily */
+	uint32_t nargv;      /* allocated, valid when has_argv */
+	bool has_argv, argv_more, env_known;
+	uint32_t nenv;       /* execve's environment size, valid when env_known */
 	long maxrss_kb;      /* ru_maxrss of its final wait status, KiB; 0 if not asked */
 	uint64_t stack[RN_SYSCALL_STACK_MAX]; /* return addresses of the call in flight */
 	uint8_t nstack;      /* entries of stack used (0: not captured) */
@@ -268,6 +272,7 @@ static void task_free(struct task *tk)
 {
 	free(tk->path);
 	free(tk->path2);
+	free(tk->argv);
 	free(tk);
 }
 
@@ -584,13 +589,67 @@ static int read_mem(pid_t tid, uint64_t addr, void *out, size_t len)
 	return process_vm_readv(tid, &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : -EFAULT;
 }
 
+/* execve's argument vector at `vec` and the size of its environment vector at `env`, for
+ * per-call lines (see rn_syscall_event.argv). */
+static void decode_argv(struct task *tk, uint64_t vec, uint64_t env)
+{
+	const size_t slot = RN_ARGV_STR_MAX + 2;
+	size_t len = 0;
+	uint64_t p, chunk[64];
+	uint32_t i;
+
+	if (!tk->argv)
+		tk->argv = rn_xmalloc(RN_ARGV_MAX * slot);
+	tk->nargv = 0;
+	tk->argv_more = false;
+	for (i = 0; vec && i <= RN_ARGV_MAX; i++) {
+		if (read_mem(tk->tid, vec + i * sizeof(p), &p, sizeof(p)) || !p)
+			break;
+		if (i == RN_ARGV_MAX) {
+			tk->argv_more = true;
+			break;
+		}
+		if (read_string(tk->tid, p, tk->argv + len, slot) < 0)
+			tk->argv[len] = '\0';
+		len += strlen(tk->argv + len) + 1;
+		tk->nargv++;
+	}
+	tk->has_argv = vec != 0;
+	/* the environment: only its size is shown */
+	tk->env_known = false;
+	tk->nenv = 0;
+	for (p = env; env && tk->nenv < 1000000;) {
+		size_t k, got = sizeof(chunk) / sizeof(chunk[0]);
+
+		/* a whole chunk may cross into an unmapped page: then one pointer at a time */
+		if (read_mem(tk->tid, p, chunk, sizeof(chunk))) {
+			got = 1;
+			if (read_mem(tk->tid, p, chunk, sizeof(chunk[0])))
+				return;
+		}
+		p += got * sizeof(chunk[0]);
+		for (k = 0; k < got; k++) {
+			if (!chunk[k]) {
+				tk->env_known = true;
+				return;
+			}
+			tk->nenv++;
+		}
+	}
+}
+
 /* Decode the path arguments of the call in flight into tk->path/path2. */
 static void decode_paths(struct task *tk)
 {
 	int a0 = rn_syscall_path_arg(tk->nr, 0);
 	int a1 = rn_syscall_path_arg(tk->nr, 1);
+	const struct rn_sysnrs *n = rn_sysnrs();
 	int rc;
 
+	if (tk->nr == n->execve)
+		decode_argv(tk, tk->args[1], tk->args[2]);
+	else if (tk->nr == n->execveat)
+		decode_argv(tk, tk->args[2], tk->args[3]);
 	if (a0 < 0)
 		return;
 	if (!tk->path)
@@ -790,6 +849,11 @@ static void emit(struct rn_collector *c, struct task *tk, int64_t ret, int err, 
 	ev.duration_ns = end_ns > tk->start_ns ? end_ns - tk->start_ns : 0;
 	ev.path = tk->has_path ? tk->path : NULL;
 	ev.path2 = tk->has_path2 ? tk->path2 : NULL;
+	ev.argv = tk->has_argv ? tk->argv : NULL;
+	ev.nargv = tk->has_argv ? tk->nargv : 0;
+	ev.argv_more = tk->has_argv && tk->argv_more;
+	ev.env_known = tk->env_known;
+	ev.nenv = tk->nenv;
 	ev.nstack = tk->nstack;
 	memcpy(ev.stack, tk->stack, sizeof(ev.stack));
 	rn_trace_syscall(c->t, p, &ev);
@@ -854,6 +918,8 @@ static int syscall_entry(struct rn_collector *c, struct task *tk, int nr, const 
 	tk->flags &= ~(uint32_t)(TASK_SC_HIDDEN | TASK_WANT_EXIT);
 	tk->has_path = false;
 	tk->has_path2 = false;
+	tk->has_argv = false;
+	tk->env_known = false;
 	if (tk->flags & TASK_HIDDEN) {
 		/* strace shows the root from its execve on; so do the counts */
 		if (nr == n->execve || nr == n->execveat)

@@ -23,6 +23,7 @@
  *   o  open flags                   m  mode (octal)      a  access mode (R_OK|W_OK...)
  *   A  AT_* flags                   P  PROT_* bits        M  MAP_* flags
  *   s  signal number                i  int                u  unsigned decimal
+ *   v  argv of execve (["a", "b"])   e  envp of execve (its address and a count of its strings)
  *   x  raw hex (pointers, masks; 0 prints NULL)
  */
 struct sysent {
@@ -49,7 +50,7 @@ static const struct sysent sysents[] = {
 	{ "shutdown", "fi" },      { "bind", "fxu" },           { "listen", "fi" },
 	{ "getsockname", "fxx" },  { "getpeername", "fxx" },    { "socketpair", "iiix" },
 	{ "setsockopt", "fiixu" }, { "getsockopt", "fiixx" },   { "clone", "xxxxx" },
-	{ "fork", "" },            { "vfork", "" },             { "execve", "pxx" },
+	{ "fork", "" },            { "vfork", "" },             { "execve", "pve" },
 	{ "exit", "i" },           { "wait4", "ixxx" },         { "kill", "is" },
 	{ "uname", "x" },          { "fcntl", "fix" },          { "flock", "fi" },
 	{ "fsync", "f" },          { "fdatasync", "f" },        { "truncate", "pi" },
@@ -88,7 +89,7 @@ static const struct sysent sysents[] = {
 	{ "eventfd2", "ui" },      { "epoll_create1", "i" },    { "dup3", "ffo" },
 	{ "pipe2", "xo" },         { "accept4", "fxxi" },       { "prlimit64", "iixx" },
 	{ "name_to_handle_at", "dpxxA" }, { "syncfs", "f" },    { "getrandom", "xux" },
-	{ "memfd_create", "xx" },  { "execveat", "dpxxA" },     { "copy_file_range", "fxfxux" },
+	{ "memfd_create", "xx" },  { "execveat", "dpveA" },     { "copy_file_range", "fxfxux" },
 	{ "statx", "dpAux" },      { "rseq", "xuix" },          { "pidfd_open", "iu" },
 	{ "clone3", "xu" },        { "close_range", "uuu" },    { "openat2", "dpxu" },
 	{ "faccessat2", "dpaA" },  { "renameat2", "dpdpu" },    { "fchmodat2", "dpmA" },

@@ -51,6 +51,31 @@ static const char *line(const struct rn_syscall_event *ev, uint32_t flags)
 	return out;
 }
 
+/* execve's vectors as strace prints them: quoted strings, cut ones and a cut vector marked
+ * "...", the environment as its address and size; unread vectors stay raw pointers. */
+static void test_ptrace_format_execve_vectors(void **state)
+{
+	static const char strs[] = "ls\0-l\0a string of more than thirty-two bytes!\0";
+	struct rn_syscall_event ev = ev_make(SYS_execve, 0x1000, 0x2000, 0x3000, 0, 0, 0);
+
+	(void)state;
+	ev.path = "/bin/ls";
+	assert_string_equal(line(&ev, 0), "execve(\"/bin/ls\", 0x2000, 0x3000)       = 0");
+	ev.argv = strs;
+	ev.nargv = 2;
+	ev.env_known = true;
+	ev.nenv = 23;
+	assert_string_equal(line(&ev, 0),
+			    "execve(\"/bin/ls\", [\"ls\", \"-l\"], 0x3000 /* 23 vars */) = 0");
+	/* the third string is kept with one byte more than is shown: it is cut */
+	ev.nargv = 3;
+	ev.argv_more = true;
+	ev.nenv = 1;
+	assert_string_equal(line(&ev, 0),
+			    "execve(\"/bin/ls\", [\"ls\", \"-l\", \"a string of more than thirty-two\"..., "
+			    "...], 0x3000 /* 1 var */) = 0");
+}
+
 static void test_ptrace_format_summary_layout(void **state)
 {
 	struct rn_trace t;
@@ -372,6 +397,7 @@ static void test_ptrace_format_json_process_and_summary(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ptrace_format_execve_vectors),
 		cmocka_unit_test(test_ptrace_format_summary_layout),
 		cmocka_unit_test(test_ptrace_format_summary_widens_columns),
 		cmocka_unit_test(test_ptrace_format_summary_empty),

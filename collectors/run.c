@@ -633,6 +633,15 @@ static int prepare_collectors(struct run *r)
 	return 0;
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define CHILD_FORKS 1 /* ASan cannot follow a child on a stack of its own: plain fork */
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CHILD_FORKS 1
+#endif
+#endif
+
+#ifndef CHILD_FORKS
 static int child_main(void *arg)
 {
 	struct run *r = arg;
@@ -640,6 +649,7 @@ static int child_main(void *arg)
 	child(r, r->cc.mask);
 	return 127;
 }
+#endif
 
 #define CHILD_STACK (64 * 1024)
 
@@ -653,12 +663,26 @@ static int child_main(void *arg)
  * the parent runs in it. It shares the main thread's errno: the child sets it only when a
  * call fails on its way to _exit, and branches on none, so the worst a coincidence with a
  * failing call of the parent can do is report a wrong errno in one error message.
+ * AddressSanitizer builds fork (ASan cannot follow a child onto a stack of its own).
  */
 static pid_t clone_child(struct run *r, const sigset_t *mask)
 {
+#ifndef CHILD_FORKS
 	sigset_t all, old;
+#endif
 	pid_t pid;
 
+	r->cc.report_fd = r->report_pipe[1];
+	r->cc.go_fd = r->go_pipe[0];
+	r->cc.go_wr = r->go_pipe[1];
+	r->cc.mask = mask;
+#ifdef CHILD_FORKS
+	pid = fork();
+	if (pid == 0)
+		child(r, mask);
+	if (pid < 0)
+		pid = -errno;
+#else
 	if (!r->child_stack) {
 		r->child_stack = mmap(NULL, CHILD_STACK, PROT_READ | PROT_WRITE,
 				      MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
@@ -667,16 +691,13 @@ static pid_t clone_child(struct run *r, const sigset_t *mask)
 			return -errno;
 		}
 	}
-	r->cc.report_fd = r->report_pipe[1];
-	r->cc.go_fd = r->go_pipe[0];
-	r->cc.go_wr = r->go_pipe[1];
-	r->cc.mask = mask;
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &old);
 	pid = clone(child_main, (char *)r->child_stack + CHILD_STACK, CLONE_VM | SIGCHLD, r);
 	if (pid < 0)
 		pid = -errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
+#endif
 	return pid;
 }
 

@@ -633,8 +633,10 @@ static int prepare_collectors(struct run *r)
 	return 0;
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-#define CHILD_FORKS 1 /* ASan cannot follow a child on a stack of its own: plain fork */
+#if defined(RN_SPAWN_FORK) || defined(__SANITIZE_ADDRESS__)
+/* ASan cannot follow a child onto a stack of its own, valgrind runs no general clone():
+ * plain fork (ci/valgrind.sh builds with -DRN_SPAWN_FORK) */
+#define CHILD_FORKS 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
 #define CHILD_FORKS 1
@@ -663,7 +665,7 @@ static int child_main(void *arg)
  * the parent runs in it. It shares the main thread's errno: the child sets it only when a
  * call fails on its way to _exit, and branches on none, so the worst a coincidence with a
  * failing call of the parent can do is report a wrong errno in one error message.
- * AddressSanitizer builds fork (ASan cannot follow a child onto a stack of its own).
+ * AddressSanitizer builds and builds with RN_SPAWN_FORK (valgrind) fork instead.
  */
 static pid_t clone_child(struct run *r, const sigset_t *mask)
 {

@@ -276,6 +276,15 @@ static int open_capture(void)
 	return fd;
 }
 
+/* The root's final wait status `status` was seen. */
+static void root_ended(struct run *r, int status)
+{
+	r->root_done = true;
+	r->root_status = status;
+	if (r->res)
+		r->res->root_status = status;
+}
+
 /* ---- the child ------------------------------------------------------------------------ */
 
 static void child_fail(struct run *r, int stage, int err)
@@ -519,10 +528,7 @@ static void on_status(struct run *r, const struct run_event *ev)
 	int rc;
 
 	if (gone && ev->pid == r->root) {
-		r->root_done = true;
-		r->root_status = ev->status;
-		if (r->res)
-			r->res->root_status = ev->status;
+		root_ended(r, ev->status);
 	}
 	if (gone && r->pt && ev->have_ru)
 		rn_ptrace_final_rusage(r->pt, ev->pid, ev->maxrss_kb);
@@ -735,10 +741,7 @@ static int spawn_running(struct run *r, pid_t pid)
 		if (!rc)
 			continue;
 		if (waitpid(pid, &status, WNOHANG) == pid) {
-			r->root_done = true;
-			r->root_status = status;
-			if (r->res)
-				r->res->root_status = status;
+			root_ended(r, status);
 			return 0; /* the failure report is read at the end */
 		}
 		spawn_failed(r, pid, rc);
@@ -778,10 +781,7 @@ static int spawn(struct run *r, const sigset_t *mask)
 			return -errno;
 	}
 	if (!WIFSTOPPED(status)) {
-		r->root_done = true;
-		r->root_status = status;
-		if (r->res)
-			r->res->root_status = status;
+		root_ended(r, status);
 		return 0; /* the failure report is read at the end */
 	}
 	if (!r->pt) {

@@ -38,7 +38,8 @@ size_t rn_ptrace_runnable_tasks(const struct rn_collector *c);
 
 /*
  * Whether the next wait statuses may be final ones whose rusage the collector needs (a task
- * is past its PTRACE_EVENT_EXIT stop, or the tree is being killed). wait4 computes a full
+ * is past its PTRACE_EVENT_EXIT stop, a task runs without exit stop so its ru_maxrss is its
+ * peak RSS, or the tree is being killed). wait4 computes a full
  * getrusage() for every ptrace-stop it reports when asked for rusage; the run loop passes
  * NULL while this is false, so the stops of a running tree cost less. (A process killed by
  * SIGKILL skips its exit stop; only the ru_maxrss of a tree being killed can then help.)

@@ -38,7 +38,7 @@ endif()
 set(RN_CUDA_BUILT ${RN_CUDA_FOUND} CACHE INTERNAL "CUDA collector built")
 
 list(APPEND RN_COLLECTOR_SOURCES ${RN_CUDA_SRC}/load.c ${RN_CUDA_SRC}/clock.c)
-list(APPEND RN_COLLECTOR_LIBS PkgConfig::JANSSON)
+list(APPEND RN_COLLECTOR_LIBS rn_dep_jansson)
 
 if(RN_CUDA_FOUND)
 	set(RN_CUDA_INJECT_BUILD_PATH ${CMAKE_BINARY_DIR}/cuda/librenacer_cuda_inject.so)

@@ -164,6 +164,8 @@ struct rn_collector {
 	cpu_set_t cpus_orig;            /* the tracer's affinity before pinning */
 	cpu_set_t cpus_one;             /* the one CPU */
 	struct rn_elf_cache *elf;       /* ELF identities by path */
+	int exec_pending;               /* process whose exec completes after the resume, or -1 */
+	bool exec_known;                /* ... and whose new exe path was read */
 };
 
 static uint64_t now_ns(void)
@@ -1224,15 +1226,29 @@ static struct task *exec_event(struct rn_collector *c, struct task *tk)
 	ps_of(c, tk->proc)->maps_reads = 0;
 	snprintf(path, sizeof(path), "/proc/%d/exe", (int)tk->tid);
 	len = readlink(path, exe, sizeof(exe) - 1);
+	p->build_id[0] = '\0';
+	p->elf_machine = 0;
 	if (len > 0) {
 		exe[len] = '\0';
 		rn_process_set_exe(p, exe);
-		p->build_id[0] = '\0';
-		p->elf_machine = 0;
-		rn_elf_identify(&c->elf, exe, &p->elf_machine, p->build_id);
 	}
-	rn_trace_process_event(c->t, p, 'e');
+	c->exec_pending = tk->proc;
+	c->exec_known = len > 0;
 	return tk;
+}
+
+/* The rest of an exec, once its task runs again: reading the binary's ELF identity (open,
+ * mmap, the notes: tens of us) overlaps with the new image's start-up instead of stopping
+ * it. The path was read in the stop; a file replaced at that path in between is the same
+ * window any path-based reader has. Then the process event, so sinks see the identity. */
+static void exec_identify(struct rn_collector *c)
+{
+	struct rn_process *p = &c->t->procs[c->exec_pending];
+
+	c->exec_pending = -1;
+	if (c->exec_known)
+		rn_elf_identify(&c->elf, p->exe, &p->elf_machine, p->build_id);
+	rn_trace_process_event(c->t, p, 'e');
 }
 
 static void exit_event(struct rn_collector *c, struct task *tk)
@@ -1315,6 +1331,8 @@ static int event_stop(struct rn_collector *c, struct task *tk, int status)
 	if (rc)
 		return rc;
 	resume(c, tk, 0);
+	if (c->exec_pending >= 0)
+		exec_identify(c);
 	return 0;
 }
 
@@ -1429,6 +1447,7 @@ static int pt_create(struct rn_collector **out, const struct rn_run_spec *spec)
 	int n = rn_syscall_table_size(), i;
 
 	c->spec = spec;
+	c->exec_pending = -1;
 	c->follow = spec->flags & RN_RUN_FOLLOW_FORKS;
 	c->count_only = spec->flags & RN_RUN_COUNT_ONLY;
 	c->seccomp = c->count_only || spec->syscall_filter;

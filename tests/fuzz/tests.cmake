@@ -16,7 +16,7 @@ set(RN_FUZZ_HARNESSES toml config golden json_v1 vk_record xml json)
 add_library(rn_fuzz_common STATIC ${RN_FUZZ_DIR}/fuzz_common.c ${RN_FUZZ_DIR}/golden_check.c)
 # The Vulkan record reader and loader are folder-private to collectors/vulkan.
 target_include_directories(rn_fuzz_common PUBLIC ${RN_FUZZ_DIR} ${CMAKE_SOURCE_DIR}/collectors/vulkan)
-target_link_libraries(rn_fuzz_common PUBLIC rn_runner PkgConfig::JANSSON)
+target_link_libraries(rn_fuzz_common PUBLIC rn_runner rn_dep_jansson)
 rn_sanitize(rn_fuzz_common)
 
 add_executable(fuzz_vk_seeds ${RN_FUZZ_DIR}/gen_vk_seeds.c)

@@ -1606,7 +1606,8 @@ static int pt_finish(struct rn_collector *c, struct rn_trace *t)
 		}
 	}
 	watchdog_stop(c);
-	if (c->pin)
+	/* the watchdog may have widened the tracer already; one more call is harmless */
+	if (c->tracer_narrow)
 		sched_setaffinity(0, sizeof(c->cpus_orig), &c->cpus_orig);
 	c->tracer_narrow = false;
 	return 0;
@@ -1619,7 +1620,7 @@ static void pt_destroy(struct rn_collector *c)
 	if (!c)
 		return;
 	watchdog_stop(c);
-	if (c->pin)
+	if (c->tracer_narrow)
 		sched_setaffinity(0, sizeof(c->cpus_orig), &c->cpus_orig);
 	for (i = 0; i < c->tasks_cap; i++)
 		if (c->tasks[i])

@@ -11,10 +11,13 @@ ratio (renacer / strace, filtered / untraced) and the table shows the median of 
 Modes:  untraced | strace -f -c | renacer trace -f -c | renacer trace -f -c -e trace=openat
         (filtered: seccomp-bpf) | renacer trace -f -c --count-only. With --slim PATH, the
         same for a second build of renacer (to compare two versions side by side).
-Floor:  on the filtered workloads, mintrace.c (built here with cc) is the least a seccomp
-        tracer can do: seize, filter openat, stop at its entry and exit, follow the tree,
-        record nothing. floor/untr is the kernel's price (one more fork and exec, the filter
-        on every syscall, the stops); filt/floor is what renacer adds to it.
+Floors: mintrace.c (built here with cc). `mintrace all` is the least a full tracer that
+        records anything can do: a stop at every syscall's entry and exit, reading
+        PTRACE_GET_SYSCALL_INFO and the clock there; fl/str is that floor against strace and
+        ren/fl what renacer adds to it. On the filtered workloads, `mintrace 257` is the least
+        a seccomp tracer can do: seize, filter openat, stop at its entry and exit, follow the
+        tree, record nothing. floor/untr is the kernel's price (one more fork and exec, the
+        filter on every syscall, the stops); filt/floor is what renacer adds to it.
 
 Memory: renacer's peak RSS (VmHWM, polled from /proc) tracing 10k and 10M getppid calls.
 
@@ -97,6 +100,8 @@ def bench(renacer, slim, argv, pin, rounds, filtered, floor=None):
         "renacer": tr(renacer),
         "count": tr(slim or renacer, "--count-only"),
     }
+    if floor:
+        modes["fullfloor"] = pre + [floor, "all", "--"] + argv
     if filtered:
         modes["filtered"] = tr(renacer, "-e", "trace=openat")
         if floor:
@@ -117,6 +122,9 @@ def bench(renacer, slim, argv, pin, rounds, filtered, floor=None):
     out = {m: statistics.median(v) for m, v in times.items()}
     out["r_strace"] = ratio("renacer", "strace")
     out["r_count"] = ratio("count", "strace")
+    if floor:
+        out["r_fullfloor"] = ratio("fullfloor", "strace")
+        out["r_ren_fullfloor"] = ratio("renacer", "fullfloor")
     if filtered:
         out["r_filtered"] = ratio("filtered", "untraced")
         if floor:
@@ -171,10 +179,10 @@ def main():
         floor = build_floor(work)
         print("renacer trace vs strace -f -c: median of %d paired ratios per cell "
               "(%d CPUs)" % (args.rounds, os.cpu_count()))
-        print("%-7s %-25s %-8s %9s %9s %9s %9s | %7s %7s %7s | %9s %9s %10s %10s" %
+        print("%-7s %-25s %-8s %9s %9s %9s %9s | %7s %7s %7s %7s %7s | %9s %9s %10s %10s" %
               ("load", "workload", "cpu", "untraced", "strace", "renacer", "slim",
-               "ren/str", "slim/st", "cnt/str", "filt/untr", "sfilt/unt", "floor/untr",
-               "filt/floor"))
+               "ren/str", "slim/st", "cnt/str", "fl/str", "ren/fl", "filt/untr", "sfilt/unt",
+               "floor/untr", "filt/floor"))
         f = lambda r, k: "%.3f" % r[k] if k in r else "-"
         for key, label, argv in workloads(args.targets, work, data):
             if args.only and key not in args.only.split(","):
@@ -184,12 +192,13 @@ def main():
                 r = bench(args.renacer, args.slim, argv, pin, args.rounds, filtered, floor)
                 row = dict(r, load=key, workload=label, pinned=pin)
                 results["rows"].append(row)
-                print("%-7s %-25s %-8s %7.1fms %7.1fms %7.1fms %9s | %7s %7s %7s | %9s %9s "
-                      "%10s %10s" %
+                print("%-7s %-25s %-8s %7.1fms %7.1fms %7.1fms %9s | %7s %7s %7s %7s %7s | "
+                      "%9s %9s %10s %10s" %
                       (key, label, "taskset0" if pin else "unpinned", r["untraced"] * 1e3,
                        r["strace"] * 1e3, r["renacer"] * 1e3,
                        "%7.1fms" % (r["slim"] * 1e3) if "slim" in r else "-",
                        f(r, "r_strace"), f(r, "r_slim"), f(r, "r_count"),
+                       f(r, "r_fullfloor"), f(r, "r_ren_fullfloor"),
                        f(r, "r_filtered"), f(r, "r_slim_filtered"), f(r, "r_floor"),
                        f(r, "r_filt_floor")), flush=True)
         if not args.no_memory:

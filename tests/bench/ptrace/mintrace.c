@@ -6,6 +6,10 @@
  * what renacer adds. It records nothing but a count, and is not a tool.
  *
  * Usage: mintrace NR -- CMD [ARG...]   (NR: the syscall number to stop at, e.g. 257 = openat)
+ *        mintrace all -- CMD [ARG...]  the floor of full tracing: no filter, a stop at every
+ *                                      syscall's entry and exit, where it reads what any
+ *                                      recording tracer must (PTRACE_GET_SYSCALL_INFO and the
+ *                                      clock), then resumes; beside strace -f -c in bench.py
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -13,6 +17,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +26,7 @@
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #if defined(__x86_64__)
@@ -33,14 +39,16 @@ int main(int argc, char **argv)
 {
 	long opts = PTRACE_O_EXITKILL | PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACESECCOMP |
 		    PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
-	unsigned long calls = 0;
+	unsigned long calls = 0, check = 0;
 	int go[2], status, root_status = 0;
 	pid_t root, pid;
+	bool all;
 
 	if (argc < 4 || strcmp(argv[2], "--")) {
-		fprintf(stderr, "usage: mintrace NR -- CMD [ARG...]\n");
+		fprintf(stderr, "usage: mintrace NR|all -- CMD [ARG...]\n");
 		return 2;
 	}
+	all = !strcmp(argv[1], "all");
 	if (pipe(go))
 		return 2;
 	root = fork();
@@ -60,14 +68,16 @@ int main(int argc, char **argv)
 		close(go[1]);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
-		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-		    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
+		if (!all && (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+			     syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog)))
 			_exit(127);
 		execvp(argv[3], argv + 3);
 		_exit(127);
 	}
 	close(go[0]);
-	if (root < 0 || ptrace(PTRACE_SEIZE, root, 0L, opts) || write(go[1], "g", 1) != 1)
+	/* full tracing starts at a stop: interrupt the seized child (in its read of the go pipe) */
+	if (root < 0 || ptrace(PTRACE_SEIZE, root, 0L, opts) ||
+	    (all && ptrace(PTRACE_INTERRUPT, root, 0L, 0L)) || write(go[1], "g", 1) != 1)
 		return 2;
 	while ((pid = waitpid(-1, &status, __WALL)) > 0) {
 		int sig = 0, event = status >> 16;
@@ -83,7 +93,19 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (WSTOPSIG(status) == (SIGTRAP | 0x80)) {
-			ptrace(PTRACE_CONT, pid, 0L, 0L); /* the exit stop */
+			if (all) {
+				struct __ptrace_syscall_info info;
+				struct timespec ts;
+
+				clock_gettime(CLOCK_MONOTONIC, &ts);
+				if (ptrace(PTRACE_GET_SYSCALL_INFO, pid, (void *)sizeof(info),
+					   &info) > 0 && info.op == PTRACE_SYSCALL_INFO_ENTRY)
+					calls++;
+				check += (unsigned long)ts.tv_nsec;
+				ptrace(PTRACE_SYSCALL, pid, 0L, 0L);
+			} else {
+				ptrace(PTRACE_CONT, pid, 0L, 0L); /* the exit stop */
+			}
 			continue;
 		}
 		if (event == PTRACE_EVENT_STOP) {
@@ -92,13 +114,13 @@ int main(int argc, char **argv)
 			if (s == SIGSTOP || s == SIGTSTP || s == SIGTTIN || s == SIGTTOU)
 				ptrace(PTRACE_LISTEN, pid, 0L, 0L);
 			else
-				ptrace(PTRACE_CONT, pid, 0L, 0L);
+				ptrace(all ? PTRACE_SYSCALL : PTRACE_CONT, pid, 0L, 0L);
 			continue;
 		}
 		if (!event)
 			sig = WSTOPSIG(status); /* signal-delivery-stop: re-inject */
-		ptrace(PTRACE_CONT, pid, 0L, (long)sig);
+		ptrace(all ? PTRACE_SYSCALL : PTRACE_CONT, pid, 0L, (long)sig);
 	}
-	fprintf(stderr, "mintrace: %lu calls\n", calls);
+	fprintf(stderr, "mintrace: %lu calls (%lu)\n", calls, check & 1);
 	return WIFEXITED(root_status) ? WEXITSTATUS(root_status) : 1;
 }

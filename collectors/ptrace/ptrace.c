@@ -164,8 +164,6 @@ struct rn_collector {
 	cpu_set_t cpus_orig;            /* the tracer's affinity before pinning */
 	cpu_set_t cpus_one;             /* the one CPU */
 	struct rn_elf_cache *elf;       /* ELF identities by path */
-	int exec_pending;               /* process whose exec completes after the resume, or -1 */
-	bool exec_known;                /* ... and whose new exe path was read */
 };
 
 static uint64_t now_ns(void)
@@ -1192,8 +1190,9 @@ static int new_child(struct rn_collector *c, struct task *parent, pid_t tid, int
 	return rc;
 }
 
-/* PTRACE_EVENT_EXEC; returns the task that has the stop (its tid may have changed). */
-static struct task *exec_event(struct rn_collector *c, struct task *tk)
+/* PTRACE_EVENT_EXEC; returns the task that has the stop (its tid may have changed) and sets
+ * *known when the new exe path was read (exec_identify finishes the exec after the resume). */
+static struct task *exec_event(struct rn_collector *c, struct task *tk, bool *known)
 {
 	unsigned long former = 0;
 	char path[64], exe[RN_PATH_MAX];
@@ -1232,8 +1231,7 @@ static struct task *exec_event(struct rn_collector *c, struct task *tk)
 		exe[len] = '\0';
 		rn_process_set_exe(p, exe);
 	}
-	c->exec_pending = tk->proc;
-	c->exec_known = len > 0;
+	*known = len > 0;
 	return tk;
 }
 
@@ -1241,12 +1239,9 @@ static struct task *exec_event(struct rn_collector *c, struct task *tk)
  * mmap, the notes: tens of us) overlaps with the new image's start-up instead of stopping
  * it. The path was read in the stop; a file replaced at that path in between is the same
  * window any path-based reader has. Then the process event, so sinks see the identity. */
-static void exec_identify(struct rn_collector *c)
+static void exec_identify(struct rn_collector *c, struct rn_process *p, bool known)
 {
-	struct rn_process *p = &c->t->procs[c->exec_pending];
-
-	c->exec_pending = -1;
-	if (c->exec_known)
+	if (known)
 		rn_elf_identify(&c->elf, p->exe, &p->elf_machine, p->build_id);
 	rn_trace_process_event(c->t, p, 'e');
 }
@@ -1296,6 +1291,7 @@ static int event_stop(struct rn_collector *c, struct task *tk, int status)
 {
 	int event = status >> 16, sig = WSTOPSIG(status);
 	unsigned long msg = 0;
+	bool known;
 	int rc = 0;
 
 	switch (event) {
@@ -1306,9 +1302,11 @@ static int event_stop(struct rn_collector *c, struct task *tk, int status)
 		rc = new_child(c, tk, (pid_t)msg, event);
 		break;
 	case PTRACE_EVENT_EXEC:
-		tk = exec_event(c, tk);
+		tk = exec_event(c, tk, &known);
 		c->last = tk;
-		break;
+		resume(c, tk, 0);
+		exec_identify(c, proc_of(c, tk), known);
+		return 0;
 	case PTRACE_EVENT_EXIT:
 		exit_event(c, tk);
 		break;
@@ -1331,8 +1329,6 @@ static int event_stop(struct rn_collector *c, struct task *tk, int status)
 	if (rc)
 		return rc;
 	resume(c, tk, 0);
-	if (c->exec_pending >= 0)
-		exec_identify(c);
 	return 0;
 }
 
@@ -1447,7 +1443,6 @@ static int pt_create(struct rn_collector **out, const struct rn_run_spec *spec)
 	int n = rn_syscall_table_size(), i;
 
 	c->spec = spec;
-	c->exec_pending = -1;
 	c->follow = spec->flags & RN_RUN_FOLLOW_FORKS;
 	c->count_only = spec->flags & RN_RUN_COUNT_ONLY;
 	c->seccomp = c->count_only || spec->syscall_filter;

@@ -39,7 +39,7 @@ int main(int argc, char **argv)
 {
 	long opts = PTRACE_O_EXITKILL | PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACESECCOMP |
 		    PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
-	unsigned long calls = 0, check = 0;
+	unsigned long calls = 0, check = 0; /* check: keeps the clock reads of `all` live */
 	int go[2], status, root_status = 0;
 	pid_t root, pid;
 	bool all;

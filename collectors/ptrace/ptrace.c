@@ -148,6 +148,8 @@ struct rn_collector {
 	bool follow;                    /* trace children and threads */
 	bool seccomp;                   /* entries come as seccomp stops */
 	bool count_only;                /* no exit stops unless the result is needed */
+	bool events_only;               /* timing run: process events and wait-family calls
+					 * only, nothing recorded of the calls */
 	bool need_paths;                /* a sink or the spool wants decoded paths */
 	bool quiet_exits;               /* exit stops only where VmHWM needs them */
 	long opts;                      /* the PTRACE_SEIZE options */
@@ -927,7 +929,7 @@ static int syscall_entry(struct rn_collector *c, struct task *tk, int nr, const 
 		else
 			tk->flags |= TASK_SC_HIDDEN;
 	}
-	if (filtered_out(c, nr))
+	if (filtered_out(c, nr) || c->events_only)
 		tk->flags |= TASK_SC_HIDDEN;
 	tk->nstack = 0;
 	if (c->need_paths && !(tk->flags & TASK_SC_HIDDEN))
@@ -1445,8 +1447,23 @@ static int pt_create(struct rn_collector **out, const struct rn_run_spec *spec)
 	c->spec = spec;
 	c->follow = spec->flags & RN_RUN_FOLLOW_FORKS;
 	c->count_only = spec->flags & RN_RUN_COUNT_ONLY;
-	c->seccomp = c->count_only || spec->syscall_filter;
-	if (c->seccomp) {
+	c->events_only = spec->flags & RN_RUN_EVENTS_ONLY;
+	c->seccomp = c->count_only || spec->syscall_filter || c->events_only;
+	if (c->events_only) {
+		/* Timing runs: no syscall stops but the wait-family calls, whose results tell
+		 * who reaped whom (the critical path's edges); the process events do the rest.
+		 * No pinning: with so few stops there is no hand-off to speed up. */
+		const struct rn_sysnrs *nr = rn_sysnrs();
+		bool *traced = rn_xcalloc((size_t)n, sizeof(*traced));
+
+		c->want_exit = rn_xcalloc((size_t)n, sizeof(*c->want_exit));
+		set_nr(traced, nr->wait4);
+		set_nr(traced, nr->waitid);
+		set_nr(c->want_exit, nr->wait4);
+		set_nr(c->want_exit, nr->waitid);
+		build_bpf(c, traced);
+		free(traced);
+	} else if (c->seccomp) {
 		const struct rn_sysnrs *nr = rn_sysnrs();
 		bool *traced = rn_xcalloc((size_t)n, sizeof(*traced));
 
@@ -1486,7 +1503,7 @@ static int pt_prepare(struct rn_collector *c, char ***env, size_t *nenv, size_t 
 	(void)env_cap;
 	/* Pinning needs two CPUs to choose from, and every child to be seen: an untraced child
 	 * would inherit the narrowed affinity of its parent and keep it. */
-	if ((c->spec->flags & RN_RUN_PIN_CPU) && c->follow &&
+	if ((c->spec->flags & RN_RUN_PIN_CPU) && c->follow && !c->events_only &&
 	    !sched_getaffinity(0, sizeof(c->cpus_orig), &c->cpus_orig) &&
 	    CPU_COUNT(&c->cpus_orig) >= 2)
 		c->pin = true;
@@ -1510,6 +1527,7 @@ static int pt_on_spawn(struct rn_collector *c, pid_t pid, struct rn_trace *t)
 	c->opts = opts;
 	t->filtered = c->spec->syscall_filter != NULL;
 	t->counts_only = c->count_only;
+	t->events_only = c->events_only;
 	if (ptrace(PTRACE_SEIZE, pid, 0L, opts))
 		return -errno;
 	p = rn_trace_add_process(t, pid, 0, now_ns());

@@ -172,9 +172,11 @@ static const char *runs_word(const struct rn_target_result *r, enum rn_metric m)
 	size_t n;
 	const struct rn_metrics *runs = rn_target_result_runs_of(r, m, &n);
 
-	if (!n || runs[0].measures == RN_MEASURES_BOTH)
-		return "run";
-	return runs[0].measures == RN_MEASURES_TIMES ? "timing run" : "counting run";
+	if (n && runs[0].measures == RN_MEASURES_TIMES)
+		return "timing run";
+	if (n && runs[0].measures == RN_MEASURES_COUNTS)
+		return "counting run";
+	return "run"; /* runs that measured both */
 }
 
 static void eval_critical_path(const struct rn_assertion_spec *a, struct rn_target_result *r,

@@ -411,7 +411,7 @@ const struct rn_metrics *rn_target_result_runs_of(const struct rn_target_result 
 		return r->counts;
 	}
 	/* times, and counts of runs that measured both; timing runs have no counts */
-	if (by == RN_MEASURES_COUNTS && r->nruns && !(r->runs[0].measures & RN_MEASURES_COUNTS)) {
+	if (by == RN_MEASURES_COUNTS && r->nruns && r->runs[0].measures == RN_MEASURES_TIMES) {
 		*n = 0;
 		return r->runs;
 	}

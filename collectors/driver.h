@@ -12,11 +12,11 @@
  *   "ptrace"         counting runs: every syscall (or the filtered subset) stops, so counts,
  *                    paths, errors, allocations and spans are exact; times are "under tracer"
  *   "ptrace-events"  timing runs (RN_RUN_EVENTS_ONLY): PTRACE_SEIZE with TRACEFORK, VFORK,
- *                    CLONE, EXEC, EXIT and EXITKILL, resumed with PTRACE_CONT; the only
- *                    syscall stops are the wait-family calls (a seccomp filter), which tell
- *                    who reaped whom for the critical path. No syscall span is recorded: the
- *                    trace has the process tree, fork/exec/exit times, exit statuses, VmHWM at
- *                    exit and wait4's rusage.
+ *                    CLONE, EXEC, EXIT and EXITKILL, resumed with PTRACE_CONT: no syscall
+ *                    stop, no seccomp filter. Who waited for whom (the critical path's
+ *                    edges) is the parent's wchan at each child's exit stop. No syscall span
+ *                    is recorded: the trace has the process tree, fork/exec/exit times, exit
+ *                    statuses, VmHWM at exit and wait4's rusage.
  * A run whose collectors include none that drives (GPU collectors alone) has no driver: the
  * run loop then waits for the root itself (the "plain" loop of run.c).
  *

@@ -53,7 +53,7 @@ static const struct rn_option check_options[] = {
 	{ OPT_ASSERT, "assert", 0, RN_OPT_REQUIRED, "FILE", "same as --config (original renacer spelling)" },
 	{ OPT_JUNIT, "junit", 0, RN_OPT_REQUIRED, "FILE", "write JUnit XML to FILE (overrides [report] junit)" },
 	{ OPT_TARGET, "target", 't', RN_OPT_REQUIRED, "NAME", "check only this target (repeatable)" },
-	{ OPT_RUNS, "runs", 0, RN_OPT_REQUIRED, "N", "override every target's measured runs" },
+	{ OPT_RUNS, "runs", 0, RN_OPT_REQUIRED, "N", "override every target's timing runs" },
 	{ OPT_NO_GOLDEN, "no-golden", 0, RN_OPT_NONE, NULL, "do not compare with golden traces" },
 	{ OPT_OTLP_ENDPOINT, "otlp-endpoint", 0, RN_OPT_REQUIRED, "URL", "export the check as OTLP to URL (/v1/traces appended)" },
 	{ OPT_OTLP_PROTOCOL, "otlp-protocol", 0, RN_OPT_REQUIRED, "P", "http/protobuf (default) or http/json" },
@@ -75,10 +75,14 @@ const struct rn_command rn_cmd_check_def = {
 	"run the targets of renacer.toml, judge every assertion and golden trace, write reports",
 	"Metrics (units): critical_path = wall-clock length of the longest chain of dependent work\n"
 	"from the root's exec to its exit through the children it waited for (ms in the config,\n"
-	"median over runs unless `aggregate` says min, p95 or max); span_count = spans whose name\n"
-	"fully matches a POSIX ERE (syscalls by name, GPU spans as gpu:<name>); memory_usage = peak\n"
+	"median over timing runs unless `aggregate` says min, p95 or max); span_count = spans\n"
+	"whose name fully matches a POSIX ERE (syscalls by name, GPU spans as gpu:<name>);\n"
+	"memory_usage = peak\n"
 	"RSS of the tree (rss) or peak anonymous mapped bytes (allocations), in bytes. Every\n"
 	"comparison is inclusive (<= passes). A metric without data is NO DATA, an error.\n"
+	"Timing runs (`runs`) stop only at process events, so times are the program's own;\n"
+	"counting runs (`counting_runs`, default 1) stop at every syscall for exact counts; a\n"
+	"target gets the kinds its assertions and golden trace need.\n"
 	"Verdicts: PASS, FAIL (blocking), WARN (fail_on_violation = false), SKIP (enabled = false),\n"
 	"NO DATA, ERROR (target could not run, timed out, crashed, or a collector failed).",
 	check_options,
@@ -102,7 +106,7 @@ const struct rn_command rn_cmd_validate_def = {
 static const struct rn_option golden_options[] = {
 	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE", "config file (default renacer.toml)" },
 	{ OPT_TARGET, "target", 't', RN_OPT_REQUIRED, "NAME", "update only this target (repeatable)" },
-	{ OPT_RUNS, "runs", 0, RN_OPT_REQUIRED, "N", "override every target's measured runs" },
+	{ OPT_RUNS, "runs", 0, RN_OPT_REQUIRED, "N", "override every target's timing runs" },
 	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no progress lines" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },

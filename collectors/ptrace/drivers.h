@@ -8,7 +8,7 @@
 
 /* Counting runs: syscall stops (full tracing, or the seccomp-filtered and count-only modes). */
 extern const struct rn_driver_ops rn_ptrace_driver;
-/* Timing runs (RN_RUN_EVENTS_ONLY): process events and wait-family calls only. */
+/* Timing runs (RN_RUN_EVENTS_ONLY): process events only, no syscall stop. */
 extern const struct rn_driver_ops rn_ptrace_events_driver;
 
 #endif

@@ -129,8 +129,9 @@ static void test_driver_timing_run_fork_tree(void **state)
 		const struct rn_process *p = &tm.procs[i];
 
 		assert_int_equal(p->ppid, tm.procs[p->parent].pid);
-		assert_int_equal(p->reaped_by, p->parent);
-		assert_true(p->reaped_ns >= p->end_ns);
+		/* waited for only when its parent was blocked in wait4 as it exited */
+		assert_true(p->reaped_by == p->parent || p->reaped_by == -1);
+		assert_true(p->reaped_by == -1 || p->reaped_ns >= p->end_ns);
 		assert_true(p->end_ns >= p->start_ns);
 		assert_int_equal(p->end, RN_PROC_EXITED);
 		if (p->parent == 0) {
@@ -157,6 +158,29 @@ static void test_driver_timing_run_fork_tree(void **state)
 	assert_true(recorded_calls(&cn) > 63);
 	rn_trace_release(&tm);
 	rn_trace_release(&cn);
+}
+
+/* The shell waits for sleep: the edge the critical path follows, from process events. */
+static void test_driver_timing_run_wait_edge(void **state)
+{
+	char *argv[] = { (char *)"/bin/sh", (char *)"-c", (char *)"sleep 0.1; true", NULL };
+	struct rn_run_spec s;
+	struct rn_trace t;
+
+	(void)state;
+	spec_init(&s, argv, true);
+	rn_trace_init(&t);
+	assert_int_equal(rn_run_target(&s, &t, NULL), 0);
+	assert_int_equal(t.status, RN_RUN_OK);
+	assert_int_equal(t.nprocs, 2);
+	assert_non_null(strstr(t.procs[1].exe, "sleep"));
+	assert_true(t.procs[1].exec_ns > 0);
+	assert_int_equal(t.procs[1].parent, 0);
+	assert_int_equal(t.procs[1].reaped_by, 0);
+	assert_true(t.procs[1].reaped_ns >= t.procs[1].end_ns);
+	assert_true(t.procs[1].end_ns - t.procs[1].start_ns >= 100000000u);
+	assert_int_equal(recorded_calls(&t), 0);
+	rn_trace_release(&t);
 }
 
 static void test_driver_timing_run_exec_chain(void **state)
@@ -204,6 +228,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_driver_select),
 		cmocka_unit_test(test_driver_timing_run_fork_tree),
+		cmocka_unit_test(test_driver_timing_run_wait_edge),
 		cmocka_unit_test(test_driver_timing_run_exec_chain),
 		cmocka_unit_test(test_driver_timing_run_exit_status),
 	};

@@ -929,7 +929,7 @@ static int syscall_entry(struct rn_collector *c, struct task *tk, int nr, const 
 		else
 			tk->flags |= TASK_SC_HIDDEN;
 	}
-	if (filtered_out(c, nr) || c->events_only)
+	if (filtered_out(c, nr))
 		tk->flags |= TASK_SC_HIDDEN;
 	tk->nstack = 0;
 	if (c->need_paths && !(tk->flags & TASK_SC_HIDDEN))
@@ -1489,7 +1489,7 @@ static int pt_create(struct rn_collector **out, const struct rn_run_spec *spec)
 		/* Timing runs: no syscall stops at all, not even a seccomp filter (a filter on
 		 * the wait-family calls alone put every syscall on the kernel's slow entry path:
 		 * +16% on 100,000 getppid here). Who waited for whom comes from the parent's
-		 * wchan at each child's exit (note_waiting_parent). No pinning: with so few
+		 * wchan at each child's exit stop (parent_in_wait). No pinning: with so few
 		 * stops there is no hand-off to speed up. */
 		c->seccomp = false;
 	} else if (c->seccomp) {

@@ -24,6 +24,10 @@
 #include <elf.h>
 #include <linux/audit.h>
 #include <linux/seccomp.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sched.h>
 #include <pthread.h>
 #include <signal.h>
@@ -638,6 +642,48 @@ static void decode_argv(struct task *tk, uint64_t vec, uint64_t env)
 	}
 }
 
+/* The destination of connect() and sendto() in tk->path, as "inet 127.0.0.1:9",
+ * "inet6 [::1]:9", "unix /run/x.sock" or "unix @abstract" (other families are left out):
+ * the network endpoints of behaviour equivalence (assertions/equivalence.h). */
+static void decode_sockaddr(struct task *tk, uint64_t addr, uint64_t len)
+{
+	struct sockaddr_storage ss;
+	char host[INET6_ADDRSTRLEN];
+	const struct sockaddr_un *un = (const void *)&ss;
+	const struct sockaddr_in *in4 = (const void *)&ss;
+	const struct sockaddr_in6 *in6 = (const void *)&ss;
+	size_t n;
+
+	if (!addr || len < sizeof(sa_family_t))
+		return;
+	if (len > sizeof(ss))
+		len = sizeof(ss);
+	memset(&ss, 0, sizeof(ss));
+	if (read_mem(tk->tid, addr, &ss, (size_t)len))
+		return;
+	if (!tk->path)
+		tk->path = rn_xmalloc(RN_PATH_MAX);
+	if (ss.ss_family == AF_INET && inet_ntop(AF_INET, &in4->sin_addr, host, sizeof(host))) {
+		snprintf(tk->path, RN_PATH_MAX, "inet %s:%u", host, ntohs(in4->sin_port));
+	} else if (ss.ss_family == AF_INET6 &&
+		   inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host))) {
+		snprintf(tk->path, RN_PATH_MAX, "inet6 [%s]:%u", host, ntohs(in6->sin6_port));
+	} else if (ss.ss_family == AF_UNIX && len > offsetof(struct sockaddr_un, sun_path)) {
+		n = (size_t)len - offsetof(struct sockaddr_un, sun_path);
+		if (n > sizeof(un->sun_path) - 1)
+			n = sizeof(un->sun_path) - 1;
+		if (un->sun_path[0])
+			snprintf(tk->path, RN_PATH_MAX, "unix %.*s", (int)strnlen(un->sun_path, n),
+				 un->sun_path);
+		else
+			snprintf(tk->path, RN_PATH_MAX, "unix @%.*s", (int)(n ? n - 1 : 0),
+				 un->sun_path + 1);
+	} else {
+		return;
+	}
+	tk->has_path = true;
+}
+
 /* Decode the path arguments of the call in flight into tk->path/path2. */
 static void decode_paths(struct task *tk)
 {
@@ -650,6 +696,10 @@ static void decode_paths(struct task *tk)
 		decode_argv(tk, tk->args[1], tk->args[2]);
 	else if (tk->nr == n->execveat)
 		decode_argv(tk, tk->args[2], tk->args[3]);
+	else if (tk->nr == SYS_connect)
+		decode_sockaddr(tk, tk->args[1], tk->args[2]);
+	else if (tk->nr == SYS_sendto)
+		decode_sockaddr(tk, tk->args[4], tk->args[5]);
 	if (a0 < 0)
 		return;
 	if (!tk->path)

@@ -78,6 +78,7 @@ struct rn_behaviour {
 	struct fact *facts;
 	size_t nfacts, facts_cap;
 	bool finished;
+	bool argv_missing;    /* an exec was recorded without its argv (--format json) */
 	char tmpdir[256];     /* $TMPDIR without a trailing slash, "" if unset or /tmp */
 	/* syscall numbers looked up by name (-1 when the ABI has none) */
 	int nr_open, nr_openat, nr_openat2, nr_creat, nr_read, nr_pread, nr_readv, nr_preadv,
@@ -585,6 +586,7 @@ static void exec_fact(struct rn_behaviour *b, int pi, const struct rn_syscall_ev
 		if (ev->argv_more)
 			rn_buf_adds(&v, " ...");
 	} else if (ev->path) {
+		b->argv_missing = true;
 		base = strrchr(ev->path, '/');
 		rn_buf_adds(&v, base ? base + 1 : ev->path);
 	}
@@ -1016,6 +1018,24 @@ void rn_behaviour_compare(struct rn_behaviour *a, struct rn_behaviour *b,
 	size_t i = 0, j = 0, cap = 0, matched = 0;
 	size_t na = rn_behaviour_nfacts(a), nb = rn_behaviour_nfacts(b);
 
+	/* a side recorded without argv: compare programs by name only */
+	if (a->argv_missing != b->argv_missing) {
+		struct rn_behaviour *sides[2] = { a, b };
+		int k;
+
+		for (k = 0; k < 2; k++) {
+			for (i = 0; i < sides[k]->nfacts; i++) {
+				char *sp = strchr(sides[k]->facts[i].value, ' ');
+
+				if (sides[k]->facts[i].cat == RN_EQUIV_EXEC && sp)
+					*sp = '\0';
+			}
+			facts_sort(sides[k]);
+			sides[k]->argv_missing = true;
+		}
+		na = a->nfacts;
+		nb = b->nfacts;
+	}
 	memset(r, 0, sizeof(*r));
 	r->facts_a = na;
 	r->facts_b = nb;

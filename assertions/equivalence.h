@@ -48,8 +48,8 @@
  * write 13").
  *
  * Recorded forms (rn_behaviour_load): the output of `renacer trace -f --format jsonl`
- * (recommended: it carries execve argv and rename targets) or `--format json` (argv shape
- * falls back to the program's name). Not thread safe.
+ * (recommended: it carries execve argv and rename targets) or `--format json` (no argv: when
+ * one side lacks it, programs are compared by name only). Not thread safe.
  */
 #ifndef RN_EQUIVALENCE_H
 #define RN_EQUIVALENCE_H

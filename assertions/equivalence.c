@@ -6,9 +6,13 @@
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdlib.h>
+#include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "assertion.h"
 #include "buf.h"
+#include "log.h"
 #include "ptrace/ptrace.h"
 #include "xalloc.h"
 
@@ -721,7 +725,10 @@ void rn_behaviour_process(struct rn_behaviour *b, pid_t pid, pid_t ppid, const c
 	    pp != pi) {
 		p->ppid = ppid;
 		p->parent = pp;
-		fds_of(b, pi); /* a copy of the parent's files at the fork */
+		/* a copy of the parent's files at the fork (live); a replay without events
+		 * between processes copies at the child's first call instead */
+		if (b->procs[pp].fds)
+			fds_of(b, pi);
 	}
 	if (exe && (event == 'e' || !p->exe)) {
 		free(p->exe);
@@ -1035,6 +1042,7 @@ void rn_behaviour_compare(struct rn_behaviour *a, struct rn_behaviour *b,
 		}
 		na = a->nfacts;
 		nb = b->nfacts;
+		i = 0;
 	}
 	memset(r, 0, sizeof(*r));
 	r->facts_a = na;
@@ -1290,4 +1298,124 @@ out_fail:
 	rn_buf_release(&text);
 	rn_behaviour_free(b);
 	return -1;
+}
+
+/* ---- the equivalence assertion ------------------------------------------------------------ */
+
+static int spool_feed(void *ctx, const struct rn_syscall_event *ev)
+{
+	rn_behaviour_syscall(ctx, ev);
+	return 0;
+}
+
+static char *msgf(const char *fmt, ...) RN_PRINTF(1, 2);
+
+static char *msgf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	s = rn_xmalloc((size_t)(n < 0 ? 0 : n) + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)(n < 0 ? 0 : n) + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+void rn_equivalence_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
+			     struct rn_verdict_result *out)
+{
+	struct rn_equiv_opts o;
+	struct rn_behaviour *golden = NULL, *run;
+	struct rn_equiv_result res;
+	char *path, *err = NULL;
+	FILE *mem;
+	char *text = NULL;
+	size_t text_len = 0;
+	int rc;
+
+	if (a->equiv)
+		o = *a->equiv;
+	else
+		rn_equiv_opts_init(&o);
+	out->unit = "confidence"; /* the similarity, 0..1 (min_confidence is its budget) */
+	out->has_budget = true;
+	out->budget = o.min_confidence;
+	out->aggregate = msgf("last of %zu run%s", r->nruns, r->nruns == 1 ? "" : "s");
+	if (a->golden) {
+		path = rn_xstrdup(a->golden);
+	} else if (a->golden_dir) {
+		path = msgf("%s/%s.jsonl", a->golden_dir, r->name);
+		if (access(path, F_OK)) {
+			free(path);
+			path = msgf("%s/%s.json", a->golden_dir, r->name);
+			if (access(path, F_OK)) {
+				out->verdict = RN_VERDICT_NO_DATA;
+				out->message = msgf("no recorded trace %s/%s.jsonl to compare with; "
+						    "record one with: renacer trace -f --format "
+						    "jsonl -o %s/%s.jsonl -- <command>",
+						    a->golden_dir, r->name, a->golden_dir, r->name);
+				free(path);
+				return;
+			}
+		}
+	} else {
+		out->verdict = RN_VERDICT_NO_DATA;
+		out->message = msgf("no recorded trace given ('golden')");
+		return;
+	}
+	if (rn_behaviour_load(path, &o, &golden, &err)) {
+		out->verdict = RN_VERDICT_ERROR;
+		out->message = err;
+		free(path);
+		return;
+	}
+	if (!r->last.spool) {
+		out->verdict = RN_VERDICT_NO_DATA;
+		out->message = msgf("the run kept no syscall spans (the span spool could not be "
+				    "created)");
+		rn_behaviour_free(golden);
+		free(path);
+		return;
+	}
+	run = rn_behaviour_new(&o);
+	rn_behaviour_take_processes(run, &r->last);
+	rc = rn_trace_spool_foreach(&r->last, spool_feed, run);
+	if (rc) {
+		out->verdict = RN_VERDICT_ERROR;
+		out->message = msgf("cannot replay the run's spans: %s", strerror(-rc));
+		goto out_free;
+	}
+	rn_behaviour_compare(golden, run, &o, &res);
+	out->has_observed = true;
+	out->observed = res.similarity;
+	out->verdict = res.equivalent ? RN_VERDICT_PASS
+		       : a->fail_on_violation ? RN_VERDICT_FAIL
+					      : RN_VERDICT_WARN;
+	if (!res.ndiffs)
+		out->message = msgf("behaves like %s: all %zu facts match", path, res.facts_a);
+	else
+		out->message = msgf("%s %s (A) in %zu difference%s, similarity %.3f; first: %s "
+				    "%s: %s",
+				    res.equivalent ? "within min_confidence of" : "differs from",
+				    path, res.ndiffs, res.ndiffs == 1 ? "" : "s", res.similarity,
+				    rn_equiv_cat_name(res.diffs[0].cat), res.diffs[0].subject,
+				    res.diffs[0].text);
+	mem = open_memstream(&text, &text_len);
+	if (mem) {
+		rn_equiv_result_write(&res, mem, 50);
+		if (!fclose(mem))
+			out->detail = text;
+		else
+			free(text);
+	}
+	rn_equiv_result_release(&res);
+out_free:
+	rn_behaviour_free(run);
+	rn_behaviour_free(golden);
+	free(path);
 }

@@ -345,7 +345,8 @@ static bool needs_spool(const struct rn_config *cfg, const struct rn_target_cfg 
 	for (i = 0; i < cfg->nassertions; i++) {
 		const struct rn_assertion_spec *a = &cfg->assertions[i];
 
-		if (a->enabled && a->type == RN_ASSERT_ANTI_PATTERN &&
+		if (a->enabled &&
+		    (a->type == RN_ASSERT_ANTI_PATTERN || a->type == RN_ASSERT_EQUIVALENCE) &&
 		    rn_assertion_applies(a, tc->name))
 			return true;
 	}

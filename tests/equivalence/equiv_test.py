@@ -55,7 +55,7 @@ def main():
     ap.add_argument("--renacer", required=True)
     ap.add_argument("--targets", required=True)
     a = ap.parse_args()
-    R, T = a.renacer, a.targets
+    R, T = os.path.abspath(a.renacer), os.path.abspath(a.targets)
     r = subprocess.run([R, "trace", "--", "true"], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True)
     if r.returncode != 0 and "ptrace" in r.stderr:
@@ -99,6 +99,56 @@ def main():
         # without normalisation the per-run folders differ
         rc, out = diff(R, orig, rew, "--no-normalize")
         check(rc == 1, "--no-normalize: the run folders differ\n" + out)
+
+        # renacer check: an equivalence assertion against a recorded trace, and the
+        # [semantic_equivalence] baseline_dir of the original renacer
+        base = os.path.join(work, "base")
+        os.makedirs(base)
+        shutil.copy(orig, os.path.join(base, "withgit.jsonl"))
+        shutil.copy(orig, os.path.join(base, "rewrite.jsonl"))
+        d1, d2 = tempfile.mkdtemp(prefix="rn-eqchk-"), tempfile.mkdtemp(prefix="rn-eqchk-")
+        toml = os.path.join(work, "renacer.toml")
+        with open(toml, "w") as f:
+            f.write('[[target]]\nname = "rewrite"\ncommand = ["%s", "%s"]\n\n'
+                    '[[target]]\nname = "withgit"\ncommand = ["%s", "%s", "git"]\n\n'
+                    '[[assertion]]\nname = "like_golden"\ntype = "equivalence"\n'
+                    'golden = "%s"\n\n'
+                    '[semantic_equivalence]\nenabled = true\nmin_confidence = 1.0\n'
+                    % (os.path.join(T, "eq_rewrite"), d1, os.path.join(T, "eq_orig"), d2,
+                       os.path.basename(orig)))
+        r = subprocess.run([R, "check", "--config", toml], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, timeout=300)
+        out = r.stdout + r.stderr
+        check(r.returncode == 1, "check: exits 1 (withgit differs)\n" + out)
+        check(re.search(r"rewrite\s+like_golden\s+PASS", out) is not None,
+              "check: the rewrite passes\n" + out)
+        check(re.search(r"withgit\s+like_golden\s+FAIL", out) is not None and
+              "first: process root/git: only in B" in out, "check: withgit fails, git named\n" + out)
+        with open(toml, "a") as f:
+            f.write('baseline_dir = "base"\n')
+        shutil.rmtree(d1)
+        shutil.rmtree(d2)
+        os.makedirs(d1)
+        os.makedirs(d2)
+        r = subprocess.run([R, "check", "--config", toml], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, timeout=300)
+        out = r.stdout + r.stderr
+        check(re.search(r"rewrite\s+like_golden\s+PASS", out) is not None,
+              "check with baseline_dir: explicit golden still used\n" + out)
+        with open(toml, "w") as f:
+            f.write('[[target]]\nname = "rewrite"\ncommand = ["%s", "%s"]\n\n'
+                    '[semantic_equivalence]\nbaseline_dir = "base"\nmin_confidence = 0.9\n'
+                    % (os.path.join(T, "eq_rewrite"), d1))
+        shutil.rmtree(d1)
+        os.makedirs(d1)
+        r = subprocess.run([R, "check", "--config", toml], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, timeout=300)
+        out = r.stdout + r.stderr
+        check(r.returncode == 0 and
+              re.search(r"rewrite\s+semantic_equivalence\s+PASS", out) is not None,
+              "check: baseline_dir alone compares each target with base/<target>.jsonl\n" + out)
+        shutil.rmtree(d1, ignore_errors=True)
+        shutil.rmtree(d2, ignore_errors=True)
 
         bad = os.path.join(work, "bad.jsonl")
         with open(bad, "w") as f:

@@ -79,8 +79,8 @@ def main():
     ap.add_argument("--targets", required=True)
     ap.add_argument("--source-dir", required=True)
     a = ap.parse_args()
-    R = a.renacer
-    target = os.path.join(a.targets, "src_lines")
+    R = os.path.abspath(a.renacer)
+    target = os.path.join(os.path.abspath(a.targets), "src_lines")
     L = marker_lines(os.path.join(a.source_dir, "tests", "targets", "src_lines.c"))
     for tool in ("objcopy", "strip", "readelf"):
         if not shutil.which(tool):
@@ -120,6 +120,29 @@ def main():
         check(bool(fr) and len(fr) >= 2 and fr[0]["inlined"] and fr[0]["line"] == L["write_inlined"]
               and fr[1]["function"] == "report" and fr[1]["line"] == L["call_inlined"],
               "json: inlined write frames: %r" % fr)
+
+        # OTLP (renacer check with every syscall span exported): code.* attributes
+        cdir = os.path.join(work, "check")
+        os.makedirs(cdir)
+        with open(os.path.join(cdir, "renacer.toml"), "w") as f:
+            f.write('[[target]]\nname = "src"\ncommand = ["%s", "1"]\n\n[report]\n'
+                    'otlp_file = "spans.jsonl"\n\n[otlp]\nsyscall_spans = "all"\n' % target)
+        r = run([R, "check", "--config", os.path.join(cdir, "renacer.toml")])
+        check(r.returncode == 0, "check with OTLP spans exits 0: %s" % r.stderr)
+        code = {}
+        with open(os.path.join(cdir, "spans.jsonl")) as f:
+            for line in f:
+                for rs in json.loads(line).get("resourceSpans", []):
+                    for ss in rs.get("scopeSpans", []):
+                        for sp in ss.get("spans", []):
+                            attrs = {a["key"]: list(a["value"].values())[0]
+                                     for a in sp.get("attributes", [])}
+                            if "code.lineno" in attrs:
+                                code.setdefault(sp["name"], []).append(attrs)
+        check(any(a.get("code.function") == "load_hosts" and
+                  int(a["code.lineno"]) == L["read"] and
+                  a["code.filepath"].endswith("src_lines.c") for a in code.get("read", [])),
+              "otlp: a read span carries code.function/filepath/lineno: %r" % code.get("read"))
 
         # stripped, with a separate debug file in the build-id layout
         stripped = os.path.join(work, "src_lines_stripped")

@@ -1238,5 +1238,7 @@ void rn_config_write_docs(FILE *out)
 	RN_OTLP_KEYS(DOC_ROW)
 	fputs("\n### [regression]\n\n| key | type | meaning |\n|---|---|---|\n", out);
 	RN_REGRESSION_KEYS(DOC_ROW)
+	fputs("\n### [semantic_equivalence]\n\n| key | type | meaning |\n|---|---|---|\n", out);
+	RN_SEMANTIC_KEYS(DOC_ROW)
 }
 #undef DOC_ROW

@@ -580,8 +580,14 @@ static void exec_fact(struct rn_behaviour *b, int pi, const struct rn_syscall_ev
 			if (k)
 				rn_buf_addc(&v, ' ');
 			if (!k) {
+				/* the program's name; argv[0] cut inside its folder names none */
 				base = strrchr(a, '/');
-				rn_buf_adds(&v, base ? base + 1 : a);
+				base = base ? base + 1 : a;
+				if (!*base && ev->path) {
+					base = strrchr(ev->path, '/');
+					base = base ? base + 1 : ev->path;
+				}
+				rn_buf_adds(&v, base);
 				continue;
 			}
 			normalize(b, a, norm, sizeof(norm));

@@ -46,6 +46,7 @@
 #include "log.h"
 #include "ptrace/internal.h"
 #include "symbolize.h"
+#include "unwind.h"
 #include "xalloc.h"
 
 #if defined(__x86_64__)
@@ -168,6 +169,7 @@ struct rn_collector {
 	cpu_set_t cpus_orig;            /* the tracer's affinity before pinning */
 	cpu_set_t cpus_one;             /* the one CPU */
 	struct rn_elf_cache *elf;       /* ELF identities by path */
+	struct rn_unwinder *unwind;     /* CFI of syscall instructions (spooled callers), or NULL */
 };
 
 static uint64_t now_ns(void)
@@ -756,8 +758,9 @@ static struct rn_process *proc_of(struct rn_collector *c, const struct task *tk)
 /*
  * Caller capture (spooled spans only). At a syscall-entry stop the registers are the user's:
  * the syscall instruction sits in a libc wrapper, and libc is usually built without frame
- * pointers, so the wrapper's caller is taken first (the word at rsp, the return address of a
- * wrapper that made the call without pushing anything; the link register on aarch64), then
+ * pointers, so the wrapper's caller is taken first (the word at rsp plus the offset the
+ * wrapper's CFI row gives for the instruction, 0 for a wrapper that pushed nothing,
+ * collectors/unwind.h; the link register on aarch64), then
  * the frame-pointer chain from rbp (x29), which such a wrapper leaves untouched, gives the
  * callers above it. One PTRACE_GETREGSET and one process_vm_readv of at most STACK_WINDOW
  * bytes per span bound the cost; a chain that leaves the window, goes down or is misaligned
@@ -774,7 +777,9 @@ static void push_ret(struct task *tk, uint64_t ret)
 	tk->stack[tk->nstack++] = ret;
 }
 
-static void capture_stack(struct task *tk)
+static uint64_t ra_offset(struct rn_collector *c, struct task *tk, uint64_t pc);
+
+static void capture_stack(struct rn_collector *c, struct task *tk)
 {
 	uint64_t win[STACK_WINDOW / 8], top = 0, sp, fp, cur;
 	struct iovec local[2], remote[3];
@@ -797,7 +802,8 @@ static void capture_stack(struct task *tk)
 	sp = regs.rsp;
 	fp = regs.rbp;
 	local[nlocal++] = (struct iovec){ &top, sizeof(top) };
-	remote[nremote++] = (struct iovec){ (void *)(uintptr_t)sp, sizeof(top) };
+	remote[nremote++] =
+		(struct iovec){ (void *)(uintptr_t)(sp + ra_offset(c, tk, regs.rip)), sizeof(top) };
 #else
 	sp = regs.sp;
 	fp = regs.regs[29];
@@ -860,6 +866,26 @@ static void refresh_maps(struct rn_collector *c, struct task *tk)
 		return;
 	rn_maps_free(p->maps);
 	p->maps = m;
+}
+
+/* How far above the stack pointer the return address of the function that holds the
+ * syscall instruction is: its CFI row says (collectors/unwind.h), so a libc wrapper with a
+ * frame of its own (open64) still names its caller; 0, the word at rsp, when unknown. */
+static uint64_t ra_offset(struct rn_collector *c, struct task *tk, uint64_t pc)
+{
+	struct rn_process *p = proc_of(c, tk);
+	struct proc_state *ps = ps_of(c, tk->proc);
+	uint64_t off;
+
+	if (!c->unwind)
+		c->unwind = rn_unwinder_new();
+	if ((!p->maps || !rn_maps_find(p->maps, pc)) && ps->maps_reads < MAPS_READS) {
+		ps->maps_reads++;
+		refresh_maps(c, tk);
+	}
+	if (!p->maps || rn_unwind_ra_offset(c->unwind, p->maps, pc, &off) || off >= STACK_WINDOW)
+		return 0;
+	return off;
 }
 
 static void note_maps(struct rn_collector *c, struct task *tk)
@@ -985,7 +1011,7 @@ static int syscall_entry(struct rn_collector *c, struct task *tk, int nr, const 
 	/* the caller is kept with spooled spans only: the counting path stays as cheap as
 	 * strace's */
 	if (c->t->spool && !(tk->flags & TASK_SC_HIDDEN)) {
-		capture_stack(tk);
+		capture_stack(c, tk);
 		if (tk->nstack)
 			note_maps(c, tk);
 	}
@@ -1676,6 +1702,7 @@ static void pt_destroy(struct rn_collector *c)
 	free(c->bpf);
 	free(c->want_exit);
 	rn_elf_cache_free(c->elf);
+	rn_unwinder_free(c->unwind);
 	free(c);
 }
 

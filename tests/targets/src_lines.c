@@ -20,7 +20,7 @@ __attribute__((noinline)) static long load_hosts(const char *path)
 	char buf[256];
 	long total = 0;
 	ssize_t n;
-	int fd = open(path, O_RDONLY);
+	int fd = open(path, O_RDONLY); /* @open */
 
 	if (fd < 0)
 		return -1;
@@ -37,7 +37,7 @@ __attribute__((noinline)) static void report(int fd)
 
 int main(int argc, char **argv)
 {
-	int fd = open("/dev/null", O_WRONLY);
+	int fd = open("/dev/null", O_WRONLY); /* @open_main */
 	int reps = argc > 1 ? (int)strtol(argv[1], NULL, 10) : 1, i;
 
 	if (load_hosts(argc > 2 ? argv[2] : "/etc/hostname") < 0)

@@ -109,6 +109,8 @@ const char *rn_aggregate_name(enum rn_aggregate a);
 double rn_aggregate(const double *samples, size_t n, enum rn_aggregate a);
 
 /* Everything measured for one target over its runs. */
+struct rn_behaviour; /* assertions/equivalence.h */
+
 struct rn_target_result {
 	char *name;                 /* target name, owned */
 	size_t nruns;               /* measured runs completed */
@@ -127,6 +129,9 @@ struct rn_target_result {
 	char *build_id;             /* root binary build-id of the last run, owned, or NULL */
 	uint64_t start_unix_ns;     /* wall-clock (CLOCK_REALTIME) start of the first run, ns */
 	uint64_t duration_ns;       /* total time spent on the target, warmups included, ns */
+	struct rn_behaviour *behaviour; /* behaviour of the last measured run, taken live when an
+				     * equivalence assertion applies (assertions/equivalence.h),
+				     * owned, or NULL (the assertion then replays the spool) */
 };
 
 /* Init/release a target result. */
@@ -254,7 +259,7 @@ void rn_assertion_evaluate(const struct rn_assertion_spec *a, struct rn_target_r
 
 /*
  * The equivalence assertion (assertions/equivalence.c): the behaviour of the last measured
- * run (replayed from its spool) against the recorded trace a->golden (or
+ * run (r->behaviour, else replayed from its spool) against the recorded trace a->golden (or
  * a->golden_dir/<target>.jsonl). PASS when equivalent, FAIL/WARN with the structured diff
  * as detail, NO DATA without a recorded trace or spool, ERROR when the trace is invalid.
  * Called by rn_assertion_evaluate(); `out` is begun by it.

@@ -1336,7 +1336,7 @@ void rn_equivalence_evaluate(const struct rn_assertion_spec *a, struct rn_target
 			     struct rn_verdict_result *out)
 {
 	struct rn_equiv_opts o;
-	struct rn_behaviour *golden = NULL, *run;
+	struct rn_behaviour *golden = NULL, *run = NULL;
 	struct rn_equiv_result res;
 	char *path, *err = NULL;
 	FILE *mem;
@@ -1380,6 +1380,11 @@ void rn_equivalence_evaluate(const struct rn_assertion_spec *a, struct rn_target
 		free(path);
 		return;
 	}
+	if (r->behaviour) {
+		/* taken live during the run (with execve argv) */
+		rn_behaviour_compare(golden, r->behaviour, &o, &res);
+		goto out_judge;
+	}
 	if (!r->last.spool) {
 		out->verdict = RN_VERDICT_NO_DATA;
 		out->message = msgf("the run kept no syscall spans (the span spool could not be "
@@ -1397,6 +1402,7 @@ void rn_equivalence_evaluate(const struct rn_assertion_spec *a, struct rn_target
 		goto out_free;
 	}
 	rn_behaviour_compare(golden, run, &o, &res);
+out_judge:
 	out->has_observed = true;
 	out->observed = res.similarity;
 	out->verdict = res.equivalent ? RN_VERDICT_PASS

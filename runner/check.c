@@ -18,6 +18,7 @@
 #include "buf.h"
 #include "collector.h"
 #include "config.h"
+#include "equivalence.h"
 #include "github.h"
 #include "golden.h"
 #include "junit.h"
@@ -353,6 +354,19 @@ static bool needs_spool(const struct rn_config *cfg, const struct rn_target_cfg 
 	return false;
 }
 
+/* Does an enabled equivalence assertion apply to this target? Its behaviour is then taken
+ * live, with execve argv, which the spool does not keep. */
+static bool needs_behaviour(const struct rn_config *cfg, const struct rn_target_cfg *tc)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->nassertions; i++)
+		if (cfg->assertions[i].enabled && cfg->assertions[i].type == RN_ASSERT_EQUIVALENCE &&
+		    rn_assertion_applies(&cfg->assertions[i], tc->name))
+			return true;
+	return false;
+}
+
 /* Run one target warmup + runs times into `r`. Returns 0, or -ECANCELED when interrupted. */
 static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *tc,
 		      const struct check_opts *o, size_t index, size_t count,
@@ -360,7 +374,7 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 {
 	unsigned runs = o->runs ? (unsigned)o->runs : tc->runs;
 	unsigned total = tc->warmup + runs, k;
-	bool spool = needs_spool(cfg, tc, o);
+	bool spool = needs_spool(cfg, tc, o), behave = needs_behaviour(cfg, tc);
 	uint64_t t0 = monotonic_ns();
 	int rc = 0;
 
@@ -375,6 +389,7 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 		struct rn_run_spec spec;
 		struct rn_run_result res;
 		struct rn_trace t;
+		struct rn_behaviour *bh = NULL;
 		bool warm = k < tc->warmup;
 		char traceparent[64];
 		uint64_t start_unix;
@@ -412,6 +427,16 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 		if (spool && !warm && rn_trace_spool_enable(&t))
 			rn_warn("target '%s': cannot create the span spool; anti-patterns and the "
 				"timeline will lack span detail", tc->name);
+		if (behave && !warm) {
+			struct rn_trace_sink sink;
+
+			bh = rn_behaviour_new(cfg->semantic);
+			rn_behaviour_sink(bh, &sink);
+			if (rn_trace_add_sink(&t, &sink)) {
+				rn_behaviour_free(bh);
+				bh = NULL;
+			}
+		}
 		start_unix = realtime_ns();
 		if (!r->start_unix_ns)
 			r->start_unix_ns = start_unix;
@@ -430,6 +455,7 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 				r->error = rn_xstrdup("renacer was interrupted");
 			r->status = RN_RUN_INTERRUPTED;
 			rn_trace_release(&t);
+			rn_behaviour_free(bh);
 			break;
 		}
 		if (rc < 0 || t.status != RN_RUN_OK) {
@@ -444,12 +470,19 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 				r->error = rn_xstrdup(t.error);
 			}
 			rn_trace_release(&t);
+			rn_behaviour_free(bh);
 			rc = 0;
 			break;
 		}
 		if (warm) {
 			rn_trace_release(&t);
 			continue;
+		}
+		if (bh) {
+			rn_behaviour_take_processes(bh, &t);
+			rn_behaviour_free(r->behaviour);
+			r->behaviour = bh;
+			bh = NULL;
 		}
 		rn_target_result_add_run(r, &t);
 		r->runs[r->nruns - 1].start_unix_ns = start_unix;

@@ -124,6 +124,8 @@ def main():
               "check: the rewrite passes\n" + out)
         check(re.search(r"withgit\s+like_golden\s+FAIL", out) is not None and
               "first: process root/git: only in B" in out, "check: withgit fails, git named\n" + out)
+        check(re.search(r"exec +root/git: only in B: git --version", out) is not None,
+              "check: the run's behaviour carries execve argv\n" + out)
         with open(toml, "a") as f:
             f.write('baseline_dir = "base"\n')
         shutil.rmtree(d1)

@@ -816,7 +816,7 @@ static const char *role_of(struct rn_behaviour *b, int pi, int depth)
 
 static void finish(struct rn_behaviour *b)
 {
-	size_t i, j, n0;
+	size_t i, j;
 
 	if (b->finished)
 		return;
@@ -824,7 +824,6 @@ static void finish(struct rn_behaviour *b)
 	for (i = 0; i < b->nprocs; i++)
 		if (b->procs[i].parent < 0 && b->procs[i].ppid > 0)
 			b->procs[i].parent = proc_find(b, b->procs[i].ppid);
-	n0 = b->nfacts;
 	for (i = 0; i < b->nprocs; i++) {
 		struct proc *p = &b->procs[i];
 		char v[64];
@@ -859,7 +858,6 @@ static void finish(struct rn_behaviour *b)
 			}
 		}
 	}
-	(void)n0;
 	for (i = 0; i < b->nfacts; i++) {
 		struct fact *f = &b->facts[i];
 		const char *role = f->proc >= 0 ? role_of(b, f->proc, 0) : "?";

@@ -131,7 +131,8 @@ void rn_behaviour_take_processes(struct rn_behaviour *b, const struct rn_trace *
 int rn_behaviour_load(const char *path, const struct rn_equiv_opts *o, struct rn_behaviour **out,
 		      char **err);
 
-/* Facts of a behaviour (after rn_behaviour_finish()): how many. */
+/* Facts of a behaviour: how many. The first call finishes it (roles resolved, facts sorted;
+ * later events are ignored). */
 size_t rn_behaviour_nfacts(struct rn_behaviour *b);
 
 /* One difference between behaviours A and B. */

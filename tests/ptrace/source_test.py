@@ -130,6 +130,16 @@ def main():
               and fr[1]["function"] == "report" and fr[1]["line"] == L["call_inlined"],
               "json: inlined write frames: %r" % fr)
 
+        # JSONL: the source member on the line of each call
+        r = run([R, "trace", "--source", "--format", "jsonl", "-o", os.path.join(work, "t.jsonl"),
+                 "--", target, "1"])
+        lines = [json.loads(x) for x in open(os.path.join(work, "t.jsonl"))]
+        reads = [x for x in lines if x.get("type") == "syscall" and x["name"] == "read" and
+                 int(x["args"][2], 16) == 256]
+        check(len(reads) == 2 and all((x.get("source") or {}).get("frames", [{}])[0].get("line")
+                                      == L["read"] for x in reads),
+              "jsonl: read lines carry source: %r" % [x.get("source") for x in reads])
+
         # OTLP (renacer check with every syscall span exported): code.* attributes
         cdir = os.path.join(work, "check")
         os.makedirs(cdir)

@@ -778,6 +778,8 @@ static void push_ret(struct task *tk, uint64_t ret)
 }
 
 static uint64_t ra_offset(struct rn_collector *c, struct task *tk, uint64_t pc);
+static void cfi_walk(struct rn_collector *c, struct task *tk, uint64_t pc, uint64_t sp);
+static bool in_runtime(struct rn_collector *c, struct task *tk, uint64_t addr);
 
 static void capture_stack(struct rn_collector *c, struct task *tk)
 {
@@ -833,6 +835,10 @@ static void capture_stack(struct rn_collector *c, struct task *tk)
 		return;
 	push_ret(tk, top);
 	n -= (ssize_t)sizeof(top);
+	/* made deeper inside the C runtime (stdio's fopen calls open64): its frames' CFI leads
+	 * to the first caller outside it */
+	if (in_runtime(c, tk, top))
+		cfi_walk(c, tk, regs.rip, sp);
 #endif
 	if (!have_win)
 		return;
@@ -886,6 +892,58 @@ static uint64_t ra_offset(struct rn_collector *c, struct task *tk, uint64_t pc)
 	if (!p->maps || rn_unwind_ra_offset(c->unwind, p->maps, pc, &off) || off >= STACK_WINDOW)
 		return 0;
 	return off;
+}
+
+/* Whether `addr` lies in a C runtime module (rn_module_is_runtime) of tk's process. */
+static bool in_runtime(struct rn_collector *c, struct task *tk, uint64_t addr)
+{
+	const struct rn_maps *m = proc_of(c, tk)->maps;
+	const struct rn_map *map = m ? rn_maps_find(m, addr) : NULL;
+
+	return map && map->path && rn_module_is_runtime(map->path);
+}
+
+/* Follow the call-frame information from the syscall instruction at `pc` (stack pointer
+ * `sp`) through frames of the C runtime, at most CFI_FRAMES of them within one CFI_WINDOW read
+ * from sp, and keep the first return address outside it. Functions whose CFA is not the
+ * stack pointer plus a constant end the walk (collectors/unwind.h). */
+#define CFI_FRAMES 6
+#define CFI_WINDOW 2048
+
+static void cfi_walk(struct rn_collector *c, struct task *tk, uint64_t pc, uint64_t sp)
+{
+	uint64_t win[CFI_WINDOW / 8], cur = sp, off, ra;
+	struct iovec local = { win, sizeof(win) }, remote[2];
+	size_t first = 4096 - (sp & 4095), len;
+	unsigned long nremote = 1;
+	ssize_t n;
+	int k;
+
+	if (!proc_of(c, tk)->maps || (sp & 7))
+		return;
+	if (first > CFI_WINDOW)
+		first = CFI_WINDOW;
+	remote[0] = (struct iovec){ (void *)(uintptr_t)sp, first };
+	if (first < CFI_WINDOW)
+		remote[nremote++] = (struct iovec){ (void *)(uintptr_t)(sp + first),
+						    CFI_WINDOW - first };
+	n = process_vm_readv(tk->tid, &local, 1, remote, nremote, 0);
+	if (n <= 0)
+		return;
+	len = (size_t)n;
+	for (k = 0; k < CFI_FRAMES; k++) {
+		/* a return address is looked up at the call instruction before it */
+		if (rn_unwind_ra_offset(c->unwind, proc_of(c, tk)->maps, k ? pc - 1 : pc, &off) ||
+		    (off & 7) || cur - sp + off + 8 > len)
+			return;
+		ra = win[(cur - sp + off) / 8];
+		cur += off + 8;
+		if (!in_runtime(c, tk, ra)) {
+			push_ret(tk, ra);
+			return;
+		}
+		pc = ra;
+	}
 }
 
 static void note_maps(struct rn_collector *c, struct task *tk)

@@ -64,6 +64,10 @@ def check_text(text, L, what):
     check(len(opens) == 1 and opens[0] and re.fullmatch(
         r"load_hosts \(\S*src_lines\.c:%d\)" % L["open"], opens[0][0]),
         "%s: open attributed to load_hosts at line %d: %r" % (what, L["open"], opens))
+    opens = frames_after(text, r'^openat\(AT_FDCWD, "/dev/zero"')
+    check(len(opens) == 1 and opens[0] and re.fullmatch(
+        r"main \(\S*src_lines\.c:%d\)" % L["fopen"], opens[0][0]),
+        "%s: fopen's open attributed to main at line %d: %r" % (what, L["fopen"], opens))
     opens = frames_after(text, r'^openat\(AT_FDCWD, "/dev/null"')
     check(len(opens) == 1 and opens[0] and re.fullmatch(
         r"main \(\S*src_lines\.c:%d\)" % L["open_main"], opens[0][0]),

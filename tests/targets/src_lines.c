@@ -4,6 +4,7 @@
  * (@read, @write_inlined, ...) that tests/ptrace/source_test.py finds to know the line.
  */
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -40,8 +41,15 @@ int main(int argc, char **argv)
 	int fd = open("/dev/null", O_WRONLY); /* @open_main */
 	int reps = argc > 1 ? (int)strtol(argv[1], NULL, 10) : 1, i;
 
+	FILE *z;
+
 	if (load_hosts(argc > 2 ? argv[2] : "/etc/hostname") < 0)
 		return 1;
+	/* through stdio: the open is made two libc functions deep */
+	z = fopen("/dev/zero", "re"); /* @fopen */
+	if (!z)
+		return 1;
+	fclose(z);
 	for (i = 0; i < reps; i++)
 		report(fd);
 	return 0;

@@ -777,9 +777,11 @@ static void push_ret(struct task *tk, uint64_t ret)
 	tk->stack[tk->nstack++] = ret;
 }
 
+#if defined(__x86_64__)
 static uint64_t ra_offset(struct rn_collector *c, struct task *tk, uint64_t pc);
 static void cfi_walk(struct rn_collector *c, struct task *tk, uint64_t pc, uint64_t sp);
 static bool in_runtime(struct rn_collector *c, struct task *tk, uint64_t addr);
+#endif
 
 static void capture_stack(struct rn_collector *c, struct task *tk)
 {
@@ -807,6 +809,7 @@ static void capture_stack(struct rn_collector *c, struct task *tk)
 	remote[nremote++] =
 		(struct iovec){ (void *)(uintptr_t)(sp + ra_offset(c, tk, regs.rip)), sizeof(top) };
 #else
+	(void)c;
 	sp = regs.sp;
 	fp = regs.regs[29];
 	push_ret(tk, regs.regs[30]);
@@ -874,6 +877,7 @@ static void refresh_maps(struct rn_collector *c, struct task *tk)
 	p->maps = m;
 }
 
+#if defined(__x86_64__)
 /* How far above the stack pointer the return address of the function that holds the
  * syscall instruction is: its CFI row says (collectors/unwind.h), so a libc wrapper with a
  * frame of its own (open64) still names its caller; 0, the word at rsp, when unknown. */
@@ -945,6 +949,7 @@ static void cfi_walk(struct rn_collector *c, struct task *tk, uint64_t pc, uint6
 		pc = ra;
 	}
 }
+#endif
 
 static void note_maps(struct rn_collector *c, struct task *tk)
 {

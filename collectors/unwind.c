@@ -70,6 +70,7 @@ void rn_unwinder_free(struct rn_unwinder *u)
 	free(u);
 }
 
+#if defined(__x86_64__)
 static struct module *module_get(struct rn_unwinder *u, const char *path)
 {
 	struct module *m;
@@ -121,6 +122,8 @@ static int lookup(struct rn_unwinder *u, const struct rn_maps *m, uint64_t pc, u
 	free(frame);
 	return rc;
 }
+
+#endif
 
 int rn_unwind_ra_offset(struct rn_unwinder *u, const struct rn_maps *m, uint64_t pc,
 			uint64_t *sp_off)

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "srcloc.h"
 #include "symbolize.h"
 #include "xalloc.h"
 
@@ -872,6 +873,7 @@ struct map_slot {
 };
 
 struct ap_pass {
+	struct rn_srcloc *src; /* DWARF lines of reported callers, made on first use, or NULL */
 	struct rn_trace *t;
 	const void *re;        /* process filter (regex_t *), or NULL */
 	bool want[RN_AP_COUNT]; /* detectors of this pass */
@@ -1042,9 +1044,29 @@ static void add_caller(struct ap_pass *ps, struct rn_buf *b, const struct caller
 		return;
 	base = strrchr(d->module, '/');
 	base = base ? base + 1 : d->module;
-	rn_buf_addf(b, "  called from %s (%s+0x%" PRIx64 "): %" PRIu64 " of %" PRIu64 " %s "
-		    "(%.0f%%)\n",
-		    d->function ? d->function : "?", base, d->vaddr, cl->n[best], cl->total, what,
+	{
+		/* file:line from DWARF when the module has it: "main (src/app.c:42; app+0x1275)" */
+		struct rn_src_frame f[RN_SRC_FRAMES_MAX];
+		int n;
+
+		if (!ps->src)
+			ps->src = rn_srcloc_new(NULL);
+		n = rn_srcloc_lookup(ps->src, d->module, d->vaddr ? d->vaddr - 1 : 0, f,
+				     RN_SRC_FRAMES_MAX);
+		if (n > 0 && f[0].file && f[0].line) {
+			rn_buf_addf(b, "  called from %s (%s:%d; %s+0x%" PRIx64 ")",
+				    f[0].function ? f[0].function : d->function ? d->function : "?",
+				    f[0].file, f[0].line, base, d->vaddr);
+			if (f[0].inlined && n > 1)
+				rn_buf_addf(b, " inlined in %s (%s:%d)",
+					    f[n - 1].function ? f[n - 1].function : "?",
+					    f[n - 1].file ? f[n - 1].file : "?", f[n - 1].line);
+		} else {
+			rn_buf_addf(b, "  called from %s (%s+0x%" PRIx64 ")",
+				    d->function ? d->function : "?", base, d->vaddr);
+		}
+	}
+	rn_buf_addf(b, ": %" PRIu64 " of %" PRIu64 " %s (%.0f%%)\n", cl->n[best], cl->total, what,
 		    pct((double)cl->n[best], (double)cl->total));
 }
 
@@ -2702,6 +2724,7 @@ static void pass_release(struct ap_pass *ps)
 	ktab_release(&ps->cdefs);
 	free(ps->cmemo);
 	rn_symbolizer_free(ps->sym);
+	rn_srcloc_free(ps->src);
 	top_release(&ps->small);
 	memset(ps, 0, sizeof(*ps));
 }

@@ -125,6 +125,8 @@ const char *rn_aggregate_name(enum rn_aggregate a);
  * nearest-rank method. */
 double rn_aggregate(const double *samples, size_t n, enum rn_aggregate a);
 
+struct rn_behaviour; /* assertions/equivalence.h */
+
 /*
  * Everything measured for one target over its runs. `runs` are the timing runs (the `runs` of
  * renacer.toml; for a target without the ptrace collector, runs that measure both); `counts`
@@ -155,6 +157,9 @@ struct rn_target_result {
 	char *build_id;             /* root binary build-id of the last run, owned, or NULL */
 	uint64_t start_unix_ns;     /* wall-clock (CLOCK_REALTIME) start of the first run, ns */
 	uint64_t duration_ns;       /* total time spent on the target, warmups included, ns */
+	struct rn_behaviour *behaviour; /* behaviour of the last measured run, taken live when an
+				     * equivalence assertion applies (assertions/equivalence.h),
+				     * owned, or NULL (the assertion then replays the spool) */
 };
 
 /* Init/release a target result. */
@@ -230,7 +235,8 @@ void rn_verdict_result_release(struct rn_verdict_result *v);
 	X(CRITICAL_PATH, "critical_path")       \
 	X(SPAN_COUNT, "span_count")             \
 	X(MEMORY_USAGE, "memory_usage")         \
-	X(ANTI_PATTERN, "anti_pattern")
+	X(ANTI_PATTERN, "anti_pattern")         \
+	X(EQUIVALENCE, "equivalence")
 
 enum rn_assertion_type {
 #define RN_ASSERTION_TYPE_ENUM(id, name) RN_ASSERT_##id,
@@ -247,6 +253,8 @@ enum rn_tracking_mode {
 	RN_TRACK_RSS = 0,     /* "rss": peak resident set of the tree (metric peak_rss) */
 	RN_TRACK_ALLOCATIONS, /* "allocations": peak anonymous mapped bytes (metric alloc_peak) */
 };
+
+struct rn_equiv_opts; /* assertions/equivalence.h */
 
 /* One [[assertion]] of renacer.toml, validated. Owned by the config; regexes compiled. */
 struct rn_assertion_spec {
@@ -270,6 +278,12 @@ struct rn_assertion_spec {
 	double threshold;            /* anti_pattern: minimum confidence that counts, [0,1] */
 	char *process_name_pattern;  /* anti_pattern: processes considered, or NULL = all */
 	void *process_re;            /* compiled process_name_pattern (regex_t *), or NULL */
+	char *golden;                /* equivalence: absolute path of the recorded trace the run
+				      * is compared with, or NULL to use golden_dir */
+	char *golden_dir;            /* equivalence without golden: folder of <target>.jsonl (or
+				      * .json) recorded traces, absolute, or NULL */
+	const struct rn_equiv_opts *equiv; /* equivalence: [semantic_equivalence] options,
+				      * borrowed from the config; NULL for the defaults */
 };
 
 /* True when assertion `a` applies to the target named `target` (targets list and
@@ -283,6 +297,16 @@ bool rn_assertion_applies(const struct rn_assertion_spec *a, const char *target)
  */
 void rn_assertion_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
 			   struct rn_verdict_result *out);
+
+/*
+ * The equivalence assertion (assertions/equivalence.c): the behaviour of the last measured
+ * run (r->behaviour, else replayed from its spool) against the recorded trace a->golden (or
+ * a->golden_dir/<target>.jsonl). PASS when equivalent, FAIL/WARN with the structured diff
+ * as detail, NO DATA without a recorded trace or spool, ERROR when the trace is invalid.
+ * Called by rn_assertion_evaluate(); `out` is begun by it.
+ */
+void rn_equivalence_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
+			     struct rn_verdict_result *out);
 
 /* Longest span name kept in a span_count top list, bytes including the NUL. */
 #define RN_SPAN_NAME_MAX 160

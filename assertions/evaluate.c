@@ -391,6 +391,9 @@ void rn_assertion_evaluate(const struct rn_assertion_spec *a, struct rn_target_r
 	case RN_ASSERT_ANTI_PATTERN:
 		eval_anti_pattern(a, r, out);
 		break;
+	case RN_ASSERT_EQUIVALENCE:
+		rn_equivalence_evaluate(a, r, out);
+		break;
 	case RN_ASSERT_COUNT:
 		out->verdict = RN_VERDICT_ERROR;
 		out->message = xfmt("unknown assertion type");

@@ -2,6 +2,7 @@
  * result.c - per-run metrics, their aggregation over runs, and the critical path.
  */
 #include "assertion.h"
+#include "equivalence.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -283,6 +284,7 @@ void rn_target_result_release(struct rn_target_result *r)
 	rn_critical_path_release(&r->cp);
 	free(r->error);
 	free(r->build_id);
+	rn_behaviour_free(r->behaviour);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -11,7 +11,7 @@ install() {
 $SUDO apt-get update -qq
 # Build and run.
 install build-essential cmake pkg-config git ca-certificates \
-	libjansson-dev libelf-dev libcurl4-openssl-dev zlib1g-dev libvulkan-dev
+	libjansson-dev libelf-dev libdw-dev libcurl4-openssl-dev zlib1g-dev libvulkan-dev
 # Tests: cmocka, lavapipe and the validation layers, strace to compare with, xmllint for the
 # JUnit schemas, real programs to trace, clang for the fuzzers, valgrind, pre-commit.
 install libcmocka-dev mesa-vulkan-drivers glslang-tools vulkan-validationlayers \

@@ -73,9 +73,10 @@ struct rn_syscall_event {
 	bool env_known;
 	uint32_t nenv;
 	/* Return addresses of the calling thread at the syscall-entry stop, innermost first,
-	 * captured only when the trace spools spans (never in the counting path): the word at
-	 * the stack pointer (x86_64; the link register on aarch64), which is the caller of a
-	 * libc wrapper that made the call without a frame of its own, then the return
+	 * captured only when the trace spools spans (never in the counting path): the return
+	 * address of the function that made the syscall instruction (x86_64: the word at the
+	 * stack pointer plus the offset its CFI row gives, collectors/unwind.h; the link
+	 * register on aarch64), which is the caller of a libc wrapper, then the return
 	 * addresses of a frame-pointer walk from rbp (x29). Candidates, not a verified
 	 * backtrace: collectors/symbolize.h attributes them. */
 	uint64_t stack[RN_SYSCALL_STACK_MAX];

@@ -18,6 +18,7 @@
 #include "buf.h"
 #include "collector.h"
 #include "config.h"
+#include "equivalence.h"
 #include "github.h"
 #include "golden.h"
 #include "junit.h"
@@ -349,7 +350,8 @@ static bool needs_spool(const struct rn_config *cfg, const struct rn_target_cfg 
 	for (i = 0; i < cfg->nassertions; i++) {
 		const struct rn_assertion_spec *a = &cfg->assertions[i];
 
-		if (a->enabled && a->type == RN_ASSERT_ANTI_PATTERN &&
+		if (a->enabled &&
+		    (a->type == RN_ASSERT_ANTI_PATTERN || a->type == RN_ASSERT_EQUIVALENCE) &&
 		    rn_assertion_applies(a, tc->name))
 			return true;
 	}
@@ -420,6 +422,19 @@ static void plan_runs(const struct rn_config *cfg, const struct rn_target_cfg *t
 	p->counting = count ? tc->counting_runs : 0;
 }
 
+/* Does an enabled equivalence assertion apply to this target? Its behaviour is then taken
+ * live, with execve argv, which the spool does not keep. */
+static bool needs_behaviour(const struct rn_config *cfg, const struct rn_target_cfg *tc)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->nassertions; i++)
+		if (cfg->assertions[i].enabled && cfg->assertions[i].type == RN_ASSERT_EQUIVALENCE &&
+		    rn_assertion_applies(&cfg->assertions[i], tc->name))
+			return true;
+	return false;
+}
+
 /* Run one target: warmup, then its timing runs, then its counting runs (struct run_plan),
  * into `r`. Returns 0, or -ECANCELED when interrupted. */
 static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *tc,
@@ -429,7 +444,7 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 {
 	struct run_plan plan;
 	unsigned total, k;
-	bool spool = needs_spool(cfg, tc, o);
+	bool spool = needs_spool(cfg, tc, o), behave = needs_behaviour(cfg, tc);
 	uint64_t t0 = monotonic_ns();
 	int rc = 0;
 
@@ -448,6 +463,7 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 		struct rn_run_spec spec;
 		struct rn_run_result res;
 		struct rn_trace t;
+		struct rn_behaviour *bh = NULL;
 		bool warm = k < tc->warmup;
 		/* a counting run (warmups are of the first kind measured) */
 		bool counting = plan.split && (k >= tc->warmup + plan.timing ||
@@ -497,6 +513,17 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 		if (spool && !warm && (counting || !plan.split) && rn_trace_spool_enable(&t))
 			rn_warn("target '%s': cannot create the span spool; anti-patterns and the "
 				"timeline will lack span detail", tc->name);
+		/* behaviour needs syscalls: counting runs (or runs that measure both) */
+		if (behave && !warm && (counting || !plan.split)) {
+			struct rn_trace_sink sink;
+
+			bh = rn_behaviour_new(cfg->semantic);
+			rn_behaviour_sink(bh, &sink);
+			if (rn_trace_add_sink(&t, &sink)) {
+				rn_behaviour_free(bh);
+				bh = NULL;
+			}
+		}
 		start_unix = realtime_ns();
 		if (!r->start_unix_ns)
 			r->start_unix_ns = start_unix;
@@ -515,6 +542,7 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 				r->error = rn_xstrdup("renacer was interrupted");
 			r->status = RN_RUN_INTERRUPTED;
 			rn_trace_release(&t);
+			rn_behaviour_free(bh);
 			break;
 		}
 		if (rc < 0 || t.status != RN_RUN_OK) {
@@ -529,12 +557,19 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 				r->error = rn_xstrdup(t.error);
 			}
 			rn_trace_release(&t);
+			rn_behaviour_free(bh);
 			rc = 0;
 			break;
 		}
 		if (warm) {
 			rn_trace_release(&t);
 			continue;
+		}
+		if (bh) {
+			rn_behaviour_take_processes(bh, &t);
+			rn_behaviour_free(r->behaviour);
+			r->behaviour = bh;
+			bh = NULL;
 		}
 		if (counting) {
 			rn_target_result_add_counting_run(r, &t);

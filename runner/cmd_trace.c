@@ -17,6 +17,8 @@
 #include "exitcode.h"
 #include "log.h"
 #include "ptrace/ptrace.h"
+#include "srcloc.h"
+#include "symbolize.h"
 #include "xalloc.h"
 
 /* Option ids: short options use their character. */
@@ -34,6 +36,8 @@ enum {
 	OPT_NO_PIN,
 	OPT_COUNT_ONLY,
 	OPT_ANTI_PATTERNS,
+	OPT_SOURCE,
+	OPT_DEBUG_DIR,
 };
 
 static const struct rn_option trace_options[] = {
@@ -47,6 +51,8 @@ static const struct rn_option trace_options[] = {
 	{ OPT_TIMEOUT, "timeout", 0, RN_OPT_REQUIRED, "SECONDS", "kill the whole tree after SECONDS of wall-clock time" },
 	{ OPT_COUNT_ONLY, "count-only", 0, RN_OPT_NONE, NULL, "count calls at entry only: no durations, errors only where the result is needed" },
 	{ OPT_ANTI_PATTERNS, "anti-patterns", 0, RN_OPT_NONE, NULL, "after the run, print every anti-pattern detection with its confidence, evidence and recommendation (assertions/ANTIPATTERNS.md)" },
+	{ OPT_SOURCE, "source", 0, RN_OPT_NONE, NULL, "after each call, name the code that made it: function (file:line) from DWARF debug information, inlined frames included (a separate debug file is found by build-id under /usr/lib/debug; never downloaded)" },
+	{ OPT_DEBUG_DIR, "debug-dir", 0, RN_OPT_REQUIRED, "DIRS", "with --source: colon-separated folders searched for DIR/.build-id/xx/yyyy.debug before /usr/lib/debug" },
 	{ OPT_NO_PIN, "no-pin", 0, RN_OPT_NONE, NULL, "do not share one CPU between renacer and a single-task target" },
 	{ OPT_WALL, NULL, 'w', RN_OPT_NONE, NULL, "accepted for strace compatibility: times are always wall-clock" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
@@ -82,6 +88,8 @@ struct trace_opts {
 	bool count_only;          /* --count-only */
 	bool no_pin;              /* --no-pin */
 	bool anti_patterns;       /* --anti-patterns */
+	bool source;              /* --source */
+	const char *debug_dirs;   /* --debug-dir, borrowed */
 	bool help;                /* -h */
 	const char *expr;         /* -e, borrowed from argv */
 	const char *output;       /* -o, borrowed */
@@ -94,6 +102,8 @@ struct out_ctx {
 	FILE *out;               /* stderr or -o FILE */
 	struct rn_buf line;      /* scratch */
 	const struct trace_opts *o;
+	struct rn_symbolizer *sym; /* --source: ELF symbols, owned */
+	struct rn_srcloc *src;   /* --source: DWARF lines, owned */
 };
 
 /* Parse "SECONDS[.FRACTION]" into ns. 0 or -1. */
@@ -169,6 +179,12 @@ static int on_option(void *ctx, int id, const char *arg)
 	case OPT_ANTI_PATTERNS:
 		o->anti_patterns = true;
 		break;
+	case OPT_SOURCE:
+		o->source = true;
+		break;
+	case OPT_DEBUG_DIR:
+		o->debug_dirs = arg;
+		break;
 	case OPT_NO_PIN:
 		o->no_pin = true;
 		break;
@@ -224,6 +240,72 @@ static uint32_t line_flags(const struct out_ctx *oc, const struct rn_trace *t)
 	return f;
 }
 
+/* The code that made a call (--source): the caller's source frames. Returns the number of
+ * frames, 0 when only the ELF symbol is known (mod and fn set), -1 when nothing is. */
+static int source_of(struct out_ctx *oc, const struct rn_trace *t,
+		     const struct rn_syscall_event *ev, struct rn_src_frame *f, const char **mod,
+		     const char **fn, uint64_t *vaddr)
+{
+	int pi = rn_trace_find_process(t, ev->pid), n;
+
+	if (pi < 0 || !ev->nstack)
+		return -1;
+	n = rn_srcloc_caller(oc->src, oc->sym, t->procs[pi].maps, ev->stack, ev->nstack, f,
+			     RN_SRC_FRAMES_MAX, mod, fn, vaddr);
+	return n < 0 ? -1 : n;
+}
+
+/* strace -k style lines after the call: " > function (file:line)", innermost first. */
+static void text_source(struct out_ctx *oc, const struct rn_trace *t,
+			const struct rn_syscall_event *ev)
+{
+	struct rn_src_frame f[RN_SRC_FRAMES_MAX];
+	const char *mod = NULL, *fn = NULL;
+	uint64_t vaddr = 0;
+	int n = source_of(oc, t, ev, f, &mod, &fn, &vaddr), i;
+
+	if (n < 0)
+		return;
+	for (i = 0; i < n; i++) {
+		rn_buf_adds(&oc->line, " > ");
+		rn_src_frame_format(&oc->line, &f[i]);
+		rn_buf_adds(&oc->line, f[i].inlined ? " [inlined]\n" : "\n");
+	}
+	if (!n)
+		rn_buf_addf(&oc->line, " > %s (%s+0x%" PRIx64 ")\n", fn ? fn : "??", mod, vaddr);
+}
+
+/* JSON: close the syscall object with "source" (--source): {"module","symbol","frames"} or
+ * null when no caller was found. */
+static void json_source(struct out_ctx *oc, struct rn_buf *b, const struct rn_trace *t,
+			const struct rn_syscall_event *ev)
+{
+	struct rn_src_frame f[RN_SRC_FRAMES_MAX];
+	const char *mod = NULL, *fn = NULL;
+	uint64_t vaddr = 0;
+	int n;
+
+	if (!oc->o->source || !b->len || b->buf[b->len - 1] != '}')
+		return;
+	n = source_of(oc, t, ev, f, &mod, &fn, &vaddr);
+	b->len--;
+	b->buf[b->len] = '\0';
+	if (n < 0) {
+		rn_buf_adds(b, ",\"source\":null}");
+		return;
+	}
+	rn_buf_adds(b, ",\"source\":{\"module\":");
+	rn_json_add_string(b, mod);
+	rn_buf_adds(b, ",\"symbol\":");
+	if (fn)
+		rn_json_add_string(b, fn);
+	else
+		rn_buf_adds(b, "null");
+	rn_buf_addf(b, ",\"vaddr\":\"0x%" PRIx64 "\",\"frames\":", vaddr);
+	rn_src_frames_json(b, f, n);
+	rn_buf_adds(b, "}}");
+}
+
 static void text_syscall(void *ctx, const struct rn_trace *t, const struct rn_syscall_event *ev)
 {
 	struct out_ctx *oc = ctx;
@@ -231,6 +313,8 @@ static void text_syscall(void *ctx, const struct rn_trace *t, const struct rn_sy
 	rn_buf_reset(&oc->line);
 	rn_syscall_format(&oc->line, ev, line_flags(oc, t));
 	rn_buf_addc(&oc->line, '\n');
+	if (oc->o->source)
+		text_source(oc, t, ev);
 	fwrite(oc->line.buf, 1, oc->line.len, oc->out);
 }
 
@@ -251,9 +335,9 @@ static void jsonl_syscall(void *ctx, const struct rn_trace *t, const struct rn_s
 {
 	struct out_ctx *oc = ctx;
 
-	(void)t;
 	rn_buf_reset(&oc->line);
 	rn_json_add_syscall(&oc->line, ev);
+	json_source(oc, &oc->line, t, ev);
 	rn_buf_addc(&oc->line, '\n');
 	fwrite(oc->line.buf, 1, oc->line.len, oc->out);
 }
@@ -300,6 +384,8 @@ struct spool_ctx {
 	FILE *out;
 	struct rn_buf *b;
 	bool first;
+	struct out_ctx *oc;        /* for --source */
+	const struct rn_trace *t;  /* for --source */
 };
 
 static int spool_span(void *ctx, const struct rn_syscall_event *ev)
@@ -311,6 +397,7 @@ static int spool_span(void *ctx, const struct rn_syscall_event *ev)
 		rn_buf_addc(sc->b, ',');
 	sc->first = false;
 	rn_json_add_syscall(sc->b, ev);
+	json_source(sc->oc, sc->b, sc->t, ev);
 	fwrite(sc->b->buf, 1, sc->b->len, sc->out);
 	return 0;
 }
@@ -348,7 +435,7 @@ static void write_json_end(struct out_ctx *oc, struct rn_trace *t, char **cmd)
 	fwrite(b->buf, 1, b->len, oc->out);
 	{
 		struct rn_buf span;
-		struct spool_ctx sc = { oc->out, &span, true };
+		struct spool_ctx sc = { oc->out, &span, true, oc, t };
 
 		rn_buf_init(&span, 0);
 		rn_trace_spool_foreach(t, spool_span, &sc);
@@ -444,8 +531,13 @@ int rn_cmd_trace(int argc, char **argv)
 		sink.process = jsonl_process;
 		rn_trace_add_sink(&t, &sink);
 	}
-	/* JSON output and the detectors both replay every span from the spool. */
-	if ((o.format == FMT_JSON && !o.summary_only) || o.anti_patterns) {
+	/* JSON output and the detectors both replay every span from the spool; spooled spans
+	 * carry their callers' return addresses, which --source resolves. */
+	if (o.source && !o.summary_only) {
+		oc.sym = rn_symbolizer_new();
+		oc.src = rn_srcloc_new(o.debug_dirs);
+	}
+	if ((o.format == FMT_JSON && !o.summary_only) || o.anti_patterns || oc.src) {
 		rc = rn_trace_spool_enable(&t);
 		if (rc)
 			rn_warn("cannot create the span spool: %s; syscalls are left out",
@@ -480,6 +572,8 @@ int rn_cmd_trace(int argc, char **argv)
 	rn_run_result_release(&res);
 	rn_trace_release(&t);
 	rn_buf_release(&oc.line);
+	rn_srcloc_free(oc.src);
+	rn_symbolizer_free(oc.sym);
 	free(filter);
 	return code;
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "equivalence.h"
 #include "log.h"
 #include "xalloc.h"
 
@@ -46,10 +47,11 @@ static const char *const golden_keys[] = { RN_GOLDEN_KEYS(KEY_NAME) NULL };
 static const char *const report_keys[] = { RN_REPORT_KEYS(KEY_NAME) NULL };
 static const char *const otlp_keys[] = { RN_OTLP_KEYS(KEY_NAME) NULL };
 static const char *const regression_keys[] = { RN_REGRESSION_KEYS(KEY_NAME) NULL };
+static const char *const semantic_keys[] = { RN_SEMANTIC_KEYS(KEY_NAME) NULL };
 #undef KEY_NAME
 
 static const char *const top_keys[] = { "target", "assertion", "golden", "report", "otlp",
-					"regression", NULL };
+					"regression", "semantic_equivalence", NULL };
 
 #define ASSERT_TYPE_NAME(id, name) name,
 static const char *const assertion_types[] = { RN_ASSERTION_TYPES(ASSERT_TYPE_NAME) NULL };
@@ -536,6 +538,8 @@ static void assertion_release(struct rn_assertion_spec *a)
 	free(a->pattern);
 	free(a->process_name_pattern);
 	free_regex(a->process_re);
+	free(a->golden);
+	free(a->golden_dir);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -547,11 +551,12 @@ static bool key_belongs(enum rn_assertion_type type, const char *key)
 		[RN_ASSERT_SPAN_COUNT] = { "max_spans", "span_name_pattern", NULL },
 		[RN_ASSERT_MEMORY_USAGE] = { "max_bytes", "tracking_mode", NULL },
 		[RN_ASSERT_ANTI_PATTERN] = { "pattern", "threshold", "process_name_pattern", NULL },
+		[RN_ASSERT_EQUIVALENCE] = { "golden", NULL },
 	};
 	static const char *const specific[] = { "max_duration_ms", "trace_name_pattern",
 						"max_spans", "span_name_pattern", "max_bytes",
 						"tracking_mode", "pattern", "threshold",
-						"process_name_pattern", NULL };
+						"process_name_pattern", "golden", NULL };
 	const char *const *k;
 
 	for (k = specific; *k; k++)
@@ -603,7 +608,7 @@ static int parse_assertion(struct ctx *c, const struct rn_toml_value *tab,
 		return -1;
 	if (!rn_toml_get_kv(tab, "type"))
 		return err_at(c, tab->pos, "%s needs a 'type' (critical_path, span_count, "
-			      "memory_usage or anti_pattern)", c->what);
+			      "memory_usage, anti_pattern or equivalence)", c->what);
 	if (get_choice(c, tab, "type", assertion_types, &choice))
 		return -1;
 	a->type = (enum rn_assertion_type)choice;
@@ -683,6 +688,17 @@ static int parse_assertion(struct ctx *c, const struct rn_toml_value *tab,
 			return -1;
 		break;
 	}
+	case RN_ASSERT_EQUIVALENCE: {
+		char *g = NULL;
+
+		if (get_string(c, tab, "golden", &g))
+			return -1;
+		if (g) {
+			a->golden = resolve_path(c->cfg, g);
+			free(g);
+		}
+		break;
+	}
 	case RN_ASSERT_COUNT:
 		break;
 	}
@@ -736,6 +752,103 @@ static const struct rn_toml_value *get_aot(struct ctx *c, const struct rn_toml_v
 		}
 	}
 	return kv->val;
+}
+
+/*
+ * [semantic_equivalence] (assertions/equivalence.h): the options of every equivalence
+ * assertion; with baseline_dir, an implicit assertion "semantic_equivalence" compares every
+ * target with baseline_dir/<target>.jsonl. Runs after [[assertion]] so it can give them the
+ * options and the folder.
+ */
+static int parse_semantic_equivalence(struct ctx *c, const struct rn_toml_value *root)
+{
+	static const char *const norm_names[] = { "tmp", "pids", "numbers", NULL };
+	struct rn_config *cfg = c->cfg;
+	const struct rn_toml_value *v;
+	const struct rn_toml_kv *kv;
+	char *dir = NULL, **norms = NULL, **n;
+	bool on = true, have = false;
+	size_t i;
+	int err;
+
+	cfg->semantic = rn_xcalloc(1, sizeof(*cfg->semantic));
+	rn_equiv_opts_init(cfg->semantic);
+	v = get_table(c, root, "semantic_equivalence", semantic_keys, &err);
+	if (err)
+		return -1;
+	if (v && (get_bool(c, v, "enabled", &on) ||
+		  get_num(c, v, "min_confidence", 0.0, 1.0, &cfg->semantic->min_confidence) ||
+		  get_bool(c, v, "keep_system", &cfg->semantic->keep_system) ||
+		  get_strings(c, v, "ignore_paths", &cfg->semantic_ignore, NULL) ||
+		  get_strings(c, v, "normalize", &norms, NULL) || get_string(c, v, "baseline_dir", &dir)))
+		goto out_fail;
+	cfg->semantic->ignore_paths = cfg->semantic_ignore;
+	if (norms) {
+		cfg->semantic->normalize = 0;
+		for (n = norms; *n; n++) {
+			const char *const *k;
+
+			for (k = norm_names; *k && strcmp(*k, *n); k++)
+				;
+			if (!*k) {
+				kv = rn_toml_get_kv(v, "normalize");
+				err_at(c, kv->val->pos, "unknown normalisation \"%s\" in "
+				       "[semantic_equivalence] (expected \"tmp\", \"pids\" or "
+				       "\"numbers\")", *n);
+				goto out_fail;
+			}
+			cfg->semantic->normalize |= 1u << (k - norm_names);
+		}
+	}
+	if (dir) {
+		char *abs = resolve_path(cfg, dir);
+
+		free(dir);
+		dir = abs;
+	}
+	for (i = 0; i < cfg->nassertions; i++) {
+		struct rn_assertion_spec *a = &cfg->assertions[i];
+
+		if (a->type != RN_ASSERT_EQUIVALENCE)
+			continue;
+		have = true;
+		a->equiv = cfg->semantic;
+		if (!on)
+			a->enabled = false;
+		if (a->golden)
+			continue;
+		if (!dir) {
+			struct rn_toml_pos pos = { a->line, a->col };
+
+			err_at(c, pos, "[[assertion]] '%s' of type equivalence needs 'golden' (a "
+			       "recorded trace) or [semantic_equivalence] baseline_dir", a->name);
+			goto out_fail;
+		}
+		a->golden_dir = rn_xstrdup(dir);
+	}
+	if (dir && !have) {
+		struct rn_assertion_spec *a;
+
+		cfg->assertions = rn_xrealloc(cfg->assertions,
+					      (cfg->nassertions + 1) * sizeof(*cfg->assertions));
+		a = &cfg->assertions[cfg->nassertions++];
+		memset(a, 0, sizeof(*a));
+		a->name = rn_xstrdup("semantic_equivalence");
+		a->type = RN_ASSERT_EQUIVALENCE;
+		a->enabled = on;
+		a->fail_on_violation = true;
+		a->line = v ? v->pos.line : 0;
+		a->col = v ? v->pos.col : 0;
+		a->golden_dir = rn_xstrdup(dir);
+		a->equiv = cfg->semantic;
+	}
+	free(dir);
+	free_strings(norms);
+	return 0;
+out_fail:
+	free(dir);
+	free_strings(norms);
+	return -1;
 }
 
 static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
@@ -969,7 +1082,7 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 			return -1;
 		r->memory_floor_bytes = (uint64_t)iv;
 	}
-	return 0;
+	return parse_semantic_equivalence(c, root);
 }
 
 int rn_config_parse(struct rn_config *cfg, const char *path, const char *src, size_t len,
@@ -1084,6 +1197,8 @@ void rn_config_release(struct rn_config *cfg)
 	free(cfg->otlp.compression);
 	free(cfg->otlp.syscall_spans);
 	free_strings(cfg->ignored_tables);
+	free(cfg->semantic);
+	free_strings(cfg->semantic_ignore);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -1128,5 +1243,7 @@ void rn_config_write_docs(FILE *out)
 	RN_OTLP_KEYS(DOC_ROW)
 	fputs("\n### [regression]\n\n| key | type | meaning |\n|---|---|---|\n", out);
 	RN_REGRESSION_KEYS(DOC_ROW)
+	fputs("\n### [semantic_equivalence]\n\n| key | type | meaning |\n|---|---|---|\n", out);
+	RN_SEMANTIC_KEYS(DOC_ROW)
 }
 #undef DOC_ROW

@@ -45,7 +45,7 @@
 /* X(key, type, doc) for [[assertion]]. */
 #define RN_ASSERTION_KEYS(X)                                                                 \
 	X(name, "string", "unique name")                                                       \
-	X(type, "string", "critical_path | span_count | memory_usage | anti_pattern")          \
+	X(type, "string", "critical_path | span_count | memory_usage | anti_pattern | equivalence") \
 	X(max_duration_ms, "number", "critical_path: budget in milliseconds (inclusive)")      \
 	X(trace_name_pattern, "string", "critical_path: targets whose name fully matches (POSIX ERE)") \
 	X(max_spans, "integer", "span_count: budget in spans (inclusive)")                      \
@@ -55,6 +55,7 @@
 	X(pattern, "string", "anti_pattern: detector name")                                    \
 	X(threshold, "number", "anti_pattern: minimum confidence that counts, 0..1 (default 0.8)") \
 	X(process_name_pattern, "string", "anti_pattern: processes considered (POSIX ERE)")    \
+	X(golden, "string", "equivalence: recorded trace (renacer trace -f --format jsonl) the run must behave like") \
 	X(aggregate, "string", "\"median\" (default), \"min\", \"p95\" or \"max\" over runs")  \
 	X(targets, "array of strings", "targets it applies to (default: all)")                 \
 	X(fail_on_violation, "boolean", "false reports a violation as WARN (default true)")    \
@@ -97,6 +98,16 @@
 	X(timing, "boolean", "judge timing metrics (default true)")                            \
 	X(min_runs_for_timing, "integer", "runs needed on both sides to judge timing (default 5)") \
 	X(load_guard, "boolean", "CPU-bound slowdowns without more cpu_time WARN, not FAIL (default true)")
+
+/* X(key, type, doc) for [semantic_equivalence] (the original renacer's enabled, baseline_dir
+ * and min_confidence, with the meaning of assertions/equivalence.h). */
+#define RN_SEMANTIC_KEYS(X)                                                                  \
+	X(enabled, "boolean", "judge equivalence assertions and the baseline (default true)")  \
+	X(baseline_dir, "string", "folder of recorded traces <target>.jsonl: every target is compared with its own") \
+	X(min_confidence, "number", "similarity 0..1 from which differences in opened files and I/O sequences are tolerated (default 1.0: none)") \
+	X(normalize, "array of strings", "any of \"tmp\", \"pids\", \"numbers\" (default all)") \
+	X(ignore_paths, "array of strings", "fnmatch patterns of paths whose facts are dropped") \
+	X(keep_system, "boolean", "keep the loader's files and /proc, /sys, /dev (default false)")
 
 /* One [[target]]. Owned by the config. */
 struct rn_target_cfg {
@@ -151,6 +162,9 @@ struct rn_config {
 	struct rn_otlp_file_cfg otlp; /* [otlp] */
 	struct rn_regression_cfg regression; /* [regression] */
 	char **ignored_tables;        /* unknown top-level tables (warned about), NULL-terminated */
+	struct rn_equiv_opts *semantic; /* [semantic_equivalence] options (defaults when absent),
+				       * owned; ignore_paths owned through semantic_ignore */
+	char **semantic_ignore;       /* [semantic_equivalence] ignore_paths, NULL-terminated */
 };
 
 /*

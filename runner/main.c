@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "cli.h"
+#include "cmd_diff.h"
 #include "cmd_trace.h"
 #include "config.h"
 #include "exitcode.h"
@@ -26,6 +27,7 @@ static const struct {
 	{ &rn_cmd_validate_def, rn_cmd_validate },
 	{ &rn_cmd_golden_def, rn_cmd_golden },
 	{ &rn_cmd_trace_def, rn_cmd_trace },
+	{ &rn_cmd_diff_def, rn_cmd_diff },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

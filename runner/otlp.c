@@ -22,6 +22,8 @@
 
 #include "config.h"
 #include "log.h"
+#include "srcloc.h"
+#include "symbolize.h"
 #include "xalloc.h"
 
 extern char **environ;
@@ -1878,7 +1880,28 @@ struct spool_walk {
 	uint64_t seq;     /* index of the event in the spool (span id input) */
 	uint64_t min_ns;  /* threshold: export spans longer than this; 0 = all */
 	bool threshold;   /* threshold mode */
+	struct rn_symbolizer *sym; /* callers of the spans (code.* attributes), owned */
+	struct rn_srcloc *src;     /* their DWARF lines, owned */
 };
+
+/* code.filepath, code.lineno, code.function of the code that made a spooled call (OTel
+ * semantic conventions, "code" attributes), from DWARF when its module has debug info. */
+static void sb_code(struct sb *b, struct spool_walk *sw, const struct rn_trace *tr,
+		    const struct rn_syscall_event *ev)
+{
+	struct rn_src_frame f[RN_SRC_FRAMES_MAX];
+	int pi = ev->nstack ? rn_trace_find_process(tr, ev->pid) : -1;
+
+	if (pi < 0 || rn_srcloc_caller(sw->src, sw->sym, tr->procs[pi].maps, ev->stack,
+				       ev->nstack, f, RN_SRC_FRAMES_MAX, NULL, NULL, NULL) < 1 ||
+	    !f[0].file)
+		return;
+	sb_str(b, "code.filepath", f[0].file);
+	if (f[0].line)
+		sb_int(b, "code.lineno", f[0].line);
+	if (f[0].function)
+		sb_str(b, "code.function", f[0].function);
+}
 
 /* all/threshold modes: one span per spooled syscall. */
 static int spool_span(void *vctx, const struct rn_syscall_event *ev)
@@ -1909,6 +1932,7 @@ static int spool_span(void *vctx, const struct rn_syscall_event *ev)
 		sb_str(&b, "file.path", ev->path);
 	if (ev->flags & RN_SC_PATH_TRUNC)
 		sb_bool(&b, "renacer.syscall.path_truncated", true);
+	sb_code(&b, sw, &t->r->last, ev);
 	if (ev->flags & RN_SC_UNFINISHED)
 		sb_bool(&b, "renacer.syscall.unfinished", true);
 	if (ev->flags & RN_SC_RESTARTED)
@@ -1925,10 +1949,13 @@ static int emit_syscalls(struct walk *w, struct twalk *t)
 
 	if (mode != RN_OTLP_SYSCALLS_AGGREGATE && tr->spool) {
 		struct spool_walk sw = { w, t, 0, w->cfg->syscall_threshold_ns,
-					 mode == RN_OTLP_SYSCALLS_THRESHOLD };
+					 mode == RN_OTLP_SYSCALLS_THRESHOLD, rn_symbolizer_new(),
+					 rn_srcloc_new(NULL) };
 
 		/* Replaying moves the spool's file offset only; the trace is otherwise read-only. */
 		rc = rn_trace_spool_foreach((struct rn_trace *)tr, spool_span, &sw);
+		rn_srcloc_free(sw.src);
+		rn_symbolizer_free(sw.sym);
 		if (rc < 0 && rc != w->batch->err)
 			rn_warn("cannot read the span spool of target '%s': %s", t->r->name,
 				strerror(-rc));

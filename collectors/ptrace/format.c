@@ -535,6 +535,18 @@ void rn_json_add_syscall(struct rn_buf *b, const struct rn_syscall_event *ev)
 		rn_buf_adds(b, ",\"path2\":");
 		rn_json_add_string(b, ev->path2);
 	}
+	if (ev->argv) {
+		const char *a = ev->argv;
+		uint32_t k;
+
+		rn_buf_adds(b, ",\"argv\":[");
+		for (k = 0; k < ev->nargv; k++, a += strlen(a) + 1) {
+			if (k)
+				rn_buf_addc(b, ',');
+			rn_json_add_string(b, a);
+		}
+		rn_buf_addf(b, "],\"argv_more\":%s", ev->argv_more ? "true" : "false");
+	}
 	if (ev->flags & RN_SC_UNFINISHED)
 		rn_buf_adds(b, ",\"ret\":null,\"errno\":null");
 	else if (ev->err)

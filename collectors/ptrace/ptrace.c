@@ -24,6 +24,10 @@
 #include <elf.h>
 #include <linux/audit.h>
 #include <linux/seccomp.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sched.h>
 #include <pthread.h>
 #include <signal.h>
@@ -42,6 +46,7 @@
 #include "log.h"
 #include "ptrace/internal.h"
 #include "symbolize.h"
+#include "unwind.h"
 #include "xalloc.h"
 
 #if defined(__x86_64__)
@@ -166,6 +171,7 @@ struct rn_collector {
 	cpu_set_t cpus_orig;            /* the tracer's affinity before pinning */
 	cpu_set_t cpus_one;             /* the one CPU */
 	struct rn_elf_cache *elf;       /* ELF identities by path */
+	struct rn_unwinder *unwind;     /* CFI of syscall instructions (spooled callers), or NULL */
 };
 
 static uint64_t now_ns(void)
@@ -640,6 +646,48 @@ static void decode_argv(struct task *tk, uint64_t vec, uint64_t env)
 	}
 }
 
+/* The destination of connect() and sendto() in tk->path, as "inet 127.0.0.1:9",
+ * "inet6 [::1]:9", "unix /run/x.sock" or "unix @abstract" (other families are left out):
+ * the network endpoints of behaviour equivalence (assertions/equivalence.h). */
+static void decode_sockaddr(struct task *tk, uint64_t addr, uint64_t len)
+{
+	struct sockaddr_storage ss;
+	char host[INET6_ADDRSTRLEN];
+	const struct sockaddr_un *un = (const void *)&ss;
+	const struct sockaddr_in *in4 = (const void *)&ss;
+	const struct sockaddr_in6 *in6 = (const void *)&ss;
+	size_t n;
+
+	if (!addr || len < sizeof(sa_family_t))
+		return;
+	if (len > sizeof(ss))
+		len = sizeof(ss);
+	memset(&ss, 0, sizeof(ss));
+	if (read_mem(tk->tid, addr, &ss, (size_t)len))
+		return;
+	if (!tk->path)
+		tk->path = rn_xmalloc(RN_PATH_MAX);
+	if (ss.ss_family == AF_INET && inet_ntop(AF_INET, &in4->sin_addr, host, sizeof(host))) {
+		snprintf(tk->path, RN_PATH_MAX, "inet %s:%u", host, ntohs(in4->sin_port));
+	} else if (ss.ss_family == AF_INET6 &&
+		   inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host))) {
+		snprintf(tk->path, RN_PATH_MAX, "inet6 [%s]:%u", host, ntohs(in6->sin6_port));
+	} else if (ss.ss_family == AF_UNIX && len > offsetof(struct sockaddr_un, sun_path)) {
+		n = (size_t)len - offsetof(struct sockaddr_un, sun_path);
+		if (n > sizeof(un->sun_path) - 1)
+			n = sizeof(un->sun_path) - 1;
+		if (un->sun_path[0])
+			snprintf(tk->path, RN_PATH_MAX, "unix %.*s", (int)strnlen(un->sun_path, n),
+				 un->sun_path);
+		else
+			snprintf(tk->path, RN_PATH_MAX, "unix @%.*s", (int)(n ? n - 1 : 0),
+				 un->sun_path + 1);
+	} else {
+		return;
+	}
+	tk->has_path = true;
+}
+
 /* Decode the path arguments of the call in flight into tk->path/path2. */
 static void decode_paths(struct task *tk)
 {
@@ -652,6 +700,10 @@ static void decode_paths(struct task *tk)
 		decode_argv(tk, tk->args[1], tk->args[2]);
 	else if (tk->nr == n->execveat)
 		decode_argv(tk, tk->args[2], tk->args[3]);
+	else if (tk->nr == SYS_connect)
+		decode_sockaddr(tk, tk->args[1], tk->args[2]);
+	else if (tk->nr == SYS_sendto)
+		decode_sockaddr(tk, tk->args[4], tk->args[5]);
 	if (a0 < 0)
 		return;
 	if (!tk->path)
@@ -708,8 +760,9 @@ static struct rn_process *proc_of(struct rn_collector *c, const struct task *tk)
 /*
  * Caller capture (spooled spans only). At a syscall-entry stop the registers are the user's:
  * the syscall instruction sits in a libc wrapper, and libc is usually built without frame
- * pointers, so the wrapper's caller is taken first (the word at rsp, the return address of a
- * wrapper that made the call without pushing anything; the link register on aarch64), then
+ * pointers, so the wrapper's caller is taken first (the word at rsp plus the offset the
+ * wrapper's CFI row gives for the instruction, 0 for a wrapper that pushed nothing,
+ * collectors/unwind.h; the link register on aarch64), then
  * the frame-pointer chain from rbp (x29), which such a wrapper leaves untouched, gives the
  * callers above it. One PTRACE_GETREGSET and one process_vm_readv of at most STACK_WINDOW
  * bytes per span bound the cost; a chain that leaves the window, goes down or is misaligned
@@ -726,7 +779,13 @@ static void push_ret(struct task *tk, uint64_t ret)
 	tk->stack[tk->nstack++] = ret;
 }
 
-static void capture_stack(struct task *tk)
+#if defined(__x86_64__)
+static uint64_t ra_offset(struct rn_collector *c, struct task *tk, uint64_t pc);
+static void cfi_walk(struct rn_collector *c, struct task *tk, uint64_t pc, uint64_t sp);
+static bool in_runtime(struct rn_collector *c, struct task *tk, uint64_t addr);
+#endif
+
+static void capture_stack(struct rn_collector *c, struct task *tk)
 {
 	uint64_t win[STACK_WINDOW / 8], top = 0, sp, fp, cur;
 	struct iovec local[2], remote[3];
@@ -749,8 +808,10 @@ static void capture_stack(struct task *tk)
 	sp = regs.rsp;
 	fp = regs.rbp;
 	local[nlocal++] = (struct iovec){ &top, sizeof(top) };
-	remote[nremote++] = (struct iovec){ (void *)(uintptr_t)sp, sizeof(top) };
+	remote[nremote++] =
+		(struct iovec){ (void *)(uintptr_t)(sp + ra_offset(c, tk, regs.rip)), sizeof(top) };
 #else
+	(void)c;
 	sp = regs.sp;
 	fp = regs.regs[29];
 	push_ret(tk, regs.regs[30]);
@@ -779,6 +840,10 @@ static void capture_stack(struct task *tk)
 		return;
 	push_ret(tk, top);
 	n -= (ssize_t)sizeof(top);
+	/* made deeper inside the C runtime (stdio's fopen calls open64): its frames' CFI leads
+	 * to the first caller outside it */
+	if (in_runtime(c, tk, top))
+		cfi_walk(c, tk, regs.rip, sp);
 #endif
 	if (!have_win)
 		return;
@@ -813,6 +878,80 @@ static void refresh_maps(struct rn_collector *c, struct task *tk)
 	rn_maps_free(p->maps);
 	p->maps = m;
 }
+
+#if defined(__x86_64__)
+/* How far above the stack pointer the return address of the function that holds the
+ * syscall instruction is: its CFI row says (collectors/unwind.h), so a libc wrapper with a
+ * frame of its own (open64) still names its caller; 0, the word at rsp, when unknown. */
+static uint64_t ra_offset(struct rn_collector *c, struct task *tk, uint64_t pc)
+{
+	struct rn_process *p = proc_of(c, tk);
+	struct proc_state *ps = ps_of(c, tk->proc);
+	uint64_t off;
+
+	if (!c->unwind)
+		c->unwind = rn_unwinder_new();
+	if ((!p->maps || !rn_maps_find(p->maps, pc)) && ps->maps_reads < MAPS_READS) {
+		ps->maps_reads++;
+		refresh_maps(c, tk);
+	}
+	if (!p->maps || rn_unwind_ra_offset(c->unwind, p->maps, pc, &off) || off >= STACK_WINDOW)
+		return 0;
+	return off;
+}
+
+/* Whether `addr` lies in a C runtime module (rn_module_is_runtime) of tk's process. */
+static bool in_runtime(struct rn_collector *c, struct task *tk, uint64_t addr)
+{
+	const struct rn_maps *m = proc_of(c, tk)->maps;
+	const struct rn_map *map = m ? rn_maps_find(m, addr) : NULL;
+
+	return map && map->path && rn_module_is_runtime(map->path);
+}
+
+/* Follow the call-frame information from the syscall instruction at `pc` (stack pointer
+ * `sp`) through frames of the C runtime, at most CFI_FRAMES of them within one CFI_WINDOW read
+ * from sp, and keep the first return address outside it. Functions whose CFA is not the
+ * stack pointer plus a constant end the walk (collectors/unwind.h). */
+#define CFI_FRAMES 6
+#define CFI_WINDOW 2048
+
+static void cfi_walk(struct rn_collector *c, struct task *tk, uint64_t pc, uint64_t sp)
+{
+	uint64_t win[CFI_WINDOW / 8], cur = sp, off, ra;
+	struct iovec local = { win, sizeof(win) }, remote[2];
+	size_t first = 4096 - (sp & 4095), len;
+	unsigned long nremote = 1;
+	ssize_t n;
+	int k;
+
+	if (!proc_of(c, tk)->maps || (sp & 7))
+		return;
+	if (first > CFI_WINDOW)
+		first = CFI_WINDOW;
+	remote[0] = (struct iovec){ (void *)(uintptr_t)sp, first };
+	if (first < CFI_WINDOW)
+		remote[nremote++] = (struct iovec){ (void *)(uintptr_t)(sp + first),
+						    CFI_WINDOW - first };
+	n = process_vm_readv(tk->tid, &local, 1, remote, nremote, 0);
+	if (n <= 0)
+		return;
+	len = (size_t)n;
+	for (k = 0; k < CFI_FRAMES; k++) {
+		/* a return address is looked up at the call instruction before it */
+		if (rn_unwind_ra_offset(c->unwind, proc_of(c, tk)->maps, k ? pc - 1 : pc, &off) ||
+		    (off & 7) || cur - sp + off + 8 > len)
+			return;
+		ra = win[(cur - sp + off) / 8];
+		cur += off + 8;
+		if (!in_runtime(c, tk, ra)) {
+			push_ret(tk, ra);
+			return;
+		}
+		pc = ra;
+	}
+}
+#endif
 
 static void note_maps(struct rn_collector *c, struct task *tk)
 {
@@ -937,7 +1076,7 @@ static int syscall_entry(struct rn_collector *c, struct task *tk, int nr, const 
 	/* the caller is kept with spooled spans only: the counting path stays as cheap as
 	 * strace's */
 	if (c->t->spool && !(tk->flags & TASK_SC_HIDDEN)) {
-		capture_stack(tk);
+		capture_stack(c, tk);
 		if (tk->nstack)
 			note_maps(c, tk);
 	}
@@ -1674,6 +1813,7 @@ static void pt_destroy(struct rn_collector *c)
 	free(c->bpf);
 	free(c->want_exit);
 	rn_elf_cache_free(c->elf);
+	rn_unwinder_free(c->unwind);
 	free(c);
 }
 

@@ -15,3 +15,11 @@ if(RN_PYTHON3)
 	set_tests_properties(ptrace.trace_cli PROPERTIES
 		LABELS "ptrace;integration" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()
+if(RN_PYTHON3)
+	add_test(NAME ptrace.source
+		COMMAND ${RN_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/source_test.py
+			--renacer $<TARGET_FILE:renacer> --targets ${CMAKE_BINARY_DIR}/targets
+			--source-dir ${CMAKE_SOURCE_DIR})
+	set_tests_properties(ptrace.source PROPERTIES
+		LABELS "ptrace;integration" SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()

@@ -133,13 +133,13 @@ static void test_config_ignored_tables(void **state)
 	struct rn_diag d;
 
 	(void)state;
-	assert_int_equal(parse(&cfg, "[semantic_equivalence]\nenabled = true\n[lamport_clock]\n"
+	assert_int_equal(parse(&cfg, "[ci]\nfail_fast = true\n[lamport_clock]\n"
 				     "x = 1\n[[assertion]]\nname = \"m\"\ntype = \"memory_usage\"\n"
 				     "max_bytes = 5\n",
 			       &d),
 			 0);
 	assert_non_null(cfg.ignored_tables);
-	assert_string_equal(cfg.ignored_tables[0], "semantic_equivalence");
+	assert_string_equal(cfg.ignored_tables[0], "ci");
 	assert_string_equal(cfg.ignored_tables[1], "lamport_clock");
 	assert_null(cfg.ignored_tables[2]);
 	assert_int_equal(cfg.ntargets, 0);

@@ -14,3 +14,6 @@ foreach(src ${RN_TARGET_SOURCES})
 	target_compile_options(target_${name} PRIVATE -fno-omit-frame-pointer -g)
 	target_link_libraries(target_${name} PRIVATE pthread)
 endforeach()
+# src_lines: the optimised build of a program with debug information that --source resolves
+# (tests/ptrace/source_test.py), as a user's -O1 -g build would be.
+target_compile_options(target_src_lines PRIVATE -O1 -g)

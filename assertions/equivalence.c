@@ -1,0 +1,1431 @@
+#include "equivalence.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "assertion.h"
+#include "buf.h"
+#include "log.h"
+#include "ptrace/ptrace.h"
+#include "xalloc.h"
+
+/* fds tracked per process; higher ones are not followed (their I/O is not a fact). */
+#define MAX_FDS 1024
+/* Longest normalised path or argv string kept, bytes. */
+#define NORM_MAX 1024
+
+struct cat_info {
+	const char *name;
+	bool is_set;
+	bool strict;
+};
+
+#define CAT_INFO(id, name, is_set, strict) { name, is_set, strict },
+static const struct cat_info cats[] = { RN_EQUIV_CATEGORIES(CAT_INFO) };
+#undef CAT_INFO
+
+const char *rn_equiv_cat_name(enum rn_equiv_cat cat)
+{
+	return (unsigned)cat < RN_EQUIV_NCATS ? cats[cat].name : "?";
+}
+
+void rn_equiv_opts_init(struct rn_equiv_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->min_confidence = 1.0;
+	o->normalize = RN_EQUIV_NORM_ALL;
+}
+
+/* A file a process has open or had open: its I/O sequence so far. */
+struct file {
+	char *path;          /* normalised path, owned */
+	struct rn_buf seq;   /* "open w,creat; write 12; ..." */
+	char pend;           /* 'r' or 'w' while reads (writes) are being merged, else 0 */
+	uint64_t pend_bytes; /* bytes of the merged reads (writes) */
+	bool written;        /* a write fact is due */
+	bool ignored;        /* no facts (system file, ignore_paths) */
+};
+
+struct fact {
+	enum rn_equiv_cat cat;
+	int proc;     /* index of the process, or -1 once resolved */
+	char *subject; /* set at finish (role [+ file]), owned */
+	char *value;  /* owned */
+};
+
+struct proc {
+	pid_t pid, ppid;
+	char *exe;            /* final image, owned, or NULL */
+	int parent;           /* index, -1 for the root or unknown */
+	bool exec_seen;       /* an exec happened (the root's first one is the command) */
+	int execs;            /* successful execs */
+	enum rn_proc_end end; /* how it ended */
+	int exit_code, term_signal;
+	int *fds;             /* MAX_FDS file indices (+1, 0 = not tracked), owned; NULL until
+			       * the first use (then inherited from the parent) */
+	struct file *files;   /* files of this process, owned */
+	size_t nfiles, files_cap;
+	char *role;           /* at finish, owned */
+};
+
+struct rn_behaviour {
+	struct rn_equiv_opts o;
+	struct proc *procs;
+	size_t nprocs, procs_cap;
+	struct fact *facts;
+	size_t nfacts, facts_cap;
+	bool finished;
+	bool argv_missing;    /* an exec was recorded without its argv (--format json) */
+	char tmpdir[256];     /* $TMPDIR without a trailing slash, "" if unset or /tmp */
+	/* syscall numbers looked up by name (-1 when the ABI has none) */
+	int nr_open, nr_openat, nr_openat2, nr_creat, nr_read, nr_pread, nr_readv, nr_preadv,
+	    nr_preadv2, nr_write, nr_pwrite, nr_writev, nr_pwritev, nr_pwritev2, nr_close, nr_dup,
+	    nr_dup2, nr_dup3, nr_fcntl, nr_ftruncate, nr_truncate, nr_fsync, nr_fdatasync, nr_mkdir,
+	    nr_mkdirat, nr_unlink, nr_unlinkat, nr_rmdir, nr_rename, nr_renameat, nr_renameat2,
+	    nr_connect, nr_sendto, nr_execve, nr_execveat, nr_kill, nr_tkill, nr_tgkill;
+};
+
+/* ---- normalisation ------------------------------------------------------------------------- */
+
+static bool is_alnum(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* Normalise one path component (or one argv word) in place into `b`. */
+static void norm_component(struct rn_buf *b, const char *s, size_t n, unsigned norm, bool tmp)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		size_t j = i;
+		bool digit = false, alpha = false, upper = false, lower = false;
+
+		while (j < n && is_alnum(s[j])) {
+			if (s[j] >= '0' && s[j] <= '9')
+				digit = true;
+			else
+				alpha = true;
+			upper = upper || (s[j] >= 'A' && s[j] <= 'Z');
+			lower = lower || (s[j] >= 'a' && s[j] <= 'z');
+			j++;
+		}
+		if (j == i) {
+			rn_buf_addc(b, s[i]);
+			i++;
+			continue;
+		}
+		if (tmp && (norm & RN_EQUIV_NORM_TMP) && j - i >= 6 &&
+		    ((digit && alpha) || (upper && lower))) {
+			rn_buf_addc(b, '*');
+		} else if ((norm & RN_EQUIV_NORM_NUMBERS) && digit && !alpha && j - i >= 4) {
+			rn_buf_addc(b, '#');
+		} else if ((norm & RN_EQUIV_NORM_NUMBERS) && digit) {
+			/* digit runs inside a word ("run20261125") */
+			size_t k = i;
+
+			while (k < j) {
+				size_t d = k;
+
+				while (d < j && s[d] >= '0' && s[d] <= '9')
+					d++;
+				if (d - k >= 4) {
+					rn_buf_addc(b, '#');
+					k = d;
+				} else if (d > k) {
+					rn_buf_add(b, s + k, d - k);
+					k = d;
+				} else {
+					rn_buf_addc(b, s[k]);
+					k++;
+				}
+			}
+		} else {
+			rn_buf_add(b, s + i, j - i);
+		}
+		i = j;
+	}
+}
+
+static const char *tmp_root(const char *p, const char *tmpdir, size_t *len)
+{
+	static const char *const roots[] = { "/tmp", "/var/tmp", "/dev/shm" };
+	size_t i, n;
+
+	if (tmpdir && tmpdir[0]) {
+		n = strlen(tmpdir);
+		if (!strncmp(p, tmpdir, n) && p[n] == '/') {
+			*len = n;
+			return tmpdir;
+		}
+	}
+	for (i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+		n = strlen(roots[i]);
+		if (!strncmp(p, roots[i], n) && (p[n] == '/' || !p[n])) {
+			*len = n;
+			return roots[i];
+		}
+	}
+	return NULL;
+}
+
+static void normalize_into(const char *in, unsigned norm, const char *tmpdir, char *out,
+			   size_t cap)
+{
+	struct rn_buf b;
+	const char *p = in;
+	size_t rlen = 0;
+	bool tmp = false;
+
+	rn_buf_init(&b, NORM_MAX);
+	if ((norm & RN_EQUIV_NORM_TMP) && tmp_root(in, tmpdir, &rlen)) {
+		const char *first = in + rlen + 1, *slash;
+
+		rn_buf_adds(&b, "$TMP");
+		p = in + rlen;
+		tmp = true;
+		if (*p == '/' && (slash = strchr(first, '/')) && slash[1]) {
+			rn_buf_adds(&b, "/*");
+			p = slash;
+		}
+	} else if ((norm & RN_EQUIV_NORM_PIDS) && !strncmp(in, "/proc/", 6) && in[6] >= '0' &&
+		   in[6] <= '9') {
+		p = in + 6;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		rn_buf_adds(&b, "/proc/$PID");
+	}
+	norm_component(&b, p, strlen(p), norm, tmp);
+	snprintf(out, cap, "%s", rn_buf_failed(&b) ? in : b.buf);
+	rn_buf_release(&b);
+}
+
+void rn_equiv_normalize(const char *in, unsigned normalize, char *out, size_t cap)
+{
+	const char *td = getenv("TMPDIR");
+
+	normalize_into(in, normalize, td && strcmp(td, "/tmp") ? td : NULL, out, cap);
+}
+
+/* Files whose facts are not behaviour by default: the dynamic loader's, and kernel views. */
+static bool is_system_path(const char *p)
+{
+	const char *base = strrchr(p, '/');
+
+	base = base ? base + 1 : p;
+	if (strstr(base, ".so") && (strstr(base, ".so.") || !strcmp(base + strlen(base) - 3, ".so")))
+		return true;
+	if (!strcmp(p, "/etc/ld.so.cache") || !strcmp(p, "/etc/ld.so.preload"))
+		return true;
+	if (!strncmp(p, "/proc/", 6) || !strcmp(p, "/proc") || !strncmp(p, "/sys/", 5))
+		return true;
+	if (!strncmp(p, "/dev/", 5))
+		return strcmp(p, "/dev/null") && strcmp(p, "/dev/zero") && strcmp(p, "/dev/tty");
+	if (!strncmp(p, "/usr/lib/locale/", 16) || !strncmp(p, "/usr/share/locale/", 18) ||
+	    !strcmp(p, "/usr/lib/x86_64-linux-gnu/gconv/gconv-modules.cache"))
+		return true;
+	return false;
+}
+
+static bool path_ignored(const struct rn_behaviour *b, const char *raw, const char *norm)
+{
+	char *const *g;
+
+	if (!b->o.keep_system && is_system_path(raw))
+		return true;
+	for (g = b->o.ignore_paths; g && *g; g++)
+		if (!fnmatch(*g, norm, 0) || !fnmatch(*g, raw, 0))
+			return true;
+	return false;
+}
+
+/* ---- model --------------------------------------------------------------------------------- */
+
+static int lookup(const char *name)
+{
+	return rn_syscall_lookup(name);
+}
+
+struct rn_behaviour *rn_behaviour_new(const struct rn_equiv_opts *o)
+{
+	struct rn_behaviour *b = rn_xcalloc(1, sizeof(*b));
+	const char *td = getenv("TMPDIR");
+
+	if (o)
+		b->o = *o;
+	else
+		rn_equiv_opts_init(&b->o);
+	if (td && td[0] == '/' && strcmp(td, "/tmp") && strlen(td) < sizeof(b->tmpdir)) {
+		snprintf(b->tmpdir, sizeof(b->tmpdir), "%s", td);
+		while (strlen(b->tmpdir) > 1 && b->tmpdir[strlen(b->tmpdir) - 1] == '/')
+			b->tmpdir[strlen(b->tmpdir) - 1] = '\0';
+	}
+	b->nr_open = lookup("open");
+	b->nr_openat = lookup("openat");
+	b->nr_openat2 = lookup("openat2");
+	b->nr_creat = lookup("creat");
+	b->nr_read = lookup("read");
+	b->nr_pread = lookup("pread64");
+	b->nr_readv = lookup("readv");
+	b->nr_preadv = lookup("preadv");
+	b->nr_preadv2 = lookup("preadv2");
+	b->nr_write = lookup("write");
+	b->nr_pwrite = lookup("pwrite64");
+	b->nr_writev = lookup("writev");
+	b->nr_pwritev = lookup("pwritev");
+	b->nr_pwritev2 = lookup("pwritev2");
+	b->nr_close = lookup("close");
+	b->nr_dup = lookup("dup");
+	b->nr_dup2 = lookup("dup2");
+	b->nr_dup3 = lookup("dup3");
+	b->nr_fcntl = lookup("fcntl");
+	b->nr_ftruncate = lookup("ftruncate");
+	b->nr_truncate = lookup("truncate");
+	b->nr_fsync = lookup("fsync");
+	b->nr_fdatasync = lookup("fdatasync");
+	b->nr_mkdir = lookup("mkdir");
+	b->nr_mkdirat = lookup("mkdirat");
+	b->nr_unlink = lookup("unlink");
+	b->nr_unlinkat = lookup("unlinkat");
+	b->nr_rmdir = lookup("rmdir");
+	b->nr_rename = lookup("rename");
+	b->nr_renameat = lookup("renameat");
+	b->nr_renameat2 = lookup("renameat2");
+	b->nr_connect = lookup("connect");
+	b->nr_sendto = lookup("sendto");
+	b->nr_execve = lookup("execve");
+	b->nr_execveat = lookup("execveat");
+	b->nr_kill = lookup("kill");
+	b->nr_tkill = lookup("tkill");
+	b->nr_tgkill = lookup("tgkill");
+	return b;
+}
+
+void rn_behaviour_free(struct rn_behaviour *b)
+{
+	size_t i, j;
+
+	if (!b)
+		return;
+	for (i = 0; i < b->nprocs; i++) {
+		struct proc *p = &b->procs[i];
+
+		for (j = 0; j < p->nfiles; j++) {
+			free(p->files[j].path);
+			rn_buf_release(&p->files[j].seq);
+		}
+		free(p->files);
+		free(p->fds);
+		free(p->exe);
+		free(p->role);
+	}
+	for (i = 0; i < b->nfacts; i++) {
+		free(b->facts[i].subject);
+		free(b->facts[i].value);
+	}
+	free(b->facts);
+	free(b->procs);
+	free(b);
+}
+
+static int proc_find(const struct rn_behaviour *b, pid_t pid)
+{
+	size_t i = b->nprocs;
+
+	while (i--)
+		if (b->procs[i].pid == pid)
+			return (int)i;
+	return -1;
+}
+
+static int proc_get(struct rn_behaviour *b, pid_t pid)
+{
+	int i = proc_find(b, pid);
+	struct proc *p;
+
+	if (i >= 0)
+		return i;
+	if (b->nprocs == b->procs_cap) {
+		b->procs_cap = b->procs_cap ? 2 * b->procs_cap : 16;
+		b->procs = rn_xrealloc(b->procs, b->procs_cap * sizeof(*b->procs));
+	}
+	p = &b->procs[b->nprocs];
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	p->parent = -1;
+	return (int)b->nprocs++;
+}
+
+static void add_fact(struct rn_behaviour *b, enum rn_equiv_cat cat, int proc, const char *subject,
+		     const char *value)
+{
+	struct fact *f;
+
+	if (b->nfacts == b->facts_cap) {
+		b->facts_cap = b->facts_cap ? 2 * b->facts_cap : 64;
+		b->facts = rn_xrealloc(b->facts, b->facts_cap * sizeof(*b->facts));
+	}
+	f = &b->facts[b->nfacts++];
+	f->cat = cat;
+	f->proc = proc;
+	f->subject = subject ? rn_xstrdup(subject) : NULL;
+	f->value = rn_xstrdup(value ? value : "");
+}
+
+static void normalize(const struct rn_behaviour *b, const char *in, char *out, size_t cap)
+{
+	normalize_into(in, b->o.normalize, b->tmpdir, out, cap);
+}
+
+/* The fd table of process `pi`, inherited from its parent's at its first use. */
+static int *fds_of(struct rn_behaviour *b, int pi)
+{
+	struct proc *p = &b->procs[pi];
+	size_t k;
+
+	if (p->fds)
+		return p->fds;
+	p->fds = rn_xcalloc(MAX_FDS, sizeof(*p->fds));
+	if (p->parent >= 0 && b->procs[p->parent].fds) {
+		struct proc *pp = &b->procs[p->parent];
+
+		/* the child's files are its own (its I/O is its own sequence), same paths */
+		for (k = 0; k < MAX_FDS; k++) {
+			struct file *f;
+
+			if (!pp->fds[k])
+				continue;
+			if (p->nfiles == p->files_cap) {
+				p->files_cap = p->files_cap ? 2 * p->files_cap : 8;
+				p->files = rn_xrealloc(p->files, p->files_cap * sizeof(*p->files));
+			}
+			f = &p->files[p->nfiles];
+			memset(f, 0, sizeof(*f));
+			f->path = rn_xstrdup(pp->files[pp->fds[k] - 1].path);
+			f->ignored = pp->files[pp->fds[k] - 1].ignored;
+			rn_buf_init(&f->seq, 0);
+			p->fds[k] = (int)++p->nfiles;
+		}
+	} else if (p->parent < 0 && pi == 0) {
+		static const char *const std[] = { "<stdin>", "<stdout>", "<stderr>" };
+
+		for (k = 0; k < 3; k++) {
+			struct file *f;
+
+			if (p->nfiles == p->files_cap) {
+				p->files_cap = p->files_cap ? 2 * p->files_cap : 8;
+				p->files = rn_xrealloc(p->files, p->files_cap * sizeof(*p->files));
+			}
+			f = &p->files[p->nfiles];
+			memset(f, 0, sizeof(*f));
+			f->path = rn_xstrdup(std[k]);
+			rn_buf_init(&f->seq, 0);
+			p->fds[k] = (int)++p->nfiles;
+		}
+	}
+	return p->fds;
+}
+
+static struct file *file_of(struct rn_behaviour *b, int pi, uint64_t fd)
+{
+	struct proc *p = &b->procs[pi];
+	int *fds = fds_of(b, pi);
+
+	if (fd >= MAX_FDS || !fds[fd])
+		return NULL;
+	return &p->files[fds[fd] - 1];
+}
+
+static void seq_flush(struct file *f)
+{
+	if (!f->pend)
+		return;
+	if (f->seq.len)
+		rn_buf_adds(&f->seq, "; ");
+	rn_buf_addf(&f->seq, "%s %" PRIu64, f->pend == 'r' ? "read" : "write", f->pend_bytes);
+	f->pend = 0;
+	f->pend_bytes = 0;
+}
+
+static void seq_op(struct file *f, const char *op)
+{
+	seq_flush(f);
+	if (f->seq.len)
+		rn_buf_adds(&f->seq, "; ");
+	rn_buf_adds(&f->seq, op);
+}
+
+static void seq_bytes(struct file *f, char kind, uint64_t n)
+{
+	if (f->pend && f->pend != kind)
+		seq_flush(f);
+	f->pend = kind;
+	f->pend_bytes += n;
+	if (kind == 'w')
+		f->written = true;
+}
+
+static void open_mode(struct rn_buf *m, uint64_t flags)
+{
+	static const char *const acc[] = { "r", "w", "rw", "rw" };
+
+	rn_buf_adds(m, acc[flags & O_ACCMODE]);
+	if (flags & O_CREAT)
+		rn_buf_adds(m, ",creat");
+	if (flags & O_EXCL)
+		rn_buf_adds(m, ",excl");
+	if (flags & O_TRUNC)
+		rn_buf_adds(m, ",trunc");
+	if (flags & O_APPEND)
+		rn_buf_adds(m, ",append");
+	if ((flags & O_DIRECTORY) && !((flags & O_TMPFILE) == O_TMPFILE))
+		rn_buf_adds(m, ",dir");
+	if ((flags & O_TMPFILE) == O_TMPFILE)
+		rn_buf_adds(m, ",tmpfile");
+}
+
+/* A successful open of `raw` with `flags` returning `fd`. */
+static void do_open(struct rn_behaviour *b, int pi, const char *raw, uint64_t flags, int64_t fd)
+{
+	struct proc *p = &b->procs[pi];
+	int *fds = fds_of(b, pi);
+	char norm[NORM_MAX];
+	struct rn_buf m;
+	struct file *f;
+
+	normalize(b, raw, norm, sizeof(norm));
+	if (fd < 0 || fd >= MAX_FDS)
+		return;
+	if (p->nfiles == p->files_cap) {
+		p->files_cap = p->files_cap ? 2 * p->files_cap : 8;
+		p->files = rn_xrealloc(p->files, p->files_cap * sizeof(*p->files));
+	}
+	f = &p->files[p->nfiles];
+	memset(f, 0, sizeof(*f));
+	f->path = rn_xstrdup(norm);
+	f->ignored = path_ignored(b, raw, norm);
+	rn_buf_init(&f->seq, 0);
+	fds[fd] = (int)++p->nfiles;
+	if (f->ignored)
+		return;
+	rn_buf_init(&m, 0);
+	open_mode(&m, flags);
+	if ((flags & O_ACCMODE) && (flags & (O_CREAT | O_TRUNC | O_APPEND)))
+		f->written = true;
+	{
+		struct rn_buf v;
+
+		rn_buf_init(&v, 0);
+		rn_buf_addf(&v, "%s %s", norm, m.buf);
+		add_fact(b, RN_EQUIV_OPEN, pi, NULL, v.buf);
+		rn_buf_release(&v);
+	}
+	{
+		struct rn_buf op;
+
+		rn_buf_init(&op, 0);
+		rn_buf_addf(&op, "open %s", m.buf);
+		seq_op(f, op.buf);
+		rn_buf_release(&op);
+	}
+	rn_buf_release(&m);
+}
+
+/* A path fact (mkdir, remove) of process pi. */
+static void path_fact(struct rn_behaviour *b, int pi, enum rn_equiv_cat cat, const char *what,
+		      const char *raw, const char *raw2)
+{
+	char norm[NORM_MAX], norm2[NORM_MAX];
+	struct rn_buf v;
+
+	if (!raw)
+		return;
+	normalize(b, raw, norm, sizeof(norm));
+	if (path_ignored(b, raw, norm))
+		return;
+	rn_buf_init(&v, 0);
+	if (what)
+		rn_buf_addf(&v, "%s ", what);
+	rn_buf_adds(&v, norm);
+	if (raw2) {
+		normalize(b, raw2, norm2, sizeof(norm2));
+		rn_buf_addf(&v, " -> %s", norm2);
+	}
+	add_fact(b, cat, pi, NULL, v.buf);
+	rn_buf_release(&v);
+}
+
+static void exec_fact(struct rn_behaviour *b, int pi, const struct rn_syscall_event *ev)
+{
+	struct proc *p = &b->procs[pi];
+	char norm[NORM_MAX];
+	struct rn_buf v;
+	const char *a, *base;
+	uint32_t k;
+
+	p->execs++;
+	/* the root's first exec is the command renacer started: the program under test */
+	if (pi == 0 && p->execs == 1)
+		return;
+	rn_buf_init(&v, 0);
+	if (ev->argv && ev->nargv) {
+		for (k = 0, a = ev->argv; k < ev->nargv; k++, a += strlen(a) + 1) {
+			if (k)
+				rn_buf_addc(&v, ' ');
+			if (!k) {
+				/* the program's name; argv[0] cut inside its folder names none */
+				base = strrchr(a, '/');
+				base = base ? base + 1 : a;
+				if (!*base && ev->path) {
+					base = strrchr(ev->path, '/');
+					base = base ? base + 1 : ev->path;
+				}
+				rn_buf_adds(&v, base);
+				continue;
+			}
+			normalize(b, a, norm, sizeof(norm));
+			rn_buf_adds(&v, norm);
+		}
+		if (ev->argv_more)
+			rn_buf_adds(&v, " ...");
+	} else if (ev->path) {
+		b->argv_missing = true;
+		base = strrchr(ev->path, '/');
+		rn_buf_adds(&v, base ? base + 1 : ev->path);
+	}
+	add_fact(b, RN_EQUIV_EXEC, pi, NULL, v.buf);
+	rn_buf_release(&v);
+}
+
+static bool is(int nr, int want)
+{
+	return want >= 0 && nr == want;
+}
+
+void rn_behaviour_syscall(struct rn_behaviour *b, const struct rn_syscall_event *ev)
+{
+	int pi, nr = ev->nr, *fds;
+	struct file *f;
+	bool ok = !(ev->flags & RN_SC_UNFINISHED) && !ev->err && ev->ret >= 0;
+
+	if (b->finished)
+		return;
+	pi = proc_get(b, ev->pid);
+	fds = fds_of(b, pi);
+	if (is(nr, b->nr_execve) || is(nr, b->nr_execveat)) {
+		if (ok) {
+			/* exec closes O_CLOEXEC fds; not tracked: a later open of the fd replaces it */
+			exec_fact(b, pi, ev);
+		}
+		return;
+	}
+	if (!ok && !is(nr, b->nr_connect) && !is(nr, b->nr_sendto))
+		return;
+	if (is(nr, b->nr_open) || is(nr, b->nr_openat) || is(nr, b->nr_openat2) ||
+	    is(nr, b->nr_creat)) {
+		uint64_t flags = is(nr, b->nr_open) ? ev->args[1]
+				 : is(nr, b->nr_openat) ? ev->args[2]
+				 : is(nr, b->nr_creat) ? (uint64_t)(O_CREAT | O_WRONLY | O_TRUNC)
+						      : 0;
+		if (is(nr, b->nr_openat2))
+			flags = O_RDONLY; /* struct open_how is not decoded */
+		if (ev->path)
+			do_open(b, pi, ev->path, flags, ev->ret);
+		return;
+	}
+	if (is(nr, b->nr_read) || is(nr, b->nr_pread) || is(nr, b->nr_readv) ||
+	    is(nr, b->nr_preadv) || is(nr, b->nr_preadv2)) {
+		f = file_of(b, pi, ev->args[0]);
+		if (f && !f->ignored && ev->ret > 0)
+			seq_bytes(f, 'r', (uint64_t)ev->ret);
+		return;
+	}
+	if (is(nr, b->nr_write) || is(nr, b->nr_pwrite) || is(nr, b->nr_writev) ||
+	    is(nr, b->nr_pwritev) || is(nr, b->nr_pwritev2)) {
+		f = file_of(b, pi, ev->args[0]);
+		if (f && !f->ignored && ev->ret > 0)
+			seq_bytes(f, 'w', (uint64_t)ev->ret);
+		return;
+	}
+	if (is(nr, b->nr_fsync) || is(nr, b->nr_fdatasync) || is(nr, b->nr_ftruncate)) {
+		f = file_of(b, pi, ev->args[0]);
+		if (f && !f->ignored) {
+			if (is(nr, b->nr_ftruncate)) {
+				char op[48];
+
+				snprintf(op, sizeof(op), "truncate %" PRIu64, ev->args[1]);
+				seq_op(f, op);
+				f->written = true;
+			} else {
+				seq_op(f, "fsync");
+			}
+		}
+		return;
+	}
+	if (is(nr, b->nr_close)) {
+		if (ev->args[0] < MAX_FDS)
+			fds[ev->args[0]] = 0;
+		return;
+	}
+	if (is(nr, b->nr_dup) || is(nr, b->nr_dup2) || is(nr, b->nr_dup3) ||
+	    (is(nr, b->nr_fcntl) && (ev->args[1] == F_DUPFD || ev->args[1] == F_DUPFD_CLOEXEC))) {
+		if (ev->args[0] < MAX_FDS && ev->ret < MAX_FDS && ev->ret >= 0)
+			fds[ev->ret] = fds[ev->args[0]];
+		return;
+	}
+	if (is(nr, b->nr_mkdir) || is(nr, b->nr_mkdirat)) {
+		path_fact(b, pi, RN_EQUIV_MKDIR, NULL, ev->path, NULL);
+		return;
+	}
+	if (is(nr, b->nr_unlink) || (is(nr, b->nr_unlinkat) && !(ev->args[2] & 0x200))) {
+		path_fact(b, pi, RN_EQUIV_REMOVE, "unlink", ev->path, NULL);
+		return;
+	}
+	if (is(nr, b->nr_rmdir) || is(nr, b->nr_unlinkat)) {
+		path_fact(b, pi, RN_EQUIV_REMOVE, "rmdir", ev->path, NULL);
+		return;
+	}
+	if (is(nr, b->nr_rename) || is(nr, b->nr_renameat) || is(nr, b->nr_renameat2)) {
+		path_fact(b, pi, RN_EQUIV_REMOVE, "rename", ev->path, ev->path2);
+		return;
+	}
+	if (is(nr, b->nr_truncate)) {
+		path_fact(b, pi, RN_EQUIV_WRITE, NULL, ev->path, NULL);
+		return;
+	}
+	if (is(nr, b->nr_connect) || is(nr, b->nr_sendto)) {
+		/* an endpoint contacted counts whether or not it answered */
+		if (ev->path && !(ev->flags & RN_SC_UNFINISHED))
+			add_fact(b, RN_EQUIV_CONNECT, pi, NULL, ev->path);
+		return;
+	}
+	if (is(nr, b->nr_kill) || is(nr, b->nr_tkill) || is(nr, b->nr_tgkill)) {
+		int sig = (int)(is(nr, b->nr_tgkill) ? ev->args[2] : ev->args[1]);
+		char v[64];
+
+		if (sig) {
+			snprintf(v, sizeof(v), "kill %s", rn_signal_name(sig));
+			add_fact(b, RN_EQUIV_SIGNAL, pi, NULL, v);
+		}
+	}
+}
+
+void rn_behaviour_process(struct rn_behaviour *b, pid_t pid, pid_t ppid, const char *exe,
+			  char event, enum rn_proc_end end, int exit_code, int term_signal)
+{
+	int pi, pp;
+	struct proc *p;
+
+	if (b->finished)
+		return;
+	pi = proc_get(b, pid);
+	p = &b->procs[pi];
+	if (event == 'f' && ppid > 0 && p->parent < 0 && (pp = proc_find(b, ppid)) >= 0 &&
+	    pp != pi) {
+		p->ppid = ppid;
+		p->parent = pp;
+		/* a copy of the parent's files at the fork (live); a replay without events
+		 * between processes copies at the child's first call instead */
+		if (b->procs[pp].fds)
+			fds_of(b, pi);
+	}
+	if (exe && (event == 'e' || !p->exe)) {
+		free(p->exe);
+		p->exe = rn_xstrdup(exe);
+	}
+	if (event == 'x') {
+		p->end = end;
+		p->exit_code = exit_code;
+		p->term_signal = term_signal;
+	}
+}
+
+static void sink_syscall(void *ctx, const struct rn_trace *t, const struct rn_syscall_event *ev)
+{
+	(void)t;
+	rn_behaviour_syscall(ctx, ev);
+}
+
+static void sink_process(void *ctx, const struct rn_trace *t, const struct rn_process *p,
+			 char event)
+{
+	pid_t ppid = p->parent >= 0 && (size_t)p->parent < t->nprocs ? t->procs[p->parent].pid
+								       : p->ppid;
+
+	rn_behaviour_process(ctx, p->pid, ppid, p->exe, event, p->end, p->exit_code,
+			     p->term_signal);
+}
+
+void rn_behaviour_sink(struct rn_behaviour *b, struct rn_trace_sink *sink)
+{
+	memset(sink, 0, sizeof(*sink));
+	sink->syscall = sink_syscall;
+	sink->process = sink_process;
+	sink->ctx = b;
+}
+
+void rn_behaviour_take_processes(struct rn_behaviour *b, const struct rn_trace *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nprocs; i++) {
+		const struct rn_process *p = &t->procs[i];
+		pid_t ppid = p->parent >= 0 && (size_t)p->parent < t->nprocs
+				     ? t->procs[p->parent].pid
+				     : 0;
+
+		rn_behaviour_process(b, p->pid, ppid, p->exe, 'f', RN_PROC_RUNNING, 0, 0);
+		rn_behaviour_process(b, p->pid, ppid, p->exe, 'x', p->end, p->exit_code,
+				     p->term_signal);
+	}
+}
+
+/* ---- finishing: roles, then facts with subjects ------------------------------------------- */
+
+static const char *role_of(struct rn_behaviour *b, int pi, int depth)
+{
+	struct proc *p = &b->procs[pi];
+	const char *parent, *base;
+	struct rn_buf r;
+
+	if (p->role)
+		return p->role;
+	if (pi == 0 || p->parent < 0 || depth > 64) {
+		p->role = rn_xstrdup(pi == 0 ? "root" : "orphan");
+		return p->role;
+	}
+	parent = role_of(b, p->parent, depth + 1);
+	rn_buf_init(&r, 0);
+	rn_buf_adds(&r, parent);
+	if (p->execs && p->exe) {
+		base = strrchr(p->exe, '/');
+		rn_buf_addf(&r, "/%s", base ? base + 1 : p->exe);
+	} else {
+		rn_buf_adds(&r, "/fork");
+	}
+	p->role = rn_buf_detach(&r, NULL);
+	return p->role;
+}
+
+static void finish(struct rn_behaviour *b)
+{
+	size_t i, j;
+
+	if (b->finished)
+		return;
+	/* a process whose parent was only learnt from the final table */
+	for (i = 0; i < b->nprocs; i++)
+		if (b->procs[i].parent < 0 && b->procs[i].ppid > 0)
+			b->procs[i].parent = proc_find(b, b->procs[i].ppid);
+	for (i = 0; i < b->nprocs; i++) {
+		struct proc *p = &b->procs[i];
+		char v[64];
+
+		add_fact(b, RN_EQUIV_PROCESS, (int)i, NULL, "");
+		switch (p->end) {
+		case RN_PROC_EXITED:
+			snprintf(v, sizeof(v), "exit %d", p->exit_code);
+			break;
+		case RN_PROC_SIGNALED:
+			snprintf(v, sizeof(v), "signal %s", rn_signal_name(p->term_signal));
+			break;
+		case RN_PROC_LOST:
+			snprintf(v, sizeof(v), "lost");
+			break;
+		default:
+			v[0] = '\0';
+		}
+		if (v[0])
+			add_fact(b, RN_EQUIV_EXIT, (int)i, NULL, v);
+		for (j = 0; j < p->nfiles; j++) {
+			struct file *f = &p->files[j];
+
+			if (f->ignored)
+				continue;
+			seq_flush(f);
+			if (f->written)
+				add_fact(b, RN_EQUIV_WRITE, (int)i, NULL, f->path);
+			if (f->seq.len) {
+				add_fact(b, RN_EQUIV_IO, (int)i, NULL, f->seq.buf);
+				b->facts[b->nfacts - 1].subject = rn_xstrdup(f->path);
+			}
+		}
+	}
+	for (i = 0; i < b->nfacts; i++) {
+		struct fact *f = &b->facts[i];
+		const char *role = f->proc >= 0 ? role_of(b, f->proc, 0) : "?";
+		char *file = f->subject;
+		struct rn_buf s;
+
+		rn_buf_init(&s, 0);
+		rn_buf_adds(&s, role);
+		if (file)
+			rn_buf_addf(&s, " %s", file);
+		free(file);
+		f->subject = rn_buf_detach(&s, NULL);
+	}
+	b->finished = true;
+}
+
+static int fact_cmp(const void *pa, const void *pb)
+{
+	const struct fact *a = pa, *b = pb;
+	int c;
+
+	if (a->cat != b->cat)
+		return a->cat < b->cat ? -1 : 1;
+	c = strcmp(a->subject, b->subject);
+	return c ? c : strcmp(a->value, b->value);
+}
+
+/* Sort, and collapse duplicates of set categories. */
+static void facts_sort(struct rn_behaviour *b)
+{
+	size_t i, o = 0;
+
+	qsort(b->facts, b->nfacts, sizeof(*b->facts), fact_cmp);
+	for (i = 0; i < b->nfacts; i++) {
+		if (o && cats[b->facts[i].cat].is_set && !fact_cmp(&b->facts[o - 1], &b->facts[i])) {
+			free(b->facts[i].subject);
+			free(b->facts[i].value);
+			continue;
+		}
+		b->facts[o++] = b->facts[i];
+	}
+	b->nfacts = o;
+}
+
+size_t rn_behaviour_nfacts(struct rn_behaviour *b)
+{
+	if (!b->finished) {
+		finish(b);
+		facts_sort(b);
+	}
+	return b->nfacts;
+}
+
+/* ---- comparison ---------------------------------------------------------------------------- */
+
+static void add_diff(struct rn_equiv_result *r, size_t *cap, enum rn_equiv_cat cat,
+		     const char *subject, char *text)
+{
+	if (r->ndiffs == *cap) {
+		*cap = *cap ? 2 * *cap : 16;
+		r->diffs = rn_xrealloc(r->diffs, *cap * sizeof(*r->diffs));
+	}
+	r->diffs[r->ndiffs].cat = cat;
+	r->diffs[r->ndiffs].subject = rn_xstrdup(subject);
+	r->diffs[r->ndiffs].text = text;
+	r->ndiffs++;
+	if (cats[cat].strict)
+		r->nstrict++;
+}
+
+/* "op #N: A 'x' vs B 'y'" for two I/O sequences ("a; b; c"). */
+static char *seq_divergence(const char *a, const char *b)
+{
+	struct rn_buf t;
+	size_t k = 1;
+
+	rn_buf_init(&t, 0);
+	for (;;) {
+		const char *ea = strstr(a, "; "), *eb = strstr(b, "; ");
+		size_t la = ea ? (size_t)(ea - a) : strlen(a), lb = eb ? (size_t)(eb - b) : strlen(b);
+
+		if (la != lb || strncmp(a, b, la)) {
+			rn_buf_addf(&t, "first divergence at op #%zu: A %s%.*s%s, B %s%.*s%s", k,
+				    la ? "'" : "", la ? (int)la : 5, la ? a : "(end)", la ? "'" : "",
+				    lb ? "'" : "", lb ? (int)lb : 5, lb ? b : "(end)", lb ? "'" : "");
+			break;
+		}
+		if (!ea || !eb)
+			break;
+		a = ea + 2;
+		b = eb + 2;
+		k++;
+	}
+	return rn_buf_detach(&t, NULL);
+}
+
+static char *side_text(const char *side, const struct fact *f)
+{
+	struct rn_buf t;
+
+	rn_buf_init(&t, 0);
+	if (f->value[0])
+		rn_buf_addf(&t, "only in %s: %s", side, f->value);
+	else
+		rn_buf_addf(&t, "only in %s", side);
+	return rn_buf_detach(&t, NULL);
+}
+
+/* Compare one (cat, subject) group: facts a[0..na) and b[0..nb), both sorted by value. */
+static size_t compare_group(struct rn_equiv_result *r, size_t *cap, const struct fact *a,
+			    size_t na, const struct fact *b, size_t nb)
+{
+	size_t i = 0, j = 0, matched = 0;
+	const struct fact *any = na ? a : b;
+
+	if (any->cat == RN_EQUIV_IO && na == 1 && nb == 1 && strcmp(a->value, b->value)) {
+		add_diff(r, cap, RN_EQUIV_IO, any->subject, seq_divergence(a->value, b->value));
+		return 0;
+	}
+	if (any->cat == RN_EQUIV_PROCESS && na != nb) {
+		struct rn_buf t;
+
+		rn_buf_init(&t, 0);
+		if (!na || !nb)
+			rn_buf_addf(&t, "only in %s (%zu process%s)", na ? "A" : "B", na + nb,
+				    na + nb == 1 ? "" : "es");
+		else
+			rn_buf_addf(&t, "%zu process%s in A, %zu in B", na, na == 1 ? "" : "es", nb);
+		add_diff(r, cap, RN_EQUIV_PROCESS, any->subject, rn_buf_detach(&t, NULL));
+		return na < nb ? na : nb;
+	}
+	while (i < na || j < nb) {
+		int c = i == na ? 1 : j == nb ? -1 : strcmp(a[i].value, b[j].value);
+
+		if (!c) {
+			matched++;
+			i++;
+			j++;
+		} else if (c < 0) {
+			add_diff(r, cap, a[i].cat, a[i].subject, side_text("A", &a[i]));
+			i++;
+		} else {
+			add_diff(r, cap, b[j].cat, b[j].subject, side_text("B", &b[j]));
+			j++;
+		}
+	}
+	return matched;
+}
+
+static int group_cmp(const struct fact *x, const struct fact *y)
+{
+	if (x->cat != y->cat)
+		return x->cat < y->cat ? -1 : 1;
+	return strcmp(x->subject, y->subject);
+}
+
+static size_t group_end(const struct fact *v, size_t n, size_t i)
+{
+	size_t j = i + 1;
+
+	while (j < n && !group_cmp(&v[i], &v[j]))
+		j++;
+	return j;
+}
+
+void rn_behaviour_compare(struct rn_behaviour *a, struct rn_behaviour *b,
+			  const struct rn_equiv_opts *o, struct rn_equiv_result *r)
+{
+	size_t i = 0, j = 0, cap = 0, matched = 0;
+	size_t na = rn_behaviour_nfacts(a), nb = rn_behaviour_nfacts(b);
+
+	/* a side recorded without argv: compare programs by name only */
+	if (a->argv_missing != b->argv_missing) {
+		struct rn_behaviour *sides[2] = { a, b };
+		int k;
+
+		for (k = 0; k < 2; k++) {
+			for (i = 0; i < sides[k]->nfacts; i++) {
+				char *sp = strchr(sides[k]->facts[i].value, ' ');
+
+				if (sides[k]->facts[i].cat == RN_EQUIV_EXEC && sp)
+					*sp = '\0';
+			}
+			facts_sort(sides[k]);
+			sides[k]->argv_missing = true;
+		}
+		na = a->nfacts;
+		nb = b->nfacts;
+		i = 0;
+	}
+	memset(r, 0, sizeof(*r));
+	r->facts_a = na;
+	r->facts_b = nb;
+	while (i < na || j < nb) {
+		int c = i == na ? 1 : j == nb ? -1 : group_cmp(&a->facts[i], &b->facts[j]);
+		size_t ie = i < na ? group_end(a->facts, na, i) : i;
+		size_t je = j < nb ? group_end(b->facts, nb, j) : j;
+
+		if (!c) {
+			matched += compare_group(r, &cap, a->facts + i, ie - i, b->facts + j, je - j);
+			i = ie;
+			j = je;
+		} else if (c < 0) {
+			matched += compare_group(r, &cap, a->facts + i, ie - i, NULL, 0);
+			i = ie;
+		} else {
+			matched += compare_group(r, &cap, NULL, 0, b->facts + j, je - j);
+			j = je;
+		}
+	}
+	r->similarity = na + nb ? 2.0 * (double)matched / (double)(na + nb) : 1.0;
+	r->equivalent = !r->nstrict && (r->ndiffs == 0 || r->similarity >= o->min_confidence) &&
+			(o->min_confidence < 1.0 || r->ndiffs == 0);
+}
+
+void rn_equiv_result_release(struct rn_equiv_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->ndiffs; i++) {
+		free(r->diffs[i].subject);
+		free(r->diffs[i].text);
+	}
+	free(r->diffs);
+	memset(r, 0, sizeof(*r));
+}
+
+void rn_equiv_result_write(const struct rn_equiv_result *r, FILE *out, size_t max_lines)
+{
+	size_t i;
+
+	if (!r->ndiffs) {
+		fprintf(out, "equivalent: all %zu facts match\n", r->facts_a);
+		return;
+	}
+	fprintf(out, "%s: %zu difference%s (similarity %.3f); first: %s %s: %s\n",
+		r->equivalent ? "equivalent within min_confidence" : "not equivalent", r->ndiffs,
+		r->ndiffs == 1 ? "" : "s", r->similarity, rn_equiv_cat_name(r->diffs[0].cat),
+		r->diffs[0].subject, r->diffs[0].text);
+	for (i = 0; i < r->ndiffs && (!max_lines || i < max_lines); i++)
+		fprintf(out, "  %-7s %s: %s\n", rn_equiv_cat_name(r->diffs[i].cat),
+			r->diffs[i].subject, r->diffs[i].text);
+	if (i < r->ndiffs)
+		fprintf(out, "  ... and %zu more\n", r->ndiffs - i);
+}
+
+/* ---- recorded traces ----------------------------------------------------------------------- */
+
+static uint64_t hex_arg(json_t *v)
+{
+	const char *s = json_string_value(v);
+
+	return s ? strtoull(s, NULL, 0) : (uint64_t)json_integer_value(v);
+}
+
+static enum rn_proc_end end_of(const char *s)
+{
+	if (!s)
+		return RN_PROC_RUNNING;
+	if (!strcmp(s, "exited"))
+		return RN_PROC_EXITED;
+	if (!strcmp(s, "signaled"))
+		return RN_PROC_SIGNALED;
+	if (!strcmp(s, "lost"))
+		return RN_PROC_LOST;
+	return RN_PROC_RUNNING;
+}
+
+static int signal_number(const char *name)
+{
+	int s;
+
+	for (s = 1; name && s < 65; s++)
+		if (!strcmp(rn_signal_name(s), name))
+			return s;
+	return 0;
+}
+
+static void feed_process(struct rn_behaviour *b, json_t *o, char event)
+{
+	json_int_t pid = json_integer_value(json_object_get(o, "pid"));
+	json_int_t ppid = json_integer_value(json_object_get(o, "ppid"));
+	const char *exe = json_string_value(json_object_get(o, "exe"));
+	const char *end = json_string_value(json_object_get(o, "end"));
+	json_t *code = json_object_get(o, "exit_code");
+
+	rn_behaviour_process(b, (pid_t)pid, (pid_t)ppid, exe, event, end_of(end),
+			     json_is_integer(code) ? (int)json_integer_value(code) : 0,
+			     signal_number(json_string_value(json_object_get(o, "signal"))));
+}
+
+static void feed_syscall(struct rn_behaviour *b, json_t *o, struct rn_buf *argv)
+{
+	struct rn_syscall_event ev;
+	json_t *args = json_object_get(o, "args"), *ret = json_object_get(o, "ret");
+	json_t *av = json_object_get(o, "argv");
+	const char *name = json_string_value(json_object_get(o, "name"));
+	size_t k;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.pid = (pid_t)json_integer_value(json_object_get(o, "pid"));
+	ev.tid = (pid_t)json_integer_value(json_object_get(o, "tid"));
+	ev.nr = name ? rn_syscall_lookup(name) : -1;
+	if (ev.nr < 0)
+		ev.nr = (int)json_integer_value(json_object_get(o, "nr"));
+	for (k = 0; k < 6 && k < json_array_size(args); k++)
+		ev.args[k] = hex_arg(json_array_get(args, k));
+	if (json_is_null(ret) || json_is_true(json_object_get(o, "unfinished")))
+		ev.flags |= RN_SC_UNFINISHED;
+	ev.ret = json_integer_value(ret);
+	ev.err = ev.ret < 0 && ev.ret > -4096 ? (int)-ev.ret : 0;
+	ev.path = json_string_value(json_object_get(o, "path"));
+	ev.path2 = json_string_value(json_object_get(o, "path2"));
+	if (json_is_array(av)) {
+		rn_buf_reset(argv);
+		for (k = 0; k < json_array_size(av); k++) {
+			const char *s = json_string_value(json_array_get(av, k));
+
+			rn_buf_add(argv, s ? s : "", strlen(s ? s : "") + 1);
+		}
+		ev.argv = argv->buf;
+		ev.nargv = (uint32_t)json_array_size(av);
+		ev.argv_more = json_is_true(json_object_get(o, "argv_more"));
+	}
+	rn_behaviour_syscall(b, &ev);
+}
+
+static char *xmsg(const char *path, size_t line, const char *what)
+{
+	struct rn_buf m;
+
+	rn_buf_init(&m, 0);
+	if (line)
+		rn_buf_addf(&m, "%s:%zu: %s", path, line, what);
+	else
+		rn_buf_addf(&m, "%s: %s", path, what);
+	return rn_buf_detach(&m, NULL);
+}
+
+int rn_behaviour_load(const char *path, const struct rn_equiv_opts *o, struct rn_behaviour **out,
+		      char **err)
+{
+	struct rn_buf text, argv;
+	struct rn_behaviour *b;
+	json_error_t je;
+	json_t *doc;
+	size_t i, line = 0;
+	const char *p;
+	int rc;
+
+	*out = NULL;
+	*err = NULL;
+	rn_buf_init(&text, 0);
+	rc = rn_buf_read_file(&text, path);
+	if (rc) {
+		struct rn_buf m;
+
+		rn_buf_init(&m, 0);
+		rn_buf_addf(&m, "cannot read '%s': %s", path, strerror(-rc));
+		*err = rn_buf_detach(&m, NULL);
+		rn_buf_release(&text);
+		return -1;
+	}
+	b = rn_behaviour_new(o);
+	rn_buf_init(&argv, 0);
+	doc = json_loadb(text.buf, text.len, 0, &je);
+	if (doc && json_is_object(doc) && json_is_array(json_object_get(doc, "syscalls"))) {
+		/* --format json: processes (with their parents) first, then every span */
+		json_t *procs = json_object_get(doc, "processes"), *scs = json_object_get(doc, "syscalls");
+
+		for (i = 0; i < json_array_size(procs); i++)
+			feed_process(b, json_array_get(procs, i), 'f');
+		for (i = 0; i < json_array_size(scs); i++)
+			feed_syscall(b, json_array_get(scs, i), &argv);
+		for (i = 0; i < json_array_size(procs); i++)
+			feed_process(b, json_array_get(procs, i), 'x');
+		json_decref(doc);
+		goto out_ok;
+	}
+	if (doc && json_is_object(doc) && json_is_null(json_object_get(doc, "syscalls"))) {
+		json_decref(doc);
+		*err = xmsg(path, 0, "the trace has no syscalls (recorded with -c?)");
+		goto out_fail;
+	}
+	json_decref(doc);
+	/* --format jsonl: one object per line */
+	for (p = text.buf; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		json_t *obj;
+		const char *type;
+
+		line++;
+		if (len) {
+			obj = json_loadb(p, len, 0, &je);
+			if (!json_is_object(obj)) {
+				json_decref(obj);
+				*err = xmsg(path, line, "not a renacer-trace JSON object (expected "
+							"`renacer trace --format json|jsonl` output)");
+				goto out_fail;
+			}
+			type = json_string_value(json_object_get(obj, "type"));
+			if (line == 1 && (!type || strcmp(type, "header") ||
+					  !json_is_string(json_object_get(obj, "schema")) ||
+					  strcmp(json_string_value(json_object_get(obj, "schema")),
+						 "renacer-trace"))) {
+				json_decref(obj);
+				*err = xmsg(path, line, "not a renacer-trace header");
+				goto out_fail;
+			}
+			if (type && !strcmp(type, "syscall")) {
+				feed_syscall(b, obj, &argv);
+			} else if (type && !strcmp(type, "process")) {
+				const char *ev = json_string_value(json_object_get(obj, "event"));
+
+				feed_process(b, obj, ev && !strcmp(ev, "exit")   ? 'x'
+						     : ev && !strcmp(ev, "exec") ? 'e'
+										 : 'f');
+			} else if (type && !strcmp(type, "end")) {
+				json_t *procs = json_object_get(obj, "processes");
+
+				for (i = 0; i < json_array_size(procs); i++)
+					feed_process(b, json_array_get(procs, i), 'x');
+			}
+			json_decref(obj);
+		}
+		p += len;
+		if (*p == '\n')
+			p++;
+	}
+	if (!line) {
+		*err = xmsg(path, 0, "empty trace");
+		goto out_fail;
+	}
+out_ok:
+	rn_buf_release(&argv);
+	rn_buf_release(&text);
+	*out = b;
+	return 0;
+out_fail:
+	rn_buf_release(&argv);
+	rn_buf_release(&text);
+	rn_behaviour_free(b);
+	return -1;
+}
+
+/* ---- the equivalence assertion ------------------------------------------------------------ */
+
+static int spool_feed(void *ctx, const struct rn_syscall_event *ev)
+{
+	rn_behaviour_syscall(ctx, ev);
+	return 0;
+}
+
+static char *msgf(const char *fmt, ...) RN_PRINTF(1, 2);
+
+static char *msgf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	s = rn_xmalloc((size_t)(n < 0 ? 0 : n) + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)(n < 0 ? 0 : n) + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+void rn_equivalence_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
+			     struct rn_verdict_result *out)
+{
+	struct rn_equiv_opts o;
+	struct rn_behaviour *golden = NULL, *run = NULL;
+	struct rn_equiv_result res;
+	char *path, *err = NULL;
+	FILE *mem;
+	char *text = NULL;
+	size_t text_len = 0;
+	int rc;
+
+	if (a->equiv)
+		o = *a->equiv;
+	else
+		rn_equiv_opts_init(&o);
+	out->unit = "confidence"; /* the similarity, 0..1 (min_confidence is its budget) */
+	out->has_budget = true;
+	out->budget = o.min_confidence;
+	out->aggregate = msgf("last of %zu run%s", r->nruns, r->nruns == 1 ? "" : "s");
+	if (a->golden) {
+		path = rn_xstrdup(a->golden);
+	} else if (a->golden_dir) {
+		path = msgf("%s/%s.jsonl", a->golden_dir, r->name);
+		if (access(path, F_OK)) {
+			free(path);
+			path = msgf("%s/%s.json", a->golden_dir, r->name);
+			if (access(path, F_OK)) {
+				out->verdict = RN_VERDICT_NO_DATA;
+				out->message = msgf("no recorded trace %s/%s.jsonl to compare with; "
+						    "record one with: renacer trace -f --format "
+						    "jsonl -o %s/%s.jsonl -- <command>",
+						    a->golden_dir, r->name, a->golden_dir, r->name);
+				free(path);
+				return;
+			}
+		}
+	} else {
+		out->verdict = RN_VERDICT_NO_DATA;
+		out->message = msgf("no recorded trace given ('golden')");
+		return;
+	}
+	if (rn_behaviour_load(path, &o, &golden, &err)) {
+		out->verdict = RN_VERDICT_ERROR;
+		out->message = err;
+		free(path);
+		return;
+	}
+	if (r->behaviour) {
+		/* taken live during the run (with execve argv) */
+		rn_behaviour_compare(golden, r->behaviour, &o, &res);
+		goto out_judge;
+	}
+	if (!r->last.spool) {
+		out->verdict = RN_VERDICT_NO_DATA;
+		out->message = msgf("the run kept no syscall spans (the span spool could not be "
+				    "created)");
+		rn_behaviour_free(golden);
+		free(path);
+		return;
+	}
+	run = rn_behaviour_new(&o);
+	rn_behaviour_take_processes(run, &r->last);
+	rc = rn_trace_spool_foreach(&r->last, spool_feed, run);
+	if (rc) {
+		out->verdict = RN_VERDICT_ERROR;
+		out->message = msgf("cannot replay the run's spans: %s", strerror(-rc));
+		goto out_free;
+	}
+	rn_behaviour_compare(golden, run, &o, &res);
+out_judge:
+	out->has_observed = true;
+	out->observed = res.similarity;
+	out->verdict = res.equivalent ? RN_VERDICT_PASS
+		       : a->fail_on_violation ? RN_VERDICT_FAIL
+					      : RN_VERDICT_WARN;
+	if (!res.ndiffs)
+		out->message = msgf("behaves like %s: all %zu facts match", path, res.facts_a);
+	else
+		out->message = msgf("%s %s (A) in %zu difference%s, similarity %.3f; first: %s "
+				    "%s: %s",
+				    res.equivalent ? "within min_confidence of" : "differs from",
+				    path, res.ndiffs, res.ndiffs == 1 ? "" : "s", res.similarity,
+				    rn_equiv_cat_name(res.diffs[0].cat), res.diffs[0].subject,
+				    res.diffs[0].text);
+	mem = open_memstream(&text, &text_len);
+	if (mem) {
+		rn_equiv_result_write(&res, mem, 50);
+		if (!fclose(mem))
+			out->detail = text;
+		else
+			free(text);
+	}
+	rn_equiv_result_release(&res);
+out_free:
+	rn_behaviour_free(run);
+	rn_behaviour_free(golden);
+	free(path);
+}

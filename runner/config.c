@@ -12,6 +12,7 @@
 
 #include "buf.h"
 #include "log.h"
+#include "original.h"
 #include "xalloc.h"
 
 /*
@@ -572,6 +573,31 @@ static int require(struct ctx *c, const struct rn_toml_value *tab, const char *k
 		      type_name);
 }
 
+/* span_count without span_name_pattern counts every span, as in the original format. */
+static int compile_all_spans(struct ctx *c, const struct rn_toml_value *tab,
+			     struct rn_assertion_spec *a)
+{
+	regex_t *re = rn_xmalloc(sizeof(*re));
+
+	if (regcomp(re, "^(.*)$", REG_EXTENDED | REG_NOSUB)) {
+		free(re);
+		return err_at(c, tab->pos, "cannot compile the all-spans pattern");
+	}
+	a->span_name_pattern = rn_xstrdup(".*");
+	a->span_re = re;
+	return 0;
+}
+
+/* `type = "custom"` with an `expression`: the original format's user-defined assertion. */
+static bool is_custom_type(const struct rn_toml_value *tab)
+{
+	const struct rn_toml_kv *kv = rn_toml_get_kv(tab, "type");
+
+	return kv && kv->val->type == RN_TOML_STRING && !strcmp(kv->val->u.str.ptr, "custom");
+}
+
+/* Returns 0, -1 (error in c->d) or 1: an assertion of the original format that is accepted
+ * with a note and left out (type custom). */
 static int parse_assertion(struct ctx *c, const struct rn_toml_value *tab,
 			   struct rn_assertion_spec *a)
 {
@@ -594,6 +620,14 @@ static int parse_assertion(struct ctx *c, const struct rn_toml_value *tab,
 		return -1;
 	snprintf(c->what_buf, sizeof(c->what_buf), "[[assertion]] '%s'", a->name);
 	c->what = c->what_buf;
+	if (is_custom_type(tab)) {
+		/* the original format's Rust-expression assertion: nothing here evaluates it */
+		rn_config_add_note(c->cfg, rn_toml_get_kv(tab, "type")->val->pos,
+				   "%s of type custom (a Rust expression in the original renacer) is "
+				   "not evaluated by this renacer and is left out of the report",
+				   c->what);
+		return 1;
+	}
 	if (check_keys(c, tab, assertion_keys))
 		return -1;
 	if (!rn_toml_get_kv(tab, "type"))
@@ -629,14 +663,15 @@ static int parse_assertion(struct ctx *c, const struct rn_toml_value *tab,
 			return -1;
 		break;
 	case RN_ASSERT_SPAN_COUNT:
-		if (require(c, tab, "max_spans", "an integer", "span_count") ||
-		    require(c, tab, "span_name_pattern", "a POSIX ERE", "span_count"))
+		if (require(c, tab, "max_spans", "an integer", "span_count"))
 			return -1;
 		iv = 0;
 		if (get_int(c, tab, "max_spans", 0, INT64_MAX, &iv))
 			return -1;
 		a->max_spans = (uint64_t)iv;
 		if (get_regex(c, tab, "span_name_pattern", &a->span_name_pattern, &a->span_re))
+			return -1;
+		if (!a->span_name_pattern && compile_all_spans(c, tab, a))
 			return -1;
 		break;
 	case RN_ASSERT_MEMORY_USAGE:
@@ -650,6 +685,12 @@ static int parse_assertion(struct ctx *c, const struct rn_toml_value *tab,
 		if (get_choice(c, tab, "tracking_mode", tracking_names, &choice))
 			return -1;
 		a->tracking_mode = (enum rn_tracking_mode)choice;
+		if (!rn_toml_get_kv(tab, "tracking_mode"))
+			rn_config_add_note(c->cfg, tab->pos,
+					   "%s has no tracking_mode: it measures \"rss\" (peak "
+					   "resident set); the original renacer measured "
+					   "\"allocations\" here; set tracking_mode to choose",
+					   c->what);
 		break;
 	case RN_ASSERT_ANTI_PATTERN: {
 		char *p = NULL;
@@ -750,6 +791,11 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 				break;
 		if (*k)
 			continue;
+		if (kv->val->type == RN_TOML_TABLE && rn_original_is_table(kv->key)) {
+			/* a table of the original renacer format: accepted, with notes */
+			rn_original_table(cfg, kv->key, kv->val);
+			continue;
+		}
 		if (kv->val->type == RN_TOML_TABLE ||
 		    (kv->val->type == RN_TOML_ARRAY && kv->val->u.array.n &&
 		     kv->val->u.array.items[0]->type == RN_TOML_TABLE)) {
@@ -810,20 +856,26 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 			const struct rn_toml_value *tab = v->u.array.items[i];
 			const struct rn_toml_kv *nk;
 			char **t;
+			size_t ai = cfg->nassertions++; /* its slot: custom ones are left out */
+			int prc = parse_assertion(c, tab, &cfg->assertions[ai]);
 
-			cfg->nassertions = i + 1;
-			if (parse_assertion(c, tab, &cfg->assertions[i]))
+			if (prc < 0)
 				return -1;
-			for (j = 0; j < i; j++) {
-				if (strcmp(cfg->assertions[j].name, cfg->assertions[i].name))
+			if (prc > 0) {
+				assertion_release(&cfg->assertions[ai]);
+				cfg->nassertions--;
+				continue;
+			}
+			for (j = 0; j < ai; j++) {
+				if (strcmp(cfg->assertions[j].name, cfg->assertions[ai].name))
 					continue;
 				nk = rn_toml_get_kv(tab, "name");
 				return err_at(c, nk->val->pos,
 					      "duplicate assertion name \"%s\" (first defined at line %d)",
-					      cfg->assertions[i].name, cfg->assertions[j].line);
+					      cfg->assertions[ai].name, cfg->assertions[j].line);
 			}
 			/* Targets named by an assertion must exist when the file declares any. */
-			for (t = cfg->assertions[i].targets; t && *t && cfg->ntargets; t++) {
+			for (t = cfg->assertions[ai].targets; t && *t && cfg->ntargets; t++) {
 				const char *names[257];
 				size_t k, n = 0;
 
@@ -838,11 +890,11 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 				nk = rn_toml_get_kv(tab, "targets");
 				{
 					const char *hint = rn_suggest(*t, names);
-					size_t idx = (size_t)(t - cfg->assertions[i].targets);
+					size_t idx = (size_t)(t - cfg->assertions[ai].targets);
 
 					return err_at(c, nk->val->u.array.items[idx]->pos,
 						      "[[assertion]] '%s' names unknown target \"%s\"%s%s%s",
-						      cfg->assertions[i].name, *t,
+						      cfg->assertions[ai].name, *t,
 						      hint ? " (did you mean \"" : "",
 						      hint ? hint : "", hint ? "\"?)" : "");
 				}
@@ -1018,6 +1070,12 @@ int rn_config_parse(struct rn_config *cfg, const char *path, const char *src, si
 			rn_warn("%s: ignoring table [%s]: not used by this renacer version",
 				cfg->path, *t);
 	}
+	if (!quiet && cfg->notes) {
+		char **t;
+
+		for (t = cfg->notes; *t; t++)
+			rn_note("%s", *t);
+	}
 	return 0;
 
 fail:
@@ -1079,6 +1137,7 @@ void rn_config_release(struct rn_config *cfg)
 	free(cfg->otlp.compression);
 	free(cfg->otlp.syscall_spans);
 	free_strings(cfg->ignored_tables);
+	free_strings(cfg->notes);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -1106,6 +1165,10 @@ struct rn_target_cfg *rn_config_add_cli_target(struct rn_config *cfg, char *cons
 	return t;
 }
 
+/* Markdown row of a key of the original format. */
+#define ORIGINAL_DOC_ROW(table, key, action, note) \
+	fprintf(out, "| `[%s]` | `%s` | %s |\n", table, key, note);
+
 /* Markdown table of one key list. */
 #define DOC_ROW(key, type, doc) fprintf(out, "| `%s` | %s | %s |\n", #key, type, doc);
 
@@ -1123,5 +1186,10 @@ void rn_config_write_docs(FILE *out)
 	RN_OTLP_KEYS(DOC_ROW)
 	fputs("\n### [regression]\n\n| key | type | meaning |\n|---|---|---|\n", out);
 	RN_REGRESSION_KEYS(DOC_ROW)
+	fputs("\n### Tables of the original renacer format\n\nAccepted with a note per key "
+	      "(validate and check print them):\n\n| table | key | what renacer does |\n"
+	      "|---|---|---|\n", out);
+	RN_ORIGINAL_KEYS(ORIGINAL_DOC_ROW)
 }
+#undef ORIGINAL_DOC_ROW
 #undef DOC_ROW

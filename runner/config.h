@@ -48,7 +48,7 @@
 	X(max_duration_ms, "number", "critical_path: budget in milliseconds (inclusive)")      \
 	X(trace_name_pattern, "string", "critical_path: targets whose name fully matches (POSIX ERE)") \
 	X(max_spans, "integer", "span_count: budget in spans (inclusive)")                      \
-	X(span_name_pattern, "string", "span_count: span names to count, full match (POSIX ERE)") \
+	X(span_name_pattern, "string", "span_count: span names to count, full match (POSIX ERE; default every span)") \
 	X(max_bytes, "integer", "memory_usage: budget in bytes (inclusive)")                    \
 	X(tracking_mode, "string", "memory_usage: \"rss\" (default) or \"allocations\"")       \
 	X(pattern, "string", "anti_pattern: detector name")                                    \
@@ -149,6 +149,9 @@ struct rn_config {
 	struct rn_otlp_file_cfg otlp; /* [otlp] */
 	struct rn_regression_cfg regression; /* [regression] */
 	char **ignored_tables;        /* unknown top-level tables (warned about), NULL-terminated */
+	char **notes;                 /* "FILE:LINE:COL: note: ..." lines about keys of the original
+				       * renacer format (runner/original.h), owned, NULL-terminated,
+				       * or NULL; printed at load unless quiet */
 };
 
 /*

@@ -233,10 +233,15 @@ config_error)
 	expect_err "renacer.toml:4:8: error: 'runs' in \[\[target\]\] 't' must be an integer"
 	run validate --config "$tmp/renacer.toml"
 	expect_rc 3
-	printf '[[target]]\nname = "t"\ncommand = ["true"]\n[ci]\nx = 1\n' >"$tmp/renacer.toml"
+	printf '[[target]]\nname = "t"\ncommand = ["true"]\n[profiling]\nx = 1\n' >"$tmp/renacer.toml"
 	run validate --config "$tmp/renacer.toml"
 	expect_rc 0
-	expect_err "ignoring table \[ci\]"
+	expect_err "ignoring table \[profiling\]"
+	# a table of the original renacer format: accepted, each key with a note
+	printf '[[target]]\nname = "t"\ncommand = ["true"]\n[ci]\nfail_fast = true\n' >"$tmp/renacer.toml"
+	run validate --config "$tmp/renacer.toml"
+	expect_rc 0
+	expect_err "renacer.toml:5:1: \[ci\] fail_fast: no equivalent"
 	;;
 cli_target)
 	# Assertions only in the file, the target from the command line (the original DSL).

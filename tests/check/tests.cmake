@@ -7,3 +7,8 @@ foreach(case example doubled_syscalls golden_corrupt verdicts warn_only error_ta
 	set_tests_properties(check.${case} PROPERTIES LABELS integration SKIP_RETURN_CODE 77
 		TIMEOUT 300)
 endforeach()
+
+# A config written for the original renacer validates with exit 0 (notes, no errors).
+add_test(NAME check.original_format
+	COMMAND $<TARGET_FILE:renacer> validate --config ${CMAKE_SOURCE_DIR}/tests/config/original.toml)
+set_tests_properties(check.original_format PROPERTIES LABELS integration)

@@ -1158,10 +1158,12 @@ struct rn_target_cfg *rn_config_add_cli_target(struct rn_config *cfg, char *cons
 	t->argv = rn_xcalloc(n + 1, sizeof(*t->argv));
 	for (i = 0; i < n; i++)
 		t->argv[i] = rn_xstrdup(argv[i]);
-	/* A command-line target runs where the user is, not where the config is. */
+	/* A command-line target runs where the user is, not where the config is. Its stdout
+	 * keeps the documented default, null: renacer's stdout carries the report (a target's
+	 * output, binary data included, would interleave with the verdict table); stderr stays
+	 * inherited, as for every target, so failures remain visible. */
 	free(t->cwd);
 	t->cwd = rn_xstrdup(getcwd(cwd, sizeof(cwd)) ? cwd : ".");
-	t->out = RN_STDIO_INHERIT;
 	return t;
 }
 

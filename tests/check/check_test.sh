@@ -251,6 +251,13 @@ cli_target)
 	run --assert "$tmp/renacer.toml" -- "$targets/example_work" 3
 	expect_rc 1
 	expect_err "3 spans matching /fsync/ > budget 2"
+	# the command-line target's stdout goes to /dev/null, as every target's by default:
+	# renacer's stdout holds the report only
+	run check --config "$tmp/renacer.toml" -- sh -c 'echo rn-target-stdout-marker; echo rn-target-stderr-marker >&2'
+	expect_rc 1
+	grep -q rn-target-stdout-marker "$tmp/out" && fail "$case_name: the target's stdout reached renacer's stdout"
+	grep -q few_fsync "$tmp/out" "$tmp/err" || fail "$case_name: no report"
+	expect_err rn-target-stderr-marker
 	;;
 collector_unavailable)
 	printf '[[target]]\nname = "t"\ncommand = ["true"]\ncollectors = ["vulkan"]\n' >"$tmp/renacer.toml"

@@ -20,6 +20,7 @@
 #include "config.h"
 #include "github.h"
 #include "golden.h"
+#include "preflight.h"
 #include "junit.h"
 #include "log.h"
 #include "otlp.h"
@@ -571,6 +572,35 @@ static int otlp_configure(struct rn_otlp_cfg *oc, const struct rn_config *cfg,
 	return 0;
 }
 
+static bool want_target(void *ctx, const char *name)
+{
+	return selected(ctx, name);
+}
+
+/* Before the first run: every golden trace the check will read, and the directories of the
+ * outputs it will write (created when missing), all reported at once. Returns 0,
+ * RN_EXIT_CONFIG (a golden trace is unusable) or RN_EXIT_OUTPUT. */
+static int preflight(const struct rn_config *cfg, const struct check_opts *o)
+{
+	const char *paths[] = { o->junit ? o->junit : cfg->junit,
+				o->trace_out ? o->trace_out : cfg->trace_out,
+				o->otlp_file ? o->otlp_file : cfg->otlp_file, o->bench_json };
+	const char *what[] = { "JUnit XML", "timeline", "OTLP file", "benchmark JSON" };
+	bool out_failed = false;
+	int ngolden = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		if (rn_preflight_output(paths[i], what[i]))
+			out_failed = true;
+	if (!o->no_golden && cfg->regression.enabled)
+		ngolden = rn_preflight_goldens(cfg, want_target, (void *)o, o->color, o->github,
+					       RN_DIAG_MAX_ERRORS);
+	if (ngolden)
+		return RN_EXIT_CONFIG;
+	return out_failed ? RN_EXIT_OUTPUT : 0;
+}
+
 int rn_cmd_check(int argc, char **argv)
 {
 	struct check_opts o;
@@ -610,6 +640,8 @@ int rn_cmd_check(int argc, char **argv)
 	rc = check_selection(&o, &cfg);
 	if (!rc)
 		rc = check_collectors(&cfg, &o);
+	if (!rc)
+		rc = preflight(&cfg, &o);
 	if (rc)
 		goto out_config;
 
@@ -770,6 +802,24 @@ int rn_cmd_validate(int argc, char **argv)
 	rc = load_config(&cfg, o.config, o.color, o.quiet, o.github);
 	if (rc)
 		return rc;
+	if (!cfg.ntargets && !cfg.nassertions) {
+		struct rn_diag d;
+
+		/* a check of it would judge nothing */
+		rn_diag_init(&d, cfg.path, NULL, 0);
+		rn_diag_set(&d, 0, 0, "empty config: no [[target]] and no [[assertion]] "
+			    "(renacer.toml.example shows every key)");
+		rn_diag_print(&d, o.color);
+		if (o.github)
+			rn_github_report_diag(&d, RN_EXIT_CONFIG);
+		rn_config_release(&cfg);
+		return RN_EXIT_CONFIG;
+	}
+	/* the golden traces check would read: a corrupt one fails here, not after the runs */
+	if (rn_preflight_goldens(&cfg, NULL, NULL, o.color, o.github, RN_DIAG_MAX_ERRORS)) {
+		rn_config_release(&cfg);
+		return RN_EXIT_CONFIG;
+	}
 	if (!o.quiet)
 		fprintf(stderr, "%s: ok (%zu target%s, %zu assertion%s)\n", cfg.path, cfg.ntargets,
 			cfg.ntargets == 1 ? "" : "s", cfg.nassertions, cfg.nassertions == 1 ? "" : "s");

@@ -779,6 +779,7 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 	struct rn_config *cfg = c->cfg;
 	const struct rn_toml_value *v;
 	size_t i, j, nignored = 0;
+	bool failed = false; /* an error was recorded; parsing goes on to find the others */
 	int err;
 
 	/* Top level: our tables, and unknown tables from other renacer versions (warned). */
@@ -802,8 +803,10 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 			const char *hint = rn_suggest(kv->key, top_keys);
 
 			if (hint) {
-				return err_at(c, kv->key_pos, "unknown table [%s] (did you mean [%s]?)",
-					      kv->key, hint);
+				err_at(c, kv->key_pos, "unknown table [%s] (did you mean [%s]?)",
+				       kv->key, hint);
+				failed = true;
+				continue;
 			}
 			cfg->ignored_tables = rn_xrealloc(cfg->ignored_tables,
 							  (nignored + 2) * sizeof(char *));
@@ -815,41 +818,49 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 			const char *hint = rn_suggest(kv->key, top_keys);
 
 			if (hint)
-				return err_at(c, kv->key_pos,
-					      "unknown top-level key '%s' (did you mean '%s'?)", kv->key,
-					      hint);
-			return err_at(c, kv->key_pos,
-				      "unknown top-level key '%s' (expected [[target]], [[assertion]], "
-				      "[golden], [report], [otlp] or [regression])",
-				      kv->key);
+				err_at(c, kv->key_pos, "unknown top-level key '%s' (did you mean '%s'?)",
+				       kv->key, hint);
+			else
+				err_at(c, kv->key_pos,
+				       "unknown top-level key '%s' (expected [[target]], [[assertion]], "
+				       "[golden], [report], [otlp] or [regression])",
+				       kv->key);
+			failed = true;
 		}
 	}
 
 	v = get_aot(c, root, "target", &err);
 	if (err)
-		return -1;
+		failed = true;
 	if (v) {
 		cfg->targets = rn_xcalloc(v->u.array.n, sizeof(*cfg->targets));
 		for (i = 0; i < v->u.array.n; i++) {
 			const struct rn_toml_kv *nk;
 
 			cfg->ntargets = i + 1;
-			if (parse_target(c, v->u.array.items[i], &cfg->targets[i]))
+			if (rn_diag_full(c->d))
 				return -1;
+			if (parse_target(c, v->u.array.items[i], &cfg->targets[i])) {
+				failed = true; /* on to the next [[target]] */
+				continue;
+			}
 			for (j = 0; j < i; j++) {
-				if (strcmp(cfg->targets[j].name, cfg->targets[i].name))
+				if (!cfg->targets[j].name ||
+				    strcmp(cfg->targets[j].name, cfg->targets[i].name))
 					continue;
 				nk = rn_toml_get_kv(v->u.array.items[i], "name");
-				return err_at(c, nk->val->pos,
-					      "duplicate target name \"%s\" (first defined at line %d)",
-					      cfg->targets[i].name, cfg->targets[j].line);
+				err_at(c, nk->val->pos,
+				       "duplicate target name \"%s\" (first defined at line %d)",
+				       cfg->targets[i].name, cfg->targets[j].line);
+				failed = true;
+				break;
 			}
 		}
 	}
 
 	v = get_aot(c, root, "assertion", &err);
 	if (err)
-		return -1;
+		failed = true;
 	if (v) {
 		cfg->assertions = rn_xcalloc(v->u.array.n, sizeof(*cfg->assertions));
 		for (i = 0; i < v->u.array.n; i++) {
@@ -857,22 +868,30 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 			const struct rn_toml_kv *nk;
 			char **t;
 			size_t ai = cfg->nassertions++; /* its slot: custom ones are left out */
-			int prc = parse_assertion(c, tab, &cfg->assertions[ai]);
+			int prc;
 
-			if (prc < 0)
+			if (rn_diag_full(c->d))
 				return -1;
+			prc = parse_assertion(c, tab, &cfg->assertions[ai]);
+			if (prc < 0) {
+				failed = true; /* on to the next [[assertion]] */
+				continue;
+			}
 			if (prc > 0) {
 				assertion_release(&cfg->assertions[ai]);
 				cfg->nassertions--;
 				continue;
 			}
 			for (j = 0; j < ai; j++) {
-				if (strcmp(cfg->assertions[j].name, cfg->assertions[ai].name))
+				if (!cfg->assertions[j].name ||
+				    strcmp(cfg->assertions[j].name, cfg->assertions[ai].name))
 					continue;
 				nk = rn_toml_get_kv(tab, "name");
-				return err_at(c, nk->val->pos,
-					      "duplicate assertion name \"%s\" (first defined at line %d)",
-					      cfg->assertions[ai].name, cfg->assertions[j].line);
+				err_at(c, nk->val->pos,
+				       "duplicate assertion name \"%s\" (first defined at line %d)",
+				       cfg->assertions[ai].name, cfg->assertions[j].line);
+				failed = true;
+				break;
 			}
 			/* Targets named by an assertion must exist when the file declares any. */
 			for (t = cfg->assertions[ai].targets; t && *t && cfg->ntargets; t++) {
@@ -880,23 +899,26 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 				size_t k, n = 0;
 
 				for (k = 0; k < cfg->ntargets; k++)
-					if (!strcmp(cfg->targets[k].name, *t))
-						break;
+					if (!cfg->targets[k].name ||
+					    !strcmp(cfg->targets[k].name, *t))
+						break; /* (a target in error: no second error) */
 				if (k < cfg->ntargets)
 					continue;
 				for (k = 0; k < cfg->ntargets && n < 256; k++)
-					names[n++] = cfg->targets[k].name;
+					if (cfg->targets[k].name)
+						names[n++] = cfg->targets[k].name;
 				names[n] = NULL;
 				nk = rn_toml_get_kv(tab, "targets");
 				{
 					const char *hint = rn_suggest(*t, names);
 					size_t idx = (size_t)(t - cfg->assertions[ai].targets);
 
-					return err_at(c, nk->val->u.array.items[idx]->pos,
-						      "[[assertion]] '%s' names unknown target \"%s\"%s%s%s",
-						      cfg->assertions[ai].name, *t,
-						      hint ? " (did you mean \"" : "",
-						      hint ? hint : "", hint ? "\"?)" : "");
+					err_at(c, nk->val->u.array.items[idx]->pos,
+					       "[[assertion]] '%s' names unknown target \"%s\"%s%s%s",
+					       cfg->assertions[ai].name, *t,
+					       hint ? " (did you mean \"" : "", hint ? hint : "",
+					       hint ? "\"?)" : "");
+					failed = true;
 				}
 			}
 		}
@@ -904,7 +926,7 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 
 	v = get_table(c, root, "golden", golden_keys, &err);
 	if (err)
-		return -1;
+		failed = true;
 	if (v) {
 		char *dir = NULL;
 
@@ -919,7 +941,7 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 
 	v = get_table(c, root, "report", report_keys, &err);
 	if (err)
-		return -1;
+		failed = true;
 	if (v) {
 		char *p = NULL;
 		char **slots[] = { &cfg->junit, &cfg->trace_out, &cfg->otlp_file };
@@ -940,7 +962,7 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 
 	v = get_table(c, root, "otlp", otlp_keys, &err);
 	if (err)
-		return -1;
+		failed = true;
 	if (v) {
 		struct rn_otlp_file_cfg *o = &cfg->otlp;
 		const struct rn_toml_kv *kv = rn_toml_get_kv(v, "headers");
@@ -991,7 +1013,7 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 
 	v = get_table(c, root, "regression", regression_keys, &err);
 	if (err)
-		return -1;
+		failed = true;
 	if (v) {
 		struct rn_regression_cfg *r = &cfg->regression;
 		int64_t iv;
@@ -1016,7 +1038,7 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 			return -1;
 		r->memory_floor_bytes = (uint64_t)iv;
 	}
-	return 0;
+	return failed ? -1 : 0;
 }
 
 int rn_config_parse(struct rn_config *cfg, const char *path, const char *src, size_t len,
@@ -1059,6 +1081,8 @@ int rn_config_parse(struct rn_config *cfg, const char *path, const char *src, si
 	memset(&c, 0, sizeof(c));
 	c.cfg = cfg;
 	c.d = d;
+	/* the TOML is well formed: find every schema error in one pass */
+	rn_diag_collect(d, RN_DIAG_MAX_ERRORS);
 	rc = parse_sections(&c, root);
 	rn_toml_free(root);
 	if (rc)

@@ -820,6 +820,21 @@ int rn_github_report_diag(const struct rn_diag *d, int exit_code)
 		rn_buf_adds(&b, "::");
 		rn_github_escape_data(&b, d->msg);
 		rn_buf_addc(&b, '\n');
+		/* the other errors of a collecting diag, each at its own line */
+		for (i = 1; i < (size_t)d->nerrors && i <= (size_t)rn_github_annotation_limit();
+		     i++) {
+			const struct rn_diag_more *m = &d->more[i - 1];
+
+			rn_buf_adds(&b, "::error file=");
+			rn_github_escape_property(&b, file);
+			if (m->line > 0)
+				rn_buf_addf(&b, ",line=%d,col=%d", m->line, m->col > 0 ? m->col : 1);
+			rn_buf_adds(&b, ",title=");
+			rn_github_escape_property(&b, "renacer: config error");
+			rn_buf_adds(&b, "::");
+			rn_github_escape_data(&b, m->msg);
+			rn_buf_addc(&b, '\n');
+		}
 		fwrite(b.buf, 1, b.len, stdout);
 		fflush(stdout);
 	}

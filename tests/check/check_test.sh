@@ -267,10 +267,79 @@ collector_unavailable)
 	expect_err "collector 'vulkan' is unavailable"
 	;;
 output_error)
+	# An output that cannot be written fails before the first run, naming it; every such
+	# output is reported at once; a missing directory is created (mkdir -p).
 	work_config 1
-	run check --config "$tmp/renacer.toml" --junit /nonexistent-dir/junit.xml
+	: >"$tmp/afile"
+	run check --config "$tmp/renacer.toml" --junit "$tmp/afile/junit.xml" --trace-out "$tmp/afile/t.json"
 	expect_rc 6
-	expect_err "/nonexistent-dir"
+	expect_err "cannot write JUnit XML '$tmp/afile/junit.xml'"
+	expect_err "cannot write timeline '$tmp/afile/t.json'"
+	grep -q "run 1/1" "$tmp/err" && fail "$case_name: the target ran before the output error"
+	run check --config "$tmp/renacer.toml" --junit "$tmp/new/deeper/junit.xml" --otlp-file "$tmp/o/otlp.jsonl"
+	expect_rc 0
+	[ -s "$tmp/new/deeper/junit.xml" ] || fail "$case_name: the JUnit directory was not created"
+	[ -s "$tmp/o/otlp.jsonl" ] || fail "$case_name: the OTLP file directory was not created"
+	;;
+config_errors_all)
+	# Every config error in one pass (not one per run), each with its location.
+	cat >"$tmp/renacer.toml" <<EOT
+[[target]]
+name = "a"
+command = ["true"]
+runs = "x"
+[[target]]
+name = "b"
+comand = ["true"]
+[[assertion]]
+name = "x"
+type = "span_count"
+max_spans = -1
+[regresion]
+alpha = 0.1
+EOT
+	run validate --config "$tmp/renacer.toml"
+	expect_rc 3
+	expect_err "renacer.toml:4:8: error: 'runs'"
+	expect_err "renacer.toml:7:1: error: unknown key 'comand'"
+	expect_err "renacer.toml:11:13: error: 'max_spans'"
+	expect_err "renacer.toml:12:2: error: unknown table \[regresion\]"
+	expect_err "renacer.toml: 4 errors"
+	run check --config "$tmp/renacer.toml"
+	expect_rc 3
+	expect_err "renacer.toml: 4 errors"
+	# an empty config is an error for validate
+	: >"$tmp/renacer.toml"
+	run validate --config "$tmp/renacer.toml"
+	expect_rc 3
+	expect_err "empty config"
+	;;
+validate_golden)
+	# validate reads the golden traces: a corrupt one fails validate, every one is named
+	cat >"$tmp/renacer.toml" <<EOT
+[[target]]
+name = "one"
+command = ["true"]
+[[target]]
+name = "two"
+command = ["true"]
+[golden]
+dir = "$tmp/golden"
+EOT
+	mkdir -p "$tmp/golden"
+	run validate --config "$tmp/renacer.toml"
+	expect_rc 0
+	printf '{"format": "renacer-golden/1", "runs": ' >"$tmp/golden/one.json"
+	printf 'not json' >"$tmp/golden/two.json"
+	run validate --config "$tmp/renacer.toml"
+	expect_rc 3
+	expect_err "$tmp/golden/one.json"
+	expect_err "$tmp/golden/two.json"
+	# check stops before running anything
+	run check --config "$tmp/renacer.toml"
+	expect_rc 3
+	expect_err "$tmp/golden/two.json"
+	grep -q "run 1/1" "$tmp/err" && fail "$case_name: a target ran despite the corrupt golden"
 	;;
 redaction)
 	# Secrets in argv never reach committed golden traces or exported OTLP attributes; the

@@ -20,7 +20,7 @@
 #include "xalloc.h"
 
 int rn_preflight_goldens(const struct rn_config *cfg, bool (*want)(void *ctx, const char *name),
-			 void *ctx, bool color, bool github, int max_errors)
+			 void *ctx, bool color, bool github, int max_errors, bool *bad)
 {
 	int nerr = 0;
 	size_t i;
@@ -46,6 +46,8 @@ int rn_preflight_goldens(const struct rn_config *cfg, bool (*want)(void *ctx, co
 					rn_github_report_diag(&d, RN_EXIT_CONFIG);
 			}
 			nerr++;
+			if (bad)
+				bad[i] = true;
 		} else {
 			rn_golden_release(&g);
 		}
@@ -102,7 +104,7 @@ int rn_preflight_output(const char *path, const char *what)
 	if (!path)
 		return 0;
 	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
-		rn_error("cannot write %s '%s': it is a directory", what, path);
+		rn_error("cannot write %s '%s': %s", what, path, strerror(EISDIR));
 		return -EISDIR;
 	}
 	dir = rn_xstrdup(path);
@@ -117,8 +119,8 @@ int rn_preflight_output(const char *path, const char *what)
 	}
 	rc = mkdir_p(dir);
 	if (rc) {
-		rn_error("cannot write %s '%s': cannot create directory '%s': %s", what, path, dir,
-			 strerror(-rc));
+		rn_error("cannot write %s '%s': directory '%s' cannot be created: %s", what, path,
+			 dir, strerror(-rc));
 		free(dir);
 		return rc;
 	}

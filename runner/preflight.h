@@ -18,10 +18,12 @@ struct rn_config;
  * for which `want(ctx, name)` is true (`want` NULL: every target). Each unusable file is
  * printed as its diagnostic (rn_golden_read's messages) and, in GitHub mode, annotated; at
  * most `max_errors` are printed, then a line says how many more there were. Missing files are
- * not errors (golden traces are optional). Returns the number of unusable files.
+ * not errors (golden traces are optional). `bad`, when not NULL, has cfg->ntargets entries
+ * and gets true for each target whose golden trace is unusable. Returns the number of
+ * unusable files.
  */
 int rn_preflight_goldens(const struct rn_config *cfg, bool (*want)(void *ctx, const char *name),
-			 void *ctx, bool color, bool github, int max_errors);
+			 void *ctx, bool color, bool github, int max_errors, bool *bad);
 
 /*
  * Make sure output file `path` (what: "JUnit XML", "timeline", ...) can be written: its

@@ -273,7 +273,7 @@ output_error)
 	: >"$tmp/afile"
 	run check --config "$tmp/renacer.toml" --junit "$tmp/afile/junit.xml" --trace-out "$tmp/afile/t.json"
 	expect_rc 6
-	expect_err "cannot write JUnit XML '$tmp/afile/junit.xml'"
+	expect_err "cannot write JUnit report '$tmp/afile/junit.xml'"
 	expect_err "cannot write timeline '$tmp/afile/t.json'"
 	grep -q "run 1/1" "$tmp/err" && fail "$case_name: the target ran before the output error"
 	run check --config "$tmp/renacer.toml" --junit "$tmp/new/deeper/junit.xml" --otlp-file "$tmp/o/otlp.jsonl"
@@ -335,11 +335,13 @@ EOT
 	expect_rc 3
 	expect_err "$tmp/golden/one.json"
 	expect_err "$tmp/golden/two.json"
-	# check stops before running anything
+	# check reports them before running anything, and runs no target it cannot judge
 	run check --config "$tmp/renacer.toml"
 	expect_rc 3
 	expect_err "$tmp/golden/two.json"
-	grep -q "run 1/1" "$tmp/err" && fail "$case_name: a target ran despite the corrupt golden"
+	grep -q "run 1/1" "$tmp/err" && fail "$case_name: a target ran despite its corrupt golden"
+	head -n 6 "$tmp/err" | grep -q "$tmp/golden/one.json" ||
+		fail "$case_name: the golden errors are not reported first"
 	;;
 redaction)
 	# Secrets in argv never reach committed golden traces or exported OTLP attributes; the

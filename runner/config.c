@@ -685,7 +685,9 @@ static int parse_assertion(struct ctx *c, const struct rn_toml_value *tab,
 		if (get_choice(c, tab, "tracking_mode", tracking_names, &choice))
 			return -1;
 		a->tracking_mode = (enum rn_tracking_mode)choice;
-		if (!rn_toml_get_kv(tab, "tracking_mode"))
+		/* A file without [[target]] is in the original format (its targets come from the
+		 * command line), whose default mode was allocations: say which one is measured. */
+		if (!rn_toml_get_kv(tab, "tracking_mode") && !c->cfg->ntargets)
 			rn_config_add_note(c->cfg, tab->pos,
 					   "%s has no tracking_mode: it measures \"rss\" (peak "
 					   "resident set); the original renacer measured "

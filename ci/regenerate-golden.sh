@@ -1,20 +1,22 @@
 #!/bin/sh
-# regenerate-golden.sh - rebuild renacer, re-record the golden traces and show what moved.
+# regenerate-golden.sh - re-record the golden traces of a renacer.toml and show what moved.
 #
-# Usage: ci/regenerate-golden.sh [CONFIG] [-- extra `renacer golden update` options]
-#   CONFIG defaults to renacer.toml.example; for example
-#   ci/regenerate-golden.sh renacer.toml -- --target io_loop --runs 10
+# Usage: regenerate-golden.sh [CONFIG] [-- extra `renacer golden update` options]
+#   CONFIG defaults to renacer.toml in the current directory; a relative CONFIG is relative to
+#   the current directory (run it from your repository), for example
+#   path/to/regenerate-golden.sh perf/renacer.toml -- --target io_loop --runs 10
 #
 # Run it by hand when a change in syscalls, time or memory is intended (a failing golden:*
 # verdict says so), review the table and `git diff`, then commit the golden files. It refuses
 # to run in CI: re-recording there would silently accept the very regression the check caught.
 # Set RN_REGENERATE_IN_CI=1 to override (for a job whose purpose is to propose new goldens).
 #
-# Environment: BUILD (build directory, default build); BUILD_TARGET (build only this target,
-# for example renacer, instead of everything: the measured programs are part of the build).
+# The renacer it runs: $RENACER when set, else `renacer` on PATH. Inside renacer's own source
+# tree (the directory above this script is the current directory) it builds and runs the
+# tree's renacer instead, and CONFIG defaults to renacer.toml.example there; BUILD (build
+# directory, default build) and BUILD_TARGET (build only this target) apply to that case.
+# The table uses the report's units: times in ms, memory in bytes, counts.
 set -eu
-
-cd "$(dirname "$0")/.."
 
 if [ -n "${CI:-}${GITHUB_ACTIONS:-}${GITLAB_CI:-}${JENKINS_URL:-}" ] &&
 	[ "${RN_REGENERATE_IN_CI:-0}" != 1 ]; then
@@ -23,22 +25,27 @@ if [ -n "${CI:-}${GITHUB_ACTIONS:-}${GITLAB_CI:-}${JENKINS_URL:-}" ] &&
 	exit 2
 fi
 
-config=${1:-renacer.toml.example}
-if [ $# -gt 0 ]; then
+# renacer's own tree: the script's parent directory, when it is the current directory.
+self_tree=
+src=$(cd "$(dirname "$0")/.." 2>/dev/null && pwd -P) || src=
+if [ -n "$src" ] && [ "$src" = "$(pwd -P)" ] && [ -f "$src/runner/check.c" ]; then
+	self_tree=1
+fi
+
+if [ $# -gt 0 ] && [ "$1" != "--" ]; then
+	config=$1
 	shift
+elif [ -n "$self_tree" ] && [ ! -f renacer.toml ]; then
+	config=renacer.toml.example
+else
+	config=renacer.toml
 fi
 if [ "${1:-}" = "--" ]; then
 	shift
 fi
-BUILD=${BUILD:-build}
 
 if [ ! -f "$config" ]; then
-	echo "regenerate-golden.sh: config '$config' does not exist" >&2
-	exit 2
-fi
-if [ ! -d "$BUILD" ]; then
-	echo "regenerate-golden.sh: build directory '$BUILD' does not exist;" \
-		"configure it first: cmake -S . -B $BUILD" >&2
+	echo "regenerate-golden.sh: config '$config' does not exist (relative to $(pwd))" >&2
 	exit 2
 fi
 command -v python3 >/dev/null 2>&1 || {
@@ -46,9 +53,39 @@ command -v python3 >/dev/null 2>&1 || {
 	exit 2
 }
 
+if [ -n "${RENACER:-}" ]; then
+	renacer=$RENACER
+	if ! command -v "$renacer" >/dev/null 2>&1; then
+		echo "regenerate-golden.sh: RENACER='$renacer' is not an executable" >&2
+		exit 2
+	fi
+elif [ -n "$self_tree" ]; then
+	BUILD=${BUILD:-build}
+	if [ ! -d "$BUILD" ]; then
+		echo "regenerate-golden.sh: build directory '$BUILD' does not exist;" \
+			"configure it first: cmake -S . -B $BUILD" >&2
+		exit 2
+	fi
+	cmake --build "$BUILD" -j"$(nproc 2>/dev/null || echo 2)" ${BUILD_TARGET:+--target "$BUILD_TARGET"}
+	renacer=$BUILD/renacer
+elif command -v renacer >/dev/null 2>&1; then
+	renacer=renacer
+else
+	echo "regenerate-golden.sh: no renacer on PATH; install it or set RENACER=/path/to/renacer" >&2
+	exit 2
+fi
+
 # The golden directory: [golden] dir of the config, relative to the config's directory.
 golden_dir=$(python3 - "$config" <<'EOF'
-import os, sys, tomllib
+import os, sys
+try:
+    import tomllib
+except ImportError:  # Python < 3.11
+    try:
+        import tomli as tomllib
+    except ImportError:
+        sys.exit("regenerate-golden.sh: python3 >= 3.11 (tomllib) or python3-tomli is needed "
+                 "to read the config")
 path = sys.argv[1]
 with open(path, "rb") as f:
     cfg = tomllib.load(f)
@@ -57,8 +94,6 @@ print(d if os.path.isabs(d) else os.path.join(os.path.dirname(path) or ".", d))
 EOF
 )
 
-cmake --build "$BUILD" -j"$(nproc 2>/dev/null || echo 2)" ${BUILD_TARGET:+--target "$BUILD_TARGET"}
-
 old=$(mktemp -d "${TMPDIR:-/tmp}/renacer-golden.XXXXXX")
 trap 'rm -rf "$old"' EXIT INT TERM
 if [ -d "$golden_dir" ]; then
@@ -66,7 +101,7 @@ if [ -d "$golden_dir" ]; then
 fi
 
 rc=0
-"$BUILD/renacer" golden update --config "$config" "$@" || rc=$?
+"$renacer" golden update --config "$config" "$@" || rc=$?
 
 python3 - "$old" "$golden_dir" <<'EOF'
 # Per-target table of what changed between the saved and the new golden traces: the median of
@@ -74,8 +109,20 @@ python3 - "$old" "$golden_dir" <<'EOF'
 import json, os, statistics, sys
 
 old_dir, new_dir = sys.argv[1], sys.argv[2]
-UNITS = {"wall_time": "ns", "critical_path": "ns", "gpu_busy": "ns", "peak_rss": "bytes",
-         "alloc_peak": "bytes", "alloc_total": "bytes", "gpu_copy_bytes": "bytes"}
+# Units of the golden's samples (assertions/assertion.h RN_METRICS); the table shows them as
+# the report does: ns as ms with 3 decimals, bytes as "N B", counts as plain numbers.
+UNITS = {"wall_time": "ns", "critical_path": "ns", "cpu_time": "ns", "gpu_busy": "ns",
+         "peak_rss": "bytes", "alloc_peak": "bytes", "alloc_total": "bytes",
+         "gpu_copy_bytes": "bytes"}
+
+def unit_of(metric):
+    if metric in UNITS:
+        return UNITS[metric]
+    if metric.endswith("_time") or metric.endswith("_ns"):
+        return "ns"
+    if metric.endswith("_bytes"):
+        return "bytes"
+    return None
 
 def load(path):
     try:
@@ -93,12 +140,9 @@ def human(v, unit):
     if v is None:
         return "-"
     if unit == "ns":
-        return "%.2f ms" % (v / 1e6)
+        return "%.3f ms" % (v / 1e6)
     if unit == "bytes":
-        for scale, name in ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")):
-            if abs(v) >= scale:
-                return "%.1f %s" % (v / scale, name)
-        return "%d bytes" % v
+        return "%.0f B" % v
     return ("%d" % v) if v == int(v) else ("%.1f" % v)
 
 def delta(a, b):
@@ -117,7 +161,7 @@ def rows(old, new):
         a = statistics.median(samples_old[m]) if samples_old.get(m) else None
         b = statistics.median(new["samples"][m]) if new["samples"][m] else None
         if a != b:
-            out.append((m, human(a, UNITS.get(m)), human(b, UNITS.get(m)), delta(a, b)))
+            out.append((m, human(a, unit_of(m)), human(b, unit_of(m)), delta(a, b)))
     if old is None:
         # A new golden trace: its metrics, not a line per syscall.
         out.append(("(syscalls recorded)", "-", human(len(new.get("syscalls", {})), None), ""))

@@ -16,6 +16,13 @@
 struct rn_elf_cache;
 int rn_elf_identify(struct rn_elf_cache **cache, const char *path, uint16_t *machine,
 		    char build_id[41]);
+/*
+ * Zero-filled bytes of an executable's loadable segments (the sum over PT_LOAD of p_memsz -
+ * p_filesz: its .bss), which the kernel maps anonymously at exec without a syscall the tracer
+ * could see. Same cache as rn_elf_identify (one read per binary). Returns 0 with *bytes set,
+ * or negative errno with *bytes = 0.
+ */
+int rn_elf_zero_fill(struct rn_elf_cache **cache, const char *path, uint64_t *bytes);
 /* Free a cache made by rn_elf_identify (NULL-safe). */
 void rn_elf_cache_free(struct rn_elf_cache *cache);
 

@@ -174,10 +174,73 @@ static void memory_nrs(void)
 	nr_brk = rn_syscall_lookup("brk");
 }
 
-/* Anonymous-memory accounting from the arguments and results of memory syscalls. */
+/* The bytes of `p` that count in the tree's current total: its image's bytes less those it
+ * holds as a fork copy of its parent's. */
+static uint64_t tree_share(const struct rn_process *p)
+{
+	return p->alloc_cur_bytes > p->alloc_inherited_bytes ?
+		       p->alloc_cur_bytes - p->alloc_inherited_bytes : 0;
+}
+
+/* Move the tree's current total from `before` (tree_share before a change) to p's share now. */
+static void tree_update(struct rn_trace *t, const struct rn_process *p, uint64_t before)
+{
+	uint64_t after = tree_share(p);
+
+	if (after >= before) {
+		t->alloc_cur_bytes += after - before;
+	} else {
+		uint64_t down = before - after;
+
+		t->alloc_cur_bytes = down < t->alloc_cur_bytes ? t->alloc_cur_bytes - down : 0;
+	}
+	if (t->alloc_cur_bytes > t->alloc_peak_bytes)
+		t->alloc_peak_bytes = t->alloc_cur_bytes;
+}
+
+void rn_trace_image_fork(struct rn_trace *t, struct rn_process *child,
+			 const struct rn_process *parent, bool shares_vm)
+{
+	uint64_t before = tree_share(child);
+
+	if (shares_vm || !parent)
+		return;
+	child->brk_cur = parent->brk_cur;
+	child->alloc_cur_bytes = parent->alloc_cur_bytes;
+	child->alloc_inherited_bytes = parent->alloc_cur_bytes;
+	if (child->alloc_cur_bytes > child->alloc_peak_bytes)
+		child->alloc_peak_bytes = child->alloc_cur_bytes;
+	tree_update(t, child, before);
+}
+
+void rn_trace_image_end(struct rn_trace *t, struct rn_process *p)
+{
+	uint64_t before = tree_share(p);
+
+	p->alloc_cur_bytes = 0;
+	p->alloc_inherited_bytes = 0;
+	p->brk_cur = 0;
+	tree_update(t, p, before);
+}
+
+void rn_trace_image_map(struct rn_trace *t, struct rn_process *p, uint64_t bytes)
+{
+	uint64_t before = tree_share(p);
+
+	p->alloc_cur_bytes += bytes;
+	p->alloc_total_bytes += bytes;
+	t->alloc_total_bytes += bytes;
+	if (p->alloc_cur_bytes > p->alloc_peak_bytes)
+		p->alloc_peak_bytes = p->alloc_cur_bytes;
+	tree_update(t, p, before);
+}
+
+/* Anonymous-memory accounting from the arguments and results of memory syscalls, in the
+ * current image of `p` (see rn_trace_image_end: an exec restarts it). */
 static void account_memory(struct rn_trace *t, struct rn_process *p,
 			   const struct rn_syscall_event *ev)
 {
+	uint64_t before = tree_share(p);
 	int64_t delta = 0;
 
 	if (ev->err || (ev->flags & RN_SC_UNFINISHED))
@@ -193,9 +256,11 @@ static void account_memory(struct rn_trace *t, struct rn_process *p,
 	} else if (ev->nr == nr_mremap) {
 		delta = (int64_t)ev->args[2] - (int64_t)ev->args[1];
 	} else if (ev->nr == nr_brk) {
-		/* brk(0) queries the break; later calls move it. Track growth from the first
-		 * answer, which is kept in alloc_brk_base. */
-		if (!p->brk_cur) {
+		/* brk(0) queries the break; later calls move it. Track growth from the image's
+		 * first answer (brk_cur is 0 again after an exec: the new image's break is
+		 * elsewhere, and a difference with the old one would be garbage). A brk(0)
+		 * takes the answer as the base too. */
+		if (!p->brk_cur || !ev->args[0]) {
 			p->brk_cur = (uint64_t)ev->ret;
 			return;
 		}
@@ -212,11 +277,11 @@ static void account_memory(struct rn_trace *t, struct rn_process *p,
 	if (delta < 0 && (uint64_t)-delta > p->alloc_cur_bytes)
 		delta = -(int64_t)p->alloc_cur_bytes;
 	p->alloc_cur_bytes = (uint64_t)((int64_t)p->alloc_cur_bytes + delta);
-	t->alloc_cur_bytes = (uint64_t)((int64_t)t->alloc_cur_bytes + delta);
+	if (p->alloc_inherited_bytes > p->alloc_cur_bytes)
+		p->alloc_inherited_bytes = p->alloc_cur_bytes;
 	if (p->alloc_cur_bytes > p->alloc_peak_bytes)
 		p->alloc_peak_bytes = p->alloc_cur_bytes;
-	if (t->alloc_cur_bytes > t->alloc_peak_bytes)
-		t->alloc_peak_bytes = t->alloc_cur_bytes;
+	tree_update(t, p, before);
 }
 
 static void spool_write(struct rn_trace *t, const struct rn_syscall_event *ev)

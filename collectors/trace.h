@@ -126,10 +126,15 @@ struct rn_process {
 	uint64_t syscall_ns;   /* summed syscall durations, ns */
 	struct rn_syscall_stat *sc; /* per-syscall stats indexed by number, rn_syscall_table_size()
 				     * entries, owned; NULL until the first syscall */
-	uint64_t alloc_cur_bytes;  /* anonymous mmap/mremap + brk growth - munmap, now, bytes */
-	uint64_t alloc_peak_bytes; /* peak of alloc_cur_bytes, bytes */
+	uint64_t alloc_cur_bytes;  /* anonymous mmap/mremap + brk growth - munmap of its current
+				    * image, now, bytes (0 again at each exec and at its end) */
+	uint64_t alloc_peak_bytes; /* peak of alloc_cur_bytes: the largest of its images', bytes */
 	uint64_t alloc_total_bytes; /* all bytes ever mapped anonymously or by brk growth */
-	uint64_t brk_cur;          /* current program break (0 until the first brk answer) */
+	uint64_t brk_cur;          /* program break of its current image (0 until the image's
+				    * first brk answer; a fork child's starts at its parent's) */
+	uint64_t alloc_inherited_bytes; /* of alloc_cur_bytes, those copied from the parent at
+				    * fork (the parent's memory: not counted again in the tree),
+				    * lowered when alloc_cur_bytes falls below it, bytes */
 	struct rn_maps *maps;      /* the latest /proc/PID/maps snapshot of its current image,
 				    * taken by the ptrace collector for spooled spans with a stack
 				    * (lazily, again when an address is not covered, and at the
@@ -251,6 +256,27 @@ struct rn_process *rn_trace_add_process(struct rn_trace *t, pid_t pid, pid_t ppi
 int rn_trace_find_process(const struct rn_trace *t, pid_t pid);
 /* Set a process's exe (copied) and comm (its basename). */
 void rn_process_set_exe(struct rn_process *p, const char *exe);
+
+/*
+ * Memory accounting follows the process image that owns it (issue: a wrapper that execs,
+ * `sh -c 'exec gzip ...'`, must not carry the shell's program break into gzip's):
+ * - rn_trace_image_fork(): `child` was made by fork (its own copy of `parent`'s image:
+ *   `shares_vm` false) or by clone(CLONE_VM)/vfork without CLONE_THREAD (`shares_vm` true:
+ *   it runs in the parent's image until it execs, so it starts with nothing of its own).
+ *   A copy starts with the parent's program break and current bytes; the copied bytes stay
+ *   the parent's in the tree totals (alloc_inherited_bytes). Threads share their process's
+ *   rn_process and need no call.
+ * - rn_trace_image_end(): the image of `p` is gone (a successful exec replaced it, or the
+ *   process ended): its current bytes leave the tree's current total and it restarts with no
+ *   mappings and no program break. Its alloc_peak_bytes (the largest of its images') and
+ *   alloc_total_bytes stay.
+ */
+void rn_trace_image_fork(struct rn_trace *t, struct rn_process *child,
+			 const struct rn_process *parent, bool shares_vm);
+void rn_trace_image_end(struct rn_trace *t, struct rn_process *p);
+/* `bytes` of anonymous memory were mapped into the current image of `p` without a syscall
+ * (the executable's .bss, mapped by the kernel at exec): counted as an mmap would be. */
+void rn_trace_image_map(struct rn_trace *t, struct rn_process *p, uint64_t bytes);
 
 /*
  * Account one completed syscall into process `p` (stats, totals, allocations) and hand it to

@@ -21,6 +21,7 @@
 #include "equivalence.h"
 #include "github.h"
 #include "golden.h"
+#include "preflight.h"
 #include "junit.h"
 #include "log.h"
 #include "otlp.h"
@@ -697,6 +698,33 @@ static int otlp_configure(struct rn_otlp_cfg *oc, const struct rn_config *cfg,
 	return 0;
 }
 
+static bool want_target(void *ctx, const char *name)
+{
+	return selected(ctx, name);
+}
+
+/* Before the first run: every golden trace the check will read (an unusable one marks its
+ * target in bad_golden, cfg->ntargets entries: it is not run, its golden verdict is ERROR),
+ * and the directories of the outputs it will write (created when missing), all reported at
+ * once. Returns 0 or RN_EXIT_OUTPUT. */
+static int preflight(const struct rn_config *cfg, const struct check_opts *o, bool *bad_golden)
+{
+	const char *paths[] = { o->junit ? o->junit : cfg->junit,
+				o->trace_out ? o->trace_out : cfg->trace_out,
+				o->otlp_file ? o->otlp_file : cfg->otlp_file, o->bench_json };
+	const char *what[] = { "JUnit report", "timeline", "OTLP file", "benchmark JSON" };
+	bool out_failed = false;
+	size_t i;
+
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		if (rn_preflight_output(paths[i], what[i]))
+			out_failed = true;
+	if (!out_failed && !o->no_golden && cfg->regression.enabled)
+		rn_preflight_goldens(cfg, want_target, (void *)o, o->color, o->github,
+				     RN_DIAG_MAX_ERRORS, bad_golden);
+	return out_failed ? RN_EXIT_OUTPUT : 0;
+}
+
 int rn_cmd_check(int argc, char **argv)
 {
 	struct check_opts o;
@@ -709,6 +737,7 @@ int rn_cmd_check(int argc, char **argv)
 	int first, rc, worst = 0, interrupted = 0;
 	uint64_t check_start = realtime_ns();
 	const char *junit;
+	bool *bad_golden = NULL; /* per config target: its golden trace is unusable */
 
 	opts_init(&o);
 	if (rn_cli_parse(&rn_cmd_check_def, argc, argv, on_option, &o, &first))
@@ -736,6 +765,9 @@ int rn_cmd_check(int argc, char **argv)
 	rc = check_selection(&o, &cfg);
 	if (!rc)
 		rc = check_collectors(&cfg, &o);
+	bad_golden = rn_xcalloc(cfg.ntargets, sizeof(*bad_golden));
+	if (!rc)
+		rc = preflight(&cfg, &o, bad_golden);
 	if (rc)
 		goto out_config;
 
@@ -762,7 +794,12 @@ int rn_cmd_check(int argc, char **argv)
 		r = &results[idx];
 		rn_target_result_init(r, tc->name);
 		tvs[idx].result = r;
-		if (!interrupted) {
+		if (bad_golden[i]) {
+			/* its golden trace is unusable (reported before the first run): the runs
+			 * could not be judged against it */
+			r->status = RN_RUN_ERROR;
+			r->error = rn_xstrdup("not run: its golden trace is unusable");
+		} else if (!interrupted) {
 			if (run_target(&cfg, tc, &o, idx, nsel, &otlp_ctx, false, r) == -ECANCELED)
 				interrupted = rn_run_interrupted();
 		} else {
@@ -871,6 +908,7 @@ int rn_cmd_check(int argc, char **argv)
 out_otlp:
 	rn_otlp_cfg_release(&otlp_cfg);
 out_config:
+	free(bad_golden);
 	rn_config_release(&cfg);
 	free(o.only);
 	return rc;
@@ -896,6 +934,24 @@ int rn_cmd_validate(int argc, char **argv)
 	rc = load_config(&cfg, o.config, o.color, o.quiet, o.github);
 	if (rc)
 		return rc;
+	if (!cfg.ntargets && !cfg.nassertions) {
+		struct rn_diag d;
+
+		/* a check of it would judge nothing */
+		rn_diag_init(&d, cfg.path, NULL, 0);
+		rn_diag_set(&d, 0, 0, "empty config: no [[target]] and no [[assertion]] "
+			    "(renacer.toml.example shows every key)");
+		rn_diag_print(&d, o.color);
+		if (o.github)
+			rn_github_report_diag(&d, RN_EXIT_CONFIG);
+		rn_config_release(&cfg);
+		return RN_EXIT_CONFIG;
+	}
+	/* the golden traces check would read: a corrupt one fails here, not after the runs */
+	if (rn_preflight_goldens(&cfg, NULL, NULL, o.color, o.github, RN_DIAG_MAX_ERRORS, NULL)) {
+		rn_config_release(&cfg);
+		return RN_EXIT_CONFIG;
+	}
 	if (!o.quiet)
 		fprintf(stderr, "%s: ok (%zu target%s, %zu assertion%s)\n", cfg.path, cfg.ntargets,
 			cfg.ntargets == 1 ? "" : "s", cfg.nassertions, cfg.nassertions == 1 ? "" : "s");

@@ -13,6 +13,7 @@
 #include "buf.h"
 #include "equivalence.h"
 #include "log.h"
+#include "original.h"
 #include "xalloc.h"
 
 /*
@@ -582,6 +583,31 @@ static int require(struct ctx *c, const struct rn_toml_value *tab, const char *k
 		      type_name);
 }
 
+/* span_count without span_name_pattern counts every span, as in the original format. */
+static int compile_all_spans(struct ctx *c, const struct rn_toml_value *tab,
+			     struct rn_assertion_spec *a)
+{
+	regex_t *re = rn_xmalloc(sizeof(*re));
+
+	if (regcomp(re, "^(.*)$", REG_EXTENDED | REG_NOSUB)) {
+		free(re);
+		return err_at(c, tab->pos, "cannot compile the all-spans pattern");
+	}
+	a->span_name_pattern = rn_xstrdup(".*");
+	a->span_re = re;
+	return 0;
+}
+
+/* `type = "custom"` with an `expression`: the original format's user-defined assertion. */
+static bool is_custom_type(const struct rn_toml_value *tab)
+{
+	const struct rn_toml_kv *kv = rn_toml_get_kv(tab, "type");
+
+	return kv && kv->val->type == RN_TOML_STRING && !strcmp(kv->val->u.str.ptr, "custom");
+}
+
+/* Returns 0, -1 (error in c->d) or 1: an assertion of the original format that is accepted
+ * with a note and left out (type custom). */
 static int parse_assertion(struct ctx *c, const struct rn_toml_value *tab,
 			   struct rn_assertion_spec *a)
 {
@@ -604,6 +630,14 @@ static int parse_assertion(struct ctx *c, const struct rn_toml_value *tab,
 		return -1;
 	snprintf(c->what_buf, sizeof(c->what_buf), "[[assertion]] '%s'", a->name);
 	c->what = c->what_buf;
+	if (is_custom_type(tab)) {
+		/* the original format's Rust-expression assertion: nothing here evaluates it */
+		rn_config_add_note(c->cfg, rn_toml_get_kv(tab, "type")->val->pos,
+				   "%s of type custom (a Rust expression in the original renacer) is "
+				   "not evaluated by this renacer and is left out of the report",
+				   c->what);
+		return 1;
+	}
 	if (check_keys(c, tab, assertion_keys))
 		return -1;
 	if (!rn_toml_get_kv(tab, "type"))
@@ -639,14 +673,15 @@ static int parse_assertion(struct ctx *c, const struct rn_toml_value *tab,
 			return -1;
 		break;
 	case RN_ASSERT_SPAN_COUNT:
-		if (require(c, tab, "max_spans", "an integer", "span_count") ||
-		    require(c, tab, "span_name_pattern", "a POSIX ERE", "span_count"))
+		if (require(c, tab, "max_spans", "an integer", "span_count"))
 			return -1;
 		iv = 0;
 		if (get_int(c, tab, "max_spans", 0, INT64_MAX, &iv))
 			return -1;
 		a->max_spans = (uint64_t)iv;
 		if (get_regex(c, tab, "span_name_pattern", &a->span_name_pattern, &a->span_re))
+			return -1;
+		if (!a->span_name_pattern && compile_all_spans(c, tab, a))
 			return -1;
 		break;
 	case RN_ASSERT_MEMORY_USAGE:
@@ -660,6 +695,14 @@ static int parse_assertion(struct ctx *c, const struct rn_toml_value *tab,
 		if (get_choice(c, tab, "tracking_mode", tracking_names, &choice))
 			return -1;
 		a->tracking_mode = (enum rn_tracking_mode)choice;
+		/* A file without [[target]] is in the original format (its targets come from the
+		 * command line), whose default mode was allocations: say which one is measured. */
+		if (!rn_toml_get_kv(tab, "tracking_mode") && !c->cfg->ntargets)
+			rn_config_add_note(c->cfg, tab->pos,
+					   "%s has no tracking_mode: it measures \"rss\" (peak "
+					   "resident set); the original renacer measured "
+					   "\"allocations\" here; set tracking_mode to choose",
+					   c->what);
 		break;
 	case RN_ASSERT_ANTI_PATTERN: {
 		char *p = NULL;
@@ -856,6 +899,7 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 	struct rn_config *cfg = c->cfg;
 	const struct rn_toml_value *v;
 	size_t i, j, nignored = 0;
+	bool failed = false; /* an error was recorded; parsing goes on to find the others */
 	int err;
 
 	/* Top level: our tables, and unknown tables from other renacer versions (warned). */
@@ -868,14 +912,21 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 				break;
 		if (*k)
 			continue;
+		if (kv->val->type == RN_TOML_TABLE && rn_original_is_table(kv->key)) {
+			/* a table of the original renacer format: accepted, with notes */
+			rn_original_table(cfg, kv->key, kv->val);
+			continue;
+		}
 		if (kv->val->type == RN_TOML_TABLE ||
 		    (kv->val->type == RN_TOML_ARRAY && kv->val->u.array.n &&
 		     kv->val->u.array.items[0]->type == RN_TOML_TABLE)) {
 			const char *hint = rn_suggest(kv->key, top_keys);
 
 			if (hint) {
-				return err_at(c, kv->key_pos, "unknown table [%s] (did you mean [%s]?)",
-					      kv->key, hint);
+				err_at(c, kv->key_pos, "unknown table [%s] (did you mean [%s]?)",
+				       kv->key, hint);
+				failed = true;
+				continue;
 			}
 			cfg->ignored_tables = rn_xrealloc(cfg->ignored_tables,
 							  (nignored + 2) * sizeof(char *));
@@ -887,82 +938,107 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 			const char *hint = rn_suggest(kv->key, top_keys);
 
 			if (hint)
-				return err_at(c, kv->key_pos,
-					      "unknown top-level key '%s' (did you mean '%s'?)", kv->key,
-					      hint);
-			return err_at(c, kv->key_pos,
-				      "unknown top-level key '%s' (expected [[target]], [[assertion]], "
-				      "[golden], [report], [otlp] or [regression])",
-				      kv->key);
+				err_at(c, kv->key_pos, "unknown top-level key '%s' (did you mean '%s'?)",
+				       kv->key, hint);
+			else
+				err_at(c, kv->key_pos,
+				       "unknown top-level key '%s' (expected [[target]], [[assertion]], "
+				       "[golden], [report], [otlp] or [regression])",
+				       kv->key);
+			failed = true;
 		}
 	}
 
 	v = get_aot(c, root, "target", &err);
 	if (err)
-		return -1;
+		failed = true;
 	if (v) {
 		cfg->targets = rn_xcalloc(v->u.array.n, sizeof(*cfg->targets));
 		for (i = 0; i < v->u.array.n; i++) {
 			const struct rn_toml_kv *nk;
 
 			cfg->ntargets = i + 1;
-			if (parse_target(c, v->u.array.items[i], &cfg->targets[i]))
+			if (rn_diag_full(c->d))
 				return -1;
+			if (parse_target(c, v->u.array.items[i], &cfg->targets[i])) {
+				failed = true; /* on to the next [[target]] */
+				continue;
+			}
 			for (j = 0; j < i; j++) {
-				if (strcmp(cfg->targets[j].name, cfg->targets[i].name))
+				if (!cfg->targets[j].name ||
+				    strcmp(cfg->targets[j].name, cfg->targets[i].name))
 					continue;
 				nk = rn_toml_get_kv(v->u.array.items[i], "name");
-				return err_at(c, nk->val->pos,
-					      "duplicate target name \"%s\" (first defined at line %d)",
-					      cfg->targets[i].name, cfg->targets[j].line);
+				err_at(c, nk->val->pos,
+				       "duplicate target name \"%s\" (first defined at line %d)",
+				       cfg->targets[i].name, cfg->targets[j].line);
+				failed = true;
+				break;
 			}
 		}
 	}
 
 	v = get_aot(c, root, "assertion", &err);
 	if (err)
-		return -1;
+		failed = true;
 	if (v) {
 		cfg->assertions = rn_xcalloc(v->u.array.n, sizeof(*cfg->assertions));
 		for (i = 0; i < v->u.array.n; i++) {
 			const struct rn_toml_value *tab = v->u.array.items[i];
 			const struct rn_toml_kv *nk;
 			char **t;
+			size_t ai = cfg->nassertions++; /* its slot: custom ones are left out */
+			int prc;
 
-			cfg->nassertions = i + 1;
-			if (parse_assertion(c, tab, &cfg->assertions[i]))
+			if (rn_diag_full(c->d))
 				return -1;
-			for (j = 0; j < i; j++) {
-				if (strcmp(cfg->assertions[j].name, cfg->assertions[i].name))
+			prc = parse_assertion(c, tab, &cfg->assertions[ai]);
+			if (prc < 0) {
+				failed = true; /* on to the next [[assertion]] */
+				continue;
+			}
+			if (prc > 0) {
+				assertion_release(&cfg->assertions[ai]);
+				cfg->nassertions--;
+				continue;
+			}
+			for (j = 0; j < ai; j++) {
+				if (!cfg->assertions[j].name ||
+				    strcmp(cfg->assertions[j].name, cfg->assertions[ai].name))
 					continue;
 				nk = rn_toml_get_kv(tab, "name");
-				return err_at(c, nk->val->pos,
-					      "duplicate assertion name \"%s\" (first defined at line %d)",
-					      cfg->assertions[i].name, cfg->assertions[j].line);
+				err_at(c, nk->val->pos,
+				       "duplicate assertion name \"%s\" (first defined at line %d)",
+				       cfg->assertions[ai].name, cfg->assertions[j].line);
+				failed = true;
+				break;
 			}
 			/* Targets named by an assertion must exist when the file declares any. */
-			for (t = cfg->assertions[i].targets; t && *t && cfg->ntargets; t++) {
+			for (t = cfg->assertions[ai].targets; t && *t && cfg->ntargets; t++) {
 				const char *names[257];
 				size_t k, n = 0;
 
 				for (k = 0; k < cfg->ntargets; k++)
-					if (!strcmp(cfg->targets[k].name, *t))
-						break;
+					if (!cfg->targets[k].name ||
+					    !strcmp(cfg->targets[k].name, *t))
+						break; /* (a target in error: no second error) */
 				if (k < cfg->ntargets)
 					continue;
 				for (k = 0; k < cfg->ntargets && n < 256; k++)
-					names[n++] = cfg->targets[k].name;
+					if (cfg->targets[k].name)
+						names[n++] = cfg->targets[k].name;
 				names[n] = NULL;
 				nk = rn_toml_get_kv(tab, "targets");
 				{
 					const char *hint = rn_suggest(*t, names);
-					size_t idx = (size_t)(t - cfg->assertions[i].targets);
+					size_t idx = (size_t)(t - cfg->assertions[ai].targets);
 
-					return err_at(c, nk->val->u.array.items[idx]->pos,
-						      "[[assertion]] '%s' names unknown target \"%s\"%s%s%s",
-						      cfg->assertions[i].name, *t,
-						      hint ? " (did you mean \"" : "",
-						      hint ? hint : "", hint ? "\"?)" : "");
+					err_at(c, nk->val->u.array.items[idx]->pos,
+					       "[[assertion]] '%s' names unknown target \"%s\"%s%s%s",
+					       cfg->assertions[ai].name, *t,
+					       hint ? " (did you mean \"" : "", hint ? hint : "",
+					       hint ? "\"?)" : "");
+					failed = true;
 				}
 			}
 		}
@@ -970,7 +1046,7 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 
 	v = get_table(c, root, "golden", golden_keys, &err);
 	if (err)
-		return -1;
+		failed = true;
 	if (v) {
 		char *dir = NULL;
 
@@ -985,7 +1061,7 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 
 	v = get_table(c, root, "report", report_keys, &err);
 	if (err)
-		return -1;
+		failed = true;
 	if (v) {
 		char *p = NULL;
 		char **slots[] = { &cfg->junit, &cfg->trace_out, &cfg->otlp_file };
@@ -1006,7 +1082,7 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 
 	v = get_table(c, root, "otlp", otlp_keys, &err);
 	if (err)
-		return -1;
+		failed = true;
 	if (v) {
 		struct rn_otlp_file_cfg *o = &cfg->otlp;
 		const struct rn_toml_kv *kv = rn_toml_get_kv(v, "headers");
@@ -1057,7 +1133,7 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 
 	v = get_table(c, root, "regression", regression_keys, &err);
 	if (err)
-		return -1;
+		failed = true;
 	if (v) {
 		struct rn_regression_cfg *r = &cfg->regression;
 		int64_t iv;
@@ -1082,7 +1158,9 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 			return -1;
 		r->memory_floor_bytes = (uint64_t)iv;
 	}
-	return parse_semantic_equivalence(c, root);
+	if (parse_semantic_equivalence(c, root))
+		failed = true;
+	return failed ? -1 : 0;
 }
 
 int rn_config_parse(struct rn_config *cfg, const char *path, const char *src, size_t len,
@@ -1125,6 +1203,8 @@ int rn_config_parse(struct rn_config *cfg, const char *path, const char *src, si
 	memset(&c, 0, sizeof(c));
 	c.cfg = cfg;
 	c.d = d;
+	/* the TOML is well formed: find every schema error in one pass */
+	rn_diag_collect(d, RN_DIAG_MAX_ERRORS);
 	rc = parse_sections(&c, root);
 	rn_toml_free(root);
 	if (rc)
@@ -1135,6 +1215,12 @@ int rn_config_parse(struct rn_config *cfg, const char *path, const char *src, si
 		for (t = cfg->ignored_tables; *t; t++)
 			rn_warn("%s: ignoring table [%s]: not used by this renacer version",
 				cfg->path, *t);
+	}
+	if (!quiet && cfg->notes) {
+		char **t;
+
+		for (t = cfg->notes; *t; t++)
+			rn_note("%s", *t);
 	}
 	return 0;
 
@@ -1199,6 +1285,7 @@ void rn_config_release(struct rn_config *cfg)
 	free_strings(cfg->ignored_tables);
 	free(cfg->semantic);
 	free_strings(cfg->semantic_ignore);
+	free_strings(cfg->notes);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -1219,12 +1306,18 @@ struct rn_target_cfg *rn_config_add_cli_target(struct rn_config *cfg, char *cons
 	t->argv = rn_xcalloc(n + 1, sizeof(*t->argv));
 	for (i = 0; i < n; i++)
 		t->argv[i] = rn_xstrdup(argv[i]);
-	/* A command-line target runs where the user is, not where the config is. */
+	/* A command-line target runs where the user is, not where the config is. Its stdout
+	 * keeps the documented default, null: renacer's stdout carries the report (a target's
+	 * output, binary data included, would interleave with the verdict table); stderr stays
+	 * inherited, as for every target, so failures remain visible. */
 	free(t->cwd);
 	t->cwd = rn_xstrdup(getcwd(cwd, sizeof(cwd)) ? cwd : ".");
-	t->out = RN_STDIO_INHERIT;
 	return t;
 }
+
+/* Markdown row of a key of the original format. */
+#define ORIGINAL_DOC_ROW(table, key, action, note) \
+	fprintf(out, "| `[%s]` | `%s` | %s |\n", table, key, note);
 
 /* Markdown table of one key list. */
 #define DOC_ROW(key, type, doc) fprintf(out, "| `%s` | %s | %s |\n", #key, type, doc);
@@ -1245,5 +1338,10 @@ void rn_config_write_docs(FILE *out)
 	RN_REGRESSION_KEYS(DOC_ROW)
 	fputs("\n### [semantic_equivalence]\n\n| key | type | meaning |\n|---|---|---|\n", out);
 	RN_SEMANTIC_KEYS(DOC_ROW)
+	fputs("\n### Tables of the original renacer format\n\nAccepted with a note per key "
+	      "(validate and check print them):\n\n| table | key | what renacer does |\n"
+	      "|---|---|---|\n", out);
+	RN_ORIGINAL_KEYS(ORIGINAL_DOC_ROW)
 }
+#undef ORIGINAL_DOC_ROW
 #undef DOC_ROW

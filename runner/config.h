@@ -49,7 +49,7 @@
 	X(max_duration_ms, "number", "critical_path: budget in milliseconds (inclusive)")      \
 	X(trace_name_pattern, "string", "critical_path: targets whose name fully matches (POSIX ERE)") \
 	X(max_spans, "integer", "span_count: budget in spans (inclusive)")                      \
-	X(span_name_pattern, "string", "span_count: span names to count, full match (POSIX ERE)") \
+	X(span_name_pattern, "string", "span_count: span names to count, full match (POSIX ERE; default every span)") \
 	X(max_bytes, "integer", "memory_usage: budget in bytes (inclusive)")                    \
 	X(tracking_mode, "string", "memory_usage: \"rss\" (default) or \"allocations\"")       \
 	X(pattern, "string", "anti_pattern: detector name")                                    \
@@ -107,7 +107,16 @@
 	X(min_confidence, "number", "similarity 0..1 from which differences in opened files and I/O sequences are tolerated (default 1.0: none)") \
 	X(normalize, "array of strings", "any of \"tmp\", \"pids\", \"numbers\" (default all)") \
 	X(ignore_paths, "array of strings", "fnmatch patterns of paths whose facts are dropped") \
-	X(keep_system, "boolean", "keep the loader's files and /proc, /sys, /dev (default false)")
+	X(keep_system, "boolean", "keep the loader's files and /proc, /sys, /dev (default false)") \
+	X(python_trace_dir, "string", "original renacer format: accepted, no effect")          \
+	X(rust_trace_dir, "string", "original renacer format: accepted, no effect")            \
+	X(check_write_patterns, "boolean", "original renacer format: accepted, no effect (writes are always compared)") \
+	X(check_file_operations, "boolean", "original renacer format: accepted, no effect (file operations are always compared)") \
+	X(check_output_correctness, "boolean", "original renacer format: accepted, no effect") \
+	X(check_memory_allocations, "boolean", "original renacer format: accepted, no effect") \
+	X(expected_speedup_min, "number", "original renacer format: accepted, no effect (use a baseline or golden timing)") \
+	X(expected_speedup_max, "number", "original renacer format: accepted, no effect")    \
+	X(expected_memory_reduction_min, "number", "original renacer format: accepted, no effect")
 
 /* One [[target]]. Owned by the config. */
 struct rn_target_cfg {
@@ -165,6 +174,9 @@ struct rn_config {
 	struct rn_equiv_opts *semantic; /* [semantic_equivalence] options (defaults when absent),
 				       * owned; ignore_paths owned through semantic_ignore */
 	char **semantic_ignore;       /* [semantic_equivalence] ignore_paths, NULL-terminated */
+	char **notes;                 /* "FILE:LINE:COL: note: ..." lines about keys of the original
+				       * renacer format (runner/original.h), owned, NULL-terminated,
+				       * or NULL; printed at load unless quiet */
 };
 
 /*

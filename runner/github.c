@@ -212,19 +212,59 @@ int rn_github_annotation_limit(void)
 	return v > RN_GITHUB_MAX_ANNOTATIONS ? RN_GITHUB_MAX_ANNOTATIONS : (int)v;
 }
 
+/* The repository root above the absolute path `abs`: the nearest ancestor directory holding
+ * a ".git" entry (a directory, or a file in worktrees and submodules). Caller frees; NULL if
+ * none. */
+static char *git_toplevel(const char *abs)
+{
+	char *dir = rn_xstrdup(abs), *slash;
+	struct rn_buf probe;
+
+	rn_buf_init(&probe, 0);
+	while ((slash = strrchr(dir, '/'))) {
+		*slash = '\0';
+		rn_buf_reset(&probe);
+		rn_buf_addf(&probe, "%s/.git", dir);
+		if (!access(probe.buf, F_OK)) {
+			rn_buf_release(&probe);
+			if (!*dir) {
+				free(dir);
+				return rn_xstrdup("/");
+			}
+			return dir;
+		}
+	}
+	rn_buf_release(&probe);
+	free(dir);
+	return NULL;
+}
+
 /*
- * `path` as GitHub wants it in an annotation: relative to $GITHUB_WORKSPACE when it lies
- * inside, else as given without a leading "./". Caller frees.
+ * `path` as GitHub wants it in an annotation: relative to the repository root when it lies
+ * inside: $GITHUB_WORKSPACE, or without it the git toplevel above the file. A relative `path`
+ * is taken relative to `base` (the config's directory for the golden files it names; NULL:
+ * the current directory). Outside any root: as given without a leading "./". Caller frees.
  */
-static char *workspace_path(const char *path)
+static char *workspace_path_in(const char *base, const char *path)
 {
 	const char *ws = getenv("GITHUB_WORKSPACE");
 	char *abs, *wsabs = NULL, *out = NULL;
 	size_t n;
 
-	abs = realpath(path, NULL);
+	if (base && path[0] != '/') {
+		struct rn_buf joined;
+
+		rn_buf_init(&joined, 0);
+		rn_buf_addf(&joined, "%s/%s", base, path);
+		abs = realpath(joined.buf, NULL);
+		rn_buf_release(&joined);
+	} else {
+		abs = realpath(path, NULL);
+	}
 	if (abs && ws && *ws)
 		wsabs = realpath(ws, NULL);
+	else if (abs)
+		wsabs = git_toplevel(abs);
 	if (abs && wsabs) {
 		n = strlen(wsabs);
 		if (n == 1 && abs[1])
@@ -239,6 +279,11 @@ static char *workspace_path(const char *path)
 	while (path[0] == '.' && path[1] == '/')
 		path += 2;
 	return rn_xstrdup(path);
+}
+
+static char *workspace_path(const char *path)
+{
+	return workspace_path_in(NULL, path);
 }
 
 static int append_file(const char *path, const char *data, size_t len)
@@ -428,7 +473,8 @@ static void annotation(struct rn_buf *b, const struct rn_github_run *run, const 
 		line = target_line(run->cfg, name);
 	rn_buf_addf(b, "::%s file=", rank_of(v->verdict) == GH_RANK_WARN ? "warning" : "error");
 	if (!line && v->type && !strcmp(v->type, "regression") && n->t->golden_file) {
-		golden = workspace_path(n->t->golden_file);
+		/* the golden file is named relative to the config */
+		golden = workspace_path_in(run->cfg ? run->cfg->dir : NULL, n->t->golden_file);
 		rn_github_escape_property(b, golden);
 	} else {
 		rn_github_escape_property(b, cfg_file);
@@ -702,7 +748,10 @@ static void summary_markdown(struct rn_buf *b, const struct rn_github_run *run,
 
 			if ((int)target_rank(t) != rank)
 				continue;
-			golden = t->golden_file ? workspace_path(t->golden_file) : NULL;
+			golden = t->golden_file ?
+					 workspace_path_in(run->cfg ? run->cfg->dir : NULL,
+							   t->golden_file) :
+					 NULL;
 			target_section(b, t, golden, cuts, ncuts, cap);
 			free(golden);
 		}
@@ -775,6 +824,21 @@ int rn_github_report_diag(const struct rn_diag *d, int exit_code)
 		rn_buf_adds(&b, "::");
 		rn_github_escape_data(&b, d->msg);
 		rn_buf_addc(&b, '\n');
+		/* the other errors of a collecting diag, each at its own line */
+		for (i = 1; i < (size_t)d->nerrors && i <= (size_t)rn_github_annotation_limit();
+		     i++) {
+			const struct rn_diag_more *m = &d->more[i - 1];
+
+			rn_buf_adds(&b, "::error file=");
+			rn_github_escape_property(&b, file);
+			if (m->line > 0)
+				rn_buf_addf(&b, ",line=%d,col=%d", m->line, m->col > 0 ? m->col : 1);
+			rn_buf_adds(&b, ",title=");
+			rn_github_escape_property(&b, "renacer: config error");
+			rn_buf_adds(&b, "::");
+			rn_github_escape_data(&b, m->msg);
+			rn_buf_addc(&b, '\n');
+		}
 		fwrite(b.buf, 1, b.len, stdout);
 		fflush(stdout);
 	}

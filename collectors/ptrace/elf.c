@@ -18,6 +18,7 @@ struct elf_entry {
 	char *path;          /* key, owned */
 	uint16_t machine;    /* e_machine, 0 if unknown */
 	char build_id[41];   /* lowercase hex, "" if none */
+	uint64_t zero_fill;  /* sum of p_memsz - p_filesz over PT_LOAD, bytes */
 	int rc;              /* 0 or the negative errno of the first attempt */
 };
 
@@ -70,7 +71,25 @@ static void read_build_id(Elf *e, char *out)
 	}
 }
 
-static int identify(const char *path, uint16_t *machine, char *build_id)
+/* Zero-filled bytes of the PT_LOAD segments (the .bss the kernel maps at exec). */
+static uint64_t read_zero_fill(Elf *e)
+{
+	uint64_t sum = 0;
+	size_t i, nph;
+
+	if (elf_getphdrnum(e, &nph))
+		return 0;
+	for (i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD &&
+		    ph.p_memsz > ph.p_filesz)
+			sum += ph.p_memsz - ph.p_filesz;
+	}
+	return sum;
+}
+
+static int identify(const char *path, uint16_t *machine, char *build_id, uint64_t *zero_fill)
 {
 	GElf_Ehdr eh;
 	Elf *e;
@@ -88,6 +107,7 @@ static int identify(const char *path, uint16_t *machine, char *build_id)
 	}
 	*machine = eh.e_machine;
 	read_build_id(e, build_id);
+	*zero_fill = read_zero_fill(e);
 out_end:
 	if (e)
 		elf_end(e);
@@ -95,8 +115,8 @@ out_end:
 	return rc;
 }
 
-int rn_elf_identify(struct rn_elf_cache **cache, const char *path, uint16_t *machine,
-		    char build_id[41])
+/* The cache entry of `path`, read on first use. */
+static const struct elf_entry *lookup(struct rn_elf_cache **cache, const char *path)
 {
 	struct rn_elf_cache *c = *cache;
 	struct elf_entry *en;
@@ -108,18 +128,32 @@ int rn_elf_identify(struct rn_elf_cache **cache, const char *path, uint16_t *mac
 	}
 	for (i = 0; i < c->n; i++) {
 		if (!strcmp(c->v[i].path, path)) {
-			en = &c->v[i];
-			goto out_copy;
+			return &c->v[i];
 		}
 	}
 	c->v = rn_xgrow(c->v, &c->cap, c->n + 1, sizeof(*c->v));
 	en = &c->v[c->n++];
 	memset(en, 0, sizeof(*en));
 	en->path = rn_xstrdup(path);
-	en->rc = identify(path, &en->machine, en->build_id);
-out_copy:
+	en->rc = identify(path, &en->machine, en->build_id, &en->zero_fill);
+	return en;
+}
+
+int rn_elf_identify(struct rn_elf_cache **cache, const char *path, uint16_t *machine,
+		    char build_id[41])
+{
+	const struct elf_entry *en = lookup(cache, path);
+
 	*machine = en->machine;
 	memcpy(build_id, en->build_id, sizeof(en->build_id));
+	return en->rc;
+}
+
+int rn_elf_zero_fill(struct rn_elf_cache **cache, const char *path, uint64_t *bytes)
+{
+	const struct elf_entry *en = lookup(cache, path);
+
+	*bytes = en->zero_fill;
 	return en->rc;
 }
 

@@ -1067,6 +1067,16 @@ static int syscall_entry(struct rn_collector *c, struct task *tk, int nr, const 
 			tk->flags &= ~(uint32_t)TASK_HIDDEN;
 		else
 			tk->flags |= TASK_SC_HIDDEN;
+	} else if ((nr == n->execve || nr == n->execveat) && proc_of(c, tk)->exec_ns) {
+		/* An image the process got by exec is about to be replaced: its peak RSS is part
+		 * of the process's (the largest of its images'), and VmHWM restarts with the new
+		 * mm. A fork child's first image is a copy of its parent's memory and is left
+		 * out, as wait4's ru_maxrss is for a process that exec'd. */
+		struct rn_process *p = proc_of(c, tk);
+		uint64_t hwm = read_vm_hwm(tk->tid);
+
+		if (hwm > p->vm_hwm_bytes)
+			p->vm_hwm_bytes = hwm;
 	}
 	if (filtered_out(c, nr))
 		tk->flags |= TASK_SC_HIDDEN;
@@ -1288,7 +1298,7 @@ static struct task *adopt(struct rn_collector *c, pid_t tid, bool thread, int pr
 static int new_child(struct rn_collector *c, struct task *parent, pid_t tid, int event)
 {
 	const struct rn_sysnrs *n = rn_sysnrs();
-	bool thread = false;
+	bool thread = false, shares_vm = event == PTRACE_EVENT_VFORK;
 	struct task *tk;
 	size_t i;
 	int rc = 0;
@@ -1302,6 +1312,7 @@ static int new_child(struct rn_collector *c, struct task *parent, pid_t tid, int
 		else if (parent->nr == n->clone3)
 			read_mem(parent->tid, parent->args[0], &flags, sizeof(flags));
 		thread = flags & CLONE_THREAD;
+		shares_vm = flags & CLONE_VM;
 	} else if (event == PTRACE_EVENT_CLONE) {
 		/* Seccomp modes do not stop at clone: a thread is listed under its group. */
 		char path[64];
@@ -1317,6 +1328,8 @@ static int new_child(struct rn_collector *c, struct task *parent, pid_t tid, int
 		set_exit_stop(c, parent, true);
 	}
 	tk = adopt(c, tid, thread, parent->proc, 0, parent->flags & TASK_NARROW, &rc);
+	if (!thread) /* its memory accounting starts as a copy of the parent's image, or empty */
+		rn_trace_image_fork(c->t, proc_of(c, tk), &c->t->procs[parent->proc], shares_vm);
 	/* Its first stop may have come before this event. */
 	for (i = 0; i < c->npending; i++) {
 		if (c->pending[i].tid != tid)
@@ -1360,6 +1373,8 @@ static struct task *exec_event(struct rn_collector *c, struct task *tk, bool *kn
 	set_exit_stop(c, tk, true);
 	p = proc_of(c, tk);
 	p->exec_ns = now_ns();
+	/* a new image: its memory accounting restarts (no mappings, no program break) */
+	rn_trace_image_end(c->t, p);
 	/* a new image: the mappings of the old one would misattribute the next spans */
 	rn_maps_free(p->maps);
 	p->maps = NULL;
@@ -1382,8 +1397,14 @@ static struct task *exec_event(struct rn_collector *c, struct task *tk, bool *kn
  * window any path-based reader has. Then the process event, so sinks see the identity. */
 static void exec_identify(struct rn_collector *c, struct rn_process *p, bool known)
 {
-	if (known)
+	if (known) {
+		uint64_t bss = 0;
+
 		rn_elf_identify(&c->elf, p->exe, &p->elf_machine, p->build_id);
+		/* the new image's zero-filled data, mapped by the kernel at exec */
+		if (!rn_elf_zero_fill(&c->elf, p->exe, &bss))
+			rn_trace_image_map(c->t, p, bss);
+	}
 	rn_trace_process_event(c->t, p, 'e');
 }
 
@@ -1548,6 +1569,8 @@ static int task_gone(struct rn_collector *c, struct task *tk, int status)
 		p->end_ns = ts;
 		if (ts > c->t->end_ns)
 			c->t->end_ns = ts;
+		/* its mappings are gone: they leave the tree's current total */
+		rn_trace_image_end(c->t, p);
 		if (ps->parent_waiting && !c->killing && p->reaped_by < 0) {
 			p->reaped_by = p->parent;
 			p->reaped_ns = ts;

@@ -14,13 +14,41 @@ void rn_diag_init(struct rn_diag *d, const char *file, const char *src, size_t s
 	d->file = file;
 	d->src = src;
 	d->src_len = src_len;
+	d->max_errors = 1;
+}
+
+void rn_diag_collect(struct rn_diag *d, int max_errors)
+{
+	if (max_errors < 1)
+		max_errors = 1;
+	d->max_errors = max_errors > RN_DIAG_MAX_ERRORS ? RN_DIAG_MAX_ERRORS : max_errors;
+}
+
+bool rn_diag_full(const struct rn_diag *d)
+{
+	return d->max_errors > 1 && d->nerrors >= d->max_errors;
 }
 
 static void vset(struct rn_diag *d, int line, int col, const char *fmt, va_list ap)
 {
-	if (d->set)
+	if (d->set) {
+		struct rn_diag_more *m;
+
+		if (d->max_errors <= 1)
+			return;
+		if (d->nerrors >= d->max_errors) {
+			d->full = true;
+			return;
+		}
+		m = &d->more[d->nerrors - 1];
+		m->line = line;
+		m->col = col;
+		vsnprintf(m->msg, sizeof(m->msg), fmt, ap);
+		d->nerrors++;
 		return;
+	}
 	d->set = true;
+	d->nerrors = 1;
 	d->line = line;
 	d->col = col;
 	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
@@ -93,46 +121,74 @@ static bool find_line(const struct rn_diag *d, int line, const char **start, siz
 	return true;
 }
 
-char *rn_diag_format(const struct rn_diag *d, bool color)
+/* One error: the location line, then the source line and a caret when known. */
+static void format_one(struct rn_buf *b, const struct rn_diag *d, int line, int col,
+		       const char *msg, bool color)
 {
-	struct rn_buf b;
 	const char *file = d->file ? d->file : "<input>";
 	const char *red = color ? "\033[1;31m" : "", *bold = color ? "\033[1m" : "";
 	const char *reset = color ? "\033[0m" : "";
 	const char *ls;
 	size_t ll;
-	char *s;
 
-	rn_buf_init(&b, 0);
-	if (d->line > 0)
-		rn_buf_addf(&b, "%s%s:%d:%d:%s %serror:%s %s\n", bold, file, d->line, d->col,
-			    reset, red, reset, d->msg);
+	if (line > 0)
+		rn_buf_addf(b, "%s%s:%d:%d:%s %serror:%s %s\n", bold, file, line, col, reset, red,
+			    reset, msg);
 	else
-		rn_buf_addf(&b, "%s%s:%s %serror:%s %s\n", bold, file, reset, red, reset, d->msg);
-	if (d->line > 0 && find_line(d, d->line, &ls, &ll)) {
-		int i, w;
+		rn_buf_addf(b, "%s%s:%s %serror:%s %s\n", bold, file, reset, red, reset, msg);
+	if (line > 0 && find_line(d, line, &ls, &ll)) {
+		int i;
 		size_t k;
 
-		w = rn_buf_addf(&b, "%5d | ", d->line);
-		(void)w;
+		rn_buf_addf(b, "%5d | ", line);
 		for (k = 0; k < ll; k++) {
 			unsigned char ch = (unsigned char)ls[k];
 
 			/* Show control characters as '?' so the caret stays aligned. */
-			rn_buf_addc(&b, (ch < 0x20 && ch != '\t') || ch == 0x7f ? '?' : (char)ch);
+			rn_buf_addc(b, (ch < 0x20 && ch != '\t') || ch == 0x7f ? '?' : (char)ch);
 		}
-		rn_buf_adds(&b, "\n      | ");
+		rn_buf_adds(b, "\n      | ");
 		/* Align the caret: reproduce tabs, one space per code point otherwise. */
-		for (i = 1, k = 0; i < d->col && k < ll; k++) {
+		for (i = 1, k = 0; i < col && k < ll; k++) {
 			unsigned char ch = (unsigned char)ls[k];
 
 			if ((ch & 0xC0) == 0x80)
 				continue;
-			rn_buf_addc(&b, ch == '\t' ? '\t' : ' ');
+			rn_buf_addc(b, ch == '\t' ? '\t' : ' ');
 			i++;
 		}
-		rn_buf_addf(&b, "%s^%s\n", red, reset);
+		rn_buf_addf(b, "%s^%s\n", red, reset);
 	}
+}
+
+char *rn_diag_format(const struct rn_diag *d, bool color)
+{
+	struct rn_diag_more first;
+	const struct rn_diag_more *all[RN_DIAG_MAX_ERRORS];
+	struct rn_buf b;
+	char *s;
+	int i, j, n = d->nerrors > 0 ? d->nerrors : 1;
+
+	/* in the order of the file (insertion sort: at most RN_DIAG_MAX_ERRORS, stable) */
+	first.line = d->line;
+	first.col = d->col;
+	memcpy(first.msg, d->msg, sizeof(first.msg));
+	all[0] = &first;
+	for (i = 1; i < n; i++) {
+		const struct rn_diag_more *m = &d->more[i - 1];
+
+		for (j = i; j > 0 && (all[j - 1]->line > m->line ||
+				      (all[j - 1]->line == m->line && all[j - 1]->col > m->col));
+		     j--)
+			all[j] = all[j - 1];
+		all[j] = m;
+	}
+	rn_buf_init(&b, 0);
+	for (i = 0; i < n; i++)
+		format_one(&b, d, all[i]->line, all[i]->col, all[i]->msg, color);
+	if (d->nerrors > 1 || d->full)
+		rn_buf_addf(&b, "%s: %d errors%s\n", d->file ? d->file : "<input>", d->nerrors,
+			    d->full ? " (stopped there: fix these and run again)" : "");
 	s = rn_buf_detach(&b, NULL);
 	return s ? s : rn_xstrdup("renacer: error: out of memory formatting a diagnostic\n");
 }

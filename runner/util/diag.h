@@ -21,6 +21,15 @@
 #include "log.h"
 
 #define RN_DIAG_MSG_MAX 512
+/* The most errors one diag collects (rn_diag_collect): a config with more stops there. */
+#define RN_DIAG_MAX_ERRORS 20
+
+/* An error after the first, in collecting mode. */
+struct rn_diag_more {
+	int line;                  /* 1-based line, 0 = no location */
+	int col;                   /* 1-based column (code points) */
+	char msg[RN_DIAG_MSG_MAX]; /* the message */
+};
 
 struct rn_diag {
 	const char *file; /* file name for messages, borrowed; NULL prints "<input>" */
@@ -30,11 +39,23 @@ struct rn_diag {
 	int line;         /* 1-based line of the error, 0 = no location */
 	int col;          /* 1-based column (code points) */
 	char msg[RN_DIAG_MSG_MAX]; /* the message, without location or "error:" */
+	int max_errors;   /* errors kept: 1 (after init: the first only) up to RN_DIAG_MAX_ERRORS */
+	int nerrors;      /* errors recorded (the first included), at most max_errors */
+	bool full;        /* an error arrived after max_errors were kept (it was dropped) */
+	struct rn_diag_more more[RN_DIAG_MAX_ERRORS - 1]; /* errors 2..nerrors, in order */
 };
 
-/* Point `d` at a file name and its text (both borrowed); clears any recorded error. */
+/* Point `d` at a file name and its text (both borrowed); clears any recorded error. It keeps
+ * the first error only. */
 void rn_diag_init(struct rn_diag *d, const char *file, const char *src, size_t src_len);
-/* Record an error at line:col (1-based). A second call keeps the first error. Returns -1. */
+/* From now on keep up to `max_errors` errors (at most RN_DIAG_MAX_ERRORS), so that a parser
+ * that recovers (the config loader, per [[target]], [[assertion]] and table) reports every
+ * error in one pass. The first stays in line/col/msg; rn_diag_format prints all of them. */
+void rn_diag_collect(struct rn_diag *d, int max_errors);
+/* True when collecting has reached its cap: a recovering parser stops there. */
+bool rn_diag_full(const struct rn_diag *d);
+/* Record an error at line:col (1-based). A second call keeps the first error (or, collecting,
+ * adds it while there is room). Returns -1. */
 int rn_diag_set(struct rn_diag *d, int line, int col, const char *fmt, ...) RN_PRINTF(4, 5);
 /* Record an error at byte offset `off` into d->src (computes line and column). Returns -1. */
 int rn_diag_set_at(struct rn_diag *d, size_t off, const char *fmt, ...) RN_PRINTF(3, 4);
@@ -42,8 +63,9 @@ int rn_diag_set_at(struct rn_diag *d, size_t off, const char *fmt, ...) RN_PRINT
 void rn_diag_position(const char *src, size_t len, size_t off, int *line, int *col);
 /*
  * Format the recorded error: "FILE:LINE:COL: error: MSG\n" plus, when the source is known,
- * the source line and a caret line. `color` adds ANSI colors. Returns a malloc'ed string the
- * caller frees.
+ * the source line and a caret line; in collecting mode every error so, then
+ * "FILE: N errors" (and "stopped after N" at the cap). `color` adds ANSI colors. Returns a
+ * malloc'ed string the caller frees.
  */
 char *rn_diag_format(const struct rn_diag *d, bool color);
 /* Print rn_diag_format() to stderr with one write. */

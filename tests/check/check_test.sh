@@ -233,10 +233,15 @@ config_error)
 	expect_err "renacer.toml:4:8: error: 'runs' in \[\[target\]\] 't' must be an integer"
 	run validate --config "$tmp/renacer.toml"
 	expect_rc 3
-	printf '[[target]]\nname = "t"\ncommand = ["true"]\n[ci]\nx = 1\n' >"$tmp/renacer.toml"
+	printf '[[target]]\nname = "t"\ncommand = ["true"]\n[profiling]\nx = 1\n' >"$tmp/renacer.toml"
 	run validate --config "$tmp/renacer.toml"
 	expect_rc 0
-	expect_err "ignoring table \[ci\]"
+	expect_err "ignoring table \[profiling\]"
+	# a table of the original renacer format: accepted, each key with a note
+	printf '[[target]]\nname = "t"\ncommand = ["true"]\n[ci]\nfail_fast = true\n' >"$tmp/renacer.toml"
+	run validate --config "$tmp/renacer.toml"
+	expect_rc 0
+	expect_err "renacer.toml:5:1: \[ci\] fail_fast: no equivalent"
 	;;
 cli_target)
 	# Assertions only in the file, the target from the command line (the original DSL).
@@ -246,6 +251,13 @@ cli_target)
 	run --assert "$tmp/renacer.toml" -- "$targets/example_work" 3
 	expect_rc 1
 	expect_err "3 spans matching /fsync/ > budget 2"
+	# the command-line target's stdout goes to /dev/null, as every target's by default:
+	# renacer's stdout holds the report only
+	run check --config "$tmp/renacer.toml" -- sh -c 'echo rn-target-stdout-marker; echo rn-target-stderr-marker >&2'
+	expect_rc 1
+	grep -q rn-target-stdout-marker "$tmp/out" && fail "$case_name: the target's stdout reached renacer's stdout"
+	grep -q few_fsync "$tmp/out" "$tmp/err" || fail "$case_name: no report"
+	expect_err rn-target-stderr-marker
 	;;
 collector_unavailable)
 	printf '[[target]]\nname = "t"\ncommand = ["true"]\ncollectors = ["vulkan"]\n' >"$tmp/renacer.toml"
@@ -255,10 +267,81 @@ collector_unavailable)
 	expect_err "collector 'vulkan' is unavailable"
 	;;
 output_error)
+	# An output that cannot be written fails before the first run, naming it; every such
+	# output is reported at once; a missing directory is created (mkdir -p).
 	work_config 1
-	run check --config "$tmp/renacer.toml" --junit /nonexistent-dir/junit.xml
+	: >"$tmp/afile"
+	run check --config "$tmp/renacer.toml" --junit "$tmp/afile/junit.xml" --trace-out "$tmp/afile/t.json"
 	expect_rc 6
-	expect_err "/nonexistent-dir"
+	expect_err "cannot write JUnit report '$tmp/afile/junit.xml'"
+	expect_err "cannot write timeline '$tmp/afile/t.json'"
+	grep -q "run 1/1" "$tmp/err" && fail "$case_name: the target ran before the output error"
+	run check --config "$tmp/renacer.toml" --junit "$tmp/new/deeper/junit.xml" --otlp-file "$tmp/o/otlp.jsonl"
+	expect_rc 0
+	[ -s "$tmp/new/deeper/junit.xml" ] || fail "$case_name: the JUnit directory was not created"
+	[ -s "$tmp/o/otlp.jsonl" ] || fail "$case_name: the OTLP file directory was not created"
+	;;
+config_errors_all)
+	# Every config error in one pass (not one per run), each with its location.
+	cat >"$tmp/renacer.toml" <<EOT
+[[target]]
+name = "a"
+command = ["true"]
+runs = "x"
+[[target]]
+name = "b"
+comand = ["true"]
+[[assertion]]
+name = "x"
+type = "span_count"
+max_spans = -1
+[regresion]
+alpha = 0.1
+EOT
+	run validate --config "$tmp/renacer.toml"
+	expect_rc 3
+	expect_err "renacer.toml:4:8: error: 'runs'"
+	expect_err "renacer.toml:7:1: error: unknown key 'comand'"
+	expect_err "renacer.toml:11:13: error: 'max_spans'"
+	expect_err "renacer.toml:12:2: error: unknown table \[regresion\]"
+	expect_err "renacer.toml: 4 errors"
+	run check --config "$tmp/renacer.toml"
+	expect_rc 3
+	expect_err "renacer.toml: 4 errors"
+	# an empty config is an error for validate
+	: >"$tmp/renacer.toml"
+	run validate --config "$tmp/renacer.toml"
+	expect_rc 3
+	expect_err "empty config"
+	;;
+validate_golden)
+	# validate reads the golden traces: a corrupt one fails validate, every one is named
+	cat >"$tmp/renacer.toml" <<EOT
+[[target]]
+name = "one"
+command = ["true"]
+[[target]]
+name = "two"
+command = ["true"]
+[golden]
+dir = "$tmp/golden"
+EOT
+	mkdir -p "$tmp/golden"
+	run validate --config "$tmp/renacer.toml"
+	expect_rc 0
+	printf '{"format": "renacer-golden/1", "runs": ' >"$tmp/golden/one.json"
+	printf 'not json' >"$tmp/golden/two.json"
+	run validate --config "$tmp/renacer.toml"
+	expect_rc 3
+	expect_err "$tmp/golden/one.json"
+	expect_err "$tmp/golden/two.json"
+	# check reports them before running anything, and runs no target it cannot judge
+	run check --config "$tmp/renacer.toml"
+	expect_rc 3
+	expect_err "$tmp/golden/two.json"
+	grep -q "run 1/1" "$tmp/err" && fail "$case_name: a target ran despite its corrupt golden"
+	head -n 6 "$tmp/err" | grep -q "$tmp/golden/one.json" ||
+		fail "$case_name: the golden errors are not reported first"
 	;;
 redaction)
 	# Secrets in argv never reach committed golden traces or exported OTLP attributes; the

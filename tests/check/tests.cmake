@@ -1,12 +1,18 @@
 # Integration tests of the main job (tests/check/check_test.sh CASE ...).
 foreach(case example doubled_syscalls golden_corrupt verdicts warn_only error_target crash_target
-		timeout_target usage config_error cli_target collector_unavailable output_error redaction)
+		timeout_target usage config_error cli_target collector_unavailable output_error redaction
+		config_errors_all validate_golden)
 	add_test(NAME check.${case}
 		COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/check_test.sh ${case} ${CMAKE_BINARY_DIR}
 			${CMAKE_SOURCE_DIR} ${RN_SHARED_DIR})
 	set_tests_properties(check.${case} PROPERTIES LABELS integration SKIP_RETURN_CODE 77
 		TIMEOUT 300)
 endforeach()
+
+# A config written for the original renacer validates with exit 0 (notes, no errors).
+add_test(NAME check.original_format
+	COMMAND $<TARGET_FILE:renacer> validate --config ${CMAKE_SOURCE_DIR}/tests/config/original.toml)
+set_tests_properties(check.original_format PROPERTIES LABELS integration)
 
 # Timing runs and counting runs (tests/check/runs_test.sh CASE ...).
 foreach(case time_only count_only both golden golden_v1)

@@ -16,3 +16,6 @@ set_tests_properties(github.check_mode github.bench_json github.action github.ma
 	PROPERTIES LABELS "ci;integration" SKIP_RETURN_CODE 77)
 # The action case compiles renacer once more from the source tree.
 set_tests_properties(github.action PROPERTIES TIMEOUT 900)
+add_test(NAME github.golden_paths
+	COMMAND sh ${RN_GITHUB_TEST_DIR}/golden-paths.sh ${CMAKE_BINARY_DIR})
+set_tests_properties(github.golden_paths PROPERTIES LABELS "ci;integration" SKIP_RETURN_CODE 77)

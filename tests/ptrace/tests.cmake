@@ -23,3 +23,10 @@ if(RN_PYTHON3)
 	set_tests_properties(ptrace.source PROPERTIES
 		LABELS "ptrace;integration" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()
+if(RN_PYTHON3)
+	add_test(NAME ptrace.image_memory
+		COMMAND ${RN_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/image_memory.py
+			--renacer $<TARGET_FILE:renacer> --targets ${CMAKE_BINARY_DIR}/targets)
+	set_tests_properties(ptrace.image_memory PROPERTIES
+		LABELS "ptrace;integration" SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()

@@ -4,6 +4,7 @@
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -126,7 +127,8 @@ static void test_config_shell_and_env(void **state)
 	rn_config_release(&cfg);
 }
 
-/* Tables written for other renacer versions are ignored (and named), not errors. */
+/* Tables written for other renacer versions are ignored (and named), not errors; tables of
+ * the original format are accepted with notes. */
 static void test_config_ignored_tables(void **state)
 {
 	struct rn_config cfg;
@@ -134,15 +136,58 @@ static void test_config_ignored_tables(void **state)
 
 	(void)state;
 	assert_int_equal(parse(&cfg, "[ci]\nfail_fast = true\n[lamport_clock]\n"
-				     "x = 1\n[[assertion]]\nname = \"m\"\ntype = \"memory_usage\"\n"
-				     "max_bytes = 5\n",
+				     "x = 1\n[profiling]\nflamegraphs = true\n[[assertion]]\n"
+				     "name = \"m\"\ntype = \"memory_usage\"\nmax_bytes = 5\n"
+				     "tracking_mode = \"rss\"\n",
 			       &d),
 			 0);
 	assert_non_null(cfg.ignored_tables);
-	assert_string_equal(cfg.ignored_tables[0], "ci");
-	assert_string_equal(cfg.ignored_tables[1], "lamport_clock");
-	assert_null(cfg.ignored_tables[2]);
+	assert_string_equal(cfg.ignored_tables[0], "profiling");
+	assert_null(cfg.ignored_tables[1]);
+	assert_non_null(cfg.notes);
+	assert_non_null(strstr(cfg.notes[0], "renacer.toml:2:1: [ci] fail_fast: "));
+	/* a key the original format does not have either: noted, not an error */
+	assert_non_null(strstr(cfg.notes[1], "renacer.toml:4:1: [lamport_clock] x: not a key"));
+	assert_null(cfg.notes[2]);
 	assert_int_equal(cfg.ntargets, 0);
+	rn_config_release(&cfg);
+}
+
+/* A config with only keys of the original renacer format loads: span_count without a
+ * pattern counts every span, custom assertions are left out with a note, compare_with_baseline
+ * = false turns off golden comparison, memory_usage without tracking_mode is noted. */
+static void test_config_original_format(void **state)
+{
+	struct rn_config cfg;
+	struct rn_diag d;
+	size_t i;
+	bool custom_note = false, mode_note = false;
+
+	(void)state;
+	if (rn_config_load(&cfg, RN_SOURCE_DIR "/tests/config/original.toml", true, &d)) {
+		rn_diag_print(&d, false);
+		fail();
+	}
+	/* the custom one is left out; [semantic_equivalence] baseline_dir adds the implicit
+	 * "semantic_equivalence" assertion */
+	assert_int_equal(cfg.nassertions, 7);
+	assert_string_equal(cfg.assertions[6].name, "semantic_equivalence");
+	assert_string_equal(cfg.assertions[1].name, "syscall_budget");
+	assert_string_equal(cfg.assertions[1].span_name_pattern, ".*");
+	assert_non_null(cfg.assertions[1].span_re);
+	assert_true(cfg.regression.enabled); /* compare_with_baseline = true */
+	assert_null(cfg.ignored_tables);
+	for (i = 0; cfg.notes && cfg.notes[i]; i++) {
+		if (strstr(cfg.notes[i], "'custom_validation' of type custom"))
+			custom_note = true;
+		if (strstr(cfg.notes[i], "'mem_default_mode' has no tracking_mode"))
+			mode_note = true;
+	}
+	assert_true(custom_note);
+	assert_true(mode_note);
+	rn_config_release(&cfg);
+	assert_int_equal(parse(&cfg, "[ci]\ncompare_with_baseline = false\n", &d), 0);
+	assert_false(cfg.regression.enabled);
 	rn_config_release(&cfg);
 }
 
@@ -231,6 +276,7 @@ int main(void)
 		cmocka_unit_test(test_config_defaults),
 		cmocka_unit_test(test_config_shell_and_env),
 		cmocka_unit_test(test_config_ignored_tables),
+		cmocka_unit_test(test_config_original_format),
 		cmocka_unit_test(test_config_example_parses),
 		cmocka_unit_test(test_config_example_documents_every_key),
 		cmocka_unit_test(test_config_missing_file),

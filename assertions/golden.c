@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "buf.h"
+#include "safefile.h"
 #include "stats.h"
 #include "xalloc.h"
 
@@ -390,7 +391,7 @@ int rn_golden_write(const char *path, const struct rn_target_result *r,
 		free(withnl);
 	}
 	if (rc < 0) {
-		rn_diag_set(d, 0, 0, "cannot write golden trace: %s", strerror(-rc));
+		rn_diag_set(d, 0, 0, "cannot write golden trace: %s", rn_safefile_strerror(rc));
 		return rc;
 	}
 	return 0;

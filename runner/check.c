@@ -668,7 +668,7 @@ int rn_cmd_check(int argc, char **argv)
 
 	rc = exit_code_of(tvs, nsel, worst);
 	if (interrupted)
-		rc = interrupted == SIGINT ? RN_EXIT_SIGINT : RN_EXIT_SIGTERM;
+		rc = rn_exit_for_signal(interrupted);
 
 	junit = o.junit ? o.junit : cfg.junit;
 	if (junit) {
@@ -853,7 +853,7 @@ int rn_cmd_golden(int argc, char **argv)
 			int sig = rn_run_interrupted();
 
 			rn_target_result_release(&r);
-			rc = sig == SIGINT ? RN_EXIT_SIGINT : RN_EXIT_SIGTERM;
+			rc = rn_exit_for_signal(sig);
 			goto out;
 		}
 		if (r.status != RN_RUN_OK || !r.nruns) {

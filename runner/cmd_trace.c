@@ -364,7 +364,7 @@ static int exit_code(const struct rn_trace *t, const struct rn_run_result *res)
 	case RN_RUN_CRASHED:
 		break;
 	case RN_RUN_INTERRUPTED:
-		return rn_run_interrupted() == SIGTERM ? RN_EXIT_SIGTERM : RN_EXIT_SIGINT;
+		return rn_exit_for_signal(rn_run_interrupted());
 	case RN_RUN_ERROR:
 		return RN_EXIT_COLLECTOR;
 	default:

@@ -12,6 +12,7 @@
 
 #include "buf.h"
 #include "log.h"
+#include "regex_bound.h"
 #include "xalloc.h"
 
 /*
@@ -284,7 +285,25 @@ static int get_regex(struct ctx *c, const struct rn_toml_value *tab, const char 
 		return 0;
 	if (get_string(c, tab, key, pat))
 		return -1;
-	anchored = xformat("^(%s)$", *pat);
+	{
+		char why[160];
+		size_t at;
+		bool trial;
+
+		if (rn_regex_check_bounds(*pat, why, sizeof(why), &at, &trial))
+			return err_at(c, kv->val->pos,
+				      "'%s' in %s is beyond what renacer compiles: %s (at byte %zu "
+				      "of the pattern)",
+				      key, c->what, why, at + 1);
+		anchored = xformat("^(%s)$", *pat);
+		if (trial && rn_regex_trial_compile(anchored, REG_EXTENDED | REG_NOSUB) == -ETIMEDOUT) {
+			free(anchored);
+			return err_at(c, kv->val->pos,
+				      "'%s' in %s is beyond what renacer compiles: nested repetitions "
+				      "take more than %d ms to compile; simplify the pattern",
+				      key, c->what, RN_REGEX_TRIAL_MS);
+		}
+	}
 	re = rn_xmalloc(sizeof(*re));
 	rc = regcomp(re, anchored, REG_EXTENDED | REG_NOSUB);
 	free(anchored);
@@ -439,9 +458,15 @@ static int parse_target(struct ctx *c, const struct rn_toml_value *tab, struct r
 				       et->kv[i].key, c->what, a_type(v->type));
 				goto out;
 			}
-			if (!et->kv[i].key[0] || strchr(et->kv[i].key, '=')) {
+			if (strlen(v->u.str.ptr) != v->u.str.len) {
+				err_at(c, v->pos, "env value '%s' in %s must not contain NUL characters",
+				       et->kv[i].key, c->what);
+				goto out;
+			}
+			if (!et->kv[i].key[0] || strchr(et->kv[i].key, '=') ||
+			    strlen(et->kv[i].key) != et->kv[i].key_len) {
 				err_at(c, et->kv[i].key_pos,
-				       "env name '%s' in %s must be non-empty and contain no '='",
+				       "env name '%s' in %s must be non-empty and contain no '=' or NUL",
 				       et->kv[i].key, c->what);
 				goto out;
 			}

@@ -22,6 +22,7 @@
 #include "assertion.h"
 #include "exitcode.h"
 #include "log.h"
+#include "safefile.h"
 #include "xalloc.h"
 
 /* Longest message cell of the summary table, bytes (the detail blocks carry the rest). */
@@ -387,7 +388,7 @@ static int write_report(const char *path, const struct rn_buf *md)
 	int rc = rn_write_file_atomic(path, md->buf, md->len);
 
 	if (rc)
-		rn_warn("cannot write the GitHub report '%s': %s", path, strerror(-rc));
+		rn_warn("cannot write the GitHub report '%s': %s", path, rn_safefile_strerror(rc));
 	return rc;
 }
 

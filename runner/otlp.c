@@ -22,6 +22,7 @@
 
 #include "config.h"
 #include "log.h"
+#include "safefile.h"
 #include "xalloc.h"
 
 extern char **environ;
@@ -2710,21 +2711,18 @@ int rn_otlp_write_file(const char *path, const struct rn_otlp_cfg *cfg,
 		       const struct rn_otlp_context *ctx, const struct rn_otlp_input *in)
 {
 	struct res_store res;
-	struct rn_buf tmp;
+	struct rn_safefile sf;
 	struct batch b;
 	FILE *f = NULL;
-	int fd, rc;
+	int rc;
 
-	rn_buf_init(&tmp, 0);
-	rn_buf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-	if (rn_buf_failed(&tmp))
-		rn_die("out of memory");
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		rc = -errno;
-		if (fd >= 0)
-			close(fd);
-		goto out_unlink;
+	rc = rn_safefile_open(&sf, path);
+	if (rc || !(f = rn_safefile_stream(&sf))) {
+		if (!rc) {
+			rc = -errno;
+			rn_safefile_abort(&sf);
+		}
+		goto out_error;
 	}
 	res_build(&res, cfg);
 	rc = batch_init(&b, RN_OTLP_HTTP_JSON, &res.res, cfg->max_request_bytes, write_line, f);
@@ -2732,21 +2730,13 @@ int rn_otlp_write_file(const char *path, const struct rn_otlp_cfg *cfg,
 		rc = walk_all(cfg, ctx, in, &b);
 	batch_release(&b);
 	res_release(&res);
-	if (!rc && fflush(f))
-		rc = -errno;
-	if (!rc && fsync(fileno(f)))
-		rc = -errno;
-	if (fclose(f) && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp.buf, path))
-		rc = -errno;
-	if (!rc) {
-		rn_buf_release(&tmp);
+	if (rc)
+		rn_safefile_abort(&sf);
+	else
+		rc = rn_safefile_commit(&sf);
+	if (!rc)
 		return 0;
-	}
-out_unlink:
-	unlink(tmp.buf);
-	rn_buf_release(&tmp);
-	rn_error("cannot write OTLP file '%s': %s", path, strerror(-rc));
+out_error:
+	rn_error("cannot write OTLP file '%s': %s", path, rn_safefile_strerror(rc));
 	return rc;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "safefile.h"
 #include "exitcode.h"
 #include "xalloc.h"
 
@@ -238,6 +239,6 @@ int rn_report_bench_json(const char *path, const struct rn_target_report *t, siz
 	rc = rn_write_file_atomic(path, text, strlen(text));
 	free(text);
 	if (rc)
-		return rn_error("cannot write '%s': %s", path, strerror(-rc));
+		return rn_error("cannot write '%s': %s", path, rn_safefile_strerror(rc));
 	return 0;
 }

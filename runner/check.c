@@ -483,9 +483,15 @@ static int compare_golden(const struct rn_config *cfg, struct rn_target_result *
 	size_t nout = 0, i;
 	int rc = 0;
 
-	if (access(path, F_OK)) {
-		free(path);
-		return 0;
+	/* Only a path that does not exist means "no golden trace": a dangling or looping link,
+	 * a FIFO or a device is an unusable golden trace (rn_golden_read says why). */
+	{
+		struct stat st;
+
+		if (lstat(path, &st) && errno == ENOENT) {
+			free(path);
+			return 0;
+		}
 	}
 	/* Reports name the golden relative to the config, as it is committed. */
 	{

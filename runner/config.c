@@ -13,6 +13,7 @@
 #include "buf.h"
 #include "log.h"
 #include "regex_bound.h"
+#include "strmap.h"
 #include "xalloc.h"
 
 /*
@@ -62,6 +63,8 @@ struct ctx {
 	struct rn_diag *d;
 	const char *what; /* "[[target]] 'x'" for messages */
 	char what_buf[256];
+	struct rn_strmap target_names;    /* target name -> index, for duplicates and lookups */
+	struct rn_strmap assertion_names; /* assertion name -> index, for duplicates */
 };
 
 static int err_at(struct ctx *c, struct rn_toml_pos pos, const char *fmt, ...) RN_PRINTF(3, 4);
@@ -815,9 +818,7 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 			cfg->ntargets = i + 1;
 			if (parse_target(c, v->u.array.items[i], &cfg->targets[i]))
 				return -1;
-			for (j = 0; j < i; j++) {
-				if (strcmp(cfg->targets[j].name, cfg->targets[i].name))
-					continue;
+			if (!rn_strmap_put(&c->target_names, cfg->targets[i].name, i, &j)) {
 				nk = rn_toml_get_kv(v->u.array.items[i], "name");
 				return err_at(c, nk->val->pos,
 					      "duplicate target name \"%s\" (first defined at line %d)",
@@ -839,9 +840,7 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 			cfg->nassertions = i + 1;
 			if (parse_assertion(c, tab, &cfg->assertions[i]))
 				return -1;
-			for (j = 0; j < i; j++) {
-				if (strcmp(cfg->assertions[j].name, cfg->assertions[i].name))
-					continue;
+			if (!rn_strmap_put(&c->assertion_names, cfg->assertions[i].name, i, &j)) {
 				nk = rn_toml_get_kv(tab, "name");
 				return err_at(c, nk->val->pos,
 					      "duplicate assertion name \"%s\" (first defined at line %d)",
@@ -852,10 +851,7 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 				const char *names[257];
 				size_t k, n = 0;
 
-				for (k = 0; k < cfg->ntargets; k++)
-					if (!strcmp(cfg->targets[k].name, *t))
-						break;
-				if (k < cfg->ntargets)
+				if (rn_strmap_get(&c->target_names, *t, NULL))
 					continue;
 				for (k = 0; k < cfg->ntargets && n < 256; k++)
 					names[n++] = cfg->targets[k].name;
@@ -1033,6 +1029,8 @@ int rn_config_parse(struct rn_config *cfg, const char *path, const char *src, si
 	c.cfg = cfg;
 	c.d = d;
 	rc = parse_sections(&c, root);
+	rn_strmap_release(&c.target_names);
+	rn_strmap_release(&c.assertion_names);
 	rn_toml_free(root);
 	if (rc)
 		goto fail;

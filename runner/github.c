@@ -111,7 +111,11 @@ static void escape_command(struct rn_buf *b, const char *s, bool property)
 			rn_buf_adds(b, property ? "%2C" : ",");
 			break;
 		default:
-			rn_buf_addc(b, *s);
+			/* other control characters (escape sequences) shown, not sent to the log */
+			if ((unsigned char)*s < 0x20 || *s == 0x7f)
+				rn_buf_addf(b, "\\x%02x", (unsigned char)*s);
+			else
+				rn_buf_addc(b, *s);
 		}
 	}
 }

@@ -7,7 +7,7 @@
  * (PTRACE_ATTACH), "stop" (SIGSTOP to the parent), "stop-group" (SIGSTOP to the process group),
  * "hup", "usr1", "usr2", "pipe", "quit" (that signal to the parent). Prints "MODE: refused"
  * or "MODE: done" on stdout, then sleeps 3 s so a stopped parent would hold the run past any
- * short timeout. Exit 0.
+ * short timeout. Exit 0 when the call was refused, 3 when it worked.
  */
 #include <errno.h>
 #include <signal.h>
@@ -49,5 +49,5 @@ int main(int argc, char **argv)
 	printf("%s: %s (%s)\n", mode, rc ? "refused" : "done", rc ? strerror(errno) : "-");
 	fflush(stdout);
 	sleep(3);
-	return 0;
+	return rc ? 0 : 3;
 }

@@ -22,7 +22,7 @@ sec="$build/security"
 tmp=$(mktemp -d)
 marker="rnsec-$case_name-$$-$(date +%s)"
 # A stuck renacer fails the test instead of hanging it (the old failures hung forever).
-run_limit=60
+run_limit=${RN_SEC_RUN_LIMIT:-60}
 
 cleanup() {
 	for pid in $(pgrep -f -- "$marker" 2>/dev/null); do

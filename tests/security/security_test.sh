@@ -44,12 +44,27 @@ skip() {
 	exit 77
 }
 
-# Run renacer under a time limit, SIGCONT-ing it meanwhile is not done: a stopped renacer
-# stays stopped and the limit fails the test.
+# Run renacer under a time limit, in a session of its own (a target that stops its whole
+# process group must not stop this script): a renacer that is stopped or hung is killed, with
+# its group, after $run_limit s and fails the test. Sets $rc.
 run() {
-	timeout -s KILL "$run_limit" "$renacer" "$@" >"$tmp/out" 2>"$tmp/err"
+	setsid "$renacer" "$@" >"$tmp/out" 2>"$tmp/err" &
+	rpid=$!
+	i=0
+	while kill -0 "$rpid" 2>/dev/null && [ $i -lt $((run_limit * 10)) ]; do
+		# a zombie has finished
+		grep -q '^State:[[:space:]]*Z' "/proc/$rpid/status" 2>/dev/null && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if [ $i -ge $((run_limit * 10)) ]; then
+		kill -KILL -- "-$rpid" 2>/dev/null
+		kill -KILL "$rpid" 2>/dev/null
+		wait "$rpid"
+		fail "renacer $* did not finish within $run_limit s (stopped or hung)"
+	fi
+	wait "$rpid"
 	rc=$?
-	[ "$rc" = 137 ] && fail "renacer $* did not finish within $run_limit s (stopped or hung)"
 }
 
 expect_rc() {
@@ -145,9 +160,10 @@ tmp_mode_and_stale)
 	for p in $(seq $(($$ + 1)) $(($$ + 200))); do
 		ln -s "$tmp/victim" "$tmp/golden/t.json.tmp.$p" 2>/dev/null
 	done
-	(umask 077 && timeout -s KILL "$run_limit" "$renacer" golden update \
-		--config "$tmp/renacer.toml" >"$tmp/out" 2>"$tmp/err")
-	rc=$?
+	old_umask=$(umask)
+	umask 077
+	run golden update --config "$tmp/renacer.toml"
+	umask "$old_umask"
 	expect_rc 0
 	[ "$(cat "$tmp/victim")" = precious ] || fail "a planted temporary link was followed"
 	mode=$(stat -c %a "$tmp/golden/t.json")
@@ -171,10 +187,7 @@ guard_trace_modes)
 	for m in seize stop; do
 		for opts in "" "-c" "-e trace=kill,ptrace"; do
 			# shellcheck disable=SC2086
-			timeout -s KILL "$run_limit" "$renacer" trace $opts -o "$tmp/trace.txt" -- \
-				"$sec/sec_attack" "$m" "$marker" >"$tmp/out" 2>"$tmp/err"
-			rc=$?
-			[ "$rc" = 137 ] && fail "trace $opts with $m did not finish"
+			run trace $opts -o "$tmp/trace.txt" -- "$sec/sec_attack" "$m" "$marker"
 			grep -q "$m: refused" "$tmp/out" || fail "trace $opts: $m was not refused: $(cat "$tmp/out")"
 		done
 	done

@@ -180,7 +180,7 @@ int rn_golden_write(const char *path, const struct rn_target_result *r,
  * `d` is initialized with `path` as file name and filled on failure; messages, after
  * "PATH:LINE:COL: error: " (location only for JSON syntax errors, from jansson):
  *   "cannot read golden trace: No such file or directory"                      (-ENOENT, ...)
- *   "cannot use golden trace: not a regular file"        (-EINVAL: FIFO, device, directory)
+ *   "cannot use golden trace: not a regular file"            (-EINVAL: FIFO, device, socket)
  *   "cannot use golden trace: larger than 256 MiB"             (-EFBIG: RN_GOLDEN_MAX_BYTES)
  *   "truncated golden trace: <jansson's text>"        (input ends early, or the file is empty)
  *   "corrupt golden trace: <jansson's text>"                         (other JSON syntax errors)

@@ -239,7 +239,7 @@ int rn_read_regular_file(struct rn_buf *b, const char *path, size_t max_bytes)
 		goto out_close;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		rc = -EINVAL;
+		rc = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 		goto out_close;
 	}
 	if ((uint64_t)st.st_size > max_bytes) {

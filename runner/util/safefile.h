@@ -49,8 +49,8 @@ void rn_safefile_abort(struct rn_safefile *sf);
  * "is not a regular file" (not replaced). */
 const char *rn_safefile_strerror(int rc);
 
-/* Read the regular file at `path` (at most `max_bytes`) into `b`, appending. 0, -EINVAL when
- * it is not a regular file (FIFO, device, directory), -EFBIG when it is larger than
+/* Read the regular file at `path` (at most `max_bytes`) into `b`, appending. 0, -EISDIR for
+ * a directory, -EINVAL when it is another non-regular file (FIFO, device, socket), -EFBIG when it is larger than
  * `max_bytes`, or negative errno (-ELOOP for a symlink loop, -ENOENT, ...). Never blocks on
  * a FIFO. */
 int rn_read_regular_file(struct rn_buf *b, const char *path, size_t max_bytes);

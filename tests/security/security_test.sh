@@ -147,6 +147,17 @@ tmp_final_symlink)
 	run check --config "$tmp/renacer.toml" --no-golden
 	expect_err "symbolic link"
 	[ "$(cat "$tmp/victim")" = precious ] || fail "JUnit: the link's target was overwritten"
+	# and for `renacer trace -o`; a device is still written directly
+	ln -s "$tmp/victim" "$tmp/trace.txt"
+	run trace -o "$tmp/trace.txt" -- /bin/true
+	expect_rc 6
+	expect_err "symbolic link"
+	[ "$(cat "$tmp/victim")" = precious ] || fail "trace -o: the link's target was overwritten"
+	run trace -o /dev/null -- /bin/true
+	expect_rc 0
+	run trace -o "$tmp/new.txt" -- /bin/true
+	expect_rc 0
+	grep -q execve "$tmp/new.txt" || fail "trace -o wrote no trace"
 	;;
 tmp_mode_and_stale)
 	# The new file's mode follows the umask; temporaries of a killed run are removed; the

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "buf.h"
+#include "safefile.h"
 #include "stats.h"
 #include "xalloc.h"
 
@@ -399,7 +400,7 @@ int rn_golden_write(const char *path, const struct rn_target_result *r,
 		free(withnl);
 	}
 	if (rc < 0) {
-		rn_diag_set(d, 0, 0, "cannot write golden trace: %s", strerror(-rc));
+		rn_diag_set(d, 0, 0, "cannot write golden trace: %s", rn_safefile_strerror(rc));
 		return rc;
 	}
 	return 0;
@@ -793,10 +794,17 @@ int rn_golden_read(const char *path, struct rn_golden *g, struct rn_diag *d)
 	memset(g, 0, sizeof(*g));
 	rn_diag_init(d, path, NULL, 0);
 	rn_buf_init(&b, 0);
-	rc = rn_buf_read_file(&b, path);
+	/* a regular file of bounded size: a FIFO must not block, /dev/zero must not fill memory */
+	rc = rn_read_regular_file(&b, path, RN_GOLDEN_MAX_BYTES);
 	if (rc < 0) {
 		rn_buf_release(&b);
-		rn_diag_set(d, 0, 0, "cannot read golden trace: %s", strerror(-rc));
+		if (rc == -EINVAL)
+			rn_diag_set(d, 0, 0, "cannot use golden trace: not a regular file");
+		else if (rc == -EFBIG)
+			rn_diag_set(d, 0, 0, "cannot use golden trace: larger than %d MiB",
+				    RN_GOLDEN_MAX_BYTES >> 20);
+		else
+			rn_diag_set(d, 0, 0, "cannot read golden trace: %s", strerror(-rc));
 		return rc;
 	}
 	if (blank(b.buf, b.len)) {

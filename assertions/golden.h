@@ -200,6 +200,8 @@ int rn_golden_write(const char *path, const struct rn_target_result *r,
  * `d` is initialized with `path` as file name and filled on failure; messages, after
  * "PATH:LINE:COL: error: " (location only for JSON syntax errors, from jansson):
  *   "cannot read golden trace: No such file or directory"                      (-ENOENT, ...)
+ *   "cannot use golden trace: not a regular file"            (-EINVAL: FIFO, device, socket)
+ *   "cannot use golden trace: larger than 256 MiB"             (-EFBIG: RN_GOLDEN_MAX_BYTES)
  *   "truncated golden trace: <jansson's text>"        (input ends early, or the file is empty)
  *   "corrupt golden trace: <jansson's text>"                         (other JSON syntax errors)
  *   "corrupt golden trace: <what is wrong> (key \"samples.wall_time\")"    (schema violations)
@@ -211,6 +213,10 @@ int rn_golden_write(const char *path, const struct rn_target_result *r,
  * for a newer format version.
  */
 int rn_golden_read(const char *path, struct rn_golden *g, struct rn_diag *d);
+
+/* The largest golden trace rn_golden_read() reads, in bytes (opened O_NONBLOCK, checked with
+ * fstat: only regular files; see runner/util/safefile.h). */
+#define RN_GOLDEN_MAX_BYTES (256 << 20)
 
 /* Free what `g` owns; `g` is then zeroed. Safe on a zeroed struct. */
 void rn_golden_release(struct rn_golden *g);

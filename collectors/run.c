@@ -47,6 +47,7 @@
 #include "buf.h"
 #include "driver.h"
 #include "elf_id.h"
+#include "guard.h"
 #include "log.h"
 #include "xalloc.h"
 
@@ -127,6 +128,7 @@ struct run {
 	size_t qhead, qlen;
 	struct run_event ev;        /* the event being dispatched */
 	struct sigaction old_int, old_term, old_alrm; /* dispositions before the run */
+	struct sigaction old_hup, old_quit;
 };
 
 /* ---- signals ---------------------------------------------------------------------------- */
@@ -326,9 +328,14 @@ static void child(struct run *r, const sigset_t *mask)
 	sigaction(SIGINT, &r->old_int, NULL);
 	sigaction(SIGTERM, &r->old_term, NULL);
 	sigaction(SIGALRM, &r->old_alrm, NULL);
-	/* renacer ignores SIGPIPE and SIGXFSZ for itself (main.c); targets get the defaults */
+	sigaction(SIGHUP, &r->old_hup, NULL);
+	sigaction(SIGQUIT, &r->old_quit, NULL);
+	/* renacer ignores SIGPIPE, SIGXFSZ, SIGUSR1 and SIGUSR2 for itself (main.c); targets get
+	 * the defaults */
 	signal(SIGPIPE, SIG_DFL);
 	signal(SIGXFSZ, SIG_DFL);
+	signal(SIGUSR1, SIG_DFL);
+	signal(SIGUSR2, SIG_DFL);
 	sigprocmask(SIG_SETMASK, mask, NULL);
 	for (i = 0; i < 3; i++) {
 		int fd = -1;
@@ -369,6 +376,16 @@ static void child(struct run *r, const sigset_t *mask)
 		close(r->cc.go_fd);
 	} else {
 		syscall(SYS_kill, getpid(), SIGSTOP);
+	}
+	/* renacer's own process is out of the target's reach (guard.h), whatever the driver */
+	{
+		struct sock_filter guard[RN_GUARD_MAX_INSNS];
+		pid_t self = getppid(), pgrp = getpgid(0);
+		size_t glen = rn_guard_filter(self, pgrp == getpgid(self) ? pgrp : 0, guard);
+		int rc = install_seccomp(guard, glen);
+
+		if (rc)
+			child_fail(r, STAGE_SECCOMP, -rc);
 	}
 	/* After the seize: SECCOMP_RET_TRACE without a tracer would fail calls with ENOSYS. */
 	if (prog) {
@@ -570,7 +587,10 @@ static bool dispatch(struct run *r, struct run_event *ev)
 		return true;
 	case EV_INTERRUPT:
 		rn_trace_fail(r->t, RN_RUN_INTERRUPTED, "target '%s' interrupted by %s", r->name,
-			      interrupted_sig == SIGINT ? "SIGINT" : "SIGTERM");
+			      interrupted_sig == SIGINT    ? "SIGINT"
+			      : interrupted_sig == SIGHUP  ? "SIGHUP"
+			      : interrupted_sig == SIGQUIT ? "SIGQUIT"
+							   : "SIGTERM");
 		kill_tree(r);
 		return true;
 	case EV_NONE_LEFT:
@@ -967,6 +987,8 @@ int rn_run_target(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_
 	sigaction(SIGINT, &sa, &r->old_int);
 	sigaction(SIGTERM, &sa, &r->old_term);
 	sigaction(SIGALRM, &sa, &r->old_alrm);
+	sigaction(SIGHUP, &sa, &r->old_hup);   /* SIGHUP and SIGQUIT end the run as SIGTERM does */
+	sigaction(SIGQUIT, &sa, &r->old_quit);
 	memset(&sev, 0, sizeof(sev));
 	sev.sigev_notify = SIGEV_SIGNAL;
 	sev.sigev_signo = SIGALRM;
@@ -1003,6 +1025,8 @@ int rn_run_target(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_
 	sigaction(SIGINT, &r->old_int, NULL);
 	sigaction(SIGTERM, &r->old_term, NULL);
 	sigaction(SIGALRM, &r->old_alrm, NULL);
+	sigaction(SIGHUP, &r->old_hup, NULL);
+	sigaction(SIGQUIT, &r->old_quit, NULL);
 
 	exec_rc = read_report(r);
 	if (!rc)

@@ -610,9 +610,15 @@ static int compare_golden(const struct rn_config *cfg, struct rn_target_result *
 	size_t nout = 0, i;
 	int rc = 0;
 
-	if (access(path, F_OK)) {
-		free(path);
-		return 0;
+	/* Only a path that does not exist means "no golden trace": a dangling or looping link,
+	 * a FIFO or a device is an unusable golden trace (rn_golden_read says why). */
+	{
+		struct stat st;
+
+		if (lstat(path, &st) && errno == ENOENT) {
+			free(path);
+			return 0;
+		}
 	}
 	/* Reports name the golden relative to the config, as it is committed. */
 	{
@@ -831,7 +837,7 @@ int rn_cmd_check(int argc, char **argv)
 
 	rc = exit_code_of(tvs, nsel, worst);
 	if (interrupted)
-		rc = interrupted == SIGINT ? RN_EXIT_SIGINT : RN_EXIT_SIGTERM;
+		rc = rn_exit_for_signal(interrupted);
 
 	junit = o.junit ? o.junit : cfg.junit;
 	if (junit) {
@@ -1035,7 +1041,7 @@ int rn_cmd_golden(int argc, char **argv)
 			int sig = rn_run_interrupted();
 
 			rn_target_result_release(&r);
-			rc = sig == SIGINT ? RN_EXIT_SIGINT : RN_EXIT_SIGTERM;
+			rc = rn_exit_for_signal(sig);
 			goto out;
 		}
 		if (r.status != RN_RUN_OK || !r.nruns) {

@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "buf.h"
@@ -17,6 +18,7 @@
 #include "exitcode.h"
 #include "log.h"
 #include "ptrace/ptrace.h"
+#include "safefile.h"
 #include "srcloc.h"
 #include "symbolize.h"
 #include "xalloc.h"
@@ -451,7 +453,7 @@ static int exit_code(const struct rn_trace *t, const struct rn_run_result *res)
 	case RN_RUN_CRASHED:
 		break;
 	case RN_RUN_INTERRUPTED:
-		return rn_run_interrupted() == SIGTERM ? RN_EXIT_SIGTERM : RN_EXIT_SIGINT;
+		return rn_exit_for_signal(rn_run_interrupted());
 	case RN_RUN_ERROR:
 		return RN_EXIT_COLLECTOR;
 	default:
@@ -472,7 +474,8 @@ int rn_cmd_trace(int argc, char **argv)
 	struct rn_trace t;
 	struct out_ctx oc;
 	struct rn_trace_sink sink;
-	bool *filter = NULL;
+	struct rn_safefile out_file;
+	bool *filter = NULL, use_safefile = false;
 	char **cmd;
 	int first, rc, code;
 
@@ -496,7 +499,29 @@ int rn_cmd_trace(int argc, char **argv)
 	rn_buf_init(&oc.line, 0);
 	oc.out = stderr;
 	if (o.output) {
-		oc.out = fopen(o.output, "we");
+		struct stat st;
+
+		/* A file is written through a safe temporary and renamed into place at the end (a
+		 * symlink there is refused); a device or FIFO the user named, directly or through a
+		 * link (-o /dev/null, -o /dev/stdout), is written directly, as strace does. */
+		if (stat(o.output, &st) || S_ISREG(st.st_mode)) {
+			int orc = rn_safefile_open(&out_file, o.output);
+
+			if (!orc && !(oc.out = rn_safefile_stream(&out_file))) {
+				orc = -errno;
+				rn_safefile_abort(&out_file);
+			}
+			if (orc) {
+				rn_error("cannot write the trace to '%s': %s", o.output,
+					 rn_safefile_strerror(orc));
+				free(filter);
+				rn_buf_release(&oc.line);
+				return RN_EXIT_OUTPUT;
+			}
+			use_safefile = true;
+		} else {
+			oc.out = fopen(o.output, "we");
+		}
 		if (!oc.out) {
 			rn_error("cannot open '%s' for writing: %s", o.output, strerror(errno));
 			free(filter);
@@ -567,8 +592,19 @@ int rn_cmd_trace(int argc, char **argv)
 			 strerror(errno));
 		code = RN_EXIT_OUTPUT;
 	}
-	if (o.output)
+	if (use_safefile) {
+		int crc = code == RN_EXIT_OUTPUT ? -EIO : rn_safefile_commit(&out_file);
+
+		if (code == RN_EXIT_OUTPUT)
+			rn_safefile_abort(&out_file);
+		else if (crc) {
+			rn_error("cannot write the trace to '%s': %s", o.output,
+				 rn_safefile_strerror(crc));
+			code = RN_EXIT_OUTPUT;
+		}
+	} else if (o.output) {
 		fclose(oc.out);
+	}
 	rn_run_result_release(&res);
 	rn_trace_release(&t);
 	rn_buf_release(&oc.line);

@@ -14,6 +14,8 @@
 #include "equivalence.h"
 #include "log.h"
 #include "original.h"
+#include "regex_bound.h"
+#include "strmap.h"
 #include "xalloc.h"
 
 /*
@@ -64,6 +66,8 @@ struct ctx {
 	struct rn_diag *d;
 	const char *what; /* "[[target]] 'x'" for messages */
 	char what_buf[256];
+	struct rn_strmap target_names;    /* target name -> index, for duplicates and lookups */
+	struct rn_strmap assertion_names; /* assertion name -> index, for duplicates */
 };
 
 static int err_at(struct ctx *c, struct rn_toml_pos pos, const char *fmt, ...) RN_PRINTF(3, 4);
@@ -287,7 +291,25 @@ static int get_regex(struct ctx *c, const struct rn_toml_value *tab, const char 
 		return 0;
 	if (get_string(c, tab, key, pat))
 		return -1;
-	anchored = xformat("^(%s)$", *pat);
+	{
+		char why[160];
+		size_t at;
+		bool trial;
+
+		if (rn_regex_check_bounds(*pat, why, sizeof(why), &at, &trial))
+			return err_at(c, kv->val->pos,
+				      "'%s' in %s is beyond what renacer compiles: %s (at byte %zu "
+				      "of the pattern)",
+				      key, c->what, why, at + 1);
+		anchored = xformat("^(%s)$", *pat);
+		if (trial && rn_regex_trial_compile(anchored, REG_EXTENDED | REG_NOSUB) == -ETIMEDOUT) {
+			free(anchored);
+			return err_at(c, kv->val->pos,
+				      "'%s' in %s is beyond what renacer compiles: nested repetitions "
+				      "take more than %d ms to compile; simplify the pattern",
+				      key, c->what, RN_REGEX_TRIAL_MS);
+		}
+	}
 	re = rn_xmalloc(sizeof(*re));
 	rc = regcomp(re, anchored, REG_EXTENDED | REG_NOSUB);
 	free(anchored);
@@ -443,9 +465,15 @@ static int parse_target(struct ctx *c, const struct rn_toml_value *tab, struct r
 				       et->kv[i].key, c->what, a_type(v->type));
 				goto out;
 			}
-			if (!et->kv[i].key[0] || strchr(et->kv[i].key, '=')) {
+			if (strlen(v->u.str.ptr) != v->u.str.len) {
+				err_at(c, v->pos, "env value '%s' in %s must not contain NUL characters",
+				       et->kv[i].key, c->what);
+				goto out;
+			}
+			if (!et->kv[i].key[0] || strchr(et->kv[i].key, '=') ||
+			    strlen(et->kv[i].key) != et->kv[i].key_len) {
 				err_at(c, et->kv[i].key_pos,
-				       "env name '%s' in %s must be non-empty and contain no '='",
+				       "env name '%s' in %s must be non-empty and contain no '=' or NUL",
 				       et->kv[i].key, c->what);
 				goto out;
 			}
@@ -964,10 +992,7 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 				failed = true; /* on to the next [[target]] */
 				continue;
 			}
-			for (j = 0; j < i; j++) {
-				if (!cfg->targets[j].name ||
-				    strcmp(cfg->targets[j].name, cfg->targets[i].name))
-					continue;
+			if (!rn_strmap_put(&c->target_names, cfg->targets[i].name, i, &j)) {
 				nk = rn_toml_get_kv(v->u.array.items[i], "name");
 				err_at(c, nk->val->pos,
 				       "duplicate target name \"%s\" (first defined at line %d)",
@@ -1002,10 +1027,7 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 				cfg->nassertions--;
 				continue;
 			}
-			for (j = 0; j < ai; j++) {
-				if (!cfg->assertions[j].name ||
-				    strcmp(cfg->assertions[j].name, cfg->assertions[ai].name))
-					continue;
+			if (!rn_strmap_put(&c->assertion_names, cfg->assertions[ai].name, ai, &j)) {
 				nk = rn_toml_get_kv(tab, "name");
 				err_at(c, nk->val->pos,
 				       "duplicate assertion name \"%s\" (first defined at line %d)",
@@ -1018,9 +1040,10 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 				const char *names[257];
 				size_t k, n = 0;
 
+				if (rn_strmap_get(&c->target_names, *t, NULL))
+					continue;
 				for (k = 0; k < cfg->ntargets; k++)
-					if (!cfg->targets[k].name ||
-					    !strcmp(cfg->targets[k].name, *t))
+					if (!cfg->targets[k].name)
 						break; /* (a target in error: no second error) */
 				if (k < cfg->ntargets)
 					continue;
@@ -1206,6 +1229,8 @@ int rn_config_parse(struct rn_config *cfg, const char *path, const char *src, si
 	/* the TOML is well formed: find every schema error in one pass */
 	rn_diag_collect(d, RN_DIAG_MAX_ERRORS);
 	rc = parse_sections(&c, root);
+	rn_strmap_release(&c.target_names);
+	rn_strmap_release(&c.assertion_names);
 	rn_toml_free(root);
 	if (rc)
 		goto fail;

@@ -22,6 +22,7 @@
 #include "assertion.h"
 #include "exitcode.h"
 #include "log.h"
+#include "safefile.h"
 #include "xalloc.h"
 
 /* Longest message cell of the summary table, bytes (the detail blocks carry the rest). */
@@ -110,7 +111,11 @@ static void escape_command(struct rn_buf *b, const char *s, bool property)
 			rn_buf_adds(b, property ? "%2C" : ",");
 			break;
 		default:
-			rn_buf_addc(b, *s);
+			/* other control characters (escape sequences) shown, not sent to the log */
+			if ((unsigned char)*s < 0x20 || *s == 0x7f)
+				rn_buf_addf(b, "\\x%02x", (unsigned char)*s);
+			else
+				rn_buf_addc(b, *s);
 		}
 	}
 }
@@ -432,7 +437,7 @@ static int write_report(const char *path, const struct rn_buf *md)
 	int rc = rn_write_file_atomic(path, md->buf, md->len);
 
 	if (rc)
-		rn_warn("cannot write the GitHub report '%s': %s", path, strerror(-rc));
+		rn_warn("cannot write the GitHub report '%s': %s", path, rn_safefile_strerror(rc));
 	return rc;
 }
 

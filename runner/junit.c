@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "safefile.h"
 #include "log.h"
 #include "xalloc.h"
 #include "xml.h"
@@ -308,10 +309,10 @@ int rn_junit_write(const char *path, const struct rn_junit_suite *suites, size_t
 			rn_error("cannot write JUnit report '%s': directory '%s' does not exist",
 				 path, dir);
 		else
-			rn_error("cannot write JUnit report '%s': %s", path, strerror(-rc));
+			rn_error("cannot write JUnit report '%s': %s", path, rn_safefile_strerror(rc));
 		free(dir);
 	} else if (rc < 0) {
-		rn_error("cannot write JUnit report '%s': %s", path, strerror(-rc));
+		rn_error("cannot write JUnit report '%s': %s", path, rn_safefile_strerror(rc));
 	}
 	return rc;
 }

@@ -95,6 +95,11 @@ int main(int argc, char **argv)
 	/* A full disk during a golden write must be an error we report, not a dead process. */
 	signal(SIGXFSZ, SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);
+	/* SIGUSR1/SIGUSR2 (from a target or from outside) must not kill renacer without a report:
+	 * ignored. SIGHUP and SIGQUIT end a run as SIGTERM does (collectors/run.c, exit 129/131);
+	 * outside a run they keep their default action. */
+	signal(SIGUSR1, SIG_IGN);
+	signal(SIGUSR2, SIG_IGN);
 
 	if (argc < 2) {
 		usage(stderr);

@@ -21,7 +21,9 @@
 #include <zlib.h>
 
 #include "config.h"
+#include "buf.h"
 #include "log.h"
+#include "safefile.h"
 #include "srcloc.h"
 #include "symbolize.h"
 #include "xalloc.h"
@@ -927,6 +929,106 @@ static char *redact_url(const char *arg)
 	}
 }
 
+/* Is c a shell word separator (outside quotes)? */
+static bool shell_sep(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|' || c == '(' ||
+	       c == ')' || c == '`';
+}
+
+/* End of the shell word starting at s (quotes and backslashes kept inside the word). */
+static const char *shell_word_end(const char *s)
+{
+	char q = 0;
+
+	for (; *s; s++) {
+		if (q) {
+			if (*s == q)
+				q = 0;
+			else if (q == '"' && *s == '\\' && s[1])
+				s++;
+		} else if (*s == '\'' || *s == '"') {
+			q = *s;
+		} else if (*s == '\\' && s[1]) {
+			s++;
+		} else if (shell_sep(*s)) {
+			break;
+		}
+	}
+	return s;
+}
+
+/* Secrets inside a shell command string ("sh -c '...'", `shell = true`): each shell word gets
+ * the rules of rn_redact_argv (--flag=VALUE, --flag VALUE, KEY=VALUE, URL passwords), the text
+ * between words is kept. A word in matching quotes is judged by what is inside them. Returns
+ * the redacted string, or NULL when nothing was redacted. */
+static char *redact_shell(const char *a, const char *const *words)
+{
+	struct rn_buf b;
+	const char *p = a;
+	bool next_secret = false, changed = false;
+
+	rn_buf_init(&b, 0);
+	while (*p) {
+		const char *ws = p, *we, *in, *ie, *val = NULL;
+		char *word, *url;
+		size_t klen;
+
+		if (shell_sep(*p)) {
+			rn_buf_addc(&b, *p++);
+			continue;
+		}
+		we = shell_word_end(p);
+		p = we;
+		in = ws;
+		ie = we;
+		if (ie - in >= 2 && (*in == '\'' || *in == '"') && ie[-1] == *in) {
+			in++;
+			ie--;
+		}
+		word = rn_xstrndup(in, (size_t)(ie - in));
+		if (next_secret) {
+			val = in;
+			next_secret = false;
+		} else if (word[0] == '-' && word[1] && strcmp(word, "--")) {
+			const char *name = word + strspn(word, "-");
+			const char *eq = strchr(name, '=');
+			size_t nlen = eq ? (size_t)(eq - name) : strlen(name);
+
+			if (secret_word(name, nlen, words)) {
+				if (eq)
+					val = in + (eq + 1 - word);
+				else
+					next_secret = true;
+			}
+		} else if (env_assignment(word, &klen) && secret_word(word, klen, words)) {
+			val = in + klen + 1;
+		}
+		if (val) {
+			rn_buf_add(&b, ws, (size_t)(val - ws));
+			rn_buf_adds(&b, redacted);
+			rn_buf_add(&b, ie, (size_t)(we - ie));
+			changed = true;
+		} else if ((url = redact_url(word))) {
+			rn_buf_add(&b, ws, (size_t)(in - ws));
+			rn_buf_adds(&b, url);
+			rn_buf_add(&b, ie, (size_t)(we - ie));
+			free(url);
+			changed = true;
+		} else {
+			rn_buf_add(&b, ws, (size_t)(we - ws));
+		}
+		free(word);
+	}
+	if (rn_buf_failed(&b))
+		rn_die("out of memory");
+	if (!changed) {
+		rn_buf_release(&b);
+		return NULL;
+	}
+	return rn_buf_detach(&b, NULL);
+}
+
 char **rn_otlp_redact_argv(const char *const *argv)
 {
 	return rn_redact_argv(argv, NULL);
@@ -968,6 +1070,8 @@ char **rn_redact_argv(const char *const *argv, const char *const *words)
 		} else if (env_assignment(a, &klen) && secret_word(a, klen, words)) {
 			out[i] = join(a, klen + 1, redacted);
 		}
+		if (!out[i] && a[strcspn(a, " \t\n;&|()`")])
+			out[i] = redact_shell(a, words);
 		if (!out[i])
 			out[i] = redact_url(a);
 		if (!out[i])
@@ -2737,21 +2841,18 @@ int rn_otlp_write_file(const char *path, const struct rn_otlp_cfg *cfg,
 		       const struct rn_otlp_context *ctx, const struct rn_otlp_input *in)
 {
 	struct res_store res;
-	struct rn_buf tmp;
+	struct rn_safefile sf;
 	struct batch b;
 	FILE *f = NULL;
-	int fd, rc;
+	int rc;
 
-	rn_buf_init(&tmp, 0);
-	rn_buf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-	if (rn_buf_failed(&tmp))
-		rn_die("out of memory");
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		rc = -errno;
-		if (fd >= 0)
-			close(fd);
-		goto out_unlink;
+	rc = rn_safefile_open(&sf, path);
+	if (rc || !(f = rn_safefile_stream(&sf))) {
+		if (!rc) {
+			rc = -errno;
+			rn_safefile_abort(&sf);
+		}
+		goto out_error;
 	}
 	res_build(&res, cfg);
 	rc = batch_init(&b, RN_OTLP_HTTP_JSON, &res.res, cfg->max_request_bytes, write_line, f);
@@ -2759,21 +2860,13 @@ int rn_otlp_write_file(const char *path, const struct rn_otlp_cfg *cfg,
 		rc = walk_all(cfg, ctx, in, &b);
 	batch_release(&b);
 	res_release(&res);
-	if (!rc && fflush(f))
-		rc = -errno;
-	if (!rc && fsync(fileno(f)))
-		rc = -errno;
-	if (fclose(f) && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp.buf, path))
-		rc = -errno;
-	if (!rc) {
-		rn_buf_release(&tmp);
+	if (rc)
+		rn_safefile_abort(&sf);
+	else
+		rc = rn_safefile_commit(&sf);
+	if (!rc)
 		return 0;
-	}
-out_unlink:
-	unlink(tmp.buf);
-	rn_buf_release(&tmp);
-	rn_error("cannot write OTLP file '%s': %s", path, strerror(-rc));
+out_error:
+	rn_error("cannot write OTLP file '%s': %s", path, rn_safefile_strerror(rc));
 	return rc;
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "safefile.h"
 #include "log.h"
 #include "xalloc.h"
 
@@ -362,9 +363,9 @@ static void write_target(struct writer *w, struct target *t)
 int rn_perfetto_write(const char *path, const struct rn_target_result *targets, size_t n)
 {
 	struct writer w;
-	struct rn_buf tmp;
+	struct rn_safefile sf;
 	size_t j;
-	int fd, rc = 0;
+	int rc = 0;
 
 	memset(&w, 0, sizeof(w));
 	w.next_pid = 1;
@@ -383,16 +384,13 @@ int rn_perfetto_write(const char *path, const struct rn_target_result *targets, 
 	if (w.base_ns == UINT64_MAX)
 		w.base_ns = 0;
 
-	rn_buf_init(&tmp, 0);
-	rn_buf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-	if (rn_buf_failed(&tmp))
-		rn_die("out of memory");
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0 || !(w.f = fdopen(fd, "w"))) {
-		rc = -errno;
-		if (fd >= 0)
-			close(fd);
-		goto out_unlink;
+	rc = rn_safefile_open(&sf, path);
+	if (rc || !(w.f = rn_safefile_stream(&sf))) {
+		if (!rc) {
+			rc = -errno;
+			rn_safefile_abort(&sf);
+		}
+		goto out_error;
 	}
 	if (fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", w.f) == EOF)
 		w.err = -errno;
@@ -406,21 +404,13 @@ int rn_perfetto_write(const char *path, const struct rn_target_result *targets, 
 	if (!w.err && fputs("\n]}\n", w.f) == EOF)
 		w.err = -errno;
 	rc = w.err;
-	if (!rc && fflush(w.f))
-		rc = -errno;
-	if (!rc && fsync(fileno(w.f)))
-		rc = -errno;
-	if (fclose(w.f) && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp.buf, path))
-		rc = -errno;
-	if (!rc) {
-		rn_buf_release(&tmp);
+	if (rc)
+		rn_safefile_abort(&sf);
+	else
+		rc = rn_safefile_commit(&sf);
+	if (!rc)
 		return 0;
-	}
-out_unlink:
-	unlink(tmp.buf);
-	rn_buf_release(&tmp);
-	rn_error("cannot write timeline '%s': %s", path, strerror(rc == -ENOMEM ? ENOMEM : -rc));
+out_error:
+	rn_error("cannot write timeline '%s': %s", path, rn_safefile_strerror(rc));
 	return rc;
 }

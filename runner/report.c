@@ -12,7 +12,9 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "escape.h"
 #include "exitcode.h"
+#include "safefile.h"
 #include "xalloc.h"
 
 struct rn_verdict_result *rn_target_report_push(struct rn_target_report *t)
@@ -158,9 +160,12 @@ void rn_report_console(bool color, const struct rn_target_report *t, size_t n, i
 				snprintf(delta, sizeof(delta), "%+.1f%%", v->delta_pct);
 			else
 				snprintf(delta, sizeof(delta), "-");
+			char *aname = rn_escaped_dup(v->assertion);
+
 			rn_buf_addf(&b, "%-18.18s %-24.24s %s%-8s%s %16s %16s %16s %9s\n",
-				    t[i].result->name, v->assertion, color ? verdict_color(v->verdict) : "",
+				    t[i].result->name, aname, color ? verdict_color(v->verdict) : "",
 				    rn_verdict_label(v->verdict), reset, meas, bud, gold, delta);
+			free(aname);
 		}
 	}
 	/* Details of everything that did not pass, so the failure says what grew and by how much. */
@@ -170,17 +175,24 @@ void rn_report_console(bool color, const struct rn_target_report *t, size_t n, i
 
 			if (v->verdict == RN_VERDICT_PASS || v->verdict == RN_VERDICT_SKIP)
 				continue;
+			char *aname = rn_escaped_dup(v->assertion);
+			char *msg = rn_escaped_dup(v->message ? v->message : "");
+
 			rn_buf_addf(&b, "\n%s%s%s %s/%s: %s\n", color ? verdict_color(v->verdict) : "",
-				    rn_verdict_label(v->verdict), reset, t[i].result->name, v->assertion,
-				    v->message ? v->message : "");
+				    rn_verdict_label(v->verdict), reset, t[i].result->name, aname, msg);
+			free(aname);
+			free(msg);
 			if (v->detail) {
 				const char *p = v->detail;
 
 				while (*p) {
 					const char *nl = strchr(p, '\n');
 					size_t len = nl ? (size_t)(nl - p) : strlen(p);
+					char *line = rn_xstrndup(p, len), *esc = rn_escaped_dup(line);
 
-					rn_buf_addf(&b, "    %.*s\n", (int)len, p);
+					rn_buf_addf(&b, "    %s\n", esc);
+					free(esc);
+					free(line);
 					p += len + (nl ? 1 : 0);
 				}
 			}
@@ -246,6 +258,6 @@ int rn_report_bench_json(const char *path, const struct rn_target_report *t, siz
 	rc = rn_write_file_atomic(path, text, strlen(text));
 	free(text);
 	if (rc)
-		return rn_error("cannot write '%s': %s", path, strerror(-rc));
+		return rn_error("cannot write '%s': %s", path, rn_safefile_strerror(rc));
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "safefile.h"
 #include "xalloc.h"
 
 static char empty[1];
@@ -189,46 +190,15 @@ int rn_buf_read_file(struct rn_buf *b, const char *path)
 
 int rn_write_file_atomic(const char *path, const void *data, size_t len)
 {
-	char tmp[4096];
-	const char *p = data;
-	int fd, rc = 0;
+	struct rn_safefile sf;
+	int rc = rn_safefile_open(&sf, path);
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			rc = -errno;
-			goto out_unlink;
-		}
-		p += n;
-		len -= (size_t)n;
+	if (rc)
+		return rc;
+	rc = rn_safefile_write(&sf, data, len);
+	if (rc) {
+		rn_safefile_abort(&sf);
+		return rc;
 	}
-	if (fsync(fd) < 0 && errno != EINVAL) {
-		rc = -errno;
-		goto out_unlink;
-	}
-	if (close(fd) < 0) {
-		fd = -1;
-		rc = -errno;
-		goto out_unlink;
-	}
-	fd = -1;
-	if (rename(tmp, path) < 0) {
-		rc = -errno;
-		goto out_unlink;
-	}
-	return 0;
-
-out_unlink:
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-	return rc;
+	return rn_safefile_commit(&sf);
 }

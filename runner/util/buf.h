@@ -63,9 +63,10 @@ int rn_buf_read_file(struct rn_buf *b, const char *path);
 int rn_buf_read_fd(struct rn_buf *b, int fd);
 
 /*
- * Write `len` bytes to `path` atomically: write "<path>.tmp.<pid>" in the same directory,
- * fsync, rename over `path`. On any failure the temp file is removed and `path` is untouched.
- * Returns 0 or negative errno.
+ * Write `len` bytes to `path` atomically through a safely created temporary in the same
+ * directory (safefile.h: O_EXCL|O_NOFOLLOW, random name, mode from the umask), fsync, rename
+ * over `path`. On any failure the temp file is removed and `path` is untouched. Returns 0,
+ * -ELOOP when `path` is a symbolic link (rn_safefile_strerror says so), or negative errno.
  */
 int rn_write_file_atomic(const char *path, const void *data, size_t len);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "escape.h"
 #include "xalloc.h"
 
 void rn_diag_init(struct rn_diag *d, const char *file, const char *src, size_t src_len)
@@ -52,6 +53,13 @@ static void vset(struct rn_diag *d, int line, int col, const char *fmt, va_list 
 	d->line = line;
 	d->col = col;
 	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+	/* names and values quoted in the message must not start lines of their own */
+	if (rn_has_ctl(d->msg)) {
+		char raw[sizeof(d->msg)];
+
+		memcpy(raw, d->msg, sizeof(raw));
+		rn_escape_ctl(d->msg, sizeof(d->msg), raw);
+	}
 }
 
 int rn_diag_set(struct rn_diag *d, int line, int col, const char *fmt, ...)

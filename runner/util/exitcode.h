@@ -16,7 +16,9 @@
 	X(COLLECTOR, 5, "a collector is unavailable (not built, no permission)")           \
 	X(OUTPUT, 6, "an output file (JUnit, golden trace, report) could not be written") \
 	X(INTERNAL, 70, "internal error (out of memory, bug)")                             \
+	X(SIGHUP, 129, "hung up (SIGHUP); tracees killed, partial reports written")        \
 	X(SIGINT, 130, "interrupted by SIGINT; tracees killed, partial reports written")   \
+	X(SIGQUIT, 131, "quit (SIGQUIT); tracees killed, partial reports written")         \
 	X(SIGTERM, 143, "terminated by SIGTERM; tracees killed, partial reports written")
 
 /* Exit codes of the renacer process. */
@@ -25,5 +27,22 @@ enum rn_exit {
 	RN_EXIT_CODES(RN_EXIT_ENUM)
 #undef RN_EXIT_ENUM
 };
+
+/* The exit code for a run ended by signal `sig` (SIGINT, SIGTERM, SIGHUP, SIGQUIT: 128 + sig);
+ * any other value gives RN_EXIT_SIGTERM. SIGUSR1, SIGUSR2 and SIGPIPE are ignored by renacer
+ * (runner/main.c) and never end a run. */
+static inline int rn_exit_for_signal(int sig)
+{
+	switch (sig) {
+	case 1: /* SIGHUP */
+		return RN_EXIT_SIGHUP;
+	case 2: /* SIGINT */
+		return RN_EXIT_SIGINT;
+	case 3: /* SIGQUIT */
+		return RN_EXIT_SIGQUIT;
+	default:
+		return RN_EXIT_SIGTERM;
+	}
+}
 
 #endif

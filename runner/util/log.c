@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "escape.h"
+
 static bool quiet;
 
 void rn_log_set_quiet(bool q)
@@ -39,6 +41,15 @@ static void vreport(const char *kind, const char *fmt, va_list ap)
 	m = vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fmt, ap);
 	if (m < 0)
 		m = 0;
+	if (m > (int)sizeof(line) - n - 2)
+		m = (int)sizeof(line) - n - 2;
+	/* one message, one line: control characters in names and values are escaped */
+	if (rn_has_ctl(line + n)) {
+		char raw[sizeof(line)];
+
+		memcpy(raw, line + n, (size_t)m + 1);
+		m = (int)rn_escape_ctl(line + n, sizeof(line) - (size_t)n - 1, raw);
+	}
 	n += m;
 	if (n > (int)sizeof(line) - 2)
 		n = (int)sizeof(line) - 2;

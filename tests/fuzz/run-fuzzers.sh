@@ -26,7 +26,7 @@ build=${FUZZ_BUILD:-$src/build-fuzz}
 parallel=${FUZZ_PARALLEL:-1}
 shared=${SHARED_DIR:-$src/../shared}
 cc=${CC:-clang}
-all="toml config golden json_v1 vk_record xml json"
+all="toml config golden json_v1 vk_record xml json regex"
 harnesses=${*:-$all}
 
 die() {
@@ -99,6 +99,12 @@ printf '\001\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xef\xbf\xbe\xed\xa0\x80\xc0\xaf
 cp "$seeds/xml/specials" "$seeds/xml/utf8" "$seeds/json/"
 for f in "$seeds"/config/errors_00*.toml; do
 	[ -f "$f" ] && cp "$f" "$seeds/xml/" && cp "$f" "$seeds/json/"
+done
+
+# regex seeds: the regression patterns (catastrophic ones among them) and the example's
+cp "$here"/regressions/regex/* "$seeds/regex/" 2>/dev/null
+sed -n 's/^[a-z_]*_pattern = "\(.*\)"$/\1/p' "$src/renacer.toml.example" | while read -r p; do
+	printf '%s' "$p" >"$seeds/regex/example_$(printf '%s' "$p" | cksum | cut -d' ' -f1)"
 done
 
 # ---- fuzzing --------------------------------------------------------------------------------

@@ -1,0 +1,29 @@
+/*
+ * escape.h - control characters made visible in human output.
+ *
+ * Names and messages can carry text renacer does not control (assertion names from
+ * renacer.toml, process names a target chose, error strings). Written raw, a newline starts a
+ * new line that a CI system reads as its own command (GitHub's "::error::", "::add-mask::"),
+ * and escape sequences drive the terminal. Every human-readable message therefore goes
+ * through one of these: bytes 0x00-0x1f and 0x7f become "\n", "\r", "\t", "\e" or "\xHH";
+ * a backslash is kept as it is; other bytes (UTF-8 included) are copied.
+ */
+#ifndef RN_ESCAPE_H
+#define RN_ESCAPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "buf.h"
+
+/* Does `s` hold a byte that rn_escape_ctl() would rewrite? */
+bool rn_has_ctl(const char *s);
+/* Append `s` to `b` with control characters escaped. */
+void rn_buf_add_escaped(struct rn_buf *b, const char *s);
+/* Write `src` with control characters escaped into `dst` (`dst_size` bytes, > 0), always
+ * NUL-terminated; an escape that does not fit is dropped whole. Returns strlen(dst). */
+size_t rn_escape_ctl(char *dst, size_t dst_size, const char *src);
+/* `s` with control characters escaped, in a new string the caller frees. */
+char *rn_escaped_dup(const char *s);
+
+#endif

@@ -46,10 +46,11 @@ static const char *const golden_keys[] = { RN_GOLDEN_KEYS(KEY_NAME) NULL };
 static const char *const report_keys[] = { RN_REPORT_KEYS(KEY_NAME) NULL };
 static const char *const otlp_keys[] = { RN_OTLP_KEYS(KEY_NAME) NULL };
 static const char *const regression_keys[] = { RN_REGRESSION_KEYS(KEY_NAME) NULL };
+static const char *const history_keys[] = { RN_HISTORY_KEYS(KEY_NAME) NULL };
 #undef KEY_NAME
 
 static const char *const top_keys[] = { "target", "assertion", "golden", "report", "otlp",
-					"regression", NULL };
+					"regression", "history", NULL };
 
 #define ASSERT_TYPE_NAME(id, name) name,
 static const char *const assertion_types[] = { RN_ASSERTION_TYPES(ASSERT_TYPE_NAME) NULL };
@@ -733,6 +734,37 @@ static const struct rn_toml_value *get_aot(struct ctx *c, const struct rn_toml_v
 	return kv->val;
 }
 
+/* [history]: where checks are remembered (runner/history.h). */
+static int parse_history(struct ctx *c, const struct rn_toml_value *root)
+{
+	struct rn_history_file_cfg *h = &c->cfg->history;
+	const struct rn_toml_value *v;
+	char *url = NULL;
+	int err;
+
+	v = get_table(c, root, "history", history_keys, &err);
+	if (err)
+		return -1;
+	h->busy_timeout_ms = -1;
+	if (!v)
+		return 0;
+	h->present = true;
+	h->enabled = true;
+	if (get_bool(c, v, "enabled", &h->enabled) || get_string(c, v, "url", &url) ||
+	    get_string(c, v, "machine", &h->machine) ||
+	    get_int(c, v, "busy_timeout_ms", 0, 3600000, &h->busy_timeout_ms)) {
+		free(url);
+		return -1;
+	}
+	if (url && strncmp(url, "postgresql://", 13) && strncmp(url, "postgres://", 11)) {
+		h->url = resolve_path(c->cfg, url);
+		free(url);
+	} else {
+		h->url = url;
+	}
+	return 0;
+}
+
 static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 {
 	struct rn_config *cfg = c->cfg;
@@ -774,7 +806,7 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 					      hint);
 			return err_at(c, kv->key_pos,
 				      "unknown top-level key '%s' (expected [[target]], [[assertion]], "
-				      "[golden], [report], [otlp] or [regression])",
+				      "[golden], [report], [otlp], [regression] or [history])",
 				      kv->key);
 		}
 	}
@@ -964,7 +996,7 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 			return -1;
 		r->memory_floor_bytes = (uint64_t)iv;
 	}
-	return 0;
+	return parse_history(c, root);
 }
 
 int rn_config_parse(struct rn_config *cfg, const char *path, const char *src, size_t len,
@@ -1079,6 +1111,8 @@ void rn_config_release(struct rn_config *cfg)
 	free(cfg->otlp.compression);
 	free(cfg->otlp.syscall_spans);
 	free_strings(cfg->ignored_tables);
+	free(cfg->history.url);
+	free(cfg->history.machine);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -1123,5 +1157,7 @@ void rn_config_write_docs(FILE *out)
 	RN_OTLP_KEYS(DOC_ROW)
 	fputs("\n### [regression]\n\n| key | type | meaning |\n|---|---|---|\n", out);
 	RN_REGRESSION_KEYS(DOC_ROW)
+	fputs("\n### [history]\n\n| key | type | meaning |\n|---|---|---|\n", out);
+	RN_HISTORY_KEYS(DOC_ROW)
 }
 #undef DOC_ROW

@@ -60,8 +60,16 @@ int rn_history_fail(struct rn_history *h, int code, const char *fmt, ...)
 	vsnprintf(h->err, sizeof(h->err), fmt, ap);
 	va_end(ap);
 	/* Database messages end with newlines and may span lines: keep one line. */
-	while ((nl = strchr(h->err, '\n')))
-		*nl = nl[1] ? ' ' : '\0';
+	while ((nl = strpbrk(h->err, "\n\t"))) {
+		size_t skip = strspn(nl, "\n\t ");
+
+		if (!nl[skip]) {
+			*nl = '\0';
+			break;
+		}
+		*nl = ' ';
+		memmove(nl + 1, nl + skip, strlen(nl + skip) + 1);
+	}
 	return code;
 }
 

@@ -16,7 +16,7 @@
  * newer than this renacer knows is refused with a one-line message ("schema version N is
  * newer than this renacer supports (M)").
  *
- * Tables (schema version 2):
+ * Tables (schema version 3):
  *   runs(id, created_ns, commit_sha, branch, machine, machine_desc, source, config,
  *        renacer_version, exit_code)        one row per check / golden update / import
  *   results(id, run_id, target, metric, unit, nsamples, median, min_value, max_value, samples)
@@ -43,7 +43,7 @@
 struct rn_config;
 
 /* The schema version this renacer writes and reads. */
-#define RN_HISTORY_SCHEMA_VERSION 2
+#define RN_HISTORY_SCHEMA_VERSION 3
 /* Default SQLite store, relative to the config's directory. */
 #define RN_HISTORY_DEFAULT_PATH ".renacer/history.db"
 /* Default busy timeout of SQLite writers, ms. */
@@ -111,8 +111,9 @@ bool rn_history_is_postgres(const char *url);
 
 /*
  * Open the store at `url` and bring its schema to RN_HISTORY_SCHEMA_VERSION when `write`
- * (creating the SQLite file and its directory if needed). A read-only open of a missing
- * SQLite file returns -ENOENT. On failure h->err says why and the caller still calls
+ * (creating the SQLite file and its directory if needed). Without `write` a missing SQLite
+ * file, or a database without renacer's tables, is -ENOENT; a store of an older schema is
+ * migrated all the same. On failure h->err says why and the caller still calls
  * rn_history_close().
  */
 int rn_history_open(struct rn_history *h, const char *url, bool write, int busy_timeout_ms);

@@ -131,7 +131,7 @@ suite() {
 	n=$(sql "SELECT count(DISTINCT commit_sha) FROM runs")
 	[ "$n" = 9 ] || fail "expected 9 distinct commits, found $n"
 	n=$(sql "SELECT version FROM renacer_schema")
-	[ "$n" = 2 ] || fail "schema version $n, expected 2"
+	[ "$n" = 3 ] || fail "schema version $n, expected 3"
 	# Every sample kept: each results row has nsamples = 2 values.
 	n=$(sql "SELECT count(*) FROM results WHERE nsamples <> 2")
 	[ "$n" = 0 ] || fail "$n results rows without 2 samples"
@@ -235,7 +235,7 @@ bad-input)
 	# A schema from a newer renacer.
 	"$bin" check -q >/dev/null 2>&1 || fail "check to create the store failed"
 	sqlite3 .renacer/history.db "UPDATE renacer_schema SET version = 99"
-	expect_check newer-schema 0 "schema version 99 is newer than this renacer supports (2)"
+	expect_check newer-schema 0 "schema version 99 is newer than this renacer supports (3)"
 	"$bin" history list 2>"$tmp/err" && fail "history list read a newer schema"
 	grep -q "schema version 99 is newer" "$tmp/err" || fail "history list message"
 	[ "$(wc -l <"$tmp/err")" = 1 ] || fail "history list printed more than one line"

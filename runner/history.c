@@ -361,7 +361,7 @@ static char *command_line(const char *dir, const char *const *argv)
 		_exit(127);
 	}
 	close(fds[1]);
-	rn_buf_init(&b, 4096);
+	rn_buf_init(&b, 0);
 	rn_buf_read_fd(&b, fds[0]);
 	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)

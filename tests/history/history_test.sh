@@ -186,6 +186,18 @@ EOP
 	n=$(sql "SELECT count(*) FROM results WHERE run_id IN (1, 2)")
 	[ "$n" = 0 ] || fail "prune left $n results rows"
 	echo "ok: show, export, import, changes, report, prune"
+	# Without RENACER_COMMIT the commit and branch come from git.
+	if command -v git >/dev/null; then
+		git init -q -b trunk . && git add renacer.toml &&
+			git -c user.email=t@example.org -c user.name=t commit -q -m t ||
+			fail "git setup failed"
+		env -u GITHUB_SHA -u GITHUB_HEAD_REF -u GITHUB_REF_NAME -u CI_COMMIT_SHA \
+			-u CI_COMMIT_REF_NAME "$bin" check -q >/dev/null 2>&1 || fail "git check failed"
+		head=$(git rev-parse HEAD)
+		n=$(sql "SELECT count(*) FROM runs WHERE commit_sha = '$head' AND branch = 'trunk'")
+		[ "$n" = 1 ] || fail "the check did not record git's commit $head on trunk"
+		echo "ok: commit and branch from git"
+	fi
 }
 
 case $case_name in

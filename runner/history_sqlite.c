@@ -36,7 +36,8 @@ static int sq_exec(struct rn_history *h, const char *sql)
 static int sq_open(struct rn_history *h, const char *location, bool create, int busy_timeout_ms)
 {
 	sqlite3 *db = NULL;
-	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+	/* One handle per process, used by one thread (history.h): no mutex per call. */
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
 	int rc = sqlite3_open_v2(location, &db, flags, NULL);
 
 	h->db = db;

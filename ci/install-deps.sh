@@ -21,6 +21,8 @@ install libcmocka-dev mesa-vulkan-drivers glslang-tools vulkan-validationlayers 
 # The history store's tests: a real PostgreSQL server (the test creates its own cluster), and
 # headless Chromium to render the report page.
 install postgresql chromium
+# Benchmarks (tests/bench/timing): hyperfine, the reference for run-to-run spread.
+install hyperfine
 # Node.js for the OTLP receiver test: keep a Node.js that is already there (another
 # distribution's nodejs package ships npm itself and conflicts with Debian's npm).
 if ! command -v npm >/dev/null 2>&1; then

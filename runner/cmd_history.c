@@ -934,7 +934,8 @@ static uint64_t parse_iso(const char *s)
 	return (uint64_t)timegm(&tm) * 1000000000ull;
 }
 
-/* A golden trace as a target result: one run per recorded run, every metric's samples. */
+/* A golden trace as a target result: its timing runs and its counting runs (when it has
+ * any), every metric's samples in the runs that measure it. */
 static void golden_to_result(const struct rn_golden *g, const char *name,
 			     struct rn_target_result *r)
 {
@@ -946,9 +947,24 @@ static void golden_to_result(const struct rn_golden *g, const char *name,
 	r->runs = rn_xcalloc(r->nruns, sizeof(*r->runs));
 	for (i = 0; i < r->nruns; i++) {
 		r->runs[i].status = RN_RUN_OK;
-		for (m = 0; m < RN_METRIC_COUNT; m++)
-			if (g->samples[m] && i < g->nruns)
-				r->runs[i].v[m] = (uint64_t)llround(g->samples[m][i]);
+		r->runs[i].measures = g->ncounting_runs ? RN_MEASURES_TIMES : RN_MEASURES_BOTH;
+	}
+	if (g->ncounting_runs) {
+		r->ncounts = g->ncounting_runs;
+		r->counts = rn_xcalloc(r->ncounts, sizeof(*r->counts));
+		for (i = 0; i < r->ncounts; i++) {
+			r->counts[i].status = RN_RUN_OK;
+			r->counts[i].measures = RN_MEASURES_COUNTS;
+		}
+	}
+	for (m = 0; m < RN_METRIC_COUNT; m++) {
+		bool counting = g->ncounting_runs &&
+				rn_metric_measured_by((enum rn_metric)m) == RN_MEASURES_COUNTS;
+		struct rn_metrics *runs = counting ? r->counts : r->runs;
+		size_t n = counting ? r->ncounts : r->nruns;
+
+		for (i = 0; g->samples[m] && i < g->nsamples[m] && i < n; i++)
+			runs[i].v[m] = (uint64_t)llround(g->samples[m][i]);
 	}
 	/* A renacer-json-v1 baseline has counts only: its one run's syscalls and errors. */
 	if (g->counts_only) {
@@ -1188,18 +1204,19 @@ static json_t *golden_band(const struct rn_config *cfg, const char *target, cons
 		free(path);
 		return NULL;
 	}
-	if (g.samples[m] && g.nruns) {
+	if (g.samples[m] && g.nsamples[m]) {
 		const char *unit = rn_metric_info((enum rn_metric)m)->unit;
 		double lo = g.samples[m][0], hi = lo;
 		size_t i;
 
-		for (i = 1; i < g.nruns; i++) {
+		for (i = 1; i < g.nsamples[m]; i++) {
 			lo = fmin(lo, g.samples[m][i]);
 			hi = fmax(hi, g.samples[m][i]);
 		}
 		band = json_pack("{s:f, s:f, s:f}", "lo", shown(lo, unit), "hi", shown(hi, unit),
 				 "median",
-				 shown(rn_aggregate(g.samples[m], g.nruns, RN_AGG_MEDIAN), unit));
+				 shown(rn_aggregate(g.samples[m], g.nsamples[m], RN_AGG_MEDIAN),
+				       unit));
 	}
 	rn_golden_release(&g);
 	free(path);

@@ -491,13 +491,13 @@ static int append_results(struct rn_history *h, const char *run_id,
 		double *s, *sorted;
 		char med[40], lo[40], hi[40], ns[24];
 		struct rn_buf js;
-		size_t i;
+		size_t i, n = 0;
 		bool any = false;
 
-		if (!r->nruns)
-			break;
-		s = rn_target_result_samples(r, (enum rn_metric)m);
-		for (i = 0; i < r->nruns; i++)
+		/* Times from the timing runs, counts from the counting runs: the runs that
+		 * measure the metric (rn_target_result_samples). */
+		s = rn_target_result_samples(r, (enum rn_metric)m, &n);
+		for (i = 0; i < n; i++)
 			any |= s[i] != 0;
 		if (!any) {
 			free(s);
@@ -505,16 +505,16 @@ static int append_results(struct rn_history *h, const char *run_id,
 		}
 		rn_buf_init(&js, 0);
 		rn_buf_addc(&js, '[');
-		for (i = 0; i < r->nruns; i++)
+		for (i = 0; i < n; i++)
 			rn_buf_addf(&js, "%s%.17g", i ? "," : "", s[i]);
 		rn_buf_addc(&js, ']');
-		sorted = rn_xmalloc(r->nruns * sizeof(*sorted));
-		memcpy(sorted, s, r->nruns * sizeof(*sorted));
-		qsort(sorted, r->nruns, sizeof(*sorted), cmp_double);
-		fmt_double(med, sizeof(med), rn_aggregate(s, r->nruns, RN_AGG_MEDIAN));
+		sorted = rn_xmalloc(n * sizeof(*sorted));
+		memcpy(sorted, s, n * sizeof(*sorted));
+		qsort(sorted, n, sizeof(*sorted), cmp_double);
+		fmt_double(med, sizeof(med), rn_aggregate(s, n, RN_AGG_MEDIAN));
 		fmt_double(lo, sizeof(lo), sorted[0]);
-		fmt_double(hi, sizeof(hi), sorted[r->nruns - 1]);
-		snprintf(ns, sizeof(ns), "%zu", r->nruns);
+		fmt_double(hi, sizeof(hi), sorted[n - 1]);
+		snprintf(ns, sizeof(ns), "%zu", n);
 		{
 			const char *p[] = { run_id, r->name, mi->name, mi->unit, ns, med, lo, hi,
 					    js.buf };
@@ -565,11 +565,11 @@ static int append_verdicts(struct rn_history *h, const char *run_id,
 	return rc;
 }
 
-/* The critical path of the last run, ns from the run's first process start. */
+/* The critical path of the last timing run, ns from the run's first process start. */
 static int append_critical_path(struct rn_history *h, const char *run_id,
 				const struct rn_target_result *r)
 {
-	const struct rn_trace *t = &r->last;
+	const struct rn_trace *t = rn_target_result_cp_trace(r);
 	uint64_t origin = UINT64_MAX;
 	size_t k;
 	int rc = 0;
@@ -642,7 +642,7 @@ int64_t rn_history_append(struct rn_history *h, const struct rn_history_run *run
 		rc = append_results(h, id, t[i].result);
 		if (!rc)
 			rc = append_verdicts(h, id, &t[i]);
-		if (!rc && t[i].result->nruns)
+		if (!rc && t[i].result->cp.nsegments)
 			rc = append_critical_path(h, id, t[i].result);
 	}
 	if (!rc)

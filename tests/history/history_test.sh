@@ -142,7 +142,7 @@ suite() {
 	[ "$(grep -c ' main ' "$tmp/show.out")" = 9 ] || { cat "$tmp/show.out"; fail "show rows"; }
 	head -n 1 "$tmp/show.out" | grep -q "^true wall_time (ms), 9 runs$" ||
 		{ cat "$tmp/show.out"; fail "show header"; }
-	"$bin" history show --last 3 --format csv true syscalls >"$tmp/show.csv" ||
+	"$bin" history show --last 3 --format csv true cpu_time >"$tmp/show.csv" ||
 		fail "show csv failed"
 	[ "$(wc -l <"$tmp/show.csv")" = 4 ] || { cat "$tmp/show.csv"; fail "show --last 3"; }
 	"$bin" history show true no_such_metric 2>"$tmp/err" && fail "unknown metric accepted"
@@ -150,13 +150,13 @@ suite() {
 	# export: one row per results row.
 	"$bin" history export -o "$tmp/all.csv" || fail "export failed"
 	[ "$(($(wc -l <"$tmp/all.csv") - 1))" = $((9 * per_results)) ] || fail "export row count"
-	"$bin" history export --format json --target sh_echo --metric syscalls -o "$tmp/e.json" ||
+	"$bin" history export --format json --target sh_echo --metric wall_time -o "$tmp/e.json" ||
 		fail "export json failed"
 	python3 - "$tmp/e.json" <<'EOP' || fail "export json content"
 import json, sys
 rows = json.load(open(sys.argv[1]))
 assert len(rows) == 9, len(rows)
-assert all(r["target"] == "sh_echo" and r["metric"] == "syscalls" for r in rows)
+assert all(r["target"] == "sh_echo" and r["metric"] == "wall_time" for r in rows)
 assert all(len(r["samples"]) == 2 and r["nsamples"] == 2 for r in rows)
 assert all(min(r["samples"]) == r["min"] and max(r["samples"]) == r["max"] for r in rows)
 EOP

@@ -63,6 +63,7 @@ static void fake_target(struct rn_target_result *r, struct rn_target_report *t,
 	r->runs = calloc(3, sizeof(*r->runs));
 	assert_non_null(r->runs);
 	for (i = 0; i < 3; i++) {
+		r->runs[i].measures = RN_MEASURES_BOTH;
 		r->runs[i].v[RN_METRIC_WALL] = 1000000 * (i + 1);
 		r->runs[i].v[RN_METRIC_SYSCALLS] = 100 + i;
 	}

@@ -11,12 +11,16 @@ install() {
 $SUDO apt-get update -qq
 # Build and run.
 install build-essential cmake pkg-config git ca-certificates \
-	libjansson-dev libelf-dev libdw-dev libcurl4-openssl-dev zlib1g-dev libvulkan-dev
+	libjansson-dev libelf-dev libdw-dev libcurl4-openssl-dev zlib1g-dev libvulkan-dev \
+	libsqlite3-dev libpq-dev
 # Tests: cmocka, lavapipe and the validation layers, strace to compare with, xmllint for the
 # JUnit schemas, real programs to trace, clang for the fuzzers, valgrind, pre-commit.
 install libcmocka-dev mesa-vulkan-drivers glslang-tools vulkan-validationlayers \
 	strace libxml2-utils python3 python3-yaml gzip tar findutils sqlite3 \
 	clang valgrind pre-commit
+# The history store's tests: a real PostgreSQL server (the test creates its own cluster), and
+# headless Chromium to render the report page.
+install postgresql chromium
 # Benchmarks (tests/bench/timing): hyperfine, the reference for run-to-run spread.
 install hyperfine
 # Node.js for the OTLP receiver test: keep a Node.js that is already there (another

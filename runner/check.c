@@ -22,6 +22,7 @@
 #include "github.h"
 #include "golden.h"
 #include "preflight.h"
+#include "history.h"
 #include "junit.h"
 #include "log.h"
 #include "otlp.h"
@@ -48,6 +49,7 @@ enum {
 	OPT_NO_GITHUB,
 	OPT_BENCH_JSON,
 	OPT_ASSERT,
+	OPT_HISTORY,
 };
 
 static const struct rn_option check_options[] = {
@@ -65,6 +67,7 @@ static const struct rn_option check_options[] = {
 	{ OPT_GITHUB, "github", 0, RN_OPT_NONE, NULL, "GitHub Actions mode (default when GITHUB_ACTIONS=true)" },
 	{ OPT_NO_GITHUB, "no-github", 0, RN_OPT_NONE, NULL, "disable GitHub Actions mode" },
 	{ OPT_BENCH_JSON, "bench-json", 0, RN_OPT_REQUIRED, "FILE", "write metrics in github-action-benchmark customSmallerIsBetter format" },
+	{ OPT_HISTORY, "history", 0, RN_OPT_NONE, NULL, "record the check in the history store even without [history]" },
 	{ OPT_NO_COLOR, "no-color", 0, RN_OPT_NONE, NULL, "no colors (also NO_COLOR=1)" },
 	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no progress lines" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
@@ -109,6 +112,7 @@ static const struct rn_option golden_options[] = {
 	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE", "config file (default renacer.toml)" },
 	{ OPT_TARGET, "target", 't', RN_OPT_REQUIRED, "NAME", "update only this target (repeatable)" },
 	{ OPT_RUNS, "runs", 0, RN_OPT_REQUIRED, "N", "override every target's timing runs" },
+	{ OPT_HISTORY, "history", 0, RN_OPT_NONE, NULL, "record the runs in the history store even without [history]" },
 	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no progress lines" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
@@ -143,6 +147,7 @@ struct check_opts {
 	bool color;
 	bool quiet;
 	bool help;
+	bool history;          /* --history: record even without [history] */
 };
 
 static int parse_long(const char *s, long min, long max, long *out)
@@ -214,6 +219,9 @@ static int on_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_HELP:
 		o->help = true;
+		break;
+	case OPT_HISTORY:
+		o->history = true;
 		break;
 	default:
 		return rn_error("unhandled option %d", id);
@@ -903,6 +911,8 @@ int rn_cmd_check(int argc, char **argv)
 
 		rn_github_write(&gh);
 	}
+	/* Advisory: a history write failure is a warning, never the verdict. */
+	rn_history_record(&cfg, o.history, "check", tvs, nsel, rc, o.quiet);
 	rn_report_console(o.color, tvs, nsel, rc);
 
 	for (i = 0; i < nsel; i++) {
@@ -1057,9 +1067,14 @@ int rn_cmd_golden(int argc, char **argv)
 		if (rn_golden_write(path, &r, (const char *const *)rel, &d)) {
 			rn_diag_print(&d, o.color);
 			rc = RN_EXIT_OUTPUT;
-		} else if (!o.quiet) {
-			fprintf(stderr, "wrote %s (%zu timing run%s, %zu counting run%s)\n", path,
-				r.nruns, r.nruns == 1 ? "" : "s", r.ncounts, r.ncounts == 1 ? "" : "s");
+		} else {
+			struct rn_target_report tr = { .result = &r };
+
+			if (!o.quiet)
+				fprintf(stderr, "wrote %s (%zu timing run%s, %zu counting run%s)\n",
+					path, r.nruns, r.nruns == 1 ? "" : "s", r.ncounts,
+					r.ncounts == 1 ? "" : "s");
+			rn_history_record(&cfg, o.history, "golden", &tr, 1, 0, o.quiet);
 		}
 		for (k = 0; rel[k]; k++)
 			free(rel[k]);

@@ -51,10 +51,11 @@ static const char *const report_keys[] = { RN_REPORT_KEYS(KEY_NAME) NULL };
 static const char *const otlp_keys[] = { RN_OTLP_KEYS(KEY_NAME) NULL };
 static const char *const regression_keys[] = { RN_REGRESSION_KEYS(KEY_NAME) NULL };
 static const char *const semantic_keys[] = { RN_SEMANTIC_KEYS(KEY_NAME) NULL };
+static const char *const history_keys[] = { RN_HISTORY_KEYS(KEY_NAME) NULL };
 #undef KEY_NAME
 
 static const char *const top_keys[] = { "target", "assertion", "golden", "report", "otlp",
-					"regression", "semantic_equivalence", NULL };
+					"regression", "semantic_equivalence", "history", NULL };
 
 #define ASSERT_TYPE_NAME(id, name) name,
 static const char *const assertion_types[] = { RN_ASSERTION_TYPES(ASSERT_TYPE_NAME) NULL };
@@ -922,6 +923,37 @@ out_fail:
 	return -1;
 }
 
+/* [history]: where checks are remembered (runner/history.h). */
+static int parse_history(struct ctx *c, const struct rn_toml_value *root)
+{
+	struct rn_history_file_cfg *h = &c->cfg->history;
+	const struct rn_toml_value *v;
+	char *url = NULL;
+	int err;
+
+	v = get_table(c, root, "history", history_keys, &err);
+	if (err)
+		return -1;
+	h->busy_timeout_ms = -1;
+	if (!v)
+		return 0;
+	h->present = true;
+	h->enabled = true;
+	if (get_bool(c, v, "enabled", &h->enabled) || get_string(c, v, "url", &url) ||
+	    get_string(c, v, "machine", &h->machine) ||
+	    get_int(c, v, "busy_timeout_ms", 0, 3600000, &h->busy_timeout_ms)) {
+		free(url);
+		return -1;
+	}
+	if (url && strncmp(url, "postgresql://", 13) && strncmp(url, "postgres://", 11)) {
+		h->url = resolve_path(c->cfg, url);
+		free(url);
+	} else {
+		h->url = url;
+	}
+	return 0;
+}
+
 static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 {
 	struct rn_config *cfg = c->cfg;
@@ -971,7 +1003,8 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 			else
 				err_at(c, kv->key_pos,
 				       "unknown top-level key '%s' (expected [[target]], [[assertion]], "
-				       "[golden], [report], [otlp] or [regression])",
+				       "[golden], [report], [otlp], [regression], [semantic_equivalence] "
+				       "or [history])",
 				       kv->key);
 			failed = true;
 		}
@@ -1183,6 +1216,8 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 	}
 	if (parse_semantic_equivalence(c, root))
 		failed = true;
+	if (parse_history(c, root))
+		failed = true;
 	return failed ? -1 : 0;
 }
 
@@ -1311,6 +1346,8 @@ void rn_config_release(struct rn_config *cfg)
 	free(cfg->semantic);
 	free_strings(cfg->semantic_ignore);
 	free_strings(cfg->notes);
+	free(cfg->history.url);
+	free(cfg->history.machine);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -1367,6 +1404,8 @@ void rn_config_write_docs(FILE *out)
 	      "(validate and check print them):\n\n| table | key | what renacer does |\n"
 	      "|---|---|---|\n", out);
 	RN_ORIGINAL_KEYS(ORIGINAL_DOC_ROW)
+	fputs("\n### [history]\n\n| key | type | meaning |\n|---|---|---|\n", out);
+	RN_HISTORY_KEYS(DOC_ROW)
 }
 #undef ORIGINAL_DOC_ROW
 #undef DOC_ROW

@@ -117,6 +117,21 @@
 	X(expected_speedup_min, "number", "original renacer format: accepted, no effect (use a baseline or golden timing)") \
 	X(expected_speedup_max, "number", "original renacer format: accepted, no effect")    \
 	X(expected_memory_reduction_min, "number", "original renacer format: accepted, no effect")
+/* X(key, type, doc) for [history] (runner/history.h). */
+#define RN_HISTORY_KEYS(X)                                                                   \
+	X(enabled, "boolean", "record every check in the history store (default true when [history] is present)") \
+	X(url, "string", "store: a SQLite path (default .renacer/history.db) or postgresql://... URI") \
+	X(busy_timeout_ms, "integer", "SQLite: how long a writer waits for the lock in ms (default 30000)") \
+	X(machine, "string", "machine name recorded with each run (default: a hardware fingerprint)")
+
+/* [history] as written in the file. */
+struct rn_history_file_cfg {
+	bool present;            /* the file has a [history] table */
+	bool enabled;            /* enabled (default true when present) */
+	char *url;               /* url as written (relative paths resolved), or NULL */
+	int64_t busy_timeout_ms; /* -1 = not given */
+	char *machine;           /* or NULL */
+};
 
 /* One [[target]]. Owned by the config. */
 struct rn_target_cfg {
@@ -170,6 +185,7 @@ struct rn_config {
 	char **redact;                /* [report] redact words, NULL-terminated, or NULL (defaults) */
 	struct rn_otlp_file_cfg otlp; /* [otlp] */
 	struct rn_regression_cfg regression; /* [regression] */
+	struct rn_history_file_cfg history; /* [history] */
 	char **ignored_tables;        /* unknown top-level tables (warned about), NULL-terminated */
 	struct rn_equiv_opts *semantic; /* [semantic_equivalence] options (defaults when absent),
 				       * owned; ignore_paths owned through semantic_ignore */

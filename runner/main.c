@@ -1,7 +1,7 @@
 /*
  * main.c - renacer's entry point: pick the subcommand and hand over.
  *
- *     renacer check | validate | golden update | trace | help | man
+ *     renacer check | validate | golden update | trace | history | report | help | man
  *     renacer -c -T -- CMD          (no subcommand word: trace, as the original renacer)
  *     renacer --assert FILE -- CMD  (the original renacer's check spelling)
  */
@@ -13,6 +13,7 @@
 #include "check.h"
 #include "cli.h"
 #include "cmd_diff.h"
+#include "cmd_history.h"
 #include "cmd_trace.h"
 #include "config.h"
 #include "exitcode.h"
@@ -28,6 +29,8 @@ static const struct {
 	{ &rn_cmd_golden_def, rn_cmd_golden },
 	{ &rn_cmd_trace_def, rn_cmd_trace },
 	{ &rn_cmd_diff_def, rn_cmd_diff },
+	{ &rn_cmd_history_def, rn_cmd_history },
+	{ &rn_cmd_report_def, rn_cmd_report },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

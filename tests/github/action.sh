@@ -108,7 +108,7 @@ simulate() {
 }
 # field CASE EXPR: a value of the JSON report (python expression over `r`).
 field() {
-	"$py" -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$tmp/$1.json"
+	"$py" -c "import json,sys; r=json.load(open(sys.argv[1])); S={s['id']: s for s in r['steps'] if s['id']}; print($2)" "$tmp/$1.json"
 }
 # is CASE EXPR WANT
 is() {
@@ -135,54 +135,61 @@ if [ "${RN_ACTION_BUILD:-1}" != 0 ]; then
 	is build "r['failed']" False
 	is build "r['outputs']['result']" pass
 	is build "r['outputs']['renacer'].endswith('/renacer-build/renacer')" True
-	is build "[s['outcome'] for s in r['steps']]" "['skipped', 'success', 'success', 'success']"
+	is build "[s['outcome'] for s in r['steps']]" "['skipped', 'success', 'success', 'success', 'success', 'success', 'success']"
 fi
 
 simulate fail --with config=fail.toml --with "renacer=$bin/renacer"
 is fail "r['failed']" True
-is fail "r['steps'][-1]['outcome']" failure
+is fail "S['check']['outcome']" failure
 is fail "r['outputs']['result']" fail
 is fail "r['outputs']['failed']" 1
 is fail "r['outputs']['exit-code']" 1
 is fail "r['outputs']['junit']" fail-junit.xml
 is fail "r['outputs']['report'] == '$tmp/fail.temp/renacer-report.md'" True
 is fail "'| fsync\\\\_budget | ❌ FAIL | 5 spans | 1 spans |' in r['summary']" True
-is fail "'::error file=fail.toml,line=5,col=1,' in r['steps'][-1]['log']" True
+is fail "'::error file=fail.toml,line=5,col=1,' in S['check']['log']" True
 [ -s "$ws/fail-junit.xml" ] || fail "fail: no JUnit XML in the workspace"
 [ -s "$tmp/fail.temp/renacer-report.md" ] || fail "fail: no report file"
+# The report page: written from the history store, uploaded, linked from the summary.
+is fail "r['outputs']['report-html'] == '$ws/renacer-report.html'" True
+is fail "S['upload']['outcome']" success
+is fail "'[renacer report page](file://$tmp/fail.temp/artifacts/renacer-report)' in r['summary']" True
+grep -q '<table id="verdicts">' "$tmp/fail.temp/artifacts/renacer-report/renacer-report.html" ||
+	fail "fail: the uploaded report page has no verdict table"
+[ -s "$ws/.renacer/history.db" ] || fail "fail: the check was not recorded in the history store"
 
 simulate never --with config=fail.toml --with "renacer=$bin/renacer" --with fail-on=never
 is never "r['failed']" False
 is never "r['outputs']['result']" fail
-is never "'fail-on is never' in r['steps'][-1]['log']" True
+is never "'fail-on is never' in S['check']['log']" True
 
 simulate warn --with config=warn.toml --with "renacer=$bin/renacer" --with fail-on=warn
 is warn "r['failed']" True
 is warn "r['outputs']['result']" warn
 is warn "r['outputs']['warnings']" 1
-is warn "'::warning file=warn.toml,line=5,col=1,' in r['steps'][-1]['log']" True
+is warn "'::warning file=warn.toml,line=5,col=1,' in S['check']['log']" True
 
 simulate warnok --with config=warn.toml --with "renacer=$bin/renacer" --with annotations=0
 is warnok "r['failed']" False
 is warnok "r['outputs']['result']" warn
-is warnok "'::warning' in r['steps'][-1]['log']" False
+is warnok "'::warning' in S['check']['log']" False
 
 simulate typo --with config=typo.toml --with "renacer=$bin/renacer"
 is typo "r['failed']" True
 is typo "r['outputs']['result']" error
 is typo "r['outputs']['exit-code']" 3
 is typo "r['outputs']['failed']" 0
-is typo "'treshold' in r['steps'][-1]['log']" True
+is typo "'treshold' in S['check']['log']" True
 # Once check.c annotates config errors, the annotation must sit at the typo's line.
-is typo "'::error file=typo.toml' not in r['steps'][-1]['log'] or '::error file=typo.toml,line=11,col=1,' in r['steps'][-1]['log']" True
+is typo "'::error file=typo.toml' not in S['check']['log'] or '::error file=typo.toml,line=11,col=1,' in S['check']['log']" True
 
 simulate badinput --with config=pass.toml --with "renacer=$bin/renacer" --with fail-on=maybe
 is badinput "r['failed']" True
-is badinput "'fail-on must be fail, warn or never' in r['steps'][-1]['log']" True
+is badinput "'fail-on must be fail, warn or never' in S['check']['log']" True
 
 simulate nobinary --with config=pass.toml --with renacer=no/such/renacer
 is nobinary "r['failed']" True
-is nobinary "[s['outcome'] for s in r['steps']]" "['skipped', 'skipped', 'failure', 'skipped']"
+is nobinary "[s['outcome'] for s in r['steps']]" "['skipped', 'skipped', 'failure', 'skipped', 'skipped', 'skipped', 'skipped']"
 is nobinary "'no renacer binary' in r['steps'][2]['log']" True
 is nobinary "r['outputs']['result']" ""
 

@@ -9,7 +9,8 @@ a run step without shell, an output or expression naming a missing step or input
 without a description), then runs each step like the runner: `if:` evaluated (success() is
 implied), `${{ }}` expanded in run/env/working-directory/with, the script run with
 `bash --noprofile --norc -eo pipefail`, GITHUB_OUTPUT/GITHUB_PATH/GITHUB_ENV/
-GITHUB_STEP_SUMMARY as files read back after each step. The expression language is the
+GITHUB_STEP_SUMMARY as files read back after each step; `uses: actions/upload-artifact` copies
+the file under RUNNER_TEMP/artifacts/NAME and answers with a file:// artifact-url. The expression language is the
 subset actions use: contexts inputs, github, runner, steps, env; literals; ! == != && || and
 parentheses; success() failure() always() cancelled(). String comparison ignores case, as
 GitHub's does.
@@ -22,6 +23,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -272,7 +274,23 @@ def run(action_path, args):
                                             "conclusion": "skipped"}
             continue
         if "uses" in step:
-            raise ActionError(f"step {n + 1}: cannot simulate 'uses: {step['uses']}'")
+            # actions/upload-artifact: copy the file under RUNNER_TEMP/artifacts/NAME and answer
+            # with a file:// URL in place of the artifact's.
+            if not step["uses"].startswith("actions/upload-artifact@"):
+                raise ActionError(f"step {n + 1}: cannot simulate 'uses: {step['uses']}'")
+            with_ = {k: expand(v, ev) for k, v in (step.get("with") or {}).items()}
+            dest = os.path.join(temp, "artifacts", with_.get("name", "artifact"))
+            os.makedirs(dest, exist_ok=True)
+            src_path = os.path.join(workspace, with_.get("path", ""))
+            outputs = {}
+            if os.path.isfile(src_path):
+                shutil.copy(src_path, dest)
+                outputs = {"artifact-id": "1", "artifact-url": "file://" + dest}
+            rec["outcome"] = "success"
+            if step.get("id"):
+                ctx["steps"][step["id"]] = {"outputs": outputs, "outcome": "success",
+                                            "conclusion": "success"}
+            continue
         files = {k: os.path.join(temp, f"_step{n}_{k}") for k in
                  ("GITHUB_OUTPUT", "GITHUB_PATH", "GITHUB_ENV", "GITHUB_STEP_SUMMARY")}
         for p in files.values():

@@ -1,0 +1,1421 @@
+/*
+ * cmd_history.c - `renacer history` (list, show, changes, export, import, prune) and
+ * `renacer report --html`.
+ */
+#include "cmd_history.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "assertion.h"
+#include "buf.h"
+#include "changepoint.h"
+#include "config.h"
+#include "exitcode.h"
+#include "golden.h"
+#include "history.h"
+#include "log.h"
+#include "report_html.h"
+#include "xalloc.h"
+
+/* Option ids: short options use their character. */
+enum {
+	OPT_CONFIG = 'c',
+	OPT_LIMIT = 'n',
+	OPT_FORMAT = 'f',
+	OPT_OUTPUT = 'o',
+	OPT_TARGET = 't',
+	OPT_METRIC = 'm',
+	OPT_HELP = 'h',
+	OPT_DB = 256,
+	OPT_MACHINE,
+	OPT_BRANCH,
+	OPT_COMMIT,
+	OPT_OLDER_THAN,
+	OPT_HTML,
+};
+
+static const struct rn_option history_options[] = {
+	{ OPT_DB, "db", 0, RN_OPT_REQUIRED, "URL", "history store (default: $RENACER_HISTORY_URL, [history] url, .renacer/history.db)" },
+	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE", "config whose [history] to use (default renacer.toml when present)" },
+	{ OPT_LIMIT, "last", 'n', RN_OPT_REQUIRED, "N", "list/show/changes: only the last N runs (changes: default 500)" },
+	{ OPT_MACHINE, "machine", 0, RN_OPT_REQUIRED, "M", "show/changes/export: only runs of this machine" },
+	{ OPT_BRANCH, "branch", 0, RN_OPT_REQUIRED, "B", "show/changes/export: only runs of this branch; import: record this branch" },
+	{ OPT_TARGET, "target", 't', RN_OPT_REQUIRED, "NAME", "export: only this target; import: record as this target" },
+	{ OPT_METRIC, "metric", 'm', RN_OPT_REQUIRED, "NAME", "export: only this metric" },
+	{ OPT_FORMAT, "format", 'f', RN_OPT_REQUIRED, "F", "show/export: text (show only), csv or json" },
+	{ OPT_OUTPUT, "output", 'o', RN_OPT_REQUIRED, "FILE", "export: write to FILE (atomically) instead of stdout" },
+	{ OPT_COMMIT, "commit", 0, RN_OPT_REQUIRED, "ID", "import: record this commit" },
+	{ OPT_OLDER_THAN, "older-than", 0, RN_OPT_REQUIRED, "DAYS", "prune: delete runs older than DAYS days" },
+	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
+	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
+};
+
+const struct rn_command rn_cmd_history_def = {
+	"history",
+	"renacer history list|show TARGET METRIC|changes [TARGET [METRIC]]|export|import FILE...|prune --older-than DAYS",
+	"the history store: list recorded runs, show a metric's series, find change points, export, import, prune",
+	"A check records into the history store when renacer.toml has a [history] table (unless it\n"
+	"says enabled = false), when $RENACER_HISTORY_URL is set, or with `renacer check --history`.\n"
+	"The store is a SQLite file (default .renacer/history.db beside renacer.toml) or a\n"
+	"PostgreSQL database (postgresql://user@host/db); renacer creates and migrates its schema.\n"
+	"A failed write is a warning and never changes the verdict or the exit code.\n"
+	"  list                       recorded runs, newest first\n"
+	"  show TARGET METRIC         the metric's series (median, min, max over each run's samples)\n"
+	"  changes [TARGET [METRIC]]  change points (E-Divisive, permutation test, advisory) per\n"
+	"                             target, metric and machine, with commit, size and confidence\n"
+	"  export                     every result with its samples as CSV or JSON\n"
+	"  import FILE...             golden traces (renacer-golden/1) and renacer-json-v1 files\n"
+	"  prune --older-than DAYS    delete older runs\n"
+	"Times are shown in ms, memory in bytes. Exit 0, 2 on usage errors, 6 when the store cannot\n"
+	"be opened or written.",
+	history_options,
+};
+
+static const struct rn_option report_options[] = {
+	{ OPT_HTML, "html", 0, RN_OPT_REQUIRED, "FILE", "write the report page to FILE (atomically)" },
+	{ OPT_DB, "db", 0, RN_OPT_REQUIRED, "URL", "history store (default as renacer history)" },
+	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE", "config: golden traces for the bands (default renacer.toml when present)" },
+	{ OPT_LIMIT, "last", 'n', RN_OPT_REQUIRED, "N", "runs per trend chart (default 200)" },
+	{ OPT_MACHINE, "machine", 0, RN_OPT_REQUIRED, "M", "trends of this machine (default: the last run's)" },
+	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
+	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
+};
+
+const struct rn_command rn_cmd_report_def = {
+	"report",
+	"renacer report --html FILE [--db URL] [--config FILE]",
+	"write one self-contained HTML page from the history: verdicts, trends, change points, critical path",
+	"The page shows the verdict table of the last recorded check, a trend chart per target and\n"
+	"metric (the last N runs of that check's machine) with its change points and the golden\n"
+	"trace's band (the range of its runs' samples, when renacer.toml's golden trace exists),\n"
+	"and the critical-path timeline of the last run. It needs no network to view: styles,\n"
+	"data and the drawing script are inline. Run `renacer check` with history enabled first.",
+	report_options,
+};
+
+/* Parsed command line of history and report. */
+struct hist_opts {
+	const char *db;
+	const char *config;
+	long limit;
+	const char *machine;
+	const char *branch;
+	const char *target;
+	const char *metric;
+	const char *format;
+	const char *output;
+	const char *commit;
+	long older_than_days;
+	const char *html;
+	bool help;
+	const char *operands[64];
+	size_t noperands;
+};
+
+static int parse_long_arg(const char *opt, const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return rn_error("--%s needs an integer between %ld and %ld, found '%s'", opt, min, max,
+				s);
+	*out = v;
+	return 0;
+}
+
+static int on_option(void *ctx, int id, const char *arg)
+{
+	struct hist_opts *o = ctx;
+
+	switch (id) {
+	case OPT_DB:
+		o->db = arg;
+		break;
+	case OPT_CONFIG:
+		o->config = arg;
+		break;
+	case OPT_LIMIT:
+		return parse_long_arg("last", arg, 1, 100000000, &o->limit);
+	case OPT_MACHINE:
+		o->machine = arg;
+		break;
+	case OPT_BRANCH:
+		o->branch = arg;
+		break;
+	case OPT_TARGET:
+		o->target = arg;
+		break;
+	case OPT_METRIC:
+		o->metric = arg;
+		break;
+	case OPT_FORMAT:
+		o->format = arg;
+		break;
+	case OPT_OUTPUT:
+		o->output = arg;
+		break;
+	case OPT_COMMIT:
+		o->commit = arg;
+		break;
+	case OPT_OLDER_THAN:
+		return parse_long_arg("older-than", arg, 0, 1000000, &o->older_than_days);
+	case OPT_HTML:
+		o->html = arg;
+		break;
+	case OPT_HELP:
+		o->help = true;
+		break;
+	default:
+		return rn_error("unhandled option %d", id);
+	}
+	return 0;
+}
+
+/* Options may come before, between and after operands. */
+static int parse_all(const struct rn_command *cmd, int argc, char **argv, struct hist_opts *o)
+{
+	int pos = 0, first;
+
+	while (pos < argc) {
+		if (rn_cli_parse(cmd, argc - pos, argv + pos, on_option, o, &first))
+			return -1;
+		pos += first;
+		if (pos >= argc)
+			break;
+		if (!strcmp(argv[pos - 1], "--")) {
+			for (; pos < argc && o->noperands < 64; pos++)
+				o->operands[o->noperands++] = argv[pos];
+			break;
+		}
+		if (o->noperands == 64)
+			return rn_error("renacer %s: too many arguments", cmd->name);
+		o->operands[o->noperands++] = argv[pos];
+	}
+	return 0;
+}
+
+/* The config named by --config, or renacer.toml when it exists; NULL when none. */
+static int load_config(const struct hist_opts *o, struct rn_config *cfg, bool *have)
+{
+	const char *path = o->config ? o->config : "renacer.toml";
+	struct rn_diag d;
+
+	*have = false;
+	if (!o->config && access(path, F_OK))
+		return 0;
+	if (rn_config_load(cfg, path, true, &d)) {
+		rn_diag_print(&d, false);
+		rn_config_release(cfg);
+		return RN_EXIT_CONFIG;
+	}
+	*have = true;
+	return 0;
+}
+
+static int open_store(const struct hist_opts *o, const struct rn_config *cfg, bool write,
+		      struct rn_history *h)
+{
+	struct rn_history_cfg hc;
+	int rc;
+
+	rn_history_cfg_resolve(&hc, cfg, o->db, false);
+	rc = rn_history_open(h, hc.url, write, hc.busy_timeout_ms);
+	if (rc)
+		rn_error("history '%s': %s", h->location ? h->location : hc.url, h->err);
+	rn_history_cfg_release(&hc);
+	return rc;
+}
+
+/* "2026-11-25 04:10" (UTC) from ns since the epoch. */
+static void fmt_time(char *dst, size_t cap, const char *ns_text)
+{
+	time_t t = (time_t)(strtoll(ns_text ? ns_text : "0", NULL, 10) / 1000000000ll);
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm) || !strftime(dst, cap, "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(dst, cap, "?");
+}
+
+static const char *str_of_json(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "";
+}
+
+static const char *or_dash(const char *s)
+{
+	return s && *s ? s : "-";
+}
+
+/* Values are stored in the metric's unit (ns, bytes, count); times are shown in ms. */
+static double shown(double v, const char *unit)
+{
+	return unit && !strcmp(unit, "ns") ? v / 1e6 : v;
+}
+
+static const char *shown_unit(const char *unit)
+{
+	return unit && !strcmp(unit, "ns") ? "ms" : unit ? unit : "";
+}
+
+/* ---- list ------------------------------------------------------------------------------ */
+
+static int list_row(void *ctx, size_t ncols, const char *const *v)
+{
+	char when[32], commit[13];
+
+	(void)ctx;
+	if (ncols < 8)
+		return 0;
+	fmt_time(when, sizeof(when), v[1]);
+	snprintf(commit, sizeof(commit), "%s", or_dash(v[2]));
+	printf("%-7s %-19s  %-12s  %-20.20s  %-16.16s  %-6s  %4s  %s\n", v[0], when, commit,
+	       or_dash(v[3]), or_dash(v[4]), v[5], v[6], v[7]);
+	return 0;
+}
+
+static int history_list(struct rn_history *h, const struct hist_opts *o)
+{
+	char sql[1024];
+
+	snprintf(sql, sizeof(sql),
+		 "SELECT r.id, r.created_ns, r.commit_sha, r.branch, r.machine, r.source, "
+		 "r.exit_code, (SELECT count(*) FROM verdicts v WHERE v.run_id = r.id AND "
+		 "v.verdict IN ('FAIL', 'ERROR', 'NO DATA')) FROM runs r ORDER BY r.id DESC LIMIT %ld",
+		 o->limit ? o->limit : 50);
+	printf("%-7s %-19s  %-12s  %-20s  %-16s  %-6s  %4s  %s\n", "RUN", "TIME (UTC)", "COMMIT",
+	       "BRANCH", "MACHINE", "SOURCE", "EXIT", "FAILING");
+	return rn_history_query(h, sql, NULL, 0, list_row, NULL);
+}
+
+/* ---- one series ------------------------------------------------------------------------ */
+
+/* A point of a series, in run order. */
+struct point {
+	int64_t run_id;
+	char *created_ns;
+	char *commit;
+	char *branch;
+	char *machine;
+	long nsamples;
+	double median, min, max;
+	char *samples;
+};
+
+struct series {
+	struct point *p;
+	size_t n, cap;
+	char unit[16];
+	bool with_samples;
+	bool as_text;      /* format rows into `text` instead of keeping points */
+	struct rn_buf text; /* with as_text: the table rows, oldest first */
+};
+
+/* Civil date of `days` since 1970-01-01 (Howard Hinnant's days_from_civil inverse): no
+ * strftime locale work per row. */
+static void civil(long long days, long long *y, long long *m, long long *d)
+{
+	long long z = days + 719468;
+	long long era = (z >= 0 ? z : z - 146096) / 146097;
+	long long doe = z - era * 146097;
+	long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	long long mp = (5 * doy + 2) / 153;
+
+	*d = doy - (153 * mp + 2) / 5 + 1;
+	*m = mp < 10 ? mp + 3 : mp - 9;
+	*y = yoe + era * 400 + (*m <= 2);
+}
+
+/* Digits of `v` (>= 0) right-aligned before `end`; returns the first digit. */
+static char *utoa_back(char *end, unsigned long long v)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+
+/* A value in the unit shown: ns as ms with three decimals, from the integer the query
+ * rounded (printf's floating point dominated a long series). Writes into buf[40]. */
+static const char *fmt_value(char *buf, const char *text, const char *unit)
+{
+	long long v = strtoll(text ? text : "0", NULL, 10);
+	bool neg = v < 0;
+	unsigned long long a = neg ? 0ull - (unsigned long long)v : (unsigned long long)v;
+	char *end = buf + 39, *p;
+
+	*end = '\0';
+	if (!strcmp(unit, "ns")) {
+		unsigned long long us = (a + 500) / 1000;
+
+		p = utoa_back(end, us % 1000 + 1000); /* "1ddd": keeps the leading zeros */
+		*p = '.';
+		p = utoa_back(p, us / 1000);
+	} else {
+		p = utoa_back(end, a);
+	}
+	if (neg)
+		*--p = '-';
+	return p;
+}
+
+/* Append `text` cut at `max` bytes and padded with spaces to `width` on the right (left:
+ * false) or the left (left: true). */
+static char *put(char *p, const char *text, size_t width, size_t max, bool left)
+{
+	size_t n = strnlen(text, max);
+
+	if (left && n < width) {
+		memset(p, ' ', width - n);
+		p += width - n;
+	}
+	memcpy(p, text, n);
+	p += n;
+	if (!left && n < width) {
+		memset(p, ' ', width - n);
+		p += width - n;
+	}
+	return p;
+}
+
+/* "2026-11-25 04:10:00" into p (19 bytes). */
+static char *put_time(char *p, long long secs)
+{
+	long long days = secs >= 0 ? secs / 86400 : (secs - 86399) / 86400;
+	long long rem = secs - days * 86400, y, m, d;
+	const long long parts[6] = { 0, 0, 0, rem / 3600, rem / 60 % 60, rem % 60 };
+	int i;
+
+	civil(days, &y, &m, &d);
+	if (y < 0 || y > 9999)
+		y = 0;
+	p[0] = (char)('0' + y / 1000);
+	p[1] = (char)('0' + y / 100 % 10);
+	p[2] = (char)('0' + y / 10 % 10);
+	p[3] = (char)('0' + y % 10);
+	p[4] = '-';
+	p[5] = (char)('0' + m / 10);
+	p[6] = (char)('0' + m % 10);
+	p[7] = '-';
+	p[8] = (char)('0' + d / 10);
+	p[9] = (char)('0' + d % 10);
+	p[10] = ' ';
+	for (i = 3; i < 6; i++) {
+		p[11 + (i - 3) * 3] = (char)('0' + parts[i] / 10);
+		p[12 + (i - 3) * 3] = (char)('0' + parts[i] % 10);
+		if (i < 5)
+			p[13 + (i - 3) * 3] = ':';
+	}
+	return p + 19;
+}
+
+/* One table row of `history show`, formatted by hand as the row arrives (printf's
+ * parsing of a format per row was most of the time of a 100,000-run series). Values come
+ * rounded to integers. The layout is the header's: RUN, TIME, COMMIT, BRANCH, MACHINE, N,
+ * MEDIAN, MIN, MAX. */
+static void text_row(struct series *s, const char *const *v)
+{
+	const char *unit = v[9] ? v[9] : "";
+	char num[40], line[256], *p = line;
+
+	p = put(p, v[0] ? v[0] : "", 7, 20, false);
+	*p++ = ' ';
+	p = put_time(p, strtoll(v[1] ? v[1] : "0", NULL, 10) / 1000000000ll);
+	p = put(p, "  ", 2, 2, false);
+	p = put(p, or_dash(v[2]), 12, 12, false);
+	p = put(p, "  ", 2, 2, false);
+	p = put(p, or_dash(v[3]), 16, 16, false);
+	p = put(p, "  ", 2, 2, false);
+	p = put(p, or_dash(v[4]), 16, 16, false);
+	p = put(p, "  ", 2, 2, false);
+	p = put(p, v[5] ? v[5] : "0", 4, 20, true);
+	p = put(p, "  ", 2, 2, false);
+	p = put(p, fmt_value(num, v[6], unit), 14, 39, true);
+	p = put(p, "  ", 2, 2, false);
+	p = put(p, fmt_value(num, v[7], unit), 14, 39, true);
+	p = put(p, "  ", 2, 2, false);
+	p = put(p, fmt_value(num, v[8], unit), 14, 39, true);
+	*p++ = '\n';
+	rn_buf_add(&s->text, line, (size_t)(p - line));
+	if (!s->n)
+		snprintf(s->unit, sizeof(s->unit), "%s", unit);
+	s->n++;
+}
+
+static int series_row(void *ctx, size_t ncols, const char *const *v)
+{
+	struct series *s = ctx;
+	struct point *p;
+
+	if (ncols < 10)
+		return 0;
+	if (s->as_text) {
+		text_row(s, v);
+		return 0;
+	}
+	s->p = rn_xgrow(s->p, &s->cap, s->n + 1, sizeof(*s->p));
+	p = &s->p[s->n++];
+	memset(p, 0, sizeof(*p));
+	p->run_id = strtoll(v[0], NULL, 10);
+	p->created_ns = rn_xstrdup(v[1] ? v[1] : "0");
+	p->commit = rn_xstrdup(v[2] ? v[2] : "");
+	p->branch = rn_xstrdup(v[3] ? v[3] : "");
+	p->machine = rn_xstrdup(v[4] ? v[4] : "");
+	p->nsamples = strtol(v[5] ? v[5] : "0", NULL, 10);
+	p->median = strtod(v[6] ? v[6] : "0", NULL);
+	p->min = strtod(v[7] ? v[7] : "0", NULL);
+	p->max = strtod(v[8] ? v[8] : "0", NULL);
+	snprintf(s->unit, sizeof(s->unit), "%s", v[9] ? v[9] : "");
+	if (s->with_samples && ncols > 10)
+		p->samples = rn_xstrdup(v[10] ? v[10] : "[]");
+	return 0;
+}
+
+static void series_release(struct series *s)
+{
+	size_t i;
+
+	for (i = 0; s->p && i < s->n; i++) {
+		free(s->p[i].created_ns);
+		free(s->p[i].commit);
+		free(s->p[i].branch);
+		free(s->p[i].machine);
+		free(s->p[i].samples);
+	}
+	free(s->p);
+	if (s->as_text)
+		rn_buf_release(&s->text);
+	memset(s, 0, sizeof(*s));
+}
+
+/* The last `limit` points (0: all) of target/metric, optionally of one machine and branch, in
+ * run order. */
+static int load_series(struct rn_history *h, const char *target, const char *metric,
+		       const char *machine, const char *branch, long limit, struct series *s)
+{
+	struct rn_buf sql;
+	const char *params[4];
+	size_t np = 0;
+	int rc;
+
+	params[np++] = target;
+	params[np++] = metric;
+	rn_buf_init(&sql, 0);
+	/* Oldest first; the last `limit` runs come from the newest end of the index. */
+	if (limit)
+		rn_buf_adds(&sql, "SELECT * FROM (");
+	rn_buf_adds(&sql, "SELECT r.id, r.created_ns, r.commit_sha, r.branch, r.machine, "
+			  "s.nsamples, ");
+	if (s->as_text)
+		rn_buf_adds(&sql, "CAST(ROUND(s.median) AS BIGINT), CAST(ROUND(s.min_value) AS "
+				  "BIGINT), CAST(ROUND(s.max_value) AS BIGINT)");
+	else
+		rn_buf_adds(&sql, "s.median, s.min_value, s.max_value");
+	rn_buf_adds(&sql, ", s.unit");
+	if (s->with_samples)
+		rn_buf_adds(&sql, ", s.samples");
+	rn_buf_adds(&sql, " FROM results s JOIN runs r ON r.id = s.run_id WHERE s.target = ? "
+			  "AND s.metric = ?");
+	if (machine) {
+		rn_buf_adds(&sql, " AND r.machine = ?");
+		params[np++] = machine;
+	}
+	if (branch) {
+		rn_buf_adds(&sql, " AND r.branch = ?");
+		params[np++] = branch;
+	}
+	if (limit)
+		rn_buf_addf(&sql, " ORDER BY s.run_id DESC LIMIT %ld) AS last ORDER BY 1", limit);
+	else
+		rn_buf_adds(&sql, " ORDER BY s.run_id");
+	rc = rn_history_query(h, sql.buf, params, np, series_row, s);
+	rn_buf_release(&sql);
+	return rc;
+}
+
+static void csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static int history_show(struct rn_history *h, const struct hist_opts *o)
+{
+	struct series s;
+	const char *fmt = o->format ? o->format : "text";
+	size_t i;
+	int rc;
+
+	if (o->noperands != 3)
+		return rn_error("usage: renacer history show TARGET METRIC"), -EINVAL;
+	if (rn_metric_lookup(o->operands[2]) < 0)
+		return rn_error("unknown metric '%s' (see 'renacer help config' for the names)",
+				o->operands[2]),
+		       -EINVAL;
+	if (strcmp(fmt, "text") && strcmp(fmt, "csv") && strcmp(fmt, "json"))
+		return rn_error("--format must be text, csv or json, found '%s'", fmt), -EINVAL;
+	memset(&s, 0, sizeof(s));
+	s.with_samples = strcmp(fmt, "text") != 0;
+	s.as_text = !strcmp(fmt, "text");
+	if (s.as_text)
+		rn_buf_init(&s.text, 0);
+	rc = load_series(h, o->operands[1], o->operands[2], o->machine, o->branch, o->limit, &s);
+	if (rc) {
+		rn_error("history '%s': %s", h->location, h->err);
+		series_release(&s);
+		return rc;
+	}
+	if (s.as_text) {
+		printf("%s %s (%s), %zu run%s\n", o->operands[1], o->operands[2],
+		       shown_unit(s.unit), s.n, s.n == 1 ? "" : "s");
+		printf("%-7s %-19s  %-12s  %-16s  %-16s  %4s  %14s  %14s  %14s\n", "RUN",
+		       "TIME (UTC)", "COMMIT", "BRANCH", "MACHINE", "N", "MEDIAN", "MIN", "MAX");
+		fwrite(s.text.buf, 1, s.text.len, stdout);
+	} else if (!strcmp(fmt, "csv")) {
+		printf("run,created_ns,commit,branch,machine,nsamples,median,min,max,unit,samples\n");
+		for (i = 0; i < s.n; i++) {
+			const struct point *p = &s.p[i];
+
+			printf("%lld,%s,", (long long)p->run_id, p->created_ns);
+			csv_field(stdout, p->commit);
+			fputc(',', stdout);
+			csv_field(stdout, p->branch);
+			fputc(',', stdout);
+			csv_field(stdout, p->machine);
+			printf(",%ld,%.17g,%.17g,%.17g,%s,", p->nsamples, p->median, p->min, p->max,
+			       s.unit);
+			csv_field(stdout, p->samples ? p->samples : "[]");
+			fputc('\n', stdout);
+		}
+	} else {
+		json_t *arr = json_array();
+		char *text;
+
+		for (i = 0; i < s.n; i++) {
+			const struct point *p = &s.p[i];
+
+			json_array_append_new(
+				arr, json_pack("{s:I, s:s, s:s, s:s, s:s, s:I, s:f, s:f, s:f, s:s, s:o}",
+					       "run", (json_int_t)p->run_id, "created_ns",
+					       p->created_ns, "commit", p->commit, "branch",
+					       p->branch, "machine", p->machine, "nsamples",
+					       (json_int_t)p->nsamples, "median", p->median, "min",
+					       p->min, "max", p->max, "unit", s.unit, "samples",
+					       json_loads(p->samples ? p->samples : "[]", 0, NULL)));
+		}
+		text = json_dumps(arr, JSON_INDENT(2));
+		if (text)
+			printf("%s\n", text);
+		free(text);
+		json_decref(arr);
+	}
+	series_release(&s);
+	return 0;
+}
+
+/* ---- change points ---------------------------------------------------------------------- */
+
+/* A (target, metric, machine) with enough points. */
+struct key {
+	char *target, *metric, *machine;
+};
+
+struct keys {
+	struct key *k;
+	size_t n, cap;
+};
+
+static int key_row(void *ctx, size_t ncols, const char *const *v)
+{
+	struct keys *ks = ctx;
+
+	if (ncols < 3)
+		return 0;
+	ks->k = rn_xgrow(ks->k, &ks->cap, ks->n + 1, sizeof(*ks->k));
+	ks->k[ks->n].target = rn_xstrdup(v[0] ? v[0] : "");
+	ks->k[ks->n].metric = rn_xstrdup(v[1] ? v[1] : "");
+	ks->k[ks->n].machine = rn_xstrdup(v[2] ? v[2] : "");
+	ks->n++;
+	return 0;
+}
+
+static void keys_release(struct keys *ks)
+{
+	size_t i;
+
+	for (i = 0; i < ks->n; i++) {
+		free(ks->k[i].target);
+		free(ks->k[i].metric);
+		free(ks->k[i].machine);
+	}
+	free(ks->k);
+}
+
+int rn_history_changes_of(struct rn_history *h, const char *target, const char *metric,
+			  const char *machine, const char *branch, long last,
+			  void (*fn)(void *ctx, const struct rn_history_change *c), void *ctx)
+{
+	struct series s;
+	struct rn_edivisive_cfg cfg;
+	struct rn_changepoint *cp = NULL;
+	double *x;
+	size_t ncp = 0, i;
+	int rc;
+
+	memset(&s, 0, sizeof(s));
+	if (last <= 0 || last > RN_EDIVISIVE_MAX_POINTS)
+		last = last <= 0 ? 500 : RN_EDIVISIVE_MAX_POINTS;
+	rc = load_series(h, target, metric, machine, branch, last, &s);
+	if (rc) {
+		series_release(&s);
+		return rc;
+	}
+	x = rn_xcalloc(s.n + 1, sizeof(*x));
+	for (i = 0; i < s.n; i++)
+		x[i] = s.p[i].median;
+	rn_edivisive_cfg_init(&cfg);
+	rn_edivisive(x, s.n, &cfg, &cp, &ncp);
+	for (i = 0; i < ncp; i++) {
+		const struct point *p = &s.p[cp[i].index];
+		struct rn_history_change c;
+
+		c.target = target;
+		c.metric = metric;
+		c.machine = machine;
+		c.unit = s.unit;
+		c.run_id = p->run_id;
+		c.index = cp[i].index;
+		c.commit = p->commit;
+		c.created_ns = strtoll(p->created_ns, NULL, 10);
+		c.before = cp[i].median_before;
+		c.after = cp[i].median_after;
+		c.rel_change = cp[i].rel_change;
+		c.confidence = 1 - cp[i].p_value;
+		fn(ctx, &c);
+	}
+	free(cp);
+	free(x);
+	series_release(&s);
+	return 0;
+}
+
+static void print_change(void *ctx, const struct rn_history_change *c)
+{
+	char when[32], ns[32];
+
+	(void)ctx;
+	snprintf(ns, sizeof(ns), "%lld", (long long)c->created_ns);
+	fmt_time(when, sizeof(when), ns);
+	printf("%s %s [%s]: run %lld (commit %.12s, %s): %+.1f%% (median %.3f -> %.3f %s), "
+	       "confidence %.1f%%\n",
+	       c->target, c->metric, c->machine, (long long)c->run_id, or_dash(c->commit), when,
+	       c->rel_change * 100, shown(c->before, c->unit), shown(c->after, c->unit),
+	       shown_unit(c->unit), c->confidence * 100);
+}
+
+struct counting {
+	size_t n;
+};
+
+static void print_and_count(void *ctx, const struct rn_history_change *c)
+{
+	struct counting *k = ctx;
+
+	print_change(NULL, c);
+	k->n++;
+}
+
+static int history_changes(struct rn_history *h, const struct hist_opts *o)
+{
+	struct keys ks;
+	struct rn_buf sql;
+	const char *params[3];
+	size_t np = 0, i;
+	struct counting k = { 0 };
+	int rc;
+
+	if (o->noperands > 3)
+		return rn_error("usage: renacer history changes [TARGET [METRIC]]"), -EINVAL;
+	memset(&ks, 0, sizeof(ks));
+	rn_buf_init(&sql, 0);
+	rn_buf_adds(&sql, "SELECT DISTINCT s.target, s.metric, r.machine FROM results s JOIN runs "
+			  "r ON r.id = s.run_id WHERE 1 = 1");
+	if (o->noperands >= 2) {
+		rn_buf_adds(&sql, " AND s.target = ?");
+		params[np++] = o->operands[1];
+	}
+	if (o->noperands >= 3) {
+		rn_buf_adds(&sql, " AND s.metric = ?");
+		params[np++] = o->operands[2];
+	}
+	if (o->machine) {
+		rn_buf_adds(&sql, " AND r.machine = ?");
+		params[np++] = o->machine;
+	}
+	rn_buf_adds(&sql, " ORDER BY 1, 2, 3");
+	rc = rn_history_query(h, sql.buf, params, np, key_row, &ks);
+	rn_buf_release(&sql);
+	for (i = 0; i < ks.n && !rc; i++)
+		rc = rn_history_changes_of(h, ks.k[i].target, ks.k[i].metric, ks.k[i].machine,
+					   o->branch, o->limit, print_and_count, &k);
+	if (rc)
+		rn_error("history '%s': %s", h->location, h->err);
+	else
+		printf("%zu change point%s in %zu series (E-Divisive, alpha 0.01; advisory)\n", k.n,
+		       k.n == 1 ? "" : "s", ks.n);
+	keys_release(&ks);
+	return rc;
+}
+
+/* ---- export ----------------------------------------------------------------------------- */
+
+struct export_ctx {
+	struct rn_buf *b;
+	bool json;
+	json_t *arr;
+};
+
+static int export_row(void *ctx, size_t ncols, const char *const *v)
+{
+	struct export_ctx *e = ctx;
+	static const char *const names[] = { "run",    "created_ns", "commit",   "branch",
+					     "machine", "source",    "target",   "metric",
+					     "unit",   "nsamples",   "median",   "min",
+					     "max",    "samples" };
+	size_t i;
+
+	if (ncols < 14)
+		return 0;
+	if (e->json) {
+		json_t *o = json_object();
+
+		for (i = 0; i < 14; i++) {
+			const char *s = v[i] ? v[i] : "";
+
+			if (i == 0 || i == 1 || i == 9)
+				json_object_set_new(o, names[i], json_integer(strtoll(s, NULL, 10)));
+			else if (i >= 10 && i <= 12)
+				json_object_set_new(o, names[i], json_real(strtod(s, NULL)));
+			else if (i == 13)
+				json_object_set_new(o, names[i], json_loads(s, 0, NULL));
+			else
+				json_object_set_new(o, names[i], json_string(s));
+		}
+		json_array_append_new(e->arr, o);
+		return 0;
+	}
+	for (i = 0; i < 14; i++) {
+		const char *s = v[i] ? v[i] : "";
+
+		if (i)
+			rn_buf_addc(e->b, ',');
+		if (strpbrk(s, ",\"\n\r")) {
+			rn_buf_addc(e->b, '"');
+			for (; *s; s++) {
+				if (*s == '"')
+					rn_buf_addc(e->b, '"');
+				rn_buf_addc(e->b, *s);
+			}
+			rn_buf_addc(e->b, '"');
+		} else {
+			rn_buf_adds(e->b, s);
+		}
+	}
+	rn_buf_addc(e->b, '\n');
+	return 0;
+}
+
+static int history_export(struct rn_history *h, const struct hist_opts *o)
+{
+	const char *fmt = o->format ? o->format : "csv";
+	struct export_ctx e;
+	struct rn_buf b, sql;
+	const char *params[4];
+	size_t np = 0;
+	int rc;
+
+	if (strcmp(fmt, "csv") && strcmp(fmt, "json"))
+		return rn_error("--format must be csv or json, found '%s'", fmt), -EINVAL;
+	rn_buf_init(&b, 0);
+	rn_buf_init(&sql, 0);
+	e.b = &b;
+	e.json = !strcmp(fmt, "json");
+	e.arr = e.json ? json_array() : NULL;
+	if (!e.json)
+		rn_buf_adds(&b, "run,created_ns,commit,branch,machine,source,target,metric,unit,"
+				"nsamples,median,min,max,samples\n");
+	rn_buf_adds(&sql, "SELECT r.id, r.created_ns, r.commit_sha, r.branch, r.machine, r.source, "
+			  "s.target, s.metric, s.unit, s.nsamples, s.median, s.min_value, "
+			  "s.max_value, s.samples FROM results s JOIN runs r ON r.id = s.run_id "
+			  "WHERE 1 = 1");
+	if (o->target) {
+		rn_buf_adds(&sql, " AND s.target = ?");
+		params[np++] = o->target;
+	}
+	if (o->metric) {
+		rn_buf_adds(&sql, " AND s.metric = ?");
+		params[np++] = o->metric;
+	}
+	if (o->machine) {
+		rn_buf_adds(&sql, " AND r.machine = ?");
+		params[np++] = o->machine;
+	}
+	if (o->branch) {
+		rn_buf_adds(&sql, " AND r.branch = ?");
+		params[np++] = o->branch;
+	}
+	rn_buf_adds(&sql, " ORDER BY r.id, s.id");
+	rc = rn_history_query(h, sql.buf, params, np, export_row, &e);
+	rn_buf_release(&sql);
+	if (rc) {
+		rn_error("history '%s': %s", h->location, h->err);
+		goto out;
+	}
+	if (e.json) {
+		char *text = json_dumps(e.arr, JSON_INDENT(2));
+
+		rn_buf_adds(&b, text ? text : "[]");
+		rn_buf_addc(&b, '\n');
+		free(text);
+	}
+	if (rn_buf_failed(&b)) {
+		rc = rn_error("export: out of memory");
+		goto out;
+	}
+	if (o->output) {
+		rc = rn_write_file_atomic(o->output, b.buf, b.len);
+		if (rc)
+			rn_error("cannot write '%s': %s", o->output, strerror(-rc));
+	} else {
+		fwrite(b.buf, 1, b.len, stdout);
+	}
+out:
+	json_decref(e.arr);
+	rn_buf_release(&b);
+	return rc;
+}
+
+/* ---- import ----------------------------------------------------------------------------- */
+
+/* "2025-01-31T12:00:00Z" -> ns since the epoch; 0 when it does not parse. */
+static uint64_t parse_iso(const char *s)
+{
+	struct tm tm;
+	const char *end;
+
+	if (!s)
+		return 0;
+	memset(&tm, 0, sizeof(tm));
+	end = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (!end)
+		return 0;
+	return (uint64_t)timegm(&tm) * 1000000000ull;
+}
+
+/* A golden trace as a target result: its timing runs and its counting runs (when it has
+ * any), every metric's samples in the runs that measure it. */
+static void golden_to_result(const struct rn_golden *g, const char *name,
+			     struct rn_target_result *r)
+{
+	size_t i, k;
+	int m;
+
+	rn_target_result_init(r, name);
+	r->nruns = g->nruns ? g->nruns : 1;
+	r->runs = rn_xcalloc(r->nruns, sizeof(*r->runs));
+	for (i = 0; i < r->nruns; i++) {
+		r->runs[i].status = RN_RUN_OK;
+		r->runs[i].measures = g->ncounting_runs ? RN_MEASURES_TIMES : RN_MEASURES_BOTH;
+	}
+	if (g->ncounting_runs) {
+		r->ncounts = g->ncounting_runs;
+		r->counts = rn_xcalloc(r->ncounts, sizeof(*r->counts));
+		for (i = 0; i < r->ncounts; i++) {
+			r->counts[i].status = RN_RUN_OK;
+			r->counts[i].measures = RN_MEASURES_COUNTS;
+		}
+	}
+	for (m = 0; m < RN_METRIC_COUNT; m++) {
+		bool counting = g->ncounting_runs &&
+				rn_metric_measured_by((enum rn_metric)m) == RN_MEASURES_COUNTS;
+		struct rn_metrics *runs = counting ? r->counts : r->runs;
+		size_t n = counting ? r->ncounts : r->nruns;
+
+		for (i = 0; g->samples[m] && i < g->nsamples[m] && i < n; i++)
+			runs[i].v[m] = (uint64_t)llround(g->samples[m][i]);
+	}
+	/* A renacer-json-v1 baseline has counts only: its one run's syscalls and errors. */
+	if (g->counts_only) {
+		double calls = 0, errors = 0;
+
+		for (k = 0; k < g->nsyscalls; k++) {
+			calls += g->syscalls[k].calls;
+			errors += g->syscalls[k].errors;
+		}
+		r->runs[0].v[RN_METRIC_SYSCALLS] = (uint64_t)llround(calls);
+		r->runs[0].v[RN_METRIC_SYSCALL_ERRORS] = (uint64_t)llround(errors);
+	}
+}
+
+static int history_import(struct rn_history *h, const struct hist_opts *o,
+			  const struct rn_config *cfg)
+{
+	size_t i;
+	int rc = 0;
+
+	if (o->noperands < 2)
+		return rn_error("usage: renacer history import FILE..."), -EINVAL;
+	for (i = 1; i < o->noperands && !rc; i++) {
+		const char *path = o->operands[i];
+		struct rn_golden g;
+		struct rn_diag d;
+		struct rn_target_result r;
+		struct rn_target_report tr;
+		struct rn_history_run run;
+		char bufs[4][256], name[256], machine[256];
+		const char *base = strrchr(path, '/');
+		char *dot;
+		int64_t id;
+
+		if (rn_golden_read(path, &g, &d)) {
+			rn_diag_print(&d, false);
+			return -EINVAL;
+		}
+		snprintf(name, sizeof(name), "%s", base ? base + 1 : path);
+		dot = strrchr(name, '.');
+		if (dot)
+			*dot = '\0';
+		if (o->target)
+			snprintf(name, sizeof(name), "%s", o->target);
+		else if (g.target)
+			snprintf(name, sizeof(name), "%s", g.target);
+		memset(&run, 0, sizeof(run));
+		rn_history_run_identify(&run, cfg ? cfg->dir : ".",
+					cfg ? cfg->history.machine : NULL, bufs);
+		/* A trace recorded elsewhere is not this machine's series. */
+		if (!o->machine && !rn_golden_same_machine(&g)) {
+			snprintf(machine, sizeof(machine), "golden:%s/%s",
+				 g.cpu_model ? g.cpu_model : "unknown",
+				 g.kernel ? g.kernel : "unknown");
+			run.machine = machine;
+		} else if (o->machine) {
+			run.machine = o->machine;
+		}
+		if (o->commit)
+			run.commit = o->commit;
+		if (o->branch)
+			run.branch = o->branch;
+		run.created_ns = parse_iso(g.created);
+		if (!run.created_ns) {
+			struct timespec ts;
+
+			clock_gettime(CLOCK_REALTIME, &ts);
+			run.created_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+		}
+		run.source = "import";
+		run.config = path;
+		golden_to_result(&g, name, &r);
+		memset(&tr, 0, sizeof(tr));
+		tr.result = &r;
+		id = rn_history_append(h, &run, &tr, 1);
+		if (id < 0) {
+			rn_error("history '%s': %s", h->location, h->err);
+			rc = (int)id;
+		} else {
+			printf("imported %s as run %lld (target '%s', %zu run%s%s)\n", path,
+			       (long long)id, name, r.nruns, r.nruns == 1 ? "" : "s",
+			       g.counts_only ? ", syscall counts only" : "");
+		}
+		rn_target_result_release(&r);
+		rn_golden_release(&g);
+	}
+	return rc;
+}
+
+/* ---- prune ------------------------------------------------------------------------------ */
+
+static int count_rows(void *ctx, size_t ncols, const char *const *v)
+{
+	if (ncols >= 1 && v[0])
+		*(int64_t *)ctx = strtoll(v[0], NULL, 10);
+	return 0;
+}
+
+static int history_prune(struct rn_history *h, const struct hist_opts *o)
+{
+	static const char *const deletes[] = {
+		"DELETE FROM critical_path WHERE run_id IN (SELECT id FROM runs WHERE created_ns < ?)",
+		"DELETE FROM verdicts WHERE run_id IN (SELECT id FROM runs WHERE created_ns < ?)",
+		"DELETE FROM results WHERE run_id IN (SELECT id FROM runs WHERE created_ns < ?)",
+		"DELETE FROM runs WHERE created_ns < ?",
+	};
+	struct timespec ts;
+	char cutoff[32];
+	const char *params[] = { cutoff };
+	int64_t n = 0;
+	size_t i;
+	int rc;
+
+	if (o->older_than_days < 0)
+		return rn_error("usage: renacer history prune --older-than DAYS"), -EINVAL;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snprintf(cutoff, sizeof(cutoff), "%lld",
+		 ((long long)ts.tv_sec - o->older_than_days * 86400ll) * 1000000000ll);
+	rc = h->ops->exec(h, h->ops->begin_sql);
+	if (!rc)
+		rc = rn_history_query(h, "SELECT count(*) FROM runs WHERE created_ns < ?", params, 1,
+				      count_rows, &n);
+	for (i = 0; i < sizeof(deletes) / sizeof(deletes[0]) && !rc; i++)
+		rc = rn_history_query(h, deletes[i], params, 1, NULL, NULL);
+	if (!rc)
+		rc = h->ops->exec(h, "COMMIT");
+	if (rc) {
+		rn_error("history '%s': %s", h->location, h->err);
+		h->ops->exec(h, "ROLLBACK");
+		return rc;
+	}
+	printf("pruned %lld run%s older than %ld day%s\n", (long long)n, n == 1 ? "" : "s",
+	       o->older_than_days, o->older_than_days == 1 ? "" : "s");
+	return 0;
+}
+
+/* ---- the report page --------------------------------------------------------------------- */
+
+struct last_run {
+	json_t *run;
+	char id[24];
+	char machine[256];
+};
+
+static int last_run_row(void *ctx, size_t ncols, const char *const *v)
+{
+	struct last_run *lr = ctx;
+	char when[32];
+
+	if (ncols < 8)
+		return 0;
+	fmt_time(when, sizeof(when), v[1]);
+	lr->run = json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:I, s:s}", "id",
+			    (json_int_t)strtoll(v[0], NULL, 10), "time", when, "commit",
+			    v[2] ? v[2] : "", "branch", v[3] ? v[3] : "", "machine",
+			    v[4] ? v[4] : "", "machine_desc", v[5] ? v[5] : "", "exit_code",
+			    (json_int_t)strtoll(v[6] ? v[6] : "0", NULL, 10), "config",
+			    v[7] ? v[7] : "");
+	snprintf(lr->id, sizeof(lr->id), "%s", v[0]);
+	snprintf(lr->machine, sizeof(lr->machine), "%s", v[4] ? v[4] : "");
+	return 1;
+}
+
+static json_t *num_or_null(const char *s)
+{
+	return s ? json_real(strtod(s, NULL)) : json_null();
+}
+
+static int verdict_row(void *ctx, size_t ncols, const char *const *v)
+{
+	if (ncols < 9)
+		return 0;
+	json_array_append_new(
+		ctx, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:s, s:s}", "target",
+			       v[0] ? v[0] : "", "assertion", v[1] ? v[1] : "", "type",
+			       v[2] ? v[2] : "", "verdict", v[3] ? v[3] : "", "observed",
+			       num_or_null(v[4]), "budget", num_or_null(v[5]), "golden",
+			       num_or_null(v[6]), "unit", v[7] ? v[7] : "", "message",
+			       v[8] ? v[8] : ""));
+	return 0;
+}
+
+static int cp_row(void *ctx, size_t ncols, const char *const *v)
+{
+	json_t *list = ctx, *last;
+	size_t n = json_array_size(list);
+
+	if (ncols < 5)
+		return 0;
+	last = n ? json_array_get(list, n - 1) : NULL;
+	if (!last || strcmp(str_of_json(last, "target"), v[0] ? v[0] : "")) {
+		last = json_pack("{s:s, s:[]}", "target", v[0] ? v[0] : "", "segments");
+		json_array_append_new(list, last);
+	}
+	json_array_append_new(json_object_get(last, "segments"),
+			      json_pack("{s:s, s:I, s:f, s:f}", "process", v[1] ? v[1] : "?",
+					"pid", (json_int_t)strtoll(v[2] ? v[2] : "0", NULL, 10),
+					"start_ms", strtod(v[3] ? v[3] : "0", NULL) / 1e6, "end_ms",
+					strtod(v[4] ? v[4] : "0", NULL) / 1e6));
+	return 0;
+}
+
+static int pair_row(void *ctx, size_t ncols, const char *const *v)
+{
+	struct keys *ks = ctx;
+	const char *three[3];
+
+	if (ncols < 2)
+		return 0;
+	three[0] = v[0];
+	three[1] = v[1];
+	three[2] = "";
+	return key_row(ks, 3, three);
+}
+
+static void add_change(void *ctx, const struct rn_history_change *c)
+{
+	json_array_append_new(ctx, json_pack("{s:I, s:I, s:s, s:f, s:f}", "index",
+					     (json_int_t)c->index, "run", (json_int_t)c->run_id,
+					     "commit", c->commit, "rel_change", c->rel_change,
+					     "confidence", c->confidence));
+}
+
+/* The golden trace's range of `metric` for `target`, in the unit shown; NULL when none. */
+static json_t *golden_band(const struct rn_config *cfg, const char *target, const char *metric)
+{
+	char *path;
+	struct rn_golden g;
+	struct rn_diag d;
+	json_t *band = NULL;
+	int m = rn_metric_lookup(metric);
+
+	if (!cfg || m < 0)
+		return NULL;
+	path = rn_golden_path(cfg->golden_dir, target);
+	if (!path || access(path, F_OK) || rn_golden_read(path, &g, &d)) {
+		free(path);
+		return NULL;
+	}
+	if (g.samples[m] && g.nsamples[m]) {
+		const char *unit = rn_metric_info((enum rn_metric)m)->unit;
+		double lo = g.samples[m][0], hi = lo;
+		size_t i;
+
+		for (i = 1; i < g.nsamples[m]; i++) {
+			lo = fmin(lo, g.samples[m][i]);
+			hi = fmax(hi, g.samples[m][i]);
+		}
+		band = json_pack("{s:f, s:f, s:f}", "lo", shown(lo, unit), "hi", shown(hi, unit),
+				 "median",
+				 shown(rn_aggregate(g.samples[m], g.nsamples[m], RN_AGG_MEDIAN),
+				       unit));
+	}
+	rn_golden_release(&g);
+	free(path);
+	return band;
+}
+
+static json_t *report_model(struct rn_history *h, const struct hist_opts *o,
+			    const struct rn_config *cfg, int *rc)
+{
+	struct last_run lr;
+	struct keys pairs;
+	json_t *model, *verdicts, *charts, *cps;
+	const char *params[1];
+	size_t i, k;
+
+	memset(&lr, 0, sizeof(lr));
+	*rc = rn_history_query(h,
+			       "SELECT id, created_ns, commit_sha, branch, machine, machine_desc, "
+			       "exit_code, config FROM runs ORDER BY (source = 'check') DESC, id DESC "
+			       "LIMIT 1",
+			       NULL, 0, last_run_row, &lr);
+	if (*rc < 0)
+		return NULL;
+	*rc = 0;
+	if (!lr.run) {
+		rn_error("history '%s' has no recorded run: run 'renacer check --history' first",
+			 h->location);
+		*rc = -ENOENT;
+		return NULL;
+	}
+	params[0] = lr.id;
+	verdicts = json_array();
+	charts = json_array();
+	cps = json_array();
+	memset(&pairs, 0, sizeof(pairs));
+	*rc = rn_history_query(h,
+			       "SELECT target, assertion, type, verdict, observed, budget, golden, "
+			       "unit, message FROM verdicts WHERE run_id = ? ORDER BY id",
+			       params, 1, verdict_row, verdicts);
+	if (!*rc)
+		*rc = rn_history_query(h,
+				       "SELECT target, process, pid, start_ns, end_ns FROM "
+				       "critical_path WHERE run_id = ? ORDER BY target, seq",
+				       params, 1, cp_row, cps);
+	if (!*rc)
+		*rc = rn_history_query(h,
+				       "SELECT target, metric FROM results WHERE run_id = ? ORDER "
+				       "BY id",
+				       params, 1, pair_row, &pairs);
+	for (i = 0; i < pairs.n && !*rc; i++) {
+		struct series s;
+		json_t *points = json_array(), *changes = json_array(), *band;
+		const char *machine = o->machine ? o->machine : lr.machine;
+
+		memset(&s, 0, sizeof(s));
+		*rc = load_series(h, pairs.k[i].target, pairs.k[i].metric, machine, NULL, o->limit,
+				  &s);
+		for (k = 0; k < s.n && !*rc; k++) {
+			char when[32];
+
+			fmt_time(when, sizeof(when), s.p[k].created_ns);
+			json_array_append_new(
+				points, json_pack("{s:I, s:s, s:s, s:f, s:f, s:f}", "run",
+						  (json_int_t)s.p[k].run_id, "commit", s.p[k].commit,
+						  "time", when, "median", shown(s.p[k].median, s.unit),
+						  "min", shown(s.p[k].min, s.unit), "max",
+						  shown(s.p[k].max, s.unit)));
+		}
+		if (!*rc)
+			*rc = rn_history_changes_of(h, pairs.k[i].target, pairs.k[i].metric, machine,
+						    NULL, o->limit, add_change, changes);
+		band = golden_band(cfg, pairs.k[i].target, pairs.k[i].metric);
+		json_array_append_new(charts, json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "target",
+							pairs.k[i].target, "metric",
+							pairs.k[i].metric, "unit",
+							shown_unit(s.unit), "points", points,
+							"changes", changes, "band",
+							band ? band : json_null()));
+		series_release(&s);
+	}
+	keys_release(&pairs);
+	model = json_pack("{s:o, s:o, s:o, s:o}", "run", lr.run, "verdicts", verdicts, "charts",
+			  charts, "critical_path", cps);
+	if (*rc) {
+		rn_error("history '%s': %s", h->location, h->err);
+		json_decref(model);
+		return NULL;
+	}
+	return model;
+}
+
+/* ---- the commands ----------------------------------------------------------------------- */
+
+int rn_cmd_history(int argc, char **argv)
+{
+	struct hist_opts o;
+	struct rn_config cfg;
+	struct rn_history h;
+	bool have_cfg = false, write;
+	const char *sub;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	o.older_than_days = -1;
+	if (parse_all(&rn_cmd_history_def, argc, argv, &o))
+		return RN_EXIT_USAGE;
+	if (o.help) {
+		rn_cli_help(&rn_cmd_history_def, stdout);
+		return RN_EXIT_OK;
+	}
+	sub = o.noperands ? o.operands[0] : "list";
+	if (strcmp(sub, "list") && strcmp(sub, "show") && strcmp(sub, "changes") &&
+	    strcmp(sub, "export") && strcmp(sub, "import") && strcmp(sub, "prune")) {
+		static const char *const subs[] = { "list",   "show",   "changes", "export",
+						    "import", "prune", NULL };
+		const char *hint = rn_suggest(sub, subs);
+
+		rn_error("renacer history: unknown subcommand '%s'%s%s%s", sub,
+			 hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
+		return RN_EXIT_USAGE;
+	}
+	rc = load_config(&o, &cfg, &have_cfg);
+	if (rc)
+		return rc;
+	write = !strcmp(sub, "import") || !strcmp(sub, "prune");
+	if (!strcmp(sub, "prune") && o.older_than_days < 0) {
+		rn_error("usage: renacer history prune --older-than DAYS");
+		rc = RN_EXIT_USAGE;
+		goto out_cfg;
+	}
+	if (open_store(&o, have_cfg ? &cfg : NULL, write, &h)) {
+		rc = RN_EXIT_OUTPUT;
+		goto out_close;
+	}
+	if (!strcmp(sub, "list"))
+		rc = history_list(&h, &o);
+	else if (!strcmp(sub, "show"))
+		rc = history_show(&h, &o);
+	else if (!strcmp(sub, "changes"))
+		rc = history_changes(&h, &o);
+	else if (!strcmp(sub, "export"))
+		rc = history_export(&h, &o);
+	else if (!strcmp(sub, "import"))
+		rc = history_import(&h, &o, have_cfg ? &cfg : NULL);
+	else
+		rc = history_prune(&h, &o);
+	if (rc == -EINVAL)
+		rc = RN_EXIT_USAGE;
+	else if (rc)
+		rc = RN_EXIT_OUTPUT;
+out_close:
+	rn_history_close(&h);
+out_cfg:
+	if (have_cfg)
+		rn_config_release(&cfg);
+	return rc;
+}
+
+int rn_cmd_report(int argc, char **argv)
+{
+	struct hist_opts o;
+	struct rn_config cfg;
+	struct rn_history h;
+	bool have_cfg = false;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	if (parse_all(&rn_cmd_report_def, argc, argv, &o))
+		return RN_EXIT_USAGE;
+	if (o.help) {
+		rn_cli_help(&rn_cmd_report_def, stdout);
+		return RN_EXIT_OK;
+	}
+	if (!o.html || o.noperands) {
+		rn_error("usage: %s", rn_cmd_report_def.usage);
+		return RN_EXIT_USAGE;
+	}
+	rc = load_config(&o, &cfg, &have_cfg);
+	if (rc)
+		return rc;
+	if (!o.limit)
+		o.limit = 200;
+	if (open_store(&o, have_cfg ? &cfg : NULL, false, &h)) {
+		rc = RN_EXIT_OUTPUT;
+	} else {
+		json_t *model = report_model(&h, &o, have_cfg ? &cfg : NULL, &rc);
+
+		if (model)
+			rc = rn_report_html_write(o.html, model);
+		json_decref(model);
+		if (rc == -ENOENT)
+			rc = RN_EXIT_USAGE;
+		else if (rc)
+			rc = RN_EXIT_OUTPUT;
+		else
+			fprintf(stderr, "wrote %s\n", o.html);
+	}
+	rn_history_close(&h);
+	if (have_cfg)
+		rn_config_release(&cfg);
+	return rc;
+}

@@ -1,0 +1,48 @@
+/*
+ * cmd_history.h - `renacer history` and `renacer report`: reading the history store
+ * (runner/history.h).
+ */
+#ifndef RN_CMD_HISTORY_H
+#define RN_CMD_HISTORY_H
+
+#include <stdint.h>
+
+#include "cli.h"
+#include "history.h"
+
+/* `renacer history SUBCOMMAND ...`. Returns an enum rn_exit value. */
+int rn_cmd_history(int argc, char **argv);
+/* `renacer report --html FILE`. Returns an enum rn_exit value. */
+int rn_cmd_report(int argc, char **argv);
+
+/* Option tables (for --help and the man page). */
+extern const struct rn_command rn_cmd_history_def;
+extern const struct rn_command rn_cmd_report_def;
+
+/* One change point of a recorded series (assertions/changepoint.h). Strings borrowed for the
+ * duration of the callback. */
+struct rn_history_change {
+	const char *target;  /* target name */
+	const char *metric;  /* metric name */
+	const char *machine; /* machine of the series */
+	const char *unit;    /* the metric's unit: "ns", "bytes", "count" */
+	int64_t run_id;      /* first run after the change */
+	size_t index;        /* its position in the series searched (0-based) */
+	const char *commit;  /* that run's commit ("" if unknown) */
+	int64_t created_ns;  /* that run's time, ns since the epoch */
+	double before;       /* median of the run medians before the change, in `unit` */
+	double after;        /* median after it, in `unit` */
+	double rel_change;   /* (after - before) / before */
+	double confidence;   /* 1 - the permutation test's p-value */
+};
+
+/*
+ * Search the last `last` runs (<= 0: 500) of target/metric on `machine` (and `branch` when not
+ * NULL) for change points and call `fn` for each, oldest first. Returns 0 or the store's error
+ * (h->err set).
+ */
+int rn_history_changes_of(struct rn_history *h, const char *target, const char *metric,
+			  const char *machine, const char *branch, long last,
+			  void (*fn)(void *ctx, const struct rn_history_change *c), void *ctx);
+
+#endif

@@ -1,0 +1,693 @@
+/*
+ * history.c - the history store: settings, schema migrations, appending a check.
+ */
+#include "history.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "assertion.h"
+#include "buf.h"
+#include "config.h"
+#include "golden.h"
+#include "history_internal.h"
+#include "log.h"
+#include "xalloc.h"
+
+/*
+ * The migrations, in order; migration i brings the schema from version i to i + 1. "%ID%"
+ * becomes the backend's generated primary key type. Never edit a released migration: add one.
+ */
+static const char *const migrations[RN_HISTORY_SCHEMA_VERSION] = {
+	/* 1: runs, results with every sample, verdicts, the last run's critical path */
+	"CREATE TABLE runs (id %ID%, created_ns BIGINT NOT NULL, commit_sha TEXT NOT NULL, "
+	"branch TEXT NOT NULL, machine TEXT NOT NULL, machine_desc TEXT NOT NULL, "
+	"source TEXT NOT NULL, config TEXT NOT NULL, renacer_version TEXT NOT NULL, "
+	"exit_code INTEGER NOT NULL);"
+	"CREATE TABLE results (id %ID%, run_id BIGINT NOT NULL REFERENCES runs(id) ON DELETE "
+	"CASCADE, target TEXT NOT NULL, metric TEXT NOT NULL, unit TEXT NOT NULL, "
+	"nsamples INTEGER NOT NULL, median DOUBLE PRECISION NOT NULL, min_value DOUBLE PRECISION "
+	"NOT NULL, max_value DOUBLE PRECISION NOT NULL, samples TEXT NOT NULL);"
+	"CREATE INDEX results_series ON results (target, metric, run_id);"
+	"CREATE TABLE verdicts (id %ID%, run_id BIGINT NOT NULL REFERENCES runs(id) ON DELETE "
+	"CASCADE, target TEXT NOT NULL, assertion TEXT NOT NULL, type TEXT NOT NULL, "
+	"verdict TEXT NOT NULL, observed DOUBLE PRECISION, budget DOUBLE PRECISION, "
+	"golden DOUBLE PRECISION, unit TEXT, message TEXT);"
+	"CREATE INDEX verdicts_run ON verdicts (run_id);"
+	"CREATE TABLE critical_path (id %ID%, run_id BIGINT NOT NULL REFERENCES runs(id) ON "
+	"DELETE CASCADE, target TEXT NOT NULL, seq INTEGER NOT NULL, process TEXT NOT NULL, "
+	"pid INTEGER NOT NULL, start_ns BIGINT NOT NULL, end_ns BIGINT NOT NULL);"
+	"CREATE INDEX critical_path_run ON critical_path (run_id);",
+	/* 2: pruning by age and listing by time without a scan */
+	"CREATE INDEX runs_created ON runs (created_ns);",
+	/* 3: a series is read from the index alone (`history show` of 100,000 runs touched a
+	 * table page per run: seconds; from the index: tens of ms) */
+	"DROP INDEX results_series;"
+	"CREATE INDEX results_series ON results (target, metric, run_id, median, min_value, "
+	"max_value, nsamples, unit);",
+};
+
+int rn_history_fail(struct rn_history *h, int code, const char *fmt, ...)
+{
+	va_list ap;
+	char *nl;
+
+	va_start(ap, fmt);
+	vsnprintf(h->err, sizeof(h->err), fmt, ap);
+	va_end(ap);
+	/* Database messages end with newlines and may span lines: keep one line. */
+	while ((nl = strpbrk(h->err, "\n\t"))) {
+		size_t skip = strspn(nl, "\n\t ");
+
+		if (!nl[skip]) {
+			*nl = '\0';
+			break;
+		}
+		*nl = ' ';
+		memmove(nl + 1, nl + skip, strlen(nl + skip) + 1);
+	}
+	return code;
+}
+
+bool rn_history_is_postgres(const char *url)
+{
+	return url && (!strncmp(url, "postgresql://", 13) || !strncmp(url, "postgres://", 11));
+}
+
+void rn_history_cfg_resolve(struct rn_history_cfg *hc, const struct rn_config *cfg,
+			    const char *cli_url, bool cli_enable)
+{
+	const char *env = getenv("RENACER_HISTORY_URL");
+	const struct rn_history_file_cfg *fc = cfg ? &cfg->history : NULL;
+	bool file_off = fc && fc->present && !fc->enabled;
+
+	memset(hc, 0, sizeof(*hc));
+	if (env && !*env)
+		env = NULL;
+	hc->enabled = cli_enable || (fc && fc->present && fc->enabled) || (env && !file_off);
+	if (cli_url)
+		hc->url = rn_xstrdup(cli_url);
+	else if (env)
+		hc->url = rn_xstrdup(env);
+	else if (fc && fc->url)
+		hc->url = rn_xstrdup(fc->url);
+	else if (cfg && cfg->dir) {
+		struct rn_buf b;
+
+		rn_buf_init(&b, 0);
+		rn_buf_addf(&b, "%s/%s", cfg->dir, RN_HISTORY_DEFAULT_PATH);
+		hc->url = rn_buf_detach(&b, NULL);
+	}
+	else
+		hc->url = rn_xstrdup(RN_HISTORY_DEFAULT_PATH);
+	hc->busy_timeout_ms = fc && fc->busy_timeout_ms >= 0 ? (int)fc->busy_timeout_ms
+							     : RN_HISTORY_BUSY_TIMEOUT_MS;
+	hc->machine = fc && fc->machine ? rn_xstrdup(fc->machine) : NULL;
+}
+
+void rn_history_cfg_release(struct rn_history_cfg *hc)
+{
+	free(hc->url);
+	free(hc->machine);
+	memset(hc, 0, sizeof(*hc));
+}
+
+/* "postgresql://user:secret@host/db" -> "postgresql://user:***@host/db" for messages. */
+static char *mask_password(const char *url)
+{
+	const char *scheme = strstr(url, "://"), *at, *colon;
+	struct rn_buf b;
+
+	if (!scheme)
+		return rn_xstrdup(url);
+	at = strchr(scheme + 3, '@');
+	colon = strchr(scheme + 3, ':');
+	if (!at || !colon || colon > at)
+		return rn_xstrdup(url);
+	rn_buf_init(&b, 0);
+	rn_buf_add(&b, url, (size_t)(colon - url) + 1);
+	rn_buf_adds(&b, "***");
+	rn_buf_adds(&b, at);
+	return rn_buf_detach(&b, NULL);
+}
+
+static int get_version(void *ctx, size_t ncols, const char *const *vals)
+{
+	long *v = ctx;
+
+	if (ncols >= 1 && vals[0])
+		*v = strtol(vals[0], NULL, 10);
+	return 0;
+}
+
+static int has_table(void *ctx, size_t ncols, const char *const *vals)
+{
+	(void)ncols;
+	(void)vals;
+	*(bool *)ctx = true;
+	return 0;
+}
+
+/* Replace "%ID%" with the backend's key type. */
+static char *dialect(const struct rn_history_ops *ops, const char *sql)
+{
+	struct rn_buf b;
+	const char *p;
+
+	rn_buf_init(&b, 0);
+	while ((p = strstr(sql, "%ID%"))) {
+		rn_buf_add(&b, sql, (size_t)(p - sql));
+		rn_buf_adds(&b, ops->id_type);
+		sql = p + 4;
+	}
+	rn_buf_adds(&b, sql);
+	return rn_buf_detach(&b, NULL);
+}
+
+/* The schema version of an open store; 0 when it has no renacer tables yet. */
+static int schema_version(struct rn_history *h, long *version)
+{
+	bool exists = false;
+	const char *probe = strcmp(h->ops->name, "sqlite")
+				    ? "SELECT 1 FROM information_schema.tables WHERE table_name = "
+				      "'renacer_schema' AND table_schema = current_schema()"
+				    : "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = "
+				      "'renacer_schema'";
+	int rc;
+
+	*version = 0;
+	rc = h->ops->query(h, probe, NULL, 0, has_table, &exists);
+	if (rc || !exists)
+		return rc;
+	return h->ops->query(h, "SELECT version FROM renacer_schema", NULL, 0, get_version,
+			     version);
+}
+
+static int newer_schema(struct rn_history *h, long version)
+{
+	return rn_history_fail(h, -EPROTONOSUPPORT,
+			       "schema version %ld is newer than this renacer supports (%d); "
+			       "upgrade renacer",
+			       version, RN_HISTORY_SCHEMA_VERSION);
+}
+
+/* Bring the schema to RN_HISTORY_SCHEMA_VERSION in one transaction. */
+static int migrate(struct rn_history *h)
+{
+	long version = 0;
+	int rc;
+
+	/* Most opens find the schema current: check without taking the write lock. */
+	rc = schema_version(h, &version);
+	if (rc)
+		return rc;
+	if (version > RN_HISTORY_SCHEMA_VERSION)
+		return newer_schema(h, version);
+	if (version == RN_HISTORY_SCHEMA_VERSION)
+		return 0;
+	rc = h->ops->exec(h, h->ops->begin_sql);
+	if (rc)
+		return rc;
+	rc = h->ops->lock_schema(h);
+	if (!rc)
+		rc = schema_version(h, &version);
+	if (!rc && version > RN_HISTORY_SCHEMA_VERSION)
+		rc = newer_schema(h, version);
+	if (!rc && version == 0)
+		rc = h->ops->exec(h, "CREATE TABLE renacer_schema (version INTEGER NOT NULL);"
+				     "INSERT INTO renacer_schema VALUES (0);");
+	while (!rc && version < RN_HISTORY_SCHEMA_VERSION) {
+		char *sql = dialect(h->ops, migrations[version]);
+		char v[32];
+		const char *params[] = { v };
+
+		rc = h->ops->exec(h, sql);
+		free(sql);
+		version++;
+		snprintf(v, sizeof(v), "%ld", version);
+		if (!rc)
+			rc = h->ops->query(h, "UPDATE renacer_schema SET version = ?", params, 1,
+					   NULL, NULL);
+	}
+	if (rc) {
+		char keep[sizeof(h->err)];
+
+		memcpy(keep, h->err, sizeof(keep));
+		h->ops->exec(h, "ROLLBACK");
+		memcpy(h->err, keep, sizeof(keep));
+		return rc;
+	}
+	return h->ops->exec(h, "COMMIT");
+}
+
+/* mkdir -p of the directory part of `path`. */
+static int make_parent(const char *path)
+{
+	char *dir = rn_xstrdup(path), *p;
+	int rc = 0;
+
+	for (p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0755) && errno != EEXIST) {
+			rc = -errno;
+			break;
+		}
+		*p = '/';
+	}
+	free(dir);
+	return rc;
+}
+
+int rn_history_open(struct rn_history *h, const char *url, bool write, int busy_timeout_ms)
+{
+	const char *location = url;
+	int rc;
+
+	memset(h, 0, sizeof(*h));
+	h->location = mask_password(url);
+	if (rn_history_is_postgres(url)) {
+		h->ops = &rn_history_postgres_ops;
+	} else {
+		h->ops = &rn_history_sqlite_ops;
+		if (!strncmp(location, "sqlite:", 7))
+			location += 7;
+		if (write) {
+			rc = make_parent(location);
+			if (rc)
+				return rn_history_fail(h, rc, "cannot create the directory of '%s': %s",
+						       location, strerror(-rc));
+		} else if (access(location, F_OK)) {
+			return rn_history_fail(h, -ENOENT, "no history store at '%s'", location);
+		}
+	}
+	rc = h->ops->open(h, location, write, busy_timeout_ms);
+	if (rc)
+		return rc;
+	if (write)
+		return migrate(h);
+	{
+		long version = 0;
+
+		rc = schema_version(h, &version);
+		if (rc)
+			return rc;
+		if (version > RN_HISTORY_SCHEMA_VERSION)
+			return newer_schema(h, version);
+		if (version == 0)
+			return rn_history_fail(h, -ENOENT, "no renacer history in '%s'",
+					       h->location);
+		/* A store of an older renacer: readers migrate it too. */
+		if (version < RN_HISTORY_SCHEMA_VERSION)
+			return migrate(h);
+	}
+	return 0;
+}
+
+void rn_history_close(struct rn_history *h)
+{
+	if (h->ops && h->db)
+		h->ops->close(h);
+	free(h->location);
+	h->location = NULL;
+	h->db = NULL;
+}
+
+int rn_history_query(struct rn_history *h, const char *sql, const char *const *params,
+		     size_t nparams, rn_history_row_fn fn, void *ctx)
+{
+	return h->ops->query(h, sql, params, nparams, fn, ctx);
+}
+
+/* Run `argv` in `dir` and return its first output line (malloc'ed), or NULL. */
+static char *command_line(const char *dir, const char *const *argv)
+{
+	int fds[2];
+	pid_t pid;
+	struct rn_buf b;
+	char *nl, *out = NULL;
+	int status;
+
+	if (pipe(fds))
+		return NULL;
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return NULL;
+	}
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDWR);
+
+		dup2(fds[1], 1);
+		if (devnull >= 0) {
+			dup2(devnull, 0);
+			dup2(devnull, 2);
+		}
+		close(fds[0]);
+		if (dir && chdir(dir))
+			_exit(127);
+		execvp(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	rn_buf_init(&b, 0);
+	rn_buf_read_fd(&b, fds[0]);
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	nl = strchr(b.buf, '\n');
+	if (nl)
+		*nl = '\0';
+	if (WIFEXITED(status) && !WEXITSTATUS(status) && b.buf[0] && !rn_buf_failed(&b))
+		out = rn_xstrdup(b.buf);
+	rn_buf_release(&b);
+	return out;
+}
+
+static const char *first_env(const char *const *names)
+{
+	for (; *names; names++) {
+		const char *v = getenv(*names);
+
+		if (v && *v)
+			return v;
+	}
+	return NULL;
+}
+
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+static long long mem_total_kib(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	long long kib = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "MemTotal:", 9)) {
+			kib = strtoll(line + 9, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return kib;
+}
+
+void rn_history_run_identify(struct rn_history_run *run, const char *dir,
+			     const char *machine_override, char (*bufs)[256])
+{
+	static const char *const commit_env[] = { "RENACER_COMMIT", "GITHUB_SHA", "CI_COMMIT_SHA",
+						  NULL };
+	static const char *const branch_env[] = { "RENACER_BRANCH", "GITHUB_HEAD_REF",
+						  "GITHUB_REF_NAME", "CI_COMMIT_REF_NAME", NULL };
+	static const char *const git_commit[] = { "git", "rev-parse", "HEAD", NULL };
+	static const char *const git_branch[] = { "git", "rev-parse", "--abbrev-ref", "HEAD",
+						  NULL };
+	const char *v;
+	char *s;
+	struct rn_golden_host host;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	long long mem = mem_total_kib();
+
+	v = first_env(commit_env);
+	s = v ? NULL : command_line(dir, git_commit);
+	snprintf(bufs[0], 256, "%s", v ? v : s ? s : "");
+	free(s);
+	v = first_env(branch_env);
+	s = v ? NULL : command_line(dir, git_branch);
+	snprintf(bufs[1], 256, "%s", v ? v : s ? s : "");
+	free(s);
+	rn_golden_host(&host);
+	/* A description cut at 255 bytes is still a description. */
+	if (snprintf(bufs[3], 256, "%s, %ld CPUs, %.1f GiB, %s %s", host.cpu_model, ncpu,
+		     (double)mem / (1024.0 * 1024.0), host.kernel, host.machine) >= 256)
+		bufs[3][255] = '\0';
+	v = machine_override ? machine_override : getenv("RENACER_MACHINE");
+	if (v && *v) {
+		snprintf(bufs[2], 256, "%s", v);
+	} else {
+		char facts[512];
+
+		/* The facts timing depends on; not the host name, which ephemeral runners change
+		 * on every job while the hardware stays the same. */
+		if (snprintf(facts, sizeof(facts), "%s|%ld|%lld|%s|%s", host.cpu_model, ncpu,
+			     mem / (1024 * 1024), host.kernel, host.machine) >= (int)sizeof(facts))
+			facts[sizeof(facts) - 1] = '\0';
+		snprintf(bufs[2], 256, "%016llx",
+			 (unsigned long long)fnv1a(0xcbf29ce484222325ull, facts));
+	}
+	run->commit = bufs[0];
+	run->branch = bufs[1];
+	run->machine = bufs[2];
+	run->machine_desc = bufs[3];
+}
+
+static int get_id(void *ctx, size_t ncols, const char *const *vals)
+{
+	if (ncols >= 1 && vals[0])
+		*(int64_t *)ctx = strtoll(vals[0], NULL, 10);
+	return 0;
+}
+
+static void fmt_double(char *dst, size_t cap, double v)
+{
+	snprintf(dst, cap, "%.17g", v);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* One results row per metric with data. */
+static int append_results(struct rn_history *h, const char *run_id,
+			  const struct rn_target_result *r)
+{
+	int m, rc = 0;
+
+	for (m = 0; m < RN_METRIC_COUNT && !rc; m++) {
+		const struct rn_metric_info *mi = rn_metric_info((enum rn_metric)m);
+		double *s, *sorted;
+		char med[40], lo[40], hi[40], ns[24];
+		struct rn_buf js;
+		size_t i, n = 0;
+		bool any = false;
+
+		/* Times from the timing runs, counts from the counting runs: the runs that
+		 * measure the metric (rn_target_result_samples). */
+		s = rn_target_result_samples(r, (enum rn_metric)m, &n);
+		for (i = 0; i < n; i++)
+			any |= s[i] != 0;
+		if (!any) {
+			free(s);
+			continue;
+		}
+		rn_buf_init(&js, 0);
+		rn_buf_addc(&js, '[');
+		for (i = 0; i < n; i++)
+			rn_buf_addf(&js, "%s%.17g", i ? "," : "", s[i]);
+		rn_buf_addc(&js, ']');
+		sorted = rn_xmalloc(n * sizeof(*sorted));
+		memcpy(sorted, s, n * sizeof(*sorted));
+		qsort(sorted, n, sizeof(*sorted), cmp_double);
+		fmt_double(med, sizeof(med), rn_aggregate(s, n, RN_AGG_MEDIAN));
+		fmt_double(lo, sizeof(lo), sorted[0]);
+		fmt_double(hi, sizeof(hi), sorted[n - 1]);
+		snprintf(ns, sizeof(ns), "%zu", n);
+		{
+			const char *p[] = { run_id, r->name, mi->name, mi->unit, ns, med, lo, hi,
+					    js.buf };
+
+			rc = h->ops->query(h,
+					   "INSERT INTO results (run_id, target, metric, unit, "
+					   "nsamples, median, min_value, max_value, samples) VALUES "
+					   "(?, ?, ?, ?, ?, ?, ?, ?, ?)",
+					   p, 9, NULL, NULL);
+		}
+		rn_buf_release(&js);
+		free(sorted);
+		free(s);
+	}
+	return rc;
+}
+
+static int append_verdicts(struct rn_history *h, const char *run_id,
+			   const struct rn_target_report *t)
+{
+	size_t k;
+	int rc = 0;
+
+	for (k = 0; k < t->nverdicts && !rc; k++) {
+		const struct rn_verdict_result *v = &t->verdicts[k];
+		char obs[40], bud[40], gold[40];
+		const char *p[10];
+
+		fmt_double(obs, sizeof(obs), v->observed);
+		fmt_double(bud, sizeof(bud), v->budget);
+		fmt_double(gold, sizeof(gold), v->golden);
+		p[0] = run_id;
+		p[1] = v->target ? v->target : t->result->name;
+		p[2] = v->assertion ? v->assertion : "";
+		p[3] = v->type ? v->type : "";
+		p[4] = rn_verdict_label(v->verdict);
+		p[5] = v->has_observed ? obs : NULL;
+		p[6] = v->has_budget ? bud : NULL;
+		p[7] = v->has_golden ? gold : NULL;
+		p[8] = v->unit;
+		p[9] = v->message;
+		rc = h->ops->query(h,
+				   "INSERT INTO verdicts (run_id, target, assertion, type, verdict, "
+				   "observed, budget, golden, unit, message) VALUES "
+				   "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+				   p, 10, NULL, NULL);
+	}
+	return rc;
+}
+
+/* The critical path of the last timing run, ns from the run's first process start. */
+static int append_critical_path(struct rn_history *h, const char *run_id,
+				const struct rn_target_result *r)
+{
+	const struct rn_trace *t = rn_target_result_cp_trace(r);
+	uint64_t origin = UINT64_MAX;
+	size_t k;
+	int rc = 0;
+
+	for (k = 0; k < r->cp.nsegments; k++)
+		if (r->cp.segments[k].start_ns < origin)
+			origin = r->cp.segments[k].start_ns;
+	for (k = 0; k < r->cp.nsegments && !rc; k++) {
+		const struct rn_cp_segment *s = &r->cp.segments[k];
+		char seq[24], pid[24], a[24], b[24];
+		const char *name = "?";
+		const char *p[7];
+
+		if (s->proc >= 0 && (size_t)s->proc < t->nprocs) {
+			name = t->procs[s->proc].comm ? t->procs[s->proc].comm : "?";
+			snprintf(pid, sizeof(pid), "%d", (int)t->procs[s->proc].pid);
+		} else {
+			snprintf(pid, sizeof(pid), "0");
+		}
+		snprintf(seq, sizeof(seq), "%zu", k);
+		snprintf(a, sizeof(a), "%llu", (unsigned long long)(s->start_ns - origin));
+		snprintf(b, sizeof(b), "%llu", (unsigned long long)(s->end_ns - origin));
+		p[0] = run_id;
+		p[1] = r->name;
+		p[2] = seq;
+		p[3] = name;
+		p[4] = pid;
+		p[5] = a;
+		p[6] = b;
+		rc = h->ops->query(h,
+				   "INSERT INTO critical_path (run_id, target, seq, process, pid, "
+				   "start_ns, end_ns) VALUES (?, ?, ?, ?, ?, ?, ?)",
+				   p, 7, NULL, NULL);
+	}
+	return rc;
+}
+
+int64_t rn_history_append(struct rn_history *h, const struct rn_history_run *run,
+			  const struct rn_target_report *t, size_t n)
+{
+	char created[24], code[16], id[24];
+	int64_t run_id = 0;
+	size_t i;
+	int rc;
+	const char *p[9];
+
+	snprintf(created, sizeof(created), "%llu", (unsigned long long)run->created_ns);
+	snprintf(code, sizeof(code), "%d", run->exit_code);
+	p[0] = created;
+	p[1] = run->commit;
+	p[2] = run->branch;
+	p[3] = run->machine;
+	p[4] = run->machine_desc;
+	p[5] = run->source;
+	p[6] = run->config;
+	p[7] = RN_VERSION;
+	p[8] = code;
+	rc = h->ops->exec(h, h->ops->begin_sql);
+	if (rc)
+		return rc;
+	rc = h->ops->query(h,
+			   "INSERT INTO runs (created_ns, commit_sha, branch, machine, machine_desc, "
+			   "source, config, renacer_version, exit_code) VALUES "
+			   "(?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+			   p, 9, get_id, &run_id);
+	if (!rc && run_id <= 0)
+		rc = rn_history_fail(h, -EIO, "the new run got no id");
+	snprintf(id, sizeof(id), "%lld", (long long)run_id);
+	for (i = 0; i < n && !rc; i++) {
+		rc = append_results(h, id, t[i].result);
+		if (!rc)
+			rc = append_verdicts(h, id, &t[i]);
+		if (!rc && t[i].result->cp.nsegments)
+			rc = append_critical_path(h, id, t[i].result);
+	}
+	if (!rc)
+		rc = h->ops->exec(h, "COMMIT");
+	if (rc) {
+		char keep[sizeof(h->err)];
+
+		memcpy(keep, h->err, sizeof(keep));
+		h->ops->exec(h, "ROLLBACK");
+		memcpy(h->err, keep, sizeof(keep));
+		return rc;
+	}
+	return run_id;
+}
+
+int rn_history_record(const struct rn_config *cfg, bool cli_enable, const char *source,
+		      const struct rn_target_report *t, size_t n, int exit_code, bool quiet)
+{
+	struct rn_history_cfg hc;
+	struct rn_history h;
+	struct rn_history_run run;
+	char bufs[4][256];
+	struct timespec ts;
+	int64_t id;
+	int rc;
+
+	rn_history_cfg_resolve(&hc, cfg, NULL, cli_enable);
+	if (!hc.enabled) {
+		rn_history_cfg_release(&hc);
+		return 0;
+	}
+	memset(&run, 0, sizeof(run));
+	clock_gettime(CLOCK_REALTIME, &ts);
+	run.created_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	rn_history_run_identify(&run, cfg->dir, hc.machine, bufs);
+	run.source = source;
+	run.config = cfg->path;
+	run.exit_code = exit_code;
+	rc = rn_history_open(&h, hc.url, true, hc.busy_timeout_ms);
+	id = rc ? rc : rn_history_append(&h, &run, t, n);
+	if (id < 0)
+		rn_warn("history: not recorded in '%s': %s", h.location, h.err);
+	else if (!quiet)
+		rn_note("history: recorded run %lld in '%s'", (long long)id, h.location);
+	rn_history_close(&h);
+	rn_history_cfg_release(&hc);
+	return id < 0 ? (int)id : 0;
+}

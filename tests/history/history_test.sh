@@ -1,0 +1,281 @@
+#!/bin/sh
+# history_test.sh CASE BINARY_DIR - the history store end to end, the same suite against a
+# temporary SQLite file and a real PostgreSQL cluster (created with initdb in a temporary
+# directory, listening only on a unix socket in it, removed at the end).
+#
+# Cases:
+#   suite-sqlite, suite-postgres   8 concurrent `renacer check --history` processes, then exact
+#                                  row counts; show, changes, export, import, prune, report
+#   bad-input                      unreachable PostgreSQL, locked and corrupt SQLite files, a
+#                                  schema from a newer renacer: one warning line each, the
+#                                  check's verdict and exit code unchanged
+# Exit 77 (skip) when PostgreSQL's server programs are not installed.
+set -u
+case_name=$1
+bin=$2/renacer
+tmp=$(mktemp -d /tmp/renacer-history.XXXXXX)
+chmod 755 "$tmp"
+pgdir=
+cleanup() {
+	if [ -n "$pgdir" ] && [ -f "$pgdir/data/postmaster.pid" ]; then
+		as_pg "$pgbin/pg_ctl" -D "$pgdir/data" -m immediate -w stop >/dev/null 2>&1
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# PostgreSQL refuses to run as root: the cluster belongs to 'nobody' when we are root.
+as_pg() {
+	if [ "$(id -u)" = 0 ]; then
+		runuser -u nobody -- "$@"
+	else
+		"$@"
+	fi
+}
+pg_user() {
+	if [ "$(id -u)" = 0 ]; then echo nobody; else id -un; fi
+}
+
+start_postgres() {
+	pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+	if [ -z "$pgbin" ] || [ ! -x "$pgbin/initdb" ]; then
+		echo "PostgreSQL server programs not found (install postgresql)" >&2
+		exit 77
+	fi
+	pgdir=$tmp/pg
+	mkdir -p "$pgdir"
+	[ "$(id -u)" = 0 ] && chown nobody "$pgdir"
+	as_pg "$pgbin/initdb" -D "$pgdir/data" -A trust -U "$(pg_user)" >"$tmp/initdb.log" 2>&1 ||
+		{ cat "$tmp/initdb.log" >&2; fail "initdb failed"; }
+	as_pg "$pgbin/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w \
+		-o "-k $pgdir -c listen_addresses= -c max_connections=50" start >/dev/null ||
+		{ cat "$pgdir/log" >&2; fail "postgres did not start"; }
+	url="postgresql:///postgres?host=$pgdir&user=$(pg_user)"
+}
+
+# sql QUERY: one value from the store under test.
+sql() {
+	if [ "$backend" = postgres ]; then
+		psql -X -A -t -q "$url" -c "$1"
+	else
+		sqlite3 "$db" "$1"
+	fi
+}
+
+write_config() {
+	# $1 dir, $2 max_duration_ms of the assertion (tiny: FAIL), $3 extra [history] lines
+	mkdir -p "$1"
+	cat >"$1/renacer.toml" <<EOT
+[[target]]
+name = "true"
+command = ["true"]
+runs = 2
+
+[[target]]
+name = "sh_echo"
+command = ["sh", "-c", "echo hi"]
+runs = 2
+
+[[assertion]]
+name = "quick"
+type = "critical_path"
+max_duration_ms = $2
+
+[history]
+$3
+EOT
+}
+
+suite() {
+	work=$tmp/work
+	write_config "$work" 10000 ""
+	cd "$work" || exit 1
+	export RENACER_HISTORY_URL="$url"
+	# One check alone gives the rows per check.
+	RENACER_COMMIT=base RENACER_BRANCH=main "$bin" check -q >"$tmp/one.out" 2>&1 ||
+		{ cat "$tmp/one.out" >&2; fail "first check failed"; }
+	per_results=$(sql "SELECT count(*) FROM results")
+	per_verdicts=$(sql "SELECT count(*) FROM verdicts")
+	per_cp=$(sql "SELECT count(*) FROM critical_path")
+	[ "$per_results" -gt 0 ] || fail "no results rows after one check"
+	[ "$per_verdicts" = 2 ] || fail "expected 2 verdict rows, got $per_verdicts"
+	[ "$per_cp" -gt 0 ] || fail "no critical path rows"
+	# 8 checks at once.
+	pids=
+	for i in 1 2 3 4 5 6 7 8; do
+		RENACER_COMMIT=commit$i RENACER_BRANCH=main "$bin" check -q \
+			>"$tmp/check$i.out" 2>&1 &
+		pids="$pids $!"
+	done
+	i=0
+	for p in $pids; do
+		i=$((i + 1))
+		wait "$p" || { cat "$tmp/check$i.out" >&2; fail "concurrent check $i failed"; }
+	done
+	if grep -l "warning:\|error:" "$tmp"/check*.out; then
+		cat "$tmp"/check*.out >&2
+		fail "a concurrent check reported a problem"
+	fi
+	runs=$(sql "SELECT count(*) FROM runs")
+	[ "$runs" = 9 ] || fail "expected 9 runs, found $runs"
+	n=$(sql "SELECT count(*) FROM results")
+	[ "$n" = $((9 * per_results)) ] || fail "expected $((9 * per_results)) results, found $n"
+	n=$(sql "SELECT count(*) FROM verdicts")
+	[ "$n" = $((9 * per_verdicts)) ] || fail "expected $((9 * per_verdicts)) verdicts, found $n"
+	n=$(sql "SELECT count(*) FROM critical_path")
+	[ "$n" = $((9 * per_cp)) ] || fail "expected $((9 * per_cp)) critical path rows, found $n"
+	n=$(sql "SELECT count(DISTINCT commit_sha) FROM runs")
+	[ "$n" = 9 ] || fail "expected 9 distinct commits, found $n"
+	n=$(sql "SELECT version FROM renacer_schema")
+	[ "$n" = 3 ] || fail "schema version $n, expected 3"
+	# Every sample kept: each results row has nsamples = 2 values.
+	n=$(sql "SELECT count(*) FROM results WHERE nsamples <> 2")
+	[ "$n" = 0 ] || fail "$n results rows without 2 samples"
+	echo "ok: 8 concurrent checks: $runs runs, $((9 * per_results)) results, exact"
+
+	# show: 9 points of the series, oldest first.
+	"$bin" history show true wall_time >"$tmp/show.out" || fail "history show failed"
+	[ "$(grep -c ' main ' "$tmp/show.out")" = 9 ] || { cat "$tmp/show.out"; fail "show rows"; }
+	head -n 1 "$tmp/show.out" | grep -q "^true wall_time (ms), 9 runs$" ||
+		{ cat "$tmp/show.out"; fail "show header"; }
+	"$bin" history show --last 3 --format csv true cpu_time >"$tmp/show.csv" ||
+		fail "show csv failed"
+	[ "$(wc -l <"$tmp/show.csv")" = 4 ] || { cat "$tmp/show.csv"; fail "show --last 3"; }
+	"$bin" history show true no_such_metric 2>"$tmp/err" && fail "unknown metric accepted"
+	grep -q "unknown metric 'no_such_metric'" "$tmp/err" || fail "unknown metric message"
+	# export: one row per results row.
+	"$bin" history export -o "$tmp/all.csv" || fail "export failed"
+	[ "$(($(wc -l <"$tmp/all.csv") - 1))" = $((9 * per_results)) ] || fail "export row count"
+	"$bin" history export --format json --target sh_echo --metric wall_time -o "$tmp/e.json" ||
+		fail "export json failed"
+	python3 - "$tmp/e.json" <<'EOP' || fail "export json content"
+import json, sys
+rows = json.load(open(sys.argv[1]))
+assert len(rows) == 9, len(rows)
+assert all(r["target"] == "sh_echo" and r["metric"] == "wall_time" for r in rows)
+assert all(len(r["samples"]) == 2 and r["nsamples"] == 2 for r in rows)
+assert all(min(r["samples"]) == r["min"] and max(r["samples"]) == r["max"] for r in rows)
+EOP
+	# import: a golden trace and a renacer-json-v1 file.
+	"$bin" golden update -q >/dev/null 2>&1 || fail "golden update failed"
+	n=$(sql "SELECT count(*) FROM runs WHERE source = 'golden'")
+	[ "$n" = 2 ] || fail "golden update recorded $n runs, expected 2"
+	"$bin" history import --commit imported golden_traces/true.json >"$tmp/imp.out" ||
+		fail "import golden failed"
+	grep -q "as run .* (target 'true', 2 runs)" "$tmp/imp.out" || { cat "$tmp/imp.out"; fail "import message"; }
+	"$bin" history import "$src/tests/golden/json_v1.json" >"$tmp/imp2.out" ||
+		fail "import json-v1 failed"
+	grep -q "syscall counts only" "$tmp/imp2.out" || fail "json-v1 import message"
+	n=$(sql "SELECT count(*) FROM results WHERE target = 'json_v1' AND metric = 'syscalls'")
+	[ "$n" = 1 ] || fail "json-v1 import stored $n syscalls rows"
+	# changes runs over every series without error.
+	"$bin" history changes >"$tmp/changes.out" || fail "changes failed"
+	grep -q "change points\? in [0-9]* series" "$tmp/changes.out" || fail "changes summary"
+	# report page from this store.
+	"$bin" report --html "$tmp/report.html" 2>/dev/null || fail "report failed"
+	grep -q '<table id="verdicts">' "$tmp/report.html" || fail "report has no verdict table"
+	if grep -q 'src="http\|href="http' "$tmp/report.html"; then fail "report references the network"; fi
+	# prune: backdate two runs, prune them and their rows.
+	sql "UPDATE runs SET created_ns = 1000000000 WHERE id IN (1, 2)" >/dev/null
+	"$bin" history prune --older-than 30 >"$tmp/prune.out" || fail "prune failed"
+	grep -q "^pruned 2 runs older than 30 days$" "$tmp/prune.out" || { cat "$tmp/prune.out"; fail "prune message"; }
+	n=$(sql "SELECT count(*) FROM results WHERE run_id IN (1, 2)")
+	[ "$n" = 0 ] || fail "prune left $n results rows"
+	echo "ok: show, export, import, changes, report, prune"
+	# Without RENACER_COMMIT the commit and branch come from git.
+	if command -v git >/dev/null; then
+		git init -q -b trunk . && git add renacer.toml &&
+			git -c user.email=t@example.org -c user.name=t commit -q -m t ||
+			fail "git setup failed"
+		env -u GITHUB_SHA -u GITHUB_HEAD_REF -u GITHUB_REF_NAME -u CI_COMMIT_SHA \
+			-u CI_COMMIT_REF_NAME "$bin" check -q >/dev/null 2>&1 || fail "git check failed"
+		head=$(git rev-parse HEAD)
+		n=$(sql "SELECT count(*) FROM runs WHERE commit_sha = '$head' AND branch = 'trunk'")
+		[ "$n" = 1 ] || fail "the check did not record git's commit $head on trunk"
+		echo "ok: commit and branch from git"
+	fi
+}
+
+case $case_name in
+suite-sqlite)
+	backend=sqlite
+	command -v sqlite3 >/dev/null || { echo "sqlite3 not installed" >&2; exit 77; }
+	db=$tmp/store/history.db
+	url=$db
+	src=$3
+	suite
+	;;
+suite-postgres)
+	backend=postgres
+	src=$3
+	start_postgres
+	suite
+	;;
+bad-input)
+	work=$tmp/bad
+	write_config "$work" 10000 "busy_timeout_ms = 300"
+	cd "$work" || exit 1
+	unset RENACER_HISTORY_URL
+	# expect_check NAME EXIT PATTERN: the check exits EXIT and warns once, matching PATTERN.
+	expect_check() {
+		"$bin" check --no-color >"$tmp/out" 2>&1
+		rc=$?
+		[ "$rc" = "$2" ] || { cat "$tmp/out" >&2; fail "$1: exit $rc, expected $2"; }
+		n=$(grep -c "history: not recorded" "$tmp/out")
+		[ "$n" = 1 ] || { cat "$tmp/out" >&2; fail "$1: $n history warnings, expected 1"; }
+		grep "history: not recorded" "$tmp/out" | grep -q "$3" ||
+			{ cat "$tmp/out" >&2; fail "$1: warning does not say '$3'"; }
+		grep "history: not recorded" "$tmp/out"
+	}
+	# Unreachable PostgreSQL (nothing listens on port 1).
+	RENACER_HISTORY_URL="postgresql://renacer@127.0.0.1:1/none?connect_timeout=2" \
+		expect_check unreachable 0 "cannot connect"
+	# The same with a failing assertion: still exit 1, not 6.
+	write_config "$work" 0.000001 "busy_timeout_ms = 300"
+	RENACER_HISTORY_URL="postgresql://renacer@127.0.0.1:1/none?connect_timeout=2" \
+		expect_check unreachable-fail 1 "cannot connect"
+	write_config "$work" 10000 "busy_timeout_ms = 300"
+	# Corrupt SQLite file.
+	mkdir -p .renacer
+	head -c 8192 /dev/urandom >.renacer/history.db
+	expect_check corrupt 0 "not a database"
+	rm -f .renacer/history.db*
+	# A schema from a newer renacer.
+	"$bin" check -q >/dev/null 2>&1 || fail "check to create the store failed"
+	sqlite3 .renacer/history.db "UPDATE renacer_schema SET version = 99"
+	expect_check newer-schema 0 "schema version 99 is newer than this renacer supports (3)"
+	"$bin" history list 2>"$tmp/err" && fail "history list read a newer schema"
+	grep -q "schema version 99 is newer" "$tmp/err" || fail "history list message"
+	[ "$(wc -l <"$tmp/err")" = 1 ] || fail "history list printed more than one line"
+	rm -f .renacer/history.db*
+	# A store locked by another writer for longer than busy_timeout_ms.
+	"$bin" check -q >/dev/null 2>&1 || fail "check to create the store failed"
+	python3 -c '
+import sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("BEGIN EXCLUSIVE")
+print("locked", flush=True)
+time.sleep(float(sys.argv[2]))
+c.execute("ROLLBACK")
+' .renacer/history.db 30 >"$tmp/lock.out" &
+	locker=$!
+	i=0
+	until grep -q locked "$tmp/lock.out" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || fail "the locking process did not start"
+		sleep 0.1
+	done
+	expect_check locked 0 "database is locked"
+	kill "$locker" 2>/dev/null
+	wait "$locker" 2>/dev/null
+	echo "ok: bad input leaves verdicts and exit codes alone"
+	;;
+*)
+	fail "unknown case $case_name"
+	;;
+esac
+exit 0

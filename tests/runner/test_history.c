@@ -1,0 +1,262 @@
+/*
+ * test_history.c - the history store through its ops table, on temporary SQLite files:
+ * append and read back, migration of an older schema, refusal of a newer one, a corrupt
+ * file, settings precedence, password masking.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "config.h"
+#include "history.h"
+#include "report.h"
+
+static char dir[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/rn-test-history.XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static int count_cb(void *ctx, size_t ncols, const char *const *v)
+{
+	if (ncols >= 1 && v[0])
+		*(long *)ctx = strtol(v[0], NULL, 10);
+	return 0;
+}
+
+static long count(struct rn_history *h, const char *sql)
+{
+	long n = -1;
+
+	assert_int_equal(rn_history_query(h, sql, NULL, 0, count_cb, &n), 0);
+	return n;
+}
+
+/* One target with 3 runs of known metrics and two verdicts. */
+static void fake_target(struct rn_target_result *r, struct rn_target_report *t,
+			struct rn_verdict_result *v)
+{
+	size_t i;
+
+	rn_target_result_init(r, "app");
+	r->nruns = 3;
+	r->runs = calloc(3, sizeof(*r->runs));
+	assert_non_null(r->runs);
+	for (i = 0; i < 3; i++) {
+		r->runs[i].measures = RN_MEASURES_BOTH;
+		r->runs[i].v[RN_METRIC_WALL] = 1000000 * (i + 1);
+		r->runs[i].v[RN_METRIC_SYSCALLS] = 100 + i;
+	}
+	memset(v, 0, 2 * sizeof(*v));
+	v[0].assertion = (char *)"budget";
+	v[0].type = (char *)"critical_path";
+	v[0].target = (char *)"app";
+	v[0].verdict = RN_VERDICT_PASS;
+	v[0].has_observed = true;
+	v[0].observed = 2.0;
+	v[0].unit = "ms";
+	v[0].message = (char *)"ok";
+	v[1] = v[0];
+	v[1].assertion = (char *)"other";
+	v[1].verdict = RN_VERDICT_FAIL;
+	memset(t, 0, sizeof(*t));
+	t->result = r;
+	t->verdicts = v;
+	t->nverdicts = 2;
+}
+
+static void test_history_append_and_read_back(void **state)
+{
+	struct rn_history h;
+	struct rn_target_result r;
+	struct rn_target_report t;
+	struct rn_verdict_result v[2];
+	struct rn_history_run run = { 1700000000000000000ull, "abc", "main", "m1", "desc",
+				      "check", "renacer.toml", 1 };
+	char path[128];
+	int64_t id;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/sub/dir/history.db", dir);
+	fake_target(&r, &t, v);
+	assert_int_equal(rn_history_open(&h, path, true, 1000), 0);
+	assert_string_equal(h.ops->name, "sqlite");
+	id = rn_history_append(&h, &run, &t, 1);
+	assert_int_equal(id, 1);
+	id = rn_history_append(&h, &run, &t, 1);
+	assert_int_equal(id, 2);
+	assert_int_equal(count(&h, "SELECT count(*) FROM runs"), 2);
+	/* Two metrics had data: wall_time and syscalls. */
+	assert_int_equal(count(&h, "SELECT count(*) FROM results"), 4);
+	assert_int_equal(count(&h, "SELECT count(*) FROM verdicts WHERE verdict = 'FAIL'"), 2);
+	assert_int_equal(count(&h, "SELECT version FROM renacer_schema"),
+			 RN_HISTORY_SCHEMA_VERSION);
+	assert_int_equal(count(&h, "SELECT median FROM results WHERE metric = 'wall_time' AND "
+				   "run_id = 1"),
+			 2000000);
+	{
+		const char *p[] = { "syscalls" };
+		long n = -1;
+
+		assert_int_equal(rn_history_query(&h, "SELECT count(*) FROM results WHERE metric = "
+						      "? AND samples = '[100,101,102]'",
+						  p, 1, count_cb, &n),
+				 0);
+		assert_int_equal(n, 2);
+	}
+	rn_history_close(&h);
+	/* Reopened read-only: the same rows. */
+	assert_int_equal(rn_history_open(&h, path, false, 1000), 0);
+	assert_int_equal(count(&h, "SELECT count(*) FROM results WHERE samples = "
+				   "'[1000000,2000000,3000000]'"),
+			 2);
+	rn_history_close(&h);
+	rn_target_result_release(&r);
+}
+
+static void test_history_migrates_an_older_schema(void **state)
+{
+	struct rn_history h;
+	char path[128];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/old.db", dir);
+	/* A version-1 store as the first renacer with history wrote it. */
+	assert_int_equal(rn_history_open(&h, path, true, 1000), 0);
+	assert_int_equal(h.ops->exec(&h, "DROP INDEX runs_created; DROP INDEX results_series; "
+					 "CREATE INDEX results_series ON results (target, metric, "
+					 "run_id); UPDATE renacer_schema SET version = 1"),
+			 0);
+	rn_history_close(&h);
+	assert_int_equal(rn_history_open(&h, path, false, 1000), 0);
+	assert_int_equal(count(&h, "SELECT version FROM renacer_schema"),
+			 RN_HISTORY_SCHEMA_VERSION);
+	assert_int_equal(count(&h, "SELECT count(*) FROM sqlite_master WHERE name = "
+				   "'runs_created'"),
+			 1);
+	assert_int_equal(count(&h, "SELECT count(*) FROM sqlite_master WHERE name = "
+				   "'results_series' AND sql LIKE '%median%'"),
+			 1);
+	rn_history_close(&h);
+}
+
+static void test_history_refuses_newer_and_corrupt(void **state)
+{
+	struct rn_history h;
+	char path[128], msg[128];
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/new.db", dir);
+	assert_int_equal(rn_history_open(&h, path, true, 1000), 0);
+	assert_int_equal(h.ops->exec(&h, "UPDATE renacer_schema SET version = 42"), 0);
+	rn_history_close(&h);
+	assert_int_equal(rn_history_open(&h, path, true, 1000), -EPROTONOSUPPORT);
+	snprintf(msg, sizeof(msg),
+		 "schema version 42 is newer than this renacer supports (%d); upgrade renacer",
+		 RN_HISTORY_SCHEMA_VERSION);
+	assert_string_equal(h.err, msg);
+	rn_history_close(&h);
+	assert_int_equal(rn_history_open(&h, path, false, 1000), -EPROTONOSUPPORT);
+	rn_history_close(&h);
+
+	snprintf(path, sizeof(path), "%s/corrupt.db", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("this is not a database, but it is long enough to look like a header......\n", f);
+	for (int i = 0; i < 200; i++)
+		fputs("garbage garbage garbage garbage garbage garbage garbage garbage\n", f);
+	fclose(f);
+	assert_int_equal(rn_history_open(&h, path, true, 1000), -EIO);
+	assert_non_null(strstr(h.err, "not a database"));
+	assert_null(strchr(h.err, '\n'));
+	rn_history_close(&h);
+
+	snprintf(path, sizeof(path), "%s/missing.db", dir);
+	assert_int_equal(rn_history_open(&h, path, false, 1000), -ENOENT);
+	assert_int_equal(access(path, F_OK), -1);
+	rn_history_close(&h);
+}
+
+static void test_history_settings_and_masking(void **state)
+{
+	struct rn_history_cfg hc;
+	struct rn_config cfg;
+	struct rn_history h;
+
+	(void)state;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.dir = (char *)"/proj";
+	cfg.history.busy_timeout_ms = -1;
+	unsetenv("RENACER_HISTORY_URL");
+	rn_history_cfg_resolve(&hc, &cfg, NULL, false);
+	assert_false(hc.enabled);
+	assert_string_equal(hc.url, "/proj/.renacer/history.db");
+	assert_int_equal(hc.busy_timeout_ms, RN_HISTORY_BUSY_TIMEOUT_MS);
+	rn_history_cfg_release(&hc);
+	cfg.history.present = true;
+	cfg.history.enabled = true;
+	cfg.history.url = (char *)"/proj/h.db";
+	cfg.history.busy_timeout_ms = 5;
+	setenv("RENACER_HISTORY_URL", "postgresql://u:secret@db.example/h", 1);
+	rn_history_cfg_resolve(&hc, &cfg, NULL, false);
+	assert_true(hc.enabled);
+	assert_string_equal(hc.url, "postgresql://u:secret@db.example/h");
+	assert_int_equal(hc.busy_timeout_ms, 5);
+	rn_history_cfg_release(&hc);
+	rn_history_cfg_resolve(&hc, &cfg, "/cli.db", false);
+	assert_string_equal(hc.url, "/cli.db");
+	rn_history_cfg_release(&hc);
+	/* enabled = false wins over the environment, not over --history. */
+	cfg.history.enabled = false;
+	rn_history_cfg_resolve(&hc, &cfg, NULL, false);
+	assert_false(hc.enabled);
+	rn_history_cfg_release(&hc);
+	rn_history_cfg_resolve(&hc, &cfg, NULL, true);
+	assert_true(hc.enabled);
+	rn_history_cfg_release(&hc);
+	unsetenv("RENACER_HISTORY_URL");
+	assert_true(rn_history_is_postgres("postgres://x/y"));
+	assert_false(rn_history_is_postgres("/tmp/postgresql://x"));
+	/* A password never reaches a message. */
+	assert_int_not_equal(rn_history_open(&h, "postgresql://u:secret@127.0.0.1:1/h?"
+						 "connect_timeout=1",
+					     true, 1000),
+			     0);
+	assert_string_equal(h.location,
+			    "postgresql://u:***@127.0.0.1:1/h?connect_timeout=1");
+	assert_null(strstr(h.err, "secret"));
+	rn_history_close(&h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_history_append_and_read_back),
+		cmocka_unit_test(test_history_migrates_an_older_schema),
+		cmocka_unit_test(test_history_refuses_newer_and_corrupt),
+		cmocka_unit_test(test_history_settings_and_masking),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

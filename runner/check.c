@@ -25,6 +25,8 @@
 #include "otlp.h"
 #include "perfetto.h"
 #include "report.h"
+#include "results.h"
+#include "shard.h"
 #include "xalloc.h"
 
 /* Option ids beyond single characters. */
@@ -46,6 +48,8 @@ enum {
 	OPT_NO_GITHUB,
 	OPT_BENCH_JSON,
 	OPT_ASSERT,
+	OPT_SHARD,
+	OPT_RESULTS,
 };
 
 static const struct rn_option check_options[] = {
@@ -65,6 +69,8 @@ static const struct rn_option check_options[] = {
 	{ OPT_BENCH_JSON, "bench-json", 0, RN_OPT_REQUIRED, "FILE", "write metrics in github-action-benchmark customSmallerIsBetter format" },
 	{ OPT_NO_COLOR, "no-color", 0, RN_OPT_NONE, NULL, "no colors (also NO_COLOR=1)" },
 	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no progress lines" },
+	{ OPT_SHARD, "shard", 0, RN_OPT_REQUIRED, "K/N", "run only shard K of N (targets split by a hash of their name; see renacer merge)" },
+	{ OPT_RESULTS, "results", 0, RN_OPT_REQUIRED, "FILE", "write the results (runs, verdicts) as JSON for renacer merge (RESULTS.md)" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
 };
@@ -104,6 +110,7 @@ static const struct rn_option golden_options[] = {
 	{ OPT_TARGET, "target", 't', RN_OPT_REQUIRED, "NAME", "update only this target (repeatable)" },
 	{ OPT_RUNS, "runs", 0, RN_OPT_REQUIRED, "N", "override every target's measured runs" },
 	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no progress lines" },
+	{ OPT_SHARD, "shard", 0, RN_OPT_REQUIRED, "K/N", "update only the golden traces of shard K of N (as check --shard)" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
 };
@@ -137,6 +144,9 @@ struct check_opts {
 	bool color;
 	bool quiet;
 	bool help;
+	struct rn_shard shard; /* --shard K/N; count 0 = all targets */
+	const char **shard_names; /* targets of the shard, NULL-terminated, borrowed names */
+	const char *results;   /* --results FILE */
 };
 
 static int parse_long(const char *s, long min, long max, long *out)
@@ -209,6 +219,14 @@ static int on_option(void *ctx, int id, const char *arg)
 	case OPT_HELP:
 		o->help = true;
 		break;
+	case OPT_SHARD:
+		if (rn_shard_parse(arg, &o->shard))
+			return rn_error("--shard needs K/N with 1 <= K <= N <= %d, found '%s'",
+					RN_SHARD_MAX, arg);
+		break;
+	case OPT_RESULTS:
+		o->results = arg;
+		break;
 	default:
 		return rn_error("unhandled option %d", id);
 	}
@@ -247,6 +265,8 @@ static bool selected(const struct check_opts *o, const char *name)
 {
 	size_t i;
 
+	if (o->shard.count && !rn_shard_list_has(o->shard_names, name))
+		return false;
 	if (!o->nonly)
 		return true;
 	for (i = 0; i < o->nonly; i++)
@@ -541,6 +561,11 @@ static int exit_code_of(const struct rn_target_report *tvs, size_t n, int worst_
 	return fail ? RN_EXIT_FAIL : RN_EXIT_OK;
 }
 
+int rn_check_exit_code(const struct rn_target_report *tvs, size_t n, int worst_other)
+{
+	return exit_code_of(tvs, n, worst_other);
+}
+
 /*
  * OTLP settings in the order of precedence: the standard OTEL_* environment variables, then
  * [otlp] in renacer.toml, then the command line (each later layer overrides what it sets).
@@ -608,6 +633,8 @@ int rn_cmd_check(int argc, char **argv)
 		goto out_config;
 	}
 	rc = check_selection(&o, &cfg);
+	if (!rc && o.shard.count)
+		o.shard_names = rn_shard_targets(&cfg, o.only, &o.shard);
 	if (!rc)
 		rc = check_collectors(&cfg, &o);
 	if (rc)
@@ -729,6 +756,9 @@ int rn_cmd_check(int argc, char **argv)
 	}
 	if (o.bench_json && rn_report_bench_json(o.bench_json, tvs, nsel) && !rc)
 		rc = RN_EXIT_OUTPUT;
+	if (o.results && rn_results_write_check(o.results, &cfg, o.only, &o.shard, results, tvs, nsel,
+						 rc, worst, interrupted, check_start) && !rc)
+		rc = RN_EXIT_OUTPUT;
 	if (o.github) {
 		struct rn_github_run gh = { &cfg, tvs, nsel, rc, junit };
 
@@ -747,6 +777,7 @@ out_otlp:
 out_config:
 	rn_config_release(&cfg);
 	free(o.only);
+	free(o.shard_names);
 	return rc;
 }
 
@@ -827,6 +858,8 @@ int rn_cmd_golden(int argc, char **argv)
 		return rc;
 	}
 	rc = check_selection(&o, &cfg);
+	if (!rc && o.shard.count)
+		o.shard_names = rn_shard_targets(&cfg, o.only, &o.shard);
 	if (!rc)
 		rc = check_collectors(&cfg, &o);
 	if (rc)
@@ -881,5 +914,6 @@ int rn_cmd_golden(int argc, char **argv)
 out:
 	rn_config_release(&cfg);
 	free(o.only);
+	free(o.shard_names);
 	return rc;
 }

@@ -1,5 +1,5 @@
 /*
- * results.c - the results file of a check: JSON writer and reader (format in RESULTS.md).
+ * results.c - the results file of a check: JSON writer and reader (format in RESULTS.md beside it).
  *
  * Enumerations travel by name through their one table (verdicts by the labels of RN_VERDICTS,
  * metrics by the names of RN_METRICS, syscalls by name), so a verdict or metric added to its
@@ -318,7 +318,7 @@ int rn_results_write(const char *path, const struct rn_results *res)
 		append(targets, write_target(res, i, &failed), &failed);
 	put(root, "targets", targets, &failed);
 	if (!failed)
-		text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
+		text = json_dumps(root, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
 	json_decref(root);
 	if (!text) {
 		rn_error("cannot write results file '%s': out of memory", path);
@@ -769,26 +769,26 @@ static void read_target(struct reader *rd, json_t *o, size_t i)
 int rn_results_read(const char *path, struct rn_results *res)
 {
 	struct reader rd = { path, 0, res };
+	struct rn_buf text;
 	json_error_t jerr;
+	int rc;
 	json_t *root, *v, *a;
 	const char *fmt;
 	size_t i;
 
 	memset(res, 0, sizeof(*res));
 	res->owned = true;
-	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	/* Read whole, then parse from memory: jansson's file reader goes a getc() at a time. */
+	rn_buf_init(&text, RN_RESULTS_MAX_BYTES);
+	rc = rn_buf_read_file(&text, path);
+	if (rc < 0) {
+		rn_error("cannot read results file '%s': %s", path, strerror(-rc));
+		rn_buf_release(&text);
+		return rc;
+	}
+	root = json_loadb(text.buf, text.len, JSON_REJECT_DUPLICATES, &jerr);
+	rn_buf_release(&text);
 	if (!root) {
-		if (jerr.line < 0 || jerr.position == 0) {
-			FILE *f = fopen(path, "r");
-
-			if (!f) {
-				int e = errno;
-
-				rn_error("cannot read results file '%s': %s", path, strerror(e));
-				return -e;
-			}
-			fclose(f);
-		}
 		rn_error("%s:%d:%d: error: not a results file: %s", path, jerr.line, jerr.column,
 			 jerr.text);
 		return -EINVAL;

@@ -650,6 +650,9 @@ int rn_cmd_check(int argc, char **argv)
 
 	for (i = 0; i < cfg.ntargets; i++)
 		nsel += selected(&o, cfg.targets[i].name);
+	if (o.shard.count && !nsel)
+		rn_note("shard %u/%u has no targets: its results file lists none", o.shard.index,
+			o.shard.count);
 	results = rn_xcalloc(nsel, sizeof(*results));
 	tvs = rn_xcalloc(nsel, sizeof(*tvs));
 	if (!o.quiet)

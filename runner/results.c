@@ -639,7 +639,11 @@ static void read_gpu(struct reader *rd, json_t *o, struct rn_trace *t, const cha
 	}
 	g.bytes = get_u64(rd, o, "bytes", where);
 	g.dir = (enum rn_gpu_dir)get_int(rd, o, "dir", where);
-	rn_trace_add_gpu(t, &g);
+	/* Enumerations index name tables in the exporters: out of range is malformed. */
+	if ((unsigned)g.kind > RN_GPU_SUBMIT || (unsigned)g.dir > RN_GPU_DIR_HTOH)
+		bad(rd, "a GPU span of %s has an unknown kind or direction", where);
+	else
+		rn_trace_add_gpu(t, &g);
 	free(name);
 }
 
@@ -659,6 +663,13 @@ static void read_last(struct reader *rd, json_t *o, struct rn_trace *t, const ch
 	a = member(rd, o, "processes", JSON_ARRAY, where, true);
 	for (i = 0; a && i < json_array_size(a) && !rd->err; i++)
 		read_process(rd, json_array_get(a, i), t, where);
+	for (i = 0; i < t->nprocs && !rd->err; i++) {
+		if (t->procs[i].reaped_by < -1 || t->procs[i].reaped_by >= (int)t->nprocs) {
+			bad(rd, "a process of %s has reaped_by %d out of range", where,
+			    t->procs[i].reaped_by);
+			t->procs[i].reaped_by = -1;
+		}
+	}
 	a = member(rd, o, "gpu_spans", JSON_ARRAY, where, true);
 	for (i = 0; a && i < json_array_size(a) && !rd->err; i++)
 		read_gpu(rd, json_array_get(a, i), t, where);

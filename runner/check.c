@@ -50,6 +50,7 @@ enum {
 	OPT_ASSERT,
 	OPT_SHARD,
 	OPT_RESULTS,
+	OPT_SHARD_BALANCE,
 };
 
 static const struct rn_option check_options[] = {
@@ -70,6 +71,7 @@ static const struct rn_option check_options[] = {
 	{ OPT_NO_COLOR, "no-color", 0, RN_OPT_NONE, NULL, "no colors (also NO_COLOR=1)" },
 	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no progress lines" },
 	{ OPT_SHARD, "shard", 0, RN_OPT_REQUIRED, "K/N", "run only shard K of N (targets split by a hash of their name; see renacer merge)" },
+	{ OPT_SHARD_BALANCE, "shard-balance", 0, RN_OPT_REQUIRED, "HOW", "name (default: shard_weight, else hash only) or golden (durations of the golden traces)" },
 	{ OPT_RESULTS, "results", 0, RN_OPT_REQUIRED, "FILE", "write the results (runs, verdicts) as JSON for renacer merge (runner/RESULTS.md)" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
@@ -111,6 +113,7 @@ static const struct rn_option golden_options[] = {
 	{ OPT_RUNS, "runs", 0, RN_OPT_REQUIRED, "N", "override every target's measured runs" },
 	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no progress lines" },
 	{ OPT_SHARD, "shard", 0, RN_OPT_REQUIRED, "K/N", "update only the golden traces of shard K of N (as check --shard)" },
+	{ OPT_SHARD_BALANCE, "shard-balance", 0, RN_OPT_REQUIRED, "HOW", "name or golden, as check --shard-balance" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
 };
@@ -146,6 +149,7 @@ struct check_opts {
 	bool help;
 	struct rn_shard shard; /* --shard K/N; count 0 = all targets */
 	const char **shard_names; /* targets of the shard, NULL-terminated, borrowed names */
+	enum rn_shard_balance shard_balance; /* --shard-balance */
 	const char *results;   /* --results FILE */
 };
 
@@ -226,6 +230,10 @@ static int on_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_RESULTS:
 		o->results = arg;
+		break;
+	case OPT_SHARD_BALANCE:
+		if (rn_shard_balance_parse(arg, &o->shard_balance))
+			return rn_error("--shard-balance needs 'name' or 'golden', found '%s'", arg);
 		break;
 	default:
 		return rn_error("unhandled option %d", id);
@@ -634,7 +642,7 @@ int rn_cmd_check(int argc, char **argv)
 	}
 	rc = check_selection(&o, &cfg);
 	if (!rc && o.shard.count)
-		o.shard_names = rn_shard_targets(&cfg, o.only, &o.shard);
+		o.shard_names = rn_shard_targets(&cfg, o.only, &o.shard, o.shard_balance);
 	if (!rc)
 		rc = check_collectors(&cfg, &o);
 	if (rc)
@@ -862,7 +870,7 @@ int rn_cmd_golden(int argc, char **argv)
 	}
 	rc = check_selection(&o, &cfg);
 	if (!rc && o.shard.count)
-		o.shard_names = rn_shard_targets(&cfg, o.only, &o.shard);
+		o.shard_names = rn_shard_targets(&cfg, o.only, &o.shard, o.shard_balance);
 	if (!rc)
 		rc = check_collectors(&cfg, &o);
 	if (rc)

@@ -34,7 +34,7 @@
 	X(expect_exit, "integer", "exit status of a clean run (default 0; -1 accepts any)")    \
 	X(runs, "integer", "measured runs (default 1, at most 1000)")                          \
 	X(warmup, "integer", "unmeasured runs first (default 0)")                              \
-	X(shard_weight, "number", "expected cost for --shard balancing (default: unweighted)")  \
+	X(shard_weight, "number", "expected cost in seconds for --shard balancing (default: unweighted)") \
 	X(collectors, "array of strings", "any of \"ptrace\", \"vulkan\" (default [\"ptrace\"])") \
 	X(gpu_timing, "string", "\"cmdbuf\" (default), \"submit\" or \"dispatch\" (serializes)") \
 	X(stdout, "string", "\"inherit\", \"null\" (default) or \"capture\"")                  \
@@ -108,7 +108,7 @@ struct rn_target_cfg {
 	int expect_exit;          /* exit status of a clean run, -1 = any */
 	unsigned runs;            /* measured runs, >= 1 */
 	unsigned warmup;          /* unmeasured runs */
-	double shard_weight;      /* relative cost for `--shard K/N` balancing, > 0; 0 = not set
+	double shard_weight;      /* expected cost for `--shard K/N` balancing, seconds; 0 = not set
 				   * (runner/shard.h) */
 	uint32_t collectors;      /* enum rn_collector_mask */
 	enum rn_gpu_mode gpu_mode; /* Vulkan timing mode */

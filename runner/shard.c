@@ -6,8 +6,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "buf.h"
 #include "config.h"
+#include "golden.h"
 #include "log.h"
 #include "xalloc.h"
 
@@ -199,8 +202,51 @@ const char **rn_shard_suite(const struct rn_config *cfg, const char *const *only
 	return names;
 }
 
+int rn_shard_balance_parse(const char *s, enum rn_shard_balance *out)
+{
+	if (!strcmp(s, "name"))
+		*out = RN_SHARD_BY_NAME;
+	else if (!strcmp(s, "golden"))
+		*out = RN_SHARD_BY_GOLDEN;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Seconds one check spends on target `tc` by its golden trace, or 0 when it has none. */
+static double golden_seconds(const struct rn_config *cfg, const struct rn_target_cfg *tc)
+{
+	struct rn_golden g;
+	struct rn_diag d;
+	struct rn_buf path;
+	double secs = 0;
+
+	rn_buf_init(&path, 0);
+	rn_buf_addf(&path, "%s/%s.json", cfg->golden_dir, tc->name);
+	if (!rn_buf_failed(&path) && !access(path.buf, F_OK) && !rn_golden_read(path.buf, &g, &d)) {
+		if (g.nruns && g.samples[RN_METRIC_WALL]) {
+			double *w = rn_xcalloc(g.nruns, sizeof(*w));
+
+			memcpy(w, g.samples[RN_METRIC_WALL], g.nruns * sizeof(*w));
+			qsort(w, g.nruns, sizeof(*w), cmp_double);
+			secs = w[g.nruns / 2] / 1e9 * (double)(tc->warmup + tc->runs);
+			free(w);
+		}
+		rn_golden_release(&g);
+	}
+	rn_buf_release(&path);
+	return secs > 0 ? secs : 0;
+}
+
 const char **rn_shard_targets(const struct rn_config *cfg, const char *const *only,
-			      const struct rn_shard *s)
+			      const struct rn_shard *s, enum rn_shard_balance balance)
 {
 	size_t n, i, k, out = 0;
 	const char **suite = rn_shard_suite(cfg, only, &n);
@@ -213,10 +259,26 @@ const char **rn_shard_targets(const struct rn_config *cfg, const char *const *on
 		for (k = 0; k < cfg->ntargets; k++) {
 			if (!strcmp(cfg->targets[k].name, suite[i])) {
 				weights[i] = cfg->targets[k].shard_weight;
+				if (!weights[i] && balance == RN_SHARD_BY_GOLDEN)
+					weights[i] = golden_seconds(cfg, &cfg->targets[k]);
 				weighted |= weights[i] > 0;
 				break;
 			}
 		}
+	}
+	if (weighted) {
+		/* Targets without a weight count as an average one. */
+		double sum = 0;
+		size_t known = 0;
+
+		for (i = 0; i < n; i++)
+			if (weights[i] > 0) {
+				sum += weights[i];
+				known++;
+			}
+		for (i = 0; i < n; i++)
+			if (!(weights[i] > 0))
+				weights[i] = sum / (double)known;
 	}
 	if (rn_shard_assign(suite, weights, weighted, n, s->count, shard_of))
 		rn_die("out of memory");

@@ -9,7 +9,8 @@
  * and N, so adding or removing a target moves no other target, and every machine computes the
  * same partition. runner/RESULTS.md states the rule so other tools can reproduce it.
  *
- * When any target sets `shard_weight` (its expected cost, any positive number), the suite is
+ * When any target sets `shard_weight` (its expected cost in seconds), or `--shard-balance golden`
+ * finds durations in the golden traces, the suite is
  * balanced instead (consistent hashing with bounded loads): targets are placed heaviest first
  * (ties by name), each in the first shard of its rendezvous order whose load stays within
  * 1.25 x (total weight / N), or else in the least loaded shard (ties to the lower k). This is
@@ -59,13 +60,25 @@ struct rn_config;
  */
 const char **rn_shard_suite(const struct rn_config *cfg, const char *const *only, size_t *n_out);
 
+/* How `--shard` weighs targets (enum rn_shard_balance). */
+enum rn_shard_balance {
+	RN_SHARD_BY_NAME = 0, /* "name": shard_weight where set, else unweighted (default) */
+	RN_SHARD_BY_GOLDEN,   /* "golden": shard_weight where set, else the target's duration
+			       * from its golden trace (median wall_time x (warmup + runs), in
+			       * seconds); targets without either weigh the mean of the others */
+};
+
+/* Parse "name" or "golden". 0, or -EINVAL (nothing printed). */
+int rn_shard_balance_parse(const char *s, enum rn_shard_balance *out);
+
 /*
  * The targets of the suite (rn_shard_suite) that shard `s` owns, by rn_shard_assign with the
- * targets' shard_weight. Returns a malloc'ed NULL-terminated array of names borrowed from
- * `cfg`, possibly empty (caller frees the array). Dies on out-of-memory.
+ * weights `balance` says. Every shard must use the same balance and the same golden traces
+ * (committed ones) to agree on the split. Returns a malloc'ed NULL-terminated array of names
+ * borrowed from `cfg`, possibly empty (caller frees the array). Dies on out-of-memory.
  */
 const char **rn_shard_targets(const struct rn_config *cfg, const char *const *only,
-			      const struct rn_shard *s);
+			      const struct rn_shard *s, enum rn_shard_balance balance);
 
 /* True when `name` is in the NULL-terminated list `names`. */
 bool rn_shard_list_has(const char *const *names, const char *name);

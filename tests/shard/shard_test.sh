@@ -279,6 +279,39 @@ golden)
 		fail "the merged JUnit does not name 12 golden traces"
 	grep -q "golden:syscalls" merged.xml || fail "no golden verdict in the merged JUnit"
 	;;
+balance_golden)
+	# --shard-balance golden weighs targets by their golden durations: a slow target (0.4 s a
+	# run) outweighs the 11 fast ones together, so its shard gets no other target; the split is
+	# still every target exactly once.
+	suite 12
+	python3 - <<'EOF'
+import re
+t = open("renacer.toml").read()
+t = t.replace('name = "t06"\ncommand = ["sh", "-c", "echo x >/dev/null"]',
+              'name = "t06"\ncommand = ["sh", "-c", "sleep 0.4"]')
+open("renacer.toml", "w").write(t)
+EOF
+	grep -q 'sleep 0.4' renacer.toml || fail "could not make t06 slow"
+	"$renacer" golden update -q >/dev/null 2>&1 || fail "golden update failed"
+	k=1
+	while [ "$k" -le 3 ]; do
+		"$renacer" check -q --no-github --no-golden --shard "$k/3" --shard-balance golden \
+			--results "b$k.json" >/dev/null 2>"err$k" || [ $? = 1 ] || { cat "err$k" >&2; fail "shard $k failed"; }
+		k=$((k + 1))
+	done
+	names b1.json b2.json b3.json | sort >got
+	printf 't%02d\n' $(seq 1 12) >want
+	cmp -s got want || fail "balanced shards' targets are not every target once"
+	for k in 1 2 3; do
+		if names "b$k.json" | grep -q '^t06$'; then
+			[ "$(names "b$k.json" | wc -l)" = 1 ] ||
+				fail "the slow target shares shard $k with $(names "b$k.json" | tr '\n' ' ')"
+		fi
+	done
+	run check --shard 1/3 --shard-balance speed
+	expect_rc 2
+	expect_err "--shard-balance needs 'name' or 'golden'"
+	;;
 reports)
 	# Merge writes every report: GitHub summary and outputs, OTLP file, bench JSON.
 	suite 12 failing

@@ -99,9 +99,14 @@ if [ -n "${RENACER_RESULTS:-}" ]; then
 	set -- --results "$RENACER_RESULTS" "$@"
 fi
 if [ -n "${RENACER_MERGE:-}" ]; then
-	# The merge job: the shards' results files after the options (globs expanded here).
+	# The merge job: the shards' results files after the options (globs expanded here). The
+	# config only adds [report], [otlp] and annotation lines, so a job without a checkout
+	# merges without it.
+	if [ -f "${RENACER_CONFIG:-renacer.toml}" ]; then
+		set -- --config "${RENACER_CONFIG:-renacer.toml}" "$@"
+	fi
 	# shellcheck disable=SC2086 # splitting and globbing RENACER_MERGE is the point
-	set -- merge --github --config "${RENACER_CONFIG:-renacer.toml}" "$@" $RENACER_MERGE
+	set -- merge --github "$@" $RENACER_MERGE
 else
 	if [ -n "${RENACER_SHARD:-}" ]; then
 		set -- --shard "$RENACER_SHARD" "$@"

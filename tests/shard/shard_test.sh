@@ -345,6 +345,24 @@ EOF
 	[ "$(python3 -c 'import json; print(len(json.load(open("bench.json"))))')" -ge 12 ] ||
 		fail "the bench JSON lacks targets"
 	;;
+action)
+	# The action's step script: each shard with RENACER_SHARD and RENACER_RESULTS, then the
+	# merge with RENACER_MERGE (a glob), gives the outputs of the whole suite.
+	suite 12 failing
+	for k in 1 2 3; do
+		RENACER=$renacer RENACER_SHARD=$k/3 RENACER_RESULTS=a$k.json RENACER_FAIL_ON=never \
+			RENACER_JUNIT= GITHUB_OUTPUT=$tmp/out$k sh "$src/ci/action-run.sh" \
+			>/dev/null 2>&1 || fail "shard $k: the step failed under fail-on never"
+		[ -f "a$k.json" ] || fail "shard $k: no results file"
+	done
+	RENACER=$renacer RENACER_MERGE='a*.json' RENACER_JUNIT=merged.xml GITHUB_OUTPUT=$tmp/outm \
+		sh "$src/ci/action-run.sh" >/dev/null 2>err
+	rc=$?
+	expect_rc 4
+	grep -qx 'exit_code=4' outm || fail "the merge step's outputs lack exit_code=4"
+	grep -qx 'result=error' outm || fail "the merge step's outputs lack result=error"
+	grep -q '<testsuite name="t12"' merged.xml || fail "the merge step wrote no JUnit"
+	;;
 workflow)
 	# The sharded example workflow and the action validate against GitHub Actions' schemas
 	# (@action-validator/cli, installed with npm ci --prefix tests/shard); a broken copy must

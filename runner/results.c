@@ -115,6 +115,10 @@ static json_t *write_run(const struct rn_metrics *m, bool *failed)
 	put(o, "status", json_string(m->status < NSTATUS ? run_status_names[m->status] : "error"),
 	    failed);
 	put(o, "has_gpu", json_boolean(m->has_gpu), failed);
+	put(o, "measures", json_string(m->measures == RN_MEASURES_TIMES    ? "times"
+				       : m->measures == RN_MEASURES_COUNTS ? "counts"
+									   : "both"),
+	    failed);
 	for (k = 0; k < RN_METRIC_COUNT; k++)
 		put(mv, rn_metric_info((enum rn_metric)k)->name, ju64(m->v[k]), failed);
 	put(o, "metrics", mv, failed);
@@ -253,12 +257,14 @@ static json_t *write_target(const struct rn_results *res, size_t i, bool *failed
 {
 	const struct rn_target_result *r = &res->targets[i];
 	const struct rn_target_report *tv = &res->reports[i];
-	json_t *o = json_object(), *runs = json_array(), *verdicts = json_array();
+	json_t *o = json_object(), *runs = json_array(), *counts = json_array(),
+	       *verdicts = json_array();
 	size_t k;
 
-	if (!o || !runs || !verdicts) {
+	if (!o || !runs || !counts || !verdicts) {
 		json_decref(o);
 		json_decref(runs);
+		json_decref(counts);
 		json_decref(verdicts);
 		*failed = true;
 		return NULL;
@@ -275,6 +281,9 @@ static json_t *write_target(const struct rn_results *res, size_t i, bool *failed
 	for (k = 0; k < r->nruns; k++)
 		append(runs, write_run(&r->runs[k], failed), failed);
 	put(o, "runs", runs, failed);
+	for (k = 0; k < r->ncounts; k++)
+		append(counts, write_run(&r->counts[k], failed), failed);
+	put(o, "counting_runs", counts, failed);
 	put(o, "last_run", write_last(&r->last, failed), failed);
 	for (k = 0; k < tv->nverdicts; k++)
 		append(verdicts, write_verdict(&tv->verdicts[k], failed), failed);
@@ -524,6 +533,20 @@ static void read_run(struct reader *rd, json_t *o, struct rn_metrics *m, const c
 	m->start_unix_ns = get_u64(rd, o, "start_unix_ns", where);
 	m->status = get_status(rd, o, where);
 	m->has_gpu = get_bool(rd, o, "has_gpu", where);
+	{
+		json_t *mv_kind = member(rd, o, "measures", JSON_STRING, where, true);
+		const char *kind = mv_kind ? json_string_value(mv_kind) : "both";
+
+		if (!strcmp(kind, "times"))
+			m->measures = RN_MEASURES_TIMES;
+		else if (!strcmp(kind, "counts"))
+			m->measures = RN_MEASURES_COUNTS;
+		else if (!strcmp(kind, "both"))
+			m->measures = RN_MEASURES_BOTH;
+		else
+			bad(rd, "a run of %s measures '%s' (expected times, counts or both)", where,
+			    kind);
+	}
 	mv = member(rd, o, "metrics", JSON_OBJECT, where, false);
 	json_object_foreach(mv, key, val) {
 		int k = rn_metric_lookup(key);
@@ -769,6 +792,14 @@ static void read_target(struct reader *rd, json_t *o, size_t i)
 		for (k = 0; k < json_array_size(a) && !rd->err; k++) {
 			read_run(rd, json_array_get(a, k), &r->runs[k], where);
 			r->nruns++;
+		}
+	}
+	a = member(rd, o, "counting_runs", JSON_ARRAY, where, true);
+	if (a && json_array_size(a)) {
+		r->counts = rn_xcalloc(json_array_size(a), sizeof(*r->counts));
+		for (k = 0; k < json_array_size(a) && !rd->err; k++) {
+			read_run(rd, json_array_get(a, k), &r->counts[k], where);
+			r->ncounts++;
 		}
 	}
 	read_last(rd, member(rd, o, "last_run", JSON_OBJECT, where, true), &r->last, where);

@@ -27,7 +27,9 @@ static void check_same(const struct rn_results *a, const struct rn_results *b)
 		const struct rn_target_result *x = &a->targets[i], *y = &b->targets[i];
 
 		FUZZ_CHECK(!strcmp(x->name, y->name), "names survive a round trip");
-		FUZZ_CHECK(x->nruns == y->nruns && x->status == y->status, "runs survive");
+		FUZZ_CHECK(x->nruns == y->nruns && x->ncounts == y->ncounts &&
+				   x->status == y->status,
+			   "runs survive");
 		for (k = 0; k < x->nruns; k++)
 			FUZZ_CHECK(!memcmp(x->runs[k].v, y->runs[k].v, sizeof(x->runs[k].v)),
 				   "metrics survive a round trip");

@@ -163,6 +163,12 @@ static void test_results_roundtrip(void **state)
 	r.runs[1].v[RN_METRIC_SYSCALLS] = 42;
 	r.runs[1].start_unix_ns = 1700000000000000000ull;
 	r.runs[1].status = RN_RUN_OK;
+	r.runs[0].measures = RN_MEASURES_TIMES;
+	r.runs[1].measures = RN_MEASURES_BOTH;
+	r.counts = rn_xcalloc(1, sizeof(*r.counts));
+	r.ncounts = 1;
+	r.counts[0].measures = RN_MEASURES_COUNTS;
+	r.counts[0].v[RN_METRIC_SYSCALLS] = 4242;
 	r.status = RN_RUN_TIMED_OUT;
 	r.error = rn_xstrdup("run 2 timed out");
 	r.duration_ns = 99;
@@ -222,6 +228,11 @@ static void test_results_roundtrip(void **state)
 	assert_int_equal(in.targets[0].runs[0].v[RN_METRIC_WALL], 1234567);
 	assert_int_equal(in.targets[0].runs[1].v[RN_METRIC_SYSCALLS], 42);
 	assert_int_equal(in.targets[0].runs[1].start_unix_ns, 1700000000000000000ull);
+	assert_int_equal(in.targets[0].runs[0].measures, RN_MEASURES_TIMES);
+	assert_int_equal(in.targets[0].runs[1].measures, RN_MEASURES_BOTH);
+	assert_int_equal(in.targets[0].ncounts, 1);
+	assert_int_equal(in.targets[0].counts[0].measures, RN_MEASURES_COUNTS);
+	assert_int_equal(in.targets[0].counts[0].v[RN_METRIC_SYSCALLS], 4242);
 	assert_int_equal(in.targets[0].status, RN_RUN_TIMED_OUT);
 	assert_string_equal(in.targets[0].error, "run 2 timed out");
 	assert_int_equal(in.targets[0].duration_ns, 99);

@@ -184,7 +184,7 @@ merge_equal)
 import json, sys
 def v(f):
     d = json.load(open(f))
-    return [(t["name"], t["status"], len(t["runs"]),
+    return [(t["name"], t["status"], len(t["runs"]), len(t.get("counting_runs", [])),
              [(x["assertion"], x["verdict"], x["unit"]) for x in t["verdicts"]])
             for t in d["targets"]]
 a, b = v(sys.argv[1]), v(sys.argv[2])

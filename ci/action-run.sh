@@ -20,6 +20,10 @@
 #   RENACER_OTLP_ENDPOINT       passed as --otlp-endpoint
 #   RENACER_BENCH_JSON          passed as --bench-json
 #   RENACER_ARGS                more arguments, split at whitespace
+#   RENACER_SHARD               K/N: check only shard K of N (--shard)
+#   RENACER_RESULTS             write the results file for renacer merge (--results)
+#   RENACER_MERGE               results files (whitespace-separated, globs expanded): run
+#                               `renacer merge` on them instead of `renacer check`
 # Arguments given to this script go to `renacer check` after all of those.
 #
 # Exit status: 0 when the step passes under fail-on; otherwise renacer's exit code, or 1 for
@@ -91,7 +95,24 @@ fi
 if [ -n "${RENACER_JUNIT:-}" ]; then
 	set -- --junit "$RENACER_JUNIT" "$@"
 fi
-set -- check --github --config "${RENACER_CONFIG:-renacer.toml}" "$@"
+if [ -n "${RENACER_RESULTS:-}" ]; then
+	set -- --results "$RENACER_RESULTS" "$@"
+fi
+if [ -n "${RENACER_MERGE:-}" ]; then
+	# The merge job: the shards' results files after the options (globs expanded here). The
+	# config only adds [report], [otlp] and annotation lines, so a job without a checkout
+	# merges without it.
+	if [ -f "${RENACER_CONFIG:-renacer.toml}" ]; then
+		set -- --config "${RENACER_CONFIG:-renacer.toml}" "$@"
+	fi
+	# shellcheck disable=SC2086 # splitting and globbing RENACER_MERGE is the point
+	set -- merge --github "$@" $RENACER_MERGE
+else
+	if [ -n "${RENACER_SHARD:-}" ]; then
+		set -- --shard "$RENACER_SHARD" "$@"
+	fi
+	set -- check --github --config "${RENACER_CONFIG:-renacer.toml}" "$@"
+fi
 
 GITHUB_OUTPUT=$outputs "$renacer" "$@"
 rc=$?

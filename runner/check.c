@@ -28,6 +28,8 @@
 #include "otlp.h"
 #include "perfetto.h"
 #include "report.h"
+#include "results.h"
+#include "shard.h"
 #include "xalloc.h"
 
 /* Option ids beyond single characters. */
@@ -50,6 +52,9 @@ enum {
 	OPT_BENCH_JSON,
 	OPT_ASSERT,
 	OPT_HISTORY,
+	OPT_SHARD,
+	OPT_RESULTS,
+	OPT_SHARD_BALANCE,
 };
 
 static const struct rn_option check_options[] = {
@@ -70,6 +75,9 @@ static const struct rn_option check_options[] = {
 	{ OPT_HISTORY, "history", 0, RN_OPT_NONE, NULL, "record the check in the history store even without [history]" },
 	{ OPT_NO_COLOR, "no-color", 0, RN_OPT_NONE, NULL, "no colors (also NO_COLOR=1)" },
 	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no progress lines" },
+	{ OPT_SHARD, "shard", 0, RN_OPT_REQUIRED, "K/N", "run only shard K of N (targets split by a hash of their name; see renacer merge)" },
+	{ OPT_SHARD_BALANCE, "shard-balance", 0, RN_OPT_REQUIRED, "HOW", "name (default: shard_weight, else hash only) or golden (durations of the golden traces)" },
+	{ OPT_RESULTS, "results", 0, RN_OPT_REQUIRED, "FILE", "write the results (runs, verdicts) as JSON for renacer merge (runner/RESULTS.md)" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
 };
@@ -114,6 +122,8 @@ static const struct rn_option golden_options[] = {
 	{ OPT_RUNS, "runs", 0, RN_OPT_REQUIRED, "N", "override every target's timing runs" },
 	{ OPT_HISTORY, "history", 0, RN_OPT_NONE, NULL, "record the runs in the history store even without [history]" },
 	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no progress lines" },
+	{ OPT_SHARD, "shard", 0, RN_OPT_REQUIRED, "K/N", "update only the golden traces of shard K of N (as check --shard)" },
+	{ OPT_SHARD_BALANCE, "shard-balance", 0, RN_OPT_REQUIRED, "HOW", "name or golden, as check --shard-balance" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
 };
@@ -148,6 +158,10 @@ struct check_opts {
 	bool quiet;
 	bool help;
 	bool history;          /* --history: record even without [history] */
+	struct rn_shard shard; /* --shard K/N; count 0 = all targets */
+	const char **shard_names; /* targets of the shard, NULL-terminated, borrowed names */
+	enum rn_shard_balance shard_balance; /* --shard-balance */
+	const char *results;   /* --results FILE */
 };
 
 static int parse_long(const char *s, long min, long max, long *out)
@@ -223,6 +237,18 @@ static int on_option(void *ctx, int id, const char *arg)
 	case OPT_HISTORY:
 		o->history = true;
 		break;
+	case OPT_SHARD:
+		if (rn_shard_parse(arg, &o->shard))
+			return rn_error("--shard needs K/N with 1 <= K <= N <= %d, found '%s'",
+					RN_SHARD_MAX, arg);
+		break;
+	case OPT_RESULTS:
+		o->results = arg;
+		break;
+	case OPT_SHARD_BALANCE:
+		if (rn_shard_balance_parse(arg, &o->shard_balance))
+			return rn_error("--shard-balance needs 'name' or 'golden', found '%s'", arg);
+		break;
 	default:
 		return rn_error("unhandled option %d", id);
 	}
@@ -261,6 +287,8 @@ static bool selected(const struct check_opts *o, const char *name)
 {
 	size_t i;
 
+	if (o->shard.count && !rn_shard_list_has(o->shard_names, name))
+		return false;
 	if (!o->nonly)
 		return true;
 	for (i = 0; i < o->nonly; i++)
@@ -682,6 +710,11 @@ static int exit_code_of(const struct rn_target_report *tvs, size_t n, int worst_
 	return fail ? RN_EXIT_FAIL : RN_EXIT_OK;
 }
 
+int rn_check_exit_code(const struct rn_target_report *tvs, size_t n, int worst_other)
+{
+	return exit_code_of(tvs, n, worst_other);
+}
+
 /*
  * OTLP settings in the order of precedence: the standard OTEL_* environment variables, then
  * [otlp] in renacer.toml, then the command line (each later layer overrides what it sets).
@@ -777,6 +810,8 @@ int rn_cmd_check(int argc, char **argv)
 		goto out_config;
 	}
 	rc = check_selection(&o, &cfg);
+	if (!rc && o.shard.count)
+		o.shard_names = rn_shard_targets(&cfg, o.only, &o.shard, o.shard_balance);
 	if (!rc)
 		rc = check_collectors(&cfg, &o);
 	bad_golden = rn_xcalloc(cfg.ntargets, sizeof(*bad_golden));
@@ -795,6 +830,9 @@ int rn_cmd_check(int argc, char **argv)
 
 	for (i = 0; i < cfg.ntargets; i++)
 		nsel += selected(&o, cfg.targets[i].name);
+	if (o.shard.count && !nsel)
+		rn_note("shard %u/%u has no targets: its results file lists none", o.shard.index,
+			o.shard.count);
 	results = rn_xcalloc(nsel, sizeof(*results));
 	tvs = rn_xcalloc(nsel, sizeof(*tvs));
 	if (!o.quiet)
@@ -906,6 +944,9 @@ int rn_cmd_check(int argc, char **argv)
 	}
 	if (o.bench_json && rn_report_bench_json(o.bench_json, tvs, nsel) && !rc)
 		rc = RN_EXIT_OUTPUT;
+	if (o.results && rn_results_write_check(o.results, &cfg, o.only, &o.shard, results, tvs, nsel,
+						 rc, worst, interrupted, check_start) && !rc)
+		rc = RN_EXIT_OUTPUT;
 	if (o.github) {
 		struct rn_github_run gh = { &cfg, tvs, nsel, rc, junit };
 
@@ -927,6 +968,7 @@ out_config:
 	free(bad_golden);
 	rn_config_release(&cfg);
 	free(o.only);
+	free(o.shard_names);
 	return rc;
 }
 
@@ -1025,6 +1067,8 @@ int rn_cmd_golden(int argc, char **argv)
 		return rc;
 	}
 	rc = check_selection(&o, &cfg);
+	if (!rc && o.shard.count)
+		o.shard_names = rn_shard_targets(&cfg, o.only, &o.shard, o.shard_balance);
 	if (!rc)
 		rc = check_collectors(&cfg, &o);
 	if (rc)
@@ -1085,5 +1129,6 @@ int rn_cmd_golden(int argc, char **argv)
 out:
 	rn_config_release(&cfg);
 	free(o.only);
+	free(o.shard_names);
 	return rc;
 }

@@ -502,6 +502,10 @@ static int parse_target(struct ctx *c, const struct rn_toml_value *tab, struct r
 	if (get_int(c, tab, "warmup", 0, 100, &iv))
 		goto out;
 	t->warmup = (unsigned)iv;
+	dv = 0;
+	if (get_num(c, tab, "shard_weight", 1e-6, 1e12, &dv))
+		goto out;
+	t->shard_weight = dv;
 	kv = rn_toml_get_kv(tab, "collectors");
 	if (kv) {
 		if (get_strings(c, tab, "collectors", &colls, &ncolls))

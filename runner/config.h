@@ -35,6 +35,7 @@
 	X(runs, "integer", "measured timing runs (default 1, at most 1000)")                   \
 	X(counting_runs, "integer", "runs with syscall stops for counts (default 1, at most 100)") \
 	X(warmup, "integer", "unmeasured runs first (default 0)")                              \
+	X(shard_weight, "number", "expected cost in seconds for --shard balancing (default: unweighted)") \
 	X(collectors, "array of strings", "any of \"ptrace\", \"vulkan\" (default [\"ptrace\"])") \
 	X(gpu_timing, "string", "\"cmdbuf\" (default), \"submit\" or \"dispatch\" (serializes)") \
 	X(stdout, "string", "\"inherit\", \"null\" (default) or \"capture\"")                  \
@@ -144,6 +145,8 @@ struct rn_target_cfg {
 	unsigned runs;            /* measured timing runs, >= 1 */
 	unsigned counting_runs;   /* counting runs when counts are needed, >= 1 */
 	unsigned warmup;          /* unmeasured runs */
+	double shard_weight;      /* expected cost for `--shard K/N` balancing, seconds; 0 = not set
+				   * (runner/shard.h) */
 	uint32_t collectors;      /* enum rn_collector_mask */
 	enum rn_gpu_mode gpu_mode; /* Vulkan timing mode */
 	enum rn_stdio out;        /* stdout handling */

@@ -18,6 +18,7 @@
 #include "config.h"
 #include "exitcode.h"
 #include "log.h"
+#include "merge.h"
 
 /* Every subcommand: one table feeds dispatch, --help and the man page. */
 static const struct {
@@ -27,6 +28,7 @@ static const struct {
 	{ &rn_cmd_check_def, rn_cmd_check },
 	{ &rn_cmd_validate_def, rn_cmd_validate },
 	{ &rn_cmd_golden_def, rn_cmd_golden },
+	{ &rn_cmd_merge_def, rn_cmd_merge },
 	{ &rn_cmd_trace_def, rn_cmd_trace },
 	{ &rn_cmd_diff_def, rn_cmd_diff },
 	{ &rn_cmd_history_def, rn_cmd_history },

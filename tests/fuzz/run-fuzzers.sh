@@ -26,7 +26,7 @@ build=${FUZZ_BUILD:-$src/build-fuzz}
 parallel=${FUZZ_PARALLEL:-1}
 shared=${SHARED_DIR:-$src/../shared}
 cc=${CC:-clang}
-all="toml config golden json_v1 vk_record xml json regex"
+all="toml config golden json_v1 vk_record xml json regex results"
 harnesses=${*:-$all}
 
 die() {
@@ -83,6 +83,9 @@ else
 fi
 for f in "$src"/golden_traces/*.json "$src"/tests/golden/*.json; do
 	[ -f "$f" ] && cp "$f" "$seeds/golden/$(basename "$f")"
+done
+for f in "$src"/tests/shard/seeds/*.json; do
+	[ -f "$f" ] && cp "$f" "$seeds/results/$(basename "$f")"
 done
 # json-v1 seeds: the rest of an object after the harness's '{"format": "renacer-json-v1",'.
 if [ -f "$src/tests/golden/json_v1.json" ]; then

@@ -1,0 +1,499 @@
+/*
+ * merge.c - `renacer merge`: one verdict and one set of reports from the results files of a
+ * sharded check (see merge.h).
+ */
+#include "merge.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "config.h"
+#include "exitcode.h"
+#include "github.h"
+#include "junit.h"
+#include "log.h"
+#include "otlp.h"
+#include "report.h"
+#include "xalloc.h"
+
+enum {
+	OPT_CONFIG = 'c',
+	OPT_JUNIT = 'j',
+	OPT_QUIET = 'q',
+	OPT_HELP = 'h',
+	OPT_RESULTS = 256,
+	OPT_NO_COLOR,
+	OPT_OTLP_ENDPOINT,
+	OPT_OTLP_PROTOCOL,
+	OPT_OTLP_FILE,
+	OPT_GITHUB,
+	OPT_NO_GITHUB,
+	OPT_BENCH_JSON,
+};
+
+static const struct rn_option merge_options[] = {
+	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE", "the suite's renacer.toml: [report] junit, [otlp], annotation lines (default: the one the results name, if readable)" },
+	{ OPT_JUNIT, "junit", 0, RN_OPT_REQUIRED, "FILE", "write JUnit XML to FILE (overrides [report] junit)" },
+	{ OPT_RESULTS, "results", 0, RN_OPT_REQUIRED, "FILE", "write the merged results (as shard 1/1) to FILE" },
+	{ OPT_OTLP_ENDPOINT, "otlp-endpoint", 0, RN_OPT_REQUIRED, "URL", "export the merged check as OTLP to URL (/v1/traces appended)" },
+	{ OPT_OTLP_PROTOCOL, "otlp-protocol", 0, RN_OPT_REQUIRED, "P", "http/protobuf (default) or http/json" },
+	{ OPT_OTLP_FILE, "otlp-file", 0, RN_OPT_REQUIRED, "FILE", "write the OTLP trace as JSON Lines to FILE" },
+	{ OPT_GITHUB, "github", 0, RN_OPT_NONE, NULL, "GitHub Actions mode (default when GITHUB_ACTIONS=true)" },
+	{ OPT_NO_GITHUB, "no-github", 0, RN_OPT_NONE, NULL, "disable GitHub Actions mode" },
+	{ OPT_BENCH_JSON, "bench-json", 0, RN_OPT_REQUIRED, "FILE", "write metrics in github-action-benchmark customSmallerIsBetter format" },
+	{ OPT_NO_COLOR, "no-color", 0, RN_OPT_NONE, NULL, "no colors (also NO_COLOR=1)" },
+	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no header line" },
+	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
+	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
+};
+
+const struct rn_command rn_cmd_merge_def = {
+	"merge",
+	"renacer merge [OPTIONS] RESULTS...",
+	"merge the results files of `renacer check --shard K/N` into one verdict and one set of reports",
+	"Each job of a CI matrix runs `renacer check --shard K/N --results shard-K.json`; a last\n"
+	"job runs `renacer merge shard-*.json` and gets the console table, JUnit XML (one testsuite\n"
+	"per target), GitHub summary, OTLP trace and exit code that one `renacer check` of the\n"
+	"whole suite would have given. Every shard 1..N must be given once; a missing or\n"
+	"duplicated shard, or files of different suites, exit 2 naming them. The results format\n"
+	"is documented in runner/RESULTS.md.",
+	merge_options,
+};
+
+struct merge_opts {
+	const char *config;
+	const char *junit;
+	const char *results;
+	const char *otlp_endpoint;
+	const char *otlp_protocol;
+	const char *otlp_file;
+	const char *bench_json;
+	int github;
+	bool color;
+	bool quiet;
+	bool help;
+};
+
+static int on_option(void *ctx, int id, const char *arg)
+{
+	struct merge_opts *o = ctx;
+
+	switch (id) {
+	case OPT_CONFIG:
+		o->config = arg;
+		break;
+	case OPT_JUNIT:
+		o->junit = arg;
+		break;
+	case OPT_RESULTS:
+		o->results = arg;
+		break;
+	case OPT_OTLP_ENDPOINT:
+		o->otlp_endpoint = arg;
+		break;
+	case OPT_OTLP_PROTOCOL:
+		o->otlp_protocol = arg;
+		break;
+	case OPT_OTLP_FILE:
+		o->otlp_file = arg;
+		break;
+	case OPT_BENCH_JSON:
+		o->bench_json = arg;
+		break;
+	case OPT_GITHUB:
+		o->github = 1;
+		break;
+	case OPT_NO_GITHUB:
+		o->github = 0;
+		break;
+	case OPT_NO_COLOR:
+		o->color = false;
+		break;
+	case OPT_QUIET:
+		o->quiet = true;
+		break;
+	case OPT_HELP:
+		o->help = true;
+		break;
+	default:
+		return rn_error("unhandled option %d", id);
+	}
+	return 0;
+}
+
+/* Index of `name` in the suite of `r`, or -1. Suites are small enough for a linear scan per
+ * target (100 targets: 10^4 comparisons). */
+static long suite_index(const struct rn_results *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->nsuite; i++)
+		if (!strcmp(r->suite[i], name))
+			return (long)i;
+	return -1;
+}
+
+/* Do two files describe the same suite? Names the first difference. */
+static int same_suite(const struct rn_results *a, const char *pa, const struct rn_results *b,
+		      const char *pb)
+{
+	size_t i;
+
+	if (a->shard.count != b->shard.count) {
+		rn_error("'%s' is shard %u/%u but '%s' is shard %u/%u: the files come from checks "
+			 "split into different numbers of shards",
+			 pa, a->shard.index, a->shard.count, pb, b->shard.index, b->shard.count);
+		return RN_EXIT_USAGE;
+	}
+	for (i = 0; i < a->nsuite && i < b->nsuite; i++)
+		if (strcmp(a->suite[i], b->suite[i]))
+			break;
+	if (i < a->nsuite || i < b->nsuite) {
+		rn_error("'%s' and '%s' come from different suites (target %zu is '%s' in one and "
+			 "'%s' in the other)",
+			 pa, pb, i + 1, i < a->nsuite ? a->suite[i] : "(none)",
+			 i < b->nsuite ? b->suite[i] : "(none)");
+		return RN_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int rn_merged_load(struct rn_merged *m, const char *const *paths, size_t n)
+{
+	const char **by_index = NULL;
+	long *owner = NULL;
+	size_t i, k;
+	unsigned count;
+	int rc = 0;
+
+	memset(m, 0, sizeof(*m));
+	if (!n) {
+		rn_error("renacer merge: no results file given (usage: %s)", rn_cmd_merge_def.usage);
+		return RN_EXIT_USAGE;
+	}
+	m->shards = rn_xcalloc(n, sizeof(*m->shards));
+	m->nshards = n;
+	for (i = 0; i < n; i++)
+		if (rn_results_read(paths[i], &m->shards[i]))
+			return RN_EXIT_CONFIG;
+	count = m->shards[0].shard.count;
+	for (i = 1; i < n; i++) {
+		rc = same_suite(&m->shards[0], paths[0], &m->shards[i], paths[i]);
+		if (rc)
+			return rc;
+	}
+	/* Each shard 1..N exactly once. */
+	by_index = rn_xcalloc(count + 1, sizeof(*by_index));
+	for (i = 0; i < n; i++) {
+		unsigned k1 = m->shards[i].shard.index;
+
+		if (by_index[k1]) {
+			rn_error("shard %u/%u is given twice: '%s' and '%s'", k1, count, by_index[k1],
+				 paths[i]);
+			rc = RN_EXIT_USAGE;
+			goto out;
+		}
+		by_index[k1] = paths[i];
+	}
+	for (k = 1; k <= count; k++) {
+		if (!by_index[k]) {
+			rn_error("shard %zu/%u is missing: give the results of every shard 1..%u "
+				 "(%zu given)",
+				 k, count, count, n);
+			rc = RN_EXIT_USAGE;
+			goto out;
+		}
+	}
+	/* Each target of the suite in exactly one shard. */
+	m->ntargets = m->shards[0].nsuite;
+	owner = rn_xcalloc(m->ntargets + 1, sizeof(*owner));
+	for (k = 0; k < m->ntargets; k++)
+		owner[k] = -1;
+	m->targets = rn_xcalloc(m->ntargets + 1, sizeof(*m->targets));
+	m->reports = rn_xcalloc(m->ntargets + 1, sizeof(*m->reports));
+	m->argv = rn_xcalloc(m->ntargets + 1, sizeof(*m->argv));
+	for (i = 0; i < n; i++) {
+		struct rn_results *s = &m->shards[i];
+
+		for (k = 0; k < s->ntargets; k++) {
+			long at = suite_index(s, s->targets[k].name);
+
+			if (at < 0) {
+				rn_error("'%s': target '%s' is not in the suite the file lists", paths[i],
+					 s->targets[k].name);
+				rc = RN_EXIT_USAGE;
+				goto out;
+			}
+			if (owner[at] >= 0) {
+				rn_error("target '%s' is in two results: '%s' (shard %u/%u) and '%s' "
+					 "(shard %u/%u)",
+					 s->targets[k].name, paths[owner[at]],
+					 m->shards[owner[at]].shard.index, count, paths[i],
+					 s->shard.index, count);
+				rc = RN_EXIT_USAGE;
+				goto out;
+			}
+			owner[at] = (long)i;
+		}
+	}
+	for (k = 0; k < m->ntargets; k++) {
+		if (owner[k] < 0) {
+			rn_error("target '%s' of the suite is in none of the results files",
+				 m->shards[0].suite[k]);
+			rc = RN_EXIT_USAGE;
+			goto out;
+		}
+	}
+	/* Move the targets into suite order; the shard structs are left empty. */
+	for (i = 0; i < n; i++) {
+		struct rn_results *s = &m->shards[i];
+
+		for (k = 0; k < s->ntargets; k++) {
+			long at = suite_index(s, s->targets[k].name);
+
+			m->targets[at] = s->targets[k];
+			m->reports[at] = s->reports[k];
+			m->reports[at].result = &m->targets[at];
+			m->argv[at] = s->argv[k];
+		}
+		free(s->targets);
+		free(s->reports);
+		free(s->argv);
+		s->targets = NULL;
+		s->reports = NULL;
+		s->argv = NULL;
+		s->ntargets = 0;
+		if (!m->start_unix_ns || (s->start_unix_ns && s->start_unix_ns < m->start_unix_ns))
+			m->start_unix_ns = s->start_unix_ns;
+		if (s->end_unix_ns > m->end_unix_ns)
+			m->end_unix_ns = s->end_unix_ns;
+		if (!m->worst_other)
+			m->worst_other = s->worst_other;
+		if (!m->interrupted)
+			m->interrupted = s->interrupted;
+	}
+	m->exit_code = rn_check_exit_code(m->reports, m->ntargets, m->worst_other);
+	if (m->interrupted)
+		m->exit_code = m->interrupted == SIGINT ? RN_EXIT_SIGINT : RN_EXIT_SIGTERM;
+out:
+	free(by_index);
+	free(owner);
+	return rc;
+}
+
+void rn_merged_release(struct rn_merged *m)
+{
+	size_t i, k;
+
+	for (i = 0; m->targets && i < m->ntargets; i++) {
+		rn_target_report_release(&m->reports[i]);
+		rn_target_result_release(&m->targets[i]);
+		for (k = 0; m->argv[i] && m->argv[i][k]; k++)
+			free(m->argv[i][k]);
+		free(m->argv[i]);
+	}
+	free(m->targets);
+	free(m->reports);
+	free(m->argv);
+	for (i = 0; i < m->nshards; i++)
+		rn_results_release(&m->shards[i]);
+	free(m->shards);
+	memset(m, 0, sizeof(*m));
+}
+
+/* OTLP settings as `check` layers them: OTEL_* environment, [otlp] of the config (when one
+ * was loaded), then the command line. */
+static int otlp_configure(struct rn_otlp_cfg *oc, const struct rn_config *cfg,
+			  const struct merge_opts *o)
+{
+	rn_otlp_cfg_from_env(oc);
+	if (cfg && rn_otlp_cfg_apply_file(oc, &cfg->otlp))
+		return RN_EXIT_CONFIG;
+	if (o->otlp_endpoint && rn_otlp_cfg_set_endpoint(oc, o->otlp_endpoint)) {
+		rn_error("--otlp-endpoint '%s' is not an http:// or https:// URL", o->otlp_endpoint);
+		return RN_EXIT_USAGE;
+	}
+	if (o->otlp_protocol && rn_otlp_cfg_set_protocol(oc, o->otlp_protocol))
+		return RN_EXIT_USAGE;
+	if (rn_otlp_cfg_finish(oc))
+		return RN_EXIT_CONFIG;
+	if (cfg && cfg->redact) {
+		size_t n = 0, i;
+
+		while (cfg->redact[n])
+			n++;
+		oc->redact_words = rn_xcalloc(n + 1, sizeof(*oc->redact_words));
+		for (i = 0; i < n; i++)
+			oc->redact_words[i] = rn_xstrdup(cfg->redact[i]);
+	}
+	return 0;
+}
+
+/* The config for [report] and [otlp]: --config, else the path the first results file names
+ * when it can be read from here. Returns 0 (cfg loaded, *have set), or RN_EXIT_CONFIG. */
+static int load_config(struct rn_config *cfg, bool *have, const struct merge_opts *o,
+		       const struct rn_merged *m)
+{
+	const char *path = o->config;
+	struct rn_diag d;
+
+	*have = false;
+	if (!path) {
+		path = m->shards[0].config_path;
+		if (!path || access(path, R_OK))
+			return 0;
+	}
+	if (rn_config_load(cfg, path, true, &d)) {
+		rn_diag_print(&d, o->color);
+		rn_config_release(cfg);
+		return RN_EXIT_CONFIG;
+	}
+	*have = true;
+	return 0;
+}
+
+static uint64_t realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Write every report of the merged suite, as rn_cmd_check does at its end. Returns the final
+ * exit code. */
+static int write_reports(const struct merge_opts *o, struct rn_merged *m,
+			 const struct rn_config *cfg)
+{
+	struct rn_otlp_cfg otlp_cfg;
+	struct rn_otlp_context otlp_ctx;
+	const char *junit = o->junit ? o->junit : cfg ? cfg->junit : NULL;
+	const char *otlp_file = o->otlp_file ? o->otlp_file : cfg ? cfg->otlp_file : NULL;
+	int rc = m->exit_code, orc;
+	size_t i, n = m->ntargets;
+
+	rn_otlp_cfg_init(&otlp_cfg);
+	orc = otlp_configure(&otlp_cfg, cfg, o);
+	if (orc) {
+		rn_otlp_cfg_release(&otlp_cfg);
+		return orc;
+	}
+	if (junit) {
+		struct rn_junit_suite *suites = rn_xcalloc(n + 1, sizeof(*suites));
+
+		for (i = 0; i < n; i++) {
+			suites[i].name = m->targets[i].name;
+			suites[i].result = &m->targets[i];
+			suites[i].cases = m->reports[i].verdicts;
+			suites[i].ncases = m->reports[i].nverdicts;
+			suites[i].golden_file = m->reports[i].golden_file;
+			suites[i].start_unix_ns = m->targets[i].start_unix_ns;
+			suites[i].time_s = (double)m->targets[i].duration_ns / 1e9;
+			suites[i].partial = m->interrupted &&
+					    m->targets[i].status == RN_RUN_INTERRUPTED;
+		}
+		if (rn_junit_write(junit, suites, n) && rc < RN_EXIT_OUTPUT)
+			rc = rc ? rc : RN_EXIT_OUTPUT;
+		free(suites);
+	}
+	if (otlp_file || otlp_cfg.enabled) {
+		struct rn_otlp_input in;
+		struct rn_verdict_result *all = NULL;
+		size_t nall = 0, cap = 0;
+
+		for (i = 0; i < n; i++) {
+			if (!m->reports[i].nverdicts)
+				continue;
+			all = rn_xgrow(all, &cap, nall + m->reports[i].nverdicts, sizeof(*all));
+			memcpy(all + nall, m->reports[i].verdicts,
+			       m->reports[i].nverdicts * sizeof(*all));
+			nall += m->reports[i].nverdicts;
+		}
+		rn_otlp_context_init(&otlp_ctx);
+		memset(&in, 0, sizeof(in));
+		in.targets = m->targets;
+		in.ntargets = n;
+		in.verdicts = all;
+		in.nverdicts = nall;
+		in.start_unix_ns = m->start_unix_ns;
+		in.end_unix_ns = m->end_unix_ns ? m->end_unix_ns : realtime_ns();
+		in.exit_code = rc;
+		in.config_path = cfg ? cfg->path : m->shards[0].config_path;
+		in.argv = (const char *const *const *)m->argv;
+		if (otlp_file && rn_otlp_write_file(otlp_file, &otlp_cfg, &otlp_ctx, &in) && !rc)
+			rc = RN_EXIT_OUTPUT;
+		if (otlp_cfg.enabled && rn_otlp_export(&otlp_cfg, &otlp_ctx, &in) &&
+		    otlp_cfg.required && !rc)
+			rc = RN_EXIT_FAIL;
+		free(all);
+	}
+	if (o->bench_json && rn_report_bench_json(o->bench_json, m->reports, n) && !rc)
+		rc = RN_EXIT_OUTPUT;
+	if (o->results) {
+		struct rn_results out;
+
+		memset(&out, 0, sizeof(out));
+		out.config_path = m->shards[0].config_path;
+		out.suite = m->shards[0].suite;
+		out.nsuite = m->shards[0].nsuite;
+		out.start_unix_ns = m->start_unix_ns;
+		out.end_unix_ns = m->end_unix_ns;
+		out.exit_code = rc;
+		out.worst_other = m->worst_other;
+		out.interrupted = m->interrupted;
+		out.targets = m->targets;
+		out.reports = m->reports;
+		out.argv = m->argv;
+		out.ntargets = n;
+		if (rn_results_write(o->results, &out) && !rc)
+			rc = RN_EXIT_OUTPUT;
+	}
+	if (o->github) {
+		struct rn_github_run gh = { cfg, m->reports, n, rc, junit };
+
+		rn_github_write(&gh);
+	}
+	rn_report_console(o->color, m->reports, n, rc);
+	rn_otlp_cfg_release(&otlp_cfg);
+	return rc;
+}
+
+int rn_cmd_merge(int argc, char **argv)
+{
+	struct merge_opts o;
+	struct rn_merged m;
+	struct rn_config cfg;
+	const char *nc = getenv("NO_COLOR");
+	const char *gh = getenv("GITHUB_ACTIONS");
+	bool have_cfg = false;
+	int first, rc;
+
+	memset(&o, 0, sizeof(o));
+	o.github = gh && !strcmp(gh, "true") ? 1 : 0;
+	o.color = isatty(2) && !(nc && *nc);
+	if (rn_cli_parse(&rn_cmd_merge_def, argc, argv, on_option, &o, &first))
+		return RN_EXIT_USAGE;
+	if (o.help) {
+		rn_cli_help(&rn_cmd_merge_def, stdout);
+		return RN_EXIT_OK;
+	}
+	rc = rn_merged_load(&m, (const char *const *)argv + first, (size_t)(argc - first));
+	if (!rc)
+		rc = load_config(&cfg, &have_cfg, &o, &m);
+	if (!rc) {
+		if (!o.quiet)
+			fprintf(stderr, "renacer merge: %zu shard%s, %zu target%s\n", m.nshards,
+				m.nshards == 1 ? "" : "s", m.ntargets, m.ntargets == 1 ? "" : "s");
+		rc = write_reports(&o, &m, have_cfg ? &cfg : NULL);
+	}
+	if (have_cfg)
+		rn_config_release(&cfg);
+	rn_merged_release(&m);
+	return rc;
+}

@@ -16,6 +16,7 @@
 #include "collector.h"
 #include "exitcode.h"
 #include "log.h"
+#include "ebpf/ebpf.h"
 #include "ptrace/ptrace.h"
 #include "xalloc.h"
 
@@ -34,6 +35,7 @@ enum {
 	OPT_NO_PIN,
 	OPT_COUNT_ONLY,
 	OPT_ANTI_PATTERNS,
+	OPT_DRIVER,
 };
 
 static const struct rn_option trace_options[] = {
@@ -47,6 +49,7 @@ static const struct rn_option trace_options[] = {
 	{ OPT_TIMEOUT, "timeout", 0, RN_OPT_REQUIRED, "SECONDS", "kill the whole tree after SECONDS of wall-clock time" },
 	{ OPT_COUNT_ONLY, "count-only", 0, RN_OPT_NONE, NULL, "count calls at entry only: no durations, errors only where the result is needed" },
 	{ OPT_ANTI_PATTERNS, "anti-patterns", 0, RN_OPT_NONE, NULL, "after the run, print every anti-pattern detection with its confidence, evidence and recommendation (assertions/ANTIPATTERNS.md)" },
+	{ OPT_DRIVER, "driver", 0, RN_OPT_REQUIRED, "DRIVER", "ptrace (default), ebpf (count in the kernel without stopping CMD: -c only; root or CAP_BPF+CAP_PERFMON) or auto (ebpf where it can, else ptrace, saying why)" },
 	{ OPT_NO_PIN, "no-pin", 0, RN_OPT_NONE, NULL, "do not share one CPU between renacer and a single-task target" },
 	{ OPT_WALL, NULL, 'w', RN_OPT_NONE, NULL, "accepted for strace compatibility: times are always wall-clock" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
@@ -83,6 +86,7 @@ struct trace_opts {
 	bool no_pin;              /* --no-pin */
 	bool anti_patterns;       /* --anti-patterns */
 	bool help;                /* -h */
+	enum rn_driver_pref driver; /* --driver */
 	const char *expr;         /* -e, borrowed from argv */
 	const char *output;       /* -o, borrowed */
 	enum trace_format format; /* --format */
@@ -168,6 +172,11 @@ static int on_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_ANTI_PATTERNS:
 		o->anti_patterns = true;
+		break;
+	case OPT_DRIVER:
+		if (rn_driver_pref_parse(arg, &o->driver))
+			return rn_error("renacer trace: unknown --driver '%s' (ptrace, ebpf or auto)",
+					arg);
 		break;
 	case OPT_NO_PIN:
 		o->no_pin = true;
@@ -377,6 +386,18 @@ static int exit_code(const struct rn_trace *t, const struct rn_run_result *res)
 	return RN_EXIT_TARGET;
 }
 
+/* What of `o` only the ptrace driver gives, or NULL (see rn_driver_pref_resolve). */
+static const char *needs_ptrace(const struct trace_opts *o)
+{
+	if (!o->summary_only)
+		return "it gives counts only: per-call lines need ptrace (use -c)";
+	if (o->expr)
+		return "-e trace= needs ptrace";
+	if (o->anti_patterns)
+		return "--anti-patterns needs per-call spans (ptrace)";
+	return NULL;
+}
+
 int rn_cmd_trace(int argc, char **argv)
 {
 	struct trace_opts o;
@@ -386,6 +407,7 @@ int rn_cmd_trace(int argc, char **argv)
 	struct out_ctx oc;
 	struct rn_trace_sink sink;
 	bool *filter = NULL;
+	const char *why;
 	char **cmd;
 	int first, rc, code;
 
@@ -421,7 +443,14 @@ int rn_cmd_trace(int argc, char **argv)
 	memset(&spec, 0, sizeof(spec));
 	spec.name = cmd[0];
 	spec.argv = cmd;
-	spec.collectors = RN_COLLECT_PTRACE;
+	spec.collectors = rn_driver_pref_resolve(o.driver, needs_ptrace(&o), &why);
+	if (why && o.driver == RN_DRIVER_PREF_EBPF) {
+		rn_error("renacer trace: --driver ebpf cannot be used: %s", why);
+		code = needs_ptrace(&o) ? RN_EXIT_USAGE : RN_EXIT_COLLECTOR;
+		goto out_early;
+	}
+	if (why)
+		rn_note("renacer trace: --driver auto uses ptrace: %s", why);
 	spec.flags = (o.follow ? RN_RUN_FOLLOW_FORKS : 0) | (o.no_pin ? 0 : RN_RUN_PIN_CPU) |
 		     (o.count_only ? RN_RUN_COUNT_ONLY : 0) | RN_RUN_NO_PROPAGATE;
 	spec.timeout_ns = o.timeout_ns;
@@ -475,10 +504,11 @@ int rn_cmd_trace(int argc, char **argv)
 			 strerror(errno));
 		code = RN_EXIT_OUTPUT;
 	}
-	if (o.output)
-		fclose(oc.out);
 	rn_run_result_release(&res);
 	rn_trace_release(&t);
+out_early:
+	if (o.output)
+		fclose(oc.out);
 	rn_buf_release(&oc.line);
 	free(filter);
 	return code;

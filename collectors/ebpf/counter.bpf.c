@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * counter.bpf.c - the in-kernel side of the eBPF driver: count the syscalls of one process
+ * tree without stopping it.
+ *
+ * The tree is the thread groups in `tracked`. User space puts the spawned root there (ARMED)
+ * while the root is stopped before its execve, so no call of the tree can run before the
+ * counter knows it; the root turns ACTIVE at the entry of its first execve (the calls of the
+ * spawn set-up before it are not the target's, as strace starts at the execve too).
+ * sched_process_fork adds every new thread group whose parent is tracked, in the parent's
+ * context, before the child can run; sched_process_exit removes a group when its last thread
+ * is gone (so a recycled pid is not counted).
+ *
+ * All five programs are raw tracepoints: no tracefs is needed to attach them.
+ * raw_syscalls:sys_exit counts a call at its exit, as strace -c does: exit/exit_group and
+ * calls cut off by the process's death are not counted, a call that returned ERESTART* counts
+ * once (with an error) and again when the kernel restarts it. With `time_calls` the entry
+ * time of each thread's call is kept in `inflight` and the entry-to-exit time summed: real
+ * time in the kernel plus the probe's own cost, without any tracer stop.
+ *
+ * Process events go to a ring buffer; a full buffer drops events and counts them in
+ * `dropped_events`.
+ */
+#include "vmlinux.h"
+
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "counter.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Set by user space before load. */
+const volatile bool time_calls = false; /* measure entry-to-exit time per call */
+const volatile bool follow_forks = true; /* count the root's descendants too */
+const volatile __u32 nr_execve = 59;    /* syscall numbers of the native ABI */
+const volatile __u32 nr_execveat = 322;
+
+/* Events the ring buffer had no room for. */
+__u64 dropped_events = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u32);   /* tgid */
+	__type(value, __u32); /* enum rn_ebpf_state */
+} tracked SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 262144);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct rn_ebpf_key);
+	__type(value, struct rn_ebpf_stat);
+} counts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u32);   /* tid */
+	__type(value, __u64); /* entry time, ns */
+} inflight SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4 << 20);
+} events SEC(".maps");
+
+static __always_inline void emit(__u32 kind, __u32 pid, __u32 ppid, __u32 tid, __s32 code,
+				 const char *kpath)
+{
+	struct rn_ebpf_event *ev = bpf_ringbuf_reserve(&events, sizeof(*ev), 0);
+
+	if (!ev) {
+		__sync_fetch_and_add(&dropped_events, 1);
+		return;
+	}
+	ev->ts_ns = bpf_ktime_get_ns();
+	ev->kind = kind;
+	ev->pid = pid;
+	ev->ppid = ppid;
+	ev->tid = tid;
+	ev->code = code;
+	ev->pad = 0;
+	ev->path[0] = 0;
+	if (kpath)
+		bpf_probe_read_kernel_str(ev->path, sizeof(ev->path), kpath);
+	bpf_ringbuf_submit(ev, 0);
+}
+
+/* The syscall number of the call that `regs` returns from (syscall_get_nr()). */
+static __always_inline long exit_nr(struct pt_regs *regs)
+{
+#if defined(__TARGET_ARCH_x86)
+	return BPF_CORE_READ(regs, orig_ax);
+#elif defined(__TARGET_ARCH_arm64)
+	return BPF_CORE_READ(regs, syscallno);
+#else
+#error "renacer's eBPF counter knows the syscall number register of x86_64 and arm64 only"
+#endif
+}
+
+/* raw_syscalls:sys_enter(struct pt_regs *regs, long id) */
+SEC("raw_tracepoint/sys_enter")
+int rn_sys_enter(struct bpf_raw_tracepoint_args *ctx)
+{
+	long nr = (long)ctx->args[1];
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32, tid = (__u32)id;
+	__u32 *st = bpf_map_lookup_elem(&tracked, &tgid);
+	__u64 now, *slot;
+
+	if (!st)
+		return 0;
+	if (*st == RN_EBPF_ARMED) {
+		if (nr != nr_execve && nr != nr_execveat)
+			return 0;
+		*st = RN_EBPF_ACTIVE;
+	}
+	if (!time_calls)
+		return 0;
+	now = bpf_ktime_get_ns();
+	slot = bpf_map_lookup_elem(&inflight, &tid);
+	if (slot)
+		*slot = now;
+	else
+		bpf_map_update_elem(&inflight, &tid, &now, BPF_ANY);
+	return 0;
+}
+
+/* raw_syscalls:sys_exit(struct pt_regs *regs, long ret) */
+SEC("raw_tracepoint/sys_exit")
+int rn_sys_exit(struct bpf_raw_tracepoint_args *ctx)
+{
+	long ret = (long)ctx->args[1], nr;
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32, tid = (__u32)id;
+	__u32 *st = bpf_map_lookup_elem(&tracked, &tgid);
+	struct rn_ebpf_key key;
+	struct rn_ebpf_stat *s;
+	__u64 dur = 0;
+
+	if (!st || *st != RN_EBPF_ACTIVE)
+		return 0;
+	nr = exit_nr((struct pt_regs *)ctx->args[0]);
+	if (nr < 0)
+		return 0;
+	if (time_calls) {
+		__u64 *slot = bpf_map_lookup_elem(&inflight, &tid);
+
+		if (!slot || !*slot)
+			return 0; /* an exit whose entry was not seen */
+		dur = bpf_ktime_get_ns() - *slot;
+		*slot = 0;
+	}
+	key.tgid = tgid;
+	key.nr = (__u32)nr;
+	s = bpf_map_lookup_elem(&counts, &key);
+	if (!s) {
+		struct rn_ebpf_stat zero = {};
+
+		bpf_map_update_elem(&counts, &key, &zero, BPF_NOEXIST);
+		s = bpf_map_lookup_elem(&counts, &key);
+		if (!s)
+			return 0;
+	}
+	s->calls++;
+	if (ret < 0 && ret >= -4095)
+		s->errors++;
+	s->total_ns += dur;
+	if (s->calls == 1 || dur < s->min_ns)
+		s->min_ns = dur;
+	if (dur > s->max_ns)
+		s->max_ns = dur;
+	return 0;
+}
+
+SEC("raw_tracepoint/sched_process_fork")
+int rn_fork(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct task_struct *parent = (struct task_struct *)ctx->args[0];
+	struct task_struct *child = (struct task_struct *)ctx->args[1];
+	__u32 ptgid = BPF_CORE_READ(parent, tgid);
+	__u32 ctgid = BPF_CORE_READ(child, tgid);
+	__u32 ctid = BPF_CORE_READ(child, pid);
+	__u32 *st = bpf_map_lookup_elem(&tracked, &ptgid);
+	__u32 state;
+
+	if (!st)
+		return 0;
+	if (ctgid == ptgid) {
+		emit(RN_EBPF_EV_THREAD, ctgid, ptgid, ctid, 0, NULL);
+		return 0;
+	}
+	if (!follow_forks)
+		return 0;
+	state = *st;
+	bpf_map_update_elem(&tracked, &ctgid, &state, BPF_ANY);
+	emit(RN_EBPF_EV_FORK, ctgid, ptgid, ctid, 0, NULL);
+	return 0;
+}
+
+SEC("raw_tracepoint/sched_process_exec")
+int rn_exec(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct linux_binprm *bprm = (struct linux_binprm *)ctx->args[2];
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	const char *filename;
+
+	if (!bpf_map_lookup_elem(&tracked, &tgid))
+		return 0;
+	filename = BPF_CORE_READ(bprm, filename);
+	emit(RN_EBPF_EV_EXEC, tgid, 0, 0, 0, filename);
+	return 0;
+}
+
+SEC("raw_tracepoint/sched_process_exit")
+int rn_exit(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32, tid = (__u32)id;
+	int live;
+
+	(void)ctx;
+	if (!bpf_map_lookup_elem(&tracked, &tgid))
+		return 0;
+	if (time_calls)
+		bpf_map_delete_elem(&inflight, &tid);
+	live = BPF_CORE_READ(task, signal, live.counter);
+	if (live > 0)
+		return 0; /* another thread of the group is still alive */
+	emit(RN_EBPF_EV_EXIT, tgid, 0, 0, BPF_CORE_READ(task, exit_code), NULL);
+	bpf_map_delete_elem(&tracked, &tgid);
+	return 0;
+}

@@ -37,7 +37,9 @@
 	X(PROCESSES, "processes", "count", "processes in the tree")                           \
 	X(GPU_BUSY, "gpu_busy", "ns", "union of GPU span intervals")                          \
 	X(GPU_DISPATCHES, "gpu_dispatches", "count", "GPU dispatch spans")                    \
-	X(GPU_COPY_BYTES, "gpu_copy_bytes", "bytes", "bytes moved by GPU copies")
+	X(GPU_COPY_BYTES, "gpu_copy_bytes", "bytes", "bytes moved by GPU copies")             \
+	X(INSTRUCTIONS, "instructions", "count", "instructions executed by the tree under "   \
+	  "Valgrind (cachegrind), 0 when not measured")
 
 /* Metric identifiers (enum rn_metric). */
 enum rn_metric {
@@ -127,6 +129,8 @@ struct rn_target_result {
 	char *build_id;             /* root binary build-id of the last run, owned, or NULL */
 	uint64_t start_unix_ns;     /* wall-clock (CLOCK_REALTIME) start of the first run, ns */
 	uint64_t duration_ns;       /* total time spent on the target, warmups included, ns */
+	char *instructions_detail;  /* the Valgrind run's per-process instruction counts, one
+				     * "PID INSTRUCTIONS CMD" line each, owned, or NULL */
 };
 
 /* Init/release a target result. */
@@ -189,7 +193,8 @@ void rn_verdict_result_release(struct rn_verdict_result *v);
 	X(CRITICAL_PATH, "critical_path")       \
 	X(SPAN_COUNT, "span_count")             \
 	X(MEMORY_USAGE, "memory_usage")         \
-	X(ANTI_PATTERN, "anti_pattern")
+	X(ANTI_PATTERN, "anti_pattern")         \
+	X(INSTRUCTIONS, "instructions")
 
 enum rn_assertion_type {
 #define RN_ASSERTION_TYPE_ENUM(id, name) RN_ASSERT_##id,
@@ -229,6 +234,9 @@ struct rn_assertion_spec {
 	double threshold;            /* anti_pattern: minimum confidence that counts, [0,1] */
 	char *process_name_pattern;  /* anti_pattern: processes considered, or NULL = all */
 	void *process_re;            /* compiled process_name_pattern (regex_t *), or NULL */
+	uint64_t max_instructions;   /* instructions: budget, count (inclusive) */
+	double tolerance;            /* instructions: fraction over the budget still passing
+				      * (default 0: the count is deterministic; at most 0.05) */
 };
 
 /* True when assertion `a` applies to the target named `target` (targets list and

@@ -20,6 +20,7 @@ void rn_regression_cfg_init(struct rn_regression_cfg *cfg)
 {
 	cfg->enabled = true;
 	cfg->count_tolerance = 0.10;
+	cfg->instructions_tolerance = 0.005;
 	cfg->count_floor = 1;
 	cfg->timing_tolerance = 0.10;
 	cfg->memory_tolerance = 0.10;

@@ -263,6 +263,7 @@ void rn_target_result_release(struct rn_target_result *r)
 	rn_trace_release(&r->last);
 	rn_critical_path_release(&r->cp);
 	free(r->error);
+	free(r->instructions_detail);
 	free(r->build_id);
 	memset(r, 0, sizeof(*r));
 }

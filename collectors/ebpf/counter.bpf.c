@@ -16,7 +16,11 @@
  * calls cut off by the process's death are not counted, a call that returned ERESTART* counts
  * once (with an error) and again when the kernel restarts it. With `time_calls` the entry
  * time of each thread's call is kept in `inflight` and the entry-to-exit time summed: real
- * time in the kernel plus the probe's own cost, without any tracer stop.
+ * time in the kernel plus the probe's own cost, without any tracer stop. The syscall number
+ * is taken at the entry (kept per thread in `inflight`): at the exit of rt_sigreturn the
+ * registers hold the interrupted call's. A call that returns ERESTART* while its thread is
+ * being killed (exit_group, another thread's execve) is not counted: strace never sees it
+ * return.
  *
  * Process events go to a ring buffer; a full buffer drops events and counts them in
  * `dropped_events`.
@@ -36,6 +40,13 @@ const volatile bool time_calls = false; /* measure entry-to-exit time per call *
 const volatile bool follow_forks = true; /* count the root's descendants too */
 const volatile __u32 nr_execve = 59;    /* syscall numbers of the native ABI */
 const volatile __u32 nr_execveat = 322;
+
+/* A call in flight of one thread: what sys_exit needs (the number at the exit is not
+ * reliable: rt_sigreturn restores the interrupted call's registers). */
+struct inflight_call {
+	__u64 start_ns; /* entry time, ns (0 when timing is off) */
+	__s64 nr;       /* syscall number at entry, -1 when none is in flight */
+};
 
 /* Events the ring buffer had no room for. */
 __u64 dropped_events = 0;
@@ -60,8 +71,8 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 65536);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, __u32);   /* tid */
-	__type(value, __u64); /* entry time, ns */
+	__type(key, __u32); /* tid */
+	__type(value, struct inflight_call);
 } inflight SEC(".maps");
 
 struct {
@@ -91,18 +102,6 @@ static __always_inline void emit(__u32 kind, __u32 pid, __u32 ppid, __u32 tid, _
 	bpf_ringbuf_submit(ev, 0);
 }
 
-/* The syscall number of the call that `regs` returns from (syscall_get_nr()). */
-static __always_inline long exit_nr(struct pt_regs *regs)
-{
-#if defined(__TARGET_ARCH_x86)
-	return BPF_CORE_READ(regs, orig_ax);
-#elif defined(__TARGET_ARCH_arm64)
-	return BPF_CORE_READ(regs, syscallno);
-#else
-#error "renacer's eBPF counter knows the syscall number register of x86_64 and arm64 only"
-#endif
-}
-
 /* raw_syscalls:sys_enter(struct pt_regs *regs, long id) */
 SEC("raw_tracepoint/sys_enter")
 int rn_sys_enter(struct bpf_raw_tracepoint_args *ctx)
@@ -111,7 +110,7 @@ int rn_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = id >> 32, tid = (__u32)id;
 	__u32 *st = bpf_map_lookup_elem(&tracked, &tgid);
-	__u64 now, *slot;
+	struct inflight_call *slot, call;
 
 	if (!st)
 		return 0;
@@ -120,15 +119,25 @@ int rn_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 			return 0;
 		*st = RN_EBPF_ACTIVE;
 	}
-	if (!time_calls)
-		return 0;
-	now = bpf_ktime_get_ns();
+	call.start_ns = time_calls ? bpf_ktime_get_ns() : 0;
+	call.nr = nr;
 	slot = bpf_map_lookup_elem(&inflight, &tid);
 	if (slot)
-		*slot = now;
+		*slot = call;
 	else
-		bpf_map_update_elem(&inflight, &tid, &now, BPF_ANY);
+		bpf_map_update_elem(&inflight, &tid, &call, BPF_ANY);
 	return 0;
+}
+
+/* Is the current thread being killed (SIGKILL pending: exit_group or another thread's
+ * execve)? strace does not see such a call return, so it is not counted. */
+static __always_inline bool dying(void)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	unsigned long pending = BPF_CORE_READ(task, pending.signal.sig[0]);
+	unsigned int flags = BPF_CORE_READ(task, signal, flags);
+
+	return (pending & (1ul << (9 - 1))) || (flags & 0x4 /* SIGNAL_GROUP_EXIT */);
 }
 
 /* raw_syscalls:sys_exit(struct pt_regs *regs, long ret) */
@@ -139,23 +148,23 @@ int rn_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = id >> 32, tid = (__u32)id;
 	__u32 *st = bpf_map_lookup_elem(&tracked, &tgid);
+	struct inflight_call *slot;
 	struct rn_ebpf_key key;
 	struct rn_ebpf_stat *s;
 	__u64 dur = 0;
 
 	if (!st || *st != RN_EBPF_ACTIVE)
 		return 0;
-	nr = exit_nr((struct pt_regs *)ctx->args[0]);
-	if (nr < 0)
+	slot = bpf_map_lookup_elem(&inflight, &tid);
+	if (!slot || slot->nr < 0)
+		return 0; /* an exit whose entry was not seen */
+	nr = slot->nr;
+	slot->nr = -1;
+	/* ERESTARTSYS..ERESTART_RESTARTBLOCK of a thread being killed: cut off by its death */
+	if (ret <= -512 && ret >= -516 && dying())
 		return 0;
-	if (time_calls) {
-		__u64 *slot = bpf_map_lookup_elem(&inflight, &tid);
-
-		if (!slot || !*slot)
-			return 0; /* an exit whose entry was not seen */
-		dur = bpf_ktime_get_ns() - *slot;
-		*slot = 0;
-	}
+	if (time_calls)
+		dur = bpf_ktime_get_ns() - slot->start_ns;
 	key.tgid = tgid;
 	key.nr = (__u32)nr;
 	s = bpf_map_lookup_elem(&counts, &key);
@@ -203,15 +212,30 @@ int rn_fork(struct bpf_raw_tracepoint_args *ctx)
 	return 0;
 }
 
+/* sched_process_exec(struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm) */
 SEC("raw_tracepoint/sched_process_exec")
 int rn_exec(struct bpf_raw_tracepoint_args *ctx)
 {
 	struct linux_binprm *bprm = (struct linux_binprm *)ctx->args[2];
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	__u32 old_tid = (__u32)ctx->args[1];
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32, tid = (__u32)id;
+	struct inflight_call *slot;
 	const char *filename;
 
 	if (!bpf_map_lookup_elem(&tracked, &tgid))
 		return 0;
+	/* A thread other than the leader exec'd: it took the leader's id; its execve returns
+	 * under that id. */
+	if (old_tid != tid) {
+		slot = bpf_map_lookup_elem(&inflight, &old_tid);
+		if (slot) {
+			struct inflight_call call = *slot;
+
+			bpf_map_update_elem(&inflight, &tid, &call, BPF_ANY);
+			bpf_map_delete_elem(&inflight, &old_tid);
+		}
+	}
 	filename = BPF_CORE_READ(bprm, filename);
 	emit(RN_EBPF_EV_EXEC, tgid, 0, 0, 0, filename);
 	return 0;
@@ -228,8 +252,7 @@ int rn_exit(struct bpf_raw_tracepoint_args *ctx)
 	(void)ctx;
 	if (!bpf_map_lookup_elem(&tracked, &tgid))
 		return 0;
-	if (time_calls)
-		bpf_map_delete_elem(&inflight, &tid);
+	bpf_map_delete_elem(&inflight, &tid);
 	live = BPF_CORE_READ(task, signal, live.counter);
 	if (live > 0)
 		return 0; /* another thread of the group is still alive */

@@ -16,6 +16,7 @@
 #include "collector.h"
 #include "exitcode.h"
 #include "log.h"
+#include "cachegrind/cachegrind.h"
 #include "ebpf/ebpf.h"
 #include "ptrace/ptrace.h"
 #include "xalloc.h"
@@ -36,6 +37,7 @@ enum {
 	OPT_COUNT_ONLY,
 	OPT_ANTI_PATTERNS,
 	OPT_DRIVER,
+	OPT_INSTRUCTIONS,
 };
 
 static const struct rn_option trace_options[] = {
@@ -50,6 +52,7 @@ static const struct rn_option trace_options[] = {
 	{ OPT_COUNT_ONLY, "count-only", 0, RN_OPT_NONE, NULL, "count calls at entry only: no durations, errors only where the result is needed" },
 	{ OPT_ANTI_PATTERNS, "anti-patterns", 0, RN_OPT_NONE, NULL, "after the run, print every anti-pattern detection with its confidence, evidence and recommendation (assertions/ANTIPATTERNS.md)" },
 	{ OPT_DRIVER, "driver", 0, RN_OPT_REQUIRED, "DRIVER", "ptrace (default), ebpf (count in the kernel without stopping CMD: -c only; root or CAP_BPF+CAP_PERFMON) or auto (ebpf where it can, else ptrace, saying why)" },
+	{ OPT_INSTRUCTIONS, "instructions", 0, RN_OPT_NONE, NULL, "count the instructions of each process under Valgrind (cachegrind) instead of tracing syscalls" },
 	{ OPT_NO_PIN, "no-pin", 0, RN_OPT_NONE, NULL, "do not share one CPU between renacer and a single-task target" },
 	{ OPT_WALL, NULL, 'w', RN_OPT_NONE, NULL, "accepted for strace compatibility: times are always wall-clock" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
@@ -87,6 +90,7 @@ struct trace_opts {
 	bool anti_patterns;       /* --anti-patterns */
 	bool help;                /* -h */
 	enum rn_driver_pref driver; /* --driver */
+	bool instructions;        /* --instructions */
 	const char *expr;         /* -e, borrowed from argv */
 	const char *output;       /* -o, borrowed */
 	enum trace_format format; /* --format */
@@ -177,6 +181,9 @@ static int on_option(void *ctx, int id, const char *arg)
 		if (rn_driver_pref_parse(arg, &o->driver))
 			return rn_error("renacer trace: unknown --driver '%s' (ptrace, ebpf or auto)",
 					arg);
+		break;
+	case OPT_INSTRUCTIONS:
+		o->instructions = true;
 		break;
 	case OPT_NO_PIN:
 		o->no_pin = true;
@@ -398,6 +405,51 @@ static const char *needs_ptrace(const struct trace_opts *o)
 	return NULL;
 }
 
+/* --instructions: run CMD under cachegrind, print "pid instructions command" per process
+ * image and the total to `out`. Returns the exit code. */
+static int trace_instructions(const struct trace_opts *o, char **cmd, FILE *out)
+{
+	struct rn_run_spec spec;
+	struct rn_cg_result cg;
+	struct rn_trace t;
+	const struct rn_process *root;
+	int rc, code = RN_EXIT_TARGET;
+	size_t i;
+
+	if (rn_cachegrind_unavailable()) {
+		rn_error("renacer trace --instructions: %s", rn_cachegrind_unavailable());
+		return RN_EXIT_COLLECTOR;
+	}
+	memset(&spec, 0, sizeof(spec));
+	spec.name = cmd[0];
+	spec.argv = cmd;
+	spec.timeout_ns = o->timeout_ns;
+	spec.flags = RN_RUN_FOLLOW_FORKS | RN_RUN_NO_PROPAGATE;
+	rn_trace_init(&t);
+	rc = rn_cachegrind_run(&spec, &t, &cg);
+	if (!rc) {
+		fprintf(out, "%10s %16s  %s\n", "pid", "instructions", "command");
+		for (i = 0; i < cg.nprocs; i++)
+			fprintf(out, "%10d %16llu  %s\n", (int)cg.procs[i].pid,
+				(unsigned long long)cg.procs[i].instructions,
+				cg.procs[i].cmd ? cg.procs[i].cmd : "?");
+		fprintf(out, "%10s %16llu  (%zu process image%s)\n", "total",
+			(unsigned long long)cg.total, cg.nprocs, cg.nprocs == 1 ? "" : "s");
+	}
+	root = t.nprocs ? &t.procs[0] : NULL;
+	if (t.status == RN_RUN_INTERRUPTED)
+		code = rn_run_interrupted() == SIGTERM ? RN_EXIT_SIGTERM : RN_EXIT_SIGINT;
+	else if (t.status != RN_RUN_OK && t.status != RN_RUN_CRASHED)
+		rn_error("%s", t.error ? t.error : "the Valgrind run failed");
+	else if (root && root->end == RN_PROC_EXITED)
+		code = root->exit_code;
+	else if (root && root->end == RN_PROC_SIGNALED)
+		code = 128 + root->term_signal;
+	rn_cg_result_release(&cg);
+	rn_trace_release(&t);
+	return code;
+}
+
 int rn_cmd_trace(int argc, char **argv)
 {
 	struct trace_opts o;
@@ -440,6 +492,17 @@ int rn_cmd_trace(int argc, char **argv)
 		}
 	}
 
+	if (o.instructions) {
+		if (o.summary || o.summary_only || o.expr || o.anti_patterns ||
+		    o.format != FMT_TEXT) {
+			rn_error("renacer trace: --instructions does not trace syscalls: it takes "
+				 "no -c, -C, -e, --format or --anti-patterns");
+			code = RN_EXIT_USAGE;
+		} else {
+			code = trace_instructions(&o, cmd, oc.out);
+		}
+		goto out_early;
+	}
 	memset(&spec, 0, sizeof(spec));
 	spec.name = cmd[0];
 	spec.argv = cmd;

@@ -50,10 +50,12 @@ struct inflight_call {
 
 /* Events the ring buffer had no room for. */
 __u64 dropped_events = 0;
+/* Counter, process or thread entries a full map had no room for. */
+__u64 dropped_entries = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 65536);
+	__uint(max_entries, 32768);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, __u32);   /* tgid */
 	__type(value, __u32); /* enum rn_ebpf_state */
@@ -61,7 +63,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, 262144);
+	__uint(max_entries, 131072);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, struct rn_ebpf_key);
 	__type(value, struct rn_ebpf_stat);
@@ -69,7 +71,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 65536);
+	__uint(max_entries, 32768);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, __u32); /* tid */
 	__type(value, struct inflight_call);
@@ -77,13 +79,20 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 4 << 20);
+	__uint(max_entries, 1 << 20);
 } events SEC(".maps");
 
+/* Process event `kind`; only exec events carry the path (the others are the header's
+ * RN_EBPF_EVENT_HEAD bytes). */
 static __always_inline void emit(__u32 kind, __u32 pid, __u32 ppid, __u32 tid, __s32 code,
 				 const char *kpath)
 {
-	struct rn_ebpf_event *ev = bpf_ringbuf_reserve(&events, sizeof(*ev), 0);
+	struct rn_ebpf_event *ev;
+
+	if (kpath)
+		ev = bpf_ringbuf_reserve(&events, sizeof(*ev), 0);
+	else
+		ev = bpf_ringbuf_reserve(&events, RN_EBPF_EVENT_HEAD, 0);
 
 	if (!ev) {
 		__sync_fetch_and_add(&dropped_events, 1);
@@ -96,7 +105,6 @@ static __always_inline void emit(__u32 kind, __u32 pid, __u32 ppid, __u32 tid, _
 	ev->tid = tid;
 	ev->code = code;
 	ev->pad = 0;
-	ev->path[0] = 0;
 	if (kpath)
 		bpf_probe_read_kernel_str(ev->path, sizeof(ev->path), kpath);
 	bpf_ringbuf_submit(ev, 0);
@@ -124,8 +132,8 @@ int rn_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 	slot = bpf_map_lookup_elem(&inflight, &tid);
 	if (slot)
 		*slot = call;
-	else
-		bpf_map_update_elem(&inflight, &tid, &call, BPF_ANY);
+	else if (bpf_map_update_elem(&inflight, &tid, &call, BPF_ANY))
+		__sync_fetch_and_add(&dropped_entries, 1);
 	return 0;
 }
 
@@ -173,8 +181,10 @@ int rn_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 
 		bpf_map_update_elem(&counts, &key, &zero, BPF_NOEXIST);
 		s = bpf_map_lookup_elem(&counts, &key);
-		if (!s)
+		if (!s) {
+			__sync_fetch_and_add(&dropped_entries, 1);
 			return 0;
+		}
 	}
 	s->calls++;
 	if (ret < 0 && ret >= -4095)
@@ -207,7 +217,8 @@ int rn_fork(struct bpf_raw_tracepoint_args *ctx)
 	if (!follow_forks)
 		return 0;
 	state = *st;
-	bpf_map_update_elem(&tracked, &ctgid, &state, BPF_ANY);
+	if (bpf_map_update_elem(&tracked, &ctgid, &state, BPF_ANY))
+		__sync_fetch_and_add(&dropped_entries, 1);
 	emit(RN_EBPF_EV_FORK, ctgid, ptgid, ctid, 0, NULL);
 	return 0;
 }

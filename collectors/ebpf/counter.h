@@ -51,7 +51,11 @@ struct rn_ebpf_event {
 	__u32 tid;   /* THREAD: the new thread's id */
 	__s32 code;  /* EXIT: wait status (exit code << 8, or signal | 0x80 core) */
 	__u32 pad;
-	char path[RN_EBPF_PATH_MAX]; /* EXEC: the path given to execve, NUL-terminated */
+	char path[RN_EBPF_PATH_MAX]; /* EXEC: the path given to execve, NUL-terminated;
+				      * absent from the other kinds' records */
 };
+
+/* Bytes of an event record without `path`. */
+#define RN_EBPF_EVENT_HEAD 32
 
 #endif

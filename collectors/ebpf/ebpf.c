@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,9 @@
 #include "log.h"
 #include "ptrace/internal.h"
 #include "xalloc.h"
+
+_Static_assert(offsetof(struct rn_ebpf_event, path) == RN_EBPF_EVENT_HEAD,
+	       "process events without a path are RN_EBPF_EVENT_HEAD bytes");
 
 struct rn_collector {
 	struct rn_counter *skel;  /* the loaded, attached program */
@@ -208,7 +212,7 @@ static int on_event(void *ctx, void *data, size_t size)
 	const struct rn_ebpf_event *ev = data;
 	struct rn_process *p;
 
-	if (size < sizeof(*ev))
+	if (size < RN_EBPF_EVENT_HEAD || (ev->kind == RN_EBPF_EV_EXEC && size < sizeof(*ev)))
 		return 0;
 	switch (ev->kind) {
 	case RN_EBPF_EV_FORK:
@@ -298,6 +302,11 @@ static int eb_finish(struct rn_collector *c, struct rn_trace *t)
 		rn_trace_fail(t, RN_RUN_ERROR,
 			      "eBPF driver: %llu process events did not fit the ring buffer",
 			      (unsigned long long)c->skel->bss->dropped_events);
+	else if (c->skel->bss->dropped_entries)
+		rn_trace_fail(t, RN_RUN_ERROR,
+			      "eBPF driver: %llu counter entries did not fit the kernel maps "
+			      "(too many processes or threads for the eBPF driver; use ptrace)",
+			      (unsigned long long)c->skel->bss->dropped_entries);
 	if (!t->end_ns)
 		t->end_ns = now_ns();
 	return 0;

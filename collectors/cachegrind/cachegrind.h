@@ -17,9 +17,8 @@
  * instructions before the exec are lost; `sh -c 'exec gzip'` counts gzip only); a child
  * forked without an exec inherits its parent's count up to the fork, which is then counted
  * twice; a process killed by SIGKILL writes no file. Valgrind cannot run every program:
- * set-uid/set-gid programs run without their privileges, statically linked programs and Go
- * binaries partly (no --trace-children into them), programs using instructions Valgrind does
- * not implement (AVX-512) die with SIGILL, JITs need --smc-check, and programs that inspect
+ * set-uid/set-gid programs run without their privileges, programs using instructions
+ * Valgrind does not implement (AVX-512) die with SIGILL, JITs need --smc-check, and programs that inspect
  * their own address space or time themselves behave differently 8x slower.
  */
 #ifndef RN_CACHEGRIND_H

@@ -163,6 +163,37 @@ EOT
 	[ "$rc" = 5 ] || fail "ebpf disabled: exit $rc, expected 5"
 	echo "ok: openat $(cat "$tmp/ebpf.count") under both drivers; auto falls back; exit 5"
 	;;
+trace_cli)
+	# renacer trace --instructions: one row per process image, the total, CMD's exit status.
+	need_valgrind
+	run trace --instructions -- sh -c "$work 1 >/dev/null; exit 3"
+	[ "$rc" = 3 ] || fail "exit $rc, expected CMD's 3"
+	all | grep -q "example_work 1" || fail "no row for example_work"
+	total=$(all | sed -n 's/^ *total *\([0-9][0-9]*\) .*(2 process images)/\1/p')
+	[ -n "$total" ] && [ "$total" -gt 1000000 ] || fail "no total of 2 process images"
+	run trace --instructions -c -- true
+	[ "$rc" = 2 ] || fail "--instructions with -c: exit $rc, expected 2"
+	echo "ok: $total instructions in sh and example_work; exit status kept"
+	;;
+ebpf_unprivileged)
+	# Without root or CAP_BPF + CAP_PERFMON: --driver ebpf exits 5 saying why; auto falls
+	# back to ptrace, says why, and counts.
+	[ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 ||
+		{ echo "SKIP: needs root and setpriv to drop to an unprivileged user"; exit 77; }
+	"$renacer" trace --driver ebpf -c -o /dev/null -- true >/dev/null 2>&1 ||
+		{ echo "SKIP: the eBPF driver is not built or cannot load even as root"; exit 77; }
+	drop="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all"
+	$drop "$renacer" trace --driver ebpf -c -- true >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" = 5 ] || fail "unprivileged --driver ebpf: exit $rc, expected 5"
+	all | grep -q "needs root, or CAP_BPF and CAP_PERFMON" || fail "no reason given"
+	$drop "$renacer" trace --driver auto -c -- true >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" = 0 ] || fail "unprivileged --driver auto: exit $rc"
+	all | grep -q "driver auto uses ptrace: loading BPF needs root" || fail "no fallback note"
+	all | grep -q " execve$" || fail "the ptrace fallback counted nothing"
+	echo "ok: ebpf exit 5 with the reason; auto falls back to ptrace and says why"
+	;;
 *)
 	echo "unknown case $case_name" >&2
 	exit 1

@@ -61,7 +61,7 @@ static const struct rn_option trace_options[] = {
 
 const struct rn_command rn_cmd_trace_def = {
 	"trace",
-	"renacer trace [-c] [-C] [-T] [-f] [-e trace=SET] [-o FILE] [--format text|json|jsonl] -- CMD [ARGS...]",
+	"renacer trace [-c] [-C] [-T] [-f] [-e trace=SET] [-o FILE] [--format text|json|jsonl] [--driver ptrace|ebpf|auto] [--instructions] -- CMD [ARGS...]",
 	"trace the syscalls of CMD like strace (also: renacer -c -T -- CMD)",
 	"Lines look like strace's: openat(AT_FDCWD, \"/etc/passwd\", O_RDONLY) = 3. The -c\n"
 	"summary has strace's layout and counts calls and errors as strace -c does: a call is\n"
@@ -69,8 +69,10 @@ const struct rn_command rn_cmd_trace_def = {
 	"a call interrupted with ERESTART* counts once with an error and again when the kernel\n"
 	"restarts it, and CMD is resolved through PATH before its one execve. Times are measured\n"
 	"between the syscall-entry and -exit stops: they are times under tracer and include the\n"
-	"cost of the stops. Output goes to stderr or -o FILE, never to CMD's stdout. The exit\n"
-	"status is CMD's (128 + signal if it was killed).",
+	"cost of the stops. With --driver ebpf the counts are made in the kernel without stopping\n"
+	"CMD (-c only: no per-call lines, paths or argv), and times are the calls' own. Output\n"
+	"goes to stderr or -o FILE, never to CMD's stdout. The exit status is CMD's (128 + signal\n"
+	"if it was killed).",
 	trace_options,
 };
 

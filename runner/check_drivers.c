@@ -134,6 +134,8 @@ int rn_check_instructions(const struct rn_target_cfg *tc, struct rn_target_resul
 	} else {
 		for (i = 0; i < r->nruns; i++)
 			r->runs[i].v[RN_METRIC_INSTRUCTIONS] = cg.total;
+		for (i = 0; i < r->ncounts; i++)
+			r->counts[i].v[RN_METRIC_INSTRUCTIONS] = cg.total;
 		rn_buf_init(&b, 0);
 		for (i = 0; i < cg.nprocs; i++)
 			rn_buf_addf(&b, "%d %" PRIu64 " %s\n", (int)cg.procs[i].pid,

@@ -32,7 +32,7 @@ bool rn_check_wants_instructions(const struct rn_config *cfg, const struct rn_ta
 
 /*
  * Run `tc` once more under Valgrind (collectors/cachegrind/cachegrind.h) and put the total
- * into every measured run's RN_METRIC_INSTRUCTIONS (the count is deterministic: one run is
+ * into RN_METRIC_INSTRUCTIONS of every measured run, timing and counting runs alike (the count is deterministic: one run is
  * its value) and the per-process table into r->instructions_detail. A failed Valgrind run
  * marks the target ERROR (r->status, r->error). Returns 0, or -ECANCELED when interrupted.
  */

@@ -37,7 +37,9 @@
 	X(PROCESSES, "processes", "count", "processes in the tree")                           \
 	X(GPU_BUSY, "gpu_busy", "ns", "union of GPU span intervals")                          \
 	X(GPU_DISPATCHES, "gpu_dispatches", "count", "GPU dispatch spans")                    \
-	X(GPU_COPY_BYTES, "gpu_copy_bytes", "bytes", "bytes moved by GPU copies")
+	X(GPU_COPY_BYTES, "gpu_copy_bytes", "bytes", "bytes moved by GPU copies")             \
+	X(INSTRUCTIONS, "instructions", "count", "instructions executed by the tree under "   \
+	  "Valgrind (cachegrind), 0 when not measured")
 
 /* Metric identifiers (enum rn_metric). */
 enum rn_metric {
@@ -72,7 +74,8 @@ enum rn_run_measures {
 
 /* The kind of run that measures metric `m`: RN_MEASURES_TIMES, RN_MEASURES_COUNTS, or
  * RN_MEASURES_BOTH for the process-tree metrics (peak_rss, processes) that either kind sees
- * unchanged (taken from the timing runs when there are any). */
+ * unchanged (taken from the timing runs when there are any) and for instructions (counted in
+ * a Valgrind run of its own and written into runs of both kinds). */
 enum rn_run_measures rn_metric_measured_by(enum rn_metric m);
 
 /* Metrics of one run. */
@@ -160,6 +163,8 @@ struct rn_target_result {
 	struct rn_behaviour *behaviour; /* behaviour of the last measured run, taken live when an
 				     * equivalence assertion applies (assertions/equivalence.h),
 				     * owned, or NULL (the assertion then replays the spool) */
+	char *instructions_detail;  /* the Valgrind run's per-process instruction counts, one
+				     * "PID INSTRUCTIONS CMD" line each, owned, or NULL */
 };
 
 /* Init/release a target result. */
@@ -236,7 +241,8 @@ void rn_verdict_result_release(struct rn_verdict_result *v);
 	X(SPAN_COUNT, "span_count")             \
 	X(MEMORY_USAGE, "memory_usage")         \
 	X(ANTI_PATTERN, "anti_pattern")         \
-	X(EQUIVALENCE, "equivalence")
+	X(EQUIVALENCE, "equivalence") \
+	X(INSTRUCTIONS, "instructions")
 
 enum rn_assertion_type {
 #define RN_ASSERTION_TYPE_ENUM(id, name) RN_ASSERT_##id,
@@ -284,6 +290,9 @@ struct rn_assertion_spec {
 				      * .json) recorded traces, absolute, or NULL */
 	const struct rn_equiv_opts *equiv; /* equivalence: [semantic_equivalence] options,
 				      * borrowed from the config; NULL for the defaults */
+	uint64_t max_instructions;   /* instructions: budget, count (inclusive) */
+	double tolerance;            /* instructions: fraction over the budget still passing
+				      * (default 0: the count is deterministic; at most 0.05) */
 };
 
 /* True when assertion `a` applies to the target named `target` (targets list and

@@ -363,6 +363,40 @@ static void eval_anti_pattern(const struct rn_assertion_spec *a, struct rn_targe
 	rn_detection_release(&det);
 }
 
+/* instructions: the Valgrind count against the budget, `tolerance` over it allowed. */
+static void eval_instructions(const struct rn_assertion_spec *a, struct rn_target_result *r,
+			      struct rn_verdict_result *out)
+{
+	size_t n;
+	double *s = rn_target_result_samples(r, RN_METRIC_INSTRUCTIONS, &n);
+	double v = n ? rn_aggregate(s, n, a->aggregate) : 0;
+	double limit = (double)a->max_instructions * (1.0 + a->tolerance);
+	struct rn_buf b;
+
+	out->unit = "instructions";
+	out->has_budget = true;
+	out->budget = (double)a->max_instructions;
+	out->aggregate = xfmt("one Valgrind run");
+	if (v <= 0) {
+		out->verdict = RN_VERDICT_NO_DATA;
+		out->message = xfmt("no instruction count (was the target run under Valgrind?)");
+		free(s);
+		return;
+	}
+	out->has_observed = true;
+	out->observed = v;
+	judge(out, a, v <= limit);
+	out->message = xfmt("%.0f instructions %s budget %llu (%+.3f%%, tolerance %.2f%%)", v,
+			    v <= limit ? "<=" : ">", (unsigned long long)a->max_instructions,
+			    out->delta_pct, a->tolerance * 100.0);
+	rn_buf_init(&b, 0);
+	rn_buf_adds(&b, "pid instructions command\n");
+	if (r->instructions_detail)
+		rn_buf_adds(&b, r->instructions_detail);
+	out->detail = rn_buf_detach(&b, NULL);
+	free(s);
+}
+
 void rn_assertion_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
 			   struct rn_verdict_result *out)
 {
@@ -393,6 +427,9 @@ void rn_assertion_evaluate(const struct rn_assertion_spec *a, struct rn_target_r
 		break;
 	case RN_ASSERT_EQUIVALENCE:
 		rn_equivalence_evaluate(a, r, out);
+		break;
+	case RN_ASSERT_INSTRUCTIONS:
+		eval_instructions(a, r, out);
 		break;
 	case RN_ASSERT_COUNT:
 		out->verdict = RN_VERDICT_ERROR;

@@ -21,6 +21,7 @@ void rn_regression_cfg_init(struct rn_regression_cfg *cfg)
 {
 	cfg->enabled = true;
 	cfg->count_tolerance = 0.10;
+	cfg->instructions_tolerance = 0.005;
 	cfg->count_floor = 1;
 	cfg->timing_tolerance = 0.10;
 	cfg->memory_tolerance = 0.10;
@@ -230,6 +231,8 @@ static json_t *build_samples(const struct rn_target_result *r, const struct rn_m
 
 		if (from != runs || !n)
 			continue;
+		if (m == RN_METRIC_INSTRUCTIONS && !from[0].v[m])
+			continue; /* not counted (no Valgrind run): absent, not zeros */
 		a = json_array();
 		for (i = 0; a && i < n; i++)
 			if (json_array_append_new(a, jint(from[i].v[m])) < 0)
@@ -911,6 +914,7 @@ enum judge {
 	JUDGE_SYSCALLS, /* JUDGE_COUNT for every syscall, one verdict */
 	JUDGE_TIMING,   /* one-sided rank test plus Hodges-Lehmann bound */
 	JUDGE_MEMORY,   /* median against a relative tolerance */
+	JUDGE_INSTRUCTIONS, /* Valgrind count against instructions_tolerance, no floor */
 };
 
 /* One comparison, in report order. */
@@ -933,6 +937,7 @@ static const struct step steps[] = {
 	{ JUDGE_TIMING, RN_METRIC_GPU_BUSY, "gpu_busy", "ms", true },
 	{ JUDGE_COUNT, RN_METRIC_GPU_DISPATCHES, "gpu_dispatches", "spans", true },
 	{ JUDGE_COUNT, RN_METRIC_GPU_COPY_BYTES, "gpu_copy_bytes", "bytes", true },
+	{ JUDGE_INSTRUCTIONS, RN_METRIC_INSTRUCTIONS, "instructions", "instructions", false },
 };
 
 /* State of one rn_golden_compare call. */
@@ -1621,6 +1626,45 @@ static void judge_memory(struct cmp *c, const struct step *s, struct rn_verdict_
 	v->detail = rn_buf_detach(&det, NULL);
 }
 
+/* Instruction counts are deterministic: a tight relative tolerance, no floor, no load
+ * guard (a loaded machine does not change them). */
+static void judge_instructions(struct cmp *c, const struct step *s, struct rn_verdict_result *v)
+{
+	const double *a = c->g->samples[s->metric];
+	size_t na = golden_n(c->g, s->metric), nb = observed_n(c->r, s->metric);
+	double *b = observed(c->r, s->metric);
+	double gold = median_of(a, na), obs = median_of(b, nb);
+	double allowed = gold * (1.0 + c->cfg->instructions_tolerance);
+	char d[64], t[64];
+	struct rn_buf m, det;
+
+	set_values(v, s, obs, gold, allowed);
+	fmt_pct(d, sizeof(d), v->delta_pct);
+	fixed(t, sizeof(t), c->cfg->instructions_tolerance * 100.0, 2);
+	rn_buf_init(&m, 0);
+	rn_buf_init(&det, 0);
+	if (!(obs > 0.0)) {
+		v->verdict = RN_VERDICT_NO_DATA;
+		rn_buf_addf(&m, "instructions: not counted in this check (golden %.0f); set "
+			    "instructions = true on the target", gold);
+	} else {
+		v->verdict = obs > allowed ? RN_VERDICT_FAIL : RN_VERDICT_PASS;
+		rn_buf_addf(&m, "instructions %.0f vs golden %.0f (%s, tolerance +%s%%)", obs, gold,
+			    d, t);
+	}
+	rn_buf_addf(&det, "%-28s %14.0f\n", "golden", gold);
+	rn_buf_addf(&det, "%-28s %14.0f\n", "observed", obs);
+	rn_buf_addf(&det, "%-28s %14.0f\n", "allowed", allowed);
+	rn_buf_addf(&det, "rule: fails when the count exceeds golden * (1 + %s%%) "
+			  "(instructions_tolerance)\n", t);
+	if (c->r->instructions_detail)
+		rn_buf_addf(&det, "pid instructions command\n%s", c->r->instructions_detail);
+	free(b);
+	set_message(v, &m);
+	add_golden_line(c, &det);
+	v->detail = rn_buf_detach(&det, NULL);
+}
+
 /* Every verdict ERROR: the target did not run cleanly, there is nothing to compare. */
 static void not_compared(struct cmp *c, struct rn_verdict_result *v)
 {
@@ -1721,6 +1765,9 @@ int rn_golden_compare(const struct rn_golden *g, const char *golden_path,
 				break;
 			case JUDGE_MEMORY:
 				judge_memory(&c, s, v);
+				break;
+			case JUDGE_INSTRUCTIONS:
+				judge_instructions(&c, s, v);
 				break;
 			}
 			v->aggregate = aggregate_text(&c);

@@ -99,6 +99,8 @@ struct rn_regression_cfg {
 	double timing_tolerance;      /* allowed slowdown, fraction of the golden median
 				       * (default 0.10) */
 	double memory_tolerance;      /* allowed memory growth, fraction (default 0.10) */
+	double instructions_tolerance; /* allowed growth of the instruction count, fraction
+					* (default 0.005: the count is deterministic) */
 	uint64_t memory_floor_bytes;  /* memory growth always allowed, bytes (default 1 MiB: a
 				       * small program's RSS moves by pages between runs) */
 	double alpha;                 /* significance level of the one-sided rank test and

@@ -31,6 +31,7 @@ enum rn_run_measures rn_metric_measured_by(enum rn_metric m)
 		return RN_MEASURES_TIMES;
 	case RN_METRIC_PEAK_RSS:
 	case RN_METRIC_PROCESSES:
+	case RN_METRIC_INSTRUCTIONS: /* its own Valgrind run, written into runs of both kinds */
 		return RN_MEASURES_BOTH;
 	default:
 		return RN_MEASURES_COUNTS;
@@ -283,6 +284,7 @@ void rn_target_result_release(struct rn_target_result *r)
 	rn_trace_release(&r->last_timing);
 	rn_critical_path_release(&r->cp);
 	free(r->error);
+	free(r->instructions_detail);
 	free(r->build_id);
 	rn_behaviour_free(r->behaviour);
 	memset(r, 0, sizeof(*r));

@@ -13,6 +13,9 @@ $SUDO apt-get update -qq
 install build-essential cmake pkg-config git ca-certificates \
 	libjansson-dev libelf-dev libdw-dev libcurl4-openssl-dev zlib1g-dev libvulkan-dev \
 	libsqlite3-dev libpq-dev
+# The eBPF driver: clang compiles the counter (-target bpf), bpftool makes vmlinux.h and the
+# skeleton, libbpf loads it (built without them, renacer has a stub that says so).
+install clang bpftool libbpf-dev
 # Tests: cmocka, lavapipe and the validation layers, strace to compare with, xmllint for the
 # JUnit schemas, real programs to trace, clang for the fuzzers, valgrind, pre-commit.
 install libcmocka-dev mesa-vulkan-drivers glslang-tools vulkan-validationlayers \

@@ -45,6 +45,8 @@ enum rn_collector_mask {
 	RN_COLLECT_PTRACE = 1 << 0, /* syscalls, process tree, memory */
 	RN_COLLECT_VULKAN = 1 << 1, /* GPU spans through the injected layer */
 	RN_COLLECT_CUDA = 1 << 2,   /* GPU spans through the CUPTI injection library */
+	RN_COLLECT_EBPF = 1 << 3,   /* syscall counts and the process tree, in the kernel
+				     * (collectors/ebpf/ebpf.h); instead of ptrace, not with it */
 };
 
 /* Flags of a run (enum rn_run_flags). */

@@ -5,11 +5,13 @@
 #include "ptrace/ptrace.h"
 #include "vulkan/vulkan.h"
 #include "cuda/cuda.h"
+#include "ebpf/ebpf.h"
 
 const struct rn_collector_ops *const rn_collectors[] = {
 	&rn_ptrace_collector,
 	&rn_vulkan_collector,
 	&rn_cuda_collector,
+	&rn_ebpf_collector,
 	NULL,
 };
 
@@ -32,6 +34,7 @@ uint32_t rn_collector_mask_of(const char *name)
 		{ "ptrace", RN_COLLECT_PTRACE },
 		{ "vulkan", RN_COLLECT_VULKAN },
 		{ "cuda", RN_COLLECT_CUDA },
+		{ "ebpf", RN_COLLECT_EBPF },
 	};
 
 	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)

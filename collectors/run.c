@@ -100,7 +100,7 @@ struct run {
 	const struct rn_run_spec *spec;
 	struct rn_trace *t;
 	struct rn_run_result *res;
-	struct selected sel[4];     /* the collectors of this run */
+	struct selected sel[5];     /* the collectors of this run */
 	int nsel;
 	const struct rn_driver_ops *drv; /* the run's driver, or NULL (plain loop) */
 	struct rn_collector *dc;    /* the state of the collector it drives, or NULL */
@@ -608,7 +608,8 @@ static int select_collectors(struct run *r)
 		const char *name;
 	} names[] = { { RN_COLLECT_PTRACE, "ptrace" },
 		       { RN_COLLECT_VULKAN, "vulkan" },
-		       { RN_COLLECT_CUDA, "cuda" } };
+		       { RN_COLLECT_CUDA, "cuda" },
+		       { RN_COLLECT_EBPF, "ebpf" } };
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {

@@ -2,6 +2,7 @@
  * check.c - `renacer check`, `renacer validate`, `renacer golden update`.
  */
 #include "check.h"
+#include "check_drivers.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -55,6 +56,7 @@ enum {
 	OPT_SHARD,
 	OPT_RESULTS,
 	OPT_SHARD_BALANCE,
+	OPT_DRIVER,
 };
 
 static const struct rn_option check_options[] = {
@@ -71,6 +73,7 @@ static const struct rn_option check_options[] = {
 	{ OPT_NO_PROPAGATE, "no-propagate", 0, RN_OPT_NONE, NULL, "do not put TRACEPARENT into targets' environment" },
 	{ OPT_GITHUB, "github", 0, RN_OPT_NONE, NULL, "GitHub Actions mode (default when GITHUB_ACTIONS=true)" },
 	{ OPT_NO_GITHUB, "no-github", 0, RN_OPT_NONE, NULL, "disable GitHub Actions mode" },
+	{ OPT_DRIVER, "driver", 0, RN_OPT_REQUIRED, "DRIVER", "ptrace, ebpf or auto for every target (overrides each target's driver)" },
 	{ OPT_BENCH_JSON, "bench-json", 0, RN_OPT_REQUIRED, "FILE", "write metrics in github-action-benchmark customSmallerIsBetter format" },
 	{ OPT_HISTORY, "history", 0, RN_OPT_NONE, NULL, "record the check in the history store even without [history]" },
 	{ OPT_NO_COLOR, "no-color", 0, RN_OPT_NONE, NULL, "no colors (also NO_COLOR=1)" },
@@ -151,6 +154,7 @@ struct check_opts {
 	const char *otlp_file;
 	const char *trace_out;
 	const char *bench_json;
+	const char *driver;    /* --driver, or NULL */
 	bool no_propagate;
 	bool otlp_spool;       /* the OTLP export wants every span */
 	int github;            /* -1 auto, 0 off, 1 on */
@@ -215,6 +219,9 @@ static int on_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_BENCH_JSON:
 		o->bench_json = arg;
+		break;
+	case OPT_DRIVER:
+		o->driver = arg;
 		break;
 	case OPT_NO_PROPAGATE:
 		o->no_propagate = true;
@@ -332,11 +339,16 @@ static bool disabled_by_env(const char *name)
 	return false;
 }
 
-/* Are all collectors a target asks for usable here? Prints why not. */
-static int check_collectors(const struct rn_config *cfg, const struct check_opts *o)
+/* Resolve the drivers, then: are all collectors a target asks for usable here? Prints why
+ * not. */
+static int check_collectors(struct rn_config *cfg, const struct check_opts *o)
 {
 	size_t i;
 	int k;
+
+	k = rn_check_drivers(cfg, o->driver, o->trace_out || cfg->trace_out);
+	if (k)
+		return k;
 
 	for (i = 0; i < cfg->ntargets; i++) {
 		if (!selected(o, cfg->targets[i].name))
@@ -616,6 +628,9 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 			r->runs[r->nruns - 1].start_unix_ns = start_unix;
 		}
 	}
+	if (!rc && r->status == RN_RUN_OK && (r->nruns || r->ncounts) &&
+	    rn_check_wants_instructions(cfg, tc))
+		rc = rn_check_instructions(tc, r, o->quiet);
 	r->duration_ns = monotonic_ns() - t0;
 	if (!o->quiet)
 		rn_report_progress_done();

@@ -17,6 +17,8 @@
 #include "collector.h"
 #include "exitcode.h"
 #include "log.h"
+#include "cachegrind/cachegrind.h"
+#include "ebpf/ebpf.h"
 #include "ptrace/ptrace.h"
 #include "safefile.h"
 #include "srcloc.h"
@@ -40,6 +42,8 @@ enum {
 	OPT_ANTI_PATTERNS,
 	OPT_SOURCE,
 	OPT_DEBUG_DIR,
+	OPT_DRIVER,
+	OPT_INSTRUCTIONS,
 };
 
 static const struct rn_option trace_options[] = {
@@ -55,6 +59,8 @@ static const struct rn_option trace_options[] = {
 	{ OPT_ANTI_PATTERNS, "anti-patterns", 0, RN_OPT_NONE, NULL, "after the run, print every anti-pattern detection with its confidence, evidence and recommendation (assertions/ANTIPATTERNS.md)" },
 	{ OPT_SOURCE, "source", 0, RN_OPT_NONE, NULL, "after each call, name the code that made it: function (file:line) from DWARF debug information, inlined frames included (a separate debug file is found by build-id under /usr/lib/debug; never downloaded)" },
 	{ OPT_DEBUG_DIR, "debug-dir", 0, RN_OPT_REQUIRED, "DIRS", "with --source: colon-separated folders searched for DIR/.build-id/xx/yyyy.debug before /usr/lib/debug" },
+	{ OPT_DRIVER, "driver", 0, RN_OPT_REQUIRED, "DRIVER", "ptrace (default), ebpf (count in the kernel without stopping CMD: -c only; root or CAP_BPF+CAP_PERFMON) or auto (ebpf where it can, else ptrace, saying why)" },
+	{ OPT_INSTRUCTIONS, "instructions", 0, RN_OPT_NONE, NULL, "count the instructions of each process under Valgrind (cachegrind) instead of tracing syscalls" },
 	{ OPT_NO_PIN, "no-pin", 0, RN_OPT_NONE, NULL, "do not share one CPU between renacer and a single-task target" },
 	{ OPT_WALL, NULL, 'w', RN_OPT_NONE, NULL, "accepted for strace compatibility: times are always wall-clock" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
@@ -63,7 +69,7 @@ static const struct rn_option trace_options[] = {
 
 const struct rn_command rn_cmd_trace_def = {
 	"trace",
-	"renacer trace [-c] [-C] [-T] [-f] [-e trace=SET] [-o FILE] [--format text|json|jsonl] -- CMD [ARGS...]",
+	"renacer trace [-c] [-C] [-T] [-f] [-e trace=SET] [-o FILE] [--format text|json|jsonl] [--driver ptrace|ebpf|auto] [--instructions] -- CMD [ARGS...]",
 	"trace the syscalls of CMD like strace (also: renacer -c -T -- CMD)",
 	"Lines look like strace's: openat(AT_FDCWD, \"/etc/passwd\", O_RDONLY) = 3. The -c\n"
 	"summary has strace's layout and counts calls and errors as strace -c does: a call is\n"
@@ -71,8 +77,10 @@ const struct rn_command rn_cmd_trace_def = {
 	"a call interrupted with ERESTART* counts once with an error and again when the kernel\n"
 	"restarts it, and CMD is resolved through PATH before its one execve. Times are measured\n"
 	"between the syscall-entry and -exit stops: they are times under tracer and include the\n"
-	"cost of the stops. Output goes to stderr or -o FILE, never to CMD's stdout. The exit\n"
-	"status is CMD's (128 + signal if it was killed).",
+	"cost of the stops. With --driver ebpf the counts are made in the kernel without stopping\n"
+	"CMD (-c only: no per-call lines, paths or argv), and times are the calls' own. Output\n"
+	"goes to stderr or -o FILE, never to CMD's stdout. The exit status is CMD's (128 + signal\n"
+	"if it was killed).",
 	trace_options,
 };
 
@@ -93,6 +101,8 @@ struct trace_opts {
 	bool source;              /* --source */
 	const char *debug_dirs;   /* --debug-dir, borrowed */
 	bool help;                /* -h */
+	enum rn_driver_pref driver; /* --driver */
+	bool instructions;        /* --instructions */
 	const char *expr;         /* -e, borrowed from argv */
 	const char *output;       /* -o, borrowed */
 	enum trace_format format; /* --format */
@@ -186,6 +196,14 @@ static int on_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_DEBUG_DIR:
 		o->debug_dirs = arg;
+		break;
+	case OPT_DRIVER:
+		if (rn_driver_pref_parse(arg, &o->driver))
+			return rn_error("renacer trace: unknown --driver '%s' (ptrace, ebpf or auto)",
+					arg);
+		break;
+	case OPT_INSTRUCTIONS:
+		o->instructions = true;
 		break;
 	case OPT_NO_PIN:
 		o->no_pin = true;
@@ -466,6 +484,63 @@ static int exit_code(const struct rn_trace *t, const struct rn_run_result *res)
 	return RN_EXIT_TARGET;
 }
 
+/* What of `o` only the ptrace driver gives, or NULL (see rn_driver_pref_resolve). */
+static const char *needs_ptrace(const struct trace_opts *o)
+{
+	if (!o->summary_only)
+		return "it gives counts only: per-call lines need ptrace (use -c)";
+	if (o->expr)
+		return "-e trace= needs ptrace";
+	if (o->anti_patterns)
+		return "--anti-patterns needs per-call spans (ptrace)";
+	return NULL;
+}
+
+/* --instructions: run CMD under cachegrind, print "pid instructions command" per process
+ * image and the total to `out`. Returns the exit code. */
+static int trace_instructions(const struct trace_opts *o, char **cmd, FILE *out)
+{
+	struct rn_run_spec spec;
+	struct rn_cg_result cg;
+	struct rn_trace t;
+	const struct rn_process *root;
+	int rc, code = RN_EXIT_TARGET;
+	size_t i;
+
+	if (rn_cachegrind_unavailable()) {
+		rn_error("renacer trace --instructions: %s", rn_cachegrind_unavailable());
+		return RN_EXIT_COLLECTOR;
+	}
+	memset(&spec, 0, sizeof(spec));
+	spec.name = cmd[0];
+	spec.argv = cmd;
+	spec.timeout_ns = o->timeout_ns;
+	spec.flags = RN_RUN_FOLLOW_FORKS | RN_RUN_NO_PROPAGATE;
+	rn_trace_init(&t);
+	rc = rn_cachegrind_run(&spec, &t, &cg);
+	if (!rc) {
+		fprintf(out, "%10s %16s  %s\n", "pid", "instructions", "command");
+		for (i = 0; i < cg.nprocs; i++)
+			fprintf(out, "%10d %16llu  %s\n", (int)cg.procs[i].pid,
+				(unsigned long long)cg.procs[i].instructions,
+				cg.procs[i].cmd ? cg.procs[i].cmd : "?");
+		fprintf(out, "%10s %16llu  (%zu process image%s)\n", "total",
+			(unsigned long long)cg.total, cg.nprocs, cg.nprocs == 1 ? "" : "s");
+	}
+	root = t.nprocs ? &t.procs[0] : NULL;
+	if (t.status == RN_RUN_INTERRUPTED)
+		code = rn_run_interrupted() == SIGTERM ? RN_EXIT_SIGTERM : RN_EXIT_SIGINT;
+	else if (t.status != RN_RUN_OK && t.status != RN_RUN_CRASHED)
+		rn_error("%s", t.error ? t.error : "the Valgrind run failed");
+	else if (root && root->end == RN_PROC_EXITED)
+		code = root->exit_code;
+	else if (root && root->end == RN_PROC_SIGNALED)
+		code = 128 + root->term_signal;
+	rn_cg_result_release(&cg);
+	rn_trace_release(&t);
+	return code;
+}
+
 int rn_cmd_trace(int argc, char **argv)
 {
 	struct trace_opts o;
@@ -476,6 +551,7 @@ int rn_cmd_trace(int argc, char **argv)
 	struct rn_trace_sink sink;
 	struct rn_safefile out_file;
 	bool *filter = NULL, use_safefile = false;
+	const char *why;
 	char **cmd;
 	int first, rc, code;
 
@@ -530,10 +606,28 @@ int rn_cmd_trace(int argc, char **argv)
 		}
 	}
 
+	if (o.instructions) {
+		if (o.summary || o.summary_only || o.expr || o.anti_patterns ||
+		    o.format != FMT_TEXT) {
+			rn_error("renacer trace: --instructions does not trace syscalls: it takes "
+				 "no -c, -C, -e, --format or --anti-patterns");
+			code = RN_EXIT_USAGE;
+		} else {
+			code = trace_instructions(&o, cmd, oc.out);
+		}
+		goto out_early;
+	}
 	memset(&spec, 0, sizeof(spec));
 	spec.name = cmd[0];
 	spec.argv = cmd;
-	spec.collectors = RN_COLLECT_PTRACE;
+	spec.collectors = rn_driver_pref_resolve(o.driver, needs_ptrace(&o), &why);
+	if (why && o.driver == RN_DRIVER_PREF_EBPF) {
+		rn_error("renacer trace: --driver ebpf cannot be used: %s", why);
+		code = needs_ptrace(&o) ? RN_EXIT_USAGE : RN_EXIT_COLLECTOR;
+		goto out_early;
+	}
+	if (why)
+		rn_note("renacer trace: --driver auto uses ptrace: %s", why);
 	spec.flags = (o.follow ? RN_RUN_FOLLOW_FORKS : 0) | (o.no_pin ? 0 : RN_RUN_PIN_CPU) |
 		     (o.count_only ? RN_RUN_COUNT_ONLY : 0) | RN_RUN_NO_PROPAGATE;
 	spec.timeout_ns = o.timeout_ns;
@@ -592,6 +686,9 @@ int rn_cmd_trace(int argc, char **argv)
 			 strerror(errno));
 		code = RN_EXIT_OUTPUT;
 	}
+	rn_run_result_release(&res);
+	rn_trace_release(&t);
+out_early:
 	if (use_safefile) {
 		int crc = code == RN_EXIT_OUTPUT ? -EIO : rn_safefile_commit(&out_file);
 
@@ -605,8 +702,6 @@ int rn_cmd_trace(int argc, char **argv)
 	} else if (o.output) {
 		fclose(oc.out);
 	}
-	rn_run_result_release(&res);
-	rn_trace_release(&t);
 	rn_buf_release(&oc.line);
 	rn_srcloc_free(oc.src);
 	rn_symbolizer_free(oc.sym);

@@ -353,6 +353,9 @@ static bool valid_name(const char *s)
 	return true;
 }
 
+/* In the order of enum rn_driver_pref (collectors/ebpf/ebpf.h). */
+static const char *const driver_names[] = { "ptrace", "ebpf", "auto", NULL };
+
 static void target_defaults(struct rn_target_cfg *t, const struct rn_config *cfg)
 {
 	memset(t, 0, sizeof(*t));
@@ -365,6 +368,7 @@ static void target_defaults(struct rn_target_cfg *t, const struct rn_config *cfg
 	t->out = RN_STDIO_NULL;
 	t->err = RN_STDIO_INHERIT;
 	t->max_procs = 10000;
+	t->instructions = -1;
 }
 
 static void target_release(struct rn_target_cfg *t)
@@ -554,6 +558,17 @@ static int parse_target(struct ctx *c, const struct rn_toml_value *tab, struct r
 	if (get_int(c, tab, "max_memory_bytes", 1 << 20, INT64_MAX, &iv))
 		goto out;
 	t->max_as_bytes = (uint64_t)iv;
+	choice = 0;
+	if (get_choice(c, tab, "driver", driver_names, &choice))
+		goto out;
+	t->driver = choice;
+	if (rn_toml_get_kv(tab, "instructions")) {
+		bool on = false;
+
+		if (get_bool(c, tab, "instructions", &on))
+			goto out;
+		t->instructions = on;
+	}
 	rc = 0;
 out:
 	free_strings(cmd);
@@ -586,11 +601,13 @@ static bool key_belongs(enum rn_assertion_type type, const char *key)
 		[RN_ASSERT_MEMORY_USAGE] = { "max_bytes", "tracking_mode", NULL },
 		[RN_ASSERT_ANTI_PATTERN] = { "pattern", "threshold", "process_name_pattern", NULL },
 		[RN_ASSERT_EQUIVALENCE] = { "golden", NULL },
+		[RN_ASSERT_INSTRUCTIONS] = { "max_instructions", "tolerance", NULL },
 	};
 	static const char *const specific[] = { "max_duration_ms", "trace_name_pattern",
 						"max_spans", "span_name_pattern", "max_bytes",
 						"tracking_mode", "pattern", "threshold",
-						"process_name_pattern", "golden", NULL };
+						"process_name_pattern", "golden", "max_instructions",
+						"tolerance", NULL };
 	const char *const *k;
 
 	for (k = specific; *k; k++)
@@ -675,7 +692,7 @@ static int parse_assertion(struct ctx *c, const struct rn_toml_value *tab,
 		return -1;
 	if (!rn_toml_get_kv(tab, "type"))
 		return err_at(c, tab->pos, "%s needs a 'type' (critical_path, span_count, "
-			      "memory_usage, anti_pattern or equivalence)", c->what);
+			      "memory_usage, anti_pattern, equivalence or instructions)", c->what);
 	if (get_choice(c, tab, "type", assertion_types, &choice))
 		return -1;
 	a->type = (enum rn_assertion_type)choice;
@@ -775,6 +792,16 @@ static int parse_assertion(struct ctx *c, const struct rn_toml_value *tab,
 		}
 		break;
 	}
+	case RN_ASSERT_INSTRUCTIONS:
+		if (require(c, tab, "max_instructions", "an integer", "instructions"))
+			return -1;
+		iv = 0;
+		if (get_int(c, tab, "max_instructions", 0, INT64_MAX, &iv))
+			return -1;
+		a->max_instructions = (uint64_t)iv;
+		if (get_num(c, tab, "tolerance", 0.0, 0.05, &a->tolerance))
+			return -1;
+		break;
 	case RN_ASSERT_COUNT:
 		break;
 	}
@@ -1201,6 +1228,7 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 		iv = (int64_t)r->count_floor;
 		if (get_bool(c, v, "enabled", &r->enabled) ||
 		    get_num(c, v, "count_tolerance", 0, 100, &r->count_tolerance) ||
+		    get_num(c, v, "instructions_tolerance", 0, 1, &r->instructions_tolerance) ||
 		    get_int(c, v, "count_floor", 0, INT64_MAX, &iv) ||
 		    get_num(c, v, "timing_tolerance", 0, 100, &r->timing_tolerance) ||
 		    get_num(c, v, "memory_tolerance", 0, 100, &r->memory_tolerance) ||

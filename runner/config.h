@@ -41,12 +41,15 @@
 	X(stdout, "string", "\"inherit\", \"null\" (default) or \"capture\"")                  \
 	X(stderr, "string", "\"inherit\" (default), \"null\" or \"capture\"")                  \
 	X(max_processes, "integer", "kill the run when more processes are born (default 10000)") \
-	X(max_memory_bytes, "integer", "RLIMIT_AS of each process in bytes (default unlimited)")
+	X(max_memory_bytes, "integer", "RLIMIT_AS of each process in bytes (default unlimited)") \
+	X(driver, "string", "\"ptrace\" (default), \"ebpf\" (count in the kernel) or \"auto\"") \
+	X(instructions, "boolean", "count instructions under Valgrind in one more run (default: " \
+	  "when an instructions assertion applies)")
 
 /* X(key, type, doc) for [[assertion]]. */
 #define RN_ASSERTION_KEYS(X)                                                                 \
 	X(name, "string", "unique name")                                                       \
-	X(type, "string", "critical_path | span_count | memory_usage | anti_pattern | equivalence") \
+	X(type, "string", "critical_path | span_count | memory_usage | anti_pattern | equivalence | instructions") \
 	X(max_duration_ms, "number", "critical_path: budget in milliseconds (inclusive)")      \
 	X(trace_name_pattern, "string", "critical_path: targets whose name fully matches (POSIX ERE)") \
 	X(max_spans, "integer", "span_count: budget in spans (inclusive)")                      \
@@ -57,6 +60,8 @@
 	X(threshold, "number", "anti_pattern: minimum confidence that counts, 0..1 (default 0.8)") \
 	X(process_name_pattern, "string", "anti_pattern: processes considered (POSIX ERE)")    \
 	X(golden, "string", "equivalence: recorded trace (renacer trace -f --format jsonl) the run must behave like") \
+	X(max_instructions, "integer", "instructions: budget in instructions (inclusive)")     \
+	X(tolerance, "number", "instructions: fraction over the budget that passes, 0..0.05 (default 0)") \
 	X(aggregate, "string", "\"median\" (default), \"min\", \"p95\" or \"max\" over runs")  \
 	X(targets, "array of strings", "targets it applies to (default: all)")                 \
 	X(fail_on_violation, "boolean", "false reports a violation as WARN (default true)")    \
@@ -98,7 +103,8 @@
 	X(alpha, "number", "significance level of the rank test (default 0.01)")              \
 	X(timing, "boolean", "judge timing metrics (default true)")                            \
 	X(min_runs_for_timing, "integer", "runs needed on both sides to judge timing (default 5)") \
-	X(load_guard, "boolean", "CPU-bound slowdowns without more cpu_time WARN, not FAIL (default true)")
+	X(load_guard, "boolean", "CPU-bound slowdowns without more cpu_time WARN, not FAIL (default true)") \
+	X(instructions_tolerance, "number", "allowed growth of the instruction count, fraction (default 0.005)")
 
 /* X(key, type, doc) for [semantic_equivalence] (the original renacer's enabled, baseline_dir
  * and min_confidence, with the meaning of assertions/equivalence.h). */
@@ -153,6 +159,10 @@ struct rn_target_cfg {
 	enum rn_stdio err;        /* stderr handling */
 	uint64_t max_procs;       /* process limit */
 	uint64_t max_as_bytes;    /* RLIMIT_AS, 0 = unchanged */
+	int driver;               /* enum rn_driver_pref (collectors/ebpf/ebpf.h): which driver
+				   * collects syscalls; check resolves it into `collectors` */
+	int instructions;         /* -1: when an instructions assertion applies (default), 0/1:
+				   * `instructions = false/true` */
 	int line;                 /* line of its [[target]] header */
 };
 

@@ -1820,6 +1820,8 @@ static int emit_run(struct walk *w, struct twalk *t, size_t i)
 		if (!m->has_gpu && (k == RN_METRIC_GPU_BUSY || k == RN_METRIC_GPU_DISPATCHES ||
 				    k == RN_METRIC_GPU_COPY_BYTES))
 			continue;
+		if (k == RN_METRIC_INSTRUCTIONS && !m->v[k])
+			continue; /* not counted (no Valgrind run) */
 		sb_u64(&b, metric_key((enum rn_metric)k), m->v[k]);
 	}
 	if (m->status != RN_RUN_OK)

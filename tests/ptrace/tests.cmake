@@ -30,3 +30,12 @@ if(RN_PYTHON3)
 	set_tests_properties(ptrace.image_memory PROPERTIES
 		LABELS "ptrace;integration" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()
+# The eBPF driver against strace -f -c on the same cases (skips with the reason where BPF
+# cannot load: not root, no BTF, renacer built without RN_WITH_EBPF).
+if(RN_PYTHON3)
+	add_test(NAME ebpf.strace_compare
+		COMMAND ${RN_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/strace_compare.py --driver ebpf
+			--renacer $<TARGET_FILE:renacer> --targets ${CMAKE_BINARY_DIR}/targets)
+	set_tests_properties(ebpf.strace_compare PROPERTIES
+		LABELS "ebpf;integration" SKIP_RETURN_CODE 77 TIMEOUT 900)
+endif()

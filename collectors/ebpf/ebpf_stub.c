@@ -1,0 +1,36 @@
+/*
+ * ebpf_stub.c - the eBPF driver when renacer is built without it (RN_WITH_EBPF=OFF, or AUTO
+ * without clang, bpftool, libbpf or the build machine's BTF).
+ */
+#include "ebpf.h"
+
+#include <errno.h>
+#include <stddef.h>
+
+#ifndef RN_EBPF_WHY
+#define RN_EBPF_WHY "RN_WITH_EBPF=OFF"
+#endif
+
+const char *rn_ebpf_unavailable(void)
+{
+	return "not built (" RN_EBPF_WHY ")";
+}
+
+static int eb_create(struct rn_collector **out, const struct rn_run_spec *spec)
+{
+	(void)spec;
+	*out = NULL;
+	return -ENOSYS;
+}
+
+static void eb_destroy(struct rn_collector *c)
+{
+	(void)c;
+}
+
+const struct rn_collector_ops rn_ebpf_collector = {
+	.name = "ebpf",
+	.unavailable = rn_ebpf_unavailable,
+	.create = eb_create,
+	.destroy = eb_destroy,
+};

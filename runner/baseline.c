@@ -186,8 +186,10 @@ int rn_baseline_check_built(const struct rn_baseline *b, const struct rn_target_
 			continue; /* a word, or a command searched in PATH */
 		if (!exists_at(head->cwd, h) || exists_at(base->cwd, s))
 			continue;
-		rn_error("target '%s': base side: '%s' does not exist in the base tree '%s' (is the "
-			 "base revision built?)", head->name, s, b->dir);
+		rn_error("target '%s': base side: '%s%s%s' does not exist in the base tree '%s' (is "
+			 "the base revision built?)", head->name, *s == '/' ? "" : base->cwd,
+			 *s == '/' ? "" : "/", *s == '/' ? s : s + (strncmp(s, "./", 2) ? 0 : 2),
+			 b->dir);
 		return -ENOENT;
 	}
 	return 0;

@@ -83,9 +83,14 @@ fsync_count)
 	# Head makes one more fsync per run than base: FAIL naming fsync, and only fsync.
 	tree base 1 0
 	tree head 2 0
-	run check --no-color --baseline ../base
+	run check --no-color --baseline ../base --junit "$tmp/junit.xml" --otlp-file "$tmp/otlp.jsonl"
 	expect_rc 1
 	expect_err "FAIL *app/baseline:syscalls: fsync head 2 vs base 1 calls (+1)"
+	grep -q 'baseline:syscalls.*<failure[^>]*fsync head 2 vs base 1' "$tmp/junit.xml" ||
+		tr -d '\n' <"$tmp/junit.xml" | grep -q 'name="baseline:syscalls"[^<]*<failure[^>]*fsync head 2 vs base 1' ||
+		fail "JUnit lacks the failing baseline:syscalls case naming fsync"
+	# the base runs are spans of their own target in OTLP
+	grep -q '"app (base)"' "$tmp/otlp.jsonl" || fail "OTLP lacks the base side's spans"
 	grep "FAIL app/baseline:syscalls" "$tmp/err" | grep -q "write" &&
 		fail "a syscall that did not change is named"
 	# both sides ran, interleaved: progress names the base side

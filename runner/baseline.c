@@ -373,6 +373,23 @@ static bool judge_time(const struct rn_baseline *b, const struct rn_regression_c
 	return true;
 }
 
+/* Report unit of a count or memory metric (static). */
+static const char *unit_of(enum rn_metric m)
+{
+	switch (m) {
+	case RN_METRIC_PROCESSES:
+		return "processes";
+	case RN_METRIC_GPU_DISPATCHES:
+		return "spans";
+	case RN_METRIC_PEAK_RSS:
+	case RN_METRIC_ALLOC_PEAK:
+	case RN_METRIC_GPU_COPY_BYTES:
+		return "bytes";
+	default:
+		return "calls";
+	}
+}
+
 /* A count or memory metric compared by medians. */
 static void judge_median(const struct rn_regression_cfg *reg, const char *name, enum rn_metric m,
 			 const struct rn_target_result *head, const struct rn_target_result *base,
@@ -394,13 +411,13 @@ static void judge_median(const struct rn_regression_cfg *reg, const char *name, 
 	v = push(tv, name, rn_metric_info(m)->name, grew ? RN_VERDICT_FAIL : RN_VERDICT_PASS);
 	rn_buf_init(&msg, 0);
 	rn_buf_addf(&msg, "head %.0f vs base %.0f %s (%+.0f); allowed growth %g%% and %.0f (%s)", h,
-		    s, mem ? "bytes" : "", h - s, tol * 100.0, floor_,
+		    s, unit_of(m), h - s, tol * 100.0, floor_,
 		    mem ? "memory_tolerance, memory_floor_bytes" : "count_tolerance, count_floor");
 	v->has_observed = v->has_golden = true;
 	v->observed = h;
 	v->golden = s;
 	v->delta_pct = s > 0 ? (h - s) / s * 100.0 : 0.0;
-	v->unit = mem ? "bytes" : "calls";
+	v->unit = unit_of(m);
 	v->message = rn_buf_detach(&msg, NULL);
 }
 
@@ -611,7 +628,8 @@ int rn_baseline_run_target(const struct rn_baseline *b, const struct rn_baseline
 	}
 	rn_baseline_judge(b, reg, name, head, base, 0, tv);
 	for (i = first_row; i < tv->nverdicts; i++)
-		if (tv->verdicts[i].verdict == RN_VERDICT_FAIL && !strcmp(tv->verdicts[i].unit, "ms"))
+		if (tv->verdicts[i].verdict == RN_VERDICT_FAIL && tv->verdicts[i].unit &&
+		    !strcmp(tv->verdicts[i].unit, "ms"))
 			time_failed = true;
 	if (b->confirm && time_failed) {
 		rc = confirm(b, plan, reg, name, fn, ctx, head, base, tv, first_row);

@@ -279,3 +279,145 @@ void rn_stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t
 	}
 	free(d);
 }
+
+/* Counts of W+ = s / 2 over the 2^n sign assignments of the doubled ranks r2[0..n): c[s] for
+ * s in [0, sum r2]. Returns a malloc'ed array and its last index in *smax. */
+static double *signed_rank_counts(const unsigned *r2, size_t n, size_t *smax)
+{
+	size_t total = 0, i, s;
+	double *c;
+
+	for (i = 0; i < n; i++)
+		total += r2[i];
+	c = rn_xcalloc(total + 1, sizeof(*c));
+	c[0] = 1.0;
+	for (i = 0; i < n; i++)
+		for (s = total; s >= r2[i]; s--) /* r2[i] >= 2: s never wraps */
+			c[s] += c[s - r2[i]];
+	*smax = total;
+	return c;
+}
+
+struct abs_item {
+	double a;
+	bool pos;
+};
+
+static int cmp_abs_item(const void *pa, const void *pb)
+{
+	const struct abs_item *a = pa, *b = pb;
+
+	return a->a < b->a ? -1 : a->a > b->a;
+}
+
+void rn_stats_wilcoxon(const double *d, size_t n, struct rn_wilcoxon *out)
+{
+	struct abs_item *it = rn_xcalloc(n ? n : 1, sizeof(*it));
+	unsigned *r2 = rn_xcalloc(n ? n : 1, sizeof(*r2));
+	size_t m = 0, i, j;
+	unsigned w2 = 0;
+	double ties = 0.0;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < n; i++)
+		if (d[i] != 0.0) {
+			it[m].a = fabs(d[i]);
+			it[m].pos = d[i] > 0.0;
+			m++;
+		}
+	qsort(it, m, sizeof(*it), cmp_abs_item);
+	for (i = 0; i < m; i = j) {
+		double t;
+
+		for (j = i; j < m && it[j].a == it[i].a; j++)
+			;
+		/* midrank of positions i+1..j, doubled: i + 1 + j */
+		for (size_t k = i; k < j; k++) {
+			r2[k] = (unsigned)(i + 1 + j);
+			if (it[k].pos)
+				w2 += r2[k];
+		}
+		t = (double)(j - i);
+		ties += t * t * t - t;
+	}
+	out->n = m;
+	out->w_plus = w2 / 2.0;
+	out->p = 1.0;
+	if (m == 0)
+		goto out_free;
+	if (m <= RN_STATS_WILCOXON_EXACT_MAX) {
+		size_t smax, s;
+		double *c = signed_rank_counts(r2, m, &smax), ge = 0.0;
+
+		for (s = w2; s <= smax; s++)
+			ge += c[s];
+		out->p = ge / ldexp(1.0, (int)m);
+		out->exact = true;
+		free(c);
+	} else {
+		double dm = (double)m;
+		double var = dm * (dm + 1) * (2 * dm + 1) / 24.0 - ties / 48.0;
+
+		out->z = var > 0 ? (out->w_plus - dm * (dm + 1) / 4.0 - 0.5) / sqrt(var) : 0.0;
+		out->p = var > 0 ? rn_stats_normal_sf(out->z) : 1.0;
+	}
+out_free:
+	free(it);
+	free(r2);
+}
+
+void rn_stats_walsh_ci(const double *d, size_t n, double alpha, struct rn_walsh_ci *out)
+{
+	size_t nw = n * (n + 1) / 2, i, j, w = 0, k = 0;
+	double *walsh;
+
+	memset(out, 0, sizeof(*out));
+	out->estimate = NAN;
+	out->lower = -INFINITY;
+	out->upper = INFINITY;
+	if (n == 0)
+		return;
+	walsh = rn_xmalloc(nw * sizeof(*walsh));
+	for (i = 0; i < n; i++)
+		for (j = i; j < n; j++)
+			walsh[w++] = (d[i] + d[j]) / 2.0;
+	qsort(walsh, nw, sizeof(*walsh), cmp_double);
+	out->estimate = median_sorted(walsh, nw);
+	if (n <= RN_STATS_WILCOXON_EXACT_MAX) {
+		unsigned *r2 = rn_xmalloc(n * sizeof(*r2));
+		size_t smax, s;
+		double *c, cum = 0.0, all = ldexp(1.0, (int)n);
+
+		for (i = 0; i < n; i++)
+			r2[i] = (unsigned)(2 * (i + 1));
+		c = signed_rank_counts(r2, n, &smax);
+		/* P(W+ <= s) over even doubled sums s2 = 2 s; largest k with P(W+ <= k-1) <= alpha */
+		for (s = 0; 2 * s <= smax; s++) {
+			cum += c[2 * s];
+			if (cum / all > alpha)
+				break;
+			k = s + 1;
+			out->level = 1.0 - cum / all;
+		}
+		free(c);
+		free(r2);
+	} else {
+		double dn = (double)n;
+		double kk = floor(dn * (dn + 1) / 4.0 -
+				  rn_stats_normal_quantile(1.0 - alpha) *
+					  sqrt(dn * (dn + 1) * (2 * dn + 1) / 24.0) + 0.5);
+
+		if (kk >= 1) {
+			k = (size_t)kk;
+			out->level = 1.0 - alpha;
+		}
+	}
+	if (k >= 1 && k <= nw) {
+		out->k = k;
+		out->lower = walsh[k - 1];
+		out->upper = walsh[nw - k];
+	} else {
+		out->level = 0.0;
+	}
+	free(walsh);
+}

@@ -101,4 +101,59 @@ struct rn_hodges_lehmann {
 void rn_stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb,
 			     double alpha, struct rn_hodges_lehmann *out);
 
+/*
+ * Paired comparisons (same-job baseline, runner/baseline.h): d_i = head_i - base_i of runs
+ * taken side by side. The Wilcoxon signed-rank test (Wilcoxon 1945; Hollander, Wolfe &
+ * Chicken, "Nonparametric Statistical Methods", 3rd ed., section 3.1) says whether the
+ * differences tend to be positive; the Hodges-Lehmann estimate of the one-sample location
+ * (ibid. sections 3.2 and 3.3: median of the Walsh averages (d_i + d_j) / 2, i <= j) says by
+ * how much, with a distribution-free confidence interval read off the same distribution.
+ */
+
+/* Largest number of non-zero differences for which the exact distribution of W+ is used
+ * (2^n labellings counted by dynamic programming over the doubled midranks: n^3 / 2 steps). */
+#define RN_STATS_WILCOXON_EXACT_MAX 60
+
+/* Result of a one-sided Wilcoxon signed-rank test. */
+struct rn_wilcoxon {
+	double w_plus;  /* sum of the (mid-)ranks of |d_i| over the positive d_i (zeros dropped) */
+	size_t n;       /* non-zero differences used */
+	double p;       /* one-sided p-value P(W+ >= w_plus) under H0 (differences symmetric
+			 * about 0) for H1 "the differences tend to be positive"; 1 when n == 0 */
+	double z;       /* standardized statistic of the normal approximation; 0 when exact */
+	bool exact;     /* p from the exact distribution of W+ given the observed ties */
+};
+
+/*
+ * One-sided Wilcoxon signed-rank test of H1: the paired differences `d` tend to be positive
+ * (head slower than base when d = head - base). Zero differences are dropped (Wilcoxon's
+ * convention); tied |d| get midranks. Exact when n <= RN_STATS_WILCOXON_EXACT_MAX: p is the
+ * share of the 2^n sign assignments whose W+ is at least the observed one, ties handled
+ * exactly. Otherwise the normal approximation z = (W+ - n(n+1)/4 - 1/2) / sigma,
+ * sigma^2 = n(n+1)(2n+1)/24 - sum(t^3 - t)/48 over tie groups. Matches
+ * scipy.stats.wilcoxon(d, alternative="greater", zero_method="wilcox") on untied data.
+ * Never fails.
+ */
+void rn_stats_wilcoxon(const double *d, size_t n, struct rn_wilcoxon *out);
+
+/* Hodges-Lehmann one-sample estimate with its Walsh-average confidence interval. */
+struct rn_walsh_ci {
+	double estimate; /* median of the n(n+1)/2 Walsh averages (unit of d); NaN when n == 0 */
+	double lower;    /* lower bound: the k-th smallest Walsh average; -INFINITY when no k */
+	double upper;    /* upper bound: the k-th largest Walsh average; +INFINITY when no k */
+	size_t k;        /* rank used (1-based); 0 when n is too small for the level */
+	double level;    /* achieved one-sided confidence of each bound, >= 1 - alpha; 0 if none */
+};
+
+/*
+ * Hodges-Lehmann estimate of the centre of the paired differences `d` (all n, zeros kept)
+ * and its one-sided confidence bounds at level 1 - alpha each (so [lower, upper] is a
+ * two-sided interval of level 1 - 2 alpha). k is the largest rank with
+ * P(W+ <= k - 1) <= alpha under the null distribution of W+ without ties (Hollander, Wolfe &
+ * Chicken, section 3.3), exact for n <= RN_STATS_WILCOXON_EXACT_MAX, else
+ * k = floor(n(n+1)/4 - z_(1-alpha) sqrt(n(n+1)(2n+1)/24) + 1/2). 0 < alpha < 0.5.
+ * Never fails.
+ */
+void rn_stats_walsh_ci(const double *d, size_t n, double alpha, struct rn_walsh_ci *out);
+
 #endif

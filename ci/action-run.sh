@@ -24,6 +24,7 @@
 #   RENACER_RESULTS             write the results file for renacer merge (--results)
 #   RENACER_MERGE               results files (whitespace-separated, globs expanded): run
 #                               `renacer merge` on them instead of `renacer check`
+#   RENACER_BASELINE            root of a built base checkout, passed as --baseline
 # Arguments given to this script go to `renacer check` after all of those.
 #
 # Exit status: 0 when the step passes under fail-on; otherwise renacer's exit code, or 1 for
@@ -86,6 +87,9 @@ set -f
 # shellcheck disable=SC2086 # splitting RENACER_ARGS is the point
 set -- ${RENACER_ARGS:-} "$@"
 set +f
+if [ -n "${RENACER_BASELINE:-}" ]; then
+	set -- --baseline "$RENACER_BASELINE" "$@"
+fi
 if [ -n "${RENACER_BENCH_JSON:-}" ]; then
 	set -- --bench-json "$RENACER_BENCH_JSON" "$@"
 fi

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "assertion.h"
+#include "baseline.h"
 #include "buf.h"
 #include "collector.h"
 #include "config.h"
@@ -57,6 +58,9 @@ enum {
 	OPT_RESULTS,
 	OPT_SHARD_BALANCE,
 	OPT_DRIVER,
+	OPT_BASELINE,
+	OPT_CONFIRM,
+	OPT_BASELINE_TOLERANCE,
 };
 
 static const struct rn_option check_options[] = {
@@ -66,6 +70,9 @@ static const struct rn_option check_options[] = {
 	{ OPT_TARGET, "target", 't', RN_OPT_REQUIRED, "NAME", "check only this target (repeatable)" },
 	{ OPT_RUNS, "runs", 0, RN_OPT_REQUIRED, "N", "override every target's timing runs" },
 	{ OPT_NO_GOLDEN, "no-golden", 0, RN_OPT_NONE, NULL, "do not compare with golden traces" },
+	{ OPT_BASELINE, "baseline", 0, RN_OPT_REQUIRED, "DIR", "run every target also in the built base checkout DIR, interleaved, and judge head vs base" },
+	{ OPT_BASELINE_TOLERANCE, "baseline-tolerance", 0, RN_OPT_REQUIRED, "PCT", "slowdown of head over base that fails, percent of the base median (default 3)" },
+	{ OPT_CONFIRM, "confirm", 0, RN_OPT_NONE, NULL, "with --baseline: re-measure a failing timing verdict once before it fails" },
 	{ OPT_OTLP_ENDPOINT, "otlp-endpoint", 0, RN_OPT_REQUIRED, "URL", "export the check as OTLP to URL (/v1/traces appended)" },
 	{ OPT_OTLP_PROTOCOL, "otlp-protocol", 0, RN_OPT_REQUIRED, "P", "http/protobuf (default) or http/json" },
 	{ OPT_OTLP_FILE, "otlp-file", 0, RN_OPT_REQUIRED, "FILE", "write the OTLP trace as JSON Lines to FILE" },
@@ -100,7 +107,11 @@ const struct rn_command rn_cmd_check_def = {
 	"counting runs (`counting_runs`, default 1) stop at every syscall for exact counts; a\n"
 	"target gets the kinds its assertions and golden trace need.\n"
 	"Verdicts: PASS, FAIL (blocking), WARN (fail_on_violation = false), SKIP (enabled = false),\n"
-	"NO DATA, ERROR (target could not run, timed out, crashed, or a collector failed).",
+	"NO DATA, ERROR (target could not run, timed out, crashed, or a collector failed).\n"
+	"--baseline DIR runs each target in DIR (a built checkout of the base revision) and here,\n"
+	"alternating, and adds baseline:<metric> rows: times by the Wilcoxon signed-rank test on\n"
+	"the paired differences with a Hodges-Lehmann interval (FAIL, PASS, or inconclusive as\n"
+	"WARN), counts and memory against [regression]'s tolerances.",
 	check_options,
 };
 
@@ -149,6 +160,9 @@ struct check_opts {
 	size_t nonly;
 	long runs;             /* 0 = as configured */
 	bool no_golden;
+	const char *baseline;  /* --baseline DIR, or NULL */
+	double baseline_tolerance; /* fraction; 0 = RN_BASELINE_TOLERANCE */
+	bool confirm;          /* --confirm */
 	const char *otlp_endpoint;
 	const char *otlp_protocol;
 	const char *otlp_file;
@@ -205,6 +219,21 @@ static int on_option(void *ctx, int id, const char *arg)
 	case OPT_NO_GOLDEN:
 		o->no_golden = true;
 		break;
+	case OPT_BASELINE:
+		o->baseline = arg;
+		break;
+	case OPT_CONFIRM:
+		o->confirm = true;
+		break;
+	case OPT_BASELINE_TOLERANCE: {
+		long pct;
+
+		if (parse_long(arg, 1, 100, &pct))
+			return rn_error("--baseline-tolerance needs a whole percentage between 1 and "
+					"100, found '%s'", arg);
+		o->baseline_tolerance = (double)pct / 100.0;
+		break;
+	}
 	case OPT_OTLP_ENDPOINT:
 		o->otlp_endpoint = arg;
 		break;
@@ -465,6 +494,8 @@ static void plan_runs(const struct rn_config *cfg, const struct rn_target_cfg *t
 		time = count = true;
 	if (needs_spool(cfg, tc, o))
 		count = true;
+	if (o->baseline) /* head vs base compares times, counts and memory */
+		time = count = true;
 	if (!time && !count && !tree)
 		time = count = true;
 	p->timing = time || tree ? runs : 0;
@@ -554,7 +585,7 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 		spec.max_as_bytes = tc->max_as_bytes;
 		if (!o->no_propagate && otlp_ctx) {
 			rn_otlp_traceparent(otlp_ctx, index,
-					    warm ? RN_OTLP_RUN_NONE : (size_t)(k - tc->warmup),
+					    warm ? RN_OTLP_RUN_NONE : rn_target_result_measured(r),
 					    traceparent, sizeof(traceparent));
 			spec.traceparent = traceparent;
 		}
@@ -636,6 +667,95 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 		rn_report_progress_done();
 	if (o->github)
 		rn_github_group_end();
+	return rc;
+}
+
+/* What the baseline's runner callback needs (baseline_run_one). */
+struct baseline_ctx {
+	const struct rn_config *cfg;
+	const struct check_opts *o;
+	const struct rn_target_cfg *head, *base; /* the two sides of the target */
+	size_t index, count;                     /* progress position */
+	size_t base_index;                       /* OTLP target index of the base side */
+	const struct rn_otlp_context *otlp;
+};
+
+/* One run of one side for the baseline (rn_baseline_run_fn): run_target with that single
+ * run, its time added to the side's total. */
+static int baseline_run_one(void *ctx, enum rn_baseline_side side, enum rn_baseline_run kind,
+			    struct rn_target_result *r)
+{
+	struct baseline_ctx *c = ctx;
+	struct rn_target_cfg tc = side == RN_BASELINE_BASE ? *c->base : *c->head;
+	struct check_opts o = *c->o;
+	uint64_t before = r->duration_ns;
+	int rc;
+
+	o.runs = 0;
+	o.github = 0;
+	tc.warmup = kind == RN_BASELINE_WARMUP;
+	tc.runs = kind == RN_BASELINE_TIMING;
+	tc.counting_runs = kind == RN_BASELINE_COUNTING;
+	rc = run_target(c->cfg, &tc, &o, side == RN_BASELINE_BASE ? c->base_index : c->index,
+			c->count, c->otlp, false, r);
+	r->duration_ns += before;
+	return rc;
+}
+
+/* Run target `tc` in both trees side by side and append its baseline:* verdicts. Returns 0 or
+ * -ECANCELED. */
+static int run_baseline(const struct rn_config *cfg, const struct rn_target_cfg *tc,
+			const struct rn_target_cfg *base_tc, const struct check_opts *o,
+			const struct rn_baseline *bl, size_t index, size_t count,
+			const struct rn_otlp_context *otlp_ctx, struct rn_target_result *head,
+			struct rn_target_result *base, struct rn_target_report *tv)
+{
+	struct baseline_ctx c = { cfg, o, tc, base_tc, index, count, count + index, otlp_ctx };
+	struct rn_baseline_plan plan;
+	struct run_plan rp;
+	int rc;
+
+	plan_runs(cfg, tc, o, false, &rp);
+	plan.warmup = tc->warmup;
+	plan.pairs = rp.timing;
+	plan.counting = rp.split ? rp.counting : 0;
+	if (o->github) {
+		char title[256];
+
+		snprintf(title, sizeof(title),
+			 "renacer: %s vs base (%u warmup + %u timing pair%s + %u counting run%s "
+			 "a side)", tc->name, plan.warmup, plan.pairs, plan.pairs == 1 ? "" : "s",
+			 plan.counting, plan.counting == 1 ? "" : "s");
+		rn_github_group_begin(title);
+	}
+	rc = rn_baseline_run_target(bl, &plan, &cfg->regression, tc->name, baseline_run_one, &c,
+				    head, base, tv);
+	if (o->github)
+		rn_github_group_end();
+	return rc;
+}
+
+/* --baseline: set up the base tree and check that every selected target is built there.
+ * Returns 0, RN_EXIT_USAGE (no such tree) or RN_EXIT_TARGET (not built). */
+static int baseline_setup(const struct check_opts *o, const struct rn_config *cfg,
+			  struct rn_baseline *bl, struct rn_target_cfg *base_tcs)
+{
+	size_t i, idx = 0;
+	int rc = 0;
+
+	if (rn_baseline_init(bl, o->baseline, cfg->dir))
+		return RN_EXIT_USAGE;
+	if (o->baseline_tolerance > 0)
+		bl->tolerance = o->baseline_tolerance;
+	bl->confirm = o->confirm;
+	for (i = 0; i < cfg->ntargets; i++) {
+		if (!selected(o, cfg->targets[i].name))
+			continue;
+		rn_baseline_target(bl, &cfg->targets[i], &base_tcs[idx]);
+		if (!rc && rn_baseline_check_built(bl, &cfg->targets[i], &base_tcs[idx]))
+			rc = RN_EXIT_TARGET;
+		idx++;
+	}
 	return rc;
 }
 
@@ -795,6 +915,9 @@ int rn_cmd_check(int argc, char **argv)
 	struct rn_target_report *tvs = NULL;
 	struct rn_otlp_context otlp_ctx;
 	struct rn_otlp_cfg otlp_cfg;
+	struct rn_baseline bl;
+	struct rn_target_result *bases = NULL; /* --baseline: the base side of each target */
+	struct rn_target_cfg *base_tcs = NULL;
 	size_t i, k, nsel = 0, idx = 0;
 	int first, rc, worst = 0, interrupted = 0;
 	uint64_t check_start = realtime_ns();
@@ -809,6 +932,12 @@ int rn_cmd_check(int argc, char **argv)
 		free(o.only);
 		return RN_EXIT_OK;
 	}
+	if (!o.baseline && (o.confirm || o.baseline_tolerance > 0)) {
+		rn_error("--confirm and --baseline-tolerance need --baseline DIR");
+		free(o.only);
+		return RN_EXIT_USAGE;
+	}
+	memset(&bl, 0, sizeof(bl));
 	rc = load_config(&cfg, o.config, o.color, false, o.github);
 	if (rc) {
 		free(o.only);
@@ -850,6 +979,15 @@ int rn_cmd_check(int argc, char **argv)
 			o.shard.count);
 	results = rn_xcalloc(nsel, sizeof(*results));
 	tvs = rn_xcalloc(nsel, sizeof(*tvs));
+	if (o.baseline) {
+		base_tcs = rn_xcalloc(nsel, sizeof(*base_tcs));
+		bases = rn_xcalloc(nsel, sizeof(*bases));
+		rc = baseline_setup(&o, &cfg, &bl, base_tcs);
+		if (rc)
+			goto out_results;
+		for (i = 0; i < nsel; i++)
+			rn_target_result_init(&bases[i], base_tcs[i].name);
+	}
 	if (!o.quiet)
 		rn_report_header(o.color, cfg.path, nsel, cfg.nassertions);
 	for (i = 0; i < cfg.ntargets; i++) {
@@ -866,6 +1004,10 @@ int rn_cmd_check(int argc, char **argv)
 			 * could not be judged against it */
 			r->status = RN_RUN_ERROR;
 			r->error = rn_xstrdup("not run: its golden trace is unusable");
+		} else if (!interrupted && o.baseline) {
+			if (run_baseline(&cfg, tc, &base_tcs[idx], &o, &bl, idx, nsel, &otlp_ctx, r,
+					 &bases[idx], &tvs[idx]) == -ECANCELED)
+				interrupted = rn_run_interrupted();
 		} else if (!interrupted) {
 			if (run_target(&cfg, tc, &o, idx, nsel, &otlp_ctx, false, r) == -ECANCELED)
 				interrupted = rn_run_interrupted();
@@ -933,21 +1075,31 @@ int rn_cmd_check(int argc, char **argv)
 			memcpy(all + nall, tvs[i].verdicts, tvs[i].nverdicts * sizeof(*all));
 			nall += tvs[i].nverdicts;
 		}
+		struct rn_target_result *sides = NULL; /* head results, then the base sides */
+		size_t nsides = bases ? 2 * nsel : nsel;
+
 		memset(&in, 0, sizeof(in));
-		in.targets = results;
-		in.ntargets = nsel;
+		if (bases) {
+			sides = rn_xcalloc(nsides, sizeof(*sides));
+			memcpy(sides, results, nsel * sizeof(*sides));
+			memcpy(sides + nsel, bases, nsel * sizeof(*sides));
+		}
+		in.targets = sides ? sides : results;
+		in.ntargets = nsides;
 		in.verdicts = all;
 		in.nverdicts = nall;
 		in.start_unix_ns = check_start;
 		in.end_unix_ns = realtime_ns();
 		in.exit_code = rc;
 		in.config_path = cfg.path;
-		argvs = rn_xcalloc(nsel + 1, sizeof(*argvs));
+		argvs = rn_xcalloc(nsides + 1, sizeof(*argvs));
 		for (i = 0, k = 0; i < cfg.ntargets; i++)
 			if (selected(&o, cfg.targets[i].name))
 				argvs[k++] = (const char *const *)cfg.targets[i].argv;
+		for (i = 0; bases && i < nsel; i++)
+			argvs[k++] = (const char *const *)base_tcs[i].argv;
 		in.argv = argvs;
-		if (trace_out && rn_perfetto_write(trace_out, results, nsel) && !rc)
+		if (trace_out && rn_perfetto_write(trace_out, in.targets, nsides) && !rc)
 			rc = RN_EXIT_OUTPUT;
 		if (otlp_file && rn_otlp_write_file(otlp_file, &otlp_cfg, &otlp_ctx, &in) && !rc)
 			rc = RN_EXIT_OUTPUT;
@@ -956,6 +1108,7 @@ int rn_cmd_check(int argc, char **argv)
 			rc = RN_EXIT_FAIL;
 		free(argvs);
 		free(all);
+		free(sides);
 	}
 	if (o.bench_json && rn_report_bench_json(o.bench_json, tvs, nsel) && !rc)
 		rc = RN_EXIT_OUTPUT;
@@ -969,14 +1122,24 @@ int rn_cmd_check(int argc, char **argv)
 	}
 	/* Advisory: a history write failure is a warning, never the verdict. */
 	rn_history_record(&cfg, o.history, "check", tvs, nsel, rc, o.quiet);
+	if (bases)
+		rn_baseline_report_console(o.color, tvs, nsel);
 	rn_report_console(o.color, tvs, nsel, rc);
 
+out_results:
 	for (i = 0; i < nsel; i++) {
 		rn_target_report_release(&tvs[i]);
 		rn_target_result_release(&results[i]);
+		if (bases)
+			rn_target_result_release(&bases[i]);
+		if (base_tcs)
+			rn_baseline_target_release(&base_tcs[i]);
 	}
 	free(tvs);
 	free(results);
+	free(bases);
+	free(base_tcs);
+	rn_baseline_release(&bl);
 out_otlp:
 	rn_otlp_cfg_release(&otlp_cfg);
 out_config:

@@ -254,6 +254,111 @@ static void test_stats_hodges_lehmann_empty(void **state)
 	assert_int_equal(hl.k, 0);
 }
 
+/*
+ * Wilcoxon signed-rank, one-sided "greater", by brute force over all 2^n sign assignments:
+ *   def wil(d):
+ *       nz = [x for x in d if x != 0]; r = midranks([abs(x) for x in nz])
+ *       ranks = [r[abs(x)] for x in nz]; obs = sum(r[abs(x)] for x in nz if x > 0)
+ *       cnt = sum(sum(k for k, s in zip(ranks, signs) if s) >= obs
+ *                 for signs in product([0, 1], repeat=len(nz)))
+ *       return obs, Fraction(cnt, 2 ** len(nz))
+ */
+static void test_stats_wilcoxon_exact(void **state)
+{
+	static const double all_pos[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+	static const double one_neg[] = { -1, 2, 3, 4, 5 };
+	static const double frac[] = { 0.5, -0.2, 0.9, 1.4, -0.1, 0.7, 0.3, 1.1 };
+	struct rn_wilcoxon w;
+
+	(void)state;
+	rn_stats_wilcoxon(all_pos, N(all_pos), &w);
+	assert_true(w.exact);
+	assert_true(w.w_plus == 55.0);
+	assert_true(fabs(w.p - 1.0 / 1024.0) < 1e-15);
+	rn_stats_wilcoxon(one_neg, N(one_neg), &w);
+	assert_true(w.w_plus == 14.0);
+	assert_true(fabs(w.p - 1.0 / 16.0) < 1e-15);
+	rn_stats_wilcoxon(frac, N(frac), &w);
+	assert_true(w.w_plus == 33.0);
+	assert_true(fabs(w.p - 5.0 / 256.0) < 1e-15);
+}
+
+/* Ties in |d| (1, -1 and 5, -5) get midranks and the zero is dropped: wil() gives
+ * W+ = 37, p = 25/512. */
+static void test_stats_wilcoxon_ties_and_zeros(void **state)
+{
+	static const double d[] = { 3, -1, 4, 1, -5, 9, 2, 6, 0, 5 };
+	static const double zeros[] = { 0, 0, 0 };
+	struct rn_wilcoxon w;
+
+	(void)state;
+	rn_stats_wilcoxon(d, N(d), &w);
+	assert_int_equal(w.n, 9);
+	assert_true(w.w_plus == 37.0);
+	assert_true(fabs(w.p - 25.0 / 512.0) < 1e-15);
+	rn_stats_wilcoxon(zeros, N(zeros), &w);
+	assert_int_equal(w.n, 0);
+	assert_true(w.p == 1.0);
+}
+
+/* Above the exact limit: 70 differences 1..70 all positive, W+ = 2485; the normal
+ * approximation gives z = (2485 - 1242.5 - 0.5) / sqrt(70*71*141/24) = 7.2684..., a p far
+ * below 1e-9. */
+static void test_stats_wilcoxon_normal_approximation(void **state)
+{
+	double d[70];
+	struct rn_wilcoxon w;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < N(d); i++)
+		d[i] = (double)(i + 1);
+	rn_stats_wilcoxon(d, N(d), &w);
+	assert_false(w.exact);
+	assert_true(w.w_plus == 2485.0);
+	assert_true(fabs(w.z - 1242.0 / sqrt(70.0 * 71.0 * 141.0 / 24.0)) < 1e-12);
+	assert_true(w.p < 1e-9);
+}
+
+/*
+ * Walsh averages and their interval, by brute force:
+ *   W = sorted((d[i] + d[j]) / 2 for i in range(n) for j in range(i, n)); estimate = median(W)
+ *   k = largest k with P(W+ <= k - 1) <= alpha (null W+ over all 2^n sign assignments)
+ *   lower = W[k - 1], upper = W[len(W) - k], level = 1 - P(W+ <= k - 1)
+ */
+static void test_stats_walsh_ci_known(void **state)
+{
+	static const double five[] = { 1, 2, 3, 4, 5 };
+	static const double ten[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+	static const double frac[] = { 0.5, -0.2, 0.9, 1.4, -0.1, 0.7, 0.3, 1.1 };
+	static const double three[] = { 1, 2, 3 };
+	struct rn_walsh_ci ci;
+
+	(void)state;
+	rn_stats_walsh_ci(five, N(five), 0.05, &ci);
+	assert_true(ci.estimate == 3.0);
+	assert_int_equal(ci.k, 1);
+	assert_true(ci.lower == 1.0 && ci.upper == 5.0);
+	assert_true(fabs(ci.level - 0.96875) < 1e-12);
+	rn_stats_walsh_ci(ten, N(ten), 0.01, &ci);
+	assert_true(ci.estimate == 5.5);
+	assert_int_equal(ci.k, 6);
+	assert_true(ci.lower == 2.5 && ci.upper == 8.5);
+	assert_true(fabs(ci.level - 0.990234375) < 1e-12);
+	rn_stats_walsh_ci(frac, N(frac), 0.05, &ci);
+	assert_true(fabs(ci.estimate - 0.6) < 1e-12);
+	assert_int_equal(ci.k, 6);
+	assert_true(fabs(ci.lower - 0.15) < 1e-12 && fabs(ci.upper - 1.0) < 1e-12);
+	assert_true(fabs(ci.level - 0.9609375) < 1e-12);
+	/* three pairs cannot reach 95%: P(W+ <= 0) = 1/8 */
+	rn_stats_walsh_ci(three, N(three), 0.05, &ci);
+	assert_true(ci.estimate == 2.0);
+	assert_int_equal(ci.k, 0);
+	assert_true(isinf(ci.lower) && ci.lower < 0 && isinf(ci.upper) && ci.upper > 0);
+	rn_stats_walsh_ci(three, 0, 0.05, &ci);
+	assert_true(isnan(ci.estimate));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -269,6 +374,10 @@ int main(void)
 		cmocka_unit_test(test_stats_hodges_lehmann_five_runs),
 		cmocka_unit_test(test_stats_hodges_lehmann_normal_approximation),
 		cmocka_unit_test(test_stats_hodges_lehmann_empty),
+		cmocka_unit_test(test_stats_wilcoxon_exact),
+		cmocka_unit_test(test_stats_wilcoxon_ties_and_zeros),
+		cmocka_unit_test(test_stats_wilcoxon_normal_approximation),
+		cmocka_unit_test(test_stats_walsh_ci_known),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

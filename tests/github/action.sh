@@ -62,8 +62,14 @@ for s in steps:
 text = open(os.path.join(src, "ci/examples/renacer.yml")).read()
 for m in re.finditer(r"steps\.%s\.outputs\.([A-Za-z0-9_-]+)" % rid, text):
     assert m.group(1) in outputs, f"example reads output {m.group(1)} the action lacks"
-for name in ("renacer-history.yml",):
+for name in ("renacer-history.yml", "renacer-baseline.yml"):
     yaml.safe_load(open(os.path.join(src, "ci/examples", name)))
+bwf = yaml.safe_load(open(os.path.join(src, "ci/examples/renacer-baseline.yml")))
+for s in [s for job in bwf["jobs"].values() for s in job["steps"]]:
+    if "/renacer/ci@" in s.get("uses", ""):
+        bad = set(s.get("with", {})) - inputs
+        assert not bad, f"baseline example passes inputs the action lacks: {bad}"
+        assert "baseline" in s["with"], "baseline example does not set the baseline input"
 hooks = {h["id"] for h in yaml.safe_load(open(os.path.join(src, ".pre-commit-hooks.yaml")))}
 cfg = yaml.safe_load(open(os.path.join(src, "ci/examples/pre-commit-config.yaml")))
 for repo in cfg["repos"]:
@@ -135,7 +141,7 @@ if [ "${RN_ACTION_BUILD:-1}" != 0 ]; then
 	is build "r['failed']" False
 	is build "r['outputs']['result']" pass
 	is build "r['outputs']['renacer'].endswith('/renacer-build/renacer')" True
-	is build "[s['outcome'] for s in r['steps']]" "['skipped', 'success', 'success', 'success', 'success', 'success', 'success']"
+	is build "[s['outcome'] for s in r['steps']]" "['skipped', 'success', 'success', 'skipped', 'success', 'success', 'success', 'success']"
 fi
 
 simulate fail --with config=fail.toml --with "renacer=$bin/renacer"
@@ -187,9 +193,48 @@ simulate badinput --with config=pass.toml --with "renacer=$bin/renacer" --with f
 is badinput "r['failed']" True
 is badinput "'fail-on must be fail, warn or never' in S['check']['log']" True
 
+# baseline: a git repository whose head makes one more fsync than its parent commit; the
+# action checks the parent out into a worktree, builds it there and passes --baseline.
+repo=$ws/repo
+mkdir -p "$repo/build"
+cat >"$repo/app.c" <<'CSRC'
+#include <fcntl.h>
+#include <unistd.h>
+int main(void)
+{
+	int fd = open("out.tmp", O_CREAT | O_WRONLY | O_TRUNC, 0644), i;
+
+	for (i = 0; i < NFSYNC; i++)
+		fsync(fd);
+	close(fd);
+	return unlink("out.tmp");
+}
+CSRC
+cat >"$repo/renacer.toml" <<'TOML'
+[[target]]
+name = "app"
+command = ["./build/app"]
+runs = 3
+
+[regression]
+count_tolerance = 0.0
+count_floor = 0
+TOML
+printf '1\n' >"$repo/nfsync"
+(cd "$repo" && git init -q && git add app.c renacer.toml nfsync &&
+	git -c user.name=t -c user.email=t@t commit -qm base && printf '2\n' >nfsync &&
+	git -c user.name=t -c user.email=t@t commit -qam head &&
+	cc -DNFSYNC="$(cat nfsync)" -o build/app app.c) || fail "baseline: cannot set up the repository"
+simulate baseline --with config=renacer.toml --with "renacer=$bin/renacer" \
+	--with working-directory=repo --with baseline=HEAD~1 \
+	--with 'baseline-build=mkdir -p build && cc -DNFSYNC="$(cat nfsync)" -o build/app app.c'
+is baseline "[s['outcome'] for s in r['steps']]" "['skipped', 'skipped', 'success', 'success', 'failure', 'success', 'success', 'success']"
+is baseline "r['outputs']['result']" fail
+is baseline "'fsync head 2 vs base 1 calls' in r['summary']" True
+
 simulate nobinary --with config=pass.toml --with renacer=no/such/renacer
 is nobinary "r['failed']" True
-is nobinary "[s['outcome'] for s in r['steps']]" "['skipped', 'skipped', 'failure', 'skipped', 'skipped', 'skipped', 'skipped']"
+is nobinary "[s['outcome'] for s in r['steps']]" "['skipped', 'skipped', 'failure', 'skipped', 'skipped', 'skipped', 'skipped', 'skipped']"
 is nobinary "'no renacer binary' in r['steps'][2]['log']" True
 is nobinary "r['outputs']['result']" ""
 

@@ -1,0 +1,664 @@
+/*
+ * baseline.c - the same-job baseline: base and head run side by side, judged by the paired
+ * difference (see baseline.h).
+ */
+#include "baseline.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "log.h"
+#include "stats.h"
+#include "xalloc.h"
+
+/* Most pairs a "would decide it" hint names. */
+#define MAX_HINT_PAIRS 1000
+
+static bool is_dir(const char *p)
+{
+	struct stat st;
+
+	return !stat(p, &st) && S_ISDIR(st.st_mode);
+}
+
+/* The nearest directory at or above `dir` that holds `.git`, else `dir`. Malloc'ed. */
+static char *find_root(const char *dir)
+{
+	struct rn_buf b;
+	char *cur = rn_xstrdup(dir);
+
+	rn_buf_init(&b, 0);
+	for (;;) {
+		char *slash;
+
+		rn_buf_reset(&b);
+		rn_buf_addf(&b, "%s/.git", cur);
+		if (!access(b.buf, F_OK))
+			break;
+		slash = strrchr(cur, '/');
+		if (!slash || slash == cur) {
+			free(cur);
+			cur = rn_xstrdup(dir);
+			break;
+		}
+		*slash = '\0';
+	}
+	rn_buf_release(&b);
+	return cur;
+}
+
+int rn_baseline_init(struct rn_baseline *b, const char *dir, const char *config_dir)
+{
+	char real[PATH_MAX];
+	int err;
+
+	memset(b, 0, sizeof(*b));
+	b->tolerance = RN_BASELINE_TOLERANCE;
+	if (!realpath(dir, real)) {
+		err = errno;
+		rn_error("--baseline '%s': base tree not found: %s", dir, strerror(err));
+		return -err;
+	}
+	if (!is_dir(real)) {
+		rn_error("--baseline '%s': base tree is not a directory", dir);
+		return -ENOTDIR;
+	}
+	b->head_root = find_root(config_dir);
+	if (!strcmp(real, b->head_root)) {
+		rn_error("--baseline '%s': base tree is the head tree itself; check the base "
+			 "revision out elsewhere (git worktree add)", dir);
+		free(b->head_root);
+		b->head_root = NULL;
+		return -EINVAL;
+	}
+	b->dir = rn_xstrdup(real);
+	return 0;
+}
+
+void rn_baseline_release(struct rn_baseline *b)
+{
+	free(b->dir);
+	free(b->head_root);
+	memset(b, 0, sizeof(*b));
+}
+
+/* `p` re-rooted from the head's root to the base's, or a copy when outside it. `p` may be
+ * "KEY=VALUE" when `eq` (the value is re-rooted). */
+static char *reroot(const struct rn_baseline *b, const char *p, bool eq)
+{
+	const char *v = p, *e;
+	size_t hl = strlen(b->head_root);
+	struct rn_buf out;
+
+	if (eq && (e = strchr(p, '=')))
+		v = e + 1;
+	if (strncmp(v, b->head_root, hl) || (v[hl] != '/' && v[hl] != '\0'))
+		return rn_xstrdup(p);
+	rn_buf_init(&out, 0);
+	rn_buf_add(&out, p, (size_t)(v - p));
+	rn_buf_addf(&out, "%s%s", b->dir, v + hl);
+	return rn_buf_detach(&out, NULL);
+}
+
+static char **reroot_list(const struct rn_baseline *b, char *const *list, bool eq)
+{
+	size_t n = 0, i;
+	char **out;
+
+	if (!list)
+		return NULL;
+	while (list[n])
+		n++;
+	out = rn_xcalloc(n + 1, sizeof(*out));
+	for (i = 0; i < n; i++)
+		out[i] = reroot(b, list[i], eq);
+	return out;
+}
+
+static void free_list(char **list)
+{
+	size_t i;
+
+	for (i = 0; list && list[i]; i++)
+		free(list[i]);
+	free(list);
+}
+
+void rn_baseline_target(const struct rn_baseline *b, const struct rn_target_cfg *head,
+			struct rn_target_cfg *base)
+{
+	struct rn_buf name;
+
+	*base = *head;
+	rn_buf_init(&name, 0);
+	rn_buf_addf(&name, "%s (base)", head->name);
+	base->name = rn_buf_detach(&name, NULL);
+	base->argv = reroot_list(b, head->argv, false);
+	base->env = reroot_list(b, head->env, true);
+	base->cwd = reroot(b, head->cwd, false);
+}
+
+void rn_baseline_target_release(struct rn_target_cfg *base)
+{
+	free(base->name);
+	free_list(base->argv);
+	free_list(base->env);
+	free(base->cwd);
+	memset(base, 0, sizeof(*base));
+}
+
+/* `p` resolved against `cwd` (unless absolute) exists. */
+static bool exists_at(const char *cwd, const char *p)
+{
+	struct rn_buf b;
+	bool yes;
+
+	if (*p == '/')
+		return !access(p, F_OK);
+	rn_buf_init(&b, 0);
+	rn_buf_addf(&b, "%s/%s", cwd, p);
+	yes = !access(b.buf, F_OK);
+	rn_buf_release(&b);
+	return yes;
+}
+
+int rn_baseline_check_built(const struct rn_baseline *b, const struct rn_target_cfg *head,
+			    const struct rn_target_cfg *base)
+{
+	size_t i;
+
+	if (!is_dir(base->cwd)) {
+		rn_error("target '%s': base side: working directory '%s' does not exist in the base "
+			 "tree '%s'", head->name, base->cwd, b->dir);
+		return -ENOENT;
+	}
+	for (i = 0; head->argv[i] && base->argv[i]; i++) {
+		const char *h = head->argv[i], *s = base->argv[i];
+
+		if (*h != '/' && !strchr(h, '/'))
+			continue; /* a word, or a command searched in PATH */
+		if (!exists_at(head->cwd, h) || exists_at(base->cwd, s))
+			continue;
+		rn_error("target '%s': base side: '%s%s%s' does not exist in the base tree '%s' (is "
+			 "the base revision built?)", head->name, *s == '/' ? "" : base->cwd,
+			 *s == '/' ? "" : "/", *s == '/' ? s : s + (strncmp(s, "./", 2) ? 0 : 2),
+			 b->dir);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* ---- judging ---- */
+
+static struct rn_verdict_result *push(struct rn_target_report *tv, const char *name,
+				      const char *metric, enum rn_verdict v)
+{
+	struct rn_verdict_result *r = rn_target_report_push(tv);
+	struct rn_buf b;
+
+	rn_buf_init(&b, 0);
+	rn_buf_addf(&b, "baseline:%s", metric);
+	r->assertion = rn_buf_detach(&b, NULL);
+	r->type = rn_xstrdup("baseline");
+	r->target = rn_xstrdup(name);
+	r->verdict = v;
+	return r;
+}
+
+static double median_of(const struct rn_target_result *r, enum rn_metric m, size_t *n)
+{
+	double *s = rn_target_result_samples(r, m, n);
+	double med = *n ? rn_stats_median(s, *n) : NAN;
+
+	free(s);
+	return med;
+}
+
+/* Count growth as golden traces judge it: more than count_tolerance and count_floor. */
+static bool count_grew(double head, double base, double tol, double floor_)
+{
+	return log1p(head) - log1p(base) > log1p(tol) && head - base > floor_;
+}
+
+/* Paired time samples of metric `m` from pair `first` on: fills d (head - base, ns) and the
+ * two sides' samples; returns the number of pairs. */
+static size_t pairs_of(const struct rn_target_result *head, const struct rn_target_result *base,
+		       enum rn_metric m, size_t first, double *d, double *hs, double *bs)
+{
+	size_t n = head->nruns < base->nruns ? head->nruns : base->nruns, i, k = 0;
+
+	for (i = first; i < n; i++, k++) {
+		hs[k] = (double)head->runs[i].v[m];
+		bs[k] = (double)base->runs[i].v[m];
+		d[k] = hs[k] - bs[k];
+	}
+	return k;
+}
+
+static void add_ms(struct rn_buf *b, double ns, bool sign)
+{
+	if (isinf(ns))
+		rn_buf_adds(b, ns < 0 ? "-inf" : "+inf");
+	else
+		rn_buf_addf(b, sign ? "%+.3f" : "%.3f", ns / 1e6);
+}
+
+/* Judge one time metric on pairs [first, ...): returns false when it has no data. */
+static bool judge_time(const struct rn_baseline *b, const struct rn_regression_cfg *reg,
+		       const char *name, enum rn_metric m, const struct rn_target_result *head,
+		       const struct rn_target_result *base, size_t first,
+		       struct rn_target_report *tv)
+{
+	size_t cap = head->nruns + 1, n;
+	double *d = rn_xcalloc(cap, sizeof(*d)), *hs = rn_xcalloc(cap, sizeof(*hs));
+	double *bs = rn_xcalloc(cap, sizeof(*bs));
+	double hmed, bmed, limit, conf;
+	struct rn_wilcoxon w;
+	struct rn_walsh_ci ci;
+	struct rn_verdict_result *v;
+	struct rn_buf msg, det;
+	enum rn_verdict verdict;
+
+	n = pairs_of(head, base, m, first, d, hs, bs);
+	hmed = rn_stats_median(hs, n);
+	bmed = rn_stats_median(bs, n);
+	if (!n || (m == RN_METRIC_GPU_BUSY && hmed == 0 && bmed == 0)) {
+		free(d);
+		free(hs);
+		free(bs);
+		return false;
+	}
+	rn_stats_wilcoxon(d, n, &w);
+	rn_stats_walsh_ci(d, n, reg->alpha, &ci);
+	limit = b->tolerance * bmed;
+	if (w.p < reg->alpha && ci.k && ci.lower > limit)
+		verdict = RN_VERDICT_FAIL;
+	else if (ci.k && ci.upper <= limit)
+		verdict = RN_VERDICT_PASS;
+	else
+		verdict = RN_BASELINE_INCONCLUSIVE;
+	conf = ci.k ? floor((1.0 - 2.0 * reg->alpha) * 1000.0 + 0.5) / 10.0 : 0.0;
+
+	rn_buf_init(&msg, 0);
+	rn_buf_init(&det, 0);
+	if (verdict == RN_BASELINE_INCONCLUSIVE)
+		rn_buf_adds(&msg, "inconclusive: ");
+	rn_buf_adds(&msg, "head ");
+	add_ms(&msg, hmed, false);
+	rn_buf_adds(&msg, " ms vs base ");
+	add_ms(&msg, bmed, false);
+	rn_buf_adds(&msg, " ms: ");
+	add_ms(&msg, ci.estimate, true);
+	rn_buf_addf(&msg, " ms (%+.1f%%)", bmed > 0 ? ci.estimate / bmed * 100.0 : 0.0);
+	if (ci.k) {
+		rn_buf_addf(&msg, ", %g%% CI [", conf);
+		add_ms(&msg, ci.lower, true);
+		rn_buf_adds(&msg, ", ");
+		add_ms(&msg, ci.upper, true);
+		rn_buf_adds(&msg, "] ms");
+	} else {
+		rn_buf_adds(&msg, ", no interval");
+	}
+	rn_buf_addf(&msg, "; limit +%g%% (", b->tolerance * 100.0);
+	add_ms(&msg, limit, true);
+	rn_buf_addf(&msg, " ms), %zu pairs", n);
+	if (verdict == RN_BASELINE_INCONCLUSIVE) {
+		double half = (ci.upper - ci.lower) / 2.0, margin = fabs(ci.estimate - limit);
+		size_t need = 0;
+
+		if (!ci.k) {
+			rn_buf_adds(&msg, "; too few pairs for an interval: more runs (--runs 10) "
+					  "would decide it");
+		} else {
+			if (margin > 0 && isfinite(half))
+				need = (size_t)ceil((double)n * (half / margin) * (half / margin));
+			if (need > n && need <= MAX_HINT_PAIRS)
+				rn_buf_addf(&msg, "; about %zu pairs (--runs %zu) would decide it", need,
+					    need);
+			else
+				rn_buf_adds(&msg, "; the difference is about the limit: more runs "
+						  "would narrow the interval");
+		}
+	}
+	rn_buf_addf(&det, "head vs base, %s, %zu timing pairs run side by side\n",
+		    rn_metric_info(m)->name, n);
+	rn_buf_adds(&det, "head median ");
+	add_ms(&det, hmed, false);
+	rn_buf_adds(&det, " ms, base median ");
+	add_ms(&det, bmed, false);
+	rn_buf_adds(&det, " ms\nHodges-Lehmann difference ");
+	add_ms(&det, ci.estimate, true);
+	rn_buf_adds(&det, " ms");
+	if (ci.k) {
+		rn_buf_addf(&det, ", %g%% interval [", conf);
+		add_ms(&det, ci.lower, true);
+		rn_buf_adds(&det, ", ");
+		add_ms(&det, ci.upper, true);
+		rn_buf_addf(&det, "] ms (Walsh averages, k = %zu)", ci.k);
+	}
+	rn_buf_addf(&det, "\nWilcoxon signed-rank W+ = %g of %zu non-zero differences, one-sided "
+			  "p = %.4g (%s), alpha %g\n",
+		    w.w_plus, w.n, w.p, w.exact ? "exact" : "normal approximation", reg->alpha);
+	rn_buf_adds(&det, "rule: FAIL when p < alpha and the lower bound exceeds the limit; PASS "
+			  "when the upper bound is within it; otherwise inconclusive");
+
+	v = push(tv, name, rn_metric_info(m)->name, verdict);
+	v->has_observed = true;
+	v->observed = hmed / 1e6;
+	v->has_golden = true;
+	v->golden = bmed / 1e6;
+	v->has_budget = true;
+	v->budget = (bmed + limit) / 1e6;
+	v->delta_pct = bmed > 0 ? (hmed - bmed) / bmed * 100.0 : 0.0;
+	v->unit = "ms";
+	v->message = rn_buf_detach(&msg, NULL);
+	v->detail = rn_buf_detach(&det, NULL);
+	{
+		struct rn_buf a;
+
+		rn_buf_init(&a, 0);
+		rn_buf_addf(&a, "median of %zu paired runs", n);
+		v->aggregate = rn_buf_detach(&a, NULL);
+	}
+	free(d);
+	free(hs);
+	free(bs);
+	return true;
+}
+
+/* Report unit of a count or memory metric (static). */
+static const char *unit_of(enum rn_metric m)
+{
+	switch (m) {
+	case RN_METRIC_PROCESSES:
+		return "processes";
+	case RN_METRIC_GPU_DISPATCHES:
+		return "spans";
+	case RN_METRIC_PEAK_RSS:
+	case RN_METRIC_ALLOC_PEAK:
+	case RN_METRIC_GPU_COPY_BYTES:
+		return "bytes";
+	default:
+		return "calls";
+	}
+}
+
+/* A count or memory metric compared by medians. */
+static void judge_median(const struct rn_regression_cfg *reg, const char *name, enum rn_metric m,
+			 const struct rn_target_result *head, const struct rn_target_result *base,
+			 struct rn_target_report *tv)
+{
+	size_t nh, nb;
+	double h = median_of(head, m, &nh), s = median_of(base, m, &nb);
+	bool mem = !strcmp(rn_metric_info(m)->unit, "bytes") &&
+		   (m == RN_METRIC_PEAK_RSS || m == RN_METRIC_ALLOC_PEAK);
+	double tol = mem ? reg->memory_tolerance : reg->count_tolerance;
+	double floor_ = mem ? (double)reg->memory_floor_bytes : (double)reg->count_floor;
+	bool grew;
+	struct rn_verdict_result *v;
+	struct rn_buf msg;
+
+	if (!nh || !nb)
+		return;
+	grew = mem ? h - s > tol * s && h - s > floor_ : count_grew(h, s, tol, floor_);
+	v = push(tv, name, rn_metric_info(m)->name, grew ? RN_VERDICT_FAIL : RN_VERDICT_PASS);
+	rn_buf_init(&msg, 0);
+	rn_buf_addf(&msg, "head %.0f vs base %.0f %s (%+.0f); allowed growth %g%% and %.0f (%s)", h,
+		    s, unit_of(m), h - s, tol * 100.0, floor_,
+		    mem ? "memory_tolerance, memory_floor_bytes" : "count_tolerance, count_floor");
+	v->has_observed = v->has_golden = true;
+	v->observed = h;
+	v->golden = s;
+	v->delta_pct = s > 0 ? (h - s) / s * 100.0 : 0.0;
+	v->unit = unit_of(m);
+	v->message = rn_buf_detach(&msg, NULL);
+}
+
+/* Syscalls by name: one row naming every syscall whose count grew, plus the total. */
+static void judge_syscalls(const struct rn_regression_cfg *reg, const char *name,
+			   const struct rn_target_result *head, const struct rn_target_result *base,
+			   struct rn_target_report *tv)
+{
+	size_t nh, nb, grew = 0;
+	int i, n = rn_syscall_table_size();
+	double h = median_of(head, RN_METRIC_SYSCALLS, &nh);
+	double s = median_of(base, RN_METRIC_SYSCALLS, &nb);
+	double tol = reg->count_tolerance, floor_ = (double)reg->count_floor;
+	struct rn_buf msg, det;
+	struct rn_verdict_result *v;
+
+	if (!nh || !nb || !head->syscall_calls || !base->syscall_calls)
+		return;
+	rn_buf_init(&msg, 0);
+	rn_buf_init(&det, 0);
+	for (i = 0; i < n; i++) {
+		double hc = head->syscall_calls[i], bc = base->syscall_calls[i];
+
+		if (hc == bc)
+			continue;
+		rn_buf_addf(&det, "%-20s head %.0f vs base %.0f calls (%+.0f)%s\n", rn_syscall_name(i),
+			    hc, bc, hc - bc, count_grew(hc, bc, tol, floor_) ? "  grew" : "");
+		if (!count_grew(hc, bc, tol, floor_))
+			continue;
+		rn_buf_addf(&msg, "%s%s head %.0f vs base %.0f calls (%+.0f)", grew ? ", " : "",
+			    rn_syscall_name(i), hc, bc, hc - bc);
+		grew++;
+	}
+	if (count_grew(h, s, tol, floor_))
+		rn_buf_addf(&msg, "%stotal head %.0f vs base %.0f (%+.0f)", grew++ ? "; " : "", h, s,
+			    h - s);
+	if (!grew)
+		rn_buf_addf(&msg, "head %.0f vs base %.0f syscalls (%+.0f), no syscall grew beyond "
+				  "the tolerance",
+			    h, s, h - s);
+	rn_buf_addf(&msg, " (count_tolerance %g%%, count_floor %.0f)", tol * 100.0, floor_);
+	v = push(tv, name, "syscalls", grew ? RN_VERDICT_FAIL : RN_VERDICT_PASS);
+	v->has_observed = v->has_golden = true;
+	v->observed = h;
+	v->golden = s;
+	v->delta_pct = s > 0 ? (h - s) / s * 100.0 : 0.0;
+	v->unit = "calls";
+	v->message = rn_buf_detach(&msg, NULL);
+	v->detail = det.len ? rn_buf_detach(&det, NULL) : NULL;
+	rn_buf_release(&det);
+}
+
+static const enum rn_metric time_metrics[] = {
+	RN_METRIC_WALL, RN_METRIC_CRITICAL_PATH, RN_METRIC_CPU_TIME, RN_METRIC_GPU_BUSY,
+};
+
+void rn_baseline_judge(const struct rn_baseline *b, const struct rn_regression_cfg *reg,
+		       const char *name, const struct rn_target_result *head,
+		       const struct rn_target_result *base, size_t first_pair,
+		       struct rn_target_report *tv)
+{
+	static const enum rn_metric counts[] = {
+		RN_METRIC_SYSCALL_ERRORS, RN_METRIC_PROCESSES, RN_METRIC_GPU_DISPATCHES,
+		RN_METRIC_GPU_COPY_BYTES, RN_METRIC_PEAK_RSS, RN_METRIC_ALLOC_PEAK,
+	};
+	bool gpu = false;
+	size_t i;
+
+	for (i = 0; i < head->nruns; i++)
+		gpu |= head->runs[i].has_gpu;
+	for (i = 0; i < sizeof(time_metrics) / sizeof(time_metrics[0]); i++)
+		judge_time(b, reg, name, time_metrics[i], head, base, first_pair, tv);
+	judge_syscalls(reg, name, head, base, tv);
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		if (!gpu && (counts[i] == RN_METRIC_GPU_DISPATCHES ||
+			     counts[i] == RN_METRIC_GPU_COPY_BYTES))
+			continue;
+		if (counts[i] == RN_METRIC_ALLOC_PEAK && (!head->ncounts || !base->ncounts))
+			continue; /* allocations are seen only under the tracer */
+		judge_median(reg, name, counts[i], head, base, tv);
+	}
+}
+
+/* ---- measuring ---- */
+
+static bool failed(const struct rn_target_result *r)
+{
+	return r->status != RN_RUN_OK;
+}
+
+/* One run on each side, in the given order. */
+static int run_both(rn_baseline_run_fn fn, void *ctx, enum rn_baseline_run kind, bool head_first,
+		    struct rn_target_result *head, struct rn_target_result *base)
+{
+	int rc;
+
+	if (head_first) {
+		rc = fn(ctx, RN_BASELINE_HEAD, kind, head);
+		if (!rc && !failed(head))
+			rc = fn(ctx, RN_BASELINE_BASE, kind, base);
+	} else {
+		rc = fn(ctx, RN_BASELINE_BASE, kind, base);
+		if (!rc && !failed(base))
+			rc = fn(ctx, RN_BASELINE_HEAD, kind, head);
+	}
+	return rc;
+}
+
+/* `pairs` timing pairs; the order rotates: base first in even pairs, head first in odd. */
+static int measure_pairs(unsigned pairs, rn_baseline_run_fn fn, void *ctx,
+			 struct rn_target_result *head, struct rn_target_result *base)
+{
+	unsigned k;
+	int rc = 0;
+
+	for (k = 0; k < pairs && !rc && !failed(head) && !failed(base); k++)
+		rc = run_both(fn, ctx, RN_BASELINE_TIMING, k % 2, head, base);
+	return rc;
+}
+
+static void side_error(const char *name, const struct rn_target_result *head,
+		       const struct rn_target_result *base, struct rn_target_report *tv)
+{
+	struct rn_verdict_result *v = push(tv, name, "run", RN_VERDICT_ERROR);
+	struct rn_buf msg;
+
+	rn_buf_init(&msg, 0);
+	if (failed(base))
+		rn_buf_addf(&msg, "base side failed: %s", base->error ? base->error : "did not run");
+	if (failed(head))
+		rn_buf_addf(&msg, "%shead side failed: %s", failed(base) ? "; " : "",
+			    head->error ? head->error : "did not run");
+	rn_buf_adds(&msg, "; nothing is judged from one side alone");
+	v->message = rn_buf_detach(&msg, NULL);
+}
+
+/* After a failing timing verdict: measure the pairs again and judge the time metrics on the
+ * new pairs alone. A metric fails only when both measurements fail. */
+static int confirm(const struct rn_baseline *b, const struct rn_baseline_plan *plan,
+		   const struct rn_regression_cfg *reg, const char *name, rn_baseline_run_fn fn,
+		   void *ctx, struct rn_target_result *head, struct rn_target_result *base,
+		   struct rn_target_report *tv, size_t first_row)
+{
+	struct rn_target_report again;
+	size_t first = head->nruns, i, k;
+	int rc;
+
+	rc = measure_pairs(plan->pairs, fn, ctx, head, base);
+	if (rc || failed(head) || failed(base))
+		return rc;
+	memset(&again, 0, sizeof(again));
+	for (i = 0; i < sizeof(time_metrics) / sizeof(time_metrics[0]); i++)
+		judge_time(b, reg, name, time_metrics[i], head, base, first, &again);
+	for (i = first_row; i < tv->nverdicts; i++) {
+		struct rn_verdict_result *v = &tv->verdicts[i];
+
+		if (v->verdict != RN_VERDICT_FAIL)
+			continue;
+		for (k = 0; k < again.nverdicts; k++) {
+			struct rn_verdict_result *w = &again.verdicts[k];
+			struct rn_buf msg;
+
+			if (strcmp(w->assertion, v->assertion))
+				continue;
+			rn_buf_init(&msg, 0);
+			if (w->verdict == RN_VERDICT_FAIL)
+				rn_buf_addf(&msg, "%s; confirmed by %zu more pairs: %s", v->message,
+					    head->nruns - first, w->message);
+			else
+				rn_buf_addf(&msg, "%s; not confirmed by %zu more pairs (first "
+						  "measurement: %s)",
+					    w->message, head->nruns - first, v->message);
+			if (w->verdict != RN_VERDICT_FAIL) {
+				rn_verdict_result_release(v);
+				*v = *w;
+				memset(w, 0, sizeof(*w));
+			}
+			free(v->message);
+			v->message = rn_buf_detach(&msg, NULL);
+			break;
+		}
+	}
+	rn_target_report_release(&again);
+	return 0;
+}
+
+int rn_baseline_run_target(const struct rn_baseline *b, const struct rn_baseline_plan *plan,
+			   const struct rn_regression_cfg *reg, const char *name,
+			   rn_baseline_run_fn fn, void *ctx, struct rn_target_result *head,
+			   struct rn_target_result *base, struct rn_target_report *tv)
+{
+	size_t first_row = tv->nverdicts, i;
+	unsigned k;
+	bool time_failed = false;
+	int rc = 0;
+
+	for (k = 0; k < plan->warmup && !rc && !failed(head) && !failed(base); k++)
+		rc = run_both(fn, ctx, RN_BASELINE_WARMUP, k % 2, head, base);
+	if (!rc)
+		rc = measure_pairs(plan->pairs, fn, ctx, head, base);
+	for (k = 0; k < plan->counting && !rc && !failed(head) && !failed(base); k++)
+		rc = run_both(fn, ctx, RN_BASELINE_COUNTING, k % 2, head, base);
+	if (rc)
+		return rc;
+	if (failed(head) || failed(base)) {
+		side_error(name, head, base, tv);
+		return 0;
+	}
+	rn_baseline_judge(b, reg, name, head, base, 0, tv);
+	for (i = first_row; i < tv->nverdicts; i++)
+		if (tv->verdicts[i].verdict == RN_VERDICT_FAIL && tv->verdicts[i].unit &&
+		    !strcmp(tv->verdicts[i].unit, "ms"))
+			time_failed = true;
+	if (b->confirm && time_failed) {
+		rc = confirm(b, plan, reg, name, fn, ctx, head, base, tv, first_row);
+		if (!rc && (failed(head) || failed(base)))
+			side_error(name, head, base, tv);
+	}
+	return rc;
+}
+
+void rn_baseline_report_console(bool color, const struct rn_target_report *t, size_t n)
+{
+	const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[0m" : "";
+	struct rn_buf b;
+	size_t i, k, rows = 0;
+
+	rn_buf_init(&b, 0);
+	rn_buf_addf(&b, "\n%shead vs base%s (same-job baseline)\n", bold, reset);
+	for (i = 0; i < n; i++)
+		for (k = 0; k < t[i].nverdicts; k++) {
+			const struct rn_verdict_result *v = &t[i].verdicts[k];
+
+			if (!v->type || strcmp(v->type, "baseline") || !v->unit ||
+			    strcmp(v->unit, "ms"))
+				continue;
+			rn_buf_addf(&b, "  %s %s %s: %s\n", t[i].result->name, v->assertion,
+				    rn_verdict_label(v->verdict), v->message);
+			rows++;
+		}
+	if (rows)
+		rn_write_stderr(b.buf, b.len);
+	rn_buf_release(&b);
+}

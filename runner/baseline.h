@@ -1,0 +1,140 @@
+/*
+ * baseline.h - the same-job baseline of `renacer check --baseline DIR`.
+ *
+ * Timing across CI jobs is not comparable; timing of two builds run interleaved on one machine
+ * is. DIR is the root of a second checkout (the base revision, built by the user's CI). Every
+ * target runs in both trees: the config comes from the head, and each path of the target
+ * (argv elements, cwd, environment values) that lies under the head's root is re-rooted under
+ * DIR. The head's root is the nearest directory above renacer.toml holding `.git`, else the
+ * directory of renacer.toml.
+ *
+ * Runs alternate: warmups base, head; then the timing runs in pairs whose order rotates
+ * (base, head, then head, base, ...), so drift of the machine falls equally on both sides;
+ * then the counting runs, alternating the same way. Each side gets the same collectors and the same
+ * timing/counting split as `check`.
+ *
+ * Verdict rows `baseline:<metric>` (rn_baseline_judge):
+ *   times   wall_time, critical_path, cpu_time (gpu_busy with GPU spans): the paired
+ *           differences d_i = head_i - base_i of the timing pairs, judged by the one-sided
+ *           Wilcoxon signed-rank test and the Hodges-Lehmann estimate with its Walsh-average
+ *           interval (assertions/stats.h) at [regression] alpha. With the limit
+ *           L = tolerance * base median (the minimum effect that matters):
+ *             FAIL          p < alpha and the lower bound > L (slower by more than L)
+ *             PASS          the upper bound <= L (any slowdown is within L)
+ *             INCONCLUSIVE  otherwise; the message says how many pairs would decide it
+ *   counts  syscalls (each syscall by name, and the total), syscall_errors, processes (GPU
+ *           counts with GPU spans): medians of the counting runs, FAIL when head grew by more
+ *           than [regression] count_tolerance and count_floor, as golden traces judge counts
+ *   memory  peak_rss (timing runs), alloc_peak (counting runs): FAIL when head grew by more
+ *           than memory_tolerance and memory_floor_bytes
+ * Nothing is judged from one side alone: a side that did not run cleanly is an ERROR row
+ * `baseline:run` naming the side.
+ */
+#ifndef RN_BASELINE_H
+#define RN_BASELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "assertion.h"
+#include "config.h"
+#include "golden.h"
+#include "report.h"
+
+/*
+ * The verdict of an undecided timing comparison. WARN until the verdict table has an
+ * INCONCLUSIVE entry; the message starts with "inconclusive" either way.
+ */
+#define RN_BASELINE_INCONCLUSIVE RN_VERDICT_WARN
+
+/* Default tolerance of time metrics, fraction of the base median (3%). */
+#define RN_BASELINE_TOLERANCE 0.03
+
+/* Which checkout a run belongs to (enum rn_baseline_side). */
+enum rn_baseline_side {
+	RN_BASELINE_BASE = 0, /* the --baseline DIR tree */
+	RN_BASELINE_HEAD = 1, /* the tree of renacer.toml */
+};
+
+/* Kind of one run asked of the runner (enum rn_baseline_run). */
+enum rn_baseline_run {
+	RN_BASELINE_WARMUP = 0,   /* one unmeasured run */
+	RN_BASELINE_TIMING = 1,   /* one timing run, added to the side's result */
+	RN_BASELINE_COUNTING = 2, /* one counting run, added to the side's result */
+};
+
+/* The baseline of one check. */
+struct rn_baseline {
+	char *dir;        /* absolute root of the base tree, owned */
+	char *head_root;  /* absolute root of the head tree, owned */
+	double tolerance; /* time tolerance, fraction of the base median (minimum effect) */
+	bool confirm;     /* re-measure a failing timing verdict once before it fails */
+};
+
+/*
+ * Set up `b` for base tree `dir` and the config directory `config_dir` (absolute). Fails with
+ * an error naming the base side when `dir` does not exist, is not a directory, or is the head
+ * tree itself. Returns 0 or -errno (nothing to release then).
+ */
+int rn_baseline_init(struct rn_baseline *b, const char *dir, const char *config_dir);
+/* Free what `b` owns. */
+void rn_baseline_release(struct rn_baseline *b);
+
+/*
+ * The base side of target `head`: a copy whose name is "<name> (base)" (so progress lines and
+ * errors name the side) and whose argv elements, cwd and environment values under the head's
+ * root are re-rooted under b->dir. Fills `base` (released with rn_baseline_target_release).
+ */
+void rn_baseline_target(const struct rn_baseline *b, const struct rn_target_cfg *head,
+			struct rn_target_cfg *base);
+/* Free what rn_baseline_target() allocated in `base`. */
+void rn_baseline_target_release(struct rn_target_cfg *base);
+
+/*
+ * Is the base side built? Every argv element that names an existing file of the head (an
+ * absolute path, or a relative one with a '/' resolved against cwd) must exist in the base,
+ * as must the base cwd. Prints an error naming the base side and the missing path and returns
+ * -ENOENT; else 0.
+ */
+int rn_baseline_check_built(const struct rn_baseline *b, const struct rn_target_cfg *head,
+			    const struct rn_target_cfg *base);
+
+/*
+ * Run one run of `kind` on `side`, adding it to `r` (the side's result). Returns 0 (a failed
+ * run sets r->status and r->error) or -ECANCELED when interrupted.
+ */
+typedef int (*rn_baseline_run_fn)(void *ctx, enum rn_baseline_side side,
+				  enum rn_baseline_run kind, struct rn_target_result *r);
+
+/* How many runs of each kind a target gets on each side. */
+struct rn_baseline_plan {
+	unsigned warmup;   /* warmups per side */
+	unsigned pairs;    /* timing runs per side (pairs) */
+	unsigned counting; /* counting runs per side, 0 without the ptrace collector */
+};
+
+/*
+ * Measure, judge and (with b->confirm) confirm one target: runs `plan` through `fn`, then
+ * appends the `baseline:*` verdicts for target `name` to `tv`. A side that failed gives one
+ * ERROR row naming it. Returns 0 or -ECANCELED (interrupted; no verdicts then).
+ */
+int rn_baseline_run_target(const struct rn_baseline *b, const struct rn_baseline_plan *plan,
+			   const struct rn_regression_cfg *reg, const char *name,
+			   rn_baseline_run_fn fn, void *ctx, struct rn_target_result *head,
+			   struct rn_target_result *base, struct rn_target_report *tv);
+
+/*
+ * Judge head against base (see the top of this file) and append the verdicts to `tv`. Time
+ * metrics use the timing pairs from index `first_pair` on (the runs of both results are
+ * paired by index). Both sides must have run cleanly.
+ */
+void rn_baseline_judge(const struct rn_baseline *b, const struct rn_regression_cfg *reg,
+		       const char *name, const struct rn_target_result *head,
+		       const struct rn_target_result *base, size_t first_pair,
+		       struct rn_target_report *tv);
+
+/* Print the "head vs base" table (medians, difference, interval) of every baseline time row
+ * of `t[0..n)` to stderr. */
+void rn_baseline_report_console(bool color, const struct rn_target_report *t, size_t n);
+
+#endif

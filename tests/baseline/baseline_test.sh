@@ -1,0 +1,157 @@
+#!/bin/sh
+# Integration tests of `renacer check --baseline DIR`: two temporary trees (base and head)
+# with a tiny C target built from the same source with a different number of fsync calls.
+#
+#     baseline_test.sh CASE BUILD_DIR C_COMPILER
+#
+# Exit 0 = pass, 1 = fail, 77 = skipped.
+set -u
+case_name=$1
+build=$2
+cc=$3
+renacer="$build/renacer"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fail() {
+	echo "FAIL: $case_name: $*" >&2
+	[ -f "$tmp/err" ] && sed 's/^/  | /' "$tmp/err" >&2
+	exit 1
+}
+
+# Run renacer in the head tree with stderr captured; sets $rc.
+run() {
+	(cd "$tmp/head" && "$renacer" "$@" >"$tmp/out" 2>"$tmp/err")
+	rc=$?
+}
+
+expect_rc() {
+	[ "$rc" = "$1" ] || fail "expected exit $1, got $rc"
+}
+
+expect_err() {
+	grep -q -- "$1" "$tmp/err" || fail "stderr lacks '$1'"
+}
+
+expect_no_err() {
+	! grep -q -- "$1" "$tmp/err" || fail "stderr has '$1'"
+}
+
+"$renacer" trace -c -o /dev/null -- /bin/true >/dev/null 2>&1 || {
+	echo "SKIP: cannot trace here" >&2
+	exit 77
+}
+
+# The target: one write, NFSYNC fsync calls, exit status STATUS.
+cat >"$tmp/app.c" <<'C'
+#include <fcntl.h>
+#include <unistd.h>
+int main(void)
+{
+	int fd = open("out.tmp", O_CREAT | O_WRONLY | O_TRUNC, 0644), i;
+
+	if (fd < 0 || write(fd, "x", 1) != 1)
+		return 3;
+	for (i = 0; i < NFSYNC; i++)
+		fsync(fd);
+	close(fd);
+	unlink("out.tmp");
+	return STATUS;
+}
+C
+
+# tree DIR NFSYNC STATUS: a checkout with build/app and renacer.toml.
+tree() {
+	mkdir -p "$tmp/$1/build"
+	"$cc" -O1 -DNFSYNC="$2" -DSTATUS="$3" -o "$tmp/$1/build/app" "$tmp/app.c" ||
+		fail "cannot compile the target"
+	cat >"$tmp/$1/renacer.toml" <<'T'
+[[target]]
+name = "app"
+command = ["./build/app"]
+runs = 3
+warmup = 1
+
+[regression]
+count_tolerance = 0.0
+count_floor = 0
+T
+}
+
+case $case_name in
+fsync_count)
+	# Head makes one more fsync per run than base: FAIL naming fsync, and only fsync.
+	tree base 1 0
+	tree head 2 0
+	run check --no-color --baseline ../base --junit "$tmp/junit.xml" --otlp-file "$tmp/otlp.jsonl"
+	expect_rc 1
+	expect_err "FAIL *app/baseline:syscalls: fsync head 2 vs base 1 calls (+1)"
+	grep -q 'baseline:syscalls.*<failure[^>]*fsync head 2 vs base 1' "$tmp/junit.xml" ||
+		tr -d '\n' <"$tmp/junit.xml" | grep -q 'name="baseline:syscalls"[^<]*<failure[^>]*fsync head 2 vs base 1' ||
+		fail "JUnit lacks the failing baseline:syscalls case naming fsync"
+	# the base runs are spans of their own target in OTLP
+	grep -q '"app (base)"' "$tmp/otlp.jsonl" || fail "OTLP lacks the base side's spans"
+	grep "FAIL app/baseline:syscalls" "$tmp/err" | grep -q "write" &&
+		fail "a syscall that did not change is named"
+	# both sides ran, interleaved: progress names the base side
+	expect_err "app (base) timing run"
+	expect_err "head vs base"
+	;;
+base_missing)
+	tree head 1 0
+	run check --no-color --baseline ../nowhere
+	expect_rc 2
+	expect_err "--baseline '../nowhere': base tree not found"
+	expect_no_err "timing run"
+	;;
+base_unbuilt)
+	tree base 1 0
+	tree head 1 0
+	rm "$tmp/base/build/app"
+	run check --no-color --baseline ../base
+	expect_rc 4
+	expect_err "target 'app': base side: '$tmp/base/build/app' does not exist in the base tree"
+	expect_no_err "timing run"
+	;;
+base_fails)
+	# The target fails only in the base: an error naming the base side, nothing judged.
+	tree base 1 1
+	tree head 1 0
+	run check --no-color --baseline ../base
+	expect_rc 4
+	expect_err "ERROR *app/baseline:run: base side failed: target 'app (base)' exited with status 1"
+	expect_no_err "baseline:wall_time"
+	expect_no_err "baseline:syscalls"
+	;;
+head_fails)
+	tree base 1 0
+	tree head 1 1
+	run check --no-color --baseline ../base
+	expect_rc 4
+	expect_err "ERROR *app/baseline:run: head side failed"
+	expect_no_err "base side failed"
+	expect_no_err "baseline:syscalls"
+	;;
+identical)
+	# Identical trees: no FAIL (times may be PASS or inconclusive, counts PASS).
+	tree base 1 0
+	tree head 1 0
+	run check --no-color --baseline ../base --runs 8
+	grep -E "^FAIL app/|baseline:[a-z_]+ +FAIL " "$tmp/err" && fail "a FAIL verdict"
+	expect_err "PASS *[0-9]* calls"
+	grep -q "baseline:syscalls *PASS" "$tmp/err" || fail "syscalls not judged PASS"
+	grep -q "baseline:wall_time" "$tmp/err" || fail "wall_time not judged"
+	[ "$rc" = 0 ] || fail "expected exit 0, got $rc"
+	;;
+confirm_usage)
+	tree head 1 0
+	run check --no-color --confirm
+	expect_rc 2
+	expect_err "need --baseline DIR"
+	;;
+*)
+	echo "unknown case '$case_name'" >&2
+	exit 1
+	;;
+esac
+exit 0

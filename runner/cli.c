@@ -9,6 +9,10 @@
 #include "log.h"
 #include "xalloc.h"
 
+/* getopt_long val of the long option at index i of a command's table: LONG_BASE + i, above
+ * every character a short option can be. */
+#define LONG_BASE 0x1000
+
 static size_t count_options(const struct rn_option *o)
 {
 	size_t n = 0;
@@ -47,7 +51,7 @@ int rn_cli_parse(const struct rn_command *cmd, int argc, char **argv,
 		if (o->long_name) {
 			longs[k].name = o->long_name;
 			longs[k].has_arg = o->arg == RN_OPT_REQUIRED ? required_argument : no_argument;
-			longs[k].val = o->id;
+			longs[k].val = LONG_BASE + (int)i; /* mapped back to o->id below */
 			k++;
 		}
 		if (o->short_name) {
@@ -81,6 +85,19 @@ int rn_cli_parse(const struct rn_command *cmd, int argc, char **argv,
 				rc = rn_error("renacer %s: unknown option '%s'; see 'renacer %s --help'",
 					      cmd->name, bad, cmd->name);
 			break;
+		}
+		/* getopt returns a long option's LONG_BASE + index and a short option's character:
+		 * either way the callback gets the option's id, which may differ from both. */
+		if (c >= LONG_BASE) {
+			c = cmd->options[c - LONG_BASE].id;
+		} else {
+			size_t j;
+
+			for (j = 0; j < n; j++)
+				if (cmd->options[j].short_name == c) {
+					c = cmd->options[j].id;
+					break;
+				}
 		}
 		rc = fn(ctx, c, optarg);
 		if (rc)

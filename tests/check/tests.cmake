@@ -13,6 +13,11 @@ endforeach()
 add_test(NAME check.original_format
 	COMMAND $<TARGET_FILE:renacer> validate --config ${CMAKE_SOURCE_DIR}/tests/config/original.toml)
 set_tests_properties(check.original_format PROPERTIES LABELS integration)
+# A short option whose id differs from its character (-c is --config, id 'C') reaches its
+# handler: validate -c FILE loads FILE (it once failed with "unhandled option").
+add_test(NAME check.short_config
+	COMMAND $<TARGET_FILE:renacer> validate -c ${CMAKE_SOURCE_DIR}/tests/config/original.toml)
+set_tests_properties(check.short_config PROPERTIES LABELS integration)
 
 # Timing runs and counting runs (tests/check/runs_test.sh CASE ...).
 foreach(case time_only count_only both golden golden_v1)

@@ -17,6 +17,7 @@
 #include "exitcode.h"
 #include "github.h"
 #include "junit.h"
+#include "history.h"
 #include "log.h"
 #include "otlp.h"
 #include "report.h"
@@ -35,6 +36,7 @@ enum {
 	OPT_GITHUB,
 	OPT_NO_GITHUB,
 	OPT_BENCH_JSON,
+	OPT_HISTORY,
 };
 
 static const struct rn_option merge_options[] = {
@@ -47,6 +49,7 @@ static const struct rn_option merge_options[] = {
 	{ OPT_GITHUB, "github", 0, RN_OPT_NONE, NULL, "GitHub Actions mode (default when GITHUB_ACTIONS=true)" },
 	{ OPT_NO_GITHUB, "no-github", 0, RN_OPT_NONE, NULL, "disable GitHub Actions mode" },
 	{ OPT_BENCH_JSON, "bench-json", 0, RN_OPT_REQUIRED, "FILE", "write metrics in github-action-benchmark customSmallerIsBetter format" },
+	{ OPT_HISTORY, "history", 0, RN_OPT_NONE, NULL, "record the merged check in the history store even without [history] (as check --history)" },
 	{ OPT_NO_COLOR, "no-color", 0, RN_OPT_NONE, NULL, "no colors (also NO_COLOR=1)" },
 	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no header line" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
@@ -78,6 +81,7 @@ struct merge_opts {
 	bool color;
 	bool quiet;
 	bool help;
+	bool history; /* --history */
 };
 
 static int on_option(void *ctx, int id, const char *arg)
@@ -120,6 +124,9 @@ static int on_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_HELP:
 		o->help = true;
+		break;
+	case OPT_HISTORY:
+		o->history = true;
 		break;
 	default:
 		return rn_error("unhandled option %d", id);
@@ -491,6 +498,11 @@ int rn_cmd_merge(int argc, char **argv)
 			fprintf(stderr, "renacer merge: %zu shard%s, %zu target%s\n", m.nshards,
 				m.nshards == 1 ? "" : "s", m.ntargets, m.ntargets == 1 ? "" : "s");
 		rc = write_reports(&o, &m, have_cfg ? &cfg : NULL);
+		/* One history entry for the whole suite, as one check would have made (advisory:
+		 * never changes rc). The store comes from the config, so a merge without one
+		 * records nothing. */
+		if (have_cfg)
+			rn_history_record(&cfg, o.history, "merge", m.reports, m.ntargets, rc, o.quiet);
 	}
 	if (have_cfg)
 		rn_config_release(&cfg);

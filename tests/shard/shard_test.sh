@@ -128,6 +128,17 @@ EOF
 command -v python3 >/dev/null || { echo "skip: python3 is needed"; exit 77; }
 
 case $case_name in
+history)
+	# One history entry for the merged suite, with every target's verdicts.
+	suite 12 failing
+	shards 3
+	run merge --no-github --history s1.json s2.json s3.json
+	expect_rc 4
+	expect_err "history: recorded run"
+	run history --config renacer.toml list
+	[ "$rc" = 0 ] || fail "history list exited $rc"
+	grep -q merge "$tmp/out" || fail "history list shows no merge run: $(cat "$tmp/out")"
+	;;
 partition)
 	# The union of --shard k/3 for k = 1..3 is every target exactly once, also weighted.
 	for w in 0 1; do

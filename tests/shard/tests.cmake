@@ -2,7 +2,7 @@
 # --shard`, and the sharded example workflow validated against GitHub Actions' schemas with
 # @action-validator/cli (pinned in package-lock.json, installed with
 # `npm ci --prefix tests/shard`; without it the workflow case is skipped, 77).
-foreach(case partition merge_equal stable errors golden balance_golden reports action workflow)
+foreach(case partition merge_equal stable errors golden balance_golden reports action workflow history)
 	add_test(NAME shard.${case}
 		COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/shard_test.sh ${case} ${CMAKE_BINARY_DIR}
 			${CMAKE_SOURCE_DIR})

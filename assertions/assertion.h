@@ -127,6 +127,11 @@ struct rn_target_result {
 	char *build_id;             /* root binary build-id of the last run, owned, or NULL */
 	uint64_t start_unix_ns;     /* wall-clock (CLOCK_REALTIME) start of the first run, ns */
 	uint64_t duration_ns;       /* total time spent on the target, warmups included, ns */
+	bool has_cpu_pressure;      /* cpu_pressure was measured */
+	double cpu_pressure;        /* share of the measured runs' wall time in which some
+				     * runnable task of the machine waited for a CPU, in [0, 1]
+				     * (/proc/pressure/cpu "some"; the machine's load, whatever
+				     * the target does) */
 };
 
 /* Init/release a target result. */
@@ -145,7 +150,11 @@ double *rn_target_result_samples(const struct rn_target_result *r, enum rn_metri
 	X(WARN, "WARN")       /* over budget with fail_on_violation = false */                \
 	X(SKIP, "SKIP")       /* enabled = false; never counted as passed */                  \
 	X(NO_DATA, "NO DATA") /* the metric has no data: an error, never a silent pass */     \
-	X(ERROR, "ERROR")     /* the target could not run, timed out, crashed, collector failed */
+	X(ERROR, "ERROR")     /* the target could not run, timed out, crashed, collector failed */ \
+	X(NOT_JUDGED, "NOT JUDGED") /* the data cannot be judged (too few runs, a test that can  \
+				     * never reach significance, no golden data); never counted \
+				     * as passed; blocks only with [regression] not_judged =     \
+				     * "fail" (README, "Verdicts and exit codes") */
 
 enum rn_verdict {
 #define RN_VERDICT_ENUM(id, label) RN_VERDICT_##id,
@@ -176,6 +185,9 @@ struct rn_verdict_result {
 	char *message;          /* one line: "measured vs budget (golden, delta)", owned */
 	char *detail;           /* multi-line body (tables, chain, evidence), owned, or NULL */
 	char *aggregate;        /* "median of 5 runs" etc., owned, or NULL */
+	char *reason;           /* why this verdict in a few words, for the console's REASON
+				 * column ("1 run < min_runs_for_timing 5", "inconclusive: machine
+				 * loaded"), owned, or NULL (the report then shows the aggregate) */
 	int config_line;        /* line of the [[assertion]] in renacer.toml, 0 if none */
 	double confidence;      /* anti_pattern: detection confidence in [0,1], else 0 */
 	uint64_t time_ns;       /* time attributed to the evaluation (JUnit testcase time), ns */

@@ -75,6 +75,49 @@
 /* The hint that ends the message of every failing golden comparison. */
 #define RN_GOLDEN_HINT "if intended, run ci/regenerate-golden.sh"
 
+/*
+ * The comparisons rn_golden_compare makes, in report order: X(id, name). `name` follows
+ * "golden:" in verdict names and is what `[golden] metrics` and `[golden.tolerances]` accept.
+ */
+#define RN_GOLDEN_CHECKS(X)                         \
+	X(SYSCALLS, "syscalls")                     \
+	X(SYSCALL_COUNTS, "syscall_counts")         \
+	X(CPU_TIME, "cpu_time")                     \
+	X(WALL_TIME, "wall_time")                   \
+	X(CRITICAL_PATH, "critical_path")           \
+	X(PEAK_RSS, "peak_rss")                     \
+	X(ALLOC_PEAK, "alloc_peak")                 \
+	X(GPU_BUSY, "gpu_busy")                     \
+	X(GPU_DISPATCHES, "gpu_dispatches")         \
+	X(GPU_COPY_BYTES, "gpu_copy_bytes")
+
+/* Golden comparison identifiers (enum rn_golden_check). */
+enum rn_golden_check {
+#define RN_GOLDEN_CHECK_ENUM(id, name) RN_GOLDEN_CHECK_##id,
+	RN_GOLDEN_CHECKS(RN_GOLDEN_CHECK_ENUM)
+#undef RN_GOLDEN_CHECK_ENUM
+	RN_GOLDEN_CHECK_COUNT
+};
+
+/* The comparison named `name` ("wall_time"), or -1. */
+int rn_golden_check_lookup(const char *name);
+/* Name of comparison `c` ("wall_time"). */
+const char *rn_golden_check_name(enum rn_golden_check c);
+
+/*
+ * CPU pressure (share of wall time in which some runnable task waited for a CPU, from
+ * /proc/pressure/cpu) at or above which the machine counts as loaded: a wall-time or
+ * critical-path slowdown without significantly more cpu_time is then INCONCLUSIVE (WARN), for
+ * every kind of target (README, "Golden traces").
+ */
+#define RN_LOAD_PRESSURE_BUSY 0.10
+/*
+ * A timing shift is told apart from the golden trace's own noise only when its lower confidence
+ * bound exceeds this many robust standard deviations (1.4826 * MAD) of the golden samples;
+ * below that the verdict is INCONCLUSIVE (WARN).
+ */
+#define RN_GOLDEN_NOISE_SIGMAS 2.0
+
 /* How golden comparisons judge regressions; filled from the [regression] table of
  * renacer.toml. Defaults (rn_regression_cfg_init) are given per field. */
 struct rn_regression_cfg {
@@ -91,11 +134,38 @@ struct rn_regression_cfg {
 	bool timing;                  /* judge timing metrics; false reports them as SKIP
 				       * (default true) */
 	unsigned min_runs_for_timing; /* runs needed on both sides to judge timing (default 5) */
-	bool load_guard;              /* wall-time and critical-path slowdowns of a CPU-bound target
-				       * (cpu_time >= half of wall_time in the golden) whose
-				       * cpu_time did not grow significantly are machine contention,
-				       * not the program: WARN instead of FAIL (default true) */
+	bool load_guard;              /* wall-time and critical-path slowdowns whose cpu_time did
+				       * not grow significantly are INCONCLUSIVE (WARN) instead of
+				       * FAIL when the target is CPU-bound (cpu_time >= half of
+				       * wall_time in the golden) or the machine was loaded during
+				       * the runs (RN_LOAD_PRESSURE_BUSY) (default true) */
+	bool not_judged_fails;        /* NOT JUDGED blocks like FAIL (exit 1); from
+				       * [regression] not_judged = "fail" (default false: "warn") */
+	bool judged[RN_GOLDEN_CHECK_COUNT]; /* [golden] metrics: comparisons made; the others
+					     * are reported as SKIP (default all true) */
+	double tolerance[RN_GOLDEN_CHECK_COUNT]; /* [golden.tolerances]: per-comparison
+						  * tolerance, fraction, replacing
+						  * count/timing/memory_tolerance; < 0 when not
+						  * given (default) */
 };
+
+/*
+ * Whether a one-sided Mann-Whitney test of `nb` new runs against `na` golden runs can ever
+ * reach p < alpha: its smallest p-value, 1 / C(na + nb, na) without ties (exact) or the normal
+ * approximation's at the largest U (stats.h), must be below alpha. With 3 runs against a 5-run
+ * golden the smallest p is 1/56 = 0.0179, so alpha 0.01 can never be reached.
+ */
+bool rn_golden_timing_feasible(size_t na, size_t nb, double alpha);
+/*
+ * The smallest number of new runs (>= `least`) that can reach alpha against `na` golden runs,
+ * or 0 when none up to 1000 can (na == 0).
+ */
+size_t rn_golden_timing_min_runs(size_t na, size_t least, double alpha);
+/*
+ * Relative spread of timing samples: 1.4826 * MAD / median (a robust coefficient of
+ * variation); 0 when n < 2 or the median is 0.
+ */
+double rn_golden_spread(const double *x, size_t n);
 
 /* Set the defaults documented above. */
 void rn_regression_cfg_init(struct rn_regression_cfg *cfg);

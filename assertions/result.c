@@ -358,5 +358,6 @@ void rn_verdict_result_release(struct rn_verdict_result *v)
 	free(v->message);
 	free(v->detail);
 	free(v->aggregate);
+	free(v->reason);
 	memset(v, 0, sizeof(*v));
 }

@@ -20,6 +20,7 @@
 #include "config.h"
 #include "github.h"
 #include "golden.h"
+#include "judging.h"
 #include "junit.h"
 #include "log.h"
 #include "otlp.h"
@@ -125,6 +126,7 @@ struct check_opts {
 	const char **only;     /* --target names, NULL-terminated */
 	size_t nonly;
 	long runs;             /* 0 = as configured */
+	unsigned min_runs;     /* golden update: record at least this many runs unless --runs */
 	bool no_golden;
 	const char *otlp_endpoint;
 	const char *otlp_protocol;
@@ -358,10 +360,15 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 		      const struct rn_otlp_context *otlp_ctx, struct rn_target_result *r)
 {
 	unsigned runs = o->runs ? (unsigned)o->runs : tc->runs;
-	unsigned total = tc->warmup + runs, k;
+	unsigned total, k;
 	bool spool = needs_spool(cfg, tc, o);
 	uint64_t t0 = monotonic_ns();
+	struct rn_pressure_probe probe = { 0 };
 	int rc = 0;
+
+	if (!o->runs && runs < o->min_runs)
+		runs = o->min_runs;
+	total = tc->warmup + runs;
 
 	if (o->github) {
 		char title[256];
@@ -407,6 +414,8 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 					    traceparent, sizeof(traceparent));
 			spec.traceparent = traceparent;
 		}
+		if (k == tc->warmup)
+			rn_pressure_probe_begin(&probe);
 		rn_trace_init(&t);
 		if (spool && !warm && rn_trace_spool_enable(&t))
 			rn_warn("target '%s': cannot create the span spool; anti-patterns and the "
@@ -453,6 +462,8 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 		rn_target_result_add_run(r, &t);
 		r->runs[r->nruns - 1].start_unix_ns = start_unix;
 	}
+	if (probe.mono_ns && r->nruns)
+		rn_pressure_probe_end(&probe, r);
 	r->duration_ns = monotonic_ns() - t0;
 	if (!o->quiet)
 		rn_report_progress_done();
@@ -472,8 +483,10 @@ static char *path_join(const char *dir, const char *name, const char *ext)
 
 /* Golden comparison of one target: appends verdicts. Returns RN_EXIT_CONFIG when the golden
  * file is unusable (reported as ERROR verdict too), else 0. */
-static int compare_golden(const struct rn_config *cfg, struct rn_target_result *r,
-			  struct rn_target_report *tv)
+static char **relative_argv(const struct rn_config *cfg, char *const *argv);
+
+static int compare_golden(const struct rn_config *cfg, const struct rn_target_cfg *tc,
+			  struct rn_target_result *r, struct rn_target_report *tv)
 {
 	char *path = path_join(cfg->golden_dir, r->name, ".json");
 	struct rn_golden g;
@@ -507,6 +520,14 @@ static int compare_golden(const struct rn_config *cfg, struct rn_target_result *
 		free(path);
 		return RN_EXIT_CONFIG;
 	}
+	{
+		char **argv_rel = relative_argv(cfg, tc->argv);
+
+		rn_golden_identity_warn(&g, rel, r->name, (const char *const *)argv_rel);
+		for (i = 0; argv_rel[i]; i++)
+			free(argv_rel[i]);
+		free(argv_rel);
+	}
 	if (r->nruns && r->status == RN_RUN_OK &&
 	    !rn_golden_compare(&g, rel, r, &cfg->regression, &out, &nout)) {
 		for (i = 0; i < nout; i++)
@@ -519,7 +540,8 @@ static int compare_golden(const struct rn_config *cfg, struct rn_target_result *
 }
 
 /* Exit code of the whole check from its verdicts (priority documented in --help). */
-static int exit_code_of(const struct rn_target_report *tvs, size_t n, int worst_other)
+static int exit_code_of(const struct rn_target_report *tvs, size_t n, int worst_other,
+			bool not_judged_fails)
 {
 	bool fail = false, error = false;
 	size_t i, k;
@@ -528,7 +550,8 @@ static int exit_code_of(const struct rn_target_report *tvs, size_t n, int worst_
 		for (k = 0; k < tvs[i].nverdicts; k++) {
 			enum rn_verdict v = tvs[i].verdicts[k].verdict;
 
-			if (v == RN_VERDICT_FAIL || v == RN_VERDICT_NO_DATA)
+			if (v == RN_VERDICT_FAIL || v == RN_VERDICT_NO_DATA ||
+			    (v == RN_VERDICT_NOT_JUDGED && not_judged_fails))
 				fail = true;
 			if (v == RN_VERDICT_ERROR)
 				error = true;
@@ -649,7 +672,7 @@ int rn_cmd_check(int argc, char **argv)
 			rn_assertion_evaluate(&cfg.assertions[k], r, rn_target_report_push(&tvs[idx]));
 		}
 		if (!o.no_golden && cfg.regression.enabled && !interrupted) {
-			rc = compare_golden(&cfg, r, &tvs[idx]);
+			rc = compare_golden(&cfg, tc, r, &tvs[idx]);
 			if (rc && !worst)
 				worst = rc;
 		}
@@ -666,7 +689,7 @@ int rn_cmd_check(int argc, char **argv)
 		idx++;
 	}
 
-	rc = exit_code_of(tvs, nsel, worst);
+	rc = exit_code_of(tvs, nsel, worst, cfg.regression.not_judged_fails);
 	if (interrupted)
 		rc = interrupted == SIGINT ? RN_EXIT_SIGINT : RN_EXIT_SIGTERM;
 
@@ -770,6 +793,10 @@ int rn_cmd_validate(int argc, char **argv)
 	rc = load_config(&cfg, o.config, o.color, o.quiet, o.github);
 	if (rc)
 		return rc;
+	if (rn_config_check_feasible(&cfg, o.color)) {
+		rn_config_release(&cfg);
+		return RN_EXIT_CONFIG;
+	}
 	if (!o.quiet)
 		fprintf(stderr, "%s: ok (%zu target%s, %zu assertion%s)\n", cfg.path, cfg.ntargets,
 			cfg.ntargets == 1 ? "" : "s", cfg.nassertions, cfg.nassertions == 1 ? "" : "s");
@@ -839,6 +866,7 @@ int rn_cmd_golden(int argc, char **argv)
 	}
 	for (i = 0; i < cfg.ntargets; i++)
 		nsel += selected(&o, cfg.targets[i].name);
+	o.min_runs = cfg.golden_runs;
 	for (i = 0; i < cfg.ntargets; i++) {
 		const struct rn_target_cfg *tc = &cfg.targets[i];
 		struct rn_target_result r;
@@ -863,6 +891,7 @@ int rn_cmd_golden(int argc, char **argv)
 			rc = RN_EXIT_TARGET;
 			continue;
 		}
+		rn_golden_noise_report(&r, &cfg.regression);
 		path = path_join(cfg.golden_dir, tc->name, ".json");
 		rel = relative_argv(&cfg, tc->argv);
 		rn_diag_init(&d, path, NULL, 0);

@@ -954,6 +954,17 @@ static const struct step steps[] = {
 	  "bytes", true },
 };
 
+/* The step judging metric `m` (a timing metric of the table above). */
+static const struct step *step_of(enum rn_metric m)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+		if (steps[i].metric == m && steps[i].judge != JUDGE_SYSCALLS)
+			return &steps[i];
+	return &steps[0];
+}
+
 /* State of one rn_golden_compare call. */
 struct cmp {
 	const struct rn_golden *g;            /* the baseline */
@@ -1467,54 +1478,84 @@ static void maybe_downgrade(struct cmp *c, struct rn_verdict_result *v, struct r
 		    c->elsewhere);
 }
 
-/* True when the runs' `m` samples are significantly slower than the golden's at all (p <
- * alpha), whatever the size of the shift: the evidence the load guard looks for in cpu_time. */
-static bool slower(const struct cmp *c, enum rn_metric m)
-{
-	const double *a = c->g->samples[m];
-	double *b = observed(c->r, m);
-	struct rn_mann_whitney mw;
-	bool r;
+/* How the timing rule decided (enum timing_outcome). */
+enum timing_outcome {
+	T_PASS,          /* no slowdown beyond the tolerance at significance */
+	T_FAIL,          /* a regression */
+	T_NOISE,         /* slower beyond the tolerance, but within the golden trace's own noise */
+	T_LOAD,          /* slower beyond the tolerance, but within the loaded machine's allowance */
+	T_GUARD,         /* wall clock slower, cpu_time not: contention (the load guard) */
+};
 
-	if (!a) {
-		free(b);
-		return false;
-	}
-	rn_stats_mann_whitney(a, c->g->nruns, b, c->r->nruns, &mw);
-	r = mw.p < c->cfg->alpha;
-	free(b);
-	return r;
+/* The inputs and bounds of one timing decision. */
+struct timing_eval {
+	struct rn_mann_whitney mw;
+	struct rn_hodges_lehmann hl;
+	double gold;      /* golden median, ns */
+	double limit;     /* tolerance * gold, ns */
+	double noise;     /* RN_GOLDEN_NOISE_SIGMAS * 1.4826 * MAD of the golden samples, ns */
+	double allowance; /* RN_LOAD_ALLOWANCE * CPU pressure * gold when loaded, else 0, ns */
+	char why[256];    /* the load guard's reason (T_GUARD) */
+};
+
+static bool loaded(const struct cmp *c)
+{
+	return c->r->has_cpu_pressure && c->r->cpu_pressure >= RN_LOAD_PRESSURE_BUSY;
 }
 
-/*
- * The load guard: wall time and critical path include waiting for a CPU (and for a disk shared
- * with other jobs), cpu_time does not. A slowdown on the wall clock without significantly more
- * CPU time is machine contention, not the program, when the target is CPU-bound (cpu_time at
- * least half its wall time in the golden trace) or when the machine was loaded during the runs
- * (CPU pressure at or above RN_LOAD_PRESSURE_BUSY): for I/O-bound and multi-process targets a
- * busy machine delays every wake-up. Writes why into `why` and returns true then.
- */
-static bool contention(const struct cmp *c, const struct step *s, char *why, size_t cap)
-{
-	const double *cpu = c->g->samples[RN_METRIC_CPU_TIME];
-	const double *wall = c->g->samples[RN_METRIC_WALL];
-	bool cpu_bound, loaded;
+static const struct step *step_of(enum rn_metric m);
 
-	if (!c->cfg->load_guard || !cpu || !wall ||
-	    (s->metric != RN_METRIC_WALL && s->metric != RN_METRIC_CRITICAL_PATH))
-		return false;
-	if (slower(c, RN_METRIC_CPU_TIME))
-		return false;
-	cpu_bound = median_of(cpu, c->g->nruns) >= 0.5 * median_of(wall, c->g->nruns);
-	loaded = c->r->has_cpu_pressure && c->r->cpu_pressure >= RN_LOAD_PRESSURE_BUSY;
-	if (loaded)
-		snprintf(why, cap, "cpu_time did not grow and the machine was loaded (CPU pressure "
-			 "%.0f%% of the runs' time >= %.0f%%)", c->r->cpu_pressure * 100.0,
-			 RN_LOAD_PRESSURE_BUSY * 100.0);
-	else if (cpu_bound)
-		snprintf(why, cap, "cpu_time did not grow for this CPU-bound target: the machine "
-			 "was busier, not the program");
-	return loaded || cpu_bound;
+/*
+ * The timing rule for step `s` (samples present on both sides, enough runs): a regression needs
+ * a significant shift (p < alpha) whose lower confidence bound exceeds the tolerance, the
+ * golden's own noise, and on a loaded machine the load allowance; wall time and critical path
+ * also need cpu_time to have regressed when the target is CPU-bound or the machine loaded.
+ */
+static enum timing_outcome timing_rule(const struct cmp *c, const struct step *s,
+				       struct timing_eval *e)
+{
+	const double *a = c->g->samples[s->metric];
+	size_t na = c->g->nruns, nb = c->r->nruns;
+	double *b = observed(c->r, s->metric);
+
+	memset(e, 0, sizeof(*e));
+	e->gold = median_of(a, na);
+	e->limit = tol_of(c, s, c->cfg->timing_tolerance) * e->gold;
+	e->noise = RN_GOLDEN_NOISE_SIGMAS * 1.4826 * (na ? rn_stats_mad(a, na) : 0.0);
+	e->allowance = loaded(c) ? RN_LOAD_ALLOWANCE * c->r->cpu_pressure * e->gold : 0.0;
+	rn_stats_mann_whitney(a, na, b, nb, &e->mw);
+	rn_stats_hodges_lehmann(a, na, b, nb, c->cfg->alpha, &e->hl);
+	free(b);
+	if (!(e->mw.p < c->cfg->alpha && e->hl.lower > e->limit))
+		return T_PASS;
+	if (e->hl.lower <= e->noise)
+		return T_NOISE;
+	if (e->hl.lower <= e->limit + e->allowance)
+		return T_LOAD;
+	if (c->cfg->load_guard &&
+	    (s->metric == RN_METRIC_WALL || s->metric == RN_METRIC_CRITICAL_PATH)) {
+		const double *cpu = c->g->samples[RN_METRIC_CPU_TIME];
+		const double *wall = c->g->samples[RN_METRIC_WALL];
+		struct timing_eval ce;
+		bool cpu_bound;
+
+		if (!cpu || !wall || !(median_of(cpu, na) > 0.0))
+			return T_FAIL;
+		cpu_bound = median_of(cpu, na) >= 0.5 * median_of(wall, na);
+		if (!cpu_bound && !loaded(c))
+			return T_FAIL; /* an I/O-bound target on a quiet machine: its own time */
+		if (timing_rule(c, step_of(RN_METRIC_CPU_TIME), &ce) == T_FAIL)
+			return T_FAIL;
+		if (loaded(c))
+			snprintf(e->why, sizeof(e->why), "cpu_time did not regress and the machine "
+				 "was loaded (CPU pressure %.0f%% of the runs' time >= %.0f%%)",
+				 c->r->cpu_pressure * 100.0, RN_LOAD_PRESSURE_BUSY * 100.0);
+		else
+			snprintf(e->why, sizeof(e->why), "cpu_time did not regress for this "
+				 "CPU-bound target: the machine was busier, not the program");
+		return T_GUARD;
+	}
+	return T_FAIL;
 }
 
 /* Write a NOT JUDGED timing verdict: `reason` for the table, `fix` says what to change. */
@@ -1540,9 +1581,9 @@ static void judge_timing(struct cmp *c, const struct step *s, struct rn_verdict_
 	double limit = tol * gold;
 	double noise = RN_GOLDEN_NOISE_SIGMAS * 1.4826 * (na ? rn_stats_mad(a, na) : 0.0);
 	char o[64], g[64], d[64], t[64], conf[64], p[64], lo[64], sh[64], lim[64], al[32];
-	char head[256], reason[200], fix[400], why[256];
-	struct rn_mann_whitney mw;
-	struct rn_hodges_lehmann hl;
+	char head[256], reason[200], fix[400];
+	struct timing_eval e;
+	enum timing_outcome outcome;
 	struct rn_buf m, det;
 
 	set_values(v, s, obs, gold, gold + limit);
@@ -1609,19 +1650,17 @@ static void judge_timing(struct cmp *c, const struct step *s, struct rn_verdict_
 		goto out;
 	}
 
-	rn_stats_mann_whitney(a, na, b, nb, &mw);
-	rn_stats_hodges_lehmann(a, na, b, nb, cfg->alpha, &hl);
-	fmt_p(p, sizeof(p), mw.p);
-	fmt_signed(sh, sizeof(sh), "ns", hl.shift);
+	outcome = timing_rule(c, s, &e);
+	fmt_p(p, sizeof(p), e.mw.p);
+	fmt_signed(sh, sizeof(sh), "ns", e.hl.shift);
 	fmt_signed(lim, sizeof(lim), "ns", limit);
-	if (isfinite(hl.lower))
-		fmt_signed(lo, sizeof(lo), "ns", hl.lower);
+	if (isfinite(e.hl.lower))
+		fmt_signed(lo, sizeof(lo), "ns", e.hl.lower);
 	else
 		snprintf(lo, sizeof(lo), "none (too few runs)");
-
-	v->verdict = mw.p < cfg->alpha && hl.lower > limit ? RN_VERDICT_FAIL : RN_VERDICT_PASS;
 	rn_buf_addf(&m, "%s %s vs golden %s (%s, tolerance %s)", name, o, g, d, t);
-	if (v->verdict == RN_VERDICT_FAIL && hl.lower <= noise) {
+	switch (outcome) {
+	case T_NOISE: {
 		char nz[64];
 
 		/* The golden trace's own runs differ by more than this shift: it cannot tell the
@@ -1635,23 +1674,50 @@ static void judge_timing(struct cmp *c, const struct step *s, struct rn_verdict_
 			    nz + 1, RN_GOLDEN_NOISE_SIGMAS);
 		rn_buf_addf(&det, "inconclusive: the lower bound %s does not exceed the golden "
 			    "noise %s\n", lo, nz);
-	} else if (v->verdict == RN_VERDICT_FAIL && contention(c, s, why, sizeof(why))) {
+		break;
+	}
+	case T_LOAD: {
+		char al2[64];
+
+		fmt_signed(al2, sizeof(al2), "ns", e.limit + e.allowance);
 		v->verdict = RN_VERDICT_WARN;
-		set_reason(v, "inconclusive: slower, but %s",
-			   strstr(why, "loaded") ? "machine loaded, cpu_time same" : "cpu_time same");
+		set_reason(v, "inconclusive: machine loaded (CPU pressure %.0f%%)",
+			   c->r->cpu_pressure * 100.0);
+		rn_buf_addf(&m, ": INCONCLUSIVE (WARN): slower by at least %s (%s), but the machine "
+			    "was loaded (CPU pressure %.0f%% of the runs' time) and the shift stays "
+			    "within tolerance plus the load allowance (%s); run the check on a "
+			    "quieter machine to decide", lo + 1, p, c->r->cpu_pressure * 100.0,
+			    al2 + 1);
+		rn_buf_addf(&det, "inconclusive: the lower bound %s does not exceed the limit plus "
+			    "the load allowance %s (%.2f x pressure x golden)\n", lo, al2,
+			    RN_LOAD_ALLOWANCE);
+		break;
+	}
+	case T_GUARD:
+		v->verdict = RN_VERDICT_WARN;
+		set_reason(v, "inconclusive: %s", loaded(c) ? "machine loaded, cpu_time same"
+							    : "cpu_time same (CPU-bound)");
 		rn_buf_addf(&m, ": INCONCLUSIVE (WARN), not FAIL: slower by at least %s (%s), but %s "
-			    "([regression] load_guard)", lo + 1, p, why);
-		rn_buf_addf(&det, "load guard: %s\n", why);
-	} else if (v->verdict == RN_VERDICT_FAIL) {
+			    "([regression] load_guard)", lo + 1, p, e.why);
+		rn_buf_addf(&det, "load guard: %s\n", e.why);
+		break;
+	case T_FAIL:
+		v->verdict = RN_VERDICT_FAIL;
 		set_reason(v, "slower by >= %s (%s)", lo + 1, p);
 		rn_buf_addf(&m, ": slower by at least %s at %s%% confidence (%s)", lo + 1, conf, p);
-	} else if (mw.p < cfg->alpha) {
-		set_reason(v, "significant (%s) but within %s", p, t);
-		rn_buf_addf(&m, ": significant slowdown (%s) of at least %s, within %s", p,
-			    isfinite(hl.lower) && hl.lower > 0 ? lo + 1 : "0 ms", lim + 1);
-	} else {
-		set_reason(v, "no significant slowdown (%s)", p);
-		rn_buf_addf(&m, ": no significant slowdown (%s)", p);
+		break;
+	case T_PASS:
+		v->verdict = RN_VERDICT_PASS;
+		if (e.mw.p < cfg->alpha) {
+			set_reason(v, "significant (%s) but within %s", p, t);
+			rn_buf_addf(&m, ": significant slowdown (%s) of at least %s, within %s", p,
+				    isfinite(e.hl.lower) && e.hl.lower > 0 ? lo + 1 : "0 ms",
+				    lim + 1);
+		} else {
+			set_reason(v, "no significant slowdown (%s)", p);
+			rn_buf_addf(&m, ": no significant slowdown (%s)", p);
+		}
+		break;
 	}
 	maybe_downgrade(c, v, &m);
 	if (c->r->has_cpu_pressure)
@@ -1668,17 +1734,22 @@ static void judge_timing(struct cmp *c, const struct step *s, struct rn_verdict_
 		rn_buf_addf(&det, "%-28s %14s\n", label, lim);
 		fmt_signed(nz, sizeof(nz), "ns", noise);
 		rn_buf_addf(&det, "%-28s %14s\n", "golden noise (2 x 1.48 MAD)", nz);
+		if (e.allowance > 0.0) {
+			fmt_signed(nz, sizeof(nz), "ns", e.allowance);
+			rn_buf_addf(&det, "%-28s %14s\n", "load allowance", nz);
+		}
 	}
 	{
 		char u[64];
 
-		fixed(u, sizeof(u), mw.u, 1);
+		fixed(u, sizeof(u), e.mw.u, 1);
 		rn_buf_addf(&det, "Mann-Whitney U = %s of %zu pairs, one-sided %s (%s), alpha %s\n",
-			    u, na * nb, p, mw.exact ? "exact" : "normal approximation", al);
+			    u, na * nb, p, e.mw.exact ? "exact" : "normal approximation", al);
 	}
-	rn_buf_addf(&det, "rule: fails when p < alpha and the lower bound exceeds both the limit "
-			  "and the golden noise; inconclusive (WARN) when it exceeds only the limit, "
-			  "or when the load guard applies\n");
+	rn_buf_addf(&det, "rule: fails when p < alpha and the lower bound exceeds the limit, the "
+			  "golden noise and (loaded machine) the limit plus the load allowance; "
+			  "inconclusive (WARN) when it exceeds only some, or when the load guard "
+			  "applies\n");
 out:
 	free(b);
 	set_message(v, &m);

@@ -117,6 +117,13 @@ const char *rn_golden_check_name(enum rn_golden_check c);
  * below that the verdict is INCONCLUSIVE (WARN).
  */
 #define RN_GOLDEN_NOISE_SIGMAS 2.0
+/*
+ * On a loaded machine (RN_LOAD_PRESSURE_BUSY) every timing metric, cpu_time included (shared
+ * caches, SMT siblings and the tracer's own stops slow it too), must also be slower than
+ * tolerance + RN_LOAD_ALLOWANCE x CPU pressure x golden median to FAIL; shifts below that are
+ * INCONCLUSIVE (WARN). At 100% pressure: +50% on top of the tolerance.
+ */
+#define RN_LOAD_ALLOWANCE 0.5
 
 /* How golden comparisons judge regressions; filled from the [regression] table of
  * renacer.toml. Defaults (rn_regression_cfg_init) are given per field. */

@@ -61,8 +61,14 @@ static double min_p(size_t na, size_t nb)
 
 	if (!na || !nb)
 		return 1.0;
-	if (na + nb <= RN_STATS_EXACT_MAX) /* one labelling of C(N, na) has the largest U */
-		return exp(lgamma(a + 1.0) + lgamma(b + 1.0) - lgamma(n + 1.0));
+	if (na + nb <= RN_STATS_EXACT_MAX) { /* one labelling of C(N, na) has the largest U */
+		double comb = 1.0;
+		size_t i;
+
+		for (i = 1; i <= na; i++) /* exact while C(N, i) < 2^53, rounded once beyond */
+			comb = comb * (double)(nb + i) / (double)i;
+		return 1.0 / comb;
+	}
 	return rn_stats_normal_sf((a * b / 2.0 - 0.5) / sqrt(a * b * (n + 1.0) / 12.0));
 }
 
@@ -1786,8 +1792,8 @@ static void judge_memory(struct cmp *c, const struct step *s, struct rn_verdict_
 	if (!(gold > 0.0) && obs > 0.0) {
 		v->verdict = RN_VERDICT_NOT_JUDGED;
 		set_reason(v, "golden has no %s data", name);
-		rn_buf_addf(&m, "%s %s; not judged: the golden trace has no %s data (re-record it "
-			    "with renacer golden update)", name, o, name);
+		rn_buf_addf(&m, "%s %s; not judged: the golden trace has no %s data; to judge it: "
+			    "re-record it with renacer golden update", name, o, name);
 	} else if (!(obs > 0.0) && gold > 0.0) {
 		v->verdict = RN_VERDICT_NO_DATA;
 		rn_buf_addf(&m, "%s: no data in this run (golden %s)", name, g);

@@ -140,6 +140,8 @@ void rn_target_result_release(struct rn_target_result *r);
 /* Add a finished measured run: metrics, syscall counts; `t` is moved into r->last (t is
  * re-initialized). */
 void rn_target_result_add_run(struct rn_target_result *r, struct rn_trace *t);
+/* Calls of syscall `nr` in measured run `run` (< r->nruns) of `r`; 0 when out of range. */
+uint64_t rn_target_result_run_calls(const struct rn_target_result *r, size_t run, int nr);
 /* Samples of metric `m` over the runs as doubles; returns a malloc'ed array of r->nruns. */
 double *rn_target_result_samples(const struct rn_target_result *r, enum rn_metric m);
 

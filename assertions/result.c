@@ -290,6 +290,13 @@ static void syscall_medians(struct rn_target_result *r, size_t which, double *ou
 	free(col);
 }
 
+uint64_t rn_target_result_run_calls(const struct rn_target_result *r, size_t run, int nr)
+{
+	if (run >= r->nruns || !r->syscall_samples || nr < 0 || nr >= rn_syscall_table_size())
+		return 0;
+	return r->syscall_samples[SAMPLE_ROWS * run][nr];
+}
+
 void rn_target_result_add_run(struct rn_target_result *r, struct rn_trace *t)
 {
 	size_t n = (size_t)rn_syscall_table_size(), i, nr;

@@ -187,6 +187,47 @@ EOT
 	run check --config "$tmp/renacer.toml" --target work
 	if grep -q "was recorded" "$tmp/err"; then fail "warned about its own golden trace"; fi
 	;;
+span_aggregate)
+	# span_count honours aggregate over runs: the target syncs once in run 1, twice in run 2,
+	# three times in run 3 (median 2, max 3, min 1).
+	command -v sync >/dev/null || exit 77
+	cat >"$tmp/job.sh" <<'EOT'
+n=$(cat "$1" 2>/dev/null || echo 0)
+n=$((n + 1))
+echo $n >"$1"
+i=0
+while [ $i -lt $n ]; do sync; i=$((i + 1)); done
+EOT
+	cat >"$tmp/renacer.toml" <<EOT
+[[target]]
+name = "job"
+command = ["sh", "$tmp/job.sh", "$tmp/count"]
+runs = 3
+[[assertion]]
+name = "median_syncs"
+type = "span_count"
+span_name_pattern = "sync"
+max_spans = 2
+[[assertion]]
+name = "max_syncs"
+type = "span_count"
+span_name_pattern = "sync"
+max_spans = 2
+aggregate = "max"
+[[assertion]]
+name = "min_syncs"
+type = "span_count"
+span_name_pattern = "sync"
+max_spans = 1
+aggregate = "min"
+EOT
+	run check --config "$tmp/renacer.toml" --no-golden
+	expect_rc 1
+	expect_err "job                median_syncs             PASS                2 spans"
+	expect_err "job                max_syncs                FAIL                3 spans"
+	expect_err "job                min_syncs                PASS                1 spans"
+	expect_err "median of 3 runs"
+	;;
 *)
 	echo "unknown case $case_name" >&2
 	exit 1

@@ -59,7 +59,7 @@ static const struct rn_option check_options[] = {
 	{ OPT_OTLP_ENDPOINT, "otlp-endpoint", 0, RN_OPT_REQUIRED, "URL", "export the check as OTLP to URL (/v1/traces appended)" },
 	{ OPT_OTLP_PROTOCOL, "otlp-protocol", 0, RN_OPT_REQUIRED, "P", "http/protobuf (default) or http/json" },
 	{ OPT_OTLP_FILE, "otlp-file", 0, RN_OPT_REQUIRED, "FILE", "write the OTLP trace as JSON Lines to FILE" },
-	{ OPT_TRACE_OUT, "trace-out", 0, RN_OPT_REQUIRED, "FILE", "write a Perfetto/Chrome trace-event JSON timeline" },
+	{ OPT_TRACE_OUT, "trace-out", 0, RN_OPT_REQUIRED, "FILE", "write a Perfetto/Chrome trace-event JSON timeline of each target's last measured run" },
 	{ OPT_NO_PROPAGATE, "no-propagate", 0, RN_OPT_NONE, NULL, "do not put TRACEPARENT into targets' environment" },
 	{ OPT_GITHUB, "github", 0, RN_OPT_NONE, NULL, "GitHub Actions mode (default when GITHUB_ACTIONS=true)" },
 	{ OPT_NO_GITHUB, "no-github", 0, RN_OPT_NONE, NULL, "disable GitHub Actions mode" },
@@ -742,6 +742,14 @@ int rn_cmd_check(int argc, char **argv)
 		in.argv = argvs;
 		if (trace_out && rn_perfetto_write(trace_out, results, nsel) && !rc)
 			rc = RN_EXIT_OUTPUT;
+		else if (trace_out && !o.quiet)
+			for (i = 0; i < nsel; i++)
+				if (results[i].nruns > 1) {
+					rn_note("%s holds the last of the %zu measured runs of each "
+						"target (spans of earlier runs are not kept)",
+						trace_out, results[i].nruns);
+					break;
+				}
 		if (otlp_file && rn_otlp_write_file(otlp_file, &otlp_cfg, &otlp_ctx, &in) && !rc)
 			rc = RN_EXIT_OUTPUT;
 		if (otlp_cfg.enabled && rn_otlp_export(&otlp_cfg, &otlp_ctx, &in) && otlp_cfg.required &&

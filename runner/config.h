@@ -75,7 +75,7 @@
 /* X(key, type, doc) for [report]. */
 #define RN_REPORT_KEYS(X)                                                                    \
 	X(junit, "string", "JUnit XML output path")                                            \
-	X(trace_out, "string", "Perfetto/Chrome trace-event JSON output path")                \
+	X(trace_out, "string", "Perfetto/Chrome trace-event JSON output path (each target's last measured run)") \
 	X(otlp_file, "string", "OTLP JSON Lines output path")                                 \
 	X(redact, "array of strings", "secret-name words: values of flags and KEY=VALUE argv " \
 				      "words whose name contains one are redacted in exports " \

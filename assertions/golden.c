@@ -1529,6 +1529,13 @@ static enum timing_outcome timing_rule(const struct cmp *c, const struct step *s
 	e->limit = tol_of(c, s, c->cfg->timing_tolerance) * e->gold;
 	e->noise = RN_GOLDEN_NOISE_SIGMAS * 1.4826 * (na ? rn_stats_mad(a, na) : 0.0);
 	e->allowance = loaded(c) ? RN_LOAD_ALLOWANCE * c->r->cpu_pressure * e->gold : 0.0;
+	if (e->allowance > 0.0 && s->metric == RN_METRIC_CPU_TIME && c->g->samples[RN_METRIC_SYSCALLS]) {
+		/* Load slows the tracer's stops most: weigh by the share of cpu_time they take. */
+		double stops = median_of(c->g->samples[RN_METRIC_SYSCALLS], na) * RN_LOAD_STOP_NS;
+		double w = e->gold > 0.0 ? stops / e->gold : 1.0;
+
+		e->allowance *= w < RN_LOAD_CPU_FLOOR ? RN_LOAD_CPU_FLOOR : w > 1.0 ? 1.0 : w;
+	}
 	rn_stats_mann_whitney(a, na, b, nb, &e->mw);
 	rn_stats_hodges_lehmann(a, na, b, nb, c->cfg->alpha, &e->hl);
 	free(b);

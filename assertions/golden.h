@@ -124,6 +124,16 @@ const char *rn_golden_check_name(enum rn_golden_check c);
  * INCONCLUSIVE (WARN). At 100% pressure: +50% on top of the tolerance.
  */
 #define RN_LOAD_ALLOWANCE 0.5
+/*
+ * For cpu_time the allowance is weighed by the share of the golden's cpu_time spent in traced
+ * syscall stops (syscalls x RN_LOAD_STOP_NS, ns of CPU per traced syscall, clamped to
+ * [RN_LOAD_CPU_FLOOR, 1]): under load the stops' context switches and cold caches grow, the
+ * program's own computation much less. On the 2-vCPU CI VMs at ~100% CPU pressure an unchanged
+ * python3 making 20,000 syscalls in 310 ms of CPU read +40% cpu_time, gzip (350 syscalls) far
+ * less.
+ */
+#define RN_LOAD_STOP_NS 10000.0
+#define RN_LOAD_CPU_FLOOR 0.2
 
 /* How golden comparisons judge regressions; filled from the [regression] table of
  * renacer.toml. Defaults (rn_regression_cfg_init) are given per field. */

@@ -44,6 +44,7 @@ struct tcase {
 	double tol;             /* that tolerance */
 	const char *metric;     /* the verdict looked at ("golden:wall_time") */
 	const char *line;       /* the expected "VERDICT reason" */
+	double syscalls;        /* syscalls of every golden run (0: none recorded) */
 };
 
 static const double noisy_golden[10] = { 100, 60, 140, 80, 120, 100, 70, 130, 90, 110 };
@@ -51,49 +52,55 @@ static const double noisy_golden[10] = { 100, 60, 140, 80, 120, 100, 70, 130, 90
 static const struct tcase cases[] = {
 	/* ---- NOT JUDGED ---- */
 	{ "few measured runs", 10, 100, NULL, 10, 0, 3, 200, 10, 0, -1, 0, NULL, NULL, 0,
-	  "golden:wall_time", "NOT JUDGED 3 measured runs < min_runs_for_timing 5" },
+	  "golden:wall_time", "NOT JUDGED 3 measured runs < min_runs_for_timing 5", 0 },
 	{ "few golden runs", 3, 100, NULL, 10, 0, 10, 200, 10, 0, -1, 0, NULL, NULL, 0,
-	  "golden:wall_time", "NOT JUDGED 3 golden runs < min_runs_for_timing 5" },
+	  "golden:wall_time", "NOT JUDGED 3 golden runs < min_runs_for_timing 5", 0 },
 	{ "runs = 1 on both sides (the default)", 1, 100, NULL, 10, 0, 1, 540, 10, 0, -1, 0, NULL,
-	  NULL, 0, "golden:cpu_time", "NOT JUDGED 1 measured run < min_runs_for_timing 5" },
+	  NULL, 0, "golden:cpu_time", "NOT JUDGED 1 measured run < min_runs_for_timing 5", 0 },
 	{ "3 runs against a 5-run golden can never reach alpha 0.01", 5, 100, NULL, 10, 0, 3, 500,
 	  10, 0, -1, 3, NULL, NULL, 0, "golden:wall_time",
-	  "NOT JUDGED 3 runs vs 5 golden runs can never reach alpha 0.01 (smallest p 0.0179)" },
+	  "NOT JUDGED 3 runs vs 5 golden runs can never reach alpha 0.01 (smallest p 0.0179)", 0 },
 	{ "4 against 4 cannot either", 4, 100, NULL, 10, 0, 4, 500, 10, 0, -1, 4, NULL, NULL, 0,
 	  "golden:critical_path",
-	  "NOT JUDGED 4 runs vs 4 golden runs can never reach alpha 0.01 (smallest p 0.0143)" },
+	  "NOT JUDGED 4 runs vs 4 golden runs can never reach alpha 0.01 (smallest p 0.0143)", 0 },
 	{ "golden without cpu_time", 10, 100, NULL, 0, 0, 5, 100, 50, 0, -1, 0, NULL, NULL, 0,
-	  "golden:cpu_time", "NOT JUDGED the golden trace has no cpu_time data" },
+	  "golden:cpu_time", "NOT JUDGED the golden trace has no cpu_time data", 0 },
 	{ "golden without peak_rss", 10, 100, NULL, 10, 0, 5, 100, 10, 5 << 20, -1, 0, NULL, NULL,
-	  0, "golden:peak_rss", "NOT JUDGED golden has no peak_rss data" },
+	  0, "golden:peak_rss", "NOT JUDGED golden has no peak_rss data", 0 },
 
 	/* ---- INCONCLUSIVE (WARN) ---- */
 	{ "shift within the golden's own noise", 10, 0, noisy_golden, 10, 0, 5, 150, 10, 0, 0, 0,
 	  NULL, NULL, 0, "golden:wall_time",
-	  "WARN inconclusive: shift +19.00 ms within golden noise +59.30 ms" },
+	  "WARN inconclusive: shift +19.00 ms within golden noise +59.30 ms", 0 },
 	{ "I/O-bound, loaded machine, within the load allowance", 10, 100, NULL, 10, 0, 5, 130, 10,
 	  0, 1.0, 0, NULL, NULL, 0, "golden:wall_time",
-	  "WARN inconclusive: machine loaded (CPU pressure 100%)" },
+	  "WARN inconclusive: machine loaded (CPU pressure 100%)", 0 },
 	{ "cpu_time on a loaded machine, within the load allowance", 10, 100, NULL, 100, 0, 5, 100,
 	  130, 0, 1.0, 0, NULL, NULL, 0, "golden:cpu_time",
-	  "WARN inconclusive: machine loaded (CPU pressure 100%)" },
+	  "WARN inconclusive: machine loaded (CPU pressure 100%)", 0 },
+	{ "syscall-heavy cpu_time, loaded: the stops' share of the allowance", 10, 100, NULL, 100,
+	  0, 5, 100, 130, 0, 1.0, 0, NULL, NULL, 0, "golden:cpu_time",
+	  "WARN inconclusive: machine loaded (CPU pressure 100%)", 8000 },
+	{ "compute-bound cpu_time, loaded: +30% is beyond its smaller allowance", 10, 100, NULL,
+	  100, 0, 5, 100, 130, 0, 1.0, 0, NULL, NULL, 0, "golden:cpu_time",
+	  "FAIL slower by >= 30.00 ms (p=0.0003)", 300 },
 	{ "CPU-bound, cpu_time the same: the load guard", 10, 100, NULL, 90, 0, 5, 150, 90, 0, 0,
-	  0, NULL, NULL, 0, "golden:wall_time", "WARN inconclusive: cpu_time same (CPU-bound)" },
+	  0, NULL, NULL, 0, "golden:wall_time", "WARN inconclusive: cpu_time same (CPU-bound)", 0 },
 	{ "I/O-bound, loaded, beyond the allowance, cpu_time the same", 10, 100, NULL, 10, 0, 5,
 	  250, 10, 0, 0.3, 0, NULL, NULL, 0, "golden:wall_time",
-	  "WARN inconclusive: machine loaded, cpu_time same" },
+	  "WARN inconclusive: machine loaded, cpu_time same", 0 },
 
 	/* ---- the same data deciding (controls) ---- */
 	{ "I/O-bound on a quiet machine: its own time", 10, 100, NULL, 10, 0, 5, 130, 10, 0, 0, 0,
-	  NULL, NULL, 0, "golden:wall_time", "FAIL slower by >= 27.80 ms (p=0.0003)" },
+	  NULL, NULL, 0, "golden:wall_time", "FAIL slower by >= 27.80 ms (p=0.0003)", 0 },
 	{ "loaded, but cpu_time regressed too", 10, 100, NULL, 90, 0, 5, 250, 200, 0, 0.3, 0, NULL,
-	  NULL, 0, "golden:wall_time", "FAIL slower by >= 147.8 ms (p=0.0003)" },
+	  NULL, 0, "golden:wall_time", "FAIL slower by >= 147.8 ms (p=0.0003)", 0 },
 	{ "unchanged", 10, 100, NULL, 10, 0, 5, 100, 10, 0, 0, 0, NULL, NULL, 0,
-	  "golden:wall_time", "PASS no significant slowdown (p=0.5521)" },
+	  "golden:wall_time", "PASS no significant slowdown (p=0.5521)", 0 },
 	{ "left out of [golden] metrics", 10, 100, NULL, 10, 0, 5, 500, 10, 0, 0, 0, "wall_time",
-	  NULL, 0, "golden:wall_time", "SKIP not in [golden] metrics" },
+	  NULL, 0, "golden:wall_time", "SKIP not in [golden] metrics", 0 },
 	{ "a per-metric tolerance", 10, 100, NULL, 10, 0, 5, 130, 10, 0, 0, 0, NULL, "wall_time",
-	  0.5, "golden:wall_time", "PASS significant (p=0.0003) but within +50%" },
+	  0.5, "golden:wall_time", "PASS significant (p=0.0003) but within +50%", 0 },
 };
 
 static double *samples(size_t n, double base_ms, const double *raw)
@@ -124,6 +131,11 @@ static void build_golden(const struct tcase *t, struct rn_golden *g)
 	g->samples[RN_METRIC_CRITICAL_PATH] = samples(t->ngold, t->gold_wall_ms, t->gold_raw);
 	g->samples[RN_METRIC_CPU_TIME] = calloc(t->ngold, sizeof(double));
 	g->samples[RN_METRIC_PEAK_RSS] = calloc(t->ngold, sizeof(double));
+	if (t->syscalls > 0.0) {
+		g->samples[RN_METRIC_SYSCALLS] = calloc(t->ngold, sizeof(double));
+		for (i = 0; i < t->ngold; i++)
+			g->samples[RN_METRIC_SYSCALLS][i] = t->syscalls;
+	}
 	for (i = 0; i < t->ngold; i++) {
 		g->samples[RN_METRIC_CPU_TIME][i] = t->gold_cpu_ms * 1e6;
 		g->samples[RN_METRIC_PEAK_RSS][i] = t->gold_rss;

@@ -80,8 +80,10 @@ const struct rn_command rn_cmd_check_def = {
 	"fully matches a POSIX ERE (syscalls by name, GPU spans as gpu:<name>); memory_usage = peak\n"
 	"RSS of the tree (rss) or peak anonymous mapped bytes (allocations), in bytes. Every\n"
 	"comparison is inclusive (<= passes). A metric without data is NO DATA, an error.\n"
-	"Verdicts: PASS, FAIL (blocking), WARN (fail_on_violation = false), SKIP (enabled = false),\n"
-	"NO DATA, ERROR (target could not run, timed out, crashed, or a collector failed).",
+	"Verdicts: PASS, FAIL (blocking), WARN (fail_on_violation = false, or a timing comparison\n"
+	"the data cannot decide: INCONCLUSIVE), SKIP (enabled = false), NO DATA, ERROR (target could\n"
+	"not run, timed out, crashed, or a collector failed), NOT JUDGED (too few runs, or runs that\n"
+	"can never reach alpha; never a pass; blocks with [regression] not_judged = \"fail\").",
 	check_options,
 };
 

@@ -25,8 +25,9 @@
  *       "samples": {                        one value per run, in run order, for every metric
  *         "wall_time": [..5..], "critical_path": [..], "syscalls": [..], ...   of RN_METRICS
  *       },
- *       "syscalls": {                       medians over runs (rounded, halves up), only
- *         "openat": {"calls": 12, "errors": 2, "total_ns": 35000}, ...   syscalls with calls > 0
+ *       "syscalls": {                       medians over runs (rounded, halves up) of every
+ *         "openat": {"calls": 12, "errors": 2, "total_ns": 35000}, ...   syscall seen in a run
+ *                                           (a median of 0: seen in fewer than half)
  *       },
  *       "target": "io_loop"
  *     }
@@ -40,18 +41,25 @@
  * - Counts (total syscalls, each syscall, GPU dispatches and copy bytes) are judged in log
  *   space: a count fails when log(observed + 1) - log(golden + 1) > log(1 + count_tolerance)
  *   AND observed - golden > count_floor. Only growth fails. A syscall absent from the golden
- *   trace is "new" and fails only above the floor. Counts are gated on any machine.
- * - Timing (wall_time, critical_path, gpu_busy) is judged over the per-run samples: only a
- *   slowdown fails, and only when it is statistically significant (one-sided Mann-Whitney
- *   p < alpha) AND the Hodges-Lehmann shift's lower confidence bound at level 1 - alpha exceeds
- *   timing_tolerance * golden median. With fewer than min_runs_for_timing runs on either side
- *   the verdict is PASS with the note "not judged: N runs < M": too few runs cannot show a
- *   significant shift, and a WARN on every short local run would teach people to ignore WARN.
+ *   trace (never called in any of its runs) is "new" and fails whatever its count: one new
+ *   sync() is a change of behaviour. Counts are gated on any machine.
+ * - Timing (cpu_time, wall_time, critical_path, gpu_busy) is judged over the per-run samples:
+ *   only a slowdown fails, and only when it is statistically significant (one-sided
+ *   Mann-Whitney p < alpha) AND the Hodges-Lehmann shift's lower confidence bound at level
+ *   1 - alpha exceeds timing_tolerance * golden median, the golden's noise
+ *   (RN_GOLDEN_NOISE_SIGMAS) and on a loaded machine the load allowance (RN_LOAD_ALLOWANCE);
+ *   wall time and critical path also need cpu_time to regress when the target is CPU-bound or
+ *   the machine loaded (load_guard). Where only part of that holds the verdict is WARN with
+ *   "INCONCLUSIVE" in its message. With fewer than min_runs_for_timing runs on either side, or
+ *   run counts whose smallest p-value is not below alpha (rn_golden_timing_feasible), the
+ *   verdict is NOT JUDGED, saying why and which runs to change: never PASS.
  * - Memory (peak_rss, alloc_peak) is less noisy: the observed median fails when it exceeds the
  *   golden median by more than memory_tolerance of it and by more than memory_floor_bytes; no significance test, no minimum runs.
- * - Timing and memory metrics whose golden median is 0 were not measured then: PASS with the
- *   note "not judged: the golden trace has no <metric> data". Measured then but 0 in every
- *   run now: NO DATA (an error, never a silent pass).
+ * - Timing and memory metrics whose golden median is 0 were not measured then: NOT JUDGED,
+ *   "the golden trace has no <metric> data". Measured then but 0 in every run now: NO DATA
+ *   (an error, never a silent pass).
+ * - Comparisons left out of cfg->judged ([golden] metrics) are SKIP; cfg->tolerance replaces
+ *   the kind's tolerance for one comparison ([golden.tolerances]).
  * - A golden trace recorded on another machine (cpu model, kernel or architecture differ:
  *   rn_golden_same_machine) still gates counts, but timing and memory FAILs become WARN and
  *   the message says why: both depend on the CPU, the kernel and the page size.

@@ -1713,8 +1713,9 @@ static void judge_timing(struct cmp *c, const struct step *s, struct rn_verdict_
 			    "quieter machine to decide", lo + 1, p, c->r->cpu_pressure * 100.0,
 			    al2 + 1);
 		rn_buf_addf(&det, "inconclusive: the lower bound %s does not exceed the limit plus "
-			    "the load allowance %s (%.2f x pressure x golden)\n", lo, al2,
-			    RN_LOAD_ALLOWANCE);
+			    "the load allowance, %s (%.2f x pressure x golden%s)\n", lo, al2,
+			    RN_LOAD_ALLOWANCE, s->metric == RN_METRIC_CPU_TIME
+						       ? " x the syscall stops' share" : "");
 		break;
 	}
 	case T_GUARD:

@@ -300,6 +300,72 @@ static void test_new_syscall_fails(void **state)
 	rn_target_result_release(&r);
 }
 
+/* A syscall seen in one golden run of three (median 0) is in the golden trace, so a check that
+ * sees it once is not "new": sporadic calls do not false-alarm. */
+static void test_sporadic_syscall_is_not_new(void **state)
+{
+	static const char *const argv[] = { "t", NULL };
+	size_t nt = (size_t)rn_syscall_table_size(), k, i, n = 0;
+	int getpid_nr = rn_syscall_lookup("getpid"), read_nr = rn_syscall_lookup("read");
+	struct rn_target_result r, now;
+	struct rn_regression_cfg cfg;
+	struct rn_verdict_result *v = NULL;
+	struct rn_golden g;
+	struct rn_diag d;
+	bool seen = false;
+
+	(void)state;
+	rn_target_result_init(&r, "t");
+	r.status = RN_RUN_OK;
+	r.nruns = 3;
+	r.runs = calloc(3, sizeof(*r.runs));
+	r.syscall_samples = calloc(3 * 3, sizeof(*r.syscall_samples));
+	r.syscall_calls = calloc(nt, sizeof(double));
+	r.syscall_errors = calloc(nt, sizeof(double));
+	r.syscall_ns = calloc(nt, sizeof(double));
+	for (k = 0; k < 3 * 3; k++)
+		r.syscall_samples[k] = calloc(nt, sizeof(uint64_t));
+	for (k = 0; k < 3; k++) {
+		r.runs[k].v[RN_METRIC_SYSCALLS] = 10 + (k == 1);
+		r.syscall_samples[3 * k][read_nr] = 10;
+	}
+	r.syscall_samples[3 * 1][getpid_nr] = 1; /* run 2 only */
+	r.syscall_calls[read_nr] = 10;
+	assert_int_equal(rn_golden_write(RN_BINARY_DIR "/test_verdicts_sporadic.json", &r, argv,
+					 &d), 0);
+	assert_int_equal(rn_golden_read(RN_BINARY_DIR "/test_verdicts_sporadic.json", &g, &d), 0);
+	for (i = 0; i < g.nsyscalls; i++)
+		if (!strcmp(g.syscalls[i].name, "getpid")) {
+			assert_true(g.syscalls[i].calls == 0.0);
+			seen = true;
+		}
+	assert_true(seen);
+
+	rn_target_result_init(&now, "t");
+	now.status = RN_RUN_OK;
+	now.nruns = 1;
+	now.runs = calloc(1, sizeof(*now.runs));
+	now.runs[0].v[RN_METRIC_SYSCALLS] = 11;
+	now.syscall_calls = calloc(nt, sizeof(double));
+	now.syscall_calls[read_nr] = 10;
+	now.syscall_calls[getpid_nr] = 1;
+	rn_regression_cfg_init(&cfg);
+	assert_int_equal(rn_golden_compare(&g, "g.json", &now, &cfg, &v, &n), 0);
+	seen = false;
+	for (i = 0; i < n; i++) {
+		if (!strcmp(v[i].assertion, "golden:syscall_counts")) {
+			assert_int_equal(v[i].verdict, RN_VERDICT_PASS);
+			seen = true;
+		}
+		rn_verdict_result_release(&v[i]);
+	}
+	assert_true(seen);
+	free(v);
+	rn_golden_release(&g);
+	rn_target_result_release(&now);
+	rn_target_result_release(&r);
+}
+
 /* The smallest p of the rank test: 1 / C(na + nb, na); feasible only below alpha. */
 static void test_feasibility(void **state)
 {
@@ -341,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_verdict_lines),
 		cmocka_unit_test(test_not_judged_says_what_to_change),
 		cmocka_unit_test(test_new_syscall_fails),
+		cmocka_unit_test(test_sporadic_syscall_is_not_new),
 		cmocka_unit_test(test_feasibility),
 		cmocka_unit_test(test_spread),
 	};

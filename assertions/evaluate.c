@@ -268,10 +268,11 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 	out->observed = (double)total;
 	judge(out, a, total <= a->max_spans);
 	rn_buf_init(&b, 0);
-	rn_buf_addf(&b, "%llu spans matching /%s/ %s budget %llu (%+.1f%%, inclusive); top:",
-		    (unsigned long long)total, a->span_name_pattern,
+	rn_buf_addf(&b, "%llu spans matching /%s/%s%s%s %s budget %llu (%+.1f%%, inclusive); top%s:",
+		    (unsigned long long)total, a->span_name_pattern, r->nruns > 1 ? " (" : "",
+		    r->nruns > 1 ? out->aggregate : "", r->nruns > 1 ? ")" : "",
 		    total <= a->max_spans ? "<=" : ">", (unsigned long long)a->max_spans,
-		    out->delta_pct);
+		    out->delta_pct, r->nruns > 1 ? " of the last run" : "");
 	for (i = 0; i < 5 && names[i][0]; i++)
 		rn_buf_addf(&b, "%s %s=%llu", i ? "," : "", names[i], (unsigned long long)counts[i]);
 	out->message = rn_buf_detach(&b, NULL);

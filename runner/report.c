@@ -135,10 +135,9 @@ const char *rn_report_reason(const struct rn_verdict_result *v)
 {
 	if (v->reason && *v->reason)
 		return v->reason;
-	if (v->verdict == RN_VERDICT_PASS || v->verdict == RN_VERDICT_FAIL ||
-	    v->verdict == RN_VERDICT_WARN)
-		return v->aggregate ? v->aggregate : "";
-	return v->message ? v->message : "";
+	if (v->message && *v->message)
+		return v->message;
+	return v->aggregate ? v->aggregate : "";
 }
 
 static const char *exit_meaning(int code)

@@ -366,6 +366,59 @@ static void test_sporadic_syscall_is_not_new(void **state)
 	rn_target_result_release(&r);
 }
 
+/* Per-run counts: futex 10, 40, 40 against a golden 10 grew in some runs only (scheduling);
+ * 40, 40, 40 grew in every run and fails. */
+static void test_count_growth_in_every_run(void **state)
+{
+	static const uint64_t runs_some[3] = { 10, 40, 40 }, runs_all[3] = { 40, 40, 40 };
+	const uint64_t *which[2] = { runs_some, runs_all };
+	static const enum rn_verdict want[2] = { RN_VERDICT_PASS, RN_VERDICT_FAIL };
+	size_t nt = (size_t)rn_syscall_table_size(), k, i, w, n;
+	int futex = rn_syscall_lookup("futex");
+	struct tcase t = cases[0];
+	struct rn_regression_cfg cfg;
+	struct rn_golden g;
+
+	(void)state;
+	t.ngold = 5;
+	t.nnow = 3;
+	rn_regression_cfg_init(&cfg);
+	for (w = 0; w < 2; w++) {
+		struct rn_target_result r;
+		struct rn_verdict_result *v = NULL;
+		bool seen = false;
+
+		build_golden(&t, &g);
+		g.syscalls = calloc(1, sizeof(*g.syscalls));
+		g.syscalls[0].name = strdup("futex");
+		g.syscalls[0].calls = 10;
+		g.nsyscalls = 1;
+		build_result(&t, &r);
+		r.syscall_calls = calloc(nt, sizeof(double));
+		r.syscall_calls[futex] = 40; /* the median */
+		r.syscall_samples = calloc(3 * 3, sizeof(*r.syscall_samples));
+		for (k = 0; k < 3 * 3; k++)
+			r.syscall_samples[k] = calloc(nt, sizeof(uint64_t));
+		for (k = 0; k < 3; k++)
+			r.syscall_samples[3 * k][futex] = which[w][k];
+		n = 0;
+		assert_int_equal(rn_golden_compare(&g, "g.json", &r, &cfg, &v, &n), 0);
+		for (i = 0; i < n; i++) {
+			if (!strcmp(v[i].assertion, "golden:syscall_counts")) {
+				assert_int_equal(v[i].verdict, want[w]);
+				assert_non_null(strstr(v[i].detail, w ? "FAIL"
+								      : "ok (grew in some runs only)"));
+				seen = true;
+			}
+			rn_verdict_result_release(&v[i]);
+		}
+		assert_true(seen);
+		free(v);
+		rn_golden_release(&g);
+		rn_target_result_release(&r);
+	}
+}
+
 /* The smallest p of the rank test: 1 / C(na + nb, na); feasible only below alpha. */
 static void test_feasibility(void **state)
 {
@@ -408,6 +461,7 @@ int main(void)
 		cmocka_unit_test(test_not_judged_says_what_to_change),
 		cmocka_unit_test(test_new_syscall_fails),
 		cmocka_unit_test(test_sporadic_syscall_is_not_new),
+		cmocka_unit_test(test_count_growth_in_every_run),
 		cmocka_unit_test(test_feasibility),
 		cmocka_unit_test(test_spread),
 	};

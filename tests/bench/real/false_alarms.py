@@ -159,16 +159,22 @@ def run(renacer, args, cwd):
     return p.returncode, p.stderr
 
 
-def counts(stderr):
-    """(warn, not_judged, failing rows) from the console table."""
+def counts(stderr, why=None):
+    """(warn, not_judged, failing rows) from the console table; WARN rows and their REASON
+    column are appended to `why` when given."""
     warn = nj = 0
     failing = []
+    at = None
     for line in stderr.splitlines():
+        if line.startswith("TARGET") and "REASON" in line:
+            at = line.index("REASON")
         cols = line.split()
         if len(cols) < 3 or not cols[1].startswith(("golden:", "run")):
             continue
         if cols[2] == "WARN":
             warn += 1
+            if why is not None:
+                why.append("%s: %s" % (cols[1], line[at:].strip() if at else "?"))
         elif cols[2] == "NOT":
             nj += 1
         elif cols[2] in ("FAIL", "ERROR", "NO"):
@@ -221,9 +227,10 @@ def main():
                     snapshot[fname] = f.read()
             plant()
             rc, err = run(renacer, ["check", "--config", cfg, "--no-github"], work)
-            w, _, failing = counts(err)
+            warned = []
+            w, _, failing = counts(err, warned)
             outcome = ("caught" if rc == 1 else
-                       "only WARN (INCONCLUSIVE x%d), exit 0" % w if w else "MISSED, exit %d" % rc)
+                       "only WARN (%s), exit 0" % "; ".join(warned) if w else "MISSED, exit %d" % rc)
             caught.append("%s: %s (%s)" % (label, outcome, ", ".join(failing) or "-"))
             for fname, text in snapshot.items():
                 write(os.path.join(work, fname), text)

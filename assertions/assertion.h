@@ -59,6 +59,22 @@ const struct rn_metric_info *rn_metric_info(enum rn_metric m);
 /* The metric named `name`, or -1. */
 int rn_metric_lookup(const char *name);
 
+/*
+ * What a run measured (enum rn_run_measures). A timing run (process events only, see
+ * collectors/driver.h) measures times; a counting run (every syscall stops) measures counts;
+ * a run of a target without the ptrace collector (GPU collectors alone) measures both.
+ */
+enum rn_run_measures {
+	RN_MEASURES_TIMES = 1 << 0,  /* wall_time, critical_path, cpu_time, gpu_busy */
+	RN_MEASURES_COUNTS = 1 << 1, /* syscalls, errors, allocations, GPU counts, spans */
+	RN_MEASURES_BOTH = RN_MEASURES_TIMES | RN_MEASURES_COUNTS,
+};
+
+/* The kind of run that measures metric `m`: RN_MEASURES_TIMES, RN_MEASURES_COUNTS, or
+ * RN_MEASURES_BOTH for the process-tree metrics (peak_rss, processes) that either kind sees
+ * unchanged (taken from the timing runs when there are any). */
+enum rn_run_measures rn_metric_measured_by(enum rn_metric m);
+
 /* Metrics of one run. */
 struct rn_metrics {
 	uint64_t v[RN_METRIC_COUNT]; /* values indexed by enum rn_metric, in the metric's unit */
@@ -66,6 +82,7 @@ struct rn_metrics {
 	uint64_t start_unix_ns;      /* CLOCK_REALTIME start of the run, ns */
 	enum rn_run_status status;   /* how the run ended */
 	bool has_gpu;                /* the Vulkan collector contributed spans */
+	uint32_t measures;           /* enum rn_run_measures of the run */
 };
 
 /* One link of the critical path: a process and the part of its life on the path. */
@@ -108,11 +125,18 @@ const char *rn_aggregate_name(enum rn_aggregate a);
  * nearest-rank method. */
 double rn_aggregate(const double *samples, size_t n, enum rn_aggregate a);
 
-/* Everything measured for one target over its runs. */
+/*
+ * Everything measured for one target over its runs. `runs` are the timing runs (the `runs` of
+ * renacer.toml; for a target without the ptrace collector, runs that measure both); `counts`
+ * are the counting runs. Time metrics come only from `runs`, count metrics from `counts` when
+ * there are counting runs (rn_target_result_samples chooses).
+ */
 struct rn_target_result {
 	char *name;                 /* target name, owned */
-	size_t nruns;               /* measured runs completed */
+	size_t nruns;               /* timing (or both-kind) runs completed */
 	struct rn_metrics *runs;    /* per-run metrics [nruns], owned */
+	size_t ncounts;             /* counting runs completed */
+	struct rn_metrics *counts;  /* per-run metrics of the counting runs [ncounts], owned */
 	double *syscall_calls;      /* per-syscall median calls over runs [rn_syscall_table_size()],
 				     * owned; NULL until the first run */
 	double *syscall_errors;     /* per-syscall median errors over runs, owned */
@@ -120,8 +144,12 @@ struct rn_target_result {
 				     * [rn_syscall_table_size()], owned; NULL when not collected
 				     * (golden traces then take the last run's sums) */
 	uint64_t **syscall_samples; /* private: per-run calls, used to compute the medians */
-	struct rn_trace last;       /* trace of the last measured run (spool kept if enabled) */
-	struct rn_critical_path cp; /* critical path of the last measured run */
+	size_t nsyscall_runs;       /* private: runs in syscall_samples (those measuring counts) */
+	struct rn_trace last;       /* trace of the last counting run, or of the last run when
+				     * there was none (spool kept if enabled) */
+	struct rn_trace last_timing; /* trace of the last timing run when `last` holds a
+				      * counting run's, else empty (see rn_target_result_cp_trace) */
+	struct rn_critical_path cp; /* critical path of the last timing (or both-kind) run */
 	enum rn_run_status status;  /* worst status over the runs (OK if all ran) */
 	char *error;                /* message for a failed run, owned, or NULL */
 	char *build_id;             /* root binary build-id of the last run, owned, or NULL */
@@ -137,13 +165,29 @@ struct rn_target_result {
 /* Init/release a target result. */
 void rn_target_result_init(struct rn_target_result *r, const char *name);
 void rn_target_result_release(struct rn_target_result *r);
-/* Add a finished measured run: metrics, syscall counts; `t` is moved into r->last (t is
- * re-initialized). */
+/* Add a finished measured run: metrics, syscall counts; `t` is moved into r (t is
+ * re-initialized). A trace of a timing run (t->events_only) is a timing run, any other trace
+ * a run that measured both. */
 void rn_target_result_add_run(struct rn_target_result *r, struct rn_trace *t);
-/* Calls of syscall `nr` in measured run `run` (< r->nruns) of `r`; 0 when out of range. */
+/* Calls of syscall `nr` in the `run`-th run that measured counts (< r->nsyscall_runs: the
+ * counting runs, or the both-kind runs when there were none); 0 when out of range. */
 uint64_t rn_target_result_run_calls(const struct rn_target_result *r, size_t run, int nr);
-/* Samples of metric `m` over the runs as doubles; returns a malloc'ed array of r->nruns. */
-double *rn_target_result_samples(const struct rn_target_result *r, enum rn_metric m);
+/* Runs whose per-syscall counts rn_target_result_run_calls reads. */
+size_t rn_target_result_count_runs(const struct rn_target_result *r);
+/* Add a finished counting run: its counts, spans and syscall statistics; its times are not
+ * used (taken under the tracer). `t` is moved into r->last (t is re-initialized). */
+void rn_target_result_add_counting_run(struct rn_target_result *r, struct rn_trace *t);
+/* The runs whose values of metric `m` are its samples: r->runs or r->counts (see
+ * rn_metric_measured_by); *n gets their number (0: no data). */
+const struct rn_metrics *rn_target_result_runs_of(const struct rn_target_result *r,
+						  enum rn_metric m, size_t *n);
+/* Samples of metric `m` over the runs that measure it, as doubles; returns a malloc'ed array
+ * (never NULL) and their number in *n. */
+double *rn_target_result_samples(const struct rn_target_result *r, enum rn_metric m, size_t *n);
+/* The trace whose processes r->cp's segments index (the last timing run's). */
+const struct rn_trace *rn_target_result_cp_trace(const struct rn_target_result *r);
+/* Measured runs of both kinds (0: the target did not run). */
+size_t rn_target_result_measured(const struct rn_target_result *r);
 
 /* Verdicts (enum rn_verdict). X(id, label). */
 #define RN_VERDICTS(X)                                                                   \

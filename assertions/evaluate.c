@@ -165,27 +165,49 @@ static void samples_line(struct rn_buf *b, const double *s, size_t n, double sca
 	rn_buf_addf(b, " %s\n", unit);
 }
 
+/* "timing run", "counting run" or "run" (a run that measured both): what gave the samples
+ * of metric `m`, for the aggregate text. */
+static const char *runs_word(const struct rn_target_result *r, enum rn_metric m)
+{
+	size_t n;
+	const struct rn_metrics *runs = rn_target_result_runs_of(r, m, &n);
+
+	if (n && runs[0].measures == RN_MEASURES_TIMES)
+		return "timing run";
+	if (n && runs[0].measures == RN_MEASURES_COUNTS)
+		return "counting run";
+	return "run"; /* runs that measured both */
+}
+
 static void eval_critical_path(const struct rn_assertion_spec *a, struct rn_target_result *r,
 			       struct rn_verdict_result *out)
 {
-	double *s = rn_target_result_samples(r, RN_METRIC_CRITICAL_PATH);
-	double v = rn_aggregate(s, r->nruns, a->aggregate);
-	const struct rn_trace *t = &r->last;
+	size_t ns;
+	double *s = rn_target_result_samples(r, RN_METRIC_CRITICAL_PATH, &ns);
+	double v = rn_aggregate(s, ns, a->aggregate);
+	const struct rn_trace *t = rn_target_result_cp_trace(r);
 	struct rn_buf b;
 	size_t i;
 
 	out->unit = "ms";
-	out->has_observed = out->has_budget = true;
-	out->observed = v / 1e6;
+	out->has_budget = true;
 	out->budget = (double)a->max_duration_ns / 1e6;
-	out->aggregate = xfmt("%s of %zu run%s", rn_aggregate_name(a->aggregate), r->nruns,
-			      r->nruns == 1 ? "" : "s");
+	out->aggregate = xfmt("%s of %zu %s%s", rn_aggregate_name(a->aggregate), ns,
+			      runs_word(r, RN_METRIC_CRITICAL_PATH), ns == 1 ? "" : "s");
+	if (!ns) {
+		out->verdict = RN_VERDICT_NO_DATA;
+		out->message = xfmt("no timing run measured the critical path");
+		free(s);
+		return;
+	}
+	out->has_observed = true;
+	out->observed = v / 1e6;
 	judge(out, a, v <= (double)a->max_duration_ns);
 	out->message = xfmt("critical path %.3f ms (%s) %s budget %.3f ms (%+.1f%%, inclusive)",
 			    out->observed, out->aggregate, v <= (double)a->max_duration_ns ? "<=" : ">",
 			    out->budget, out->delta_pct);
 	rn_buf_init(&b, 0);
-	samples_line(&b, s, r->nruns, 1e6, "ms");
+	samples_line(&b, s, ns, 1e6, "ms");
 	rn_buf_addf(&b, "chain of the last run (%zu segment%s):\n", r->cp.nsegments,
 		    r->cp.nsegments == 1 ? "" : "s");
 	for (i = 0; i < r->cp.nsegments && i < 20; i++) {
@@ -197,7 +219,9 @@ static void eval_critical_path(const struct rn_assertion_spec *a, struct rn_targ
 	}
 	if (r->cp.nsegments > 20)
 		rn_buf_addf(&b, "  ... %zu more\n", r->cp.nsegments - 20);
-	/* The longest syscalls of the root: where the chain's own time went. */
+	/* The longest syscalls of the root: where the chain's own time went (a counting run's,
+	 * timing runs have none). */
+	t = &r->last;
 	if (t->nprocs && t->procs[0].sc) {
 		const char *names[5];
 		uint64_t tot[5];
@@ -208,7 +232,7 @@ static void eval_critical_path(const struct rn_assertion_spec *a, struct rn_targ
 			if (t->procs[0].sc[nr].calls)
 				top_insert(names, tot, 5, rn_syscall_name(nr),
 					   t->procs[0].sc[nr].total_ns);
-		rn_buf_adds(&b, "longest syscalls of the root (total, under tracer):");
+		rn_buf_adds(&b, "longest syscalls of the root (a counting run, total under tracer):");
 		for (i = 0; i < 5 && names[i]; i++)
 			rn_buf_addf(&b, " %s %.3f ms", names[i], (double)tot[i] / 1e6);
 		rn_buf_addc(&b, '\n');
@@ -230,31 +254,36 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 	out->unit = "spans";
 	out->has_budget = true;
 	out->budget = (double)a->max_spans;
-	if (r->nruns > 1) {
-		/* Syscall spans are counted per run; GPU spans are kept for the last run only and
-		 * count the same in every run. */
-		uint64_t gpu = total, last_sc = 0;
-		double *per_run = rn_xcalloc(r->nruns, sizeof(*per_run));
-		int nr, nsc = rn_syscall_table_size();
-		size_t k;
+	{
+		/* Syscall spans are counted per run that measured counts; GPU spans are kept for
+		 * the last run only and count the same in every run. */
+		size_t nk = rn_target_result_count_runs(r), k;
+		const char *kind = r->ncounts ? "counting run" : "run";
 
-		for (nr = 0; nr < nsc; nr++) {
-			if (a->span_re && regexec(a->span_re, rn_syscall_name(nr), 0, NULL, 0))
-				continue;
-			for (k = 0; k < r->nruns; k++)
-				per_run[k] += (double)rn_target_result_run_calls(r, k, nr);
-			last_sc += rn_target_result_run_calls(r, r->nruns - 1, nr);
+		if (nk > 1) {
+			uint64_t gpu, last_sc = 0;
+			double *per_run = rn_xcalloc(nk, sizeof(*per_run));
+			int nr, nsc = rn_syscall_table_size();
+
+			for (nr = 0; nr < nsc; nr++) {
+				if (a->span_re &&
+				    regexec(a->span_re, rn_syscall_name(nr), 0, NULL, 0))
+					continue;
+				for (k = 0; k < nk; k++)
+					per_run[k] += (double)rn_target_result_run_calls(r, k, nr);
+				last_sc += rn_target_result_run_calls(r, nk - 1, nr);
+			}
+			gpu = total >= last_sc ? total - last_sc : 0;
+			for (k = 0; k < nk; k++)
+				per_run[k] += (double)gpu;
+			total = (uint64_t)(rn_aggregate(per_run, nk, a->aggregate) + 0.5);
+			free(per_run);
+			out->aggregate = xfmt("%s of %zu %ss%s", rn_aggregate_name(a->aggregate), nk,
+					      kind, gpu ? ", GPU spans of the last run" : "");
+		} else {
+			out->aggregate = xfmt("%s of %zu %s", rn_aggregate_name(a->aggregate),
+					      nk ? nk : 1, kind);
 		}
-		gpu = total >= last_sc ? total - last_sc : 0;
-		for (k = 0; k < r->nruns; k++)
-			per_run[k] += (double)gpu;
-		total = (uint64_t)(rn_aggregate(per_run, r->nruns, a->aggregate) + 0.5);
-		free(per_run);
-		out->aggregate = xfmt("%s of %zu runs%s", rn_aggregate_name(a->aggregate), r->nruns,
-				      gpu ? ", GPU spans of the last run" : "");
-	} else {
-		out->aggregate = xfmt("%s of %zu run%s", rn_aggregate_name(a->aggregate), r->nruns,
-				      r->nruns == 1 ? "" : "s");
 	}
 	if (!total && (a->max_spans > 0 || (gpu_pattern && !r->last.ngpu))) {
 		out->verdict = RN_VERDICT_NO_DATA;
@@ -268,11 +297,15 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 	out->observed = (double)total;
 	judge(out, a, total <= a->max_spans);
 	rn_buf_init(&b, 0);
-	rn_buf_addf(&b, "%llu spans matching /%s/%s%s%s %s budget %llu (%+.1f%%, inclusive); top%s:",
-		    (unsigned long long)total, a->span_name_pattern, r->nruns > 1 ? " (" : "",
-		    r->nruns > 1 ? out->aggregate : "", r->nruns > 1 ? ")" : "",
-		    total <= a->max_spans ? "<=" : ">", (unsigned long long)a->max_spans,
-		    out->delta_pct, r->nruns > 1 ? " of the last run" : "");
+	{
+		bool many = rn_target_result_count_runs(r) > 1;
+
+		rn_buf_addf(&b, "%llu spans matching /%s/%s%s%s %s budget %llu (%+.1f%%, "
+			    "inclusive); top%s:", (unsigned long long)total, a->span_name_pattern,
+			    many ? " (" : "", many ? out->aggregate : "", many ? ")" : "",
+			    total <= a->max_spans ? "<=" : ">", (unsigned long long)a->max_spans,
+			    out->delta_pct, many ? " of the last run" : "");
+	}
 	for (i = 0; i < 5 && names[i][0]; i++)
 		rn_buf_addf(&b, "%s %s=%llu", i ? "," : "", names[i], (unsigned long long)counts[i]);
 	out->message = rn_buf_detach(&b, NULL);
@@ -289,8 +322,9 @@ static void eval_memory(const struct rn_assertion_spec *a, struct rn_target_resu
 {
 	enum rn_metric m = a->tracking_mode == RN_TRACK_RSS ? RN_METRIC_PEAK_RSS
 							    : RN_METRIC_ALLOC_PEAK;
-	double *s = rn_target_result_samples(r, m);
-	double v = rn_aggregate(s, r->nruns, a->aggregate);
+	size_t n;
+	double *s = rn_target_result_samples(r, m, &n);
+	double v = rn_aggregate(s, n, a->aggregate);
 	const char *mode = a->tracking_mode == RN_TRACK_RSS ? "peak RSS" : "peak allocations";
 	char hv[32], hb[32];
 	struct rn_buf b;
@@ -298,8 +332,8 @@ static void eval_memory(const struct rn_assertion_spec *a, struct rn_target_resu
 	out->unit = "bytes";
 	out->has_budget = true;
 	out->budget = (double)a->max_bytes;
-	out->aggregate = xfmt("%s of %zu run%s", rn_aggregate_name(a->aggregate), r->nruns,
-			      r->nruns == 1 ? "" : "s");
+	out->aggregate = xfmt("%s of %zu %s%s", rn_aggregate_name(a->aggregate), n,
+			      runs_word(r, m), n == 1 ? "" : "s");
 	if (v <= 0) {
 		out->verdict = RN_VERDICT_NO_DATA;
 		out->message = xfmt("no %s data (is \"ptrace\" in the target's collectors?)", mode);
@@ -315,7 +349,7 @@ static void eval_memory(const struct rn_assertion_spec *a, struct rn_target_resu
 			    mode, v, hv, out->aggregate, v <= (double)a->max_bytes ? "<=" : ">",
 			    (unsigned long long)a->max_bytes, hb, out->delta_pct);
 	rn_buf_init(&b, 0);
-	samples_line(&b, s, r->nruns, 1, "bytes");
+	samples_line(&b, s, n, 1, "bytes");
 	out->detail = rn_buf_detach(&b, NULL);
 	free(s);
 }
@@ -330,7 +364,9 @@ static void eval_anti_pattern(const struct rn_assertion_spec *a, struct rn_targe
 	out->unit = "confidence";
 	out->has_budget = true;
 	out->budget = a->threshold;
-	out->aggregate = xfmt("last of %zu run%s", r->nruns, r->nruns == 1 ? "" : "s");
+	out->aggregate = xfmt("last of %zu %s%s", r->ncounts ? r->ncounts : r->nruns,
+			      r->ncounts ? "counting run" : "run",
+			      (r->ncounts ? r->ncounts : r->nruns) == 1 ? "" : "s");
 	rc = rn_antipattern_detect(&r->last, a->pattern, a->process_re, &det);
 	if (rc) {
 		out->verdict = RN_VERDICT_ERROR;
@@ -370,7 +406,7 @@ void rn_assertion_evaluate(const struct rn_assertion_spec *a, struct rn_target_r
 		out->message = xfmt("disabled (enabled = false)");
 		return;
 	}
-	if (!r->nruns || r->status != RN_RUN_OK) {
+	if (!rn_target_result_measured(r) || r->status != RN_RUN_OK) {
 		out->verdict = RN_VERDICT_ERROR;
 		out->message = xfmt("target '%s' did not run cleanly: %s", r->name,
 				    r->error ? r->error : "no measured run");

@@ -2,12 +2,17 @@
  * golden.h - golden traces: the recorded baseline of a target, kept in the repository under
  * golden_traces/<target>.json, and the regression verdicts of comparing new runs against it.
  *
- * File format "renacer-golden/1" (JSON, UTF-8, written with sorted keys and two-space indent so
+ * File format "renacer-golden/2" (JSON, UTF-8, written with sorted keys and two-space indent so
  * that a regenerated file diffs cleanly; every ns, byte and count value is a JSON integer):
  *
  *     {
  *       "argv": ["build/targets/io_loop", "--files", "8"],   relative to the config's directory
- *       "format": "renacer-golden/1",
+ *       "counting_runs": 1,                 counting runs (0: the runs measured both, a target
+ *                                           without the ptrace collector)
+ *       "counting_samples": {               one value per counting run, for the count metrics
+ *         "syscalls": [..1..], "syscall_errors": [..], "alloc_peak": [..], ...   (only when
+ *       },                                  counting_runs > 0)
+ *       "format": "renacer-golden/2",
  *       "gpu": {                                             only when a run had GPU spans
  *         "busy_ns": 1200000, "copy_bytes": 4096, "dispatches": 12,      medians over runs
  *         "runs_with_gpu": 5,
@@ -21,19 +26,23 @@
  *         "machine": "x86_64",              uname -m
  *         "renacer_version": "0.1.0"
  *       },
- *       "runs": 5,
- *       "samples": {                        one value per run, in run order, for every metric
- *         "wall_time": [..5..], "critical_path": [..], "syscalls": [..], ...   of RN_METRICS
- *       },
- *       "syscalls": {                       medians over runs (rounded, halves up) of every
- *         "openat": {"calls": 12, "errors": 2, "total_ns": 35000}, ...   syscall seen in a run
- *                                           (a median of 0: seen in fewer than half)
+ *       "runs": 5,                          timing runs (process events only, no syscall stops)
+ *       "samples": {                        one value per timing run, in run order: the time
+ *         "wall_time": [..5..], "critical_path": [..], "cpu_time": [..], "peak_rss": [..], ...
+ *       },                                  metrics, the tree metrics, and every other metric
+ *                                           when counting_runs is 0
+ *       "syscalls": {                       medians over counting runs (rounded, halves up) of
+ *         "openat": {"calls": 12, "errors": 2, "total_ns": 35000}, ...   every syscall seen in a
+ *                                           counting run (a median of 0: seen in fewer than half)
  *       },
  *       "target": "io_loop"
  *     }
  *
- * A reader of version 1 rejects files of a newer version ("renacer-golden/2") with a message
- * saying so, and reads the JSON output of the original renacer ("format": "renacer-json-v1":
+ * A metric is in one of "samples" and "counting_samples" (rn_metric_measured_by). A reader of
+ * version 2 rejects files of a newer version ("renacer-golden/3") with a message saying so,
+ * reads "renacer-golden/1" (one "samples" object for every metric, all runs traced with
+ * syscall stops) with its timing samples flagged as taken under the tracer (timing verdicts
+ * against it are WARN at most, with a hint to regenerate), and reads the JSON output of the original renacer ("format": "renacer-json-v1":
  * a "syscalls" array of {name, args, result, duration_us?} plus a "summary" object) as a
  * counts-only baseline: per-syscall calls and errors of one run, no timing or memory samples.
  *
@@ -75,9 +84,15 @@
 #include "diag.h"
 
 /* Format identifier written by this renacer, and its version number. */
-#define RN_GOLDEN_FORMAT "renacer-golden/1"
+#define RN_GOLDEN_FORMAT "renacer-golden/2"
 #define RN_GOLDEN_FORMAT_PREFIX "renacer-golden/"
-#define RN_GOLDEN_VERSION 1
+#define RN_GOLDEN_VERSION 2
+/* The previous format, read with its timing samples flagged as taken under the tracer. */
+#define RN_GOLDEN_FORMAT_V1 "renacer-golden/1"
+/* Why timing verdicts against a renacer-golden/1 trace do not gate (one line). */
+#define RN_GOLDEN_UNDER_TRACER_HINT                                                           \
+	"not gated: the golden trace (renacer-golden/1) timed its runs under the tracer; "     \
+	"regenerate it (ci/regenerate-golden.sh) to gate timing"
 /* Format identifier of the original renacer's JSON output, read as a counts-only baseline. */
 #define RN_GOLDEN_JSON_V1 "renacer-json-v1"
 /* The hint that ends the message of every failing golden comparison. */
@@ -214,7 +229,7 @@ struct rn_golden_gpu {
 
 /* A golden trace as read from disk. All strings and arrays owned; rn_golden_release frees. */
 struct rn_golden {
-	int version;             /* format version (1); 0 for a renacer-json-v1 baseline */
+	int version;             /* format version (1 or 2); 0 for a renacer-json-v1 baseline */
 	bool counts_only;        /* renacer-json-v1: only syscall counts, no timing or memory */
 	char *target;            /* target name, or NULL (renacer-json-v1) */
 	char **argv;             /* recorded argv, NULL-terminated (empty for renacer-json-v1) */
@@ -224,9 +239,14 @@ struct rn_golden {
 	char *cpu_model;         /* cpu model of the recording host, or NULL */
 	char *machine;           /* uname -m of the recording host, or NULL */
 	char *build_id;          /* build-id of the target binary, or NULL */
-	size_t nruns;            /* runs recorded (1 for renacer-json-v1) */
-	double *samples[RN_METRIC_COUNT]; /* per-run samples [nruns] by enum rn_metric, in the
-					   * metric's unit; NULL when the file lacks the metric */
+	size_t nruns;            /* (timing) runs recorded (1 for renacer-json-v1) */
+	size_t ncounting_runs;   /* counting runs recorded (0 in older formats) */
+	bool timing_under_tracer; /* renacer-golden/1: its time samples include the tracer's
+				   * cost; timing verdicts against it are WARN at most */
+	double *samples[RN_METRIC_COUNT]; /* per-run samples [nsamples[m]] by enum rn_metric, in
+					   * the metric's unit; NULL when the file lacks it */
+	size_t nsamples[RN_METRIC_COUNT]; /* values in samples[m]: nruns, or ncounting_runs for
+					   * a metric of "counting_samples" */
 	struct rn_golden_syscall *syscalls; /* per-syscall medians, sorted by name */
 	size_t nsyscalls;        /* entries in syscalls */
 	bool has_gpu;            /* the file has a GPU summary */
@@ -269,7 +289,7 @@ int rn_golden_write(const char *path, const struct rn_target_result *r,
 
 /*
  * Read and validate the golden trace at `path` into `g` (overwritten; nothing to release on
- * failure). Accepts "renacer-golden/1" and "renacer-json-v1". Validation is strict: every
+ * failure). Accepts "renacer-golden/2", "renacer-golden/1" and "renacer-json-v1". Validation is strict: every
  * required key with its type, integers >= 0 where counts are expected, one sample per run,
  * no unknown metric names, no duplicate keys.
  *
@@ -280,9 +300,9 @@ int rn_golden_write(const char *path, const struct rn_target_result *r,
  *   "corrupt golden trace: <jansson's text>"                         (other JSON syntax errors)
  *   "corrupt golden trace: <what is wrong> (key \"samples.wall_time\")"    (schema violations)
  *   "not a golden trace: missing \"format\""
- *   "not a golden trace: unknown format \"X\" (expected \"renacer-golden/1\" or
+ *   "not a golden trace: unknown format \"X\" (expected \"renacer-golden/2\" or
  *    \"renacer-json-v1\")"
- *   "written by a newer renacer (format renacer-golden/2); this renacer reads renacer-golden/1"
+ *   "written by a newer renacer (format renacer-golden/3); this renacer reads renacer-golden/2"
  * Returns 0, a negative errno from reading, -EINVAL for invalid content, or -EPROTONOSUPPORT
  * for a newer format version.
  */

@@ -20,6 +20,22 @@ const struct rn_metric_info *rn_metric_info(enum rn_metric m)
 	return &metric_table[m];
 }
 
+enum rn_run_measures rn_metric_measured_by(enum rn_metric m)
+{
+	switch (m) {
+	case RN_METRIC_WALL:
+	case RN_METRIC_CRITICAL_PATH:
+	case RN_METRIC_CPU_TIME:
+	case RN_METRIC_GPU_BUSY:
+		return RN_MEASURES_TIMES;
+	case RN_METRIC_PEAK_RSS:
+	case RN_METRIC_PROCESSES:
+		return RN_MEASURES_BOTH;
+	default:
+		return RN_MEASURES_COUNTS;
+	}
+}
+
 int rn_metric_lookup(const char *name)
 {
 	int i;
@@ -246,6 +262,7 @@ void rn_target_result_init(struct rn_target_result *r, const char *name)
 	memset(r, 0, sizeof(*r));
 	r->name = rn_xstrdup(name);
 	rn_trace_init(&r->last);
+	rn_trace_init(&r->last_timing);
 }
 
 void rn_target_result_release(struct rn_target_result *r)
@@ -254,13 +271,15 @@ void rn_target_result_release(struct rn_target_result *r)
 
 	free(r->name);
 	free(r->runs);
+	free(r->counts);
 	free(r->syscall_calls);
 	free(r->syscall_errors);
 	free(r->syscall_ns);
-	for (i = 0; r->syscall_samples && i < SAMPLE_ROWS * r->nruns; i++)
+	for (i = 0; r->syscall_samples && i < SAMPLE_ROWS * r->nsyscall_runs; i++)
 		free(r->syscall_samples[i]);
 	free(r->syscall_samples);
 	rn_trace_release(&r->last);
+	rn_trace_release(&r->last_timing);
 	rn_critical_path_release(&r->cp);
 	free(r->error);
 	free(r->build_id);
@@ -277,34 +296,39 @@ static int cmp_u64(const void *a, const void *b)
 /* Median over runs of per-run sample row `which` (0 calls, 1 errors, 2 ns) for every syscall. */
 static void syscall_medians(struct rn_target_result *r, size_t which, double *out)
 {
-	size_t n = (size_t)rn_syscall_table_size(), k, nr;
-	uint64_t *col = rn_xmalloc(r->nruns * sizeof(*col));
+	size_t n = (size_t)rn_syscall_table_size(), k, nr, nk = r->nsyscall_runs;
+	uint64_t *col = rn_xmalloc(nk * sizeof(*col));
 
 	for (nr = 0; nr < n; nr++) {
-		for (k = 0; k < r->nruns; k++)
+		for (k = 0; k < nk; k++)
 			col[k] = r->syscall_samples[SAMPLE_ROWS * k + which][nr];
-		qsort(col, r->nruns, sizeof(*col), cmp_u64);
-		out[nr] = r->nruns % 2 ? (double)col[r->nruns / 2]
-				       : ((double)col[r->nruns / 2 - 1] + (double)col[r->nruns / 2]) / 2;
+		qsort(col, nk, sizeof(*col), cmp_u64);
+		out[nr] = nk % 2 ? (double)col[nk / 2]
+				 : ((double)col[nk / 2 - 1] + (double)col[nk / 2]) / 2;
 	}
 	free(col);
 }
 
 uint64_t rn_target_result_run_calls(const struct rn_target_result *r, size_t run, int nr)
 {
-	if (run >= r->nruns || !r->syscall_samples || nr < 0 || nr >= rn_syscall_table_size())
+	if (run >= r->nsyscall_runs || !r->syscall_samples || nr < 0 ||
+	    nr >= rn_syscall_table_size())
 		return 0;
 	return r->syscall_samples[SAMPLE_ROWS * run][nr];
 }
 
-void rn_target_result_add_run(struct rn_target_result *r, struct rn_trace *t)
+size_t rn_target_result_count_runs(const struct rn_target_result *r)
 {
-	size_t n = (size_t)rn_syscall_table_size(), i, nr;
+	return r->nsyscall_runs;
+}
+
+/* The per-syscall samples of a run that measured counts. */
+static void add_syscall_samples(struct rn_target_result *r, const struct rn_trace *t)
+{
+	size_t n = (size_t)rn_syscall_table_size(), i, nr, k = r->nsyscall_runs;
 	uint64_t *calls, *errs, *ns;
 
-	r->runs = rn_xrealloc(r->runs, (r->nruns + 1) * sizeof(*r->runs));
-	rn_metrics_from_trace(t, &r->runs[r->nruns]);
-	r->syscall_samples = rn_xrealloc(r->syscall_samples, SAMPLE_ROWS * (r->nruns + 1) *
+	r->syscall_samples = rn_xrealloc(r->syscall_samples, SAMPLE_ROWS * (k + 1) *
 								sizeof(*r->syscall_samples));
 	calls = rn_xcalloc(n, sizeof(*calls));
 	errs = rn_xcalloc(n, sizeof(*errs));
@@ -320,10 +344,10 @@ void rn_target_result_add_run(struct rn_target_result *r, struct rn_trace *t)
 			ns[nr] += p->sc[nr].total_ns;
 		}
 	}
-	r->syscall_samples[SAMPLE_ROWS * r->nruns] = calls;
-	r->syscall_samples[SAMPLE_ROWS * r->nruns + 1] = errs;
-	r->syscall_samples[SAMPLE_ROWS * r->nruns + 2] = ns;
-	r->nruns++;
+	r->syscall_samples[SAMPLE_ROWS * k] = calls;
+	r->syscall_samples[SAMPLE_ROWS * k + 1] = errs;
+	r->syscall_samples[SAMPLE_ROWS * k + 2] = ns;
+	r->nsyscall_runs++;
 	if (!r->syscall_calls) {
 		r->syscall_calls = rn_xcalloc(n, sizeof(double));
 		r->syscall_errors = rn_xcalloc(n, sizeof(double));
@@ -332,6 +356,11 @@ void rn_target_result_add_run(struct rn_target_result *r, struct rn_trace *t)
 	syscall_medians(r, 0, r->syscall_calls);
 	syscall_medians(r, 1, r->syscall_errors);
 	syscall_medians(r, 2, r->syscall_ns);
+}
+
+/* What every run adds: identity and status. */
+static void add_common(struct rn_target_result *r, const struct rn_trace *t)
+{
 	if (t->nprocs && t->procs[0].build_id[0]) {
 		free(r->build_id);
 		r->build_id = rn_xstrdup(t->procs[0].build_id);
@@ -340,21 +369,88 @@ void rn_target_result_add_run(struct rn_target_result *r, struct rn_trace *t)
 		r->status = t->status;
 	if (t->error && !r->error)
 		r->error = rn_xstrdup(t->error);
-	rn_trace_release(&r->last);
-	rn_critical_path_release(&r->cp);
-	r->last = *t;
-	rn_trace_init(t);
-	rn_critical_path_compute(&r->last, &r->cp);
 }
 
-double *rn_target_result_samples(const struct rn_target_result *r, enum rn_metric m)
+void rn_target_result_add_run(struct rn_target_result *r, struct rn_trace *t)
 {
-	double *s = rn_xcalloc(r->nruns ? r->nruns : 1, sizeof(*s));
+	struct rn_trace *keep;
+
+	r->runs = rn_xrealloc(r->runs, (r->nruns + 1) * sizeof(*r->runs));
+	rn_metrics_from_trace(t, &r->runs[r->nruns]);
+	r->runs[r->nruns].measures = t->events_only ? RN_MEASURES_TIMES : RN_MEASURES_BOTH;
+	r->nruns++;
+	if (!t->events_only)
+		add_syscall_samples(r, t);
+	add_common(r, t);
+	/* A timing run's trace goes beside the counting run's, never over it. */
+	keep = r->ncounts ? &r->last_timing : &r->last;
+	rn_trace_release(keep);
+	rn_critical_path_release(&r->cp);
+	*keep = *t;
+	rn_trace_init(t);
+	rn_critical_path_compute(keep, &r->cp);
+}
+
+void rn_target_result_add_counting_run(struct rn_target_result *r, struct rn_trace *t)
+{
+	r->counts = rn_xrealloc(r->counts, (r->ncounts + 1) * sizeof(*r->counts));
+	rn_metrics_from_trace(t, &r->counts[r->ncounts]);
+	r->counts[r->ncounts].measures = RN_MEASURES_COUNTS;
+	r->ncounts++;
+	add_syscall_samples(r, t);
+	add_common(r, t);
+	if (r->ncounts == 1 && r->nruns) {
+		/* the timing run's trace, which r->cp indexes, moves aside */
+		rn_trace_release(&r->last_timing);
+		r->last_timing = r->last;
+		rn_trace_init(&r->last);
+	}
+	rn_trace_release(&r->last);
+	r->last = *t;
+	rn_trace_init(t);
+}
+
+const struct rn_metrics *rn_target_result_runs_of(const struct rn_target_result *r,
+						  enum rn_metric m, size_t *n)
+{
+	enum rn_run_measures by = rn_metric_measured_by(m);
+
+	if (by == RN_MEASURES_COUNTS && r->ncounts) {
+		*n = r->ncounts;
+		return r->counts;
+	}
+	if (by == RN_MEASURES_BOTH && !r->nruns) {
+		*n = r->ncounts;
+		return r->counts;
+	}
+	/* times, and counts of runs that measured both; timing runs have no counts */
+	if (by == RN_MEASURES_COUNTS && r->nruns && r->runs[0].measures == RN_MEASURES_TIMES) {
+		*n = 0;
+		return r->runs;
+	}
+	*n = r->nruns;
+	return r->runs;
+}
+
+double *rn_target_result_samples(const struct rn_target_result *r, enum rn_metric m, size_t *n)
+{
+	const struct rn_metrics *runs = rn_target_result_runs_of(r, m, n);
+	double *s = rn_xcalloc(*n ? *n : 1, sizeof(*s));
 	size_t i;
 
-	for (i = 0; i < r->nruns; i++)
-		s[i] = (double)r->runs[i].v[m];
+	for (i = 0; i < *n; i++)
+		s[i] = (double)runs[i].v[m];
 	return s;
+}
+
+const struct rn_trace *rn_target_result_cp_trace(const struct rn_target_result *r)
+{
+	return r->last_timing.nprocs ? &r->last_timing : &r->last;
+}
+
+size_t rn_target_result_measured(const struct rn_target_result *r)
+{
+	return r->nruns + r->ncounts;
 }
 
 void rn_verdict_result_release(struct rn_verdict_result *v)

@@ -17,6 +17,8 @@ install build-essential cmake pkg-config git ca-certificates \
 install libcmocka-dev mesa-vulkan-drivers glslang-tools vulkan-validationlayers \
 	strace libxml2-utils python3 python3-yaml gzip tar findutils sqlite3 \
 	clang valgrind pre-commit
+# Benchmarks (tests/bench/timing): hyperfine, the reference for run-to-run spread.
+install hyperfine
 # Node.js for the OTLP receiver test: keep a Node.js that is already there (another
 # distribution's nodejs package ships npm itself and conflicts with Debian's npm).
 if ! command -v npm >/dev/null 2>&1; then

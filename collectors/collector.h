@@ -53,6 +53,8 @@ enum rn_run_flags {
 	RN_RUN_COUNT_ONLY = 1 << 1,   /* no durations: no exit stop where not needed */
 	RN_RUN_PIN_CPU = 1 << 2,      /* keep tracer and a lone tracee on one CPU (default on) */
 	RN_RUN_NO_PROPAGATE = 1 << 3, /* do not put TRACEPARENT into the target's environment */
+	RN_RUN_EVENTS_ONLY = 1 << 4,  /* a timing run: process events only, no syscall spans
+				       * (the "ptrace-events" driver, driver.h) */
 };
 
 /* Everything needed to run one target once. All pointers are borrowed. */

@@ -10,11 +10,12 @@
  *             ;
  *     finish (exec failure report, collectors' finish, memory summary, status)
  *
- * With the ptrace collector selected, every wait status of the tree goes to its on_event; the
- * loop ends when wait4 reports no tracee left (ECHILD), so no process can stay in ptrace-stop.
- * That wait4(-1) also reaps any other child of the calling process that ends during the run:
- * the runner must not keep children of its own running across rn_run_target(). Without the
- * ptrace collector, a plain driver waits for the root alone (wait4's ru_maxrss is then the
+ * The run's driver (driver.h: "ptrace" for counting runs, "ptrace-events" for timing runs)
+ * gets every wait status of the tree through its ops table; the loop ends when wait4 reports
+ * no tracee left (ECHILD), so no process can stay in ptrace-stop. That wait4(-1) also reaps
+ * any other child of the calling process that ends during the run: the runner must not keep
+ * children of its own running across rn_run_target(). Without a driver (no selected collector
+ * drives), a plain loop waits for the root alone (wait4's ru_maxrss is then the
  * root's only memory figure, and it includes the image of renacer the root was forked from).
  *
  * Signals: SIGINT/SIGTERM handlers and a CLOCK_MONOTONIC timer (SIGALRM) are installed for
@@ -44,8 +45,9 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "driver.h"
+#include "elf_id.h"
 #include "log.h"
-#include "ptrace/internal.h"
 #include "xalloc.h"
 
 extern char **environ;
@@ -99,8 +101,8 @@ struct run {
 	struct rn_run_result *res;
 	struct selected sel[4];     /* the collectors of this run */
 	int nsel;
-	struct rn_collector *pt;    /* the ptrace collector's state, or NULL (plain driver) */
-	const struct rn_collector_ops *pt_ops;
+	const struct rn_driver_ops *drv; /* the run's driver, or NULL (plain loop) */
+	struct rn_collector *dc;    /* the state of the collector it drives, or NULL */
 	const char *name;           /* target name for messages */
 	char *exe;                  /* argv[0] resolved through PATH, owned */
 	char **envp;                /* the child's environment, owned strings */
@@ -351,10 +353,10 @@ static void child(struct run *r, const sigset_t *mask)
 		if (setrlimit(RLIMIT_AS, &rl))
 			child_fail(r, STAGE_RLIMIT, errno);
 	}
-	if (r->pt)
-		prog = rn_ptrace_seccomp_program(r->pt, &prog_len);
+	if (r->drv && r->drv->seccomp_program)
+		prog = r->drv->seccomp_program(r->dc, &prog_len);
 	/* Wait until the collectors are ready (ptrace seizes us here): stopped, or blocked on
-	 * the go pipe (see rn_ptrace_seize_running). */
+	 * the go pipe (see rn_driver_ops.seize_running). */
 	if (r->cc.go_fd >= 0) {
 		char go;
 		ssize_t n;
@@ -426,8 +428,8 @@ static void kill_tree(struct run *r)
 	if (r->killing)
 		return;
 	r->killing = true;
-	if (r->pt)
-		rn_ptrace_kill_tree(r->pt);
+	if (r->drv)
+		r->drv->kill_tree(r->dc);
 	else if (!r->root_done)
 		kill_descendants(r->root);
 }
@@ -456,7 +458,7 @@ static struct run_event *pop(struct run *r)
 
 static struct run_event *next_event(struct run *r)
 {
-	pid_t who = r->pt ? -1 : r->root;
+	pid_t who = r->drv ? -1 : r->root;
 	struct rusage ru, *rup;
 	int status;
 	pid_t pid;
@@ -475,9 +477,9 @@ static struct run_event *next_event(struct run *r)
 				return &r->ev;
 			}
 		}
-		if (r->pt)
-			rn_ptrace_idle(r->pt);
-		rup = !r->pt || rn_ptrace_wants_rusage(r->pt) ? &ru : NULL;
+		if (r->drv && r->drv->idle)
+			r->drv->idle(r->dc);
+		rup = !r->drv || r->drv->wants_rusage(r->dc) ? &ru : NULL;
 		ru.ru_maxrss = 0;
 		pid = wait4(who, &status, __WALL, rup);
 		if (pid > 0)
@@ -490,8 +492,8 @@ static struct run_event *next_event(struct run *r)
 	push(r, pid, status, rup);
 	/* Serve every pending stop in turn: wait4(-1) prefers the caller's own children, so
 	 * a busy root would otherwise starve its descendants. */
-	while (r->pt && r->qlen < QUEUE_MAX && rn_ptrace_runnable_tasks(r->pt) > 1) {
-		rup = rn_ptrace_wants_rusage(r->pt) ? &ru : NULL;
+	while (r->drv && r->qlen < QUEUE_MAX && r->drv->runnable_tasks(r->dc) > 1) {
+		rup = r->drv->wants_rusage(r->dc) ? &ru : NULL;
 		ru.ru_maxrss = 0;
 		pid = wait4(-1, &status, __WALL | WNOHANG, rup);
 		if (pid <= 0)
@@ -530,9 +532,9 @@ static void on_status(struct run *r, const struct run_event *ev)
 	if (gone && ev->pid == r->root) {
 		root_ended(r, ev->status);
 	}
-	if (gone && r->pt && ev->have_ru)
-		rn_ptrace_final_rusage(r->pt, ev->pid, ev->maxrss_kb);
-	if (gone && !r->pt && ev->maxrss_kb > 0) {
+	if (gone && r->drv && ev->have_ru)
+		r->drv->final_rusage(r->dc, ev->pid, ev->maxrss_kb);
+	if (gone && !r->drv && ev->maxrss_kb > 0) {
 		/* wait4's ru_maxrss: the root's peak RSS (or a reaped child's, if larger) */
 		int idx = rn_trace_find_process(r->t, ev->pid);
 
@@ -541,12 +543,12 @@ static void on_status(struct run *r, const struct run_event *ev)
 		    (uint64_t)ev->maxrss_kb * 1024 > r->t->procs[idx].vm_hwm_bytes)
 			r->t->procs[idx].vm_hwm_bytes = (uint64_t)ev->maxrss_kb * 1024;
 	}
-	if (!r->pt) {
+	if (!r->drv) {
 		if (gone && ev->pid == r->root)
 			plain_exit(r, ev->status);
 		return;
 	}
-	rc = r->pt_ops->on_event(r->pt, r->t, ev->pid, ev->status);
+	rc = r->drv->on_event(r->dc, r->t, ev->pid, ev->status);
 	if (rc < 0) {
 		if (r->t->status == RN_RUN_OK)
 			rn_trace_fail(r->t, RN_RUN_ERROR, "target '%s': tracing failed: %s",
@@ -610,10 +612,8 @@ static int select_collectors(struct run *r)
 			return rc;
 		}
 		r->sel[r->nsel].ops = ops;
-		if (names[i].bit == RN_COLLECT_PTRACE) {
-			r->pt = r->sel[r->nsel].c;
-			r->pt_ops = ops;
-		}
+		if (r->drv && !strcmp(ops->name, r->drv->collector))
+			r->dc = r->sel[r->nsel].c;
 		r->nsel++;
 	}
 	return 0;
@@ -764,7 +764,7 @@ static int spawn(struct run *r, const sigset_t *mask)
 
 	if (pipe2(r->report_pipe, O_CLOEXEC))
 		return -errno;
-	if (r->pt && rn_ptrace_seize_running(r->pt) && pipe2(r->go_pipe, O_CLOEXEC))
+	if (r->drv && r->drv->seize_running(r->dc) && pipe2(r->go_pipe, O_CLOEXEC))
 		return -errno;
 	r->t->start_ns = now_ns();
 	pid = clone_child(r, mask);
@@ -784,7 +784,7 @@ static int spawn(struct run *r, const sigset_t *mask)
 		root_ended(r, status);
 		return 0; /* the failure report is read at the end */
 	}
-	if (!r->pt) {
+	if (!r->drv) {
 		struct rn_process *p = rn_trace_add_process(r->t, pid, 0, r->t->start_ns);
 
 		rn_process_set_exe(p, r->exe);
@@ -799,7 +799,7 @@ static int spawn(struct run *r, const sigset_t *mask)
 			return rc;
 		}
 	}
-	if (!r->pt) {
+	if (!r->drv) {
 		struct rn_process *p = &r->t->procs[0];
 		struct rn_elf_cache *elf = NULL;
 
@@ -947,7 +947,13 @@ int rn_run_target(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_
 			goto out_free;
 		}
 	}
+	r->drv = rn_driver_select(spec);
 	rc = select_collectors(r);
+	if (!rc && r->drv && !r->dc) {
+		rn_trace_fail(t, RN_RUN_ERROR, "driver '%s' has no collector '%s' in this run",
+			      r->drv->name, r->drv->collector);
+		rc = -EINVAL;
+	}
 	if (!rc)
 		rc = prepare_collectors(r);
 	if (rc)

@@ -228,6 +228,8 @@ struct rn_trace {
 	uint64_t unfiltered_stops;  /* syscall stops seen (diagnostics of the filtered mode) */
 	bool filtered;              /* only a subset of syscalls was traced (seccomp filter) */
 	bool counts_only;           /* durations were not measured (count-only mode) */
+	bool events_only;           /* a timing run: process events only, no syscall spans or
+				     * counts (RN_RUN_EVENTS_ONLY) */
 	struct rn_trace_sink sinks[RN_TRACE_MAX_SINKS]; /* registered sinks */
 	int nsinks;                 /* sinks used */
 	FILE *spool;                /* spool of every syscall span, or NULL (rn_trace_spool_enable) */

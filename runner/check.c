@@ -54,7 +54,7 @@ static const struct rn_option check_options[] = {
 	{ OPT_ASSERT, "assert", 0, RN_OPT_REQUIRED, "FILE", "same as --config (original renacer spelling)" },
 	{ OPT_JUNIT, "junit", 0, RN_OPT_REQUIRED, "FILE", "write JUnit XML to FILE (overrides [report] junit)" },
 	{ OPT_TARGET, "target", 't', RN_OPT_REQUIRED, "NAME", "check only this target (repeatable)" },
-	{ OPT_RUNS, "runs", 0, RN_OPT_REQUIRED, "N", "override every target's measured runs" },
+	{ OPT_RUNS, "runs", 0, RN_OPT_REQUIRED, "N", "override every target's timing runs" },
 	{ OPT_NO_GOLDEN, "no-golden", 0, RN_OPT_NONE, NULL, "do not compare with golden traces" },
 	{ OPT_OTLP_ENDPOINT, "otlp-endpoint", 0, RN_OPT_REQUIRED, "URL", "export the check as OTLP to URL (/v1/traces appended)" },
 	{ OPT_OTLP_PROTOCOL, "otlp-protocol", 0, RN_OPT_REQUIRED, "P", "http/protobuf (default) or http/json" },
@@ -76,10 +76,14 @@ const struct rn_command rn_cmd_check_def = {
 	"run the targets of renacer.toml, judge every assertion and golden trace, write reports",
 	"Metrics (units): critical_path = wall-clock length of the longest chain of dependent work\n"
 	"from the root's exec to its exit through the children it waited for (ms in the config,\n"
-	"median over runs unless `aggregate` says min, p95 or max); span_count = spans whose name\n"
-	"fully matches a POSIX ERE (syscalls by name, GPU spans as gpu:<name>); memory_usage = peak\n"
+	"median over timing runs unless `aggregate` says min, p95 or max); span_count = spans\n"
+	"whose name fully matches a POSIX ERE (syscalls by name, GPU spans as gpu:<name>);\n"
+	"memory_usage = peak\n"
 	"RSS of the tree (rss) or peak anonymous mapped bytes (allocations), in bytes. Every\n"
 	"comparison is inclusive (<= passes). A metric without data is NO DATA, an error.\n"
+	"Timing runs (`runs`) stop only at process events, so times are the program's own;\n"
+	"counting runs (`counting_runs`, default 1) stop at every syscall for exact counts; a\n"
+	"target gets the kinds its assertions and golden trace need.\n"
 	"Verdicts: PASS, FAIL (blocking), WARN (fail_on_violation = false, or a timing comparison\n"
 	"the data cannot decide: INCONCLUSIVE), SKIP (enabled = false), NO DATA, ERROR (target could\n"
 	"not run, timed out, crashed, or a collector failed), NOT JUDGED (too few runs, or runs that\n"
@@ -105,7 +109,7 @@ const struct rn_command rn_cmd_validate_def = {
 static const struct rn_option golden_options[] = {
 	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE", "config file (default renacer.toml)" },
 	{ OPT_TARGET, "target", 't', RN_OPT_REQUIRED, "NAME", "update only this target (repeatable)" },
-	{ OPT_RUNS, "runs", 0, RN_OPT_REQUIRED, "N", "override every target's measured runs" },
+	{ OPT_RUNS, "runs", 0, RN_OPT_REQUIRED, "N", "override every target's timing runs" },
 	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no progress lines" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
@@ -356,27 +360,96 @@ static bool needs_spool(const struct rn_config *cfg, const struct rn_target_cfg 
 	return false;
 }
 
-/* Run one target warmup + runs times into `r`. Returns 0, or -ECANCELED when interrupted. */
-static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *tc,
-		      const struct check_opts *o, size_t index, size_t count,
-		      const struct rn_otlp_context *otlp_ctx, struct rn_target_result *r)
+/*
+ * The runs of one target (struct run_plan). A target with the ptrace collector gets timing
+ * runs (process events only: its times are the program's own) and counting runs (every
+ * syscall stops: exact counts, spans, allocations), each only where something needs it:
+ *   timing runs    a critical_path assertion, a golden trace (compared or updated),
+ *                  --bench-json, or a memory_usage "rss" assertion (peak RSS is a tree metric
+ *                  that timing runs measure)
+ *   counting runs  span_count and anti_pattern assertions, memory_usage "allocations", a
+ *                  golden trace, --bench-json, and the outputs that want every span (the
+ *                  timeline, OTLP "all")
+ * A target with nothing to judge gets both. A target without the ptrace collector (GPU
+ * collectors alone) has no such split: its `runs` measure both.
+ */
+struct run_plan {
+	unsigned timing;   /* timing runs (the target's `runs`, or --runs); 0 = none */
+	unsigned counting; /* counting runs (`counting_runs`); 0 = none */
+	bool split;        /* timing and counting runs are different runs */
+};
+
+static bool golden_exists(const struct rn_config *cfg, const char *target)
+{
+	char *path = rn_golden_path(cfg->golden_dir, target);
+	bool yes = path && !access(path, F_OK);
+
+	free(path);
+	return yes;
+}
+
+static void plan_runs(const struct rn_config *cfg, const struct rn_target_cfg *tc,
+		      const struct check_opts *o, bool golden_update, struct run_plan *p)
 {
 	unsigned runs = o->runs ? (unsigned)o->runs : tc->runs;
+	bool time = false, count = false, tree = false;
+	size_t i;
+
+	if (!o->runs && runs < o->min_runs) /* golden update: [golden] runs */
+		runs = o->min_runs;
+
+	memset(p, 0, sizeof(*p));
+	if (!(tc->collectors & RN_COLLECT_PTRACE)) {
+		p->timing = runs;
+		return;
+	}
+	p->split = true;
+	for (i = 0; i < cfg->nassertions; i++) {
+		const struct rn_assertion_spec *a = &cfg->assertions[i];
+
+		if (!a->enabled || !rn_assertion_applies(a, tc->name))
+			continue;
+		if (a->type == RN_ASSERT_CRITICAL_PATH)
+			time = true;
+		else if (a->type == RN_ASSERT_MEMORY_USAGE && a->tracking_mode == RN_TRACK_RSS)
+			tree = true;
+		else
+			count = true;
+	}
+	if (golden_update || o->bench_json ||
+	    (!o->no_golden && cfg->regression.enabled && golden_exists(cfg, tc->name)))
+		time = count = true;
+	if (needs_spool(cfg, tc, o))
+		count = true;
+	if (!time && !count && !tree)
+		time = count = true;
+	p->timing = time || tree ? runs : 0;
+	p->counting = count ? tc->counting_runs : 0;
+}
+
+/* Run one target: warmup, then its timing runs, then its counting runs (struct run_plan),
+ * into `r`. Returns 0, or -ECANCELED when interrupted. */
+static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *tc,
+		      const struct check_opts *o, size_t index, size_t count,
+		      const struct rn_otlp_context *otlp_ctx, bool golden_update,
+		      struct rn_target_result *r)
+{
+	struct run_plan plan;
 	unsigned total, k;
 	bool spool = needs_spool(cfg, tc, o);
 	uint64_t t0 = monotonic_ns();
 	struct rn_pressure_probe probe = { 0 };
 	int rc = 0;
 
-	if (!o->runs && runs < o->min_runs)
-		runs = o->min_runs;
-	total = tc->warmup + runs;
-
+	plan_runs(cfg, tc, o, golden_update, &plan);
+	total = tc->warmup + plan.timing + plan.counting;
 	if (o->github) {
 		char title[256];
 
-		snprintf(title, sizeof(title), "renacer: %s (%u warmup + %u runs)", tc->name,
-			 tc->warmup, runs);
+		snprintf(title, sizeof(title),
+			 "renacer: %s (%u warmup + %u timing run%s + %u counting run%s)", tc->name,
+			 tc->warmup, plan.timing, plan.timing == 1 ? "" : "s", plan.counting,
+			 plan.counting == 1 ? "" : "s");
 		rn_github_group_begin(title);
 	}
 	for (k = 0; k < total; k++) {
@@ -384,6 +457,9 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 		struct rn_run_result res;
 		struct rn_trace t;
 		bool warm = k < tc->warmup;
+		/* a counting run (warmups are of the first kind measured) */
+		bool counting = plan.split && (k >= tc->warmup + plan.timing ||
+					       (warm && !plan.timing));
 		char traceparent[64];
 		uint64_t start_unix;
 
@@ -391,9 +467,14 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 			if (warm)
 				rn_report_progress(o->color, "[%zu/%zu] %s warmup %u/%u ...", index + 1,
 						   count, tc->name, k + 1, tc->warmup);
+			else if (counting)
+				rn_report_progress(o->color, "[%zu/%zu] %s counting run %u/%u ...",
+						   index + 1, count, tc->name,
+						   k - tc->warmup - plan.timing + 1, plan.counting);
 			else
-				rn_report_progress(o->color, "[%zu/%zu] %s run %u/%u ...", index + 1,
-						   count, tc->name, k - tc->warmup + 1, runs);
+				rn_report_progress(o->color, "[%zu/%zu] %s %srun %u/%u ...", index + 1,
+						   count, tc->name, plan.split ? "timing " : "",
+						   k - tc->warmup + 1, plan.timing);
 		}
 		memset(&spec, 0, sizeof(spec));
 		memset(&res, 0, sizeof(res));
@@ -406,7 +487,11 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 		spec.stdio[2] = tc->err;
 		spec.timeout_ns = tc->timeout_ns;
 		spec.collectors = tc->collectors;
-		spec.flags = RN_RUN_FOLLOW_FORKS | RN_RUN_PIN_CPU;
+		/* Timing runs: no syscall stops, so no hand-off to pin for. */
+		if (plan.split && !counting)
+			spec.flags = RN_RUN_FOLLOW_FORKS | RN_RUN_EVENTS_ONLY;
+		else
+			spec.flags = RN_RUN_FOLLOW_FORKS | RN_RUN_PIN_CPU;
 		spec.gpu_mode = tc->gpu_mode;
 		spec.max_procs = tc->max_procs;
 		spec.max_as_bytes = tc->max_as_bytes;
@@ -419,7 +504,7 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 		if (k == tc->warmup)
 			rn_pressure_probe_begin(&probe);
 		rn_trace_init(&t);
-		if (spool && !warm && rn_trace_spool_enable(&t))
+		if (spool && !warm && (counting || !plan.split) && rn_trace_spool_enable(&t))
 			rn_warn("target '%s': cannot create the span spool; anti-patterns and the "
 				"timeline will lack span detail", tc->name);
 		start_unix = realtime_ns();
@@ -448,7 +533,7 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 			if (!t.error)
 				rn_trace_fail(&t, t.status ? t.status : RN_RUN_ERROR,
 					      "run %u failed (%s)", k + 1, strerror(-rc));
-			if (!warm || !r->nruns) {
+			if (!warm || !rn_target_result_measured(r)) {
 				r->status = t.status;
 				free(r->error);
 				r->error = rn_xstrdup(t.error);
@@ -461,8 +546,13 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 			rn_trace_release(&t);
 			continue;
 		}
-		rn_target_result_add_run(r, &t);
-		r->runs[r->nruns - 1].start_unix_ns = start_unix;
+		if (counting) {
+			rn_target_result_add_counting_run(r, &t);
+			r->counts[r->ncounts - 1].start_unix_ns = start_unix;
+		} else {
+			rn_target_result_add_run(r, &t);
+			r->runs[r->nruns - 1].start_unix_ns = start_unix;
+		}
 	}
 	if (probe.mono_ns && r->nruns)
 		rn_pressure_probe_end(&probe, r);
@@ -530,7 +620,7 @@ static int compare_golden(const struct rn_config *cfg, const struct rn_target_cf
 			free(argv_rel[i]);
 		free(argv_rel);
 	}
-	if (r->nruns && r->status == RN_RUN_OK &&
+	if (rn_target_result_measured(r) && r->status == RN_RUN_OK &&
 	    !rn_golden_compare(&g, rel, r, &cfg->regression, &out, &nout)) {
 		for (i = 0; i < nout; i++)
 			*rn_target_report_push(tv) = out[i];
@@ -662,7 +752,7 @@ int rn_cmd_check(int argc, char **argv)
 		rn_target_result_init(r, tc->name);
 		tvs[idx].result = r;
 		if (!interrupted) {
-			if (run_target(&cfg, tc, &o, idx, nsel, &otlp_ctx, r) == -ECANCELED)
+			if (run_target(&cfg, tc, &o, idx, nsel, &otlp_ctx, false, r) == -ECANCELED)
 				interrupted = rn_run_interrupted();
 		} else {
 			r->status = RN_RUN_INTERRUPTED;
@@ -887,7 +977,7 @@ int rn_cmd_golden(int argc, char **argv)
 		if (!selected(&o, tc->name))
 			continue;
 		rn_target_result_init(&r, tc->name);
-		if (run_target(&cfg, tc, &o, idx++, nsel, NULL, &r) == -ECANCELED) {
+		if (run_target(&cfg, tc, &o, idx++, nsel, NULL, true, &r) == -ECANCELED) {
 			int sig = rn_run_interrupted();
 
 			rn_target_result_release(&r);
@@ -909,7 +999,8 @@ int rn_cmd_golden(int argc, char **argv)
 			rn_diag_print(&d, o.color);
 			rc = RN_EXIT_OUTPUT;
 		} else if (!o.quiet) {
-			fprintf(stderr, "wrote %s (%zu run%s)\n", path, r.nruns, r.nruns == 1 ? "" : "s");
+			fprintf(stderr, "wrote %s (%zu timing run%s, %zu counting run%s)\n", path,
+				r.nruns, r.nruns == 1 ? "" : "s", r.ncounts, r.ncounts == 1 ? "" : "s");
 		}
 		for (k = 0; rel[k]; k++)
 			free(rel[k]);

@@ -333,6 +333,7 @@ static void target_defaults(struct rn_target_cfg *t, const struct rn_config *cfg
 	t->cwd = rn_xstrdup(cfg->dir);
 	t->timeout_ns = 300ull * 1000000000ull;
 	t->runs = 1;
+	t->counting_runs = 1;
 	t->collectors = RN_COLLECT_PTRACE;
 	t->gpu_mode = RN_GPU_MODE_CMDBUF;
 	t->out = RN_STDIO_NULL;
@@ -461,6 +462,10 @@ static int parse_target(struct ctx *c, const struct rn_toml_value *tab, struct r
 	if (get_int(c, tab, "runs", 1, 1000, &iv))
 		goto out;
 	t->runs = (unsigned)iv;
+	iv = 1;
+	if (get_int(c, tab, "counting_runs", 1, 100, &iv))
+		goto out;
+	t->counting_runs = (unsigned)iv;
 	iv = 0;
 	if (get_int(c, tab, "warmup", 0, 100, &iv))
 		goto out;

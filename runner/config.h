@@ -32,7 +32,8 @@
 	X(env, "table of strings", "variables added to the inherited environment")             \
 	X(timeout_s, "number", "wall-clock limit of one run in seconds (default 300)")         \
 	X(expect_exit, "integer", "exit status of a clean run (default 0; -1 accepts any)")    \
-	X(runs, "integer", "measured runs (default 1, at most 1000)")                          \
+	X(runs, "integer", "measured timing runs (default 1, at most 1000)")                   \
+	X(counting_runs, "integer", "runs with syscall stops for counts (default 1, at most 100)") \
 	X(warmup, "integer", "unmeasured runs first (default 0)")                              \
 	X(collectors, "array of strings", "any of \"ptrace\", \"vulkan\" (default [\"ptrace\"])") \
 	X(gpu_timing, "string", "\"cmdbuf\" (default), \"submit\" or \"dispatch\" (serializes)") \
@@ -120,7 +121,8 @@ struct rn_target_cfg {
 	char **env;               /* "KEY=VALUE" added to the environment, NULL-terminated */
 	uint64_t timeout_ns;      /* wall-clock limit of one run, ns */
 	int expect_exit;          /* exit status of a clean run, -1 = any */
-	unsigned runs;            /* measured runs, >= 1 */
+	unsigned runs;            /* measured timing runs, >= 1 */
+	unsigned counting_runs;   /* counting runs when counts are needed, >= 1 */
 	unsigned warmup;          /* unmeasured runs */
 	uint32_t collectors;      /* enum rn_collector_mask */
 	enum rn_gpu_mode gpu_mode; /* Vulkan timing mode */

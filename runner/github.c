@@ -607,12 +607,16 @@ static void target_section(struct rn_buf *b, const struct rn_target_report *t,
 			   const char *golden_file, size_t **cuts, size_t *ncuts, size_t *cap)
 {
 	const struct rn_target_result *r = t->result;
-	size_t nruns = r ? r->nruns : 0, k;
+	size_t nruns = r ? rn_target_result_measured(r) : 0, k;
 	int rank;
 
 	rn_buf_addf(b, "### %s ", rank_icon(target_rank(t)));
 	rn_github_escape_markdown(b, r ? r->name : "?", GH_CELL_MAX);
-	rn_buf_addf(b, " (%zu run%s)\n\n", nruns, nruns == 1 ? "" : "s");
+	if (r && r->ncounts)
+		rn_buf_addf(b, " (%zu timing run%s, %zu counting run%s)\n\n", r->nruns,
+			    r->nruns == 1 ? "" : "s", r->ncounts, r->ncounts == 1 ? "" : "s");
+	else
+		rn_buf_addf(b, " (%zu run%s)\n\n", nruns, nruns == 1 ? "" : "s");
 	if (r && r->error) {
 		rn_buf_adds(b, "> **target error:** ");
 		rn_github_escape_markdown(b, r->error, GH_CELL_MAX);

@@ -113,14 +113,19 @@ int rn_golden_noise_report(const struct rn_target_result *r, const struct rn_reg
 				     : cfg->timing_tolerance;
 		double *s, spread, lo, hi, med;
 		char load[96] = "";
+		size_t n = 0;
 
-		if (!cfg->judged[timing_metrics[i].check] || r->nruns < 2)
+		if (!cfg->judged[timing_metrics[i].check])
 			continue;
-		s = rn_target_result_samples(r, m);
-		spread = rn_golden_spread(s, r->nruns);
-		med = rn_stats_median(s, r->nruns);
+		s = rn_target_result_samples(r, m, &n);
+		if (n < 2) {
+			free(s);
+			continue;
+		}
+		spread = rn_golden_spread(s, n);
+		med = rn_stats_median(s, n);
 		lo = hi = s[0];
-		for (k = 1; k < r->nruns; k++) {
+		for (k = 1; k < n; k++) {
 			lo = fmin(lo, s[k]);
 			hi = fmax(hi, s[k]);
 		}
@@ -134,7 +139,7 @@ int rn_golden_noise_report(const struct rn_target_result *r, const struct rn_reg
 			"from %.2f to %.2f ms, median %.2f ms%s), wider than its tolerance %+.0f%%: "
 			"slowdowns within that spread will be INCONCLUSIVE; record on a quieter "
 			"machine, with more runs ([golden] runs), or loosen [golden.tolerances] %s",
-			r->name, rn_metric_info(m)->name, spread * 100.0, r->nruns, lo / 1e6,
+			r->name, rn_metric_info(m)->name, spread * 100.0, n, lo / 1e6,
 			hi / 1e6, med / 1e6, load, tol * 100.0, rn_metric_info(m)->name);
 		warned++;
 	}

@@ -237,15 +237,23 @@ int rn_report_bench_json(const char *path, const struct rn_target_report *t, siz
 	for (i = 0; i < n; i++) {
 		const struct rn_target_result *r = t[i].result;
 
-		if (!r->nruns)
+		if (!rn_target_result_measured(r))
 			continue;
 		for (k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
-			double *s = rn_target_result_samples(r, rows[k].m);
-			double med = rn_aggregate(s, r->nruns, RN_AGG_MEDIAN);
+			size_t ns;
+			double *s = rn_target_result_samples(r, rows[k].m, &ns);
+			double med = rn_aggregate(s, ns, RN_AGG_MEDIAN);
 			char name[256], extra[64];
 
+			if (!ns) {
+				free(s); /* not measured by the runs this check made */
+				continue;
+			}
 			snprintf(name, sizeof(name), "%s %s", r->name, rn_metric_info(rows[k].m)->name);
-			snprintf(extra, sizeof(extra), "median of %zu runs", r->nruns);
+			snprintf(extra, sizeof(extra), "median of %zu %s", ns,
+				 rn_metric_measured_by(rows[k].m) == RN_MEASURES_COUNTS && r->ncounts
+					 ? "counting runs"
+					 : "runs");
 			json_array_append_new(arr, json_pack("{s:s, s:s, s:f, s:s}", "name", name, "unit",
 							     rows[k].unit, "value", med / rows[k].scale,
 							     "extra", extra));

@@ -1,7 +1,8 @@
 /*
- * internal.h - declarations private to collectors/ptrace and to the run loop (collectors/run.c),
- * which drives the ptrace collector's event loop and therefore needs a few more hooks than the
- * ops table offers (killing the whole tree, the seccomp program, the number of live tasks).
+ * internal.h - declarations private to collectors/ptrace and its drivers (ptrace/driver.c),
+ * which put the run loop (collectors/run.c) in the hands of the collector and therefore need a
+ * few more hooks than the ops table offers (killing the whole tree, the seccomp program, the
+ * number of live tasks).
  */
 #ifndef RN_PTRACE_INTERNAL_H
 #define RN_PTRACE_INTERNAL_H
@@ -13,6 +14,7 @@
 #include <sys/types.h>
 
 #include "collector.h"
+#include "elf_id.h"
 
 /*
  * Kill every traced process (SIGKILL to each known thread group and to tasks not yet
@@ -75,16 +77,6 @@ struct rn_sysnrs {
 /* The numbers, filled on first use. */
 const struct rn_sysnrs *rn_sysnrs(void);
 
-/*
- * ELF identity of an executable: e_machine and the GNU build-id as lowercase hex ("" if none).
- * Results are cached by path for the life of the cache, so a fork-exec-heavy tree reads each
- * binary once. `path` is opened as given (use /proc/PID/exe's target). Returns 0, or negative
- * errno (the outputs are then zero/empty and the failure is cached too).
- */
-struct rn_elf_cache;
-int rn_elf_identify(struct rn_elf_cache **cache, const char *path, uint16_t *machine,
-		    char build_id[41]);
-/* Free a cache made by rn_elf_identify (NULL-safe). */
-void rn_elf_cache_free(struct rn_elf_cache *cache);
+/* rn_elf_identify() and its cache: elf_id.h (the run loop uses them too). */
 
 #endif

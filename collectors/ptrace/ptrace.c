@@ -127,6 +127,7 @@ struct proc_state {
 				 * its own peak or that of a child it reaped, whichever is larger */
 	uint64_t child_ru_bytes; /* largest ru_bytes of its child processes that ended */
 	uint32_t maps_reads;    /* /proc/PID/maps snapshots taken for its current image */
+	bool parent_waiting;    /* timing runs: its parent was blocked in a wait at its exit */
 };
 
 struct rn_collector {
@@ -148,6 +149,7 @@ struct rn_collector {
 	bool follow;                    /* trace children and threads */
 	bool seccomp;                   /* entries come as seccomp stops */
 	bool count_only;                /* no exit stops unless the result is needed */
+	bool events_only;               /* timing run: process events only, no syscall stop */
 	bool need_paths;                /* a sink or the spool wants decoded paths */
 	bool quiet_exits;               /* exit stops only where VmHWM needs them */
 	long opts;                      /* the PTRACE_SEIZE options */
@@ -890,7 +892,7 @@ static void resume(struct rn_collector *c, struct task *tk, int sig)
 
 	if (c->killing)
 		req = PTRACE_CONT;
-	else if (c->seccomp && !(tk->flags & TASK_WANT_EXIT))
+	else if ((c->seccomp || c->events_only) && !(tk->flags & TASK_WANT_EXIT))
 		req = PTRACE_CONT;
 	/* ESRCH: the task was killed meanwhile; its exit status follows */
 	ptrace(req, tk->tid, 0L, (long)sig);
@@ -1152,7 +1154,7 @@ static int new_child(struct rn_collector *c, struct task *parent, pid_t tid, int
 	size_t i;
 	int rc = 0;
 
-	if (event == PTRACE_EVENT_CLONE && !c->seccomp) {
+	if (event == PTRACE_EVENT_CLONE && !c->seccomp && !c->events_only) {
 		uint64_t flags = 0;
 
 		/* The parent's clone/clone3 entry tells a thread from a process. */
@@ -1246,6 +1248,8 @@ static void exec_identify(struct rn_collector *c, struct rn_process *p, bool kno
 	rn_trace_process_event(c->t, p, 'e');
 }
 
+static bool parent_in_wait(struct rn_collector *c, const struct rn_process *p);
+
 static void exit_event(struct rn_collector *c, struct task *tk)
 {
 	struct proc_state *ps = ps_of(c, tk->proc);
@@ -1264,6 +1268,8 @@ static void exit_event(struct rn_collector *c, struct task *tk)
 	if (!ps->live || (c->nquiet && tk->tid == p->pid)) {
 		uint64_t hwm = read_vm_hwm(tk->tid);
 
+		if (c->events_only && !ps->live)
+			ps->parent_waiting = parent_in_wait(c, p);
 		if (hwm > p->vm_hwm_bytes)
 			p->vm_hwm_bytes = hwm;
 		/* the final mappings of a process whose spans carry callers */
@@ -1334,6 +1340,34 @@ static int event_stop(struct rn_collector *c, struct task *tk, int status)
 
 /* ---- a task is gone ----------------------------------------------------------------------- */
 
+/*
+ * Timing runs see no wait4 return. At a child's PTRACE_EVENT_EXIT stop (every task has one in
+ * timing runs) its parent cannot have been woken by it yet: blocked in wait4/waitid (wchan
+ * "do_wait") it is waiting for a child, and the child's exit is what resumes it, so the
+ * critical path goes through the child (reaped_by is set when the child is gone). A parent
+ * busy elsewhere did not wait for the child then, and the child is not on its path.
+ */
+static bool parent_in_wait(struct rn_collector *c, const struct rn_process *p)
+{
+	char path[64], wchan[64];
+	ssize_t n;
+	int fd;
+
+	if (p->parent < 0 || c->t->procs[p->parent].end != RN_PROC_RUNNING)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/wchan", (int)c->t->procs[p->parent].pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, wchan, sizeof(wchan) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	wchan[n] = '\0';
+	return !strcmp(wchan, "do_wait") || !strcmp(wchan, "__do_wait") ||
+	       !strcmp(wchan, "kernel_waitid") || !strcmp(wchan, "do_wait_pid");
+}
+
 static int task_gone(struct rn_collector *c, struct task *tk, int status)
 {
 	struct proc_state *ps = ps_of(c, tk->proc);
@@ -1375,6 +1409,10 @@ static int task_gone(struct rn_collector *c, struct task *tk, int status)
 		p->end_ns = ts;
 		if (ts > c->t->end_ns)
 			c->t->end_ns = ts;
+		if (ps->parent_waiting && !c->killing && p->reaped_by < 0) {
+			p->reaped_by = p->parent;
+			p->reaped_ns = ts;
+		}
 		rn_trace_process_event(c->t, p, 'x');
 	}
 	task_forget(c, tk);
@@ -1445,8 +1483,16 @@ static int pt_create(struct rn_collector **out, const struct rn_run_spec *spec)
 	c->spec = spec;
 	c->follow = spec->flags & RN_RUN_FOLLOW_FORKS;
 	c->count_only = spec->flags & RN_RUN_COUNT_ONLY;
+	c->events_only = spec->flags & RN_RUN_EVENTS_ONLY;
 	c->seccomp = c->count_only || spec->syscall_filter;
-	if (c->seccomp) {
+	if (c->events_only) {
+		/* Timing runs: no syscall stops at all, not even a seccomp filter (a filter on
+		 * the wait-family calls alone put every syscall on the kernel's slow entry path:
+		 * +16% on 100,000 getppid here). Who waited for whom comes from the parent's
+		 * wchan at each child's exit stop (parent_in_wait). No pinning: with so few
+		 * stops there is no hand-off to speed up. */
+		c->seccomp = false;
+	} else if (c->seccomp) {
 		const struct rn_sysnrs *nr = rn_sysnrs();
 		bool *traced = rn_xcalloc((size_t)n, sizeof(*traced));
 
@@ -1486,7 +1532,7 @@ static int pt_prepare(struct rn_collector *c, char ***env, size_t *nenv, size_t 
 	(void)env_cap;
 	/* Pinning needs two CPUs to choose from, and every child to be seen: an untraced child
 	 * would inherit the narrowed affinity of its parent and keep it. */
-	if ((c->spec->flags & RN_RUN_PIN_CPU) && c->follow &&
+	if ((c->spec->flags & RN_RUN_PIN_CPU) && c->follow && !c->events_only &&
 	    !sched_getaffinity(0, sizeof(c->cpus_orig), &c->cpus_orig) &&
 	    CPU_COUNT(&c->cpus_orig) >= 2)
 		c->pin = true;
@@ -1510,15 +1556,17 @@ static int pt_on_spawn(struct rn_collector *c, pid_t pid, struct rn_trace *t)
 	c->opts = opts;
 	t->filtered = c->spec->syscall_filter != NULL;
 	t->counts_only = c->count_only;
+	t->events_only = c->events_only;
 	if (ptrace(PTRACE_SEIZE, pid, 0L, opts))
 		return -errno;
 	p = rn_trace_add_process(t, pid, 0, now_ns());
 	c->last_stop_ns = p->start_ns;
 	if (!t->start_ns)
 		t->start_ns = p->start_ns;
-	if (c->seccomp) {
-		/* The child waits on a pipe, running: the seccomp stops need no ptrace resume to
-		 * begin, so it makes no stop before its execve (see rn_ptrace_seize_running). */
+	if (c->seccomp || c->events_only) {
+		/* The child waits on a pipe, running: the seccomp stops (or, for a timing run,
+		 * the process events) need no ptrace resume to begin, so it makes no stop before
+		 * its execve (see rn_ptrace_seize_running). */
 		task_new(c, pid, (int)(t->nprocs - 1), TASK_HIDDEN);
 	} else {
 		/* The child stopped itself with SIGSTOP before exec. Seizing it turns the
@@ -1732,7 +1780,7 @@ void rn_ptrace_idle(struct rn_collector *c)
 
 bool rn_ptrace_seize_running(const struct rn_collector *c)
 {
-	return c->seccomp;
+	return c->seccomp || c->events_only;
 }
 
 bool rn_ptrace_wants_rusage(const struct rn_collector *c)

@@ -195,7 +195,9 @@ static void test_golden_write_read_round_trip(void **state)
 	r.syscall_ns[nr_of("read")] = 123456.5; /* rounds half up */
 	golden_of(&r, "roundtrip", &g);
 
-	assert_int_equal(g.version, 1);
+	assert_int_equal(g.version, 2);
+	assert_false(g.timing_under_tracer);
+	assert_int_equal(g.ncounting_runs, 0);
 	assert_false(g.counts_only);
 	assert_string_equal(g.target, "io_loop");
 	assert_string_equal(g.argv[0], "build/targets/io_loop");
@@ -249,8 +251,9 @@ static void test_golden_write_is_deterministic(void **state)
 	assert_memory_equal(a.buf, b.buf, a.len);
 
 	/* Sorted keys, two-space indent, a final newline, integers only. */
-	assert_true(strstr(a.buf, "{\n  \"argv\": [\n    \"targets/x\"\n  ],\n  \"format\": "
-				  "\"renacer-golden/1\",\n  \"provenance\": {\n") == a.buf);
+	assert_true(strstr(a.buf, "{\n  \"argv\": [\n    \"targets/x\"\n  ],\n  \"counting_runs\": "
+				  "0,\n  \"format\": \"renacer-golden/2\",\n  \"provenance\": {\n") ==
+		    a.buf);
 	assert_true(strstr(a.buf, "\"provenance\"") < strstr(a.buf, "\"runs\""));
 	assert_true(strstr(a.buf, "\"samples\"") < strstr(a.buf, "\"syscalls\""));
 	assert_true(strstr(a.buf, "\"syscalls\"") < strstr(a.buf, "\"target\""));
@@ -353,7 +356,7 @@ static void test_golden_read_errors(void **state)
 	free(s);
 	s = read_error(DATA "newer_format.json", -EPROTONOSUPPORT);
 	assert_string_equal(s, DATA "newer_format.json: error: written by a newer renacer (format "
-				    "renacer-golden/2); this renacer reads renacer-golden/1");
+				    "renacer-golden/3); this renacer reads renacer-golden/2");
 	free(s);
 	s = read_error(DATA "missing_format.json", -EINVAL);
 	assert_string_equal(s, DATA "missing_format.json: error: not a golden trace: missing "
@@ -396,13 +399,13 @@ static void test_golden_read_empty_and_odd_formats(void **state)
 			    "corrupt golden trace: \"format\" must be a string");
 	assert_string_equal(read_text_error("other", "{\"format\": \"chrome-trace\"}"),
 			    "not a golden trace: unknown format \"chrome-trace\" (expected "
-			    "\"renacer-golden/1\" or \"renacer-json-v1\")");
+			    "\"renacer-golden/2\", \"renacer-golden/1\" or \"renacer-json-v1\")");
 	assert_string_equal(read_text_error("v10", "{\"format\": \"renacer-golden/10\"}"),
 			    "written by a newer renacer (format renacer-golden/10); this renacer "
-			    "reads renacer-golden/1");
+			    "reads renacer-golden/2");
 	assert_string_equal(read_text_error("v0", "{\"format\": \"renacer-golden/0\"}"),
 			    "not a golden trace: unknown format \"renacer-golden/0\" (expected "
-			    "\"renacer-golden/1\" or \"renacer-json-v1\")");
+			    "\"renacer-golden/2\", \"renacer-golden/1\" or \"renacer-json-v1\")");
 }
 
 /* A schema violation: modify a valid golden trace with `edit` and expect `msg`. */

@@ -56,12 +56,19 @@ static void check_golden(const struct rn_golden *g)
 {
 	size_t i;
 
-	FUZZ_CHECK(g->version == 0 || g->version == RN_GOLDEN_VERSION, "unexpected version");
+	FUZZ_CHECK(g->version == 0 || g->version == 1 || g->version == RN_GOLDEN_VERSION,
+		   "unexpected version");
+	FUZZ_CHECK(g->timing_under_tracer == (g->version == 1),
+		   "timing_under_tracer disagrees with the version");
 	FUZZ_CHECK(g->counts_only == (g->version == 0), "counts_only disagrees with the version");
 	FUZZ_CHECK(g->nruns >= 1, "no runs");
 	FUZZ_CHECK(g->argv != NULL, "argv is NULL");
 	FUZZ_CHECK(g->version == 0 || (g->target && *g->target), "no target name");
 	FUZZ_CHECK(g->nsyscalls == 0 || g->syscalls, "syscalls missing");
+	for (i = 0; i < RN_METRIC_COUNT; i++)
+		FUZZ_CHECK(!g->samples[i] || g->nsamples[i] == g->nruns ||
+				   g->nsamples[i] == g->ncounting_runs,
+			   "a metric's sample count is neither runs nor counting_runs");
 	for (i = 0; i < g->nsyscalls; i++) {
 		FUZZ_CHECK(g->syscalls[i].name && *g->syscalls[i].name, "syscall without a name");
 		FUZZ_CHECK(g->syscalls[i].calls >= 0 && g->syscalls[i].errors >= 0 &&

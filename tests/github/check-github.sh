@@ -56,7 +56,7 @@ cat >"$ws/renacer.toml" <<EOF
 [[target]]
 name = "work"
 command = ["$work", "5"]
-runs = 2
+counting_runs = 2
 
 [[assertion]]
 name = "fsync_loose"
@@ -110,7 +110,8 @@ grep -q 'fsync_loose\|fsync_off' "$tmp/failing.stdout" && fail "a passing or ski
 s=$tmp/failing.summary
 expect "$s" "## ❌ renacer check: failed"
 expect "$s" "exit 1: a blocking assertion failed"
-expect "$s" "### ❌ work (2 runs)"
+# span counts only: no timing run, the two counting runs
+expect "$s" "### ❌ work (0 timing runs, 2 counting runs)"
 expect "$s" "| assertion | verdict | measured | budget | golden | delta | runs | message |"
 expect "$s" "| fsync\\_tight | ❌ FAIL | 5 spans | 1 spans | - | +400.0% | 2 |"
 expect "$s" "| fsync\\_soft | ⚠️ WARN | 5 spans | 2 spans | - | +150.0% | 2 |"

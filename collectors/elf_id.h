@@ -1,0 +1,22 @@
+/*
+ * elf_id.h - the ELF identity of an executable (collectors/ptrace/elf.c), used by the ptrace
+ * collector at each exec and by the run loop for a root it does not trace.
+ */
+#ifndef RN_ELF_ID_H
+#define RN_ELF_ID_H
+
+#include <stdint.h>
+
+/*
+ * ELF identity of an executable: e_machine and the GNU build-id as lowercase hex ("" if none).
+ * Results are cached by path for the life of the cache, so a fork-exec-heavy tree reads each
+ * binary once. `path` is opened as given (use /proc/PID/exe's target). Returns 0, or negative
+ * errno (the outputs are then zero/empty and the failure is cached too).
+ */
+struct rn_elf_cache;
+int rn_elf_identify(struct rn_elf_cache **cache, const char *path, uint16_t *machine,
+		    char build_id[41]);
+/* Free a cache made by rn_elf_identify (NULL-safe). */
+void rn_elf_cache_free(struct rn_elf_cache *cache);
+
+#endif

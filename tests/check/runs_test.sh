@@ -1,0 +1,153 @@
+#!/bin/sh
+# Integration tests of timing runs and counting runs in `renacer check` / `golden update`:
+# the mix follows what the assertions and golden traces need (counted by structure: the
+# progress lines and the golden trace's run counts), counts stay exact, and a golden trace of
+# the older format renacer-golden/1 gates timing as WARN at most.
+#
+#     runs_test.sh CASE BUILD_DIR SOURCE_DIR
+#
+# Exit 0 = pass, 1 = fail, 77 = skipped.
+set -u
+case_name=$1
+build=$2
+renacer="$build/renacer"
+tree="$build/targets/pt_forktree"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fail() {
+	echo "FAIL: $case_name: $*" >&2
+	[ -f "$tmp/err" ] && sed 's/^/  | /' "$tmp/err" >&2
+	exit 1
+}
+
+run() {
+	"$renacer" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+expect_rc() {
+	[ "$rc" = "$1" ] || fail "expected exit $1, got $rc"
+}
+
+expect_err() {
+	grep -q -- "$1" "$tmp/err" || fail "stderr lacks '$1'"
+}
+
+# Progress lines of one kind of run ("timing run", "counting run").
+count_runs() {
+	tr '\r' '\n' <"$tmp/err" | grep -c "tree $1 [0-9]*/[0-9]* \.\.\." || true
+}
+
+# A config for pt_forktree (63 getpid calls in 9 processes): `runs` timing runs, 2 counting
+# runs, then the text on stdin (assertions, tables).
+config() {
+	{
+		printf '[[target]]\nname = "tree"\ncommand = ["%s", "4"]\nruns = %s\n' "$tree" "$1"
+		printf 'counting_runs = 2\n\n[golden]\ndir = "%s/golden"\n\n' "$tmp"
+		cat
+	} >"$tmp/renacer.toml"
+}
+
+time_assertion='[[assertion]]
+name = "cp"
+type = "critical_path"
+max_duration_ms = 60000
+'
+count_assertion='[[assertion]]
+name = "getpid"
+type = "span_count"
+span_name_pattern = "getpid"
+max_spans = 63
+'
+
+# Is ptrace permitted here?
+"$renacer" trace -c -o /dev/null -- /bin/true >/dev/null 2>&1 || {
+	echo "SKIP: cannot trace here" >&2
+	exit 77
+}
+
+case $case_name in
+time_only)
+	printf '%s' "$time_assertion" | config 3
+	run check --config "$tmp/renacer.toml"
+	expect_rc 0
+	[ "$(count_runs 'timing run')" = 3 ] || fail "not 3 timing runs: $(count_runs 'timing run')"
+	[ "$(count_runs 'counting run')" = 0 ] || fail "a time-only config made a counting run"
+	;;
+count_only)
+	printf '%s' "$count_assertion" | config 3
+	run check --config "$tmp/renacer.toml"
+	expect_rc 0
+	[ "$(count_runs 'timing run')" = 0 ] || fail "a count-only config made a timing run"
+	[ "$(count_runs 'counting run')" = 2 ] || fail "not 2 counting runs"
+	expect_err "63 spans"
+	;;
+both)
+	# Counts come from the counting runs, exact; the critical path from the timing runs.
+	printf '%s\n%s' "$time_assertion" "$count_assertion" | sed 's/max_spans = 63/max_spans = 62/' |
+		config 3
+	run check --config "$tmp/renacer.toml"
+	expect_rc 1
+	[ "$(count_runs 'timing run')" = 3 ] || fail "not 3 timing runs"
+	[ "$(count_runs 'counting run')" = 2 ] || fail "not 2 counting runs"
+	expect_err "63 spans matching /getpid/ > budget 62"
+	;;
+golden)
+	# golden update records both kinds apart; the golden trace says which runs gave what.
+	: | config 3
+	run golden update --config "$tmp/renacer.toml"
+	expect_rc 0
+	expect_err "(3 timing runs, 2 counting runs)"
+	python3 - "$tmp/golden/tree.json" <<'PY' || fail "golden trace layout"
+import json, sys
+g = json.load(open(sys.argv[1]))
+assert g["format"] == "renacer-golden/2", g["format"]
+assert g["runs"] == 3 and g["counting_runs"] == 2, (g["runs"], g["counting_runs"])
+s, c = g["samples"], g["counting_samples"]
+for m in ("wall_time", "critical_path", "cpu_time", "peak_rss", "processes"):
+    assert len(s[m]) == 3 and m not in c, m
+for m in ("syscalls", "syscall_errors", "alloc_peak"):
+    assert len(c[m]) == 2 and m not in s, m
+assert s["processes"] == [9, 9, 9], s["processes"]
+assert g["syscalls"]["getpid"]["calls"] == 63, g["syscalls"]["getpid"]
+assert c["syscalls"][0] == c["syscalls"][1] > 63, c["syscalls"]
+PY
+	;;
+golden_v1)
+	# A golden trace whose times are 100x shorter than today's: in renacer-golden/2 the
+	# slowdown FAILs; in renacer-golden/1 (timed under the tracer) it is WARN at most, with
+	# the hint to regenerate.
+	printf '%s\n[regression]\nmin_runs_for_timing = 5\n' "$time_assertion" | config 6
+	run golden update --config "$tmp/renacer.toml"
+	expect_rc 0
+	python3 - "$tmp/golden/tree.json" <<'PY' || fail "cannot derive the golden traces"
+import json, sys
+path = sys.argv[1]
+g = json.load(open(path))
+for m in ("wall_time", "critical_path", "cpu_time"):
+    g["samples"][m] = [v // 100 for v in g["samples"][m]]
+json.dump(g, open(path + ".v2", "w"), indent=2, sort_keys=True)
+v1 = dict(g)
+v1.pop("counting_runs")
+for m, vals in v1.pop("counting_samples").items():
+    v1["samples"][m] = [vals[0]] * v1["runs"]
+v1["format"] = "renacer-golden/1"
+json.dump(v1, open(path + ".v1", "w"), indent=2, sort_keys=True)
+PY
+	cp "$tmp/golden/tree.json.v2" "$tmp/golden/tree.json"
+	run check --config "$tmp/renacer.toml"
+	expect_rc 1
+	expect_err "FAIL tree/golden:critical_path"
+	cp "$tmp/golden/tree.json.v1" "$tmp/golden/tree.json"
+	run check --config "$tmp/renacer.toml"
+	expect_rc 0
+	expect_err "WARN tree/golden:critical_path"
+	expect_err "not gated: the golden trace (renacer-golden/1) timed its runs under the tracer"
+	expect_err "regenerate it (ci/regenerate-golden.sh)"
+	;;
+*)
+	fail "unknown case"
+	;;
+esac
+exit 0

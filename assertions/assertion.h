@@ -165,6 +165,11 @@ struct rn_target_result {
 				     * owned, or NULL (the assertion then replays the spool) */
 	char *instructions_detail;  /* the Valgrind run's per-process instruction counts, one
 				     * "PID INSTRUCTIONS CMD" line each, owned, or NULL */
+	bool has_cpu_pressure;      /* cpu_pressure was measured */
+	double cpu_pressure;        /* share of the measured runs' wall time in which some
+				     * runnable task of the machine waited for a CPU, in [0, 1]
+				     * (/proc/pressure/cpu "some"; the machine's load, whatever
+				     * the target does) */
 };
 
 /* Init/release a target result. */
@@ -174,6 +179,11 @@ void rn_target_result_release(struct rn_target_result *r);
  * re-initialized). A trace of a timing run (t->events_only) is a timing run, any other trace
  * a run that measured both. */
 void rn_target_result_add_run(struct rn_target_result *r, struct rn_trace *t);
+/* Calls of syscall `nr` in the `run`-th run that measured counts (< r->nsyscall_runs: the
+ * counting runs, or the both-kind runs when there were none); 0 when out of range. */
+uint64_t rn_target_result_run_calls(const struct rn_target_result *r, size_t run, int nr);
+/* Runs whose per-syscall counts rn_target_result_run_calls reads. */
+size_t rn_target_result_count_runs(const struct rn_target_result *r);
 /* Add a finished counting run: its counts, spans and syscall statistics; its times are not
  * used (taken under the tracer). `t` is moved into r->last (t is re-initialized). */
 void rn_target_result_add_counting_run(struct rn_target_result *r, struct rn_trace *t);
@@ -196,7 +206,11 @@ size_t rn_target_result_measured(const struct rn_target_result *r);
 	X(WARN, "WARN")       /* over budget with fail_on_violation = false */                \
 	X(SKIP, "SKIP")       /* enabled = false; never counted as passed */                  \
 	X(NO_DATA, "NO DATA") /* the metric has no data: an error, never a silent pass */     \
-	X(ERROR, "ERROR")     /* the target could not run, timed out, crashed, collector failed */
+	X(ERROR, "ERROR")     /* the target could not run, timed out, crashed, collector failed */ \
+	X(NOT_JUDGED, "NOT JUDGED") /* the data cannot be judged (too few runs, a test that can  \
+				     * never reach significance, no golden data); never counted \
+				     * as passed; blocks only with [regression] not_judged =     \
+				     * "fail" (README, "Verdicts and exit codes") */
 
 enum rn_verdict {
 #define RN_VERDICT_ENUM(id, label) RN_VERDICT_##id,
@@ -227,6 +241,9 @@ struct rn_verdict_result {
 	char *message;          /* one line: "measured vs budget (golden, delta)", owned */
 	char *detail;           /* multi-line body (tables, chain, evidence), owned, or NULL */
 	char *aggregate;        /* "median of 5 runs" etc., owned, or NULL */
+	char *reason;           /* why this verdict in a few words, for the console's REASON
+				 * column ("1 run < min_runs_for_timing 5", "inconclusive: machine
+				 * loaded"), owned, or NULL (the report then shows the aggregate) */
 	int config_line;        /* line of the [[assertion]] in renacer.toml, 0 if none */
 	double confidence;      /* anti_pattern: detection confidence in [0,1], else 0 */
 	uint64_t time_ns;       /* time attributed to the evaluation (JUnit testcase time), ns */

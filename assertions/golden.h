@@ -31,8 +31,9 @@
  *         "wall_time": [..5..], "critical_path": [..], "cpu_time": [..], "peak_rss": [..], ...
  *       },                                  metrics, the tree metrics, and every other metric
  *                                           when counting_runs is 0
- *       "syscalls": {                       medians over counting runs (rounded, halves up), only
- *         "openat": {"calls": 12, "errors": 2, "total_ns": 35000}, ...   syscalls with calls > 0
+ *       "syscalls": {                       medians over counting runs (rounded, halves up) of
+ *         "openat": {"calls": 12, "errors": 2, "total_ns": 35000}, ...   every syscall seen in a
+ *                                           counting run (a median of 0: seen in fewer than half)
  *       },
  *       "target": "io_loop"
  *     }
@@ -49,18 +50,25 @@
  * - Counts (total syscalls, each syscall, GPU dispatches and copy bytes) are judged in log
  *   space: a count fails when log(observed + 1) - log(golden + 1) > log(1 + count_tolerance)
  *   AND observed - golden > count_floor. Only growth fails. A syscall absent from the golden
- *   trace is "new" and fails only above the floor. Counts are gated on any machine.
- * - Timing (wall_time, critical_path, gpu_busy) is judged over the per-run samples: only a
- *   slowdown fails, and only when it is statistically significant (one-sided Mann-Whitney
- *   p < alpha) AND the Hodges-Lehmann shift's lower confidence bound at level 1 - alpha exceeds
- *   timing_tolerance * golden median. With fewer than min_runs_for_timing runs on either side
- *   the verdict is PASS with the note "not judged: N runs < M": too few runs cannot show a
- *   significant shift, and a WARN on every short local run would teach people to ignore WARN.
+ *   trace (never called in any of its runs) is "new" and fails whatever its count: one new
+ *   sync() is a change of behaviour. Counts are gated on any machine.
+ * - Timing (cpu_time, wall_time, critical_path, gpu_busy) is judged over the per-run samples:
+ *   only a slowdown fails, and only when it is statistically significant (one-sided
+ *   Mann-Whitney p < alpha) AND the Hodges-Lehmann shift's lower confidence bound at level
+ *   1 - alpha exceeds timing_tolerance * golden median, the golden's noise
+ *   (RN_GOLDEN_NOISE_SIGMAS) and on a loaded machine the load allowance (RN_LOAD_ALLOWANCE);
+ *   wall time and critical path also need cpu_time to regress when the target is CPU-bound or
+ *   the machine loaded (load_guard). Where only part of that holds the verdict is WARN with
+ *   "INCONCLUSIVE" in its message. With fewer than min_runs_for_timing runs on either side, or
+ *   run counts whose smallest p-value is not below alpha (rn_golden_timing_feasible), the
+ *   verdict is NOT JUDGED, saying why and which runs to change: never PASS.
  * - Memory (peak_rss, alloc_peak) is less noisy: the observed median fails when it exceeds the
  *   golden median by more than memory_tolerance of it and by more than memory_floor_bytes; no significance test, no minimum runs.
- * - Timing and memory metrics whose golden median is 0 were not measured then: PASS with the
- *   note "not judged: the golden trace has no <metric> data". Measured then but 0 in every
- *   run now: NO DATA (an error, never a silent pass).
+ * - Timing and memory metrics whose golden median is 0 were not measured then: NOT JUDGED,
+ *   "the golden trace has no <metric> data". Measured then but 0 in every run now: NO DATA
+ *   (an error, never a silent pass).
+ * - Comparisons left out of cfg->judged ([golden] metrics) are SKIP; cfg->tolerance replaces
+ *   the kind's tolerance for one comparison ([golden.tolerances]).
  * - A golden trace recorded on another machine (cpu model, kernel or architecture differ:
  *   rn_golden_same_machine) still gates counts, but timing and memory FAILs become WARN and
  *   the message says why: both depend on the CPU, the kernel and the page size.
@@ -90,6 +98,68 @@
 /* The hint that ends the message of every failing golden comparison. */
 #define RN_GOLDEN_HINT "if intended, run ci/regenerate-golden.sh"
 
+/*
+ * The comparisons rn_golden_compare makes, in report order: X(id, name). `name` follows
+ * "golden:" in verdict names and is what `[golden] metrics` and `[golden.tolerances]` accept.
+ */
+#define RN_GOLDEN_CHECKS(X)                         \
+	X(SYSCALLS, "syscalls")                     \
+	X(SYSCALL_COUNTS, "syscall_counts")         \
+	X(CPU_TIME, "cpu_time")                     \
+	X(WALL_TIME, "wall_time")                   \
+	X(CRITICAL_PATH, "critical_path")           \
+	X(PEAK_RSS, "peak_rss")                     \
+	X(ALLOC_PEAK, "alloc_peak")                 \
+	X(GPU_BUSY, "gpu_busy")                     \
+	X(GPU_DISPATCHES, "gpu_dispatches")         \
+	X(GPU_COPY_BYTES, "gpu_copy_bytes")         \
+	X(INSTRUCTIONS, "instructions")
+
+/* Golden comparison identifiers (enum rn_golden_check). */
+enum rn_golden_check {
+#define RN_GOLDEN_CHECK_ENUM(id, name) RN_GOLDEN_CHECK_##id,
+	RN_GOLDEN_CHECKS(RN_GOLDEN_CHECK_ENUM)
+#undef RN_GOLDEN_CHECK_ENUM
+	RN_GOLDEN_CHECK_COUNT
+};
+
+/* The comparison named `name` ("wall_time"), or -1. */
+int rn_golden_check_lookup(const char *name);
+/* Name of comparison `c` ("wall_time"). */
+const char *rn_golden_check_name(enum rn_golden_check c);
+
+/*
+ * CPU pressure (share of wall time in which some runnable task waited for a CPU, from
+ * /proc/pressure/cpu) at or above which the machine counts as loaded: a wall-time or
+ * critical-path slowdown without significantly more cpu_time is then INCONCLUSIVE (WARN), for
+ * every kind of target (README, "Golden traces").
+ */
+#define RN_LOAD_PRESSURE_BUSY 0.10
+/*
+ * A timing shift is told apart from the golden trace's own noise only when its lower confidence
+ * bound exceeds this many robust standard deviations (1.4826 * MAD) of the golden samples;
+ * below that the verdict is INCONCLUSIVE (WARN).
+ */
+#define RN_GOLDEN_NOISE_SIGMAS 2.0
+/*
+ * On a loaded machine (RN_LOAD_PRESSURE_BUSY) every timing metric, cpu_time included (shared
+ * caches, SMT siblings and the tracer's own stops slow it too), must also be slower than
+ * tolerance + RN_LOAD_ALLOWANCE x CPU pressure x golden median to FAIL; shifts below that are
+ * INCONCLUSIVE (WARN). At 100% pressure: +100% of the golden median on top of the tolerance
+ * (on the 2-vCPU CI VMs, wall times of unchanged programs moved by 3x and more between runs).
+ */
+#define RN_LOAD_ALLOWANCE 1.0
+/*
+ * For cpu_time the allowance is weighed by the share of the golden's cpu_time spent in traced
+ * syscall stops (syscalls x RN_LOAD_STOP_NS, ns of CPU per traced syscall, clamped to
+ * [RN_LOAD_CPU_FLOOR, 1]): under load the stops' context switches and cold caches grow, the
+ * program's own computation much less. On the 2-vCPU CI VMs at ~100% CPU pressure an unchanged
+ * python3 making 20,000 syscalls in 310 ms of CPU read +40% cpu_time (6,000 in 147 ms: -12% to
+ * +22% between checks), gzip (350 syscalls) far less.
+ */
+#define RN_LOAD_STOP_NS 10000.0
+#define RN_LOAD_CPU_FLOOR 0.1
+
 /* How golden comparisons judge regressions; filled from the [regression] table of
  * renacer.toml. Defaults (rn_regression_cfg_init) are given per field. */
 struct rn_regression_cfg {
@@ -108,11 +178,38 @@ struct rn_regression_cfg {
 	bool timing;                  /* judge timing metrics; false reports them as SKIP
 				       * (default true) */
 	unsigned min_runs_for_timing; /* runs needed on both sides to judge timing (default 5) */
-	bool load_guard;              /* wall-time and critical-path slowdowns of a CPU-bound target
-				       * (cpu_time >= half of wall_time in the golden) whose
-				       * cpu_time did not grow significantly are machine contention,
-				       * not the program: WARN instead of FAIL (default true) */
+	bool load_guard;              /* wall-time and critical-path slowdowns whose cpu_time did
+				       * not grow significantly are INCONCLUSIVE (WARN) instead of
+				       * FAIL when the target is CPU-bound (cpu_time >= half of
+				       * wall_time in the golden) or the machine was loaded during
+				       * the runs (RN_LOAD_PRESSURE_BUSY) (default true) */
+	bool not_judged_fails;        /* NOT JUDGED blocks like FAIL (exit 1); from
+				       * [regression] not_judged = "fail" (default false: "warn") */
+	bool judged[RN_GOLDEN_CHECK_COUNT]; /* [golden] metrics: comparisons made; the others
+					     * are reported as SKIP (default all true) */
+	double tolerance[RN_GOLDEN_CHECK_COUNT]; /* [golden.tolerances]: per-comparison
+						  * tolerance, fraction, replacing
+						  * count/timing/memory/instructions_tolerance; < 0 when not
+						  * given (default) */
 };
+
+/*
+ * Whether a one-sided Mann-Whitney test of `nb` new runs against `na` golden runs can ever
+ * reach p < alpha: its smallest p-value, 1 / C(na + nb, na) without ties (exact) or the normal
+ * approximation's at the largest U (stats.h), must be below alpha. With 3 runs against a 5-run
+ * golden the smallest p is 1/56 = 0.0179, so alpha 0.01 can never be reached.
+ */
+bool rn_golden_timing_feasible(size_t na, size_t nb, double alpha);
+/*
+ * The smallest number of new runs (>= `least`) that can reach alpha against `na` golden runs,
+ * or 0 when none up to 1000 can (na == 0).
+ */
+size_t rn_golden_timing_min_runs(size_t na, size_t least, double alpha);
+/*
+ * Relative spread of timing samples: 1.4826 * MAD / median (a robust coefficient of
+ * variation); 0 when n < 2 or the median is 0.
+ */
+double rn_golden_spread(const double *x, size_t n);
 
 /* Set the defaults documented above. */
 void rn_regression_cfg_init(struct rn_regression_cfg *cfg);

@@ -313,6 +313,19 @@ static void syscall_medians(struct rn_target_result *r, size_t which, double *ou
 	free(col);
 }
 
+uint64_t rn_target_result_run_calls(const struct rn_target_result *r, size_t run, int nr)
+{
+	if (run >= r->nsyscall_runs || !r->syscall_samples || nr < 0 ||
+	    nr >= rn_syscall_table_size())
+		return 0;
+	return r->syscall_samples[SAMPLE_ROWS * run][nr];
+}
+
+size_t rn_target_result_count_runs(const struct rn_target_result *r)
+{
+	return r->nsyscall_runs;
+}
+
 /* The per-syscall samples of a run that measured counts. */
 static void add_syscall_samples(struct rn_target_result *r, const struct rn_trace *t)
 {
@@ -452,5 +465,6 @@ void rn_verdict_result_release(struct rn_verdict_result *v)
 	free(v->message);
 	free(v->detail);
 	free(v->aggregate);
+	free(v->reason);
 	memset(v, 0, sizeof(*v));
 }

@@ -42,8 +42,8 @@
 #include "report.h"
 
 /*
- * The verdict of an undecided timing comparison. WARN until the verdict table has an
- * INCONCLUSIVE entry; the message starts with "inconclusive" either way.
+ * The verdict of an undecided timing comparison: INCONCLUSIVE, which is reported as WARN like
+ * an undecided golden comparison's; the message (the REASON column) starts with "inconclusive".
  */
 #define RN_BASELINE_INCONCLUSIVE RN_VERDICT_WARN
 

@@ -25,6 +25,7 @@
 #include "golden.h"
 #include "preflight.h"
 #include "history.h"
+#include "judging.h"
 #include "junit.h"
 #include "log.h"
 #include "otlp.h"
@@ -76,7 +77,7 @@ static const struct rn_option check_options[] = {
 	{ OPT_OTLP_ENDPOINT, "otlp-endpoint", 0, RN_OPT_REQUIRED, "URL", "export the check as OTLP to URL (/v1/traces appended)" },
 	{ OPT_OTLP_PROTOCOL, "otlp-protocol", 0, RN_OPT_REQUIRED, "P", "http/protobuf (default) or http/json" },
 	{ OPT_OTLP_FILE, "otlp-file", 0, RN_OPT_REQUIRED, "FILE", "write the OTLP trace as JSON Lines to FILE" },
-	{ OPT_TRACE_OUT, "trace-out", 0, RN_OPT_REQUIRED, "FILE", "write a Perfetto/Chrome trace-event JSON timeline" },
+	{ OPT_TRACE_OUT, "trace-out", 0, RN_OPT_REQUIRED, "FILE", "write a Perfetto/Chrome trace-event JSON timeline of each target's last measured run" },
 	{ OPT_NO_PROPAGATE, "no-propagate", 0, RN_OPT_NONE, NULL, "do not put TRACEPARENT into targets' environment" },
 	{ OPT_GITHUB, "github", 0, RN_OPT_NONE, NULL, "GitHub Actions mode (default when GITHUB_ACTIONS=true)" },
 	{ OPT_NO_GITHUB, "no-github", 0, RN_OPT_NONE, NULL, "disable GitHub Actions mode" },
@@ -106,8 +107,10 @@ const struct rn_command rn_cmd_check_def = {
 	"Timing runs (`runs`) stop only at process events, so times are the program's own;\n"
 	"counting runs (`counting_runs`, default 1) stop at every syscall for exact counts; a\n"
 	"target gets the kinds its assertions and golden trace need.\n"
-	"Verdicts: PASS, FAIL (blocking), WARN (fail_on_violation = false), SKIP (enabled = false),\n"
-	"NO DATA, ERROR (target could not run, timed out, crashed, or a collector failed).\n"
+	"Verdicts: PASS, FAIL (blocking), WARN (fail_on_violation = false, or a timing comparison\n"
+	"the data cannot decide: INCONCLUSIVE), SKIP (enabled = false), NO DATA, ERROR (target could\n"
+	"not run, timed out, crashed, or a collector failed), NOT JUDGED (too few runs, or runs that\n"
+	"can never reach alpha; never a pass; blocks with [regression] not_judged = \"fail\").\n"
 	"--baseline DIR runs each target in DIR (a built checkout of the base revision) and here,\n"
 	"alternating, and adds baseline:<metric> rows: times by the Wilcoxon signed-rank test on\n"
 	"the paired differences with a Hodges-Lehmann interval (FAIL, PASS, or inconclusive as\n"
@@ -159,6 +162,7 @@ struct check_opts {
 	const char **only;     /* --target names, NULL-terminated */
 	size_t nonly;
 	long runs;             /* 0 = as configured */
+	unsigned min_runs;     /* golden update: record at least this many runs unless --runs */
 	bool no_golden;
 	const char *baseline;  /* --baseline DIR, or NULL */
 	double baseline_tolerance; /* fraction; 0 = RN_BASELINE_TOLERANCE */
@@ -471,6 +475,9 @@ static void plan_runs(const struct rn_config *cfg, const struct rn_target_cfg *t
 	bool time = false, count = false, tree = false;
 	size_t i;
 
+	if (!o->runs && runs < o->min_runs) /* golden update: [golden] runs */
+		runs = o->min_runs;
+
 	memset(p, 0, sizeof(*p));
 	if (!(tc->collectors & RN_COLLECT_PTRACE)) {
 		p->timing = runs;
@@ -526,6 +533,7 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 	unsigned total, k;
 	bool spool = needs_spool(cfg, tc, o), behave = needs_behaviour(cfg, tc);
 	uint64_t t0 = monotonic_ns();
+	struct rn_pressure_probe probe = { 0 };
 	int rc = 0;
 
 	plan_runs(cfg, tc, o, golden_update, &plan);
@@ -589,6 +597,8 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 					    traceparent, sizeof(traceparent));
 			spec.traceparent = traceparent;
 		}
+		if (k == tc->warmup)
+			rn_pressure_probe_begin(&probe);
 		rn_trace_init(&t);
 		if (spool && !warm && (counting || !plan.split) && rn_trace_spool_enable(&t))
 			rn_warn("target '%s': cannot create the span spool; anti-patterns and the "
@@ -659,6 +669,8 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 			r->runs[r->nruns - 1].start_unix_ns = start_unix;
 		}
 	}
+	if (probe.mono_ns && r->nruns)
+		rn_pressure_probe_end(&probe, r);
 	if (!rc && r->status == RN_RUN_OK && (r->nruns || r->ncounts) &&
 	    rn_check_wants_instructions(cfg, tc))
 		rc = rn_check_instructions(tc, r, o->quiet);
@@ -770,8 +782,10 @@ static char *path_join(const char *dir, const char *name, const char *ext)
 
 /* Golden comparison of one target: appends verdicts. Returns RN_EXIT_CONFIG when the golden
  * file is unusable (reported as ERROR verdict too), else 0. */
-static int compare_golden(const struct rn_config *cfg, struct rn_target_result *r,
-			  struct rn_target_report *tv)
+static char **relative_argv(const struct rn_config *cfg, char *const *argv);
+
+static int compare_golden(const struct rn_config *cfg, const struct rn_target_cfg *tc,
+			  struct rn_target_result *r, struct rn_target_report *tv)
 {
 	char *path = path_join(cfg->golden_dir, r->name, ".json");
 	struct rn_golden g;
@@ -811,6 +825,14 @@ static int compare_golden(const struct rn_config *cfg, struct rn_target_result *
 		free(path);
 		return RN_EXIT_CONFIG;
 	}
+	{
+		char **argv_rel = relative_argv(cfg, tc->argv);
+
+		rn_golden_identity_warn(&g, rel, r->name, (const char *const *)argv_rel);
+		for (i = 0; argv_rel[i]; i++)
+			free(argv_rel[i]);
+		free(argv_rel);
+	}
 	if (rn_target_result_measured(r) && r->status == RN_RUN_OK &&
 	    !rn_golden_compare(&g, rel, r, &cfg->regression, &out, &nout)) {
 		for (i = 0; i < nout; i++)
@@ -823,7 +845,8 @@ static int compare_golden(const struct rn_config *cfg, struct rn_target_result *
 }
 
 /* Exit code of the whole check from its verdicts (priority documented in --help). */
-static int exit_code_of(const struct rn_target_report *tvs, size_t n, int worst_other)
+static int exit_code_of(const struct rn_target_report *tvs, size_t n, int worst_other,
+			bool not_judged_fails)
 {
 	bool fail = false, error = false;
 	size_t i, k;
@@ -832,7 +855,8 @@ static int exit_code_of(const struct rn_target_report *tvs, size_t n, int worst_
 		for (k = 0; k < tvs[i].nverdicts; k++) {
 			enum rn_verdict v = tvs[i].verdicts[k].verdict;
 
-			if (v == RN_VERDICT_FAIL || v == RN_VERDICT_NO_DATA)
+			if (v == RN_VERDICT_FAIL || v == RN_VERDICT_NO_DATA ||
+			    (v == RN_VERDICT_NOT_JUDGED && not_judged_fails))
 				fail = true;
 			if (v == RN_VERDICT_ERROR)
 				error = true;
@@ -845,9 +869,10 @@ static int exit_code_of(const struct rn_target_report *tvs, size_t n, int worst_
 	return fail ? RN_EXIT_FAIL : RN_EXIT_OK;
 }
 
-int rn_check_exit_code(const struct rn_target_report *tvs, size_t n, int worst_other)
+int rn_check_exit_code(const struct rn_target_report *tvs, size_t n, int worst_other,
+		       bool not_judged_fails)
 {
-	return exit_code_of(tvs, n, worst_other);
+	return exit_code_of(tvs, n, worst_other, not_judged_fails);
 }
 
 /*
@@ -1021,7 +1046,7 @@ int rn_cmd_check(int argc, char **argv)
 			rn_assertion_evaluate(&cfg.assertions[k], r, rn_target_report_push(&tvs[idx]));
 		}
 		if (!o.no_golden && cfg.regression.enabled && !interrupted) {
-			rc = compare_golden(&cfg, r, &tvs[idx]);
+			rc = compare_golden(&cfg, tc, r, &tvs[idx]);
 			if (rc && !worst)
 				worst = rc;
 		}
@@ -1038,7 +1063,7 @@ int rn_cmd_check(int argc, char **argv)
 		idx++;
 	}
 
-	rc = exit_code_of(tvs, nsel, worst);
+	rc = exit_code_of(tvs, nsel, worst, cfg.regression.not_judged_fails);
 	if (interrupted)
 		rc = rn_exit_for_signal(interrupted);
 
@@ -1101,6 +1126,14 @@ int rn_cmd_check(int argc, char **argv)
 		in.argv = argvs;
 		if (trace_out && rn_perfetto_write(trace_out, in.targets, nsides) && !rc)
 			rc = RN_EXIT_OUTPUT;
+		else if (trace_out && !o.quiet)
+			for (i = 0; i < nsel; i++)
+				if (results[i].nruns > 1) {
+					rn_note("%s holds the last of the %zu measured runs of each "
+						"target (spans of earlier runs are not kept)",
+						trace_out, results[i].nruns);
+					break;
+				}
 		if (otlp_file && rn_otlp_write_file(otlp_file, &otlp_cfg, &otlp_ctx, &in) && !rc)
 			rc = RN_EXIT_OUTPUT;
 		if (otlp_cfg.enabled && rn_otlp_export(&otlp_cfg, &otlp_ctx, &in) && otlp_cfg.required &&
@@ -1183,6 +1216,10 @@ int rn_cmd_validate(int argc, char **argv)
 		rn_config_release(&cfg);
 		return RN_EXIT_CONFIG;
 	}
+	if (rn_config_check_feasible(&cfg, o.color)) {
+		rn_config_release(&cfg);
+		return RN_EXIT_CONFIG;
+	}
 	/* the golden traces check would read: a corrupt one fails here, not after the runs */
 	if (rn_preflight_goldens(&cfg, NULL, NULL, o.color, o.github, RN_DIAG_MAX_ERRORS, NULL)) {
 		rn_config_release(&cfg);
@@ -1259,6 +1296,7 @@ int rn_cmd_golden(int argc, char **argv)
 	}
 	for (i = 0; i < cfg.ntargets; i++)
 		nsel += selected(&o, cfg.targets[i].name);
+	o.min_runs = cfg.golden_runs;
 	for (i = 0; i < cfg.ntargets; i++) {
 		const struct rn_target_cfg *tc = &cfg.targets[i];
 		struct rn_target_result r;
@@ -1283,6 +1321,7 @@ int rn_cmd_golden(int argc, char **argv)
 			rc = RN_EXIT_TARGET;
 			continue;
 		}
+		rn_golden_noise_report(&r, &cfg.regression);
 		path = path_join(cfg.golden_dir, tc->name, ".json");
 		rel = relative_argv(&cfg, tc->argv);
 		rn_diag_init(&d, path, NULL, 0);

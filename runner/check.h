@@ -9,6 +9,9 @@
 #ifndef RN_CHECK_H
 #define RN_CHECK_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "cli.h"
 
 /* `renacer check [OPTIONS] [-- CMD [ARGS...]]`. Returns an enum rn_exit value. */
@@ -22,12 +25,14 @@ int rn_cmd_golden(int argc, char **argv);
 
 struct rn_target_report;
 /*
- * The exit code `renacer check` gives for `n` targets' verdicts (FAIL or NO DATA: RN_EXIT_FAIL,
- * ERROR: RN_EXIT_TARGET, else RN_EXIT_OK), unless `worst_other` (an exit code not derived from
+ * The exit code `renacer check` gives for `n` targets' verdicts (FAIL or NO DATA, and NOT
+ * JUDGED when `not_judged_fails` ([regression] not_judged = "fail"): RN_EXIT_FAIL; ERROR:
+ * RN_EXIT_TARGET; else RN_EXIT_OK), unless `worst_other` (an exit code not derived from
  * verdicts, such as RN_EXIT_CONFIG for an unusable golden trace) is non-zero. Used by
  * `renacer merge` so a merged suite exits as one check would have.
  */
-int rn_check_exit_code(const struct rn_target_report *tvs, size_t n, int worst_other);
+int rn_check_exit_code(const struct rn_target_report *tvs, size_t n, int worst_other,
+		       bool not_judged_fails);
 
 /* Option tables (for --help and the man page). */
 extern const struct rn_command rn_cmd_check_def;

@@ -809,6 +809,84 @@ static int parse_assertion(struct ctx *c, const struct rn_toml_value *tab,
 }
 
 /* A top-level key that must be a table; returns it or NULL (absent). Sets *err on error. */
+/* [golden] runs, metrics and tolerances: which golden comparisons are made and how loosely. */
+static int golden_judging(struct ctx *c, const struct rn_toml_value *v, struct rn_config *cfg)
+{
+	struct rn_regression_cfg *r = &cfg->regression;
+	const struct rn_toml_kv *kv;
+	int64_t iv = cfg->golden_runs;
+	size_t i;
+
+	if (get_int(c, v, "runs", 1, 1000, &iv))
+		return -1;
+	cfg->golden_runs = (unsigned)iv;
+	kv = rn_toml_get_kv(v, "metrics");
+	if (kv) {
+		char **names = NULL;
+		size_t n = 0;
+
+		if (get_strings(c, v, "metrics", &names, &n))
+			return -1;
+		for (i = 0; i < RN_GOLDEN_CHECK_COUNT; i++)
+			r->judged[i] = false;
+		for (i = 0; i < n; i++) {
+			int k = rn_golden_check_lookup(names[i]);
+
+			if (k < 0) {
+				const char *known[RN_GOLDEN_CHECK_COUNT + 1];
+				const char *hint;
+				int j;
+
+				for (j = 0; j < RN_GOLDEN_CHECK_COUNT; j++)
+					known[j] = rn_golden_check_name((enum rn_golden_check)j);
+				known[j] = NULL;
+				hint = rn_suggest(names[i], known);
+				err_at(c, kv->val->u.array.items[i]->pos,
+				       "unknown golden metric \"%s\" in [golden] metrics%s%s%s (known: "
+				       "syscalls, syscall_counts, cpu_time, wall_time, critical_path, "
+				       "peak_rss, alloc_peak, gpu_busy, gpu_dispatches, gpu_copy_bytes)",
+				       names[i], hint ? " (did you mean \"" : "", hint ? hint : "",
+				       hint ? "\"?)" : "");
+				free_strings(names);
+				return -1;
+			}
+			r->judged[k] = true;
+		}
+		free_strings(names);
+	}
+	kv = rn_toml_get_kv(v, "tolerances");
+	if (kv) {
+		const struct rn_toml_table *t;
+
+		if (kv->val->type != RN_TOML_TABLE)
+			return type_err(c, kv, "a table of numbers ([golden.tolerances])");
+		t = kv->val->u.table;
+		for (i = 0; i < t->n; i++) {
+			const struct rn_toml_value *e = t->kv[i].val;
+			int k = rn_golden_check_lookup(t->kv[i].key);
+			double x;
+
+			if (k < 0)
+				return err_at(c, t->kv[i].key_pos,
+					      "unknown golden metric '%s' in [golden.tolerances]",
+					      t->kv[i].key);
+			if (e->type == RN_TOML_INTEGER)
+				x = (double)e->u.integer;
+			else if (e->type == RN_TOML_FLOAT)
+				x = e->u.fp;
+			else
+				return err_at(c, e->pos, "'%s' in [golden.tolerances] must be a number "
+					      "(a fraction: 0.25 allows +25%%), found %s",
+					      t->kv[i].key, a_type(e->type));
+			if (!(x >= 0.0 && x <= 100.0))
+				return err_at(c, e->pos, "'%s' in [golden.tolerances] must be between 0 "
+					      "and 100, found %g", t->kv[i].key, x);
+			r->tolerance[k] = x;
+		}
+	}
+	return 0;
+}
+
 static const struct rn_toml_value *get_table(struct ctx *c, const struct rn_toml_value *root,
 					     const char *key, const char *const *keys, int *err)
 {
@@ -1144,6 +1222,8 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 			cfg->golden_dir = resolve_path(cfg, dir);
 			free(dir);
 		}
+		if (golden_judging(c, v, cfg))
+			return -1;
 	}
 
 	v = get_table(c, root, "report", report_keys, &err);
@@ -1245,6 +1325,15 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 		if (get_int(c, v, "memory_floor_bytes", 0, INT64_MAX, &iv))
 			return -1;
 		r->memory_floor_bytes = (uint64_t)iv;
+		{
+			static const char *const nj[] = { "warn", "fail", NULL };
+			int ch = -1;
+
+			if (get_choice(c, v, "not_judged", nj, &ch))
+				return -1;
+			if (ch >= 0)
+				r->not_judged_fails = ch == 1;
+		}
 	}
 	if (parse_semantic_equivalence(c, root))
 		failed = true;
@@ -1283,6 +1372,7 @@ int rn_config_parse(struct rn_config *cfg, const char *path, const char *src, si
 	cfg->dir = abs;
 	cfg->golden_dir = resolve_path(cfg, "golden_traces");
 	rn_regression_cfg_init(&cfg->regression);
+	cfg->golden_runs = RN_GOLDEN_RUNS_DEFAULT;
 	cfg->otlp.timeout_ms = -1;
 	cfg->otlp.syscall_threshold_us = -1;
 

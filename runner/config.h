@@ -68,12 +68,22 @@
 	X(enabled, "boolean", "false reports SKIP (default true)")
 
 /* X(key, type, doc) for [golden]. */
-#define RN_GOLDEN_KEYS(X) X(dir, "string", "directory of golden traces (default golden_traces)")
+#define RN_GOLDEN_KEYS(X)                                                                    \
+	X(dir, "string", "directory of golden traces (default golden_traces)")                 \
+	X(runs, "integer", "runs `golden update` records at least (default 10; a target's "    \
+			   "larger runs wins)")                                                \
+	X(metrics, "array of strings", "golden comparisons made (default all: syscalls, "      \
+				       "syscall_counts, cpu_time, wall_time, critical_path, "  \
+				       "peak_rss, alloc_peak, gpu_busy, gpu_dispatches, "       \
+				       "gpu_copy_bytes, instructions); the others are SKIP") \
+	X(tolerances, "table of numbers", "per-comparison tolerance, fraction ([golden."       \
+					  "tolerances] wall_time = 0.5), replacing "          \
+					  "count/timing/memory/instructions_tolerance for that one")
 
 /* X(key, type, doc) for [report]. */
 #define RN_REPORT_KEYS(X)                                                                    \
 	X(junit, "string", "JUnit XML output path")                                            \
-	X(trace_out, "string", "Perfetto/Chrome trace-event JSON output path")                \
+	X(trace_out, "string", "Perfetto/Chrome trace-event JSON output path (each target's last measured run)") \
 	X(otlp_file, "string", "OTLP JSON Lines output path")                                 \
 	X(redact, "array of strings", "secret-name words: values of flags and KEY=VALUE argv " \
 				      "words whose name contains one are redacted in exports " \
@@ -103,8 +113,13 @@
 	X(alpha, "number", "significance level of the rank test (default 0.01)")              \
 	X(timing, "boolean", "judge timing metrics (default true)")                            \
 	X(min_runs_for_timing, "integer", "runs needed on both sides to judge timing (default 5)") \
-	X(load_guard, "boolean", "CPU-bound slowdowns without more cpu_time WARN, not FAIL (default true)") \
-	X(instructions_tolerance, "number", "allowed growth of the instruction count, fraction (default 0.005)")
+	X(load_guard, "boolean", "wall-time slowdowns without more cpu_time of a CPU-bound target or on a loaded machine are INCONCLUSIVE (WARN), not FAIL (default true)") \
+	X(instructions_tolerance, "number", "allowed growth of the instruction count, fraction (default 0.005)") \
+	X(not_judged, "string", "\"warn\" (default: NOT JUDGED does not block) or \"fail\" (it blocks, exit 1)")
+
+/* Runs `golden update` records at least unless [golden] runs says otherwise: enough for the
+ * rank test at alpha 0.01 against 5 measured runs, and for the golden's noise to be measured. */
+#define RN_GOLDEN_RUNS_DEFAULT 10
 
 /* X(key, type, doc) for [semantic_equivalence] (the original renacer's enabled, baseline_dir
  * and min_confidence, with the meaning of assertions/equivalence.h). */
@@ -192,6 +207,8 @@ struct rn_config {
 	struct rn_assertion_spec *assertions; /* [[assertion]] tables in order */
 	size_t nassertions;           /* assertions used */
 	char *golden_dir;             /* absolute golden trace directory, owned */
+	unsigned golden_runs;         /* [golden] runs: least runs `golden update` records
+				       * (default RN_GOLDEN_RUNS_DEFAULT) */
 	char *junit;                  /* [report] junit, resolved against dir, or NULL */
 	char *trace_out;              /* [report] trace_out, or NULL */
 	char *otlp_file;              /* [report] otlp_file, or NULL */

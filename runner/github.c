@@ -37,7 +37,8 @@
 /* Order of verdicts in the summary and what they count as. */
 enum gh_rank {
 	GH_RANK_BAD = 0, /* FAIL, ERROR, NO DATA: failures, `::error` */
-	GH_RANK_WARN,    /* WARN: `::warning` */
+	GH_RANK_WARN,    /* WARN, NOT JUDGED: `::warning` (a gate that judged less than it
+			  * was asked to is worth a look) */
 	GH_RANK_PASS,    /* PASS */
 	GH_RANK_SKIP,    /* SKIP */
 };
@@ -50,6 +51,7 @@ static enum gh_rank rank_of(enum rn_verdict v)
 	case RN_VERDICT_NO_DATA:
 		return GH_RANK_BAD;
 	case RN_VERDICT_WARN:
+	case RN_VERDICT_NOT_JUDGED:
 		return GH_RANK_WARN;
 	case RN_VERDICT_PASS:
 		return GH_RANK_PASS;
@@ -727,7 +729,8 @@ static void summary_markdown(struct rn_buf *b, const struct rn_github_run *run,
 {
 	static const enum rn_verdict order[] = { RN_VERDICT_FAIL, RN_VERDICT_ERROR,
 						 RN_VERDICT_NO_DATA, RN_VERDICT_WARN,
-						 RN_VERDICT_PASS, RN_VERDICT_SKIP };
+						 RN_VERDICT_NOT_JUDGED, RN_VERDICT_PASS,
+						 RN_VERDICT_SKIP };
 	size_t i, k;
 	int rank;
 
@@ -799,7 +802,8 @@ int rn_github_write(const struct rn_github_run *run)
 	failed = rn_report_count(run->targets, run->ntargets, RN_VERDICT_FAIL) +
 		 rn_report_count(run->targets, run->ntargets, RN_VERDICT_ERROR) +
 		 rn_report_count(run->targets, run->ntargets, RN_VERDICT_NO_DATA);
-	warnings = rn_report_count(run->targets, run->ntargets, RN_VERDICT_WARN);
+	warnings = rn_report_count(run->targets, run->ntargets, RN_VERDICT_WARN) +
+		   rn_report_count(run->targets, run->ntargets, RN_VERDICT_NOT_JUDGED);
 	keep(&rc, write_outputs(rn_github_result(run->exit_code, warnings), failed, warnings,
 				run->exit_code, run->junit, report));
 	free(cuts);

@@ -150,6 +150,10 @@ static void add_testcase(struct rn_buf *b, const char *classname,
 		add_attr(b, "message", v->message ? v->message : "");
 		rn_buf_adds(b, "/>\n");
 		break;
+	case RN_VERDICT_NOT_JUDGED: /* skipped, with the reason and what to change as body */
+		rn_buf_adds(b, ">\n");
+		add_outcome(b, "skipped", NULL, v);
+		break;
 	case RN_VERDICT_PASS:
 	case RN_VERDICT_WARN: /* passes; its message goes to the suite's <system-out> */
 	default:
@@ -171,7 +175,7 @@ static void add_suite(struct rn_buf *b, const struct rn_junit_suite *s, size_t i
 
 		failures += v == RN_VERDICT_FAIL;
 		errors += v == RN_VERDICT_ERROR || v == RN_VERDICT_NO_DATA;
-		skipped += v == RN_VERDICT_SKIP;
+		skipped += v == RN_VERDICT_SKIP || v == RN_VERDICT_NOT_JUDGED;
 	}
 	rn_buf_init(&classname, 0);
 	rn_buf_addf(&classname, "renacer.%s", name);

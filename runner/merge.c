@@ -284,8 +284,10 @@ int rn_merged_load(struct rn_merged *m, const char *const *paths, size_t n)
 			m->worst_other = s->worst_other;
 		if (!m->interrupted)
 			m->interrupted = s->interrupted;
+		m->not_judged_fails |= s->not_judged_fails;
 	}
-	m->exit_code = rn_check_exit_code(m->reports, m->ntargets, m->worst_other);
+	m->exit_code = rn_check_exit_code(m->reports, m->ntargets, m->worst_other,
+					  m->not_judged_fails);
 	if (m->interrupted)
 		m->exit_code = m->interrupted == SIGINT ? RN_EXIT_SIGINT : RN_EXIT_SIGTERM;
 out:
@@ -454,6 +456,7 @@ static int write_reports(const struct merge_opts *o, struct rn_merged *m,
 		out.exit_code = rc;
 		out.worst_other = m->worst_other;
 		out.interrupted = m->interrupted;
+		out.not_judged_fails = m->not_judged_fails;
 		out.targets = m->targets;
 		out.reports = m->reports;
 		out.argv = m->argv;

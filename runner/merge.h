@@ -39,6 +39,7 @@ struct rn_merged {
 	uint64_t end_unix_ns;             /* latest shard end, Unix ns */
 	int worst_other;                  /* first shard's non-verdict exit code, or 0 */
 	int interrupted;                  /* a signal that interrupted a shard, or 0 */
+	bool not_judged_fails;            /* a shard's config blocks on NOT JUDGED */
 	int exit_code;                    /* the exit code of `check` on the whole suite */
 };
 

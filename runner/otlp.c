@@ -1541,6 +1541,7 @@ static const char *const verdict_count_keys[] = {
 	[RN_VERDICT_SKIP] = "renacer.check.verdicts.skip",
 	[RN_VERDICT_NO_DATA] = "renacer.check.verdicts.no_data",
 	[RN_VERDICT_ERROR] = "renacer.check.verdicts.error",
+	[RN_VERDICT_NOT_JUDGED] = "renacer.check.verdicts.not_judged",
 };
 
 /* Run span attribute keys: "renacer.run.<metric>" plus "_ns" or "_bytes" (units in names;
@@ -2152,7 +2153,7 @@ static int emit_verdict(struct walk *w, size_t vi, const uint8_t parent[8], uint
 	sb_begin(w, &b, id, parent, start, end);
 	sb_name(&b, "assertion:%s", v->assertion ? v->assertion : "");
 	sb_str(&b, "test.case.name", v->assertion);
-	if (v->verdict != RN_VERDICT_SKIP)
+	if (v->verdict != RN_VERDICT_SKIP && v->verdict != RN_VERDICT_NOT_JUDGED)
 		sb_str(&b, "test.case.result.status", failed ? "fail" : "pass");
 	sb_str(&b, "test.suite.name", v->target);
 	sb_str(&b, "renacer.assertion.type", v->type);

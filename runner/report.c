@@ -104,6 +104,7 @@ static const char *verdict_color(enum rn_verdict v)
 	case RN_VERDICT_NO_DATA:
 		return "\033[1;31m";
 	case RN_VERDICT_WARN:
+	case RN_VERDICT_NOT_JUDGED:
 		return "\033[33m";
 	default:
 		return "\033[2m";
@@ -129,6 +130,18 @@ static void fmt_value(char *out, size_t size, bool has, double v, const char *un
 		snprintf(out, size, "%.0f %s", v, unit);
 }
 
+/* Widest reason shown in the console table, bytes; the message below has all of it. */
+#define REASON_MAX 72
+
+const char *rn_report_reason(const struct rn_verdict_result *v)
+{
+	if (v->reason && *v->reason)
+		return v->reason;
+	if (v->message && *v->message)
+		return v->message;
+	return v->aggregate ? v->aggregate : "";
+}
+
 static const char *exit_meaning(int code)
 {
 	switch (code) {
@@ -146,8 +159,8 @@ void rn_report_console(bool color, const struct rn_target_report *t, size_t n, i
 	size_t i, k;
 
 	rn_buf_init(&b, 0);
-	rn_buf_addf(&b, "\n%s%-18s %-24s %-8s %16s %16s %16s %9s%s\n", bold, "TARGET", "ASSERTION",
-		    "VERDICT", "MEASURED", "BUDGET", "GOLDEN", "DELTA", reset);
+	rn_buf_addf(&b, "\n%s%-18s %-24s %-10s %16s %16s %16s %9s  %s%s\n", bold, "TARGET",
+		    "ASSERTION", "VERDICT", "MEASURED", "BUDGET", "GOLDEN", "DELTA", "REASON", reset);
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < t[i].nverdicts; k++) {
 			const struct rn_verdict_result *v = &t[i].verdicts[k];
@@ -162,9 +175,10 @@ void rn_report_console(bool color, const struct rn_target_report *t, size_t n, i
 				snprintf(delta, sizeof(delta), "-");
 			char *aname = rn_escaped_dup(v->assertion);
 
-			rn_buf_addf(&b, "%-18.18s %-24.24s %s%-8s%s %16s %16s %16s %9s\n",
+			rn_buf_addf(&b, "%-18.18s %-24.24s %s%-10s%s %16s %16s %16s %9s  %.*s\n",
 				    t[i].result->name, aname, color ? verdict_color(v->verdict) : "",
-				    rn_verdict_label(v->verdict), reset, meas, bud, gold, delta);
+				    rn_verdict_label(v->verdict), reset, meas, bud, gold, delta,
+				    REASON_MAX, rn_report_reason(v));
 			free(aname);
 		}
 	}
@@ -199,11 +213,18 @@ void rn_report_console(bool color, const struct rn_target_report *t, size_t n, i
 		}
 	}
 	rn_buf_addf(&b, "\n%sresult:%s %zu passed, %zu failed, %zu warnings, %zu no data, %zu errors, "
-			"%zu skipped; exit %d (%s)\n",
+			"%zu skipped, %zu not judged; exit %d (%s)\n",
 		    bold, reset, rn_report_count(t, n, RN_VERDICT_PASS),
 		    rn_report_count(t, n, RN_VERDICT_FAIL), rn_report_count(t, n, RN_VERDICT_WARN),
 		    rn_report_count(t, n, RN_VERDICT_NO_DATA), rn_report_count(t, n, RN_VERDICT_ERROR),
-		    rn_report_count(t, n, RN_VERDICT_SKIP), exit_code, exit_meaning(exit_code));
+		    rn_report_count(t, n, RN_VERDICT_SKIP), rn_report_count(t, n, RN_VERDICT_NOT_JUDGED),
+		    exit_code, exit_meaning(exit_code));
+	if (rn_report_count(t, n, RN_VERDICT_NOT_JUDGED))
+		rn_buf_addf(&b, "%snote:%s %zu metric%s not judged: this gate covered only the judged "
+				"ones (the messages above say what to change; [regression] not_judged = "
+				"\"fail\" makes them block)\n",
+			    bold, reset, rn_report_count(t, n, RN_VERDICT_NOT_JUDGED),
+			    rn_report_count(t, n, RN_VERDICT_NOT_JUDGED) == 1 ? " was" : "s were");
 	rn_write_stderr(b.buf, b.len);
 	rn_buf_release(&b);
 }

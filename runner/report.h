@@ -40,6 +40,9 @@ void rn_report_progress_done(void);
  * line with the counts per verdict and the exit code's meaning.
  */
 void rn_report_console(bool color, const struct rn_target_report *t, size_t n, int exit_code);
+/* The REASON column of the console table: v->reason, else the message ("critical path 236 ms
+ * (median of 5 runs) > budget 71.8 ms ..."), else the aggregate. Borrowed, never NULL. */
+const char *rn_report_reason(const struct rn_verdict_result *v);
 /* Count verdicts of kind `v` over all targets. */
 size_t rn_report_count(const struct rn_target_report *t, size_t n, enum rn_verdict v);
 

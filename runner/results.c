@@ -247,6 +247,7 @@ static json_t *write_verdict(const struct rn_verdict_result *v, bool *failed)
 	put(o, "message", jstr_or_null(v->message), failed);
 	put(o, "detail", jstr_or_null(v->detail), failed);
 	put(o, "aggregate", jstr_or_null(v->aggregate), failed);
+	put(o, "reason", jstr_or_null(v->reason), failed);
 	put(o, "config_line", json_integer(v->config_line), failed);
 	put(o, "confidence", jdouble(v->confidence), failed);
 	put(o, "time_ns", ju64(v->time_ns), failed);
@@ -277,6 +278,8 @@ static json_t *write_target(const struct rn_results *res, size_t i, bool *failed
 	put(o, "build_id", jstr_or_null(r->build_id), failed);
 	put(o, "start_unix_ns", ju64(r->start_unix_ns), failed);
 	put(o, "duration_ns", ju64(r->duration_ns), failed);
+	if (r->has_cpu_pressure)
+		put(o, "cpu_pressure", jdouble(r->cpu_pressure), failed);
 	put(o, "golden_file", jstr_or_null(tv->golden_file), failed);
 	for (k = 0; k < r->nruns; k++)
 		append(runs, write_run(&r->runs[k], failed), failed);
@@ -323,6 +326,7 @@ int rn_results_write(const char *path, const struct rn_results *res)
 	put(root, "exit_code", json_integer(res->exit_code), &failed);
 	put(root, "worst_other", json_integer(res->worst_other), &failed);
 	put(root, "interrupted", json_integer(res->interrupted), &failed);
+	put(root, "not_judged_fails", json_boolean(res->not_judged_fails), &failed);
 	for (i = 0; i < res->ntargets; i++)
 		append(targets, write_target(res, i, &failed), &failed);
 	put(root, "targets", targets, &failed);
@@ -362,6 +366,7 @@ int rn_results_write_check(const char *path, const struct rn_config *cfg,
 	res.exit_code = exit_code;
 	res.worst_other = worst_other;
 	res.interrupted = interrupted;
+	res.not_judged_fails = cfg->regression.not_judged_fails;
 	res.targets = targets;
 	res.reports = reports;
 	res.ntargets = n;
@@ -755,6 +760,7 @@ static void read_verdict(struct reader *rd, json_t *o, struct rn_verdict_result 
 	v->message = get_str(rd, o, "message", where, true);
 	v->detail = get_str(rd, o, "detail", where, true);
 	v->aggregate = get_str(rd, o, "aggregate", where, true);
+	v->reason = get_str(rd, o, "reason", where, true);
 	v->config_line = (int)get_int(rd, o, "config_line", where);
 	v->time_ns = get_u64(rd, o, "time_ns", where);
 }
@@ -785,6 +791,7 @@ static void read_target(struct reader *rd, json_t *o, size_t i)
 	r->build_id = get_str(rd, o, "build_id", where, true);
 	r->start_unix_ns = get_u64(rd, o, "start_unix_ns", where);
 	r->duration_ns = get_u64(rd, o, "duration_ns", where);
+	r->cpu_pressure = get_double(rd, o, "cpu_pressure", where, &r->has_cpu_pressure);
 	tv->golden_file = get_str(rd, o, "golden_file", where, true);
 	a = member(rd, o, "runs", JSON_ARRAY, where, false);
 	if (a && json_array_size(a)) {
@@ -881,6 +888,7 @@ int rn_results_read(const char *path, struct rn_results *res)
 	res->exit_code = (int)get_int(&rd, root, "exit_code", "the file");
 	res->worst_other = (int)get_int(&rd, root, "worst_other", "the file");
 	res->interrupted = (int)get_int(&rd, root, "interrupted", "the file");
+	res->not_judged_fails = get_bool(&rd, root, "not_judged_fails", "the file");
 	a = member(&rd, root, "targets", JSON_ARRAY, "the file", false);
 	if (a && !rd.err) {
 		size_t n = json_array_size(a);

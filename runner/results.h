@@ -46,6 +46,8 @@ struct rn_results {
 	int worst_other;                   /* exit code not derived from verdicts (an unusable
 					    * golden trace: RN_EXIT_CONFIG), 0 if none */
 	int interrupted;                   /* SIGINT or SIGTERM when interrupted, else 0 */
+	bool not_judged_fails;             /* [regression] not_judged = "fail": NOT JUDGED
+					    * verdicts block (the exit code) */
 	struct rn_target_result *targets;  /* this shard's targets [ntargets], config order */
 	struct rn_target_report *reports;  /* their verdicts [ntargets]; reports[i].result
 					    * points at targets[i] */

@@ -590,7 +590,15 @@ static void test_golden_compare_verdict_set(void **state)
 		assert_string_equal(v[i].assertion, names[i]);
 		assert_string_equal(v[i].type, "regression");
 		assert_string_equal(v[i].target, "io_loop");
+		if (i == 2) {
+			/* make_result records no cpu_time: never a PASS for what was not judged. */
+			assert_int_equal(v[i].verdict, RN_VERDICT_NOT_JUDGED);
+			assert_string_equal(v[i].reason, "the golden trace has no cpu_time data");
+			assert_non_null(strstr(v[i].message, "not judged"));
+			continue;
+		}
 		assert_int_equal(v[i].verdict, RN_VERDICT_PASS);
+		assert_non_null(v[i].reason);
 		assert_true(v[i].has_observed && v[i].has_golden);
 		assert_non_null(v[i].message);
 		assert_non_null(v[i].detail);
@@ -695,21 +703,29 @@ static void test_golden_compare_floor_and_new_syscalls(void **state)
 	r.syscall_calls[nr_of("fsync")] = 5;
 	golden_of(&r, "floor", &g);
 
-	/* 5 -> 6 is +20% but only one call: within the floor. A syscall the golden trace never
-	 * saw, once: reported, not failed. */
+	/* 5 -> 6 is +20% but only one call: within the floor. */
 	r.syscall_calls[nr_of("fsync")] = 6;
-	r.syscall_calls[nr_of("getpid")] = 1;
 	n = compare(&g, &r, NULL, &v);
 	s = find(v, n, "golden:syscall_counts");
 	assert_int_equal(s->verdict, RN_VERDICT_PASS);
-	assert_string_equal(s->message,
-			    "5 syscalls within tolerance (+10%, floor 1); new: getpid 1");
-	assert_non_null(strstr(s->detail, "getpid"));
-	assert_non_null(strstr(s->detail, "ok (new, within floor)"));
+	assert_string_equal(s->message, "4 syscalls within tolerance (+10%, floor 1)");
+	assert_string_equal(s->reason, "4 syscalls within +10%, none new");
 	assert_non_null(strstr(s->detail, "fsync"));
 	free_verdicts(v, n);
 
-	/* Twice: above the floor, fails as new. */
+	/* A syscall the golden trace never saw, once (one new sync()): a regression, whatever
+	 * the floor. */
+	r.syscall_calls[nr_of("getpid")] = 1;
+	n = compare(&g, &r, NULL, &v);
+	s = find(v, n, "golden:syscall_counts");
+	assert_int_equal(s->verdict, RN_VERDICT_FAIL);
+	assert_string_equal(s->message, "1 new syscall, absent from the golden trace: getpid 1 vs "
+					"golden 0 (new); " RN_GOLDEN_HINT);
+	assert_string_equal(s->reason, "1 new syscall (first: getpid)");
+	assert_non_null(strstr(s->detail, "FAIL (new)"));
+	free_verdicts(v, n);
+
+	/* Twice: fails as new. */
 	r.syscall_calls[nr_of("getpid")] = 2;
 	n = compare(&g, &r, NULL, &v);
 	s = find(v, n, "golden:syscall_counts");
@@ -726,7 +742,8 @@ static void test_golden_compare_floor_and_new_syscalls(void **state)
 		rn_regression_cfg_init(&cfg);
 		cfg.count_floor = 2;
 		n = compare(&g, &r, &cfg, &v);
-		assert_int_equal(find(v, n, "golden:syscall_counts")->verdict, RN_VERDICT_PASS);
+		/* The floor allows growth, never a new syscall. */
+		assert_int_equal(find(v, n, "golden:syscall_counts")->verdict, RN_VERDICT_FAIL);
 		free_verdicts(v, n);
 	}
 	/* A syscall that disappeared is no regression, but is counted in the detail. */
@@ -854,10 +871,12 @@ static void test_golden_compare_few_runs_not_judged(void **state)
 	make_result(&now, 3, 200.0, 0.0, 22, 8 << 20);
 	n = compare(&g, &now, NULL, &v);
 	s = find(v, n, "golden:wall_time");
-	assert_int_equal(s->verdict, RN_VERDICT_PASS);
+	assert_int_equal(s->verdict, RN_VERDICT_NOT_JUDGED);
 	assert_string_equal(s->message, "wall_time 200.0 ms vs golden 100.0 ms (+100.0%); not "
-					"judged: 3 runs < 5");
-	assert_non_null(strstr(s->detail, "not judged: 3 runs < min_runs_for_timing = 5"));
+					"judged: 3 measured runs < min_runs_for_timing 5; to judge "
+					"it: runs >= 5 in [[target]] 'io_loop' (or --runs 5)");
+	assert_string_equal(s->reason, "3 measured runs < min_runs_for_timing 5");
+	assert_non_null(strstr(s->detail, "not judged: 3 measured runs < min_runs_for_timing 5"));
 	free_verdicts(v, n);
 	rn_golden_release(&g);
 	free_result(&gold);
@@ -918,9 +937,11 @@ static void test_golden_compare_timing_without_data(void **state)
 	make_result(&now, 5, 100.0, 0.02, 22, 8 << 20);
 	n = compare(&g, &now, NULL, &v);
 	s = find(v, n, "golden:critical_path");
-	assert_int_equal(s->verdict, RN_VERDICT_PASS);
-	assert_true(ends_with(s->message,
-			      "; not judged: the golden trace has no critical_path data"));
+	assert_int_equal(s->verdict, RN_VERDICT_NOT_JUDGED);
+	assert_true(ends_with(s->message, " ms; not judged: the golden trace has no critical_path "
+					  "data; to judge it: re-record it with renacer golden "
+					  "update"));
+	assert_string_equal(s->reason, "the golden trace has no critical_path data");
 	s = find(v, n, "golden:wall_time");
 	assert_int_equal(s->verdict, RN_VERDICT_PASS);
 	free_verdicts(v, n);

@@ -146,7 +146,7 @@ EOT
 	expect_err "work               skip_me                  SKIP"
 	expect_err "work               no_data                  NO DATA"
 	expect_err "5 spans matching /fsync/ > budget 4"
-	expect_err "result: 1 passed, 1 failed, 1 warnings, 1 no data, 0 errors, 1 skipped; exit 1"
+	expect_err "result: 1 passed, 1 failed, 1 warnings, 1 no data, 0 errors, 1 skipped, 0 not judged; exit 1"
 	# The inclusive boundary: exactly the budget passes.
 	grep -Eq "pass_fsync +PASS +5 spans +5 spans" "$tmp/err" || fail "5 spans vs budget 5 did not pass"
 	grep -q '<skipped' "$tmp/junit.xml" || fail "junit lacks <skipped>"

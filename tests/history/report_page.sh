@@ -134,7 +134,7 @@ lines = [d for d in p.series if len(re.findall(r"[ML]", d)) >= 6]
 if len(lines) != p.figures:
     problems.append("%d of %d charts have a line of 6 runs" % (len(lines), p.figures))
 got = ["|".join((r[0], r[1], r[2])) for r in p.rows]
-want = open(expected_file).read().split()
+want = open(expected_file).read().splitlines()  # verdicts may contain spaces ("NOT JUDGED")
 if got != want:
     problems.append("verdict table %r, store says %r" % (got, want))
 

@@ -21,7 +21,7 @@ static unsigned long mul_cap(unsigned long a, unsigned long b)
 	return a * b;
 }
 
-/* Parse "{m}", "{m,}" or "{m,n}" at p (which points at '{'); false if it is not an interval
+/* Parse "{m}", "{m,}", "{m,n}" or glibc's "{,n}" (0 to n) at p (which points at '{'); false if it is not an interval
  * (then glibc reads the '{' as itself). *len gets its length, *count the larger bound (m + 1
  * for "{m,}"), *big the largest number written, capped. */
 static bool interval(const char *p, size_t *len, unsigned long *count, unsigned long *big)
@@ -30,7 +30,7 @@ static bool interval(const char *p, size_t *len, unsigned long *count, unsigned 
 	const char *s = p + 1;
 	bool has_n = false, comma = false;
 
-	if (*s < '0' || *s > '9')
+	if ((*s < '0' || *s > '9') && *s != ',')
 		return false;
 	for (; *s >= '0' && *s <= '9'; s++)
 		if (m < 1000000)
@@ -86,6 +86,7 @@ int rn_regex_check_bounds(const char *pat, char *why, size_t why_size, size_t *o
 	unsigned long sum[RN_REGEX_MAX_DEPTH + 1];
 	bool rep[RN_REGEX_MAX_DEPTH + 1];
 	bool last_rep = false; /* the last atom is a group holding a repetition */
+	bool last_dup = false; /* the last token was a duplication symbol (*, +, ?, {m,n}) */
 	unsigned long last = 0; /* cost of the atom a following repetition applies to */
 	size_t depth = 0, i = 0, len = strlen(pat);
 
@@ -99,6 +100,7 @@ int rn_regex_check_bounds(const char *pat, char *why, size_t why_size, size_t *o
 		char ch = pat[i];
 		size_t n;
 		unsigned long count, big;
+		bool dup = false; /* this token is a duplication symbol */
 
 		switch (ch) {
 		case '\\':
@@ -126,6 +128,7 @@ int rn_regex_check_bounds(const char *pat, char *why, size_t why_size, size_t *o
 			i++;
 			break;
 		case ')':
+			last_dup = false;
 			if (depth) {
 				last_rep = rep[depth];
 				last = sum[depth--];
@@ -141,6 +144,12 @@ int rn_regex_check_bounds(const char *pat, char *why, size_t why_size, size_t *o
 		case '*':
 		case '+':
 		case '?':
+			if (last_dup)
+				return fail(why, why_size, offset, i,
+					    "%ld or more repetition operators in a row: adjacent "
+					    "duplication symbols are undefined in POSIX EREs (XBD 9.4.6)",
+					    2L);
+			dup = true;
 			/* a loop or an option: one more copy at most */
 			*needs_trial |= last_rep;
 			rep[depth] = true;
@@ -155,6 +164,12 @@ int rn_regex_check_bounds(const char *pat, char *why, size_t why_size, size_t *o
 				i++;
 				break;
 			}
+			if (last_dup)
+				return fail(why, why_size, offset, i,
+					    "%ld or more repetition operators in a row: adjacent "
+					    "duplication symbols are undefined in POSIX EREs (XBD 9.4.6)",
+					    2L);
+			dup = true;
 			if (big > RN_REGEX_MAX_COUNT)
 				return fail(why, why_size, offset, i,
 					    "repetition count %ld is more than the limit of 255",
@@ -174,6 +189,7 @@ int rn_regex_check_bounds(const char *pat, char *why, size_t why_size, size_t *o
 			break;
 		}
 		last_rep = false;
+		last_dup = dup;
 		if (sum[depth] > RN_REGEX_MAX_COST || last > RN_REGEX_MAX_COST)
 			return fail(why, why_size, offset, i ? i - 1 : 0,
 				    "pattern expands to more than %ld states (nested repetitions)",

@@ -23,6 +23,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "syscall_names.h" /* syscall and errno names, the table size of per-syscall arrays */
+
 /* Flags of one syscall span (enum rn_syscall_flags). */
 enum rn_syscall_flags {
 	RN_SC_UNFINISHED = 1 << 0, /* never returned: exit/exit_group, a call cut off by the
@@ -321,21 +323,30 @@ void rn_trace_finish_memory(struct rn_trace *t);
 uint64_t rn_trace_gpu_busy_ns(const struct rn_trace *t);
 
 /*
- * Syscall names of the tracer's native ABI, generated at build time from the kernel headers
- * (asm/unistd_64.h on x86_64, asm-generic on aarch64).
+ * Names of the model's enums: the one list every view and exporter writes (JSON, strace-style
+ * messages, OTLP attributes, results files, the timeline). Static strings.
+ *   enum rn_run_status  "ok", "exec_failed", "crashed", "timed_out", "interrupted", "limit",
+ *                       "error"
+ *   enum rn_proc_end    "running", "exited", "signaled", "lost"
+ *   enum rn_gpu_dir     "none", "host_to_device", "device_to_host", "device_to_device",
+ *                       "host_to_host"
+ * A value outside its enum (a corrupt record) gives NULL: each output keeps the fallback its
+ * format documents.
  */
-/* Entries of the table (highest syscall number + 1). */
-int rn_syscall_table_size(void);
-/* Name of syscall `nr`, e.g. "openat"; for numbers without a name "syscall_NNN" (as strace
- * prints them) in a static buffer valid until the next call. Never NULL. */
-const char *rn_syscall_name(int nr);
-/* Number of a syscall by name, or -1. */
-int rn_syscall_lookup(const char *name);
+const char *rn_run_status_name(enum rn_run_status status);
+const char *rn_proc_end_name(enum rn_proc_end end);
+const char *rn_gpu_dir_name(enum rn_gpu_dir dir);
+/* The enum value of a name given by rn_run_status_name() / rn_proc_end_name(), or -1 for NULL
+ * or an unknown name (readers of results files). */
+int rn_run_status_lookup(const char *name);
+int rn_proc_end_lookup(const char *name);
 
-/* Name of errno `err` as a string ("ENOENT"), "E?" + number if unknown. Static storage. */
-const char *rn_errno_name(int err);
+/* Name of signal `sig` (rn_process.term_signal): "SIGSEGV"; "SIGRT_<n>" for 32..64, else
+ * "SIG<number>", these two in a static buffer valid until the next call. Never NULL. */
+const char *rn_signal_name(int sig);
 
-/* Human name of enum rn_gpu_kind ("dispatch", "copy", "render_pass", "cmdbuf", "submit"). */
+/* Human name of enum rn_gpu_kind ("dispatch", "copy", "render_pass", "cmdbuf", "submit"),
+ * "unknown" for a value outside the enum. */
 const char *rn_gpu_kind_name(enum rn_gpu_kind kind);
 
 #endif

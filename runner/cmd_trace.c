@@ -20,6 +20,8 @@
 #include "cachegrind/cachegrind.h"
 #include "ebpf/ebpf.h"
 #include "ptrace/ptrace.h"
+#include "report_json.h"
+#include "report_strace.h"
 #include "safefile.h"
 #include "srcloc.h"
 #include "symbolize.h"

@@ -6,7 +6,7 @@
  *     renacer -c -T -- CMD             (no subcommand word; main.c passes argv[0] = "trace")
  *
  * Trace output never goes to the target's stdout: it goes to stderr or to -o FILE. The JSON
- * schema is collectors/ptrace/JSON.md.
+ * schema is runner/TRACE_JSON.md.
  */
 #ifndef RN_CMD_TRACE_H
 #define RN_CMD_TRACE_H

@@ -21,31 +21,6 @@
 
 /* ---- From results to spans ---------------------------------------------------------------- */
 
-static const char *const run_status_names[] = {
-	[RN_RUN_OK] = "ok",
-	[RN_RUN_EXEC_FAILED] = "exec_failed",
-	[RN_RUN_CRASHED] = "crashed",
-	[RN_RUN_TIMED_OUT] = "timed_out",
-	[RN_RUN_INTERRUPTED] = "interrupted",
-	[RN_RUN_LIMIT] = "limit",
-	[RN_RUN_ERROR] = "error",
-};
-
-static const char *const proc_end_names[] = {
-	[RN_PROC_RUNNING] = "running",
-	[RN_PROC_EXITED] = "exited",
-	[RN_PROC_SIGNALED] = "signaled",
-	[RN_PROC_LOST] = "lost",
-};
-
-static const char *const gpu_dir_names[] = {
-	[RN_GPU_DIR_NONE] = "none",
-	[RN_GPU_DIR_HTOD] = "host_to_device",
-	[RN_GPU_DIR_DTOH] = "device_to_host",
-	[RN_GPU_DIR_DTOD] = "device_to_device",
-	[RN_GPU_DIR_HTOH] = "host_to_host",
-};
-
 static const char *const verdict_labels[] = {
 #define LABEL(id, label) label,
 	RN_VERDICTS(LABEL)
@@ -90,6 +65,12 @@ static const char *metric_key(enum rn_metric m)
 }
 
 #define NAME_OF(table, i) ((size_t)(i) < ARRAY_SIZE(table) && (table)[i] ? (table)[i] : "unknown")
+
+/* A name of the trace model (trace.h), "unknown" for a value outside its enum. */
+static const char *known(const char *name)
+{
+	return name ? name : "unknown";
+}
 
 #define SB_MAX_ATTRS 40
 #define SB_MAX_OWNED 40
@@ -311,10 +292,10 @@ static int emit_target(struct walk *w, struct twalk *t)
 	sb_name(&b, "target:%s", r->name ? r->name : "");
 	sb_str(&b, "renacer.target.name", r->name);
 	sb_u64(&b, "renacer.target.runs", r->nruns);
-	sb_str(&b, "renacer.target.status", NAME_OF(run_status_names, r->status));
+	sb_str(&b, "renacer.target.status", known(rn_run_status_name(r->status)));
 	sb_str(&b, "renacer.target.build_id", r->build_id);
 	if (r->status != RN_RUN_OK)
-		sb_error(&b, r->error ? r->error : NAME_OF(run_status_names, r->status));
+		sb_error(&b, r->error ? r->error : known(rn_run_status_name(r->status)));
 	return sb_emit(w, &b);
 }
 
@@ -335,7 +316,7 @@ static int emit_run(struct walk *w, struct twalk *t, size_t i)
 	sb_begin(w, &b, id, t->target_id, start, start + m->v[RN_METRIC_WALL]);
 	sb_name(&b, "run:%zu", i);
 	sb_u64(&b, "renacer.run.index", i);
-	sb_str(&b, "renacer.run.status", NAME_OF(run_status_names, m->status));
+	sb_str(&b, "renacer.run.status", known(rn_run_status_name(m->status)));
 	for (k = 0; k < RN_METRIC_COUNT; k++) {
 		if (!m->has_gpu && (k == RN_METRIC_GPU_BUSY || k == RN_METRIC_GPU_DISPATCHES ||
 				    k == RN_METRIC_GPU_COPY_BYTES))
@@ -345,7 +326,7 @@ static int emit_run(struct walk *w, struct twalk *t, size_t i)
 		sb_u64(&b, metric_key((enum rn_metric)k), m->v[k]);
 	}
 	if (m->status != RN_RUN_OK)
-		sb_error(&b, NAME_OF(run_status_names, m->status));
+		sb_error(&b, known(rn_run_status_name(m->status)));
 	return sb_emit(w, &b);
 }
 
@@ -423,7 +404,7 @@ static int emit_process(struct walk *w, struct twalk *t, size_t k)
 		sb_int(&b, "process.exit.code", p->exit_code);
 	if (p->build_id[0])
 		sb_str(&b, "renacer.process.build_id", p->build_id);
-	sb_str(&b, "renacer.process.end", NAME_OF(proc_end_names, p->end));
+	sb_str(&b, "renacer.process.end", known(rn_proc_end_name(p->end)));
 	if (p->end == RN_PROC_SIGNALED) {
 		sb_int(&b, "renacer.process.signal", p->term_signal);
 		sb_bool(&b, "renacer.process.core_dumped", p->core_dumped);
@@ -637,7 +618,7 @@ static int emit_gpu(struct walk *w, struct twalk *t)
 		if (g->bytes)
 			sb_u64(&b, "renacer.gpu.bytes", g->bytes);
 		if (g->dir != RN_GPU_DIR_NONE)
-			sb_str(&b, "renacer.gpu.direction", NAME_OF(gpu_dir_names, g->dir));
+			sb_str(&b, "renacer.gpu.direction", known(rn_gpu_dir_name(g->dir)));
 		if (g->flags & RN_GPU_SERIALIZED)
 			sb_bool(&b, "renacer.gpu.serialized", true);
 		if (g->flags & RN_GPU_WAITED)

@@ -5,8 +5,10 @@
  * writer reads from it. One trace describes one run of one target: its process tree (processes
  * with their threads, exec'd binaries, exit status and memory), per-process per-syscall
  * statistics aggregated as the run goes (so memory does not grow with the number of syscalls),
- * GPU spans merged from the Vulkan collector, and, only when an output asks for it, a spool of
- * every syscall span streamed to a temporary file.
+ * GPU spans merged from the GPU collectors (Vulkan, CUDA), and, only when an output asks for
+ * it, a spool of every syscall span streamed to a temporary file. The model also owns the
+ * names of its enums and the syscall tables (syscall_names.h); it includes no header of a
+ * specific collector.
  *
  * Times are CLOCK_MONOTONIC nanoseconds (the clock of the collectors and of the Vulkan layer's
  * calibrated GPU timestamps), durations are nanoseconds, sizes are bytes.
@@ -292,7 +294,8 @@ void rn_trace_process_event(struct rn_trace *t, const struct rn_process *p, char
 /* Register a sink (copied). Returns 0, or -ENOSPC when RN_TRACE_MAX_SINKS are in use. */
 int rn_trace_add_sink(struct rn_trace *t, const struct rn_trace_sink *sink);
 
-/* Append a GPU span; `name` is copied. Returns the stored span. Dies on out-of-memory. */
+/* Append a GPU span; `name` is copied ("unnamed" when NULL). Returns the stored span. Dies on
+ * out-of-memory. */
 struct rn_gpu_span *rn_trace_add_gpu(struct rn_trace *t, const struct rn_gpu_span *span);
 
 /* Set status and a printf-formatted error message (replacing any previous one). */
@@ -306,7 +309,8 @@ void rn_trace_fail(struct rn_trace *t, enum rn_run_status status, const char *fm
  */
 int rn_trace_spool_enable(struct rn_trace *t);
 /* Replay spooled spans in completion order; stops early when `fn` returns non-zero and returns
- * that value. Returns 0, the callback's value, or negative errno on a read error. */
+ * that value. Returns 0, the callback's value, or a negative errno (-EIO for a short or
+ * corrupt record). The spool's offset is back at its end afterwards. */
 int rn_trace_spool_foreach(struct rn_trace *t,
 			   int (*fn)(void *ctx, const struct rn_syscall_event *ev), void *ctx);
 

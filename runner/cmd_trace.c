@@ -227,6 +227,7 @@ static int parse_expr(const char *expr, bool **set_out)
 	const char *set = expr, *eq = strchr(expr, '=');
 	int n = rn_syscall_table_size(), i;
 	bool *set_v, all = true;
+	struct rn_diag diag;
 
 	*set_out = NULL;
 	if (eq) {
@@ -239,9 +240,10 @@ static int parse_expr(const char *expr, bool **set_out)
 		set = eq + 1;
 	}
 	set_v = rn_xcalloc((size_t)n, sizeof(*set_v));
-	if (rn_syscall_set_parse(set, set_v)) {
+	rn_diag_init(&diag, NULL, NULL, 0);
+	if (rn_syscall_set_parse(set, set_v, &diag)) {
 		free(set_v);
-		return -1;
+		return rn_error("renacer trace: %s", diag.msg);
 	}
 	for (i = 0; i < n; i++)
 		all = all && set_v[i];

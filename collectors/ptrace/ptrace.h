@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "buf.h"
+#include "diag.h"
 #include "collector.h"
 #include "trace.h"
 
@@ -31,10 +32,11 @@ extern const struct rn_collector_ops rn_ptrace_collector;
  * classes (%file, %desc, %process, %network or %net, %signal, %ipc, %memory, %creds, %clock),
  * "all" or "none"; a leading '!' negates the whole set; a trailing '?' on a name is accepted
  * and ignored (strace's "no error if unknown"). `set` must hold rn_syscall_table_size()
- * entries and is overwritten. Returns 0, or -1 after printing
- * "renacer trace: unknown syscall 'opnat' in -e trace= (did you mean 'openat'?)".
+ * entries and is overwritten. Returns 0, or -1 with the reason in `diag` (no location;
+ * nothing printed: the command words it), e.g. "unknown syscall 'opnat' in -e trace= (did you
+ * mean 'openat'?)".
  */
-int rn_syscall_set_parse(const char *expr, bool *set);
+int rn_syscall_set_parse(const char *expr, bool *set, struct rn_diag *diag);
 
 /*
  * Index (0..5) of the `which`-th (0 or 1) path argument of syscall `nr`, or -1 when it has

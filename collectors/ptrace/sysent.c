@@ -161,7 +161,7 @@ static const char *suggest_syscall(const char *word)
 	return hint;
 }
 
-int rn_syscall_set_parse(const char *expr, bool *set)
+int rn_syscall_set_parse(const char *expr, bool *set, struct rn_diag *diag)
 {
 	int n = rn_syscall_table_size(), i, rc = 0;
 	bool negate = false;
@@ -186,7 +186,7 @@ int rn_syscall_set_parse(const char *expr, bool *set)
 				continue; /* '?': no error for names unknown here */
 		}
 		if (!*p) {
-			rc = rn_error("renacer trace: empty syscall name in -e trace='%s'", expr);
+			rc = rn_diag_set(diag, 0, 0, "empty syscall name in -e trace='%s'", expr);
 			break;
 		}
 		if (!strcmp(p, "all")) {
@@ -196,10 +196,11 @@ int rn_syscall_set_parse(const char *expr, bool *set)
 			continue;
 		} else if (*p == '%') {
 			if (!set_class(set, p + 1)) {
-				rc = rn_error("renacer trace: unknown syscall class '%s' in -e trace= "
-					      "(known: %%file %%desc %%process %%network %%signal "
-					      "%%ipc %%memory %%creds %%clock %%stat)",
-					      p);
+				rc = rn_diag_set(diag, 0, 0,
+						  "unknown syscall class '%s' in -e trace= (known: "
+						  "%%file %%desc %%process %%network %%signal %%ipc "
+						  "%%memory %%creds %%clock %%stat)",
+						  p);
 				break;
 			}
 		} else {
@@ -209,12 +210,13 @@ int rn_syscall_set_parse(const char *expr, bool *set)
 			if (nr < 0) {
 				hint = suggest_syscall(p);
 				if (hint)
-					rc = rn_error("renacer trace: unknown syscall '%s' in -e trace= "
-						      "(did you mean '%s'?)",
-						      p, hint);
+					rc = rn_diag_set(diag, 0, 0,
+							 "unknown syscall '%s' in -e trace= "
+							 "(did you mean '%s'?)",
+							 p, hint);
 				else
-					rc = rn_error("renacer trace: unknown syscall '%s' in -e trace=",
-						      p);
+					rc = rn_diag_set(diag, 0, 0,
+							 "unknown syscall '%s' in -e trace=", p);
 				break;
 			}
 			set[nr] = true;

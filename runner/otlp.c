@@ -41,7 +41,8 @@ int rn_otlp_export(const struct rn_otlp_cfg *cfg, const struct rn_otlp_context *
 	rn_otlp_res_build(&res, cfg);
 	rc = rn_otlp_http_init(&h, cfg);
 	if (!rc)
-		rc = rn_otlp_batch_init(&b, cfg->protocol, &res.res, cfg->max_request_bytes, rn_otlp_http_post, &h);
+		rc = rn_otlp_batch_init(&b, cfg->protocol, &res.res, cfg->max_request_bytes,
+					rn_otlp_http_post, &h);
 	if (!rc) {
 		rc = rn_otlp_walk(cfg, ctx, in, &b);
 		rn_otlp_batch_release(&b);

@@ -55,8 +55,8 @@ enum rn_otlp_span_role {
 /* Span id of (role, a, b, c): deterministic per context, so the traceparent handed to a run
  * before it starts names the span the export writes afterwards. Never all zeros.
  * (otlp_context.c) */
-void rn_otlp_derive_id(const struct rn_otlp_context *ctx, enum rn_otlp_span_role role,
-		       uint64_t a, uint64_t b, uint64_t c, uint8_t out[8]);
+void rn_otlp_derive_id(const struct rn_otlp_context *ctx, enum rn_otlp_span_role role, uint64_t a,
+		       uint64_t b, uint64_t c, uint8_t out[8]);
 
 /* Span id of measured run `run` of target `target`, or of the target's span when `run` is
  * RN_OTLP_RUN_NONE: the id rn_otlp_traceparent() hands to the run. (otlp_context.c) */

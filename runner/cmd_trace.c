@@ -1,6 +1,8 @@
 /*
- * cmd_trace.c - `renacer trace`: run one command under the ptrace collector and print what
- * strace would (per-call lines, the -c summary), or the same as JSON / JSON Lines.
+ * cmd_trace.c - `renacer trace`: run one command under the ptrace collector (or the eBPF
+ * counters, or Valgrind for --instructions) and print what strace would (per-call lines, the
+ * -c summary), or the same as JSON / JSON Lines. Steps: parse_args, dest_open,
+ * choose_collectors, prepare_outputs, rn_run_target, report_run, dest_close.
  */
 #include "cmd_trace.h"
 

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "buf.h"
-#include "ptrace/ptrace.h"
+#include "json.h"
 #include "symbolize.h"
 #include "xalloc.h"
 

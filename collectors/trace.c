@@ -1,6 +1,7 @@
 #include "trace.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -568,6 +569,104 @@ uint64_t rn_trace_gpu_busy_ns(const struct rn_trace *t)
 	busy += ce - cs;
 	free(iv);
 	return busy;
+}
+
+/* ---- Names of the model's enums ----------------------------------------------------------- */
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const run_status_names[] = {
+	[RN_RUN_OK] = "ok",
+	[RN_RUN_EXEC_FAILED] = "exec_failed",
+	[RN_RUN_CRASHED] = "crashed",
+	[RN_RUN_TIMED_OUT] = "timed_out",
+	[RN_RUN_INTERRUPTED] = "interrupted",
+	[RN_RUN_LIMIT] = "limit",
+	[RN_RUN_ERROR] = "error",
+};
+
+static const char *const proc_end_names[] = {
+	[RN_PROC_RUNNING] = "running",
+	[RN_PROC_EXITED] = "exited",
+	[RN_PROC_SIGNALED] = "signaled",
+	[RN_PROC_LOST] = "lost",
+};
+
+static const char *const gpu_dir_names[] = {
+	[RN_GPU_DIR_NONE] = "none",
+	[RN_GPU_DIR_HTOD] = "host_to_device",
+	[RN_GPU_DIR_DTOH] = "device_to_host",
+	[RN_GPU_DIR_DTOD] = "device_to_device",
+	[RN_GPU_DIR_HTOH] = "host_to_host",
+};
+
+static const char *name_of(const char *const *names, size_t n, size_t i)
+{
+	return i < n ? names[i] : NULL;
+}
+
+static int index_of(const char *const *names, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < n; i++)
+		if (names[i] && !strcmp(names[i], name))
+			return (int)i;
+	return -1;
+}
+
+const char *rn_run_status_name(enum rn_run_status status)
+{
+	return name_of(run_status_names, ARRAY_SIZE(run_status_names), (size_t)status);
+}
+
+const char *rn_proc_end_name(enum rn_proc_end end)
+{
+	return name_of(proc_end_names, ARRAY_SIZE(proc_end_names), (size_t)end);
+}
+
+const char *rn_gpu_dir_name(enum rn_gpu_dir dir)
+{
+	return name_of(gpu_dir_names, ARRAY_SIZE(gpu_dir_names), (size_t)dir);
+}
+
+int rn_run_status_lookup(const char *name)
+{
+	return index_of(run_status_names, ARRAY_SIZE(run_status_names), name);
+}
+
+int rn_proc_end_lookup(const char *name)
+{
+	return index_of(proc_end_names, ARRAY_SIZE(proc_end_names), name);
+}
+
+static const char *const signal_names[] = {
+	[SIGHUP] = "SIGHUP",   [SIGINT] = "SIGINT",       [SIGQUIT] = "SIGQUIT",
+	[SIGILL] = "SIGILL",   [SIGTRAP] = "SIGTRAP",     [SIGABRT] = "SIGABRT",
+	[SIGBUS] = "SIGBUS",   [SIGFPE] = "SIGFPE",       [SIGKILL] = "SIGKILL",
+	[SIGUSR1] = "SIGUSR1", [SIGSEGV] = "SIGSEGV",     [SIGUSR2] = "SIGUSR2",
+	[SIGPIPE] = "SIGPIPE", [SIGALRM] = "SIGALRM",     [SIGTERM] = "SIGTERM",
+	[SIGSTKFLT] = "SIGSTKFLT", [SIGCHLD] = "SIGCHLD", [SIGCONT] = "SIGCONT",
+	[SIGSTOP] = "SIGSTOP", [SIGTSTP] = "SIGTSTP",     [SIGTTIN] = "SIGTTIN",
+	[SIGTTOU] = "SIGTTOU", [SIGURG] = "SIGURG",       [SIGXCPU] = "SIGXCPU",
+	[SIGXFSZ] = "SIGXFSZ", [SIGVTALRM] = "SIGVTALRM", [SIGPROF] = "SIGPROF",
+	[SIGWINCH] = "SIGWINCH", [SIGIO] = "SIGIO",       [SIGPWR] = "SIGPWR",
+	[SIGSYS] = "SIGSYS",
+};
+
+const char *rn_signal_name(int sig)
+{
+	static char other[24];
+
+	if (sig > 0 && (size_t)sig < sizeof(signal_names) / sizeof(signal_names[0]) &&
+	    signal_names[sig])
+		return signal_names[sig];
+	if (sig >= 32 && sig <= 64) {
+		snprintf(other, sizeof(other), "SIGRT_%d", sig - 32);
+		return other;
+	}
+	snprintf(other, sizeof(other), "SIG%d", sig);
+	return other;
 }
 
 const char *rn_gpu_kind_name(enum rn_gpu_kind kind)

@@ -5,8 +5,10 @@
  * writer reads from it. One trace describes one run of one target: its process tree (processes
  * with their threads, exec'd binaries, exit status and memory), per-process per-syscall
  * statistics aggregated as the run goes (so memory does not grow with the number of syscalls),
- * GPU spans merged from the Vulkan collector, and, only when an output asks for it, a spool of
- * every syscall span streamed to a temporary file.
+ * GPU spans merged from the GPU collectors (Vulkan, CUDA), and, only when an output asks for
+ * it, a spool of every syscall span streamed to a temporary file. The model also owns the
+ * names of its enums and the syscall tables (syscall_names.h); it includes no header of a
+ * specific collector.
  *
  * Times are CLOCK_MONOTONIC nanoseconds (the clock of the collectors and of the Vulkan layer's
  * calibrated GPU timestamps), durations are nanoseconds, sizes are bytes.
@@ -22,6 +24,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
+
+#include "syscall_names.h" /* syscall and errno names, the table size of per-syscall arrays */
 
 /* Flags of one syscall span (enum rn_syscall_flags). */
 enum rn_syscall_flags {
@@ -290,7 +294,8 @@ void rn_trace_process_event(struct rn_trace *t, const struct rn_process *p, char
 /* Register a sink (copied). Returns 0, or -ENOSPC when RN_TRACE_MAX_SINKS are in use. */
 int rn_trace_add_sink(struct rn_trace *t, const struct rn_trace_sink *sink);
 
-/* Append a GPU span; `name` is copied. Returns the stored span. Dies on out-of-memory. */
+/* Append a GPU span; `name` is copied ("unnamed" when NULL). Returns the stored span. Dies on
+ * out-of-memory. */
 struct rn_gpu_span *rn_trace_add_gpu(struct rn_trace *t, const struct rn_gpu_span *span);
 
 /* Set status and a printf-formatted error message (replacing any previous one). */
@@ -304,7 +309,8 @@ void rn_trace_fail(struct rn_trace *t, enum rn_run_status status, const char *fm
  */
 int rn_trace_spool_enable(struct rn_trace *t);
 /* Replay spooled spans in completion order; stops early when `fn` returns non-zero and returns
- * that value. Returns 0, the callback's value, or negative errno on a read error. */
+ * that value. Returns 0, the callback's value, or a negative errno (-EIO for a short or
+ * corrupt record). The spool's offset is back at its end afterwards. */
 int rn_trace_spool_foreach(struct rn_trace *t,
 			   int (*fn)(void *ctx, const struct rn_syscall_event *ev), void *ctx);
 
@@ -321,21 +327,30 @@ void rn_trace_finish_memory(struct rn_trace *t);
 uint64_t rn_trace_gpu_busy_ns(const struct rn_trace *t);
 
 /*
- * Syscall names of the tracer's native ABI, generated at build time from the kernel headers
- * (asm/unistd_64.h on x86_64, asm-generic on aarch64).
+ * Names of the model's enums: the one list every view and exporter writes (JSON, strace-style
+ * messages, OTLP attributes, results files, the timeline). Static strings.
+ *   enum rn_run_status  "ok", "exec_failed", "crashed", "timed_out", "interrupted", "limit",
+ *                       "error"
+ *   enum rn_proc_end    "running", "exited", "signaled", "lost"
+ *   enum rn_gpu_dir     "none", "host_to_device", "device_to_host", "device_to_device",
+ *                       "host_to_host"
+ * A value outside its enum (a corrupt record) gives NULL: each output keeps the fallback its
+ * format documents.
  */
-/* Entries of the table (highest syscall number + 1). */
-int rn_syscall_table_size(void);
-/* Name of syscall `nr`, e.g. "openat"; for numbers without a name "syscall_NNN" (as strace
- * prints them) in a static buffer valid until the next call. Never NULL. */
-const char *rn_syscall_name(int nr);
-/* Number of a syscall by name, or -1. */
-int rn_syscall_lookup(const char *name);
+const char *rn_run_status_name(enum rn_run_status status);
+const char *rn_proc_end_name(enum rn_proc_end end);
+const char *rn_gpu_dir_name(enum rn_gpu_dir dir);
+/* The enum value of a name given by rn_run_status_name() / rn_proc_end_name(), or -1 for NULL
+ * or an unknown name (readers of results files). */
+int rn_run_status_lookup(const char *name);
+int rn_proc_end_lookup(const char *name);
 
-/* Name of errno `err` as a string ("ENOENT"), "E?" + number if unknown. Static storage. */
-const char *rn_errno_name(int err);
+/* Name of signal `sig` (rn_process.term_signal): "SIGSEGV"; "SIGRT_<n>" for 32..64, else
+ * "SIG<number>", these two in a static buffer valid until the next call. Never NULL. */
+const char *rn_signal_name(int sig);
 
-/* Human name of enum rn_gpu_kind ("dispatch", "copy", "render_pass", "cmdbuf", "submit"). */
+/* Human name of enum rn_gpu_kind ("dispatch", "copy", "render_pass", "cmdbuf", "submit"),
+ * "unknown" for a value outside the enum. */
 const char *rn_gpu_kind_name(enum rn_gpu_kind kind);
 
 #endif

@@ -1,6 +1,8 @@
 /*
- * cmd_trace.c - `renacer trace`: run one command under the ptrace collector and print what
- * strace would (per-call lines, the -c summary), or the same as JSON / JSON Lines.
+ * cmd_trace.c - `renacer trace`: run one command under the ptrace collector (or the eBPF
+ * counters, or Valgrind for --instructions) and print what strace would (per-call lines, the
+ * -c summary), or the same as JSON / JSON Lines. Steps: parse_args, dest_open,
+ * choose_collectors, prepare_outputs, rn_run_target, report_run, dest_close.
  */
 #include "cmd_trace.h"
 
@@ -20,6 +22,8 @@
 #include "cachegrind/cachegrind.h"
 #include "ebpf/ebpf.h"
 #include "ptrace/ptrace.h"
+#include "report_json.h"
+#include "report_strace.h"
 #include "safefile.h"
 #include "srcloc.h"
 #include "symbolize.h"
@@ -113,7 +117,7 @@ struct trace_opts {
 struct out_ctx {
 	FILE *out;               /* stderr or -o FILE */
 	struct rn_buf line;      /* scratch */
-	const struct trace_opts *o;
+	const struct trace_opts *o; /* the options, borrowed */
 	struct rn_symbolizer *sym; /* --source: ELF symbols, owned */
 	struct rn_srcloc *src;   /* --source: DWARF lines, owned */
 };
@@ -225,6 +229,7 @@ static int parse_expr(const char *expr, bool **set_out)
 	const char *set = expr, *eq = strchr(expr, '=');
 	int n = rn_syscall_table_size(), i;
 	bool *set_v, all = true;
+	struct rn_diag diag;
 
 	*set_out = NULL;
 	if (eq) {
@@ -237,9 +242,10 @@ static int parse_expr(const char *expr, bool **set_out)
 		set = eq + 1;
 	}
 	set_v = rn_xcalloc((size_t)n, sizeof(*set_v));
-	if (rn_syscall_set_parse(set, set_v)) {
+	rn_diag_init(&diag, NULL, NULL, 0);
+	if (rn_syscall_set_parse(set, set_v, &diag)) {
 		free(set_v);
-		return -1;
+		return rn_error("renacer trace: %s", diag.msg);
 	}
 	for (i = 0; i < n; i++)
 		all = all && set_v[i];
@@ -541,24 +547,20 @@ static int trace_instructions(const struct trace_opts *o, char **cmd, FILE *out)
 	return code;
 }
 
-int rn_cmd_trace(int argc, char **argv)
-{
-	struct trace_opts o;
-	struct rn_run_spec spec;
-	struct rn_run_result res;
-	struct rn_trace t;
-	struct out_ctx oc;
-	struct rn_trace_sink sink;
-	struct rn_safefile out_file;
-	bool *filter = NULL, use_safefile = false;
-	const char *why;
-	char **cmd;
-	int first, rc, code;
+/* ---- the command, step by step: options, output, driver, run, report ---------------------- */
 
-	memset(&o, 0, sizeof(o));
-	if (rn_cli_parse(&rn_cmd_trace_def, argc, argv, on_option, &o, &first))
+/* Parse the command line into `o`, the command into *cmd and -e trace= into *filter (NULL for
+ * everything; the caller frees it). Returns -1 to go on, else the exit code to return now
+ * (after --help, or after a usage error was printed). */
+static int parse_args(int argc, char **argv, struct trace_opts *o, char ***cmd, bool **filter)
+{
+	int first;
+
+	memset(o, 0, sizeof(*o));
+	*filter = NULL;
+	if (rn_cli_parse(&rn_cmd_trace_def, argc, argv, on_option, o, &first))
 		return RN_EXIT_USAGE;
-	if (o.help) {
+	if (o->help) {
 		rn_cli_help(&rn_cmd_trace_def, stdout);
 		return RN_EXIT_OK;
 	}
@@ -566,145 +568,237 @@ int rn_cmd_trace(int argc, char **argv)
 		rn_error("renacer trace: no command given; usage: %s", rn_cmd_trace_def.usage);
 		return RN_EXIT_USAGE;
 	}
-	cmd = argv + first;
-	if (o.expr && parse_expr(o.expr, &filter))
+	*cmd = argv + first;
+	if (o->expr && parse_expr(o->expr, filter))
 		return RN_EXIT_USAGE;
+	return -1;
+}
 
-	memset(&oc, 0, sizeof(oc));
-	oc.o = &o;
-	rn_buf_init(&oc.line, 0);
-	oc.out = stderr;
-	if (o.output) {
-		struct stat st;
+/* Where the trace goes: stderr, or -o FILE. */
+struct trace_dest {
+	FILE *out;               /* the stream written to */
+	struct rn_safefile file; /* -o of a regular file (or a new one): a safe temporary */
+	bool safefile;           /* `file` is in use: committed or aborted at the end */
+	bool opened;             /* `out` was opened directly (a device or FIFO): closed at the end */
+};
 
-		/* A file is written through a safe temporary and renamed into place at the end (a
-		 * symlink there is refused); a device or FIFO the user named, directly or through a
-		 * link (-o /dev/null, -o /dev/stdout), is written directly, as strace does. */
-		if (stat(o.output, &st) || S_ISREG(st.st_mode)) {
-			int orc = rn_safefile_open(&out_file, o.output);
+/* Open the destination of the trace. 0, or RN_EXIT_OUTPUT after an error naming `path`. */
+static int dest_open(struct trace_dest *d, const char *path)
+{
+	struct stat st;
+	int orc;
 
-			if (!orc && !(oc.out = rn_safefile_stream(&out_file))) {
-				orc = -errno;
-				rn_safefile_abort(&out_file);
-			}
-			if (orc) {
-				rn_error("cannot write the trace to '%s': %s", o.output,
-					 rn_safefile_strerror(orc));
-				free(filter);
-				rn_buf_release(&oc.line);
-				return RN_EXIT_OUTPUT;
-			}
-			use_safefile = true;
-		} else {
-			oc.out = fopen(o.output, "we");
+	memset(d, 0, sizeof(*d));
+	d->out = stderr;
+	if (!path)
+		return 0;
+	/* A file is written through a safe temporary and renamed into place at the end (a
+	 * symlink there is refused); a device or FIFO the user named, directly or through a
+	 * link (-o /dev/null, -o /dev/stdout), is written directly, as strace does. */
+	if (stat(path, &st) || S_ISREG(st.st_mode)) {
+		orc = rn_safefile_open(&d->file, path);
+		if (!orc && !(d->out = rn_safefile_stream(&d->file))) {
+			orc = -errno;
+			rn_safefile_abort(&d->file);
 		}
-		if (!oc.out) {
-			rn_error("cannot open '%s' for writing: %s", o.output, strerror(errno));
-			free(filter);
-			rn_buf_release(&oc.line);
+		if (orc) {
+			rn_error("cannot write the trace to '%s': %s", path,
+				 rn_safefile_strerror(orc));
 			return RN_EXIT_OUTPUT;
 		}
+		d->safefile = true;
+		return 0;
 	}
+	d->out = fopen(path, "we");
+	if (!d->out) {
+		rn_error("cannot open '%s' for writing: %s", path, strerror(errno));
+		return RN_EXIT_OUTPUT;
+	}
+	d->opened = true;
+	return 0;
+}
 
-	if (o.instructions) {
-		if (o.summary || o.summary_only || o.expr || o.anti_patterns ||
-		    o.format != FMT_TEXT) {
-			rn_error("renacer trace: --instructions does not trace syscalls: it takes "
-				 "no -c, -C, -e, --format or --anti-patterns");
-			code = RN_EXIT_USAGE;
-		} else {
-			code = trace_instructions(&o, cmd, oc.out);
+/* Finish the destination: a safe temporary is renamed into place unless the trace could not
+ * be written (`code` RN_EXIT_OUTPUT), in which case it is removed. Returns `code`, or
+ * RN_EXIT_OUTPUT when the rename failed. */
+static int dest_close(struct trace_dest *d, const char *path, int code)
+{
+	int crc;
+
+	if (d->safefile) {
+		crc = code == RN_EXIT_OUTPUT ? -EIO : rn_safefile_commit(&d->file);
+		if (code == RN_EXIT_OUTPUT) {
+			rn_safefile_abort(&d->file);
+		} else if (crc) {
+			rn_error("cannot write the trace to '%s': %s", path,
+				 rn_safefile_strerror(crc));
+			code = RN_EXIT_OUTPUT;
 		}
-		goto out_early;
+	} else if (d->opened) {
+		fclose(d->out);
 	}
-	memset(&spec, 0, sizeof(spec));
-	spec.name = cmd[0];
-	spec.argv = cmd;
-	spec.collectors = rn_driver_pref_resolve(o.driver, needs_ptrace(&o), &why);
-	if (why && o.driver == RN_DRIVER_PREF_EBPF) {
+	return code;
+}
+
+/* --instructions: refuse the options that trace syscalls, else count instructions. Returns
+ * the exit code. */
+static int run_instructions(const struct trace_opts *o, char **cmd, FILE *out)
+{
+	if (o->summary || o->summary_only || o->expr || o->anti_patterns ||
+	    o->format != FMT_TEXT) {
+		rn_error("renacer trace: --instructions does not trace syscalls: it takes "
+			 "no -c, -C, -e, --format or --anti-patterns");
+		return RN_EXIT_USAGE;
+	}
+	return trace_instructions(o, cmd, out);
+}
+
+/* Choose who collects (--driver) into spec->collectors. Returns -1 to go on, else the exit
+ * code after an error (--driver ebpf where it cannot be used). */
+static int choose_collectors(const struct trace_opts *o, struct rn_run_spec *spec)
+{
+	const char *why;
+
+	spec->collectors = rn_driver_pref_resolve(o->driver, needs_ptrace(o), &why);
+	if (why && o->driver == RN_DRIVER_PREF_EBPF) {
 		rn_error("renacer trace: --driver ebpf cannot be used: %s", why);
-		code = needs_ptrace(&o) ? RN_EXIT_USAGE : RN_EXIT_COLLECTOR;
-		goto out_early;
+		return needs_ptrace(o) ? RN_EXIT_USAGE : RN_EXIT_COLLECTOR;
 	}
 	if (why)
 		rn_note("renacer trace: --driver auto uses ptrace: %s", why);
-	spec.flags = (o.follow ? RN_RUN_FOLLOW_FORKS : 0) | (o.no_pin ? 0 : RN_RUN_PIN_CPU) |
-		     (o.count_only ? RN_RUN_COUNT_ONLY : 0) | RN_RUN_NO_PROPAGATE;
-	spec.timeout_ns = o.timeout_ns;
-	spec.syscall_filter = filter;
+	return -1;
+}
 
-	rn_trace_init(&t);
+/* Register the sinks of the output format (the JSONL header is written now) and enable the
+ * spool where the output replays every span. */
+static void prepare_outputs(struct out_ctx *oc, struct rn_trace *t, char **cmd)
+{
+	const struct trace_opts *o = oc->o;
+	struct rn_trace_sink sink;
+	int rc;
+
 	memset(&sink, 0, sizeof(sink));
-	sink.ctx = &oc;
-	if (o.format == FMT_TEXT && !o.summary_only) {
+	sink.ctx = oc;
+	if (o->format == FMT_TEXT && !o->summary_only) {
 		sink.syscall = text_syscall;
 		sink.process = text_process;
-		rn_trace_add_sink(&t, &sink);
-	} else if (o.format == FMT_JSONL) {
-		rn_buf_adds(&oc.line, "{\"type\":\"header\",");
-		add_header_members(&oc.line, cmd);
-		rn_buf_adds(&oc.line, "}\n");
-		fwrite(oc.line.buf, 1, oc.line.len, oc.out);
-		if (!o.summary_only)
+		rn_trace_add_sink(t, &sink);
+	} else if (o->format == FMT_JSONL) {
+		rn_buf_adds(&oc->line, "{\"type\":\"header\",");
+		add_header_members(&oc->line, cmd);
+		rn_buf_adds(&oc->line, "}\n");
+		fwrite(oc->line.buf, 1, oc->line.len, oc->out);
+		if (!o->summary_only)
 			sink.syscall = jsonl_syscall;
 		sink.process = jsonl_process;
-		rn_trace_add_sink(&t, &sink);
+		rn_trace_add_sink(t, &sink);
 	}
 	/* JSON output and the detectors both replay every span from the spool; spooled spans
 	 * carry their callers' return addresses, which --source resolves. */
-	if (o.source && !o.summary_only) {
-		oc.sym = rn_symbolizer_new();
-		oc.src = rn_srcloc_new(o.debug_dirs);
+	if (o->source && !o->summary_only) {
+		oc->sym = rn_symbolizer_new();
+		oc->src = rn_srcloc_new(o->debug_dirs);
 	}
-	if ((o.format == FMT_JSON && !o.summary_only) || o.anti_patterns || oc.src) {
-		rc = rn_trace_spool_enable(&t);
+	if ((o->format == FMT_JSON && !o->summary_only) || o->anti_patterns || oc->src) {
+		rc = rn_trace_spool_enable(t);
 		if (rc)
 			rn_warn("cannot create the span spool: %s; syscalls are left out",
 				strerror(-rc));
 	}
+}
 
-	rc = rn_run_target(&spec, &t, &res);
+/* After the run: the -c summary or the JSON end, the anti-patterns, the run's error. Returns
+ * the exit code (CMD's, or RN_EXIT_OUTPUT when the trace could not be written). */
+static int report_run(struct out_ctx *oc, struct rn_trace *t, const struct rn_run_result *res,
+		      char **cmd)
+{
+	const struct trace_opts *o = oc->o;
+	int code;
 
-	if (o.format == FMT_TEXT) {
+	if (o->format == FMT_TEXT) {
 		/* a command that could not be executed has no summary, only its error */
-		if ((o.summary_only || o.summary) && t.status != RN_RUN_EXEC_FAILED)
-			rn_trace_summary_write(&t, oc.out);
+		if ((o->summary_only || o->summary) && t->status != RN_RUN_EXEC_FAILED)
+			rn_trace_summary_write(t, oc->out);
 	} else {
-		write_json_end(&oc, &t, cmd);
+		write_json_end(oc, t, cmd);
 	}
-	if (o.anti_patterns && t.status != RN_RUN_EXEC_FAILED) {
+	if (o->anti_patterns && t->status != RN_RUN_EXEC_FAILED) {
 		/* Detections from confidence 0.5 on; weaker ones are listed on one line. */
-		fputc('\n', oc.out);
-		rn_antipattern_report_all(&t, NULL, 0.5, oc.out);
+		fputc('\n', oc->out);
+		rn_antipattern_report_all(t, NULL, 0.5, oc->out);
 	}
-	code = exit_code(&t, &res);
-	if (t.status != RN_RUN_OK && t.status != RN_RUN_CRASHED && t.error)
-		rn_error("%s", t.error);
-	(void)rc;
-	if (fflush(oc.out) || ferror(oc.out)) {
-		rn_error("cannot write the trace to '%s': %s", o.output ? o.output : "stderr",
+	code = exit_code(t, res);
+	if (t->status != RN_RUN_OK && t->status != RN_RUN_CRASHED && t->error)
+		rn_error("%s", t->error);
+	if (fflush(oc->out) || ferror(oc->out)) {
+		rn_error("cannot write the trace to '%s': %s", o->output ? o->output : "stderr",
 			 strerror(errno));
 		code = RN_EXIT_OUTPUT;
 	}
+	return code;
+}
+
+/* Trace the syscalls of `cmd` (only those of `filter`, borrowed, when not NULL) into `out`.
+ * Returns the exit code. */
+static int trace_syscalls(const struct trace_opts *o, char **cmd, bool *filter, FILE *out)
+{
+	struct rn_run_spec spec;
+	struct rn_run_result res;
+	struct rn_trace t;
+	struct out_ctx oc;
+	int code;
+
+	memset(&spec, 0, sizeof(spec));
+	code = choose_collectors(o, &spec);
+	if (code >= 0)
+		return code;
+	spec.name = cmd[0];
+	spec.argv = cmd;
+	spec.flags = (o->follow ? RN_RUN_FOLLOW_FORKS : 0) | (o->no_pin ? 0 : RN_RUN_PIN_CPU) |
+		     (o->count_only ? RN_RUN_COUNT_ONLY : 0) | RN_RUN_NO_PROPAGATE;
+	spec.timeout_ns = o->timeout_ns;
+	spec.syscall_filter = filter;
+
+	memset(&oc, 0, sizeof(oc));
+	oc.o = o;
+	oc.out = out;
+	rn_buf_init(&oc.line, 0);
+	rn_trace_init(&t);
+	prepare_outputs(&oc, &t, cmd);
+	/* A run that fails says why in t.status and t.error, which report_run() reads. */
+	rn_run_target(&spec, &t, &res);
+	code = report_run(&oc, &t, &res, cmd);
 	rn_run_result_release(&res);
 	rn_trace_release(&t);
-out_early:
-	if (use_safefile) {
-		int crc = code == RN_EXIT_OUTPUT ? -EIO : rn_safefile_commit(&out_file);
-
-		if (code == RN_EXIT_OUTPUT)
-			rn_safefile_abort(&out_file);
-		else if (crc) {
-			rn_error("cannot write the trace to '%s': %s", o.output,
-				 rn_safefile_strerror(crc));
-			code = RN_EXIT_OUTPUT;
-		}
-	} else if (o.output) {
-		fclose(oc.out);
-	}
 	rn_buf_release(&oc.line);
 	rn_srcloc_free(oc.src);
 	rn_symbolizer_free(oc.sym);
+	return code;
+}
+
+int rn_cmd_trace(int argc, char **argv)
+{
+	struct trace_opts o;
+	struct trace_dest dest;
+	bool *filter = NULL;
+	char **cmd = NULL;
+	int code;
+
+	code = parse_args(argc, argv, &o, &cmd, &filter);
+	if (code >= 0) {
+		free(filter);
+		return code;
+	}
+	code = dest_open(&dest, o.output);
+	if (code) {
+		free(filter);
+		return code;
+	}
+	if (o.instructions)
+		code = run_instructions(&o, cmd, dest.out);
+	else
+		code = trace_syscalls(&o, cmd, filter, dest.out);
+	code = dest_close(&dest, o.output, code);
 	free(filter);
 	return code;
 }

@@ -32,12 +32,21 @@
  *     |  |     +- gpu:<name>                      GPU spans, under the process that recorded them
  *     |  +- assertion:<name>                      one per verdict of that target
  *
- * Attribute names are listed in runner/otlp.c next to the code that sets them; semantic
+ * Attribute names are listed in runner/otlp_spans.c next to the code that sets them; semantic
  * conventions (OpenTelemetry semconv 1.x: service.*, host.*, os.type, process.*, thread.id,
  * file.path, error.type, test.case.*, test.suite.name, cicd.pipeline.*, vcs.*) are used where
  * one exists, `renacer.*` otherwise. Times on the wire are Unix epoch ns: CLOCK_MONOTONIC
  * times of the trace model are shifted by an offset sampled once (REALTIME - MONOTONIC, or
  * the last run's start_unix_ns - start_ns when the run recorded both).
+ *
+ * Modules (one .c and .h each, folder-private helpers in otlp_internal.h):
+ *     otlp_config    OTEL_* environment, [otlp] table, command-line setters -> rn_otlp_cfg
+ *     otlp_context   W3C trace context: trace id, TRACEPARENT/TRACESTATE, derived span ids
+ *     otlp_redact    secrets removed from command lines
+ *     otlp_spans     spans and resource built from target results, traces and verdicts
+ *     otlp_encode    requests in protobuf (otlp_pb) or OTLP/JSON, batched under a size cap
+ *     otlp_http      delivery over OTLP/HTTP with libcurl (curl_dl): retries, Retry-After
+ *     otlp           the two entry points below: export over HTTP, JSON Lines file
  *
  * Not thread safe; single-threaded runner. Header values are secrets: they are never printed
  * or logged, by any function here.
@@ -45,315 +54,11 @@
 #ifndef RN_OTLP_H
 #define RN_OTLP_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-
-#include "assertion.h"
-#include "buf.h"
-#include "otlp_pb.h"
-
-struct rn_otlp_file_cfg; /* config.h: [otlp] as written in renacer.toml */
-
-/* OTLP transport protocols: X(id, name). The names are those of OTEL_EXPORTER_OTLP_PROTOCOL
- * (OTLP Exporter Configuration, "Specify Protocol"). */
-#define RN_OTLP_PROTOCOLS(X)                                                                 \
-	X(HTTP_PROTOBUF, "http/protobuf") /* default: binary protobuf, application/x-protobuf */ \
-	X(HTTP_JSON, "http/json")         /* OTLP/JSON, application/json */                      \
-	X(GRPC, "grpc")                   /* recognized, refused by rn_otlp_cfg_finish() */
-
-/* enum rn_otlp_protocol: RN_OTLP_HTTP_PROTOBUF, RN_OTLP_HTTP_JSON, RN_OTLP_GRPC. */
-enum rn_otlp_protocol {
-#define RN_OTLP_PROTOCOL_ENUM(id, name) RN_OTLP_##id,
-	RN_OTLP_PROTOCOLS(RN_OTLP_PROTOCOL_ENUM)
-#undef RN_OTLP_PROTOCOL_ENUM
-};
-
-/* Request body compression: X(id, name), the values of OTEL_EXPORTER_OTLP_COMPRESSION. */
-#define RN_OTLP_COMPRESSIONS(X)                                                   \
-	X(NONE, "none") /* default */                                            \
-	X(GZIP, "gzip") /* zlib gzip stream, Content-Encoding: gzip */
-
-/* enum rn_otlp_compression: RN_OTLP_COMPRESSION_NONE, RN_OTLP_COMPRESSION_GZIP. */
-enum rn_otlp_compression {
-#define RN_OTLP_COMPRESSION_ENUM(id, name) RN_OTLP_COMPRESSION_##id,
-	RN_OTLP_COMPRESSIONS(RN_OTLP_COMPRESSION_ENUM)
-#undef RN_OTLP_COMPRESSION_ENUM
-};
-
-/* Which syscall spans are exported: X(id, name), the values of `[otlp] syscall_spans`. */
-#define RN_OTLP_SYSCALL_MODES(X)                                                              \
-	X(AGGREGATE, "aggregate") /* default: one span per syscall name per process, carrying  \
-				   * calls/errors/total time; needs no spool */                 \
-	X(ALL, "all")             /* every syscall span from the spool */                       \
-	X(THRESHOLD, "threshold") /* spool spans longer than syscall_threshold_ns */
-
-/* enum rn_otlp_syscall_spans: RN_OTLP_SYSCALLS_AGGREGATE, _ALL, _THRESHOLD. Without a spool
- * (rn_trace_spool_enable was not called for the run) ALL and THRESHOLD fall back to
- * AGGREGATE with one warning. */
-enum rn_otlp_syscall_spans {
-#define RN_OTLP_SYSCALL_MODE_ENUM(id, name) RN_OTLP_SYSCALLS_##id,
-	RN_OTLP_SYSCALL_MODES(RN_OTLP_SYSCALL_MODE_ENUM)
-#undef RN_OTLP_SYSCALL_MODE_ENUM
-};
-
-/* NULL-terminated name lists of the three enums above, in enum order (for parsers, --help and
- * did-you-mean suggestions with rn_suggest). */
-extern const char *const rn_otlp_protocol_names[];
-extern const char *const rn_otlp_compression_names[];
-extern const char *const rn_otlp_syscall_mode_names[];
-
-/* Parse a name of the lists above into *out. 0, or -EINVAL for an unknown name (nothing
- * printed: the caller has the location for its message). */
-int rn_otlp_protocol_parse(const char *name, enum rn_otlp_protocol *out);
-int rn_otlp_compression_parse(const char *name, enum rn_otlp_compression *out);
-int rn_otlp_syscall_mode_parse(const char *name, enum rn_otlp_syscall_spans *out);
-
-/* Defaults (OTLP Exporter Configuration). */
-#define RN_OTLP_DEFAULT_ENDPOINT "http://localhost:4318/v1/traces"
-#define RN_OTLP_DEFAULT_TIMEOUT_MS 10000u
-#define RN_OTLP_DEFAULT_SERVICE_NAME "renacer"
-#define RN_OTLP_DEFAULT_THRESHOLD_NS 1000000u /* 1 ms */
-/* Uncompressed request size above which spans are split over several requests, bytes
- * (collectors commonly refuse bodies over 4 MiB). */
-#define RN_OTLP_DEFAULT_MAX_REQUEST_BYTES ((size_t)4 << 20)
-
-/* A key and a value, both owned NUL-terminated strings (headers, resource attributes). */
-struct rn_otlp_pair {
-	char *key;   /* header name or attribute key, owned */
-	char *value; /* value, owned; for headers a secret, never printed */
-};
-
-/*
- * Export configuration. Layers are applied in this order, each overriding the previous one
- * (so the most explicit wins):
- *   1. defaults (rn_otlp_cfg_init)
- *   2. environment (rn_otlp_cfg_apply_env): within it, OTEL_EXPORTER_OTLP_TRACES_* beats
- *      OTEL_EXPORTER_OTLP_* (OTLP Exporter Configuration: signal-specific wins)
- *   3. [otlp] of renacer.toml (config.c)
- *   4. --otlp-endpoint and friends on the command line (main.c)
- * with two exceptions: OTEL_SDK_DISABLED=true and OTEL_TRACES_EXPORTER=none are kill switches
- * (`disabled_by_env`) that keep HTTP export off whatever later layers say (OpenTelemetry SDK
- * Configuration, "General SDK Configuration"); the --otlp-file output is not affected.
- * Fields may be assigned directly where no setter exists; strings are owned (use the setters).
- */
-struct rn_otlp_cfg {
-	bool enabled;                 /* export over HTTP at the end of the check; set by
-				       * apply_env when an endpoint variable is present, by
-				       * `[otlp] enabled`, by --otlp-endpoint (main.c) */
-	bool disabled_by_env;         /* OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none:
-				       * rn_otlp_cfg_finish() turns `enabled` off */
-	char *endpoint;               /* full URL requests are POSTed to, owned; NULL until set
-				       * (finish() then uses RN_OTLP_DEFAULT_ENDPOINT) */
-	enum rn_otlp_protocol protocol;       /* default RN_OTLP_HTTP_PROTOBUF */
-	enum rn_otlp_compression compression; /* default RN_OTLP_COMPRESSION_NONE */
-	char *service_name;           /* service.name, owned; NULL = service.name of the resource
-				       * attributes, else "renacer" */
-	struct rn_otlp_pair *headers; /* extra HTTP request headers [nheaders], owned; secret */
-	size_t nheaders;              /* headers used */
-	struct rn_otlp_pair *resource; /* extra resource attributes [nresource], owned: detected
-					* CI/VCS attributes, then OTEL_RESOURCE_ATTRIBUTES */
-	size_t nresource;             /* resource attributes used */
-	uint32_t timeout_ms;          /* bound on the whole export (every request, retry and
-				       * backoff), ms (default 10000) */
-	bool required;                /* a failed export fails the check (the caller decides) */
-	enum rn_otlp_syscall_spans syscall_spans; /* default AGGREGATE */
-	uint64_t syscall_threshold_ns; /* THRESHOLD mode: export spans longer than this, ns
-					* (`syscall_threshold_us` * 1000; default 1 ms) */
-	size_t max_request_bytes;     /* split batches above this uncompressed size, bytes */
-	char **redact_words;          /* secret-name words for command-line redaction, owned,
-				       * NULL-terminated; NULL = rn_redact_default_words */
-};
-
-/* Set the defaults above. Allocates nothing. */
-void rn_otlp_cfg_init(struct rn_otlp_cfg *cfg);
-/* Free what the configuration owns; `cfg` is then as after rn_otlp_cfg_init(). */
-void rn_otlp_cfg_release(struct rn_otlp_cfg *cfg);
-
-/*
- * Apply the standard environment variables (OTLP Exporter Configuration; OpenTelemetry SDK
- * Configuration, "General SDK Configuration") from `envp` ("NAME=VALUE" strings,
- * NULL-terminated; NULL means the process environment):
- *   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT  full URL, used as is               } either enables
- *   OTEL_EXPORTER_OTLP_ENDPOINT         base URL, "/v1/traces" appended    } export
- *   OTEL_EXPORTER_OTLP_TRACES_HEADERS / OTEL_EXPORTER_OTLP_HEADERS
- *       "k1=v1,k2=v2", keys and values trimmed, values percent-decoded; the traces variable,
- *       when set, replaces the generic one; malformed entries are skipped with a warning that
- *       names the variable but never prints a value
- *   OTEL_EXPORTER_OTLP_TRACES_PROTOCOL / _PROTOCOL    http/protobuf, http/json, grpc
- *   OTEL_EXPORTER_OTLP_TRACES_TIMEOUT / _TIMEOUT      ms
- *   OTEL_EXPORTER_OTLP_TRACES_COMPRESSION / _COMPRESSION  gzip, none
- *   OTEL_SERVICE_NAME                   service name (beats service.name of the next one)
- *   OTEL_RESOURCE_ATTRIBUTES            "k=v,..." percent-decoded, appended to cfg->resource
- *   OTEL_SDK_DISABLED=true, OTEL_TRACES_EXPORTER=none   set disabled_by_env
- * Before OTEL_RESOURCE_ATTRIBUTES (so it can override them) it adds the CI/VCS attributes of a
- * GitHub Actions environment: cicd.pipeline.name (GITHUB_WORKFLOW), cicd.pipeline.run.id
- * (GITHUB_RUN_ID), vcs.repository.url.full (GITHUB_SERVER_URL "/" GITHUB_REPOSITORY),
- * vcs.ref.head.revision (GITHUB_SHA), vcs.ref.head.name (GITHUB_REF_NAME).
- * Invalid values (an unparsable timeout, an unknown protocol or compression, an endpoint that
- * is not http:// or https://) are ignored with a warning, as the specification asks; "grpc" is
- * kept and refused by rn_otlp_cfg_finish() only if export ends up enabled. Returns 0.
- */
-int rn_otlp_cfg_apply_env(struct rn_otlp_cfg *cfg, const char *const *envp);
-/* rn_otlp_cfg_apply_env() on the process environment. Returns 0. */
-int rn_otlp_cfg_from_env(struct rn_otlp_cfg *cfg);
-
-/*
- * Apply the [otlp] table of renacer.toml (config.h's struct rn_otlp_file_cfg; only the keys
- * given there override): endpoint (rn_otlp_cfg_set_endpoint, which enables export), then
- * enabled, protocol, compression, syscall_spans, service_name, timeout_ms,
- * syscall_threshold_us (converted to ns), required, headers ("Name: value" strings, each
- * replacing a header of the same name from the environment). Returns 0, or -EINVAL after
- * rn_error() for a value config.c did not already validate (an endpoint that is not an
- * http(s) URL, a header that is not "Name: value"; a header value is never printed).
- */
-int rn_otlp_cfg_apply_file(struct rn_otlp_cfg *cfg, const struct rn_otlp_file_cfg *f);
-
-/*
- * Set the endpoint from a base URL (config file, --otlp-endpoint): "/v1/traces" is appended
- * to its path, exactly as for OTEL_EXPORTER_OTLP_ENDPOINT, unless the path already ends with
- * "/v1/traces" (a full traces URL is then used as is). Turns export on (`enabled` = true; a
- * later `enabled = false` turns it off again). 0, or -EINVAL when the URL is not http:// or
- * https:// with a host (nothing printed).
- */
-int rn_otlp_cfg_set_endpoint(struct rn_otlp_cfg *cfg, const char *url);
-/* Set the protocol by name (rn_otlp_protocol_names; "grpc" is accepted here and refused by
- * rn_otlp_cfg_finish). 0, or -EINVAL after rn_error() naming the value. */
-int rn_otlp_cfg_set_protocol(struct rn_otlp_cfg *cfg, const char *name);
-/* Set the compression by name ("gzip", "none"). 0, or -EINVAL after rn_error(). */
-int rn_otlp_cfg_set_compression(struct rn_otlp_cfg *cfg, const char *name);
-/* Set header `name` to `value` (copied), replacing a header of the same name (case-insensitive),
- * so later layers override earlier ones per header. 0, or -EINVAL for a name that is not an
- * HTTP token or a value with CR, LF or NUL (nothing printed, the value never is). */
-int rn_otlp_cfg_set_header(struct rn_otlp_cfg *cfg, const char *name, const char *value);
-/* Set the service name (copied). 0, or -EINVAL when empty. */
-int rn_otlp_cfg_set_service_name(struct rn_otlp_cfg *cfg, const char *name);
-/* Set resource attribute `key` (string value, copied), replacing one of the same key. 0 or
- * -EINVAL when the key is empty. */
-int rn_otlp_cfg_set_resource_attr(struct rn_otlp_cfg *cfg, const char *key, const char *value);
-
-/*
- * Validate the final configuration once all layers are applied: applies disabled_by_env,
- * refuses grpc when export is enabled ("renacer: error: OTLP protocol 'grpc' is not supported
- * ..." and -EINVAL: renacer speaks OTLP/HTTP only), and sets the default endpoint when export
- * is enabled without one. 0 or -EINVAL.
- */
-int rn_otlp_cfg_finish(struct rn_otlp_cfg *cfg);
-
-/* True when the export or file output needs each syscall span, i.e. the runner must call
- * rn_trace_spool_enable() on the measured runs (syscall_spans ALL or THRESHOLD). */
-bool rn_otlp_cfg_needs_spool(const struct rn_otlp_cfg *cfg);
-
-/*
- * Parse a W3C Baggage-style list "k1=v1, k2 = v2" (the format of OTEL_EXPORTER_OTLP_HEADERS
- * and OTEL_RESOURCE_ATTRIBUTES): entries split on ',', key and value trimmed of spaces and
- * tabs, the value percent-decoded. Calls `fn(ctx, key, value)` for each valid entry (strings
- * valid during the call). Entries without '=', with an empty key, or with a bad %-escape are
- * skipped and counted in the return value (number of skipped entries, >= 0).
- */
-int rn_otlp_parse_list(const char *list, void (*fn)(void *ctx, const char *key, const char *value),
-		       void *ctx);
-/* Percent-decode `len` bytes of `s` into `out` (appending): "%XX" (hex, either case) becomes
- * the byte; '+' is kept as is. 0, or -EINVAL on a truncated or non-hex escape or a %00. */
-int rn_otlp_percent_decode(const char *s, size_t len, struct rn_buf *out);
-
-/* Characters of a version-00 traceparent ("00-<32 hex>-<16 hex>-<2 hex>"). */
-#define RN_OTLP_TRACEPARENT_LEN 55
-/* Longest tracestate kept, characters (W3C Trace Context, section 3.3.1.5). */
-#define RN_OTLP_TRACESTATE_MAX 512
-/* `run` value of rn_otlp_traceparent() naming the target span instead of a run (warmups). */
-#define RN_OTLP_RUN_NONE SIZE_MAX
-
-/*
- * Trace context of one `renacer check`. Plain data, owns nothing (no release needed).
- */
-struct rn_otlp_context {
-	uint8_t trace_id[16];        /* the trace of the check */
-	uint8_t root_span_id[8];     /* span of the `renacer check` invocation (random) */
-	uint8_t parent_span_id[8];   /* span of a valid TRACEPARENT, meaningful if has_parent */
-	bool has_parent;             /* a valid TRACEPARENT was found in the environment */
-	uint8_t trace_flags;         /* W3C trace-flags: the parent's, else 0x01 (sampled) */
-	char trace_state[RN_OTLP_TRACESTATE_MAX + 1]; /* TRACESTATE accompanying a valid
-						       * TRACEPARENT, "" if none or invalid */
-	uint64_t salt;               /* random key of the span id derivation */
-	int64_t mono_to_unix_ns;     /* CLOCK_REALTIME - CLOCK_MONOTONIC sampled at init, ns */
-};
-
-/*
- * Start the trace context of a check. With a valid TRACEPARENT in the environment the check
- * joins that trace as a child of its span and keeps a valid TRACESTATE; otherwise trace and
- * span ids are random (getrandom(2); a time-and-pid fallback with a warning if it fails). An
- * invalid TRACEPARENT is ignored with a warning. Samples the clock offset. Returns 0.
- */
-int rn_otlp_context_init(struct rn_otlp_context *ctx);
-/* The same reading `envp` ("NAME=VALUE", NULL-terminated; NULL = the process environment). */
-int rn_otlp_context_init_env(struct rn_otlp_context *ctx, const char *const *envp);
-
-/*
- * Validate a traceparent header value (W3C Trace Context Level 1, section 3.2): version 2
- * lowercase hex, not "ff"; version 00 is exactly 55 characters; a higher version is at least
- * 55 with '-' after the flags when longer; trace-id 32 and parent-id 16 lowercase hex, neither
- * all zeros; flags 2 lowercase hex. On success fills the outputs (any may be NULL) and returns
- * true; on failure returns false and leaves them untouched.
- */
-bool rn_otlp_traceparent_parse(const char *s, uint8_t trace_id[16], uint8_t span_id[8],
-			       uint8_t *flags);
-/* Validate a tracestate value loosely (W3C Trace Context, section 3.3): at most
- * RN_OTLP_TRACESTATE_MAX characters, at most 32 comma-separated "key=value" members of
- * printable ASCII. */
-bool rn_otlp_tracestate_valid(const char *s);
-
-/*
- * Write the traceparent of the span of measured run `run` (0-based index into
- * rn_target_result.runs) of target `target` (0-based, the order of rn_otlp_input.targets)
- * into `out` ("00-<trace>-<span>-<flags>", RN_OTLP_TRACEPARENT_LEN characters plus NUL;
- * W3C Trace Context, section 3.2). The span id is derived deterministically from ctx->salt,
- * so rn_otlp_export() later gives the run's span the same id and the target's own spans (if
- * instrumented) become its children. `run` == RN_OTLP_RUN_NONE names the target span (for
- * warmup runs, which have no span of their own). 0, or -ENOSPC when `cap` < 56.
- */
-int rn_otlp_traceparent(const struct rn_otlp_context *ctx, size_t target, size_t run, char *out,
-			size_t cap);
-
-/* Lowercase hex of `n` bytes into `out` (2n characters plus NUL). */
-void rn_otlp_hex(const uint8_t *id, size_t n, char *out);
-
-/*
- * Redact secrets from a command line before it is exported: the value after a flag whose name
- * contains token, secret, password, passwd or key (case-insensitive; "--token X", "-password X",
- * "--api-key=X"), the value of "KEY=VALUE" words whose KEY looks like an environment variable
- * name containing those words, and the password of "scheme://user:password@host" URLs, become
- * "[REDACTED]". Returns a malloc'ed NULL-terminated copy (free with rn_otlp_argv_free).
- * Dies on out-of-memory. `argv` NULL gives NULL.
- */
-char **rn_otlp_redact_argv(const char *const *argv);
-
-/* The built-in secret-name words ("token", "secret", "password", "passwd", "key"),
- * NULL-terminated; `[report] redact` in renacer.toml replaces them. */
-extern const char *const rn_redact_default_words[];
-/* rn_otlp_redact_argv() with the list of secret-name `words` (case-insensitive substrings of a
- * flag or variable name; NULL = rn_redact_default_words). Used for exported attributes and for
- * the argv recorded in golden traces. A word holding a shell command (a space, tab, newline,
- * ';', '&', '|', '(', ')' or '`': "sh -c '...'", `shell = true`) is redacted shell word by
- * shell word with the same rules. Caller frees with rn_otlp_argv_free. */
-char **rn_redact_argv(const char *const *argv, const char *const *words);
-/* Free a vector returned by rn_otlp_redact_argv. NULL is a no-op. */
-void rn_otlp_argv_free(char **argv);
-
-/* What one check produced, borrowed by the export functions. */
-struct rn_otlp_input {
-	const struct rn_target_result *targets;  /* results [ntargets], in config order */
-	size_t ntargets;                          /* count */
-	const struct rn_verdict_result *verdicts; /* verdicts [nverdicts], any order; each is
-						   * attached to the target of the same name */
-	size_t nverdicts;                         /* count */
-	uint64_t start_unix_ns;                   /* start of `renacer check`, Unix ns */
-	uint64_t end_unix_ns;                     /* end (before the export), Unix ns */
-	int exit_code;                            /* enum rn_exit the check will return */
-	const char *config_path;                  /* renacer.toml used, or NULL */
-	const char *const *const *argv;           /* argv[j]: NULL-terminated command line of
-						   * target j (redacted on export), or NULL */
-};
+#include "otlp_config.h"
+#include "otlp_context.h"
+#include "otlp_encode.h"
+#include "otlp_redact.h"
+#include "otlp_spans.h"
 
 /*
  * Export the check as OTLP over HTTP (OTLP 1.x, Specification: OTLP/HTTP): POST to
@@ -387,13 +92,5 @@ int rn_otlp_export(const struct rn_otlp_cfg *cfg, const struct rn_otlp_context *
  */
 int rn_otlp_write_file(const char *path, const struct rn_otlp_cfg *cfg,
 		       const struct rn_otlp_context *ctx, const struct rn_otlp_input *in);
-
-/*
- * Encode one ExportTraceServiceRequest holding `spans` with resource `res` in `protocol`
- * (protobuf or OTLP/JSON; grpc gives -EINVAL) into `out` (appended). The building block of
- * the two functions above, exposed for tests. 0, -EINVAL or -ENOMEM.
- */
-int rn_otlp_encode_request(enum rn_otlp_protocol protocol, const struct rn_otlp_resource *res,
-			   const struct rn_otlp_span *spans, size_t n, struct rn_buf *out);
 
 #endif

@@ -170,10 +170,6 @@ static int proc_at(const struct rn_trace *tr, pid_t pid, uint64_t ns)
 	return -1;
 }
 
-static const char *const proc_end_names[] = { "running", "exited", "signaled", "lost" };
-static const char *const gpu_dir_names[] = { "none", "host_to_device", "device_to_host",
-					     "device_to_device", "host_to_host" };
-
 static uint64_t proc_end(const struct rn_trace *tr, const struct rn_process *p)
 {
 	uint64_t end = p->end_ns ? p->end_ns : tr->end_ns;
@@ -201,7 +197,7 @@ static void write_process(struct writer *w, struct target *t, size_t k)
 		set(args, "exe", jstr(p->exe));
 	if (p->build_id[0])
 		set(args, "build_id", jstr(p->build_id));
-	set(args, "end", jstr((size_t)p->end < 4 ? proc_end_names[p->end] : "unknown"));
+	set(args, "end", jstr(rn_proc_end_name(p->end) ? rn_proc_end_name(p->end) : "unknown"));
 	if (p->end == RN_PROC_EXITED)
 		set(args, "exit_code", jint(p->exit_code));
 	if (p->end == RN_PROC_SIGNALED)
@@ -322,8 +318,8 @@ static void write_gpu(struct writer *w, struct target *t)
 			set(args, "indirect", json_true());
 		if (g->bytes)
 			set(args, "bytes", ju64(g->bytes));
-		if (g->dir != RN_GPU_DIR_NONE && (size_t)g->dir < 5)
-			set(args, "direction", jstr(gpu_dir_names[g->dir]));
+		if (g->dir != RN_GPU_DIR_NONE && rn_gpu_dir_name(g->dir))
+			set(args, "direction", jstr(rn_gpu_dir_name(g->dir)));
 		if (g->flags & RN_GPU_SERIALIZED)
 			set(args, "serialized", json_true());
 		if (g->flags & RN_GPU_WAITED)

@@ -25,32 +25,17 @@
 #include "log.h"
 #include "xalloc.h"
 
-/* enum rn_run_status by name (the names of the OTLP attribute renacer.target.status). */
-static const char *const run_status_names[] = {
-	[RN_RUN_OK] = "ok",
-	[RN_RUN_EXEC_FAILED] = "exec_failed",
-	[RN_RUN_CRASHED] = "crashed",
-	[RN_RUN_TIMED_OUT] = "timed_out",
-	[RN_RUN_INTERRUPTED] = "interrupted",
-	[RN_RUN_LIMIT] = "limit",
-	[RN_RUN_ERROR] = "error",
-};
-#define NSTATUS (sizeof(run_status_names) / sizeof(run_status_names[0]))
-
-/* enum rn_proc_end by name. */
-static const char *const proc_end_names[] = {
-	[RN_PROC_RUNNING] = "running",
-	[RN_PROC_EXITED] = "exited",
-	[RN_PROC_SIGNALED] = "signaled",
-	[RN_PROC_LOST] = "lost",
-};
-#define NPROC_END (sizeof(proc_end_names) / sizeof(proc_end_names[0]))
-
 /* Units the evaluators and the golden comparison use (verdict->unit is a static string). */
 static const char *const static_units[] = { "", "ms", "ns", "bytes", "spans", "confidence",
 					    "calls", "count", "%" };
 
 /* ---- writing ---------------------------------------------------------------------------- */
+
+/* Status names are the trace model's (trace.h); a corrupt value is written as "error". */
+static const char *status_name(enum rn_run_status status)
+{
+	return rn_run_status_name(status) ? rn_run_status_name(status) : "error";
+}
 
 /* Members are added with put(); the first failure (out of memory) sticks in *failed. */
 static void put(json_t *o, const char *key, json_t *v, bool *failed)
@@ -112,7 +97,7 @@ static json_t *write_run(const struct rn_metrics *m, bool *failed)
 	}
 	put(o, "start_ns", ju64(m->start_ns), failed);
 	put(o, "start_unix_ns", ju64(m->start_unix_ns), failed);
-	put(o, "status", json_string(m->status < NSTATUS ? run_status_names[m->status] : "error"),
+	put(o, "status", json_string(status_name(m->status)),
 	    failed);
 	put(o, "has_gpu", json_boolean(m->has_gpu), failed);
 	put(o, "measures", json_string(m->measures == RN_MEASURES_TIMES    ? "times"
@@ -147,7 +132,7 @@ static json_t *write_process(const struct rn_process *p, bool *failed)
 	put(o, "end_ns", ju64(p->end_ns), failed);
 	put(o, "reaped_ns", ju64(p->reaped_ns), failed);
 	put(o, "reaped_by", json_integer(p->reaped_by), failed);
-	put(o, "end", json_string((size_t)p->end < NPROC_END ? proc_end_names[p->end] : "lost"),
+	put(o, "end", json_string(rn_proc_end_name(p->end) ? rn_proc_end_name(p->end) : "lost"),
 	    failed);
 	put(o, "exit_code", json_integer(p->exit_code), failed);
 	put(o, "term_signal", json_integer(p->term_signal), failed);
@@ -272,7 +257,7 @@ static json_t *write_target(const struct rn_results *res, size_t i, bool *failed
 	}
 	put(o, "name", json_string(r->name), failed);
 	put(o, "argv", write_argv(res->argv ? res->argv[i] : NULL, failed), failed);
-	put(o, "status", json_string(r->status < NSTATUS ? run_status_names[r->status] : "error"),
+	put(o, "status", json_string(status_name(r->status)),
 	    failed);
 	put(o, "error", jstr_or_null(r->error), failed);
 	put(o, "build_id", jstr_or_null(r->build_id), failed);
@@ -483,16 +468,6 @@ static double get_double(struct reader *rd, json_t *o, const char *key, const ch
 	return 0;
 }
 
-static int name_index(const char *const *names, size_t n, const char *s)
-{
-	size_t i;
-
-	for (i = 0; s && i < n; i++)
-		if (names[i] && !strcmp(names[i], s))
-			return (int)i;
-	return -1;
-}
-
 static enum rn_run_status get_status(struct reader *rd, json_t *o, const char *where)
 {
 	json_t *v = member(rd, o, "status", JSON_STRING, where, false);
@@ -500,7 +475,7 @@ static enum rn_run_status get_status(struct reader *rd, json_t *o, const char *w
 
 	if (!v)
 		return RN_RUN_ERROR;
-	i = name_index(run_status_names, NSTATUS, json_string_value(v));
+	i = rn_run_status_lookup(json_string_value(v));
 	if (i < 0) {
 		bad(rd, "unknown status '%s' in %s", json_string_value(v), where);
 		return RN_RUN_ERROR;
@@ -602,7 +577,7 @@ static void read_process(struct reader *rd, json_t *o, struct rn_trace *t, const
 	p->reaped_ns = get_u64(rd, o, "reaped_ns", where);
 	p->reaped_by = (int)get_int(rd, o, "reaped_by", where);
 	end = json_string_value(member(rd, o, "end", JSON_STRING, where, true));
-	i = name_index(proc_end_names, NPROC_END, end);
+	i = rn_proc_end_lookup(end);
 	p->end = i < 0 ? RN_PROC_LOST : (enum rn_proc_end)i;
 	p->exit_code = (int)get_int(rd, o, "exit_code", where);
 	p->term_signal = (int)get_int(rd, o, "term_signal", where);

@@ -64,10 +64,7 @@ void rn_ptrace_idle(struct rn_collector *c);
  */
 const struct sock_filter *rn_ptrace_seccomp_program(const struct rn_collector *c, size_t *len);
 
-/* Per-syscall signature: one letter per argument (see sysent.c), or NULL when unknown. */
-const char *rn_sysent_signature(int nr);
-
-/* Syscall numbers the collector and the formatter treat specially, looked up once from the
+/* Syscall numbers the collector treats specially, looked up once from the
  * generated table (-1 where the architecture lacks the call). */
 struct rn_sysnrs {
 	int execve, execveat, wait4, waitid, clone, clone3, fork, vfork;

@@ -1,7 +1,7 @@
 /*
- * sysent.c - what renacer knows about each syscall beyond its name: the kinds of its
- * arguments (for path decoding and strace-style lines) and the strace classes (%file, %desc,
- * ...) used by -e trace=SET.
+ * sysent.c - the strace classes of syscalls (%file, %desc, ...) used by -e trace=SET, and
+ * the path arguments the collector decodes, both read from the argument kinds of
+ * collectors/syscall_args.h.
  *
  * Names and numbers come from the generated table; this file only attaches knowledge to names,
  * so a name missing on an architecture (open on aarch64) is simply skipped.
@@ -15,89 +15,8 @@
 #include "diag.h"
 #include "log.h"
 #include "ptrace/internal.h"
+#include "syscall_args.h"
 #include "xalloc.h"
-
-/*
- * Argument kinds, one letter per argument:
- *   d  directory fd (AT_FDCWD)     f  fd                p  path (decoded from memory)
- *   o  open flags                   m  mode (octal)      a  access mode (R_OK|W_OK...)
- *   A  AT_* flags                   P  PROT_* bits        M  MAP_* flags
- *   s  signal number                i  int                u  unsigned decimal
- *   v  argv of execve (["a", "b"])   e  envp of execve (its address and a count of its strings)
- *   x  raw hex (pointers, masks; 0 prints NULL)
- */
-struct sysent {
-	const char *name;
-	const char *sig;
-};
-
-static const struct sysent sysents[] = {
-	{ "read", "fxu" },         { "write", "fxu" },          { "open", "pom" },
-	{ "close", "f" },          { "stat", "px" },            { "fstat", "fx" },
-	{ "lstat", "px" },         { "poll", "xui" },           { "lseek", "fii" },
-	{ "mmap", "xuPMfu" },      { "mprotect", "xuP" },       { "munmap", "xu" },
-	{ "brk", "x" },            { "rt_sigaction", "sxxu" },  { "rt_sigprocmask", "ixxu" },
-	{ "rt_sigreturn", "" },    { "ioctl", "fxx" },          { "pread64", "fxui" },
-	{ "pwrite64", "fxui" },    { "readv", "fxi" },          { "writev", "fxi" },
-	{ "access", "pa" },        { "pipe", "x" },             { "select", "ixxxx" },
-	{ "sched_yield", "" },     { "mremap", "xuuxx" },       { "msync", "xux" },
-	{ "mincore", "xux" },      { "madvise", "xui" },        { "dup", "f" },
-	{ "dup2", "ff" },          { "pause", "" },             { "nanosleep", "xx" },
-	{ "getitimer", "ix" },     { "alarm", "u" },            { "setitimer", "ixx" },
-	{ "getpid", "" },          { "sendfile", "ffxu" },      { "socket", "iii" },
-	{ "connect", "fxu" },      { "accept", "fxx" },         { "sendto", "fxuixu" },
-	{ "recvfrom", "fxuixx" },  { "sendmsg", "fxx" },        { "recvmsg", "fxx" },
-	{ "shutdown", "fi" },      { "bind", "fxu" },           { "listen", "fi" },
-	{ "getsockname", "fxx" },  { "getpeername", "fxx" },    { "socketpair", "iiix" },
-	{ "setsockopt", "fiixu" }, { "getsockopt", "fiixx" },   { "clone", "xxxxx" },
-	{ "fork", "" },            { "vfork", "" },             { "execve", "pve" },
-	{ "exit", "i" },           { "wait4", "ixxx" },         { "kill", "is" },
-	{ "uname", "x" },          { "fcntl", "fix" },          { "flock", "fi" },
-	{ "fsync", "f" },          { "fdatasync", "f" },        { "truncate", "pi" },
-	{ "ftruncate", "fi" },     { "getdents", "fxu" },       { "getcwd", "xu" },
-	{ "chdir", "p" },          { "fchdir", "f" },           { "rename", "pp" },
-	{ "mkdir", "pm" },         { "rmdir", "p" },            { "creat", "pm" },
-	{ "link", "pp" },          { "unlink", "p" },           { "symlink", "xp" },
-	{ "readlink", "pxu" },     { "chmod", "pm" },           { "fchmod", "fm" },
-	{ "chown", "pii" },        { "fchown", "fii" },         { "lchown", "pii" },
-	{ "umask", "m" },          { "gettimeofday", "xx" },    { "getrlimit", "ix" },
-	{ "getrusage", "ix" },     { "sysinfo", "x" },          { "times", "x" },
-	{ "getuid", "" },          { "getgid", "" },            { "setuid", "i" },
-	{ "setgid", "i" },         { "geteuid", "" },           { "getegid", "" },
-	{ "setpgid", "ii" },       { "getppid", "" },           { "getpgrp", "" },
-	{ "setsid", "" },          { "rt_sigpending", "xu" },   { "rt_sigtimedwait", "xxxu" },
-	{ "rt_sigsuspend", "xu" }, { "sigaltstack", "xx" },     { "utime", "px" },
-	{ "mknod", "pmu" },        { "statfs", "px" },          { "fstatfs", "fx" },
-	{ "chroot", "p" },         { "acct", "p" },             { "mount", "ppxux" },
-	{ "umount2", "pi" },       { "swapon", "pi" },          { "swapoff", "p" },
-	{ "gettid", "" },          { "setxattr", "pxxui" },     { "lsetxattr", "pxxui" },
-	{ "getxattr", "pxxu" },    { "lgetxattr", "pxxu" },     { "listxattr", "pxu" },
-	{ "llistxattr", "pxu" },   { "removexattr", "px" },     { "lremovexattr", "px" },
-	{ "tkill", "is" },         { "time", "x" },             { "futex", "xixxxi" },
-	{ "sched_setaffinity", "iux" }, { "sched_getaffinity", "iux" },
-	{ "getdents64", "fxu" },   { "set_tid_address", "x" },  { "restart_syscall", "" },
-	{ "fadvise64", "fiui" },   { "clock_gettime", "ix" },   { "clock_getres", "ix" },
-	{ "clock_nanosleep", "iixx" }, { "exit_group", "i" },   { "epoll_wait", "fxii" },
-	{ "epoll_ctl", "fifx" },   { "tgkill", "iis" },         { "utimes", "px" },
-	{ "waitid", "iixix" },     { "inotify_add_watch", "fpx" }, { "openat", "dpom" },
-	{ "mkdirat", "dpm" },      { "mknodat", "dpmu" },       { "fchownat", "dpiiA" },
-	{ "futimesat", "dpx" },    { "newfstatat", "dpxA" },    { "unlinkat", "dpA" },
-	{ "renameat", "dpdp" },    { "linkat", "dpdpA" },       { "symlinkat", "xdp" },
-	{ "readlinkat", "dpxu" },  { "fchmodat", "dpm" },       { "faccessat", "dpa" },
-	{ "pselect6", "ixxxxx" },  { "ppoll", "xuxxu" },        { "set_robust_list", "xu" },
-	{ "splice", "fxfxux" },    { "utimensat", "dpxA" },     { "epoll_pwait", "fxiixu" },
-	{ "eventfd2", "ui" },      { "epoll_create1", "i" },    { "dup3", "ffo" },
-	{ "pipe2", "xo" },         { "accept4", "fxxi" },       { "prlimit64", "iixx" },
-	{ "name_to_handle_at", "dpxxA" }, { "syncfs", "f" },    { "getrandom", "xux" },
-	{ "memfd_create", "xx" },  { "execveat", "dpveA" },     { "copy_file_range", "fxfxux" },
-	{ "statx", "dpAux" },      { "rseq", "xuix" },          { "pidfd_open", "iu" },
-	{ "clone3", "xu" },        { "close_range", "uuu" },    { "openat2", "dpxu" },
-	{ "faccessat2", "dpaA" },  { "renameat2", "dpdpu" },    { "fchmodat2", "dpmA" },
-	{ "arch_prctl", "ix" },    { "prctl", "ixxxx" },        { "umount", "p" },
-	{ "sendmmsg", "fxui" },    { "recvmmsg", "fxuix" },     { "fanotify_mark", "fuxdp" },
-	{ "pivot_root", "pp" },    { "uselib", "p" },           { "getpgid", "i" },
-	{ "getsid", "i" },         { "fstatfs64", "fux" },      { "statfs64", "pux" },
-};
 
 /* strace's syscall classes, by name (file and desc are derived from the argument kinds). */
 static const char *const class_process[] = {
@@ -138,35 +57,9 @@ static const char *const class_stat[] = {
 	"stat", "lstat", "newfstatat", "statx", NULL,
 };
 
-static const char **sig_by_nr;
-
-static void sysent_init(void)
-{
-	int n = rn_syscall_table_size();
-	size_t i;
-
-	if (sig_by_nr)
-		return;
-	sig_by_nr = rn_xcalloc((size_t)n, sizeof(*sig_by_nr));
-	for (i = 0; i < sizeof(sysents) / sizeof(sysents[0]); i++) {
-		int nr = rn_syscall_lookup(sysents[i].name);
-
-		if (nr >= 0)
-			sig_by_nr[nr] = sysents[i].sig;
-	}
-}
-
-const char *rn_sysent_signature(int nr)
-{
-	sysent_init();
-	if (nr < 0 || nr >= rn_syscall_table_size())
-		return NULL;
-	return sig_by_nr[nr];
-}
-
 int rn_syscall_path_arg(int nr, int which)
 {
-	const char *sig = rn_sysent_signature(nr);
+	const char *sig = rn_syscall_signature(nr);
 	int i;
 
 	if (!sig)
@@ -225,7 +118,7 @@ static bool set_class(bool *set, const char *cls)
 				set[nr] = true;
 	} else if (!strcmp(cls, "desc")) {
 		for (nr = 0; nr < n; nr++) {
-			const char *sig = rn_sysent_signature(nr);
+			const char *sig = rn_syscall_signature(nr);
 
 			if (sig && (strchr(sig, 'f') || strchr(sig, 'd')))
 				set[nr] = true;
@@ -268,7 +161,7 @@ static const char *suggest_syscall(const char *word)
 	return hint;
 }
 
-int rn_syscall_set_parse(const char *expr, bool *set)
+int rn_syscall_set_parse(const char *expr, bool *set, struct rn_diag *diag)
 {
 	int n = rn_syscall_table_size(), i, rc = 0;
 	bool negate = false;
@@ -293,7 +186,7 @@ int rn_syscall_set_parse(const char *expr, bool *set)
 				continue; /* '?': no error for names unknown here */
 		}
 		if (!*p) {
-			rc = rn_error("renacer trace: empty syscall name in -e trace='%s'", expr);
+			rc = rn_diag_set(diag, 0, 0, "empty syscall name in -e trace='%s'", expr);
 			break;
 		}
 		if (!strcmp(p, "all")) {
@@ -303,10 +196,11 @@ int rn_syscall_set_parse(const char *expr, bool *set)
 			continue;
 		} else if (*p == '%') {
 			if (!set_class(set, p + 1)) {
-				rc = rn_error("renacer trace: unknown syscall class '%s' in -e trace= "
-					      "(known: %%file %%desc %%process %%network %%signal "
-					      "%%ipc %%memory %%creds %%clock %%stat)",
-					      p);
+				rc = rn_diag_set(diag, 0, 0,
+						  "unknown syscall class '%s' in -e trace= (known: "
+						  "%%file %%desc %%process %%network %%signal %%ipc "
+						  "%%memory %%creds %%clock %%stat)",
+						  p);
 				break;
 			}
 		} else {
@@ -316,12 +210,13 @@ int rn_syscall_set_parse(const char *expr, bool *set)
 			if (nr < 0) {
 				hint = suggest_syscall(p);
 				if (hint)
-					rc = rn_error("renacer trace: unknown syscall '%s' in -e trace= "
-						      "(did you mean '%s'?)",
-						      p, hint);
+					rc = rn_diag_set(diag, 0, 0,
+							 "unknown syscall '%s' in -e trace= "
+							 "(did you mean '%s'?)",
+							 p, hint);
 				else
-					rc = rn_error("renacer trace: unknown syscall '%s' in -e trace=",
-						      p);
+					rc = rn_diag_set(diag, 0, 0,
+							 "unknown syscall '%s' in -e trace=", p);
 				break;
 			}
 			set[nr] = true;

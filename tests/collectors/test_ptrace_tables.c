@@ -119,43 +119,54 @@ static int count(const bool *set)
 static void test_ptrace_tables_set_names_and_classes(void **state)
 {
 	bool *set = set_new();
+	struct rn_diag d;
 
 	(void)state;
-	assert_int_equal(rn_syscall_set_parse("openat,read", set), 0);
+	rn_diag_init(&d, NULL, NULL, 0);
+	assert_int_equal(rn_syscall_set_parse("openat,read", set, &d), 0);
 	assert_int_equal(count(set), 2);
 	assert_true(set[SYS_openat] && set[SYS_read]);
 
-	assert_int_equal(rn_syscall_set_parse("%file", set), 0);
+	assert_int_equal(rn_syscall_set_parse("%file", set, &d), 0);
 	assert_true(set[SYS_openat] && set[SYS_execve] && set[SYS_unlinkat]);
 	assert_false(set[SYS_read]);
 
-	assert_int_equal(rn_syscall_set_parse("%process,write", set), 0);
+	assert_int_equal(rn_syscall_set_parse("%process,write", set, &d), 0);
 	assert_true(set[SYS_clone] && set[SYS_wait4] && set[SYS_exit_group] && set[SYS_write]);
 
-	assert_int_equal(rn_syscall_set_parse("!openat", set), 0);
+	assert_int_equal(rn_syscall_set_parse("!openat", set, &d), 0);
 	assert_int_equal(count(set), rn_syscall_table_size() - 1);
 	assert_false(set[SYS_openat]);
 
-	assert_int_equal(rn_syscall_set_parse("all", set), 0);
+	assert_int_equal(rn_syscall_set_parse("all", set, &d), 0);
 	assert_int_equal(count(set), rn_syscall_table_size());
-	assert_int_equal(rn_syscall_set_parse("none", set), 0);
+	assert_int_equal(rn_syscall_set_parse("none", set, &d), 0);
 	assert_int_equal(count(set), 0);
 
 	/* '?': no error for a name this system does not know */
-	assert_int_equal(rn_syscall_set_parse("openat,no_such_call?", set), 0);
+	assert_int_equal(rn_syscall_set_parse("openat,no_such_call?", set, &d), 0);
 	assert_int_equal(count(set), 1);
+	assert_false(d.set);
 	free(set);
 }
 
 static void test_ptrace_tables_set_errors(void **state)
 {
 	bool *set = set_new();
+	struct rn_diag d;
 
 	(void)state;
-	/* messages go to stderr: renacer trace: unknown syscall 'opnat' ... (did you mean) */
-	assert_int_equal(rn_syscall_set_parse("opnat", set), -1);
-	assert_int_equal(rn_syscall_set_parse("%fiel", set), -1);
-	assert_int_equal(rn_syscall_set_parse("openat,,read", set), -1);
+	/* the reason comes back in the diag, without the command's name: the caller words it */
+	rn_diag_init(&d, NULL, NULL, 0);
+	assert_int_equal(rn_syscall_set_parse("opnat", set, &d), -1);
+	assert_string_equal(d.msg, "unknown syscall 'opnat' in -e trace= (did you mean 'openat'?)");
+	rn_diag_init(&d, NULL, NULL, 0);
+	assert_int_equal(rn_syscall_set_parse("%fiel", set, &d), -1);
+	assert_string_equal(d.msg, "unknown syscall class '%fiel' in -e trace= (known: %file %desc "
+				   "%process %network %signal %ipc %memory %creds %clock %stat)");
+	rn_diag_init(&d, NULL, NULL, 0);
+	assert_int_equal(rn_syscall_set_parse("openat,,read", set, &d), -1);
+	assert_string_equal(d.msg, "empty syscall name in -e trace='openat,,read'");
 	free(set);
 }
 

@@ -1,7 +1,6 @@
 /*
- * test_ptrace_format.c - the strace-compatible views: the -c summary in strace's exact
- * layout, per-call lines, JSON string escaping and the JSON objects of the renacer-trace
- * schema (checked by parsing them back with jansson).
+ * test_report_strace.c - the strace-compatible view (runner/report_strace.h): the -c summary
+ * in strace's exact layout and per-call lines.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,8 +16,9 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+
 #include "buf.h"
-#include "ptrace/ptrace.h"
+#include "report_strace.h"
 #include "trace.h"
 
 static struct rn_syscall_event ev_make(int nr, uint64_t a0, uint64_t a1, uint64_t a2,
@@ -53,7 +53,7 @@ static const char *line(const struct rn_syscall_event *ev, uint32_t flags)
 
 /* execve's vectors as strace prints them: quoted strings, cut ones and a cut vector marked
  * "...", the environment as its address and size; unread vectors stay raw pointers. */
-static void test_ptrace_format_execve_vectors(void **state)
+static void test_report_strace_execve_vectors(void **state)
 {
 	static const char strs[] = "ls\0-l\0a string of more than thirty-two bytes!\0";
 	struct rn_syscall_event ev = ev_make(SYS_execve, 0x1000, 0x2000, 0x3000, 0, 0, 0);
@@ -76,7 +76,7 @@ static void test_ptrace_format_execve_vectors(void **state)
 			    "...], 0x3000 /* 1 var */) = 0");
 }
 
-static void test_ptrace_format_summary_layout(void **state)
+static void test_report_strace_summary_layout(void **state)
 {
 	struct rn_trace t;
 	struct rn_process *p;
@@ -121,7 +121,7 @@ static void test_ptrace_format_summary_layout(void **state)
 	rn_trace_release(&t);
 }
 
-static void test_ptrace_format_summary_widens_columns(void **state)
+static void test_report_strace_summary_widens_columns(void **state)
 {
 	struct rn_trace t;
 	struct rn_process *p;
@@ -149,7 +149,7 @@ static void test_ptrace_format_summary_widens_columns(void **state)
 	rn_trace_release(&t);
 }
 
-static void test_ptrace_format_summary_empty(void **state)
+static void test_report_strace_summary_empty(void **state)
 {
 	struct rn_trace t;
 	char *text = NULL;
@@ -170,7 +170,7 @@ static void test_ptrace_format_summary_empty(void **state)
 	rn_trace_release(&t);
 }
 
-static void test_ptrace_format_lines(void **state)
+static void test_report_strace_lines(void **state)
 {
 	struct rn_syscall_event ev;
 
@@ -218,7 +218,7 @@ static void test_ptrace_format_lines(void **state)
 					  "ENOSYS (Function not implemented)");
 }
 
-static void test_ptrace_format_paths(void **state)
+static void test_report_strace_paths(void **state)
 {
 	struct rn_syscall_event ev;
 
@@ -248,164 +248,15 @@ static void test_ptrace_format_paths(void **state)
 	assert_string_equal(line(&ev, 0),
 			    "renameat2(AT_FDCWD, \"from\", AT_FDCWD, \"to\", 0) = 0");
 }
-
-static const char *json_str(const char *s)
-{
-	static char out[256];
-	struct rn_buf b;
-
-	rn_buf_init(&b, 0);
-	rn_json_add_string(&b, s);
-	snprintf(out, sizeof(out), "%s", b.buf);
-	rn_buf_release(&b);
-	return out;
-}
-
-static void test_ptrace_format_json_escaping(void **state)
-{
-	(void)state;
-	assert_string_equal(json_str("plain"), "\"plain\"");
-	assert_string_equal(json_str("q\"b\\s/"), "\"q\\\"b\\\\s/\"");
-	assert_string_equal(json_str("\n\r\t\001\037\177"), "\"\\n\\r\\t\\u0001\\u001f\\u007f\"");
-	/* valid UTF-8 is kept; bytes that are not UTF-8 become \u00XX of their value */
-	assert_string_equal(json_str("caf\xc3\xa9"), "\"caf\xc3\xa9\"");
-	assert_string_equal(json_str("\xff\xc3"), "\"\\u00ff\\u00c3\"");
-	assert_string_equal(json_str("\xc0\xaf"), "\"\\u00c0\\u00af\""); /* overlong '/' */
-	assert_string_equal(json_str("\xed\xa0\x80"), "\"\\u00ed\\u00a0\\u0080\""); /* surrogate */
-	assert_string_equal(json_str(NULL), "null");
-}
-
-static json_t *parse(const struct rn_buf *b)
-{
-	json_error_t err;
-	json_t *j = json_loads(b->buf, 0, &err);
-
-	if (!j)
-		fail_msg("invalid JSON (%s): %s", err.text, b->buf);
-	return j;
-}
-
-static void test_ptrace_format_json_syscall(void **state)
-{
-	struct rn_syscall_event ev;
-	struct rn_buf b;
-	json_t *j;
-
-	(void)state;
-	ev = ev_make(SYS_openat, (uint64_t)-100, 0x1000, O_RDONLY, 0, -ENOENT, ENOENT);
-	ev.path = "/no\"pe";
-	ev.start_ns = 1000;
-	ev.duration_ns = 250;
-	rn_buf_init(&b, 0);
-	rn_json_add_syscall(&b, &ev);
-	j = parse(&b);
-	assert_string_equal(json_string_value(json_object_get(j, "type")), "syscall");
-	assert_string_equal(json_string_value(json_object_get(j, "name")), "openat");
-	assert_int_equal(json_integer_value(json_object_get(j, "nr")), SYS_openat);
-	assert_int_equal(json_integer_value(json_object_get(j, "pid")), 1234);
-	assert_string_equal(json_string_value(json_object_get(j, "path")), "/no\"pe");
-	assert_int_equal(json_integer_value(json_object_get(j, "ret")), -ENOENT);
-	assert_string_equal(json_string_value(json_object_get(j, "errno")), "ENOENT");
-	assert_int_equal(json_array_size(json_object_get(j, "args")), 6);
-	assert_string_equal(json_string_value(json_array_get(json_object_get(j, "args"), 0)),
-			    "0xffffffffffffff9c");
-	assert_int_equal(json_integer_value(json_object_get(j, "duration_ns")), 250);
-	assert_true(json_is_false(json_object_get(j, "unfinished")));
-	json_decref(j);
-
-	rn_buf_reset(&b);
-	ev = ev_make(SYS_exit_group, 0, 0, 0, 0, 0, 0);
-	ev.flags = RN_SC_UNFINISHED;
-	rn_json_add_syscall(&b, &ev);
-	j = parse(&b);
-	assert_true(json_is_null(json_object_get(j, "ret")));
-	assert_true(json_is_null(json_object_get(j, "path")));
-	assert_true(json_is_true(json_object_get(j, "unfinished")));
-	json_decref(j);
-	rn_buf_release(&b);
-}
-
-static void test_ptrace_format_json_process_and_summary(void **state)
-{
-	struct rn_trace t;
-	struct rn_process *root, *child;
-	struct rn_syscall_event ev;
-	struct rn_buf b;
-	json_t *j, *row;
-
-	(void)state;
-	rn_trace_init(&t);
-	root = rn_trace_add_process(&t, 100, 0, 10);
-	rn_process_set_exe(root, "/usr/bin/make");
-	child = rn_trace_add_process(&t, 101, 100, 20);
-	child->end = RN_PROC_SIGNALED;
-	child->term_signal = 11;
-	child->core_dumped = true;
-	child->reaped_by = 0;
-	child->reaped_ns = 30;
-	ev = ev_make(SYS_write, 1, 0, 1, 0, 1, 0);
-	ev.pid = ev.tid = 101;
-	ev.duration_ns = 7;
-	rn_trace_syscall(&t, &t.procs[1], &ev);
-
-	rn_buf_init(&b, 0);
-	rn_json_add_process(&b, &t, &t.procs[1], 'x');
-	j = parse(&b);
-	assert_string_equal(json_string_value(json_object_get(j, "event")), "exit");
-	assert_string_equal(json_string_value(json_object_get(j, "end")), "signaled");
-	assert_string_equal(json_string_value(json_object_get(j, "signal")), "SIGSEGV");
-	assert_true(json_is_true(json_object_get(j, "core_dumped")));
-	assert_int_equal(json_integer_value(json_object_get(j, "reaped_by")), 100);
-	assert_int_equal(json_integer_value(json_object_get(j, "syscalls")), 1);
-	assert_true(json_is_null(json_object_get(j, "exe")));
-	json_decref(j);
-
-	rn_buf_reset(&b);
-	rn_json_add_process(&b, &t, &t.procs[0], 0);
-	j = parse(&b);
-	assert_null(json_object_get(j, "type"));
-	assert_string_equal(json_string_value(json_object_get(j, "comm")), "make");
-	assert_true(json_is_null(json_object_get(j, "reaped_by")));
-	json_decref(j);
-
-	rn_buf_reset(&b);
-	rn_json_add_summary(&b, &t);
-	j = parse(&b);
-	assert_int_equal(json_array_size(j), 1);
-	row = json_array_get(j, 0);
-	assert_string_equal(json_string_value(json_object_get(row, "syscall")), "write");
-	assert_int_equal(json_integer_value(json_object_get(row, "calls")), 1);
-	assert_int_equal(json_integer_value(json_object_get(row, "total_ns")), 7);
-	json_decref(j);
-
-	rn_buf_reset(&b);
-	rn_buf_addc(&b, '{');
-	t.status = RN_RUN_TIMED_OUT;
-	rn_trace_fail(&t, RN_RUN_TIMED_OUT, "target 'x' timed out after %d s", 1);
-	rn_json_add_run_members(&b, &t);
-	rn_buf_addc(&b, '}');
-	j = parse(&b);
-	assert_string_equal(json_string_value(json_object_get(j, "status")), "timed_out");
-	assert_string_equal(json_string_value(json_object_get(j, "error")),
-			    "target 'x' timed out after 1 s");
-	assert_int_equal(json_integer_value(json_object_get(j, "process_count")), 2);
-	json_decref(j);
-	rn_buf_release(&b);
-	rn_trace_release(&t);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ptrace_format_execve_vectors),
-		cmocka_unit_test(test_ptrace_format_summary_layout),
-		cmocka_unit_test(test_ptrace_format_summary_widens_columns),
-		cmocka_unit_test(test_ptrace_format_summary_empty),
-		cmocka_unit_test(test_ptrace_format_lines),
-		cmocka_unit_test(test_ptrace_format_paths),
-		cmocka_unit_test(test_ptrace_format_json_escaping),
-		cmocka_unit_test(test_ptrace_format_json_syscall),
-		cmocka_unit_test(test_ptrace_format_json_process_and_summary),
+		cmocka_unit_test(test_report_strace_execve_vectors),
+		cmocka_unit_test(test_report_strace_summary_layout),
+		cmocka_unit_test(test_report_strace_summary_widens_columns),
+		cmocka_unit_test(test_report_strace_summary_empty),
+		cmocka_unit_test(test_report_strace_lines),
+		cmocka_unit_test(test_report_strace_paths),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

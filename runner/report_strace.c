@@ -1,19 +1,14 @@
-/*
- * format.c - the strace-compatible views of a trace: per-call lines, the -c summary table and
- * the JSON objects of the "renacer-trace" schema (JSON.md).
- */
-#include "ptrace/ptrace.h"
+#include "report_strace.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "ptrace/internal.h"
+#include "syscall_args.h"
 #include "xalloc.h"
 
 struct flag_name {
@@ -52,35 +47,6 @@ static const struct flag_name map_flags[] = {
 static const struct flag_name access_flags[] = {
 	{ R_OK, "R_OK" }, { W_OK, "W_OK" }, { X_OK, "X_OK" }, { 0, NULL },
 };
-
-static const char *const signal_names[] = {
-	[SIGHUP] = "SIGHUP",   [SIGINT] = "SIGINT",       [SIGQUIT] = "SIGQUIT",
-	[SIGILL] = "SIGILL",   [SIGTRAP] = "SIGTRAP",     [SIGABRT] = "SIGABRT",
-	[SIGBUS] = "SIGBUS",   [SIGFPE] = "SIGFPE",       [SIGKILL] = "SIGKILL",
-	[SIGUSR1] = "SIGUSR1", [SIGSEGV] = "SIGSEGV",     [SIGUSR2] = "SIGUSR2",
-	[SIGPIPE] = "SIGPIPE", [SIGALRM] = "SIGALRM",     [SIGTERM] = "SIGTERM",
-	[SIGSTKFLT] = "SIGSTKFLT", [SIGCHLD] = "SIGCHLD", [SIGCONT] = "SIGCONT",
-	[SIGSTOP] = "SIGSTOP", [SIGTSTP] = "SIGTSTP",     [SIGTTIN] = "SIGTTIN",
-	[SIGTTOU] = "SIGTTOU", [SIGURG] = "SIGURG",       [SIGXCPU] = "SIGXCPU",
-	[SIGXFSZ] = "SIGXFSZ", [SIGVTALRM] = "SIGVTALRM", [SIGPROF] = "SIGPROF",
-	[SIGWINCH] = "SIGWINCH", [SIGIO] = "SIGIO",       [SIGPWR] = "SIGPWR",
-	[SIGSYS] = "SIGSYS",
-};
-
-const char *rn_signal_name(int sig)
-{
-	static char other[24];
-
-	if (sig > 0 && (size_t)sig < sizeof(signal_names) / sizeof(signal_names[0]) &&
-	    signal_names[sig])
-		return signal_names[sig];
-	if (sig >= 32 && sig <= 64) {
-		snprintf(other, sizeof(other), "SIGRT_%d", sig - 32);
-		return other;
-	}
-	snprintf(other, sizeof(other), "SIG%d", sig);
-	return other;
-}
 
 /* "A|B|0x40" for the bits of v; `zero` when v is 0. */
 static void add_flags(struct rn_buf *b, uint64_t v, const struct flag_name *names,
@@ -193,17 +159,24 @@ static void add_hex(struct rn_buf *b, uint64_t v)
 		rn_buf_addf(b, "%#" PRIx64, v);
 }
 
+/* Calls whose return value is an address, printed in hex as strace does. Numbers looked up
+ * once (-1 where the architecture lacks the call). */
 static bool returns_address(int nr)
 {
-	const struct rn_sysnrs *n = rn_sysnrs();
+	static int mmap_nr = -2, mremap_nr, brk_nr, shmat_nr;
 
-	return nr == n->mmap || nr == n->mremap || nr == n->brk ||
-	       (nr >= 0 && nr == rn_syscall_lookup("shmat"));
+	if (mmap_nr == -2) {
+		mmap_nr = rn_syscall_lookup("mmap");
+		mremap_nr = rn_syscall_lookup("mremap");
+		brk_nr = rn_syscall_lookup("brk");
+		shmat_nr = rn_syscall_lookup("shmat");
+	}
+	return nr >= 0 && (nr == mmap_nr || nr == mremap_nr || nr == brk_nr || nr == shmat_nr);
 }
 
 void rn_syscall_format(struct rn_buf *b, const struct rn_syscall_event *ev, uint32_t flags)
 {
-	const char *sig = rn_sysent_signature(ev->nr);
+	const char *sig = rn_syscall_signature(ev->nr);
 	const char *paths[2] = { ev->path, ev->path2 };
 	size_t line_start = b->len;
 	int i, nargs, npath = 0;
@@ -331,25 +304,19 @@ void rn_process_format_end(struct rn_buf *b, const struct rn_process *p, uint32_
 
 /* ---- the -c summary ----------------------------------------------------------------------- */
 
-struct row {
-	int nr;
-	struct rn_syscall_stat s;
-};
-
 static int row_cmp(const void *a, const void *b)
 {
-	const struct row *x = a, *y = b;
+	const struct rn_summary_row *x = a, *y = b;
 
 	if (x->s.total_ns != y->s.total_ns)
 		return x->s.total_ns > y->s.total_ns ? -1 : 1;
 	return x->nr - y->nr; /* stable: ties in syscall-number order, as strace's sort */
 }
 
-/* Rows with calls, in table order (sorted by time). Caller frees. */
-static struct row *summary_rows(const struct rn_trace *t, size_t *nrows)
+struct rn_summary_row *rn_trace_summary_rows(const struct rn_trace *t, size_t *nrows)
 {
 	int n = rn_syscall_table_size(), nr;
-	struct row *rows = rn_xcalloc((size_t)n + 1, sizeof(*rows));
+	struct rn_summary_row *rows = rn_xcalloc((size_t)n + 1, sizeof(*rows));
 	size_t k = 0;
 
 	for (nr = 0; nr < n; nr++) {
@@ -385,7 +352,7 @@ static uint64_t usecs_per_call(uint64_t total_ns, uint64_t calls)
 int rn_trace_summary_write(const struct rn_trace *t, FILE *out)
 {
 	size_t nrows, i;
-	struct row *rows = summary_rows(t, &nrows);
+	struct rn_summary_row *rows = rn_trace_summary_rows(t, &nrows);
 	uint64_t cum_ns = 0, calls = 0, errors = 0, avg_max = 0;
 	int w_sec, w_avg, w_calls, w_err, w_name;
 	size_t name_max = 0;
@@ -438,242 +405,4 @@ int rn_trace_summary_write(const struct rn_trace *t, FILE *out)
 		w_err, errors);
 	free(rows);
 	return ferror(out) ? -EIO : 0;
-}
-
-/* ---- JSON --------------------------------------------------------------------------------- */
-
-/* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n, i;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0) {
-		n = 2;
-		cp = s[0] & 0x1f;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		n = 3;
-		cp = s[0] & 0x0f;
-	} else if ((s[0] & 0xf8) == 0xf0) {
-		n = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* overlong forms, surrogates and values past U+10FFFF are not valid */
-	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return n;
-}
-
-void rn_json_add_string(struct rn_buf *b, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	if (!s) {
-		rn_buf_adds(b, "null");
-		return;
-	}
-	rn_buf_addc(b, '"');
-	while (*p) {
-		size_t n = utf8_len(p);
-
-		if (n > 1) {
-			rn_buf_add(b, p, n);
-			p += n;
-			continue;
-		}
-		switch (*p) {
-		case '"':
-			rn_buf_adds(b, "\\\"");
-			break;
-		case '\\':
-			rn_buf_adds(b, "\\\\");
-			break;
-		case '\n':
-			rn_buf_adds(b, "\\n");
-			break;
-		case '\r':
-			rn_buf_adds(b, "\\r");
-			break;
-		case '\t':
-			rn_buf_adds(b, "\\t");
-			break;
-		default:
-			/* control characters, DEL and bytes that are not UTF-8 */
-			if (*p < 0x20 || *p == 0x7f || !n)
-				rn_buf_addf(b, "\\u%04x", *p);
-			else
-				rn_buf_addc(b, (char)*p);
-		}
-		p++;
-	}
-	rn_buf_addc(b, '"');
-}
-
-void rn_json_add_syscall(struct rn_buf *b, const struct rn_syscall_event *ev)
-{
-	int i;
-
-	rn_buf_addf(b, "{\"type\":\"syscall\",\"pid\":%d,\"tid\":%d,\"nr\":%d,\"name\":",
-		    (int)ev->pid, (int)ev->tid, ev->nr);
-	rn_json_add_string(b, rn_syscall_name(ev->nr));
-	rn_buf_adds(b, ",\"args\":[");
-	for (i = 0; i < 6; i++)
-		rn_buf_addf(b, "%s\"%#" PRIx64 "\"", i ? "," : "", ev->args[i]);
-	rn_buf_adds(b, "],\"path\":");
-	rn_json_add_string(b, ev->path);
-	if (ev->path2) {
-		rn_buf_adds(b, ",\"path2\":");
-		rn_json_add_string(b, ev->path2);
-	}
-	if (ev->argv) {
-		const char *a = ev->argv;
-		uint32_t k;
-
-		rn_buf_adds(b, ",\"argv\":[");
-		for (k = 0; k < ev->nargv; k++, a += strlen(a) + 1) {
-			if (k)
-				rn_buf_addc(b, ',');
-			rn_json_add_string(b, a);
-		}
-		rn_buf_addf(b, "],\"argv_more\":%s", ev->argv_more ? "true" : "false");
-	}
-	if (ev->flags & RN_SC_UNFINISHED)
-		rn_buf_adds(b, ",\"ret\":null,\"errno\":null");
-	else if (ev->err)
-		rn_buf_addf(b, ",\"ret\":%" PRId64 ",\"errno\":\"%s\"", ev->ret,
-			    rn_errno_name(ev->err));
-	else
-		rn_buf_addf(b, ",\"ret\":%" PRId64 ",\"errno\":null", ev->ret);
-	rn_buf_addf(b,
-		    ",\"start_ns\":%" PRIu64 ",\"duration_ns\":%" PRIu64
-		    ",\"unfinished\":%s,\"restarted\":%s}",
-		    ev->start_ns, ev->duration_ns, ev->flags & RN_SC_UNFINISHED ? "true" : "false",
-		    ev->flags & RN_SC_RESTARTED ? "true" : "false");
-}
-
-static const char *end_name(enum rn_proc_end e)
-{
-	switch (e) {
-	case RN_PROC_RUNNING:
-		return "running";
-	case RN_PROC_EXITED:
-		return "exited";
-	case RN_PROC_SIGNALED:
-		return "signaled";
-	case RN_PROC_LOST:
-		return "lost";
-	}
-	return "running";
-}
-
-void rn_json_add_process(struct rn_buf *b, const struct rn_trace *t, const struct rn_process *p,
-			 char event)
-{
-	rn_buf_addc(b, '{');
-	if (event)
-		rn_buf_addf(b, "\"type\":\"process\",\"event\":\"%s\",",
-			    event == 'f' ? "fork" : event == 'e' ? "exec" : "exit");
-	rn_buf_addf(b, "\"pid\":%d,\"ppid\":%d,\"exe\":", (int)p->pid, (int)p->ppid);
-	rn_json_add_string(b, p->exe);
-	rn_buf_adds(b, ",\"comm\":");
-	rn_json_add_string(b, p->comm);
-	rn_buf_adds(b, ",\"build_id\":");
-	rn_json_add_string(b, p->build_id[0] ? p->build_id : NULL);
-	rn_buf_addf(b,
-		    ",\"elf_machine\":%u,\"nthreads\":%u,\"start_ns\":%" PRIu64
-		    ",\"exec_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64 ",\"end\":\"%s\"",
-		    (unsigned)p->elf_machine, (unsigned)p->nthreads, p->start_ns, p->exec_ns,
-		    p->end_ns, end_name(p->end));
-	if (p->end == RN_PROC_EXITED)
-		rn_buf_addf(b, ",\"exit_code\":%d,\"signal\":null", p->exit_code);
-	else if (p->end == RN_PROC_SIGNALED || p->end == RN_PROC_LOST)
-		rn_buf_addf(b, ",\"exit_code\":null,\"signal\":\"%s\"",
-			    p->term_signal ? rn_signal_name(p->term_signal) : "SIGKILL");
-	else
-		rn_buf_adds(b, ",\"exit_code\":null,\"signal\":null");
-	rn_buf_addf(b, ",\"core_dumped\":%s", p->core_dumped ? "true" : "false");
-	if (p->reaped_by >= 0 && (size_t)p->reaped_by < t->nprocs)
-		rn_buf_addf(b, ",\"reaped_by\":%d,\"reaped_ns\":%" PRIu64,
-			    (int)t->procs[p->reaped_by].pid, p->reaped_ns);
-	else
-		rn_buf_adds(b, ",\"reaped_by\":null,\"reaped_ns\":null");
-	rn_buf_addf(b,
-		    ",\"vm_hwm_bytes\":%" PRIu64 ",\"alloc_peak_bytes\":%" PRIu64
-		    ",\"alloc_total_bytes\":%" PRIu64 ",\"syscalls\":%" PRIu64
-		    ",\"syscall_errors\":%" PRIu64 ",\"syscall_ns\":%" PRIu64 "}",
-		    p->vm_hwm_bytes, p->alloc_peak_bytes, p->alloc_total_bytes, p->syscalls,
-		    p->syscall_errors, p->syscall_ns);
-}
-
-void rn_json_add_summary(struct rn_buf *b, const struct rn_trace *t)
-{
-	size_t nrows, i;
-	struct row *rows = summary_rows(t, &nrows);
-
-	rn_buf_addc(b, '[');
-	for (i = 0; i < nrows; i++) {
-		const struct rn_syscall_stat *s = &rows[i].s;
-
-		rn_buf_adds(b, i ? ",{\"syscall\":" : "{\"syscall\":");
-		rn_json_add_string(b, rn_syscall_name(rows[i].nr));
-		rn_buf_addf(b,
-			    ",\"nr\":%d,\"calls\":%" PRIu64 ",\"errors\":%" PRIu64
-			    ",\"total_ns\":%" PRIu64 ",\"min_ns\":%" PRIu64 ",\"max_ns\":%" PRIu64
-			    "}",
-			    rows[i].nr, s->calls, s->errors, s->total_ns, s->min_ns, s->max_ns);
-	}
-	rn_buf_addc(b, ']');
-	free(rows);
-}
-
-const char *rn_run_status_name(enum rn_run_status status)
-{
-	switch (status) {
-	case RN_RUN_OK:
-		return "ok";
-	case RN_RUN_EXEC_FAILED:
-		return "exec_failed";
-	case RN_RUN_CRASHED:
-		return "crashed";
-	case RN_RUN_TIMED_OUT:
-		return "timed_out";
-	case RN_RUN_INTERRUPTED:
-		return "interrupted";
-	case RN_RUN_LIMIT:
-		return "limit";
-	case RN_RUN_ERROR:
-		return "error";
-	}
-	return "error";
-}
-
-void rn_json_add_run_members(struct rn_buf *b, const struct rn_trace *t)
-{
-	uint64_t errors = 0;
-	size_t i;
-
-	for (i = 0; i < t->nprocs; i++)
-		errors += t->procs[i].syscall_errors;
-	rn_buf_addf(b, "\"status\":\"%s\",\"error\":", rn_run_status_name(t->status));
-	rn_json_add_string(b, t->error);
-	rn_buf_addf(b,
-		    ",\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64 ",\"wall_ns\":%" PRIu64
-		    ",\"process_count\":%zu,\"syscalls\":%" PRIu64 ",\"syscall_errors\":%" PRIu64
-		    ",\"peak_rss_bytes\":%" PRIu64 ",\"max_rss_bytes\":%" PRIu64
-		    ",\"alloc_peak_bytes\":%" PRIu64 ",\"alloc_total_bytes\":%" PRIu64
-		    ",\"filtered\":%s,\"counts_only\":%s",
-		    t->start_ns, t->end_ns, rn_trace_wall_ns(t), t->nprocs,
-		    rn_trace_total_syscalls(t), errors, t->peak_rss_bytes, t->max_rss_bytes,
-		    t->alloc_peak_bytes, t->alloc_total_bytes, t->filtered ? "true" : "false",
-		    t->counts_only ? "true" : "false");
 }

@@ -1,0 +1,142 @@
+#include "report_json.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_strace.h"
+
+/* Names are the trace model's (trace.h); a value outside its enum, which only a corrupt trace
+ * holds, keeps the name this schema has always written for it. */
+static const char *proc_end_name(enum rn_proc_end end)
+{
+	return rn_proc_end_name(end) ? rn_proc_end_name(end) : "running";
+}
+
+static const char *run_status_name(enum rn_run_status status)
+{
+	return rn_run_status_name(status) ? rn_run_status_name(status) : "error";
+}
+
+void rn_json_add_syscall(struct rn_buf *b, const struct rn_syscall_event *ev)
+{
+	int i;
+
+	rn_buf_addf(b, "{\"type\":\"syscall\",\"pid\":%d,\"tid\":%d,\"nr\":%d,\"name\":",
+		    (int)ev->pid, (int)ev->tid, ev->nr);
+	rn_json_add_string(b, rn_syscall_name(ev->nr));
+	rn_buf_adds(b, ",\"args\":[");
+	for (i = 0; i < 6; i++)
+		rn_buf_addf(b, "%s\"%#" PRIx64 "\"", i ? "," : "", ev->args[i]);
+	rn_buf_adds(b, "],\"path\":");
+	rn_json_add_string(b, ev->path);
+	if (ev->path2) {
+		rn_buf_adds(b, ",\"path2\":");
+		rn_json_add_string(b, ev->path2);
+	}
+	if (ev->argv) {
+		const char *a = ev->argv;
+		uint32_t k;
+
+		rn_buf_adds(b, ",\"argv\":[");
+		for (k = 0; k < ev->nargv; k++, a += strlen(a) + 1) {
+			if (k)
+				rn_buf_addc(b, ',');
+			rn_json_add_string(b, a);
+		}
+		rn_buf_addf(b, "],\"argv_more\":%s", ev->argv_more ? "true" : "false");
+	}
+	if (ev->flags & RN_SC_UNFINISHED)
+		rn_buf_adds(b, ",\"ret\":null,\"errno\":null");
+	else if (ev->err)
+		rn_buf_addf(b, ",\"ret\":%" PRId64 ",\"errno\":\"%s\"", ev->ret,
+			    rn_errno_name(ev->err));
+	else
+		rn_buf_addf(b, ",\"ret\":%" PRId64 ",\"errno\":null", ev->ret);
+	rn_buf_addf(b,
+		    ",\"start_ns\":%" PRIu64 ",\"duration_ns\":%" PRIu64
+		    ",\"unfinished\":%s,\"restarted\":%s}",
+		    ev->start_ns, ev->duration_ns, ev->flags & RN_SC_UNFINISHED ? "true" : "false",
+		    ev->flags & RN_SC_RESTARTED ? "true" : "false");
+}
+
+void rn_json_add_process(struct rn_buf *b, const struct rn_trace *t, const struct rn_process *p,
+			 char event)
+{
+	rn_buf_addc(b, '{');
+	if (event)
+		rn_buf_addf(b, "\"type\":\"process\",\"event\":\"%s\",",
+			    event == 'f' ? "fork" : event == 'e' ? "exec" : "exit");
+	rn_buf_addf(b, "\"pid\":%d,\"ppid\":%d,\"exe\":", (int)p->pid, (int)p->ppid);
+	rn_json_add_string(b, p->exe);
+	rn_buf_adds(b, ",\"comm\":");
+	rn_json_add_string(b, p->comm);
+	rn_buf_adds(b, ",\"build_id\":");
+	rn_json_add_string(b, p->build_id[0] ? p->build_id : NULL);
+	rn_buf_addf(b,
+		    ",\"elf_machine\":%u,\"nthreads\":%u,\"start_ns\":%" PRIu64
+		    ",\"exec_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64 ",\"end\":\"%s\"",
+		    (unsigned)p->elf_machine, (unsigned)p->nthreads, p->start_ns, p->exec_ns,
+		    p->end_ns, proc_end_name(p->end));
+	if (p->end == RN_PROC_EXITED)
+		rn_buf_addf(b, ",\"exit_code\":%d,\"signal\":null", p->exit_code);
+	else if (p->end == RN_PROC_SIGNALED || p->end == RN_PROC_LOST)
+		rn_buf_addf(b, ",\"exit_code\":null,\"signal\":\"%s\"",
+			    p->term_signal ? rn_signal_name(p->term_signal) : "SIGKILL");
+	else
+		rn_buf_adds(b, ",\"exit_code\":null,\"signal\":null");
+	rn_buf_addf(b, ",\"core_dumped\":%s", p->core_dumped ? "true" : "false");
+	if (p->reaped_by >= 0 && (size_t)p->reaped_by < t->nprocs)
+		rn_buf_addf(b, ",\"reaped_by\":%d,\"reaped_ns\":%" PRIu64,
+			    (int)t->procs[p->reaped_by].pid, p->reaped_ns);
+	else
+		rn_buf_adds(b, ",\"reaped_by\":null,\"reaped_ns\":null");
+	rn_buf_addf(b,
+		    ",\"vm_hwm_bytes\":%" PRIu64 ",\"alloc_peak_bytes\":%" PRIu64
+		    ",\"alloc_total_bytes\":%" PRIu64 ",\"syscalls\":%" PRIu64
+		    ",\"syscall_errors\":%" PRIu64 ",\"syscall_ns\":%" PRIu64 "}",
+		    p->vm_hwm_bytes, p->alloc_peak_bytes, p->alloc_total_bytes, p->syscalls,
+		    p->syscall_errors, p->syscall_ns);
+}
+
+void rn_json_add_summary(struct rn_buf *b, const struct rn_trace *t)
+{
+	size_t nrows, i;
+	struct rn_summary_row *rows = rn_trace_summary_rows(t, &nrows);
+
+	rn_buf_addc(b, '[');
+	for (i = 0; i < nrows; i++) {
+		const struct rn_syscall_stat *s = &rows[i].s;
+
+		rn_buf_adds(b, i ? ",{\"syscall\":" : "{\"syscall\":");
+		rn_json_add_string(b, rn_syscall_name(rows[i].nr));
+		rn_buf_addf(b,
+			    ",\"nr\":%d,\"calls\":%" PRIu64 ",\"errors\":%" PRIu64
+			    ",\"total_ns\":%" PRIu64 ",\"min_ns\":%" PRIu64 ",\"max_ns\":%" PRIu64
+			    "}",
+			    rows[i].nr, s->calls, s->errors, s->total_ns, s->min_ns, s->max_ns);
+	}
+	rn_buf_addc(b, ']');
+	free(rows);
+}
+
+void rn_json_add_run_members(struct rn_buf *b, const struct rn_trace *t)
+{
+	uint64_t errors = 0;
+	size_t i;
+
+	for (i = 0; i < t->nprocs; i++)
+		errors += t->procs[i].syscall_errors;
+	rn_buf_addf(b, "\"status\":\"%s\",\"error\":", run_status_name(t->status));
+	rn_json_add_string(b, t->error);
+	rn_buf_addf(b,
+		    ",\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64 ",\"wall_ns\":%" PRIu64
+		    ",\"process_count\":%zu,\"syscalls\":%" PRIu64 ",\"syscall_errors\":%" PRIu64
+		    ",\"peak_rss_bytes\":%" PRIu64 ",\"max_rss_bytes\":%" PRIu64
+		    ",\"alloc_peak_bytes\":%" PRIu64 ",\"alloc_total_bytes\":%" PRIu64
+		    ",\"filtered\":%s,\"counts_only\":%s",
+		    t->start_ns, t->end_ns, rn_trace_wall_ns(t), t->nprocs,
+		    rn_trace_total_syscalls(t), errors, t->peak_rss_bytes, t->max_rss_bytes,
+		    t->alloc_peak_bytes, t->alloc_total_bytes, t->filtered ? "true" : "false",
+		    t->counts_only ? "true" : "false");
+}

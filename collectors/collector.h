@@ -129,9 +129,11 @@ uint32_t rn_collector_mask_of(const char *name);
  * beforehand). Blocks until the whole tree is gone or the timeout expires.
  *
  * Returns 0 when the run happened (check t->status: a target that crashed or timed out is a
- * successful run with a non-OK status), -RN_ENOEXEC style negative codes when it could not
- * start: the reason is in t->error. -ECANCELED when renacer was interrupted (SIGINT/SIGTERM;
- * the tree is killed and reaped first, t->status is RN_RUN_INTERRUPTED).
+ * successful run with a non-OK status), or a negative errno when it could not start: the
+ * child's errno from exec, chdir or the seccomp set-up (-ENOEXEC when the child reported none),
+ * -errno of a failed fork, pipe or wait, -ENOTSUP for a collector that is unavailable; the
+ * reason is in t->error. -ECANCELED when renacer was interrupted (SIGINT/SIGTERM; the tree is
+ * killed and reaped first, t->status is RN_RUN_INTERRUPTED).
  */
 int rn_run_target(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_run_result *res);
 

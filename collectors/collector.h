@@ -40,6 +40,21 @@ enum rn_gpu_mode {
 	RN_GPU_MODE_DISPATCH,   /* a pair per dispatch/copy/render pass (serializes the GPU) */
 };
 
+/*
+ * The collector list, written once: X(name, mask bit). RN_TARGET_COLLECTORS are those a target
+ * names in renacer.toml `collectors = [...]`; RN_COLLECTORS adds those chosen by a target's
+ * `driver` instead (ebpf). The registry (collectors/registry.c: rn_collectors, the name and
+ * mask look-ups), the config parser, its error messages and the key's documentation are all
+ * derived from it. Each name has an ops table `rn_<name>_collector` in its folder.
+ */
+#define RN_TARGET_COLLECTORS(X)                                                               \
+	X(ptrace, RN_COLLECT_PTRACE)                                                          \
+	X(vulkan, RN_COLLECT_VULKAN)                                                          \
+	X(cuda, RN_COLLECT_CUDA)
+#define RN_COLLECTORS(X)                                                                      \
+	RN_TARGET_COLLECTORS(X)                                                               \
+	X(ebpf, RN_COLLECT_EBPF)
+
 /* Which collectors watch a run (enum rn_collector_mask). */
 enum rn_collector_mask {
 	RN_COLLECT_PTRACE = 1 << 0, /* syscalls, process tree, memory */
@@ -116,6 +131,10 @@ struct rn_collector_ops {
 
 /* The registry: every known collector, built or stub, NULL-terminated. */
 extern const struct rn_collector_ops *const rn_collectors[];
+
+/* The names a target may give in `collectors` (RN_TARGET_COLLECTORS), NULL-terminated, static
+ * storage. */
+extern const char *const rn_target_collector_names[];
 
 /* The collector named `name`, or NULL. */
 const struct rn_collector_ops *rn_collector_find(const char *name);

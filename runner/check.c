@@ -585,9 +585,12 @@ static struct rn_behaviour *run_sinks(const struct target_runs *tr, struct rn_tr
 	struct rn_behaviour *bh;
 	struct rn_trace_sink sink;
 
-	if (tr->spool && rn_trace_spool_enable(t))
+	if (tr->spool && rn_trace_spool_enable(t)) {
 		rn_warn("target '%s': cannot create the span spool; anti-patterns and the "
 			"timeline will lack span detail", tr->tc->name);
+		rn_trace_add_gap(t, RN_GAP_SPOOL, RN_GAP_SPAN_DETAIL, "ptrace", 0,
+				 "the span spool could not be created");
+	}
 	if (!tr->behave)
 		return NULL;
 	bh = rn_behaviour_new(tr->cfg->semantic);
@@ -1133,6 +1136,23 @@ static void check_run(struct check *c, size_t idx)
 		c->interrupted = rn_run_interrupted();
 }
 
+/* Known data loss against a golden comparison: the GPU metrics read GPU spans; the span and
+ * copy counts can only have been lowered by lost spans. */
+static void golden_gaps(const struct rn_target_result *r, struct rn_verdict_result *v)
+{
+	static const struct {
+		const char *name;
+		bool count;
+	} gpu[] = { { "golden:gpu_busy", false },
+		    { "golden:gpu_dispatches", true },
+		    { "golden:gpu_copy_bytes", true } };
+	size_t i;
+
+	for (i = 0; i < sizeof(gpu) / sizeof(gpu[0]); i++)
+		if (v->assertion && !strcmp(v->assertion, gpu[i].name))
+			rn_verdict_apply_gaps(r, RN_GAP_GPU_SPANS, gpu[i].count, v);
+}
+
 /* The verdicts of selected target `idx`: its assertions, its golden trace, and ERROR for a
  * target that failed to run and has no other verdict. */
 static void judge_target(struct check *c, size_t idx)
@@ -1147,10 +1167,13 @@ static void judge_target(struct check *c, size_t idx)
 		if (rn_assertion_applies(&cfg->assertions[k], tc->name))
 			rn_assertion_evaluate(&cfg->assertions[k], r, rn_target_report_push(tv));
 	if (!c->o.no_golden && cfg->regression.enabled && !c->interrupted) {
+		size_t first = tv->nverdicts;
 		int rc = compare_golden(cfg, tc, r, tv);
 
 		if (rc && !c->worst)
 			c->worst = rc;
+		for (k = first; k < tv->nverdicts; k++)
+			golden_gaps(r, &tv->verdicts[k]);
 	}
 	if (r->status != RN_RUN_OK && !tv->nverdicts) {
 		/* A target with no assertion that failed to run still shows up as ERROR. */

@@ -41,19 +41,22 @@ enum rn_gpu_mode {
 };
 
 /*
- * The collector list, written once: X(name, mask bit). RN_TARGET_COLLECTORS are those a target
- * names in renacer.toml `collectors = [...]`; RN_COLLECTORS adds those chosen by a target's
- * `driver` instead (ebpf). The registry (collectors/registry.c: rn_collectors, the name and
- * mask look-ups), the config parser, its error messages and the key's documentation are all
- * derived from it. Each name has an ops table `rn_<name>_collector` in its folder.
+ * The collector list, written once: X(name, mask bit, what it records). RN_TARGET_COLLECTORS
+ * are those a target names in renacer.toml `collectors = [...]`; RN_DRIVER_COLLECTORS are
+ * chosen by a target's `driver` instead (ebpf replaces ptrace). The registry
+ * (collectors/registry.c: rn_collectors, the name and mask look-ups), run.c's selection, the
+ * config parser and its messages, `renacer help tables` and the README's collector table are
+ * all derived from it. Each name has an ops table `rn_<name>_collector` in its folder.
  */
 #define RN_TARGET_COLLECTORS(X)                                                               \
-	X(ptrace, RN_COLLECT_PTRACE)                                                          \
-	X(vulkan, RN_COLLECT_VULKAN)                                                          \
-	X(cuda, RN_COLLECT_CUDA)
+	X(ptrace, RN_COLLECT_PTRACE, "every syscall of the process tree, processes, memory")   \
+	X(vulkan, RN_COLLECT_VULKAN, "GPU work of Vulkan programs, timed by an injected layer") \
+	X(cuda, RN_COLLECT_CUDA, "CUDA kernels and copies, through a CUPTI injection library")
+#define RN_DRIVER_COLLECTORS(X)                                                               \
+	X(ebpf, RN_COLLECT_EBPF, "syscall counts and the process tree, counted in the kernel")
 #define RN_COLLECTORS(X)                                                                      \
 	RN_TARGET_COLLECTORS(X)                                                               \
-	X(ebpf, RN_COLLECT_EBPF)
+	RN_DRIVER_COLLECTORS(X)
 
 /* Which collectors watch a run (enum rn_collector_mask). */
 enum rn_collector_mask {

@@ -7,11 +7,11 @@
 #include "cuda/cuda.h"
 #include "ebpf/ebpf.h"
 
-#define OPS_OF(name, bit) &rn_##name##_collector,
+#define OPS_OF(name, bit, desc) &rn_##name##_collector,
 const struct rn_collector_ops *const rn_collectors[] = { RN_COLLECTORS(OPS_OF) NULL };
 #undef OPS_OF
 
-#define NAME_OF(name, bit) #name,
+#define NAME_OF(name, bit, desc) #name,
 const char *const rn_target_collector_names[] = { RN_TARGET_COLLECTORS(NAME_OF) NULL };
 #undef NAME_OF
 
@@ -27,7 +27,7 @@ const struct rn_collector_ops *rn_collector_find(const char *name)
 
 uint32_t rn_collector_mask_of(const char *name)
 {
-#define MASK_OF(id, bit)                                                                      \
+#define MASK_OF(id, bit, desc)                                                                \
 	if (!strcmp(#id, name))                                                               \
 		return bit;
 	RN_COLLECTORS(MASK_OF)

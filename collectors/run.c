@@ -606,7 +606,7 @@ static bool dispatch(struct run *r, struct run_event *ev)
 
 static int select_collectors(struct run *r)
 {
-#define NAME_BIT(id, mask) { mask, #id },
+#define NAME_BIT(id, mask, desc) { mask, #id },
 	static const struct {
 		uint32_t bit;
 		const char *name;

@@ -26,13 +26,10 @@
 #include "preflight.h"
 #include "history.h"
 #include "judging.h"
-#include "junit.h"
 #include "log.h"
 #include "otlp.h"
-#include "perfetto.h"
 #include "report.h"
 #include "reporter.h"
-#include "results.h"
 #include "shard.h"
 #include "xalloc.h"
 

@@ -9,15 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "config.h"
 #include "exitcode.h"
-#include "github.h"
-#include "junit.h"
-#include "history.h"
 #include "log.h"
 #include "otlp.h"
 #include "report.h"

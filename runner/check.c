@@ -840,8 +840,6 @@ static char *path_join(const char *dir, const char *name, const char *ext)
 
 /* Golden comparison of one target: appends verdicts. Returns RN_EXIT_CONFIG when the golden
  * file is unusable (reported as ERROR verdict too), else 0. */
-static char **relative_argv(const struct rn_config *cfg, char *const *argv);
-
 static int compare_golden(const struct rn_config *cfg, const struct rn_target_cfg *tc,
 			  struct rn_target_result *r, struct rn_target_report *tv)
 {
@@ -884,12 +882,10 @@ static int compare_golden(const struct rn_config *cfg, const struct rn_target_cf
 		return RN_EXIT_CONFIG;
 	}
 	{
-		char **argv_rel = relative_argv(cfg, tc->argv);
+		char **argv_rel = rn_report_golden_argv(cfg, tc->argv);
 
 		rn_golden_identity_warn(&g, rel, r->name, (const char *const *)argv_rel);
-		for (i = 0; argv_rel[i]; i++)
-			free(argv_rel[i]);
-		free(argv_rel);
+		rn_otlp_argv_free(argv_rel);
 	}
 	if (rn_target_result_measured(r) && r->status == RN_RUN_OK &&
 	    !rn_golden_compare(&g, rel, r, &cfg->regression, &out, &nout)) {
@@ -1341,32 +1337,13 @@ int rn_cmd_validate(int argc, char **argv)
 	return RN_EXIT_OK;
 }
 
-/* argv as a golden trace records it: paths inside the config dir made relative to it, and
- * secrets redacted ([report] redact), since golden traces are committed. */
-static char **relative_argv(const struct rn_config *cfg, char *const *argv)
-{
-	size_t n = 0, i, dl = strlen(cfg->dir);
-	char **rel, **out;
-
-	while (argv[n])
-		n++;
-	rel = rn_xcalloc(n + 1, sizeof(*rel));
-	for (i = 0; i < n; i++) {
-		if (!strncmp(argv[i], cfg->dir, dl) && argv[i][dl] == '/')
-			rel[i] = rn_xstrdup(argv[i] + dl + 1);
-		else
-			rel[i] = rn_xstrdup(argv[i]);
-	}
-	out = rn_redact_argv((const char *const *)rel, (const char *const *)cfg->redact);
-	rn_otlp_argv_free(rel);
-	return out;
-}
-
 int rn_cmd_golden(int argc, char **argv)
 {
 	struct check_opts o;
 	struct rn_config cfg;
-	size_t i, k, idx = 0, nsel = 0;
+	struct rn_report_outputs out;
+	struct rn_outcome oc;
+	size_t i, idx = 0, nsel = 0;
 	int first, rc;
 
 	opts_init(&o);
@@ -1406,12 +1383,19 @@ int rn_cmd_golden(int argc, char **argv)
 	for (i = 0; i < cfg.ntargets; i++)
 		nsel += selected(&o, cfg.targets[i].name);
 	o.min_runs = cfg.golden_runs;
+	memset(&out, 0, sizeof(out));
+	out.golden_dir = cfg.golden_dir;
+	out.history = o.history;
+	out.color = o.color;
+	out.quiet = o.quiet;
+	memset(&oc, 0, sizeof(oc));
+	oc.cfg = &cfg;
+	oc.config_path = cfg.path;
+	oc.ntargets = 1;
 	for (i = 0; i < cfg.ntargets; i++) {
 		const struct rn_target_cfg *tc = &cfg.targets[i];
 		struct rn_target_result r;
-		char *path;
-		char **rel;
-		struct rn_diag d;
+		const char *const *cmd = (const char *const *)tc->argv;
 
 		if (!selected(&o, tc->name))
 			continue;
@@ -1430,26 +1414,11 @@ int rn_cmd_golden(int argc, char **argv)
 			rc = RN_EXIT_TARGET;
 			continue;
 		}
-		rn_golden_noise_report(&r, &cfg.regression);
-		path = path_join(cfg.golden_dir, tc->name, ".json");
-		rel = relative_argv(&cfg, tc->argv);
-		rn_diag_init(&d, path, NULL, 0);
-		if (rn_golden_write(path, &r, (const char *const *)rel, &d)) {
-			rn_diag_print(&d, o.color);
+		/* the golden-files reporter, for this one target */
+		oc.targets = &r;
+		oc.argv = &cmd;
+		if (rn_golden_reporter.write(&out, &oc))
 			rc = RN_EXIT_OUTPUT;
-		} else {
-			struct rn_target_report tr = { .result = &r };
-
-			if (!o.quiet)
-				fprintf(stderr, "wrote %s (%zu timing run%s, %zu counting run%s)\n",
-					path, r.nruns, r.nruns == 1 ? "" : "s", r.ncounts,
-					r.ncounts == 1 ? "" : "s");
-			rn_history_record(&cfg, o.history, "golden", &tr, 1, 0, o.quiet);
-		}
-		for (k = 0; rel[k]; k++)
-			free(rel[k]);
-		free(rel);
-		free(path);
 		rn_target_result_release(&r);
 	}
 out:

@@ -3,15 +3,20 @@
  */
 #include "reporter.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "baseline.h"
+#include "buf.h"
 #include "config.h"
+#include "diag.h"
+#include "golden.h"
 #include "exitcode.h"
 #include "github.h"
 #include "history.h"
+#include "judging.h"
 #include "junit.h"
 #include "log.h"
 #include "otlp.h"
@@ -45,6 +50,70 @@ static struct rn_target_result *sides_of(const struct rn_outcome *oc, size_t *n)
 	memcpy(sides, oc->targets, oc->ntargets * sizeof(*sides));
 	memcpy(sides + oc->ntargets, oc->bases, oc->ntargets * sizeof(*sides));
 	return sides;
+}
+
+char **rn_report_golden_argv(const struct rn_config *cfg, char *const *argv)
+{
+	size_t n = 0, i, dl = strlen(cfg->dir);
+	char **rel, **out;
+
+	while (argv[n])
+		n++;
+	rel = rn_xcalloc(n + 1, sizeof(*rel));
+	for (i = 0; i < n; i++) {
+		if (!strncmp(argv[i], cfg->dir, dl) && argv[i][dl] == '/')
+			rel[i] = rn_xstrdup(argv[i] + dl + 1);
+		else
+			rel[i] = rn_xstrdup(argv[i]);
+	}
+	out = rn_redact_argv((const char *const *)rel, (const char *const *)cfg->redact);
+	rn_otlp_argv_free(rel);
+	return out;
+}
+
+/* One target's golden trace and its history entry. Returns 0 or RN_EXIT_OUTPUT. */
+static int write_golden_of(const struct rn_report_outputs *out, const struct rn_outcome *oc,
+			   size_t i)
+{
+	const struct rn_target_result *r = &oc->targets[i];
+	struct rn_target_report tr = { .result = (struct rn_target_result *)r };
+	char **rel = rn_report_golden_argv(oc->cfg, (char *const *)oc->argv[i]);
+	struct rn_diag d;
+	struct rn_buf b;
+	char *path;
+	int rc = 0;
+
+	rn_golden_noise_report(r, &oc->cfg->regression);
+	rn_buf_init(&b, 0);
+	rn_buf_addf(&b, "%s/%s.json", out->golden_dir, r->name);
+	path = rn_buf_detach(&b, NULL);
+	rn_diag_init(&d, path, NULL, 0);
+	if (rn_golden_write(path, r, (const char *const *)rel, &d)) {
+		rn_diag_print(&d, out->color);
+		rc = RN_EXIT_OUTPUT;
+	} else {
+		if (!out->quiet)
+			fprintf(stderr, "wrote %s (%zu timing run%s, %zu counting run%s)\n", path,
+				r->nruns, r->nruns == 1 ? "" : "s", r->ncounts,
+				r->ncounts == 1 ? "" : "s");
+		rn_history_record(oc->cfg, out->history, "golden", &tr, 1, 0, out->quiet);
+	}
+	rn_otlp_argv_free(rel);
+	free(path);
+	return rc;
+}
+
+static int write_golden(const struct rn_report_outputs *out, const struct rn_outcome *oc)
+{
+	size_t i;
+	int rc = 0;
+
+	if (!out->golden_dir || !oc->cfg)
+		return 0;
+	for (i = 0; i < oc->ntargets; i++)
+		if (write_golden_of(out, oc, i))
+			rc = RN_EXIT_OUTPUT;
+	return rc;
 }
 
 static int write_junit(const struct rn_report_outputs *out, const struct rn_outcome *oc)
@@ -228,6 +297,7 @@ static int write_console(const struct rn_report_outputs *out, const struct rn_ou
 	return 0;
 }
 
+const struct rn_reporter_ops rn_golden_reporter = { "golden", write_golden };
 static const struct rn_reporter_ops junit_reporter = { "junit", write_junit };
 static const struct rn_reporter_ops timeline_reporter = { "timeline", write_timeline };
 static const struct rn_reporter_ops otlp_file_reporter = { "otlp-file", write_otlp_file };
@@ -240,9 +310,9 @@ static const struct rn_reporter_ops baseline_reporter = { "baseline", write_base
 static const struct rn_reporter_ops console_reporter = { "console", write_console };
 
 const struct rn_reporter_ops *const rn_reporters[] = {
-	&junit_reporter,   &timeline_reporter, &otlp_file_reporter, &otlp_export_reporter,
-	&bench_reporter,   &results_reporter,  &github_reporter,    &history_reporter,
-	&baseline_reporter, &console_reporter, NULL,
+	&rn_golden_reporter, &junit_reporter,	 &timeline_reporter, &otlp_file_reporter,
+	&otlp_export_reporter, &bench_reporter, &results_reporter,  &github_reporter,
+	&history_reporter,   &baseline_reporter, &console_reporter,  NULL,
 };
 
 int rn_report_all(const struct rn_report_outputs *out, struct rn_outcome *oc)

@@ -7,9 +7,11 @@
  *     struct rn_report_outputs out = { junit path, OTLP settings, ... };
  *     exit_code = rn_report_all(&out, &oc);
  *
- * Reporters, in the order they run (rn_reporters): JUnit XML, timeline (Perfetto), OTLP file,
- * OTLP export, github-action-benchmark JSON, results file (shards), GitHub Actions, history,
- * the baseline table, the console table. Each writes only when its output is asked for. A
+ * Reporters, in the order they run (rn_reporters): golden files, JUnit XML, timeline
+ * (Perfetto), OTLP file, OTLP export, github-action-benchmark JSON, results file (shards),
+ * GitHub Actions, history, the baseline table, the console table. Each writes only when its
+ * output is asked for. `renacer golden update` calls only rn_golden_reporter, once per target
+ * that ran cleanly, so each golden trace is written as soon as its runs end. A
  * reporter that fails gives the exit code of its failure (RN_EXIT_OUTPUT for a file,
  * RN_EXIT_FAIL for a required OTLP export), which replaces the outcome's exit code only
  * while that is still RN_EXIT_OK; later reporters (GitHub, history, console) see the updated
@@ -68,6 +70,9 @@ struct rn_report_outputs {
 	const struct rn_otlp_context *otlp_ctx; /* trace and span ids handed to the targets */
 	const char *bench_json;               /* github-action-benchmark JSON path, or NULL */
 	const char *results;                  /* results file path (--results), or NULL */
+	const char *golden_dir;               /* golden update: write each target's golden trace
+					       * <dir>/<target>.json and its history entry
+					       * ("golden"), or NULL */
 	bool github;                          /* GitHub Actions annotations and summary */
 	bool history;                         /* --history: record even without [history] */
 	const char *history_source;           /* "check" or "merge": the history entry's kind */
@@ -85,6 +90,19 @@ struct rn_reporter_ops {
 
 /* Every reporter in the order they run; NULL-terminated. */
 extern const struct rn_reporter_ops *const rn_reporters[];
+
+/* The golden-files reporter of the table (out->golden_dir): for each target of the outcome,
+ * the noise report, the golden trace written atomically ("wrote PATH (...)" unless quiet) and
+ * one history entry; a write that fails prints its diagnostic and gives RN_EXIT_OUTPUT, the
+ * other targets are still written. The targets must have run cleanly. */
+extern const struct rn_reporter_ops rn_golden_reporter;
+
+/*
+ * argv as a golden trace records it: arguments inside the config's directory made relative
+ * to it, and secrets redacted ([report] redact), since golden traces are committed. Returns a
+ * NULL-terminated copy; free with rn_otlp_argv_free.
+ */
+char **rn_report_golden_argv(const struct rn_config *cfg, char *const *argv);
 
 /*
  * Run every reporter of rn_reporters over `oc` with the settings `out`, updating

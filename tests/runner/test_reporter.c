@@ -1,7 +1,7 @@
 /*
  * test_reporter.c - the reporter table (runner/reporter.h): the order every output is written
- * in, and how a failing output changes the exit code (only while it is still OK; later
- * reporters see the raised code).
+ * in, how a failing output changes the exit code (only while it is still OK; later reporters
+ * see the raised code), and the golden-files reporter.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,10 +19,10 @@
 
 static void test_reporter_order(void **state)
 {
-	static const char *const order[] = { "junit",	 "timeline",	"otlp-file",
-					     "otlp-export", "bench-json", "results",
-					     "github",	 "history",	"baseline",
-					     "console",	 NULL };
+	static const char *const order[] = { "golden",	    "junit",	  "timeline",
+					     "otlp-file",   "otlp-export", "bench-json",
+					     "results",	    "github",	  "history",
+					     "baseline",    "console",	  NULL };
 	size_t i;
 
 	(void)state;

@@ -14,7 +14,9 @@
 
 #include <cmocka.h>
 
+#include "config.h"
 #include "exitcode.h"
+#include "otlp.h"
 #include "reporter.h"
 
 static void test_reporter_order(void **state)
@@ -92,11 +94,48 @@ static void test_reporter_failed_output_sets_exit_code(void **state)
 	rn_target_result_release(&r);
 }
 
+static void test_reporter_golden_files(void **state)
+{
+	static const char *const cmd[] = { "/tmp/cfgdir/app", "--token=abc", NULL };
+	const char *const *argv[] = { cmd };
+	struct rn_target_result r;
+	struct rn_target_report tv;
+	struct rn_outcome oc;
+	struct rn_report_outputs out;
+	struct rn_config cfg;
+	char **rel;
+
+	(void)state;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.dir = (char *)"/tmp/cfgdir";
+	cfg.path = (char *)"/tmp/cfgdir/renacer.toml";
+	one_target(&r, &tv, &oc);
+	oc.cfg = &cfg;
+	oc.argv = argv;
+	memset(&out, 0, sizeof(out));
+	out.quiet = true;
+	/* not golden update: nothing to write */
+	assert_int_equal(rn_golden_reporter.write(&out, &oc), 0);
+	/* a golden trace that cannot be written (a target without measured runs, into a
+	 * directory that does not exist): its diagnostic, RN_EXIT_OUTPUT */
+	out.golden_dir = "/nonexistent/renacer-golden";
+	assert_int_equal(rn_golden_reporter.write(&out, &oc), RN_EXIT_OUTPUT);
+	/* committed argv: relative to the config's directory, secrets redacted */
+	rel = rn_report_golden_argv(&cfg, (char *const *)cmd);
+	assert_string_equal(rel[0], "app");
+	assert_null(strstr(rel[1], "abc"));
+	assert_null(rel[2]);
+	rn_otlp_argv_free(rel);
+	rn_target_report_release(&tv);
+	rn_target_result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reporter_order),
 		cmocka_unit_test(test_reporter_failed_output_sets_exit_code),
+		cmocka_unit_test(test_reporter_golden_files),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -53,7 +53,7 @@ static void usage(FILE *out)
 
 	fprintf(out, "usage: renacer <command> [options]\n\n"
 		     "renacer makes performance a CI gate: it runs programs under its collectors\n"
-		     "(ptrace syscalls, Vulkan GPU work), judges assertions and golden traces, and\n"
+		     "(renacer help tables lists them), judges assertions and golden traces, and\n"
 		     "writes a verdict, JUnit XML and OTLP traces.\n\ncommands:\n");
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(out, "  %-10s %s\n", commands[i].def->name, commands[i].def->summary);
@@ -103,10 +103,9 @@ static void man_page(FILE *out)
 	fputs(".SH NAME\nrenacer \\- make performance a CI gate\n.SH SYNOPSIS\n", out);
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(out, ".B %s\n.br\n", commands[i].def->usage);
-	fputs(".SH DESCRIPTION\nrenacer runs programs under its collectors (ptrace: every syscall of "
-	      "the process tree; vulkan: GPU work timed through an injected layer), judges the "
-	      "assertions of renacer.toml and the golden traces kept with the code, and writes a "
-	      "verdict, JUnit XML and OTLP traces.\n",
+	fputs(".SH DESCRIPTION\nrenacer runs programs under its collectors (COLLECTORS below), "
+	      "judges the assertions of renacer.toml and the golden traces kept with the code, and "
+	      "writes a verdict, JUnit XML and OTLP traces.\n",
 	      out);
 	for (i = 0; i < NCOMMANDS; i++) {
 		fprintf(out, ".SH %s\n", commands[i].def->name);

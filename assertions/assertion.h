@@ -165,6 +165,10 @@ struct rn_target_result {
 				     * owned, or NULL (the assertion then replays the spool) */
 	char *instructions_detail;  /* the Valgrind run's per-process instruction counts, one
 				     * "PID INSTRUCTIONS CMD" line each, owned, or NULL */
+	struct rn_trace_gap *gaps;  /* known data loss over the measured runs [ngaps]: one per
+				     * kind, scope and source with the largest count of one run
+				     * (0 when a run's was unknown) and the first reason, owned */
+	size_t ngaps;               /* gaps */
 	bool has_cpu_pressure;      /* cpu_pressure was measured */
 	double cpu_pressure;        /* share of the measured runs' wall time in which some
 				     * runnable task of the machine waited for a CPU, in [0, 1]
@@ -333,6 +337,32 @@ void rn_assertion_evaluate(const struct rn_assertion_spec *a, struct rn_target_r
  */
 void rn_equivalence_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
 			     struct rn_verdict_result *out);
+
+/*
+ * Known data loss against a verdict (assertions/gaps.c). `v` was judged on r's runs; the gaps
+ * of r->gaps whose scope is in `scopes` (enum rn_gap_scope) left its data incomplete. A PASS
+ * cannot stand as if the data were whole:
+ *   - a count that lost items could only have raised (`count_bound`, with a budget) stays
+ *     PASS when the observed value plus every lost item still fits the budget;
+ *   - such a count becomes NO DATA when the losses could reach the budget (or how many were
+ *     lost is unknown): the pass is not proven;
+ *   - any other metric (a time, a detection, behaviour) becomes WARN.
+ * The verdict's message gets each gap (source, kind, count, reason) and a changed verdict
+ * gets `reason`. Other verdicts are kept, with the gaps in their message. No-op without a
+ * matching gap.
+ */
+void rn_verdict_apply_gaps(const struct rn_target_result *r, uint32_t scopes, bool count_bound,
+			   struct rn_verdict_result *v);
+
+/* The gap scopes (enum rn_gap_scope) the metric of assertion `a` reads from the runs of `r`:
+ * GPU spans for span_count patterns that can match a GPU span ("gpu:..."), critical_path and
+ * anti_pattern; the span detail of the spool for anti_pattern and for equivalence replayed
+ * from the spool. 0 for memory_usage and instructions. */
+uint32_t rn_assertion_gap_scopes(const struct rn_assertion_spec *a,
+				 const struct rn_target_result *r);
+
+/* Fold the gaps of trace `t` (one measured run) into r->gaps, as described there. */
+void rn_target_result_add_gaps(struct rn_target_result *r, const struct rn_trace *t);
 
 /* Longest span name kept in a span_count top list, bytes including the NUL. */
 #define RN_SPAN_NAME_MAX 160

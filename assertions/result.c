@@ -285,6 +285,9 @@ void rn_target_result_release(struct rn_target_result *r)
 	rn_critical_path_release(&r->cp);
 	free(r->error);
 	free(r->instructions_detail);
+	for (i = 0; i < r->ngaps; i++)
+		free(r->gaps[i].reason);
+	free(r->gaps);
 	free(r->build_id);
 	rn_behaviour_free(r->behaviour);
 	memset(r, 0, sizeof(*r));
@@ -373,6 +376,7 @@ static void add_common(struct rn_target_result *r, const struct rn_trace *t)
 		r->status = t->status;
 	if (t->error && !r->error)
 		r->error = rn_xstrdup(t->error);
+	rn_target_result_add_gaps(r, t);
 }
 
 void rn_target_result_add_run(struct rn_target_result *r, struct rn_trace *t)

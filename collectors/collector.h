@@ -40,6 +40,24 @@ enum rn_gpu_mode {
 	RN_GPU_MODE_DISPATCH,   /* a pair per dispatch/copy/render pass (serializes the GPU) */
 };
 
+/*
+ * The collector list, written once: X(name, mask bit, what it records). RN_TARGET_COLLECTORS
+ * are those a target names in renacer.toml `collectors = [...]`; RN_DRIVER_COLLECTORS are
+ * chosen by a target's `driver` instead (ebpf replaces ptrace). The registry
+ * (collectors/registry.c: rn_collectors, the name and mask look-ups), run.c's selection, the
+ * config parser and its messages, `renacer help tables` and the README's collector table are
+ * all derived from it. Each name has an ops table `rn_<name>_collector` in its folder.
+ */
+#define RN_TARGET_COLLECTORS(X)                                                               \
+	X(ptrace, RN_COLLECT_PTRACE, "every syscall of the process tree, processes, memory")   \
+	X(vulkan, RN_COLLECT_VULKAN, "GPU work of Vulkan programs, timed by an injected layer") \
+	X(cuda, RN_COLLECT_CUDA, "CUDA kernels and copies, through a CUPTI injection library")
+#define RN_DRIVER_COLLECTORS(X)                                                               \
+	X(ebpf, RN_COLLECT_EBPF, "syscall counts and the process tree, counted in the kernel")
+#define RN_COLLECTORS(X)                                                                      \
+	RN_TARGET_COLLECTORS(X)                                                               \
+	RN_DRIVER_COLLECTORS(X)
+
 /* Which collectors watch a run (enum rn_collector_mask). */
 enum rn_collector_mask {
 	RN_COLLECT_PTRACE = 1 << 0, /* syscalls, process tree, memory */
@@ -117,6 +135,10 @@ struct rn_collector_ops {
 /* The registry: every known collector, built or stub, NULL-terminated. */
 extern const struct rn_collector_ops *const rn_collectors[];
 
+/* The names a target may give in `collectors` (RN_TARGET_COLLECTORS), NULL-terminated, static
+ * storage. */
+extern const char *const rn_target_collector_names[];
+
 /* The collector named `name`, or NULL. */
 const struct rn_collector_ops *rn_collector_find(const char *name);
 
@@ -129,9 +151,11 @@ uint32_t rn_collector_mask_of(const char *name);
  * beforehand). Blocks until the whole tree is gone or the timeout expires.
  *
  * Returns 0 when the run happened (check t->status: a target that crashed or timed out is a
- * successful run with a non-OK status), -RN_ENOEXEC style negative codes when it could not
- * start: the reason is in t->error. -ECANCELED when renacer was interrupted (SIGINT/SIGTERM;
- * the tree is killed and reaped first, t->status is RN_RUN_INTERRUPTED).
+ * successful run with a non-OK status), or a negative errno when it could not start: the
+ * child's errno from exec, chdir or the seccomp set-up (-ENOEXEC when the child reported none),
+ * -errno of a failed fork, pipe or wait, -ENOTSUP for a collector that is unavailable; the
+ * reason is in t->error. -ECANCELED when renacer was interrupted (SIGINT/SIGTERM; the tree is
+ * killed and reaped first, t->status is RN_RUN_INTERRUPTED).
  */
 int rn_run_target(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_run_result *res);
 

@@ -7,13 +7,13 @@
 #include "cuda/cuda.h"
 #include "ebpf/ebpf.h"
 
-const struct rn_collector_ops *const rn_collectors[] = {
-	&rn_ptrace_collector,
-	&rn_vulkan_collector,
-	&rn_cuda_collector,
-	&rn_ebpf_collector,
-	NULL,
-};
+#define OPS_OF(name, bit, desc) &rn_##name##_collector,
+const struct rn_collector_ops *const rn_collectors[] = { RN_COLLECTORS(OPS_OF) NULL };
+#undef OPS_OF
+
+#define NAME_OF(name, bit, desc) #name,
+const char *const rn_target_collector_names[] = { RN_TARGET_COLLECTORS(NAME_OF) NULL };
+#undef NAME_OF
 
 const struct rn_collector_ops *rn_collector_find(const char *name)
 {
@@ -27,18 +27,10 @@ const struct rn_collector_ops *rn_collector_find(const char *name)
 
 uint32_t rn_collector_mask_of(const char *name)
 {
-	static const struct {
-		const char *name;
-		uint32_t bit;
-	} bits[] = {
-		{ "ptrace", RN_COLLECT_PTRACE },
-		{ "vulkan", RN_COLLECT_VULKAN },
-		{ "cuda", RN_COLLECT_CUDA },
-		{ "ebpf", RN_COLLECT_EBPF },
-	};
-
-	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
-		if (!strcmp(bits[i].name, name))
-			return bits[i].bit;
+#define MASK_OF(id, bit, desc)                                                                \
+	if (!strcmp(#id, name))                                                               \
+		return bit;
+	RN_COLLECTORS(MASK_OF)
+#undef MASK_OF
 	return 0;
 }

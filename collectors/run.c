@@ -606,13 +606,12 @@ static bool dispatch(struct run *r, struct run_event *ev)
 
 static int select_collectors(struct run *r)
 {
+#define NAME_BIT(id, mask, desc) { mask, #id },
 	static const struct {
 		uint32_t bit;
 		const char *name;
-	} names[] = { { RN_COLLECT_PTRACE, "ptrace" },
-		       { RN_COLLECT_VULKAN, "vulkan" },
-		       { RN_COLLECT_CUDA, "cuda" },
-		       { RN_COLLECT_EBPF, "ebpf" } };
+	} names[] = { RN_COLLECTORS(NAME_BIT) };
+#undef NAME_BIT
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {

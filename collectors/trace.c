@@ -106,6 +106,9 @@ void rn_trace_release(struct rn_trace *t)
 		free(t->gpu[i].name);
 	free(t->gpu);
 	free(t->error);
+	for (i = 0; i < t->ngaps; i++)
+		free(t->gaps[i].reason);
+	free(t->gaps);
 	if (t->spool)
 		fclose(t->spool);
 	if (m) {
@@ -389,6 +392,47 @@ void rn_trace_fail(struct rn_trace *t, enum rn_run_status status, const char *fm
 	free(t->error);
 	t->error = rn_xstrdup(tmp);
 	t->status = status;
+}
+
+void rn_trace_add_gap(struct rn_trace *t, enum rn_gap_kind kind, uint32_t scope,
+		      const char *source, uint64_t count, const char *fmt, ...)
+{
+	struct rn_trace_gap *g;
+	va_list ap;
+	char tmp[512];
+	size_t i;
+
+	for (i = 0; i < t->ngaps; i++) {
+		g = &t->gaps[i];
+		if (g->kind == kind && g->scope == scope && !strcmp(g->source, source)) {
+			/* unknown stays unknown: a count of 0 means "how many is not known" */
+			g->count = g->count && count ? g->count + count : 0;
+			return;
+		}
+	}
+	va_start(ap, fmt);
+	vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	t->gaps = rn_xrealloc(t->gaps, (t->ngaps + 1) * sizeof(*t->gaps));
+	g = &t->gaps[t->ngaps++];
+	g->kind = kind;
+	g->scope = scope;
+	g->source = source;
+	g->count = count;
+	g->reason = rn_xstrdup(tmp);
+}
+
+const char *rn_gap_kind_name(enum rn_gap_kind kind)
+{
+	switch (kind) {
+	case RN_GAP_DROPPED:
+		return "dropped";
+	case RN_GAP_UNTIMED:
+		return "untimed";
+	case RN_GAP_SPOOL:
+		return "spool";
+	}
+	return "?";
 }
 
 int rn_trace_spool_enable(struct rn_trace *t)

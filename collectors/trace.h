@@ -197,6 +197,37 @@ enum rn_run_status {
 	RN_RUN_ERROR,         /* a collector failed; see rn_trace.error */
 };
 
+/* What a gap leaves incomplete (enum rn_gap_scope). */
+enum rn_gap_scope {
+	RN_GAP_GPU_SPANS = 1 << 0,   /* GPU spans (span_count over gpu:* names, gpu_* metrics,
+				      * GPU anti-patterns) */
+	RN_GAP_SPAN_DETAIL = 1 << 1, /* the per-span replay of the spool (anti-patterns,
+				      * equivalence without a live recording, timeline, OTLP
+				      * "all"); counts are unaffected */
+};
+
+/* Kinds of known data loss (enum rn_gap_kind). */
+enum rn_gap_kind {
+	RN_GAP_DROPPED = 0, /* spans recorded, then lost before renacer read them (buffers full,
+			     * a record file cut short, no clock to place them) */
+	RN_GAP_UNTIMED,     /* work the target did that has no span (query slots ran out,
+			     * results overwritten, queues without timestamps) */
+	RN_GAP_SPOOL,       /* the span spool could not be created or written */
+};
+
+/*
+ * Known data loss of one run: a collector that knows it lost data records it here instead of
+ * only warning, so a verdict on that data can say it is incomplete (assertions:
+ * rn_verdict_apply_gaps). Recorded with rn_trace_add_gap.
+ */
+struct rn_trace_gap {
+	enum rn_gap_kind kind;   /* what was lost */
+	uint32_t scope;          /* enum rn_gap_scope: the data it leaves incomplete */
+	const char *source;      /* who lost it: "vulkan", "cuda", "ptrace" (static) */
+	uint64_t count;          /* spans or commands lost; 0 = unknown how many */
+	char *reason;            /* one line, why ("the layer's query slots ran out"), owned */
+};
+
 struct rn_trace;
 
 /*
@@ -242,6 +273,8 @@ struct rn_trace {
 				     * counts (RN_RUN_EVENTS_ONLY) */
 	struct rn_trace_sink sinks[RN_TRACE_MAX_SINKS]; /* registered sinks */
 	int nsinks;                 /* sinks used */
+	struct rn_trace_gap *gaps;  /* known data loss of the run [ngaps], owned */
+	size_t ngaps;               /* gaps recorded */
 	FILE *spool;                /* spool of every syscall span, or NULL (rn_trace_spool_enable) */
 	uint64_t spooled;           /* spans written to the spool */
 	void *pid_index;            /* private pid -> process index map */
@@ -301,6 +334,15 @@ struct rn_gpu_span *rn_trace_add_gpu(struct rn_trace *t, const struct rn_gpu_spa
 /* Set status and a printf-formatted error message (replacing any previous one). */
 void rn_trace_fail(struct rn_trace *t, enum rn_run_status status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* Record a gap: `count` items (0: unknown) of `scope` lost by `source` (static string) for the
+ * printf-formatted reason. A gap of the same kind, scope and source adds its count to the one
+ * recorded (keeping the first reason). Dies on out-of-memory. */
+void rn_trace_add_gap(struct rn_trace *t, enum rn_gap_kind kind, uint32_t scope,
+		      const char *source, uint64_t count, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+/* Name of a gap kind: "dropped", "untimed", "spool". Static. */
+const char *rn_gap_kind_name(enum rn_gap_kind kind);
 
 /*
  * Spool: keep every syscall span in an unlinked temporary file (binary records), so outputs

@@ -250,76 +250,59 @@ static void add_ms(struct rn_buf *b, double ns, bool sign)
 		rn_buf_addf(b, sign ? "%+.3f" : "%.3f", ns / 1e6);
 }
 
-/* Judge one time metric on pairs [first, ...): returns false when it has no data. */
-static bool judge_time(const struct rn_baseline *b, const struct rn_regression_cfg *reg,
-		       const char *name, enum rn_metric m, const struct rn_target_result *head,
-		       const struct rn_target_result *base, size_t first,
-		       struct rn_target_report *tv)
-{
-	size_t cap = head->nruns + 1, n;
-	double *d = rn_xcalloc(cap, sizeof(*d)), *hs = rn_xcalloc(cap, sizeof(*hs));
-	double *bs = rn_xcalloc(cap, sizeof(*bs));
-	double hmed, bmed, limit, conf;
-	struct rn_wilcoxon w;
-	struct rn_walsh_ci ci;
-	struct rn_verdict_result *v;
-	struct rn_buf msg, det;
-	enum rn_verdict verdict;
+/* The statistics of one time metric's pairs, for its message and detail. */
+struct time_judgement {
+	enum rn_metric m;        /* the metric */
+	size_t n;                /* pairs */
+	double hmed, bmed;       /* head and base medians, ns */
+	double limit;            /* slowdown that fails, ns */
+	double conf;             /* confidence of the interval, percent (0: no interval) */
+	double alpha;            /* [regression] alpha */
+	double tolerance;        /* fraction of the base median */
+	struct rn_wilcoxon w;    /* signed-rank test of the differences */
+	struct rn_walsh_ci ci;   /* Hodges-Lehmann estimate and interval, ns */
+	enum rn_verdict verdict; /* FAIL, PASS or RN_BASELINE_INCONCLUSIVE */
+};
 
-	n = pairs_of(head, base, m, first, d, hs, bs);
-	hmed = rn_stats_median(hs, n);
-	bmed = rn_stats_median(bs, n);
-	if (!n || (m == RN_METRIC_GPU_BUSY && hmed == 0 && bmed == 0)) {
-		free(d);
-		free(hs);
-		free(bs);
-		return false;
-	}
-	rn_stats_wilcoxon(d, n, &w);
-	rn_stats_walsh_ci(d, n, reg->alpha, &ci);
-	limit = b->tolerance * bmed;
-	if (w.p < reg->alpha && ci.k && ci.lower > limit)
-		verdict = RN_VERDICT_FAIL;
-	else if (ci.k && ci.upper <= limit)
-		verdict = RN_VERDICT_PASS;
-	else
-		verdict = RN_BASELINE_INCONCLUSIVE;
-	conf = ci.k ? floor((1.0 - 2.0 * reg->alpha) * 1000.0 + 0.5) / 10.0 : 0.0;
+/* The one-line message of a time verdict; an inconclusive one says what would decide it. */
+static char *time_message(const struct time_judgement *j)
+{
+	const struct rn_walsh_ci *ci = &j->ci;
+	struct rn_buf msg;
 
 	rn_buf_init(&msg, 0);
-	rn_buf_init(&det, 0);
-	if (verdict == RN_BASELINE_INCONCLUSIVE)
+	if (j->verdict == RN_BASELINE_INCONCLUSIVE)
 		rn_buf_adds(&msg, "inconclusive: ");
 	rn_buf_adds(&msg, "head ");
-	add_ms(&msg, hmed, false);
+	add_ms(&msg, j->hmed, false);
 	rn_buf_adds(&msg, " ms vs base ");
-	add_ms(&msg, bmed, false);
+	add_ms(&msg, j->bmed, false);
 	rn_buf_adds(&msg, " ms: ");
-	add_ms(&msg, ci.estimate, true);
-	rn_buf_addf(&msg, " ms (%+.1f%%)", bmed > 0 ? ci.estimate / bmed * 100.0 : 0.0);
-	if (ci.k) {
-		rn_buf_addf(&msg, ", %g%% CI [", conf);
-		add_ms(&msg, ci.lower, true);
+	add_ms(&msg, ci->estimate, true);
+	rn_buf_addf(&msg, " ms (%+.1f%%)", j->bmed > 0 ? ci->estimate / j->bmed * 100.0 : 0.0);
+	if (ci->k) {
+		rn_buf_addf(&msg, ", %g%% CI [", j->conf);
+		add_ms(&msg, ci->lower, true);
 		rn_buf_adds(&msg, ", ");
-		add_ms(&msg, ci.upper, true);
+		add_ms(&msg, ci->upper, true);
 		rn_buf_adds(&msg, "] ms");
 	} else {
 		rn_buf_adds(&msg, ", no interval");
 	}
-	rn_buf_addf(&msg, "; limit +%g%% (", b->tolerance * 100.0);
-	add_ms(&msg, limit, true);
-	rn_buf_addf(&msg, " ms), %zu pairs", n);
-	if (verdict == RN_BASELINE_INCONCLUSIVE) {
-		double half = (ci.upper - ci.lower) / 2.0, margin = fabs(ci.estimate - limit);
+	rn_buf_addf(&msg, "; limit +%g%% (", j->tolerance * 100.0);
+	add_ms(&msg, j->limit, true);
+	rn_buf_addf(&msg, " ms), %zu pairs", j->n);
+	if (j->verdict == RN_BASELINE_INCONCLUSIVE) {
+		double half = (ci->upper - ci->lower) / 2.0, margin = fabs(ci->estimate - j->limit);
 		size_t need = 0;
 
-		if (!ci.k) {
+		if (!ci->k) {
 			rn_buf_adds(&msg, "; too few pairs for an interval: more runs (--runs 10) "
 					  "would decide it");
 		} else {
 			if (margin > 0 && isfinite(half))
-				need = (size_t)ceil((double)n * (half / margin) * (half / margin));
-			if (need > n && need <= MAX_HINT_PAIRS)
+				need = (size_t)ceil((double)j->n * (half / margin) * (half / margin));
+			if (need > j->n && need <= MAX_HINT_PAIRS)
 				rn_buf_addf(&msg, "; about %zu pairs (--runs %zu) would decide it", need,
 					    need);
 			else
@@ -327,49 +310,91 @@ static bool judge_time(const struct rn_baseline *b, const struct rn_regression_c
 						  "would narrow the interval");
 		}
 	}
+	return rn_buf_detach(&msg, NULL);
+}
+
+/* The detail (JUnit, summary) of a time verdict: the numbers and the rule. */
+static char *time_detail(const struct time_judgement *j)
+{
+	const struct rn_walsh_ci *ci = &j->ci;
+	struct rn_buf det;
+
+	rn_buf_init(&det, 0);
 	rn_buf_addf(&det, "head vs base, %s, %zu timing pairs run side by side\n",
-		    rn_metric_info(m)->name, n);
+		    rn_metric_info(j->m)->name, j->n);
 	rn_buf_adds(&det, "head median ");
-	add_ms(&det, hmed, false);
+	add_ms(&det, j->hmed, false);
 	rn_buf_adds(&det, " ms, base median ");
-	add_ms(&det, bmed, false);
+	add_ms(&det, j->bmed, false);
 	rn_buf_adds(&det, " ms\nHodges-Lehmann difference ");
-	add_ms(&det, ci.estimate, true);
+	add_ms(&det, ci->estimate, true);
 	rn_buf_adds(&det, " ms");
-	if (ci.k) {
-		rn_buf_addf(&det, ", %g%% interval [", conf);
-		add_ms(&det, ci.lower, true);
+	if (ci->k) {
+		rn_buf_addf(&det, ", %g%% interval [", j->conf);
+		add_ms(&det, ci->lower, true);
 		rn_buf_adds(&det, ", ");
-		add_ms(&det, ci.upper, true);
-		rn_buf_addf(&det, "] ms (Walsh averages, k = %zu)", ci.k);
+		add_ms(&det, ci->upper, true);
+		rn_buf_addf(&det, "] ms (Walsh averages, k = %zu)", ci->k);
 	}
 	rn_buf_addf(&det, "\nWilcoxon signed-rank W+ = %g of %zu non-zero differences, one-sided "
 			  "p = %.4g (%s), alpha %g\n",
-		    w.w_plus, w.n, w.p, w.exact ? "exact" : "normal approximation", reg->alpha);
+		    j->w.w_plus, j->w.n, j->w.p, j->w.exact ? "exact" : "normal approximation",
+		    j->alpha);
 	rn_buf_adds(&det, "rule: FAIL when p < alpha and the lower bound exceeds the limit; PASS "
 			  "when the upper bound is within it; otherwise inconclusive");
+	return rn_buf_detach(&det, NULL);
+}
 
-	v = push(tv, name, rn_metric_info(m)->name, verdict);
-	v->has_observed = true;
-	v->observed = hmed / 1e6;
-	v->has_golden = true;
-	v->golden = bmed / 1e6;
-	v->has_budget = true;
-	v->budget = (bmed + limit) / 1e6;
-	v->delta_pct = bmed > 0 ? (hmed - bmed) / bmed * 100.0 : 0.0;
-	v->unit = "ms";
-	v->message = rn_buf_detach(&msg, NULL);
-	v->detail = rn_buf_detach(&det, NULL);
-	{
-		struct rn_buf a;
+/* Judge one time metric on pairs [first, ...): returns false when it has no data. */
+static bool judge_time(const struct rn_baseline *b, const struct rn_regression_cfg *reg,
+		       const char *name, enum rn_metric m, const struct rn_target_result *head,
+		       const struct rn_target_result *base, size_t first,
+		       struct rn_target_report *tv)
+{
+	size_t cap = head->nruns + 1;
+	double *d = rn_xcalloc(cap, sizeof(*d)), *hs = rn_xcalloc(cap, sizeof(*hs));
+	double *bs = rn_xcalloc(cap, sizeof(*bs));
+	struct time_judgement j = { .m = m, .alpha = reg->alpha, .tolerance = b->tolerance };
+	struct rn_verdict_result *v;
+	struct rn_buf a;
+	bool have;
 
-		rn_buf_init(&a, 0);
-		rn_buf_addf(&a, "median of %zu paired runs", n);
-		v->aggregate = rn_buf_detach(&a, NULL);
+	j.n = pairs_of(head, base, m, first, d, hs, bs);
+	j.hmed = rn_stats_median(hs, j.n);
+	j.bmed = rn_stats_median(bs, j.n);
+	have = j.n && !(m == RN_METRIC_GPU_BUSY && j.hmed == 0 && j.bmed == 0);
+	if (have) {
+		rn_stats_wilcoxon(d, j.n, &j.w);
+		rn_stats_walsh_ci(d, j.n, reg->alpha, &j.ci);
 	}
 	free(d);
 	free(hs);
 	free(bs);
+	if (!have)
+		return false;
+	j.limit = b->tolerance * j.bmed;
+	if (j.w.p < reg->alpha && j.ci.k && j.ci.lower > j.limit)
+		j.verdict = RN_VERDICT_FAIL;
+	else if (j.ci.k && j.ci.upper <= j.limit)
+		j.verdict = RN_VERDICT_PASS;
+	else
+		j.verdict = RN_BASELINE_INCONCLUSIVE;
+	j.conf = j.ci.k ? floor((1.0 - 2.0 * reg->alpha) * 1000.0 + 0.5) / 10.0 : 0.0;
+
+	v = push(tv, name, rn_metric_info(m)->name, j.verdict);
+	v->has_observed = true;
+	v->observed = j.hmed / 1e6;
+	v->has_golden = true;
+	v->golden = j.bmed / 1e6;
+	v->has_budget = true;
+	v->budget = (j.bmed + j.limit) / 1e6;
+	v->delta_pct = j.bmed > 0 ? (j.hmed - j.bmed) / j.bmed * 100.0 : 0.0;
+	v->unit = "ms";
+	v->message = time_message(&j);
+	v->detail = time_detail(&j);
+	rn_buf_init(&a, 0);
+	rn_buf_addf(&a, "median of %zu paired runs", j.n);
+	v->aggregate = rn_buf_detach(&a, NULL);
 	return true;
 }
 

@@ -26,12 +26,10 @@
 #include "preflight.h"
 #include "history.h"
 #include "judging.h"
-#include "junit.h"
 #include "log.h"
 #include "otlp.h"
-#include "perfetto.h"
 #include "report.h"
-#include "results.h"
+#include "reporter.h"
 #include "shard.h"
 #include "xalloc.h"
 
@@ -522,6 +520,191 @@ static bool needs_behaviour(const struct rn_config *cfg, const struct rn_target_
 	return false;
 }
 
+/* One target's runs as they go: what every run of it shares. */
+struct target_runs {
+	const struct rn_config *cfg;
+	const struct rn_target_cfg *tc;
+	const struct check_opts *o;
+	size_t index, count;                  /* progress position */
+	const struct rn_otlp_context *otlp;   /* trace context handed to the target, or NULL */
+	struct run_plan plan;
+	bool spool;                           /* measured runs keep every span */
+	bool behave;                          /* measured runs record the behaviour */
+	struct rn_target_result *r;           /* filled */
+};
+
+/* The progress line of run `k` (0-based over warmup, timing and counting runs). */
+static void run_progress(const struct target_runs *tr, unsigned k, bool warm, bool counting)
+{
+	const struct rn_target_cfg *tc = tr->tc;
+	const struct run_plan *p = &tr->plan;
+	size_t pos = tr->index + 1;
+
+	if (tr->o->quiet)
+		return;
+	if (warm)
+		rn_report_progress(tr->o->color, "[%zu/%zu] %s warmup %u/%u ...", pos, tr->count,
+				   tc->name, k + 1, tc->warmup);
+	else if (counting)
+		rn_report_progress(tr->o->color, "[%zu/%zu] %s counting run %u/%u ...", pos,
+				   tr->count, tc->name, k - tc->warmup - p->timing + 1, p->counting);
+	else
+		rn_report_progress(tr->o->color, "[%zu/%zu] %s %srun %u/%u ...", pos, tr->count,
+				   tc->name, p->split ? "timing " : "", k - tc->warmup + 1,
+				   p->timing);
+}
+
+/* The run spec of one run of `tc`: a timing run (`timing`: process events only, so no
+ * hand-off to pin for) or a run that stops at syscalls. */
+static void run_spec_of(const struct rn_target_cfg *tc, bool timing, struct rn_run_spec *spec)
+{
+	memset(spec, 0, sizeof(*spec));
+	spec->name = tc->name;
+	spec->argv = tc->argv;
+	spec->cwd = tc->cwd;
+	spec->env_add = tc->env;
+	spec->stdio[0] = RN_STDIO_NULL;
+	spec->stdio[1] = tc->out;
+	spec->stdio[2] = tc->err;
+	spec->timeout_ns = tc->timeout_ns;
+	spec->collectors = tc->collectors;
+	spec->flags = timing ? RN_RUN_FOLLOW_FORKS | RN_RUN_EVENTS_ONLY
+			     : RN_RUN_FOLLOW_FORKS | RN_RUN_PIN_CPU;
+	spec->gpu_mode = tc->gpu_mode;
+	spec->max_procs = tc->max_procs;
+	spec->max_as_bytes = tc->max_as_bytes;
+}
+
+/* The span spool and the behaviour sink of a measured run that stops at syscalls. Returns the
+ * behaviour recorder (owned by the caller) or NULL. */
+static struct rn_behaviour *run_sinks(const struct target_runs *tr, struct rn_trace *t)
+{
+	struct rn_behaviour *bh;
+	struct rn_trace_sink sink;
+
+	if (tr->spool && rn_trace_spool_enable(t)) {
+		rn_warn("target '%s': cannot create the span spool; anti-patterns and the "
+			"timeline will lack span detail", tr->tc->name);
+		rn_trace_add_gap(t, RN_GAP_SPOOL, RN_GAP_SPAN_DETAIL, "ptrace", 0,
+				 "the span spool could not be created");
+	}
+	if (!tr->behave)
+		return NULL;
+	bh = rn_behaviour_new(tr->cfg->semantic);
+	rn_behaviour_sink(bh, &sink);
+	if (rn_trace_add_sink(t, &sink)) {
+		rn_behaviour_free(bh);
+		return NULL;
+	}
+	return bh;
+}
+
+/* A program that failed did not do the work being measured: its numbers are not judged
+ * unless the target expects that status. */
+static void check_expected_exit(const struct rn_target_cfg *tc, struct rn_trace *t)
+{
+	if (t->status == RN_RUN_OK && t->nprocs && t->procs[0].end == RN_PROC_EXITED &&
+	    tc->expect_exit >= 0 && t->procs[0].exit_code != tc->expect_exit)
+		rn_trace_fail(t, RN_RUN_ERROR,
+			      "target '%s' exited with status %d (expected %d; set expect_exit to "
+			      "accept it)",
+			      tc->name, t->procs[0].exit_code, tc->expect_exit);
+}
+
+/* Keep a finished run `t` (measured, not warmup) in the target result. */
+static void keep_run(struct rn_target_result *r, struct rn_trace *t, struct rn_behaviour *bh,
+		     bool counting, uint64_t start_unix)
+{
+	if (bh) {
+		rn_behaviour_take_processes(bh, t);
+		rn_behaviour_free(r->behaviour);
+		r->behaviour = bh;
+	}
+	if (counting) {
+		rn_target_result_add_counting_run(r, t);
+		r->counts[r->ncounts - 1].start_unix_ns = start_unix;
+	} else {
+		rn_target_result_add_run(r, t);
+		r->runs[r->nruns - 1].start_unix_ns = start_unix;
+	}
+}
+
+/* Run `k` of the target. Returns 0 (go on), 1 (the target stops: a run failed, the target is
+ * ERROR) or -ECANCELED (interrupted). */
+static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe *probe)
+{
+	const struct rn_target_cfg *tc = tr->tc;
+	struct rn_target_result *r = tr->r;
+	bool warm = k < tc->warmup;
+	/* a counting run (warmups are of the first kind measured) */
+	bool counting = tr->plan.split && (k >= tc->warmup + tr->plan.timing ||
+					   (warm && !tr->plan.timing));
+	bool stops = counting || !tr->plan.split; /* the run stops at syscalls */
+	struct rn_behaviour *bh = NULL;
+	struct rn_run_spec spec;
+	struct rn_run_result res;
+	struct rn_trace t;
+	char traceparent[64];
+	uint64_t start_unix;
+	int rc;
+
+	run_progress(tr, k, warm, counting);
+	run_spec_of(tc, !stops, &spec);
+	memset(&res, 0, sizeof(res));
+	if (!tr->o->no_propagate && tr->otlp) {
+		rn_otlp_traceparent(tr->otlp, tr->index,
+				    warm ? RN_OTLP_RUN_NONE : rn_target_result_measured(r),
+				    traceparent, sizeof(traceparent));
+		spec.traceparent = traceparent;
+	}
+	if (k == tc->warmup)
+		rn_pressure_probe_begin(probe);
+	rn_trace_init(&t);
+	if (!warm && stops)
+		bh = run_sinks(tr, &t);
+	start_unix = realtime_ns();
+	if (!r->start_unix_ns)
+		r->start_unix_ns = start_unix;
+	rc = rn_run_target(&spec, &t, &res);
+	rn_run_result_release(&res);
+	if (!rc)
+		check_expected_exit(tc, &t);
+	if (rc == -ECANCELED) {
+		if (!r->error)
+			r->error = rn_xstrdup("renacer was interrupted");
+		r->status = RN_RUN_INTERRUPTED;
+	} else if (rc < 0 || t.status != RN_RUN_OK) {
+		/* A run that could not start or did not end cleanly makes the target ERROR;
+		 * its partial trace is still the last one, for the report. */
+		if (!t.error)
+			rn_trace_fail(&t, t.status ? t.status : RN_RUN_ERROR, "run %u failed (%s)",
+				      k + 1, strerror(-rc));
+		if (!warm || !rn_target_result_measured(r)) {
+			r->status = t.status;
+			free(r->error);
+			r->error = rn_xstrdup(t.error);
+		}
+		rc = 1;
+	} else if (!warm) {
+		keep_run(r, &t, bh, counting, start_unix);
+		bh = NULL;
+	}
+	rn_trace_release(&t);
+	rn_behaviour_free(bh);
+	return rc;
+}
+
+static void github_group_begin(const struct rn_target_cfg *tc, const struct run_plan *p)
+{
+	char title[256];
+
+	snprintf(title, sizeof(title),
+		 "renacer: %s (%u warmup + %u timing run%s + %u counting run%s)", tc->name,
+		 tc->warmup, p->timing, p->timing == 1 ? "" : "s", p->counting,
+		 p->counting == 1 ? "" : "s");
+	rn_github_group_begin(title);
+}
+
 /* Run one target: warmup, then its timing runs, then its counting runs (struct run_plan),
  * into `r`. Returns 0, or -ECANCELED when interrupted. */
 static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *tc,
@@ -529,146 +712,21 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 		      const struct rn_otlp_context *otlp_ctx, bool golden_update,
 		      struct rn_target_result *r)
 {
-	struct run_plan plan;
-	unsigned total, k;
-	bool spool = needs_spool(cfg, tc, o), behave = needs_behaviour(cfg, tc);
-	uint64_t t0 = monotonic_ns();
+	struct target_runs tr = { cfg, tc, o, index, count, otlp_ctx, { 0, 0, false },
+				  needs_spool(cfg, tc, o), needs_behaviour(cfg, tc), r };
 	struct rn_pressure_probe probe = { 0 };
+	uint64_t t0 = monotonic_ns();
+	unsigned total, k;
 	int rc = 0;
 
-	plan_runs(cfg, tc, o, golden_update, &plan);
-	total = tc->warmup + plan.timing + plan.counting;
-	if (o->github) {
-		char title[256];
-
-		snprintf(title, sizeof(title),
-			 "renacer: %s (%u warmup + %u timing run%s + %u counting run%s)", tc->name,
-			 tc->warmup, plan.timing, plan.timing == 1 ? "" : "s", plan.counting,
-			 plan.counting == 1 ? "" : "s");
-		rn_github_group_begin(title);
-	}
-	for (k = 0; k < total; k++) {
-		struct rn_run_spec spec;
-		struct rn_run_result res;
-		struct rn_trace t;
-		struct rn_behaviour *bh = NULL;
-		bool warm = k < tc->warmup;
-		/* a counting run (warmups are of the first kind measured) */
-		bool counting = plan.split && (k >= tc->warmup + plan.timing ||
-					       (warm && !plan.timing));
-		char traceparent[64];
-		uint64_t start_unix;
-
-		if (!o->quiet) {
-			if (warm)
-				rn_report_progress(o->color, "[%zu/%zu] %s warmup %u/%u ...", index + 1,
-						   count, tc->name, k + 1, tc->warmup);
-			else if (counting)
-				rn_report_progress(o->color, "[%zu/%zu] %s counting run %u/%u ...",
-						   index + 1, count, tc->name,
-						   k - tc->warmup - plan.timing + 1, plan.counting);
-			else
-				rn_report_progress(o->color, "[%zu/%zu] %s %srun %u/%u ...", index + 1,
-						   count, tc->name, plan.split ? "timing " : "",
-						   k - tc->warmup + 1, plan.timing);
-		}
-		memset(&spec, 0, sizeof(spec));
-		memset(&res, 0, sizeof(res));
-		spec.name = tc->name;
-		spec.argv = tc->argv;
-		spec.cwd = tc->cwd;
-		spec.env_add = tc->env;
-		spec.stdio[0] = RN_STDIO_NULL;
-		spec.stdio[1] = tc->out;
-		spec.stdio[2] = tc->err;
-		spec.timeout_ns = tc->timeout_ns;
-		spec.collectors = tc->collectors;
-		/* Timing runs: no syscall stops, so no hand-off to pin for. */
-		if (plan.split && !counting)
-			spec.flags = RN_RUN_FOLLOW_FORKS | RN_RUN_EVENTS_ONLY;
-		else
-			spec.flags = RN_RUN_FOLLOW_FORKS | RN_RUN_PIN_CPU;
-		spec.gpu_mode = tc->gpu_mode;
-		spec.max_procs = tc->max_procs;
-		spec.max_as_bytes = tc->max_as_bytes;
-		if (!o->no_propagate && otlp_ctx) {
-			rn_otlp_traceparent(otlp_ctx, index,
-					    warm ? RN_OTLP_RUN_NONE : rn_target_result_measured(r),
-					    traceparent, sizeof(traceparent));
-			spec.traceparent = traceparent;
-		}
-		if (k == tc->warmup)
-			rn_pressure_probe_begin(&probe);
-		rn_trace_init(&t);
-		if (spool && !warm && (counting || !plan.split) && rn_trace_spool_enable(&t))
-			rn_warn("target '%s': cannot create the span spool; anti-patterns and the "
-				"timeline will lack span detail", tc->name);
-		/* behaviour needs syscalls: counting runs (or runs that measure both) */
-		if (behave && !warm && (counting || !plan.split)) {
-			struct rn_trace_sink sink;
-
-			bh = rn_behaviour_new(cfg->semantic);
-			rn_behaviour_sink(bh, &sink);
-			if (rn_trace_add_sink(&t, &sink)) {
-				rn_behaviour_free(bh);
-				bh = NULL;
-			}
-		}
-		start_unix = realtime_ns();
-		if (!r->start_unix_ns)
-			r->start_unix_ns = start_unix;
-		rc = rn_run_target(&spec, &t, &res);
-		rn_run_result_release(&res);
-		/* A program that failed did not do the work being measured: its numbers are not
-		 * judged unless the target expects that status. */
-		if (!rc && t.status == RN_RUN_OK && t.nprocs && t.procs[0].end == RN_PROC_EXITED &&
-		    tc->expect_exit >= 0 && t.procs[0].exit_code != tc->expect_exit)
-			rn_trace_fail(&t, RN_RUN_ERROR,
-				      "target '%s' exited with status %d (expected %d; set expect_exit "
-				      "to accept it)",
-				      tc->name, t.procs[0].exit_code, tc->expect_exit);
-		if (rc == -ECANCELED) {
-			if (!r->error)
-				r->error = rn_xstrdup("renacer was interrupted");
-			r->status = RN_RUN_INTERRUPTED;
-			rn_trace_release(&t);
-			rn_behaviour_free(bh);
-			break;
-		}
-		if (rc < 0 || t.status != RN_RUN_OK) {
-			/* A run that could not start or did not end cleanly makes the target ERROR;
-			 * its partial trace is still the last one, for the report. */
-			if (!t.error)
-				rn_trace_fail(&t, t.status ? t.status : RN_RUN_ERROR,
-					      "run %u failed (%s)", k + 1, strerror(-rc));
-			if (!warm || !rn_target_result_measured(r)) {
-				r->status = t.status;
-				free(r->error);
-				r->error = rn_xstrdup(t.error);
-			}
-			rn_trace_release(&t);
-			rn_behaviour_free(bh);
-			rc = 0;
-			break;
-		}
-		if (warm) {
-			rn_trace_release(&t);
-			continue;
-		}
-		if (bh) {
-			rn_behaviour_take_processes(bh, &t);
-			rn_behaviour_free(r->behaviour);
-			r->behaviour = bh;
-			bh = NULL;
-		}
-		if (counting) {
-			rn_target_result_add_counting_run(r, &t);
-			r->counts[r->ncounts - 1].start_unix_ns = start_unix;
-		} else {
-			rn_target_result_add_run(r, &t);
-			r->runs[r->nruns - 1].start_unix_ns = start_unix;
-		}
-	}
+	plan_runs(cfg, tc, o, golden_update, &tr.plan);
+	total = tc->warmup + tr.plan.timing + tr.plan.counting;
+	if (o->github)
+		github_group_begin(tc, &tr.plan);
+	for (k = 0; k < total && !rc; k++)
+		rc = one_run(&tr, k, &probe);
+	if (rc > 0) /* the target is ERROR; the check goes on */
+		rc = 0;
 	if (probe.mono_ns && r->nruns)
 		rn_pressure_probe_end(&probe, r);
 	if (!rc && r->status == RN_RUN_OK && (r->nruns || r->ncounts) &&
@@ -782,8 +840,6 @@ static char *path_join(const char *dir, const char *name, const char *ext)
 
 /* Golden comparison of one target: appends verdicts. Returns RN_EXIT_CONFIG when the golden
  * file is unusable (reported as ERROR verdict too), else 0. */
-static char **relative_argv(const struct rn_config *cfg, char *const *argv);
-
 static int compare_golden(const struct rn_config *cfg, const struct rn_target_cfg *tc,
 			  struct rn_target_result *r, struct rn_target_report *tv)
 {
@@ -826,12 +882,10 @@ static int compare_golden(const struct rn_config *cfg, const struct rn_target_cf
 		return RN_EXIT_CONFIG;
 	}
 	{
-		char **argv_rel = relative_argv(cfg, tc->argv);
+		char **argv_rel = rn_report_golden_argv(cfg, tc->argv);
 
 		rn_golden_identity_warn(&g, rel, r->name, (const char *const *)argv_rel);
-		for (i = 0; argv_rel[i]; i++)
-			free(argv_rel[i]);
-		free(argv_rel);
+		rn_otlp_argv_free(argv_rel);
 	}
 	if (rn_target_result_measured(r) && r->status == RN_RUN_OK &&
 	    !rn_golden_compare(&g, rel, r, &cfg->regression, &out, &nout)) {
@@ -932,254 +986,305 @@ static int preflight(const struct rn_config *cfg, const struct check_opts *o, bo
 	return out_failed ? RN_EXIT_OUTPUT : 0;
 }
 
-int rn_cmd_check(int argc, char **argv)
-{
+/*
+ * `renacer check` is plan -> run -> judge -> report:
+ *   plan    the selected targets in config order, each with its base side under --baseline
+ *           (check_plan); per target, the runs it needs (plan_runs)
+ *   run     each target's runs into its struct rn_target_result (run_target, run_baseline)
+ *   judge   the target's verdicts into its struct rn_target_report (judge_target), right
+ *           after its runs, so a target interrupted half-way is judged on what it has
+ *   report  one struct rn_outcome handed to every reporter of runner/reporter.h
+ */
+struct check {
 	struct check_opts o;
 	struct rn_config cfg;
-	struct rn_target_result *results = NULL;
-	struct rn_target_report *tvs = NULL;
-	struct rn_otlp_context otlp_ctx;
+	bool have_cfg;                        /* cfg is loaded */
 	struct rn_otlp_cfg otlp_cfg;
-	struct rn_baseline bl;
-	struct rn_target_result *bases = NULL; /* --baseline: the base side of each target */
-	struct rn_target_cfg *base_tcs = NULL;
-	size_t i, k, nsel = 0, idx = 0;
-	int first, rc, worst = 0, interrupted = 0;
-	uint64_t check_start = realtime_ns();
-	const char *junit;
-	bool *bad_golden = NULL; /* per config target: its golden trace is unusable */
+	bool have_otlp;                       /* otlp_cfg is initialized */
+	struct rn_otlp_context otlp_ctx;
+	struct rn_baseline bl;                /* --baseline: the base tree */
+	bool *bad_golden;                     /* per config target: its golden trace is unusable */
+	/* the plan: selected targets */
+	size_t *sel;                          /* [nsel] indexes into cfg.targets */
+	size_t nsel;
+	struct rn_target_cfg *base_tcs;       /* --baseline: [nsel] base sides, or NULL */
+	/* the outcome */
+	struct rn_target_result *results;     /* [nsel] */
+	struct rn_target_result *bases;       /* --baseline: [nsel], or NULL */
+	struct rn_target_report *tvs;         /* [nsel] */
+	int worst;                            /* first exit code not derived from verdicts */
+	int interrupted;                      /* signal that interrupted the check, or 0 */
+	uint64_t check_start;                 /* Unix ns */
+};
 
-	opts_init(&o);
-	if (rn_cli_parse(&rn_cmd_check_def, argc, argv, on_option, &o, &first))
+/* Parse the command line. Returns -1 to go on, else the exit code to return at once. */
+static int check_args(struct check *c, int argc, char **argv, int *first)
+{
+	opts_init(&c->o);
+	if (rn_cli_parse(&rn_cmd_check_def, argc, argv, on_option, &c->o, first))
 		return RN_EXIT_USAGE;
-	if (o.help) {
+	if (c->o.help) {
 		rn_cli_help(&rn_cmd_check_def, stdout);
-		free(o.only);
 		return RN_EXIT_OK;
 	}
-	if (!o.baseline && (o.confirm || o.baseline_tolerance > 0)) {
+	if (!c->o.baseline && (c->o.confirm || c->o.baseline_tolerance > 0)) {
 		rn_error("--confirm and --baseline-tolerance need --baseline DIR");
-		free(o.only);
 		return RN_EXIT_USAGE;
 	}
-	memset(&bl, 0, sizeof(bl));
-	rc = load_config(&cfg, o.config, o.color, false, o.github);
-	if (rc) {
-		free(o.only);
+	return -1;
+}
+
+/* Everything before the plan: the config (plus a target from the command line), the
+ * selection, the collectors, the preflight and the OTLP settings. Returns 0 or an exit code. */
+static int check_prepare(struct check *c, int argc, char **argv, int first)
+{
+	struct check_opts *o = &c->o;
+	struct rn_config *cfg = &c->cfg;
+	int rc;
+
+	rc = load_config(cfg, o->config, o->color, false, o->github);
+	if (rc)
+		return rc;
+	c->have_cfg = true;
+	if (first < argc) /* renacer check [--config FILE] -- ./app args */
+		rn_config_add_cli_target(cfg, argv + first);
+	if (!cfg->ntargets) {
+		rn_error("'%s' has no [[target]]: add one, or name the program after '--' "
+			 "(renacer check -- ./app args)", cfg->path);
+		return RN_EXIT_USAGE;
+	}
+	rc = check_selection(o, cfg);
+	if (!rc && o->shard.count)
+		o->shard_names = rn_shard_targets(cfg, o->only, &o->shard, o->shard_balance);
+	if (!rc)
+		rc = check_collectors(cfg, o);
+	c->bad_golden = rn_xcalloc(cfg->ntargets, sizeof(*c->bad_golden));
+	if (!rc)
+		rc = preflight(cfg, o, c->bad_golden);
+	if (rc)
+		return rc;
+	rn_otlp_cfg_init(&c->otlp_cfg);
+	c->have_otlp = true;
+	rc = otlp_configure(&c->otlp_cfg, cfg, o);
+	if (rc)
+		return rc;
+	rn_otlp_context_init(&c->otlp_ctx);
+	o->otlp_spool = rn_otlp_cfg_needs_spool(&c->otlp_cfg) &&
+			(c->otlp_cfg.enabled || o->otlp_file || cfg->otlp_file);
+	return 0;
+}
+
+/* The plan: the selected targets, the outcome's storage, the base tree. Returns 0 or an exit
+ * code. */
+static int check_plan(struct check *c)
+{
+	size_t i;
+	int rc;
+
+	c->sel = rn_xcalloc(c->cfg.ntargets + 1, sizeof(*c->sel));
+	for (i = 0; i < c->cfg.ntargets; i++)
+		if (selected(&c->o, c->cfg.targets[i].name))
+			c->sel[c->nsel++] = i;
+	if (c->o.shard.count && !c->nsel)
+		rn_note("shard %u/%u has no targets: its results file lists none", c->o.shard.index,
+			c->o.shard.count);
+	c->results = rn_xcalloc(c->nsel, sizeof(*c->results));
+	c->tvs = rn_xcalloc(c->nsel, sizeof(*c->tvs));
+	if (!c->o.baseline)
+		return 0;
+	c->base_tcs = rn_xcalloc(c->nsel, sizeof(*c->base_tcs));
+	c->bases = rn_xcalloc(c->nsel, sizeof(*c->bases));
+	rc = baseline_setup(&c->o, &c->cfg, &c->bl, c->base_tcs);
+	if (rc)
+		return rc;
+	for (i = 0; i < c->nsel; i++)
+		rn_target_result_init(&c->bases[i], c->base_tcs[i].name);
+	return 0;
+}
+
+/* Run selected target `idx` (or mark why it is not run). */
+static void check_run(struct check *c, size_t idx)
+{
+	const struct rn_target_cfg *tc = &c->cfg.targets[c->sel[idx]];
+	struct rn_target_result *r = &c->results[idx];
+	int rc = 0;
+
+	rn_target_result_init(r, tc->name);
+	c->tvs[idx].result = r;
+	if (c->bad_golden[c->sel[idx]]) {
+		/* its golden trace is unusable (reported before the first run): the runs could
+		 * not be judged against it */
+		r->status = RN_RUN_ERROR;
+		r->error = rn_xstrdup("not run: its golden trace is unusable");
+	} else if (c->interrupted) {
+		r->status = RN_RUN_INTERRUPTED;
+		r->error = rn_xstrdup("not run: renacer was interrupted");
+	} else if (c->o.baseline) {
+		rc = run_baseline(&c->cfg, tc, &c->base_tcs[idx], &c->o, &c->bl, idx, c->nsel,
+				  &c->otlp_ctx, r, &c->bases[idx], &c->tvs[idx]);
+	} else {
+		rc = run_target(&c->cfg, tc, &c->o, idx, c->nsel, &c->otlp_ctx, false, r);
+	}
+	if (rc == -ECANCELED)
+		c->interrupted = rn_run_interrupted();
+}
+
+/* Known data loss against a golden comparison: the GPU metrics read GPU spans; the span and
+ * copy counts can only have been lowered by lost spans. */
+static void golden_gaps(const struct rn_target_result *r, struct rn_verdict_result *v)
+{
+	static const struct {
+		const char *name;
+		bool count;
+	} gpu[] = { { "golden:gpu_busy", false },
+		    { "golden:gpu_dispatches", true },
+		    { "golden:gpu_copy_bytes", true } };
+	size_t i;
+
+	for (i = 0; i < sizeof(gpu) / sizeof(gpu[0]); i++)
+		if (v->assertion && !strcmp(v->assertion, gpu[i].name))
+			rn_verdict_apply_gaps(r, RN_GAP_GPU_SPANS, gpu[i].count, v);
+}
+
+/* The verdicts of selected target `idx`: its assertions, its golden trace, and ERROR for a
+ * target that failed to run and has no other verdict. */
+static void judge_target(struct check *c, size_t idx)
+{
+	const struct rn_config *cfg = &c->cfg;
+	const struct rn_target_cfg *tc = &cfg->targets[c->sel[idx]];
+	struct rn_target_result *r = &c->results[idx];
+	struct rn_target_report *tv = &c->tvs[idx];
+	size_t k;
+
+	for (k = 0; k < cfg->nassertions; k++)
+		if (rn_assertion_applies(&cfg->assertions[k], tc->name))
+			rn_assertion_evaluate(&cfg->assertions[k], r, rn_target_report_push(tv));
+	if (!c->o.no_golden && cfg->regression.enabled && !c->interrupted) {
+		size_t first = tv->nverdicts;
+		int rc = compare_golden(cfg, tc, r, tv);
+
+		if (rc && !c->worst)
+			c->worst = rc;
+		for (k = first; k < tv->nverdicts; k++)
+			golden_gaps(r, &tv->verdicts[k]);
+	}
+	if (r->status != RN_RUN_OK && !tv->nverdicts) {
+		/* A target with no assertion that failed to run still shows up as ERROR. */
+		struct rn_verdict_result *v = rn_target_report_push(tv);
+
+		v->assertion = rn_xstrdup("run");
+		v->type = rn_xstrdup("run");
+		v->target = rn_xstrdup(tc->name);
+		v->verdict = RN_VERDICT_ERROR;
+		v->message = rn_xstrdup(r->error ? r->error : "target failed");
+	}
+}
+
+/* Hand the outcome to every reporter. Returns the check's exit code. */
+static int check_report(struct check *c)
+{
+	const struct check_opts *o = &c->o;
+	const struct rn_config *cfg = &c->cfg;
+	struct rn_report_outputs out = {
+		.junit = o->junit ? o->junit : cfg->junit,
+		.trace_out = o->trace_out ? o->trace_out : cfg->trace_out,
+		.otlp_file = o->otlp_file ? o->otlp_file : cfg->otlp_file,
+		.otlp = &c->otlp_cfg,
+		.otlp_ctx = &c->otlp_ctx,
+		.bench_json = o->bench_json,
+		.results = o->results,
+		.github = o->github,
+		.history = o->history,
+		.history_source = "check",
+		.color = o->color,
+		.quiet = o->quiet,
+	};
+	struct rn_outcome oc = {
+		.cfg = cfg,
+		.config_path = cfg->path,
+		.targets = c->results,
+		.reports = c->tvs,
+		.ntargets = c->nsel,
+		.bases = c->bases,
+		.shard = o->shard,
+		.start_unix_ns = c->check_start,
+		.worst_other = c->worst,
+		.interrupted = c->interrupted,
+		.not_judged_fails = cfg->regression.not_judged_fails,
+	};
+	const char *const **argvs = rn_xcalloc(2 * c->nsel + 1, sizeof(*argvs));
+	size_t i, k = 0;
+	int rc;
+
+	oc.exit_code = exit_code_of(c->tvs, c->nsel, c->worst, cfg->regression.not_judged_fails);
+	if (c->interrupted)
+		oc.exit_code = rn_exit_for_signal(c->interrupted);
+	for (i = 0; i < c->nsel; i++)
+		argvs[k++] = (const char *const *)cfg->targets[c->sel[i]].argv;
+	for (i = 0; c->base_tcs && i < c->nsel; i++)
+		argvs[k++] = (const char *const *)c->base_tcs[i].argv;
+	oc.argv = argvs;
+	if (o->results)
+		oc.suite = rn_shard_suite(cfg, o->only, &oc.nsuite);
+	rc = rn_report_all(&out, &oc);
+	free((void *)oc.suite);
+	free(argvs);
+	return rc;
+}
+
+static void check_release(struct check *c)
+{
+	size_t i;
+
+	for (i = 0; c->tvs && i < c->nsel; i++) {
+		rn_target_report_release(&c->tvs[i]);
+		rn_target_result_release(&c->results[i]);
+		if (c->bases)
+			rn_target_result_release(&c->bases[i]);
+		if (c->base_tcs)
+			rn_baseline_target_release(&c->base_tcs[i]);
+	}
+	free(c->tvs);
+	free(c->results);
+	free(c->bases);
+	free(c->base_tcs);
+	free(c->sel);
+	rn_baseline_release(&c->bl);
+	if (c->have_otlp)
+		rn_otlp_cfg_release(&c->otlp_cfg);
+	free(c->bad_golden);
+	if (c->have_cfg)
+		rn_config_release(&c->cfg);
+	free(c->o.only);
+	free(c->o.shard_names);
+}
+
+int rn_cmd_check(int argc, char **argv)
+{
+	struct check c;
+	size_t i;
+	int first, rc;
+
+	memset(&c, 0, sizeof(c));
+	c.check_start = realtime_ns();
+	rc = check_args(&c, argc, argv, &first);
+	if (rc >= 0) {
+		free(c.o.only);
 		return rc;
 	}
-	if (first < argc) {
-		/* renacer check [--config FILE] -- ./app args: the target from the command line. */
-		rn_config_add_cli_target(&cfg, argv + first);
-	}
-	if (!cfg.ntargets) {
-		rn_error("'%s' has no [[target]]: add one, or name the program after '--' "
-			 "(renacer check -- ./app args)", cfg.path);
-		rc = RN_EXIT_USAGE;
-		goto out_config;
-	}
-	rc = check_selection(&o, &cfg);
-	if (!rc && o.shard.count)
-		o.shard_names = rn_shard_targets(&cfg, o.only, &o.shard, o.shard_balance);
+	rc = check_prepare(&c, argc, argv, first);
 	if (!rc)
-		rc = check_collectors(&cfg, &o);
-	bad_golden = rn_xcalloc(cfg.ntargets, sizeof(*bad_golden));
-	if (!rc)
-		rc = preflight(&cfg, &o, bad_golden);
-	if (rc)
-		goto out_config;
-
-	rn_otlp_cfg_init(&otlp_cfg);
-	rc = otlp_configure(&otlp_cfg, &cfg, &o);
-	if (rc)
-		goto out_otlp;
-	rn_otlp_context_init(&otlp_ctx);
-	o.otlp_spool = rn_otlp_cfg_needs_spool(&otlp_cfg) &&
-		       (otlp_cfg.enabled || o.otlp_file || cfg.otlp_file);
-
-	for (i = 0; i < cfg.ntargets; i++)
-		nsel += selected(&o, cfg.targets[i].name);
-	if (o.shard.count && !nsel)
-		rn_note("shard %u/%u has no targets: its results file lists none", o.shard.index,
-			o.shard.count);
-	results = rn_xcalloc(nsel, sizeof(*results));
-	tvs = rn_xcalloc(nsel, sizeof(*tvs));
-	if (o.baseline) {
-		base_tcs = rn_xcalloc(nsel, sizeof(*base_tcs));
-		bases = rn_xcalloc(nsel, sizeof(*bases));
-		rc = baseline_setup(&o, &cfg, &bl, base_tcs);
-		if (rc)
-			goto out_results;
-		for (i = 0; i < nsel; i++)
-			rn_target_result_init(&bases[i], base_tcs[i].name);
+		rc = check_plan(&c);
+	if (!rc) {
+		if (!c.o.quiet)
+			rn_report_header(c.o.color, c.cfg.path, c.nsel, c.cfg.nassertions);
+		for (i = 0; i < c.nsel; i++) {
+			check_run(&c, i);
+			judge_target(&c, i);
+		}
+		rc = check_report(&c);
 	}
-	if (!o.quiet)
-		rn_report_header(o.color, cfg.path, nsel, cfg.nassertions);
-	for (i = 0; i < cfg.ntargets; i++) {
-		const struct rn_target_cfg *tc = &cfg.targets[i];
-		struct rn_target_result *r;
-
-		if (!selected(&o, tc->name))
-			continue;
-		r = &results[idx];
-		rn_target_result_init(r, tc->name);
-		tvs[idx].result = r;
-		if (bad_golden[i]) {
-			/* its golden trace is unusable (reported before the first run): the runs
-			 * could not be judged against it */
-			r->status = RN_RUN_ERROR;
-			r->error = rn_xstrdup("not run: its golden trace is unusable");
-		} else if (!interrupted && o.baseline) {
-			if (run_baseline(&cfg, tc, &base_tcs[idx], &o, &bl, idx, nsel, &otlp_ctx, r,
-					 &bases[idx], &tvs[idx]) == -ECANCELED)
-				interrupted = rn_run_interrupted();
-		} else if (!interrupted) {
-			if (run_target(&cfg, tc, &o, idx, nsel, &otlp_ctx, false, r) == -ECANCELED)
-				interrupted = rn_run_interrupted();
-		} else {
-			r->status = RN_RUN_INTERRUPTED;
-			r->error = rn_xstrdup("not run: renacer was interrupted");
-		}
-		for (k = 0; k < cfg.nassertions; k++) {
-			if (!rn_assertion_applies(&cfg.assertions[k], tc->name))
-				continue;
-			rn_assertion_evaluate(&cfg.assertions[k], r, rn_target_report_push(&tvs[idx]));
-		}
-		if (!o.no_golden && cfg.regression.enabled && !interrupted) {
-			rc = compare_golden(&cfg, tc, r, &tvs[idx]);
-			if (rc && !worst)
-				worst = rc;
-		}
-		if (r->status != RN_RUN_OK && !tvs[idx].nverdicts) {
-			/* A target with no assertion that failed to run still shows up as ERROR. */
-			struct rn_verdict_result *v = rn_target_report_push(&tvs[idx]);
-
-			v->assertion = rn_xstrdup("run");
-			v->type = rn_xstrdup("run");
-			v->target = rn_xstrdup(tc->name);
-			v->verdict = RN_VERDICT_ERROR;
-			v->message = rn_xstrdup(r->error ? r->error : "target failed");
-		}
-		idx++;
-	}
-
-	rc = exit_code_of(tvs, nsel, worst, cfg.regression.not_judged_fails);
-	if (interrupted)
-		rc = rn_exit_for_signal(interrupted);
-
-	junit = o.junit ? o.junit : cfg.junit;
-	if (junit) {
-		struct rn_junit_suite *suites = rn_xcalloc(nsel, sizeof(*suites));
-
-		for (i = 0; i < nsel; i++) {
-			suites[i].name = results[i].name;
-			suites[i].result = &results[i];
-			suites[i].cases = tvs[i].verdicts;
-			suites[i].ncases = tvs[i].nverdicts;
-			suites[i].golden_file = tvs[i].golden_file;
-			suites[i].start_unix_ns = results[i].start_unix_ns;
-			suites[i].time_s = (double)results[i].duration_ns / 1e9;
-			suites[i].partial = interrupted && results[i].status == RN_RUN_INTERRUPTED;
-		}
-		if (rn_junit_write(junit, suites, nsel) && rc < RN_EXIT_OUTPUT)
-			rc = rc ? rc : RN_EXIT_OUTPUT;
-		free(suites);
-	}
-	{
-		const char *trace_out = o.trace_out ? o.trace_out : cfg.trace_out;
-		const char *otlp_file = o.otlp_file ? o.otlp_file : cfg.otlp_file;
-		struct rn_otlp_input in;
-		struct rn_verdict_result *all = NULL;
-		const char *const **argvs;
-		size_t nall = 0, cap = 0;
-
-		for (i = 0; i < nsel; i++) {
-			if (!tvs[i].nverdicts)
-				continue;
-			all = rn_xgrow(all, &cap, nall + tvs[i].nverdicts, sizeof(*all));
-			memcpy(all + nall, tvs[i].verdicts, tvs[i].nverdicts * sizeof(*all));
-			nall += tvs[i].nverdicts;
-		}
-		struct rn_target_result *sides = NULL; /* head results, then the base sides */
-		size_t nsides = bases ? 2 * nsel : nsel;
-
-		memset(&in, 0, sizeof(in));
-		if (bases) {
-			sides = rn_xcalloc(nsides, sizeof(*sides));
-			memcpy(sides, results, nsel * sizeof(*sides));
-			memcpy(sides + nsel, bases, nsel * sizeof(*sides));
-		}
-		in.targets = sides ? sides : results;
-		in.ntargets = nsides;
-		in.verdicts = all;
-		in.nverdicts = nall;
-		in.start_unix_ns = check_start;
-		in.end_unix_ns = realtime_ns();
-		in.exit_code = rc;
-		in.config_path = cfg.path;
-		argvs = rn_xcalloc(nsides + 1, sizeof(*argvs));
-		for (i = 0, k = 0; i < cfg.ntargets; i++)
-			if (selected(&o, cfg.targets[i].name))
-				argvs[k++] = (const char *const *)cfg.targets[i].argv;
-		for (i = 0; bases && i < nsel; i++)
-			argvs[k++] = (const char *const *)base_tcs[i].argv;
-		in.argv = argvs;
-		if (trace_out && rn_perfetto_write(trace_out, in.targets, nsides) && !rc)
-			rc = RN_EXIT_OUTPUT;
-		else if (trace_out && !o.quiet)
-			for (i = 0; i < nsel; i++)
-				if (results[i].nruns > 1) {
-					rn_note("%s holds the last of the %zu measured runs of each "
-						"target (spans of earlier runs are not kept)",
-						trace_out, results[i].nruns);
-					break;
-				}
-		if (otlp_file && rn_otlp_write_file(otlp_file, &otlp_cfg, &otlp_ctx, &in) && !rc)
-			rc = RN_EXIT_OUTPUT;
-		if (otlp_cfg.enabled && rn_otlp_export(&otlp_cfg, &otlp_ctx, &in) && otlp_cfg.required &&
-		    !rc)
-			rc = RN_EXIT_FAIL;
-		free(argvs);
-		free(all);
-		free(sides);
-	}
-	if (o.bench_json && rn_report_bench_json(o.bench_json, tvs, nsel) && !rc)
-		rc = RN_EXIT_OUTPUT;
-	if (o.results && rn_results_write_check(o.results, &cfg, o.only, &o.shard, results, tvs, nsel,
-						 rc, worst, interrupted, check_start) && !rc)
-		rc = RN_EXIT_OUTPUT;
-	if (o.github) {
-		struct rn_github_run gh = { &cfg, tvs, nsel, rc, junit };
-
-		rn_github_write(&gh);
-	}
-	/* Advisory: a history write failure is a warning, never the verdict. */
-	rn_history_record(&cfg, o.history, "check", tvs, nsel, rc, o.quiet);
-	if (bases)
-		rn_baseline_report_console(o.color, tvs, nsel);
-	rn_report_console(o.color, tvs, nsel, rc);
-
-out_results:
-	for (i = 0; i < nsel; i++) {
-		rn_target_report_release(&tvs[i]);
-		rn_target_result_release(&results[i]);
-		if (bases)
-			rn_target_result_release(&bases[i]);
-		if (base_tcs)
-			rn_baseline_target_release(&base_tcs[i]);
-	}
-	free(tvs);
-	free(results);
-	free(bases);
-	free(base_tcs);
-	rn_baseline_release(&bl);
-out_otlp:
-	rn_otlp_cfg_release(&otlp_cfg);
-out_config:
-	free(bad_golden);
-	rn_config_release(&cfg);
-	free(o.only);
-	free(o.shard_names);
+	check_release(&c);
 	return rc;
 }
 
@@ -1232,32 +1337,13 @@ int rn_cmd_validate(int argc, char **argv)
 	return RN_EXIT_OK;
 }
 
-/* argv as a golden trace records it: paths inside the config dir made relative to it, and
- * secrets redacted ([report] redact), since golden traces are committed. */
-static char **relative_argv(const struct rn_config *cfg, char *const *argv)
-{
-	size_t n = 0, i, dl = strlen(cfg->dir);
-	char **rel, **out;
-
-	while (argv[n])
-		n++;
-	rel = rn_xcalloc(n + 1, sizeof(*rel));
-	for (i = 0; i < n; i++) {
-		if (!strncmp(argv[i], cfg->dir, dl) && argv[i][dl] == '/')
-			rel[i] = rn_xstrdup(argv[i] + dl + 1);
-		else
-			rel[i] = rn_xstrdup(argv[i]);
-	}
-	out = rn_redact_argv((const char *const *)rel, (const char *const *)cfg->redact);
-	rn_otlp_argv_free(rel);
-	return out;
-}
-
 int rn_cmd_golden(int argc, char **argv)
 {
 	struct check_opts o;
 	struct rn_config cfg;
-	size_t i, k, idx = 0, nsel = 0;
+	struct rn_report_outputs out;
+	struct rn_outcome oc;
+	size_t i, idx = 0, nsel = 0;
 	int first, rc;
 
 	opts_init(&o);
@@ -1297,12 +1383,19 @@ int rn_cmd_golden(int argc, char **argv)
 	for (i = 0; i < cfg.ntargets; i++)
 		nsel += selected(&o, cfg.targets[i].name);
 	o.min_runs = cfg.golden_runs;
+	memset(&out, 0, sizeof(out));
+	out.golden_dir = cfg.golden_dir;
+	out.history = o.history;
+	out.color = o.color;
+	out.quiet = o.quiet;
+	memset(&oc, 0, sizeof(oc));
+	oc.cfg = &cfg;
+	oc.config_path = cfg.path;
+	oc.ntargets = 1;
 	for (i = 0; i < cfg.ntargets; i++) {
 		const struct rn_target_cfg *tc = &cfg.targets[i];
 		struct rn_target_result r;
-		char *path;
-		char **rel;
-		struct rn_diag d;
+		const char *const *cmd = (const char *const *)tc->argv;
 
 		if (!selected(&o, tc->name))
 			continue;
@@ -1321,26 +1414,11 @@ int rn_cmd_golden(int argc, char **argv)
 			rc = RN_EXIT_TARGET;
 			continue;
 		}
-		rn_golden_noise_report(&r, &cfg.regression);
-		path = path_join(cfg.golden_dir, tc->name, ".json");
-		rel = relative_argv(&cfg, tc->argv);
-		rn_diag_init(&d, path, NULL, 0);
-		if (rn_golden_write(path, &r, (const char *const *)rel, &d)) {
-			rn_diag_print(&d, o.color);
+		/* the golden-files reporter, for this one target */
+		oc.targets = &r;
+		oc.argv = &cmd;
+		if (rn_golden_reporter.write(&out, &oc))
 			rc = RN_EXIT_OUTPUT;
-		} else {
-			struct rn_target_report tr = { .result = &r };
-
-			if (!o.quiet)
-				fprintf(stderr, "wrote %s (%zu timing run%s, %zu counting run%s)\n",
-					path, r.nruns, r.nruns == 1 ? "" : "s", r.ncounts,
-					r.ncounts == 1 ? "" : "s");
-			rn_history_record(&cfg, o.history, "golden", &tr, 1, 0, o.quiet);
-		}
-		for (k = 0; rel[k]; k++)
-			free(rel[k]);
-		free(rel);
-		free(path);
 		rn_target_result_release(&r);
 	}
 out:

@@ -2,9 +2,12 @@
  * check.h - the subcommands of the main job: `renacer check`, `renacer validate` and
  * `renacer golden update`.
  *
- * Flow of `check`: config -> for each target: warmup runs, then `runs` measured runs under its
- * collectors -> per-run metrics -> aggregate -> each enabled assertion that applies -> golden
- * comparison -> verdicts -> console report (stderr), JUnit XML, OTLP, timeline -> exit code.
+ * Flow of `check`: plan -> run -> judge -> report. Plan: config, selected targets, per target
+ * its warmup, timing and counting runs. Run: the runs under its collectors -> per-run metrics
+ * and gaps. Judge: each enabled assertion that applies, the golden comparison, known data
+ * loss -> verdicts. Report: one struct rn_outcome through every reporter of
+ * runner/reporter.h (JUnit, timeline, OTLP, benchmark JSON, results, GitHub, history,
+ * console) -> exit code.
  */
 #ifndef RN_CHECK_H
 #define RN_CHECK_H

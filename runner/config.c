@@ -383,16 +383,217 @@ static void target_release(struct rn_target_cfg *t)
 static const char *const stdio_names[] = { "inherit", "null", "capture", NULL };
 static const char *const gpu_mode_names[] = { "cmdbuf", "submit", "dispatch", NULL };
 
+/* `command`, run directly or (`shell = true`, the only way a shell is involved: argv as given
+ * otherwise) through /bin/sh -c with its words joined by spaces. */
+static int parse_command(struct ctx *c, const struct rn_toml_value *tab, struct rn_target_cfg *t)
+{
+	const struct rn_toml_kv *kv = rn_toml_get_kv(tab, "command");
+	char **cmd = NULL;
+	size_t ncmd = 0, len = 1, i;
+	bool shell = false;
+	char *line;
+
+	if (!kv)
+		return err_at(c, tab->pos, "%s needs a 'command' (an array of strings)", c->what);
+	if (get_strings(c, tab, "command", &cmd, &ncmd))
+		return -1;
+	if (!ncmd) {
+		free_strings(cmd);
+		return err_at(c, kv->val->pos, "'command' in %s must not be empty", c->what);
+	}
+	if (get_bool(c, tab, "shell", &shell)) {
+		free_strings(cmd);
+		return -1;
+	}
+	if (!shell) {
+		t->argv = cmd;
+		return 0;
+	}
+	for (i = 0; i < ncmd; i++)
+		len += strlen(cmd[i]) + 1;
+	line = rn_xcalloc(len, 1);
+	for (i = 0; i < ncmd; i++) {
+		if (i)
+			strncat(line, " ", len - strlen(line) - 1);
+		strncat(line, cmd[i], len - strlen(line) - 1);
+	}
+	t->argv = rn_xcalloc(4, sizeof(*t->argv));
+	t->argv[0] = rn_xstrdup("/bin/sh");
+	t->argv[1] = rn_xstrdup("-c");
+	t->argv[2] = line;
+	free_strings(cmd);
+	return 0;
+}
+
+/* `env`: a table of strings, kept as "NAME=value". */
+static int parse_env(struct ctx *c, const struct rn_toml_value *tab, struct rn_target_cfg *t)
+{
+	const struct rn_toml_kv *kv = rn_toml_get_kv(tab, "env");
+	const struct rn_toml_table *et;
+	size_t i;
+
+	if (!kv)
+		return 0;
+	if (kv->val->type != RN_TOML_TABLE)
+		return type_err(c, kv, "a table of strings");
+	et = kv->val->u.table;
+	t->env = rn_xcalloc(et->n + 1, sizeof(*t->env));
+	for (i = 0; i < et->n; i++) {
+		const struct rn_toml_kv *e = &et->kv[i];
+		const struct rn_toml_value *v = e->val;
+
+		if (v->type != RN_TOML_STRING)
+			return err_at(c, v->pos, "env value '%s' in %s must be a string, found %s",
+				      e->key, c->what, a_type(v->type));
+		if (strlen(v->u.str.ptr) != v->u.str.len)
+			return err_at(c, v->pos, "env value '%s' in %s must not contain NUL characters",
+				      e->key, c->what);
+		if (!e->key[0] || strchr(e->key, '=') || strlen(e->key) != e->key_len)
+			return err_at(c, e->key_pos,
+				      "env name '%s' in %s must be non-empty and contain no '=' or NUL",
+				      e->key, c->what);
+		t->env[i] = xformat("%s=%s", e->key, v->u.str.ptr);
+	}
+	return 0;
+}
+
+/* `"ptrace", "vulkan" or "cuda"`: the names of RN_TARGET_COLLECTORS for messages. */
+static void collector_alternatives(char *buf, size_t cap)
+{
+	size_t i, n = 0, len = 0;
+
+	while (rn_target_collector_names[n])
+		n++;
+	buf[0] = '\0';
+	for (i = 0; i < n && len < cap; i++) {
+		const char *sep = !i ? "" : i + 1 == n ? " or " : ", ";
+		int w = snprintf(buf + len, cap - len, "%s\"%s\"", sep, rn_target_collector_names[i]);
+
+		if (w < 0)
+			break;
+		len += (size_t)w;
+	}
+}
+
+/* `collectors`: names from RN_TARGET_COLLECTORS (collectors/collector.h). */
+static int parse_collectors(struct ctx *c, const struct rn_toml_value *tab,
+			    struct rn_target_cfg *t)
+{
+	const struct rn_toml_kv *kv = rn_toml_get_kv(tab, "collectors");
+	char **colls = NULL;
+	size_t ncolls = 0, i, k;
+	int rc = 0;
+
+	if (!kv)
+		return 0;
+	if (get_strings(c, tab, "collectors", &colls, &ncolls))
+		return -1;
+	t->collectors = 0;
+	for (i = 0; i < ncolls && !rc; i++) {
+		char expected[128];
+		const char *hint;
+
+		for (k = 0; rn_target_collector_names[k]; k++)
+			if (!strcmp(colls[i], rn_target_collector_names[k]))
+				break;
+		if (rn_target_collector_names[k]) {
+			t->collectors |= rn_collector_mask_of(colls[i]);
+			continue;
+		}
+		collector_alternatives(expected, sizeof(expected));
+		hint = rn_suggest(colls[i], rn_target_collector_names);
+		rc = err_at(c, kv->val->u.array.items[i]->pos,
+			    "unknown collector \"%s\" in %s (expected %s%s%s%s)", colls[i], c->what,
+			    expected, hint ? "; did you mean \"" : "", hint ? hint : "",
+			    hint ? "\"?" : "");
+	}
+	free_strings(colls);
+	return rc;
+}
+
+/* `cwd`, resolved against the config's directory. */
+static int parse_cwd(struct ctx *c, const struct rn_toml_value *tab, struct rn_target_cfg *t)
+{
+	char *cwd = NULL;
+
+	if (!rn_toml_get_kv(tab, "cwd"))
+		return 0;
+	if (get_string(c, tab, "cwd", &cwd))
+		return -1;
+	free(t->cwd);
+	t->cwd = resolve_path(c->cfg, cwd);
+	free(cwd);
+	return 0;
+}
+
+/* The numeric keys of a [[target]]: limits and run counts. */
+static int parse_target_numbers(struct ctx *c, const struct rn_toml_value *tab,
+				struct rn_target_cfg *t)
+{
+	double timeout_s = -1, weight = 0;
+	int64_t expect = 0, runs = 1, counting = 1, warmup = 0;
+
+	if (get_num(c, tab, "timeout_s", 0.001, 86400.0 * 7, &timeout_s) ||
+	    get_int(c, tab, "expect_exit", -1, 255, &expect) ||
+	    get_int(c, tab, "runs", 1, 1000, &runs) ||
+	    get_int(c, tab, "counting_runs", 1, 100, &counting) ||
+	    get_int(c, tab, "warmup", 0, 100, &warmup) ||
+	    get_num(c, tab, "shard_weight", 1e-6, 1e12, &weight))
+		return -1;
+	if (timeout_s > 0)
+		t->timeout_ns = (uint64_t)(timeout_s * 1e9);
+	t->expect_exit = (int)expect;
+	t->runs = (unsigned)runs;
+	t->counting_runs = (unsigned)counting;
+	t->warmup = (unsigned)warmup;
+	t->shard_weight = weight;
+	return 0;
+}
+
+/* The process limits of a [[target]]. */
+static int parse_target_limits(struct ctx *c, const struct rn_toml_value *tab,
+			       struct rn_target_cfg *t)
+{
+	int64_t procs = (int64_t)t->max_procs, as_bytes = 0;
+
+	if (get_int(c, tab, "max_processes", 1, 10000000, &procs) ||
+	    get_int(c, tab, "max_memory_bytes", 1 << 20, INT64_MAX, &as_bytes))
+		return -1;
+	t->max_procs = (uint64_t)procs;
+	t->max_as_bytes = (uint64_t)as_bytes;
+	return 0;
+}
+
+/* The keys of a [[target]] that choose among names, then its limits and `instructions`, in
+ * the order of the reference. */
+static int parse_target_choices(struct ctx *c, const struct rn_toml_value *tab,
+				struct rn_target_cfg *t)
+{
+	int gpu = (int)t->gpu_mode, out = (int)t->out, err = (int)t->err, driver = 0;
+
+	if (get_choice(c, tab, "gpu_timing", gpu_mode_names, &gpu) ||
+	    get_choice(c, tab, "stdout", stdio_names, &out) ||
+	    get_choice(c, tab, "stderr", stdio_names, &err))
+		return -1;
+	t->gpu_mode = (enum rn_gpu_mode)gpu;
+	t->out = (enum rn_stdio)out;
+	t->err = (enum rn_stdio)err;
+	if (parse_target_limits(c, tab, t) || get_choice(c, tab, "driver", driver_names, &driver))
+		return -1;
+	t->driver = driver;
+	if (rn_toml_get_kv(tab, "instructions")) {
+		bool on = false;
+
+		if (get_bool(c, tab, "instructions", &on))
+			return -1;
+		t->instructions = on;
+	}
+	return 0;
+}
+
 static int parse_target(struct ctx *c, const struct rn_toml_value *tab, struct rn_target_cfg *t)
 {
 	const struct rn_toml_kv *kv;
-	char **cmd = NULL, **colls = NULL;
-	size_t ncmd = 0, ncolls = 0, i;
-	int64_t iv;
-	double dv;
-	int choice;
-	bool shell = false;
-	int rc = -1;
 
 	target_defaults(t, c->cfg);
 	t->line = tab->pos.line;
@@ -407,173 +608,11 @@ static int parse_target(struct ctx *c, const struct rn_toml_value *tab, struct r
 			      "target name \"%s\" must match [A-Za-z0-9_.-]+", t->name);
 	snprintf(c->what_buf, sizeof(c->what_buf), "[[target]] '%s'", t->name);
 	c->what = c->what_buf;
-	if (check_keys(c, tab, target_keys))
+	if (check_keys(c, tab, target_keys) || parse_command(c, tab, t) || parse_cwd(c, tab, t) ||
+	    parse_env(c, tab, t) || parse_target_numbers(c, tab, t) ||
+	    parse_collectors(c, tab, t) || parse_target_choices(c, tab, t))
 		return -1;
-	kv = rn_toml_get_kv(tab, "command");
-	if (!kv)
-		return err_at(c, tab->pos, "%s needs a 'command' (an array of strings)", c->what);
-	if (get_strings(c, tab, "command", &cmd, &ncmd))
-		return -1;
-	if (!ncmd) {
-		err_at(c, kv->val->pos, "'command' in %s must not be empty", c->what);
-		goto out;
-	}
-	if (get_bool(c, tab, "shell", &shell))
-		goto out;
-	if (shell) {
-		/* `shell = true` is the only way a shell is involved (security: argv as given). */
-		size_t len = 1;
-		char *line;
-
-		for (i = 0; i < ncmd; i++)
-			len += strlen(cmd[i]) + 1;
-		line = rn_xcalloc(len, 1);
-		for (i = 0; i < ncmd; i++) {
-			if (i)
-				strncat(line, " ", len - strlen(line) - 1);
-			strncat(line, cmd[i], len - strlen(line) - 1);
-		}
-		t->argv = rn_xcalloc(4, sizeof(*t->argv));
-		t->argv[0] = rn_xstrdup("/bin/sh");
-		t->argv[1] = rn_xstrdup("-c");
-		t->argv[2] = line;
-		free_strings(cmd);
-	} else {
-		t->argv = cmd;
-	}
-	cmd = NULL;
-	kv = rn_toml_get_kv(tab, "cwd");
-	if (kv) {
-		char *cwd = NULL;
-
-		if (get_string(c, tab, "cwd", &cwd))
-			goto out;
-		free(t->cwd);
-		t->cwd = resolve_path(c->cfg, cwd);
-		free(cwd);
-	}
-	kv = rn_toml_get_kv(tab, "env");
-	if (kv) {
-		const struct rn_toml_table *et;
-
-		if (kv->val->type != RN_TOML_TABLE) {
-			type_err(c, kv, "a table of strings");
-			goto out;
-		}
-		et = kv->val->u.table;
-		t->env = rn_xcalloc(et->n + 1, sizeof(*t->env));
-		for (i = 0; i < et->n; i++) {
-			const struct rn_toml_value *v = et->kv[i].val;
-
-			if (v->type != RN_TOML_STRING) {
-				err_at(c, v->pos, "env value '%s' in %s must be a string, found %s",
-				       et->kv[i].key, c->what, a_type(v->type));
-				goto out;
-			}
-			if (strlen(v->u.str.ptr) != v->u.str.len) {
-				err_at(c, v->pos, "env value '%s' in %s must not contain NUL characters",
-				       et->kv[i].key, c->what);
-				goto out;
-			}
-			if (!et->kv[i].key[0] || strchr(et->kv[i].key, '=') ||
-			    strlen(et->kv[i].key) != et->kv[i].key_len) {
-				err_at(c, et->kv[i].key_pos,
-				       "env name '%s' in %s must be non-empty and contain no '=' or NUL",
-				       et->kv[i].key, c->what);
-				goto out;
-			}
-			t->env[i] = xformat("%s=%s", et->kv[i].key, v->u.str.ptr);
-		}
-	}
-	dv = -1;
-	if (get_num(c, tab, "timeout_s", 0.001, 86400.0 * 7, &dv))
-		goto out;
-	if (dv > 0)
-		t->timeout_ns = (uint64_t)(dv * 1e9);
-	iv = 0;
-	if (get_int(c, tab, "expect_exit", -1, 255, &iv))
-		goto out;
-	t->expect_exit = (int)iv;
-	iv = 1;
-	if (get_int(c, tab, "runs", 1, 1000, &iv))
-		goto out;
-	t->runs = (unsigned)iv;
-	iv = 1;
-	if (get_int(c, tab, "counting_runs", 1, 100, &iv))
-		goto out;
-	t->counting_runs = (unsigned)iv;
-	iv = 0;
-	if (get_int(c, tab, "warmup", 0, 100, &iv))
-		goto out;
-	t->warmup = (unsigned)iv;
-	dv = 0;
-	if (get_num(c, tab, "shard_weight", 1e-6, 1e12, &dv))
-		goto out;
-	t->shard_weight = dv;
-	kv = rn_toml_get_kv(tab, "collectors");
-	if (kv) {
-		if (get_strings(c, tab, "collectors", &colls, &ncolls))
-			goto out;
-		t->collectors = 0;
-		for (i = 0; i < ncolls; i++) {
-			const char *names[4] = { NULL, NULL, NULL, NULL };
-			const char *hint;
-			size_t k;
-
-			for (k = 0; rn_collectors[k] && k < 3; k++)
-				names[k] = rn_collectors[k]->name;
-			if (!strcmp(colls[i], "ptrace")) {
-				t->collectors |= RN_COLLECT_PTRACE;
-			} else if (!strcmp(colls[i], "vulkan")) {
-				t->collectors |= RN_COLLECT_VULKAN;
-			} else if (!strcmp(colls[i], "cuda")) {
-				t->collectors |= RN_COLLECT_CUDA;
-			} else {
-				hint = rn_suggest(colls[i], names);
-				err_at(c, kv->val->u.array.items[i]->pos,
-				       "unknown collector \"%s\" in %s (expected \"ptrace\", \"vulkan\" or \"cuda\"%s%s%s)",
-				       colls[i], c->what, hint ? "; did you mean \"" : "",
-				       hint ? hint : "", hint ? "\"?" : "");
-				goto out;
-			}
-		}
-	}
-	choice = (int)t->gpu_mode;
-	if (get_choice(c, tab, "gpu_timing", gpu_mode_names, &choice))
-		goto out;
-	t->gpu_mode = (enum rn_gpu_mode)choice;
-	choice = (int)t->out;
-	if (get_choice(c, tab, "stdout", stdio_names, &choice))
-		goto out;
-	t->out = (enum rn_stdio)choice;
-	choice = (int)t->err;
-	if (get_choice(c, tab, "stderr", stdio_names, &choice))
-		goto out;
-	t->err = (enum rn_stdio)choice;
-	iv = (int64_t)t->max_procs;
-	if (get_int(c, tab, "max_processes", 1, 10000000, &iv))
-		goto out;
-	t->max_procs = (uint64_t)iv;
-	iv = 0;
-	if (get_int(c, tab, "max_memory_bytes", 1 << 20, INT64_MAX, &iv))
-		goto out;
-	t->max_as_bytes = (uint64_t)iv;
-	choice = 0;
-	if (get_choice(c, tab, "driver", driver_names, &choice))
-		goto out;
-	t->driver = choice;
-	if (rn_toml_get_kv(tab, "instructions")) {
-		bool on = false;
-
-		if (get_bool(c, tab, "instructions", &on))
-			goto out;
-		t->instructions = on;
-	}
-	rc = 0;
-out:
-	free_strings(cmd);
-	free_strings(colls);
-	return rc;
+	return 0;
 }
 
 static void assertion_release(struct rn_assertion_spec *a)
@@ -656,6 +695,145 @@ static bool is_custom_type(const struct rn_toml_value *tab)
 	return kv && kv->val->type == RN_TOML_STRING && !strcmp(kv->val->u.str.ptr, "custom");
 }
 
+static int parse_critical_path(struct ctx *c, const struct rn_toml_value *tab,
+			       struct rn_assertion_spec *a)
+{
+	double dv;
+
+	if (require(c, tab, "max_duration_ms", "milliseconds", "critical_path"))
+		return -1;
+	dv = 0;
+	if (get_num(c, tab, "max_duration_ms", 0, 1e12, &dv))
+		return -1;
+	a->max_duration_ns = (uint64_t)llround(dv * 1e6);
+	if (get_regex(c, tab, "trace_name_pattern", &a->trace_name_pattern, &a->trace_re))
+		return -1;
+	return 0;
+}
+
+static int parse_span_count(struct ctx *c, const struct rn_toml_value *tab,
+			    struct rn_assertion_spec *a)
+{
+	int64_t iv;
+
+	if (require(c, tab, "max_spans", "an integer", "span_count"))
+		return -1;
+	iv = 0;
+	if (get_int(c, tab, "max_spans", 0, INT64_MAX, &iv))
+		return -1;
+	a->max_spans = (uint64_t)iv;
+	if (get_regex(c, tab, "span_name_pattern", &a->span_name_pattern, &a->span_re))
+		return -1;
+	if (!a->span_name_pattern && compile_all_spans(c, tab, a))
+		return -1;
+	return 0;
+}
+
+static int parse_memory_usage(struct ctx *c, const struct rn_toml_value *tab,
+			      struct rn_assertion_spec *a)
+{
+	int64_t iv;
+	int choice;
+
+	if (require(c, tab, "max_bytes", "bytes", "memory_usage"))
+		return -1;
+	iv = 0;
+	if (get_int(c, tab, "max_bytes", 0, INT64_MAX, &iv))
+		return -1;
+	a->max_bytes = (uint64_t)iv;
+	choice = 0;
+	if (get_choice(c, tab, "tracking_mode", tracking_names, &choice))
+		return -1;
+	a->tracking_mode = (enum rn_tracking_mode)choice;
+	/* A file without [[target]] is in the original format (its targets come from the
+	 * command line), whose default mode was allocations: say which one is measured. */
+	if (!rn_toml_get_kv(tab, "tracking_mode") && !c->cfg->ntargets)
+		rn_config_add_note(c->cfg, tab->pos,
+				   "%s has no tracking_mode: it measures \"rss\" (peak "
+				   "resident set); the original renacer measured "
+				   "\"allocations\" here; set tracking_mode to choose",
+				   c->what);
+	return 0;
+}
+
+static int parse_anti_pattern(struct ctx *c, const struct rn_toml_value *tab,
+			      struct rn_assertion_spec *a)
+{
+	char *p = NULL;
+	const char *canon;
+	const struct rn_toml_kv *kv;
+
+	if (require(c, tab, "pattern", "a detector name", "anti_pattern"))
+		return -1;
+	if (get_string(c, tab, "pattern", &p))
+		return -1;
+	canon = rn_antipattern_canonical(p);
+	if (!canon) {
+		const char *hint = rn_suggest(p, rn_antipattern_names);
+
+		kv = rn_toml_get_kv(tab, "pattern");
+		err_at(c, kv->val->pos, "unknown anti-pattern \"%s\" in %s%s%s%s", p, c->what,
+		       hint ? " (did you mean \"" : "", hint ? hint : "", hint ? "\"?)" : "");
+		free(p);
+		return -1;
+	}
+	a->pattern = rn_xstrdup(canon);
+	free(p);
+	if (get_num(c, tab, "threshold", 0.0, 1.0, &a->threshold))
+		return -1;
+	if (get_regex(c, tab, "process_name_pattern", &a->process_name_pattern,
+		      &a->process_re))
+		return -1;
+	return 0;
+}
+
+static int parse_equivalence(struct ctx *c, const struct rn_toml_value *tab,
+			     struct rn_assertion_spec *a)
+{
+	char *g = NULL;
+
+	if (get_string(c, tab, "golden", &g))
+		return -1;
+	if (g) {
+		a->golden = resolve_path(c->cfg, g);
+		free(g);
+	}
+	return 0;
+}
+
+static int parse_instructions(struct ctx *c, const struct rn_toml_value *tab,
+			      struct rn_assertion_spec *a)
+{
+	int64_t iv;
+
+	if (require(c, tab, "max_instructions", "an integer", "instructions"))
+		return -1;
+	iv = 0;
+	if (get_int(c, tab, "max_instructions", 0, INT64_MAX, &iv))
+		return -1;
+	a->max_instructions = (uint64_t)iv;
+	if (get_num(c, tab, "tolerance", 0.0, 0.05, &a->tolerance))
+		return -1;
+	return 0;
+}
+
+/* The keys of the assertion's type. 0 or -1 (error in c->d). */
+static int parse_type_keys(struct ctx *c, const struct rn_toml_value *tab,
+			   struct rn_assertion_spec *a)
+{
+	static int (*const parsers[RN_ASSERT_COUNT])(struct ctx *, const struct rn_toml_value *,
+						    struct rn_assertion_spec *) = {
+		[RN_ASSERT_CRITICAL_PATH] = parse_critical_path,
+		[RN_ASSERT_SPAN_COUNT] = parse_span_count,
+		[RN_ASSERT_MEMORY_USAGE] = parse_memory_usage,
+		[RN_ASSERT_ANTI_PATTERN] = parse_anti_pattern,
+		[RN_ASSERT_EQUIVALENCE] = parse_equivalence,
+		[RN_ASSERT_INSTRUCTIONS] = parse_instructions,
+	};
+
+	return parsers[a->type] ? parsers[a->type](c, tab, a) : 0;
+}
+
 /* Returns 0, -1 (error in c->d) or 1: an assertion of the original format that is accepted
  * with a note and left out (type custom). */
 static int parse_assertion(struct ctx *c, const struct rn_toml_value *tab,
@@ -664,8 +842,6 @@ static int parse_assertion(struct ctx *c, const struct rn_toml_value *tab,
 	const struct rn_toml_kv *kv;
 	int choice = 0;
 	size_t i;
-	double dv;
-	int64_t iv;
 
 	memset(a, 0, sizeof(*a));
 	a->enabled = true;
@@ -711,101 +887,7 @@ static int parse_assertion(struct ctx *c, const struct rn_toml_value *tab,
 	a->aggregate = (enum rn_aggregate)choice;
 	if (get_strings(c, tab, "targets", &a->targets, NULL))
 		return -1;
-	switch (a->type) {
-	case RN_ASSERT_CRITICAL_PATH:
-		if (require(c, tab, "max_duration_ms", "milliseconds", "critical_path"))
-			return -1;
-		dv = 0;
-		if (get_num(c, tab, "max_duration_ms", 0, 1e12, &dv))
-			return -1;
-		a->max_duration_ns = (uint64_t)llround(dv * 1e6);
-		if (get_regex(c, tab, "trace_name_pattern", &a->trace_name_pattern, &a->trace_re))
-			return -1;
-		break;
-	case RN_ASSERT_SPAN_COUNT:
-		if (require(c, tab, "max_spans", "an integer", "span_count"))
-			return -1;
-		iv = 0;
-		if (get_int(c, tab, "max_spans", 0, INT64_MAX, &iv))
-			return -1;
-		a->max_spans = (uint64_t)iv;
-		if (get_regex(c, tab, "span_name_pattern", &a->span_name_pattern, &a->span_re))
-			return -1;
-		if (!a->span_name_pattern && compile_all_spans(c, tab, a))
-			return -1;
-		break;
-	case RN_ASSERT_MEMORY_USAGE:
-		if (require(c, tab, "max_bytes", "bytes", "memory_usage"))
-			return -1;
-		iv = 0;
-		if (get_int(c, tab, "max_bytes", 0, INT64_MAX, &iv))
-			return -1;
-		a->max_bytes = (uint64_t)iv;
-		choice = 0;
-		if (get_choice(c, tab, "tracking_mode", tracking_names, &choice))
-			return -1;
-		a->tracking_mode = (enum rn_tracking_mode)choice;
-		/* A file without [[target]] is in the original format (its targets come from the
-		 * command line), whose default mode was allocations: say which one is measured. */
-		if (!rn_toml_get_kv(tab, "tracking_mode") && !c->cfg->ntargets)
-			rn_config_add_note(c->cfg, tab->pos,
-					   "%s has no tracking_mode: it measures \"rss\" (peak "
-					   "resident set); the original renacer measured "
-					   "\"allocations\" here; set tracking_mode to choose",
-					   c->what);
-		break;
-	case RN_ASSERT_ANTI_PATTERN: {
-		char *p = NULL;
-		const char *canon;
-
-		if (require(c, tab, "pattern", "a detector name", "anti_pattern"))
-			return -1;
-		if (get_string(c, tab, "pattern", &p))
-			return -1;
-		canon = rn_antipattern_canonical(p);
-		if (!canon) {
-			const char *hint = rn_suggest(p, rn_antipattern_names);
-
-			kv = rn_toml_get_kv(tab, "pattern");
-			err_at(c, kv->val->pos, "unknown anti-pattern \"%s\" in %s%s%s%s", p, c->what,
-			       hint ? " (did you mean \"" : "", hint ? hint : "", hint ? "\"?)" : "");
-			free(p);
-			return -1;
-		}
-		a->pattern = rn_xstrdup(canon);
-		free(p);
-		if (get_num(c, tab, "threshold", 0.0, 1.0, &a->threshold))
-			return -1;
-		if (get_regex(c, tab, "process_name_pattern", &a->process_name_pattern,
-			      &a->process_re))
-			return -1;
-		break;
-	}
-	case RN_ASSERT_EQUIVALENCE: {
-		char *g = NULL;
-
-		if (get_string(c, tab, "golden", &g))
-			return -1;
-		if (g) {
-			a->golden = resolve_path(c->cfg, g);
-			free(g);
-		}
-		break;
-	}
-	case RN_ASSERT_INSTRUCTIONS:
-		if (require(c, tab, "max_instructions", "an integer", "instructions"))
-			return -1;
-		iv = 0;
-		if (get_int(c, tab, "max_instructions", 0, INT64_MAX, &iv))
-			return -1;
-		a->max_instructions = (uint64_t)iv;
-		if (get_num(c, tab, "tolerance", 0.0, 0.05, &a->tolerance))
-			return -1;
-		break;
-	case RN_ASSERT_COUNT:
-		break;
-	}
-	return 0;
+	return parse_type_keys(c, tab, a);
 }
 
 /* A top-level key that must be a table; returns it or NULL (absent). Sets *err on error. */
@@ -1063,18 +1145,29 @@ static int parse_history(struct ctx *c, const struct rn_toml_value *root)
 	return 0;
 }
 
-static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
+/* What a section parser returns: the section is fine, it recorded an error and parsing goes
+ * on to find the others, or parsing stops (the diagnostic list is full, or an error after
+ * which the rest would only repeat it). */
+enum section_rc { SECTION_OK = 0, SECTION_FAILED = 1, SECTION_ABORT = -1 };
+
+/* Is `v` a table or an array of tables? */
+static bool is_table_like(const struct rn_toml_value *v)
+{
+	return v->type == RN_TOML_TABLE || (v->type == RN_TOML_ARRAY && v->u.array.n &&
+					    v->u.array.items[0]->type == RN_TOML_TABLE);
+}
+
+/* Top level: our tables, and unknown tables from other renacer versions (warned). */
+static int parse_top_level(struct ctx *c, const struct rn_toml_value *root)
 {
 	struct rn_config *cfg = c->cfg;
-	const struct rn_toml_value *v;
-	size_t i, j, nignored = 0;
-	bool failed = false; /* an error was recorded; parsing goes on to find the others */
-	int err;
+	size_t i, nignored = 0;
+	bool failed = false;
 
-	/* Top level: our tables, and unknown tables from other renacer versions (warned). */
 	for (i = 0; i < root->u.table->n; i++) {
 		const struct rn_toml_kv *kv = &root->u.table->kv[i];
 		const char *const *k;
+		const char *hint;
 
 		for (k = top_keys; *k; k++)
 			if (!strcmp(*k, kv->key))
@@ -1086,259 +1179,325 @@ static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 			rn_original_table(cfg, kv->key, kv->val);
 			continue;
 		}
-		if (kv->val->type == RN_TOML_TABLE ||
-		    (kv->val->type == RN_TOML_ARRAY && kv->val->u.array.n &&
-		     kv->val->u.array.items[0]->type == RN_TOML_TABLE)) {
-			const char *hint = rn_suggest(kv->key, top_keys);
-
-			if (hint) {
-				err_at(c, kv->key_pos, "unknown table [%s] (did you mean [%s]?)",
-				       kv->key, hint);
-				failed = true;
-				continue;
-			}
+		hint = rn_suggest(kv->key, top_keys);
+		if (is_table_like(kv->val) && !hint) {
 			cfg->ignored_tables = rn_xrealloc(cfg->ignored_tables,
 							  (nignored + 2) * sizeof(char *));
 			cfg->ignored_tables[nignored++] = rn_xstrdup(kv->key);
 			cfg->ignored_tables[nignored] = NULL;
 			continue;
 		}
-		{
-			const char *hint = rn_suggest(kv->key, top_keys);
-
-			if (hint)
-				err_at(c, kv->key_pos, "unknown top-level key '%s' (did you mean '%s'?)",
-				       kv->key, hint);
-			else
-				err_at(c, kv->key_pos,
-				       "unknown top-level key '%s' (expected [[target]], [[assertion]], "
-				       "[golden], [report], [otlp], [regression], [semantic_equivalence] "
-				       "or [history])",
-				       kv->key);
-			failed = true;
-		}
+		failed = true;
+		if (is_table_like(kv->val))
+			err_at(c, kv->key_pos, "unknown table [%s] (did you mean [%s]?)", kv->key,
+			       hint);
+		else if (hint)
+			err_at(c, kv->key_pos, "unknown top-level key '%s' (did you mean '%s'?)",
+			       kv->key, hint);
+		else
+			err_at(c, kv->key_pos,
+			       "unknown top-level key '%s' (expected [[target]], [[assertion]], "
+			       "[golden], [report], [otlp], [regression], [semantic_equivalence] "
+			       "or [history])",
+			       kv->key);
 	}
+	return failed ? SECTION_FAILED : SECTION_OK;
+}
+
+static int parse_targets(struct ctx *c, const struct rn_toml_value *root)
+{
+	struct rn_config *cfg = c->cfg;
+	const struct rn_toml_value *v;
+	size_t i, j;
+	int err;
+	bool failed;
 
 	v = get_aot(c, root, "target", &err);
-	if (err)
-		failed = true;
-	if (v) {
-		cfg->targets = rn_xcalloc(v->u.array.n, sizeof(*cfg->targets));
-		for (i = 0; i < v->u.array.n; i++) {
-			const struct rn_toml_kv *nk;
+	failed = err != 0;
+	if (!v)
+		return failed ? SECTION_FAILED : SECTION_OK;
+	cfg->targets = rn_xcalloc(v->u.array.n, sizeof(*cfg->targets));
+	for (i = 0; i < v->u.array.n; i++) {
+		const struct rn_toml_kv *nk;
 
-			cfg->ntargets = i + 1;
-			if (rn_diag_full(c->d))
-				return -1;
-			if (parse_target(c, v->u.array.items[i], &cfg->targets[i])) {
-				failed = true; /* on to the next [[target]] */
-				continue;
-			}
-			if (!rn_strmap_put(&c->target_names, cfg->targets[i].name, i, &j)) {
-				nk = rn_toml_get_kv(v->u.array.items[i], "name");
-				err_at(c, nk->val->pos,
-				       "duplicate target name \"%s\" (first defined at line %d)",
-				       cfg->targets[i].name, cfg->targets[j].line);
-				failed = true;
-				break;
-			}
+		cfg->ntargets = i + 1;
+		if (rn_diag_full(c->d))
+			return SECTION_ABORT;
+		if (parse_target(c, v->u.array.items[i], &cfg->targets[i])) {
+			failed = true; /* on to the next [[target]] */
+			continue;
+		}
+		if (!rn_strmap_put(&c->target_names, cfg->targets[i].name, i, &j)) {
+			nk = rn_toml_get_kv(v->u.array.items[i], "name");
+			err_at(c, nk->val->pos,
+			       "duplicate target name \"%s\" (first defined at line %d)",
+			       cfg->targets[i].name, cfg->targets[j].line);
+			failed = true;
+			break;
 		}
 	}
+	return failed ? SECTION_FAILED : SECTION_OK;
+}
+
+/* Targets named by assertion `a` (table `tab`) must exist when the file declares any (and
+ * none is in error: no second error). Returns true when one does not. */
+static bool unknown_assertion_targets(struct ctx *c, const struct rn_toml_value *tab,
+				      const struct rn_assertion_spec *a)
+{
+	const struct rn_config *cfg = c->cfg;
+	const char *names[257];
+	size_t k, n = 0;
+	bool failed = false;
+	char **t;
+
+	if (!a->targets || !cfg->ntargets)
+		return false;
+	for (k = 0; k < cfg->ntargets; k++)
+		if (!cfg->targets[k].name)
+			return false;
+	for (k = 0; k < cfg->ntargets && n < 256; k++)
+		names[n++] = cfg->targets[k].name;
+	names[n] = NULL;
+	for (t = a->targets; *t; t++) {
+		const struct rn_toml_kv *nk = rn_toml_get_kv(tab, "targets");
+		size_t idx = (size_t)(t - a->targets);
+		const char *hint;
+
+		if (rn_strmap_get(&c->target_names, *t, NULL))
+			continue;
+		hint = rn_suggest(*t, names);
+		err_at(c, nk->val->u.array.items[idx]->pos,
+		       "[[assertion]] '%s' names unknown target \"%s\"%s%s%s", a->name, *t,
+		       hint ? " (did you mean \"" : "", hint ? hint : "", hint ? "\"?)" : "");
+		failed = true;
+	}
+	return failed;
+}
+
+static int parse_assertions(struct ctx *c, const struct rn_toml_value *root)
+{
+	struct rn_config *cfg = c->cfg;
+	const struct rn_toml_value *v;
+	size_t i, j;
+	int err;
+	bool failed;
 
 	v = get_aot(c, root, "assertion", &err);
-	if (err)
-		failed = true;
-	if (v) {
-		cfg->assertions = rn_xcalloc(v->u.array.n, sizeof(*cfg->assertions));
-		for (i = 0; i < v->u.array.n; i++) {
-			const struct rn_toml_value *tab = v->u.array.items[i];
-			const struct rn_toml_kv *nk;
-			char **t;
-			size_t ai = cfg->nassertions++; /* its slot: custom ones are left out */
-			int prc;
+	failed = err != 0;
+	if (!v)
+		return failed ? SECTION_FAILED : SECTION_OK;
+	cfg->assertions = rn_xcalloc(v->u.array.n, sizeof(*cfg->assertions));
+	for (i = 0; i < v->u.array.n; i++) {
+		const struct rn_toml_value *tab = v->u.array.items[i];
+		size_t ai = cfg->nassertions++; /* its slot: custom ones are left out */
+		int prc;
 
-			if (rn_diag_full(c->d))
-				return -1;
-			prc = parse_assertion(c, tab, &cfg->assertions[ai]);
-			if (prc < 0) {
-				failed = true; /* on to the next [[assertion]] */
-				continue;
-			}
-			if (prc > 0) {
-				assertion_release(&cfg->assertions[ai]);
-				cfg->nassertions--;
-				continue;
-			}
-			if (!rn_strmap_put(&c->assertion_names, cfg->assertions[ai].name, ai, &j)) {
-				nk = rn_toml_get_kv(tab, "name");
-				err_at(c, nk->val->pos,
-				       "duplicate assertion name \"%s\" (first defined at line %d)",
-				       cfg->assertions[ai].name, cfg->assertions[j].line);
-				failed = true;
-				break;
-			}
-			/* Targets named by an assertion must exist when the file declares any. */
-			for (t = cfg->assertions[ai].targets; t && *t && cfg->ntargets; t++) {
-				const char *names[257];
-				size_t k, n = 0;
-
-				if (rn_strmap_get(&c->target_names, *t, NULL))
-					continue;
-				for (k = 0; k < cfg->ntargets; k++)
-					if (!cfg->targets[k].name)
-						break; /* (a target in error: no second error) */
-				if (k < cfg->ntargets)
-					continue;
-				for (k = 0; k < cfg->ntargets && n < 256; k++)
-					if (cfg->targets[k].name)
-						names[n++] = cfg->targets[k].name;
-				names[n] = NULL;
-				nk = rn_toml_get_kv(tab, "targets");
-				{
-					const char *hint = rn_suggest(*t, names);
-					size_t idx = (size_t)(t - cfg->assertions[ai].targets);
-
-					err_at(c, nk->val->u.array.items[idx]->pos,
-					       "[[assertion]] '%s' names unknown target \"%s\"%s%s%s",
-					       cfg->assertions[ai].name, *t,
-					       hint ? " (did you mean \"" : "", hint ? hint : "",
-					       hint ? "\"?)" : "");
-					failed = true;
-				}
-			}
+		if (rn_diag_full(c->d))
+			return SECTION_ABORT;
+		prc = parse_assertion(c, tab, &cfg->assertions[ai]);
+		if (prc < 0) {
+			failed = true; /* on to the next [[assertion]] */
+			continue;
 		}
+		if (prc > 0) {
+			assertion_release(&cfg->assertions[ai]);
+			cfg->nassertions--;
+			continue;
+		}
+		if (!rn_strmap_put(&c->assertion_names, cfg->assertions[ai].name, ai, &j)) {
+			const struct rn_toml_kv *nk = rn_toml_get_kv(tab, "name");
+
+			err_at(c, nk->val->pos,
+			       "duplicate assertion name \"%s\" (first defined at line %d)",
+			       cfg->assertions[ai].name, cfg->assertions[j].line);
+			failed = true;
+			break;
+		}
+		if (unknown_assertion_targets(c, tab, &cfg->assertions[ai]))
+			failed = true;
 	}
+	return failed ? SECTION_FAILED : SECTION_OK;
+}
+
+static int parse_golden(struct ctx *c, const struct rn_toml_value *root)
+{
+	struct rn_config *cfg = c->cfg;
+	const struct rn_toml_value *v;
+	char *dir = NULL;
+	int err;
 
 	v = get_table(c, root, "golden", golden_keys, &err);
-	if (err)
-		failed = true;
-	if (v) {
-		char *dir = NULL;
-
-		if (get_string(c, v, "dir", &dir))
-			return -1;
-		if (dir) {
-			free(cfg->golden_dir);
-			cfg->golden_dir = resolve_path(cfg, dir);
-			free(dir);
-		}
-		if (golden_judging(c, v, cfg))
-			return -1;
+	if (!v)
+		return err ? SECTION_FAILED : SECTION_OK;
+	if (get_string(c, v, "dir", &dir))
+		return SECTION_ABORT;
+	if (dir) {
+		free(cfg->golden_dir);
+		cfg->golden_dir = resolve_path(cfg, dir);
+		free(dir);
 	}
+	if (golden_judging(c, v, cfg))
+		return SECTION_ABORT;
+	return err ? SECTION_FAILED : SECTION_OK;
+}
+
+static int parse_report(struct ctx *c, const struct rn_toml_value *root)
+{
+	struct rn_config *cfg = c->cfg;
+	const struct rn_toml_value *v;
+	char **slots[] = { &cfg->junit, &cfg->trace_out, &cfg->otlp_file };
+	const char *keys[] = { "junit", "trace_out", "otlp_file" };
+	size_t i;
+	int err;
 
 	v = get_table(c, root, "report", report_keys, &err);
-	if (err)
-		failed = true;
-	if (v) {
+	if (!v)
+		return err ? SECTION_FAILED : SECTION_OK;
+	for (i = 0; i < 3; i++) {
 		char *p = NULL;
-		char **slots[] = { &cfg->junit, &cfg->trace_out, &cfg->otlp_file };
-		const char *keys[] = { "junit", "trace_out", "otlp_file" };
 
-		for (i = 0; i < 3; i++) {
-			p = NULL;
-			if (get_string(c, v, keys[i], &p))
-				return -1;
-			if (p) {
-				*slots[i] = resolve_path(cfg, p);
-				free(p);
-			}
+		if (get_string(c, v, keys[i], &p))
+			return SECTION_ABORT;
+		if (p) {
+			*slots[i] = resolve_path(cfg, p);
+			free(p);
 		}
-		if (get_strings(c, v, "redact", &cfg->redact, NULL))
-			return -1;
 	}
+	if (get_strings(c, v, "redact", &cfg->redact, NULL))
+		return SECTION_ABORT;
+	return err ? SECTION_FAILED : SECTION_OK;
+}
+
+/* [otlp] headers: a table of strings, kept as "Name: value". */
+static int parse_otlp_headers(struct ctx *c, const struct rn_toml_kv *kv,
+			      struct rn_otlp_file_cfg *o)
+{
+	const struct rn_toml_table *ht;
+	size_t i;
+
+	if (kv->val->type != RN_TOML_TABLE)
+		return type_err(c, kv, "a table of strings");
+	ht = kv->val->u.table;
+	o->headers = rn_xcalloc(ht->n + 1, sizeof(*o->headers));
+	for (i = 0; i < ht->n; i++) {
+		if (ht->kv[i].val->type != RN_TOML_STRING)
+			return err_at(c, ht->kv[i].val->pos, "header '%s' in [otlp] must be a string",
+				      ht->kv[i].key);
+		o->headers[i] = xformat("%s: %s", ht->kv[i].key, ht->kv[i].val->u.str.ptr);
+	}
+	return 0;
+}
+
+/* A choice of `names` under `key`, kept as its (owned) name; unset stays NULL. */
+static int get_choice_name(struct ctx *c, const struct rn_toml_value *v, const char *key,
+			   const char *const *names, char **out)
+{
+	int ch = -1;
+
+	if (get_choice(c, v, key, names, &ch))
+		return -1;
+	if (ch >= 0)
+		*out = rn_xstrdup(names[ch]);
+	return 0;
+}
+
+static int parse_otlp(struct ctx *c, const struct rn_toml_value *root)
+{
+	static const char *const protocols[] = { "http/protobuf", "http/json", "grpc", NULL };
+	static const char *const compressions[] = { "gzip", "none", NULL };
+	static const char *const modes[] = { "aggregate", "all", "threshold", NULL };
+	struct rn_otlp_file_cfg *o = &c->cfg->otlp;
+	const struct rn_toml_value *v;
+	const struct rn_toml_kv *kv;
+	int err;
 
 	v = get_table(c, root, "otlp", otlp_keys, &err);
-	if (err)
-		failed = true;
-	if (v) {
-		struct rn_otlp_file_cfg *o = &cfg->otlp;
-		const struct rn_toml_kv *kv = rn_toml_get_kv(v, "headers");
-		static const char *const protocols[] = { "http/protobuf", "http/json", "grpc", NULL };
-		static const char *const compressions[] = { "gzip", "none", NULL };
-		static const char *const modes[] = { "aggregate", "all", "threshold", NULL };
-		int ch = -1;
+	if (!v)
+		return err ? SECTION_FAILED : SECTION_OK;
+	kv = rn_toml_get_kv(v, "headers");
+	o->set_enabled = rn_toml_get_kv(v, "enabled") != NULL;
+	if (get_bool(c, v, "enabled", &o->enabled) ||
+	    get_string(c, v, "endpoint", &o->endpoint) ||
+	    get_string(c, v, "service_name", &o->service_name) ||
+	    get_bool(c, v, "required", &o->required) ||
+	    get_int(c, v, "timeout_ms", 1, 600000, &o->timeout_ms) ||
+	    get_int(c, v, "syscall_threshold_us", 0, INT64_MAX, &o->syscall_threshold_us) ||
+	    get_choice_name(c, v, "protocol", protocols, &o->protocol) ||
+	    get_choice_name(c, v, "compression", compressions, &o->compression) ||
+	    get_choice_name(c, v, "syscall_spans", modes, &o->syscall_spans) ||
+	    (kv && parse_otlp_headers(c, kv, o)))
+		return SECTION_ABORT;
+	return err ? SECTION_FAILED : SECTION_OK;
+}
 
-		o->set_enabled = rn_toml_get_kv(v, "enabled") != NULL;
-		if (get_bool(c, v, "enabled", &o->enabled) ||
-		    get_string(c, v, "endpoint", &o->endpoint) ||
-		    get_string(c, v, "service_name", &o->service_name) ||
-		    get_bool(c, v, "required", &o->required) ||
-		    get_int(c, v, "timeout_ms", 1, 600000, &o->timeout_ms) ||
-		    get_int(c, v, "syscall_threshold_us", 0, INT64_MAX, &o->syscall_threshold_us))
-			return -1;
-		if (get_choice(c, v, "protocol", protocols, &ch))
-			return -1;
-		if (ch >= 0)
-			o->protocol = rn_xstrdup(protocols[ch]);
-		ch = -1;
-		if (get_choice(c, v, "compression", compressions, &ch))
-			return -1;
-		if (ch >= 0)
-			o->compression = rn_xstrdup(compressions[ch]);
-		ch = -1;
-		if (get_choice(c, v, "syscall_spans", modes, &ch))
-			return -1;
-		if (ch >= 0)
-			o->syscall_spans = rn_xstrdup(modes[ch]);
-		if (kv) {
-			const struct rn_toml_table *ht;
-
-			if (kv->val->type != RN_TOML_TABLE)
-				return type_err(c, kv, "a table of strings");
-			ht = kv->val->u.table;
-			o->headers = rn_xcalloc(ht->n + 1, sizeof(*o->headers));
-			for (i = 0; i < ht->n; i++) {
-				if (ht->kv[i].val->type != RN_TOML_STRING)
-					return err_at(c, ht->kv[i].val->pos,
-						      "header '%s' in [otlp] must be a string",
-						      ht->kv[i].key);
-				o->headers[i] = xformat("%s: %s", ht->kv[i].key,
-							ht->kv[i].val->u.str.ptr);
-			}
-		}
-	}
+static int parse_regression(struct ctx *c, const struct rn_toml_value *root)
+{
+	static const char *const nj[] = { "warn", "fail", NULL };
+	struct rn_regression_cfg *r = &c->cfg->regression;
+	const struct rn_toml_value *v;
+	int64_t iv, runs, floor_bytes;
+	int ch = -1, err;
 
 	v = get_table(c, root, "regression", regression_keys, &err);
-	if (err)
-		failed = true;
-	if (v) {
-		struct rn_regression_cfg *r = &cfg->regression;
-		int64_t iv;
+	if (!v)
+		return err ? SECTION_FAILED : SECTION_OK;
+	iv = (int64_t)r->count_floor;
+	runs = (int64_t)r->min_runs_for_timing;
+	floor_bytes = (int64_t)r->memory_floor_bytes;
+	if (get_bool(c, v, "enabled", &r->enabled) ||
+	    get_num(c, v, "count_tolerance", 0, 100, &r->count_tolerance) ||
+	    get_num(c, v, "instructions_tolerance", 0, 1, &r->instructions_tolerance) ||
+	    get_int(c, v, "count_floor", 0, INT64_MAX, &iv) ||
+	    get_num(c, v, "timing_tolerance", 0, 100, &r->timing_tolerance) ||
+	    get_num(c, v, "memory_tolerance", 0, 100, &r->memory_tolerance) ||
+	    get_num(c, v, "alpha", 1e-9, 0.5, &r->alpha) ||
+	    get_bool(c, v, "timing", &r->timing) ||
+	    get_bool(c, v, "load_guard", &r->load_guard))
+		return SECTION_ABORT;
+	r->count_floor = (uint64_t)iv;
+	if (get_int(c, v, "min_runs_for_timing", 2, 1000, &runs))
+		return SECTION_ABORT;
+	r->min_runs_for_timing = (unsigned)runs;
+	if (get_int(c, v, "memory_floor_bytes", 0, INT64_MAX, &floor_bytes))
+		return SECTION_ABORT;
+	r->memory_floor_bytes = (uint64_t)floor_bytes;
+	if (get_choice(c, v, "not_judged", nj, &ch))
+		return SECTION_ABORT;
+	if (ch >= 0)
+		r->not_judged_fails = ch == 1;
+	return err ? SECTION_FAILED : SECTION_OK;
+}
 
-		iv = (int64_t)r->count_floor;
-		if (get_bool(c, v, "enabled", &r->enabled) ||
-		    get_num(c, v, "count_tolerance", 0, 100, &r->count_tolerance) ||
-		    get_num(c, v, "instructions_tolerance", 0, 1, &r->instructions_tolerance) ||
-		    get_int(c, v, "count_floor", 0, INT64_MAX, &iv) ||
-		    get_num(c, v, "timing_tolerance", 0, 100, &r->timing_tolerance) ||
-		    get_num(c, v, "memory_tolerance", 0, 100, &r->memory_tolerance) ||
-		    get_num(c, v, "alpha", 1e-9, 0.5, &r->alpha) ||
-		    get_bool(c, v, "timing", &r->timing) ||
-		    get_bool(c, v, "load_guard", &r->load_guard))
-			return -1;
-		r->count_floor = (uint64_t)iv;
-		iv = (int64_t)r->min_runs_for_timing;
-		if (get_int(c, v, "min_runs_for_timing", 2, 1000, &iv))
-			return -1;
-		r->min_runs_for_timing = (unsigned)iv;
-		iv = (int64_t)r->memory_floor_bytes;
-		if (get_int(c, v, "memory_floor_bytes", 0, INT64_MAX, &iv))
-			return -1;
-		r->memory_floor_bytes = (uint64_t)iv;
-		{
-			static const char *const nj[] = { "warn", "fail", NULL };
-			int ch = -1;
+static int parse_semantic_section(struct ctx *c, const struct rn_toml_value *root)
+{
+	return parse_semantic_equivalence(c, root) ? SECTION_FAILED : SECTION_OK;
+}
 
-			if (get_choice(c, v, "not_judged", nj, &ch))
-				return -1;
-			if (ch >= 0)
-				r->not_judged_fails = ch == 1;
-		}
+static int parse_history_section(struct ctx *c, const struct rn_toml_value *root)
+{
+	return parse_history(c, root) ? SECTION_FAILED : SECTION_OK;
+}
+
+/* Every section in file order of the reference; an error in one does not stop the others
+ * (up to RN_DIAG_MAX_ERRORS), except where a section says SECTION_ABORT. */
+static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
+{
+	static int (*const sections[])(struct ctx *, const struct rn_toml_value *) = {
+		parse_top_level, parse_targets,	 parse_assertions,	 parse_golden,
+		parse_report,	 parse_otlp,	 parse_regression,	 parse_semantic_section,
+		parse_history_section,
+	};
+	bool failed = false;
+	size_t i;
+
+	for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
+		int rc = sections[i](c, root);
+
+		if (rc == SECTION_ABORT)
+			return -1;
+		if (rc)
+			failed = true;
 	}
-	if (parse_semantic_equivalence(c, root))
-		failed = true;
-	if (parse_history(c, root))
-		failed = true;
 	return failed ? -1 : 0;
 }
 

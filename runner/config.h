@@ -36,7 +36,8 @@
 	X(counting_runs, "integer", "runs with syscall stops for counts (default 1, at most 100)") \
 	X(warmup, "integer", "unmeasured runs first (default 0)")                              \
 	X(shard_weight, "number", "expected cost in seconds for --shard balancing (default: unweighted)") \
-	X(collectors, "array of strings", "any of \"ptrace\", \"vulkan\" (default [\"ptrace\"])") \
+	X(collectors, "array of strings", "any of" RN_TARGET_COLLECTORS(RN_COLLECTOR_QUOTED)    \
+	  " (default [\"ptrace\"]; ebpf is chosen by `driver`)")                                  \
 	X(gpu_timing, "string", "\"cmdbuf\" (default), \"submit\" or \"dispatch\" (serializes)") \
 	X(stdout, "string", "\"inherit\", \"null\" (default) or \"capture\"")                  \
 	X(stderr, "string", "\"inherit\" (default), \"null\" or \"capture\"")                  \
@@ -45,6 +46,9 @@
 	X(driver, "string", "\"ptrace\" (default), \"ebpf\" (count in the kernel) or \"auto\"") \
 	X(instructions, "boolean", "count instructions under Valgrind in one more run (default: " \
 	  "when an instructions assertion applies)")
+
+/* ` "name"` of a collector, for the `collectors` key's doc (X of RN_TARGET_COLLECTORS). */
+#define RN_COLLECTOR_QUOTED(name, bit, desc) " \"" #name "\""
 
 /* X(key, type, doc) for [[assertion]]. */
 #define RN_ASSERTION_KEYS(X)                                                                 \

@@ -53,15 +53,45 @@ static void usage(FILE *out)
 
 	fprintf(out, "usage: renacer <command> [options]\n\n"
 		     "renacer makes performance a CI gate: it runs programs under its collectors\n"
-		     "(ptrace syscalls, Vulkan GPU work), judges assertions and golden traces, and\n"
+		     "(renacer help tables lists them), judges assertions and golden traces, and\n"
 		     "writes a verdict, JUnit XML and OTLP traces.\n\ncommands:\n");
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(out, "  %-10s %s\n", commands[i].def->name, commands[i].def->summary);
-	fprintf(out, "  %-10s %s\n", "help", "show help of a command (renacer help check)");
+	fprintf(out, "  %-10s %s\n", "help",
+		"show help of a command (renacer help check), of the config keys (help config), "
+		"or the exit codes, verdicts and collectors (help tables)");
 	fprintf(out, "  %-10s %s\n", "man", "print the renacer(1) man page (troff)");
 	fprintf(out, "\nexit codes:\n");
 	print_exit_codes(out, false);
 	fprintf(out, "\nrenacer %s\n", RN_VERSION);
+}
+
+/*
+ * `renacer help tables`: the exit codes, verdicts and collectors as the Markdown tables of the
+ * README, from the code's own lists (tests/docs compares the README with this and with
+ * `renacer help config`).
+ */
+static void print_tables(FILE *out)
+{
+	int v;
+
+	fputs("### exit codes\n\n| exit code | meaning |\n|---|---|\n", out);
+#define RN_EXIT_ROW(name, value, desc) fprintf(out, "| %d | %s |\n", value, desc);
+	RN_EXIT_CODES(RN_EXIT_ROW)
+#undef RN_EXIT_ROW
+	fputs("\n### verdicts\n\n| verdict |\n|---|\n", out);
+	for (v = 0; v < RN_VERDICT_COUNT; v++)
+		fprintf(out, "| %s |\n", rn_verdict_label((enum rn_verdict)v));
+	fputs("\n### collectors\n\n| collector | selected by | what it records |\n|---|---|---|\n",
+	      out);
+#define RN_TARGET_ROW(name, bit, desc)                                                        \
+	fprintf(out, "| `%s` | `collectors = [\"%s\"]` | %s |\n", #name, #name, desc);
+#define RN_DRIVER_ROW(name, bit, desc)                                                        \
+	fprintf(out, "| `%s` | `driver = \"%s\"` | %s |\n", #name, #name, desc);
+	RN_TARGET_COLLECTORS(RN_TARGET_ROW)
+	RN_DRIVER_COLLECTORS(RN_DRIVER_ROW)
+#undef RN_TARGET_ROW
+#undef RN_DRIVER_ROW
 }
 
 /* The renacer(1) man page, generated from the same tables as --help. */
@@ -73,10 +103,9 @@ static void man_page(FILE *out)
 	fputs(".SH NAME\nrenacer \\- make performance a CI gate\n.SH SYNOPSIS\n", out);
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(out, ".B %s\n.br\n", commands[i].def->usage);
-	fputs(".SH DESCRIPTION\nrenacer runs programs under its collectors (ptrace: every syscall of "
-	      "the process tree; vulkan: GPU work timed through an injected layer), judges the "
-	      "assertions of renacer.toml and the golden traces kept with the code, and writes a "
-	      "verdict, JUnit XML and OTLP traces.\n",
+	fputs(".SH DESCRIPTION\nrenacer runs programs under its collectors (COLLECTORS below), "
+	      "judges the assertions of renacer.toml and the golden traces kept with the code, and "
+	      "writes a verdict, JUnit XML and OTLP traces.\n",
 	      out);
 	for (i = 0; i < NCOMMANDS; i++) {
 		fprintf(out, ".SH %s\n", commands[i].def->name);
@@ -87,7 +116,17 @@ static void man_page(FILE *out)
 	}
 	fputs(".SH CONFIGURATION\nThe keys of renacer.toml:\n.nf\n", out);
 	rn_config_write_docs(out);
-	fputs(".fi\n.SH EXIT STATUS\n", out);
+	fputs(".fi\n.SH COLLECTORS\n", out);
+#define RN_MAN_TARGET(name, bit, desc) fprintf(out, ".TP\n.B %s\n%s (collectors = [\"%s\"])\n", #name, desc, #name);
+#define RN_MAN_DRIVER(name, bit, desc) fprintf(out, ".TP\n.B %s\n%s (driver = \"%s\")\n", #name, desc, #name);
+	RN_TARGET_COLLECTORS(RN_MAN_TARGET)
+	RN_DRIVER_COLLECTORS(RN_MAN_DRIVER)
+#undef RN_MAN_TARGET
+#undef RN_MAN_DRIVER
+	fputs(".SH VERDICTS\n", out);
+	for (i = 0; i < RN_VERDICT_COUNT; i++)
+		fprintf(out, "%s%s", i ? ", " : "", rn_verdict_label((enum rn_verdict)i));
+	fputs("\n.SH EXIT STATUS\n", out);
 	print_exit_codes(out, true);
 }
 
@@ -135,6 +174,10 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(argv[2], "config")) {
 			rn_config_write_docs(stdout);
+			return RN_EXIT_OK;
+		}
+		if (!strcmp(argv[2], "tables")) {
+			print_tables(stdout);
 			return RN_EXIT_OK;
 		}
 		rn_error("no such command '%s'; see 'renacer --help'", argv[2]);

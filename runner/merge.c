@@ -9,18 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "config.h"
 #include "exitcode.h"
-#include "github.h"
-#include "junit.h"
-#include "history.h"
 #include "log.h"
 #include "otlp.h"
 #include "report.h"
+#include "reporter.h"
 #include "xalloc.h"
 
 enum {
@@ -171,12 +168,113 @@ static int same_suite(const struct rn_results *a, const char *pa, const struct r
 	return 0;
 }
 
+/* Each shard 1..N of the files exactly once. Returns 0 or RN_EXIT_USAGE. */
+static int check_shard_set(const struct rn_merged *m, const char *const *paths)
+{
+	unsigned count = m->shards[0].shard.count;
+	const char **by_index = rn_xcalloc(count + 1, sizeof(*by_index));
+	size_t i, k;
+	int rc = 0;
+
+	for (i = 0; i < m->nshards && !rc; i++) {
+		unsigned k1 = m->shards[i].shard.index;
+
+		if (by_index[k1]) {
+			rn_error("shard %u/%u is given twice: '%s' and '%s'", k1, count, by_index[k1],
+				 paths[i]);
+			rc = RN_EXIT_USAGE;
+		}
+		by_index[k1] = paths[i];
+	}
+	for (k = 1; k <= count && !rc; k++) {
+		if (!by_index[k]) {
+			rn_error("shard %zu/%u is missing: give the results of every shard 1..%u "
+				 "(%zu given)",
+				 k, count, count, m->nshards);
+			rc = RN_EXIT_USAGE;
+		}
+	}
+	free(by_index);
+	return rc;
+}
+
+/* Each target of the suite in exactly one shard: owner[k] = the file of suite target k.
+ * Returns 0 or RN_EXIT_USAGE. */
+static int assign_owners(const struct rn_merged *m, const char *const *paths, long *owner)
+{
+	unsigned count = m->shards[0].shard.count;
+	size_t i, k;
+
+	for (k = 0; k < m->ntargets; k++)
+		owner[k] = -1;
+	for (i = 0; i < m->nshards; i++) {
+		const struct rn_results *s = &m->shards[i];
+
+		for (k = 0; k < s->ntargets; k++) {
+			long at = suite_index(s, s->targets[k].name);
+
+			if (at < 0) {
+				rn_error("'%s': target '%s' is not in the suite the file lists", paths[i],
+					 s->targets[k].name);
+				return RN_EXIT_USAGE;
+			}
+			if (owner[at] >= 0) {
+				rn_error("target '%s' is in two results: '%s' (shard %u/%u) and '%s' "
+					 "(shard %u/%u)",
+					 s->targets[k].name, paths[owner[at]],
+					 m->shards[owner[at]].shard.index, count, paths[i],
+					 s->shard.index, count);
+				return RN_EXIT_USAGE;
+			}
+			owner[at] = (long)i;
+		}
+	}
+	for (k = 0; k < m->ntargets; k++) {
+		if (owner[k] < 0) {
+			rn_error("target '%s' of the suite is in none of the results files",
+				 m->shards[0].suite[k]);
+			return RN_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* Move shard `s`'s targets into suite order in `m` (the shard is left without targets) and
+ * fold its times, exit code and flags into `m`. */
+static void take_shard(struct rn_merged *m, struct rn_results *s)
+{
+	size_t k;
+
+	for (k = 0; k < s->ntargets; k++) {
+		long at = suite_index(s, s->targets[k].name);
+
+		m->targets[at] = s->targets[k];
+		m->reports[at] = s->reports[k];
+		m->reports[at].result = &m->targets[at];
+		m->argv[at] = s->argv[k];
+	}
+	free(s->targets);
+	free(s->reports);
+	free(s->argv);
+	s->targets = NULL;
+	s->reports = NULL;
+	s->argv = NULL;
+	s->ntargets = 0;
+	if (!m->start_unix_ns || (s->start_unix_ns && s->start_unix_ns < m->start_unix_ns))
+		m->start_unix_ns = s->start_unix_ns;
+	if (s->end_unix_ns > m->end_unix_ns)
+		m->end_unix_ns = s->end_unix_ns;
+	if (!m->worst_other)
+		m->worst_other = s->worst_other;
+	if (!m->interrupted)
+		m->interrupted = s->interrupted;
+	m->not_judged_fails |= s->not_judged_fails;
+}
+
 int rn_merged_load(struct rn_merged *m, const char *const *paths, size_t n)
 {
-	const char **by_index = NULL;
-	long *owner = NULL;
-	size_t i, k;
-	unsigned count;
+	long *owner;
+	size_t i;
 	int rc = 0;
 
 	memset(m, 0, sizeof(*m));
@@ -189,111 +287,28 @@ int rn_merged_load(struct rn_merged *m, const char *const *paths, size_t n)
 	for (i = 0; i < n; i++)
 		if (rn_results_read(paths[i], &m->shards[i]))
 			return RN_EXIT_CONFIG;
-	count = m->shards[0].shard.count;
-	for (i = 1; i < n; i++) {
+	for (i = 1; i < n && !rc; i++)
 		rc = same_suite(&m->shards[0], paths[0], &m->shards[i], paths[i]);
-		if (rc)
-			return rc;
-	}
-	/* Each shard 1..N exactly once. */
-	by_index = rn_xcalloc(count + 1, sizeof(*by_index));
-	for (i = 0; i < n; i++) {
-		unsigned k1 = m->shards[i].shard.index;
-
-		if (by_index[k1]) {
-			rn_error("shard %u/%u is given twice: '%s' and '%s'", k1, count, by_index[k1],
-				 paths[i]);
-			rc = RN_EXIT_USAGE;
-			goto out;
-		}
-		by_index[k1] = paths[i];
-	}
-	for (k = 1; k <= count; k++) {
-		if (!by_index[k]) {
-			rn_error("shard %zu/%u is missing: give the results of every shard 1..%u "
-				 "(%zu given)",
-				 k, count, count, n);
-			rc = RN_EXIT_USAGE;
-			goto out;
-		}
-	}
-	/* Each target of the suite in exactly one shard. */
+	if (!rc)
+		rc = check_shard_set(m, paths);
+	if (rc)
+		return rc;
 	m->ntargets = m->shards[0].nsuite;
 	owner = rn_xcalloc(m->ntargets + 1, sizeof(*owner));
-	for (k = 0; k < m->ntargets; k++)
-		owner[k] = -1;
 	m->targets = rn_xcalloc(m->ntargets + 1, sizeof(*m->targets));
 	m->reports = rn_xcalloc(m->ntargets + 1, sizeof(*m->reports));
 	m->argv = rn_xcalloc(m->ntargets + 1, sizeof(*m->argv));
-	for (i = 0; i < n; i++) {
-		struct rn_results *s = &m->shards[i];
-
-		for (k = 0; k < s->ntargets; k++) {
-			long at = suite_index(s, s->targets[k].name);
-
-			if (at < 0) {
-				rn_error("'%s': target '%s' is not in the suite the file lists", paths[i],
-					 s->targets[k].name);
-				rc = RN_EXIT_USAGE;
-				goto out;
-			}
-			if (owner[at] >= 0) {
-				rn_error("target '%s' is in two results: '%s' (shard %u/%u) and '%s' "
-					 "(shard %u/%u)",
-					 s->targets[k].name, paths[owner[at]],
-					 m->shards[owner[at]].shard.index, count, paths[i],
-					 s->shard.index, count);
-				rc = RN_EXIT_USAGE;
-				goto out;
-			}
-			owner[at] = (long)i;
-		}
-	}
-	for (k = 0; k < m->ntargets; k++) {
-		if (owner[k] < 0) {
-			rn_error("target '%s' of the suite is in none of the results files",
-				 m->shards[0].suite[k]);
-			rc = RN_EXIT_USAGE;
-			goto out;
-		}
-	}
-	/* Move the targets into suite order; the shard structs are left empty. */
-	for (i = 0; i < n; i++) {
-		struct rn_results *s = &m->shards[i];
-
-		for (k = 0; k < s->ntargets; k++) {
-			long at = suite_index(s, s->targets[k].name);
-
-			m->targets[at] = s->targets[k];
-			m->reports[at] = s->reports[k];
-			m->reports[at].result = &m->targets[at];
-			m->argv[at] = s->argv[k];
-		}
-		free(s->targets);
-		free(s->reports);
-		free(s->argv);
-		s->targets = NULL;
-		s->reports = NULL;
-		s->argv = NULL;
-		s->ntargets = 0;
-		if (!m->start_unix_ns || (s->start_unix_ns && s->start_unix_ns < m->start_unix_ns))
-			m->start_unix_ns = s->start_unix_ns;
-		if (s->end_unix_ns > m->end_unix_ns)
-			m->end_unix_ns = s->end_unix_ns;
-		if (!m->worst_other)
-			m->worst_other = s->worst_other;
-		if (!m->interrupted)
-			m->interrupted = s->interrupted;
-		m->not_judged_fails |= s->not_judged_fails;
-	}
+	rc = assign_owners(m, paths, owner);
+	free(owner);
+	if (rc)
+		return rc;
+	for (i = 0; i < n; i++)
+		take_shard(m, &m->shards[i]);
 	m->exit_code = rn_check_exit_code(m->reports, m->ntargets, m->worst_other,
 					  m->not_judged_fails);
 	if (m->interrupted)
 		m->exit_code = m->interrupted == SIGINT ? RN_EXIT_SIGINT : RN_EXIT_SIGTERM;
-out:
-	free(by_index);
-	free(owner);
-	return rc;
+	return 0;
 }
 
 void rn_merged_release(struct rn_merged *m)
@@ -367,109 +382,50 @@ static int load_config(struct rn_config *cfg, bool *have, const struct merge_opt
 	return 0;
 }
 
-static uint64_t realtime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/* Write every report of the merged suite, as rn_cmd_check does at its end. Returns the final
- * exit code. */
+/* Write every report of the merged suite through the reporter table, as rn_cmd_check does at
+ * its end. Returns the final exit code. */
 static int write_reports(const struct merge_opts *o, struct rn_merged *m,
 			 const struct rn_config *cfg)
 {
 	struct rn_otlp_cfg otlp_cfg;
 	struct rn_otlp_context otlp_ctx;
-	const char *junit = o->junit ? o->junit : cfg ? cfg->junit : NULL;
-	const char *otlp_file = o->otlp_file ? o->otlp_file : cfg ? cfg->otlp_file : NULL;
-	int rc = m->exit_code, orc;
-	size_t i, n = m->ntargets;
+	struct rn_report_outputs out = {
+		.junit = o->junit ? o->junit : cfg ? cfg->junit : NULL,
+		.otlp_file = o->otlp_file ? o->otlp_file : cfg ? cfg->otlp_file : NULL,
+		.otlp = &otlp_cfg,
+		.otlp_ctx = &otlp_ctx,
+		.bench_json = o->bench_json,
+		.results = o->results,
+		.github = o->github,
+		.history = o->history,
+		.history_source = "merge",
+		.color = o->color,
+		.quiet = o->quiet,
+	};
+	struct rn_outcome oc = {
+		.cfg = cfg,
+		.config_path = cfg ? cfg->path : m->shards[0].config_path,
+		.targets = m->targets,
+		.reports = m->reports,
+		.ntargets = m->ntargets,
+		.argv = (const char *const *const *)m->argv,
+		.suite = (const char *const *)m->shards[0].suite,
+		.nsuite = m->shards[0].nsuite,
+		.start_unix_ns = m->start_unix_ns,
+		.end_unix_ns = m->end_unix_ns,
+		.worst_other = m->worst_other,
+		.interrupted = m->interrupted,
+		.not_judged_fails = m->not_judged_fails,
+		.exit_code = m->exit_code,
+	};
+	int rc;
 
 	rn_otlp_cfg_init(&otlp_cfg);
-	orc = otlp_configure(&otlp_cfg, cfg, o);
-	if (orc) {
-		rn_otlp_cfg_release(&otlp_cfg);
-		return orc;
-	}
-	if (junit) {
-		struct rn_junit_suite *suites = rn_xcalloc(n + 1, sizeof(*suites));
-
-		for (i = 0; i < n; i++) {
-			suites[i].name = m->targets[i].name;
-			suites[i].result = &m->targets[i];
-			suites[i].cases = m->reports[i].verdicts;
-			suites[i].ncases = m->reports[i].nverdicts;
-			suites[i].golden_file = m->reports[i].golden_file;
-			suites[i].start_unix_ns = m->targets[i].start_unix_ns;
-			suites[i].time_s = (double)m->targets[i].duration_ns / 1e9;
-			suites[i].partial = m->interrupted &&
-					    m->targets[i].status == RN_RUN_INTERRUPTED;
-		}
-		if (rn_junit_write(junit, suites, n) && rc < RN_EXIT_OUTPUT)
-			rc = rc ? rc : RN_EXIT_OUTPUT;
-		free(suites);
-	}
-	if (otlp_file || otlp_cfg.enabled) {
-		struct rn_otlp_input in;
-		struct rn_verdict_result *all = NULL;
-		size_t nall = 0, cap = 0;
-
-		for (i = 0; i < n; i++) {
-			if (!m->reports[i].nverdicts)
-				continue;
-			all = rn_xgrow(all, &cap, nall + m->reports[i].nverdicts, sizeof(*all));
-			memcpy(all + nall, m->reports[i].verdicts,
-			       m->reports[i].nverdicts * sizeof(*all));
-			nall += m->reports[i].nverdicts;
-		}
+	rc = otlp_configure(&otlp_cfg, cfg, o);
+	if (!rc) {
 		rn_otlp_context_init(&otlp_ctx);
-		memset(&in, 0, sizeof(in));
-		in.targets = m->targets;
-		in.ntargets = n;
-		in.verdicts = all;
-		in.nverdicts = nall;
-		in.start_unix_ns = m->start_unix_ns;
-		in.end_unix_ns = m->end_unix_ns ? m->end_unix_ns : realtime_ns();
-		in.exit_code = rc;
-		in.config_path = cfg ? cfg->path : m->shards[0].config_path;
-		in.argv = (const char *const *const *)m->argv;
-		if (otlp_file && rn_otlp_write_file(otlp_file, &otlp_cfg, &otlp_ctx, &in) && !rc)
-			rc = RN_EXIT_OUTPUT;
-		if (otlp_cfg.enabled && rn_otlp_export(&otlp_cfg, &otlp_ctx, &in) &&
-		    otlp_cfg.required && !rc)
-			rc = RN_EXIT_FAIL;
-		free(all);
+		rc = rn_report_all(&out, &oc);
 	}
-	if (o->bench_json && rn_report_bench_json(o->bench_json, m->reports, n) && !rc)
-		rc = RN_EXIT_OUTPUT;
-	if (o->results) {
-		struct rn_results out;
-
-		memset(&out, 0, sizeof(out));
-		out.config_path = m->shards[0].config_path;
-		out.suite = m->shards[0].suite;
-		out.nsuite = m->shards[0].nsuite;
-		out.start_unix_ns = m->start_unix_ns;
-		out.end_unix_ns = m->end_unix_ns;
-		out.exit_code = rc;
-		out.worst_other = m->worst_other;
-		out.interrupted = m->interrupted;
-		out.not_judged_fails = m->not_judged_fails;
-		out.targets = m->targets;
-		out.reports = m->reports;
-		out.argv = m->argv;
-		out.ntargets = n;
-		if (rn_results_write(o->results, &out) && !rc)
-			rc = RN_EXIT_OUTPUT;
-	}
-	if (o->github) {
-		struct rn_github_run gh = { cfg, m->reports, n, rc, junit };
-
-		rn_github_write(&gh);
-	}
-	rn_report_console(o->color, m->reports, n, rc);
 	rn_otlp_cfg_release(&otlp_cfg);
 	return rc;
 }
@@ -500,12 +456,9 @@ int rn_cmd_merge(int argc, char **argv)
 		if (!o.quiet)
 			fprintf(stderr, "renacer merge: %zu shard%s, %zu target%s\n", m.nshards,
 				m.nshards == 1 ? "" : "s", m.ntargets, m.ntargets == 1 ? "" : "s");
+		/* One history entry for the whole suite, as one check would have made (the
+		 * history reporter: advisory, and only with a config, which names the store). */
 		rc = write_reports(&o, &m, have_cfg ? &cfg : NULL);
-		/* One history entry for the whole suite, as one check would have made (advisory:
-		 * never changes rc). The store comes from the config, so a merge without one
-		 * records nothing. */
-		if (have_cfg)
-			rn_history_record(&cfg, o.history, "merge", m.reports, m.ntargets, rc, o.quiet);
 	}
 	if (have_cfg)
 		rn_config_release(&cfg);

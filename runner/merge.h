@@ -4,8 +4,8 @@
  * shards' results files (runner/results.h, runner/RESULTS.md) as `renacer check` would have written
  * them for the whole suite: the console table, the verdict and exit code, JUnit XML (one
  * testsuite per target, in config order), the GitHub Actions annotations and job summary, the
- * OTLP trace and github-action-benchmark JSON. The existing reporters do the writing; merge
- * only rebuilds their input.
+ * OTLP trace and github-action-benchmark JSON. The reporter table of runner/reporter.h does
+ * the writing, as for check; merge only rebuilds its input (struct rn_outcome).
  *
  * Every shard 1..N must be given exactly once, all from the same suite, and every target of
  * the suite must be in exactly one of them; otherwise merge names the missing or duplicated

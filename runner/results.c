@@ -329,43 +329,6 @@ int rn_results_write(const char *path, const struct rn_results *res)
 	return rc;
 }
 
-int rn_results_write_check(const char *path, const struct rn_config *cfg,
-			   const char *const *only, const struct rn_shard *s,
-			   struct rn_target_result *targets, struct rn_target_report *reports,
-			   size_t n, int exit_code, int worst_other, int interrupted,
-			   uint64_t start_unix_ns)
-{
-	struct rn_results res;
-	struct timespec ts;
-	size_t i, k;
-	int rc;
-
-	memset(&res, 0, sizeof(res));
-	if (s)
-		res.shard = *s;
-	res.config_path = cfg->path;
-	res.suite = (char **)rn_shard_suite(cfg, only, &res.nsuite);
-	res.start_unix_ns = start_unix_ns;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	res.end_unix_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-	res.exit_code = exit_code;
-	res.worst_other = worst_other;
-	res.interrupted = interrupted;
-	res.not_judged_fails = cfg->regression.not_judged_fails;
-	res.targets = targets;
-	res.reports = reports;
-	res.ntargets = n;
-	res.argv = rn_xcalloc(n + 1, sizeof(*res.argv));
-	for (i = 0; i < n; i++)
-		for (k = 0; k < cfg->ntargets; k++)
-			if (!strcmp(cfg->targets[k].name, targets[i].name))
-				res.argv[i] = cfg->targets[k].argv;
-	rc = rn_results_write(path, &res);
-	free(res.argv);
-	free(res.suite);
-	return rc;
-}
-
 /* ---- reading ---------------------------------------------------------------------------- */
 
 /* Reader state: the file name for messages and the first error. */

@@ -72,21 +72,6 @@ int rn_results_write(const char *path, const struct rn_results *res);
  */
 int rn_results_read(const char *path, struct rn_results *res);
 
-struct rn_config;
-
-/*
- * The results file of a finished `renacer check`: its `n` targets and reports (config order,
- * those the shard ran), the suite they belong to (rn_shard_suite of cfg and the --target
- * names `only`), the shard `s` (NULL or count 0 = not sharded), the exit code, the part of it
- * not derived from verdicts, the interrupting signal (0 if none) and the check's start.
- * Writes `path` as rn_results_write does and returns what it returns.
- */
-int rn_results_write_check(const char *path, const struct rn_config *cfg,
-			   const char *const *only, const struct rn_shard *s,
-			   struct rn_target_result *targets, struct rn_target_report *reports,
-			   size_t n, int exit_code, int worst_other, int interrupted,
-			   uint64_t start_unix_ns);
-
 /* Free what rn_results_read filled; `res` is zeroed. No-op on a zeroed struct. */
 void rn_results_release(struct rn_results *res);
 

@@ -202,13 +202,21 @@ static int cuda_finish(struct rn_collector *rc, struct rn_trace *t)
 			      (unsigned long long)rep.dropped);
 		return -EIO;
 	}
-	if (rep.truncated)
+	/* Known loss is recorded as a gap of the trace (verdicts on GPU spans say so), and
+	 * still warned about. */
+	if (rep.truncated) {
 		rn_warn("cuda: %zu record file(s) end inside a record (a process died while "
 			"writing); spans before that point are kept",
 			rep.truncated);
-	if (rep.unmapped)
+		rn_trace_add_gap(t, RN_GAP_DROPPED, RN_GAP_GPU_SPANS, "cuda", 0,
+				 "%zu record file(s) end inside a record", rep.truncated);
+	}
+	if (rep.unmapped) {
 		rn_warn("cuda: %zu span(s) dropped: no clock calibration or no timestamps",
 			rep.unmapped);
+		rn_trace_add_gap(t, RN_GAP_DROPPED, RN_GAP_GPU_SPANS, "cuda", rep.unmapped,
+				 "no clock calibration or no timestamps");
+	}
 	if (!rep.files)
 		rn_note("cuda: the target initialized no CUDA context with the injection library");
 	return 0;

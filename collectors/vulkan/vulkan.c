@@ -138,20 +138,35 @@ static int vk_finish(struct rn_collector *rc, struct rn_trace *t)
 		rn_trace_fail(t, RN_RUN_ERROR, "vulkan layer stopped timing %s", rep.disabled_msg);
 		return -EIO;
 	}
-	if (rep.truncated)
+	/* Known loss is recorded as a gap of the trace (verdicts on GPU spans say so), and
+	 * still warned about. */
+	if (rep.truncated) {
 		rn_warn("vulkan: %zu record file(s) end inside a record (a process died between "
 			"flushes); spans before that point are kept",
 			rep.truncated);
-	if (rep.stats.lost)
+		rn_trace_add_gap(t, RN_GAP_DROPPED, RN_GAP_GPU_SPANS, "vulkan", 0,
+				 "%zu record file(s) end inside a record", rep.truncated);
+	}
+	if (rep.stats.lost) {
 		rn_warn("vulkan: %llu command buffer execution(s) could not be timed (results "
 			"overwritten or never available)",
 			(unsigned long long)rep.stats.lost);
-	if (rep.stats.untimed_no_slots)
+		rn_trace_add_gap(t, RN_GAP_UNTIMED, RN_GAP_GPU_SPANS, "vulkan", rep.stats.lost,
+				 "command buffer executions could not be timed (results "
+				 "overwritten or never available)");
+	}
+	if (rep.stats.untimed_no_slots) {
 		rn_warn("vulkan: %llu command(s) not timed: the layer's query slots ran out",
 			(unsigned long long)rep.stats.untimed_no_slots);
-	if (rep.unmapped)
+		rn_trace_add_gap(t, RN_GAP_UNTIMED, RN_GAP_GPU_SPANS, "vulkan",
+				 rep.stats.untimed_no_slots, "the layer's query slots ran out");
+	}
+	if (rep.unmapped) {
 		rn_warn("vulkan: %zu span(s) dropped: no timestamps or clock for their device",
 			rep.unmapped);
+		rn_trace_add_gap(t, RN_GAP_DROPPED, RN_GAP_GPU_SPANS, "vulkan", rep.unmapped,
+				 "no timestamps or clock for their device");
+	}
 	if (rep.stats.untimed_secondary || rep.stats.untimed_simultaneous ||
 	    rep.stats.untimed_family)
 		rn_note("vulkan: untimed: %llu secondary, %llu simultaneous-use command "

@@ -3,13 +3,19 @@
 # shared/junit/ (windyroad JUnit.xsd and jenkins junit-10.xsd) with xmllint.
 #
 # Usage: validate.sh JUNIT_SAMPLE SCHEMA_DIR OUT_DIR
-# Exits 77 (skip) when the schema directory or xmllint is missing.
+# Exits 77 (skip, with the reason) when the schema directory or xmllint is missing, 1 when
+# the sample writer is not built.
 set -u
 
 sample=$1
 schemas=$2
 out=$3
 
+# A missing build is a failure, never a skip.
+if [ ! -x "$sample" ]; then
+	echo "FAIL: '$sample' is not built"
+	exit 1
+fi
 if [ ! -d "$schemas" ]; then
 	echo "skip: schema directory '$schemas' is absent"
 	exit 77

@@ -1,0 +1,329 @@
+/*
+ * reporter.c - the reporter table shared by `renacer check` and `renacer merge`.
+ */
+#include "reporter.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "baseline.h"
+#include "buf.h"
+#include "config.h"
+#include "diag.h"
+#include "golden.h"
+#include "exitcode.h"
+#include "github.h"
+#include "history.h"
+#include "judging.h"
+#include "junit.h"
+#include "log.h"
+#include "otlp.h"
+#include "perfetto.h"
+#include "results.h"
+#include "xalloc.h"
+
+static uint64_t realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t end_ns(const struct rn_outcome *oc)
+{
+	return oc->end_unix_ns ? oc->end_unix_ns : realtime_ns();
+}
+
+/* Head results, then the base sides (--baseline), as one array for the outputs that show
+ * both. Returns oc->targets itself without bases; else a copy the caller frees. */
+static struct rn_target_result *sides_of(const struct rn_outcome *oc, size_t *n)
+{
+	struct rn_target_result *sides;
+
+	*n = oc->bases ? 2 * oc->ntargets : oc->ntargets;
+	if (!oc->bases)
+		return oc->targets;
+	sides = rn_xcalloc(*n + 1, sizeof(*sides));
+	memcpy(sides, oc->targets, oc->ntargets * sizeof(*sides));
+	memcpy(sides + oc->ntargets, oc->bases, oc->ntargets * sizeof(*sides));
+	return sides;
+}
+
+char **rn_report_golden_argv(const struct rn_config *cfg, char *const *argv)
+{
+	size_t n = 0, i, dl = strlen(cfg->dir);
+	char **rel, **out;
+
+	while (argv[n])
+		n++;
+	rel = rn_xcalloc(n + 1, sizeof(*rel));
+	for (i = 0; i < n; i++) {
+		if (!strncmp(argv[i], cfg->dir, dl) && argv[i][dl] == '/')
+			rel[i] = rn_xstrdup(argv[i] + dl + 1);
+		else
+			rel[i] = rn_xstrdup(argv[i]);
+	}
+	out = rn_redact_argv((const char *const *)rel, (const char *const *)cfg->redact);
+	rn_otlp_argv_free(rel);
+	return out;
+}
+
+/* One target's golden trace and its history entry. Returns 0 or RN_EXIT_OUTPUT. */
+static int write_golden_of(const struct rn_report_outputs *out, const struct rn_outcome *oc,
+			   size_t i)
+{
+	const struct rn_target_result *r = &oc->targets[i];
+	struct rn_target_report tr = { .result = (struct rn_target_result *)r };
+	char **rel = rn_report_golden_argv(oc->cfg, (char *const *)oc->argv[i]);
+	struct rn_diag d;
+	struct rn_buf b;
+	char *path;
+	int rc = 0;
+
+	rn_golden_noise_report(r, &oc->cfg->regression);
+	rn_buf_init(&b, 0);
+	rn_buf_addf(&b, "%s/%s.json", out->golden_dir, r->name);
+	path = rn_buf_detach(&b, NULL);
+	rn_diag_init(&d, path, NULL, 0);
+	if (rn_golden_write(path, r, (const char *const *)rel, &d)) {
+		rn_diag_print(&d, out->color);
+		rc = RN_EXIT_OUTPUT;
+	} else {
+		if (!out->quiet)
+			fprintf(stderr, "wrote %s (%zu timing run%s, %zu counting run%s)\n", path,
+				r->nruns, r->nruns == 1 ? "" : "s", r->ncounts,
+				r->ncounts == 1 ? "" : "s");
+		rn_history_record(oc->cfg, out->history, "golden", &tr, 1, 0, out->quiet);
+	}
+	rn_otlp_argv_free(rel);
+	free(path);
+	return rc;
+}
+
+static int write_golden(const struct rn_report_outputs *out, const struct rn_outcome *oc)
+{
+	size_t i;
+	int rc = 0;
+
+	if (!out->golden_dir || !oc->cfg)
+		return 0;
+	for (i = 0; i < oc->ntargets; i++)
+		if (write_golden_of(out, oc, i))
+			rc = RN_EXIT_OUTPUT;
+	return rc;
+}
+
+static int write_junit(const struct rn_report_outputs *out, const struct rn_outcome *oc)
+{
+	struct rn_junit_suite *suites;
+	size_t i;
+	int rc = 0;
+
+	if (!out->junit)
+		return 0;
+	suites = rn_xcalloc(oc->ntargets + 1, sizeof(*suites));
+	for (i = 0; i < oc->ntargets; i++) {
+		const struct rn_target_result *r = &oc->targets[i];
+
+		suites[i].name = r->name;
+		suites[i].result = r;
+		suites[i].cases = oc->reports[i].verdicts;
+		suites[i].ncases = oc->reports[i].nverdicts;
+		suites[i].golden_file = oc->reports[i].golden_file;
+		suites[i].start_unix_ns = r->start_unix_ns;
+		suites[i].time_s = (double)r->duration_ns / 1e9;
+		suites[i].partial = oc->interrupted && r->status == RN_RUN_INTERRUPTED;
+	}
+	if (rn_junit_write(out->junit, suites, oc->ntargets))
+		rc = RN_EXIT_OUTPUT;
+	free(suites);
+	return rc;
+}
+
+static int write_timeline(const struct rn_report_outputs *out, const struct rn_outcome *oc)
+{
+	struct rn_target_result *sides;
+	size_t n, i;
+	int rc = 0;
+
+	if (!out->trace_out)
+		return 0;
+	sides = sides_of(oc, &n);
+	if (rn_perfetto_write(out->trace_out, sides, n)) {
+		rc = RN_EXIT_OUTPUT;
+	} else if (!out->quiet) {
+		for (i = 0; i < oc->ntargets; i++)
+			if (oc->targets[i].nruns > 1) {
+				rn_note("%s holds the last of the %zu measured runs of each target "
+					"(spans of earlier runs are not kept)",
+					out->trace_out, oc->targets[i].nruns);
+				break;
+			}
+	}
+	if (sides != oc->targets)
+		free(sides);
+	return rc;
+}
+
+/* The OTLP input of the outcome: every verdict in one array (freed by the caller with
+ * in->verdicts) and the sides (freed by the caller when not oc->targets). */
+static void otlp_input(const struct rn_outcome *oc, struct rn_otlp_input *in)
+{
+	struct rn_verdict_result *all = NULL;
+	size_t nall = 0, cap = 0, i, n;
+
+	for (i = 0; i < oc->ntargets; i++) {
+		const struct rn_target_report *t = &oc->reports[i];
+
+		if (!t->nverdicts)
+			continue;
+		all = rn_xgrow(all, &cap, nall + t->nverdicts, sizeof(*all));
+		memcpy(all + nall, t->verdicts, t->nverdicts * sizeof(*all));
+		nall += t->nverdicts;
+	}
+	memset(in, 0, sizeof(*in));
+	in->targets = sides_of(oc, &n);
+	in->ntargets = n;
+	in->verdicts = all;
+	in->nverdicts = nall;
+	in->start_unix_ns = oc->start_unix_ns;
+	in->end_unix_ns = end_ns(oc);
+	in->exit_code = oc->exit_code;
+	in->config_path = oc->config_path;
+	in->argv = oc->argv;
+}
+
+static void otlp_input_release(const struct rn_outcome *oc, struct rn_otlp_input *in)
+{
+	free((void *)in->verdicts);
+	if (in->targets != oc->targets)
+		free((void *)in->targets);
+}
+
+static int write_otlp_file(const struct rn_report_outputs *out, const struct rn_outcome *oc)
+{
+	struct rn_otlp_input in;
+	int rc = 0;
+
+	if (!out->otlp_file || !out->otlp)
+		return 0;
+	otlp_input(oc, &in);
+	if (rn_otlp_write_file(out->otlp_file, out->otlp, out->otlp_ctx, &in))
+		rc = RN_EXIT_OUTPUT;
+	otlp_input_release(oc, &in);
+	return rc;
+}
+
+/* A failed export blocks only when [otlp] required = true. */
+static int write_otlp_export(const struct rn_report_outputs *out, const struct rn_outcome *oc)
+{
+	struct rn_otlp_input in;
+	int rc = 0;
+
+	if (!out->otlp || !out->otlp->enabled)
+		return 0;
+	otlp_input(oc, &in);
+	if (rn_otlp_export(out->otlp, out->otlp_ctx, &in) && out->otlp->required)
+		rc = RN_EXIT_FAIL;
+	otlp_input_release(oc, &in);
+	return rc;
+}
+
+static int write_bench_json(const struct rn_report_outputs *out, const struct rn_outcome *oc)
+{
+	if (!out->bench_json)
+		return 0;
+	return rn_report_bench_json(out->bench_json, oc->reports, oc->ntargets) ? RN_EXIT_OUTPUT
+										: 0;
+}
+
+static int write_results(const struct rn_report_outputs *out, const struct rn_outcome *oc)
+{
+	struct rn_results res;
+
+	if (!out->results)
+		return 0;
+	memset(&res, 0, sizeof(res));
+	res.shard = oc->shard;
+	res.config_path = (char *)oc->config_path;
+	res.suite = (char **)oc->suite;
+	res.nsuite = oc->nsuite;
+	res.start_unix_ns = oc->start_unix_ns;
+	res.end_unix_ns = end_ns(oc);
+	res.exit_code = oc->exit_code;
+	res.worst_other = oc->worst_other;
+	res.interrupted = oc->interrupted;
+	res.not_judged_fails = oc->not_judged_fails;
+	res.targets = oc->targets;
+	res.reports = oc->reports;
+	res.argv = (char ***)oc->argv;
+	res.ntargets = oc->ntargets;
+	return rn_results_write(out->results, &res) ? RN_EXIT_OUTPUT : 0;
+}
+
+static int write_github(const struct rn_report_outputs *out, const struct rn_outcome *oc)
+{
+	struct rn_github_run gh = { oc->cfg, oc->reports, oc->ntargets, oc->exit_code,
+				    out->junit };
+
+	if (out->github)
+		rn_github_write(&gh);
+	return 0;
+}
+
+/* Advisory: a history write failure is a warning, never the verdict. The store comes from the
+ * config, so an outcome without one records nothing. */
+static int write_history(const struct rn_report_outputs *out, const struct rn_outcome *oc)
+{
+	if (oc->cfg && out->history_source)
+		rn_history_record(oc->cfg, out->history, out->history_source, oc->reports,
+				  oc->ntargets, oc->exit_code, out->quiet);
+	return 0;
+}
+
+static int write_baseline_table(const struct rn_report_outputs *out, const struct rn_outcome *oc)
+{
+	if (oc->bases)
+		rn_baseline_report_console(out->color, oc->reports, oc->ntargets);
+	return 0;
+}
+
+static int write_console(const struct rn_report_outputs *out, const struct rn_outcome *oc)
+{
+	rn_report_console(out->color, oc->reports, oc->ntargets, oc->exit_code);
+	return 0;
+}
+
+const struct rn_reporter_ops rn_golden_reporter = { "golden", write_golden };
+static const struct rn_reporter_ops junit_reporter = { "junit", write_junit };
+static const struct rn_reporter_ops timeline_reporter = { "timeline", write_timeline };
+static const struct rn_reporter_ops otlp_file_reporter = { "otlp-file", write_otlp_file };
+static const struct rn_reporter_ops otlp_export_reporter = { "otlp-export", write_otlp_export };
+static const struct rn_reporter_ops bench_reporter = { "bench-json", write_bench_json };
+static const struct rn_reporter_ops results_reporter = { "results", write_results };
+static const struct rn_reporter_ops github_reporter = { "github", write_github };
+static const struct rn_reporter_ops history_reporter = { "history", write_history };
+static const struct rn_reporter_ops baseline_reporter = { "baseline", write_baseline_table };
+static const struct rn_reporter_ops console_reporter = { "console", write_console };
+
+const struct rn_reporter_ops *const rn_reporters[] = {
+	&rn_golden_reporter, &junit_reporter,	 &timeline_reporter, &otlp_file_reporter,
+	&otlp_export_reporter, &bench_reporter, &results_reporter,  &github_reporter,
+	&history_reporter,   &baseline_reporter, &console_reporter,  NULL,
+};
+
+int rn_report_all(const struct rn_report_outputs *out, struct rn_outcome *oc)
+{
+	size_t i;
+
+	for (i = 0; rn_reporters[i]; i++) {
+		int rc = rn_reporters[i]->write(out, oc);
+
+		if (rc && !oc->exit_code)
+			oc->exit_code = rc;
+	}
+	return oc->exit_code;
+}

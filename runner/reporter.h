@@ -1,0 +1,113 @@
+/*
+ * reporter.h - the outputs of a judged check: one table of reporters, run in a fixed order over
+ * one struct rn_outcome, by `renacer check` (runner/check.c) and `renacer merge`
+ * (runner/merge.c) alike, so the two cannot write a report differently.
+ *
+ *     struct rn_outcome oc = { targets, reports, verdict exit code, ... };
+ *     struct rn_report_outputs out = { junit path, OTLP settings, ... };
+ *     exit_code = rn_report_all(&out, &oc);
+ *
+ * Reporters, in the order they run (rn_reporters): golden files, JUnit XML, timeline
+ * (Perfetto), OTLP file, OTLP export, github-action-benchmark JSON, results file (shards),
+ * GitHub Actions, history, the baseline table, the console table. Each writes only when its
+ * output is asked for. `renacer golden update` calls only rn_golden_reporter, once per target
+ * that ran cleanly, so each golden trace is written as soon as its runs end. A
+ * reporter that fails gives the exit code of its failure (RN_EXIT_OUTPUT for a file,
+ * RN_EXIT_FAIL for a required OTLP export), which replaces the outcome's exit code only
+ * while that is still RN_EXIT_OK; later reporters (GitHub, history, console) see the updated
+ * code. History is advisory: its failure is a warning, never an exit code.
+ */
+#ifndef RN_REPORTER_H
+#define RN_REPORTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "assertion.h"
+#include "report.h"
+#include "shard.h"
+
+struct rn_config;
+struct rn_otlp_cfg;
+struct rn_otlp_context;
+
+/*
+ * The judgement of a check: its targets, their verdicts and the exit code so far. All
+ * pointers are borrowed from the command that fills it; nothing here is freed by a reporter.
+ */
+struct rn_outcome {
+	const struct rn_config *cfg;          /* the config checked, or NULL (merge without one) */
+	const char *config_path;              /* renacer.toml named in OTLP and results, or NULL */
+	struct rn_target_result *targets;     /* [ntargets] head results, suite order */
+	struct rn_target_report *reports;     /* [ntargets] verdicts; reports[i].result is
+					       * &targets[i] */
+	size_t ntargets;                      /* selected (check) or suite (merge) targets */
+	struct rn_target_result *bases;       /* --baseline: [ntargets] base sides, or NULL */
+	const char *const *const *argv;       /* [ntargets] commands, then [ntargets] base
+					       * commands when bases; NULL-terminated each */
+	const char *const *suite;             /* results file: every target name of the suite,
+					       * [nsuite] */
+	size_t nsuite;                        /* entries in suite */
+	struct rn_shard shard;                /* results file: K/N (count 0: not sharded) */
+	uint64_t start_unix_ns;               /* start of the check, Unix ns */
+	uint64_t end_unix_ns;                 /* end of the check, Unix ns; 0 = the time each
+					       * reporter writes */
+	int worst_other;                      /* exit code not derived from verdicts (an unusable
+					       * golden trace: RN_EXIT_CONFIG), or 0 */
+	int interrupted;                      /* signal that interrupted the check, or 0 */
+	bool not_judged_fails;                /* [regression] not_judged = "fail" */
+	int exit_code;                        /* enum rn_exit: the verdicts' code on entry,
+					       * raised by failing reporters */
+};
+
+/* Which outputs to write and how. Pointers borrowed; NULL or false leaves an output out. */
+struct rn_report_outputs {
+	const char *junit;                    /* JUnit XML path, or NULL */
+	const char *trace_out;                /* Perfetto/Chrome timeline path, or NULL */
+	const char *otlp_file;                /* OTLP JSON Lines path, or NULL */
+	const struct rn_otlp_cfg *otlp;       /* OTLP settings (export when ->enabled), or NULL */
+	const struct rn_otlp_context *otlp_ctx; /* trace and span ids handed to the targets */
+	const char *bench_json;               /* github-action-benchmark JSON path, or NULL */
+	const char *results;                  /* results file path (--results), or NULL */
+	const char *golden_dir;               /* golden update: write each target's golden trace
+					       * <dir>/<target>.json and its history entry
+					       * ("golden"), or NULL */
+	bool github;                          /* GitHub Actions annotations and summary */
+	bool history;                         /* --history: record even without [history] */
+	const char *history_source;           /* "check" or "merge": the history entry's kind */
+	bool color;                           /* console colors */
+	bool quiet;                           /* no notes (history, timeline) */
+};
+
+/* One output of a check. */
+struct rn_reporter_ops {
+	const char *name;                     /* what it writes ("junit", "otlp-file", ...) */
+	/* Write the output when `out` asks for it (else return 0 at once). Returns 0, or the
+	 * enum rn_exit value its failure gives (it has printed why). */
+	int (*write)(const struct rn_report_outputs *out, const struct rn_outcome *oc);
+};
+
+/* Every reporter in the order they run; NULL-terminated. */
+extern const struct rn_reporter_ops *const rn_reporters[];
+
+/* The golden-files reporter of the table (out->golden_dir): for each target of the outcome,
+ * the noise report, the golden trace written atomically ("wrote PATH (...)" unless quiet) and
+ * one history entry; a write that fails prints its diagnostic and gives RN_EXIT_OUTPUT, the
+ * other targets are still written. The targets must have run cleanly. */
+extern const struct rn_reporter_ops rn_golden_reporter;
+
+/*
+ * argv as a golden trace records it: arguments inside the config's directory made relative
+ * to it, and secrets redacted ([report] redact), since golden traces are committed. Returns a
+ * NULL-terminated copy; free with rn_otlp_argv_free.
+ */
+char **rn_report_golden_argv(const struct rn_config *cfg, char *const *argv);
+
+/*
+ * Run every reporter of rn_reporters over `oc` with the settings `out`, updating
+ * oc->exit_code as described at the top of this file. Returns the final exit code.
+ */
+int rn_report_all(const struct rn_report_outputs *out, struct rn_outcome *oc);
+
+#endif

@@ -1,0 +1,6 @@
+# The README's reference tables (config keys, exit codes, verdicts, collectors) against the
+# code's own lists (`renacer help config`, `renacer help tables`).
+add_test(NAME docs.readme_tables
+	COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/readme_tables.sh $<TARGET_FILE:renacer>
+		${CMAKE_SOURCE_DIR}/README.md)
+set_tests_properties(docs.readme_tables PROPERTIES LABELS docs)

@@ -60,16 +60,25 @@ static uint64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
 	return hi > lo ? hi - lo : 0;
 }
 
-static void god_finish(struct rn_ap_pass *ps, struct rn_detection *out)
+/* What god_finish works out, step by step. */
+struct god {
+	uint64_t *busy;          /* [nprocs] busy time per process, ns (0: filtered or no life) */
+	bool *anc;               /* [nprocs] ancestors of g */
+	uint64_t total;          /* busy time of the tree, ns */
+	size_t nlive;            /* allowed processes with a lifetime */
+	int g;                   /* the busiest process, -1 if none */
+	uint64_t g0, g1, glife;  /* its birth, end and lifetime, ns */
+	size_t npeers;           /* processes alive alongside it, its ancestors aside */
+	uint64_t ov_sum, ov_max; /* their overlaps with it: sum and largest, ns */
+	double idle_sum;         /* sum of overlap * idle fraction */
+	int top[5], ntop;        /* the longest-overlapping peers, longest first */
+	double share, idle, conc, c1, c2, c3, c4;
+};
+
+/* Busy time per process, the tree's total, and the busiest process. */
+static void god_busiest(const struct rn_ap_pass *ps, struct god *st)
 {
-	uint64_t *busy = rn_xcalloc(ps->nprocs ? ps->nprocs : 1, sizeof(*busy));
-	bool *anc = rn_xcalloc(ps->nprocs ? ps->nprocs : 1, sizeof(*anc));
-	uint64_t total = 0, g0, g1, glife, ov_sum = 0, ov_max = 0, cp_g = 0;
-	double idle_sum = 0, share, idle, conc, c1, c2, c3, c4, c;
-	size_t i, nlive = 0, npeers = 0;
-	int g = -1, a, depth = 0, top[5], ntop = 0, k;
-	struct rn_critical_path cp;
-	struct rn_buf b;
+	size_t i;
 
 	for (i = 0; i < ps->nprocs; i++) {
 		uint64_t life, bl;
@@ -80,123 +89,167 @@ static void god_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 		if (!life)
 			continue;
 		bl = god_blocked(ps, (int)i);
-		busy[i] = life > bl ? life - bl : 0;
-		total += busy[i];
-		nlive++;
-		if (g < 0 || busy[i] > busy[g])
-			g = (int)i;
+		st->busy[i] = life > bl ? life - bl : 0;
+		st->total += st->busy[i];
+		st->nlive++;
+		if (st->g < 0 || st->busy[i] > st->busy[st->g])
+			st->g = (int)i;
 	}
-	if (nlive < 2 || g < 0) {
-		out->confidence = 0;
-		out->proc = g;
-		out->evidence = rn_ap_fmt("%zu process%s: GodProcess needs a multi-process target",
-					  nlive, nlive == 1 ? "" : "es");
-		goto out_free;
+}
+
+static uint64_t god_overlap_of(const struct rn_ap_pass *ps, const struct god *st, int i)
+{
+	return overlap(st->g0, st->g1, rn_ap_proc_begin(ps, i), rn_ap_proc_end(ps, i));
+}
+
+/* Keep the five longest-overlapping peers for the evidence (insertion, longest first). */
+static void god_keep_top(const struct rn_ap_pass *ps, struct god *st, int i, uint64_t ov)
+{
+	int k;
+
+	if (st->ntop < 5)
+		st->top[st->ntop++] = i;
+	else if (ov > god_overlap_of(ps, st, st->top[4]))
+		st->top[4] = i;
+	else
+		return;
+	for (k = st->ntop - 1; k > 0; k--) {
+		uint64_t o1 = god_overlap_of(ps, st, st->top[k]);
+		uint64_t o0 = god_overlap_of(ps, st, st->top[k - 1]);
+		int tmp;
+
+		if (o1 <= o0)
+			break;
+		tmp = st->top[k];
+		st->top[k] = st->top[k - 1];
+		st->top[k - 1] = tmp;
 	}
-	for (a = ps->t->procs[g].parent; a >= 0 && (size_t)a < ps->nprocs && depth++ < 256;
+}
+
+/* The peers of g: every allowed process alive alongside it, except its ancestors. */
+static void god_peers(const struct rn_ap_pass *ps, struct god *st)
+{
+	size_t i;
+	int a, depth = 0;
+
+	for (a = ps->t->procs[st->g].parent; a >= 0 && (size_t)a < ps->nprocs && depth++ < 256;
 	     a = ps->t->procs[a].parent)
-		anc[a] = true;
-	g0 = rn_ap_proc_begin(ps, g);
-	g1 = rn_ap_proc_end(ps, g);
-	glife = g1 - g0;
+		st->anc[a] = true;
+	st->g0 = rn_ap_proc_begin(ps, st->g);
+	st->g1 = rn_ap_proc_end(ps, st->g);
+	st->glife = st->g1 - st->g0;
 	for (i = 0; i < ps->nprocs; i++) {
 		uint64_t ov, life;
 
-		if (!ps->procs[i].allowed || (int)i == g || anc[i])
+		if (!ps->procs[i].allowed || (int)i == st->g || st->anc[i])
 			continue;
 		life = rn_ap_proc_life(ps, (int)i);
-		ov = overlap(g0, g1, rn_ap_proc_begin(ps, (int)i), rn_ap_proc_end(ps, (int)i));
+		ov = god_overlap_of(ps, st, (int)i);
 		if (!life || !ov)
 			continue;
-		npeers++;
-		ov_sum += ov;
-		if (ov > ov_max)
-			ov_max = ov;
-		idle_sum += (double)ov * (1.0 - (double)busy[i] / (double)life);
-		/* keep the five longest-overlapping peers for the evidence */
-		if (ntop < 5)
-			top[ntop++] = (int)i;
-		else if (ov >
-			 overlap(g0, g1, rn_ap_proc_begin(ps, top[4]), rn_ap_proc_end(ps, top[4])))
-			top[4] = (int)i;
-		else
-			continue;
-		for (k = ntop - 1; k > 0; k--) {
-			uint64_t o1 = overlap(g0, g1, rn_ap_proc_begin(ps, top[k]),
-					      rn_ap_proc_end(ps, top[k]));
-			uint64_t o0 = overlap(g0, g1, rn_ap_proc_begin(ps, top[k - 1]),
-					      rn_ap_proc_end(ps, top[k - 1]));
-			int tmp;
-
-			if (o1 <= o0)
-				break;
-			tmp = top[k];
-			top[k] = top[k - 1];
-			top[k - 1] = tmp;
-		}
+		st->npeers++;
+		st->ov_sum += ov;
+		if (ov > st->ov_max)
+			st->ov_max = ov;
+		st->idle_sum += (double)ov * (1.0 - (double)st->busy[i] / (double)life);
+		god_keep_top(ps, st, (int)i, ov);
 	}
-	share = total ? (double)busy[g] / (double)total : 0;
-	idle = ov_sum ? idle_sum / (double)ov_sum : 0;
-	conc = glife ? (double)ov_max / (double)glife : 0;
-	c1 = rn_ap_ramp_lin(share, RN_AP_GOD_SHARE_LO, RN_AP_GOD_SHARE_HI);
-	c2 = rn_ap_ramp_lin(idle, RN_AP_GOD_IDLE_LO, RN_AP_GOD_IDLE_HI);
-	c3 = rn_ap_ramp_lin(conc, RN_AP_GOD_CONC_LO, RN_AP_GOD_CONC_HI);
-	c4 = rn_ap_ramp_log((double)busy[g], RN_AP_GOD_BUSY_LO_NS, RN_AP_GOD_BUSY_HI_NS);
-	c = min2(min2(c1, c2), min2(c3, c4));
-	out->confidence = npeers ? c : 0;
-	out->proc = g;
+}
+
+static void god_evidence(struct rn_ap_pass *ps, const struct god *st, struct rn_buf *b,
+			 double confidence)
+{
+	struct rn_critical_path cp;
+	uint64_t cp_g = 0, busy_g = st->busy[st->g];
+	size_t i;
+	int k;
+
 	rn_critical_path_compute(ps->t, &cp);
 	for (i = 0; i < cp.nsegments; i++)
-		if (cp.segments[i].proc == g && cp.segments[i].end_ns > cp.segments[i].start_ns)
+		if (cp.segments[i].proc == st->g && cp.segments[i].end_ns > cp.segments[i].start_ns)
 			cp_g += cp.segments[i].end_ns - cp.segments[i].start_ns;
-	out->summary =
-	    rn_ap_fmt("%s was busy %s = %.1f%% of the tree's busy time while %zu concurrent "
-		      "process%s idled %.1f%% of the time",
-		      rn_ap_plabel(ps, g).s, rn_ap_dur(busy[g]).s, 100.0 * share, npeers,
-		      npeers == 1 ? "" : "es", 100.0 * idle);
-	rn_buf_init(&b, 0);
-	rn_buf_addf(&b,
+	rn_buf_addf(b,
 		    "%s was busy %s of its %s = %.1f%% of the busy time of the tree (%s over "
 		    "%zu processes)\n",
-		    rn_ap_plabel(ps, g).s, rn_ap_dur(busy[g]).s, rn_ap_dur(glife).s, 100.0 * share,
-		    rn_ap_dur(total).s, nlive);
-	if (npeers)
-		rn_buf_addf(&b, "  %zu process%s alive alongside it idled %.1f%% of the time they "
+		    rn_ap_plabel(ps, st->g).s, rn_ap_dur(busy_g).s, rn_ap_dur(st->glife).s,
+		    100.0 * st->share, rn_ap_dur(st->total).s, st->nlive);
+	if (st->npeers)
+		rn_buf_addf(b, "  %zu process%s alive alongside it idled %.1f%% of the time they "
 			    "overlapped it (%s overlapped):\n",
-			    npeers, npeers == 1 ? "" : "es", 100.0 * idle, rn_ap_dur(ov_sum).s);
+			    st->npeers, st->npeers == 1 ? "" : "es", 100.0 * st->idle,
+			    rn_ap_dur(st->ov_sum).s);
 	else
-		rn_buf_adds(&b, "  no other process (its ancestors aside) ran alongside it\n");
-	for (k = 0; k < ntop; k++) {
-		uint64_t life = rn_ap_proc_life(ps, top[k]);
+		rn_buf_adds(b, "  no other process (its ancestors aside) ran alongside it\n");
+	for (k = 0; k < st->ntop; k++) {
+		uint64_t life = rn_ap_proc_life(ps, st->top[k]);
 
-		rn_buf_addf(&b, "    %s: alive %s, busy %s (%.1f%%)\n", rn_ap_plabel(ps, top[k]).s,
-			    rn_ap_dur(life).s, rn_ap_dur(busy[top[k]]).s,
-			    pct((double)busy[top[k]], (double)life));
+		rn_buf_addf(b, "    %s: alive %s, busy %s (%.1f%%)\n",
+			    rn_ap_plabel(ps, st->top[k]).s, rn_ap_dur(life).s,
+			    rn_ap_dur(st->busy[st->top[k]]).s,
+			    pct((double)st->busy[st->top[k]], (double)life));
 	}
 	if (cp.length_ns)
-		rn_buf_addf(
-		    &b,
-		    "  critical path: %.1f%% of its %s in %s, the rest in processes "
-		    "waited for (the path follows a waited-for process whether it worked or "
-		    "idled)\n",
-		    pct((double)cp_g, (double)cp.length_ns), rn_ap_dur(cp.length_ns).s,
-		    rn_ap_plabel(ps, g).s);
-	rn_buf_addf(&b, "  busy = lifetime - time in waiting calls%s\n",
+		rn_buf_addf(b,
+			    "  critical path: %.1f%% of its %s in %s, the rest in processes "
+			    "waited for (the path follows a waited-for process whether it worked or "
+			    "idled)\n",
+			    pct((double)cp_g, (double)cp.length_ns), rn_ap_dur(cp.length_ns).s,
+			    rn_ap_plabel(ps, st->g).s);
+	rn_critical_path_release(&cp);
+	rn_buf_addf(b, "  busy = lifetime - time in waiting calls%s\n",
 		    ps->spool ? " and in calls of >= 1 ms"
 			      : " (statistics; the spool was not enabled, "
 				"so blocking reads count as busy)");
-	rn_buf_addf(&b, "  confidence = min(ramp_lin(share %.3f; %.2f..%.2f) %.2f, ramp_lin(idle "
+	rn_buf_addf(b, "  confidence = min(ramp_lin(share %.3f; %.2f..%.2f) %.2f, ramp_lin(idle "
 		    "%.3f; %.2f..%.2f) %.2f, ramp_lin(concurrency %.3f; %.2f..%.2f) %.2f, "
 		    "ramp_log(busy %s; %s..%s) %.2f) = %.2f",
-		    share, RN_AP_GOD_SHARE_LO, RN_AP_GOD_SHARE_HI, c1, idle, RN_AP_GOD_IDLE_LO,
-		    RN_AP_GOD_IDLE_HI, c2, conc, RN_AP_GOD_CONC_LO, RN_AP_GOD_CONC_HI, c3,
-		    rn_ap_dur(busy[g]).s, rn_ap_dur((uint64_t)RN_AP_GOD_BUSY_LO_NS).s,
-		    rn_ap_dur((uint64_t)RN_AP_GOD_BUSY_HI_NS).s, c4, out->confidence);
+		    st->share, RN_AP_GOD_SHARE_LO, RN_AP_GOD_SHARE_HI, st->c1, st->idle,
+		    RN_AP_GOD_IDLE_LO, RN_AP_GOD_IDLE_HI, st->c2, st->conc, RN_AP_GOD_CONC_LO,
+		    RN_AP_GOD_CONC_HI, st->c3, rn_ap_dur(busy_g).s,
+		    rn_ap_dur((uint64_t)RN_AP_GOD_BUSY_LO_NS).s,
+		    rn_ap_dur((uint64_t)RN_AP_GOD_BUSY_HI_NS).s, st->c4, confidence);
+}
+
+static void god_finish(struct rn_ap_pass *ps, struct rn_detection *out)
+{
+	struct god st;
+	struct rn_buf b;
+	uint64_t busy_g;
+
+	memset(&st, 0, sizeof(st));
+	st.g = -1;
+	st.busy = rn_xcalloc(ps->nprocs ? ps->nprocs : 1, sizeof(*st.busy));
+	st.anc = rn_xcalloc(ps->nprocs ? ps->nprocs : 1, sizeof(*st.anc));
+	god_busiest(ps, &st);
+	if (st.nlive < 2 || st.g < 0) {
+		out->confidence = 0;
+		out->proc = st.g;
+		out->evidence = rn_ap_fmt("%zu process%s: GodProcess needs a multi-process target",
+					  st.nlive, st.nlive == 1 ? "" : "es");
+		goto out_free;
+	}
+	god_peers(ps, &st);
+	busy_g = st.busy[st.g];
+	st.share = st.total ? (double)busy_g / (double)st.total : 0;
+	st.idle = st.ov_sum ? st.idle_sum / (double)st.ov_sum : 0;
+	st.conc = st.glife ? (double)st.ov_max / (double)st.glife : 0;
+	st.c1 = rn_ap_ramp_lin(st.share, RN_AP_GOD_SHARE_LO, RN_AP_GOD_SHARE_HI);
+	st.c2 = rn_ap_ramp_lin(st.idle, RN_AP_GOD_IDLE_LO, RN_AP_GOD_IDLE_HI);
+	st.c3 = rn_ap_ramp_lin(st.conc, RN_AP_GOD_CONC_LO, RN_AP_GOD_CONC_HI);
+	st.c4 = rn_ap_ramp_log((double)busy_g, RN_AP_GOD_BUSY_LO_NS, RN_AP_GOD_BUSY_HI_NS);
+	out->confidence = st.npeers ? min2(min2(st.c1, st.c2), min2(st.c3, st.c4)) : 0;
+	out->proc = st.g;
+	out->summary =
+	    rn_ap_fmt("%s was busy %s = %.1f%% of the tree's busy time while %zu concurrent "
+		      "process%s idled %.1f%% of the time",
+		      rn_ap_plabel(ps, st.g).s, rn_ap_dur(busy_g).s, 100.0 * st.share, st.npeers,
+		      st.npeers == 1 ? "" : "es", 100.0 * st.idle);
+	rn_buf_init(&b, 0);
+	god_evidence(ps, &st, &b, out->confidence);
 	out->evidence = rn_ap_buf_take(&b);
-	rn_critical_path_release(&cp);
 out_free:
-	free(anc);
-	free(busy);
+	free(st.anc);
+	free(st.busy);
 }
 
 const struct rn_detector_ops rn_ap_god_process_ops = {

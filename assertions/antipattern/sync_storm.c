@@ -28,160 +28,204 @@
  * SHARE_LO, SHARE_HI)). The detector reports the larger of the two.
  */
 
-static void sync_finish(struct rn_ap_pass *ps, struct rn_detection *out)
+/* The most sync-stormy process (files). */
+struct sync_file {
+	int best;                 /* process index, -1 if none synced */
+	double c, c1, c2, share;  /* confidence, its two ramps, the share of small syncs */
+	uint64_t small, syncs, writes;
+};
+
+/* The tiny waited GPU submissions. */
+struct sync_gpu {
+	enum rn_gpu_kind unit;    /* the submission unit: the coarsest kind of span present */
+	uint64_t nunits, tiny, tiny_ns;
+	int proc;                 /* process of the first tiny one, -1 if none */
+	double c, c1, c2;         /* confidence and its two ramps (0 without tiny ones) */
+};
+
+/* Process i's syncs, small syncs, writes and share (spool: small / syncs; statistics: syncs
+ * per write, at most 1, every sync counted small). */
+static void sync_proc_counts(const struct rn_ap_pass *ps, size_t i, uint64_t *small,
+			     uint64_t *syncs, uint64_t *writes, double *share)
+{
+	static const char *const wnames[] = { "write", "pwrite64", "writev", "pwritev",
+					      "pwritev2" };
+	const char *const snames[] = { "fsync", "fdatasync", "sync_file_range" };
+	const struct rn_ap_proc *pp = &ps->procs[i];
+	const struct rn_process *p = &ps->t->procs[i];
+	size_t k;
+
+	if (ps->spool) {
+		*small = pp->small_syncs;
+		*syncs = pp->syncs;
+		*writes = pp->writes;
+		*share = *syncs ? (double)*small / (double)*syncs : 0;
+		return;
+	}
+	*syncs = *writes = 0;
+	for (k = 0; k < 3 && p->sc; k++) {
+		int nr = rn_syscall_lookup(snames[k]);
+
+		if (nr >= 0)
+			*syncs += p->sc[nr].calls - p->sc[nr].errors;
+	}
+	for (k = 0; k < sizeof(wnames) / sizeof(wnames[0]) && p->sc; k++) {
+		int nr = rn_syscall_lookup(wnames[k]);
+
+		if (nr >= 0)
+			*writes += p->sc[nr].calls;
+	}
+	*small = *syncs;
+	*share = *writes ? (double)*syncs / (double)*writes : (*syncs ? 1.0 : 0.0);
+	if (*share > 1)
+		*share = 1;
+}
+
+static void sync_best_file(const struct rn_ap_pass *ps, struct sync_file *fb)
 {
 	size_t i;
-	int best = -1, gpu_proc = -1;
-	double best_c = 0, best_c1 = 0, best_c2 = 0, best_share = 0;
-	uint64_t best_small = 0, best_syncs = 0, best_writes = 0;
-	uint64_t units[RN_GPU_SUBMIT + 1] = { 0 }, tiny = 0, nunits = 0, tiny_ns = 0;
-	enum rn_gpu_kind unit = RN_GPU_SUBMIT;
-	double gc = 0, gc1 = 0, gc2 = 0;
-	struct rn_buf b;
-	int nr_fsync = rn_syscall_lookup("fsync"), nr_fdatasync = rn_syscall_lookup("fdatasync");
-	int nr_sfr = rn_syscall_lookup("sync_file_range");
-	const char *wnames[] = { "write", "pwrite64", "writev", "pwritev", "pwritev2" };
 
+	memset(fb, 0, sizeof(*fb));
+	fb->best = -1;
 	for (i = 0; i < ps->nprocs; i++) {
-		struct rn_ap_proc *pp = &ps->procs[i];
-		const struct rn_process *p = &ps->t->procs[i];
 		uint64_t small, syncs, writes;
 		double share, c1, c2, c;
 
-		if (!pp->allowed)
+		if (!ps->procs[i].allowed)
 			continue;
-		if (ps->spool) {
-			small = pp->small_syncs;
-			syncs = pp->syncs;
-			writes = pp->writes;
-			share = syncs ? (double)small / (double)syncs : 0;
-		} else {
-			size_t k;
-			int nrs[3] = { nr_fsync, nr_fdatasync, nr_sfr };
-
-			syncs = writes = 0;
-			for (k = 0; k < 3 && p->sc; k++)
-				if (nrs[k] >= 0)
-					syncs += p->sc[nrs[k]].calls - p->sc[nrs[k]].errors;
-			for (k = 0; k < sizeof(wnames) / sizeof(wnames[0]) && p->sc; k++) {
-				int nr = rn_syscall_lookup(wnames[k]);
-
-				if (nr >= 0)
-					writes += p->sc[nr].calls;
-			}
-			small = syncs;
-			share = writes ? (double)syncs / (double)writes : (syncs ? 1.0 : 0.0);
-			if (share > 1)
-				share = 1;
-		}
+		sync_proc_counts(ps, i, &small, &syncs, &writes, &share);
 		if (!small)
 			continue;
 		c1 = rn_ap_ramp_log((double)small, RN_AP_SYNC_LO, RN_AP_SYNC_HI);
 		c2 = rn_ap_ramp_lin(share, RN_AP_SYNC_SHARE_LO, RN_AP_SYNC_SHARE_HI);
 		c = min2(c1, c2);
-		if (best < 0 || c > best_c || (c == best_c && small > best_small)) {
-			best = (int)i;
-			best_c = c;
-			best_c1 = c1;
-			best_c2 = c2;
-			best_share = share;
-			best_small = small;
-			best_syncs = syncs;
-			best_writes = writes;
+		if (fb->best < 0 || c > fb->c || (c == fb->c && small > fb->small)) {
+			fb->best = (int)i;
+			fb->c = c;
+			fb->c1 = c1;
+			fb->c2 = c2;
+			fb->share = share;
+			fb->small = small;
+			fb->syncs = syncs;
+			fb->writes = writes;
 		}
 	}
-	/* GPU: the coarsest kind of span present is the submission unit. */
+}
+
+static void sync_gpu_scan(const struct rn_ap_pass *ps, struct sync_gpu *gb)
+{
+	uint64_t units[RN_GPU_SUBMIT + 1] = { 0 };
+	size_t i;
+	int proc;
+
+	memset(gb, 0, sizeof(*gb));
+	gb->proc = -1;
+	gb->unit = RN_GPU_SUBMIT;
 	for (i = 0; i < ps->t->ngpu; i++) {
 		const struct rn_gpu_span *g = &ps->t->gpu[i];
-		int proc;
 
 		if (rn_ap_gpu_allowed(ps, g->pid, &proc) && g->kind <= RN_GPU_SUBMIT)
 			units[g->kind]++;
 	}
 	if (!units[RN_GPU_SUBMIT])
-		unit = units[RN_GPU_CMDBUF] ? RN_GPU_CMDBUF : RN_GPU_DISPATCH;
+		gb->unit = units[RN_GPU_CMDBUF] ? RN_GPU_CMDBUF : RN_GPU_DISPATCH;
 	for (i = 0; i < ps->t->ngpu; i++) {
 		const struct rn_gpu_span *g = &ps->t->gpu[i];
 		uint64_t d = g->end_ns > g->start_ns ? g->end_ns - g->start_ns : 0;
-		int proc;
 
-		if (!rn_ap_gpu_allowed(ps, g->pid, &proc) || g->kind != unit)
+		if (!rn_ap_gpu_allowed(ps, g->pid, &proc) || g->kind != gb->unit)
 			continue;
-		nunits++;
+		gb->nunits++;
 		if ((g->flags & RN_GPU_WAITED) && d < RN_AP_GPU_TINY_NS) {
-			tiny++;
-			tiny_ns += d;
-			if (gpu_proc < 0)
-				gpu_proc = proc;
+			gb->tiny++;
+			gb->tiny_ns += d;
+			if (gb->proc < 0)
+				gb->proc = proc;
 		}
 	}
-	if (tiny) {
-		gc1 = rn_ap_ramp_log((double)tiny, RN_AP_GPU_SYNC_LO, RN_AP_GPU_SYNC_HI);
-		gc2 = rn_ap_ramp_lin((double)tiny / (double)nunits, RN_AP_SYNC_SHARE_LO,
-				     RN_AP_SYNC_SHARE_HI);
-		gc = min2(gc1, gc2);
+	if (gb->tiny) {
+		gb->c1 = rn_ap_ramp_log((double)gb->tiny, RN_AP_GPU_SYNC_LO, RN_AP_GPU_SYNC_HI);
+		gb->c2 = rn_ap_ramp_lin((double)gb->tiny / (double)gb->nunits,
+					RN_AP_SYNC_SHARE_LO, RN_AP_SYNC_SHARE_HI);
+		gb->c = min2(gb->c1, gb->c2);
 	}
-	if (best < 0 && !tiny) {
+}
+
+static void sync_file_evidence(struct rn_ap_pass *ps, struct rn_buf *b,
+			       const struct sync_file *fb)
+{
+	const struct rn_ap_proc *pp = &ps->procs[fb->best];
+	uint64_t life = rn_ap_proc_life(ps, fb->best);
+
+	if (ps->spool)
+		rn_buf_addf(b,
+			    "%s: %" PRIu64 " of %" PRIu64 " syncs came after less than %s "
+			    "written (%.1f%%); %" PRIu64 " writes, %s written in all%s%s\n",
+			    rn_ap_plabel(ps, fb->best).s, fb->small, fb->syncs,
+			    rn_ap_bytes(RN_AP_SYNC_SMALL_BYTES).s, 100.0 * fb->share, fb->writes,
+			    rn_ap_bytes(pp->write_bytes).s, pp->sync_path[0] ? ", e.g. " : "",
+			    pp->sync_path);
+	else
+		rn_buf_addf(b, "%s: %" PRIu64 " syncs for %" PRIu64 " writes (%.2f per "
+			    "write; per-process statistics, the spool was not enabled)\n",
+			    rn_ap_plabel(ps, fb->best).s, fb->syncs, fb->writes, fb->share);
+	if (ps->spool)
+		rn_buf_addf(b, "  time: %s in syncs = %.1f%% of the process lifetime (%s)\n",
+			    rn_ap_dur(pp->sync_ns).s, pct((double)pp->sync_ns, (double)life),
+			    rn_ap_dur(life).s);
+	rn_ap_add_caller(ps, b, &pp->sync_cl, "small syncs");
+	rn_buf_addf(b, "  confidence (files) = min(ramp_log(small syncs %" PRIu64 "; "
+		    "%.0f..%.0f) %.2f, ramp_lin(share %.3f; %.2f..%.2f) %.2f) = %.2f\n",
+		    fb->small, RN_AP_SYNC_LO, RN_AP_SYNC_HI, fb->c1, fb->share,
+		    RN_AP_SYNC_SHARE_LO, RN_AP_SYNC_SHARE_HI, fb->c2, fb->c);
+}
+
+static void sync_gpu_evidence(struct rn_buf *b, const struct sync_gpu *gb)
+{
+	rn_buf_addf(b, "GPU: %" PRIu64 " of %" PRIu64 " %s spans were waited for and ran "
+		    "under %s (%s of GPU time in them)\n",
+		    gb->tiny, gb->nunits, rn_gpu_kind_name(gb->unit),
+		    rn_ap_dur(RN_AP_GPU_TINY_NS).s, rn_ap_dur(gb->tiny_ns).s);
+	rn_buf_addf(b, "  confidence (GPU) = min(ramp_log(tiny waited %" PRIu64 "; "
+		    "%.0f..%.0f) %.2f, ramp_lin(share %.3f; %.2f..%.2f) %.2f) = %.2f\n",
+		    gb->tiny, RN_AP_GPU_SYNC_LO, RN_AP_GPU_SYNC_HI, gb->c1,
+		    (double)gb->tiny / (double)gb->nunits, RN_AP_SYNC_SHARE_LO,
+		    RN_AP_SYNC_SHARE_HI, gb->c2, gb->c);
+}
+
+static void sync_finish(struct rn_ap_pass *ps, struct rn_detection *out)
+{
+	struct sync_file fb;
+	struct sync_gpu gb;
+	struct rn_buf b;
+
+	sync_best_file(ps, &fb);
+	sync_gpu_scan(ps, &gb);
+	if (fb.best < 0 && !gb.tiny) {
 		out->confidence = 0;
-		out->evidence =
-		    rn_ap_fmt("no small syncs%s", ps->t->ngpu ? " and no tiny waited GPU "
-								"submissions"
-							      : "");
+		out->evidence = rn_ap_fmt("no small syncs%s",
+					  ps->t->ngpu ? " and no tiny waited GPU submissions" : "");
 		return;
 	}
 	rn_buf_init(&b, 0);
-	if (best >= 0) {
-		const struct rn_ap_proc *pp = &ps->procs[best];
-		uint64_t life = rn_ap_proc_life(ps, best);
-
-		if (ps->spool)
-			rn_buf_addf(&b,
-				    "%s: %" PRIu64 " of %" PRIu64 " syncs came after less than %s "
-				    "written (%.1f%%); %" PRIu64 " writes, %s written in all%s%s\n",
-				    rn_ap_plabel(ps, best).s, best_small, best_syncs,
-				    rn_ap_bytes(RN_AP_SYNC_SMALL_BYTES).s, 100.0 * best_share,
-				    best_writes, rn_ap_bytes(pp->write_bytes).s,
-				    pp->sync_path[0] ? ", e.g. " : "", pp->sync_path);
-		else
-			rn_buf_addf(&b, "%s: %" PRIu64 " syncs for %" PRIu64 " writes (%.2f per "
-				    "write; per-process statistics, the spool was not enabled)\n",
-				    rn_ap_plabel(ps, best).s, best_syncs, best_writes, best_share);
-		if (ps->spool)
-			rn_buf_addf(&b,
-				    "  time: %s in syncs = %.1f%% of the process lifetime (%s)\n",
-				    rn_ap_dur(pp->sync_ns).s,
-				    pct((double)pp->sync_ns, (double)life), rn_ap_dur(life).s);
-		rn_ap_add_caller(ps, &b, &pp->sync_cl, "small syncs");
-		rn_buf_addf(&b, "  confidence (files) = min(ramp_log(small syncs %" PRIu64 "; "
-			    "%.0f..%.0f) %.2f, ramp_lin(share %.3f; %.2f..%.2f) %.2f) = %.2f\n",
-			    best_small, RN_AP_SYNC_LO, RN_AP_SYNC_HI, best_c1, best_share,
-			    RN_AP_SYNC_SHARE_LO, RN_AP_SYNC_SHARE_HI, best_c2, best_c);
-	}
-	if (tiny) {
-		rn_buf_addf(&b, "GPU: %" PRIu64 " of %" PRIu64 " %s spans were waited for and ran "
-			    "under %s (%s of GPU time in them)\n",
-			    tiny, nunits, rn_gpu_kind_name(unit), rn_ap_dur(RN_AP_GPU_TINY_NS).s,
-			    rn_ap_dur(tiny_ns).s);
-		rn_buf_addf(&b, "  confidence (GPU) = min(ramp_log(tiny waited %" PRIu64 "; "
-			    "%.0f..%.0f) %.2f, ramp_lin(share %.3f; %.2f..%.2f) %.2f) = %.2f\n",
-			    tiny, RN_AP_GPU_SYNC_LO, RN_AP_GPU_SYNC_HI, gc1,
-			    (double)tiny / (double)nunits, RN_AP_SYNC_SHARE_LO, RN_AP_SYNC_SHARE_HI,
-			    gc2, gc);
-	}
-	rn_buf_addf(&b, "confidence = max(files, GPU) = %.2f", best_c > gc ? best_c : gc);
+	if (fb.best >= 0)
+		sync_file_evidence(ps, &b, &fb);
+	if (gb.tiny)
+		sync_gpu_evidence(&b, &gb);
+	rn_buf_addf(&b, "confidence = max(files, GPU) = %.2f", fb.c > gb.c ? fb.c : gb.c);
 	out->evidence = rn_ap_buf_take(&b);
-	if (best >= 0 && best_c >= gc) {
-		out->confidence = best_c;
-		out->proc = best;
+	if (fb.best >= 0 && fb.c >= gb.c) {
+		out->confidence = fb.c;
+		out->proc = fb.best;
 		out->summary = rn_ap_fmt("%s synced %" PRIu64 " times after small writes (%" PRIu64
-				    " writes)", rn_ap_plabel(ps, best).s, best_small, best_writes);
+					 " writes)",
+					 rn_ap_plabel(ps, fb.best).s, fb.small, fb.writes);
 	} else {
-		out->confidence = gc;
-		out->proc = gpu_proc;
-		out->summary =
-		    rn_ap_fmt("%" PRIu64 " of %" PRIu64 " GPU %s spans were tiny and waited "
-			      "for",
-			      tiny, nunits, rn_gpu_kind_name(unit));
+		out->confidence = gb.c;
+		out->proc = gb.proc;
+		out->summary = rn_ap_fmt("%" PRIu64 " of %" PRIu64 " GPU %s spans were tiny and "
+					 "waited for",
+					 gb.tiny, gb.nunits, rn_gpu_kind_name(gb.unit));
 	}
 }
 

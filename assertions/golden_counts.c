@@ -126,156 +126,206 @@ static const struct rn_golden_syscall *find_syscall(const struct rn_golden *g, c
 /* Syscalls named in the one-line message at most. */
 #define MAX_NAMED 3
 
-void rn_golden_judge_syscalls(struct rn_golden_cmp *c, const struct rn_golden_step *s,
-			      struct rn_verdict_result *v)
+/* The per-syscall comparison of rn_golden_judge_syscalls, step by step. */
+struct sc_judge {
+	struct sc_row *rows;  /* grown or new syscalls, owned; sorted failures first */
+	size_t nrows, cap;
+	size_t nfail;         /* rows that fail */
+	size_t nnew_fail;     /* of which new */
+	size_t compared;      /* syscalls seen on either side */
+	size_t shrunk;        /* golden syscalls made fewer times or not at all */
+	double sum_obs;       /* observed calls, all syscalls */
+	double sum_gold;      /* golden calls, all syscalls */
+	double tol;           /* count tolerance */
+	char t[64];           /* the tolerance for people */
+};
+
+/* Rows for the observed syscalls that grew or are new. */
+static void sc_collect(struct rn_golden_cmp *c, struct sc_judge *j)
 {
 	const struct rn_target_result *r = c->r;
 	int nr, ntable = rn_syscall_table_size();
-	struct sc_row *rows = NULL;
-	size_t nrows = 0, cap = 0, nfail = 0, compared = 0, shrunk = 0, i;
-	double sum_obs = 0.0, sum_gold = 0.0, tol = rn_golden_tol_of(c, s, c->cfg->count_tolerance);
-	size_t nnew_fail = 0;
-	char t[64];
-	struct rn_buf b;
 
 	for (nr = 0; r->syscall_calls && nr < ntable; nr++) {
 		double obs = r->syscall_calls[nr];
 		const struct rn_golden_syscall *gs;
 		const char *name;
+		struct sc_row *row;
 
 		if (!(obs > 0.0))
 			continue;
 		name = rn_syscall_name(nr);
 		gs = find_syscall(c->g, name);
-		compared++;
-		sum_obs += obs;
+		j->compared++;
+		j->sum_obs += obs;
 		if (gs && obs <= gs->calls)
 			continue;
-		rows = rn_xgrow(rows, &cap, nrows + 1, sizeof(*rows));
-		rows[nrows].name = rn_xstrdup(name);
-		rows[nrows].gold = gs ? gs->calls : 0.0;
-		rows[nrows].obs = obs;
-		rows[nrows].fewest = fewest_calls(r, nr, obs);
-		rows[nrows].is_new = !gs;
+		j->rows = rn_xgrow(j->rows, &j->cap, j->nrows + 1, sizeof(*j->rows));
+		row = &j->rows[j->nrows++];
+		row->name = rn_xstrdup(name);
+		row->gold = gs ? gs->calls : 0.0;
+		row->obs = obs;
+		row->fewest = fewest_calls(r, nr, obs);
+		row->is_new = !gs;
 		/* Judged on the run with the fewest calls: a count the program itself changed
 		 * grows in every run, one that grew in some runs only (futex, sched_yield under
 		 * contention) depends on scheduling. A syscall the golden trace never made, in
 		 * every run, is a change of behaviour whatever its count: one new sync() can
 		 * cost seconds on a busy disk. */
-		rows[nrows].fail =
-		    !gs ? rows[nrows].fewest >= 1.0
-			: count_fails(c->cfg, tol, rows[nrows].fewest, rows[nrows].gold);
-		nnew_fail += !gs && rows[nrows].fail;
-		nfail += rows[nrows].fail;
-		nrows++;
+		row->fail = !gs ? row->fewest >= 1.0
+				: count_fails(c->cfg, j->tol, row->fewest, row->gold);
+		j->nnew_fail += !gs && row->fail;
+		j->nfail += row->fail;
 	}
+}
+
+/* The golden side: its total, the syscalls gone, and those made fewer times. */
+static void sc_golden_side(struct rn_golden_cmp *c, struct sc_judge *j)
+{
+	const struct rn_target_result *r = c->r;
+	size_t i;
+
 	for (i = 0; i < c->g->nsyscalls; i++) {
 		const struct rn_golden_syscall *gs = &c->g->syscalls[i];
 		int k = rn_syscall_lookup(gs->name);
 		double obs = k >= 0 && r->syscall_calls ? r->syscall_calls[k] : 0.0;
 
-		sum_gold += gs->calls;
+		j->sum_gold += gs->calls;
 		if (!(obs > 0.0))
-			compared++; /* gone: counted once here, never seen in the loop above */
+			j->compared++; /* gone: counted once here, never seen in sc_collect */
 		if (obs < gs->calls)
-			shrunk++;
+			j->shrunk++;
 	}
-	if (nrows)
-		qsort(rows, nrows, sizeof(*rows), cmp_rows);
+}
 
-	if (nrows) {
-		rn_golden_set_values(v, s, rows[0].obs, rows[0].gold,
-			   rows[0].is_new ? 0.0 : count_allowed(c->cfg, tol, rows[0].gold));
-	} else {
-		rn_golden_set_values(v, s, sum_obs, sum_gold, count_allowed(c->cfg, tol, sum_gold));
-	}
-	v->verdict = nfail ? RN_VERDICT_FAIL : RN_VERDICT_PASS;
-	rn_golden_fmt_tol(t, sizeof(t), tol);
-	if (nnew_fail)
-		rn_golden_set_reason(v, "%zu new syscall%s (first: %s)", nnew_fail,
-				     nnew_fail == 1 ? "" : "s", rows[0].name);
-	else if (nfail)
-		rn_golden_set_reason(v, "%zu syscall%s grew beyond %s", nfail,
-				     nfail == 1 ? "" : "s", t);
-	else
-		rn_golden_set_reason(v, "%zu syscalls within %s, none new", compared, t);
+/* The one-line message: the failures (at most MAX_NAMED named), or what passed. */
+static void sc_message(const struct rn_golden_cmp *c, const struct sc_judge *j, struct rn_buf *b)
+{
+	size_t i, nnew = 0;
 
-	rn_buf_init(&b, 0);
-	if (nfail) {
-		if (nnew_fail == nfail)
-			rn_buf_addf(&b, "%zu new syscall%s, absent from the golden trace: ", nfail,
-				    nfail == 1 ? "" : "s");
-		else
-			rn_buf_addf(&b, "%zu syscall%s %sgrew beyond tolerance (%s, floor %" PRIu64
-				    "): ", nfail, nfail == 1 ? "" : "s", nnew_fail ? "new or " : "",
-				    t, c->cfg->count_floor);
-		for (i = 0; i < nfail && i < MAX_NAMED; i++) {
-			char o[64], g[64], d[64];
-
-			rn_golden_fmt_num(o, sizeof(o), rows[i].obs);
-			rn_golden_fmt_num(g, sizeof(g), rows[i].gold);
-			rn_golden_fmt_pct(d, sizeof(d),
-					  rn_golden_delta_pct(rows[i].obs, rows[i].gold));
-			rn_buf_addf(&b, "%s%s %s vs golden %s (%s)", i ? ", " : "", rows[i].name, o,
-				    g, rows[i].is_new ? "new" : d);
-		}
-		if (nfail > MAX_NAMED)
-			rn_buf_addf(&b, ", and %zu more", nfail - MAX_NAMED);
-	} else {
-		size_t nnew = 0;
-
-		rn_buf_addf(&b, "%zu syscall%s within tolerance (%s, floor %" PRIu64 ")", compared,
-			    compared == 1 ? "" : "s", t, c->cfg->count_floor);
-		for (i = 0; i < nrows; i++) {
+	if (!j->nfail) {
+		rn_buf_addf(b, "%zu syscall%s within tolerance (%s, floor %" PRIu64 ")",
+			    j->compared, j->compared == 1 ? "" : "s", j->t, c->cfg->count_floor);
+		for (i = 0; i < j->nrows; i++) {
 			char o[64];
 
-			if (!rows[i].is_new)
+			if (!j->rows[i].is_new)
 				continue;
-			rn_golden_fmt_num(o, sizeof(o), rows[i].obs);
-			rn_buf_addf(&b, "%s%s %s", nnew ? ", " : "; new: ", rows[i].name, o);
+			rn_golden_fmt_num(o, sizeof(o), j->rows[i].obs);
+			rn_buf_addf(b, "%s%s %s", nnew ? ", " : "; new: ", j->rows[i].name, o);
 			nnew++;
 		}
+		return;
 	}
-	rn_golden_set_message(v, &b);
+	if (j->nnew_fail == j->nfail)
+		rn_buf_addf(b, "%zu new syscall%s, absent from the golden trace: ", j->nfail,
+			    j->nfail == 1 ? "" : "s");
+	else
+		rn_buf_addf(b, "%zu syscall%s %sgrew beyond tolerance (%s, floor %" PRIu64 "): ",
+			    j->nfail, j->nfail == 1 ? "" : "s", j->nnew_fail ? "new or " : "", j->t,
+			    c->cfg->count_floor);
+	for (i = 0; i < j->nfail && i < MAX_NAMED; i++) {
+		const struct sc_row *row = &j->rows[i];
+		char o[64], g[64], d[64];
 
-	rn_buf_init(&b, 0);
-	if (nrows) {
-		rn_buf_addf(&b, "%-24s %12s %12s %10s  %s\n", "syscall", "golden", "observed",
+		rn_golden_fmt_num(o, sizeof(o), row->obs);
+		rn_golden_fmt_num(g, sizeof(g), row->gold);
+		rn_golden_fmt_pct(d, sizeof(d), rn_golden_delta_pct(row->obs, row->gold));
+		rn_buf_addf(b, "%s%s %s vs golden %s (%s)", i ? ", " : "", row->name, o, g,
+			    row->is_new ? "new" : d);
+	}
+	if (j->nfail > MAX_NAMED)
+		rn_buf_addf(b, ", and %zu more", j->nfail - MAX_NAMED);
+}
+
+/* The status column of a row of the detail table. */
+static const char *sc_status(const struct rn_golden_cmp *c, const struct sc_judge *j,
+			     const struct sc_row *row)
+{
+	if (row->fail)
+		return row->is_new ? "FAIL (new)" : "FAIL";
+	if (row->is_new)
+		return "ok (new in some runs only)";
+	if (count_fails(c->cfg, j->tol, row->obs, row->gold))
+		return "ok (grew in some runs only)";
+	return "ok (within tolerance)";
+}
+
+/* The detail table (at most MAX_ROWS rows) and the rules. */
+static void sc_detail(const struct rn_golden_cmp *c, const struct sc_judge *j, struct rn_buf *b)
+{
+	size_t i;
+
+	if (j->nrows) {
+		rn_buf_addf(b, "%-24s %12s %12s %10s  %s\n", "syscall", "golden", "observed",
 			    "delta", "status");
-		for (i = 0; i < nrows && i < MAX_ROWS; i++) {
+		for (i = 0; i < j->nrows && i < MAX_ROWS; i++) {
+			const struct sc_row *row = &j->rows[i];
 			char o[64], g[64], d[64];
 
-			rn_golden_fmt_num(o, sizeof(o), rows[i].obs);
-			rn_golden_fmt_num(g, sizeof(g), rows[i].gold);
-			rn_golden_fmt_pct(d, sizeof(d),
-					  rn_golden_delta_pct(rows[i].obs, rows[i].gold));
-			rn_buf_addf(&b, "%-24s %12s %12s %10s  %s\n", rows[i].name, g, o,
-				    rows[i].is_new ? "new" : d,
-				    rows[i].fail ? (rows[i].is_new ? "FAIL (new)" : "FAIL")
-				    : rows[i].is_new ? "ok (new in some runs only)"
-				    : count_fails(c->cfg, tol, rows[i].obs, rows[i].gold)
-					    ? "ok (grew in some runs only)"
-					    : "ok (within tolerance)");
+			rn_golden_fmt_num(o, sizeof(o), row->obs);
+			rn_golden_fmt_num(g, sizeof(g), row->gold);
+			rn_golden_fmt_pct(d, sizeof(d), rn_golden_delta_pct(row->obs, row->gold));
+			rn_buf_addf(b, "%-24s %12s %12s %10s  %s\n", row->name, g, o,
+				    row->is_new ? "new" : d, sc_status(c, j, row));
 		}
-		if (nrows > MAX_ROWS)
-			rn_buf_addf(&b, "... and %zu more grown or new syscalls\n",
-				    nrows - MAX_ROWS);
+		if (j->nrows > MAX_ROWS)
+			rn_buf_addf(b, "... and %zu more grown or new syscalls\n",
+				    j->nrows - MAX_ROWS);
 	} else {
-		rn_buf_adds(&b, "no syscall grew and none is new\n");
+		rn_buf_adds(b, "no syscall grew and none is new\n");
 	}
-	if (shrunk)
-		rn_buf_addf(&b, "%zu syscall%s made fewer calls or none (not a regression)\n",
-			    shrunk, shrunk == 1 ? "" : "s");
-	add_count_rule(c, tol, &b);
-	rn_buf_adds(&b, "rule: a syscall absent from the golden trace fails (new behaviour); both "
+	if (j->shrunk)
+		rn_buf_addf(b, "%zu syscall%s made fewer calls or none (not a regression)\n",
+			    j->shrunk, j->shrunk == 1 ? "" : "s");
+	add_count_rule(c, j->tol, b);
+	rn_buf_adds(b, "rule: a syscall absent from the golden trace fails (new behaviour); both "
 		       "rules judge the run with the fewest calls, so a count that grew in some "
 		       "runs only (scheduling: futex, sched_yield) does not fail\n");
-	rn_golden_add_golden_line(c, &b);
-	v->detail = rn_buf_detach(&b, NULL);
+	rn_golden_add_golden_line(c, b);
+}
 
-	for (i = 0; i < nrows; i++)
-		free(rows[i].name);
-	free(rows);
+void rn_golden_judge_syscalls(struct rn_golden_cmp *c, const struct rn_golden_step *s,
+			      struct rn_verdict_result *v)
+{
+	struct sc_judge j;
+	struct rn_buf b;
+	size_t i;
+
+	memset(&j, 0, sizeof(j));
+	j.tol = rn_golden_tol_of(c, s, c->cfg->count_tolerance);
+	sc_collect(c, &j);
+	sc_golden_side(c, &j);
+	if (j.nrows)
+		qsort(j.rows, j.nrows, sizeof(*j.rows), cmp_rows);
+
+	if (j.nrows)
+		rn_golden_set_values(
+		    v, s, j.rows[0].obs, j.rows[0].gold,
+		    j.rows[0].is_new ? 0.0 : count_allowed(c->cfg, j.tol, j.rows[0].gold));
+	else
+		rn_golden_set_values(v, s, j.sum_obs, j.sum_gold,
+				     count_allowed(c->cfg, j.tol, j.sum_gold));
+	v->verdict = j.nfail ? RN_VERDICT_FAIL : RN_VERDICT_PASS;
+	rn_golden_fmt_tol(j.t, sizeof(j.t), j.tol);
+	if (j.nnew_fail)
+		rn_golden_set_reason(v, "%zu new syscall%s (first: %s)", j.nnew_fail,
+				     j.nnew_fail == 1 ? "" : "s", j.rows[0].name);
+	else if (j.nfail)
+		rn_golden_set_reason(v, "%zu syscall%s grew beyond %s", j.nfail,
+				     j.nfail == 1 ? "" : "s", j.t);
+	else
+		rn_golden_set_reason(v, "%zu syscalls within %s, none new", j.compared, j.t);
+
+	rn_buf_init(&b, 0);
+	sc_message(c, &j, &b);
+	rn_golden_set_message(v, &b);
+	rn_buf_init(&b, 0);
+	sc_detail(c, &j, &b);
+	v->detail = rn_buf_detach(&b, NULL);
+	for (i = 0; i < j.nrows; i++)
+		free(j.rows[i].name);
+	free(j.rows);
 }
 
 

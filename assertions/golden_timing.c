@@ -116,209 +116,283 @@ static void not_judged(struct rn_verdict_result *v, struct rn_buf *m, struct rn_
 	rn_buf_addf(det, "not judged: %s\nto judge it: %s\n", reason, fix);
 }
 
-void rn_golden_judge_timing(struct rn_golden_cmp *c, const struct rn_golden_step *s,
-			    struct rn_verdict_result *v)
+/* One timing judgement: the samples, the numbers for people, and the texts being built. */
+struct timing_job {
+	const char *name;        /* the metric's name */
+	const char *tname;       /* the target's name, for fixes */
+	const double *a;         /* golden samples [na], ns */
+	double *b;               /* observed samples [nb], ns, owned */
+	size_t na, nb, fewest;   /* sample counts and the smaller of the two */
+	double gold, obs;        /* medians, ns */
+	double tol, limit;       /* tolerance and tol * gold, ns */
+	double noise;            /* RN_GOLDEN_NOISE_SIGMAS * 1.4826 * golden MAD, ns */
+	char o[64], g[64], d[64], t[64], conf[64], al[32]; /* obs, gold, delta, tol, level, alpha */
+	char p[64], lo[64], sh[64], lim[64]; /* p-value, lower bound, shift, limit */
+	char head[256];          /* "<metric> <obs> vs golden <gold> (<delta>)" */
+	struct timing_eval e;    /* the rule's inputs and bounds */
+	struct rn_buf m, det;    /* message and detail being built */
+};
+
+/* NOT JUDGED for too few runs on either side, saying which side to give more runs. */
+static void timing_too_few(const struct rn_golden_cmp *c, struct rn_verdict_result *v,
+			   struct timing_job *tj)
 {
-	const struct rn_regression_cfg *cfg = c->cfg;
-	const char *name = rn_metric_info(s->metric)->name;
-	const char *tname = c->r->name ? c->r->name : "?";
-	const double *a = c->g->samples[s->metric];
-	size_t na = rn_golden_golden_n(c->g, s->metric), nb = rn_golden_observed_n(c->r, s->metric);
-	size_t fewest = na < nb ? na : nb;
-	double *b = rn_golden_observed(c->r, s->metric);
-	double gold = rn_golden_median_of(a, na), obs = rn_golden_median_of(b, nb);
-	double tol = rn_golden_tol_of(c, s, cfg->timing_tolerance);
-	double limit = tol * gold;
-	double noise = RN_GOLDEN_NOISE_SIGMAS * 1.4826 * (na ? rn_stats_mad(a, na) : 0.0);
-	char o[64], g[64], d[64], t[64], conf[64], p[64], lo[64], sh[64], lim[64], al[32];
-	char head[256], reason[200], fix[400];
-	struct timing_eval e;
-	enum timing_outcome outcome;
-	struct rn_buf m, det;
+	size_t want = c->cfg->min_runs_for_timing;
+	char reason[200], fix[400];
 
-	rn_golden_set_values(v, s, obs, gold, gold + limit);
-	rn_golden_fmt_value(o, sizeof(o), "ns", obs);
-	rn_golden_fmt_value(g, sizeof(g), "ns", gold);
-	rn_golden_fmt_pct(d, sizeof(d), v->delta_pct);
-	rn_golden_fmt_tol(t, sizeof(t), tol);
-	rn_golden_fmt_trim(al, sizeof(al), cfg->alpha);
-	rn_golden_fmt_num(conf, sizeof(conf), floor((1.0 - cfg->alpha) * 1000.0 + 0.5) / 10.0);
-	snprintf(head, sizeof(head), "%s %s vs golden %s (%s)", name, o, g, d);
-	rn_buf_init(&m, 0);
-	rn_buf_init(&det, 0);
-	rn_golden_add_sample_table(&det, "ns", a, na, b, nb);
+	snprintf(reason, sizeof(reason), "%zu %s run%s < min_runs_for_timing %zu", tj->fewest,
+		 tj->nb <= tj->na ? "measured" : "golden", tj->fewest == 1 ? "" : "s", want);
+	if (tj->nb < want && tj->na < want)
+		snprintf(fix, sizeof(fix),
+			 "runs >= %zu in [[target]] '%s' (or --runs %zu), "
+			 "and a golden trace of >= %zu runs ([golden] runs, then renacer "
+			 "golden update)",
+			 want, tj->tname, want, want);
+	else if (tj->nb < want)
+		snprintf(fix, sizeof(fix), "runs >= %zu in [[target]] '%s' (or --runs %zu)", want,
+			 tj->tname, want);
+	else
+		snprintf(fix, sizeof(fix), "re-record the golden trace with >= %zu runs "
+			 "([golden] runs, then renacer golden update)", want);
+	not_judged(v, &tj->m, &tj->det, tj->head, reason, fix);
+}
 
-	if (!(obs > 0.0) && gold > 0.0) {
+/* NOT JUDGED where the run counts can never reach alpha. */
+static void timing_infeasible(const struct rn_golden_cmp *c, struct rn_verdict_result *v,
+			      struct timing_job *tj)
+{
+	size_t need = rn_golden_timing_min_runs(tj->na, tj->nb, c->cfg->alpha);
+	char reason[200], fix[400];
+
+	snprintf(reason, sizeof(reason),
+		 "%zu runs vs %zu golden runs can never reach "
+		 "alpha %s (smallest p %.4f)",
+		 tj->nb, tj->na, tj->al, rn_golden_min_p(tj->na, tj->nb));
+	if (need)
+		snprintf(fix, sizeof(fix),
+			 "runs >= %zu in [[target]] '%s' against this "
+			 "%zu-run golden trace, or a golden trace of more runs",
+			 need, tj->tname, tj->na);
+	else
+		snprintf(fix, sizeof(fix), "a golden trace of more runs");
+	not_judged(v, &tj->m, &tj->det, tj->head, reason, fix);
+}
+
+/* The verdicts decided before any test: no data, nothing to compare with, timing off, too
+ * few runs, infeasible alpha. True when one of them was written. */
+static bool timing_settled_early(const struct rn_golden_cmp *c, struct rn_verdict_result *v,
+				 struct timing_job *tj)
+{
+	char reason[200];
+
+	if (!(tj->obs > 0.0) && tj->gold > 0.0) {
 		v->verdict = RN_VERDICT_NO_DATA;
-		rn_buf_addf(&m, "%s: no data in this run (golden %s)", name, g);
-		goto out;
+		rn_buf_addf(&tj->m, "%s: no data in this run (golden %s)", tj->name, tj->g);
+		return true;
 	}
-	if (!(gold > 0.0)) {
+	if (!(tj->gold > 0.0)) {
 		/* A zero median is a metric the golden run did not measure: any time would look
 		 * like an infinite slowdown. */
-		snprintf(head, sizeof(head), "%s %s", name, o);
-		snprintf(reason, sizeof(reason), "the golden trace has no %s data", name);
-		not_judged(v, &m, &det, head, reason, "re-record it with renacer golden update");
-		goto out;
+		snprintf(tj->head, sizeof(tj->head), "%s %s", tj->name, tj->o);
+		snprintf(reason, sizeof(reason), "the golden trace has no %s data", tj->name);
+		not_judged(v, &tj->m, &tj->det, tj->head, reason,
+			   "re-record it with renacer golden update");
+		return true;
 	}
-	if (!cfg->timing) {
+	if (!c->cfg->timing) {
 		v->verdict = RN_VERDICT_SKIP;
 		rn_golden_set_reason(v, "timing = false");
-		rn_buf_addf(&m, "%s; not judged: timing is off ([regression] timing = false)",
-			    head);
-		goto out;
+		rn_buf_addf(&tj->m, "%s; not judged: timing is off ([regression] timing = false)",
+			    tj->head);
+		return true;
 	}
-	if (fewest < cfg->min_runs_for_timing) {
-		size_t want = cfg->min_runs_for_timing;
-
-		snprintf(reason, sizeof(reason), "%zu %s run%s < min_runs_for_timing %zu",
-			 fewest, nb <= na ? "measured" : "golden", fewest == 1 ? "" : "s", want);
-		if (nb < want && na < want)
-			snprintf(fix, sizeof(fix),
-				 "runs >= %zu in [[target]] '%s' (or --runs %zu), "
-				 "and a golden trace of >= %zu runs ([golden] runs, then renacer "
-				 "golden update)",
-				 want, tname, want, want);
-		else if (nb < want)
-			snprintf(fix, sizeof(fix), "runs >= %zu in [[target]] '%s' (or --runs %zu)",
-				 want, tname, want);
-		else
-			snprintf(fix, sizeof(fix), "re-record the golden trace with >= %zu runs "
-				 "([golden] runs, then renacer golden update)", want);
-		not_judged(v, &m, &det, head, reason, fix);
-		goto out;
+	if (tj->fewest < c->cfg->min_runs_for_timing) {
+		timing_too_few(c, v, tj);
+		return true;
 	}
-	if (!rn_golden_timing_feasible(na, nb, cfg->alpha)) {
-		size_t need = rn_golden_timing_min_runs(na, nb, cfg->alpha);
-
-		snprintf(reason, sizeof(reason), "%zu runs vs %zu golden runs can never reach "
-			 "alpha %s (smallest p %.4f)", nb, na, al, rn_golden_min_p(na, nb));
-		if (need)
-			snprintf(fix, sizeof(fix),
-				 "runs >= %zu in [[target]] '%s' against this "
-				 "%zu-run golden trace, or a golden trace of more runs",
-				 need, tname, na);
-		else
-			snprintf(fix, sizeof(fix), "a golden trace of more runs");
-		not_judged(v, &m, &det, head, reason, fix);
-		goto out;
+	if (!rn_golden_timing_feasible(tj->na, tj->nb, c->cfg->alpha)) {
+		timing_infeasible(c, v, tj);
+		return true;
 	}
+	return false;
+}
 
-	outcome = timing_rule(c, s, &e);
-	rn_golden_fmt_p(p, sizeof(p), e.mw.p);
-	rn_golden_fmt_signed(sh, sizeof(sh), "ns", e.hl.shift);
-	rn_golden_fmt_signed(lim, sizeof(lim), "ns", limit);
-	if (isfinite(e.hl.lower))
-		rn_golden_fmt_signed(lo, sizeof(lo), "ns", e.hl.lower);
-	else
-		snprintf(lo, sizeof(lo), "none (too few runs)");
-	rn_buf_addf(&m, "%s %s vs golden %s (%s, tolerance %s)", name, o, g, d, t);
-	switch (outcome) {
-	case T_NOISE: {
-		char nz[64];
+/* The golden trace's own runs differ by more than this shift: it cannot tell the program from
+ * the noise it was recorded in. */
+static void timing_noise(struct rn_verdict_result *v, struct timing_job *tj)
+{
+	char nz[64];
 
-		/* The golden trace's own runs differ by more than this shift: it cannot tell the
-		 * program from the noise it was recorded in. */
-		rn_golden_fmt_signed(nz, sizeof(nz), "ns", noise);
-		v->verdict = RN_VERDICT_WARN;
-		rn_golden_set_reason(v, "inconclusive: shift %s within golden noise %s", lo, nz);
-		rn_buf_addf(&m, ": INCONCLUSIVE (WARN): slower by at least %s (%s), but the golden "
-			    "trace's own runs spread by %s (%.0f x 1.4826 MAD); re-record it on a "
-			    "quieter machine with more runs, or raise the tolerance", lo + 1, p,
-			    nz + 1, RN_GOLDEN_NOISE_SIGMAS);
-		rn_buf_addf(&det, "inconclusive: the lower bound %s does not exceed the golden "
-			    "noise %s\n", lo, nz);
-		break;
-	}
-	case T_LOAD: {
-		char al2[64];
+	rn_golden_fmt_signed(nz, sizeof(nz), "ns", tj->noise);
+	v->verdict = RN_VERDICT_WARN;
+	rn_golden_set_reason(v, "inconclusive: shift %s within golden noise %s", tj->lo, nz);
+	rn_buf_addf(&tj->m, ": INCONCLUSIVE (WARN): slower by at least %s (%s), but the golden "
+		    "trace's own runs spread by %s (%.0f x 1.4826 MAD); re-record it on a "
+		    "quieter machine with more runs, or raise the tolerance", tj->lo + 1, tj->p,
+		    nz + 1, RN_GOLDEN_NOISE_SIGMAS);
+	rn_buf_addf(&tj->det, "inconclusive: the lower bound %s does not exceed the golden "
+		    "noise %s\n", tj->lo, nz);
+}
 
-		rn_golden_fmt_signed(al2, sizeof(al2), "ns", e.limit + e.allowance);
-		v->verdict = RN_VERDICT_WARN;
-		rn_golden_set_reason(v, "inconclusive: machine loaded (CPU pressure %.0f%%)",
-			   c->r->cpu_pressure * 100.0);
-		rn_buf_addf(
-		    &m,
+static void timing_load(const struct rn_golden_cmp *c, const struct rn_golden_step *s,
+			struct rn_verdict_result *v, struct timing_job *tj)
+{
+	char al2[64];
+
+	rn_golden_fmt_signed(al2, sizeof(al2), "ns", tj->e.limit + tj->e.allowance);
+	v->verdict = RN_VERDICT_WARN;
+	rn_golden_set_reason(v, "inconclusive: machine loaded (CPU pressure %.0f%%)",
+			     c->r->cpu_pressure * 100.0);
+	rn_buf_addf(&tj->m,
 		    ": INCONCLUSIVE (WARN): slower by at least %s (%s), but the machine "
 		    "was loaded (CPU pressure %.0f%% of the runs' time) and the shift stays "
 		    "within tolerance plus the load allowance (%s); run the check on a "
 		    "quieter machine to decide",
-		    lo + 1, p, c->r->cpu_pressure * 100.0, al2 + 1);
-		rn_buf_addf(&det, "inconclusive: the lower bound %s does not exceed the limit plus "
-			    "the load allowance, %s (%.2f x pressure x golden%s)\n", lo, al2,
-			    RN_LOAD_ALLOWANCE, s->metric == RN_METRIC_CPU_TIME
-						       ? " x the syscall stops' share" : "");
+		    tj->lo + 1, tj->p, c->r->cpu_pressure * 100.0, al2 + 1);
+	rn_buf_addf(&tj->det, "inconclusive: the lower bound %s does not exceed the limit plus "
+		    "the load allowance, %s (%.2f x pressure x golden%s)\n", tj->lo, al2,
+		    RN_LOAD_ALLOWANCE,
+		    s->metric == RN_METRIC_CPU_TIME ? " x the syscall stops' share" : "");
+}
+
+/* The verdict, reason and message of the rule's outcome. */
+static void timing_verdict(const struct rn_golden_cmp *c, const struct rn_golden_step *s,
+			   struct rn_verdict_result *v, struct timing_job *tj,
+			   enum timing_outcome outcome)
+{
+	switch (outcome) {
+	case T_NOISE:
+		timing_noise(v, tj);
 		break;
-	}
+	case T_LOAD:
+		timing_load(c, s, v, tj);
+		break;
 	case T_GUARD:
 		v->verdict = RN_VERDICT_WARN;
 		rn_golden_set_reason(v, "inconclusive: %s",
 				     rn_golden_loaded(c) ? "machine loaded, cpu_time same"
 							 : "cpu_time same (CPU-bound)");
-		rn_buf_addf(&m,
+		rn_buf_addf(&tj->m,
 			    ": INCONCLUSIVE (WARN), not FAIL: slower by at least %s (%s), but %s "
 			    "([regression] load_guard)",
-			    lo + 1, p, e.why);
-		rn_buf_addf(&det, "load guard: %s\n", e.why);
+			    tj->lo + 1, tj->p, tj->e.why);
+		rn_buf_addf(&tj->det, "load guard: %s\n", tj->e.why);
 		break;
 	case T_FAIL:
 		v->verdict = RN_VERDICT_FAIL;
-		rn_golden_set_reason(v, "slower by >= %s (%s)", lo + 1, p);
-		rn_buf_addf(&m, ": slower by at least %s at %s%% confidence (%s)", lo + 1, conf, p);
+		rn_golden_set_reason(v, "slower by >= %s (%s)", tj->lo + 1, tj->p);
+		rn_buf_addf(&tj->m, ": slower by at least %s at %s%% confidence (%s)", tj->lo + 1,
+			    tj->conf, tj->p);
 		break;
 	case T_PASS:
 		v->verdict = RN_VERDICT_PASS;
-		if (e.mw.p < cfg->alpha) {
-			rn_golden_set_reason(v, "significant (%s) but within %s", p, t);
-			rn_buf_addf(&m, ": significant slowdown (%s) of at least %s, within %s", p,
-				    isfinite(e.hl.lower) && e.hl.lower > 0 ? lo + 1 : "0 ms",
-				    lim + 1);
+		if (tj->e.mw.p < c->cfg->alpha) {
+			rn_golden_set_reason(v, "significant (%s) but within %s", tj->p, tj->t);
+			rn_buf_addf(&tj->m, ": significant slowdown (%s) of at least %s, within %s",
+				    tj->p,
+				    isfinite(tj->e.hl.lower) && tj->e.hl.lower > 0 ? tj->lo + 1
+										  : "0 ms",
+				    tj->lim + 1);
 		} else {
-			rn_golden_set_reason(v, "no significant slowdown (%s)", p);
-			rn_buf_addf(&m, ": no significant slowdown (%s)", p);
+			rn_golden_set_reason(v, "no significant slowdown (%s)", tj->p);
+			rn_buf_addf(&tj->m, ": no significant slowdown (%s)", tj->p);
 		}
 		break;
 	}
-	rn_golden_maybe_downgrade(c, v, &m);
+}
+
+/* The detail lines of a judged timing comparison: bounds, limit, noise, test, rule. */
+static void timing_details(struct timing_job *tj)
+{
+	char label[96], nz[64], u[64];
+
+	rn_buf_addf(&tj->det, "%-28s %14s\n", "shift (Hodges-Lehmann)", tj->sh);
+	snprintf(label, sizeof(label), "lower bound (%s%%)", tj->conf);
+	rn_buf_addf(&tj->det, "%-28s %14s\n", label, tj->lo);
+	snprintf(label, sizeof(label), "limit (tolerance %s)", tj->t);
+	rn_buf_addf(&tj->det, "%-28s %14s\n", label, tj->lim);
+	rn_golden_fmt_signed(nz, sizeof(nz), "ns", tj->noise);
+	rn_buf_addf(&tj->det, "%-28s %14s\n", "golden noise (2 x 1.48 MAD)", nz);
+	if (tj->e.allowance > 0.0) {
+		rn_golden_fmt_signed(nz, sizeof(nz), "ns", tj->e.allowance);
+		rn_buf_addf(&tj->det, "%-28s %14s\n", "load allowance", nz);
+	}
+	rn_golden_fixed(u, sizeof(u), tj->e.mw.u, 1);
+	rn_buf_addf(&tj->det, "Mann-Whitney U = %s of %zu pairs, one-sided %s (%s), alpha %s\n",
+		    u, tj->na * tj->nb, tj->p, tj->e.mw.exact ? "exact" : "normal approximation",
+		    tj->al);
+	rn_buf_addf(&tj->det, "rule: fails when p < alpha and the lower bound exceeds the limit, "
+			      "the golden noise and (loaded machine) the limit plus the load "
+			      "allowance; inconclusive (WARN) when it exceeds only some, or when "
+			      "the load guard applies\n");
+}
+
+/* Run the rule and write the verdict of a comparison that passed timing_settled_early(). */
+static void timing_judge(struct rn_golden_cmp *c, const struct rn_golden_step *s,
+			 struct rn_verdict_result *v, struct timing_job *tj)
+{
+	enum timing_outcome outcome = timing_rule(c, s, &tj->e);
+
+	rn_golden_fmt_p(tj->p, sizeof(tj->p), tj->e.mw.p);
+	rn_golden_fmt_signed(tj->sh, sizeof(tj->sh), "ns", tj->e.hl.shift);
+	rn_golden_fmt_signed(tj->lim, sizeof(tj->lim), "ns", tj->limit);
+	if (isfinite(tj->e.hl.lower))
+		rn_golden_fmt_signed(tj->lo, sizeof(tj->lo), "ns", tj->e.hl.lower);
+	else
+		snprintf(tj->lo, sizeof(tj->lo), "none (too few runs)");
+	rn_buf_addf(&tj->m, "%s %s vs golden %s (%s, tolerance %s)", tj->name, tj->o, tj->g,
+		    tj->d, tj->t);
+	timing_verdict(c, s, v, tj, outcome);
+	rn_golden_maybe_downgrade(c, v, &tj->m);
 	if (c->r->has_cpu_pressure)
-		rn_buf_addf(&det, "%-28s %13.0f%%\n", "CPU pressure during runs",
+		rn_buf_addf(&tj->det, "%-28s %13.0f%%\n", "CPU pressure during runs",
 			    c->r->cpu_pressure * 100.0);
 	if (c->g->timing_under_tracer) {
 		/* WARN at most until the golden trace is regenerated with timing runs */
 		if (v->verdict == RN_VERDICT_FAIL)
 			v->verdict = RN_VERDICT_WARN;
-		rn_buf_adds(&m, "; " RN_GOLDEN_UNDER_TRACER_HINT);
+		rn_buf_adds(&tj->m, "; " RN_GOLDEN_UNDER_TRACER_HINT);
 	}
+	timing_details(tj);
+}
 
-	rn_buf_addf(&det, "%-28s %14s\n", "shift (Hodges-Lehmann)", sh);
-	{
-		char label[96], nz[64];
+void rn_golden_judge_timing(struct rn_golden_cmp *c, const struct rn_golden_step *s,
+			    struct rn_verdict_result *v)
+{
+	const struct rn_regression_cfg *cfg = c->cfg;
+	struct timing_job tj;
 
-		snprintf(label, sizeof(label), "lower bound (%s%%)", conf);
-		rn_buf_addf(&det, "%-28s %14s\n", label, lo);
-		snprintf(label, sizeof(label), "limit (tolerance %s)", t);
-		rn_buf_addf(&det, "%-28s %14s\n", label, lim);
-		rn_golden_fmt_signed(nz, sizeof(nz), "ns", noise);
-		rn_buf_addf(&det, "%-28s %14s\n", "golden noise (2 x 1.48 MAD)", nz);
-		if (e.allowance > 0.0) {
-			rn_golden_fmt_signed(nz, sizeof(nz), "ns", e.allowance);
-			rn_buf_addf(&det, "%-28s %14s\n", "load allowance", nz);
-		}
-	}
-	{
-		char u[64];
+	memset(&tj, 0, sizeof(tj));
+	tj.name = rn_metric_info(s->metric)->name;
+	tj.tname = c->r->name ? c->r->name : "?";
+	tj.a = c->g->samples[s->metric];
+	tj.na = rn_golden_golden_n(c->g, s->metric);
+	tj.nb = rn_golden_observed_n(c->r, s->metric);
+	tj.fewest = tj.na < tj.nb ? tj.na : tj.nb;
+	tj.b = rn_golden_observed(c->r, s->metric);
+	tj.gold = rn_golden_median_of(tj.a, tj.na);
+	tj.obs = rn_golden_median_of(tj.b, tj.nb);
+	tj.tol = rn_golden_tol_of(c, s, cfg->timing_tolerance);
+	tj.limit = tj.tol * tj.gold;
+	tj.noise = RN_GOLDEN_NOISE_SIGMAS * 1.4826 * (tj.na ? rn_stats_mad(tj.a, tj.na) : 0.0);
 
-		rn_golden_fixed(u, sizeof(u), e.mw.u, 1);
-		rn_buf_addf(&det, "Mann-Whitney U = %s of %zu pairs, one-sided %s (%s), alpha %s\n",
-			    u, na * nb, p, e.mw.exact ? "exact" : "normal approximation", al);
-	}
-	rn_buf_addf(&det, "rule: fails when p < alpha and the lower bound exceeds the limit, the "
-			  "golden noise and (loaded machine) the limit plus the load allowance; "
-			  "inconclusive (WARN) when it exceeds only some, or when the load guard "
-			  "applies\n");
-out:
-	free(b);
-	rn_golden_set_message(v, &m);
-	rn_golden_add_golden_line(c, &det);
-	v->detail = rn_buf_detach(&det, NULL);
+	rn_golden_set_values(v, s, tj.obs, tj.gold, tj.gold + tj.limit);
+	rn_golden_fmt_value(tj.o, sizeof(tj.o), "ns", tj.obs);
+	rn_golden_fmt_value(tj.g, sizeof(tj.g), "ns", tj.gold);
+	rn_golden_fmt_pct(tj.d, sizeof(tj.d), v->delta_pct);
+	rn_golden_fmt_tol(tj.t, sizeof(tj.t), tj.tol);
+	rn_golden_fmt_trim(tj.al, sizeof(tj.al), cfg->alpha);
+	rn_golden_fmt_num(tj.conf, sizeof(tj.conf),
+			  floor((1.0 - cfg->alpha) * 1000.0 + 0.5) / 10.0);
+	snprintf(tj.head, sizeof(tj.head), "%s %s vs golden %s (%s)", tj.name, tj.o, tj.g, tj.d);
+	rn_buf_init(&tj.m, 0);
+	rn_buf_init(&tj.det, 0);
+	rn_golden_add_sample_table(&tj.det, "ns", tj.a, tj.na, tj.b, tj.nb);
+
+	if (!timing_settled_early(c, v, &tj))
+		timing_judge(c, s, v, &tj);
+	free(tj.b);
+	rn_golden_set_message(v, &tj.m);
+	rn_golden_add_golden_line(c, &tj.det);
+	v->detail = rn_buf_detach(&tj.det, NULL);
 }

@@ -173,8 +173,8 @@ static void err_init(struct rn_ap_pass *ps)
 
 const struct rn_detector_ops rn_ap_error_storm_ops = {
 	.id = RN_AP_ERROR_STORM,
-	.recommendation = "stop retrying the failing call: check once, cache negative lookups, or wait "
-		      "for readiness (poll/epoll) instead of retrying EAGAIN",
+	.recommendation = "stop retrying the failing call: check once, cache negative lookups, or "
+			  "wait for readiness (poll/epoll) instead of retrying EAGAIN",
 	.uses_spool = true,
 	.needs_fds = false,
 	.init = err_init,

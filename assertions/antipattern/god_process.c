@@ -189,12 +189,13 @@ static void god_evidence(struct rn_ap_pass *ps, const struct god *st, struct rn_
 			    pct((double)st->busy[st->top[k]], (double)life));
 	}
 	if (cp.length_ns)
-		rn_buf_addf(b,
-			    "  critical path: %.1f%% of its %s in %s, the rest in processes "
-			    "waited for (the path follows a waited-for process whether it worked or "
-			    "idled)\n",
-			    pct((double)cp_g, (double)cp.length_ns), rn_ap_dur(cp.length_ns).s,
-			    rn_ap_plabel(ps, st->g).s);
+		rn_buf_addf(
+		    b,
+		    "  critical path: %.1f%% of its %s in %s, the rest in processes "
+		    "waited for (the path follows a waited-for process whether it worked or "
+		    "idled)\n",
+		    pct((double)cp_g, (double)cp.length_ns), rn_ap_dur(cp.length_ns).s,
+		    rn_ap_plabel(ps, st->g).s);
 	rn_critical_path_release(&cp);
 	rn_buf_addf(b, "  busy = lifetime - time in waiting calls%s\n",
 		    ps->spool ? " and in calls of >= 1 ms"
@@ -255,7 +256,7 @@ out_free:
 const struct rn_detector_ops rn_ap_god_process_ops = {
 	.id = RN_AP_GOD_PROCESS,
 	.recommendation = "spread the dominant process's work over the idle processes, or drop the "
-		      "processes that only wait",
+			  "processes that only wait",
 	.uses_spool = true,
 	.needs_fds = false,
 	.init = NULL,

@@ -210,7 +210,7 @@ static void churn_init(struct rn_ap_pass *ps)
 const struct rn_detector_ops rn_ap_memory_churn_ops = {
 	.id = RN_AP_MEMORY_CHURN,
 	.recommendation = "reuse buffers (a pool or an arena) instead of mapping and unmapping per "
-		      "use; raise M_MMAP_THRESHOLD/M_TRIM_THRESHOLD for malloc",
+			  "use; raise M_MMAP_THRESHOLD/M_TRIM_THRESHOLD for malloc",
 	.uses_spool = true,
 	.needs_fds = false,
 	.init = churn_init,

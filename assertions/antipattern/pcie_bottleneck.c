@@ -115,8 +115,8 @@ static void pcie_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 
 const struct rn_detector_ops rn_ap_pcie_bottleneck_ops = {
 	.id = RN_AP_PCIE_BOTTLENECK,
-	.recommendation = "keep data resident on the device, batch copies into fewer large transfers, "
-		      "and overlap them with compute on a transfer queue",
+	.recommendation = "keep data resident on the device, batch copies into fewer large "
+			  "transfers, and overlap them with compute on a transfer queue",
 	.uses_spool = false,
 	.needs_fds = false,
 	.init = NULL,

@@ -112,8 +112,8 @@ static void small_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 
 const struct rn_detector_ops rn_ap_small_io_ops = {
 	.id = RN_AP_SMALL_IO,
-	.recommendation = "buffer the I/O (stdio, a 64 KiB user buffer, or writev of a whole record) "
-		      "so each syscall moves at least a page",
+	.recommendation = "buffer the I/O (stdio, a 64 KiB user buffer, or writev of a whole "
+			  "record) so each syscall moves at least a page",
 	.uses_spool = true,
 	.needs_fds = true,
 	.init = NULL,

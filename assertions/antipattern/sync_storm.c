@@ -232,7 +232,7 @@ static void sync_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 const struct rn_detector_ops rn_ap_sync_storm_ops = {
 	.id = RN_AP_SYNC_STORM,
 	.recommendation = "batch writes and sync once per batch (group commit); on the GPU, record "
-		      "more work per submit and wait once",
+			  "more work per submit and wait once",
 	.uses_spool = true,
 	.needs_fds = true,
 	.init = NULL,

@@ -388,8 +388,8 @@ static void tl_init(struct rn_ap_pass *ps)
 
 const struct rn_detector_ops rn_ap_tight_loop_ops = {
 	.id = RN_AP_TIGHT_LOOP,
-	.recommendation = "block instead of spinning: wait with a real timeout, a blocking read or a "
-		      "futex/condition variable, and drop sched_yield loops",
+	.recommendation = "block instead of spinning: wait with a real timeout, a blocking read or "
+			  "a futex/condition variable, and drop sched_yield loops",
 	.uses_spool = true,
 	.needs_fds = false,
 	.init = tl_init,

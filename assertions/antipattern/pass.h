@@ -28,11 +28,13 @@ struct rn_symbolizer;
 
 /* ---- small pure helpers -------------------------------------------------------------------- */
 
+/* The smaller of two confidences (every detector combines its ramps with min()). */
 static inline double min2(double a, double b)
 {
 	return a < b ? a : b;
 }
 
+/* part / whole in percent; 0 when whole is 0. */
 static inline double pct(double part, double whole)
 {
 	return whole > 0 ? 100.0 * part / whole : 0.0;
@@ -45,7 +47,8 @@ struct rn_ap_text {
 
 /* ---- syscall classes ------------------------------------------------------------------------ */
 
-/* What a syscall means to the detectors (enum rn_ap_sc_flags). */
+/* What a syscall means to the detectors (enum rn_ap_sc_flags). The C_ names are private to
+ * the pass (this header is included by the anti-pattern files only). */
 enum rn_ap_sc_flags {
 	C_READ = 1u << 0,     /* moves data from fd args[0] into memory */
 	C_WRITE = 1u << 1,    /* moves data from memory to fd args[0] */
@@ -84,6 +87,7 @@ struct rn_ap_sc {
 	int8_t tmo_arg; /* integer timeout argument, or -1 */
 };
 
+/* The classes of every syscall number, built once per pass (rn_ap_sc_tab_build). */
 struct rn_ap_sc_tab {
 	struct rn_ap_sc *v; /* [n], owned */
 	int n;             /* rn_syscall_table_size() */
@@ -108,6 +112,7 @@ struct rn_ap_ktab {
 	uint64_t dropped; /* keys refused because the table was full */
 };
 
+/* A 64-bit hash of x (the tables' and the caller cache's keys). */
 static inline uint64_t mix64(uint64_t x)
 {
 	/* splitmix64's finalizer: every input bit affects every output bit. */
@@ -120,8 +125,10 @@ static inline uint64_t mix64(uint64_t x)
 }
 /* ---- candidates: the best few findings of a detector ---------------------------------------- */
 
+/* Findings a detector keeps (the best is reported, the others as "also:" lines). */
 #define RN_AP_TOP_N 3
 
+/* One finding of a detector, formatted. */
 struct rn_ap_cand {
 	double conf;    /* confidence of this finding */
 	double mag;     /* tie-break: the magnitude behind it (a count, a time) */
@@ -130,6 +137,7 @@ struct rn_ap_cand {
 	char *evidence; /* lines, owned */
 };
 
+/* The best RN_AP_TOP_N findings of a detector (rn_ap_top_put). */
 struct rn_ap_top {
 	struct rn_ap_cand c[RN_AP_TOP_N]; /* best first */
 	int n;                /* used */
@@ -303,6 +311,8 @@ struct rn_ap_map_slot {
 	uint64_t map_ns;
 };
 
+/* The state of one pass over a trace: shared by the driver, the fd tracker and every
+ * detector asked for; tables of detectors not asked for stay empty. */
 struct rn_ap_pass {
 	struct rn_srcloc *src; /* DWARF lines of reported callers, made on first use, or NULL */
 	struct rn_trace *t;
@@ -340,6 +350,7 @@ struct rn_ap_pass {
 	uint64_t ev_caller;          /* caller key of the span being replayed, 0 if unknown */
 };
 
+/* "pid 1234 (name)" by value (rn_ap_plabel). */
 struct rn_ap_label {
 	char s[160];
 };

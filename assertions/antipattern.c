@@ -266,7 +266,8 @@ static void pass_release(struct rn_ap_pass *ps)
 static void finish_one(struct rn_ap_pass *ps, int id, struct rn_detection *out)
 {
 	memset(out, 0, sizeof(*out));
-	out->pattern = rn_xstrdup(rn_antipattern_names[id]);
+	/* the name comes from the ops, so a table entry in the wrong row shows in every report */
+	out->pattern = rn_xstrdup(rn_antipattern_names[detectors[id]->id]);
 	out->proc = -1;
 	detectors[id]->finish(ps, out);
 	out->recommendation = rn_xstrdup(detectors[id]->recommendation);

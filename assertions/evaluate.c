@@ -241,6 +241,22 @@ static void eval_critical_path(const struct rn_assertion_spec *a, struct rn_targ
 	free(s);
 }
 
+/* Whether zero matching spans is a measurement: counts were taken (a counting run) and the
+ * pattern fully matches the name of at least one syscall, so the target made none of them.
+ * A pattern that names no syscall matched nothing because of what it says (a typo, a GPU name
+ * without a GPU collector): that is no data, never a pass. */
+static bool names_a_syscall(const struct rn_assertion_spec *a, const struct rn_target_result *r)
+{
+	int nr, nsc = rn_syscall_table_size();
+
+	if (!a->span_re || !rn_target_result_count_runs(r))
+		return false;
+	for (nr = 0; nr < nsc; nr++)
+		if (!regexec(a->span_re, rn_syscall_name(nr), 0, NULL, 0))
+			return true;
+	return false;
+}
+
 static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_result *r,
 			    struct rn_verdict_result *out)
 {
@@ -285,12 +301,13 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 					      nk ? nk : 1, kind);
 		}
 	}
-	if (!total && (a->max_spans > 0 || (gpu_pattern && !r->last.ngpu))) {
+	if (!total && (a->max_spans > 0 || (gpu_pattern && !r->last.ngpu)) &&
+	    !(!gpu_pattern && names_a_syscall(a, r))) {
 		out->verdict = RN_VERDICT_NO_DATA;
 		out->message = xfmt("no span matched /%s/%s", a->span_name_pattern,
 				    gpu_pattern && !r->last.ngpu
 					    ? " (no GPU spans: is \"vulkan\" in the target's collectors?)"
-					    : "");
+					    : " (and it names no syscall: a typo?)");
 		return;
 	}
 	out->has_observed = true;

@@ -1,6 +1,6 @@
 /*
  * antipattern_internal.h - the detector table and the thresholds of the anti-pattern detectors
- * (assertions/antipattern.c), shared with their tests so near-miss cases can be built exactly
+ * (assertions/antipattern.c and assertions/antipattern/), shared with their tests so near-miss cases can be built exactly
  * at the edges. Definitions and confidence formulas are in assertions/ANTIPATTERNS.md.
  *
  * Confidence building blocks (every detector combines them with min(): the weakest piece of

@@ -374,7 +374,8 @@ uint64_t rn_span_count(const struct rn_trace *t, const void *re,
 		       char (*top_names)[RN_SPAN_NAME_MAX], uint64_t *top_counts, size_t ntop);
 
 /*
- * Anti-pattern detection (assertions/antipattern.c). Detectors read only the trace model:
+ * Anti-pattern detection (assertions/antipattern.c, one detector per file in
+ * assertions/antipattern/). Detectors read only the trace model:
  * the per-process statistics, the process tree, the GPU spans, and the spool (every syscall
  * span) when it was enabled for the run.
  */

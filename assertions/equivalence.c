@@ -609,97 +609,106 @@ static bool is(int nr, int want)
 	return want >= 0 && nr == want;
 }
 
-void rn_behaviour_syscall(struct rn_behaviour *b, const struct rn_syscall_event *ev)
+/* open, openat, openat2, creat: a file joins the process's fd table. */
+static bool bh_open(struct rn_behaviour *b, int pi, const struct rn_syscall_event *ev)
 {
-	int pi, nr = ev->nr, *fds;
-	struct file *f;
-	bool ok = !(ev->flags & RN_SC_UNFINISHED) && !ev->err && ev->ret >= 0;
+	int nr = ev->nr;
+	uint64_t flags;
 
-	if (b->finished)
-		return;
-	pi = proc_get(b, ev->pid);
-	fds = fds_of(b, pi);
-	if (is(nr, b->nr_execve) || is(nr, b->nr_execveat)) {
-		if (ok) {
-			/* exec closes O_CLOEXEC fds; not tracked: a later open of the fd replaces it */
-			exec_fact(b, pi, ev);
-		}
-		return;
-	}
-	if (!ok && !is(nr, b->nr_connect) && !is(nr, b->nr_sendto))
-		return;
-	if (is(nr, b->nr_open) || is(nr, b->nr_openat) || is(nr, b->nr_openat2) ||
-	    is(nr, b->nr_creat)) {
-		uint64_t flags = is(nr, b->nr_open) ? ev->args[1]
-				 : is(nr, b->nr_openat) ? ev->args[2]
-				 : is(nr, b->nr_creat) ? (uint64_t)(O_CREAT | O_WRONLY | O_TRUNC)
-						      : 0;
-		if (is(nr, b->nr_openat2))
-			flags = O_RDONLY; /* struct open_how is not decoded */
-		if (ev->path)
-			do_open(b, pi, ev->path, flags, ev->ret);
-		return;
-	}
+	if (!is(nr, b->nr_open) && !is(nr, b->nr_openat) && !is(nr, b->nr_openat2) &&
+	    !is(nr, b->nr_creat))
+		return false;
+	flags = is(nr, b->nr_open)     ? ev->args[1]
+		: is(nr, b->nr_openat) ? ev->args[2]
+		: is(nr, b->nr_creat)  ? (uint64_t)(O_CREAT | O_WRONLY | O_TRUNC)
+				       : 0;
+	if (is(nr, b->nr_openat2))
+		flags = O_RDONLY; /* struct open_how is not decoded */
+	if (ev->path)
+		do_open(b, pi, ev->path, flags, ev->ret);
+	return true;
+}
+
+/* Reads, writes, fsync/fdatasync and ftruncate of a followed file. */
+static bool bh_file_io(struct rn_behaviour *b, int pi, const struct rn_syscall_event *ev)
+{
+	int nr = ev->nr;
+	struct file *f;
+	char op[48];
+
 	if (is(nr, b->nr_read) || is(nr, b->nr_pread) || is(nr, b->nr_readv) ||
 	    is(nr, b->nr_preadv) || is(nr, b->nr_preadv2)) {
 		f = file_of(b, pi, ev->args[0]);
 		if (f && !f->ignored && ev->ret > 0)
 			seq_bytes(f, 'r', (uint64_t)ev->ret);
-		return;
+		return true;
 	}
 	if (is(nr, b->nr_write) || is(nr, b->nr_pwrite) || is(nr, b->nr_writev) ||
 	    is(nr, b->nr_pwritev) || is(nr, b->nr_pwritev2)) {
 		f = file_of(b, pi, ev->args[0]);
 		if (f && !f->ignored && ev->ret > 0)
 			seq_bytes(f, 'w', (uint64_t)ev->ret);
-		return;
+		return true;
 	}
-	if (is(nr, b->nr_fsync) || is(nr, b->nr_fdatasync) || is(nr, b->nr_ftruncate)) {
-		f = file_of(b, pi, ev->args[0]);
-		if (f && !f->ignored) {
-			if (is(nr, b->nr_ftruncate)) {
-				char op[48];
+	if (!is(nr, b->nr_fsync) && !is(nr, b->nr_fdatasync) && !is(nr, b->nr_ftruncate))
+		return false;
+	f = file_of(b, pi, ev->args[0]);
+	if (!f || f->ignored)
+		return true;
+	if (is(nr, b->nr_ftruncate)) {
+		snprintf(op, sizeof(op), "truncate %" PRIu64, ev->args[1]);
+		seq_op(f, op);
+		f->written = true;
+	} else {
+		seq_op(f, "fsync");
+	}
+	return true;
+}
 
-				snprintf(op, sizeof(op), "truncate %" PRIu64, ev->args[1]);
-				seq_op(f, op);
-				f->written = true;
-			} else {
-				seq_op(f, "fsync");
-			}
-		}
-		return;
-	}
+/* close and dup*: the process's fd table. */
+static bool bh_fd_table(struct rn_behaviour *b, int *fds, const struct rn_syscall_event *ev)
+{
+	int nr = ev->nr;
+
 	if (is(nr, b->nr_close)) {
 		if (ev->args[0] < MAX_FDS)
 			fds[ev->args[0]] = 0;
-		return;
+		return true;
 	}
 	if (is(nr, b->nr_dup) || is(nr, b->nr_dup2) || is(nr, b->nr_dup3) ||
 	    (is(nr, b->nr_fcntl) && (ev->args[1] == F_DUPFD || ev->args[1] == F_DUPFD_CLOEXEC))) {
 		if (ev->args[0] < MAX_FDS && ev->ret < MAX_FDS && ev->ret >= 0)
 			fds[ev->ret] = fds[ev->args[0]];
-		return;
+		return true;
 	}
-	if (is(nr, b->nr_mkdir) || is(nr, b->nr_mkdirat)) {
+	return false;
+}
+
+/* mkdir, unlink, rmdir, rename, truncate: facts about paths. */
+static bool bh_path_ops(struct rn_behaviour *b, int pi, const struct rn_syscall_event *ev)
+{
+	int nr = ev->nr;
+
+	if (is(nr, b->nr_mkdir) || is(nr, b->nr_mkdirat))
 		path_fact(b, pi, RN_EQUIV_MKDIR, NULL, ev->path, NULL);
-		return;
-	}
-	if (is(nr, b->nr_unlink) || (is(nr, b->nr_unlinkat) && !(ev->args[2] & 0x200))) {
+	else if (is(nr, b->nr_unlink) || (is(nr, b->nr_unlinkat) && !(ev->args[2] & 0x200)))
 		path_fact(b, pi, RN_EQUIV_REMOVE, "unlink", ev->path, NULL);
-		return;
-	}
-	if (is(nr, b->nr_rmdir) || is(nr, b->nr_unlinkat)) {
+	else if (is(nr, b->nr_rmdir) || is(nr, b->nr_unlinkat)) /* AT_REMOVEDIR */
 		path_fact(b, pi, RN_EQUIV_REMOVE, "rmdir", ev->path, NULL);
-		return;
-	}
-	if (is(nr, b->nr_rename) || is(nr, b->nr_renameat) || is(nr, b->nr_renameat2)) {
+	else if (is(nr, b->nr_rename) || is(nr, b->nr_renameat) || is(nr, b->nr_renameat2))
 		path_fact(b, pi, RN_EQUIV_REMOVE, "rename", ev->path, ev->path2);
-		return;
-	}
-	if (is(nr, b->nr_truncate)) {
+	else if (is(nr, b->nr_truncate))
 		path_fact(b, pi, RN_EQUIV_WRITE, NULL, ev->path, NULL);
-		return;
-	}
+	else
+		return false;
+	return true;
+}
+
+/* connect/sendto (an endpoint contacted) and kill/tkill/tgkill (a signal sent). */
+static void bh_contacts(struct rn_behaviour *b, int pi, const struct rn_syscall_event *ev)
+{
+	int nr = ev->nr;
+
 	if (is(nr, b->nr_connect) || is(nr, b->nr_sendto)) {
 		/* an endpoint contacted counts whether or not it answered */
 		if (ev->path && !(ev->flags & RN_SC_UNFINISHED))
@@ -715,6 +724,30 @@ void rn_behaviour_syscall(struct rn_behaviour *b, const struct rn_syscall_event 
 			add_fact(b, RN_EQUIV_SIGNAL, pi, NULL, v);
 		}
 	}
+}
+
+void rn_behaviour_syscall(struct rn_behaviour *b, const struct rn_syscall_event *ev)
+{
+	int pi, nr = ev->nr, *fds;
+	bool ok = !(ev->flags & RN_SC_UNFINISHED) && !ev->err && ev->ret >= 0;
+
+	if (b->finished)
+		return;
+	pi = proc_get(b, ev->pid);
+	fds = fds_of(b, pi);
+	if (is(nr, b->nr_execve) || is(nr, b->nr_execveat)) {
+		if (ok) {
+			/* exec closes O_CLOEXEC fds; not tracked: a later open of the fd replaces it */
+			exec_fact(b, pi, ev);
+		}
+		return;
+	}
+	if (!ok && !is(nr, b->nr_connect) && !is(nr, b->nr_sendto))
+		return;
+	if (bh_open(b, pi, ev) || bh_file_io(b, pi, ev) || bh_fd_table(b, fds, ev) ||
+	    bh_path_ops(b, pi, ev))
+		return;
+	bh_contacts(b, pi, ev);
 }
 
 void rn_behaviour_process(struct rn_behaviour *b, pid_t pid, pid_t ppid, const char *exe,

@@ -924,66 +924,34 @@ static uint64_t tv_ns(const struct timeval *tv)
 	return (uint64_t)tv->tv_sec * 1000000000u + (uint64_t)tv->tv_usec * 1000u;
 }
 
-int rn_run_target(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_run_result *res)
+/* The capture files of the streams the spec captures (stdout, stderr). */
+static int open_captures(struct run *r)
 {
-	struct sigaction sa;
-	struct sigevent sev;
-	struct rusage ru_before, ru_after;
-	sigset_t mask;
-	struct run *r;
-	int rc = 0, i, exec_rc;
-	size_t k;
+	int i, rc;
 
-	if (res)
-		memset(res, 0, sizeof(*res));
-	if (interrupted_sig) {
-		rn_trace_fail(t, RN_RUN_INTERRUPTED, "interrupted before target '%s' started",
-			      spec->name ? spec->name : spec->argv[0]);
-		return -ECANCELED;
-	}
-	r = rn_xcalloc(1, sizeof(*r));
-	r->spec = spec;
-	r->t = t;
-	r->res = res;
-	r->name = spec->name ? spec->name : spec->argv[0];
-	r->report_pipe[0] = r->report_pipe[1] = -1;
-	r->go_pipe[0] = r->go_pipe[1] = -1;
-	for (i = 0; i < 3; i++)
-		r->capture_fd[i] = -1;
-	sigprocmask(SIG_SETMASK, NULL, &mask);
-
-	build_env(r);
-	rc = resolve_exe(r);
-	if (rc) {
-		rn_trace_fail(t, RN_RUN_EXEC_FAILED, "target '%s': cannot execute '%s': %s",
-			      r->name, spec->argv[0], strerror(-rc));
-		goto out_free;
-	}
 	for (i = 1; i < 3; i++) {
-		if (spec->stdio[i] != RN_STDIO_CAPTURE)
+		if (r->spec->stdio[i] != RN_STDIO_CAPTURE)
 			continue;
 		r->capture_fd[i] = open_capture();
 		if (r->capture_fd[i] < 0) {
 			rc = r->capture_fd[i];
-			rn_trace_fail(t, RN_RUN_ERROR, "cannot create a capture file: %s",
+			rn_trace_fail(r->t, RN_RUN_ERROR, "cannot create a capture file: %s",
 				      strerror(-rc));
-			goto out_free;
+			return rc;
 		}
 	}
-	r->drv = rn_driver_select(spec);
-	rc = select_collectors(r);
-	if (!rc && r->drv && !r->dc) {
-		rn_trace_fail(t, RN_RUN_ERROR, "driver '%s' has no collector '%s' in this run",
-			      r->drv->name, r->drv->collector);
-		rc = -EINVAL;
-	}
-	if (!rc)
-		rc = prepare_collectors(r);
-	if (rc)
-		goto out_collectors;
+	return 0;
+}
 
-	/* SIGINT/SIGTERM end the run cleanly; the timer wakes wait4 at the deadline. Handlers
-	 * are installed without SA_RESTART so a blocked wait4 returns EINTR. */
+/*
+ * SIGINT/SIGTERM end the run cleanly; the timer wakes wait4 at the deadline. Handlers are
+ * installed without SA_RESTART so a blocked wait4 returns EINTR. restore_signals() undoes it.
+ */
+static void install_signals(struct run *r)
+{
+	struct sigaction sa;
+	struct sigevent sev;
+
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -998,29 +966,10 @@ int rn_run_target(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_
 	alarm_seen = 0;
 	if (!timer_create(CLOCK_MONOTONIC, &sev, &run_timer))
 		have_timer = 1;
+}
 
-	getrusage(RUSAGE_CHILDREN, &ru_before);
-	rc = spawn(r, &mask);
-	if (!rc && spec->timeout_ns && have_timer) {
-		struct itimerspec its;
-
-		r->deadline_ns = now_ns() + spec->timeout_ns;
-		its.it_value.tv_sec = (time_t)(spec->timeout_ns / 1000000000u);
-		its.it_value.tv_nsec = (long)(spec->timeout_ns % 1000000000u);
-		its.it_interval.tv_sec = 0;
-		its.it_interval.tv_nsec = RETRY_NS;
-		timer_settime(run_timer, 0, &its, NULL);
-	}
-	if (!rc && !r->root_done) {
-		while (dispatch(r, next_event(r)))
-			;
-	}
-
-	/* CPU time of the tree: what the runner's waited-for children used during the run (the
-	 * root, which counts its own waited-for descendants). */
-	if (!rc && !getrusage(RUSAGE_CHILDREN, &ru_after))
-		t->cpu_ns = tv_ns(&ru_after.ru_utime) + tv_ns(&ru_after.ru_stime) -
-			    tv_ns(&ru_before.ru_utime) - tv_ns(&ru_before.ru_stime);
+static void restore_signals(struct run *r)
+{
 	if (have_timer) {
 		have_timer = 0;
 		timer_delete(run_timer);
@@ -1030,41 +979,74 @@ int rn_run_target(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_
 	sigaction(SIGALRM, &r->old_alrm, NULL);
 	sigaction(SIGHUP, &r->old_hup, NULL);
 	sigaction(SIGQUIT, &r->old_quit, NULL);
+}
 
-	exec_rc = read_report(r);
-	if (!rc)
-		rc = exec_rc;
+/* Arm the run's deadline (spec->timeout_ns), then retry every RETRY_NS until it is over. */
+static void arm_deadline(struct run *r)
+{
+	struct itimerspec its;
+
+	r->deadline_ns = now_ns() + r->spec->timeout_ns;
+	its.it_value.tv_sec = (time_t)(r->spec->timeout_ns / 1000000000u);
+	its.it_value.tv_nsec = (long)(r->spec->timeout_ns % 1000000000u);
+	its.it_interval.tv_sec = 0;
+	its.it_interval.tv_nsec = RETRY_NS;
+	timer_settime(run_timer, 0, &its, NULL);
+}
+
+/* Each selected collector's finish(); the first failure fails a run still OK. */
+static void finish_collectors(struct run *r)
+{
+	int i, frc;
+
 	for (i = 0; i < r->nsel; i++) {
-		int frc;
-
 		if (!r->sel[i].ops->finish)
 			continue;
-		frc = r->sel[i].ops->finish(r->sel[i].c, t);
-		if (frc && t->status == RN_RUN_OK)
-			rn_trace_fail(t, RN_RUN_ERROR, "collector '%s' failed: %s",
+		frc = r->sel[i].ops->finish(r->sel[i].c, r->t);
+		if (frc && r->t->status == RN_RUN_OK)
+			rn_trace_fail(r->t, RN_RUN_ERROR, "collector '%s' failed: %s",
 				      r->sel[i].ops->name, strerror(-frc));
 	}
-	if (!t->end_ns)
-		t->end_ns = now_ns();
-	rn_trace_finish_memory(t);
-	final_status(r, r->root_status);
-	if (res) {
-		if (r->capture_fd[1] >= 0)
-			read_capture(r->capture_fd[1], &res->out, &res->out_len, &res->out_truncated);
-		if (r->capture_fd[2] >= 0) {
-			bool trunc = false;
+}
 
-			read_capture(r->capture_fd[2], &res->err, &res->err_len, &trunc);
-			res->out_truncated |= trunc;
-		}
+/* The captured stdout and stderr into r->res. */
+static void read_captures(struct run *r)
+{
+	struct rn_run_result *res = r->res;
+	bool trunc = false;
+
+	if (r->capture_fd[1] >= 0)
+		read_capture(r->capture_fd[1], &res->out, &res->out_len, &res->out_truncated);
+	if (r->capture_fd[2] >= 0) {
+		read_capture(r->capture_fd[2], &res->err, &res->err_len, &trunc);
+		res->out_truncated |= trunc;
 	}
-	if (t->status == RN_RUN_INTERRUPTED)
-		rc = -ECANCELED;
+}
 
-out_collectors:
-	for (i = 0; i < r->nsel; i++)
-		r->sel[i].ops->destroy(r->sel[i].c);
-out_free:
+/* A new run of spec into t (res may be NULL), with no file descriptor open yet. */
+static struct run *run_new(const struct rn_run_spec *spec, struct rn_trace *t,
+			   struct rn_run_result *res)
+{
+	struct run *r = rn_xcalloc(1, sizeof(*r));
+	int i;
+
+	r->spec = spec;
+	r->t = t;
+	r->res = res;
+	r->name = spec->name ? spec->name : spec->argv[0];
+	r->report_pipe[0] = r->report_pipe[1] = -1;
+	r->go_pipe[0] = r->go_pipe[1] = -1;
+	for (i = 0; i < 3; i++)
+		r->capture_fd[i] = -1;
+	return r;
+}
+
+/* Close what the run still holds and free it. */
+static void run_free(struct run *r)
+{
+	size_t k;
+	int i;
+
 	for (i = 0; i < 3; i++)
 		if (r->capture_fd[i] >= 0)
 			close(r->capture_fd[i]);
@@ -1080,5 +1062,98 @@ out_free:
 	free(r->envp);
 	free(r->exe);
 	free(r);
+}
+
+/* Select the driver and the collectors, and prepare them. */
+static int setup_collectors(struct run *r)
+{
+	int rc;
+
+	r->drv = rn_driver_select(r->spec);
+	rc = select_collectors(r);
+	if (!rc && r->drv && !r->dc) {
+		rn_trace_fail(r->t, RN_RUN_ERROR, "driver '%s' has no collector '%s' in this run",
+			      r->drv->name, r->drv->collector);
+		rc = -EINVAL;
+	}
+	if (!rc)
+		rc = prepare_collectors(r);
+	return rc;
+}
+
+/* Spawn the target and serve its events until the tree is done; t->cpu_ns gets the tree's
+ * CPU time. Signals and the timer are installed around it. */
+static int run_loop(struct run *r, const sigset_t *mask)
+{
+	struct rusage ru_before, ru_after;
+	int rc;
+
+	install_signals(r);
+	getrusage(RUSAGE_CHILDREN, &ru_before);
+	rc = spawn(r, mask);
+	if (!rc && r->spec->timeout_ns && have_timer)
+		arm_deadline(r);
+	if (!rc && !r->root_done) {
+		while (dispatch(r, next_event(r)))
+			;
+	}
+	/* CPU time of the tree: what the runner's waited-for children used during the run (the
+	 * root, which counts its own waited-for descendants). */
+	if (!rc && !getrusage(RUSAGE_CHILDREN, &ru_after))
+		r->t->cpu_ns = tv_ns(&ru_after.ru_utime) + tv_ns(&ru_after.ru_stime) -
+			       tv_ns(&ru_before.ru_utime) - tv_ns(&ru_before.ru_stime);
+	restore_signals(r);
+	return rc;
+}
+
+int rn_run_target(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_run_result *res)
+{
+	sigset_t mask;
+	struct run *r;
+	int rc, i, exec_rc;
+
+	if (res)
+		memset(res, 0, sizeof(*res));
+	if (interrupted_sig) {
+		rn_trace_fail(t, RN_RUN_INTERRUPTED, "interrupted before target '%s' started",
+			      spec->name ? spec->name : spec->argv[0]);
+		return -ECANCELED;
+	}
+	r = run_new(spec, t, res);
+	sigprocmask(SIG_SETMASK, NULL, &mask);
+
+	build_env(r);
+	rc = resolve_exe(r);
+	if (rc) {
+		rn_trace_fail(t, RN_RUN_EXEC_FAILED, "target '%s': cannot execute '%s': %s",
+			      r->name, spec->argv[0], strerror(-rc));
+		goto out_free;
+	}
+	rc = open_captures(r);
+	if (rc)
+		goto out_free;
+	rc = setup_collectors(r);
+	if (rc)
+		goto out_collectors;
+
+	rc = run_loop(r, &mask);
+	exec_rc = read_report(r);
+	if (!rc)
+		rc = exec_rc;
+	finish_collectors(r);
+	if (!t->end_ns)
+		t->end_ns = now_ns();
+	rn_trace_finish_memory(t);
+	final_status(r, r->root_status);
+	if (res)
+		read_captures(r);
+	if (t->status == RN_RUN_INTERRUPTED)
+		rc = -ECANCELED;
+
+out_collectors:
+	for (i = 0; i < r->nsel; i++)
+		r->sel[i].ops->destroy(r->sel[i].c);
+out_free:
+	run_free(r);
 	return rc;
 }

@@ -729,15 +729,100 @@ static int ml_quotes(struct parser *ps, char q, struct rn_buf *out)
  * Parse any of the four string kinds at ps->p into `out` (decoded UTF-8). `ml_allowed` allows
  * multi-line forms (keys may not use them).
  */
+/* Fast path of parse_string: copy a run of printable ASCII (and tab) up to the quote `q` (or,
+ * in a basic string, a backslash) in one go. */
+static void string_copy_run(struct parser *ps, struct rn_buf *out, char q, bool basic)
+{
+	const char *run = ps->p;
+
+	while (run < ps->end && ((*run >= 0x20 && *run < 0x7F) || *run == '\t') && *run != q &&
+	       (*run != '\\' || !basic))
+		run++;
+	if (run > ps->p) {
+		rn_buf_add(out, ps->p, (size_t)(run - ps->p));
+		ps->p = run;
+	}
+}
+
+/* A backslash in a basic string (at ps->p): an escape, or in a multi-line string a line
+ * ending backslash. 0 or -1 (failed, diagnostic set). */
+static int string_backslash(struct parser *ps, struct rn_buf *out, bool ml)
+{
+	const char *bs = ps->p, *after = ps->p + 1;
+
+	/* Section String, multi-line basic strings: "When the last non-whitespace character on a
+	 * line is an unescaped \, it will be trimmed along with all whitespace (including
+	 * newlines) up to the next non-whitespace character or closing delimiter." */
+	while (ml && after < ps->end && (*after == ' ' || *after == '\t'))
+		after++;
+	ps->p = after;
+	if (ml && at_newline(ps)) {
+		while (ps->p < ps->end) {
+			if (at_newline(ps))
+				eat_newline(ps);
+			else if (*ps->p == ' ' || *ps->p == '\t')
+				ps->p++;
+			else
+				break;
+		}
+		return 0;
+	}
+	ps->p = bs;
+	return parse_escape(ps, out) ? -1 : 0;
+}
+
+/* The diagnostic for a string that reached the end of the document. */
+static int string_unterminated(struct parser *ps, const char *open, bool basic, bool ml)
+{
+	return fail(ps, open, "unterminated %s%s (missing closing %s)", ml ? "multi-line " : "",
+		    basic ? "basic string" : "literal string",
+		    basic ? (ml ? "\"\"\"" : "'\"'") : (ml ? "'''" : "\"'\""));
+}
+
+/* One step of parse_string at ps->p (not at the end, not at a run of plain characters): 1 when
+ * the closing delimiter was consumed, 0 to go on, -1 on failure (diagnostic set). */
+static int string_step(struct parser *ps, struct rn_buf *out, const char *open, char q, bool ml)
+{
+	bool basic = q == '"';
+	int n;
+
+	if (*ps->p == q) {
+		if (!ml) {
+			ps->p++;
+			return 1;
+		}
+		n = ml_quotes(ps, q, out);
+		return n < 0 ? -1 : n ? 1 : 0;
+	}
+	if (at_newline(ps)) {
+		if (!ml)
+			return fail(ps, open, "unterminated %s (newlines are not "
+				    "allowed in single-line strings)",
+				    basic ? "basic string" : "literal string");
+		/* CRLF becomes LF so a value does not depend on the checkout's line endings; the
+		 * spec lets parsers normalize newlines this way. */
+		eat_newline(ps);
+		rn_buf_addc(out, '\n');
+		return 0;
+	}
+	if (basic && *ps->p == '\\')
+		return string_backslash(ps, out, ml);
+	n = text_char(ps, basic ? (ml ? "a multi-line basic string" : "a basic string")
+				: (ml ? "a multi-line literal string" : "a literal string"));
+	if (n < 0)
+		return -1;
+	rn_buf_add(out, ps->p, (size_t)n);
+	ps->p += n;
+	return 0;
+}
+
 static int parse_string(struct parser *ps, struct rn_buf *out, bool ml_allowed)
 {
 	const char *open = ps->p;
 	char q = *ps->p;
 	bool ml = peek(ps, 1) == q && peek(ps, 2) == q;
 	bool basic = q == '"';
-	const char *kind = basic ? "basic string" : "literal string";
-	const char *where = basic ? (ml ? "a multi-line basic string" : "a basic string")
-				  : (ml ? "a multi-line literal string" : "a literal string");
+	int rc;
 
 	if (ml && !ml_allowed)
 		return fail(ps, open, "a multi-line string cannot be used as a key");
@@ -746,74 +831,14 @@ static int parse_string(struct parser *ps, struct rn_buf *out, bool ml_allowed)
 	if (ml && at_newline(ps))
 		eat_newline(ps);
 	for (;;) {
-		const char *run = ps->p;
-		int n;
-
-		/* Fast path: copy a run of printable ASCII (and tab) in one go. */
-		while (run < ps->end && ((*run >= 0x20 && *run < 0x7F) || *run == '\t') &&
-		       *run != q && (*run != '\\' || !basic))
-			run++;
-		if (run > ps->p) {
-			rn_buf_add(out, ps->p, (size_t)(run - ps->p));
-			ps->p = run;
-		}
+		string_copy_run(ps, out, q, basic);
 		if (ps->p >= ps->end)
-			return fail(ps, open, "unterminated %s%s (missing closing %s)",
-				    ml ? "multi-line " : "", kind,
-				    basic ? (ml ? "\"\"\"" : "'\"'") : (ml ? "'''" : "\"'\""));
-		if (*ps->p == q) {
-			if (!ml) {
-				ps->p++;
-				break;
-			}
-			n = ml_quotes(ps, q, out);
-			if (n < 0)
-				return -1;
-			if (n)
-				break;
-			continue;
-		}
-		if (at_newline(ps)) {
-			if (!ml)
-				return fail(ps, open, "unterminated %s (newlines are not "
-					    "allowed in single-line strings)", kind);
-			/* CRLF becomes LF so a value does not depend on the checkout's line
-			 * endings; the spec lets parsers normalize newlines this way. */
-			eat_newline(ps);
-			rn_buf_addc(out, '\n');
-			continue;
-		}
-		if (basic && *ps->p == '\\') {
-			const char *bs = ps->p, *after = ps->p + 1;
-
-			/* Section String, multi-line basic strings: "When the last non-whitespace
-			 * character on a line is an unescaped \, it will be trimmed along with all
-			 * whitespace (including newlines) up to the next non-whitespace character
-			 * or closing delimiter." */
-			while (ml && after < ps->end && (*after == ' ' || *after == '\t'))
-				after++;
-			ps->p = after;
-			if (ml && at_newline(ps)) {
-				while (ps->p < ps->end) {
-					if (at_newline(ps))
-						eat_newline(ps);
-					else if (*ps->p == ' ' || *ps->p == '\t')
-						ps->p++;
-					else
-						break;
-				}
-				continue;
-			}
-			ps->p = bs;
-			if (parse_escape(ps, out))
-				return -1;
-			continue;
-		}
-		n = text_char(ps, where);
-		if (n < 0)
+			return string_unterminated(ps, open, basic, ml);
+		rc = string_step(ps, out, open, q, ml);
+		if (rc < 0)
 			return -1;
-		rn_buf_add(out, ps->p, (size_t)n);
-		ps->p += n;
+		if (rc)
+			break;
 	}
 	if (rn_buf_failed(out))
 		return oom(ps);
@@ -1023,92 +1048,80 @@ static int to_double(struct parser *ps, const char *s, const char *e, double *ou
  * followed by a fractional part and/or an exponent part; "a fractional part is a decimal
  * point followed by one or more digits", "an exponent part ... may include leading zeros".
  */
-static int parse_number(struct parser *ps, const char *s, const char *e, struct rn_toml_value *v)
+/* An integer with a 0x, 0o or 0b prefix at q (s: the whole token, for messages). */
+static int parse_radix_int(struct parser *ps, const char *s, const char *q, const char *e,
+			   struct rn_toml_value *v)
 {
-	const char *q = s, *int_start;
 	int tl = e - s > QUOTE_MAX ? QUOTE_MAX : (int)(e - s);
-	bool neg = false, is_float = false;
-	uint64_t acc = 0, limit;
+	int radix = q[1] == 'x' ? 16 : q[1] == 'o' ? 8 : 2;
+	const char *int_start;
+	uint64_t acc = 0;
 	long n;
 
-	if (*q == '+' || *q == '-')
-		neg = *q++ == '-';
-	if (q + 1 < e && q[0] == '0' && (q[1] == 'x' || q[1] == 'o' || q[1] == 'b')) {
-		int radix = q[1] == 'x' ? 16 : q[1] == 'o' ? 8 : 2;
-
-		if (q != s)
-			return fail(ps, s, "invalid integer '%.*s': a sign is not allowed with a "
-				    "0%c prefix", tl, s, q[1]);
-		q += 2;
-		int_start = q;
-		n = scan_digits(&q, e, radix);
-		if (n < 0)
-			return fail(ps, s, "invalid integer '%.*s': '_' must be between digits",
-				    tl, s);
-		if (!n || q != e)
-			return fail(ps, s, "invalid integer '%.*s': expected base-%d digits", tl, s,
-				    radix);
-		for (; int_start < e; int_start++) {
-			if (*int_start == '_')
-				continue;
-			if (acc > ((uint64_t)INT64_MAX - (uint64_t)hex_val(*int_start)) /
-					  (uint64_t)radix)
-				return fail(ps, s, "integer '%.*s' is out of range (int64)", tl, s);
-			acc = acc * (uint64_t)radix + (uint64_t)hex_val(*int_start);
-		}
-		v->type = RN_TOML_INTEGER;
-		v->u.integer = (int64_t)acc;
-		return 0;
-	}
+	if (q != s)
+		return fail(ps, s, "invalid integer '%.*s': a sign is not allowed with a "
+			    "0%c prefix", tl, s, q[1]);
+	q += 2;
 	int_start = q;
-	n = scan_digits(&q, e, 10);
+	n = scan_digits(&q, e, radix);
 	if (n < 0)
-		return fail(ps, s, "invalid number '%.*s': '_' must be between digits", tl, s);
-	if (!n)
-		return fail(ps, s, "invalid number '%.*s'", tl, s);
-	if (*int_start == '0' && n > 1)
-		return fail(ps, s, "invalid number '%.*s': leading zeros are not allowed", tl, s);
-	if (*int_start == '0' && q - int_start > 1)
-		return fail(ps, s, "invalid number '%.*s': '_' must be between digits", tl, s);
-	if (q < e && *q == '.') {
-		q++;
-		is_float = true;
-		n = scan_digits(&q, e, 10);
-		if (n < 0)
-			return fail(ps, s, "invalid float '%.*s': '_' must be between digits",
-				    tl, s);
-		if (!n)
-			return fail(ps, s, "invalid float '%.*s': expected a digit after '.'",
-				    tl, s);
+		return fail(ps, s, "invalid integer '%.*s': '_' must be between digits", tl, s);
+	if (!n || q != e)
+		return fail(ps, s, "invalid integer '%.*s': expected base-%d digits", tl, s, radix);
+	for (; int_start < e; int_start++) {
+		if (*int_start == '_')
+			continue;
+		if (acc > ((uint64_t)INT64_MAX - (uint64_t)hex_val(*int_start)) / (uint64_t)radix)
+			return fail(ps, s, "integer '%.*s' is out of range (int64)", tl, s);
+		acc = acc * (uint64_t)radix + (uint64_t)hex_val(*int_start);
 	}
-	if (q < e && (*q == 'e' || *q == 'E')) {
-		q++;
-		is_float = true;
-		if (q < e && (*q == '+' || *q == '-'))
-			q++;
-		n = scan_digits(&q, e, 10);
+	v->type = RN_TOML_INTEGER;
+	v->u.integer = (int64_t)acc;
+	return 0;
+}
+
+/* The fraction and exponent of a decimal number, after its integer part (*q advances);
+ * *is_float is set when either is present. */
+static int scan_float_tail(struct parser *ps, const char *s, const char **q, const char *e,
+			   bool *is_float)
+{
+	int tl = e - s > QUOTE_MAX ? QUOTE_MAX : (int)(e - s);
+	long n;
+
+	if (*q < e && **q == '.') {
+		(*q)++;
+		*is_float = true;
+		n = scan_digits(q, e, 10);
 		if (n < 0)
-			return fail(ps, s, "invalid float '%.*s': '_' must be between digits",
-				    tl, s);
+			return fail(ps, s, "invalid float '%.*s': '_' must be between digits", tl, s);
+		if (!n)
+			return fail(ps, s, "invalid float '%.*s': expected a digit after '.'", tl,
+				    s);
+	}
+	if (*q < e && (**q == 'e' || **q == 'E')) {
+		(*q)++;
+		*is_float = true;
+		if (*q < e && (**q == '+' || **q == '-'))
+			(*q)++;
+		n = scan_digits(q, e, 10);
+		if (n < 0)
+			return fail(ps, s, "invalid float '%.*s': '_' must be between digits", tl, s);
 		if (!n)
 			return fail(ps, s, "invalid float '%.*s': expected a digit in the exponent",
 				    tl, s);
 	}
-	if (q != e)
-		return fail(ps, s, "invalid number '%.*s'", tl, s);
-	if (is_float) {
-		double d;
+	return 0;
+}
 
-		if (to_double(ps, s, e, &d))
-			return -1;
-		if (isinf(d))
-			return fail(ps, s, "float '%.*s' is out of range (double)", tl, s);
-		v->type = RN_TOML_FLOAT;
-		v->u.fp = d;
-		return 0;
-	}
+/* The value of the decimal integer digits [int_start, e) ('_' skipped), negated when neg. */
+static int decimal_int(struct parser *ps, const char *s, const char *int_start, const char *e,
+		       bool neg, struct rn_toml_value *v)
+{
+	int tl = e - s > QUOTE_MAX ? QUOTE_MAX : (int)(e - s);
 	/* Accumulate the magnitude; -9223372036854775808 is in range, its negation is not. */
-	limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+	uint64_t acc = 0, limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+	const char *q;
+
 	for (q = int_start; q < e; q++) {
 		uint64_t dv;
 
@@ -1121,6 +1134,43 @@ static int parse_number(struct parser *ps, const char *s, const char *e, struct 
 	}
 	v->type = RN_TOML_INTEGER;
 	v->u.integer = neg ? (int64_t)(0 - acc) : (int64_t)acc;
+	return 0;
+}
+
+static int parse_number(struct parser *ps, const char *s, const char *e, struct rn_toml_value *v)
+{
+	const char *q = s, *int_start;
+	int tl = e - s > QUOTE_MAX ? QUOTE_MAX : (int)(e - s);
+	bool neg = false, is_float = false;
+	double d;
+	long n;
+
+	if (*q == '+' || *q == '-')
+		neg = *q++ == '-';
+	if (q + 1 < e && q[0] == '0' && (q[1] == 'x' || q[1] == 'o' || q[1] == 'b'))
+		return parse_radix_int(ps, s, q, e, v);
+	int_start = q;
+	n = scan_digits(&q, e, 10);
+	if (n < 0)
+		return fail(ps, s, "invalid number '%.*s': '_' must be between digits", tl, s);
+	if (!n)
+		return fail(ps, s, "invalid number '%.*s'", tl, s);
+	if (*int_start == '0' && n > 1)
+		return fail(ps, s, "invalid number '%.*s': leading zeros are not allowed", tl, s);
+	if (*int_start == '0' && q - int_start > 1)
+		return fail(ps, s, "invalid number '%.*s': '_' must be between digits", tl, s);
+	if (scan_float_tail(ps, s, &q, e, &is_float))
+		return -1;
+	if (q != e)
+		return fail(ps, s, "invalid number '%.*s'", tl, s);
+	if (!is_float)
+		return decimal_int(ps, s, int_start, e, neg, v);
+	if (to_double(ps, s, e, &d))
+		return -1;
+	if (isinf(d))
+		return fail(ps, s, "float '%.*s' is out of range (double)", tl, s);
+	v->type = RN_TOML_FLOAT;
+	v->u.fp = d;
 	return 0;
 }
 
@@ -1485,135 +1535,177 @@ static int parse_value(struct parser *ps, int depth, struct key *k, struct rn_to
  * redefined by a header, [[x]] may only append to an array of tables (never to a static
  * array), and a header path through an array of tables refers to its last element.
  */
-static int parse_header(struct parser *ps)
-{
-	const char *open = ps->p, *kstart, *kend = NULL, *seg;
-	struct rn_toml_pos open_pos = pos_of(ps, open);
-	bool aot = peek(ps, 1) == '[';
-	struct rn_toml_table *t = ps->root;
-	struct rn_toml_value *v;
-	char name[QUOTE_MAX + 8], what[48];
-	int depth = 0;
-	struct key k;
-	long i;
+/* The state of one table header being parsed (parse_header). */
+struct header {
+	const char *open;            /* its '[' */
+	struct rn_toml_pos open_pos; /* where it starts */
+	bool aot;                    /* [[array of tables]] */
+	const char *kstart, *kend;   /* the whole key, for messages */
+	const char *seg;             /* the last key segment */
+	struct key k;                /* the last key segment, parsed */
+	struct rn_toml_table *t;     /* the table the last segment is looked up in */
+	int depth;                   /* nesting depth reached */
+	char name[QUOTE_MAX + 8];    /* the key for messages */
+};
 
-	ps->p += aot ? 2 : 1;
-	skip_ws(ps);
-	kstart = ps->p;
-	for (;;) {
-		seg = ps->p;
-		if (parse_key_segment(ps, &k))
+/* Walk into the prefix h->k of a dotted header key (the segment before a '.'), creating it
+ * implicitly if absent. */
+static int header_enter(struct parser *ps, struct header *h)
+{
+	struct rn_toml_value *v;
+	long i = table_find(h->t, h->k.s, h->k.len);
+
+	if (i < 0) {
+		v = value_new(RN_TOML_TABLE, pos_of(ps, h->seg), &h->k, NULL, 0);
+		if (!v)
+			return oom(ps);
+		v->u.table->flags = TF_IMPLICIT;
+		if (table_add(ps, h->t, &h->k, v->pos, v))
 			return -1;
-		kend = ps->p;
+		h->t = v->u.table;
+		return 0;
+	}
+	v = h->t->kv[i].val;
+	if (is_aot(v)) {
+		/* Section Array of Tables: a sub-table header under [[x]] belongs to the most
+		 * recently defined element. */
+		if (check_depth(ps, h->seg, ++h->depth))
+			return -1;
+		v = v->u.array.items[v->u.array.n - 1];
+	} else if (v->type != RN_TOML_TABLE || (v->u.table->flags & TF_INLINE)) {
+		excerpt(h->kstart, h->kend, h->name, sizeof(h->name));
+		if (v->type == RN_TOML_TABLE)
+			return fail(ps, h->seg, "cannot add to inline table '%s' (defined at "
+				    "line %d): inline tables are complete", h->name, v->pos.line);
+		return fail(ps, h->seg, "cannot use key '%s' as a table: it is already %s "
+			    "(defined at line %d)", h->name, a_type(v), v->pos.line);
+	}
+	h->t = v->u.table;
+	return 0;
+}
+
+/* The key of a header, up to its last segment (h->k, looked up in h->t). */
+static int header_key(struct parser *ps, struct header *h)
+{
+	h->kstart = ps->p;
+	for (;;) {
+		h->seg = ps->p;
+		if (parse_key_segment(ps, &h->k))
+			return -1;
+		h->kend = ps->p;
 		skip_ws(ps);
-		if (check_depth(ps, seg, ++depth))
+		if (check_depth(ps, h->seg, ++h->depth))
 			return -1;
 		if (peek(ps, 0) != '.')
-			break;
+			return 0;
 		ps->p++;
 		skip_ws(ps);
-		/* A prefix of the path: walk into it, creating it implicitly if absent. */
-		i = table_find(t, k.s, k.len);
-		if (i < 0) {
-			v = value_new(RN_TOML_TABLE, pos_of(ps, seg), &k, NULL, 0);
-			if (!v)
-				return oom(ps);
-			v->u.table->flags = TF_IMPLICIT;
-			if (table_add(ps, t, &k, v->pos, v))
-				return -1;
-			t = v->u.table;
-			continue;
-		}
-		v = t->kv[i].val;
-		if (is_aot(v)) {
-			/* Section Array of Tables: a sub-table header under [[x]] belongs to
-			 * the most recently defined element. */
-			if (check_depth(ps, seg, ++depth))
-				return -1;
-			v = v->u.array.items[v->u.array.n - 1];
-		} else if (v->type != RN_TOML_TABLE || (v->u.table->flags & TF_INLINE)) {
-			excerpt(kstart, kend, name, sizeof(name));
-			if (v->type == RN_TOML_TABLE)
-				return fail(ps, seg, "cannot add to inline table '%s' (defined at "
-					    "line %d): inline tables are complete", name,
-					    v->pos.line);
-			return fail(ps, seg, "cannot use key '%s' as a table: it is already %s "
-				    "(defined at line %d)", name, a_type(v), v->pos.line);
-		}
-		t = v->u.table;
-	}
-	excerpt(kstart, kend, name, sizeof(name));
-	/* The closing bracket(s): "]]" must be written without a space between. */
-	if (peek(ps, 0) != ']' || (aot && peek(ps, 1) != ']')) {
-		describe(ps, ps->p, what, sizeof(what));
-		return fail(ps, ps->p, "expected '%s' to close table header '%s', found %s",
-			    aot ? "]]" : "]", name, what);
-	}
-	ps->p += aot ? 2 : 1;
-	i = table_find(t, k.s, k.len);
-	if (aot) {
-		struct rn_toml_value *elem = value_new(RN_TOML_TABLE, open_pos, NULL, NULL, 0);
-
-		if (!elem)
-			return oom(ps);
-		elem->u.table->flags = TF_DEFINED | TF_AOT_ELEM;
-		if (i < 0) {
-			v = value_new(RN_TOML_ARRAY, open_pos, &k, NULL, 0);
-			if (!v) {
-				rn_toml_free(elem);
-				return oom(ps);
-			}
-			if (table_add(ps, t, &k, pos_of(ps, seg), v)) {
-				rn_toml_free(elem);
-				return -1;
-			}
-		} else {
-			v = t->kv[i].val;
-			if (!is_aot(v)) {
-				rn_toml_free(elem);
-				return fail(ps, seg, "cannot define array of tables '%s': it is "
-					    "already %s (defined at line %d)", name, a_type(v),
-					    v->pos.line);
-			}
-		}
-		if (array_push(ps, v, elem))
+		if (header_enter(ps, h))
 			return -1;
-		t = elem->u.table;
-		depth++;
-	} else if (i < 0) {
-		v = value_new(RN_TOML_TABLE, open_pos, &k, NULL, 0);
+	}
+}
+
+/* [[h]]: a new element of the array of tables (index i in h->t, or -1: a new array). */
+static int header_aot(struct parser *ps, struct header *h, long i)
+{
+	struct rn_toml_value *v, *elem = value_new(RN_TOML_TABLE, h->open_pos, NULL, NULL, 0);
+
+	if (!elem)
+		return oom(ps);
+	elem->u.table->flags = TF_DEFINED | TF_AOT_ELEM;
+	if (i < 0) {
+		v = value_new(RN_TOML_ARRAY, h->open_pos, &h->k, NULL, 0);
+		if (!v) {
+			rn_toml_free(elem);
+			return oom(ps);
+		}
+		if (table_add(ps, h->t, &h->k, pos_of(ps, h->seg), v)) {
+			rn_toml_free(elem);
+			return -1;
+		}
+	} else {
+		v = h->t->kv[i].val;
+		if (!is_aot(v)) {
+			rn_toml_free(elem);
+			return fail(ps, h->seg, "cannot define array of tables '%s': it is "
+				    "already %s (defined at line %d)", h->name, a_type(v),
+				    v->pos.line);
+		}
+	}
+	if (array_push(ps, v, elem))
+		return -1;
+	h->t = elem->u.table;
+	h->depth++;
+	return 0;
+}
+
+/* [h]: define the table (index i in h->t, or -1: a new one). */
+static int header_table(struct parser *ps, struct header *h, long i)
+{
+	struct rn_toml_value *v;
+	uint32_t flags;
+
+	if (i < 0) {
+		v = value_new(RN_TOML_TABLE, h->open_pos, &h->k, NULL, 0);
 		if (!v)
 			return oom(ps);
 		v->u.table->flags = TF_DEFINED;
-		if (table_add(ps, t, &k, pos_of(ps, seg), v))
+		if (table_add(ps, h->t, &h->k, pos_of(ps, h->seg), v))
 			return -1;
-		t = v->u.table;
-	} else {
-		uint32_t flags;
-
-		v = t->kv[i].val;
-		flags = v->type == RN_TOML_TABLE ? v->u.table->flags : 0;
-		if (v->type != RN_TOML_TABLE)
-			return fail(ps, seg, "cannot define table '%s': it is already %s (defined "
-				    "at line %d)", name, is_aot(v) ? "an array of tables" :
-				    a_type(v), v->pos.line);
-		if (flags & TF_INLINE)
-			return fail(ps, seg, "cannot define table '%s': it is already an inline "
-				    "table (defined at line %d)", name, v->pos.line);
-		if (flags & TF_DOTTED)
-			return fail(ps, seg, "cannot define table '%s': it was already created by "
-				    "dotted keys (at line %d)", name, v->pos.line);
-		if (flags & TF_DEFINED)
-			return fail(ps, seg, "duplicate table '%s' (first defined at line %d)",
-				    name, v->pos.line);
-		/* Created implicitly by a longer header before: "Defining a super-table after
-		 * sub-tables is valid". From now on it counts as defined here. */
-		v->u.table->flags = (flags & ~(uint32_t)TF_IMPLICIT) | TF_DEFINED;
-		v->pos = open_pos;
-		t = v->u.table;
+		h->t = v->u.table;
+		return 0;
 	}
-	ps->cur = t;
-	ps->cur_depth = depth;
+	v = h->t->kv[i].val;
+	flags = v->type == RN_TOML_TABLE ? v->u.table->flags : 0;
+	if (v->type != RN_TOML_TABLE)
+		return fail(ps, h->seg, "cannot define table '%s': it is already %s (defined "
+			    "at line %d)", h->name, is_aot(v) ? "an array of tables" : a_type(v),
+			    v->pos.line);
+	if (flags & TF_INLINE)
+		return fail(ps, h->seg, "cannot define table '%s': it is already an inline "
+			    "table (defined at line %d)", h->name, v->pos.line);
+	if (flags & TF_DOTTED)
+		return fail(ps, h->seg, "cannot define table '%s': it was already created by "
+			    "dotted keys (at line %d)", h->name, v->pos.line);
+	if (flags & TF_DEFINED)
+		return fail(ps, h->seg, "duplicate table '%s' (first defined at line %d)", h->name,
+			    v->pos.line);
+	/* Created implicitly by a longer header before: "Defining a super-table after
+	 * sub-tables is valid". From now on it counts as defined here. */
+	v->u.table->flags = (flags & ~(uint32_t)TF_IMPLICIT) | TF_DEFINED;
+	v->pos = h->open_pos;
+	h->t = v->u.table;
+	return 0;
+}
+
+static int parse_header(struct parser *ps)
+{
+	struct header h;
+	char what[48];
+	long i;
+
+	memset(&h, 0, sizeof(h));
+	h.open = ps->p;
+	h.open_pos = pos_of(ps, h.open);
+	h.aot = peek(ps, 1) == '[';
+	h.t = ps->root;
+	ps->p += h.aot ? 2 : 1;
+	skip_ws(ps);
+	if (header_key(ps, &h))
+		return -1;
+	excerpt(h.kstart, h.kend, h.name, sizeof(h.name));
+	/* The closing bracket(s): "]]" must be written without a space between. */
+	if (peek(ps, 0) != ']' || (h.aot && peek(ps, 1) != ']')) {
+		describe(ps, ps->p, what, sizeof(what));
+		return fail(ps, ps->p, "expected '%s' to close table header '%s', found %s",
+			    h.aot ? "]]" : "]", h.name, what);
+	}
+	ps->p += h.aot ? 2 : 1;
+	i = table_find(h.t, h.k.s, h.k.len);
+	if (h.aot ? header_aot(ps, &h, i) : header_table(ps, &h, i))
+		return -1;
+	ps->cur = h.t;
+	ps->cur_depth = h.depth;
 	return expect_eol(ps, "table header");
 }
 

@@ -211,17 +211,32 @@ static void test_cuda_load_hostile(void **state)
 	free(huge);
 }
 
-/* Random bytes never crash the reader. */
+/* Lines in buf[len]: the 1-based number of the last one (a last line without '\n' counts). */
+static size_t count_lines(const char *buf, size_t len)
+{
+	size_t n = 1;
+
+	for (size_t i = 0; i + 1 < len; i++)
+		n += buf[i] == '\n';
+	return n;
+}
+
+/* Random text after a valid header: every input is either read (every span counted, a cut
+ * last line counted as truncated, no error text) or rejected with -EBADMSG naming a line
+ * after the header and saying why; the same bytes give the same result. Both outcomes must
+ * occur, so the input does reach both paths. */
 static void test_cuda_load_random_bytes(void **state)
 {
 	unsigned seed = 12345;
 	char buf[512];
+	int accepted = 0, rejected = 0;
 
 	(void)state;
 	for (int round = 0; round < 2000; round++) {
-		struct rn_cuda_load_report rep;
-		struct seen s;
+		struct rn_cuda_load_report rep, rep2;
+		struct seen s, s2;
 		size_t len = sizeof(HEADER) - 1 + (size_t)(round % 200);
+		int rc, rc2;
 
 		memcpy(buf, HEADER, sizeof(HEADER) - 1);
 		for (size_t i = sizeof(HEADER) - 1; i < len; i++) {
@@ -230,8 +245,31 @@ static void test_cuda_load_random_bytes(void **state)
 		}
 		memset(&s, 0, sizeof(s));
 		rn_cuda_load_report_init(&rep);
-		(void)rn_cuda_load(buf, len, collect, &s, &rep);
+		rc = rn_cuda_load(buf, len, collect, &s, &rep);
+		assert_int_equal(rep.spans, s.n);
+		if (rc == 0) {
+			accepted++;
+			assert_int_equal(rep.files, 1);
+			assert_int_equal(rep.error[0], 0);
+			assert_int_equal(rep.error_line, 0);
+			assert_int_equal(rep.truncated, buf[len - 1] != '\n' ? 1 : 0);
+		} else {
+			rejected++;
+			assert_int_equal(rc, -EBADMSG);
+			assert_true(rep.error[0] != 0);
+			assert_true(memchr(rep.error, 0, sizeof(rep.error)) != NULL);
+			assert_true(rep.error_line >= 2); /* the header is valid */
+			assert_true(rep.error_line <= count_lines(buf, len));
+		}
+		memset(&s2, 0, sizeof(s2));
+		rn_cuda_load_report_init(&rep2);
+		rc2 = rn_cuda_load(buf, len, collect, &s2, &rep2);
+		assert_int_equal(rc2, rc);
+		assert_int_equal(s2.n, s.n);
+		assert_int_equal(rep2.error_line, rep.error_line);
 	}
+	assert_true(accepted > 0);
+	assert_true(rejected > 0);
 }
 
 int main(void)

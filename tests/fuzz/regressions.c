@@ -129,7 +129,7 @@ static void test_regressions_load_error_offset(void **state)
  * tests/faults golden_corrupt_variants, and fuzz_golden's seeds: a golden trace with a NUL
  * byte is reported as "truncated golden trace: ... near end of file", because jansson stops
  * at the NUL and rn_golden_read() classifies any "end of file" text as truncation
- * (assertions/golden.c). golden.h reserves "truncated" for input that ends early; this file
+ * (assertions/golden_read.c). golden.h reserves "truncated" for input that ends early; this file
  * does not end early, it is corrupt.
  */
 static void test_regressions_golden_nul_is_corrupt(void **state)

@@ -423,7 +423,14 @@ static int config_attempt(struct rn_config *cfg, const char *path, const char *s
 	return rn_config_load(cfg, path, true, d);
 }
 
-static void config_torture(const char *path, const char *src)
+/*
+ * The fault-free run must give what the test expects: with `want_error`, a failure whose
+ * message contains it; otherwise a config whose dump contains every line of `want_lines`
+ * (NULL-terminated). Then every allocation failing in turn must give that same config, the
+ * same error, or a clear out-of-memory error.
+ */
+static void config_torture(const char *path, const char *src, const char *const *want_lines,
+			   const char *want_error)
 {
 	struct rn_config cfg;
 	struct rn_diag d;
@@ -431,6 +438,7 @@ static void config_torture(const char *path, const char *src)
 	unsigned long n, made;
 	char *expected_error = NULL;
 	int rc, wrong = 0;
+	size_t i;
 
 	rc = config_attempt(&cfg, path, src, &d);
 	rn_buf_init(&want, 0);
@@ -440,6 +448,18 @@ static void config_torture(const char *path, const char *src)
 		dump_config(&want, &cfg);
 	rn_config_release(&cfg);
 	assert_false(rn_buf_failed(&want));
+	if (want_error) {
+		if (!rc || !d.set || !strstr(d.msg, want_error))
+			fail_msg("%s: expected an error containing '%s', got rc %d '%s'", path,
+				 want_error, rc, rc ? d.msg : "");
+	} else {
+		if (rc)
+			fail_msg("%s: the config does not load: %s", path, d.msg);
+		for (i = 0; want_lines && want_lines[i]; i++)
+			if (!strstr(want.buf, want_lines[i]))
+				fail_msg("%s: '%s' missing from the loaded config:\n%s", path,
+					 want_lines[i], want.buf);
+	}
 
 	for (n = 1; n < MAX_ATTEMPTS; n++) {
 		rn_alloc_fail_at(n);
@@ -481,20 +501,46 @@ static void config_torture(const char *path, const char *src)
 
 static void test_alloc_faults_config_example(void **state)
 {
+	static const char *const lines[] = {
+		"target=example_work\n", "target=example_tree\n",
+		"assertion=work_critical_path\n", "assertion=work_no_tight_loop\n",
+		"assertion=tree_gpu_dispatches\n", NULL,
+	};
+
 	(void)state;
-	config_torture(RN_SOURCE_DIR "/renacer.toml.example", NULL);
+	config_torture(RN_SOURCE_DIR "/renacer.toml.example", NULL, lines, NULL);
 }
 
 static void test_alloc_faults_config_every_table(void **state)
 {
+	static const char *const lines[] = {
+		"target=work\n",
+		"target=shell\n",
+		"/sub/dir\n",
+		"argv=[/bin/sh][-c][echo $HOME && true]\n",
+		"timeout=2500000000 runs=3 warmup=1 ",
+		"assertion=cp\n",
+		"assertion=sc\n",
+		"targets=[work][shell]\n",
+		"span_pat=f(data)?sync\n",
+		"assertion=mem\n",
+		"assertion=ap\n",
+		"pattern=TightLoop\n",
+		"proc_pat=example_.*\n",
+		"/out/junit.xml\n",
+		"otlp: set=1 en=1 req=1 timeout=500 thr=10\n",
+		NULL,
+	};
+
 	(void)state;
-	config_torture(RN_SOURCE_DIR "/tests/renacer.toml", rich_config);
+	config_torture(RN_SOURCE_DIR "/tests/renacer.toml", rich_config, lines, NULL);
 }
 
 static void test_alloc_faults_config_error(void **state)
 {
 	(void)state;
-	config_torture(RN_SOURCE_DIR "/tests/renacer.toml", bad_config);
+	config_torture(RN_SOURCE_DIR "/tests/renacer.toml", bad_config, NULL,
+		       "unknown key 'treshold'");
 }
 
 /* ---- the JUnit writer --------------------------------------------------------------------- */

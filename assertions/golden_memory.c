@@ -1,0 +1,69 @@
+/*
+ * golden_memory.c - judging memory against a golden trace: the observed median against the
+ * golden median times (1 + tolerance).
+ * Shared declarations: golden_internal.h; the API: golden.h.
+ */
+#include "golden_internal.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "stats.h"
+#include "xalloc.h"
+
+void rn_golden_judge_memory(struct rn_golden_cmp *c, const struct rn_golden_step *s,
+			    struct rn_verdict_result *v)
+{
+	const char *name = rn_metric_info(s->metric)->name;
+	const double *a = c->g->samples[s->metric];
+	size_t na = rn_golden_golden_n(c->g, s->metric), nb = rn_golden_observed_n(c->r, s->metric);
+	double *b = rn_golden_observed(c->r, s->metric);
+	double gold = rn_golden_median_of(a, na), obs = rn_golden_median_of(b, nb);
+	double tol = rn_golden_tol_of(c, s, c->cfg->memory_tolerance);
+	double allowed = gold * (1.0 + tol);
+	char o[64], g[64], d[64], t[64], al[64];
+
+	/* Small programs: a few pages of RSS noise must not look like a regression. */
+	if (allowed < gold + (double)c->cfg->memory_floor_bytes)
+		allowed = gold + (double)c->cfg->memory_floor_bytes;
+	struct rn_buf m, det;
+
+	rn_golden_set_values(v, s, obs, gold, allowed);
+	rn_golden_fmt_value(o, sizeof(o), "bytes", obs);
+	rn_golden_fmt_value(g, sizeof(g), "bytes", gold);
+	rn_golden_fmt_value(al, sizeof(al), "bytes", allowed);
+	rn_golden_fmt_pct(d, sizeof(d), v->delta_pct);
+	rn_golden_fmt_tol(t, sizeof(t), tol);
+	rn_buf_init(&m, 0);
+	rn_buf_init(&det, 0);
+	rn_golden_add_sample_table(&det, "bytes", a, na, b, nb);
+
+	if (!(gold > 0.0) && obs > 0.0) {
+		v->verdict = RN_VERDICT_NOT_JUDGED;
+		rn_golden_set_reason(v, "golden has no %s data", name);
+		rn_buf_addf(&m, "%s %s; not judged: the golden trace has no %s data; to judge it: "
+			    "re-record it with renacer golden update", name, o, name);
+	} else if (!(obs > 0.0) && gold > 0.0) {
+		v->verdict = RN_VERDICT_NO_DATA;
+		rn_buf_addf(&m, "%s: no data in this run (golden %s)", name, g);
+	} else {
+		v->verdict = obs > allowed ? RN_VERDICT_FAIL : RN_VERDICT_PASS;
+		rn_golden_set_reason(v, "%s vs golden %s, allowed %s", d, g, al);
+		rn_buf_addf(&m, "%s %s vs golden %s (%s, tolerance %s)", name, o, g, d, t);
+		rn_golden_maybe_downgrade(c, v, &m);
+	}
+	rn_buf_addf(&det, "%-28s %14s\n", "allowed (median)", al);
+	rn_buf_addf(&det, "rule: fails when the observed median exceeds golden median * (1 + %s) "
+			  "and golden median + %llu bytes\n",
+		    t + 1, (unsigned long long)c->cfg->memory_floor_bytes);
+	free(b);
+	rn_golden_set_message(v, &m);
+	rn_golden_add_golden_line(c, &det);
+	v->detail = rn_buf_detach(&det, NULL);
+}

@@ -137,7 +137,8 @@ static void test_gaps_syscall_pattern_is_unaffected(void **state)
 	(void)state;
 	/* A pattern that cannot match a GPU span does not read GPU spans. */
 	judge_span_count("openat|read", 10, 8, 5, &v);
-	assert_int_not_equal(v.verdict, RN_VERDICT_PASS); /* no syscall spans: NO DATA */
+	/* no openat or read in the counting run: 0 spans, a measurement within budget */
+	assert_int_equal(v.verdict, RN_VERDICT_PASS);
 	assert_null(strstr(v.message ? v.message : "", "known data loss"));
 	rn_verdict_result_release(&v);
 	judge_span_count("openat|read", 0, 8, 5, &v);

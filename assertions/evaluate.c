@@ -56,18 +56,28 @@ static void top_insert(const char **names, uint64_t *counts, size_t ntop, const 
  * Names are kept as pointers while ranking (syscall names are static, GPU names live in
  * `gpu_names`) and copied out at the end.
  */
-uint64_t rn_span_count(const struct rn_trace *t, const void *re,
-		       char (*top_names)[RN_SPAN_NAME_MAX], uint64_t *top_counts, size_t ntop)
+bool rn_gpu_span_in_region(const struct rn_gpu_span *g, const void *region_re)
+{
+	if (!region_re)
+		return true;
+	return g->region && !regexec(region_re, g->region, 0, NULL, 0);
+}
+
+uint64_t rn_span_count(const struct rn_trace *t, const void *re, const void *region_re,
+		       char (*top_names)[RN_SPAN_NAME_MAX], uint64_t *top_counts, size_t ntop,
+		       uint64_t *gpu_ns)
 {
 	int nr, n = rn_syscall_table_size();
-	uint64_t total = 0;
+	uint64_t total = 0, ns = 0;
 	const char **names = rn_xcalloc(ntop ? ntop : 1, sizeof(*names));
 	char (*gpu_names)[RN_SPAN_NAME_MAX] = NULL;
+	bool *done = NULL;
 	size_t i, j, ngpu = 0;
 
 	for (i = 0; i < ntop; i++)
 		top_counts[i] = 0;
-	for (nr = 0; nr < n; nr++) {
+	/* Syscalls happen in no region: a region filter leaves them out. */
+	for (nr = 0; nr < n && !region_re; nr++) {
 		struct rn_syscall_stat s = rn_trace_syscall_total(t, nr);
 
 		if (!s.calls || regexec(re, rn_syscall_name(nr), 0, NULL, 0))
@@ -75,28 +85,47 @@ uint64_t rn_span_count(const struct rn_trace *t, const void *re,
 		total += s.calls;
 		top_insert(names, top_counts, ntop, rn_syscall_name(nr), s.calls);
 	}
-	if (t->ngpu)
+	if (t->ngpu) {
 		gpu_names = rn_xcalloc(t->ngpu, sizeof(*gpu_names));
-	/* GPU spans: count per distinct name (quadratic in distinct names, which are few). */
+		done = rn_xcalloc(t->ngpu, sizeof(*done));
+	}
+	/* GPU spans: count per distinct match name (quadratic in distinct names, which are
+	 * few); `done` marks spans already counted under an earlier span's name. */
 	for (i = 0; i < t->ngpu; i++) {
 		uint64_t c = 0;
-		bool seen = false;
 
-		for (j = 0; j < i && !seen; j++)
-			seen = !strcmp(t->gpu[j].name, t->gpu[i].name);
-		if (seen)
+		if (done[i])
 			continue;
-		snprintf(gpu_names[ngpu], RN_SPAN_NAME_MAX, "gpu:%s", t->gpu[i].name);
+		rn_gpu_span_match_name(&t->gpu[i], gpu_names[ngpu], RN_SPAN_NAME_MAX);
+		for (j = i; j < t->ngpu; j++) {
+			if (done[j] ||
+			    (t->gpu[j].kind == RN_GPU_REGION) != (t->gpu[i].kind == RN_GPU_REGION) ||
+			    strcmp(t->gpu[j].name, t->gpu[i].name))
+				continue;
+			done[j] = true;
+		}
 		if (regexec(re, gpu_names[ngpu], 0, NULL, 0))
 			continue;
-		for (j = i; j < t->ngpu; j++)
-			if (!strcmp(t->gpu[j].name, t->gpu[i].name))
-				c++;
+		for (j = i; j < t->ngpu; j++) {
+			const struct rn_gpu_span *g = &t->gpu[j];
+
+			if ((g->kind == RN_GPU_REGION) != (t->gpu[i].kind == RN_GPU_REGION) ||
+			    strcmp(g->name, t->gpu[i].name) || !rn_gpu_span_in_region(g, region_re))
+				continue;
+			c++;
+			if (g->end_ns > g->start_ns)
+				ns += g->end_ns - g->start_ns;
+		}
+		if (!c)
+			continue;
 		total += c;
 		top_insert(names, top_counts, ntop, gpu_names[ngpu++], c);
 	}
 	for (i = 0; i < ntop; i++)
 		snprintf(top_names[i], RN_SPAN_NAME_MAX, "%s", names[i] ? names[i] : "");
+	if (gpu_ns)
+		*gpu_ns = ns;
+	free(done);
 	free(gpu_names);
 	free(names);
 	return total;
@@ -248,9 +277,12 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 	uint64_t counts[5], total;
 	struct rn_buf b;
 	size_t i;
-	bool gpu_pattern = a->span_name_pattern && !strncmp(a->span_name_pattern, "gpu:", 4);
+	uint64_t gpu_ns = 0;
+	bool gpu_pattern = a->region_re || (a->span_name_pattern &&
+					    (!strncmp(a->span_name_pattern, "gpu:", 4) ||
+					     !strncmp(a->span_name_pattern, "region:", 7)));
 
-	total = rn_span_count(&r->last, a->span_re, names, counts, 5);
+	total = rn_span_count(&r->last, a->span_re, a->region_re, names, counts, 5, &gpu_ns);
 	out->unit = "spans";
 	out->has_budget = true;
 	out->budget = (double)a->max_spans;
@@ -265,7 +297,7 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 			double *per_run = rn_xcalloc(nk, sizeof(*per_run));
 			int nr, nsc = rn_syscall_table_size();
 
-			for (nr = 0; nr < nsc; nr++) {
+			for (nr = 0; nr < nsc && !a->region_re; nr++) {
 				if (a->span_re &&
 				    regexec(a->span_re, rn_syscall_name(nr), 0, NULL, 0))
 					continue;
@@ -287,9 +319,12 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 	}
 	if (!total && (a->max_spans > 0 || (gpu_pattern && !r->last.ngpu))) {
 		out->verdict = RN_VERDICT_NO_DATA;
-		out->message = xfmt("no span matched /%s/%s", a->span_name_pattern,
+		out->message = xfmt("no span matched /%s/%s%s%s%s", a->span_name_pattern,
+				    a->region_re ? " in a region matching /" : "",
+				    a->region_re ? a->region_pattern : "", a->region_re ? "/" : "",
 				    gpu_pattern && !r->last.ngpu
-					    ? " (no GPU spans: is \"vulkan\" in the target's collectors?)"
+					    ? " (no GPU spans: is \"vulkan\" or \"cuda\" in the "
+					      "target's collectors?)"
 					    : "");
 		return;
 	}
@@ -300,8 +335,13 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 	{
 		bool many = rn_target_result_count_runs(r) > 1;
 
-		rn_buf_addf(&b, "%llu spans matching /%s/%s%s%s %s budget %llu (%+.1f%%, "
-			    "inclusive); top%s:", (unsigned long long)total, a->span_name_pattern,
+		rn_buf_addf(&b, "%llu spans matching /%s/", (unsigned long long)total,
+			    a->span_name_pattern);
+		if (a->region_re)
+			rn_buf_addf(&b, " in region /%s/ (GPU time %.3f ms)", a->region_pattern,
+				    (double)gpu_ns / 1e6);
+		rn_buf_addf(&b, "%s%s%s %s budget %llu (%+.1f%%, "
+			    "inclusive); top%s:",
 			    many ? " (" : "", many ? out->aggregate : "", many ? ")" : "",
 			    total <= a->max_spans ? "<=" : ">", (unsigned long long)a->max_spans,
 			    out->delta_pct, many ? " of the last run" : "");
@@ -367,7 +407,28 @@ static void eval_anti_pattern(const struct rn_assertion_spec *a, struct rn_targe
 	out->aggregate = xfmt("last of %zu %s%s", r->ncounts ? r->ncounts : r->nruns,
 			      r->ncounts ? "counting run" : "run",
 			      (r->ncounts ? r->ncounts : r->nruns) == 1 ? "" : "s");
-	rc = rn_antipattern_detect(&r->last, a->pattern, a->process_re, &det);
+	if (a->region_re) {
+		/* Only the GPU spans of the matching regions: a view of the trace whose GPU array
+		 * holds shallow copies of them (names stay owned by the trace), put back after. */
+		struct rn_gpu_span *all = r->last.gpu, *kept = NULL;
+		size_t nall = r->last.ngpu, cap = r->last.gpu_cap, n = 0, i;
+
+		if (nall)
+			kept = rn_xcalloc(nall, sizeof(*kept));
+		for (i = 0; i < nall; i++)
+			if (rn_gpu_span_in_region(&all[i], a->region_re))
+				kept[n++] = all[i];
+		r->last.gpu = kept;
+		r->last.ngpu = n;
+		r->last.gpu_cap = nall;
+		rc = rn_antipattern_detect(&r->last, a->pattern, a->process_re, &det);
+		r->last.gpu = all;
+		r->last.ngpu = nall;
+		r->last.gpu_cap = cap;
+		free(kept);
+	} else {
+		rc = rn_antipattern_detect(&r->last, a->pattern, a->process_re, &det);
+	}
 	if (rc) {
 		out->verdict = RN_VERDICT_ERROR;
 		out->message = xfmt("detector %s failed: %s", a->pattern, strerror(-rc));

@@ -584,6 +584,8 @@ static void assertion_release(struct rn_assertion_spec *a)
 	free_regex(a->trace_re);
 	free(a->span_name_pattern);
 	free_regex(a->span_re);
+	free(a->region_pattern);
+	free_regex(a->region_re);
 	free(a->pattern);
 	free(a->process_name_pattern);
 	free_regex(a->process_re);
@@ -597,9 +599,11 @@ static bool key_belongs(enum rn_assertion_type type, const char *key)
 {
 	static const char *const per_type[RN_ASSERT_COUNT][5] = {
 		[RN_ASSERT_CRITICAL_PATH] = { "max_duration_ms", "trace_name_pattern", NULL },
-		[RN_ASSERT_SPAN_COUNT] = { "max_spans", "span_name_pattern", NULL },
+		[RN_ASSERT_SPAN_COUNT] = { "max_spans", "span_name_pattern", "region_pattern",
+					   NULL },
 		[RN_ASSERT_MEMORY_USAGE] = { "max_bytes", "tracking_mode", NULL },
-		[RN_ASSERT_ANTI_PATTERN] = { "pattern", "threshold", "process_name_pattern", NULL },
+		[RN_ASSERT_ANTI_PATTERN] = { "pattern", "threshold", "process_name_pattern",
+					     "region_pattern", NULL },
 		[RN_ASSERT_EQUIVALENCE] = { "golden", NULL },
 		[RN_ASSERT_INSTRUCTIONS] = { "max_instructions", "tolerance", NULL },
 	};
@@ -607,7 +611,7 @@ static bool key_belongs(enum rn_assertion_type type, const char *key)
 						"max_spans", "span_name_pattern", "max_bytes",
 						"tracking_mode", "pattern", "threshold",
 						"process_name_pattern", "golden", "max_instructions",
-						"tolerance", NULL };
+						"tolerance", "region_pattern", NULL };
 	const char *const *k;
 
 	for (k = specific; *k; k++)
@@ -733,6 +737,8 @@ static int parse_assertion(struct ctx *c, const struct rn_toml_value *tab,
 			return -1;
 		if (!a->span_name_pattern && compile_all_spans(c, tab, a))
 			return -1;
+		if (get_regex(c, tab, "region_pattern", &a->region_pattern, &a->region_re))
+			return -1;
 		break;
 	case RN_ASSERT_MEMORY_USAGE:
 		if (require(c, tab, "max_bytes", "bytes", "memory_usage"))
@@ -778,6 +784,8 @@ static int parse_assertion(struct ctx *c, const struct rn_toml_value *tab,
 			return -1;
 		if (get_regex(c, tab, "process_name_pattern", &a->process_name_pattern,
 			      &a->process_re))
+			return -1;
+		if (get_regex(c, tab, "region_pattern", &a->region_pattern, &a->region_re))
 			return -1;
 		break;
 	}

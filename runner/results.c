@@ -668,7 +668,7 @@ static void read_gpu(struct reader *rd, json_t *o, struct rn_trace *t, const cha
 	g.bytes = get_u64(rd, o, "bytes", where);
 	g.dir = (enum rn_gpu_dir)get_int(rd, o, "dir", where);
 	/* Enumerations index name tables in the exporters: out of range is malformed. */
-	if ((unsigned)g.kind > RN_GPU_SUBMIT || (unsigned)g.dir > RN_GPU_DIR_HTOH)
+	if ((unsigned)g.kind > RN_GPU_GRAPH || (unsigned)g.dir > RN_GPU_DIR_HTOH)
 		bad(rd, "a GPU span of %s has an unknown kind or direction", where);
 	else
 		rn_trace_add_gpu(t, &g);

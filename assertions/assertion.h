@@ -345,12 +345,14 @@ void rn_equivalence_evaluate(const struct rn_assertion_spec *a, struct rn_target
  * spans named by syscall, GPU spans "gpu:<name>", region spans "region:<name>"
  * (rn_gpu_span_match_name). With `region_re` (regex_t *, non-NULL) only GPU spans whose
  * innermost enclosing region's name fully matches it count (syscalls have no region and
- * are left out). Fills the `ntop` highest (name, count) pairs, highest first, into the
- * caller's arrays (names copied, "" past the last); `gpu_ns`, when non-NULL, receives the
+ * are left out). Patterns see full names. Fills the `ntop` highest (name, count) pairs,
+ * highest first, into the caller's arrays: `top_names` gets names shortened for consoles
+ * (rn_gpu_display_name, "" past the last); `top_full`, when non-NULL, gets the full names
+ * (heap copies the caller frees, NULL past the last). `gpu_ns`, when non-NULL, receives the
  * summed durations of the counted GPU spans, ns. Dies on out-of-memory. */
 uint64_t rn_span_count(const struct rn_trace *t, const void *re, const void *region_re,
 		       char (*top_names)[RN_SPAN_NAME_MAX], uint64_t *top_counts, size_t ntop,
-		       uint64_t *gpu_ns);
+		       char **top_full, uint64_t *gpu_ns);
 
 /* Whether GPU span `g` lies in a region whose name fully matches `region_re` (regex_t *);
  * true for every span when `region_re` is NULL. */

@@ -65,12 +65,12 @@ bool rn_gpu_span_in_region(const struct rn_gpu_span *g, const void *region_re)
 
 uint64_t rn_span_count(const struct rn_trace *t, const void *re, const void *region_re,
 		       char (*top_names)[RN_SPAN_NAME_MAX], uint64_t *top_counts, size_t ntop,
-		       uint64_t *gpu_ns)
+		       char **top_full, uint64_t *gpu_ns)
 {
 	int nr, n = rn_syscall_table_size();
 	uint64_t total = 0, ns = 0;
 	const char **names = rn_xcalloc(ntop ? ntop : 1, sizeof(*names));
-	char (*gpu_names)[RN_SPAN_NAME_MAX] = NULL;
+	char **gpu_names = NULL;
 	bool *done = NULL;
 	size_t i, j, ngpu = 0;
 
@@ -90,41 +90,55 @@ uint64_t rn_span_count(const struct rn_trace *t, const void *re, const void *reg
 		done = rn_xcalloc(t->ngpu, sizeof(*done));
 	}
 	/* GPU spans: count per distinct match name (quadratic in distinct names, which are
-	 * few); `done` marks spans already counted under an earlier span's name. */
+	 * few); `done` marks spans already counted under an earlier span's name. Patterns see
+	 * the full name, however long (templated C++ kernels). */
 	for (i = 0; i < t->ngpu; i++) {
+		const struct rn_gpu_span *gi = &t->gpu[i];
+		size_t cap = strlen(gi->name) + 16;
 		uint64_t c = 0;
+		char *full;
 
 		if (done[i])
 			continue;
-		rn_gpu_span_match_name(&t->gpu[i], gpu_names[ngpu], RN_SPAN_NAME_MAX);
 		for (j = i; j < t->ngpu; j++) {
-			if (done[j] ||
-			    (t->gpu[j].kind == RN_GPU_REGION) != (t->gpu[i].kind == RN_GPU_REGION) ||
-			    strcmp(t->gpu[j].name, t->gpu[i].name))
+			if (done[j] || t->gpu[j].kind != gi->kind || strcmp(t->gpu[j].name, gi->name))
 				continue;
 			done[j] = true;
 		}
-		if (regexec(re, gpu_names[ngpu], 0, NULL, 0))
+		full = rn_xmalloc(cap);
+		rn_gpu_span_match_name(gi, full, cap);
+		if (regexec(re, full, 0, NULL, 0)) {
+			free(full);
 			continue;
+		}
 		for (j = i; j < t->ngpu; j++) {
 			const struct rn_gpu_span *g = &t->gpu[j];
 
-			if ((g->kind == RN_GPU_REGION) != (t->gpu[i].kind == RN_GPU_REGION) ||
-			    strcmp(g->name, t->gpu[i].name) || !rn_gpu_span_in_region(g, region_re))
+			if (g->kind != gi->kind || strcmp(g->name, gi->name) ||
+			    !rn_gpu_span_in_region(g, region_re))
 				continue;
 			c++;
 			if (g->end_ns > g->start_ns)
 				ns += g->end_ns - g->start_ns;
 		}
-		if (!c)
+		if (!c) {
+			free(full);
 			continue;
+		}
 		total += c;
+		gpu_names[ngpu] = full;
 		top_insert(names, top_counts, ntop, gpu_names[ngpu++], c);
 	}
-	for (i = 0; i < ntop; i++)
-		snprintf(top_names[i], RN_SPAN_NAME_MAX, "%s", names[i] ? names[i] : "");
+	for (i = 0; i < ntop; i++) {
+		rn_gpu_display_name(names[i] ? names[i] : "", RN_GPU_DISPLAY_MAX, top_names[i],
+				    RN_SPAN_NAME_MAX);
+		if (top_full)
+			top_full[i] = names[i] ? rn_xstrdup(names[i]) : NULL;
+	}
 	if (gpu_ns)
 		*gpu_ns = ns;
+	for (i = 0; i < ngpu; i++)
+		free(gpu_names[i]);
 	free(done);
 	free(gpu_names);
 	free(names);
@@ -274,6 +288,7 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 			    struct rn_verdict_result *out)
 {
 	char names[5][RN_SPAN_NAME_MAX];
+	char *full[5] = { NULL };
 	uint64_t counts[5], total;
 	struct rn_buf b;
 	size_t i;
@@ -282,7 +297,7 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 					    (!strncmp(a->span_name_pattern, "gpu:", 4) ||
 					     !strncmp(a->span_name_pattern, "region:", 7)));
 
-	total = rn_span_count(&r->last, a->span_re, a->region_re, names, counts, 5, &gpu_ns);
+	total = rn_span_count(&r->last, a->span_re, a->region_re, names, counts, 5, full, &gpu_ns);
 	out->unit = "spans";
 	out->has_budget = true;
 	out->budget = (double)a->max_spans;
@@ -318,6 +333,8 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 		}
 	}
 	if (!total && (a->max_spans > 0 || (gpu_pattern && !r->last.ngpu))) {
+		for (i = 0; i < 5; i++)
+			free(full[i]);
 		out->verdict = RN_VERDICT_NO_DATA;
 		out->message = xfmt("no span matched /%s/%s%s%s%s", a->span_name_pattern,
 				    a->region_re ? " in a region matching /" : "",
@@ -352,8 +369,12 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 	rn_buf_init(&b, 0);
 	rn_buf_addf(&b, "spans counted: %s; top names of the last run:\n", out->aggregate);
 	rn_buf_adds(&b, "span                          count\n");
+	/* The detail keeps full names (JUnit, OTLP); the one-line message shortens them. */
 	for (i = 0; i < 5 && names[i][0]; i++)
-		rn_buf_addf(&b, "%-28s %6llu\n", names[i], (unsigned long long)counts[i]);
+		rn_buf_addf(&b, "%-28s %6llu\n", full[i] ? full[i] : names[i],
+			    (unsigned long long)counts[i]);
+	for (i = 0; i < 5; i++)
+		free(full[i]);
 	out->detail = rn_buf_detach(&b, NULL);
 }
 

@@ -602,7 +602,10 @@ bool rn_gpu_kind_is_work(enum rn_gpu_kind kind)
 
 void rn_gpu_span_match_name(const struct rn_gpu_span *g, char *out, size_t cap)
 {
-	snprintf(out, cap, "%s:%s", g->kind == RN_GPU_REGION ? "region" : "gpu", g->name);
+	if (g->kind == RN_GPU_GRAPH)
+		snprintf(out, cap, "%s", g->name); /* already "graph:<id>" */
+	else
+		snprintf(out, cap, "%s:%s", g->kind == RN_GPU_REGION ? "region" : "gpu", g->name);
 }
 
 const char *rn_gpu_display_name(const char *name, size_t max, char *out, size_t cap)

@@ -153,8 +153,9 @@ enum rn_gpu_kind {
 			     * GPU busy time and of the work kinds above; span_count sees it as
 			     * "region:<name>", never as "gpu:<name>" */
 	RN_GPU_GRAPH,       /* one replay of a CUDA graph: earliest start to latest end of the
-			     * kernels of one cuGraphLaunch, named "graph<graph_id>"; derived from
-			     * its kernels, which stay in the trace (left out of GPU busy time) */
+			     * kernels of one cuGraphLaunch, named "graph:<graph_id>"; derived from
+			     * its kernels, which stay in the trace (left out of GPU busy time);
+			     * span_count sees it as "graph:<graph_id>" */
 };
 
 /* Direction of a GPU copy (enum rn_gpu_dir), from the memory types involved. */
@@ -368,8 +369,8 @@ const char *rn_gpu_kind_name(enum rn_gpu_kind kind);
 bool rn_gpu_kind_is_work(enum rn_gpu_kind kind);
 
 /*
- * Name of `g` as span_count matches it: "gpu:<name>" for work and graph replays,
- * "region:<name>" for regions. Written into `out` (`cap` bytes, cut to fit, NUL-terminated).
+ * Name of `g` as span_count matches it: "gpu:<name>" for work, "region:<name>" for regions,
+ * "graph:<graph_id>" for graph replays. Written into `out` (`cap` bytes, cut to fit, NUL-terminated).
  */
 void rn_gpu_span_match_name(const struct rn_gpu_span *g, char *out, size_t cap);
 

@@ -328,6 +328,14 @@ static void write_gpu(struct writer *w, struct target *t)
 			set(args, "serialized", json_true());
 		if (g->flags & RN_GPU_WAITED)
 			set(args, "waited", json_true());
+		if (g->region)
+			set(args, "region", jstr(g->region));
+		if (g->graph_id)
+			set(args, "graph", ju64(g->graph_id));
+		if (g->graph_node_id)
+			set(args, "graph_node", ju64(g->graph_node_id));
+		if (g->flags & RN_GPU_UNCLOSED)
+			set(args, "unclosed", json_true());
 		set(args, "uncertainty_ns", ju64(g->uncertainty_ns));
 		snprintf(name, sizeof(name), "gpu:%s", g->name ? g->name : "unnamed");
 		slice(w, name, "gpu", t->gpu_pid, tid, g->start_ns,

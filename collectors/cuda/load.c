@@ -579,7 +579,7 @@ static int deliver_derived(struct regions *rs, pid_t pid, const struct rn_cuda_c
 			j++;
 		}
 		memset(&span, 0, sizeof(span));
-		snprintf(name, sizeof(name), "graph%u", (unsigned)rs->g[i].graph);
+		snprintf(name, sizeof(name), "graph:%u", (unsigned)rs->g[i].graph);
 		r = rs->g[i].region ? region_by_id(rs, rs->g[i].region) : NULL;
 		span.pid = pid;
 		span.kind = RN_GPU_GRAPH;

@@ -27,7 +27,7 @@
  * launching thread at the launch, whenever the kernel ran. The reader delivers, after the
  * file's kernels and copies, one RN_GPU_REGION span per region (an unclosed one ends at the
  * file's latest time and is flagged RN_GPU_UNCLOSED) and one RN_GPU_GRAPH span per graph
- * replay (the kernels of one graph with one launch correlation id).
+ * replay named "graph:<graphId>" (the kernels of one graph with one launch correlation id).
  *   {"type":"error","what":S}                                            the library stopped tracing
  *
  * Times are CUPTI timestamps (ns, the CUPTI Activity API's clock); the reader maps them to

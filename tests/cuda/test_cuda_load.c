@@ -159,7 +159,7 @@ static void test_cuda_load_regions_and_graphs(void **state)
 	assert_false(s.span[6].flags & RN_GPU_UNCLOSED);
 	assert_int_equal(s.span[6].end_ns - s.span[6].start_ns, 500);
 	assert_int_equal(s.span[7].kind, RN_GPU_GRAPH);
-	assert_string_equal(s.span[7].name, "graph3");
+	assert_string_equal(s.span[7].name, "graph:3");
 	assert_string_equal(s.span[7].region, "main");
 	assert_int_equal(s.span[7].start_ns, 9000);
 	assert_int_equal(s.span[7].end_ns, 10000);

@@ -25,3 +25,27 @@ add_test(NAME cuda.check_counts
 	COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cuda_check.sh ${CMAKE_BINARY_DIR})
 set_tests_properties(cuda.check_counts PROPERTIES LABELS integration SKIP_RETURN_CODE 77
 	TIMEOUT 300)
+
+# NVTX regions and graphs (cuda_regions.cu): exact per-region counts under renacer check.
+set(RN_CUDA_REGIONS_TARGET ${CMAKE_BINARY_DIR}/targets/cuda_regions)
+add_custom_command(OUTPUT ${RN_CUDA_REGIONS_TARGET}
+	COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/targets
+	COMMAND ${RN_NVCC} -O2 -o ${RN_CUDA_REGIONS_TARGET} ${CMAKE_CURRENT_LIST_DIR}/cuda_regions.cu
+	DEPENDS ${CMAKE_CURRENT_LIST_DIR}/cuda_regions.cu
+	COMMENT "Building cuda_regions with nvcc" VERBATIM)
+add_custom_target(target_cuda_regions ALL DEPENDS ${RN_CUDA_REGIONS_TARGET})
+add_test(NAME cuda.regions
+	COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cuda_regions.sh ${CMAKE_BINARY_DIR})
+set_tests_properties(cuda.regions PROPERTIES LABELS integration SKIP_RETURN_CODE 77
+	TIMEOUT 300)
+
+# PyTorch: the kernels of a torch.cuda.nvtx.range region against torch.profiler's count of
+# the same range. Skips (77) without a GPU or without torch.
+find_program(RN_PYTHON3 python3)
+if(RN_PYTHON3)
+	add_test(NAME cuda.torch_regions
+		COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/torch_regions.sh ${CMAKE_BINARY_DIR}
+			${RN_PYTHON3})
+	set_tests_properties(cuda.torch_regions PROPERTIES LABELS integration
+		SKIP_RETURN_CODE 77 TIMEOUT 600)
+endif()

@@ -752,9 +752,15 @@ EXPORT int InitializeInjectionNvtx2(const void *get_export_table)
 	nvtx_init_fn cupti_init;
 	CUptiResult res;
 
+	const char *nvtx_env = getenv("RENACER_CUDA_NVTX");
+
 	if (done || !recording_started())
 		return 0;
 	done = true;
+	if (nvtx_env && !strcmp(nvtx_env, "off")) {
+		dbg("renacer-cuda: RENACER_CUDA_NVTX=off, NVTX ranges not recorded\n");
+		return 0;
+	}
 	/* CUPTI's InitializeInjectionNvtx2, from the libcupti this library is linked to. */
 	if (!dladdr((void *)cuptiSubscribe, &info) || !info.dli_fname)
 		return 0;

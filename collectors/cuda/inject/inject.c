@@ -98,6 +98,8 @@ static __thread struct open_region stack[REGION_DEPTH];
 static __thread unsigned depth;   /* entries used (may exceed REGION_DEPTH: counted only) */
 static __thread uint64_t top;
 static __thread unsigned start_ends; /* start/end entries on this thread's stack */
+static __thread uint32_t last_correlation; /* of this thread's last launch record */
+static __thread uint64_t last_region;      /* ... and its region */
 
 EXPORT int InitializeInjection(void);
 EXPORT int InitializeInjectionNvtx2(const void *get_export_table);
@@ -668,8 +670,13 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
 		    domain == CUPTI_CB_DOMAIN_RUNTIME_API)) {
 		const CUpti_CallbackData *cd = cbdata;
 
-		if (cd->callbackSite != CUPTI_API_ENTER)
+		/* A runtime launch and the driver launch it makes share one correlation id
+		 * (seen on CUDA 13): one record for both. */
+		if (cd->callbackSite != CUPTI_API_ENTER ||
+		    (cd->correlationId == last_correlation && top == last_region))
 			return;
+		last_correlation = cd->correlationId;
+		last_region = top;
 		pthread_mutex_lock(&rbuf_lock);
 		rbuf_addf_locked("{\"type\":\"launch\",\"correlation\":%" PRIu32
 				 ",\"region\":%" PRIu64 "}\n", cd->correlationId, top);

@@ -27,6 +27,8 @@ struct region {
 	uint32_t groups[3]; /* dispatch workgroup counts */
 	uint64_t bytes;     /* copy size, bytes */
 	uint32_t name;      /* offset into layer_cmdbuf.names, or NAME_NONE */
+	uint32_t region;    /* innermost debug-utils label open when it began (name offset),
+			     * or NAME_NONE */
 };
 
 /* The VkSubmitInfo a command buffer execution belongs to (submit mode). */
@@ -74,6 +76,7 @@ struct layer_cmdbuf {
 	size_t names_len;            /* bytes used */
 	size_t names_cap;            /* bytes allocated */
 	uint32_t labels[LABEL_DEPTH]; /* open debug-utils labels (name offsets) */
+	int32_t label_regions[LABEL_DEPTH]; /* their timed regions (dispatch mode), -1 if none */
 	uint32_t label_depth;        /* open labels, may exceed LABEL_DEPTH */
 	uint32_t insert_label;       /* label inserted since the last timed command */
 	uint32_t first_label;        /* first label begun in the recording */

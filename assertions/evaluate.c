@@ -56,6 +56,13 @@ static void top_insert(const char **names, uint64_t *counts, size_t ntop, const 
  * Names are kept as pointers while ranking (syscall names are static, GPU names live in
  * `gpu_names`) and copied out at the end.
  */
+/* Spans of one name count together when they match under the same prefix: work ("gpu:"),
+ * regions ("region:") and graph replays ("graph:") never mix. */
+static int match_class(enum rn_gpu_kind kind)
+{
+	return kind == RN_GPU_REGION ? 1 : kind == RN_GPU_GRAPH ? 2 : 0;
+}
+
 bool rn_gpu_span_in_region(const struct rn_gpu_span *g, const void *region_re)
 {
 	if (!region_re)
@@ -101,7 +108,8 @@ uint64_t rn_span_count(const struct rn_trace *t, const void *re, const void *reg
 		if (done[i])
 			continue;
 		for (j = i; j < t->ngpu; j++) {
-			if (done[j] || t->gpu[j].kind != gi->kind || strcmp(t->gpu[j].name, gi->name))
+			if (done[j] || match_class(t->gpu[j].kind) != match_class(gi->kind) ||
+			    strcmp(t->gpu[j].name, gi->name))
 				continue;
 			done[j] = true;
 		}
@@ -114,7 +122,7 @@ uint64_t rn_span_count(const struct rn_trace *t, const void *re, const void *reg
 		for (j = i; j < t->ngpu; j++) {
 			const struct rn_gpu_span *g = &t->gpu[j];
 
-			if (g->kind != gi->kind || strcmp(g->name, gi->name) ||
+			if (match_class(g->kind) != match_class(gi->kind) || strcmp(g->name, gi->name) ||
 			    !rn_gpu_span_in_region(g, region_re))
 				continue;
 			c++;

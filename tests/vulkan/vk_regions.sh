@@ -5,7 +5,9 @@
 # cb_a runs 3 times, cb_b once:
 #   "scale_pass" 2 dispatches x 3 = 6     "upload" 1 copy x 3 = 3     "indirect_pass" 1
 #   region spans: upload 3, scale_pass 3, indirect_pass 1 = 7
-#   outside any label: 9 dispatches (add, reduce, square x 3), 7 copies, 4 command buffers
+#   queue label "frame3" around submit 3, outside command buffer labels: 3 dispatches (add,
+#   reduce, square), 3 copies (fill, copy, update), 2 command buffers = 8; the three label
+#   regions of submit 3 lie in it too
 # Each count is asserted twice: max_spans = N must pass and N-1 must fail. Exits 77 (skip)
 # without a Vulkan device (vk_compute itself exits 77 then; renacer reports the target's exit).
 set -u
@@ -26,9 +28,12 @@ fi
 cases='scale_pass;gpu:.*;scale_pass;6
 upload;gpu:.*;upload;3
 indirect_pass;gpu:.*;indirect_pass;1
-labelled;gpu:(scale_pass|indirect_pass|upload);.*;10
+labelled;gpu:.*;scale_pass|indirect_pass|upload;10
+any_region;gpu:.*;.*;18
 region_scale_pass;region:scale_pass;-;3
 regions;region:.*;-;7
+frame3;gpu:.*;frame3;8
+frame3_regions;region:.*;frame3;3
 all_work;gpu:.*;-;30'
 
 write_config() {

@@ -83,6 +83,9 @@ struct layer_cmdbuf {
 	uint64_t compute_pipeline;   /* bound compute VkPipeline */
 	int32_t open_pass;           /* region of the open render pass, -1 if none */
 	char obj_name[RN_VK_NAME_MAX]; /* vkSetDebugUtilsObjectNameEXT name, "" if none */
+	char queue_label[RN_VK_NAME_MAX]; /* innermost queue label open at the pending submit:
+					   * the region of its spans outside any command
+					   * buffer label, "" if none */
 };
 
 /* A command pool: its family and its command buffers (freed with it). */
@@ -101,6 +104,9 @@ struct layer_queue {
 	struct layer_device *dev; /* owning device */
 	uint32_t family;          /* queue family index */
 	struct layer_queue *next; /* device's list of queues */
+	char labels[LABEL_DEPTH][RN_VK_NAME_MAX]; /* open vkQueueBeginDebugUtilsLabelEXT labels
+						   * (externally synchronized with the queue) */
+	uint32_t label_depth;     /* open queue labels, may exceed LABEL_DEPTH */
 };
 
 /* A device. Fields below `lock` are protected by it. */

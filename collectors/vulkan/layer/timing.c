@@ -363,6 +363,8 @@ static void emit_execution(struct layer_device *dev, struct layer_cmdbuf *cb, ui
 		snprintf(s->name, sizeof(s->name), "%s", name);
 		if (r->region != NAME_NONE)
 			snprintf(s->region, sizeof(s->region), "%s", cb->names + r->region);
+		else if (cb->queue_label[0])
+			snprintf(s->region, sizeof(s->region), "%s", cb->queue_label);
 		emit(dev, &rec);
 		dev->stats.spans++;
 	}
@@ -878,6 +880,11 @@ static void submit_cb(struct submit_ctx *s, VkCommandBuffer h)
 	cb->pending = true;
 	cb->waited = false;
 	cb->exec_family = s->queue->family;
+	if (s->queue->label_depth && s->queue->label_depth <= LABEL_DEPTH)
+		memcpy(cb->queue_label, s->queue->labels[s->queue->label_depth - 1],
+		       sizeof(cb->queue_label));
+	else
+		cb->queue_label[0] = 0;
 	cb->submit_ns = s->now;
 	cb->submit_seq = dev->submit_seq;
 	cb->batch = s->batch;
@@ -1310,6 +1317,36 @@ void layer_CmdInsertDebugUtilsLabelEXT(VkCommandBuffer h, const VkDebugUtilsLabe
 	dev->vk.CmdInsertDebugUtilsLabelEXT(h, label);
 	if (cb && dev->mode == RN_VK_MODE_DISPATCH)
 		cb->insert_label = cb_name(cb, label->pLabelName ? label->pLabelName : "");
+}
+
+/* Queue labels: command buffers submitted while one is open belong to it, below their own
+ * labels. Not timed (a queue label brackets submits, not GPU work of its own). */
+void layer_QueueBeginDebugUtilsLabelEXT(VkQueue queue, const VkDebugUtilsLabelEXT *label)
+{
+	struct layer_queue *q = map_get(OBJ_QUEUE, HANDLE(queue));
+	struct layer_device *dev = q ? q->dev : NULL;
+
+	if (!dev)
+		return;
+	if (dev->vk.QueueBeginDebugUtilsLabelEXT)
+		dev->vk.QueueBeginDebugUtilsLabelEXT(queue, label);
+	if (q->label_depth < LABEL_DEPTH)
+		snprintf(q->labels[q->label_depth], sizeof(q->labels[0]), "%s",
+			 label && label->pLabelName ? label->pLabelName : "");
+	q->label_depth++;
+}
+
+void layer_QueueEndDebugUtilsLabelEXT(VkQueue queue)
+{
+	struct layer_queue *q = map_get(OBJ_QUEUE, HANDLE(queue));
+	struct layer_device *dev = q ? q->dev : NULL;
+
+	if (!dev)
+		return;
+	if (dev->vk.QueueEndDebugUtilsLabelEXT)
+		dev->vk.QueueEndDebugUtilsLabelEXT(queue);
+	if (q->label_depth)
+		q->label_depth--;
 }
 
 /* ---- Hooks: pipelines and their identity (dispatch mode) ------------------------------ */

@@ -88,4 +88,37 @@ for f in junit.xml otlp.jsonl; do
 		exit 1
 	fi
 done
+# renacer trace --collectors cuda -c: the GPU table counts kernels per name (graph replays
+# included: rn_step 5 + 20 + 8 + 3, rn_mix 20 + 7 + 4), shortens the long name, lists the
+# regions and the graph replays; the per-kernel lines carry regions in full.
+"$renacer" trace --collectors cuda -c -o "$tmp/sum" -- "$target" >/dev/null || {
+	echo "FAIL: renacer trace --collectors cuda -c failed"
+	exit 1
+}
+cat "$tmp/sum"
+calls() { # KIND NAME-PREFIX -> calls column of the first matching row
+	awk -v k="$1" -v n="$2" '$7 == k && index(substr($0, index($0, $7) + 12), n) == 1 {
+		print $3; exit }' "$tmp/sum"
+}
+for want in 'dispatch rn_step(float*, 36' 'dispatch rn_mix(float*, 31' \
+	'dispatch void 2' 'region main 1' 'region graphs 1'; do
+	k=${want%% *}
+	rest=${want#* }
+	n=${rest##* }
+	name=${rest% *}
+	got=$(calls "$k" "$name")
+	[ "$got" = "$n" ] || {
+		echo "FAIL: trace -c: $k '$name' has $got calls, want $n"
+		exit 1
+	}
+done
+grep -q ' graph  *graph:[0-9]' "$tmp/sum" || { echo "FAIL: trace -c lists no graph replay"; exit 1; }
+grep -q 'rn_long_templated_kernel_name_that_goes_on<.*\.\.\.' "$tmp/sum" || {
+	echo "FAIL: trace -c does not shorten the long kernel name"
+	exit 1
+}
+"$renacer" trace --collectors cuda -o "$tmp/lines" -- "$target" >/dev/null || exit 1
+n=$(grep -c ' dispatch  *gpu:rn_step(float\*, int) <[0-9.]*> region=main ' "$tmp/lines")
+[ "$n" = 20 ] || { echo "FAIL: $n rn_step lines in region main, want 20"; exit 1; }
+grep -qF "$full" "$tmp/lines" || { echo "FAIL: per-kernel lines do not show the full name"; exit 1; }
 echo "PASS: exact per-region counts, full names in JSON, JUnit and OTLP, short on the console"

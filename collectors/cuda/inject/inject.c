@@ -14,8 +14,8 @@
  * NVTX ranges (regions): the runner also points NVTX_INJECTION64_PATH at this library. The
  * program's first NVTX call loads it and calls InitializeInjectionNvtx2(), which subscribes
  * to CUPTI's NVTX callback domain (push/pop, start/end, their domain forms) and to the driver
- * and runtime API callbacks of work-launching calls (cuLaunch*, cuGraphLaunch*, cuMemcpy*,
- * cuMemset* and their runtime counterparts), then hands NVTX over to CUPTI's own
+ * API callbacks of work-launching calls (cuLaunch*, cuGraphLaunch*, cuMemcpy*, cuMemset*:
+ * the runtime's launches go through them), then hands NVTX over to CUPTI's own
  * InitializeInjectionNvtx2 so CUPTI sees the calls. Each thread keeps a stack of its open
  * regions; a launch made while the stack is not empty is written as a "launch" record
  * mapping its correlation id to the innermost region, which the runner joins with the
@@ -784,8 +784,10 @@ EXPORT int InitializeInjectionNvtx2(const void *get_export_table)
 		emit_error("cuptiSubscribe(NVTX)", res);
 		return 0;
 	}
+	/* Driver API only: the runtime launches through it, and a runtime call and the driver
+	 * call it makes share one correlation id (seen on CUDA 13), so runtime callbacks would
+	 * only double the cost of a launch. */
 	enable_launch_callbacks(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE);
-	enable_launch_callbacks(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE);
 	nvtx_on = true;
 	dbg("renacer-cuda: NVTX ranges recorded\n");
 	return cupti_init(get_export_table);

@@ -158,6 +158,69 @@ static void test_regions_busy_time(void **state)
 	rn_trace_release(&t);
 }
 
+/* A SyncStorm of waited tiny GPU submits inside region "hot": anti_pattern with
+ * region_pattern "hot" detects it, with "cold" (no GPU span of that region) it does not. */
+static void eval_syncstorm(const char *region, struct rn_verdict_result *out)
+{
+	struct rn_target_result r;
+	struct rn_assertion_spec a;
+	struct rn_trace t;
+	struct rn_process *p;
+	regex_t *rre = re(region);
+
+	rn_trace_init(&t);
+	t.start_ns = 1000000;
+	p = rn_trace_add_process(&t, 100, 0, t.start_ns);
+	rn_process_set_exe(p, "/usr/bin/gpuapp");
+	for (int i = 0; i < 1200; i++) {
+		struct rn_gpu_span g;
+
+		memset(&g, 0, sizeof(g));
+		g.pid = 100;
+		g.kind = RN_GPU_SUBMIT;
+		g.flags = RN_GPU_WAITED;
+		g.name = (char *)"submit";
+		g.region = (char *)"hot";
+		g.start_ns = t.start_ns + (uint64_t)i * 200000;
+		g.end_ns = g.start_ns + 20000;
+		rn_trace_add_gpu(&t, &g);
+	}
+	t.procs[0].end = RN_PROC_EXITED;
+	t.procs[0].end_ns = t.start_ns + 1200 * 200000ull;
+	t.end_ns = t.procs[0].end_ns;
+	rn_target_result_init(&r, "gpuapp");
+	rn_target_result_add_run(&r, &t);
+	memset(&a, 0, sizeof(a));
+	a.name = (char *)"sync";
+	a.type = RN_ASSERT_ANTI_PATTERN;
+	a.enabled = true;
+	a.fail_on_violation = true;
+	a.threshold = 0.8;
+	a.pattern = (char *)"SyncStorm";
+	a.region_pattern = (char *)region;
+	a.region_re = rre;
+	rn_assertion_evaluate(&a, &r, out);
+	/* the trace's GPU array is whole again after the filtered view */
+	assert_int_equal(r.last.ngpu, 1200);
+	rn_target_result_release(&r);
+	re_free(rre);
+	rn_trace_release(&t);
+}
+
+static void test_regions_antipattern(void **state)
+{
+	struct rn_verdict_result v;
+
+	(void)state;
+	eval_syncstorm("^(hot)$", &v);
+	assert_int_equal(v.verdict, RN_VERDICT_FAIL);
+	rn_verdict_result_release(&v);
+	eval_syncstorm("^(cold)$", &v);
+	assert_int_equal(v.verdict, RN_VERDICT_PASS);
+	assert_non_null(strstr(v.message, "SyncStorm not detected"));
+	rn_verdict_result_release(&v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -165,6 +228,7 @@ int main(void)
 		cmocka_unit_test(test_regions_prefix_classes),
 		cmocka_unit_test(test_regions_long_names),
 		cmocka_unit_test(test_regions_busy_time),
+		cmocka_unit_test(test_regions_antipattern),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,6 +6,8 @@
  *   region "warm-up" (nvtxRangePushA/Pop):               5 x rn_step
  *   region "main" (nvtxDomainRangePushEx/Pop, domain "renacer-test"):
  *                                                       20 x rn_step, 20 x rn_mix
+ *   region "worker" (nvtxRangePushA/Pop on a second thread, its own stream, while the main
+ *                    thread is inside "main"):           6 x rn_mix
  *   region "tail" (nvtxRangeStartA/End):                 7 x rn_mix
  *   region "graphs" (nvtxRangePushA/Pop): a graph of 3 kernels (rn_step, rn_mix, rn_step)
  *                                         captured, then launched 4 times = 12 kernels,
@@ -19,6 +21,7 @@
  */
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 
 #include <cuda_runtime.h>
 #include <nvtx3/nvToolsExt.h>
@@ -90,9 +93,28 @@ int main(void)
 	attr.messageType = NVTX_MESSAGE_TYPE_ASCII;
 	attr.message.ascii = "main";
 	nvtxDomainRangePushEx(domain, &attr);
-	for (int i = 0; i < 20; i++) {
-		rn_step<<<blocks, threads, 0, s>>>(dx, n);
-		rn_mix<<<blocks, threads, 0, s>>>(dx, dy, n);
+	{
+		/* Regions are per thread: the worker's launches belong to "worker", the main
+		 * thread's to "main", although both ranges are open at the same time. */
+		cudaStream_t s2;
+		float *dz;
+
+		CHECK(cudaStreamCreate(&s2));
+		CHECK(cudaMalloc(&dz, n * sizeof(float)));
+		std::thread worker([&] {
+			nvtxRangePushA("worker");
+			for (int i = 0; i < 6; i++)
+				rn_mix<<<blocks, threads, 0, s2>>>(dz, dy, n);
+			nvtxRangePop();
+		});
+		for (int i = 0; i < 20; i++) {
+			rn_step<<<blocks, threads, 0, s>>>(dx, n);
+			rn_mix<<<blocks, threads, 0, s>>>(dx, dy, n);
+		}
+		worker.join();
+		CHECK(cudaStreamSynchronize(s2));
+		CHECK(cudaStreamDestroy(s2));
+		CHECK(cudaFree(dz));
 	}
 	nvtxDomainRangePop(domain);
 

@@ -21,14 +21,15 @@ trap 'rm -rf "$tmp"' EXIT
 cases='main_all|gpu:.*|main|40
 main_step|gpu:rn_step\(.*\)|main|20
 main_mix|gpu:rn_mix\(.*\)|main|20
+worker_thread|gpu:rn_mix\(.*\)|worker|6
 warmup|gpu:.*|warm-up|5
 tail_startend|gpu:.*|tail|7
 graph_kernels|gpu:rn_.*|graphs|12
 graph_replays|graph:[0-9]+|graphs|4
 long_name|gpu:void rn_long_templated_kernel_name_that_goes_on<.*>\(float\*, int\)|long|2
-regions|region:.*|-|5
+regions|region:.*|-|6
 region_main|region:main|-|1
-all_kernels|gpu:.*|-|69'
+all_kernels|gpu:.*|-|75'
 
 # write_config SLACK: every budget is the known count minus SLACK.
 write_config() {
@@ -89,7 +90,7 @@ for f in junit.xml otlp.jsonl; do
 	fi
 done
 # renacer trace --collectors cuda -c: the GPU table counts kernels per name (graph replays
-# included: rn_step 5 + 20 + 8 + 3, rn_mix 20 + 7 + 4), shortens the long name, lists the
+# included: rn_step 5 + 20 + 8 + 3, rn_mix 20 + 6 + 7 + 4), shortens the long name, lists the
 # regions and the graph replays; the per-kernel lines carry regions in full.
 "$renacer" trace --collectors cuda -c -o "$tmp/sum" -- "$target" >/dev/null || {
 	echo "FAIL: renacer trace --collectors cuda -c failed"
@@ -100,7 +101,7 @@ calls() { # KIND NAME-PREFIX -> calls column of the first matching row
 	awk -v k="$1" -v n="$2" '$7 == k && index(substr($0, index($0, $7) + 12), n) == 1 {
 		print $3; exit }' "$tmp/sum"
 }
-for want in 'dispatch rn_step(float*, 36' 'dispatch rn_mix(float*, 31' \
+for want in 'dispatch rn_step(float*, 36' 'dispatch rn_mix(float*, 37' \
 	'dispatch void 2' 'region main 1' 'region graphs 1'; do
 	k=${want%% *}
 	rest=${want#* }

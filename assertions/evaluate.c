@@ -122,8 +122,8 @@ uint64_t rn_span_count(const struct rn_trace *t, const void *re, const void *reg
 		for (j = i; j < t->ngpu; j++) {
 			const struct rn_gpu_span *g = &t->gpu[j];
 
-			if (match_class(g->kind) != match_class(gi->kind) || strcmp(g->name, gi->name) ||
-			    !rn_gpu_span_in_region(g, region_re))
+			if (match_class(g->kind) != match_class(gi->kind) ||
+			    strcmp(g->name, gi->name) || !rn_gpu_span_in_region(g, region_re))
 				continue;
 			c++;
 			if (g->end_ns > g->start_ns)

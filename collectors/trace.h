@@ -370,7 +370,8 @@ bool rn_gpu_kind_is_work(enum rn_gpu_kind kind);
 
 /*
  * Name of `g` as span_count matches it: "gpu:<name>" for work, "region:<name>" for regions,
- * "graph:<graph_id>" for graph replays. Written into `out` (`cap` bytes, cut to fit, NUL-terminated).
+ * "graph:<graph_id>" for graph replays. Written into `out` (`cap` bytes, cut to fit,
+ * NUL-terminated).
  */
 void rn_gpu_span_match_name(const struct rn_gpu_span *g, char *out, size_t cap);
 

@@ -173,7 +173,8 @@ static int parse_collectors(const char *list, uint32_t *mask)
 		bit = rn_collector_mask_of(name);
 		if (!bit || bit == RN_COLLECT_EBPF)
 			return rn_error("renacer trace: unknown collector '%s' in --collectors "
-					"(ptrace, cuda or vulkan; for eBPF use --driver ebpf)", name);
+					"(ptrace, cuda or vulkan; for eBPF use --driver ebpf)",
+					name);
 		*mask |= bit;
 		p += len + (comma ? 1 : 0);
 	}
@@ -228,8 +229,9 @@ static void gpu_lines(const struct rn_trace *t, FILE *out)
 		rn_buf_reset(&b);
 		rn_buf_addf(&b, "[gpu %d] %llu.%06llu %-11s %s <%llu.%06llu>", (int)g->pid,
 			    (unsigned long long)(rel / 1000000000u),
-			    (unsigned long long)(rel % 1000000000u / 1000u), rn_gpu_kind_name(g->kind),
-			    name, (unsigned long long)(dur / 1000000000u),
+			    (unsigned long long)(rel % 1000000000u / 1000u),
+			    rn_gpu_kind_name(g->kind), name,
+			    (unsigned long long)(dur / 1000000000u),
 			    (unsigned long long)(dur % 1000000000u / 1000u));
 		if (g->region)
 			rn_buf_addf(&b, " region=%s", g->region);
@@ -274,6 +276,10 @@ static int gpu_row_cmp(const void *a, const void *b)
  */
 static void gpu_summary(const struct rn_trace *t, FILE *out)
 {
+	static const char header[] = "% time     seconds      calls  usecs/call      min us"
+				     "      max us  kind        name\n";
+	static const char rule[] = "------ ----------- ---------- ----------- -----------"
+				   " -----------  ----------  --------------------\n";
 	struct gpu_row *rows = rn_xcalloc(t->ngpu ? t->ngpu : 1, sizeof(*rows));
 	size_t nrows = 0;
 	uint64_t work_ns = 0, work_calls = 0;
@@ -303,10 +309,8 @@ static void gpu_summary(const struct rn_trace *t, FILE *out)
 		}
 	}
 	qsort(rows, nrows, sizeof(*rows), gpu_row_cmp);
-	fprintf(out, "%% time     seconds      calls  usecs/call      min us      max us  kind        "
-		"name\n");
-	fprintf(out, "------ ----------- ---------- ----------- ----------- -----------  ----------  "
-		"--------------------\n");
+	fprintf(out, "%s", header);
+	fprintf(out, "%s", rule);
 	for (size_t r = 0; r < nrows; r++) {
 		const struct rn_gpu_span *g = rows[r].first;
 		char shown[RN_GPU_DISPLAY_MAX + 1];
@@ -323,8 +327,7 @@ static void gpu_summary(const struct rn_trace *t, FILE *out)
 			(double)rows[r].min_ns / 1e3, (double)rows[r].max_ns / 1e3,
 			rn_gpu_kind_name(g->kind), shown);
 	}
-	fprintf(out, "------ ----------- ---------- ----------- ----------- -----------  ----------  "
-		"--------------------\n");
+	fprintf(out, "%s", rule);
 	fprintf(out, "100.00 %11.6f %10llu %11s %11s %11s  %-10s  total (GPU work)\n",
 		(double)work_ns / 1e9, (unsigned long long)work_calls, "", "", "", "");
 	free(rows);
@@ -352,7 +355,8 @@ static void json_gpu(struct rn_buf *b, const struct rn_trace *t)
 		rn_buf_addf(b, ",\"start_ns\":%llu,\"duration_ns\":%llu,\"queue\":%u,"
 			    "\"graph_id\":%u,\"graph_node_id\":%llu,\"bytes\":%llu}",
 			    (unsigned long long)g->start_ns,
-			    (unsigned long long)(g->end_ns > g->start_ns ? g->end_ns - g->start_ns : 0),
+			    (unsigned long long)(g->end_ns > g->start_ns ? g->end_ns - g->start_ns
+								       : 0),
 			    g->queue_family, (unsigned)g->graph_id,
 			    (unsigned long long)g->graph_node_id, (unsigned long long)g->bytes);
 	}
@@ -430,8 +434,9 @@ static int on_option(void *ctx, int id, const char *arg)
 		else if (!strcmp(arg, "submit"))
 			o->gpu_mode = RN_GPU_MODE_SUBMIT;
 		else
-			return rn_error("renacer trace: unknown --gpu-timing '%s' (dispatch, cmdbuf "
-					"or submit)", arg);
+			return rn_error("renacer trace: unknown --gpu-timing '%s' (dispatch, "
+					"cmdbuf or submit)",
+					arg);
 		break;
 	case OPT_NO_PIN:
 		o->no_pin = true;

@@ -439,8 +439,8 @@ static int find_regions(const char *data, size_t len, struct regions *rs,
 			if (!get_u64(o, "id", &r.id) || !r.id || !get_u64(o, "parent", &r.parent) ||
 			    !get_u64(o, "start", &r.start) || !json_is_string(name) ||
 			    (rs->n && rs->r[rs->n - 1].id >= r.id)) {
-				report_error(rep, l.no, "region_begin record lacks a field or has a "
-					     "bad one");
+				report_error(rep, l.no,
+					     "region_begin record lacks a field or has a bad one");
 				ret = -EBADMSG;
 			} else if (!grow(&rs->r, &rs->cap, rs->n + 1, sizeof(*rs->r)) ||
 				   !(r.name = strdup(json_string_value(name)))) {
@@ -478,7 +478,8 @@ static int find_regions(const char *data, size_t len, struct regions *rs,
 
 			if (!get_u64(o, "correlation", &x.correlation) ||
 			    !get_u64(o, "region", &x.region)) {
-				report_error(rep, l.no, "launch record lacks correlation or region");
+				report_error(rep, l.no,
+					     "launch record lacks correlation or region");
 				ret = -EBADMSG;
 			} else if (!grow(&rs->l, &rs->capl, rs->nl + 1, sizeof(*rs->l))) {
 				ret = -ENOMEM;

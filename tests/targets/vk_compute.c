@@ -25,8 +25,8 @@
  * Totals: 4 primary command buffer executions, 16 timed dispatches, 10 timed copies,
  * 3 submit batches, 1 secondary recording. Regions (innermost label, command buffer labels
  * inside queue labels): in dispatch mode 8 spans of submit 3 lie in "frame3" outside any
- * command buffer label (3 dispatches, 3 copies, 2 command buffers). The result is checked on the host (staging[i] must
- * be 64 * i) so a layer that broke the work would fail the program.
+ * command buffer label (3 dispatches, 3 copies, 2 command buffers). The result is checked on
+ * the host (staging[i] must be 64 * i) so a layer that broke the work would fail the program.
  *
  * Usage: vk_compute [--validation]
  *   --validation  enable VK_LAYER_KHRONOS_validation and a debug messenger; any error message

@@ -2,7 +2,15 @@
 # tests/CMakeLists.txt and need no toolkit. The target program cuda_kernels is built with nvcc
 # only when the collector is built and nvcc is found; the integration test that runs it under
 # `renacer check` exits 77 (skip) without a GPU.
+# Without the toolkit the GPU tests are still listed, as skips that say why.
+function(rn_cuda_skip_tests reason)
+	foreach(t cuda.check_counts cuda.regions cuda.torch_regions)
+		add_test(NAME ${t} COMMAND sh -c "echo '${reason}: skipped'; exit 77")
+		set_tests_properties(${t} PROPERTIES LABELS integration SKIP_RETURN_CODE 77)
+	endforeach()
+endfunction()
 if(NOT RN_CUDA_BUILT)
+	rn_cuda_skip_tests("CUDA collector not built (no cupti.h and libcupti)")
 	return()
 endif()
 get_filename_component(_rn_cupti_lib_dir ${RN_CUPTI_LIBRARY} DIRECTORY)
@@ -10,6 +18,7 @@ find_program(RN_NVCC nvcc HINTS ENV CUDA_HOME PATHS ${_rn_cupti_lib_dir}/../bin
 	/usr/local/cuda/bin PATH_SUFFIXES bin)
 if(NOT RN_NVCC)
 	message(STATUS "nvcc not found: the CUDA target program is not built")
+	rn_cuda_skip_tests("nvcc not found: the CUDA target programs are not built")
 	return()
 endif()
 

@@ -298,6 +298,10 @@ struct rn_assertion_spec {
 	uint64_t max_duration_ns;    /* critical_path budget, ns (max_duration_ms * 1e6) */
 	char *span_name_pattern;     /* span_count: POSIX ERE over span names, full match */
 	void *span_re;               /* compiled span_name_pattern (regex_t *) */
+	char *region_pattern;        /* span_count, anti_pattern: only GPU spans whose innermost
+				      * region (NVTX range, debug-utils label) fully matches this
+				      * POSIX ERE; NULL = no region filter */
+	void *region_re;             /* compiled region_pattern (regex_t *), or NULL */
 	uint64_t max_spans;          /* span_count budget */
 	uint64_t max_bytes;          /* memory_usage budget, bytes */
 	enum rn_tracking_mode tracking_mode; /* memory_usage mode */
@@ -368,10 +372,21 @@ void rn_target_result_add_gaps(struct rn_target_result *r, const struct rn_trace
 #define RN_SPAN_NAME_MAX 160
 
 /* Count spans whose name fully matches compiled regex `re` (regex_t *) in trace `t`: syscall
- * spans named by syscall, GPU spans "gpu:<name>". Fills the `ntop` highest (name, count)
- * pairs, highest first, into the caller's arrays (names copied, "" past the last). */
-uint64_t rn_span_count(const struct rn_trace *t, const void *re,
-		       char (*top_names)[RN_SPAN_NAME_MAX], uint64_t *top_counts, size_t ntop);
+ * spans named by syscall, GPU spans "gpu:<name>", region spans "region:<name>"
+ * (rn_gpu_span_match_name). With `region_re` (regex_t *, non-NULL) only GPU spans whose
+ * innermost enclosing region's name fully matches it count (syscalls have no region and
+ * are left out). Patterns see full names. Fills the `ntop` highest (name, count) pairs,
+ * highest first, into the caller's arrays: `top_names` gets names shortened for consoles
+ * (rn_gpu_display_name, "" past the last); `top_full`, when non-NULL, gets the full names
+ * (heap copies the caller frees, NULL past the last). `gpu_ns`, when non-NULL, receives the
+ * summed durations of the counted GPU spans, ns. Dies on out-of-memory. */
+uint64_t rn_span_count(const struct rn_trace *t, const void *re, const void *region_re,
+		       char (*top_names)[RN_SPAN_NAME_MAX], uint64_t *top_counts, size_t ntop,
+		       char **top_full, uint64_t *gpu_ns);
+
+/* Whether GPU span `g` lies in a region whose name fully matches `region_re` (regex_t *);
+ * true for every span when `region_re` is NULL. */
+bool rn_gpu_span_in_region(const struct rn_gpu_span *g, const void *region_re);
 
 /*
  * Anti-pattern detection (assertions/antipattern.c, one detector per file in

@@ -56,18 +56,35 @@ static void top_insert(const char **names, uint64_t *counts, size_t ntop, const 
  * Names are kept as pointers while ranking (syscall names are static, GPU names live in
  * `gpu_names`) and copied out at the end.
  */
-uint64_t rn_span_count(const struct rn_trace *t, const void *re,
-		       char (*top_names)[RN_SPAN_NAME_MAX], uint64_t *top_counts, size_t ntop)
+/* Spans of one name count together when they match under the same prefix: work ("gpu:"),
+ * regions ("region:") and graph replays ("graph:") never mix. */
+static int match_class(enum rn_gpu_kind kind)
+{
+	return kind == RN_GPU_REGION ? 1 : kind == RN_GPU_GRAPH ? 2 : 0;
+}
+
+bool rn_gpu_span_in_region(const struct rn_gpu_span *g, const void *region_re)
+{
+	if (!region_re)
+		return true;
+	return g->region && !regexec(region_re, g->region, 0, NULL, 0);
+}
+
+uint64_t rn_span_count(const struct rn_trace *t, const void *re, const void *region_re,
+		       char (*top_names)[RN_SPAN_NAME_MAX], uint64_t *top_counts, size_t ntop,
+		       char **top_full, uint64_t *gpu_ns)
 {
 	int nr, n = rn_syscall_table_size();
-	uint64_t total = 0;
+	uint64_t total = 0, ns = 0;
 	const char **names = rn_xcalloc(ntop ? ntop : 1, sizeof(*names));
-	char (*gpu_names)[RN_SPAN_NAME_MAX] = NULL;
+	char **gpu_names = NULL;
+	bool *done = NULL;
 	size_t i, j, ngpu = 0;
 
 	for (i = 0; i < ntop; i++)
 		top_counts[i] = 0;
-	for (nr = 0; nr < n; nr++) {
+	/* Syscalls happen in no region: a region filter leaves them out. */
+	for (nr = 0; nr < n && !region_re; nr++) {
 		struct rn_syscall_stat s = rn_trace_syscall_total(t, nr);
 
 		if (!s.calls || regexec(re, rn_syscall_name(nr), 0, NULL, 0))
@@ -75,28 +92,62 @@ uint64_t rn_span_count(const struct rn_trace *t, const void *re,
 		total += s.calls;
 		top_insert(names, top_counts, ntop, rn_syscall_name(nr), s.calls);
 	}
-	if (t->ngpu)
+	if (t->ngpu) {
 		gpu_names = rn_xcalloc(t->ngpu, sizeof(*gpu_names));
-	/* GPU spans: count per distinct name (quadratic in distinct names, which are few). */
+		done = rn_xcalloc(t->ngpu, sizeof(*done));
+	}
+	/* GPU spans: count per distinct match name (quadratic in distinct names, which are
+	 * few); `done` marks spans already counted under an earlier span's name. Patterns see
+	 * the full name, however long (templated C++ kernels). */
 	for (i = 0; i < t->ngpu; i++) {
+		const struct rn_gpu_span *gi = &t->gpu[i];
+		size_t cap = strlen(gi->name) + 16;
 		uint64_t c = 0;
-		bool seen = false;
+		char *full;
 
-		for (j = 0; j < i && !seen; j++)
-			seen = !strcmp(t->gpu[j].name, t->gpu[i].name);
-		if (seen)
+		if (done[i])
 			continue;
-		snprintf(gpu_names[ngpu], RN_SPAN_NAME_MAX, "gpu:%s", t->gpu[i].name);
-		if (regexec(re, gpu_names[ngpu], 0, NULL, 0))
+		for (j = i; j < t->ngpu; j++) {
+			if (done[j] || match_class(t->gpu[j].kind) != match_class(gi->kind) ||
+			    strcmp(t->gpu[j].name, gi->name))
+				continue;
+			done[j] = true;
+		}
+		full = rn_xmalloc(cap);
+		rn_gpu_span_match_name(gi, full, cap);
+		if (regexec(re, full, 0, NULL, 0)) {
+			free(full);
 			continue;
-		for (j = i; j < t->ngpu; j++)
-			if (!strcmp(t->gpu[j].name, t->gpu[i].name))
-				c++;
+		}
+		for (j = i; j < t->ngpu; j++) {
+			const struct rn_gpu_span *g = &t->gpu[j];
+
+			if (match_class(g->kind) != match_class(gi->kind) ||
+			    strcmp(g->name, gi->name) || !rn_gpu_span_in_region(g, region_re))
+				continue;
+			c++;
+			if (g->end_ns > g->start_ns)
+				ns += g->end_ns - g->start_ns;
+		}
+		if (!c) {
+			free(full);
+			continue;
+		}
 		total += c;
+		gpu_names[ngpu] = full;
 		top_insert(names, top_counts, ntop, gpu_names[ngpu++], c);
 	}
-	for (i = 0; i < ntop; i++)
-		snprintf(top_names[i], RN_SPAN_NAME_MAX, "%s", names[i] ? names[i] : "");
+	for (i = 0; i < ntop; i++) {
+		rn_gpu_display_name(names[i] ? names[i] : "", RN_GPU_DISPLAY_MAX, top_names[i],
+				    RN_SPAN_NAME_MAX);
+		if (top_full)
+			top_full[i] = names[i] ? rn_xstrdup(names[i]) : NULL;
+	}
+	if (gpu_ns)
+		*gpu_ns = ns;
+	for (i = 0; i < ngpu; i++)
+		free(gpu_names[i]);
+	free(done);
 	free(gpu_names);
 	free(names);
 	return total;
@@ -261,12 +312,16 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 			    struct rn_verdict_result *out)
 {
 	char names[5][RN_SPAN_NAME_MAX];
+	char *full[5] = { NULL };
 	uint64_t counts[5], total;
 	struct rn_buf b;
 	size_t i;
-	bool gpu_pattern = a->span_name_pattern && !strncmp(a->span_name_pattern, "gpu:", 4);
+	uint64_t gpu_ns = 0;
+	bool gpu_pattern = a->region_re || (a->span_name_pattern &&
+					    (!strncmp(a->span_name_pattern, "gpu:", 4) ||
+					     !strncmp(a->span_name_pattern, "region:", 7)));
 
-	total = rn_span_count(&r->last, a->span_re, names, counts, 5);
+	total = rn_span_count(&r->last, a->span_re, a->region_re, names, counts, 5, full, &gpu_ns);
 	out->unit = "spans";
 	out->has_budget = true;
 	out->budget = (double)a->max_spans;
@@ -281,7 +336,7 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 			double *per_run = rn_xcalloc(nk, sizeof(*per_run));
 			int nr, nsc = rn_syscall_table_size();
 
-			for (nr = 0; nr < nsc; nr++) {
+			for (nr = 0; nr < nsc && !a->region_re; nr++) {
 				if (a->span_re &&
 				    regexec(a->span_re, rn_syscall_name(nr), 0, NULL, 0))
 					continue;
@@ -302,12 +357,17 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 		}
 	}
 	if (!total && (a->max_spans > 0 || (gpu_pattern && !r->last.ngpu)) &&
-	    !(!gpu_pattern && names_a_syscall(a, r))) {
+	    !(!gpu_pattern && !a->region_re && names_a_syscall(a, r))) {
+		for (i = 0; i < 5; i++)
+			free(full[i]);
 		out->verdict = RN_VERDICT_NO_DATA;
-		out->message = xfmt("no span matched /%s/%s", a->span_name_pattern,
+		out->message = xfmt("no span matched /%s/%s%s%s%s", a->span_name_pattern,
+				    a->region_re ? " in a region matching /" : "",
+				    a->region_re ? a->region_pattern : "", a->region_re ? "/" : "",
 				    gpu_pattern && !r->last.ngpu
-					    ? " (no GPU spans: is \"vulkan\" in the target's collectors?)"
-					    : " (and it names no syscall: a typo?)");
+					    ? " (no GPU spans: is \"vulkan\" or \"cuda\" in the "
+					      "target's collectors?)"
+					    : a->region_re ? "" : " (and it names no syscall: a typo?)");
 		return;
 	}
 	out->has_observed = true;
@@ -317,8 +377,13 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 	{
 		bool many = rn_target_result_count_runs(r) > 1;
 
-		rn_buf_addf(&b, "%llu spans matching /%s/%s%s%s %s budget %llu (%+.1f%%, "
-			    "inclusive); top%s:", (unsigned long long)total, a->span_name_pattern,
+		rn_buf_addf(&b, "%llu spans matching /%s/", (unsigned long long)total,
+			    a->span_name_pattern);
+		if (a->region_re)
+			rn_buf_addf(&b, " in region /%s/ (GPU time %.3f ms)", a->region_pattern,
+				    (double)gpu_ns / 1e6);
+		rn_buf_addf(&b, "%s%s%s %s budget %llu (%+.1f%%, "
+			    "inclusive); top%s:",
 			    many ? " (" : "", many ? out->aggregate : "", many ? ")" : "",
 			    total <= a->max_spans ? "<=" : ">", (unsigned long long)a->max_spans,
 			    out->delta_pct, many ? " of the last run" : "");
@@ -329,8 +394,12 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 	rn_buf_init(&b, 0);
 	rn_buf_addf(&b, "spans counted: %s; top names of the last run:\n", out->aggregate);
 	rn_buf_adds(&b, "span                          count\n");
+	/* The detail keeps full names (JUnit, OTLP); the one-line message shortens them. */
 	for (i = 0; i < 5 && names[i][0]; i++)
-		rn_buf_addf(&b, "%-28s %6llu\n", names[i], (unsigned long long)counts[i]);
+		rn_buf_addf(&b, "%-28s %6llu\n", full[i] ? full[i] : names[i],
+			    (unsigned long long)counts[i]);
+	for (i = 0; i < 5; i++)
+		free(full[i]);
 	out->detail = rn_buf_detach(&b, NULL);
 }
 
@@ -384,7 +453,28 @@ static void eval_anti_pattern(const struct rn_assertion_spec *a, struct rn_targe
 	out->aggregate = xfmt("last of %zu %s%s", r->ncounts ? r->ncounts : r->nruns,
 			      r->ncounts ? "counting run" : "run",
 			      (r->ncounts ? r->ncounts : r->nruns) == 1 ? "" : "s");
-	rc = rn_antipattern_detect(&r->last, a->pattern, a->process_re, &det);
+	if (a->region_re) {
+		/* Only the GPU spans of the matching regions: a view of the trace whose GPU array
+		 * holds shallow copies of them (names stay owned by the trace), put back after. */
+		struct rn_gpu_span *all = r->last.gpu, *kept = NULL;
+		size_t nall = r->last.ngpu, cap = r->last.gpu_cap, n = 0, i;
+
+		if (nall)
+			kept = rn_xcalloc(nall, sizeof(*kept));
+		for (i = 0; i < nall; i++)
+			if (rn_gpu_span_in_region(&all[i], a->region_re))
+				kept[n++] = all[i];
+		r->last.gpu = kept;
+		r->last.ngpu = n;
+		r->last.gpu_cap = nall;
+		rc = rn_antipattern_detect(&r->last, a->pattern, a->process_re, &det);
+		r->last.gpu = all;
+		r->last.ngpu = nall;
+		r->last.gpu_cap = cap;
+		free(kept);
+	} else {
+		rc = rn_antipattern_detect(&r->last, a->pattern, a->process_re, &det);
+	}
 	if (rc) {
 		out->verdict = RN_VERDICT_ERROR;
 		out->message = xfmt("detector %s failed: %s", a->pattern, strerror(-rc));

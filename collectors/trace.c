@@ -102,8 +102,10 @@ void rn_trace_release(struct rn_trace *t)
 		rn_maps_free(t->procs[i].maps);
 	}
 	free(t->procs);
-	for (i = 0; i < t->ngpu; i++)
+	for (i = 0; i < t->ngpu; i++) {
 		free(t->gpu[i].name);
+		free(t->gpu[i].region);
+	}
 	free(t->gpu);
 	free(t->error);
 	for (i = 0; i < t->ngaps; i++)
@@ -378,6 +380,7 @@ struct rn_gpu_span *rn_trace_add_gpu(struct rn_trace *t, const struct rn_gpu_spa
 	g = &t->gpu[t->ngpu++];
 	*g = *span;
 	g->name = rn_xstrdup(span->name ? span->name : "unnamed");
+	g->region = span->region ? rn_xstrdup(span->region) : NULL;
 	return g;
 }
 
@@ -593,8 +596,9 @@ uint64_t rn_trace_gpu_busy_ns(const struct rn_trace *t)
 		return 0;
 	iv = rn_xcalloc(t->ngpu * 2, sizeof(*iv));
 	for (i = 0; i < t->ngpu; i++) {
-		/* Submit spans contain the command buffers they carry: count each instant once. */
-		if (t->gpu[i].end_ns <= t->gpu[i].start_ns)
+		/* Submit spans contain the command buffers they carry: count each instant once.
+		 * Regions are host intervals and graph replays cover their kernels. */
+		if (t->gpu[i].end_ns <= t->gpu[i].start_ns || !rn_gpu_kind_is_work(t->gpu[i].kind))
 			continue;
 		iv[2 * n] = t->gpu[i].start_ns;
 		iv[2 * n + 1] = t->gpu[i].end_ns;
@@ -726,6 +730,43 @@ const char *rn_gpu_kind_name(enum rn_gpu_kind kind)
 		return "cmdbuf";
 	case RN_GPU_SUBMIT:
 		return "submit";
+	case RN_GPU_REGION:
+		return "region";
+	case RN_GPU_GRAPH:
+		return "graph";
 	}
 	return "unknown";
+}
+
+bool rn_gpu_kind_is_work(enum rn_gpu_kind kind)
+{
+	return kind <= RN_GPU_SUBMIT;
+}
+
+void rn_gpu_span_match_name(const struct rn_gpu_span *g, char *out, size_t cap)
+{
+	if (g->kind == RN_GPU_GRAPH)
+		snprintf(out, cap, "%s", g->name); /* already "graph:<id>" */
+	else
+		snprintf(out, cap, "%s:%s", g->kind == RN_GPU_REGION ? "region" : "gpu", g->name);
+}
+
+const char *rn_gpu_display_name(const char *name, size_t max, char *out, size_t cap)
+{
+	size_t len = strlen(name), head;
+
+	if (max < 16)
+		max = 16;
+	if (max >= cap)
+		max = cap - 1;
+	if (len <= max) {
+		memcpy(out, name, len + 1);
+		return out;
+	}
+	head = max - 23;
+	memcpy(out, name, head);
+	memcpy(out + head, "...", 3);
+	memcpy(out + head + 3, name + len - 20, 20);
+	out[max] = 0;
+	return out;
 }

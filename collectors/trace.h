@@ -152,6 +152,14 @@ enum rn_gpu_kind {
 	RN_GPU_RENDER_PASS, /* a render pass or dynamic rendering instance */
 	RN_GPU_CMDBUF,      /* a whole primary command buffer (`cmdbuf` mode) */
 	RN_GPU_SUBMIT,      /* a whole vkQueueSubmit batch */
+	RN_GPU_REGION,      /* a region the program marked: an NVTX range (CUDA) or a debug-utils
+			     * label (Vulkan); host-side times for NVTX. Not GPU work: left out of
+			     * GPU busy time and of the work kinds above; span_count sees it as
+			     * "region:<name>", never as "gpu:<name>" */
+	RN_GPU_GRAPH,       /* one replay of a CUDA graph: earliest start to latest end of the
+			     * kernels of one cuGraphLaunch, named "graph:<graph_id>"; derived from
+			     * its kernels, which stay in the trace (left out of GPU busy time);
+			     * span_count sees it as "graph:<graph_id>" */
 };
 
 /* Direction of a GPU copy (enum rn_gpu_dir), from the memory types involved. */
@@ -168,7 +176,14 @@ enum rn_gpu_flags {
 	RN_GPU_INDIRECT = 1 << 0,   /* indirect dispatch: groups[] are not known */
 	RN_GPU_SERIALIZED = 1 << 1, /* timed in `dispatch` mode: timestamps serialize the GPU */
 	RN_GPU_WAITED = 1 << 2,     /* the host waited for this work (fence/queue/device idle) */
+	RN_GPU_UNCLOSED = 1 << 3,   /* a region still open when the process ended (no pop/end):
+				     * end_ns is the last time the library saw the process */
 };
+
+/* Longest console display of a GPU span name, bytes: longer names (templated C++ kernels)
+ * are shortened in console tables by rn_gpu_display_name(); JSON, OTLP, JUnit and pattern
+ * matching always use the full name. */
+#define RN_GPU_DISPLAY_MAX 96
 
 /* One span of GPU work on the host CLOCK_MONOTONIC timeline. */
 struct rn_gpu_span {
@@ -184,6 +199,14 @@ struct rn_gpu_span {
 	uint32_t groups[3];        /* workgroup counts of a dispatch (0 when indirect) */
 	uint64_t bytes;            /* bytes moved by a copy, 0 otherwise */
 	enum rn_gpu_dir dir;       /* direction of a copy */
+	char *region;              /* name of the innermost region (NVTX range, debug-utils label)
+				    * enclosing the launch or recording of this work, owned; for a
+				    * RN_GPU_REGION span its parent region; NULL when none */
+	uint32_t graph_id;         /* CUDA graph the kernel was replayed from (CUPTI graphId),
+				    * 0 when not from a graph */
+	uint64_t graph_node_id;    /* node of that graph (CUPTI graphNodeId), 0 when none */
+	uint64_t launch_id;        /* the launching API call (CUPTI correlation id; all kernels
+				    * of one graph replay share it), 0 when unknown */
 };
 
 /* How a run ended as a whole (enum rn_run_status). */
@@ -327,7 +350,8 @@ void rn_trace_process_event(struct rn_trace *t, const struct rn_process *p, char
 /* Register a sink (copied). Returns 0, or -ENOSPC when RN_TRACE_MAX_SINKS are in use. */
 int rn_trace_add_sink(struct rn_trace *t, const struct rn_trace_sink *sink);
 
-/* Append a GPU span; `name` is copied ("unnamed" when NULL). Returns the stored span. Dies on
+/* Append a GPU span; `name` ("unnamed" when NULL) and `region` are copied. Returns the stored
+ * span. Dies on
  * out-of-memory. */
 struct rn_gpu_span *rn_trace_add_gpu(struct rn_trace *t, const struct rn_gpu_span *span);
 
@@ -365,7 +389,8 @@ uint64_t rn_trace_wall_ns(const struct rn_trace *t);
 /* Compute peak_rss_bytes from the processes' lifetimes and VmHWM (call after the run). */
 void rn_trace_finish_memory(struct rn_trace *t);
 
-/* Busy time of the GPU: union of the GPU span intervals, ns. */
+/* Busy time of the GPU: union of the GPU span intervals, ns (region and graph spans left
+ * out: they are not work of their own). */
 uint64_t rn_trace_gpu_busy_ns(const struct rn_trace *t);
 
 /*
@@ -391,8 +416,27 @@ int rn_proc_end_lookup(const char *name);
  * "SIG<number>", these two in a static buffer valid until the next call. Never NULL. */
 const char *rn_signal_name(int sig);
 
-/* Human name of enum rn_gpu_kind ("dispatch", "copy", "render_pass", "cmdbuf", "submit"),
- * "unknown" for a value outside the enum. */
+/* Human name of enum rn_gpu_kind ("dispatch", "copy", "render_pass", "cmdbuf", "submit",
+ * "region", "graph"), "unknown" for a value outside the enum. */
 const char *rn_gpu_kind_name(enum rn_gpu_kind kind);
+
+/* Whether `kind` is GPU work (dispatch, copy, render pass, cmdbuf, submit) rather than a
+ * region or a graph replay derived from work. */
+bool rn_gpu_kind_is_work(enum rn_gpu_kind kind);
+
+/*
+ * Name of `g` as span_count matches it: "gpu:<name>" for work, "region:<name>" for regions,
+ * "graph:<graph_id>" for graph replays. Written into `out` (`cap` bytes, cut to fit,
+ * NUL-terminated).
+ */
+void rn_gpu_span_match_name(const struct rn_gpu_span *g, char *out, size_t cap);
+
+/*
+ * `name` for console tables: unchanged when it has at most `max` bytes (at least 16), else
+ * its first max - 23 bytes, "...", and its last 20 bytes (the end of a templated C++ name
+ * holds the parameter list that tells overloads apart). Written into `out` (`cap` bytes,
+ * at least max + 1). Returns `out`.
+ */
+const char *rn_gpu_display_name(const char *name, size_t max, char *out, size_t cap);
 
 #endif

@@ -1,8 +1,10 @@
 /*
  * cmd_trace.c - `renacer trace`: run one command under the ptrace collector (or the eBPF
  * counters, or Valgrind for --instructions) and print what strace would (per-call lines, the
- * -c summary), or the same as JSON / JSON Lines. Steps: parse_args, dest_open,
- * choose_collectors, prepare_outputs, rn_run_target, report_run, dest_close.
+ * -c summary), or the same as JSON / JSON Lines. With --collectors naming cuda or vulkan, GPU
+ * spans (kernels, copies, dispatches, command buffers, regions, graph replays) get their own
+ * lines and -c table after the run. Steps: parse_args, dest_open, choose_collectors,
+ * prepare_outputs, rn_run_target, report_run, dest_close.
  */
 #include "cmd_trace.h"
 
@@ -48,6 +50,8 @@ enum {
 	OPT_DEBUG_DIR,
 	OPT_DRIVER,
 	OPT_INSTRUCTIONS,
+	OPT_COLLECTORS,
+	OPT_GPU_TIMING,
 };
 
 static const struct rn_option trace_options[] = {
@@ -65,6 +69,8 @@ static const struct rn_option trace_options[] = {
 	{ OPT_DEBUG_DIR, "debug-dir", 0, RN_OPT_REQUIRED, "DIRS", "with --source: colon-separated folders searched for DIR/.build-id/xx/yyyy.debug before /usr/lib/debug" },
 	{ OPT_DRIVER, "driver", 0, RN_OPT_REQUIRED, "DRIVER", "ptrace (default), ebpf (count in the kernel without stopping CMD: -c only; root or CAP_BPF+CAP_PERFMON) or auto (ebpf where it can, else ptrace, saying why)" },
 	{ OPT_INSTRUCTIONS, "instructions", 0, RN_OPT_NONE, NULL, "count the instructions of each process under Valgrind (cachegrind) instead of tracing syscalls" },
+	{ OPT_COLLECTORS, "collectors", 0, RN_OPT_REQUIRED, "LIST", "comma-separated collectors: ptrace (default), cuda, vulkan; GPU spans are printed after the run, one line each (a table with -c)" },
+	{ OPT_GPU_TIMING, "gpu-timing", 0, RN_OPT_REQUIRED, "MODE", "vulkan: dispatch (default here: one span per dispatch and copy, serializes the GPU), cmdbuf or submit" },
 	{ OPT_NO_PIN, "no-pin", 0, RN_OPT_NONE, NULL, "do not share one CPU between renacer and a single-task target" },
 	{ OPT_WALL, NULL, 'w', RN_OPT_NONE, NULL, "accepted for strace compatibility: times are always wall-clock" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
@@ -107,6 +113,8 @@ struct trace_opts {
 	bool help;                /* -h */
 	enum rn_driver_pref driver; /* --driver */
 	bool instructions;        /* --instructions */
+	uint32_t collectors;      /* --collectors: enum rn_collector_mask, 0 = ptrace only */
+	enum rn_gpu_mode gpu_mode; /* --gpu-timing (vulkan), default dispatch */
 	const char *expr;         /* -e, borrowed from argv */
 	const char *output;       /* -o, borrowed */
 	enum trace_format format; /* --format */
@@ -147,6 +155,217 @@ static int parse_seconds(const char *s, uint64_t *ns)
 		return -1;
 	*ns = whole * 1000000000u + frac;
 	return *ns ? 0 : -1;
+}
+
+/* --collectors LIST: names from the collector registry, comma-separated. 0 or -1. */
+static int parse_collectors(const char *list, uint32_t *mask)
+{
+	const char *p = list;
+
+	*mask = 0;
+	while (*p) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		char name[32];
+		uint32_t bit;
+
+		if (!len || len >= sizeof(name))
+			return rn_error("renacer trace: bad --collectors '%s' (a comma-separated "
+					"list of ptrace, cuda, vulkan)", list);
+		memcpy(name, p, len);
+		name[len] = 0;
+		bit = rn_collector_mask_of(name);
+		if (!bit || bit == RN_COLLECT_EBPF)
+			return rn_error("renacer trace: unknown collector '%s' in --collectors "
+					"(ptrace, cuda or vulkan; for eBPF use --driver ebpf)",
+					name);
+		*mask |= bit;
+		p += len + (comma ? 1 : 0);
+	}
+	if (!*mask)
+		return rn_error("renacer trace: --collectors names no collector");
+	return 0;
+}
+
+/* GPU spans in order of start (ties: arrival), as indexes into t->gpu; caller frees. */
+static const struct rn_trace *gpu_sort_trace;
+
+static int gpu_start_cmp(const void *a, const void *b)
+{
+	const struct rn_gpu_span *x = &gpu_sort_trace->gpu[*(const size_t *)a];
+	const struct rn_gpu_span *y = &gpu_sort_trace->gpu[*(const size_t *)b];
+
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static size_t *gpu_order(const struct rn_trace *t)
+{
+	size_t *idx = rn_xcalloc(t->ngpu ? t->ngpu : 1, sizeof(*idx));
+
+	for (size_t i = 0; i < t->ngpu; i++)
+		idx[i] = i;
+	gpu_sort_trace = t;
+	qsort(idx, t->ngpu, sizeof(*idx), gpu_start_cmp);
+	return idx;
+}
+
+/*
+ * One line per GPU span, by start time: seconds since the run began, pid, kind, the full
+ * name as span_count matches it, the duration in <seconds> as strace -T shows it, then
+ * region, graph, grid or bytes when known.
+ */
+static void gpu_lines(const struct rn_trace *t, FILE *out)
+{
+	size_t *idx = gpu_order(t);
+	struct rn_buf b;
+
+	rn_buf_init(&b, 0);
+	for (size_t k = 0; k < t->ngpu; k++) {
+		const struct rn_gpu_span *g = &t->gpu[idx[k]];
+		uint64_t rel = g->start_ns > t->start_ns ? g->start_ns - t->start_ns : 0;
+		uint64_t dur = g->end_ns > g->start_ns ? g->end_ns - g->start_ns : 0;
+		size_t cap = strlen(g->name) + 16;
+		char *name = rn_xmalloc(cap);
+
+		rn_gpu_span_match_name(g, name, cap);
+		rn_buf_reset(&b);
+		rn_buf_addf(&b, "[gpu %d] %llu.%06llu %-11s %s <%llu.%06llu>", (int)g->pid,
+			    (unsigned long long)(rel / 1000000000u),
+			    (unsigned long long)(rel % 1000000000u / 1000u),
+			    rn_gpu_kind_name(g->kind), name,
+			    (unsigned long long)(dur / 1000000000u),
+			    (unsigned long long)(dur % 1000000000u / 1000u));
+		if (g->region)
+			rn_buf_addf(&b, " region=%s", g->region);
+		if (g->graph_id)
+			rn_buf_addf(&b, " graph=%u node=%llu", (unsigned)g->graph_id,
+				    (unsigned long long)g->graph_node_id);
+		if (g->kind == RN_GPU_DISPATCH && !(g->flags & RN_GPU_INDIRECT) && g->groups[0])
+			rn_buf_addf(&b, " grid=%ux%ux%u", g->groups[0], g->groups[1], g->groups[2]);
+		if (g->bytes)
+			rn_buf_addf(&b, " bytes=%llu", (unsigned long long)g->bytes);
+		if (g->flags & RN_GPU_UNCLOSED)
+			rn_buf_adds(&b, " unclosed");
+		rn_buf_addc(&b, '\n');
+		if (!rn_buf_failed(&b))
+			fwrite(b.buf, 1, b.len, out);
+		free(name);
+	}
+	rn_buf_release(&b);
+	free(idx);
+}
+
+/* One row of the GPU summary: the spans of one match name. */
+struct gpu_row {
+	const struct rn_gpu_span *first; /* a span of the row (name, kind) */
+	uint64_t calls, total_ns, min_ns, max_ns;
+};
+
+static int gpu_row_cmp(const void *a, const void *b)
+{
+	const struct gpu_row *x = a, *y = b;
+
+	if (x->total_ns != y->total_ns)
+		return x->total_ns > y->total_ns ? -1 : 1;
+	return strcmp(x->first->name, y->first->name);
+}
+
+/*
+ * The -c table of GPU spans, like strace's: per name, total time and its share of the
+ * work's total (regions and graph replays are listed but not in the share: they contain
+ * work), count, average, min and max in microseconds. Names longer than RN_GPU_DISPLAY_MAX
+ * are shortened (rn_gpu_display_name); the JSON output keeps them whole.
+ */
+static void gpu_summary(const struct rn_trace *t, FILE *out)
+{
+	static const char header[] = "% time     seconds      calls  usecs/call      min us"
+				     "      max us  kind        name\n";
+	static const char rule[] = "------ ----------- ---------- ----------- -----------"
+				   " -----------  ----------  --------------------\n";
+	struct gpu_row *rows = rn_xcalloc(t->ngpu ? t->ngpu : 1, sizeof(*rows));
+	size_t nrows = 0;
+	uint64_t work_ns = 0, work_calls = 0;
+
+	for (size_t i = 0; i < t->ngpu; i++) {
+		const struct rn_gpu_span *g = &t->gpu[i];
+		uint64_t d = g->end_ns > g->start_ns ? g->end_ns - g->start_ns : 0;
+		size_t r;
+
+		for (r = 0; r < nrows; r++)
+			if (rows[r].first->kind == g->kind && !strcmp(rows[r].first->name, g->name))
+				break;
+		if (r == nrows) {
+			rows[nrows].first = g;
+			rows[nrows].min_ns = d;
+			nrows++;
+		}
+		rows[r].calls++;
+		rows[r].total_ns += d;
+		if (d < rows[r].min_ns)
+			rows[r].min_ns = d;
+		if (d > rows[r].max_ns)
+			rows[r].max_ns = d;
+		if (rn_gpu_kind_is_work(g->kind)) {
+			work_ns += d;
+			work_calls++;
+		}
+	}
+	qsort(rows, nrows, sizeof(*rows), gpu_row_cmp);
+	fprintf(out, "%s", header);
+	fprintf(out, "%s", rule);
+	for (size_t r = 0; r < nrows; r++) {
+		const struct rn_gpu_span *g = rows[r].first;
+		char shown[RN_GPU_DISPLAY_MAX + 1];
+		bool work = rn_gpu_kind_is_work(g->kind);
+
+		rn_gpu_display_name(g->name, RN_GPU_DISPLAY_MAX, shown, sizeof(shown));
+		if (work && work_ns)
+			fprintf(out, "%6.2f", 100.0 * (double)rows[r].total_ns / (double)work_ns);
+		else
+			fprintf(out, "%6s", "-");
+		fprintf(out, " %11.6f %10llu %11.1f %11.1f %11.1f  %-10s  %s\n",
+			(double)rows[r].total_ns / 1e9, (unsigned long long)rows[r].calls,
+			(double)rows[r].total_ns / 1e3 / (double)rows[r].calls,
+			(double)rows[r].min_ns / 1e3, (double)rows[r].max_ns / 1e3,
+			rn_gpu_kind_name(g->kind), shown);
+	}
+	fprintf(out, "%s", rule);
+	fprintf(out, "100.00 %11.6f %10llu %11s %11s %11s  %-10s  total (GPU work)\n",
+		(double)work_ns / 1e9, (unsigned long long)work_calls, "", "", "", "");
+	free(rows);
+}
+
+/* The GPU spans as a JSON array member value: full names. */
+static void json_gpu(struct rn_buf *b, const struct rn_trace *t)
+{
+	size_t *idx = gpu_order(t);
+
+	rn_buf_addc(b, '[');
+	for (size_t k = 0; k < t->ngpu; k++) {
+		const struct rn_gpu_span *g = &t->gpu[idx[k]];
+
+		if (k)
+			rn_buf_addc(b, ',');
+		rn_buf_addf(b, "{\"pid\":%d,\"kind\":\"%s\",\"name\":", (int)g->pid,
+			    rn_gpu_kind_name(g->kind));
+		rn_json_add_string(b, g->name);
+		rn_buf_adds(b, ",\"region\":");
+		if (g->region)
+			rn_json_add_string(b, g->region);
+		else
+			rn_buf_adds(b, "null");
+		rn_buf_addf(b, ",\"start_ns\":%llu,\"duration_ns\":%llu,\"queue\":%u,"
+			    "\"graph_id\":%u,\"graph_node_id\":%llu,\"bytes\":%llu}",
+			    (unsigned long long)g->start_ns,
+			    (unsigned long long)(g->end_ns > g->start_ns ? g->end_ns - g->start_ns
+								       : 0),
+			    g->queue_family, (unsigned)g->graph_id,
+			    (unsigned long long)g->graph_node_id, (unsigned long long)g->bytes);
+	}
+	rn_buf_addc(b, ']');
+	free(idx);
 }
 
 static int on_option(void *ctx, int id, const char *arg)
@@ -208,6 +427,20 @@ static int on_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_INSTRUCTIONS:
 		o->instructions = true;
+		break;
+	case OPT_COLLECTORS:
+		return parse_collectors(arg, &o->collectors);
+	case OPT_GPU_TIMING:
+		if (!strcmp(arg, "dispatch"))
+			o->gpu_mode = RN_GPU_MODE_DISPATCH;
+		else if (!strcmp(arg, "cmdbuf"))
+			o->gpu_mode = RN_GPU_MODE_CMDBUF;
+		else if (!strcmp(arg, "submit"))
+			o->gpu_mode = RN_GPU_MODE_SUBMIT;
+		else
+			return rn_error("renacer trace: unknown --gpu-timing '%s' (dispatch, "
+					"cmdbuf or submit)",
+					arg);
 		break;
 	case OPT_NO_PIN:
 		o->no_pin = true;
@@ -446,6 +679,10 @@ static void write_json_end(struct out_ctx *oc, struct rn_trace *t, char **cmd)
 	rn_json_add_summary(b, t);
 	rn_buf_adds(b, ",\"processes\":");
 	add_processes(b, t);
+	if (t->ngpu) {
+		rn_buf_adds(b, ",\"gpu\":");
+		json_gpu(b, t);
+	}
 	if (oc->o->format == FMT_JSONL) {
 		rn_buf_adds(b, "}\n");
 		fwrite(b->buf, 1, b->len, oc->out);
@@ -557,6 +794,7 @@ static int parse_args(int argc, char **argv, struct trace_opts *o, char ***cmd, 
 	int first;
 
 	memset(o, 0, sizeof(*o));
+	o->gpu_mode = RN_GPU_MODE_DISPATCH;
 	*filter = NULL;
 	if (rn_cli_parse(&rn_cmd_trace_def, argc, argv, on_option, o, &first))
 		return RN_EXIT_USAGE;
@@ -660,6 +898,22 @@ static int choose_collectors(const struct trace_opts *o, struct rn_run_spec *spe
 	const char *why;
 
 	spec->collectors = rn_driver_pref_resolve(o->driver, needs_ptrace(o), &why);
+	if (o->collectors) {
+		/* --collectors: the GPU collectors named, with the syscall driver only when
+		 * ptrace is among them */
+		spec->collectors = (o->collectors & RN_COLLECT_PTRACE ? spec->collectors : 0) |
+				   (o->collectors & ~(uint32_t)RN_COLLECT_PTRACE);
+		spec->gpu_mode = o->gpu_mode;
+		for (const struct rn_collector_ops *const *c = rn_collectors; *c; c++) {
+			const char *u = (*c)->unavailable ? (*c)->unavailable() : NULL;
+
+			if ((rn_collector_mask_of((*c)->name) & o->collectors) && u) {
+				rn_error("renacer trace: collector '%s' is not available: %s",
+					 (*c)->name, u);
+				return RN_EXIT_COLLECTOR;
+			}
+		}
+	}
 	if (why && o->driver == RN_DRIVER_PREF_EBPF) {
 		rn_error("renacer trace: --driver ebpf cannot be used: %s", why);
 		return needs_ptrace(o) ? RN_EXIT_USAGE : RN_EXIT_COLLECTOR;
@@ -707,18 +961,33 @@ static void prepare_outputs(struct out_ctx *oc, struct rn_trace *t, char **cmd)
 	}
 }
 
-/* After the run: the -c summary or the JSON end, the anti-patterns, the run's error. Returns
- * the exit code (CMD's, or RN_EXIT_OUTPUT when the trace could not be written). */
+/* After the run: the GPU span lines, the -c summaries (syscalls unless only GPU collectors ran:
+ * `spec_collectors` is the run's enum rn_collector_mask) or the JSON end, the anti-patterns,
+ * the run's error. Returns the exit code (CMD's, or RN_EXIT_OUTPUT when the trace could not be
+ * written). */
 static int report_run(struct out_ctx *oc, struct rn_trace *t, const struct rn_run_result *res,
-		      char **cmd)
+		      char **cmd, uint32_t spec_collectors)
 {
 	const struct trace_opts *o = oc->o;
 	int code;
 
 	if (o->format == FMT_TEXT) {
+		bool syscalls = !o->collectors || (spec_collectors & ~(uint32_t)(RN_COLLECT_CUDA |
+										  RN_COLLECT_VULKAN));
+
+		/* GPU spans arrive at the collectors' finish: their lines follow the run's */
+		if (!o->summary_only && t->ngpu)
+			gpu_lines(t, oc->out);
 		/* a command that could not be executed has no summary, only its error */
-		if ((o->summary_only || o->summary) && t->status != RN_RUN_EXEC_FAILED)
-			rn_trace_summary_write(t, oc->out);
+		if ((o->summary_only || o->summary) && t->status != RN_RUN_EXEC_FAILED) {
+			if (syscalls)
+				rn_trace_summary_write(t, oc->out);
+			if (o->collectors & (RN_COLLECT_CUDA | RN_COLLECT_VULKAN)) {
+				if (syscalls)
+					fputc('\n', oc->out);
+				gpu_summary(t, oc->out);
+			}
+		}
 	} else {
 		write_json_end(oc, t, cmd);
 	}
@@ -767,7 +1036,7 @@ static int trace_syscalls(const struct trace_opts *o, char **cmd, bool *filter, 
 	prepare_outputs(&oc, &t, cmd);
 	/* A run that fails says why in t.status and t.error, which report_run() reads. */
 	rn_run_target(&spec, &t, &res);
-	code = report_run(&oc, &t, &res, cmd);
+	code = report_run(&oc, &t, &res, cmd, spec.collectors);
 	rn_run_result_release(&res);
 	rn_trace_release(&t);
 	rn_buf_release(&oc.line);

@@ -623,6 +623,8 @@ static void assertion_release(struct rn_assertion_spec *a)
 	free_regex(a->trace_re);
 	free(a->span_name_pattern);
 	free_regex(a->span_re);
+	free(a->region_pattern);
+	free_regex(a->region_re);
 	free(a->pattern);
 	free(a->process_name_pattern);
 	free_regex(a->process_re);
@@ -636,9 +638,11 @@ static bool key_belongs(enum rn_assertion_type type, const char *key)
 {
 	static const char *const per_type[RN_ASSERT_COUNT][5] = {
 		[RN_ASSERT_CRITICAL_PATH] = { "max_duration_ms", "trace_name_pattern", NULL },
-		[RN_ASSERT_SPAN_COUNT] = { "max_spans", "span_name_pattern", NULL },
+		[RN_ASSERT_SPAN_COUNT] = { "max_spans", "span_name_pattern", "region_pattern",
+					   NULL },
 		[RN_ASSERT_MEMORY_USAGE] = { "max_bytes", "tracking_mode", NULL },
-		[RN_ASSERT_ANTI_PATTERN] = { "pattern", "threshold", "process_name_pattern", NULL },
+		[RN_ASSERT_ANTI_PATTERN] = { "pattern", "threshold", "process_name_pattern",
+					     "region_pattern", NULL },
 		[RN_ASSERT_EQUIVALENCE] = { "golden", NULL },
 		[RN_ASSERT_INSTRUCTIONS] = { "max_instructions", "tolerance", NULL },
 	};
@@ -646,7 +650,7 @@ static bool key_belongs(enum rn_assertion_type type, const char *key)
 						"max_spans", "span_name_pattern", "max_bytes",
 						"tracking_mode", "pattern", "threshold",
 						"process_name_pattern", "golden", "max_instructions",
-						"tolerance", NULL };
+						"tolerance", "region_pattern", NULL };
 	const char *const *k;
 
 	for (k = specific; *k; k++)
@@ -726,6 +730,8 @@ static int parse_span_count(struct ctx *c, const struct rn_toml_value *tab,
 		return -1;
 	if (!a->span_name_pattern && compile_all_spans(c, tab, a))
 		return -1;
+	if (get_regex(c, tab, "region_pattern", &a->region_pattern, &a->region_re))
+		return -1;
 	return 0;
 }
 
@@ -783,6 +789,8 @@ static int parse_anti_pattern(struct ctx *c, const struct rn_toml_value *tab,
 		return -1;
 	if (get_regex(c, tab, "process_name_pattern", &a->process_name_pattern,
 		      &a->process_re))
+		return -1;
+	if (get_regex(c, tab, "region_pattern", &a->region_pattern, &a->region_re))
 		return -1;
 	return 0;
 }

@@ -58,6 +58,7 @@
 	X(trace_name_pattern, "string", "critical_path: targets whose name fully matches (POSIX ERE)") \
 	X(max_spans, "integer", "span_count: budget in spans (inclusive)")                      \
 	X(span_name_pattern, "string", "span_count: span names to count, full match (POSIX ERE; default every span)") \
+	X(region_pattern, "string", "span_count, anti_pattern: only GPU spans whose innermost region (NVTX range, Vulkan debug label) fully matches (POSIX ERE)") \
 	X(max_bytes, "integer", "memory_usage: budget in bytes (inclusive)")                    \
 	X(tracking_mode, "string", "memory_usage: \"rss\" (default) or \"allocations\"")       \
 	X(pattern, "string", "anti_pattern: detector name")                                    \

@@ -623,6 +623,10 @@ static int emit_gpu(struct walk *w, struct twalk *t)
 			sb_bool(&b, "renacer.gpu.serialized", true);
 		if (g->flags & RN_GPU_WAITED)
 			sb_bool(&b, "renacer.gpu.waited", true);
+		if (g->region)
+			sb_str(&b, "renacer.gpu.region", g->region);
+		if (g->graph_id)
+			sb_u64(&b, "renacer.gpu.graph_id", g->graph_id);
 		sb_u64(&b, "renacer.gpu.uncertainty_ns", g->uncertainty_ns);
 		if (g->submit_ns)
 			sb_event(&b, "submit", to_unix(g->submit_ns, t->off));

@@ -324,10 +324,29 @@ static void write_gpu(struct writer *w, struct target *t)
 			set(args, "serialized", json_true());
 		if (g->flags & RN_GPU_WAITED)
 			set(args, "waited", json_true());
+		if (g->region)
+			set(args, "region", jstr(g->region));
+		if (g->graph_id)
+			set(args, "graph", ju64(g->graph_id));
+		if (g->graph_node_id)
+			set(args, "graph_node", ju64(g->graph_node_id));
+		if (g->flags & RN_GPU_UNCLOSED)
+			set(args, "unclosed", json_true());
 		set(args, "uncertainty_ns", ju64(g->uncertainty_ns));
-		snprintf(name, sizeof(name), "gpu:%s", g->name ? g->name : "unnamed");
-		slice(w, name, "gpu", t->gpu_pid, tid, g->start_ns,
-		      g->end_ns > g->start_ns ? g->end_ns - g->start_ns : 0, args);
+		{
+			/* Full names, however long (templated C++ kernels): "gpu:<name>",
+			 * "region:<name>", "graph:<id>" as span_count matches them. */
+			size_t cap = strlen(g->name ? g->name : "unnamed") + 16;
+			char *full = rn_xmalloc(cap);
+
+			if (g->name)
+				rn_gpu_span_match_name(g, full, cap);
+			else
+				snprintf(full, cap, "gpu:unnamed");
+			slice(w, full, "gpu", t->gpu_pid, tid, g->start_ns,
+			      g->end_ns > g->start_ns ? g->end_ns - g->start_ns : 0, args);
+			free(full);
+		}
 	}
 }
 

@@ -179,6 +179,14 @@ static json_t *write_gpu(const struct rn_gpu_span *g, bool *failed)
 	    failed);
 	put(o, "bytes", ju64(g->bytes), failed);
 	put(o, "dir", json_integer(g->dir), failed);
+	if (g->region)
+		put(o, "region", jstr_or_null(g->region), failed);
+	if (g->graph_id)
+		put(o, "graph_id", ju64(g->graph_id), failed);
+	if (g->graph_node_id)
+		put(o, "graph_node_id", ju64(g->graph_node_id), failed);
+	if (g->launch_id)
+		put(o, "launch_id", ju64(g->launch_id), failed);
 	return o;
 }
 
@@ -576,7 +584,7 @@ static void read_process(struct reader *rd, json_t *o, struct rn_trace *t, const
 static void read_gpu(struct reader *rd, json_t *o, struct rn_trace *t, const char *where)
 {
 	struct rn_gpu_span g;
-	char *name;
+	char *name, *region;
 	json_t *groups;
 
 	if (!json_is_object(o)) {
@@ -605,12 +613,18 @@ static void read_gpu(struct reader *rd, json_t *o, struct rn_trace *t, const cha
 	}
 	g.bytes = get_u64(rd, o, "bytes", where);
 	g.dir = (enum rn_gpu_dir)get_int(rd, o, "dir", where);
+	region = get_str(rd, o, "region", where, true);
+	g.region = region;
+	g.graph_id = (uint32_t)get_u64(rd, o, "graph_id", where);
+	g.graph_node_id = get_u64(rd, o, "graph_node_id", where);
+	g.launch_id = get_u64(rd, o, "launch_id", where);
 	/* Enumerations index name tables in the exporters: out of range is malformed. */
-	if ((unsigned)g.kind > RN_GPU_SUBMIT || (unsigned)g.dir > RN_GPU_DIR_HTOH)
+	if ((unsigned)g.kind > RN_GPU_GRAPH || (unsigned)g.dir > RN_GPU_DIR_HTOH)
 		bad(rd, "a GPU span of %s has an unknown kind or direction", where);
 	else
 		rn_trace_add_gpu(t, &g);
 	free(name);
+	free(region);
 }
 
 static void read_last(struct reader *rd, json_t *o, struct rn_trace *t, const char *where)

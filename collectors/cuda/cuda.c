@@ -130,6 +130,7 @@ static int cuda_prepare(struct rn_collector *rc, char ***env, size_t *nenv, size
 		c->dir = dir;
 	}
 	set_env(env, nenv, env_cap, RN_CUDA_ENV_INJECTION_PATH, lib);
+	set_env(env, nenv, env_cap, RN_CUDA_ENV_NVTX_INJECTION_PATH, lib);
 	set_env(env, nenv, env_cap, RN_CUDA_ENV_DIR, c->dir);
 	return 0;
 }
@@ -202,6 +203,11 @@ static int cuda_finish(struct rn_collector *rc, struct rn_trace *t)
 			      (unsigned long long)rep.dropped);
 		return -EIO;
 	}
+	if (rep.regions_lost)
+		rn_warn("cuda: %llu NVTX call(s) could not be matched to a region (a pop or end "
+			"without an open range, nesting deeper than the library tracks): work in "
+			"them may be attributed to an enclosing region or to none",
+			(unsigned long long)rep.regions_lost);
 	/* Known loss is recorded as a gap of the trace (verdicts on GPU spans say so), and
 	 * still warned about. */
 	if (rep.truncated) {

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
@@ -302,15 +303,312 @@ static int find_clock(const char *data, size_t len, struct rn_cuda_clock *best, 
 	return 0;
 }
 
+/* One NVTX region of the file (region_begin / region_end records). */
+struct region {
+	uint64_t id;        /* region id, from 1, increasing in file order */
+	uint64_t parent;    /* enclosing region's id, 0 for none */
+	char *name;         /* owned */
+	uint64_t start;     /* CUPTI ns */
+	uint64_t end;       /* CUPTI ns, 0 while no region_end was seen */
+};
+
+/* A launch inside a region: the API call's correlation id and the region's id. */
+struct launch {
+	uint64_t correlation;
+	uint64_t region;
+};
+
+/* A kernel replayed from a graph, gathered to make one span per replay. */
+struct graph_kernel {
+	uint32_t graph;       /* CUPTI graphId */
+	uint64_t correlation; /* the cuGraphLaunch's correlation id */
+	uint64_t start, end;  /* CUPTI ns */
+	uint64_t region;      /* region of the launch, 0 for none */
+};
+
+/* What the region pass gathers from one file; released with regions_release(). */
+struct regions {
+	struct region *r;     /* in id order */
+	size_t n, cap;
+	struct launch *l;     /* sorted by correlation after the pass */
+	size_t nl, capl;
+	struct graph_kernel *g; /* gathered in the span pass */
+	size_t ng, capg;
+	uint64_t last_ts;     /* latest CUPTI time seen in the file, closes open regions */
+};
+
+static void regions_release(struct regions *rs)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		free(rs->r[i].name);
+	free(rs->r);
+	free(rs->l);
+	free(rs->g);
+	memset(rs, 0, sizeof(*rs));
+}
+
+/* Grow `*p` (elements of `size` bytes, `*cap` of them) to hold `n`; false on out-of-memory
+ * or a count past the file's possible size. */
+static bool grow(void *p, size_t *cap, size_t n, size_t size)
+{
+	void **pp = p;
+	size_t c = *cap ? *cap : 64;
+	void *np;
+
+	if (n <= *cap)
+		return true;
+	while (c < n)
+		c *= 2;
+	if (c > ((size_t)1 << 40) / size)
+		return false;
+	np = realloc(*pp, c * size);
+	if (!np)
+		return false;
+	*pp = np;
+	*cap = c;
+	return true;
+}
+
+static int cmp_launch(const void *a, const void *b)
+{
+	const struct launch *x = a, *y = b;
+
+	return x->correlation < y->correlation ? -1 : x->correlation > y->correlation;
+}
+
+static int cmp_graph_kernel(const void *a, const void *b)
+{
+	const struct graph_kernel *x = a, *y = b;
+
+	if (x->graph != y->graph)
+		return x->graph < y->graph ? -1 : 1;
+	return x->correlation < y->correlation ? -1 : x->correlation > y->correlation;
+}
+
+static struct region *region_by_id(const struct regions *rs, uint64_t id)
+{
+	size_t lo = 0, hi = rs->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (rs->r[mid].id == id)
+			return &rs->r[mid];
+		if (rs->r[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Region id of the launch with `correlation`, 0 when it was made outside any region. */
+static uint64_t region_of_launch(const struct regions *rs, uint64_t correlation)
+{
+	struct launch key = { correlation, 0 };
+	const struct launch *l = rs->nl ? bsearch(&key, rs->l, rs->nl, sizeof(key), cmp_launch)
+					: NULL;
+
+	return l ? l->region : 0;
+}
+
+/* Pass 2: regions and launches (they may come after the spans they describe). */
+static int find_regions(const char *data, size_t len, struct regions *rs,
+			struct rn_cuda_load_report *rep)
+{
+	struct cursor c = { data, len, 0, 0 };
+	struct line l;
+
+	while (next_line(&c, &l) == 1) {
+		json_t *o;
+		const char *t;
+		int ret = 0;
+
+		/* Only lines that can be region records are parsed twice. */
+		if (l.no == 1 || (!memmem(l.p, l.len, "\"type\":\"region", 14) &&
+				  !memmem(l.p, l.len, "\"type\":\"launch\"", 15)))
+			continue;
+		o = parse_line(&l, rep);
+		if (!o)
+			return -EBADMSG;
+		t = json_string_value(json_object_get(o, "type"));
+		if (t && !strcmp(t, "region_begin")) {
+			struct region r = { 0 };
+			json_t *name = json_object_get(o, "name");
+
+			if (!get_u64(o, "id", &r.id) || !r.id || !get_u64(o, "parent", &r.parent) ||
+			    !get_u64(o, "start", &r.start) || !json_is_string(name) ||
+			    (rs->n && rs->r[rs->n - 1].id >= r.id)) {
+				report_error(rep, l.no,
+					     "region_begin record lacks a field or has a bad one");
+				ret = -EBADMSG;
+			} else if (!grow(&rs->r, &rs->cap, rs->n + 1, sizeof(*rs->r)) ||
+				   !(r.name = strdup(json_string_value(name)))) {
+				ret = -ENOMEM;
+			} else {
+				rs->r[rs->n++] = r;
+				if (r.start > rs->last_ts)
+					rs->last_ts = r.start;
+			}
+		} else if (t && !strcmp(t, "region_end")) {
+			uint64_t id, end;
+			struct region *r;
+
+			if (!get_u64(o, "id", &id) || !get_u64(o, "end", &end) ||
+			    !(r = region_by_id(rs, id)) || end < r->start) {
+				report_error(rep, l.no, "region_end record lacks a field, names no "
+					     "region or ends before it starts");
+				ret = -EBADMSG;
+			} else {
+				r->end = end;
+				if (end > rs->last_ts)
+					rs->last_ts = end;
+			}
+		} else if (t && !strcmp(t, "region_lost")) {
+			uint64_t n;
+
+			if (!get_u64(o, "count", &n)) {
+				report_error(rep, l.no, "region_lost record lacks \"count\"");
+				ret = -EBADMSG;
+			} else {
+				rep->regions_lost += n;
+			}
+		} else if (t && !strcmp(t, "launch")) {
+			struct launch x;
+
+			if (!get_u64(o, "correlation", &x.correlation) ||
+			    !get_u64(o, "region", &x.region)) {
+				report_error(rep, l.no,
+					     "launch record lacks correlation or region");
+				ret = -EBADMSG;
+			} else if (!grow(&rs->l, &rs->capl, rs->nl + 1, sizeof(*rs->l))) {
+				ret = -ENOMEM;
+			} else {
+				rs->l[rs->nl++] = x;
+			}
+		}
+		json_decref(o);
+		if (ret)
+			return ret;
+	}
+	if (rs->nl)
+		qsort(rs->l, rs->nl, sizeof(*rs->l), cmp_launch);
+	return 0;
+}
+
+/* The optional correlation and graph fields of a span record (format additions: older
+ * files have none) and the region its launch was made in. Returns 0 or -EBADMSG. */
+static int parse_launch(json_t *o, const struct line *l, const struct regions *rs,
+			struct rn_gpu_span *span, struct rn_cuda_load_report *rep)
+{
+	uint64_t corr = 0;
+	const struct region *r;
+
+	if ((json_object_get(o, "correlation") && !get_u64(o, "correlation", &corr)) ||
+	    (json_object_get(o, "graph") && !get_u32(o, "graph", &span->graph_id)) ||
+	    (json_object_get(o, "graph_node") && !get_u64(o, "graph_node", &span->graph_node_id))) {
+		report_error(rep, l->no, "bad correlation, graph or graph_node field");
+		return -EBADMSG;
+	}
+	span->launch_id = corr;
+	r = corr ? region_by_id(rs, region_of_launch(rs, corr)) : NULL;
+	span->region = r ? r->name : NULL;
+	return 0;
+}
+
+/* Map CUPTI times and deliver one derived span (region or graph replay). */
+static int deliver(const struct rn_cuda_clock *clk, bool have_clock, struct rn_gpu_span *span,
+		   uint64_t start, uint64_t end, rn_cuda_span_fn fn, void *ctx,
+		   struct rn_cuda_load_report *rep)
+{
+	struct rn_cuda_span_info info;
+
+	memset(&info, 0, sizeof(info));
+	info.cupti_start_ns = start;
+	info.cupti_end_ns = end;
+	if (!have_clock || !start || rn_cuda_clock_map(clk, start, &span->start_ns) ||
+	    rn_cuda_clock_map(clk, end, &span->end_ns)) {
+		rep->unmapped++;
+		return 0;
+	}
+	span->uncertainty_ns = clk->uncertainty_ns;
+	rep->spans++;
+	return fn(ctx, span, &info);
+}
+
+/* After the span pass: one RN_GPU_REGION span per region, one RN_GPU_GRAPH span per graph
+ * replay (kernels of one graph sharing the launch's correlation id). */
+static int deliver_derived(struct regions *rs, pid_t pid, const struct rn_cuda_clock *clk,
+			   bool have_clock, rn_cuda_span_fn fn, void *ctx,
+			   struct rn_cuda_load_report *rep)
+{
+	struct rn_gpu_span span;
+	int ret;
+
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct region *r = &rs->r[i];
+		const struct region *parent = r->parent ? region_by_id(rs, r->parent) : NULL;
+
+		memset(&span, 0, sizeof(span));
+		span.pid = pid;
+		span.kind = RN_GPU_REGION;
+		span.name = r->name;
+		span.region = parent ? parent->name : NULL;
+		if (!r->end)
+			span.flags |= RN_GPU_UNCLOSED;
+		rep->regions++;
+		ret = deliver(clk, have_clock, &span, r->start,
+			      r->end ? r->end : rs->last_ts > r->start ? rs->last_ts : r->start, fn,
+			      ctx, rep);
+		if (ret < 0)
+			return ret;
+	}
+	if (rs->ng)
+		qsort(rs->g, rs->ng, sizeof(*rs->g), cmp_graph_kernel);
+	for (size_t i = 0; i < rs->ng;) {
+		size_t j = i;
+		uint64_t start = rs->g[i].start, end = rs->g[i].end;
+		char name[32];
+		const struct region *r;
+
+		while (j < rs->ng && rs->g[j].graph == rs->g[i].graph &&
+		       rs->g[j].correlation == rs->g[i].correlation) {
+			if (rs->g[j].start < start)
+				start = rs->g[j].start;
+			if (rs->g[j].end > end)
+				end = rs->g[j].end;
+			j++;
+		}
+		memset(&span, 0, sizeof(span));
+		snprintf(name, sizeof(name), "graph:%u", (unsigned)rs->g[i].graph);
+		r = rs->g[i].region ? region_by_id(rs, rs->g[i].region) : NULL;
+		span.pid = pid;
+		span.kind = RN_GPU_GRAPH;
+		span.name = name;
+		span.region = r ? r->name : NULL;
+		span.graph_id = rs->g[i].graph;
+		span.launch_id = rs->g[i].correlation;
+		rep->graph_replays++;
+		ret = deliver(clk, have_clock, &span, start, end, fn, ctx, rep);
+		if (ret < 0)
+			return ret;
+		i = j;
+	}
+	return 0;
+}
+
 int rn_cuda_load(const char *data, size_t len, rn_cuda_span_fn fn, void *ctx,
 		 struct rn_cuda_load_report *rep)
 {
 	struct cursor c = { data, len, 0, 0 };
 	struct rn_cuda_clock clk = { 0, 0 };
+	struct regions rs;
 	bool have_clock;
 	struct line l;
 	pid_t pid = 0;
 	int r, ret;
+
+	memset(&rs, 0, sizeof(rs));
 
 	r = next_line(&c, &l);
 	if (r != 1) {
@@ -326,6 +624,9 @@ int rn_cuda_load(const char *data, size_t len, rn_cuda_span_fn fn, void *ctx,
 	ret = find_clock(data, len, &clk, &have_clock, rep);
 	if (ret)
 		return ret;
+	ret = find_regions(data, len, &rs, rep);
+	if (ret)
+		goto out;
 	rep->files++;
 	while ((r = next_line(&c, &l)) == 1) {
 		struct rn_cuda_span_info info;
@@ -334,12 +635,12 @@ int rn_cuda_load(const char *data, size_t len, rn_cuda_span_fn fn, void *ctx,
 		json_t *o = parse_line(&l, rep);
 
 		if (!o)
-			return -EBADMSG;
+			{ ret = -EBADMSG; goto out; }
 		type = json_string_value(json_object_get(o, "type"));
 		if (!type) {
 			json_decref(o);
 			report_error(rep, l.no, "record without a string \"type\"");
-			return -EBADMSG;
+			{ ret = -EBADMSG; goto out; }
 		}
 		if (!strcmp(type, "dropped")) {
 			uint64_t n;
@@ -347,7 +648,8 @@ int rn_cuda_load(const char *data, size_t len, rn_cuda_span_fn fn, void *ctx,
 			if (!get_u64(o, "count", &n)) {
 				json_decref(o);
 				report_error(rep, l.no, "dropped record lacks \"count\"");
-				return -EBADMSG;
+				ret = -EBADMSG;
+				goto out;
 			}
 			rep->dropped += n;
 		} else if (!strcmp(type, "error")) {
@@ -363,13 +665,18 @@ int rn_cuda_load(const char *data, size_t len, rn_cuda_span_fn fn, void *ctx,
 			ret = parse_span(o, type, &l, &span, &info, rep);
 			if (ret) {
 				json_decref(o);
-				return ret;
+				goto out;
+			}
+			ret = parse_launch(o, &l, &rs, &span, rep);
+			if (ret) {
+				json_decref(o);
+				goto out;
 			}
 			if (info.cupti_end_ns < info.cupti_start_ns) {
 				/* `type` points into `o`: report before releasing it. */
 				report_error(rep, l.no, "%s record ends before it starts", type);
 				json_decref(o);
-				return -EBADMSG;
+				{ ret = -EBADMSG; goto out; }
 			}
 			if (!have_clock || !info.cupti_start_ns ||
 			    rn_cuda_clock_map(&clk, info.cupti_start_ns, &span.start_ns) ||
@@ -377,17 +684,33 @@ int rn_cuda_load(const char *data, size_t len, rn_cuda_span_fn fn, void *ctx,
 				rep->unmapped++;
 			} else {
 				span.uncertainty_ns = clk.uncertainty_ns;
+				if (info.cupti_end_ns > rs.last_ts)
+					rs.last_ts = info.cupti_end_ns;
 				ret = fn(ctx, &span, &info);
 				if (ret < 0) {
 					json_decref(o);
-					return ret;
+					goto out;
 				}
 				rep->spans++;
+				if (span.graph_id && span.kind == RN_GPU_DISPATCH) {
+					if (!grow(&rs.g, &rs.capg, rs.ng + 1, sizeof(*rs.g))) {
+						json_decref(o);
+						ret = -ENOMEM;
+						goto out;
+					}
+					rs.g[rs.ng++] = (struct graph_kernel){
+						span.graph_id, span.launch_id, info.cupti_start_ns,
+						info.cupti_end_ns,
+						region_of_launch(&rs, span.launch_id) };
+				}
 			}
 		}
 		json_decref(o);
 	}
 	if (r == 2)
 		rep->truncated++;
-	return 0;
+	ret = deliver_derived(&rs, pid, &clk, have_clock, fn, ctx, rep);
+out:
+	regions_release(&rs);
+	return ret < 0 ? ret : 0;
 }

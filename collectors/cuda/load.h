@@ -14,6 +14,20 @@
  *    "stream":T,"start":NS,"end":NS}                                     CUPTI_ACTIVITY_KIND_MEMCPY
  *   {"type":"memset","bytes":B,"device":D,"stream":T,"start":NS,"end":NS}  CUPTI_ACTIVITY_KIND_MEMSET
  *   {"type":"dropped","count":N}                                         cuptiActivityGetNumDroppedRecords
+ *   {"type":"region_begin","id":I,"parent":P,"name":S,"tid":T,"start":NS} an NVTX range opened
+ *   {"type":"region_end","id":I,"end":NS}                                 ... and closed
+ *   {"type":"launch","correlation":K,"region":I}                         a launch inside region I
+ *   {"type":"region_lost","count":N}                                     unbalanced NVTX calls
+ *
+ * Kernel records also carry "graph" and "graph_node" (CUPTI graphId/graphNodeId, 0 when not
+ * replayed from a graph); memcpy and memset records carry "correlation", "graph" and
+ * "graph_node". These fields are optional for the reader (files of the first release lack
+ * them). Region ids increase in file order; a launch's region is joined with the span whose
+ * correlation id it names, so a kernel is attributed to the innermost region open on the
+ * launching thread at the launch, whenever the kernel ran. The reader delivers, after the
+ * file's kernels and copies, one RN_GPU_REGION span per region (an unclosed one ends at the
+ * file's latest time and is flagged RN_GPU_UNCLOSED) and one RN_GPU_GRAPH span per graph
+ * replay named "graph:<graphId>" (the kernels of one graph with one launch correlation id).
  *   {"type":"error","what":S}                                            the library stopped tracing
  *
  * Times are CUPTI timestamps (ns, the CUPTI Activity API's clock); the reader maps them to
@@ -58,6 +72,10 @@ struct rn_cuda_load_report {
 	size_t truncated;        /* files whose last line was cut short */
 	size_t unmapped;         /* spans dropped: no clock record, zero times, or out of range */
 	uint64_t dropped;        /* records CUPTI reported as dropped (buffers full) */
+	size_t regions;          /* NVTX region spans delivered or unmapped */
+	uint64_t regions_lost;   /* NVTX pops/ends without an open region, pushes past the
+				  * library's depth, lines that did not fit (region_lost) */
+	size_t graph_replays;    /* graph replay spans delivered or unmapped */
 	size_t error_line;       /* 1-based line of the error when rn_cuda_load() failed */
 	char error[160];         /* what was wrong, NUL-terminated, when it failed */
 	char stopped[160];       /* the last "error" record's text, "" if none */
@@ -68,9 +86,11 @@ void rn_cuda_load_report_init(struct rn_cuda_load_report *rep);
 
 /*
  * Called once per mapped span. `span` (borrowed, valid during the call) has pid, kind
- * (RN_GPU_DISPATCH for kernels, RN_GPU_COPY for memcpy/memset), name (without "gpu:"), times
- * on CLOCK_MONOTONIC, uncertainty, groups (grid dims), bytes and dir; queue_family carries the
- * CUDA stream id. Return 0 to go on, negative to stop loading with that code.
+ * (RN_GPU_DISPATCH for kernels, RN_GPU_COPY for memcpy/memset, RN_GPU_REGION for NVTX
+ * ranges, RN_GPU_GRAPH for graph replays), name (without "gpu:"), region (borrowed, or NULL),
+ * graph_id, graph_node_id, launch_id (correlation id), times on CLOCK_MONOTONIC,
+ * uncertainty, groups (grid dims), bytes and dir; queue_family carries the CUDA stream id.
+ * Return 0 to go on, negative to stop loading with that code.
  */
 typedef int (*rn_cuda_span_fn)(void *ctx, const struct rn_gpu_span *span,
 			       const struct rn_cuda_span_info *info);

@@ -214,6 +214,7 @@ static int pass_spans(struct file *f, const void *data, size_t len, rn_vk_span_f
 		span.kind = (enum rn_gpu_kind)s->kind;
 		span.flags = s->flags & (RN_GPU_INDIRECT | RN_GPU_SERIALIZED | RN_GPU_WAITED);
 		span.name = rec.u.span.name;
+		span.region = rec.u.span.region[0] ? rec.u.span.region : NULL;
 		span.queue_family = s->queue_family;
 		span.start_ns = start;
 		span.end_ns = start + (uint64_t)(dur + 0.5);

@@ -251,6 +251,9 @@ static int decode_payload(uint16_t type, struct cursor *c, struct rn_vk_record *
 		s->bytes = get_u64(c);
 		s->submit_seq = get_u64(c);
 		get_str(c, s->name);
+		s->region[0] = 0;
+		if (c->left >= 2) /* appended field: files of the first release lack it */
+			get_str(c, s->region);
 		if (s->kind >= RN_VK_KIND_COUNT || s->dir >= RN_VK_DIR_COUNT)
 			return -RN_VK_EMALFORMED;
 		break;
@@ -422,6 +425,7 @@ size_t rn_vk_record_encode(const struct rn_vk_record *rec, uint8_t *out, size_t 
 		put_le(&w, s->bytes, 8);
 		put_le(&w, s->submit_seq, 8);
 		put_str(&w, s->name);
+		put_str(&w, s->region);
 		break;
 	}
 	case RN_VK_REC_STATS: {

@@ -128,7 +128,8 @@ enum rn_vk_span_kind {
 	RN_VK_KIND_RENDER_PASS = 2,
 	RN_VK_KIND_CMDBUF = 3,
 	RN_VK_KIND_SUBMIT = 4,
-	RN_VK_KIND_COUNT = 5, /* first invalid value */
+	RN_VK_KIND_REGION = 5, /* a debug-utils label range (dispatch mode), = RN_GPU_REGION */
+	RN_VK_KIND_COUNT = 6, /* first invalid value */
 };
 
 /* Copy directions on the wire (same values as enum rn_gpu_dir in trace.h). */
@@ -158,6 +159,9 @@ struct rn_vk_rec_span {
 	uint64_t bytes;          /* bytes moved by a copy, 0 otherwise */
 	uint64_t submit_seq;     /* per-device submit batch number, from 1 */
 	char name[RN_VK_NAME_MAX]; /* span name, NUL-terminated */
+	char region[RN_VK_NAME_MAX]; /* innermost debug-utils label open where the work was
+				      * recorded (for a REGION span: the label around it), ""
+				      * for none; appended field, "" when a file lacks it */
 };
 
 /* STATS record: what the layer could not time. Counters only ever grow; the last STATS record

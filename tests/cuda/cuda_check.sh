@@ -5,7 +5,9 @@
 # Exits 77 (skip) without an NVIDIA GPU.
 set -u
 set -f # patterns below must not glob
-build=$1
+# Absolute: the config written below lives in a temporary directory, and renacer resolves a
+# relative command against the config's directory.
+build=$(cd "$1" && pwd) || exit 1
 renacer=$build/renacer
 target=$build/targets/cuda_kernels
 if [ ! -e /dev/nvidia0 ] && ! nvidia-smi -L >/dev/null 2>&1; then

@@ -33,6 +33,7 @@ struct seen {
 	struct rn_gpu_span span[8];
 	struct rn_cuda_span_info info[8];
 	char names[8][64];
+	char regions[8][64];
 };
 
 static int collect(void *ctx, const struct rn_gpu_span *span,
@@ -45,6 +46,10 @@ static int collect(void *ctx, const struct rn_gpu_span *span,
 		s->info[s->n] = *info;
 		strncpy(s->names[s->n], span->name, sizeof(s->names[0]) - 1);
 		s->span[s->n].name = s->names[s->n];
+		if (span->region) {
+			strncpy(s->regions[s->n], span->region, sizeof(s->regions[0]) - 1);
+			s->span[s->n].region = s->regions[s->n];
+		}
 	}
 	s->n++;
 	return 0;
@@ -89,6 +94,93 @@ static void test_cuda_load_spans(void **state)
 	assert_int_equal(s.span[1].start_ns, 12000);
 	assert_string_equal(s.span[2].name, "memset");
 	assert_int_equal(s.span[2].bytes, 64);
+}
+
+/* NVTX regions: launches joined with kernels by correlation id (records in any order),
+ * nesting, an unclosed region, a graph replay as one span, and the unbalanced counter. */
+static void test_cuda_load_regions_and_graphs(void **state)
+{
+	const char *f = HEADER CLOCK_TIGHT
+		"{\"type\":\"region_begin\",\"id\":1,\"parent\":0,\"name\":\"main\",\"tid\":9,"
+		"\"start\":1000}\n"
+		"{\"type\":\"kernel\",\"name\":\"k_in\",\"device\":0,\"context\":1,\"stream\":7,"
+		"\"correlation\":5,\"start\":3000,\"end\":4000,\"grid\":[1,1,1],\"block\":[1,1,1],"
+		"\"registers\":1,\"static_shared\":0,\"dynamic_shared\":0,\"graph\":0,"
+		"\"graph_node\":0}\n"
+		"{\"type\":\"kernel\",\"name\":\"k_main\",\"device\":0,\"context\":1,\"stream\":7,"
+		"\"correlation\":6,\"start\":5000,\"end\":6000,\"grid\":[1,1,1],\"block\":[1,1,1],"
+		"\"registers\":1,\"static_shared\":0,\"dynamic_shared\":0}\n"
+		"{\"type\":\"memset\",\"bytes\":64,\"device\":0,\"stream\":7,\"start\":6100,"
+		"\"end\":6200,\"correlation\":7,\"graph\":0,\"graph_node\":0}\n"
+		"{\"type\":\"kernel\",\"name\":\"g1\",\"device\":0,\"context\":1,\"stream\":7,"
+		"\"correlation\":8,\"start\":7000,\"end\":7500,\"grid\":[1,1,1],\"block\":[1,1,1],"
+		"\"registers\":1,\"static_shared\":0,\"dynamic_shared\":0,\"graph\":3,"
+		"\"graph_node\":11}\n"
+		"{\"type\":\"kernel\",\"name\":\"g2\",\"device\":0,\"context\":1,\"stream\":7,"
+		"\"correlation\":8,\"start\":7600,\"end\":8000,\"grid\":[1,1,1],\"block\":[1,1,1],"
+		"\"registers\":1,\"static_shared\":0,\"dynamic_shared\":0,\"graph\":3,"
+		"\"graph_node\":12}\n"
+		"{\"type\":\"region_begin\",\"id\":2,\"parent\":1,\"name\":\"inner\",\"tid\":9,"
+		"\"start\":2000}\n"
+		"{\"type\":\"launch\",\"correlation\":5,\"region\":2}\n"
+		"{\"type\":\"region_end\",\"id\":2,\"end\":2500}\n"
+		"{\"type\":\"launch\",\"correlation\":6,\"region\":1}\n"
+		"{\"type\":\"launch\",\"correlation\":8,\"region\":1}\n"
+		"{\"type\":\"region_lost\",\"count\":2}\n";
+	struct rn_cuda_load_report rep;
+	struct seen s;
+
+	(void)state;
+	assert_int_equal(load(f, &s, &rep), 0);
+	/* 4 kernels + 1 memset, then 2 regions and 1 graph replay */
+	assert_int_equal(s.n, 8);
+	assert_int_equal(rep.spans, 8);
+	assert_int_equal(rep.regions, 2);
+	assert_int_equal(rep.graph_replays, 1);
+	assert_int_equal(rep.regions_lost, 2);
+	assert_string_equal(s.span[0].name, "k_in");
+	assert_string_equal(s.span[0].region, "inner");
+	assert_int_equal(s.span[0].launch_id, 5);
+	assert_string_equal(s.span[1].region, "main");
+	assert_null(s.span[2].region); /* the memset was launched outside any region */
+	assert_int_equal(s.span[3].graph_id, 3);
+	assert_int_equal(s.span[3].graph_node_id, 11);
+	assert_string_equal(s.span[3].region, "main");
+	assert_int_equal(s.span[5].kind, RN_GPU_REGION);
+	assert_string_equal(s.span[5].name, "main");
+	assert_null(s.span[5].region);
+	/* never closed: ends at the file's latest time (8000), flagged */
+	assert_true(s.span[5].flags & RN_GPU_UNCLOSED);
+	assert_int_equal(s.span[5].start_ns, 3000);
+	assert_int_equal(s.span[5].end_ns, 10000);
+	assert_int_equal(s.span[6].kind, RN_GPU_REGION);
+	assert_string_equal(s.span[6].name, "inner");
+	assert_string_equal(s.span[6].region, "main");
+	assert_false(s.span[6].flags & RN_GPU_UNCLOSED);
+	assert_int_equal(s.span[6].end_ns - s.span[6].start_ns, 500);
+	assert_int_equal(s.span[7].kind, RN_GPU_GRAPH);
+	assert_string_equal(s.span[7].name, "graph:3");
+	assert_string_equal(s.span[7].region, "main");
+	assert_int_equal(s.span[7].start_ns, 9000);
+	assert_int_equal(s.span[7].end_ns, 10000);
+}
+
+/* A region_end naming no region, and one ending before it starts, are malformed. */
+static void test_cuda_load_bad_regions(void **state)
+{
+	struct rn_cuda_load_report rep;
+	struct seen s;
+
+	(void)state;
+	assert_int_equal(load(HEADER CLOCK_TIGHT "{\"type\":\"region_end\",\"id\":4,\"end\":9}\n",
+			      &s, &rep), -EBADMSG);
+	assert_int_equal(rep.error_line, 3);
+	assert_int_equal(load(HEADER CLOCK_TIGHT
+			      "{\"type\":\"region_begin\",\"id\":1,\"parent\":0,\"name\":\"a\","
+			      "\"tid\":1,\"start\":50}\n"
+			      "{\"type\":\"region_end\",\"id\":1,\"end\":9}\n", &s, &rep),
+			 -EBADMSG);
+	assert_int_equal(rep.error_line, 4);
 }
 
 static void test_cuda_load_without_clock_is_unmapped(void **state)
@@ -276,6 +368,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cuda_load_spans),
+		cmocka_unit_test(test_cuda_load_regions_and_graphs),
+		cmocka_unit_test(test_cuda_load_bad_regions),
 		cmocka_unit_test(test_cuda_load_without_clock_is_unmapped),
 		cmocka_unit_test(test_cuda_load_dropped_and_error),
 		cmocka_unit_test(test_cuda_load_truncated_everywhere),

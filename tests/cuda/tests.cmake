@@ -2,7 +2,15 @@
 # tests/CMakeLists.txt and need no toolkit. The target program cuda_kernels is built with nvcc
 # only when the collector is built and nvcc is found; the integration test that runs it under
 # `renacer check` exits 77 (skip) without a GPU.
+# Without the toolkit the GPU tests are still listed, as skips that say why.
+function(rn_cuda_skip_tests reason)
+	foreach(t cuda.check_counts cuda.regions cuda.torch_regions)
+		add_test(NAME ${t} COMMAND sh -c "echo '${reason}: skipped'; exit 77")
+		set_tests_properties(${t} PROPERTIES LABELS integration SKIP_RETURN_CODE 77)
+	endforeach()
+endfunction()
 if(NOT RN_CUDA_BUILT)
+	rn_cuda_skip_tests("CUDA collector not built (no cupti.h and libcupti)")
 	return()
 endif()
 get_filename_component(_rn_cupti_lib_dir ${RN_CUPTI_LIBRARY} DIRECTORY)
@@ -10,6 +18,7 @@ find_program(RN_NVCC nvcc HINTS ENV CUDA_HOME PATHS ${_rn_cupti_lib_dir}/../bin
 	/usr/local/cuda/bin PATH_SUFFIXES bin)
 if(NOT RN_NVCC)
 	message(STATUS "nvcc not found: the CUDA target program is not built")
+	rn_cuda_skip_tests("nvcc not found: the CUDA target programs are not built")
 	return()
 endif()
 
@@ -25,3 +34,27 @@ add_test(NAME cuda.check_counts
 	COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cuda_check.sh ${CMAKE_BINARY_DIR})
 set_tests_properties(cuda.check_counts PROPERTIES LABELS integration SKIP_RETURN_CODE 77
 	TIMEOUT 300)
+
+# NVTX regions and graphs (cuda_regions.cu): exact per-region counts under renacer check.
+set(RN_CUDA_REGIONS_TARGET ${CMAKE_BINARY_DIR}/targets/cuda_regions)
+add_custom_command(OUTPUT ${RN_CUDA_REGIONS_TARGET}
+	COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/targets
+	COMMAND ${RN_NVCC} -O2 -o ${RN_CUDA_REGIONS_TARGET} ${CMAKE_CURRENT_LIST_DIR}/cuda_regions.cu
+	DEPENDS ${CMAKE_CURRENT_LIST_DIR}/cuda_regions.cu
+	COMMENT "Building cuda_regions with nvcc" VERBATIM)
+add_custom_target(target_cuda_regions ALL DEPENDS ${RN_CUDA_REGIONS_TARGET})
+add_test(NAME cuda.regions
+	COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cuda_regions.sh ${CMAKE_BINARY_DIR})
+set_tests_properties(cuda.regions PROPERTIES LABELS integration SKIP_RETURN_CODE 77
+	TIMEOUT 300)
+
+# PyTorch: the kernels of a torch.cuda.nvtx.range region against torch.profiler's count of
+# the same range. Skips (77) without a GPU or without torch.
+find_program(RN_PYTHON3 python3)
+if(RN_PYTHON3)
+	add_test(NAME cuda.torch_regions
+		COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/torch_regions.sh ${CMAKE_BINARY_DIR}
+			${RN_PYTHON3})
+	set_tests_properties(cuda.torch_regions PROPERTIES LABELS integration
+		SKIP_RETURN_CODE 77 TIMEOUT 600)
+endif()

@@ -19,11 +19,14 @@
  *
  *   submit 1: cb_a; vkWaitForFences
  *   submit 2: cb_a again, unchanged (re-submission); vkQueueWaitIdle
- *   submit 3: cb_b, then cb_a re-recorded, in one batch; vkDeviceWaitIdle
+ *   submit 3: cb_b, then cb_a re-recorded, in one batch, inside the queue label "frame3"
+ *             (vkQueueBeginDebugUtilsLabelEXT); vkDeviceWaitIdle
  *
  * Totals: 4 primary command buffer executions, 16 timed dispatches, 10 timed copies,
- * 3 submit batches, 1 secondary recording. The result is checked on the host (staging[i] must
- * be 64 * i) so a layer that broke the work would fail the program.
+ * 3 submit batches, 1 secondary recording. Regions (innermost label, command buffer labels
+ * inside queue labels): in dispatch mode 8 spans of submit 3 lie in "frame3" outside any
+ * command buffer label (3 dispatches, 3 copies, 2 command buffers). The result is checked on
+ * the host (staging[i] must be 64 * i) so a layer that broke the work would fail the program.
  *
  * Usage: vk_compute [--validation]
  *   --validation  enable VK_LAYER_KHRONOS_validation and a debug messenger; any error message
@@ -52,6 +55,8 @@ static PFN_vkSetDebugUtilsObjectNameEXT set_name;
 static PFN_vkCmdBeginDebugUtilsLabelEXT begin_label;
 static PFN_vkCmdEndDebugUtilsLabelEXT end_label;
 static PFN_vkCmdInsertDebugUtilsLabelEXT insert_label;
+static PFN_vkQueueBeginDebugUtilsLabelEXT queue_begin_label;
+static PFN_vkQueueEndDebugUtilsLabelEXT queue_end_label;
 
 #define CHECK(call)                                                                          \
 	do {                                                                                 \
@@ -169,7 +174,12 @@ static void make_instance(struct ctx *c, bool validation)
 		c->instance, "vkCmdEndDebugUtilsLabelEXT");
 	insert_label = (PFN_vkCmdInsertDebugUtilsLabelEXT)vkGetInstanceProcAddr(
 		c->instance, "vkCmdInsertDebugUtilsLabelEXT");
-	if (!set_name || !begin_label || !end_label || !insert_label) {
+	queue_begin_label = (PFN_vkQueueBeginDebugUtilsLabelEXT)vkGetInstanceProcAddr(
+		c->instance, "vkQueueBeginDebugUtilsLabelEXT");
+	queue_end_label = (PFN_vkQueueEndDebugUtilsLabelEXT)vkGetInstanceProcAddr(
+		c->instance, "vkQueueEndDebugUtilsLabelEXT");
+	if (!set_name || !begin_label || !end_label || !insert_label || !queue_begin_label ||
+	    !queue_end_label) {
 		fprintf(stderr, "vk_compute: VK_EXT_debug_utils functions missing\n");
 		exit(1);
 	}
@@ -574,7 +584,14 @@ int main(int argc, char **argv)
 	record_a(&c);
 	both[0] = c.cb_b;
 	both[1] = c.cb_a;
-	submit(&c, both, 2, VK_NULL_HANDLE); /* data 32i, then staging -> 64i */
+	{
+		VkDebugUtilsLabelEXT ql = { .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT,
+					    .pLabelName = "frame3" };
+
+		queue_begin_label(c.queue, &ql);
+		submit(&c, both, 2, VK_NULL_HANDLE); /* data 32i, then staging -> 64i */
+		queue_end_label(c.queue);
+	}
 	CHECK(vkDeviceWaitIdle(c.device));
 
 	for (uint32_t i = 0; i < N; i++)

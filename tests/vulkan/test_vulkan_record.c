@@ -210,7 +210,8 @@ static void test_record_rejects_malformed(void **state)
 	rec.type = RN_VK_REC_SPAN;
 	rec.u.span.device = 1;
 	add(&f, &rec);
-	f.data[f.len - 2 - 80 + 4] = 77; /* kind byte of the last span's payload */
+	/* kind byte of the last span's payload: before the empty name and region strings */
+	f.data[f.len - 2 - 2 - 80 + 4] = 77;
 	assert_int_equal(rn_vk_reader_init(&r, f.data, f.len), 0);
 	{
 		int ret;

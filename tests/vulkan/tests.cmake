@@ -123,3 +123,15 @@ foreach(cfg "cmdbuf;cmdbuf" "submit;submit" "dispatch;dispatch" "dispatch_stream
 endforeach()
 
 include(${CMAKE_SOURCE_DIR}/tests/bench/vulkan/bench.cmake OPTIONAL)
+
+# Debug-utils labels as regions: per-label counts under `renacer check` (dispatch mode).
+add_test(NAME vulkan.regions
+	COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/vk_regions.sh ${CMAKE_BINARY_DIR})
+set_tests_properties(vulkan.regions PROPERTIES LABELS "vulkan;integration"
+	SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# renacer trace --collectors vulkan: per-dispatch lines, the -c GPU table, JSON.
+add_test(NAME vulkan.trace
+	COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/vk_trace.sh ${CMAKE_BINARY_DIR})
+set_tests_properties(vulkan.trace PROPERTIES LABELS "vulkan;integration"
+	SKIP_RETURN_CODE 77 TIMEOUT 300)

@@ -83,7 +83,8 @@ static size_t count_name(const struct spans *sp, enum rn_gpu_kind kind, const ch
 static const struct span *find_name(const struct spans *sp, const char *name)
 {
 	for (size_t i = 0; i < sp->n; i++)
-		if (!strcmp(sp->v[i].s.name, name) && sp->v[i].s.kind != RN_GPU_CMDBUF)
+		if (!strcmp(sp->v[i].s.name, name) && sp->v[i].s.kind != RN_GPU_CMDBUF &&
+		    sp->v[i].s.kind != RN_GPU_REGION)
 			return &sp->v[i];
 	return NULL;
 }
@@ -259,8 +260,9 @@ static void check_submit(const struct spans *sp)
 
 static void summary(const struct spans *sp, const struct rn_vk_load_report *rep)
 {
-	static const char *kinds[] = { "dispatch", "copy", "render_pass", "cmdbuf", "submit" };
-	uint64_t total[5] = { 0 }, n[5] = { 0 }, max_unc = 0, lat = 0, nlat = 0;
+	static const char *kinds[] = { "dispatch", "copy", "render_pass", "cmdbuf", "submit",
+				       "region" };
+	uint64_t total[6] = { 0 }, n[6] = { 0 }, max_unc = 0, lat = 0, nlat = 0;
 
 	for (size_t i = 0; i < sp->n; i++) {
 		const struct rn_gpu_span *s = &sp->v[i].s;
@@ -274,7 +276,7 @@ static void summary(const struct spans *sp, const struct rn_vk_load_report *rep)
 			nlat++;
 		}
 	}
-	for (int k = 0; k < 5; k++)
+	for (int k = 0; k < 6; k++)
 		if (n[k])
 			printf("  %-8s %3" PRIu64 " spans, mean %.1f us\n", kinds[k], n[k],
 			       (double)total[k] / (double)n[k] / 1e3);

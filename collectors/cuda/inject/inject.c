@@ -11,12 +11,25 @@
  * flushes everything at exit (atexit -> cuptiActivityFlushAll). Buffers are completed on
  * CUPTI's own thread, so the program never waits on the file.
  *
+ * NVTX ranges (regions): the runner also points NVTX_INJECTION64_PATH at this library. The
+ * program's first NVTX call loads it and calls InitializeInjectionNvtx2(), which subscribes
+ * to CUPTI's NVTX callback domain (push/pop, start/end, their domain forms) and to the driver
+ * API callbacks of work-launching calls (cuLaunch*, cuGraphLaunch*, cuMemcpy*, cuMemset*:
+ * the runtime's launches go through them), then hands NVTX over to CUPTI's own
+ * InitializeInjectionNvtx2 so CUPTI sees the calls. Each thread keeps a stack of its open
+ * regions; a launch made while the stack is not empty is written as a "launch" record
+ * mapping its correlation id to the innermost region, which the runner joins with the
+ * kernel, memcpy and memset records (their correlationId). Region and launch records go
+ * through a buffer flushed with the activity buffers and at exit, so a launch costs a
+ * callback and a formatted append, not a write(2).
+ *
  * It runs inside someone else's process: it never exits, never prints unless
  * RENACER_CUDA_DEBUG is non-empty, and turns failures into an "error" record (the runner
  * then fails the run rather than judging partial data) or into silence when it cannot even
  * open its file.
  */
 #include <cupti.h>
+#include <generated_nvtx_meta.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -35,13 +48,31 @@
 #define EXPORT __attribute__((visibility("default")))
 
 #define RECORD_FORMAT "renacer-cuda" /* load.h RN_CUDA_FORMAT */
-#define RECORD_VERSION 1             /* load.h RN_CUDA_VERSION */
+#define RECORD_VERSION 1             /* load.h RN_CUDA_VERSION (records were only added) */
 #define BUFFER_BYTES ((size_t)4 << 20)  /* one CUPTI activity buffer */
 #define BUFFER_ALIGN 8                  /* CUPTI requires 8-byte aligned buffers */
 #define LINE_BYTES 8192                 /* longest line written (names are cut to fit) */
 #define NAME_BYTES 4096                 /* longest escaped kernel name kept */
 #define CLOCK_SAMPLES 16                /* readings per calibration; the tightest is kept */
 #define DEFAULT_FLUSH_MS 500
+#define REGION_DEPTH 64                 /* open regions tracked per thread */
+#define REGION_NAME_BYTES 512           /* longest escaped region name kept */
+#define RBUF_BYTES ((size_t)64 << 10)   /* region/launch record buffer */
+#define OPEN_RANGES 1024                /* start/end ranges open at once, process-wide */
+
+/* One open region of a thread's stack. */
+struct open_region {
+	uint64_t id;       /* region id (from 1, process-wide) */
+	uint64_t range_id; /* nvtxRangeId_t of a start/end range, 0 for push/pop */
+	bool start_end;    /* opened by nvtxRangeStartA/Ex or nvtxDomainRangeStartEx */
+};
+
+/* An open start/end range: start/end ranges may end on another thread. */
+struct open_range {
+	uint64_t range_id; /* nvtxRangeId_t, 0 = free slot */
+	uint64_t region;   /* its region id */
+	bool ended;        /* ended (on another thread): its owner drops it at its next call */
+};
 
 /* __cxa_demangle from libstdc++ when the process has it. */
 typedef char *(*demangle_fn)(const char *mangled, char *buf, size_t *len, int *status);
@@ -51,7 +82,27 @@ static int record_fd = -1;        /* the record file; -1 = not recording */
 static bool debug;                /* RENACER_CUDA_DEBUG set */
 static demangle_fn demangle;      /* NULL: names stay mangled */
 
+static pthread_mutex_t rbuf_lock = PTHREAD_MUTEX_INITIALIZER;
+static char rbuf[RBUF_BYTES];     /* buffered region/launch lines, under rbuf_lock */
+static size_t rbuf_len;
+static uint64_t next_region_id;   /* last region id given out, under rbuf_lock */
+static uint64_t unbalanced;       /* pops/ends without an open region, pushes past
+				   * REGION_DEPTH, start/end ranges past OPEN_RANGES */
+static struct open_range open_ranges[OPEN_RANGES]; /* under rbuf_lock */
+static CUpti_SubscriberHandle subscriber;
+static bool nvtx_on;              /* NVTX callbacks subscribed */
+
+/* This thread's open regions, innermost last; `top` is its innermost region id (0: none),
+ * read on every launch without a lock. */
+static __thread struct open_region stack[REGION_DEPTH];
+static __thread unsigned depth;   /* entries used (may exceed REGION_DEPTH: counted only) */
+static __thread uint64_t top;
+static __thread unsigned start_ends; /* start/end entries on this thread's stack */
+static __thread uint32_t last_correlation; /* of this thread's last launch record */
+static __thread uint64_t last_region;      /* ... and its region */
+
 EXPORT int InitializeInjection(void);
+EXPORT int InitializeInjectionNvtx2(const void *get_export_table);
 
 static void dbg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -108,6 +159,43 @@ static void emitf(const char *fmt, ...)
 	/* A line that did not fit would be cut without its newline: drop it instead. */
 	if (n > 0 && (size_t)n < sizeof(line))
 		emit(line, (size_t)n);
+}
+
+/* Write the buffered region/launch lines; rbuf_lock held. */
+static void rbuf_flush_locked(void)
+{
+	if (rbuf_len)
+		emit(rbuf, rbuf_len);
+	rbuf_len = 0;
+}
+
+static void rbuf_flush(void)
+{
+	pthread_mutex_lock(&rbuf_lock);
+	rbuf_flush_locked();
+	pthread_mutex_unlock(&rbuf_lock);
+}
+
+/* Append one formatted line to the buffer; rbuf_lock held. A line that cannot fit even an
+ * empty buffer is dropped and counted. */
+static void rbuf_addf_locked(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void rbuf_addf_locked(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (int tries = 0; tries < 2; tries++) {
+		va_start(ap, fmt);
+		n = vsnprintf(rbuf + rbuf_len, sizeof(rbuf) - rbuf_len, fmt, ap);
+		va_end(ap);
+		if (n >= 0 && (size_t)n < sizeof(rbuf) - rbuf_len) {
+			rbuf_len += (size_t)n;
+			return;
+		}
+		rbuf_flush_locked();
+	}
+	unbalanced++;
 }
 
 /* `s` as the body of a JSON string into `out` (NUL-terminated, cut at a character boundary
@@ -225,11 +313,12 @@ static void emit_kernel(const CUpti_ActivityKernel10 *k)
 	      ",\"stream\":%" PRIu32 ",\"correlation\":%" PRIu32 ",\"start\":%" PRIu64
 	      ",\"end\":%" PRIu64 ",\"grid\":[%" PRIu32 ",%" PRIu32 ",%" PRIu32 "],\"block\":[%" PRIu32
 	      ",%" PRIu32 ",%" PRIu32 "],\"registers\":%u,\"static_shared\":%" PRIu32
-	      ",\"dynamic_shared\":%" PRIu32 "}\n",
+	      ",\"dynamic_shared\":%" PRIu32 ",\"graph\":%" PRIu32 ",\"graph_node\":%" PRIu64 "}\n",
 	      name, k->deviceId, k->contextId, k->streamId, k->correlationId, k->start, k->end,
 	      nonneg(k->gridX), nonneg(k->gridY), nonneg(k->gridZ), nonneg(k->blockX),
 	      nonneg(k->blockY), nonneg(k->blockZ), (unsigned)k->registersPerThread,
-	      nonneg(k->staticSharedMemory), nonneg(k->dynamicSharedMemory));
+	      nonneg(k->staticSharedMemory), nonneg(k->dynamicSharedMemory), k->graphId,
+	      (uint64_t)k->graphNodeId);
 }
 
 static void emit_record(const CUpti_Activity *rec)
@@ -244,17 +333,21 @@ static void emit_record(const CUpti_Activity *rec)
 
 		emitf("{\"type\":\"memcpy\",\"copy_kind\":\"%s\",\"bytes\":%" PRIu64
 		      ",\"device\":%" PRIu32 ",\"stream\":%" PRIu32 ",\"start\":%" PRIu64
-		      ",\"end\":%" PRIu64 "}\n",
+		      ",\"end\":%" PRIu64 ",\"correlation\":%" PRIu32 ",\"graph\":%" PRIu32
+		      ",\"graph_node\":%" PRIu64 "}\n",
 		      copy_kind_name(m->copyKind), m->bytes, m->deviceId, m->streamId, m->start,
-		      m->end);
+		      m->end, m->correlationId, m->graphId, (uint64_t)m->graphNodeId);
 		break;
 	}
 	case CUPTI_ACTIVITY_KIND_MEMSET: {
 		const CUpti_ActivityMemset4 *m = (const CUpti_ActivityMemset4 *)rec;
 
 		emitf("{\"type\":\"memset\",\"bytes\":%" PRIu64 ",\"device\":%" PRIu32
-		      ",\"stream\":%" PRIu32 ",\"start\":%" PRIu64 ",\"end\":%" PRIu64 "}\n",
-		      m->bytes, m->deviceId, m->streamId, m->start, m->end);
+		      ",\"stream\":%" PRIu32 ",\"start\":%" PRIu64 ",\"end\":%" PRIu64
+		      ",\"correlation\":%" PRIu32 ",\"graph\":%" PRIu32 ",\"graph_node\":%" PRIu64
+		      "}\n",
+		      m->bytes, m->deviceId, m->streamId, m->start, m->end, m->correlationId,
+		      m->graphId, (uint64_t)m->graphNodeId);
 		break;
 	}
 	default:
@@ -288,14 +381,25 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream_id, uint8_t
 	    dropped)
 		emitf("{\"type\":\"dropped\",\"count\":%zu}\n", dropped);
 	free(buffer);
+	rbuf_flush();
 }
+
+static bool activity_on; /* the Activity API was set up (InitializeInjection) */
 
 static void at_exit(void)
 {
-	CUptiResult res = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+	if (activity_on) {
+		CUptiResult res = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 
-	if (res != CUPTI_SUCCESS)
-		emit_error("cuptiActivityFlushAll", res);
+		if (res != CUPTI_SUCCESS)
+			emit_error("cuptiActivityFlushAll", res);
+	}
+	pthread_mutex_lock(&rbuf_lock);
+	if (unbalanced)
+		rbuf_addf_locked("{\"type\":\"region_lost\",\"count\":%" PRIu64 "}\n",
+				 unbalanced);
+	rbuf_flush_locked();
+	pthread_mutex_unlock(&rbuf_lock);
 	calibrate();
 	dbg("renacer-cuda: flushed at exit\n");
 }
@@ -335,6 +439,360 @@ static unsigned flush_period_ms(void)
 	return (unsigned)v;
 }
 
+/* ---- NVTX regions ------------------------------------------------------------------- */
+
+static uint64_t cupti_now(void)
+{
+	uint64_t ts = 0;
+
+	if (cuptiGetTimestamp(&ts) != CUPTI_SUCCESS)
+		return 0;
+	return ts;
+}
+
+/* The name an NVTX event attribute structure carries ("" when none is readable: a wide or
+ * registered string has no ASCII form here). */
+static const char *attr_name(const nvtxEventAttributes_t *a)
+{
+	if (!a || a->messageType != NVTX_MESSAGE_TYPE_ASCII || !a->message.ascii)
+		return a && a->messageType == NVTX_MESSAGE_TYPE_REGISTERED ? "registered-string"
+									       : "";
+	return a->message.ascii;
+}
+
+/* Innermost open region of this thread after dropping start/end ranges that other threads
+ * ended; called at each of this thread's NVTX calls (not on launches). */
+static void compact_stack(void)
+{
+	unsigned n = depth < REGION_DEPTH ? depth : REGION_DEPTH, o = 0;
+
+	if (start_ends) {
+		pthread_mutex_lock(&rbuf_lock);
+		for (unsigned i = 0; i < n; i++) {
+			bool gone = false;
+
+			if (stack[i].start_end) {
+				for (size_t k = 0; k < OPEN_RANGES; k++) {
+					struct open_range *r = &open_ranges[k];
+
+					if (r->range_id == stack[i].range_id &&
+					    r->region == stack[i].id && r->ended) {
+						memset(r, 0, sizeof(*r));
+						gone = true;
+						start_ends--;
+						break;
+					}
+				}
+			}
+			if (!gone)
+				stack[o++] = stack[i];
+		}
+		pthread_mutex_unlock(&rbuf_lock);
+		depth -= n - o;
+	}
+	top = depth && depth <= REGION_DEPTH ? stack[depth - 1].id : 0;
+}
+
+/* A region opens on this thread: a record and a stack entry. */
+static void region_open(const char *name, bool start_end, uint64_t range_id)
+{
+	char esc[REGION_NAME_BYTES];
+	uint64_t now = cupti_now(), id, parent;
+
+	compact_stack();
+	parent = top;
+	json_escape(name, esc, sizeof(esc));
+	pthread_mutex_lock(&rbuf_lock);
+	id = ++next_region_id;
+	rbuf_addf_locked("{\"type\":\"region_begin\",\"id\":%" PRIu64 ",\"parent\":%" PRIu64
+			 ",\"name\":\"%s\",\"tid\":%ld,\"start\":%" PRIu64 "}\n",
+			 id, parent, esc, (long)gettid(), now);
+	if (start_end) {
+		size_t k;
+
+		for (k = 0; k < OPEN_RANGES && open_ranges[k].range_id; k++)
+			;
+		if (k < OPEN_RANGES) {
+			open_ranges[k].range_id = range_id;
+			open_ranges[k].region = id;
+			open_ranges[k].ended = false;
+		} else {
+			unbalanced++;
+		}
+	}
+	pthread_mutex_unlock(&rbuf_lock);
+	if (depth < REGION_DEPTH) {
+		stack[depth].id = id;
+		stack[depth].range_id = range_id;
+		stack[depth].start_end = start_end;
+		if (start_end)
+			start_ends++;
+		top = id;
+	} else {
+		top = 0; /* too deep: its work is not attributed to a wrong region */
+		pthread_mutex_lock(&rbuf_lock);
+		unbalanced++;
+		pthread_mutex_unlock(&rbuf_lock);
+	}
+	depth++;
+}
+
+static void region_close_record(uint64_t id)
+{
+	uint64_t now = cupti_now();
+
+	pthread_mutex_lock(&rbuf_lock);
+	rbuf_addf_locked("{\"type\":\"region_end\",\"id\":%" PRIu64 ",\"end\":%" PRIu64 "}\n", id,
+			 now);
+	pthread_mutex_unlock(&rbuf_lock);
+}
+
+/* nvtxRangePop / nvtxDomainRangePop: the innermost push/pop region of this thread. */
+static void region_pop(void)
+{
+	compact_stack();
+	if (!depth) {
+		pthread_mutex_lock(&rbuf_lock);
+		unbalanced++;
+		pthread_mutex_unlock(&rbuf_lock);
+		return;
+	}
+	depth--;
+	if (depth < REGION_DEPTH) {
+		if (stack[depth].start_end)
+			start_ends--; /* a pop closing a start/end range: mismatched, but closed */
+		region_close_record(stack[depth].id);
+	}
+	top = depth && depth <= REGION_DEPTH ? stack[depth - 1].id : 0;
+}
+
+/* nvtxRangeEnd / nvtxDomainRangeEnd: the start/end range `range_id`, opened by any thread;
+ * range_id 0 (CUPTI gave no id at the start) ends this thread's latest start/end range. */
+static void region_end(uint64_t range_id)
+{
+	unsigned n = depth < REGION_DEPTH ? depth : REGION_DEPTH;
+	uint64_t id = 0;
+
+	for (unsigned i = n; i-- > 0;) {
+		if (stack[i].start_end && (!range_id || stack[i].range_id == range_id)) {
+			id = stack[i].id;
+			range_id = stack[i].range_id;
+			memmove(&stack[i], &stack[i + 1], (n - i - 1) * sizeof(stack[0]));
+			depth--;
+			start_ends--;
+			break;
+		}
+	}
+	pthread_mutex_lock(&rbuf_lock);
+	for (size_t k = 0; k < OPEN_RANGES; k++) {
+		struct open_range *r = &open_ranges[k];
+
+		if (!r->range_id || r->range_id != range_id || r->ended || (id && r->region != id))
+			continue;
+		if (id) {
+			memset(r, 0, sizeof(*r)); /* ours: gone now */
+		} else {
+			id = r->region; /* another thread's: it drops it at its next call */
+			r->ended = true;
+		}
+		break;
+	}
+	if (!id && !range_id)
+		unbalanced++;
+	pthread_mutex_unlock(&rbuf_lock);
+	if (id)
+		region_close_record(id);
+	else if (range_id)
+		region_end(0); /* the id CUPTI showed at the start was not this one */
+	compact_stack();
+}
+
+static uint64_t returned_range_id(const CUpti_NvtxData *d)
+{
+	return d->functionReturnValue ? *(const nvtxRangeId_t *)d->functionReturnValue : 0;
+}
+
+static void on_nvtx(CUpti_CallbackId cbid, const CUpti_NvtxData *d)
+{
+	const void *p = d->functionParams;
+
+	switch (cbid) {
+	case CUPTI_CBID_NVTX_nvtxRangePushA:
+		region_open(((const nvtxRangePushA_params *)p)->message ?
+				    ((const nvtxRangePushA_params *)p)->message : "",
+			    false, 0);
+		break;
+	case CUPTI_CBID_NVTX_nvtxRangePushEx:
+		region_open(attr_name(((const nvtxRangePushEx_params *)p)->eventAttrib), false, 0);
+		break;
+	case CUPTI_CBID_NVTX_nvtxDomainRangePushEx:
+		region_open(attr_name(((const nvtxDomainRangePushEx_params *)p)->core.eventAttrib),
+			    false, 0);
+		break;
+	case CUPTI_CBID_NVTX_nvtxRangePop:
+	case CUPTI_CBID_NVTX_nvtxDomainRangePop:
+		region_pop();
+		break;
+	case CUPTI_CBID_NVTX_nvtxRangeStartA:
+		region_open(((const nvtxRangeStartA_params *)p)->message ?
+				    ((const nvtxRangeStartA_params *)p)->message : "",
+			    true, returned_range_id(d));
+		break;
+	case CUPTI_CBID_NVTX_nvtxRangeStartEx:
+		region_open(attr_name(((const nvtxRangeStartEx_params *)p)->eventAttrib), true,
+			    returned_range_id(d));
+		break;
+	case CUPTI_CBID_NVTX_nvtxDomainRangeStartEx:
+		region_open(attr_name(((const nvtxDomainRangeStartEx_params *)p)->core.eventAttrib),
+			    true, returned_range_id(d));
+		break;
+	case CUPTI_CBID_NVTX_nvtxRangeEnd:
+		region_end(((const nvtxRangeEnd_params *)p)->id);
+		break;
+	case CUPTI_CBID_NVTX_nvtxDomainRangeEnd:
+		region_end(((const nvtxDomainRangeEnd_params *)p)->core.id);
+		break;
+	default:
+		break;
+	}
+}
+
+static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
+				 CUpti_CallbackId cbid, const void *cbdata)
+{
+	(void)userdata;
+	if (domain == CUPTI_CB_DOMAIN_NVTX) {
+		on_nvtx(cbid, cbdata);
+		return;
+	}
+	/* A launch: only the entry, only inside a region of this thread. */
+	if (top && (domain == CUPTI_CB_DOMAIN_DRIVER_API ||
+		    domain == CUPTI_CB_DOMAIN_RUNTIME_API)) {
+		const CUpti_CallbackData *cd = cbdata;
+
+		/* A runtime launch and the driver launch it makes share one correlation id
+		 * (seen on CUDA 13): one record for both. */
+		if (cd->callbackSite != CUPTI_API_ENTER ||
+		    (cd->correlationId == last_correlation && top == last_region))
+			return;
+		last_correlation = cd->correlationId;
+		last_region = top;
+		pthread_mutex_lock(&rbuf_lock);
+		rbuf_addf_locked("{\"type\":\"launch\",\"correlation\":%" PRIu32
+				 ",\"region\":%" PRIu64 "}\n", cd->correlationId, top);
+		pthread_mutex_unlock(&rbuf_lock);
+	}
+}
+
+/* Whether a driver/runtime API function launches or moves GPU work. */
+static bool is_launch_name(const char *n)
+{
+	static const char *const prefixes[] = { "cuLaunch", "cuGraphLaunch", "cuMemcpy",
+						"cuMemset", "cudaLaunch", "cudaGraphLaunch",
+						"cudaMemcpy", "cudaMemset" };
+
+	for (size_t i = 0; n && i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(n, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+static void enable_launch_callbacks(CUpti_CallbackDomain domain, uint32_t size)
+{
+	for (uint32_t cbid = 1; cbid < size; cbid++) {
+		const char *name = NULL;
+
+		if (cuptiGetCallbackName(domain, cbid, &name) != CUPTI_SUCCESS ||
+		    !is_launch_name(name))
+			continue;
+		if (cuptiEnableCallback(1, subscriber, domain, cbid) != CUPTI_SUCCESS)
+			dbg("renacer-cuda: no callback for %s\n", name);
+	}
+}
+
+/* Open the record file and write its header, once per process (either entry point). */
+static bool recording_started(void)
+{
+	static bool tried, ok;
+	const char *dir = getenv("RENACER_CUDA_DIR");
+	const char *dbg_env = getenv("RENACER_CUDA_DEBUG");
+	char path[4096];
+	int n;
+
+	if (tried)
+		return ok;
+	tried = true;
+	debug = dbg_env && *dbg_env;
+	if (!dir || !*dir) {
+		dbg("renacer-cuda: RENACER_CUDA_DIR not set, not recording\n");
+		return false;
+	}
+	n = snprintf(path, sizeof(path), "%s/cuda-%ld.jsonl", dir, (long)getpid());
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return false;
+	record_fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
+	if (record_fd < 0) {
+		dbg("renacer-cuda: cannot open '%s': %s\n", path, strerror(errno));
+		return false;
+	}
+	pthread_atfork(NULL, NULL, at_fork_child);
+	emitf("{\"format\":\"%s\",\"version\":%d,\"pid\":%ld}\n", RECORD_FORMAT, RECORD_VERSION,
+	      (long)getpid());
+	find_demangler();
+	calibrate();
+	atexit(at_exit);
+	dbg("renacer-cuda: recording to '%s'\n", path);
+	ok = true;
+	return true;
+}
+
+/* NVTX's loader calls this at the program's first NVTX call (NVTX_INJECTION64_PATH names
+ * this library): subscribe to the NVTX and launch callbacks, then let CUPTI's own NVTX
+ * injection fill NVTX's function table so the callbacks are issued. Returns NVTX's success
+ * value (non-zero) when CUPTI took NVTX over. */
+EXPORT int InitializeInjectionNvtx2(const void *get_export_table)
+{
+	typedef int (*nvtx_init_fn)(const void *);
+	static bool done;
+	Dl_info info;
+	void *lib;
+	nvtx_init_fn cupti_init;
+	CUptiResult res;
+
+	const char *nvtx_env = getenv("RENACER_CUDA_NVTX");
+
+	if (done || !recording_started())
+		return 0;
+	done = true;
+	if (nvtx_env && !strcmp(nvtx_env, "off")) {
+		dbg("renacer-cuda: RENACER_CUDA_NVTX=off, NVTX ranges not recorded\n");
+		return 0;
+	}
+	/* CUPTI's InitializeInjectionNvtx2, from the libcupti this library is linked to. */
+	if (!dladdr((void *)cuptiSubscribe, &info) || !info.dli_fname)
+		return 0;
+	lib = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+	cupti_init = lib ? (nvtx_init_fn)dlsym(lib, "InitializeInjectionNvtx2") : NULL;
+	if (!cupti_init) {
+		emit_error("InitializeInjectionNvtx2 not found in libcupti", CUPTI_ERROR_UNKNOWN);
+		return 0;
+	}
+	res = cuptiSubscribe(&subscriber, on_callback, NULL);
+	if (res == CUPTI_SUCCESS)
+		res = cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_NVTX);
+	if (res != CUPTI_SUCCESS) {
+		emit_error("cuptiSubscribe(NVTX)", res);
+		return 0;
+	}
+	/* Driver API only: the runtime launches through it, and a runtime call and the driver
+	 * call it makes share one correlation id (seen on CUDA 13), so runtime callbacks would
+	 * only double the cost of a launch. */
+	enable_launch_callbacks(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE);
+	nvtx_on = true;
+	dbg("renacer-cuda: NVTX ranges recorded\n");
+	return cupti_init(get_export_table);
+}
+
 EXPORT int InitializeInjection(void)
 {
 	static const CUpti_ActivityKind kinds[] = { CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
@@ -342,34 +800,14 @@ EXPORT int InitializeInjection(void)
 						    CUPTI_ACTIVITY_KIND_MEMSET };
 	static const char *const kind_names[] = { "CONCURRENT_KERNEL", "MEMCPY", "MEMSET" };
 	static bool done;
-	const char *dir = getenv("RENACER_CUDA_DIR");
-	const char *dbg_env = getenv("RENACER_CUDA_DEBUG");
-	char path[4096];
 	CUptiResult res;
 	unsigned period;
-	int n;
 
 	if (done)
 		return 1;
 	done = true;
-	debug = dbg_env && *dbg_env;
-	if (!dir || !*dir) {
-		dbg("renacer-cuda: RENACER_CUDA_DIR not set, not recording\n");
+	if (!recording_started())
 		return 1;
-	}
-	n = snprintf(path, sizeof(path), "%s/cuda-%ld.jsonl", dir, (long)getpid());
-	if (n < 0 || (size_t)n >= sizeof(path))
-		return 1;
-	record_fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
-	if (record_fd < 0) {
-		dbg("renacer-cuda: cannot open '%s': %s\n", path, strerror(errno));
-		return 1;
-	}
-	pthread_atfork(NULL, NULL, at_fork_child);
-	emitf("{\"format\":\"%s\",\"version\":%d,\"pid\":%ld}\n", RECORD_FORMAT, RECORD_VERSION,
-	      (long)getpid());
-	find_demangler();
-	calibrate();
 	res = cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
 	if (res != CUPTI_SUCCESS) {
 		emit_error("cuptiActivityRegisterCallbacks", res);
@@ -385,6 +823,7 @@ EXPORT int InitializeInjection(void)
 			return 1;
 		}
 	}
+	activity_on = true;
 	period = flush_period_ms();
 	if (period) {
 		res = cuptiActivityFlushPeriod(period);
@@ -392,8 +831,7 @@ EXPORT int InitializeInjection(void)
 			dbg("renacer-cuda: no periodic flush (%d), flushing at exit only\n",
 			    (int)res);
 	}
-	atexit(at_exit);
-	dbg("renacer-cuda: recording to '%s' (flush every %u ms, names %s)\n", path, period,
-	    demangle ? "demangled" : "mangled");
+	dbg("renacer-cuda: activity recorded (flush every %u ms, names %s, NVTX %s)\n", period,
+	    demangle ? "demangled" : "mangled", nvtx_on ? "on" : "not used yet");
 	return 1;
 }

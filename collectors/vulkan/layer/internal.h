@@ -97,6 +97,8 @@
 	X(CmdBeginDebugUtilsLabelEXT)                                                        \
 	X(CmdEndDebugUtilsLabelEXT)                                                          \
 	X(CmdInsertDebugUtilsLabelEXT)                                                       \
+	X(QueueBeginDebugUtilsLabelEXT)                                                      \
+	X(QueueEndDebugUtilsLabelEXT)                                                        \
 	X(GetCalibratedTimestampsEXT)
 
 /* When a device hook is handed out by vkGetDeviceProcAddr (enum hook_when). */
@@ -128,6 +130,8 @@ enum hook_when {
 	X(CmdBeginDebugUtilsLabelEXT, HOOK_ALWAYS)                                           \
 	X(CmdEndDebugUtilsLabelEXT, HOOK_ALWAYS)                                             \
 	X(CmdInsertDebugUtilsLabelEXT, HOOK_ALWAYS)                                          \
+	X(QueueBeginDebugUtilsLabelEXT, HOOK_ALWAYS)                                         \
+	X(QueueEndDebugUtilsLabelEXT, HOOK_ALWAYS)                                           \
 	X(CreateShaderModule, HOOK_DISPATCH)                                                 \
 	X(DestroyShaderModule, HOOK_DISPATCH)                                                \
 	X(CreateComputePipelines, HOOK_DISPATCH)                                             \

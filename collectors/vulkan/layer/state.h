@@ -27,6 +27,8 @@ struct region {
 	uint32_t groups[3]; /* dispatch workgroup counts */
 	uint64_t bytes;     /* copy size, bytes */
 	uint32_t name;      /* offset into layer_cmdbuf.names, or NAME_NONE */
+	uint32_t region;    /* innermost debug-utils label open when it began (name offset),
+			     * or NAME_NONE */
 };
 
 /* The VkSubmitInfo a command buffer execution belongs to (submit mode). */
@@ -74,12 +76,16 @@ struct layer_cmdbuf {
 	size_t names_len;            /* bytes used */
 	size_t names_cap;            /* bytes allocated */
 	uint32_t labels[LABEL_DEPTH]; /* open debug-utils labels (name offsets) */
+	int32_t label_regions[LABEL_DEPTH]; /* their timed regions (dispatch mode), -1 if none */
 	uint32_t label_depth;        /* open labels, may exceed LABEL_DEPTH */
 	uint32_t insert_label;       /* label inserted since the last timed command */
 	uint32_t first_label;        /* first label begun in the recording */
 	uint64_t compute_pipeline;   /* bound compute VkPipeline */
 	int32_t open_pass;           /* region of the open render pass, -1 if none */
 	char obj_name[RN_VK_NAME_MAX]; /* vkSetDebugUtilsObjectNameEXT name, "" if none */
+	char queue_label[RN_VK_NAME_MAX]; /* innermost queue label open at the pending submit:
+					   * the region of its spans outside any command
+					   * buffer label, "" if none */
 };
 
 /* A command pool: its family and its command buffers (freed with it). */
@@ -98,6 +104,9 @@ struct layer_queue {
 	struct layer_device *dev; /* owning device */
 	uint32_t family;          /* queue family index */
 	struct layer_queue *next; /* device's list of queues */
+	char labels[LABEL_DEPTH][RN_VK_NAME_MAX]; /* open vkQueueBeginDebugUtilsLabelEXT labels
+						   * (externally synchronized with the queue) */
+	uint32_t label_depth;     /* open queue labels, may exceed LABEL_DEPTH */
 };
 
 /* A device. Fields below `lock` are protected by it. */

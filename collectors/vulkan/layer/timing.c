@@ -361,6 +361,10 @@ static void emit_execution(struct layer_device *dev, struct layer_cmdbuf *cb, ui
 		s->bytes = r->bytes;
 		s->submit_seq = cb->submit_seq;
 		snprintf(s->name, sizeof(s->name), "%s", name);
+		if (r->region != NAME_NONE)
+			snprintf(s->region, sizeof(s->region), "%s", cb->names + r->region);
+		else if (cb->queue_label[0])
+			snprintf(s->region, sizeof(s->region), "%s", cb->queue_label);
 		emit(dev, &rec);
 		dev->stats.spans++;
 	}
@@ -536,6 +540,15 @@ static void write_ts(struct layer_cmdbuf *cb, uint32_t q, VkPipelineStageFlagBit
 	cb->dev->vk.CmdWriteTimestamp(cb->cb, stage, pool, index);
 }
 
+/* The innermost open debug-utils label of the recording (name offset), NAME_NONE if none or
+ * if it is nested deeper than the labels tracked. */
+static uint32_t innermost_label(const struct layer_cmdbuf *cb)
+{
+	if (!cb->label_depth || cb->label_depth > LABEL_DEPTH)
+		return NAME_NONE;
+	return cb->labels[cb->label_depth - 1];
+}
+
 /* Open a timed region: reserve its pair and write the begin timestamp. Region index or -1. */
 static int32_t region_begin(struct layer_cmdbuf *cb, uint8_t kind, uint32_t name,
 			    VkPipelineStageFlagBits stage)
@@ -562,6 +575,7 @@ static int32_t region_begin(struct layer_cmdbuf *cb, uint8_t kind, uint32_t name
 	r->kind = kind;
 	r->q = (uint32_t)q;
 	r->name = name;
+	r->region = innermost_label(cb);
 	r->flags = cb->dev->mode == RN_VK_MODE_DISPATCH ? RN_VK_SPAN_SERIALIZED : 0;
 	write_ts(cb, r->q, stage);
 	return (int32_t)cb->nregions++;
@@ -866,6 +880,11 @@ static void submit_cb(struct submit_ctx *s, VkCommandBuffer h)
 	cb->pending = true;
 	cb->waited = false;
 	cb->exec_family = s->queue->family;
+	if (s->queue->label_depth && s->queue->label_depth <= LABEL_DEPTH)
+		memcpy(cb->queue_label, s->queue->labels[s->queue->label_depth - 1],
+		       sizeof(cb->queue_label));
+	else
+		cb->queue_label[0] = 0;
 	cb->submit_ns = s->now;
 	cb->submit_seq = dev->submit_seq;
 	cb->batch = s->batch;
@@ -1193,13 +1212,17 @@ VkResult layer_BeginCommandBuffer(VkCommandBuffer h, const VkCommandBufferBeginI
 	return r;
 }
 
+static void close_label_regions(struct layer_cmdbuf *cb);
+
 VkResult layer_EndCommandBuffer(VkCommandBuffer h)
 {
 	struct layer_device *dev;
 	struct layer_cmdbuf *cb = cb_get(h, &dev);
 
-	if (cb && cb->timed)
+	if (cb && cb->timed) {
+		close_label_regions(cb);
 		region_end(cb, 0);
+	}
 	return dev->vk.EndCommandBuffer(h);
 }
 
@@ -1242,12 +1265,32 @@ void layer_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer h, const VkDebugUtilsLabel
 		return;
 	{
 		uint32_t off = cb_name(cb, label->pLabelName ? label->pLabelName : "");
+		int32_t timed = -1;
 
-		if (cb->label_depth < LABEL_DEPTH)
+		/* In dispatch mode a label is a timed region too (its work is serialized
+		 * already); begun before it is pushed, so its own region is its parent. */
+		if (dev->mode == RN_VK_MODE_DISPATCH && cb->label_depth < LABEL_DEPTH)
+			timed = region_begin(cb, RN_VK_KIND_REGION, off,
+					     VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
+		if (cb->label_depth < LABEL_DEPTH) {
 			cb->labels[cb->label_depth] = off;
+			cb->label_regions[cb->label_depth] = timed;
+		}
 		cb->label_depth++;
 		if (cb->first_label == NAME_NONE)
 			cb->first_label = off;
+	}
+}
+
+/* Close the timed regions of labels still open (a label may end in a later command buffer,
+ * Vulkan 1.3, 4.2: the region is then cut at the end of this one). */
+static void close_label_regions(struct layer_cmdbuf *cb)
+{
+	uint32_t n = cb->label_depth < LABEL_DEPTH ? cb->label_depth : LABEL_DEPTH;
+
+	for (uint32_t i = n; i-- > 0;) {
+		region_end(cb, cb->label_regions[i]);
+		cb->label_regions[i] = -1;
 	}
 }
 
@@ -1257,8 +1300,13 @@ void layer_CmdEndDebugUtilsLabelEXT(VkCommandBuffer h)
 	struct layer_cmdbuf *cb = cb_get(h, &dev);
 
 	dev->vk.CmdEndDebugUtilsLabelEXT(h);
-	if (cb && cb->label_depth)
+	if (cb && cb->label_depth) {
 		cb->label_depth--;
+		if (cb->label_depth < LABEL_DEPTH) {
+			region_end(cb, cb->label_regions[cb->label_depth]);
+			cb->label_regions[cb->label_depth] = -1;
+		}
+	}
 }
 
 void layer_CmdInsertDebugUtilsLabelEXT(VkCommandBuffer h, const VkDebugUtilsLabelEXT *label)
@@ -1269,6 +1317,36 @@ void layer_CmdInsertDebugUtilsLabelEXT(VkCommandBuffer h, const VkDebugUtilsLabe
 	dev->vk.CmdInsertDebugUtilsLabelEXT(h, label);
 	if (cb && dev->mode == RN_VK_MODE_DISPATCH)
 		cb->insert_label = cb_name(cb, label->pLabelName ? label->pLabelName : "");
+}
+
+/* Queue labels: command buffers submitted while one is open belong to it, below their own
+ * labels. Not timed (a queue label brackets submits, not GPU work of its own). */
+void layer_QueueBeginDebugUtilsLabelEXT(VkQueue queue, const VkDebugUtilsLabelEXT *label)
+{
+	struct layer_queue *q = map_get(OBJ_QUEUE, HANDLE(queue));
+	struct layer_device *dev = q ? q->dev : NULL;
+
+	if (!dev)
+		return;
+	if (dev->vk.QueueBeginDebugUtilsLabelEXT)
+		dev->vk.QueueBeginDebugUtilsLabelEXT(queue, label);
+	if (q->label_depth < LABEL_DEPTH)
+		snprintf(q->labels[q->label_depth], sizeof(q->labels[0]), "%s",
+			 label && label->pLabelName ? label->pLabelName : "");
+	q->label_depth++;
+}
+
+void layer_QueueEndDebugUtilsLabelEXT(VkQueue queue)
+{
+	struct layer_queue *q = map_get(OBJ_QUEUE, HANDLE(queue));
+	struct layer_device *dev = q ? q->dev : NULL;
+
+	if (!dev)
+		return;
+	if (dev->vk.QueueEndDebugUtilsLabelEXT)
+		dev->vk.QueueEndDebugUtilsLabelEXT(queue);
+	if (q->label_depth)
+		q->label_depth--;
 }
 
 /* ---- Hooks: pipelines and their identity (dispatch mode) ------------------------------ */

@@ -218,8 +218,8 @@ static const struct eval_case eval_cases[] = {
 	  "top of the last run:" },
 	{ "GPU pattern without GPU spans", FX_FIVE, RN_ASSERT_SPAN_COUNT, RN_AGG_MEDIAN, false,
 	  false, 0, "gpu:.*", 0, 0,
-	  "NO DATA - | no span matched /gpu:.*/ (no GPU spans: is \"vulkan\" in the target's "
-	  "collectors?)" },
+	  "NO DATA - | no span matched /gpu:.*/ (no GPU spans: is \"vulkan\" or \"cuda\" in the "
+	  "target's collectors?)" },
 
 	/* ---- memory_usage ---- */
 	{ "peak RSS median", FX_MEMORY, RN_ASSERT_MEMORY_USAGE, RN_AGG_MEDIAN, false, false,

@@ -294,21 +294,23 @@ struct rn_assertion_spec {
 	enum rn_aggregate aggregate; /* aggregation of samples over runs */
 	char **targets;              /* target names it applies to, NULL-terminated; NULL = all */
 	char *trace_name_pattern;    /* critical_path: targets whose name fully matches, or NULL */
-	void *trace_re;              /* compiled trace_name_pattern (regex_t *), or NULL */
+	void *trace_re;              /* compiled trace_name_pattern (regex_t *), or NULL;
+				     * borrowed from the config's regex pool */
 	uint64_t max_duration_ns;    /* critical_path budget, ns (max_duration_ms * 1e6) */
 	char *span_name_pattern;     /* span_count: POSIX ERE over span names, full match */
-	void *span_re;               /* compiled span_name_pattern (regex_t *) */
+	void *span_re;               /* compiled span_name_pattern (regex_t *), borrowed */
 	char *region_pattern;        /* span_count, anti_pattern: only GPU spans whose innermost
 				      * region (NVTX range, debug-utils label) fully matches this
 				      * POSIX ERE; NULL = no region filter */
-	void *region_re;             /* compiled region_pattern (regex_t *), or NULL */
+	void *region_re;             /* compiled region_pattern (regex_t *), or NULL, borrowed */
 	uint64_t max_spans;          /* span_count budget */
 	uint64_t max_bytes;          /* memory_usage budget, bytes */
 	enum rn_tracking_mode tracking_mode; /* memory_usage mode */
 	char *pattern;               /* anti_pattern: canonical detector name */
 	double threshold;            /* anti_pattern: minimum confidence that counts, [0,1] */
 	char *process_name_pattern;  /* anti_pattern: processes considered, or NULL = all */
-	void *process_re;            /* compiled process_name_pattern (regex_t *), or NULL */
+	void *process_re;            /* compiled process_name_pattern (regex_t *), or NULL,
+				     * borrowed */
 	char *golden;                /* equivalence: absolute path of the recorded trace the run
 				      * is compared with, or NULL to use golden_dir */
 	char *golden_dir;            /* equivalence without golden: folder of <target>.jsonl (or

@@ -280,6 +280,44 @@ static int get_choice(struct ctx *c, const struct rn_toml_value *tab, const char
 }
 
 /* Compile a POSIX ERE that must match the whole name: "^(" pat ")$". */
+/* The compiled regex_t of `anchored` in the pool, or NULL. */
+static void *regex_pool_get(const struct rn_regex_pool *pool, const char *anchored)
+{
+	size_t i;
+
+	return rn_strmap_get(&pool->index, anchored, &i) ? pool->compiled[i] : NULL;
+}
+
+/* Store `anchored` (owned from now on) and its compiled `re` (owned). Returns `re`. */
+static void *regex_pool_add(struct rn_regex_pool *pool, char *anchored, void *re)
+{
+	if (pool->n == pool->cap) {
+		pool->cap = pool->cap ? 2 * pool->cap : 16;
+		pool->patterns = rn_xrealloc(pool->patterns, pool->cap * sizeof(*pool->patterns));
+		pool->compiled = rn_xrealloc(pool->compiled, pool->cap * sizeof(*pool->compiled));
+	}
+	pool->patterns[pool->n] = anchored;
+	pool->compiled[pool->n] = re;
+	rn_strmap_put(&pool->index, anchored, pool->n, NULL);
+	pool->n++;
+	return re;
+}
+
+static void regex_pool_release(struct rn_regex_pool *pool)
+{
+	size_t i;
+
+	for (i = 0; i < pool->n; i++) {
+		regfree(pool->compiled[i]);
+		free(pool->compiled[i]);
+		free(pool->patterns[i]);
+	}
+	free(pool->patterns);
+	free(pool->compiled);
+	rn_strmap_release(&pool->index);
+	memset(pool, 0, sizeof(*pool));
+}
+
 static int get_regex(struct ctx *c, const struct rn_toml_value *tab, const char *key, char **pat,
 		     void **re_out)
 {
@@ -303,6 +341,10 @@ static int get_regex(struct ctx *c, const struct rn_toml_value *tab, const char 
 				      "of the pattern)",
 				      key, c->what, why, at + 1);
 		anchored = xformat("^(%s)$", *pat);
+		if ((*re_out = regex_pool_get(&c->cfg->regexes, anchored))) {
+			free(anchored);
+			return 0;
+		}
 		if (trial && rn_regex_trial_compile(anchored, REG_EXTENDED | REG_NOSUB) == -ETIMEDOUT) {
 			free(anchored);
 			return err_at(c, kv->val->pos,
@@ -313,25 +355,17 @@ static int get_regex(struct ctx *c, const struct rn_toml_value *tab, const char 
 	}
 	re = rn_xmalloc(sizeof(*re));
 	rc = regcomp(re, anchored, REG_EXTENDED | REG_NOSUB);
-	free(anchored);
 	if (rc) {
 		char msg[256];
 
 		regerror(rc, re, msg, sizeof(msg));
 		free(re);
+		free(anchored);
 		return err_at(c, kv->val->pos, "'%s' in %s is not a valid POSIX extended regex: %s",
 			      key, c->what, msg);
 	}
-	*re_out = re;
+	*re_out = regex_pool_add(&c->cfg->regexes, anchored, re);
 	return 0;
-}
-
-static void free_regex(void *re)
-{
-	if (re) {
-		regfree(re);
-		free(re);
-	}
 }
 
 /* Resolve `p` against the config directory unless it is absolute. Caller frees. */
@@ -620,14 +654,10 @@ static void assertion_release(struct rn_assertion_spec *a)
 	free(a->name);
 	free_strings(a->targets);
 	free(a->trace_name_pattern);
-	free_regex(a->trace_re);
 	free(a->span_name_pattern);
-	free_regex(a->span_re);
 	free(a->region_pattern);
-	free_regex(a->region_re);
 	free(a->pattern);
 	free(a->process_name_pattern);
-	free_regex(a->process_re);
 	free(a->golden);
 	free(a->golden_dir);
 	memset(a, 0, sizeof(*a));
@@ -680,11 +710,15 @@ static int require(struct ctx *c, const struct rn_toml_value *tab, const char *k
 static int compile_all_spans(struct ctx *c, const struct rn_toml_value *tab,
 			     struct rn_assertion_spec *a)
 {
-	regex_t *re = rn_xmalloc(sizeof(*re));
+	regex_t *re = regex_pool_get(&c->cfg->regexes, "^(.*)$");
 
-	if (regcomp(re, "^(.*)$", REG_EXTENDED | REG_NOSUB)) {
-		free(re);
-		return err_at(c, tab->pos, "cannot compile the all-spans pattern");
+	if (!re) {
+		re = rn_xmalloc(sizeof(*re));
+		if (regcomp(re, "^(.*)$", REG_EXTENDED | REG_NOSUB)) {
+			free(re);
+			return err_at(c, tab->pos, "cannot compile the all-spans pattern");
+		}
+		regex_pool_add(&c->cfg->regexes, rn_xstrdup("^(.*)$"), re);
 	}
 	a->span_name_pattern = rn_xstrdup(".*");
 	a->span_re = re;
@@ -1635,6 +1669,7 @@ void rn_config_release(struct rn_config *cfg)
 	free(cfg->semantic);
 	free_strings(cfg->semantic_ignore);
 	free_strings(cfg->notes);
+	regex_pool_release(&cfg->regexes);
 	free(cfg->history.url);
 	free(cfg->history.machine);
 	memset(cfg, 0, sizeof(*cfg));

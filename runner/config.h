@@ -21,6 +21,7 @@
 #include "collector.h"
 #include "diag.h"
 #include "golden.h"
+#include "strmap.h"
 #include "toml.h"
 
 /* X(key, type, doc) for [[target]]. `type` is a word used in messages. */
@@ -201,6 +202,16 @@ struct rn_otlp_file_cfg {
 	int64_t syscall_threshold_us; /* -1 = not given */
 };
 
+/* The compiled patterns of a config, one per distinct anchored pattern: 100,000 assertions
+ * that share a handful of patterns compile each once (a glibc regex_t holds kilobytes).
+ * Assertions borrow from it; rn_config_release frees it. */
+struct rn_regex_pool {
+	struct rn_strmap index; /* anchored pattern "^(...)$" -> slot in the arrays below */
+	char **patterns;        /* anchored patterns [n], owned (the index's keys) */
+	void **compiled;        /* regex_t * [n], owned */
+	size_t n, cap;          /* slots used, allocated */
+};
+
 /* A loaded renacer.toml. */
 struct rn_config {
 	char *path;                   /* path as given, owned */
@@ -228,6 +239,7 @@ struct rn_config {
 	char **notes;                 /* "FILE:LINE:COL: note: ..." lines about keys of the original
 				       * renacer format (runner/original.h), owned, NULL-terminated,
 				       * or NULL; printed at load unless quiet */
+	struct rn_regex_pool regexes; /* every compiled pattern the assertions borrow */
 };
 
 /*

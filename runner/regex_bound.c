@@ -14,6 +14,10 @@
 #define fail(why, size, offset, at, what, n)                                                 \
 	(snprintf((why), (size), what, (long)(n)), *(offset) = (at), -1)
 
+/* The limits are spelled out in the messages below. */
+_Static_assert(RN_REGEX_MAX_COUNT == 255, "the repetition count message says 255");
+_Static_assert(RN_REGEX_MAX_NESTED_COUNT == 32, "the nested repetition message says 32");
+
 static unsigned long mul_cap(unsigned long a, unsigned long b)
 {
 	if (a && b > (RN_REGEX_MAX_COST + 1) / a)
@@ -174,6 +178,11 @@ int rn_regex_check_bounds(const char *pat, char *why, size_t why_size, size_t *o
 				return fail(why, why_size, offset, i,
 					    "repetition count %ld is more than the limit of 255",
 					    (long)(big > 1000000 ? 1000000 : big));
+			if (last_rep && big > RN_REGEX_MAX_NESTED_COUNT)
+				return fail(why, why_size, offset, i,
+					    "repetition count %ld of a group that repeats inside is more "
+					    "than the limit of 32 for nested repetitions",
+					    (long)big);
 			if (!last)
 				last = 1;
 			*needs_trial |= last_rep;

@@ -242,6 +242,12 @@ EOT
 	run validate --config "$tmp/renacer.toml"
 	expect_rc 3
 	expect_err "renacer.toml:5:21: error:"
+	expect_err "limit of 32 for nested repetitions"
+	# a nested repetition within the limit compiles (and "b" stays valid)
+	sed -i 's/"(.\*){1,255}"/"(.*){1,32}"/' "$tmp/renacer.toml"
+	run validate --config "$tmp/renacer.toml"
+	expect_rc 0
+	sed -i 's/"(.\*){1,32}"/"(.*){1,255}"/' "$tmp/renacer.toml"
 	sed -i 's/"(.\*){1,255}"/"((a|.?)*){1,20}"/' "$tmp/renacer.toml"
 	run validate --config "$tmp/renacer.toml"
 	expect_rc 3

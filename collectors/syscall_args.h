@@ -2,7 +2,7 @@
  * syscall_args.h - what renacer knows about each syscall's arguments beyond its name: one
  * letter per argument giving its kind, as strace's syscallent tables do. The ptrace collector
  * reads it to decode path arguments and to derive the %file and %desc classes; the
- * strace-style view (runner/report_strace.h) reads it to print each argument.
+ * strace-style view (runner/report/report_strace.h) reads it to print each argument.
  *
  * Kinds: d directory fd (AT_FDCWD), f fd, p path, o open flags, m mode (octal), a access mode,
  * A AT_* flags, P PROT_* bits, M MAP_* flags, s signal number, i int, u unsigned decimal,

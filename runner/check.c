@@ -86,7 +86,7 @@ static const struct rn_option check_options[] = {
 	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no progress lines" },
 	{ OPT_SHARD, "shard", 0, RN_OPT_REQUIRED, "K/N", "run only shard K of N (targets split by a hash of their name; see renacer merge)" },
 	{ OPT_SHARD_BALANCE, "shard-balance", 0, RN_OPT_REQUIRED, "HOW", "name (default: shard_weight, else hash only) or golden (durations of the golden traces)" },
-	{ OPT_RESULTS, "results", 0, RN_OPT_REQUIRED, "FILE", "write the results (runs, verdicts) as JSON for renacer merge (runner/RESULTS.md)" },
+	{ OPT_RESULTS, "results", 0, RN_OPT_REQUIRED, "FILE", "write the results (runs, verdicts) as JSON for renacer merge (runner/report/RESULTS.md)" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
 };

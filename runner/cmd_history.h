@@ -1,6 +1,6 @@
 /*
  * cmd_history.h - `renacer history` and `renacer report`: reading the history store
- * (runner/history.h).
+ * (runner/history/history.h).
  */
 #ifndef RN_CMD_HISTORY_H
 #define RN_CMD_HISTORY_H

@@ -1,14 +1,14 @@
 /*
  * cmd_trace.h - `renacer trace`: the strace-compatible face of the trace model, filled by the
  * ptrace collector (or counted in the kernel with --driver ebpf, or by Valgrind with
- * --instructions) and printed through runner/report_strace.h and runner/report_json.h.
+ * --instructions) and printed through runner/report/report_strace.h and runner/report/report_json.h.
  *
  *     renacer trace [-c] [-C] [-T] [-f] [-e trace=SET] [-o FILE] [--format text|json|jsonl]
  *                   [--driver ptrace|ebpf|auto] [--instructions] -- CMD [ARGS...]
  *     renacer -c -T -- CMD             (no subcommand word; main.c passes argv[0] = "trace")
  *
  * Trace output never goes to the target's stdout: it goes to stderr or to -o FILE. The JSON
- * schema is runner/TRACE_JSON.md.
+ * schema is runner/report/TRACE_JSON.md.
  */
 #ifndef RN_CMD_TRACE_H
 #define RN_CMD_TRACE_H

@@ -62,7 +62,7 @@ const struct rn_command rn_cmd_merge_def = {
 	"per target), GitHub summary, OTLP trace and exit code that one `renacer check` of the\n"
 	"whole suite would have given. Every shard 1..N must be given once; a missing or\n"
 	"duplicated shard, or files of different suites, exit 2 naming them. The results format\n"
-	"is documented in runner/RESULTS.md.",
+	"is documented in runner/report/RESULTS.md.",
 	merge_options,
 };
 

@@ -1,7 +1,7 @@
 /*
  * merge.h - `renacer merge RESULTS...`: the reports of a suite checked as the N shards of a
  * CI matrix (`renacer check --shard K/N --results FILE` in each job), written once from the
- * shards' results files (runner/results.h, runner/RESULTS.md) as `renacer check` would have written
+ * shards' results files (runner/report/results.h, runner/report/RESULTS.md) as `renacer check` would have written
  * them for the whole suite: the console table, the verdict and exit code, JUnit XML (one
  * testsuite per target, in config order), the GitHub Actions annotations and job summary, the
  * OTLP trace and github-action-benchmark JSON. The reporter table of runner/reporter.h does

@@ -1,6 +1,6 @@
 /*
  * ptrace.h - the ptrace collector: syscalls, the process tree and memory of a target. (The
- * strace-compatible views of a trace are reports: runner/report_strace.h, runner/report_json.h.)
+ * strace-compatible views of a trace are reports: runner/report/report_strace.h, runner/report/report_json.h.)
  *
  * The collector is one ops table (rn_ptrace_collector) driven by the run loop in
  * collectors/run.c. Each traced task stops at syscall entry and exit (PTRACE_SYSCALL), or, in

@@ -1,6 +1,6 @@
 #!/bin/sh
 # readme_tables.sh - the README's tables of config keys, exit codes, verdicts and collectors
-# must be the code's: `renacer help config` (the key tables of runner/config.h) and
+# must be the code's: `renacer help config` (the key tables of runner/input/config.h) and
 # `renacer help tables` (runner/util/exitcode.h, RN_VERDICTS, RN_COLLECTORS). Prints a diff
 # and fails when the README has drifted.
 #

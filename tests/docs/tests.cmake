@@ -4,3 +4,8 @@ add_test(NAME docs.readme_tables
 	COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/readme_tables.sh $<TARGET_FILE:renacer>
 		${CMAKE_SOURCE_DIR}/README.md)
 set_tests_properties(docs.readme_tables PROPERTIES LABELS docs)
+
+# Who may include whom (runner/INTERNALS.md, "Layers"): no include of a layer above, and the
+# event loop and the trace model include no specific collector's header.
+add_test(NAME docs.layers COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/layers.py ${CMAKE_SOURCE_DIR})
+set_tests_properties(docs.layers PROPERTIES LABELS docs)

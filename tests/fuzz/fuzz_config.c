@@ -1,5 +1,5 @@
 /*
- * fuzz_config.c - the renacer.toml schema layer (rn_config_parse, runner/config.c) on
+ * fuzz_config.c - the renacer.toml schema layer (rn_config_parse, runner/input/config.c) on
  * arbitrary text.
  *
  * Properties: a failure carries a diagnostic whose location lies inside the text (a line that

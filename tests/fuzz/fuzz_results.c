@@ -1,6 +1,6 @@
 /*
  * fuzz_results.c - the results file reader of `renacer merge` (rn_results_read,
- * runner/results.c) on arbitrary file contents. Properties: the reader either refuses the
+ * runner/report/results.c) on arbitrary file contents. Properties: the reader either refuses the
  * file or accepts one whose every enumeration is in range; what it accepted is written back
  * (rn_results_write) and read again to the same targets, runs, processes and verdicts; and
  * its JUnit report renders as well-formed characters. Seeds: tests/shard/seeds/.

@@ -1,5 +1,5 @@
 /*
- * fuzz_toml.c - the TOML parser (runner/toml.c) on arbitrary bytes.
+ * fuzz_toml.c - the TOML parser (runner/input/toml.c) on arbitrary bytes.
  *
  * Properties, beyond "no crash, no leak, no undefined behaviour":
  * - rn_toml_parse() either returns 0 with a table, or -1 with no tree and a diagnostic that

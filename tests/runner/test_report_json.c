@@ -1,5 +1,5 @@
 /*
- * test_report_json.c - the JSON view (runner/report_json.h): JSON string escaping and the
+ * test_report_json.c - the JSON view (runner/report/report_json.h): JSON string escaping and the
  * objects of the renacer-trace schema (checked by parsing them back with jansson).
  */
 #include <errno.h>

@@ -1,5 +1,5 @@
 /*
- * test_report_strace.c - the strace-compatible view (runner/report_strace.h): the -c summary
+ * test_report_strace.c - the strace-compatible view (runner/report/report_strace.h): the -c summary
  * in strace's exact layout and per-call lines.
  */
 #include <errno.h>

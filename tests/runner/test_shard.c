@@ -1,5 +1,5 @@
 /*
- * test_shard - the shard partition (runner/shard.h) and the results file (runner/results.h):
+ * test_shard - the shard partition (runner/input/shard.h) and the results file (runner/report/results.h):
  * K/N parsing, rendezvous assignment (a partition, stable when targets are added), balanced
  * assignment with shard_weight, and a write/read round trip of a results file that keeps
  * every field the reports read.

@@ -1,5 +1,5 @@
 /*
- * test_toml.c - unit tests of the TOML 1.0.0 parser (runner/toml.c).
+ * test_toml.c - unit tests of the TOML 1.0.0 parser (runner/input/toml.c).
  *
  * The conformance suite (tests/toml/tests.cmake) checks what is accepted; these tests pin down
  * what the suite does not: decoded values, the exact error messages and their line:column,

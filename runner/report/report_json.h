@@ -14,7 +14,7 @@
 
 /*
  * JSON output, schema "renacer-trace" version RN_TRACE_JSON_VERSION, documented in full in
- * runner/TRACE_JSON.md. In short:
+ * runner/report/TRACE_JSON.md. In short:
  *
  *   --format jsonl   {"type":"header","schema":"renacer-trace","version":1,"command":[..]}
  *                    then {"type":"syscall",...} and {"type":"process","event":"fork|exec|exit",

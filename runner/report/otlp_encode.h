@@ -5,7 +5,7 @@
  * as lowercase hex, 64-bit integers as decimal strings, enums as integers), split so that no
  * request exceeds a size cap.
  *
- * Part of the OTLP exporter (runner/otlp.h is its public header and includes this one). Not
+ * Part of the OTLP exporter (runner/report/otlp.h is its public header and includes this one). Not
  * thread safe.
  */
 #ifndef RN_OTLP_ENCODE_H

@@ -3,7 +3,7 @@
  * `renacer merge` combines: what every report needs, so that the reports of a suite spread
  * over the shards of a CI matrix can be written once from the shards' files.
  *
- * Format (documented in runner/RESULTS.md, "renacer-results" version 1): one JSON object with the
+ * Format (documented in runner/report/RESULTS.md, "renacer-results" version 1): one JSON object with the
  * shard (K of N), the suite's target names in config order, the check's start, end and exit
  * code, and per target of the shard: argv, status, error, build-id, start, duration, golden
  * file, every measured run's metrics (by the names of RN_METRICS), a summary of the last run's

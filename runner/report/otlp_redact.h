@@ -2,7 +2,7 @@
  * otlp_redact.h - redaction of secrets from command lines before they leave renacer (OTLP
  * attributes, the argv recorded in golden traces).
  *
- * Part of the OTLP exporter (runner/otlp.h is its public header and includes this one).
+ * Part of the OTLP exporter (runner/report/otlp.h is its public header and includes this one).
  * Stateless; safe to call from any thread.
  */
 #ifndef RN_OTLP_REDACT_H

@@ -32,7 +32,7 @@
  *     |  |     +- gpu:<name>                      GPU spans, under the process that recorded them
  *     |  +- assertion:<name>                      one per verdict of that target
  *
- * Attribute names are listed in runner/otlp_spans.c next to the code that sets them; semantic
+ * Attribute names are listed in runner/report/otlp_spans.c next to the code that sets them; semantic
  * conventions (OpenTelemetry semconv 1.x: service.*, host.*, os.type, process.*, thread.id,
  * file.path, error.type, test.case.*, test.suite.name, cicd.pipeline.*, vcs.*) are used where
  * one exists, `renacer.*` otherwise. Times on the wire are Unix epoch ns: CLOCK_MONOTONIC

@@ -3,7 +3,7 @@
  * [otlp] table of renacer.toml and the command-line setters, merged into one struct
  * rn_otlp_cfg (OTLP Exporter Configuration; OpenTelemetry SDK Configuration).
  *
- * Part of the OTLP exporter (runner/otlp.h is its public header and includes this one). Not
+ * Part of the OTLP exporter (runner/report/otlp.h is its public header and includes this one). Not
  * thread safe; header values are secrets and are never printed or logged.
  */
 #ifndef RN_OTLP_CONFIG_H

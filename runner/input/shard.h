@@ -7,7 +7,7 @@
  * (k * 0x9e3779b97f4a7c15)) (fnv1a64: 64-bit FNV-1a over the name's bytes; fmix64: the
  * MurmurHash3 finalizer), ties to the lower k. A target's shard depends only on its own name
  * and N, so adding or removing a target moves no other target, and every machine computes the
- * same partition. runner/RESULTS.md states the rule so other tools can reproduce it.
+ * same partition. runner/report/RESULTS.md states the rule so other tools can reproduce it.
  *
  * When any target sets `shard_weight` (its expected cost in seconds), or `--shard-balance golden`
  * finds durations in the golden traces, the suite is

@@ -1,12 +1,12 @@
 /*
  * otlp_spans.h - the spans of one `renacer check`, built from the trace model and the
- * verdicts (the shape is drawn in runner/otlp.h), and the OTLP resource that carries them.
+ * verdicts (the shape is drawn in runner/report/otlp.h), and the OTLP resource that carries them.
  *
  * Attribute names are listed in otlp_spans.c next to the code that sets them: semantic
  * conventions (OpenTelemetry semconv 1.x) where one exists, `renacer.*` otherwise. Times on
  * the wire are Unix epoch ns (CLOCK_MONOTONIC times of the trace model shifted by an offset).
  *
- * Part of the OTLP exporter (runner/otlp.h is its public header and includes this one). Not
+ * Part of the OTLP exporter (runner/report/otlp.h is its public header and includes this one). Not
  * thread safe.
  */
 #ifndef RN_OTLP_SPANS_H

@@ -4,7 +4,7 @@
  * requests, gzip when configured, retries on the retryable responses with exponential backoff
  * or Retry-After, all within one deadline for the whole export.
  *
- * Part of the OTLP exporter (runner/otlp.h is its public header); used by rn_otlp_export().
+ * Part of the OTLP exporter (runner/report/otlp.h is its public header); used by rn_otlp_export().
  * Not thread safe. Header values are secrets: never printed or logged.
  */
 #ifndef RN_OTLP_HTTP_H

@@ -1156,7 +1156,7 @@ out_fail:
 	return -1;
 }
 
-/* [history]: where checks are remembered (runner/history.h). */
+/* [history]: where checks are remembered (runner/history/history.h). */
 static int parse_history(struct ctx *c, const struct rn_toml_value *root)
 {
 	struct rn_history_file_cfg *h = &c->cfg->history;

@@ -3,7 +3,7 @@
  * the trace id (joined from TRACEPARENT or random), the root span id, the traceparent handed
  * to each run, and the hex form of ids.
  *
- * Part of the OTLP exporter (runner/otlp.h is its public header and includes this one). Not
+ * Part of the OTLP exporter (runner/report/otlp.h is its public header and includes this one). Not
  * thread safe.
  */
 #ifndef RN_OTLP_CONTEXT_H

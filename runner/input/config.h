@@ -145,7 +145,7 @@
 	X(expected_speedup_min, "number", "original renacer format: accepted, no effect (use a baseline or golden timing)") \
 	X(expected_speedup_max, "number", "original renacer format: accepted, no effect")    \
 	X(expected_memory_reduction_min, "number", "original renacer format: accepted, no effect")
-/* X(key, type, doc) for [history] (runner/history.h). */
+/* X(key, type, doc) for [history] (runner/history/history.h). */
 #define RN_HISTORY_KEYS(X)                                                                   \
 	X(enabled, "boolean", "record every check in the history store (default true when [history] is present)") \
 	X(url, "string", "store: a SQLite path (default .renacer/history.db) or postgresql://... URI") \
@@ -173,7 +173,7 @@ struct rn_target_cfg {
 	unsigned counting_runs;   /* counting runs when counts are needed, >= 1 */
 	unsigned warmup;          /* unmeasured runs */
 	double shard_weight;      /* expected cost for `--shard K/N` balancing, seconds; 0 = not set
-				   * (runner/shard.h) */
+				   * (runner/input/shard.h) */
 	uint32_t collectors;      /* enum rn_collector_mask */
 	enum rn_gpu_mode gpu_mode; /* Vulkan timing mode */
 	enum rn_stdio out;        /* stdout handling */
@@ -237,7 +237,7 @@ struct rn_config {
 				       * owned; ignore_paths owned through semantic_ignore */
 	char **semantic_ignore;       /* [semantic_equivalence] ignore_paths, NULL-terminated */
 	char **notes;                 /* "FILE:LINE:COL: note: ..." lines about keys of the original
-				       * renacer format (runner/original.h), owned, NULL-terminated,
+				       * renacer format (runner/input/original.h), owned, NULL-terminated,
 				       * or NULL; printed at load unless quiet */
 	struct rn_regex_pool regexes; /* every compiled pattern the assertions borrow */
 };

@@ -308,6 +308,43 @@ static bool names_a_syscall(const struct rn_assertion_spec *a, const struct rn_t
 	return false;
 }
 
+/* The span count of span_count's assertion `a` aggregated over the runs that measured counts:
+ * syscall spans are counted per run, GPU spans (`last_total` holds those of the last run
+ * with its syscall spans) are kept for the last run only and count the same in every run.
+ * Sets out->aggregate (what was aggregated). Returns the aggregate count. */
+static uint64_t span_count_over_runs(const struct rn_assertion_spec *a,
+				     const struct rn_target_result *r, uint64_t last_total,
+				     struct rn_verdict_result *out)
+{
+	size_t nk = rn_target_result_count_runs(r), k;
+	const char *kind = r->ncounts ? "counting run" : "run";
+	uint64_t gpu, last_sc = 0, total;
+	double *per_run;
+	int nr, nsc = rn_syscall_table_size();
+
+	if (nk <= 1) {
+		out->aggregate = xfmt("%s of %zu %s", rn_aggregate_name(a->aggregate), nk ? nk : 1,
+				      kind);
+		return last_total;
+	}
+	per_run = rn_xcalloc(nk, sizeof(*per_run));
+	for (nr = 0; nr < nsc && !a->region_re; nr++) {
+		if (a->span_re && regexec(a->span_re, rn_syscall_name(nr), 0, NULL, 0))
+			continue;
+		for (k = 0; k < nk; k++)
+			per_run[k] += (double)rn_target_result_run_calls(r, k, nr);
+		last_sc += rn_target_result_run_calls(r, nk - 1, nr);
+	}
+	gpu = last_total >= last_sc ? last_total - last_sc : 0;
+	for (k = 0; k < nk; k++)
+		per_run[k] += (double)gpu;
+	total = (uint64_t)(rn_aggregate(per_run, nk, a->aggregate) + 0.5);
+	free(per_run);
+	out->aggregate = xfmt("%s of %zu %ss%s", rn_aggregate_name(a->aggregate), nk, kind,
+			      gpu ? ", GPU spans of the last run" : "");
+	return total;
+}
+
 static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_result *r,
 			    struct rn_verdict_result *out)
 {
@@ -325,37 +362,7 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 	out->unit = "spans";
 	out->has_budget = true;
 	out->budget = (double)a->max_spans;
-	{
-		/* Syscall spans are counted per run that measured counts; GPU spans are kept for
-		 * the last run only and count the same in every run. */
-		size_t nk = rn_target_result_count_runs(r), k;
-		const char *kind = r->ncounts ? "counting run" : "run";
-
-		if (nk > 1) {
-			uint64_t gpu, last_sc = 0;
-			double *per_run = rn_xcalloc(nk, sizeof(*per_run));
-			int nr, nsc = rn_syscall_table_size();
-
-			for (nr = 0; nr < nsc && !a->region_re; nr++) {
-				if (a->span_re &&
-				    regexec(a->span_re, rn_syscall_name(nr), 0, NULL, 0))
-					continue;
-				for (k = 0; k < nk; k++)
-					per_run[k] += (double)rn_target_result_run_calls(r, k, nr);
-				last_sc += rn_target_result_run_calls(r, nk - 1, nr);
-			}
-			gpu = total >= last_sc ? total - last_sc : 0;
-			for (k = 0; k < nk; k++)
-				per_run[k] += (double)gpu;
-			total = (uint64_t)(rn_aggregate(per_run, nk, a->aggregate) + 0.5);
-			free(per_run);
-			out->aggregate = xfmt("%s of %zu %ss%s", rn_aggregate_name(a->aggregate), nk,
-					      kind, gpu ? ", GPU spans of the last run" : "");
-		} else {
-			out->aggregate = xfmt("%s of %zu %s", rn_aggregate_name(a->aggregate),
-					      nk ? nk : 1, kind);
-		}
-	}
+	total = span_count_over_runs(a, r, total, out);
 	if (!total && (a->max_spans > 0 || (gpu_pattern && !r->last.ngpu)) &&
 	    !(!gpu_pattern && !a->region_re && names_a_syscall(a, r))) {
 		for (i = 0; i < 5; i++)

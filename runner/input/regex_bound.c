@@ -18,6 +18,28 @@
 _Static_assert(RN_REGEX_MAX_COUNT == 255, "the repetition count message says 255");
 _Static_assert(RN_REGEX_MAX_NESTED_COUNT == 32, "the nested repetition message says 32");
 
+#define ADJACENT_DUP                                                                               \
+	"%ld or more repetition operators in a row: adjacent duplication symbols are undefined "   \
+	"in POSIX EREs (XBD 9.4.6)"
+
+/* The largest count `big` of an interval {m,n} against the limits (RN_REGEX_MAX_NESTED_COUNT
+ * when the repeated group holds a repetition itself: `nested`). 0, or -1 with why/offset set
+ * (at = the interval's byte). */
+static int interval_limits(unsigned long big, bool nested, char *why, size_t why_size,
+			   size_t *offset, size_t at)
+{
+	if (big > RN_REGEX_MAX_COUNT)
+		return fail(why, why_size, offset, at,
+			    "repetition count %ld is more than the limit of 255",
+			    (long)(big > 1000000 ? 1000000 : big));
+	if (nested && big > RN_REGEX_MAX_NESTED_COUNT)
+		return fail(why, why_size, offset, at,
+			    "repetition count %ld of a group that repeats inside is more than the "
+			    "limit of 32 for nested repetitions",
+			    (long)big);
+	return 0;
+}
+
 static unsigned long mul_cap(unsigned long a, unsigned long b)
 {
 	if (a && b > (RN_REGEX_MAX_COST + 1) / a)
@@ -149,10 +171,7 @@ int rn_regex_check_bounds(const char *pat, char *why, size_t why_size, size_t *o
 		case '+':
 		case '?':
 			if (last_dup)
-				return fail(why, why_size, offset, i,
-					    "%ld or more repetition operators in a row: adjacent "
-					    "duplication symbols are undefined in POSIX EREs (XBD 9.4.6)",
-					    2L);
+				return fail(why, why_size, offset, i, ADJACENT_DUP, 2L);
 			dup = true;
 			/* a loop or an option: one more copy at most */
 			*needs_trial |= last_rep;
@@ -169,20 +188,10 @@ int rn_regex_check_bounds(const char *pat, char *why, size_t why_size, size_t *o
 				break;
 			}
 			if (last_dup)
-				return fail(why, why_size, offset, i,
-					    "%ld or more repetition operators in a row: adjacent "
-					    "duplication symbols are undefined in POSIX EREs (XBD 9.4.6)",
-					    2L);
+				return fail(why, why_size, offset, i, ADJACENT_DUP, 2L);
 			dup = true;
-			if (big > RN_REGEX_MAX_COUNT)
-				return fail(why, why_size, offset, i,
-					    "repetition count %ld is more than the limit of 255",
-					    (long)(big > 1000000 ? 1000000 : big));
-			if (last_rep && big > RN_REGEX_MAX_NESTED_COUNT)
-				return fail(why, why_size, offset, i,
-					    "repetition count %ld of a group that repeats inside is more "
-					    "than the limit of 32 for nested repetitions",
-					    (long)big);
+			if (interval_limits(big, last_rep, why, why_size, offset, i))
+				return -1;
 			if (!last)
 				last = 1;
 			*needs_trial |= last_rep;

@@ -421,7 +421,25 @@ static void judge_median(const struct rn_regression_cfg *reg, const char *name, 
 	v->message = rn_buf_detach(&msg, NULL);
 }
 
-/* Syscalls by name: one row naming every syscall whose count grew, plus the total. */
+/* Whether syscall nr is new in the head: made in every head counting run, in no base run. */
+static bool is_new_syscall(const struct rn_target_result *head,
+			   const struct rn_target_result *base, int nr)
+{
+	size_t k, nh = rn_target_result_count_runs(head), nb = rn_target_result_count_runs(base);
+
+	if (!nh || !nb)
+		return false;
+	for (k = 0; k < nb; k++)
+		if (rn_target_result_run_calls(base, k, nr))
+			return false;
+	for (k = 0; k < nh; k++)
+		if (!rn_target_result_run_calls(head, k, nr))
+			return false;
+	return true;
+}
+
+/* Syscalls by name: one row naming every syscall whose count grew or that is new in the
+ * head, plus the total. */
 static void judge_syscalls(const struct rn_regression_cfg *reg, const char *name,
 			   const struct rn_target_result *head, const struct rn_target_result *base,
 			   struct rn_target_report *tv)
@@ -440,15 +458,20 @@ static void judge_syscalls(const struct rn_regression_cfg *reg, const char *name
 	rn_buf_init(&det, 0);
 	for (i = 0; i < n; i++) {
 		double hc = head->syscall_calls[i], bc = base->syscall_calls[i];
+		bool is_new, up;
 
 		if (hc == bc)
 			continue;
+		/* A syscall the base never made, made in every head run, is a change of
+		 * behaviour whatever its count (one new sync()), as against a golden trace. */
+		is_new = is_new_syscall(head, base, i);
+		up = is_new || count_grew(hc, bc, tol, floor_);
 		rn_buf_addf(&det, "%-20s head %.0f vs base %.0f calls (%+.0f)%s\n", rn_syscall_name(i),
-			    hc, bc, hc - bc, count_grew(hc, bc, tol, floor_) ? "  grew" : "");
-		if (!count_grew(hc, bc, tol, floor_))
+			    hc, bc, hc - bc, is_new ? "  new" : up ? "  grew" : "");
+		if (!up)
 			continue;
-		rn_buf_addf(&msg, "%s%s head %.0f vs base %.0f calls (%+.0f)", grew ? ", " : "",
-			    rn_syscall_name(i), hc, bc, hc - bc);
+		rn_buf_addf(&msg, "%s%s head %.0f vs base %.0f calls (%+.0f%s)", grew ? ", " : "",
+			    rn_syscall_name(i), hc, bc, hc - bc, is_new ? ", new" : "");
 		grew++;
 	}
 	if (count_grew(h, s, tol, floor_))

@@ -350,6 +350,22 @@ EOT
 	head -n 6 "$tmp/err" | grep -q "$tmp/golden/one.json" ||
 		fail "$case_name: the golden errors are not reported first"
 	;;
+spool_fd)
+	# A check whose outputs need every span spools them to an unlinked file opened before the
+	# target is spawned; the target must not inherit it (an extra fd shifts its fd numbers).
+	cat >"$tmp/renacer.toml" <<EOT
+[[target]]
+name = "fds"
+command = ["sh", "-c", "ls -l /proc/\$\$/fd/ >$tmp/fds.txt"]
+EOT
+	run check --config "$tmp/renacer.toml" --trace-out "$tmp/trace.json" --otlp-file "$tmp/otlp.jsonl"
+	expect_rc 0
+	grep -q ' 1 -> ' "$tmp/fds.txt" || fail "the target listed no fds: $(cat "$tmp/fds.txt")"
+	grep '(deleted)' "$tmp/fds.txt" && fail "the target inherited renacer's spool"
+	run trace --source -o "$tmp/trace.txt" -- sh -c "ls -l /proc/\$\$/fd/ >$tmp/fds.txt"
+	expect_rc 0
+	grep '(deleted)' "$tmp/fds.txt" && fail "trace --source: the target inherited renacer's spool"
+	;;
 redaction)
 	# Secrets in argv never reach committed golden traces or exported OTLP attributes; the
 	# list of secret-name words is configurable ([report] redact).

@@ -587,9 +587,17 @@ static int history_show(struct rn_history *h, const struct hist_opts *o)
 		series_release(&s);
 		return rc;
 	}
+	if (!s.n)
+		rn_note("history '%s': no recorded run has target '%s' with metric '%s' (a "
+			"misspelt target?)",
+			h->location, o->operands[1], o->operands[2]);
 	if (s.as_text) {
+		/* An empty series read no unit from the store: the metric's own */
+		const char *unit =
+			s.unit[0] ? s.unit : rn_metric_info(rn_metric_lookup(o->operands[2]))->unit;
+
 		printf("%s %s (%s), %zu run%s\n", o->operands[1], o->operands[2],
-		       shown_unit(s.unit), s.n, s.n == 1 ? "" : "s");
+		       shown_unit(unit), s.n, s.n == 1 ? "" : "s");
 		printf("%-7s %-19s  %-12s  %-16s  %-16s  %4s  %14s  %14s  %14s\n", "RUN",
 		       "TIME (UTC)", "COMMIT", "BRANCH", "MACHINE", "N", "MEDIAN", "MIN", "MAX");
 		fwrite(s.text.buf, 1, s.text.len, stdout);

@@ -145,6 +145,12 @@ suite() {
 	"$bin" history show --last 3 --format csv true cpu_time >"$tmp/show.csv" ||
 		fail "show csv failed"
 	[ "$(wc -l <"$tmp/show.csv")" = 4 ] || { cat "$tmp/show.csv"; fail "show --last 3"; }
+	# a target with no recorded run: an empty series in the metric's unit, and a note
+	"$bin" history show ture wall_time >"$tmp/show.out" 2>"$tmp/err" || fail "show of no runs failed"
+	head -n 1 "$tmp/show.out" | grep -q "^ture wall_time (ms), 0 runs$" ||
+		{ cat "$tmp/show.out"; fail "empty show header"; }
+	grep -q "no recorded run has target 'ture' with metric 'wall_time'" "$tmp/err" ||
+		fail "no note for a target without runs"
 	"$bin" history show true no_such_metric 2>"$tmp/err" && fail "unknown metric accepted"
 	grep -q "unknown metric 'no_such_metric'" "$tmp/err" || fail "unknown metric message"
 	# export: one row per results row.

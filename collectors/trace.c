@@ -400,7 +400,7 @@ int rn_trace_spool_enable(struct rn_trace *t)
 	if (!t->spool)
 		return -errno;
 	/* The spool is opened before the target is spawned: without close-on-exec every target
-	 * inherits it (an extra fd 3 that changes its fd numbers, and renacer's data open to it). */
+	 * inherits it (an extra fd that shifts its fd numbers, and renacer's data open to it). */
 	if (fcntl(fileno(t->spool), F_SETFD, FD_CLOEXEC) < 0) {
 		int err = -errno;
 

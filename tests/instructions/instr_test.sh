@@ -185,8 +185,9 @@ type = "memory_usage"
 max_bytes = 4000000
 EOT
 	run check --no-color --no-golden --config "$tmp/rss.toml"
-	grep -q "target 't': driver ebpf, but a memory_usage assertion on rss needs each process's VmHWM: it runs under ptrace" \
-		"$tmp/err" || fail "no note that the rss assertion runs under ptrace"
+	note="driver ebpf, but a memory_usage assertion on rss needs each process's VmHWM"
+	grep -q "target 't': $note: it runs under ptrace" "$tmp/err" ||
+		fail "no note that the rss assertion runs under ptrace"
 	[ "$rc" = 0 ] || fail "exit $rc: true measured over 4 MB"
 	all | grep -q "mem  *PASS" || fail "mem not PASS"
 	echo "ok: rss under driver ebpf measured by ptrace"

@@ -4,6 +4,7 @@
  */
 #include "baseline.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -89,21 +90,44 @@ void rn_baseline_release(struct rn_baseline *b)
 	memset(b, 0, sizeof(*b));
 }
 
-/* `p` re-rooted from the head's root to the base's, or a copy when outside it. `p` may be
- * "KEY=VALUE" when `eq` (the value is re-rooted). */
+/* Whether `c` may continue a path name (so a root that it borders is part of a longer name). */
+static bool path_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.' || c == '/' ||
+	       c == '~' || c == '+' || c == '@';
+}
+
+/* `p` with every path under the head's root re-rooted to the base's, or a copy when it names
+ * none. A path may stand alone ("/head/build/app") or inside a word ("--out=/head/x", a shell
+ * command "exec /head/build/app > /head/log"): an occurrence of the root counts when no path
+ * character precedes it and '/' or a non-path character (or the end) follows it. `p` may be
+ * "KEY=VALUE" when `eq` (only the value is re-rooted). */
 static char *reroot(const struct rn_baseline *b, const char *p, bool eq)
 {
-	const char *v = p, *e;
+	const char *v = p, *e, *at, *from;
 	size_t hl = strlen(b->head_root);
 	struct rn_buf out;
+	bool any = false;
 
 	if (eq && (e = strchr(p, '=')))
 		v = e + 1;
-	if (strncmp(v, b->head_root, hl) || (v[hl] != '/' && v[hl] != '\0'))
-		return rn_xstrdup(p);
 	rn_buf_init(&out, 0);
 	rn_buf_add(&out, p, (size_t)(v - p));
-	rn_buf_addf(&out, "%s%s", b->dir, v + hl);
+	for (from = at = v; hl && (at = strstr(at, b->head_root)); ) {
+		if ((at > v && path_char(at[-1])) || (at[hl] != '/' && path_char(at[hl]))) {
+			at++;
+			continue;
+		}
+		rn_buf_add(&out, from, (size_t)(at - from));
+		rn_buf_adds(&out, b->dir);
+		from = at = at + hl;
+		any = true;
+	}
+	if (!any) {
+		rn_buf_release(&out);
+		return rn_xstrdup(p);
+	}
+	rn_buf_adds(&out, from);
 	return rn_buf_detach(&out, NULL);
 }
 

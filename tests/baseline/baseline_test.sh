@@ -116,6 +116,26 @@ new_syscall)
 	expect_rc 0
 	grep -q "baseline:syscalls *PASS" "$tmp/err" || fail "a syscall gone in the head failed"
 	;;
+shell_paths)
+	# Paths under the head's root inside a word (a shell command, --flag=PATH) are re-rooted
+	# too: the base side runs the base's build, not the head's (which made baseline:syscalls
+	# compare the head with itself and pass).
+	tree base 1 0
+	tree head 2 0
+	cat >"$tmp/head/renacer.toml" <<T
+[[target]]
+name = "app"
+command = ["sh", "-c", "exec $tmp/head/build/app --out=$tmp/head/x $tmp/headless"]
+runs = 3
+
+[regression]
+count_tolerance = 0.0
+count_floor = 0
+T
+	run check --no-color --baseline ../base
+	expect_rc 1
+	expect_err "FAIL *app/baseline:syscalls: fsync head 2 vs base 1 calls (+1)"
+	;;
 base_missing)
 	tree head 1 0
 	run check --no-color --baseline ../nowhere

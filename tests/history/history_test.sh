@@ -251,6 +251,11 @@ bad-input)
 	head -c 8192 /dev/urandom >.renacer/history.db
 	expect_check corrupt 0 "not a database"
 	rm -f .renacer/history.db*
+	# No store yet: list exits 6, names the store once and says how one is recorded.
+	"$bin" history list 2>"$tmp/err" && fail "history list without a store exited 0"
+	[ "$(grep -o "history.db" "$tmp/err" | wc -l)" = 1 ] || fail "store named twice: $(cat "$tmp/err")"
+	grep -q "no history store yet (checks record one with a \[history\] table" "$tmp/err" ||
+		fail "no-store message: $(cat "$tmp/err")"
 	# A schema from a newer renacer.
 	"$bin" check -q >/dev/null 2>&1 || fail "check to create the store failed"
 	sqlite3 .renacer/history.db "UPDATE renacer_schema SET version = 99"

@@ -350,6 +350,33 @@ EOT
 	head -n 6 "$tmp/err" | grep -q "$tmp/golden/one.json" ||
 		fail "$case_name: the golden errors are not reported first"
 	;;
+nothing_judged)
+	# A target with no assertion and no golden trace is run but judged by nothing: the report
+	# says so (it once printed an empty table and a bare "0 passed ... exit 0").
+	cat >"$tmp/renacer.toml" <<EOT
+[[target]]
+name = "lonely"
+command = ["true"]
+[[target]]
+name = "judged"
+command = ["true"]
+[[assertion]]
+name = "cp"
+type = "critical_path"
+max_duration_ms = 100000
+targets = ["judged"]
+[golden]
+dir = "$tmp/golden"
+EOT
+	run check --config "$tmp/renacer.toml"
+	expect_rc 0
+	expect_err "note: target 'lonely' was run but nothing judged it: no assertion applies to it and no golden trace was compared"
+	grep -q "target 'judged' was run but nothing judged" "$tmp/err" && fail "judged target noted"
+	run golden update --config "$tmp/renacer.toml"
+	expect_rc 0
+	run check --config "$tmp/renacer.toml"
+	grep -q "nothing judged it" "$tmp/err" && fail "noted with a golden trace"
+	;;
 spool_fd)
 	# A check whose outputs need every span spools them to an unlinked file opened before the
 	# target is spawned; the target must not inherit it (an extra fd shifts its fd numbers).

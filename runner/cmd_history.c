@@ -729,6 +729,15 @@ int rn_history_changes_of(struct rn_history *h, const char *target, const char *
 	return 0;
 }
 
+/* Decimals to print a median in the unit shown: ms to the microsecond; bytes and counts
+ * whole (a median of an even number of runs may end in .5). */
+static int decimals(double v, const char *unit)
+{
+	if (unit && !strcmp(unit, "ns"))
+		return 3;
+	return v == floor(v) ? 0 : 1;
+}
+
 static void print_change(void *ctx, const struct rn_history_change *c)
 {
 	char when[32], ns[32];
@@ -736,11 +745,12 @@ static void print_change(void *ctx, const struct rn_history_change *c)
 	(void)ctx;
 	snprintf(ns, sizeof(ns), "%lld", (long long)c->created_ns);
 	fmt_time(when, sizeof(when), ns);
-	printf("%s %s [%s]: run %lld (commit %.12s, %s): %+.1f%% (median %.3f -> %.3f %s), "
+	printf("%s %s [%s]: run %lld (commit %.12s, %s): %+.1f%% (median %.*f -> %.*f %s), "
 	       "confidence %.1f%%\n",
 	       c->target, c->metric, c->machine, (long long)c->run_id, or_dash(c->commit), when,
-	       c->rel_change * 100, shown(c->before, c->unit), shown(c->after, c->unit),
-	       shown_unit(c->unit), c->confidence * 100);
+	       c->rel_change * 100, decimals(c->before, c->unit), shown(c->before, c->unit),
+	       decimals(c->after, c->unit), shown(c->after, c->unit), shown_unit(c->unit),
+	       c->confidence * 100);
 }
 
 struct counting {

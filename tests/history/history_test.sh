@@ -182,6 +182,25 @@ EOP
 	# changes runs over every series without error.
 	"$bin" history changes >"$tmp/changes.out" || fail "changes failed"
 	grep -q "change points\? in [0-9]* series" "$tmp/changes.out" || fail "changes summary"
+	# changes: a step in a count series is one change point, its medians printed whole
+	# (they read "median 10.000 -> 40.000 count").
+	mkdir -p "$tmp/steps"
+	for i in $(seq 1 16); do
+		n=10
+		[ "$i" -gt 8 ] && n=40
+		python3 -c '
+import json, sys
+n = int(sys.argv[1])
+calls = [{"name": "getpid", "args": [], "result": 1, "duration_us": 1}] * n
+print(json.dumps({"version": "0.4.1", "format": "renacer-json-v1", "syscalls": calls,
+                  "summary": {"total_syscalls": n, "total_time_us": n, "exit_code": 0}}))
+' "$n" >"$tmp/steps/s$i.json"
+		"$bin" history import --commit "step$i" --target stepper "$tmp/steps/s$i.json" \
+			>/dev/null || fail "import step $i failed"
+	done
+	"$bin" history changes stepper syscalls >"$tmp/changes.out" || fail "changes stepper failed"
+	grep -q "^stepper syscalls .*(commit step9, .*(median 10 -> 40 count)" "$tmp/changes.out" ||
+		{ cat "$tmp/changes.out"; fail "changes: the step at step9, medians whole"; }
 	# report page from this store.
 	"$bin" report --html "$tmp/report.html" 2>/dev/null || fail "report failed"
 	grep -q '<table id="verdicts">' "$tmp/report.html" || fail "report has no verdict table"

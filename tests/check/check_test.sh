@@ -377,6 +377,35 @@ EOT
 	run check --config "$tmp/renacer.toml"
 	grep -q "nothing judged it" "$tmp/err" && fail "noted with a golden trace"
 	;;
+pattern_matches_none)
+	# An assertion whose trace_name_pattern matches no declared target judges nothing and
+	# shows no row: validate and check warn at its line.
+	cat >"$tmp/renacer.toml" <<EOT
+[[target]]
+name = "gzip_small"
+command = ["true"]
+
+[[assertion]]
+name = "cp"
+type = "critical_path"
+max_duration_ms = 100000
+trace_name_pattern = "gzp.*"
+
+[[assertion]]
+name = "cp_ok"
+type = "critical_path"
+max_duration_ms = 100000
+trace_name_pattern = "gzip.*"
+EOT
+	run validate --config "$tmp/renacer.toml"
+	expect_rc 0
+	expect_err "renacer.toml:5:1: \[\[assertion\]\] 'cp' applies to no target: trace_name_pattern 'gzp.\*' matches none of 'gzip_small'; it judges nothing"
+	grep -q "'cp_ok' applies to no target" "$tmp/err" && fail "a matching pattern warned"
+	run check --config "$tmp/renacer.toml"
+	expect_rc 0
+	expect_err "'cp' applies to no target"
+	expect_err "gzip_small *cp_ok *PASS"
+	;;
 spool_fd)
 	# A check whose outputs need every span spools them to an unlinked file opened before the
 	# target is spawned; the target must not inherit it (an extra fd shifts its fd numbers).

@@ -1,6 +1,7 @@
 #include "trace.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -445,6 +446,15 @@ int rn_trace_spool_enable(struct rn_trace *t)
 	t->spool = tmpfile();
 	if (!t->spool)
 		return -errno;
+	/* The spool is opened before the target is spawned: without close-on-exec every target
+	 * inherits it (an extra fd that shifts its fd numbers, and renacer's data open to it). */
+	if (fcntl(fileno(t->spool), F_SETFD, FD_CLOEXEC) < 0) {
+		int err = -errno;
+
+		fclose(t->spool);
+		t->spool = NULL;
+		return err;
+	}
 	return 0;
 }
 

@@ -4,6 +4,7 @@
  */
 #include "baseline.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -89,21 +90,44 @@ void rn_baseline_release(struct rn_baseline *b)
 	memset(b, 0, sizeof(*b));
 }
 
-/* `p` re-rooted from the head's root to the base's, or a copy when outside it. `p` may be
- * "KEY=VALUE" when `eq` (the value is re-rooted). */
+/* Whether `c` may continue a path name (so a root that it borders is part of a longer name). */
+static bool path_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.' || c == '/' ||
+	       c == '~' || c == '+' || c == '@';
+}
+
+/* `p` with every path under the head's root re-rooted to the base's, or a copy when it names
+ * none. A path may stand alone ("/head/build/app") or inside a word ("--out=/head/x", a shell
+ * command "exec /head/build/app > /head/log"): an occurrence of the root counts when no path
+ * character precedes it and '/' or a non-path character (or the end) follows it. `p` may be
+ * "KEY=VALUE" when `eq` (only the value is re-rooted). */
 static char *reroot(const struct rn_baseline *b, const char *p, bool eq)
 {
-	const char *v = p, *e;
+	const char *v = p, *e, *at, *from;
 	size_t hl = strlen(b->head_root);
 	struct rn_buf out;
+	bool any = false;
 
 	if (eq && (e = strchr(p, '=')))
 		v = e + 1;
-	if (strncmp(v, b->head_root, hl) || (v[hl] != '/' && v[hl] != '\0'))
-		return rn_xstrdup(p);
 	rn_buf_init(&out, 0);
 	rn_buf_add(&out, p, (size_t)(v - p));
-	rn_buf_addf(&out, "%s%s", b->dir, v + hl);
+	for (from = at = v; hl && (at = strstr(at, b->head_root)); ) {
+		if ((at > v && path_char(at[-1])) || (at[hl] != '/' && path_char(at[hl]))) {
+			at++;
+			continue;
+		}
+		rn_buf_add(&out, from, (size_t)(at - from));
+		rn_buf_adds(&out, b->dir);
+		from = at = at + hl;
+		any = true;
+	}
+	if (!any) {
+		rn_buf_release(&out);
+		return rn_xstrdup(p);
+	}
+	rn_buf_adds(&out, from);
 	return rn_buf_detach(&out, NULL);
 }
 
@@ -446,7 +470,25 @@ static void judge_median(const struct rn_regression_cfg *reg, const char *name, 
 	v->message = rn_buf_detach(&msg, NULL);
 }
 
-/* Syscalls by name: one row naming every syscall whose count grew, plus the total. */
+/* Whether syscall nr is new in the head: made in every head counting run, in no base run. */
+static bool is_new_syscall(const struct rn_target_result *head,
+			   const struct rn_target_result *base, int nr)
+{
+	size_t k, nh = rn_target_result_count_runs(head), nb = rn_target_result_count_runs(base);
+
+	if (!nh || !nb)
+		return false;
+	for (k = 0; k < nb; k++)
+		if (rn_target_result_run_calls(base, k, nr))
+			return false;
+	for (k = 0; k < nh; k++)
+		if (!rn_target_result_run_calls(head, k, nr))
+			return false;
+	return true;
+}
+
+/* Syscalls by name: one row naming every syscall whose count grew or that is new in the
+ * head, plus the total. */
 static void judge_syscalls(const struct rn_regression_cfg *reg, const char *name,
 			   const struct rn_target_result *head, const struct rn_target_result *base,
 			   struct rn_target_report *tv)
@@ -465,15 +507,20 @@ static void judge_syscalls(const struct rn_regression_cfg *reg, const char *name
 	rn_buf_init(&det, 0);
 	for (i = 0; i < n; i++) {
 		double hc = head->syscall_calls[i], bc = base->syscall_calls[i];
+		bool is_new, up;
 
 		if (hc == bc)
 			continue;
+		/* A syscall the base never made, made in every head run, is a change of
+		 * behaviour whatever its count (one new sync()), as against a golden trace. */
+		is_new = is_new_syscall(head, base, i);
+		up = is_new || count_grew(hc, bc, tol, floor_);
 		rn_buf_addf(&det, "%-20s head %.0f vs base %.0f calls (%+.0f)%s\n", rn_syscall_name(i),
-			    hc, bc, hc - bc, count_grew(hc, bc, tol, floor_) ? "  grew" : "");
-		if (!count_grew(hc, bc, tol, floor_))
+			    hc, bc, hc - bc, is_new ? "  new" : up ? "  grew" : "");
+		if (!up)
 			continue;
-		rn_buf_addf(&msg, "%s%s head %.0f vs base %.0f calls (%+.0f)", grew ? ", " : "",
-			    rn_syscall_name(i), hc, bc, hc - bc);
+		rn_buf_addf(&msg, "%s%s head %.0f vs base %.0f calls (%+.0f%s)", grew ? ", " : "",
+			    rn_syscall_name(i), hc, bc, hc - bc, is_new ? ", new" : "");
 		grew++;
 	}
 	if (count_grew(h, s, tol, floor_))

@@ -318,6 +318,7 @@ static int load_config(struct rn_config *cfg, const char *path, bool color, bool
 		rn_config_release(cfg);
 		return RN_EXIT_CONFIG;
 	}
+	rn_preflight_assertions(cfg);
 	return 0;
 }
 

@@ -32,6 +32,10 @@ static const char *needs_ptrace(const struct rn_config *cfg, const struct rn_tar
 			return "an anti_pattern assertion needs per-call spans and their evidence";
 		if (a->type == RN_ASSERT_MEMORY_USAGE && a->tracking_mode == RN_TRACK_ALLOCATIONS)
 			return "a memory_usage assertion on allocations needs mmap/brk sizes";
+		/* Under eBPF the only memory figure is the root's ru_maxrss, which holds the image
+		 * of renacer the root was cloned from (some 14 MiB): `true` would read 14 MiB. */
+		if (a->type == RN_ASSERT_MEMORY_USAGE)
+			return "a memory_usage assertion on rss needs each process's VmHWM";
 	}
 	return NULL;
 }

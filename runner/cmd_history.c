@@ -587,9 +587,17 @@ static int history_show(struct rn_history *h, const struct hist_opts *o)
 		series_release(&s);
 		return rc;
 	}
+	if (!s.n)
+		rn_note("history '%s': no recorded run has target '%s' with metric '%s' (a "
+			"misspelt target?)",
+			h->location, o->operands[1], o->operands[2]);
 	if (s.as_text) {
+		/* An empty series read no unit from the store: the metric's own */
+		const char *unit =
+			s.unit[0] ? s.unit : rn_metric_info(rn_metric_lookup(o->operands[2]))->unit;
+
 		printf("%s %s (%s), %zu run%s\n", o->operands[1], o->operands[2],
-		       shown_unit(s.unit), s.n, s.n == 1 ? "" : "s");
+		       shown_unit(unit), s.n, s.n == 1 ? "" : "s");
 		printf("%-7s %-19s  %-12s  %-16s  %-16s  %4s  %14s  %14s  %14s\n", "RUN",
 		       "TIME (UTC)", "COMMIT", "BRANCH", "MACHINE", "N", "MEDIAN", "MIN", "MAX");
 		fwrite(s.text.buf, 1, s.text.len, stdout);
@@ -721,6 +729,15 @@ int rn_history_changes_of(struct rn_history *h, const char *target, const char *
 	return 0;
 }
 
+/* Decimals to print a median in the unit shown: ms to the microsecond; bytes and counts
+ * whole (a median of an even number of runs may end in .5). */
+static int decimals(double v, const char *unit)
+{
+	if (unit && !strcmp(unit, "ns"))
+		return 3;
+	return v == floor(v) ? 0 : 1;
+}
+
 static void print_change(void *ctx, const struct rn_history_change *c)
 {
 	char when[32], ns[32];
@@ -728,11 +745,12 @@ static void print_change(void *ctx, const struct rn_history_change *c)
 	(void)ctx;
 	snprintf(ns, sizeof(ns), "%lld", (long long)c->created_ns);
 	fmt_time(when, sizeof(when), ns);
-	printf("%s %s [%s]: run %lld (commit %.12s, %s): %+.1f%% (median %.3f -> %.3f %s), "
+	printf("%s %s [%s]: run %lld (commit %.12s, %s): %+.1f%% (median %.*f -> %.*f %s), "
 	       "confidence %.1f%%\n",
 	       c->target, c->metric, c->machine, (long long)c->run_id, or_dash(c->commit), when,
-	       c->rel_change * 100, shown(c->before, c->unit), shown(c->after, c->unit),
-	       shown_unit(c->unit), c->confidence * 100);
+	       c->rel_change * 100, decimals(c->before, c->unit), shown(c->before, c->unit),
+	       decimals(c->after, c->unit), shown(c->after, c->unit), shown_unit(c->unit),
+	       c->confidence * 100);
 }
 
 struct counting {

@@ -134,3 +134,40 @@ int rn_preflight_output(const char *path, const char *what)
 	free(dir);
 	return 0;
 }
+
+int rn_preflight_assertions(const struct rn_config *cfg)
+{
+	size_t i, k;
+	int n = 0;
+
+	if (!cfg->ntargets)
+		return 0;
+	for (i = 0; i < cfg->nassertions; i++) {
+		const struct rn_assertion_spec *a = &cfg->assertions[i];
+		struct rn_buf names;
+
+		if (!a->enabled || !a->trace_name_pattern)
+			continue;
+		for (k = 0; k < cfg->ntargets; k++)
+			if (rn_assertion_applies(a, cfg->targets[k].name))
+				break;
+		if (k < cfg->ntargets)
+			continue;
+		/* the names it was matched against: its `targets`, else every target */
+		rn_buf_init(&names, 0);
+		for (k = 0; a->targets ? a->targets[k] != NULL : k < cfg->ntargets; k++) {
+			if (k == 8) {
+				rn_buf_adds(&names, ", ...");
+				break;
+			}
+			rn_buf_addf(&names, "%s'%s'", k ? ", " : "",
+				    a->targets ? a->targets[k] : cfg->targets[k].name);
+		}
+		rn_warn("%s:%d:1: [[assertion]] '%s' applies to no target: trace_name_pattern '%s' "
+			"matches none of %s; it judges nothing",
+			cfg->path, a->line, a->name, a->trace_name_pattern, names.buf);
+		rn_buf_release(&names);
+		n++;
+	}
+	return n;
+}

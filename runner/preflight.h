@@ -33,4 +33,12 @@ int rn_preflight_goldens(const struct rn_config *cfg, bool (*want)(void *ctx, co
  */
 int rn_preflight_output(const char *path, const char *what);
 
+/*
+ * Warn (rn_warn, one line each, "FILE:LINE:1: ...") about every enabled [[assertion]] whose
+ * trace_name_pattern matches none of the targets `cfg` declares: it would judge nothing, and
+ * a check would show no row for it. Configs without targets (the target comes from the
+ * command line) are not checked. Returns the number of such assertions.
+ */
+int rn_preflight_assertions(const struct rn_config *cfg);
+
 #endif

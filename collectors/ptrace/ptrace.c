@@ -913,8 +913,8 @@ static bool in_runtime(struct rn_collector *c, struct task *tk, uint64_t addr)
  * `sp`) through frames of the C runtime, at most CFI_FRAMES of them within one CFI_WINDOW read
  * from sp, and keep the first return address outside it. Functions whose CFA is not the
  * stack pointer plus a constant end the walk (collectors/unwind.h). */
-#define CFI_FRAMES 6
-#define CFI_WINDOW 2048
+#define CFI_FRAMES 12
+#define CFI_WINDOW 4096
 
 static void cfi_walk(struct rn_collector *c, struct task *tk, uint64_t pc, uint64_t sp)
 {

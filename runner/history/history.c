@@ -288,7 +288,9 @@ int rn_history_open(struct rn_history *h, const char *url, bool write, int busy_
 				return rn_history_fail(h, rc, "cannot create the directory of '%s': %s",
 						       location, strerror(-rc));
 		} else if (access(location, F_OK)) {
-			return rn_history_fail(h, -ENOENT, "no history store at '%s'", location);
+			return rn_history_fail(h, -ENOENT,
+					       "no history store yet (checks record one with a "
+					       "[history] table in renacer.toml, or with --history)");
 		}
 	}
 	rc = h->ops->open(h, location, write, busy_timeout_ms);

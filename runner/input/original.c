@@ -104,6 +104,13 @@ void rn_original_table(struct rn_config *cfg, const char *table, const struct rn
 			}
 			if (!kv->val->u.boolean)
 				cfg->regression.enabled = false;
+			/* the note says what this value does, not what the other one would */
+			rn_config_add_note(cfg, kv->key_pos, "[%s] %s: %s", table, kv->key,
+					   kv->val->u.boolean
+						   ? "true: golden traces are compared (the default)"
+						   : "false: golden traces are not compared ([regression] "
+						     "enabled = false)");
+			continue;
 		}
 		if (!strcmp(ok->note, "not used")) {
 			/* one note for all of them, at the first */

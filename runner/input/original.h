@@ -46,7 +46,7 @@ enum rn_original_action {
 	X("ci", "export_path", RN_ORIG_NOTE,                                                   \
 	  "no equivalent: each report has its own path in [report]")                           \
 	X("ci", "compare_with_baseline", RN_ORIG_REGRESSION,                                   \
-	  "applied: false turns off the comparison with golden traces ([regression] enabled)") \
+	  "false turns off the comparison with golden traces ([regression] enabled)")          \
 	X("quality_gates", "andon_enabled", RN_ORIG_SAME,                                      \
 	  "always on: a failed blocking assertion stops the merge (exit status 1); set "       \
 	  "fail_on_violation = false on an assertion to only warn")                            \

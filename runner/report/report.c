@@ -219,6 +219,20 @@ void rn_report_console(bool color, const struct rn_target_report *t, size_t n, i
 		    rn_report_count(t, n, RN_VERDICT_NO_DATA), rn_report_count(t, n, RN_VERDICT_ERROR),
 		    rn_report_count(t, n, RN_VERDICT_SKIP), rn_report_count(t, n, RN_VERDICT_NOT_JUDGED),
 		    exit_code, exit_meaning(exit_code));
+	/* A target that ran with nothing to judge it adds no row: say so, or a config whose golden
+	 * traces were never recorded reads as a clean pass. */
+	for (i = 0; i < n; i++) {
+		char *name;
+
+		if (t[i].nverdicts || !t[i].result)
+			continue;
+		name = rn_escaped_dup(t[i].result->name);
+		rn_buf_addf(&b, "%snote:%s target '%s' was run but nothing judged it: no assertion "
+				"applies to it and no golden trace was compared (renacer golden update "
+				"records one)\n",
+			    bold, reset, name);
+		free(name);
+	}
 	if (rn_report_count(t, n, RN_VERDICT_NOT_JUDGED))
 		rn_buf_addf(&b, "%snote:%s %zu metric%s not judged: this gate covered only the judged "
 				"ones (the messages above say what to change; [regression] not_judged = "

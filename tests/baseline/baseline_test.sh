@@ -60,7 +60,8 @@ int main(void)
 }
 C
 
-# tree DIR NFSYNC STATUS: a checkout with build/app and renacer.toml.
+# tree DIR NFSYNC STATUS [defaults]: a checkout with build/app and renacer.toml (exact counts,
+# or the default [regression] tolerances with "defaults").
 tree() {
 	mkdir -p "$tmp/$1/build"
 	"$cc" -O1 -DNFSYNC="$2" -DSTATUS="$3" -o "$tmp/$1/build/app" "$tmp/app.c" ||
@@ -76,6 +77,9 @@ warmup = 1
 count_tolerance = 0.0
 count_floor = 0
 T
+	if [ "${4:-}" = defaults ]; then
+		sed -i '/^\[regression\]/,$d' "$tmp/$1/renacer.toml"
+	fi
 }
 
 case $case_name in
@@ -96,6 +100,41 @@ fsync_count)
 	# both sides ran, interleaved: progress names the base side
 	expect_err "app (base) timing run"
 	expect_err "head vs base"
+	;;
+new_syscall)
+	# Head makes one fsync that base never made: a change of behaviour that fails even under
+	# the default count_floor of 1, naming the syscall as new.
+	tree base 0 0 defaults
+	tree head 1 0 defaults
+	grep -q count_floor "$tmp/head/renacer.toml" && fail "the config is not the default one"
+	run check --no-color --baseline ../base
+	expect_rc 1
+	expect_err "FAIL *app/baseline:syscalls: fsync head 1 vs base 0 calls (+1, new)"
+	# the reverse (a syscall the head no longer makes) is not a regression
+	(cd "$tmp/base" && "$renacer" check --no-color --baseline ../head >"$tmp/out" 2>"$tmp/err")
+	rc=$?
+	expect_rc 0
+	grep -q "baseline:syscalls *PASS" "$tmp/err" || fail "a syscall gone in the head failed"
+	;;
+shell_paths)
+	# Paths under the head's root inside a word (a shell command, --flag=PATH) are re-rooted
+	# too: the base side runs the base's build, not the head's (which made baseline:syscalls
+	# compare the head with itself and pass).
+	tree base 1 0
+	tree head 2 0
+	cat >"$tmp/head/renacer.toml" <<T
+[[target]]
+name = "app"
+command = ["sh", "-c", "exec $tmp/head/build/app --out=$tmp/head/x $tmp/headless"]
+runs = 3
+
+[regression]
+count_tolerance = 0.0
+count_floor = 0
+T
+	run check --no-color --baseline ../base
+	expect_rc 1
+	expect_err "FAIL *app/baseline:syscalls: fsync head 2 vs base 1 calls (+1)"
 	;;
 base_missing)
 	tree head 1 0

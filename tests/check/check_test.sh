@@ -376,6 +376,78 @@ EOT
 	head -n 6 "$tmp/err" | grep -q "$tmp/golden/one.json" ||
 		fail "$case_name: the golden errors are not reported first"
 	;;
+nothing_judged)
+	# A target with no assertion and no golden trace is run but judged by nothing: the report
+	# says so (it once printed an empty table and a bare "0 passed ... exit 0").
+	cat >"$tmp/renacer.toml" <<EOT
+[[target]]
+name = "lonely"
+command = ["true"]
+[[target]]
+name = "judged"
+command = ["true"]
+[[assertion]]
+name = "cp"
+type = "critical_path"
+max_duration_ms = 100000
+targets = ["judged"]
+[golden]
+dir = "$tmp/golden"
+EOT
+	run check --config "$tmp/renacer.toml"
+	expect_rc 0
+	expect_err "note: target 'lonely' was run but nothing judged it: no assertion applies to it and no golden trace was compared"
+	grep -q "target 'judged' was run but nothing judged" "$tmp/err" && fail "judged target noted"
+	run golden update --config "$tmp/renacer.toml"
+	expect_rc 0
+	run check --config "$tmp/renacer.toml"
+	grep -q "nothing judged it" "$tmp/err" && fail "noted with a golden trace"
+	;;
+pattern_matches_none)
+	# An assertion whose trace_name_pattern matches no declared target judges nothing and
+	# shows no row: validate and check warn at its line.
+	cat >"$tmp/renacer.toml" <<EOT
+[[target]]
+name = "gzip_small"
+command = ["true"]
+
+[[assertion]]
+name = "cp"
+type = "critical_path"
+max_duration_ms = 100000
+trace_name_pattern = "gzp.*"
+
+[[assertion]]
+name = "cp_ok"
+type = "critical_path"
+max_duration_ms = 100000
+trace_name_pattern = "gzip.*"
+EOT
+	run validate --config "$tmp/renacer.toml"
+	expect_rc 0
+	expect_err "renacer.toml:5:1: \[\[assertion\]\] 'cp' applies to no target: trace_name_pattern 'gzp.\*' matches none of 'gzip_small'; it judges nothing"
+	grep -q "'cp_ok' applies to no target" "$tmp/err" && fail "a matching pattern warned"
+	run check --config "$tmp/renacer.toml"
+	expect_rc 0
+	expect_err "'cp' applies to no target"
+	expect_err "gzip_small *cp_ok *PASS"
+	;;
+spool_fd)
+	# A check whose outputs need every span spools them to an unlinked file opened before the
+	# target is spawned; the target must not inherit it (an extra fd shifts its fd numbers).
+	cat >"$tmp/renacer.toml" <<EOT
+[[target]]
+name = "fds"
+command = ["sh", "-c", "ls -l /proc/\$\$/fd/ >$tmp/fds.txt"]
+EOT
+	run check --config "$tmp/renacer.toml" --trace-out "$tmp/trace.json" --otlp-file "$tmp/otlp.jsonl"
+	expect_rc 0
+	grep -q ' 1 -> ' "$tmp/fds.txt" || fail "the target listed no fds: $(cat "$tmp/fds.txt")"
+	grep '(deleted)' "$tmp/fds.txt" && fail "the target inherited renacer's spool"
+	run trace --source -o "$tmp/trace.txt" -- sh -c "ls -l /proc/\$\$/fd/ >$tmp/fds.txt"
+	expect_rc 0
+	grep '(deleted)' "$tmp/fds.txt" && fail "trace --source: the target inherited renacer's spool"
+	;;
 redaction)
 	# Secrets in argv never reach committed golden traces or exported OTLP attributes; the
 	# list of secret-name words is configurable ([report] redact).

@@ -96,6 +96,14 @@ def main():
         # an ignored path is not a difference
         rc, out = diff(R, rew, extra, "--ignore", "*/extra.txt")
         check(rc == 0, "--ignore drops the extra file's facts\n" + out)
+        # an input that is not a renacer trace: exit 3 (documented), never "not equivalent"
+        bad = os.path.join(work, "bad.jsonl")
+        with open(bad, "w") as f:
+            f.write("garbage\n")
+        rc, out = diff(R, orig, bad)
+        check(rc == 3 and "not a renacer-trace JSON object" in out, "bad input: exit 3\n" + out)
+        rc, out = diff(R, orig, os.path.join(work, "missing.jsonl"))
+        check(rc == 3, "missing input: exit 3\n" + out)
         # without normalisation the per-run folders differ
         rc, out = diff(R, orig, rew, "--no-normalize")
         check(rc == 1, "--no-normalize: the run folders differ\n" + out)

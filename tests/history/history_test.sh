@@ -145,6 +145,12 @@ suite() {
 	"$bin" history show --last 3 --format csv true cpu_time >"$tmp/show.csv" ||
 		fail "show csv failed"
 	[ "$(wc -l <"$tmp/show.csv")" = 4 ] || { cat "$tmp/show.csv"; fail "show --last 3"; }
+	# a target with no recorded run: an empty series in the metric's unit, and a note
+	"$bin" history show ture wall_time >"$tmp/show.out" 2>"$tmp/err" || fail "show of no runs failed"
+	head -n 1 "$tmp/show.out" | grep -q "^ture wall_time (ms), 0 runs$" ||
+		{ cat "$tmp/show.out"; fail "empty show header"; }
+	grep -q "no recorded run has target 'ture' with metric 'wall_time'" "$tmp/err" ||
+		fail "no note for a target without runs"
 	"$bin" history show true no_such_metric 2>"$tmp/err" && fail "unknown metric accepted"
 	grep -q "unknown metric 'no_such_metric'" "$tmp/err" || fail "unknown metric message"
 	# export: one row per results row.
@@ -176,6 +182,25 @@ EOP
 	# changes runs over every series without error.
 	"$bin" history changes >"$tmp/changes.out" || fail "changes failed"
 	grep -q "change points\? in [0-9]* series" "$tmp/changes.out" || fail "changes summary"
+	# changes: a step in a count series is one change point, its medians printed whole
+	# (they read "median 10.000 -> 40.000 count").
+	mkdir -p "$tmp/steps"
+	for i in $(seq 1 16); do
+		n=10
+		[ "$i" -gt 8 ] && n=40
+		python3 -c '
+import json, sys
+n = int(sys.argv[1])
+calls = [{"name": "getpid", "args": [], "result": 1, "duration_us": 1}] * n
+print(json.dumps({"version": "0.4.1", "format": "renacer-json-v1", "syscalls": calls,
+                  "summary": {"total_syscalls": n, "total_time_us": n, "exit_code": 0}}))
+' "$n" >"$tmp/steps/s$i.json"
+		"$bin" history import --commit "step$i" --target stepper "$tmp/steps/s$i.json" \
+			>/dev/null || fail "import step $i failed"
+	done
+	"$bin" history changes stepper syscalls >"$tmp/changes.out" || fail "changes stepper failed"
+	grep -q "^stepper syscalls .*(commit step9, .*(median 10 -> 40 count)" "$tmp/changes.out" ||
+		{ cat "$tmp/changes.out"; fail "changes: the step at step9, medians whole"; }
 	# report page from this store.
 	"$bin" report --html "$tmp/report.html" 2>/dev/null || fail "report failed"
 	grep -q '<table id="verdicts">' "$tmp/report.html" || fail "report has no verdict table"
@@ -245,6 +270,11 @@ bad-input)
 	head -c 8192 /dev/urandom >.renacer/history.db
 	expect_check corrupt 0 "not a database"
 	rm -f .renacer/history.db*
+	# No store yet: list exits 6, names the store once and says how one is recorded.
+	"$bin" history list 2>"$tmp/err" && fail "history list without a store exited 0"
+	[ "$(grep -o "history.db" "$tmp/err" | wc -l)" = 1 ] || fail "store named twice: $(cat "$tmp/err")"
+	grep -q "no history store yet (checks record one with a \[history\] table" "$tmp/err" ||
+		fail "no-store message: $(cat "$tmp/err")"
 	# A schema from a newer renacer.
 	"$bin" check -q >/dev/null 2>&1 || fail "check to create the store failed"
 	sqlite3 .renacer/history.db "UPDATE renacer_schema SET version = 99"

@@ -170,6 +170,28 @@ EOT
 	[ "$rc" = 5 ] || fail "ebpf disabled: exit $rc, expected 5"
 	echo "ok: openat $(cat "$tmp/ebpf.count") under both drivers; auto falls back; exit 5"
 	;;
+ebpf_rss)
+	# Under eBPF the root's ru_maxrss holds the image of renacer it was cloned from: a
+	# memory_usage (rss) assertion runs the target under ptrace, which reads each image's
+	# VmHWM, so `true` stays under a budget far below renacer's own RSS.
+	cat >"$tmp/rss.toml" <<EOT
+[[target]]
+name = "t"
+command = ["true"]
+driver = "ebpf"
+[[assertion]]
+name = "mem"
+type = "memory_usage"
+max_bytes = 4000000
+EOT
+	run check --no-color --no-golden --config "$tmp/rss.toml"
+	note="driver ebpf, but a memory_usage assertion on rss needs each process's VmHWM"
+	grep -q "target 't': $note: it runs under ptrace" "$tmp/err" ||
+		fail "no note that the rss assertion runs under ptrace"
+	[ "$rc" = 0 ] || fail "exit $rc: true measured over 4 MB"
+	all | grep -q "mem  *PASS" || fail "mem not PASS"
+	echo "ok: rss under driver ebpf measured by ptrace"
+	;;
 trace_cli)
 	# renacer trace --instructions: one row per process image, the total, CMD's exit status.
 	need_valgrind

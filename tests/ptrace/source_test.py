@@ -68,6 +68,17 @@ def check_text(text, L, what):
     check(len(opens) == 1 and opens[0] and re.fullmatch(
         r"main \(\S*src_lines\.c:%d\)" % L["fopen"], opens[0][0]),
         "%s: fopen's open attributed to main at line %d: %r" % (what, L["fopen"], opens))
+    # stdio's first read of the stream: the fstat is made some nine frames of libc deep
+    # (fgets -> _IO_getline -> ... -> _IO_file_doallocate -> fstat): the CFI walk reaches main
+    after = text.split('openat(AT_FDCWD, "/dev/zero"', 1)[-1]
+    stats = frames_after(after, r'^newfstatat\(\d+, ""')
+    check(len(stats) >= 1 and stats[0] and re.fullmatch(
+        r"main \(\S*src_lines\.c:%d\)" % L["fgets"], stats[0][0]),
+        "%s: fgets's fstat attributed to main at line %d: %r" % (what, L["fgets"], stats[:1]))
+    zreads = frames_after(after, r"^read\(\d+, 0x[0-9a-f]+, 4096\)")
+    check(len(zreads) >= 1 and zreads[0] and re.fullmatch(
+        r"main \(\S*src_lines\.c:%d\)" % L["fgets"], zreads[0][0]),
+        "%s: fgets's read attributed to main at line %d: %r" % (what, L["fgets"], zreads[:1]))
     opens = frames_after(text, r'^openat\(AT_FDCWD, "/dev/null"')
     check(len(opens) == 1 and opens[0] and re.fullmatch(
         r"main \(\S*src_lines\.c:%d\)" % L["open_main"], opens[0][0]),

@@ -161,7 +161,7 @@ static void test_config_original_format(void **state)
 	struct rn_config cfg;
 	struct rn_diag d;
 	size_t i;
-	bool custom_note = false, mode_note = false;
+	bool custom_note = false, mode_note = false, ci_note = false;
 
 	(void)state;
 	if (rn_config_load(&cfg, RN_SOURCE_DIR "/tests/config/original.toml", true, &d)) {
@@ -182,12 +182,22 @@ static void test_config_original_format(void **state)
 			custom_note = true;
 		if (strstr(cfg.notes[i], "'mem_default_mode' has no tracking_mode"))
 			mode_note = true;
+		/* the note says what the value given does (it once read "applied: false turns
+		 * off ..." for true) */
+		if (strstr(cfg.notes[i], "[ci] compare_with_baseline: true: golden traces are "
+					 "compared (the default)"))
+			ci_note = true;
+		assert_null(strstr(cfg.notes[i], "compare_with_baseline: false"));
 	}
 	assert_true(custom_note);
 	assert_true(mode_note);
+	assert_true(ci_note);
 	rn_config_release(&cfg);
 	assert_int_equal(parse(&cfg, "[ci]\ncompare_with_baseline = false\n", &d), 0);
 	assert_false(cfg.regression.enabled);
+	assert_non_null(cfg.notes);
+	assert_non_null(strstr(cfg.notes[0], "compare_with_baseline: false: golden traces are "
+					     "not compared"));
 	rn_config_release(&cfg);
 }
 

@@ -42,12 +42,17 @@ int main(int argc, char **argv)
 	int reps = argc > 1 ? (int)strtol(argv[1], NULL, 10) : 1, i;
 
 	FILE *z;
+	char line[16];
 
 	if (load_hosts(argc > 2 ? argv[2] : "/etc/hostname") < 0)
 		return 1;
 	/* through stdio: the open is made two libc functions deep */
 	z = fopen("/dev/zero", "re"); /* @fopen */
 	if (!z)
+		return 1;
+	/* the stream's first read: fgets -> ... -> _IO_file_doallocate -> fstat, some nine
+	 * frames of libc deep, then the read itself */
+	if (!fgets(line, sizeof(line), z)) /* @fgets */
 		return 1;
 	fclose(z);
 	for (i = 0; i < reps; i++)

@@ -101,6 +101,7 @@ void rn_trace_release(struct rn_trace *t)
 		free(t->procs[i].comm);
 		free(t->procs[i].sc);
 		rn_maps_free(t->procs[i].maps);
+		free(t->procs[i].reserved);
 	}
 	free(t->procs);
 	for (i = 0; i < t->ngpu; i++) {
@@ -171,14 +172,134 @@ void rn_process_set_exe(struct rn_process *p, const char *exe)
 }
 
 /* Syscall numbers of the memory calls, looked up once (the stop loop is hot). */
-static int nr_mmap = -2, nr_munmap, nr_mremap, nr_brk;
+static int nr_mmap = -2, nr_munmap, nr_mremap, nr_brk, nr_mprotect;
+static uint64_t page_bytes;
 
 static void memory_nrs(void)
 {
+	long pg = sysconf(_SC_PAGESIZE);
+
 	nr_mmap = rn_syscall_lookup("mmap");
 	nr_munmap = rn_syscall_lookup("munmap");
 	nr_mremap = rn_syscall_lookup("mremap");
 	nr_brk = rn_syscall_lookup("brk");
+	nr_mprotect = rn_syscall_lookup("mprotect");
+	page_bytes = pg > 0 ? (uint64_t)pg : 4096;
+}
+
+/* `len` rounded up to whole pages, as the kernel maps it. */
+static uint64_t page_round(uint64_t len)
+{
+	return len > UINT64_MAX - page_bytes ? len : (len + page_bytes - 1) & ~(page_bytes - 1);
+}
+
+/* Take [a, b) out of p's reserved ranges (splitting a range it cuts through). Returns the
+ * bytes of [a, b) that were reserved. */
+static uint64_t reserved_take(struct rn_process *p, uint64_t a, uint64_t b)
+{
+	uint64_t taken = 0;
+	size_t i = 0;
+
+	while (i < p->nreserved) {
+		struct rn_addr_range *r = &p->reserved[i];
+		uint64_t lo = r->start > a ? r->start : a, hi = r->end < b ? r->end : b;
+
+		if (lo >= hi) {
+			i++;
+			continue;
+		}
+		taken += hi - lo;
+		if (r->start < lo && r->end > hi) { /* [a, b) lies inside: split in two */
+			struct rn_addr_range tail = { hi, r->end };
+
+			r->end = lo;
+			if (p->nreserved == p->reserved_cap) {
+				p->reserved_cap = p->reserved_cap ? 2 * p->reserved_cap : 8;
+				p->reserved = rn_xrealloc(p->reserved,
+							  p->reserved_cap * sizeof(*p->reserved));
+			}
+			memmove(&p->reserved[i + 2], &p->reserved[i + 1],
+				(p->nreserved - i - 1) * sizeof(*p->reserved));
+			p->reserved[i + 1] = tail;
+			p->nreserved++;
+			break;
+		}
+		if (r->start < lo) {
+			r->end = lo;
+			i++;
+		} else if (r->end > hi) {
+			r->start = hi;
+			i++;
+		} else { /* wholly inside [a, b): drop it */
+			memmove(r, r + 1, (p->nreserved - i - 1) * sizeof(*p->reserved));
+			p->nreserved--;
+		}
+	}
+	return taken;
+}
+
+/* Add [a, b) to p's reserved ranges (what it overlapped is replaced). */
+static void reserved_add(struct rn_process *p, uint64_t a, uint64_t b)
+{
+	size_t i;
+
+	if (a >= b)
+		return;
+	reserved_take(p, a, b);
+	if (p->nreserved == p->reserved_cap) {
+		p->reserved_cap = p->reserved_cap ? 2 * p->reserved_cap : 8;
+		p->reserved = rn_xrealloc(p->reserved, p->reserved_cap * sizeof(*p->reserved));
+	}
+	for (i = p->nreserved; i > 0 && p->reserved[i - 1].start > a; i--)
+		p->reserved[i] = p->reserved[i - 1];
+	p->reserved[i].start = a;
+	p->reserved[i].end = b;
+	p->nreserved++;
+}
+
+/* The allocation change of a memory call other than brk, in bytes: anonymous mappings count
+ * from the moment they are accessible (a PROT_NONE mapping reserves address space until
+ * mprotect opens part of it, as glibc does for its arenas and thread stacks), munmap gives
+ * back only what was counted. */
+static int64_t map_delta(struct rn_process *p, const struct rn_syscall_event *ev)
+{
+	uint64_t addr, len;
+
+	if (ev->nr == nr_mmap) {
+		/* MAP_ANONYMOUS = 0x20 and PROT_NONE = 0 on every architecture renacer
+		 * supports; the result is the mapping's address. */
+		if (!(ev->args[3] & 0x20))
+			return 0;
+		addr = (uint64_t)ev->ret;
+		len = page_round(ev->args[1]);
+		if (ev->args[2] == 0) {
+			reserved_add(p, addr, addr + len);
+			return 0;
+		}
+		reserved_take(p, addr, addr + len); /* MAP_FIXED over a reservation */
+		return (int64_t)len;
+	}
+	if (ev->nr == nr_munmap) {
+		addr = ev->args[0];
+		len = page_round(ev->args[1]);
+		return -(int64_t)(len - reserved_take(p, addr, addr + len));
+	}
+	if (ev->nr == nr_mprotect) {
+		/* Opening a reserved range allocates it; closing memory (a guard page) does not
+		 * free it, and anything else is not a reservation */
+		if (ev->args[2] == 0)
+			return 0;
+		addr = ev->args[0];
+		return (int64_t)reserved_take(p, addr, addr + page_round(ev->args[1]));
+	}
+	/* mremap: a reservation moves as a reservation, anything else by its size change */
+	addr = ev->args[0];
+	len = page_round(ev->args[1]);
+	if (len && reserved_take(p, addr, addr + len) == len) {
+		reserved_add(p, (uint64_t)ev->ret, (uint64_t)ev->ret + page_round(ev->args[2]));
+		return 0;
+	}
+	return (int64_t)ev->args[2] - (int64_t)ev->args[1];
 }
 
 /* The bytes of `p` that count in the tree's current total: its image's bytes less those it
@@ -212,6 +333,15 @@ void rn_trace_image_fork(struct rn_trace *t, struct rn_process *child,
 
 	if (shares_vm || !parent)
 		return;
+	child->nreserved = 0;
+	if (parent->nreserved) {
+		child->reserved_cap = parent->nreserved;
+		child->reserved = rn_xrealloc(child->reserved,
+					      parent->nreserved * sizeof(*child->reserved));
+		memcpy(child->reserved, parent->reserved,
+		       parent->nreserved * sizeof(*child->reserved));
+		child->nreserved = parent->nreserved;
+	}
 	child->brk_cur = parent->brk_cur;
 	child->alloc_cur_bytes = parent->alloc_cur_bytes;
 	child->alloc_inherited_bytes = parent->alloc_cur_bytes;
@@ -227,6 +357,7 @@ void rn_trace_image_end(struct rn_trace *t, struct rn_process *p)
 	p->alloc_cur_bytes = 0;
 	p->alloc_inherited_bytes = 0;
 	p->brk_cur = 0;
+	p->nreserved = 0;
 	tree_update(t, p, before);
 }
 
@@ -254,14 +385,9 @@ static void account_memory(struct rn_trace *t, struct rn_process *p,
 		return;
 	if (nr_mmap == -2)
 		memory_nrs();
-	if (ev->nr == nr_mmap) {
-		/* MAP_ANONYMOUS = 0x20 on every architecture renacer supports. */
-		if (ev->args[3] & 0x20)
-			delta = (int64_t)ev->args[1];
-	} else if (ev->nr == nr_munmap) {
-		delta = -(int64_t)ev->args[1];
-	} else if (ev->nr == nr_mremap) {
-		delta = (int64_t)ev->args[2] - (int64_t)ev->args[1];
+	if (ev->nr == nr_mmap || ev->nr == nr_munmap || ev->nr == nr_mremap ||
+	    ev->nr == nr_mprotect) {
+		delta = map_delta(p, ev);
 	} else if (ev->nr == nr_brk) {
 		/* brk(0) queries the break; later calls move it. Track growth from the image's
 		 * first answer (brk_cur is 0 again after an exec: the new image's break is

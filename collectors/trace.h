@@ -104,6 +104,11 @@ enum rn_proc_end {
 	RN_PROC_LOST,        /* vanished without an exit report (killed by the runner, detached) */
 };
 
+/* A range of addresses [start, end) of a tracee, bytes. */
+struct rn_addr_range {
+	uint64_t start, end;
+};
+
 /* One process (thread group) of the traced tree. */
 struct rn_process {
 	pid_t pid;             /* thread group id */
@@ -139,6 +144,11 @@ struct rn_process {
 	uint64_t alloc_inherited_bytes; /* of alloc_cur_bytes, those copied from the parent at
 				    * fork (the parent's memory: not counted again in the tree),
 				    * lowered when alloc_cur_bytes falls below it, bytes */
+	struct rn_addr_range *reserved; /* anonymous PROT_NONE ranges of its current image:
+				    * address space reserved, not allocated (glibc's arenas and
+				    * thread stacks), counted once mprotect opens them;
+				    * [nreserved], sorted by start, owned */
+	size_t nreserved, reserved_cap; /* ranges used, allocated */
 	struct rn_maps *maps;      /* the latest /proc/PID/maps snapshot of its current image,
 				    * taken by the ptrace collector for spooled spans with a stack
 				    * (lazily, again when an address is not covered, and at the

@@ -447,6 +447,18 @@ static void eval_memory(const struct rn_assertion_spec *a, struct rn_target_resu
 	free(s);
 }
 
+/* Whether a process of `t` has a comm that fully matches `re` (regex_t *), as the detectors
+ * filter them. */
+static bool any_process_matches(const struct rn_trace *t, const void *re)
+{
+	size_t i;
+
+	for (i = 0; i < t->nprocs; i++)
+		if (!regexec(re, t->procs[i].comm ? t->procs[i].comm : "", 0, NULL, 0))
+			return true;
+	return false;
+}
+
 static void eval_anti_pattern(const struct rn_assertion_spec *a, struct rn_target_result *r,
 			      struct rn_verdict_result *out)
 {
@@ -485,6 +497,15 @@ static void eval_anti_pattern(const struct rn_assertion_spec *a, struct rn_targe
 	if (rc) {
 		out->verdict = RN_VERDICT_ERROR;
 		out->message = xfmt("detector %s failed: %s", a->pattern, strerror(-rc));
+		return;
+	}
+	if (a->process_re && !any_process_matches(&r->last, a->process_re)) {
+		/* Nothing was looked at: a pattern that names no process of the run (a typo, a
+		 * renamed binary) must not read as "not detected". */
+		out->verdict = RN_VERDICT_NO_DATA;
+		out->message = xfmt("%s: no process of the run matches process_name_pattern /%s/",
+				    a->pattern, a->process_name_pattern);
+		rn_detection_release(&det);
 		return;
 	}
 	if (det.no_data) {

@@ -370,6 +370,39 @@ static void test_evaluate_fields(void **state)
 	rn_target_result_release(&r);
 }
 
+/* An anti_pattern whose process_name_pattern names no process of the run looked at nothing:
+ * NO DATA, never "not detected"; one that names the process is judged. */
+static void test_anti_pattern_process_filter(void **state)
+{
+	struct rn_target_result r;
+	struct rn_assertion_spec a;
+	struct rn_verdict_result v;
+	regex_t re;
+
+	(void)state;
+	build_result(&r, &fixtures[FX_FIVE]);
+	spec_of(&eval_cases[0], &a, &re);
+	a.type = RN_ASSERT_ANTI_PATTERN;
+	a.pattern = (char *)"GodProcess";
+	a.threshold = 0.5;
+	a.process_name_pattern = (char *)"nomatch";
+	assert_int_equal(regcomp(&re, "^(nomatch)$", REG_EXTENDED | REG_NOSUB), 0);
+	a.process_re = &re;
+	rn_assertion_evaluate(&a, &r, &v);
+	assert_int_equal(v.verdict, RN_VERDICT_NO_DATA);
+	assert_string_equal(v.message, "GodProcess: no process of the run matches "
+				       "process_name_pattern /nomatch/");
+	rn_verdict_result_release(&v);
+	regfree(&re);
+	a.process_name_pattern = (char *)"ap+";
+	assert_int_equal(regcomp(&re, "^(ap+)$", REG_EXTENDED | REG_NOSUB), 0);
+	rn_assertion_evaluate(&a, &r, &v);
+	assert_int_equal(v.verdict, RN_VERDICT_PASS);
+	rn_verdict_result_release(&v);
+	regfree(&re);
+	rn_target_result_release(&r);
+}
+
 /* ---- critical path: (process tree) -> chain ------------------------------------------------ */
 
 /* One process of a tree: times in ms from T0; indices into the same table. */
@@ -546,6 +579,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_evaluate_verdict_lines),
 		cmocka_unit_test(test_evaluate_fields),
+		cmocka_unit_test(test_anti_pattern_process_filter),
 		cmocka_unit_test(test_critical_path_chains),
 		cmocka_unit_test(test_critical_path_metric),
 		cmocka_unit_test(test_aggregates),

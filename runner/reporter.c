@@ -275,9 +275,23 @@ static int write_github(const struct rn_report_outputs *out, const struct rn_out
 }
 
 /* Advisory: a history write failure is a warning, never the verdict. The store comes from the
- * config, so an outcome without one records nothing. */
+ * config, so an outcome without one records nothing. A shard of a suite (--shard K/N) records
+ * nothing either: `renacer merge` of the shards' results records the suite once. */
 static int write_history(const struct rn_report_outputs *out, const struct rn_outcome *oc)
 {
+	if (oc->shard.count > 0 && !strcmp(out->history_source, "check")) {
+		struct rn_history_cfg hc;
+
+		if (!oc->cfg)
+			return 0;
+		rn_history_cfg_resolve(&hc, oc->cfg, NULL, out->history);
+		if (hc.enabled && !out->quiet)
+			rn_note("history: shard %u/%u records nothing; `renacer merge` of the "
+				"shards' results records the suite once",
+				oc->shard.index, oc->shard.count);
+		rn_history_cfg_release(&hc);
+		return 0;
+	}
 	if (oc->cfg && out->history_source)
 		rn_history_record(oc->cfg, out->history, out->history_source, oc->reports,
 				  oc->ntargets, oc->exit_code, out->quiet);

@@ -120,6 +120,9 @@ struct run {
 	} cc;
 	int capture_fd[3];          /* capture files (stdout, stderr), -1 if none */
 	pid_t root;                 /* the target's first process */
+	long self_maxrss_kb;        /* renacer's own peak RSS when it spawned the root, KiB: the
+				     * child shares (CLONE_VM) or copies (fork) renacer's memory
+				     * until its exec, and the kernel keeps that in ru_maxrss */
 	bool root_done;             /* its final wait status was seen */
 	int root_status;            /* that status */
 	bool killing;               /* the tree was told to die */
@@ -554,8 +557,11 @@ static void on_status(struct run *r, const struct run_event *ev)
 	}
 	if (gone && r->drv && ev->have_ru)
 		r->drv->final_rusage(r->dc, ev->pid, ev->maxrss_kb);
-	if (gone && !r->drv && ev->maxrss_kb > 0) {
-		/* wait4's ru_maxrss: the root's peak RSS (or a reaped child's, if larger) */
+	if (gone && !r->drv && ev->maxrss_kb > r->self_maxrss_kb) {
+		/* wait4's ru_maxrss: the root's peak RSS (or a reaped child's, if larger). It
+		 * includes the image the child had before its exec, renacer's: only a figure
+		 * above renacer's own peak is the target's; below it the peak is unknown (0, no
+		 * data), never renacer's memory reported as the target's. */
 		int idx = rn_trace_find_process(r->t, ev->pid);
 
 		if (idx >= 0 && r->t->procs[idx].pid == ev->pid &&
@@ -1090,6 +1096,8 @@ static int run_loop(struct run *r, const sigset_t *mask)
 
 	install_signals(r);
 	getrusage(RUSAGE_CHILDREN, &ru_before);
+	getrusage(RUSAGE_SELF, &ru_after);
+	r->self_maxrss_kb = ru_after.ru_maxrss;
 	rc = spawn(r, mask);
 	if (!rc && r->spec->timeout_ns && have_timer)
 		arm_deadline(r);

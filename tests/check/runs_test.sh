@@ -120,7 +120,9 @@ golden_v1)
 	# A golden trace whose times are 100x shorter than today's: in renacer-golden/2 the
 	# slowdown FAILs; in renacer-golden/1 (timed under the tracer) it is WARN at most, with
 	# the hint to regenerate.
-	printf '%s\n[regression]\nmin_runs_for_timing = 5\n' "$time_assertion" | config 6
+	# (memory is not what this case is about: a process tree's peak RSS moves with how its
+	# children overlap on a loaded machine, so it gets a wide tolerance here)
+	printf '%s\n[regression]\nmin_runs_for_timing = 5\nmemory_tolerance = 2.0\n' "$time_assertion" | config 6
 	run golden update --config "$tmp/renacer.toml"
 	expect_rc 0
 	python3 - "$tmp/golden/tree.json" <<'PY' || fail "cannot derive the golden traces"

@@ -39,7 +39,7 @@ const char *const rn_antipattern_names[] = {
 #define RN_AP_NAME(id, name, desc) name,
 	RN_ANTIPATTERNS(RN_AP_NAME)
 #undef RN_AP_NAME
-	NULL,
+		NULL,
 };
 
 static const char *const ap_desc[] = {
@@ -162,8 +162,8 @@ static void resolve_caller(struct rn_ap_pass *ps, int proc, const struct rn_sysc
 	if (rn_symbolize_caller(ps->sym, m, ev->stack, ev->nstack, &fr))
 		return;
 	/* one key per function (per address where the module has no symbol for it) */
-	memo->key = fr.function ? mix64(rn_ap_str_key(fr.module, 1) ^ fr.function_start)
-				: mix64(rn_ap_str_key(fr.module, 2) ^ fr.vaddr);
+	memo->key = fr.function ? mix64(rn_ap_str_key(fr.module, 1) ^ fr.function_start) :
+				  mix64(rn_ap_str_key(fr.module, 2) ^ fr.vaddr);
 	if (!memo->key || memo->key == UINT64_MAX)
 		memo->key = 1;
 	d = rn_ap_ktab_get(&ps->cdefs, memo->key, true);
@@ -275,9 +275,9 @@ static void finish_one(struct rn_ap_pass *ps, int id, struct rn_detection *out)
 		out->summary = rn_xstrdup(out->no_data ? "no data" : "not detected");
 	if (ps->t->filtered && !out->no_data && out->evidence) {
 		char *e =
-		    rn_ap_fmt("%s\n  note: the trace was filtered; syscalls outside the filter "
-			      "were not seen",
-			      out->evidence);
+			rn_ap_fmt("%s\n  note: the trace was filtered; syscalls outside the filter "
+				  "were not seen",
+				  out->evidence);
 
 		free(out->evidence);
 		out->evidence = e;
@@ -330,8 +330,7 @@ int rn_antipattern_detect(struct rn_trace *t, const char *pattern, const void *p
 	return 0;
 }
 
-int rn_antipattern_detect_all(struct rn_trace *t, const void *process_re,
-			      struct rn_detection *out)
+int rn_antipattern_detect_all(struct rn_trace *t, const void *process_re, struct rn_detection *out)
 {
 	bool want[RN_AP_COUNT];
 	int id, rc;
@@ -414,4 +413,3 @@ int rn_antipattern_report_all(struct rn_trace *t, const void *process_re, double
 		rc = -EIO;
 	return rc ? rc : found;
 }
-

@@ -25,22 +25,22 @@
  * the canonical names compared without case and ignoring '_', '-' and ' ' (so
  * "PCIeBottleneck", "pcie_bottleneck" and "tight-loop" are accepted).
  */
-#define RN_ANTIPATTERNS(X)                                                                       \
-	X(GOD_PROCESS, "GodProcess",                                                             \
-	  "one process of a multi-process target does most of the work while the others idle")  \
-	X(TIGHT_LOOP, "TightLoop",                                                               \
-	  "a thread spins: long runs of identical no-progress syscalls with tiny gaps, "         \
-	  "zero-timeout polls, tiny sleeps or sched_yield storms")                               \
-	X(PCIE_BOTTLENECK, "PcieBottleneck",                                                     \
-	  "host<->device copies take more GPU time than the compute they feed")                  \
-	X(SMALL_IO, "SmallIO", "many reads or writes far below a page on the same fd")          \
-	X(REDUNDANT_IO, "RedundantIO",                                                           \
-	  "the same path opened or stat'ed many times, or the same file read again and again")   \
-	X(ERROR_STORM, "ErrorStorm",                                                             \
-	  "many failing calls of one syscall with one errno (ENOENT probing, EAGAIN spinning)")  \
-	X(SYNC_STORM, "SyncStorm",                                                               \
-	  "fsync/fdatasync after every small write, or a GPU submit-and-wait per tiny batch")    \
-	X(MEMORY_CHURN, "MemoryChurn",                                                           \
+#define RN_ANTIPATTERNS(X)                                                                         \
+	X(GOD_PROCESS, "GodProcess",                                                               \
+	  "one process of a multi-process target does most of the work while the others idle")     \
+	X(TIGHT_LOOP, "TightLoop",                                                                 \
+	  "a thread spins: long runs of identical no-progress syscalls with tiny gaps, "           \
+	  "zero-timeout polls, tiny sleeps or sched_yield storms")                                 \
+	X(PCIE_BOTTLENECK, "PcieBottleneck",                                                       \
+	  "host<->device copies take more GPU time than the compute they feed")                    \
+	X(SMALL_IO, "SmallIO", "many reads or writes far below a page on the same fd")             \
+	X(REDUNDANT_IO, "RedundantIO",                                                             \
+	  "the same path opened or stat'ed many times, or the same file read again and again")     \
+	X(ERROR_STORM, "ErrorStorm",                                                               \
+	  "many failing calls of one syscall with one errno (ENOENT probing, EAGAIN spinning)")    \
+	X(SYNC_STORM, "SyncStorm",                                                                 \
+	  "fsync/fdatasync after every small write, or a GPU submit-and-wait per tiny batch")      \
+	X(MEMORY_CHURN, "MemoryChurn",                                                             \
 	  "short-lived anonymous mappings or brk grow/shrink cycles, over and over")
 
 /* Detector identifiers (enum rn_ap_id), in table order. */
@@ -153,11 +153,11 @@ enum rn_ap_id {
  * evidence) so a 10M-syscall trace cannot grow memory past a few tens of MiB. Tables are at
  * most 3/4 full, so these are 3/4 of a power of two. Threads leave their table when they exit
  * and fds when they are closed: those caps bound what is alive at once. */
-#define RN_AP_MAX_THREADS 12288u       /* live threads' spin state */
-#define RN_AP_MAX_FDS 12288u           /* open (process, fd) I/O state */
-#define RN_AP_MAX_PATHS 49152u         /* per (process, path) access counts */
-#define RN_AP_MAX_ERRORS 12288u        /* per (process, syscall, errno) failure counts */
-#define RN_AP_MAP_SLOTS (1u << 16)     /* direct-mapped (process, address) -> mapping cache */
+#define RN_AP_MAX_THREADS 12288u   /* live threads' spin state */
+#define RN_AP_MAX_FDS 12288u       /* open (process, fd) I/O state */
+#define RN_AP_MAX_PATHS 49152u     /* per (process, path) access counts */
+#define RN_AP_MAX_ERRORS 12288u    /* per (process, syscall, errno) failure counts */
+#define RN_AP_MAP_SLOTS (1u << 16) /* direct-mapped (process, address) -> mapping cache */
 /* Bytes of a path kept for evidence (the tail is kept when longer). */
 #define RN_AP_PATH_KEEP 112
 

@@ -25,20 +25,21 @@
  * reports; `unit` is "ns", "bytes" or "count". One table feeds the enum, golden I/O, the
  * report and the docs.
  */
-#define RN_METRICS(X)                                                                        \
-	X(WALL, "wall_time", "ns", "root spawn to the last exit of the tree")                \
-	X(CRITICAL_PATH, "critical_path", "ns", "longest chain of dependent work")           \
-	X(CPU_TIME, "cpu_time", "ns", "user + system CPU time of the tree")                   \
-	X(PEAK_RSS, "peak_rss", "bytes", "peak resident set of the process tree")            \
-	X(ALLOC_PEAK, "alloc_peak", "bytes", "peak anonymous mmap/mremap + brk bytes")        \
-	X(ALLOC_TOTAL, "alloc_total", "bytes", "bytes ever mapped anonymously or by brk")     \
-	X(SYSCALLS, "syscalls", "count", "completed syscalls of the tree")                    \
-	X(SYSCALL_ERRORS, "syscall_errors", "count", "syscalls that returned an error")       \
-	X(PROCESSES, "processes", "count", "processes in the tree")                           \
-	X(GPU_BUSY, "gpu_busy", "ns", "union of GPU span intervals")                          \
-	X(GPU_DISPATCHES, "gpu_dispatches", "count", "GPU dispatch spans")                    \
-	X(GPU_COPY_BYTES, "gpu_copy_bytes", "bytes", "bytes moved by GPU copies")             \
-	X(INSTRUCTIONS, "instructions", "count", "instructions executed by the tree under "   \
+#define RN_METRICS(X)                                                                              \
+	X(WALL, "wall_time", "ns", "root spawn to the last exit of the tree")                      \
+	X(CRITICAL_PATH, "critical_path", "ns", "longest chain of dependent work")                 \
+	X(CPU_TIME, "cpu_time", "ns", "user + system CPU time of the tree")                        \
+	X(PEAK_RSS, "peak_rss", "bytes", "peak resident set of the process tree")                  \
+	X(ALLOC_PEAK, "alloc_peak", "bytes", "peak anonymous mmap/mremap + brk bytes")             \
+	X(ALLOC_TOTAL, "alloc_total", "bytes", "bytes ever mapped anonymously or by brk")          \
+	X(SYSCALLS, "syscalls", "count", "completed syscalls of the tree")                         \
+	X(SYSCALL_ERRORS, "syscall_errors", "count", "syscalls that returned an error")            \
+	X(PROCESSES, "processes", "count", "processes in the tree")                                \
+	X(GPU_BUSY, "gpu_busy", "ns", "union of GPU span intervals")                               \
+	X(GPU_DISPATCHES, "gpu_dispatches", "count", "GPU dispatch spans")                         \
+	X(GPU_COPY_BYTES, "gpu_copy_bytes", "bytes", "bytes moved by GPU copies")                  \
+	X(INSTRUCTIONS, "instructions", "count",                                                   \
+	  "instructions executed by the tree under "                                               \
 	  "Valgrind (cachegrind), 0 when not measured")
 
 /* Metric identifiers (enum rn_metric). */
@@ -152,25 +153,25 @@ struct rn_target_result {
 	size_t nsyscall_runs;       /* private: runs in syscall_samples (those measuring counts) */
 	struct rn_trace last;       /* trace of the last counting run, or of the last run when
 				     * there was none (spool kept if enabled) */
-	struct rn_trace last_timing; /* trace of the last timing run when `last` holds a
+	struct rn_trace last_timing;    /* trace of the last timing run when `last` holds a
 				      * counting run's, else empty (see rn_target_result_cp_trace) */
-	struct rn_critical_path cp; /* critical path of the last timing (or both-kind) run */
-	enum rn_run_status status;  /* worst status over the runs (OK if all ran) */
-	char *error;                /* message for a failed run, owned, or NULL */
-	char *build_id;             /* root binary build-id of the last run, owned, or NULL */
-	uint64_t start_unix_ns;     /* wall-clock (CLOCK_REALTIME) start of the first run, ns */
-	uint64_t duration_ns;       /* total time spent on the target, warmups included, ns */
+	struct rn_critical_path cp;     /* critical path of the last timing (or both-kind) run */
+	enum rn_run_status status;      /* worst status over the runs (OK if all ran) */
+	char *error;                    /* message for a failed run, owned, or NULL */
+	char *build_id;                 /* root binary build-id of the last run, owned, or NULL */
+	uint64_t start_unix_ns;         /* wall-clock (CLOCK_REALTIME) start of the first run, ns */
+	uint64_t duration_ns;           /* total time spent on the target, warmups included, ns */
 	struct rn_behaviour *behaviour; /* behaviour of the last measured run, taken live when an
 				     * equivalence assertion applies (assertions/equivalence.h),
 				     * owned, or NULL (the assertion then replays the spool) */
-	char *instructions_detail;  /* the Valgrind run's per-process instruction counts, one
+	char *instructions_detail;      /* the Valgrind run's per-process instruction counts, one
 				     * "PID INSTRUCTIONS CMD" line each, owned, or NULL */
-	struct rn_trace_gap *gaps;  /* known data loss over the measured runs [ngaps]: one per
+	struct rn_trace_gap *gaps;      /* known data loss over the measured runs [ngaps]: one per
 				     * kind, scope and source with the largest count of one run
 				     * (0 when a run's was unknown) and the first reason, owned */
-	size_t ngaps;               /* gaps */
-	bool has_cpu_pressure;      /* cpu_pressure was measured */
-	double cpu_pressure;        /* share of the measured runs' wall time in which some
+	size_t ngaps;                   /* gaps */
+	bool has_cpu_pressure;          /* cpu_pressure was measured */
+	double cpu_pressure;            /* share of the measured runs' wall time in which some
 				     * runnable task of the machine waited for a CPU, in [0, 1]
 				     * (/proc/pressure/cpu "some"; the machine's load, whatever
 				     * the target does) */
@@ -204,12 +205,12 @@ const struct rn_trace *rn_target_result_cp_trace(const struct rn_target_result *
 size_t rn_target_result_measured(const struct rn_target_result *r);
 
 /* Verdicts (enum rn_verdict). X(id, label). */
-#define RN_VERDICTS(X)                                                                   \
-	X(PASS, "PASS")       /* within budget (comparisons are inclusive: <= passes) */     \
-	X(FAIL, "FAIL")       /* over budget, blocking (exit 1) */                            \
-	X(WARN, "WARN")       /* over budget with fail_on_violation = false */                \
-	X(SKIP, "SKIP")       /* enabled = false; never counted as passed */                  \
-	X(NO_DATA, "NO DATA") /* the metric has no data: an error, never a silent pass */     \
+#define RN_VERDICTS(X)                                                                             \
+	X(PASS, "PASS")       /* within budget (comparisons are inclusive: <= passes) */           \
+	X(FAIL, "FAIL")       /* over budget, blocking (exit 1) */                                 \
+	X(WARN, "WARN")       /* over budget with fail_on_violation = false */                     \
+	X(SKIP, "SKIP")       /* enabled = false; never counted as passed */                       \
+	X(NO_DATA, "NO DATA") /* the metric has no data: an error, never a silent pass */          \
 	X(ERROR, "ERROR")     /* the target could not run, timed out, crashed, collector failed */ \
 	X(NOT_JUDGED, "NOT JUDGED") /* the data cannot be judged (too few runs, a test that can  \
 				     * never reach significance, no golden data); never counted \
@@ -228,41 +229,41 @@ const char *rn_verdict_label(enum rn_verdict v);
 
 /* The outcome of one assertion (or one golden-trace comparison) on one target. */
 struct rn_verdict_result {
-	char *assertion;        /* assertion name ("api_max_latency", or "golden:<metric>"), owned */
-	char *type;             /* "critical_path", "span_count", "memory_usage", "anti_pattern",
+	char *assertion; /* assertion name ("api_max_latency", or "golden:<metric>"), owned */
+	char *type;      /* "critical_path", "span_count", "memory_usage", "anti_pattern",
 				 * "regression", owned */
-	char *target;           /* target name, owned */
+	char *target;    /* target name, owned */
 	enum rn_verdict verdict; /* the verdict */
-	bool has_observed;      /* observed is meaningful */
-	double observed;        /* measured value in `unit` */
-	bool has_budget;        /* budget is meaningful */
-	double budget;          /* the limit in `unit` */
-	bool has_golden;        /* golden is meaningful */
-	double golden;          /* the golden trace's value in `unit` */
-	double delta_pct;       /* (observed - reference) / reference * 100 (reference: golden if
+	bool has_observed;       /* observed is meaningful */
+	double observed;         /* measured value in `unit` */
+	bool has_budget;         /* budget is meaningful */
+	double budget;           /* the limit in `unit` */
+	bool has_golden;         /* golden is meaningful */
+	double golden;           /* the golden trace's value in `unit` */
+	double delta_pct;        /* (observed - reference) / reference * 100 (reference: golden if
 				 * any, else budget) */
-	const char *unit;       /* "ms", "bytes", "spans", "confidence", "calls" (static) */
-	char *message;          /* one line: "measured vs budget (golden, delta)", owned */
-	char *detail;           /* multi-line body (tables, chain, evidence), owned, or NULL */
-	char *aggregate;        /* "median of 5 runs" etc., owned, or NULL */
-	char *reason;           /* why this verdict in a few words, for the console's REASON
+	const char *unit;        /* "ms", "bytes", "spans", "confidence", "calls" (static) */
+	char *message;           /* one line: "measured vs budget (golden, delta)", owned */
+	char *detail;            /* multi-line body (tables, chain, evidence), owned, or NULL */
+	char *aggregate;         /* "median of 5 runs" etc., owned, or NULL */
+	char *reason;            /* why this verdict in a few words, for the console's REASON
 				 * column ("1 run < min_runs_for_timing 5", "inconclusive: machine
 				 * loaded"), owned, or NULL (the report then shows the aggregate) */
-	int config_line;        /* line of the [[assertion]] in renacer.toml, 0 if none */
-	double confidence;      /* anti_pattern: detection confidence in [0,1], else 0 */
-	uint64_t time_ns;       /* time attributed to the evaluation (JUnit testcase time), ns */
+	int config_line;         /* line of the [[assertion]] in renacer.toml, 0 if none */
+	double confidence;       /* anti_pattern: detection confidence in [0,1], else 0 */
+	uint64_t time_ns;        /* time attributed to the evaluation (JUnit testcase time), ns */
 };
 
 /* Free what a verdict owns. */
 void rn_verdict_result_release(struct rn_verdict_result *v);
 
 /* Assertion types of renacer.toml (enum rn_assertion_type). X(id, name). */
-#define RN_ASSERTION_TYPES(X)                   \
-	X(CRITICAL_PATH, "critical_path")       \
-	X(SPAN_COUNT, "span_count")             \
-	X(MEMORY_USAGE, "memory_usage")         \
-	X(ANTI_PATTERN, "anti_pattern")         \
-	X(EQUIVALENCE, "equivalence") \
+#define RN_ASSERTION_TYPES(X)                                                                      \
+	X(CRITICAL_PATH, "critical_path")                                                          \
+	X(SPAN_COUNT, "span_count")                                                                \
+	X(MEMORY_USAGE, "memory_usage")                                                            \
+	X(ANTI_PATTERN, "anti_pattern")                                                            \
+	X(EQUIVALENCE, "equivalence")                                                              \
 	X(INSTRUCTIONS, "instructions")
 
 enum rn_assertion_type {
@@ -306,19 +307,19 @@ struct rn_assertion_spec {
 	uint64_t max_spans;          /* span_count budget */
 	uint64_t max_bytes;          /* memory_usage budget, bytes */
 	enum rn_tracking_mode tracking_mode; /* memory_usage mode */
-	char *pattern;               /* anti_pattern: canonical detector name */
-	double threshold;            /* anti_pattern: minimum confidence that counts, [0,1] */
-	char *process_name_pattern;  /* anti_pattern: processes considered, or NULL = all */
-	void *process_re;            /* compiled process_name_pattern (regex_t *), or NULL,
+	char *pattern;                       /* anti_pattern: canonical detector name */
+	double threshold;           /* anti_pattern: minimum confidence that counts, [0,1] */
+	char *process_name_pattern; /* anti_pattern: processes considered, or NULL = all */
+	void *process_re;           /* compiled process_name_pattern (regex_t *), or NULL,
 				     * borrowed */
-	char *golden;                /* equivalence: absolute path of the recorded trace the run
+	char *golden;               /* equivalence: absolute path of the recorded trace the run
 				      * is compared with, or NULL to use golden_dir */
-	char *golden_dir;            /* equivalence without golden: folder of <target>.jsonl (or
+	char *golden_dir;           /* equivalence without golden: folder of <target>.jsonl (or
 				      * .json) recorded traces, absolute, or NULL */
 	const struct rn_equiv_opts *equiv; /* equivalence: [semantic_equivalence] options,
 				      * borrowed from the config; NULL for the defaults */
-	uint64_t max_instructions;   /* instructions: budget, count (inclusive) */
-	double tolerance;            /* instructions: fraction over the budget still passing
+	uint64_t max_instructions;         /* instructions: budget, count (inclusive) */
+	double tolerance;                  /* instructions: fraction over the budget still passing
 				      * (default 0: the count is deterministic; at most 0.05) */
 };
 
@@ -429,8 +430,7 @@ const char *rn_antipattern_description(const char *name);
  * rn_antipattern_names (same order), each filled as rn_antipattern_detect() would (caller
  * releases each). Returns 0 or negative errno (spool read error; then nothing is filled).
  */
-int rn_antipattern_detect_all(struct rn_trace *t, const void *process_re,
-			      struct rn_detection *out);
+int rn_antipattern_detect_all(struct rn_trace *t, const void *process_re, struct rn_detection *out);
 /*
  * Print every detection with confidence >= min_confidence to `out` (for
  * `renacer trace --anti-patterns`): a block per detection (pattern, confidence, summary,

@@ -66,8 +66,8 @@ static double dist_at(const struct dist_matrix *m, size_t i, size_t j)
  * (within X, within Y, across) up to date, O(n) per step. Returns the largest Q with both sides
  * >= min_size, and its position in *tau (0 when none).
  */
-static double best_split(const struct dist_matrix *m, const size_t *idx, size_t n,
-			 size_t min_size, size_t *tau)
+static double best_split(const struct dist_matrix *m, const size_t *idx, size_t n, size_t min_size,
+			 size_t *tau)
 {
 	double sx = 0, sy = 0, sxy = 0, best = -1;
 	size_t i, j, t;
@@ -82,7 +82,7 @@ static double best_split(const struct dist_matrix *m, const size_t *idx, size_t 
 		if (t >= min_size) {
 			double mm = (double)t, k = (double)(n - t);
 			double e = 2.0 * sxy / (mm * k) - sx / (mm * (mm - 1) / 2) -
-				   sy / (k * (k - 1) / 2);
+				sy / (k * (k - 1) / 2);
 			double q = mm * k / (mm + k) * e;
 
 			if (q > best) {
@@ -221,10 +221,9 @@ int rn_edivisive(const double *x, size_t n, const struct rn_edivisive_cfg *cfg,
 			c->p_value = ps[b[i]];
 			c->median_before = median_of(x, b[i - 1], b[i], tmp);
 			c->median_after = median_of(x, b[i], b[i + 1], tmp);
-			c->rel_change = c->median_before != 0
-						? (c->median_after - c->median_before) /
-							  c->median_before
-						: 0;
+			c->rel_change = c->median_before != 0 ?
+				(c->median_after - c->median_before) / c->median_before :
+				0;
 		}
 		*nout = nb - 2;
 	}

@@ -39,20 +39,20 @@
 
 /* Settings of the search; rn_edivisive_cfg_init gives the defaults. */
 struct rn_edivisive_cfg {
-	double alpha;           /* significance level of each split (default 0.01) */
-	unsigned permutations;  /* permutations per test (default 199) */
-	size_t min_size;        /* fewest points in a segment (default 5) */
-	double exponent;        /* alpha of the energy distance |x - y|^alpha, in (0, 2)
+	double alpha;          /* significance level of each split (default 0.01) */
+	unsigned permutations; /* permutations per test (default 199) */
+	size_t min_size;       /* fewest points in a segment (default 5) */
+	double exponent;       /* alpha of the energy distance |x - y|^alpha, in (0, 2)
 				 * (default 0.1; 1 is E-Divisive means) */
-	size_t max_changes;     /* most change points reported (default 32) */
-	uint64_t seed;          /* seed of the shuffles (default fixed) */
+	size_t max_changes;    /* most change points reported (default 32) */
+	uint64_t seed;         /* seed of the shuffles (default fixed) */
 };
 
 /* One change point. */
 struct rn_changepoint {
-	size_t index;       /* first point of the new segment (0-based, 0 < index < n) */
-	double q;           /* the E-Divisive statistic of the split (units of the data) */
-	double p_value;     /* permutation p-value of the split */
+	size_t index;         /* first point of the new segment (0-based, 0 < index < n) */
+	double q;             /* the E-Divisive statistic of the split (units of the data) */
+	double p_value;       /* permutation p-value of the split */
 	double median_before; /* median of the segment ending at index (from the previous
 			       * change point) */
 	double median_after;  /* median of the segment starting at index (to the next one) */

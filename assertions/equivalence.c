@@ -55,9 +55,9 @@ struct file {
 
 struct fact {
 	enum rn_equiv_cat cat;
-	int proc;     /* index of the process, or -1 once resolved */
+	int proc;      /* index of the process, or -1 once resolved */
 	char *subject; /* set at finish (role [+ file]), owned */
-	char *value;  /* owned */
+	char *value;   /* owned */
 };
 
 struct proc {
@@ -68,11 +68,11 @@ struct proc {
 	int execs;            /* successful execs */
 	enum rn_proc_end end; /* how it ended */
 	int exit_code, term_signal;
-	int *fds;             /* MAX_FDS file indices (+1, 0 = not tracked), owned; NULL until
+	int *fds;           /* MAX_FDS file indices (+1, 0 = not tracked), owned; NULL until
 			       * the first use (then inherited from the parent) */
-	struct file *files;   /* files of this process, owned */
+	struct file *files; /* files of this process, owned */
 	size_t nfiles, files_cap;
-	char *role;           /* at finish, owned */
+	char *role; /* at finish, owned */
 };
 
 struct rn_behaviour {
@@ -82,14 +82,15 @@ struct rn_behaviour {
 	struct fact *facts;
 	size_t nfacts, facts_cap;
 	bool finished;
-	bool argv_missing;    /* an exec was recorded without its argv (--format json) */
-	char tmpdir[256];     /* $TMPDIR without a trailing slash, "" if unset or /tmp */
+	bool argv_missing; /* an exec was recorded without its argv (--format json) */
+	char tmpdir[256];  /* $TMPDIR without a trailing slash, "" if unset or /tmp */
 	/* syscall numbers looked up by name (-1 when the ABI has none) */
 	int nr_open, nr_openat, nr_openat2, nr_creat, nr_read, nr_pread, nr_readv, nr_preadv,
-	    nr_preadv2, nr_write, nr_pwrite, nr_writev, nr_pwritev, nr_pwritev2, nr_close, nr_dup,
-	    nr_dup2, nr_dup3, nr_fcntl, nr_ftruncate, nr_truncate, nr_fsync, nr_fdatasync, nr_mkdir,
-	    nr_mkdirat, nr_unlink, nr_unlinkat, nr_rmdir, nr_rename, nr_renameat, nr_renameat2,
-	    nr_connect, nr_sendto, nr_execve, nr_execveat, nr_kill, nr_tkill, nr_tgkill;
+		nr_preadv2, nr_write, nr_pwrite, nr_writev, nr_pwritev, nr_pwritev2, nr_close,
+		nr_dup, nr_dup2, nr_dup3, nr_fcntl, nr_ftruncate, nr_truncate, nr_fsync,
+		nr_fdatasync, nr_mkdir, nr_mkdirat, nr_unlink, nr_unlinkat, nr_rmdir, nr_rename,
+		nr_renameat, nr_renameat2, nr_connect, nr_sendto, nr_execve, nr_execveat, nr_kill,
+		nr_tkill, nr_tgkill;
 };
 
 /* ---- normalisation ------------------------------------------------------------------------- */
@@ -176,8 +177,7 @@ static const char *tmp_root(const char *p, const char *tmpdir, size_t *len)
 	return NULL;
 }
 
-static void normalize_into(const char *in, unsigned norm, const char *tmpdir, char *out,
-			   size_t cap)
+static void normalize_into(const char *in, unsigned norm, const char *tmpdir, char *out, size_t cap)
 {
 	struct rn_buf b;
 	const char *p = in;
@@ -220,7 +220,8 @@ static bool is_system_path(const char *p)
 	const char *base = strrchr(p, '/');
 
 	base = base ? base + 1 : p;
-	if (strstr(base, ".so") && (strstr(base, ".so.") || !strcmp(base + strlen(base) - 3, ".so")))
+	if (strstr(base, ".so") &&
+	    (strstr(base, ".so.") || !strcmp(base + strlen(base) - 3, ".so")))
 		return true;
 	if (!strcmp(p, "/etc/ld.so.cache") || !strcmp(p, "/etc/ld.so.preload"))
 		return true;
@@ -618,10 +619,10 @@ static bool bh_open(struct rn_behaviour *b, int pi, const struct rn_syscall_even
 	if (!is(nr, b->nr_open) && !is(nr, b->nr_openat) && !is(nr, b->nr_openat2) &&
 	    !is(nr, b->nr_creat))
 		return false;
-	flags = is(nr, b->nr_open)     ? ev->args[1]
-		: is(nr, b->nr_openat) ? ev->args[2]
-		: is(nr, b->nr_creat)  ? (uint64_t)(O_CREAT | O_WRONLY | O_TRUNC)
-				       : 0;
+	flags = is(nr, b->nr_open)   ? ev->args[1] :
+		is(nr, b->nr_openat) ? ev->args[2] :
+		is(nr, b->nr_creat)  ? (uint64_t)(O_CREAT | O_WRONLY | O_TRUNC) :
+				       0;
 	if (is(nr, b->nr_openat2))
 		flags = O_RDONLY; /* struct open_how is not decoded */
 	if (ev->path)
@@ -789,8 +790,8 @@ static void sink_syscall(void *ctx, const struct rn_trace *t, const struct rn_sy
 static void sink_process(void *ctx, const struct rn_trace *t, const struct rn_process *p,
 			 char event)
 {
-	pid_t ppid = p->parent >= 0 && (size_t)p->parent < t->nprocs ? t->procs[p->parent].pid
-								       : p->ppid;
+	pid_t ppid =
+		p->parent >= 0 && (size_t)p->parent < t->nprocs ? t->procs[p->parent].pid : p->ppid;
 
 	rn_behaviour_process(ctx, p->pid, ppid, p->exe, event, p->end, p->exit_code,
 			     p->term_signal);
@@ -810,9 +811,9 @@ void rn_behaviour_take_processes(struct rn_behaviour *b, const struct rn_trace *
 
 	for (i = 0; i < t->nprocs; i++) {
 		const struct rn_process *p = &t->procs[i];
-		pid_t ppid = p->parent >= 0 && (size_t)p->parent < t->nprocs
-				     ? t->procs[p->parent].pid
-				     : 0;
+		pid_t ppid = p->parent >= 0 && (size_t)p->parent < t->nprocs ?
+			t->procs[p->parent].pid :
+			0;
 
 		rn_behaviour_process(b, p->pid, ppid, p->exe, 'f', RN_PROC_RUNNING, 0, 0);
 		rn_behaviour_process(b, p->pid, ppid, p->exe, 'x', p->end, p->exit_code,
@@ -925,7 +926,8 @@ static void facts_sort(struct rn_behaviour *b)
 
 	qsort(b->facts, b->nfacts, sizeof(*b->facts), fact_cmp);
 	for (i = 0; i < b->nfacts; i++) {
-		if (o && cats[b->facts[i].cat].is_set && !fact_cmp(&b->facts[o - 1], &b->facts[i])) {
+		if (o && cats[b->facts[i].cat].is_set &&
+		    !fact_cmp(&b->facts[o - 1], &b->facts[i])) {
 			free(b->facts[i].subject);
 			free(b->facts[i].value);
 			continue;
@@ -970,12 +972,14 @@ static char *seq_divergence(const char *a, const char *b)
 	rn_buf_init(&t, 0);
 	for (;;) {
 		const char *ea = strstr(a, "; "), *eb = strstr(b, "; ");
-		size_t la = ea ? (size_t)(ea - a) : strlen(a), lb = eb ? (size_t)(eb - b) : strlen(b);
+		size_t la = ea ? (size_t)(ea - a) : strlen(a),
+		       lb = eb ? (size_t)(eb - b) : strlen(b);
 
 		if (la != lb || strncmp(a, b, la)) {
 			rn_buf_addf(&t, "first divergence at op #%zu: A %s%.*s%s, B %s%.*s%s", k,
-				    la ? "'" : "", la ? (int)la : 5, la ? a : "(end)", la ? "'" : "",
-				    lb ? "'" : "", lb ? (int)lb : 5, lb ? b : "(end)", lb ? "'" : "");
+				    la ? "'" : "", la ? (int)la : 5, la ? a : "(end)",
+				    la ? "'" : "", lb ? "'" : "", lb ? (int)lb : 5,
+				    lb ? b : "(end)", lb ? "'" : "");
 			break;
 		}
 		if (!ea || !eb)
@@ -1000,8 +1004,8 @@ static char *side_text(const char *side, const struct fact *f)
 }
 
 /* Compare one (cat, subject) group: facts a[0..na) and b[0..nb), both sorted by value. */
-static size_t compare_group(struct rn_equiv_result *r, size_t *cap, const struct fact *a,
-			    size_t na, const struct fact *b, size_t nb)
+static size_t compare_group(struct rn_equiv_result *r, size_t *cap, const struct fact *a, size_t na,
+			    const struct fact *b, size_t nb)
 {
 	size_t i = 0, j = 0, matched = 0;
 	const struct fact *any = na ? a : b;
@@ -1018,7 +1022,8 @@ static size_t compare_group(struct rn_equiv_result *r, size_t *cap, const struct
 			rn_buf_addf(&t, "only in %s (%zu process%s)", na ? "A" : "B", na + nb,
 				    na + nb == 1 ? "" : "es");
 		else
-			rn_buf_addf(&t, "%zu process%s in A, %zu in B", na, na == 1 ? "" : "es", nb);
+			rn_buf_addf(&t, "%zu process%s in A, %zu in B", na, na == 1 ? "" : "es",
+				    nb);
 		add_diff(r, cap, RN_EQUIV_PROCESS, any->subject, rn_buf_detach(&t, NULL));
 		return na < nb ? na : nb;
 	}
@@ -1090,7 +1095,8 @@ void rn_behaviour_compare(struct rn_behaviour *a, struct rn_behaviour *b,
 		size_t je = j < nb ? group_end(b->facts, nb, j) : j;
 
 		if (!c) {
-			matched += compare_group(r, &cap, a->facts + i, ie - i, b->facts + j, je - j);
+			matched +=
+				compare_group(r, &cap, a->facts + i, ie - i, b->facts + j, je - j);
 			i = ie;
 			j = je;
 		} else if (c < 0) {
@@ -1103,7 +1109,7 @@ void rn_behaviour_compare(struct rn_behaviour *a, struct rn_behaviour *b,
 	}
 	r->similarity = na + nb ? 2.0 * (double)matched / (double)(na + nb) : 1.0;
 	r->equivalent = !r->nstrict && (r->ndiffs == 0 || r->similarity >= o->min_confidence) &&
-			(o->min_confidence < 1.0 || r->ndiffs == 0);
+		(o->min_confidence < 1.0 || r->ndiffs == 0);
 }
 
 void rn_equiv_result_release(struct rn_equiv_result *r)
@@ -1259,7 +1265,8 @@ int rn_behaviour_load(const char *path, const struct rn_equiv_opts *o, struct rn
 	doc = json_loadb(text.buf, text.len, 0, &je);
 	if (doc && json_is_object(doc) && json_is_array(json_object_get(doc, "syscalls"))) {
 		/* --format json: processes (with their parents) first, then every span */
-		json_t *procs = json_object_get(doc, "processes"), *scs = json_object_get(doc, "syscalls");
+		json_t *procs = json_object_get(doc, "processes"),
+		       *scs = json_object_get(doc, "syscalls");
 
 		for (i = 0; i < json_array_size(procs); i++)
 			feed_process(b, json_array_get(procs, i), 'f');
@@ -1288,15 +1295,17 @@ int rn_behaviour_load(const char *path, const struct rn_equiv_opts *o, struct rn
 			obj = json_loadb(p, len, 0, &je);
 			if (!json_is_object(obj)) {
 				json_decref(obj);
-				*err = xmsg(path, line, "not a renacer-trace JSON object (expected "
-							"`renacer trace --format json|jsonl` output)");
+				*err = xmsg(path, line,
+					    "not a renacer-trace JSON object (expected "
+					    "`renacer trace --format json|jsonl` output)");
 				goto out_fail;
 			}
 			type = json_string_value(json_object_get(obj, "type"));
-			if (line == 1 && (!type || strcmp(type, "header") ||
-					  !json_is_string(json_object_get(obj, "schema")) ||
-					  strcmp(json_string_value(json_object_get(obj, "schema")),
-						 "renacer-trace"))) {
+			if (line == 1 &&
+			    (!type || strcmp(type, "header") ||
+			     !json_is_string(json_object_get(obj, "schema")) ||
+			     strcmp(json_string_value(json_object_get(obj, "schema")),
+				    "renacer-trace"))) {
 				json_decref(obj);
 				*err = xmsg(path, line, "not a renacer-trace header");
 				goto out_fail;
@@ -1306,9 +1315,10 @@ int rn_behaviour_load(const char *path, const struct rn_equiv_opts *o, struct rn
 			} else if (type && !strcmp(type, "process")) {
 				const char *ev = json_string_value(json_object_get(obj, "event"));
 
-				feed_process(b, obj, ev && !strcmp(ev, "exit")   ? 'x'
-						     : ev && !strcmp(ev, "exec") ? 'e'
-										 : 'f');
+				feed_process(b, obj,
+					     ev && !strcmp(ev, "exit")         ? 'x' :
+						     ev && !strcmp(ev, "exec") ? 'e' :
+										 'f');
 			} else if (type && !strcmp(type, "end")) {
 				json_t *procs = json_object_get(obj, "processes");
 
@@ -1392,10 +1402,11 @@ void rn_equivalence_evaluate(const struct rn_assertion_spec *a, struct rn_target
 			path = msgf("%s/%s.json", a->golden_dir, r->name);
 			if (access(path, F_OK)) {
 				out->verdict = RN_VERDICT_NO_DATA;
-				out->message = msgf("no recorded trace %s/%s.jsonl to compare with; "
-						    "record one with: renacer trace -f --format "
-						    "jsonl -o %s/%s.jsonl -- <command>",
-						    a->golden_dir, r->name, a->golden_dir, r->name);
+				out->message =
+					msgf("no recorded trace %s/%s.jsonl to compare with; "
+					     "record one with: renacer trace -f --format "
+					     "jsonl -o %s/%s.jsonl -- <command>",
+					     a->golden_dir, r->name, a->golden_dir, r->name);
 				free(path);
 				return;
 			}
@@ -1436,9 +1447,9 @@ void rn_equivalence_evaluate(const struct rn_assertion_spec *a, struct rn_target
 out_judge:
 	out->has_observed = true;
 	out->observed = res.similarity;
-	out->verdict = res.equivalent ? RN_VERDICT_PASS
-		       : a->fail_on_violation ? RN_VERDICT_FAIL
-					      : RN_VERDICT_WARN;
+	out->verdict = res.equivalent ? RN_VERDICT_PASS :
+		a->fail_on_violation  ? RN_VERDICT_FAIL :
+					RN_VERDICT_WARN;
 	if (!res.ndiffs)
 		out->message = msgf("behaves like %s: all %zu facts match", path, res.facts_a);
 	else

@@ -63,20 +63,22 @@
 /* Fact categories, in the order differences are reported. X(id, name, is_set, strict):
  * `is_set` compares values as a set (duplicates collapse), else as a multiset; `strict`
  * differences always fail the check, whatever min_confidence says. */
-#define RN_EQUIV_CATEGORIES(X)            \
-	X(PROCESS, "process", false, true) \
-	X(EXEC, "exec", false, true)       \
-	X(CONNECT, "connect", true, true)  \
-	X(MKDIR, "mkdir", true, true)      \
-	X(WRITE, "write", true, true)      \
-	X(REMOVE, "remove", true, true)    \
-	X(SIGNAL, "signal", false, true)   \
-	X(EXIT, "exit", false, true)       \
-	X(OPEN, "open", true, false)       \
+#define RN_EQUIV_CATEGORIES(X)                                                                     \
+	X(PROCESS, "process", false, true)                                                         \
+	X(EXEC, "exec", false, true)                                                               \
+	X(CONNECT, "connect", true, true)                                                          \
+	X(MKDIR, "mkdir", true, true)                                                              \
+	X(WRITE, "write", true, true)                                                              \
+	X(REMOVE, "remove", true, true)                                                            \
+	X(SIGNAL, "signal", false, true)                                                           \
+	X(EXIT, "exit", false, true)                                                               \
+	X(OPEN, "open", true, false)                                                               \
 	X(IO, "io", false, false)
 
 #define RN_EQUIV_CAT_ENUM(id, name, is_set, strict) RN_EQUIV_##id,
-enum rn_equiv_cat { RN_EQUIV_CATEGORIES(RN_EQUIV_CAT_ENUM) RN_EQUIV_NCATS };
+enum rn_equiv_cat {
+	RN_EQUIV_CATEGORIES(RN_EQUIV_CAT_ENUM) RN_EQUIV_NCATS
+};
 #undef RN_EQUIV_CAT_ENUM
 
 /* Name of a category ("process", ...). */

@@ -196,8 +196,8 @@ static void verdict_begin(struct rn_verdict_result *out, const struct rn_asserti
 /* PASS, or FAIL/WARN by fail_on_violation, from an inclusive comparison. */
 static void judge(struct rn_verdict_result *out, const struct rn_assertion_spec *a, bool ok)
 {
-	out->verdict = ok ? RN_VERDICT_PASS
-			  : (a->fail_on_violation ? RN_VERDICT_FAIL : RN_VERDICT_WARN);
+	out->verdict =
+		ok ? RN_VERDICT_PASS : (a->fail_on_violation ? RN_VERDICT_FAIL : RN_VERDICT_WARN);
 	if (out->has_budget && out->budget > 0)
 		out->delta_pct = (out->observed - out->budget) / out->budget * 100.0;
 }
@@ -254,9 +254,10 @@ static void eval_critical_path(const struct rn_assertion_spec *a, struct rn_targ
 	out->has_observed = true;
 	out->observed = v / 1e6;
 	judge(out, a, v <= (double)a->max_duration_ns);
-	out->message = xfmt("critical path %.3f ms (%s) %s budget %.3f ms (%+.1f%%, inclusive)",
-			    out->observed, out->aggregate, v <= (double)a->max_duration_ns ? "<=" : ">",
-			    out->budget, out->delta_pct);
+	out->message =
+		xfmt("critical path %.3f ms (%s) %s budget %.3f ms (%+.1f%%, inclusive)",
+		     out->observed, out->aggregate, v <= (double)a->max_duration_ns ? "<=" : ">",
+		     out->budget, out->delta_pct);
 	rn_buf_init(&b, 0);
 	samples_line(&b, s, ns, 1e6, "ms");
 	rn_buf_addf(&b, "chain of the last run (%zu segment%s):\n", r->cp.nsegments,
@@ -265,8 +266,8 @@ static void eval_critical_path(const struct rn_assertion_spec *a, struct rn_targ
 		const struct rn_cp_segment *sg = &r->cp.segments[i];
 		const struct rn_process *p = &t->procs[sg->proc];
 
-		rn_buf_addf(&b, "  %-20s pid %-7d %10.3f ms\n", p->comm ? p->comm : "?", (int)p->pid,
-			    (double)(sg->end_ns - sg->start_ns) / 1e6);
+		rn_buf_addf(&b, "  %-20s pid %-7d %10.3f ms\n", p->comm ? p->comm : "?",
+			    (int)p->pid, (double)(sg->end_ns - sg->start_ns) / 1e6);
 	}
 	if (r->cp.nsegments > 20)
 		rn_buf_addf(&b, "  ... %zu more\n", r->cp.nsegments - 20);
@@ -283,7 +284,8 @@ static void eval_critical_path(const struct rn_assertion_spec *a, struct rn_targ
 			if (t->procs[0].sc[nr].calls)
 				top_insert(names, tot, 5, rn_syscall_name(nr),
 					   t->procs[0].sc[nr].total_ns);
-		rn_buf_adds(&b, "longest syscalls of the root (a counting run, total under tracer):");
+		rn_buf_adds(&b,
+			    "longest syscalls of the root (a counting run, total under tracer):");
 		for (i = 0; i < 5 && names[i]; i++)
 			rn_buf_addf(&b, " %s %.3f ms", names[i], (double)tot[i] / 1e6);
 		rn_buf_addc(&b, '\n');
@@ -323,8 +325,8 @@ static uint64_t span_count_over_runs(const struct rn_assertion_spec *a,
 	int nr, nsc = rn_syscall_table_size();
 
 	if (nk <= 1) {
-		out->aggregate = xfmt("%s of %zu %s", rn_aggregate_name(a->aggregate), nk ? nk : 1,
-				      kind);
+		out->aggregate =
+			xfmt("%s of %zu %s", rn_aggregate_name(a->aggregate), nk ? nk : 1, kind);
 		return last_total;
 	}
 	per_run = rn_xcalloc(nk, sizeof(*per_run));
@@ -354,9 +356,10 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 	struct rn_buf b;
 	size_t i;
 	uint64_t gpu_ns = 0;
-	bool gpu_pattern = a->region_re || (a->span_name_pattern &&
-					    (!strncmp(a->span_name_pattern, "gpu:", 4) ||
-					     !strncmp(a->span_name_pattern, "region:", 7)));
+	bool gpu_pattern = a->region_re ||
+		(a->span_name_pattern &&
+		 (!strncmp(a->span_name_pattern, "gpu:", 4) ||
+		  !strncmp(a->span_name_pattern, "region:", 7)));
 
 	total = rn_span_count(&r->last, a->span_re, a->region_re, names, counts, 5, full, &gpu_ns);
 	out->unit = "spans";
@@ -371,10 +374,11 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 		out->message = xfmt("no span matched /%s/%s%s%s%s", a->span_name_pattern,
 				    a->region_re ? " in a region matching /" : "",
 				    a->region_re ? a->region_pattern : "", a->region_re ? "/" : "",
-				    gpu_pattern && !r->last.ngpu
-					    ? " (no GPU spans: is \"vulkan\" or \"cuda\" in the "
-					      "target's collectors?)"
-					    : a->region_re ? "" : " (and it names no syscall: a typo?)");
+				    gpu_pattern && !r->last.ngpu ?
+					    " (no GPU spans: is \"vulkan\" or \"cuda\" in the "
+					    "target's collectors?)" :
+					    a->region_re ? "" :
+							   " (and it names no syscall: a typo?)");
 		return;
 	}
 	out->has_observed = true;
@@ -389,14 +393,16 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 		if (a->region_re)
 			rn_buf_addf(&b, " in region /%s/ (GPU time %.3f ms)", a->region_pattern,
 				    (double)gpu_ns / 1e6);
-		rn_buf_addf(&b, "%s%s%s %s budget %llu (%+.1f%%, "
+		rn_buf_addf(&b,
+			    "%s%s%s %s budget %llu (%+.1f%%, "
 			    "inclusive); top%s:",
 			    many ? " (" : "", many ? out->aggregate : "", many ? ")" : "",
 			    total <= a->max_spans ? "<=" : ">", (unsigned long long)a->max_spans,
 			    out->delta_pct, many ? " of the last run" : "");
 	}
 	for (i = 0; i < 5 && names[i][0]; i++)
-		rn_buf_addf(&b, "%s %s=%llu", i ? "," : "", names[i], (unsigned long long)counts[i]);
+		rn_buf_addf(&b, "%s %s=%llu", i ? "," : "", names[i],
+			    (unsigned long long)counts[i]);
 	out->message = rn_buf_detach(&b, NULL);
 	rn_buf_init(&b, 0);
 	rn_buf_addf(&b, "spans counted: %s; top names of the last run:\n", out->aggregate);
@@ -413,8 +419,8 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 static void eval_memory(const struct rn_assertion_spec *a, struct rn_target_result *r,
 			struct rn_verdict_result *out)
 {
-	enum rn_metric m = a->tracking_mode == RN_TRACK_RSS ? RN_METRIC_PEAK_RSS
-							    : RN_METRIC_ALLOC_PEAK;
+	enum rn_metric m =
+		a->tracking_mode == RN_TRACK_RSS ? RN_METRIC_PEAK_RSS : RN_METRIC_ALLOC_PEAK;
 	size_t n;
 	double *s = rn_target_result_samples(r, m, &n);
 	double v = rn_aggregate(s, n, a->aggregate);
@@ -425,8 +431,8 @@ static void eval_memory(const struct rn_assertion_spec *a, struct rn_target_resu
 	out->unit = "bytes";
 	out->has_budget = true;
 	out->budget = (double)a->max_bytes;
-	out->aggregate = xfmt("%s of %zu %s%s", rn_aggregate_name(a->aggregate), n,
-			      runs_word(r, m), n == 1 ? "" : "s");
+	out->aggregate = xfmt("%s of %zu %s%s", rn_aggregate_name(a->aggregate), n, runs_word(r, m),
+			      n == 1 ? "" : "s");
 	if (v <= 0) {
 		out->verdict = RN_VERDICT_NO_DATA;
 		out->message = xfmt("no %s data (is \"ptrace\" in the target's collectors?)", mode);

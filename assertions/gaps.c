@@ -23,7 +23,8 @@ void rn_target_result_add_gaps(struct rn_target_result *r, const struct rn_trace
 		for (k = 0; k < r->ngaps; k++) {
 			struct rn_trace_gap *h = &r->gaps[k];
 
-			if (h->kind != g->kind || h->scope != g->scope || strcmp(h->source, g->source))
+			if (h->kind != g->kind || h->scope != g->scope ||
+			    strcmp(h->source, g->source))
 				continue;
 			/* per run, not summed: a count verdict judges one run's worth (or a
 			 * statistic of runs), so the largest loss of one run bounds it */
@@ -129,14 +130,16 @@ void rn_verdict_apply_gaps(const struct rn_target_result *r, uint32_t scopes, bo
 		bool bounded = count_bound && v->has_budget && v->has_observed;
 
 		if (bounded && !unknown && v->observed + (double)lost <= v->budget) {
-			append(&v->message, "data incomplete, but the lost items cannot reach the "
-					    "budget");
+			append(&v->message,
+			       "data incomplete, but the lost items cannot reach the "
+			       "budget");
 		} else if (bounded) {
 			v->verdict = RN_VERDICT_NO_DATA;
 			free(v->reason);
 			v->reason = rn_xstrdup("data lost: the count is a lower bound");
-			append(&v->message, "NO DATA: the count is a lower bound and the lost items "
-					    "could exceed the budget");
+			append(&v->message,
+			       "NO DATA: the count is a lower bound and the lost items "
+			       "could exceed the budget");
 		} else {
 			v->verdict = RN_VERDICT_WARN;
 			free(v->reason);

@@ -185,7 +185,7 @@ bool rn_golden_same_machine(const struct rn_golden *g)
 		return false;
 	rn_golden_host(&h);
 	return !strcmp(g->cpu_model, h.cpu_model) && !strcmp(g->kernel, h.kernel) &&
-	       !strcmp(g->machine, h.machine);
+		!strcmp(g->machine, h.machine);
 }
 
 char *rn_golden_path(const char *dir, const char *target)
@@ -200,7 +200,6 @@ char *rn_golden_path(const char *dir, const char *target)
 		rn_die("out of memory");
 	return rn_buf_detach(&b, NULL);
 }
-
 
 static const struct rn_golden_step steps[] = {
 	{ RN_GOLDEN_CHECK_SYSCALLS, JUDGE_COUNT, RN_METRIC_SYSCALLS, "syscalls", "calls", false },
@@ -257,7 +256,6 @@ static struct rn_verdict_result *add_verdict(struct rn_golden_cmp *c,
 	return v;
 }
 
-
 static char *aggregate_text(const struct rn_golden_cmp *c)
 {
 	struct rn_buf b;
@@ -268,7 +266,6 @@ static char *aggregate_text(const struct rn_golden_cmp *c)
 	return rn_buf_detach(&b, NULL);
 }
 
-
 /* Every verdict ERROR: the target did not run cleanly, there is nothing to compare. */
 static void not_compared(struct rn_golden_cmp *c, struct rn_verdict_result *v)
 {
@@ -277,8 +274,10 @@ static void not_compared(struct rn_golden_cmp *c, struct rn_verdict_result *v)
 	v->verdict = RN_VERDICT_ERROR;
 	rn_buf_init(&b, 0);
 	if (!c->r->nruns)
-		rn_buf_addf(&b, "not compared with the golden trace: target '%s' has no measured "
-			    "runs", v->target);
+		rn_buf_addf(&b,
+			    "not compared with the golden trace: target '%s' has no measured "
+			    "runs",
+			    v->target);
 	else
 		rn_buf_addf(&b, "not compared with the golden trace: target '%s' %s%s%s", v->target,
 			    rn_golden_status_name(c->r->status), c->r->error ? ": " : "",
@@ -362,8 +361,10 @@ int rn_golden_compare(const struct rn_golden *g, const char *golden_path,
 
 			v->verdict = RN_VERDICT_NO_DATA;
 			rn_buf_init(&b, 0);
-			rn_buf_addf(&b, "%s: no GPU spans in any run, the golden trace has them "
-				    "(is the Vulkan collector enabled for this target?)", s->name);
+			rn_buf_addf(&b,
+				    "%s: no GPU spans in any run, the golden trace has them "
+				    "(is the Vulkan collector enabled for this target?)",
+				    s->name);
 			rn_golden_set_message(v, &b);
 		} else {
 			switch (s->judge) {
@@ -391,4 +392,3 @@ int rn_golden_compare(const struct rn_golden *g, const char *golden_path,
 	*nout = c.n;
 	return 0;
 }
-

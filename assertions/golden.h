@@ -90,8 +90,8 @@
 /* The previous format, read with its timing samples flagged as taken under the tracer. */
 #define RN_GOLDEN_FORMAT_V1 "renacer-golden/1"
 /* Why timing verdicts against a renacer-golden/1 trace do not gate (one line). */
-#define RN_GOLDEN_UNDER_TRACER_HINT                                                           \
-	"not gated: the golden trace (renacer-golden/1) timed its runs under the tracer; "     \
+#define RN_GOLDEN_UNDER_TRACER_HINT                                                                \
+	"not gated: the golden trace (renacer-golden/1) timed its runs under the tracer; "         \
 	"regenerate it (ci/regenerate-golden.sh) to gate timing"
 /* Format identifier of the original renacer's JSON output, read as a counts-only baseline. */
 #define RN_GOLDEN_JSON_V1 "renacer-json-v1"
@@ -102,17 +102,17 @@
  * The comparisons rn_golden_compare makes, in report order: X(id, name). `name` follows
  * "golden:" in verdict names and is what `[golden] metrics` and `[golden.tolerances]` accept.
  */
-#define RN_GOLDEN_CHECKS(X)                         \
-	X(SYSCALLS, "syscalls")                     \
-	X(SYSCALL_COUNTS, "syscall_counts")         \
-	X(CPU_TIME, "cpu_time")                     \
-	X(WALL_TIME, "wall_time")                   \
-	X(CRITICAL_PATH, "critical_path")           \
-	X(PEAK_RSS, "peak_rss")                     \
-	X(ALLOC_PEAK, "alloc_peak")                 \
-	X(GPU_BUSY, "gpu_busy")                     \
-	X(GPU_DISPATCHES, "gpu_dispatches")         \
-	X(GPU_COPY_BYTES, "gpu_copy_bytes")         \
+#define RN_GOLDEN_CHECKS(X)                                                                        \
+	X(SYSCALLS, "syscalls")                                                                    \
+	X(SYSCALL_COUNTS, "syscall_counts")                                                        \
+	X(CPU_TIME, "cpu_time")                                                                    \
+	X(WALL_TIME, "wall_time")                                                                  \
+	X(CRITICAL_PATH, "critical_path")                                                          \
+	X(PEAK_RSS, "peak_rss")                                                                    \
+	X(ALLOC_PEAK, "alloc_peak")                                                                \
+	X(GPU_BUSY, "gpu_busy")                                                                    \
+	X(GPU_DISPATCHES, "gpu_dispatches")                                                        \
+	X(GPU_COPY_BYTES, "gpu_copy_bytes")                                                        \
 	X(INSTRUCTIONS, "instructions")
 
 /* Golden comparison identifiers (enum rn_golden_check). */
@@ -163,29 +163,29 @@ const char *rn_golden_check_name(enum rn_golden_check c);
 /* How golden comparisons judge regressions; filled from the [regression] table of
  * renacer.toml. Defaults (rn_regression_cfg_init) are given per field. */
 struct rn_regression_cfg {
-	bool enabled;                 /* compare with golden traces at all (default true) */
-	double count_tolerance;       /* allowed growth of counts, fraction (default 0.10) */
-	uint64_t count_floor;         /* growth in calls (or bytes) always allowed (default 1) */
-	double timing_tolerance;      /* allowed slowdown, fraction of the golden median
+	bool enabled;                  /* compare with golden traces at all (default true) */
+	double count_tolerance;        /* allowed growth of counts, fraction (default 0.10) */
+	uint64_t count_floor;          /* growth in calls (or bytes) always allowed (default 1) */
+	double timing_tolerance;       /* allowed slowdown, fraction of the golden median
 				       * (default 0.10) */
-	double memory_tolerance;      /* allowed memory growth, fraction (default 0.10) */
+	double memory_tolerance;       /* allowed memory growth, fraction (default 0.10) */
 	double instructions_tolerance; /* allowed growth of the instruction count, fraction
 					* (default 0.005: the count is deterministic) */
-	uint64_t memory_floor_bytes;  /* memory growth always allowed, bytes (default 1 MiB: a
+	uint64_t memory_floor_bytes;   /* memory growth always allowed, bytes (default 1 MiB: a
 				       * small program's RSS moves by pages between runs) */
-	double alpha;                 /* significance level of the one-sided rank test and
+	double alpha;                  /* significance level of the one-sided rank test and
 				       * 1 - confidence of the shift bound (default 0.01) */
-	bool timing;                  /* judge timing metrics; false reports them as SKIP
+	bool timing;                   /* judge timing metrics; false reports them as SKIP
 				       * (default true) */
-	unsigned min_runs_for_timing; /* runs needed on both sides to judge timing (default 5) */
-	bool load_guard;              /* wall-time and critical-path slowdowns whose cpu_time did
+	unsigned min_runs_for_timing;  /* runs needed on both sides to judge timing (default 5) */
+	bool load_guard;               /* wall-time and critical-path slowdowns whose cpu_time did
 				       * not grow significantly are INCONCLUSIVE (WARN) instead of
 				       * FAIL when the target is CPU-bound (cpu_time >= half of
 				       * wall_time in the golden) or the machine was loaded during
 				       * the runs (RN_LOAD_PRESSURE_BUSY) (default true) */
-	bool not_judged_fails;        /* NOT JUDGED blocks like FAIL (exit 1); from
+	bool not_judged_fails;         /* NOT JUDGED blocks like FAIL (exit 1); from
 				       * [regression] not_judged = "fail" (default false: "warn") */
-	bool judged[RN_GOLDEN_CHECK_COUNT]; /* [golden] metrics: comparisons made; the others
+	bool judged[RN_GOLDEN_CHECK_COUNT];      /* [golden] metrics: comparisons made; the others
 					     * are reported as SKIP (default all true) */
 	double tolerance[RN_GOLDEN_CHECK_COUNT]; /* [golden.tolerances]: per-comparison
 						  * tolerance, fraction, replacing
@@ -232,28 +232,28 @@ struct rn_golden_gpu {
 
 /* A golden trace as read from disk. All strings and arrays owned; rn_golden_release frees. */
 struct rn_golden {
-	int version;             /* format version (1 or 2); 0 for a renacer-json-v1 baseline */
-	bool counts_only;        /* renacer-json-v1: only syscall counts, no timing or memory */
-	char *target;            /* target name, or NULL (renacer-json-v1) */
-	char **argv;             /* recorded argv, NULL-terminated (empty for renacer-json-v1) */
-	char *renacer_version;   /* version of the renacer that wrote it, or NULL */
-	char *created;           /* UTC ISO 8601 creation time, or NULL */
-	char *kernel;            /* uname -r of the recording host, or NULL */
-	char *cpu_model;         /* cpu model of the recording host, or NULL */
-	char *machine;           /* uname -m of the recording host, or NULL */
-	char *build_id;          /* build-id of the target binary, or NULL */
-	size_t nruns;            /* (timing) runs recorded (1 for renacer-json-v1) */
-	size_t ncounting_runs;   /* counting runs recorded (0 in older formats) */
+	int version;              /* format version (1 or 2); 0 for a renacer-json-v1 baseline */
+	bool counts_only;         /* renacer-json-v1: only syscall counts, no timing or memory */
+	char *target;             /* target name, or NULL (renacer-json-v1) */
+	char **argv;              /* recorded argv, NULL-terminated (empty for renacer-json-v1) */
+	char *renacer_version;    /* version of the renacer that wrote it, or NULL */
+	char *created;            /* UTC ISO 8601 creation time, or NULL */
+	char *kernel;             /* uname -r of the recording host, or NULL */
+	char *cpu_model;          /* cpu model of the recording host, or NULL */
+	char *machine;            /* uname -m of the recording host, or NULL */
+	char *build_id;           /* build-id of the target binary, or NULL */
+	size_t nruns;             /* (timing) runs recorded (1 for renacer-json-v1) */
+	size_t ncounting_runs;    /* counting runs recorded (0 in older formats) */
 	bool timing_under_tracer; /* renacer-golden/1: its time samples include the tracer's
 				   * cost; timing verdicts against it are WARN at most */
-	double *samples[RN_METRIC_COUNT]; /* per-run samples [nsamples[m]] by enum rn_metric, in
+	double *samples[RN_METRIC_COUNT];   /* per-run samples [nsamples[m]] by enum rn_metric, in
 					   * the metric's unit; NULL when the file lacks it */
-	size_t nsamples[RN_METRIC_COUNT]; /* values in samples[m]: nruns, or ncounting_runs for
+	size_t nsamples[RN_METRIC_COUNT];   /* values in samples[m]: nruns, or ncounting_runs for
 					   * a metric of "counting_samples" */
 	struct rn_golden_syscall *syscalls; /* per-syscall medians, sorted by name */
-	size_t nsyscalls;        /* entries in syscalls */
-	bool has_gpu;            /* the file has a GPU summary */
-	struct rn_golden_gpu gpu; /* GPU summary when has_gpu */
+	size_t nsyscalls;                   /* entries in syscalls */
+	bool has_gpu;                       /* the file has a GPU summary */
+	struct rn_golden_gpu gpu;           /* GPU summary when has_gpu */
 };
 
 /* Facts about the current host recorded as provenance. */
@@ -287,8 +287,8 @@ char *rn_golden_path(const char *dir, const char *target);
  * Returns 0, or a negative errno with `d` filled (file = path, no line): -EINVAL when `r` has no
  * measured runs, did not run cleanly, or argv is not valid UTF-8; the error of writing otherwise.
  */
-int rn_golden_write(const char *path, const struct rn_target_result *r,
-		    const char *const *argv_rel, struct rn_diag *d);
+int rn_golden_write(const char *path, const struct rn_target_result *r, const char *const *argv_rel,
+		    struct rn_diag *d);
 
 /*
  * Read and validate the golden trace at `path` into `g` (overwritten; nothing to release on

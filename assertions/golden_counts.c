@@ -33,9 +33,10 @@ static void add_count_rule(const struct rn_golden_cmp *c, double tolerance, stru
 	char tol[64];
 
 	rn_golden_fmt_trim(tol, sizeof(tol), tolerance);
-	rn_buf_addf(b, "rule: fails when log(observed + 1) - log(golden + 1) > log(1 + %s) and "
-		    "observed - golden > %" PRIu64 " (count_tolerance, count_floor)\n", tol,
-		    c->cfg->count_floor);
+	rn_buf_addf(b,
+		    "rule: fails when log(observed + 1) - log(golden + 1) > log(1 + %s) and "
+		    "observed - golden > %" PRIu64 " (count_tolerance, count_floor)\n",
+		    tol, c->cfg->count_floor);
 }
 
 void rn_golden_judge_count(struct rn_golden_cmp *c, const struct rn_golden_step *s,
@@ -44,7 +45,7 @@ void rn_golden_judge_count(struct rn_golden_cmp *c, const struct rn_golden_step 
 	const char *name = rn_metric_info(s->metric)->name;
 	double *obs_s = rn_golden_observed(c->r, s->metric);
 	double gold =
-	    rn_golden_median_of(c->g->samples[s->metric], rn_golden_golden_n(c->g, s->metric));
+		rn_golden_median_of(c->g->samples[s->metric], rn_golden_golden_n(c->g, s->metric));
 	double tol = rn_golden_tol_of(c, s, c->cfg->count_tolerance);
 	double obs = rn_golden_median_of(obs_s, rn_golden_observed_n(c->r, s->metric));
 	double allowed = count_allowed(c->cfg, tol, gold);
@@ -76,12 +77,12 @@ void rn_golden_judge_count(struct rn_golden_cmp *c, const struct rn_golden_step 
 
 /* One syscall whose count grew or is new. */
 struct sc_row {
-	char *name;   /* syscall name, owned */
-	double gold;  /* golden median calls (0 when new) */
-	double obs;   /* observed median calls */
+	char *name;    /* syscall name, owned */
+	double gold;   /* golden median calls (0 when new) */
+	double obs;    /* observed median calls */
 	double fewest; /* fewest calls of any observed run (what is judged) */
-	bool is_new;  /* absent from the golden trace */
-	bool fail;    /* beyond tolerance and floor */
+	bool is_new;   /* absent from the golden trace */
+	bool fail;     /* beyond tolerance and floor */
 };
 
 /* Fewest calls of syscall `nr` in any run of `r`; `median` when per-run counts are not kept. */
@@ -128,16 +129,16 @@ static const struct rn_golden_syscall *find_syscall(const struct rn_golden *g, c
 
 /* The per-syscall comparison of rn_golden_judge_syscalls, step by step. */
 struct sc_judge {
-	struct sc_row *rows;  /* grown or new syscalls, owned; sorted failures first */
+	struct sc_row *rows; /* grown or new syscalls, owned; sorted failures first */
 	size_t nrows, cap;
-	size_t nfail;         /* rows that fail */
-	size_t nnew_fail;     /* of which new */
-	size_t compared;      /* syscalls seen on either side */
-	size_t shrunk;        /* golden syscalls made fewer times or not at all */
-	double sum_obs;       /* observed calls, all syscalls */
-	double sum_gold;      /* golden calls, all syscalls */
-	double tol;           /* count tolerance */
-	char t[64];           /* the tolerance for people */
+	size_t nfail;     /* rows that fail */
+	size_t nnew_fail; /* of which new */
+	size_t compared;  /* syscalls seen on either side */
+	size_t shrunk;    /* golden syscalls made fewer times or not at all */
+	double sum_obs;   /* observed calls, all syscalls */
+	double sum_gold;  /* golden calls, all syscalls */
+	double tol;       /* count tolerance */
+	char t[64];       /* the tolerance for people */
 };
 
 /* Rows for the observed syscalls that grew or are new. */
@@ -172,8 +173,8 @@ static void sc_collect(struct rn_golden_cmp *c, struct sc_judge *j)
 		 * contention) depends on scheduling. A syscall the golden trace never made, in
 		 * every run, is a change of behaviour whatever its count: one new sync() can
 		 * cost seconds on a busy disk. */
-		row->fail = !gs ? row->fewest >= 1.0
-				: count_fails(c->cfg, j->tol, row->fewest, row->gold);
+		row->fail = !gs ? row->fewest >= 1.0 :
+				  count_fails(c->cfg, j->tol, row->fewest, row->gold);
 		j->nnew_fail += !gs && row->fail;
 		j->nfail += row->fail;
 	}
@@ -279,9 +280,10 @@ static void sc_detail(const struct rn_golden_cmp *c, const struct sc_judge *j, s
 		rn_buf_addf(b, "%zu syscall%s made fewer calls or none (not a regression)\n",
 			    j->shrunk, j->shrunk == 1 ? "" : "s");
 	add_count_rule(c, j->tol, b);
-	rn_buf_adds(b, "rule: a syscall absent from the golden trace fails (new behaviour); both "
-		       "rules judge the run with the fewest calls, so a count that grew in some "
-		       "runs only (scheduling: futex, sched_yield) does not fail\n");
+	rn_buf_adds(b,
+		    "rule: a syscall absent from the golden trace fails (new behaviour); both "
+		    "rules judge the run with the fewest calls, so a count that grew in some "
+		    "runs only (scheduling: futex, sched_yield) does not fail\n");
 	rn_golden_add_golden_line(c, b);
 }
 
@@ -300,9 +302,10 @@ void rn_golden_judge_syscalls(struct rn_golden_cmp *c, const struct rn_golden_st
 		qsort(j.rows, j.nrows, sizeof(*j.rows), cmp_rows);
 
 	if (j.nrows)
-		rn_golden_set_values(
-		    v, s, j.rows[0].obs, j.rows[0].gold,
-		    j.rows[0].is_new ? 0.0 : count_allowed(c->cfg, j.tol, j.rows[0].gold));
+		rn_golden_set_values(v, s, j.rows[0].obs, j.rows[0].gold,
+				     j.rows[0].is_new ?
+					     0.0 :
+					     count_allowed(c->cfg, j.tol, j.rows[0].gold));
 	else
 		rn_golden_set_values(v, s, j.sum_obs, j.sum_gold,
 				     count_allowed(c->cfg, j.tol, j.sum_gold));
@@ -328,7 +331,6 @@ void rn_golden_judge_syscalls(struct rn_golden_cmp *c, const struct rn_golden_st
 	free(j.rows);
 }
 
-
 /* Instruction counts are deterministic: a tight relative tolerance, no floor, no load
  * guard (a loaded machine does not change them). */
 void rn_golden_judge_instructions(struct rn_golden_cmp *c, const struct rn_golden_step *s,
@@ -350,8 +352,10 @@ void rn_golden_judge_instructions(struct rn_golden_cmp *c, const struct rn_golde
 	rn_buf_init(&det, 0);
 	if (!(obs > 0.0)) {
 		v->verdict = RN_VERDICT_NO_DATA;
-		rn_buf_addf(&m, "instructions: not counted in this check (golden %.0f); set "
-			    "instructions = true on the target", gold);
+		rn_buf_addf(&m,
+			    "instructions: not counted in this check (golden %.0f); set "
+			    "instructions = true on the target",
+			    gold);
 	} else {
 		v->verdict = obs > allowed ? RN_VERDICT_FAIL : RN_VERDICT_PASS;
 		rn_buf_addf(&m, "instructions %.0f vs golden %.0f (%s, tolerance +%s%%)", obs, gold,
@@ -360,8 +364,10 @@ void rn_golden_judge_instructions(struct rn_golden_cmp *c, const struct rn_golde
 	rn_buf_addf(&det, "%-28s %14.0f\n", "golden", gold);
 	rn_buf_addf(&det, "%-28s %14.0f\n", "observed", obs);
 	rn_buf_addf(&det, "%-28s %14.0f\n", "allowed", allowed);
-	rn_buf_addf(&det, "rule: fails when the count exceeds golden * (1 + %s%%) "
-			  "(instructions_tolerance)\n", t);
+	rn_buf_addf(&det,
+		    "rule: fails when the count exceeds golden * (1 + %s%%) "
+		    "(instructions_tolerance)\n",
+		    t);
 	if (c->r->instructions_detail)
 		rn_buf_addf(&det, "pid instructions command\n%s", c->r->instructions_detail);
 	free(b);

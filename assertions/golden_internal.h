@@ -28,34 +28,34 @@
 
 /* What judges a metric (enum rn_golden_judge). */
 enum rn_golden_judge {
-	JUDGE_COUNT,    /* log-space growth with a floor */
-	JUDGE_SYSCALLS, /* JUDGE_COUNT for every syscall, one verdict */
-	JUDGE_TIMING,   /* one-sided rank test plus Hodges-Lehmann bound */
-	JUDGE_MEMORY,   /* median against a relative tolerance */
+	JUDGE_COUNT,        /* log-space growth with a floor */
+	JUDGE_SYSCALLS,     /* JUDGE_COUNT for every syscall, one verdict */
+	JUDGE_TIMING,       /* one-sided rank test plus Hodges-Lehmann bound */
+	JUDGE_MEMORY,       /* median against a relative tolerance */
 	JUDGE_INSTRUCTIONS, /* Valgrind count against instructions_tolerance, no floor */
 };
 
 /* One comparison, in report order. */
 struct rn_golden_step {
 	enum rn_golden_check check; /* which comparison ([golden] metrics) */
-	enum rn_golden_judge judge;    /* how */
-	enum rn_metric metric; /* which per-run metric (JUDGE_SYSCALLS: unused) */
-	const char *name;    /* verdict name after "golden:" */
-	const char *unit;    /* verdict unit (static) */
-	bool gpu;            /* only with a GPU summary in the golden trace */
+	enum rn_golden_judge judge; /* how */
+	enum rn_metric metric;      /* which per-run metric (JUDGE_SYSCALLS: unused) */
+	const char *name;           /* verdict name after "golden:" */
+	const char *unit;           /* verdict unit (static) */
+	bool gpu;                   /* only with a GPU summary in the golden trace */
 };
 
 /* State of one rn_golden_compare call. */
 struct rn_golden_cmp {
-	const struct rn_golden *g;            /* the baseline */
-	const char *path;                     /* its file, for details */
-	const struct rn_target_result *r;     /* the new runs */
-	const struct rn_regression_cfg *cfg;  /* tolerances */
-	bool same_machine;                    /* rn_golden_same_machine(g) */
-	char elsewhere[480];                  /* why the machine differs, for WARN messages */
-	struct rn_verdict_result *v;          /* verdicts produced */
-	size_t n;                             /* verdicts used */
-	size_t cap;                           /* verdicts allocated */
+	const struct rn_golden *g;           /* the baseline */
+	const char *path;                    /* its file, for details */
+	const struct rn_target_result *r;    /* the new runs */
+	const struct rn_regression_cfg *cfg; /* tolerances */
+	bool same_machine;                   /* rn_golden_same_machine(g) */
+	char elsewhere[480];                 /* why the machine differs, for WARN messages */
+	struct rn_verdict_result *v;         /* verdicts produced */
+	size_t n;                            /* verdicts used */
+	size_t cap;                          /* verdicts allocated */
 };
 
 /* ---- golden.c ---------------------------------------------------------------------------------
@@ -120,13 +120,12 @@ bool rn_golden_loaded(const struct rn_golden_cmp *c);
  */
 
 /* Set v's observed, golden, budget (metric unit in, verdict unit out: ns -> ms) and delta. */
-void rn_golden_set_values(struct rn_verdict_result *v, const struct rn_golden_step *s,
-			  double obs, double gold, double budget);
+void rn_golden_set_values(struct rn_verdict_result *v, const struct rn_golden_step *s, double obs,
+			  double gold, double budget);
 /* Finish a message buffer into v->message (taking b's text), adding the hint to failures. */
 void rn_golden_set_message(struct rn_verdict_result *v, struct rn_buf *b);
 /* The tolerance of step `s`: [golden.tolerances] when given, else `dflt`. */
-double rn_golden_tol_of(const struct rn_golden_cmp *c, const struct rn_golden_step *s,
-			double dflt);
+double rn_golden_tol_of(const struct rn_golden_cmp *c, const struct rn_golden_step *s, double dflt);
 /* Replace v->reason with the formatted text (at most 255 bytes). */
 void rn_golden_set_reason(struct rn_verdict_result *v, const char *fmt, ...) RN_PRINTF(2, 3);
 /* Append the "golden trace: <path> (recorded ... on ...)" line of the details. */

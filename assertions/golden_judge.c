@@ -229,7 +229,7 @@ void rn_golden_add_golden_line(const struct rn_golden_cmp *c, struct rn_buf *b)
 
 /* The detail table comparing two sample sets: runs, median, MAD, min, max. */
 void rn_golden_add_sample_table(struct rn_buf *b, const char *unit, const double *a, size_t na,
-			     const double *bb, size_t nb)
+				const double *bb, size_t nb)
 {
 	char x[64], y[64];
 	double amin = 0, amax = 0, bmin = 0, bmax = 0;
@@ -269,7 +269,6 @@ void rn_golden_maybe_downgrade(struct rn_golden_cmp *c, struct rn_verdict_result
 	rn_buf_addf(msg, "; not gated: golden trace recorded on another machine (%s)",
 		    c->elsewhere);
 }
-
 
 bool rn_golden_loaded(const struct rn_golden_cmp *c)
 {

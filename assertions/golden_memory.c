@@ -47,15 +47,19 @@ void rn_golden_judge_memory(struct rn_golden_cmp *c, const struct rn_golden_step
 	if (!(gold > 0.0) && obs > 0.0) {
 		v->verdict = RN_VERDICT_NOT_JUDGED;
 		rn_golden_set_reason(v, "golden has no %s data", name);
-		rn_buf_addf(&m, "%s %s; not judged: the golden trace has no %s data; to judge it: "
-			    "re-record it with renacer golden update", name, o, name);
+		rn_buf_addf(&m,
+			    "%s %s; not judged: the golden trace has no %s data; to judge it: "
+			    "re-record it with renacer golden update",
+			    name, o, name);
 	} else if (!(obs > 0.0) && !(gold > 0.0)) {
 		/* Nothing measured on either side (the eBPF driver sees no allocation sizes, and
 		 * no peak RSS below renacer's own): a comparison of 0 with 0 judged nothing. */
 		v->verdict = RN_VERDICT_NOT_JUDGED;
 		rn_golden_set_reason(v, "no %s data in the golden trace or this run", name);
-		rn_buf_addf(&m, "%s: not judged: neither the golden trace nor this run measured it "
-			    "(the eBPF driver does not; driver = \"ptrace\" does)", name);
+		rn_buf_addf(&m,
+			    "%s: not judged: neither the golden trace nor this run measured it "
+			    "(the eBPF driver does not; driver = \"ptrace\" does)",
+			    name);
 	} else if (!(obs > 0.0) && gold > 0.0) {
 		v->verdict = RN_VERDICT_NO_DATA;
 		rn_buf_addf(&m, "%s: no data in this run (golden %s)", name, g);
@@ -66,8 +70,9 @@ void rn_golden_judge_memory(struct rn_golden_cmp *c, const struct rn_golden_step
 		rn_golden_maybe_downgrade(c, v, &m);
 	}
 	rn_buf_addf(&det, "%-28s %14s\n", "allowed (median)", al);
-	rn_buf_addf(&det, "rule: fails when the observed median exceeds golden median * (1 + %s) "
-			  "and golden median + %llu bytes\n",
+	rn_buf_addf(&det,
+		    "rule: fails when the observed median exceeds golden median * (1 + %s) "
+		    "and golden median + %llu bytes\n",
 		    t + 1, (unsigned long long)c->cfg->memory_floor_bytes);
 	free(b);
 	rn_golden_set_message(v, &m);

@@ -56,7 +56,8 @@ static int check_keys(const json_t *o, const char *const *allowed, const char *w
 	json_t *v;
 	size_t i;
 
-	json_object_foreach((json_t *)o, key, v) {
+	json_object_foreach((json_t *)o, key, v)
+	{
 		for (i = 0; allowed[i]; i++)
 			if (!strcmp(allowed[i], key))
 				break;
@@ -79,10 +80,10 @@ int rn_golden_cmp_syscall(const void *a, const void *b)
 
 static int read_provenance(const json_t *o, struct rn_golden *g, struct rn_diag *d)
 {
-	static const char *const keys[] = { "build_id", "cpu_model", "created", "kernel",
-					    "machine", "renacer_version", NULL };
-	char **dst[] = { &g->build_id, &g->cpu_model, &g->created, &g->kernel, &g->machine,
-			 &g->renacer_version };
+	static const char *const keys[] = { "build_id", "cpu_model",       "created", "kernel",
+					    "machine",  "renacer_version", NULL };
+	char **dst[] = { &g->build_id, &g->cpu_model, &g->created,
+			 &g->kernel,   &g->machine,   &g->renacer_version };
 	size_t i;
 
 	if (!json_is_object(o))
@@ -113,27 +114,29 @@ static int read_samples(const json_t *o, const char *what, size_t nruns, struct 
 
 	if (!json_is_object(o))
 		return corrupt(d, "\"%s\" must be an object", what);
-	json_object_foreach((json_t *)o, key, v) {
+	json_object_foreach((json_t *)o, key, v)
+	{
 		int m = rn_metric_lookup(key);
 		size_t i;
 
 		if (m < 0)
 			return corrupt(d, "unknown metric \"%s.%s\"", what, key);
 		if (g->samples[m])
-			return corrupt(d, "metric \"%s\" is in both \"samples\" and "
-				       "\"counting_samples\"", key);
+			return corrupt(d,
+				       "metric \"%s\" is in both \"samples\" and "
+				       "\"counting_samples\"",
+				       key);
 		if (!json_is_array(v))
 			return corrupt(d, "\"%s.%s\" must be an array", what, key);
 		if (json_array_size(v) != nruns)
-			return corrupt(d,
-				       "\"%s.%s\" has %zu values, expected %zu (one per run)",
+			return corrupt(d, "\"%s.%s\" has %zu values, expected %zu (one per run)",
 				       what, key, json_array_size(v), nruns);
 		g->samples[m] = rn_xcalloc(nruns ? nruns : 1, sizeof(double));
 		g->nsamples[m] = nruns;
 		for (i = 0; i < nruns; i++)
 			if (!get_count(json_array_get(v, i), &g->samples[m][i]))
-				return corrupt(d, "\"%s.%s[%zu]\" must be an integer >= 0",
-					       what, key, i);
+				return corrupt(d, "\"%s.%s[%zu]\" must be an integer >= 0", what,
+					       key, i);
 	}
 	return 0;
 }
@@ -148,7 +151,8 @@ static int read_syscalls(const json_t *o, struct rn_golden *g, struct rn_diag *d
 	if (!json_is_object(o))
 		return corrupt(d, "\"syscalls\" must be an object");
 	g->syscalls = rn_xcalloc(json_object_size(o) + 1, sizeof(*g->syscalls));
-	json_object_foreach((json_t *)o, key, v) {
+	json_object_foreach((json_t *)o, key, v)
+	{
 		struct rn_golden_syscall *s = &g->syscalls[n];
 		char where[160];
 		double *dst[] = { &s->calls, &s->errors, &s->total_ns };
@@ -181,8 +185,8 @@ static int read_syscalls(const json_t *o, struct rn_golden *g, struct rn_diag *d
 
 static int read_gpu(const json_t *o, struct rn_golden *g, struct rn_diag *d)
 {
-	static const char *const keys[] = { "busy_ns", "copy_bytes", "dispatches",
-					    "runs_with_gpu", "spans", NULL };
+	static const char *const keys[] = { "busy_ns",       "copy_bytes", "dispatches",
+					    "runs_with_gpu", "spans",      NULL };
 	double *dst[] = { &g->gpu.busy_ns, &g->gpu.copy_bytes, &g->gpu.dispatches };
 	const json_t *spans;
 	const char *key;
@@ -205,7 +209,8 @@ static int read_gpu(const json_t *o, struct rn_golden *g, struct rn_diag *d)
 	spans = json_object_get(o, "spans");
 	if (!json_is_object(spans))
 		return corrupt(d, "\"gpu.spans\" must be an object");
-	json_object_foreach((json_t *)spans, key, v) {
+	json_object_foreach((json_t *)spans, key, v)
+	{
 		double c;
 
 		if (!get_count(v, &c))
@@ -216,16 +221,17 @@ static int read_gpu(const json_t *o, struct rn_golden *g, struct rn_diag *d)
 }
 
 /* renacer-golden/1 (version 1) and renacer-golden/2 (version 2, with counting runs). */
-static int read_golden_v1(const json_t *root, int version, struct rn_golden *g,
-			  struct rn_diag *d)
+static int read_golden_v1(const json_t *root, int version, struct rn_golden *g, struct rn_diag *d)
 {
-	static const char *const keys_v1[] = { "argv", "format", "gpu", "provenance", "runs",
-					       "samples", "syscalls", "target", NULL };
-	static const char *const keys[] = { "argv", "counting_runs", "counting_samples",
-					    "format", "gpu", "provenance", "runs", "samples",
-					    "syscalls", "target", NULL };
-	static const char *const required[] = { "argv", "provenance", "runs", "samples",
-						"syscalls", "target", NULL };
+	static const char *const keys_v1[] = { "argv",       "format", "gpu",
+					       "provenance", "runs",   "samples",
+					       "syscalls",   "target", NULL };
+	static const char *const keys[] = {
+		"argv", "counting_runs", "counting_samples", "format", "gpu", "provenance",
+		"runs", "samples",       "syscalls",         "target", NULL
+	};
+	static const char *const required[] = { "argv",     "provenance", "runs", "samples",
+						"syscalls", "target",     NULL };
 	const json_t *v;
 	double runs;
 	size_t i;
@@ -262,7 +268,8 @@ static int read_golden_v1(const json_t *root, int version, struct rn_golden *g,
 		g->ncounting_runs = (size_t)counting;
 		v = json_object_get(root, "counting_samples");
 		if (!v != !g->ncounting_runs)
-			return corrupt(d, "\"counting_samples\" must be present exactly when "
+			return corrupt(d,
+				       "\"counting_samples\" must be present exactly when "
 				       "counting_runs > 0");
 		if (v && read_samples(v, "counting_samples", g->ncounting_runs, g, d))
 			return -EINVAL;
@@ -448,7 +455,7 @@ int rn_golden_read(const char *path, struct rn_golden *g, struct rn_diag *d)
 	rn_buf_release(&b);
 	if (!root) {
 		bool truncated = json_error_code(&err) == json_error_premature_end_of_input ||
-				 strstr(err.text, "end of file");
+			strstr(err.text, "end of file");
 
 		rn_diag_set(d, err.line > 0 ? err.line : 0, err.line > 0 ? err.column : 0,
 			    "%s golden trace: %s", truncated ? "truncated" : "corrupt", err.text);
@@ -482,16 +489,17 @@ int rn_golden_read(const char *path, struct rn_golden *g, struct rn_diag *d)
 			   strlen(f + strlen(RN_GOLDEN_FORMAT_PREFIX))) {
 		/* A well-formed version other than ours: numbers are not compared as strings, so
 		 * "renacer-golden/10" is newer too. */
-		rn_diag_set(d, 0, 0,
-			    "written by a newer renacer (format %.64s); this renacer reads "
-			    RN_GOLDEN_FORMAT, f);
+		rn_diag_set(
+			d, 0, 0,
+			"written by a newer renacer (format %.64s); this renacer reads " RN_GOLDEN_FORMAT,
+			f);
 		rc = -EPROTONOSUPPORT;
 	} else {
 		rn_diag_set(
-		    d, 0, 0,
-		    "not a golden trace: unknown format \"%.64s\" (expected \"" RN_GOLDEN_FORMAT
-		    "\", \"" RN_GOLDEN_FORMAT_V1 "\" or \"" RN_GOLDEN_JSON_V1 "\")",
-		    f);
+			d, 0, 0,
+			"not a golden trace: unknown format \"%.64s\" (expected \"" RN_GOLDEN_FORMAT
+			"\", \"" RN_GOLDEN_FORMAT_V1 "\" or \"" RN_GOLDEN_JSON_V1 "\")",
+			f);
 		rc = -EINVAL;
 	}
 	json_decref(root);

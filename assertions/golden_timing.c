@@ -19,10 +19,10 @@
 
 /* How the timing rule decided (enum timing_outcome). */
 enum timing_outcome {
-	T_PASS,	 /* no slowdown beyond the tolerance at significance */
-	T_FAIL,	 /* a regression */
+	T_PASS,  /* no slowdown beyond the tolerance at significance */
+	T_FAIL,  /* a regression */
 	T_NOISE, /* slower beyond the tolerance, but within the golden trace's own noise */
-	T_LOAD,	 /* slower beyond the tolerance, but within the loaded machine's allowance */
+	T_LOAD,  /* slower beyond the tolerance, but within the loaded machine's allowance */
 	T_GUARD, /* wall clock slower, cpu_time not: contention (the load guard) */
 };
 
@@ -62,7 +62,7 @@ static enum timing_outcome timing_rule(const struct rn_golden_cmp *c,
 		/* Load slows the tracer's stops most: weigh by the share of cpu_time they take. */
 		double stops = rn_golden_median_of(c->g->samples[RN_METRIC_SYSCALLS],
 						   rn_golden_golden_n(c->g, RN_METRIC_SYSCALLS)) *
-			       RN_LOAD_STOP_NS;
+			RN_LOAD_STOP_NS;
 		double w = e->gold > 0.0 ? stops / e->gold : 1.0;
 
 		e->allowance *= w < RN_LOAD_CPU_FLOOR ? RN_LOAD_CPU_FLOOR : w > 1.0 ? 1.0 : w;
@@ -89,17 +89,19 @@ static enum timing_outcome timing_rule(const struct rn_golden_cmp *c,
 		if (!cpu || !wall || !(rn_golden_median_of(cpu, ncpu) > 0.0))
 			return T_FAIL;
 		cpu_bound =
-		    rn_golden_median_of(cpu, ncpu) >= 0.5 * rn_golden_median_of(wall, nwall);
+			rn_golden_median_of(cpu, ncpu) >= 0.5 * rn_golden_median_of(wall, nwall);
 		if (!cpu_bound && !rn_golden_loaded(c))
 			return T_FAIL; /* an I/O-bound target on a quiet machine: its own time */
 		if (timing_rule(c, rn_golden_step_of(RN_METRIC_CPU_TIME), &ce) == T_FAIL)
 			return T_FAIL;
 		if (rn_golden_loaded(c))
-			snprintf(e->why, sizeof(e->why), "cpu_time did not regress and the machine "
+			snprintf(e->why, sizeof(e->why),
+				 "cpu_time did not regress and the machine "
 				 "was loaded (CPU pressure %.0f%% of the runs' time >= %.0f%%)",
 				 c->r->cpu_pressure * 100.0, RN_LOAD_PRESSURE_BUSY * 100.0);
 		else
-			snprintf(e->why, sizeof(e->why), "cpu_time did not regress for this "
+			snprintf(e->why, sizeof(e->why),
+				 "cpu_time did not regress for this "
 				 "CPU-bound target: the machine was busier, not the program");
 		return T_GUARD;
 	}
@@ -118,19 +120,19 @@ static void not_judged(struct rn_verdict_result *v, struct rn_buf *m, struct rn_
 
 /* One timing judgement: the samples, the numbers for people, and the texts being built. */
 struct timing_job {
-	const char *name;        /* the metric's name */
-	const char *tname;       /* the target's name, for fixes */
-	const double *a;         /* golden samples [na], ns */
-	double *b;               /* observed samples [nb], ns, owned */
-	size_t na, nb, fewest;   /* sample counts and the smaller of the two */
-	double gold, obs;        /* medians, ns */
-	double tol, limit;       /* tolerance and tol * gold, ns */
-	double noise;            /* RN_GOLDEN_NOISE_SIGMAS * 1.4826 * golden MAD, ns */
+	const char *name;      /* the metric's name */
+	const char *tname;     /* the target's name, for fixes */
+	const double *a;       /* golden samples [na], ns */
+	double *b;             /* observed samples [nb], ns, owned */
+	size_t na, nb, fewest; /* sample counts and the smaller of the two */
+	double gold, obs;      /* medians, ns */
+	double tol, limit;     /* tolerance and tol * gold, ns */
+	double noise;          /* RN_GOLDEN_NOISE_SIGMAS * 1.4826 * golden MAD, ns */
 	char o[64], g[64], d[64], t[64], conf[64], al[32]; /* obs, gold, delta, tol, level, alpha */
-	char p[64], lo[64], sh[64], lim[64]; /* p-value, lower bound, shift, limit */
-	char head[256];          /* "<metric> <obs> vs golden <gold> (<delta>)" */
-	struct timing_eval e;    /* the rule's inputs and bounds */
-	struct rn_buf m, det;    /* message and detail being built */
+	char p[64], lo[64], sh[64], lim[64];               /* p-value, lower bound, shift, limit */
+	char head[256];       /* "<metric> <obs> vs golden <gold> (<delta>)" */
+	struct timing_eval e; /* the rule's inputs and bounds */
+	struct rn_buf m, det; /* message and detail being built */
 };
 
 /* NOT JUDGED for too few runs on either side, saying which side to give more runs. */
@@ -152,8 +154,10 @@ static void timing_too_few(const struct rn_golden_cmp *c, struct rn_verdict_resu
 		snprintf(fix, sizeof(fix), "runs >= %zu in [[target]] '%s' (or --runs %zu)", want,
 			 tj->tname, want);
 	else
-		snprintf(fix, sizeof(fix), "re-record the golden trace with >= %zu runs "
-			 "([golden] runs, then renacer golden update)", want);
+		snprintf(fix, sizeof(fix),
+			 "re-record the golden trace with >= %zu runs "
+			 "([golden] runs, then renacer golden update)",
+			 want);
 	not_judged(v, &tj->m, &tj->det, tj->head, reason, fix);
 }
 
@@ -226,12 +230,15 @@ static void timing_noise(struct rn_verdict_result *v, struct timing_job *tj)
 	rn_golden_fmt_signed(nz, sizeof(nz), "ns", tj->noise);
 	v->verdict = RN_VERDICT_WARN;
 	rn_golden_set_reason(v, "inconclusive: shift %s within golden noise %s", tj->lo, nz);
-	rn_buf_addf(&tj->m, ": INCONCLUSIVE (WARN): slower by at least %s (%s), but the golden "
+	rn_buf_addf(&tj->m,
+		    ": INCONCLUSIVE (WARN): slower by at least %s (%s), but the golden "
 		    "trace's own runs spread by %s (%.0f x 1.4826 MAD); re-record it on a "
-		    "quieter machine with more runs, or raise the tolerance", tj->lo + 1, tj->p,
-		    nz + 1, RN_GOLDEN_NOISE_SIGMAS);
-	rn_buf_addf(&tj->det, "inconclusive: the lower bound %s does not exceed the golden "
-		    "noise %s\n", tj->lo, nz);
+		    "quieter machine with more runs, or raise the tolerance",
+		    tj->lo + 1, tj->p, nz + 1, RN_GOLDEN_NOISE_SIGMAS);
+	rn_buf_addf(&tj->det,
+		    "inconclusive: the lower bound %s does not exceed the golden "
+		    "noise %s\n",
+		    tj->lo, nz);
 }
 
 static void timing_load(const struct rn_golden_cmp *c, const struct rn_golden_step *s,
@@ -249,9 +256,10 @@ static void timing_load(const struct rn_golden_cmp *c, const struct rn_golden_st
 		    "within tolerance plus the load allowance (%s); run the check on a "
 		    "quieter machine to decide",
 		    tj->lo + 1, tj->p, c->r->cpu_pressure * 100.0, al2 + 1);
-	rn_buf_addf(&tj->det, "inconclusive: the lower bound %s does not exceed the limit plus "
-		    "the load allowance, %s (%.2f x pressure x golden%s)\n", tj->lo, al2,
-		    RN_LOAD_ALLOWANCE,
+	rn_buf_addf(&tj->det,
+		    "inconclusive: the lower bound %s does not exceed the limit plus "
+		    "the load allowance, %s (%.2f x pressure x golden%s)\n",
+		    tj->lo, al2, RN_LOAD_ALLOWANCE,
 		    s->metric == RN_METRIC_CPU_TIME ? " x the syscall stops' share" : "");
 }
 
@@ -270,8 +278,8 @@ static void timing_verdict(const struct rn_golden_cmp *c, const struct rn_golden
 	case T_GUARD:
 		v->verdict = RN_VERDICT_WARN;
 		rn_golden_set_reason(v, "inconclusive: %s",
-				     rn_golden_loaded(c) ? "machine loaded, cpu_time same"
-							 : "cpu_time same (CPU-bound)");
+				     rn_golden_loaded(c) ? "machine loaded, cpu_time same" :
+							   "cpu_time same (CPU-bound)");
 		rn_buf_addf(&tj->m,
 			    ": INCONCLUSIVE (WARN), not FAIL: slower by at least %s (%s), but %s "
 			    "([regression] load_guard)",
@@ -290,8 +298,8 @@ static void timing_verdict(const struct rn_golden_cmp *c, const struct rn_golden
 			rn_golden_set_reason(v, "significant (%s) but within %s", tj->p, tj->t);
 			rn_buf_addf(&tj->m, ": significant slowdown (%s) of at least %s, within %s",
 				    tj->p,
-				    isfinite(tj->e.hl.lower) && tj->e.hl.lower > 0 ? tj->lo + 1
-										  : "0 ms",
+				    isfinite(tj->e.hl.lower) && tj->e.hl.lower > 0 ? tj->lo + 1 :
+										     "0 ms",
 				    tj->lim + 1);
 		} else {
 			rn_golden_set_reason(v, "no significant slowdown (%s)", tj->p);
@@ -318,13 +326,14 @@ static void timing_details(struct timing_job *tj)
 		rn_buf_addf(&tj->det, "%-28s %14s\n", "load allowance", nz);
 	}
 	rn_golden_fixed(u, sizeof(u), tj->e.mw.u, 1);
-	rn_buf_addf(&tj->det, "Mann-Whitney U = %s of %zu pairs, one-sided %s (%s), alpha %s\n",
-		    u, tj->na * tj->nb, tj->p, tj->e.mw.exact ? "exact" : "normal approximation",
+	rn_buf_addf(&tj->det, "Mann-Whitney U = %s of %zu pairs, one-sided %s (%s), alpha %s\n", u,
+		    tj->na * tj->nb, tj->p, tj->e.mw.exact ? "exact" : "normal approximation",
 		    tj->al);
-	rn_buf_addf(&tj->det, "rule: fails when p < alpha and the lower bound exceeds the limit, "
-			      "the golden noise and (loaded machine) the limit plus the load "
-			      "allowance; inconclusive (WARN) when it exceeds only some, or when "
-			      "the load guard applies\n");
+	rn_buf_addf(&tj->det,
+		    "rule: fails when p < alpha and the lower bound exceeds the limit, "
+		    "the golden noise and (loaded machine) the limit plus the load "
+		    "allowance; inconclusive (WARN) when it exceeds only some, or when "
+		    "the load guard applies\n");
 }
 
 /* Run the rule and write the verdict of a comparison that passed timing_settled_early(). */
@@ -340,8 +349,8 @@ static void timing_judge(struct rn_golden_cmp *c, const struct rn_golden_step *s
 		rn_golden_fmt_signed(tj->lo, sizeof(tj->lo), "ns", tj->e.hl.lower);
 	else
 		snprintf(tj->lo, sizeof(tj->lo), "none (too few runs)");
-	rn_buf_addf(&tj->m, "%s %s vs golden %s (%s, tolerance %s)", tj->name, tj->o, tj->g,
-		    tj->d, tj->t);
+	rn_buf_addf(&tj->m, "%s %s vs golden %s (%s, tolerance %s)", tj->name, tj->o, tj->g, tj->d,
+		    tj->t);
 	timing_verdict(c, s, v, tj, outcome);
 	rn_golden_maybe_downgrade(c, v, &tj->m);
 	if (c->r->has_cpu_pressure)

@@ -237,8 +237,8 @@ const char *rn_golden_status_name(enum rn_run_status s)
 	return "failed";
 }
 
-int rn_golden_write(const char *path, const struct rn_target_result *r,
-		    const char *const *argv_rel, struct rn_diag *d)
+int rn_golden_write(const char *path, const struct rn_target_result *r, const char *const *argv_rel,
+		    struct rn_diag *d)
 {
 	json_t *root, *argv, *gpu;
 	bool failed = false;
@@ -291,8 +291,10 @@ int rn_golden_write(const char *path, const struct rn_target_result *r,
 	if (failed) {
 		json_decref(root);
 		/* The only ways to fail above: an allocation, or a target name not in UTF-8. */
-		rn_diag_set(d, 0, 0, "cannot encode golden trace of target '%s' (out of memory or "
-			    "invalid UTF-8)", r->name);
+		rn_diag_set(d, 0, 0,
+			    "cannot encode golden trace of target '%s' (out of memory or "
+			    "invalid UTF-8)",
+			    r->name);
 		return -EINVAL;
 	}
 	text = json_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2));

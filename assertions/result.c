@@ -310,8 +310,8 @@ static void syscall_medians(struct rn_target_result *r, size_t which, double *ou
 		for (k = 0; k < nk; k++)
 			col[k] = r->syscall_samples[SAMPLE_ROWS * k + which][nr];
 		qsort(col, nk, sizeof(*col), cmp_u64);
-		out[nr] = nk % 2 ? (double)col[nk / 2]
-				 : ((double)col[nk / 2 - 1] + (double)col[nk / 2]) / 2;
+		out[nr] = nk % 2 ? (double)col[nk / 2] :
+				   ((double)col[nk / 2 - 1] + (double)col[nk / 2]) / 2;
 	}
 	free(col);
 }
@@ -335,8 +335,8 @@ static void add_syscall_samples(struct rn_target_result *r, const struct rn_trac
 	size_t n = (size_t)rn_syscall_table_size(), i, nr, k = r->nsyscall_runs;
 	uint64_t *calls, *errs, *ns;
 
-	r->syscall_samples = rn_xrealloc(r->syscall_samples, SAMPLE_ROWS * (k + 1) *
-								sizeof(*r->syscall_samples));
+	r->syscall_samples = rn_xrealloc(r->syscall_samples,
+					 SAMPLE_ROWS * (k + 1) * sizeof(*r->syscall_samples));
 	calls = rn_xcalloc(n, sizeof(*calls));
 	errs = rn_xcalloc(n, sizeof(*errs));
 	ns = rn_xcalloc(n, sizeof(*ns));

@@ -210,15 +210,15 @@ void rn_stats_mann_whitney(const double *a, size_t na, const double *b, size_t n
 	free(r2);
 	mu = (double)na * (double)nb / 2.0;
 	var = (double)na * (double)nb / 12.0 *
-	      ((double)(n + 1) - ties / ((double)n * (double)(n - 1)));
+		((double)(n + 1) - ties / ((double)n * (double)(n - 1)));
 	if (var <= 0.0)
 		return; /* every value tied: no evidence either way */
 	out->z = (out->u - mu - 0.5) / sqrt(var);
 	out->p = rn_stats_normal_sf(out->z);
 }
 
-void rn_stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb,
-			     double alpha, struct rn_hodges_lehmann *out)
+void rn_stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb, double alpha,
+			     struct rn_hodges_lehmann *out)
 {
 	size_t mn = na * nb, n = na + nb, i, j, k = 0;
 	double *d, below = 0.0;
@@ -405,7 +405,8 @@ void rn_stats_walsh_ci(const double *d, size_t n, double alpha, struct rn_walsh_
 		double dn = (double)n;
 		double kk = floor(dn * (dn + 1) / 4.0 -
 				  rn_stats_normal_quantile(1.0 - alpha) *
-					  sqrt(dn * (dn + 1) * (2 * dn + 1) / 24.0) + 0.5);
+					  sqrt(dn * (dn + 1) * (2 * dn + 1) / 24.0) +
+				  0.5);
 
 		if (kk >= 1) {
 			k = (size_t)kk;

@@ -48,15 +48,15 @@ double rn_stats_normal_quantile(double p);
 
 /* Result of a one-sided Mann-Whitney U test. */
 struct rn_mann_whitney {
-	double u;       /* U of `b`: pairs (a_i, b_j) with b_j > a_i, plus half the tied pairs;
+	double u;   /* U of `b`: pairs (a_i, b_j) with b_j > a_i, plus half the tied pairs;
 			 * 0 <= u <= na * nb */
-	double p;       /* one-sided p-value P(U >= u) under H0 (identical distributions) for
+	double p;   /* one-sided p-value P(U >= u) under H0 (identical distributions) for
 			 * H1 "b is stochastically greater than a"; 1 when either sample is empty */
-	double z;       /* standardized statistic of the normal approximation (continuity
+	double z;   /* standardized statistic of the normal approximation (continuity
 			 * corrected); 0 when exact */
-	bool exact;     /* true: p from the exact permutation distribution of the rank sum given
+	bool exact; /* true: p from the exact permutation distribution of the rank sum given
 			 * the observed ties; false: normal approximation with tie correction */
-	bool ties;      /* some value occurs more than once in the pooled sample */
+	bool ties;  /* some value occurs more than once in the pooled sample */
 };
 
 /*
@@ -98,8 +98,8 @@ struct rn_hodges_lehmann {
  *
  * Either sample empty: shift = NaN and no bounds. Never fails.
  */
-void rn_stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb,
-			     double alpha, struct rn_hodges_lehmann *out);
+void rn_stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb, double alpha,
+			     struct rn_hodges_lehmann *out);
 
 /*
  * Paired comparisons (same-job baseline, runner/baseline.h): d_i = head_i - base_i of runs
@@ -116,12 +116,12 @@ void rn_stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t
 
 /* Result of a one-sided Wilcoxon signed-rank test. */
 struct rn_wilcoxon {
-	double w_plus;  /* sum of the (mid-)ranks of |d_i| over the positive d_i (zeros dropped) */
-	size_t n;       /* non-zero differences used */
-	double p;       /* one-sided p-value P(W+ >= w_plus) under H0 (differences symmetric
+	double w_plus; /* sum of the (mid-)ranks of |d_i| over the positive d_i (zeros dropped) */
+	size_t n;      /* non-zero differences used */
+	double p;      /* one-sided p-value P(W+ >= w_plus) under H0 (differences symmetric
 			 * about 0) for H1 "the differences tend to be positive"; 1 when n == 0 */
-	double z;       /* standardized statistic of the normal approximation; 0 when exact */
-	bool exact;     /* p from the exact distribution of W+ given the observed ties */
+	double z;      /* standardized statistic of the normal approximation; 0 when exact */
+	bool exact;    /* p from the exact distribution of W+ given the observed ties */
 };
 
 /*

@@ -16,6 +16,8 @@ install build-essential cmake pkg-config git ca-certificates \
 # The eBPF driver: clang compiles the counter (-target bpf), bpftool makes vmlinux.h and the
 # skeleton, libbpf loads it (built without them, renacer has a stub that says so).
 install clang bpftool libbpf-dev
+# The house style: ci/format.sh checks every C file against .clang-format.
+install clang-format
 # Tests: cmocka, lavapipe and the validation layers, strace to compare with, xmllint for the
 # JUnit schemas, real programs to trace, clang for the fuzzers, valgrind, pre-commit.
 install libcmocka-dev mesa-vulkan-drivers glslang-tools vulkan-validationlayers \

@@ -48,14 +48,14 @@ enum rn_gpu_mode {
  * config parser and its messages, `renacer help tables` and the README's collector table are
  * all derived from it. Each name has an ops table `rn_<name>_collector` in its folder.
  */
-#define RN_TARGET_COLLECTORS(X)                                                               \
-	X(ptrace, RN_COLLECT_PTRACE, "every syscall of the process tree, processes, memory")   \
-	X(vulkan, RN_COLLECT_VULKAN, "GPU work of Vulkan programs, timed by an injected layer") \
+#define RN_TARGET_COLLECTORS(X)                                                                    \
+	X(ptrace, RN_COLLECT_PTRACE, "every syscall of the process tree, processes, memory")       \
+	X(vulkan, RN_COLLECT_VULKAN, "GPU work of Vulkan programs, timed by an injected layer")    \
 	X(cuda, RN_COLLECT_CUDA, "CUDA kernels and copies, through a CUPTI injection library")
-#define RN_DRIVER_COLLECTORS(X)                                                               \
+#define RN_DRIVER_COLLECTORS(X)                                                                    \
 	X(ebpf, RN_COLLECT_EBPF, "syscall counts and the process tree, counted in the kernel")
-#define RN_COLLECTORS(X)                                                                      \
-	RN_TARGET_COLLECTORS(X)                                                               \
+#define RN_COLLECTORS(X)                                                                           \
+	RN_TARGET_COLLECTORS(X)                                                                    \
 	RN_DRIVER_COLLECTORS(X)
 
 /* Which collectors watch a run (enum rn_collector_mask). */
@@ -79,31 +79,31 @@ enum rn_run_flags {
 
 /* Everything needed to run one target once. All pointers are borrowed. */
 struct rn_run_spec {
-	const char *name;          /* target name for messages ("parse_large") */
-	char *const *argv;         /* argv, NULL-terminated; argv[0] resolved through PATH */
-	const char *cwd;           /* working directory, NULL = inherit */
-	char *const *env_add;      /* "KEY=VALUE" strings added to the inherited environment */
-	enum rn_stdio stdio[3];    /* stdin, stdout, stderr */
-	uint64_t timeout_ns;       /* wall-clock limit of the run, ns; 0 = none */
-	uint32_t collectors;       /* enum rn_collector_mask */
-	uint32_t flags;            /* enum rn_run_flags */
+	const char *name;           /* target name for messages ("parse_large") */
+	char *const *argv;          /* argv, NULL-terminated; argv[0] resolved through PATH */
+	const char *cwd;            /* working directory, NULL = inherit */
+	char *const *env_add;       /* "KEY=VALUE" strings added to the inherited environment */
+	enum rn_stdio stdio[3];     /* stdin, stdout, stderr */
+	uint64_t timeout_ns;        /* wall-clock limit of the run, ns; 0 = none */
+	uint32_t collectors;        /* enum rn_collector_mask */
+	uint32_t flags;             /* enum rn_run_flags */
 	const bool *syscall_filter; /* if non-NULL: trace only syscalls whose entry is true
 				     * (indexed by number, rn_syscall_table_size() entries),
 				     * through a seccomp-bpf filter installed before exec */
-	enum rn_gpu_mode gpu_mode; /* Vulkan timing mode */
-	uint64_t max_procs;        /* kill the tree when more processes were born; 0 = no limit */
-	uint64_t max_as_bytes;     /* RLIMIT_AS of each process, bytes; 0 = unchanged */
-	const char *traceparent;   /* W3C traceparent value for the target's env, or NULL */
+	enum rn_gpu_mode gpu_mode;  /* Vulkan timing mode */
+	uint64_t max_procs;         /* kill the tree when more processes were born; 0 = no limit */
+	uint64_t max_as_bytes;      /* RLIMIT_AS of each process, bytes; 0 = unchanged */
+	const char *traceparent;    /* W3C traceparent value for the target's env, or NULL */
 };
 
 /* Outcome of a run beyond the trace. Owned by the caller; free with rn_run_result_release. */
 struct rn_run_result {
-	int root_status;      /* wait status of the root process (as from wait4) */
-	char *out;            /* captured stdout (RN_STDIO_CAPTURE), NUL-terminated, or NULL */
-	size_t out_len;       /* bytes in out */
-	char *err;            /* captured stderr, or NULL */
-	size_t err_len;       /* bytes in err */
-	bool out_truncated;   /* capture exceeded its cap (16 MiB) */
+	int root_status;    /* wait status of the root process (as from wait4) */
+	char *out;          /* captured stdout (RN_STDIO_CAPTURE), NUL-terminated, or NULL */
+	size_t out_len;     /* bytes in out */
+	char *err;          /* captured stderr, or NULL */
+	size_t err_len;     /* bytes in err */
+	bool out_truncated; /* capture exceeded its cap (16 MiB) */
 };
 
 /* Release what a run result owns. */

@@ -23,12 +23,20 @@
 #endif
 
 /* Jump targets, resolved once the program is laid out. */
-enum label { L_NONE, L_ALLOW, L_DENY, L_KILL, L_ARG0, L_ARG1, L_COUNT };
+enum label {
+	L_NONE,
+	L_ALLOW,
+	L_DENY,
+	L_KILL,
+	L_ARG0,
+	L_ARG1,
+	L_COUNT
+};
 
 struct prog {
 	struct sock_filter *f;
 	unsigned char jt[RN_GUARD_MAX_INSNS], jf[RN_GUARD_MAX_INSNS]; /* labels to resolve */
-	size_t at[L_COUNT];                                             /* where each label is */
+	size_t at[L_COUNT];                                           /* where each label is */
 	size_t n;
 };
 
@@ -56,8 +64,12 @@ static void label(struct prog *p, enum label l)
 size_t rn_guard_filter(pid_t protect, pid_t pgrp, struct sock_filter *out)
 {
 	static const long arg0_calls[] = {
-		SYS_tkill, SYS_tgkill, SYS_rt_sigqueueinfo, SYS_rt_tgsigqueueinfo,
-		SYS_process_vm_readv, SYS_process_vm_writev,
+		SYS_tkill,
+		SYS_tgkill,
+		SYS_rt_sigqueueinfo,
+		SYS_rt_tgsigqueueinfo,
+		SYS_process_vm_readv,
+		SYS_process_vm_writev,
 #ifdef SYS_pidfd_open
 		SYS_pidfd_open,
 #endif

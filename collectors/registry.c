@@ -27,8 +27,8 @@ const struct rn_collector_ops *rn_collector_find(const char *name)
 
 uint32_t rn_collector_mask_of(const char *name)
 {
-#define MASK_OF(id, bit, desc)                                                                \
-	if (!strcmp(#id, name))                                                               \
+#define MASK_OF(id, bit, desc)                                                                     \
+	if (!strcmp(#id, name))                                                                    \
 		return bit;
 	RN_COLLECTORS(MASK_OF)
 #undef MASK_OF

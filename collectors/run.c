@@ -100,36 +100,36 @@ struct run {
 	const struct rn_run_spec *spec;
 	struct rn_trace *t;
 	struct rn_run_result *res;
-	struct selected sel[5];     /* the collectors of this run */
+	struct selected sel[5]; /* the collectors of this run */
 	int nsel;
 	const struct rn_driver_ops *drv; /* the run's driver, or NULL (plain loop) */
-	struct rn_collector *dc;    /* the state of the collector it drives, or NULL */
-	const char *name;           /* target name for messages */
-	char *exe;                  /* argv[0] resolved through PATH, owned */
-	char **envp;                /* the child's environment, owned strings */
+	struct rn_collector *dc;         /* the state of the collector it drives, or NULL */
+	const char *name;                /* target name for messages */
+	char *exe;                       /* argv[0] resolved through PATH, owned */
+	char **envp;                     /* the child's environment, owned strings */
 	size_t nenv, env_cap;
-	int report_pipe[2];         /* child -> parent exec failure report */
-	int go_pipe[2];             /* parent -> child "seized, go on" (seize_running), else -1 */
-	void *child_stack;          /* the child's stack until its exec (CLONE_VM), or NULL */
+	int report_pipe[2]; /* child -> parent exec failure report */
+	int go_pipe[2];     /* parent -> child "seized, go on" (seize_running), else -1 */
+	void *child_stack;  /* the child's stack until its exec (CLONE_VM), or NULL */
 	/* What the child reads of the parent's state that the parent changes after the clone
 	 * (they share memory until the exec): set before the clone, never written after. */
 	struct {
-		int report_fd;         /* report_pipe[1] */
-		int go_fd, go_wr;      /* go_pipe[0], go_pipe[1] (-1: stop with SIGSTOP) */
-		const sigset_t *mask;  /* the signal mask to restore */
+		int report_fd;        /* report_pipe[1] */
+		int go_fd, go_wr;     /* go_pipe[0], go_pipe[1] (-1: stop with SIGSTOP) */
+		const sigset_t *mask; /* the signal mask to restore */
 	} cc;
-	int capture_fd[3];          /* capture files (stdout, stderr), -1 if none */
-	pid_t root;                 /* the target's first process */
-	long self_maxrss_kb;        /* renacer's own peak RSS when it spawned the root, KiB: the
+	int capture_fd[3];             /* capture files (stdout, stderr), -1 if none */
+	pid_t root;                    /* the target's first process */
+	long self_maxrss_kb;           /* renacer's own peak RSS when it spawned the root, KiB: the
 				     * child shares (CLONE_VM) or copies (fork) renacer's memory
 				     * until its exec, and the kernel keeps that in ru_maxrss */
-	bool root_done;             /* its final wait status was seen */
-	int root_status;            /* that status */
-	bool killing;               /* the tree was told to die */
-	uint64_t deadline_ns;       /* CLOCK_MONOTONIC deadline, 0 = none */
+	bool root_done;                /* its final wait status was seen */
+	int root_status;               /* that status */
+	bool killing;                  /* the tree was told to die */
+	uint64_t deadline_ns;          /* CLOCK_MONOTONIC deadline, 0 = none */
 	struct run_event q[QUEUE_MAX]; /* wait statuses drained, not yet dispatched */
 	size_t qhead, qlen;
-	struct run_event ev;        /* the event being dispatched */
+	struct run_event ev;                          /* the event being dispatched */
 	struct sigaction old_int, old_term, old_alrm; /* dispositions before the run */
 	struct sigaction old_hup, old_quit;
 };
@@ -423,7 +423,8 @@ static void kill_descendants(pid_t pid)
 
 		if (de->d_name[0] == '.')
 			continue;
-		snprintf(cpath, sizeof(cpath), "/proc/%d/task/%.20s/children", (int)pid, de->d_name);
+		snprintf(cpath, sizeof(cpath), "/proc/%d/task/%.20s/children", (int)pid,
+			 de->d_name);
 		rn_buf_init(&b, 1 << 20);
 		if (!rn_buf_read_file(&b, cpath)) {
 			for (p = b.buf; *p;) {
@@ -590,16 +591,16 @@ static bool dispatch(struct run *r, struct run_event *ev)
 		on_status(r, ev);
 		return true;
 	case EV_TIMEOUT:
-		rn_trace_fail(r->t, RN_RUN_TIMED_OUT, "target '%s' timed out after %.3f s",
-			      r->name, (double)r->spec->timeout_ns / 1e9);
+		rn_trace_fail(r->t, RN_RUN_TIMED_OUT, "target '%s' timed out after %.3f s", r->name,
+			      (double)r->spec->timeout_ns / 1e9);
 		kill_tree(r);
 		return true;
 	case EV_INTERRUPT:
 		rn_trace_fail(r->t, RN_RUN_INTERRUPTED, "target '%s' interrupted by %s", r->name,
-			      interrupted_sig == SIGINT    ? "SIGINT"
-			      : interrupted_sig == SIGHUP  ? "SIGHUP"
-			      : interrupted_sig == SIGQUIT ? "SIGQUIT"
-							   : "SIGTERM");
+			      interrupted_sig == SIGINT          ? "SIGINT" :
+				      interrupted_sig == SIGHUP  ? "SIGHUP" :
+				      interrupted_sig == SIGQUIT ? "SIGQUIT" :
+								   "SIGTERM");
 		kill_tree(r);
 		return true;
 	case EV_NONE_LEFT:
@@ -742,11 +743,10 @@ static void spawn_failed(struct run *r, pid_t pid, int rc)
 {
 	int status;
 
-	rn_trace_fail(r->t, RN_RUN_ERROR, "cannot trace target '%s': %s%s", r->name,
-		      strerror(-rc),
+	rn_trace_fail(r->t, RN_RUN_ERROR, "cannot trace target '%s': %s%s", r->name, strerror(-rc),
 		      rc == -EPERM ? " (ptrace is not permitted here; "
-				     "see /proc/sys/kernel/yama/ptrace_scope)"
-				   : "");
+				     "see /proc/sys/kernel/yama/ptrace_scope)" :
+				     "");
 	kill(pid, SIGKILL);
 	kill(pid, SIGCONT);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -869,8 +869,9 @@ static int read_report(struct run *r)
 			      strerror(rep.err));
 		break;
 	default:
-		rn_trace_fail(r->t, RN_RUN_EXEC_FAILED, "target '%s': cannot set up the process: %s",
-			      r->name, strerror(rep.err));
+		rn_trace_fail(r->t, RN_RUN_EXEC_FAILED,
+			      "target '%s': cannot set up the process: %s", r->name,
+			      strerror(rep.err));
 		break;
 	}
 	return rep.err ? -rep.err : -ENOEXEC;
@@ -888,8 +889,8 @@ static void read_capture(int fd, char **out, size_t *len, bool *trunc)
 	lseek(fd, 0, SEEK_SET);
 	rn_buf_init(&b, CAPTURE_MAX);
 	while (b.len < CAPTURE_MAX) {
-		size_t want = CAPTURE_MAX - b.len < sizeof(chunk) ? CAPTURE_MAX - b.len
-								    : sizeof(chunk);
+		size_t want =
+			CAPTURE_MAX - b.len < sizeof(chunk) ? CAPTURE_MAX - b.len : sizeof(chunk);
 		ssize_t n = read(fd, chunk, want);
 
 		if (n < 0 && errno == EINTR)
@@ -964,7 +965,7 @@ static void install_signals(struct run *r)
 	sigaction(SIGINT, &sa, &r->old_int);
 	sigaction(SIGTERM, &sa, &r->old_term);
 	sigaction(SIGALRM, &sa, &r->old_alrm);
-	sigaction(SIGHUP, &sa, &r->old_hup);   /* SIGHUP and SIGQUIT end the run as SIGTERM does */
+	sigaction(SIGHUP, &sa, &r->old_hup); /* SIGHUP and SIGQUIT end the run as SIGTERM does */
 	sigaction(SIGQUIT, &sa, &r->old_quit);
 	memset(&sev, 0, sizeof(sev));
 	sev.sigev_notify = SIGEV_SIGNAL;
@@ -1109,7 +1110,7 @@ static int run_loop(struct run *r, const sigset_t *mask)
 	 * root, which counts its own waited-for descendants). */
 	if (!rc && !getrusage(RUSAGE_CHILDREN, &ru_after))
 		r->t->cpu_ns = tv_ns(&ru_after.ru_utime) + tv_ns(&ru_after.ru_stime) -
-			       tv_ns(&ru_before.ru_utime) - tv_ns(&ru_before.ru_stime);
+			tv_ns(&ru_before.ru_utime) - tv_ns(&ru_before.ru_stime);
 	restore_signals(r);
 	return rc;
 }

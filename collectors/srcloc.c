@@ -25,26 +25,26 @@
 #define SYSTEM_DEBUG_DIR "/usr/lib/debug"
 
 struct module {
-	char *path;      /* the module (ELF) path, owned */
-	int fd;          /* the file libdw reads (module or separate debug file), -1 if none */
-	Elf *elf;        /* its ELF handle, or NULL */
-	Dwarf *dwarf;    /* its DWARF, or NULL when none was found */
-	int err;         /* 0, or the negative errno of opening the module */
+	char *path;   /* the module (ELF) path, owned */
+	int fd;       /* the file libdw reads (module or separate debug file), -1 if none */
+	Elf *elf;     /* its ELF handle, or NULL */
+	Dwarf *dwarf; /* its DWARF, or NULL when none was found */
+	int err;      /* 0, or the negative errno of opening the module */
 };
 
 struct entry {
-	int mod;                                 /* module index + 1; 0 = empty slot */
-	uint64_t vaddr;                          /* looked-up address */
-	int n;                                   /* frames (0: no information) */
+	int mod;                                  /* module index + 1; 0 = empty slot */
+	uint64_t vaddr;                           /* looked-up address */
+	int n;                                    /* frames (0: no information) */
 	struct rn_src_frame f[RN_SRC_FRAMES_MAX]; /* frames; strings point into libdw's data */
 };
 
 struct rn_srcloc {
-	char *debug_dirs;               /* colon-separated folders, owned, "" for none */
+	char *debug_dirs;                 /* colon-separated folders, owned, "" for none */
 	struct module *mods[MAX_MODULES]; /* opened modules */
-	int nmods;                      /* modules used */
-	struct entry *cache;            /* CACHE_SLOTS entries, owned */
-	size_t cached;                  /* entries used */
+	int nmods;                        /* modules used */
+	struct entry *cache;              /* CACHE_SLOTS entries, owned */
+	size_t cached;                    /* entries used */
 };
 
 struct rn_srcloc *rn_srcloc_new(const char *debug_dirs)
@@ -125,8 +125,8 @@ static int try_build_id_dirs(struct module *m, const char *dirs, const char *hex
 		size_t len = end ? (size_t)(end - p) : strlen(p);
 
 		if (len && len < 3000) {
-			snprintf(path, sizeof(path), "%.*s/.build-id/%.2s/%s.debug", (int)len, p, hex,
-				 hex + 2);
+			snprintf(path, sizeof(path), "%.*s/.build-id/%.2s/%s.debug", (int)len, p,
+				 hex, hex + 2);
 			if (!open_dwarf(m, path))
 				return 0;
 		}
@@ -301,7 +301,8 @@ static int lookup_dwarf(Dwarf *dw, Dwarf_Addr addr, struct rn_src_frame *out, in
 			break;
 		file = NULL;
 		line = col = 0;
-		if (files && dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &attr), &w) == 0 &&
+		if (files &&
+		    dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &attr), &w) == 0 &&
 		    w < nfiles)
 			file = dwarf_filesrc(files, w, NULL, NULL);
 		if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &attr), &w) == 0)
@@ -403,8 +404,8 @@ void rn_src_frames_json(struct rn_buf *b, const struct rn_src_frame *f, int n)
 		json_str_or_null(b, f[i].function);
 		rn_buf_adds(b, ",\"file\":");
 		json_str_or_null(b, f[i].file);
-		rn_buf_addf(b, ",\"line\":%d,\"column\":%d,\"inlined\":%s}", f[i].line,
-			    f[i].column, f[i].inlined ? "true" : "false");
+		rn_buf_addf(b, ",\"line\":%d,\"column\":%d,\"inlined\":%s}", f[i].line, f[i].column,
+			    f[i].inlined ? "true" : "false");
 	}
 	rn_buf_addc(b, ']');
 }

@@ -184,10 +184,10 @@ bool rn_module_is_runtime(const char *path)
 	base = base ? base + 1 : path;
 	/* libc.so.6, libc-2.31.so; ld-linux-x86-64.so.2, ld-linux-aarch64.so.1, ld-2.31.so */
 	return has_prefix(base, "libc.so") || has_prefix(base, "libc-") ||
-	       has_prefix(base, "ld-linux") || has_prefix(base, "ld-") ||
-	       has_prefix(base, "ld64.so") || has_prefix(base, "libpthread") ||
-	       has_prefix(base, "libdl.") || has_prefix(base, "libdl-") ||
-	       has_prefix(base, "librt.") || has_prefix(base, "librt-");
+		has_prefix(base, "ld-linux") || has_prefix(base, "ld-") ||
+		has_prefix(base, "ld64.so") || has_prefix(base, "libpthread") ||
+		has_prefix(base, "libdl.") || has_prefix(base, "libdl-") ||
+		has_prefix(base, "librt.") || has_prefix(base, "librt-");
 }
 
 /* ---- modules ------------------------------------------------------------------------------- */
@@ -205,13 +205,13 @@ struct load {
 };
 
 struct module {
-	char *path;            /* as /proc/PID/maps names it, owned */
-	bool ok;               /* read as ELF */
+	char *path; /* as /proc/PID/maps names it, owned */
+	bool ok;    /* read as ELF */
 	struct load loads[MAX_LOADS];
 	int nloads;
-	struct sym *syms;      /* STT_FUNC symbols sorted by addr, owned */
+	struct sym *syms; /* STT_FUNC symbols sorted by addr, owned */
 	size_t nsyms;
-	struct rn_buf names;   /* NUL-separated names */
+	struct rn_buf names; /* NUL-separated names */
 };
 
 struct rn_symbolizer {

@@ -58,11 +58,11 @@ bool rn_module_is_runtime(const char *path);
 
 /* A symbolized address. */
 struct rn_frame {
-	const char *module;   /* path of the module, owned by the symbolizer */
-	const char *function; /* name of the enclosing STT_FUNC symbol, owned by the symbolizer,
+	const char *module;      /* path of the module, owned by the symbolizer */
+	const char *function;    /* name of the enclosing STT_FUNC symbol, owned by the symbolizer,
 			       * or NULL when the module has no symbol for it */
-	uint64_t vaddr;       /* the address in the module's ELF virtual address space */
-	uint64_t function_off; /* vaddr minus the function's start (0 when function is NULL) */
+	uint64_t vaddr;          /* the address in the module's ELF virtual address space */
+	uint64_t function_off;   /* vaddr minus the function's start (0 when function is NULL) */
 	uint64_t function_start; /* the function's start vaddr (0 when function is NULL) */
 };
 

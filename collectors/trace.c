@@ -307,7 +307,8 @@ static int64_t map_delta(struct rn_process *p, const struct rn_syscall_event *ev
 static uint64_t tree_share(const struct rn_process *p)
 {
 	return p->alloc_cur_bytes > p->alloc_inherited_bytes ?
-		       p->alloc_cur_bytes - p->alloc_inherited_bytes : 0;
+		p->alloc_cur_bytes - p->alloc_inherited_bytes :
+		0;
 }
 
 /* Move the tree's current total from `before` (tree_share before a change) to p's share now. */
@@ -336,8 +337,8 @@ void rn_trace_image_fork(struct rn_trace *t, struct rn_process *child,
 	child->nreserved = 0;
 	if (parent->nreserved) {
 		child->reserved_cap = parent->nreserved;
-		child->reserved = rn_xrealloc(child->reserved,
-					      parent->nreserved * sizeof(*child->reserved));
+		child->reserved =
+			rn_xrealloc(child->reserved, parent->nreserved * sizeof(*child->reserved));
 		memcpy(child->reserved, parent->reserved,
 		       parent->nreserved * sizeof(*child->reserved));
 		child->nreserved = parent->nreserved;
@@ -524,8 +525,8 @@ void rn_trace_fail(struct rn_trace *t, enum rn_run_status status, const char *fm
 	t->status = status;
 }
 
-void rn_trace_add_gap(struct rn_trace *t, enum rn_gap_kind kind, uint32_t scope,
-		      const char *source, uint64_t count, const char *fmt, ...)
+void rn_trace_add_gap(struct rn_trace *t, enum rn_gap_kind kind, uint32_t scope, const char *source,
+		      uint64_t count, const char *fmt, ...)
 {
 	struct rn_trace_gap *g;
 	va_list ap;
@@ -603,7 +604,8 @@ int rn_trace_spool_foreach(struct rn_trace *t,
 			break;
 		}
 		memset(&ev, 0, sizeof(ev));
-		if (r.nstack && fread(ev.stack, sizeof(ev.stack[0]), r.nstack, t->spool) != r.nstack) {
+		if (r.nstack &&
+		    fread(ev.stack, sizeof(ev.stack[0]), r.nstack, t->spool) != r.nstack) {
 			rc = -EIO;
 			break;
 		}
@@ -777,10 +779,8 @@ static const char *const proc_end_names[] = {
 };
 
 static const char *const gpu_dir_names[] = {
-	[RN_GPU_DIR_NONE] = "none",
-	[RN_GPU_DIR_HTOD] = "host_to_device",
-	[RN_GPU_DIR_DTOH] = "device_to_host",
-	[RN_GPU_DIR_DTOD] = "device_to_device",
+	[RN_GPU_DIR_NONE] = "none",           [RN_GPU_DIR_HTOD] = "host_to_device",
+	[RN_GPU_DIR_DTOH] = "device_to_host", [RN_GPU_DIR_DTOD] = "device_to_device",
 	[RN_GPU_DIR_HTOH] = "host_to_host",
 };
 
@@ -825,16 +825,16 @@ int rn_proc_end_lookup(const char *name)
 }
 
 static const char *const signal_names[] = {
-	[SIGHUP] = "SIGHUP",   [SIGINT] = "SIGINT",       [SIGQUIT] = "SIGQUIT",
-	[SIGILL] = "SIGILL",   [SIGTRAP] = "SIGTRAP",     [SIGABRT] = "SIGABRT",
-	[SIGBUS] = "SIGBUS",   [SIGFPE] = "SIGFPE",       [SIGKILL] = "SIGKILL",
-	[SIGUSR1] = "SIGUSR1", [SIGSEGV] = "SIGSEGV",     [SIGUSR2] = "SIGUSR2",
-	[SIGPIPE] = "SIGPIPE", [SIGALRM] = "SIGALRM",     [SIGTERM] = "SIGTERM",
-	[SIGSTKFLT] = "SIGSTKFLT", [SIGCHLD] = "SIGCHLD", [SIGCONT] = "SIGCONT",
-	[SIGSTOP] = "SIGSTOP", [SIGTSTP] = "SIGTSTP",     [SIGTTIN] = "SIGTTIN",
-	[SIGTTOU] = "SIGTTOU", [SIGURG] = "SIGURG",       [SIGXCPU] = "SIGXCPU",
-	[SIGXFSZ] = "SIGXFSZ", [SIGVTALRM] = "SIGVTALRM", [SIGPROF] = "SIGPROF",
-	[SIGWINCH] = "SIGWINCH", [SIGIO] = "SIGIO",       [SIGPWR] = "SIGPWR",
+	[SIGHUP] = "SIGHUP",       [SIGINT] = "SIGINT",       [SIGQUIT] = "SIGQUIT",
+	[SIGILL] = "SIGILL",       [SIGTRAP] = "SIGTRAP",     [SIGABRT] = "SIGABRT",
+	[SIGBUS] = "SIGBUS",       [SIGFPE] = "SIGFPE",       [SIGKILL] = "SIGKILL",
+	[SIGUSR1] = "SIGUSR1",     [SIGSEGV] = "SIGSEGV",     [SIGUSR2] = "SIGUSR2",
+	[SIGPIPE] = "SIGPIPE",     [SIGALRM] = "SIGALRM",     [SIGTERM] = "SIGTERM",
+	[SIGSTKFLT] = "SIGSTKFLT", [SIGCHLD] = "SIGCHLD",     [SIGCONT] = "SIGCONT",
+	[SIGSTOP] = "SIGSTOP",     [SIGTSTP] = "SIGTSTP",     [SIGTTIN] = "SIGTTIN",
+	[SIGTTOU] = "SIGTTOU",     [SIGURG] = "SIGURG",       [SIGXCPU] = "SIGXCPU",
+	[SIGXFSZ] = "SIGXFSZ",     [SIGVTALRM] = "SIGVTALRM", [SIGPROF] = "SIGPROF",
+	[SIGWINCH] = "SIGWINCH",   [SIGIO] = "SIGIO",         [SIGPWR] = "SIGPWR",
 	[SIGSYS] = "SIGSYS",
 };
 

@@ -84,7 +84,7 @@ struct rn_syscall_event {
 	 * addresses of a frame-pointer walk from rbp (x29). Candidates, not a verified
 	 * backtrace: collectors/symbolize.h attributes them. */
 	uint64_t stack[RN_SYSCALL_STACK_MAX];
-	uint8_t nstack;       /* entries of `stack` used, 0 when not captured */
+	uint8_t nstack; /* entries of `stack` used, 0 when not captured */
 };
 
 /* Aggregate of one syscall name in one process (what strace -c prints). */
@@ -100,8 +100,8 @@ struct rn_syscall_stat {
 enum rn_proc_end {
 	RN_PROC_RUNNING = 0, /* no exit seen yet */
 	RN_PROC_EXITED,      /* exited normally; exit_code holds the status */
-	RN_PROC_SIGNALED,    /* killed by term_signal (core_dumped says whether a core was written) */
-	RN_PROC_LOST,        /* vanished without an exit report (killed by the runner, detached) */
+	RN_PROC_SIGNALED, /* killed by term_signal (core_dumped says whether a core was written) */
+	RN_PROC_LOST,     /* vanished without an exit report (killed by the runner, detached) */
 };
 
 /* A range of addresses [start, end) of a tracee, bytes. */
@@ -111,35 +111,35 @@ struct rn_addr_range {
 
 /* One process (thread group) of the traced tree. */
 struct rn_process {
-	pid_t pid;             /* thread group id */
-	pid_t ppid;            /* parent as seen by the tracer (0 for the root) */
-	int parent;            /* index of the parent in rn_trace.procs, -1 for the root */
-	uint32_t nthreads;     /* threads ever seen in this process, main thread included */
-	char *exe;             /* image the process runs (/proc/PID/exe at its last successful
+	pid_t pid;               /* thread group id */
+	pid_t ppid;              /* parent as seen by the tracer (0 for the root) */
+	int parent;              /* index of the parent in rn_trace.procs, -1 for the root */
+	uint32_t nthreads;       /* threads ever seen in this process, main thread included */
+	char *exe;               /* image the process runs (/proc/PID/exe at its last successful
 				* exec, or the parent's at fork), owned; NULL if unknown */
-	char *comm;            /* basename of exe, owned; NULL if unknown */
-	char build_id[41];     /* GNU build-id of exe as lowercase hex, "" if none */
-	uint16_t elf_machine;  /* e_machine of exe (EM_X86_64 ...), 0 if unknown */
-	uint64_t start_ns;     /* birth (fork/clone return or spawn), CLOCK_MONOTONIC ns */
-	uint64_t exec_ns;      /* last successful exec, ns; 0 if it never exec'd */
-	uint64_t end_ns;       /* exit, ns; 0 while running */
-	uint64_t reaped_ns;    /* when a traced parent's wait returned this pid, ns; 0 if never */
-	int reaped_by;         /* index of the process whose wait reaped it, -1 if none */
-	enum rn_proc_end end;  /* how it ended */
-	int exit_code;         /* exit status when end == RN_PROC_EXITED */
-	int term_signal;       /* signal number when end == RN_PROC_SIGNALED */
-	bool core_dumped;      /* a core was written (WCOREDUMP) */
-	uint64_t vm_hwm_bytes; /* peak RSS (VmHWM) read at the exit stop, bytes; 0 if unknown */
-	uint64_t syscalls;     /* completed syscalls of all threads */
+	char *comm;              /* basename of exe, owned; NULL if unknown */
+	char build_id[41];       /* GNU build-id of exe as lowercase hex, "" if none */
+	uint16_t elf_machine;    /* e_machine of exe (EM_X86_64 ...), 0 if unknown */
+	uint64_t start_ns;       /* birth (fork/clone return or spawn), CLOCK_MONOTONIC ns */
+	uint64_t exec_ns;        /* last successful exec, ns; 0 if it never exec'd */
+	uint64_t end_ns;         /* exit, ns; 0 while running */
+	uint64_t reaped_ns;      /* when a traced parent's wait returned this pid, ns; 0 if never */
+	int reaped_by;           /* index of the process whose wait reaped it, -1 if none */
+	enum rn_proc_end end;    /* how it ended */
+	int exit_code;           /* exit status when end == RN_PROC_EXITED */
+	int term_signal;         /* signal number when end == RN_PROC_SIGNALED */
+	bool core_dumped;        /* a core was written (WCOREDUMP) */
+	uint64_t vm_hwm_bytes;   /* peak RSS (VmHWM) read at the exit stop, bytes; 0 if unknown */
+	uint64_t syscalls;       /* completed syscalls of all threads */
 	uint64_t syscall_errors; /* of which failed */
-	uint64_t syscall_ns;   /* summed syscall durations, ns */
+	uint64_t syscall_ns;     /* summed syscall durations, ns */
 	struct rn_syscall_stat *sc; /* per-syscall stats indexed by number, rn_syscall_table_size()
 				     * entries, owned; NULL until the first syscall */
-	uint64_t alloc_cur_bytes;  /* anonymous mmap/mremap + brk growth - munmap of its current
+	uint64_t alloc_cur_bytes;   /* anonymous mmap/mremap + brk growth - munmap of its current
 				    * image, now, bytes (0 again at each exec and at its end) */
-	uint64_t alloc_peak_bytes; /* peak of alloc_cur_bytes: the largest of its images', bytes */
+	uint64_t alloc_peak_bytes;  /* peak of alloc_cur_bytes: the largest of its images', bytes */
 	uint64_t alloc_total_bytes; /* all bytes ever mapped anonymously or by brk growth */
-	uint64_t brk_cur;          /* program break of its current image (0 until the image's
+	uint64_t brk_cur;           /* program break of its current image (0 until the image's
 				    * first brk answer; a fork child's starts at its parent's) */
 	uint64_t alloc_inherited_bytes; /* of alloc_cur_bytes, those copied from the parent at
 				    * fork (the parent's memory: not counted again in the tree),
@@ -149,7 +149,7 @@ struct rn_process {
 				    * thread stacks), counted once mprotect opens them;
 				    * [nreserved], sorted by start, owned */
 	size_t nreserved, reserved_cap; /* ranges used, allocated */
-	struct rn_maps *maps;      /* the latest /proc/PID/maps snapshot of its current image,
+	struct rn_maps *maps;           /* the latest /proc/PID/maps snapshot of its current image,
 				    * taken by the ptrace collector for spooled spans with a stack
 				    * (lazily, again when an address is not covered, and at the
 				    * exit stop), owned; NULL if none */
@@ -174,11 +174,11 @@ enum rn_gpu_kind {
 
 /* Direction of a GPU copy (enum rn_gpu_dir), from the memory types involved. */
 enum rn_gpu_dir {
-	RN_GPU_DIR_NONE = 0,  /* not a copy, or unknown */
-	RN_GPU_DIR_HTOD,      /* host-visible memory to device-local memory */
-	RN_GPU_DIR_DTOH,      /* device-local memory to host-visible memory */
-	RN_GPU_DIR_DTOD,      /* device to device */
-	RN_GPU_DIR_HTOH,      /* host-visible to host-visible */
+	RN_GPU_DIR_NONE = 0, /* not a copy, or unknown */
+	RN_GPU_DIR_HTOD,     /* host-visible memory to device-local memory */
+	RN_GPU_DIR_DTOH,     /* device-local memory to host-visible memory */
+	RN_GPU_DIR_DTOD,     /* device to device */
+	RN_GPU_DIR_HTOH,     /* host-visible to host-visible */
 };
 
 /* Flags of a GPU span (enum rn_gpu_flags). */
@@ -197,37 +197,37 @@ enum rn_gpu_flags {
 
 /* One span of GPU work on the host CLOCK_MONOTONIC timeline. */
 struct rn_gpu_span {
-	pid_t pid;                 /* process that recorded it */
-	enum rn_gpu_kind kind;     /* what was timed */
-	uint32_t flags;            /* enum rn_gpu_flags */
-	char *name;                /* span name without the "gpu:" prefix, owned */
-	uint32_t queue_family;     /* queue family index */
-	uint64_t start_ns;         /* GPU start mapped to CLOCK_MONOTONIC, ns */
-	uint64_t end_ns;           /* GPU end mapped to CLOCK_MONOTONIC, ns */
-	uint64_t submit_ns;        /* host time of the submit that carried it, ns; 0 if unknown */
-	uint64_t uncertainty_ns;   /* +/- of the clock mapping, ns */
-	uint32_t groups[3];        /* workgroup counts of a dispatch (0 when indirect) */
-	uint64_t bytes;            /* bytes moved by a copy, 0 otherwise */
-	enum rn_gpu_dir dir;       /* direction of a copy */
-	char *region;              /* name of the innermost region (NVTX range, debug-utils label)
+	pid_t pid;               /* process that recorded it */
+	enum rn_gpu_kind kind;   /* what was timed */
+	uint32_t flags;          /* enum rn_gpu_flags */
+	char *name;              /* span name without the "gpu:" prefix, owned */
+	uint32_t queue_family;   /* queue family index */
+	uint64_t start_ns;       /* GPU start mapped to CLOCK_MONOTONIC, ns */
+	uint64_t end_ns;         /* GPU end mapped to CLOCK_MONOTONIC, ns */
+	uint64_t submit_ns;      /* host time of the submit that carried it, ns; 0 if unknown */
+	uint64_t uncertainty_ns; /* +/- of the clock mapping, ns */
+	uint32_t groups[3];      /* workgroup counts of a dispatch (0 when indirect) */
+	uint64_t bytes;          /* bytes moved by a copy, 0 otherwise */
+	enum rn_gpu_dir dir;     /* direction of a copy */
+	char *region;            /* name of the innermost region (NVTX range, debug-utils label)
 				    * enclosing the launch or recording of this work, owned; for a
 				    * RN_GPU_REGION span its parent region; NULL when none */
-	uint32_t graph_id;         /* CUDA graph the kernel was replayed from (CUPTI graphId),
+	uint32_t graph_id;       /* CUDA graph the kernel was replayed from (CUPTI graphId),
 				    * 0 when not from a graph */
-	uint64_t graph_node_id;    /* node of that graph (CUPTI graphNodeId), 0 when none */
-	uint64_t launch_id;        /* the launching API call (CUPTI correlation id; all kernels
+	uint64_t graph_node_id;  /* node of that graph (CUPTI graphNodeId), 0 when none */
+	uint64_t launch_id;      /* the launching API call (CUPTI correlation id; all kernels
 				    * of one graph replay share it), 0 when unknown */
 };
 
 /* How a run ended as a whole (enum rn_run_status). */
 enum rn_run_status {
-	RN_RUN_OK = 0,        /* the root exited (any exit code) */
-	RN_RUN_EXEC_FAILED,   /* the command could not be executed; see rn_trace.error */
-	RN_RUN_CRASHED,       /* the root was killed by a signal */
-	RN_RUN_TIMED_OUT,     /* the wall-clock limit expired; the tree was killed */
-	RN_RUN_INTERRUPTED,   /* renacer received SIGINT/SIGTERM; the tree was killed */
-	RN_RUN_LIMIT,         /* a process or memory limit was hit; the tree was killed */
-	RN_RUN_ERROR,         /* a collector failed; see rn_trace.error */
+	RN_RUN_OK = 0,      /* the root exited (any exit code) */
+	RN_RUN_EXEC_FAILED, /* the command could not be executed; see rn_trace.error */
+	RN_RUN_CRASHED,     /* the root was killed by a signal */
+	RN_RUN_TIMED_OUT,   /* the wall-clock limit expired; the tree was killed */
+	RN_RUN_INTERRUPTED, /* renacer received SIGINT/SIGTERM; the tree was killed */
+	RN_RUN_LIMIT,       /* a process or memory limit was hit; the tree was killed */
+	RN_RUN_ERROR,       /* a collector failed; see rn_trace.error */
 };
 
 /* What a gap leaves incomplete (enum rn_gap_scope). */
@@ -254,11 +254,11 @@ enum rn_gap_kind {
  * rn_verdict_apply_gaps). Recorded with rn_trace_add_gap.
  */
 struct rn_trace_gap {
-	enum rn_gap_kind kind;   /* what was lost */
-	uint32_t scope;          /* enum rn_gap_scope: the data it leaves incomplete */
-	const char *source;      /* who lost it: "vulkan", "cuda", "ptrace" (static) */
-	uint64_t count;          /* spans or commands lost; 0 = unknown how many */
-	char *reason;            /* one line, why ("the layer's query slots ran out"), owned */
+	enum rn_gap_kind kind; /* what was lost */
+	uint32_t scope;        /* enum rn_gap_scope: the data it leaves incomplete */
+	const char *source;    /* who lost it: "vulkan", "cuda", "ptrace" (static) */
+	uint64_t count;        /* spans or commands lost; 0 = unknown how many */
+	char *reason;          /* one line, why ("the layer's query slots ran out"), owned */
 };
 
 struct rn_trace;
@@ -272,7 +272,8 @@ struct rn_trace_sink {
 	/* A syscall completed (or was closed as unfinished). */
 	void (*syscall)(void *ctx, const struct rn_trace *t, const struct rn_syscall_event *ev);
 	/* A process was born (event 'f'), exec'd ('e') or ended ('x'); `p` is valid for the call. */
-	void (*process)(void *ctx, const struct rn_trace *t, const struct rn_process *p, char event);
+	void (*process)(void *ctx, const struct rn_trace *t, const struct rn_process *p,
+			char event);
 	void *ctx; /* passed back to the callbacks, owned by whoever added the sink */
 };
 
@@ -305,12 +306,12 @@ struct rn_trace {
 	bool events_only;           /* a timing run: process events only, no syscall spans or
 				     * counts (RN_RUN_EVENTS_ONLY) */
 	struct rn_trace_sink sinks[RN_TRACE_MAX_SINKS]; /* registered sinks */
-	int nsinks;                 /* sinks used */
-	struct rn_trace_gap *gaps;  /* known data loss of the run [ngaps], owned */
-	size_t ngaps;               /* gaps recorded */
-	FILE *spool;                /* spool of every syscall span, or NULL (rn_trace_spool_enable) */
-	uint64_t spooled;           /* spans written to the spool */
-	void *pid_index;            /* private pid -> process index map */
+	int nsinks;                                     /* sinks used */
+	struct rn_trace_gap *gaps; /* known data loss of the run [ngaps], owned */
+	size_t ngaps;              /* gaps recorded */
+	FILE *spool;      /* spool of every syscall span, or NULL (rn_trace_spool_enable) */
+	uint64_t spooled; /* spans written to the spool */
+	void *pid_index;  /* private pid -> process index map */
 };
 
 /* Initialize an empty trace. Allocates nothing. */
@@ -372,9 +373,8 @@ void rn_trace_fail(struct rn_trace *t, enum rn_run_status status, const char *fm
 /* Record a gap: `count` items (0: unknown) of `scope` lost by `source` (static string) for the
  * printf-formatted reason. A gap of the same kind, scope and source adds its count to the one
  * recorded (keeping the first reason). Dies on out-of-memory. */
-void rn_trace_add_gap(struct rn_trace *t, enum rn_gap_kind kind, uint32_t scope,
-		      const char *source, uint64_t count, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
+void rn_trace_add_gap(struct rn_trace *t, enum rn_gap_kind kind, uint32_t scope, const char *source,
+		      uint64_t count, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 /* Name of a gap kind: "dropped", "untimed", "spool". Static. */
 const char *rn_gap_kind_name(enum rn_gap_kind kind);
 

@@ -34,10 +34,10 @@ struct slot {
 };
 
 struct rn_unwinder {
-	struct rn_symbolizer *sym;      /* pc -> module and vaddr */
+	struct rn_symbolizer *sym; /* pc -> module and vaddr */
 	struct module mods[MAX_MODULES];
 	int nmods;
-	struct slot *cache;             /* CACHE_SLOTS */
+	struct slot *cache; /* CACHE_SLOTS */
 	size_t cached;
 };
 

@@ -74,7 +74,8 @@ int rn_baseline_init(struct rn_baseline *b, const char *dir, const char *config_
 	b->head_root = find_root(config_dir);
 	if (!strcmp(real, b->head_root)) {
 		rn_error("--baseline '%s': base tree is the head tree itself; check the base "
-			 "revision out elsewhere (git worktree add)", dir);
+			 "revision out elsewhere (git worktree add)",
+			 dir);
 		free(b->head_root);
 		b->head_root = NULL;
 		return -EINVAL;
@@ -94,7 +95,7 @@ void rn_baseline_release(struct rn_baseline *b)
 static bool path_char(char c)
 {
 	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.' || c == '/' ||
-	       c == '~' || c == '+' || c == '@';
+		c == '~' || c == '+' || c == '@';
 }
 
 /* `p` with every path under the head's root re-rooted to the base's, or a copy when it names
@@ -113,7 +114,7 @@ static char *reroot(const struct rn_baseline *b, const char *p, bool eq)
 		v = e + 1;
 	rn_buf_init(&out, 0);
 	rn_buf_add(&out, p, (size_t)(v - p));
-	for (from = at = v; hl && (at = strstr(at, b->head_root)); ) {
+	for (from = at = v; hl && (at = strstr(at, b->head_root));) {
 		if ((at > v && path_char(at[-1])) || (at[hl] != '/' && path_char(at[hl]))) {
 			at++;
 			continue;
@@ -200,7 +201,8 @@ int rn_baseline_check_built(const struct rn_baseline *b, const struct rn_target_
 
 	if (!is_dir(base->cwd)) {
 		rn_error("target '%s': base side: working directory '%s' does not exist in the base "
-			 "tree '%s'", head->name, base->cwd, b->dir);
+			 "tree '%s'",
+			 head->name, base->cwd, b->dir);
 		return -ENOENT;
 	}
 	for (i = 0; head->argv[i] && base->argv[i]; i++) {
@@ -211,9 +213,9 @@ int rn_baseline_check_built(const struct rn_baseline *b, const struct rn_target_
 		if (!exists_at(head->cwd, h) || exists_at(base->cwd, s))
 			continue;
 		rn_error("target '%s': base side: '%s%s%s' does not exist in the base tree '%s' (is "
-			 "the base revision built?)", head->name, *s == '/' ? "" : base->cwd,
-			 *s == '/' ? "" : "/", *s == '/' ? s : s + (strncmp(s, "./", 2) ? 0 : 2),
-			 b->dir);
+			 "the base revision built?)",
+			 head->name, *s == '/' ? "" : base->cwd, *s == '/' ? "" : "/",
+			 *s == '/' ? s : s + (strncmp(s, "./", 2) ? 0 : 2), b->dir);
 		return -ENOENT;
 	}
 	return 0;
@@ -321,17 +323,20 @@ static char *time_message(const struct time_judgement *j)
 		size_t need = 0;
 
 		if (!ci->k) {
-			rn_buf_adds(&msg, "; too few pairs for an interval: more runs (--runs 10) "
-					  "would decide it");
+			rn_buf_adds(&msg,
+				    "; too few pairs for an interval: more runs (--runs 10) "
+				    "would decide it");
 		} else {
 			if (margin > 0 && isfinite(half))
-				need = (size_t)ceil((double)j->n * (half / margin) * (half / margin));
+				need = (size_t)ceil((double)j->n * (half / margin) *
+						    (half / margin));
 			if (need > j->n && need <= MAX_HINT_PAIRS)
-				rn_buf_addf(&msg, "; about %zu pairs (--runs %zu) would decide it", need,
-					    need);
+				rn_buf_addf(&msg, "; about %zu pairs (--runs %zu) would decide it",
+					    need, need);
 			else
-				rn_buf_adds(&msg, "; the difference is about the limit: more runs "
-						  "would narrow the interval");
+				rn_buf_adds(&msg,
+					    "; the difference is about the limit: more runs "
+					    "would narrow the interval");
 		}
 	}
 	return rn_buf_detach(&msg, NULL);
@@ -360,12 +365,14 @@ static char *time_detail(const struct time_judgement *j)
 		add_ms(&det, ci->upper, true);
 		rn_buf_addf(&det, "] ms (Walsh averages, k = %zu)", ci->k);
 	}
-	rn_buf_addf(&det, "\nWilcoxon signed-rank W+ = %g of %zu non-zero differences, one-sided "
-			  "p = %.4g (%s), alpha %g\n",
+	rn_buf_addf(&det,
+		    "\nWilcoxon signed-rank W+ = %g of %zu non-zero differences, one-sided "
+		    "p = %.4g (%s), alpha %g\n",
 		    j->w.w_plus, j->w.n, j->w.p, j->w.exact ? "exact" : "normal approximation",
 		    j->alpha);
-	rn_buf_adds(&det, "rule: FAIL when p < alpha and the lower bound exceeds the limit; PASS "
-			  "when the upper bound is within it; otherwise inconclusive");
+	rn_buf_adds(&det,
+		    "rule: FAIL when p < alpha and the lower bound exceeds the limit; PASS "
+		    "when the upper bound is within it; otherwise inconclusive");
 	return rn_buf_detach(&det, NULL);
 }
 
@@ -447,7 +454,7 @@ static void judge_median(const struct rn_regression_cfg *reg, const char *name, 
 	size_t nh, nb;
 	double h = median_of(head, m, &nh), s = median_of(base, m, &nb);
 	bool mem = !strcmp(rn_metric_info(m)->unit, "bytes") &&
-		   (m == RN_METRIC_PEAK_RSS || m == RN_METRIC_ALLOC_PEAK);
+		(m == RN_METRIC_PEAK_RSS || m == RN_METRIC_ALLOC_PEAK);
 	double tol = mem ? reg->memory_tolerance : reg->count_tolerance;
 	double floor_ = mem ? (double)reg->memory_floor_bytes : (double)reg->count_floor;
 	bool grew;
@@ -471,8 +478,8 @@ static void judge_median(const struct rn_regression_cfg *reg, const char *name, 
 }
 
 /* Whether syscall nr is new in the head: made in every head counting run, in no base run. */
-static bool is_new_syscall(const struct rn_target_result *head,
-			   const struct rn_target_result *base, int nr)
+static bool is_new_syscall(const struct rn_target_result *head, const struct rn_target_result *base,
+			   int nr)
 {
 	size_t k, nh = rn_target_result_count_runs(head), nb = rn_target_result_count_runs(base);
 
@@ -515,8 +522,11 @@ static void judge_syscalls(const struct rn_regression_cfg *reg, const char *name
 		 * behaviour whatever its count (one new sync()), as against a golden trace. */
 		is_new = is_new_syscall(head, base, i);
 		up = is_new || count_grew(hc, bc, tol, floor_);
-		rn_buf_addf(&det, "%-20s head %.0f vs base %.0f calls (%+.0f)%s\n", rn_syscall_name(i),
-			    hc, bc, hc - bc, is_new ? "  new" : up ? "  grew" : "");
+		rn_buf_addf(&det, "%-20s head %.0f vs base %.0f calls (%+.0f)%s\n",
+			    rn_syscall_name(i), hc, bc, hc - bc,
+			    is_new     ? "  new" :
+				    up ? "  grew" :
+					 "");
 		if (!up)
 			continue;
 		rn_buf_addf(&msg, "%s%s head %.0f vs base %.0f calls (%+.0f%s)", grew ? ", " : "",
@@ -524,11 +534,12 @@ static void judge_syscalls(const struct rn_regression_cfg *reg, const char *name
 		grew++;
 	}
 	if (count_grew(h, s, tol, floor_))
-		rn_buf_addf(&msg, "%stotal head %.0f vs base %.0f (%+.0f)", grew++ ? "; " : "", h, s,
-			    h - s);
+		rn_buf_addf(&msg, "%stotal head %.0f vs base %.0f (%+.0f)", grew++ ? "; " : "", h,
+			    s, h - s);
 	if (!grew)
-		rn_buf_addf(&msg, "head %.0f vs base %.0f syscalls (%+.0f), no syscall grew beyond "
-				  "the tolerance",
+		rn_buf_addf(&msg,
+			    "head %.0f vs base %.0f syscalls (%+.0f), no syscall grew beyond "
+			    "the tolerance",
 			    h, s, h - s);
 	rn_buf_addf(&msg, " (count_tolerance %g%%, count_floor %.0f)", tol * 100.0, floor_);
 	v = push(tv, name, "syscalls", grew ? RN_VERDICT_FAIL : RN_VERDICT_PASS);
@@ -543,7 +554,10 @@ static void judge_syscalls(const struct rn_regression_cfg *reg, const char *name
 }
 
 static const enum rn_metric time_metrics[] = {
-	RN_METRIC_WALL, RN_METRIC_CRITICAL_PATH, RN_METRIC_CPU_TIME, RN_METRIC_GPU_BUSY,
+	RN_METRIC_WALL,
+	RN_METRIC_CRITICAL_PATH,
+	RN_METRIC_CPU_TIME,
+	RN_METRIC_GPU_BUSY,
 };
 
 void rn_baseline_judge(const struct rn_baseline *b, const struct rn_regression_cfg *reg,
@@ -553,7 +567,7 @@ void rn_baseline_judge(const struct rn_baseline *b, const struct rn_regression_c
 {
 	static const enum rn_metric counts[] = {
 		RN_METRIC_SYSCALL_ERRORS, RN_METRIC_PROCESSES, RN_METRIC_GPU_DISPATCHES,
-		RN_METRIC_GPU_COPY_BYTES, RN_METRIC_PEAK_RSS, RN_METRIC_ALLOC_PEAK,
+		RN_METRIC_GPU_COPY_BYTES, RN_METRIC_PEAK_RSS,  RN_METRIC_ALLOC_PEAK,
 	};
 	bool gpu = false;
 	size_t i;
@@ -564,8 +578,9 @@ void rn_baseline_judge(const struct rn_baseline *b, const struct rn_regression_c
 		judge_time(b, reg, name, time_metrics[i], head, base, first_pair, tv);
 	judge_syscalls(reg, name, head, base, tv);
 	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
-		if (!gpu && (counts[i] == RN_METRIC_GPU_DISPATCHES ||
-			     counts[i] == RN_METRIC_GPU_COPY_BYTES))
+		if (!gpu &&
+		    (counts[i] == RN_METRIC_GPU_DISPATCHES ||
+		     counts[i] == RN_METRIC_GPU_COPY_BYTES))
 			continue;
 		if (counts[i] == RN_METRIC_ALLOC_PEAK && (!head->ncounts || !base->ncounts))
 			continue; /* allocations are seen only under the tracer */
@@ -618,7 +633,8 @@ static void side_error(const char *name, const struct rn_target_result *head,
 
 	rn_buf_init(&msg, 0);
 	if (failed(base))
-		rn_buf_addf(&msg, "base side failed: %s", base->error ? base->error : "did not run");
+		rn_buf_addf(&msg, "base side failed: %s",
+			    base->error ? base->error : "did not run");
 	if (failed(head))
 		rn_buf_addf(&msg, "%shead side failed: %s", failed(base) ? "; " : "",
 			    head->error ? head->error : "did not run");
@@ -659,8 +675,9 @@ static int confirm(const struct rn_baseline *b, const struct rn_baseline_plan *p
 				rn_buf_addf(&msg, "%s; confirmed by %zu more pairs: %s", v->message,
 					    head->nruns - first, w->message);
 			else
-				rn_buf_addf(&msg, "%s; not confirmed by %zu more pairs (first "
-						  "measurement: %s)",
+				rn_buf_addf(&msg,
+					    "%s; not confirmed by %zu more pairs (first "
+					    "measurement: %s)",
 					    w->message, head->nruns - first, v->message);
 			if (w->verdict != RN_VERDICT_FAIL) {
 				rn_verdict_result_release(v);

@@ -103,8 +103,8 @@ int rn_baseline_check_built(const struct rn_baseline *b, const struct rn_target_
  * Run one run of `kind` on `side`, adding it to `r` (the side's result). Returns 0 (a failed
  * run sets r->status and r->error) or -ECANCELED when interrupted.
  */
-typedef int (*rn_baseline_run_fn)(void *ctx, enum rn_baseline_side side,
-				  enum rn_baseline_run kind, struct rn_target_result *r);
+typedef int (*rn_baseline_run_fn)(void *ctx, enum rn_baseline_side side, enum rn_baseline_run kind,
+				  struct rn_target_result *r);
 
 /* How many runs of each kind a target gets on each side. */
 struct rn_baseline_plan {

@@ -63,30 +63,49 @@ enum {
 };
 
 static const struct rn_option check_options[] = {
-	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE", "config file (default renacer.toml)" },
-	{ OPT_ASSERT, "assert", 0, RN_OPT_REQUIRED, "FILE", "same as --config (original renacer spelling)" },
-	{ OPT_JUNIT, "junit", 0, RN_OPT_REQUIRED, "FILE", "write JUnit XML to FILE (overrides [report] junit)" },
-	{ OPT_TARGET, "target", 't', RN_OPT_REQUIRED, "NAME", "check only this target (repeatable)" },
+	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE",
+	  "config file (default renacer.toml)" },
+	{ OPT_ASSERT, "assert", 0, RN_OPT_REQUIRED, "FILE",
+	  "same as --config (original renacer spelling)" },
+	{ OPT_JUNIT, "junit", 0, RN_OPT_REQUIRED, "FILE",
+	  "write JUnit XML to FILE (overrides [report] junit)" },
+	{ OPT_TARGET, "target", 't', RN_OPT_REQUIRED, "NAME",
+	  "check only this target (repeatable)" },
 	{ OPT_RUNS, "runs", 0, RN_OPT_REQUIRED, "N", "override every target's timing runs" },
 	{ OPT_NO_GOLDEN, "no-golden", 0, RN_OPT_NONE, NULL, "do not compare with golden traces" },
-	{ OPT_BASELINE, "baseline", 0, RN_OPT_REQUIRED, "DIR", "run every target also in the built base checkout DIR, interleaved, and judge head vs base" },
-	{ OPT_BASELINE_TOLERANCE, "baseline-tolerance", 0, RN_OPT_REQUIRED, "PCT", "slowdown of head over base that fails, percent of the base median (default 3)" },
-	{ OPT_CONFIRM, "confirm", 0, RN_OPT_NONE, NULL, "with --baseline: re-measure a failing timing verdict once before it fails" },
-	{ OPT_OTLP_ENDPOINT, "otlp-endpoint", 0, RN_OPT_REQUIRED, "URL", "export the check as OTLP to URL (/v1/traces appended)" },
-	{ OPT_OTLP_PROTOCOL, "otlp-protocol", 0, RN_OPT_REQUIRED, "P", "http/protobuf (default) or http/json" },
-	{ OPT_OTLP_FILE, "otlp-file", 0, RN_OPT_REQUIRED, "FILE", "write the OTLP trace as JSON Lines to FILE" },
-	{ OPT_TRACE_OUT, "trace-out", 0, RN_OPT_REQUIRED, "FILE", "write a Perfetto/Chrome trace-event JSON timeline of each target's last measured run" },
-	{ OPT_NO_PROPAGATE, "no-propagate", 0, RN_OPT_NONE, NULL, "do not put TRACEPARENT into targets' environment" },
-	{ OPT_GITHUB, "github", 0, RN_OPT_NONE, NULL, "GitHub Actions mode (default when GITHUB_ACTIONS=true)" },
+	{ OPT_BASELINE, "baseline", 0, RN_OPT_REQUIRED, "DIR",
+	  "run every target also in the built base checkout DIR, interleaved, and judge head vs base" },
+	{ OPT_BASELINE_TOLERANCE, "baseline-tolerance", 0, RN_OPT_REQUIRED, "PCT",
+	  "slowdown of head over base that fails, percent of the base median (default 3)" },
+	{ OPT_CONFIRM, "confirm", 0, RN_OPT_NONE, NULL,
+	  "with --baseline: re-measure a failing timing verdict once before it fails" },
+	{ OPT_OTLP_ENDPOINT, "otlp-endpoint", 0, RN_OPT_REQUIRED, "URL",
+	  "export the check as OTLP to URL (/v1/traces appended)" },
+	{ OPT_OTLP_PROTOCOL, "otlp-protocol", 0, RN_OPT_REQUIRED, "P",
+	  "http/protobuf (default) or http/json" },
+	{ OPT_OTLP_FILE, "otlp-file", 0, RN_OPT_REQUIRED, "FILE",
+	  "write the OTLP trace as JSON Lines to FILE" },
+	{ OPT_TRACE_OUT, "trace-out", 0, RN_OPT_REQUIRED, "FILE",
+	  "write a Perfetto/Chrome trace-event JSON timeline of each target's last measured run" },
+	{ OPT_NO_PROPAGATE, "no-propagate", 0, RN_OPT_NONE, NULL,
+	  "do not put TRACEPARENT into targets' environment" },
+	{ OPT_GITHUB, "github", 0, RN_OPT_NONE, NULL,
+	  "GitHub Actions mode (default when GITHUB_ACTIONS=true)" },
 	{ OPT_NO_GITHUB, "no-github", 0, RN_OPT_NONE, NULL, "disable GitHub Actions mode" },
-	{ OPT_DRIVER, "driver", 0, RN_OPT_REQUIRED, "DRIVER", "ptrace, ebpf or auto for every target (overrides each target's driver)" },
-	{ OPT_BENCH_JSON, "bench-json", 0, RN_OPT_REQUIRED, "FILE", "write metrics in github-action-benchmark customSmallerIsBetter format" },
-	{ OPT_HISTORY, "history", 0, RN_OPT_NONE, NULL, "record the check in the history store even without [history]" },
+	{ OPT_DRIVER, "driver", 0, RN_OPT_REQUIRED, "DRIVER",
+	  "ptrace, ebpf or auto for every target (overrides each target's driver)" },
+	{ OPT_BENCH_JSON, "bench-json", 0, RN_OPT_REQUIRED, "FILE",
+	  "write metrics in github-action-benchmark customSmallerIsBetter format" },
+	{ OPT_HISTORY, "history", 0, RN_OPT_NONE, NULL,
+	  "record the check in the history store even without [history]" },
 	{ OPT_NO_COLOR, "no-color", 0, RN_OPT_NONE, NULL, "no colors (also NO_COLOR=1)" },
 	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no progress lines" },
-	{ OPT_SHARD, "shard", 0, RN_OPT_REQUIRED, "K/N", "run only shard K of N (targets split by a hash of their name; see renacer merge)" },
-	{ OPT_SHARD_BALANCE, "shard-balance", 0, RN_OPT_REQUIRED, "HOW", "name (default: shard_weight, else hash only) or golden (durations of the golden traces)" },
-	{ OPT_RESULTS, "results", 0, RN_OPT_REQUIRED, "FILE", "write the results (runs, verdicts) as JSON for renacer merge (runner/report/RESULTS.md)" },
+	{ OPT_SHARD, "shard", 0, RN_OPT_REQUIRED, "K/N",
+	  "run only shard K of N (targets split by a hash of their name; see renacer merge)" },
+	{ OPT_SHARD_BALANCE, "shard-balance", 0, RN_OPT_REQUIRED, "HOW",
+	  "name (default: shard_weight, else hash only) or golden (durations of the golden traces)" },
+	{ OPT_RESULTS, "results", 0, RN_OPT_REQUIRED, "FILE",
+	  "write the results (runs, verdicts) as JSON for renacer merge (runner/report/RESULTS.md)" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
 };
@@ -117,7 +136,8 @@ const struct rn_command rn_cmd_check_def = {
 };
 
 static const struct rn_option validate_options[] = {
-	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE", "config file (default renacer.toml)" },
+	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE",
+	  "config file (default renacer.toml)" },
 	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "print nothing on success" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
@@ -132,13 +152,18 @@ const struct rn_command rn_cmd_validate_def = {
 };
 
 static const struct rn_option golden_options[] = {
-	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE", "config file (default renacer.toml)" },
-	{ OPT_TARGET, "target", 't', RN_OPT_REQUIRED, "NAME", "update only this target (repeatable)" },
+	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE",
+	  "config file (default renacer.toml)" },
+	{ OPT_TARGET, "target", 't', RN_OPT_REQUIRED, "NAME",
+	  "update only this target (repeatable)" },
 	{ OPT_RUNS, "runs", 0, RN_OPT_REQUIRED, "N", "override every target's timing runs" },
-	{ OPT_HISTORY, "history", 0, RN_OPT_NONE, NULL, "record the runs in the history store even without [history]" },
+	{ OPT_HISTORY, "history", 0, RN_OPT_NONE, NULL,
+	  "record the runs in the history store even without [history]" },
 	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no progress lines" },
-	{ OPT_SHARD, "shard", 0, RN_OPT_REQUIRED, "K/N", "update only the golden traces of shard K of N (as check --shard)" },
-	{ OPT_SHARD_BALANCE, "shard-balance", 0, RN_OPT_REQUIRED, "HOW", "name or golden, as check --shard-balance" },
+	{ OPT_SHARD, "shard", 0, RN_OPT_REQUIRED, "K/N",
+	  "update only the golden traces of shard K of N (as check --shard)" },
+	{ OPT_SHARD_BALANCE, "shard-balance", 0, RN_OPT_REQUIRED, "HOW",
+	  "name or golden, as check --shard-balance" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
 };
@@ -157,31 +182,31 @@ const struct rn_command rn_cmd_golden_def = {
 struct check_opts {
 	const char *config;
 	const char *junit;
-	const char **only;     /* --target names, NULL-terminated */
+	const char **only; /* --target names, NULL-terminated */
 	size_t nonly;
-	long runs;             /* 0 = as configured */
-	unsigned min_runs;     /* golden update: record at least this many runs unless --runs */
+	long runs;         /* 0 = as configured */
+	unsigned min_runs; /* golden update: record at least this many runs unless --runs */
 	bool no_golden;
-	const char *baseline;  /* --baseline DIR, or NULL */
+	const char *baseline;      /* --baseline DIR, or NULL */
 	double baseline_tolerance; /* fraction; 0 = RN_BASELINE_TOLERANCE */
-	bool confirm;          /* --confirm */
+	bool confirm;              /* --confirm */
 	const char *otlp_endpoint;
 	const char *otlp_protocol;
 	const char *otlp_file;
 	const char *trace_out;
 	const char *bench_json;
-	const char *driver;    /* --driver, or NULL */
+	const char *driver; /* --driver, or NULL */
 	bool no_propagate;
-	bool otlp_spool;       /* the OTLP export wants every span */
-	int github;            /* -1 auto, 0 off, 1 on */
+	bool otlp_spool; /* the OTLP export wants every span */
+	int github;      /* -1 auto, 0 off, 1 on */
 	bool color;
 	bool quiet;
 	bool help;
-	bool history;          /* --history: record even without [history] */
-	struct rn_shard shard; /* --shard K/N; count 0 = all targets */
+	bool history;             /* --history: record even without [history] */
+	struct rn_shard shard;    /* --shard K/N; count 0 = all targets */
 	const char **shard_names; /* targets of the shard, NULL-terminated, borrowed names */
 	enum rn_shard_balance shard_balance; /* --shard-balance */
-	const char *results;   /* --results FILE */
+	const char *results;                 /* --results FILE */
 };
 
 static int parse_long(const char *s, long min, long max, long *out)
@@ -216,7 +241,8 @@ static int on_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_RUNS:
 		if (parse_long(arg, 1, 1000, &o->runs))
-			return rn_error("--runs needs an integer between 1 and 1000, found '%s'", arg);
+			return rn_error("--runs needs an integer between 1 and 1000, found '%s'",
+					arg);
 		break;
 	case OPT_NO_GOLDEN:
 		o->no_golden = true;
@@ -231,8 +257,10 @@ static int on_option(void *ctx, int id, const char *arg)
 		long pct;
 
 		if (parse_long(arg, 1, 100, &pct))
-			return rn_error("--baseline-tolerance needs a whole percentage between 1 and "
-					"100, found '%s'", arg);
+			return rn_error(
+				"--baseline-tolerance needs a whole percentage between 1 and "
+				"100, found '%s'",
+				arg);
 		o->baseline_tolerance = (double)pct / 100.0;
 		break;
 	}
@@ -285,7 +313,8 @@ static int on_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_SHARD_BALANCE:
 		if (rn_shard_balance_parse(arg, &o->shard_balance))
-			return rn_error("--shard-balance needs 'name' or 'golden', found '%s'", arg);
+			return rn_error("--shard-balance needs 'name' or 'golden', found '%s'",
+					arg);
 		break;
 	default:
 		return rn_error("unhandled option %d", id);
@@ -306,8 +335,7 @@ static void opts_init(struct check_opts *o)
 
 /* Load the config; prints the diagnostic (and annotates it in GitHub mode). Returns 0 or
  * RN_EXIT_CONFIG. */
-static int load_config(struct rn_config *cfg, const char *path, bool color, bool quiet,
-		       bool github)
+static int load_config(struct rn_config *cfg, const char *path, bool color, bool quiet, bool github)
 {
 	struct rn_diag d;
 
@@ -391,7 +419,8 @@ static int check_collectors(struct rn_config *cfg, const struct check_opts *o)
 
 			if (!(cfg->targets[i].collectors & bit))
 				continue;
-			why = rn_collectors[k]->unavailable ? rn_collectors[k]->unavailable() : NULL;
+			why = rn_collectors[k]->unavailable ? rn_collectors[k]->unavailable() :
+							      NULL;
 			if (disabled_by_env(rn_collectors[k]->name))
 				why = "disabled by RENACER_DISABLE_COLLECTORS";
 			if (why) {
@@ -515,7 +544,8 @@ static bool needs_behaviour(const struct rn_config *cfg, const struct rn_target_
 	size_t i;
 
 	for (i = 0; i < cfg->nassertions; i++)
-		if (cfg->assertions[i].enabled && cfg->assertions[i].type == RN_ASSERT_EQUIVALENCE &&
+		if (cfg->assertions[i].enabled &&
+		    cfg->assertions[i].type == RN_ASSERT_EQUIVALENCE &&
 		    rn_assertion_applies(&cfg->assertions[i], tc->name))
 			return true;
 	return false;
@@ -526,12 +556,12 @@ struct target_runs {
 	const struct rn_config *cfg;
 	const struct rn_target_cfg *tc;
 	const struct check_opts *o;
-	size_t index, count;                  /* progress position */
-	const struct rn_otlp_context *otlp;   /* trace context handed to the target, or NULL */
+	size_t index, count;                /* progress position */
+	const struct rn_otlp_context *otlp; /* trace context handed to the target, or NULL */
 	struct run_plan plan;
-	bool spool;                           /* measured runs keep every span */
-	bool behave;                          /* measured runs record the behaviour */
-	struct rn_target_result *r;           /* filled */
+	bool spool;                 /* measured runs keep every span */
+	bool behave;                /* measured runs record the behaviour */
+	struct rn_target_result *r; /* filled */
 };
 
 /* The progress line of run `k` (0-based over warmup, timing and counting runs). */
@@ -548,7 +578,8 @@ static void run_progress(const struct target_runs *tr, unsigned k, bool warm, bo
 				   tc->name, k + 1, tc->warmup);
 	else if (counting)
 		rn_report_progress(tr->o->color, "[%zu/%zu] %s counting run %u/%u ...", pos,
-				   tr->count, tc->name, k - tc->warmup - p->timing + 1, p->counting);
+				   tr->count, tc->name, k - tc->warmup - p->timing + 1,
+				   p->counting);
 	else
 		rn_report_progress(tr->o->color, "[%zu/%zu] %s %srun %u/%u ...", pos, tr->count,
 				   tc->name, p->split ? "timing " : "", k - tc->warmup + 1,
@@ -569,8 +600,8 @@ static void run_spec_of(const struct rn_target_cfg *tc, bool timing, struct rn_r
 	spec->stdio[2] = tc->err;
 	spec->timeout_ns = tc->timeout_ns;
 	spec->collectors = tc->collectors;
-	spec->flags = timing ? RN_RUN_FOLLOW_FORKS | RN_RUN_EVENTS_ONLY
-			     : RN_RUN_FOLLOW_FORKS | RN_RUN_PIN_CPU;
+	spec->flags = timing ? RN_RUN_FOLLOW_FORKS | RN_RUN_EVENTS_ONLY :
+			       RN_RUN_FOLLOW_FORKS | RN_RUN_PIN_CPU;
 	spec->gpu_mode = tc->gpu_mode;
 	spec->max_procs = tc->max_procs;
 	spec->max_as_bytes = tc->max_as_bytes;
@@ -585,7 +616,8 @@ static struct rn_behaviour *run_sinks(const struct target_runs *tr, struct rn_tr
 
 	if (tr->spool && rn_trace_spool_enable(t)) {
 		rn_warn("target '%s': cannot create the span spool; anti-patterns and the "
-			"timeline will lack span detail", tr->tc->name);
+			"timeline will lack span detail",
+			tr->tc->name);
 		rn_trace_add_gap(t, RN_GAP_SPOOL, RN_GAP_SPAN_DETAIL, "ptrace", 0,
 				 "the span spool could not be created");
 	}
@@ -638,8 +670,8 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 	struct rn_target_result *r = tr->r;
 	bool warm = k < tc->warmup;
 	/* a counting run (warmups are of the first kind measured) */
-	bool counting = tr->plan.split && (k >= tc->warmup + tr->plan.timing ||
-					   (warm && !tr->plan.timing));
+	bool counting =
+		tr->plan.split && (k >= tc->warmup + tr->plan.timing || (warm && !tr->plan.timing));
 	bool stops = counting || !tr->plan.split; /* the run stops at syscalls */
 	struct rn_behaviour *bh = NULL;
 	struct rn_run_spec spec;
@@ -713,8 +745,16 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 		      const struct rn_otlp_context *otlp_ctx, bool golden_update,
 		      struct rn_target_result *r)
 {
-	struct target_runs tr = { cfg, tc, o, index, count, otlp_ctx, { 0, 0, false },
-				  needs_spool(cfg, tc, o), needs_behaviour(cfg, tc), r };
+	struct target_runs tr = { cfg,
+				  tc,
+				  o,
+				  index,
+				  count,
+				  otlp_ctx,
+				  { 0, 0, false },
+				  needs_spool(cfg, tc, o),
+				  needs_behaviour(cfg, tc),
+				  r };
 	struct rn_pressure_probe probe = { 0 };
 	uint64_t t0 = monotonic_ns();
 	unsigned total, k;
@@ -795,7 +835,8 @@ static int run_baseline(const struct rn_config *cfg, const struct rn_target_cfg 
 
 		snprintf(title, sizeof(title),
 			 "renacer: %s vs base (%u warmup + %u timing pair%s + %u counting run%s "
-			 "a side)", tc->name, plan.warmup, plan.pairs, plan.pairs == 1 ? "" : "s",
+			 "a side)",
+			 tc->name, plan.warmup, plan.pairs, plan.pairs == 1 ? "" : "s",
 			 plan.counting, plan.counting == 1 ? "" : "s");
 		rn_github_group_begin(title);
 	}
@@ -941,7 +982,8 @@ static int otlp_configure(struct rn_otlp_cfg *oc, const struct rn_config *cfg,
 	if (rn_otlp_cfg_apply_file(oc, &cfg->otlp))
 		return RN_EXIT_CONFIG;
 	if (o->otlp_endpoint && rn_otlp_cfg_set_endpoint(oc, o->otlp_endpoint)) {
-		rn_error("--otlp-endpoint '%s' is not an http:// or https:// URL", o->otlp_endpoint);
+		rn_error("--otlp-endpoint '%s' is not an http:// or https:// URL",
+			 o->otlp_endpoint);
 		return RN_EXIT_USAGE;
 	}
 	if (o->otlp_protocol && rn_otlp_cfg_set_protocol(oc, o->otlp_protocol))
@@ -999,23 +1041,23 @@ static int preflight(const struct rn_config *cfg, const struct check_opts *o, bo
 struct check {
 	struct check_opts o;
 	struct rn_config cfg;
-	bool have_cfg;                        /* cfg is loaded */
+	bool have_cfg; /* cfg is loaded */
 	struct rn_otlp_cfg otlp_cfg;
-	bool have_otlp;                       /* otlp_cfg is initialized */
+	bool have_otlp; /* otlp_cfg is initialized */
 	struct rn_otlp_context otlp_ctx;
-	struct rn_baseline bl;                /* --baseline: the base tree */
-	bool *bad_golden;                     /* per config target: its golden trace is unusable */
+	struct rn_baseline bl; /* --baseline: the base tree */
+	bool *bad_golden;      /* per config target: its golden trace is unusable */
 	/* the plan: selected targets */
-	size_t *sel;                          /* [nsel] indexes into cfg.targets */
+	size_t *sel; /* [nsel] indexes into cfg.targets */
 	size_t nsel;
-	struct rn_target_cfg *base_tcs;       /* --baseline: [nsel] base sides, or NULL */
+	struct rn_target_cfg *base_tcs; /* --baseline: [nsel] base sides, or NULL */
 	/* the outcome */
-	struct rn_target_result *results;     /* [nsel] */
-	struct rn_target_result *bases;       /* --baseline: [nsel], or NULL */
-	struct rn_target_report *tvs;         /* [nsel] */
-	int worst;                            /* first exit code not derived from verdicts */
-	int interrupted;                      /* signal that interrupted the check, or 0 */
-	uint64_t check_start;                 /* Unix ns */
+	struct rn_target_result *results; /* [nsel] */
+	struct rn_target_result *bases;   /* --baseline: [nsel], or NULL */
+	struct rn_target_report *tvs;     /* [nsel] */
+	int worst;                        /* first exit code not derived from verdicts */
+	int interrupted;                  /* signal that interrupted the check, or 0 */
+	uint64_t check_start;             /* Unix ns */
 };
 
 /* Parse the command line. Returns -1 to go on, else the exit code to return at once. */
@@ -1051,7 +1093,8 @@ static int check_prepare(struct check *c, int argc, char **argv, int first)
 		rn_config_add_cli_target(cfg, argv + first);
 	if (!cfg->ntargets) {
 		rn_error("'%s' has no [[target]]: add one, or name the program after '--' "
-			 "(renacer check -- ./app args)", cfg->path);
+			 "(renacer check -- ./app args)",
+			 cfg->path);
 		return RN_EXIT_USAGE;
 	}
 	rc = check_selection(o, cfg);
@@ -1071,7 +1114,7 @@ static int check_prepare(struct check *c, int argc, char **argv, int first)
 		return rc;
 	rn_otlp_context_init(&c->otlp_ctx);
 	o->otlp_spool = rn_otlp_cfg_needs_spool(&c->otlp_cfg) &&
-			(c->otlp_cfg.enabled || o->otlp_file || cfg->otlp_file);
+		(c->otlp_cfg.enabled || o->otlp_file || cfg->otlp_file);
 	return 0;
 }
 
@@ -1314,7 +1357,8 @@ int rn_cmd_validate(int argc, char **argv)
 
 		/* a check of it would judge nothing */
 		rn_diag_init(&d, cfg.path, NULL, 0);
-		rn_diag_set(&d, 0, 0, "empty config: no [[target]] and no [[assertion]] "
+		rn_diag_set(&d, 0, 0,
+			    "empty config: no [[target]] and no [[assertion]] "
 			    "(renacer.toml.example shows every key)");
 		rn_diag_print(&d, o.color);
 		if (o.github)
@@ -1333,7 +1377,8 @@ int rn_cmd_validate(int argc, char **argv)
 	}
 	if (!o.quiet)
 		fprintf(stderr, "%s: ok (%zu target%s, %zu assertion%s)\n", cfg.path, cfg.ntargets,
-			cfg.ntargets == 1 ? "" : "s", cfg.nassertions, cfg.nassertions == 1 ? "" : "s");
+			cfg.ntargets == 1 ? "" : "s", cfg.nassertions,
+			cfg.nassertions == 1 ? "" : "s");
 	rn_config_release(&cfg);
 	return RN_EXIT_OK;
 }

@@ -94,8 +94,7 @@ bool rn_check_wants_instructions(const struct rn_config *cfg, const struct rn_ta
 	return false;
 }
 
-int rn_check_instructions(const struct rn_target_cfg *tc, struct rn_target_result *r,
-			  bool quiet)
+int rn_check_instructions(const struct rn_target_cfg *tc, struct rn_target_result *r, bool quiet)
 {
 	struct rn_run_spec spec;
 	struct rn_cg_result cg;
@@ -143,7 +142,8 @@ int rn_check_instructions(const struct rn_target_cfg *tc, struct rn_target_resul
 		rn_buf_init(&b, 0);
 		for (i = 0; i < cg.nprocs; i++)
 			rn_buf_addf(&b, "%d %" PRIu64 " %s\n", (int)cg.procs[i].pid,
-				    cg.procs[i].instructions, cg.procs[i].cmd ? cg.procs[i].cmd : "?");
+				    cg.procs[i].instructions,
+				    cg.procs[i].cmd ? cg.procs[i].cmd : "?");
 		free(r->instructions_detail);
 		r->instructions_detail = rn_buf_detach(&b, NULL);
 	}

@@ -36,7 +36,6 @@ bool rn_check_wants_instructions(const struct rn_config *cfg, const struct rn_ta
  * its value) and the per-process table into r->instructions_detail. A failed Valgrind run
  * marks the target ERROR (r->status, r->error). Returns 0, or -ECANCELED when interrupted.
  */
-int rn_check_instructions(const struct rn_target_cfg *tc, struct rn_target_result *r,
-			  bool quiet);
+int rn_check_instructions(const struct rn_target_cfg *tc, struct rn_target_result *r, bool quiet);
 
 #endif

@@ -21,11 +21,16 @@ enum {
 };
 
 static const struct rn_option diff_options[] = {
-	{ OPT_MIN_CONFIDENCE, "min-confidence", 0, RN_OPT_REQUIRED, "X", "similarity (0..1) at which differences in opened files and I/O sequences are tolerated (default 1: none are)" },
-	{ OPT_IGNORE, "ignore", 0, RN_OPT_REQUIRED, "PATTERN", "drop facts about paths matching the fnmatch PATTERN (repeatable)" },
-	{ OPT_KEEP_SYSTEM, "keep-system", 0, RN_OPT_NONE, NULL, "keep the dynamic loader's files and /proc, /sys, /dev" },
-	{ OPT_NO_NORMALIZE, "no-normalize", 0, RN_OPT_NONE, NULL, "compare paths and argv as recorded (no $TMP, /proc/$PID, # for numbers)" },
-	{ OPT_MAX, "max", 0, RN_OPT_REQUIRED, "N", "list at most N differences (default 50, 0 = all)" },
+	{ OPT_MIN_CONFIDENCE, "min-confidence", 0, RN_OPT_REQUIRED, "X",
+	  "similarity (0..1) at which differences in opened files and I/O sequences are tolerated (default 1: none are)" },
+	{ OPT_IGNORE, "ignore", 0, RN_OPT_REQUIRED, "PATTERN",
+	  "drop facts about paths matching the fnmatch PATTERN (repeatable)" },
+	{ OPT_KEEP_SYSTEM, "keep-system", 0, RN_OPT_NONE, NULL,
+	  "keep the dynamic loader's files and /proc, /sys, /dev" },
+	{ OPT_NO_NORMALIZE, "no-normalize", 0, RN_OPT_NONE, NULL,
+	  "compare paths and argv as recorded (no $TMP, /proc/$PID, # for numbers)" },
+	{ OPT_MAX, "max", 0, RN_OPT_REQUIRED, "N",
+	  "list at most N differences (default 50, 0 = all)" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
 };
@@ -47,7 +52,7 @@ const struct rn_command rn_cmd_diff_def = {
 
 struct diff_opts {
 	struct rn_equiv_opts eq;
-	char **ignore;     /* patterns, NULL-terminated, owned array of borrowed strings */
+	char **ignore; /* patterns, NULL-terminated, owned array of borrowed strings */
 	size_t nignore;
 	size_t max;
 	bool help;
@@ -63,7 +68,8 @@ static int on_option(void *ctx, int id, const char *arg)
 		o->eq.min_confidence = strtod(arg, &end);
 		if (*end || end == arg || !(o->eq.min_confidence >= 0 && o->eq.min_confidence <= 1))
 			return rn_error("renacer diff: --min-confidence wants a number in 0..1, "
-					"not '%s'", arg);
+					"not '%s'",
+					arg);
 		break;
 	case OPT_IGNORE:
 		o->ignore = rn_xrealloc(o->ignore, (o->nignore + 2) * sizeof(*o->ignore));

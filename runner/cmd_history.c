@@ -42,17 +42,26 @@ enum {
 };
 
 static const struct rn_option history_options[] = {
-	{ OPT_DB, "db", 0, RN_OPT_REQUIRED, "URL", "history store (default: $RENACER_HISTORY_URL, [history] url, .renacer/history.db)" },
-	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE", "config whose [history] to use (default renacer.toml when present)" },
-	{ OPT_LIMIT, "last", 'n', RN_OPT_REQUIRED, "N", "list/show/changes: only the last N runs (changes: default 500)" },
-	{ OPT_MACHINE, "machine", 0, RN_OPT_REQUIRED, "M", "show/changes/export: only runs of this machine" },
-	{ OPT_BRANCH, "branch", 0, RN_OPT_REQUIRED, "B", "show/changes/export: only runs of this branch; import: record this branch" },
-	{ OPT_TARGET, "target", 't', RN_OPT_REQUIRED, "NAME", "export: only this target; import: record as this target" },
+	{ OPT_DB, "db", 0, RN_OPT_REQUIRED, "URL",
+	  "history store (default: $RENACER_HISTORY_URL, [history] url, .renacer/history.db)" },
+	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE",
+	  "config whose [history] to use (default renacer.toml when present)" },
+	{ OPT_LIMIT, "last", 'n', RN_OPT_REQUIRED, "N",
+	  "list/show/changes: only the last N runs (changes: default 500)" },
+	{ OPT_MACHINE, "machine", 0, RN_OPT_REQUIRED, "M",
+	  "show/changes/export: only runs of this machine" },
+	{ OPT_BRANCH, "branch", 0, RN_OPT_REQUIRED, "B",
+	  "show/changes/export: only runs of this branch; import: record this branch" },
+	{ OPT_TARGET, "target", 't', RN_OPT_REQUIRED, "NAME",
+	  "export: only this target; import: record as this target" },
 	{ OPT_METRIC, "metric", 'm', RN_OPT_REQUIRED, "NAME", "export: only this metric" },
-	{ OPT_FORMAT, "format", 'f', RN_OPT_REQUIRED, "F", "show/export: text (show only), csv or json" },
-	{ OPT_OUTPUT, "output", 'o', RN_OPT_REQUIRED, "FILE", "export: write to FILE (atomically) instead of stdout" },
+	{ OPT_FORMAT, "format", 'f', RN_OPT_REQUIRED, "F",
+	  "show/export: text (show only), csv or json" },
+	{ OPT_OUTPUT, "output", 'o', RN_OPT_REQUIRED, "FILE",
+	  "export: write to FILE (atomically) instead of stdout" },
 	{ OPT_COMMIT, "commit", 0, RN_OPT_REQUIRED, "ID", "import: record this commit" },
-	{ OPT_OLDER_THAN, "older-than", 0, RN_OPT_REQUIRED, "DAYS", "prune: delete runs older than DAYS days" },
+	{ OPT_OLDER_THAN, "older-than", 0, RN_OPT_REQUIRED, "DAYS",
+	  "prune: delete runs older than DAYS days" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
 };
@@ -79,11 +88,14 @@ const struct rn_command rn_cmd_history_def = {
 };
 
 static const struct rn_option report_options[] = {
-	{ OPT_HTML, "html", 0, RN_OPT_REQUIRED, "FILE", "write the report page to FILE (atomically)" },
+	{ OPT_HTML, "html", 0, RN_OPT_REQUIRED, "FILE",
+	  "write the report page to FILE (atomically)" },
 	{ OPT_DB, "db", 0, RN_OPT_REQUIRED, "URL", "history store (default as renacer history)" },
-	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE", "config: golden traces for the bands (default renacer.toml when present)" },
+	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE",
+	  "config: golden traces for the bands (default renacer.toml when present)" },
 	{ OPT_LIMIT, "last", 'n', RN_OPT_REQUIRED, "N", "runs per trend chart (default 200)" },
-	{ OPT_MACHINE, "machine", 0, RN_OPT_REQUIRED, "M", "trends of this machine (default: the last run's)" },
+	{ OPT_MACHINE, "machine", 0, RN_OPT_REQUIRED, "M",
+	  "trends of this machine (default: the last run's)" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
 };
@@ -127,8 +139,8 @@ static int parse_long_arg(const char *opt, const char *s, long min, long max, lo
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (errno || end == s || *end || v < min || v > max)
-		return rn_error("--%s needs an integer between %ld and %ld, found '%s'", opt, min, max,
-				s);
+		return rn_error("--%s needs an integer between %ld and %ld, found '%s'", opt, min,
+				max, s);
 	*out = v;
 	return 0;
 }
@@ -289,11 +301,12 @@ static int history_list(struct rn_history *h, const struct hist_opts *o)
 {
 	char sql[1024];
 
-	snprintf(sql, sizeof(sql),
-		 "SELECT r.id, r.created_ns, r.commit_sha, r.branch, r.machine, r.source, "
-		 "r.exit_code, (SELECT count(*) FROM verdicts v WHERE v.run_id = r.id AND "
-		 "v.verdict IN ('FAIL', 'ERROR', 'NO DATA')) FROM runs r ORDER BY r.id DESC LIMIT %ld",
-		 o->limit ? o->limit : 50);
+	snprintf(
+		sql, sizeof(sql),
+		"SELECT r.id, r.created_ns, r.commit_sha, r.branch, r.machine, r.source, "
+		"r.exit_code, (SELECT count(*) FROM verdicts v WHERE v.run_id = r.id AND "
+		"v.verdict IN ('FAIL', 'ERROR', 'NO DATA')) FROM runs r ORDER BY r.id DESC LIMIT %ld",
+		o->limit ? o->limit : 50);
 	printf("%-7s %-19s  %-12s  %-20s  %-16s  %-6s  %4s  %s\n", "RUN", "TIME (UTC)", "COMMIT",
 	       "BRANCH", "MACHINE", "SOURCE", "EXIT", "FAILING");
 	return rn_history_query(h, sql, NULL, 0, list_row, NULL);
@@ -318,7 +331,7 @@ struct series {
 	size_t n, cap;
 	char unit[16];
 	bool with_samples;
-	bool as_text;      /* format rows into `text` instead of keeping points */
+	bool as_text;       /* format rows into `text` instead of keeping points */
 	struct rn_buf text; /* with as_text: the table rows, oldest first */
 };
 
@@ -517,18 +530,21 @@ static int load_series(struct rn_history *h, const char *target, const char *met
 	/* Oldest first; the last `limit` runs come from the newest end of the index. */
 	if (limit)
 		rn_buf_adds(&sql, "SELECT * FROM (");
-	rn_buf_adds(&sql, "SELECT r.id, r.created_ns, r.commit_sha, r.branch, r.machine, "
-			  "s.nsamples, ");
+	rn_buf_adds(&sql,
+		    "SELECT r.id, r.created_ns, r.commit_sha, r.branch, r.machine, "
+		    "s.nsamples, ");
 	if (s->as_text)
-		rn_buf_adds(&sql, "CAST(ROUND(s.median) AS BIGINT), CAST(ROUND(s.min_value) AS "
-				  "BIGINT), CAST(ROUND(s.max_value) AS BIGINT)");
+		rn_buf_adds(&sql,
+			    "CAST(ROUND(s.median) AS BIGINT), CAST(ROUND(s.min_value) AS "
+			    "BIGINT), CAST(ROUND(s.max_value) AS BIGINT)");
 	else
 		rn_buf_adds(&sql, "s.median, s.min_value, s.max_value");
 	rn_buf_adds(&sql, ", s.unit");
 	if (s->with_samples)
 		rn_buf_adds(&sql, ", s.samples");
-	rn_buf_adds(&sql, " FROM results s JOIN runs r ON r.id = s.run_id WHERE s.target = ? "
-			  "AND s.metric = ?");
+	rn_buf_adds(&sql,
+		    " FROM results s JOIN runs r ON r.id = s.run_id WHERE s.target = ? "
+		    "AND s.metric = ?");
 	if (machine) {
 		rn_buf_adds(&sql, " AND r.machine = ?");
 		params[np++] = machine;
@@ -596,8 +612,8 @@ static int history_show(struct rn_history *h, const struct hist_opts *o)
 		const char *unit =
 			s.unit[0] ? s.unit : rn_metric_info(rn_metric_lookup(o->operands[2]))->unit;
 
-		printf("%s %s (%s), %zu run%s\n", o->operands[1], o->operands[2],
-		       shown_unit(unit), s.n, s.n == 1 ? "" : "s");
+		printf("%s %s (%s), %zu run%s\n", o->operands[1], o->operands[2], shown_unit(unit),
+		       s.n, s.n == 1 ? "" : "s");
 		printf("%-7s %-19s  %-12s  %-16s  %-16s  %4s  %14s  %14s  %14s\n", "RUN",
 		       "TIME (UTC)", "COMMIT", "BRANCH", "MACHINE", "N", "MEDIAN", "MIN", "MAX");
 		fwrite(s.text.buf, 1, s.text.len, stdout);
@@ -625,13 +641,14 @@ static int history_show(struct rn_history *h, const struct hist_opts *o)
 			const struct point *p = &s.p[i];
 
 			json_array_append_new(
-				arr, json_pack("{s:I, s:s, s:s, s:s, s:s, s:I, s:f, s:f, s:f, s:s, s:o}",
-					       "run", (json_int_t)p->run_id, "created_ns",
-					       p->created_ns, "commit", p->commit, "branch",
-					       p->branch, "machine", p->machine, "nsamples",
-					       (json_int_t)p->nsamples, "median", p->median, "min",
-					       p->min, "max", p->max, "unit", s.unit, "samples",
-					       json_loads(p->samples ? p->samples : "[]", 0, NULL)));
+				arr,
+				json_pack("{s:I, s:s, s:s, s:s, s:s, s:I, s:f, s:f, s:f, s:s, s:o}",
+					  "run", (json_int_t)p->run_id, "created_ns", p->created_ns,
+					  "commit", p->commit, "branch", p->branch, "machine",
+					  p->machine, "nsamples", (json_int_t)p->nsamples, "median",
+					  p->median, "min", p->min, "max", p->max, "unit", s.unit,
+					  "samples",
+					  json_loads(p->samples ? p->samples : "[]", 0, NULL)));
 		}
 		text = json_dumps(arr, JSON_INDENT(2));
 		if (text)
@@ -778,8 +795,9 @@ static int history_changes(struct rn_history *h, const struct hist_opts *o)
 		return rn_error("usage: renacer history changes [TARGET [METRIC]]"), -EINVAL;
 	memset(&ks, 0, sizeof(ks));
 	rn_buf_init(&sql, 0);
-	rn_buf_adds(&sql, "SELECT DISTINCT s.target, s.metric, r.machine FROM results s JOIN runs "
-			  "r ON r.id = s.run_id WHERE 1 = 1");
+	rn_buf_adds(&sql,
+		    "SELECT DISTINCT s.target, s.metric, r.machine FROM results s JOIN runs "
+		    "r ON r.id = s.run_id WHERE 1 = 1");
 	if (o->noperands >= 2) {
 		rn_buf_adds(&sql, " AND s.target = ?");
 		params[np++] = o->operands[1];
@@ -818,10 +836,9 @@ struct export_ctx {
 static int export_row(void *ctx, size_t ncols, const char *const *v)
 {
 	struct export_ctx *e = ctx;
-	static const char *const names[] = { "run",    "created_ns", "commit",   "branch",
-					     "machine", "source",    "target",   "metric",
-					     "unit",   "nsamples",   "median",   "min",
-					     "max",    "samples" };
+	static const char *const names[] = { "run",    "created_ns", "commit", "branch", "machine",
+					     "source", "target",     "metric", "unit",   "nsamples",
+					     "median", "min",        "max",    "samples" };
 	size_t i;
 
 	if (ncols < 14)
@@ -833,7 +850,8 @@ static int export_row(void *ctx, size_t ncols, const char *const *v)
 			const char *s = v[i] ? v[i] : "";
 
 			if (i == 0 || i == 1 || i == 9)
-				json_object_set_new(o, names[i], json_integer(strtoll(s, NULL, 10)));
+				json_object_set_new(o, names[i],
+						    json_integer(strtoll(s, NULL, 10)));
 			else if (i >= 10 && i <= 12)
 				json_object_set_new(o, names[i], json_real(strtod(s, NULL)));
 			else if (i == 13)
@@ -882,12 +900,14 @@ static int history_export(struct rn_history *h, const struct hist_opts *o)
 	e.json = !strcmp(fmt, "json");
 	e.arr = e.json ? json_array() : NULL;
 	if (!e.json)
-		rn_buf_adds(&b, "run,created_ns,commit,branch,machine,source,target,metric,unit,"
-				"nsamples,median,min,max,samples\n");
-	rn_buf_adds(&sql, "SELECT r.id, r.created_ns, r.commit_sha, r.branch, r.machine, r.source, "
-			  "s.target, s.metric, s.unit, s.nsamples, s.median, s.min_value, "
-			  "s.max_value, s.samples FROM results s JOIN runs r ON r.id = s.run_id "
-			  "WHERE 1 = 1");
+		rn_buf_adds(&b,
+			    "run,created_ns,commit,branch,machine,source,target,metric,unit,"
+			    "nsamples,median,min,max,samples\n");
+	rn_buf_adds(&sql,
+		    "SELECT r.id, r.created_ns, r.commit_sha, r.branch, r.machine, r.source, "
+		    "s.target, s.metric, s.unit, s.nsamples, s.median, s.min_value, "
+		    "s.max_value, s.samples FROM results s JOIN runs r ON r.id = s.run_id "
+		    "WHERE 1 = 1");
 	if (o->target) {
 		rn_buf_adds(&sql, " AND s.target = ?");
 		params[np++] = o->target;
@@ -977,7 +997,7 @@ static void golden_to_result(const struct rn_golden *g, const char *name,
 	}
 	for (m = 0; m < RN_METRIC_COUNT; m++) {
 		bool counting = g->ncounting_runs &&
-				rn_metric_measured_by((enum rn_metric)m) == RN_MEASURES_COUNTS;
+			rn_metric_measured_by((enum rn_metric)m) == RN_MEASURES_COUNTS;
 		struct rn_metrics *runs = counting ? r->counts : r->runs;
 		size_t n = counting ? r->ncounts : r->nruns;
 
@@ -1103,8 +1123,8 @@ static int history_prune(struct rn_history *h, const struct hist_opts *o)
 		 ((long long)ts.tv_sec - o->older_than_days * 86400ll) * 1000000000ll);
 	rc = h->ops->exec(h, h->ops->begin_sql);
 	if (!rc)
-		rc = rn_history_query(h, "SELECT count(*) FROM runs WHERE created_ns < ?", params, 1,
-				      count_rows, &n);
+		rc = rn_history_query(h, "SELECT count(*) FROM runs WHERE created_ns < ?", params,
+				      1, count_rows, &n);
 	for (i = 0; i < sizeof(deletes) / sizeof(deletes[0]) && !rc; i++)
 		rc = rn_history_query(h, deletes[i], params, 1, NULL, NULL);
 	if (!rc)
@@ -1155,13 +1175,13 @@ static int verdict_row(void *ctx, size_t ncols, const char *const *v)
 {
 	if (ncols < 9)
 		return 0;
-	json_array_append_new(
-		ctx, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:s, s:s}", "target",
-			       v[0] ? v[0] : "", "assertion", v[1] ? v[1] : "", "type",
-			       v[2] ? v[2] : "", "verdict", v[3] ? v[3] : "", "observed",
-			       num_or_null(v[4]), "budget", num_or_null(v[5]), "golden",
-			       num_or_null(v[6]), "unit", v[7] ? v[7] : "", "message",
-			       v[8] ? v[8] : ""));
+	json_array_append_new(ctx,
+			      json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:s, s:s}", "target",
+					v[0] ? v[0] : "", "assertion", v[1] ? v[1] : "", "type",
+					v[2] ? v[2] : "", "verdict", v[3] ? v[3] : "", "observed",
+					num_or_null(v[4]), "budget", num_or_null(v[5]), "golden",
+					num_or_null(v[6]), "unit", v[7] ? v[7] : "", "message",
+					v[8] ? v[8] : ""));
 	return 0;
 }
 
@@ -1178,8 +1198,8 @@ static int cp_row(void *ctx, size_t ncols, const char *const *v)
 		json_array_append_new(list, last);
 	}
 	json_array_append_new(json_object_get(last, "segments"),
-			      json_pack("{s:s, s:I, s:f, s:f}", "process", v[1] ? v[1] : "?",
-					"pid", (json_int_t)strtoll(v[2] ? v[2] : "0", NULL, 10),
+			      json_pack("{s:s, s:I, s:f, s:f}", "process", v[1] ? v[1] : "?", "pid",
+					(json_int_t)strtoll(v[2] ? v[2] : "0", NULL, 10),
 					"start_ms", strtod(v[3] ? v[3] : "0", NULL) / 1e6, "end_ms",
 					strtod(v[4] ? v[4] : "0", NULL) / 1e6));
 	return 0;
@@ -1200,10 +1220,10 @@ static int pair_row(void *ctx, size_t ncols, const char *const *v)
 
 static void add_change(void *ctx, const struct rn_history_change *c)
 {
-	json_array_append_new(ctx, json_pack("{s:I, s:I, s:s, s:f, s:f}", "index",
-					     (json_int_t)c->index, "run", (json_int_t)c->run_id,
-					     "commit", c->commit, "rel_change", c->rel_change,
-					     "confidence", c->confidence));
+	json_array_append_new(ctx,
+			      json_pack("{s:I, s:I, s:s, s:f, s:f}", "index", (json_int_t)c->index,
+					"run", (json_int_t)c->run_id, "commit", c->commit,
+					"rel_change", c->rel_change, "confidence", c->confidence));
 }
 
 /* The golden trace's range of `metric` for `target`, in the unit shown; NULL when none. */
@@ -1251,11 +1271,12 @@ static json_t *report_model(struct rn_history *h, const struct hist_opts *o,
 	size_t i, k;
 
 	memset(&lr, 0, sizeof(lr));
-	*rc = rn_history_query(h,
-			       "SELECT id, created_ns, commit_sha, branch, machine, machine_desc, "
-			       "exit_code, config FROM runs ORDER BY (source = 'check') DESC, id DESC "
-			       "LIMIT 1",
-			       NULL, 0, last_run_row, &lr);
+	*rc = rn_history_query(
+		h,
+		"SELECT id, created_ns, commit_sha, branch, machine, machine_desc, "
+		"exit_code, config FROM runs ORDER BY (source = 'check') DESC, id DESC "
+		"LIMIT 1",
+		NULL, 0, last_run_row, &lr);
 	if (*rc < 0)
 		return NULL;
 	*rc = 0;
@@ -1296,23 +1317,24 @@ static json_t *report_model(struct rn_history *h, const struct hist_opts *o,
 			char when[32];
 
 			fmt_time(when, sizeof(when), s.p[k].created_ns);
-			json_array_append_new(
-				points, json_pack("{s:I, s:s, s:s, s:f, s:f, s:f}", "run",
-						  (json_int_t)s.p[k].run_id, "commit", s.p[k].commit,
-						  "time", when, "median", shown(s.p[k].median, s.unit),
-						  "min", shown(s.p[k].min, s.unit), "max",
-						  shown(s.p[k].max, s.unit)));
+			json_array_append_new(points,
+					      json_pack("{s:I, s:s, s:s, s:f, s:f, s:f}", "run",
+							(json_int_t)s.p[k].run_id, "commit",
+							s.p[k].commit, "time", when, "median",
+							shown(s.p[k].median, s.unit), "min",
+							shown(s.p[k].min, s.unit), "max",
+							shown(s.p[k].max, s.unit)));
 		}
 		if (!*rc)
-			*rc = rn_history_changes_of(h, pairs.k[i].target, pairs.k[i].metric, machine,
-						    NULL, o->limit, add_change, changes);
+			*rc = rn_history_changes_of(h, pairs.k[i].target, pairs.k[i].metric,
+						    machine, NULL, o->limit, add_change, changes);
 		band = golden_band(cfg, pairs.k[i].target, pairs.k[i].metric);
-		json_array_append_new(charts, json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "target",
-							pairs.k[i].target, "metric",
-							pairs.k[i].metric, "unit",
-							shown_unit(s.unit), "points", points,
-							"changes", changes, "band",
-							band ? band : json_null()));
+		json_array_append_new(charts,
+				      json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "target",
+						pairs.k[i].target, "metric", pairs.k[i].metric,
+						"unit", shown_unit(s.unit), "points", points,
+						"changes", changes, "band",
+						band ? band : json_null()));
 		series_release(&s);
 	}
 	keys_release(&pairs);
@@ -1348,7 +1370,7 @@ int rn_cmd_history(int argc, char **argv)
 	sub = o.noperands ? o.operands[0] : "list";
 	if (strcmp(sub, "list") && strcmp(sub, "show") && strcmp(sub, "changes") &&
 	    strcmp(sub, "export") && strcmp(sub, "import") && strcmp(sub, "prune")) {
-		static const char *const subs[] = { "list",   "show",   "changes", "export",
+		static const char *const subs[] = { "list",   "show",  "changes", "export",
 						    "import", "prune", NULL };
 		const char *hint = rn_suggest(sub, subs);
 

@@ -55,24 +55,42 @@ enum {
 };
 
 static const struct rn_option trace_options[] = {
-	{ OPT_SUMMARY_ONLY, "summary-only", 'c', RN_OPT_NONE, NULL, "count calls, errors and time per syscall; print only the summary" },
-	{ OPT_SUMMARY, "summary", 'C', RN_OPT_NONE, NULL, "print the per-call lines and the summary" },
-	{ OPT_TIMES, "syscall-times", 'T', RN_OPT_NONE, NULL, "show the time spent in each call (under tracer)" },
-	{ OPT_FOLLOW, "follow-forks", 'f', RN_OPT_NONE, NULL, "trace child processes and threads too" },
-	{ OPT_EXPR, "expr", 'e', RN_OPT_REQUIRED, "trace=SET", "trace only SET (names, %file, %process, ...; '!' negates), filtered in the kernel by seccomp-bpf" },
-	{ OPT_OUTPUT, "output", 'o', RN_OPT_REQUIRED, "FILE", "write the trace to FILE instead of stderr" },
-	{ OPT_FORMAT, "format", 0, RN_OPT_REQUIRED, "FMT", "text (default), json or jsonl (schema renacer-trace v1)" },
-	{ OPT_TIMEOUT, "timeout", 0, RN_OPT_REQUIRED, "SECONDS", "kill the whole tree after SECONDS of wall-clock time" },
-	{ OPT_COUNT_ONLY, "count-only", 0, RN_OPT_NONE, NULL, "count calls at entry only: no durations, errors only where the result is needed" },
-	{ OPT_ANTI_PATTERNS, "anti-patterns", 0, RN_OPT_NONE, NULL, "after the run, print every anti-pattern detection with its confidence, evidence and recommendation (assertions/ANTIPATTERNS.md)" },
-	{ OPT_SOURCE, "source", 0, RN_OPT_NONE, NULL, "after each call, name the code that made it: function (file:line) from DWARF debug information, inlined frames included (a separate debug file is found by build-id under /usr/lib/debug; never downloaded)" },
-	{ OPT_DEBUG_DIR, "debug-dir", 0, RN_OPT_REQUIRED, "DIRS", "with --source: colon-separated folders searched for DIR/.build-id/xx/yyyy.debug before /usr/lib/debug" },
-	{ OPT_DRIVER, "driver", 0, RN_OPT_REQUIRED, "DRIVER", "ptrace (default), ebpf (count in the kernel without stopping CMD: -c only; root or CAP_BPF+CAP_PERFMON) or auto (ebpf where it can, else ptrace, saying why)" },
-	{ OPT_INSTRUCTIONS, "instructions", 0, RN_OPT_NONE, NULL, "count the instructions of each process under Valgrind (cachegrind) instead of tracing syscalls" },
-	{ OPT_COLLECTORS, "collectors", 0, RN_OPT_REQUIRED, "LIST", "comma-separated collectors: ptrace (default), cuda, vulkan; GPU spans are printed after the run, one line each (a table with -c)" },
-	{ OPT_GPU_TIMING, "gpu-timing", 0, RN_OPT_REQUIRED, "MODE", "vulkan: dispatch (default here: one span per dispatch and copy, serializes the GPU), cmdbuf or submit" },
-	{ OPT_NO_PIN, "no-pin", 0, RN_OPT_NONE, NULL, "do not share one CPU between renacer and a single-task target" },
-	{ OPT_WALL, NULL, 'w', RN_OPT_NONE, NULL, "accepted for strace compatibility: times are always wall-clock" },
+	{ OPT_SUMMARY_ONLY, "summary-only", 'c', RN_OPT_NONE, NULL,
+	  "count calls, errors and time per syscall; print only the summary" },
+	{ OPT_SUMMARY, "summary", 'C', RN_OPT_NONE, NULL,
+	  "print the per-call lines and the summary" },
+	{ OPT_TIMES, "syscall-times", 'T', RN_OPT_NONE, NULL,
+	  "show the time spent in each call (under tracer)" },
+	{ OPT_FOLLOW, "follow-forks", 'f', RN_OPT_NONE, NULL,
+	  "trace child processes and threads too" },
+	{ OPT_EXPR, "expr", 'e', RN_OPT_REQUIRED, "trace=SET",
+	  "trace only SET (names, %file, %process, ...; '!' negates), filtered in the kernel by seccomp-bpf" },
+	{ OPT_OUTPUT, "output", 'o', RN_OPT_REQUIRED, "FILE",
+	  "write the trace to FILE instead of stderr" },
+	{ OPT_FORMAT, "format", 0, RN_OPT_REQUIRED, "FMT",
+	  "text (default), json or jsonl (schema renacer-trace v1)" },
+	{ OPT_TIMEOUT, "timeout", 0, RN_OPT_REQUIRED, "SECONDS",
+	  "kill the whole tree after SECONDS of wall-clock time" },
+	{ OPT_COUNT_ONLY, "count-only", 0, RN_OPT_NONE, NULL,
+	  "count calls at entry only: no durations, errors only where the result is needed" },
+	{ OPT_ANTI_PATTERNS, "anti-patterns", 0, RN_OPT_NONE, NULL,
+	  "after the run, print every anti-pattern detection with its confidence, evidence and recommendation (assertions/ANTIPATTERNS.md)" },
+	{ OPT_SOURCE, "source", 0, RN_OPT_NONE, NULL,
+	  "after each call, name the code that made it: function (file:line) from DWARF debug information, inlined frames included (a separate debug file is found by build-id under /usr/lib/debug; never downloaded)" },
+	{ OPT_DEBUG_DIR, "debug-dir", 0, RN_OPT_REQUIRED, "DIRS",
+	  "with --source: colon-separated folders searched for DIR/.build-id/xx/yyyy.debug before /usr/lib/debug" },
+	{ OPT_DRIVER, "driver", 0, RN_OPT_REQUIRED, "DRIVER",
+	  "ptrace (default), ebpf (count in the kernel without stopping CMD: -c only; root or CAP_BPF+CAP_PERFMON) or auto (ebpf where it can, else ptrace, saying why)" },
+	{ OPT_INSTRUCTIONS, "instructions", 0, RN_OPT_NONE, NULL,
+	  "count the instructions of each process under Valgrind (cachegrind) instead of tracing syscalls" },
+	{ OPT_COLLECTORS, "collectors", 0, RN_OPT_REQUIRED, "LIST",
+	  "comma-separated collectors: ptrace (default), cuda, vulkan; GPU spans are printed after the run, one line each (a table with -c)" },
+	{ OPT_GPU_TIMING, "gpu-timing", 0, RN_OPT_REQUIRED, "MODE",
+	  "vulkan: dispatch (default here: one span per dispatch and copy, serializes the GPU), cmdbuf or submit" },
+	{ OPT_NO_PIN, "no-pin", 0, RN_OPT_NONE, NULL,
+	  "do not share one CPU between renacer and a single-task target" },
+	{ OPT_WALL, NULL, 'w', RN_OPT_NONE, NULL,
+	  "accepted for strace compatibility: times are always wall-clock" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
 };
@@ -101,33 +119,33 @@ enum trace_format {
 };
 
 struct trace_opts {
-	bool summary_only;        /* -c */
-	bool summary;             /* -C */
-	bool times;               /* -T */
-	bool follow;              /* -f */
-	bool count_only;          /* --count-only */
-	bool no_pin;              /* --no-pin */
-	bool anti_patterns;       /* --anti-patterns */
-	bool source;              /* --source */
-	const char *debug_dirs;   /* --debug-dir, borrowed */
-	bool help;                /* -h */
+	bool summary_only;          /* -c */
+	bool summary;               /* -C */
+	bool times;                 /* -T */
+	bool follow;                /* -f */
+	bool count_only;            /* --count-only */
+	bool no_pin;                /* --no-pin */
+	bool anti_patterns;         /* --anti-patterns */
+	bool source;                /* --source */
+	const char *debug_dirs;     /* --debug-dir, borrowed */
+	bool help;                  /* -h */
 	enum rn_driver_pref driver; /* --driver */
-	bool instructions;        /* --instructions */
-	uint32_t collectors;      /* --collectors: enum rn_collector_mask, 0 = ptrace only */
-	enum rn_gpu_mode gpu_mode; /* --gpu-timing (vulkan), default dispatch */
-	const char *expr;         /* -e, borrowed from argv */
-	const char *output;       /* -o, borrowed */
-	enum trace_format format; /* --format */
-	uint64_t timeout_ns;      /* --timeout, 0 = none */
+	bool instructions;          /* --instructions */
+	uint32_t collectors;        /* --collectors: enum rn_collector_mask, 0 = ptrace only */
+	enum rn_gpu_mode gpu_mode;  /* --gpu-timing (vulkan), default dispatch */
+	const char *expr;           /* -e, borrowed from argv */
+	const char *output;         /* -o, borrowed */
+	enum trace_format format;   /* --format */
+	uint64_t timeout_ns;        /* --timeout, 0 = none */
 };
 
 /* What the sinks write to. */
 struct out_ctx {
-	FILE *out;               /* stderr or -o FILE */
-	struct rn_buf line;      /* scratch */
+	FILE *out;                  /* stderr or -o FILE */
+	struct rn_buf line;         /* scratch */
 	const struct trace_opts *o; /* the options, borrowed */
-	struct rn_symbolizer *sym; /* --source: ELF symbols, owned */
-	struct rn_srcloc *src;   /* --source: DWARF lines, owned */
+	struct rn_symbolizer *sym;  /* --source: ELF symbols, owned */
+	struct rn_srcloc *src;      /* --source: DWARF lines, owned */
 };
 
 /* Parse "SECONDS[.FRACTION]" into ns. 0 or -1. */
@@ -171,7 +189,8 @@ static int parse_collectors(const char *list, uint32_t *mask)
 
 		if (!len || len >= sizeof(name))
 			return rn_error("renacer trace: bad --collectors '%s' (a comma-separated "
-					"list of ptrace, cuda, vulkan)", list);
+					"list of ptrace, cuda, vulkan)",
+					list);
 		memcpy(name, p, len);
 		name[len] = 0;
 		bit = rn_collector_mask_of(name);
@@ -356,11 +375,12 @@ static void json_gpu(struct rn_buf *b, const struct rn_trace *t)
 			rn_json_add_string(b, g->region);
 		else
 			rn_buf_adds(b, "null");
-		rn_buf_addf(b, ",\"start_ns\":%llu,\"duration_ns\":%llu,\"queue\":%u,"
+		rn_buf_addf(b,
+			    ",\"start_ns\":%llu,\"duration_ns\":%llu,\"queue\":%u,"
 			    "\"graph_id\":%u,\"graph_node_id\":%llu,\"bytes\":%llu}",
 			    (unsigned long long)g->start_ns,
-			    (unsigned long long)(g->end_ns > g->start_ns ? g->end_ns - g->start_ns
-								       : 0),
+			    (unsigned long long)(g->end_ns > g->start_ns ? g->end_ns - g->start_ns :
+									   0),
 			    g->queue_family, (unsigned)g->graph_id,
 			    (unsigned long long)g->graph_node_id, (unsigned long long)g->bytes);
 	}
@@ -387,7 +407,8 @@ static int on_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_EXPR:
 		if (o->expr)
-			return rn_error("renacer trace: only one -e trace= expression is supported");
+			return rn_error(
+				"renacer trace: only one -e trace= expression is supported");
 		o->expr = arg;
 		break;
 	case OPT_OUTPUT:
@@ -401,12 +422,13 @@ static int on_option(void *ctx, int id, const char *arg)
 		else if (!strcmp(arg, "jsonl"))
 			o->format = FMT_JSONL;
 		else
-			return rn_error("renacer trace: unknown --format '%s' (text, json or jsonl)",
-					arg);
+			return rn_error(
+				"renacer trace: unknown --format '%s' (text, json or jsonl)", arg);
 		break;
 	case OPT_TIMEOUT:
 		if (parse_seconds(arg, &o->timeout_ns))
-			return rn_error("renacer trace: --timeout wants seconds > 0, not '%s'", arg);
+			return rn_error("renacer trace: --timeout wants seconds > 0, not '%s'",
+					arg);
 		break;
 	case OPT_COUNT_ONLY:
 		o->count_only = true;
@@ -422,8 +444,8 @@ static int on_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_DRIVER:
 		if (rn_driver_pref_parse(arg, &o->driver))
-			return rn_error("renacer trace: unknown --driver '%s' (ptrace, ebpf or auto)",
-					arg);
+			return rn_error(
+				"renacer trace: unknown --driver '%s' (ptrace, ebpf or auto)", arg);
 		break;
 	case OPT_INSTRUCTIONS:
 		o->instructions = true;
@@ -643,8 +665,8 @@ struct spool_ctx {
 	FILE *out;
 	struct rn_buf *b;
 	bool first;
-	struct out_ctx *oc;        /* for --source */
-	const struct rn_trace *t;  /* for --source */
+	struct out_ctx *oc;       /* for --source */
+	const struct rn_trace *t; /* for --source */
 };
 
 static int spool_span(void *ctx, const struct rn_syscall_event *ev)
@@ -817,7 +839,7 @@ struct trace_dest {
 	FILE *out;               /* the stream written to */
 	struct rn_safefile file; /* -o of a regular file (or a new one): a safe temporary */
 	bool safefile;           /* `file` is in use: committed or aborted at the end */
-	bool opened;             /* `out` was opened directly (a device or FIFO): closed at the end */
+	bool opened; /* `out` was opened directly (a device or FIFO): closed at the end */
 };
 
 /* Open the destination of the trace. 0, or RN_EXIT_OUTPUT after an error naming `path`. */
@@ -882,8 +904,7 @@ static int dest_close(struct trace_dest *d, const char *path, int code)
  * the exit code. */
 static int run_instructions(const struct trace_opts *o, char **cmd, FILE *out)
 {
-	if (o->summary || o->summary_only || o->expr || o->anti_patterns ||
-	    o->format != FMT_TEXT) {
+	if (o->summary || o->summary_only || o->expr || o->anti_patterns || o->format != FMT_TEXT) {
 		rn_error("renacer trace: --instructions does not trace syscalls: it takes "
 			 "no -c, -C, -e, --format or --anti-patterns");
 		return RN_EXIT_USAGE;
@@ -902,7 +923,7 @@ static int choose_collectors(const struct trace_opts *o, struct rn_run_spec *spe
 		/* --collectors: the GPU collectors named, with the syscall driver only when
 		 * ptrace is among them */
 		spec->collectors = (o->collectors & RN_COLLECT_PTRACE ? spec->collectors : 0) |
-				   (o->collectors & ~(uint32_t)RN_COLLECT_PTRACE);
+			(o->collectors & ~(uint32_t)RN_COLLECT_PTRACE);
 		spec->gpu_mode = o->gpu_mode;
 		for (const struct rn_collector_ops *const *c = rn_collectors; *c; c++) {
 			const char *u = (*c)->unavailable ? (*c)->unavailable() : NULL;
@@ -972,8 +993,8 @@ static int report_run(struct out_ctx *oc, struct rn_trace *t, const struct rn_ru
 	int code;
 
 	if (o->format == FMT_TEXT) {
-		bool syscalls = !o->collectors || (spec_collectors & ~(uint32_t)(RN_COLLECT_CUDA |
-										  RN_COLLECT_VULKAN));
+		bool syscalls = !o->collectors ||
+			(spec_collectors & ~(uint32_t)(RN_COLLECT_CUDA | RN_COLLECT_VULKAN));
 
 		/* GPU spans arrive at the collectors' finish: their lines follow the run's */
 		if (!o->summary_only && t->ngpu)
@@ -1024,7 +1045,7 @@ static int trace_syscalls(const struct trace_opts *o, char **cmd, bool *filter, 
 	spec.name = cmd[0];
 	spec.argv = cmd;
 	spec.flags = (o->follow ? RN_RUN_FOLLOW_FORKS : 0) | (o->no_pin ? 0 : RN_RUN_PIN_CPU) |
-		     (o->count_only ? RN_RUN_COUNT_ONLY : 0) | RN_RUN_NO_PROPAGATE;
+		(o->count_only ? RN_RUN_COUNT_ONLY : 0) | RN_RUN_NO_PROPAGATE;
 	spec.timeout_ns = o->timeout_ns;
 	spec.syscall_filter = filter;
 

@@ -95,22 +95,23 @@ int rn_golden_noise_report(const struct rn_target_result *r, const struct rn_reg
 
 	if (!r->nruns)
 		return 0;
-	if (cfg->timing && !rn_golden_timing_feasible(r->nruns, cfg->min_runs_for_timing,
-						      cfg->alpha)) {
-		size_t need = rn_golden_timing_min_runs(cfg->min_runs_for_timing, r->nruns,
-							cfg->alpha);
+	if (cfg->timing &&
+	    !rn_golden_timing_feasible(r->nruns, cfg->min_runs_for_timing, cfg->alpha)) {
+		size_t need =
+			rn_golden_timing_min_runs(cfg->min_runs_for_timing, r->nruns, cfg->alpha);
 
 		rn_warn("target '%s': a golden trace of %zu run%s cannot reach alpha %g against "
 			"%u measured runs (min_runs_for_timing): timing will be NOT JUDGED; record "
-			"at least %zu runs ([golden] runs)", r->name, r->nruns,
-			r->nruns == 1 ? "" : "s", cfg->alpha, cfg->min_runs_for_timing, need);
+			"at least %zu runs ([golden] runs)",
+			r->name, r->nruns, r->nruns == 1 ? "" : "s", cfg->alpha,
+			cfg->min_runs_for_timing, need);
 		warned++;
 	}
 	for (i = 0; cfg->timing && i < sizeof(timing_metrics) / sizeof(timing_metrics[0]); i++) {
 		enum rn_metric m = timing_metrics[i].metric;
-		double tol = cfg->tolerance[timing_metrics[i].check] >= 0.0
-				     ? cfg->tolerance[timing_metrics[i].check]
-				     : cfg->timing_tolerance;
+		double tol = cfg->tolerance[timing_metrics[i].check] >= 0.0 ?
+			cfg->tolerance[timing_metrics[i].check] :
+			cfg->timing_tolerance;
 		double *s, spread, lo, hi, med;
 		char load[96] = "";
 		size_t n = 0;
@@ -139,8 +140,8 @@ int rn_golden_noise_report(const struct rn_target_result *r, const struct rn_reg
 			"from %.2f to %.2f ms, median %.2f ms%s), wider than its tolerance %+.0f%%: "
 			"slowdowns within that spread will be INCONCLUSIVE; record on a quieter "
 			"machine, with more runs ([golden] runs), or loosen [golden.tolerances] %s",
-			r->name, rn_metric_info(m)->name, spread * 100.0, n, lo / 1e6,
-			hi / 1e6, med / 1e6, load, tol * 100.0, rn_metric_info(m)->name);
+			r->name, rn_metric_info(m)->name, spread * 100.0, n, lo / 1e6, hi / 1e6,
+			med / 1e6, load, tol * 100.0, rn_metric_info(m)->name);
 		warned++;
 	}
 	return warned;
@@ -156,8 +157,8 @@ static void join_argv(struct rn_buf *b, const char *const *argv)
 		rn_buf_addf(b, "%s%s", i ? " " : "", argv[i]);
 }
 
-bool rn_golden_identity_warn(const struct rn_golden *g, const char *golden_file,
-			     const char *target, const char *const *argv_rel)
+bool rn_golden_identity_warn(const struct rn_golden *g, const char *golden_file, const char *target,
+			     const char *const *argv_rel)
 {
 	bool other_target = g->target && target && strcmp(g->target, target);
 	bool other_argv = false;
@@ -215,7 +216,8 @@ int rn_config_check_feasible(const struct rn_config *cfg, bool color)
 		return 0;
 	for (i = 0; i < cfg->ntargets; i++) {
 		const struct rn_target_cfg *tc = &cfg->targets[i];
-		size_t nb = tc->runs, na = tc->runs > cfg->golden_runs ? tc->runs : cfg->golden_runs;
+		size_t nb = tc->runs,
+		       na = tc->runs > cfg->golden_runs ? tc->runs : cfg->golden_runs;
 		const char *from = "golden update would record";
 		char *path;
 		struct rn_golden g;

@@ -49,8 +49,8 @@ int rn_golden_noise_report(const struct rn_target_result *r, const struct rn_reg
  * NULL-terminated), naming both. Baselines without a recorded target or argv are not checked.
  * Returns true when it warned.
  */
-bool rn_golden_identity_warn(const struct rn_golden *g, const char *golden_file,
-			     const char *target, const char *const *argv_rel);
+bool rn_golden_identity_warn(const struct rn_golden *g, const char *golden_file, const char *target,
+			     const char *const *argv_rel);
 
 /*
  * `validate`: for every target whose runs reach min_runs_for_timing (so its timing is meant to

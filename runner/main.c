@@ -25,23 +25,19 @@ static const struct {
 	const struct rn_command *def;
 	int (*run)(int argc, char **argv);
 } commands[] = {
-	{ &rn_cmd_check_def, rn_cmd_check },
-	{ &rn_cmd_validate_def, rn_cmd_validate },
-	{ &rn_cmd_golden_def, rn_cmd_golden },
-	{ &rn_cmd_merge_def, rn_cmd_merge },
-	{ &rn_cmd_trace_def, rn_cmd_trace },
-	{ &rn_cmd_diff_def, rn_cmd_diff },
-	{ &rn_cmd_history_def, rn_cmd_history },
-	{ &rn_cmd_report_def, rn_cmd_report },
+	{ &rn_cmd_check_def, rn_cmd_check },     { &rn_cmd_validate_def, rn_cmd_validate },
+	{ &rn_cmd_golden_def, rn_cmd_golden },   { &rn_cmd_merge_def, rn_cmd_merge },
+	{ &rn_cmd_trace_def, rn_cmd_trace },     { &rn_cmd_diff_def, rn_cmd_diff },
+	{ &rn_cmd_history_def, rn_cmd_history }, { &rn_cmd_report_def, rn_cmd_report },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 static void print_exit_codes(FILE *out, bool man)
 {
-#define RN_EXIT_HELP(name, value, desc)                                   \
-	if (man)                                                          \
-		fprintf(out, ".TP\n.B %d\n%s\n", value, desc);            \
-	else                                                              \
+#define RN_EXIT_HELP(name, value, desc)                                                            \
+	if (man)                                                                                   \
+		fprintf(out, ".TP\n.B %d\n%s\n", value, desc);                                     \
+	else                                                                                       \
 		fprintf(out, "  %3d  %s\n", value, desc);
 	RN_EXIT_CODES(RN_EXIT_HELP)
 #undef RN_EXIT_HELP
@@ -51,10 +47,11 @@ static void usage(FILE *out)
 {
 	size_t i;
 
-	fprintf(out, "usage: renacer <command> [options]\n\n"
-		     "renacer makes performance a CI gate: it runs programs under its collectors\n"
-		     "(renacer help tables lists them), judges assertions and golden traces, and\n"
-		     "writes a verdict, JUnit XML and OTLP traces.\n\ncommands:\n");
+	fprintf(out,
+		"usage: renacer <command> [options]\n\n"
+		"renacer makes performance a CI gate: it runs programs under its collectors\n"
+		"(renacer help tables lists them), judges assertions and golden traces, and\n"
+		"writes a verdict, JUnit XML and OTLP traces.\n\ncommands:\n");
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(out, "  %-10s %s\n", commands[i].def->name, commands[i].def->summary);
 	fprintf(out, "  %-10s %s\n", "help",
@@ -84,9 +81,9 @@ static void print_tables(FILE *out)
 		fprintf(out, "| %s |\n", rn_verdict_label((enum rn_verdict)v));
 	fputs("\n### collectors\n\n| collector | selected by | what it records |\n|---|---|---|\n",
 	      out);
-#define RN_TARGET_ROW(name, bit, desc)                                                        \
+#define RN_TARGET_ROW(name, bit, desc)                                                             \
 	fprintf(out, "| `%s` | `collectors = [\"%s\"]` | %s |\n", #name, #name, desc);
-#define RN_DRIVER_ROW(name, bit, desc)                                                        \
+#define RN_DRIVER_ROW(name, bit, desc)                                                             \
 	fprintf(out, "| `%s` | `driver = \"%s\"` | %s |\n", #name, #name, desc);
 	RN_TARGET_COLLECTORS(RN_TARGET_ROW)
 	RN_DRIVER_COLLECTORS(RN_DRIVER_ROW)
@@ -117,8 +114,10 @@ static void man_page(FILE *out)
 	fputs(".SH CONFIGURATION\nThe keys of renacer.toml:\n.nf\n", out);
 	rn_config_write_docs(out);
 	fputs(".fi\n.SH COLLECTORS\n", out);
-#define RN_MAN_TARGET(name, bit, desc) fprintf(out, ".TP\n.B %s\n%s (collectors = [\"%s\"])\n", #name, desc, #name);
-#define RN_MAN_DRIVER(name, bit, desc) fprintf(out, ".TP\n.B %s\n%s (driver = \"%s\")\n", #name, desc, #name);
+#define RN_MAN_TARGET(name, bit, desc)                                                             \
+	fprintf(out, ".TP\n.B %s\n%s (collectors = [\"%s\"])\n", #name, desc, #name);
+#define RN_MAN_DRIVER(name, bit, desc)                                                             \
+	fprintf(out, ".TP\n.B %s\n%s (driver = \"%s\")\n", #name, desc, #name);
 	RN_TARGET_COLLECTORS(RN_MAN_TARGET)
 	RN_DRIVER_COLLECTORS(RN_MAN_DRIVER)
 #undef RN_MAN_TARGET

@@ -37,16 +37,25 @@ enum {
 };
 
 static const struct rn_option merge_options[] = {
-	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE", "the suite's renacer.toml: [report] junit, [otlp], annotation lines (default: the one the results name, if readable)" },
-	{ OPT_JUNIT, "junit", 0, RN_OPT_REQUIRED, "FILE", "write JUnit XML to FILE (overrides [report] junit)" },
-	{ OPT_RESULTS, "results", 0, RN_OPT_REQUIRED, "FILE", "write the merged results (as shard 1/1) to FILE" },
-	{ OPT_OTLP_ENDPOINT, "otlp-endpoint", 0, RN_OPT_REQUIRED, "URL", "export the merged check as OTLP to URL (/v1/traces appended)" },
-	{ OPT_OTLP_PROTOCOL, "otlp-protocol", 0, RN_OPT_REQUIRED, "P", "http/protobuf (default) or http/json" },
-	{ OPT_OTLP_FILE, "otlp-file", 0, RN_OPT_REQUIRED, "FILE", "write the OTLP trace as JSON Lines to FILE" },
-	{ OPT_GITHUB, "github", 0, RN_OPT_NONE, NULL, "GitHub Actions mode (default when GITHUB_ACTIONS=true)" },
+	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE",
+	  "the suite's renacer.toml: [report] junit, [otlp], annotation lines (default: the one the results name, if readable)" },
+	{ OPT_JUNIT, "junit", 0, RN_OPT_REQUIRED, "FILE",
+	  "write JUnit XML to FILE (overrides [report] junit)" },
+	{ OPT_RESULTS, "results", 0, RN_OPT_REQUIRED, "FILE",
+	  "write the merged results (as shard 1/1) to FILE" },
+	{ OPT_OTLP_ENDPOINT, "otlp-endpoint", 0, RN_OPT_REQUIRED, "URL",
+	  "export the merged check as OTLP to URL (/v1/traces appended)" },
+	{ OPT_OTLP_PROTOCOL, "otlp-protocol", 0, RN_OPT_REQUIRED, "P",
+	  "http/protobuf (default) or http/json" },
+	{ OPT_OTLP_FILE, "otlp-file", 0, RN_OPT_REQUIRED, "FILE",
+	  "write the OTLP trace as JSON Lines to FILE" },
+	{ OPT_GITHUB, "github", 0, RN_OPT_NONE, NULL,
+	  "GitHub Actions mode (default when GITHUB_ACTIONS=true)" },
 	{ OPT_NO_GITHUB, "no-github", 0, RN_OPT_NONE, NULL, "disable GitHub Actions mode" },
-	{ OPT_BENCH_JSON, "bench-json", 0, RN_OPT_REQUIRED, "FILE", "write metrics in github-action-benchmark customSmallerIsBetter format" },
-	{ OPT_HISTORY, "history", 0, RN_OPT_NONE, NULL, "record the merged check in the history store even without [history] (as check --history)" },
+	{ OPT_BENCH_JSON, "bench-json", 0, RN_OPT_REQUIRED, "FILE",
+	  "write metrics in github-action-benchmark customSmallerIsBetter format" },
+	{ OPT_HISTORY, "history", 0, RN_OPT_NONE, NULL,
+	  "record the merged check in the history store even without [history] (as check --history)" },
 	{ OPT_NO_COLOR, "no-color", 0, RN_OPT_NONE, NULL, "no colors (also NO_COLOR=1)" },
 	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no header line" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
@@ -180,8 +189,8 @@ static int check_shard_set(const struct rn_merged *m, const char *const *paths)
 		unsigned k1 = m->shards[i].shard.index;
 
 		if (by_index[k1]) {
-			rn_error("shard %u/%u is given twice: '%s' and '%s'", k1, count, by_index[k1],
-				 paths[i]);
+			rn_error("shard %u/%u is given twice: '%s' and '%s'", k1, count,
+				 by_index[k1], paths[i]);
 			rc = RN_EXIT_USAGE;
 		}
 		by_index[k1] = paths[i];
@@ -214,8 +223,8 @@ static int assign_owners(const struct rn_merged *m, const char *const *paths, lo
 			long at = suite_index(s, s->targets[k].name);
 
 			if (at < 0) {
-				rn_error("'%s': target '%s' is not in the suite the file lists", paths[i],
-					 s->targets[k].name);
+				rn_error("'%s': target '%s' is not in the suite the file lists",
+					 paths[i], s->targets[k].name);
 				return RN_EXIT_USAGE;
 			}
 			if (owner[at] >= 0) {
@@ -279,7 +288,8 @@ int rn_merged_load(struct rn_merged *m, const char *const *paths, size_t n)
 
 	memset(m, 0, sizeof(*m));
 	if (!n) {
-		rn_error("renacer merge: no results file given (usage: %s)", rn_cmd_merge_def.usage);
+		rn_error("renacer merge: no results file given (usage: %s)",
+			 rn_cmd_merge_def.usage);
 		return RN_EXIT_USAGE;
 	}
 	m->shards = rn_xcalloc(n, sizeof(*m->shards));
@@ -304,8 +314,8 @@ int rn_merged_load(struct rn_merged *m, const char *const *paths, size_t n)
 		return rc;
 	for (i = 0; i < n; i++)
 		take_shard(m, &m->shards[i]);
-	m->exit_code = rn_check_exit_code(m->reports, m->ntargets, m->worst_other,
-					  m->not_judged_fails);
+	m->exit_code =
+		rn_check_exit_code(m->reports, m->ntargets, m->worst_other, m->not_judged_fails);
 	if (m->interrupted)
 		m->exit_code = m->interrupted == SIGINT ? RN_EXIT_SIGINT : RN_EXIT_SIGTERM;
 	return 0;
@@ -340,7 +350,8 @@ static int otlp_configure(struct rn_otlp_cfg *oc, const struct rn_config *cfg,
 	if (cfg && rn_otlp_cfg_apply_file(oc, &cfg->otlp))
 		return RN_EXIT_CONFIG;
 	if (o->otlp_endpoint && rn_otlp_cfg_set_endpoint(oc, o->otlp_endpoint)) {
-		rn_error("--otlp-endpoint '%s' is not an http:// or https:// URL", o->otlp_endpoint);
+		rn_error("--otlp-endpoint '%s' is not an http:// or https:// URL",
+			 o->otlp_endpoint);
 		return RN_EXIT_USAGE;
 	}
 	if (o->otlp_protocol && rn_otlp_cfg_set_protocol(oc, o->otlp_protocol))
@@ -390,8 +401,12 @@ static int write_reports(const struct merge_opts *o, struct rn_merged *m,
 	struct rn_otlp_cfg otlp_cfg;
 	struct rn_otlp_context otlp_ctx;
 	struct rn_report_outputs out = {
-		.junit = o->junit ? o->junit : cfg ? cfg->junit : NULL,
-		.otlp_file = o->otlp_file ? o->otlp_file : cfg ? cfg->otlp_file : NULL,
+		.junit = o->junit ? o->junit :
+			cfg       ? cfg->junit :
+				    NULL,
+		.otlp_file = o->otlp_file ? o->otlp_file :
+			cfg               ? cfg->otlp_file :
+					    NULL,
 		.otlp = &otlp_cfg,
 		.otlp_ctx = &otlp_ctx,
 		.bench_json = o->bench_json,

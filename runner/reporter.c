@@ -236,8 +236,8 @@ static int write_bench_json(const struct rn_report_outputs *out, const struct rn
 {
 	if (!out->bench_json)
 		return 0;
-	return rn_report_bench_json(out->bench_json, oc->reports, oc->ntargets) ? RN_EXIT_OUTPUT
-										: 0;
+	return rn_report_bench_json(out->bench_json, oc->reports, oc->ntargets) ? RN_EXIT_OUTPUT :
+										  0;
 }
 
 static int write_results(const struct rn_report_outputs *out, const struct rn_outcome *oc)
@@ -266,8 +266,7 @@ static int write_results(const struct rn_report_outputs *out, const struct rn_ou
 
 static int write_github(const struct rn_report_outputs *out, const struct rn_outcome *oc)
 {
-	struct rn_github_run gh = { oc->cfg, oc->reports, oc->ntargets, oc->exit_code,
-				    out->junit };
+	struct rn_github_run gh = { oc->cfg, oc->reports, oc->ntargets, oc->exit_code, out->junit };
 
 	if (out->github)
 		rn_github_write(&gh);
@@ -324,9 +323,9 @@ static const struct rn_reporter_ops baseline_reporter = { "baseline", write_base
 static const struct rn_reporter_ops console_reporter = { "console", write_console };
 
 const struct rn_reporter_ops *const rn_reporters[] = {
-	&rn_golden_reporter, &junit_reporter,	 &timeline_reporter, &otlp_file_reporter,
-	&otlp_export_reporter, &bench_reporter, &results_reporter,  &github_reporter,
-	&history_reporter,   &baseline_reporter, &console_reporter,  NULL,
+	&rn_golden_reporter,   &junit_reporter,    &timeline_reporter, &otlp_file_reporter,
+	&otlp_export_reporter, &bench_reporter,    &results_reporter,  &github_reporter,
+	&history_reporter,     &baseline_reporter, &console_reporter,  NULL,
 };
 
 int rn_report_all(const struct rn_report_outputs *out, struct rn_outcome *oc)

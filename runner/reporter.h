@@ -37,52 +37,52 @@ struct rn_otlp_context;
  * pointers are borrowed from the command that fills it; nothing here is freed by a reporter.
  */
 struct rn_outcome {
-	const struct rn_config *cfg;          /* the config checked, or NULL (merge without one) */
-	const char *config_path;              /* renacer.toml named in OTLP and results, or NULL */
-	struct rn_target_result *targets;     /* [ntargets] head results, suite order */
-	struct rn_target_report *reports;     /* [ntargets] verdicts; reports[i].result is
+	const struct rn_config *cfg;      /* the config checked, or NULL (merge without one) */
+	const char *config_path;          /* renacer.toml named in OTLP and results, or NULL */
+	struct rn_target_result *targets; /* [ntargets] head results, suite order */
+	struct rn_target_report *reports; /* [ntargets] verdicts; reports[i].result is
 					       * &targets[i] */
-	size_t ntargets;                      /* selected (check) or suite (merge) targets */
-	struct rn_target_result *bases;       /* --baseline: [ntargets] base sides, or NULL */
-	const char *const *const *argv;       /* [ntargets] commands, then [ntargets] base
+	size_t ntargets;                  /* selected (check) or suite (merge) targets */
+	struct rn_target_result *bases;   /* --baseline: [ntargets] base sides, or NULL */
+	const char *const *const *argv;   /* [ntargets] commands, then [ntargets] base
 					       * commands when bases; NULL-terminated each */
-	const char *const *suite;             /* results file: every target name of the suite,
+	const char *const *suite;         /* results file: every target name of the suite,
 					       * [nsuite] */
-	size_t nsuite;                        /* entries in suite */
-	struct rn_shard shard;                /* results file: K/N (count 0: not sharded) */
-	uint64_t start_unix_ns;               /* start of the check, Unix ns */
-	uint64_t end_unix_ns;                 /* end of the check, Unix ns; 0 = the time each
+	size_t nsuite;                    /* entries in suite */
+	struct rn_shard shard;            /* results file: K/N (count 0: not sharded) */
+	uint64_t start_unix_ns;           /* start of the check, Unix ns */
+	uint64_t end_unix_ns;             /* end of the check, Unix ns; 0 = the time each
 					       * reporter writes */
-	int worst_other;                      /* exit code not derived from verdicts (an unusable
+	int worst_other;                  /* exit code not derived from verdicts (an unusable
 					       * golden trace: RN_EXIT_CONFIG), or 0 */
-	int interrupted;                      /* signal that interrupted the check, or 0 */
-	bool not_judged_fails;                /* [regression] not_judged = "fail" */
-	int exit_code;                        /* enum rn_exit: the verdicts' code on entry,
+	int interrupted;                  /* signal that interrupted the check, or 0 */
+	bool not_judged_fails;            /* [regression] not_judged = "fail" */
+	int exit_code;                    /* enum rn_exit: the verdicts' code on entry,
 					       * raised by failing reporters */
 };
 
 /* Which outputs to write and how. Pointers borrowed; NULL or false leaves an output out. */
 struct rn_report_outputs {
-	const char *junit;                    /* JUnit XML path, or NULL */
-	const char *trace_out;                /* Perfetto/Chrome timeline path, or NULL */
-	const char *otlp_file;                /* OTLP JSON Lines path, or NULL */
-	const struct rn_otlp_cfg *otlp;       /* OTLP settings (export when ->enabled), or NULL */
+	const char *junit;                      /* JUnit XML path, or NULL */
+	const char *trace_out;                  /* Perfetto/Chrome timeline path, or NULL */
+	const char *otlp_file;                  /* OTLP JSON Lines path, or NULL */
+	const struct rn_otlp_cfg *otlp;         /* OTLP settings (export when ->enabled), or NULL */
 	const struct rn_otlp_context *otlp_ctx; /* trace and span ids handed to the targets */
-	const char *bench_json;               /* github-action-benchmark JSON path, or NULL */
-	const char *results;                  /* results file path (--results), or NULL */
-	const char *golden_dir;               /* golden update: write each target's golden trace
+	const char *bench_json;                 /* github-action-benchmark JSON path, or NULL */
+	const char *results;                    /* results file path (--results), or NULL */
+	const char *golden_dir;                 /* golden update: write each target's golden trace
 					       * <dir>/<target>.json and its history entry
 					       * ("golden"), or NULL */
-	bool github;                          /* GitHub Actions annotations and summary */
-	bool history;                         /* --history: record even without [history] */
-	const char *history_source;           /* "check" or "merge": the history entry's kind */
-	bool color;                           /* console colors */
-	bool quiet;                           /* no notes (history, timeline) */
+	bool github;                            /* GitHub Actions annotations and summary */
+	bool history;                           /* --history: record even without [history] */
+	const char *history_source;             /* "check" or "merge": the history entry's kind */
+	bool color;                             /* console colors */
+	bool quiet;                             /* no notes (history, timeline) */
 };
 
 /* One output of a check. */
 struct rn_reporter_ops {
-	const char *name;                     /* what it writes ("junit", "otlp-file", ...) */
+	const char *name; /* what it writes ("junit", "otlp-file", ...) */
 	/* Write the output when `out` asks for it (else return 0 at once). Returns 0, or the
 	 * enum rn_exit value its failure gives (it has printed why). */
 	int (*write)(const struct rn_report_outputs *out, const struct rn_outcome *oc);

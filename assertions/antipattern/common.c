@@ -290,7 +290,7 @@ static void add_arg(struct rn_buf *b, uint64_t v)
 
 /* "name(a, b, c) = ret" or "= -1 ENOENT". */
 void rn_ap_add_call(struct rn_buf *b, const struct rn_ap_sc_tab *st, int nr, const uint64_t *args,
-		     int64_t ret, int err)
+		    int64_t ret, int err)
 {
 	int i, n = rn_ap_sc_of(st, nr)->nargs;
 
@@ -533,7 +533,7 @@ uint64_t rn_ap_proc_life(const struct rn_ap_pass *ps, int i)
 /* Evidence line naming the dominant caller of a finding's spans ("what" names the spans);
  * nothing when none was attributed (no stacks, stripped or unreadable modules). */
 void rn_ap_add_caller(struct rn_ap_pass *ps, struct rn_buf *b, const struct rn_ap_callers *cl,
-		       const char *what)
+		      const char *what)
 {
 	const struct rn_ap_caller_def *d;
 	const char *base;
@@ -560,7 +560,9 @@ void rn_ap_add_caller(struct rn_ap_pass *ps, struct rn_buf *b, const struct rn_a
 				     RN_SRC_FRAMES_MAX);
 		if (n > 0 && f[0].file && f[0].line) {
 			rn_buf_addf(b, "  called from %s (%s:%d; %s+0x%" PRIx64 ")",
-				    f[0].function ? f[0].function : d->function ? d->function : "?",
+				    f[0].function       ? f[0].function :
+					    d->function ? d->function :
+							  "?",
 				    f[0].file, f[0].line, base, d->vaddr);
 			if (f[0].inlined && n > 1)
 				rn_buf_addf(b, " inlined in %s (%s:%d)",
@@ -577,7 +579,7 @@ void rn_ap_add_caller(struct rn_ap_pass *ps, struct rn_buf *b, const struct rn_a
 
 /* Fill `out` from a detector's best findings: the best one's evidence, the others as "also". */
 void rn_ap_top_out(struct rn_ap_pass *ps, const struct rn_ap_top *tp, struct rn_detection *out,
-			 const char *dropped_note)
+		   const char *dropped_note)
 {
 	struct rn_buf b;
 	int k;

@@ -28,7 +28,7 @@
 static uint64_t err_key(pid_t pid, int nr, int err)
 {
 	return (uint64_t)(uint32_t)pid << 32 | (uint64_t)(nr & 0xffff) << 16 |
-	       (uint64_t)(err & 0xffff);
+		(uint64_t)(err & 0xffff);
 }
 
 static void err_span(struct rn_ap_pass *ps, int proc, const struct rn_ap_sc *si,
@@ -91,7 +91,7 @@ static void err_cand(struct rn_ap_pass *ps, struct rn_ap_top *tp, int proc, int 
 	c0.mag = (double)count;
 	c0.proc = proc;
 	c0.summary = rn_ap_fmt("%s: %" PRIu64 " of %" PRIu64 " %s calls failed with %s",
-			  rn_ap_plabel(ps, proc).s, count, calls, rn_syscall_name(nr), ename);
+			       rn_ap_plabel(ps, proc).s, count, calls, rn_syscall_name(nr), ename);
 	rn_buf_init(&b, 0);
 	rn_buf_addf(&b, "%s: %" PRIu64 " of %" PRIu64 " %s calls failed with %s (%.1f%%)\n",
 		    rn_ap_plabel(ps, proc).s, count, calls, rn_syscall_name(nr), ename,
@@ -106,12 +106,14 @@ static void err_cand(struct rn_ap_pass *ps, struct rn_ap_top *tp, int proc, int 
 			    rn_ap_dur(ns).s, rn_ap_dur(span_ns).s,
 			    pct((double)span_ns, (double)life), rn_ap_dur(life).s);
 	else
-		rn_buf_addf(&b, "  time: %s inside the failing calls (per-process statistics; "
+		rn_buf_addf(&b,
+			    "  time: %s inside the failing calls (per-process statistics; "
 			    "the spool was not enabled, errno unknown)\n",
 			    rn_ap_dur(ns).s);
 	if (cl)
 		rn_ap_add_caller(ps, &b, cl, "failing calls");
-	rn_buf_addf(&b, "  confidence = min(ramp_log(failures %" PRIu64 "; %.0f..%.0f) %.2f, "
+	rn_buf_addf(&b,
+		    "  confidence = min(ramp_log(failures %" PRIu64 "; %.0f..%.0f) %.2f, "
 		    "ramp_lin(share %.3f; %.2f..%.2f) %.2f) = %.2f",
 		    count, RN_AP_ERR_LO, RN_AP_ERR_HI, c1, share, RN_AP_ERR_SHARE_LO,
 		    RN_AP_ERR_SHARE_HI, c2, c);
@@ -156,7 +158,7 @@ static void err_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 	if (!tp.n) {
 		out->confidence = 0;
 		out->evidence = rn_ap_fmt("no failing syscalls (%" PRIu64 " spans%s)", ps->spans,
-				     ps->spool ? "" : ", statistics only");
+					  ps->spool ? "" : ", statistics only");
 		return;
 	}
 	snprintf(note, sizeof(note),

@@ -203,8 +203,7 @@ void rn_ap_fd_span(struct rn_ap_pass *ps, int proc, const struct rn_ap_sc *si,
 		fd_opened(ps, proc, fl, ev);
 	} else if (fl & C_CLOSE) {
 		fd_drop(ps, ev->pid, (int64_t)(int32_t)ev->args[0]);
-	} else if ((fl & C_DUP) ||
-		   ((fl & C_FCNTL) && (ev->args[1] == 0 || ev->args[1] == 1030))) {
+	} else if ((fl & C_DUP) || ((fl & C_FCNTL) && (ev->args[1] == 0 || ev->args[1] == 1030))) {
 		/* fcntl(F_DUPFD = 0 / F_DUPFD_CLOEXEC = 1030) */
 		fd_duped(ps, proc, ev);
 	} else if (fl & C_LSEEK) {
@@ -225,7 +224,7 @@ void rn_ap_fd_span(struct rn_ap_pass *ps, int proc, const struct rn_ap_sc *si,
  * the working directory is keyed on the process's chdir generation.
  */
 void rn_ap_resolve_path(struct rn_ap_pass *ps, int proc, const struct rn_ap_sc *si,
-			 const struct rn_syscall_event *ev)
+			const struct rn_syscall_event *ev)
 {
 	uint64_t seed = (uint64_t)(uint32_t)ev->pid;
 	int32_t dirfd = (int32_t)(uint32_t)ev->args[0];

@@ -174,7 +174,8 @@ static void god_evidence(struct rn_ap_pass *ps, const struct god *st, struct rn_
 		    rn_ap_plabel(ps, st->g).s, rn_ap_dur(busy_g).s, rn_ap_dur(st->glife).s,
 		    100.0 * st->share, rn_ap_dur(st->total).s, st->nlive);
 	if (st->npeers)
-		rn_buf_addf(b, "  %zu process%s alive alongside it idled %.1f%% of the time they "
+		rn_buf_addf(b,
+			    "  %zu process%s alive alongside it idled %.1f%% of the time they "
 			    "overlapped it (%s overlapped):\n",
 			    st->npeers, st->npeers == 1 ? "" : "es", 100.0 * st->idle,
 			    rn_ap_dur(st->ov_sum).s);
@@ -189,19 +190,19 @@ static void god_evidence(struct rn_ap_pass *ps, const struct god *st, struct rn_
 			    pct((double)st->busy[st->top[k]], (double)life));
 	}
 	if (cp.length_ns)
-		rn_buf_addf(
-		    b,
-		    "  critical path: %.1f%% of its %s in %s, the rest in processes "
-		    "waited for (the path follows a waited-for process whether it worked or "
-		    "idled)\n",
-		    pct((double)cp_g, (double)cp.length_ns), rn_ap_dur(cp.length_ns).s,
-		    rn_ap_plabel(ps, st->g).s);
+		rn_buf_addf(b,
+			    "  critical path: %.1f%% of its %s in %s, the rest in processes "
+			    "waited for (the path follows a waited-for process whether it worked or "
+			    "idled)\n",
+			    pct((double)cp_g, (double)cp.length_ns), rn_ap_dur(cp.length_ns).s,
+			    rn_ap_plabel(ps, st->g).s);
 	rn_critical_path_release(&cp);
 	rn_buf_addf(b, "  busy = lifetime - time in waiting calls%s\n",
-		    ps->spool ? " and in calls of >= 1 ms"
-			      : " (statistics; the spool was not enabled, "
+		    ps->spool ? " and in calls of >= 1 ms" :
+				" (statistics; the spool was not enabled, "
 				"so blocking reads count as busy)");
-	rn_buf_addf(b, "  confidence = min(ramp_lin(share %.3f; %.2f..%.2f) %.2f, ramp_lin(idle "
+	rn_buf_addf(b,
+		    "  confidence = min(ramp_lin(share %.3f; %.2f..%.2f) %.2f, ramp_lin(idle "
 		    "%.3f; %.2f..%.2f) %.2f, ramp_lin(concurrency %.3f; %.2f..%.2f) %.2f, "
 		    "ramp_log(busy %s; %s..%s) %.2f) = %.2f",
 		    st->share, RN_AP_GOD_SHARE_LO, RN_AP_GOD_SHARE_HI, st->c1, st->idle,
@@ -241,10 +242,10 @@ static void god_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 	out->confidence = st.npeers ? min2(min2(st.c1, st.c2), min2(st.c3, st.c4)) : 0;
 	out->proc = st.g;
 	out->summary =
-	    rn_ap_fmt("%s was busy %s = %.1f%% of the tree's busy time while %zu concurrent "
-		      "process%s idled %.1f%% of the time",
-		      rn_ap_plabel(ps, st.g).s, rn_ap_dur(busy_g).s, 100.0 * st.share, st.npeers,
-		      st.npeers == 1 ? "" : "es", 100.0 * st.idle);
+		rn_ap_fmt("%s was busy %s = %.1f%% of the tree's busy time while %zu concurrent "
+			  "process%s idled %.1f%% of the time",
+			  rn_ap_plabel(ps, st.g).s, rn_ap_dur(busy_g).s, 100.0 * st.share,
+			  st.npeers, st.npeers == 1 ? "" : "es", 100.0 * st.idle);
 	rn_buf_init(&b, 0);
 	god_evidence(ps, &st, &b, out->confidence);
 	out->evidence = rn_ap_buf_take(&b);

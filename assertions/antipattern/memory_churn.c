@@ -128,7 +128,8 @@ static void churn_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 		} else {
 			x = p->sc && nr_munmap >= 0 ? (double)p->sc[nr_munmap].calls : 0;
 			y = p->alloc_peak_bytes ?
-				    (double)p->alloc_total_bytes / (double)p->alloc_peak_bytes : 0;
+				(double)p->alloc_total_bytes / (double)p->alloc_peak_bytes :
+				0;
 			c1 = rn_ap_ramp_log(x, RN_AP_CHURN_LO, RN_AP_CHURN_HI);
 			c2 = rn_ap_ramp_log(y, RN_AP_CHURN_TURNOVER_LO, RN_AP_CHURN_TURNOVER_HI);
 		}
@@ -158,10 +159,10 @@ static void churn_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 		uint64_t life = rn_ap_proc_life(ps, best);
 
 		out->summary =
-		    rn_ap_fmt("%s: %" PRIu64 " anonymous mappings lived under %s, %" PRIu64
-			      " brk shrink/grow cycles",
-			      rn_ap_plabel(ps, best).s, pp->short_unmaps,
-			      rn_ap_dur(RN_AP_CHURN_SHORT_NS).s, pp->brk_cycles);
+			rn_ap_fmt("%s: %" PRIu64 " anonymous mappings lived under %s, %" PRIu64
+				  " brk shrink/grow cycles",
+				  rn_ap_plabel(ps, best).s, pp->short_unmaps,
+				  rn_ap_dur(RN_AP_CHURN_SHORT_NS).s, pp->brk_cycles);
 		rn_buf_addf(&b,
 			    "%s: %" PRIu64 " of %" PRIu64 " anonymous mappings were unmapped "
 			    "within %s (%s in them); %" PRIu64 " brk shrink/grow cycles of %" PRIu64
@@ -179,22 +180,26 @@ static void churn_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 				    rn_ap_bytes(p->alloc_total_bytes).s,
 				    rn_ap_bytes(p->alloc_peak_bytes).s);
 		rn_ap_add_caller(ps, &b, &pp->churn_cl, "short-lived unmaps and brk regrowths");
-		rn_buf_addf(&b, "  confidence = min(ramp_log(churn %.0f; %.0f..%.0f) %.2f, "
+		rn_buf_addf(&b,
+			    "  confidence = min(ramp_log(churn %.0f; %.0f..%.0f) %.2f, "
 			    "ramp_lin(share %.3f; %.2f..%.2f) %.2f) = %.2f",
 			    xb, RN_AP_CHURN_LO, RN_AP_CHURN_HI, c1b, yb, RN_AP_CHURN_SHARE_LO,
 			    RN_AP_CHURN_SHARE_HI, c2b, best_c);
 	} else {
 		const struct rn_process *p = &ps->t->procs[best];
 
-		out->summary = rn_ap_fmt(
-		    "%s: %.0f munmap calls, %s mapped for a peak of %s", rn_ap_plabel(ps, best).s,
-		    xb, rn_ap_bytes(p->alloc_total_bytes).s, rn_ap_bytes(p->alloc_peak_bytes).s);
-		rn_buf_addf(&b, "%s: %.0f munmap calls; %s mapped anonymously or by brk over its "
+		out->summary =
+			rn_ap_fmt("%s: %.0f munmap calls, %s mapped for a peak of %s",
+				  rn_ap_plabel(ps, best).s, xb, rn_ap_bytes(p->alloc_total_bytes).s,
+				  rn_ap_bytes(p->alloc_peak_bytes).s);
+		rn_buf_addf(&b,
+			    "%s: %.0f munmap calls; %s mapped anonymously or by brk over its "
 			    "life for a peak of %s (turnover %.1f; per-process statistics, the "
 			    "spool was not enabled)\n",
 			    rn_ap_plabel(ps, best).s, xb, rn_ap_bytes(p->alloc_total_bytes).s,
 			    rn_ap_bytes(p->alloc_peak_bytes).s, yb);
-		rn_buf_addf(&b, "  confidence = min(ramp_log(munmaps %.0f; %.0f..%.0f) %.2f, "
+		rn_buf_addf(&b,
+			    "  confidence = min(ramp_log(munmaps %.0f; %.0f..%.0f) %.2f, "
 			    "ramp_log(turnover %.1f; %.0f..%.0f) %.2f) = %.2f",
 			    xb, RN_AP_CHURN_LO, RN_AP_CHURN_HI, c1b, yb, RN_AP_CHURN_TURNOVER_LO,
 			    RN_AP_CHURN_TURNOVER_HI, c2b, best_c);

@@ -50,34 +50,34 @@ struct rn_ap_text {
 /* What a syscall means to the detectors (enum rn_ap_sc_flags). The C_ names are private to
  * the pass (this header is included by the anti-pattern files only). */
 enum rn_ap_sc_flags {
-	C_READ = 1u << 0,     /* moves data from fd args[0] into memory */
-	C_WRITE = 1u << 1,    /* moves data from memory to fd args[0] */
-	C_RETSIZE = 1u << 2,  /* its size is the return value (vectored, msghdr), not args[2] */
-	C_POS = 1u << 3,      /* positional: file offset in args[3] (pread64/pwrite64) */
-	C_PROGRESS = 1u << 4, /* a positive return means data moved: never a spin */
-	C_OPEN = 1u << 5,     /* opens `path`, returns an fd */
-	C_STAT = 1u << 6,     /* looks `path` up without opening it */
-	C_POLL = 1u << 7,     /* waits for fds with a timeout; 0 returned = timed out */
-	C_SLEEP = 1u << 8,    /* sleeps */
-	C_YIELD = 1u << 9,    /* gives up the CPU and returns at once */
-	C_SYNC = 1u << 10,    /* flushes fd args[0] to storage */
+	C_READ = 1u << 0,      /* moves data from fd args[0] into memory */
+	C_WRITE = 1u << 1,     /* moves data from memory to fd args[0] */
+	C_RETSIZE = 1u << 2,   /* its size is the return value (vectored, msghdr), not args[2] */
+	C_POS = 1u << 3,       /* positional: file offset in args[3] (pread64/pwrite64) */
+	C_PROGRESS = 1u << 4,  /* a positive return means data moved: never a spin */
+	C_OPEN = 1u << 5,      /* opens `path`, returns an fd */
+	C_STAT = 1u << 6,      /* looks `path` up without opening it */
+	C_POLL = 1u << 7,      /* waits for fds with a timeout; 0 returned = timed out */
+	C_SLEEP = 1u << 8,     /* sleeps */
+	C_YIELD = 1u << 9,     /* gives up the CPU and returns at once */
+	C_SYNC = 1u << 10,     /* flushes fd args[0] to storage */
 	C_SYNC_ANY = 1u << 11, /* flushes something else (msync, syncfs, sync) */
-	C_WAIT = 1u << 12,    /* blocks until another task acts: idle time, not work */
-	C_EVFD = 1u << 13,    /* returns an fd with fixed-size records (eventfd, timerfd, ...) */
-	C_SOCKFD = 1u << 14,  /* returns a socket fd */
-	C_CLOSE = 1u << 15,   /* closes fd args[0] */
-	C_DUP = 1u << 16,     /* returns a copy of fd args[0] (dup, dup2, dup3) */
-	C_FCNTL = 1u << 17,   /* fcntl: F_DUPFD* returns a copy of fd args[0] */
-	C_LSEEK = 1u << 18,   /* moves the offset of fd args[0], returns it */
-	C_MMAP = 1u << 19,    /* maps memory, returns the address */
-	C_MUNMAP = 1u << 20,  /* unmaps [args[0], +args[1]) */
-	C_MREMAP = 1u << 21,  /* moves/resizes mapping args[0] to the returned address */
-	C_BRK = 1u << 22,     /* moves the program break, returns it */
-	C_NOSPIN = 1u << 23,  /* never part of a spin run (futex, memory, exit, exec) */
-	C_NOERR = 1u << 24,   /* failures are its normal protocol (futex EAGAIN/ETIMEDOUT) */
-	C_ATDIR = 1u << 25,   /* a relative `path` is relative to directory fd args[0] */
-	C_CHDIR = 1u << 26,   /* changes the working directory */
-	C_EXIT = 1u << 27,    /* ends the calling thread (exit) or its process (exit_group) */
+	C_WAIT = 1u << 12,     /* blocks until another task acts: idle time, not work */
+	C_EVFD = 1u << 13,     /* returns an fd with fixed-size records (eventfd, timerfd, ...) */
+	C_SOCKFD = 1u << 14,   /* returns a socket fd */
+	C_CLOSE = 1u << 15,    /* closes fd args[0] */
+	C_DUP = 1u << 16,      /* returns a copy of fd args[0] (dup, dup2, dup3) */
+	C_FCNTL = 1u << 17,    /* fcntl: F_DUPFD* returns a copy of fd args[0] */
+	C_LSEEK = 1u << 18,    /* moves the offset of fd args[0], returns it */
+	C_MMAP = 1u << 19,     /* maps memory, returns the address */
+	C_MUNMAP = 1u << 20,   /* unmaps [args[0], +args[1]) */
+	C_MREMAP = 1u << 21,   /* moves/resizes mapping args[0] to the returned address */
+	C_BRK = 1u << 22,      /* moves the program break, returns it */
+	C_NOSPIN = 1u << 23,   /* never part of a spin run (futex, memory, exit, exec) */
+	C_NOERR = 1u << 24,    /* failures are its normal protocol (futex EAGAIN/ETIMEDOUT) */
+	C_ATDIR = 1u << 25,    /* a relative `path` is relative to directory fd args[0] */
+	C_CHDIR = 1u << 26,    /* changes the working directory */
+	C_EXIT = 1u << 27,     /* ends the calling thread (exit) or its process (exit_group) */
 };
 
 /* Per-number view of the table, built once per pass. */
@@ -90,7 +90,7 @@ struct rn_ap_sc {
 /* The classes of every syscall number, built once per pass (rn_ap_sc_tab_build). */
 struct rn_ap_sc_tab {
 	struct rn_ap_sc *v; /* [n], owned */
-	int n;             /* rn_syscall_table_size() */
+	int n;              /* rn_syscall_table_size() */
 };
 
 /* ---- bounded hash table ------------------------------------------------------------------- */
@@ -103,12 +103,12 @@ struct rn_ap_sc_tab {
  * UINT64_MAX as a key. Pointers to values are invalidated by any insertion or deletion.
  */
 struct rn_ap_ktab {
-	uint64_t *keys; /* key + 1, 0 = empty */
-	char *vals;     /* cap * esz bytes, zeroed when a key is added */
-	size_t esz;     /* bytes of a value */
-	size_t cap;     /* slots, a power of two */
-	size_t used;    /* keys held */
-	size_t max;     /* most keys held */
+	uint64_t *keys;   /* key + 1, 0 = empty */
+	char *vals;       /* cap * esz bytes, zeroed when a key is added */
+	size_t esz;       /* bytes of a value */
+	size_t cap;       /* slots, a power of two */
+	size_t used;      /* keys held */
+	size_t max;       /* most keys held */
 	uint64_t dropped; /* keys refused because the table was full */
 };
 
@@ -140,7 +140,7 @@ struct rn_ap_cand {
 /* The best RN_AP_TOP_N findings of a detector (rn_ap_top_put). */
 struct rn_ap_top {
 	struct rn_ap_cand c[RN_AP_TOP_N]; /* best first */
-	int n;                /* used */
+	int n;                            /* used */
 };
 
 /* ---- callers: who made the evidence spans ------------------------------------------------
@@ -152,14 +152,14 @@ struct rn_ap_top {
  * counted exactly, later distinct ones only in its total (so a share is never overstated).
  */
 #define RN_AP_CALLER_SLOTS 4
-#define RN_AP_CALLER_CACHE 4096   /* direct-mapped (maps, stack) -> caller cache, entries */
+#define RN_AP_CALLER_CACHE 4096    /* direct-mapped (maps, stack) -> caller cache, entries */
 #define RN_AP_MAX_CALLER_DEFS 4096 /* distinct callers named per pass */
 
 /* Callers of the spans behind one finding. */
 struct rn_ap_callers {
 	uint64_t key[RN_AP_CALLER_SLOTS]; /* caller keys (0 = free slot) */
 	uint64_t n[RN_AP_CALLER_SLOTS];   /* spans per caller */
-	uint64_t total;             /* spans counted, attributed or not */
+	uint64_t total;                   /* spans counted, attributed or not */
 };
 
 /* A named caller (value of ap_pass.cdefs). */
@@ -186,16 +186,16 @@ struct rn_ap_proc {
 	/* GodProcess */
 	uint64_t blocked_ns; /* time in waiting calls (spool), ns */
 	/* TightLoop */
-	uint64_t spin_ns;    /* wall time of runs of >= RN_AP_TL_EPISODE_MIN calls, ns */
-	uint64_t spin_runs;  /* such runs */
-	uint64_t spin_calls; /* calls in them */
+	uint64_t spin_ns;          /* wall time of runs of >= RN_AP_TL_EPISODE_MIN calls, ns */
+	uint64_t spin_runs;        /* such runs */
+	uint64_t spin_calls;       /* calls in them */
 	struct rn_ap_tl_run *best; /* its longest run, owned, or NULL */
 	/* SyncStorm */
 	uint64_t syncs, small_syncs, sync_ns;
 	uint64_t writes, write_bytes;
 	uint64_t bytes_since_sync; /* written by the process since its last sync of any kind */
 	char sync_path[RN_AP_PATH_KEEP]; /* a file it synced */
-	struct rn_ap_callers sync_cl;          /* callers of the small syncs */
+	struct rn_ap_callers sync_cl;    /* callers of the small syncs */
 	/* MemoryChurn */
 	uint64_t anon_maps, short_unmaps, short_bytes, unmaps;
 	uint64_t brk_grows, brk_cycles;
@@ -221,18 +221,18 @@ struct rn_ap_tl_sig {
 /* A run being followed. */
 struct rn_ap_tl_cur {
 	pid_t tid;
-	uint64_t len;      /* calls */
-	uint64_t start_ns; /* entry of its first call */
-	uint64_t end_ns;   /* exit of its last call */
-	uint64_t call_ns;  /* time inside its calls */
+	uint64_t len;            /* calls */
+	uint64_t start_ns;       /* entry of its first call */
+	uint64_t end_ns;         /* exit of its last call */
+	uint64_t call_ns;        /* time inside its calls */
 	struct rn_ap_callers cl; /* callers of its calls */
 };
 
 /* A spin run, as kept for evidence. */
 struct rn_ap_tl_run {
-	struct rn_ap_tl_cur c;                   /* where and how long */
+	struct rn_ap_tl_cur c; /* where and how long */
 	struct rn_ap_tl_sig
-	    sigs[RN_AP_TL_SIGS]; /* the calls it cycled through, most frequent first */
+		sigs[RN_AP_TL_SIGS]; /* the calls it cycled through, most frequent first */
 	int nsigs;
 };
 
@@ -243,8 +243,8 @@ struct rn_ap_tl_thread {
 	uint64_t last_end_ns;
 	struct rn_ap_tl_sig hist[RN_AP_TL_SIGS]; /* recent distinct signatures, most recent first */
 	int nhist;
-	struct rn_ap_tl_cur run; /* the current run (len 0: none) */
-	bool pend;         /* the previous call was a TL_START call outside any run */
+	struct rn_ap_tl_cur run;         /* the current run (len 0: none) */
+	bool pend;                       /* the previous call was a TL_START call outside any run */
 	uint64_t pend_start_ns, pend_ns; /* its entry and duration */
 	/* The TL_START call just before the current run: it joins the run (retroactively) when
 	 * the run repeats it, so a loop's first call is counted without counting setup calls. */
@@ -263,22 +263,22 @@ enum rn_ap_fd_kind {
 
 /* Per (process, fd) I/O state: SmallIO, RedundantIO re-reads, SyncStorm. */
 struct rn_ap_fd {
-	bool used;             /* set up by fd_get() (false only in a slot just taken) */
+	bool used; /* set up by fd_get() (false only in a slot just taken) */
 	int proc;
 	int fd;
-	uint8_t kind;          /* enum fd_kind */
-	uint64_t open_id;      /* which open this is (relative lookups under it key on it) */
-	uint64_t path_key;     /* key of its path in the path table, 0 if none */
+	uint8_t kind;               /* enum fd_kind */
+	uint64_t open_id;           /* which open this is (relative lookups under it key on it) */
+	uint64_t path_key;          /* key of its path in the path table, 0 if none */
 	char path[RN_AP_PATH_KEEP]; /* its path, "" if unknown */
-	uint64_t n[2];         /* [0] reads, [1] writes that succeeded */
-	uint64_t small[2];     /* of which below RN_AP_SMALL_IO_BYTES */
-	uint64_t bytes[2];     /* bytes moved */
-	uint64_t ns[2];        /* time in those calls */
-	uint64_t pos;          /* file offset as far as we can follow it (reads, writes, lseek) */
-	uint64_t rd_off[8];    /* offsets + 1 where recent reads started (0 = none), a ring */
-	int rd_i;              /* next slot of rd_off */
-	uint64_t sync_bytes;   /* written since its last fsync/fdatasync */
-	struct rn_ap_callers cl[2];  /* callers of the small reads [0] and writes [1] */
+	uint64_t n[2];              /* [0] reads, [1] writes that succeeded */
+	uint64_t small[2];          /* of which below RN_AP_SMALL_IO_BYTES */
+	uint64_t bytes[2];          /* bytes moved */
+	uint64_t ns[2];             /* time in those calls */
+	uint64_t pos;        /* file offset as far as we can follow it (reads, writes, lseek) */
+	uint64_t rd_off[8];  /* offsets + 1 where recent reads started (0 = none), a ring */
+	int rd_i;            /* next slot of rd_off */
+	uint64_t sync_bytes; /* written since its last fsync/fdatasync */
+	struct rn_ap_callers cl[2]; /* callers of the small reads [0] and writes [1] */
 };
 
 /* Per (process, path) accesses: RedundantIO. */
@@ -300,7 +300,7 @@ struct rn_ap_err {
 	uint64_t first_ns, last_ns;
 	char path1[RN_AP_PATH_KEEP]; /* first path it failed on */
 	char path2[RN_AP_PATH_KEEP]; /* latest different path */
-	struct rn_ap_callers cl;           /* callers of the failing calls */
+	struct rn_ap_callers cl;     /* callers of the failing calls */
 };
 
 /* Direct-mapped cache of anonymous mappings: MemoryChurn. Collisions evict (lossy, bounded). */
@@ -316,45 +316,44 @@ struct rn_ap_map_slot {
 struct rn_ap_pass {
 	struct rn_srcloc *src; /* DWARF lines of reported callers, made on first use, or NULL */
 	struct rn_trace *t;
-	const void *re;        /* process filter (regex_t *), or NULL */
+	const void *re;         /* process filter (regex_t *), or NULL */
 	bool want[RN_AP_COUNT]; /* detectors of this pass */
 	struct rn_ap_sc_tab sc;
 	struct rn_ap_proc *procs; /* [t->nprocs] */
 	size_t nprocs;
-	size_t nallowed;       /* processes passing the filter */
-	bool spool;            /* the spool was replayed */
-	uint64_t spans;        /* spans replayed that passed the filter */
+	size_t nallowed; /* processes passing the filter */
+	bool spool;      /* the spool was replayed */
+	uint64_t spans;  /* spans replayed that passed the filter */
 	/* TightLoop */
-	struct rn_ap_ktab threads;   /* tid -> struct tl_thread */
+	struct rn_ap_ktab threads; /* tid -> struct tl_thread */
 	/* fds (SmallIO, RedundantIO, SyncStorm) */
 	bool fds_on;
 	struct rn_ap_ktab fds;       /* pid << 32 | fd -> struct fd_ent */
 	struct rn_ap_top small;      /* SmallIO findings */
 	uint64_t io_calls, io_small; /* all reads/writes seen, and the small ones */
 	/* RedundantIO */
-	struct rn_ap_ktab paths;     /* resolved path key -> struct path_ent */
-	uint64_t next_open_id; /* last fd_ent.open_id given out */
+	struct rn_ap_ktab paths; /* resolved path key -> struct path_ent */
+	uint64_t next_open_id;   /* last fd_ent.open_id given out */
 	/* the path of the span being replayed, resolved (resolve_path) */
 	bool ev_has_path;
-	uint64_t ev_key;                /* key of (process, directory, path) */
-	char ev_disp[RN_AP_PATH_KEEP];  /* the path for people, directory prepended if known */
+	uint64_t ev_key;               /* key of (process, directory, path) */
+	char ev_disp[RN_AP_PATH_KEEP]; /* the path for people, directory prepended if known */
 	/* ErrorStorm */
-	struct rn_ap_ktab errs;      /* pid, nr, errno -> struct err_ent */
-	uint64_t failed;       /* failing calls seen */
+	struct rn_ap_ktab errs; /* pid, nr, errno -> struct err_ent */
+	uint64_t failed;        /* failing calls seen */
 	/* MemoryChurn */
 	struct rn_ap_map_slot *maps; /* [RN_AP_MAP_SLOTS], owned */
 	/* callers */
-	struct rn_symbolizer *sym;   /* symbols by module, owned */
-	struct rn_ap_ktab cdefs;           /* caller key -> struct caller_def */
-	struct rn_ap_caller_memo *cmemo;   /* [CALLER_CACHE], owned */
-	uint64_t ev_caller;          /* caller key of the span being replayed, 0 if unknown */
+	struct rn_symbolizer *sym;       /* symbols by module, owned */
+	struct rn_ap_ktab cdefs;         /* caller key -> struct caller_def */
+	struct rn_ap_caller_memo *cmemo; /* [CALLER_CACHE], owned */
+	uint64_t ev_caller;              /* caller key of the span being replayed, 0 if unknown */
 };
 
 /* "pid 1234 (name)" by value (rn_ap_plabel). */
 struct rn_ap_label {
 	char s[160];
 };
-
 
 /* ---- shared helpers (antipattern/common.c) -------------------------------------------------- */
 
@@ -433,8 +432,7 @@ bool rn_ap_gpu_allowed(const struct rn_ap_pass *ps, pid_t pid, int *proc);
 
 /* The state of fd `fd` of process `proc` (pid), set up when `create`; NULL when the fd is out
  * of range, unknown (not create) or the table is full. Valid until the next fd event. */
-struct rn_ap_fd *rn_ap_fd_get(struct rn_ap_pass *ps, int proc, pid_t pid, int64_t fd,
-			      bool create);
+struct rn_ap_fd *rn_ap_fd_get(struct rn_ap_pass *ps, int proc, pid_t pid, int64_t fd, bool create);
 /* Resolve the path of an open/stat (ev->path non-empty) into ps->ev_has_path, ev_key and
  * ev_disp (RedundantIO's keys: per directory fd open or working directory). */
 void rn_ap_resolve_path(struct rn_ap_pass *ps, int proc, const struct rn_ap_sc *si,

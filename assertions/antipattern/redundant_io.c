@@ -68,8 +68,8 @@ static void redundant_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 	if (!ps->spool) {
 		out->no_data = true;
 		out->evidence =
-		    rn_ap_fmt("the spool was not enabled: RedundantIO needs the path of "
-			      "every open and stat");
+			rn_ap_fmt("the spool was not enabled: RedundantIO needs the path of "
+				  "every open and stat");
 		return;
 	}
 	for (i = 0; i < ps->paths.cap; i++) {
@@ -83,8 +83,9 @@ static void redundant_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 	}
 	if (!best || path_n(best) < 2) {
 		out->confidence = 0;
-		out->evidence = rn_ap_fmt("no path was accessed twice by one process (%" PRIu64
-				     " paths)", tracked);
+		out->evidence =
+			rn_ap_fmt("no path was accessed twice by one process (%" PRIu64 " paths)",
+				  tracked);
 		return;
 	}
 	/* Runners-up of the same process, for the evidence. */
@@ -113,16 +114,17 @@ static void redundant_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 	out->confidence = c;
 	out->proc = best->proc;
 	out->summary =
-	    rn_ap_fmt("%s accessed %s %" PRIu64 " times (%u opens, %u stats, %u re-reads)",
-		      rn_ap_plabel(ps, best->proc).s, best->path, path_n(best), best->opens,
-		      best->stats, best->rereads);
+		rn_ap_fmt("%s accessed %s %" PRIu64 " times (%u opens, %u stats, %u re-reads)",
+			  rn_ap_plabel(ps, best->proc).s, best->path, path_n(best), best->opens,
+			  best->stats, best->rereads);
 	rn_buf_init(&b, 0);
 	rn_buf_addf(&b,
 		    "%s: %s accessed %" PRIu64 " times: %u opens, %u stats, %u re-reads "
 		    "(%" PRIu64 " redundant)\n",
 		    rn_ap_plabel(ps, best->proc).s, best->path, path_n(best), best->opens,
 		    best->stats, best->rereads, red);
-	rn_buf_addf(&b, "  time: %s in these opens and stats = %.1f%% of the process lifetime "
+	rn_buf_addf(&b,
+		    "  time: %s in these opens and stats = %.1f%% of the process lifetime "
 		    "(%s)\n",
 		    rn_ap_dur(best->ns).s, pct((double)best->ns, (double)life), rn_ap_dur(life).s);
 	rn_ap_add_caller(ps, &b, &best->cl, "accesses");
@@ -147,7 +149,7 @@ static void redundant_init(struct rn_ap_pass *ps)
 const struct rn_detector_ops rn_ap_redundant_io_ops = {
 	.id = RN_AP_REDUNDANT_IO,
 	.recommendation =
-	"open, stat or read the file once and keep the result instead of repeating the lookup",
+		"open, stat or read the file once and keep the result instead of repeating the lookup",
 	.uses_spool = true,
 	.needs_fds = true,
 	.init = redundant_init,

@@ -52,16 +52,18 @@ void rn_ap_small_fd_done(struct rn_ap_pass *ps, struct rn_ap_fd *f)
 		c0.mag = sm;
 		c0.proc = f->proc;
 		c0.summary =
-		    rn_ap_fmt("%s: %" PRIu64 " %ss below %d bytes on fd %d%s%s%s (mean %.0f "
-			      "bytes)",
-			      rn_ap_plabel(ps, f->proc).s, f->small[dir], what,
-			      RN_AP_SMALL_IO_BYTES, f->fd, f->path[0] ? " (" : "", f->path,
-			      f->path[0] ? ")" : "", n > 0 ? (double)f->bytes[dir] / n : 0.0);
+			rn_ap_fmt("%s: %" PRIu64 " %ss below %d bytes on fd %d%s%s%s (mean %.0f "
+				  "bytes)",
+				  rn_ap_plabel(ps, f->proc).s, f->small[dir], what,
+				  RN_AP_SMALL_IO_BYTES, f->fd, f->path[0] ? " (" : "", f->path,
+				  f->path[0] ? ")" : "", n > 0 ? (double)f->bytes[dir] / n : 0.0);
 		rn_buf_init(&b, 0);
 		rn_buf_addf(&b, "%s, fd %d %s\n", rn_ap_plabel(ps, f->proc).s, f->fd,
-			    f->path[0] ? f->path
-				       : f->kind == FD_SOCKET ? "(socket)" : "(inherited or pipe)");
-		rn_buf_addf(&b, "  %ss: %" PRIu64 " of %" PRIu64 " below %d bytes (%.1f%%), "
+			    f->path[0]                   ? f->path :
+				    f->kind == FD_SOCKET ? "(socket)" :
+							   "(inherited or pipe)");
+		rn_buf_addf(&b,
+			    "  %ss: %" PRIu64 " of %" PRIu64 " below %d bytes (%.1f%%), "
 			    "%s moved, mean %.1f bytes per call\n",
 			    what, f->small[dir], f->n[dir], RN_AP_SMALL_IO_BYTES, pct(sm, n),
 			    rn_ap_bytes(f->bytes[dir]).s, n > 0 ? (double)f->bytes[dir] / n : 0.0);
@@ -69,7 +71,8 @@ void rn_ap_small_fd_done(struct rn_ap_pass *ps, struct rn_ap_fd *f)
 			    rn_ap_dur(f->ns[dir]).s, what, pct((double)f->ns[dir], life),
 			    rn_ap_dur((uint64_t)life).s);
 		rn_ap_add_caller(ps, &b, &f->cl[dir], dir ? "small writes" : "small reads");
-		rn_buf_addf(&b, "  confidence = min(ramp_log(small %" PRIu64 "; %.0f..%.0f) %.2f, "
+		rn_buf_addf(&b,
+			    "  confidence = min(ramp_log(small %" PRIu64 "; %.0f..%.0f) %.2f, "
 			    "ramp_lin(share %.3f; %.2f..%.2f) %.2f) = %.2f",
 			    f->small[dir], RN_AP_SMALL_IO_LO, RN_AP_SMALL_IO_HI, c1, sm / n,
 			    RN_AP_SMALL_IO_SHARE_LO, RN_AP_SMALL_IO_SHARE_HI, c2, c);
@@ -88,8 +91,8 @@ static void small_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 	if (!ps->spool) {
 		out->no_data = true;
 		out->evidence =
-		    rn_ap_fmt("the spool was not enabled: SmallIO needs the size of every "
-			      "read and write");
+			rn_ap_fmt("the spool was not enabled: SmallIO needs the size of every "
+				  "read and write");
 		return;
 	}
 	for (i = 0; i < ps->fds.cap; i++) {
@@ -101,12 +104,12 @@ static void small_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 	if (!ps->small.n) {
 		out->confidence = 0;
 		out->evidence =
-		    rn_ap_fmt("no small reads or writes: 0 of %" PRIu64 " below %d bytes",
-			      ps->io_calls, RN_AP_SMALL_IO_BYTES);
+			rn_ap_fmt("no small reads or writes: 0 of %" PRIu64 " below %d bytes",
+				  ps->io_calls, RN_AP_SMALL_IO_BYTES);
 		return;
 	}
-	snprintf(note, sizeof(note), "%" PRIu64 " fds beyond %u were not followed",
-		 ps->fds.dropped, RN_AP_MAX_FDS);
+	snprintf(note, sizeof(note), "%" PRIu64 " fds beyond %u were not followed", ps->fds.dropped,
+		 RN_AP_MAX_FDS);
 	rn_ap_top_out(ps, &ps->small, out, ps->fds.dropped ? note : NULL);
 }
 

@@ -30,17 +30,17 @@
 
 /* The most sync-stormy process (files). */
 struct sync_file {
-	int best;                 /* process index, -1 if none synced */
-	double c, c1, c2, share;  /* confidence, its two ramps, the share of small syncs */
+	int best;                /* process index, -1 if none synced */
+	double c, c1, c2, share; /* confidence, its two ramps, the share of small syncs */
 	uint64_t small, syncs, writes;
 };
 
 /* The tiny waited GPU submissions. */
 struct sync_gpu {
-	enum rn_gpu_kind unit;    /* the submission unit: the coarsest kind of span present */
+	enum rn_gpu_kind unit; /* the submission unit: the coarsest kind of span present */
 	uint64_t nunits, tiny, tiny_ns;
-	int proc;                 /* process of the first tiny one, -1 if none */
-	double c, c1, c2;         /* confidence and its two ramps (0 without tiny ones) */
+	int proc;         /* process of the first tiny one, -1 if none */
+	double c, c1, c2; /* confidence and its two ramps (0 without tiny ones) */
 };
 
 /* Process i's syncs, small syncs, writes and share (spool: small / syncs; statistics: syncs
@@ -145,14 +145,13 @@ static void sync_gpu_scan(const struct rn_ap_pass *ps, struct sync_gpu *gb)
 	}
 	if (gb->tiny) {
 		gb->c1 = rn_ap_ramp_log((double)gb->tiny, RN_AP_GPU_SYNC_LO, RN_AP_GPU_SYNC_HI);
-		gb->c2 = rn_ap_ramp_lin((double)gb->tiny / (double)gb->nunits,
-					RN_AP_SYNC_SHARE_LO, RN_AP_SYNC_SHARE_HI);
+		gb->c2 = rn_ap_ramp_lin((double)gb->tiny / (double)gb->nunits, RN_AP_SYNC_SHARE_LO,
+					RN_AP_SYNC_SHARE_HI);
 		gb->c = min2(gb->c1, gb->c2);
 	}
 }
 
-static void sync_file_evidence(struct rn_ap_pass *ps, struct rn_buf *b,
-			       const struct sync_file *fb)
+static void sync_file_evidence(struct rn_ap_pass *ps, struct rn_buf *b, const struct sync_file *fb)
 {
 	const struct rn_ap_proc *pp = &ps->procs[fb->best];
 	uint64_t life = rn_ap_proc_life(ps, fb->best);
@@ -166,7 +165,8 @@ static void sync_file_evidence(struct rn_ap_pass *ps, struct rn_buf *b,
 			    rn_ap_bytes(pp->write_bytes).s, pp->sync_path[0] ? ", e.g. " : "",
 			    pp->sync_path);
 	else
-		rn_buf_addf(b, "%s: %" PRIu64 " syncs for %" PRIu64 " writes (%.2f per "
+		rn_buf_addf(b,
+			    "%s: %" PRIu64 " syncs for %" PRIu64 " writes (%.2f per "
 			    "write; per-process statistics, the spool was not enabled)\n",
 			    rn_ap_plabel(ps, fb->best).s, fb->syncs, fb->writes, fb->share);
 	if (ps->spool)
@@ -174,23 +174,26 @@ static void sync_file_evidence(struct rn_ap_pass *ps, struct rn_buf *b,
 			    rn_ap_dur(pp->sync_ns).s, pct((double)pp->sync_ns, (double)life),
 			    rn_ap_dur(life).s);
 	rn_ap_add_caller(ps, b, &pp->sync_cl, "small syncs");
-	rn_buf_addf(b, "  confidence (files) = min(ramp_log(small syncs %" PRIu64 "; "
+	rn_buf_addf(b,
+		    "  confidence (files) = min(ramp_log(small syncs %" PRIu64 "; "
 		    "%.0f..%.0f) %.2f, ramp_lin(share %.3f; %.2f..%.2f) %.2f) = %.2f\n",
-		    fb->small, RN_AP_SYNC_LO, RN_AP_SYNC_HI, fb->c1, fb->share,
-		    RN_AP_SYNC_SHARE_LO, RN_AP_SYNC_SHARE_HI, fb->c2, fb->c);
+		    fb->small, RN_AP_SYNC_LO, RN_AP_SYNC_HI, fb->c1, fb->share, RN_AP_SYNC_SHARE_LO,
+		    RN_AP_SYNC_SHARE_HI, fb->c2, fb->c);
 }
 
 static void sync_gpu_evidence(struct rn_buf *b, const struct sync_gpu *gb)
 {
-	rn_buf_addf(b, "GPU: %" PRIu64 " of %" PRIu64 " %s spans were waited for and ran "
+	rn_buf_addf(b,
+		    "GPU: %" PRIu64 " of %" PRIu64 " %s spans were waited for and ran "
 		    "under %s (%s of GPU time in them)\n",
 		    gb->tiny, gb->nunits, rn_gpu_kind_name(gb->unit),
 		    rn_ap_dur(RN_AP_GPU_TINY_NS).s, rn_ap_dur(gb->tiny_ns).s);
-	rn_buf_addf(b, "  confidence (GPU) = min(ramp_log(tiny waited %" PRIu64 "; "
+	rn_buf_addf(b,
+		    "  confidence (GPU) = min(ramp_log(tiny waited %" PRIu64 "; "
 		    "%.0f..%.0f) %.2f, ramp_lin(share %.3f; %.2f..%.2f) %.2f) = %.2f\n",
 		    gb->tiny, RN_AP_GPU_SYNC_LO, RN_AP_GPU_SYNC_HI, gb->c1,
-		    (double)gb->tiny / (double)gb->nunits, RN_AP_SYNC_SHARE_LO,
-		    RN_AP_SYNC_SHARE_HI, gb->c2, gb->c);
+		    (double)gb->tiny / (double)gb->nunits, RN_AP_SYNC_SHARE_LO, RN_AP_SYNC_SHARE_HI,
+		    gb->c2, gb->c);
 }
 
 static void sync_finish(struct rn_ap_pass *ps, struct rn_detection *out)

@@ -168,8 +168,8 @@ static enum tl_step tl_classify(const struct rn_ap_pass *ps, const struct rn_ap_
 		return timed && ev->duration_ns < RN_AP_TL_TINY_WAIT_NS ? TL_SPIN : TL_BREAK;
 	}
 	if (si->flags & C_SLEEP)
-		return timed && !ev->err && ev->duration_ns < RN_AP_TL_TINY_WAIT_NS ? TL_SPIN
-										    : TL_BREAK;
+		return timed && !ev->err && ev->duration_ns < RN_AP_TL_TINY_WAIT_NS ? TL_SPIN :
+										      TL_BREAK;
 	if (timed && ev->duration_ns >= RN_AP_TL_MAX_GAP_NS)
 		return TL_BREAK; /* a blocking call: a loop around it is not tight */
 	for (i = 0; i < th->nhist; i++)
@@ -182,7 +182,7 @@ static void tl_span(struct rn_ap_pass *ps, int proc, const struct rn_ap_sc *si,
 		    const struct rn_syscall_event *ev)
 {
 	struct rn_ap_tl_thread *th =
-	    rn_ap_ktab_get(&ps->threads, (uint64_t)(uint32_t)ev->tid, true);
+		rn_ap_ktab_get(&ps->threads, (uint64_t)(uint32_t)ev->tid, true);
 	enum tl_step step;
 	bool gap_ok, pre;
 	uint64_t sh = ev_sig_hash(ev, si->nargs);
@@ -203,7 +203,7 @@ static void tl_span(struct rn_ap_pass *ps, int proc, const struct rn_ap_sc *si,
 	}
 	step = tl_classify(ps, th, si, ev, sh);
 	gap_ok = ev->start_ns <= th->last_end_ns ||
-		 ev->start_ns - th->last_end_ns <= RN_AP_TL_MAX_GAP_NS;
+		ev->start_ns - th->last_end_ns <= RN_AP_TL_MAX_GAP_NS;
 	if (th->run.len && (step != TL_SPIN || !gap_ok))
 		tl_end_run(ps, th);
 	if (step == TL_SPIN && !th->run.len) {
@@ -259,24 +259,22 @@ static void tl_finish_stats(struct rn_ap_pass *ps, struct rn_detection *out)
 			best = (int)i;
 		}
 	}
-	out->confidence =
-	    rn_ap_ramp_log((double)calls, RN_AP_TL_YIELD_LO, RN_AP_TL_YIELD_HI);
+	out->confidence = rn_ap_ramp_log((double)calls, RN_AP_TL_YIELD_LO, RN_AP_TL_YIELD_HI);
 	if (out->confidence <= 0) {
 		out->no_data = true;
 		out->evidence =
-		    rn_ap_fmt("the spool was not enabled: TightLoop needs every syscall "
-			      "span (statistics show no sched_yield storm)");
+			rn_ap_fmt("the spool was not enabled: TightLoop needs every syscall "
+				  "span (statistics show no sched_yield storm)");
 		return;
 	}
 	out->proc = best;
 	out->summary = rn_ap_fmt("%s called sched_yield %" PRIu64 " times",
 				 rn_ap_plabel(ps, best).s, calls);
-	out->evidence =
-	    rn_ap_fmt("%s: %" PRIu64 " sched_yield calls (per-process statistics; "
-		      "the spool was not enabled, so runs and polls were not seen)\n"
-		      "confidence = ramp_log(calls %" PRIu64 "; %.0f..%.0f) = %.2f",
-		      rn_ap_plabel(ps, best).s, calls, calls, RN_AP_TL_YIELD_LO,
-		      RN_AP_TL_YIELD_HI, out->confidence);
+	out->evidence = rn_ap_fmt("%s: %" PRIu64 " sched_yield calls (per-process statistics; "
+				  "the spool was not enabled, so runs and polls were not seen)\n"
+				  "confidence = ramp_log(calls %" PRIu64 "; %.0f..%.0f) = %.2f",
+				  rn_ap_plabel(ps, best).s, calls, calls, RN_AP_TL_YIELD_LO,
+				  RN_AP_TL_YIELD_HI, out->confidence);
 }
 
 /* The finding for process `best`: its longest run and its spinning share. */
@@ -289,7 +287,8 @@ static void tl_report(struct rn_ap_pass *ps, struct rn_detection *out, int best,
 	uint64_t wall = r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0;
 	uint64_t life = rn_ap_proc_life(ps, best);
 	double gap = r->len > 1 && wall > r->call_ns ?
-			     (double)(wall - r->call_ns) / (double)(r->len - 1) : 0;
+		(double)(wall - r->call_ns) / (double)(r->len - 1) :
+		0;
 	struct rn_buf b;
 	int k;
 
@@ -298,36 +297,38 @@ static void tl_report(struct rn_ap_pass *ps, struct rn_detection *out, int best,
 	rn_buf_init(&b, 0);
 	for (k = 0; k < br->nsigs; k++)
 		if (!k || br->sigs[k].nr != br->sigs[0].nr)
-			rn_buf_addf(&b, "%s%s", k ? "/" : "",
-				    rn_syscall_name(br->sigs[k].nr));
+			rn_buf_addf(&b, "%s%s", k ? "/" : "", rn_syscall_name(br->sigs[k].nr));
 	out->summary =
-	    rn_ap_fmt("%s: %" PRIu64 " no-progress calls in spin runs, the longest %" PRIu64
-		      " consecutive %s calls (spinning %.1f%% of its lifetime)",
-		      rn_ap_plabel(ps, best).s, pp->spin_calls, r->len, b.buf,
-		      pct((double)pp->spin_ns, (double)life));
+		rn_ap_fmt("%s: %" PRIu64 " no-progress calls in spin runs, the longest %" PRIu64
+			  " consecutive %s calls (spinning %.1f%% of its lifetime)",
+			  rn_ap_plabel(ps, best).s, pp->spin_calls, r->len, b.buf,
+			  pct((double)pp->spin_ns, (double)life));
 	rn_buf_reset(&b);
-	rn_buf_addf(&b, "%s, thread %d: longest run %" PRIu64 " consecutive no-progress "
-		    "calls\n", rn_ap_plabel(ps, best).s, (int)r->tid, r->len);
+	rn_buf_addf(&b,
+		    "%s, thread %d: longest run %" PRIu64 " consecutive no-progress "
+		    "calls\n",
+		    rn_ap_plabel(ps, best).s, (int)r->tid, r->len);
 	for (k = 0; k < br->nsigs; k++) {
 		rn_buf_adds(&b, "  calls: ");
-		rn_ap_add_call(&b, &ps->sc, br->sigs[k].nr, br->sigs[k].args,
-			       br->sigs[k].ret, br->sigs[k].err);
+		rn_ap_add_call(&b, &ps->sc, br->sigs[k].nr, br->sigs[k].args, br->sigs[k].ret,
+			       br->sigs[k].err);
 		rn_buf_addf(&b, " x%" PRIu64 "\n", br->sigs[k].count);
 	}
 	rn_buf_addf(&b,
 		    "  run: %s from +%s, mean gap %s, %.0f calls/s, %.0f%% of it "
 		    "inside the calls\n",
 		    rn_ap_dur(wall).s, rn_ap_dur(rel_ns(ps, r->start_ns)).s,
-		    rn_ap_dur((uint64_t)gap).s,
-		    wall ? (double)r->len * 1e9 / (double)wall : 0.0,
+		    rn_ap_dur((uint64_t)gap).s, wall ? (double)r->len * 1e9 / (double)wall : 0.0,
 		    pct((double)r->call_ns, (double)wall));
 	rn_ap_add_caller(ps, &b, &r->cl, "calls of the run");
-	rn_buf_addf(&b, "  spinning: %" PRIu64 " calls, %s in %" PRIu64 " run%s of >= %d "
+	rn_buf_addf(&b,
+		    "  spinning: %" PRIu64 " calls, %s in %" PRIu64 " run%s of >= %d "
 		    "calls = %.1f%% of the process lifetime (%s)\n",
 		    pp->spin_calls, rn_ap_dur(pp->spin_ns).s, pp->spin_runs,
 		    pp->spin_runs == 1 ? "" : "s", RN_AP_TL_EPISODE_MIN,
 		    pct((double)pp->spin_ns, (double)life), rn_ap_dur(life).s);
-	rn_buf_addf(&b, "  confidence = min(ramp_log(spin calls %" PRIu64 "; %.0f..%.0f) "
+	rn_buf_addf(&b,
+		    "  confidence = min(ramp_log(spin calls %" PRIu64 "; %.0f..%.0f) "
 		    "%.2f, ramp_lin(share %.3f; %.2f..%.2f) %.2f) = %.2f",
 		    pp->spin_calls, RN_AP_TL_RUN_LO, RN_AP_TL_RUN_HI, conf_run,
 		    life ? (double)pp->spin_ns / (double)life : 0.0, RN_AP_TL_SHARE_LO,
@@ -374,8 +375,9 @@ static void tl_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 	}
 	if (best < 0) {
 		out->confidence = 0;
-		out->evidence = rn_ap_fmt(
-		    "no run of repeated no-progress calls in %" PRIu64 " spans", ps->spans);
+		out->evidence =
+			rn_ap_fmt("no run of repeated no-progress calls in %" PRIu64 " spans",
+				  ps->spans);
 		return;
 	}
 	tl_report(ps, out, best, best_conf, conf_run, conf_share);

@@ -120,7 +120,8 @@ static void collect(const char *dir, struct rn_cg_result *out, struct rn_buf *vg
 		rn_buf_addf(&path, "%s/%s", dir, de->d_name);
 		if (!strncmp(de->d_name, "cg.", 3) && !rn_cachegrind_parse_file(path.buf, &p)) {
 			p.pid = (pid_t)strtol(de->d_name + 3, NULL, 10);
-			out->procs = rn_xgrow(out->procs, &cap, out->nprocs + 1, sizeof(*out->procs));
+			out->procs =
+				rn_xgrow(out->procs, &cap, out->nprocs + 1, sizeof(*out->procs));
 			out->procs[out->nprocs++] = p;
 			out->total += p.instructions;
 		} else if (!strncmp(de->d_name, "vg.", 3) && vglog->len < 4096) {
@@ -141,8 +142,7 @@ static void collect(const char *dir, struct rn_cg_result *out, struct rn_buf *vg
 		qsort(out->procs, out->nprocs, sizeof(*out->procs), by_pid);
 }
 
-int rn_cachegrind_run(const struct rn_run_spec *spec, struct rn_trace *t,
-		      struct rn_cg_result *out)
+int rn_cachegrind_run(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_cg_result *out)
 {
 	const char *tmp = getenv("TMPDIR");
 	char dir[4096], outopt[4200], logopt[4200];
@@ -185,9 +185,9 @@ int rn_cachegrind_run(const struct rn_run_spec *spec, struct rn_trace *t,
 	collect(dir, out, &vglog);
 	if (!rc && !out->nprocs) {
 		if (t->status == RN_RUN_OK)
-			rn_trace_fail(t, RN_RUN_ERROR,
-				      "valgrind wrote no instruction counts%s%.*s",
-				      vglog.len ? ": " : "", (int)(vglog.len > 400 ? 400 : vglog.len),
+			rn_trace_fail(t, RN_RUN_ERROR, "valgrind wrote no instruction counts%s%.*s",
+				      vglog.len ? ": " : "",
+				      (int)(vglog.len > 400 ? 400 : vglog.len),
 				      vglog.len ? vglog.buf : "");
 		rc = -ENODATA;
 	}

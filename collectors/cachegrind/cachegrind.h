@@ -55,8 +55,7 @@ const char *rn_cachegrind_unavailable(void);
  * -ENODATA when no count file was written (then t->error says what valgrind printed), other
  * negative errno on failure.
  */
-int rn_cachegrind_run(const struct rn_run_spec *spec, struct rn_trace *t,
-		      struct rn_cg_result *out);
+int rn_cachegrind_run(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_cg_result *out);
 
 /* Parse one cachegrind output file into `p` (cmd and the summary's first event). Returns 0,
  * -ENODATA when it has no summary line, or negative errno. */

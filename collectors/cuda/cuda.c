@@ -152,8 +152,7 @@ static int cuda_on_event(struct rn_collector *c, struct rn_trace *t, pid_t tid, 
 	return 0;
 }
 
-static int add_span(void *ctx, const struct rn_gpu_span *span,
-		    const struct rn_cuda_span_info *info)
+static int add_span(void *ctx, const struct rn_gpu_span *span, const struct rn_cuda_span_info *info)
 {
 	(void)info;
 	rn_trace_add_gpu(ctx, span);

@@ -31,11 +31,12 @@
 #include "collector.h"
 
 #define RN_CUDA_ENV_INJECTION_PATH "CUDA_INJECTION64_PATH" /* read by the CUDA driver */
-#define RN_CUDA_ENV_NVTX_INJECTION_PATH "NVTX_INJECTION64_PATH" /* read by NVTX: the same
+#define RN_CUDA_ENV_NVTX_INJECTION_PATH                                                            \
+	"NVTX_INJECTION64_PATH"                        /* read by NVTX: the same
 								     * library, for NVTX ranges */
-#define RN_CUDA_ENV_DIR "RENACER_CUDA_DIR"       /* record directory (library input) */
-#define RN_CUDA_ENV_FLUSH_MS "RENACER_CUDA_FLUSH_MS" /* flush period, ms (library input) */
-#define RN_CUDA_ENV_DEBUG "RENACER_CUDA_DEBUG"   /* non-empty: the library prints to stderr */
+#define RN_CUDA_ENV_DIR "RENACER_CUDA_DIR"             /* record directory (library input) */
+#define RN_CUDA_ENV_FLUSH_MS "RENACER_CUDA_FLUSH_MS"   /* flush period, ms (library input) */
+#define RN_CUDA_ENV_DEBUG "RENACER_CUDA_DEBUG"         /* non-empty: the library prints to stderr */
 #define RN_CUDA_ENV_INJECTION "RENACER_CUDA_INJECTION" /* overrides the library path */
 
 /* The CUDA collector's operations (listed in the registry). */

@@ -19,9 +19,9 @@
 #define MAX_FIELD ((uint64_t)1 << 62)
 
 struct line {
-	const char *p;  /* first byte of the line */
-	size_t len;     /* bytes before the newline */
-	size_t no;      /* 1-based line number */
+	const char *p; /* first byte of the line */
+	size_t len;    /* bytes before the newline */
+	size_t no;     /* 1-based line number */
 };
 
 /* Cursor over the lines of one file. */
@@ -193,9 +193,8 @@ static enum rn_gpu_dir parse_dir(const char *s)
 }
 
 /* Fill span and info from a kernel/memcpy/memset object. Returns 0 or -EBADMSG. */
-static int parse_span(json_t *o, const char *type, const struct line *l,
-		      struct rn_gpu_span *span, struct rn_cuda_span_info *info,
-		      struct rn_cuda_load_report *rep)
+static int parse_span(json_t *o, const char *type, const struct line *l, struct rn_gpu_span *span,
+		      struct rn_cuda_span_info *info, struct rn_cuda_load_report *rep)
 {
 	uint64_t v;
 
@@ -289,7 +288,7 @@ static int find_clock(const char *data, size_t len, struct rn_cuda_clock *best, 
 			continue;
 		}
 		ok = get_i64(o, "offset_ns", &clk.offset_ns) &&
-		     get_u64(o, "uncertainty_ns", &clk.uncertainty_ns);
+			get_u64(o, "uncertainty_ns", &clk.uncertainty_ns);
 		json_decref(o);
 		if (!ok) {
 			report_error(rep, l.no, "clock record lacks offset_ns or uncertainty_ns");
@@ -305,11 +304,11 @@ static int find_clock(const char *data, size_t len, struct rn_cuda_clock *best, 
 
 /* One NVTX region of the file (region_begin / region_end records). */
 struct region {
-	uint64_t id;        /* region id, from 1, increasing in file order */
-	uint64_t parent;    /* enclosing region's id, 0 for none */
-	char *name;         /* owned */
-	uint64_t start;     /* CUPTI ns */
-	uint64_t end;       /* CUPTI ns, 0 while no region_end was seen */
+	uint64_t id;     /* region id, from 1, increasing in file order */
+	uint64_t parent; /* enclosing region's id, 0 for none */
+	char *name;      /* owned */
+	uint64_t start;  /* CUPTI ns */
+	uint64_t end;    /* CUPTI ns, 0 while no region_end was seen */
 };
 
 /* A launch inside a region: the API call's correlation id and the region's id. */
@@ -328,13 +327,13 @@ struct graph_kernel {
 
 /* What the region pass gathers from one file; released with regions_release(). */
 struct regions {
-	struct region *r;     /* in id order */
+	struct region *r; /* in id order */
 	size_t n, cap;
-	struct launch *l;     /* sorted by correlation after the pass */
+	struct launch *l; /* sorted by correlation after the pass */
 	size_t nl, capl;
 	struct graph_kernel *g; /* gathered in the span pass */
 	size_t ng, capg;
-	uint64_t last_ts;     /* latest CUPTI time seen in the file, closes open regions */
+	uint64_t last_ts; /* latest CUPTI time seen in the file, closes open regions */
 };
 
 static void regions_release(struct regions *rs)
@@ -406,8 +405,8 @@ static struct region *region_by_id(const struct regions *rs, uint64_t id)
 static uint64_t region_of_launch(const struct regions *rs, uint64_t correlation)
 {
 	struct launch key = { correlation, 0 };
-	const struct launch *l = rs->nl ? bsearch(&key, rs->l, rs->nl, sizeof(key), cmp_launch)
-					: NULL;
+	const struct launch *l =
+		rs->nl ? bsearch(&key, rs->l, rs->nl, sizeof(key), cmp_launch) : NULL;
 
 	return l ? l->region : 0;
 }
@@ -425,8 +424,9 @@ static int find_regions(const char *data, size_t len, struct regions *rs,
 		int ret = 0;
 
 		/* Only lines that can be region records are parsed twice. */
-		if (l.no == 1 || (!memmem(l.p, l.len, "\"type\":\"region", 14) &&
-				  !memmem(l.p, l.len, "\"type\":\"launch\"", 15)))
+		if (l.no == 1 ||
+		    (!memmem(l.p, l.len, "\"type\":\"region", 14) &&
+		     !memmem(l.p, l.len, "\"type\":\"launch\"", 15)))
 			continue;
 		o = parse_line(&l, rep);
 		if (!o)
@@ -456,7 +456,8 @@ static int find_regions(const char *data, size_t len, struct regions *rs,
 
 			if (!get_u64(o, "id", &id) || !get_u64(o, "end", &end) ||
 			    !(r = region_by_id(rs, id)) || end < r->start) {
-				report_error(rep, l.no, "region_end record lacks a field, names no "
+				report_error(rep, l.no,
+					     "region_end record lacks a field, names no "
 					     "region or ends before it starts");
 				ret = -EBADMSG;
 			} else {
@@ -558,8 +559,10 @@ static int deliver_derived(struct regions *rs, pid_t pid, const struct rn_cuda_c
 			span.flags |= RN_GPU_UNCLOSED;
 		rep->regions++;
 		ret = deliver(clk, have_clock, &span, r->start,
-			      r->end ? r->end : rs->last_ts > r->start ? rs->last_ts : r->start, fn,
-			      ctx, rep);
+			      r->end                         ? r->end :
+				      rs->last_ts > r->start ? rs->last_ts :
+							       r->start,
+			      fn, ctx, rep);
 		if (ret < 0)
 			return ret;
 	}
@@ -634,13 +637,18 @@ int rn_cuda_load(const char *data, size_t len, rn_cuda_span_fn fn, void *ctx,
 		const char *type;
 		json_t *o = parse_line(&l, rep);
 
-		if (!o)
-			{ ret = -EBADMSG; goto out; }
+		if (!o) {
+			ret = -EBADMSG;
+			goto out;
+		}
 		type = json_string_value(json_object_get(o, "type"));
 		if (!type) {
 			json_decref(o);
 			report_error(rep, l.no, "record without a string \"type\"");
-			{ ret = -EBADMSG; goto out; }
+			{
+				ret = -EBADMSG;
+				goto out;
+			}
 		}
 		if (!strcmp(type, "dropped")) {
 			uint64_t n;
@@ -676,7 +684,10 @@ int rn_cuda_load(const char *data, size_t len, rn_cuda_span_fn fn, void *ctx,
 				/* `type` points into `o`: report before releasing it. */
 				report_error(rep, l.no, "%s record ends before it starts", type);
 				json_decref(o);
-				{ ret = -EBADMSG; goto out; }
+				{
+					ret = -EBADMSG;
+					goto out;
+				}
 			}
 			if (!have_clock || !info.cupti_start_ns ||
 			    rn_cuda_clock_map(&clk, info.cupti_start_ns, &span.start_ns) ||
@@ -701,7 +712,8 @@ int rn_cuda_load(const char *data, size_t len, rn_cuda_span_fn fn, void *ctx,
 					rs.g[rs.ng++] = (struct graph_kernel){
 						span.graph_id, span.launch_id, info.cupti_start_ns,
 						info.cupti_end_ns,
-						region_of_launch(&rs, span.launch_id) };
+						region_of_launch(&rs, span.launch_id)
+					};
 				}
 			}
 		}

@@ -67,18 +67,18 @@ struct rn_cuda_span_info {
 
 /* What loading one or more files found. Initialize with rn_cuda_load_report_init(). */
 struct rn_cuda_load_report {
-	size_t files;            /* files loaded */
-	size_t spans;            /* spans handed to the callback */
-	size_t truncated;        /* files whose last line was cut short */
-	size_t unmapped;         /* spans dropped: no clock record, zero times, or out of range */
-	uint64_t dropped;        /* records CUPTI reported as dropped (buffers full) */
-	size_t regions;          /* NVTX region spans delivered or unmapped */
-	uint64_t regions_lost;   /* NVTX pops/ends without an open region, pushes past the
+	size_t files;          /* files loaded */
+	size_t spans;          /* spans handed to the callback */
+	size_t truncated;      /* files whose last line was cut short */
+	size_t unmapped;       /* spans dropped: no clock record, zero times, or out of range */
+	uint64_t dropped;      /* records CUPTI reported as dropped (buffers full) */
+	size_t regions;        /* NVTX region spans delivered or unmapped */
+	uint64_t regions_lost; /* NVTX pops/ends without an open region, pushes past the
 				  * library's depth, lines that did not fit (region_lost) */
-	size_t graph_replays;    /* graph replay spans delivered or unmapped */
-	size_t error_line;       /* 1-based line of the error when rn_cuda_load() failed */
-	char error[160];         /* what was wrong, NUL-terminated, when it failed */
-	char stopped[160];       /* the last "error" record's text, "" if none */
+	size_t graph_replays;  /* graph replay spans delivered or unmapped */
+	size_t error_line;     /* 1-based line of the error when rn_cuda_load() failed */
+	char error[160];       /* what was wrong, NUL-terminated, when it failed */
+	char stopped[160];     /* the last "error" record's text, "" if none */
 };
 
 /* Zero `rep`. */

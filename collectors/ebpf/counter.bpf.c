@@ -36,9 +36,9 @@
 char LICENSE[] SEC("license") = "GPL";
 
 /* Set by user space before load. */
-const volatile bool time_calls = false; /* measure entry-to-exit time per call */
+const volatile bool time_calls = false;  /* measure entry-to-exit time per call */
 const volatile bool follow_forks = true; /* count the root's descendants too */
-const volatile __u32 nr_execve = 59;    /* syscall numbers of the native ABI */
+const volatile __u32 nr_execve = 59;     /* syscall numbers of the native ABI */
 const volatile __u32 nr_execveat = 322;
 
 /* A call in flight of one thread: what sys_exit needs (the number at the exit is not

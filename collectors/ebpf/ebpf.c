@@ -65,7 +65,11 @@ static bool have_cap(int cap)
 
 const char *rn_ebpf_unavailable(void)
 {
-	enum { CAP_SYS_ADMIN_ = 21, CAP_PERFMON_ = 38, CAP_BPF_ = 39 };
+	enum {
+		CAP_SYS_ADMIN_ = 21,
+		CAP_PERFMON_ = 38,
+		CAP_BPF_ = 39
+	};
 
 	if (access("/sys/kernel/btf/vmlinux", R_OK))
 		return "the kernel has no BTF (/sys/kernel/btf/vmlinux is missing)";

@@ -15,11 +15,11 @@
 #include "xalloc.h"
 
 struct elf_entry {
-	char *path;          /* key, owned */
-	uint16_t machine;    /* e_machine, 0 if unknown */
-	char build_id[41];   /* lowercase hex, "" if none */
-	uint64_t zero_fill;  /* sum of p_memsz - p_filesz over PT_LOAD, bytes */
-	int rc;              /* 0 or the negative errno of the first attempt */
+	char *path;         /* key, owned */
+	uint16_t machine;   /* e_machine, 0 if unknown */
+	char build_id[41];  /* lowercase hex, "" if none */
+	uint64_t zero_fill; /* sum of p_memsz - p_filesz over PT_LOAD, bytes */
+	int rc;             /* 0 or the negative errno of the first attempt */
 };
 
 struct rn_elf_cache {

@@ -82,24 +82,24 @@ enum task_flags {
 
 /* One traced thread. */
 struct task {
-	pid_t tid;           /* thread id */
-	int proc;            /* index of its process in rn_trace.procs */
-	uint32_t flags;      /* enum task_flags */
-	int nr;              /* syscall of the last entry (kept after the exit) */
-	uint32_t sc_flags;   /* enum rn_syscall_flags gathered at entry (PATH_TRUNC) */
-	uint64_t args[6];    /* its arguments */
-	uint64_t start_ns;   /* entry time, ns */
-	char *path;          /* decoded paths of the call in flight (RN_PATH_MAX each, lazily */
-	char *path2;         /* allocated), valid when has_path/has_path2 */
-	bool has_path;       /* path holds the first path argument of the call in flight */
-	bool has_path2;      /* path2 holds the second */
-	char *argv;          /* execve's argument vector (see rn_syscall_event.argv), lazily */
-	uint32_t nargv;      /* allocated, valid when has_argv */
+	pid_t tid;         /* thread id */
+	int proc;          /* index of its process in rn_trace.procs */
+	uint32_t flags;    /* enum task_flags */
+	int nr;            /* syscall of the last entry (kept after the exit) */
+	uint32_t sc_flags; /* enum rn_syscall_flags gathered at entry (PATH_TRUNC) */
+	uint64_t args[6];  /* its arguments */
+	uint64_t start_ns; /* entry time, ns */
+	char *path;        /* decoded paths of the call in flight (RN_PATH_MAX each, lazily */
+	char *path2;       /* allocated), valid when has_path/has_path2 */
+	bool has_path;     /* path holds the first path argument of the call in flight */
+	bool has_path2;    /* path2 holds the second */
+	char *argv;        /* execve's argument vector (see rn_syscall_event.argv), lazily */
+	uint32_t nargv;    /* allocated, valid when has_argv */
 	bool has_argv, argv_more, env_known;
-	uint32_t nenv;       /* execve's environment size, valid when env_known */
-	long maxrss_kb;      /* ru_maxrss of its final wait status, KiB; 0 if not asked */
+	uint32_t nenv;  /* execve's environment size, valid when env_known */
+	long maxrss_kb; /* ru_maxrss of its final wait status, KiB; 0 if not asked */
 	uint64_t stack[RN_SYSCALL_STACK_MAX]; /* return addresses of the call in flight */
-	uint8_t nstack;      /* entries of stack used (0: not captured) */
+	uint8_t nstack;                       /* entries of stack used (0: not captured) */
 };
 
 /* A stop of a task whose parent's fork event has not arrived yet. */
@@ -110,29 +110,29 @@ struct pending {
 
 /* The pinning watchdog (a thread, only while pinning is possible; see "CPU pinning"). */
 struct watchdog {
-	pthread_t thread;            /* the thread */
-	bool running;                /* it was started */
-	bool stop;                   /* asked to end (under mu) */
-	pthread_mutex_t mu;          /* guards stop and the sleeps */
-	pthread_cond_t cv;           /* wakes it: a new pinned task, or stop */
+	pthread_t thread;              /* the thread */
+	bool running;                  /* it was started */
+	bool stop;                     /* asked to end (under mu) */
+	pthread_mutex_t mu;            /* guards stop and the sleeps */
+	pthread_cond_t cv;             /* wakes it: a new pinned task, or stop */
 	_Atomic uint64_t last_stop_ns; /* time of the latest stop, written by the tracer */
-	_Atomic pid_t pinned_tid;    /* the pinned task, 0 = none */
-	_Atomic int released;        /* the watchdog let the pinned task and the tracer go */
-	pid_t tracer_tid;            /* the thread that traces (its affinity is the tracer's) */
-	cpu_set_t orig;              /* the original affinity */
+	_Atomic pid_t pinned_tid;      /* the pinned task, 0 = none */
+	_Atomic int released;          /* the watchdog let the pinned task and the tracer go */
+	pid_t tracer_tid;              /* the thread that traces (its affinity is the tracer's) */
+	cpu_set_t orig;                /* the original affinity */
 };
 
 /* Per-process state of the collector, indexed like rn_trace.procs. */
 struct proc_state {
-	uint32_t live;          /* tasks of the process still traced */
-	bool killed;            /* it died in a teardown (recorded as RN_PROC_LOST) */
-	bool had_children;      /* it forked a traced process (whose peak its ru_maxrss may
+	uint32_t live;           /* tasks of the process still traced */
+	bool killed;             /* it died in a teardown (recorded as RN_PROC_LOST) */
+	bool had_children;       /* it forked a traced process (whose peak its ru_maxrss may
 				 * include once reaped) */
-	uint64_t ru_bytes;      /* ru_maxrss of its final wait status, bytes (0 if unknown):
+	uint64_t ru_bytes;       /* ru_maxrss of its final wait status, bytes (0 if unknown):
 				 * its own peak or that of a child it reaped, whichever is larger */
 	uint64_t child_ru_bytes; /* largest ru_bytes of its child processes that ended */
-	uint32_t maps_reads;    /* /proc/PID/maps snapshots taken for its current image */
-	bool parent_waiting;    /* timing runs: its parent was blocked in a wait at its exit */
+	uint32_t maps_reads;     /* /proc/PID/maps snapshots taken for its current image */
+	bool parent_waiting;     /* timing runs: its parent was blocked in a wait at its exit */
 };
 
 struct rn_collector {
@@ -140,38 +140,38 @@ struct rn_collector {
 	struct rn_trace *t;             /* the trace being filled (borrowed, set by on_spawn) */
 	/* tid -> task, open addressing with linear probing and backward-shift deletion */
 	struct task **tasks;
-	size_t tasks_cap;               /* power of two */
-	size_t ntasks;                  /* tasks in the map */
-	size_t nexiting;                /* tasks past PTRACE_EVENT_EXIT, final status pending */
-	size_t nquiet;                  /* tasks with TASK_QUIET_EXIT */
-	size_t nwaiting;                /* tasks with TASK_WAITING */
-	size_t nnarrow;                 /* tasks with TASK_NARROW */
-	struct task *last;              /* the task of the previous stop (fast path) */
-	struct pending *pending;        /* stops of tasks not yet attributed */
+	size_t tasks_cap;        /* power of two */
+	size_t ntasks;           /* tasks in the map */
+	size_t nexiting;         /* tasks past PTRACE_EVENT_EXIT, final status pending */
+	size_t nquiet;           /* tasks with TASK_QUIET_EXIT */
+	size_t nwaiting;         /* tasks with TASK_WAITING */
+	size_t nnarrow;          /* tasks with TASK_NARROW */
+	struct task *last;       /* the task of the previous stop (fast path) */
+	struct pending *pending; /* stops of tasks not yet attributed */
 	size_t npending, pending_cap;
-	struct proc_state *ps;          /* per-process state */
+	struct proc_state *ps; /* per-process state */
 	size_t ps_cap;
-	bool follow;                    /* trace children and threads */
-	bool seccomp;                   /* entries come as seccomp stops */
-	bool count_only;                /* no exit stops unless the result is needed */
-	bool events_only;               /* timing run: process events only, no syscall stop */
-	bool need_paths;                /* a sink or the spool wants decoded paths */
-	bool quiet_exits;               /* exit stops only where VmHWM needs them */
-	long opts;                      /* the PTRACE_SEIZE options */
-	bool killing;                   /* teardown: answer every stop with SIGKILL */
-	struct sock_filter *bpf;        /* the seccomp program, or NULL */
-	size_t bpf_len;                 /* instructions in bpf */
-	bool *want_exit;                /* seccomp modes: calls whose exit stop is needed */
-	bool pin;                       /* pinning asked for and possible */
-	bool tracer_narrow;             /* the tracer runs on cpus_one now */
-	bool sparse;                    /* stops are far apart now: no pinning */
-	uint32_t dense_run;             /* consecutive close stops while sparse */
-	uint64_t last_stop_ns;          /* time of the latest stop */
-	struct watchdog wd;             /* frees a pinned task that stopped making stops */
-	cpu_set_t cpus_orig;            /* the tracer's affinity before pinning */
-	cpu_set_t cpus_one;             /* the one CPU */
-	struct rn_elf_cache *elf;       /* ELF identities by path */
-	struct rn_unwinder *unwind;     /* CFI of syscall instructions (spooled callers), or NULL */
+	bool follow;                /* trace children and threads */
+	bool seccomp;               /* entries come as seccomp stops */
+	bool count_only;            /* no exit stops unless the result is needed */
+	bool events_only;           /* timing run: process events only, no syscall stop */
+	bool need_paths;            /* a sink or the spool wants decoded paths */
+	bool quiet_exits;           /* exit stops only where VmHWM needs them */
+	long opts;                  /* the PTRACE_SEIZE options */
+	bool killing;               /* teardown: answer every stop with SIGKILL */
+	struct sock_filter *bpf;    /* the seccomp program, or NULL */
+	size_t bpf_len;             /* instructions in bpf */
+	bool *want_exit;            /* seccomp modes: calls whose exit stop is needed */
+	bool pin;                   /* pinning asked for and possible */
+	bool tracer_narrow;         /* the tracer runs on cpus_one now */
+	bool sparse;                /* stops are far apart now: no pinning */
+	uint32_t dense_run;         /* consecutive close stops while sparse */
+	uint64_t last_stop_ns;      /* time of the latest stop */
+	struct watchdog wd;         /* frees a pinned task that stopped making stops */
+	cpu_set_t cpus_orig;        /* the tracer's affinity before pinning */
+	cpu_set_t cpus_one;         /* the one CPU */
+	struct rn_elf_cache *elf;   /* ELF identities by path */
+	struct rn_unwinder *unwind; /* CFI of syscall instructions (spooled callers), or NULL */
 };
 
 static uint64_t now_ns(void)
@@ -931,8 +931,8 @@ static void cfi_walk(struct rn_collector *c, struct task *tk, uint64_t pc, uint6
 		first = CFI_WINDOW;
 	remote[0] = (struct iovec){ (void *)(uintptr_t)sp, first };
 	if (first < CFI_WINDOW)
-		remote[nremote++] = (struct iovec){ (void *)(uintptr_t)(sp + first),
-						    CFI_WINDOW - first };
+		remote[nremote++] =
+			(struct iovec){ (void *)(uintptr_t)(sp + first), CFI_WINDOW - first };
 	n = process_vm_readv(tk->tid, &local, 1, remote, nremote, 0);
 	if (n <= 0)
 		return;
@@ -1018,8 +1018,8 @@ static int fail_arch(struct rn_collector *c, struct task *tk, const char *what)
 	rn_trace_fail(c->t, RN_RUN_ERROR,
 		      "target '%s': process %d ('%s') makes %s system calls, which renacer does "
 		      "not support (it traces " NATIVE_ARCH_NAME " system calls only)",
-		      c->spec->name ? c->spec->name : "?", (int)p->pid,
-		      p->comm ? p->comm : "?", what);
+		      c->spec->name ? c->spec->name : "?", (int)p->pid, p->comm ? p->comm : "?",
+		      what);
 	return -ENOTSUP;
 }
 
@@ -1224,8 +1224,7 @@ static int check_proc_limit(struct rn_collector *c)
 	if (!c->spec->max_procs || c->t->nprocs <= c->spec->max_procs)
 		return 0;
 	rn_trace_fail(c->t, RN_RUN_LIMIT, "target '%s': more than %llu processes (max_procs)",
-		      c->spec->name ? c->spec->name : "?",
-		      (unsigned long long)c->spec->max_procs);
+		      c->spec->name ? c->spec->name : "?", (unsigned long long)c->spec->max_procs);
 	return -E2BIG;
 }
 
@@ -1272,8 +1271,9 @@ static struct task *adopt(struct rn_collector *c, pid_t tid, bool thread, int pr
 		c->t->procs[proc].nthreads++;
 		tk = task_new(c, tid, proc, TASK_NEW);
 	} else {
-		struct rn_process *p = rn_trace_add_process(
-			c->t, tid, proc >= 0 ? c->t->procs[proc].pid : ppid, now_ns());
+		struct rn_process *p =
+			rn_trace_add_process(c->t, tid, proc >= 0 ? c->t->procs[proc].pid : ppid,
+					     now_ns());
 		const struct rn_process *pp = proc >= 0 ? &c->t->procs[proc] : NULL;
 
 		/* (pp is read after the add, which may move the array) */
@@ -1525,7 +1525,7 @@ static bool parent_in_wait(struct rn_collector *c, const struct rn_process *p)
 		return false;
 	wchan[n] = '\0';
 	return !strcmp(wchan, "do_wait") || !strcmp(wchan, "__do_wait") ||
-	       !strcmp(wchan, "kernel_waitid") || !strcmp(wchan, "do_wait_pid");
+		!strcmp(wchan, "kernel_waitid") || !strcmp(wchan, "do_wait_pid");
 }
 
 static int task_gone(struct rn_collector *c, struct task *tk, int status)
@@ -1703,8 +1703,8 @@ static int pt_prepare(struct rn_collector *c, char ***env, size_t *nenv, size_t 
 
 static int pt_on_spawn(struct rn_collector *c, pid_t pid, struct rn_trace *t)
 {
-	long opts = PTRACE_O_EXITKILL | PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC |
-		    PTRACE_O_TRACEEXIT;
+	long opts =
+		PTRACE_O_EXITKILL | PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT;
 	struct rn_process *p;
 
 	c->t = t;
@@ -1763,8 +1763,8 @@ static int pt_on_event(struct rn_collector *c, struct rn_trace *t, pid_t tid, in
 			return 0;
 		}
 		/* A new task whose parent's fork event is still to come: keep it stopped. */
-		c->pending = rn_xgrow(c->pending, &c->pending_cap, c->npending + 1,
-				      sizeof(*c->pending));
+		c->pending =
+			rn_xgrow(c->pending, &c->pending_cap, c->npending + 1, sizeof(*c->pending));
 		c->pending[c->npending++] = (struct pending){ tid, status };
 		balance(c);
 		return 0;

@@ -20,38 +20,87 @@
 
 /* strace's syscall classes, by name (file and desc are derived from the argument kinds). */
 static const char *const class_process[] = {
-	"clone", "clone3", "fork", "vfork", "execve", "execveat", "exit", "exit_group", "wait4",
-	"waitid", "kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo", "pidfd_open",
-	"pidfd_send_signal", "unshare", NULL,
+	"clone",
+	"clone3",
+	"fork",
+	"vfork",
+	"execve",
+	"execveat",
+	"exit",
+	"exit_group",
+	"wait4",
+	"waitid",
+	"kill",
+	"tkill",
+	"tgkill",
+	"rt_sigqueueinfo",
+	"rt_tgsigqueueinfo",
+	"pidfd_open",
+	"pidfd_send_signal",
+	"unshare",
+	NULL,
 };
 static const char *const class_network[] = {
-	"socket", "socketpair", "bind", "listen", "accept", "accept4", "connect", "getsockname",
-	"getpeername", "sendto", "recvfrom", "sendmsg", "recvmsg", "sendmmsg", "recvmmsg",
-	"shutdown", "setsockopt", "getsockopt", NULL,
+	"socket",      "socketpair",  "bind",       "listen",     "accept",  "accept4", "connect",
+	"getsockname", "getpeername", "sendto",     "recvfrom",   "sendmsg", "recvmsg", "sendmmsg",
+	"recvmmsg",    "shutdown",    "setsockopt", "getsockopt", NULL,
 };
 static const char *const class_signal[] = {
-	"rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "rt_sigpending", "rt_sigtimedwait",
-	"rt_sigsuspend", "rt_sigqueueinfo", "rt_tgsigqueueinfo", "sigaltstack", "kill", "tkill",
-	"tgkill", "pause", "signalfd", "signalfd4", "pidfd_send_signal", NULL,
+	"rt_sigaction",
+	"rt_sigprocmask",
+	"rt_sigreturn",
+	"rt_sigpending",
+	"rt_sigtimedwait",
+	"rt_sigsuspend",
+	"rt_sigqueueinfo",
+	"rt_tgsigqueueinfo",
+	"sigaltstack",
+	"kill",
+	"tkill",
+	"tgkill",
+	"pause",
+	"signalfd",
+	"signalfd4",
+	"pidfd_send_signal",
+	NULL,
 };
 static const char *const class_ipc[] = {
-	"msgget", "msgsnd", "msgrcv", "msgctl", "semget", "semop", "semctl", "semtimedop",
-	"shmget", "shmat", "shmctl", "shmdt", NULL,
+	"msgget",     "msgsnd", "msgrcv", "msgctl", "semget", "semop", "semctl",
+	"semtimedop", "shmget", "shmat",  "shmctl", "shmdt",  NULL,
 };
 static const char *const class_memory[] = {
-	"mmap", "munmap", "mremap", "mprotect", "brk", "madvise", "mlock", "mlock2", "munlock",
-	"mlockall", "munlockall", "mincore", "msync", "remap_file_pages", "mbind",
-	"set_mempolicy", "get_mempolicy", "migrate_pages", "move_pages", "pkey_mprotect",
-	"process_madvise", "mseal", NULL,
+	"mmap",
+	"munmap",
+	"mremap",
+	"mprotect",
+	"brk",
+	"madvise",
+	"mlock",
+	"mlock2",
+	"munlock",
+	"mlockall",
+	"munlockall",
+	"mincore",
+	"msync",
+	"remap_file_pages",
+	"mbind",
+	"set_mempolicy",
+	"get_mempolicy",
+	"migrate_pages",
+	"move_pages",
+	"pkey_mprotect",
+	"process_madvise",
+	"mseal",
+	NULL,
 };
 static const char *const class_creds[] = {
-	"getuid", "geteuid", "getgid", "getegid", "setuid", "setgid", "setreuid", "setregid",
-	"setresuid", "setresgid", "getresuid", "getresgid", "setfsuid", "setfsgid", "getgroups",
-	"setgroups", "capget", "capset", NULL,
+	"getuid",    "geteuid",   "getgid",    "getegid",   "setuid",    "setgid",   "setreuid",
+	"setregid",  "setresuid", "setresgid", "getresuid", "getresgid", "setfsuid", "setfsgid",
+	"getgroups", "setgroups", "capget",    "capset",    NULL,
 };
 static const char *const class_clock[] = {
 	"clock_gettime", "clock_settime", "clock_adjtime", "clock_getres", "gettimeofday",
-	"settimeofday", "time", "adjtimex", NULL,
+	"settimeofday",  "time",          "adjtimex",      NULL,
 };
 static const char *const class_stat[] = {
 	"stat", "lstat", "newfstatat", "statx", NULL,
@@ -197,10 +246,10 @@ int rn_syscall_set_parse(const char *expr, bool *set, struct rn_diag *diag)
 		} else if (*p == '%') {
 			if (!set_class(set, p + 1)) {
 				rc = rn_diag_set(diag, 0, 0,
-						  "unknown syscall class '%s' in -e trace= (known: "
-						  "%%file %%desc %%process %%network %%signal %%ipc "
-						  "%%memory %%creds %%clock %%stat)",
-						  p);
+						 "unknown syscall class '%s' in -e trace= (known: "
+						 "%%file %%desc %%process %%network %%signal %%ipc "
+						 "%%memory %%creds %%clock %%stat)",
+						 p);
 				break;
 			}
 		} else {

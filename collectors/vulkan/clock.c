@@ -25,7 +25,7 @@ int64_t rn_vk_ticks_delta(uint64_t from, uint64_t to, uint32_t valid_bits)
 	if (valid_bits >= 64)
 		return (int64_t)(to - from); /* two's complement wrap is the modulo 2^64 */
 	d = (rn_vk_ticks_mask(to, valid_bits) - rn_vk_ticks_mask(from, valid_bits)) &
-	    ((UINT64_C(1) << valid_bits) - 1);
+		((UINT64_C(1) << valid_bits) - 1);
 	/* Fold the upper half of the ring onto negative distances: -(2^bits - d), computed in
 	 * unsigned arithmetic (2^63 does not fit int64_t when valid_bits is 63). */
 	if (d >> (valid_bits - 1))

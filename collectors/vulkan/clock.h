@@ -43,12 +43,12 @@ struct rn_vk_clock_sample {
 
 /* Causal bounds on (host - gpu) offset for the fallback; see rn_vk_fallback_add(). */
 struct rn_vk_fallback {
-	bool have_ref;       /* ref_ticks is set */
-	uint64_t ref_ticks;  /* GPU ticks taken as GPU time 0 */
-	uint32_t ref_bits;   /* valid bits ref_ticks was masked to */
-	bool have_bounds;    /* at least one span was added */
-	int64_t lo_ns;       /* offset >= lo_ns (from submit times), ns */
-	int64_t hi_ns;       /* offset <= hi_ns (from harvest times), ns */
+	bool have_ref;      /* ref_ticks is set */
+	uint64_t ref_ticks; /* GPU ticks taken as GPU time 0 */
+	uint32_t ref_bits;  /* valid bits ref_ticks was masked to */
+	bool have_bounds;   /* at least one span was added */
+	int64_t lo_ns;      /* offset >= lo_ns (from submit times), ns */
+	int64_t hi_ns;      /* offset <= hi_ns (from harvest times), ns */
 };
 
 /* A device's clock: everything needed to map its ticks. Borrows `samples`. */

@@ -89,8 +89,7 @@ static long env_find(char *const *env, size_t n, const char *name)
 
 /* The value `name` would have in the target without us: the environment being built, the
  * run's own additions, renacer's environment, in that order. */
-static const char *previous(char *const *env, size_t nenv, char *const *env_add,
-			    const char *name)
+static const char *previous(char *const *env, size_t nenv, char *const *env_add, const char *name)
 {
 	long i = env_find(env, nenv, name);
 	size_t n = strlen(name);

@@ -13,13 +13,13 @@
 #define MAX_DEVICES 64
 
 struct device {
-	struct rn_vk_rec_device rec;         /* the DEVICE record */
-	struct rn_vk_clock_sample *samples;  /* calibration samples, sorted after pass 1 */
-	size_t nsamples;                     /* used */
-	size_t cap;                          /* allocated */
-	struct rn_vk_fallback fallback;      /* causal bounds when nsamples == 0 */
-	struct rn_vk_rec_stats stats;        /* last STATS record */
-	bool have_stats;                     /* stats is set */
+	struct rn_vk_rec_device rec;        /* the DEVICE record */
+	struct rn_vk_clock_sample *samples; /* calibration samples, sorted after pass 1 */
+	size_t nsamples;                    /* used */
+	size_t cap;                         /* allocated */
+	struct rn_vk_fallback fallback;     /* causal bounds when nsamples == 0 */
+	struct rn_vk_rec_stats stats;       /* last STATS record */
+	bool have_stats;                    /* stats is set */
 };
 
 struct file {
@@ -69,8 +69,7 @@ static int malformed(struct rn_vk_load_report *rep, size_t at)
 }
 
 /* Pass 1: everything but spans. */
-static int pass_meta(struct file *f, const void *data, size_t len,
-		     struct rn_vk_load_report *rep)
+static int pass_meta(struct file *f, const void *data, size_t len, struct rn_vk_load_report *rep)
 {
 	struct rn_vk_reader r;
 	struct rn_vk_record rec;
@@ -107,12 +106,12 @@ static int pass_meta(struct file *f, const void *data, size_t len,
 			d = find(f, rec.u.calibration.device);
 			if (!d)
 				return malformed(rep, at);
-			d->samples = rn_xgrow(d->samples, &d->cap, d->nsamples + 1,
-					      sizeof(*d->samples));
-			d->samples[d->nsamples++] = (struct rn_vk_clock_sample){
-				rec.u.calibration.gpu_ticks, rec.u.calibration.host_ns,
-				rec.u.calibration.deviation_ns
-			};
+			d->samples =
+				rn_xgrow(d->samples, &d->cap, d->nsamples + 1, sizeof(*d->samples));
+			d->samples[d->nsamples++] =
+				(struct rn_vk_clock_sample){ rec.u.calibration.gpu_ticks,
+							     rec.u.calibration.host_ns,
+							     rec.u.calibration.deviation_ns };
 			rep->calibrations++;
 			if (rec.u.calibration.deviation_ns > rep->max_deviation_ns)
 				rep->max_deviation_ns = rec.u.calibration.deviation_ns;
@@ -168,14 +167,13 @@ static void pass_fallback(struct file *f, const void *data, size_t len)
 		bits = family_bits(d, s->queue_family);
 		if (bits)
 			rn_vk_fallback_add(&d->fallback, s->begin_ticks, s->end_ticks, bits,
-					   d->rec.timestamp_period_ns, s->submit_ns,
-					   s->harvest_ns);
+					   d->rec.timestamp_period_ns, s->submit_ns, s->harvest_ns);
 	}
 }
 
 /* Pass 3: map and deliver spans. */
-static int pass_spans(struct file *f, const void *data, size_t len, rn_vk_span_fn fn,
-		      void *ctx, struct rn_vk_load_report *rep)
+static int pass_spans(struct file *f, const void *data, size_t len, rn_vk_span_fn fn, void *ctx,
+		      struct rn_vk_load_report *rep)
 {
 	struct rn_vk_reader r;
 	struct rn_vk_record rec;

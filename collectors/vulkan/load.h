@@ -25,20 +25,20 @@
 /* What loading one or more files found besides spans. Zero it before the first file; each
  * rn_vk_load() adds to it. */
 struct rn_vk_load_report {
-	size_t files;               /* files loaded */
-	size_t devices;             /* DEVICE records */
-	size_t spans;               /* spans handed to the callback */
-	size_t unmapped;            /* spans dropped: unknown device, no timestamps, no clock */
-	size_t calibrations;        /* CALIBRATION records */
-	uint64_t max_deviation_ns;  /* largest deviation among the calibration samples, ns */
-	uint64_t min_deviation_ns;  /* smallest, ns (UINT64_MAX if none) */
-	size_t uncalibrated;        /* devices mapped with the causal fallback */
+	size_t files;                 /* files loaded */
+	size_t devices;               /* DEVICE records */
+	size_t spans;                 /* spans handed to the callback */
+	size_t unmapped;              /* spans dropped: unknown device, no timestamps, no clock */
+	size_t calibrations;          /* CALIBRATION records */
+	uint64_t max_deviation_ns;    /* largest deviation among the calibration samples, ns */
+	uint64_t min_deviation_ns;    /* smallest, ns (UINT64_MAX if none) */
+	size_t uncalibrated;          /* devices mapped with the causal fallback */
 	struct rn_vk_rec_stats stats; /* sums of each device's last STATS record (device = 0) */
-	size_t disabled;            /* DISABLED records */
+	size_t disabled;              /* DISABLED records */
 	char disabled_msg[2 * RN_VK_NAME_MAX + 16]; /* the first one: "device 'NAME': MESSAGE" */
-	size_t truncated;           /* files that end inside a record (a crash between flushes) */
-	int error;                  /* first hard error of a file: -RN_VK_E* (record.h), or 0 */
-	size_t error_offset;        /* byte offset of that error in its file */
+	size_t truncated;    /* files that end inside a record (a crash between flushes) */
+	int error;           /* first hard error of a file: -RN_VK_E* (record.h), or 0 */
+	size_t error_offset; /* byte offset of that error in its file */
 };
 
 /* Receives one mapped span (`span->name` is borrowed for the call) and its raw record.

@@ -34,13 +34,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RN_VK_RECORD_MAGIC "RNVKREC" /* 7 chars + the NUL = the 8 magic bytes */
-#define RN_VK_RECORD_VERSION 1u      /* bumped when a field's meaning changes */
-#define RN_VK_PREAMBLE_BYTES 16u     /* magic + version + preamble_bytes */
-#define RN_VK_RECORD_HEADER_BYTES 8u /* type + reserved + payload_bytes */
+#define RN_VK_RECORD_MAGIC "RNVKREC"    /* 7 chars + the NUL = the 8 magic bytes */
+#define RN_VK_RECORD_VERSION 1u         /* bumped when a field's meaning changes */
+#define RN_VK_PREAMBLE_BYTES 16u        /* magic + version + preamble_bytes */
+#define RN_VK_RECORD_HEADER_BYTES 8u    /* type + reserved + payload_bytes */
 #define RN_VK_RECORD_MAX_PAYLOAD 65536u /* larger payloads are malformed */
-#define RN_VK_NAME_MAX 256u          /* longest string including the NUL, bytes */
-#define RN_VK_MAX_FAMILIES 32u       /* queue families described in a DEVICE record */
+#define RN_VK_NAME_MAX 256u             /* longest string including the NUL, bytes */
+#define RN_VK_MAX_FAMILIES 32u          /* queue families described in a DEVICE record */
 
 /* Record types (enum rn_vk_record_type). Values are on the wire: never renumber. */
 enum rn_vk_record_type {
@@ -77,9 +77,9 @@ enum rn_vk_disable_reason {
 
 /* PROCESS record. */
 struct rn_vk_rec_process {
-	uint32_t pid;              /* getpid() of the writer */
-	uint64_t load_ns;          /* CLOCK_MONOTONIC when the file was opened, ns */
-	char exe[RN_VK_NAME_MAX];  /* program_invocation_short_name, NUL-terminated */
+	uint32_t pid;             /* getpid() of the writer */
+	uint64_t load_ns;         /* CLOCK_MONOTONIC when the file was opened, ns */
+	char exe[RN_VK_NAME_MAX]; /* program_invocation_short_name, NUL-terminated */
 };
 
 /* Per-queue-family timestamp facts of a DEVICE record. */
@@ -90,18 +90,18 @@ struct rn_vk_rec_family {
 
 /* DEVICE record. */
 struct rn_vk_rec_device {
-	uint32_t device;            /* layer-assigned id, unique within the file (from 1) */
-	uint32_t vendor_id;         /* VkPhysicalDeviceProperties::vendorID */
-	uint32_t device_id;         /* VkPhysicalDeviceProperties::deviceID */
-	uint32_t driver_version;    /* VkPhysicalDeviceProperties::driverVersion (vendor encoding) */
-	uint32_t api_version;       /* VkPhysicalDeviceProperties::apiVersion */
-	uint8_t uuid[16];           /* deviceUUID when flags has RN_VK_DEV_UUID, else zero */
+	uint32_t device;         /* layer-assigned id, unique within the file (from 1) */
+	uint32_t vendor_id;      /* VkPhysicalDeviceProperties::vendorID */
+	uint32_t device_id;      /* VkPhysicalDeviceProperties::deviceID */
+	uint32_t driver_version; /* VkPhysicalDeviceProperties::driverVersion (vendor encoding) */
+	uint32_t api_version;    /* VkPhysicalDeviceProperties::apiVersion */
+	uint8_t uuid[16];        /* deviceUUID when flags has RN_VK_DEV_UUID, else zero */
 	double timestamp_period_ns; /* VkPhysicalDeviceLimits::timestampPeriod, ns per tick (> 0) */
 	uint32_t mode;              /* enum rn_vk_mode */
 	uint32_t flags;             /* enum rn_vk_device_flags */
 	uint32_t nfamilies;         /* entries of families[], <= RN_VK_MAX_FAMILIES */
 	struct rn_vk_rec_family families[RN_VK_MAX_FAMILIES]; /* indexed by queue family */
-	char name[RN_VK_NAME_MAX];  /* VkPhysicalDeviceProperties::deviceName */
+	char name[RN_VK_NAME_MAX]; /* VkPhysicalDeviceProperties::deviceName */
 };
 
 /* CALIBRATION record: the GPU and host clocks read together (Vulkan 1.3 with
@@ -129,7 +129,7 @@ enum rn_vk_span_kind {
 	RN_VK_KIND_CMDBUF = 3,
 	RN_VK_KIND_SUBMIT = 4,
 	RN_VK_KIND_REGION = 5, /* a debug-utils label range (dispatch mode), = RN_GPU_REGION */
-	RN_VK_KIND_COUNT = 6, /* first invalid value */
+	RN_VK_KIND_COUNT = 6,  /* first invalid value */
 };
 
 /* Copy directions on the wire (same values as enum rn_gpu_dir in trace.h). */
@@ -145,19 +145,19 @@ enum rn_vk_dir {
 /* SPAN record. Ticks are raw timestamp query values masked to the family's valid bits
  * (Vulkan 1.3, 17.5 Timestamp Queries); begin <= end modulo wrap-around. */
 struct rn_vk_rec_span {
-	uint32_t device;         /* device id */
-	uint8_t kind;            /* enum rn_vk_span_kind */
-	uint8_t dir;             /* enum rn_vk_dir */
-	uint16_t flags;          /* enum rn_vk_span_flags */
-	uint32_t queue_family;   /* queue family index it ran on */
-	uint64_t begin_ticks;    /* GPU timestamp at the start, ticks */
-	uint64_t end_ticks;      /* GPU timestamp at the end, ticks */
-	uint64_t submit_ns;      /* CLOCK_MONOTONIC at the vkQueueSubmit that carried it, ns */
-	uint64_t harvest_ns;     /* CLOCK_MONOTONIC when the results were read back, ns: the work
+	uint32_t device;           /* device id */
+	uint8_t kind;              /* enum rn_vk_span_kind */
+	uint8_t dir;               /* enum rn_vk_dir */
+	uint16_t flags;            /* enum rn_vk_span_flags */
+	uint32_t queue_family;     /* queue family index it ran on */
+	uint64_t begin_ticks;      /* GPU timestamp at the start, ticks */
+	uint64_t end_ticks;        /* GPU timestamp at the end, ticks */
+	uint64_t submit_ns;        /* CLOCK_MONOTONIC at the vkQueueSubmit that carried it, ns */
+	uint64_t harvest_ns;       /* CLOCK_MONOTONIC when the results were read back, ns: the work
 				  * had ended by then */
-	uint32_t groups[3];      /* workgroup counts of a dispatch (0 when indirect) */
-	uint64_t bytes;          /* bytes moved by a copy, 0 otherwise */
-	uint64_t submit_seq;     /* per-device submit batch number, from 1 */
+	uint32_t groups[3];        /* workgroup counts of a dispatch (0 when indirect) */
+	uint64_t bytes;            /* bytes moved by a copy, 0 otherwise */
+	uint64_t submit_seq;       /* per-device submit batch number, from 1 */
 	char name[RN_VK_NAME_MAX]; /* span name, NUL-terminated */
 	char region[RN_VK_NAME_MAX]; /* innermost debug-utils label open where the work was
 				      * recorded (for a REGION span: the label around it), ""
@@ -167,21 +167,21 @@ struct rn_vk_rec_span {
 /* STATS record: what the layer could not time. Counters only ever grow; the last STATS record
  * of a device holds its totals. */
 struct rn_vk_rec_stats {
-	uint32_t device;             /* device id */
-	uint64_t spans;              /* SPAN records written */
-	uint64_t untimed_secondary;  /* work recorded in secondary command buffers */
+	uint32_t device;               /* device id */
+	uint64_t spans;                /* SPAN records written */
+	uint64_t untimed_secondary;    /* work recorded in secondary command buffers */
 	uint64_t untimed_simultaneous; /* command buffers with SIMULTANEOUS_USE */
-	uint64_t untimed_family;     /* command buffers of families without timestamps */
-	uint64_t untimed_no_slots;   /* work not timed because the query slot cap was reached */
-	uint64_t lost;               /* executions whose results were overwritten or never became
+	uint64_t untimed_family;       /* command buffers of families without timestamps */
+	uint64_t untimed_no_slots;     /* work not timed because the query slot cap was reached */
+	uint64_t lost;                 /* executions whose results were overwritten or never became
 				      * available before reset/destroy */
 };
 
 /* DISABLED record. */
 struct rn_vk_rec_disabled {
-	uint32_t device;          /* device id */
-	uint32_t reason;          /* enum rn_vk_disable_reason */
-	int32_t vk_result;        /* VkResult of the failing call, 0 if none */
+	uint32_t device;              /* device id */
+	uint32_t reason;              /* enum rn_vk_disable_reason */
+	int32_t vk_result;            /* VkResult of the failing call, 0 if none */
 	char message[RN_VK_NAME_MAX]; /* what failed, NUL-terminated */
 };
 
@@ -200,10 +200,10 @@ struct rn_vk_record {
 
 /* Reader errors (returned negated). */
 enum rn_vk_record_error {
-	RN_VK_EMAGIC = 1000,  /* not a record file (bad magic or preamble) */
-	RN_VK_EVERSION,       /* a version this reader does not understand */
-	RN_VK_ETRUNC,         /* the file ends inside a record */
-	RN_VK_EMALFORMED,     /* a record violates the format */
+	RN_VK_EMAGIC = 1000, /* not a record file (bad magic or preamble) */
+	RN_VK_EVERSION,      /* a version this reader does not understand */
+	RN_VK_ETRUNC,        /* the file ends inside a record */
+	RN_VK_EMALFORMED,    /* a record violates the format */
 };
 
 /*

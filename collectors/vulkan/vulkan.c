@@ -34,9 +34,8 @@ static const char *vk_unavailable(void)
 
 	if (rn_vk_layer_dir())
 		return NULL;
-	snprintf(reason, sizeof(reason),
-		 "layer manifest '%s' not found (set %s to its directory)", RN_VK_MANIFEST_FILE,
-		 RN_VK_ENV_LAYER_DIR);
+	snprintf(reason, sizeof(reason), "layer manifest '%s' not found (set %s to its directory)",
+		 RN_VK_MANIFEST_FILE, RN_VK_ENV_LAYER_DIR);
 	return reason;
 }
 

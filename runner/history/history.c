@@ -106,11 +106,10 @@ void rn_history_cfg_resolve(struct rn_history_cfg *hc, const struct rn_config *c
 		rn_buf_init(&b, 0);
 		rn_buf_addf(&b, "%s/%s", cfg->dir, RN_HISTORY_DEFAULT_PATH);
 		hc->url = rn_buf_detach(&b, NULL);
-	}
-	else
+	} else
 		hc->url = rn_xstrdup(RN_HISTORY_DEFAULT_PATH);
-	hc->busy_timeout_ms = fc && fc->busy_timeout_ms >= 0 ? (int)fc->busy_timeout_ms
-							     : RN_HISTORY_BUSY_TIMEOUT_MS;
+	hc->busy_timeout_ms = fc && fc->busy_timeout_ms >= 0 ? (int)fc->busy_timeout_ms :
+							       RN_HISTORY_BUSY_TIMEOUT_MS;
 	hc->machine = fc && fc->machine ? rn_xstrdup(fc->machine) : NULL;
 }
 
@@ -177,11 +176,11 @@ static char *dialect(const struct rn_history_ops *ops, const char *sql)
 static int schema_version(struct rn_history *h, long *version)
 {
 	bool exists = false;
-	const char *probe = strcmp(h->ops->name, "sqlite")
-				    ? "SELECT 1 FROM information_schema.tables WHERE table_name = "
-				      "'renacer_schema' AND table_schema = current_schema()"
-				    : "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = "
-				      "'renacer_schema'";
+	const char *probe = strcmp(h->ops->name, "sqlite") ?
+		"SELECT 1 FROM information_schema.tables WHERE table_name = "
+		"'renacer_schema' AND table_schema = current_schema()" :
+		"SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = "
+		"'renacer_schema'";
 	int rc;
 
 	*version = 0;
@@ -223,8 +222,9 @@ static int migrate(struct rn_history *h)
 	if (!rc && version > RN_HISTORY_SCHEMA_VERSION)
 		rc = newer_schema(h, version);
 	if (!rc && version == 0)
-		rc = h->ops->exec(h, "CREATE TABLE renacer_schema (version INTEGER NOT NULL);"
-				     "INSERT INTO renacer_schema VALUES (0);");
+		rc = h->ops->exec(h,
+				  "CREATE TABLE renacer_schema (version INTEGER NOT NULL);"
+				  "INSERT INTO renacer_schema VALUES (0);");
 	while (!rc && version < RN_HISTORY_SCHEMA_VERSION) {
 		char *sql = dialect(h->ops, migrations[version]);
 		char v[32];
@@ -285,12 +285,14 @@ int rn_history_open(struct rn_history *h, const char *url, bool write, int busy_
 		if (write) {
 			rc = make_parent(location);
 			if (rc)
-				return rn_history_fail(h, rc, "cannot create the directory of '%s': %s",
+				return rn_history_fail(h, rc,
+						       "cannot create the directory of '%s': %s",
 						       location, strerror(-rc));
 		} else if (access(location, F_OK)) {
-			return rn_history_fail(h, -ENOENT,
-					       "no history store yet (checks record one with a "
-					       "[history] table in renacer.toml, or with --history)");
+			return rn_history_fail(
+				h, -ENOENT,
+				"no history store yet (checks record one with a "
+				"[history] table in renacer.toml, or with --history)");
 		}
 	}
 	rc = h->ops->open(h, location, write, busy_timeout_ms);
@@ -518,8 +520,8 @@ static int append_results(struct rn_history *h, const char *run_id,
 		fmt_double(hi, sizeof(hi), sorted[n - 1]);
 		snprintf(ns, sizeof(ns), "%zu", n);
 		{
-			const char *p[] = { run_id, r->name, mi->name, mi->unit, ns, med, lo, hi,
-					    js.buf };
+			const char *p[] = { run_id, r->name, mi->name, mi->unit, ns,
+					    med,    lo,      hi,       js.buf };
 
 			rc = h->ops->query(h,
 					   "INSERT INTO results (run_id, target, metric, unit, "
@@ -632,11 +634,12 @@ int64_t rn_history_append(struct rn_history *h, const struct rn_history_run *run
 	rc = h->ops->exec(h, h->ops->begin_sql);
 	if (rc)
 		return rc;
-	rc = h->ops->query(h,
-			   "INSERT INTO runs (created_ns, commit_sha, branch, machine, machine_desc, "
-			   "source, config, renacer_version, exit_code) VALUES "
-			   "(?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-			   p, 9, get_id, &run_id);
+	rc = h->ops->query(
+		h,
+		"INSERT INTO runs (created_ns, commit_sha, branch, machine, machine_desc, "
+		"source, config, renacer_version, exit_code) VALUES "
+		"(?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+		p, 9, get_id, &run_id);
 	if (!rc && run_id <= 0)
 		rc = rn_history_fail(h, -EIO, "the new run got no id");
 	snprintf(id, sizeof(id), "%lld", (long long)run_id);

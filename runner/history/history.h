@@ -88,10 +88,10 @@ struct rn_history {
 
 /* Where the store is and whether a check records into it. */
 struct rn_history_cfg {
-	bool enabled;         /* record checks */
-	char *url;            /* location (path or postgresql:// URI), owned */
-	int busy_timeout_ms;  /* SQLite busy timeout, ms */
-	char *machine;        /* machine name override, owned, or NULL (fingerprint) */
+	bool enabled;        /* record checks */
+	char *url;           /* location (path or postgresql:// URI), owned */
+	int busy_timeout_ms; /* SQLite busy timeout, ms */
+	char *machine;       /* machine name override, owned, or NULL (fingerprint) */
 };
 
 /*
@@ -126,14 +126,14 @@ int rn_history_query(struct rn_history *h, const char *sql, const char *const *p
 
 /* What identifies one recorded run. Strings borrowed. */
 struct rn_history_run {
-	uint64_t created_ns;     /* CLOCK_REALTIME, ns since the epoch */
-	const char *commit;      /* commit id, "" if unknown */
-	const char *branch;      /* branch name, "" if unknown */
-	const char *machine;     /* machine fingerprint or name */
+	uint64_t created_ns;      /* CLOCK_REALTIME, ns since the epoch */
+	const char *commit;       /* commit id, "" if unknown */
+	const char *branch;       /* branch name, "" if unknown */
+	const char *machine;      /* machine fingerprint or name */
 	const char *machine_desc; /* human description of the machine */
-	const char *source;      /* "check", "golden", "import" */
-	const char *config;      /* config path, or the imported file */
-	int exit_code;           /* exit code of the check (0 for imports and golden updates) */
+	const char *source;       /* "check", "golden", "import" */
+	const char *config;       /* config path, or the imported file */
+	int exit_code;            /* exit code of the check (0 for imports and golden updates) */
 };
 
 /*

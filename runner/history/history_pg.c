@@ -32,9 +32,9 @@ static struct pq_api {
 	char *(*error_message)(const PGconn *conn);
 	void (*finish)(PGconn *conn);
 	PGresult *(*exec)(PGconn *conn, const char *query);
-	PGresult *(*exec_params)(PGconn *conn, const char *command, int nparams,
-				 const Oid *types, const char *const *values, const int *lengths,
-				 const int *formats, int result_format);
+	PGresult *(*exec_params)(PGconn *conn, const char *command, int nparams, const Oid *types,
+				 const char *const *values, const int *lengths, const int *formats,
+				 int result_format);
 	ExecStatusType (*result_status)(const PGresult *res);
 	char *(*result_error_message)(const PGresult *res);
 	void (*clear)(PGresult *res);
@@ -74,8 +74,8 @@ static int load_libpq(struct rn_history *h)
 		return 0;
 	pq.lib = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL);
 	if (!pq.lib)
-		return rn_history_fail(h, -ENOENT,
-				       "cannot load libpq.so.5 (install libpq5): %s", dlerror());
+		return rn_history_fail(h, -ENOENT, "cannot load libpq.so.5 (install libpq5): %s",
+				       dlerror());
 	for (i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
 		void *f = dlsym(pq.lib, syms[i].name);
 

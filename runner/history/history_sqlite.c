@@ -64,8 +64,8 @@ static int sq_query(struct rn_history *h, const char *sql, const char *const *pa
 	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return sq_fail(h, "cannot prepare a query");
 	for (i = 0; i < nparams; i++) {
-		rc = params[i] ? sqlite3_bind_text(st, (int)i + 1, params[i], -1, SQLITE_STATIC)
-			       : sqlite3_bind_null(st, (int)i + 1);
+		rc = params[i] ? sqlite3_bind_text(st, (int)i + 1, params[i], -1, SQLITE_STATIC) :
+				 sqlite3_bind_null(st, (int)i + 1);
 		if (rc != SQLITE_OK) {
 			sqlite3_finalize(st);
 			return sq_fail(h, "cannot bind a parameter");

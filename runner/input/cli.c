@@ -50,7 +50,8 @@ int rn_cli_parse(const struct rn_command *cmd, int argc, char **argv,
 
 		if (o->long_name) {
 			longs[k].name = o->long_name;
-			longs[k].has_arg = o->arg == RN_OPT_REQUIRED ? required_argument : no_argument;
+			longs[k].has_arg =
+				o->arg == RN_OPT_REQUIRED ? required_argument : no_argument;
 			longs[k].val = LONG_BASE + (int)i; /* mapped back to o->id below */
 			k++;
 		}
@@ -76,14 +77,16 @@ int rn_cli_parse(const struct rn_command *cmd, int argc, char **argv,
 				name++;
 			hint = suggest_option(cmd, name);
 			if (c == ':')
-				rc = rn_error("renacer %s: option '%s' needs an argument", cmd->name,
-					      bad);
+				rc = rn_error("renacer %s: option '%s' needs an argument",
+					      cmd->name, bad);
 			else if (hint)
-				rc = rn_error("renacer %s: unknown option '%s' (did you mean '--%s'?)",
-					      cmd->name, bad, hint);
+				rc = rn_error(
+					"renacer %s: unknown option '%s' (did you mean '--%s'?)",
+					cmd->name, bad, hint);
 			else
-				rc = rn_error("renacer %s: unknown option '%s'; see 'renacer %s --help'",
-					      cmd->name, bad, cmd->name);
+				rc = rn_error(
+					"renacer %s: unknown option '%s'; see 'renacer %s --help'",
+					cmd->name, bad, cmd->name);
 			break;
 		}
 		/* getopt returns a long option's LONG_BASE + index and a short option's character:

@@ -54,8 +54,10 @@ static const char *const semantic_keys[] = { RN_SEMANTIC_KEYS(KEY_NAME) NULL };
 static const char *const history_keys[] = { RN_HISTORY_KEYS(KEY_NAME) NULL };
 #undef KEY_NAME
 
-static const char *const top_keys[] = { "target", "assertion", "golden", "report", "otlp",
-					"regression", "semantic_equivalence", "history", NULL };
+static const char *const top_keys[] = {
+	"target",  "assertion", "golden", "report", "otlp", "regression", "semantic_equivalence",
+	"history", NULL
+};
 
 #define ASSERT_TYPE_NAME(id, name) name,
 static const char *const assertion_types[] = { RN_ASSERTION_TYPES(ASSERT_TYPE_NAME) NULL };
@@ -174,9 +176,9 @@ static int get_int(struct ctx *c, const struct rn_toml_value *tab, const char *k
 	if (kv->val->type != RN_TOML_INTEGER)
 		return type_err(c, kv, "an integer");
 	if (kv->val->u.integer < min || kv->val->u.integer > max)
-		return err_at(c, kv->val->pos, "'%s' in %s must be between %lld and %lld, found %lld",
-			      key, c->what, (long long)min, (long long)max,
-			      (long long)kv->val->u.integer);
+		return err_at(c, kv->val->pos,
+			      "'%s' in %s must be between %lld and %lld, found %lld", key, c->what,
+			      (long long)min, (long long)max, (long long)kv->val->u.integer);
 	*out = kv->val->u.integer;
 	return 0;
 }
@@ -197,15 +199,15 @@ static int get_num(struct ctx *c, const struct rn_toml_value *tab, const char *k
 	else
 		return type_err(c, kv, "a number");
 	if (!(v >= min && v <= max))
-		return err_at(c, kv->val->pos, "'%s' in %s must be between %g and %g, found %g", key,
-			      c->what, min, max, v);
+		return err_at(c, kv->val->pos, "'%s' in %s must be between %g and %g, found %g",
+			      key, c->what, min, max, v);
 	*out = v;
 	return 0;
 }
 
 /* An array of strings, copied into a NULL-terminated list. */
-static int get_strings(struct ctx *c, const struct rn_toml_value *tab, const char *key,
-		       char ***out, size_t *n_out)
+static int get_strings(struct ctx *c, const struct rn_toml_value *tab, const char *key, char ***out,
+		       size_t *n_out)
 {
 	const struct rn_toml_kv *kv = rn_toml_get_kv(tab, key);
 	char **list;
@@ -270,8 +272,9 @@ static int get_choice(struct ctx *c, const struct rn_toml_value *tab, const char
 		rn_buf_addf(&list, "%s\"%s\"", i ? ", " : "", choices[i]);
 	hint = rn_suggest(kv->val->u.str.ptr, choices);
 	if (hint)
-		err_at(c, kv->val->pos, "'%s' in %s must be one of %s, found \"%s\" (did you mean \"%s\"?)",
-		       key, c->what, list.buf, kv->val->u.str.ptr, hint);
+		err_at(c, kv->val->pos,
+		       "'%s' in %s must be one of %s, found \"%s\" (did you mean \"%s\"?)", key,
+		       c->what, list.buf, kv->val->u.str.ptr, hint);
 	else
 		err_at(c, kv->val->pos, "'%s' in %s must be one of %s, found \"%s\"", key, c->what,
 		       list.buf, kv->val->u.str.ptr);
@@ -345,12 +348,14 @@ static int get_regex(struct ctx *c, const struct rn_toml_value *tab, const char 
 			free(anchored);
 			return 0;
 		}
-		if (trial && rn_regex_trial_compile(anchored, REG_EXTENDED | REG_NOSUB) == -ETIMEDOUT) {
+		if (trial &&
+		    rn_regex_trial_compile(anchored, REG_EXTENDED | REG_NOSUB) == -ETIMEDOUT) {
 			free(anchored);
-			return err_at(c, kv->val->pos,
-				      "'%s' in %s is beyond what renacer compiles: nested repetitions "
-				      "take more than %d ms to compile; simplify the pattern",
-				      key, c->what, RN_REGEX_TRIAL_MS);
+			return err_at(
+				c, kv->val->pos,
+				"'%s' in %s is beyond what renacer compiles: nested repetitions "
+				"take more than %d ms to compile; simplify the pattern",
+				key, c->what, RN_REGEX_TRIAL_MS);
 		}
 	}
 	re = rn_xmalloc(sizeof(*re));
@@ -480,12 +485,14 @@ static int parse_env(struct ctx *c, const struct rn_toml_value *tab, struct rn_t
 			return err_at(c, v->pos, "env value '%s' in %s must be a string, found %s",
 				      e->key, c->what, a_type(v->type));
 		if (strlen(v->u.str.ptr) != v->u.str.len)
-			return err_at(c, v->pos, "env value '%s' in %s must not contain NUL characters",
+			return err_at(c, v->pos,
+				      "env value '%s' in %s must not contain NUL characters",
 				      e->key, c->what);
 		if (!e->key[0] || strchr(e->key, '=') || strlen(e->key) != e->key_len)
-			return err_at(c, e->key_pos,
-				      "env name '%s' in %s must be non-empty and contain no '=' or NUL",
-				      e->key, c->what);
+			return err_at(
+				c, e->key_pos,
+				"env name '%s' in %s must be non-empty and contain no '=' or NUL",
+				e->key, c->what);
 		t->env[i] = xformat("%s=%s", e->key, v->u.str.ptr);
 	}
 	return 0;
@@ -501,7 +508,8 @@ static void collector_alternatives(char *buf, size_t cap)
 	buf[0] = '\0';
 	for (i = 0; i < n && len < cap; i++) {
 		const char *sep = !i ? "" : i + 1 == n ? " or " : ", ";
-		int w = snprintf(buf + len, cap - len, "%s\"%s\"", sep, rn_target_collector_names[i]);
+		int w = snprintf(buf + len, cap - len, "%s\"%s\"", sep,
+				 rn_target_collector_names[i]);
 
 		if (w < 0)
 			break;
@@ -510,8 +518,7 @@ static void collector_alternatives(char *buf, size_t cap)
 }
 
 /* `collectors`: names from RN_TARGET_COLLECTORS (collectors/collector.h). */
-static int parse_collectors(struct ctx *c, const struct rn_toml_value *tab,
-			    struct rn_target_cfg *t)
+static int parse_collectors(struct ctx *c, const struct rn_toml_value *tab, struct rn_target_cfg *t)
 {
 	const struct rn_toml_kv *kv = rn_toml_get_kv(tab, "collectors");
 	char **colls = NULL;
@@ -638,8 +645,8 @@ static int parse_target(struct ctx *c, const struct rn_toml_value *tab, struct r
 	if (get_string(c, tab, "name", &t->name))
 		return -1;
 	if (!valid_name(t->name))
-		return err_at(c, kv->val->pos,
-			      "target name \"%s\" must match [A-Za-z0-9_.-]+", t->name);
+		return err_at(c, kv->val->pos, "target name \"%s\" must match [A-Za-z0-9_.-]+",
+			      t->name);
 	snprintf(c->what_buf, sizeof(c->what_buf), "[[target]] '%s'", t->name);
 	c->what = c->what_buf;
 	if (check_keys(c, tab, target_keys) || parse_command(c, tab, t) || parse_cwd(c, tab, t) ||
@@ -676,11 +683,20 @@ static bool key_belongs(enum rn_assertion_type type, const char *key)
 		[RN_ASSERT_EQUIVALENCE] = { "golden", NULL },
 		[RN_ASSERT_INSTRUCTIONS] = { "max_instructions", "tolerance", NULL },
 	};
-	static const char *const specific[] = { "max_duration_ms", "trace_name_pattern",
-						"max_spans", "span_name_pattern", "max_bytes",
-						"tracking_mode", "pattern", "threshold",
-						"process_name_pattern", "golden", "max_instructions",
-						"tolerance", "region_pattern", NULL };
+	static const char *const specific[] = { "max_duration_ms",
+						"trace_name_pattern",
+						"max_spans",
+						"span_name_pattern",
+						"max_bytes",
+						"tracking_mode",
+						"pattern",
+						"threshold",
+						"process_name_pattern",
+						"golden",
+						"max_instructions",
+						"tolerance",
+						"region_pattern",
+						NULL };
 	const char *const *k;
 
 	for (k = specific; *k; k++)
@@ -821,8 +837,7 @@ static int parse_anti_pattern(struct ctx *c, const struct rn_toml_value *tab,
 	free(p);
 	if (get_num(c, tab, "threshold", 0.0, 1.0, &a->threshold))
 		return -1;
-	if (get_regex(c, tab, "process_name_pattern", &a->process_name_pattern,
-		      &a->process_re))
+	if (get_regex(c, tab, "process_name_pattern", &a->process_name_pattern, &a->process_re))
 		return -1;
 	if (get_regex(c, tab, "region_pattern", &a->region_pattern, &a->region_re))
 		return -1;
@@ -864,7 +879,7 @@ static int parse_type_keys(struct ctx *c, const struct rn_toml_value *tab,
 			   struct rn_assertion_spec *a)
 {
 	static int (*const parsers[RN_ASSERT_COUNT])(struct ctx *, const struct rn_toml_value *,
-						    struct rn_assertion_spec *) = {
+						     struct rn_assertion_spec *) = {
 		[RN_ASSERT_CRITICAL_PATH] = parse_critical_path,
 		[RN_ASSERT_SPAN_COUNT] = parse_span_count,
 		[RN_ASSERT_MEMORY_USAGE] = parse_memory_usage,
@@ -900,17 +915,20 @@ static int parse_assertion(struct ctx *c, const struct rn_toml_value *tab,
 	c->what = c->what_buf;
 	if (is_custom_type(tab)) {
 		/* the original format's Rust-expression assertion: nothing here evaluates it */
-		rn_config_add_note(c->cfg, rn_toml_get_kv(tab, "type")->val->pos,
-				   "%s of type custom (a Rust expression in the original renacer) is "
-				   "not evaluated by this renacer and is left out of the report",
-				   c->what);
+		rn_config_add_note(
+			c->cfg, rn_toml_get_kv(tab, "type")->val->pos,
+			"%s of type custom (a Rust expression in the original renacer) is "
+			"not evaluated by this renacer and is left out of the report",
+			c->what);
 		return 1;
 	}
 	if (check_keys(c, tab, assertion_keys))
 		return -1;
 	if (!rn_toml_get_kv(tab, "type"))
-		return err_at(c, tab->pos, "%s needs a 'type' (critical_path, span_count, "
-			      "memory_usage, anti_pattern, equivalence or instructions)", c->what);
+		return err_at(c, tab->pos,
+			      "%s needs a 'type' (critical_path, span_count, "
+			      "memory_usage, anti_pattern, equivalence or instructions)",
+			      c->what);
 	if (get_choice(c, tab, "type", assertion_types, &choice))
 		return -1;
 	a->type = (enum rn_assertion_type)choice;
@@ -999,12 +1017,15 @@ static int golden_judging(struct ctx *c, const struct rn_toml_value *v, struct r
 			else if (e->type == RN_TOML_FLOAT)
 				x = e->u.fp;
 			else
-				return err_at(c, e->pos, "'%s' in [golden.tolerances] must be a number "
+				return err_at(c, e->pos,
+					      "'%s' in [golden.tolerances] must be a number "
 					      "(a fraction: 0.25 allows +25%%), found %s",
 					      t->kv[i].key, a_type(e->type));
 			if (!(x >= 0.0 && x <= 100.0))
-				return err_at(c, e->pos, "'%s' in [golden.tolerances] must be between 0 "
-					      "and 100, found %g", t->kv[i].key, x);
+				return err_at(c, e->pos,
+					      "'%s' in [golden.tolerances] must be between 0 "
+					      "and 100, found %g",
+					      t->kv[i].key, x);
 			r->tolerance[k] = x;
 		}
 	}
@@ -1081,11 +1102,13 @@ static int parse_semantic_equivalence(struct ctx *c, const struct rn_toml_value 
 	v = get_table(c, root, "semantic_equivalence", semantic_keys, &err);
 	if (err)
 		return -1;
-	if (v && (get_bool(c, v, "enabled", &on) ||
-		  get_num(c, v, "min_confidence", 0.0, 1.0, &cfg->semantic->min_confidence) ||
-		  get_bool(c, v, "keep_system", &cfg->semantic->keep_system) ||
-		  get_strings(c, v, "ignore_paths", &cfg->semantic_ignore, NULL) ||
-		  get_strings(c, v, "normalize", &norms, NULL) || get_string(c, v, "baseline_dir", &dir)))
+	if (v &&
+	    (get_bool(c, v, "enabled", &on) ||
+	     get_num(c, v, "min_confidence", 0.0, 1.0, &cfg->semantic->min_confidence) ||
+	     get_bool(c, v, "keep_system", &cfg->semantic->keep_system) ||
+	     get_strings(c, v, "ignore_paths", &cfg->semantic_ignore, NULL) ||
+	     get_strings(c, v, "normalize", &norms, NULL) ||
+	     get_string(c, v, "baseline_dir", &dir)))
 		goto out_fail;
 	cfg->semantic->ignore_paths = cfg->semantic_ignore;
 	if (norms) {
@@ -1097,9 +1120,11 @@ static int parse_semantic_equivalence(struct ctx *c, const struct rn_toml_value 
 				;
 			if (!*k) {
 				kv = rn_toml_get_kv(v, "normalize");
-				err_at(c, kv->val->pos, "unknown normalisation \"%s\" in "
+				err_at(c, kv->val->pos,
+				       "unknown normalisation \"%s\" in "
 				       "[semantic_equivalence] (expected \"tmp\", \"pids\" or "
-				       "\"numbers\")", *n);
+				       "\"numbers\")",
+				       *n);
 				goto out_fail;
 			}
 			cfg->semantic->normalize |= 1u << (k - norm_names);
@@ -1125,8 +1150,10 @@ static int parse_semantic_equivalence(struct ctx *c, const struct rn_toml_value 
 		if (!dir) {
 			struct rn_toml_pos pos = { a->line, a->col };
 
-			err_at(c, pos, "[[assertion]] '%s' of type equivalence needs 'golden' (a "
-			       "recorded trace) or [semantic_equivalence] baseline_dir", a->name);
+			err_at(c, pos,
+			       "[[assertion]] '%s' of type equivalence needs 'golden' (a "
+			       "recorded trace) or [semantic_equivalence] baseline_dir",
+			       a->name);
 			goto out_fail;
 		}
 		a->golden_dir = rn_xstrdup(dir);
@@ -1190,13 +1217,18 @@ static int parse_history(struct ctx *c, const struct rn_toml_value *root)
 /* What a section parser returns: the section is fine, it recorded an error and parsing goes
  * on to find the others, or parsing stops (the diagnostic list is full, or an error after
  * which the rest would only repeat it). */
-enum section_rc { SECTION_OK = 0, SECTION_FAILED = 1, SECTION_ABORT = -1 };
+enum section_rc {
+	SECTION_OK = 0,
+	SECTION_FAILED = 1,
+	SECTION_ABORT = -1
+};
 
 /* Is `v` a table or an array of tables? */
 static bool is_table_like(const struct rn_toml_value *v)
 {
-	return v->type == RN_TOML_TABLE || (v->type == RN_TOML_ARRAY && v->u.array.n &&
-					    v->u.array.items[0]->type == RN_TOML_TABLE);
+	return v->type == RN_TOML_TABLE ||
+		(v->type == RN_TOML_ARRAY && v->u.array.n &&
+		 v->u.array.items[0]->type == RN_TOML_TABLE);
 }
 
 /* Top level: our tables, and unknown tables from other renacer versions (warned). */
@@ -1223,8 +1255,8 @@ static int parse_top_level(struct ctx *c, const struct rn_toml_value *root)
 		}
 		hint = rn_suggest(kv->key, top_keys);
 		if (is_table_like(kv->val) && !hint) {
-			cfg->ignored_tables = rn_xrealloc(cfg->ignored_tables,
-							  (nignored + 2) * sizeof(char *));
+			cfg->ignored_tables =
+				rn_xrealloc(cfg->ignored_tables, (nignored + 2) * sizeof(char *));
 			cfg->ignored_tables[nignored++] = rn_xstrdup(kv->key);
 			cfg->ignored_tables[nignored] = NULL;
 			continue;
@@ -1423,8 +1455,8 @@ static int parse_otlp_headers(struct ctx *c, const struct rn_toml_kv *kv,
 	o->headers = rn_xcalloc(ht->n + 1, sizeof(*o->headers));
 	for (i = 0; i < ht->n; i++) {
 		if (ht->kv[i].val->type != RN_TOML_STRING)
-			return err_at(c, ht->kv[i].val->pos, "header '%s' in [otlp] must be a string",
-				      ht->kv[i].key);
+			return err_at(c, ht->kv[i].val->pos,
+				      "header '%s' in [otlp] must be a string", ht->kv[i].key);
 		o->headers[i] = xformat("%s: %s", ht->kv[i].key, ht->kv[i].val->u.str.ptr);
 	}
 	return 0;
@@ -1458,8 +1490,7 @@ static int parse_otlp(struct ctx *c, const struct rn_toml_value *root)
 		return err ? SECTION_FAILED : SECTION_OK;
 	kv = rn_toml_get_kv(v, "headers");
 	o->set_enabled = rn_toml_get_kv(v, "enabled") != NULL;
-	if (get_bool(c, v, "enabled", &o->enabled) ||
-	    get_string(c, v, "endpoint", &o->endpoint) ||
+	if (get_bool(c, v, "enabled", &o->enabled) || get_string(c, v, "endpoint", &o->endpoint) ||
 	    get_string(c, v, "service_name", &o->service_name) ||
 	    get_bool(c, v, "required", &o->required) ||
 	    get_int(c, v, "timeout_ms", 1, 600000, &o->timeout_ms) ||
@@ -1492,8 +1523,7 @@ static int parse_regression(struct ctx *c, const struct rn_toml_value *root)
 	    get_int(c, v, "count_floor", 0, INT64_MAX, &iv) ||
 	    get_num(c, v, "timing_tolerance", 0, 100, &r->timing_tolerance) ||
 	    get_num(c, v, "memory_tolerance", 0, 100, &r->memory_tolerance) ||
-	    get_num(c, v, "alpha", 1e-9, 0.5, &r->alpha) ||
-	    get_bool(c, v, "timing", &r->timing) ||
+	    get_num(c, v, "alpha", 1e-9, 0.5, &r->alpha) || get_bool(c, v, "timing", &r->timing) ||
 	    get_bool(c, v, "load_guard", &r->load_guard))
 		return SECTION_ABORT;
 	r->count_floor = (uint64_t)iv;
@@ -1525,9 +1555,9 @@ static int parse_history_section(struct ctx *c, const struct rn_toml_value *root
 static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 {
 	static int (*const sections[])(struct ctx *, const struct rn_toml_value *) = {
-		parse_top_level, parse_targets,	 parse_assertions,	 parse_golden,
-		parse_report,	 parse_otlp,	 parse_regression,	 parse_semantic_section,
-		parse_history_section,
+		parse_top_level,  parse_targets,          parse_assertions,
+		parse_golden,     parse_report,           parse_otlp,
+		parse_regression, parse_semantic_section, parse_history_section,
 	};
 	bool failed = false;
 	size_t i;
@@ -1702,7 +1732,7 @@ struct rn_target_cfg *rn_config_add_cli_target(struct rn_config *cfg, char *cons
 }
 
 /* Markdown row of a key of the original format. */
-#define ORIGINAL_DOC_ROW(table, key, action, note) \
+#define ORIGINAL_DOC_ROW(table, key, action, note)                                                 \
 	fprintf(out, "| `[%s]` | `%s` | %s |\n", table, key, note);
 
 /* Markdown table of one key list. */
@@ -1726,7 +1756,8 @@ void rn_config_write_docs(FILE *out)
 	RN_SEMANTIC_KEYS(DOC_ROW)
 	fputs("\n### Tables of the original renacer format\n\nAccepted with a note per key "
 	      "(validate and check print them):\n\n| table | key | what renacer does |\n"
-	      "|---|---|---|\n", out);
+	      "|---|---|---|\n",
+	      out);
 	RN_ORIGINAL_KEYS(ORIGINAL_DOC_ROW)
 	fputs("\n### [history]\n\n| key | type | meaning |\n|---|---|---|\n", out);
 	RN_HISTORY_KEYS(DOC_ROW)

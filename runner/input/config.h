@@ -25,103 +25,120 @@
 #include "toml.h"
 
 /* X(key, type, doc) for [[target]]. `type` is a word used in messages. */
-#define RN_TARGET_KEYS(X)                                                                    \
-	X(name, "string", "unique name, [A-Za-z0-9_.-]+")                                      \
-	X(command, "array of strings", "argv, no shell; argv[0] is searched in PATH")          \
-	X(shell, "boolean", "run command[0] through /bin/sh -c (default false)")               \
-	X(cwd, "string", "working directory, relative to renacer.toml (default: its directory)") \
-	X(env, "table of strings", "variables added to the inherited environment")             \
-	X(timeout_s, "number", "wall-clock limit of one run in seconds (default 300)")         \
-	X(expect_exit, "integer", "exit status of a clean run (default 0; -1 accepts any)")    \
-	X(runs, "integer", "measured timing runs (default 1, at most 1000)")                   \
+#define RN_TARGET_KEYS(X)                                                                          \
+	X(name, "string", "unique name, [A-Za-z0-9_.-]+")                                          \
+	X(command, "array of strings", "argv, no shell; argv[0] is searched in PATH")              \
+	X(shell, "boolean", "run command[0] through /bin/sh -c (default false)")                   \
+	X(cwd, "string", "working directory, relative to renacer.toml (default: its directory)")   \
+	X(env, "table of strings", "variables added to the inherited environment")                 \
+	X(timeout_s, "number", "wall-clock limit of one run in seconds (default 300)")             \
+	X(expect_exit, "integer", "exit status of a clean run (default 0; -1 accepts any)")        \
+	X(runs, "integer", "measured timing runs (default 1, at most 1000)")                       \
 	X(counting_runs, "integer", "runs with syscall stops for counts (default 1, at most 100)") \
-	X(warmup, "integer", "unmeasured runs first (default 0)")                              \
-	X(shard_weight, "number", "expected cost in seconds for --shard balancing (default: unweighted)") \
-	X(collectors, "array of strings", "any of" RN_TARGET_COLLECTORS(RN_COLLECTOR_QUOTED)    \
-	  " (default [\"ptrace\"]; ebpf is chosen by `driver`)")                                  \
-	X(gpu_timing, "string", "\"cmdbuf\" (default), \"submit\" or \"dispatch\" (serializes)") \
-	X(stdout, "string", "\"inherit\", \"null\" (default) or \"capture\"")                  \
-	X(stderr, "string", "\"inherit\" (default), \"null\" or \"capture\"")                  \
-	X(max_processes, "integer", "kill the run when more processes are born (default 10000)") \
-	X(max_memory_bytes, "integer", "RLIMIT_AS of each process in bytes (default unlimited)") \
-	X(driver, "string", "\"ptrace\" (default), \"ebpf\" (count in the kernel) or \"auto\"") \
-	X(instructions, "boolean", "count instructions under Valgrind in one more run (default: " \
+	X(warmup, "integer", "unmeasured runs first (default 0)")                                  \
+	X(shard_weight, "number",                                                                  \
+	  "expected cost in seconds for --shard balancing (default: unweighted)")                  \
+	X(collectors, "array of strings",                                                          \
+	  "any of" RN_TARGET_COLLECTORS(                                                           \
+		  RN_COLLECTOR_QUOTED) " (default [\"ptrace\"]; ebpf is chosen by `driver`)")      \
+	X(gpu_timing, "string", "\"cmdbuf\" (default), \"submit\" or \"dispatch\" (serializes)")   \
+	X(stdout, "string", "\"inherit\", \"null\" (default) or \"capture\"")                      \
+	X(stderr, "string", "\"inherit\" (default), \"null\" or \"capture\"")                      \
+	X(max_processes, "integer", "kill the run when more processes are born (default 10000)")   \
+	X(max_memory_bytes, "integer", "RLIMIT_AS of each process in bytes (default unlimited)")   \
+	X(driver, "string", "\"ptrace\" (default), \"ebpf\" (count in the kernel) or \"auto\"")    \
+	X(instructions, "boolean",                                                                 \
+	  "count instructions under Valgrind in one more run (default: "                           \
 	  "when an instructions assertion applies)")
 
 /* ` "name"` of a collector, for the `collectors` key's doc (X of RN_TARGET_COLLECTORS). */
 #define RN_COLLECTOR_QUOTED(name, bit, desc) " \"" #name "\""
 
 /* X(key, type, doc) for [[assertion]]. */
-#define RN_ASSERTION_KEYS(X)                                                                 \
-	X(name, "string", "unique name")                                                       \
-	X(type, "string", "critical_path | span_count | memory_usage | anti_pattern | equivalence | instructions") \
-	X(max_duration_ms, "number", "critical_path: budget in milliseconds (inclusive)")      \
-	X(trace_name_pattern, "string", "critical_path: targets whose name fully matches (POSIX ERE)") \
-	X(max_spans, "integer", "span_count: budget in spans (inclusive)")                      \
-	X(span_name_pattern, "string", "span_count: span names to count, full match (POSIX ERE; default every span)") \
-	X(region_pattern, "string", "span_count, anti_pattern: only GPU spans whose innermost region (NVTX range, Vulkan debug label) fully matches (POSIX ERE)") \
-	X(max_bytes, "integer", "memory_usage: budget in bytes (inclusive)")                    \
-	X(tracking_mode, "string", "memory_usage: \"rss\" (default) or \"allocations\"")       \
-	X(pattern, "string", "anti_pattern: detector name")                                    \
-	X(threshold, "number", "anti_pattern: minimum confidence that counts, 0..1 (default 0.8)") \
-	X(process_name_pattern, "string", "anti_pattern: processes considered (POSIX ERE)")    \
-	X(golden, "string", "equivalence: recorded trace (renacer trace -f --format jsonl) the run must behave like") \
-	X(max_instructions, "integer", "instructions: budget in instructions (inclusive)")     \
-	X(tolerance, "number", "instructions: fraction over the budget that passes, 0..0.05 (default 0)") \
-	X(aggregate, "string", "\"median\" (default), \"min\", \"p95\" or \"max\" over runs")  \
-	X(targets, "array of strings", "targets it applies to (default: all)")                 \
-	X(fail_on_violation, "boolean", "false reports a violation as WARN (default true)")    \
+#define RN_ASSERTION_KEYS(X)                                                                                                            \
+	X(name, "string", "unique name")                                                                                                \
+	X(type, "string",                                                                                                               \
+	  "critical_path | span_count | memory_usage | anti_pattern | equivalence | instructions")                                      \
+	X(max_duration_ms, "number", "critical_path: budget in milliseconds (inclusive)")                                               \
+	X(trace_name_pattern, "string",                                                                                                 \
+	  "critical_path: targets whose name fully matches (POSIX ERE)")                                                                \
+	X(max_spans, "integer", "span_count: budget in spans (inclusive)")                                                              \
+	X(span_name_pattern, "string",                                                                                                  \
+	  "span_count: span names to count, full match (POSIX ERE; default every span)")                                                \
+	X(region_pattern, "string",                                                                                                     \
+	  "span_count, anti_pattern: only GPU spans whose innermost region (NVTX range, Vulkan debug label) fully matches (POSIX ERE)") \
+	X(max_bytes, "integer", "memory_usage: budget in bytes (inclusive)")                                                            \
+	X(tracking_mode, "string", "memory_usage: \"rss\" (default) or \"allocations\"")                                                \
+	X(pattern, "string", "anti_pattern: detector name")                                                                             \
+	X(threshold, "number", "anti_pattern: minimum confidence that counts, 0..1 (default 0.8)")                                      \
+	X(process_name_pattern, "string", "anti_pattern: processes considered (POSIX ERE)")                                             \
+	X(golden, "string",                                                                                                             \
+	  "equivalence: recorded trace (renacer trace -f --format jsonl) the run must behave like")                                     \
+	X(max_instructions, "integer", "instructions: budget in instructions (inclusive)")                                              \
+	X(tolerance, "number",                                                                                                          \
+	  "instructions: fraction over the budget that passes, 0..0.05 (default 0)")                                                    \
+	X(aggregate, "string", "\"median\" (default), \"min\", \"p95\" or \"max\" over runs")                                           \
+	X(targets, "array of strings", "targets it applies to (default: all)")                                                          \
+	X(fail_on_violation, "boolean", "false reports a violation as WARN (default true)")                                             \
 	X(enabled, "boolean", "false reports SKIP (default true)")
 
 /* X(key, type, doc) for [golden]. */
-#define RN_GOLDEN_KEYS(X)                                                                    \
-	X(dir, "string", "directory of golden traces (default golden_traces)")                 \
-	X(runs, "integer", "runs `golden update` records at least (default 10; a target's "    \
-			   "larger runs wins)")                                                \
-	X(metrics, "array of strings", "golden comparisons made (default all: syscalls, "      \
-				       "syscall_counts, cpu_time, wall_time, critical_path, "  \
-				       "peak_rss, alloc_peak, gpu_busy, gpu_dispatches, "       \
-				       "gpu_copy_bytes, instructions); the others are SKIP") \
-	X(tolerances, "table of numbers", "per-comparison tolerance, fraction ([golden."       \
-					  "tolerances] wall_time = 0.5), replacing "          \
-					  "count/timing/memory/instructions_tolerance for that one")
+#define RN_GOLDEN_KEYS(X)                                                                          \
+	X(dir, "string", "directory of golden traces (default golden_traces)")                     \
+	X(runs, "integer",                                                                         \
+	  "runs `golden update` records at least (default 10; a target's "                         \
+	  "larger runs wins)")                                                                     \
+	X(metrics, "array of strings",                                                             \
+	  "golden comparisons made (default all: syscalls, "                                       \
+	  "syscall_counts, cpu_time, wall_time, critical_path, "                                   \
+	  "peak_rss, alloc_peak, gpu_busy, gpu_dispatches, "                                       \
+	  "gpu_copy_bytes, instructions); the others are SKIP")                                    \
+	X(tolerances, "table of numbers",                                                          \
+	  "per-comparison tolerance, fraction ([golden."                                           \
+	  "tolerances] wall_time = 0.5), replacing "                                               \
+	  "count/timing/memory/instructions_tolerance for that one")
 
 /* X(key, type, doc) for [report]. */
-#define RN_REPORT_KEYS(X)                                                                    \
-	X(junit, "string", "JUnit XML output path")                                            \
-	X(trace_out, "string", "Perfetto/Chrome trace-event JSON output path (each target's last measured run)") \
-	X(otlp_file, "string", "OTLP JSON Lines output path")                                 \
-	X(redact, "array of strings", "secret-name words: values of flags and KEY=VALUE argv " \
-				      "words whose name contains one are redacted in exports " \
-				      "and golden traces (default token, secret, password, passwd, key)")
+#define RN_REPORT_KEYS(X)                                                                          \
+	X(junit, "string", "JUnit XML output path")                                                \
+	X(trace_out, "string",                                                                     \
+	  "Perfetto/Chrome trace-event JSON output path (each target's last measured run)")        \
+	X(otlp_file, "string", "OTLP JSON Lines output path")                                      \
+	X(redact, "array of strings",                                                              \
+	  "secret-name words: values of flags and KEY=VALUE argv "                                 \
+	  "words whose name contains one are redacted in exports "                                 \
+	  "and golden traces (default token, secret, password, passwd, key)")
 
 /* X(key, type, doc) for [otlp]. */
-#define RN_OTLP_KEYS(X)                                                                      \
-	X(enabled, "boolean", "export the check as an OTLP trace (default false)")             \
-	X(endpoint, "string", "base URL; /v1/traces is appended")                              \
-	X(protocol, "string", "\"http/protobuf\" (default) or \"http/json\"")                  \
-	X(service_name, "string", "service.name of the resource (default renacer)")            \
-	X(headers, "table of strings", "HTTP headers (never printed)")                         \
-	X(timeout_ms, "integer", "total export time limit in ms (default 10000)")              \
-	X(compression, "string", "\"gzip\" or \"none\" (default)")                            \
-	X(required, "boolean", "an export failure fails the check (default false)")            \
-	X(syscall_spans, "string", "\"aggregate\" (default), \"all\" or \"threshold\"")        \
+#define RN_OTLP_KEYS(X)                                                                            \
+	X(enabled, "boolean", "export the check as an OTLP trace (default false)")                 \
+	X(endpoint, "string", "base URL; /v1/traces is appended")                                  \
+	X(protocol, "string", "\"http/protobuf\" (default) or \"http/json\"")                      \
+	X(service_name, "string", "service.name of the resource (default renacer)")                \
+	X(headers, "table of strings", "HTTP headers (never printed)")                             \
+	X(timeout_ms, "integer", "total export time limit in ms (default 10000)")                  \
+	X(compression, "string", "\"gzip\" or \"none\" (default)")                                 \
+	X(required, "boolean", "an export failure fails the check (default false)")                \
+	X(syscall_spans, "string", "\"aggregate\" (default), \"all\" or \"threshold\"")            \
 	X(syscall_threshold_us, "integer", "with \"threshold\": minimum span duration in us")
 
 /* X(key, type, doc) for [regression]. */
-#define RN_REGRESSION_KEYS(X)                                                                \
-	X(enabled, "boolean", "compare with golden traces (default true)")                     \
-	X(count_tolerance, "number", "allowed growth of syscall counts, fraction (default 0.10)") \
-	X(count_floor, "integer", "growth in calls always allowed (default 1)")                \
-	X(timing_tolerance, "number", "allowed slowdown, fraction (default 0.10)")             \
-	X(memory_tolerance, "number", "allowed memory growth, fraction (default 0.10)")        \
-	X(memory_floor_bytes, "integer", "memory growth always allowed, bytes (default 1048576)") \
-	X(alpha, "number", "significance level of the rank test (default 0.01)")              \
-	X(timing, "boolean", "judge timing metrics (default true)")                            \
-	X(min_runs_for_timing, "integer", "runs needed on both sides to judge timing (default 5)") \
-	X(load_guard, "boolean", "wall-time slowdowns without more cpu_time of a CPU-bound target or on a loaded machine are INCONCLUSIVE (WARN), not FAIL (default true)") \
-	X(instructions_tolerance, "number", "allowed growth of the instruction count, fraction (default 0.005)") \
-	X(not_judged, "string", "\"warn\" (default: NOT JUDGED does not block) or \"fail\" (it blocks, exit 1)")
+#define RN_REGRESSION_KEYS(X)                                                                                                                        \
+	X(enabled, "boolean", "compare with golden traces (default true)")                                                                           \
+	X(count_tolerance, "number", "allowed growth of syscall counts, fraction (default 0.10)")                                                    \
+	X(count_floor, "integer", "growth in calls always allowed (default 1)")                                                                      \
+	X(timing_tolerance, "number", "allowed slowdown, fraction (default 0.10)")                                                                   \
+	X(memory_tolerance, "number", "allowed memory growth, fraction (default 0.10)")                                                              \
+	X(memory_floor_bytes, "integer", "memory growth always allowed, bytes (default 1048576)")                                                    \
+	X(alpha, "number", "significance level of the rank test (default 0.01)")                                                                     \
+	X(timing, "boolean", "judge timing metrics (default true)")                                                                                  \
+	X(min_runs_for_timing, "integer", "runs needed on both sides to judge timing (default 5)")                                                   \
+	X(load_guard, "boolean",                                                                                                                     \
+	  "wall-time slowdowns without more cpu_time of a CPU-bound target or on a loaded machine are INCONCLUSIVE (WARN), not FAIL (default true)") \
+	X(instructions_tolerance, "number",                                                                                                          \
+	  "allowed growth of the instruction count, fraction (default 0.005)")                                                                       \
+	X(not_judged, "string",                                                                                                                      \
+	  "\"warn\" (default: NOT JUDGED does not block) or \"fail\" (it blocks, exit 1)")
 
 /* Runs `golden update` records at least unless [golden] runs says otherwise: enough for the
  * rank test at alpha 0.01 against 5 measured runs, and for the golden's noise to be measured. */
@@ -129,28 +146,37 @@
 
 /* X(key, type, doc) for [semantic_equivalence] (the original renacer's enabled, baseline_dir
  * and min_confidence, with the meaning of assertions/equivalence.h). */
-#define RN_SEMANTIC_KEYS(X)                                                                  \
-	X(enabled, "boolean", "judge equivalence assertions and the baseline (default true)")  \
-	X(baseline_dir, "string", "folder of recorded traces <target>.jsonl: every target is compared with its own") \
-	X(min_confidence, "number", "similarity 0..1 from which differences in opened files and I/O sequences are tolerated (default 1.0: none)") \
-	X(normalize, "array of strings", "any of \"tmp\", \"pids\", \"numbers\" (default all)") \
-	X(ignore_paths, "array of strings", "fnmatch patterns of paths whose facts are dropped") \
-	X(keep_system, "boolean", "keep the loader's files and /proc, /sys, /dev (default false)") \
-	X(python_trace_dir, "string", "original renacer format: accepted, no effect")          \
-	X(rust_trace_dir, "string", "original renacer format: accepted, no effect")            \
-	X(check_write_patterns, "boolean", "original renacer format: accepted, no effect (writes are always compared)") \
-	X(check_file_operations, "boolean", "original renacer format: accepted, no effect (file operations are always compared)") \
-	X(check_output_correctness, "boolean", "original renacer format: accepted, no effect") \
-	X(check_memory_allocations, "boolean", "original renacer format: accepted, no effect") \
-	X(expected_speedup_min, "number", "original renacer format: accepted, no effect (use a baseline or golden timing)") \
-	X(expected_speedup_max, "number", "original renacer format: accepted, no effect")    \
+#define RN_SEMANTIC_KEYS(X)                                                                                             \
+	X(enabled, "boolean", "judge equivalence assertions and the baseline (default true)")                           \
+	X(baseline_dir, "string",                                                                                       \
+	  "folder of recorded traces <target>.jsonl: every target is compared with its own")                            \
+	X(min_confidence, "number",                                                                                     \
+	  "similarity 0..1 from which differences in opened files and I/O sequences are tolerated (default 1.0: none)") \
+	X(normalize, "array of strings", "any of \"tmp\", \"pids\", \"numbers\" (default all)")                         \
+	X(ignore_paths, "array of strings", "fnmatch patterns of paths whose facts are dropped")                        \
+	X(keep_system, "boolean", "keep the loader's files and /proc, /sys, /dev (default false)")                      \
+	X(python_trace_dir, "string", "original renacer format: accepted, no effect")                                   \
+	X(rust_trace_dir, "string", "original renacer format: accepted, no effect")                                     \
+	X(check_write_patterns, "boolean",                                                                              \
+	  "original renacer format: accepted, no effect (writes are always compared)")                                  \
+	X(check_file_operations, "boolean",                                                                             \
+	  "original renacer format: accepted, no effect (file operations are always compared)")                         \
+	X(check_output_correctness, "boolean", "original renacer format: accepted, no effect")                          \
+	X(check_memory_allocations, "boolean", "original renacer format: accepted, no effect")                          \
+	X(expected_speedup_min, "number",                                                                               \
+	  "original renacer format: accepted, no effect (use a baseline or golden timing)")                             \
+	X(expected_speedup_max, "number", "original renacer format: accepted, no effect")                               \
 	X(expected_memory_reduction_min, "number", "original renacer format: accepted, no effect")
 /* X(key, type, doc) for [history] (runner/history/history.h). */
-#define RN_HISTORY_KEYS(X)                                                                   \
-	X(enabled, "boolean", "record every check in the history store (default true when [history] is present)") \
-	X(url, "string", "store: a SQLite path (default .renacer/history.db) or postgresql://... URI") \
-	X(busy_timeout_ms, "integer", "SQLite: how long a writer waits for the lock in ms (default 30000)") \
-	X(machine, "string", "machine name recorded with each run (default: a hardware fingerprint)")
+#define RN_HISTORY_KEYS(X)                                                                         \
+	X(enabled, "boolean",                                                                      \
+	  "record every check in the history store (default true when [history] is present)")      \
+	X(url, "string",                                                                           \
+	  "store: a SQLite path (default .renacer/history.db) or postgresql://... URI")            \
+	X(busy_timeout_ms, "integer",                                                              \
+	  "SQLite: how long a writer waits for the lock in ms (default 30000)")                    \
+	X(machine, "string",                                                                       \
+	  "machine name recorded with each run (default: a hardware fingerprint)")
 
 /* [history] as written in the file. */
 struct rn_history_file_cfg {
@@ -163,42 +189,42 @@ struct rn_history_file_cfg {
 
 /* One [[target]]. Owned by the config. */
 struct rn_target_cfg {
-	char *name;               /* unique name */
-	char **argv;              /* argv, NULL-terminated, owned (shell: {"/bin/sh","-c",cmd}) */
-	char *cwd;                /* absolute working directory, owned */
-	char **env;               /* "KEY=VALUE" added to the environment, NULL-terminated */
-	uint64_t timeout_ns;      /* wall-clock limit of one run, ns */
-	int expect_exit;          /* exit status of a clean run, -1 = any */
-	unsigned runs;            /* measured timing runs, >= 1 */
-	unsigned counting_runs;   /* counting runs when counts are needed, >= 1 */
-	unsigned warmup;          /* unmeasured runs */
-	double shard_weight;      /* expected cost for `--shard K/N` balancing, seconds; 0 = not set
+	char *name;             /* unique name */
+	char **argv;            /* argv, NULL-terminated, owned (shell: {"/bin/sh","-c",cmd}) */
+	char *cwd;              /* absolute working directory, owned */
+	char **env;             /* "KEY=VALUE" added to the environment, NULL-terminated */
+	uint64_t timeout_ns;    /* wall-clock limit of one run, ns */
+	int expect_exit;        /* exit status of a clean run, -1 = any */
+	unsigned runs;          /* measured timing runs, >= 1 */
+	unsigned counting_runs; /* counting runs when counts are needed, >= 1 */
+	unsigned warmup;        /* unmeasured runs */
+	double shard_weight;    /* expected cost for `--shard K/N` balancing, seconds; 0 = not set
 				   * (runner/input/shard.h) */
-	uint32_t collectors;      /* enum rn_collector_mask */
+	uint32_t collectors;    /* enum rn_collector_mask */
 	enum rn_gpu_mode gpu_mode; /* Vulkan timing mode */
-	enum rn_stdio out;        /* stdout handling */
-	enum rn_stdio err;        /* stderr handling */
-	uint64_t max_procs;       /* process limit */
-	uint64_t max_as_bytes;    /* RLIMIT_AS, 0 = unchanged */
-	int driver;               /* enum rn_driver_pref (collectors/ebpf/ebpf.h): which driver
+	enum rn_stdio out;         /* stdout handling */
+	enum rn_stdio err;         /* stderr handling */
+	uint64_t max_procs;        /* process limit */
+	uint64_t max_as_bytes;     /* RLIMIT_AS, 0 = unchanged */
+	int driver;                /* enum rn_driver_pref (collectors/ebpf/ebpf.h): which driver
 				   * collects syscalls; check resolves it into `collectors` */
-	int instructions;         /* -1: when an instructions assertion applies (default), 0/1:
+	int instructions;          /* -1: when an instructions assertion applies (default), 0/1:
 				   * `instructions = false/true` */
-	int line;                 /* line of its [[target]] header */
+	int line;                  /* line of its [[target]] header */
 };
 
 /* [otlp] as written in the file (the exporter merges it with the environment). */
 struct rn_otlp_file_cfg {
-	bool set_enabled;           /* enabled was given */
-	bool enabled;               /* enabled */
-	char *endpoint;             /* or NULL */
-	char *protocol;             /* or NULL */
-	char *service_name;         /* or NULL */
-	char **headers;             /* "Name: value" strings, NULL-terminated, or NULL */
-	int64_t timeout_ms;         /* -1 = not given */
-	char *compression;          /* or NULL */
-	bool required;              /* export failure fails the check */
-	char *syscall_spans;        /* or NULL */
+	bool set_enabled;             /* enabled was given */
+	bool enabled;                 /* enabled */
+	char *endpoint;               /* or NULL */
+	char *protocol;               /* or NULL */
+	char *service_name;           /* or NULL */
+	char **headers;               /* "Name: value" strings, NULL-terminated, or NULL */
+	int64_t timeout_ms;           /* -1 = not given */
+	char *compression;            /* or NULL */
+	bool required;                /* export failure fails the check */
+	char *syscall_spans;          /* or NULL */
 	int64_t syscall_threshold_us; /* -1 = not given */
 };
 
@@ -214,28 +240,28 @@ struct rn_regex_pool {
 
 /* A loaded renacer.toml. */
 struct rn_config {
-	char *path;                   /* path as given, owned */
-	char *dir;                    /* absolute directory of the file, owned */
-	char *src;                    /* file contents (diagnostics point into it), owned */
-	size_t src_len;               /* bytes in src */
-	struct rn_target_cfg *targets; /* [[target]] tables in order */
-	size_t ntargets;              /* targets used */
+	char *path;                           /* path as given, owned */
+	char *dir;                            /* absolute directory of the file, owned */
+	char *src;                            /* file contents (diagnostics point into it), owned */
+	size_t src_len;                       /* bytes in src */
+	struct rn_target_cfg *targets;        /* [[target]] tables in order */
+	size_t ntargets;                      /* targets used */
 	struct rn_assertion_spec *assertions; /* [[assertion]] tables in order */
-	size_t nassertions;           /* assertions used */
-	char *golden_dir;             /* absolute golden trace directory, owned */
-	unsigned golden_runs;         /* [golden] runs: least runs `golden update` records
+	size_t nassertions;                   /* assertions used */
+	char *golden_dir;                     /* absolute golden trace directory, owned */
+	unsigned golden_runs;                 /* [golden] runs: least runs `golden update` records
 				       * (default RN_GOLDEN_RUNS_DEFAULT) */
-	char *junit;                  /* [report] junit, resolved against dir, or NULL */
-	char *trace_out;              /* [report] trace_out, or NULL */
-	char *otlp_file;              /* [report] otlp_file, or NULL */
-	char **redact;                /* [report] redact words, NULL-terminated, or NULL (defaults) */
-	struct rn_otlp_file_cfg otlp; /* [otlp] */
+	char *junit;                          /* [report] junit, resolved against dir, or NULL */
+	char *trace_out;                      /* [report] trace_out, or NULL */
+	char *otlp_file;                      /* [report] otlp_file, or NULL */
+	char **redact; /* [report] redact words, NULL-terminated, or NULL (defaults) */
+	struct rn_otlp_file_cfg otlp;        /* [otlp] */
 	struct rn_regression_cfg regression; /* [regression] */
-	struct rn_history_file_cfg history; /* [history] */
-	char **ignored_tables;        /* unknown top-level tables (warned about), NULL-terminated */
+	struct rn_history_file_cfg history;  /* [history] */
+	char **ignored_tables; /* unknown top-level tables (warned about), NULL-terminated */
 	struct rn_equiv_opts *semantic; /* [semantic_equivalence] options (defaults when absent),
 				       * owned; ignore_paths owned through semantic_ignore */
-	char **semantic_ignore;       /* [semantic_equivalence] ignore_paths, NULL-terminated */
+	char **semantic_ignore;         /* [semantic_equivalence] ignore_paths, NULL-terminated */
 	char **notes;                 /* "FILE:LINE:COL: note: ..." lines about keys of the original
 				       * renacer format (runner/input/original.h), owned, NULL-terminated,
 				       * or NULL; printed at load unless quiet */

@@ -52,8 +52,8 @@ void rn_config_add_note(struct rn_config *cfg, struct rn_toml_pos pos, const cha
 	if (len < 0)
 		rn_die("cannot format a config note");
 	line = rn_xmalloc((size_t)len + 1);
-	snprintf(line, (size_t)len + 1, "%s:%d:%d: %s", cfg->path ? cfg->path : "<input>",
-		 pos.line, pos.col, msg);
+	snprintf(line, (size_t)len + 1, "%s:%d:%d: %s", cfg->path ? cfg->path : "<input>", pos.line,
+		 pos.col, msg);
 	while (cfg->notes && cfg->notes[n])
 		n++;
 	cfg->notes = rn_xrealloc(cfg->notes, (n + 2) * sizeof(*cfg->notes));
@@ -105,11 +105,12 @@ void rn_original_table(struct rn_config *cfg, const char *table, const struct rn
 			if (!kv->val->u.boolean)
 				cfg->regression.enabled = false;
 			/* the note says what this value does, not what the other one would */
-			rn_config_add_note(cfg, kv->key_pos, "[%s] %s: %s", table, kv->key,
-					   kv->val->u.boolean
-						   ? "true: golden traces are compared (the default)"
-						   : "false: golden traces are not compared ([regression] "
-						     "enabled = false)");
+			rn_config_add_note(
+				cfg, kv->key_pos, "[%s] %s: %s", table, kv->key,
+				kv->val->u.boolean ?
+					"true: golden traces are compared (the default)" :
+					"false: golden traces are not compared ([regression] "
+					"enabled = false)");
 			continue;
 		}
 		if (!strcmp(ok->note, "not used")) {

@@ -25,9 +25,9 @@ struct rn_config;
 
 /* What this renacer does with a key of the original format (enum rn_original_action). */
 enum rn_original_action {
-	RN_ORIG_NOTE,          /* no equivalent: the note says what renacer does instead */
-	RN_ORIG_SAME,          /* this renacer always behaves as the key asks (when true) */
-	RN_ORIG_REGRESSION,    /* boolean: false turns off golden comparison ([regression]
+	RN_ORIG_NOTE,       /* no equivalent: the note says what renacer does instead */
+	RN_ORIG_SAME,       /* this renacer always behaves as the key asks (when true) */
+	RN_ORIG_REGRESSION, /* boolean: false turns off golden comparison ([regression]
 				* enabled = false), as the original's compare_with_baseline */
 };
 
@@ -36,34 +36,33 @@ enum rn_original_action {
  * original's order. `note` is printed (once per key present) as "renacer: note:
  * FILE:LINE:COL: [T] K: NOTE".
  */
-#define RN_ORIGINAL_KEYS(X)                                                                    \
-	X("ci", "fail_fast", RN_ORIG_NOTE,                                                     \
-	  "no equivalent: renacer runs every target and reports every failure; the exit "     \
-	  "status is 1 when any blocking assertion failed")                                     \
-	X("ci", "export_format", RN_ORIG_NOTE,                                                 \
-	  "no equivalent: write JUnit with [report] junit or --junit, OTLP JSON with "         \
-	  "[report] otlp_file or --otlp-file, metrics JSON with --bench-json")                  \
-	X("ci", "export_path", RN_ORIG_NOTE,                                                   \
-	  "no equivalent: each report has its own path in [report]")                           \
-	X("ci", "compare_with_baseline", RN_ORIG_REGRESSION,                                   \
-	  "false turns off the comparison with golden traces ([regression] enabled)")          \
-	X("quality_gates", "andon_enabled", RN_ORIG_SAME,                                      \
-	  "always on: a failed blocking assertion stops the merge (exit status 1); set "       \
-	  "fail_on_violation = false on an assertion to only warn")                            \
-	X("quality_gates", "kaizen_tracking", RN_ORIG_NOTE,                                    \
-	  "no equivalent in the config; golden traces record the baseline to improve on")     \
-	X("quality_gates", "genchi_genbutsu_mode", RN_ORIG_NOTE,                               \
-	  "no equivalent in the config; failures name the calls and callers involved")        \
-	X("lamport_clock", "enabled", RN_ORIG_NOTE,                                            \
-	  "no equivalent: renacer orders events by CLOCK_MONOTONIC and follows fork and exec " \
-	  "itself")                                                                             \
-	X("lamport_clock", "propagate_across_fork", RN_ORIG_SAME, "always on")                 \
-	X("lamport_clock", "propagate_across_exec", RN_ORIG_SAME, "always on")                 \
-	X("lamport_clock", "env_var", RN_ORIG_NOTE,                                            \
-	  "not used; the trace context goes to targets as TRACEPARENT")                        \
-	X("compression", "enabled", RN_ORIG_NOTE,                                              \
-	  "no equivalent: golden traces are plain JSON")                                       \
-	X("compression", "algorithm", RN_ORIG_NOTE, "not used")                                \
+#define RN_ORIGINAL_KEYS(X)                                                                        \
+	X("ci", "fail_fast", RN_ORIG_NOTE,                                                         \
+	  "no equivalent: renacer runs every target and reports every failure; the exit "          \
+	  "status is 1 when any blocking assertion failed")                                        \
+	X("ci", "export_format", RN_ORIG_NOTE,                                                     \
+	  "no equivalent: write JUnit with [report] junit or --junit, OTLP JSON with "             \
+	  "[report] otlp_file or --otlp-file, metrics JSON with --bench-json")                     \
+	X("ci", "export_path", RN_ORIG_NOTE,                                                       \
+	  "no equivalent: each report has its own path in [report]")                               \
+	X("ci", "compare_with_baseline", RN_ORIG_REGRESSION,                                       \
+	  "false turns off the comparison with golden traces ([regression] enabled)")              \
+	X("quality_gates", "andon_enabled", RN_ORIG_SAME,                                          \
+	  "always on: a failed blocking assertion stops the merge (exit status 1); set "           \
+	  "fail_on_violation = false on an assertion to only warn")                                \
+	X("quality_gates", "kaizen_tracking", RN_ORIG_NOTE,                                        \
+	  "no equivalent in the config; golden traces record the baseline to improve on")          \
+	X("quality_gates", "genchi_genbutsu_mode", RN_ORIG_NOTE,                                   \
+	  "no equivalent in the config; failures name the calls and callers involved")             \
+	X("lamport_clock", "enabled", RN_ORIG_NOTE,                                                \
+	  "no equivalent: renacer orders events by CLOCK_MONOTONIC and follows fork and exec "     \
+	  "itself")                                                                                \
+	X("lamport_clock", "propagate_across_fork", RN_ORIG_SAME, "always on")                     \
+	X("lamport_clock", "propagate_across_exec", RN_ORIG_SAME, "always on")                     \
+	X("lamport_clock", "env_var", RN_ORIG_NOTE,                                                \
+	  "not used; the trace context goes to targets as TRACEPARENT")                            \
+	X("compression", "enabled", RN_ORIG_NOTE, "no equivalent: golden traces are plain JSON")   \
+	X("compression", "algorithm", RN_ORIG_NOTE, "not used")                                    \
 	X("compression", "min_file_size_kb", RN_ORIG_NOTE, "not used")
 
 /* True when `table` is a top-level table of the original format listed in RN_ORIGINAL_KEYS. */

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 /* Write why (`what`: a format with one %ld for `n`) and where; evaluates to -1. */
-#define fail(why, size, offset, at, what, n)                                                 \
+#define fail(why, size, offset, at, what, n)                                                       \
 	(snprintf((why), (size), what, (long)(n)), *(offset) = (at), -1)
 
 /* The limits are spelled out in the messages below. */
@@ -111,8 +111,8 @@ int rn_regex_check_bounds(const char *pat, char *why, size_t why_size, size_t *o
 	/* per open group: the cost summed so far inside it, whether it holds a repetition */
 	unsigned long sum[RN_REGEX_MAX_DEPTH + 1];
 	bool rep[RN_REGEX_MAX_DEPTH + 1];
-	bool last_rep = false; /* the last atom is a group holding a repetition */
-	bool last_dup = false; /* the last token was a duplication symbol (*, +, ?, {m,n}) */
+	bool last_rep = false;  /* the last atom is a group holding a repetition */
+	bool last_dup = false;  /* the last token was a duplication symbol (*, +, ?, {m,n}) */
 	unsigned long last = 0; /* cost of the atom a following repetition applies to */
 	size_t depth = 0, i = 0, len = strlen(pat);
 
@@ -131,9 +131,10 @@ int rn_regex_check_bounds(const char *pat, char *why, size_t why_size, size_t *o
 		switch (ch) {
 		case '\\':
 			if (pat[i + 1] >= '1' && pat[i + 1] <= '9')
-				return fail(why, why_size, offset, i,
-					    "back-reference \\%ld makes matching exponential; not allowed",
-					    pat[i + 1] - '0');
+				return fail(
+					why, why_size, offset, i,
+					"back-reference \\%ld makes matching exponential; not allowed",
+					pat[i + 1] - '0');
 			last = 1;
 			sum[depth] += last;
 			i += pat[i + 1] ? 2 : 1;
@@ -228,8 +229,9 @@ int rn_regex_trial_compile(const char *pattern, int cflags)
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
-		struct itimerval it = { { 0, 0 },
-					{ RN_REGEX_TRIAL_MS / 1000, (RN_REGEX_TRIAL_MS % 1000) * 1000 } };
+		struct itimerval it = {
+			{ 0, 0 }, { RN_REGEX_TRIAL_MS / 1000, (RN_REGEX_TRIAL_MS % 1000) * 1000 }
+		};
 		regex_t re;
 
 		signal(SIGALRM, SIG_DFL);

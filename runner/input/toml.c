@@ -36,21 +36,21 @@ struct kv_index {
 #define QUOTE_MAX 64
 
 struct parser {
-	const char *text;            /* the input after a leading BOM: line 1, column 1 */
-	const char *end;             /* one past the last byte */
-	const char *p;               /* cursor */
-	struct rn_diag *d;           /* where the first error goes */
-	int line;                    /* line of the cursor (every newline goes through
+	const char *text;           /* the input after a leading BOM: line 1, column 1 */
+	const char *end;            /* one past the last byte */
+	const char *p;              /* cursor */
+	struct rn_diag *d;          /* where the first error goes */
+	int line;                   /* line of the cursor (every newline goes through
 				      * eat_newline(), which counts it) */
-	const char *line_start;      /* first byte of that line */
-	const char *col_ptr;         /* column cache: a pointer on the current line... */
-	int col;                     /* ...and its column */
-	locale_t c_locale;           /* "C" locale for strtod_l, created on first float */
-	struct rn_buf scratch;       /* decoded text of the string being parsed, reused */
-	struct rn_buf keybuf;        /* decoded text of the quoted key being parsed, reused */
-	struct rn_toml_table *root;  /* the document's table */
-	struct rn_toml_table *cur;   /* table receiving key/value pairs (last header) */
-	int cur_depth;               /* nesting depth of `cur` (root = 0) */
+	const char *line_start;     /* first byte of that line */
+	const char *col_ptr;        /* column cache: a pointer on the current line... */
+	int col;                    /* ...and its column */
+	locale_t c_locale;          /* "C" locale for strtod_l, created on first float */
+	struct rn_buf scratch;      /* decoded text of the string being parsed, reused */
+	struct rn_buf keybuf;       /* decoded text of the quoted key being parsed, reused */
+	struct rn_toml_table *root; /* the document's table */
+	struct rn_toml_table *cur;  /* table receiving key/value pairs (last header) */
+	int cur_depth;              /* nesting depth of `cur` (root = 0) */
 };
 
 /* ---- Errors and positions --------------------------------------------------------------- */
@@ -310,8 +310,8 @@ static void table_release(struct rn_toml_table *t)
 static struct rn_toml_value *value_new(enum rn_toml_type type, struct rn_toml_pos pos,
 				       struct key *k, const char *text, size_t slen)
 {
-	size_t head = type == RN_TOML_TABLE ? sizeof(struct table_value) :
-					      sizeof(struct rn_toml_value);
+	size_t head =
+		type == RN_TOML_TABLE ? sizeof(struct table_value) : sizeof(struct rn_toml_value);
 	size_t klen = k ? k->len + 1 : 0, tlen = type == RN_TOML_STRING ? slen + 1 : 0;
 	struct rn_toml_value *v;
 	char *tail;
@@ -483,8 +483,8 @@ static int array_push(struct parser *ps, struct rn_toml_value *a, struct rn_toml
 static bool is_aot(const struct rn_toml_value *v)
 {
 	return v->type == RN_TOML_ARRAY && v->u.array.n > 0 &&
-	       v->u.array.items[0]->type == RN_TOML_TABLE &&
-	       (v->u.array.items[0]->u.table->flags & TF_AOT_ELEM);
+		v->u.array.items[0]->type == RN_TOML_TABLE &&
+		(v->u.array.items[0]->u.table->flags & TF_AOT_ELEM);
 }
 
 /* ---- Lexical helpers -------------------------------------------------------------------- */
@@ -678,14 +678,18 @@ static int parse_escape(struct parser *ps, struct rn_buf *out)
 
 			if (h < 0) {
 				describe(ps, at + 2 + i, what, sizeof(what));
-				return fail(ps, at, "invalid escape '\\%c': expected %d hex "
-					    "digits, found %s", c, digits, what);
+				return fail(ps, at,
+					    "invalid escape '\\%c': expected %d hex "
+					    "digits, found %s",
+					    c, digits, what);
 			}
 			cp = (cp << 4) | (uint32_t)h;
 		}
 		if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-			return fail(ps, at, "invalid escape '%.*s': U+%04X is not a unicode scalar "
-				    "value", digits + 2, at, (unsigned)cp);
+			return fail(ps, at,
+				    "invalid escape '%.*s': U+%04X is not a unicode scalar "
+				    "value",
+				    digits + 2, at, (unsigned)cp);
 		buf_add_utf8(out, cp);
 		ps->p += 2 + (size_t)digits;
 		return 0;
@@ -713,8 +717,10 @@ static int ml_quotes(struct parser *ps, char q, struct rn_buf *out)
 	while (peek(ps, n) == q)
 		n++;
 	if (n > 5)
-		return fail(ps, ps->p + 5, "too many quotes at the end of a multi-line string "
-			    "(at most 2 may precede the closing %c%c%c)", q, q, q);
+		return fail(ps, ps->p + 5,
+			    "too many quotes at the end of a multi-line string "
+			    "(at most 2 may precede the closing %c%c%c)",
+			    q, q, q);
 	if (n < 3) {
 		rn_buf_add(out, ps->p, n);
 		ps->p += n;
@@ -796,7 +802,8 @@ static int string_step(struct parser *ps, struct rn_buf *out, const char *open, 
 	}
 	if (at_newline(ps)) {
 		if (!ml)
-			return fail(ps, open, "unterminated %s (newlines are not "
+			return fail(ps, open,
+				    "unterminated %s (newlines are not "
 				    "allowed in single-line strings)",
 				    basic ? "basic string" : "literal string");
 		/* CRLF becomes LF so a value does not depend on the checkout's line endings; the
@@ -807,8 +814,9 @@ static int string_step(struct parser *ps, struct rn_buf *out, const char *open, 
 	}
 	if (basic && *ps->p == '\\')
 		return string_backslash(ps, out, ml);
-	n = text_char(ps, basic ? (ml ? "a multi-line basic string" : "a basic string")
-				: (ml ? "a multi-line literal string" : "a literal string"));
+	n = text_char(ps,
+		      basic ? (ml ? "a multi-line basic string" : "a basic string") :
+			      (ml ? "a multi-line literal string" : "a literal string"));
 	if (n < 0)
 		return -1;
 	rn_buf_add(out, ps->p, (size_t)n);
@@ -850,7 +858,7 @@ static int parse_string(struct parser *ps, struct rn_buf *out, bool ml_allowed)
 static bool is_bare_key_char(int c)
 {
 	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-	       c == '_' || c == '-';
+		c == '_' || c == '-';
 }
 
 /*
@@ -940,17 +948,23 @@ static int parse_keyval(struct parser *ps, struct rn_toml_table *t, int depth)
 		}
 		excerpt(kstart, kend, name, sizeof(name));
 		if (v->type != RN_TOML_TABLE)
-			return fail(ps, seg, "cannot use key '%s' as a table: it is already %s "
-				    "(defined at line %d)", name, a_type(v), v->pos.line);
+			return fail(ps, seg,
+				    "cannot use key '%s' as a table: it is already %s "
+				    "(defined at line %d)",
+				    name, a_type(v), v->pos.line);
 		if (v->u.table->flags & TF_INLINE)
-			return fail(ps, seg, "cannot add keys to inline table '%s' (defined at "
-				    "line %d): inline tables are complete", name, v->pos.line);
+			return fail(ps, seg,
+				    "cannot add keys to inline table '%s' (defined at "
+				    "line %d): inline tables are complete",
+				    name, v->pos.line);
 		/* "using dotted keys to redefine tables already defined in [table] form is not
 		 * allowed". A table only created implicitly by a longer header ([a.b.c] makes
 		 * a.b) is refused too: the spec is ambiguous there (toml-lang/toml#846) and
 		 * implementations differ; refusing keeps each table's keys in one place. */
-		return fail(ps, seg, "cannot add keys to table '%s' with a dotted key: it was "
-			    "defined by a table header at line %d", name, v->pos.line);
+		return fail(ps, seg,
+			    "cannot add keys to table '%s' with a dotted key: it was "
+			    "defined by a table header at line %d",
+			    name, v->pos.line);
 	}
 	seg_pos = pos_of(ps, seg);
 	i = table_find(t, k.s, k.len);
@@ -1059,8 +1073,10 @@ static int parse_radix_int(struct parser *ps, const char *s, const char *q, cons
 	long n;
 
 	if (q != s)
-		return fail(ps, s, "invalid integer '%.*s': a sign is not allowed with a "
-			    "0%c prefix", tl, s, q[1]);
+		return fail(ps, s,
+			    "invalid integer '%.*s': a sign is not allowed with a "
+			    "0%c prefix",
+			    tl, s, q[1]);
 	q += 2;
 	int_start = q;
 	n = scan_digits(&q, e, radix);
@@ -1093,7 +1109,8 @@ static int scan_float_tail(struct parser *ps, const char *s, const char **q, con
 		*is_float = true;
 		n = scan_digits(q, e, 10);
 		if (n < 0)
-			return fail(ps, s, "invalid float '%.*s': '_' must be between digits", tl, s);
+			return fail(ps, s, "invalid float '%.*s': '_' must be between digits", tl,
+				    s);
 		if (!n)
 			return fail(ps, s, "invalid float '%.*s': expected a digit after '.'", tl,
 				    s);
@@ -1105,7 +1122,8 @@ static int scan_float_tail(struct parser *ps, const char *s, const char **q, con
 			(*q)++;
 		n = scan_digits(q, e, 10);
 		if (n < 0)
-			return fail(ps, s, "invalid float '%.*s': '_' must be between digits", tl, s);
+			return fail(ps, s, "invalid float '%.*s': '_' must be between digits", tl,
+				    s);
 		if (!n)
 			return fail(ps, s, "invalid float '%.*s': expected a digit in the exponent",
 				    tl, s);
@@ -1198,7 +1216,7 @@ static bool is_leap(int y)
 
 static int days_in_month(int y, int m)
 {
-	static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	static const int days[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
 
 	return m == 2 && is_leap(y) ? 29 : days[m - 1];
 }
@@ -1230,11 +1248,13 @@ static int parse_time(struct parser *ps, const char **s, const char *e, const ch
 	if (dt->hour < 0 || dt->minute < 0)
 		return fail(ps, tok, "invalid time in '%.*s': expected HH:MM:SS", tl, tok);
 	if (dt->second < 0)
-		return fail(ps, tok, "invalid time in '%.*s': seconds are required (HH:MM:SS)",
-			    tl, tok);
+		return fail(ps, tok, "invalid time in '%.*s': seconds are required (HH:MM:SS)", tl,
+			    tok);
 	if (dt->hour > 23 || dt->minute > 59 || dt->second > 60)
 		return fail(ps, tok, "invalid time in '%.*s': %s out of range", tl, tok,
-			    dt->hour > 23 ? "hour" : dt->minute > 59 ? "minute" : "second");
+			    dt->hour > 23           ? "hour" :
+				    dt->minute > 59 ? "minute" :
+						      "second");
 	q += 8;
 	if (q < e && *q == '.') {
 		q++;
@@ -1308,11 +1328,13 @@ static int parse_datetime(struct parser *ps, const char *s, const char *e, struc
 
 		/* time-numoffset = ("+" / "-") time-hour ":" time-minute */
 		if (oh < 0 || om < 0)
-			return fail(ps, s, "invalid date-time '%.*s': expected a UTC offset "
-				    "(Z or +HH:MM)", tl, s);
-		if (oh > 23 || om > 59)
-			return fail(ps, s, "invalid date-time '%.*s': UTC offset out of range",
+			return fail(ps, s,
+				    "invalid date-time '%.*s': expected a UTC offset "
+				    "(Z or +HH:MM)",
 				    tl, s);
+		if (oh > 23 || om > 59)
+			return fail(ps, s, "invalid date-time '%.*s': UTC offset out of range", tl,
+				    s);
 		dt->offset_minutes = sign * (oh * 60 + om);
 		q += 6;
 	}
@@ -1397,8 +1419,10 @@ static int parse_scalar(struct parser *ps, struct rn_toml_value *v)
 	if (digits == s && (looks_like_date(s, e) || looks_like_time(s, e)))
 		return parse_datetime(ps, s, e, v);
 	if (digits == s && looks_like_partial_datetime(s, e))
-		return fail(ps, s, "invalid date or time '%.*s' (expected YYYY-MM-DD, HH:MM:SS or "
-			    "both)", tl, s);
+		return fail(ps, s,
+			    "invalid date or time '%.*s' (expected YYYY-MM-DD, HH:MM:SS or "
+			    "both)",
+			    tl, s);
 	if (digits < e && *digits >= '0' && *digits <= '9')
 		return parse_number(ps, s, e, v);
 	if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z'))
@@ -1457,10 +1481,12 @@ static int parse_inline_table(struct parser *ps, int depth, struct rn_toml_value
 		for (;;) {
 			skip_ws(ps);
 			if (peek(ps, 0) == '}')
-				return fail(ps, ps->p, "trailing comma is not allowed in an inline "
+				return fail(ps, ps->p,
+					    "trailing comma is not allowed in an inline "
 					    "table");
 			if (at_newline(ps))
-				return fail(ps, ps->p, "newline in inline table (inline tables "
+				return fail(ps, ps->p,
+					    "newline in inline table (inline tables "
 					    "must be on one line)");
 			if (ps->p >= ps->end)
 				return fail(ps, open, "unterminated inline table (missing '}')");
@@ -1476,7 +1502,8 @@ static int parse_inline_table(struct parser *ps, int depth, struct rn_toml_value
 			if (ps->p >= ps->end)
 				return fail(ps, open, "unterminated inline table (missing '}')");
 			if (at_newline(ps))
-				return fail(ps, ps->p, "newline in inline table (inline tables "
+				return fail(ps, ps->p,
+					    "newline in inline table (inline tables "
 					    "must be on one line)");
 			describe(ps, ps->p, what, sizeof(what));
 			return fail(ps, ps->p, "expected ',' or '}' in inline table, found %s",
@@ -1575,10 +1602,14 @@ static int header_enter(struct parser *ps, struct header *h)
 	} else if (v->type != RN_TOML_TABLE || (v->u.table->flags & TF_INLINE)) {
 		excerpt(h->kstart, h->kend, h->name, sizeof(h->name));
 		if (v->type == RN_TOML_TABLE)
-			return fail(ps, h->seg, "cannot add to inline table '%s' (defined at "
-				    "line %d): inline tables are complete", h->name, v->pos.line);
-		return fail(ps, h->seg, "cannot use key '%s' as a table: it is already %s "
-			    "(defined at line %d)", h->name, a_type(v), v->pos.line);
+			return fail(ps, h->seg,
+				    "cannot add to inline table '%s' (defined at "
+				    "line %d): inline tables are complete",
+				    h->name, v->pos.line);
+		return fail(ps, h->seg,
+			    "cannot use key '%s' as a table: it is already %s "
+			    "(defined at line %d)",
+			    h->name, a_type(v), v->pos.line);
 	}
 	h->t = v->u.table;
 	return 0;
@@ -1627,9 +1658,10 @@ static int header_aot(struct parser *ps, struct header *h, long i)
 		v = h->t->kv[i].val;
 		if (!is_aot(v)) {
 			rn_toml_free(elem);
-			return fail(ps, h->seg, "cannot define array of tables '%s': it is "
-				    "already %s (defined at line %d)", h->name, a_type(v),
-				    v->pos.line);
+			return fail(ps, h->seg,
+				    "cannot define array of tables '%s': it is "
+				    "already %s (defined at line %d)",
+				    h->name, a_type(v), v->pos.line);
 		}
 	}
 	if (array_push(ps, v, elem))
@@ -1658,15 +1690,20 @@ static int header_table(struct parser *ps, struct header *h, long i)
 	v = h->t->kv[i].val;
 	flags = v->type == RN_TOML_TABLE ? v->u.table->flags : 0;
 	if (v->type != RN_TOML_TABLE)
-		return fail(ps, h->seg, "cannot define table '%s': it is already %s (defined "
-			    "at line %d)", h->name, is_aot(v) ? "an array of tables" : a_type(v),
-			    v->pos.line);
+		return fail(ps, h->seg,
+			    "cannot define table '%s': it is already %s (defined "
+			    "at line %d)",
+			    h->name, is_aot(v) ? "an array of tables" : a_type(v), v->pos.line);
 	if (flags & TF_INLINE)
-		return fail(ps, h->seg, "cannot define table '%s': it is already an inline "
-			    "table (defined at line %d)", h->name, v->pos.line);
+		return fail(ps, h->seg,
+			    "cannot define table '%s': it is already an inline "
+			    "table (defined at line %d)",
+			    h->name, v->pos.line);
 	if (flags & TF_DOTTED)
-		return fail(ps, h->seg, "cannot define table '%s': it was already created by "
-			    "dotted keys (at line %d)", h->name, v->pos.line);
+		return fail(ps, h->seg,
+			    "cannot define table '%s': it was already created by "
+			    "dotted keys (at line %d)",
+			    h->name, v->pos.line);
 	if (flags & TF_DEFINED)
 		return fail(ps, h->seg, "duplicate table '%s' (first defined at line %d)", h->name,
 			    v->pos.line);

@@ -52,34 +52,34 @@ struct rn_toml_pos {
 
 /* Date and/or time fields; which ones are meaningful depends on the value's type. */
 struct rn_toml_datetime {
-	int year, month, day;      /* date part (datetime, datetime-local, date-local) */
-	int hour, minute, second;  /* time part (datetime, datetime-local, time-local) */
-	int nanosecond;            /* fraction of the second in ns (digits past 9 truncated) */
-	int frac_digits;           /* fraction digits written in the source (0 = none) */
-	int offset_minutes;        /* UTC offset in minutes (datetime only); Z is 0 */
-	bool offset_z;             /* the offset was written as Z/z */
+	int year, month, day;     /* date part (datetime, datetime-local, date-local) */
+	int hour, minute, second; /* time part (datetime, datetime-local, time-local) */
+	int nanosecond;           /* fraction of the second in ns (digits past 9 truncated) */
+	int frac_digits;          /* fraction digits written in the source (0 = none) */
+	int offset_minutes;       /* UTC offset in minutes (datetime only); Z is 0 */
+	bool offset_z;            /* the offset was written as Z/z */
 };
 
 struct rn_toml_table;
 
 /* A value of any type. */
 struct rn_toml_value {
-	enum rn_toml_type type;  /* which member of `u` is valid */
-	struct rn_toml_pos pos;  /* position of the value's first character */
+	enum rn_toml_type type; /* which member of `u` is valid */
+	struct rn_toml_pos pos; /* position of the value's first character */
 	union {
 		struct {
 			char *ptr;  /* decoded UTF-8, NUL-terminated (may contain NUL: use len) */
 			size_t len; /* bytes, excluding the terminating NUL */
-		} str;                       /* RN_TOML_STRING */
-		int64_t integer;             /* RN_TOML_INTEGER */
-		double fp;                   /* RN_TOML_FLOAT */
-		bool boolean;                /* RN_TOML_BOOL */
-		struct rn_toml_datetime dt;  /* the four date/time types */
+		} str;              /* RN_TOML_STRING */
+		int64_t integer;    /* RN_TOML_INTEGER */
+		double fp;          /* RN_TOML_FLOAT */
+		bool boolean;       /* RN_TOML_BOOL */
+		struct rn_toml_datetime dt; /* the four date/time types */
 		struct {
 			struct rn_toml_value **items; /* elements in source order */
 			size_t n;                     /* number of elements */
-		} array;                     /* RN_TOML_ARRAY */
-		struct rn_toml_table *table; /* RN_TOML_TABLE */
+		} array;                              /* RN_TOML_ARRAY */
+		struct rn_toml_table *table;          /* RN_TOML_TABLE */
 	} u;
 };
 

@@ -15,13 +15,13 @@ const struct rn_curl_api *rn_curl(void)
 
 /* Resolve one symbol into a function pointer slot (POSIX allows the object-to-function cast
  * through memcpy-free assignment of dlsym's result for function symbols). */
-#define RESOLVE(field, symbol)                                                   \
-	do {                                                                     \
-		*(void **)(&api.field) = dlsym(lib, symbol);                     \
-		if (!api.field) {                                                \
-			rn_error("libcurl: missing symbol '%s'", symbol);        \
-			return load_rc = -ENOENT;                                \
-		}                                                                \
+#define RESOLVE(field, symbol)                                                                     \
+	do {                                                                                       \
+		*(void **)(&api.field) = dlsym(lib, symbol);                                       \
+		if (!api.field) {                                                                  \
+			rn_error("libcurl: missing symbol '%s'", symbol);                          \
+			return load_rc = -ENOENT;                                                  \
+		}                                                                                  \
 	} while (0)
 
 int rn_curl_load(void)
@@ -32,7 +32,8 @@ int rn_curl_load(void)
 		return load_rc;
 	lib = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
 	if (!lib) {
-		rn_error("cannot load libcurl for the OTLP export: %s (install libcurl4)", dlerror());
+		rn_error("cannot load libcurl for the OTLP export: %s (install libcurl4)",
+			 dlerror());
 		return load_rc = -ENOENT;
 	}
 	RESOLVE(global_init, "curl_global_init");

@@ -82,8 +82,8 @@ static const char *verdict_icon(enum rn_verdict v)
 static const char *exit_description(int code)
 {
 	switch (code) {
-#define RN_EXIT_DESC(name, value, desc) \
-	case value:                     \
+#define RN_EXIT_DESC(name, value, desc)                                                            \
+	case value:                                                                                \
 		return desc;
 		RN_EXIT_CODES(RN_EXIT_DESC)
 #undef RN_EXIT_DESC
@@ -211,8 +211,8 @@ int rn_github_annotation_limit(void)
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (errno || end == s || *end || v < 0) {
-		rn_warn("%s='%s' is not a number from 0 to %d; using %d", RN_GITHUB_ENV_ANNOTATIONS, s,
-			RN_GITHUB_MAX_ANNOTATIONS, RN_GITHUB_MAX_ANNOTATIONS);
+		rn_warn("%s='%s' is not a number from 0 to %d; using %d", RN_GITHUB_ENV_ANNOTATIONS,
+			s, RN_GITHUB_MAX_ANNOTATIONS, RN_GITHUB_MAX_ANNOTATIONS);
 		return RN_GITHUB_MAX_ANNOTATIONS;
 	}
 	/* GitHub drops what is beyond its limit anyway; a larger request is the limit. */
@@ -320,7 +320,8 @@ static size_t file_size(const char *path)
 /* A random delimiter for a multi-line output value that does not occur in it. */
 static void output_delimiter(char *out, size_t size, const char *value)
 {
-	unsigned long long x = (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 32);
+	unsigned long long x =
+		(unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 32);
 	FILE *f = fopen("/dev/urandom", "rb");
 
 	if (f) {
@@ -489,8 +490,8 @@ static void annotation(struct rn_buf *b, const struct rn_github_run *run, const 
 			rn_buf_addf(b, ",line=%d,col=1", line);
 	}
 	rn_buf_init(&title, 0);
-	rn_buf_addf(&title, "renacer %s: %s / %s", rn_verdict_label(v->verdict),
-		    name ? name : "?", v->assertion ? v->assertion : "?");
+	rn_buf_addf(&title, "renacer %s: %s / %s", rn_verdict_label(v->verdict), name ? name : "?",
+		    v->assertion ? v->assertion : "?");
 	rn_buf_adds(b, ",title=");
 	rn_github_escape_property(b, title.buf);
 	rn_buf_adds(b, "::");
@@ -547,9 +548,10 @@ static void annotations(struct rn_buf *b, const struct rn_github_run *run, enum 
 
 		rn_buf_init(&msg, 0);
 		rn_buf_init(&title, 0);
-		rn_buf_addf(&msg, "%zu more %s not annotated (GitHub shows %d per step; see the job "
-				  "summary):", n - shown, kind == GH_RANK_WARN ? "warnings" : "failures",
-			    limit);
+		rn_buf_addf(&msg,
+			    "%zu more %s not annotated (GitHub shows %d per step; see the job "
+			    "summary):",
+			    n - shown, kind == GH_RANK_WARN ? "warnings" : "failures", limit);
 		for (i = shown; i < n && msg.len < 2048; i++)
 			rn_buf_addf(&msg, "\n%s %s / %s", rn_verdict_label(notes[i].v->verdict),
 				    notes[i].t->result ? notes[i].t->result->name : "?",
@@ -684,8 +686,9 @@ static void target_section(struct rn_buf *b, const struct rn_target_report *t,
 		cut_here(cuts, ncuts, cap, b);
 		return;
 	}
-	rn_buf_adds(b, "| assertion | verdict | measured | budget | golden | delta | runs | message |\n"
-		       "|---|---|---:|---:|---:|---:|---:|---|\n");
+	rn_buf_adds(b,
+		    "| assertion | verdict | measured | budget | golden | delta | runs | message |\n"
+		    "|---|---|---:|---:|---:|---:|---:|---|\n");
 	for (rank = GH_RANK_BAD; rank <= GH_RANK_SKIP; rank++) {
 		for (k = 0; k < t->nverdicts; k++) {
 			const struct rn_verdict_result *v = &t->verdicts[k];
@@ -727,8 +730,8 @@ static void target_section(struct rn_buf *b, const struct rn_target_report *t,
 static void summary_markdown(struct rn_buf *b, const struct rn_github_run *run,
 			     const char *cfg_file, size_t **cuts, size_t *ncuts, size_t *cap)
 {
-	static const enum rn_verdict order[] = { RN_VERDICT_FAIL, RN_VERDICT_ERROR,
-						 RN_VERDICT_NO_DATA, RN_VERDICT_WARN,
+	static const enum rn_verdict order[] = { RN_VERDICT_FAIL,       RN_VERDICT_ERROR,
+						 RN_VERDICT_NO_DATA,    RN_VERDICT_WARN,
 						 RN_VERDICT_NOT_JUDGED, RN_VERDICT_PASS,
 						 RN_VERDICT_SKIP };
 	size_t i, k;
@@ -757,9 +760,8 @@ static void summary_markdown(struct rn_buf *b, const struct rn_github_run *run,
 			if ((int)target_rank(t) != rank)
 				continue;
 			golden = t->golden_file ?
-					 workspace_path_in(run->cfg ? run->cfg->dir : NULL,
-							   t->golden_file) :
-					 NULL;
+				workspace_path_in(run->cfg ? run->cfg->dir : NULL, t->golden_file) :
+				NULL;
 			target_section(b, t, golden, cuts, ncuts, cap);
 			free(golden);
 		}
@@ -800,12 +802,13 @@ int rn_github_write(const struct rn_github_run *run)
 	}
 
 	failed = rn_report_count(run->targets, run->ntargets, RN_VERDICT_FAIL) +
-		 rn_report_count(run->targets, run->ntargets, RN_VERDICT_ERROR) +
-		 rn_report_count(run->targets, run->ntargets, RN_VERDICT_NO_DATA);
+		rn_report_count(run->targets, run->ntargets, RN_VERDICT_ERROR) +
+		rn_report_count(run->targets, run->ntargets, RN_VERDICT_NO_DATA);
 	warnings = rn_report_count(run->targets, run->ntargets, RN_VERDICT_WARN) +
-		   rn_report_count(run->targets, run->ntargets, RN_VERDICT_NOT_JUDGED);
-	keep(&rc, write_outputs(rn_github_result(run->exit_code, warnings), failed, warnings,
-				run->exit_code, run->junit, report));
+		rn_report_count(run->targets, run->ntargets, RN_VERDICT_NOT_JUDGED);
+	keep(&rc,
+	     write_outputs(rn_github_result(run->exit_code, warnings), failed, warnings,
+			   run->exit_code, run->junit, report));
 	free(cuts);
 	free(report);
 	free(cfg_file);
@@ -841,7 +844,8 @@ int rn_github_report_diag(const struct rn_diag *d, int exit_code)
 			rn_buf_adds(&b, "::error file=");
 			rn_github_escape_property(&b, file);
 			if (m->line > 0)
-				rn_buf_addf(&b, ",line=%d,col=%d", m->line, m->col > 0 ? m->col : 1);
+				rn_buf_addf(&b, ",line=%d,col=%d", m->line,
+					    m->col > 0 ? m->col : 1);
 			rn_buf_adds(&b, ",title=");
 			rn_github_escape_property(&b, "renacer: config error");
 			rn_buf_adds(&b, "::");

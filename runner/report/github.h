@@ -66,7 +66,6 @@ struct rn_github_run {
  */
 int rn_github_write(const struct rn_github_run *run);
 
-
 /*
  * GitHub mode for a check that stopped at a config error: an `::error` annotation at d's
  * file, line and column with its message, a job summary holding the whole diagnostic, and the

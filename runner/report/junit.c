@@ -125,8 +125,7 @@ static void add_outcome(struct rn_buf *b, const char *elem, const char *type,
 	rn_buf_addf(b, "</%s>\n", elem);
 }
 
-static void add_testcase(struct rn_buf *b, const char *classname,
-			 const struct rn_verdict_result *v)
+static void add_testcase(struct rn_buf *b, const char *classname, const struct rn_verdict_result *v)
 {
 	rn_buf_adds(b, "    <testcase");
 	add_attr(b, "name", v->assertion && *v->assertion ? v->assertion : "unnamed");
@@ -234,8 +233,10 @@ static void add_suite(struct rn_buf *b, const struct rn_junit_suite *s, size_t i
 			rn_buf_addf(&out, "WARN %s: %s\n", s->cases[i].assertion,
 				    s->cases[i].message ? s->cases[i].message : "");
 	if (s->partial)
-		rn_buf_addf(&out, "renacer was interrupted before target '%s' finished; this "
-			    "report is partial\n", name);
+		rn_buf_addf(&out,
+			    "renacer was interrupted before target '%s' finished; this "
+			    "report is partial\n",
+			    name);
 	rn_buf_adds(b, "    <system-out>");
 	if (rn_buf_failed(&out))
 		b->failed = true;
@@ -313,7 +314,8 @@ int rn_junit_write(const char *path, const struct rn_junit_suite *suites, size_t
 			rn_error("cannot write JUnit report '%s': directory '%s' does not exist",
 				 path, dir);
 		else
-			rn_error("cannot write JUnit report '%s': %s", path, rn_safefile_strerror(rc));
+			rn_error("cannot write JUnit report '%s': %s", path,
+				 rn_safefile_strerror(rc));
 		free(dir);
 	} else if (rc < 0) {
 		rn_error("cannot write JUnit report '%s': %s", path, rn_safefile_strerror(rc));

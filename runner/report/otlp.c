@@ -85,7 +85,8 @@ int rn_otlp_write_file(const char *path, const struct rn_otlp_cfg *cfg,
 		goto out_error;
 	}
 	rn_otlp_res_build(&res, cfg);
-	rc = rn_otlp_batch_init(&b, RN_OTLP_HTTP_JSON, &res.res, cfg->max_request_bytes, write_line, f);
+	rc = rn_otlp_batch_init(&b, RN_OTLP_HTTP_JSON, &res.res, cfg->max_request_bytes, write_line,
+				f);
 	if (!rc)
 		rc = rn_otlp_walk(cfg, ctx, in, &b);
 	rn_otlp_batch_release(&b);

@@ -23,21 +23,21 @@ const char *const rn_otlp_protocol_names[] = {
 #define NAME(id, name) name,
 	RN_OTLP_PROTOCOLS(NAME)
 #undef NAME
-	NULL,
+		NULL,
 };
 
 const char *const rn_otlp_compression_names[] = {
 #define NAME(id, name) name,
 	RN_OTLP_COMPRESSIONS(NAME)
 #undef NAME
-	NULL,
+		NULL,
 };
 
 const char *const rn_otlp_syscall_mode_names[] = {
 #define NAME(id, name) name,
 	RN_OTLP_SYSCALL_MODES(NAME)
 #undef NAME
-	NULL,
+		NULL,
 };
 
 static int lookup(const char *const *names, const char *name)
@@ -319,7 +319,7 @@ int rn_otlp_parse_list(const char *list, void (*fn)(void *ctx, const char *key, 
 			goto next;
 		}
 		fn(ctx, key.buf, val.buf);
-next:
+	next:
 		p = *end ? end + 1 : end;
 	}
 	if (val.cap)

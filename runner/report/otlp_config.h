@@ -19,9 +19,9 @@ struct rn_otlp_file_cfg; /* config.h: [otlp] as written in renacer.toml */
 
 /* OTLP transport protocols: X(id, name). The names are those of OTEL_EXPORTER_OTLP_PROTOCOL
  * (OTLP Exporter Configuration, "Specify Protocol"). */
-#define RN_OTLP_PROTOCOLS(X)                                                                 \
-	X(HTTP_PROTOBUF, "http/protobuf") /* default: binary protobuf, application/x-protobuf */ \
-	X(HTTP_JSON, "http/json")         /* OTLP/JSON, application/json */                      \
+#define RN_OTLP_PROTOCOLS(X)                                                                       \
+	X(HTTP_PROTOBUF, "http/protobuf") /* default: binary protobuf, application/x-protobuf */   \
+	X(HTTP_JSON, "http/json")         /* OTLP/JSON, application/json */                        \
 	X(GRPC, "grpc")                   /* recognized, refused by rn_otlp_cfg_finish() */
 
 /* enum rn_otlp_protocol: RN_OTLP_HTTP_PROTOBUF, RN_OTLP_HTTP_JSON, RN_OTLP_GRPC. */
@@ -32,8 +32,8 @@ enum rn_otlp_protocol {
 };
 
 /* Request body compression: X(id, name), the values of OTEL_EXPORTER_OTLP_COMPRESSION. */
-#define RN_OTLP_COMPRESSIONS(X)                                                   \
-	X(NONE, "none") /* default */                                            \
+#define RN_OTLP_COMPRESSIONS(X)                                                                    \
+	X(NONE, "none") /* default */                                                              \
 	X(GZIP, "gzip") /* zlib gzip stream, Content-Encoding: gzip */
 
 /* enum rn_otlp_compression: RN_OTLP_COMPRESSION_NONE, RN_OTLP_COMPRESSION_GZIP. */
@@ -44,10 +44,10 @@ enum rn_otlp_compression {
 };
 
 /* Which syscall spans are exported: X(id, name), the values of `[otlp] syscall_spans`. */
-#define RN_OTLP_SYSCALL_MODES(X)                                                              \
+#define RN_OTLP_SYSCALL_MODES(X)                                                                   \
 	X(AGGREGATE, "aggregate") /* default: one span per syscall name per process, carrying  \
-				   * calls/errors/total time; needs no spool */                 \
-	X(ALL, "all")             /* every syscall span from the spool */                       \
+				   * calls/errors/total time; needs no spool */   \
+	X(ALL, "all")             /* every syscall span from the spool */                          \
 	X(THRESHOLD, "threshold") /* spool spans longer than syscall_threshold_ns */
 
 /* enum rn_otlp_syscall_spans: RN_OTLP_SYSCALLS_AGGREGATE, _ALL, _THRESHOLD. Without a spool
@@ -100,30 +100,30 @@ struct rn_otlp_pair {
  * Fields may be assigned directly where no setter exists; strings are owned (use the setters).
  */
 struct rn_otlp_cfg {
-	bool enabled;                 /* export over HTTP at the end of the check; set by
+	bool enabled;                   /* export over HTTP at the end of the check; set by
 				       * apply_env when an endpoint variable is present, by
 				       * `[otlp] enabled`, by --otlp-endpoint (main.c) */
-	bool disabled_by_env;         /* OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none:
+	bool disabled_by_env;           /* OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none:
 				       * rn_otlp_cfg_finish() turns `enabled` off */
-	char *endpoint;               /* full URL requests are POSTed to, owned; NULL until set
+	char *endpoint;                 /* full URL requests are POSTed to, owned; NULL until set
 				       * (finish() then uses RN_OTLP_DEFAULT_ENDPOINT) */
-	enum rn_otlp_protocol protocol;       /* default RN_OTLP_HTTP_PROTOBUF */
+	enum rn_otlp_protocol protocol; /* default RN_OTLP_HTTP_PROTOBUF */
 	enum rn_otlp_compression compression; /* default RN_OTLP_COMPRESSION_NONE */
-	char *service_name;           /* service.name, owned; NULL = service.name of the resource
+	char *service_name;            /* service.name, owned; NULL = service.name of the resource
 				       * attributes, else "renacer" */
-	struct rn_otlp_pair *headers; /* extra HTTP request headers [nheaders], owned; secret */
-	size_t nheaders;              /* headers used */
+	struct rn_otlp_pair *headers;  /* extra HTTP request headers [nheaders], owned; secret */
+	size_t nheaders;               /* headers used */
 	struct rn_otlp_pair *resource; /* extra resource attributes [nresource], owned: detected
 					* CI/VCS attributes, then OTEL_RESOURCE_ATTRIBUTES */
-	size_t nresource;             /* resource attributes used */
-	uint32_t timeout_ms;          /* bound on the whole export (every request, retry and
+	size_t nresource;              /* resource attributes used */
+	uint32_t timeout_ms;           /* bound on the whole export (every request, retry and
 				       * backoff), ms (default 10000) */
-	bool required;                /* a failed export fails the check (the caller decides) */
+	bool required;                 /* a failed export fails the check (the caller decides) */
 	enum rn_otlp_syscall_spans syscall_spans; /* default AGGREGATE */
 	uint64_t syscall_threshold_ns; /* THRESHOLD mode: export spans longer than this, ns
 					* (`syscall_threshold_us` * 1000; default 1 ms) */
-	size_t max_request_bytes;     /* split batches above this uncompressed size, bytes */
-	char **redact_words;          /* secret-name words for command-line redaction, owned,
+	size_t max_request_bytes;      /* split batches above this uncompressed size, bytes */
+	char **redact_words;           /* secret-name words for command-line redaction, owned,
 				       * NULL-terminated; NULL = rn_redact_default_words */
 };
 

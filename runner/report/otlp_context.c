@@ -130,7 +130,7 @@ void rn_otlp_random_bytes(void *out, size_t n)
 			strerror(errno));
 		clock_gettime(CLOCK_REALTIME, &ts);
 		x = (uint64_t)ts.tv_sec * 1000000007u ^ (uint64_t)ts.tv_nsec ^
-		    ((uint64_t)getpid() << 32);
+			((uint64_t)getpid() << 32);
 		for (; got < n; got++) {
 			x ^= x << 13;
 			x ^= x >> 7;
@@ -149,8 +149,8 @@ static uint64_t mix64(uint64_t z)
 	return z ^ (z >> 31);
 }
 
-void rn_otlp_derive_id(const struct rn_otlp_context *ctx, enum rn_otlp_span_role role,
-		       uint64_t a, uint64_t b, uint64_t c, uint8_t out[8])
+void rn_otlp_derive_id(const struct rn_otlp_context *ctx, enum rn_otlp_span_role role, uint64_t a,
+		       uint64_t b, uint64_t c, uint8_t out[8])
 {
 	uint64_t h = mix64(ctx->salt ^ (uint64_t)role);
 	int i;
@@ -171,7 +171,7 @@ static int64_t mono_to_unix_offset(void)
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	clock_gettime(CLOCK_REALTIME, &rt);
 	return ((int64_t)rt.tv_sec - (int64_t)mono.tv_sec) * 1000000000 +
-	       ((int64_t)rt.tv_nsec - (int64_t)mono.tv_nsec);
+		((int64_t)rt.tv_nsec - (int64_t)mono.tv_nsec);
 }
 
 int rn_otlp_context_init(struct rn_otlp_context *ctx)
@@ -191,8 +191,8 @@ int rn_otlp_context_init_env(struct rn_otlp_context *ctx, const char *const *env
 		ctx->root_span_id[7] = 1;
 	ctx->trace_flags = 0x01;
 	ctx->mono_to_unix_ns = mono_to_unix_offset();
-	if (tp && rn_otlp_traceparent_parse(tp, ctx->trace_id, ctx->parent_span_id,
-					    &ctx->trace_flags)) {
+	if (tp &&
+	    rn_otlp_traceparent_parse(tp, ctx->trace_id, ctx->parent_span_id, &ctx->trace_flags)) {
 		ctx->has_parent = true;
 		/* Section 3.3: tracestate is only meaningful with a valid traceparent. */
 		if (ts && rn_otlp_tracestate_valid(ts))

@@ -24,15 +24,15 @@
  * Trace context of one `renacer check`. Plain data, owns nothing (no release needed).
  */
 struct rn_otlp_context {
-	uint8_t trace_id[16];        /* the trace of the check */
-	uint8_t root_span_id[8];     /* span of the `renacer check` invocation (random) */
-	uint8_t parent_span_id[8];   /* span of a valid TRACEPARENT, meaningful if has_parent */
-	bool has_parent;             /* a valid TRACEPARENT was found in the environment */
-	uint8_t trace_flags;         /* W3C trace-flags: the parent's, else 0x01 (sampled) */
+	uint8_t trace_id[16];      /* the trace of the check */
+	uint8_t root_span_id[8];   /* span of the `renacer check` invocation (random) */
+	uint8_t parent_span_id[8]; /* span of a valid TRACEPARENT, meaningful if has_parent */
+	bool has_parent;           /* a valid TRACEPARENT was found in the environment */
+	uint8_t trace_flags;       /* W3C trace-flags: the parent's, else 0x01 (sampled) */
 	char trace_state[RN_OTLP_TRACESTATE_MAX + 1]; /* TRACESTATE accompanying a valid
 						       * TRACEPARENT, "" if none or invalid */
-	uint64_t salt;               /* random key of the span id derivation */
-	int64_t mono_to_unix_ns;     /* CLOCK_REALTIME - CLOCK_MONOTONIC sampled at init, ns */
+	uint64_t salt;                                /* random key of the span id derivation */
+	int64_t mono_to_unix_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC sampled at init, ns */
 };
 
 /*

@@ -316,7 +316,8 @@ int rn_otlp_batch_flush(struct rn_otlp_batch *b)
 
 		rn_buf_init(&body, 0);
 		rn_otlp_pb_request(&body, b->res, b->pb.buf, b->pb.len);
-		rc = rn_buf_failed(&body) ? -ENOMEM : b->flush(b->ctx, body.buf, body.len, b->nspans);
+		rc = rn_buf_failed(&body) ? -ENOMEM :
+					    b->flush(b->ctx, body.buf, body.len, b->nspans);
 		rn_buf_release(&body);
 		rn_buf_reset(&b->pb);
 	} else {
@@ -359,7 +360,8 @@ int rn_otlp_batch_add(struct rn_otlp_batch *b, const struct rn_otlp_span *s)
 			json_decref(j);
 			return b->err = -ENOMEM;
 		}
-		if (b->nspans && b->overhead + b->jbytes + len > b->max_bytes && rn_otlp_batch_flush(b)) {
+		if (b->nspans && b->overhead + b->jbytes + len > b->max_bytes &&
+		    rn_otlp_batch_flush(b)) {
 			json_decref(j);
 			return b->err;
 		}

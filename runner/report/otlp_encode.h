@@ -35,8 +35,8 @@ struct rn_otlp_batch {
 	size_t nspans;                      /* spans waiting */
 	size_t sent;                        /* spans handed to `flush` successfully */
 	int (*flush)(void *ctx, const char *body, size_t len, size_t nspans); /* sink */
-	void *ctx;                          /* for flush */
-	int err;                            /* sticky first error, negative errno */
+	void *ctx;                                                            /* for flush */
+	int err; /* sticky first error, negative errno */
 };
 
 /*
@@ -66,6 +66,5 @@ void rn_otlp_batch_release(struct rn_otlp_batch *b);
  */
 int rn_otlp_encode_request(enum rn_otlp_protocol protocol, const struct rn_otlp_resource *res,
 			   const struct rn_otlp_span *spans, size_t n, struct rn_buf *out);
-
 
 #endif

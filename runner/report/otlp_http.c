@@ -81,9 +81,8 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *ctx)
 	size_t len = size * nmemb;
 
 	if (h->resp.len < RESP_MAX_BYTES)
-		rn_buf_add(&h->resp, data, len < RESP_MAX_BYTES - h->resp.len
-						 ? len
-						 : RESP_MAX_BYTES - h->resp.len);
+		rn_buf_add(&h->resp, data,
+			   len < RESP_MAX_BYTES - h->resp.len ? len : RESP_MAX_BYTES - h->resp.len);
 	return len;
 }
 
@@ -131,8 +130,8 @@ static int gzip_body(const char *in, size_t len, struct rn_buf *out)
 		return -E2BIG;
 	memset(&zs, 0, sizeof(zs));
 	/* windowBits 15 + 16: a gzip wrapper (RFC 1952), which Content-Encoding: gzip means. */
-	if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
-			 Z_DEFAULT_STRATEGY) != Z_OK)
+	if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
+	    Z_OK)
 		return -ENOMEM;
 	bound = deflateBound(&zs, (uLong)len);
 	rn_buf_reset(out);
@@ -231,8 +230,8 @@ static bool retryable_status(long code)
 static bool retryable_curl(CURLcode res)
 {
 	return res == CURLE_COULDNT_CONNECT || res == CURLE_COULDNT_RESOLVE_HOST ||
-	       res == CURLE_SEND_ERROR || res == CURLE_RECV_ERROR || res == CURLE_GOT_NOTHING ||
-	       res == CURLE_PARTIAL_FILE;
+		res == CURLE_SEND_ERROR || res == CURLE_RECV_ERROR || res == CURLE_GOT_NOTHING ||
+		res == CURLE_PARTIAL_FILE;
 }
 
 /* Exponential backoff with "equal jitter": half the step fixed, half random. */
@@ -303,10 +302,10 @@ int rn_otlp_http_post(void *ctx, const char *body, size_t len, size_t nspans)
 			snprintf(reason, sizeof(reason), "%s",
 				 h->errbuf[0] ? h->errbuf : curl_easy_strerror(res));
 			retry = retryable_curl(res);
-			rc = res == CURLE_OPERATION_TIMEDOUT ? -ETIMEDOUT
-			     : res == CURLE_COULDNT_CONNECT  ? -ECONNREFUSED
-			     : res == CURLE_OUT_OF_MEMORY    ? -ENOMEM
-							     : -EIO;
+			rc = res == CURLE_OPERATION_TIMEDOUT ? -ETIMEDOUT :
+				res == CURLE_COULDNT_CONNECT ? -ECONNREFUSED :
+				res == CURLE_OUT_OF_MEMORY   ? -ENOMEM :
+							       -EIO;
 		}
 		if (!retry || attempt >= MAX_ATTEMPTS)
 			break;
@@ -326,7 +325,8 @@ int rn_otlp_http_post(void *ctx, const char *body, size_t len, size_t nspans)
 	rn_warn("otlp export to '%s' failed after %u attempt%s, %llu ms into the export: %s "
 		"(%zu span%s delivered before; export stopped)",
 		h->where, attempt, attempt == 1 ? "" : "s",
-		(unsigned long long)(now_ms() - h->t0_ms), reason, h->sent, h->sent == 1 ? "" : "s");
+		(unsigned long long)(now_ms() - h->t0_ms), reason, h->sent,
+		h->sent == 1 ? "" : "s");
 	h->warned = true;
 	return rc;
 }
@@ -335,7 +335,7 @@ int rn_otlp_http_post(void *ctx, const char *body, size_t len, size_t nspans)
 static bool reserved_header(const char *name)
 {
 	return !strcasecmp(name, "Content-Type") || !strcasecmp(name, "Content-Encoding") ||
-	       !strcasecmp(name, "Content-Length") || !strcasecmp(name, "Expect");
+		!strcasecmp(name, "Content-Length") || !strcasecmp(name, "Expect");
 }
 
 int rn_otlp_http_init(struct rn_otlp_http *h, const struct rn_otlp_cfg *cfg)
@@ -358,9 +358,10 @@ int rn_otlp_http_init(struct rn_otlp_http *h, const struct rn_otlp_cfg *cfg)
 	h->curl = curl_easy_init();
 	if (!h->curl)
 		return -ENOMEM;
-	h->hdrs = curl_slist_append(h->hdrs, cfg->protocol == RN_OTLP_HTTP_JSON
-						     ? "Content-Type: application/json"
-						     : "Content-Type: application/x-protobuf");
+	h->hdrs = curl_slist_append(h->hdrs,
+				    cfg->protocol == RN_OTLP_HTTP_JSON ?
+					    "Content-Type: application/json" :
+					    "Content-Type: application/x-protobuf");
 	if (cfg->compression == RN_OTLP_COMPRESSION_GZIP)
 		h->hdrs = curl_slist_append(h->hdrs, "Content-Encoding: gzip");
 	/* No "Expect: 100-continue" round trip (libcurl waits up to 1 s for it on large bodies). */

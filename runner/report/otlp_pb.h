@@ -147,24 +147,24 @@ struct rn_otlp_link {
 
 /* One span (trace.proto Span). Borrowed contents. */
 struct rn_otlp_span {
-	uint8_t trace_id[16];              /* trace, not all zero */
-	uint8_t span_id[8];                /* this span, not all zero */
-	uint8_t parent_span_id[8];         /* parent, meaningful when has_parent */
-	bool has_parent;                   /* false for a root span */
-	const char *trace_state;           /* W3C tracestate, or NULL */
-	const char *name;                  /* span name */
-	enum rn_otlp_span_kind kind;       /* RN_OTLP_KIND_INTERNAL for renacer's spans */
-	uint64_t start_unix_ns;            /* Unix epoch ns */
-	uint64_t end_unix_ns;              /* Unix epoch ns, >= start */
-	const struct rn_otlp_attr *attrs;  /* attributes [nattrs] */
-	size_t nattrs;                     /* count */
+	uint8_t trace_id[16];               /* trace, not all zero */
+	uint8_t span_id[8];                 /* this span, not all zero */
+	uint8_t parent_span_id[8];          /* parent, meaningful when has_parent */
+	bool has_parent;                    /* false for a root span */
+	const char *trace_state;            /* W3C tracestate, or NULL */
+	const char *name;                   /* span name */
+	enum rn_otlp_span_kind kind;        /* RN_OTLP_KIND_INTERNAL for renacer's spans */
+	uint64_t start_unix_ns;             /* Unix epoch ns */
+	uint64_t end_unix_ns;               /* Unix epoch ns, >= start */
+	const struct rn_otlp_attr *attrs;   /* attributes [nattrs] */
+	size_t nattrs;                      /* count */
 	const struct rn_otlp_event *events; /* events [nevents] */
-	size_t nevents;                    /* count */
-	const struct rn_otlp_link *links;  /* links [nlinks] */
-	size_t nlinks;                     /* count */
-	enum rn_otlp_status_code status;   /* UNSET unless something went wrong */
-	const char *status_message;        /* with RN_OTLP_STATUS_ERROR, or NULL */
-	uint32_t flags;                    /* SpanFlags: trace flags in bits 0-7, bit 8 "has
+	size_t nevents;                     /* count */
+	const struct rn_otlp_link *links;   /* links [nlinks] */
+	size_t nlinks;                      /* count */
+	enum rn_otlp_status_code status;    /* UNSET unless something went wrong */
+	const char *status_message;         /* with RN_OTLP_STATUS_ERROR, or NULL */
+	uint32_t flags;                     /* SpanFlags: trace flags in bits 0-7, bit 8 "has
 					    * is_remote", bit 9 "parent is remote"; 0 = none */
 };
 

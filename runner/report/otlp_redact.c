@@ -13,8 +13,9 @@
 
 static const char redacted[] = "[REDACTED]";
 
-const char *const rn_redact_default_words[] = { "token", "secret", "password", "passwd", "key",
-						NULL };
+const char *const rn_redact_default_words[] = {
+	"token", "secret", "password", "passwd", "key", NULL
+};
 
 /* Does the name s[0..n) contain one of `words` (case-insensitive)? */
 static bool secret_word(const char *s, size_t n, const char *const *words)
@@ -86,7 +87,7 @@ static char *redact_url(const char *arg)
 static bool shell_sep(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|' || c == '(' ||
-	       c == ')' || c == '`';
+		c == ')' || c == '`';
 }
 
 /* End of the shell word starting at s (quotes and backslashes kept inside the word). */

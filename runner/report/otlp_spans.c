@@ -55,7 +55,7 @@ static const char *metric_key(enum rn_metric m)
 		size_t n = strlen(tab[m].name), u = strlen(tab[m].unit);
 		/* "gpu_copy_bytes" already says its unit */
 		bool named = n > u && tab[m].name[n - u - 1] == '_' &&
-			     !strcmp(tab[m].name + n - u, tab[m].unit);
+			!strcmp(tab[m].name + n - u, tab[m].unit);
 		bool suffix = strcmp(tab[m].unit, "count") && !named;
 
 		snprintf(keys[m], sizeof(keys[m]), "renacer.run.%s%s%s", tab[m].name,
@@ -77,13 +77,13 @@ static const char *known(const char *name)
 
 /* One span being built: the model plus storage for its attributes and fixed-up strings. */
 struct sb {
-	struct rn_otlp_span s;                 /* the span */
+	struct rn_otlp_span s;                   /* the span */
 	struct rn_otlp_attr attrs[SB_MAX_ATTRS]; /* its attributes */
-	struct rn_otlp_event events[2];        /* its events */
-	struct rn_otlp_attr ev_attrs[2][4];    /* attributes of each event */
-	char name[320];                        /* storage of s.name */
-	char *owned[SB_MAX_OWNED];             /* UTF-8-fixed copies, freed after emit */
-	size_t nowned;                         /* owned used */
+	struct rn_otlp_event events[2];          /* its events */
+	struct rn_otlp_attr ev_attrs[2][4];      /* attributes of each event */
+	char name[320];                          /* storage of s.name */
+	char *owned[SB_MAX_OWNED];               /* UTF-8-fixed copies, freed after emit */
+	size_t nowned;                           /* owned used */
 };
 
 /* `s` if it is valid UTF-8, else a fixed copy that lives until the span is emitted. */
@@ -175,13 +175,13 @@ static void sb_event_attr(struct sb *b, struct rn_otlp_event *e, const struct rn
 }
 
 struct walk {
-	const struct rn_otlp_cfg *cfg;      /* export settings */
-	const struct rn_otlp_context *ctx;  /* ids and clock offset */
-	const struct rn_otlp_input *in;     /* what to export */
-	struct rn_otlp_batch *batch;                /* where spans go */
-	uint32_t span_flags;                /* Span.flags of non-root spans */
-	uint64_t root_start, root_end;      /* the root span, Unix ns */
-	bool warned_spool;                  /* the no-spool fallback was reported */
+	const struct rn_otlp_cfg *cfg;     /* export settings */
+	const struct rn_otlp_context *ctx; /* ids and clock offset */
+	const struct rn_otlp_input *in;    /* what to export */
+	struct rn_otlp_batch *batch;       /* where spans go */
+	uint32_t span_flags;               /* Span.flags of non-root spans */
+	uint64_t root_start, root_end;     /* the root span, Unix ns */
+	bool warned_spool;                 /* the no-spool fallback was reported */
 };
 
 static uint64_t to_unix(uint64_t mono_ns, int64_t off)
@@ -270,7 +270,7 @@ static int emit_root(struct walk *w)
 	sb_name(&b, "renacer check");
 	b.s.trace_state = w->ctx->trace_state;
 	b.s.flags = w->ctx->trace_flags | RN_OTLP_SPAN_FLAGS_HAS_IS_REMOTE |
-		    (w->ctx->has_parent ? RN_OTLP_SPAN_FLAGS_IS_REMOTE : 0);
+		(w->ctx->has_parent ? RN_OTLP_SPAN_FLAGS_IS_REMOTE : 0);
 	sb_int(&b, "renacer.check.exit_code", in->exit_code);
 	sb_str(&b, "renacer.config.path", in->config_path);
 	sb_u64(&b, "renacer.check.targets", in->ntargets);
@@ -318,8 +318,9 @@ static int emit_run(struct walk *w, struct twalk *t, size_t i)
 	sb_u64(&b, "renacer.run.index", i);
 	sb_str(&b, "renacer.run.status", known(rn_run_status_name(m->status)));
 	for (k = 0; k < RN_METRIC_COUNT; k++) {
-		if (!m->has_gpu && (k == RN_METRIC_GPU_BUSY || k == RN_METRIC_GPU_DISPATCHES ||
-				    k == RN_METRIC_GPU_COPY_BYTES))
+		if (!m->has_gpu &&
+		    (k == RN_METRIC_GPU_BUSY || k == RN_METRIC_GPU_DISPATCHES ||
+		     k == RN_METRIC_GPU_COPY_BYTES))
 			continue;
 		if (k == RN_METRIC_INSTRUCTIONS && !m->v[k])
 			continue; /* not counted (no Valgrind run) */
@@ -379,8 +380,7 @@ static int emit_process(struct walk *w, struct twalk *t, size_t k)
 	if (k == 0 && w->in->argv && w->in->argv[t->j]) {
 		size_t n = 0;
 
-		args = rn_redact_argv(w->in->argv[t->j],
-				      (const char *const *)w->cfg->redact_words);
+		args = rn_redact_argv(w->in->argv[t->j], (const char *const *)w->cfg->redact_words);
 		while (args[n]) {
 			if (!rn_utf8_valid(args[n])) {
 				char *fixed = rn_utf8_fix(args[n]);
@@ -391,8 +391,8 @@ static int emit_process(struct walk *w, struct twalk *t, size_t k)
 			n++;
 		}
 		{
-			struct rn_otlp_attr *a = sb_attr(&b, "process.command_args",
-							 RN_OTLP_VAL_STRINGS);
+			struct rn_otlp_attr *a =
+				sb_attr(&b, "process.command_args", RN_OTLP_VAL_STRINGS);
 
 			if (a) {
 				a->u.strs.v = (const char *const *)args;
@@ -482,11 +482,11 @@ static int emit_syscall_aggregates(struct walk *w, struct twalk *t, size_t k)
 }
 
 struct spool_walk {
-	struct walk *w;   /* the walk */
-	struct twalk *t;  /* the target */
-	uint64_t seq;     /* index of the event in the spool (span id input) */
-	uint64_t min_ns;  /* threshold: export spans longer than this; 0 = all */
-	bool threshold;   /* threshold mode */
+	struct walk *w;            /* the walk */
+	struct twalk *t;           /* the target */
+	uint64_t seq;              /* index of the event in the spool (span id input) */
+	uint64_t min_ns;           /* threshold: export spans longer than this; 0 = all */
+	bool threshold;            /* threshold mode */
 	struct rn_symbolizer *sym; /* callers of the spans (code.* attributes), owned */
 	struct rn_srcloc *src;     /* their DWARF lines, owned */
 };
@@ -499,8 +499,9 @@ static void sb_code(struct sb *b, struct spool_walk *sw, const struct rn_trace *
 	struct rn_src_frame f[RN_SRC_FRAMES_MAX];
 	int pi = ev->nstack ? rn_trace_find_process(tr, ev->pid) : -1;
 
-	if (pi < 0 || rn_srcloc_caller(sw->src, sw->sym, tr->procs[pi].maps, ev->stack,
-				       ev->nstack, f, RN_SRC_FRAMES_MAX, NULL, NULL, NULL) < 1 ||
+	if (pi < 0 ||
+	    rn_srcloc_caller(sw->src, sw->sym, tr->procs[pi].maps, ev->stack, ev->nstack, f,
+			     RN_SRC_FRAMES_MAX, NULL, NULL, NULL) < 1 ||
 	    !f[0].file)
 		return;
 	sb_str(b, "code.filepath", f[0].file);
@@ -520,8 +521,7 @@ static int spool_span(void *vctx, const struct rn_syscall_event *ev)
 	uint8_t id[8], parent[8];
 	struct sb b;
 
-	if (sw->threshold &&
-	    ((ev->flags & RN_SC_UNFINISHED) || ev->duration_ns <= sw->min_ns))
+	if (sw->threshold && ((ev->flags & RN_SC_UNFINISHED) || ev->duration_ns <= sw->min_ns))
 		return 0;
 	start = to_unix(ev->start_ns, t->off);
 	rn_otlp_derive_id(w->ctx, RN_OTLP_ROLE_SYSCALL, t->j, seq, 0, id);
@@ -555,8 +555,12 @@ static int emit_syscalls(struct walk *w, struct twalk *t)
 	int rc;
 
 	if (mode != RN_OTLP_SYSCALLS_AGGREGATE && tr->spool) {
-		struct spool_walk sw = { w, t, 0, w->cfg->syscall_threshold_ns,
-					 mode == RN_OTLP_SYSCALLS_THRESHOLD, rn_symbolizer_new(),
+		struct spool_walk sw = { w,
+					 t,
+					 0,
+					 w->cfg->syscall_threshold_ns,
+					 mode == RN_OTLP_SYSCALLS_THRESHOLD,
+					 rn_symbolizer_new(),
 					 rn_srcloc_new(NULL) };
 
 		/* Replaying moves the spool's file offset only; the trace is otherwise read-only. */
@@ -568,8 +572,7 @@ static int emit_syscalls(struct walk *w, struct twalk *t)
 				strerror(-rc));
 		return rc == w->batch->err ? rc : 0;
 	}
-	if (mode != RN_OTLP_SYSCALLS_AGGREGATE && !w->warned_spool &&
-	    rn_trace_total_syscalls(tr)) {
+	if (mode != RN_OTLP_SYSCALLS_AGGREGATE && !w->warned_spool && rn_trace_total_syscalls(tr)) {
 		rn_warn("otlp: syscall_spans = '%s' needs the span spool, which target '%s' did "
 			"not keep; exporting its syscalls as per-process aggregates",
 			rn_otlp_syscall_mode_names[mode], t->r->name ? t->r->name : "");
@@ -597,7 +600,8 @@ static int emit_gpu(struct walk *w, struct twalk *t)
 
 		rn_otlp_derive_id(w->ctx, RN_OTLP_ROLE_GPU, t->j, i, 0, id);
 		proc_span_id(w, t, proc_at(tr, g->pid, g->start_ns), parent);
-		sb_begin(w, &b, id, parent, to_unix(g->start_ns, t->off), to_unix(g->end_ns, t->off));
+		sb_begin(w, &b, id, parent, to_unix(g->start_ns, t->off),
+			 to_unix(g->end_ns, t->off));
 		sb_name(&b, "gpu:%s", g->name ? g->name : "unnamed");
 		sb_str(&b, "renacer.gpu.kind", rn_gpu_kind_name(g->kind));
 		sb_int(&b, "process.pid", g->pid);
@@ -649,7 +653,7 @@ static int emit_verdict(struct walk *w, size_t vi, const uint8_t parent[8], uint
 	uint8_t id[8];
 	struct sb b;
 	bool failed = v->verdict == RN_VERDICT_FAIL || v->verdict == RN_VERDICT_ERROR ||
-		      v->verdict == RN_VERDICT_NO_DATA;
+		v->verdict == RN_VERDICT_NO_DATA;
 
 	if (w->root_end >= start && end > w->root_end)
 		end = w->root_end;
@@ -819,9 +823,9 @@ static const char *host_arch(const char *machine)
 	static const struct {
 		const char *uname, *arch;
 	} map[] = {
-		{ "x86_64", "amd64" }, { "aarch64", "arm64" },   { "arm64", "arm64" },
-		{ "i386", "x86" },     { "i686", "x86" },        { "armv7l", "arm32" },
-		{ "ppc64", "ppc64" },  { "ppc64le", "ppc64" },   { "s390x", "s390x" },
+		{ "x86_64", "amd64" }, { "aarch64", "arm64" }, { "arm64", "arm64" },
+		{ "i386", "x86" },     { "i686", "x86" },      { "armv7l", "arm32" },
+		{ "ppc64", "ppc64" },  { "ppc64le", "ppc64" }, { "s390x", "s390x" },
 		{ "ppc", "ppc32" },    { "ia64", "ia64" },
 	};
 	size_t i;

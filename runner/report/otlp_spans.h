@@ -24,7 +24,7 @@
 
 /* What one check produced, borrowed by the export functions. */
 struct rn_otlp_input {
-	const struct rn_target_result *targets;  /* results [ntargets], in config order */
+	const struct rn_target_result *targets;   /* results [ntargets], in config order */
 	size_t ntargets;                          /* count */
 	const struct rn_verdict_result *verdicts; /* verdicts [nverdicts], any order; each is
 						   * attached to the target of the same name */
@@ -52,13 +52,13 @@ int rn_otlp_walk(const struct rn_otlp_cfg *cfg, const struct rn_otlp_context *ct
 /* The resource of every request (OTLP Resource, InstrumentationScope), with its storage.
  * Fields are private to otlp_spans.c but for `res`, which the encoders read. */
 struct rn_otlp_res {
-	struct rn_otlp_attr *attrs;   /* attributes */
-	size_t n;                     /* used */
-	char **owned;                 /* UTF-8-fixed copies */
-	size_t nowned;                /* used */
-	struct rn_otlp_resource res;  /* what the encoders read */
-	struct utsname uts;           /* host facts */
-	char host[256];               /* host.name */
+	struct rn_otlp_attr *attrs;  /* attributes */
+	size_t n;                    /* used */
+	char **owned;                /* UTF-8-fixed copies */
+	size_t nowned;               /* used */
+	struct rn_otlp_resource res; /* what the encoders read */
+	struct utsname uts;          /* host facts */
+	char host[256];              /* host.name */
 };
 
 /*

@@ -22,11 +22,11 @@
 #define DUMP_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(15))
 
 struct writer {
-	FILE *f;           /* the temporary file */
-	uint64_t base_ns;  /* CLOCK_MONOTONIC ns that becomes ts 0 */
-	size_t events;     /* events written (for the separating commas) */
-	int err;           /* first write error, negative errno */
-	int next_pid;      /* next track number */
+	FILE *f;          /* the temporary file */
+	uint64_t base_ns; /* CLOCK_MONOTONIC ns that becomes ts 0 */
+	size_t events;    /* events written (for the separating commas) */
+	int err;          /* first write error, negative errno */
+	int next_pid;     /* next track number */
 };
 
 static json_t *jstr(const char *s)
@@ -55,8 +55,8 @@ static json_t *ju64(uint64_t v)
 /* Microseconds since the base, as the format wants them. */
 static double us(const struct writer *w, uint64_t ns)
 {
-	return ns >= w->base_ns ? (double)(ns - w->base_ns) / 1000.0
-				: -(double)(w->base_ns - ns) / 1000.0;
+	return ns >= w->base_ns ? (double)(ns - w->base_ns) / 1000.0 :
+				  -(double)(w->base_ns - ns) / 1000.0;
 }
 
 /* Write one event (consumed) to the array, or record an error. */
@@ -81,18 +81,19 @@ out:
 static void meta(struct writer *w, const char *what, int pid, int64_t tid, const char *key,
 		 const char *value)
 {
-	emit(w, json_pack("{s:s, s:s, s:i, s:I, s:{s:o}}", "name", what, "ph", "M", "pid", pid,
-			  "tid", (json_int_t)tid, "args", key, jstr(value)));
+	emit(w,
+	     json_pack("{s:s, s:s, s:i, s:I, s:{s:o}}", "name", what, "ph", "M", "pid", pid, "tid",
+		       (json_int_t)tid, "args", key, jstr(value)));
 }
 
 /* ph "X" complete event; `args` is consumed. */
 static void slice(struct writer *w, const char *name, const char *cat, int pid, int64_t tid,
 		  uint64_t start_ns, uint64_t dur_ns, json_t *args)
 {
-	json_t *ev = json_pack("{s:o, s:s, s:s, s:f, s:f, s:i, s:I, s:o}", "name", jstr(name),
-			       "cat", cat, "ph", "X", "ts", us(w, start_ns), "dur",
-			       (double)dur_ns / 1000.0, "pid", pid, "tid", (json_int_t)tid, "args",
-			       args ? args : json_object());
+	json_t *ev =
+		json_pack("{s:o, s:s, s:s, s:f, s:f, s:i, s:I, s:o}", "name", jstr(name), "cat",
+			  cat, "ph", "X", "ts", us(w, start_ns), "dur", (double)dur_ns / 1000.0,
+			  "pid", pid, "tid", (json_int_t)tid, "args", args ? args : json_object());
 
 	emit(w, ev);
 }
@@ -244,8 +245,8 @@ static void write_aggregate(struct writer *w, struct target *t, size_t k)
 }
 
 struct spool_ctx {
-	struct writer *w;  /* output */
-	struct target *t;  /* the target */
+	struct writer *w; /* output */
+	struct target *t; /* the target */
 };
 
 static int spool_event(void *vctx, const struct rn_syscall_event *ev)
@@ -312,8 +313,8 @@ static void write_gpu(struct writer *w, struct target *t)
 		set(args, "queue_family", ju64(g->queue_family));
 		if (g->kind == RN_GPU_DISPATCH && !(g->flags & RN_GPU_INDIRECT))
 			set(args, "groups",
-			    json_pack("[I, I, I]", (json_int_t)g->groups[0], (json_int_t)g->groups[1],
-				      (json_int_t)g->groups[2]));
+			    json_pack("[I, I, I]", (json_int_t)g->groups[0],
+				      (json_int_t)g->groups[1], (json_int_t)g->groups[2]));
 		if (g->flags & RN_GPU_INDIRECT)
 			set(args, "indirect", json_true());
 		if (g->bytes)

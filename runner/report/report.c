@@ -42,12 +42,14 @@ static bool progress_open;
 void rn_report_header(bool color, const char *config, size_t ntargets, size_t nassertions)
 {
 	char line[1024];
-	int n = snprintf(line, sizeof(line), "%srenacer check%s: %s (%zu target%s, %zu assertion%s)\n",
+	int n = snprintf(line, sizeof(line),
+			 "%srenacer check%s: %s (%zu target%s, %zu assertion%s)\n",
 			 color ? "\033[1m" : "", color ? "\033[0m" : "", config, ntargets,
 			 ntargets == 1 ? "" : "s", nassertions, nassertions == 1 ? "" : "s");
 
 	if (n > 0)
-		rn_write_stderr(line, (unsigned long)(n < (int)sizeof(line) ? n : (int)sizeof(line) - 1));
+		rn_write_stderr(line,
+				(unsigned long)(n < (int)sizeof(line) ? n : (int)sizeof(line) - 1));
 }
 
 void rn_report_progress(bool color, const char *fmt, ...)
@@ -145,7 +147,9 @@ const char *rn_report_reason(const struct rn_verdict_result *v)
 static const char *exit_meaning(int code)
 {
 	switch (code) {
-#define RN_EXIT_CASE(name, value, desc) case value: return desc;
+#define RN_EXIT_CASE(name, value, desc)                                                            \
+	case value:                                                                                \
+		return desc;
 		RN_EXIT_CODES(RN_EXIT_CASE)
 #undef RN_EXIT_CASE
 	}
@@ -160,7 +164,8 @@ void rn_report_console(bool color, const struct rn_target_report *t, size_t n, i
 
 	rn_buf_init(&b, 0);
 	rn_buf_addf(&b, "\n%s%-18s %-24s %-10s %16s %16s %16s %9s  %s%s\n", bold, "TARGET",
-		    "ASSERTION", "VERDICT", "MEASURED", "BUDGET", "GOLDEN", "DELTA", "REASON", reset);
+		    "ASSERTION", "VERDICT", "MEASURED", "BUDGET", "GOLDEN", "DELTA", "REASON",
+		    reset);
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < t[i].nverdicts; k++) {
 			const struct rn_verdict_result *v = &t[i].verdicts[k];
@@ -176,7 +181,8 @@ void rn_report_console(bool color, const struct rn_target_report *t, size_t n, i
 			char *aname = rn_escaped_dup(v->assertion);
 
 			rn_buf_addf(&b, "%-18.18s %-24.24s %s%-10s%s %16s %16s %16s %9s  %.*s\n",
-				    t[i].result->name, aname, color ? verdict_color(v->verdict) : "",
+				    t[i].result->name, aname,
+				    color ? verdict_color(v->verdict) : "",
 				    rn_verdict_label(v->verdict), reset, meas, bud, gold, delta,
 				    REASON_MAX, rn_report_reason(v));
 			free(aname);
@@ -192,8 +198,10 @@ void rn_report_console(bool color, const struct rn_target_report *t, size_t n, i
 			char *aname = rn_escaped_dup(v->assertion);
 			char *msg = rn_escaped_dup(v->message ? v->message : "");
 
-			rn_buf_addf(&b, "\n%s%s%s %s/%s: %s\n", color ? verdict_color(v->verdict) : "",
-				    rn_verdict_label(v->verdict), reset, t[i].result->name, aname, msg);
+			rn_buf_addf(&b, "\n%s%s%s %s/%s: %s\n",
+				    color ? verdict_color(v->verdict) : "",
+				    rn_verdict_label(v->verdict), reset, t[i].result->name, aname,
+				    msg);
 			free(aname);
 			free(msg);
 			if (v->detail) {
@@ -202,7 +210,8 @@ void rn_report_console(bool color, const struct rn_target_report *t, size_t n, i
 				while (*p) {
 					const char *nl = strchr(p, '\n');
 					size_t len = nl ? (size_t)(nl - p) : strlen(p);
-					char *line = rn_xstrndup(p, len), *esc = rn_escaped_dup(line);
+					char *line = rn_xstrndup(p, len),
+					     *esc = rn_escaped_dup(line);
 
 					rn_buf_addf(&b, "    %s\n", esc);
 					free(esc);
@@ -212,13 +221,15 @@ void rn_report_console(bool color, const struct rn_target_report *t, size_t n, i
 			}
 		}
 	}
-	rn_buf_addf(&b, "\n%sresult:%s %zu passed, %zu failed, %zu warnings, %zu no data, %zu errors, "
-			"%zu skipped, %zu not judged; exit %d (%s)\n",
+	rn_buf_addf(&b,
+		    "\n%sresult:%s %zu passed, %zu failed, %zu warnings, %zu no data, %zu errors, "
+		    "%zu skipped, %zu not judged; exit %d (%s)\n",
 		    bold, reset, rn_report_count(t, n, RN_VERDICT_PASS),
 		    rn_report_count(t, n, RN_VERDICT_FAIL), rn_report_count(t, n, RN_VERDICT_WARN),
-		    rn_report_count(t, n, RN_VERDICT_NO_DATA), rn_report_count(t, n, RN_VERDICT_ERROR),
-		    rn_report_count(t, n, RN_VERDICT_SKIP), rn_report_count(t, n, RN_VERDICT_NOT_JUDGED),
-		    exit_code, exit_meaning(exit_code));
+		    rn_report_count(t, n, RN_VERDICT_NO_DATA),
+		    rn_report_count(t, n, RN_VERDICT_ERROR), rn_report_count(t, n, RN_VERDICT_SKIP),
+		    rn_report_count(t, n, RN_VERDICT_NOT_JUDGED), exit_code,
+		    exit_meaning(exit_code));
 	/* A target that ran with nothing to judge it adds no row: say so, or a config whose golden
 	 * traces were never recorded reads as a clean pass. */
 	for (i = 0; i < n; i++) {
@@ -227,16 +238,18 @@ void rn_report_console(bool color, const struct rn_target_report *t, size_t n, i
 		if (t[i].nverdicts || !t[i].result)
 			continue;
 		name = rn_escaped_dup(t[i].result->name);
-		rn_buf_addf(&b, "%snote:%s target '%s' was run but nothing judged it: no assertion "
-				"applies to it and no golden trace was compared (renacer golden update "
-				"records one)\n",
+		rn_buf_addf(&b,
+			    "%snote:%s target '%s' was run but nothing judged it: no assertion "
+			    "applies to it and no golden trace was compared (renacer golden update "
+			    "records one)\n",
 			    bold, reset, name);
 		free(name);
 	}
 	if (rn_report_count(t, n, RN_VERDICT_NOT_JUDGED))
-		rn_buf_addf(&b, "%snote:%s %zu metric%s not judged: this gate covered only the judged "
-				"ones (the messages above say what to change; [regression] not_judged = "
-				"\"fail\" makes them block)\n",
+		rn_buf_addf(&b,
+			    "%snote:%s %zu metric%s not judged: this gate covered only the judged "
+			    "ones (the messages above say what to change; [regression] not_judged = "
+			    "\"fail\" makes them block)\n",
 			    bold, reset, rn_report_count(t, n, RN_VERDICT_NOT_JUDGED),
 			    rn_report_count(t, n, RN_VERDICT_NOT_JUDGED) == 1 ? " was" : "s were");
 	rn_write_stderr(b.buf, b.len);
@@ -275,14 +288,17 @@ int rn_report_bench_json(const char *path, const struct rn_target_report *t, siz
 				free(s); /* not measured by the runs this check made */
 				continue;
 			}
-			snprintf(name, sizeof(name), "%s %s", r->name, rn_metric_info(rows[k].m)->name);
+			snprintf(name, sizeof(name), "%s %s", r->name,
+				 rn_metric_info(rows[k].m)->name);
 			snprintf(extra, sizeof(extra), "median of %zu %s", ns,
-				 rn_metric_measured_by(rows[k].m) == RN_MEASURES_COUNTS && r->ncounts
-					 ? "counting runs"
-					 : "runs");
-			json_array_append_new(arr, json_pack("{s:s, s:s, s:f, s:s}", "name", name, "unit",
-							     rows[k].unit, "value", med / rows[k].scale,
-							     "extra", extra));
+				 rn_metric_measured_by(rows[k].m) == RN_MEASURES_COUNTS &&
+						 r->ncounts ?
+					 "counting runs" :
+					 "runs");
+			json_array_append_new(arr,
+					      json_pack("{s:s, s:s, s:f, s:s}", "name", name,
+							"unit", rows[k].unit, "value",
+							med / rows[k].scale, "extra", extra));
 			free(s);
 		}
 	}

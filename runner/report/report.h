@@ -16,11 +16,11 @@
 
 /* What the reports read for one target: its runs and its verdicts. Borrowed pointers. */
 struct rn_target_report {
-	struct rn_target_result *result;     /* runs, metrics, last trace */
-	struct rn_verdict_result *verdicts;  /* assertion and golden verdicts, in config order */
-	size_t nverdicts;                    /* verdicts used */
-	size_t cap;                          /* verdicts allocated */
-	char *golden_file;                   /* golden trace path used, owned, or NULL */
+	struct rn_target_result *result;    /* runs, metrics, last trace */
+	struct rn_verdict_result *verdicts; /* assertion and golden verdicts, in config order */
+	size_t nverdicts;                   /* verdicts used */
+	size_t cap;                         /* verdicts allocated */
+	char *golden_file;                  /* golden trace path used, owned, or NULL */
 };
 
 /* Append a zeroed verdict to `t` and return it (dies on out-of-memory). */

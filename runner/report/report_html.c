@@ -157,10 +157,12 @@ static void add_verdicts(struct rn_buf *b, const json_t *verdicts)
 	size_t i;
 	const json_t *v;
 
-	rn_buf_adds(b, "<h2>Verdicts</h2>\n<table id=\"verdicts\">\n<thead><tr><th>target</th>"
-		       "<th>assertion</th><th>verdict</th><th>measured</th><th>budget</th>"
-		       "<th>golden</th><th>unit</th><th>message</th></tr></thead>\n<tbody>\n");
-	json_array_foreach(verdicts, i, v) {
+	rn_buf_adds(b,
+		    "<h2>Verdicts</h2>\n<table id=\"verdicts\">\n<thead><tr><th>target</th>"
+		    "<th>assertion</th><th>verdict</th><th>measured</th><th>budget</th>"
+		    "<th>golden</th><th>unit</th><th>message</th></tr></thead>\n<tbody>\n");
+	json_array_foreach(verdicts, i, v)
+	{
 		char cls[32];
 		size_t k;
 
@@ -188,8 +190,9 @@ static void add_verdicts(struct rn_buf *b, const json_t *verdicts)
 		rn_buf_adds(b, "</td></tr>\n");
 	}
 	if (!json_array_size(verdicts))
-		rn_buf_adds(b, "<tr><td colspan=\"8\">no verdicts were recorded for this run</td>"
-			       "</tr>\n");
+		rn_buf_adds(b,
+			    "<tr><td colspan=\"8\">no verdicts were recorded for this run</td>"
+			    "</tr>\n");
 	rn_buf_adds(b, "</tbody>\n</table>\n");
 }
 
@@ -222,10 +225,12 @@ int rn_report_html_write(const char *path, const json_t *model)
 		    (long long)json_integer_value(json_object_get(run, "exit_code")));
 	add_verdicts(&b, json_object_get(model, "verdicts"));
 
-	rn_buf_adds(&b, "<h2>Trends</h2>\n<p class=\"meta\">Median per run (line), min to max of "
-		       "each run's samples (shade), the golden trace's range (yellow band, its "
-		       "median dashed) and change points (red, E-Divisive; advisory).</p>\n");
-	json_array_foreach(charts, i, c) {
+	rn_buf_adds(&b,
+		    "<h2>Trends</h2>\n<p class=\"meta\">Median per run (line), min to max of "
+		    "each run's samples (shade), the golden trace's range (yellow band, its "
+		    "median dashed) and change points (red, E-Divisive; advisory).</p>\n");
+	json_array_foreach(charts, i, c)
+	{
 		size_t nchanges = json_array_size(json_object_get(c, "changes"));
 
 		rn_buf_adds(&b, "<figure class=\"chart\"><figcaption>");
@@ -235,18 +240,21 @@ int rn_report_html_write(const char *path, const json_t *model)
 		rn_buf_addf(&b, " (%s, %zu runs, %zu change point%s)</figcaption>\n",
 			    str_of(c, "unit"), json_array_size(json_object_get(c, "points")),
 			    nchanges, nchanges == 1 ? "" : "s");
-		rn_buf_addf(&b, "<svg id=\"chart-%zu\" width=\"720\" height=\"220\" "
-				"viewBox=\"0 0 720 220\" role=\"img\"></svg></figure>\n",
+		rn_buf_addf(&b,
+			    "<svg id=\"chart-%zu\" width=\"720\" height=\"220\" "
+			    "viewBox=\"0 0 720 220\" role=\"img\"></svg></figure>\n",
 			    i);
 	}
 	if (!json_array_size(charts))
 		rn_buf_adds(&b, "<p>no metric has data</p>\n");
 	rn_buf_adds(&b, "<h2>Critical path of the last run</h2>\n");
-	json_array_foreach(cps, i, c) {
+	json_array_foreach(cps, i, c)
+	{
 		rn_buf_adds(&b, "<h3>");
 		add_text(&b, str_of(c, "target"));
-		rn_buf_addf(&b, "</h3>\n<svg id=\"timeline-%zu\" width=\"720\" height=\"40\" "
-				"role=\"img\"></svg>\n",
+		rn_buf_addf(&b,
+			    "</h3>\n<svg id=\"timeline-%zu\" width=\"720\" height=\"40\" "
+			    "role=\"img\"></svg>\n",
 			    i);
 	}
 	if (!json_array_size(cps))

@@ -22,8 +22,9 @@ void rn_json_add_syscall(struct rn_buf *b, const struct rn_syscall_event *ev)
 {
 	int i;
 
-	rn_buf_addf(b, "{\"type\":\"syscall\",\"pid\":%d,\"tid\":%d,\"nr\":%d,\"name\":",
-		    (int)ev->pid, (int)ev->tid, ev->nr);
+	rn_buf_addf(b,
+		    "{\"type\":\"syscall\",\"pid\":%d,\"tid\":%d,\"nr\":%d,\"name\":", (int)ev->pid,
+		    (int)ev->tid, ev->nr);
 	rn_json_add_string(b, rn_syscall_name(ev->nr));
 	rn_buf_adds(b, ",\"args\":[");
 	for (i = 0; i < 6; i++)
@@ -66,7 +67,9 @@ void rn_json_add_process(struct rn_buf *b, const struct rn_trace *t, const struc
 	rn_buf_addc(b, '{');
 	if (event)
 		rn_buf_addf(b, "\"type\":\"process\",\"event\":\"%s\",",
-			    event == 'f' ? "fork" : event == 'e' ? "exec" : "exit");
+			    event == 'f'         ? "fork" :
+				    event == 'e' ? "exec" :
+						   "exit");
 	rn_buf_addf(b, "\"pid\":%d,\"ppid\":%d,\"exe\":", (int)p->pid, (int)p->ppid);
 	rn_json_add_string(b, p->exe);
 	rn_buf_adds(b, ",\"comm\":");

@@ -20,9 +20,8 @@ static const struct flag_name open_flags[] = {
 	{ O_CREAT, "O_CREAT" },         { O_EXCL, "O_EXCL" },         { O_NOCTTY, "O_NOCTTY" },
 	{ O_TRUNC, "O_TRUNC" },         { O_APPEND, "O_APPEND" },     { O_NONBLOCK, "O_NONBLOCK" },
 	{ O_DSYNC, "O_DSYNC" },         { O_ASYNC, "O_ASYNC" },       { O_DIRECT, "O_DIRECT" },
-	{ O_DIRECTORY, "O_DIRECTORY" },
-	{ O_NOFOLLOW, "O_NOFOLLOW" },   { O_NOATIME, "O_NOATIME" },   { O_CLOEXEC, "O_CLOEXEC" },
-	{ O_PATH, "O_PATH" },           { 0, NULL },
+	{ O_DIRECTORY, "O_DIRECTORY" }, { O_NOFOLLOW, "O_NOFOLLOW" }, { O_NOATIME, "O_NOATIME" },
+	{ O_CLOEXEC, "O_CLOEXEC" },     { O_PATH, "O_PATH" },         { 0, NULL },
 };
 
 static const struct flag_name at_flags[] = {
@@ -32,25 +31,33 @@ static const struct flag_name at_flags[] = {
 };
 
 static const struct flag_name prot_flags[] = {
-	{ PROT_READ, "PROT_READ" }, { PROT_WRITE, "PROT_WRITE" }, { PROT_EXEC, "PROT_EXEC" },
+	{ PROT_READ, "PROT_READ" },
+	{ PROT_WRITE, "PROT_WRITE" },
+	{ PROT_EXEC, "PROT_EXEC" },
 	{ 0, NULL },
 };
 
 static const struct flag_name map_flags[] = {
-	{ MAP_FIXED, "MAP_FIXED" },         { MAP_ANONYMOUS, "MAP_ANONYMOUS" },
-	{ MAP_GROWSDOWN, "MAP_GROWSDOWN" }, { MAP_DENYWRITE, "MAP_DENYWRITE" },
-	{ MAP_NORESERVE, "MAP_NORESERVE" }, { MAP_POPULATE, "MAP_POPULATE" },
-	{ MAP_STACK, "MAP_STACK" },         { MAP_FIXED_NOREPLACE, "MAP_FIXED_NOREPLACE" },
+	{ MAP_FIXED, "MAP_FIXED" },
+	{ MAP_ANONYMOUS, "MAP_ANONYMOUS" },
+	{ MAP_GROWSDOWN, "MAP_GROWSDOWN" },
+	{ MAP_DENYWRITE, "MAP_DENYWRITE" },
+	{ MAP_NORESERVE, "MAP_NORESERVE" },
+	{ MAP_POPULATE, "MAP_POPULATE" },
+	{ MAP_STACK, "MAP_STACK" },
+	{ MAP_FIXED_NOREPLACE, "MAP_FIXED_NOREPLACE" },
 	{ 0, NULL },
 };
 
 static const struct flag_name access_flags[] = {
-	{ R_OK, "R_OK" }, { W_OK, "W_OK" }, { X_OK, "X_OK" }, { 0, NULL },
+	{ R_OK, "R_OK" },
+	{ W_OK, "W_OK" },
+	{ X_OK, "X_OK" },
+	{ 0, NULL },
 };
 
 /* "A|B|0x40" for the bits of v; `zero` when v is 0. */
-static void add_flags(struct rn_buf *b, uint64_t v, const struct flag_name *names,
-		      const char *zero)
+static void add_flags(struct rn_buf *b, uint64_t v, const struct flag_name *names, const char *zero)
 {
 	bool first = true;
 	size_t i;
@@ -392,9 +399,9 @@ int rn_trace_summary_write(const struct rn_trace *t, FILE *out)
 
 		if (pct != 0.0)
 			pct /= cum;
-		fprintf(out, "%6.2f %*.6f %*" PRIu64 " %*" PRIu64 " %*.0" PRIu64 "%s%s\n", pct, w_sec,
-			secs, w_avg, usecs_per_call(s->total_ns, s->calls), w_calls, s->calls,
-			w_err, s->errors, " ", rn_syscall_name(rows[i].nr));
+		fprintf(out, "%6.2f %*.6f %*" PRIu64 " %*" PRIu64 " %*.0" PRIu64 "%s%s\n", pct,
+			w_sec, secs, w_avg, usecs_per_call(s->total_ns, s->calls), w_calls,
+			s->calls, w_err, s->errors, " ", rn_syscall_name(rows[i].nr));
 	}
 	fprintf(out, "------ %.*s %.*s %.*s %.*s %.*s\n", w_sec, "--------------------------------",
 		w_avg, "--------------------------------", w_calls,

@@ -26,8 +26,8 @@
 #include "xalloc.h"
 
 /* Units the evaluators and the golden comparison use (verdict->unit is a static string). */
-static const char *const static_units[] = { "", "ms", "ns", "bytes", "spans", "confidence",
-					    "calls", "count", "%" };
+static const char *const static_units[] = { "",           "ms",    "ns",    "bytes", "spans",
+					    "confidence", "calls", "count", "%" };
 
 /* ---- writing ---------------------------------------------------------------------------- */
 
@@ -97,12 +97,12 @@ static json_t *write_run(const struct rn_metrics *m, bool *failed)
 	}
 	put(o, "start_ns", ju64(m->start_ns), failed);
 	put(o, "start_unix_ns", ju64(m->start_unix_ns), failed);
-	put(o, "status", json_string(status_name(m->status)),
-	    failed);
+	put(o, "status", json_string(status_name(m->status)), failed);
 	put(o, "has_gpu", json_boolean(m->has_gpu), failed);
-	put(o, "measures", json_string(m->measures == RN_MEASURES_TIMES    ? "times"
-				       : m->measures == RN_MEASURES_COUNTS ? "counts"
-									   : "both"),
+	put(o, "measures",
+	    json_string(m->measures == RN_MEASURES_TIMES          ? "times" :
+				m->measures == RN_MEASURES_COUNTS ? "counts" :
+								    "both"),
 	    failed);
 	for (k = 0; k < RN_METRIC_COUNT; k++)
 		put(mv, rn_metric_info((enum rn_metric)k)->name, ju64(m->v[k]), failed);
@@ -151,7 +151,8 @@ static json_t *write_process(const struct rn_process *p, bool *failed)
 		if (!s->calls && !s->errors)
 			continue;
 		a = json_pack("[IIIII]", (json_int_t)s->calls, (json_int_t)s->errors,
-			      (json_int_t)s->total_ns, (json_int_t)s->min_ns, (json_int_t)s->max_ns);
+			      (json_int_t)s->total_ns, (json_int_t)s->min_ns,
+			      (json_int_t)s->max_ns);
 		put(sc, rn_syscall_name(nr), a, failed);
 	}
 	put(o, "syscall_stats", sc, failed);
@@ -175,8 +176,8 @@ static json_t *write_gpu(const struct rn_gpu_span *g, bool *failed)
 	put(o, "end_ns", ju64(g->end_ns), failed);
 	put(o, "submit_ns", ju64(g->submit_ns), failed);
 	put(o, "uncertainty_ns", ju64(g->uncertainty_ns), failed);
-	put(o, "groups", json_pack("[iii]", (int)g->groups[0], (int)g->groups[1], (int)g->groups[2]),
-	    failed);
+	put(o, "groups",
+	    json_pack("[iii]", (int)g->groups[0], (int)g->groups[1], (int)g->groups[2]), failed);
 	put(o, "bytes", ju64(g->bytes), failed);
 	put(o, "dir", json_integer(g->dir), failed);
 	if (g->region)
@@ -265,8 +266,7 @@ static json_t *write_target(const struct rn_results *res, size_t i, bool *failed
 	}
 	put(o, "name", json_string(r->name), failed);
 	put(o, "argv", write_argv(res->argv ? res->argv[i] : NULL, failed), failed);
-	put(o, "status", json_string(status_name(r->status)),
-	    failed);
+	put(o, "status", json_string(status_name(r->status)), failed);
 	put(o, "error", jstr_or_null(r->error), failed);
 	put(o, "build_id", jstr_or_null(r->build_id), failed);
 	put(o, "start_unix_ns", ju64(r->start_unix_ns), failed);
@@ -342,7 +342,7 @@ int rn_results_write(const char *path, const struct rn_results *res)
 /* Reader state: the file name for messages and the first error. */
 struct reader {
 	const char *path;
-	int err;                 /* first error, 0 while fine */
+	int err; /* first error, 0 while fine */
 	struct rn_results *res;
 };
 
@@ -499,7 +499,8 @@ static void read_run(struct reader *rd, json_t *o, struct rn_metrics *m, const c
 			    kind);
 	}
 	mv = member(rd, o, "metrics", JSON_OBJECT, where, false);
-	json_object_foreach(mv, key, val) {
+	json_object_foreach(mv, key, val)
+	{
 		int k = rn_metric_lookup(key);
 
 		if (k < 0)
@@ -560,14 +561,16 @@ static void read_process(struct reader *rd, json_t *o, struct rn_trace *t, const
 	p->alloc_peak_bytes = get_u64(rd, o, "alloc_peak_bytes", where);
 	p->alloc_total_bytes = get_u64(rd, o, "alloc_total_bytes", where);
 	sc = member(rd, o, "syscall_stats", JSON_OBJECT, where, true);
-	json_object_foreach(sc, key, val) {
+	json_object_foreach(sc, key, val)
+	{
 		int nr = rn_syscall_lookup(key);
 		json_int_t v[5];
 
 		if (nr < 0)
 			continue; /* not a syscall of this machine's ABI */
 		if (json_unpack(val, "[IIIII]", &v[0], &v[1], &v[2], &v[3], &v[4])) {
-			bad(rd, "syscall '%s' of %s is not [calls, errors, total_ns, min_ns, max_ns]",
+			bad(rd,
+			    "syscall '%s' of %s is not [calls, errors, total_ns, min_ns, max_ns]",
 			    key, where);
 			return;
 		}
@@ -805,8 +808,10 @@ int rn_results_read(const char *path, struct rn_results *res)
 	}
 	v = member(&rd, root, "version", JSON_INTEGER, "the file", false);
 	if (v && (json_integer_value(v) < 1 || json_integer_value(v) > RN_RESULTS_VERSION)) {
-		bad(&rd, "results format version %lld is not supported (this renacer reads "
-			 "version %d)", (long long)json_integer_value(v), RN_RESULTS_VERSION);
+		bad(&rd,
+		    "results format version %lld is not supported (this renacer reads "
+		    "version %d)",
+		    (long long)json_integer_value(v), RN_RESULTS_VERSION);
 		goto out;
 	}
 	v = member(&rd, root, "shard", JSON_OBJECT, "the file", false);

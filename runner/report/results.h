@@ -35,27 +35,27 @@
  * when read (rn_results_read), everything is owned and freed by rn_results_release().
  */
 struct rn_results {
-	struct rn_shard shard;             /* K/N; count 0 is written as 1/1 (not sharded) */
-	char *config_path;                 /* renacer.toml checked, or NULL */
-	char **suite;                      /* every target name of the suite, config order
+	struct rn_shard shard;            /* K/N; count 0 is written as 1/1 (not sharded) */
+	char *config_path;                /* renacer.toml checked, or NULL */
+	char **suite;                     /* every target name of the suite, config order
 					    * (all shards), [nsuite] */
-	size_t nsuite;                     /* entries in suite */
-	uint64_t start_unix_ns;            /* start of the check, Unix ns */
-	uint64_t end_unix_ns;              /* end of the check, Unix ns */
-	int exit_code;                     /* the shard's own enum rn_exit */
-	int worst_other;                   /* exit code not derived from verdicts (an unusable
+	size_t nsuite;                    /* entries in suite */
+	uint64_t start_unix_ns;           /* start of the check, Unix ns */
+	uint64_t end_unix_ns;             /* end of the check, Unix ns */
+	int exit_code;                    /* the shard's own enum rn_exit */
+	int worst_other;                  /* exit code not derived from verdicts (an unusable
 					    * golden trace: RN_EXIT_CONFIG), 0 if none */
-	int interrupted;                   /* SIGINT or SIGTERM when interrupted, else 0 */
-	bool not_judged_fails;             /* [regression] not_judged = "fail": NOT JUDGED
+	int interrupted;                  /* SIGINT or SIGTERM when interrupted, else 0 */
+	bool not_judged_fails;            /* [regression] not_judged = "fail": NOT JUDGED
 					    * verdicts block (the exit code) */
-	struct rn_target_result *targets;  /* this shard's targets [ntargets], config order */
-	struct rn_target_report *reports;  /* their verdicts [ntargets]; reports[i].result
+	struct rn_target_result *targets; /* this shard's targets [ntargets], config order */
+	struct rn_target_report *reports; /* their verdicts [ntargets]; reports[i].result
 					    * points at targets[i] */
-	char ***argv;                      /* argv[i]: NULL-terminated command of target i */
-	size_t ntargets;                   /* entries in targets, reports, argv */
-	char **strings;                    /* read: units not in the static list, owned */
-	size_t nstrings;                   /* entries in strings */
-	bool owned;                        /* filled by rn_results_read */
+	char ***argv;                     /* argv[i]: NULL-terminated command of target i */
+	size_t ntargets;                  /* entries in targets, reports, argv */
+	char **strings;                   /* read: units not in the static list, owned */
+	size_t nstrings;                  /* entries in strings */
+	bool owned;                       /* filled by rn_results_read */
 };
 
 /*

@@ -185,8 +185,9 @@ char *rn_diag_format(const struct rn_diag *d, bool color)
 	for (i = 1; i < n; i++) {
 		const struct rn_diag_more *m = &d->more[i - 1];
 
-		for (j = i; j > 0 && (all[j - 1]->line > m->line ||
-				      (all[j - 1]->line == m->line && all[j - 1]->col > m->col));
+		for (j = i; j > 0 &&
+		     (all[j - 1]->line > m->line ||
+		      (all[j - 1]->line == m->line && all[j - 1]->col > m->col));
 		     j--)
 			all[j] = all[j - 1];
 		all[j] = m;

@@ -32,16 +32,16 @@ struct rn_diag_more {
 };
 
 struct rn_diag {
-	const char *file; /* file name for messages, borrowed; NULL prints "<input>" */
-	const char *src;  /* source text, borrowed; may be NULL (no source line printed) */
-	size_t src_len;   /* bytes in src */
-	bool set;         /* an error has been recorded */
-	int line;         /* 1-based line of the error, 0 = no location */
-	int col;          /* 1-based column (code points) */
+	const char *file;          /* file name for messages, borrowed; NULL prints "<input>" */
+	const char *src;           /* source text, borrowed; may be NULL (no source line printed) */
+	size_t src_len;            /* bytes in src */
+	bool set;                  /* an error has been recorded */
+	int line;                  /* 1-based line of the error, 0 = no location */
+	int col;                   /* 1-based column (code points) */
 	char msg[RN_DIAG_MSG_MAX]; /* the message, without location or "error:" */
-	int max_errors;   /* errors kept: 1 (after init: the first only) up to RN_DIAG_MAX_ERRORS */
-	int nerrors;      /* errors recorded (the first included), at most max_errors */
-	bool full;        /* an error arrived after max_errors were kept (it was dropped) */
+	int max_errors; /* errors kept: 1 (after init: the first only) up to RN_DIAG_MAX_ERRORS */
+	int nerrors;    /* errors recorded (the first included), at most max_errors */
+	bool full;      /* an error arrived after max_errors were kept (it was dropped) */
 	struct rn_diag_more more[RN_DIAG_MAX_ERRORS - 1]; /* errors 2..nerrors, in order */
 };
 

@@ -7,18 +7,18 @@
 #ifndef RN_EXITCODE_H
 #define RN_EXITCODE_H
 
-#define RN_EXIT_CODES(X)                                                                   \
-	X(OK, 0, "success: no blocking assertion failed")                                  \
-	X(FAIL, 1, "a blocking assertion failed")                                          \
-	X(USAGE, 2, "usage error: bad command line")                                       \
-	X(CONFIG, 3, "config error: renacer.toml or a golden trace is invalid")            \
-	X(TARGET, 4, "a target failed to run (cannot execute, crashed, timed out)")        \
-	X(COLLECTOR, 5, "a collector is unavailable (not built, no permission)")           \
-	X(OUTPUT, 6, "an output file (JUnit, golden trace, report) could not be written") \
-	X(INTERNAL, 70, "internal error (out of memory, bug)")                             \
-	X(SIGHUP, 129, "hung up (SIGHUP); tracees killed, partial reports written")        \
-	X(SIGINT, 130, "interrupted by SIGINT; tracees killed, partial reports written")   \
-	X(SIGQUIT, 131, "quit (SIGQUIT); tracees killed, partial reports written")         \
+#define RN_EXIT_CODES(X)                                                                           \
+	X(OK, 0, "success: no blocking assertion failed")                                          \
+	X(FAIL, 1, "a blocking assertion failed")                                                  \
+	X(USAGE, 2, "usage error: bad command line")                                               \
+	X(CONFIG, 3, "config error: renacer.toml or a golden trace is invalid")                    \
+	X(TARGET, 4, "a target failed to run (cannot execute, crashed, timed out)")                \
+	X(COLLECTOR, 5, "a collector is unavailable (not built, no permission)")                   \
+	X(OUTPUT, 6, "an output file (JUnit, golden trace, report) could not be written")          \
+	X(INTERNAL, 70, "internal error (out of memory, bug)")                                     \
+	X(SIGHUP, 129, "hung up (SIGHUP); tracees killed, partial reports written")                \
+	X(SIGINT, 130, "interrupted by SIGINT; tracees killed, partial reports written")           \
+	X(SIGQUIT, 131, "quit (SIGQUIT); tracees killed, partial reports written")                 \
 	X(SIGTERM, 143, "terminated by SIGTERM; tracees killed, partial reports written")
 
 /* Exit codes of the renacer process. */

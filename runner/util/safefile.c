@@ -110,7 +110,8 @@ int rn_safefile_open(struct rn_safefile *sf, const char *path)
 			struct timespec ts;
 
 			clock_gettime(CLOCK_REALTIME, &ts);
-			rnd ^= (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ull ^ (uint64_t)(uintptr_t)tmp;
+			rnd ^= (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ull ^
+				(uint64_t)(uintptr_t)tmp;
 		}
 		snprintf(tmp, len, "%s/.%s%s%ld.%016llx", dir, base, TMP_TAG, (long)getpid(),
 			 (unsigned long long)rnd);

@@ -41,8 +41,10 @@ struct expect {
 
 static int usage(const char *why)
 {
-	fprintf(stderr, "ap_driver: %s\nusage: ap_driver [--no-spool] [--min C] "
-		"[--expect NAME>=C|NAME<C|NAME=nodata]... -- CMD [ARGS...]\n", why);
+	fprintf(stderr,
+		"ap_driver: %s\nusage: ap_driver [--no-spool] [--min C] "
+		"[--expect NAME>=C|NAME<C|NAME=nodata]... -- CMD [ARGS...]\n",
+		why);
 	return 2;
 }
 
@@ -146,7 +148,8 @@ int main(int argc, char **argv)
 	rc = rn_run_target(&spec, &t, &res);
 	rn_run_result_release(&res);
 	if (rc == -EPERM || (t.error && strstr(t.error, "not permitted"))) {
-		fprintf(stderr, "ap_driver: skipped: %s\n", t.error ? t.error : "ptrace not permitted");
+		fprintf(stderr, "ap_driver: skipped: %s\n",
+			t.error ? t.error : "ptrace not permitted");
 		rn_trace_release(&t);
 		return 77;
 	}
@@ -174,10 +177,11 @@ int main(int argc, char **argv)
 		}
 		for (i = 0; i < nexp; i++) {
 			const struct rn_detection *d = &det[index_of(exp[i].name)];
-			bool ok = exp[i].kind == EXP_NO_DATA ? d->no_data
-				  : exp[i].kind == EXP_AT_LEAST ? !d->no_data &&
-									  d->confidence >= exp[i].value
-								: !d->no_data && d->confidence < exp[i].value;
+			bool ok = exp[i].kind == EXP_NO_DATA ?
+				d->no_data :
+				exp[i].kind == EXP_AT_LEAST ?
+				!d->no_data && d->confidence >= exp[i].value :
+				!d->no_data && d->confidence < exp[i].value;
 
 			char what[32];
 
@@ -186,8 +190,8 @@ int main(int argc, char **argv)
 			else
 				snprintf(what, sizeof(what), "%s %.2f",
 					 exp[i].kind == EXP_AT_LEAST ? ">=" : "<", exp[i].value);
-			printf("%s: %s %s: confidence %.2f%s\n", ok ? "ok" : "FAIL", exp[i].name, what,
-			       d->confidence, d->no_data ? " (no data)" : "");
+			printf("%s: %s %s: confidence %.2f%s\n", ok ? "ok" : "FAIL", exp[i].name,
+			       what, d->confidence, d->no_data ? " (no data)" : "");
 			if (!ok) {
 				printf("%s\n", d->evidence ? d->evidence : "");
 				failed++;

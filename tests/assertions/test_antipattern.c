@@ -154,8 +154,9 @@ static void syn_release(struct syn *s)
 
 static void test_antipattern_names_and_spellings(void **state)
 {
-	static const char *const want[] = { "GodProcess", "TightLoop", "PcieBottleneck", "SmallIO",
-					    "RedundantIO", "ErrorStorm", "SyncStorm", "MemoryChurn" };
+	static const char *const want[] = { "GodProcess", "TightLoop",   "PcieBottleneck",
+					    "SmallIO",    "RedundantIO", "ErrorStorm",
+					    "SyncStorm",  "MemoryChurn" };
 	size_t i;
 
 	(void)state;
@@ -408,8 +409,8 @@ static void build_god(struct syn *s, bool spool)
 	for (k = 0; k < 3; k++) {
 		w = syn_proc_at(s, 101 + k, 100, NULL, t0 + 1 * MS);
 		syn_call_at(s, w, 0, t0 + 1 * MS + 10 * US, 10 * US, "close", A(4), 0, 0, NULL);
-		syn_call_at(s, w, 0, t0 + 1 * MS + 30 * US, 300 * MS, "read", A(3, 0x7000, 64), 0, 0,
-			    NULL);
+		syn_call_at(s, w, 0, t0 + 1 * MS + 30 * US, 300 * MS, "read", A(3, 0x7000, 64), 0,
+			    0, NULL);
 		syn_end_at(s, w, t0 + 302 * MS);
 	}
 	syn_call_at(s, par, 0, t0 + 2 * MS, 10 * US, "close", A(3), 0, 0, NULL);
@@ -564,8 +565,10 @@ static void test_antipattern_pcie(void **state)
 	syn_proc(&s, 100, 0, "/usr/bin/gpuapp");
 	for (i = 0, t = s.now; i < 100; i++, t += 20 * MS) {
 		gpu(&s, RN_GPU_COPY, RN_GPU_DIR_HTOD, t, 5 * MS, 64ULL << 20, RN_GPU_SERIALIZED);
-		gpu(&s, RN_GPU_DISPATCH, RN_GPU_DIR_NONE, t + 5 * MS, 500 * US, 0, RN_GPU_SERIALIZED);
-		gpu(&s, RN_GPU_COPY, RN_GPU_DIR_DTOH, t + 6 * MS, 5 * MS, 64ULL << 20, RN_GPU_SERIALIZED);
+		gpu(&s, RN_GPU_DISPATCH, RN_GPU_DIR_NONE, t + 5 * MS, 500 * US, 0,
+		    RN_GPU_SERIALIZED);
+		gpu(&s, RN_GPU_COPY, RN_GPU_DIR_DTOH, t + 6 * MS, 5 * MS, 64ULL << 20,
+		    RN_GPU_SERIALIZED);
 	}
 	d = detect(&s, "PcieBottleneck", NULL);
 	assert_fires(&d, 0.95);
@@ -612,7 +615,8 @@ static void test_antipattern_smallio(void **state)
 	syn_call(&s, p, 0, 20 * US, "openat", A(AT_FDCWD_ARG, 0x1000, 0x241, 0600), 3, 0,
 		 "/tmp/app.log");
 	for (i = 0; i < 20000; i++)
-		syn_call(&s, p, 2 * US, 5 * US, "write", A(3, 0x2000 + (uint64_t)i, 24), 24, 0, NULL);
+		syn_call(&s, p, 2 * US, 5 * US, "write", A(3, 0x2000 + (uint64_t)i, 24), 24, 0,
+			 NULL);
 	syn_call(&s, p, 2 * US, 5 * US, "close", A(3), 0, 0, NULL);
 	syn_end(&s, p);
 	d = detect(&s, "SmallIO", NULL);
@@ -696,8 +700,8 @@ static void test_antipattern_smallio_fd_table_churn(void **state)
 	}
 	for (r = 0; r < 10; r++)
 		for (i = 0; i < 2000; i++)
-			syn_call(&s, p, 1 * US, 1 * US, "write", A((uint64_t)i + 3, 0x2000, 10), 10, 0,
-				 NULL);
+			syn_call(&s, p, 1 * US, 1 * US, "write", A((uint64_t)i + 3, 0x2000, 10), 10,
+				 0, NULL);
 	for (i = 1999; i > 0; i--) { /* Fisher-Yates with a fixed LCG */
 		int j, tmp;
 
@@ -750,8 +754,9 @@ static void test_antipattern_redundantio(void **state)
 	syn_end(&s, p);
 	d = detect(&s, "RedundantIO", NULL);
 	assert_fires(&d, 0.95);
-	assert_non_null(strstr(d.evidence, "/etc/app/settings.conf accessed 2000 times: 1000 opens, "
-					   "1000 stats, 0 re-reads"));
+	assert_non_null(strstr(d.evidence,
+			       "/etc/app/settings.conf accessed 2000 times: 1000 opens, "
+			       "1000 stats, 0 re-reads"));
 	assert_non_null(strstr(d.evidence, "also: /etc/app/other.conf 2 times"));
 	rn_detection_release(&d);
 	syn_release(&s);
@@ -796,7 +801,8 @@ static void test_antipattern_redundantio_near_misses(void **state)
 		snprintf(path, sizeof(path), "/src/f%04d.c", i);
 		syn_call(&s, p, 2 * US, 5 * US, "newfstatat", A(AT_FDCWD_ARG, 0x1000, 0x7000, 0), 0,
 			 0, path);
-		syn_call(&s, p, 2 * US, 8 * US, "openat", A(AT_FDCWD_ARG, 0x1000, 0, 0), 3, 0, path);
+		syn_call(&s, p, 2 * US, 8 * US, "openat", A(AT_FDCWD_ARG, 0x1000, 0, 0), 3, 0,
+			 path);
 		syn_call(&s, p, 2 * US, 5 * US, "close", A(3), 0, 0, NULL);
 	}
 	for (i = 0; i < 4; i++) /* a few repeats are normal */
@@ -918,8 +924,8 @@ static void test_antipattern_errorstorm(void **state)
 	syn_init(&s, false);
 	p = syn_proc(&s, 100, 0, "/usr/bin/plugins");
 	for (i = 0; i < 5000; i++)
-		syn_call(&s, p, 2 * US, 4 * US, "access", A(0x1000, 4), 0, i % 20 == 19 ? 0 : ENOENT,
-			 "/x");
+		syn_call(&s, p, 2 * US, 4 * US, "access", A(0x1000, 4), 0,
+			 i % 20 == 19 ? 0 : ENOENT, "/x");
 	syn_end(&s, p);
 	d = detect(&s, "ErrorStorm", NULL);
 	assert_fires(&d, 0.95);
@@ -972,7 +978,8 @@ static void test_antipattern_syncstorm(void **state)
 	syn_end(&s, p);
 	d = detect(&s, "SyncStorm", NULL);
 	assert_fires(&d, 0.95);
-	assert_non_null(strstr(d.evidence, "600 of 600 syncs came after less than 16.0 KiB written"));
+	assert_non_null(
+		strstr(d.evidence, "600 of 600 syncs came after less than 16.0 KiB written"));
 	assert_non_null(strstr(d.evidence, "/var/lib/app/journal"));
 	rn_detection_release(&d);
 	syn_release(&s);
@@ -1037,7 +1044,8 @@ static void test_antipattern_syncstorm_gpu(void **state)
 	syn_init(&s, true);
 	syn_proc(&s, 100, 0, "/usr/bin/gpuapp");
 	for (i = 0, t = s.now; i < 500; i++, t += 200 * US)
-		gpu(&s, RN_GPU_SUBMIT, RN_GPU_DIR_NONE, t, 20 * US, 0, i == 499 ? RN_GPU_WAITED : 0);
+		gpu(&s, RN_GPU_SUBMIT, RN_GPU_DIR_NONE, t, 20 * US, 0,
+		    i == 499 ? RN_GPU_WAITED : 0);
 	d = detect(&s, "SyncStorm", NULL);
 	assert_quiet(&d);
 	rn_detection_release(&d);
@@ -1065,8 +1073,9 @@ static void test_antipattern_memorychurn(void **state)
 	syn_end(&s, p);
 	d = detect(&s, "MemoryChurn", NULL);
 	assert_fires(&d, 0.95);
-	assert_non_null(strstr(d.evidence, "5000 of 5000 anonymous mappings were unmapped within "
-					   "10.0 ms (1.22 GiB in them)"));
+	assert_non_null(strstr(d.evidence,
+			       "5000 of 5000 anonymous mappings were unmapped within "
+			       "10.0 ms (1.22 GiB in them)"));
 	rn_detection_release(&d);
 	syn_release(&s);
 
@@ -1110,8 +1119,8 @@ static void test_antipattern_memorychurn_near_misses(void **state)
 			 A(0x7e0000000000ULL + (uint64_t)i * 0x10000, 65536), 0, 0, NULL);
 	/* file mappings come and go (a reader mapping files), not anonymous memory */
 	for (i = 0; i < 2000; i++) {
-		syn_call(&s, p, 2 * US, 6 * US, "mmap", A(0, 65536, 1, 2, 3, 0), 0x7d0000000000LL, 0,
-			 NULL);
+		syn_call(&s, p, 2 * US, 6 * US, "mmap", A(0, 65536, 1, 2, 3, 0), 0x7d0000000000LL,
+			 0, NULL);
 		syn_call(&s, p, 2 * US, 6 * US, "munmap", A(0x7d0000000000ULL, 65536), 0, 0, NULL);
 	}
 	syn_end(&s, p);
@@ -1134,7 +1143,8 @@ static void test_antipattern_memorychurn_without_spool(void **state)
 	for (i = 0; i < 5000; i++) {
 		syn_call(&s, p, 2 * US, 6 * US, "mmap", A(0, 262144, 3, MAP_ANON_FLAGS, -1ULL, 0),
 			 0x7f0000000000LL, 0, NULL);
-		syn_call(&s, p, 20 * US, 6 * US, "munmap", A(0x7f0000000000ULL, 262144), 0, 0, NULL);
+		syn_call(&s, p, 20 * US, 6 * US, "munmap", A(0x7f0000000000ULL, 262144), 0, 0,
+			 NULL);
 	}
 	syn_end(&s, p);
 	d = detect(&s, "MemoryChurn", NULL);

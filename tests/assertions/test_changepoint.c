@@ -114,8 +114,8 @@ static void test_changepoint_three_planted_steps(void **state)
 			}
 		}
 		if (wrong > 1)
-			print_error("seed %llu: %zu false change points\n", (unsigned long long)seed,
-				    wrong);
+			print_error("seed %llu: %zu false change points\n",
+				    (unsigned long long)seed, wrong);
 		assert_int_equal(found, 3);
 		assert_true(wrong <= 1);
 		if (exact == 3)

@@ -32,19 +32,19 @@
 
 /* One run: a root process alive for cp_ms (its critical path and wall time). */
 struct run_fx {
-	double cp_ms;                /* root lifetime, ms */
-	uint64_t rss;                /* peak RSS of the tree, bytes */
-	uint64_t alloc;              /* peak anonymous allocations, bytes */
-	unsigned fsyncs;             /* fsync calls of the root */
-	unsigned writes;             /* write calls of the root */
-	uint64_t instructions;       /* Valgrind count written into the run, 0: none */
-	enum rn_run_status status;   /* how the run ended */
-	const char *error;           /* its error message, or NULL */
+	double cp_ms;              /* root lifetime, ms */
+	uint64_t rss;              /* peak RSS of the tree, bytes */
+	uint64_t alloc;            /* peak anonymous allocations, bytes */
+	unsigned fsyncs;           /* fsync calls of the root */
+	unsigned writes;           /* write calls of the root */
+	uint64_t instructions;     /* Valgrind count written into the run, 0: none */
+	enum rn_run_status status; /* how the run ended */
+	const char *error;         /* its error message, or NULL */
 };
 
 struct fixture {
-	const char *name;            /* target name */
-	size_t nruns;                /* runs in runs[] */
+	const char *name; /* target name */
+	size_t nruns;     /* runs in runs[] */
 	struct run_fx runs[MAX_RUNS];
 };
 
@@ -58,18 +58,21 @@ enum fixture_id {
 };
 
 static const struct fixture fixtures[] = {
-	[FX_FIVE] = { "five", 5,
+	[FX_FIVE] = { "five",
+		      5,
 		      { { 10, 0, 0, 2, 7, 0, RN_RUN_OK, NULL },
 			{ 20, 0, 0, 4, 7, 0, RN_RUN_OK, NULL },
 			{ 100, 0, 0, 2, 7, 0, RN_RUN_OK, NULL },
 			{ 40, 0, 0, 4, 7, 0, RN_RUN_OK, NULL },
 			{ 30, 0, 0, 3, 7, 0, RN_RUN_OK, NULL } } },
-	[FX_MEMORY] = { "mem", 3,
+	[FX_MEMORY] = { "mem",
+			3,
 			{ { 5, 10 * MIB, 3 * MIB, 0, 1, 0, RN_RUN_OK, NULL },
 			  { 5, 12 * MIB, 1 * MIB, 0, 1, 0, RN_RUN_OK, NULL },
 			  { 5, 11 * MIB, 2 * MIB, 0, 1, 0, RN_RUN_OK, NULL } } },
 	[FX_NO_MEM] = { "nomem", 1, { { 5, 0, 0, 0, 1, 0, RN_RUN_OK, NULL } } },
-	[FX_CRASHED] = { "crashy", 1,
+	[FX_CRASHED] = { "crashy",
+			 1,
 			 { { 5, 0, 0, 0, 1, 0, RN_RUN_CRASHED, "root killed by SIGSEGV" } } },
 	[FX_NONE] = { "empty", 0, { { 0 } } },
 	[FX_INSTR] = { "instr", 1, { { 5, 0, 0, 0, 1, 1000500, RN_RUN_OK, NULL } } },
@@ -145,14 +148,14 @@ struct eval_case {
 	enum fixture_id fx;          /* the runs */
 	enum rn_assertion_type type; /* the assertion */
 	enum rn_aggregate agg;
-	bool disabled;               /* enabled = false */
-	bool warn_only;              /* fail_on_violation = false */
-	double budget;               /* max_duration_ms, max_spans, max_bytes, threshold or
+	bool disabled;              /* enabled = false */
+	bool warn_only;             /* fail_on_violation = false */
+	double budget;              /* max_duration_ms, max_spans, max_bytes, threshold or
 				      * max_instructions, by type */
-	const char *pattern;         /* span_name_pattern or anti-pattern name */
-	enum rn_tracking_mode mode;  /* memory_usage */
-	double tolerance;            /* instructions */
-	const char *line;            /* "VERDICT observed | message", observed "-" when none */
+	const char *pattern;        /* span_name_pattern or anti-pattern name */
+	enum rn_tracking_mode mode; /* memory_usage */
+	double tolerance;           /* instructions */
+	const char *line;           /* "VERDICT observed | message", observed "-" when none */
 };
 
 static const struct eval_case eval_cases[] = {
@@ -365,7 +368,7 @@ static void test_evaluate_fields(void **state)
 	assert_non_null(v.detail);
 	assert_non_null(strstr(v.detail, "chain of the last run (1 segment):\n"));
 	assert_non_null(
-	    strstr(v.detail, "samples (5 runs): 10.000 20.000 100.000 40.000 30.000 ms"));
+		strstr(v.detail, "samples (5 runs): 10.000 20.000 100.000 40.000 30.000 ms"));
 	rn_verdict_result_release(&v);
 	rn_target_result_release(&r);
 }
@@ -390,8 +393,9 @@ static void test_anti_pattern_process_filter(void **state)
 	a.process_re = &re;
 	rn_assertion_evaluate(&a, &r, &v);
 	assert_int_equal(v.verdict, RN_VERDICT_NO_DATA);
-	assert_string_equal(v.message, "GodProcess: no process of the run matches "
-				       "process_name_pattern /nomatch/");
+	assert_string_equal(v.message,
+			    "GodProcess: no process of the run matches "
+			    "process_name_pattern /nomatch/");
 	rn_verdict_result_release(&v);
 	regfree(&re);
 	a.process_name_pattern = (char *)"ap+";
@@ -408,45 +412,57 @@ static void test_anti_pattern_process_filter(void **state)
 /* One process of a tree: times in ms from T0; indices into the same table. */
 struct proc_fx {
 	const char *comm;
-	int parent;        /* index, -1 for the root */
+	int parent; /* index, -1 for the root */
 	double start_ms;
-	double end_ms;     /* 0: still running at the end of the trace */
-	int reaped_by;     /* index of the process whose wait reaped it, -1 if none */
-	double reaped_ms;  /* when */
+	double end_ms;    /* 0: still running at the end of the trace */
+	int reaped_by;    /* index of the process whose wait reaped it, -1 if none */
+	double reaped_ms; /* when */
 };
 
 struct cp_case {
 	const char *what;
 	size_t nprocs;
 	struct proc_fx procs[6];
-	double trace_end_ms;   /* end of the trace (the run), ms */
-	const char *chain;     /* "comm start-end, ..." in ms, time order */
+	double trace_end_ms; /* end of the trace (the run), ms */
+	const char *chain;   /* "comm start-end, ..." in ms, time order */
 	double length_ms;
 };
 
 static const struct cp_case cp_cases[] = {
 	{ "one process", 1, { { "a", -1, 0, 100, -1, 0 } }, 100, "a 0-100", 100 },
-	{ "nested waits descend into each waited-for child", 4,
+	{ "nested waits descend into each waited-for child",
+	  4,
 	  { { "root", -1, 0, 100, -1, 0 },
 	    { "A", 0, 10, 60, 0, 60 },
 	    { "B", 0, 65, 90, -1, 0 }, /* never waited for: off the path */
 	    { "C", 1, 20, 50, 1, 50 } },
-	  100, "root 0-10, A 10-20, C 20-50, A 50-60, root 60-100", 100 },
-	{ "of two children waited for, the one that ended last", 3,
-	  { { "root", -1, 0, 100, -1, 0 },
-	    { "A", 0, 10, 50, 0, 50 },
-	    { "B", 0, 10, 80, 0, 85 } },
-	  100, "root 0-10, B 10-80, root 80-100", 100 },
-	{ "sequential children are both on the path", 3,
-	  { { "sh", -1, 0, 100, -1, 0 },
-	    { "cc", 0, 10, 40, 0, 40 },
-	    { "ld", 0, 45, 90, 0, 90 } },
-	  100, "sh 0-10, cc 10-40, sh 40-45, ld 45-90, sh 90-100", 100 },
-	{ "a child reaped after the root's end is not waited for", 2,
+	  100,
+	  "root 0-10, A 10-20, C 20-50, A 50-60, root 60-100",
+	  100 },
+	{ "of two children waited for, the one that ended last",
+	  3,
+	  { { "root", -1, 0, 100, -1, 0 }, { "A", 0, 10, 50, 0, 50 }, { "B", 0, 10, 80, 0, 85 } },
+	  100,
+	  "root 0-10, B 10-80, root 80-100",
+	  100 },
+	{ "sequential children are both on the path",
+	  3,
+	  { { "sh", -1, 0, 100, -1, 0 }, { "cc", 0, 10, 40, 0, 40 }, { "ld", 0, 45, 90, 0, 90 } },
+	  100,
+	  "sh 0-10, cc 10-40, sh 40-45, ld 45-90, sh 90-100",
+	  100 },
+	{ "a child reaped after the root's end is not waited for",
+	  2,
 	  { { "root", -1, 0, 100, -1, 0 }, { "late", 0, 10, 95, 0, 110 } },
-	  120, "root 0-100", 100 },
-	{ "a root still running ends with the trace", 1, { { "srv", -1, 0, 0, -1, 0 } }, 120,
-	  "srv 0-120", 120 },
+	  120,
+	  "root 0-100",
+	  100 },
+	{ "a root still running ends with the trace",
+	  1,
+	  { { "srv", -1, 0, 0, -1, 0 } },
+	  120,
+	  "srv 0-120",
+	  120 },
 	{ "no process, no path", 0, { { 0 } }, 0, "", 0 },
 };
 
@@ -459,9 +475,10 @@ static void build_tree(struct rn_trace *t, const struct cp_case *c)
 	t->end_ns = T0 + (uint64_t)(c->trace_end_ms * (double)MS);
 	for (i = 0; i < c->nprocs; i++) {
 		const struct proc_fx *f = &c->procs[i];
-		struct rn_process *p = rn_trace_add_process(
-		    t, (pid_t)(100 + i), f->parent < 0 ? 0 : (pid_t)(100 + f->parent),
-		    T0 + (uint64_t)(f->start_ms * (double)MS));
+		struct rn_process *p =
+			rn_trace_add_process(t, (pid_t)(100 + i),
+					     f->parent < 0 ? 0 : (pid_t)(100 + f->parent),
+					     T0 + (uint64_t)(f->start_ms * (double)MS));
 
 		rn_process_set_exe(p, f->comm);
 		p->end_ns = f->end_ms ? T0 + (uint64_t)(f->end_ms * (double)MS) : 0;
@@ -539,17 +556,21 @@ struct agg_case {
 static const struct agg_case agg_cases[] = {
 	{ 1, { 7 }, RN_AGG_MEDIAN, 7 },
 	{ 1, { 7 }, RN_AGG_P95, 7 },
-	{ 3, { 3, 1, 2 }, RN_AGG_MEDIAN, 2 },           /* order does not matter */
-	{ 4, { 4, 1, 3, 2 }, RN_AGG_MEDIAN, 2.5 },      /* even: mean of the middle two */
+	{ 3, { 3, 1, 2 }, RN_AGG_MEDIAN, 2 },      /* order does not matter */
+	{ 4, { 4, 1, 3, 2 }, RN_AGG_MEDIAN, 2.5 }, /* even: mean of the middle two */
 	{ 4, { 4, 1, 3, 2 }, RN_AGG_MIN, 1 },
 	{ 4, { 4, 1, 3, 2 }, RN_AGG_MAX, 4 },
-	{ 5, { 10, 20, 100, 40, 30 }, RN_AGG_P95, 100 }, /* rank ceil(4.75) = 5 */
-	{ 10, { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 }, RN_AGG_P95, 10 },         /* rank ceil(9.5) */
-	{ 20, { 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1 },
-	  RN_AGG_P95, 19 },                                                    /* rank 19 */
-	{ 20, { 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1 },
-	  RN_AGG_MEDIAN, 10.5 },
-	{ 0, { 0 }, RN_AGG_MAX, 0 },                  /* no samples: 0 */
+	{ 5, { 10, 20, 100, 40, 30 }, RN_AGG_P95, 100 },           /* rank ceil(4.75) = 5 */
+	{ 10, { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 }, RN_AGG_P95, 10 }, /* rank ceil(9.5) */
+	{ 20,
+	  { 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1 },
+	  RN_AGG_P95,
+	  19 }, /* rank 19 */
+	{ 20,
+	  { 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1 },
+	  RN_AGG_MEDIAN,
+	  10.5 },
+	{ 0, { 0 }, RN_AGG_MAX, 0 }, /* no samples: 0 */
 };
 
 static void test_aggregates(void **state)

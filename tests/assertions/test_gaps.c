@@ -66,8 +66,8 @@ static void one_run(struct rn_target_result *r, size_t ngpu, uint64_t lost)
 	rn_trace_release(&t);
 }
 
-static void judge_span_count(const char *pattern, uint64_t max_spans, size_t ngpu,
-			     uint64_t lost, struct rn_verdict_result *v)
+static void judge_span_count(const char *pattern, uint64_t max_spans, size_t ngpu, uint64_t lost,
+			     struct rn_verdict_result *v)
 {
 	struct rn_assertion_spec a;
 	struct rn_target_result r;
@@ -181,8 +181,9 @@ static void test_gaps_other_metric_passing_is_warn(void **state)
 	rn_verdict_apply_gaps(&r, RN_GAP_SPAN_DETAIL, false, &v);
 	assert_int_equal(v.verdict, RN_VERDICT_WARN);
 	assert_string_equal(v.reason, "passed on incomplete data");
-	assert_non_null(strstr(v.message, "ptrace: spool, how many unknown (the span spool could "
-					  "not be created)"));
+	assert_non_null(strstr(v.message,
+			       "ptrace: spool, how many unknown (the span spool could "
+			       "not be created)"));
 	/* a gap of another scope leaves a verdict alone */
 	v.verdict = RN_VERDICT_PASS;
 	rn_verdict_apply_gaps(&r, RN_GAP_GPU_SPANS, false, &v);

@@ -255,16 +255,17 @@ static void test_golden_write_is_deterministic(void **state)
 	assert_memory_equal(a.buf, b.buf, a.len);
 
 	/* Sorted keys, two-space indent, a final newline, integers only. */
-	assert_true(strstr(a.buf, "{\n  \"argv\": [\n    \"targets/x\"\n  ],\n  \"counting_runs\": "
-				  "0,\n  \"format\": \"renacer-golden/2\",\n  \"provenance\": {\n") ==
+	assert_true(strstr(a.buf,
+			   "{\n  \"argv\": [\n    \"targets/x\"\n  ],\n  \"counting_runs\": "
+			   "0,\n  \"format\": \"renacer-golden/2\",\n  \"provenance\": {\n") ==
 		    a.buf);
 	assert_true(strstr(a.buf, "\"provenance\"") < strstr(a.buf, "\"runs\""));
 	assert_true(strstr(a.buf, "\"samples\"") < strstr(a.buf, "\"syscalls\""));
 	assert_true(strstr(a.buf, "\"syscalls\"") < strstr(a.buf, "\"target\""));
 	assert_true(a.buf[a.len - 1] == '\n' && a.buf[a.len - 2] == '}');
 	for (p = strstr(a.buf, "\"samples\""); *p; p++)
-		assert_false(*p == '.' || *p == 'e' || *p == 'E' ? (p[-1] >= '0' && p[-1] <= '9')
-								    : false);
+		assert_false(*p == '.' || *p == 'e' || *p == 'E' ? (p[-1] >= '0' && p[-1] <= '9') :
+								   false);
 	assert_null(strstr(a.buf, "\"gpu\""));
 
 	/* SOURCE_DATE_EPOCH wins over the run's start time (reproducible builds). */
@@ -313,8 +314,9 @@ static void test_golden_write_refuses_bad_results(void **state)
 	r.status = RN_RUN_CRASHED;
 	r.error = strdup("killed by SIGSEGV");
 	assert_int_equal(rn_golden_write(OUT "crashed.json", &r, NULL, &d), -EINVAL);
-	assert_string_equal(d.msg, "target 'io_loop' crashed: killed by SIGSEGV: golden trace not "
-				   "written");
+	assert_string_equal(d.msg,
+			    "target 'io_loop' crashed: killed by SIGSEGV: golden trace not "
+			    "written");
 	assert_int_equal(access(OUT "crashed.json", F_OK), -1);
 	r.status = RN_RUN_OK;
 	r.nruns = 0;
@@ -347,24 +349,29 @@ static void test_golden_read_errors(void **state)
 
 	(void)state;
 	s = read_error(DATA "does_not_exist.json", -ENOENT);
-	assert_string_equal(s, DATA "does_not_exist.json: error: cannot read golden trace: No such "
-				    "file or directory");
+	assert_string_equal(s,
+			    DATA "does_not_exist.json: error: cannot read golden trace: No such "
+				 "file or directory");
 	free(s);
 	s = read_error(DATA "corrupt.json", -EINVAL);
-	assert_string_equal(s, DATA "corrupt.json:3:13: error: corrupt golden trace: string or '}' "
-				    "expected near ','");
+	assert_string_equal(s,
+			    DATA "corrupt.json:3:13: error: corrupt golden trace: string or '}' "
+				 "expected near ','");
 	free(s);
 	s = read_error(DATA "truncated.json", -EINVAL);
-	assert_string_equal(s, DATA "truncated.json:8:23: error: truncated golden trace: premature "
-				    "end of input near '\"Intel'");
+	assert_string_equal(s,
+			    DATA "truncated.json:8:23: error: truncated golden trace: premature "
+				 "end of input near '\"Intel'");
 	free(s);
 	s = read_error(DATA "newer_format.json", -EPROTONOSUPPORT);
-	assert_string_equal(s, DATA "newer_format.json: error: written by a newer renacer (format "
-				    "renacer-golden/3); this renacer reads renacer-golden/2");
+	assert_string_equal(s,
+			    DATA "newer_format.json: error: written by a newer renacer (format "
+				 "renacer-golden/3); this renacer reads renacer-golden/2");
 	free(s);
 	s = read_error(DATA "missing_format.json", -EINVAL);
-	assert_string_equal(s, DATA "missing_format.json: error: not a golden trace: missing "
-				    "\"format\"");
+	assert_string_equal(s,
+			    DATA "missing_format.json: error: not a golden trace: missing "
+				 "\"format\"");
 	free(s);
 }
 
@@ -414,9 +421,9 @@ static void test_golden_read_empty_and_odd_formats(void **state)
 
 /* A schema violation: modify a valid golden trace with `edit` and expect `msg`. */
 struct schema_case {
-	const char *name;                /* file name part */
-	void (*edit)(json_t *root);      /* the damage */
-	const char *msg;                 /* exact message */
+	const char *name;           /* file name part */
+	void (*edit)(json_t *root); /* the damage */
+	const char *msg;            /* exact message */
 };
 
 static void drop_runs(json_t *root)
@@ -481,12 +488,15 @@ static void test_golden_read_schema_errors(void **state)
 {
 	static const struct schema_case cases[] = {
 		{ "s1", drop_runs, "corrupt golden trace: missing \"runs\"" },
-		{ "s2", short_samples, "corrupt golden trace: \"samples.wall_time\" has 2 values, "
-				       "expected 3 (one per run)" },
-		{ "s3", negative_sample, "corrupt golden trace: \"samples.syscalls[1]\" must be an "
-					 "integer >= 0" },
-		{ "s4", real_sample, "corrupt golden trace: \"samples.peak_rss[0]\" must be an "
-				     "integer >= 0" },
+		{ "s2", short_samples,
+		  "corrupt golden trace: \"samples.wall_time\" has 2 values, "
+		  "expected 3 (one per run)" },
+		{ "s3", negative_sample,
+		  "corrupt golden trace: \"samples.syscalls[1]\" must be an "
+		  "integer >= 0" },
+		{ "s4", real_sample,
+		  "corrupt golden trace: \"samples.peak_rss[0]\" must be an "
+		  "integer >= 0" },
 		{ "s5", unknown_metric,
 		  "corrupt golden trace: unknown metric \"samples.wall_tmie\"" },
 		{ "s6", unknown_key, "corrupt golden trace: unknown key \"comment\"" },
@@ -528,8 +538,8 @@ static void test_golden_read_json_v1(void **state)
 		const char *name;
 		double calls, errors;
 	} want[] = {
-		{ "close", 1, 0 }, { "exit_group", 1, 0 }, { "fstat", 1, 0 },
-		{ "openat", 2, 1 }, { "read", 2, 0 },      { "write", 1, 0 },
+		{ "close", 1, 0 },  { "exit_group", 1, 0 }, { "fstat", 1, 0 },
+		{ "openat", 2, 1 }, { "read", 2, 0 },       { "write", 1, 0 },
 	};
 	struct rn_golden g;
 	struct rn_diag d;
@@ -557,13 +567,15 @@ static void test_golden_read_json_v1(void **state)
 	assert_false(rn_golden_same_machine(&g));
 	rn_golden_release(&g);
 
-	assert_string_equal(read_text_error("v1bad", "{\"format\": \"renacer-json-v1\", "
-						     "\"syscalls\": [{\"name\": \"read\", "
-						     "\"args\": [], \"result\": \"7\"}], "
-						     "\"summary\": {\"total_syscalls\": 1}}"),
+	assert_string_equal(read_text_error("v1bad",
+					    "{\"format\": \"renacer-json-v1\", "
+					    "\"syscalls\": [{\"name\": \"read\", "
+					    "\"args\": [], \"result\": \"7\"}], "
+					    "\"summary\": {\"total_syscalls\": 1}}"),
 			    "corrupt golden trace: \"syscalls[0].result\" must be an integer");
-	assert_string_equal(read_text_error("v1nosum", "{\"format\": \"renacer-json-v1\", "
-						       "\"syscalls\": []}"),
+	assert_string_equal(read_text_error("v1nosum",
+					    "{\"format\": \"renacer-json-v1\", "
+					    "\"syscalls\": []}"),
 			    "corrupt golden trace: missing \"summary\"");
 }
 
@@ -571,10 +583,10 @@ static void test_golden_read_json_v1(void **state)
 
 static void test_golden_compare_verdict_set(void **state)
 {
-	static const char *const names[] = { "golden:syscalls", "golden:syscall_counts",
-					     "golden:cpu_time", "golden:wall_time",
-					     "golden:critical_path",
-					     "golden:peak_rss", "golden:alloc_peak" };
+	static const char *const names[] = { "golden:syscalls",      "golden:syscall_counts",
+					     "golden:cpu_time",      "golden:wall_time",
+					     "golden:critical_path", "golden:peak_rss",
+					     "golden:alloc_peak" };
 	struct rn_target_result r;
 	struct rn_golden g;
 	struct rn_verdict_result *v;
@@ -634,8 +646,9 @@ static void test_golden_compare_total_syscalls_message(void **state)
 	n = compare(&g, &r, NULL, &v);
 	s = find(v, n, "golden:syscalls");
 	assert_int_equal(s->verdict, RN_VERDICT_FAIL);
-	assert_string_equal(s->message, "syscalls 2480 vs golden 1240 (+100.0%, tolerance +10%); "
-					"if intended, run ci/regenerate-golden.sh");
+	assert_string_equal(s->message,
+			    "syscalls 2480 vs golden 1240 (+100.0%, tolerance +10%); "
+			    "if intended, run ci/regenerate-golden.sh");
 	assert_true(s->observed == 2480 && s->golden == 1240);
 	assert_float_equal(s->delta_pct, 100.0, 1e-9);
 	assert_string_equal(s->unit, "calls");
@@ -677,9 +690,10 @@ static void test_golden_compare_doubled_syscall_fails_naming_it(void **state)
 	n = compare(&g, &r, NULL, &v);
 	s = find(v, n, "golden:syscall_counts");
 	assert_int_equal(s->verdict, RN_VERDICT_FAIL);
-	assert_string_equal(s->message, "1 syscall grew beyond tolerance (+10%, floor 1): openat "
-					"40 vs golden 20 (+100.0%); if intended, run "
-					"ci/regenerate-golden.sh");
+	assert_string_equal(s->message,
+			    "1 syscall grew beyond tolerance (+10%, floor 1): openat "
+			    "40 vs golden 20 (+100.0%); if intended, run "
+			    "ci/regenerate-golden.sh");
 	assert_true(s->observed == 40 && s->golden == 20);
 	assert_non_null(strstr(s->detail, "openat"));
 	assert_non_null(strstr(s->detail, "FAIL"));
@@ -719,8 +733,9 @@ static void test_golden_compare_floor_and_new_syscalls(void **state)
 	n = compare(&g, &r, NULL, &v);
 	s = find(v, n, "golden:syscall_counts");
 	assert_int_equal(s->verdict, RN_VERDICT_FAIL);
-	assert_string_equal(s->message, "1 new syscall, absent from the golden trace: getpid 1 vs "
-					"golden 0 (new); " RN_GOLDEN_HINT);
+	assert_string_equal(s->message,
+			    "1 new syscall, absent from the golden trace: getpid 1 vs "
+			    "golden 0 (new); " RN_GOLDEN_HINT);
 	assert_string_equal(s->reason, "1 new syscall (first: getpid)");
 	assert_non_null(strstr(s->detail, "FAIL (new)"));
 	free_verdicts(v, n);
@@ -846,8 +861,9 @@ static void test_golden_compare_other_machine_downgrades_to_warn(void **state)
 	s = find(v, n, "golden:wall_time");
 	assert_int_equal(s->verdict, RN_VERDICT_WARN);
 	assert_non_null(strstr(s->message, "slower by at least"));
-	assert_non_null(strstr(s->message, "; not gated: golden trace recorded on another machine "
-					   "(cpu 'Imaginary CPU 9000', here '"));
+	assert_non_null(strstr(s->message,
+			       "; not gated: golden trace recorded on another machine "
+			       "(cpu 'Imaginary CPU 9000', here '"));
 	assert_null(strstr(s->message, RN_GOLDEN_HINT));
 	/* Memory too depends on the machine; counts do not. */
 	assert_int_equal(find(v, n, "golden:peak_rss")->verdict, RN_VERDICT_WARN);
@@ -872,9 +888,10 @@ static void test_golden_compare_few_runs_not_judged(void **state)
 	n = compare(&g, &now, NULL, &v);
 	s = find(v, n, "golden:wall_time");
 	assert_int_equal(s->verdict, RN_VERDICT_NOT_JUDGED);
-	assert_string_equal(s->message, "wall_time 200.0 ms vs golden 100.0 ms (+100.0%); not "
-					"judged: 3 measured runs < min_runs_for_timing 5; to judge "
-					"it: runs >= 5 in [[target]] 'io_loop' (or --runs 5)");
+	assert_string_equal(s->message,
+			    "wall_time 200.0 ms vs golden 100.0 ms (+100.0%); not "
+			    "judged: 3 measured runs < min_runs_for_timing 5; to judge "
+			    "it: runs >= 5 in [[target]] 'io_loop' (or --runs 5)");
 	assert_string_equal(s->reason, "3 measured runs < min_runs_for_timing 5");
 	assert_non_null(strstr(s->detail, "not judged: 3 measured runs < min_runs_for_timing 5"));
 	free_verdicts(v, n);
@@ -897,8 +914,9 @@ static void test_golden_compare_memory(void **state)
 	n = compare(&g, &now, NULL, &v);
 	s = find(v, n, "golden:peak_rss");
 	assert_int_equal(s->verdict, RN_VERDICT_FAIL);
-	assert_string_equal(s->message, "peak_rss 10.0 MiB vs golden 8.0 MiB (+25.0%, tolerance "
-					"+10%); if intended, run ci/regenerate-golden.sh");
+	assert_string_equal(s->message,
+			    "peak_rss 10.0 MiB vs golden 8.0 MiB (+25.0%, tolerance "
+			    "+10%); if intended, run ci/regenerate-golden.sh");
 	assert_string_equal(s->unit, "bytes");
 	assert_true(s->observed == 10 << 20 && s->golden == 8 << 20);
 	free_verdicts(v, n);
@@ -938,9 +956,10 @@ static void test_golden_compare_timing_without_data(void **state)
 	n = compare(&g, &now, NULL, &v);
 	s = find(v, n, "golden:critical_path");
 	assert_int_equal(s->verdict, RN_VERDICT_NOT_JUDGED);
-	assert_true(ends_with(s->message, " ms; not judged: the golden trace has no critical_path "
-					  "data; to judge it: re-record it with renacer golden "
-					  "update"));
+	assert_true(ends_with(s->message,
+			      " ms; not judged: the golden trace has no critical_path "
+			      "data; to judge it: re-record it with renacer golden "
+			      "update"));
 	assert_string_equal(s->reason, "the golden trace has no critical_path data");
 	s = find(v, n, "golden:wall_time");
 	assert_int_equal(s->verdict, RN_VERDICT_PASS);
@@ -974,8 +993,9 @@ static void test_golden_compare_failed_target_is_error(void **state)
 	assert_int_equal(n, 7);
 	for (i = 0; i < n; i++) {
 		assert_int_equal(v[i].verdict, RN_VERDICT_ERROR);
-		assert_string_equal(v[i].message, "not compared with the golden trace: target "
-						  "'io_loop' timed out: run 3 exceeded 10 s");
+		assert_string_equal(v[i].message,
+				    "not compared with the golden trace: target "
+				    "'io_loop' timed out: run 3 exceeded 10 s");
 	}
 	free_verdicts(v, n);
 	rn_golden_release(&g);
@@ -1000,8 +1020,8 @@ static void test_golden_compare_config_switches(void **state)
 	n = compare(&g, &now, &cfg, &v);
 	s = find(v, n, "golden:wall_time");
 	assert_int_equal(s->verdict, RN_VERDICT_SKIP);
-	assert_true(ends_with(s->message,
-			      "not judged: timing is off ([regression] timing = false)"));
+	assert_true(
+		ends_with(s->message, "not judged: timing is off ([regression] timing = false)"));
 	free_verdicts(v, n);
 
 	/* A looser tolerance lets a 30% slowdown pass. */

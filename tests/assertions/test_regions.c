@@ -46,8 +46,8 @@ static void re_free(regex_t *r)
 	free(r);
 }
 
-#define LONG_NAME                                                                          \
-	"void rn_long_templated_kernel_name_that_goes_on<rn_a_rather_long_policy_name_for_"  \
+#define LONG_NAME                                                                                  \
+	"void rn_long_templated_kernel_name_that_goes_on<rn_a_rather_long_policy_name_for_"        \
 	"tests<float, 3, 7>, float, 4, rn_another_tag_type_with_a_long_name_too>(float*, int)"
 
 static void fill(struct rn_trace *t)

@@ -24,7 +24,8 @@
 #define MAXRUNS 12
 
 /* Small deterministic offsets, ms, around a base: a quiet machine's run-to-run noise. */
-static const double quiet[MAXRUNS] = { 0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 1.5, -1.5, 0.2, -0.2, 0.7 };
+static const double quiet[MAXRUNS] = { 0.0,  1.0, -1.0, 2.0, -2.0, 0.5,
+				       -0.5, 1.5, -1.5, 0.2, -0.2, 0.7 };
 
 struct tcase {
 	const char *what;       /* the route */
@@ -84,8 +85,8 @@ static const struct tcase cases[] = {
 	{ "compute-bound cpu_time, loaded: +30% is beyond its smaller allowance", 10, 100, NULL,
 	  100, 0, 5, 100, 130, 0, 1.0, 0, NULL, NULL, 0, "golden:cpu_time",
 	  "FAIL slower by >= 30.00 ms (p=0.0003)", 300 },
-	{ "CPU-bound, cpu_time the same: the load guard", 10, 100, NULL, 90, 0, 5, 150, 90, 0, 0,
-	  0, NULL, NULL, 0, "golden:wall_time", "WARN inconclusive: cpu_time same (CPU-bound)", 0 },
+	{ "CPU-bound, cpu_time the same: the load guard", 10, 100, NULL, 90, 0, 5, 150, 90, 0, 0, 0,
+	  NULL, NULL, 0, "golden:wall_time", "WARN inconclusive: cpu_time same (CPU-bound)", 0 },
 	{ "I/O-bound, loaded, beyond the allowance, cpu_time the same", 10, 100, NULL, 10, 0, 5,
 	  250, 10, 0, 0.3, 0, NULL, NULL, 0, "golden:wall_time",
 	  "WARN inconclusive: machine loaded, cpu_time same", 0 },
@@ -95,8 +96,8 @@ static const struct tcase cases[] = {
 	  NULL, NULL, 0, "golden:wall_time", "FAIL slower by >= 27.80 ms (p=0.0003)", 0 },
 	{ "loaded, but cpu_time regressed too", 10, 100, NULL, 90, 0, 5, 250, 200, 0, 0.3, 0, NULL,
 	  NULL, 0, "golden:wall_time", "FAIL slower by >= 147.8 ms (p=0.0003)", 0 },
-	{ "unchanged", 10, 100, NULL, 10, 0, 5, 100, 10, 0, 0, 0, NULL, NULL, 0,
-	  "golden:wall_time", "PASS no significant slowdown (p=0.5521)", 0 },
+	{ "unchanged", 10, 100, NULL, 10, 0, 5, 100, 10, 0, 0, 0, NULL, NULL, 0, "golden:wall_time",
+	  "PASS no significant slowdown (p=0.5521)", 0 },
 	{ "left out of [golden] metrics", 10, 100, NULL, 10, 0, 5, 500, 10, 0, 0, 0, "wall_time",
 	  NULL, 0, "golden:wall_time", "SKIP not in [golden] metrics", 0 },
 	{ "a per-metric tolerance", 10, 100, NULL, 10, 0, 5, 130, 10, 0, 0, 0, NULL, "wall_time",
@@ -186,7 +187,8 @@ static void test_verdict_lines(void **state)
 			cfg.tolerance[rn_golden_check_lookup(t->tol_name)] = t->tol;
 		build_golden(t, &g);
 		build_result(t, &r);
-		assert_int_equal(rn_golden_compare(&g, "golden_traces/t.json", &r, &cfg, &v, &n), 0);
+		assert_int_equal(rn_golden_compare(&g, "golden_traces/t.json", &r, &cfg, &v, &n),
+				 0);
 		for (i = 0; i < n; i++) {
 			if (strcmp(v[i].assertion, t->metric))
 				continue;
@@ -223,10 +225,12 @@ static void test_not_judged_says_what_to_change(void **state)
 		const char *fix;
 	} rows[] = {
 		{ 10, 1, "to judge it: runs >= 5 in [[target]] 't' (or --runs 5)" },
-		{ 1, 10, "to judge it: re-record the golden trace with >= 5 runs ([golden] runs, then "
-			 "renacer golden update)" },
-		{ 1, 1, "to judge it: runs >= 5 in [[target]] 't' (or --runs 5), and a golden trace "
-			"of >= 5 runs ([golden] runs, then renacer golden update)" },
+		{ 1, 10,
+		  "to judge it: re-record the golden trace with >= 5 runs ([golden] runs, then "
+		  "renacer golden update)" },
+		{ 1, 1,
+		  "to judge it: runs >= 5 in [[target]] 't' (or --runs 5), and a golden trace "
+		  "of >= 5 runs ([golden] runs, then renacer golden update)" },
 	};
 	size_t k, i;
 
@@ -333,7 +337,8 @@ static void test_sporadic_syscall_is_not_new(void **state)
 	r.syscall_samples[3 * 1][getpid_nr] = 1; /* run 2 only */
 	r.syscall_calls[read_nr] = 10;
 	assert_int_equal(rn_golden_write(RN_BINARY_DIR "/test_verdicts_sporadic.json", &r, argv,
-					 &d), 0);
+					 &d),
+			 0);
 	assert_int_equal(rn_golden_read(RN_BINARY_DIR "/test_verdicts_sporadic.json", &g, &d), 0);
 	for (i = 0; i < g.nsyscalls; i++)
 		if (!strcmp(g.syscalls[i].name, "getpid")) {
@@ -408,8 +413,8 @@ static void test_count_growth_in_every_run(void **state)
 		for (i = 0; i < n; i++) {
 			if (!strcmp(v[i].assertion, "golden:syscall_counts")) {
 				assert_int_equal(v[i].verdict, want[w]);
-				assert_non_null(strstr(v[i].detail, w ? "FAIL"
-								      : "ok (grew in some runs only)"));
+				assert_non_null(strstr(v[i].detail,
+						       w ? "FAIL" : "ok (grew in some runs only)"));
 				seen = true;
 			}
 			rn_verdict_result_release(&v[i]);

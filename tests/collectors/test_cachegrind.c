@@ -35,11 +35,12 @@ static void test_cachegrind_parses_summary(void **state)
 	(void)state;
 	assert_true(fd >= 0);
 	close(fd);
-	write_file(path, "desc: I1 cache: 32768 B, 64 B, 8-way associative\n"
-			 "cmd: /usr/bin/gzip -6 -c big\n"
-			 "events: Ir\n"
-			 "fl=main.c\nfn=main\n12 40\n"
-			 "summary: 1234567890123\n");
+	write_file(path,
+		   "desc: I1 cache: 32768 B, 64 B, 8-way associative\n"
+		   "cmd: /usr/bin/gzip -6 -c big\n"
+		   "events: Ir\n"
+		   "fl=main.c\nfn=main\n12 40\n"
+		   "summary: 1234567890123\n");
 	assert_int_equal(rn_cachegrind_parse_file(path, &p), 0);
 	assert_string_equal(p.cmd, "/usr/bin/gzip -6 -c big");
 	assert_true(p.instructions == 1234567890123ull);

@@ -62,8 +62,8 @@ static int finish_with(const struct rn_collector_ops *ops, const char *dir_var, 
 static void test_collector_gaps_vulkan_truncated_file(void **state)
 {
 	/* A valid preamble (magic, version 1, 16 preamble bytes), then half a record header. */
-	static const unsigned char cut[] = { 'R', 'N', 'V', 'K', 'R', 'E', 'C', 0, 1, 0, 0, 0,
-					     16, 0, 0, 0, 1, 0 };
+	static const unsigned char cut[] = { 'R', 'N', 'V', 'K', 'R', 'E', 'C', 0, 1,
+					     0,   0,   0,   16,  0,   0,   0,   1, 0 };
 	struct rn_trace t;
 
 	(void)state;
@@ -85,9 +85,9 @@ static void test_collector_gaps_vulkan_truncated_file(void **state)
 }
 
 #define CUDA_HEADER "{\"format\":\"renacer-cuda\",\"version\":1,\"pid\":4242}\n"
-#define CUDA_KERNEL                                                                        \
-	"{\"type\":\"kernel\",\"name\":\"k\",\"device\":0,\"context\":1,\"stream\":7,"       \
-	"\"correlation\":3,\"start\":10000,\"end\":15000,\"grid\":[1,1,1],\"block\":[1,1,1]," \
+#define CUDA_KERNEL                                                                                \
+	"{\"type\":\"kernel\",\"name\":\"k\",\"device\":0,\"context\":1,\"stream\":7,"             \
+	"\"correlation\":3,\"start\":10000,\"end\":15000,\"grid\":[1,1,1],\"block\":[1,1,1],"      \
 	"\"registers\":16,\"static_shared\":0,\"dynamic_shared\":0}\n"
 
 static bool cuda_usable(void)

@@ -43,7 +43,7 @@ static void spec_init(struct rn_run_spec *s, char **argv, bool timing)
 	s->argv = argv;
 	s->collectors = RN_COLLECT_PTRACE;
 	s->flags = RN_RUN_FOLLOW_FORKS | RN_RUN_NO_PROPAGATE |
-		   (timing ? RN_RUN_EVENTS_ONLY : RN_RUN_PIN_CPU);
+		(timing ? RN_RUN_EVENTS_ONLY : RN_RUN_PIN_CPU);
 	s->stdio[1] = RN_STDIO_NULL;
 	s->timeout_ns = 60ull * 1000000000u;
 }

@@ -212,7 +212,8 @@ static void test_ptrace_collector_paths(void **state)
 	assert_int_equal(run(&s, &t, &res), 0);
 	assert_int_equal(t.status, RN_RUN_OK);
 	for (i = 0; i < log.n; i++) {
-		if (!strcmp(log.paths[i], "/rn-plain/path") || !strcmp(log.paths[i], "/rn-edge-of-page"))
+		if (!strcmp(log.paths[i], "/rn-plain/path") ||
+		    !strcmp(log.paths[i], "/rn-edge-of-page"))
 			found++;
 		if (!strcmp(log.paths[i], "/rn-from>/rn-to"))
 			found++;
@@ -413,10 +414,14 @@ static void test_ptrace_collector_exec_failures(void **state)
 	char *a3[] = { (char *)"/etc/passwd", NULL };
 
 	(void)state;
-	expect_exec_failure(a1, "target 'x': cannot execute './no-such-program': "
-				"No such file or directory", ENOENT);
-	expect_exec_failure(a2, "target 'x': cannot execute 'no-such-command-rn': "
-				"No such file or directory", ENOENT);
+	expect_exec_failure(a1,
+			    "target 'x': cannot execute './no-such-program': "
+			    "No such file or directory",
+			    ENOENT);
+	expect_exec_failure(a2,
+			    "target 'x': cannot execute 'no-such-command-rn': "
+			    "No such file or directory",
+			    ENOENT);
 	expect_exec_failure(a3, "target 'x': cannot execute '/etc/passwd': Permission denied",
 			    EACCES);
 }
@@ -637,8 +642,13 @@ static void test_ptrace_collector_plain_driver(void **state)
 	rn_run_result_release(&res);
 	{
 		/* a peak above the runner's own is the target's: dd's 256 MiB buffer */
-		char *dd[] = { (char *)"dd", (char *)"if=/dev/zero", (char *)"of=/dev/null",
-			       (char *)"bs=256M", (char *)"count=1", (char *)"status=none", NULL };
+		char *dd[] = { (char *)"dd",
+			       (char *)"if=/dev/zero",
+			       (char *)"of=/dev/null",
+			       (char *)"bs=256M",
+			       (char *)"count=1",
+			       (char *)"status=none",
+			       NULL };
 
 		spec_init(&s, dd);
 		s.collectors = 0;
@@ -675,8 +685,9 @@ static void test_ptrace_collector_unsupported_arch(void **state)
 	rn_trace_init(&t);
 	assert_int_equal(run(&s, &t, &res), 0);
 	assert_int_equal(t.status, RN_RUN_ERROR);
-	assert_non_null(strstr(t.error, "makes i386 (32-bit) system calls, which renacer does "
-					"not support"));
+	assert_non_null(strstr(t.error,
+			       "makes i386 (32-bit) system calls, which renacer does "
+			       "not support"));
 	all_gone(&t);
 	rn_trace_release(&t);
 	rn_run_result_release(&res);

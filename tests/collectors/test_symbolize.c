@@ -123,8 +123,8 @@ static void test_symbolize_relocated_image(void **state)
 	assert_int_equal(rn_maps_read(getpid(), &m), 0);
 	e = rn_maps_find(m, probe);
 	assert_non_null(e);
-	snprintf(text, sizeof(text), "%" PRIx64 "-%" PRIx64 " r-xp %08" PRIx64 " 00:00 1 %s\n", base,
-		 base + (e->end - e->start), e->offset, e->path);
+	snprintf(text, sizeof(text), "%" PRIx64 "-%" PRIx64 " r-xp %08" PRIx64 " 00:00 1 %s\n",
+		 base, base + (e->end - e->start), e->offset, e->path);
 	moved = rn_maps_parse(text);
 	assert_int_equal(rn_symbolize(s, m, probe + 2, false, &a), 0);
 	assert_int_equal(rn_symbolize(s, moved, base + (probe - e->start) + 2, false, &b), 0);

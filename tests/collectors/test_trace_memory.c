@@ -53,16 +53,16 @@ static void test_exec_restarts_the_image(void **state)
 	(void)state;
 	rn_trace_init(&t);
 	p = rn_trace_add_process(&t, 100, 0, 1);
-	brk_call(&t, p, 0, 0x7ff000000000);              /* the shell's break */
+	brk_call(&t, p, 0, 0x7ff000000000); /* the shell's break */
 	brk_call(&t, p, 0x7ff000000000 + 2 * MIB, 0x7ff000000000 + 2 * MIB);
 	assert_int_equal(p->alloc_peak_bytes, 2 * MIB);
-	rn_trace_image_end(&t, p);                       /* exec */
+	rn_trace_image_end(&t, p); /* exec */
 	assert_int_equal(p->alloc_cur_bytes, 0);
 	assert_int_equal(t.alloc_cur_bytes, 0);
-	brk_call(&t, p, 0, 0x555500000000);              /* the new image's break, far below */
+	brk_call(&t, p, 0, 0x555500000000); /* the new image's break, far below */
 	brk_call(&t, p, 0x555500000000 + MIB, 0x555500000000 + MIB);
 	assert_int_equal(p->alloc_cur_bytes, MIB);
-	assert_int_equal(p->alloc_peak_bytes, 2 * MIB);  /* the largest of its images' */
+	assert_int_equal(p->alloc_peak_bytes, 2 * MIB); /* the largest of its images' */
 	assert_int_equal(t.alloc_peak_bytes, 2 * MIB);
 	/* the other way round: a new break far above the old one */
 	rn_trace_image_end(&t, p);
@@ -128,7 +128,6 @@ static void test_fork_inherits_the_break(void **state)
 	rn_trace_release(&t);
 }
 
-
 static void sc5(struct rn_trace *t, struct rn_process *p, int nr, uint64_t a0, uint64_t a1,
 		uint64_t a2, uint64_t a3, uint64_t a4, int64_t ret)
 {
@@ -159,14 +158,14 @@ static void test_prot_none_reservations(void **state)
 	(void)state;
 	rn_trace_init(&t);
 	p = rn_trace_add_process(&t, 100, 0, 1);
-	mmap_anon(&t, p, 1 * MIB);                        /* ordinary anonymous memory */
+	mmap_anon(&t, p, 1 * MIB); /* ordinary anonymous memory */
 	assert_int_equal(p->alloc_cur_bytes, 1 * MIB);
 	/* new_heap: 128 MiB PROT_NONE, the unaligned head and tail unmapped, 132 KiB opened */
 	sc(&t, p, SYS_mmap, 0, 128 * MIB, 0, 0x4022, (int64_t)base);
 	assert_int_equal(p->alloc_cur_bytes, 1 * MIB);
 	sc(&t, p, SYS_munmap, base, 32 * MIB, 0, 0, 0);
 	sc(&t, p, SYS_munmap, heap + 64 * MIB, 32 * MIB, 0, 0, 0);
-	assert_int_equal(p->alloc_cur_bytes, 1 * MIB);   /* nothing counted was given back */
+	assert_int_equal(p->alloc_cur_bytes, 1 * MIB); /* nothing counted was given back */
 	sc(&t, p, SYS_mprotect, heap, 132 * 1024, 3, 0, 0);
 	assert_int_equal(p->alloc_cur_bytes, 1 * MIB + 132 * 1024);
 	sc(&t, p, SYS_mprotect, heap, 132 * 1024, 3, 0, 0); /* opened twice: counted once */

@@ -48,8 +48,8 @@ static void test_cuda_clock_negative_offset_and_map(void **state)
 static void test_cuda_clock_rejects_bad_samples(void **state)
 {
 	struct rn_cuda_clock_sample bad[] = {
-		{ 200, 50, 100 },               /* host went backwards */
-		{ 0, UINT64_MAX, 10 },          /* does not fit int64 */
+		{ 200, 50, 100 },      /* host went backwards */
+		{ 0, UINT64_MAX, 10 }, /* does not fit int64 */
 		{ 0, 10, UINT64_MAX },
 	};
 	struct rn_cuda_clock c;

@@ -16,16 +16,16 @@
 #define HEADER "{\"format\":\"renacer-cuda\",\"version\":1,\"pid\":4242}\n"
 #define CLOCK_LOOSE "{\"type\":\"clock\",\"offset_ns\":1000,\"uncertainty_ns\":500}\n"
 #define CLOCK_TIGHT "{\"type\":\"clock\",\"offset_ns\":2000,\"uncertainty_ns\":20}\n"
-#define KERNEL                                                                             \
-	"{\"type\":\"kernel\",\"name\":\"rn_scale(float*, float, int)\",\"device\":0,"      \
-	"\"context\":1,\"stream\":7,\"correlation\":3,\"start\":10000,\"end\":15000,"       \
-	"\"grid\":[4096,1,1],\"block\":[256,1,1],\"registers\":16,\"static_shared\":0,"     \
+#define KERNEL                                                                                     \
+	"{\"type\":\"kernel\",\"name\":\"rn_scale(float*, float, int)\",\"device\":0,"             \
+	"\"context\":1,\"stream\":7,\"correlation\":3,\"start\":10000,\"end\":15000,"              \
+	"\"grid\":[4096,1,1],\"block\":[256,1,1],\"registers\":16,\"static_shared\":0,"            \
 	"\"dynamic_shared\":128}\n"
-#define HTOD                                                                               \
-	"{\"type\":\"memcpy\",\"copy_kind\":\"htod\",\"bytes\":4194304,\"device\":0,"       \
+#define HTOD                                                                                       \
+	"{\"type\":\"memcpy\",\"copy_kind\":\"htod\",\"bytes\":4194304,\"device\":0,"              \
 	"\"stream\":7,\"start\":5000,\"end\":9000}\n"
-#define MEMSET                                                                             \
-	"{\"type\":\"memset\",\"bytes\":64,\"device\":0,\"stream\":7,\"start\":16000,"      \
+#define MEMSET                                                                                     \
+	"{\"type\":\"memset\",\"bytes\":64,\"device\":0,\"stream\":7,\"start\":16000,"             \
 	"\"end\":16100}\n"
 
 struct seen {
@@ -36,8 +36,7 @@ struct seen {
 	char regions[8][64];
 };
 
-static int collect(void *ctx, const struct rn_gpu_span *span,
-		   const struct rn_cuda_span_info *info)
+static int collect(void *ctx, const struct rn_gpu_span *span, const struct rn_cuda_span_info *info)
 {
 	struct seen *s = ctx;
 
@@ -173,12 +172,14 @@ static void test_cuda_load_bad_regions(void **state)
 
 	(void)state;
 	assert_int_equal(load(HEADER CLOCK_TIGHT "{\"type\":\"region_end\",\"id\":4,\"end\":9}\n",
-			      &s, &rep), -EBADMSG);
+			      &s, &rep),
+			 -EBADMSG);
 	assert_int_equal(rep.error_line, 3);
 	assert_int_equal(load(HEADER CLOCK_TIGHT
 			      "{\"type\":\"region_begin\",\"id\":1,\"parent\":0,\"name\":\"a\","
 			      "\"tid\":1,\"start\":50}\n"
-			      "{\"type\":\"region_end\",\"id\":1,\"end\":9}\n", &s, &rep),
+			      "{\"type\":\"region_end\",\"id\":1,\"end\":9}\n",
+			      &s, &rep),
 			 -EBADMSG);
 	assert_int_equal(rep.error_line, 4);
 }

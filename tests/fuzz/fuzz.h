@@ -26,10 +26,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 RN_NORETURN void fuzz_fail(const char *fmt, ...) RN_PRINTF(1, 2);
 
 /* Abort with `what` unless `cond` holds. */
-#define FUZZ_CHECK(cond, what)                                                              \
-	do {                                                                               \
-		if (!(cond))                                                               \
-			fuzz_fail("%s:%d: %s (%s)", __FILE__, __LINE__, what, #cond);      \
+#define FUZZ_CHECK(cond, what)                                                                     \
+	do {                                                                                       \
+		if (!(cond))                                                                       \
+			fuzz_fail("%s:%d: %s (%s)", __FILE__, __LINE__, what, #cond);              \
 	} while (0)
 
 /*

@@ -69,9 +69,9 @@ size_t fuzz_utf8_next(const uint8_t *s, size_t n, long *cp)
 	/* Table 3-7: lead byte range, then the allowed range of the second byte; later bytes
 	 * are always 80..BF. */
 	static const struct {
-		uint8_t lo, hi;       /* lead byte range */
-		uint8_t len;          /* sequence length */
-		uint8_t lo2, hi2;     /* second byte range */
+		uint8_t lo, hi;   /* lead byte range */
+		uint8_t len;      /* sequence length */
+		uint8_t lo2, hi2; /* second byte range */
 	} rows[] = {
 		{ 0x00, 0x7F, 1, 0, 0 },       { 0xC2, 0xDF, 2, 0x80, 0xBF },
 		{ 0xE0, 0xE0, 3, 0xA0, 0xBF }, { 0xE1, 0xEC, 3, 0x80, 0xBF },
@@ -110,7 +110,7 @@ size_t fuzz_utf8_next(const uint8_t *s, size_t n, long *cp)
 int fuzz_xml_char(long cp)
 {
 	return cp == 0x9 || cp == 0xA || cp == 0xD || (cp >= 0x20 && cp <= 0xD7FF) ||
-	       (cp >= 0xE000 && cp <= 0xFFFD) || (cp >= 0x10000 && cp <= 0x10FFFF);
+		(cp >= 0xE000 && cp <= 0xFFFD) || (cp >= 0x10000 && cp <= 0x10FFFF);
 }
 
 void fuzz_check_xml_chars(const char *s, size_t len, const char *what)
@@ -125,8 +125,8 @@ void fuzz_check_xml_chars(const char *s, size_t len, const char *what)
 		if (cp < 0)
 			fuzz_fail("%s: ill-formed UTF-8 at byte %zu", what, i);
 		if (!fuzz_xml_char(cp))
-			fuzz_fail("%s: character U+%04lX at byte %zu is not allowed in XML 1.0", what,
-				  cp, i);
+			fuzz_fail("%s: character U+%04lX at byte %zu is not allowed in XML 1.0",
+				  what, cp, i);
 		i += n;
 	}
 }

@@ -55,8 +55,7 @@ static void round_trip_string(const json_t *s, const uint8_t *data, size_t size,
 	if (!back)
 		fuzz_fail("json_loads rejects what json_dumps wrote: %s", err.text);
 	FUZZ_CHECK(json_is_string(back), "not a string after the round trip");
-	FUZZ_CHECK(json_string_length(back) == size &&
-			   !memcmp(json_string_value(back), data, size),
+	FUZZ_CHECK(json_string_length(back) == size && !memcmp(json_string_value(back), data, size),
 		   "the string changed in the round trip");
 	json_decref(back);
 	free(text);

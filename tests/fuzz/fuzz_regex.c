@@ -36,8 +36,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (data[i])
 			rn_buf_addc(&pat, (char)data[i]);
 	rn_buf_init(&toml, 0);
-	rn_buf_adds(&toml, "[[assertion]]\nname = \"a\"\ntype = \"span_count\"\nmax_spans = 1\n"
-			   "span_name_pattern = ");
+	rn_buf_adds(&toml,
+		    "[[assertion]]\nname = \"a\"\ntype = \"span_count\"\nmax_spans = 1\n"
+		    "span_name_pattern = ");
 	if (!strpbrk(pat.buf, "'\n\r")) {
 		rn_buf_addf(&toml, "'%s'\n", pat.buf);
 	} else {

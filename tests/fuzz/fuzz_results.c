@@ -57,7 +57,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		   "an accepted shard is K/N with 1 <= K <= N");
 	for (i = 0; i < res.ntargets; i++) {
 		FUZZ_CHECK(res.targets[i].name, "an accepted target has a name");
-		FUZZ_CHECK(res.reports[i].result == &res.targets[i], "reports point at their target");
+		FUZZ_CHECK(res.reports[i].result == &res.targets[i],
+			   "reports point at their target");
 		for (k = 0; k < res.reports[i].nverdicts; k++)
 			FUZZ_CHECK(res.reports[i].verdicts[k].verdict < RN_VERDICT_COUNT,
 				   "accepted verdicts are known");

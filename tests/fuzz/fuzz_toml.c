@@ -180,8 +180,8 @@ static bool same_value(const struct rn_toml_value *a, const struct rn_toml_value
 		}
 		return true;
 	case RN_TOML_FLOAT:
-		if (isnan(a->u.fp) ? !isnan(b->u.fp)
-				   : (a->u.fp != b->u.fp || signbit(a->u.fp) != signbit(b->u.fp))) {
+		if (isnan(a->u.fp) ? !isnan(b->u.fp) :
+				     (a->u.fp != b->u.fp || signbit(a->u.fp) != signbit(b->u.fp))) {
 			rn_buf_addf(why, "float %.17g became %.17g", a->u.fp, b->u.fp);
 			return false;
 		}
@@ -203,7 +203,8 @@ static bool same_value(const struct rn_toml_value *a, const struct rn_toml_value
 		return true;
 	case RN_TOML_ARRAY:
 		if (a->u.array.n != b->u.array.n) {
-			rn_buf_addf(why, "array of %zu became %zu items", a->u.array.n, b->u.array.n);
+			rn_buf_addf(why, "array of %zu became %zu items", a->u.array.n,
+				    b->u.array.n);
 			return false;
 		}
 		for (i = 0; i < a->u.array.n; i++) {
@@ -215,7 +216,8 @@ static bool same_value(const struct rn_toml_value *a, const struct rn_toml_value
 		return true;
 	case RN_TOML_TABLE:
 		if (a->u.table->n != b->u.table->n) {
-			rn_buf_addf(why, "table of %zu became %zu keys", a->u.table->n, b->u.table->n);
+			rn_buf_addf(why, "table of %zu became %zu keys", a->u.table->n,
+				    b->u.table->n);
 			return false;
 		}
 		for (i = 0; i < a->u.table->n; i++) {

@@ -27,7 +27,7 @@
 static bool is_error(int rc)
 {
 	return rc == -RN_VK_EMAGIC || rc == -RN_VK_EVERSION || rc == -RN_VK_ETRUNC ||
-	       rc == -RN_VK_EMALFORMED;
+		rc == -RN_VK_EMALFORMED;
 }
 
 static void check_string(const char *s, const char *what)
@@ -72,8 +72,7 @@ static void check_round_trip(const struct rn_vk_record *rec)
 	struct rn_vk_reader r;
 	size_t n, m;
 
-	FUZZ_CHECK(rn_vk_record_preamble(pre_and_rec, sizeof(pre_and_rec)) ==
-			   RN_VK_PREAMBLE_BYTES,
+	FUZZ_CHECK(rn_vk_record_preamble(pre_and_rec, sizeof(pre_and_rec)) == RN_VK_PREAMBLE_BYTES,
 		   "preamble not written");
 	n = rn_vk_record_encode(rec, pre_and_rec + RN_VK_PREAMBLE_BYTES, RN_VK_RECORD_MAX_BYTES);
 	FUZZ_CHECK(n > 0, "a decoded record does not encode within RN_VK_RECORD_MAX_BYTES");
@@ -118,14 +117,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	end = rc;
 	if (!rc) {
 		prev = rn_vk_reader_offset(&r);
-		FUZZ_CHECK(prev >= RN_VK_PREAMBLE_BYTES && prev <= size, "first offset out of range");
+		FUZZ_CHECK(prev >= RN_VK_PREAMBLE_BYTES && prev <= size,
+			   "first offset out of range");
 		for (k = 0; k < MAX_RECORDS; k++) {
 			end = rn_vk_reader_next(&r, &rec);
 			if (end != 1)
 				break;
 			check_record(&rec);
 			check_round_trip(&rec);
-			FUZZ_CHECK(rn_vk_reader_offset(&r) > prev && rn_vk_reader_offset(&r) <= size,
+			FUZZ_CHECK(rn_vk_reader_offset(&r) > prev &&
+					   rn_vk_reader_offset(&r) <= size,
 				   "offset did not advance within the file");
 			prev = rn_vk_reader_offset(&r);
 		}
@@ -136,7 +137,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_CHECK(prev <= size, "error offset outside the file");
 			FUZZ_CHECK(rn_vk_reader_next(&r, &rec) == end,
 				   "a second call after an error gives another result");
-			FUZZ_CHECK(rn_vk_reader_offset(&r) == prev, "a repeated error moved the reader");
+			FUZZ_CHECK(rn_vk_reader_offset(&r) == prev,
+				   "a repeated error moved the reader");
 		}
 		FUZZ_CHECK(rn_vk_record_strerror(end) != NULL, "no error text");
 	}

@@ -23,7 +23,7 @@ static const struct {
 	const char *ref;
 	char c;
 } refs[] = {
-	{ "&amp;", '&' },  { "&lt;", '<' },   { "&gt;", '>' },    { "&quot;", '"' },
+	{ "&amp;", '&' },   { "&lt;", '<' },   { "&gt;", '>' },  { "&quot;", '"' },
 	{ "&apos;", '\'' }, { "&#13;", '\r' }, { "&#9;", '\t' }, { "&#10;", '\n' },
 };
 
@@ -126,7 +126,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(!rn_buf_failed(&want) && !rn_buf_failed(&got), "out of memory");
 	if (want.len != got.len || memcmp(want.buf, got.buf, want.len))
 		fuzz_fail("decoding the output does not give the legal input characters "
-			  "(%zu bytes expected, %zu decoded)", want.len, got.len);
+			  "(%zu bytes expected, %zu decoded)",
+			  want.len, got.len);
 	rn_buf_release(&want);
 	rn_buf_release(&got);
 	rn_buf_release(&out);

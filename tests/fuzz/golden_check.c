@@ -126,8 +126,11 @@ void golden_check(const uint8_t *data, size_t size)
 	rc = rn_golden_read(path, &g, &d);
 	if (rc) {
 		static const char *const documented[] = {
-			"truncated golden trace: ", "corrupt golden trace: ",
-			"not a golden trace: ", "written by a newer renacer (format ", NULL,
+			"truncated golden trace: ",
+			"corrupt golden trace: ",
+			"not a golden trace: ",
+			"written by a newer renacer (format ",
+			NULL,
 		};
 		char *line;
 		size_t i;
@@ -140,7 +143,8 @@ void golden_check(const uint8_t *data, size_t size)
 				break;
 		if (!documented[i])
 			fuzz_fail("undocumented golden trace error: %s", d.msg);
-		FUZZ_CHECK((rc == -EPROTONOSUPPORT) == (i == 3), "newer-format code and message differ");
+		FUZZ_CHECK((rc == -EPROTONOSUPPORT) == (i == 3),
+			   "newer-format code and message differ");
 		line = rn_diag_oneline(&d);
 		FUZZ_CHECK(line && starts_with(line, path), "one-line diagnostic lacks the path");
 		free(line);

@@ -67,9 +67,9 @@ static void test_regressions_load_63_bit_family(void **state)
 
 	(void)state;
 	rn_buf_init(&b, 0);
-	assert_int_equal(rn_buf_read_file(&b, RN_SOURCE_DIR
-					  "/tests/fuzz/regressions/vk_record/"
-					  "clock-delta-63-valid-bits.rnvk"),
+	assert_int_equal(rn_buf_read_file(&b,
+					  RN_SOURCE_DIR "/tests/fuzz/regressions/vk_record/"
+							"clock-delta-63-valid-bits.rnvk"),
 			 0);
 	rn_vk_load_report_init(&rep);
 	rn_vk_load(b.buf, b.len, count_span, &spans, &rep);

@@ -27,11 +27,11 @@
 
 /* A scratch directory with the GitHub files of one test. */
 struct fixture {
-	char dir[256];     /* the scratch directory (also GITHUB_WORKSPACE) */
-	char summary[300]; /* GITHUB_STEP_SUMMARY */
-	char output[300];  /* GITHUB_OUTPUT */
-	char report[300];  /* RENACER_GITHUB_REPORT */
-	char config[300];  /* a renacer.toml inside the workspace */
+	char dir[256];         /* the scratch directory (also GITHUB_WORKSPACE) */
+	char summary[300];     /* GITHUB_STEP_SUMMARY */
+	char output[300];      /* GITHUB_OUTPUT */
+	char report[300];      /* RENACER_GITHUB_REPORT */
+	char config[300];      /* a renacer.toml inside the workspace */
 	char stdout_path[300]; /* where the annotations went */
 };
 
@@ -169,8 +169,8 @@ static void test_github_escape_markdown(void **state)
 	(void)state;
 	rn_buf_init(&b, 0);
 	rn_github_escape_markdown(&b, "a|b *c* `d` <e> [f] _g_ ~h~ & \\\nnext\tend", 0);
-	assert_string_equal(b.buf,
-			    "a\\|b \\*c\\* \\`d\\` \\<e\\> \\[f\\] \\_g\\_ \\~h\\~ \\& \\\\ next end");
+	assert_string_equal(
+		b.buf, "a\\|b \\*c\\* \\`d\\` \\<e\\> \\[f\\] \\_g\\_ \\~h\\~ \\& \\\\ next end");
 	/* "é" is two bytes: a limit of 3 keeps one, never half of the second. */
 	rn_buf_reset(&b);
 	rn_github_escape_markdown(&b, "\xc3\xa9\xc3\xa9\xc3\xa9", 3);
@@ -243,15 +243,19 @@ static void test_github_annotations_within_limits(void **state)
 	out = slurp(f->stdout_path);
 	assert_int_equal(count(out, "::error "), 10);
 	assert_int_equal(count(out, "::warning "), 1);
-	assert_non_null(strstr(out, "::error file=renacer.toml,line=10,col=1,"
-				    "title=renacer FAIL%3A app / a00::42 spans > 10: 50%25 over, a,b\n"));
+	assert_non_null(
+		strstr(out,
+		       "::error file=renacer.toml,line=10,col=1,"
+		       "title=renacer FAIL%3A app / a00::42 spans > 10: 50%25 over, a,b\n"));
 	assert_non_null(strstr(out, "line=18,col=1,title=renacer FAIL%3A app / a08::"));
 	assert_null(strstr(out, "title=renacer FAIL%3A app / a09::"));
-	assert_non_null(strstr(out, "::error file=renacer.toml,title=renacer%3A 3 more failures::"
-				    "3 more failures not annotated"));
+	assert_non_null(strstr(out,
+			       "::error file=renacer.toml,title=renacer%3A 3 more failures::"
+			       "3 more failures not annotated"));
 	assert_non_null(strstr(out, "%0AFAIL app / a11"));
-	assert_non_null(strstr(out, "::warning file=renacer.toml,line=99,col=1,"
-				    "title=renacer WARN%3A app / soft::over budget\n"));
+	assert_non_null(strstr(out,
+			       "::warning file=renacer.toml,line=99,col=1,"
+			       "title=renacer WARN%3A app / soft::over budget\n"));
 	assert_null(strstr(out, "fine"));
 	free(out);
 
@@ -299,12 +303,15 @@ static void test_github_summary_table(void **state)
 	report = slurp(f->report);
 	assert_string_equal(summary, report);
 	assert_non_null(strstr(summary, "## \u274c renacer check: failed\n"));
-	assert_non_null(strstr(summary, "| assertion | verdict | measured | budget | golden | delta "
-					"| runs | message |\n"));
-	fail_row = strstr(summary, "| b\\_fail | \u274c FAIL | 42 spans | 10 spans | - | +320.0% | 5 "
-				   "| too many \\| spans |\n");
-	pass_row = strstr(summary, "| b\\_ok | \u2705 PASS | 42 spans | 10 spans | - | +320.0% | 5 "
-				   "| fine |\n");
+	assert_non_null(strstr(summary,
+			       "| assertion | verdict | measured | budget | golden | delta "
+			       "| runs | message |\n"));
+	fail_row = strstr(summary,
+			  "| b\\_fail | \u274c FAIL | 42 spans | 10 spans | - | +320.0% | 5 "
+			  "| too many \\| spans |\n");
+	pass_row = strstr(summary,
+			  "| b\\_ok | \u2705 PASS | 42 spans | 10 spans | - | +320.0% | 5 "
+			  "| fine |\n");
 	assert_non_null(fail_row);
 	assert_non_null(pass_row);
 	assert_true(fail_row < pass_row);
@@ -315,8 +322,9 @@ static void test_github_summary_table(void **state)
 	assert_non_null(ok_target);
 	assert_true(bad_target < ok_target);
 	/* The detail sits in a fence longer than its own backtick run. */
-	assert_non_null(strstr(summary, "<details><summary>FAIL: bad / b_fail</summary>\n\n`````text\n"
-					"openat 30\nread ```` 12\n`````\n"));
+	assert_non_null(strstr(summary,
+			       "<details><summary>FAIL: bad / b_fail</summary>\n\n`````text\n"
+			       "openat 30\nread ```` 12\n`````\n"));
 	free(summary);
 	free(report);
 	rn_target_report_release(&t[0]);
@@ -423,7 +431,8 @@ static void test_github_config_error(void **state)
 	int saved, fd;
 
 	rn_diag_init(&d, f->config, src, sizeof(src) - 1);
-	rn_diag_set(&d, 3, 1, "unknown key 'treshold' in [[assertion]] 'api', did you mean: threshold");
+	rn_diag_set(&d, 3, 1,
+		    "unknown key 'treshold' in [[assertion]] 'api', did you mean: threshold");
 	fflush(stdout);
 	saved = dup(1);
 	fd = open(f->stdout_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -434,9 +443,10 @@ static void test_github_config_error(void **state)
 	dup2(saved, 1);
 	close(saved);
 	out = slurp(f->stdout_path);
-	assert_string_equal(out, "::error file=renacer.toml,line=3,col=1,title=renacer%3A config "
-				 "error::unknown key 'treshold' in [[assertion]] 'api', did you mean: "
-				 "threshold\n");
+	assert_string_equal(out,
+			    "::error file=renacer.toml,line=3,col=1,title=renacer%3A config "
+			    "error::unknown key 'treshold' in [[assertion]] 'api', did you mean: "
+			    "threshold\n");
 	outputs = slurp(f->output);
 	assert_true(!strncmp(outputs, "result=error\nfailed=0\nwarnings=0\nexit_code=3\n",
 			     strlen("result=error\nfailed=0\nwarnings=0\nexit_code=3\n")));
@@ -456,7 +466,8 @@ int main(void)
 		cmocka_unit_test(test_github_escape_markdown),
 		cmocka_unit_test(test_github_result_word),
 		cmocka_unit_test(test_github_annotation_limit_env),
-		cmocka_unit_test_setup_teardown(test_github_annotations_within_limits, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_github_annotations_within_limits, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_github_summary_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_github_summary_within_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_github_outputs_multiline, setup, teardown),

@@ -33,26 +33,26 @@
 #include "otlp.h"
 #include "xalloc.h"
 
-#define FX_MONO0 5000000000ull                  /* CLOCK_MONOTONIC start of api's last run */
-#define FX_UNIX0 1700000000000000000ull         /* its Unix start, ns */
+#define FX_MONO0 5000000000ull                    /* CLOCK_MONOTONIC start of api's last run */
+#define FX_UNIX0 1700000000000000000ull           /* its Unix start, ns */
 #define FX_CHECK_START (FX_UNIX0 - 3000000000ull) /* renacer check started 3 s before */
 #define FX_CHECK_END (FX_UNIX0 + 2000000000ull)   /* and ended 2 s after */
 
 #define FX_SPANS_AGGREGATE 19 /* spans of the aggregate mode */
 #define FX_SPOOLED 10         /* syscall spans in api's spool */
 #define FX_SPANS_ALL (FX_SPANS_AGGREGATE - 3 + FX_SPOOLED)
-#define FX_SLOW 4             /* spooled spans longer than FX_THRESHOLD_NS */
+#define FX_SLOW 4 /* spooled spans longer than FX_THRESHOLD_NS */
 #define FX_THRESHOLD_NS 50000u
 #define FX_SPANS_THRESHOLD (FX_SPANS_AGGREGATE - 3 + FX_SLOW)
 
 struct fx {
-	struct rn_target_result targets[2];  /* api, batch */
+	struct rn_target_result targets[2];   /* api, batch */
 	struct rn_verdict_result verdicts[4]; /* see above */
-	const char *const *argv[2];          /* per target command lines */
-	struct rn_otlp_input in;             /* all of it */
+	const char *const *argv[2];           /* per target command lines */
+	struct rn_otlp_input in;              /* all of it */
 };
 
-static const char *const fx_api_argv[] = { "/usr/bin/api-server", "--token", "s3cr3t",
+static const char *const fx_api_argv[] = { "/usr/bin/api-server", "--token",   "s3cr3t",
 					   "DB_PASSWORD=hunter2", "--port=80", NULL };
 
 static inline void fx_syscall(struct rn_trace *t, int k, pid_t tid, const char *name,
@@ -134,7 +134,9 @@ static inline void fx_init(struct fx *f, bool spool)
 	p->end = RN_PROC_EXITED;
 	p->exit_code = 2;
 	p = rn_trace_add_process(t, 1002, 1001, FX_MONO0 + 150000000ull);
-	rn_process_set_exe(p, "/tmp/\xff\xfe" "bad");
+	rn_process_set_exe(p,
+			   "/tmp/\xff\xfe"
+			   "bad");
 	p->end_ns = FX_MONO0 + 250000000ull;
 	p->end = RN_PROC_EXITED;
 

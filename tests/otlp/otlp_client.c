@@ -125,8 +125,8 @@ int main(int argc, char **argv)
 		rc = rn_otlp_export(&cfg, &ctx, &f.in);
 		ms = now_ms() - t0;
 	}
-	printf("{\"rc\": %d, \"ms\": %lld, \"file_rc\": %d, \"traceparent_run1\": \"%s\"}\n", rc, ms,
-	       file_rc, tp);
+	printf("{\"rc\": %d, \"ms\": %lld, \"file_rc\": %d, \"traceparent_run1\": \"%s\"}\n", rc,
+	       ms, file_rc, tp);
 	fx_release(&f);
 	rn_otlp_cfg_release(&cfg);
 	return 0;

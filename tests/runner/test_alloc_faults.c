@@ -227,7 +227,8 @@ static void dump_config(struct rn_buf *b, const struct rn_config *cfg)
 		dump_strv(b, "argv", t->argv);
 		dump_str(b, "cwd", t->cwd);
 		dump_strv(b, "env", t->env);
-		rn_buf_addf(b, "timeout=%" PRIu64 " runs=%u warmup=%u coll=%u gpu=%d out=%d err=%d "
+		rn_buf_addf(b,
+			    "timeout=%" PRIu64 " runs=%u warmup=%u coll=%u gpu=%d out=%d err=%d "
 			    "procs=%" PRIu64 " as=%" PRIu64 " line=%d\n",
 			    t->timeout_ns, t->runs, t->warmup, t->collectors, (int)t->gpu_mode,
 			    (int)t->out, (int)t->err, t->max_procs, t->max_as_bytes, t->line);
@@ -236,11 +237,12 @@ static void dump_config(struct rn_buf *b, const struct rn_config *cfg)
 		const struct rn_assertion_spec *a = &cfg->assertions[i];
 
 		dump_str(b, "assertion", a->name);
-		rn_buf_addf(b, "type=%d line=%d en=%d fov=%d agg=%d dur=%" PRIu64 " spans=%" PRIu64
+		rn_buf_addf(b,
+			    "type=%d line=%d en=%d fov=%d agg=%d dur=%" PRIu64 " spans=%" PRIu64
 			    " bytes=%" PRIu64 " mode=%d thr=%.17g\n",
-			    (int)a->type, a->line, a->enabled, a->fail_on_violation, (int)a->aggregate,
-			    a->max_duration_ns, a->max_spans, a->max_bytes, (int)a->tracking_mode,
-			    a->threshold);
+			    (int)a->type, a->line, a->enabled, a->fail_on_violation,
+			    (int)a->aggregate, a->max_duration_ns, a->max_spans, a->max_bytes,
+			    (int)a->tracking_mode, a->threshold);
 		dump_strv(b, "targets", a->targets);
 		dump_str(b, "trace_pat", a->trace_name_pattern);
 		dump_str(b, "span_pat", a->span_name_pattern);
@@ -266,8 +268,7 @@ static void dump_config(struct rn_buf *b, const struct rn_config *cfg)
 }
 
 /* Print the lines of `got` that differ from `want` (same line count expected). */
-static void report_difference(const char *what, unsigned long n, const char *want,
-			      const char *got)
+static void report_difference(const char *what, unsigned long n, const char *want, const char *got)
 {
 	const char *w = want, *g = got;
 
@@ -334,21 +335,23 @@ static void toml_torture(const char *what, const char *src, size_t len)
 		rn_alloc_fail_at(0);
 		if (rc) {
 			if (root)
-				fail_msg("%s: allocation %lu failed: parse failed but left a tree", what,
-					 n);
-			if (!d.set || !(says_out_of_memory(d.msg) ||
-					(expected_error && !strcmp(d.msg, expected_error))))
+				fail_msg("%s: allocation %lu failed: parse failed but left a tree",
+					 what, n);
+			if (!d.set ||
+			    !(says_out_of_memory(d.msg) ||
+			      (expected_error && !strcmp(d.msg, expected_error))))
 				fail_msg("%s: allocation %lu failed: unclear error '%s'", what, n,
 					 d.msg);
 		} else {
 			if (expected_error)
-				fail_msg("%s: allocation %lu failed: an invalid document parsed", what,
-					 n);
+				fail_msg("%s: allocation %lu failed: an invalid document parsed",
+					 what, n);
 			rn_buf_init(&got, 0);
 			dump_toml(&got, root);
 			if (strcmp(got.buf, want.buf))
-				fail_msg("%s: allocation %lu failed, parse succeeded with another tree",
-					 what, n);
+				fail_msg(
+					"%s: allocation %lu failed, parse succeeded with another tree",
+					what, n);
 			rn_buf_release(&got);
 			rn_toml_free(root);
 		}
@@ -467,8 +470,9 @@ static void config_torture(const char *path, const char *src, const char *const 
 		made = rn_alloc_count();
 		rn_alloc_fail_at(0);
 		if (rc) {
-			if (!d.set || !(says_out_of_memory(d.msg) ||
-					(expected_error && !strcmp(d.msg, expected_error)))) {
+			if (!d.set ||
+			    !(says_out_of_memory(d.msg) ||
+			      (expected_error && !strcmp(d.msg, expected_error)))) {
 				rn_config_release(&cfg);
 				fail_msg("%s: allocation %lu failed: unclear error '%s'", path, n,
 					 d.msg);
@@ -476,7 +480,8 @@ static void config_torture(const char *path, const char *src, const char *const 
 		} else {
 			if (expected_error) {
 				rn_config_release(&cfg);
-				fail_msg("%s: allocation %lu failed: an invalid config loaded", path, n);
+				fail_msg("%s: allocation %lu failed: an invalid config loaded",
+					 path, n);
 			}
 			rn_buf_init(&got, 0);
 			dump_config(&got, &cfg);
@@ -502,8 +507,8 @@ static void config_torture(const char *path, const char *src, const char *const 
 static void test_alloc_faults_config_example(void **state)
 {
 	static const char *const lines[] = {
-		"target=example_work\n", "target=example_tree\n",
-		"assertion=work_critical_path\n", "assertion=work_no_tight_loop\n",
+		"target=example_work\n",           "target=example_tree\n",
+		"assertion=work_critical_path\n",  "assertion=work_no_tight_loop\n",
 		"assertion=tree_gpu_dispatches\n", NULL,
 	};
 
@@ -615,20 +620,23 @@ static void test_alloc_faults_junit(void **state)
 		err = captured_stderr();
 		strays(keep_name, stray, sizeof(stray));
 		if (stray[0])
-			fail_msg("junit: allocation %lu failed: files left beside the report: %s", n,
-				 stray);
+			fail_msg("junit: allocation %lu failed: files left beside the report: %s",
+				 n, stray);
 		after = read_all(path, &after_len);
 		assert_non_null(after);
 		if (rc) {
 			before = strdup(previous);
 			before_len = strlen(previous);
 			if (rc != -ENOMEM)
-				fail_msg("junit: allocation %lu failed: returned %d, not -ENOMEM", n, rc);
+				fail_msg("junit: allocation %lu failed: returned %d, not -ENOMEM",
+					 n, rc);
 			if (!strstr(err, "cannot write JUnit report") || !says_out_of_memory(err) ||
 			    !strstr(err, path))
-				fail_msg("junit: allocation %lu failed: unclear error '%s'", n, err);
+				fail_msg("junit: allocation %lu failed: unclear error '%s'", n,
+					 err);
 			if (after_len != before_len || memcmp(after, before, before_len))
-				fail_msg("junit: allocation %lu failed: the previous report changed", n);
+				fail_msg("junit: allocation %lu failed: the previous report changed",
+					 n);
 			free(before);
 		} else if (after_len != want_len || memcmp(after, want, want_len)) {
 			fail_msg("junit: allocation %lu failed, the write succeeded with other "
@@ -699,15 +707,17 @@ static void test_alloc_faults_golden(void **state)
 		rn_alloc_fail_at(0);
 		strays(keep_name, stray, sizeof(stray));
 		if (stray[0])
-			fail_msg("golden: allocation %lu failed: files left beside the trace: %s", n,
-				 stray);
+			fail_msg("golden: allocation %lu failed: files left beside the trace: %s",
+				 n, stray);
 		after = read_all(path, &after_len);
 		assert_non_null(after);
 		if (rc) {
 			if (!d.set || !says_out_of_memory(d.msg))
-				fail_msg("golden: allocation %lu failed: unclear error '%s'", n, d.msg);
+				fail_msg("golden: allocation %lu failed: unclear error '%s'", n,
+					 d.msg);
 			if (after_len != sizeof(previous) - 1 || memcmp(after, previous, after_len))
-				fail_msg("golden: allocation %lu failed: the previous trace changed", n);
+				fail_msg("golden: allocation %lu failed: the previous trace changed",
+					 n);
 		} else if (after_len != want_len || memcmp(after, want, want_len)) {
 			report_difference(path, n, want, after);
 			wrong++;

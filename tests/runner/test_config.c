@@ -58,8 +58,8 @@ static void test_config_error_cases(void **state)
 			}
 			got = rn_diag_oneline(&d);
 			if (strcmp(got, line + 4)) {
-				fprintf(stderr, "case '%s':\n  expected: %s\n  got:      %s\n", name,
-					line + 4, got);
+				fprintf(stderr, "case '%s':\n  expected: %s\n  got:      %s\n",
+					name, line + 4, got);
 				failures++;
 			}
 			free(got);
@@ -83,9 +83,10 @@ static void test_config_defaults(void **state)
 	const struct rn_assertion_spec *a;
 
 	(void)state;
-	assert_int_equal(parse(&cfg, "[[target]]\nname = \"t\"\ncommand = [\"true\"]\n"
-				     "[[assertion]]\nname = \"c\"\ntype = \"critical_path\"\n"
-				     "max_duration_ms = 1.5\n",
+	assert_int_equal(parse(&cfg,
+			       "[[target]]\nname = \"t\"\ncommand = [\"true\"]\n"
+			       "[[assertion]]\nname = \"c\"\ntype = \"critical_path\"\n"
+			       "max_duration_ms = 1.5\n",
 			       &d),
 			 0);
 	assert_int_equal(cfg.ntargets, 1);
@@ -114,8 +115,9 @@ static void test_config_shell_and_env(void **state)
 	struct rn_diag d;
 
 	(void)state;
-	assert_int_equal(parse(&cfg, "[[target]]\nname = \"t\"\ncommand = [\"echo\", \"$HOME\"]\n"
-				     "shell = true\nenv = { A = \"1\", B = \"x=y\" }\n",
+	assert_int_equal(parse(&cfg,
+			       "[[target]]\nname = \"t\"\ncommand = [\"echo\", \"$HOME\"]\n"
+			       "shell = true\nenv = { A = \"1\", B = \"x=y\" }\n",
 			       &d),
 			 0);
 	assert_string_equal(cfg.targets[0].argv[0], "/bin/sh");
@@ -135,10 +137,11 @@ static void test_config_ignored_tables(void **state)
 	struct rn_diag d;
 
 	(void)state;
-	assert_int_equal(parse(&cfg, "[ci]\nfail_fast = true\n[lamport_clock]\n"
-				     "x = 1\n[profiling]\nflamegraphs = true\n[[assertion]]\n"
-				     "name = \"m\"\ntype = \"memory_usage\"\nmax_bytes = 5\n"
-				     "tracking_mode = \"rss\"\n",
+	assert_int_equal(parse(&cfg,
+			       "[ci]\nfail_fast = true\n[lamport_clock]\n"
+			       "x = 1\n[profiling]\nflamegraphs = true\n[[assertion]]\n"
+			       "name = \"m\"\ntype = \"memory_usage\"\nmax_bytes = 5\n"
+			       "tracking_mode = \"rss\"\n",
 			       &d),
 			 0);
 	assert_non_null(cfg.ignored_tables);
@@ -184,8 +187,9 @@ static void test_config_original_format(void **state)
 			mode_note = true;
 		/* the note says what the value given does (it once read "applied: false turns
 		 * off ..." for true) */
-		if (strstr(cfg.notes[i], "[ci] compare_with_baseline: true: golden traces are "
-					 "compared (the default)"))
+		if (strstr(cfg.notes[i],
+			   "[ci] compare_with_baseline: true: golden traces are "
+			   "compared (the default)"))
 			ci_note = true;
 		assert_null(strstr(cfg.notes[i], "compare_with_baseline: false"));
 	}
@@ -196,8 +200,9 @@ static void test_config_original_format(void **state)
 	assert_int_equal(parse(&cfg, "[ci]\ncompare_with_baseline = false\n", &d), 0);
 	assert_false(cfg.regression.enabled);
 	assert_non_null(cfg.notes);
-	assert_non_null(strstr(cfg.notes[0], "compare_with_baseline: false: golden traces are "
-					     "not compared"));
+	assert_non_null(strstr(cfg.notes[0],
+			       "compare_with_baseline: false: golden traces are "
+			       "not compared"));
 	rn_config_release(&cfg);
 }
 
@@ -227,7 +232,7 @@ static void test_config_example_documents_every_key(void **state)
 		RN_TARGET_KEYS(K) RN_ASSERTION_KEYS(K) RN_GOLDEN_KEYS(K) RN_REPORT_KEYS(K)
 			RN_OTLP_KEYS(K) RN_REGRESSION_KEYS(K)
 #undef K
-			NULL
+				NULL
 	};
 	struct rn_buf b;
 	size_t i;
@@ -240,7 +245,8 @@ static void test_config_example_documents_every_key(void **state)
 
 		snprintf(pat, sizeof(pat), "%s = ", keys[i]);
 		if (!strstr(b.buf, pat)) {
-			fprintf(stderr, "key '%s' is not documented in renacer.toml.example\n", keys[i]);
+			fprintf(stderr, "key '%s' is not documented in renacer.toml.example\n",
+				keys[i]);
 			fail();
 		}
 	}
@@ -257,8 +263,9 @@ static void test_config_missing_file(void **state)
 	(void)state;
 	assert_int_equal(rn_config_load(&cfg, "/nonexistent/renacer.toml", true, &d), -1);
 	line = rn_diag_oneline(&d);
-	assert_string_equal(line, "/nonexistent/renacer.toml: error: cannot read config: No such "
-				  "file or directory");
+	assert_string_equal(line,
+			    "/nonexistent/renacer.toml: error: cannot read config: No such "
+			    "file or directory");
 	free(line);
 	rn_config_release(&cfg);
 }
@@ -271,7 +278,8 @@ static void test_config_caret(void **state)
 	char *text;
 
 	(void)state;
-	assert_int_equal(parse(&cfg, "[[target]]\nname = \"t\"\ncommand = [\"true\"]\nruns = 0\n", &d),
+	assert_int_equal(parse(&cfg, "[[target]]\nname = \"t\"\ncommand = [\"true\"]\nruns = 0\n",
+			       &d),
 			 -1);
 	text = rn_diag_format(&d, false);
 	assert_non_null(strstr(text, "    4 | runs = 0\n      |        ^\n"));

@@ -91,8 +91,8 @@ static void test_history_append_and_read_back(void **state)
 	struct rn_target_result r;
 	struct rn_target_report t;
 	struct rn_verdict_result v[2];
-	struct rn_history_run run = { 1700000000000000000ull, "abc", "main", "m1", "desc",
-				      "check", "renacer.toml", 1 };
+	struct rn_history_run run = { 1700000000000000000ull, "abc", "main", "m1", "desc", "check",
+				      "renacer.toml",         1 };
 	char path[128];
 	int64_t id;
 
@@ -111,15 +111,17 @@ static void test_history_append_and_read_back(void **state)
 	assert_int_equal(count(&h, "SELECT count(*) FROM verdicts WHERE verdict = 'FAIL'"), 2);
 	assert_int_equal(count(&h, "SELECT version FROM renacer_schema"),
 			 RN_HISTORY_SCHEMA_VERSION);
-	assert_int_equal(count(&h, "SELECT median FROM results WHERE metric = 'wall_time' AND "
-				   "run_id = 1"),
+	assert_int_equal(count(&h,
+			       "SELECT median FROM results WHERE metric = 'wall_time' AND "
+			       "run_id = 1"),
 			 2000000);
 	{
 		const char *p[] = { "syscalls" };
 		long n = -1;
 
-		assert_int_equal(rn_history_query(&h, "SELECT count(*) FROM results WHERE metric = "
-						      "? AND samples = '[100,101,102]'",
+		assert_int_equal(rn_history_query(&h,
+						  "SELECT count(*) FROM results WHERE metric = "
+						  "? AND samples = '[100,101,102]'",
 						  p, 1, count_cb, &n),
 				 0);
 		assert_int_equal(n, 2);
@@ -127,8 +129,9 @@ static void test_history_append_and_read_back(void **state)
 	rn_history_close(&h);
 	/* Reopened read-only: the same rows. */
 	assert_int_equal(rn_history_open(&h, path, false, 1000), 0);
-	assert_int_equal(count(&h, "SELECT count(*) FROM results WHERE samples = "
-				   "'[1000000,2000000,3000000]'"),
+	assert_int_equal(count(&h,
+			       "SELECT count(*) FROM results WHERE samples = "
+			       "'[1000000,2000000,3000000]'"),
 			 2);
 	rn_history_close(&h);
 	rn_target_result_release(&r);
@@ -143,19 +146,22 @@ static void test_history_migrates_an_older_schema(void **state)
 	snprintf(path, sizeof(path), "%s/old.db", dir);
 	/* A version-1 store as the first renacer with history wrote it. */
 	assert_int_equal(rn_history_open(&h, path, true, 1000), 0);
-	assert_int_equal(h.ops->exec(&h, "DROP INDEX runs_created; DROP INDEX results_series; "
-					 "CREATE INDEX results_series ON results (target, metric, "
-					 "run_id); UPDATE renacer_schema SET version = 1"),
+	assert_int_equal(h.ops->exec(&h,
+				     "DROP INDEX runs_created; DROP INDEX results_series; "
+				     "CREATE INDEX results_series ON results (target, metric, "
+				     "run_id); UPDATE renacer_schema SET version = 1"),
 			 0);
 	rn_history_close(&h);
 	assert_int_equal(rn_history_open(&h, path, false, 1000), 0);
 	assert_int_equal(count(&h, "SELECT version FROM renacer_schema"),
 			 RN_HISTORY_SCHEMA_VERSION);
-	assert_int_equal(count(&h, "SELECT count(*) FROM sqlite_master WHERE name = "
-				   "'runs_created'"),
+	assert_int_equal(count(&h,
+			       "SELECT count(*) FROM sqlite_master WHERE name = "
+			       "'runs_created'"),
 			 1);
-	assert_int_equal(count(&h, "SELECT count(*) FROM sqlite_master WHERE name = "
-				   "'results_series' AND sql LIKE '%median%'"),
+	assert_int_equal(count(&h,
+			       "SELECT count(*) FROM sqlite_master WHERE name = "
+			       "'results_series' AND sql LIKE '%median%'"),
 			 1);
 	rn_history_close(&h);
 }
@@ -239,12 +245,12 @@ static void test_history_settings_and_masking(void **state)
 	assert_true(rn_history_is_postgres("postgres://x/y"));
 	assert_false(rn_history_is_postgres("/tmp/postgresql://x"));
 	/* A password never reaches a message. */
-	assert_int_not_equal(rn_history_open(&h, "postgresql://u:secret@127.0.0.1:1/h?"
-						 "connect_timeout=1",
+	assert_int_not_equal(rn_history_open(&h,
+					     "postgresql://u:secret@127.0.0.1:1/h?"
+					     "connect_timeout=1",
 					     true, 1000),
 			     0);
-	assert_string_equal(h.location,
-			    "postgresql://u:***@127.0.0.1:1/h?connect_timeout=1");
+	assert_string_equal(h.location, "postgresql://u:***@127.0.0.1:1/h?connect_timeout=1");
 	assert_null(strstr(h.err, "secret"));
 	rn_history_close(&h);
 }

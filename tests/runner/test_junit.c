@@ -135,14 +135,17 @@ static void test_junit_verdict_mapping_and_counts(void **state)
 	s.ncases = 6;
 	xml = render(&s, 1);
 	assert_non_null(strstr(xml, "tests=\"6\" failures=\"1\" errors=\"2\" skipped=\"1\""));
-	assert_non_null(strstr(xml, "<testcase name=\"a_pass\" classname=\"renacer.mix\" "
-				    "time=\"0.000\"/>"));
+	assert_non_null(strstr(xml,
+			       "<testcase name=\"a_pass\" classname=\"renacer.mix\" "
+			       "time=\"0.000\"/>"));
 	assert_non_null(strstr(xml, "<failure type=\"critical_path\" message=\"over budget\">"));
 	/* WARN passes; its message goes to the suite's system-out. */
-	assert_non_null(strstr(xml, "<testcase name=\"a_warn\" classname=\"renacer.mix\" "
-				    "time=\"0.000\"/>"));
-	assert_non_null(strstr(xml, "<system-out>WARN a_warn: over budget, not blocking\n"
-				    "</system-out>"));
+	assert_non_null(strstr(xml,
+			       "<testcase name=\"a_warn\" classname=\"renacer.mix\" "
+			       "time=\"0.000\"/>"));
+	assert_non_null(strstr(xml,
+			       "<system-out>WARN a_warn: over budget, not blocking\n"
+			       "</system-out>"));
 	assert_non_null(strstr(xml, "<skipped message=\"enabled = false\"/>"));
 	assert_non_null(strstr(xml, "<error type=\"NO DATA\" message=\"no GPU spans\">"));
 	assert_non_null(strstr(xml, "<error type=\"ERROR\" message=\"target crashed\">"));
@@ -177,11 +180,12 @@ static void test_junit_partial_adds_interrupted_error(void **state)
 	assert_true(strstr(xml, "renacer interrupted") > second);
 	assert_non_null(strstr(second, "tests=\"2\" failures=\"0\" errors=\"1\" skipped=\"0\""));
 	assert_non_null(strstr(second, "id=\"1\""));
-	assert_non_null(strstr(second, "<testcase name=\"renacer interrupted\" "
-				       "classname=\"renacer.cut\" time=\"0.000\">\n"
-				       "      <error type=\"interrupted\" message=\"renacer was "
-				       "interrupted before target &apos;cut&apos; finished\"/>\n"
-				       "    </testcase>"));
+	assert_non_null(strstr(second,
+			       "<testcase name=\"renacer interrupted\" "
+			       "classname=\"renacer.cut\" time=\"0.000\">\n"
+			       "      <error type=\"interrupted\" message=\"renacer was "
+			       "interrupted before target &apos;cut&apos; finished\"/>\n"
+			       "    </testcase>"));
 	assert_non_null(strstr(second, "this report is partial"));
 	assert_non_null(strstr(xml, "tests=\"1\" failures=\"0\" errors=\"0\""));
 	free(xml);
@@ -203,10 +207,12 @@ static void test_junit_escapes_hostile_text(void **state)
 	s.ncases = 1;
 	xml = render(&s, 1);
 	assert_non_null(strstr(xml, "<testsuite name=\"t&amp;t\""));
-	assert_non_null(strstr(xml, "name=\"x&lt;y&gt;&amp;&quot;z&quot;\" "
-				    "classname=\"renacer.t&amp;t\""));
-	assert_non_null(strstr(xml, "message=\"bad &quot;msg&quot; &lt;b&gt;\xef\xbf\xbd&#9;tab"
-				    "&#10;line\">"));
+	assert_non_null(strstr(xml,
+			       "name=\"x&lt;y&gt;&amp;&quot;z&quot;\" "
+			       "classname=\"renacer.t&amp;t\""));
+	assert_non_null(strstr(xml,
+			       "message=\"bad &quot;msg&quot; &lt;b&gt;\xef\xbf\xbd&#9;tab"
+			       "&#10;line\">"));
 	assert_non_null(strstr(xml, "]]&gt; [31mred[0m"));
 	for (p = xml; *p; p++)
 		assert_true((unsigned char)*p >= 0x20 || *p == '\n' || *p == '\t');
@@ -229,20 +235,22 @@ static void test_junit_names_and_times(void **state)
 	xml = render(&s, 1);
 	assert_non_null(strstr(xml, "<testsuite name=\"unnamed\""));
 	assert_non_null(strstr(xml, "time=\"0.000\" timestamp="));
-	assert_non_null(strstr(xml, "<testcase name=\"unnamed\" classname=\"renacer.unnamed\" "
-				    "time=\"3.000\"/>"));
+	assert_non_null(strstr(xml,
+			       "<testcase name=\"unnamed\" classname=\"renacer.unnamed\" "
+			       "time=\"3.000\"/>"));
 	free(xml);
 	/* No suites: still a valid document. */
 	xml = render(NULL, 0);
-	assert_string_equal(xml, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
-				 "</testsuites>\n");
+	assert_string_equal(xml,
+			    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
+			    "</testsuites>\n");
 	free(xml);
 }
 
 static void test_junit_numbers_ignore_locale(void **state)
 {
-	static const char *const locales[] = { "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8",
-					       "fr_FR.utf8", "nl_NL.UTF-8", NULL };
+	static const char *const locales[] = { "de_DE.UTF-8", "de_DE.utf8",  "fr_FR.UTF-8",
+					       "fr_FR.utf8",  "nl_NL.UTF-8", NULL };
 	struct rn_verdict_result v[1];
 	struct rn_junit_suite s;
 	char *xml;

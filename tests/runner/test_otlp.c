@@ -202,10 +202,8 @@ static void test_otlp_env_headers(void **state)
 	static const char *const generic[] = {
 		"OTEL_EXPORTER_OTLP_HEADERS= api-key = secret%20value ,x-tenant=a%3Db%2Cc,,", NULL
 	};
-	static const char *const both[] = {
-		"OTEL_EXPORTER_OTLP_HEADERS=x-generic=1",
-		"OTEL_EXPORTER_OTLP_TRACES_HEADERS=x-traces=2", NULL
-	};
+	static const char *const both[] = { "OTEL_EXPORTER_OTLP_HEADERS=x-generic=1",
+					    "OTEL_EXPORTER_OTLP_TRACES_HEADERS=x-traces=2", NULL };
 	static const char *const bad[] = {
 		"OTEL_EXPORTER_OTLP_HEADERS=novalue,=x,ok=1,bad%zz=%zz,sp ace=1,nul=%00", NULL
 	};
@@ -338,29 +336,37 @@ static void test_otlp_traceparent_validation(void **state)
 	uint8_t tid[16], sid[8], fl = 0;
 
 	(void)state;
-	assert_true(rn_otlp_traceparent_parse(
-		"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", tid, sid, &fl));
+	assert_true(
+		rn_otlp_traceparent_parse("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+					  tid, sid, &fl));
 	assert_int_equal(tid[0], 0x4b);
 	assert_int_equal(tid[15], 0x36);
 	assert_int_equal(sid[7], 0xb7);
 	assert_int_equal(fl, 1);
 	/* Section 3.2.2: lowercase only, ids not all zero, version ff invalid, exact length. */
-	assert_false(rn_otlp_traceparent_parse(
-		"00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01", NULL, NULL, NULL));
-	assert_false(rn_otlp_traceparent_parse(
-		"00-00000000000000000000000000000000-00f067aa0ba902b7-01", NULL, NULL, NULL));
-	assert_false(rn_otlp_traceparent_parse(
-		"00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01", NULL, NULL, NULL));
-	assert_false(rn_otlp_traceparent_parse(
-		"ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", NULL, NULL, NULL));
+	assert_false(
+		rn_otlp_traceparent_parse("00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01",
+					  NULL, NULL, NULL));
+	assert_false(
+		rn_otlp_traceparent_parse("00-00000000000000000000000000000000-00f067aa0ba902b7-01",
+					  NULL, NULL, NULL));
+	assert_false(
+		rn_otlp_traceparent_parse("00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01",
+					  NULL, NULL, NULL));
+	assert_false(
+		rn_otlp_traceparent_parse("ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+					  NULL, NULL, NULL));
 	assert_false(rn_otlp_traceparent_parse(
 		"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-", NULL, NULL, NULL));
-	assert_false(rn_otlp_traceparent_parse(
-		"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-1", NULL, NULL, NULL));
-	assert_false(rn_otlp_traceparent_parse(
-		"00_4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", NULL, NULL, NULL));
-	assert_false(rn_otlp_traceparent_parse(
-		"00-4bf92f3577b34da6a3ce929d0e0e473g-00f067aa0ba902b7-01", NULL, NULL, NULL));
+	assert_false(
+		rn_otlp_traceparent_parse("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-1",
+					  NULL, NULL, NULL));
+	assert_false(
+		rn_otlp_traceparent_parse("00_4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+					  NULL, NULL, NULL));
+	assert_false(
+		rn_otlp_traceparent_parse("00-4bf92f3577b34da6a3ce929d0e0e473g-00f067aa0ba902b7-01",
+					  NULL, NULL, NULL));
 	assert_false(rn_otlp_traceparent_parse("", NULL, NULL, NULL));
 	assert_false(rn_otlp_traceparent_parse(NULL, NULL, NULL, NULL));
 	/* Section 3.2.4: a future version may carry more fields after a '-'. */
@@ -430,16 +436,27 @@ static void test_otlp_context_from_environment(void **state)
 
 static void test_otlp_redaction(void **state)
 {
-	static const char *const argv[] = {
-		"./app", "--token", "abc", "-password", "pw", "--api-key=xyz", "--verbose",
-		"AWS_SECRET_ACCESS_KEY=s3", "NAME=visible", "https://user:pa55@host/x",
-		"--Token=CASE", "--", "--secret", NULL
-	};
-	static const char *const want[] = {
-		"./app", "--token", "[REDACTED]", "-password", "[REDACTED]", "--api-key=[REDACTED]",
-		"--verbose", "AWS_SECRET_ACCESS_KEY=[REDACTED]", "NAME=visible",
-		"https://user:[REDACTED]@host/x", "--Token=[REDACTED]", "--", "--secret", NULL
-	};
+	static const char *const argv[] = { "./app",        "--token",
+					    "abc",          "-password",
+					    "pw",           "--api-key=xyz",
+					    "--verbose",    "AWS_SECRET_ACCESS_KEY=s3",
+					    "NAME=visible", "https://user:pa55@host/x",
+					    "--Token=CASE", "--",
+					    "--secret",     NULL };
+	static const char *const want[] = { "./app",
+					    "--token",
+					    "[REDACTED]",
+					    "-password",
+					    "[REDACTED]",
+					    "--api-key=[REDACTED]",
+					    "--verbose",
+					    "AWS_SECRET_ACCESS_KEY=[REDACTED]",
+					    "NAME=visible",
+					    "https://user:[REDACTED]@host/x",
+					    "--Token=[REDACTED]",
+					    "--",
+					    "--secret",
+					    NULL };
 	char **out;
 	size_t i;
 
@@ -495,7 +512,10 @@ static void test_otlp_json_encoding(void **state)
 		{ .key = "n", .type = RN_OTLP_VAL_DOUBLE, .u.d = NAN },
 		{ .key = "ss", .type = RN_OTLP_VAL_STRINGS, .u.strs = { strs, 2 } },
 		{ .key = "is", .type = RN_OTLP_VAL_INTS, .u.ints = { ints, 2 } },
-		{ .key = "bad", .type = RN_OTLP_VAL_STRING, .u.s = "a\xff" "b" },
+		{ .key = "bad",
+		  .type = RN_OTLP_VAL_STRING,
+		  .u.s = "a\xff"
+			 "b" },
 	};
 	struct rn_otlp_resource res = { attrs, 1, "renacer", "0.1.0" };
 	struct rn_otlp_event ev = { "exec", 18446744073709551615ull, NULL, 0 };
@@ -547,7 +567,9 @@ static void test_otlp_json_encoding(void **state)
 	assert_string_equal(str_at(sp, "attributes.4.value.doubleValue"), "NaN");
 	assert_string_equal(str_at(sp, "attributes.5.value.arrayValue.values.1.stringValue"), "y");
 	assert_string_equal(str_at(sp, "attributes.6.value.arrayValue.values.1.intValue"), "-9");
-	assert_string_equal(str_at(sp, "attributes.7.value.stringValue"), "a\xef\xbf\xbd" "b");
+	assert_string_equal(str_at(sp, "attributes.7.value.stringValue"),
+			    "a\xef\xbf\xbd"
+			    "b");
 	assert_null(path(sp, "links")); /* empty repeated fields are omitted */
 	assert_null(path(sp, "traceState"));
 	json_decref(j);
@@ -600,9 +622,9 @@ static void test_otlp_encode_allocation_failures(void **state)
 /* ---- The trace written to the JSON Lines file ------------------------------------------- */
 
 struct spans {
-	json_t *all;    /* array of span objects over all lines */
-	json_t *res;    /* resource attributes of the first line */
-	size_t lines;   /* requests */
+	json_t *all;  /* array of span objects over all lines */
+	json_t *res;  /* resource attributes of the first line */
+	size_t lines; /* requests */
 };
 
 static void read_spans(const char *file, struct spans *out)
@@ -733,16 +755,16 @@ static void test_otlp_file_trace_shape(void **state)
 	assert_int_equal(json_array_size(s.all), FX_SPANS_AGGREGATE);
 
 	/* Resource: service.name from OTEL_SERVICE_NAME, detected attributes overridable. */
-	assert_string_equal(json_string_value(json_object_get(attr(s.res, "service.name"),
-							      "stringValue")),
+	assert_string_equal(json_string_value(
+				    json_object_get(attr(s.res, "service.name"), "stringValue")),
 			    "perf");
-	assert_string_equal(json_string_value(json_object_get(attr(s.res, "host.name"),
-							      "stringValue")),
+	assert_string_equal(json_string_value(
+				    json_object_get(attr(s.res, "host.name"), "stringValue")),
 			    "pinned-host");
 	assert_non_null(attr(s.res, "host.arch"));
 	assert_non_null(attr(s.res, "service.version"));
-	assert_string_equal(json_string_value(json_object_get(attr(s.res, "os.type"),
-							      "stringValue")),
+	assert_string_equal(json_string_value(
+				    json_object_get(attr(s.res, "os.type"), "stringValue")),
 			    "linux");
 
 	/* Every span of one trace. */
@@ -788,7 +810,9 @@ static void test_otlp_file_trace_shape(void **state)
 	/* Processes of the last run, nested; times converted with the run's offset. */
 	srv = span_named(&s, "process:api-server");
 	sh = span_named(&s, "process:sh");
-	bad = span_named(&s, "process:\xef\xbf\xbd\xef\xbf\xbd" "bad");
+	bad = span_named(&s,
+			 "process:\xef\xbf\xbd\xef\xbf\xbd"
+			 "bad");
 	assert_true(child_of(srv, run1));
 	assert_true(child_of(sh, srv));
 	assert_true(child_of(bad, sh));
@@ -801,8 +825,9 @@ static void test_otlp_file_trace_shape(void **state)
 	assert_string_equal(sattr(srv, "renacer.process.build_id"),
 			    "0123456789abcdef0123456789abcdef01234567");
 	{
-		json_t *args = path(attr(json_object_get(srv, "attributes"), "process.command_args"),
-				    "arrayValue.values");
+		json_t *args =
+			path(attr(json_object_get(srv, "attributes"), "process.command_args"),
+			     "arrayValue.values");
 
 		assert_int_equal(json_array_size(args), 5);
 		assert_string_equal(str_at(args, "2.stringValue"), "[REDACTED]");
@@ -845,9 +870,9 @@ static void test_otlp_file_trace_shape(void **state)
 	assert_string_equal(sattr(v, "test.suite.name"), "api");
 	assert_string_equal(sattr(v, "renacer.assertion.verdict"), "FAIL");
 	assert_string_equal(sattr(v, "renacer.assertion.unit"), "bytes");
-	assert_true(json_real_value(path(attr(json_object_get(v, "attributes"),
-					      "renacer.assertion.budget"),
-					 "doubleValue")) == 524288.0);
+	assert_true(json_real_value(
+			    path(attr(json_object_get(v, "attributes"), "renacer.assertion.budget"),
+				 "doubleValue")) == 524288.0);
 	assert_int_equal(json_integer_value(path(v, "status.code")), 2);
 	v = span_named(&s, "assertion:api_latency");
 	assert_string_equal(sattr(v, "test.case.result.status"), "pass");
@@ -1027,7 +1052,8 @@ int main(void)
 		cmocka_unit_test(test_otlp_redaction),
 		cmocka_unit_test(test_otlp_json_encoding),
 		cmocka_unit_test(test_otlp_encode_allocation_failures),
-		cmocka_unit_test_setup_teardown(test_otlp_file_trace_shape, setup_tmp, teardown_tmp),
+		cmocka_unit_test_setup_teardown(test_otlp_file_trace_shape, setup_tmp,
+						teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_otlp_file_syscall_modes, setup_tmp,
 						teardown_tmp),
 		cmocka_unit_test_setup_teardown(test_otlp_file_batches, setup_tmp, teardown_tmp),

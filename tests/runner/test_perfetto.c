@@ -37,13 +37,13 @@ static int teardown(void **state)
 }
 
 struct counts {
-	size_t slices;       /* ph "X" */
-	size_t process;      /* cat "process" */
-	size_t syscall;      /* cat "syscall" */
-	size_t gpu;          /* cat "gpu" */
+	size_t slices;        /* ph "X" */
+	size_t process;       /* cat "process" */
+	size_t syscall;       /* cat "syscall" */
+	size_t gpu;           /* cat "gpu" */
 	size_t process_names; /* "M" process_name */
-	size_t thread_names; /* "M" thread_name */
-	size_t gpu_tracks;   /* process_name "GPU" */
+	size_t thread_names;  /* "M" thread_name */
+	size_t gpu_tracks;    /* process_name "GPU" */
 };
 
 /* Load the file, check the required keys of every event and count them. */
@@ -59,7 +59,8 @@ static json_t *load(struct counts *c)
 	events = json_object_get(j, "traceEvents");
 	assert_true(json_is_array(events));
 	memset(c, 0, sizeof(*c));
-	json_array_foreach(events, i, ev) {
+	json_array_foreach(events, i, ev)
+	{
 		const char *ph = json_string_value(json_object_get(ev, "ph"));
 		const char *name = json_string_value(json_object_get(ev, "name"));
 
@@ -102,9 +103,9 @@ static json_t *event_named(json_t *j, const char *name)
 	json_t *ev;
 	size_t i;
 
-	json_array_foreach(json_object_get(j, "traceEvents"), i, ev)
-		if (!strcmp(json_string_value(json_object_get(ev, "name")), name))
-			return ev;
+	json_array_foreach(json_object_get(j, "traceEvents"), i,
+			   ev) if (!strcmp(json_string_value(json_object_get(ev, "name")),
+					   name)) return ev;
 	fail_msg("no event named '%s'", name);
 	return NULL;
 }
@@ -119,8 +120,8 @@ static void test_perfetto_with_spool(void **state)
 	fx_init(&f, true);
 	assert_int_equal(rn_perfetto_write(out_path, f.targets, 2), 0);
 	j = load(&c);
-	assert_int_equal(c.process, 4);           /* 3 processes of api, 1 of batch */
-	assert_int_equal(c.syscall, FX_SPOOLED);  /* one slice per spooled span */
+	assert_int_equal(c.process, 4);          /* 3 processes of api, 1 of batch */
+	assert_int_equal(c.syscall, FX_SPOOLED); /* one slice per spooled span */
 	assert_int_equal(c.gpu, 2);
 	assert_int_equal(c.slices, 4 + FX_SPOOLED + 2);
 	assert_int_equal(c.process_names, 4 + 1); /* + the GPU track */
@@ -144,7 +145,9 @@ static void test_perfetto_with_spool(void **state)
 	assert_string_equal(json_string_value(json_object_get(json_object_get(ev, "args"), "path")),
 			    "/etc/api.conf");
 	/* Invalid UTF-8 in names becomes U+FFFD instead of an invalid file. */
-	event_named(j, "process:\xef\xbf\xbd\xef\xbf\xbd" "bad");
+	event_named(j,
+		    "process:\xef\xbf\xbd\xef\xbf\xbd"
+		    "bad");
 	json_decref(j);
 
 	/* The spool replays again for the next output. */
@@ -172,8 +175,8 @@ static void test_perfetto_aggregate(void **state)
 	by = json_object_get(json_object_get(ev, "args"), "by_syscall");
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(by, "read"), "calls")),
 			 5);
-	assert_int_equal(json_integer_value(json_object_get(json_object_get(by, "openat"),
-							    "errors")),
+	assert_int_equal(json_integer_value(
+				 json_object_get(json_object_get(by, "openat"), "errors")),
 			 1);
 	json_decref(j);
 	fx_release(&f);

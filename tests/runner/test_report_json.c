@@ -16,13 +16,12 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-
 #include "buf.h"
 #include "report_json.h"
 #include "trace.h"
 
-static struct rn_syscall_event ev_make(int nr, uint64_t a0, uint64_t a1, uint64_t a2,
-				       uint64_t a3, int64_t ret, int err)
+static struct rn_syscall_event ev_make(int nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+				       int64_t ret, int err)
 {
 	struct rn_syscall_event ev;
 

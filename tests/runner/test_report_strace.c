@@ -16,13 +16,12 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-
 #include "buf.h"
 #include "report_strace.h"
 #include "trace.h"
 
-static struct rn_syscall_event ev_make(int nr, uint64_t a0, uint64_t a1, uint64_t a2,
-				       uint64_t a3, int64_t ret, int err)
+static struct rn_syscall_event ev_make(int nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+				       int64_t ret, int err)
 {
 	struct rn_syscall_event ev;
 
@@ -71,9 +70,10 @@ static void test_report_strace_execve_vectors(void **state)
 	ev.nargv = 3;
 	ev.argv_more = true;
 	ev.nenv = 1;
-	assert_string_equal(line(&ev, 0),
-			    "execve(\"/bin/ls\", [\"ls\", \"-l\", \"a string of more than thirty-two\"..., "
-			    "...], 0x3000 /* 1 var */) = 0");
+	assert_string_equal(
+		line(&ev, 0),
+		"execve(\"/bin/ls\", [\"ls\", \"-l\", \"a string of more than thirty-two\"..., "
+		"...], 0x3000 /* 1 var */) = 0");
 }
 
 static void test_report_strace_summary_layout(void **state)
@@ -139,12 +139,13 @@ static void test_report_strace_summary_widens_columns(void **state)
 	mem = open_memstream(&text, &len);
 	rn_trace_summary_write(&t, mem);
 	fclose(mem);
-	assert_string_equal(text,
-			    "% time      seconds  usecs/call     calls    errors syscall\n"
-			    "------ ------------ ----------- --------- --------- ------------------\n"
-			    "100.00 12345.678901 12345678901         1           sched_getaffinity\n"
-			    "------ ------------ ----------- --------- --------- ------------------\n"
-			    "100.00 12345.678901 12345678901         1           total\n");
+	assert_string_equal(
+		text,
+		"% time      seconds  usecs/call     calls    errors syscall\n"
+		"------ ------------ ----------- --------- --------- ------------------\n"
+		"100.00 12345.678901 12345678901         1           sched_getaffinity\n"
+		"------ ------------ ----------- --------- --------- ------------------\n"
+		"100.00 12345.678901 12345678901         1           total\n");
 	free(text);
 	rn_trace_release(&t);
 }
@@ -189,12 +190,14 @@ static void test_report_strace_lines(void **state)
 	assert_string_equal(line(&ev, 0), "close(3)                                = 0");
 
 	ev = ev_make(SYS_read, 987, 0x7ffd0000, 1, 0, -EBADF, EBADF);
-	assert_string_equal(line(&ev, 0),
-			    "read(987, 0x7ffd0000, 1)                = -1 EBADF (Bad file descriptor)");
+	assert_string_equal(
+		line(&ev, 0),
+		"read(987, 0x7ffd0000, 1)                = -1 EBADF (Bad file descriptor)");
 
 	ev = ev_make(SYS_read, 0, 0x10, 1, 0, -512, 512);
-	assert_string_equal(line(&ev, 0), "read(0, 0x10, 1)                        = ? ERESTARTSYS "
-					  "(To be restarted if SA_RESTART is set)");
+	assert_string_equal(line(&ev, 0),
+			    "read(0, 0x10, 1)                        = ? ERESTARTSYS "
+			    "(To be restarted if SA_RESTART is set)");
 
 	ev = ev_make(SYS_exit_group, 0, 0, 0, 0, 0, 0);
 	ev.flags = RN_SC_UNFINISHED;
@@ -202,8 +205,9 @@ static void test_report_strace_lines(void **state)
 
 	ev = ev_make(SYS_mmap, 0, 8192, 3, 0x22, 0x7f0000000000, 0);
 	ev.args[4] = (uint64_t)-1;
-	assert_string_equal(line(&ev, 0), "mmap(NULL, 8192, PROT_READ|PROT_WRITE, "
-					  "MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f0000000000");
+	assert_string_equal(line(&ev, 0),
+			    "mmap(NULL, 8192, PROT_READ|PROT_WRITE, "
+			    "MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f0000000000");
 
 	ev = ev_make(SYS_close, 3, 0, 0, 0, 0, 0);
 	ev.duration_ns = 12345;
@@ -214,8 +218,9 @@ static void test_report_strace_lines(void **state)
 	assert_string_equal(line(&ev, 0), "kill(42, SIGKILL)                       = 0");
 
 	ev = ev_make(1000, 1, 0, 0, 0, -ENOSYS, ENOSYS);
-	assert_string_equal(line(&ev, 0), "syscall_0x3e8(0x1, NULL, NULL, NULL, NULL, NULL) = -1 "
-					  "ENOSYS (Function not implemented)");
+	assert_string_equal(line(&ev, 0),
+			    "syscall_0x3e8(0x1, NULL, NULL, NULL, NULL, NULL) = -1 "
+			    "ENOSYS (Function not implemented)");
 }
 
 static void test_report_strace_paths(void **state)
@@ -234,19 +239,18 @@ static void test_report_strace_paths(void **state)
 			    "openat(AT_FDCWD, NULL, O_RDONLY)        = -1 EFAULT (Bad address)");
 
 	/* truncated paths end in "..." */
-	ev = ev_make(SYS_openat, (uint64_t)-100, 0x1000, O_RDONLY, 0, -ENAMETOOLONG,
-		     ENAMETOOLONG);
+	ev = ev_make(SYS_openat, (uint64_t)-100, 0x1000, O_RDONLY, 0, -ENAMETOOLONG, ENAMETOOLONG);
 	ev.path = "/aaaa";
 	ev.flags = RN_SC_PATH_TRUNC;
-	assert_string_equal(line(&ev, 0), "openat(AT_FDCWD, \"/aaaa\"..., O_RDONLY)  = -1 "
-					  "ENAMETOOLONG (File name too long)");
+	assert_string_equal(line(&ev, 0),
+			    "openat(AT_FDCWD, \"/aaaa\"..., O_RDONLY)  = -1 "
+			    "ENAMETOOLONG (File name too long)");
 
 	/* two paths */
 	ev = ev_make(SYS_renameat2, (uint64_t)-100, 0x1000, (uint64_t)-100, 0x2000, 0, 0);
 	ev.path = "from";
 	ev.path2 = "to";
-	assert_string_equal(line(&ev, 0),
-			    "renameat2(AT_FDCWD, \"from\", AT_FDCWD, \"to\", 0) = 0");
+	assert_string_equal(line(&ev, 0), "renameat2(AT_FDCWD, \"from\", AT_FDCWD, \"to\", 0) = 0");
 }
 int main(void)
 {

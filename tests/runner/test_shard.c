@@ -309,9 +309,10 @@ static void test_results_malformed(void **state)
 		rn_results_release(&in);
 	}
 	/* The minimal valid file reads. */
-	assert_int_equal(write_text(path, "{\"format\": \"renacer-results\", \"version\": 1, "
-					  "\"shard\": {\"index\": 1, \"count\": 1}, \"suite\": [], "
-					  "\"targets\": []}"),
+	assert_int_equal(write_text(path,
+				    "{\"format\": \"renacer-results\", \"version\": 1, "
+				    "\"shard\": {\"index\": 1, \"count\": 1}, \"suite\": [], "
+				    "\"targets\": []}"),
 			 0);
 	assert_int_equal(rn_results_read(path, &in), 0);
 	assert_int_equal(in.ntargets, 0);

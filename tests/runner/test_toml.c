@@ -148,18 +148,19 @@ static const char *dt(const struct rn_toml_value *root, const char *path, enum r
 
 static void test_toml_string_kinds(void **state)
 {
-	struct rn_toml_value *r = parse(
-		"basic = \"a\\tb \\\"q\\\" \\\\ \\b\\f\\r\\n\"\n"
-		"literal = 'C:\\path\\no\\escape \"x\"'\n"
-		"uni = \"\\u00e9\\U0001F600\\u0041\"\n"
-		"raw_utf8 = \"caf\xc3\xa9\"\n"
-		"empty = \"\"\n"
-		"empty_lit = ''\n");
+	struct rn_toml_value *r = parse("basic = \"a\\tb \\\"q\\\" \\\\ \\b\\f\\r\\n\"\n"
+					"literal = 'C:\\path\\no\\escape \"x\"'\n"
+					"uni = \"\\u00e9\\U0001F600\\u0041\"\n"
+					"raw_utf8 = \"caf\xc3\xa9\"\n"
+					"empty = \"\"\n"
+					"empty_lit = ''\n");
 
 	(void)state;
 	assert_string_equal(str(r, "basic"), "a\tb \"q\" \\ \b\f\r\n");
 	assert_string_equal(str(r, "literal"), "C:\\path\\no\\escape \"x\"");
-	assert_string_equal(str(r, "uni"), "\xc3\xa9\xf0\x9f\x98\x80" "A");
+	assert_string_equal(str(r, "uni"),
+			    "\xc3\xa9\xf0\x9f\x98\x80"
+			    "A");
 	assert_string_equal(str(r, "raw_utf8"), "caf\xc3\xa9");
 	assert_string_equal(str(r, "empty"), "");
 	assert_string_equal(str(r, "empty_lit"), "");
@@ -168,15 +169,15 @@ static void test_toml_string_kinds(void **state)
 
 static void test_toml_string_multiline(void **state)
 {
-	struct rn_toml_value *r = parse(
-		"trim_first = \"\"\"\nline1\nline2\"\"\"\n"
-		"no_trim = \"\"\"  \nx\"\"\"\n"
-		"backslash = \"\"\"The quick \\\n\n   brown \\   \n\tfox\"\"\"\n"
-		"quotes = \"\"\"a \"\" b\"\"\"\"\"\n"
-		"one_quote = \"\"\"\"x\"\"\"\"\n"
-		"lit = '''\nC:\\raw\n  'q' '''\n"
-		"lit_quotes = '''x'''''\n"
-		"crlf = \"\"\"\r\na\r\nb\"\"\"\n");
+	struct rn_toml_value *r =
+		parse("trim_first = \"\"\"\nline1\nline2\"\"\"\n"
+		      "no_trim = \"\"\"  \nx\"\"\"\n"
+		      "backslash = \"\"\"The quick \\\n\n   brown \\   \n\tfox\"\"\"\n"
+		      "quotes = \"\"\"a \"\" b\"\"\"\"\"\n"
+		      "one_quote = \"\"\"\"x\"\"\"\"\n"
+		      "lit = '''\nC:\\raw\n  'q' '''\n"
+		      "lit_quotes = '''x'''''\n"
+		      "crlf = \"\"\"\r\na\r\nb\"\"\"\n");
 
 	(void)state;
 	assert_string_equal(str(r, "trim_first"), "line1\nline2");
@@ -239,11 +240,11 @@ static void test_toml_string_errors(void **state)
 
 static void test_toml_integers(void **state)
 {
-	struct rn_toml_value *r = parse(
-		"dec = 1_000_000\nneg = -17\npos = +42\nzero = 0\nnz = -0\npz = +0\n"
-		"hex = 0xDEAD_beef\noct = 0o755\nbin = 0b1101_0110\n"
-		"max = 9223372036854775807\nmin = -9223372036854775808\n"
-		"hexmax = 0x7fffffffffffffff\n");
+	struct rn_toml_value *r =
+		parse("dec = 1_000_000\nneg = -17\npos = +42\nzero = 0\nnz = -0\npz = +0\n"
+		      "hex = 0xDEAD_beef\noct = 0o755\nbin = 0b1101_0110\n"
+		      "max = 9223372036854775807\nmin = -9223372036854775808\n"
+		      "hexmax = 0x7fffffffffffffff\n");
 
 	(void)state;
 	assert_int_equal(integer(r, "dec"), 1000000);
@@ -284,10 +285,10 @@ static void test_toml_integer_errors(void **state)
 
 static void test_toml_floats(void **state)
 {
-	struct rn_toml_value *r = parse(
-		"a = 3.14\nb = -0.01\nc = 5e+22\nd = 1e06\ne = -2E-2\nf = 6.626e-34\n"
-		"g = 224_617.445_991\nh = -0.0\ni = +0.0\nj = inf\nk = -inf\nl = +inf\n"
-		"m = nan\nn = -nan\no = 0.1\np = 1.7976931348623157e308\n");
+	struct rn_toml_value *r =
+		parse("a = 3.14\nb = -0.01\nc = 5e+22\nd = 1e06\ne = -2E-2\nf = 6.626e-34\n"
+		      "g = 224_617.445_991\nh = -0.0\ni = +0.0\nj = inf\nk = -inf\nl = +inf\n"
+		      "m = nan\nn = -nan\no = 0.1\np = 1.7976931348623157e308\n");
 	struct rn_buf b;
 	size_t heap;
 	int i;
@@ -358,19 +359,18 @@ static void test_toml_booleans(void **state)
 
 static void test_toml_datetimes(void **state)
 {
-	struct rn_toml_value *r = parse(
-		"odt1 = 1979-05-27T07:32:00Z\n"
-		"odt2 = 1979-05-27T00:32:00-07:00\n"
-		"odt3 = 1979-05-27T00:32:00.999999+05:30\n"
-		"odt4 = 1979-05-27 07:32:00z\n"
-		"odt5 = 1979-05-27t07:32:00-00:00\n"
-		"ldt = 1979-05-27T07:32:00.5\n"
-		"ld = 1979-05-27\n"
-		"lt = 00:32:00.999\n"
-		"leap = 2000-02-29\n"
-		"leapsec = 1990-12-31T23:59:60Z\n"
-		"long_frac = 12:00:00.1234567891234\n"
-		"with_comment = 1979-05-27 # a date only\n");
+	struct rn_toml_value *r = parse("odt1 = 1979-05-27T07:32:00Z\n"
+					"odt2 = 1979-05-27T00:32:00-07:00\n"
+					"odt3 = 1979-05-27T00:32:00.999999+05:30\n"
+					"odt4 = 1979-05-27 07:32:00z\n"
+					"odt5 = 1979-05-27t07:32:00-00:00\n"
+					"ldt = 1979-05-27T07:32:00.5\n"
+					"ld = 1979-05-27\n"
+					"lt = 00:32:00.999\n"
+					"leap = 2000-02-29\n"
+					"leapsec = 1990-12-31T23:59:60Z\n"
+					"long_frac = 12:00:00.1234567891234\n"
+					"with_comment = 1979-05-27 # a date only\n");
 	const struct rn_toml_value *v;
 
 	(void)state;
@@ -410,8 +410,7 @@ static void test_toml_datetime_errors(void **state)
 	expect_error("d = 2024-1-01", 1, 5, "invalid date '2024-1-01': expected YYYY-MM-DD");
 	expect_error("t = 24:00:00", 1, 5, "invalid time in '24:00:00': hour out of range");
 	expect_error("t = 23:59:61", 1, 5, "invalid time in '23:59:61': second out of range");
-	expect_error("t = 07:32", 1, 5,
-		     "invalid time in '07:32': seconds are required (HH:MM:SS)");
+	expect_error("t = 07:32", 1, 5, "invalid time in '07:32': seconds are required (HH:MM:SS)");
 	expect_error("d = 1979-05-27T07:32:00+25:00", 1, 5,
 		     "invalid date-time '1979-05-27T07:32:00+25:00': UTC offset out of range");
 	expect_error("d = 1979-05-27T07:32:00+0700", 1, 5,
@@ -427,11 +426,10 @@ static void test_toml_datetime_errors(void **state)
 
 static void test_toml_arrays(void **state)
 {
-	struct rn_toml_value *r = parse(
-		"empty = []\n"
-		"mixed = [1, 'two', 3.0, true, 1979-05-27, [4], {x = 5},]\n"
-		"multi = [ # comment\n  1,\n\n  2, # two\n  # alone\n]\n"
-		"nested = [[1, 2], [\"a\"]]\n");
+	struct rn_toml_value *r = parse("empty = []\n"
+					"mixed = [1, 'two', 3.0, true, 1979-05-27, [4], {x = 5},]\n"
+					"multi = [ # comment\n  1,\n\n  2, # two\n  # alone\n]\n"
+					"nested = [[1, 2], [\"a\"]]\n");
 	const struct rn_toml_value *a;
 
 	(void)state;
@@ -468,11 +466,10 @@ static void test_toml_array_errors(void **state)
 
 static void test_toml_inline_tables(void **state)
 {
-	struct rn_toml_value *r = parse(
-		"name = { first = \"Tom\", last = \"Preston-Werner\" }\n"
-		"point = {x=1,y=2}\n"
-		"empty = {}\n"
-		"dotted = { a.b = 1, a.c = 2, d = { e = [1,\n 2] } }\n");
+	struct rn_toml_value *r = parse("name = { first = \"Tom\", last = \"Preston-Werner\" }\n"
+					"point = {x=1,y=2}\n"
+					"empty = {}\n"
+					"dotted = { a.b = 1, a.c = 2, d = { e = [1,\n 2] } }\n");
 
 	(void)state;
 	assert_string_equal(str(r, "name.first"), "Tom");
@@ -493,8 +490,7 @@ static void test_toml_inline_table_errors(void **state)
 		     "newline in inline table (inline tables must be on one line)");
 	expect_error("t = {\na = 1}", 1, 6,
 		     "newline in inline table (inline tables must be on one line)");
-	expect_error("t = {a = 1 b = 2}", 1, 12,
-		     "expected ',' or '}' in inline table, found 'b'");
+	expect_error("t = {a = 1 b = 2}", 1, 12, "expected ',' or '}' in inline table, found 'b'");
 	expect_error("t = {a = 1, a = 2}", 1, 13, "duplicate key 'a' (first defined at line 1)");
 	/* TOML 1.0.0, section Inline Table: inline tables are fully self-contained. */
 	expect_error("t = {a = 1}\nt.b = 2", 2, 1,
@@ -514,13 +510,13 @@ static void test_toml_inline_table_errors(void **state)
 
 static void test_toml_tables(void **state)
 {
-	struct rn_toml_value *r = parse(
-		"top = 1\n"
-		"[a.b.c]\nx = 1\n"
-		"[a]\ny = 2\n"
-		"[ a . \"quoted key\" . 'lit' ]\nz = 3\n"
-		"[dog.\"tater.man\"]\ntype.name = \"pug\"\n"
-		"[fruit]\napple.color = \"red\"\n[fruit.apple.texture]\nsmooth = true\n");
+	struct rn_toml_value *r =
+		parse("top = 1\n"
+		      "[a.b.c]\nx = 1\n"
+		      "[a]\ny = 2\n"
+		      "[ a . \"quoted key\" . 'lit' ]\nz = 3\n"
+		      "[dog.\"tater.man\"]\ntype.name = \"pug\"\n"
+		      "[fruit]\napple.color = \"red\"\n[fruit.apple.texture]\nsmooth = true\n");
 
 	(void)state;
 	assert_int_equal(integer(r, "top"), 1);
@@ -537,14 +533,13 @@ static void test_toml_tables(void **state)
 
 static void test_toml_arrays_of_tables(void **state)
 {
-	struct rn_toml_value *r = parse(
-		"[[fruits]]\nname = \"apple\"\n"
-		"[fruits.physical]\ncolor = \"red\"\n"
-		"[[fruits.varieties]]\nname = \"red delicious\"\n"
-		"[[fruits.varieties]]\nname = \"granny smith\"\n"
-		"[[fruits]]\nname = \"banana\"\n"
-		"[[fruits.varieties]]\nname = \"plantain\"\n"
-		"[[empty]]\n[[empty]]\n");
+	struct rn_toml_value *r = parse("[[fruits]]\nname = \"apple\"\n"
+					"[fruits.physical]\ncolor = \"red\"\n"
+					"[[fruits.varieties]]\nname = \"red delicious\"\n"
+					"[[fruits.varieties]]\nname = \"granny smith\"\n"
+					"[[fruits]]\nname = \"banana\"\n"
+					"[[fruits.varieties]]\nname = \"plantain\"\n"
+					"[[empty]]\n[[empty]]\n");
 	const struct rn_toml_value *f, *e;
 
 	(void)state;
@@ -610,9 +605,9 @@ static void test_toml_redefinition_errors(void **state)
 
 static void test_toml_keys(void **state)
 {
-	struct rn_toml_value *r = parse(
-		"bare_key-1 = 1\n1234 = 2\n\"quoted \\u00e9\" = 3\n'lit\"' = 4\n\"\" = 5\n"
-		"a . b . c = 6\n3.14159 = 7\n");
+	struct rn_toml_value *r =
+		parse("bare_key-1 = 1\n1234 = 2\n\"quoted \\u00e9\" = 3\n'lit\"' = 4\n\"\" = 5\n"
+		      "a . b . c = 6\n3.14159 = 7\n");
 
 	(void)state;
 	assert_int_equal(integer(r, "bare_key-1"), 1);
@@ -644,14 +639,13 @@ static void test_toml_syntax_errors(void **state)
 
 static void test_toml_positions(void **state)
 {
-	struct rn_toml_value *r = parse(
-		"# comment\n"
-		"name = \"x\"\n"
-		"\t\"\xc3\xa9t\xc3\xa9\" = 'y' # multibyte key\n"
-		"[server]\n"
-		"  a.b   =   [1,\n"
-		"    2]\n"
-		"[[items]]\n");
+	struct rn_toml_value *r = parse("# comment\n"
+					"name = \"x\"\n"
+					"\t\"\xc3\xa9t\xc3\xa9\" = 'y' # multibyte key\n"
+					"[server]\n"
+					"  a.b   =   [1,\n"
+					"    2]\n"
+					"[[items]]\n");
 	const struct rn_toml_kv *kv;
 	const struct rn_toml_value *v;
 
@@ -687,11 +681,10 @@ static void test_toml_positions(void **state)
  * those trimmed by a line-ending backslash. */
 static void test_toml_positions_after_multiline(void **state)
 {
-	struct rn_toml_value *r = parse(
-		"a = \"\"\"\r\none\r\ntwo \\\r\n\r\n   three\"\"\"\r\n"
-		"b = '''\n\n''' # c\n"
-		"c = [\n  \"x\",\n  { d = \"\"\"\n\"\"\" },\n]\n"
-		"e = 1\n");
+	struct rn_toml_value *r = parse("a = \"\"\"\r\none\r\ntwo \\\r\n\r\n   three\"\"\"\r\n"
+					"b = '''\n\n''' # c\n"
+					"c = [\n  \"x\",\n  { d = \"\"\"\n\"\"\" },\n]\n"
+					"e = 1\n");
 	const struct rn_toml_kv *kv;
 
 	(void)state;
@@ -806,7 +799,8 @@ static void test_toml_crlf(void **state)
 
 static void test_toml_bom(void **state)
 {
-	struct rn_toml_value *r = parse("\xef\xbb\xbf" "a = 1\n");
+	struct rn_toml_value *r = parse("\xef\xbb\xbf"
+					"a = 1\n");
 	const struct rn_toml_kv *kv = rn_toml_get_kv(r, "a");
 
 	(void)state;
@@ -815,8 +809,12 @@ static void test_toml_bom(void **state)
 	assert_int_equal(kv->key_pos.col, 1);
 	assert_int_equal(kv->val->pos.col, 5);
 	rn_toml_free(r);
-	expect_error("\xef\xbb\xbf" "a = x", 1, 5, "invalid value 'x' (strings must be quoted)");
-	expect_error("a = 1\n\xef\xbb\xbf" "b = 2", 2, 1, "expected a key, found '\xef\xbb\xbf'");
+	expect_error("\xef\xbb\xbf"
+		     "a = x",
+		     1, 5, "invalid value 'x' (strings must be quoted)");
+	expect_error("a = 1\n\xef\xbb\xbf"
+		     "b = 2",
+		     2, 1, "expected a key, found '\xef\xbb\xbf'");
 }
 
 static void test_toml_utf8_errors(void **state)
@@ -839,7 +837,9 @@ static void test_toml_control_chars(void **state)
 	(void)state;
 	expect_error_n("# a\0b", 5, 1, 4, "control character U+0000 is not allowed in a comment");
 	expect_error("# a\x7f", 1, 4, "control character U+007F is not allowed in a comment");
-	expect_error("a = \x0b" "1", 1, 5, "expected a value, found control character U+000B");
+	expect_error("a = \x0b"
+		     "1",
+		     1, 5, "expected a value, found control character U+000B");
 	expect_error_n("a = 1\0", 6, 1, 6,
 		       "expected end of line after value, found control character U+0000");
 	/* Tabs are whitespace and allowed in comments and strings. */
@@ -854,8 +854,8 @@ static void test_toml_get(void **state)
 
 	(void)state;
 	assert_null(rn_toml_get(r, "missing"));
-	assert_null(rn_toml_get(r, "t.b")); /* not dotted: one segment */
-	assert_null(rn_toml_get(at(r, "a"), "a"));  /* not a table */
+	assert_null(rn_toml_get(r, "t.b"));        /* not dotted: one segment */
+	assert_null(rn_toml_get(at(r, "a"), "a")); /* not a table */
 	assert_null(rn_toml_get(NULL, "a"));
 	assert_null(rn_toml_get_kv(r, "missing"));
 	assert_string_equal(rn_toml_get_kv(at(r, "t"), "b")->key, "b");

@@ -22,7 +22,8 @@ int main(void)
 	static char where[PLUGINS];
 	int d, p, found = 0;
 
-	snprintf(root, sizeof(root), "%s/rn_ap_errorstorm_ok_XXXXXX", base && *base ? base : "/tmp");
+	snprintf(root, sizeof(root), "%s/rn_ap_errorstorm_ok_XXXXXX",
+		 base && *base ? base : "/tmp");
 	if (!mkdtemp(root)) {
 		perror("mkdtemp");
 		return 1;

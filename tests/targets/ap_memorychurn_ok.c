@@ -12,8 +12,8 @@
 int main(void)
 {
 	uint64_t sum = 0;
-	unsigned char *buf = mmap(NULL, SCRATCH, PROT_READ | PROT_WRITE,
-				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned char *buf =
+		mmap(NULL, SCRATCH, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	int i;
 
 	if (buf == MAP_FAILED) {

@@ -40,7 +40,7 @@ int main(int argc, char **argv)
 			/* A few syscalls per worker so each shows up in the trace. */
 			if (getppid() <= 0 || write(STDOUT_FILENO, "", 0) < 0)
 				_exit(2);
-			_exit((int)(h & 0) );
+			_exit((int)(h & 0));
 		}
 	}
 	while (wait(&status) > 0)

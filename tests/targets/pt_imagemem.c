@@ -42,7 +42,8 @@ int main(int argc, char **argv)
 		void *q = NULL;
 
 		p = map(8 * MIB);
-		if (!p || pthread_create(&th, NULL, thread_main, NULL) || pthread_join(th, &q) || !q)
+		if (!p || pthread_create(&th, NULL, thread_main, NULL) || pthread_join(th, &q) ||
+		    !q)
 			return 1;
 		return 0;
 	}

@@ -15,7 +15,8 @@ int main(int argc, char **argv)
 
 	for (i = 0; i < rounds; i++) {
 		size_t len = (size_t)(64 << 10) << (i % 5);
-		char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		char *p =
+			mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 		if (p == MAP_FAILED)
 			return 1;

@@ -46,7 +46,7 @@
 #include "scale.spv.h"
 #include "square.spv.h"
 
-#define N 4096u       /* floats per buffer */
+#define N 4096u          /* floats per buffer */
 #define GROUPS (N / 64u) /* workgroups of one dispatch */
 #define SKIP 77
 
@@ -58,13 +58,13 @@ static PFN_vkCmdInsertDebugUtilsLabelEXT insert_label;
 static PFN_vkQueueBeginDebugUtilsLabelEXT queue_begin_label;
 static PFN_vkQueueEndDebugUtilsLabelEXT queue_end_label;
 
-#define CHECK(call)                                                                          \
-	do {                                                                                 \
-		VkResult r_ = (call);                                                        \
-		if (r_ != VK_SUCCESS) {                                                      \
-			fprintf(stderr, "vk_compute: %s failed: %d\n", #call, (int)r_);      \
-			exit(1);                                                             \
-		}                                                                            \
+#define CHECK(call)                                                                                \
+	do {                                                                                       \
+		VkResult r_ = (call);                                                              \
+		if (r_ != VK_SUCCESS) {                                                            \
+			fprintf(stderr, "vk_compute: %s failed: %d\n", #call, (int)r_);            \
+			exit(1);                                                                   \
+		}                                                                                  \
 	} while (0)
 
 static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT sev,
@@ -133,10 +133,10 @@ static void make_instance(struct ctx *c, bool validation)
 	VkDebugUtilsMessengerCreateInfoEXT mci = {
 		.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
 		.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT |
-				   VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
+			VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
 		.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
-			       VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-			       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
+			VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+			VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
 		.pfnUserCallback = on_message,
 	};
 	VkInstanceCreateInfo ci = {
@@ -160,24 +160,24 @@ static void make_instance(struct ctx *c, bool validation)
 		exit(r == VK_ERROR_OUT_OF_HOST_MEMORY ? 1 : SKIP);
 	}
 	if (validation) {
-		PFN_vkCreateDebugUtilsMessengerEXT create =
-			(PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(
-				c->instance, "vkCreateDebugUtilsMessengerEXT");
+		PFN_vkCreateDebugUtilsMessengerEXT create = (PFN_vkCreateDebugUtilsMessengerEXT)
+			vkGetInstanceProcAddr(c->instance, "vkCreateDebugUtilsMessengerEXT");
 
 		CHECK(create(c->instance, &mci, NULL, &c->messenger));
 	}
-	set_name = (PFN_vkSetDebugUtilsObjectNameEXT)vkGetInstanceProcAddr(
-		c->instance, "vkSetDebugUtilsObjectNameEXT");
-	begin_label = (PFN_vkCmdBeginDebugUtilsLabelEXT)vkGetInstanceProcAddr(
-		c->instance, "vkCmdBeginDebugUtilsLabelEXT");
-	end_label = (PFN_vkCmdEndDebugUtilsLabelEXT)vkGetInstanceProcAddr(
-		c->instance, "vkCmdEndDebugUtilsLabelEXT");
-	insert_label = (PFN_vkCmdInsertDebugUtilsLabelEXT)vkGetInstanceProcAddr(
-		c->instance, "vkCmdInsertDebugUtilsLabelEXT");
-	queue_begin_label = (PFN_vkQueueBeginDebugUtilsLabelEXT)vkGetInstanceProcAddr(
-		c->instance, "vkQueueBeginDebugUtilsLabelEXT");
-	queue_end_label = (PFN_vkQueueEndDebugUtilsLabelEXT)vkGetInstanceProcAddr(
-		c->instance, "vkQueueEndDebugUtilsLabelEXT");
+	set_name = (PFN_vkSetDebugUtilsObjectNameEXT)
+		vkGetInstanceProcAddr(c->instance, "vkSetDebugUtilsObjectNameEXT");
+	begin_label = (PFN_vkCmdBeginDebugUtilsLabelEXT)
+		vkGetInstanceProcAddr(c->instance, "vkCmdBeginDebugUtilsLabelEXT");
+	end_label =
+		(PFN_vkCmdEndDebugUtilsLabelEXT)vkGetInstanceProcAddr(c->instance,
+								      "vkCmdEndDebugUtilsLabelEXT");
+	insert_label = (PFN_vkCmdInsertDebugUtilsLabelEXT)
+		vkGetInstanceProcAddr(c->instance, "vkCmdInsertDebugUtilsLabelEXT");
+	queue_begin_label = (PFN_vkQueueBeginDebugUtilsLabelEXT)
+		vkGetInstanceProcAddr(c->instance, "vkQueueBeginDebugUtilsLabelEXT");
+	queue_end_label = (PFN_vkQueueEndDebugUtilsLabelEXT)
+		vkGetInstanceProcAddr(c->instance, "vkQueueEndDebugUtilsLabelEXT");
 	if (!set_name || !begin_label || !end_label || !insert_label || !queue_begin_label ||
 	    !queue_end_label) {
 		fprintf(stderr, "vk_compute: VK_EXT_debug_utils functions missing\n");
@@ -201,7 +201,8 @@ static void make_device(struct ctx *c)
 
 		vkGetPhysicalDeviceQueueFamilyProperties(pd[i], &nf, fam);
 		for (uint32_t f = 0; f < nf; f++) {
-			if ((fam[f].queueFlags & VK_QUEUE_COMPUTE_BIT) && fam[f].timestampValidBits) {
+			if ((fam[f].queueFlags & VK_QUEUE_COMPUTE_BIT) &&
+			    fam[f].timestampValidBits) {
 				c->phys = pd[i];
 				c->family = f;
 				break;
@@ -512,9 +513,8 @@ static void cleanup(struct ctx *c)
 	vkDestroyDescriptorSetLayout(c->device, c->dsl, NULL);
 	vkDestroyDevice(c->device, NULL);
 	if (c->messenger) {
-		PFN_vkDestroyDebugUtilsMessengerEXT destroy =
-			(PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(
-				c->instance, "vkDestroyDebugUtilsMessengerEXT");
+		PFN_vkDestroyDebugUtilsMessengerEXT destroy = (PFN_vkDestroyDebugUtilsMessengerEXT)
+			vkGetInstanceProcAddr(c->instance, "vkDestroyDebugUtilsMessengerEXT");
 
 		destroy(c->instance, c->messenger, NULL);
 	}

@@ -38,23 +38,23 @@
 #include "add.spv.h"
 #include "scale.spv.h"
 
-#define N 1024u             /* floats per buffer */
-#define GROUPS (N / 64u)    /* workgroups of one dispatch */
-#define APP_QUERIES 65536u  /* timestamps in the application's own pool */
-#define TINY 2000u          /* tiny command buffers of case 6 */
-#define TINY_BATCH 100u     /* command buffers per batch in the second round of case 6 */
+#define N 1024u            /* floats per buffer */
+#define GROUPS (N / 64u)   /* workgroups of one dispatch */
+#define APP_QUERIES 65536u /* timestamps in the application's own pool */
+#define TINY 2000u         /* tiny command buffers of case 6 */
+#define TINY_BATCH 100u    /* command buffers per batch in the second round of case 6 */
 #define SKIP 77
 
 static int validation_errors;
 
-#define CHECK(call)                                                                          \
-	do {                                                                                 \
-		VkResult r_ = (call);                                                        \
-		if (r_ != VK_SUCCESS) {                                                      \
-			fprintf(stderr, "vk_hostile:%d: %s failed: %d\n", __LINE__, #call,   \
-				(int)r_);                                                    \
-			exit(1);                                                             \
-		}                                                                            \
+#define CHECK(call)                                                                                \
+	do {                                                                                       \
+		VkResult r_ = (call);                                                              \
+		if (r_ != VK_SUCCESS) {                                                            \
+			fprintf(stderr, "vk_hostile:%d: %s failed: %d\n", __LINE__, #call,         \
+				(int)r_);                                                          \
+			exit(1);                                                                   \
+		}                                                                                  \
 	} while (0)
 
 static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT sev,
@@ -81,11 +81,11 @@ struct buffer {
 struct dev {
 	VkPhysicalDevice phys;
 	VkDevice device;
-	uint32_t family;        /* compute family with timestamps */
+	uint32_t family; /* compute family with timestamps */
 	VkQueue queue;
 	uint32_t notime_family; /* family without timestamps, UINT32_MAX if none */
 	VkQueue notime_queue;
-	uint32_t valid_bits;    /* timestampValidBits of `family` */
+	uint32_t valid_bits; /* timestampValidBits of `family` */
 	VkDescriptorSetLayout dsl;
 	VkPipelineLayout layout;
 	VkShaderModule mscale, madd;
@@ -125,7 +125,7 @@ static void make_instance(bool validation)
 		.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
 		.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
 		.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
-			       VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
+			VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
 		.pfnUserCallback = on_message,
 	};
 	VkInstanceCreateInfo ci = {
@@ -149,9 +149,8 @@ static void make_instance(bool validation)
 		exit(r == VK_ERROR_OUT_OF_HOST_MEMORY ? 1 : SKIP);
 	}
 	if (validation) {
-		PFN_vkCreateDebugUtilsMessengerEXT create =
-			(PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(
-				instance, "vkCreateDebugUtilsMessengerEXT");
+		PFN_vkCreateDebugUtilsMessengerEXT create = (PFN_vkCreateDebugUtilsMessengerEXT)
+			vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT");
 
 		CHECK(create(instance, &mci, NULL, &messenger));
 	}
@@ -177,7 +176,8 @@ static void pick_physical(struct dev *d)
 			continue;
 		vkGetPhysicalDeviceQueueFamilyProperties(pd[i], &nf, fam);
 		for (uint32_t f = 0; f < nf; f++) {
-			if ((fam[f].queueFlags & VK_QUEUE_COMPUTE_BIT) && fam[f].timestampValidBits) {
+			if ((fam[f].queueFlags & VK_QUEUE_COMPUTE_BIT) &&
+			    fam[f].timestampValidBits) {
 				d->phys = pd[i];
 				d->family = f;
 				d->valid_bits = fam[f].timestampValidBits;
@@ -187,7 +187,8 @@ static void pick_physical(struct dev *d)
 		d->notime_family = UINT32_MAX;
 		for (uint32_t f = 0; f < nf && d->phys; f++)
 			if ((fam[f].queueFlags &
-			     (VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT | VK_QUEUE_GRAPHICS_BIT)) &&
+			     (VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT |
+			      VK_QUEUE_GRAPHICS_BIT)) &&
 			    !fam[f].timestampValidBits && fam[f].queueCount)
 				d->notime_family = f;
 	}
@@ -299,8 +300,7 @@ static void make_buffer(struct dev *d, struct buffer *b, VkDeviceSize size,
 	b->map = map;
 }
 
-static VkPipeline make_pipeline(struct dev *d, VkShaderModule *m, const uint32_t *code,
-				size_t size)
+static VkPipeline make_pipeline(struct dev *d, VkShaderModule *m, const uint32_t *code, size_t size)
 {
 	VkShaderModuleCreateInfo mi = {
 		.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
@@ -571,13 +571,13 @@ static uint64_t result(const char *what, struct dev *d, float (*expect)(float))
 /* What case 1 submits, step by step. */
 static float expect_case1(float x)
 {
-	x = x * 2.0f;  /* pool destroyed */
-	x = x + 1.0f;  /* freed */
-	x = x * 5.0f;  /* then reset */
-	x = x + 2.0f;  /* re-recorded */
-	x = x * 3.0f;  /* implicit reset at begin */
-	x = x + 4.0f;  /* pool reset, re-recorded */
-	x = x + 4.0f;  /* re-submitted unchanged */
+	x = x * 2.0f; /* pool destroyed */
+	x = x + 1.0f; /* freed */
+	x = x * 5.0f; /* then reset */
+	x = x + 2.0f; /* re-recorded */
+	x = x * 3.0f; /* implicit reset at begin */
+	x = x + 4.0f; /* pool reset, re-recorded */
+	x = x + 4.0f; /* re-submitted unchanged */
 	return x;
 }
 
@@ -760,7 +760,8 @@ static float expect_case4(float x)
 /* Every host wait path, and a family without timestamps when there is one. */
 static uint64_t case_waits(struct dev *d, uint32_t *notime_ok)
 {
-	VkCommandPool pool = make_pool(d, d->family, VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT);
+	VkCommandPool pool =
+		make_pool(d, d->family, VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT);
 	VkFence fence = make_fence(d);
 	VkCommandBuffer cb[4];
 	VkResult r;
@@ -921,9 +922,8 @@ int main(int argc, char **argv)
 
 	destroy_dev(&a);
 	if (messenger) {
-		PFN_vkDestroyDebugUtilsMessengerEXT destroy =
-			(PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(
-				instance, "vkDestroyDebugUtilsMessengerEXT");
+		PFN_vkDestroyDebugUtilsMessengerEXT destroy = (PFN_vkDestroyDebugUtilsMessengerEXT)
+			vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT");
 
 		destroy(instance, messenger, NULL);
 	}
@@ -939,10 +939,11 @@ int main(int argc, char **argv)
 	}
 	printf("lifetimes %016llx\n", (unsigned long long)h1);
 	printf("app_queries %016llx available %u\n", (unsigned long long)h2, available);
-	printf("second_device %016llx %016llx\n", (unsigned long long)h3a,
-	       (unsigned long long)h3b);
+	printf("second_device %016llx %016llx\n", (unsigned long long)h3a, (unsigned long long)h3b);
 	printf("waits %016llx untimed_family %s\n", (unsigned long long)h4,
-	       a.notime_family == UINT32_MAX ? "none" : notime_ok ? "ok" : "WRONG");
+	       a.notime_family == UINT32_MAX ? "none" :
+		       notime_ok             ? "ok" :
+					       "WRONG");
 	printf("secondaries %016llx\n", (unsigned long long)h5);
 	printf("tiny_submits %016llx\n", (unsigned long long)h6);
 	return a.notime_family != UINT32_MAX && !notime_ok ? 1 : 0;

@@ -147,17 +147,16 @@ static void regex_bounds(void **state)
 	assert_int_equal(at, 4);
 	assert_int_equal(rn_regex_check_bounds("(a)\\1", why, sizeof(why), &at, &trial), -1);
 	assert_int_equal(rn_regex_check_bounds("((((a{10}){10}){10}){10})", why, sizeof(why), &at,
-						&trial),
+					       &trial),
 			 -1);
 	assert_int_equal(rn_regex_check_bounds("(open|close|read)(at)?", why, sizeof(why), &at,
-						&trial),
+					       &trial),
 			 0);
 	assert_false(trial);
 	assert_int_equal(rn_regex_check_bounds("((a|.?)*){1,20}", why, sizeof(why), &at, &trial),
 			 0);
 	assert_true(trial);
-	assert_int_equal(rn_regex_trial_compile("^(((a|.?)*){1,20})$", REG_EXTENDED),
-			 -ETIMEDOUT);
+	assert_int_equal(rn_regex_trial_compile("^(((a|.?)*){1,20})$", REG_EXTENDED), -ETIMEDOUT);
 	assert_int_equal(rn_regex_trial_compile("^(a|b)$", REG_EXTENDED), 0);
 }
 
@@ -170,8 +169,9 @@ static void redact_shell_strings(void **state)
 
 	(void)state;
 	out = rn_redact_argv(argv, NULL);
-	assert_string_equal(out[2], "run --password=[REDACTED] TOKEN=[REDACTED] --token "
-				    "'[REDACTED]' -v; echo ok");
+	assert_string_equal(out[2],
+			    "run --password=[REDACTED] TOKEN=[REDACTED] --token "
+			    "'[REDACTED]' -v; echo ok");
 	assert_string_equal(out[3], "plain");
 	rn_otlp_argv_free(out);
 }
@@ -179,9 +179,12 @@ static void redact_shell_strings(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(safefile_refuses_symlink), cmocka_unit_test(safefile_mode_and_stale),
-		cmocka_unit_test(read_regular_only),        cmocka_unit_test(strmap_finds_duplicates),
-		cmocka_unit_test(escape_control),           cmocka_unit_test(regex_bounds),
+		cmocka_unit_test(safefile_refuses_symlink),
+		cmocka_unit_test(safefile_mode_and_stale),
+		cmocka_unit_test(read_regular_only),
+		cmocka_unit_test(strmap_finds_duplicates),
+		cmocka_unit_test(escape_control),
+		cmocka_unit_test(regex_bounds),
 		cmocka_unit_test(redact_shell_strings),
 	};
 

@@ -68,8 +68,14 @@ static void test_xml_illegal_controls_are_dropped(void **state)
 {
 	(void)state;
 	/* Every C0 control but TAB, LF, CR is outside the Char production, even as &#1;. */
-	assert_string_equal(ESC("a\x01\x02\x07\x08\x0b\x0c\x0e\x1b\x1f" "b", false), "ab");
-	assert_string_equal(ESC("a\x01\x0b" "b", true), "ab");
+	assert_string_equal(ESC("a\x01\x02\x07\x08\x0b\x0c\x0e\x1b\x1f"
+				"b",
+				false),
+			    "ab");
+	assert_string_equal(ESC("a\x01\x0b"
+				"b",
+				true),
+			    "ab");
 	/* NUL inside the given length is data, and illegal. */
 	assert_string_equal(esc("x\0y", 3, false), "xy");
 	/* DEL and C1 controls are legal XML 1.0 characters (discouraged, not forbidden). */
@@ -91,7 +97,11 @@ static void test_xml_valid_utf8_is_kept(void **state)
 static void test_xml_nonchars_fffe_ffff_are_dropped(void **state)
 {
 	(void)state;
-	assert_string_equal(ESC("a\xef\xbf\xbe" "b\xef\xbf\xbf" "c", false), "abc");
+	assert_string_equal(ESC("a\xef\xbf\xbe"
+				"b\xef\xbf\xbf"
+				"c",
+				false),
+			    "abc");
 	assert_string_equal(ESC("\xef\xbf\xbe", true), "");
 }
 
@@ -108,13 +118,19 @@ static void test_xml_invalid_utf8_becomes_fffd(void **state)
 	 *   b'\xff\xfe' -> [fffd, fffd] */
 	assert_string_equal(ESC("\x80", false), FFFD);
 	assert_string_equal(ESC("\xc0\x80", false), FFFD FFFD);          /* overlong NUL */
-	assert_string_equal(ESC("\xe0\x80\x80", false), FFFD FFFD FFFD);  /* overlong */
-	assert_string_equal(ESC("\xed\xa0\x80", false), FFFD FFFD FFFD);  /* surrogate D800 */
+	assert_string_equal(ESC("\xe0\x80\x80", false), FFFD FFFD FFFD); /* overlong */
+	assert_string_equal(ESC("\xed\xa0\x80", false), FFFD FFFD FFFD); /* surrogate D800 */
 	assert_string_equal(ESC("\xf4\x90\x80\x80", false), FFFD FFFD FFFD FFFD); /* > 10FFFF */
 	assert_string_equal(ESC("\xf5", false), FFFD);
-	assert_string_equal(ESC("\xe2\x82", false), FFFD);                /* truncated at end */
-	assert_string_equal(ESC("\xe2\x82" "A", false), FFFD "A");
-	assert_string_equal(ESC("\xf0\x9f\x98" "x", false), FFFD "x");
+	assert_string_equal(ESC("\xe2\x82", false), FFFD); /* truncated at end */
+	assert_string_equal(ESC("\xe2\x82"
+				"A",
+				false),
+			    FFFD "A");
+	assert_string_equal(ESC("\xf0\x9f\x98"
+				"x",
+				false),
+			    FFFD "x");
 	assert_string_equal(ESC("\xff\xfe", false), FFFD FFFD);
 	/* A replacement never swallows a following markup character. */
 	assert_string_equal(ESC("\xe2<", true), FFFD "&lt;");
@@ -189,7 +205,7 @@ static void test_xml_random_bytes_give_legal_xml(void **state)
 				assert_true(cp != '"' && cp != '\'' && cp != '\t' && cp != '\n');
 			if (cp == '&') {
 				static const char *const refs[] = {
-					"&amp;", "&lt;", "&gt;",  "&quot;", "&apos;",
+					"&amp;", "&lt;",  "&gt;",  "&quot;", "&apos;",
 					"&#9;",  "&#10;", "&#13;", NULL,
 				};
 				int r, ok = 0;

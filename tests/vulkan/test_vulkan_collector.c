@@ -153,9 +153,9 @@ static void test_vulkan_collector_rejects_bad_records(void **state)
 	assert_non_null(f);
 	{
 		/* A valid preamble, then a record of type 0 (never valid). */
-		static const unsigned char bad[] = { 'R', 'N', 'V', 'K', 'R', 'E', 'C', 0, 1, 0, 0,
-						     0, 16, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0,
-						     'j', 'u', 'n', 'k' };
+		static const unsigned char bad[] = { 'R', 'N', 'V', 'K', 'R', 'E', 'C', 0,  1, 0,
+						     0,   0,   16,  0,   0,   0,   0,   0,  0, 0,
+						     4,   0,   0,   0,   'j', 'u', 'n', 'k' };
 
 		assert_int_equal(fwrite(bad, 1, sizeof(bad), f), sizeof(bad));
 	}

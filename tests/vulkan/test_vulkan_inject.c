@@ -43,8 +43,7 @@ static void test_inject_fresh_environment(void **state)
 	unsetenv("VK_ADD_LAYER_PATH");
 	unsetenv("VK_INSTANCE_LAYERS");
 	unsetenv("VK_LOADER_LAYERS_ENABLE");
-	rn_vk_inject_env("/opt/layers", "/tmp/rec", RN_GPU_MODE_DISPATCH, NULL, &e.v, &e.n,
-			 &e.cap);
+	rn_vk_inject_env("/opt/layers", "/tmp/rec", RN_GPU_MODE_DISPATCH, NULL, &e.v, &e.n, &e.cap);
 	assert_int_equal(e.n, 5);
 	assert_string_equal(find(&e, "VK_ADD_LAYER_PATH"), "/opt/layers");
 	assert_string_equal(find(&e, "VK_INSTANCE_LAYERS"), "VK_LAYER_RENACER_timing");
@@ -98,8 +97,7 @@ static void test_inject_replaces_in_full_environment(void **state)
 		e.v[e.n++] = strdup(start[i]);
 	}
 	e.cap = e.n;
-	rn_vk_inject_env("/opt/layers", "/tmp/rec", RN_GPU_MODE_DISPATCH, NULL, &e.v, &e.n,
-			 &e.cap);
+	rn_vk_inject_env("/opt/layers", "/tmp/rec", RN_GPU_MODE_DISPATCH, NULL, &e.v, &e.n, &e.cap);
 	assert_int_equal(e.n, 7); /* 4 + ADD_LAYER_PATH, LOADER_LAYERS_ENABLE, VK_DIR */
 	assert_string_equal(e.v[1], "VK_INSTANCE_LAYERS=VK_LAYER_RENACER_timing:VK_LAYER_user");
 	assert_string_equal(e.v[2], "RENACER_VK_MODE=dispatch");

@@ -30,8 +30,8 @@
 #include "xalloc.h"
 
 struct span {
-	struct rn_gpu_span s;       /* mapped span, name owned */
-	struct rn_vk_rec_span raw;  /* as recorded */
+	struct rn_gpu_span s;      /* mapped span, name owned */
+	struct rn_vk_rec_span raw; /* as recorded */
 };
 
 struct spans {
@@ -41,13 +41,13 @@ struct spans {
 
 static int failures;
 
-#define EXPECT(cond, ...)                                                                    \
-	do {                                                                                 \
-		if (!(cond)) {                                                               \
-			failures++;                                                          \
-			fprintf(stderr, "vk_layer_check: FAIL: " __VA_ARGS__);               \
-			fputc('\n', stderr);                                                 \
-		}                                                                            \
+#define EXPECT(cond, ...)                                                                          \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			failures++;                                                                \
+			fprintf(stderr, "vk_layer_check: FAIL: " __VA_ARGS__);                     \
+			fputc('\n', stderr);                                                       \
+		}                                                                                  \
 	} while (0)
 
 static int collect(void *ctx, const struct rn_gpu_span *span, const struct rn_vk_rec_span *raw)
@@ -176,8 +176,9 @@ static void check_nesting(const struct spans *sp)
 		for (size_t j = 0; j < sp->n && !inside; j++) {
 			const struct span *c = &sp->v[j];
 
-			inside = c->s.kind == RN_GPU_CMDBUF && c->raw.submit_seq == x->raw.submit_seq &&
-				 c->s.start_ns <= x->s.start_ns && x->s.end_ns <= c->s.end_ns;
+			inside = c->s.kind == RN_GPU_CMDBUF &&
+				c->raw.submit_seq == x->raw.submit_seq &&
+				c->s.start_ns <= x->s.start_ns && x->s.end_ns <= c->s.end_ns;
 		}
 		EXPECT(inside, "span '%s' (submit %" PRIu64 ") is not inside a command buffer span",
 		       x->s.name, x->raw.submit_seq);
@@ -200,10 +201,10 @@ static void check_dispatch(const struct spans *sp)
 		const char *name;
 		size_t count;
 	} want[] = {
-		{ RN_GPU_DISPATCH, "scale_pass", 6 },   { RN_GPU_DISPATCH, "add_pipeline", 3 },
-		{ RN_GPU_DISPATCH, "reduce_sum", 3 },   { RN_GPU_DISPATCH, "indirect_pass", 1 },
-		{ RN_GPU_COPY, "upload", 3 },           { RN_GPU_COPY, "marker_fill", 3 },
-		{ RN_GPU_COPY, "copy_buffer", 3 },      { RN_GPU_COPY, "update_buffer", 1 },
+		{ RN_GPU_DISPATCH, "scale_pass", 6 }, { RN_GPU_DISPATCH, "add_pipeline", 3 },
+		{ RN_GPU_DISPATCH, "reduce_sum", 3 }, { RN_GPU_DISPATCH, "indirect_pass", 1 },
+		{ RN_GPU_COPY, "upload", 3 },         { RN_GPU_COPY, "marker_fill", 3 },
+		{ RN_GPU_COPY, "copy_buffer", 3 },    { RN_GPU_COPY, "update_buffer", 1 },
 	};
 	size_t ident = 0;
 	const struct span *x;
@@ -260,8 +261,8 @@ static void check_submit(const struct spans *sp)
 
 static void summary(const struct spans *sp, const struct rn_vk_load_report *rep)
 {
-	static const char *kinds[] = { "dispatch", "copy", "render_pass", "cmdbuf", "submit",
-				       "region" };
+	static const char *kinds[] = { "dispatch", "copy",   "render_pass",
+				       "cmdbuf",   "submit", "region" };
 	uint64_t total[6] = { 0 }, n[6] = { 0 }, max_unc = 0, lat = 0, nlat = 0;
 
 	for (size_t i = 0; i < sp->n; i++) {
@@ -281,12 +282,12 @@ static void summary(const struct spans *sp, const struct rn_vk_load_report *rep)
 			printf("  %-8s %3" PRIu64 " spans, mean %.1f us\n", kinds[k], n[k],
 			       (double)total[k] / (double)n[k] / 1e3);
 	if (nlat)
-		printf("  submit-to-start latency: mean %.1f us\n", (double)lat / (double)nlat / 1e3);
+		printf("  submit-to-start latency: mean %.1f us\n",
+		       (double)lat / (double)nlat / 1e3);
 	printf("  devices %zu, calibrations %zu (deviation %" PRIu64 "..%" PRIu64
 	       " ns), uncalibrated devices %zu, max uncertainty %" PRIu64 " ns\n",
-	       rep->devices, rep->calibrations,
-	       rep->calibrations ? rep->min_deviation_ns : 0, rep->max_deviation_ns,
-	       rep->uncalibrated, max_unc);
+	       rep->devices, rep->calibrations, rep->calibrations ? rep->min_deviation_ns : 0,
+	       rep->max_deviation_ns, rep->uncalibrated, max_unc);
 	printf("  untimed: secondary %" PRIu64 ", simultaneous %" PRIu64 ", family %" PRIu64
 	       ", no slots %" PRIu64 "; lost %" PRIu64 "; unmapped %zu\n",
 	       rep->stats.untimed_secondary, rep->stats.untimed_simultaneous,
@@ -309,9 +310,9 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
 		if (!strcmp(argv[i], "--mode") && i + 1 < argc) {
 			i++;
-			mode = !strcmp(argv[i], "dispatch") ? RN_GPU_MODE_DISPATCH
-			       : !strcmp(argv[i], "submit") ? RN_GPU_MODE_SUBMIT
-							    : RN_GPU_MODE_CMDBUF;
+			mode = !strcmp(argv[i], "dispatch") ? RN_GPU_MODE_DISPATCH :
+				!strcmp(argv[i], "submit")  ? RN_GPU_MODE_SUBMIT :
+							      RN_GPU_MODE_CMDBUF;
 		} else if (!strcmp(argv[i], "--reset") && i + 1 < argc) {
 			reset = argv[++i];
 		} else if (!strcmp(argv[i], "--validation")) {
@@ -324,8 +325,9 @@ int main(int argc, char **argv)
 		}
 	}
 	if (i + 1 >= argc) {
-		fprintf(stderr, "usage: vk_layer_check --mode MODE [--validation] [--reset stream] "
-				"-- PROGRAM [ARGS...]\n");
+		fprintf(stderr,
+			"usage: vk_layer_check --mode MODE [--validation] [--reset stream] "
+			"-- PROGRAM [ARGS...]\n");
 		return 2;
 	}
 	layer_dir = rn_vk_layer_dir();
@@ -375,8 +377,8 @@ int main(int argc, char **argv)
 	       sp.n);
 	if (verbose)
 		for (size_t k = 0; k < sp.n; k++)
-			printf("  %-8s %-14s fam %u seq %" PRIu64 " start %" PRIu64
-			       " dur %" PRIu64 " ns lat %" PRId64 " ns unc %" PRIu64 "\n",
+			printf("  %-8s %-14s fam %u seq %" PRIu64 " start %" PRIu64 " dur %" PRIu64
+			       " ns lat %" PRId64 " ns unc %" PRIu64 "\n",
 			       rn_vk_mode_name(mode), sp.v[k].s.name, sp.v[k].s.queue_family,
 			       sp.v[k].raw.submit_seq, sp.v[k].s.start_ns,
 			       sp.v[k].s.end_ns - sp.v[k].s.start_ns,
@@ -395,16 +397,15 @@ int main(int argc, char **argv)
 	       validation ? " +validation" : "", reset ? " +stream reset" : "", sp.n,
 	       failures ? "FAIL" : "ok");
 	summary(&sp, &rep);
-out:
-	{
-		struct rn_buf cmd;
+out : {
+	struct rn_buf cmd;
 
-		rn_buf_init(&cmd, 0);
-		rn_buf_addf(&cmd, "rm -rf '%s'", dir);
-		if (system(cmd.buf) != 0)
-			fprintf(stderr, "vk_layer_check: cannot remove '%s'\n", dir);
-		rn_buf_release(&cmd);
-	}
+	rn_buf_init(&cmd, 0);
+	rn_buf_addf(&cmd, "rm -rf '%s'", dir);
+	if (system(cmd.buf) != 0)
+		fprintf(stderr, "vk_layer_check: cannot remove '%s'\n", dir);
+	rn_buf_release(&cmd);
+}
 	for (size_t k = 0; k < sp.n; k++)
 		free(sp.v[k].s.name);
 	free(sp.v);

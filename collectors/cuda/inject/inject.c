@@ -47,18 +47,18 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
-#define RECORD_FORMAT "renacer-cuda" /* load.h RN_CUDA_FORMAT */
-#define RECORD_VERSION 1             /* load.h RN_CUDA_VERSION (records were only added) */
-#define BUFFER_BYTES ((size_t)4 << 20)  /* one CUPTI activity buffer */
-#define BUFFER_ALIGN 8                  /* CUPTI requires 8-byte aligned buffers */
-#define LINE_BYTES 8192                 /* longest line written (names are cut to fit) */
-#define NAME_BYTES 4096                 /* longest escaped kernel name kept */
-#define CLOCK_SAMPLES 16                /* readings per calibration; the tightest is kept */
+#define RECORD_FORMAT "renacer-cuda"   /* load.h RN_CUDA_FORMAT */
+#define RECORD_VERSION 1               /* load.h RN_CUDA_VERSION (records were only added) */
+#define BUFFER_BYTES ((size_t)4 << 20) /* one CUPTI activity buffer */
+#define BUFFER_ALIGN 8                 /* CUPTI requires 8-byte aligned buffers */
+#define LINE_BYTES 8192                /* longest line written (names are cut to fit) */
+#define NAME_BYTES 4096                /* longest escaped kernel name kept */
+#define CLOCK_SAMPLES 16               /* readings per calibration; the tightest is kept */
 #define DEFAULT_FLUSH_MS 500
-#define REGION_DEPTH 64                 /* open regions tracked per thread */
-#define REGION_NAME_BYTES 512           /* longest escaped region name kept */
-#define RBUF_BYTES ((size_t)64 << 10)   /* region/launch record buffer */
-#define OPEN_RANGES 1024                /* start/end ranges open at once, process-wide */
+#define REGION_DEPTH 64               /* open regions tracked per thread */
+#define REGION_NAME_BYTES 512         /* longest escaped region name kept */
+#define RBUF_BYTES ((size_t)64 << 10) /* region/launch record buffer */
+#define OPEN_RANGES 1024              /* start/end ranges open at once, process-wide */
 
 /* One open region of a thread's stack. */
 struct open_region {
@@ -78,26 +78,26 @@ struct open_range {
 typedef char *(*demangle_fn)(const char *mangled, char *buf, size_t *len, int *status);
 
 static pthread_mutex_t write_lock = PTHREAD_MUTEX_INITIALIZER;
-static int record_fd = -1;        /* the record file; -1 = not recording */
-static bool debug;                /* RENACER_CUDA_DEBUG set */
-static demangle_fn demangle;      /* NULL: names stay mangled */
+static int record_fd = -1;   /* the record file; -1 = not recording */
+static bool debug;           /* RENACER_CUDA_DEBUG set */
+static demangle_fn demangle; /* NULL: names stay mangled */
 
 static pthread_mutex_t rbuf_lock = PTHREAD_MUTEX_INITIALIZER;
-static char rbuf[RBUF_BYTES];     /* buffered region/launch lines, under rbuf_lock */
+static char rbuf[RBUF_BYTES]; /* buffered region/launch lines, under rbuf_lock */
 static size_t rbuf_len;
-static uint64_t next_region_id;   /* last region id given out, under rbuf_lock */
-static uint64_t unbalanced;       /* pops/ends without an open region, pushes past
+static uint64_t next_region_id;                    /* last region id given out, under rbuf_lock */
+static uint64_t unbalanced;                        /* pops/ends without an open region, pushes past
 				   * REGION_DEPTH, start/end ranges past OPEN_RANGES */
 static struct open_range open_ranges[OPEN_RANGES]; /* under rbuf_lock */
 static CUpti_SubscriberHandle subscriber;
-static bool nvtx_on;              /* NVTX callbacks subscribed */
+static bool nvtx_on; /* NVTX callbacks subscribed */
 
 /* This thread's open regions, innermost last; `top` is its innermost region id (0: none),
  * read on every launch without a lock. */
 static __thread struct open_region stack[REGION_DEPTH];
-static __thread unsigned depth;   /* entries used (may exceed REGION_DEPTH: counted only) */
+static __thread unsigned depth; /* entries used (may exceed REGION_DEPTH: counted only) */
 static __thread uint64_t top;
-static __thread unsigned start_ends; /* start/end entries on this thread's stack */
+static __thread unsigned start_ends;       /* start/end entries on this thread's stack */
 static __thread uint32_t last_correlation; /* of this thread's last launch record */
 static __thread uint64_t last_region;      /* ... and its region */
 
@@ -311,9 +311,10 @@ static void emit_kernel(const CUpti_ActivityKernel10 *k)
 	free(dem);
 	emitf("{\"type\":\"kernel\",\"name\":\"%s\",\"device\":%" PRIu32 ",\"context\":%" PRIu32
 	      ",\"stream\":%" PRIu32 ",\"correlation\":%" PRIu32 ",\"start\":%" PRIu64
-	      ",\"end\":%" PRIu64 ",\"grid\":[%" PRIu32 ",%" PRIu32 ",%" PRIu32 "],\"block\":[%" PRIu32
-	      ",%" PRIu32 ",%" PRIu32 "],\"registers\":%u,\"static_shared\":%" PRIu32
-	      ",\"dynamic_shared\":%" PRIu32 ",\"graph\":%" PRIu32 ",\"graph_node\":%" PRIu64 "}\n",
+	      ",\"end\":%" PRIu64 ",\"grid\":[%" PRIu32 ",%" PRIu32 ",%" PRIu32
+	      "],\"block\":[%" PRIu32 ",%" PRIu32 ",%" PRIu32
+	      "],\"registers\":%u,\"static_shared\":%" PRIu32 ",\"dynamic_shared\":%" PRIu32
+	      ",\"graph\":%" PRIu32 ",\"graph_node\":%" PRIu64 "}\n",
 	      name, k->deviceId, k->contextId, k->streamId, k->correlationId, k->start, k->end,
 	      nonneg(k->gridX), nonneg(k->gridY), nonneg(k->gridZ), nonneg(k->blockX),
 	      nonneg(k->blockY), nonneg(k->blockZ), (unsigned)k->registersPerThread,
@@ -377,8 +378,7 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream_id, uint8_t
 		while (cuptiActivityGetNextRecord(buffer, valid_size, &rec) == CUPTI_SUCCESS)
 			emit_record(rec);
 	}
-	if (cuptiActivityGetNumDroppedRecords(ctx, stream_id, &dropped) == CUPTI_SUCCESS &&
-	    dropped)
+	if (cuptiActivityGetNumDroppedRecords(ctx, stream_id, &dropped) == CUPTI_SUCCESS && dropped)
 		emitf("{\"type\":\"dropped\",\"count\":%zu}\n", dropped);
 	free(buffer);
 	rbuf_flush();
@@ -396,8 +396,7 @@ static void at_exit(void)
 	}
 	pthread_mutex_lock(&rbuf_lock);
 	if (unbalanced)
-		rbuf_addf_locked("{\"type\":\"region_lost\",\"count\":%" PRIu64 "}\n",
-				 unbalanced);
+		rbuf_addf_locked("{\"type\":\"region_lost\",\"count\":%" PRIu64 "}\n", unbalanced);
 	rbuf_flush_locked();
 	pthread_mutex_unlock(&rbuf_lock);
 	calibrate();
@@ -455,8 +454,8 @@ static uint64_t cupti_now(void)
 static const char *attr_name(const nvtxEventAttributes_t *a)
 {
 	if (!a || a->messageType != NVTX_MESSAGE_TYPE_ASCII || !a->message.ascii)
-		return a && a->messageType == NVTX_MESSAGE_TYPE_REGISTERED ? "registered-string"
-									       : "";
+		return a && a->messageType == NVTX_MESSAGE_TYPE_REGISTERED ? "registered-string" :
+									     "";
 	return a->message.ascii;
 }
 
@@ -619,7 +618,8 @@ static void on_nvtx(CUpti_CallbackId cbid, const CUpti_NvtxData *d)
 	switch (cbid) {
 	case CUPTI_CBID_NVTX_nvtxRangePushA:
 		region_open(((const nvtxRangePushA_params *)p)->message ?
-				    ((const nvtxRangePushA_params *)p)->message : "",
+				    ((const nvtxRangePushA_params *)p)->message :
+				    "",
 			    false, 0);
 		break;
 	case CUPTI_CBID_NVTX_nvtxRangePushEx:
@@ -635,7 +635,8 @@ static void on_nvtx(CUpti_CallbackId cbid, const CUpti_NvtxData *d)
 		break;
 	case CUPTI_CBID_NVTX_nvtxRangeStartA:
 		region_open(((const nvtxRangeStartA_params *)p)->message ?
-				    ((const nvtxRangeStartA_params *)p)->message : "",
+				    ((const nvtxRangeStartA_params *)p)->message :
+				    "",
 			    true, returned_range_id(d));
 		break;
 	case CUPTI_CBID_NVTX_nvtxRangeStartEx:
@@ -657,8 +658,8 @@ static void on_nvtx(CUpti_CallbackId cbid, const CUpti_NvtxData *d)
 	}
 }
 
-static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
-				 CUpti_CallbackId cbid, const void *cbdata)
+static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+				 const void *cbdata)
 {
 	(void)userdata;
 	if (domain == CUPTI_CB_DOMAIN_NVTX) {
@@ -666,8 +667,8 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
 		return;
 	}
 	/* A launch: only the entry, only inside a region of this thread. */
-	if (top && (domain == CUPTI_CB_DOMAIN_DRIVER_API ||
-		    domain == CUPTI_CB_DOMAIN_RUNTIME_API)) {
+	if (top &&
+	    (domain == CUPTI_CB_DOMAIN_DRIVER_API || domain == CUPTI_CB_DOMAIN_RUNTIME_API)) {
 		const CUpti_CallbackData *cd = cbdata;
 
 		/* A runtime launch and the driver launch it makes share one correlation id
@@ -679,7 +680,8 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
 		last_region = top;
 		pthread_mutex_lock(&rbuf_lock);
 		rbuf_addf_locked("{\"type\":\"launch\",\"correlation\":%" PRIu32
-				 ",\"region\":%" PRIu64 "}\n", cd->correlationId, top);
+				 ",\"region\":%" PRIu64 "}\n",
+				 cd->correlationId, top);
 		pthread_mutex_unlock(&rbuf_lock);
 	}
 }
@@ -687,8 +689,8 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
 /* Whether a driver/runtime API function launches or moves GPU work. */
 static bool is_launch_name(const char *n)
 {
-	static const char *const prefixes[] = { "cuLaunch", "cuGraphLaunch", "cuMemcpy",
-						"cuMemset", "cudaLaunch", "cudaGraphLaunch",
+	static const char *const prefixes[] = { "cuLaunch",   "cuGraphLaunch", "cuMemcpy",
+						"cuMemset",   "cudaLaunch",    "cudaGraphLaunch",
 						"cudaMemcpy", "cudaMemset" };
 
 	for (size_t i = 0; n && i < sizeof(prefixes) / sizeof(prefixes[0]); i++)

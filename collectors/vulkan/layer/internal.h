@@ -32,73 +32,73 @@
 /* ---- Dispatch tables: each list written once ------------------------------------------ */
 
 /* Instance-level functions the layer calls down. */
-#define RN_INSTANCE_FUNCS(X)                                                                 \
-	X(DestroyInstance)                                                                   \
-	X(EnumeratePhysicalDevices)                                                          \
-	X(GetPhysicalDeviceProperties)                                                       \
-	X(GetPhysicalDeviceQueueFamilyProperties)                                            \
-	X(GetPhysicalDeviceMemoryProperties)                                                 \
-	X(EnumerateDeviceExtensionProperties)                                                \
+#define RN_INSTANCE_FUNCS(X)                                                                       \
+	X(DestroyInstance)                                                                         \
+	X(EnumeratePhysicalDevices)                                                                \
+	X(GetPhysicalDeviceProperties)                                                             \
+	X(GetPhysicalDeviceQueueFamilyProperties)                                                  \
+	X(GetPhysicalDeviceMemoryProperties)                                                       \
+	X(EnumerateDeviceExtensionProperties)                                                      \
 	X(GetPhysicalDeviceCalibrateableTimeDomainsEXT)
 
 /* Device-level functions the layer calls down (hooked or used for its own work). */
-#define RN_DEVICE_FUNCS(X)                                                                   \
-	X(DestroyDevice)                                                                     \
-	X(GetDeviceQueue)                                                                    \
-	X(GetDeviceQueue2)                                                                   \
-	X(QueueSubmit)                                                                       \
-	X(QueueSubmit2)                                                                      \
-	X(QueueWaitIdle)                                                                     \
-	X(DeviceWaitIdle)                                                                    \
-	X(WaitForFences)                                                                     \
-	X(GetFenceStatus)                                                                    \
-	X(CreateQueryPool)                                                                   \
-	X(DestroyQueryPool)                                                                  \
-	X(GetQueryPoolResults)                                                               \
-	X(CmdResetQueryPool)                                                                 \
-	X(CmdWriteTimestamp)                                                                 \
-	X(CreateCommandPool)                                                                 \
-	X(DestroyCommandPool)                                                                \
-	X(ResetCommandPool)                                                                  \
-	X(AllocateCommandBuffers)                                                            \
-	X(FreeCommandBuffers)                                                                \
-	X(BeginCommandBuffer)                                                                \
-	X(EndCommandBuffer)                                                                  \
-	X(ResetCommandBuffer)                                                                \
-	X(CreateShaderModule)                                                                \
-	X(DestroyShaderModule)                                                               \
-	X(CreateComputePipelines)                                                            \
-	X(DestroyPipeline)                                                                   \
-	X(CmdBindPipeline)                                                                   \
-	X(CmdDispatch)                                                                       \
-	X(CmdDispatchIndirect)                                                               \
-	X(CmdDispatchBase)                                                                   \
-	X(CmdCopyBuffer)                                                                     \
-	X(CmdCopyBuffer2)                                                                    \
-	X(CmdCopyImage)                                                                      \
-	X(CmdCopyBufferToImage)                                                              \
-	X(CmdCopyImageToBuffer)                                                              \
-	X(CmdFillBuffer)                                                                     \
-	X(CmdUpdateBuffer)                                                                   \
-	X(CmdBlitImage)                                                                      \
-	X(CmdBeginRenderPass)                                                                \
-	X(CmdEndRenderPass)                                                                  \
-	X(CmdBeginRenderPass2)                                                               \
-	X(CmdEndRenderPass2)                                                                 \
-	X(CmdBeginRendering)                                                                 \
-	X(CmdEndRendering)                                                                   \
-	X(AllocateMemory)                                                                    \
-	X(FreeMemory)                                                                        \
-	X(CreateBuffer)                                                                      \
-	X(DestroyBuffer)                                                                     \
-	X(BindBufferMemory)                                                                  \
-	X(BindBufferMemory2)                                                                 \
-	X(SetDebugUtilsObjectNameEXT)                                                        \
-	X(CmdBeginDebugUtilsLabelEXT)                                                        \
-	X(CmdEndDebugUtilsLabelEXT)                                                          \
-	X(CmdInsertDebugUtilsLabelEXT)                                                       \
-	X(QueueBeginDebugUtilsLabelEXT)                                                      \
-	X(QueueEndDebugUtilsLabelEXT)                                                        \
+#define RN_DEVICE_FUNCS(X)                                                                         \
+	X(DestroyDevice)                                                                           \
+	X(GetDeviceQueue)                                                                          \
+	X(GetDeviceQueue2)                                                                         \
+	X(QueueSubmit)                                                                             \
+	X(QueueSubmit2)                                                                            \
+	X(QueueWaitIdle)                                                                           \
+	X(DeviceWaitIdle)                                                                          \
+	X(WaitForFences)                                                                           \
+	X(GetFenceStatus)                                                                          \
+	X(CreateQueryPool)                                                                         \
+	X(DestroyQueryPool)                                                                        \
+	X(GetQueryPoolResults)                                                                     \
+	X(CmdResetQueryPool)                                                                       \
+	X(CmdWriteTimestamp)                                                                       \
+	X(CreateCommandPool)                                                                       \
+	X(DestroyCommandPool)                                                                      \
+	X(ResetCommandPool)                                                                        \
+	X(AllocateCommandBuffers)                                                                  \
+	X(FreeCommandBuffers)                                                                      \
+	X(BeginCommandBuffer)                                                                      \
+	X(EndCommandBuffer)                                                                        \
+	X(ResetCommandBuffer)                                                                      \
+	X(CreateShaderModule)                                                                      \
+	X(DestroyShaderModule)                                                                     \
+	X(CreateComputePipelines)                                                                  \
+	X(DestroyPipeline)                                                                         \
+	X(CmdBindPipeline)                                                                         \
+	X(CmdDispatch)                                                                             \
+	X(CmdDispatchIndirect)                                                                     \
+	X(CmdDispatchBase)                                                                         \
+	X(CmdCopyBuffer)                                                                           \
+	X(CmdCopyBuffer2)                                                                          \
+	X(CmdCopyImage)                                                                            \
+	X(CmdCopyBufferToImage)                                                                    \
+	X(CmdCopyImageToBuffer)                                                                    \
+	X(CmdFillBuffer)                                                                           \
+	X(CmdUpdateBuffer)                                                                         \
+	X(CmdBlitImage)                                                                            \
+	X(CmdBeginRenderPass)                                                                      \
+	X(CmdEndRenderPass)                                                                        \
+	X(CmdBeginRenderPass2)                                                                     \
+	X(CmdEndRenderPass2)                                                                       \
+	X(CmdBeginRendering)                                                                       \
+	X(CmdEndRendering)                                                                         \
+	X(AllocateMemory)                                                                          \
+	X(FreeMemory)                                                                              \
+	X(CreateBuffer)                                                                            \
+	X(DestroyBuffer)                                                                           \
+	X(BindBufferMemory)                                                                        \
+	X(BindBufferMemory2)                                                                       \
+	X(SetDebugUtilsObjectNameEXT)                                                              \
+	X(CmdBeginDebugUtilsLabelEXT)                                                              \
+	X(CmdEndDebugUtilsLabelEXT)                                                                \
+	X(CmdInsertDebugUtilsLabelEXT)                                                             \
+	X(QueueBeginDebugUtilsLabelEXT)                                                            \
+	X(QueueEndDebugUtilsLabelEXT)                                                              \
 	X(GetCalibratedTimestampsEXT)
 
 /* When a device hook is handed out by vkGetDeviceProcAddr (enum hook_when). */
@@ -108,57 +108,57 @@ enum hook_when {
 };
 
 /* Device functions the layer hooks: a subset of RN_DEVICE_FUNCS, each with layer_<name>. */
-#define RN_DEVICE_HOOKS(X)                                                                   \
-	X(DestroyDevice, HOOK_ALWAYS)                                                        \
-	X(GetDeviceQueue, HOOK_ALWAYS)                                                       \
-	X(GetDeviceQueue2, HOOK_ALWAYS)                                                      \
-	X(QueueSubmit, HOOK_ALWAYS)                                                          \
-	X(QueueSubmit2, HOOK_ALWAYS)                                                         \
-	X(QueueWaitIdle, HOOK_ALWAYS)                                                        \
-	X(DeviceWaitIdle, HOOK_ALWAYS)                                                       \
-	X(WaitForFences, HOOK_ALWAYS)                                                        \
-	X(GetFenceStatus, HOOK_ALWAYS)                                                       \
-	X(CreateCommandPool, HOOK_ALWAYS)                                                    \
-	X(DestroyCommandPool, HOOK_ALWAYS)                                                   \
-	X(ResetCommandPool, HOOK_ALWAYS)                                                     \
-	X(AllocateCommandBuffers, HOOK_ALWAYS)                                               \
-	X(FreeCommandBuffers, HOOK_ALWAYS)                                                   \
-	X(BeginCommandBuffer, HOOK_ALWAYS)                                                   \
-	X(EndCommandBuffer, HOOK_ALWAYS)                                                     \
-	X(ResetCommandBuffer, HOOK_ALWAYS)                                                   \
-	X(SetDebugUtilsObjectNameEXT, HOOK_ALWAYS)                                           \
-	X(CmdBeginDebugUtilsLabelEXT, HOOK_ALWAYS)                                           \
-	X(CmdEndDebugUtilsLabelEXT, HOOK_ALWAYS)                                             \
-	X(CmdInsertDebugUtilsLabelEXT, HOOK_ALWAYS)                                          \
-	X(QueueBeginDebugUtilsLabelEXT, HOOK_ALWAYS)                                         \
-	X(QueueEndDebugUtilsLabelEXT, HOOK_ALWAYS)                                           \
-	X(CreateShaderModule, HOOK_DISPATCH)                                                 \
-	X(DestroyShaderModule, HOOK_DISPATCH)                                                \
-	X(CreateComputePipelines, HOOK_DISPATCH)                                             \
-	X(DestroyPipeline, HOOK_DISPATCH)                                                    \
-	X(CmdBindPipeline, HOOK_DISPATCH)                                                    \
-	X(CmdDispatch, HOOK_DISPATCH)                                                        \
-	X(CmdDispatchIndirect, HOOK_DISPATCH)                                                \
-	X(CmdDispatchBase, HOOK_DISPATCH)                                                    \
-	X(CmdCopyBuffer, HOOK_DISPATCH)                                                      \
-	X(CmdCopyBuffer2, HOOK_DISPATCH)                                                     \
-	X(CmdCopyImage, HOOK_DISPATCH)                                                       \
-	X(CmdCopyBufferToImage, HOOK_DISPATCH)                                               \
-	X(CmdCopyImageToBuffer, HOOK_DISPATCH)                                               \
-	X(CmdFillBuffer, HOOK_DISPATCH)                                                      \
-	X(CmdUpdateBuffer, HOOK_DISPATCH)                                                    \
-	X(CmdBlitImage, HOOK_DISPATCH)                                                       \
-	X(CmdBeginRenderPass, HOOK_DISPATCH)                                                 \
-	X(CmdEndRenderPass, HOOK_DISPATCH)                                                   \
-	X(CmdBeginRenderPass2, HOOK_DISPATCH)                                                \
-	X(CmdEndRenderPass2, HOOK_DISPATCH)                                                  \
-	X(CmdBeginRendering, HOOK_DISPATCH)                                                  \
-	X(CmdEndRendering, HOOK_DISPATCH)                                                    \
-	X(AllocateMemory, HOOK_DISPATCH)                                                     \
-	X(FreeMemory, HOOK_DISPATCH)                                                         \
-	X(CreateBuffer, HOOK_DISPATCH)                                                       \
-	X(DestroyBuffer, HOOK_DISPATCH)                                                      \
-	X(BindBufferMemory, HOOK_DISPATCH)                                                   \
+#define RN_DEVICE_HOOKS(X)                                                                         \
+	X(DestroyDevice, HOOK_ALWAYS)                                                              \
+	X(GetDeviceQueue, HOOK_ALWAYS)                                                             \
+	X(GetDeviceQueue2, HOOK_ALWAYS)                                                            \
+	X(QueueSubmit, HOOK_ALWAYS)                                                                \
+	X(QueueSubmit2, HOOK_ALWAYS)                                                               \
+	X(QueueWaitIdle, HOOK_ALWAYS)                                                              \
+	X(DeviceWaitIdle, HOOK_ALWAYS)                                                             \
+	X(WaitForFences, HOOK_ALWAYS)                                                              \
+	X(GetFenceStatus, HOOK_ALWAYS)                                                             \
+	X(CreateCommandPool, HOOK_ALWAYS)                                                          \
+	X(DestroyCommandPool, HOOK_ALWAYS)                                                         \
+	X(ResetCommandPool, HOOK_ALWAYS)                                                           \
+	X(AllocateCommandBuffers, HOOK_ALWAYS)                                                     \
+	X(FreeCommandBuffers, HOOK_ALWAYS)                                                         \
+	X(BeginCommandBuffer, HOOK_ALWAYS)                                                         \
+	X(EndCommandBuffer, HOOK_ALWAYS)                                                           \
+	X(ResetCommandBuffer, HOOK_ALWAYS)                                                         \
+	X(SetDebugUtilsObjectNameEXT, HOOK_ALWAYS)                                                 \
+	X(CmdBeginDebugUtilsLabelEXT, HOOK_ALWAYS)                                                 \
+	X(CmdEndDebugUtilsLabelEXT, HOOK_ALWAYS)                                                   \
+	X(CmdInsertDebugUtilsLabelEXT, HOOK_ALWAYS)                                                \
+	X(QueueBeginDebugUtilsLabelEXT, HOOK_ALWAYS)                                               \
+	X(QueueEndDebugUtilsLabelEXT, HOOK_ALWAYS)                                                 \
+	X(CreateShaderModule, HOOK_DISPATCH)                                                       \
+	X(DestroyShaderModule, HOOK_DISPATCH)                                                      \
+	X(CreateComputePipelines, HOOK_DISPATCH)                                                   \
+	X(DestroyPipeline, HOOK_DISPATCH)                                                          \
+	X(CmdBindPipeline, HOOK_DISPATCH)                                                          \
+	X(CmdDispatch, HOOK_DISPATCH)                                                              \
+	X(CmdDispatchIndirect, HOOK_DISPATCH)                                                      \
+	X(CmdDispatchBase, HOOK_DISPATCH)                                                          \
+	X(CmdCopyBuffer, HOOK_DISPATCH)                                                            \
+	X(CmdCopyBuffer2, HOOK_DISPATCH)                                                           \
+	X(CmdCopyImage, HOOK_DISPATCH)                                                             \
+	X(CmdCopyBufferToImage, HOOK_DISPATCH)                                                     \
+	X(CmdCopyImageToBuffer, HOOK_DISPATCH)                                                     \
+	X(CmdFillBuffer, HOOK_DISPATCH)                                                            \
+	X(CmdUpdateBuffer, HOOK_DISPATCH)                                                          \
+	X(CmdBlitImage, HOOK_DISPATCH)                                                             \
+	X(CmdBeginRenderPass, HOOK_DISPATCH)                                                       \
+	X(CmdEndRenderPass, HOOK_DISPATCH)                                                         \
+	X(CmdBeginRenderPass2, HOOK_DISPATCH)                                                      \
+	X(CmdEndRenderPass2, HOOK_DISPATCH)                                                        \
+	X(CmdBeginRendering, HOOK_DISPATCH)                                                        \
+	X(CmdEndRendering, HOOK_DISPATCH)                                                          \
+	X(AllocateMemory, HOOK_DISPATCH)                                                           \
+	X(FreeMemory, HOOK_DISPATCH)                                                               \
+	X(CreateBuffer, HOOK_DISPATCH)                                                             \
+	X(DestroyBuffer, HOOK_DISPATCH)                                                            \
+	X(BindBufferMemory, HOOK_DISPATCH)                                                         \
 	X(BindBufferMemory2, HOOK_DISPATCH)
 
 /* Next-in-chain instance functions. */
@@ -220,11 +220,11 @@ enum reset_policy {
 
 /* Configuration read once from the environment. */
 struct layer_config {
-	bool enabled;               /* RENACER_VK_DIR is set: time devices */
-	bool debug;                 /* RENACER_LAYER_DEBUG is set: print to stderr */
-	enum rn_vk_mode mode;       /* RENACER_VK_MODE: cmdbuf (default), submit, dispatch */
-	enum reset_policy reset;    /* RENACER_VK_RESET: auto (default) or stream */
-	char dir[4096];             /* RENACER_VK_DIR */
+	bool enabled;            /* RENACER_VK_DIR is set: time devices */
+	bool debug;              /* RENACER_LAYER_DEBUG is set: print to stderr */
+	enum rn_vk_mode mode;    /* RENACER_VK_MODE: cmdbuf (default), submit, dispatch */
+	enum reset_policy reset; /* RENACER_VK_RESET: auto (default) or stream */
+	char dir[4096];          /* RENACER_VK_DIR */
 };
 
 /* The configuration (read on first use, then immutable). */
@@ -247,10 +247,10 @@ uint32_t writer_next_device_id(void);
 /* ---- Layer objects -------------------------------------------------------------------- */
 
 struct layer_instance {
-	VkInstance instance;    /* the handle the application sees */
-	struct inst_table vk;   /* next functions */
-	uint32_t api_version;   /* VkApplicationInfo::apiVersion, 1.0 if absent */
-	bool props2;            /* GetPhysicalDeviceProperties2/Features2 may be called */
+	VkInstance instance;  /* the handle the application sees */
+	struct inst_table vk; /* next functions */
+	uint32_t api_version; /* VkApplicationInfo::apiVersion, 1.0 if absent */
+	bool props2;          /* GetPhysicalDeviceProperties2/Features2 may be called */
 };
 
 #endif

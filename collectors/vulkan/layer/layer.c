@@ -24,17 +24,17 @@
 #define EXPORT __attribute__((visibility("default")))
 
 static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL layer_GetInstanceProcAddr(VkInstance instance,
-									   const char *name);
+									  const char *name);
 static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL layer_GetDeviceProcAddr(VkDevice device,
-									 const char *name);
+									const char *name);
 
 /* ---- Hook tables ---------------------------------------------------------------------- */
 
 struct hook {
-	const char *name;           /* "vkCmdDispatch" */
-	PFN_vkVoidFunction fn;      /* layer_CmdDispatch */
-	size_t next;                /* offset of the next function in struct dev_table */
-	enum hook_when when;        /* when it is handed out */
+	const char *name;      /* "vkCmdDispatch" */
+	PFN_vkVoidFunction fn; /* layer_CmdDispatch */
+	size_t next;           /* offset of the next function in struct dev_table */
+	enum hook_when when;   /* when it is handed out */
 };
 
 static const struct hook hooks[] = {
@@ -113,8 +113,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateInstance(const VkInstanceCreat
 	struct layer_instance *inst;
 	VkResult r;
 
-	while (chain && !(chain->sType == VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO &&
-			  chain->function == VK_LAYER_LINK_INFO))
+	while (chain &&
+	       !(chain->sType == VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO &&
+		 chain->function == VK_LAYER_LINK_INFO))
 		chain = (VkLayerInstanceCreateInfo *)chain->pNext;
 	if (!chain || !chain->u.pLayerInfo)
 		return VK_ERROR_INITIALIZATION_FAILED;
@@ -137,22 +138,25 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateInstance(const VkInstanceCreat
 #define X(n) inst->vk.n = (PFN_vk##n)gipa(*pInstance, "vk" #n);
 	RN_INSTANCE_FUNCS(X)
 #undef X
-	inst->api_version = info->pApplicationInfo && info->pApplicationInfo->apiVersion
-				    ? info->pApplicationInfo->apiVersion
-				    : VK_API_VERSION_1_0;
+	inst->api_version = info->pApplicationInfo && info->pApplicationInfo->apiVersion ?
+		info->pApplicationInfo->apiVersion :
+		VK_API_VERSION_1_0;
 	if (inst->api_version >= VK_API_VERSION_1_1) {
 		inst->props2 = true;
-		inst->vk.GetPhysicalDeviceProperties2 = (PFN_vkGetPhysicalDeviceProperties2)gipa(
-			*pInstance, "vkGetPhysicalDeviceProperties2");
-		inst->vk.GetPhysicalDeviceFeatures2 = (PFN_vkGetPhysicalDeviceFeatures2)gipa(
-			*pInstance, "vkGetPhysicalDeviceFeatures2");
+		inst->vk.GetPhysicalDeviceProperties2 =
+			(PFN_vkGetPhysicalDeviceProperties2)gipa(*pInstance,
+								 "vkGetPhysicalDeviceProperties2");
+		inst->vk.GetPhysicalDeviceFeatures2 =
+			(PFN_vkGetPhysicalDeviceFeatures2)gipa(*pInstance,
+							       "vkGetPhysicalDeviceFeatures2");
 	} else if (has_ext(info->ppEnabledExtensionNames, info->enabledExtensionCount,
 			   VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME)) {
 		inst->props2 = true;
-		inst->vk.GetPhysicalDeviceProperties2 = (PFN_vkGetPhysicalDeviceProperties2)gipa(
-			*pInstance, "vkGetPhysicalDeviceProperties2KHR");
-		inst->vk.GetPhysicalDeviceFeatures2 = (PFN_vkGetPhysicalDeviceFeatures2)gipa(
-			*pInstance, "vkGetPhysicalDeviceFeatures2KHR");
+		inst->vk.GetPhysicalDeviceProperties2 = (PFN_vkGetPhysicalDeviceProperties2)
+			gipa(*pInstance, "vkGetPhysicalDeviceProperties2KHR");
+		inst->vk.GetPhysicalDeviceFeatures2 =
+			(PFN_vkGetPhysicalDeviceFeatures2)gipa(*pInstance,
+							       "vkGetPhysicalDeviceFeatures2KHR");
 	}
 	if (!inst->vk.DestroyInstance || !inst->vk.EnumeratePhysicalDevices ||
 	    !inst->vk.GetPhysicalDeviceProperties ||
@@ -160,8 +164,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateInstance(const VkInstanceCreat
 	    !inst->vk.GetPhysicalDeviceMemoryProperties ||
 	    !inst->vk.EnumerateDeviceExtensionProperties)
 		inst->props2 = false;
-	if (inst->props2 && (!inst->vk.GetPhysicalDeviceProperties2 ||
-			     !inst->vk.GetPhysicalDeviceFeatures2))
+	if (inst->props2 &&
+	    (!inst->vk.GetPhysicalDeviceProperties2 || !inst->vk.GetPhysicalDeviceFeatures2))
 		inst->props2 = false;
 	if (map_put(OBJ_INSTANCE, HANDLE(*pInstance), inst))
 		goto out_free;
@@ -235,8 +239,8 @@ static void plan_device(struct layer_instance *inst, VkPhysicalDevice phys,
 			const VkPhysicalDeviceProperties *props, const VkDeviceCreateInfo *info,
 			struct device_plan *plan)
 {
-	uint32_t api = props->apiVersion < inst->api_version ? props->apiVersion
-							     : inst->api_version;
+	uint32_t api =
+		props->apiVersion < inst->api_version ? props->apiVersion : inst->api_version;
 	VkExtensionProperties *exts = NULL;
 	uint32_t next = 0;
 
@@ -256,15 +260,15 @@ static void plan_device(struct layer_instance *inst, VkPhysicalDevice phys,
 		uint32_t nd = 8;
 		bool dev_dom = false, mono = false;
 
-		if (inst->vk.GetPhysicalDeviceCalibrateableTimeDomainsEXT(phys, &nd, domains) >= 0) {
+		if (inst->vk.GetPhysicalDeviceCalibrateableTimeDomainsEXT(phys, &nd, domains) >=
+		    0) {
 			for (uint32_t i = 0; i < nd; i++) {
 				dev_dom |= domains[i] == VK_TIME_DOMAIN_DEVICE_EXT;
 				mono |= domains[i] == VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT;
 			}
 		}
 		plan->calibrated = dev_dom && mono;
-		plan->calib_ext_needed =
-			plan->calibrated &&
+		plan->calib_ext_needed = plan->calibrated &&
 			!has_ext(info->ppEnabledExtensionNames, info->enabledExtensionCount,
 				 VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
 	}
@@ -276,8 +280,9 @@ static void plan_device(struct layer_instance *inst, VkPhysicalDevice phys,
 		VkPhysicalDeviceHostQueryResetFeatures hq = {
 			.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES
 		};
-		VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
-						 .pNext = &hq };
+		VkPhysicalDeviceFeatures2 f2 = {
+			.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &hq
+		};
 		bool core = api >= VK_API_VERSION_1_2;
 		bool ext = ext_offered(exts, next, VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME);
 		bool decided = false, app_value = false;
@@ -285,12 +290,13 @@ static void plan_device(struct layer_instance *inst, VkPhysicalDevice phys,
 		for (const VkBaseInStructure *s = info->pNext; s; s = s->pNext) {
 			if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES) {
 				decided = true;
-				app_value = ((const VkPhysicalDeviceVulkan12Features *)s)->hostQueryReset;
+				app_value = ((const VkPhysicalDeviceVulkan12Features *)s)
+						    ->hostQueryReset;
 			} else if (s->sType ==
 				   VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES) {
 				decided = true;
-				app_value =
-					((const VkPhysicalDeviceHostQueryResetFeatures *)s)->hostQueryReset;
+				app_value = ((const VkPhysicalDeviceHostQueryResetFeatures *)s)
+						    ->hostQueryReset;
 			}
 		}
 		if (core || ext) {
@@ -302,8 +308,7 @@ static void plan_device(struct layer_instance *inst, VkPhysicalDevice phys,
 				plan->hqr_feature = true;
 			}
 			plan->hqr_core = core;
-			plan->hqr_ext_needed =
-				plan->host_reset && !core &&
+			plan->hqr_ext_needed = plan->host_reset && !core &&
 				!has_ext(info->ppEnabledExtensionNames, info->enabledExtensionCount,
 					 VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME);
 			if (plan->host_reset && !core && !ext)
@@ -330,8 +335,8 @@ static void fill_device_table(struct layer_device *dev, PFN_vkGetDeviceProcAddr 
 			*slot = gdpa(d, aliases[i].alias);
 	}
 	if (plan->host_reset)
-		dev->vk.ResetQueryPool = (PFN_vkResetQueryPool)gdpa(
-			d, plan->hqr_core ? "vkResetQueryPool" : "vkResetQueryPoolEXT");
+		dev->vk.ResetQueryPool = (PFN_vkResetQueryPool)
+			gdpa(d, plan->hqr_core ? "vkResetQueryPool" : "vkResetQueryPoolEXT");
 	if (!plan->calibrated)
 		dev->vk.GetCalibratedTimestampsEXT = NULL;
 }
@@ -352,10 +357,10 @@ static void describe_device(struct layer_device *dev, struct layer_instance *ins
 	rec->timestamp_period_ns = props->limits.timestampPeriod;
 	rec->mode = dev->mode;
 	rec->flags = (dev->host_reset ? RN_VK_DEV_HOST_RESET : 0) |
-		     (dev->calibrated ? RN_VK_DEV_CALIBRATED : 0);
-	memcpy(rec->name, props->deviceName, sizeof(props->deviceName) < RN_VK_NAME_MAX
-						     ? sizeof(props->deviceName)
-						     : RN_VK_NAME_MAX);
+		(dev->calibrated ? RN_VK_DEV_CALIBRATED : 0);
+	memcpy(rec->name, props->deviceName,
+	       sizeof(props->deviceName) < RN_VK_NAME_MAX ? sizeof(props->deviceName) :
+							    RN_VK_NAME_MAX);
 	rec->name[RN_VK_NAME_MAX - 1] = 0;
 	if (inst->props2 && props->apiVersion >= VK_API_VERSION_1_1) {
 		VkPhysicalDeviceIDProperties id = {
@@ -412,8 +417,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice phys,
 	struct rn_vk_rec_device rec;
 	VkResult r;
 
-	while (chain && !(chain->sType == VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO &&
-			  chain->function == VK_LAYER_LINK_INFO))
+	while (chain &&
+	       !(chain->sType == VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO &&
+		 chain->function == VK_LAYER_LINK_INFO))
 		chain = (VkLayerDeviceCreateInfo *)chain->pNext;
 	if (!chain || !chain->u.pLayerInfo || !inst)
 		return VK_ERROR_INITIALIZATION_FAILED;
@@ -453,7 +459,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice phys,
 	if (r != VK_SUCCESS && exts) {
 		/* The driver refused our additions: the application's request is what counts. */
 		layer_debug("vkCreateDevice with the layer's additions failed (%d), retrying "
-			    "without them", (int)r);
+			    "without them",
+			    (int)r);
 		memset(&plan, 0, sizeof(plan));
 		r = create(phys, info, alloc, pDevice);
 	}
@@ -484,7 +491,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice phys,
 		dev->id = writer_next_device_id();
 		describe_device(dev, inst, phys, &props, &rec);
 		dev->timing = dev->vk.CreateQueryPool && dev->vk.GetQueryPoolResults &&
-			      dev->vk.CmdWriteTimestamp && dev->vk.CmdResetQueryPool;
+			dev->vk.CmdWriteTimestamp && dev->vk.CmdResetQueryPool;
 		timing_device_start(dev, &rec);
 		layer_debug("device %u '%s': mode %d, host reset %d, calibrated %d", dev->id,
 			    rec.name, (int)dev->mode, dev->host_reset, dev->calibrated);
@@ -494,13 +501,12 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice phys,
 out_free:
 	pthread_mutex_destroy(&dev->lock);
 	free(dev);
-out_destroy:
-	{
-		PFN_vkDestroyDevice destroy = (PFN_vkDestroyDevice)gdpa(*pDevice, "vkDestroyDevice");
+out_destroy : {
+	PFN_vkDestroyDevice destroy = (PFN_vkDestroyDevice)gdpa(*pDevice, "vkDestroyDevice");
 
-		if (destroy)
-			destroy(*pDevice, alloc);
-	}
+	if (destroy)
+		destroy(*pDevice, alloc);
+}
 	*pDevice = VK_NULL_HANDLE;
 	return VK_ERROR_OUT_OF_HOST_MEMORY;
 }
@@ -524,7 +530,7 @@ void layer_DestroyDevice(VkDevice device, const VkAllocationCallbacks *alloc)
 /* ---- Proc addresses ------------------------------------------------------------------- */
 
 static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL layer_GetDeviceProcAddr(VkDevice device,
-									 const char *name)
+									const char *name)
 {
 	struct layer_device *dev;
 	const struct hook *h;
@@ -545,7 +551,7 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL layer_GetDeviceProcAddr(VkDevice
 }
 
 static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL layer_GetInstanceProcAddr(VkInstance instance,
-									   const char *name)
+									  const char *name)
 {
 	static const struct {
 		const char *name;
@@ -554,7 +560,8 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL layer_GetInstanceProcAddr(VkInst
 		{ "vkGetInstanceProcAddr", (PFN_vkVoidFunction)layer_GetInstanceProcAddr },
 		{ "vkCreateInstance", (PFN_vkVoidFunction)layer_CreateInstance },
 		{ "vkDestroyInstance", (PFN_vkVoidFunction)layer_DestroyInstance },
-		{ "vkEnumeratePhysicalDevices", (PFN_vkVoidFunction)layer_EnumeratePhysicalDevices },
+		{ "vkEnumeratePhysicalDevices",
+		  (PFN_vkVoidFunction)layer_EnumeratePhysicalDevices },
 		{ "vkCreateDevice", (PFN_vkVoidFunction)layer_CreateDevice },
 		{ "vkGetDeviceProcAddr", (PFN_vkVoidFunction)layer_GetDeviceProcAddr },
 	};

@@ -144,7 +144,8 @@ static void disable(struct layer_device *dev, uint32_t reason, VkResult vr, cons
 static void calibrate(struct layer_device *dev)
 {
 	const VkCalibratedTimestampInfoEXT info[2] = {
-		{ VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT, NULL, VK_TIME_DOMAIN_DEVICE_EXT },
+		{ VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT, NULL,
+		  VK_TIME_DOMAIN_DEVICE_EXT },
 		{ VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT, NULL,
 		  VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT },
 	};
@@ -250,8 +251,7 @@ static void chunks_release(struct layer_device *dev, struct layer_cmdbuf *cb)
 
 /* ---- Harvest (device lock held) ------------------------------------------------------- */
 
-static void query_loc(const struct layer_cmdbuf *cb, uint32_t q, VkQueryPool *pool,
-		      uint32_t *index)
+static void query_loc(const struct layer_cmdbuf *cb, uint32_t q, VkQueryPool *pool, uint32_t *index)
 {
 	const struct slot_chunk *c = &cb->chunks[q / cb->dev->chunk_queries];
 
@@ -265,7 +265,8 @@ static void query_loc(const struct layer_cmdbuf *cb, uint32_t q, VkQueryPool *po
  */
 static int collect(struct layer_device *dev, struct layer_cmdbuf *cb)
 {
-	const VkQueryResultFlags fl = VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT;
+	const VkQueryResultFlags fl =
+		VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT;
 	uint32_t per = dev->chunk_queries, nq = cb->nqueries;
 
 	if (2 * (size_t)nq > dev->scratch_cap) {
@@ -796,8 +797,8 @@ void layer_GetDeviceQueue2(VkDevice device, const VkDeviceQueueInfo2 *info, VkQu
 struct submit_ctx {
 	struct layer_device *dev;
 	struct layer_queue *queue;
-	uint64_t now;       /* host time of the submit, ns */
-	uint64_t first_seq; /* batch numbers of this call: first_seq .. dev->submit_seq */
+	uint64_t now;        /* host time of the submit, ns */
+	uint64_t first_seq;  /* batch numbers of this call: first_seq .. dev->submit_seq */
 	struct batch *batch; /* current batch (submit mode) */
 };
 
@@ -854,9 +855,11 @@ static void submit_cb(struct submit_ctx *s, VkCommandBuffer h)
 	cb->have_stale = false;
 	if (!dev->host_reset && cb->nchunks && cb->chunks[0].dirty) {
 		uint64_t v[2] = { 0, 0 };
-		VkResult r = dev->vk.GetQueryPoolResults(
-			dev->device, cb->chunks[0].pool, cb->chunks[0].first, 1, sizeof(v), v,
-			sizeof(v), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+		VkResult r =
+			dev->vk.GetQueryPoolResults(dev->device, cb->chunks[0].pool,
+						    cb->chunks[0].first, 1, sizeof(v), v, sizeof(v),
+						    VK_QUERY_RESULT_64_BIT |
+							    VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
 
 		if ((r == VK_SUCCESS || r == VK_NOT_READY) && v[1]) {
 			cb->have_stale = true;
@@ -944,8 +947,7 @@ VkResult layer_QueueSubmit(VkQueue queue, uint32_t n, const VkSubmitInfo *submit
 	return r;
 }
 
-VkResult layer_QueueSubmit2(VkQueue queue, uint32_t n, const VkSubmitInfo2 *submits,
-			    VkFence fence)
+VkResult layer_QueueSubmit2(VkQueue queue, uint32_t n, const VkSubmitInfo2 *submits, VkFence fence)
 {
 	struct layer_queue *q = map_get(OBJ_QUEUE, HANDLE(queue));
 	struct layer_device *dev = q ? q->dev : device_of_dispatchable(queue);
@@ -1228,7 +1230,8 @@ VkResult layer_EndCommandBuffer(VkCommandBuffer h)
 
 /* ---- Hooks: names --------------------------------------------------------------------- */
 
-VkResult layer_SetDebugUtilsObjectNameEXT(VkDevice device, const VkDebugUtilsObjectNameInfoEXT *info)
+VkResult layer_SetDebugUtilsObjectNameEXT(VkDevice device,
+					  const VkDebugUtilsObjectNameInfoEXT *info)
 {
 	struct layer_device *dev = map_get(OBJ_DEVICE, HANDLE(device));
 	VkResult r = dev->vk.SetDebugUtilsObjectNameEXT(device, info);
@@ -1448,8 +1451,7 @@ VkResult layer_CreateComputePipelines(VkDevice device, VkPipelineCache cache, ui
 	return r;
 }
 
-void layer_DestroyPipeline(VkDevice device, VkPipeline pipeline,
-			   const VkAllocationCallbacks *alloc)
+void layer_DestroyPipeline(VkDevice device, VkPipeline pipeline, const VkAllocationCallbacks *alloc)
 {
 	struct layer_device *dev = map_get(OBJ_DEVICE, HANDLE(device));
 
@@ -1621,8 +1623,8 @@ void layer_CmdFillBuffer(VkCommandBuffer h, VkBuffer dst, VkDeviceSize offset, V
 		region_end(cb, i);
 }
 
-void layer_CmdUpdateBuffer(VkCommandBuffer h, VkBuffer dst, VkDeviceSize offset,
-			   VkDeviceSize size, const void *data)
+void layer_CmdUpdateBuffer(VkCommandBuffer h, VkBuffer dst, VkDeviceSize offset, VkDeviceSize size,
+			   const void *data)
 {
 	struct layer_device *dev;
 	struct layer_cmdbuf *cb = cb_get(h, &dev);

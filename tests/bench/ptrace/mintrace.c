@@ -38,7 +38,7 @@
 int main(int argc, char **argv)
 {
 	long opts = PTRACE_O_EXITKILL | PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACESECCOMP |
-		    PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
+		PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
 	unsigned long calls = 0, check = 0; /* check: keeps the clock reads of `all` live */
 	int go[2], status, root_status = 0;
 	pid_t root, pid;
@@ -68,8 +68,9 @@ int main(int argc, char **argv)
 		close(go[1]);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
-		if (!all && (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-			     syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog)))
+		if (!all &&
+		    (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+		     syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog)))
 			_exit(127);
 		execvp(argv[3], argv + 3);
 		_exit(127);
@@ -99,7 +100,8 @@ int main(int argc, char **argv)
 
 				clock_gettime(CLOCK_MONOTONIC, &ts);
 				if (ptrace(PTRACE_GET_SYSCALL_INFO, pid, (void *)sizeof(info),
-					   &info) > 0 && info.op == PTRACE_SYSCALL_INFO_ENTRY)
+					   &info) > 0 &&
+				    info.op == PTRACE_SYSCALL_INFO_ENTRY)
 					calls++;
 				check += (unsigned long)ts.tv_nsec;
 				ptrace(PTRACE_SYSCALL, pid, 0L, 0L);

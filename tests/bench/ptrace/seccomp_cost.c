@@ -44,8 +44,9 @@ static void measure(const char *what, struct sock_filter *f, unsigned short len)
 		wait(NULL);
 		return;
 	}
-	if (f && (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-		  syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))) {
+	if (f &&
+	    (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	     syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))) {
 		perror("seccomp");
 		_exit(1);
 	}

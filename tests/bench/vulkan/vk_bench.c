@@ -22,13 +22,13 @@
 
 #include "bench.spv.h"
 
-#define CHECK(call)                                                                          \
-	do {                                                                                 \
-		VkResult r_ = (call);                                                        \
-		if (r_ != VK_SUCCESS) {                                                      \
-			fprintf(stderr, "vk_bench: %s failed: %d\n", #call, (int)r_);        \
-			exit(1);                                                             \
-		}                                                                            \
+#define CHECK(call)                                                                                \
+	do {                                                                                       \
+		VkResult r_ = (call);                                                              \
+		if (r_ != VK_SUCCESS) {                                                            \
+			fprintf(stderr, "vk_bench: %s failed: %d\n", #call, (int)r_);              \
+			exit(1);                                                                   \
+		}                                                                                  \
 	} while (0)
 
 static uint64_t now_ns(void)
@@ -98,7 +98,8 @@ int main(int argc, char **argv)
 
 		vkGetPhysicalDeviceQueueFamilyProperties(pd[i], &nf, fam);
 		for (uint32_t f = 0; f < nf; f++)
-			if ((fam[f].queueFlags & VK_QUEUE_COMPUTE_BIT) && fam[f].timestampValidBits) {
+			if ((fam[f].queueFlags & VK_QUEUE_COMPUTE_BIT) &&
+			    fam[f].timestampValidBits) {
 				phys = pd[i];
 				family = f;
 				break;
@@ -134,7 +135,8 @@ int main(int argc, char **argv)
 		    (type == UINT32_MAX ||
 		     (mp.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)))
 			if (type == UINT32_MAX ||
-			    !(mp.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT))
+			    !(mp.memoryTypes[type].propertyFlags &
+			      VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT))
 				type = i;
 	{
 		VkMemoryAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
@@ -154,12 +156,15 @@ int main(int argc, char **argv)
 			.pBindings = &b
 		};
 		VkPushConstantRange pc = { VK_SHADER_STAGE_COMPUTE_BIT, 0, 8 };
-		VkPipelineLayoutCreateInfo pl = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-						  .setLayoutCount = 1,
-						  .pSetLayouts = &dsl,
-						  .pushConstantRangeCount = 1,
-						  .pPushConstantRanges = &pc };
-		VkShaderModuleCreateInfo mi = { .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+		VkPipelineLayoutCreateInfo pl = {
+			.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+			.setLayoutCount = 1,
+			.pSetLayouts = &dsl,
+			.pushConstantRangeCount = 1,
+			.pPushConstantRanges = &pc
+		};
+		VkShaderModuleCreateInfo mi = { .sType =
+							VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
 						.codeSize = sizeof(bench_spv),
 						.pCode = bench_spv };
 		VkComputePipelineCreateInfo pi = {
@@ -169,10 +174,12 @@ int main(int argc, char **argv)
 				   .pName = "main" },
 		};
 		VkDescriptorPoolSize ps = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1 };
-		VkDescriptorPoolCreateInfo dpi = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-						   .maxSets = 1,
-						   .poolSizeCount = 1,
-						   .pPoolSizes = &ps };
+		VkDescriptorPoolCreateInfo dpi = {
+			.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+			.maxSets = 1,
+			.poolSizeCount = 1,
+			.pPoolSizes = &ps
+		};
 		VkDescriptorSetAllocateInfo dai = {
 			.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
 			.descriptorSetCount = 1,
@@ -221,25 +228,28 @@ int main(int argc, char **argv)
 		CHECK(vkCreateFence(dev, &fi, NULL, &fence));
 	}
 	for (uint32_t c = 0; c < ncb; c++) {
-		VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO };
+		VkCommandBufferBeginInfo bi = {
+			.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
+		};
 		VkMemoryBarrier mb = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
 				       .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
 				       .dstAccessMask = VK_ACCESS_SHADER_READ_BIT |
-							VK_ACCESS_SHADER_WRITE_BIT };
+					       VK_ACCESS_SHADER_WRITE_BIT };
 		uint32_t push[2] = { iters, elements };
 
 		CHECK(vkBeginCommandBuffer(cbs[c], &bi));
 		vkCmdResetQueryPool(cbs[c], qp, 2 * c, 2);
 		vkCmdWriteTimestamp(cbs[c], VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, qp, 2 * c);
 		vkCmdBindPipeline(cbs[c], VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-		vkCmdBindDescriptorSets(cbs[c], VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0,
-					NULL);
-		vkCmdPushConstants(cbs[c], layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), push);
+		vkCmdBindDescriptorSets(cbs[c], VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set,
+					0, NULL);
+		vkCmdPushConstants(cbs[c], layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push),
+				   push);
 		for (uint32_t d = 0; d < nd; d++) {
 			if (d)
 				vkCmdPipelineBarrier(cbs[c], VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-						     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb,
-						     0, NULL, 0, NULL);
+						     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
+						     &mb, 0, NULL, 0, NULL);
 			vkCmdDispatch(cbs[c], (elements + 255) / 256, 1, 1);
 		}
 		vkCmdWriteTimestamp(cbs[c], VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, qp, 2 * c + 1);

@@ -36,8 +36,11 @@ int main(int argc, char **argv)
 		static const struct {
 			const char *name;
 			int sig;
-		} sigs[] = { { "hup", SIGHUP },   { "usr1", SIGUSR1 }, { "usr2", SIGUSR2 },
-			     { "pipe", SIGPIPE }, { "quit", SIGQUIT } };
+		} sigs[] = { { "hup", SIGHUP },
+			     { "usr1", SIGUSR1 },
+			     { "usr2", SIGUSR2 },
+			     { "pipe", SIGPIPE },
+			     { "quit", SIGQUIT } };
 		size_t i;
 
 		rc = -1;

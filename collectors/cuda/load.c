@@ -600,6 +600,62 @@ static int deliver_derived(struct regions *rs, pid_t pid, const struct rn_cuda_c
 	return 0;
 }
 
+/* What a kernel, memcpy or memset record is read with. */
+struct span_ctx {
+	pid_t pid;                       /* the process of the record file */
+	struct regions *rs;              /* its NVTX regions and graph kernels so far */
+	const struct rn_cuda_clock *clk; /* CUPTI to CLOCK_MONOTONIC */
+	bool have_clock;                 /* clk is usable */
+	rn_cuda_span_fn fn;              /* receives the span */
+	void *ctx;                       /* fn's context */
+};
+
+/* One kernel, memcpy or memset record `o` (`type`, line `l`): the span handed to sc->fn, or
+ * counted as unmapped without a clock; a graph kernel is remembered for its replay. 0, or a
+ * negative errno (-EBADMSG with the error reported, or fn's). */
+static int load_span(struct span_ctx *sc, json_t *o, const char *type, const struct line *l,
+		     struct rn_cuda_load_report *rep)
+{
+	struct rn_cuda_span_info info;
+	struct rn_gpu_span span;
+	struct regions *rs = sc->rs;
+	int ret;
+
+	memset(&span, 0, sizeof(span));
+	memset(&info, 0, sizeof(info));
+	span.pid = sc->pid;
+	ret = parse_span(o, type, l, &span, &info, rep);
+	if (!ret)
+		ret = parse_launch(o, l, rs, &span, rep);
+	if (ret)
+		return ret;
+	if (info.cupti_end_ns < info.cupti_start_ns) {
+		report_error(rep, l->no, "%s record ends before it starts", type);
+		return -EBADMSG;
+	}
+	if (!sc->have_clock || !info.cupti_start_ns ||
+	    rn_cuda_clock_map(sc->clk, info.cupti_start_ns, &span.start_ns) ||
+	    rn_cuda_clock_map(sc->clk, info.cupti_end_ns, &span.end_ns)) {
+		rep->unmapped++;
+		return 0;
+	}
+	span.uncertainty_ns = sc->clk->uncertainty_ns;
+	if (info.cupti_end_ns > rs->last_ts)
+		rs->last_ts = info.cupti_end_ns;
+	ret = sc->fn(sc->ctx, &span, &info);
+	if (ret < 0)
+		return ret;
+	rep->spans++;
+	if (span.graph_id && span.kind == RN_GPU_DISPATCH) {
+		if (!grow(&rs->g, &rs->capg, rs->ng + 1, sizeof(*rs->g)))
+			return -ENOMEM;
+		rs->g[rs->ng++] = (struct graph_kernel){ span.graph_id, span.launch_id,
+							 info.cupti_start_ns, info.cupti_end_ns,
+							 region_of_launch(rs, span.launch_id) };
+	}
+	return 0;
+}
+
 int rn_cuda_load(const char *data, size_t len, rn_cuda_span_fn fn, void *ctx,
 		 struct rn_cuda_load_report *rep)
 {
@@ -632,8 +688,6 @@ int rn_cuda_load(const char *data, size_t len, rn_cuda_span_fn fn, void *ctx,
 		goto out;
 	rep->files++;
 	while ((r = next_line(&c, &l)) == 1) {
-		struct rn_cuda_span_info info;
-		struct rn_gpu_span span;
 		const char *type;
 		json_t *o = parse_line(&l, rep);
 
@@ -667,54 +721,12 @@ int rn_cuda_load(const char *data, size_t len, rn_cuda_span_fn fn, void *ctx,
 				 what ? what : "(no reason given)");
 		} else if (!strcmp(type, "kernel") || !strcmp(type, "memcpy") ||
 			   !strcmp(type, "memset")) {
-			memset(&span, 0, sizeof(span));
-			memset(&info, 0, sizeof(info));
-			span.pid = pid;
-			ret = parse_span(o, type, &l, &span, &info, rep);
+			struct span_ctx sc = { pid, &rs, &clk, have_clock, fn, ctx };
+
+			ret = load_span(&sc, o, type, &l, rep);
 			if (ret) {
 				json_decref(o);
 				goto out;
-			}
-			ret = parse_launch(o, &l, &rs, &span, rep);
-			if (ret) {
-				json_decref(o);
-				goto out;
-			}
-			if (info.cupti_end_ns < info.cupti_start_ns) {
-				/* `type` points into `o`: report before releasing it. */
-				report_error(rep, l.no, "%s record ends before it starts", type);
-				json_decref(o);
-				{
-					ret = -EBADMSG;
-					goto out;
-				}
-			}
-			if (!have_clock || !info.cupti_start_ns ||
-			    rn_cuda_clock_map(&clk, info.cupti_start_ns, &span.start_ns) ||
-			    rn_cuda_clock_map(&clk, info.cupti_end_ns, &span.end_ns)) {
-				rep->unmapped++;
-			} else {
-				span.uncertainty_ns = clk.uncertainty_ns;
-				if (info.cupti_end_ns > rs.last_ts)
-					rs.last_ts = info.cupti_end_ns;
-				ret = fn(ctx, &span, &info);
-				if (ret < 0) {
-					json_decref(o);
-					goto out;
-				}
-				rep->spans++;
-				if (span.graph_id && span.kind == RN_GPU_DISPATCH) {
-					if (!grow(&rs.g, &rs.capg, rs.ng + 1, sizeof(*rs.g))) {
-						json_decref(o);
-						ret = -ENOMEM;
-						goto out;
-					}
-					rs.g[rs.ng++] = (struct graph_kernel){
-						span.graph_id, span.launch_id, info.cupti_start_ns,
-						info.cupti_end_ns,
-						region_of_launch(&rs, span.launch_id)
-					};
-				}
 			}
 		}
 		json_decref(o);

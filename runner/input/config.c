@@ -912,9 +912,10 @@ static int parse_assertion(struct ctx *c, const struct rn_toml_value *tab,
 	if (get_string(c, tab, "name", &a->name))
 		return -1;
 	if (!*a->name)
-		return err_at(c, rn_toml_get_kv(tab, "name")->val->pos,
-			      "[[assertion]] 'name' must not be empty (it names the verdict row, the "
-			      "JUnit testcase and the OTLP span)");
+		return err_at(
+			c, rn_toml_get_kv(tab, "name")->val->pos,
+			"[[assertion]] 'name' must not be empty (it names the verdict row, the "
+			"JUnit testcase and the OTLP span)");
 	snprintf(c->what_buf, sizeof(c->what_buf), "[[assertion]] '%s'", a->name);
 	c->what = c->what_buf;
 	if (is_custom_type(tab)) {

@@ -457,7 +457,11 @@ int rn_golden_read(const char *path, struct rn_golden *g, struct rn_diag *d)
 		bool truncated = json_error_code(&err) == json_error_premature_end_of_input ||
 			strstr(err.text, "end of file");
 
-		rn_diag_set(d, err.line > 0 ? err.line : 0, err.line > 0 ? err.column : 0,
+		/* jansson's column is that of the last character it read, 0 when that was a
+		 * newline (input that ends after one): columns are 1-based, so the error then
+		 * sits at column 1 of the next line. */
+		rn_diag_set(d, err.line > 0 ? err.line : 0,
+			    err.line > 0 ? (err.column > 0 ? err.column : 1) : 0,
 			    "%s golden trace: %s", truncated ? "truncated" : "corrupt", err.text);
 		return -EINVAL;
 	}

@@ -394,6 +394,29 @@ static const char *read_text_error(const char *name, const char *text)
 	return msg;
 }
 
+/* A golden trace cut after a newline: jansson says column 0; columns are 1-based. */
+static void test_golden_read_error_column_is_one_based(void **state)
+{
+	char path[4096];
+	struct rn_golden g;
+	struct rn_diag d;
+	char *s;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), OUT "find.json");
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("{\n", f);
+	fclose(f);
+	assert_int_equal(rn_golden_read(path, &g, &d), -EINVAL);
+	s = rn_diag_oneline(&d);
+	assert_string_equal(s,
+			    OUT "find.json:2:1: error: truncated golden trace: string or '}' "
+				"expected near end of file");
+	free(s);
+}
+
 static void test_golden_read_empty_and_odd_formats(void **state)
 {
 	(void)state;
@@ -1155,6 +1178,7 @@ int main(void)
 		cmocka_unit_test(test_golden_write_gpu_summary),
 		cmocka_unit_test(test_golden_write_refuses_bad_results),
 		cmocka_unit_test(test_golden_read_errors),
+		cmocka_unit_test(test_golden_read_error_column_is_one_based),
 		cmocka_unit_test(test_golden_read_empty_and_odd_formats),
 		cmocka_unit_test(test_golden_read_schema_errors),
 		cmocka_unit_test(test_golden_read_json_v1),

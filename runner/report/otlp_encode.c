@@ -7,23 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_text.h"
 #include "otlp_context.h"
-#include "utf8.h"
 
 /* ---- OTLP/JSON encoding (OTLP 1.x, Specification: "JSON Protobuf Encoding") ---------------- */
-
-static json_t *jstr(const char *s)
-{
-	json_t *j = json_string(s ? s : "");
-	char *fixed;
-
-	if (j)
-		return j;
-	fixed = rn_utf8_fix(s);
-	j = json_string(fixed);
-	free(fixed);
-	return j;
-}
 
 /* 64-bit integers are decimal strings in the proto3 JSON mapping. */
 static json_t *jint64(int64_t v)
@@ -84,7 +71,7 @@ static json_t *anyvalue_json(const struct rn_otlp_attr *a, bool *ok)
 	}
 	switch (a->type) {
 	case RN_OTLP_VAL_STRING:
-		jset(v, "stringValue", jstr(a->u.s), ok);
+		jset(v, "stringValue", rn_json_text(a->u.s), ok);
 		break;
 	case RN_OTLP_VAL_BOOL:
 		jset(v, "boolValue", json_boolean(a->u.b), ok);
@@ -106,7 +93,7 @@ static json_t *anyvalue_json(const struct rn_otlp_attr *a, bool *ok)
 		for (i = 0; a->type == RN_OTLP_VAL_STRINGS && i < a->u.strs.n; i++) {
 			json_t *e = json_object();
 
-			jset(e, "stringValue", jstr(a->u.strs.v[i]), ok);
+			jset(e, "stringValue", rn_json_text(a->u.strs.v[i]), ok);
 			jpush(values, e, ok);
 		}
 		for (i = 0; a->type == RN_OTLP_VAL_INTS && i < a->u.ints.n; i++) {
@@ -129,7 +116,7 @@ static json_t *attrs_json(const struct rn_otlp_attr *a, size_t n, bool *ok)
 		json_t *kv = json_object();
 
 		if (kv) {
-			jset(kv, "key", jstr(a[i].key), ok);
+			jset(kv, "key", rn_json_text(a[i].key), ok);
 			jset(kv, "value", anyvalue_json(&a[i], ok), ok);
 		}
 		jpush(arr, kv, ok);
@@ -151,12 +138,12 @@ static json_t *span_json(const struct rn_otlp_span *s)
 	jset(o, "traceId", jhex(s->trace_id, 16), &ok);
 	jset(o, "spanId", jhex(s->span_id, 8), &ok);
 	if (s->trace_state && *s->trace_state)
-		jset(o, "traceState", jstr(s->trace_state), &ok);
+		jset(o, "traceState", rn_json_text(s->trace_state), &ok);
 	if (s->has_parent)
 		jset(o, "parentSpanId", jhex(s->parent_span_id, 8), &ok);
 	if (s->flags)
 		jset(o, "flags", json_integer(s->flags), &ok);
-	jset(o, "name", jstr(s->name), &ok);
+	jset(o, "name", rn_json_text(s->name), &ok);
 	if (s->kind)
 		jset(o, "kind", json_integer(s->kind), &ok);
 	jset(o, "startTimeUnixNano", juint64(s->start_unix_ns), &ok);
@@ -172,7 +159,7 @@ static json_t *span_json(const struct rn_otlp_span *s)
 
 			if (ev) {
 				jset(ev, "timeUnixNano", juint64(e->time_unix_ns), &ok);
-				jset(ev, "name", jstr(e->name), &ok);
+				jset(ev, "name", rn_json_text(e->name), &ok);
 				if (e->nattrs)
 					jset(ev, "attributes", attrs_json(e->attrs, e->nattrs, &ok),
 					     &ok);
@@ -192,7 +179,7 @@ static json_t *span_json(const struct rn_otlp_span *s)
 				jset(lk, "traceId", jhex(l->trace_id, 16), &ok);
 				jset(lk, "spanId", jhex(l->span_id, 8), &ok);
 				if (l->trace_state && *l->trace_state)
-					jset(lk, "traceState", jstr(l->trace_state), &ok);
+					jset(lk, "traceState", rn_json_text(l->trace_state), &ok);
 				if (l->nattrs)
 					jset(lk, "attributes", attrs_json(l->attrs, l->nattrs, &ok),
 					     &ok);
@@ -208,7 +195,7 @@ static json_t *span_json(const struct rn_otlp_span *s)
 
 		if (st) {
 			if (s->status_message && *s->status_message)
-				jset(st, "message", jstr(s->status_message), &ok);
+				jset(st, "message", rn_json_text(s->status_message), &ok);
 			if (s->status)
 				jset(st, "code", json_integer(s->status), &ok);
 		}
@@ -233,9 +220,9 @@ static char *request_json(const struct rn_otlp_resource *res, json_t *spans, siz
 
 	if (ok) {
 		jset(resource, "attributes", attrs_json(res->attrs, res->nattrs, &ok), &ok);
-		jset(scope, "name", jstr(res->scope_name), &ok);
+		jset(scope, "name", rn_json_text(res->scope_name), &ok);
 		if (res->scope_version)
-			jset(scope, "version", jstr(res->scope_version), &ok);
+			jset(scope, "version", rn_json_text(res->scope_version), &ok);
 		jset(ss, "scope", scope, &ok);
 		jset(ss, "spans", json_incref(spans), &ok);
 		jpush(sss, ss, &ok);

@@ -1,7 +1,5 @@
 #include "perfetto.h"
 
-#include "utf8.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -13,6 +11,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "json_text.h"
 #include "safefile.h"
 #include "log.h"
 #include "xalloc.h"
@@ -28,19 +27,6 @@ struct writer {
 	int err;          /* first write error, negative errno */
 	int next_pid;     /* next track number */
 };
-
-static json_t *jstr(const char *s)
-{
-	json_t *j = json_string(s ? s : "");
-	char *fixed;
-
-	if (j)
-		return j;
-	fixed = rn_utf8_fix(s);
-	j = json_string(fixed);
-	free(fixed);
-	return j;
-}
 
 static json_t *jint(int64_t v)
 {
@@ -83,17 +69,17 @@ static void meta(struct writer *w, const char *what, int pid, int64_t tid, const
 {
 	emit(w,
 	     json_pack("{s:s, s:s, s:i, s:I, s:{s:o}}", "name", what, "ph", "M", "pid", pid, "tid",
-		       (json_int_t)tid, "args", key, jstr(value)));
+		       (json_int_t)tid, "args", key, rn_json_text(value)));
 }
 
 /* ph "X" complete event; `args` is consumed. */
 static void slice(struct writer *w, const char *name, const char *cat, int pid, int64_t tid,
 		  uint64_t start_ns, uint64_t dur_ns, json_t *args)
 {
-	json_t *ev =
-		json_pack("{s:o, s:s, s:s, s:f, s:f, s:i, s:I, s:o}", "name", jstr(name), "cat",
-			  cat, "ph", "X", "ts", us(w, start_ns), "dur", (double)dur_ns / 1000.0,
-			  "pid", pid, "tid", (json_int_t)tid, "args", args ? args : json_object());
+	json_t *ev = json_pack("{s:o, s:s, s:s, s:f, s:f, s:i, s:I, s:o}", "name",
+			       rn_json_text(name), "cat", cat, "ph", "X", "ts", us(w, start_ns),
+			       "dur", (double)dur_ns / 1000.0, "pid", pid, "tid", (json_int_t)tid,
+			       "args", args ? args : json_object());
 
 	emit(w, ev);
 }
@@ -195,10 +181,11 @@ static void write_process(struct writer *w, struct target *t, size_t k)
 	set(args, "pid", jint(p->pid));
 	set(args, "ppid", jint(p->ppid));
 	if (p->exe)
-		set(args, "exe", jstr(p->exe));
+		set(args, "exe", rn_json_text(p->exe));
 	if (p->build_id[0])
-		set(args, "build_id", jstr(p->build_id));
-	set(args, "end", jstr(rn_proc_end_name(p->end) ? rn_proc_end_name(p->end) : "unknown"));
+		set(args, "build_id", rn_json_text(p->build_id));
+	set(args, "end",
+	    rn_json_text(rn_proc_end_name(p->end) ? rn_proc_end_name(p->end) : "unknown"));
 	if (p->end == RN_PROC_EXITED)
 		set(args, "exit_code", jint(p->exit_code));
 	if (p->end == RN_PROC_SIGNALED)
@@ -278,9 +265,9 @@ static int spool_event(void *vctx, const struct rn_syscall_event *ev)
 	else
 		set(args, "ret", jint(ev->ret));
 	if (ev->err)
-		set(args, "errno", jstr(rn_errno_name(ev->err)));
+		set(args, "errno", rn_json_text(rn_errno_name(ev->err)));
 	if (ev->path)
-		set(args, "path", jstr(ev->path));
+		set(args, "path", rn_json_text(ev->path));
 	if (ev->flags & RN_SC_RESTARTED)
 		set(args, "restarted", json_true());
 	slice(c->w, rn_syscall_name(ev->nr), "syscall", pid, ev->tid, ev->start_ns,
@@ -308,7 +295,7 @@ static void write_gpu(struct writer *w, struct target *t)
 			snprintf(name, sizeof(name), "queue family %u", g->queue_family);
 			meta(w, "thread_name", t->gpu_pid, tid, "name", name);
 		}
-		set(args, "kind", jstr(rn_gpu_kind_name(g->kind)));
+		set(args, "kind", rn_json_text(rn_gpu_kind_name(g->kind)));
 		set(args, "pid", jint(g->pid));
 		set(args, "queue_family", ju64(g->queue_family));
 		if (g->kind == RN_GPU_DISPATCH && !(g->flags & RN_GPU_INDIRECT))
@@ -320,13 +307,13 @@ static void write_gpu(struct writer *w, struct target *t)
 		if (g->bytes)
 			set(args, "bytes", ju64(g->bytes));
 		if (g->dir != RN_GPU_DIR_NONE && rn_gpu_dir_name(g->dir))
-			set(args, "direction", jstr(rn_gpu_dir_name(g->dir)));
+			set(args, "direction", rn_json_text(rn_gpu_dir_name(g->dir)));
 		if (g->flags & RN_GPU_SERIALIZED)
 			set(args, "serialized", json_true());
 		if (g->flags & RN_GPU_WAITED)
 			set(args, "waited", json_true());
 		if (g->region)
-			set(args, "region", jstr(g->region));
+			set(args, "region", rn_json_text(g->region));
 		if (g->graph_id)
 			set(args, "graph", ju64(g->graph_id));
 		if (g->graph_node_id)

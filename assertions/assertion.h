@@ -175,6 +175,14 @@ struct rn_target_result {
 				     * runnable task of the machine waited for a CPU, in [0, 1]
 				     * (/proc/pressure/cpu "some"; the machine's load, whatever
 				     * the target does) */
+	double *probe_cpu_ns;           /* speed probe before each timing run (runner/judging.h):
+					 * thread CPU time of the fixed work, ns [nprobes], owned */
+	double *probe_wall_ns;          /* the same probes' wall time, ns [nprobes], owned */
+	size_t nprobes;                 /* probes taken */
+	size_t look_first;              /* adaptive repeats (assertions/sequential.h): timing runs
+					 * of the first look; 0 = one look at nruns */
+	size_t look_max;                /* timing runs of the last look the design allowed */
+	bool looks_spent;               /* no further look was possible (max_runs, time budget) */
 };
 
 /* Init/release a target result. */
@@ -252,6 +260,10 @@ struct rn_verdict_result {
 	int config_line;         /* line of the [[assertion]] in renacer.toml, 0 if none */
 	double confidence;       /* anti_pattern: detection confidence in [0,1], else 0 */
 	uint64_t time_ns;        /* time attributed to the evaluation (JUnit testcase time), ns */
+	double mde_pct;          /* timing rows: detection limit, the smallest slowdown (percent
+				 * of the reference) this row catches in 80% of checks at its
+				 * measured noise and runs (assertions/sequential.h); 0 = not a
+				 * timing row, or none could be stated */
 };
 
 /* Free what a verdict owns. */

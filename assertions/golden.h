@@ -162,6 +162,15 @@ const char *rn_golden_check_name(enum rn_golden_check c);
 
 /* How golden comparisons judge regressions; filled from the [regression] table of
  * renacer.toml. Defaults (rn_regression_cfg_init) are given per field. */
+/* Defaults of the adaptive repeats (struct rn_regression_cfg max_runs, time_budget_s). */
+#define RN_REGRESSION_MAX_RUNS 60
+/* Default [regression] drift_limit: a timing shift, fraction of the golden median, beyond any
+ * drift of conditions (load, another machine) observed on an unchanged program. */
+#define RN_REGRESSION_DRIFT_LIMIT 0.5
+/* Speed probe ratio (now / recording) within which a golden trace's timing is comparable. */
+#define RN_GOLDEN_SPEED_MATCH 1.15
+#define RN_REGRESSION_TIME_BUDGET_S 300.0
+
 struct rn_regression_cfg {
 	bool enabled;                  /* compare with golden traces at all (default true) */
 	double count_tolerance;        /* allowed growth of counts, fraction (default 0.10) */
@@ -178,6 +187,14 @@ struct rn_regression_cfg {
 	bool timing;                   /* judge timing metrics; false reports them as SKIP
 				       * (default true) */
 	unsigned min_runs_for_timing;  /* runs needed on both sides to judge timing (default 5) */
+	unsigned max_runs;             /* adaptive repeats: most timing runs (pairs under
+				       * --baseline) an undecided timing comparison gets
+				       * (default 60; assertions/sequential.h) */
+	double drift_limit;            /* timing against a golden recorded under other conditions
+				       * (another machine, another speed probe, load) fails only
+				       * beyond this shift, fraction (default 0.5) */
+	double time_budget_s;          /* adaptive repeats: no new look once a target's timing
+				       * runs took this long, s (default 300; 0 = no limit) */
 	bool load_guard;               /* wall-time and critical-path slowdowns whose cpu_time did
 				       * not grow significantly are INCONCLUSIVE (WARN) instead of
 				       * FAIL when the target is CPU-bound (cpu_time >= half of
@@ -254,7 +271,20 @@ struct rn_golden {
 	size_t nsyscalls;                   /* entries in syscalls */
 	bool has_gpu;                       /* the file has a GPU summary */
 	struct rn_golden_gpu gpu;           /* GPU summary when has_gpu */
+	bool has_conditions;                /* "conditions" recorded (the fields below) */
+	unsigned cpus;                      /* online CPUs of the recording host */
+	double cpu_pressure;                /* CPU pressure during its runs, [0, 1]; < 0 unknown */
+	double probe_cpu_ns;                /* speed probe median, thread CPU time, ns; 0 none */
+	double probe_wall_ns;               /* speed probe median, wall time, ns; 0 none */
 };
+
+/*
+ * Adaptive repeats against golden trace `g`: whether the timing comparisons of `r` (its runs
+ * so far, at the look r->look_first/look_max make) leave one to decide: none fails, and
+ * cpu_time is undecided, or another time metric is whose shift is beyond its limit.
+ */
+bool rn_golden_timing_undecided(const struct rn_golden *g, const struct rn_target_result *r,
+				const struct rn_regression_cfg *cfg);
 
 /* Facts about the current host recorded as provenance. */
 struct rn_golden_host {

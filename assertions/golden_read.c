@@ -105,6 +105,42 @@ static int read_provenance(const json_t *o, struct rn_golden *g, struct rn_diag 
 	return 0;
 }
 
+/* "conditions" (renacer-golden/2, optional): the recording's CPUs, load and speed probe. */
+static int read_conditions(const json_t *o, struct rn_golden *g, struct rn_diag *d)
+{
+	static const char *const keys[] = { "cpu_pressure", "cpus", "probe_cpu_ns", "probe_wall_ns",
+					    NULL };
+	const json_t *v;
+	double cpus;
+
+	if (!json_is_object(o))
+		return corrupt(d, "\"conditions\" must be an object");
+	if (check_keys(o, keys, "conditions.", d))
+		return -EINVAL;
+	if (!get_count(json_object_get(o, "cpus"), &cpus) || cpus > 1e6)
+		return corrupt(d, "\"conditions.cpus\" must be an integer >= 0");
+	g->cpus = (unsigned)cpus;
+	v = json_object_get(o, "cpu_pressure");
+	g->cpu_pressure = -1.0;
+	if (v && !json_is_null(v)) {
+		if (!json_is_number(v) || json_number_value(v) < 0 || json_number_value(v) > 1)
+			return corrupt(d,
+				       "\"conditions.cpu_pressure\" must be a number in [0, 1] "
+				       "or null");
+		g->cpu_pressure = json_number_value(v);
+	}
+	v = json_object_get(o, "probe_cpu_ns");
+	if (v && (!json_is_number(v) || !(json_number_value(v) >= 0)))
+		return corrupt(d, "\"conditions.probe_cpu_ns\" must be a number >= 0");
+	g->probe_cpu_ns = v ? json_number_value(v) : 0.0;
+	v = json_object_get(o, "probe_wall_ns");
+	if (v && (!json_is_number(v) || !(json_number_value(v) >= 0)))
+		return corrupt(d, "\"conditions.probe_wall_ns\" must be a number >= 0");
+	g->probe_wall_ns = v ? json_number_value(v) : 0.0;
+	g->has_conditions = true;
+	return 0;
+}
+
 /* "samples" (`nruns` values per metric) or "counting_samples" (`nruns` = counting runs). */
 static int read_samples(const json_t *o, const char *what, size_t nruns, struct rn_golden *g,
 			struct rn_diag *d)
@@ -223,12 +259,12 @@ static int read_gpu(const json_t *o, struct rn_golden *g, struct rn_diag *d)
 /* renacer-golden/1 (version 1) and renacer-golden/2 (version 2, with counting runs). */
 static int read_golden_v1(const json_t *root, int version, struct rn_golden *g, struct rn_diag *d)
 {
-	static const char *const keys_v1[] = { "argv",       "format", "gpu",
-					       "provenance", "runs",   "samples",
-					       "syscalls",   "target", NULL };
+	static const char *const keys_v1[] = { "argv",       "conditions", "format",  "gpu",
+					       "provenance", "runs",       "samples", "syscalls",
+					       "target",     NULL };
 	static const char *const keys[] = {
-		"argv", "counting_runs", "counting_samples", "format", "gpu", "provenance",
-		"runs", "samples",       "syscalls",         "target", NULL
+		"argv",       "conditions", "counting_runs", "counting_samples", "format", "gpu",
+		"provenance", "runs",       "samples",       "syscalls",         "target", NULL
 	};
 	static const char *const required[] = { "argv",     "provenance", "runs", "samples",
 						"syscalls", "target",     NULL };
@@ -280,6 +316,9 @@ static int read_golden_v1(const json_t *root, int version, struct rn_golden *g, 
 		return -EINVAL;
 	v = json_object_get(root, "gpu");
 	if (v && read_gpu(v, g, d))
+		return -EINVAL;
+	v = json_object_get(root, "conditions");
+	if (v && read_conditions(v, g, d))
 		return -EINVAL;
 	return 0;
 }

@@ -1,7 +1,9 @@
 /*
- * golden_timing.c - judging timing against a golden trace: a one-sided Mann-Whitney U test, a
- * Hodges-Lehmann bound on the shift, the golden's own noise, the load allowance and guard.
- * Shared declarations: golden_internal.h; the API: golden.h.
+ * golden_timing.c - judging timing against a golden trace: a three-valued decision on the
+ * Hodges-Lehmann interval of the shift at the look's alpha share (assertions/sequential.h), the
+ * golden's samples scaled by the speed probe, and the recording conditions that decide whether
+ * the comparison gates or is advisory. Shared declarations: golden_internal.h; the API:
+ * golden.h.
  */
 #include "golden_internal.h"
 
@@ -14,98 +16,196 @@
 #include <string.h>
 
 #include "buf.h"
+#include "sequential.h"
 #include "stats.h"
 #include "xalloc.h"
 
 /* How the timing rule decided (enum timing_outcome). */
 enum timing_outcome {
-	T_PASS,  /* no slowdown beyond the tolerance at significance */
-	T_FAIL,  /* a regression */
-	T_NOISE, /* slower beyond the tolerance, but within the golden trace's own noise */
-	T_LOAD,  /* slower beyond the tolerance, but within the loaded machine's allowance */
-	T_GUARD, /* wall clock slower, cpu_time not: contention (the load guard) */
+	T_PASS,      /* the interval's upper bound is within the limit: shown within tolerance */
+	T_FAIL,      /* the lower bound is beyond the limit (conditions match), or beyond the
+		      * drift limit (they do not) */
+	T_UNDECIDED, /* the interval straddles the limit: INCONCLUSIVE (WARN) */
+	T_ADVISORY,  /* decided, but the conditions differ from the recording's: WARN, with the
+		      * measured shift, never a gate either way */
 };
 
 /* The inputs and bounds of one timing decision. */
 struct timing_eval {
 	struct rn_mann_whitney mw;
-	struct rn_hodges_lehmann hl;
-	double gold;      /* golden median, ns */
-	double limit;     /* tolerance * gold, ns */
-	double noise;     /* RN_GOLDEN_NOISE_SIGMAS * 1.4826 * MAD of the golden samples, ns */
-	double allowance; /* RN_LOAD_ALLOWANCE * CPU pressure * gold when loaded, else 0, ns */
-	char why[256];    /* the load guard's reason (T_GUARD) */
+	struct rn_hodges_lehmann hl; /* at the look's alpha share */
+	double scale;    /* speed ratio now / recording applied to the golden samples (1: none) */
+	double gold;     /* scaled golden median, ns */
+	double limit;    /* tolerance * gold, ns */
+	double gross;    /* drift_limit * gold, ns: what no drift explains */
+	double alpha_k;  /* alpha spent at this look */
+	double sigma;    /* pooled robust SD of one run (1.4826 MAD about each median), ns */
+	double mde;      /* detection limit, ns (sequential.h) */
+	bool comparable; /* the recording's conditions match: the comparison gates */
+	char why[320];   /* why they do not */
 };
 
 const struct rn_golden_step *rn_golden_step_of(enum rn_metric m);
+static struct rn_seq_design design_of(const struct rn_golden_cmp *c, size_t nb);
+
+/* The alpha spent at the look at `nb` new runs. */
+static double look_alpha(const struct rn_golden_cmp *c, size_t nb)
+{
+	struct rn_seq_design d = design_of(c, nb);
+
+	return rn_seq_alpha(&d, nb);
+}
+
+/* The look design of the new runs (assertions/sequential.h): r->look_first/look_max, or one
+ * look at the runs there are. */
+static struct rn_seq_design design_of(const struct rn_golden_cmp *c, size_t nb)
+{
+	struct rn_seq_design d = { nb, nb, c->cfg->alpha };
+
+	if (c->r->look_first && c->r->look_max >= c->r->look_first) {
+		d.first = c->r->look_first;
+		d.max = c->r->look_max;
+	}
+	if (!d.first)
+		d.first = d.max = 1;
+	return d;
+}
 
 /*
- * The timing rule for step `s` (samples present on both sides, enough runs): a regression needs
- * a significant shift (p < alpha) whose lower confidence bound exceeds the tolerance, the
- * golden's own noise, and on a loaded machine the load allowance; wall time and critical path
- * also need cpu_time to have regressed when the target is CPU-bound or the machine loaded.
+ * Whether the golden's recording conditions match this run's for metric `m`, and the speed
+ * ratio to scale the golden samples by. With a speed probe on both sides (runner/judging.h),
+ * the probe decides: the machine runs at the recording's speed within RN_GOLDEN_SPEED_MATCH,
+ * and the ratio is applied (wall probe for wall metrics, CPU probe for cpu_time). Without
+ * one, a loaded machine on either side does not match. Another machine never matches.
+ */
+static bool conditions_match(const struct rn_golden_cmp *c, enum rn_metric m, double *scale,
+			     char *why, size_t cap)
+{
+	const struct rn_golden *g = c->g;
+	const struct rn_target_result *r = c->r;
+	double ref = m == RN_METRIC_CPU_TIME ? g->probe_cpu_ns : g->probe_wall_ns;
+
+	*scale = 1.0;
+	if (!c->same_machine) {
+		snprintf(why, cap, "recorded on another machine (%.200s)", c->elsewhere);
+		return false;
+	}
+	if (ref > 0.0 && r->nprobes) {
+		double now = rn_stats_median(m == RN_METRIC_CPU_TIME ? r->probe_cpu_ns :
+								       r->probe_wall_ns,
+					     r->nprobes);
+
+		*scale = now > 0.0 ? now / ref : 1.0;
+		if (*scale > RN_GOLDEN_SPEED_MATCH || *scale < 1.0 / RN_GOLDEN_SPEED_MATCH) {
+			snprintf(why, cap,
+				 "the machine ran at %.2fx the recording's speed probe time "
+				 "(load or frequency differ)",
+				 *scale);
+			return false;
+		}
+		return true;
+	}
+	if (rn_golden_loaded(c)) {
+		snprintf(why, cap,
+			 "the machine was loaded (CPU pressure %.0f%%) and the golden trace has "
+			 "no speed probe to compare it with",
+			 r->cpu_pressure * 100.0);
+		return false;
+	}
+	if (g->has_conditions && g->cpu_pressure >= RN_LOAD_PRESSURE_BUSY) {
+		snprintf(why, cap,
+			 "the golden trace was recorded on a loaded machine (CPU "
+			 "pressure %.0f%%)",
+			 g->cpu_pressure * 100.0);
+		return false;
+	}
+	return true;
+}
+
+/* Robust SD of one run, pooled over both samples (each about its own median). */
+static double pooled_sigma(const double *a, size_t na, const double *b, size_t nb)
+{
+	double *dev = rn_xmalloc((na + nb) * sizeof(*dev)), ma = rn_stats_median(a, na);
+	double mb = rn_stats_median(b, nb), s;
+	size_t i;
+
+	for (i = 0; i < na; i++)
+		dev[i] = fabs(a[i] - ma);
+	for (i = 0; i < nb; i++)
+		dev[na + i] = fabs(b[i] - mb);
+	s = 1.4826 * rn_stats_median(dev, na + nb);
+	free(dev);
+	return s;
+}
+
+/*
+ * The timing rule for step `s` (samples present on both sides, enough runs): the golden
+ * samples scaled by the speed ratio, the Hodges-Lehmann interval of the shift at the look's
+ * alpha share; FAIL when its lower bound is beyond the limit (conditions matching) or beyond
+ * the drift limit (any conditions), PASS when its upper bound is within the limit (conditions
+ * matching), INCONCLUSIVE when it straddles, ADVISORY when decided under other conditions.
  */
 static enum timing_outcome timing_rule(const struct rn_golden_cmp *c,
 				       const struct rn_golden_step *s, struct timing_eval *e)
 {
-	const double *a = c->g->samples[s->metric];
+	const double *a0 = c->g->samples[s->metric];
 	size_t na = rn_golden_golden_n(c->g, s->metric), nb = rn_golden_observed_n(c->r, s->metric);
-	double *b = rn_golden_observed(c->r, s->metric);
+	double *b = rn_golden_observed(c->r, s->metric), *a = rn_xmalloc(na * sizeof(*a));
+	struct rn_seq_design d = design_of(c, nb);
+	double tol = rn_golden_tol_of(c, s, c->cfg->timing_tolerance), n_eff;
+	size_t i;
 
 	memset(e, 0, sizeof(*e));
+	e->comparable = conditions_match(c, s->metric, &e->scale, e->why, sizeof(e->why));
+	for (i = 0; i < na; i++)
+		a[i] = a0[i] * e->scale;
 	e->gold = rn_golden_median_of(a, na);
-	e->limit = rn_golden_tol_of(c, s, c->cfg->timing_tolerance) * e->gold;
-	e->noise = RN_GOLDEN_NOISE_SIGMAS * 1.4826 * (na ? rn_stats_mad(a, na) : 0.0);
-	e->allowance = rn_golden_loaded(c) ? RN_LOAD_ALLOWANCE * c->r->cpu_pressure * e->gold : 0.0;
-	if (e->allowance > 0.0 && s->metric == RN_METRIC_CPU_TIME &&
-	    c->g->samples[RN_METRIC_SYSCALLS]) {
-		/* Load slows the tracer's stops most: weigh by the share of cpu_time they take. */
-		double stops = rn_golden_median_of(c->g->samples[RN_METRIC_SYSCALLS],
-						   rn_golden_golden_n(c->g, RN_METRIC_SYSCALLS)) *
-			RN_LOAD_STOP_NS;
-		double w = e->gold > 0.0 ? stops / e->gold : 1.0;
-
-		e->allowance *= w < RN_LOAD_CPU_FLOOR ? RN_LOAD_CPU_FLOOR : w > 1.0 ? 1.0 : w;
-	}
+	e->limit = tol * e->gold;
+	e->gross = (c->cfg->drift_limit > tol ? c->cfg->drift_limit : tol) * e->gold;
+	e->alpha_k = rn_seq_alpha(&d, nb);
 	rn_stats_mann_whitney(a, na, b, nb, &e->mw);
-	rn_stats_hodges_lehmann(a, na, b, nb, c->cfg->alpha, &e->hl);
+	rn_stats_hodges_lehmann(a, na, b, nb, e->alpha_k, &e->hl);
+	e->sigma = pooled_sigma(a, na, b, nb);
+	n_eff = 1.0 / (1.0 / (double)na + 1.0 / (double)nb);
+	e->mde = rn_seq_mde(e->comparable ? e->limit : e->gross, e->sigma, n_eff, e->alpha_k,
+			    RN_SEQ_POWER);
+	free(a);
 	free(b);
-	if (!(e->mw.p < c->cfg->alpha && e->hl.lower > e->limit))
-		return T_PASS;
-	if (e->hl.lower <= e->noise)
-		return T_NOISE;
-	if (e->hl.lower <= e->limit + e->allowance)
-		return T_LOAD;
-	if (c->cfg->load_guard &&
-	    (s->metric == RN_METRIC_WALL || s->metric == RN_METRIC_CRITICAL_PATH)) {
-		const double *cpu = c->g->samples[RN_METRIC_CPU_TIME];
-		const double *wall = c->g->samples[RN_METRIC_WALL];
-		struct timing_eval ce;
-		bool cpu_bound;
+	if (e->hl.k && e->hl.lower > e->limit)
+		return e->comparable || e->hl.lower > e->gross ? T_FAIL : T_ADVISORY;
+	if (e->hl.k && e->hl.upper <= e->limit)
+		return e->comparable ? T_PASS : T_ADVISORY;
+	return T_UNDECIDED;
+}
 
-		size_t ncpu = rn_golden_golden_n(c->g, RN_METRIC_CPU_TIME),
-		       nwall = rn_golden_golden_n(c->g, RN_METRIC_WALL);
+bool rn_golden_timing_undecided(const struct rn_golden *g, const struct rn_target_result *r,
+				const struct rn_regression_cfg *cfg)
+{
+	struct rn_golden_cmp c = { .g = g, .r = r, .cfg = cfg };
+	static const enum rn_metric ms[] = { RN_METRIC_WALL, RN_METRIC_CRITICAL_PATH,
+					     RN_METRIC_CPU_TIME };
+	size_t i;
+	bool more = false;
 
-		if (!cpu || !wall || !(rn_golden_median_of(cpu, ncpu) > 0.0))
-			return T_FAIL;
-		cpu_bound =
-			rn_golden_median_of(cpu, ncpu) >= 0.5 * rn_golden_median_of(wall, nwall);
-		if (!cpu_bound && !rn_golden_loaded(c))
-			return T_FAIL; /* an I/O-bound target on a quiet machine: its own time */
-		if (timing_rule(c, rn_golden_step_of(RN_METRIC_CPU_TIME), &ce) == T_FAIL)
-			return T_FAIL;
-		if (rn_golden_loaded(c))
-			snprintf(e->why, sizeof(e->why),
-				 "cpu_time did not regress and the machine "
-				 "was loaded (CPU pressure %.0f%% of the runs' time >= %.0f%%)",
-				 c->r->cpu_pressure * 100.0, RN_LOAD_PRESSURE_BUSY * 100.0);
-		else
-			snprintf(e->why, sizeof(e->why),
-				 "cpu_time did not regress for this "
-				 "CPU-bound target: the machine was busier, not the program");
-		return T_GUARD;
+	if (!cfg->enabled || !cfg->timing || r->status != RN_RUN_OK)
+		return false;
+	c.same_machine = rn_golden_same_machine(g);
+	for (i = 0; i < sizeof(ms) / sizeof(ms[0]); i++) {
+		const struct rn_golden_step *s = rn_golden_step_of(ms[i]);
+		struct timing_eval e;
+		enum timing_outcome o;
+
+		if (!g->samples[ms[i]] || !cfg->judged[s->check] ||
+		    rn_golden_golden_n(g, ms[i]) < cfg->min_runs_for_timing ||
+		    !(rn_golden_median_of(g->samples[ms[i]], rn_golden_golden_n(g, ms[i])) > 0.0))
+			continue;
+		o = timing_rule(&c, s, &e);
+		if (o == T_FAIL)
+			return false; /* the check fails: more runs would not change that */
+		if (o == T_UNDECIDED && (ms[i] == RN_METRIC_CPU_TIME || e.hl.shift > e.limit))
+			more = true;
 	}
-	return T_FAIL;
+	return more;
 }
 
 /* Write a NOT JUDGED timing verdict: `reason` for the table, `fix` says what to change. */
@@ -129,7 +229,7 @@ struct timing_job {
 	double tol, limit;     /* tolerance and tol * gold, ns */
 	double noise;          /* RN_GOLDEN_NOISE_SIGMAS * 1.4826 * golden MAD, ns */
 	char o[64], g[64], d[64], t[64], conf[64], al[32]; /* obs, gold, delta, tol, level, alpha */
-	char p[64], lo[64], sh[64], lim[64];               /* p-value, lower bound, shift, limit */
+	char p[64], lo[64], hi[64], sh[64], lim[64];       /* p-value, bounds, shift, limit */
 	char head[256];       /* "<metric> <obs> vs golden <gold> (<delta>)" */
 	struct timing_eval e; /* the rule's inputs and bounds */
 	struct rn_buf m, det; /* message and detail being built */
@@ -214,126 +314,111 @@ static bool timing_settled_early(const struct rn_golden_cmp *c, struct rn_verdic
 		timing_too_few(c, v, tj);
 		return true;
 	}
-	if (!rn_golden_timing_feasible(tj->na, tj->nb, c->cfg->alpha)) {
+	if (!rn_golden_timing_feasible(tj->na, tj->nb, look_alpha(c, tj->nb))) {
 		timing_infeasible(c, v, tj);
 		return true;
 	}
 	return false;
 }
 
-/* The golden trace's own runs differ by more than this shift: it cannot tell the program from
- * the noise it was recorded in. */
-static void timing_noise(struct rn_verdict_result *v, struct timing_job *tj)
-{
-	char nz[64];
-
-	rn_golden_fmt_signed(nz, sizeof(nz), "ns", tj->noise);
-	v->verdict = RN_VERDICT_WARN;
-	rn_golden_set_reason(v, "inconclusive: shift %s within golden noise %s", tj->lo, nz);
-	rn_buf_addf(&tj->m,
-		    ": INCONCLUSIVE (WARN): slower by at least %s (%s), but the golden "
-		    "trace's own runs spread by %s (%.0f x 1.4826 MAD); re-record it on a "
-		    "quieter machine with more runs, or raise the tolerance",
-		    tj->lo + 1, tj->p, nz + 1, RN_GOLDEN_NOISE_SIGMAS);
-	rn_buf_addf(&tj->det,
-		    "inconclusive: the lower bound %s does not exceed the golden "
-		    "noise %s\n",
-		    tj->lo, nz);
-}
-
-static void timing_load(const struct rn_golden_cmp *c, const struct rn_golden_step *s,
-			struct rn_verdict_result *v, struct timing_job *tj)
-{
-	char al2[64];
-
-	rn_golden_fmt_signed(al2, sizeof(al2), "ns", tj->e.limit + tj->e.allowance);
-	v->verdict = RN_VERDICT_WARN;
-	rn_golden_set_reason(v, "inconclusive: machine loaded (CPU pressure %.0f%%)",
-			     c->r->cpu_pressure * 100.0);
-	rn_buf_addf(&tj->m,
-		    ": INCONCLUSIVE (WARN): slower by at least %s (%s), but the machine "
-		    "was loaded (CPU pressure %.0f%% of the runs' time) and the shift stays "
-		    "within tolerance plus the load allowance (%s); run the check on a "
-		    "quieter machine to decide",
-		    tj->lo + 1, tj->p, c->r->cpu_pressure * 100.0, al2 + 1);
-	rn_buf_addf(&tj->det,
-		    "inconclusive: the lower bound %s does not exceed the limit plus "
-		    "the load allowance, %s (%.2f x pressure x golden%s)\n",
-		    tj->lo, al2, RN_LOAD_ALLOWANCE,
-		    s->metric == RN_METRIC_CPU_TIME ? " x the syscall stops' share" : "");
-}
-
 /* The verdict, reason and message of the rule's outcome. */
-static void timing_verdict(const struct rn_golden_cmp *c, const struct rn_golden_step *s,
-			   struct rn_verdict_result *v, struct timing_job *tj,
-			   enum timing_outcome outcome)
+static void timing_verdict(const struct rn_golden_cmp *c, struct rn_verdict_result *v,
+			   struct timing_job *tj, enum timing_outcome outcome)
 {
+	const struct timing_eval *e = &tj->e;
+	double lo = e->gold > 0 ? e->hl.lower / e->gold * 100.0 : 0.0;
+	double hi = e->gold > 0 ? e->hl.upper / e->gold * 100.0 : 0.0;
+	double gross = e->gold > 0 ? e->gross / e->gold * 100.0 : 0.0;
+
+	(void)c;
 	switch (outcome) {
-	case T_NOISE:
-		timing_noise(v, tj);
-		break;
-	case T_LOAD:
-		timing_load(c, s, v, tj);
-		break;
-	case T_GUARD:
-		v->verdict = RN_VERDICT_WARN;
-		rn_golden_set_reason(v, "inconclusive: %s",
-				     rn_golden_loaded(c) ? "machine loaded, cpu_time same" :
-							   "cpu_time same (CPU-bound)");
-		rn_buf_addf(&tj->m,
-			    ": INCONCLUSIVE (WARN), not FAIL: slower by at least %s (%s), but %s "
-			    "([regression] load_guard)",
-			    tj->lo + 1, tj->p, tj->e.why);
-		rn_buf_addf(&tj->det, "load guard: %s\n", tj->e.why);
-		break;
 	case T_FAIL:
 		v->verdict = RN_VERDICT_FAIL;
-		rn_golden_set_reason(v, "slower by >= %s (%s)", tj->lo + 1, tj->p);
-		rn_buf_addf(&tj->m, ": slower by at least %s at %s%% confidence (%s)", tj->lo + 1,
-			    tj->conf, tj->p);
+		if (e->comparable) {
+			rn_golden_set_reason(v, "slower: CI [%+.1f%%, %+.1f%%] beyond %s", lo, hi,
+					     tj->t);
+			rn_buf_addf(&tj->m, ": slower, %s%% CI [%+.1f%%, %+.1f%%] beyond the limit",
+				    tj->conf, lo, hi);
+		} else {
+			rn_golden_set_reason(v, "slower beyond any drift: >= %+.1f%%", lo);
+			rn_buf_addf(&tj->m,
+				    ": slower by at least %+.1f%%, beyond the drift limit %+.0f%% "
+				    "that no change of conditions explains (%s)",
+				    lo, gross, e->why);
+		}
 		break;
 	case T_PASS:
 		v->verdict = RN_VERDICT_PASS;
-		if (tj->e.mw.p < c->cfg->alpha) {
-			rn_golden_set_reason(v, "significant (%s) but within %s", tj->p, tj->t);
-			rn_buf_addf(&tj->m, ": significant slowdown (%s) of at least %s, within %s",
-				    tj->p,
-				    isfinite(tj->e.hl.lower) && tj->e.hl.lower > 0 ? tj->lo + 1 :
-										     "0 ms",
-				    tj->lim + 1);
-		} else {
-			rn_golden_set_reason(v, "no significant slowdown (%s)", tj->p);
-			rn_buf_addf(&tj->m, ": no significant slowdown (%s)", tj->p);
-		}
+		rn_golden_set_reason(v, "within %s: CI [%+.1f%%, %+.1f%%]", tj->t, lo, hi);
+		rn_buf_addf(&tj->m, ": within tolerance, %s%% CI [%+.1f%%, %+.1f%%]", tj->conf, lo,
+			    hi);
+		break;
+	case T_ADVISORY:
+		v->verdict = RN_VERDICT_WARN;
+		rn_golden_set_reason(v, "advisory: conditions differ");
+		rn_buf_addf(&tj->m,
+			    ": advisory (WARN), not a gate: CI [%+.1f%%, %+.1f%%], but %s; "
+			    "only a shift beyond the drift limit %+.0f%% fails here (compare "
+			    "with a base built in the same job: check --baseline)",
+			    lo, hi, e->why, gross);
+		break;
+	case T_UNDECIDED:
+		v->verdict = RN_VERDICT_WARN;
+		rn_golden_set_reason(v, "inconclusive: CI [%+.1f%%, %+.1f%%] straddles %s", lo, hi,
+				     tj->t);
+		if (e->hl.k)
+			rn_buf_addf(
+				&tj->m,
+				": INCONCLUSIVE (WARN): %s%% CI [%+.1f%%, %+.1f%%] straddles the "
+				"limit",
+				tj->conf, lo, hi);
+		else
+			rn_buf_adds(&tj->m,
+				    ": INCONCLUSIVE (WARN): too few runs for an interval "
+				    "at this look");
+		if (c->r->looks_spent)
+			rn_buf_adds(&tj->m,
+				    "; budget spent ([regression] max_runs, time_budget_s)");
+		if (!e->comparable)
+			rn_buf_addf(&tj->m, "; %s", e->why);
 		break;
 	}
+	if (isfinite(e->mde) && e->gold > 0)
+		rn_buf_addf(&tj->m, "; detects >= %+.1f%%", e->mde / e->gold * 100.0);
 }
 
 /* The detail lines of a judged timing comparison: bounds, limit, noise, test, rule. */
-static void timing_details(struct timing_job *tj)
+static void timing_details(const struct rn_golden_cmp *c, struct timing_job *tj)
 {
+	const struct timing_eval *e = &tj->e;
 	char label[96], nz[64], u[64];
 
 	rn_buf_addf(&tj->det, "%-28s %14s\n", "shift (Hodges-Lehmann)", tj->sh);
-	snprintf(label, sizeof(label), "lower bound (%s%%)", tj->conf);
-	rn_buf_addf(&tj->det, "%-28s %14s\n", label, tj->lo);
+	snprintf(label, sizeof(label), "interval (%s%%)", tj->conf);
+	rn_buf_addf(&tj->det, "%-28s %14s .. %s\n", label, tj->lo, tj->hi);
 	snprintf(label, sizeof(label), "limit (tolerance %s)", tj->t);
 	rn_buf_addf(&tj->det, "%-28s %14s\n", label, tj->lim);
-	rn_golden_fmt_signed(nz, sizeof(nz), "ns", tj->noise);
-	rn_buf_addf(&tj->det, "%-28s %14s\n", "golden noise (2 x 1.48 MAD)", nz);
-	if (tj->e.allowance > 0.0) {
-		rn_golden_fmt_signed(nz, sizeof(nz), "ns", tj->e.allowance);
-		rn_buf_addf(&tj->det, "%-28s %14s\n", "load allowance", nz);
-	}
-	rn_golden_fixed(u, sizeof(u), tj->e.mw.u, 1);
-	rn_buf_addf(&tj->det, "Mann-Whitney U = %s of %zu pairs, one-sided %s (%s), alpha %s\n", u,
-		    tj->na * tj->nb, tj->p, tj->e.mw.exact ? "exact" : "normal approximation",
-		    tj->al);
+	rn_golden_fmt_signed(nz, sizeof(nz), "ns", e->gross);
+	rn_buf_addf(&tj->det, "%-28s %14s\n", "drift limit", nz);
+	rn_golden_fmt_signed(nz, sizeof(nz), "ns", e->sigma);
+	rn_buf_addf(&tj->det, "%-28s %14s\n", "noise (1.48 MAD, pooled)", nz);
+	if (e->scale != 1.0)
+		rn_buf_addf(&tj->det, "%-28s %13.3fx\n", "golden scaled by speed probe", e->scale);
+	rn_buf_addf(&tj->det, "%-28s %14s\n", "conditions",
+		    e->comparable ? "match: gates" : "differ: advisory");
+	if (!e->comparable)
+		rn_buf_addf(&tj->det, "  %s\n", e->why);
+	rn_golden_fixed(u, sizeof(u), e->mw.u, 1);
 	rn_buf_addf(&tj->det,
-		    "rule: fails when p < alpha and the lower bound exceeds the limit, "
-		    "the golden noise and (loaded machine) the limit plus the load "
-		    "allowance; inconclusive (WARN) when it exceeds only some, or when "
-		    "the load guard applies\n");
+		    "Mann-Whitney U = %s of %zu pairs, one-sided %s (%s); alpha %s over looks up "
+		    "to %zu runs, %.3g spent at this look\n",
+		    u, tj->na * tj->nb, tj->p, e->mw.exact ? "exact" : "normal approximation",
+		    tj->al, design_of(c, tj->nb).max, e->alpha_k);
+	rn_buf_addf(&tj->det,
+		    "rule: FAIL when the interval's lower bound exceeds the limit (conditions "
+		    "match) or the drift limit (any conditions); PASS when its upper bound is "
+		    "within the limit and the conditions match; otherwise WARN (inconclusive or "
+		    "advisory)\n");
 }
 
 /* Run the rule and write the verdict of a comparison that passed timing_settled_early(). */
@@ -341,28 +426,41 @@ static void timing_judge(struct rn_golden_cmp *c, const struct rn_golden_step *s
 			 struct rn_verdict_result *v, struct timing_job *tj)
 {
 	enum timing_outcome outcome = timing_rule(c, s, &tj->e);
+	char conf[32];
 
 	rn_golden_fmt_p(tj->p, sizeof(tj->p), tj->e.mw.p);
 	rn_golden_fmt_signed(tj->sh, sizeof(tj->sh), "ns", tj->e.hl.shift);
-	rn_golden_fmt_signed(tj->lim, sizeof(tj->lim), "ns", tj->limit);
-	if (isfinite(tj->e.hl.lower))
+	rn_golden_fmt_signed(tj->lim, sizeof(tj->lim), "ns", tj->e.limit);
+	if (tj->e.hl.k) {
 		rn_golden_fmt_signed(tj->lo, sizeof(tj->lo), "ns", tj->e.hl.lower);
-	else
-		snprintf(tj->lo, sizeof(tj->lo), "none (too few runs)");
-	rn_buf_addf(&tj->m, "%s %s vs golden %s (%s, tolerance %s)", tj->name, tj->o, tj->g, tj->d,
-		    tj->t);
-	timing_verdict(c, s, v, tj, outcome);
-	rn_golden_maybe_downgrade(c, v, &tj->m);
+		rn_golden_fmt_signed(tj->hi, sizeof(tj->hi), "ns", tj->e.hl.upper);
+	} else {
+		snprintf(tj->lo, sizeof(tj->lo), "none");
+		snprintf(tj->hi, sizeof(tj->hi), "none (too few runs)");
+	}
+	snprintf(conf, sizeof(conf), "%.4g", (1.0 - 2.0 * tj->e.alpha_k) * 100.0);
+	snprintf(tj->conf, sizeof(tj->conf), "%s", conf);
+	/* One estimate in every column: the golden (scaled) median plus the shift. */
+	tj->gold = tj->e.gold;
+	rn_golden_set_values(v, s, tj->e.gold + tj->e.hl.shift, tj->e.gold,
+			     tj->e.gold + tj->e.limit);
+	rn_golden_fmt_value(tj->o, sizeof(tj->o), "ns", tj->e.gold + tj->e.hl.shift);
+	rn_golden_fmt_value(tj->g, sizeof(tj->g), "ns", tj->e.gold);
+	rn_golden_fmt_pct(tj->d, sizeof(tj->d), v->delta_pct);
+	rn_buf_addf(&tj->m, "%s %s vs golden %s%s (%s, tolerance %s, %zu runs)", tj->name, tj->o,
+		    tj->g, tj->e.scale != 1.0 ? " (speed-scaled)" : "", tj->d, tj->t, tj->nb);
+	timing_verdict(c, v, tj, outcome);
+	v->mde_pct = isfinite(tj->e.mde) && tj->e.gold > 0 ? tj->e.mde / tj->e.gold * 100.0 : 0.0;
 	if (c->r->has_cpu_pressure)
 		rn_buf_addf(&tj->det, "%-28s %13.0f%%\n", "CPU pressure during runs",
 			    c->r->cpu_pressure * 100.0);
 	if (c->g->timing_under_tracer) {
 		/* WARN at most until the golden trace is regenerated with timing runs */
-		if (v->verdict == RN_VERDICT_FAIL)
+		if (v->verdict == RN_VERDICT_FAIL || v->verdict == RN_VERDICT_PASS)
 			v->verdict = RN_VERDICT_WARN;
 		rn_buf_adds(&tj->m, "; " RN_GOLDEN_UNDER_TRACER_HINT);
 	}
-	timing_details(tj);
+	timing_details(c, tj);
 }
 
 void rn_golden_judge_timing(struct rn_golden_cmp *c, const struct rn_golden_step *s,

@@ -108,6 +108,26 @@ static json_t *build_provenance(const struct rn_target_result *r, bool *failed)
 	return o;
 }
 
+/* The conditions of the recording (golden.h, struct rn_golden): CPUs, load and speed probe. */
+static json_t *build_conditions(const struct rn_target_result *r, bool *failed)
+{
+	json_t *o = json_object();
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (!o) {
+		*failed = true;
+		return NULL;
+	}
+	put(o, "cpus", json_integer(cpus > 0 ? cpus : 0), failed);
+	put(o, "cpu_pressure", r->has_cpu_pressure ? json_real(r->cpu_pressure) : json_null(),
+	    failed);
+	put(o, "probe_cpu_ns",
+	    json_real(r->nprobes ? rn_stats_median(r->probe_cpu_ns, r->nprobes) : 0.0), failed);
+	put(o, "probe_wall_ns",
+	    json_real(r->nprobes ? rn_stats_median(r->probe_wall_ns, r->nprobes) : 0.0), failed);
+	return o;
+}
+
 /* The samples of every metric measured by `runs` (r->runs: "samples", r->counts:
  * "counting_samples"), one value per run of that kind. */
 static json_t *build_samples(const struct rn_target_result *r, const struct rn_metrics *runs,
@@ -281,6 +301,7 @@ int rn_golden_write(const char *path, const struct rn_target_result *r, const ch
 	put(root, "runs", jint(r->nruns), &failed);
 	put(root, "counting_runs", jint(r->ncounts), &failed);
 	put(root, "provenance", build_provenance(r, &failed), &failed);
+	put(root, "conditions", build_conditions(r, &failed), &failed);
 	put(root, "samples", build_samples(r, r->runs, &failed), &failed);
 	if (r->ncounts)
 		put(root, "counting_samples", build_samples(r, r->counts, &failed), &failed);

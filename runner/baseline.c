@@ -12,10 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "buf.h"
 #include "log.h"
+#include "sequential.h"
 #include "stats.h"
 #include "xalloc.h"
 
@@ -276,21 +278,34 @@ static void add_ms(struct rn_buf *b, double ns, bool sign)
 		rn_buf_addf(b, sign ? "%+.3f" : "%.3f", ns / 1e6);
 }
 
-/* The statistics of one time metric's pairs, for its message and detail. */
+/* The statistics of one time metric's pairs at one look, for its verdict and message. */
 struct time_judgement {
 	enum rn_metric m;        /* the metric */
 	size_t n;                /* pairs */
 	double hmed, bmed;       /* head and base medians, ns */
 	double limit;            /* slowdown that fails, ns */
-	double conf;             /* confidence of the interval, percent (0: no interval) */
-	double alpha;            /* [regression] alpha */
+	double conf;             /* two-sided confidence of the interval, percent (0: none) */
+	double alpha;            /* [regression] alpha, over all looks */
+	double alpha_k;          /* the share of alpha spent at this look (sequential.h) */
 	double tolerance;        /* fraction of the base median */
+	double sigma;            /* robust SD of the differences (1.4826 MAD), ns */
+	double mde;              /* detection limit at this look, ns (sequential.h) */
+	size_t max_pairs;        /* the design's last look */
+	bool primary;            /* the metric that decides when to stop measuring */
+	bool budget_spent;       /* no more pairs will be measured (max_runs or time_budget_s) */
 	struct rn_wilcoxon w;    /* signed-rank test of the differences */
 	struct rn_walsh_ci ci;   /* Hodges-Lehmann estimate and interval, ns */
 	enum rn_verdict verdict; /* FAIL, PASS or RN_BASELINE_INCONCLUSIVE */
 };
 
-/* The one-line message of a time verdict; an inconclusive one says what would decide it. */
+static double pct_of(double ns, double ref)
+{
+	return ref > 0 ? ns / ref * 100.0 : 0.0;
+}
+
+/* The one-line message of a time verdict: one estimate (the paired Hodges-Lehmann shift), its
+ * interval against the limit, the pairs, and the detection limit; an inconclusive one says
+ * what would decide it. */
 static char *time_message(const struct time_judgement *j)
 {
 	const struct rn_walsh_ci *ci = &j->ci;
@@ -299,45 +314,39 @@ static char *time_message(const struct time_judgement *j)
 	rn_buf_init(&msg, 0);
 	if (j->verdict == RN_BASELINE_INCONCLUSIVE)
 		rn_buf_adds(&msg, "inconclusive: ");
-	rn_buf_adds(&msg, "head ");
-	add_ms(&msg, j->hmed, false);
-	rn_buf_adds(&msg, " ms vs base ");
-	add_ms(&msg, j->bmed, false);
-	rn_buf_adds(&msg, " ms: ");
+	rn_buf_adds(&msg, "head - base ");
 	add_ms(&msg, ci->estimate, true);
-	rn_buf_addf(&msg, " ms (%+.1f%%)", j->bmed > 0 ? ci->estimate / j->bmed * 100.0 : 0.0);
+	rn_buf_addf(&msg, " ms (%+.1f%% of base ", pct_of(ci->estimate, j->bmed));
+	add_ms(&msg, j->bmed, false);
+	rn_buf_adds(&msg, " ms)");
 	if (ci->k) {
-		rn_buf_addf(&msg, ", %g%% CI [", j->conf);
-		add_ms(&msg, ci->lower, true);
-		rn_buf_adds(&msg, ", ");
-		add_ms(&msg, ci->upper, true);
-		rn_buf_adds(&msg, "] ms");
+		rn_buf_addf(&msg, ", %g%% CI [%+.1f%%, %+.1f%%]", j->conf,
+			    pct_of(ci->lower, j->bmed), pct_of(ci->upper, j->bmed));
+		rn_buf_adds(&msg,
+			    j->verdict == RN_VERDICT_FAIL         ? " beyond" :
+				    j->verdict == RN_VERDICT_PASS ? " within" :
+								    " straddles");
 	} else {
-		rn_buf_adds(&msg, ", no interval");
+		rn_buf_adds(&msg, ", no interval yet;");
 	}
-	rn_buf_addf(&msg, "; limit +%g%% (", j->tolerance * 100.0);
-	add_ms(&msg, j->limit, true);
-	rn_buf_addf(&msg, " ms), %zu pairs", j->n);
+	rn_buf_addf(&msg, " limit +%g%%; %zu pairs", j->tolerance * 100.0, j->n);
+	if (isfinite(j->mde))
+		rn_buf_addf(&msg, "; detects >= %+.1f%%", pct_of(j->mde, j->bmed));
 	if (j->verdict == RN_BASELINE_INCONCLUSIVE) {
 		double half = (ci->upper - ci->lower) / 2.0, margin = fabs(ci->estimate - j->limit);
 		size_t need = 0;
 
-		if (!ci->k) {
-			rn_buf_adds(&msg,
-				    "; too few pairs for an interval: more runs (--runs 10) "
-				    "would decide it");
-		} else {
-			if (margin > 0 && isfinite(half))
-				need = (size_t)ceil((double)j->n * (half / margin) *
-						    (half / margin));
-			if (need > j->n && need <= MAX_HINT_PAIRS)
-				rn_buf_addf(&msg, "; about %zu pairs (--runs %zu) would decide it",
-					    need, need);
-			else
-				rn_buf_adds(&msg,
-					    "; the difference is about the limit: more runs "
-					    "would narrow the interval");
-		}
+		if (j->budget_spent)
+			rn_buf_addf(&msg, "; budget spent (max_runs %zu or time_budget_s)",
+				    j->max_pairs);
+		else if (!j->primary)
+			rn_buf_adds(&msg, "; not the metric that decides the repeats");
+		if (ci->k && margin > 0 && isfinite(half))
+			need = (size_t)ceil((double)j->n * (half / margin) * (half / margin));
+		if (need > j->n && need <= MAX_HINT_PAIRS)
+			rn_buf_addf(&msg, "; about %zu pairs (max_runs) would decide it", need);
+		else
+			rn_buf_adds(&msg, "; the difference is about the limit");
 	}
 	return rn_buf_detach(&msg, NULL);
 }
@@ -349,8 +358,9 @@ static char *time_detail(const struct time_judgement *j)
 	struct rn_buf det;
 
 	rn_buf_init(&det, 0);
-	rn_buf_addf(&det, "head vs base, %s, %zu timing pairs run side by side\n",
-		    rn_metric_info(j->m)->name, j->n);
+	rn_buf_addf(&det, "head vs base, %s, %zu timing pairs run side by side%s\n",
+		    rn_metric_info(j->m)->name, j->n,
+		    j->primary ? " (the metric that decides the repeats)" : "");
 	rn_buf_adds(&det, "head median ");
 	add_ms(&det, j->hmed, false);
 	rn_buf_adds(&det, " ms, base median ");
@@ -365,66 +375,118 @@ static char *time_detail(const struct time_judgement *j)
 		add_ms(&det, ci->upper, true);
 		rn_buf_addf(&det, "] ms (Walsh averages, k = %zu)", ci->k);
 	}
+	rn_buf_adds(&det, "\nlimit ");
+	add_ms(&det, j->limit, true);
+	rn_buf_addf(&det, " ms (tolerance %g%% of the base median)\n", j->tolerance * 100.0);
 	rn_buf_addf(&det,
-		    "\nWilcoxon signed-rank W+ = %g of %zu non-zero differences, one-sided "
-		    "p = %.4g (%s), alpha %g\n",
-		    j->w.w_plus, j->w.n, j->w.p, j->w.exact ? "exact" : "normal approximation",
-		    j->alpha);
+		    "Wilcoxon signed-rank W+ = %g of %zu non-zero differences, one-sided "
+		    "p = %.4g (%s)\n",
+		    j->w.w_plus, j->w.n, j->w.p, j->w.exact ? "exact" : "normal approximation");
+	rn_buf_addf(&det,
+		    "sequential: alpha %g over looks up to %zu pairs, %.3g spent at this look "
+		    "(linear alpha spending); noise 1.4826 MAD of the differences ",
+		    j->alpha, j->max_pairs, j->alpha_k);
+	add_ms(&det, j->sigma, false);
+	rn_buf_addf(&det, " ms (%.1f%%)\n", pct_of(j->sigma, j->bmed));
+	if (isfinite(j->mde))
+		rn_buf_addf(&det, "detection limit (%.0f%% power): %+.1f%%\n", RN_SEQ_POWER * 100.0,
+			    pct_of(j->mde, j->bmed));
 	rn_buf_adds(&det,
-		    "rule: FAIL when p < alpha and the lower bound exceeds the limit; PASS "
-		    "when the upper bound is within it; otherwise inconclusive");
+		    "rule: FAIL when the interval's lower bound exceeds the limit; PASS "
+		    "when its upper bound is within it; otherwise inconclusive");
 	return rn_buf_detach(&det, NULL);
 }
 
-/* Judge one time metric on pairs [first, ...): returns false when it has no data. */
-static bool judge_time(const struct rn_baseline *b, const struct rn_regression_cfg *reg,
-		       const char *name, enum rn_metric m, const struct rn_target_result *head,
-		       const struct rn_target_result *base, size_t first,
-		       struct rn_target_report *tv)
+/*
+ * The metric whose decision ends the repeats: cpu_time for a CPU-bound tree (its base median
+ * CPU time at least half its wall time: CPU time is what load disturbs least), wall_time for
+ * one that waits (I/O, sleeps, children it waits for).
+ */
+static enum rn_metric primary_metric(const struct rn_target_result *base)
+{
+	size_t nc, nw;
+	double cpu = median_of(base, RN_METRIC_CPU_TIME, &nc);
+	double wall = median_of(base, RN_METRIC_WALL, &nw);
+
+	return nc && nw && cpu >= 0.5 * wall ? RN_METRIC_CPU_TIME : RN_METRIC_WALL;
+}
+
+/* Judge one time metric on pairs [first, ...) at the look of `seq`: fills `j`; returns false
+ * when it has no data. */
+static bool judge_time_stats(const struct rn_baseline *b, const struct rn_regression_cfg *reg,
+			     const struct rn_seq_design *seq, enum rn_metric m,
+			     const struct rn_target_result *head,
+			     const struct rn_target_result *base, size_t first,
+			     struct time_judgement *j)
 {
 	size_t cap = head->nruns + 1;
 	double *d = rn_xcalloc(cap, sizeof(*d)), *hs = rn_xcalloc(cap, sizeof(*hs));
 	double *bs = rn_xcalloc(cap, sizeof(*bs));
-	struct time_judgement j = { .m = m, .alpha = reg->alpha, .tolerance = b->tolerance };
-	struct rn_verdict_result *v;
-	struct rn_buf a;
 	bool have;
 
-	j.n = pairs_of(head, base, m, first, d, hs, bs);
-	j.hmed = rn_stats_median(hs, j.n);
-	j.bmed = rn_stats_median(bs, j.n);
-	have = j.n && !(m == RN_METRIC_GPU_BUSY && j.hmed == 0 && j.bmed == 0);
+	memset(j, 0, sizeof(*j));
+	j->m = m;
+	j->alpha = reg->alpha;
+	j->tolerance = b->tolerance;
+	j->max_pairs = seq->max;
+	j->n = pairs_of(head, base, m, first, d, hs, bs);
+	j->hmed = rn_stats_median(hs, j->n);
+	j->bmed = rn_stats_median(bs, j->n);
+	j->mde = INFINITY;
+	have = j->n && !(m == RN_METRIC_GPU_BUSY && j->hmed == 0 && j->bmed == 0);
 	if (have) {
-		rn_stats_wilcoxon(d, j.n, &j.w);
-		rn_stats_walsh_ci(d, j.n, reg->alpha, &j.ci);
+		j->alpha_k = rn_seq_alpha(seq, j->n);
+		rn_stats_wilcoxon(d, j->n, &j->w);
+		rn_stats_walsh_ci(d, j->n, j->alpha_k, &j->ci);
+		j->sigma = 1.4826 * rn_stats_mad(d, j->n);
 	}
 	free(d);
 	free(hs);
 	free(bs);
 	if (!have)
 		return false;
-	j.limit = b->tolerance * j.bmed;
-	if (j.w.p < reg->alpha && j.ci.k && j.ci.lower > j.limit)
-		j.verdict = RN_VERDICT_FAIL;
-	else if (j.ci.k && j.ci.upper <= j.limit)
-		j.verdict = RN_VERDICT_PASS;
+	j->limit = b->tolerance * j->bmed;
+	if (j->ci.k && j->ci.lower > j->limit)
+		j->verdict = RN_VERDICT_FAIL;
+	else if (j->ci.k && j->ci.upper <= j->limit)
+		j->verdict = RN_VERDICT_PASS;
 	else
-		j.verdict = RN_BASELINE_INCONCLUSIVE;
-	j.conf = j.ci.k ? floor((1.0 - 2.0 * reg->alpha) * 1000.0 + 0.5) / 10.0 : 0.0;
+		j->verdict = RN_BASELINE_INCONCLUSIVE;
+	j->conf = j->ci.k ? floor((1.0 - 2.0 * j->alpha_k) * 10000.0 + 0.5) / 100.0 : 0.0;
+	j->mde = rn_seq_mde(j->limit, j->sigma, (double)j->n, j->alpha_k, RN_SEQ_POWER);
+	return true;
+}
 
+/* Judge one time metric and append its row: returns false when it has no data. */
+static bool judge_time(const struct rn_baseline *b, const struct rn_regression_cfg *reg,
+		       const struct rn_seq_design *seq, bool budget_spent, const char *name,
+		       enum rn_metric m, const struct rn_target_result *head,
+		       const struct rn_target_result *base, size_t first,
+		       struct rn_target_report *tv)
+{
+	struct time_judgement j;
+	struct rn_verdict_result *v;
+	struct rn_buf a;
+
+	if (!judge_time_stats(b, reg, seq, m, head, base, first, &j))
+		return false;
+	j.primary = m == primary_metric(base);
+	j.budget_spent = budget_spent;
 	v = push(tv, name, rn_metric_info(m)->name, j.verdict);
+	/* One estimate in every column: the paired shift, not the difference of medians. */
 	v->has_observed = true;
-	v->observed = j.hmed / 1e6;
+	v->observed = (j.bmed + j.ci.estimate) / 1e6;
 	v->has_golden = true;
 	v->golden = j.bmed / 1e6;
 	v->has_budget = true;
 	v->budget = (j.bmed + j.limit) / 1e6;
-	v->delta_pct = j.bmed > 0 ? (j.hmed - j.bmed) / j.bmed * 100.0 : 0.0;
+	v->delta_pct = pct_of(j.ci.estimate, j.bmed);
+	v->mde_pct = isfinite(j.mde) ? pct_of(j.mde, j.bmed) : 0.0;
 	v->unit = "ms";
 	v->message = time_message(&j);
 	v->detail = time_detail(&j);
 	rn_buf_init(&a, 0);
-	rn_buf_addf(&a, "median of %zu paired runs", j.n);
+	rn_buf_addf(&a, "%zu paired runs", j.n);
 	v->aggregate = rn_buf_detach(&a, NULL);
 	return true;
 }
@@ -561,9 +623,9 @@ static const enum rn_metric time_metrics[] = {
 };
 
 void rn_baseline_judge(const struct rn_baseline *b, const struct rn_regression_cfg *reg,
-		       const char *name, const struct rn_target_result *head,
-		       const struct rn_target_result *base, size_t first_pair,
-		       struct rn_target_report *tv)
+		       const struct rn_seq_design *seq, bool budget_spent, const char *name,
+		       const struct rn_target_result *head, const struct rn_target_result *base,
+		       size_t first_pair, struct rn_target_report *tv)
 {
 	static const enum rn_metric counts[] = {
 		RN_METRIC_SYSCALL_ERRORS, RN_METRIC_PROCESSES, RN_METRIC_GPU_DISPATCHES,
@@ -575,7 +637,8 @@ void rn_baseline_judge(const struct rn_baseline *b, const struct rn_regression_c
 	for (i = 0; i < head->nruns; i++)
 		gpu |= head->runs[i].has_gpu;
 	for (i = 0; i < sizeof(time_metrics) / sizeof(time_metrics[0]); i++)
-		judge_time(b, reg, name, time_metrics[i], head, base, first_pair, tv);
+		judge_time(b, reg, seq, budget_spent, name, time_metrics[i], head, base, first_pair,
+			   tv);
 	judge_syscalls(reg, name, head, base, tv);
 	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
 		if (!gpu &&
@@ -643,22 +706,26 @@ static void side_error(const char *name, const struct rn_target_result *head,
 }
 
 /* After a failing timing verdict: measure the pairs again and judge the time metrics on the
- * new pairs alone. A metric fails only when both measurements fail. */
-static int confirm(const struct rn_baseline *b, const struct rn_baseline_plan *plan,
-		   const struct rn_regression_cfg *reg, const char *name, rn_baseline_run_fn fn,
+ * new pairs alone (a design of as many pairs, one look). A metric fails only when both
+ * measurements fail. */
+static int confirm(const struct rn_baseline *b, const struct rn_regression_cfg *reg,
+		   const struct rn_seq_design *seq, const char *name, rn_baseline_run_fn fn,
 		   void *ctx, struct rn_target_result *head, struct rn_target_result *base,
 		   struct rn_target_report *tv, size_t first_row)
 {
 	struct rn_target_report again;
-	size_t first = head->nruns, i, k;
+	size_t first = head->nruns, pairs = head->nruns, i, k;
+	struct rn_seq_design one;
 	int rc;
 
-	rc = measure_pairs(plan->pairs, fn, ctx, head, base);
+	rc = measure_pairs((unsigned)pairs, fn, ctx, head, base);
 	if (rc || failed(head) || failed(base))
 		return rc;
+	one.first = one.max = head->nruns - first;
+	one.alpha = seq->alpha;
 	memset(&again, 0, sizeof(again));
 	for (i = 0; i < sizeof(time_metrics) / sizeof(time_metrics[0]); i++)
-		judge_time(b, reg, name, time_metrics[i], head, base, first, &again);
+		judge_time(b, reg, &one, true, name, time_metrics[i], head, base, first, &again);
 	for (i = first_row; i < tv->nverdicts; i++) {
 		struct rn_verdict_result *v = &tv->verdicts[i];
 
@@ -693,20 +760,71 @@ static int confirm(const struct rn_baseline *b, const struct rn_baseline_plan *p
 	return 0;
 }
 
+/*
+ * Whether the look at the pairs measured so far leaves a time metric to decide: none failed
+ * (a FAIL already decides the check), and the primary metric is undecided, or another one is
+ * whose estimate is beyond the limit (a slowdown in waiting time of a CPU-bound tree is still
+ * worth the runs; noise around zero is not).
+ */
+static bool wants_more(const struct rn_baseline *b, const struct rn_regression_cfg *reg,
+		       const struct rn_seq_design *seq, const struct rn_target_result *head,
+		       const struct rn_target_result *base)
+{
+	enum rn_metric prim = primary_metric(base);
+	size_t i;
+	bool more = false;
+
+	for (i = 0; i < sizeof(time_metrics) / sizeof(time_metrics[0]); i++) {
+		struct time_judgement j;
+
+		if (!judge_time_stats(b, reg, seq, time_metrics[i], head, base, 0, &j))
+			continue;
+		if (j.verdict == RN_VERDICT_FAIL)
+			return false; /* the check fails: more runs would not change that */
+		if (j.verdict == RN_BASELINE_INCONCLUSIVE &&
+		    (time_metrics[i] == prim || j.ci.estimate > j.limit))
+			more = true;
+	}
+	return more;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 int rn_baseline_run_target(const struct rn_baseline *b, const struct rn_baseline_plan *plan,
 			   const struct rn_regression_cfg *reg, const char *name,
 			   rn_baseline_run_fn fn, void *ctx, struct rn_target_result *head,
 			   struct rn_target_result *base, struct rn_target_report *tv)
 {
-	size_t first_row = tv->nverdicts, i;
+	struct rn_seq_design seq = rn_baseline_design(plan, reg);
+	size_t first_row = tv->nverdicts, i, next;
+	uint64_t t0;
 	unsigned k;
-	bool time_failed = false;
+	bool time_failed = false, spent = true;
 	int rc = 0;
 
 	for (k = 0; k < plan->warmup && !rc && !failed(head) && !failed(base); k++)
 		rc = run_both(fn, ctx, RN_BASELINE_WARMUP, k % 2, head, base);
+	t0 = now_ns();
 	if (!rc)
-		rc = measure_pairs(plan->pairs, fn, ctx, head, base);
+		rc = measure_pairs((unsigned)seq.first, fn, ctx, head, base);
+	/* Adaptive repeats: more pairs while a time metric is undecided, up to the design's
+	 * last look or the time budget (sequential.h keeps alpha over the looks). */
+	while (!rc && !failed(head) && !failed(base)) {
+		next = rn_seq_next(&seq, head->nruns);
+		if (!next || (plan->budget_ns && now_ns() - t0 >= plan->budget_ns))
+			break;
+		if (!wants_more(b, reg, &seq, head, base)) {
+			spent = false;
+			break;
+		}
+		rc = measure_pairs((unsigned)(next - head->nruns), fn, ctx, head, base);
+	}
 	for (k = 0; k < plan->counting && !rc && !failed(head) && !failed(base); k++)
 		rc = run_both(fn, ctx, RN_BASELINE_COUNTING, k % 2, head, base);
 	if (rc)
@@ -715,17 +833,35 @@ int rn_baseline_run_target(const struct rn_baseline *b, const struct rn_baseline
 		side_error(name, head, base, tv);
 		return 0;
 	}
-	rn_baseline_judge(b, reg, name, head, base, 0, tv);
+	rn_baseline_judge(b, reg, &seq, spent, name, head, base, 0, tv);
 	for (i = first_row; i < tv->nverdicts; i++)
 		if (tv->verdicts[i].verdict == RN_VERDICT_FAIL && tv->verdicts[i].unit &&
 		    !strcmp(tv->verdicts[i].unit, "ms"))
 			time_failed = true;
 	if (b->confirm && time_failed) {
-		rc = confirm(b, plan, reg, name, fn, ctx, head, base, tv, first_row);
+		rc = confirm(b, reg, &seq, name, fn, ctx, head, base, tv, first_row);
 		if (!rc && (failed(head) || failed(base)))
 			side_error(name, head, base, tv);
 	}
 	return rc;
+}
+
+struct rn_seq_design rn_baseline_design(const struct rn_baseline_plan *plan,
+					const struct rn_regression_cfg *reg)
+{
+	struct rn_seq_design seq;
+	size_t least;
+
+	seq.alpha = reg->alpha;
+	seq.max = plan->max_pairs > plan->pairs ? plan->max_pairs : plan->pairs;
+	if (!seq.max)
+		seq.max = 1;
+	/* The first look is the target's runs, or the fewest pairs that can decide at all. */
+	least = rn_seq_paired_first(seq.max, reg->alpha);
+	seq.first = plan->pairs > least ? plan->pairs : least;
+	if (!seq.first || seq.first > seq.max)
+		seq.first = seq.max;
+	return seq;
 }
 
 void rn_baseline_report_console(bool color, const struct rn_target_report *t, size_t n)

@@ -15,13 +15,18 @@
  *
  * Verdict rows `baseline:<metric>` (rn_baseline_judge):
  *   times   wall_time, critical_path, cpu_time (gpu_busy with GPU spans): the paired
- *           differences d_i = head_i - base_i of the timing pairs, judged by the one-sided
- *           Wilcoxon signed-rank test and the Hodges-Lehmann estimate with its Walsh-average
- *           interval (assertions/stats.h) at [regression] alpha. With the limit
- *           L = tolerance * base median (the minimum effect that matters):
- *             FAIL          p < alpha and the lower bound > L (slower by more than L)
- *             PASS          the upper bound <= L (any slowdown is within L)
- *             INCONCLUSIVE  otherwise; the message says how many pairs would decide it
+ *           differences d_i = head_i - base_i of the timing pairs, judged by the Hodges-Lehmann
+ *           estimate and its Walsh-average interval (assertions/stats.h) at the alpha share
+ *           of the look (assertions/sequential.h). With the limit L = tolerance * base median
+ *           (the minimum effect that matters):
+ *             FAIL          the lower bound > L (slower by more than L)
+ *             PASS          the upper bound <= L (any slowdown is shown to be within L)
+ *             INCONCLUSIVE  otherwise (WARN, never PASS)
+ *           Undecided after the first look, more pairs are measured (looks at 10, 15, 22,
+ *           33, 49, 60 pairs by default) while the primary metric (cpu_time for a CPU-bound
+ *           tree, else wall_time) is undecided or another one's estimate is beyond L, until
+ *           [regression] max_runs pairs or time_budget_s. Every time row states its detection
+ *           limit: the slowdown it would catch in 80% of checks at its noise and pairs.
  *   counts  syscalls (each syscall by name, and the total), syscall_errors, processes (GPU
  *           counts with GPU spans): medians of the counting runs, FAIL when head grew by more
  *           than [regression] count_tolerance and count_floor, as golden traces judge counts
@@ -35,11 +40,13 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "assertion.h"
 #include "config.h"
 #include "golden.h"
 #include "report.h"
+#include "sequential.h"
 
 /*
  * The verdict of an undecided timing comparison: INCONCLUSIVE, which is reported as WARN like
@@ -108,10 +115,21 @@ typedef int (*rn_baseline_run_fn)(void *ctx, enum rn_baseline_side side, enum rn
 
 /* How many runs of each kind a target gets on each side. */
 struct rn_baseline_plan {
-	unsigned warmup;   /* warmups per side */
-	unsigned pairs;    /* timing runs per side (pairs) */
-	unsigned counting; /* counting runs per side, 0 without the ptrace collector */
+	unsigned warmup;    /* warmups per side */
+	unsigned pairs;     /* timing pairs of the first look (the target's runs; raised to the
+			     * fewest that can decide, rn_seq_paired_first) */
+	unsigned counting;  /* counting runs per side, 0 without the ptrace collector */
+	unsigned max_pairs; /* pairs of the last look ([regression] max_runs) */
+	uint64_t budget_ns; /* no new look once the timing pairs took this long, ns
+			     * ([regression] time_budget_s); 0 = no limit */
 };
+
+/*
+ * The look schedule of `plan` (sequential.h): first look max(pairs, the fewest pairs whose
+ * exact test can decide at its alpha share), last look max_pairs, total alpha reg->alpha.
+ */
+struct rn_seq_design rn_baseline_design(const struct rn_baseline_plan *plan,
+					const struct rn_regression_cfg *reg);
 
 /*
  * Measure, judge and (with b->confirm) confirm one target: runs `plan` through `fn`, then
@@ -126,12 +144,13 @@ int rn_baseline_run_target(const struct rn_baseline *b, const struct rn_baseline
 /*
  * Judge head against base (see the top of this file) and append the verdicts to `tv`. Time
  * metrics use the timing pairs from index `first_pair` on (the runs of both results are
- * paired by index). Both sides must have run cleanly.
+ * paired by index), at the look of `seq` their number makes; `budget_spent` says no further
+ * look was possible (an inconclusive row says so). Both sides must have run cleanly.
  */
 void rn_baseline_judge(const struct rn_baseline *b, const struct rn_regression_cfg *reg,
-		       const char *name, const struct rn_target_result *head,
-		       const struct rn_target_result *base, size_t first_pair,
-		       struct rn_target_report *tv);
+		       const struct rn_seq_design *seq, bool budget_spent, const char *name,
+		       const struct rn_target_result *head, const struct rn_target_result *base,
+		       size_t first_pair, struct rn_target_report *tv);
 
 /* Print the "head vs base" table (medians, difference, interval) of every baseline time row
  * of `t[0..n)` to stderr. */

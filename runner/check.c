@@ -562,6 +562,7 @@ struct target_runs {
 	bool spool;                 /* measured runs keep every span */
 	bool behave;                /* measured runs record the behaviour */
 	struct rn_target_result *r; /* filled */
+	bool probe;                 /* a speed probe before each timing run (judging.h) */
 };
 
 /* The progress line of run `k` (0-based over warmup, timing and counting runs). */
@@ -692,6 +693,8 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 	}
 	if (k == tc->warmup)
 		rn_pressure_probe_begin(probe);
+	if (tr->probe && !warm && !counting)
+		rn_speed_probe(r);
 	rn_trace_init(&t);
 	if (!warm && stops)
 		bh = run_sinks(tr, &t);
@@ -727,6 +730,57 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 	return rc;
 }
 
+/* The golden trace of target `tc`, read quietly (compare_golden reports a bad one). */
+static bool read_golden(const struct rn_config *cfg, const struct rn_target_cfg *tc,
+			struct rn_golden *g)
+{
+	char *path = rn_golden_path(cfg->golden_dir, tc->name);
+	struct rn_diag d;
+	bool ok;
+
+	rn_diag_init(&d, path, NULL, 0);
+	ok = path && !access(path, F_OK) && !rn_golden_read(path, g, &d);
+	free(path);
+	return ok;
+}
+
+/*
+ * Adaptive repeats against golden trace `g` (assertions/sequential.h): after the first look
+ * (the target's runs), more timing runs while a timing comparison is undecided, up to
+ * [regression] max_runs or time_budget_s. Returns what one_run returned last (`rc` if none).
+ */
+static int adaptive_runs(struct target_runs *tr, const struct rn_golden *g,
+			 struct rn_pressure_probe *probe, int rc)
+{
+	const struct rn_regression_cfg *reg = &tr->cfg->regression;
+	struct rn_target_result *r = tr->r;
+	struct rn_seq_design seq;
+	uint64_t t0 = monotonic_ns(), budget = (uint64_t)(reg->time_budget_s * 1e9);
+	size_t next;
+
+	seq.first = tr->plan.timing;
+	seq.max = reg->max_runs > tr->plan.timing ? reg->max_runs : tr->plan.timing;
+	seq.alpha = reg->alpha;
+	r->look_first = seq.first;
+	r->look_max = seq.max;
+	r->looks_spent = true;
+	while (!rc && r->status == RN_RUN_OK) {
+		next = rn_seq_next(&seq, r->nruns);
+		if (!next || (budget && monotonic_ns() - t0 >= budget))
+			break;
+		if (!rn_golden_timing_undecided(g, r, reg)) {
+			r->looks_spent = false;
+			break;
+		}
+		while (!rc && r->nruns < next) {
+			/* one more timing run: it goes where the timing runs end */
+			tr->plan.timing++;
+			rc = one_run(tr, tr->tc->warmup + tr->plan.timing - 1, probe);
+		}
+	}
+	return rc;
+}
+
 static void github_group_begin(const struct rn_target_cfg *tc, const struct run_plan *p)
 {
 	char title[256];
@@ -754,17 +808,30 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 				  { 0, 0, false },
 				  needs_spool(cfg, tc, o),
 				  needs_behaviour(cfg, tc),
-				  r };
+				  r,
+				  false };
 	struct rn_pressure_probe probe = { 0 };
 	uint64_t t0 = monotonic_ns();
-	unsigned total, k;
+	struct rn_golden g;
+	bool adaptive;
+	unsigned first, k;
 	int rc = 0;
 
 	plan_runs(cfg, tc, o, golden_update, &tr.plan);
-	total = tc->warmup + tr.plan.timing + tr.plan.counting;
+	tr.probe = tr.plan.timing && (golden_update || golden_exists(cfg, tc->name));
+	adaptive = tr.plan.timing && !golden_update && !o->baseline && !o->no_golden &&
+		cfg->regression.enabled && cfg->regression.timing && read_golden(cfg, tc, &g);
 	if (o->github)
 		github_group_begin(tc, &tr.plan);
-	for (k = 0; k < total && !rc; k++)
+	first = tc->warmup + tr.plan.timing;
+	for (k = 0; k < first && !rc; k++)
+		rc = one_run(&tr, k, &probe);
+	if (adaptive) {
+		rc = adaptive_runs(&tr, &g, &probe, rc);
+		rn_golden_release(&g);
+	}
+	for (k = tc->warmup + tr.plan.timing;
+	     k < tc->warmup + tr.plan.timing + tr.plan.counting && !rc; k++)
 		rc = one_run(&tr, k, &probe);
 	if (rc > 0) /* the target is ERROR; the check goes on */
 		rc = 0;
@@ -830,14 +897,21 @@ static int run_baseline(const struct rn_config *cfg, const struct rn_target_cfg 
 	plan.warmup = tc->warmup;
 	plan.pairs = rp.timing;
 	plan.counting = rp.split ? rp.counting : 0;
+	plan.max_pairs = cfg->regression.max_runs;
+	plan.budget_ns = (uint64_t)(cfg->regression.time_budget_s * 1e9);
+	{
+		struct rn_seq_design seq = rn_baseline_design(&plan, &cfg->regression);
+
+		plan.pairs = (unsigned)seq.first;
+	}
 	if (o->github) {
 		char title[256];
 
 		snprintf(title, sizeof(title),
-			 "renacer: %s vs base (%u warmup + %u timing pair%s + %u counting run%s "
-			 "a side)",
-			 tc->name, plan.warmup, plan.pairs, plan.pairs == 1 ? "" : "s",
-			 plan.counting, plan.counting == 1 ? "" : "s");
+			 "renacer: %s vs base (%u warmup + %u to %u timing pairs + %u counting "
+			 "run%s a side)",
+			 tc->name, plan.warmup, plan.pairs, plan.max_pairs, plan.counting,
+			 plan.counting == 1 ? "" : "s");
 		rn_github_group_begin(title);
 	}
 	rc = rn_baseline_run_target(bl, &plan, &cfg->regression, tc->name, baseline_run_one, &c,

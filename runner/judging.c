@@ -16,6 +16,7 @@
 #include "buf.h"
 #include "diag.h"
 #include "log.h"
+#include "sequential.h"
 #include "stats.h"
 #include "xalloc.h"
 
@@ -75,6 +76,46 @@ void rn_pressure_probe_end(const struct rn_pressure_probe *p, struct rn_target_r
 	share = (double)(total - p->total_us) * 1e3 / (double)(now - p->mono_ns);
 	r->cpu_pressure = share < 0.0 ? 0.0 : share > 1.0 ? 1.0 : share;
 	r->has_cpu_pressure = true;
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Words written by the probe: 1 MiB, beyond most L2 caches, within the L3 a target shares. */
+#define PROBE_WORDS (1u << 18)
+/* Iterations of the probe's loop. */
+#define PROBE_ITERATIONS (1u << 21)
+
+void rn_speed_probe(struct rn_target_result *r)
+{
+	static uint32_t buf[PROBE_WORDS];
+	volatile uint32_t sink;
+	uint32_t x = 2463534242u, sum = 0, i;
+	uint64_t c0, w0, c1, w1;
+
+	w0 = mono_ns();
+	c0 = thread_cpu_ns();
+	for (i = 0; i < PROBE_ITERATIONS; i++) {
+		x ^= x << 13; /* xorshift32: addresses the prefetcher cannot guess */
+		x ^= x >> 17;
+		x ^= x << 5;
+		buf[x & (PROBE_WORDS - 1)] += i;
+		sum += buf[(x >> 7) & (PROBE_WORDS - 1)];
+	}
+	c1 = thread_cpu_ns();
+	w1 = mono_ns();
+	sink = sum;
+	(void)sink;
+	r->probe_cpu_ns = rn_xrealloc(r->probe_cpu_ns, (r->nprobes + 1) * sizeof(double));
+	r->probe_wall_ns = rn_xrealloc(r->probe_wall_ns, (r->nprobes + 1) * sizeof(double));
+	r->probe_cpu_ns[r->nprobes] = (double)(c1 - c0);
+	r->probe_wall_ns[r->nprobes] = (double)(w1 - w0);
+	r->nprobes++;
 }
 
 /* ---- golden update: its own noise ---------------------------------------------------------- */
@@ -194,6 +235,17 @@ bool rn_golden_identity_warn(const struct rn_golden *g, const char *golden_file,
 
 /* ---- validate: feasibility ----------------------------------------------------------------- */
 
+/* The smallest max_runs under which a paired comparison can decide at `alpha`. */
+static size_t feasible_max(double alpha)
+{
+	size_t m;
+
+	for (m = 2; m <= 1000; m++)
+		if (rn_seq_paired_first(m, alpha))
+			return m;
+	return 0;
+}
+
 static bool timing_judged(const struct rn_regression_cfg *r)
 {
 	size_t i;
@@ -212,8 +264,14 @@ int rn_config_check_feasible(const struct rn_config *cfg, bool color)
 	int errors = 0;
 	size_t i;
 
+	if (r->timing && !rn_seq_paired_first(r->max_runs, r->alpha))
+		/* --baseline only: a warning, since a golden-only config may set it low */
+		rn_warn("%s: [regression] max_runs = %u can never decide a same-job baseline "
+			"(check --baseline) at alpha %g: no number of pairs up to it reaches its "
+			"share of alpha; use max_runs >= %zu or a larger alpha",
+			cfg->path, r->max_runs, r->alpha, feasible_max(r->alpha));
 	if (!timing_judged(r))
-		return 0;
+		return errors;
 	for (i = 0; i < cfg->ntargets; i++) {
 		const struct rn_target_cfg *tc = &cfg->targets[i];
 		size_t nb = tc->runs,
@@ -237,8 +295,14 @@ int rn_config_check_feasible(const struct rn_config *cfg, bool color)
 			}
 		}
 		free(path);
-		if (rn_golden_timing_feasible(na, nb, r->alpha))
-			continue;
+		{
+			/* Adaptive repeats: the last look, at max_runs, with its alpha share. */
+			struct rn_seq_design seq = { nb, nb > r->max_runs ? nb : r->max_runs,
+						     r->alpha };
+
+			if (rn_golden_timing_feasible(na, seq.max, rn_seq_alpha(&seq, seq.max)))
+				continue;
+		}
 		{
 			size_t need_b = rn_golden_timing_min_runs(na, nb, r->alpha);
 			size_t need_a = rn_golden_timing_min_runs(nb, na, r->alpha);
@@ -246,10 +310,11 @@ int rn_config_check_feasible(const struct rn_config *cfg, bool color)
 
 			snprintf(msg, sizeof(msg),
 				 "target '%s': runs = %zu against %zu golden runs (%s) can never "
-				 "reach alpha %g in the rank test, so its timing could never fail; "
-				 "use runs >= %zu, or golden runs >= %zu ([golden] runs, then renacer "
-				 "golden update), or a larger alpha",
-				 tc->name, nb, na, from, r->alpha, need_b, need_a);
+				 "reach alpha %g in the rank test (adaptive repeats up to max_runs "
+				 "%u), so its timing could never fail; use runs >= %zu, or golden "
+				 "runs >= %zu ([golden] runs, then renacer golden update), or a larger "
+				 "alpha or max_runs",
+				 tc->name, nb, na, from, r->alpha, r->max_runs, need_b, need_a);
 			rn_diag_init(&d, cfg->path, cfg->src, cfg->src_len);
 			rn_diag_set(&d, tc->line, 1, "%s", msg);
 			rn_diag_print(&d, color);

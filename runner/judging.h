@@ -36,6 +36,15 @@ void rn_pressure_probe_begin(struct rn_pressure_probe *p);
 void rn_pressure_probe_end(const struct rn_pressure_probe *p, struct rn_target_result *r);
 
 /*
+ * The speed probe: a fixed piece of work (integer arithmetic and scattered writes over 1 MiB,
+ * about 2 ms on a current x86_64 core) timed in renacer's own thread right before a timing
+ * run, so the machine's speed at that moment (load, frequency, cache contention, another
+ * host) is measured beside the target's own time. Appends the thread CPU time and the wall
+ * time of the work, ns, to r->probe_cpu_ns / r->probe_wall_ns. Never fails.
+ */
+void rn_speed_probe(struct rn_target_result *r);
+
+/*
  * After `golden update` measured `r`: warn, for each timing metric judged by `cfg`, when the
  * samples' robust spread (rn_golden_spread) exceeds the metric's tolerance, naming the spread it
  * saw (min, median, max, CPU pressure) and what to do. Also warns when `r` has fewer runs than

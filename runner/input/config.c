@@ -1535,6 +1535,12 @@ static int parse_regression(struct ctx *c, const struct rn_toml_value *root)
 	if (get_int(c, v, "min_runs_for_timing", 2, 1000, &runs))
 		return SECTION_ABORT;
 	r->min_runs_for_timing = (unsigned)runs;
+	runs = (int64_t)r->max_runs;
+	if (get_int(c, v, "max_runs", 1, 1000, &runs) ||
+	    get_num(c, v, "time_budget_s", 0, 86400, &r->time_budget_s) ||
+	    get_num(c, v, "drift_limit", 0, 100, &r->drift_limit))
+		return SECTION_ABORT;
+	r->max_runs = (unsigned)runs;
 	if (get_int(c, v, "memory_floor_bytes", 0, INT64_MAX, &floor_bytes))
 		return SECTION_ABORT;
 	r->memory_floor_bytes = (uint64_t)floor_bytes;

@@ -133,6 +133,12 @@
 	X(alpha, "number", "significance level of the rank test (default 0.01)")                                                                     \
 	X(timing, "boolean", "judge timing metrics (default true)")                                                                                  \
 	X(min_runs_for_timing, "integer", "runs needed on both sides to judge timing (default 5)")                                                   \
+	X(max_runs, "integer",                                                                                                                       \
+	  "adaptive repeats: most timing runs (pairs with --baseline) an undecided timing row gets (default 60)")                                    \
+	X(drift_limit, "number",                                                                                                                     \
+	  "timing against a golden recorded under other conditions fails only beyond this shift, fraction (default 0.5)")                            \
+	X(time_budget_s, "number",                                                                                                                   \
+	  "adaptive repeats: no more runs once a target's timing runs took this long, seconds (default 300; 0 = no limit)")                          \
 	X(load_guard, "boolean",                                                                                                                     \
 	  "wall-time slowdowns without more cpu_time of a CPU-bound target or on a loaded machine are INCONCLUSIVE (WARN), not FAIL (default true)") \
 	X(instructions_tolerance, "number",                                                                                                          \

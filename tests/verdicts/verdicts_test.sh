@@ -49,9 +49,10 @@ EOT
 
 case $case_name in
 not_judged)
-	# The default runs = 1 against a golden trace: timing is NOT JUDGED everywhere, with what
-	# to change; never PASS.
-	work_config 1 ""
+	# runs = 1 against a golden trace, adaptive repeats off (max_runs = 1): timing is NOT
+	# JUDGED everywhere, with what to change; never PASS.
+	work_config 1 '[regression]
+max_runs = 1'
 	run golden update --config "$tmp/renacer.toml"
 	expect_rc 0
 	expect_err "(10 timing runs, 1 counting run)" # [golden] runs defaults to 10
@@ -77,12 +78,17 @@ not_judged)
 	grep -q "::warning .*NOT JUDGED" "$tmp/out" || fail "no warning annotation"
 	# [regression] not_judged = "fail": the gate blocks on what it could not judge.
 	work_config 1 '[regression]
-not_judged = "fail"'
+not_judged = "fail"
+max_runs = 1'
 	run check --config "$tmp/renacer.toml"
 	expect_rc 1
 	expect_err ", 3 not judged; exit 1"
 	# Enough runs: judged (PASS or INCONCLUSIVE, never NOT JUDGED).
 	run check --config "$tmp/renacer.toml" --runs 5
+	if grep -q "NOT JUDGED" "$tmp/err"; then fail "5 runs against 10 still NOT JUDGED"; fi
+	# The default max_runs: adaptive repeats measure more runs than the one asked for.
+	work_config 1 ""
+	run check --config "$tmp/renacer.toml"
 	if grep -q "NOT JUDGED" "$tmp/err"; then fail "5 runs against 10 still NOT JUDGED"; fi
 	;;
 infeasible)
@@ -91,7 +97,8 @@ infeasible)
 	work_config 3 '[golden]
 runs = 5
 [regression]
-min_runs_for_timing = 3'
+min_runs_for_timing = 3
+max_runs = 3'
 	run validate --config "$tmp/renacer.toml"
 	expect_rc 3
 	expect_err "renacer.toml:1:1: error: target 'work': runs = 3 against 5 golden runs"
@@ -101,14 +108,16 @@ min_runs_for_timing = 3'
 	work_config 3 '[golden]
 runs = 7
 [regression]
-min_runs_for_timing = 3'
+min_runs_for_timing = 3
+max_runs = 3'
 	run validate --config "$tmp/renacer.toml"
 	expect_rc 0
 	# An existing golden trace counts with its own runs: 5 recorded, checked with 3.
 	work_config 5 '[golden]
 runs = 5
 [regression]
-min_runs_for_timing = 3'
+min_runs_for_timing = 3
+max_runs = 3'
 	run golden update --config "$tmp/renacer.toml"
 	expect_rc 0
 	run check --config "$tmp/renacer.toml" --runs 3
@@ -118,7 +127,8 @@ min_runs_for_timing = 3'
 	work_config 3 '[golden]
 runs = 10
 [regression]
-min_runs_for_timing = 3'
+min_runs_for_timing = 3
+max_runs = 3'
 	run validate --config "$tmp/renacer.toml"
 	expect_rc 3
 	expect_err "runs = 3 against 5 golden runs (its golden trace has) can never reach"

@@ -1,0 +1,77 @@
+/*
+ * sequential.c - the look schedule, alpha spending and detection limits of sequential.h.
+ */
+#include "sequential.h"
+
+#include <math.h>
+
+#include "stats.h"
+
+size_t rn_seq_next(const struct rn_seq_design *d, size_t n)
+{
+	size_t step;
+
+	if (n >= d->max)
+		return 0;
+	if (n < d->first)
+		return d->first;
+	step = n / 2 < 2 ? 2 : n / 2;
+	return n + step > d->max ? d->max : n + step;
+}
+
+double rn_seq_alpha(const struct rn_seq_design *d, size_t n)
+{
+	size_t prev = 0, at = d->first;
+
+	if (n == 0 || d->max == 0)
+		return 0.0;
+	/* the scheduled look at or above n, and the one before it */
+	while (at && at < n) {
+		prev = at;
+		at = rn_seq_next(d, at);
+	}
+	if (!at)
+		at = d->max; /* beyond the schedule: the last look's share */
+	if (at > d->max)
+		at = d->max;
+	if (prev >= at)
+		return 0.0;
+	return d->alpha * (double)(at - prev) / (double)d->max;
+}
+
+size_t rn_seq_paired_first(size_t max, double alpha)
+{
+	struct rn_seq_design d = { 1, max, alpha };
+	size_t n;
+
+	for (n = 1; n <= max && n < 64; n++) {
+		d.first = n;
+		if (ldexp(1.0, -(int)n) <= rn_seq_alpha(&d, n))
+			return n;
+	}
+	return 0;
+}
+
+double rn_seq_mde(double limit, double sigma, double n_eff, double alpha_k, double power)
+{
+	double z;
+
+	if (!(n_eff > 0.0) || !(alpha_k > 0.0) || !(alpha_k < 1.0))
+		return INFINITY;
+	z = rn_stats_normal_quantile(1.0 - alpha_k) + rn_stats_normal_quantile(power);
+	return limit + z * sigma * sqrt(3.14159265358979323846 / 3.0 / n_eff);
+}
+
+size_t rn_seq_runs_for(double effect, double limit, double sigma, size_t n_ref,
+		       const struct rn_seq_design *d)
+{
+	size_t n;
+
+	for (n = d->first; n; n = rn_seq_next(d, n)) {
+		double n_eff = n_ref ? 1.0 / (1.0 / (double)n + 1.0 / (double)n_ref) : (double)n;
+
+		if (rn_seq_mde(limit, sigma, n_eff, rn_seq_alpha(d, n), RN_SEQ_POWER) <= effect)
+			return n;
+	}
+	return 0;
+}

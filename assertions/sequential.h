@@ -1,0 +1,80 @@
+/*
+ * sequential.h - timing decisions over repeated looks at growing samples (adaptive repeats),
+ * and the smallest change each decision could have caught (its detection limit).
+ *
+ * A timing comparison is a three-valued decision (as Chromium's Pinpoint decides "different",
+ * "same" or "unknown"): with the limit L (the tolerance times the reference median, the
+ * smallest slowdown that matters) and a confidence interval [lower, upper] of the shift,
+ *   FAIL          lower > L   (a slowdown beyond the tolerance is shown)
+ *   PASS          upper <= L  (any slowdown is shown to be within the tolerance: equivalence)
+ *   INCONCLUSIVE  otherwise   (measure more, or report it undecided: never a PASS)
+ *
+ * When a look is undecided, more runs are measured and the decision is taken again. Looking
+ * repeatedly at growing data would inflate the error rates if each look used the full alpha,
+ * so look j (at n_j samples; n_0 = 0) spends
+ *     alpha_j = alpha * (n_j - n_(j-1)) / n_max
+ * (the linear alpha-spending function alpha(t) = alpha t of Lan & DeMets 1983, with the
+ * information fraction t = n / n_max), and each bound is taken at level 1 - alpha_j. By the
+ * union bound the rate of a false FAIL (no slowdown beyond L, yet some look shows lower > L)
+ * and of a false PASS (a slowdown beyond L, yet some look shows upper <= L) each stay at or
+ * below alpha over all looks, whatever the stopping rule or budget that ends the looks early.
+ *
+ * Looks grow geometrically: n_1 = first, n_(j+1) = min(max, n_j + max(2, n_j / 2)).
+ *
+ * All functions are pure and never fail.
+ */
+#ifndef RN_SEQUENTIAL_H
+#define RN_SEQUENTIAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Power at which a detection limit is stated: the change caught in 80% of checks. */
+#define RN_SEQ_POWER 0.8
+
+/* The look schedule of one comparison. */
+struct rn_seq_design {
+	size_t first; /* samples (pairs, or new runs) at the first look, >= 1 */
+	size_t max;   /* samples at the last look, >= first */
+	double alpha; /* total error rate of each kind over all looks, 0 < alpha < 0.5 */
+};
+
+/* The look after one at `n` samples; 0 when `n` >= d->max (no look is left). */
+size_t rn_seq_next(const struct rn_seq_design *d, size_t n);
+
+/*
+ * The alpha spent at the look at `n` samples: alpha * (n - previous look) / max, where the
+ * previous look is the last scheduled look below `n` (0 for the first). A look at a sample
+ * count off the schedule (a run failed, a budget ended it) spends as the scheduled look at or
+ * above it would, so the total never exceeds alpha. 0 when n == 0.
+ */
+double rn_seq_alpha(const struct rn_seq_design *d, size_t n);
+
+/*
+ * The smallest first look of a paired comparison (Wilcoxon signed-rank, exact: the smallest
+ * one-sided p is 2^-n) that can decide at its own alpha share, for at most `max` pairs at
+ * total `alpha`; 0 when none up to `max` can (the settings can never decide).
+ */
+size_t rn_seq_paired_first(size_t max, double alpha);
+
+/*
+ * Detection limit: the smallest true slowdown (in the unit of `limit` and `sigma`) that a FAIL
+ * at a look spending `alpha_k` catches with probability `power`:
+ *     limit + (z_(1 - alpha_k) + z_power) * sigma * sqrt(pi / 3 / n_eff)
+ * where sigma is a robust standard deviation of one sample (1.4826 MAD) of the paired
+ * differences (n_eff = pairs) or of the runs (two samples: n_eff = 1 / (1/na + 1/nb)), and
+ * pi / 3 is the Hodges-Lehmann estimator's variance against the mean's under normal noise
+ * (its asymptotic relative efficiency 3 / pi; Hollander, Wolfe & Chicken, section 3.2).
+ * +INFINITY when n_eff <= 0 or alpha_k <= 0.
+ */
+double rn_seq_mde(double limit, double sigma, double n_eff, double alpha_k, double power);
+
+/*
+ * The number of samples (pairs, or new runs against `n_ref` reference runs when n_ref > 0) at
+ * which the detection limit of a look reaches `effect` (same unit as sigma), for a design of
+ * at most `max` samples at total `alpha`; 0 when even `max` does not reach it.
+ */
+size_t rn_seq_runs_for(double effect, double limit, double sigma, size_t n_ref,
+		       const struct rn_seq_design *d);
+
+#endif

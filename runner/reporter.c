@@ -18,6 +18,7 @@
 #include "history.h"
 #include "judging.h"
 #include "junit.h"
+#include "timing_gate.h"
 #include "log.h"
 #include "otlp.h"
 #include "perfetto.h"
@@ -119,13 +120,18 @@ static int write_golden(const struct rn_report_outputs *out, const struct rn_out
 static int write_junit(const struct rn_report_outputs *out, const struct rn_outcome *oc)
 {
 	struct rn_junit_suite *suites;
+	struct rn_timing_gate gate;
+	char gate_line[256];
 	size_t i;
 	int rc = 0;
 
 	if (!out->junit)
 		return 0;
 	suites = rn_xcalloc(oc->ntargets + 1, sizeof(*suites));
+	rn_timing_gate(oc->reports, oc->ntargets, &gate);
+	rn_timing_gate_format(&gate, gate_line, sizeof(gate_line));
 	for (i = 0; i < oc->ntargets; i++) {
+		suites[i].timing_gate = gate_line;
 		const struct rn_target_result *r = &oc->targets[i];
 
 		suites[i].name = r->name;

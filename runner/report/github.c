@@ -7,6 +7,7 @@
  * annotation), 1 MiB of job summary per step (a larger file fails the summary upload).
  */
 #include "github.h"
+#include "timing_gate.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -750,6 +751,17 @@ static void summary_markdown(struct rn_buf *b, const struct rn_github_run *run,
 			rn_buf_addf(b, " \u00b7 **%zu** %s", c, rn_verdict_label(order[k]));
 	}
 	rn_buf_adds(b, "\n\n");
+	{
+		struct rn_timing_gate gate;
+		char line[256];
+
+		rn_timing_gate(run->targets, run->ntargets, &gate);
+		if (rn_timing_gate_format(&gate, line, sizeof(line))) {
+			rn_buf_adds(b, "**");
+			rn_github_escape_markdown(b, line, 0);
+			rn_buf_adds(b, "**\n\n");
+		}
+	}
 	cut_here(cuts, ncuts, cap, b);
 	/* Targets with failures first, then warnings, then the rest, each in config order. */
 	for (rank = GH_RANK_BAD; rank <= GH_RANK_SKIP; rank++) {

@@ -198,6 +198,11 @@ static void add_suite(struct rn_buf *b, const struct rn_junit_suite *s, size_t i
 	rn_buf_adds(b, "/>\n      <property name=\"runs\"");
 	add_attr_u64(b, "value", s->result ? s->result->nruns : 0);
 	rn_buf_adds(b, "/>\n");
+	if (s->timing_gate && *s->timing_gate) {
+		rn_buf_adds(b, "      <property name=\"timing_gate\"");
+		add_attr(b, "value", s->timing_gate);
+		rn_buf_adds(b, "/>\n");
+	}
 	if (s->golden_file) {
 		rn_buf_adds(b, "      <property name=\"golden_file\"");
 		add_attr(b, "value", s->golden_file);

@@ -54,6 +54,8 @@ struct rn_junit_suite {
 	const char *golden_file;               /* golden trace path as shown to users, or NULL:
 						* no "golden_file" property */
 	const char *system_out;                /* suite summary for <system-out>, or NULL */
+	const char *timing_gate;               /* property "timing_gate": the check's timing
+						* gate statement (timing_gate.h), or NULL/"" */
 	uint64_t start_unix_ns;                /* CLOCK_REALTIME start of the target, ns;
 						* 0 = the time of writing */
 	double time_s;                         /* time spent on the target, seconds ("time") */

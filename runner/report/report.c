@@ -2,6 +2,7 @@
  * report.c - the console report and the benchmark JSON.
  */
 #include "report.h"
+#include "timing_gate.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -159,10 +160,15 @@ static const char *exit_meaning(int code)
 void rn_report_console(bool color, const struct rn_target_report *t, size_t n, int exit_code)
 {
 	const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[0m" : "";
+	struct rn_timing_gate gate;
+	char gate_line[256];
 	struct rn_buf b;
 	size_t i, k;
 
 	rn_buf_init(&b, 0);
+	rn_timing_gate(t, n, &gate);
+	if (rn_timing_gate_format(&gate, gate_line, sizeof(gate_line)))
+		rn_buf_addf(&b, "\n%s%s%s", bold, gate_line, reset);
 	rn_buf_addf(&b, "\n%s%-18s %-24s %-10s %16s %16s %16s %9s  %s%s\n", bold, "TARGET",
 		    "ASSERTION", "VERDICT", "MEASURED", "BUDGET", "GOLDEN", "DELTA", "REASON",
 		    reset);

@@ -1,0 +1,80 @@
+/*
+ * timing_gate.c - the timing gate statement of a check (timing_gate.h).
+ */
+#include "timing_gate.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static bool is_time_comparison(const struct rn_verdict_result *v)
+{
+	return v->unit && !strcmp(v->unit, "ms") && v->type &&
+		(!strcmp(v->type, "regression") || !strcmp(v->type, "baseline"));
+}
+
+void rn_timing_gate(const struct rn_target_report *t, size_t n, struct rn_timing_gate *g)
+{
+	size_t i, k;
+
+	memset(g, 0, sizeof(*g));
+	for (i = 0; i < n; i++) {
+		double best = 0.0, noise = 0.0;
+		bool any = false;
+
+		for (k = 0; k < t[i].nverdicts; k++) {
+			const struct rn_verdict_result *v = &t[i].verdicts[k];
+
+			if (!is_time_comparison(v))
+				continue;
+			any = true;
+			if (v->mde_pct > 0.0 &&
+			    (v->verdict == RN_VERDICT_PASS || v->verdict == RN_VERDICT_FAIL) &&
+			    (best == 0.0 || v->mde_pct < best))
+				best = v->mde_pct;
+			if (v->mde_pct > noise)
+				noise = v->mde_pct;
+		}
+		if (!any)
+			continue;
+		g->targets++;
+		if (best > 0.0) {
+			g->gated++;
+			if (best > g->worst_pct) {
+				g->worst_pct = best;
+				g->worst = t[i].result ? t[i].result->name : NULL;
+			}
+		} else {
+			if (!g->ungated)
+				g->ungated = t[i].result ? t[i].result->name : NULL;
+			if (noise > g->noise_pct)
+				g->noise_pct = noise;
+		}
+	}
+}
+
+size_t rn_timing_gate_format(const struct rn_timing_gate *g, char *out, size_t cap)
+{
+	int len;
+
+	if (!cap)
+		return 0;
+	if (!g->targets)
+		len = snprintf(out, cap, "%s", "");
+	else if (g->gated == g->targets)
+		len = snprintf(out, cap, "timing gated at >= +%.1f%% (worst: target '%.64s')",
+			       g->worst_pct, g->worst ? g->worst : "?");
+	else if (g->noise_pct > 0.0)
+		len = snprintf(out, cap,
+			       "timing not gated for %zu of %zu target%s ('%.64s': undecided, "
+			       "detects >= +%.1f%%)",
+			       g->targets - g->gated, g->targets, g->targets == 1 ? "" : "s",
+			       g->ungated ? g->ungated : "?", g->noise_pct);
+	else
+		len = snprintf(out, cap,
+			       "timing not gated for %zu of %zu target%s ('%.64s': not judged)",
+			       g->targets - g->gated, g->targets, g->targets == 1 ? "" : "s",
+			       g->ungated ? g->ungated : "?");
+	if (len < 0)
+		len = 0;
+	return (size_t)len < cap ? (size_t)len : cap - 1;
+}

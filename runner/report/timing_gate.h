@@ -1,0 +1,42 @@
+/*
+ * timing_gate.h - the one line that says whether a check gated time, and how finely: "timing
+ * gated at >= +X%" or "timing not gated: ...", printed above the console table, in the GitHub
+ * summary and as the JUnit testsuites' <properties>, so a green job never hides ungated time.
+ *
+ * A timing row is a verdict in unit "ms" of a golden or baseline comparison (type
+ * "regression" or "baseline") or a critical_path assertion. A target is gated when at least
+ * one of its timing rows of golden/baseline type was decided (PASS or FAIL) with a detection
+ * limit (rn_verdict_result.mde_pct > 0); its gate is the smallest such limit. The check is
+ * gated at the largest gate of its gated targets.
+ */
+#ifndef RN_TIMING_GATE_H
+#define RN_TIMING_GATE_H
+
+#include <stddef.h>
+
+#include "report.h"
+
+/* What the timing rows of a check add up to (rn_timing_gate). */
+struct rn_timing_gate {
+	size_t targets;      /* targets with at least one golden or baseline timing row */
+	size_t gated;        /* of them, gated (a decided row with a detection limit) */
+	double worst_pct;    /* largest gate over the gated targets, percent */
+	const char *worst;   /* its target's name (borrowed), or NULL */
+	double noise_pct;    /* largest detection limit among the ungated targets' rows,
+			      * percent; 0 when none was stated */
+	const char *ungated; /* the first ungated target's name (borrowed), or NULL */
+};
+
+/* Sum up the timing rows of `t[0..n)` into `g`. Never fails. */
+void rn_timing_gate(const struct rn_target_report *t, size_t n, struct rn_timing_gate *g);
+
+/*
+ * Write the statement of `g` into `out` (at most `cap` bytes, NUL-terminated), e.g.
+ *   "timing gated at >= +4.1% (worst: target 'build')"
+ *   "timing not gated for 1 of 3 targets ('xz': undecided, detects >= +38.0%)"
+ *   "" (no timing rows: nothing to state)
+ * Returns the length written.
+ */
+size_t rn_timing_gate_format(const struct rn_timing_gate *g, char *out, size_t cap);
+
+#endif

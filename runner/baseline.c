@@ -397,18 +397,43 @@ static char *time_detail(const struct time_judgement *j)
 	return rn_buf_detach(&det, NULL);
 }
 
-/*
- * The metric whose decision ends the repeats: cpu_time for a CPU-bound tree (its base median
- * CPU time at least half its wall time: CPU time is what load disturbs least), wall_time for
- * one that waits (I/O, sleeps, children it waits for).
- */
-static enum rn_metric primary_metric(const struct rn_target_result *base)
+/* Robust relative noise of metric `m` over the pairs: 1.4826 MAD of the differences over the
+ * base median; +INFINITY without data. */
+static double rel_noise(const struct rn_target_result *head, const struct rn_target_result *base,
+			enum rn_metric m)
+{
+	size_t n = head->nruns < base->nruns ? head->nruns : base->nruns, i;
+	double *d = rn_xcalloc(n + 1, sizeof(*d)), *b = rn_xcalloc(n + 1, sizeof(*b)), med, s;
+
+	for (i = 0; i < n; i++) {
+		b[i] = (double)base->runs[i].v[m];
+		d[i] = (double)head->runs[i].v[m] - b[i];
+	}
+	med = n ? rn_stats_median(b, n) : 0.0;
+	s = n ? 1.4826 * rn_stats_mad(d, n) : 0.0;
+	free(d);
+	free(b);
+	return med > 0.0 ? s / med : INFINITY;
+}
+
+enum rn_metric rn_baseline_primary(const struct rn_target_result *head,
+				   const struct rn_target_result *base)
 {
 	size_t nc, nw;
 	double cpu = median_of(base, RN_METRIC_CPU_TIME, &nc);
 	double wall = median_of(base, RN_METRIC_WALL, &nw);
 
-	return nc && nw && cpu >= 0.5 * wall ? RN_METRIC_CPU_TIME : RN_METRIC_WALL;
+	if (!nc || !nw || !(cpu >= RN_BASELINE_CPU_SHARE * wall))
+		return RN_METRIC_WALL;
+	return rel_noise(head, base, RN_METRIC_CPU_TIME) <= rel_noise(head, base, RN_METRIC_WALL) ?
+		RN_METRIC_CPU_TIME :
+		RN_METRIC_WALL;
+}
+
+static enum rn_metric primary_metric(const struct rn_target_result *head,
+				     const struct rn_target_result *base)
+{
+	return rn_baseline_primary(head, base);
 }
 
 /* Judge one time metric on pairs [first, ...) at the look of `seq`: fills `j`; returns false
@@ -470,7 +495,7 @@ static bool judge_time(const struct rn_baseline *b, const struct rn_regression_c
 
 	if (!judge_time_stats(b, reg, seq, m, head, base, first, &j))
 		return false;
-	j.primary = m == primary_metric(base);
+	j.primary = m == primary_metric(head, base);
 	j.budget_spent = budget_spent;
 	v = push(tv, name, rn_metric_info(m)->name, j.verdict);
 	/* One estimate in every column: the paired shift, not the difference of medians. */
@@ -770,7 +795,7 @@ static bool wants_more(const struct rn_baseline *b, const struct rn_regression_c
 		       const struct rn_seq_design *seq, const struct rn_target_result *head,
 		       const struct rn_target_result *base)
 {
-	enum rn_metric prim = primary_metric(base);
+	enum rn_metric prim = primary_metric(head, base);
 	size_t i;
 	bool more = false;
 

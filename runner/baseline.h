@@ -23,10 +23,11 @@
  *             PASS          the upper bound <= L (any slowdown is shown to be within L)
  *             INCONCLUSIVE  otherwise (WARN, never PASS)
  *           Undecided after the first look, more pairs are measured (looks at 10, 15, 22,
- *           33, 49, 60 pairs by default) while the primary metric (cpu_time for a CPU-bound
- *           tree, else wall_time) is undecided or another one's estimate is beyond L, until
- *           [regression] max_runs pairs or time_budget_s. Every time row states its detection
- *           limit: the slowdown it would catch in 80% of checks at its noise and pairs.
+ *           33, 49, 60 pairs by default) while the primary metric (rn_baseline_primary:
+ *           the less noisy of cpu_time and wall_time) is undecided or another one's estimate
+ *           is beyond L, until [regression] max_runs pairs or time_budget_s. Every time row
+ *           states its detection limit: the slowdown it would catch in 80% of checks at its
+ *           noise and pairs.
  *   counts  syscalls (each syscall by name, and the total), syscall_errors, processes (GPU
  *           counts with GPU spans): medians of the counting runs, FAIL when head grew by more
  *           than [regression] count_tolerance and count_floor, as golden traces judge counts
@@ -53,6 +54,16 @@
  * an undecided golden comparison's; the message (the REASON column) starts with "inconclusive".
  */
 #define RN_BASELINE_INCONCLUSIVE RN_VERDICT_WARN
+
+/*
+ * The time metric whose decision ends the adaptive repeats: wall_time for a tree that mostly
+ * waits (its base CPU time under RN_BASELINE_CPU_SHARE of its wall time: I/O, sleeps), else
+ * whichever of cpu_time and wall_time has the smaller relative noise over the pairs so far
+ * (on a loaded machine wall time carries the load; CPU time is what it disturbs least).
+ */
+#define RN_BASELINE_CPU_SHARE 0.1
+enum rn_metric rn_baseline_primary(const struct rn_target_result *head,
+				   const struct rn_target_result *base);
 
 /* Default tolerance of time metrics, fraction of the base median (3%). */
 #define RN_BASELINE_TOLERANCE 0.03

@@ -17,6 +17,7 @@
 
 #include "assertion.h"
 #include "baseline.h"
+#include "calibrate.h"
 #include "buf.h"
 #include "collector.h"
 #include "config.h"
@@ -60,6 +61,9 @@ enum {
 	OPT_BASELINE,
 	OPT_CONFIRM,
 	OPT_BASELINE_TOLERANCE,
+	OPT_EFFECT,
+	OPT_PAIRS,
+	OPT_PLANT,
 };
 
 static const struct rn_option check_options[] = {
@@ -151,6 +155,39 @@ const struct rn_command rn_cmd_validate_def = {
 	validate_options,
 };
 
+static const struct rn_option calibrate_options[] = {
+	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE",
+	  "config file (default renacer.toml)" },
+	{ OPT_TARGET, "target", 't', RN_OPT_REQUIRED, "NAME",
+	  "calibrate only this target (repeatable)" },
+	{ OPT_EFFECT, "effect", 0, RN_OPT_REQUIRED, "PCT",
+	  "the slowdown to gate, percent (default 5): the pairs it needs are stated" },
+	{ OPT_PAIRS, "pairs", 0, RN_OPT_REQUIRED, "N", "A/A pairs measured (default 20)" },
+	{ OPT_PLANT, "plant", 0, RN_OPT_REQUIRED, "PCT",
+	  "planted extra CPU work, percent (default: twice the detection limit at max_runs)" },
+	{ OPT_NO_COLOR, "no-color", 0, RN_OPT_NONE, NULL, "no colors (also NO_COLOR=1)" },
+	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no progress lines" },
+	{ OPT_JUNIT, "junit", 0, RN_OPT_REQUIRED, "FILE",
+	  "write JUnit XML to FILE (overrides [report] junit)" },
+	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
+	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
+};
+
+const struct rn_command rn_cmd_calibrate_def = {
+	"calibrate",
+	"renacer calibrate [--config FILE] [--target NAME] [--effect PCT] [--pairs N] [--plant PCT]",
+	"measure what a timing gate detects on this machine, and prove it with a planted slowdown",
+	"For each target: A/A pairs (the target against itself, run side by side as\n"
+	"check --baseline runs base and head) give the noise of cpu_time and wall_time;\n"
+	"calibrate:noise states the detection limit at the first look and at [regression]\n"
+	"max_runs, and the pairs a change of --effect needs (PASS when it can be gated, WARN\n"
+	"when not). Then the head side runs behind a shell busy loop of --plant percent of the\n"
+	"target's CPU time and the adaptive comparison of a real check judges it:\n"
+	"calibrate:plant is PASS when the gate caught it and FAIL (exit 1) when not.\n"
+	"Run it on the machine the gate runs on, with what runs beside it there.",
+	calibrate_options,
+};
+
 static const struct rn_option golden_options[] = {
 	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE",
 	  "config file (default renacer.toml)" },
@@ -207,6 +244,8 @@ struct check_opts {
 	const char **shard_names; /* targets of the shard, NULL-terminated, borrowed names */
 	enum rn_shard_balance shard_balance; /* --shard-balance */
 	const char *results;                 /* --results FILE */
+	bool calibrate;                      /* renacer calibrate */
+	struct rn_calibrate_opts cal;        /* its --effect, --pairs, --plant */
 };
 
 static int parse_long(const char *s, long min, long max, long *out)
@@ -250,6 +289,26 @@ static int on_option(void *ctx, int id, const char *arg)
 	case OPT_BASELINE:
 		o->baseline = arg;
 		break;
+	case OPT_EFFECT:
+	case OPT_PLANT: {
+		long pct;
+
+		if (parse_long(arg, 1, 1000, &pct))
+			return rn_error(
+				"--%s needs a whole percentage between 1 and 1000, found '%s'",
+				id == OPT_EFFECT ? "effect" : "plant", arg);
+		*(id == OPT_EFFECT ? &o->cal.effect : &o->cal.plant) = (double)pct / 100.0;
+		break;
+	}
+	case OPT_PAIRS: {
+		long n;
+
+		if (parse_long(arg, 2, 1000, &n))
+			return rn_error("--pairs needs an integer between 2 and 1000, found '%s'",
+					arg);
+		o->cal.pairs = (unsigned)n;
+		break;
+	}
 	case OPT_CONFIRM:
 		o->confirm = true;
 		break;
@@ -329,6 +388,8 @@ static void opts_init(struct check_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->config = "renacer.toml";
+	o->cal.pairs = RN_CALIBRATE_PAIRS;
+	o->cal.effect = RN_CALIBRATE_EFFECT;
 	o->github = gh && !strcmp(gh, "true") ? 1 : 0;
 	o->color = isatty(2) && !(nc && *nc);
 }
@@ -921,6 +982,94 @@ static int run_baseline(const struct rn_config *cfg, const struct rn_target_cfg 
 	return rc;
 }
 
+/* calibrate: the planted head side, a shell busy loop before the target's command. */
+struct planted {
+	struct baseline_ctx c;   /* head = &tc */
+	struct rn_target_cfg tc; /* the head target with argv planted */
+	char **argv;             /* sh -c SCRIPT argv..., owned (strings borrowed but [2]) */
+};
+
+static void plant_argv(void *ctx, unsigned long iterations)
+{
+	struct planted *p = ctx;
+	size_t n = 0, i;
+
+	if (p->argv) {
+		free(p->argv[2]);
+		free(p->argv);
+	}
+	for (n = 0; p->c.base->argv[n]; n++)
+		;
+	p->argv = rn_xcalloc(n + 4, sizeof(*p->argv));
+	p->argv[0] = (char *)"/bin/sh";
+	p->argv[1] = (char *)"-c";
+	p->argv[2] = rn_xstrdup(rn_calibrate_loop_script(iterations));
+	for (i = 0; i < n; i++)
+		p->argv[3 + i] = p->c.base->argv[i];
+	p->tc.argv = p->argv;
+}
+
+/* calibrate one target (calibrate.h): A/A, then a planted slowdown. Returns 0 or -ECANCELED. */
+static int run_calibrate(const struct rn_config *cfg, const struct rn_target_cfg *tc,
+			 const struct check_opts *o, size_t index, size_t count,
+			 const struct rn_otlp_context *otlp_ctx, struct rn_target_result *r,
+			 struct rn_target_report *tv)
+{
+	struct rn_target_cfg base = *tc;
+	struct baseline_ctx aa = { cfg, o, tc, &base, index, count, count + index, otlp_ctx };
+	struct planted pl;
+	struct rn_calibrate_sides sides = { baseline_run_one, &aa, &pl, plant_argv };
+	struct rn_target_result more[3], *res[4] = { r, &more[0], &more[1], &more[2] };
+	struct rn_baseline bl;
+	struct rn_baseline_plan plan;
+	struct run_plan rp;
+	char *base_name, *planted_name;
+	size_t i;
+	int rc;
+
+	memset(&bl, 0, sizeof(bl));
+	bl.tolerance = RN_BASELINE_TOLERANCE;
+	base_name = rn_xstrdup(tc->name);
+	planted_name = rn_xstrdup(tc->name);
+	{
+		struct rn_buf b;
+
+		rn_buf_init(&b, 0);
+		rn_buf_addf(&b, "%s (A)", tc->name);
+		free(base_name);
+		base_name = rn_buf_detach(&b, NULL);
+		rn_buf_init(&b, 0);
+		rn_buf_addf(&b, "%s (planted)", tc->name);
+		free(planted_name);
+		planted_name = rn_buf_detach(&b, NULL);
+	}
+	base.name = base_name;
+	memset(&pl, 0, sizeof(pl));
+	pl.tc = *tc;
+	pl.tc.name = planted_name;
+	pl.c = aa;
+	pl.c.head = &pl.tc;
+	plan_runs(cfg, tc, o, false, &rp);
+	plan.warmup = tc->warmup;
+	plan.pairs = rp.timing;
+	plan.counting = 0;
+	plan.max_pairs = cfg->regression.max_runs;
+	plan.budget_ns = (uint64_t)(cfg->regression.time_budget_s * 1e9);
+	rn_target_result_init(&more[0], base.name);
+	rn_target_result_init(&more[1], pl.tc.name);
+	rn_target_result_init(&more[2], base.name);
+	rc = rn_calibrate_target(&bl, &plan, &cfg->regression, &o->cal, tc->name, &sides, res, tv);
+	for (i = 0; i < 3; i++)
+		rn_target_result_release(&more[i]);
+	if (pl.argv) {
+		free(pl.argv[2]);
+		free(pl.argv);
+	}
+	free(base_name);
+	free(planted_name);
+	return rc;
+}
+
 /* --baseline: set up the base tree and check that every selected target is built there.
  * Returns 0, RN_EXIT_USAGE (no such tree) or RN_EXIT_TARGET (not built). */
 static int baseline_setup(const struct check_opts *o, const struct rn_config *cfg,
@@ -1237,6 +1386,8 @@ static void check_run(struct check *c, size_t idx)
 	} else if (c->interrupted) {
 		r->status = RN_RUN_INTERRUPTED;
 		r->error = rn_xstrdup("not run: renacer was interrupted");
+	} else if (c->o.calibrate) {
+		rc = run_calibrate(&c->cfg, tc, &c->o, idx, c->nsel, &c->otlp_ctx, r, &c->tvs[idx]);
 	} else if (c->o.baseline) {
 		rc = run_baseline(&c->cfg, tc, &c->base_tcs[idx], &c->o, &c->bl, idx, c->nsel,
 				  &c->otlp_ctx, r, &c->bases[idx], &c->tvs[idx]);
@@ -1274,7 +1425,7 @@ static void judge_target(struct check *c, size_t idx)
 	struct rn_target_report *tv = &c->tvs[idx];
 	size_t k;
 
-	for (k = 0; k < cfg->nassertions; k++)
+	for (k = 0; k < cfg->nassertions && !c->o.calibrate; k++)
 		if (rn_assertion_applies(&cfg->assertions[k], tc->name))
 			rn_assertion_evaluate(&cfg->assertions[k], r, rn_target_report_push(tv));
 	if (!c->o.no_golden && cfg->regression.enabled && !c->interrupted) {
@@ -1396,6 +1547,40 @@ int rn_cmd_check(int argc, char **argv)
 	if (!rc) {
 		if (!c.o.quiet)
 			rn_report_header(c.o.color, c.cfg.path, c.nsel, c.cfg.nassertions);
+		for (i = 0; i < c.nsel; i++) {
+			check_run(&c, i);
+			judge_target(&c, i);
+		}
+		rc = check_report(&c);
+	}
+	check_release(&c);
+	return rc;
+}
+
+int rn_cmd_calibrate(int argc, char **argv)
+{
+	struct check c;
+	size_t i;
+	int first, rc;
+
+	memset(&c, 0, sizeof(c));
+	c.check_start = realtime_ns();
+	opts_init(&c.o);
+	if (rn_cli_parse(&rn_cmd_calibrate_def, argc, argv, on_option, &c.o, &first))
+		return RN_EXIT_USAGE;
+	if (c.o.help) {
+		rn_cli_help(&rn_cmd_calibrate_def, stdout);
+		free(c.o.only);
+		return RN_EXIT_OK;
+	}
+	c.o.calibrate = true;
+	c.o.no_golden = true;
+	rc = check_prepare(&c, argc, argv, first);
+	if (!rc)
+		rc = check_plan(&c);
+	if (!rc) {
+		if (!c.o.quiet)
+			rn_report_header(c.o.color, c.cfg.path, c.nsel, 0);
 		for (i = 0; i < c.nsel; i++) {
 			check_run(&c, i);
 			judge_target(&c, i);

@@ -25,6 +25,10 @@ int rn_cmd_validate(int argc, char **argv);
 /* `renacer golden update [--config FILE] [--target NAME]`: run targets, write golden traces
  * atomically. Returns an enum rn_exit value. */
 int rn_cmd_golden(int argc, char **argv);
+/* `renacer calibrate [--config FILE] [--target NAME] [--effect PCT] [--pairs N] [--plant PCT]`:
+ * A/A noise, detection limits and a planted slowdown per target (runner/calibrate.h).
+ * Returns an enum rn_exit value: RN_EXIT_FAIL when a planted slowdown was not caught. */
+int rn_cmd_calibrate(int argc, char **argv);
 
 struct rn_target_report;
 /*
@@ -41,5 +45,6 @@ int rn_check_exit_code(const struct rn_target_report *tvs, size_t n, int worst_o
 extern const struct rn_command rn_cmd_check_def;
 extern const struct rn_command rn_cmd_validate_def;
 extern const struct rn_command rn_cmd_golden_def;
+extern const struct rn_command rn_cmd_calibrate_def;
 
 #endif

@@ -25,10 +25,11 @@ static const struct {
 	const struct rn_command *def;
 	int (*run)(int argc, char **argv);
 } commands[] = {
-	{ &rn_cmd_check_def, rn_cmd_check },     { &rn_cmd_validate_def, rn_cmd_validate },
-	{ &rn_cmd_golden_def, rn_cmd_golden },   { &rn_cmd_merge_def, rn_cmd_merge },
-	{ &rn_cmd_trace_def, rn_cmd_trace },     { &rn_cmd_diff_def, rn_cmd_diff },
-	{ &rn_cmd_history_def, rn_cmd_history }, { &rn_cmd_report_def, rn_cmd_report },
+	{ &rn_cmd_check_def, rn_cmd_check },         { &rn_cmd_validate_def, rn_cmd_validate },
+	{ &rn_cmd_golden_def, rn_cmd_golden },       { &rn_cmd_merge_def, rn_cmd_merge },
+	{ &rn_cmd_calibrate_def, rn_cmd_calibrate }, { &rn_cmd_trace_def, rn_cmd_trace },
+	{ &rn_cmd_diff_def, rn_cmd_diff },           { &rn_cmd_history_def, rn_cmd_history },
+	{ &rn_cmd_report_def, rn_cmd_report },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

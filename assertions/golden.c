@@ -208,6 +208,8 @@ static const struct rn_golden_step steps[] = {
 	{ RN_GOLDEN_CHECK_SYSCALLS, JUDGE_COUNT, RN_METRIC_SYSCALLS, "syscalls", "calls", false },
 	{ RN_GOLDEN_CHECK_SYSCALL_COUNTS, JUDGE_SYSCALLS, RN_METRIC_SYSCALLS, "syscall_counts",
 	  "calls", false },
+	{ RN_GOLDEN_CHECK_PROCESSES, JUDGE_PROCESSES, RN_METRIC_PROCESSES, "processes", "processes",
+	  false },
 	{ RN_GOLDEN_CHECK_CPU_TIME, JUDGE_TIMING, RN_METRIC_CPU_TIME, "cpu_time", "ms", false },
 	{ RN_GOLDEN_CHECK_WALL_TIME, JUDGE_TIMING, RN_METRIC_WALL, "wall_time", "ms", false },
 	{ RN_GOLDEN_CHECK_CRITICAL_PATH, JUDGE_TIMING, RN_METRIC_CRITICAL_PATH, "critical_path",
@@ -382,6 +384,9 @@ int rn_golden_compare(const struct rn_golden *g, const char *golden_path,
 				break;
 			case JUDGE_MEMORY:
 				rn_golden_judge_memory(&c, s, v);
+				break;
+			case JUDGE_PROCESSES:
+				rn_golden_judge_processes(&c, s, v);
 				break;
 			case JUDGE_INSTRUCTIONS:
 				rn_golden_judge_instructions(&c, s, v);

@@ -105,6 +105,7 @@
 #define RN_GOLDEN_CHECKS(X)                                                                        \
 	X(SYSCALLS, "syscalls")                                                                    \
 	X(SYSCALL_COUNTS, "syscall_counts")                                                        \
+	X(PROCESSES, "processes")                                                                  \
 	X(CPU_TIME, "cpu_time")                                                                    \
 	X(WALL_TIME, "wall_time")                                                                  \
 	X(CRITICAL_PATH, "critical_path")                                                          \

@@ -75,6 +75,34 @@ void rn_golden_judge_count(struct rn_golden_cmp *c, const struct rn_golden_step 
 	v->detail = rn_buf_detach(&b, NULL);
 }
 
+void rn_golden_judge_processes(struct rn_golden_cmp *c, const struct rn_golden_step *s,
+			       struct rn_verdict_result *v)
+{
+	const double *gs = c->g->samples[s->metric];
+	size_t ng = rn_golden_golden_n(c->g, s->metric), i;
+	double *obs_s = rn_golden_observed(c->r, s->metric), most = 0.0;
+	double obs = rn_golden_median_of(obs_s, rn_golden_observed_n(c->r, s->metric));
+	double gold = rn_golden_median_of(gs, ng);
+	struct rn_buf b;
+
+	free(obs_s);
+	for (i = 0; i < ng; i++)
+		most = fmax(most, gs[i]);
+	rn_golden_set_values(v, s, obs, gold, most);
+	v->verdict = obs > most ? RN_VERDICT_FAIL : RN_VERDICT_PASS;
+	rn_golden_set_reason(v, "%g vs golden %g (most %g)", obs, gold, most);
+	rn_buf_init(&b, 0);
+	rn_buf_addf(&b, "processes %g vs golden %g (the most of its %zu runs: %g)%s", obs, gold, ng,
+		    most, obs > most ? ": a process more than any golden run started" : "");
+	rn_golden_set_message(v, &b);
+	rn_buf_init(&b, 0);
+	rn_buf_adds(&b,
+		    "rule: fails when the median process count of the runs exceeds the most "
+		    "any golden run had (no tolerance: one more exec'd child is a change)\n");
+	rn_golden_add_golden_line(c, &b);
+	v->detail = rn_buf_detach(&b, NULL);
+}
+
 /* One syscall whose count grew or is new. */
 struct sc_row {
 	char *name;    /* syscall name, owned */

@@ -33,6 +33,7 @@ enum rn_golden_judge {
 	JUDGE_TIMING,       /* one-sided rank test plus Hodges-Lehmann bound */
 	JUDGE_MEMORY,       /* median against a relative tolerance */
 	JUDGE_INSTRUCTIONS, /* Valgrind count against instructions_tolerance, no floor */
+	JUDGE_PROCESSES,    /* more processes than any golden run had */
 };
 
 /* One comparison, in report order. */
@@ -143,6 +144,10 @@ void rn_golden_maybe_downgrade(struct rn_golden_cmp *c, struct rn_verdict_result
  */
 
 /* Counts (golden_counts.c): log-space growth over count_tolerance and above count_floor. */
+/* golden:processes: FAIL when the runs' median process count exceeds the most any golden run
+ * had (a new exec'd child of a build fails, whatever the tolerance of counts). */
+void rn_golden_judge_processes(struct rn_golden_cmp *c, const struct rn_golden_step *s,
+			       struct rn_verdict_result *v);
 void rn_golden_judge_count(struct rn_golden_cmp *c, const struct rn_golden_step *s,
 			   struct rn_verdict_result *v);
 /* Every syscall's count, one verdict naming the worst (golden_counts.c). */

@@ -754,8 +754,6 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 	}
 	if (k == tc->warmup)
 		rn_pressure_probe_begin(probe);
-	if (tr->probe && !warm && !counting)
-		rn_speed_probe(r);
 	rn_trace_init(&t);
 	if (!warm && stops)
 		bh = run_sinks(tr, &t);
@@ -789,6 +787,15 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 	rn_trace_release(&t);
 	rn_behaviour_free(bh);
 	return rc;
+}
+
+/* Speed probes after a stretch of timing runs (judging.h): a few, back to back. */
+static void speed_probes(struct rn_target_result *r)
+{
+	int i;
+
+	for (i = 0; i < RN_SPEED_PROBES; i++)
+		rn_speed_probe(r);
 }
 
 /* The golden trace of target `tc`, read quietly (compare_golden reports a bad one). */
@@ -838,6 +845,8 @@ static int adaptive_runs(struct target_runs *tr, const struct rn_golden *g,
 			tr->plan.timing++;
 			rc = one_run(tr, tr->tc->warmup + tr->plan.timing - 1, probe);
 		}
+		if (!rc)
+			speed_probes(r);
 	}
 	return rc;
 }
@@ -879,7 +888,10 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 	int rc = 0;
 
 	plan_runs(cfg, tc, o, golden_update, &tr.plan);
-	tr.probe = tr.plan.timing && (golden_update || golden_exists(cfg, tc->name));
+	/* never in a same-job baseline: the base side has no golden trace, and the pairs must
+	 * stay alike */
+	tr.probe = tr.plan.timing && !o->baseline && !o->calibrate &&
+		(golden_update || golden_exists(cfg, tc->name));
 	adaptive = tr.plan.timing && !golden_update && !o->baseline && !o->no_golden &&
 		cfg->regression.enabled && cfg->regression.timing && read_golden(cfg, tc, &g);
 	if (o->github)
@@ -887,6 +899,8 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 	first = tc->warmup + tr.plan.timing;
 	for (k = 0; k < first && !rc; k++)
 		rc = one_run(&tr, k, &probe);
+	if (tr.probe && !rc)
+		speed_probes(r);
 	if (adaptive) {
 		rc = adaptive_runs(&tr, &g, &probe, rc);
 		rn_golden_release(&g);

@@ -86,8 +86,9 @@ static uint64_t thread_cpu_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Words written by the probe: 1 MiB, beyond most L2 caches, within the L3 a target shares. */
-#define PROBE_WORDS (1u << 18)
+/* Words written by the probe: 64 KiB, within L2, so that the probe leaves the caches of the
+ * target's next run as they were as far as it can. */
+#define PROBE_WORDS (1u << 14)
 /* Iterations of the probe's loop. */
 #define PROBE_ITERATIONS (1u << 21)
 

@@ -36,13 +36,16 @@ void rn_pressure_probe_begin(struct rn_pressure_probe *p);
 void rn_pressure_probe_end(const struct rn_pressure_probe *p, struct rn_target_result *r);
 
 /*
- * The speed probe: a fixed piece of work (integer arithmetic and scattered writes over 1 MiB,
- * about 2 ms on a current x86_64 core) timed in renacer's own thread right before a timing
- * run, so the machine's speed at that moment (load, frequency, cache contention, another
- * host) is measured beside the target's own time. Appends the thread CPU time and the wall
- * time of the work, ns, to r->probe_cpu_ns / r->probe_wall_ns. Never fails.
+ * The speed probe: a fixed piece of work (integer arithmetic and scattered writes over 64 KiB,
+ * about 2 ms on a current x86_64 core) timed in renacer's own thread after a stretch of timing
+ * runs (never between the sides of a same-job baseline, whose pairs must stay alike), so the
+ * machine's speed at that time (load, frequency, SMT contention, another host) is measured
+ * beside the target's own time. Appends the thread CPU time and the wall time of the work,
+ * ns, to r->probe_cpu_ns / r->probe_wall_ns. Never fails.
  */
 void rn_speed_probe(struct rn_target_result *r);
+/* Probes taken back to back after each stretch of timing runs. */
+#define RN_SPEED_PROBES 5
 
 /*
  * After `golden update` measured `r`: warn, for each timing metric judged by `cfg`, when the

@@ -990,8 +990,9 @@ static int golden_judging(struct ctx *c, const struct rn_toml_value *v, struct r
 				hint = rn_suggest(names[i], known);
 				err_at(c, kv->val->u.array.items[i]->pos,
 				       "unknown golden metric \"%s\" in [golden] metrics%s%s%s (known: "
-				       "syscalls, syscall_counts, cpu_time, wall_time, critical_path, "
-				       "peak_rss, alloc_peak, gpu_busy, gpu_dispatches, gpu_copy_bytes)",
+				       "syscalls, syscall_counts, processes, cpu_time, wall_time, "
+				       "critical_path, peak_rss, alloc_peak, gpu_busy, gpu_dispatches, "
+				       "gpu_copy_bytes, instructions)",
 				       names[i], hint ? " (did you mean \"" : "", hint ? hint : "",
 				       hint ? "\"?)" : "");
 				free_strings(names);

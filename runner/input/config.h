@@ -90,7 +90,7 @@
 	  "larger runs wins)")                                                                     \
 	X(metrics, "array of strings",                                                             \
 	  "golden comparisons made (default all: syscalls, "                                       \
-	  "syscall_counts, cpu_time, wall_time, critical_path, "                                   \
+	  "syscall_counts, processes, cpu_time, wall_time, critical_path, "                        \
 	  "peak_rss, alloc_peak, gpu_busy, gpu_dispatches, "                                       \
 	  "gpu_copy_bytes, instructions); the others are SKIP")                                    \
 	X(tolerances, "table of numbers",                                                          \
@@ -123,27 +123,27 @@
 	X(syscall_threshold_us, "integer", "with \"threshold\": minimum span duration in us")
 
 /* X(key, type, doc) for [regression]. */
-#define RN_REGRESSION_KEYS(X)                                                                                                                        \
-	X(enabled, "boolean", "compare with golden traces (default true)")                                                                           \
-	X(count_tolerance, "number", "allowed growth of syscall counts, fraction (default 0.10)")                                                    \
-	X(count_floor, "integer", "growth in calls always allowed (default 1)")                                                                      \
-	X(timing_tolerance, "number", "allowed slowdown, fraction (default 0.10)")                                                                   \
-	X(memory_tolerance, "number", "allowed memory growth, fraction (default 0.10)")                                                              \
-	X(memory_floor_bytes, "integer", "memory growth always allowed, bytes (default 1048576)")                                                    \
-	X(alpha, "number", "significance level of the rank test (default 0.01)")                                                                     \
-	X(timing, "boolean", "judge timing metrics (default true)")                                                                                  \
-	X(min_runs_for_timing, "integer", "runs needed on both sides to judge timing (default 5)")                                                   \
-	X(max_runs, "integer",                                                                                                                       \
-	  "adaptive repeats: most timing runs (pairs with --baseline) an undecided timing row gets (default 60)")                                    \
-	X(drift_limit, "number",                                                                                                                     \
-	  "timing against a golden recorded under other conditions fails only beyond this shift, fraction (default 0.5)")                            \
-	X(time_budget_s, "number",                                                                                                                   \
-	  "adaptive repeats: no more runs once a target's timing runs took this long, seconds (default 300; 0 = no limit)")                          \
-	X(load_guard, "boolean",                                                                                                                     \
-	  "wall-time slowdowns without more cpu_time of a CPU-bound target or on a loaded machine are INCONCLUSIVE (WARN), not FAIL (default true)") \
-	X(instructions_tolerance, "number",                                                                                                          \
-	  "allowed growth of the instruction count, fraction (default 0.005)")                                                                       \
-	X(not_judged, "string",                                                                                                                      \
+#define RN_REGRESSION_KEYS(X)                                                                                                    \
+	X(enabled, "boolean", "compare with golden traces (default true)")                                                       \
+	X(count_tolerance, "number", "allowed growth of syscall counts, fraction (default 0.10)")                                \
+	X(count_floor, "integer", "growth in calls always allowed (default 1)")                                                  \
+	X(timing_tolerance, "number", "allowed slowdown, fraction (default 0.10)")                                               \
+	X(memory_tolerance, "number", "allowed memory growth, fraction (default 0.10)")                                          \
+	X(memory_floor_bytes, "integer", "memory growth always allowed, bytes (default 1048576)")                                \
+	X(alpha, "number", "significance level of the rank test (default 0.01)")                                                 \
+	X(timing, "boolean", "judge timing metrics (default true)")                                                              \
+	X(min_runs_for_timing, "integer", "runs needed on both sides to judge timing (default 5)")                               \
+	X(max_runs, "integer",                                                                                                   \
+	  "adaptive repeats: most timing runs (pairs with --baseline) an undecided timing row gets (default 60)")                \
+	X(drift_limit, "number",                                                                                                 \
+	  "timing against a golden recorded under other conditions fails only beyond this shift, fraction (default 0.5)")        \
+	X(time_budget_s, "number",                                                                                               \
+	  "adaptive repeats: no more runs once a target's timing runs took this long, seconds (default 300; 0 = no limit)")      \
+	X(load_guard, "boolean",                                                                                                 \
+	  "accepted from older configs, no effect: the recording conditions (speed probe, machine, load) decide (default true)") \
+	X(instructions_tolerance, "number",                                                                                      \
+	  "allowed growth of the instruction count, fraction (default 0.005)")                                                   \
+	X(not_judged, "string",                                                                                                  \
 	  "\"warn\" (default: NOT JUDGED does not block) or \"fail\" (it blocks, exit 1)")
 
 /* Runs `golden update` records at least unless [golden] runs says otherwise: enough for the

@@ -609,10 +609,10 @@ static void test_golden_read_json_v1(void **state)
 
 static void test_golden_compare_verdict_set(void **state)
 {
-	static const char *const names[] = { "golden:syscalls",      "golden:syscall_counts",
-					     "golden:cpu_time",      "golden:wall_time",
-					     "golden:critical_path", "golden:peak_rss",
-					     "golden:alloc_peak" };
+	static const char *const names[] = { "golden:syscalls",  "golden:syscall_counts",
+					     "golden:processes", "golden:cpu_time",
+					     "golden:wall_time", "golden:critical_path",
+					     "golden:peak_rss",  "golden:alloc_peak" };
 	struct rn_target_result r;
 	struct rn_golden g;
 	struct rn_verdict_result *v;
@@ -623,12 +623,12 @@ static void test_golden_compare_verdict_set(void **state)
 	make_result(&r, 5, 100.0, 0.02, 11, 8 << 20);
 	golden_of(&r, "set", &g);
 	n = compare(&g, &r, NULL, &v);
-	assert_int_equal(n, 7);
+	assert_int_equal(n, 8);
 	for (i = 0; i < n; i++) {
 		assert_string_equal(v[i].assertion, names[i]);
 		assert_string_equal(v[i].type, "regression");
 		assert_string_equal(v[i].target, "io_loop");
-		if (i == 2) {
+		if (i == 3) {
 			/* make_result records no cpu_time: never a PASS for what was not judged. */
 			assert_int_equal(v[i].verdict, RN_VERDICT_NOT_JUDGED);
 			assert_string_equal(v[i].reason, "the golden trace has no cpu_time data");
@@ -878,6 +878,40 @@ static void test_golden_compare_noise_only_never_fails(void **state)
  * An undecided comparison never reads PASS: a golden of 100 ms, then runs of 60, 300, 300,
  * 300, 300 ms (the interval straddles the limit at 5 runs).
  */
+/* One more process than any golden run had fails golden:processes, whatever count_tolerance. */
+static void test_golden_compare_processes(void **state)
+{
+	struct rn_target_result gold, now;
+	struct rn_golden g;
+	struct rn_verdict_result *v, *s;
+	size_t n, i;
+
+	(void)state;
+	make_result(&gold, 10, 100.0, 0.02, 7, 8 << 20);
+	for (i = 0; i < 10; i++)
+		gold.runs[i].v[RN_METRIC_PROCESSES] = i % 2 ? 279 : 278;
+	golden_of(&gold, "procs", &g);
+	make_result(&now, 5, 100.0, 0.02, 8, 8 << 20);
+	for (i = 0; i < 5; i++)
+		now.runs[i].v[RN_METRIC_PROCESSES] = 279;
+	n = compare(&g, &now, NULL, &v);
+	s = find(v, n, "golden:processes");
+	assert_int_equal(s->verdict, RN_VERDICT_PASS);
+	free_verdicts(v, n);
+	for (i = 0; i < 5; i++)
+		now.runs[i].v[RN_METRIC_PROCESSES] = 280;
+	n = compare(&g, &now, NULL, &v);
+	s = find(v, n, "golden:processes");
+	assert_int_equal(s->verdict, RN_VERDICT_FAIL);
+	assert_non_null(strstr(s->message,
+			       "processes 280 vs golden 278.5 (the most of its 10 runs: "
+			       "279): a process more"));
+	free_verdicts(v, n);
+	rn_golden_release(&g);
+	free_result(&gold);
+	free_result(&now);
+}
+
 static void test_golden_compare_undecided_is_not_pass(void **state)
 {
 	static const double ms[] = { 60, 300, 300, 300, 300 };
@@ -1065,7 +1099,7 @@ static void test_golden_compare_failed_target_is_error(void **state)
 	now.status = RN_RUN_TIMED_OUT;
 	now.error = strdup("run 3 exceeded 10 s");
 	n = compare(&g, &now, NULL, &v);
-	assert_int_equal(n, 7);
+	assert_int_equal(n, 8);
 	for (i = 0; i < n; i++) {
 		assert_int_equal(v[i].verdict, RN_VERDICT_ERROR);
 		assert_string_equal(v[i].message,
@@ -1134,7 +1168,7 @@ static void test_golden_compare_gpu(void **state)
 	golden_of(&gold, "gpu_cmp", &g);
 	make_result(&now, 5, 100.0, 0.02, 22, 8 << 20);
 	n = compare(&g, &now, NULL, &v);
-	assert_int_equal(n, 10);
+	assert_int_equal(n, 11);
 	assert_int_equal(find(v, n, "golden:gpu_busy")->verdict, RN_VERDICT_NO_DATA);
 	assert_int_equal(find(v, n, "golden:gpu_dispatches")->verdict, RN_VERDICT_NO_DATA);
 	assert_int_equal(find(v, n, "golden:gpu_copy_bytes")->verdict, RN_VERDICT_NO_DATA);
@@ -1229,6 +1263,7 @@ int main(void)
 		cmocka_unit_test(test_golden_compare_slowdown_30pct_over_10_runs_fails),
 		cmocka_unit_test(test_golden_compare_noise_only_never_fails),
 		cmocka_unit_test(test_golden_compare_undecided_is_not_pass),
+		cmocka_unit_test(test_golden_compare_processes),
 		cmocka_unit_test(test_golden_compare_other_machine_is_advisory_but_2x_fails),
 		cmocka_unit_test(test_golden_compare_few_runs_not_judged),
 		cmocka_unit_test(test_golden_compare_memory),

@@ -24,7 +24,7 @@ time of a count-only check (one counting run).
 Every measurement runs unpinned and under `taskset -c 0` (the whole command on one CPU).
 
 Usage: bench.py --renacer PATH --targets DIR [--rounds N] [--runs N] [--json FILE]
-                [--no-pin] [--only compute,real,check]
+                [--no-pin] [--only compute,real,check] [--getppid 0,20000,100000]
 Not a ctest: it takes minutes and wants a quiet machine.
 """
 import argparse
@@ -150,7 +150,10 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--no-pin", action="store_true")
     ap.add_argument("--only", default="compute,real,check")
+    ap.add_argument("--getppid", default="0,20000,100000",
+                    help="getppid counts of the compute workloads (1000000: the 1M bar)")
     args = ap.parse_args()
+    args.getppid = [int(x) for x in args.getppid.split(",") if x]
     only = set(args.only.split(","))
     renacer = os.path.abspath(args.renacer)
     compute = os.path.join(os.path.abspath(args.targets), "pt_compute")
@@ -169,7 +172,7 @@ def main():
         for cname, prefix in conditions:
             rows, extra = [], {}
             if "compute" in only:
-                for n in (0, 20000, 100000):
+                for n in args.getppid:
                     base = measure(renacer, [compute, "%.2f" % millions, str(n)], args.rounds,
                                    prefix, work, hyperfine)
                     more = measure(renacer, [compute, "%.2f" % (millions * 1.3), str(n)],

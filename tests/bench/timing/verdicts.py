@@ -20,6 +20,7 @@ time of the check and the detection limit each row stated ("detects >= +X%").
 
     tests/bench/timing/verdicts.py [--renacer build/renacer] [--checks 20] [--plant 10]
         [--hog] [--only NAME,...] [--modes baseline,golden,mde] [--json FILE]
+        [--tolerance PCT] [--burn-lib FILE]
 
 --hog runs a busy loop beside the checks for the whole benchmark (what a shared CI runner
 looks like). Prints one Markdown table per mode. Exit 0 unless renacer could not be run.
@@ -161,6 +162,7 @@ def make_tree_side(root, name, data, lib, burn_us):
 
 
 ARGV = {}
+TOLERANCE = []
 
 
 def run_check(renacer, args, cwd):
@@ -212,8 +214,8 @@ def scenario(renacer, work, name, data, lib, base_cpu, pct, checks, mode):
     out = []
     for _ in range(checks):
         if mode == "baseline":
-            rc, err, secs = run_check(renacer, ["check", "--no-color", "--baseline", "../base"],
-                                      os.path.join(work, "head"))
+            rc, err, secs = run_check(renacer, ["check", "--no-color", "--baseline", "../base"]
+                                      + TOLERANCE, os.path.join(work, "head"))
             rows = parse_rows(err, "baseline")
         else:
             rc, err, secs = run_check(renacer, ["check", "--no-color"], os.path.join(work, "head"))
@@ -254,7 +256,12 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--modes", default="baseline,golden")
     ap.add_argument("--json", default="")
+    ap.add_argument("--tolerance", type=int, default=0,
+                    help="--baseline-tolerance PCT of the checks (default: renacer's, 3)")
+    ap.add_argument("--burn-lib", default="", help="a prebuilt burn.so (no compiler there)")
     a = ap.parse_args()
+    global TOLERANCE
+    TOLERANCE = ["--baseline-tolerance", str(a.tolerance)] if a.tolerance else []
     renacer = os.path.abspath(a.renacer)
     modes = a.modes.split(",")
     tmp = tempfile.mkdtemp(prefix="rn-verdicts-")
@@ -264,9 +271,12 @@ def main():
         data = os.path.join(tmp, "data")
         prepare_data(data)
         lib = os.path.join(tmp, "burn.so")
-        write(os.path.join(tmp, "burn.c"), BURN_C)
-        subprocess.run(["gcc", "-O1", "-shared", "-fPIC", "-o", lib, os.path.join(tmp, "burn.c")],
-                       check=True)
+        if a.burn_lib:
+            shutil.copy(a.burn_lib, lib)
+        else:
+            write(os.path.join(tmp, "burn.c"), BURN_C)
+            subprocess.run(["gcc", "-O1", "-shared", "-fPIC", "-o", lib,
+                            os.path.join(tmp, "burn.c")], check=True)
         if a.hog:
             hog = subprocess.Popen(["sh", "-c", "while :; do :; done"])
         wl = workloads(data)
@@ -315,8 +325,9 @@ def main():
             json.dump(results, f, indent=1)
     fmt = lambda x: "-" if x is None else ("%.1f" % x if isinstance(x, float) else str(x))
     if "baseline" in modes:
-        print("\n### same-job baseline (%s, %d checks; plant +%g%% CPU work)\n"
-              % ("busy loop beside" if a.hog else "no load added", a.checks, a.plant))
+        print("\n### same-job baseline (%s, %d checks; plant +%g%% CPU work; tolerance %s)\n"
+              % ("busy loop beside" if a.hog else "no load added", a.checks, a.plant,
+                 "%d%%" % a.tolerance if a.tolerance else "default 3%"))
         print("| workload | CPU ms | +0%%: FAIL | +0%%: median MDE | +%g%%: caught | runs median/max "
               "| s median/max | 2x caught |" % a.plant)
         print("|---|---|---|---|---|---|---|---|")

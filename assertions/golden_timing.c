@@ -202,7 +202,8 @@ bool rn_golden_timing_undecided(const struct rn_golden *g, const struct rn_targe
 		o = timing_rule(&c, s, &e);
 		if (o == T_FAIL)
 			return false; /* the check fails: more runs would not change that */
-		if (o == T_UNDECIDED && (ms[i] == RN_METRIC_CPU_TIME || e.hl.shift > e.limit))
+		if (o == T_UNDECIDED &&
+		    (ms[i] == RN_METRIC_CPU_TIME || (e.hl.shift > e.limit && e.mw.p < 0.05)))
 			more = true;
 	}
 	return more;

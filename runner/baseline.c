@@ -806,8 +806,11 @@ static bool wants_more(const struct rn_baseline *b, const struct rn_regression_c
 			continue;
 		if (j.verdict == RN_VERDICT_FAIL)
 			return false; /* the check fails: more runs would not change that */
+		/* another metric is worth more pairs only with some evidence of a slowdown
+		 * beyond the limit, not for noise that happens to lean that way */
 		if (j.verdict == RN_BASELINE_INCONCLUSIVE &&
-		    (time_metrics[i] == prim || j.ci.estimate > j.limit))
+		    (time_metrics[i] == prim ||
+		     (j.ci.estimate > j.limit && j.w.p < RN_BASELINE_LEAN_P)))
 			more = true;
 	}
 	return more;

@@ -25,7 +25,7 @@
  *           Undecided after the first look, more pairs are measured (looks at 10, 15, 22,
  *           33, 49, 60 pairs by default) while the primary metric (rn_baseline_primary:
  *           the less noisy of cpu_time and wall_time) is undecided or another one's estimate
- *           is beyond L, until [regression] max_runs pairs or time_budget_s. Every time row
+ *           is beyond L with p < RN_BASELINE_LEAN_P, until [regression] max_runs pairs or time_budget_s. Every time row
  *           states its detection limit: the slowdown it would catch in 80% of checks at its
  *           noise and pairs.
  *   counts  syscalls (each syscall by name, and the total), syscall_errors, processes (GPU
@@ -62,6 +62,9 @@
  * (on a loaded machine wall time carries the load; CPU time is what it disturbs least).
  */
 #define RN_BASELINE_CPU_SHARE 0.1
+/* A time metric other than the primary one gets more pairs when its estimate is beyond the
+ * limit and the one-sided signed-rank p of a slowdown is below this (evidence, not proof). */
+#define RN_BASELINE_LEAN_P 0.05
 enum rn_metric rn_baseline_primary(const struct rn_target_result *head,
 				   const struct rn_target_result *base);
 

@@ -29,8 +29,10 @@
  *           states its detection limit: the slowdown it would catch in 80% of checks at its
  *           noise and pairs.
  *   counts  syscalls (each syscall by name, and the total), syscall_errors, processes (GPU
- *           counts with GPU spans): medians of the counting runs, FAIL when head grew by more
- *           than [regression] count_tolerance and count_floor, as golden traces judge counts
+ *           counts with GPU spans): the head's fewest against the base's most over the
+ *           counting runs (RN_BASELINE_VARIED_COUNTING of them when the sides differ after
+ *           the configured ones), FAIL when head grew by more than [regression]
+ *           count_tolerance and count_floor, as golden traces judge counts
  *   memory  peak_rss (timing runs), alloc_peak (counting runs): FAIL when head grew by more
  *           than memory_tolerance and memory_floor_bytes
  * Nothing is judged from one side alone: a side that did not run cleanly is an ERROR row
@@ -65,6 +67,9 @@
 /* A time metric other than the primary one gets more pairs when its estimate is beyond the
  * limit and the one-sided signed-rank p of a slowdown is below this (evidence, not proof). */
 #define RN_BASELINE_LEAN_P 0.05
+/* Counting runs a side gets when its counts differ from the other side's after the configured
+ * ones: counts and memory are then judged as the head's fewest against the base's most. */
+#define RN_BASELINE_VARIED_COUNTING 3
 enum rn_metric rn_baseline_primary(const struct rn_target_result *head,
 				   const struct rn_target_result *base);
 

@@ -320,6 +320,26 @@ static void describe_elsewhere(struct rn_golden_cmp *c)
 	free(s);
 }
 
+bool rn_golden_counts_fail(const struct rn_golden *g, const struct rn_target_result *r,
+			   const struct rn_regression_cfg *cfg)
+{
+	struct rn_verdict_result *v = NULL;
+	size_t n = 0, i;
+	bool fail = false;
+
+	if (rn_golden_compare(g, "", r, cfg, &v, &n))
+		return false;
+	for (i = 0; i < n; i++) {
+		if (v[i].verdict == RN_VERDICT_FAIL && v[i].assertion &&
+		    (!strcmp(v[i].assertion, "golden:syscalls") ||
+		     !strcmp(v[i].assertion, "golden:syscall_counts")))
+			fail = true;
+		rn_verdict_result_release(&v[i]);
+	}
+	free(v);
+	return fail;
+}
+
 int rn_golden_compare(const struct rn_golden *g, const char *golden_path,
 		      const struct rn_target_result *r, const struct rn_regression_cfg *cfg,
 		      struct rn_verdict_result **out, size_t *nout)

@@ -287,6 +287,16 @@ struct rn_golden {
 bool rn_golden_timing_undecided(const struct rn_golden *g, const struct rn_target_result *r,
 				const struct rn_regression_cfg *cfg);
 
+/*
+ * Whether the syscall count comparisons (golden:syscalls, golden:syscall_counts) of
+ * `r` against `g` fail as measured so far. A check measures up to RN_GOLDEN_CONFIRM_COUNTING
+ * counting runs while they do, so that run-to-run variation of threaded programs (a two-thread
+ * compressor's munmap 15 -> 17-19) is not a failure; a real change fails in every run.
+ */
+bool rn_golden_counts_fail(const struct rn_golden *g, const struct rn_target_result *r,
+			   const struct rn_regression_cfg *cfg);
+#define RN_GOLDEN_CONFIRM_COUNTING 3
+
 /* Facts about the current host recorded as provenance. */
 struct rn_golden_host {
 	char kernel[128];    /* uname -r */

@@ -17,9 +17,11 @@
 #include "buf.h"
 #include "changepoint.h"
 #include "config.h"
+#include "escape.h"
 #include "exitcode.h"
 #include "golden.h"
 #include "history.h"
+#include "json_text.h"
 #include "log.h"
 #include "report_html.h"
 #include "xalloc.h"
@@ -93,7 +95,8 @@ static const struct rn_option report_options[] = {
 	{ OPT_DB, "db", 0, RN_OPT_REQUIRED, "URL", "history store (default as renacer history)" },
 	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE",
 	  "config: golden traces for the bands (default renacer.toml when present)" },
-	{ OPT_LIMIT, "last", 'n', RN_OPT_REQUIRED, "N", "runs per trend chart (default 200)" },
+	{ OPT_LIMIT, "last", 'n', RN_OPT_REQUIRED, "N",
+	  "runs per trend chart (default 200, at most 5000)" },
 	{ OPT_MACHINE, "machine", 0, RN_OPT_REQUIRED, "M",
 	  "trends of this machine (default: the last run's)" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
@@ -196,24 +199,7 @@ static int on_option(void *ctx, int id, const char *arg)
 /* Options may come before, between and after operands. */
 static int parse_all(const struct rn_command *cmd, int argc, char **argv, struct hist_opts *o)
 {
-	int pos = 0, first;
-
-	while (pos < argc) {
-		if (rn_cli_parse(cmd, argc - pos, argv + pos, on_option, o, &first))
-			return -1;
-		pos += first;
-		if (pos >= argc)
-			break;
-		if (!strcmp(argv[pos - 1], "--")) {
-			for (; pos < argc && o->noperands < 64; pos++)
-				o->operands[o->noperands++] = argv[pos];
-			break;
-		}
-		if (o->noperands == 64)
-			return rn_error("renacer %s: too many arguments", cmd->name);
-		o->operands[o->noperands++] = argv[pos];
-	}
-	return 0;
+	return rn_cli_parse_operands(cmd, argc, argv, on_option, o, o->operands, 64, &o->noperands);
 }
 
 /* The config named by --config, or renacer.toml when it exists; NULL when none. */
@@ -286,14 +272,20 @@ static const char *shown_unit(const char *unit)
 static int list_row(void *ctx, size_t ncols, const char *const *v)
 {
 	char when[32], commit[13];
+	char branch[21], machine[17], source[16];
 
 	(void)ctx;
 	if (ncols < 8)
 		return 0;
+	/* Stored strings come from the environment, git and imported files: escaped, so a
+	 * branch named "x\n::error::..." cannot start a line a CI system obeys. */
 	fmt_time(when, sizeof(when), v[1]);
-	snprintf(commit, sizeof(commit), "%s", or_dash(v[2]));
-	printf("%-7s %-19s  %-12s  %-20.20s  %-16.16s  %-6s  %4s  %s\n", v[0], when, commit,
-	       or_dash(v[3]), or_dash(v[4]), v[5], v[6], v[7]);
+	rn_escape_ctl(commit, sizeof(commit), or_dash(v[2]));
+	rn_escape_ctl(branch, sizeof(branch), or_dash(v[3]));
+	rn_escape_ctl(machine, sizeof(machine), or_dash(v[4]));
+	rn_escape_ctl(source, sizeof(source), or_dash(v[5]));
+	printf("%-7s %-19s  %-12s  %-20.20s  %-16.16s  %-6s  %4s  %s\n", v[0], when, commit, branch,
+	       machine, source, v[6], v[7]);
 	return 0;
 }
 
@@ -385,6 +377,17 @@ static const char *fmt_value(char *buf, const char *text, const char *unit)
 	return p;
 }
 
+/* A stored string for a text column: control characters escaped, "-" when empty; a fast
+ * path for the plain strings of a long series. */
+static const char *esc(char *buf, size_t cap, const char *s)
+{
+	s = or_dash(s);
+	if (!rn_has_ctl(s))
+		return s;
+	rn_escape_ctl(buf, cap, s);
+	return buf;
+}
+
 /* Append `text` cut at `max` bytes and padded with spaces to `width` on the right (left:
  * false) or the left (left: true). */
 static char *put(char *p, const char *text, size_t width, size_t max, bool left)
@@ -442,17 +445,17 @@ static char *put_time(char *p, long long secs)
 static void text_row(struct series *s, const char *const *v)
 {
 	const char *unit = v[9] ? v[9] : "";
-	char num[40], line[256], *p = line;
+	char num[40], line[256], e[20], *p = line;
 
 	p = put(p, v[0] ? v[0] : "", 7, 20, false);
 	*p++ = ' ';
 	p = put_time(p, strtoll(v[1] ? v[1] : "0", NULL, 10) / 1000000000ll);
 	p = put(p, "  ", 2, 2, false);
-	p = put(p, or_dash(v[2]), 12, 12, false);
+	p = put(p, esc(e, sizeof(e), v[2]), 12, 12, false);
 	p = put(p, "  ", 2, 2, false);
-	p = put(p, or_dash(v[3]), 16, 16, false);
+	p = put(p, esc(e, sizeof(e), v[3]), 16, 16, false);
 	p = put(p, "  ", 2, 2, false);
-	p = put(p, or_dash(v[4]), 16, 16, false);
+	p = put(p, esc(e, sizeof(e), v[4]), 16, 16, false);
 	p = put(p, "  ", 2, 2, false);
 	p = put(p, v[5] ? v[5] : "0", 4, 20, true);
 	p = put(p, "  ", 2, 2, false);
@@ -642,12 +645,13 @@ static int history_show(struct rn_history *h, const struct hist_opts *o)
 
 			json_array_append_new(
 				arr,
-				json_pack("{s:I, s:s, s:s, s:s, s:s, s:I, s:f, s:f, s:f, s:s, s:o}",
+				json_pack("{s:I, s:s, s:o, s:o, s:o, s:I, s:f, s:f, s:f, s:s, s:o}",
 					  "run", (json_int_t)p->run_id, "created_ns", p->created_ns,
-					  "commit", p->commit, "branch", p->branch, "machine",
-					  p->machine, "nsamples", (json_int_t)p->nsamples, "median",
-					  p->median, "min", p->min, "max", p->max, "unit", s.unit,
-					  "samples",
+					  "commit", rn_json_text(p->commit), "branch",
+					  rn_json_text(p->branch), "machine",
+					  rn_json_text(p->machine), "nsamples",
+					  (json_int_t)p->nsamples, "median", p->median, "min",
+					  p->min, "max", p->max, "unit", s.unit, "samples",
 					  json_loads(p->samples ? p->samples : "[]", 0, NULL)));
 		}
 		text = json_dumps(arr, JSON_INDENT(2));
@@ -757,17 +761,20 @@ static int decimals(double v, const char *unit)
 
 static void print_change(void *ctx, const struct rn_history_change *c)
 {
-	char when[32], ns[32];
+	char when[32], ns[32], target[256], metric[64], machine[256], commit[13];
 
 	(void)ctx;
 	snprintf(ns, sizeof(ns), "%lld", (long long)c->created_ns);
 	fmt_time(when, sizeof(when), ns);
+	rn_escape_ctl(target, sizeof(target), c->target);
+	rn_escape_ctl(metric, sizeof(metric), c->metric);
+	rn_escape_ctl(machine, sizeof(machine), c->machine ? c->machine : "");
+	rn_escape_ctl(commit, sizeof(commit), or_dash(c->commit));
 	printf("%s %s [%s]: run %lld (commit %.12s, %s): %+.1f%% (median %.*f -> %.*f %s), "
 	       "confidence %.1f%%\n",
-	       c->target, c->metric, c->machine, (long long)c->run_id, or_dash(c->commit), when,
-	       c->rel_change * 100, decimals(c->before, c->unit), shown(c->before, c->unit),
-	       decimals(c->after, c->unit), shown(c->after, c->unit), shown_unit(c->unit),
-	       c->confidence * 100);
+	       target, metric, machine, (long long)c->run_id, commit, when, c->rel_change * 100,
+	       decimals(c->before, c->unit), shown(c->before, c->unit), decimals(c->after, c->unit),
+	       shown(c->after, c->unit), shown_unit(c->unit), c->confidence * 100);
 }
 
 struct counting {
@@ -1049,6 +1056,17 @@ static int history_import(struct rn_history *h, const struct hist_opts *o,
 			snprintf(name, sizeof(name), "%s", o->target);
 		else if (g.target)
 			snprintf(name, sizeof(name), "%s", g.target);
+		/* check's rule for target names: the name is printed and recorded */
+		if (!rn_config_name_valid(name)) {
+			char *shown_name = rn_escaped_dup(name);
+
+			rn_error("%s: target name '%s' must match [A-Za-z0-9_.-]+ (give one with "
+				 "--target)",
+				 path, shown_name);
+			free(shown_name);
+			rn_golden_release(&g);
+			return -EINVAL;
+		}
 		memset(&run, 0, sizeof(run));
 		rn_history_run_identify(&run, cfg ? cfg->dir : ".",
 					cfg ? cfg->history.machine : NULL, bufs);
@@ -1155,12 +1173,14 @@ static int last_run_row(void *ctx, size_t ncols, const char *const *v)
 	if (ncols < 8)
 		return 0;
 	fmt_time(when, sizeof(when), v[1]);
-	lr->run = json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:I, s:s}", "id",
+	/* Stored text as JSON strings through rn_json_text: a store written before names were
+	 * repaired may hold invalid UTF-8, which json_pack's "s" refuses (the run was lost). */
+	lr->run = json_pack("{s:I, s:s, s:o, s:o, s:o, s:o, s:I, s:o}", "id",
 			    (json_int_t)strtoll(v[0], NULL, 10), "time", when, "commit",
-			    v[2] ? v[2] : "", "branch", v[3] ? v[3] : "", "machine",
-			    v[4] ? v[4] : "", "machine_desc", v[5] ? v[5] : "", "exit_code",
+			    rn_json_text(v[2]), "branch", rn_json_text(v[3]), "machine",
+			    rn_json_text(v[4]), "machine_desc", rn_json_text(v[5]), "exit_code",
 			    (json_int_t)strtoll(v[6] ? v[6] : "0", NULL, 10), "config",
-			    v[7] ? v[7] : "");
+			    rn_json_text(v[7]));
 	snprintf(lr->id, sizeof(lr->id), "%s", v[0]);
 	snprintf(lr->machine, sizeof(lr->machine), "%s", v[4] ? v[4] : "");
 	return 1;
@@ -1176,12 +1196,12 @@ static int verdict_row(void *ctx, size_t ncols, const char *const *v)
 	if (ncols < 9)
 		return 0;
 	json_array_append_new(ctx,
-			      json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:s, s:s}", "target",
-					v[0] ? v[0] : "", "assertion", v[1] ? v[1] : "", "type",
-					v[2] ? v[2] : "", "verdict", v[3] ? v[3] : "", "observed",
-					num_or_null(v[4]), "budget", num_or_null(v[5]), "golden",
-					num_or_null(v[6]), "unit", v[7] ? v[7] : "", "message",
-					v[8] ? v[8] : ""));
+			      json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "target",
+					rn_json_text(v[0]), "assertion", rn_json_text(v[1]), "type",
+					rn_json_text(v[2]), "verdict", rn_json_text(v[3]),
+					"observed", num_or_null(v[4]), "budget", num_or_null(v[5]),
+					"golden", num_or_null(v[6]), "unit", rn_json_text(v[7]),
+					"message", rn_json_text(v[8])));
 	return 0;
 }
 
@@ -1194,11 +1214,12 @@ static int cp_row(void *ctx, size_t ncols, const char *const *v)
 		return 0;
 	last = n ? json_array_get(list, n - 1) : NULL;
 	if (!last || strcmp(str_of_json(last, "target"), v[0] ? v[0] : "")) {
-		last = json_pack("{s:s, s:[]}", "target", v[0] ? v[0] : "", "segments");
+		last = json_pack("{s:o, s:[]}", "target", rn_json_text(v[0]), "segments");
 		json_array_append_new(list, last);
 	}
 	json_array_append_new(json_object_get(last, "segments"),
-			      json_pack("{s:s, s:I, s:f, s:f}", "process", v[1] ? v[1] : "?", "pid",
+			      json_pack("{s:o, s:I, s:f, s:f}", "process",
+					rn_json_text(v[1] ? v[1] : "?"), "pid",
 					(json_int_t)strtoll(v[2] ? v[2] : "0", NULL, 10),
 					"start_ms", strtod(v[3] ? v[3] : "0", NULL) / 1e6, "end_ms",
 					strtod(v[4] ? v[4] : "0", NULL) / 1e6));
@@ -1221,9 +1242,10 @@ static int pair_row(void *ctx, size_t ncols, const char *const *v)
 static void add_change(void *ctx, const struct rn_history_change *c)
 {
 	json_array_append_new(ctx,
-			      json_pack("{s:I, s:I, s:s, s:f, s:f}", "index", (json_int_t)c->index,
-					"run", (json_int_t)c->run_id, "commit", c->commit,
-					"rel_change", c->rel_change, "confidence", c->confidence));
+			      json_pack("{s:I, s:I, s:o, s:f, s:f}", "index", (json_int_t)c->index,
+					"run", (json_int_t)c->run_id, "commit",
+					rn_json_text(c->commit), "rel_change", c->rel_change,
+					"confidence", c->confidence));
 }
 
 /* The golden trace's range of `metric` for `target`, in the unit shown; NULL when none. */
@@ -1318,11 +1340,11 @@ static json_t *report_model(struct rn_history *h, const struct hist_opts *o,
 
 			fmt_time(when, sizeof(when), s.p[k].created_ns);
 			json_array_append_new(points,
-					      json_pack("{s:I, s:s, s:s, s:f, s:f, s:f}", "run",
+					      json_pack("{s:I, s:o, s:s, s:f, s:f, s:f}", "run",
 							(json_int_t)s.p[k].run_id, "commit",
-							s.p[k].commit, "time", when, "median",
-							shown(s.p[k].median, s.unit), "min",
-							shown(s.p[k].min, s.unit), "max",
+							rn_json_text(s.p[k].commit), "time", when,
+							"median", shown(s.p[k].median, s.unit),
+							"min", shown(s.p[k].min, s.unit), "max",
 							shown(s.p[k].max, s.unit)));
 		}
 		if (!*rc)
@@ -1330,11 +1352,11 @@ static json_t *report_model(struct rn_history *h, const struct hist_opts *o,
 						    machine, NULL, o->limit, add_change, changes);
 		band = golden_band(cfg, pairs.k[i].target, pairs.k[i].metric);
 		json_array_append_new(charts,
-				      json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "target",
-						pairs.k[i].target, "metric", pairs.k[i].metric,
-						"unit", shown_unit(s.unit), "points", points,
-						"changes", changes, "band",
-						band ? band : json_null()));
+				      json_pack("{s:o, s:o, s:s, s:o, s:o, s:o}", "target",
+						rn_json_text(pairs.k[i].target), "metric",
+						rn_json_text(pairs.k[i].metric), "unit",
+						shown_unit(s.unit), "points", points, "changes",
+						changes, "band", band ? band : json_null()));
 		series_release(&s);
 	}
 	keys_release(&pairs);
@@ -1432,6 +1454,12 @@ int rn_cmd_report(int argc, char **argv)
 	}
 	if (!o.html || o.noperands) {
 		rn_error("usage: %s", rn_cmd_report_def.usage);
+		return RN_EXIT_USAGE;
+	}
+	if (o.limit > RN_REPORT_HTML_MAX_RUNS) {
+		rn_error("renacer report: --last %ld is more than the page shows (at most %d runs "
+			 "per chart)",
+			 o.limit, RN_REPORT_HTML_MAX_RUNS);
 		return RN_EXIT_USAGE;
 	}
 	rc = load_config(&o, &cfg, &have_cfg);

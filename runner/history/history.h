@@ -82,7 +82,10 @@ struct rn_history_ops {
 struct rn_history {
 	const struct rn_history_ops *ops; /* the backend */
 	void *db;                         /* the backend's handle (sqlite3 *, PGconn *) */
-	char *location;                   /* path or URI as given (passwords masked), owned */
+	char *location;                   /* path or URI as given (credentials masked:
+					   * rn_history_redact), owned */
+	char **secrets;                   /* the credentials masked, NULL-terminated, owned:
+					   * scrubbed from every message in err */
 	char err[512];                    /* the last error, one line, no trailing newline */
 };
 
@@ -105,6 +108,18 @@ struct rn_history_cfg {
 void rn_history_cfg_resolve(struct rn_history_cfg *hc, const struct rn_config *cfg,
 			    const char *cli_url, bool cli_enable);
 void rn_history_cfg_release(struct rn_history_cfg *hc);
+
+/*
+ * `location` fit to print: every credential form libpq accepts masked as "***": the password
+ * of a URI's userinfo (up to the last '@' before the path, so an unencoded '@' in it does
+ * not leave its tail), `password` and `sslpassword` in a URI's query (keys percent-decoded
+ * as libpq decodes them), and the same keys of a key=value connection string (quoted values
+ * too). A new string the caller frees. When `secrets` is not NULL it receives a new
+ * NULL-terminated array of the masked values, raw and percent-decoded (free with
+ * rn_history_secrets_free), to scrub from messages that quote them.
+ */
+char *rn_history_redact(const char *location, char ***secrets);
+void rn_history_secrets_free(char **secrets);
 
 /* Is `url` a PostgreSQL location (postgresql:// or postgres://)? */
 bool rn_history_is_postgres(const char *url);

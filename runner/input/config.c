@@ -381,7 +381,7 @@ static char *resolve_path(const struct rn_config *cfg, const char *p)
 	return xformat("%s/%s", cfg->dir, p);
 }
 
-static bool valid_name(const char *s)
+bool rn_config_name_valid(const char *s)
 {
 	if (!*s)
 		return false;
@@ -644,7 +644,7 @@ static int parse_target(struct ctx *c, const struct rn_toml_value *tab, struct r
 		return err_at(c, tab->pos, "[[target]] needs a 'name'");
 	if (get_string(c, tab, "name", &t->name))
 		return -1;
-	if (!valid_name(t->name))
+	if (!rn_config_name_valid(t->name))
 		return err_at(c, kv->val->pos, "target name \"%s\" must match [A-Za-z0-9_.-]+",
 			      t->name);
 	snprintf(c->what_buf, sizeof(c->what_buf), "[[target]] '%s'", t->name);

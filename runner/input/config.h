@@ -269,6 +269,13 @@ struct rn_config {
 };
 
 /*
+ * Is `s` a valid target name: [A-Za-z0-9_.-]+ (the [[target]] `name` rule)? Every reader of
+ * target names from files renacer did not write itself (results files, imported golden
+ * traces) applies it too, so a name never carries a newline or an escape into a log line.
+ */
+bool rn_config_name_valid(const char *s);
+
+/*
  * Load and validate `path`. Returns 0 on success, -1 on failure with `d` filled (initialized by
  * this function with the file name and text, which it borrows from cfg->path and cfg->src).
  * Either way the caller ends with rn_config_release(cfg), after printing `d` on failure.

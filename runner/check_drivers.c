@@ -146,6 +146,8 @@ int rn_check_instructions(const struct rn_target_cfg *tc, struct rn_target_resul
 				    cg.procs[i].cmd ? cg.procs[i].cmd : "?");
 		free(r->instructions_detail);
 		r->instructions_detail = rn_buf_detach(&b, NULL);
+		/* processes without a count: the verdicts on the total see the gap */
+		rn_target_result_add_gaps(r, &t);
 	}
 	rn_trace_release(&t);
 	rn_cg_result_release(&cg);

@@ -69,6 +69,12 @@ int rn_check_drivers(struct rn_config *cfg, const char *cli_driver, bool wants_s
 				need);
 			continue;
 		}
+		/* asked for eBPF where it cannot load: a collector error before anything runs
+		 * (as `trace --driver ebpf`), not a target that failed */
+		if (pref == RN_DRIVER_PREF_EBPF && why) {
+			rn_error("target '%s': driver ebpf cannot be used: %s", tc->name, why);
+			return RN_EXIT_COLLECTOR;
+		}
 		if (bit == RN_COLLECT_PTRACE) {
 			rn_note("target '%s': driver auto uses ptrace: %s", tc->name, why);
 			continue;

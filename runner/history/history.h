@@ -121,7 +121,8 @@ void rn_history_cfg_release(struct rn_history_cfg *hc);
 char *rn_history_redact(const char *location, char ***secrets);
 void rn_history_secrets_free(char **secrets);
 
-/* Is `url` a PostgreSQL location (postgresql:// or postgres://)? */
+/* Is `url` a PostgreSQL location: a postgresql:// or postgres:// URI, or a libpq key=value
+ * connection string ("host=db dbname=perf user=ci")? */
 bool rn_history_is_postgres(const char *url);
 
 /*

@@ -60,6 +60,7 @@ static struct pq_api {
 	int (*send_query_params)(PGconn *conn, const char *command, int nparams, const Oid *types,
 				 const char *const *values, const int *lengths, const int *formats,
 				 int result_format);
+	int (*send_query)(PGconn *conn, const char *command);
 	int (*flush)(PGconn *conn);
 	int (*consume_input)(PGconn *conn);
 	int (*is_busy)(PGconn *conn);
@@ -103,6 +104,7 @@ static int load_libpq(struct rn_history *h)
 		SYM("PQsocket", socket),
 		SYM("PQsetnonblocking", set_nonblocking),
 		SYM("PQsendQueryParams", send_query_params),
+		SYM("PQsendQuery", send_query),
 		SYM("PQflush", flush),
 		SYM("PQconsumeInput", consume_input),
 		SYM("PQisBusy", is_busy),
@@ -223,8 +225,9 @@ static int pg_open(struct rn_history *h, const char *location, bool create, int 
 }
 
 /*
- * Send one statement (with parameters when `nparams`) and collect its last result by the
- * deadline. Returns the result (caller clears) or NULL with h->err set and *rc the code.
+ * Send `sql`: statements without parameters (`params` NULL: several may be given, as the
+ * migrations are), or one statement with `nparams` parameters; collect the last result by
+ * the deadline. Returns the result (caller clears) or NULL with h->err set and *rc the code.
  */
 static PGresult *run(struct rn_history *h, const char *sql, const char *const *params,
 		     size_t nparams, int *rc)
@@ -240,7 +243,8 @@ static PGresult *run(struct rn_history *h, const char *sql, const char *const *p
 		*rc = rn_history_fail(h, -EIO, "the connection was given up after a timeout");
 		return NULL;
 	}
-	if (!pq.send_query_params(conn, sql, (int)nparams, NULL, params, NULL, NULL, 0)) {
+	if (!(params ? pq.send_query_params(conn, sql, (int)nparams, NULL, params, NULL, NULL, 0) :
+		       pq.send_query(conn, sql))) {
 		*rc = rn_history_fail(h, -EIO, "%s", pq.error_message(conn));
 		return NULL;
 	}

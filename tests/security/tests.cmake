@@ -26,3 +26,16 @@ foreach(case ${RN_SECURITY_CASES})
 	set_tests_properties(security.${case} PROPERTIES LABELS "security;integration"
 		SKIP_RETURN_CODE 77 TIMEOUT 300)
 endforeach()
+
+# The history store against hostile names, permissions, paths, credentials and servers
+# (tests/security/store_test.sh CASE ...); PostgreSQL cases skip without its server programs.
+set(RN_STORE_CASES
+	utf8_names_sqlite utf8_names_postgres readonly_store symlink_loop pg_credentials
+	pg_lock_held pg_silent_server import_names report_last_cap)
+foreach(case ${RN_STORE_CASES})
+	add_test(NAME security.store_${case}
+		COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/store_test.sh ${case} ${CMAKE_BINARY_DIR}
+			${CMAKE_SOURCE_DIR})
+	set_tests_properties(security.store_${case} PROPERTIES LABELS "security;integration"
+		SKIP_RETURN_CODE 77 TIMEOUT 300)
+endforeach()

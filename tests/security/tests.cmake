@@ -18,7 +18,9 @@ set(RN_SECURITY_CASES
 	regex_catastrophic regex_backref
 	golden_fifo golden_dev_zero golden_dev_urandom golden_symlink_loop
 	env_nul name_newline_injection
-	shell_secrets)
+	shell_secrets
+	merge_forged_names merge_options_after_files trace_source_fifo diff_deep_chain
+	diff_input_limits)
 foreach(case ${RN_SECURITY_CASES})
 	add_test(NAME security.${case}
 		COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/security_test.sh ${case} ${CMAKE_BINARY_DIR}

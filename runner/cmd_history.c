@@ -1024,90 +1024,99 @@ static void golden_to_result(const struct rn_golden *g, const char *name,
 	}
 }
 
+int64_t rn_history_import_file(struct rn_history *h, const char *path,
+			       const struct rn_history_import_opts *io, const struct rn_config *cfg,
+			       struct rn_history_imported *out)
+{
+	struct rn_golden g;
+	struct rn_diag d;
+	struct rn_target_result r;
+	struct rn_target_report tr;
+	struct rn_history_run run;
+	char bufs[4][256], machine[256];
+	const char *base = strrchr(path, '/');
+	char *dot, *name = out->target;
+	int64_t id;
+
+	memset(out, 0, sizeof(*out));
+	if (rn_golden_read(path, &g, &d)) {
+		rn_diag_print(&d, false);
+		return -EINVAL;
+	}
+	snprintf(name, sizeof(out->target), "%s", base ? base + 1 : path);
+	dot = strrchr(name, '.');
+	if (dot)
+		*dot = '\0';
+	if (io->target)
+		snprintf(name, sizeof(out->target), "%s", io->target);
+	else if (g.target)
+		snprintf(name, sizeof(out->target), "%s", g.target);
+	/* check's rule for target names: the name is printed and recorded */
+	if (!rn_config_name_valid(name)) {
+		rn_error("%s: target name '%s' must match [A-Za-z0-9_.-]+ (give one with --target)",
+			 path, name);
+		rn_golden_release(&g);
+		return -EINVAL;
+	}
+	memset(&run, 0, sizeof(run));
+	rn_history_run_identify(&run, cfg ? cfg->dir : ".", cfg ? cfg->history.machine : NULL,
+				bufs);
+	/* A trace recorded elsewhere is not this machine's series. */
+	if (!io->machine && !rn_golden_same_machine(&g)) {
+		snprintf(machine, sizeof(machine), "golden:%s/%s",
+			 g.cpu_model ? g.cpu_model : "unknown", g.kernel ? g.kernel : "unknown");
+		run.machine = machine;
+	} else if (io->machine) {
+		run.machine = io->machine;
+	}
+	if (io->commit)
+		run.commit = io->commit;
+	if (io->branch)
+		run.branch = io->branch;
+	run.created_ns = parse_iso(g.created);
+	if (!run.created_ns) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		run.created_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	}
+	run.source = "import";
+	run.config = path;
+	golden_to_result(&g, name, &r);
+	memset(&tr, 0, sizeof(tr));
+	tr.result = &r;
+	id = rn_history_append(h, &run, &tr, 1);
+	out->id = id;
+	out->nruns = r.nruns;
+	out->counts_only = g.counts_only;
+	rn_target_result_release(&r);
+	rn_golden_release(&g);
+	return id;
+}
+
 static int history_import(struct rn_history *h, const struct hist_opts *o,
 			  const struct rn_config *cfg)
 {
+	const struct rn_history_import_opts io = { o->target, o->machine, o->commit, o->branch };
 	size_t i;
-	int rc = 0;
 
 	if (o->noperands < 2)
 		return rn_error("usage: renacer history import FILE..."), -EINVAL;
-	for (i = 1; i < o->noperands && !rc; i++) {
-		const char *path = o->operands[i];
-		struct rn_golden g;
-		struct rn_diag d;
-		struct rn_target_result r;
-		struct rn_target_report tr;
-		struct rn_history_run run;
-		char bufs[4][256], name[256], machine[256];
-		const char *base = strrchr(path, '/');
-		char *dot;
-		int64_t id;
+	for (i = 1; i < o->noperands; i++) {
+		struct rn_history_imported im;
+		int64_t id = rn_history_import_file(h, o->operands[i], &io, cfg, &im);
 
-		if (rn_golden_read(path, &g, &d)) {
-			rn_diag_print(&d, false);
+		if (id == -EINVAL)
 			return -EINVAL;
-		}
-		snprintf(name, sizeof(name), "%s", base ? base + 1 : path);
-		dot = strrchr(name, '.');
-		if (dot)
-			*dot = '\0';
-		if (o->target)
-			snprintf(name, sizeof(name), "%s", o->target);
-		else if (g.target)
-			snprintf(name, sizeof(name), "%s", g.target);
-		/* check's rule for target names: the name is printed and recorded */
-		if (!rn_config_name_valid(name)) {
-			char *shown_name = rn_escaped_dup(name);
-
-			rn_error("%s: target name '%s' must match [A-Za-z0-9_.-]+ (give one with "
-				 "--target)",
-				 path, shown_name);
-			free(shown_name);
-			rn_golden_release(&g);
-			return -EINVAL;
-		}
-		memset(&run, 0, sizeof(run));
-		rn_history_run_identify(&run, cfg ? cfg->dir : ".",
-					cfg ? cfg->history.machine : NULL, bufs);
-		/* A trace recorded elsewhere is not this machine's series. */
-		if (!o->machine && !rn_golden_same_machine(&g)) {
-			snprintf(machine, sizeof(machine), "golden:%s/%s",
-				 g.cpu_model ? g.cpu_model : "unknown",
-				 g.kernel ? g.kernel : "unknown");
-			run.machine = machine;
-		} else if (o->machine) {
-			run.machine = o->machine;
-		}
-		if (o->commit)
-			run.commit = o->commit;
-		if (o->branch)
-			run.branch = o->branch;
-		run.created_ns = parse_iso(g.created);
-		if (!run.created_ns) {
-			struct timespec ts;
-
-			clock_gettime(CLOCK_REALTIME, &ts);
-			run.created_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-		}
-		run.source = "import";
-		run.config = path;
-		golden_to_result(&g, name, &r);
-		memset(&tr, 0, sizeof(tr));
-		tr.result = &r;
-		id = rn_history_append(h, &run, &tr, 1);
 		if (id < 0) {
 			rn_error("history '%s': %s", h->location, h->err);
-			rc = (int)id;
-		} else {
-			printf("imported %s as run %lld (target '%s', %zu run%s%s)\n", path,
-			       (long long)id, name, r.nruns, r.nruns == 1 ? "" : "s",
-			       g.counts_only ? ", syscall counts only" : "");
+			return (int)id;
 		}
-		rn_target_result_release(&r);
-		rn_golden_release(&g);
+		printf("imported %s as run %lld (target '%s', %zu run%s%s)\n", o->operands[i],
+		       (long long)id, im.target, im.nruns, im.nruns == 1 ? "" : "s",
+		       im.counts_only ? ", syscall counts only" : "");
 	}
-	return rc;
+	return 0;
 }
 
 /* ---- prune ------------------------------------------------------------------------------ */

@@ -127,9 +127,12 @@ bool rn_history_is_postgres(const char *url);
 
 /*
  * Open the store at `url` and bring its schema to RN_HISTORY_SCHEMA_VERSION when `write`
- * (creating the SQLite file and its directory if needed). Without `write` a missing SQLite
- * file, or a database without renacer's tables, is -ENOENT; a store of an older schema is
- * migrated all the same. On failure h->err says why and the caller still calls
+ * (creating the SQLite file and its directory if needed). Without `write` a SQLite store is
+ * opened read-only (immutable where this process can write neither the file nor its
+ * directory); a missing SQLite file, or a database without renacer's tables, is -ENOENT, and
+ * a path that cannot be reached (a symlink loop, no permission) is its errno; a store of an
+ * older schema is migrated where it may be written and read as it is otherwise. Every
+ * PostgreSQL operation ends within `busy_timeout_ms` plus 2 s (-ETIMEDOUT). On failure h->err says why and the caller still calls
  * rn_history_close().
  */
 int rn_history_open(struct rn_history *h, const char *url, bool write, int busy_timeout_ms);

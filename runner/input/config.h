@@ -174,7 +174,8 @@
 	X(url, "string",                                                                           \
 	  "store: a SQLite path (default .renacer/history.db) or postgresql://... URI")            \
 	X(busy_timeout_ms, "integer",                                                              \
-	  "SQLite: how long a writer waits for the lock in ms (default 30000)")                    \
+	  "how long a store operation may wait, ms (default 30000): SQLite's lock wait; "          \
+	  "PostgreSQL's statement and lock timeout (the client gives up 2 s later)")               \
 	X(machine, "string",                                                                       \
 	  "machine name recorded with each run (default: a hardware fingerprint)")
 

@@ -526,6 +526,16 @@ int rn_history_open(struct rn_history *h, const char *url, bool write, int busy_
 						       "cannot open '%s': it is a directory",
 						       location);
 		}
+		/* A FIFO would block the open (a reader waited forever), a device is no
+		 * database: a store is a regular file or nothing yet. */
+		{
+			struct stat st;
+
+			if (!stat(location, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+				return rn_history_fail(h, -EINVAL,
+						       "cannot open '%s': not a regular file",
+						       location);
+		}
 	}
 	rc = h->ops->open(h, location, write, busy_timeout_ms);
 	if (rc)

@@ -187,6 +187,21 @@ symlink_loop)
 	expect_rc 6
 	expect_err "Too many levels of symbolic links"
 	;;
+special_files)
+	# A FIFO as the store blocked a reader's open forever; a device is no store either.
+	config
+	mkfifo "$tmp/work/fifo.db"
+	run history list --db "$tmp/work/fifo.db"
+	expect_rc 6
+	expect_err "not a regular file"
+	run report --html "$tmp/page.html" --db /dev/zero
+	expect_rc 6
+	expect_err "not a regular file"
+	config "url = \"$tmp/work/fifo.db\""
+	run check --no-color
+	expect_rc 0
+	expect_err "history: not recorded in '$tmp/work/fifo.db': cannot open '$tmp/work/fifo.db': not a regular file"
+	;;
 pg_credentials)
 	# Every form libpq takes a password in; nothing listens on port 1.
 	config "busy_timeout_ms = 2000"

@@ -32,7 +32,8 @@ endforeach()
 # The history store against hostile names, permissions, paths, credentials and servers
 # (tests/security/store_test.sh CASE ...); PostgreSQL cases skip without its server programs.
 set(RN_STORE_CASES
-	utf8_names_sqlite utf8_names_postgres readonly_store symlink_loop pg_credentials
+	utf8_names_sqlite utf8_names_postgres readonly_store symlink_loop special_files
+	pg_credentials
 	pg_lock_held pg_silent_server import_names report_last_cap)
 foreach(case ${RN_STORE_CASES})
 	add_test(NAME security.store_${case}

@@ -864,7 +864,7 @@ static int export_row(void *ctx, size_t ncols, const char *const *v)
 			else if (i == 13)
 				json_object_set_new(o, names[i], json_loads(s, 0, NULL));
 			else
-				json_object_set_new(o, names[i], json_string(s));
+				json_object_set_new(o, names[i], rn_json_text(s));
 		}
 		json_array_append_new(e->arr, o);
 		return 0;

@@ -1046,6 +1046,8 @@ static void facts_sort(struct rn_behaviour *b)
 {
 	size_t i, o = 0;
 
+	if (b->nfacts < 2) /* a trace without processes has no facts (qsort of NULL) */
+		return;
 	qsort(b->facts, b->nfacts, sizeof(*b->facts), fact_cmp);
 	for (i = 0; i < b->nfacts; i++) {
 		if (o && cats[b->facts[i].cat].is_set &&

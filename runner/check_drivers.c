@@ -152,8 +152,12 @@ int rn_check_instructions(const struct rn_target_cfg *tc, struct rn_target_resul
 				    cg.procs[i].cmd ? cg.procs[i].cmd : "?");
 		free(r->instructions_detail);
 		r->instructions_detail = rn_buf_detach(&b, NULL);
-		/* processes without a count: the verdicts on the total see the gap */
+		/* processes without a count: the verdicts on the total see the gap, and a golden
+		 * update that records the total says it is short */
 		rn_target_result_add_gaps(r, &t);
+		if (cg.nmissing)
+			rn_warn("target '%s': the instruction count lacks %zu process%s: %s",
+				tc->name, cg.nmissing, cg.nmissing == 1 ? "" : "es", cg.missing);
 	}
 	rn_trace_release(&t);
 	rn_cg_result_release(&cg);

@@ -85,28 +85,7 @@ int rn_history_fail(struct rn_history *h, int code, const char *fmt, ...)
 
 bool rn_history_is_postgres(const char *url)
 {
-	/* libpq's key=value form starts with one of its connection keywords */
-	static const char *const keywords[] = { "host",     "hostaddr", "port",    "dbname",
-						"user",     "password", "service", "sslmode",
-						"passfile", NULL };
-	size_t i;
-
-	if (!url)
-		return false;
-	if (!strncmp(url, "postgresql://", 13) || !strncmp(url, "postgres://", 11))
-		return true;
-	for (i = 0; keywords[i]; i++) {
-		size_t n = strlen(keywords[i]);
-		const char *p = url + n;
-
-		if (strncmp(url, keywords[i], n))
-			continue;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p == '=')
-			return true;
-	}
-	return false;
+	return rn_config_is_postgres_url(url);
 }
 
 void rn_history_cfg_resolve(struct rn_history_cfg *hc, const struct rn_config *cfg,

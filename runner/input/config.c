@@ -381,6 +381,32 @@ static char *resolve_path(const struct rn_config *cfg, const char *p)
 	return xformat("%s/%s", cfg->dir, p);
 }
 
+bool rn_config_is_postgres_url(const char *url)
+{
+	/* libpq's key=value form starts with one of its connection keywords */
+	static const char *const keywords[] = { "host",     "hostaddr", "port",    "dbname",
+						"user",     "password", "service", "sslmode",
+						"passfile", NULL };
+	size_t i;
+
+	if (!url)
+		return false;
+	if (!strncmp(url, "postgresql://", 13) || !strncmp(url, "postgres://", 11))
+		return true;
+	for (i = 0; keywords[i]; i++) {
+		size_t n = strlen(keywords[i]);
+		const char *p = url + n;
+
+		if (strncmp(url, keywords[i], n))
+			continue;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '=')
+			return true;
+	}
+	return false;
+}
+
 bool rn_config_name_valid(const char *s)
 {
 	if (!*s)
@@ -1210,7 +1236,7 @@ static int parse_history(struct ctx *c, const struct rn_toml_value *root)
 		free(url);
 		return -1;
 	}
-	if (url && strncmp(url, "postgresql://", 13) && strncmp(url, "postgres://", 11)) {
+	if (url && !rn_config_is_postgres_url(url)) {
 		h->url = resolve_path(c->cfg, url);
 		free(url);
 	} else {

@@ -276,6 +276,11 @@ struct rn_config {
  */
 bool rn_config_name_valid(const char *s);
 
+/* Is `url` a PostgreSQL history store: a postgresql:// or postgres:// URI, or a libpq
+ * key=value connection string ("host=db dbname=perf")? Anything else is a SQLite path, which
+ * [history] url resolves against the config's directory. */
+bool rn_config_is_postgres_url(const char *url);
+
 /*
  * Load and validate `path`. Returns 0 on success, -1 on failure with `d` filled (initialized by
  * this function with the file name and text, which it borrows from cfg->path and cfg->src).

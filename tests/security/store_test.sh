@@ -24,10 +24,10 @@ chmod 755 "$tmp"
 # A store that does not answer must not hang the test: each renacer run is limited.
 run_limit=${RN_STORE_RUN_LIMIT:-60}
 pgdir=
-helper=
+bg_pid=
 
 cleanup() {
-	[ -n "$helper" ] && kill "$helper" 2>/dev/null
+	[ -n "$bg_pid" ] && kill "$bg_pid" 2>/dev/null
 	if [ -n "$pgdir" ] && [ -f "$pgdir/data/postmaster.pid" ]; then
 		as_pg "$pgbin/pg_ctl" -D "$pgdir/data" -m immediate -w stop >/dev/null 2>&1
 	fi
@@ -242,7 +242,7 @@ pg_lock_held)
 	as_pg "$pgbin/psql" -X -q -h "$pgdir" -U "$(pg_user)" -d postgres \
 		-c "BEGIN; LOCK TABLE runs IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(300);" \
 		>/dev/null 2>&1 &
-	helper=$!
+	bg_pid=$!
 	i=0
 	until [ "$(psql_do "SELECT count(*) FROM pg_locks WHERE mode = 'AccessExclusiveLock' AND granted AND relation = 'runs'::regclass")" = 1 ]; do
 		i=$((i + 1))
@@ -278,7 +278,7 @@ while True:
     c.sendall(b"R" + struct.pack("!ii", 8, 0) + b"K" + struct.pack("!iii", 12, 1, 2) +
               b"Z" + struct.pack("!i", 5) + b"I")
 EOF
-	helper=$!
+	bg_pid=$!
 	i=0
 	while [ ! -s "$tmp/port" ]; do
 		i=$((i + 1))

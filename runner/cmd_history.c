@@ -24,6 +24,7 @@
 #include "json_text.h"
 #include "log.h"
 #include "report_html.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 /* Option ids: short options use their character. */
@@ -269,10 +270,26 @@ static const char *shown_unit(const char *unit)
 
 /* ---- list ------------------------------------------------------------------------------ */
 
+/* A stored string as a column of at most `width` bytes in buf[cap]: invalid UTF-8 repaired (a
+ * store written before names were), control characters escaped, cut between characters, "-"
+ * when empty. Returns buf. */
+static const char *column(char *buf, size_t cap, const char *s, size_t width)
+{
+	char *fixed = NULL;
+
+	s = or_dash(s);
+	if (!rn_utf8_valid(s))
+		s = fixed = rn_utf8_fix(s);
+	rn_escape_ctl(buf, cap, s);
+	free(fixed);
+	buf[rn_utf8_prefix(buf, width < cap ? width : cap - 1)] = '\0';
+	return buf;
+}
+
 static int list_row(void *ctx, size_t ncols, const char *const *v)
 {
-	char when[32], commit[13];
-	char branch[21], machine[17], source[16];
+	char when[32], commit[1024];
+	char branch[1024], machine[1024], source[16];
 
 	(void)ctx;
 	if (ncols < 8)
@@ -280,11 +297,11 @@ static int list_row(void *ctx, size_t ncols, const char *const *v)
 	/* Stored strings come from the environment, git and imported files: escaped, so a
 	 * branch named "x\n::error::..." cannot start a line a CI system obeys. */
 	fmt_time(when, sizeof(when), v[1]);
-	rn_escape_ctl(commit, sizeof(commit), or_dash(v[2]));
-	rn_escape_ctl(branch, sizeof(branch), or_dash(v[3]));
-	rn_escape_ctl(machine, sizeof(machine), or_dash(v[4]));
-	rn_escape_ctl(source, sizeof(source), or_dash(v[5]));
-	printf("%-7s %-19s  %-12s  %-20.20s  %-16.16s  %-6s  %4s  %s\n", v[0], when, commit, branch,
+	column(commit, sizeof(commit), v[2], 12);
+	column(branch, sizeof(branch), v[3], 20);
+	column(machine, sizeof(machine), v[4], 16);
+	column(source, sizeof(source), v[5], 6);
+	printf("%-7s %-19s  %-12s  %-20s  %-16s  %-6s  %4s  %s\n", v[0], when, commit, branch,
 	       machine, source, v[6], v[7]);
 	return 0;
 }
@@ -377,22 +394,21 @@ static const char *fmt_value(char *buf, const char *text, const char *unit)
 	return p;
 }
 
-/* A stored string for a text column: control characters escaped, "-" when empty; a fast
- * path for the plain strings of a long series. */
+/* A stored string for a text column (see column()); plain strings, the rows of a long
+ * series, are returned as they are (put() cuts them between characters). */
 static const char *esc(char *buf, size_t cap, const char *s)
 {
 	s = or_dash(s);
-	if (!rn_has_ctl(s))
+	if (rn_utf8_valid(s) && !rn_has_ctl(s))
 		return s;
-	rn_escape_ctl(buf, cap, s);
-	return buf;
+	return column(buf, cap, s, cap - 1);
 }
 
 /* Append `text` cut at `max` bytes and padded with spaces to `width` on the right (left:
  * false) or the left (left: true). */
 static char *put(char *p, const char *text, size_t width, size_t max, bool left)
 {
-	size_t n = strnlen(text, max);
+	size_t n = rn_utf8_prefix(text, max); /* between characters */
 
 	if (left && n < width) {
 		memset(p, ' ', width - n);
@@ -445,7 +461,7 @@ static char *put_time(char *p, long long secs)
 static void text_row(struct series *s, const char *const *v)
 {
 	const char *unit = v[9] ? v[9] : "";
-	char num[40], line[256], e[20], *p = line;
+	char num[40], line[256], e[1024], *p = line;
 
 	p = put(p, v[0] ? v[0] : "", 7, 20, false);
 	*p++ = ' ';

@@ -649,26 +649,13 @@ static long long mem_total_kib(void)
 	return kib;
 }
 
-/* The longest prefix of `s` of at most `max` bytes that ends on a character boundary (a
- * UTF-8 continuation byte is never the first byte cut off). */
-static size_t utf8_prefix(const char *s, size_t max)
-{
-	size_t n = strlen(s);
-
-	if (n <= max)
-		return n;
-	while (max && ((unsigned char)s[max] & 0xc0) == 0x80)
-		max--;
-	return max;
-}
-
 /* `src` as stored text in dst[cap]: invalid UTF-8 repaired (rn_utf8_fix: a git branch may be
  * any bytes, a database column holds UTF-8), then cut to fit on a character boundary. */
 static void text_fit(char *dst, size_t cap, const char *src)
 {
 	char *fixed = rn_utf8_valid(src) ? NULL : rn_utf8_fix(src);
 	const char *t = fixed ? fixed : src;
-	size_t n = utf8_prefix(t, cap - 1);
+	size_t n = rn_utf8_prefix(t, cap - 1);
 
 	memmove(dst, t, n);
 	dst[n] = '\0';

@@ -159,6 +159,13 @@ assert b == "é" * (len(b) // 1) and len(b.encode()) <= 255 and len(b.encode()) 
 		run history export --format json
 		expect_rc 0
 		grep -q '"branch": "f�"' "$tmp/out" || fail "export dropped an invalid branch"
+		for sub in "list" "show t wall_time"; do
+			# shellcheck disable=SC2086
+			run history $sub
+			expect_rc 0
+			python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' \
+				"$tmp/out" || fail "history $sub printed invalid UTF-8"
+		done
 		run report --html "$tmp/page.html"
 		expect_rc 0
 	fi

@@ -376,7 +376,7 @@ void rn_verdict_apply_gaps(const struct rn_target_result *r, uint32_t scopes, bo
 /* The gap scopes (enum rn_gap_scope) the metric of assertion `a` reads from the runs of `r`:
  * GPU spans for span_count patterns that can match a GPU span ("gpu:..."), critical_path and
  * anti_pattern; the span detail of the spool for anti_pattern and for equivalence replayed
- * from the spool. 0 for memory_usage and instructions. */
+ * from the spool; the Valgrind run's count for instructions. 0 for memory_usage. */
 uint32_t rn_assertion_gap_scopes(const struct rn_assertion_spec *a,
 				 const struct rn_target_result *r);
 

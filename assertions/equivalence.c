@@ -68,8 +68,11 @@ struct proc {
 	int execs;            /* successful execs */
 	enum rn_proc_end end; /* how it ended */
 	int exit_code, term_signal;
-	int *fds;           /* MAX_FDS file indices (+1, 0 = not tracked), owned; NULL until
-			       * the first use (then inherited from the parent) */
+	int *fds;           /* file indices by fd (+1, 0 = not tracked) [nfds], owned; NULL
+			       * until the first use (then inherited from the parent) */
+	size_t nfds;        /* entries of fds (grows to the highest fd used + 1, < MAX_FDS) */
+	int top;            /* at finish: the ancestor the role starts from (root or orphan) */
+	int depth;          /* at finish: steps from `top`, -1 unknown, -2 being walked */
 	struct file *files; /* files of this process, owned */
 	size_t nfiles, files_cap;
 	char *role; /* at finish, owned */
@@ -79,6 +82,11 @@ struct rn_behaviour {
 	struct rn_equiv_opts o;
 	struct proc *procs;
 	size_t nprocs, procs_cap;
+	int *by_pid; /* open-addressing table of the newest process index + 1 per pid
+			     * [by_pid_cap, a power of two], so a lookup is O(1) (a linear
+			     * search made 128k processes take 37 s) */
+	size_t by_pid_cap;
+	bool too_many; /* more than RN_EQUIV_MAX_PROCESSES processes: the rest ignored */
 	struct fact *facts;
 	size_t nfacts, facts_cap;
 	bool finished;
@@ -333,17 +341,51 @@ void rn_behaviour_free(struct rn_behaviour *b)
 	}
 	free(b->facts);
 	free(b->procs);
+	free(b->by_pid);
 	free(b);
 }
 
+static size_t pid_slot(const struct rn_behaviour *b, pid_t pid)
+{
+	return ((uint32_t)pid * 2654435761u) & (b->by_pid_cap - 1);
+}
+
+/* The newest process with `pid`, or -1. */
 static int proc_find(const struct rn_behaviour *b, pid_t pid)
 {
-	size_t i = b->nprocs;
+	size_t k;
 
-	while (i--)
-		if (b->procs[i].pid == pid)
-			return (int)i;
+	if (!b->by_pid_cap)
+		return -1;
+	for (k = pid_slot(b, pid); b->by_pid[k]; k = (k + 1) & (b->by_pid_cap - 1))
+		if (b->procs[b->by_pid[k] - 1].pid == pid)
+			return b->by_pid[k] - 1;
 	return -1;
+}
+
+/* Index process `i` under its pid (replacing an older process of the same pid). */
+static void pid_index(struct rn_behaviour *b, int i)
+{
+	size_t k;
+
+	if (2 * (b->nprocs + 1) > b->by_pid_cap) {
+		size_t j;
+
+		free(b->by_pid);
+		b->by_pid_cap = b->by_pid_cap ? 2 * b->by_pid_cap : 64;
+		b->by_pid = rn_xcalloc(b->by_pid_cap, sizeof(*b->by_pid));
+		for (j = 0; j < (size_t)i; j++) {
+			for (k = pid_slot(b, b->procs[j].pid); b->by_pid[k];
+			     k = (k + 1) & (b->by_pid_cap - 1))
+				if (b->procs[b->by_pid[k] - 1].pid == b->procs[j].pid)
+					break;
+			b->by_pid[k] = (int)j + 1;
+		}
+	}
+	for (k = pid_slot(b, b->procs[i].pid); b->by_pid[k]; k = (k + 1) & (b->by_pid_cap - 1))
+		if (b->procs[b->by_pid[k] - 1].pid == b->procs[i].pid)
+			break;
+	b->by_pid[k] = i + 1;
 }
 
 static int proc_get(struct rn_behaviour *b, pid_t pid)
@@ -353,6 +395,11 @@ static int proc_get(struct rn_behaviour *b, pid_t pid)
 
 	if (i >= 0)
 		return i;
+	if (b->nprocs >= RN_EQUIV_MAX_PROCESSES) {
+		/* the input limit: the loader reports it; the last slot takes the rest */
+		b->too_many = true;
+		return (int)b->nprocs - 1;
+	}
 	if (b->nprocs == b->procs_cap) {
 		b->procs_cap = b->procs_cap ? 2 * b->procs_cap : 16;
 		b->procs = rn_xrealloc(b->procs, b->procs_cap * sizeof(*b->procs));
@@ -361,7 +408,25 @@ static int proc_get(struct rn_behaviour *b, pid_t pid)
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
 	p->parent = -1;
+	pid_index(b, (int)b->nprocs);
 	return (int)b->nprocs++;
+}
+
+/* Make room in process `pi`'s fd table for `fd` (< MAX_FDS). */
+static int *fds_room(struct proc *p, size_t fd)
+{
+	if (fd >= p->nfds) {
+		size_t n = p->nfds ? p->nfds : 16;
+
+		while (n <= fd)
+			n *= 2;
+		if (n > MAX_FDS)
+			n = MAX_FDS;
+		p->fds = rn_xrealloc(p->fds, n * sizeof(*p->fds));
+		memset(p->fds + p->nfds, 0, (n - p->nfds) * sizeof(*p->fds));
+		p->nfds = n;
+	}
+	return p->fds;
 }
 
 static void add_fact(struct rn_behaviour *b, enum rn_equiv_cat cat, int proc, const char *subject,
@@ -393,12 +458,13 @@ static int *fds_of(struct rn_behaviour *b, int pi)
 
 	if (p->fds)
 		return p->fds;
-	p->fds = rn_xcalloc(MAX_FDS, sizeof(*p->fds));
+	fds_room(p, 2);
 	if (p->parent >= 0 && b->procs[p->parent].fds) {
 		struct proc *pp = &b->procs[p->parent];
 
 		/* the child's files are its own (its I/O is its own sequence), same paths */
-		for (k = 0; k < MAX_FDS; k++) {
+		fds_room(p, pp->nfds - 1);
+		for (k = 0; k < pp->nfds; k++) {
 			struct file *f;
 
 			if (!pp->fds[k])
@@ -439,7 +505,7 @@ static struct file *file_of(struct rn_behaviour *b, int pi, uint64_t fd)
 	struct proc *p = &b->procs[pi];
 	int *fds = fds_of(b, pi);
 
-	if (fd >= MAX_FDS || !fds[fd])
+	if (fd >= p->nfds || !fds[fd])
 		return NULL;
 	return &p->files[fds[fd] - 1];
 }
@@ -496,7 +562,7 @@ static void open_mode(struct rn_buf *m, uint64_t flags)
 static void do_open(struct rn_behaviour *b, int pi, const char *raw, uint64_t flags, int64_t fd)
 {
 	struct proc *p = &b->procs[pi];
-	int *fds = fds_of(b, pi);
+	int *fds;
 	char norm[NORM_MAX];
 	struct rn_buf m;
 	struct file *f;
@@ -504,6 +570,8 @@ static void do_open(struct rn_behaviour *b, int pi, const char *raw, uint64_t fl
 	normalize(b, raw, norm, sizeof(norm));
 	if (fd < 0 || fd >= MAX_FDS)
 		return;
+	fds_of(b, pi);
+	fds = fds_room(p, (size_t)fd);
 	if (p->nfiles == p->files_cap) {
 		p->files_cap = p->files_cap ? 2 * p->files_cap : 8;
 		p->files = rn_xrealloc(p->files, p->files_cap * sizeof(*p->files));
@@ -667,19 +735,23 @@ static bool bh_file_io(struct rn_behaviour *b, int pi, const struct rn_syscall_e
 }
 
 /* close and dup*: the process's fd table. */
-static bool bh_fd_table(struct rn_behaviour *b, int *fds, const struct rn_syscall_event *ev)
+static bool bh_fd_table(struct rn_behaviour *b, int pi, const struct rn_syscall_event *ev)
 {
+	struct proc *p = &b->procs[pi];
 	int nr = ev->nr;
 
 	if (is(nr, b->nr_close)) {
-		if (ev->args[0] < MAX_FDS)
-			fds[ev->args[0]] = 0;
+		if (ev->args[0] < p->nfds)
+			p->fds[ev->args[0]] = 0;
 		return true;
 	}
 	if (is(nr, b->nr_dup) || is(nr, b->nr_dup2) || is(nr, b->nr_dup3) ||
 	    (is(nr, b->nr_fcntl) && (ev->args[1] == F_DUPFD || ev->args[1] == F_DUPFD_CLOEXEC))) {
-		if (ev->args[0] < MAX_FDS && ev->ret < MAX_FDS && ev->ret >= 0)
-			fds[ev->ret] = fds[ev->args[0]];
+		if (ev->ret < MAX_FDS && ev->ret >= 0) {
+			int from = ev->args[0] < p->nfds ? p->fds[ev->args[0]] : 0;
+
+			fds_room(p, (size_t)ev->ret)[ev->ret] = from;
+		}
 		return true;
 	}
 	return false;
@@ -729,13 +801,13 @@ static void bh_contacts(struct rn_behaviour *b, int pi, const struct rn_syscall_
 
 void rn_behaviour_syscall(struct rn_behaviour *b, const struct rn_syscall_event *ev)
 {
-	int pi, nr = ev->nr, *fds;
+	int pi, nr = ev->nr;
 	bool ok = !(ev->flags & RN_SC_UNFINISHED) && !ev->err && ev->ret >= 0;
 
 	if (b->finished)
 		return;
 	pi = proc_get(b, ev->pid);
-	fds = fds_of(b, pi);
+	fds_of(b, pi);
 	if (is(nr, b->nr_execve) || is(nr, b->nr_execveat)) {
 		if (ok) {
 			/* exec closes O_CLOEXEC fds; not tracked: a later open of the fd replaces it */
@@ -745,7 +817,7 @@ void rn_behaviour_syscall(struct rn_behaviour *b, const struct rn_syscall_event 
 	}
 	if (!ok && !is(nr, b->nr_connect) && !is(nr, b->nr_sendto))
 		return;
-	if (bh_open(b, pi, ev) || bh_file_io(b, pi, ev) || bh_fd_table(b, fds, ev) ||
+	if (bh_open(b, pi, ev) || bh_file_io(b, pi, ev) || bh_fd_table(b, pi, ev) ||
 	    bh_path_ops(b, pi, ev))
 		return;
 	bh_contacts(b, pi, ev);
@@ -823,29 +895,78 @@ void rn_behaviour_take_processes(struct rn_behaviour *b, const struct rn_trace *
 
 /* ---- finishing: roles, then facts with subjects ------------------------------------------- */
 
-static const char *role_of(struct rn_behaviour *b, int pi, int depth)
+/* A process's own step of a role: the program it became, or "fork" (cut to 64 bytes). */
+static void role_step(struct rn_buf *r, const struct proc *p)
 {
-	struct proc *p = &b->procs[pi];
-	const char *parent, *base;
-	struct rn_buf r;
+	const char *base;
 
-	if (p->role)
-		return p->role;
-	if (pi == 0 || p->parent < 0 || depth > 64) {
-		p->role = rn_xstrdup(pi == 0 ? "root" : "orphan");
-		return p->role;
-	}
-	parent = role_of(b, p->parent, depth + 1);
-	rn_buf_init(&r, 0);
-	rn_buf_adds(&r, parent);
 	if (p->execs && p->exe) {
 		base = strrchr(p->exe, '/');
-		rn_buf_addf(&r, "/%s", base ? base + 1 : p->exe);
+		rn_buf_addf(r, "/%.64s", base ? base + 1 : p->exe);
 	} else {
-		rn_buf_adds(&r, "/fork");
+		rn_buf_adds(r, "/fork");
 	}
-	p->role = rn_buf_detach(&r, NULL);
-	return p->role;
+}
+
+/*
+ * Every process's role: its top ancestor ("root", or "orphan" for a process whose parent is
+ * unknown) and the steps down to it, "root/sh/make/fork". Depths are found without recursion
+ * and a cycle of parents (a forged trace) is cut where the walk meets itself. A role keeps
+ * the last RN_EQUIV_ROLE_STEPS steps and says how many it skipped ("root/+15968/sh/fork"), so
+ * memory is linear in the processes even for a chain 16,000 deep (every full role of such a
+ * chain took 2 GB).
+ */
+static void assign_roles(struct rn_behaviour *b)
+{
+	size_t n = b->nprocs, i;
+	int *stack = rn_xcalloc(n + 1, sizeof(*stack)),
+	    *parent = rn_xcalloc(n + 1, sizeof(*parent));
+
+	for (i = 0; i < n; i++) {
+		parent[i] = i == 0 ? -1 : b->procs[i].parent;
+		b->procs[i].depth = -1;
+	}
+	for (i = 0; i < n; i++) {
+		size_t sp = 0;
+		int j = (int)i;
+
+		while (j >= 0 && b->procs[j].depth == -1) {
+			b->procs[j].depth = -2;
+			stack[sp++] = j;
+			j = parent[j];
+		}
+		if (j >= 0 && b->procs[j].depth == -2)
+			parent[stack[sp - 1]] = -1; /* a cycle: its last link is cut */
+		while (sp--) {
+			struct proc *p = &b->procs[stack[sp]];
+			int up = parent[stack[sp]];
+
+			p->depth = up < 0 ? 0 : b->procs[up].depth + 1;
+			p->top = up < 0 ? stack[sp] : b->procs[up].top;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		struct proc *p = &b->procs[i];
+		struct rn_buf r;
+		int k = 0, steps = p->depth < RN_EQUIV_ROLE_STEPS ? p->depth : RN_EQUIV_ROLE_STEPS;
+		int j = (int)i;
+
+		rn_buf_init(&r, 0);
+		rn_buf_adds(&r, p->top == 0 ? "root" : "orphan");
+		if (p->depth > steps)
+			rn_buf_addf(&r, "/+%d", p->depth - steps);
+		/* the last `steps` steps, found from the bottom, written from the top */
+		for (k = 0; k < steps; k++) {
+			stack[k] = j;
+			j = parent[j];
+		}
+		while (k--)
+			role_step(&r, &b->procs[stack[k]]);
+		free(p->role);
+		p->role = rn_buf_detach(&r, NULL);
+	}
+	free(stack);
+	free(parent);
 }
 
 static void finish(struct rn_behaviour *b)
@@ -892,9 +1013,10 @@ static void finish(struct rn_behaviour *b)
 			}
 		}
 	}
+	assign_roles(b);
 	for (i = 0; i < b->nfacts; i++) {
 		struct fact *f = &b->facts[i];
-		const char *role = f->proc >= 0 ? role_of(b, f->proc, 0) : "?";
+		const char *role = f->proc >= 0 ? b->procs[f->proc].role : "?";
 		char *file = f->subject;
 		struct rn_buf s;
 
@@ -924,6 +1046,8 @@ static void facts_sort(struct rn_behaviour *b)
 {
 	size_t i, o = 0;
 
+	if (b->nfacts < 2) /* a trace without processes has no facts (qsort of NULL) */
+		return;
 	qsort(b->facts, b->nfacts, sizeof(*b->facts), fact_cmp);
 	for (i = 0; i < b->nfacts; i++) {
 		if (o && cats[b->facts[i].cat].is_set &&
@@ -1249,13 +1373,23 @@ int rn_behaviour_load(const char *path, const struct rn_equiv_opts *o, struct rn
 
 	*out = NULL;
 	*err = NULL;
-	rn_buf_init(&text, 0);
+	/* Bounded as it is read (a pipe, `renacer diff <(...)`, has no size to check first);
+	 * the buffer grows by 64 KiB reads, hence the slack. */
+	rn_buf_init(&text, RN_EQUIV_MAX_TRACE_BYTES + 65536 + 1);
 	rc = rn_buf_read_file(&text, path);
+	if (!rc && text.len > RN_EQUIV_MAX_TRACE_BYTES)
+		rc = -E2BIG;
 	if (rc) {
 		struct rn_buf m;
 
 		rn_buf_init(&m, 0);
-		rn_buf_addf(&m, "cannot read '%s': %s", path, strerror(-rc));
+		if (rc == -E2BIG)
+			rn_buf_addf(&m,
+				    "'%s' is larger than %d MiB, the most a recorded trace may be "
+				    "(record a smaller run, or filter it with trace -e)",
+				    path, (int)(RN_EQUIV_MAX_TRACE_BYTES >> 20));
+		else
+			rn_buf_addf(&m, "cannot read '%s': %s", path, strerror(-rc));
 		*err = rn_buf_detach(&m, NULL);
 		rn_buf_release(&text);
 		return -1;
@@ -1336,6 +1470,15 @@ int rn_behaviour_load(const char *path, const struct rn_equiv_opts *o, struct rn
 		goto out_fail;
 	}
 out_ok:
+	if (b->too_many) {
+		struct rn_buf m;
+
+		rn_buf_init(&m, 0);
+		rn_buf_addf(&m, "%s: more than %d processes, the most a recorded trace may have",
+			    path, RN_EQUIV_MAX_PROCESSES);
+		*err = rn_buf_detach(&m, NULL);
+		goto out_fail;
+	}
 	rn_buf_release(&argv);
 	rn_buf_release(&text);
 	*out = b;

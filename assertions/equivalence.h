@@ -125,6 +125,14 @@ void rn_behaviour_sink(struct rn_behaviour *b, struct rn_trace_sink *sink);
 /* Take the final process table of a finished trace (exe, parent, end of every process). */
 void rn_behaviour_take_processes(struct rn_behaviour *b, const struct rn_trace *t);
 
+/* Input limits of a recorded trace (rn_behaviour_load, `renacer diff`): its size in bytes,
+ * its processes, and the steps of a process role kept (deeper chains keep their last steps
+ * and a count of the skipped ones, "root/+15968/sh/fork"). Beyond the first two the load
+ * fails with a message naming the limit. */
+#define RN_EQUIV_MAX_TRACE_BYTES ((size_t)256 << 20)
+#define RN_EQUIV_MAX_PROCESSES 1000000
+#define RN_EQUIV_ROLE_STEPS 32
+
 /*
  * Load a recorded trace (renacer-trace JSON or JSON Lines, see runner/report/TRACE_JSON.md).
  * Returns 0 and *out (owned by the caller), or -1 with *err set to a malloc'd message

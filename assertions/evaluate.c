@@ -612,6 +612,7 @@ void rn_assertion_evaluate(const struct rn_assertion_spec *a, struct rn_target_r
 		break;
 	}
 	/* Known data loss of the runs: a span count is a lower bound, anything else WARN. */
-	rn_verdict_apply_gaps(r, rn_assertion_gap_scopes(a, r), a->type == RN_ASSERT_SPAN_COUNT,
+	rn_verdict_apply_gaps(r, rn_assertion_gap_scopes(a, r),
+			      a->type == RN_ASSERT_SPAN_COUNT || a->type == RN_ASSERT_INSTRUCTIONS,
 			      out);
 }

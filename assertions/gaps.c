@@ -78,6 +78,8 @@ uint32_t rn_assertion_gap_scopes(const struct rn_assertion_spec *a,
 		return RN_GAP_GPU_SPANS | RN_GAP_SPAN_DETAIL;
 	case RN_ASSERT_EQUIVALENCE:
 		return r->behaviour ? 0 : RN_GAP_SPAN_DETAIL;
+	case RN_ASSERT_INSTRUCTIONS:
+		return RN_GAP_INSTRUCTIONS;
 	default:
 		return 0;
 	}

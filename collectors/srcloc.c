@@ -14,6 +14,7 @@
 
 #include "buf.h"
 #include "json.h"
+#include "safefile.h"
 #include "symbolize.h"
 #include "xalloc.h"
 
@@ -89,7 +90,9 @@ void rn_srcloc_free(struct rn_srcloc *s)
  * without .debug_info (a stripped module) gives -1. */
 static int open_dwarf(struct module *m, const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Debug files are found by name in folders anyone may fill: a FIFO there must not
+	 * block the trace, nor a device or an endless file be read. */
+	int fd = rn_open_regular(path, RN_ELF_MAX_FILE_BYTES);
 	Elf *elf;
 	Dwarf *dw;
 
@@ -186,9 +189,9 @@ static void module_load(struct rn_srcloc *s, struct module *m)
 	if (!open_dwarf(m, m->path))
 		return;
 	/* no DWARF of its own: a stripped module, maybe with a separate debug file */
-	fd = open(m->path, O_RDONLY | O_CLOEXEC);
+	fd = rn_open_regular(m->path, RN_ELF_MAX_FILE_BYTES);
 	if (fd < 0) {
-		m->err = -errno;
+		m->err = fd;
 		return;
 	}
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "safefile.h"
 #include "xalloc.h"
 
 /* /proc/PID/maps of a large process (many shared objects) is a few hundred KiB at most;
@@ -289,7 +290,8 @@ static void load_module(struct module *mod)
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return;
-	fd = open(mod->path, O_RDONLY | O_CLOEXEC);
+	/* a module path read from a process's maps may name a FIFO or a device by now */
+	fd = rn_open_regular(mod->path, RN_ELF_MAX_FILE_BYTES);
 	if (fd < 0)
 		return;
 	elf = elf_begin(fd, ELF_C_READ, NULL);

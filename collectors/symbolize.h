@@ -27,6 +27,12 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* The largest ELF or separate debug file read for symbols and source lines (large programs'
+ * debug files reach gigabytes). Every such file is opened with rn_open_regular
+ * (runner/util/safefile.h): a FIFO, device or socket at a module or debug-file path is
+ * skipped, never waited on. */
+#define RN_ELF_MAX_FILE_BYTES ((uint64_t)4 << 30)
+
 /* One line of /proc/PID/maps. */
 struct rn_map {
 	uint64_t start;  /* first address */

@@ -232,11 +232,13 @@ enum rn_run_status {
 
 /* What a gap leaves incomplete (enum rn_gap_scope). */
 enum rn_gap_scope {
-	RN_GAP_GPU_SPANS = 1 << 0,   /* GPU spans (span_count over gpu:* names, gpu_* metrics,
+	RN_GAP_GPU_SPANS = 1 << 0,    /* GPU spans (span_count over gpu:* names, gpu_* metrics,
 				      * GPU anti-patterns) */
-	RN_GAP_SPAN_DETAIL = 1 << 1, /* the per-span replay of the spool (anti-patterns,
+	RN_GAP_SPAN_DETAIL = 1 << 1,  /* the per-span replay of the spool (anti-patterns,
 				      * equivalence without a live recording, timeline, OTLP
 				      * "all"); counts are unaffected */
+	RN_GAP_INSTRUCTIONS = 1 << 2, /* the instruction count of the Valgrind run: a process
+				       * that left no count (SIGKILL) is missing from the total */
 };
 
 /* Kinds of known data loss (enum rn_gap_kind). */

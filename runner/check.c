@@ -196,6 +196,7 @@ static const struct rn_option golden_options[] = {
 	{ OPT_RUNS, "runs", 0, RN_OPT_REQUIRED, "N", "override every target's timing runs" },
 	{ OPT_HISTORY, "history", 0, RN_OPT_NONE, NULL,
 	  "record the runs in the history store even without [history]" },
+	{ OPT_NO_COLOR, "no-color", 0, RN_OPT_NONE, NULL, "no colors (also NO_COLOR=1)" },
 	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no progress lines" },
 	{ OPT_SHARD, "shard", 0, RN_OPT_REQUIRED, "K/N",
 	  "update only the golden traces of shard K of N (as check --shard)" },

@@ -69,6 +69,12 @@ int rn_check_drivers(struct rn_config *cfg, const char *cli_driver, bool wants_s
 				need);
 			continue;
 		}
+		/* asked for eBPF where it cannot load: a collector error before anything runs
+		 * (as `trace --driver ebpf`), not a target that failed */
+		if (pref == RN_DRIVER_PREF_EBPF && why) {
+			rn_error("target '%s': driver ebpf cannot be used: %s", tc->name, why);
+			return RN_EXIT_COLLECTOR;
+		}
 		if (bit == RN_COLLECT_PTRACE) {
 			rn_note("target '%s': driver auto uses ptrace: %s", tc->name, why);
 			continue;
@@ -146,6 +152,12 @@ int rn_check_instructions(const struct rn_target_cfg *tc, struct rn_target_resul
 				    cg.procs[i].cmd ? cg.procs[i].cmd : "?");
 		free(r->instructions_detail);
 		r->instructions_detail = rn_buf_detach(&b, NULL);
+		/* processes without a count: the verdicts on the total see the gap, and a golden
+		 * update that records the total says it is short */
+		rn_target_result_add_gaps(r, &t);
+		if (cg.nmissing)
+			rn_warn("target '%s': the instruction count lacks %zu process%s: %s",
+				tc->name, cg.nmissing, cg.nmissing == 1 ? "" : "es", cg.missing);
 	}
 	rn_trace_release(&t);
 	rn_cg_result_release(&cg);

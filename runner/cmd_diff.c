@@ -46,7 +46,8 @@ const struct rn_command rn_cmd_diff_def = {
 	"I/O on each file with consecutive reads and writes merged, so buffering and thread\n"
 	"order do not matter. Temporary paths, pids and long numbers are normalised. The first\n"
 	"difference is printed first; the exit status is 0 when equivalent, 1 when not, 2 on a\n"
-	"usage error and 3 when A or B cannot be read or is not a renacer trace.",
+	"usage error and 3 when A or B cannot be read or is not a renacer trace. Limits: a trace\n"
+	"of at most 256 MiB and 1,000,000 processes; a process role keeps its last 32 steps.",
 	diff_options,
 };
 

@@ -17,11 +17,14 @@
 #include "buf.h"
 #include "changepoint.h"
 #include "config.h"
+#include "escape.h"
 #include "exitcode.h"
 #include "golden.h"
 #include "history.h"
+#include "json_text.h"
 #include "log.h"
 #include "report_html.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 /* Option ids: short options use their character. */
@@ -93,7 +96,8 @@ static const struct rn_option report_options[] = {
 	{ OPT_DB, "db", 0, RN_OPT_REQUIRED, "URL", "history store (default as renacer history)" },
 	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE",
 	  "config: golden traces for the bands (default renacer.toml when present)" },
-	{ OPT_LIMIT, "last", 'n', RN_OPT_REQUIRED, "N", "runs per trend chart (default 200)" },
+	{ OPT_LIMIT, "last", 'n', RN_OPT_REQUIRED, "N",
+	  "runs per trend chart (default 200, at most 5000)" },
 	{ OPT_MACHINE, "machine", 0, RN_OPT_REQUIRED, "M",
 	  "trends of this machine (default: the last run's)" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
@@ -196,24 +200,7 @@ static int on_option(void *ctx, int id, const char *arg)
 /* Options may come before, between and after operands. */
 static int parse_all(const struct rn_command *cmd, int argc, char **argv, struct hist_opts *o)
 {
-	int pos = 0, first;
-
-	while (pos < argc) {
-		if (rn_cli_parse(cmd, argc - pos, argv + pos, on_option, o, &first))
-			return -1;
-		pos += first;
-		if (pos >= argc)
-			break;
-		if (!strcmp(argv[pos - 1], "--")) {
-			for (; pos < argc && o->noperands < 64; pos++)
-				o->operands[o->noperands++] = argv[pos];
-			break;
-		}
-		if (o->noperands == 64)
-			return rn_error("renacer %s: too many arguments", cmd->name);
-		o->operands[o->noperands++] = argv[pos];
-	}
-	return 0;
+	return rn_cli_parse_operands(cmd, argc, argv, on_option, o, o->operands, 64, &o->noperands);
 }
 
 /* The config named by --config, or renacer.toml when it exists; NULL when none. */
@@ -283,17 +270,39 @@ static const char *shown_unit(const char *unit)
 
 /* ---- list ------------------------------------------------------------------------------ */
 
+/* A stored string as a column of at most `width` bytes in buf[cap]: invalid UTF-8 repaired (a
+ * store written before names were), control characters escaped, cut between characters, "-"
+ * when empty. Returns buf. */
+static const char *column(char *buf, size_t cap, const char *s, size_t width)
+{
+	char *fixed = NULL;
+
+	s = or_dash(s);
+	if (!rn_utf8_valid(s))
+		s = fixed = rn_utf8_fix(s);
+	rn_escape_ctl(buf, cap, s);
+	free(fixed);
+	buf[rn_utf8_prefix(buf, width < cap ? width : cap - 1)] = '\0';
+	return buf;
+}
+
 static int list_row(void *ctx, size_t ncols, const char *const *v)
 {
-	char when[32], commit[13];
+	char when[32], commit[1024];
+	char branch[1024], machine[1024], source[16];
 
 	(void)ctx;
 	if (ncols < 8)
 		return 0;
+	/* Stored strings come from the environment, git and imported files: escaped, so a
+	 * branch named "x\n::error::..." cannot start a line a CI system obeys. */
 	fmt_time(when, sizeof(when), v[1]);
-	snprintf(commit, sizeof(commit), "%s", or_dash(v[2]));
-	printf("%-7s %-19s  %-12s  %-20.20s  %-16.16s  %-6s  %4s  %s\n", v[0], when, commit,
-	       or_dash(v[3]), or_dash(v[4]), v[5], v[6], v[7]);
+	column(commit, sizeof(commit), v[2], 12);
+	column(branch, sizeof(branch), v[3], 20);
+	column(machine, sizeof(machine), v[4], 16);
+	column(source, sizeof(source), v[5], 6);
+	printf("%-7s %-19s  %-12s  %-20s  %-16s  %-6s  %4s  %s\n", v[0], when, commit, branch,
+	       machine, source, v[6], v[7]);
 	return 0;
 }
 
@@ -385,11 +394,21 @@ static const char *fmt_value(char *buf, const char *text, const char *unit)
 	return p;
 }
 
+/* A stored string for a text column (see column()); plain strings, the rows of a long
+ * series, are returned as they are (put() cuts them between characters). */
+static const char *esc(char *buf, size_t cap, const char *s)
+{
+	s = or_dash(s);
+	if (rn_utf8_valid(s) && !rn_has_ctl(s))
+		return s;
+	return column(buf, cap, s, cap - 1);
+}
+
 /* Append `text` cut at `max` bytes and padded with spaces to `width` on the right (left:
  * false) or the left (left: true). */
 static char *put(char *p, const char *text, size_t width, size_t max, bool left)
 {
-	size_t n = strnlen(text, max);
+	size_t n = rn_utf8_prefix(text, max); /* between characters */
 
 	if (left && n < width) {
 		memset(p, ' ', width - n);
@@ -442,17 +461,17 @@ static char *put_time(char *p, long long secs)
 static void text_row(struct series *s, const char *const *v)
 {
 	const char *unit = v[9] ? v[9] : "";
-	char num[40], line[256], *p = line;
+	char num[40], line[256], e[1024], *p = line;
 
 	p = put(p, v[0] ? v[0] : "", 7, 20, false);
 	*p++ = ' ';
 	p = put_time(p, strtoll(v[1] ? v[1] : "0", NULL, 10) / 1000000000ll);
 	p = put(p, "  ", 2, 2, false);
-	p = put(p, or_dash(v[2]), 12, 12, false);
+	p = put(p, esc(e, sizeof(e), v[2]), 12, 12, false);
 	p = put(p, "  ", 2, 2, false);
-	p = put(p, or_dash(v[3]), 16, 16, false);
+	p = put(p, esc(e, sizeof(e), v[3]), 16, 16, false);
 	p = put(p, "  ", 2, 2, false);
-	p = put(p, or_dash(v[4]), 16, 16, false);
+	p = put(p, esc(e, sizeof(e), v[4]), 16, 16, false);
 	p = put(p, "  ", 2, 2, false);
 	p = put(p, v[5] ? v[5] : "0", 4, 20, true);
 	p = put(p, "  ", 2, 2, false);
@@ -642,12 +661,13 @@ static int history_show(struct rn_history *h, const struct hist_opts *o)
 
 			json_array_append_new(
 				arr,
-				json_pack("{s:I, s:s, s:s, s:s, s:s, s:I, s:f, s:f, s:f, s:s, s:o}",
+				json_pack("{s:I, s:s, s:o, s:o, s:o, s:I, s:f, s:f, s:f, s:s, s:o}",
 					  "run", (json_int_t)p->run_id, "created_ns", p->created_ns,
-					  "commit", p->commit, "branch", p->branch, "machine",
-					  p->machine, "nsamples", (json_int_t)p->nsamples, "median",
-					  p->median, "min", p->min, "max", p->max, "unit", s.unit,
-					  "samples",
+					  "commit", rn_json_text(p->commit), "branch",
+					  rn_json_text(p->branch), "machine",
+					  rn_json_text(p->machine), "nsamples",
+					  (json_int_t)p->nsamples, "median", p->median, "min",
+					  p->min, "max", p->max, "unit", s.unit, "samples",
 					  json_loads(p->samples ? p->samples : "[]", 0, NULL)));
 		}
 		text = json_dumps(arr, JSON_INDENT(2));
@@ -757,17 +777,20 @@ static int decimals(double v, const char *unit)
 
 static void print_change(void *ctx, const struct rn_history_change *c)
 {
-	char when[32], ns[32];
+	char when[32], ns[32], target[256], metric[64], machine[256], commit[13];
 
 	(void)ctx;
 	snprintf(ns, sizeof(ns), "%lld", (long long)c->created_ns);
 	fmt_time(when, sizeof(when), ns);
+	rn_escape_ctl(target, sizeof(target), c->target);
+	rn_escape_ctl(metric, sizeof(metric), c->metric);
+	rn_escape_ctl(machine, sizeof(machine), c->machine ? c->machine : "");
+	rn_escape_ctl(commit, sizeof(commit), or_dash(c->commit));
 	printf("%s %s [%s]: run %lld (commit %.12s, %s): %+.1f%% (median %.*f -> %.*f %s), "
 	       "confidence %.1f%%\n",
-	       c->target, c->metric, c->machine, (long long)c->run_id, or_dash(c->commit), when,
-	       c->rel_change * 100, decimals(c->before, c->unit), shown(c->before, c->unit),
-	       decimals(c->after, c->unit), shown(c->after, c->unit), shown_unit(c->unit),
-	       c->confidence * 100);
+	       target, metric, machine, (long long)c->run_id, commit, when, c->rel_change * 100,
+	       decimals(c->before, c->unit), shown(c->before, c->unit), decimals(c->after, c->unit),
+	       shown(c->after, c->unit), shown_unit(c->unit), c->confidence * 100);
 }
 
 struct counting {
@@ -857,7 +880,7 @@ static int export_row(void *ctx, size_t ncols, const char *const *v)
 			else if (i == 13)
 				json_object_set_new(o, names[i], json_loads(s, 0, NULL));
 			else
-				json_object_set_new(o, names[i], json_string(s));
+				json_object_set_new(o, names[i], rn_json_text(s));
 		}
 		json_array_append_new(e->arr, o);
 		return 0;
@@ -1017,79 +1040,99 @@ static void golden_to_result(const struct rn_golden *g, const char *name,
 	}
 }
 
+int64_t rn_history_import_file(struct rn_history *h, const char *path,
+			       const struct rn_history_import_opts *io, const struct rn_config *cfg,
+			       struct rn_history_imported *out)
+{
+	struct rn_golden g;
+	struct rn_diag d;
+	struct rn_target_result r;
+	struct rn_target_report tr;
+	struct rn_history_run run;
+	char bufs[4][256], machine[256];
+	const char *base = strrchr(path, '/');
+	char *dot, *name = out->target;
+	int64_t id;
+
+	memset(out, 0, sizeof(*out));
+	if (rn_golden_read(path, &g, &d)) {
+		rn_diag_print(&d, false);
+		return -EINVAL;
+	}
+	snprintf(name, sizeof(out->target), "%s", base ? base + 1 : path);
+	dot = strrchr(name, '.');
+	if (dot)
+		*dot = '\0';
+	if (io->target)
+		snprintf(name, sizeof(out->target), "%s", io->target);
+	else if (g.target)
+		snprintf(name, sizeof(out->target), "%s", g.target);
+	/* check's rule for target names: the name is printed and recorded */
+	if (!rn_config_name_valid(name)) {
+		rn_error("%s: target name '%s' must match [A-Za-z0-9_.-]+ (give one with --target)",
+			 path, name);
+		rn_golden_release(&g);
+		return -EINVAL;
+	}
+	memset(&run, 0, sizeof(run));
+	rn_history_run_identify(&run, cfg ? cfg->dir : ".", cfg ? cfg->history.machine : NULL,
+				bufs);
+	/* A trace recorded elsewhere is not this machine's series. */
+	if (!io->machine && !rn_golden_same_machine(&g)) {
+		snprintf(machine, sizeof(machine), "golden:%s/%s",
+			 g.cpu_model ? g.cpu_model : "unknown", g.kernel ? g.kernel : "unknown");
+		run.machine = machine;
+	} else if (io->machine) {
+		run.machine = io->machine;
+	}
+	if (io->commit)
+		run.commit = io->commit;
+	if (io->branch)
+		run.branch = io->branch;
+	run.created_ns = parse_iso(g.created);
+	if (!run.created_ns) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		run.created_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	}
+	run.source = "import";
+	run.config = path;
+	golden_to_result(&g, name, &r);
+	memset(&tr, 0, sizeof(tr));
+	tr.result = &r;
+	id = rn_history_append(h, &run, &tr, 1);
+	out->id = id;
+	out->nruns = r.nruns;
+	out->counts_only = g.counts_only;
+	rn_target_result_release(&r);
+	rn_golden_release(&g);
+	return id;
+}
+
 static int history_import(struct rn_history *h, const struct hist_opts *o,
 			  const struct rn_config *cfg)
 {
+	const struct rn_history_import_opts io = { o->target, o->machine, o->commit, o->branch };
 	size_t i;
-	int rc = 0;
 
 	if (o->noperands < 2)
 		return rn_error("usage: renacer history import FILE..."), -EINVAL;
-	for (i = 1; i < o->noperands && !rc; i++) {
-		const char *path = o->operands[i];
-		struct rn_golden g;
-		struct rn_diag d;
-		struct rn_target_result r;
-		struct rn_target_report tr;
-		struct rn_history_run run;
-		char bufs[4][256], name[256], machine[256];
-		const char *base = strrchr(path, '/');
-		char *dot;
-		int64_t id;
+	for (i = 1; i < o->noperands; i++) {
+		struct rn_history_imported im;
+		int64_t id = rn_history_import_file(h, o->operands[i], &io, cfg, &im);
 
-		if (rn_golden_read(path, &g, &d)) {
-			rn_diag_print(&d, false);
+		if (id == -EINVAL)
 			return -EINVAL;
-		}
-		snprintf(name, sizeof(name), "%s", base ? base + 1 : path);
-		dot = strrchr(name, '.');
-		if (dot)
-			*dot = '\0';
-		if (o->target)
-			snprintf(name, sizeof(name), "%s", o->target);
-		else if (g.target)
-			snprintf(name, sizeof(name), "%s", g.target);
-		memset(&run, 0, sizeof(run));
-		rn_history_run_identify(&run, cfg ? cfg->dir : ".",
-					cfg ? cfg->history.machine : NULL, bufs);
-		/* A trace recorded elsewhere is not this machine's series. */
-		if (!o->machine && !rn_golden_same_machine(&g)) {
-			snprintf(machine, sizeof(machine), "golden:%s/%s",
-				 g.cpu_model ? g.cpu_model : "unknown",
-				 g.kernel ? g.kernel : "unknown");
-			run.machine = machine;
-		} else if (o->machine) {
-			run.machine = o->machine;
-		}
-		if (o->commit)
-			run.commit = o->commit;
-		if (o->branch)
-			run.branch = o->branch;
-		run.created_ns = parse_iso(g.created);
-		if (!run.created_ns) {
-			struct timespec ts;
-
-			clock_gettime(CLOCK_REALTIME, &ts);
-			run.created_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-		}
-		run.source = "import";
-		run.config = path;
-		golden_to_result(&g, name, &r);
-		memset(&tr, 0, sizeof(tr));
-		tr.result = &r;
-		id = rn_history_append(h, &run, &tr, 1);
 		if (id < 0) {
 			rn_error("history '%s': %s", h->location, h->err);
-			rc = (int)id;
-		} else {
-			printf("imported %s as run %lld (target '%s', %zu run%s%s)\n", path,
-			       (long long)id, name, r.nruns, r.nruns == 1 ? "" : "s",
-			       g.counts_only ? ", syscall counts only" : "");
+			return (int)id;
 		}
-		rn_target_result_release(&r);
-		rn_golden_release(&g);
+		printf("imported %s as run %lld (target '%s', %zu run%s%s)\n", o->operands[i],
+		       (long long)id, im.target, im.nruns, im.nruns == 1 ? "" : "s",
+		       im.counts_only ? ", syscall counts only" : "");
 	}
-	return rc;
+	return 0;
 }
 
 /* ---- prune ------------------------------------------------------------------------------ */
@@ -1155,12 +1198,14 @@ static int last_run_row(void *ctx, size_t ncols, const char *const *v)
 	if (ncols < 8)
 		return 0;
 	fmt_time(when, sizeof(when), v[1]);
-	lr->run = json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:I, s:s}", "id",
+	/* Stored text as JSON strings through rn_json_text: a store written before names were
+	 * repaired may hold invalid UTF-8, which json_pack's "s" refuses (the run was lost). */
+	lr->run = json_pack("{s:I, s:s, s:o, s:o, s:o, s:o, s:I, s:o}", "id",
 			    (json_int_t)strtoll(v[0], NULL, 10), "time", when, "commit",
-			    v[2] ? v[2] : "", "branch", v[3] ? v[3] : "", "machine",
-			    v[4] ? v[4] : "", "machine_desc", v[5] ? v[5] : "", "exit_code",
+			    rn_json_text(v[2]), "branch", rn_json_text(v[3]), "machine",
+			    rn_json_text(v[4]), "machine_desc", rn_json_text(v[5]), "exit_code",
 			    (json_int_t)strtoll(v[6] ? v[6] : "0", NULL, 10), "config",
-			    v[7] ? v[7] : "");
+			    rn_json_text(v[7]));
 	snprintf(lr->id, sizeof(lr->id), "%s", v[0]);
 	snprintf(lr->machine, sizeof(lr->machine), "%s", v[4] ? v[4] : "");
 	return 1;
@@ -1176,12 +1221,12 @@ static int verdict_row(void *ctx, size_t ncols, const char *const *v)
 	if (ncols < 9)
 		return 0;
 	json_array_append_new(ctx,
-			      json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:s, s:s}", "target",
-					v[0] ? v[0] : "", "assertion", v[1] ? v[1] : "", "type",
-					v[2] ? v[2] : "", "verdict", v[3] ? v[3] : "", "observed",
-					num_or_null(v[4]), "budget", num_or_null(v[5]), "golden",
-					num_or_null(v[6]), "unit", v[7] ? v[7] : "", "message",
-					v[8] ? v[8] : ""));
+			      json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "target",
+					rn_json_text(v[0]), "assertion", rn_json_text(v[1]), "type",
+					rn_json_text(v[2]), "verdict", rn_json_text(v[3]),
+					"observed", num_or_null(v[4]), "budget", num_or_null(v[5]),
+					"golden", num_or_null(v[6]), "unit", rn_json_text(v[7]),
+					"message", rn_json_text(v[8])));
 	return 0;
 }
 
@@ -1194,11 +1239,12 @@ static int cp_row(void *ctx, size_t ncols, const char *const *v)
 		return 0;
 	last = n ? json_array_get(list, n - 1) : NULL;
 	if (!last || strcmp(str_of_json(last, "target"), v[0] ? v[0] : "")) {
-		last = json_pack("{s:s, s:[]}", "target", v[0] ? v[0] : "", "segments");
+		last = json_pack("{s:o, s:[]}", "target", rn_json_text(v[0]), "segments");
 		json_array_append_new(list, last);
 	}
 	json_array_append_new(json_object_get(last, "segments"),
-			      json_pack("{s:s, s:I, s:f, s:f}", "process", v[1] ? v[1] : "?", "pid",
+			      json_pack("{s:o, s:I, s:f, s:f}", "process",
+					rn_json_text(v[1] ? v[1] : "?"), "pid",
 					(json_int_t)strtoll(v[2] ? v[2] : "0", NULL, 10),
 					"start_ms", strtod(v[3] ? v[3] : "0", NULL) / 1e6, "end_ms",
 					strtod(v[4] ? v[4] : "0", NULL) / 1e6));
@@ -1221,9 +1267,10 @@ static int pair_row(void *ctx, size_t ncols, const char *const *v)
 static void add_change(void *ctx, const struct rn_history_change *c)
 {
 	json_array_append_new(ctx,
-			      json_pack("{s:I, s:I, s:s, s:f, s:f}", "index", (json_int_t)c->index,
-					"run", (json_int_t)c->run_id, "commit", c->commit,
-					"rel_change", c->rel_change, "confidence", c->confidence));
+			      json_pack("{s:I, s:I, s:o, s:f, s:f}", "index", (json_int_t)c->index,
+					"run", (json_int_t)c->run_id, "commit",
+					rn_json_text(c->commit), "rel_change", c->rel_change,
+					"confidence", c->confidence));
 }
 
 /* The golden trace's range of `metric` for `target`, in the unit shown; NULL when none. */
@@ -1318,11 +1365,11 @@ static json_t *report_model(struct rn_history *h, const struct hist_opts *o,
 
 			fmt_time(when, sizeof(when), s.p[k].created_ns);
 			json_array_append_new(points,
-					      json_pack("{s:I, s:s, s:s, s:f, s:f, s:f}", "run",
+					      json_pack("{s:I, s:o, s:s, s:f, s:f, s:f}", "run",
 							(json_int_t)s.p[k].run_id, "commit",
-							s.p[k].commit, "time", when, "median",
-							shown(s.p[k].median, s.unit), "min",
-							shown(s.p[k].min, s.unit), "max",
+							rn_json_text(s.p[k].commit), "time", when,
+							"median", shown(s.p[k].median, s.unit),
+							"min", shown(s.p[k].min, s.unit), "max",
 							shown(s.p[k].max, s.unit)));
 		}
 		if (!*rc)
@@ -1330,11 +1377,11 @@ static json_t *report_model(struct rn_history *h, const struct hist_opts *o,
 						    machine, NULL, o->limit, add_change, changes);
 		band = golden_band(cfg, pairs.k[i].target, pairs.k[i].metric);
 		json_array_append_new(charts,
-				      json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "target",
-						pairs.k[i].target, "metric", pairs.k[i].metric,
-						"unit", shown_unit(s.unit), "points", points,
-						"changes", changes, "band",
-						band ? band : json_null()));
+				      json_pack("{s:o, s:o, s:s, s:o, s:o, s:o}", "target",
+						rn_json_text(pairs.k[i].target), "metric",
+						rn_json_text(pairs.k[i].metric), "unit",
+						shown_unit(s.unit), "points", points, "changes",
+						changes, "band", band ? band : json_null()));
 		series_release(&s);
 	}
 	keys_release(&pairs);
@@ -1432,6 +1479,12 @@ int rn_cmd_report(int argc, char **argv)
 	}
 	if (!o.html || o.noperands) {
 		rn_error("usage: %s", rn_cmd_report_def.usage);
+		return RN_EXIT_USAGE;
+	}
+	if (o.limit > RN_REPORT_HTML_MAX_RUNS) {
+		rn_error("renacer report: --last %ld is more than the page shows (at most %d runs "
+			 "per chart)",
+			 o.limit, RN_REPORT_HTML_MAX_RUNS);
 		return RN_EXIT_USAGE;
 	}
 	rc = load_config(&o, &cfg, &have_cfg);

@@ -5,10 +5,14 @@
 #ifndef RN_CMD_HISTORY_H
 #define RN_CMD_HISTORY_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cli.h"
 #include "history.h"
+
+struct rn_config;
 
 /* `renacer history SUBCOMMAND ...`. Returns an enum rn_exit value. */
 int rn_cmd_history(int argc, char **argv);
@@ -44,5 +48,34 @@ struct rn_history_change {
 int rn_history_changes_of(struct rn_history *h, const char *target, const char *metric,
 			  const char *machine, const char *branch, long last,
 			  void (*fn)(void *ctx, const struct rn_history_change *c), void *ctx);
+
+/* What `history import` records beside a file's contents (NULL: as a check would). */
+struct rn_history_import_opts {
+	const char *target;  /* target name (default: the file's, else its base name) */
+	const char *machine; /* machine (default: this one, or "golden:CPU/KERNEL" for a trace
+			      * recorded elsewhere) */
+	const char *commit;  /* commit (default: this checkout's) */
+	const char *branch;  /* branch (default: this checkout's) */
+};
+
+/* What one import recorded. */
+struct rn_history_imported {
+	int64_t id;       /* the new run's id */
+	char target[256]; /* the target name recorded */
+	size_t nruns;     /* timing runs of the file */
+	bool counts_only; /* a renacer-json-v1 file: syscall counts only */
+};
+
+/*
+ * Import one golden trace (renacer-golden/1) or renacer-json-v1 file at `path` into `h` as one
+ * run (`history import`). The target name must pass check's rule (rn_config_name_valid);
+ * text the file brings (CPU model, kernel) is stored as UTF-8 like every name. Returns the
+ * run id (> 0, also in out->id); -EINVAL after printing the file's error or a name that
+ * breaks the rule; another negative errno when the store failed (h->err says why). `cfg` may
+ * be NULL.
+ */
+int64_t rn_history_import_file(struct rn_history *h, const char *path,
+			       const struct rn_history_import_opts *io, const struct rn_config *cfg,
+			       struct rn_history_imported *out);
 
 #endif

@@ -18,6 +18,7 @@
 #include "otlp.h"
 #include "report.h"
 #include "reporter.h"
+#include "shard.h"
 #include "xalloc.h"
 
 enum {
@@ -453,18 +454,27 @@ int rn_cmd_merge(int argc, char **argv)
 	const char *nc = getenv("NO_COLOR");
 	const char *gh = getenv("GITHUB_ACTIONS");
 	bool have_cfg = false;
-	int first, rc;
+	/* Options may follow the file names (`renacer merge shard-*.json --junit x.xml`): a
+	 * results file is one of at most RN_SHARD_MAX shards. */
+	const char **paths = rn_xcalloc(RN_SHARD_MAX + 1, sizeof(*paths));
+	size_t npaths;
+	int rc;
 
 	memset(&o, 0, sizeof(o));
 	o.github = gh && !strcmp(gh, "true") ? 1 : 0;
 	o.color = isatty(2) && !(nc && *nc);
-	if (rn_cli_parse(&rn_cmd_merge_def, argc, argv, on_option, &o, &first))
+	if (rn_cli_parse_operands(&rn_cmd_merge_def, argc, argv, on_option, &o, paths, RN_SHARD_MAX,
+				  &npaths)) {
+		free(paths);
 		return RN_EXIT_USAGE;
+	}
 	if (o.help) {
 		rn_cli_help(&rn_cmd_merge_def, stdout);
+		free(paths);
 		return RN_EXIT_OK;
 	}
-	rc = rn_merged_load(&m, (const char *const *)argv + first, (size_t)(argc - first));
+	rc = rn_merged_load(&m, paths, npaths);
+	free(paths);
 	if (!rc)
 		rc = load_config(&cfg, &have_cfg, &o, &m);
 	if (!rc) {

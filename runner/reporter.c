@@ -279,7 +279,9 @@ static int write_github(const struct rn_report_outputs *out, const struct rn_out
 	return 0;
 }
 
-/* Advisory: a history write failure is a warning, never the verdict. The store comes from the
+/* Advisory: a history write failure is a warning, never the verdict. It runs last, after the
+ * console table, so a store that is slow or does not answer never holds back the verdict
+ * (a PostgreSQL store is also bounded in time: history_pg.c). The store comes from the
  * config, so an outcome without one records nothing. A shard of a suite (--shard K/N) records
  * nothing either: `renacer merge` of the shards' results records the suite once. */
 static int write_history(const struct rn_report_outputs *out, const struct rn_outcome *oc)
@@ -329,9 +331,9 @@ static const struct rn_reporter_ops baseline_reporter = { "baseline", write_base
 static const struct rn_reporter_ops console_reporter = { "console", write_console };
 
 const struct rn_reporter_ops *const rn_reporters[] = {
-	&rn_golden_reporter,   &junit_reporter,    &timeline_reporter, &otlp_file_reporter,
-	&otlp_export_reporter, &bench_reporter,    &results_reporter,  &github_reporter,
-	&history_reporter,     &baseline_reporter, &console_reporter,  NULL,
+	&rn_golden_reporter,   &junit_reporter,   &timeline_reporter, &otlp_file_reporter,
+	&otlp_export_reporter, &bench_reporter,   &results_reporter,  &github_reporter,
+	&baseline_reporter,    &console_reporter, &history_reporter,  NULL,
 };
 
 int rn_report_all(const struct rn_report_outputs *out, struct rn_outcome *oc)

@@ -9,12 +9,13 @@
  *
  * Reporters, in the order they run (rn_reporters): golden files, JUnit XML, timeline
  * (Perfetto), OTLP file, OTLP export, github-action-benchmark JSON, results file (shards),
- * GitHub Actions, history, the baseline table, the console table. Each writes only when its
+ * GitHub Actions, the baseline table, the console table, history (last: the verdict is
+ * printed before a slow store is written). Each writes only when its
  * output is asked for. `renacer golden update` calls only rn_golden_reporter, once per target
  * that ran cleanly, so each golden trace is written as soon as its runs end. A
  * reporter that fails gives the exit code of its failure (RN_EXIT_OUTPUT for a file,
  * RN_EXIT_FAIL for a required OTLP export), which replaces the outcome's exit code only
- * while that is still RN_EXIT_OK; later reporters (GitHub, history, console) see the updated
+ * while that is still RN_EXIT_OK; later reporters (GitHub, console, history) see the updated
  * code. History is advisory: its failure is a warning, never an exit code.
  */
 #ifndef RN_REPORTER_H

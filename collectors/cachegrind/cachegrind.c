@@ -67,20 +67,25 @@ int rn_cachegrind_parse_file(const char *path, struct rn_cg_proc *p)
 			char *end;
 			unsigned long long v;
 
+			/* A count is decimal digits: strtoull would take "-5" as 2^64 - 5 and
+			 * wrap an overflow silently. What another program wrote is checked. */
 			errno = 0;
 			v = strtoull(line + 9, &end, 10);
-			if (!errno && end != line + 9) {
-				p->instructions = v;
-				have = true;
+			if (line[9] < '0' || line[9] > '9' || errno ||
+			    (end < line + len && *end != ' ' && *end != '\t' && *end != '\r')) {
+				rc = -EINVAL;
+				break;
 			}
+			p->instructions = v;
+			have = true;
 		}
 		line = nl ? nl + 1 : NULL;
 	}
 	rn_buf_release(&b);
-	if (!have) {
+	if (rc || !have) {
 		free(p->cmd);
 		p->cmd = NULL;
-		return -ENODATA;
+		return rc ? rc : -ENODATA;
 	}
 	return 0;
 }
@@ -102,10 +107,29 @@ static int by_pid(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-/* Read every DIR/cg.PID into `out`; remove the directory's files and the directory. */
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Note a process without a count: `why` for the first one, the count for all. */
+static void missing(struct rn_cg_result *out, pid_t pid, const char *why)
+{
+	if (!out->nmissing)
+		snprintf(out->missing, sizeof(out->missing), "process %d %s", (int)pid, why);
+	out->nmissing++;
+}
+
+/* Read every DIR/cg.PID into `out`; remove the directory's files and the directory. Valgrind
+ * opens its log vg.PID when a process starts and writes cg.PID when it exits: a process with a
+ * log and no count ended without Valgrind's exit (SIGKILL, the OOM killer), and one with an
+ * invalid count cannot be added up. Either is a process the total lacks (out->nmissing). */
 static void collect(const char *dir, struct rn_cg_result *out, struct rn_buf *vglog)
 {
-	size_t cap = 0;
+	size_t cap = 0, nlogs = 0, logs_cap = 0, i;
+	pid_t *logs = NULL;
 	DIR *d = opendir(dir);
 	struct dirent *de;
 	struct rn_buf path;
@@ -113,24 +137,45 @@ static void collect(const char *dir, struct rn_cg_result *out, struct rn_buf *vg
 	rn_buf_init(&path, 0);
 	while (d && (de = readdir(d))) {
 		struct rn_cg_proc p;
+		pid_t pid;
+		int rc;
 
-		if (de->d_name[0] == '.')
+		if (de->d_name[0] == '.' || strlen(de->d_name) < 4)
 			continue;
+		pid = (pid_t)strtol(de->d_name + 3, NULL, 10);
 		rn_buf_reset(&path);
 		rn_buf_addf(&path, "%s/%s", dir, de->d_name);
-		if (!strncmp(de->d_name, "cg.", 3) && !rn_cachegrind_parse_file(path.buf, &p)) {
-			p.pid = (pid_t)strtol(de->d_name + 3, NULL, 10);
-			out->procs =
-				rn_xgrow(out->procs, &cap, out->nprocs + 1, sizeof(*out->procs));
-			out->procs[out->nprocs++] = p;
-			out->total += p.instructions;
-		} else if (!strncmp(de->d_name, "vg.", 3) && vglog->len < 4096) {
-			struct rn_buf l;
+		if (!strncmp(de->d_name, "cg.", 3)) {
+			rc = rn_cachegrind_parse_file(path.buf, &p);
+			if (!rc && out->total + p.instructions < out->total)
+				rc = -ERANGE;
+			if (rc) {
+				free(p.cmd);
+				missing(out, pid,
+					rc == -ENODATA ? "has a count file without a summary" :
+							 "has a count file whose summary is not a "
+							 "count of instructions");
+				/* logged, and not counted twice as a process without a file */
+				logs = rn_xgrow(logs, &logs_cap, nlogs + 1, sizeof(*logs));
+				logs[nlogs++] = -pid;
+			} else {
+				p.pid = pid;
+				out->procs = rn_xgrow(out->procs, &cap, out->nprocs + 1,
+						      sizeof(*out->procs));
+				out->procs[out->nprocs++] = p;
+				out->total += p.instructions;
+			}
+		} else if (!strncmp(de->d_name, "vg.", 3)) {
+			logs = rn_xgrow(logs, &logs_cap, nlogs + 1, sizeof(*logs));
+			logs[nlogs++] = pid;
+			if (vglog->len < 4096) {
+				struct rn_buf l;
 
-			rn_buf_init(&l, 1 << 20);
-			if (!rn_buf_read_file(&l, path.buf) && l.len)
-				rn_buf_add(vglog, l.buf, l.len < 2048 ? l.len : 2048);
-			rn_buf_release(&l);
+				rn_buf_init(&l, 1 << 20);
+				if (!rn_buf_read_file(&l, path.buf) && l.len)
+					rn_buf_add(vglog, l.buf, l.len < 2048 ? l.len : 2048);
+				rn_buf_release(&l);
+			}
 		}
 		unlink(path.buf);
 	}
@@ -140,6 +185,23 @@ static void collect(const char *dir, struct rn_cg_result *out, struct rn_buf *vg
 	rmdir(dir);
 	if (out->nprocs > 1)
 		qsort(out->procs, out->nprocs, sizeof(*out->procs), by_pid);
+	/* A log whose pid has no count (and no invalid one, marked -pid above). */
+	if (nlogs > 1)
+		qsort(logs, nlogs, sizeof(*logs), cmp_pid);
+	for (i = 0; i < nlogs; i++) {
+		struct rn_cg_proc key = { .pid = logs[i] };
+
+		if (logs[i] <= 0)
+			continue;
+		if (bsearch(&key, out->procs, out->nprocs, sizeof(*out->procs), by_pid))
+			continue;
+		if (bsearch(&(pid_t){ -logs[i] }, logs, nlogs, sizeof(*logs), cmp_pid))
+			continue;
+		missing(out, logs[i],
+			"wrote no instruction count (killed by SIGKILL, or by the OOM "
+			"killer?)");
+	}
+	free(logs);
 }
 
 int rn_cachegrind_run(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_cg_result *out)
@@ -184,12 +246,21 @@ int rn_cachegrind_run(const struct rn_run_spec *spec, struct rn_trace *t, struct
 	rn_buf_init(&vglog, 0);
 	collect(dir, out, &vglog);
 	if (!rc && !out->nprocs) {
-		if (t->status == RN_RUN_OK)
+		if (t->status == RN_RUN_OK && out->nmissing)
+			rn_trace_fail(t, RN_RUN_ERROR, "valgrind wrote no instruction counts: %s",
+				      out->missing);
+		else if (t->status == RN_RUN_OK)
 			rn_trace_fail(t, RN_RUN_ERROR, "valgrind wrote no instruction counts%s%.*s",
 				      vglog.len ? ": " : "",
 				      (int)(vglog.len > 400 ? 400 : vglog.len),
 				      vglog.len ? vglog.buf : "");
 		rc = -ENODATA;
+	} else if (!rc && out->nmissing) {
+		/* A total without some processes is a lower bound, never a measurement: a gap
+		 * of the trace that the instructions verdicts see (NO DATA or WARN). */
+		rn_trace_add_gap(t, RN_GAP_DROPPED, RN_GAP_INSTRUCTIONS, "cachegrind", 0,
+				 "%zu process%s without an instruction count: %s", out->nmissing,
+				 out->nmissing == 1 ? "" : "es", out->missing);
 	}
 	rn_buf_release(&vglog);
 	return rc;

@@ -42,6 +42,9 @@ struct rn_cg_result {
 	struct rn_cg_proc *procs; /* by ascending pid, owned */
 	size_t nprocs;            /* entries used */
 	uint64_t total;           /* sum over procs, count */
+	size_t nmissing;          /* processes Valgrind started that left no valid count (killed
+				   * by SIGKILL, an invalid summary): total lacks them */
+	char missing[160];        /* the first of them, as a phrase ("process 12 wrote no ...") */
 };
 
 /* NULL when valgrind is found in PATH, else a static reason with the install hint. */
@@ -53,7 +56,8 @@ const char *rn_cachegrind_unavailable(void);
  * rn_run_target() fills it. Returns 0 when the run happened and at least one count file was
  * read (check t->status for how the target ended), -ENOENT when valgrind is missing,
  * -ENODATA when no count file was written (then t->error says what valgrind printed), other
- * negative errno on failure.
+ * negative errno on failure. Processes that left no valid count (out->nmissing) are also a gap
+ * of `t` (scope RN_GAP_INSTRUCTIONS), so the total is never judged as if it were complete.
  */
 int rn_cachegrind_run(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_cg_result *out);
 

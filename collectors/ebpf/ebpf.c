@@ -17,6 +17,7 @@
 #include <linux/types.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "counter.h"
@@ -63,6 +64,53 @@ static bool have_cap(int cap)
 	return (data[cap / 32].effective >> (cap % 32)) & 1;
 }
 
+const char *rn_ebpf_btf_path(void)
+{
+	const char *p = getenv("RENACER_BTF");
+
+	return p && *p ? p : RN_EBPF_KERNEL_BTF;
+}
+
+/* Can the BTF that relocates the counter be parsed? NULL, or a reason in a static buffer.
+ * Parsed once per process (the kernel's is some 5 MiB: a few ms). A file that is missing,
+ * not BTF or cut short failed the load with "No such process" (libbpf's -ESRCH) and an
+ * exit code of a target that failed, instead of saying which file is unusable. */
+static const char *btf_unusable(void)
+{
+	static char why[512];
+	static int state; /* 0 not checked, 1 usable, 2 unusable */
+	const char *path = rn_ebpf_btf_path();
+	struct btf *btf;
+	int err;
+
+	if (state)
+		return state == 1 ? NULL : why;
+	if (access(path, R_OK)) {
+		err = errno;
+		if (!strcmp(path, RN_EBPF_KERNEL_BTF) && err == ENOENT)
+			snprintf(why, sizeof(why), "the kernel has no BTF (%s is missing)", path);
+		else
+			snprintf(why, sizeof(why), "the BTF file '%s' cannot be read: %s", path,
+				 strerror(err));
+		state = 2;
+		return why;
+	}
+	libbpf_set_print(libbpf_print);
+	btf = btf__parse(path, NULL);
+	err = libbpf_get_error(btf);
+	if (!btf || err) {
+		char msg[128];
+
+		libbpf_strerror(err ? (int)err : -EINVAL, msg, sizeof(msg));
+		snprintf(why, sizeof(why), "the BTF file '%s' is not usable BTF: %s", path, msg);
+		state = 2;
+		return why;
+	}
+	btf__free(btf);
+	state = 1;
+	return NULL;
+}
+
 const char *rn_ebpf_unavailable(void)
 {
 	enum {
@@ -71,11 +119,9 @@ const char *rn_ebpf_unavailable(void)
 		CAP_BPF_ = 39
 	};
 
-	if (access("/sys/kernel/btf/vmlinux", R_OK))
-		return "the kernel has no BTF (/sys/kernel/btf/vmlinux is missing)";
 	if (!have_cap(CAP_SYS_ADMIN_) && !(have_cap(CAP_BPF_) && have_cap(CAP_PERFMON_)))
 		return "loading BPF needs root, or CAP_BPF and CAP_PERFMON";
-	return NULL;
+	return btf_unusable();
 }
 
 static uint64_t now_ns(void)
@@ -105,7 +151,15 @@ static int eb_create(struct rn_collector **out, const struct rn_run_spec *spec)
 	libbpf_set_print(libbpf_print);
 	c = rn_xcalloc(1, sizeof(*c));
 	c->time_calls = !(spec->flags & RN_RUN_COUNT_ONLY);
-	c->skel = rn_counter__open();
+	{
+		/* The kernel's BTF unless RENACER_BTF names another (a kernel built without
+		 * /sys/kernel/btf/vmlinux, with its BTF from the distribution's package). */
+		const char *btf = rn_ebpf_btf_path();
+		LIBBPF_OPTS(bpf_object_open_opts, opts,
+			    .btf_custom_path = strcmp(btf, RN_EBPF_KERNEL_BTF) ? btf : NULL);
+
+		c->skel = rn_counter__open_opts(&opts);
+	}
 	if (!c->skel) {
 		rc = errno ? -errno : -EINVAL;
 		goto fail;

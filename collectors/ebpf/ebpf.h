@@ -44,13 +44,22 @@
 /* The eBPF collector's operations (listed in the registry as "ebpf"). */
 extern const struct rn_collector_ops rn_ebpf_collector;
 
+/* The kernel's own BTF, which relocates the counter to the running kernel. */
+#define RN_EBPF_KERNEL_BTF "/sys/kernel/btf/vmlinux"
+
 /*
- * Can the eBPF driver run here? NULL when it can, else a static one-line reason ("not built
- * (RN_WITH_EBPF=OFF)", "needs root or CAP_BPF and CAP_PERFMON", "the kernel has no BTF
- * (/sys/kernel/btf/vmlinux)"). Checks the build, the capabilities and BTF; it does not load
- * anything, so a load can still fail (create() then returns the error).
+ * Can the eBPF driver run here? NULL when it can, else a one-line reason in static storage
+ * ("not built (RN_WITH_EBPF=OFF)", "needs root or CAP_BPF and CAP_PERFMON", "the kernel has no
+ * BTF (/sys/kernel/btf/vmlinux is missing)", "the BTF file 'F' is not usable BTF: ..."). Checks
+ * the build, the capabilities and that the BTF file (rn_ebpf_btf_path) parses; it does not
+ * load the program, so a load can still fail (create() then returns the error). `check` and
+ * `trace` turn a reason into exit 5 for driver = "ebpf" and into ptrace for "auto".
  */
 const char *rn_ebpf_unavailable(void);
+
+/* The BTF file the counter is relocated with: $RENACER_BTF when set and not empty, else
+ * RN_EBPF_KERNEL_BTF. Static or environment storage. */
+const char *rn_ebpf_btf_path(void);
 
 /* Which driver runs a target's syscall collection (enum rn_driver_pref): renacer.toml's
  * per-target `driver`, `--driver` of check and trace. */

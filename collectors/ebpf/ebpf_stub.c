@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 #ifndef RN_EBPF_WHY
 #define RN_EBPF_WHY "RN_WITH_EBPF=OFF"
@@ -14,6 +15,13 @@
 const char *rn_ebpf_unavailable(void)
 {
 	return "not built (" RN_EBPF_WHY ")";
+}
+
+const char *rn_ebpf_btf_path(void)
+{
+	const char *p = getenv("RENACER_BTF");
+
+	return p && *p ? p : RN_EBPF_KERNEL_BTF;
 }
 
 static int eb_create(struct rn_collector **out, const struct rn_run_spec *spec)

@@ -3,6 +3,7 @@
  */
 #include "history.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -21,6 +22,7 @@
 #include "golden.h"
 #include "history_internal.h"
 #include "log.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 /*
@@ -56,6 +58,8 @@ static const char *const migrations[RN_HISTORY_SCHEMA_VERSION] = {
 	"max_value, nsamples, unit);",
 };
 
+static void scrub(struct rn_history *h);
+
 int rn_history_fail(struct rn_history *h, int code, const char *fmt, ...)
 {
 	va_list ap;
@@ -75,12 +79,13 @@ int rn_history_fail(struct rn_history *h, int code, const char *fmt, ...)
 		*nl = ' ';
 		memmove(nl + 1, nl + skip, strlen(nl + skip) + 1);
 	}
+	scrub(h);
 	return code;
 }
 
 bool rn_history_is_postgres(const char *url)
 {
-	return url && (!strncmp(url, "postgresql://", 13) || !strncmp(url, "postgres://", 11));
+	return rn_config_is_postgres_url(url);
 }
 
 void rn_history_cfg_resolve(struct rn_history_cfg *hc, const struct rn_config *cfg,
@@ -120,23 +125,213 @@ void rn_history_cfg_release(struct rn_history_cfg *hc)
 	memset(hc, 0, sizeof(*hc));
 }
 
-/* "postgresql://user:secret@host/db" -> "postgresql://user:***@host/db" for messages. */
-static char *mask_password(const char *url)
-{
-	const char *scheme = strstr(url, "://"), *at, *colon;
-	struct rn_buf b;
+/* Secret values found by rn_history_redact, to scrub from messages. */
+struct secrets {
+	char **v;
+	size_t n, cap;
+};
 
-	if (!scheme)
-		return rn_xstrdup(url);
-	at = strchr(scheme + 3, '@');
-	colon = strchr(scheme + 3, ':');
-	if (!at || !colon || colon > at)
-		return rn_xstrdup(url);
+static void secret_add(struct secrets *sc, const char *s, size_t n)
+{
+	if (!sc || !n)
+		return;
+	sc->v = rn_xgrow(sc->v, &sc->cap, sc->n + 2, sizeof(*sc->v));
+	sc->v[sc->n] = rn_xmalloc(n + 1);
+	memcpy(sc->v[sc->n], s, n);
+	sc->v[sc->n][n] = '\0';
+	sc->v[++sc->n] = NULL;
+}
+
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9'  ? c - '0' :
+		c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+		c >= 'A' && c <= 'F' ? c - 'A' + 10 :
+				       -1;
+}
+
+/* Percent-decode s[0..n) into `out` (as libpq decodes URI parts). */
+static void pct_decode(struct rn_buf *out, const char *s, size_t n)
+{
+	size_t i;
+
+	rn_buf_reset(out);
+	for (i = 0; i < n; i++) {
+		if (s[i] == '%' && i + 2 < n && hexval(s[i + 1]) >= 0 && hexval(s[i + 2]) >= 0) {
+			rn_buf_addc(out, (char)(hexval(s[i + 1]) * 16 + hexval(s[i + 2])));
+			i += 2;
+		} else {
+			rn_buf_addc(out, s[i]);
+		}
+	}
+}
+
+/* Is the connection keyword k[0..n) (decoded) a credential? libpq's "password" and
+ * "sslpassword" (https://www.postgresql.org/docs/current/libpq-connect.html). */
+static bool secret_key(const char *k, size_t n)
+{
+	return (n == 8 && !memcmp(k, "password", 8)) || (n == 11 && !memcmp(k, "sslpassword", 11));
+}
+
+/* The value of a key=value connection string at `p`: single-quoted with backslash escapes,
+ * or up to white space. Returns its end. */
+static const char *kv_value_end(const char *p)
+{
+	if (*p == '\'') {
+		for (p++; *p && *p != '\''; p++)
+			if (*p == '\\' && p[1])
+				p++;
+		return *p ? p + 1 : p;
+	}
+	while (*p && !strchr(" \t\n\r\f\v", *p))
+		p++;
+	return p;
+}
+
+/* key=value form ("host=db password='s e c' dbname=x"): every credential's value masked. */
+static void redact_kv(struct rn_buf *out, const char *s, struct secrets *sc)
+{
+	const char *p = s;
+
+	while (*p) {
+		const char *k = p, *e, *v;
+
+		while (*p && (isalnum((unsigned char)*p) || *p == '_'))
+			p++;
+		e = p;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (e == k) { /* not a keyword: copy one byte */
+			p = k + 1;
+			rn_buf_add(out, k, 1);
+			continue;
+		}
+		if (*p != '=') {
+			rn_buf_add(out, k, (size_t)(p - k));
+			continue;
+		}
+		p++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		v = p;
+		p = kv_value_end(p);
+		rn_buf_add(out, k, (size_t)(v - k));
+		if (secret_key(k, (size_t)(e - k))) {
+			rn_buf_adds(out, "***");
+			secret_add(sc, v, (size_t)(p - v));
+			if (*v == '\'' && p - v >= 2)
+				secret_add(sc, v + 1, (size_t)(p - v) - 2);
+		} else {
+			rn_buf_add(out, v, (size_t)(p - v));
+		}
+	}
+}
+
+char *rn_history_redact(const char *location, char ***secrets_out)
+{
+	const char *scheme = strstr(location, "://"), *auth, *slash, *at = NULL, *q, *p;
+	struct secrets sc = { NULL, 0, 0 };
+	struct rn_buf b, key;
+
 	rn_buf_init(&b, 0);
-	rn_buf_add(&b, url, (size_t)(colon - url) + 1);
-	rn_buf_adds(&b, "***");
-	rn_buf_adds(&b, at);
+	if (!scheme) {
+		redact_kv(&b, location, &sc);
+		goto out;
+	}
+	/* userinfo: up to the last '@' before the path (libpq takes the first, so an unencoded
+	 * '@' in a password would otherwise leave its tail) */
+	auth = scheme + 3;
+	slash = auth + strcspn(auth, "/");
+	for (p = auth; p < slash; p++)
+		if (*p == '@')
+			at = p;
+	rn_buf_add(&b, location, (size_t)(auth - location));
+	if (at) {
+		const char *colon = memchr(auth, ':', (size_t)(at - auth));
+
+		if (colon) {
+			rn_buf_add(&b, auth, (size_t)(colon - auth) + 1);
+			rn_buf_adds(&b, "***");
+			secret_add(&sc, colon + 1, (size_t)(at - colon - 1));
+			for (p = colon + 1; p < at;) {
+				const char *piece = memchr(p, '@', (size_t)(at - p));
+				size_t n = piece ? (size_t)(piece - p) : (size_t)(at - p);
+
+				if (piece)
+					secret_add(&sc, p, n);
+				else if (p != colon + 1)
+					secret_add(&sc, p, n);
+				p += n + 1;
+			}
+			rn_buf_init(&key, 0);
+			pct_decode(&key, colon + 1, (size_t)(at - colon - 1));
+			secret_add(&sc, key.buf, key.len);
+			rn_buf_release(&key);
+		} else {
+			rn_buf_add(&b, auth, (size_t)(at - auth));
+		}
+		auth = at;
+	}
+	/* the query: key=value&...; keys and values are percent-decoded by libpq */
+	q = strchr(auth, '?');
+	rn_buf_add(&b, auth, q ? (size_t)(q - auth) : strlen(auth));
+	if (q) {
+		rn_buf_init(&key, 0);
+		for (p = q; *p;) {
+			const char *k = p + 1, *eq, *end = k + strcspn(k, "&");
+
+			rn_buf_addc(&b, *p);
+			eq = memchr(k, '=', (size_t)(end - k));
+			pct_decode(&key, k, eq ? (size_t)(eq - k) : 0);
+			if (eq && secret_key(key.buf, key.len)) {
+				rn_buf_add(&b, k, (size_t)(eq - k) + 1);
+				rn_buf_adds(&b, "***");
+				secret_add(&sc, eq + 1, (size_t)(end - eq - 1));
+				pct_decode(&key, eq + 1, (size_t)(end - eq - 1));
+				secret_add(&sc, key.buf, key.len);
+			} else {
+				rn_buf_add(&b, k, (size_t)(end - k));
+			}
+			p = end;
+		}
+		rn_buf_release(&key);
+	}
+out:
+	if (secrets_out)
+		*secrets_out = sc.v;
+	else
+		rn_history_secrets_free(sc.v);
 	return rn_buf_detach(&b, NULL);
+}
+
+void rn_history_secrets_free(char **secrets)
+{
+	size_t i;
+
+	for (i = 0; secrets && secrets[i]; i++)
+		free(secrets[i]);
+	free(secrets);
+}
+
+/* Every secret of the store's location in h->err replaced by "***" (a server or libpq may
+ * quote the connection string back). */
+static void scrub(struct rn_history *h)
+{
+	size_t i;
+
+	for (i = 0; h->secrets && h->secrets[i]; i++) {
+		size_t n = strlen(h->secrets[i]);
+		char *hit;
+
+		/* A short secret ("a") would blank unrelated text; it is still masked in the
+		 * location itself. */
+		if (n < 3)
+			continue;
+		while ((hit = strstr(h->err, h->secrets[i]))) {
+			memcpy(hit, "***", 3);
+			memmove(hit + 3, hit + n, strlen(hit + n) + 1);
+		}
+	}
 }
 
 static int get_version(void *ctx, size_t ncols, const char *const *vals)
@@ -275,7 +470,7 @@ int rn_history_open(struct rn_history *h, const char *url, bool write, int busy_
 	int rc;
 
 	memset(h, 0, sizeof(*h));
-	h->location = mask_password(url);
+	h->location = rn_history_redact(url, &h->secrets);
 	if (rn_history_is_postgres(url)) {
 		h->ops = &rn_history_postgres_ops;
 	} else {
@@ -288,11 +483,37 @@ int rn_history_open(struct rn_history *h, const char *url, bool write, int busy_
 				return rn_history_fail(h, rc,
 						       "cannot create the directory of '%s': %s",
 						       location, strerror(-rc));
-		} else if (access(location, F_OK)) {
-			return rn_history_fail(
-				h, -ENOENT,
-				"no history store yet (checks record one with a "
-				"[history] table in renacer.toml, or with --history)");
+		} else {
+			struct stat st;
+
+			/* Only a missing file is "no store yet": a symlink loop, a path through
+			 * a file or a directory without search permission is an error to fix. */
+			if (stat(location, &st)) {
+				int e = errno;
+
+				if (e == ENOENT)
+					return rn_history_fail(
+						h, -ENOENT,
+						"no history store yet (checks record one with a "
+						"[history] table in renacer.toml, or with "
+						"--history)");
+				return rn_history_fail(h, -e, "cannot open '%s': %s", location,
+						       strerror(e));
+			}
+			if (S_ISDIR(st.st_mode))
+				return rn_history_fail(h, -EISDIR,
+						       "cannot open '%s': it is a directory",
+						       location);
+		}
+		/* A FIFO would block the open (a reader waited forever), a device is no
+		 * database: a store is a regular file or nothing yet. */
+		{
+			struct stat st;
+
+			if (!stat(location, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+				return rn_history_fail(h, -EINVAL,
+						       "cannot open '%s': not a regular file",
+						       location);
 		}
 	}
 	rc = h->ops->open(h, location, write, busy_timeout_ms);
@@ -311,9 +532,19 @@ int rn_history_open(struct rn_history *h, const char *url, bool write, int busy_
 		if (version == 0)
 			return rn_history_fail(h, -ENOENT, "no renacer history in '%s'",
 					       h->location);
-		/* A store of an older renacer: readers migrate it too. */
-		if (version < RN_HISTORY_SCHEMA_VERSION)
+		/* A store of an older renacer: readers migrate it too where they may write;
+		 * a read-only store is read as it is (every version has the same tables,
+		 * later ones only add indexes). */
+		if (version < RN_HISTORY_SCHEMA_VERSION && h->ops != &rn_history_sqlite_ops)
 			return migrate(h);
+		if (version < RN_HISTORY_SCHEMA_VERSION) {
+			h->ops->close(h);
+			rc = h->ops->open(h, location, true, busy_timeout_ms);
+			if (!rc)
+				return migrate(h);
+			h->ops->close(h);
+			return h->ops->open(h, location, false, busy_timeout_ms);
+		}
 	}
 	return 0;
 }
@@ -324,6 +555,8 @@ void rn_history_close(struct rn_history *h)
 		h->ops->close(h);
 	free(h->location);
 	h->location = NULL;
+	rn_history_secrets_free(h->secrets);
+	h->secrets = NULL;
 	h->db = NULL;
 }
 
@@ -416,6 +649,19 @@ static long long mem_total_kib(void)
 	return kib;
 }
 
+/* `src` as stored text in dst[cap]: invalid UTF-8 repaired (rn_utf8_fix: a git branch may be
+ * any bytes, a database column holds UTF-8), then cut to fit on a character boundary. */
+static void text_fit(char *dst, size_t cap, const char *src)
+{
+	char *fixed = rn_utf8_valid(src) ? NULL : rn_utf8_fix(src);
+	const char *t = fixed ? fixed : src;
+	size_t n = rn_utf8_prefix(t, cap - 1);
+
+	memmove(dst, t, n);
+	dst[n] = '\0';
+	free(fixed);
+}
+
 void rn_history_run_identify(struct rn_history_run *run, const char *dir,
 			     const char *machine_override, char (*bufs)[256])
 {
@@ -434,20 +680,24 @@ void rn_history_run_identify(struct rn_history_run *run, const char *dir,
 
 	v = first_env(commit_env);
 	s = v ? NULL : command_line(dir, git_commit);
-	snprintf(bufs[0], 256, "%s", v ? v : s ? s : "");
+	text_fit(bufs[0], 256, v ? v : s ? s : "");
 	free(s);
 	v = first_env(branch_env);
 	s = v ? NULL : command_line(dir, git_branch);
-	snprintf(bufs[1], 256, "%s", v ? v : s ? s : "");
+	text_fit(bufs[1], 256, v ? v : s ? s : "");
 	free(s);
 	rn_golden_host(&host);
-	/* A description cut at 255 bytes is still a description. */
-	if (snprintf(bufs[3], 256, "%s, %ld CPUs, %.1f GiB, %s %s", host.cpu_model, ncpu,
-		     (double)mem / (1024.0 * 1024.0), host.kernel, host.machine) >= 256)
-		bufs[3][255] = '\0';
+	{
+		/* A description cut at 255 bytes is still a description. */
+		char desc[1024];
+
+		snprintf(desc, sizeof(desc), "%s, %ld CPUs, %.1f GiB, %s %s", host.cpu_model, ncpu,
+			 (double)mem / (1024.0 * 1024.0), host.kernel, host.machine);
+		text_fit(bufs[3], 256, desc);
+	}
 	v = machine_override ? machine_override : getenv("RENACER_MACHINE");
 	if (v && *v) {
-		snprintf(bufs[2], 256, "%s", v);
+		text_fit(bufs[2], 256, v);
 	} else {
 		char facts[512];
 
@@ -463,6 +713,26 @@ void rn_history_run_identify(struct rn_history_run *run, const char *dir,
 	run->branch = bufs[1];
 	run->machine = bufs[2];
 	run->machine_desc = bufs[3];
+}
+
+/* An INSERT of text parameters, each repaired to UTF-8 first (messages quote paths and process
+ * names, which are bytes; PostgreSQL refuses a row with an invalid byte sequence). */
+static int insert(struct rn_history *h, const char *sql, const char *const *params, size_t n)
+{
+	char *fixed[16] = { NULL };
+	const char *p[16];
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n && i < 16; i++) {
+		if (params[i] && !rn_utf8_valid(params[i]))
+			fixed[i] = rn_utf8_fix(params[i]);
+		p[i] = fixed[i] ? fixed[i] : params[i];
+	}
+	rc = h->ops->query(h, sql, p, n < 16 ? n : 16, NULL, NULL);
+	for (i = 0; i < n && i < 16; i++)
+		free(fixed[i]);
+	return rc;
 }
 
 static int get_id(void *ctx, size_t ncols, const char *const *vals)
@@ -523,11 +793,11 @@ static int append_results(struct rn_history *h, const char *run_id,
 			const char *p[] = { run_id, r->name, mi->name, mi->unit, ns,
 					    med,    lo,      hi,       js.buf };
 
-			rc = h->ops->query(h,
-					   "INSERT INTO results (run_id, target, metric, unit, "
-					   "nsamples, median, min_value, max_value, samples) VALUES "
-					   "(?, ?, ?, ?, ?, ?, ?, ?, ?)",
-					   p, 9, NULL, NULL);
+			rc = insert(h,
+				    "INSERT INTO results (run_id, target, metric, unit, "
+				    "nsamples, median, min_value, max_value, samples) VALUES "
+				    "(?, ?, ?, ?, ?, ?, ?, ?, ?)",
+				    p, 9);
 		}
 		rn_buf_release(&js);
 		free(sorted);
@@ -560,11 +830,11 @@ static int append_verdicts(struct rn_history *h, const char *run_id,
 		p[7] = v->has_golden ? gold : NULL;
 		p[8] = v->unit;
 		p[9] = v->message;
-		rc = h->ops->query(h,
-				   "INSERT INTO verdicts (run_id, target, assertion, type, verdict, "
-				   "observed, budget, golden, unit, message) VALUES "
-				   "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-				   p, 10, NULL, NULL);
+		rc = insert(h,
+			    "INSERT INTO verdicts (run_id, target, assertion, type, verdict, "
+			    "observed, budget, golden, unit, message) VALUES "
+			    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			    p, 10);
 	}
 	return rc;
 }
@@ -603,10 +873,10 @@ static int append_critical_path(struct rn_history *h, const char *run_id,
 		p[4] = pid;
 		p[5] = a;
 		p[6] = b;
-		rc = h->ops->query(h,
-				   "INSERT INTO critical_path (run_id, target, seq, process, pid, "
-				   "start_ns, end_ns) VALUES (?, ?, ?, ?, ?, ?, ?)",
-				   p, 7, NULL, NULL);
+		rc = insert(h,
+			    "INSERT INTO critical_path (run_id, target, seq, process, pid, "
+			    "start_ns, end_ns) VALUES (?, ?, ?, ?, ?, ?, ?)",
+			    p, 7);
 	}
 	return rc;
 }
@@ -614,7 +884,7 @@ static int append_critical_path(struct rn_history *h, const char *run_id,
 int64_t rn_history_append(struct rn_history *h, const struct rn_history_run *run,
 			  const struct rn_target_report *t, size_t n)
 {
-	char created[24], code[16], id[24];
+	char created[24], code[16], id[24], ident[4][256], *config;
 	int64_t run_id = 0;
 	size_t i;
 	int rc;
@@ -622,24 +892,34 @@ int64_t rn_history_append(struct rn_history *h, const struct rn_history_run *run
 
 	snprintf(created, sizeof(created), "%llu", (unsigned long long)run->created_ns);
 	snprintf(code, sizeof(code), "%d", run->exit_code);
+	/* Whatever set them (git, the environment, import's options): UTF-8, at most 255
+	 * bytes, cut between characters. */
+	text_fit(ident[0], sizeof(ident[0]), run->commit ? run->commit : "");
+	text_fit(ident[1], sizeof(ident[1]), run->branch ? run->branch : "");
+	text_fit(ident[2], sizeof(ident[2]), run->machine ? run->machine : "");
+	text_fit(ident[3], sizeof(ident[3]), run->machine_desc ? run->machine_desc : "");
+	config = rn_utf8_fix(run->config ? run->config : "");
 	p[0] = created;
-	p[1] = run->commit;
-	p[2] = run->branch;
-	p[3] = run->machine;
-	p[4] = run->machine_desc;
+	p[1] = ident[0];
+	p[2] = ident[1];
+	p[3] = ident[2];
+	p[4] = ident[3];
 	p[5] = run->source;
-	p[6] = run->config;
+	p[6] = config;
 	p[7] = RN_VERSION;
 	p[8] = code;
 	rc = h->ops->exec(h, h->ops->begin_sql);
-	if (rc)
+	if (rc) {
+		free(config);
 		return rc;
+	}
 	rc = h->ops->query(
 		h,
 		"INSERT INTO runs (created_ns, commit_sha, branch, machine, machine_desc, "
 		"source, config, renacer_version, exit_code) VALUES "
 		"(?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
 		p, 9, get_id, &run_id);
+	free(config);
 	if (!rc && run_id <= 0)
 		rc = rn_history_fail(h, -EIO, "the new run got no id");
 	snprintf(id, sizeof(id), "%lld", (long long)run_id);

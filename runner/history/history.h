@@ -82,7 +82,10 @@ struct rn_history_ops {
 struct rn_history {
 	const struct rn_history_ops *ops; /* the backend */
 	void *db;                         /* the backend's handle (sqlite3 *, PGconn *) */
-	char *location;                   /* path or URI as given (passwords masked), owned */
+	char *location;                   /* path or URI as given (credentials masked:
+					   * rn_history_redact), owned */
+	char **secrets;                   /* the credentials masked, NULL-terminated, owned:
+					   * scrubbed from every message in err */
 	char err[512];                    /* the last error, one line, no trailing newline */
 };
 
@@ -106,14 +109,30 @@ void rn_history_cfg_resolve(struct rn_history_cfg *hc, const struct rn_config *c
 			    const char *cli_url, bool cli_enable);
 void rn_history_cfg_release(struct rn_history_cfg *hc);
 
-/* Is `url` a PostgreSQL location (postgresql:// or postgres://)? */
+/*
+ * `location` fit to print: every credential form libpq accepts masked as "***": the password
+ * of a URI's userinfo (up to the last '@' before the path, so an unencoded '@' in it does
+ * not leave its tail), `password` and `sslpassword` in a URI's query (keys percent-decoded
+ * as libpq decodes them), and the same keys of a key=value connection string (quoted values
+ * too). A new string the caller frees. When `secrets` is not NULL it receives a new
+ * NULL-terminated array of the masked values, raw and percent-decoded (free with
+ * rn_history_secrets_free), to scrub from messages that quote them.
+ */
+char *rn_history_redact(const char *location, char ***secrets);
+void rn_history_secrets_free(char **secrets);
+
+/* Is `url` a PostgreSQL location: a postgresql:// or postgres:// URI, or a libpq key=value
+ * connection string ("host=db dbname=perf user=ci")? */
 bool rn_history_is_postgres(const char *url);
 
 /*
  * Open the store at `url` and bring its schema to RN_HISTORY_SCHEMA_VERSION when `write`
- * (creating the SQLite file and its directory if needed). Without `write` a missing SQLite
- * file, or a database without renacer's tables, is -ENOENT; a store of an older schema is
- * migrated all the same. On failure h->err says why and the caller still calls
+ * (creating the SQLite file and its directory if needed). Without `write` a SQLite store is
+ * opened read-only (immutable where this process can write neither the file nor its
+ * directory); a missing SQLite file, or a database without renacer's tables, is -ENOENT, and
+ * a path that cannot be reached (a symlink loop, no permission) is its errno; a store of an
+ * older schema is migrated where it may be written and read as it is otherwise. Every
+ * PostgreSQL operation ends within `busy_timeout_ms` plus 2 s (-ETIMEDOUT). On failure h->err says why and the caller still calls
  * rn_history_close().
  */
 int rn_history_open(struct rn_history *h, const char *url, bool write, int busy_timeout_ms);

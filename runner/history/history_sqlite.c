@@ -10,8 +10,14 @@
 #include "history_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "xalloc.h"
 
 static int sq_fail(struct rn_history *h, const char *what)
 {
@@ -33,13 +39,64 @@ static int sq_exec(struct rn_history *h, const char *sql)
 	return 0;
 }
 
+/* May this process write `path`, or create files beside it (the -wal and -shm files)? */
+static bool writable(const char *path, bool dir)
+{
+	char *copy, *slash;
+	bool ok;
+
+	if (!dir)
+		return !faccessat(AT_FDCWD, path, W_OK, AT_EACCESS);
+	copy = rn_xstrdup(path);
+	slash = strrchr(copy, '/');
+	if (slash == copy)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	ok = !faccessat(AT_FDCWD, slash ? copy : ".", W_OK | X_OK, AT_EACCESS);
+	free(copy);
+	return ok;
+}
+
+/* "file:<path>?immutable=1" (RFC 3986 percent-encoding of the path, as SQLite's URI
+ * filenames want it). Caller frees. */
+static char *immutable_uri(const char *path)
+{
+	struct rn_buf b;
+	const unsigned char *p;
+
+	rn_buf_init(&b, 0);
+	rn_buf_adds(&b, "file:");
+	for (p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("/-._~", *p))
+			rn_buf_addc(&b, (char)*p);
+		else
+			rn_buf_addf(&b, "%%%02X", *p);
+	}
+	rn_buf_adds(&b, "?immutable=1");
+	return rn_buf_detach(&b, NULL);
+}
+
 static int sq_open(struct rn_history *h, const char *location, bool create, int busy_timeout_ms)
 {
 	sqlite3 *db = NULL;
-	/* One handle per process, used by one thread (history.h): no mutex per call. */
-	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
-	int rc = sqlite3_open_v2(location, &db, flags, NULL);
+	/* One handle per process, used by one thread (history.h): no mutex per call. Readers
+	 * open read-only, so a store they may not write can still be read; where this process
+	 * can write neither the file nor its directory, no -shm file can be made beside it
+	 * either and the store is opened immutable (https://www.sqlite.org/uri.html,
+	 * "immutable"): nothing writes it while it is read. */
+	int flags = SQLITE_OPEN_NOMUTEX |
+		(create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY);
+	char *uri = NULL;
+	int rc;
 
+	if (!create && !writable(location, false) && !writable(location, true)) {
+		uri = immutable_uri(location);
+		flags |= SQLITE_OPEN_URI;
+	}
+	rc = sqlite3_open_v2(uri ? uri : location, &db, flags, NULL);
+	free(uri);
 	h->db = db;
 	if (rc != SQLITE_OK)
 		return sq_fail(h, "cannot open");

@@ -127,6 +127,36 @@ static void option_label(const struct rn_option *o, struct rn_buf *b)
 		rn_buf_addf(b, " %s", o->arg_name ? o->arg_name : "VALUE");
 }
 
+int rn_cli_parse_operands(const struct rn_command *cmd, int argc, char **argv,
+			  int (*fn)(void *ctx, int id, const char *arg), void *ctx,
+			  const char **operands, size_t max, size_t *noperands)
+{
+	int pos = 0, first;
+
+	*noperands = 0;
+	while (pos < argc) {
+		/* argv[pos] is the program name or the operand just taken: getopt skips it */
+		if (rn_cli_parse(cmd, argc - pos, argv + pos, fn, ctx, &first))
+			return -1;
+		pos += first;
+		if (pos >= argc)
+			break;
+		if (!strcmp(argv[pos - 1], "--")) {
+			for (; pos < argc; pos++) {
+				if (*noperands == max)
+					return rn_error("renacer %s: too many arguments",
+							cmd->name);
+				operands[(*noperands)++] = argv[pos];
+			}
+			break;
+		}
+		if (*noperands == max)
+			return rn_error("renacer %s: too many arguments", cmd->name);
+		operands[(*noperands)++] = argv[pos];
+	}
+	return 0;
+}
+
 void rn_cli_help(const struct rn_command *cmd, FILE *out)
 {
 	struct rn_buf b;

@@ -46,6 +46,16 @@ struct rn_command {
 int rn_cli_parse(const struct rn_command *cmd, int argc, char **argv,
 		 int (*fn)(void *ctx, int id, const char *arg), void *ctx, int *optind_out);
 
+/*
+ * rn_cli_parse with options before, between and after operands (`renacer merge a.json
+ * --junit x.xml b.json`); "--" ends the options, what follows it is operands only. Operands
+ * are collected in order into `operands` (borrowed from argv; at most `max`, more is an error
+ * "renacer CMD: too many arguments"), their count in *noperands. Returns as rn_cli_parse.
+ */
+int rn_cli_parse_operands(const struct rn_command *cmd, int argc, char **argv,
+			  int (*fn)(void *ctx, int id, const char *arg), void *ctx,
+			  const char **operands, size_t max, size_t *noperands);
+
 /* Print `cmd`'s usage, summary, description and option table to `out`. */
 void rn_cli_help(const struct rn_command *cmd, FILE *out);
 

@@ -381,7 +381,33 @@ static char *resolve_path(const struct rn_config *cfg, const char *p)
 	return xformat("%s/%s", cfg->dir, p);
 }
 
-static bool valid_name(const char *s)
+bool rn_config_is_postgres_url(const char *url)
+{
+	/* libpq's key=value form starts with one of its connection keywords */
+	static const char *const keywords[] = { "host",     "hostaddr", "port",    "dbname",
+						"user",     "password", "service", "sslmode",
+						"passfile", NULL };
+	size_t i;
+
+	if (!url)
+		return false;
+	if (!strncmp(url, "postgresql://", 13) || !strncmp(url, "postgres://", 11))
+		return true;
+	for (i = 0; keywords[i]; i++) {
+		size_t n = strlen(keywords[i]);
+		const char *p = url + n;
+
+		if (strncmp(url, keywords[i], n))
+			continue;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '=')
+			return true;
+	}
+	return false;
+}
+
+bool rn_config_name_valid(const char *s)
 {
 	if (!*s)
 		return false;
@@ -644,7 +670,7 @@ static int parse_target(struct ctx *c, const struct rn_toml_value *tab, struct r
 		return err_at(c, tab->pos, "[[target]] needs a 'name'");
 	if (get_string(c, tab, "name", &t->name))
 		return -1;
-	if (!valid_name(t->name))
+	if (!rn_config_name_valid(t->name))
 		return err_at(c, kv->val->pos, "target name \"%s\" must match [A-Za-z0-9_.-]+",
 			      t->name);
 	snprintf(c->what_buf, sizeof(c->what_buf), "[[target]] '%s'", t->name);
@@ -1211,7 +1237,7 @@ static int parse_history(struct ctx *c, const struct rn_toml_value *root)
 		free(url);
 		return -1;
 	}
-	if (url && strncmp(url, "postgresql://", 13) && strncmp(url, "postgres://", 11)) {
+	if (url && !rn_config_is_postgres_url(url)) {
 		h->url = resolve_path(c->cfg, url);
 		free(url);
 	} else {

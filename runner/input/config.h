@@ -180,7 +180,8 @@
 	X(url, "string",                                                                           \
 	  "store: a SQLite path (default .renacer/history.db) or postgresql://... URI")            \
 	X(busy_timeout_ms, "integer",                                                              \
-	  "SQLite: how long a writer waits for the lock in ms (default 30000)")                    \
+	  "how long a store operation may wait, ms (default 30000): SQLite's lock wait; "          \
+	  "PostgreSQL's statement and lock timeout (the client gives up 2 s later)")               \
 	X(machine, "string",                                                                       \
 	  "machine name recorded with each run (default: a hardware fingerprint)")
 
@@ -273,6 +274,18 @@ struct rn_config {
 				       * or NULL; printed at load unless quiet */
 	struct rn_regex_pool regexes; /* every compiled pattern the assertions borrow */
 };
+
+/*
+ * Is `s` a valid target name: [A-Za-z0-9_.-]+ (the [[target]] `name` rule)? Every reader of
+ * target names from files renacer did not write itself (results files, imported golden
+ * traces) applies it too, so a name never carries a newline or an escape into a log line.
+ */
+bool rn_config_name_valid(const char *s);
+
+/* Is `url` a PostgreSQL history store: a postgresql:// or postgres:// URI, or a libpq
+ * key=value connection string ("host=db dbname=perf")? Anything else is a SQLite path, which
+ * [history] url resolves against the config's directory. */
+bool rn_config_is_postgres_url(const char *url);
 
 /*
  * Load and validate `path`. Returns 0 on success, -1 on failure with `d` filled (initialized by

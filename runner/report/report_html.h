@@ -22,6 +22,10 @@
 
 #include <jansson.h>
 
+/* The most runs a trend chart of the page shows (`renacer report --last N`): a page of every
+ * run of a long history took tens of seconds and gigabytes and was too large to open. */
+#define RN_REPORT_HTML_MAX_RUNS 5000
+
 /*
  * Write the page of `model` (format above; borrowed) to `path` atomically. Returns 0 or a
  * negative errno (message printed).

@@ -690,6 +690,9 @@ static void read_verdict(struct reader *rd, json_t *o, struct rn_verdict_result 
 	v->assertion = get_str(rd, o, "assertion", where, false);
 	v->type = get_str(rd, o, "type", where, true);
 	v->target = get_str(rd, o, "target", where, true);
+	if (v->target && !rn_config_name_valid(v->target))
+		bad(rd, "target name '%s' of a verdict of %s must match [A-Za-z0-9_.-]+", v->target,
+		    where);
 	lab = member(rd, o, "verdict", JSON_STRING, where, false);
 	for (k = 0; lab && k < RN_VERDICT_COUNT; k++)
 		if (!strcmp(rn_verdict_label((enum rn_verdict)k), json_string_value(lab)))
@@ -737,6 +740,13 @@ static void read_target(struct reader *rd, json_t *o, size_t i)
 	name = member(rd, o, "name", JSON_STRING, where, false);
 	if (!name)
 		return;
+	/* check's rule: a results file comes from a job that ran a pull request's code, and
+	 * its names reach logs, JUnit, the history store and CI commands */
+	if (!rn_config_name_valid(json_string_value(name))) {
+		bad(rd, "target name '%s' of %s must match [A-Za-z0-9_.-]+",
+		    json_string_value(name), where);
+		return;
+	}
 	rn_target_result_init(r, json_string_value(name));
 	tv->result = r;
 	snprintf(where, sizeof(where), "target '%s'", r->name);
@@ -835,6 +845,12 @@ int rn_results_read(const char *path, struct rn_results *res)
 
 			if (!s) {
 				bad(&rd, "suite[%zu] is not a string", i);
+				break;
+			}
+			if (!rn_config_name_valid(s)) {
+				bad(&rd,
+				    "target name '%s' of suite[%zu] must match [A-Za-z0-9_.-]+", s,
+				    i);
 				break;
 			}
 			res->suite[i] = rn_xstrdup(s);

@@ -109,11 +109,13 @@ int rn_diag_set_at(struct rn_diag *d, size_t off, const char *fmt, ...)
 /* Find the start and length of 1-based line `line` in the source; false if absent. */
 static bool find_line(const struct rn_diag *d, int line, const char **start, size_t *len)
 {
-	const char *p = d->src, *end = d->src + d->src_len;
+	const char *p = d->src, *end;
 	int l = 1;
 
+	/* no source text (a diagnostic without it): NULL + 0 is undefined behaviour */
 	if (!p || line < 1)
 		return false;
+	end = p + d->src_len;
 	while (l < line) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 

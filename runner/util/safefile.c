@@ -225,13 +225,11 @@ const char *rn_safefile_strerror(int rc)
 	return strerror(rc < 0 ? -rc : rc);
 }
 
-int rn_read_regular_file(struct rn_buf *b, const char *path, size_t max_bytes)
+int rn_open_regular(const char *path, uint64_t max_bytes)
 {
 	struct stat st;
-	char chunk[65536];
-	size_t total = 0;
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-	int rc = 0;
+	int rc;
 
 	if (fd < 0)
 		return -errno;
@@ -247,6 +245,21 @@ int rn_read_regular_file(struct rn_buf *b, const char *path, size_t max_bytes)
 		rc = -EFBIG;
 		goto out_close;
 	}
+	return fd;
+out_close:
+	close(fd);
+	return rc;
+}
+
+int rn_read_regular_file(struct rn_buf *b, const char *path, size_t max_bytes)
+{
+	char chunk[65536];
+	size_t total = 0;
+	int fd = rn_open_regular(path, max_bytes);
+	int rc = 0;
+
+	if (fd < 0)
+		return fd;
 	for (;;) {
 		ssize_t n = read(fd, chunk, sizeof(chunk));
 
@@ -269,7 +282,6 @@ int rn_read_regular_file(struct rn_buf *b, const char *path, size_t max_bytes)
 			break;
 		}
 	}
-out_close:
 	close(fd);
 	return rc;
 }

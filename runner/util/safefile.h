@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "buf.h"
@@ -48,6 +49,11 @@ void rn_safefile_abort(struct rn_safefile *sf);
 /* strerror() for the codes above, with -ELOOP and -ENXIO read as "is a symbolic link" and
  * "is not a regular file" (not replaced). */
 const char *rn_safefile_strerror(int rc);
+
+/* Open the regular file at `path` for reading, as rn_read_regular_file does (O_NONBLOCK: a
+ * FIFO neither blocks the open nor is accepted; fstat; at most `max_bytes`). The descriptor
+ * (O_CLOEXEC, still O_NONBLOCK, which a regular file ignores) or the same negative codes. */
+int rn_open_regular(const char *path, uint64_t max_bytes);
 
 /* Read the regular file at `path` (at most `max_bytes`) into `b`, appending. 0, -EISDIR for
  * a directory, -EINVAL when it is another non-regular file (FIFO, device, socket), -EFBIG when it is larger than

@@ -1,5 +1,7 @@
 #include "utf8.h"
 
+#include <string.h>
+
 #include "buf.h"
 #include "log.h"
 
@@ -67,4 +69,16 @@ char *rn_utf8_fix(const char *s)
 	if (!out)
 		rn_die("out of memory");
 	return out;
+}
+
+size_t rn_utf8_prefix(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (n <= max)
+		return n;
+	/* never cut before a continuation byte: that would split its character */
+	while (max && ((unsigned char)s[max] & 0xc0) == 0x80)
+		max--;
+	return max;
 }

@@ -18,5 +18,9 @@ bool rn_utf8_valid(const char *s);
 /* Copy of `s` with every byte that does not start a valid sequence replaced by U+FFFD.
  * Caller frees. Dies on out-of-memory (rn_xmalloc). */
 char *rn_utf8_fix(const char *s);
+/* Length of the longest prefix of the NUL-terminated `s` of at most `max` bytes that does not
+ * split a UTF-8 character (it ends before a lead byte, or at the end of `s`): where to cut a
+ * name to fit a column or a database field. */
+size_t rn_utf8_prefix(const char *s, size_t max);
 
 #endif

@@ -647,6 +647,83 @@ output_is_directory)
 	expect_err "Is a directory"
 	[ -d "$tmp/adir" ] || fail "the directory was replaced"
 	;;
+instructions_child_sigkill)
+	# A child killed by SIGKILL writes no count: the total lacks it, so the instructions
+	# verdict is NO DATA (exit 1) naming the process, never a PASS on a partial count.
+	command -v valgrind >/dev/null 2>&1 || skip "valgrind not found"
+	cat >"$tmp/renacer.toml" <<EOT
+[[target]]
+name = "t"
+command = ["$faults/ft_killchild", "$marker"]
+[[assertion]]
+name = "ins"
+type = "instructions"
+max_instructions = 100000000000
+EOT
+	run check --config "$tmp/renacer.toml" --no-color
+	expect_rc 1
+	expect_err "NO DATA t/ins"
+	expect_err "wrote no instruction count"
+	grep -q "PASS *[0-9]* instructions" "$tmp/err" && fail "a partial count passed"
+	expect_no_leftovers
+	;;
+valgrind_bogus_summary)
+	# What an external tool prints is checked: "summary: -5" is not 2^64 - 5 instructions.
+	mkdir -p "$tmp/bin"
+	cat >"$tmp/bin/valgrind" <<'EOT'
+#!/bin/sh
+out=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--cachegrind-out-file=*) out=${1#*=} ;;
+	--) shift; break ;;
+	esac
+	shift
+done
+"$@"
+printf 'cmd: %s\nevents: Ir\nsummary: -5\n' "$1" >"$(echo "$out" | sed "s/%p/$$/")"
+EOT
+	chmod +x "$tmp/bin/valgrind"
+	cat >"$tmp/renacer.toml" <<EOT
+[[target]]
+name = "t"
+command = ["$faults/ft_exit", "0", "$marker"]
+[[assertion]]
+name = "ins"
+type = "instructions"
+max_instructions = 9000000000000000000
+EOT
+	PATH="$tmp/bin:$PATH" run check --config "$tmp/renacer.toml" --no-color
+	expect_rc 4
+	expect_err "summary is not a count of instructions"
+	grep -q "18446744073709551611" "$tmp/err" && fail "-5 was read as 2^64 - 5"
+	;;
+ebpf_bad_btf)
+	# An unusable BTF file: driver = "ebpf" is a collector error (exit 5) naming the file;
+	# "auto" falls back to ptrace and says why.
+	"$renacer" trace --driver ebpf -c -o /dev/null -- true >/dev/null 2>&1 ||
+		skip "the eBPF driver is not built or cannot load here"
+	printf 'not BTF\n' >"$tmp/bogus.btf"
+	target_config "\"$faults/ft_exit\", \"0\", \"$marker\"" 'driver = "ebpf"'
+	RENACER_BTF="$tmp/bogus.btf" run check --config "$tmp/renacer.toml" --no-color
+	expect_rc 5
+	expect_err "driver ebpf cannot be used: the BTF file '$tmp/bogus.btf' is not usable BTF"
+	grep -q "No such process" "$tmp/err" && fail "the old message"
+	target_config "\"$faults/ft_exit\", \"0\", \"$marker\"" 'driver = "auto"'
+	RENACER_BTF="$tmp/bogus.btf" run check --config "$tmp/renacer.toml" --no-color
+	expect_rc 0
+	expect_err "driver auto uses ptrace: the BTF file"
+	RENACER_BTF="$tmp/missing.btf" run check --config "$tmp/renacer.toml" --no-color
+	expect_rc 0
+	expect_err "cannot be read: No such file or directory"
+	;;
+golden_update_no_color)
+	# golden update takes the output options check takes.
+	target_config "\"$faults/ft_exit\", \"0\", \"$marker\"" "runs = 1"
+	run golden update --config "$tmp/renacer.toml" --no-color
+	expect_rc 0
+	[ -s "$tmp/golden/t.json" ] || fail "no golden trace written"
+	;;
 *)
 	echo "unknown case $case_name" >&2
 	exit 2

@@ -18,7 +18,8 @@ set(RN_FAULT_CASES
 	target_closes_stdio renacer_stdio_closed memory_limit rss_excludes_runner timeout_tree
 	renacer_sigint renacer_sigterm renacer_sigint_group renacer_sigterm_group
 	golden_corrupt_variants golden_unreadable golden_update_ulimit golden_update_disk_full
-	output_missing_dir output_unwritable_dir output_is_directory)
+	output_missing_dir output_unwritable_dir output_is_directory
+	instructions_child_sigkill valgrind_bogus_summary ebpf_bad_btf golden_update_no_color)
 foreach(case ${RN_FAULT_CASES})
 	add_test(NAME faults.${case}
 		COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/faults_test.sh ${case} ${CMAKE_BINARY_DIR}

@@ -3,13 +3,16 @@
  * runner/report/results.c) on arbitrary file contents. Properties: the reader either refuses the
  * file or accepts one whose every enumeration is in range; what it accepted is written back
  * (rn_results_write) and read again to the same targets, runs, processes and verdicts; and
- * its JUnit report renders as well-formed characters. Seeds: tests/shard/seeds/.
+ * its JUnit report renders as well-formed characters; every name it accepted passes check's
+ * target name rule (a results file comes from a job that ran a pull request's code). Seeds:
+ * tests/shard/seeds/.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "fuzz.h"
 #include "junit.h"
 #include "results.h"
@@ -55,8 +58,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	FUZZ_CHECK(res.shard.index >= 1 && res.shard.index <= res.shard.count,
 		   "an accepted shard is K/N with 1 <= K <= N");
+	for (i = 0; i < res.nsuite; i++)
+		FUZZ_CHECK(rn_config_name_valid(res.suite[i]),
+			   "an accepted suite name passes check's name rule");
 	for (i = 0; i < res.ntargets; i++) {
 		FUZZ_CHECK(res.targets[i].name, "an accepted target has a name");
+		FUZZ_CHECK(rn_config_name_valid(res.targets[i].name),
+			   "an accepted target name passes check's name rule");
+		for (k = 0; k < res.reports[i].nverdicts; k++)
+			FUZZ_CHECK(!res.reports[i].verdicts[k].target ||
+					   rn_config_name_valid(res.reports[i].verdicts[k].target),
+				   "an accepted verdict's target passes check's name rule");
 		FUZZ_CHECK(res.reports[i].result == &res.targets[i],
 			   "reports point at their target");
 		for (k = 0; k < res.reports[i].nverdicts; k++)

@@ -26,7 +26,7 @@ build=${FUZZ_BUILD:-$src/build-fuzz}
 parallel=${FUZZ_PARALLEL:-1}
 shared=${SHARED_DIR:-$src/../shared}
 cc=${CC:-clang}
-all="toml config golden json_v1 vk_record xml json regex results"
+all="toml config golden json_v1 vk_record xml json regex results diff history_import"
 harnesses=${*:-$all}
 
 die() {
@@ -87,6 +87,10 @@ done
 for f in "$src"/tests/shard/seeds/*.json; do
 	[ -f "$f" ] && cp "$f" "$seeds/results/$(basename "$f")"
 done
+for f in "$src"/golden_traces/*.json "$src"/tests/golden/*.json; do
+	[ -f "$f" ] && cp "$f" "$seeds/history_import/$(basename "$f")"
+done
+cp "$here"/regressions/diff/* "$seeds/diff/" 2>/dev/null
 # json-v1 seeds: the rest of an object after the harness's '{"format": "renacer-json-v1",'.
 if [ -f "$src/tests/golden/json_v1.json" ]; then
 	grep -v '"format"' "$src/tests/golden/json_v1.json" | sed '1s/^[[:space:]]*{//' \
@@ -120,7 +124,7 @@ run_one() {
 	log=$build/fuzz_$h.log
 	dict=""
 	case $h in
-	golden) dict="-dict=$here/golden.dict" ;;
+	golden | history_import) dict="-dict=$here/golden.dict" ;;
 	json_v1) dict="-dict=$here/json_v1.dict" ;;
 	esac
 	[ -x "$bin" ] || { echo "$h: not built" >"$log"; return; }

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -18,6 +19,7 @@
 #include "config.h"
 #include "history.h"
 #include "report.h"
+#include "utf8.h"
 
 static char dir[64];
 
@@ -255,6 +257,103 @@ static void test_history_settings_and_masking(void **state)
 	rn_history_close(&h);
 }
 
+/* Every credential form libpq takes is masked, and each secret is listed for scrubbing. */
+static void test_history_redact_every_form(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "postgresql://u:pw1@h/db", "postgresql://u:***@h/db" },
+		/* an unencoded '@' in the password: masked up to the last '@' before the path */
+		{ "postgresql://u:p@ss@h:5432/db", "postgresql://u:***@h:5432/db" },
+		{ "postgres://h/db?sslmode=disable&password=pw2",
+		  "postgres://h/db?sslmode=disable&password=***" },
+		{ "postgresql://h/db?sslpassword=pw3", "postgresql://h/db?sslpassword=***" },
+		/* libpq percent-decodes keys */
+		{ "postgresql://h/db?%70assword=pw4", "postgresql://h/db?%70assword=***" },
+		{ "host=h password=pw5 dbname=x", "host=h password=*** dbname=x" },
+		{ "host=h password = 'p w\\' 6' dbname=x", "host=h password = *** dbname=x" },
+		{ "postgresql://u@h/db", "postgresql://u@h/db" },
+		{ "/var/lib/renacer/history.db", "/var/lib/renacer/history.db" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char **secrets = NULL;
+		char *r = rn_history_redact(cases[i].in, &secrets);
+
+		assert_string_equal(r, cases[i].out);
+		free(r);
+		rn_history_secrets_free(secrets);
+	}
+	{
+		char **secrets = NULL;
+		char *r = rn_history_redact("postgresql://u:hunter@2sec@h/db", &secrets);
+		bool tail = false;
+
+		for (i = 0; secrets && secrets[i]; i++)
+			tail |= !strcmp(secrets[i], "2sec");
+		assert_true(tail); /* libpq quotes "2sec@h" as the host: scrubbed from messages */
+		free(r);
+		rn_history_secrets_free(secrets);
+	}
+	assert_true(rn_history_is_postgres("host=db dbname=x"));
+	assert_false(rn_history_is_postgres("hostile.db"));
+}
+
+static int two_strings(void *ctx, size_t ncols, const char *const *v)
+{
+	char(*got)[512] = ctx;
+
+	if (ncols >= 2) {
+		snprintf(got[0], 512, "%s", v[0] ? v[0] : "");
+		snprintf(got[1], 512, "%s", v[1] ? v[1] : "");
+	}
+	return 0;
+}
+
+/* Names longer than 255 bytes are cut between characters; invalid bytes become U+FFFD. */
+static void test_history_names_are_utf8(void **state)
+{
+	struct rn_history h;
+	struct rn_history_run run;
+	char path[4200], branch[401], got[2][512];
+	struct rn_target_result r;
+	struct rn_target_report tr;
+	int64_t id;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 200; i++)
+		memcpy(branch + 2 * i, "\xc3\xa9", 2); /* U+00E9, 400 bytes */
+	branch[400] = '\0';
+	snprintf(path, sizeof(path), "%s/utf8.db", dir);
+	assert_int_equal(rn_history_open(&h, path, true, 1000), 0);
+	memset(&run, 0, sizeof(run));
+	run.created_ns = 1;
+	run.commit = "feat\xff";
+	run.branch = branch;
+	run.machine = "m";
+	run.machine_desc = "d";
+	run.source = "check";
+	run.config = "c\xc0";
+	rn_target_result_init(&r, "t");
+	memset(&tr, 0, sizeof(tr));
+	tr.result = &r;
+	id = rn_history_append(&h, &run, &tr, 1);
+	assert_true(id > 0);
+	memset(got, 0, sizeof(got));
+	assert_int_equal(rn_history_query(&h, "SELECT commit_sha, branch FROM runs", NULL, 0,
+					  two_strings, got),
+			 0);
+	assert_string_equal(got[0], "feat\xef\xbf\xbd");
+	assert_int_equal(strlen(got[1]), 254); /* 127 whole characters */
+	assert_true(rn_utf8_valid(got[1]));
+	rn_target_result_release(&r);
+	rn_history_close(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +361,8 @@ int main(void)
 		cmocka_unit_test(test_history_migrates_an_older_schema),
 		cmocka_unit_test(test_history_refuses_newer_and_corrupt),
 		cmocka_unit_test(test_history_settings_and_masking),
+		cmocka_unit_test(test_history_redact_every_form),
+		cmocka_unit_test(test_history_names_are_utf8),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -23,7 +23,7 @@ static void test_reporter_order(void **state)
 {
 	static const char *const order[] = { "golden",      "junit",      "timeline", "otlp-file",
 					     "otlp-export", "bench-json", "results",  "github",
-					     "history",     "baseline",   "console",  NULL };
+					     "baseline",    "console",    "history",  NULL };
 	size_t i;
 
 	(void)state;

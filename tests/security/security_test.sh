@@ -17,6 +17,7 @@
 set -u
 case_name=$1
 build=$2
+src=${3:-}
 renacer="$build/renacer"
 sec="$build/security"
 tmp=$(mktemp -d)
@@ -327,6 +328,88 @@ EOT
 	expect_rc 0
 	grep -q 'hunter2\|tok3n\|s3cr3t' "$tmp/golden/t.json" && fail "shell = true: a secret is in the golden trace"
 	grep -q 'TOKEN=\[REDACTED\]' "$tmp/golden/t.json" || fail "shell = true: no redaction"
+	;;
+merge_forged_names)
+	# Results files come from jobs that ran a pull request's code: a target name check
+	# rejects is rejected by merge too, and never printed as a line of its own.
+	python3 - "$src/tests/shard/seeds" "$tmp" <<'EOF' || fail "cannot forge the results"
+import json, sys
+for k in (1, 2):
+    d = json.load(open("%s/shard-%d-of-2.json" % (sys.argv[1], k)))
+    d["suite"] = ["x\n::error::FORGED3" if s == "plain" else s for s in d["suite"]]
+    for t in d["targets"]:
+        if t["name"] == "plain":
+            t["name"] = "x\n::error::FORGED3"
+    json.dump(d, open("%s/f-%d.json" % (sys.argv[2], k), "w"))
+EOF
+	run merge "$tmp/f-1.json" "$tmp/f-2.json"
+	expect_rc 3
+	expect_err "must match \[A-Za-z0-9_.-\]+"
+	grep -q '^::error::FORGED3' "$tmp/out" "$tmp/err" && fail "a workflow command was printed"
+	;;
+merge_options_after_files)
+	# `renacer merge a.json b.json --junit FILE`: the option is an option, not a file.
+	run merge "$src/tests/shard/seeds/shard-1-of-2.json" \
+		"$src/tests/shard/seeds/shard-2-of-2.json" --junit "$tmp/junit.xml" --no-color
+	expect_rc 4
+	grep -q "cannot read results file '--junit'" "$tmp/err" && fail "--junit read as a file"
+	[ -s "$tmp/junit.xml" ] || fail "no JUnit report"
+	;;
+trace_source_fifo)
+	# FIFOs where trace --source looks for debug files (the build-id path under --debug-dir
+	# and the .gnu_debuglink name): skipped, never waited on.
+	command -v objcopy >/dev/null 2>&1 && command -v gcc >/dev/null 2>&1 ||
+		skip "needs gcc and objcopy"
+	printf '#include <unistd.h>\nint main(void){return write(1, "x", 1) != 1;}\n' >"$tmp/s.c"
+	gcc -g -Wl,--build-id -o "$tmp/s" "$tmp/s.c" || skip "cannot build a test program"
+	objcopy --only-keep-debug "$tmp/s" "$tmp/s.debug"
+	objcopy --strip-debug --add-gnu-debuglink="$tmp/s.debug" "$tmp/s" "$tmp/s3"
+	rm -f "$tmp/s.debug"
+	mkfifo "$tmp/s.debug"
+	id=$(readelf -n "$tmp/s3" | sed -n 's/.*Build ID: *//p')
+	[ -n "$id" ] || skip "no build-id"
+	mkdir -p "$tmp/dbg/.build-id/$(echo "$id" | cut -c1-2)"
+	mkfifo "$tmp/dbg/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug"
+	run trace --source --debug-dir "$tmp/dbg" -o "$tmp/trace.txt" -- "$tmp/s3" "$marker"
+	expect_rc 0
+	grep -q '^write(1' "$tmp/trace.txt" || fail "no trace written"
+	;;
+diff_deep_chain)
+	# A chain of 16,000 forks diffed with itself in 512 MiB of address space (every full
+	# role of the chain took 2 GB), and 128,000 sibling processes in 1 GiB.
+	python3 - "$tmp" <<'EOF' || fail "cannot write the traces"
+import json, sys
+def write(path, n, chain):
+    with open(path, "w") as f:
+        f.write(json.dumps({"type": "header", "schema": "renacer-trace"}) + "\n")
+        f.write(json.dumps({"type": "process", "event": "exec", "pid": 1, "ppid": 0,
+                            "exe": "/bin/sh"}) + "\n")
+        for i in range(2, n + 2):
+            f.write(json.dumps({"type": "process", "event": "fork", "pid": i,
+                                "ppid": i - 1 if chain else 1}) + "\n")
+        f.write(json.dumps({"type": "end", "processes": [
+            {"pid": i, "end": "exited", "exit_code": 0} for i in range(1, n + 2)]}) + "\n")
+write(sys.argv[1] + "/chain.jsonl", 16000, True)
+write(sys.argv[1] + "/wide.jsonl", 128000, False)
+EOF
+	(ulimit -v 524288 && exec "$renacer" diff "$tmp/chain.jsonl" "$tmp/chain.jsonl") \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	expect_rc 0
+	grep -q "equivalent: all 32002 facts match" "$tmp/out" || fail "chain: $(tail -1 "$tmp/out")"
+	(ulimit -v 1048576 && exec "$renacer" diff "$tmp/wide.jsonl" "$tmp/wide.jsonl") \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	expect_rc 0
+	grep -q "equivalent: all 256002 facts match" "$tmp/out" || fail "wide: $(tail -1 "$tmp/out")"
+	;;
+diff_input_limits)
+	# Larger than 256 MiB: a one-line error naming the limit, exit 3.
+	truncate -s 257M "$tmp/big.jsonl"
+	printf '{"type":"header","schema":"renacer-trace"}\n' >"$tmp/small.jsonl"
+	run diff "$tmp/big.jsonl" "$tmp/small.jsonl"
+	expect_rc 3
+	expect_err "is larger than 256 MiB"
 	;;
 *)
 	fail "unknown case"

@@ -18,11 +18,27 @@ set(RN_SECURITY_CASES
 	regex_catastrophic regex_backref
 	golden_fifo golden_dev_zero golden_dev_urandom golden_symlink_loop
 	env_nul name_newline_injection
-	shell_secrets)
+	shell_secrets
+	merge_forged_names merge_options_after_files trace_source_fifo diff_deep_chain
+	diff_input_limits)
 foreach(case ${RN_SECURITY_CASES})
 	add_test(NAME security.${case}
 		COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/security_test.sh ${case} ${CMAKE_BINARY_DIR}
 			${CMAKE_SOURCE_DIR})
 	set_tests_properties(security.${case} PROPERTIES LABELS "security;integration"
+		SKIP_RETURN_CODE 77 TIMEOUT 300)
+endforeach()
+
+# The history store against hostile names, permissions, paths, credentials and servers
+# (tests/security/store_test.sh CASE ...); PostgreSQL cases skip without its server programs.
+set(RN_STORE_CASES
+	utf8_names_sqlite utf8_names_postgres readonly_store symlink_loop special_files
+	pg_credentials
+	pg_lock_held pg_silent_server import_names report_last_cap)
+foreach(case ${RN_STORE_CASES})
+	add_test(NAME security.store_${case}
+		COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/store_test.sh ${case} ${CMAKE_BINARY_DIR}
+			${CMAKE_SOURCE_DIR})
+	set_tests_properties(security.store_${case} PROPERTIES LABELS "security;integration"
 		SKIP_RETURN_CODE 77 TIMEOUT 300)
 endforeach()

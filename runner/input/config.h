@@ -55,31 +55,42 @@
 #define RN_COLLECTOR_QUOTED(name, bit, desc) " \"" #name "\""
 
 /* X(key, type, doc) for [[assertion]]. */
-#define RN_ASSERTION_KEYS(X)                                                                                                            \
-	X(name, "string", "unique name")                                                                                                \
-	X(type, "string",                                                                                                               \
-	  "critical_path | span_count | memory_usage | anti_pattern | equivalence | instructions")                                      \
-	X(max_duration_ms, "number", "critical_path: budget in milliseconds (inclusive)")                                               \
-	X(trace_name_pattern, "string",                                                                                                 \
-	  "critical_path: targets whose name fully matches (POSIX ERE)")                                                                \
-	X(max_spans, "integer", "span_count: budget in spans (inclusive)")                                                              \
-	X(span_name_pattern, "string",                                                                                                  \
-	  "span_count: span names to count, full match (POSIX ERE; default every span)")                                                \
-	X(region_pattern, "string",                                                                                                     \
-	  "span_count, anti_pattern: only GPU spans whose innermost region (NVTX range, Vulkan debug label) fully matches (POSIX ERE)") \
-	X(max_bytes, "integer", "memory_usage: budget in bytes (inclusive)")                                                            \
-	X(tracking_mode, "string", "memory_usage: \"rss\" (default) or \"allocations\"")                                                \
-	X(pattern, "string", "anti_pattern: detector name")                                                                             \
-	X(threshold, "number", "anti_pattern: minimum confidence that counts, 0..1 (default 0.8)")                                      \
-	X(process_name_pattern, "string", "anti_pattern: processes considered (POSIX ERE)")                                             \
-	X(golden, "string",                                                                                                             \
-	  "equivalence: recorded trace (renacer trace -f --format jsonl) the run must behave like")                                     \
-	X(max_instructions, "integer", "instructions: budget in instructions (inclusive)")                                              \
-	X(tolerance, "number",                                                                                                          \
-	  "instructions: fraction over the budget that passes, 0..0.05 (default 0)")                                                    \
-	X(aggregate, "string", "\"median\" (default), \"min\", \"p95\" or \"max\" over runs")                                           \
-	X(targets, "array of strings", "targets it applies to (default: all)")                                                          \
-	X(fail_on_violation, "boolean", "false reports a violation as WARN (default true)")                                             \
+#define RN_ASSERTION_KEYS(X)                                                                                                                                                           \
+	X(name, "string", "unique name")                                                                                                                                               \
+	X(type, "string",                                                                                                                                                              \
+	  "critical_path | span_count | memory_usage | anti_pattern | equivalence | instructions | span_time")                                                                         \
+	X(max_duration_ms, "number", "critical_path: budget in milliseconds (inclusive)")                                                                                              \
+	X(trace_name_pattern, "string",                                                                                                                                                \
+	  "critical_path: targets whose name fully matches (POSIX ERE)")                                                                                                               \
+	X(max_spans, "integer",                                                                                                                                                        \
+	  "span_count: budget in spans (inclusive); span_time count_above: budget (default 0)")                                                                                        \
+	X(span_name_pattern, "string",                                                                                                                                                 \
+	  "span_count, span_time: span names, full match (POSIX ERE; default every span)")                                                                                             \
+	X(region_pattern, "string",                                                                                                                                                    \
+	  "span_count, span_time, anti_pattern: only GPU spans whose innermost region (NVTX range, Vulkan debug label), and app spans whose parent app span, fully match (POSIX ERE)") \
+	X(stat, "string",                                                                                                                                                              \
+	  "span_time: \"total\", \"p50\", \"p95\", \"max\" (default), \"min\" or \"count_above\" of the spans' durations")                                                             \
+	X(max_ms, "number", "span_time: the stat's budget in milliseconds (inclusive)")                                                                                                \
+	X(min_ms, "number", "span_time: the stat's floor in milliseconds (inclusive)")                                                                                                 \
+	X(threshold_ms, "number",                                                                                                                                                      \
+	  "span_time count_above: spans longer than this count, milliseconds")                                                                                                         \
+	X(max_time_ms, "number",                                                                                                                                                       \
+	  "span_time: the original format's per-name budget: the longest span, milliseconds")                                                                                          \
+	X(min_time_ms, "number",                                                                                                                                                       \
+	  "span_time: the original format's per-name floor: the shortest span, milliseconds")                                                                                          \
+	X(max_bytes, "integer", "memory_usage: budget in bytes (inclusive)")                                                                                                           \
+	X(tracking_mode, "string", "memory_usage: \"rss\" (default) or \"allocations\"")                                                                                               \
+	X(pattern, "string", "anti_pattern: detector name")                                                                                                                            \
+	X(threshold, "number", "anti_pattern: minimum confidence that counts, 0..1 (default 0.8)")                                                                                     \
+	X(process_name_pattern, "string", "anti_pattern: processes considered (POSIX ERE)")                                                                                            \
+	X(golden, "string",                                                                                                                                                            \
+	  "equivalence: recorded trace (renacer trace -f --format jsonl) the run must behave like")                                                                                    \
+	X(max_instructions, "integer", "instructions: budget in instructions (inclusive)")                                                                                             \
+	X(tolerance, "number",                                                                                                                                                         \
+	  "instructions: fraction over the budget that passes, 0..0.05 (default 0)")                                                                                                   \
+	X(aggregate, "string", "\"median\" (default), \"min\", \"p95\" or \"max\" over runs")                                                                                          \
+	X(targets, "array of strings", "targets it applies to (default: all)")                                                                                                         \
+	X(fail_on_violation, "boolean", "false reports a violation as WARN (default true)")                                                                                            \
 	X(enabled, "boolean", "false reports SKIP (default true)")
 
 /* X(key, type, doc) for [golden]. */

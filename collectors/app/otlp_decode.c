@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 /* Messages read (enum msg). */
@@ -139,16 +140,22 @@ static void set_id(uint8_t *dst, size_t size, const void *src, size_t len)
 		memcpy(dst, src, size);
 }
 
+/* A NUL-terminated copy of at most MAX_NAME bytes, repaired to UTF-8 (names, keys and
+ * values travel on to JSON and OTLP, which hold text). */
 static char *dup_text(const void *p, size_t len)
 {
-	char *s;
+	char *s, *fixed;
 
 	if (len > MAX_NAME)
 		len = MAX_NAME;
 	s = rn_xmalloc(len + 1);
 	memcpy(s, p, len);
 	s[len] = 0;
-	return s;
+	if (rn_utf8_valid(s))
+		return s;
+	fixed = rn_utf8_fix(s);
+	free(s);
+	return fixed;
 }
 
 static struct rn_app_otlp_span *cur(struct builder *b)
@@ -229,6 +236,7 @@ static void span_end(struct builder *b)
 
 	if (!s->name)
 		s->name = rn_xstrdup("unnamed");
+	/* every string in it is UTF-8 (dup_text): dumping fails only without memory */
 	if (json_object_size(b->span_attrs)) {
 		s->attrs = json_dumps(b->span_attrs, JSON_COMPACT | JSON_ENSURE_ASCII);
 		if (!s->attrs)

@@ -47,7 +47,86 @@ expect() {
 	done
 }
 
+# app_config COMMAND_JSON PARSE_BUDGET_MS [ENV]: the program's own spans, with a span_time
+# budget on its "parse" span and counts of its spans.
+app_config() {
+	{
+		printf '[[target]]\nname = "app"\ncommand = %s\n' "$1"
+		printf 'collectors = ["ptrace", "app"]\nstderr = "inherit"\n'
+		[ -n "${3:-}" ] && printf 'env = { %s }\n' "$3"
+		printf '[[assertion]]\nname = "parse_budget"\ntype = "span_time"\n'
+		printf 'span_name_pattern = "app:parse"\nmax_ms = %s\n' "$2"
+		printf '[[assertion]]\nname = "in_request"\ntype = "span_count"\n'
+		printf 'span_name_pattern = "app:.*"\nregion_pattern = "request"\nmax_spans = 2\n'
+	} >"$tmp/renacer.toml"
+}
+
+# check_export FILE: in the OTLP export, app:parse and app:render lie under app:request, and
+# app:request under the run's span (the parent of the process spans).
+check_export() {
+	python3 - "$1" <<'PY' || fail "OTLP export: app spans not where they belong"
+import json, sys
+spans = {}
+for line in open(sys.argv[1]):
+    for rs in json.loads(line)["resourceSpans"]:
+        for ss in rs["scopeSpans"]:
+            for s in ss["spans"]:
+                spans.setdefault(s["name"], []).append(s)
+req = spans["app:request"][0]
+proc = [s for n, v in spans.items() if n.startswith("process:") for s in v]
+assert proc, "no process span"
+assert req.get("parentSpanId") == proc[0].get("parentSpanId"), "app:request not under the run"
+for child in ("app:parse", "app:render"):
+    assert spans[child][0]["parentSpanId"] == req["spanId"], child + " not under app:request"
+attrs = {a["key"]: a["value"] for a in req.get("attributes", [])}
+assert "thread.id" in attrs or attrs.get("http.route") == {"stringValue": "/items"}, attrs
+PY
+}
+
 case $case_name in
+app_header)
+	# renacer_span.h: request > parse (argv ms) + render, and a thread's worker span.
+	app_config "[\"$build/targets/sp_app\", \"5\"]" 1000
+	"$renacer" check --config "$tmp/renacer.toml" --no-golden --otlp-file "$tmp/otlp.jsonl" \
+		--trace-out "$tmp/timeline.json" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	expect 0 "max of 1 spans matching /app:parse/" "2 spans matching /app:.\*/ in region /request/"
+	check_export "$tmp/otlp.jsonl"
+	python3 -c '
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+names = sorted(e["name"] for e in ev if e.get("cat") == "app")
+assert names == ["app:parse", "app:render", "app:request", "app:worker"], names
+w = [e for e in ev if e.get("name") == "app:worker"][0]
+r = [e for e in ev if e.get("name") == "app:request"][0]
+assert w["tid"] != r["tid"], "worker and request on one thread"
+' "$tmp/timeline.json" || fail "timeline: app slices missing or on the wrong thread"
+	app_config "[\"$build/targets/sp_app\", \"1500\"]" 1000
+	check
+	expect 1 "FAIL" "max of 1 spans matching /app:parse/"
+	;;
+app_otel_proto | app_otel_json)
+	# An unmodified OpenTelemetry SDK program (Node.js) exporting to the receiver.
+	here=$(cd "$(dirname "$0")" && pwd)
+	command -v node >/dev/null 2>&1 || { echo "skip: node is not installed"; exit 77; }
+	if [ ! -d "$here/node_modules/@opentelemetry/sdk-trace-base" ]; then
+		echo "skip: the SDK is not installed (npm ci --prefix tests/spans)"
+		exit 77
+	fi
+	proto=http/protobuf
+	[ "$case_name" = app_otel_json ] && proto=http/json
+	app_config "[\"node\", \"$here/otel_app.js\", \"5\"]" 1000 \
+		"OTEL_EXPORTER_OTLP_PROTOCOL = \"$proto\""
+	"$renacer" check --config "$tmp/renacer.toml" --no-golden --otlp-file "$tmp/otlp.jsonl" \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	expect 0 "max of 1 spans matching /app:parse/" "2 spans matching /app:.\*/ in region /request/"
+	check_export "$tmp/otlp.jsonl"
+	app_config "[\"node\", \"$here/otel_app.js\", \"1500\"]" 1000 \
+		"OTEL_EXPORTER_OTLP_PROTOCOL = \"$proto\""
+	check
+	expect 1 "FAIL" "max of 1 spans matching /app:parse/"
+	;;
 syscall_max)
 	config 0 'span_name_pattern = "write"' 'max_ms = 150'
 	check

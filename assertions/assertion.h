@@ -265,7 +265,8 @@ void rn_verdict_result_release(struct rn_verdict_result *v);
 	X(ANTI_PATTERN, "anti_pattern")                                                            \
 	X(EQUIVALENCE, "equivalence")                                                              \
 	X(INSTRUCTIONS, "instructions")                                                            \
-	X(SPAN_TIME, "span_time")
+	X(SPAN_TIME, "span_time")                                                                  \
+	X(WITNESS, "witness")
 
 enum rn_assertion_type {
 #define RN_ASSERTION_TYPE_ENUM(id, name) RN_ASSERT_##id,
@@ -355,6 +356,9 @@ struct rn_assertion_spec {
 				      * original format's min_time_ms) */
 	uint64_t threshold_ns;             /* span_time count_above: a span longer than this
 				      * counts, ns (threshold_ms); the budget is max_spans */
+	char *witness_pattern;             /* witness: syscalls that end the work as the kernel
+				      * sees it (POSIX ERE, full match), owned */
+	void *witness_re;                  /* compiled witness_pattern (regex_t *), borrowed */
 };
 
 /* True when assertion `a` applies to the target named `target` (targets list and
@@ -457,6 +461,20 @@ void rn_span_times_release(struct rn_span_times *st);
 /* The span_time assertion (assertions/span_time.c); `out` is begun by rn_assertion_evaluate. */
 void rn_span_time_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
 			   struct rn_verdict_result *out);
+
+/*
+ * The witness assertion (assertions/witness.c): each app span matching a->span_re, as the
+ * program reported it, against what the kernel saw of the same work. The kernel's end of a
+ * span is the end of the last syscall matching a->witness_re (the response written) that the
+ * span's thread (its process when the thread is unknown) began between the span's start and
+ * the start of its next matching span on that thread (or the process's end); the kernel's
+ * duration runs from the reported start to there. A span whose reported duration differs
+ * from the kernel's by more than a->tolerance of the kernel's fails. Spans without a witness
+ * syscall are not measured; none measured (no spool, no matching span or syscall) is NO DATA,
+ * never a pass. `out` is begun by rn_assertion_evaluate.
+ */
+void rn_witness_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
+			 struct rn_verdict_result *out);
 
 /* Whether GPU span `g` lies in a region whose name fully matches `region_re` (regex_t *);
  * true for every span when `region_re` is NULL. */

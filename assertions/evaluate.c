@@ -646,6 +646,9 @@ void rn_assertion_evaluate(const struct rn_assertion_spec *a, struct rn_target_r
 	case RN_ASSERT_SPAN_TIME:
 		rn_span_time_evaluate(a, r, out);
 		break;
+	case RN_ASSERT_WITNESS:
+		rn_witness_evaluate(a, r, out);
+		break;
 	case RN_ASSERT_COUNT:
 		out->verdict = RN_VERDICT_ERROR;
 		out->message = xfmt("unknown assertion type");

@@ -81,6 +81,8 @@ uint32_t rn_assertion_gap_scopes(const struct rn_assertion_spec *a,
 		return RN_GAP_GPU_SPANS | RN_GAP_SPAN_DETAIL;
 	case RN_ASSERT_EQUIVALENCE:
 		return r->behaviour ? 0 : RN_GAP_SPAN_DETAIL;
+	case RN_ASSERT_WITNESS:
+		return RN_GAP_SPAN_DETAIL;
 	default:
 		return 0;
 	}

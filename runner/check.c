@@ -462,7 +462,7 @@ static bool needs_spool(const struct rn_config *cfg, const struct rn_target_cfg 
 
 		if (a->enabled &&
 		    (a->type == RN_ASSERT_ANTI_PATTERN || a->type == RN_ASSERT_EQUIVALENCE ||
-		     a->type == RN_ASSERT_SPAN_TIME) &&
+		     a->type == RN_ASSERT_SPAN_TIME || a->type == RN_ASSERT_WITNESS) &&
 		    rn_assertion_applies(a, tc->name))
 			return true;
 	}

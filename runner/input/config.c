@@ -671,6 +671,7 @@ static void assertion_release(struct rn_assertion_spec *a)
 	free(a->process_name_pattern);
 	free(a->golden);
 	free(a->golden_dir);
+	free(a->witness_pattern);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -686,6 +687,7 @@ static bool key_belongs(enum rn_assertion_type type, const char *key)
 					     "region_pattern", NULL },
 		[RN_ASSERT_EQUIVALENCE] = { "golden", NULL },
 		[RN_ASSERT_INSTRUCTIONS] = { "max_instructions", "tolerance", NULL },
+		[RN_ASSERT_WITNESS] = { "span_name_pattern", "witness_pattern", "tolerance", NULL },
 		[RN_ASSERT_SPAN_TIME] = { "span_name_pattern", "region_pattern", "stat", "max_ms",
 					  "min_ms", "threshold_ms", "max_spans", "max_time_ms",
 					  "min_time_ms", NULL },
@@ -709,6 +711,7 @@ static bool key_belongs(enum rn_assertion_type type, const char *key)
 						"threshold_ms",
 						"max_time_ms",
 						"min_time_ms",
+						"witness_pattern",
 						NULL };
 	const char *const *k;
 
@@ -971,6 +974,42 @@ static int parse_span_time(struct ctx *c, const struct rn_toml_value *tab,
 	return 0;
 }
 
+/* witness: app spans against the syscalls that end their work (assertion.h). */
+static int parse_witness(struct ctx *c, const struct rn_toml_value *tab,
+			 struct rn_assertion_spec *a)
+{
+	static const char default_witness[] =
+		"write|writev|pwrite64|pwritev|pwritev2|send|sendto|sendmsg|sendmmsg|sendfile";
+
+	if (require(c, tab, "span_name_pattern", "a POSIX ERE over app:<name> spans", "witness"))
+		return -1;
+	if (get_regex(c, tab, "span_name_pattern", &a->span_name_pattern, &a->span_re) ||
+	    get_regex(c, tab, "witness_pattern", &a->witness_pattern, &a->witness_re))
+		return -1;
+	if (!a->witness_pattern) {
+		char *full = xformat("^(%s)$", default_witness);
+		regex_t *re = regex_pool_get(&c->cfg->regexes, full);
+
+		if (!re) {
+			re = rn_xmalloc(sizeof(*re));
+			if (regcomp(re, full, REG_EXTENDED | REG_NOSUB)) {
+				free(re);
+				free(full);
+				return err_at(c, tab->pos, "cannot compile the witness pattern");
+			}
+			regex_pool_add(&c->cfg->regexes, full, re);
+		} else {
+			free(full);
+		}
+		a->witness_pattern = rn_xstrdup(default_witness);
+		a->witness_re = re;
+	}
+	a->tolerance = 0.2;
+	if (get_num(c, tab, "tolerance", 0.0, 10.0, &a->tolerance))
+		return -1;
+	return 0;
+}
+
 /* The keys of the assertion's type. 0 or -1 (error in c->d). */
 static int parse_type_keys(struct ctx *c, const struct rn_toml_value *tab,
 			   struct rn_assertion_spec *a)
@@ -984,6 +1023,7 @@ static int parse_type_keys(struct ctx *c, const struct rn_toml_value *tab,
 		[RN_ASSERT_EQUIVALENCE] = parse_equivalence,
 		[RN_ASSERT_INSTRUCTIONS] = parse_instructions,
 		[RN_ASSERT_SPAN_TIME] = parse_span_time,
+		[RN_ASSERT_WITNESS] = parse_witness,
 	};
 
 	return parsers[a->type] ? parsers[a->type](c, tab, a) : 0;
@@ -1030,7 +1070,8 @@ static int parse_assertion(struct ctx *c, const struct rn_toml_value *tab,
 	if (!rn_toml_get_kv(tab, "type"))
 		return err_at(c, tab->pos,
 			      "%s needs a 'type' (critical_path, span_count, "
-			      "memory_usage, anti_pattern, equivalence, instructions or span_time)",
+			      "memory_usage, anti_pattern, equivalence, instructions, span_time or "
+			      "witness)",
 			      c->what);
 	if (get_choice(c, tab, "type", assertion_types, &choice))
 		return -1;

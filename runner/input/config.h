@@ -58,7 +58,7 @@
 #define RN_ASSERTION_KEYS(X)                                                                                                                                                           \
 	X(name, "string", "unique name")                                                                                                                                               \
 	X(type, "string",                                                                                                                                                              \
-	  "critical_path | span_count | memory_usage | anti_pattern | equivalence | instructions | span_time")                                                                         \
+	  "critical_path | span_count | memory_usage | anti_pattern | equivalence | instructions | span_time | witness")                                                               \
 	X(max_duration_ms, "number", "critical_path: budget in milliseconds (inclusive)")                                                                                              \
 	X(trace_name_pattern, "string",                                                                                                                                                \
 	  "critical_path: targets whose name fully matches (POSIX ERE)")                                                                                                               \
@@ -87,7 +87,9 @@
 	  "equivalence: recorded trace (renacer trace -f --format jsonl) the run must behave like")                                                                                    \
 	X(max_instructions, "integer", "instructions: budget in instructions (inclusive)")                                                                                             \
 	X(tolerance, "number",                                                                                                                                                         \
-	  "instructions: fraction over the budget that passes, 0..0.05 (default 0)")                                                                                                   \
+	  "instructions: fraction over the budget that passes, 0..0.05 (default 0); witness: allowed deviation of a reported span from the kernel's, fraction (default 0.2)")          \
+	X(witness_pattern, "string",                                                                                                                                                   \
+	  "witness: syscalls that end a span's work as the kernel sees it (POSIX ERE; default the write and send family)")                                                             \
 	X(aggregate, "string", "\"median\" (default), \"min\", \"p95\" or \"max\" over runs")                                                                                          \
 	X(targets, "array of strings", "targets it applies to (default: all)")                                                                                                         \
 	X(fail_on_violation, "boolean", "false reports a violation as WARN (default true)")                                                                                            \

@@ -127,6 +127,31 @@ app_otel_proto | app_otel_json)
 	check
 	expect 1 "FAIL" "max of 1 spans matching /app:parse/"
 	;;
+witness)
+	# A server reporting its request time through renacer_span.h: honest, it passes; saying
+	# half the time it took, the response writes the kernel saw contradict it.
+	w_config() {
+		printf '[[target]]\nname = "srv"\ncommand = ["%s", "3", "60", "%s"]\n' \
+			"$build/targets/sp_server" "$1"
+		printf 'collectors = ["ptrace", "app"]\n'
+		printf '[[assertion]]\nname = "w"\ntype = "witness"\nspan_name_pattern = "%s"\n' "$2"
+		[ -n "${3:-}" ] && printf '%s\n' "$3"
+	}
+	w_config 1 "app:request" >"$tmp/renacer.toml"
+	check
+	expect 0 "PASS" "3 of 3 app spans witnessed"
+	w_config 0.5 "app:request" >"$tmp/renacer.toml"
+	check
+	expect 1 "FAIL" "3 of 3 app spans witnessed" "beyond tolerance 20%"
+	grep -q -- "-5[0-9]\.[0-9]%" "$tmp/err" || fail "the deviation is not about -50%"
+	# No witness: NOT MEASURED (NO DATA), never a pass.
+	w_config 1 "app:request" 'witness_pattern = "sendmmsg"' >"$tmp/renacer.toml"
+	check
+	expect 1 "NO DATA" "not measured: no witness syscall was made inside the matching spans"
+	w_config 1 "app:nothing" >"$tmp/renacer.toml"
+	check
+	expect 1 "NO DATA" "not measured: no app span matched"
+	;;
 syscall_max)
 	config 0 'span_name_pattern = "write"' 'max_ms = 150'
 	check

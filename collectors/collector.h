@@ -97,6 +97,9 @@ struct rn_run_spec {
 	uint64_t max_procs;         /* kill the tree when more processes were born; 0 = no limit */
 	uint64_t max_as_bytes;      /* RLIMIT_AS of each process, bytes; 0 = unchanged */
 	const char *traceparent;    /* W3C traceparent value for the target's env, or NULL */
+	bool region_thread_scope;   /* cuda: a region holds the work its own thread launched
+				     * (region_scope = "thread"), not all the process launched
+				     * while it was open */
 };
 
 /* Outcome of a run beyond the trace. Owned by the caller; free with rn_run_result_release. */

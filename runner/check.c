@@ -604,6 +604,7 @@ static void run_spec_of(const struct rn_target_cfg *tc, bool timing, struct rn_r
 	spec->flags = timing ? RN_RUN_FOLLOW_FORKS | RN_RUN_EVENTS_ONLY :
 			       RN_RUN_FOLLOW_FORKS | RN_RUN_PIN_CPU;
 	spec->gpu_mode = tc->gpu_mode;
+	spec->region_thread_scope = tc->region_thread_scope;
 	spec->max_procs = tc->max_procs;
 	spec->max_as_bytes = tc->max_as_bytes;
 }

@@ -425,6 +425,7 @@ static void target_release(struct rn_target_cfg *t)
 
 static const char *const stdio_names[] = { "inherit", "null", "capture", NULL };
 static const char *const gpu_mode_names[] = { "cmdbuf", "submit", "dispatch", NULL };
+static const char *const region_scope_names[] = { "process", "thread", NULL };
 
 /* `command`, run directly or (`shell = true`, the only way a shell is involved: argv as given
  * otherwise) through /bin/sh -c with its words joined by spaces. */
@@ -614,13 +615,15 @@ static int parse_target_limits(struct ctx *c, const struct rn_toml_value *tab,
 static int parse_target_choices(struct ctx *c, const struct rn_toml_value *tab,
 				struct rn_target_cfg *t)
 {
-	int gpu = (int)t->gpu_mode, out = (int)t->out, err = (int)t->err, driver = 0;
+	int gpu = (int)t->gpu_mode, out = (int)t->out, err = (int)t->err, driver = 0, scope = 0;
 
 	if (get_choice(c, tab, "gpu_timing", gpu_mode_names, &gpu) ||
+	    get_choice(c, tab, "region_scope", region_scope_names, &scope) ||
 	    get_choice(c, tab, "stdout", stdio_names, &out) ||
 	    get_choice(c, tab, "stderr", stdio_names, &err))
 		return -1;
 	t->gpu_mode = (enum rn_gpu_mode)gpu;
+	t->region_thread_scope = scope == 1;
 	t->out = (enum rn_stdio)out;
 	t->err = (enum rn_stdio)err;
 	if (parse_target_limits(c, tab, t) || get_choice(c, tab, "driver", driver_names, &driver))

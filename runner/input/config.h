@@ -47,6 +47,9 @@
 	X(max_processes, "integer", "kill the run when more processes are born (default 10000)")   \
 	X(max_memory_bytes, "integer", "RLIMIT_AS of each process in bytes (default unlimited)")   \
 	X(driver, "string", "\"ptrace\" (default), \"ebpf\" (count in the kernel) or \"auto\"")    \
+	X(region_scope, "string",                                                                  \
+	  "cuda: a region holds the GPU work the whole \"process\" launched while it was open "    \
+	  "(default) or only its own \"thread\"'s")                                                \
 	X(instructions, "boolean",                                                                 \
 	  "count instructions under Valgrind in one more run (default: "                           \
 	  "when an instructions assertion applies)")
@@ -215,6 +218,7 @@ struct rn_target_cfg {
 				   * (runner/input/shard.h) */
 	uint32_t collectors;    /* enum rn_collector_mask */
 	enum rn_gpu_mode gpu_mode; /* Vulkan timing mode */
+	bool region_thread_scope;  /* region_scope = "thread" (cuda) */
 	enum rn_stdio out;         /* stdout handling */
 	enum rn_stdio err;         /* stderr handling */
 	uint64_t max_procs;        /* process limit */

@@ -6,7 +6,7 @@
 # The loader's region attribution on a record file from the GPU machine
 # (tests/bench/cuda/collector_cost.sh); needs no toolkit.
 add_executable(count_regions ${CMAKE_SOURCE_DIR}/tests/bench/cuda/count_regions.c)
-target_link_libraries(count_regions PRIVATE rn_collectors rn_util)
+target_link_libraries(count_regions PRIVATE rn_runner)
 set_target_properties(count_regions PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
 
 function(rn_cuda_skip_tests reason)

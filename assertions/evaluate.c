@@ -427,9 +427,11 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 
 		rn_buf_addf(&b, "%llu spans matching /%s/", (unsigned long long)total,
 			    a->span_name_pattern);
-		if (a->region_re)
+		if (a->region_re && (gpu_ns || r->last.ngpu))
 			rn_buf_addf(&b, " in region /%s/ (GPU time %.3f ms)", a->region_pattern,
 				    (double)gpu_ns / 1e6);
+		else if (a->region_re) /* app spans in an enclosing app span: no GPU */
+			rn_buf_addf(&b, " in region /%s/", a->region_pattern);
 		rn_buf_addf(&b,
 			    "%s%s%s %s budget %llu (%+.1f%%, "
 			    "inclusive); top%s:",

@@ -6,11 +6,10 @@
  *
  * The driver calls InitializeInjection() once per process while initializing (cuInit). The
  * library registers buffer callbacks (cuptiActivityRegisterCallbacks), enables
- * CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, _MEMCPY and _MEMSET, and flushes everything at exit
- * (atexit -> cuptiActivityFlushAll); full buffers are completed as they fill, on CUPTI's own
- * thread, so the program never waits on the file. A periodic flush
- * ($RENACER_CUDA_FLUSH_MS > 0, cuptiActivityFlushPeriod) is off by default: on an H200 a
- * 500 ms period took the cost of a launch from 0.8 to 2.0 us (6,000 small launches).
+ * CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, _MEMCPY and _MEMSET, asks CUPTI to flush every
+ * $RENACER_CUDA_FLUSH_MS (cuptiActivityFlushPeriod, default 500 ms, 0 = only at exit) and
+ * flushes everything at exit (atexit -> cuptiActivityFlushAll). Buffers are completed on
+ * CUPTI's own thread, so the program never waits on the file.
  *
  * NVTX ranges (regions): the runner also points NVTX_INJECTION64_PATH at this library. The
  * program's first NVTX call loads it and calls InitializeInjectionNvtx2(), which subscribes
@@ -55,7 +54,7 @@
 #define LINE_BYTES 8192                /* longest line written (names are cut to fit) */
 #define NAME_BYTES 4096                /* longest escaped kernel name kept */
 #define CLOCK_SAMPLES 16               /* readings per calibration; the tightest is kept */
-#define DEFAULT_FLUSH_MS 0 /* no periodic flush: measured at ~1.2 us per launch on an H200 */
+#define DEFAULT_FLUSH_MS 500
 #define REGION_DEPTH 64               /* open regions tracked per thread */
 #define REGION_NAME_BYTES 512         /* longest escaped region name kept */
 #define RBUF_BYTES ((size_t)64 << 10) /* region/launch record buffer */

@@ -42,7 +42,7 @@ struct open_span {
 	pid_t pid, tid;
 	uint64_t start_ns;
 	char *name;
-	size_t parent; /* index into `open` of the enclosing one on the thread, SIZE_MAX none */
+	char *parent; /* name of the enclosing span on the thread at the push, owned, or NULL */
 };
 
 struct app_collector {
@@ -116,11 +116,12 @@ static void close_open(struct app_collector *c, size_t i, uint64_t end_ns, uint3
 		s->source = RN_APP_SOURCE_HEADER;
 		s->flags = flags;
 		s->name = o->name;
-		s->parent = o->parent != SIZE_MAX ? rn_xstrdup(c->open[o->parent].name) : NULL;
+		s->parent = o->parent;
 		s->start_ns = o->start_ns;
 		s->end_ns = end_ns >= o->start_ns ? end_ns : o->start_ns;
 	} else {
 		free(o->name);
+		free(o->parent);
 	}
 	memmove(&c->open[i], &c->open[i + 1], (c->nopen - i - 1) * sizeof(*c->open));
 	c->nopen--;
@@ -142,7 +143,7 @@ static void handle_record(struct app_collector *c, const struct renacer_span_rec
 		c->open[c->nopen].tid = r->tid;
 		c->open[c->nopen].start_ns = r->t0_ns;
 		c->open[c->nopen].name = rec_name(r);
-		c->open[c->nopen].parent = top;
+		c->open[c->nopen].parent = top != SIZE_MAX ? rn_xstrdup(c->open[top].name) : NULL;
 		c->nopen++;
 		break;
 	case RENACER_SPAN_POP:
@@ -720,8 +721,10 @@ static void app_destroy(struct rn_collector *rc)
 		free(c->spans[i].attrs);
 	}
 	free(c->spans);
-	for (i = 0; i < c->nopen; i++)
+	for (i = 0; i < c->nopen; i++) {
 		free(c->open[i].name);
+		free(c->open[i].parent);
+	}
 	free(c->open);
 	free(c);
 }

@@ -104,6 +104,13 @@ assert w["tid"] != r["tid"], "worker and request on one thread"
 	app_config "[\"$build/targets/sp_app\", \"1500\"]" 1000
 	check
 	expect 1 "FAIL" "max of 1 spans matching /app:parse/"
+	# renacer trace prints them after the run, one line each
+	"$renacer" trace --collectors ptrace,app -o "$tmp/lines" -- "$build/targets/sp_app" 5 \
+		2>"$tmp/err" || fail "renacer trace failed"
+	[ "$(grep -c '^\[app [0-9]*/[0-9]*\] [0-9.]* app:' "$tmp/lines")" = 4 ] ||
+		fail "renacer trace: not 4 app lines"
+	grep -q ' app:parse <[0-9.]*> parent=request$' "$tmp/lines" ||
+		fail "renacer trace: app:parse without its parent"
 	;;
 app_otel_proto | app_otel_json)
 	# An unmodified OpenTelemetry SDK program (Node.js) exporting to the receiver.

@@ -276,7 +276,9 @@ void rn_verdict_result_release(struct rn_verdict_result *v);
 	X(MEMORY_USAGE, "memory_usage")                                                            \
 	X(ANTI_PATTERN, "anti_pattern")                                                            \
 	X(EQUIVALENCE, "equivalence")                                                              \
-	X(INSTRUCTIONS, "instructions")
+	X(INSTRUCTIONS, "instructions")                                                            \
+	X(SPAN_TIME, "span_time")                                                                  \
+	X(WITNESS, "witness")
 
 enum rn_assertion_type {
 #define RN_ASSERTION_TYPE_ENUM(id, name) RN_ASSERT_##id,
@@ -287,6 +289,28 @@ enum rn_assertion_type {
 
 /* Name of an assertion type ("critical_path"). */
 const char *rn_assertion_type_name(enum rn_assertion_type t);
+
+/*
+ * What span_time judges of the durations of the matching spans: X(id, name, doc). One table
+ * feeds the enum, the `stat` key's parser, `renacer help config` and the docs.
+ */
+#define RN_SPAN_STATS(X)                                                                           \
+	X(TOTAL, "total", "sum of the durations")                                                  \
+	X(P50, "p50", "median duration (nearest rank)")                                            \
+	X(P95, "p95", "95th percentile duration (nearest rank)")                                   \
+	X(MAX, "max", "longest span (the default)")                                                \
+	X(MIN, "min", "shortest span")                                                             \
+	X(COUNT_ABOVE, "count_above", "spans longer than threshold_ms, against max_spans")
+
+enum rn_span_stat {
+#define RN_SPAN_STAT_ENUM(id, name, doc) RN_SPAN_STAT_##id,
+	RN_SPAN_STATS(RN_SPAN_STAT_ENUM)
+#undef RN_SPAN_STAT_ENUM
+	RN_SPAN_STAT_COUNT
+};
+
+/* Name of a span_time statistic ("p95"). */
+const char *rn_span_stat_name(enum rn_span_stat s);
 
 /* memory_usage tracking modes (enum rn_tracking_mode). */
 enum rn_tracking_mode {
@@ -333,6 +357,20 @@ struct rn_assertion_spec {
 	uint64_t max_instructions;         /* instructions: budget, count (inclusive) */
 	double tolerance;                  /* instructions: fraction over the budget still passing
 				      * (default 0: the count is deterministic; at most 0.05) */
+	enum rn_span_stat span_stat;       /* span_time: the statistic judged (default max) */
+	bool has_max_span;                 /* span_time: max_span_ns is a budget */
+	uint64_t max_span_ns;              /* span_time: the statistic <= this, ns (max_ms, or the
+				      * original format's max_time_ms with stat max) */
+	bool has_min_span;                 /* span_time: min_span_ns is a floor */
+	uint64_t min_span_ns;              /* span_time: the statistic >= this, ns (min_ms) */
+	bool has_min_each;                 /* span_time: min_each_ns is a floor */
+	uint64_t min_each_ns;              /* span_time: the shortest span >= this, ns (the
+				      * original format's min_time_ms) */
+	uint64_t threshold_ns;             /* span_time count_above: a span longer than this
+				      * counts, ns (threshold_ms); the budget is max_spans */
+	char *witness_pattern;             /* witness: syscalls that end the work as the kernel
+				      * sees it (POSIX ERE, full match), owned */
+	void *witness_re;                  /* compiled witness_pattern (regex_t *), borrowed */
 };
 
 /* True when assertion `a` applies to the target named `target` (targets list and
@@ -398,6 +436,57 @@ void rn_target_result_add_gaps(struct rn_target_result *r, const struct rn_trace
 uint64_t rn_span_count(const struct rn_trace *t, const void *re, const void *region_re,
 		       char (*top_names)[RN_SPAN_NAME_MAX], uint64_t *top_counts, size_t ntop,
 		       char **top_full, uint64_t *gpu_ns);
+
+/*
+ * The durations of the spans of trace `t` whose names fully match `re` (regex_t *), as
+ * span_count names them: syscall spans by syscall name (from the spool, one per completed
+ * call; without a spool, only their per-syscall total and max are known), "gpu:<name>",
+ * "region:<name>", "graph:<id>" and the program's own "app:<name>" spans. With `region_re`
+ * (regex_t *, or NULL) only GPU spans whose innermost region, and app spans whose parent app
+ * span (or whose NVTX region), fully match it are kept; syscalls have no region and are left
+ * out. Used by span_time (assertions/span_time.c).
+ */
+struct rn_span_times {
+	uint64_t *ns;                    /* durations of the spans seen one by one [n], ns, sorted
+				  * ascending, owned */
+	size_t n;                        /* spans in `ns` */
+	uint64_t agg_calls;              /* syscall spans known only by their per-syscall stats
+				  * (no spool): counted here, not in `ns` */
+	uint64_t agg_total_ns;           /* their summed durations, ns */
+	uint64_t agg_max_ns;             /* the longest of them, ns */
+	uint64_t agg_min_ns;             /* the shortest of them, ns (UINT64_MAX when none) */
+	bool syscalls_matched;           /* the pattern fully matches at least one syscall name */
+	size_t nsyscall;                 /* of `n` and agg_calls, syscall spans */
+	size_t ngpu;                     /* of `n`, GPU, region and graph spans */
+	size_t napp;                     /* of `n`, app spans */
+	char top_name[RN_SPAN_NAME_MAX]; /* name of the longest span seen ("" when none) */
+	uint64_t top_ns;                 /* its duration, ns */
+};
+
+/* Fill *out (caller releases with rn_span_times_release) from `t`. Returns 0, or a negative
+ * errno when the spool could not be read (then *out is released). Dies on out-of-memory. */
+int rn_span_times_collect(struct rn_trace *t, const void *re, const void *region_re,
+			  struct rn_span_times *out);
+/* Free what *st owns. */
+void rn_span_times_release(struct rn_span_times *st);
+
+/* The span_time assertion (assertions/span_time.c); `out` is begun by rn_assertion_evaluate. */
+void rn_span_time_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
+			   struct rn_verdict_result *out);
+
+/*
+ * The witness assertion (assertions/witness.c): each app span matching a->span_re, as the
+ * program reported it, against what the kernel saw of the same work. The kernel's end of a
+ * span is the end of the last syscall matching a->witness_re (the response written) that the
+ * span's thread (its process when the thread is unknown) began between the span's start and
+ * the start of its next matching span on that thread (or the process's end); the kernel's
+ * duration runs from the reported start to there. A span whose reported duration differs
+ * from the kernel's by more than a->tolerance of the kernel's fails. Spans without a witness
+ * syscall are not measured; none measured (no spool, no matching span or syscall) is NO DATA,
+ * never a pass. `out` is begun by rn_assertion_evaluate.
+ */
+void rn_witness_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
+			 struct rn_verdict_result *out);
 
 /* Whether GPU span `g` lies in a region whose name fully matches `region_re` (regex_t *);
  * true for every span when `region_re` is NULL. */

@@ -137,6 +137,43 @@ uint64_t rn_span_count(const struct rn_trace *t, const void *re, const void *reg
 		gpu_names[ngpu] = full;
 		top_insert(names, top_counts, ntop, gpu_names[ngpu++], c);
 	}
+	/* The program's own spans, "app:<name>": a region filter keeps those whose enclosing
+	 * app span matches it. */
+	if (t->napp) {
+		bool *adone = rn_xcalloc(t->napp, sizeof(*adone));
+
+		gpu_names = rn_xrealloc(gpu_names, (t->ngpu + t->napp) * sizeof(*gpu_names));
+		for (i = 0; i < t->napp; i++) {
+			const struct rn_app_span *ai = &t->app[i];
+			uint64_t c = 0;
+			char *full;
+
+			if (adone[i])
+				continue;
+			full = rn_xmalloc(strlen(ai->name) + 5);
+			memcpy(full, "app:", 4);
+			memcpy(full + 4, ai->name, strlen(ai->name) + 1);
+			for (j = i; j < t->napp; j++) {
+				const struct rn_app_span *aj = &t->app[j];
+
+				if (adone[j] || strcmp(aj->name, ai->name))
+					continue;
+				adone[j] = true;
+				if (region_re &&
+				    (!aj->parent || regexec(region_re, aj->parent, 0, NULL, 0)))
+					continue;
+				c++;
+			}
+			if (!c || regexec(re, full, 0, NULL, 0)) {
+				free(full);
+				continue;
+			}
+			total += c;
+			gpu_names[ngpu] = full;
+			top_insert(names, top_counts, ntop, gpu_names[ngpu++], c);
+		}
+		free(adone);
+	}
 	for (i = 0; i < ntop; i++) {
 		rn_gpu_display_name(names[i] ? names[i] : "", RN_GPU_DISPLAY_MAX, top_names[i],
 				    RN_SPAN_NAME_MAX);
@@ -390,9 +427,11 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 
 		rn_buf_addf(&b, "%llu spans matching /%s/", (unsigned long long)total,
 			    a->span_name_pattern);
-		if (a->region_re)
+		if (a->region_re && (gpu_ns || r->last.ngpu))
 			rn_buf_addf(&b, " in region /%s/ (GPU time %.3f ms)", a->region_pattern,
 				    (double)gpu_ns / 1e6);
+		else if (a->region_re) /* app spans in an enclosing app span: no GPU */
+			rn_buf_addf(&b, " in region /%s/", a->region_pattern);
 		rn_buf_addf(&b,
 			    "%s%s%s %s budget %llu (%+.1f%%, "
 			    "inclusive); top%s:",
@@ -606,6 +645,12 @@ void rn_assertion_evaluate(const struct rn_assertion_spec *a, struct rn_target_r
 	case RN_ASSERT_INSTRUCTIONS:
 		eval_instructions(a, r, out);
 		break;
+	case RN_ASSERT_SPAN_TIME:
+		rn_span_time_evaluate(a, r, out);
+		break;
+	case RN_ASSERT_WITNESS:
+		rn_witness_evaluate(a, r, out);
+		break;
 	case RN_ASSERT_COUNT:
 		out->verdict = RN_VERDICT_ERROR;
 		out->message = xfmt("unknown assertion type");
@@ -613,6 +658,8 @@ void rn_assertion_evaluate(const struct rn_assertion_spec *a, struct rn_target_r
 	}
 	/* Known data loss of the runs: a span count is a lower bound, anything else WARN. */
 	rn_verdict_apply_gaps(r, rn_assertion_gap_scopes(a, r),
-			      a->type == RN_ASSERT_SPAN_COUNT || a->type == RN_ASSERT_INSTRUCTIONS,
+			      a->type == RN_ASSERT_SPAN_COUNT || a->type == RN_ASSERT_INSTRUCTIONS ||
+				      (a->type == RN_ASSERT_SPAN_TIME &&
+				       a->span_stat == RN_SPAN_STAT_COUNT_ABOVE),
 			      out);
 }

@@ -72,6 +72,9 @@ uint32_t rn_assertion_gap_scopes(const struct rn_assertion_spec *a,
 	switch (a->type) {
 	case RN_ASSERT_SPAN_COUNT:
 		return counts_gpu_spans(a, r) ? RN_GAP_GPU_SPANS : 0;
+	case RN_ASSERT_SPAN_TIME:
+		/* syscall spans one by one come from the spool */
+		return (counts_gpu_spans(a, r) ? RN_GAP_GPU_SPANS : 0) | RN_GAP_SPAN_DETAIL;
 	case RN_ASSERT_CRITICAL_PATH:
 		return RN_GAP_GPU_SPANS;
 	case RN_ASSERT_ANTI_PATTERN:
@@ -80,6 +83,8 @@ uint32_t rn_assertion_gap_scopes(const struct rn_assertion_spec *a,
 		return r->behaviour ? 0 : RN_GAP_SPAN_DETAIL;
 	case RN_ASSERT_INSTRUCTIONS:
 		return RN_GAP_INSTRUCTIONS;
+	case RN_ASSERT_WITNESS:
+		return RN_GAP_SPAN_DETAIL;
 	default:
 		return 0;
 	}

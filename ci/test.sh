@@ -10,6 +10,10 @@ if [ -f tests/otlp/package.json ] && command -v npm >/dev/null 2>&1; then
 	npm ci --prefix tests/otlp --no-audit --no-fund --loglevel=error ||
 		echo "warning: npm install failed; OTLP receiver tests will be skipped" >&2
 fi
+if [ -f tests/spans/package.json ] && command -v npm >/dev/null 2>&1; then
+	npm ci --prefix tests/spans --no-audit --no-fund --loglevel=error ||
+		echo "warning: npm install failed; the OpenTelemetry SDK app-span tests will be skipped" >&2
+fi
 if [ -f tests/shard/package.json ] && command -v npm >/dev/null 2>&1; then
 	npm ci --prefix tests/shard --no-audit --no-fund --loglevel=error ||
 		echo "warning: npm install failed; the workflow schema test will be skipped" >&2

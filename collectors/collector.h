@@ -51,7 +51,9 @@ enum rn_gpu_mode {
 #define RN_TARGET_COLLECTORS(X)                                                                    \
 	X(ptrace, RN_COLLECT_PTRACE, "every syscall of the process tree, processes, memory")       \
 	X(vulkan, RN_COLLECT_VULKAN, "GPU work of Vulkan programs, timed by an injected layer")    \
-	X(cuda, RN_COLLECT_CUDA, "CUDA kernels and copies, through a CUPTI injection library")
+	X(cuda, RN_COLLECT_CUDA, "CUDA kernels and copies, through a CUPTI injection library")     \
+	X(app, RN_COLLECT_APP,                                                                     \
+	  "the program's own spans: OTLP/HTTP on a loopback port, renacer_span.h push/pop")
 #define RN_DRIVER_COLLECTORS(X)                                                                    \
 	X(ebpf, RN_COLLECT_EBPF, "syscall counts and the process tree, counted in the kernel")
 #define RN_COLLECTORS(X)                                                                           \
@@ -65,6 +67,7 @@ enum rn_collector_mask {
 	RN_COLLECT_CUDA = 1 << 2,   /* GPU spans through the CUPTI injection library */
 	RN_COLLECT_EBPF = 1 << 3,   /* syscall counts and the process tree, in the kernel
 				     * (collectors/ebpf/ebpf.h); instead of ptrace, not with it */
+	RN_COLLECT_APP = 1 << 4,    /* the program's own spans (collectors/app/app.h) */
 };
 
 /* Flags of a run (enum rn_run_flags). */
@@ -94,6 +97,9 @@ struct rn_run_spec {
 	uint64_t max_procs;         /* kill the tree when more processes were born; 0 = no limit */
 	uint64_t max_as_bytes;      /* RLIMIT_AS of each process, bytes; 0 = unchanged */
 	const char *traceparent;    /* W3C traceparent value for the target's env, or NULL */
+	bool region_thread_scope;   /* cuda: a region holds the work its own thread launched
+				     * (region_scope = "thread"), not all the process launched
+				     * while it was open */
 };
 
 /* Outcome of a run beyond the trace. Owned by the caller; free with rn_run_result_release. */

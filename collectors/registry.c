@@ -6,6 +6,7 @@
 #include "vulkan/vulkan.h"
 #include "cuda/cuda.h"
 #include "ebpf/ebpf.h"
+#include "app/app.h"
 
 #define OPS_OF(name, bit, desc) &rn_##name##_collector,
 const struct rn_collector_ops *const rn_collectors[] = { RN_COLLECTORS(OPS_OF) NULL };

@@ -109,6 +109,12 @@ void rn_trace_release(struct rn_trace *t)
 		free(t->gpu[i].region);
 	}
 	free(t->gpu);
+	for (i = 0; i < t->napp; i++) {
+		free(t->app[i].name);
+		free(t->app[i].parent);
+		free(t->app[i].attrs);
+	}
+	free(t->app);
 	free(t->error);
 	for (i = 0; i < t->ngaps; i++)
 		free(t->gaps[i].reason);
@@ -510,6 +516,19 @@ struct rn_gpu_span *rn_trace_add_gpu(struct rn_trace *t, const struct rn_gpu_spa
 	g->name = rn_xstrdup(span->name ? span->name : "unnamed");
 	g->region = span->region ? rn_xstrdup(span->region) : NULL;
 	return g;
+}
+
+struct rn_app_span *rn_trace_add_app(struct rn_trace *t, const struct rn_app_span *span)
+{
+	struct rn_app_span *a;
+
+	t->app = rn_xgrow(t->app, &t->app_cap, t->napp + 1, sizeof(*t->app));
+	a = &t->app[t->napp++];
+	*a = *span;
+	a->name = rn_xstrdup(span->name ? span->name : "unnamed");
+	a->parent = span->parent ? rn_xstrdup(span->parent) : NULL;
+	a->attrs = span->attrs ? rn_xstrdup(span->attrs) : NULL;
+	return a;
 }
 
 void rn_trace_fail(struct rn_trace *t, enum rn_run_status status, const char *fmt, ...)

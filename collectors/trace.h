@@ -219,6 +219,43 @@ struct rn_gpu_span {
 				    * of one graph replay share it), 0 when unknown */
 };
 
+/* Flags of an app span (enum rn_app_flags). */
+enum rn_app_flags {
+	RN_APP_UNCLOSED = 1 << 0, /* pushed but never popped before the process ended: end_ns is
+				   * when the collector saw the process's pipe close */
+	RN_APP_ERROR = 1 << 1,    /* the program marked the span's status as an error (OTLP
+				   * status code ERROR) */
+};
+
+/* Where an app span came from (enum rn_app_source). */
+enum rn_app_source {
+	RN_APP_SOURCE_OTLP = 0, /* an OpenTelemetry SDK's export to renacer's OTLP/HTTP receiver */
+	RN_APP_SOURCE_HEADER,   /* collectors/app/renacer_span.h push/pop over the span pipe */
+};
+
+/*
+ * One span the program itself reported (its own compute blocks, requests, phases), on the
+ * host CLOCK_MONOTONIC timeline. span_count and span_time see it as "app:<name>"; the
+ * timeline and the OTLP export show it under the run's span, with its attributes and thread.
+ */
+struct rn_app_span {
+	pid_t pid;                 /* process that reported it, 0 when unknown (OTLP without a
+				     * process.pid resource attribute) */
+	pid_t tid;                 /* thread that reported it, 0 when unknown */
+	enum rn_app_source source; /* how it arrived */
+	uint32_t flags;            /* enum rn_app_flags */
+	char *name;                /* span name without the "app:" prefix, owned */
+	char *parent;              /* name of the enclosing app span, owned, or NULL */
+	uint64_t start_ns;         /* start, CLOCK_MONOTONIC ns (OTLP's unix times are mapped
+				     * with the offset between the two clocks at receipt) */
+	uint64_t end_ns;           /* end, CLOCK_MONOTONIC ns */
+	uint8_t trace_id[16];      /* OTLP trace id, zeros when none */
+	uint8_t span_id[8];        /* OTLP span id, zeros when none */
+	uint8_t parent_span_id[8]; /* OTLP parent span id, zeros for a root */
+	char *attrs;               /* the span's attributes as one JSON object text
+				     * ({"http.route":"/x","n":3}), owned, or NULL when none */
+};
+
 /* How a run ended as a whole (enum rn_run_status). */
 enum rn_run_status {
 	RN_RUN_OK = 0,      /* the root exited (any exit code) */
@@ -309,6 +346,9 @@ struct rn_trace {
 				     * counts (RN_RUN_EVENTS_ONLY) */
 	struct rn_trace_sink sinks[RN_TRACE_MAX_SINKS]; /* registered sinks */
 	int nsinks;                                     /* sinks used */
+	struct rn_app_span *app;   /* the program's own spans in order of arrival [napp], owned */
+	size_t napp;               /* app spans used */
+	size_t app_cap;            /* app spans allocated */
 	struct rn_trace_gap *gaps; /* known data loss of the run [ngaps], owned */
 	size_t ngaps;              /* gaps recorded */
 	FILE *spool;      /* spool of every syscall span, or NULL (rn_trace_spool_enable) */
@@ -367,6 +407,10 @@ int rn_trace_add_sink(struct rn_trace *t, const struct rn_trace_sink *sink);
  * span. Dies on
  * out-of-memory. */
 struct rn_gpu_span *rn_trace_add_gpu(struct rn_trace *t, const struct rn_gpu_span *span);
+
+/* Append an app span; `name` ("unnamed" when NULL), `parent` and `attrs` are copied. Returns
+ * the stored span (valid until the next add). Dies on out-of-memory. */
+struct rn_app_span *rn_trace_add_app(struct rn_trace *t, const struct rn_app_span *span);
 
 /* Set status and a printf-formatted error message (replacing any previous one). */
 void rn_trace_fail(struct rn_trace *t, enum rn_run_status status, const char *fmt, ...)

@@ -523,7 +523,8 @@ static bool needs_spool(const struct rn_config *cfg, const struct rn_target_cfg 
 		const struct rn_assertion_spec *a = &cfg->assertions[i];
 
 		if (a->enabled &&
-		    (a->type == RN_ASSERT_ANTI_PATTERN || a->type == RN_ASSERT_EQUIVALENCE) &&
+		    (a->type == RN_ASSERT_ANTI_PATTERN || a->type == RN_ASSERT_EQUIVALENCE ||
+		     a->type == RN_ASSERT_SPAN_TIME || a->type == RN_ASSERT_WITNESS) &&
 		    rn_assertion_applies(a, tc->name))
 			return true;
 	}
@@ -537,9 +538,9 @@ static bool needs_spool(const struct rn_config *cfg, const struct rn_target_cfg 
  *   timing runs    a critical_path assertion, a golden trace (compared or updated),
  *                  --bench-json, or a memory_usage "rss" assertion (peak RSS is a tree metric
  *                  that timing runs measure)
- *   counting runs  span_count and anti_pattern assertions, memory_usage "allocations", a
- *                  golden trace, --bench-json, and the outputs that want every span (the
- *                  timeline, OTLP "all")
+ *   counting runs  span_count, span_time and anti_pattern assertions, memory_usage
+ *                  "allocations", a golden trace, --bench-json, and the outputs that want
+ *                  every span (the timeline, OTLP "all")
  * A target with nothing to judge gets both. A target without the ptrace collector (GPU
  * collectors alone) has no such split: its `runs` measure both.
  */
@@ -666,6 +667,7 @@ static void run_spec_of(const struct rn_target_cfg *tc, bool timing, struct rn_r
 	spec->flags = timing ? RN_RUN_FOLLOW_FORKS | RN_RUN_EVENTS_ONLY :
 			       RN_RUN_FOLLOW_FORKS | RN_RUN_PIN_CPU;
 	spec->gpu_mode = tc->gpu_mode;
+	spec->region_thread_scope = tc->region_thread_scope;
 	spec->max_procs = tc->max_procs;
 	spec->max_as_bytes = tc->max_as_bytes;
 }

@@ -30,6 +30,10 @@ static const char *needs_ptrace(const struct rn_config *cfg, const struct rn_tar
 			continue;
 		if (a->type == RN_ASSERT_ANTI_PATTERN)
 			return "an anti_pattern assertion needs per-call spans and their evidence";
+		if (a->type == RN_ASSERT_SPAN_TIME)
+			return "a span_time assertion needs each syscall span's duration";
+		if (a->type == RN_ASSERT_WITNESS)
+			return "a witness assertion needs each syscall span";
 		if (a->type == RN_ASSERT_MEMORY_USAGE && a->tracking_mode == RN_TRACK_ALLOCATIONS)
 			return "a memory_usage assertion on allocations needs mmap/brk sizes";
 		/* Under eBPF the only memory figure is the root's ru_maxrss, which holds the image

@@ -84,7 +84,7 @@ static const struct rn_option trace_options[] = {
 	{ OPT_INSTRUCTIONS, "instructions", 0, RN_OPT_NONE, NULL,
 	  "count the instructions of each process under Valgrind (cachegrind) instead of tracing syscalls" },
 	{ OPT_COLLECTORS, "collectors", 0, RN_OPT_REQUIRED, "LIST",
-	  "comma-separated collectors: ptrace (default), cuda, vulkan; GPU spans are printed after the run, one line each (a table with -c)" },
+	  "comma-separated collectors: ptrace (default), cuda, vulkan, app; GPU and app spans are printed after the run, one line each (a table of GPU spans with -c)" },
 	{ OPT_GPU_TIMING, "gpu-timing", 0, RN_OPT_REQUIRED, "MODE",
 	  "vulkan: dispatch (default here: one span per dispatch and copy, serializes the GPU), cmdbuf or submit" },
 	{ OPT_NO_PIN, "no-pin", 0, RN_OPT_NONE, NULL,
@@ -189,14 +189,14 @@ static int parse_collectors(const char *list, uint32_t *mask)
 
 		if (!len || len >= sizeof(name))
 			return rn_error("renacer trace: bad --collectors '%s' (a comma-separated "
-					"list of ptrace, cuda, vulkan)",
+					"list of ptrace, cuda, vulkan, app)",
 					list);
 		memcpy(name, p, len);
 		name[len] = 0;
 		bit = rn_collector_mask_of(name);
 		if (!bit || bit == RN_COLLECT_EBPF)
 			return rn_error("renacer trace: unknown collector '%s' in --collectors "
-					"(ptrace, cuda or vulkan; for eBPF use --driver ebpf)",
+					"(ptrace, cuda, vulkan or app; for eBPF use --driver ebpf)",
 					name);
 		*mask |= bit;
 		p += len + (comma ? 1 : 0);
@@ -274,6 +274,42 @@ static void gpu_lines(const struct rn_trace *t, FILE *out)
 	}
 	rn_buf_release(&b);
 	free(idx);
+}
+
+/*
+ * One line per span the program reported itself (the "app" collector), by arrival: seconds
+ * since the run began, pid/tid, the name as span_count matches it, the duration in <seconds>,
+ * then its enclosing span and attributes when known.
+ */
+static void app_lines(const struct rn_trace *t, FILE *out)
+{
+	struct rn_buf b;
+
+	rn_buf_init(&b, 0);
+	for (size_t k = 0; k < t->napp; k++) {
+		const struct rn_app_span *a = &t->app[k];
+		uint64_t rel = a->start_ns > t->start_ns ? a->start_ns - t->start_ns : 0;
+		uint64_t dur = a->end_ns > a->start_ns ? a->end_ns - a->start_ns : 0;
+
+		rn_buf_reset(&b);
+		rn_buf_addf(&b, "[app %d/%d] %llu.%06llu app:%s <%llu.%06llu>", (int)a->pid,
+			    (int)a->tid, (unsigned long long)(rel / 1000000000u),
+			    (unsigned long long)(rel % 1000000000u / 1000u), a->name,
+			    (unsigned long long)(dur / 1000000000u),
+			    (unsigned long long)(dur % 1000000000u / 1000u));
+		if (a->parent)
+			rn_buf_addf(&b, " parent=%s", a->parent);
+		if (a->flags & RN_APP_UNCLOSED)
+			rn_buf_adds(&b, " unclosed");
+		if (a->flags & RN_APP_ERROR)
+			rn_buf_adds(&b, " error");
+		if (a->attrs)
+			rn_buf_addf(&b, " %s", a->attrs);
+		rn_buf_addc(&b, '\n');
+		if (!rn_buf_failed(&b))
+			fwrite(b.buf, 1, b.len, out);
+	}
+	rn_buf_release(&b);
 }
 
 /* One row of the GPU summary: the spans of one match name. */
@@ -994,11 +1030,15 @@ static int report_run(struct out_ctx *oc, struct rn_trace *t, const struct rn_ru
 
 	if (o->format == FMT_TEXT) {
 		bool syscalls = !o->collectors ||
-			(spec_collectors & ~(uint32_t)(RN_COLLECT_CUDA | RN_COLLECT_VULKAN));
+			(spec_collectors &
+			 ~(uint32_t)(RN_COLLECT_CUDA | RN_COLLECT_VULKAN | RN_COLLECT_APP));
 
 		/* GPU spans arrive at the collectors' finish: their lines follow the run's */
 		if (!o->summary_only && t->ngpu)
 			gpu_lines(t, oc->out);
+		/* and so do the program's own spans */
+		if (!o->summary_only && t->napp)
+			app_lines(t, oc->out);
 		/* a command that could not be executed has no summary, only its error */
 		if ((o->summary_only || o->summary) && t->status != RN_RUN_EXEC_FAILED) {
 			if (syscalls)

@@ -34,7 +34,8 @@
 #define MAX_RECORD_FILE_BYTES ((size_t)1 << 30)
 
 struct cuda_collector {
-	char *dir; /* private record directory, owned; NULL before prepare */
+	char *dir;         /* private record directory, owned; NULL before prepare */
+	bool thread_scope; /* regions hold only their own thread's work (region_scope) */
 };
 
 static bool readable(const char *path)
@@ -84,8 +85,10 @@ static const char *cuda_unavailable(void)
 
 static int cuda_create(struct rn_collector **out, const struct rn_run_spec *spec)
 {
-	(void)spec;
-	*out = (struct rn_collector *)rn_xcalloc(1, sizeof(struct cuda_collector));
+	struct cuda_collector *c = rn_xcalloc(1, sizeof(*c));
+
+	c->thread_scope = spec->region_thread_scope;
+	*out = (struct rn_collector *)c;
 	return 0;
 }
 
@@ -163,13 +166,14 @@ static int add_span(void *ctx, const struct rn_gpu_span *span, const struct rn_c
 struct load_ctx {
 	struct rn_trace *t;
 	struct rn_cuda_load_report *rep;
+	enum rn_cuda_region_scope scope;
 };
 
 static int load_file(void *ctx, const char *path, const char *data, size_t len)
 {
 	struct load_ctx *l = ctx;
 
-	if (rn_cuda_load(data, len, add_span, l->t, l->rep) < 0) {
+	if (rn_cuda_load_scoped(data, len, l->scope, add_span, l->t, l->rep) < 0) {
 		rn_trace_fail(l->t, RN_RUN_ERROR, "cuda: record file '%s':%zu: %s", path,
 			      l->rep->error_line, l->rep->error);
 		return -EBADMSG;
@@ -181,7 +185,8 @@ static int cuda_finish(struct rn_collector *rc, struct rn_trace *t)
 {
 	struct cuda_collector *c = (struct cuda_collector *)rc;
 	struct rn_cuda_load_report rep;
-	struct load_ctx l = { t, &rep };
+	struct load_ctx l = { t, &rep,
+			      c->thread_scope ? RN_CUDA_REGION_THREAD : RN_CUDA_REGION_PROCESS };
 	int ret;
 
 	if (!c->dir)

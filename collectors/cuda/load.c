@@ -311,10 +311,13 @@ struct region {
 	uint64_t end;    /* CUPTI ns, 0 while no region_end was seen */
 };
 
-/* A launch inside a region: the API call's correlation id and the region's id. */
+/* A launch made while a region was open (on its thread or, in files that record launch
+ * times, on any thread of the process): the API call's correlation id, the innermost region
+ * of the launching thread (0: none) and the launch's CUPTI time (0: not recorded). */
 struct launch {
 	uint64_t correlation;
 	uint64_t region;
+	uint64_t t;
 };
 
 /* A kernel replayed from a graph, gathered to make one span per replay. */
@@ -404,7 +407,7 @@ static struct region *region_by_id(const struct regions *rs, uint64_t id)
 /* Region id of the launch with `correlation`, 0 when it was made outside any region. */
 static uint64_t region_of_launch(const struct regions *rs, uint64_t correlation)
 {
-	struct launch key = { correlation, 0 };
+	struct launch key = { correlation, 0, 0 };
 	const struct launch *l =
 		rs->nl ? bsearch(&key, rs->l, rs->nl, sizeof(key), cmp_launch) : NULL;
 
@@ -477,8 +480,10 @@ static int find_regions(const char *data, size_t len, struct regions *rs,
 		} else if (t && !strcmp(t, "launch")) {
 			struct launch x;
 
+			x.t = 0;
 			if (!get_u64(o, "correlation", &x.correlation) ||
-			    !get_u64(o, "region", &x.region)) {
+			    !get_u64(o, "region", &x.region) ||
+			    (json_object_get(o, "t") && !get_u64(o, "t", &x.t))) {
 				report_error(rep, l.no,
 					     "launch record lacks correlation or region");
 				ret = -EBADMSG;
@@ -495,6 +500,35 @@ static int find_regions(const char *data, size_t len, struct regions *rs,
 	if (rs->nl)
 		qsort(rs->l, rs->nl, sizeof(*rs->l), cmp_launch);
 	return 0;
+}
+
+/* The innermost region of the process open at CUPTI time `t`: of the regions whose window
+ * holds `t` (an unclosed one never ends), the latest to start; 0 when
+ * none. Ranges of every thread count, as Nsight Systems projects NVTX ranges onto the GPU. */
+static uint64_t region_at(const struct regions *rs, uint64_t t)
+{
+	const struct region *best = NULL;
+	size_t i;
+
+	for (i = 0; i < rs->n; i++) {
+		const struct region *r = &rs->r[i];
+		uint64_t end = r->end ? r->end : UINT64_MAX;
+
+		if (r->start <= t && t <= end && (!best || r->start >= best->start))
+			best = r;
+	}
+	return best ? best->id : 0;
+}
+
+/* Process scope: each launch that carries its time takes the region its time falls in,
+ * whichever thread opened it. Launches without a time (older files) keep their thread's. */
+static void attribute_by_time(struct regions *rs)
+{
+	size_t i;
+
+	for (i = 0; i < rs->nl; i++)
+		if (rs->l[i].t)
+			rs->l[i].region = region_at(rs, rs->l[i].t);
 }
 
 /* The optional correlation and graph fields of a span record (format additions: older
@@ -659,6 +693,12 @@ static int load_span(struct span_ctx *sc, json_t *o, const char *type, const str
 int rn_cuda_load(const char *data, size_t len, rn_cuda_span_fn fn, void *ctx,
 		 struct rn_cuda_load_report *rep)
 {
+	return rn_cuda_load_scoped(data, len, RN_CUDA_REGION_PROCESS, fn, ctx, rep);
+}
+
+int rn_cuda_load_scoped(const char *data, size_t len, enum rn_cuda_region_scope scope,
+			rn_cuda_span_fn fn, void *ctx, struct rn_cuda_load_report *rep)
+{
 	struct cursor c = { data, len, 0, 0 };
 	struct rn_cuda_clock clk = { 0, 0 };
 	struct regions rs;
@@ -686,6 +726,8 @@ int rn_cuda_load(const char *data, size_t len, rn_cuda_span_fn fn, void *ctx,
 	ret = find_regions(data, len, &rs, rep);
 	if (ret)
 		goto out;
+	if (scope == RN_CUDA_REGION_PROCESS)
+		attribute_by_time(&rs);
 	rep->files++;
 	while ((r = next_line(&c, &l)) == 1) {
 		const char *type;

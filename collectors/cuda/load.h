@@ -16,7 +16,12 @@
  *   {"type":"dropped","count":N}                                         cuptiActivityGetNumDroppedRecords
  *   {"type":"region_begin","id":I,"parent":P,"name":S,"tid":T,"start":NS} an NVTX range opened
  *   {"type":"region_end","id":I,"end":NS}                                 ... and closed
- *   {"type":"launch","correlation":K,"region":I}                         a launch inside region I
+ *   {"type":"launch","correlation":K,"region":I,"t":T}                   a launch while a region
+ *                                                                        was open: I the
+ *                                                                        launching thread's
+ *                                                                        innermost (0 none), T
+ *                                                                        its CUPTI time (newer
+ *                                                                        files)
  *   {"type":"region_lost","count":N}                                     unbalanced NVTX calls
  *
  * Kernel records also carry "graph" and "graph_node" (CUPTI graphId/graphNodeId, 0 when not
@@ -103,5 +108,20 @@ typedef int (*rn_cuda_span_fn)(void *ctx, const struct rn_gpu_span *span,
  */
 int rn_cuda_load(const char *data, size_t len, rn_cuda_span_fn fn, void *ctx,
 		 struct rn_cuda_load_report *rep);
+
+/* Which NVTX region GPU work belongs to (enum rn_cuda_region_scope). */
+enum rn_cuda_region_scope {
+	RN_CUDA_REGION_PROCESS = 0, /* the innermost region of any thread of the process open when
+				     * the work was launched (by launch time: Nsight Systems'
+				     * projection; autograd's backward launches from its own
+				     * thread land in the step's range); the default */
+	RN_CUDA_REGION_THREAD,      /* the innermost region open on the launching thread */
+};
+
+/* rn_cuda_load() with the region attribution `scope` (rn_cuda_load uses
+ * RN_CUDA_REGION_PROCESS). Files written before launch records carried their time ("t")
+ * are attributed per thread whatever the scope. */
+int rn_cuda_load_scoped(const char *data, size_t len, enum rn_cuda_region_scope scope,
+			rn_cuda_span_fn fn, void *ctx, struct rn_cuda_load_report *rep);
 
 #endif

@@ -63,6 +63,10 @@ static const char *const top_keys[] = {
 static const char *const assertion_types[] = { RN_ASSERTION_TYPES(ASSERT_TYPE_NAME) NULL };
 #undef ASSERT_TYPE_NAME
 
+#define SPAN_STAT_NAME(id, name, doc) name,
+static const char *const span_stat_names[] = { RN_SPAN_STATS(SPAN_STAT_NAME) NULL };
+#undef SPAN_STAT_NAME
+
 /* Parsing context: the config being filled and where errors go. */
 struct ctx {
 	struct rn_config *cfg;
@@ -447,6 +451,7 @@ static void target_release(struct rn_target_cfg *t)
 
 static const char *const stdio_names[] = { "inherit", "null", "capture", NULL };
 static const char *const gpu_mode_names[] = { "cmdbuf", "submit", "dispatch", NULL };
+static const char *const region_scope_names[] = { "process", "thread", NULL };
 
 /* `command`, run directly or (`shell = true`, the only way a shell is involved: argv as given
  * otherwise) through /bin/sh -c with its words joined by spaces. */
@@ -636,13 +641,15 @@ static int parse_target_limits(struct ctx *c, const struct rn_toml_value *tab,
 static int parse_target_choices(struct ctx *c, const struct rn_toml_value *tab,
 				struct rn_target_cfg *t)
 {
-	int gpu = (int)t->gpu_mode, out = (int)t->out, err = (int)t->err, driver = 0;
+	int gpu = (int)t->gpu_mode, out = (int)t->out, err = (int)t->err, driver = 0, scope = 0;
 
 	if (get_choice(c, tab, "gpu_timing", gpu_mode_names, &gpu) ||
+	    get_choice(c, tab, "region_scope", region_scope_names, &scope) ||
 	    get_choice(c, tab, "stdout", stdio_names, &out) ||
 	    get_choice(c, tab, "stderr", stdio_names, &err))
 		return -1;
 	t->gpu_mode = (enum rn_gpu_mode)gpu;
+	t->region_thread_scope = scope == 1;
 	t->out = (enum rn_stdio)out;
 	t->err = (enum rn_stdio)err;
 	if (parse_target_limits(c, tab, t) || get_choice(c, tab, "driver", driver_names, &driver))
@@ -693,13 +700,14 @@ static void assertion_release(struct rn_assertion_spec *a)
 	free(a->process_name_pattern);
 	free(a->golden);
 	free(a->golden_dir);
+	free(a->witness_pattern);
 	memset(a, 0, sizeof(*a));
 }
 
 /* The keys each assertion type needs or allows beyond the common ones. */
 static bool key_belongs(enum rn_assertion_type type, const char *key)
 {
-	static const char *const per_type[RN_ASSERT_COUNT][5] = {
+	static const char *const per_type[RN_ASSERT_COUNT][10] = {
 		[RN_ASSERT_CRITICAL_PATH] = { "max_duration_ms", "trace_name_pattern", NULL },
 		[RN_ASSERT_SPAN_COUNT] = { "max_spans", "span_name_pattern", "region_pattern",
 					   NULL },
@@ -708,6 +716,10 @@ static bool key_belongs(enum rn_assertion_type type, const char *key)
 					     "region_pattern", NULL },
 		[RN_ASSERT_EQUIVALENCE] = { "golden", NULL },
 		[RN_ASSERT_INSTRUCTIONS] = { "max_instructions", "tolerance", NULL },
+		[RN_ASSERT_WITNESS] = { "span_name_pattern", "witness_pattern", "tolerance", NULL },
+		[RN_ASSERT_SPAN_TIME] = { "span_name_pattern", "region_pattern", "stat", "max_ms",
+					  "min_ms", "threshold_ms", "max_spans", "max_time_ms",
+					  "min_time_ms", NULL },
 	};
 	static const char *const specific[] = { "max_duration_ms",
 						"trace_name_pattern",
@@ -722,6 +734,13 @@ static bool key_belongs(enum rn_assertion_type type, const char *key)
 						"max_instructions",
 						"tolerance",
 						"region_pattern",
+						"stat",
+						"max_ms",
+						"min_ms",
+						"threshold_ms",
+						"max_time_ms",
+						"min_time_ms",
+						"witness_pattern",
 						NULL };
 	const char *const *k;
 
@@ -900,6 +919,126 @@ static int parse_instructions(struct ctx *c, const struct rn_toml_value *tab,
 	return 0;
 }
 
+/* A span_time key in milliseconds into ns; *has set when present. 0 or -1. */
+static int get_ms(struct ctx *c, const struct rn_toml_value *tab, const char *key, bool *has,
+		  uint64_t *ns)
+{
+	double dv = 0;
+
+	if (!rn_toml_get_kv(tab, key))
+		return 0;
+	if (get_num(c, tab, key, 0, 1e12, &dv))
+		return -1;
+	*has = true;
+	*ns = (uint64_t)llround(dv * 1e6);
+	return 0;
+}
+
+/*
+ * span_time: `stat` of the matching spans' durations against max_ms and/or min_ms, or with
+ * stat count_above the spans longer than threshold_ms against max_spans (default 0). The
+ * original format's per-name budgets map onto it: max_time_ms is stat max with max_ms,
+ * min_time_ms a floor on the shortest span.
+ */
+static int parse_span_time(struct ctx *c, const struct rn_toml_value *tab,
+			   struct rn_assertion_spec *a)
+{
+	const struct rn_toml_kv *kv;
+	bool has_threshold = false, has_max_time = false;
+	uint64_t max_time = 0;
+	int64_t iv = 0;
+	int choice = RN_SPAN_STAT_MAX;
+
+	if (get_regex(c, tab, "span_name_pattern", &a->span_name_pattern, &a->span_re))
+		return -1;
+	if (!a->span_name_pattern && compile_all_spans(c, tab, a))
+		return -1;
+	if (get_regex(c, tab, "region_pattern", &a->region_pattern, &a->region_re))
+		return -1;
+	if (get_choice(c, tab, "stat", span_stat_names, &choice))
+		return -1;
+	a->span_stat = (enum rn_span_stat)choice;
+	if (get_ms(c, tab, "max_ms", &a->has_max_span, &a->max_span_ns) ||
+	    get_ms(c, tab, "min_ms", &a->has_min_span, &a->min_span_ns) ||
+	    get_ms(c, tab, "threshold_ms", &has_threshold, &a->threshold_ns) ||
+	    get_ms(c, tab, "max_time_ms", &has_max_time, &max_time) ||
+	    get_ms(c, tab, "min_time_ms", &a->has_min_each, &a->min_each_ns))
+		return -1;
+	if (has_max_time) {
+		kv = rn_toml_get_kv(tab, "max_time_ms");
+		if (a->has_max_span || (rn_toml_get_kv(tab, "stat") && choice != RN_SPAN_STAT_MAX))
+			return err_at(c, kv->key_pos,
+				      "%s: max_time_ms is the longest span's budget (stat \"max\" "
+				      "with max_ms); give one of them",
+				      c->what);
+		a->has_max_span = true;
+		a->max_span_ns = max_time;
+	}
+	if (a->span_stat == RN_SPAN_STAT_COUNT_ABOVE) {
+		if (!has_threshold)
+			return err_at(c, tab->pos,
+				      "%s of type span_time with stat \"count_above\" needs "
+				      "'threshold_ms' (milliseconds)",
+				      c->what);
+		if (a->has_max_span || a->has_min_span)
+			return err_at(
+				c,
+				rn_toml_get_kv(tab, a->has_max_span ? "max_ms" : "min_ms")->key_pos,
+				"%s: stat \"count_above\" is judged against max_spans (a "
+				"count), not %s",
+				c->what, a->has_max_span ? "max_ms" : "min_ms");
+		if (get_int(c, tab, "max_spans", 0, INT64_MAX, &iv))
+			return -1;
+		a->max_spans = (uint64_t)iv;
+		return 0;
+	}
+	if ((kv = rn_toml_get_kv(tab, "threshold_ms")) || (kv = rn_toml_get_kv(tab, "max_spans")))
+		return err_at(c, kv->key_pos, "%s: '%s' applies only with stat \"count_above\"",
+			      c->what, kv->key);
+	if (!a->has_max_span && !a->has_min_span && !a->has_min_each)
+		return err_at(c, tab->pos,
+			      "%s of type span_time needs 'max_ms' or 'min_ms' (milliseconds), or "
+			      "the original format's 'max_time_ms' / 'min_time_ms'",
+			      c->what);
+	return 0;
+}
+
+/* witness: app spans against the syscalls that end their work (assertion.h). */
+static int parse_witness(struct ctx *c, const struct rn_toml_value *tab,
+			 struct rn_assertion_spec *a)
+{
+	static const char default_witness[] =
+		"write|writev|pwrite64|pwritev|pwritev2|send|sendto|sendmsg|sendmmsg|sendfile";
+
+	if (require(c, tab, "span_name_pattern", "a POSIX ERE over app:<name> spans", "witness"))
+		return -1;
+	if (get_regex(c, tab, "span_name_pattern", &a->span_name_pattern, &a->span_re) ||
+	    get_regex(c, tab, "witness_pattern", &a->witness_pattern, &a->witness_re))
+		return -1;
+	if (!a->witness_pattern) {
+		char *full = xformat("^(%s)$", default_witness);
+		regex_t *re = regex_pool_get(&c->cfg->regexes, full);
+
+		if (!re) {
+			re = rn_xmalloc(sizeof(*re));
+			if (regcomp(re, full, REG_EXTENDED | REG_NOSUB)) {
+				free(re);
+				free(full);
+				return err_at(c, tab->pos, "cannot compile the witness pattern");
+			}
+			regex_pool_add(&c->cfg->regexes, full, re);
+		} else {
+			free(full);
+		}
+		a->witness_pattern = rn_xstrdup(default_witness);
+		a->witness_re = re;
+	}
+	a->tolerance = 0.2;
+	if (get_num(c, tab, "tolerance", 0.0, 10.0, &a->tolerance))
+		return -1;
+	return 0;
+}
+
 /* The keys of the assertion's type. 0 or -1 (error in c->d). */
 static int parse_type_keys(struct ctx *c, const struct rn_toml_value *tab,
 			   struct rn_assertion_spec *a)
@@ -912,6 +1051,8 @@ static int parse_type_keys(struct ctx *c, const struct rn_toml_value *tab,
 		[RN_ASSERT_ANTI_PATTERN] = parse_anti_pattern,
 		[RN_ASSERT_EQUIVALENCE] = parse_equivalence,
 		[RN_ASSERT_INSTRUCTIONS] = parse_instructions,
+		[RN_ASSERT_SPAN_TIME] = parse_span_time,
+		[RN_ASSERT_WITNESS] = parse_witness,
 	};
 
 	return parsers[a->type] ? parsers[a->type](c, tab, a) : 0;
@@ -958,7 +1099,8 @@ static int parse_assertion(struct ctx *c, const struct rn_toml_value *tab,
 	if (!rn_toml_get_kv(tab, "type"))
 		return err_at(c, tab->pos,
 			      "%s needs a 'type' (critical_path, span_count, "
-			      "memory_usage, anti_pattern, equivalence or instructions)",
+			      "memory_usage, anti_pattern, equivalence, instructions, span_time or "
+			      "witness)",
 			      c->what);
 	if (get_choice(c, tab, "type", assertion_types, &choice))
 		return -1;

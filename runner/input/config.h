@@ -47,6 +47,9 @@
 	X(max_processes, "integer", "kill the run when more processes are born (default 10000)")   \
 	X(max_memory_bytes, "integer", "RLIMIT_AS of each process in bytes (default unlimited)")   \
 	X(driver, "string", "\"ptrace\" (default), \"ebpf\" (count in the kernel) or \"auto\"")    \
+	X(region_scope, "string",                                                                  \
+	  "cuda: a region holds the GPU work the whole \"process\" launched while it was open "    \
+	  "(default) or only its own \"thread\"'s")                                                \
 	X(instructions, "boolean",                                                                 \
 	  "count instructions under Valgrind in one more run (default: "                           \
 	  "when an instructions assertion applies)")
@@ -55,31 +58,44 @@
 #define RN_COLLECTOR_QUOTED(name, bit, desc) " \"" #name "\""
 
 /* X(key, type, doc) for [[assertion]]. */
-#define RN_ASSERTION_KEYS(X)                                                                                                            \
-	X(name, "string", "unique name")                                                                                                \
-	X(type, "string",                                                                                                               \
-	  "critical_path | span_count | memory_usage | anti_pattern | equivalence | instructions")                                      \
-	X(max_duration_ms, "number", "critical_path: budget in milliseconds (inclusive)")                                               \
-	X(trace_name_pattern, "string",                                                                                                 \
-	  "critical_path: targets whose name fully matches (POSIX ERE)")                                                                \
-	X(max_spans, "integer", "span_count: budget in spans (inclusive)")                                                              \
-	X(span_name_pattern, "string",                                                                                                  \
-	  "span_count: span names to count, full match (POSIX ERE; default every span)")                                                \
-	X(region_pattern, "string",                                                                                                     \
-	  "span_count, anti_pattern: only GPU spans whose innermost region (NVTX range, Vulkan debug label) fully matches (POSIX ERE)") \
-	X(max_bytes, "integer", "memory_usage: budget in bytes (inclusive)")                                                            \
-	X(tracking_mode, "string", "memory_usage: \"rss\" (default) or \"allocations\"")                                                \
-	X(pattern, "string", "anti_pattern: detector name")                                                                             \
-	X(threshold, "number", "anti_pattern: minimum confidence that counts, 0..1 (default 0.8)")                                      \
-	X(process_name_pattern, "string", "anti_pattern: processes considered (POSIX ERE)")                                             \
-	X(golden, "string",                                                                                                             \
-	  "equivalence: recorded trace (renacer trace -f --format jsonl) the run must behave like")                                     \
-	X(max_instructions, "integer", "instructions: budget in instructions (inclusive)")                                              \
-	X(tolerance, "number",                                                                                                          \
-	  "instructions: fraction over the budget that passes, 0..0.05 (default 0)")                                                    \
-	X(aggregate, "string", "\"median\" (default), \"min\", \"p95\" or \"max\" over runs")                                           \
-	X(targets, "array of strings", "targets it applies to (default: all)")                                                          \
-	X(fail_on_violation, "boolean", "false reports a violation as WARN (default true)")                                             \
+#define RN_ASSERTION_KEYS(X)                                                                                                                                                           \
+	X(name, "string", "unique name")                                                                                                                                               \
+	X(type, "string",                                                                                                                                                              \
+	  "critical_path | span_count | memory_usage | anti_pattern | equivalence | instructions | span_time | witness")                                                               \
+	X(max_duration_ms, "number", "critical_path: budget in milliseconds (inclusive)")                                                                                              \
+	X(trace_name_pattern, "string",                                                                                                                                                \
+	  "critical_path: targets whose name fully matches (POSIX ERE)")                                                                                                               \
+	X(max_spans, "integer",                                                                                                                                                        \
+	  "span_count: budget in spans (inclusive); span_time count_above: budget (default 0)")                                                                                        \
+	X(span_name_pattern, "string",                                                                                                                                                 \
+	  "span_count, span_time: span names, full match (POSIX ERE; default every span)")                                                                                             \
+	X(region_pattern, "string",                                                                                                                                                    \
+	  "span_count, span_time, anti_pattern: only GPU spans whose innermost region (NVTX range, Vulkan debug label), and app spans whose parent app span, fully match (POSIX ERE)") \
+	X(stat, "string",                                                                                                                                                              \
+	  "span_time: \"total\", \"p50\", \"p95\", \"max\" (default), \"min\" or \"count_above\" of the spans' durations")                                                             \
+	X(max_ms, "number", "span_time: the stat's budget in milliseconds (inclusive)")                                                                                                \
+	X(min_ms, "number", "span_time: the stat's floor in milliseconds (inclusive)")                                                                                                 \
+	X(threshold_ms, "number",                                                                                                                                                      \
+	  "span_time count_above: spans longer than this count, milliseconds")                                                                                                         \
+	X(max_time_ms, "number",                                                                                                                                                       \
+	  "span_time: the original format's per-name budget: the longest span, milliseconds")                                                                                          \
+	X(min_time_ms, "number",                                                                                                                                                       \
+	  "span_time: the original format's per-name floor: the shortest span, milliseconds")                                                                                          \
+	X(max_bytes, "integer", "memory_usage: budget in bytes (inclusive)")                                                                                                           \
+	X(tracking_mode, "string", "memory_usage: \"rss\" (default) or \"allocations\"")                                                                                               \
+	X(pattern, "string", "anti_pattern: detector name")                                                                                                                            \
+	X(threshold, "number", "anti_pattern: minimum confidence that counts, 0..1 (default 0.8)")                                                                                     \
+	X(process_name_pattern, "string", "anti_pattern: processes considered (POSIX ERE)")                                                                                            \
+	X(golden, "string",                                                                                                                                                            \
+	  "equivalence: recorded trace (renacer trace -f --format jsonl) the run must behave like")                                                                                    \
+	X(max_instructions, "integer", "instructions: budget in instructions (inclusive)")                                                                                             \
+	X(tolerance, "number",                                                                                                                                                         \
+	  "instructions: fraction over the budget that passes, 0..0.05 (default 0); witness: allowed deviation of a reported span from the kernel's, fraction (default 0.2)")          \
+	X(witness_pattern, "string",                                                                                                                                                   \
+	  "witness: syscalls that end a span's work as the kernel sees it (POSIX ERE; default the write and send family)")                                                             \
+	X(aggregate, "string", "\"median\" (default), \"min\", \"p95\" or \"max\" over runs")                                                                                          \
+	X(targets, "array of strings", "targets it applies to (default: all)")                                                                                                         \
+	X(fail_on_violation, "boolean", "false reports a violation as WARN (default true)")                                                                                            \
 	X(enabled, "boolean", "false reports SKIP (default true)")
 
 /* X(key, type, doc) for [golden]. */
@@ -209,6 +225,7 @@ struct rn_target_cfg {
 				   * (runner/input/shard.h) */
 	uint32_t collectors;    /* enum rn_collector_mask */
 	enum rn_gpu_mode gpu_mode; /* Vulkan timing mode */
+	bool region_thread_scope;  /* region_scope = "thread" (cuda) */
 	enum rn_stdio out;         /* stdout handling */
 	enum rn_stdio err;         /* stderr handling */
 	uint64_t max_procs;        /* process limit */

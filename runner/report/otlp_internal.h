@@ -50,6 +50,7 @@ enum rn_otlp_span_role {
 	RN_OTLP_ROLE_SYSCALL,
 	RN_OTLP_ROLE_GPU,
 	RN_OTLP_ROLE_VERDICT,
+	RN_OTLP_ROLE_APP, /* the program's own spans (app:<name>) */
 };
 
 /* Span id of (role, a, b, c): deterministic per context, so the traceparent handed to a run

@@ -1,6 +1,7 @@
 #include "otlp_spans.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -641,6 +642,108 @@ static int emit_gpu(struct walk *w, struct twalk *t)
 	return 0;
 }
 
+/* Index of the app span of `tr` whose OTLP span id is `id`, or -1 (header spans have none:
+ * their parent is matched by name on the same thread, see app_parent). */
+static long app_by_span_id(const struct rn_trace *tr, const uint8_t *id)
+{
+	static const uint8_t zero[8];
+	size_t i;
+
+	if (!memcmp(id, zero, 8))
+		return -1;
+	for (i = 0; i < tr->napp; i++)
+		if (!memcmp(tr->app[i].span_id, id, 8))
+			return (long)i;
+	return -1;
+}
+
+/* The enclosing app span of app span `i`: by OTLP parent id, else the innermost span of the
+ * same thread named like its parent that contains it. -1 for none. */
+static long app_parent(const struct rn_trace *tr, size_t i)
+{
+	const struct rn_app_span *a = &tr->app[i];
+	long best = -1;
+	size_t k;
+
+	if (a->source == RN_APP_SOURCE_OTLP)
+		return app_by_span_id(tr, a->parent_span_id);
+	if (!a->parent)
+		return -1;
+	for (k = 0; k < tr->napp; k++) {
+		const struct rn_app_span *p = &tr->app[k];
+
+		if (k == i || p->pid != a->pid || p->tid != a->tid || strcmp(p->name, a->parent) ||
+		    p->start_ns > a->start_ns || p->end_ns < a->end_ns)
+			continue;
+		if (best < 0 || p->start_ns >= tr->app[best].start_ns)
+			best = (long)k;
+	}
+	return best;
+}
+
+/*
+ * The program's own spans (the "app" collector): each under its enclosing app span, a
+ * top-level one under the run's span, with the attributes the program gave (scalars as they
+ * are, arrays and objects as JSON text) and the thread.
+ */
+static int emit_app(struct walk *w, struct twalk *t)
+{
+	const struct rn_trace *tr = &t->r->last;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < tr->napp && !rc; i++) {
+		const struct rn_app_span *a = &tr->app[i];
+		uint8_t id[8], parent[8];
+		long p = app_parent(tr, i);
+		json_t *attrs = a->attrs ? json_loads(a->attrs, 0, NULL) : NULL, *v;
+		char *texts[SB_MAX_ATTRS];
+		size_t ntexts = 0, k;
+		const char *key;
+		struct sb b;
+
+		rn_otlp_derive_id(w->ctx, RN_OTLP_ROLE_APP, t->j, i, 0, id);
+		if (p >= 0)
+			rn_otlp_derive_id(w->ctx, RN_OTLP_ROLE_APP, t->j, (uint64_t)p, 0, parent);
+		else
+			memcpy(parent, t->procs_parent, 8);
+		sb_begin(w, &b, id, parent, to_unix(a->start_ns, t->off),
+			 to_unix(a->end_ns, t->off));
+		sb_name(&b, "app:%s", a->name);
+		sb_str(&b, "renacer.app.source",
+		       a->source == RN_APP_SOURCE_OTLP ? "otlp" : "renacer_span.h");
+		if (a->pid)
+			sb_int(&b, "process.pid", a->pid);
+		if (a->tid)
+			sb_int(&b, "thread.id", a->tid);
+		if (a->flags & RN_APP_UNCLOSED)
+			sb_bool(&b, "renacer.app.unclosed", true);
+		json_object_foreach(attrs, key, v)
+		{
+			if (!strcmp(key, "thread.id") || !strcmp(key, "process.pid"))
+				continue;
+			if (json_is_string(v))
+				sb_str(&b, key, json_string_value(v));
+			else if (json_is_integer(v))
+				sb_int(&b, key, json_integer_value(v));
+			else if (json_is_real(v))
+				sb_double(&b, key, json_real_value(v));
+			else if (json_is_boolean(v))
+				sb_bool(&b, key, json_is_true(v));
+			else if (ntexts < SB_MAX_ATTRS &&
+				 (texts[ntexts] = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY)))
+				sb_str(&b, key, texts[ntexts++]);
+		}
+		if (a->flags & RN_APP_ERROR)
+			sb_error(&b, "the program marked the span as an error");
+		rc = sb_emit(w, &b);
+		for (k = 0; k < ntexts; k++)
+			free(texts[k]);
+		json_decref(attrs);
+	}
+	return rc;
+}
+
 /*
  * One span per verdict, with the OpenTelemetry test semantic conventions (test.case.name,
  * test.case.result.status = pass|fail, test.suite.name). Verdicts carry a duration but no
@@ -742,6 +845,8 @@ static int walk_target(struct walk *w, size_t j)
 		rc = emit_syscalls(w, &t);
 	if (!rc)
 		rc = emit_gpu(w, &t);
+	if (!rc)
+		rc = emit_app(w, &t);
 	for (i = 0; !rc && i < in->nverdicts; i++)
 		if (in->verdicts[i].target && t.r->name &&
 		    !strcmp(in->verdicts[i].target, t.r->name))

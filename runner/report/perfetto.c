@@ -338,6 +338,41 @@ static void write_gpu(struct writer *w, struct target *t)
 	}
 }
 
+/* The program's own spans: slices "app:<name>" on its process's track, on the thread that
+ * made them (the main thread's when unknown), with the attributes it gave. */
+static void write_app(struct writer *w, struct target *t)
+{
+	const struct rn_trace *tr = &t->r->last;
+	size_t i;
+
+	for (i = 0; i < tr->napp && !w->err; i++) {
+		const struct rn_app_span *a = &tr->app[i];
+		int k = a->pid ? proc_at(tr, a->pid, a->start_ns) : 0;
+		int64_t tid = a->tid ? a->tid : (k >= 0 && tr->nprocs ? tr->procs[k].pid : 0);
+		json_t *args = json_object(), *attrs;
+		size_t len = strlen(a->name) + 5;
+		char *name = rn_xmalloc(len);
+
+		if (k < 0 || !tr->nprocs)
+			k = 0;
+		set(args, "source",
+		    json_string(a->source == RN_APP_SOURCE_OTLP ? "otlp" : "renacer_span.h"));
+		if (a->parent)
+			set(args, "parent", rn_json_text(a->parent));
+		if (a->flags & RN_APP_UNCLOSED)
+			set(args, "unclosed", json_true());
+		if (a->flags & RN_APP_ERROR)
+			set(args, "error", json_true());
+		attrs = a->attrs ? json_loads(a->attrs, 0, NULL) : NULL;
+		if (attrs)
+			set(args, "attributes", attrs);
+		snprintf(name, len, "app:%s", a->name);
+		slice(w, name, "app", t->pid0 + k, tid, a->start_ns,
+		      a->end_ns > a->start_ns ? a->end_ns - a->start_ns : 0, args);
+		free(name);
+	}
+}
+
 static void write_target(struct writer *w, struct target *t)
 {
 	const struct rn_trace *tr = &t->r->last;
@@ -359,6 +394,7 @@ static void write_target(struct writer *w, struct target *t)
 			write_aggregate(w, t, k);
 	}
 	write_gpu(w, t);
+	write_app(w, t);
 	free(t->threads.keys);
 	t->threads.keys = NULL;
 }

@@ -31,12 +31,13 @@ regions|region:.*|-|6
 region_main|region:main|-|1
 all_kernels|gpu:.*|-|75'
 
-# write_config SLACK: every budget is the known count minus SLACK.
+# write_config SLACK: every budget is the known count minus SLACK. Regions hold their own
+# thread's work (region_scope "thread"): "worker" is open on a second thread while "main" is.
 write_config() {
 	slack=$1
 	{
 		printf '[[target]]\nname = "regions"\ncommand = ["%s"]\n' "$target"
-		printf 'collectors = ["cuda"]\n'
+		printf 'collectors = ["cuda"]\nregion_scope = "thread"\n'
 		printf '%s\n' "$cases" | while IFS='|' read -r name pat region count; do
 			printf '[[assertion]]\nname = "%s"\ntype = "span_count"\n' "$name"
 			printf 'max_spans = %d\nspan_name_pattern = "%s"\n' $((count - slack)) \

@@ -365,6 +365,55 @@ static void test_cuda_load_random_bytes(void **state)
 	assert_true(rejected > 0);
 }
 
+#define KERNEL_C(name, corr, start)                                                                \
+	"{\"type\":\"kernel\",\"name\":\"" name "\",\"device\":0,\"context\":1,\"stream\":7,"      \
+	"\"correlation\":" #corr ",\"start\":" #start ",\"end\":" #start "0,\"grid\":[1,1,1],"     \
+	"\"block\":[1,1,1],\"registers\":1,\"static_shared\":0,\"dynamic_shared\":0}\n"
+
+/* Regions across threads: "step" is open on thread 9 while thread 10 launches k_bwd outside
+ * any range of its own (autograd's backward thread); thread 10's range "w" opens inside
+ * step's window and thread 9 launches k_in in it. By time window (process scope, the
+ * default), k_bwd is step's and k_in is w's (the latest opened); by thread, k_bwd has no
+ * region and k_in is step's. A launch record without a time keeps its thread's region. */
+static void test_cuda_load_regions_across_threads(void **state)
+{
+	const char *f = HEADER CLOCK_TIGHT
+		"{\"type\":\"region_begin\",\"id\":1,\"parent\":0,\"name\":\"step\",\"tid\":9,"
+		"\"start\":1000}\n"
+		"{\"type\":\"region_begin\",\"id\":2,\"parent\":0,\"name\":\"w\",\"tid\":10,"
+		"\"start\":2500}\n"
+		"{\"type\":\"region_end\",\"id\":2,\"end\":3000}\n"
+		"{\"type\":\"region_end\",\"id\":1,\"end\":5000}\n"
+		"{\"type\":\"launch\",\"correlation\":7,\"region\":0,\"t\":2000}\n"
+		"{\"type\":\"launch\",\"correlation\":8,\"region\":1,\"t\":2600}\n"
+		"{\"type\":\"launch\",\"correlation\":9,\"region\":1}\n"
+		"{\"type\":\"launch\",\"correlation\":10,\"region\":0,\"t\":6000}\n" KERNEL_C(
+			"k_bwd", 7, 3000) KERNEL_C("k_in", 8, 3100) KERNEL_C("k_old", 9, 3200)
+			KERNEL_C("k_after", 10, 7000);
+	struct rn_cuda_load_report rep;
+	struct seen s;
+
+	(void)state;
+	assert_int_equal(load(f, &s, &rep), 0);
+	assert_int_equal(s.n, 6); /* 4 kernels, 2 regions */
+	assert_string_equal(s.span[0].name, "k_bwd");
+	assert_string_equal(s.span[0].region, "step");
+	assert_string_equal(s.span[1].region, "w");
+	assert_string_equal(s.span[2].region, "step"); /* no time: its thread's */
+	assert_null(s.span[3].region);                 /* launched after every range closed */
+
+	memset(&s, 0, sizeof(s));
+	rn_cuda_load_report_init(&rep);
+	assert_int_equal(rn_cuda_load_scoped(f, strlen(f), RN_CUDA_REGION_THREAD, collect, &s,
+					     &rep),
+			 0);
+	assert_int_equal(s.n, 6);
+	assert_null(s.span[0].region);
+	assert_string_equal(s.span[1].region, "step");
+	assert_string_equal(s.span[2].region, "step");
+	assert_null(s.span[3].region);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -376,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_cuda_load_truncated_everywhere),
 		cmocka_unit_test(test_cuda_load_hostile),
 		cmocka_unit_test(test_cuda_load_random_bytes),
+		cmocka_unit_test(test_cuda_load_regions_across_threads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,8 +3,14 @@
 # only when the collector is built and nvcc is found; the integration test that runs it under
 # `renacer check` exits 77 (skip) without a GPU.
 # Without the toolkit the GPU tests are still listed, as skips that say why.
+# The loader's region attribution on a record file from the GPU machine
+# (tests/bench/cuda/collector_cost.sh); needs no toolkit.
+add_executable(count_regions ${CMAKE_SOURCE_DIR}/tests/bench/cuda/count_regions.c)
+target_link_libraries(count_regions PRIVATE rn_runner)
+set_target_properties(count_regions PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
+
 function(rn_cuda_skip_tests reason)
-	foreach(t cuda.check_counts cuda.regions cuda.torch_regions)
+	foreach(t cuda.check_counts cuda.regions cuda.torch_regions cuda.threads)
 		add_test(NAME ${t} COMMAND sh -c "echo '${reason}: skipped'; exit 77")
 		set_tests_properties(${t} PROPERTIES LABELS integration SKIP_RETURN_CODE 77)
 	endforeach()
@@ -58,3 +64,16 @@ if(RN_PYTHON3)
 	set_tests_properties(cuda.torch_regions PROPERTIES LABELS integration
 		SKIP_RETURN_CODE 77 TIMEOUT 600)
 endif()
+
+# Regions across threads (cuda_threads.cu): by time window and by thread.
+set(RN_CUDA_THREADS_TARGET ${CMAKE_BINARY_DIR}/targets/cuda_threads)
+add_custom_command(OUTPUT ${RN_CUDA_THREADS_TARGET}
+	COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/targets
+	COMMAND ${RN_NVCC} -O2 -o ${RN_CUDA_THREADS_TARGET} ${CMAKE_CURRENT_LIST_DIR}/cuda_threads.cu
+	DEPENDS ${CMAKE_CURRENT_LIST_DIR}/cuda_threads.cu
+	COMMENT "Building cuda_threads with nvcc" VERBATIM)
+add_custom_target(target_cuda_threads ALL DEPENDS ${RN_CUDA_THREADS_TARGET})
+add_test(NAME cuda.threads
+	COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cuda_threads.sh ${CMAKE_BINARY_DIR})
+set_tests_properties(cuda.threads PROPERTIES LABELS integration SKIP_RETURN_CODE 77
+	TIMEOUT 300)

@@ -12,7 +12,7 @@ option(RN_FUZZ "Build the libFuzzer harnesses of tests/fuzz (clang only)" OFF)
 set(RN_FUZZ_DIR ${CMAKE_CURRENT_LIST_DIR}/../fuzz)
 get_filename_component(RN_FUZZ_DIR ${RN_FUZZ_DIR} ABSOLUTE)
 set(RN_FUZZ_HARNESSES toml config golden json_v1 vk_record xml json regex results diff
-	history_import)
+	history_import otlp_receive)
 
 add_library(rn_fuzz_common STATIC ${RN_FUZZ_DIR}/fuzz_common.c ${RN_FUZZ_DIR}/golden_check.c)
 # The Vulkan record reader and loader are folder-private to collectors/vulkan.

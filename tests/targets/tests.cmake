@@ -17,3 +17,7 @@ endforeach()
 # src_lines: the optimised build of a program with debug information that --source resolves
 # (tests/ptrace/source_test.py), as a user's -O1 -g build would be.
 target_compile_options(target_src_lines PRIVATE -O1 -g)
+# Targets that mark their own spans include the installed header from its source folder.
+foreach(t sp_app sp_server)
+	target_include_directories(target_${t} PRIVATE ${CMAKE_SOURCE_DIR}/collectors/app)
+endforeach()

@@ -135,3 +135,9 @@ add_test(NAME vulkan.trace
 	COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/vk_trace.sh ${CMAKE_BINARY_DIR})
 set_tests_properties(vulkan.trace PROPERTIES LABELS "vulkan;integration"
 	SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# span_time over GPU work and regions (lavapipe in CI).
+add_test(NAME vulkan.span_time
+	COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/vk_span_time.sh ${CMAKE_BINARY_DIR})
+set_tests_properties(vulkan.span_time PROPERTIES LABELS "vulkan;integration"
+	SKIP_RETURN_CODE 77 TIMEOUT 300)

@@ -59,6 +59,8 @@
 #define REGION_NAME_BYTES 512         /* longest escaped region name kept */
 #define RBUF_BYTES ((size_t)64 << 10) /* region/launch record buffer */
 #define OPEN_RANGES 1024              /* start/end ranges open at once, process-wide */
+#define BATCH_BYTES ((size_t)1 << 20) /* lines gathered before one write(2) */
+#define NAME_CACHE 4096               /* kernel names kept demangled and escaped */
 
 /* One open region of a thread's stack. */
 struct open_region {
@@ -90,7 +92,9 @@ static uint64_t unbalanced;                        /* pops/ends without an open 
 				   * REGION_DEPTH, start/end ranges past OPEN_RANGES */
 static struct open_range open_ranges[OPEN_RANGES]; /* under rbuf_lock */
 static CUpti_SubscriberHandle subscriber;
-static bool nvtx_on; /* NVTX callbacks subscribed */
+static bool nvtx_on;          /* NVTX callbacks subscribed */
+static uint64_t open_regions; /* region_begin records without their region_end yet, of every
+			       * thread (atomic): while > 0 every launch gets a record */
 
 /* This thread's open regions, innermost last; `top` is its innermost region id (0: none),
  * read on every launch without a lock. */
@@ -145,6 +149,18 @@ static void emit(const char *line, size_t len)
 	pthread_mutex_unlock(&write_lock);
 }
 
+/* While a completed activity buffer is written out, its lines gather here and go to the
+ * file in writes of BATCH_BYTES rather than one write(2) per record (buffer_completed). */
+static __thread char *batch;
+static __thread size_t batch_len;
+
+static void batch_flush(void)
+{
+	if (batch && batch_len)
+		emit(batch, batch_len);
+	batch_len = 0;
+}
+
 static void emitf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static void emitf(const char *fmt, ...)
@@ -157,8 +173,16 @@ static void emitf(const char *fmt, ...)
 	n = vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	/* A line that did not fit would be cut without its newline: drop it instead. */
-	if (n > 0 && (size_t)n < sizeof(line))
+	if (n <= 0 || (size_t)n >= sizeof(line))
+		return;
+	if (!batch) {
 		emit(line, (size_t)n);
+		return;
+	}
+	if (batch_len + (size_t)n > BATCH_BYTES)
+		batch_flush();
+	memcpy(batch + batch_len, line, (size_t)n);
+	batch_len += (size_t)n;
 }
 
 /* Write the buffered region/launch lines; rbuf_lock held. */
@@ -299,16 +323,75 @@ static uint32_t nonneg(int32_t v)
 	return v < 0 ? 0 : (uint32_t)v;
 }
 
-static void emit_kernel(const CUpti_ActivityKernel10 *k)
+/* Kernel names, demangled and escaped once: a program launches few kernels many times,
+ * and demangling costs microseconds. Open addressing by the mangled name's hash; a full
+ * table just stops caching. Used by the thread that completes buffers, under cache_lock. */
+struct name_entry {
+	char *mangled; /* owned, NULL = free slot */
+	char *escaped; /* owned */
+};
+static struct name_entry name_cache[NAME_CACHE];
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static uint64_t fnv1a(const char *s)
 {
-	char name[NAME_BYTES];
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+/* The escaped (demangled when possible) name of mangled name `m` into out (NAME_BYTES). */
+static void kernel_name(const char *m, char *out)
+{
+	uint64_t h = fnv1a(m);
 	char *dem = NULL;
 	int status = -1;
 
-	if (demangle && k->name)
-		dem = demangle(k->name, NULL, NULL, &status);
-	json_escape(dem && !status ? dem : k->name ? k->name : "unknown", name, sizeof(name));
+	pthread_mutex_lock(&cache_lock);
+	for (size_t i = 0; i < 8; i++) {
+		struct name_entry *e = &name_cache[(h + i) % NAME_CACHE];
+
+		if (e->mangled && !strcmp(e->mangled, m)) {
+			memcpy(out, e->escaped, strlen(e->escaped) + 1);
+			pthread_mutex_unlock(&cache_lock);
+			return;
+		}
+		if (!e->mangled)
+			break;
+	}
+	pthread_mutex_unlock(&cache_lock);
+	if (demangle)
+		dem = demangle(m, NULL, NULL, &status);
+	json_escape(dem && !status ? dem : m, out, NAME_BYTES);
 	free(dem);
+	pthread_mutex_lock(&cache_lock);
+	for (size_t i = 0; i < 8; i++) {
+		struct name_entry *e = &name_cache[(h + i) % NAME_CACHE];
+
+		if (e->mangled)
+			continue;
+		e->mangled = strdup(m);
+		e->escaped = strdup(out);
+		if (!e->mangled || !e->escaped) {
+			free(e->mangled);
+			free(e->escaped);
+			e->mangled = e->escaped = NULL;
+		}
+		break;
+	}
+	pthread_mutex_unlock(&cache_lock);
+}
+
+static void emit_kernel(const CUpti_ActivityKernel10 *k)
+{
+	char name[NAME_BYTES];
+
+	if (k->name)
+		kernel_name(k->name, name);
+	else
+		json_escape("unknown", name, sizeof(name));
 	emitf("{\"type\":\"kernel\",\"name\":\"%s\",\"device\":%" PRIu32 ",\"context\":%" PRIu32
 	      ",\"stream\":%" PRIu32 ",\"correlation\":%" PRIu32 ",\"start\":%" PRIu64
 	      ",\"end\":%" PRIu64 ",\"grid\":[%" PRIu32 ",%" PRIu32 ",%" PRIu32
@@ -375,8 +458,13 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream_id, uint8_t
 
 	(void)size;
 	if (buffer && valid_size) {
+		batch = malloc(BATCH_BYTES);
+		batch_len = 0;
 		while (cuptiActivityGetNextRecord(buffer, valid_size, &rec) == CUPTI_SUCCESS)
 			emit_record(rec);
+		batch_flush();
+		free(batch);
+		batch = NULL;
 	}
 	if (cuptiActivityGetNumDroppedRecords(ctx, stream_id, &dropped) == CUPTI_SUCCESS && dropped)
 		emitf("{\"type\":\"dropped\",\"count\":%zu}\n", dropped);
@@ -439,6 +527,21 @@ static unsigned flush_period_ms(void)
 }
 
 /* ---- NVTX regions ------------------------------------------------------------------- */
+
+/* `v` in decimal at `out` (at least 20 bytes); returns the digits written. */
+static size_t put_u64(char *out, uint64_t v)
+{
+	char tmp[20];
+	size_t n = 0, i;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (i = 0; i < n; i++)
+		out[i] = tmp[n - 1 - i];
+	return n;
+}
 
 static uint64_t cupti_now(void)
 {
@@ -503,6 +606,7 @@ static void region_open(const char *name, bool start_end, uint64_t range_id)
 	json_escape(name, esc, sizeof(esc));
 	pthread_mutex_lock(&rbuf_lock);
 	id = ++next_region_id;
+	__atomic_add_fetch(&open_regions, 1, __ATOMIC_RELAXED);
 	rbuf_addf_locked("{\"type\":\"region_begin\",\"id\":%" PRIu64 ",\"parent\":%" PRIu64
 			 ",\"name\":\"%s\",\"tid\":%ld,\"start\":%" PRIu64 "}\n",
 			 id, parent, esc, (long)gettid(), now);
@@ -541,6 +645,7 @@ static void region_close_record(uint64_t id)
 	uint64_t now = cupti_now();
 
 	pthread_mutex_lock(&rbuf_lock);
+	__atomic_sub_fetch(&open_regions, 1, __ATOMIC_RELAXED);
 	rbuf_addf_locked("{\"type\":\"region_end\",\"id\":%" PRIu64 ",\"end\":%" PRIu64 "}\n", id,
 			 now);
 	pthread_mutex_unlock(&rbuf_lock);
@@ -666,10 +771,14 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CU
 		on_nvtx(cbid, cbdata);
 		return;
 	}
-	/* A launch: only the entry, only inside a region of this thread. */
-	if (top &&
+	/* A launch, at its entry, while a region is open on any thread: its correlation id,
+	 * this thread's innermost region and its time, so the runner can attribute it by
+	 * thread or by time window (collectors/cuda/load.h). */
+	if ((top || __atomic_load_n(&open_regions, __ATOMIC_RELAXED)) &&
 	    (domain == CUPTI_CB_DOMAIN_DRIVER_API || domain == CUPTI_CB_DOMAIN_RUNTIME_API)) {
 		const CUpti_CallbackData *cd = cbdata;
+		char line[128];
+		size_t n;
 
 		/* A runtime launch and the driver launch it makes share one correlation id
 		 * (seen on CUDA 13): one record for both. */
@@ -678,10 +787,26 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CU
 			return;
 		last_correlation = cd->correlationId;
 		last_region = top;
+		/* formatted by hand: this runs on every launch of the program */
+#define PUT_LIT(lit)                                                                               \
+	do {                                                                                       \
+		memcpy(line + n, lit, sizeof(lit) - 1);                                            \
+		n += sizeof(lit) - 1;                                                              \
+	} while (0)
+		n = 0;
+		PUT_LIT("{\"type\":\"launch\",\"correlation\":");
+		n += put_u64(line + n, cd->correlationId);
+		PUT_LIT(",\"region\":");
+		n += put_u64(line + n, top);
+		PUT_LIT(",\"t\":");
+		n += put_u64(line + n, cupti_now());
+		PUT_LIT("}\n");
+#undef PUT_LIT
 		pthread_mutex_lock(&rbuf_lock);
-		rbuf_addf_locked("{\"type\":\"launch\",\"correlation\":%" PRIu32
-				 ",\"region\":%" PRIu64 "}\n",
-				 cd->correlationId, top);
+		if (rbuf_len + n > sizeof(rbuf))
+			rbuf_flush_locked();
+		memcpy(rbuf + rbuf_len, line, n);
+		rbuf_len += n;
 		pthread_mutex_unlock(&rbuf_lock);
 	}
 }

@@ -1,0 +1,101 @@
+#!/bin/sh
+# collector_cost.sh OUT [OLD_INJECT_C] - the CUDA collector's cost per GPU operation, on the
+# GPU machine, without the rest of renacer (the injection library is built here from its
+# source with the machine's CUPTI; OLD_INJECT_C, another version of inject.c, is measured
+# beside it). Interleaved rounds of:
+#   nvtx_launches.cu (6,000 small kernel launches in one NVTX range):
+#       plain / inject without NVTX / inject with NVTX, per library
+#   torch_steps.py (ResNet-18 training steps in NVTX ranges "step"): plain / inject
+# and the record files of one torch run and of cuda_threads.cu into OUT, for the region
+# counts (the runner's loader reads them: tests/bench/cuda/count_regions.c).
+set -eu
+out=$1
+old=${2:-}
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cuda=${CUDA_HOME:-/usr/local/cuda}
+inc=$(dirname "$(find "$cuda"/ /usr/local/cuda*/ -name cupti.h 2>/dev/null | head -1)")
+lib=$(dirname "$(find "$cuda"/ /usr/local/cuda*/ -name 'libcupti.so*' 2>/dev/null | head -1)")
+py=${PYTHON:-python3}
+build_lib() { # SRC OUT
+	gcc -O2 -shared -fPIC -D_GNU_SOURCE -I"$inc" -I"$src/collectors/cuda" "$1" \
+		"$src/collectors/cuda/clock.c" -L"$lib" -Wl,-rpath,"$lib" -lcupti -lpthread -ldl -o "$2"
+}
+build_lib "$src/collectors/cuda/inject/inject.c" "$tmp/new.so"
+libs=new
+if [ -n "$old" ]; then
+	build_lib "$old" "$tmp/old.so"
+	libs="old new"
+fi
+nvcc -O2 -o "$tmp/nvtx_launches" "$here/nvtx_launches.cu"
+nvcc -O2 -o "$tmp/cuda_threads" "$src/tests/cuda/cuda_threads.cu"
+
+with() { # LIB NVTX(on|off) CMD... : run CMD with the library injected, records in $tmp/rec
+	l=$1 n=$2
+	shift 2
+	rm -rf "$tmp/rec" && mkdir "$tmp/rec"
+	if [ "$l" = plain ]; then
+		"$@"
+	else
+		CUDA_INJECTION64_PATH=$tmp/$l.so NVTX_INJECTION64_PATH=$tmp/$l.so \
+			RENACER_CUDA_DIR=$tmp/rec RENACER_CUDA_NVTX=$n "$@"
+	fi
+}
+median() {
+	sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] :
+		(v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+rounds=${ROUNDS:-9}
+: >"$tmp/launch.plain"
+for l in $libs; do : >"$tmp/launch.$l.off"; : >"$tmp/launch.$l.on"; done
+i=0
+while [ $i -lt "$rounds" ]; do
+	with plain off "$tmp/nvtx_launches" outer | sed -n 's/^loop_ns=//p' >>"$tmp/launch.plain"
+	for l in $libs; do
+		for n in off on; do
+			with $l $n "$tmp/nvtx_launches" outer | sed -n 's/^loop_ns=//p' \
+				>>"$tmp/launch.$l.$n"
+		done
+	done
+	i=$((i + 1))
+done
+p=$(median <"$tmp/launch.plain")
+echo "nvtx_launches: 6000 launches, median of $rounds: plain $(awk -v p="$p" 'BEGIN{printf "%.3f", p/1e6}') ms"
+for l in $libs; do
+	for n in off on; do
+		v=$(median <"$tmp/launch.$l.$n")
+		awk -v l="$l" -v n="$n" -v p="$p" -v v="$v" 'BEGIN { printf \
+			"  %s inject, NVTX %s: %.3f ms, %.3f us per launch over plain\n", l, n, \
+			v / 1e6, (v - p) / 6000 / 1e3 }'
+	done
+done
+
+with new on "$tmp/cuda_threads"
+cp "$tmp"/rec/cuda-*.jsonl "$out/cuda_threads.jsonl"
+
+if "$py" -c 'import torch, torchvision; assert torch.cuda.is_available()' 2>/dev/null; then
+	steps=${STEPS:-30}
+	: >"$tmp/torch.plain"
+	for l in $libs; do : >"$tmp/torch.$l"; done
+	for r in 1 2 3; do
+		with plain off "$py" "$here/torch_steps.py" time "$steps" |
+			sed -n 's/^step_ms=//p' >>"$tmp/torch.plain"
+		for l in $libs; do
+			with $l on "$py" "$here/torch_steps.py" time "$steps" |
+				sed -n 's/^step_ms=//p' >>"$tmp/torch.$l"
+		done
+	done
+	with new on "$py" "$here/torch_steps.py" time 5 >/dev/null
+	cp "$tmp"/rec/cuda-*.jsonl "$out/torch_steps.jsonl"
+	with plain off "$py" "$here/torch_steps.py" profile 5 | tee "$out/torch_profile.txt"
+	ops=$(cat "$out/torch_steps.jsonl" | grep -c '"type":"\(kernel\|memcpy\|memset\)"' || true)
+	p=$(median <"$tmp/torch.plain")
+	echo "torch ResNet-18 step, median of 3 runs x $steps steps: plain $p ms; GPU ops in 5+5 steps: $ops"
+	for l in $libs; do
+		v=$(median <"$tmp/torch.$l")
+		echo "  $l inject (NVTX on): $v ms ($(awk -v p="$p" -v v="$v" 'BEGIN{printf "x%.3f", v/p}'))"
+	done
+fi

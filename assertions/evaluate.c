@@ -658,7 +658,8 @@ void rn_assertion_evaluate(const struct rn_assertion_spec *a, struct rn_target_r
 	}
 	/* Known data loss of the runs: a span count is a lower bound, anything else WARN. */
 	rn_verdict_apply_gaps(r, rn_assertion_gap_scopes(a, r),
-			      a->type == RN_ASSERT_SPAN_COUNT || a->type == RN_ASSERT_INSTRUCTIONS ||
+			      a->type == RN_ASSERT_SPAN_COUNT ||
+				      a->type == RN_ASSERT_INSTRUCTIONS ||
 				      (a->type == RN_ASSERT_SPAN_TIME &&
 				       a->span_stat == RN_SPAN_STAT_COUNT_ABOVE),
 			      out);

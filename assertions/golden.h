@@ -194,6 +194,8 @@ struct rn_regression_cfg {
 	double drift_limit;            /* timing against a golden recorded under other conditions
 				       * (another machine, another speed probe, load) fails only
 				       * beyond this shift, fraction (default 0.5) */
+	bool pin;                      /* same-job baseline: a target of one process and one
+				       * thread runs both sides on one CPU (default true) */
 	double time_budget_s;          /* adaptive repeats: no new look once a target's timing
 				       * runs took this long, s (default 300; 0 = no limit) */
 	bool load_guard;               /* wall-time and critical-path slowdowns whose cpu_time did

@@ -78,6 +78,8 @@ enum rn_run_flags {
 	RN_RUN_NO_PROPAGATE = 1 << 3, /* do not put TRACEPARENT into the target's environment */
 	RN_RUN_EVENTS_ONLY = 1 << 4,  /* a timing run: process events only, no syscall spans
 				       * (the "ptrace-events" driver, driver.h) */
+	RN_RUN_PIN_TARGET = 1 << 5,   /* the target runs on CPU spec->pin_cpu only: both sides of
+				       * a same-job baseline on one CPU (runner/baseline.h) */
 };
 
 /* Everything needed to run one target once. All pointers are borrowed. */
@@ -100,6 +102,8 @@ struct rn_run_spec {
 	bool region_thread_scope;   /* cuda: a region holds the work its own thread launched
 				     * (region_scope = "thread"), not all the process launched
 				     * while it was open */
+	int pin_cpu;                /* with RN_RUN_PIN_TARGET: the CPU the target's tree runs
+				     * on (its affinity, set before exec, is inherited) */
 };
 
 /* Outcome of a run beyond the trace. Owned by the caller; free with rn_run_result_release. */

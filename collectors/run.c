@@ -357,6 +357,14 @@ static void child(struct run *r, const sigset_t *mask)
 	}
 	if (r->spec->cwd && chdir(r->spec->cwd))
 		child_fail(r, STAGE_CWD, errno);
+	if (r->spec->flags & RN_RUN_PIN_TARGET) {
+		cpu_set_t one;
+
+		CPU_ZERO(&one);
+		CPU_SET(r->spec->pin_cpu, &one);
+		/* best effort: a CPU that went offline leaves the affinity as it was */
+		(void)sched_setaffinity(0, sizeof(one), &one);
+	}
 	if (r->spec->max_as_bytes) {
 		struct rlimit rl = { r->spec->max_as_bytes, r->spec->max_as_bytes };
 

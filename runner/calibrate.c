@@ -166,10 +166,13 @@ static double noise_row(const struct rn_regression_cfg *reg, const struct rn_bas
 		need = rn_seq_runs_for(o->effect * p->median, L, p->sigma, 0, seq);
 	}
 	v = row(tv, name, "noise", need ? RN_VERDICT_PASS : RN_VERDICT_WARN);
-	rn_buf_addf(&msg,
-		    "%s noise +-%.2f%% a pair; detects >= %+.1f%% at %zu pairs, >= %+.1f%% at "
-		    "max_runs %zu; ",
-		    rn_metric_info(p->m)->name, p->sigma / p->median * 100.0,
+	rn_buf_addf(&msg, "%s noise +-%.2f%% a pair", rn_metric_info(p->m)->name,
+		    p->sigma / p->median * 100.0);
+	for (i = 0; i < 2; i++)
+		if (&nz[i] != p && noise_of(head, base, ms[i], &nz[i]))
+			rn_buf_addf(&msg, " (%s +-%.2f%%)", rn_metric_info(ms[i])->name,
+				    nz[i].sigma / nz[i].median * 100.0);
+	rn_buf_addf(&msg, "; detects >= %+.1f%% at %zu pairs, >= %+.1f%% at max_runs %zu; ",
 		    mde_first / p->median * 100.0, seq->first, mde_last / p->median * 100.0,
 		    seq->max);
 	if (need)

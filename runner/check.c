@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <regex.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -246,6 +247,7 @@ struct check_opts {
 	enum rn_shard_balance shard_balance; /* --shard-balance */
 	const char *results;                 /* --results FILE */
 	bool calibrate;                      /* renacer calibrate */
+	int pin_cpu;                         /* >= 0: timing runs on this CPU (baseline) */
 	struct rn_calibrate_opts cal;        /* its --effect, --pairs, --plant */
 };
 
@@ -390,6 +392,7 @@ static void opts_init(struct check_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->config = "renacer.toml";
 	o->cal.pairs = RN_CALIBRATE_PAIRS;
+	o->pin_cpu = -1;
 	o->cal.effect = RN_CALIBRATE_EFFECT;
 	o->github = gh && !strcmp(gh, "true") ? 1 : 0;
 	o->color = isatty(2) && !(nc && *nc);
@@ -748,6 +751,10 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 
 	run_progress(tr, k, warm, counting);
 	run_spec_of(tc, !stops, &spec);
+	if (!stops && tr->o->pin_cpu >= 0) {
+		spec.flags |= RN_RUN_PIN_TARGET;
+		spec.pin_cpu = tr->o->pin_cpu;
+	}
 	memset(&res, 0, sizeof(res));
 	if (!tr->o->no_propagate && tr->otlp) {
 		rn_otlp_traceparent(tr->otlp, tr->index,
@@ -943,7 +950,45 @@ struct baseline_ctx {
 	size_t index, count;                     /* progress position */
 	size_t base_index;                       /* OTLP target index of the base side */
 	const struct rn_otlp_context *otlp;
+	int pin;       /* CPU of the timing runs, -1 none, RN_PIN_UNDECIDED before a pair */
+	bool seen[2];  /* a timing run of the side was measured */
+	bool alone[2]; /* it was one process of one thread */
 };
+
+/* baseline_ctx.pin before the first timing pair decided it */
+#define RN_PIN_UNDECIDED (-2)
+
+/* The CPU both sides of a same-job baseline run on: the last one renacer may use. */
+static int pin_choice(void)
+{
+	cpu_set_t set;
+	int i;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -1;
+	for (i = CPU_SETSIZE - 1; i >= 0; i--)
+		if (CPU_ISSET(i, &set))
+			return i;
+	return -1;
+}
+
+/* Placement of the timing runs: after one timing run of each side, a target of one process
+ * and one thread on both sides runs pinned to one CPU from then on (the pairs' placement is
+ * then the same: on a loaded 2-vCPU VM, cpu_time noise of a 70 ms program +-2.6% -> +-0.9%
+ * a pair, tests/bench/timing/placement.sh); anything parallel stays unpinned, so that its
+ * parallelism is still measured. */
+static void pin_decide(struct baseline_ctx *c, enum rn_baseline_side side,
+		       const struct rn_target_result *r)
+{
+	const struct rn_trace *t = &r->last_timing;
+
+	if (c->pin != RN_PIN_UNDECIDED || c->seen[side])
+		return;
+	c->seen[side] = true;
+	c->alone[side] = t->nprocs == 1 && t->procs[0].nthreads <= 1;
+	if (c->seen[0] && c->seen[1])
+		c->pin = c->alone[0] && c->alone[1] && c->cfg->regression.pin ? pin_choice() : -1;
+}
 
 /* One run of one side for the baseline (rn_baseline_run_fn): run_target with that single
  * run, its time added to the side's total. */
@@ -958,12 +1003,15 @@ static int baseline_run_one(void *ctx, enum rn_baseline_side side, enum rn_basel
 
 	o.runs = 0;
 	o.github = 0;
+	o.pin_cpu = c->pin >= 0 ? c->pin : -1;
 	tc.warmup = kind == RN_BASELINE_WARMUP;
 	tc.runs = kind == RN_BASELINE_TIMING;
 	tc.counting_runs = kind == RN_BASELINE_COUNTING;
 	rc = run_target(c->cfg, &tc, &o, side == RN_BASELINE_BASE ? c->base_index : c->index,
 			c->count, c->otlp, false, r);
 	r->duration_ns += before;
+	if (!rc && kind == RN_BASELINE_TIMING && r->status == RN_RUN_OK)
+		pin_decide(c, side, r);
 	return rc;
 }
 
@@ -975,7 +1023,10 @@ static int run_baseline(const struct rn_config *cfg, const struct rn_target_cfg 
 			const struct rn_otlp_context *otlp_ctx, struct rn_target_result *head,
 			struct rn_target_result *base, struct rn_target_report *tv)
 {
-	struct baseline_ctx c = { cfg, o, tc, base_tc, index, count, count + index, otlp_ctx };
+	struct baseline_ctx c = { cfg,           o,        tc,
+				  base_tc,       index,    count,
+				  count + index, otlp_ctx, RN_PIN_UNDECIDED,
+				  { 0 },         { 0 } };
 	struct rn_baseline_plan plan;
 	struct run_plan rp;
 	int rc;
@@ -1042,7 +1093,10 @@ static int run_calibrate(const struct rn_config *cfg, const struct rn_target_cfg
 			 struct rn_target_report *tv)
 {
 	struct rn_target_cfg base = *tc;
-	struct baseline_ctx aa = { cfg, o, tc, &base, index, count, count + index, otlp_ctx };
+	struct baseline_ctx aa = { cfg,           o,        tc,
+				   &base,         index,    count,
+				   count + index, otlp_ctx, RN_PIN_UNDECIDED,
+				   { 0 },         { 0 } };
 	struct planted pl;
 	struct rn_calibrate_sides sides = { baseline_run_one, &aa, &pl, plant_argv };
 	struct rn_target_result more[3], *res[4] = { r, &more[0], &more[1], &more[2] };

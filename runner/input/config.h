@@ -153,6 +153,8 @@
 	  "adaptive repeats: most timing runs (pairs with --baseline) an undecided timing row gets (default 60)")                \
 	X(drift_limit, "number",                                                                                                 \
 	  "timing against a golden recorded under other conditions fails only beyond this shift, fraction (default 0.5)")        \
+	X(pin, "boolean",                                                                                                        \
+	  "same-job baseline: a target of one process and one thread runs both sides on one CPU (default true)")                 \
 	X(time_budget_s, "number",                                                                                               \
 	  "adaptive repeats: no more runs once a target's timing runs took this long, seconds (default 300; 0 = no limit)")      \
 	X(load_guard, "boolean",                                                                                                 \

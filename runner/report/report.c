@@ -199,7 +199,10 @@ void rn_report_console(bool color, const struct rn_target_report *t, size_t n, i
 		for (k = 0; k < t[i].nverdicts; k++) {
 			const struct rn_verdict_result *v = &t[i].verdicts[k];
 
-			if (v->verdict == RN_VERDICT_PASS || v->verdict == RN_VERDICT_SKIP)
+			/* calibrate's rows are what it measured: shown whole whatever the verdict */
+			if ((v->verdict == RN_VERDICT_PASS &&
+			     !(v->type && !strcmp(v->type, "calibrate"))) ||
+			    v->verdict == RN_VERDICT_SKIP)
 				continue;
 			char *aname = rn_escaped_dup(v->assertion);
 			char *msg = rn_escaped_dup(v->message ? v->message : "");

@@ -4,8 +4,8 @@
 Not a ctest: it takes many minutes and measures the machine it runs on. For each workload it
 builds two trees, base/ and head/, that run the same program through a wrapper; a planted
 regression is extra CPU work of a stated size in the head's root process (a preloaded
-constructor that burns X% of the base's median CPU time, then removes itself from the
-environment, so children run as in the base). Then, with the default settings of renacer.toml:
+constructor that burns X% of the base's median CPU time in loop iterations calibrated here,
+with no syscall, then removes itself from the environment, so children run as in the base). Then, with the default settings of renacer.toml:
 
   baseline, +0%     CHECKS checks of `check --baseline`: a FAIL is a false failure
   baseline, +P%     CHECKS checks with P% more CPU work: a FAIL of a time row is a detection
@@ -44,26 +44,17 @@ import time
 
 BURN_C = r"""
 #include <stdlib.h>
-#include <time.h>
-static double cpu_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
+/* Plain loop iterations: no clock is read (CLOCK_PROCESS_CPUTIME_ID is a real syscall, which
+ * would plant a syscall count change beside the CPU work). */
 __attribute__((constructor)) static void burn(void)
 {
-	const char *s = getenv("RN_BENCH_BURN_US");
-	double us = s ? atof(s) : 0, t0;
+	const char *s = getenv("RN_BENCH_BURN_ITERS");
+	unsigned long n = s ? strtoul(s, NULL, 10) : 0, i;
 	volatile unsigned long x = 0;
-	unsetenv("RN_BENCH_BURN_US");
+	unsetenv("RN_BENCH_BURN_ITERS");
 	unsetenv("LD_PRELOAD");
-	if (us <= 0)
-		return;
-	t0 = cpu_us();
-	while (cpu_us() - t0 < us)
-		for (int i = 0; i < 1000; i++)
-			x += (unsigned long)i * i;
+	for (i = 0; i < n; i++)
+		x += i * i;
 }
 """
 
@@ -155,14 +146,29 @@ def make_tree_side(root, name, data, lib, burn_us):
     """A checkout: run.sh (the preload and its burn) and renacer.toml (defaults)."""
     os.makedirs(root, exist_ok=True)
     write(os.path.join(root, "run.sh"),
-          "#!/bin/sh\ncd '%s' || exit 1\nexport LD_PRELOAD='%s' RN_BENCH_BURN_US=%d\nexec \"$@\"\n"
-          % (data, lib, int(burn_us)), 0o755)
+          "#!/bin/sh\ncd '%s' || exit 1\nexport LD_PRELOAD='%s' RN_BENCH_BURN_ITERS=%d\n"
+          "exec \"$@\"\n" % (data, lib, int(burn_us * ITERS_PER_US)), 0o755)
     write(os.path.join(root, "renacer.toml"),
           "[[target]]\nname = \"%s\"\ncommand = [\"./run.sh\", %s]\n" % (name, ARGV[name]))
 
 
 ARGV = {}
 TOLERANCE = []
+ITERS_PER_US = 0.0
+
+
+def calibrate_burn(lib):
+    """Loop iterations of burn.so per us of CPU time on this machine."""
+    def cpu(n):
+        env = dict(os.environ, LD_PRELOAD=lib, RN_BENCH_BURN_ITERS=str(n))
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run(["/bin/true"], env=env, check=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return ((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)) * 1e6
+    n = 200000000
+    burn = statistics.median(cpu(n) for _ in range(3))
+    idle = statistics.median(cpu(0) for _ in range(3))
+    return n / max(burn - idle, 1.0)
 
 
 def run_check(renacer, args, cwd):
@@ -281,6 +287,9 @@ def main():
             write(os.path.join(tmp, "burn.c"), BURN_C)
             subprocess.run(["gcc", "-O1", "-shared", "-fPIC", "-o", lib,
                             os.path.join(tmp, "burn.c")], check=True)
+        global ITERS_PER_US
+        ITERS_PER_US = calibrate_burn(lib)
+        print("burn.so: %.0f iterations per us of CPU" % ITERS_PER_US, file=sys.stderr)
         if a.hog:
             hog = subprocess.Popen(["sh", "-c", "while :; do :; done"])
         wl = workloads(data)

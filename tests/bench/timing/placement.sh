@@ -1,0 +1,44 @@
+#!/bin/sh
+# Where does the run-to-run noise of a same-job comparison come from? A/A noise of
+# `renacer calibrate` (paired differences of the target against itself) with the whole check
+# unpinned, pinned to one CPU, and pinned to two CPUs, for a few workloads. Not a ctest: it
+# measures the machine it runs on.
+#
+#     tests/bench/timing/placement.sh RENACER PT_COMPUTE [PAIRS]
+#
+# Prints one line per workload and placement: "<workload> <placement>: <calibrate:noise row>".
+set -u
+renacer=$1
+compute=$2
+pairs=${3:-30}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+awk 'BEGIN { srand(3); for (i = 0; i < 40000; i++) { for (j = 0; j < 8; j++)
+	printf "w%d ", int(rand() * 500); print "" } }' >"$tmp/text.txt"
+workload() { # NAME ARGV...
+	name=$1
+	shift
+	mkdir -p "$tmp/$name"
+	q=
+	for a in "$@"; do q="$q\"$a\", "; done
+	printf '[[target]]\nname = "%s"\ncommand = [%s]\ncwd = "%s"\n' "$name" "${q%, }" "$tmp" \
+		>"$tmp/$name/renacer.toml"
+}
+workload compute "$compute" 8 0
+workload awk awk '{ for (i = 1; i <= NF; i++) c[$i]++ } END { print length(c) }' text.txt
+workload sort sort -k2 text.txt -o /dev/null
+ncpu=$(nproc)
+for w in compute awk sort; do
+	for placement in unpinned one-cpu two-cpus; do
+		case $placement in
+		unpinned) pre= ;;
+		one-cpu) pre="taskset -c $((ncpu - 1))" ;;
+		two-cpus) pre="taskset -c $((ncpu - 2)),$((ncpu - 1))" ;;
+		esac
+		out=$(cd "$tmp/$w" && $pre "$renacer" calibrate --no-color --quiet \
+			--pairs "$pairs" --plant 20 2>&1)
+		noise=$(echo "$out" | grep -E '^(WARN|PASS|FAIL|NO DATA) [a-z]+/calibrate:noise' |
+			head -1)
+		echo "$w $placement: ${noise:-$(echo "$out" | tail -3)}"
+	done
+done

@@ -244,6 +244,8 @@ static json_t *write_verdict(const struct rn_verdict_result *v, bool *failed)
 	put(o, "reason", jstr_or_null(v->reason), failed);
 	put(o, "config_line", json_integer(v->config_line), failed);
 	put(o, "confidence", jdouble(v->confidence), failed);
+	if (v->mde_pct > 0)
+		put(o, "mde_pct", jdouble(v->mde_pct), failed);
 	put(o, "time_ns", ju64(v->time_ns), failed);
 	return o;
 }
@@ -709,6 +711,9 @@ static void read_verdict(struct reader *rd, json_t *o, struct rn_verdict_result 
 
 		v->delta_pct = get_double(rd, o, "delta_pct", where, &has);
 		v->confidence = get_double(rd, o, "confidence", where, &has);
+		v->mde_pct = get_double(rd, o, "mde_pct", where, &has);
+		if (!has || !(v->mde_pct > 0))
+			v->mde_pct = 0.0;
 	}
 	{
 		json_t *u = member(rd, o, "unit", JSON_STRING, where, true);

@@ -228,16 +228,7 @@ int rn_baseline_check_built(const struct rn_baseline *b, const struct rn_target_
 static struct rn_verdict_result *push(struct rn_target_report *tv, const char *name,
 				      const char *metric, enum rn_verdict v)
 {
-	struct rn_verdict_result *r = rn_target_report_push(tv);
-	struct rn_buf b;
-
-	rn_buf_init(&b, 0);
-	rn_buf_addf(&b, "baseline:%s", metric);
-	r->assertion = rn_buf_detach(&b, NULL);
-	r->type = rn_xstrdup("baseline");
-	r->target = rn_xstrdup(name);
-	r->verdict = v;
-	return r;
+	return rn_target_report_push_row(tv, "baseline", name, metric, v);
 }
 
 static double median_of(const struct rn_target_result *r, enum rn_metric m, size_t *n)
@@ -410,22 +401,31 @@ static char *time_detail(const struct time_judgement *j)
 	return rn_buf_detach(&det, NULL);
 }
 
-/* Robust relative noise of metric `m` over the pairs: 1.4826 MAD of the differences over the
- * base median; +INFINITY without data. */
-static double rel_noise(const struct rn_target_result *head, const struct rn_target_result *base,
-			enum rn_metric m)
+size_t rn_baseline_pair_noise(const struct rn_target_result *head,
+			      const struct rn_target_result *base, enum rn_metric m, double *median,
+			      double *sigma)
 {
 	size_t n = head->nruns < base->nruns ? head->nruns : base->nruns, i;
-	double *d = rn_xcalloc(n + 1, sizeof(*d)), *b = rn_xcalloc(n + 1, sizeof(*b)), med, s;
+	double *d = rn_xcalloc(n + 1, sizeof(*d)), *b = rn_xcalloc(n + 1, sizeof(*b));
 
 	for (i = 0; i < n; i++) {
 		b[i] = (double)base->runs[i].v[m];
 		d[i] = (double)head->runs[i].v[m] - b[i];
 	}
-	med = n ? rn_stats_median(b, n) : 0.0;
-	s = n ? 1.4826 * rn_stats_mad(d, n) : 0.0;
+	*median = n ? rn_stats_median(b, n) : 0.0;
+	*sigma = n ? 1.4826 * rn_stats_mad(d, n) : 0.0;
 	free(d);
 	free(b);
+	return n;
+}
+
+/* Robust relative noise of metric `m` over the pairs; +INFINITY without data. */
+static double rel_noise(const struct rn_target_result *head, const struct rn_target_result *base,
+			enum rn_metric m)
+{
+	double med, s;
+
+	rn_baseline_pair_noise(head, base, m, &med, &s);
 	return med > 0.0 ? s / med : INFINITY;
 }
 

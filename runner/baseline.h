@@ -73,6 +73,15 @@
 enum rn_metric rn_baseline_primary(const struct rn_target_result *head,
 				   const struct rn_target_result *base);
 
+/*
+ * The noise of time metric `m` over the timing pairs of `head` and `base` (paired by index):
+ * *median = the base median, *sigma = 1.4826 MAD of the differences head - base, both in the
+ * metric's unit (ns). Returns the number of pairs (0: both outputs 0).
+ */
+size_t rn_baseline_pair_noise(const struct rn_target_result *head,
+			      const struct rn_target_result *base, enum rn_metric m, double *median,
+			      double *sigma);
+
 /* Default tolerance of time metrics, fraction of the base median (3%). */
 #define RN_BASELINE_TOLERANCE 0.03
 

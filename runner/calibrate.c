@@ -63,20 +63,9 @@ struct noise {
 static bool noise_of(const struct rn_target_result *head, const struct rn_target_result *base,
 		     enum rn_metric m, struct noise *out)
 {
-	size_t n = head->nruns < base->nruns ? head->nruns : base->nruns, i;
-	double *d = rn_xcalloc(n + 1, sizeof(*d)), *b = rn_xcalloc(n + 1, sizeof(*b));
-
-	for (i = 0; i < n; i++) {
-		b[i] = (double)base->runs[i].v[m];
-		d[i] = (double)head->runs[i].v[m] - b[i];
-	}
 	out->m = m;
-	out->n = n;
-	out->median = n ? rn_stats_median(b, n) : 0.0;
-	out->sigma = n ? 1.4826 * rn_stats_mad(d, n) : 0.0;
-	free(d);
-	free(b);
-	return n && out->median > 0.0;
+	out->n = rn_baseline_pair_noise(head, base, m, &out->median, &out->sigma);
+	return out->n && out->median > 0.0;
 }
 
 static int measure_aa(const struct rn_calibrate_sides *s, const struct rn_baseline_plan *plan,
@@ -104,16 +93,7 @@ static int measure_aa(const struct rn_calibrate_sides *s, const struct rn_baseli
 static struct rn_verdict_result *row(struct rn_target_report *tv, const char *name,
 				     const char *what, enum rn_verdict v)
 {
-	struct rn_verdict_result *r = rn_target_report_push(tv);
-	struct rn_buf b;
-
-	rn_buf_init(&b, 0);
-	rn_buf_addf(&b, "calibrate:%s", what);
-	r->assertion = rn_buf_detach(&b, NULL);
-	r->type = rn_xstrdup("calibrate");
-	r->target = rn_xstrdup(name);
-	r->verdict = v;
-	return r;
+	return rn_target_report_push_row(tv, "calibrate", name, what, v);
 }
 
 /* Row calibrate:noise: the noise of each metric and what the gate detects. Returns the

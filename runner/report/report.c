@@ -25,6 +25,22 @@ struct rn_verdict_result *rn_target_report_push(struct rn_target_report *t)
 	return &t->verdicts[t->nverdicts++];
 }
 
+struct rn_verdict_result *rn_target_report_push_row(struct rn_target_report *t, const char *type,
+						    const char *target, const char *what,
+						    enum rn_verdict v)
+{
+	struct rn_verdict_result *r = rn_target_report_push(t);
+	struct rn_buf b;
+
+	rn_buf_init(&b, 0);
+	rn_buf_addf(&b, "%s:%s", type, what);
+	r->assertion = rn_buf_detach(&b, NULL);
+	r->type = rn_xstrdup(type);
+	r->target = rn_xstrdup(target);
+	r->verdict = v;
+	return r;
+}
+
 void rn_target_report_release(struct rn_target_report *t)
 {
 	size_t i;

@@ -25,6 +25,11 @@ struct rn_target_report {
 
 /* Append a zeroed verdict to `t` and return it (dies on out-of-memory). */
 struct rn_verdict_result *rn_target_report_push(struct rn_target_report *t);
+/* Append a verdict row of `type` named "<type>:<what>" for target `target` with verdict `v`
+ * (assertion, type and target copied; the rest zeroed). Dies on out-of-memory. */
+struct rn_verdict_result *rn_target_report_push_row(struct rn_target_report *t, const char *type,
+						    const char *target, const char *what,
+						    enum rn_verdict v);
 /* Release verdicts and golden_file (not the result). */
 void rn_target_report_release(struct rn_target_report *t);
 

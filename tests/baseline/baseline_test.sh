@@ -182,6 +182,29 @@ identical)
 	grep -q "baseline:wall_time" "$tmp/err" || fail "wall_time not judged"
 	[ "$rc" = 0 ] || fail "expected exit 0, got $rc"
 	;;
+calibrate)
+	# renacer calibrate: A/A noise of a CPU-bound target, then a planted slowdown of twice its
+	# CPU time (a shell loop before exec), which the adaptive comparison must catch.
+	mkdir -p "$tmp/head"
+	cat >"$tmp/head/renacer.toml" <<T
+[[target]]
+name = "compute"
+command = ["$build/targets/pt_compute", "4", "0"]
+T
+	run calibrate --no-color --pairs 10 --plant 100 --junit "$tmp/junit.xml"
+	expect_rc 0
+	expect_err "compute/calibrate:noise: [a-z_]* noise +-[0-9.]*% a pair"
+	expect_err "detects >= +[0-9.]*% at 10 pairs"
+	expect_err "PASS compute/calibrate:plant: planted +100.0% CPU work"
+	expect_err "caught after [0-9]* pairs"
+	expect_err "baseline:cpu_time FAIL"
+	grep -q 'name="calibrate:plant"' "$tmp/junit.xml" || fail "junit lacks calibrate:plant"
+	# the help names what it does
+	"$renacer" calibrate --help | grep -q "planted slowdown" || fail "calibrate --help"
+	run calibrate --effect 0
+	expect_rc 2
+	expect_err "--effect needs a whole percentage"
+	;;
 confirm_usage)
 	tree head 1 0
 	run check --no-color --confirm

@@ -60,6 +60,7 @@ enum {
 	OPT_BASELINE,
 	OPT_CONFIRM,
 	OPT_BASELINE_TOLERANCE,
+	OPT_WIDE,
 };
 
 static const struct rn_option check_options[] = {
@@ -100,6 +101,8 @@ static const struct rn_option check_options[] = {
 	  "record the check in the history store even without [history]" },
 	{ OPT_NO_COLOR, "no-color", 0, RN_OPT_NONE, NULL, "no colors (also NO_COLOR=1)" },
 	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no progress lines" },
+	{ OPT_WIDE, "wide", 0, RN_OPT_NONE, NULL,
+	  "console table with every column (GOLDEN, BASE), whole names and REASON wrapped" },
 	{ OPT_SHARD, "shard", 0, RN_OPT_REQUIRED, "K/N",
 	  "run only shard K of N (targets split by a hash of their name; see renacer merge)" },
 	{ OPT_SHARD_BALANCE, "shard-balance", 0, RN_OPT_REQUIRED, "HOW",
@@ -201,6 +204,7 @@ struct check_opts {
 	int github;      /* -1 auto, 0 off, 1 on */
 	bool color;
 	bool quiet;
+	bool wide; /* --wide: the console's wide table */
 	bool help;
 	bool history;             /* --history: record even without [history] */
 	struct rn_shard shard;    /* --shard K/N; count 0 = all targets */
@@ -296,6 +300,9 @@ static int on_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_QUIET:
 		o->quiet = true;
+		break;
+	case OPT_WIDE:
+		o->wide = true;
 		break;
 	case OPT_HELP:
 		o->help = true;
@@ -573,17 +580,19 @@ static void run_progress(const struct target_runs *tr, unsigned k, bool warm, bo
 
 	if (tr->o->quiet)
 		return;
+	unsigned nsteps = tc->warmup + p->timing + p->counting;
+
 	if (warm)
-		rn_report_progress(tr->o->color, "[%zu/%zu] %s warmup %u/%u ...", pos, tr->count,
-				   tc->name, k + 1, tc->warmup);
+		rn_report_progress(tr->o->color, k, nsteps, "[%zu/%zu] %s warmup %u/%u", pos,
+				   tr->count, tc->name, k + 1, tc->warmup);
 	else if (counting)
-		rn_report_progress(tr->o->color, "[%zu/%zu] %s counting run %u/%u ...", pos,
+		rn_report_progress(tr->o->color, k, nsteps, "[%zu/%zu] %s counting run %u/%u", pos,
 				   tr->count, tc->name, k - tc->warmup - p->timing + 1,
 				   p->counting);
 	else
-		rn_report_progress(tr->o->color, "[%zu/%zu] %s %srun %u/%u ...", pos, tr->count,
-				   tc->name, p->split ? "timing " : "", k - tc->warmup + 1,
-				   p->timing);
+		rn_report_progress(tr->o->color, k, nsteps, "[%zu/%zu] %s %srun %u/%u", pos,
+				   tr->count, tc->name, p->split ? "timing " : "",
+				   k - tc->warmup + 1, p->timing);
 }
 
 /* The run spec of one run of `tc`: a timing run (`timing`: process events only, so no
@@ -1241,6 +1250,7 @@ static int check_report(struct check *c)
 		.history = o->history,
 		.history_source = "check",
 		.color = o->color,
+		.wide = o->wide,
 		.quiet = o->quiet,
 	};
 	struct rn_outcome oc = {

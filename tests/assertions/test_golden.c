@@ -746,7 +746,7 @@ static void test_golden_compare_floor_and_new_syscalls(void **state)
 	s = find(v, n, "golden:syscall_counts");
 	assert_int_equal(s->verdict, RN_VERDICT_PASS);
 	assert_string_equal(s->message, "4 syscalls within tolerance (+10%, floor 1)");
-	assert_string_equal(s->reason, "4 syscalls within +10%, none new");
+	assert_string_equal(s->reason, "fsync grew most; 4 syscalls within +10%, none new");
 	assert_non_null(strstr(s->detail, "fsync"));
 	free_verdicts(v, n);
 
@@ -759,7 +759,8 @@ static void test_golden_compare_floor_and_new_syscalls(void **state)
 	assert_string_equal(s->message,
 			    "1 new syscall, absent from the golden trace: getpid 1 vs "
 			    "golden 0 (new); " RN_GOLDEN_HINT);
-	assert_string_equal(s->reason, "1 new syscall (first: getpid)");
+	assert_string_equal(s->reason,
+			    "getpid is new; 1 syscall failed (1 new, 0 grew beyond +10%)");
 	assert_non_null(strstr(s->detail, "FAIL (new)"));
 	free_verdicts(v, n);
 

@@ -166,11 +166,11 @@ junit = "$tmp/junit.xml"
 EOT
 	run check --config "$tmp/renacer.toml" --no-golden
 	expect_rc 1
-	expect_err "work               pass_fsync               PASS"
-	expect_err "work               fail_fsync               FAIL"
-	expect_err "work               warn_fsync               WARN"
-	expect_err "work               skip_me                  SKIP"
-	expect_err "work               no_data                  NO DATA"
+	expect_err "work  *pass_fsync  *PASS"
+	expect_err "work  *fail_fsync  *FAIL"
+	expect_err "work  *warn_fsync  *WARN"
+	expect_err "work  *skip_me  *SKIP"
+	expect_err "work  *no_data  *NO DATA"
 	expect_err "5 spans matching /fsync/ > budget 4"
 	expect_err "result: 1 passed, 1 failed, 1 warnings, 1 no data, 0 errors, 1 skipped, 0 not judged; exit 1"
 	# The inclusive boundary: exactly the budget passes.

@@ -583,14 +583,14 @@ static void run_progress(const struct target_runs *tr, unsigned k, bool warm, bo
 	unsigned nsteps = tc->warmup + p->timing + p->counting;
 
 	if (warm)
-		rn_report_progress(tr->o->color, k, nsteps, "[%zu/%zu] %s warmup %u/%u", pos,
+		rn_report_progress(tr->o->color, k, nsteps, "[%zu/%zu] %s warmup %u/%u ...", pos,
 				   tr->count, tc->name, k + 1, tc->warmup);
 	else if (counting)
-		rn_report_progress(tr->o->color, k, nsteps, "[%zu/%zu] %s counting run %u/%u", pos,
-				   tr->count, tc->name, k - tc->warmup - p->timing + 1,
+		rn_report_progress(tr->o->color, k, nsteps, "[%zu/%zu] %s counting run %u/%u ...",
+				   pos, tr->count, tc->name, k - tc->warmup - p->timing + 1,
 				   p->counting);
 	else
-		rn_report_progress(tr->o->color, k, nsteps, "[%zu/%zu] %s %srun %u/%u", pos,
+		rn_report_progress(tr->o->color, k, nsteps, "[%zu/%zu] %s %srun %u/%u ...", pos,
 				   tr->count, tc->name, p->split ? "timing " : "",
 				   k - tc->warmup + 1, p->timing);
 }

@@ -304,13 +304,31 @@ static void pad(struct rn_buf *b, size_t w, size_t n)
 		rn_buf_addc(b, ' ');
 }
 
+/* Shrink TARGET and ASSERTION (the wider first), no narrower than `floor` or their headers,
+ * until the row's `fixed` columns fit `width`; only when `on`. */
+static void shrink_names(size_t *w, size_t *fixed, size_t width, size_t floor_w, bool on)
+{
+	size_t lo[2], c;
+
+	lo[0] = strlen(col_header[COL_TARGET]) > floor_w ? strlen(col_header[COL_TARGET]) : floor_w;
+	lo[1] = strlen(col_header[COL_NAME]) > floor_w ? strlen(col_header[COL_NAME]) : floor_w;
+	while (on && *fixed > width && (w[COL_TARGET] > lo[0] || w[COL_NAME] > lo[1])) {
+		if (w[COL_NAME] > lo[1] && (w[COL_NAME] >= w[COL_TARGET] || w[COL_TARGET] <= lo[0]))
+			c = COL_NAME;
+		else
+			c = COL_TARGET;
+		w[c]--;
+		(*fixed)--;
+	}
+}
+
 /* The table. Default: one row per assertion in `width` columns, names and REASON shortened
  * with an ellipsis; --wide: every column, names whole, REASON wrapped under its column. */
 static void console_table(struct rn_buf *b, bool color, bool wide, size_t width,
 			  const struct row *rows, size_t nrows)
 {
 	const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[0m" : "";
-	size_t w[NCOLS], c, i, fixed = 0, reason_w, reason_at;
+	size_t w[NCOLS], ncap[2], c, i, k, fixed = 0, reason_w, reason_at;
 	bool shown[NCOLS], own_line;
 
 	for (c = 0; c < NCOLS; c++) {
@@ -331,6 +349,8 @@ static void console_table(struct rn_buf *b, bool color, bool wide, size_t width,
 		fixed += shown[c] ? w[c] + 1 : 0;
 	fixed++; /* two spaces before REASON */
 	/* A narrow terminal: shrink the names before REASON loses its room. */
+	for (k = 0; k < 2; k++)
+		ncap[k] = w[k ? COL_NAME : COL_TARGET];
 	while (!wide && fixed + REASON_MIN > width &&
 	       (w[COL_TARGET] > NAME_SHRINK || w[COL_NAME] > NAME_SHRINK)) {
 		c = w[COL_NAME] >= w[COL_TARGET] ? COL_NAME : COL_TARGET;
@@ -338,6 +358,24 @@ static void console_table(struct rn_buf *b, bool color, bool wide, size_t width,
 		fixed--;
 	}
 	own_line = fixed + REASON_MIN > width;
+	/* Narrower still: REASON goes on a line of its own under the row, so the names get their
+	 * room back as far as the row fits; then names down to NAME_SHRINK, CHANGE goes, names
+	 * down to their headers' width, LIMIT goes (the messages below the table keep both). */
+	if (own_line) {
+		fixed += ncap[0] - w[COL_TARGET] + ncap[1] - w[COL_NAME];
+		w[COL_TARGET] = ncap[0];
+		w[COL_NAME] = ncap[1];
+	}
+	shrink_names(w, &fixed, width, NAME_SHRINK, !wide && own_line);
+	if (!wide && own_line && fixed > width) {
+		shown[COL_CHANGE] = false;
+		fixed -= w[COL_CHANGE] + 1;
+	}
+	shrink_names(w, &fixed, width, 0, !wide && own_line);
+	if (!wide && own_line && fixed > width) {
+		shown[COL_LIMIT] = false;
+		fixed -= w[COL_LIMIT] + 1;
+	}
 	reason_at = own_line ? 4 : fixed;
 	reason_w = width > reason_at ? width - reason_at : 1;
 
@@ -355,8 +393,13 @@ static void console_table(struct rn_buf *b, bool color, bool wide, size_t width,
 		}
 		rn_buf_adds(b, c + 1 == COL_REASON ? "  " : " ");
 	}
-	if (own_line)
+	if (own_line) {
+		while (b->len && b->buf[b->len - 1] == ' ')
+			b->buf[--b->len] = '\0';
+		rn_buf_adds(b, reset);
 		rn_buf_adds(b, "\n    ");
+		rn_buf_adds(b, bold);
+	}
 	rn_buf_adds(b, col_header[COL_REASON]);
 	rn_buf_adds(b, reset);
 	rn_buf_addc(b, '\n');
@@ -385,6 +428,8 @@ static void console_table(struct rn_buf *b, bool color, bool wide, size_t width,
 				rn_buf_adds(b, reset);
 			rn_buf_adds(b, c + 1 == COL_REASON ? "  " : " ");
 		}
+		while (b->len > start && b->buf[b->len - 1] == ' ')
+			b->buf[--b->len] = '\0';
 		if (own_line)
 			rn_buf_adds(b, "\n    ");
 		if (wide)
@@ -442,10 +487,10 @@ void rn_report_console(bool color, bool wide, const struct rn_target_report *t, 
 			rn_buf_addf(&line, "%s %s/%s: %s", rn_verdict_label(v->verdict), tname,
 				    aname, msg);
 			/* The label is colored after wrapping, so widths count only the text. */
-			rn_buf_addf(&b, "\n%s%s%s", color ? verdict_color(v->verdict) : "",
+			rn_buf_addf(&b, "\n%s%s%s ", color ? verdict_color(v->verdict) : "",
 				    rn_verdict_label(v->verdict), reset);
-			rn_text_wrap(&b, line.buf + strlen(rn_verdict_label(v->verdict)),
-				     width - strlen(rn_verdict_label(v->verdict)), 4);
+			rn_text_wrap(&b, line.buf + strlen(rn_verdict_label(v->verdict)) + 1,
+				     width - strlen(rn_verdict_label(v->verdict)) - 1, 4);
 			rn_buf_addc(&b, '\n');
 			free(tname);
 			free(aname);

@@ -27,3 +27,13 @@ foreach(case time_only count_only both golden golden_v1)
 	set_tests_properties(check.runs_${case} PROPERTIES LABELS integration
 		SKIP_RETURN_CODE 77 TIMEOUT 300)
 endforeach()
+
+# The console report: fits COLUMNS (100, 60, --wide), agrees with JUnit, and JUnit's WARN
+# rows are not passes under dorny/test-reporter's and GitLab's parsing rules
+# (tests/check/console_test.py CASE BUILD_DIR).
+foreach(case width agree reporters)
+	add_test(NAME check.console_${case}
+		COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/console_test.py ${case} ${CMAKE_BINARY_DIR})
+	set_tests_properties(check.console_${case} PROPERTIES LABELS integration
+		SKIP_RETURN_CODE 77 TIMEOUT 120)
+endforeach()

@@ -177,7 +177,8 @@ const struct rn_command rn_cmd_golden_def = {
 	"run the targets and write golden_traces/<target>.json (atomically)",
 	"Golden traces record provenance (renacer version, date, kernel, CPU model, build-id),\n"
 	"per-run samples of every metric and per-syscall statistics. Review the change with\n"
-	"ci/regenerate-golden.sh, which prints what moved, and commit the files.",
+	"share/renacer/regenerate-golden.sh (installed with renacer), which prints what moved,\n"
+	"and commit the files.",
 	golden_options,
 };
 

@@ -428,10 +428,11 @@ static void console_table(struct rn_buf *b, bool color, bool wide, size_t width,
 				rn_buf_adds(b, reset);
 			rn_buf_adds(b, c + 1 == COL_REASON ? "  " : " ");
 		}
-		while (b->len > start && b->buf[b->len - 1] == ' ')
-			b->buf[--b->len] = '\0';
-		if (own_line)
+		if (own_line) {
+			while (b->len > start && b->buf[b->len - 1] == ' ')
+				b->buf[--b->len] = '\0';
 			rn_buf_adds(b, "\n    ");
+		}
 		if (wide)
 			rn_text_wrap(b, r->cell[COL_REASON], reason_w, reason_at);
 		else

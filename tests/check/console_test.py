@@ -169,6 +169,14 @@ def case_width(renacer, cfg, tmp):
                 fail("header lacks %s: %r" % (col, header), err)
         if wide != ("GOLDEN" in header and "BASE" in header):
             fail("GOLDEN and BASE are --wide's columns: %r" % header, err)
+        if columns == 100 and not wide:
+            # REASON sits on the row, two spaces after CHANGE.
+            at_r = header.index("REASON")
+            for l in lines[at + 1:]:
+                if not l.strip():
+                    break
+                if l[at_r - 2:at_r] != "  " or l[at_r] == " ":
+                    fail("a row's REASON does not start under its header: %r" % l, err)
         if columns == 60 and not wide:
             # REASON shortened at a word boundary: the text before "..." is a prefix of the
             # whole message (printed below the table) that ends a word there.

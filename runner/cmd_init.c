@@ -124,7 +124,8 @@ static char *name_of(const char *argv0)
 
 	name = rn_xstrdup(base && base[1] ? base + 1 : argv0);
 	for (p = name; *p; p++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-", *p))
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-",
+			    *p))
 			*p = '_';
 	if (!*name) {
 		free(name);
@@ -135,8 +136,9 @@ static char *name_of(const char *argv0)
 
 static bool valid_name(const char *s)
 {
-	return *s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") ==
-			     strlen(s);
+	return *s &&
+		strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") ==
+		strlen(s);
 }
 
 /* Ask for the command on a terminal: one line, split at blanks (no shell). NULL-terminated
@@ -358,8 +360,7 @@ int rn_cmd_init(int argc, char **argv)
 	}
 	name = o.name ? rn_xstrdup(o.name) : name_of(cmd[0]);
 	if (!valid_name(name)) {
-		rn_error("renacer init: --name '%s' is not a target name ([A-Za-z0-9_.-]+)",
-			 name);
+		rn_error("renacer init: --name '%s' is not a target name ([A-Za-z0-9_.-]+)", name);
 		rc = RN_EXIT_USAGE;
 		goto out;
 	}
@@ -374,8 +375,8 @@ int rn_cmd_init(int argc, char **argv)
 	rc = write_new(tmp_path.buf, &text);
 	if (rc)
 		goto out;
-	fprintf(stderr, "renacer init: measuring '%s' (%s) and recording its golden trace\n",
-		name, cmd[0]);
+	fprintf(stderr, "renacer init: measuring '%s' (%s) and recording its golden trace\n", name,
+		cmd[0]);
 	{
 		char a0[] = "golden", a1[] = "update", a2[] = "--config";
 		char *gargv[] = { a0, a1, a2, tmp_path.buf, NULL };

@@ -4,7 +4,9 @@
 # with it, and its steps run in a simulated runner (tests/github/run-action.py: GITHUB_* files
 # in a scratch directory) with each fail-on mode:
 #
-#   build      renacer built from the action's checkout, passing config: step green, pass
+#   build      renacer built and installed from the action's checkout, passing config: step
+#              green, pass; the install saved in the (simulated) actions/cache
+#   warm       the same again: restored from the cache, no apt, no build
 #   fail       failing config: step red, result=fail, failed=1, junit and report outputs
 #   never      failing config: step green, result=fail
 #   warn       warning-only config: step red, result=warn; with fail-on=fail it is green
@@ -137,11 +139,19 @@ fi
 [ "$rc" = 0 ] || { cat "$tmp/probe" >&2; fail "probe: exit $rc"; }
 
 if [ "${RN_ACTION_BUILD:-1}" != 0 ]; then
-	simulate build --with config=pass.toml
+	simulate build --with config=pass.toml --cache-dir "$tmp/cache"
 	is build "r['failed']" False
 	is build "r['outputs']['result']" pass
-	is build "r['outputs']['renacer'].endswith('/renacer-build/renacer')" True
-	is build "[s['outcome'] for s in r['steps']]" "['skipped', 'success', 'success', 'skipped', 'success', 'success', 'success', 'success']"
+	is build "r['outputs']['renacer'].endswith('/renacer-install/bin/renacer')" True
+	is build "[s['outcome'] for s in r['steps']]" "['success', 'success', 'skipped', 'success', 'success', 'skipped', 'success', 'success', 'success', 'success']"
+	is build "S['cache']" "{'id': 'cache', 'name': 'Restore the renacer build', 'outcome': 'success', 'log': ''}"
+	# A warm job: the same version's build comes from the cache; nothing is built.
+	simulate warm --with config=pass.toml --with install-deps=true --cache-dir "$tmp/cache"
+	is warm "r['failed']" False
+	is warm "r['outputs']['result']" pass
+	is warm "S['build']['outcome']" skipped
+	is warm "[s['outcome'] for s in r['steps']][2:4]" "['skipped', 'skipped']"
+	is warm "r['outputs']['renacer'].endswith('/renacer-install/bin/renacer')" True
 fi
 
 simulate fail --with config=fail.toml --with "renacer=$bin/renacer"

@@ -23,6 +23,7 @@
 #include "equivalence.h"
 #include "github.h"
 #include "golden.h"
+#include "golden_equiv.h"
 #include "preflight.h"
 #include "history.h"
 #include "judging.h"
@@ -176,7 +177,9 @@ const struct rn_command rn_cmd_golden_def = {
 	"renacer golden update [--config FILE] [--target NAME]",
 	"run the targets and write golden_traces/<target>.json (atomically)",
 	"Golden traces record provenance (renacer version, date, kernel, CPU model, build-id),\n"
-	"per-run samples of every metric and per-syscall statistics. Review the change with\n"
+	"per-run samples of every metric and per-syscall statistics; for a target with an\n"
+	"equivalence assertion, also the behaviour trace it compares with (its `golden` file or\n"
+	"[semantic_equivalence] baseline_dir/<target>.jsonl). Review the change with\n"
 	"share/renacer/regenerate-golden.sh (installed with renacer), which prints what moved,\n"
 	"and commit the files.",
 	golden_options,
@@ -1477,6 +1480,13 @@ int rn_cmd_golden(int argc, char **argv)
 		if (rn_golden_reporter.write(&out, &oc))
 			rc = RN_EXIT_OUTPUT;
 		rn_target_result_release(&r);
+		/* the behaviour traces its equivalence assertions compare with */
+		{
+			int erc = rn_golden_record_behaviour(&cfg, tc, o.quiet);
+
+			if (erc && !rc)
+				rc = erc;
+		}
 	}
 out:
 	rn_config_release(&cfg);

@@ -432,6 +432,37 @@ EOT
 	expect_err "'cp' applies to no target"
 	expect_err "gzip_small *cp_ok *PASS"
 	;;
+golden_equivalence)
+	# golden update records the behaviour trace an equivalence assertion compares with, as
+	# `renacer trace -f --format jsonl` would, in the target's cwd; check then judges it.
+	mkdir -p "$tmp/work"
+	cat >"$tmp/renacer.toml" <<EOT
+[[target]]
+name = "orig"
+command = ["$targets/eq_orig", "$tmp/work"]
+stdout = "null"
+[[assertion]]
+name = "same_behaviour"
+type = "equivalence"
+[semantic_equivalence]
+enabled = true
+baseline_dir = "golden_traces/behaviour"
+[golden]
+dir = "$tmp/golden"
+runs = 1
+EOT
+	run check --config "$tmp/renacer.toml" --no-golden
+	[ "$rc" = 0 ] && fail "$case_name: check passed without a recorded behaviour trace"
+	run golden update --config "$tmp/renacer.toml"
+	expect_rc 0
+	expect_err "wrote $tmp/golden_traces/behaviour/orig.jsonl (behaviour trace for equivalence assertion 'same_behaviour')"
+	tail -n 1 "$tmp/golden_traces/behaviour/orig.jsonl" | grep -q '"type":"end"' ||
+		fail "$case_name: the behaviour trace is not a complete JSONL trace"
+	ls "$tmp/golden_traces/behaviour" | grep -q tmp && fail "$case_name: a temporary was left"
+	run check --config "$tmp/renacer.toml" --no-golden
+	expect_rc 0
+	expect_err "orig  *same_behaviour  *PASS"
+	;;
 syscall_patterns)
 	# validate resolves span_name_pattern against the architecture's syscall table: a typo
 	# is an error at its position (check would call it NO DATA, or pass it at 0); a syscall

@@ -238,14 +238,14 @@ printf '1\n' >"$repo/nfsync"
 simulate baseline --with config=renacer.toml --with "renacer=$bin/renacer" \
 	--with working-directory=repo --with baseline=HEAD~1 \
 	--with 'baseline-build=mkdir -p build && cc -DNFSYNC="$(cat nfsync)" -o build/app app.c'
-is baseline "[s['outcome'] for s in r['steps']]" "['skipped', 'skipped', 'success', 'success', 'failure', 'success', 'success', 'success']"
+is baseline "[s['outcome'] for s in r['steps']]" "['skipped', 'skipped', 'skipped', 'skipped', 'success', 'success', 'failure', 'success', 'success', 'success']"
 is baseline "r['outputs']['result']" fail
 is baseline "'fsync head 2 vs base 1 calls' in r['summary']" True
 
 simulate nobinary --with config=pass.toml --with renacer=no/such/renacer
 is nobinary "r['failed']" True
-is nobinary "[s['outcome'] for s in r['steps']]" "['skipped', 'skipped', 'failure', 'skipped', 'skipped', 'skipped', 'skipped', 'skipped']"
-is nobinary "'no renacer binary' in r['steps'][2]['log']" True
+is nobinary "[s['outcome'] for s in r['steps']]" "['skipped', 'skipped', 'skipped', 'skipped', 'failure', 'skipped', 'skipped', 'skipped', 'skipped', 'skipped']"
+is nobinary "'no renacer binary' in S['locate']['log']" True
 is nobinary "r['outputs']['result']" ""
 
 # ---- Local use of the check step ------------------------------------------------------------

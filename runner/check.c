@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -62,6 +63,7 @@ enum {
 	OPT_CONFIRM,
 	OPT_BASELINE_TOLERANCE,
 	OPT_WIDE,
+	OPT_BUILD,
 };
 
 static const struct rn_option check_options[] = {
@@ -75,6 +77,8 @@ static const struct rn_option check_options[] = {
 	  "check only this target (repeatable)" },
 	{ OPT_RUNS, "runs", 0, RN_OPT_REQUIRED, "N", "override every target's timing runs" },
 	{ OPT_NO_GOLDEN, "no-golden", 0, RN_OPT_NONE, NULL, "do not compare with golden traces" },
+	{ OPT_BUILD, "build", 0, RN_OPT_NONE, NULL,
+	  "run each selected target's `build` command first (/bin/sh -c, in its cwd); stop at a failure" },
 	{ OPT_BASELINE, "baseline", 0, RN_OPT_REQUIRED, "DIR",
 	  "run every target also in the built base checkout DIR, interleaved, and judge head vs base" },
 	{ OPT_BASELINE_TOLERANCE, "baseline-tolerance", 0, RN_OPT_REQUIRED, "PCT",
@@ -208,7 +212,8 @@ struct check_opts {
 	int github;      /* -1 auto, 0 off, 1 on */
 	bool color;
 	bool quiet;
-	bool wide; /* --wide: the console's wide table */
+	bool wide;  /* --wide: the console's wide table */
+	bool build; /* --build: run the targets' build commands first */
 	bool help;
 	bool history;             /* --history: record even without [history] */
 	struct rn_shard shard;    /* --shard K/N; count 0 = all targets */
@@ -307,6 +312,9 @@ static int on_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_WIDE:
 		o->wide = true;
+		break;
+	case OPT_BUILD:
+		o->build = true;
 		break;
 	case OPT_HELP:
 		o->help = true;
@@ -1073,6 +1081,48 @@ struct check {
 	uint64_t check_start;             /* Unix ns */
 };
 
+/* --build: each selected target's `build` command, /bin/sh -c in its cwd, its output on
+ * stderr (stdout would mix with the report's consumers). 0, or RN_EXIT_TARGET at the first
+ * that fails (the check stops: a stale binary would be judged). */
+static int check_build(const struct check *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nsel; i++) {
+		const struct rn_target_cfg *tc = &c->cfg.targets[c->sel[i]];
+		pid_t pid;
+		int status;
+
+		if (!tc->build)
+			continue;
+		if (!c->o.quiet)
+			fprintf(stderr, "renacer check: building '%s': %s\n", tc->name, tc->build);
+		pid = fork();
+		if (pid < 0) {
+			rn_error("cannot fork for the build of '%s': %s", tc->name,
+				 strerror(errno));
+			return RN_EXIT_TARGET;
+		}
+		if (!pid) {
+			if (tc->cwd && chdir(tc->cwd))
+				_exit(126);
+			dup2(2, 1);
+			execl("/bin/sh", "sh", "-c", tc->build, (char *)NULL);
+			_exit(127);
+		}
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			rn_error("target '%s': build command failed (%s %d): %s", tc->name,
+				 WIFEXITED(status) ? "exit" : "signal",
+				 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+				 tc->build);
+			return RN_EXIT_TARGET;
+		}
+	}
+	return 0;
+}
+
 /* Parse the command line. Returns -1 to go on, else the exit code to return at once. */
 static int check_args(struct check *c, int argc, char **argv, int *first)
 {
@@ -1333,6 +1383,8 @@ int rn_cmd_check(int argc, char **argv)
 	rc = check_prepare(&c, argc, argv, first);
 	if (!rc)
 		rc = check_plan(&c);
+	if (!rc && c.o.build)
+		rc = check_build(&c);
 	if (!rc) {
 		if (!c.o.quiet)
 			rn_report_header(c.o.color, c.cfg.path, c.nsel, c.cfg.nassertions);

@@ -416,6 +416,7 @@ static void target_release(struct rn_target_cfg *t)
 	free(t->name);
 	free_strings(t->argv);
 	free(t->cwd);
+	free(t->build);
 	free_strings(t->env);
 	memset(t, 0, sizeof(*t));
 }
@@ -589,7 +590,7 @@ static int parse_target_numbers(struct ctx *c, const struct rn_toml_value *tab,
 	t->counting_runs = (unsigned)counting;
 	t->warmup = (unsigned)warmup;
 	t->shard_weight = weight;
-	return 0;
+	return get_string(c, tab, "build", &t->build);
 }
 
 /* The process limits of a [[target]]. */

@@ -49,7 +49,8 @@ const struct rn_command rn_cmd_init_def = {
 	"update` would (warm-up-free timing runs and one counting run), records\n"
 	"golden_traces/<name>.json beside the config, and writes the config with three budgets\n"
 	"from what it measured, each with its headroom in a comment: the critical path (median\n"
-	"times 1 + --headroom/100), the peak RSS (+50%) and the syscalls of one run (+25%, at\n"
+	"times 1 + --headroom/100, at least median + 50 ms), the peak RSS (+50%) and the syscalls\n"
+	"of one run (+25%, at\n"
 	"least 10 more). The config is written atomically and never replaces an existing file\n"
 	"(exit 2). Prints the next three commands: the gate, the commit, the CI workflow.",
 	init_options,
@@ -214,6 +215,9 @@ static double round_up3(double v)
 	return ceil(v / scale) * scale;
 }
 
+/* Least headroom of the critical path budget over the measured median, ms. */
+#define CP_FLOOR_MS 50.0
+
 /* The final config: target, three budgets with their headroom, [golden], [report]. */
 static void compose(struct rn_buf *b, const struct init_opts *o, const char *name,
 		    char *const *argv, const struct rn_golden *g)
@@ -221,7 +225,9 @@ static void compose(struct rn_buf *b, const struct init_opts *o, const char *nam
 	double cp = golden_median(g, RN_METRIC_CRITICAL_PATH) / 1e6,
 	       rss = golden_median(g, RN_METRIC_PEAK_RSS),
 	       sc = golden_median(g, RN_METRIC_SYSCALLS);
-	double cp_budget = round_up3(cp * (1.0 + o->headroom));
+	/* A short program's time is mostly scheduling on a shared CI machine: the budget keeps
+	 * at least CP_FLOOR_MS over the median, so a loaded runner does not fail it. */
+	double cp_budget = round_up3(fmax(cp * (1.0 + o->headroom), cp + CP_FLOOR_MS));
 	double rss_budget = ceil(rss * 1.5 / 65536.0) * 65536.0;
 	double sc_budget = ceil(fmax(sc * 1.25, sc + 10));
 
@@ -243,9 +249,10 @@ static void compose(struct rn_buf *b, const struct init_opts *o, const char *nam
 	rn_buf_addf(b,
 		    "\n[[assertion]]\nname = \"%s_critical_path\"\ntype = \"critical_path\"\n"
 		    "# measured: median %.3f ms; budget = median x %.2f (%.0f%% headroom: CI "
-		    "machines are\n# slower and noisier than a workstation)\n"
+		    "machines are\n# slower and noisier than a workstation), at least median + "
+		    "%g ms\n"
 		    "max_duration_ms = %g\naggregate = \"median\"\ntargets = [",
-		    name, cp, 1.0 + o->headroom, o->headroom * 100.0, cp_budget);
+		    name, cp, 1.0 + o->headroom, o->headroom * 100.0, CP_FLOOR_MS, cp_budget);
 	add_toml_string(b, name);
 	rn_buf_addf(b,
 		    "]\n\n[[assertion]]\nname = \"%s_memory\"\ntype = \"memory_usage\"\n"
@@ -417,13 +424,15 @@ int rn_cmd_init(int argc, char **argv)
 		goto out;
 	example = workflow_example();
 	fprintf(stderr,
-		"\nwrote %s (target '%s': critical path, memory and syscall budgets) and %s\n\n"
+		"\nwrote %s: target '%s' with critical path, memory and syscall budgets\n\n"
 		"next:\n"
-		"  renacer check%s%s            # the gate, here: it should pass\n"
-		"  git add %s %s && git commit -m 'renacer: first performance gate'\n"
-		"  cp %s .github/workflows/renacer.yml   # the gate on every pull request\n",
-		o.config, name, golden_path, strcmp(o.config, "renacer.toml") ? " --config " : "",
-		strcmp(o.config, "renacer.toml") ? o.config : "", o.config, golden_path, example);
+		"  renacer check%s%s   # the gate, here: it should pass\n"
+		"  git add %s %s%s && git commit -m 'renacer: first performance gate'\n"
+		"  cp %s .github/workflows/renacer.yml\n",
+		o.config, name, strcmp(o.config, "renacer.toml") ? " --config " : "",
+		strcmp(o.config, "renacer.toml") ? o.config : "", o.config,
+		strcmp(dir, ".") ? dir : "", strcmp(dir, ".") ? "/golden_traces" : "golden_traces",
+		example);
 	rc = RN_EXIT_OK;
 out:
 	if (asked) {

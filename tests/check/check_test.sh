@@ -432,6 +432,38 @@ EOT
 	expect_err "'cp' applies to no target"
 	expect_err "gzip_small *cp_ok *PASS"
 	;;
+report_markdown)
+	# renacer report --markdown: a check's results file as the job summary's Markdown, for a
+	# pull-request comment; the exit code is the check's.
+	cat >"$tmp/renacer.toml" <<EOT
+[[target]]
+name = "work"
+command = ["$targets/example_work", "5"]
+runs = 2
+[[assertion]]
+name = "few_fsync"
+type = "span_count"
+max_spans = 1
+span_name_pattern = "fsync"
+[[assertion]]
+name = "fast"
+type = "critical_path"
+max_duration_ms = 100000
+EOT
+	run check --config "$tmp/renacer.toml" --no-golden --results "$tmp/results.json"
+	expect_rc 1
+	run report --markdown "$tmp/report.md" "$tmp/results.json"
+	expect_rc 1
+	grep -q '^## .* renacer check: failed' "$tmp/report.md" || fail "$case_name: no headline"
+	grep -q '| few\\_fsync | .* FAIL | 5 spans | 1 spans |' "$tmp/report.md" ||
+		fail "$case_name: no FAIL row for few_fsync"
+	# Timing and counting runs are told apart, never summed.
+	grep -q '| 2 timing + 1 counting |' "$tmp/report.md" || fail "$case_name: runs summed"
+	"$renacer" report --markdown - "$tmp/results.json" >"$tmp/stdout.md" 2>/dev/null
+	cmp -s "$tmp/stdout.md" "$tmp/report.md" || fail "$case_name: '-' differs from the file"
+	run report --markdown "$tmp/x.md"
+	expect_rc 2
+	;;
 golden_equivalence)
 	# golden update records the behaviour trace an equivalence assertion compares with, as
 	# `renacer trace -f --format jsonl` would, in the target's cwd; check then judges it.

@@ -26,6 +26,7 @@ enum {
 	OPT_HELP = 'h',
 	OPT_RUNS = 256,
 	OPT_HEADROOM,
+	OPT_EQUIVALENCE,
 };
 
 static const struct rn_option init_options[] = {
@@ -37,13 +38,15 @@ static const struct rn_option init_options[] = {
 	  "timing runs of the target in the config (default 5; the golden trace records 10)" },
 	{ OPT_HEADROOM, "headroom", 0, RN_OPT_REQUIRED, "PCT",
 	  "critical path budget over the measured median, percent (default 100)" },
+	{ OPT_EQUIVALENCE, "equivalence", 0, RN_OPT_NONE, NULL,
+	  "also gate the behaviour: an equivalence assertion and its recorded trace" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
 };
 
 const struct rn_command rn_cmd_init_def = {
 	"init",
-	"renacer init [--config FILE] [--name NAME] [--runs N] [--headroom PCT] [-- CMD [ARGS...]]",
+	"renacer init [--config FILE] [--name NAME] [--runs N] [--headroom PCT] [--equivalence] [-- CMD [ARGS...]]",
 	"write a commented renacer.toml for a command, measure it, record its golden trace",
 	"Without -- CMD, asks for the command on a terminal. Runs the command as `renacer golden\n"
 	"update` would (warm-up-free timing runs and one counting run), records\n"
@@ -52,7 +55,9 @@ const struct rn_command rn_cmd_init_def = {
 	"times 1 + --headroom/100, at least median + 50 ms), the peak RSS (+50%) and the syscalls\n"
 	"of one run (+25%, at\n"
 	"least 10 more). The config is written atomically and never replaces an existing file\n"
-	"(exit 2). Prints the next three commands: the gate, the commit, the CI workflow.",
+	"(exit 2). With --equivalence the config also has an equivalence assertion, and its\n"
+	"behaviour trace is recorded in golden_traces/behaviour/<name>.jsonl. Prints the next three\n"
+	"commands: the gate, the commit, the CI workflow.",
 	init_options,
 };
 
@@ -60,7 +65,8 @@ struct init_opts {
 	const char *config;
 	const char *name;
 	long runs;
-	double headroom; /* fraction */
+	double headroom;  /* fraction */
+	bool equivalence; /* --equivalence */
 	bool help;
 };
 
@@ -90,6 +96,9 @@ static int on_option(void *ctx, int id, const char *arg)
 			return rn_error("renacer init: --headroom wants a percentage in 0..10000, "
 					"not '%s'",
 					arg);
+		break;
+	case OPT_EQUIVALENCE:
+		o->equivalence = true;
 		break;
 	case OPT_HELP:
 		o->help = true;
@@ -196,6 +205,21 @@ static void add_target(struct rn_buf *b, const char *name, char *const *argv, lo
 		    runs);
 }
 
+/* --equivalence: the assertion and [semantic_equivalence] that golden update records. */
+static void add_equivalence(struct rn_buf *b, const char *name)
+{
+	rn_buf_addf(b,
+		    "\n[[assertion]]\nname = \"%s_behaviour\"\ntype = \"equivalence\"\n"
+		    "# the run must do what the recorded trace did: programs run, files written, "
+		    "endpoints,\n# exit statuses (`renacer golden update` re-records it)\n"
+		    "targets = [",
+		    name);
+	add_toml_string(b, name);
+	rn_buf_adds(b,
+		    "]\n\n[semantic_equivalence]\nenabled = true\n"
+		    "baseline_dir = \"golden_traces/behaviour\"   # <target>.jsonl\n");
+}
+
 /* Median of golden metric `m`, in its unit; NAN without samples. */
 static double golden_median(const struct rn_golden *g, enum rn_metric m)
 {
@@ -267,8 +291,11 @@ static void compose(struct rn_buf *b, const struct init_opts *o, const char *nam
 		    "span_name_pattern = \".*\"\nmax_spans = %.0f\ntargets = [",
 		    name, sc, sc_budget);
 	add_toml_string(b, name);
+	rn_buf_adds(b, "]\n");
+	if (o->equivalence)
+		add_equivalence(b, name);
 	rn_buf_adds(b,
-		    "]\n\n[golden]\n# golden_traces/<target>.json, recorded by `renacer golden "
+		    "\n[golden]\n# golden_traces/<target>.json, recorded by `renacer golden "
 		    "update` (renacer init\n# recorded the first one); `renacer check` compares "
 		    "every run with it.\ndir = \"golden_traces\"\n\n[report]\n"
 		    "junit = \"renacer-junit.xml\"   # JUnit XML for CI test reporters\n");
@@ -329,7 +356,7 @@ static int write_new(const char *path, const struct rn_buf *text)
 
 int rn_cmd_init(int argc, char **argv)
 {
-	struct init_opts o = { "renacer.toml", NULL, 5, 1.0, false };
+	struct init_opts o = { "renacer.toml", NULL, 5, 1.0, false, false };
 	char **cmd = NULL, **asked = NULL, *name = NULL, *dir = NULL, *golden_path = NULL,
 	     *example = NULL;
 	struct rn_buf text, tmp_path, golden_dir;
@@ -378,6 +405,8 @@ int rn_cmd_init(int argc, char **argv)
 	rn_buf_addf(&tmp_path, "%s/.renacer-init-%ld.toml", dir, (long)getpid());
 	rn_buf_adds(&text, "# renacer init: measuring (removed when done)\n");
 	add_target(&text, name, cmd, o.runs);
+	if (o.equivalence)
+		add_equivalence(&text, name);
 	rn_buf_adds(&text, "[golden]\ndir = \"golden_traces\"\n");
 	rc = write_new(tmp_path.buf, &text);
 	if (rc)

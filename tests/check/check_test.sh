@@ -432,6 +432,25 @@ EOT
 	expect_err "'cp' applies to no target"
 	expect_err "gzip_small *cp_ok *PASS"
 	;;
+init_equivalence)
+	# renacer init --equivalence: the config gates the behaviour too, and the behaviour trace
+	# is recorded with the golden trace; the config is never replaced.
+	mkdir -p "$tmp/proj" "$tmp/work"
+	(cd "$tmp/proj" && "$renacer" init --equivalence -- "$targets/eq_orig" "$tmp/work") \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	expect_rc 0
+	[ -s "$tmp/proj/golden_traces/eq_orig.json" ] || fail "$case_name: no golden trace"
+	[ -s "$tmp/proj/golden_traces/behaviour/eq_orig.jsonl" ] ||
+		fail "$case_name: no behaviour trace"
+	grep -q '^type = "equivalence"' "$tmp/proj/renacer.toml" || fail "$case_name: no assertion"
+	grep -q '^# measured: median .* ms; budget = median x 2.00' "$tmp/proj/renacer.toml" ||
+		fail "$case_name: the critical path budget does not state its headroom"
+	(cd "$tmp/proj" && "$renacer" check) >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	expect_rc 0
+	expect_err "eq_orig  *eq_orig_behaviour  *PASS"
+	;;
 report_markdown)
 	# renacer report --markdown: a check's results file as the job summary's Markdown, for a
 	# pull-request comment; the exit code is the check's.

@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <math.h>
 #include <jansson.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -41,9 +43,23 @@ void rn_target_report_release(struct rn_target_report *t)
 	t->golden_file = NULL;
 }
 
-static bool progress_open;
+/*
+ * Progress. On a terminal the line is redrawn in place: by each call, and every
+ * TICK_MS by a ticker thread while a run goes on, so a long run shows its clock moving. The
+ * ticker is started once, with every signal blocked (signals stay with the thread that runs
+ * the targets), and only draws while a line is open; `progress_lock` orders its writes with
+ * the caller's.
+ */
+#define TICK_MS 250
+static pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool progress_open;        /* a TTY line is on screen */
+static bool ticker_started;       /* the ticker thread runs */
+static char progress_text[512];   /* the current line without its times */
+static unsigned progress_step;    /* step of progress_text */
+static unsigned progress_nsteps;  /* steps of the unit */
 static uint64_t progress_t0_ns;   /* the first progress line of this process */
 static uint64_t progress_unit_ns; /* step 0 of the current unit (a target's runs) */
+static uint64_t progress_step_ns; /* start of the current step */
 
 static uint64_t mono_ns(void)
 {
@@ -55,77 +71,123 @@ static uint64_t mono_ns(void)
 
 void rn_report_header(bool color, const char *config, size_t ntargets, size_t nassertions)
 {
-	struct rn_buf b;
+	struct rn_buf b, t;
 
 	rn_buf_init(&b, 0);
+	rn_buf_init(&t, 0);
 	rn_buf_addf(&b, "%srenacer check%s: ", color ? "\033[1m" : "", color ? "\033[0m" : "");
-	{
-		struct rn_buf t;
-
-		rn_buf_init(&t, 0);
-		rn_buf_addf(&t, "%s (%zu target%s, %zu assertion%s)", config, ntargets,
-			    ntargets == 1 ? "" : "s", nassertions, nassertions == 1 ? "" : "s");
-		rn_text_wrap(&b, t.buf, (size_t)rn_term_width() - 14, 4);
-		rn_buf_release(&t);
-	}
+	rn_buf_addf(&t, "%s (%zu target%s, %zu assertion%s)", config, ntargets,
+		    ntargets == 1 ? "" : "s", nassertions, nassertions == 1 ? "" : "s");
+	rn_text_wrap(&b, t.buf, (size_t)rn_term_width() - 14, 4);
 	rn_buf_addc(&b, '\n');
 	rn_write_stderr(b.buf, b.len);
+	rn_buf_release(&t);
 	rn_buf_release(&b);
+}
+
+/* The TTY line for `now`: text, elapsed time, the unit's time left; lock held. */
+static void draw_tty(uint64_t now)
+{
+	struct rn_buf b, text;
+	double elapsed_s = (double)(now - progress_t0_ns) / 1e9;
+	double unit_s = (double)(now - progress_unit_ns) / 1e9;
+
+	rn_buf_init(&text, 0);
+	rn_buf_addf(&text, "%s  %.1f s elapsed", progress_text, elapsed_s);
+	/* The estimate: every step at the mean pace of those done, less the time spent. */
+	if (progress_step && progress_nsteps > progress_step) {
+		double mean = (double)(progress_step_ns - progress_unit_ns) / 1e9 / progress_step;
+		double left = mean * progress_nsteps - unit_s;
+
+		rn_buf_addf(&text, ", ~%.1f s left", left > 0 ? left : 0.0);
+	}
+	rn_buf_init(&b, 0);
+	rn_buf_addc(&b, '\r');
+	rn_text_shorten(&b, text.buf, (size_t)rn_term_width() - 1);
+	rn_buf_adds(&b, "\033[K");
+	rn_write_stderr(b.buf, b.len);
+	rn_buf_release(&b);
+	rn_buf_release(&text);
+}
+
+static void *ticker_main(void *arg)
+{
+	struct timespec tick = { 0, TICK_MS * 1000000L };
+
+	(void)arg;
+	for (;;) {
+		nanosleep(&tick, NULL);
+		pthread_mutex_lock(&progress_lock);
+		if (progress_open)
+			draw_tty(mono_ns());
+		pthread_mutex_unlock(&progress_lock);
+	}
+	return NULL;
+}
+
+/* Start the ticker once, every signal blocked in it; without it the line moves per step. */
+static void start_ticker(void)
+{
+	sigset_t all, old;
+	pthread_t th;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (!pthread_create(&th, NULL, ticker_main, NULL)) {
+		pthread_detach(th);
+		ticker_started = true;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 void rn_report_progress(bool color, unsigned step, unsigned nsteps, const char *fmt, ...)
 {
-	struct rn_buf b, text;
 	va_list ap;
 	uint64_t now = mono_ns();
-	double elapsed_s, left_s = -1.0;
 	bool tty = isatty(2);
-	size_t width = (size_t)rn_term_width();
 
 	(void)color;
+	pthread_mutex_lock(&progress_lock);
 	if (!progress_t0_ns)
 		progress_t0_ns = now;
 	if (!step || !progress_unit_ns)
 		progress_unit_ns = now;
-	/* The estimate: this unit's steps so far at their mean pace. */
-	if (step && nsteps > step)
-		left_s = (double)(now - progress_unit_ns) / 1e9 / step * (nsteps - step);
-	elapsed_s = (double)(now - progress_t0_ns) / 1e9;
-	rn_buf_init(&text, 0);
+	progress_step = step;
+	progress_nsteps = nsteps;
+	progress_step_ns = now;
 	va_start(ap, fmt);
-	{
-		char line[512];
-
-		vsnprintf(line, sizeof(line), fmt, ap);
-		rn_buf_adds(&text, line);
-	}
+	vsnprintf(progress_text, sizeof(progress_text), fmt, ap);
 	va_end(ap);
-	rn_buf_addf(&text, tty ? "  %.1f s elapsed" : " (%.1f s elapsed)", elapsed_s);
-	if (tty && left_s >= 0.0)
-		rn_buf_addf(&text, ", ~%.1f s left", left_s);
-	rn_buf_init(&b, 0);
-	/* On a TTY: "\r<line>\033[K" overwrites, cut to the width so it never wraps; elsewhere
-	 * (a CI log) one plain line per step. */
 	if (tty) {
-		rn_buf_addc(&b, '\r');
-		rn_text_shorten(&b, text.buf, width - 1);
-		rn_buf_adds(&b, "\033[K");
+		draw_tty(now);
+		progress_open = true;
 	} else {
-		rn_text_wrap(&b, text.buf, width, 4);
+		/* A CI log: one plain line per step, with the time since the first. */
+		struct rn_buf b, text;
+
+		rn_buf_init(&text, 0);
+		rn_buf_addf(&text, "%s (%.1f s elapsed)", progress_text,
+			    (double)(now - progress_t0_ns) / 1e9);
+		rn_buf_init(&b, 0);
+		rn_text_wrap(&b, text.buf, (size_t)rn_term_width(), 4);
 		rn_buf_addc(&b, '\n');
+		rn_write_stderr(b.buf, b.len);
+		rn_buf_release(&b);
+		rn_buf_release(&text);
 	}
-	rn_write_stderr(b.buf, b.len);
-	rn_buf_release(&b);
-	rn_buf_release(&text);
-	progress_open = tty;
+	pthread_mutex_unlock(&progress_lock);
+	if (tty && !ticker_started)
+		start_ticker();
 }
 
 void rn_report_progress_done(void)
 {
+	pthread_mutex_lock(&progress_lock);
 	if (progress_open)
 		rn_write_stderr("\r\033[K", 4);
 	progress_open = false;
 	progress_unit_ns = 0;
+	pthread_mutex_unlock(&progress_lock);
 }
 
 size_t rn_report_count(const struct rn_target_report *t, size_t n, enum rn_verdict v)

@@ -35,7 +35,9 @@ void rn_report_header(bool color, const char *config, size_t ntargets, size_t na
  * progress line. `step` (0-based) of `nsteps` places it in the current unit of work (a
  * target's runs): step 0 starts the unit's clock. On a TTY the line overwrites the previous
  * one (carriage return), is cut to the terminal's width and adds an estimate of the unit's
- * time left (its steps so far at their mean pace); elsewhere (a CI log) it is a plain line.
+ * time left (its steps so far at their mean pace), and a ticker thread (started on the first
+ * TTY line, every signal blocked in it) redraws it 4 times a second while the step runs;
+ * elsewhere (a CI log) it is a plain line per call.
  */
 void rn_report_progress(bool color, unsigned step, unsigned nsteps, const char *fmt, ...)
 	RN_PRINTF(4, 5);

@@ -101,6 +101,10 @@
 #define RN_GOLDEN_HINT                                                                             \
 	"if intended, re-record it: renacer golden update (share/renacer/regenerate-golden.sh "    \
 	"also shows what moved)"
+/* The hint of a failing timing comparison: a time also moves with the machine, so the first
+ * advice is to confirm it, then to re-record it when the change is intended. */
+#define RN_GOLDEN_TIMING_HINT                                                                      \
+	"if unexpected, confirm it on a quiet machine or with more runs (--runs 10); " RN_GOLDEN_HINT
 
 /*
  * The comparisons rn_golden_compare makes, in report order: X(id, name). `name` follows

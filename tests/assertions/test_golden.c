@@ -818,7 +818,7 @@ static void test_golden_compare_slowdown_30pct_over_10_runs_fails(void **state)
 	assert_non_null(strstr(s->message, "wall_time "));
 	assert_non_null(strstr(s->message, "slower by at least"));
 	assert_non_null(strstr(s->message, "at 99% confidence (p<0.0001)"));
-	assert_true(ends_with(s->message, "; " RN_GOLDEN_HINT));
+	assert_true(ends_with(s->message, "; " RN_GOLDEN_TIMING_HINT));
 	assert_non_null(strstr(s->detail, "Mann-Whitney U = 100.0 of 100 pairs"));
 	assert_non_null(strstr(s->detail, "(exact)"));
 	assert_int_equal(find(v, n, "golden:critical_path")->verdict, RN_VERDICT_FAIL);

@@ -145,14 +145,16 @@ if [ "${RN_ACTION_BUILD:-1}" != 0 ]; then
 	is build "r['failed']" False
 	is build "r['outputs']['result']" pass
 	is build "r['outputs']['renacer'].endswith('/renacer-install/bin/renacer')" True
-	is build "[s['outcome'] for s in r['steps']]" "['success', 'success', 'skipped', 'success', 'success', 'skipped', 'success', 'skipped', 'success', 'success', 'success']"
+	is build "[s['outcome'] for s in r['steps']]" "['success', 'success', 'success', 'skipped', 'success', 'success', 'skipped', 'success', 'skipped', 'success', 'success', 'success']"
 	is build "S['cache']" "{'id': 'cache', 'name': 'Restore the renacer build', 'outcome': 'success', 'log': ''}"
+	# No release package here (no gh, no release): the build is the fallback.
+	is build "'no release package of v' in S['release']['log']" True
 	# A warm job: the same version's build comes from the cache; nothing is built.
 	simulate warm --with config=pass.toml --with install-deps=true --cache-dir "$tmp/cache"
 	is warm "r['failed']" False
 	is warm "r['outputs']['result']" pass
 	is warm "S['build']['outcome']" skipped
-	is warm "[s['outcome'] for s in r['steps']][2:4]" "['skipped', 'skipped']"
+	is warm "[s['outcome'] for s in r['steps']][2:5]" "['skipped', 'skipped', 'skipped']"
 	is warm "r['outputs']['renacer'].endswith('/renacer-install/bin/renacer')" True
 fi
 
@@ -278,13 +280,13 @@ printf '1\n' >"$repo/nfsync"
 simulate baseline --with config=renacer.toml --with "renacer=$bin/renacer" \
 	--with working-directory=repo --with baseline=HEAD~1 \
 	--with 'baseline-build=mkdir -p build && cc -DNFSYNC="$(cat nfsync)" -o build/app app.c'
-is baseline "[s['outcome'] for s in r['steps']]" "['skipped', 'skipped', 'skipped', 'skipped', 'success', 'success', 'failure', 'skipped', 'success', 'success', 'success']"
+is baseline "[s['outcome'] for s in r['steps']]" "['skipped', 'skipped', 'skipped', 'skipped', 'skipped', 'success', 'success', 'failure', 'skipped', 'success', 'success', 'success']"
 is baseline "r['outputs']['result']" fail
 is baseline "'fsync head 2 vs base 1 calls' in r['summary']" True
 
 simulate nobinary --with config=pass.toml --with renacer=no/such/renacer
 is nobinary "r['failed']" True
-is nobinary "[s['outcome'] for s in r['steps']]" "['skipped', 'skipped', 'skipped', 'skipped', 'failure', 'skipped', 'skipped', 'skipped', 'skipped', 'skipped', 'skipped']"
+is nobinary "[s['outcome'] for s in r['steps']]" "['skipped', 'skipped', 'skipped', 'skipped', 'skipped', 'failure', 'skipped', 'skipped', 'skipped', 'skipped', 'skipped', 'skipped']"
 is nobinary "'no renacer binary' in S['locate']['log']" True
 is nobinary "r['outputs']['result']" ""
 

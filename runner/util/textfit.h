@@ -3,6 +3,11 @@
  * ellipsis, and word wrapping. Widths are in columns: one per UTF-8 code point (a wide
  * character counts one, so a line may come out shorter than measured, never longer), bytes
  * that continue a sequence count none. Text is cut only between code points.
+ *
+ * libsmartcols (util-linux) was the candidate library: its truncation adds no ellipsis and
+ * its wrapping cuts at character counts unless custom chunk callbacks are written, and the
+ * report's notes and details are not a table; these three functions do what the console
+ * needs without a dependency.
  */
 #ifndef RN_TEXTFIT_H
 #define RN_TEXTFIT_H

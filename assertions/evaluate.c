@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "golden.h"
 #include "xalloc.h"
 
 bool rn_assertion_applies(const struct rn_assertion_spec *a, const char *target)
@@ -267,6 +268,26 @@ static const char *runs_word(const struct rn_target_result *r, enum rn_metric m)
 	return "run"; /* runs that measured both */
 }
 
+/* The machine's load during the runs, for a time over its budget (as golden timing rows say
+ * it): "; machine loaded: CPU pressure 35% of the runs' time, re-run on a quieter machine
+ * before trusting it", or the pressure of a quiet machine; "" when the verdict passed or the
+ * pressure was not measured. */
+static const char *load_note(const struct rn_target_result *r, enum rn_verdict v, char *buf,
+			     size_t size)
+{
+	if (v == RN_VERDICT_PASS || !r->has_cpu_pressure)
+		return "";
+	if (r->cpu_pressure >= RN_LOAD_PRESSURE_BUSY)
+		snprintf(buf, size,
+			 "; machine loaded: CPU pressure %.0f%% of the runs' time, re-run on a "
+			 "quieter machine before trusting it",
+			 r->cpu_pressure * 100.0);
+	else
+		snprintf(buf, size, "; machine quiet: CPU pressure %.0f%% of the runs' time",
+			 r->cpu_pressure * 100.0);
+	return buf;
+}
+
 static void eval_critical_path(const struct rn_assertion_spec *a, struct rn_target_result *r,
 			       struct rn_verdict_result *out)
 {
@@ -275,6 +296,7 @@ static void eval_critical_path(const struct rn_assertion_spec *a, struct rn_targ
 	double v = rn_aggregate(s, ns, a->aggregate);
 	const struct rn_trace *t = rn_target_result_cp_trace(r);
 	struct rn_buf b;
+	char load[160];
 	size_t i;
 
 	out->unit = "ms";
@@ -292,9 +314,9 @@ static void eval_critical_path(const struct rn_assertion_spec *a, struct rn_targ
 	out->observed = v / 1e6;
 	judge(out, a, v <= (double)a->max_duration_ns);
 	out->message =
-		xfmt("critical path %.3f ms (%s) %s budget %.3f ms (%+.1f%%, inclusive)",
+		xfmt("critical path %.3f ms (%s) %s budget %.3f ms (%+.1f%%, inclusive)%s",
 		     out->observed, out->aggregate, v <= (double)a->max_duration_ns ? "<=" : ">",
-		     out->budget, out->delta_pct);
+		     out->budget, out->delta_pct, load_note(r, out->verdict, load, sizeof(load)));
 	rn_buf_init(&b, 0);
 	samples_line(&b, s, ns, 1e6, "ms");
 	rn_buf_addf(&b, "chain of the last run (%zu segment%s):\n", r->cp.nsegments,

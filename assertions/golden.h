@@ -92,11 +92,19 @@
 /* Why timing verdicts against a renacer-golden/1 trace do not gate (one line). */
 #define RN_GOLDEN_UNDER_TRACER_HINT                                                                \
 	"not gated: the golden trace (renacer-golden/1) timed its runs under the tracer; "         \
-	"regenerate it (ci/regenerate-golden.sh) to gate timing"
+	"regenerate it (renacer golden update) to gate timing"
 /* Format identifier of the original renacer's JSON output, read as a counts-only baseline. */
 #define RN_GOLDEN_JSON_V1 "renacer-json-v1"
-/* The hint that ends the message of every failing golden comparison. */
-#define RN_GOLDEN_HINT "if intended, run ci/regenerate-golden.sh"
+/* The hint that ends the message of every failing golden comparison: the command a user has
+ * (the script installs as <prefix>/share/renacer/regenerate-golden.sh; ci/ only in renacer's
+ * own checkout). */
+#define RN_GOLDEN_HINT                                                                             \
+	"if intended, re-record it: renacer golden update (share/renacer/regenerate-golden.sh "    \
+	"also shows what moved)"
+/* The hint of a failing timing comparison: a time also moves with the machine, so the first
+ * advice is to confirm it, then to re-record it when the change is intended. */
+#define RN_GOLDEN_TIMING_HINT                                                                      \
+	"if unexpected, confirm it on a quiet machine or with more runs (--runs 10); " RN_GOLDEN_HINT
 
 /*
  * The comparisons rn_golden_compare makes, in report order: X(id, name). `name` follows

@@ -339,14 +339,18 @@ void rn_golden_judge_syscalls(struct rn_golden_cmp *c, const struct rn_golden_st
 				     count_allowed(c->cfg, j.tol, j.sum_gold));
 	v->verdict = j.nfail ? RN_VERDICT_FAIL : RN_VERDICT_PASS;
 	rn_golden_fmt_tol(j.t, sizeof(j.t), j.tol);
-	if (j.nnew_fail)
-		rn_golden_set_reason(v, "%zu new syscall%s (first: %s)", j.nnew_fail,
-				     j.nnew_fail == 1 ? "" : "s", j.rows[0].name);
-	else if (j.nfail)
-		rn_golden_set_reason(v, "%zu syscall%s grew beyond %s", j.nfail,
-				     j.nfail == 1 ? "" : "s", j.t);
+	/* The row's numbers are one syscall's (the first of the sorted rows: failures first, then
+	 * the largest growth) or the totals: the reason names which. */
+	if (j.nrows && j.nfail)
+		rn_golden_set_reason(v, "%s %s; %zu syscall%s failed (%zu new, %zu grew beyond %s)",
+				     j.rows[0].name, j.rows[0].is_new ? "is new" : "grew most",
+				     j.nfail, j.nfail == 1 ? "" : "s", j.nnew_fail,
+				     j.nfail - j.nnew_fail, j.t);
+	else if (j.nrows)
+		rn_golden_set_reason(v, "%s %s; %zu syscalls within %s, none new", j.rows[0].name,
+				     j.rows[0].is_new ? "is new" : "grew most", j.compared, j.t);
 	else
-		rn_golden_set_reason(v, "%zu syscalls within %s, none new", j.compared, j.t);
+		rn_golden_set_reason(v, "all syscalls: %zu within %s, none new", j.compared, j.t);
 
 	rn_buf_init(&b, 0);
 	sc_message(c, &j, &b);

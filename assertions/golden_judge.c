@@ -182,7 +182,9 @@ void rn_golden_set_values(struct rn_verdict_result *v, const struct rn_golden_st
 void rn_golden_set_message(struct rn_verdict_result *v, struct rn_buf *b)
 {
 	if (v->verdict == RN_VERDICT_FAIL)
-		rn_buf_adds(b, "; " RN_GOLDEN_HINT);
+		rn_buf_adds(b,
+			    v->unit && !strcmp(v->unit, "ms") ? "; " RN_GOLDEN_TIMING_HINT :
+								"; " RN_GOLDEN_HINT);
 	v->message = rn_buf_detach(b, NULL);
 	if (!v->message)
 		rn_die("out of memory");

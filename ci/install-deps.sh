@@ -33,3 +33,6 @@ install hyperfine
 if ! command -v npm >/dev/null 2>&1; then
 	install nodejs npm
 fi
+# The JUnit reporter test (check.console_reporters): xml2js, the XML library of
+# dorny/test-reporter's JUnit parser.
+install node-xml2js

@@ -559,7 +559,9 @@ static void judge_median(const struct rn_regression_cfg *reg, const char *name, 
 	 * the tolerance of counts */
 	bool exact = m == RN_METRIC_PROCESSES;
 	double tol = mem ? reg->memory_tolerance : exact ? 0.0 : reg->count_tolerance;
-	double floor_ = mem ? (double)reg->memory_floor_bytes : exact ? 0.0 : (double)reg->count_floor;
+	double floor_ = mem ? (double)reg->memory_floor_bytes :
+		exact       ? 0.0 :
+			      (double)reg->count_floor;
 	/* What is judged: the head's fewest against the base's most, so that what varies from
 	 * run to run (the overlap of a parallel build's processes) never reads as growth. */
 	double hl = extreme_of(head, m, false), bh = extreme_of(base, m, true);
@@ -574,9 +576,9 @@ static void judge_median(const struct rn_regression_cfg *reg, const char *name, 
 	rn_buf_init(&msg, 0);
 	rn_buf_addf(&msg, "head %.0f vs base %.0f %s (%+.0f); allowed growth %g%% and %.0f (%s)", h,
 		    s, unit_of(m), h - s, tol * 100.0, floor_,
-		    mem	  ? "memory_tolerance, memory_floor_bytes" :
-		    exact ? "processes are exact" :
-			    "count_tolerance, count_floor");
+		    mem           ? "memory_tolerance, memory_floor_bytes" :
+			    exact ? "processes are exact" :
+				    "count_tolerance, count_floor");
 	if (nh > 1 || nb > 1)
 		rn_buf_addf(&msg,
 			    "; judged: head's fewest %.0f vs base's most %.0f of %zu and %zu runs",

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,6 +26,7 @@
 #include "equivalence.h"
 #include "github.h"
 #include "golden.h"
+#include "golden_equiv.h"
 #include "preflight.h"
 #include "history.h"
 #include "judging.h"
@@ -65,6 +67,8 @@ enum {
 	OPT_EFFECT,
 	OPT_PAIRS,
 	OPT_PLANT,
+	OPT_WIDE,
+	OPT_BUILD,
 };
 
 static const struct rn_option check_options[] = {
@@ -78,6 +82,8 @@ static const struct rn_option check_options[] = {
 	  "check only this target (repeatable)" },
 	{ OPT_RUNS, "runs", 0, RN_OPT_REQUIRED, "N", "override every target's timing runs" },
 	{ OPT_NO_GOLDEN, "no-golden", 0, RN_OPT_NONE, NULL, "do not compare with golden traces" },
+	{ OPT_BUILD, "build", 0, RN_OPT_NONE, NULL,
+	  "run each selected target's `build` command first (/bin/sh -c, in its cwd); stop at a failure" },
 	{ OPT_BASELINE, "baseline", 0, RN_OPT_REQUIRED, "DIR",
 	  "run every target also in the built base checkout DIR, interleaved, and judge head vs base" },
 	{ OPT_BASELINE_TOLERANCE, "baseline-tolerance", 0, RN_OPT_REQUIRED, "PCT",
@@ -105,6 +111,8 @@ static const struct rn_option check_options[] = {
 	  "record the check in the history store even without [history]" },
 	{ OPT_NO_COLOR, "no-color", 0, RN_OPT_NONE, NULL, "no colors (also NO_COLOR=1)" },
 	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no progress lines" },
+	{ OPT_WIDE, "wide", 0, RN_OPT_NONE, NULL,
+	  "console table with every column (GOLDEN, BASE), whole names and REASON wrapped" },
 	{ OPT_SHARD, "shard", 0, RN_OPT_REQUIRED, "K/N",
 	  "run only shard K of N (targets split by a hash of their name; see renacer merge)" },
 	{ OPT_SHARD_BALANCE, "shard-balance", 0, RN_OPT_REQUIRED, "HOW",
@@ -212,8 +220,11 @@ const struct rn_command rn_cmd_golden_def = {
 	"renacer golden update [--config FILE] [--target NAME]",
 	"run the targets and write golden_traces/<target>.json (atomically)",
 	"Golden traces record provenance (renacer version, date, kernel, CPU model, build-id),\n"
-	"per-run samples of every metric and per-syscall statistics. Review the change with\n"
-	"ci/regenerate-golden.sh, which prints what moved, and commit the files.",
+	"per-run samples of every metric and per-syscall statistics; for a target with an\n"
+	"equivalence assertion, also the behaviour trace it compares with (its `golden` file or\n"
+	"[semantic_equivalence] baseline_dir/<target>.jsonl). Review the change with\n"
+	"share/renacer/regenerate-golden.sh (installed with renacer), which prints what moved,\n"
+	"and commit the files.",
 	golden_options,
 };
 
@@ -240,6 +251,8 @@ struct check_opts {
 	int github;      /* -1 auto, 0 off, 1 on */
 	bool color;
 	bool quiet;
+	bool wide;  /* --wide: the console's wide table */
+	bool build; /* --build: run the targets' build commands first */
 	bool help;
 	bool history;             /* --history: record even without [history] */
 	struct rn_shard shard;    /* --shard K/N; count 0 = all targets */
@@ -358,6 +371,12 @@ static int on_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_QUIET:
 		o->quiet = true;
+		break;
+	case OPT_WIDE:
+		o->wide = true;
+		break;
+	case OPT_BUILD:
+		o->build = true;
 		break;
 	case OPT_HELP:
 		o->help = true;
@@ -640,17 +659,19 @@ static void run_progress(const struct target_runs *tr, unsigned k, bool warm, bo
 
 	if (tr->o->quiet)
 		return;
+	unsigned nsteps = tc->warmup + p->timing + p->counting;
+
 	if (warm)
-		rn_report_progress(tr->o->color, "[%zu/%zu] %s warmup %u/%u ...", pos, tr->count,
-				   tc->name, k + 1, tc->warmup);
+		rn_report_progress(tr->o->color, k, nsteps, "[%zu/%zu] %s warmup %u/%u ...", pos,
+				   tr->count, tc->name, k + 1, tc->warmup);
 	else if (counting)
-		rn_report_progress(tr->o->color, "[%zu/%zu] %s counting run %u/%u ...", pos,
-				   tr->count, tc->name, k - tc->warmup - p->timing + 1,
+		rn_report_progress(tr->o->color, k, nsteps, "[%zu/%zu] %s counting run %u/%u ...",
+				   pos, tr->count, tc->name, k - tc->warmup - p->timing + 1,
 				   p->counting);
 	else
-		rn_report_progress(tr->o->color, "[%zu/%zu] %s %srun %u/%u ...", pos, tr->count,
-				   tc->name, p->split ? "timing " : "", k - tc->warmup + 1,
-				   p->timing);
+		rn_report_progress(tr->o->color, k, nsteps, "[%zu/%zu] %s %srun %u/%u ...", pos,
+				   tr->count, tc->name, p->split ? "timing " : "",
+				   k - tc->warmup + 1, p->timing);
 }
 
 /* The run spec of one run of `tc`: a timing run (`timing`: process events only, so no
@@ -1363,6 +1384,48 @@ struct check {
 	uint64_t check_start;             /* Unix ns */
 };
 
+/* --build: each selected target's `build` command, /bin/sh -c in its cwd, its output on
+ * stderr (stdout would mix with the report's consumers). 0, or RN_EXIT_TARGET at the first
+ * that fails (the check stops: a stale binary would be judged). */
+static int check_build(const struct check *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nsel; i++) {
+		const struct rn_target_cfg *tc = &c->cfg.targets[c->sel[i]];
+		pid_t pid;
+		int status;
+
+		if (!tc->build)
+			continue;
+		if (!c->o.quiet)
+			fprintf(stderr, "renacer check: building '%s': %s\n", tc->name, tc->build);
+		pid = fork();
+		if (pid < 0) {
+			rn_error("cannot fork for the build of '%s': %s", tc->name,
+				 strerror(errno));
+			return RN_EXIT_TARGET;
+		}
+		if (!pid) {
+			if (tc->cwd && chdir(tc->cwd))
+				_exit(126);
+			dup2(2, 1);
+			execl("/bin/sh", "sh", "-c", tc->build, (char *)NULL);
+			_exit(127);
+		}
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			rn_error("target '%s': build command failed (%s %d): %s", tc->name,
+				 WIFEXITED(status) ? "exit" : "signal",
+				 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+				 tc->build);
+			return RN_EXIT_TARGET;
+		}
+	}
+	return 0;
+}
+
 /* Parse the command line. Returns -1 to go on, else the exit code to return at once. */
 static int check_args(struct check *c, int argc, char **argv, int *first)
 {
@@ -1546,6 +1609,7 @@ static int check_report(struct check *c)
 		.history = o->history,
 		.history_source = "check",
 		.color = o->color,
+		.wide = o->wide,
 		.quiet = o->quiet,
 	};
 	struct rn_outcome oc = {
@@ -1624,6 +1688,8 @@ int rn_cmd_check(int argc, char **argv)
 	rc = check_prepare(&c, argc, argv, first);
 	if (!rc)
 		rc = check_plan(&c);
+	if (!rc && c.o.build)
+		rc = check_build(&c);
 	if (!rc) {
 		if (!c.o.quiet)
 			rn_report_header(c.o.color, c.cfg.path, c.nsel, c.cfg.nassertions);
@@ -1805,6 +1871,13 @@ int rn_cmd_golden(int argc, char **argv)
 		if (rn_golden_reporter.write(&out, &oc))
 			rc = RN_EXIT_OUTPUT;
 		rn_target_result_release(&r);
+		/* the behaviour traces its equivalence assertions compare with */
+		{
+			int erc = rn_golden_record_behaviour(&cfg, tc, o.quiet);
+
+			if (erc && !rc)
+				rc = erc;
+		}
 	}
 out:
 	rn_config_release(&cfg);

@@ -19,10 +19,12 @@
 #include "config.h"
 #include "escape.h"
 #include "exitcode.h"
+#include "github.h"
 #include "golden.h"
 #include "history.h"
 #include "json_text.h"
 #include "log.h"
+#include "merge.h"
 #include "report_html.h"
 #include "utf8.h"
 #include "xalloc.h"
@@ -42,6 +44,7 @@ enum {
 	OPT_COMMIT,
 	OPT_OLDER_THAN,
 	OPT_HTML,
+	OPT_MARKDOWN,
 };
 
 static const struct rn_option history_options[] = {
@@ -93,6 +96,8 @@ const struct rn_command rn_cmd_history_def = {
 static const struct rn_option report_options[] = {
 	{ OPT_HTML, "html", 0, RN_OPT_REQUIRED, "FILE",
 	  "write the report page to FILE (atomically)" },
+	{ OPT_MARKDOWN, "markdown", 0, RN_OPT_REQUIRED, "FILE",
+	  "write the Markdown report of the RESULTS files (check --results, the shards) to FILE, for a pull-request comment" },
 	{ OPT_DB, "db", 0, RN_OPT_REQUIRED, "URL", "history store (default as renacer history)" },
 	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE",
 	  "config: golden traces for the bands (default renacer.toml when present)" },
@@ -106,13 +111,17 @@ static const struct rn_option report_options[] = {
 
 const struct rn_command rn_cmd_report_def = {
 	"report",
-	"renacer report --html FILE [--db URL] [--config FILE]",
+	"renacer report --html FILE [--db URL] [--config FILE] | --markdown FILE RESULTS...",
 	"write one self-contained HTML page from the history: verdicts, trends, change points, critical path",
 	"The page shows the verdict table of the last recorded check, a trend chart per target and\n"
 	"metric (the last N runs of that check's machine) with its change points and the golden\n"
 	"trace's band (the range of its runs' samples, when renacer.toml's golden trace exists),\n"
 	"and the critical-path timeline of the last run. It needs no network to view: styles,\n"
-	"data and the drawing script are inline. Run `renacer check` with history enabled first.",
+	"data and the drawing script are inline. Run `renacer check` with history enabled first.\n"
+	"--markdown FILE RESULTS... writes the Markdown report of a check from its results files\n"
+	"(`renacer check --results FILE`, or every shard's for a sharded suite, merged as `renacer\n"
+	"merge` does): the text of the GitHub job summary, for a pull-request comment (`-` writes\n"
+	"it to stdout). It exits with the check's exit code, so a script can tell pass from fail.",
 	report_options,
 };
 
@@ -130,6 +139,7 @@ struct hist_opts {
 	const char *commit;
 	long older_than_days;
 	const char *html;
+	const char *markdown; /* report --markdown FILE */
 	bool help;
 	const char *operands[64];
 	size_t noperands;
@@ -187,6 +197,9 @@ static int on_option(void *ctx, int id, const char *arg)
 		return parse_long_arg("older-than", arg, 0, 1000000, &o->older_than_days);
 	case OPT_HTML:
 		o->html = arg;
+		break;
+	case OPT_MARKDOWN:
+		o->markdown = arg;
 		break;
 	case OPT_HELP:
 		o->help = true;
@@ -1462,6 +1475,56 @@ out_cfg:
 	return rc;
 }
 
+/* report --markdown FILE RESULTS...: the merged results as the job summary's Markdown. The
+ * check's exit code, or RN_EXIT_USAGE / RN_EXIT_CONFIG / RN_EXIT_OUTPUT. */
+static int report_markdown(const struct hist_opts *o)
+{
+	struct rn_merged m;
+	struct rn_github_run run;
+	char *md;
+	size_t len = 0;
+	int rc;
+
+	if (!o->noperands) {
+		rn_error("renacer report --markdown: no results file (renacer check --results FILE "
+			 "writes one)");
+		return RN_EXIT_USAGE;
+	}
+	rc = rn_merged_load(&m, o->operands, o->noperands);
+	if (rc) {
+		rn_merged_release(&m);
+		return rc;
+	}
+	memset(&run, 0, sizeof(run));
+	run.targets = m.reports;
+	run.ntargets = m.ntargets;
+	run.exit_code = m.exit_code;
+	md = rn_github_markdown(&run, &len);
+	if (!md) {
+		rn_merged_release(&m);
+		rn_error("renacer report --markdown: out of memory");
+		return RN_EXIT_INTERNAL;
+	}
+	if (!strcmp(o->markdown, "-")) {
+		if (fwrite(md, 1, len, stdout) != len || fflush(stdout))
+			rc = RN_EXIT_OUTPUT;
+	} else {
+		int err = rn_write_file_atomic(o->markdown, md, len);
+
+		if (err) {
+			rn_error("cannot write '%s': %s", o->markdown, strerror(-err));
+			rc = RN_EXIT_OUTPUT;
+		} else {
+			fprintf(stderr, "wrote %s\n", o->markdown);
+		}
+	}
+	if (!rc)
+		rc = m.exit_code;
+	free(md);
+	rn_merged_release(&m);
+	return rc;
+}
+
 int rn_cmd_report(int argc, char **argv)
 {
 	struct hist_opts o;
@@ -1477,6 +1540,8 @@ int rn_cmd_report(int argc, char **argv)
 		rn_cli_help(&rn_cmd_report_def, stdout);
 		return RN_EXIT_OK;
 	}
+	if (o.markdown && !o.html)
+		return report_markdown(&o);
 	if (!o.html || o.noperands) {
 		rn_error("usage: %s", rn_cmd_report_def.usage);
 		return RN_EXIT_USAGE;

@@ -1,7 +1,7 @@
 /*
  * main.c - renacer's entry point: pick the subcommand and hand over.
  *
- *     renacer check | validate | golden update | trace | history | report | help | man
+ *     renacer init | check | validate | golden update | trace | history | report | help | man
  *     renacer -c -T -- CMD          (no subcommand word: trace, as the original renacer)
  *     renacer --assert FILE -- CMD  (the original renacer's check spelling)
  */
@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "cmd_diff.h"
 #include "cmd_history.h"
+#include "cmd_init.h"
 #include "cmd_trace.h"
 #include "config.h"
 #include "exitcode.h"
@@ -25,11 +26,11 @@ static const struct {
 	const struct rn_command *def;
 	int (*run)(int argc, char **argv);
 } commands[] = {
-	{ &rn_cmd_check_def, rn_cmd_check },         { &rn_cmd_validate_def, rn_cmd_validate },
-	{ &rn_cmd_golden_def, rn_cmd_golden },       { &rn_cmd_merge_def, rn_cmd_merge },
-	{ &rn_cmd_calibrate_def, rn_cmd_calibrate }, { &rn_cmd_trace_def, rn_cmd_trace },
-	{ &rn_cmd_diff_def, rn_cmd_diff },           { &rn_cmd_history_def, rn_cmd_history },
-	{ &rn_cmd_report_def, rn_cmd_report },
+	{ &rn_cmd_init_def, rn_cmd_init },         { &rn_cmd_check_def, rn_cmd_check },
+	{ &rn_cmd_validate_def, rn_cmd_validate }, { &rn_cmd_golden_def, rn_cmd_golden },
+	{ &rn_cmd_merge_def, rn_cmd_merge },       { &rn_cmd_calibrate_def, rn_cmd_calibrate },
+	{ &rn_cmd_trace_def, rn_cmd_trace },       { &rn_cmd_diff_def, rn_cmd_diff },
+	{ &rn_cmd_history_def, rn_cmd_history },   { &rn_cmd_report_def, rn_cmd_report },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -35,6 +35,7 @@ enum {
 	OPT_NO_GITHUB,
 	OPT_BENCH_JSON,
 	OPT_HISTORY,
+	OPT_WIDE,
 };
 
 static const struct rn_option merge_options[] = {
@@ -59,6 +60,8 @@ static const struct rn_option merge_options[] = {
 	  "record the merged check in the history store even without [history] (as check --history)" },
 	{ OPT_NO_COLOR, "no-color", 0, RN_OPT_NONE, NULL, "no colors (also NO_COLOR=1)" },
 	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no header line" },
+	{ OPT_WIDE, "wide", 0, RN_OPT_NONE, NULL,
+	  "console table with every column (GOLDEN, BASE), whole names and REASON wrapped" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
 };
@@ -87,6 +90,7 @@ struct merge_opts {
 	int github;
 	bool color;
 	bool quiet;
+	bool wide; /* --wide */
 	bool help;
 	bool history; /* --history */
 };
@@ -128,6 +132,9 @@ static int on_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_QUIET:
 		o->quiet = true;
+		break;
+	case OPT_WIDE:
+		o->wide = true;
 		break;
 	case OPT_HELP:
 		o->help = true;
@@ -416,6 +423,7 @@ static int write_reports(const struct merge_opts *o, struct rn_merged *m,
 		.history = o->history,
 		.history_source = "merge",
 		.color = o->color,
+		.wide = o->wide,
 		.quiet = o->quiet,
 	};
 	struct rn_outcome oc = {

@@ -78,6 +78,7 @@ struct rn_report_outputs {
 	bool history;                           /* --history: record even without [history] */
 	const char *history_source;             /* "check" or "merge": the history entry's kind */
 	bool color;                             /* console colors */
+	bool wide;                              /* console: the wide table (rn_report_console) */
 	bool quiet;                             /* no notes (history, timeline) */
 };
 

@@ -16,6 +16,7 @@
 #include "original.h"
 #include "regex_bound.h"
 #include "strmap.h"
+#include "syscall_names.h"
 #include "xalloc.h"
 
 /*
@@ -445,6 +446,7 @@ static void target_release(struct rn_target_cfg *t)
 	free(t->name);
 	free_strings(t->argv);
 	free(t->cwd);
+	free(t->build);
 	free_strings(t->env);
 	memset(t, 0, sizeof(*t));
 }
@@ -619,7 +621,7 @@ static int parse_target_numbers(struct ctx *c, const struct rn_toml_value *tab,
 	t->counting_runs = (unsigned)counting;
 	t->warmup = (unsigned)warmup;
 	t->shard_weight = weight;
-	return 0;
+	return get_string(c, tab, "build", &t->build);
 }
 
 /* The process limits of a [[target]]. */
@@ -810,6 +812,137 @@ static int parse_critical_path(struct ctx *c, const struct rn_toml_value *tab,
 	return 0;
 }
 
+/* The architecture whose syscall table the build generated (collectors/syscall_names.h). */
+#if defined(__x86_64__)
+#define RN_ARCH_NAME "x86_64"
+#elif defined(__aarch64__)
+#define RN_ARCH_NAME "aarch64"
+#elif defined(__i386__)
+#define RN_ARCH_NAME "i386"
+#elif defined(__riscv)
+#define RN_ARCH_NAME "riscv64"
+#else
+#define RN_ARCH_NAME "this architecture"
+#endif
+
+/*
+ * Syscalls that the C library's function of the same name no longer makes on Linux (glibc >=
+ * 2.33, musl), with the one it makes instead: a pattern naming only these counts calls that a
+ * program made by hand. Where the old syscall does not exist at all (aarch64 has no open, stat,
+ * fork), the name also serves as the suggestion of the "names no syscall" error.
+ */
+static const struct {
+	const char *name;    /* the function's and old syscall's name */
+	const char *instead; /* what libc calls */
+} libc_instead[] = {
+	{ "open", "openat" },
+	{ "creat", "openat" },
+	{ "stat", "newfstatat (or statx)" },
+	{ "lstat", "newfstatat (or statx)" },
+	{ "fstat", "newfstatat (or statx)" },
+	{ "fork", "clone" },
+	{ "getdents", "getdents64" },
+	{ "wait", "wait4" },
+	{ "waitpid", "wait4" },
+	{ "signal", "rt_sigaction" },
+	{ "sigaction", "rt_sigaction" },
+	{ "sigprocmask", "rt_sigprocmask" },
+};
+
+static const char *libc_instead_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(libc_instead) / sizeof(libc_instead[0]); i++)
+		if (!strcmp(libc_instead[i].name, name))
+			return libc_instead[i].instead;
+	return NULL;
+}
+
+/*
+ * Resolve a span_name_pattern against this architecture's syscall table: a pattern that
+ * matches no syscall name and is no pattern of another span kind (their names have a prefix
+ * with ':', "gpu:", "region:", "graph:", "app:"; no syscall's name has one) would count 0 and
+ * pass, or be NO DATA at check time: an error at its position. A pattern that matches only
+ * syscalls libc no longer calls gets a note naming the one it does.
+ */
+static int check_syscall_pattern(struct ctx *c, const struct rn_toml_value *tab,
+				 const struct rn_assertion_spec *a)
+{
+	const struct rn_toml_kv *kv = rn_toml_get_kv(tab, "span_name_pattern");
+	int nr, n = rn_syscall_table_size(), matched = 0, legacy = 0;
+	const char *hint, *instead, **names;
+	size_t k = 0;
+
+	if (!kv || !a->span_re || strchr(a->span_name_pattern, ':'))
+		return 0;
+	for (nr = 0; nr < n; nr++) {
+		const char *name;
+
+		if (!rn_syscall_has_name(nr))
+			continue;
+		name = rn_syscall_name(nr);
+		if (regexec(a->span_re, name, 0, NULL, 0))
+			continue;
+		matched++;
+		legacy += libc_instead_of(name) != NULL;
+	}
+	if (matched && legacy == matched) {
+		struct rn_buf list;
+
+		rn_buf_init(&list, 0);
+		for (nr = 0; nr < n; nr++) {
+			const char *name;
+
+			if (!rn_syscall_has_name(nr))
+				continue;
+			name = rn_syscall_name(nr);
+			if (regexec(a->span_re, name, 0, NULL, 0))
+				continue;
+			rn_buf_addf(&list, "%s%s() calls %s", list.len ? ", " : "", name,
+				    libc_instead_of(name));
+		}
+		rn_config_add_note(c->cfg, kv->val->pos,
+				   "span_name_pattern \"%s\" in %s matches only syscalls the C "
+				   "library does not make on " RN_ARCH_NAME " (%s): it counts only "
+				   "direct calls; name the syscall libc makes",
+				   a->span_name_pattern, c->what, list.buf);
+		rn_buf_release(&list);
+		return 0;
+	}
+	if (matched)
+		return 0;
+	instead = libc_instead_of(a->span_name_pattern);
+	if (instead)
+		return err_at(c, kv->val->pos,
+			      "span_name_pattern \"%s\" in %s matches no syscall of " RN_ARCH_NAME
+			      ": libc's %s() calls %s",
+			      a->span_name_pattern, c->what, a->span_name_pattern, instead);
+	names = rn_xcalloc((size_t)n + 1, sizeof(*names));
+	for (nr = 0; nr < n; nr++)
+		if (rn_syscall_has_name(nr))
+			names[k++] = rn_syscall_name(nr);
+	{
+		/* The suggestion compares the pattern's letters: "opne.*" -> "opne" -> "open". */
+		char *word = rn_xstrdup(a->span_name_pattern), *w = word;
+		const char *p;
+
+		for (p = a->span_name_pattern; *p; p++)
+			if (!strchr(".*+?()[]{}|^$\\", *p))
+				*w++ = *p;
+		*w = '\0';
+		hint = *word ? rn_suggest(word, names) : NULL;
+		free(word);
+	}
+	nr = err_at(c, kv->val->pos,
+		    "span_name_pattern \"%s\" in %s matches no syscall of " RN_ARCH_NAME
+		    " and no span of another kind (gpu:, region:, graph:, app:)%s%s%s",
+		    a->span_name_pattern, c->what, hint ? " (did you mean \"" : "",
+		    hint ? hint : "", hint ? "\"?)" : "");
+	free(names);
+	return nr;
+}
+
 static int parse_span_count(struct ctx *c, const struct rn_toml_value *tab,
 			    struct rn_assertion_spec *a)
 {
@@ -822,6 +955,8 @@ static int parse_span_count(struct ctx *c, const struct rn_toml_value *tab,
 		return -1;
 	a->max_spans = (uint64_t)iv;
 	if (get_regex(c, tab, "span_name_pattern", &a->span_name_pattern, &a->span_re))
+		return -1;
+	if (check_syscall_pattern(c, tab, a))
 		return -1;
 	if (!a->span_name_pattern && compile_all_spans(c, tab, a))
 		return -1;

@@ -52,7 +52,10 @@
 	  "(default) or only its own \"thread\"'s")                                                \
 	X(instructions, "boolean",                                                                 \
 	  "count instructions under Valgrind in one more run (default: "                           \
-	  "when an instructions assertion applies)")
+	  "when an instructions assertion applies)")                                               \
+	X(build, "string",                                                                         \
+	  "shell command that builds the target, run in cwd by check --build (the "                \
+	  "renacer-check-code pre-commit hook) before its runs")
 
 /* ` "name"` of a collector, for the `collectors` key's doc (X of RN_TARGET_COLLECTORS). */
 #define RN_COLLECTOR_QUOTED(name, bit, desc) " \"" #name "\""
@@ -217,6 +220,7 @@ struct rn_target_cfg {
 	char *name;             /* unique name */
 	char **argv;            /* argv, NULL-terminated, owned (shell: {"/bin/sh","-c",cmd}) */
 	char *cwd;              /* absolute working directory, owned */
+	char *build;            /* `build`: /bin/sh -c command run by check --build, or NULL */
 	char **env;             /* "KEY=VALUE" added to the environment, NULL-terminated */
 	uint64_t timeout_ns;    /* wall-clock limit of one run, ns */
 	int expect_exit;        /* exit status of a clean run, -1 = any */

@@ -710,7 +710,12 @@ static void target_section(struct rn_buf *b, const struct rn_target_report *t,
 				rn_buf_addf(b, " | %+.1f%% | ", v->delta_pct);
 			else
 				rn_buf_adds(b, " | - | ");
-			rn_buf_addf(b, "%zu | ", nruns);
+			/* Timing and counting runs measure different metrics: never one sum. */
+			if (r && r->ncounts && r->nruns)
+				rn_buf_addf(b, "%zu timing + %zu counting | ", r->nruns,
+					    r->ncounts);
+			else
+				rn_buf_addf(b, "%zu | ", nruns);
 			rn_github_escape_markdown(b, v->message, GH_CELL_MAX);
 			rn_buf_adds(b, " |\n");
 			cut_here(cuts, ncuts, cap, b);
@@ -826,6 +831,25 @@ int rn_github_write(const struct rn_github_run *run)
 	free(cfg_file);
 	rn_buf_release(&b);
 	return rc;
+}
+
+char *rn_github_markdown(const struct rn_github_run *run, size_t *len)
+{
+	const char *cfg_path = run->cfg && run->cfg->path ? run->cfg->path : "renacer.toml";
+	char *cfg_file = workspace_path(cfg_path), *md;
+	size_t *cuts = NULL, ncuts = 0, cap = 0;
+	struct rn_buf b;
+
+	rn_buf_init(&b, 0);
+	summary_markdown(&b, run, cfg_file, &cuts, &ncuts, &cap);
+	free(cuts);
+	free(cfg_file);
+	if (rn_buf_failed(&b)) {
+		rn_buf_release(&b);
+		return NULL;
+	}
+	md = rn_buf_detach(&b, len);
+	return md;
 }
 
 int rn_github_report_diag(const struct rn_diag *d, int exit_code)

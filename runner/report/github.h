@@ -67,6 +67,14 @@ struct rn_github_run {
 int rn_github_write(const struct rn_github_run *run);
 
 /*
+ * The Markdown report of a finished check, as the job summary and the report file have it
+ * (headline with the verdict counts, then a section per target, failures first), whole. For
+ * `renacer report --markdown` and pull-request comments. Caller frees; NULL on
+ * out-of-memory; *len gets its length when len is not NULL.
+ */
+char *rn_github_markdown(const struct rn_github_run *run, size_t *len);
+
+/*
  * GitHub mode for a check that stopped at a config error: an `::error` annotation at d's
  * file, line and column with its message, a job summary holding the whole diagnostic, and the
  * outputs result=error, failed=0, warnings=0, exit_code. `d` must hold a recorded error.

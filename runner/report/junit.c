@@ -125,12 +125,39 @@ static void add_outcome(struct rn_buf *b, const char *elem, const char *type,
 	rn_buf_addf(b, "</%s>\n", elem);
 }
 
-static void add_testcase(struct rn_buf *b, const char *classname, const struct rn_verdict_result *v)
+/* A WARN testcase: <skipped message="WARN: ..."> with the body. Test reporters have no
+ * "passed with a warning": dorny/test-reporter (java-junit parser: failure or error -> failed,
+ * skipped -> skipped, else success) and GitLab (lib/gitlab/ci/parsers/test/junit.rb: the same
+ * order, the skipped body shown as the case's output) would show a bare testcase as passed and
+ * ignore the suite's <system-out>. Skipped is the one status both show that does not fail. */
+static void add_warn(struct rn_buf *b, const struct rn_verdict_result *v)
+{
+	struct rn_buf msg, body;
+
+	rn_buf_init(&msg, 0);
+	rn_buf_addf(&msg, "WARN: %s", v->message ? v->message : "");
+	rn_buf_adds(b, "      <skipped");
+	add_attr(b, "message", msg.buf);
+	rn_buf_addc(b, '>');
+	rn_buf_init(&body, 0);
+	rn_buf_adds(&body, "WARN (not blocking): ");
+	build_body(&body, v);
+	if (rn_buf_failed(&body) || rn_buf_failed(&msg))
+		b->failed = true;
+	else
+		rn_buf_add_xml(b, body.buf, body.len, false);
+	rn_buf_adds(b, "</skipped>\n");
+	rn_buf_release(&body);
+	rn_buf_release(&msg);
+}
+
+static void add_testcase(struct rn_buf *b, const char *classname, const struct rn_verdict_result *v,
+			 double time_s)
 {
 	rn_buf_adds(b, "    <testcase");
 	add_attr(b, "name", v->assertion && *v->assertion ? v->assertion : "unnamed");
 	add_attr(b, "classname", classname);
-	add_attr_seconds(b, "time", (double)v->time_ns / 1e9);
+	add_attr_seconds(b, "time", time_s);
 	switch (v->verdict) {
 	case RN_VERDICT_FAIL:
 		rn_buf_adds(b, ">\n");
@@ -153,13 +180,40 @@ static void add_testcase(struct rn_buf *b, const char *classname, const struct r
 		rn_buf_adds(b, ">\n");
 		add_outcome(b, "skipped", NULL, v);
 		break;
+	case RN_VERDICT_WARN: /* does not block, but is no pass: skipped with "WARN: " */
+		rn_buf_adds(b, ">\n");
+		add_warn(b, v);
+		break;
 	case RN_VERDICT_PASS:
-	case RN_VERDICT_WARN: /* passes; its message goes to the suite's <system-out> */
 	default:
 		rn_buf_adds(b, "/>\n");
 		return;
 	}
 	rn_buf_adds(b, "    </testcase>\n");
+}
+
+/* A testcase's time: what the target measured, the median wall time of its timing runs (of
+ * its counting runs when it had none), seconds; 0 without runs. */
+static double case_time_s(const struct rn_junit_suite *s)
+{
+	double *samples, med;
+	size_t n;
+
+	if (!s->result)
+		return 0.0;
+	samples = rn_target_result_samples(s->result, RN_METRIC_WALL, &n);
+	med = n ? rn_aggregate(samples, n, RN_AGG_MEDIAN) : 0.0;
+	free(samples);
+	if (!n && s->result->ncounts) {
+		size_t i;
+
+		samples = rn_xcalloc(s->result->ncounts, sizeof(*samples));
+		for (i = 0; i < s->result->ncounts; i++)
+			samples[i] = (double)s->result->counts[i].v[RN_METRIC_WALL];
+		med = rn_aggregate(samples, s->result->ncounts, RN_AGG_MEDIAN);
+		free(samples);
+	}
+	return med / 1e9;
 }
 
 static void add_suite(struct rn_buf *b, const struct rn_junit_suite *s, size_t id,
@@ -174,7 +228,8 @@ static void add_suite(struct rn_buf *b, const struct rn_junit_suite *s, size_t i
 
 		failures += v == RN_VERDICT_FAIL;
 		errors += v == RN_VERDICT_ERROR || v == RN_VERDICT_NO_DATA;
-		skipped += v == RN_VERDICT_SKIP || v == RN_VERDICT_NOT_JUDGED;
+		skipped +=
+			v == RN_VERDICT_SKIP || v == RN_VERDICT_NOT_JUDGED || v == RN_VERDICT_WARN;
 	}
 	rn_buf_init(&classname, 0);
 	rn_buf_addf(&classname, "renacer.%s", name);
@@ -197,6 +252,8 @@ static void add_suite(struct rn_buf *b, const struct rn_junit_suite *s, size_t i
 	add_attr(b, "value", RN_VERSION);
 	rn_buf_adds(b, "/>\n      <property name=\"runs\"");
 	add_attr_u64(b, "value", s->result ? s->result->nruns : 0);
+	rn_buf_adds(b, "/>\n      <property name=\"counting_runs\"");
+	add_attr_u64(b, "value", s->result ? s->result->ncounts : 0);
 	rn_buf_adds(b, "/>\n");
 	if (s->timing_gate && *s->timing_gate) {
 		rn_buf_adds(b, "      <property name=\"timing_gate\"");
@@ -211,7 +268,7 @@ static void add_suite(struct rn_buf *b, const struct rn_junit_suite *s, size_t i
 	rn_buf_adds(b, "    </properties>\n");
 
 	for (i = 0; i < s->ncases; i++)
-		add_testcase(b, classname.buf, &s->cases[i]);
+		add_testcase(b, classname.buf, &s->cases[i], case_time_s(s));
 	if (s->partial) {
 		struct rn_buf msg;
 

@@ -11,10 +11,11 @@
  *                timestamp="2025-01-31T12:00:00" hostname="ci-7" id="0" package="renacer">
  *       <properties>                                     always present, first
  *         <property name="renacer_version" value="0.1.0"/>
- *         <property name="runs" value="5"/>
+ *         <property name="runs" value="5"/>               timing runs
+ *         <property name="counting_runs" value="1"/>
  *         <property name="golden_file" value="golden_traces/io_loop.json"/>  when there is one
  *       </properties>
- *       <testcase name="golden:syscalls" classname="renacer.io_loop" time="0.000">
+ *       <testcase name="golden:syscalls" classname="renacer.io_loop" time="0.012">
  *         <failure type="regression" message="syscalls 2480 vs golden 1240 (...)">body</failure>
  *       </testcase>
  *       ...
@@ -25,9 +26,13 @@
  *
  * Verdicts map to testcases as follows: PASS -> an empty testcase; FAIL -> <failure type=
  * "<assertion type>">; ERROR -> <error type="ERROR">; NO DATA -> <error type="NO DATA"> (a
- * missing metric must never look like a pass); SKIP -> <skipped>; WARN -> a passing testcase
- * whose message goes to the suite's <system-out> as "WARN <assertion>: <message>", because the
- * windyroad schema allows no <system-out> inside a testcase and a WARN must not fail the build.
+ * missing metric must never look like a pass); SKIP -> <skipped>; NOT JUDGED -> <skipped> with
+ * the reason as body; WARN -> <skipped message="WARN: <message>"> with the body (a WARN must
+ * not fail the build, and must not read as a pass in dorny/test-reporter or GitLab, which
+ * both show skipped but ignore the suite's <system-out>; the windyroad schema allows no
+ * <system-out> or properties inside a testcase), also listed in the suite's <system-out> as
+ * "WARN <assertion>: <message>". The suite's skipped count includes WARN and NOT JUDGED. A
+ * testcase's time is the target's measured time (the median wall time of one run).
  *
  * Numbers are locale independent: times are decimal seconds with exactly three decimals (the
  * Jenkins schema's SUREFIRE_TIME allows at most three), timestamps are UTC without a zone.
@@ -47,8 +52,11 @@
 struct rn_junit_suite {
 	const char *name;                      /* target name: suite name, testcase classname
 						* "renacer.<name>"; "" or NULL writes "unnamed" */
-	const struct rn_target_result *result; /* the target's runs (property "runs" from
-						* result->nruns), or NULL (runs = 0) */
+	const struct rn_target_result *result; /* the target's runs (properties "runs" and
+						* "counting_runs" from result->nruns and ->ncounts;
+						* every testcase's "time": the median wall time of
+						* its timing runs, else of its counting runs), or
+						* NULL (0 runs, time 0) */
 	const struct rn_verdict_result *cases; /* verdicts, one testcase each, in order */
 	size_t ncases;                         /* entries in cases */
 	const char *golden_file;               /* golden trace path as shown to users, or NULL:

@@ -398,9 +398,16 @@ static void detect_ci(struct rn_otlp_cfg *cfg, const char *const *envp)
 		{ "GITHUB_RUN_ID", "cicd.pipeline.run.id" },
 		{ "GITHUB_SHA", "vcs.ref.head.revision" },
 		{ "GITHUB_REF_NAME", "vcs.ref.head.name" },
+		{ "GITHUB_JOB", "cicd.pipeline.task.name" },
 	};
 	const char *server = rn_otlp_env_get(envp, "GITHUB_SERVER_URL"), *repo;
 	size_t i;
+
+	const char *head = rn_otlp_env_get(envp, "GITHUB_HEAD_REF"),
+		   *base = rn_otlp_env_get(envp, "GITHUB_BASE_REF"),
+		   *ref = rn_otlp_env_get(envp, "GITHUB_REF"),
+		   *ref_type = rn_otlp_env_get(envp, "GITHUB_REF_TYPE"),
+		   *run_id = rn_otlp_env_get(envp, "GITHUB_RUN_ID");
 
 	for (i = 0; i < ARRAY_SIZE(gh); i++) {
 		const char *v = rn_otlp_env_get(envp, gh[i].var);
@@ -408,9 +415,33 @@ static void detect_ci(struct rn_otlp_cfg *cfg, const char *const *envp)
 		if (v)
 			rn_otlp_cfg_set_resource_attr(cfg, gh[i].key, v);
 	}
+	/* In a pull request GITHUB_REF_NAME is "<number>/merge": the head is the PR's branch
+	 * (GITHUB_HEAD_REF), the base its target, the change id its number. */
+	if (head && *head) {
+		rn_otlp_cfg_set_resource_attr(cfg, "vcs.ref.head.name", head);
+		rn_otlp_cfg_set_resource_attr(cfg, "vcs.ref.head.type", "branch");
+	} else if (ref_type && (!strcmp(ref_type, "branch") || !strcmp(ref_type, "tag"))) {
+		rn_otlp_cfg_set_resource_attr(cfg, "vcs.ref.head.type", ref_type);
+	}
+	if (base && *base) {
+		rn_otlp_cfg_set_resource_attr(cfg, "vcs.ref.base.name", base);
+		rn_otlp_cfg_set_resource_attr(cfg, "vcs.ref.base.type", "branch");
+	}
+	if (ref && !strncmp(ref, "refs/pull/", 10)) {
+		size_t n = strspn(ref + 10, "0123456789");
+
+		if (n && n < 32) {
+			char id[32];
+
+			memcpy(id, ref + 10, n);
+			id[n] = '\0';
+			rn_otlp_cfg_set_resource_attr(cfg, "vcs.change.id", id);
+		}
+	}
 	repo = rn_otlp_env_get(envp, "GITHUB_REPOSITORY");
 	if (repo) {
 		struct rn_buf url;
+		const char *slash = strrchr(repo, '/');
 
 		rn_buf_init(&url, 0);
 		rn_buf_adds(&url, server ? server : "https://github.com");
@@ -419,6 +450,14 @@ static void detect_ci(struct rn_otlp_cfg *cfg, const char *const *envp)
 		rn_buf_adds(&url, repo);
 		if (!rn_buf_failed(&url))
 			rn_otlp_cfg_set_resource_attr(cfg, "vcs.repository.url.full", url.buf);
+		rn_otlp_cfg_set_resource_attr(cfg, "vcs.repository.name",
+					      slash && slash[1] ? slash + 1 : repo);
+		if (run_id) {
+			rn_buf_addf(&url, "/actions/runs/%s", run_id);
+			if (!rn_buf_failed(&url))
+				rn_otlp_cfg_set_resource_attr(cfg, "cicd.pipeline.run.url.full",
+							      url.buf);
+		}
 		rn_buf_release(&url);
 	}
 }

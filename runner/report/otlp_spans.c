@@ -293,6 +293,7 @@ static int emit_target(struct walk *w, struct twalk *t)
 	sb_name(&b, "target:%s", r->name ? r->name : "");
 	sb_str(&b, "renacer.target.name", r->name);
 	sb_u64(&b, "renacer.target.runs", r->nruns);
+	sb_u64(&b, "renacer.target.counting_runs", r->ncounts);
 	sb_str(&b, "renacer.target.status", known(rn_run_status_name(r->status)));
 	sb_str(&b, "renacer.target.build_id", r->build_id);
 	if (r->status != RN_RUN_OK)
@@ -305,9 +306,42 @@ static uint64_t run_start_unix(const struct walk *w, const struct rn_metrics *m)
 	return m->start_unix_ns ? m->start_unix_ns : to_unix(m->start_ns, w->ctx->mono_to_unix_ns);
 }
 
+/* Run `i` of the target's measured runs: the timing runs first (r->runs), then the counting
+ * runs (r->counts), as check numbers them (the run index of its TRACEPARENT). */
+static const struct rn_metrics *run_of(const struct rn_target_result *r, size_t i)
+{
+	return i < r->nruns ? &r->runs[i] : &r->counts[i - r->nruns];
+}
+
+/* "timing", "counting" or "both" (a run of a target without ptrace measured both). */
+static const char *run_kind(const struct rn_metrics *m)
+{
+	if (m->measures == RN_MEASURES_TIMES)
+		return "timing";
+	if (m->measures == RN_MEASURES_COUNTS)
+		return "counting";
+	return "both";
+}
+
+/* Whether run `m` measured metric `k`: a timing run does not count syscalls or allocations
+ * (its 0 would read as a measurement), a counting run's times are taken under the tracer. */
+static bool run_measured(const struct rn_metrics *m, int k)
+{
+	enum rn_run_measures by = rn_metric_measured_by((enum rn_metric)k);
+	uint32_t has = m->measures ? m->measures : RN_MEASURES_BOTH;
+
+	if (!m->has_gpu &&
+	    (k == RN_METRIC_GPU_BUSY || k == RN_METRIC_GPU_DISPATCHES ||
+	     k == RN_METRIC_GPU_COPY_BYTES))
+		return false;
+	if (k == RN_METRIC_INSTRUCTIONS)
+		return m->v[k] != 0; /* not counted without the Valgrind run */
+	return by == RN_MEASURES_BOTH || (has & by) == by;
+}
+
 static int emit_run(struct walk *w, struct twalk *t, size_t i)
 {
-	const struct rn_metrics *m = &t->r->runs[i];
+	const struct rn_metrics *m = run_of(t->r, i);
 	uint64_t start = run_start_unix(w, m);
 	uint8_t id[8];
 	struct sb b;
@@ -315,18 +349,16 @@ static int emit_run(struct walk *w, struct twalk *t, size_t i)
 
 	rn_otlp_run_span_id(w->ctx, t->j, i, id);
 	sb_begin(w, &b, id, t->target_id, start, start + m->v[RN_METRIC_WALL]);
-	sb_name(&b, "run:%zu", i);
+	if (i < t->r->nruns)
+		sb_name(&b, "run:%zu", i);
+	else
+		sb_name(&b, "counting_run:%zu", i - t->r->nruns);
 	sb_u64(&b, "renacer.run.index", i);
+	sb_str(&b, "renacer.run.kind", run_kind(m));
 	sb_str(&b, "renacer.run.status", known(rn_run_status_name(m->status)));
-	for (k = 0; k < RN_METRIC_COUNT; k++) {
-		if (!m->has_gpu &&
-		    (k == RN_METRIC_GPU_BUSY || k == RN_METRIC_GPU_DISPATCHES ||
-		     k == RN_METRIC_GPU_COPY_BYTES))
-			continue;
-		if (k == RN_METRIC_INSTRUCTIONS && !m->v[k])
-			continue; /* not counted (no Valgrind run) */
-		sb_u64(&b, metric_key((enum rn_metric)k), m->v[k]);
-	}
+	for (k = 0; k < RN_METRIC_COUNT; k++)
+		if (run_measured(m, k))
+			sb_u64(&b, metric_key((enum rn_metric)k), m->v[k]);
 	if (m->status != RN_RUN_OK)
 		sb_error(&b, known(rn_run_status_name(m->status)));
 	return sb_emit(w, &b);
@@ -747,19 +779,20 @@ static int emit_app(struct walk *w, struct twalk *t)
 /*
  * One span per verdict, with the OpenTelemetry test semantic conventions (test.case.name,
  * test.case.result.status = pass|fail, test.suite.name). Verdicts carry a duration but no
- * start: they are placed after the target's runs, when evaluation happens.
+ * start: they end with their parent (evaluation follows the runs) and last their duration,
+ * cut to the parent's [parent_start, parent_end] so the child lies within its parent.
  */
-static int emit_verdict(struct walk *w, size_t vi, const uint8_t parent[8], uint64_t start)
+static int emit_verdict(struct walk *w, size_t vi, const uint8_t parent[8], uint64_t parent_start,
+			uint64_t parent_end)
 {
 	const struct rn_verdict_result *v = &w->in->verdicts[vi];
-	uint64_t end = start + v->time_ns;
+	uint64_t end = parent_end, span = parent_end > parent_start ? parent_end - parent_start : 0;
+	uint64_t start = end - (v->time_ns < span ? v->time_ns : span);
 	uint8_t id[8];
 	struct sb b;
 	bool failed = v->verdict == RN_VERDICT_FAIL || v->verdict == RN_VERDICT_ERROR ||
 		v->verdict == RN_VERDICT_NO_DATA;
 
-	if (w->root_end >= start && end > w->root_end)
-		end = w->root_end;
 	rn_otlp_derive_id(w->ctx, RN_OTLP_ROLE_VERDICT, vi, 0, 0, id);
 	sb_begin(w, &b, id, parent, start, end);
 	sb_name(&b, "assertion:%s", v->assertion ? v->assertion : "");
@@ -799,10 +832,13 @@ static void twalk_init(struct walk *w, struct twalk *t, size_t j)
 	t->r = r;
 	rn_otlp_derive_id(w->ctx, RN_OTLP_ROLE_TARGET, j, 0, 0, t->target_id);
 	t->off = w->ctx->mono_to_unix_ns;
-	if (r->nruns) {
-		const struct rn_metrics *last = &r->runs[r->nruns - 1];
+	/* The processes are those of r->last: the last counting run's when there were counting
+	 * runs (timing runs then keep theirs apart), else the last run's. */
+	if (r->nruns || r->ncounts) {
+		size_t li = r->ncounts ? r->nruns + r->ncounts - 1 : r->nruns - 1;
+		const struct rn_metrics *last = run_of(r, li);
 
-		rn_otlp_run_span_id(w->ctx, j, r->nruns - 1, t->procs_parent);
+		rn_otlp_run_span_id(w->ctx, j, li, t->procs_parent);
 		/* The last run recorded both clocks at its start: that offset lines its
 		 * processes up with its span exactly. */
 		if (last->start_unix_ns && last->start_ns)
@@ -818,8 +854,8 @@ static void twalk_init(struct walk *w, struct twalk *t, size_t j)
 	if (!t->start)
 		t->start = w->root_start;
 	t->end = t->start + r->duration_ns;
-	for (i = 0; i < r->nruns; i++) {
-		uint64_t e = run_start_unix(w, &r->runs[i]) + r->runs[i].v[RN_METRIC_WALL];
+	for (i = 0; i < r->nruns + r->ncounts; i++) {
+		uint64_t e = run_start_unix(w, run_of(r, i)) + run_of(r, i)->v[RN_METRIC_WALL];
 
 		if (e > t->end)
 			t->end = e;
@@ -837,7 +873,7 @@ static int walk_target(struct walk *w, size_t j)
 
 	twalk_init(w, &t, j);
 	rc = emit_target(w, &t);
-	for (i = 0; !rc && i < t.r->nruns; i++)
+	for (i = 0; !rc && i < t.r->nruns + t.r->ncounts; i++)
 		rc = emit_run(w, &t, i);
 	for (i = 0; !rc && i < t.r->last.nprocs; i++)
 		rc = emit_process(w, &t, i);
@@ -850,7 +886,7 @@ static int walk_target(struct walk *w, size_t j)
 	for (i = 0; !rc && i < in->nverdicts; i++)
 		if (in->verdicts[i].target && t.r->name &&
 		    !strcmp(in->verdicts[i].target, t.r->name))
-			rc = emit_verdict(w, i, t.target_id, t.end);
+			rc = emit_verdict(w, i, t.target_id, t.start, t.end);
 	return rc;
 }
 
@@ -892,7 +928,7 @@ int rn_otlp_walk(const struct rn_otlp_cfg *cfg, const struct rn_otlp_context *ct
 		rc = walk_target(&w, j);
 	for (j = 0; !rc && j < in->nverdicts; j++)
 		if (!verdict_has_target(in, &in->verdicts[j]))
-			rc = emit_verdict(&w, j, ctx->root_span_id, w.root_end);
+			rc = emit_verdict(&w, j, ctx->root_span_id, w.root_start, w.root_end);
 	if (!rc)
 		rc = rn_otlp_batch_flush(batch);
 	return rc;

@@ -203,6 +203,32 @@ int rn_safefile_commit(struct rn_safefile *sf)
 	return rc;
 }
 
+int rn_safefile_commit_new(struct rn_safefile *sf)
+{
+	int rc = 0;
+
+	if (!sf->tmp_path)
+		return -EBADF;
+	if (sf->f) {
+		if (fflush(sf->f) || (fsync(fileno(sf->f)) && errno != EINVAL))
+			rc = -errno;
+		if (fclose(sf->f) && !rc)
+			rc = -errno;
+		sf->f = NULL;
+	} else if (sf->fd >= 0) {
+		if (fsync(sf->fd) && errno != EINVAL)
+			rc = -errno;
+		if (close(sf->fd) && !rc)
+			rc = -errno;
+		sf->fd = -1;
+	}
+	if (!rc && link(sf->tmp_path, sf->path))
+		rc = -errno;
+	unlink(sf->tmp_path);
+	release(sf);
+	return rc;
+}
+
 void rn_safefile_abort(struct rn_safefile *sf)
 {
 	if (sf->f)

@@ -44,6 +44,10 @@ int rn_safefile_write(struct rn_safefile *sf, const void *data, size_t len);
  * on failure the temporary is removed and the final path untouched. Releases `sf` either
  * way. */
 int rn_safefile_commit(struct rn_safefile *sf);
+/* As rn_safefile_commit, but never replaces: the temporary is linked to the final path
+ * (link(2) fails when the path exists, even one created while we wrote), then removed.
+ * -EEXIST when the final path exists; the temporary is removed and `sf` released either way. */
+int rn_safefile_commit_new(struct rn_safefile *sf);
 /* Remove the temporary and release `sf`; the final path is untouched. Safe after commit. */
 void rn_safefile_abort(struct rn_safefile *sf);
 /* strerror() for the codes above, with -ELOOP and -ENXIO read as "is a symbolic link" and

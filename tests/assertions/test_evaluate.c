@@ -373,6 +373,47 @@ static void test_evaluate_fields(void **state)
 	rn_target_result_release(&r);
 }
 
+/* A time over its budget says how loaded the machine was (as golden timing rows do): a loaded
+ * machine's slowdown is advice to re-run, not a regression to chase; a pass says nothing. */
+static void test_evaluate_budget_fail_names_load(void **state)
+{
+	static const struct {
+		int eval_case;      /* in eval_cases */
+		bool measured;      /* has_cpu_pressure */
+		double pressure;    /* cpu_pressure */
+		const char *ending; /* the message's end, or NULL: no load note */
+	} cases[] = {
+		{ 3, true, 0.35,
+		  "; machine loaded: CPU pressure 35% of the runs' time, re-run on a quieter machine "
+		  "before trusting it" },
+		{ 3, true, 0.02,
+		  "(+100.0%, inclusive); machine quiet: CPU pressure 2% of the runs' time" },
+		{ 3, false, 0.0, "(+100.0%, inclusive)" },
+		{ 0, true, 0.35, "(-40.0%, inclusive)" }, /* PASS */
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rn_target_result r;
+		struct rn_assertion_spec a;
+		struct rn_verdict_result v;
+		regex_t re;
+		size_t len, elen = strlen(cases[i].ending);
+
+		build_result(&r, &fixtures[FX_FIVE]);
+		r.has_cpu_pressure = cases[i].measured;
+		r.cpu_pressure = cases[i].pressure;
+		spec_of(&eval_cases[cases[i].eval_case], &a, &re);
+		rn_assertion_evaluate(&a, &r, &v);
+		len = strlen(v.message);
+		assert_true(len >= elen);
+		assert_string_equal(v.message + len - elen, cases[i].ending);
+		rn_verdict_result_release(&v);
+		rn_target_result_release(&r);
+	}
+}
+
 /* An anti_pattern whose process_name_pattern names no process of the run looked at nothing:
  * NO DATA, never "not detected"; one that names the process is judged. */
 static void test_anti_pattern_process_filter(void **state)
@@ -600,6 +641,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_evaluate_verdict_lines),
 		cmocka_unit_test(test_evaluate_fields),
+		cmocka_unit_test(test_evaluate_budget_fail_names_load),
 		cmocka_unit_test(test_anti_pattern_process_filter),
 		cmocka_unit_test(test_critical_path_chains),
 		cmocka_unit_test(test_critical_path_metric),

@@ -148,7 +148,7 @@ PY
 	expect_rc 0
 	expect_err "WARN tree/golden:critical_path"
 	expect_err "not gated: the golden trace (renacer-golden/1) timed its runs under the tracer"
-	expect_err "regenerate it (ci/regenerate-golden.sh)"
+	expect_err "regenerate it (renacer golden update)"
 	;;
 *)
 	fail "unknown case"

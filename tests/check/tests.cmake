@@ -1,7 +1,8 @@
 # Integration tests of the main job (tests/check/check_test.sh CASE ...).
 foreach(case example example_junit_schema doubled_syscalls golden_corrupt verdicts warn_only error_target crash_target
 		timeout_target usage config_error cli_target collector_unavailable output_error redaction
-		config_errors_all validate_golden spool_fd nothing_judged pattern_matches_none)
+		config_errors_all validate_golden spool_fd nothing_judged pattern_matches_none
+		syscall_patterns golden_equivalence report_markdown init_equivalence)
 	add_test(NAME check.${case}
 		COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/check_test.sh ${case} ${CMAKE_BINARY_DIR}
 			${CMAKE_SOURCE_DIR} ${RN_SHARED_DIR})
@@ -26,4 +27,14 @@ foreach(case time_only count_only both golden golden_v1)
 			${CMAKE_SOURCE_DIR})
 	set_tests_properties(check.runs_${case} PROPERTIES LABELS integration
 		SKIP_RETURN_CODE 77 TIMEOUT 300)
+endforeach()
+
+# The console report: fits COLUMNS (100, 60, --wide), agrees with JUnit, and JUnit's WARN
+# rows are not passes under dorny/test-reporter's and GitLab's parsing rules
+# (tests/check/console_test.py CASE BUILD_DIR).
+foreach(case width agree reporters)
+	add_test(NAME check.console_${case}
+		COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/console_test.py ${case} ${CMAKE_BINARY_DIR})
+	set_tests_properties(check.console_${case} PROPERTIES LABELS integration
+		SKIP_RETURN_CODE 77 TIMEOUT 120)
 endforeach()

@@ -4,11 +4,15 @@
 # with it, and its steps run in a simulated runner (tests/github/run-action.py: GITHUB_* files
 # in a scratch directory) with each fail-on mode:
 #
-#   build      renacer built from the action's checkout, passing config: step green, pass
+#   build      renacer built and installed from the action's checkout, passing config: step
+#              green, pass; the install saved in the (simulated) actions/cache
+#   warm       the same again: restored from the cache, no apt, no build
 #   fail       failing config: step red, result=fail, failed=1, junit and report outputs
 #   never      failing config: step green, result=fail
 #   warn       warning-only config: step red, result=warn; with fail-on=fail it is green
 #   error      config with a typo: step red, result=error, exit-code=3
+#   comment    comment=true on a pull_request event (fake gh): posts, then updates, one
+#              sticky comment; a fork's pull request gets a notice, no call
 #   bad input  fail-on=maybe: step red; a renacer input naming no binary: step red
 #   local      ci/action-run.sh outside GitHub prints its outputs
 #
@@ -137,11 +141,21 @@ fi
 [ "$rc" = 0 ] || { cat "$tmp/probe" >&2; fail "probe: exit $rc"; }
 
 if [ "${RN_ACTION_BUILD:-1}" != 0 ]; then
-	simulate build --with config=pass.toml
+	simulate build --with config=pass.toml --cache-dir "$tmp/cache"
 	is build "r['failed']" False
 	is build "r['outputs']['result']" pass
-	is build "r['outputs']['renacer'].endswith('/renacer-build/renacer')" True
-	is build "[s['outcome'] for s in r['steps']]" "['skipped', 'success', 'success', 'skipped', 'success', 'success', 'success', 'success']"
+	is build "r['outputs']['renacer'].endswith('/renacer-install/bin/renacer')" True
+	is build "[s['outcome'] for s in r['steps']]" "['success', 'success', 'success', 'skipped', 'success', 'success', 'skipped', 'success', 'skipped', 'success', 'success', 'success']"
+	is build "S['cache']" "{'id': 'cache', 'name': 'Restore the renacer build', 'outcome': 'success', 'log': ''}"
+	# No release package here (no gh, no release): the build is the fallback.
+	is build "'no release package of v' in S['release']['log']" True
+	# A warm job: the same version's build comes from the cache; nothing is built.
+	simulate warm --with config=pass.toml --with install-deps=true --cache-dir "$tmp/cache"
+	is warm "r['failed']" False
+	is warm "r['outputs']['result']" pass
+	is warm "S['build']['outcome']" skipped
+	is warm "[s['outcome'] for s in r['steps']][2:5]" "['skipped', 'skipped', 'skipped']"
+	is warm "r['outputs']['renacer'].endswith('/renacer-install/bin/renacer')" True
 fi
 
 simulate fail --with config=fail.toml --with "renacer=$bin/renacer"
@@ -168,6 +182,44 @@ simulate never --with config=fail.toml --with "renacer=$bin/renacer" --with fail
 is never "r['failed']" False
 is never "r['outputs']['result']" fail
 is never "'fail-on is never' in S['check']['log']" True
+
+# The pull-request comment (comment: true), with a fake `gh` that logs its calls: the first run
+# posts one comment starting with the marker, a later run updates the comment found by it, a
+# pull request from a fork gets a notice and no call.
+mkdir -p "$tmp/fakebin"
+cat >"$tmp/fakebin/gh" <<'GH'
+#!/bin/sh
+echo "gh $*" >>"$FAKE_GH_LOG"
+for a; do
+	case $a in
+	--paginate) [ -n "${FAKE_GH_ID:-}" ] && echo "$FAKE_GH_ID" ;;
+	body=@*) cp "${a#body=@}" "$FAKE_GH_LOG.body" ;;
+	esac
+done
+exit 0
+GH
+chmod +x "$tmp/fakebin/gh"
+printf '{"pull_request": {"number": 42, "head": {"repo": {"fork": false, "full_name": "acme/api"}}}}' >"$tmp/pr.json"
+printf '{"pull_request": {"number": 43, "head": {"repo": {"fork": true, "full_name": "eve/api"}}}}' >"$tmp/fork.json"
+comment_run() { # CASE EVENT_FILE [FAKE_GH_ID]
+	: >"$tmp/$1.gh"
+	PATH="$tmp/fakebin:$PATH" GITHUB_EVENT_NAME=pull_request GITHUB_EVENT_PATH="$2" \
+		GITHUB_REPOSITORY=acme/api FAKE_GH_LOG="$tmp/$1.gh" FAKE_GH_ID="${3:-}" \
+		simulate "$1" --with config=fail.toml --with "renacer=$bin/renacer" --with comment=true
+}
+comment_run comment "$tmp/pr.json"
+is comment "S['comment']['outcome']" success
+grep -q '^gh api -X POST repos/acme/api/issues/42/comments -F body=@' "$tmp/comment.gh" ||
+	{ cat "$tmp/comment.gh" >&2; fail "comment: no POST of the report"; }
+head -n 1 "$tmp/comment.gh.body" | grep -qx '<!-- renacer-report -->' || fail "comment: no marker"
+grep -q 'renacer check: failed' "$tmp/comment.gh.body" || fail "comment: the body is not the report"
+comment_run update "$tmp/pr.json" 77
+grep -q '^gh api -X PATCH repos/acme/api/issues/comments/77 -F body=@' "$tmp/update.gh" ||
+	{ cat "$tmp/update.gh" >&2; fail "update: the sticky comment was not updated"; }
+grep -q 'POST' "$tmp/update.gh" && fail "update: a second comment was posted"
+comment_run fork "$tmp/fork.json"
+is fork "'comes from a fork' in S['comment']['log']" True
+[ -s "$tmp/fork.gh" ] && fail "fork: gh was called for a fork's pull request"
 
 simulate warn --with config=warn.toml --with "renacer=$bin/renacer" --with fail-on=warn
 is warn "r['failed']" True
@@ -228,14 +280,14 @@ printf '1\n' >"$repo/nfsync"
 simulate baseline --with config=renacer.toml --with "renacer=$bin/renacer" \
 	--with working-directory=repo --with baseline=HEAD~1 \
 	--with 'baseline-build=mkdir -p build && cc -DNFSYNC="$(cat nfsync)" -o build/app app.c'
-is baseline "[s['outcome'] for s in r['steps']]" "['skipped', 'skipped', 'success', 'success', 'failure', 'success', 'success', 'success']"
+is baseline "[s['outcome'] for s in r['steps']]" "['skipped', 'skipped', 'skipped', 'skipped', 'skipped', 'success', 'success', 'failure', 'skipped', 'success', 'success', 'success']"
 is baseline "r['outputs']['result']" fail
 is baseline "'fsync head 2 vs base 1 calls' in r['summary']" True
 
 simulate nobinary --with config=pass.toml --with renacer=no/such/renacer
 is nobinary "r['failed']" True
-is nobinary "[s['outcome'] for s in r['steps']]" "['skipped', 'skipped', 'failure', 'skipped', 'skipped', 'skipped', 'skipped', 'skipped']"
-is nobinary "'no renacer binary' in r['steps'][2]['log']" True
+is nobinary "[s['outcome'] for s in r['steps']]" "['skipped', 'skipped', 'skipped', 'skipped', 'skipped', 'failure', 'skipped', 'skipped', 'skipped', 'skipped', 'skipped', 'skipped']"
+is nobinary "'no renacer binary' in S['locate']['log']" True
 is nobinary "r['outputs']['result']" ""
 
 # ---- Local use of the check step ------------------------------------------------------------

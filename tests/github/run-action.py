@@ -2,7 +2,7 @@
 """Run a composite GitHub Action's steps locally, the way the runner does, and report.
 
     run-action.py ACTION_YML [--check-only] [--workspace DIR] [--runner-temp DIR]
-                  [--with NAME=VALUE]... [--json OUT]
+                  [--with NAME=VALUE]... [--json OUT] [--cache-dir DIR] [--action-ref REF]
 
 It checks the action's structure first (what the runner would reject or silently get wrong:
 a run step without shell, an output or expression naming a missing step or input, an input
@@ -10,7 +10,9 @@ without a description), then runs each step like the runner: `if:` evaluated (su
 implied), `${{ }}` expanded in run/env/working-directory/with, the script run with
 `bash --noprofile --norc -eo pipefail`, GITHUB_OUTPUT/GITHUB_PATH/GITHUB_ENV/
 GITHUB_STEP_SUMMARY as files read back after each step; `uses: actions/upload-artifact` copies
-the file under RUNNER_TEMP/artifacts/NAME and answers with a file:// artifact-url. The expression language is the
+the file under RUNNER_TEMP/artifacts/NAME and answers with a file:// artifact-url;
+`uses: actions/cache` restores a directory saved under --cache-dir for its key (output
+cache-hit) and saves `path` after the last step on a miss. The expression language is the
 subset actions use: contexts inputs, github, runner, steps, env; literals; ! == != && || and
 parentheses; success() failure() always() cancelled(). String comparison ignores case, as
 GitHub's does.
@@ -253,8 +255,11 @@ def run(action_path, args):
             raise ActionError(f"--with {name}: the action has no such input")
         inputs[name] = value
     ctx = {"inputs": inputs, "steps": {}, "env": {},
-           "github": {"action_path": action_dir, "workspace": workspace},
-           "runner": {"temp": temp, "os": "Linux"}}
+           "github": {"action_path": action_dir, "workspace": workspace,
+                      "action_ref": args.action_ref},
+           "runner": {"temp": temp, "os": "Linux", "arch": "X64"}}
+    cache_dir = os.path.abspath(args.cache_dir or os.path.join(temp, "_cache"))
+    cache_saves = []
     path_add, env_add = [], {}
     status, steps, summary = "success", [], []
     for n, step in enumerate(action["runs"]["steps"]):
@@ -272,6 +277,24 @@ def run(action_path, args):
             if step.get("id"):
                 ctx["steps"][step["id"]] = {"outputs": {}, "outcome": "skipped",
                                             "conclusion": "skipped"}
+            continue
+        if "uses" in step and step["uses"].startswith("actions/cache@"):
+            # actions/cache: a directory per key under --cache-dir; a hit copies it to `path`
+            # now, a miss saves `path` after the last step (the action's post step).
+            with_ = {k: expand(v, ev) for k, v in (step.get("with") or {}).items()}
+            if not with_.get("key") or not with_.get("path"):
+                raise ActionError(f"step {n + 1}: actions/cache without key or path")
+            saved = os.path.join(cache_dir, re.sub(r"[^A-Za-z0-9_.-]", "_", with_["key"]))
+            hit = os.path.isdir(saved)
+            if hit:
+                shutil.rmtree(with_["path"], ignore_errors=True)
+                shutil.copytree(saved, with_["path"], symlinks=True)
+            else:
+                cache_saves.append((with_["path"], saved))
+            rec["outcome"] = "success"
+            if step.get("id"):
+                ctx["steps"][step["id"]] = {"outputs": {"cache-hit": "true" if hit else "false"},
+                                            "outcome": "success", "conclusion": "success"}
             continue
         if "uses" in step:
             # actions/upload-artifact: copy the file under RUNNER_TEMP/artifacts/NAME and answer
@@ -326,6 +349,10 @@ def run(action_path, args):
             summary.append(f.read())
         if outcome == "failure":
             status = "failure"
+    # actions/cache's post step: a missed key is saved when the job succeeded (as GitHub does).
+    for path, saved in cache_saves:
+        if status == "success" and os.path.isdir(path) and not os.path.isdir(saved):
+            shutil.copytree(path, saved, symlinks=True)
     ev = Evaluator(ctx, status)
     outputs = {k: expand(v["value"], ev) for k, v in (action.get("outputs") or {}).items()}
     return {"outputs": outputs, "steps": steps, "summary": "".join(summary),
@@ -340,6 +367,9 @@ def main():
     ap.add_argument("--runner-temp", default=None)
     ap.add_argument("--with", dest="with_", action="append", default=[])
     ap.add_argument("--json", default=None)
+    ap.add_argument("--cache-dir", default=None,
+                    help="where actions/cache keeps its entries (default RUNNER_TEMP/_cache)")
+    ap.add_argument("--action-ref", default="v0-test", help="github.action_ref")
     args = ap.parse_args()
     own_temp = None
     if args.runner_temp is None:

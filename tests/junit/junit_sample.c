@@ -38,9 +38,15 @@ static int write_mix(const char *dir)
 	struct rn_verdict_result v[7];
 	struct rn_junit_suite s[3];
 	struct rn_target_result r;
+	struct rn_metrics runs[5];
 	char path[4096];
+	size_t i;
 
 	memset(&r, 0, sizeof(r));
+	memset(runs, 0, sizeof(runs));
+	for (i = 0; i < 5; i++)
+		runs[i].v[RN_METRIC_WALL] = 1234567 + i; /* testcase time="0.001" */
+	r.runs = runs;
 	r.nruns = 5;
 	v[0] = verdict("api_latency", "critical_path", RN_VERDICT_PASS, "critical path 1.2 ms");
 	v[1] = verdict("span_budget", "span_count", RN_VERDICT_FAIL, "openat spans 40 > 20");

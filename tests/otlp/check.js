@@ -31,7 +31,7 @@ try {
 const TRACE_ID = '0102030405060708090a0b0c0d0e0f10';
 const ROOT_ID = 'a1a2a3a4a5a6a7a8';
 const PARENT_ID = 'b1b2b3b4b5b6b7b8';
-const SPANS_AGGREGATE = 19, SPANS_ALL = 26, SPANS_THRESHOLD = 20;
+const SPANS_AGGREGATE = 20, SPANS_ALL = 27, SPANS_THRESHOLD = 21;
 
 /* Environment of the client: standard variables as a CI job would set them. */
 const BASE_ENV = {
@@ -101,6 +101,15 @@ function checkTrace(requests, want) {
 		if (s.spanId !== ROOT_ID)
 			assert.ok(byId.has(s.parentSpanId), `parent of ${s.name} was exported`);
 	}
+	// Every child lies within its parent: a run within its target, a process within its run,
+	// a syscall within its process, a verdict within its target.
+	for (const s of spans) {
+		const p = byId.get(s.parentSpanId);
+		if (!p)
+			continue;
+		assert.ok(BigInt(s.start) >= BigInt(p.start) && BigInt(s.end) <= BigInt(p.end),
+			`${s.name} [${s.start}, ${s.end}] lies within its parent ${p.name} [${p.start}, ${p.end}]`);
+	}
 	for (const r of requests) {
 		assert.strictEqual(r.resource['service.name'], 'renacer-it');
 		assert.ok(r.resource['service.version']);
@@ -134,16 +143,27 @@ function checkTrace(requests, want) {
 	assert.strictEqual(batch.status.message, 'killed by SIGSEGV');
 
 	const run0 = named('run:0', 'target:api'), run1 = named('run:1', 'target:api');
+	const counting = named('counting_run:0', 'target:api');
 	named('run:0', 'target:batch');
 	assert.strictEqual(run0.start, '1699999999000000000');
-	assert.strictEqual(run1.start, '1700000000000000000');
-	assert.strictEqual(run1.end, '1700000000500000000');
-	assert.deepStrictEqual(run1.attributes['renacer.run.wall_time_ns'], { int: '500000000' });
+	assert.strictEqual(run1.start, '1699999999500000000');
+	assert.strictEqual(run1.end, '1699999999950000000');
+	assert.deepStrictEqual(run1.attributes['renacer.run.wall_time_ns'], { int: '450000000' });
+	assert.strictEqual(run1.attributes['renacer.run.kind'], 'timing');
+	// A timing run counts no syscalls and no allocations: nothing unmeasured is sent.
+	assert.ok(!('renacer.run.syscalls' in run1.attributes), 'no syscalls on a timing run');
+	assert.ok(!('renacer.run.alloc_peak_bytes' in run1.attributes), 'no alloc_peak on a timing run');
+	assert.deepStrictEqual(counting.attributes['renacer.run.index'], { int: '2' });
+	assert.strictEqual(counting.attributes['renacer.run.kind'], 'counting');
+	assert.deepStrictEqual(counting.attributes['renacer.run.syscalls'], { int: '10' });
+	assert.ok(!('renacer.run.wall_time_ns' in counting.attributes), 'no time of a counting run');
+	assert.strictEqual(counting.start, '1700000000000000000');
+	assert.strictEqual(counting.end, '1700000000500000000');
 	if (want.traceparent)
 		assert.strictEqual(`00-${TRACE_ID}-${run1.spanId}-01`, want.traceparent,
 			'the run span has the id its TRACEPARENT announced');
 
-	const srv = named('process:api-server', 'run:1');
+	const srv = named('process:api-server', 'counting_run:0');
 	const sh = named('process:sh', 'process:api-server');
 	const bad = named('process:\ufffd\ufffdbad', 'process:sh');
 	named('process:batch', 'run:0');
@@ -368,7 +388,7 @@ const cases = {
 			for (const proto of ['http/protobuf', 'http/json']) {
 				const res = await runClient(client, ['--endpoint', url, '--protocol', proto]);
 				assert.strictEqual(res.rc, 0, res.stderr);
-				assert.ok(/warning: otlp collector at .* rejected 2 of 19 spans: span too big/.test(res.stderr), res.stderr);
+				assert.ok(/warning: otlp collector at .* rejected 2 of 20 spans: span too big/.test(res.stderr), res.stderr);
 			}
 		});
 	},

@@ -6,12 +6,13 @@
  *
  * Shape (aggregate syscall mode: FX_SPANS_AGGREGATE spans):
  *   renacer check
- *     target:api            2 runs
- *       run:0, run:1
- *       process:api-server (pid 1000, argv with secrets)     openat x3 (1 ENOENT), read x5
- *         process:sh (pid 1001)                              write x2
- *           process:<invalid UTF-8> (pid 1002)               no syscalls
- *         gpu:matmul (dispatch 8x4x1), gpu:upload (copy 4096 B host to device)
+ *     target:api            2 timing runs, 1 counting run
+ *       run:0, run:1        timing runs: times only (no syscalls, no allocations exported)
+ *       counting_run:0      the run of api->last: counts only
+ *         process:api-server (pid 1000, argv with secrets)   openat x3 (1 ENOENT), read x5
+ *           process:sh (pid 1001)                            write x2
+ *             process:<invalid UTF-8> (pid 1002)             no syscalls
+ *           gpu:matmul (dispatch 8x4x1), gpu:upload (copy 4096 B host to device)
  *       assertion:api_latency (PASS), assertion:api_memory (FAIL)
  *     target:batch          1 run, crashed
  *       run:0
@@ -38,7 +39,7 @@
 #define FX_CHECK_START (FX_UNIX0 - 3000000000ull) /* renacer check started 3 s before */
 #define FX_CHECK_END (FX_UNIX0 + 2000000000ull)   /* and ended 2 s after */
 
-#define FX_SPANS_AGGREGATE 19 /* spans of the aggregate mode */
+#define FX_SPANS_AGGREGATE 20 /* spans of the aggregate mode */
 #define FX_SPOOLED 10         /* syscall spans in api's spool */
 #define FX_SPANS_ALL (FX_SPANS_AGGREGATE - 3 + FX_SPOOLED)
 #define FX_SLOW 4 /* spooled spans longer than FX_THRESHOLD_NS */
@@ -105,13 +106,25 @@ static inline void fx_init(struct fx *f, bool spool)
 	api->runs[0].start_unix_ns = FX_UNIX0 - 1000000000ull;
 	api->runs[0].v[RN_METRIC_WALL] = 400000000ull;
 	api->runs[0].v[RN_METRIC_SYSCALLS] = 10;
-	api->runs[1].start_ns = FX_MONO0;
-	api->runs[1].start_unix_ns = FX_UNIX0;
-	api->runs[1].v[RN_METRIC_WALL] = 500000000ull;
-	api->runs[1].v[RN_METRIC_SYSCALLS] = 10;
+	api->runs[0].measures = RN_MEASURES_TIMES;
+	api->runs[1].start_ns = FX_MONO0 - 500000000ull;
+	api->runs[1].start_unix_ns = FX_UNIX0 - 500000000ull;
+	api->runs[1].v[RN_METRIC_WALL] = 450000000ull;
+	api->runs[1].v[RN_METRIC_SYSCALLS] = 0; /* a timing run does not count: never exported */
+	api->runs[1].v[RN_METRIC_ALLOC_PEAK] = 8;
 	api->runs[1].v[RN_METRIC_PEAK_RSS] = 1 << 20;
-	api->runs[1].has_gpu = true;
-	api->runs[1].v[RN_METRIC_GPU_DISPATCHES] = 1;
+	api->runs[1].measures = RN_MEASURES_TIMES;
+	/* The counting run: its processes are api->last, so they hang under it. */
+	api->ncounts = 1;
+	api->counts = rn_xcalloc(1, sizeof(*api->counts));
+	api->counts[0].start_ns = FX_MONO0;
+	api->counts[0].start_unix_ns = FX_UNIX0;
+	api->counts[0].v[RN_METRIC_WALL] = 500000000ull;
+	api->counts[0].v[RN_METRIC_SYSCALLS] = 10;
+	api->counts[0].v[RN_METRIC_PEAK_RSS] = 1 << 20;
+	api->counts[0].has_gpu = true;
+	api->counts[0].v[RN_METRIC_GPU_DISPATCHES] = 1;
+	api->counts[0].measures = RN_MEASURES_COUNTS;
 	api->start_unix_ns = FX_UNIX0 - 1000000000ull;
 	api->duration_ns = 1500000000ull;
 	api->build_id = rn_xstrdup("0123456789abcdef0123456789abcdef01234567");

@@ -8,6 +8,8 @@
 #                     error with its location; is skipped when renacer.toml is not among the
 #                     files
 #   renacer-check     runs (passes) when golden_traces/ or renacer.toml change; skipped else
+#   renacer-check-code  runs on a staged code change, building first (the target's `build`
+#                     runs once); skipped for docs; fails when the build fails
 #
 # pre-commit keeps its cache in PRE_COMMIT_HOME and wants a HOME: both point into a scratch
 # directory. Exit 77 when pre-commit is not installed (Debian: apt-get install pre-commit).
@@ -101,6 +103,52 @@ elif [ "$rc" != 0 ]; then
 	fail "check on a passing config: exit $rc"
 fi
 
+# renacer-check-code: a staged code change rebuilds (the target's `build`) and checks; docs
+# alone skip it; a failing build fails the hook before anything runs.
+cat >"$proj/renacer.toml" <<EOF
+[[target]]
+name = "work"
+command = ["./work_bin", "2"]
+build = "cp '$bin/targets/example_work' work_bin && echo built >>build.log"
+
+[[assertion]]
+name = "fsync_budget"
+type = "span_count"
+max_spans = 1000
+span_name_pattern = "f(data)?sync"
+EOF
+echo "int main(void) { return 0; }" >"$proj/work.c"
+git -C "$proj" add renacer.toml work.c
+try renacer-check-code --files README.md
+printf '%s\n' "$out" | grep -q '^renacer check (code changed)\.*(no files to check)Skipped$' ||
+	{ show; fail "check-code was not skipped for README.md"; }
+try renacer-check-code --files work.c
+if printf '%s\n' "$out" | grep -q 'collector .* is unavailable'; then
+	echo "note: ptrace is unavailable here; renacer-check-code ran but could not pass" >&2
+elif [ "$rc" != 0 ]; then
+	show
+	fail "check-code on a code change: exit $rc"
+fi
+[ "$(cat "$proj/build.log" 2>/dev/null)" = built ] || { show; fail "check-code did not build once"; }
+sed -i 's/^build = .*/build = "exit 3"/' "$proj/renacer.toml"
+git -C "$proj" add renacer.toml
+try renacer-check-code --files work.c
+[ "$rc" = 1 ] || { show; fail "check-code with a failing build: exit $rc, expected 1"; }
+printf '%s\n' "$out" | grep -qF "target 'work': build command failed (exit 3): exit 3" ||
+	{ show; fail "the build failure is not shown"; }
+cat >"$proj/renacer.toml" <<EOF
+[[target]]
+name = "work"
+command = ["$bin/targets/example_work", "2"]
+
+[[assertion]]
+name = "fsync_budget"
+type = "span_count"
+max_spans = 1000
+span_name_pattern = "f(data)?sync"
+EOF
+git -C "$proj" add renacer.toml
+
 # A broken config: the hook fails and shows the error with its location.
 cat >>"$proj/renacer.toml" <<'EOF'
 treshold = 0.5
@@ -113,4 +161,4 @@ printf '%s\n' "$out" |
 	grep -qF "renacer.toml:10:1: error: unknown key 'treshold' in [[assertion]] 'fsync_budget'" ||
 	{ show; fail "the config error is not shown"; }
 
-echo "ok: pre-commit $(pre-commit --version | cut -d' ' -f2) runs renacer-validate and renacer-check"
+echo "ok: pre-commit $(pre-commit --version | cut -d' ' -f2) runs renacer-validate, renacer-check-code and renacer-check"

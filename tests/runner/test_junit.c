@@ -50,12 +50,25 @@ static void test_junit_exact_document(void **state)
 {
 	struct rn_verdict_result v[2];
 	struct rn_target_result r;
+	struct rn_metrics runs[5], counts[1];
 	struct rn_junit_suite s;
 	char *xml;
+	size_t i;
 
 	(void)state;
 	memset(&r, 0, sizeof(r));
+	memset(runs, 0, sizeof(runs));
+	memset(counts, 0, sizeof(counts));
+	/* Wall times 1..5 ms: every testcase's time is their median, 3 ms. */
+	for (i = 0; i < 5; i++) {
+		runs[i].v[RN_METRIC_WALL] = (i + 1) * 1000000u;
+		runs[i].status = RN_RUN_OK;
+	}
+	counts[0].v[RN_METRIC_WALL] = 90000000u; /* a counting run's time is not the target's */
+	r.runs = runs;
 	r.nruns = 5;
+	r.counts = counts;
+	r.ncounts = 1;
 	v[0] = verdict("api_latency", RN_VERDICT_PASS, "critical path 1.2 ms <= 5 ms");
 	v[0].time_ns = 1234567;
 	v[1] = verdict("golden:syscalls", RN_VERDICT_FAIL,
@@ -89,12 +102,13 @@ static void test_junit_exact_document(void **state)
 		"    <properties>\n"
 		"      <property name=\"renacer_version\" value=\"" RN_VERSION "\"/>\n"
 		"      <property name=\"runs\" value=\"5\"/>\n"
+		"      <property name=\"counting_runs\" value=\"1\"/>\n"
 		"      <property name=\"golden_file\" value=\"golden_traces/io_loop.json\"/>\n"
 		"    </properties>\n"
 		"    <testcase name=\"api_latency\" classname=\"renacer.io_loop\" "
-		"time=\"0.001\"/>\n"
+		"time=\"0.003\"/>\n"
 		"    <testcase name=\"golden:syscalls\" classname=\"renacer.io_loop\" "
-		"time=\"0.000\">\n"
+		"time=\"0.003\">\n"
 		"      <failure type=\"regression\" message=\"syscalls 2480 vs golden 1240 "
 		"(+100.0%, tolerance +10%)\">"
 		"syscalls 2480 vs golden 1240 (+100.0%, tolerance +10%)\n"
@@ -134,15 +148,19 @@ static void test_junit_verdict_mapping_and_counts(void **state)
 	s.cases = v;
 	s.ncases = 6;
 	xml = render(&s, 1);
-	assert_non_null(strstr(xml, "tests=\"6\" failures=\"1\" errors=\"2\" skipped=\"1\""));
+	assert_non_null(strstr(xml, "tests=\"6\" failures=\"1\" errors=\"2\" skipped=\"2\""));
 	assert_non_null(strstr(xml,
 			       "<testcase name=\"a_pass\" classname=\"renacer.mix\" "
 			       "time=\"0.000\"/>"));
 	assert_non_null(strstr(xml, "<failure type=\"critical_path\" message=\"over budget\">"));
-	/* WARN passes; its message goes to the suite's system-out. */
+	/* WARN does not fail and is no pass: skipped with "WARN: ", the message also in the
+	 * suite's system-out. */
 	assert_non_null(strstr(xml,
 			       "<testcase name=\"a_warn\" classname=\"renacer.mix\" "
-			       "time=\"0.000\"/>"));
+			       "time=\"0.000\">\n"
+			       "      <skipped message=\"WARN: over budget, not blocking\">WARN "
+			       "(not blocking): over budget, not blocking\n</skipped>\n"
+			       "    </testcase>"));
 	assert_non_null(strstr(xml,
 			       "<system-out>WARN a_warn: over budget, not blocking\n"
 			       "</system-out>"));
@@ -223,12 +241,22 @@ static void test_junit_names_and_times(void **state)
 {
 	struct rn_verdict_result v[1];
 	struct rn_junit_suite s;
+	struct rn_target_result r;
+	struct rn_metrics counts[3];
 	char *xml;
 
 	(void)state;
 	v[0] = verdict("", RN_VERDICT_PASS, NULL);
-	v[0].time_ns = 2999999999ull;
+	/* Counting runs only: the testcase's time is their median wall time. */
+	memset(&r, 0, sizeof(r));
+	memset(counts, 0, sizeof(counts));
+	counts[0].v[RN_METRIC_WALL] = 1000000000ull;
+	counts[1].v[RN_METRIC_WALL] = 2999999999ull;
+	counts[2].v[RN_METRIC_WALL] = 5000000000ull;
+	r.counts = counts;
+	r.ncounts = 3;
 	memset(&s, 0, sizeof(s));
+	s.result = &r;
 	s.cases = v;
 	s.ncases = 1;
 	s.time_s = -1.0; /* never negative in the file */

@@ -295,6 +295,41 @@ static void test_otlp_env_resource(void **state)
 	rn_otlp_cfg_release(&cfg);
 }
 
+/* A pull request's run: the head is the PR's branch (GITHUB_REF_NAME is "<n>/merge"), the
+ * base its target, the change id its number; the job and the run's page (semconv vcs.*,
+ * cicd.*). */
+static void test_otlp_env_resource_pull_request(void **state)
+{
+	static const char *const env[] = {
+		"GITHUB_WORKFLOW=perf",
+		"GITHUB_RUN_ID=777",
+		"GITHUB_JOB=gate",
+		"GITHUB_SERVER_URL=https://github.com",
+		"GITHUB_REPOSITORY=acme/api",
+		"GITHUB_SHA=feedface",
+		"GITHUB_REF=refs/pull/42/merge",
+		"GITHUB_REF_NAME=42/merge",
+		"GITHUB_REF_TYPE=branch",
+		"GITHUB_HEAD_REF=fix-io",
+		"GITHUB_BASE_REF=main",
+		NULL,
+	};
+	struct rn_otlp_cfg cfg;
+
+	(void)state;
+	rn_otlp_cfg_init(&cfg);
+	rn_otlp_cfg_apply_env(&cfg, env);
+	assert_string_equal(resource(&cfg, "vcs.ref.head.name"), "fix-io");
+	assert_string_equal(resource(&cfg, "vcs.ref.head.type"), "branch");
+	assert_string_equal(resource(&cfg, "vcs.ref.base.name"), "main");
+	assert_string_equal(resource(&cfg, "vcs.change.id"), "42");
+	assert_string_equal(resource(&cfg, "vcs.repository.name"), "api");
+	assert_string_equal(resource(&cfg, "cicd.pipeline.task.name"), "gate");
+	assert_string_equal(resource(&cfg, "cicd.pipeline.run.url.full"),
+			    "https://github.com/acme/api/actions/runs/777");
+	rn_otlp_cfg_release(&cfg);
+}
+
 static void test_otlp_endpoint_setter(void **state)
 {
 	struct rn_otlp_cfg cfg;
@@ -739,7 +774,8 @@ static void test_otlp_file_trace_shape(void **state)
 	struct rn_otlp_cfg cfg;
 	struct spans s;
 	struct fx f;
-	json_t *root, *api, *run0, *run1, *srv, *sh, *bad, *openat, *gpu, *v, *orphan, *batch;
+	json_t *root, *api, *run0, *run1, *crun, *srv, *sh, *bad, *openat, *gpu, *v, *orphan,
+		*batch;
 	char tp[64];
 	size_t i;
 
@@ -792,15 +828,28 @@ static void test_otlp_file_trace_shape(void **state)
 
 	run0 = span_named(&s, "run:0");
 	run1 = span_named(&s, "run:1");
+	crun = span_named(&s, "counting_run:0");
 	assert_true(child_of(run0, api));
 	assert_true(child_of(run1, api));
-	assert_string_equal(str_at(run1, "startTimeUnixNano"), "1700000000000000000");
-	assert_string_equal(str_at(run1, "endTimeUnixNano"), "1700000000500000000");
-	assert_int_equal(iattr(run1, "renacer.run.wall_time_ns"), 500000000);
-	assert_int_equal(iattr(run1, "renacer.run.syscalls"), 10);
+	assert_true(child_of(crun, api));
+	assert_int_equal(iattr(api, "renacer.target.counting_runs"), 1);
+	assert_string_equal(str_at(run1, "startTimeUnixNano"), "1699999999500000000");
+	assert_string_equal(str_at(run1, "endTimeUnixNano"), "1699999999950000000");
+	assert_int_equal(iattr(run1, "renacer.run.wall_time_ns"), 450000000);
+	assert_string_equal(sattr(run1, "renacer.run.kind"), "timing");
+	/* Nothing a timing run did not measure: no syscalls = 0, no alloc_peak. */
+	assert_null(attr(json_object_get(run1, "attributes"), "renacer.run.syscalls"));
+	assert_null(attr(json_object_get(run1, "attributes"), "renacer.run.alloc_peak_bytes"));
 	assert_int_equal(iattr(run1, "renacer.run.peak_rss_bytes"), 1 << 20);
-	assert_int_equal(iattr(run1, "renacer.run.gpu_dispatches"), 1);
-	assert_int_equal(iattr(run1, "renacer.run.gpu_copy_bytes"), 0);
+	/* The counting run: counts, no time (taken under the tracer). */
+	assert_string_equal(sattr(crun, "renacer.run.kind"), "counting");
+	assert_int_equal(iattr(crun, "renacer.run.index"), 2);
+	assert_string_equal(str_at(crun, "startTimeUnixNano"), "1700000000000000000");
+	assert_string_equal(str_at(crun, "endTimeUnixNano"), "1700000000500000000");
+	assert_null(attr(json_object_get(crun, "attributes"), "renacer.run.wall_time_ns"));
+	assert_int_equal(iattr(crun, "renacer.run.syscalls"), 10);
+	assert_int_equal(iattr(crun, "renacer.run.gpu_dispatches"), 1);
+	assert_int_equal(iattr(crun, "renacer.run.gpu_copy_bytes"), 0);
 	assert_null(attr(json_object_get(run0, "attributes"), "renacer.run.gpu_busy_ns"));
 	/* The run span has the id handed to the run in TRACEPARENT. */
 	rn_otlp_traceparent(&ctx, 0, 1, tp, sizeof(tp));
@@ -813,7 +862,7 @@ static void test_otlp_file_trace_shape(void **state)
 	bad = span_named(&s,
 			 "process:\xef\xbf\xbd\xef\xbf\xbd"
 			 "bad");
-	assert_true(child_of(srv, run1));
+	assert_true(child_of(srv, crun));
 	assert_true(child_of(sh, srv));
 	assert_true(child_of(bad, sh));
 	assert_string_equal(str_at(srv, "startTimeUnixNano"), "1700000000000000000");
@@ -1045,6 +1094,7 @@ int main(void)
 		cmocka_unit_test(test_otlp_env_headers),
 		cmocka_unit_test(test_otlp_percent_decode),
 		cmocka_unit_test(test_otlp_env_resource),
+		cmocka_unit_test(test_otlp_env_resource_pull_request),
 		cmocka_unit_test(test_otlp_endpoint_setter),
 		cmocka_unit_test(test_otlp_name_parsers),
 		cmocka_unit_test(test_otlp_traceparent_validation),

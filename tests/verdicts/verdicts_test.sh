@@ -60,8 +60,8 @@ max_runs = 1'
 		"$renacer" check --config "$tmp/renacer.toml" --github >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	expect_rc 0
-	expect_err "golden:wall_time         NOT JUDGED"
-	expect_err "golden:cpu_time          NOT JUDGED"
+	expect_err "golden:wall_time  *NOT JUDGED"
+	expect_err "golden:cpu_time  *NOT JUDGED"
 	expect_err "1 measured run < min_runs_for_timing 5"
 	expect_err "to judge it: runs >= 5 in \[\[target\]\] 'work' (or --runs 5)"
 	expect_err ", 3 not judged; exit 0"
@@ -121,7 +121,7 @@ max_runs = 3'
 	run golden update --config "$tmp/renacer.toml"
 	expect_rc 0
 	run check --config "$tmp/renacer.toml" --runs 3
-	expect_err "golden:wall_time         NOT JUDGED"
+	expect_err "golden:wall_time  *NOT JUDGED"
 	expect_err "3 runs vs 5 golden runs can never reach alpha 0.01 (smallest p 0.0179)"
 	expect_err "to judge it: runs >= 4 in \[\[target\]\] 'work' against this 5-run golden trace"
 	work_config 3 '[golden]
@@ -142,9 +142,9 @@ syscalls = 0.5'
 	expect_rc 0
 	run check --config "$tmp/renacer.toml"
 	expect_rc 0
-	expect_err "golden:wall_time         SKIP"
+	expect_err "golden:wall_time  *SKIP"
 	expect_err "not in \[golden\] metrics"
-	expect_err "golden:syscalls          PASS"
+	expect_err "golden:syscalls  *PASS"
 	expect_err "tolerance +50%"
 	if grep -q "NOT JUDGED" "$tmp/err"; then fail "a left-out metric reads NOT JUDGED"; fi
 	work_config 1 '[golden]
@@ -177,7 +177,7 @@ EOT
 	printf 'cat /dev/null\nsync\n' >"$tmp/job.sh"
 	run check --config "$tmp/renacer.toml"
 	expect_rc 1
-	expect_err "golden:syscall_counts    FAIL"
+	expect_err "golden:syscall_counts  *FAIL"
 	expect_err "sync 1 vs golden 0 (new)"
 	;;
 golden_identity)
@@ -234,9 +234,9 @@ aggregate = "min"
 EOT
 	run check --config "$tmp/renacer.toml" --no-golden
 	expect_rc 1
-	expect_err "job                median_syncs             PASS                2 spans"
-	expect_err "job                max_syncs                FAIL                3 spans"
-	expect_err "job                min_syncs                PASS                1 spans"
+	expect_err "job  *median_syncs  *PASS  *2 spans"
+	expect_err "job  *max_syncs  *FAIL  *3 spans"
+	expect_err "job  *min_syncs  *PASS  *1 spans"
 	expect_err "median of 3 counting runs"
 	if grep -q "timing run" "$tmp/err"; then fail "$case_name: a count-only config made a timing run"; fi
 	;;

@@ -1,0 +1,481 @@
+/*
+ * cmd_init.c - `renacer init [-- CMD ARGS]`: a first gate in one command. It measures the
+ * command, writes a commented renacer.toml with budgets that state their headroom, records
+ * the golden trace, and prints the next three commands (see cmd_init.h).
+ */
+#include "cmd_init.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "check.h"
+#include "exitcode.h"
+#include "golden.h"
+#include "log.h"
+#include "safefile.h"
+#include "xalloc.h"
+
+enum {
+	OPT_CONFIG = 'c',
+	OPT_NAME = 'n',
+	OPT_HELP = 'h',
+	OPT_RUNS = 256,
+	OPT_HEADROOM,
+	OPT_EQUIVALENCE,
+};
+
+static const struct rn_option init_options[] = {
+	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE",
+	  "config to write (default renacer.toml); never overwritten" },
+	{ OPT_NAME, "name", 'n', RN_OPT_REQUIRED, "NAME",
+	  "target name (default: the command's file name)" },
+	{ OPT_RUNS, "runs", 0, RN_OPT_REQUIRED, "N",
+	  "timing runs of the target in the config (default 5; the golden trace records 10)" },
+	{ OPT_HEADROOM, "headroom", 0, RN_OPT_REQUIRED, "PCT",
+	  "critical path budget over the measured median, percent (default 100)" },
+	{ OPT_EQUIVALENCE, "equivalence", 0, RN_OPT_NONE, NULL,
+	  "also gate the behaviour: an equivalence assertion and its recorded trace" },
+	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
+	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
+};
+
+const struct rn_command rn_cmd_init_def = {
+	"init",
+	"renacer init [--config FILE] [--name NAME] [--runs N] [--headroom PCT] [--equivalence] [-- CMD [ARGS...]]",
+	"write a commented renacer.toml for a command, measure it, record its golden trace",
+	"Without -- CMD, asks for the command on a terminal. Runs the command as `renacer golden\n"
+	"update` would (warm-up-free timing runs and one counting run), records\n"
+	"golden_traces/<name>.json beside the config, and writes the config with three budgets\n"
+	"from what it measured, each with its headroom in a comment: the critical path (median\n"
+	"times 1 + --headroom/100, at least median + 50 ms), the peak RSS (+50%) and the syscalls\n"
+	"of one run (+25%, at\n"
+	"least 10 more). The config is written atomically and never replaces an existing file\n"
+	"(exit 2). With --equivalence the config also has an equivalence assertion, and its\n"
+	"behaviour trace is recorded in golden_traces/behaviour/<name>.jsonl. Prints the next three\n"
+	"commands: the gate, the commit, the CI workflow.",
+	init_options,
+};
+
+struct init_opts {
+	const char *config;
+	const char *name;
+	long runs;
+	double headroom;  /* fraction */
+	bool equivalence; /* --equivalence */
+	bool help;
+};
+
+static int on_option(void *ctx, int id, const char *arg)
+{
+	struct init_opts *o = ctx;
+	char *end;
+
+	switch (id) {
+	case OPT_CONFIG:
+		o->config = arg;
+		break;
+	case OPT_NAME:
+		o->name = arg;
+		break;
+	case OPT_RUNS:
+		errno = 0;
+		o->runs = strtol(arg, &end, 10);
+		if (errno || *end || end == arg || o->runs < 1 || o->runs > 1000)
+			return rn_error("renacer init: --runs wants a count in 1..1000, not '%s'",
+					arg);
+		break;
+	case OPT_HEADROOM:
+		errno = 0;
+		o->headroom = strtod(arg, &end) / 100.0;
+		if (errno || *end || end == arg || !(o->headroom >= 0 && o->headroom <= 100))
+			return rn_error("renacer init: --headroom wants a percentage in 0..10000, "
+					"not '%s'",
+					arg);
+		break;
+	case OPT_EQUIVALENCE:
+		o->equivalence = true;
+		break;
+	case OPT_HELP:
+		o->help = true;
+		break;
+	default:
+		return -1;
+	}
+	return 0;
+}
+
+/* A TOML basic string (quotes included) of `s`: ", \ and control characters escaped. */
+static void add_toml_string(struct rn_buf *b, const char *s)
+{
+	rn_buf_addc(b, '"');
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			rn_buf_addf(b, "\\%c", ch);
+		else if (ch < 0x20 || ch == 0x7f)
+			rn_buf_addf(b, "\\u%04x", ch);
+		else
+			rn_buf_addc(b, (char)ch);
+	}
+	rn_buf_addc(b, '"');
+}
+
+/* The target name for `argv0`: its file name with anything outside [A-Za-z0-9_.-] as '_'. */
+static char *name_of(const char *argv0)
+{
+	const char *base = strrchr(argv0, '/');
+	char *name, *p;
+
+	name = rn_xstrdup(base && base[1] ? base + 1 : argv0);
+	for (p = name; *p; p++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-",
+			    *p))
+			*p = '_';
+	if (!*name) {
+		free(name);
+		name = rn_xstrdup("app");
+	}
+	return name;
+}
+
+static bool valid_name(const char *s)
+{
+	return *s &&
+		strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") ==
+		strlen(s);
+}
+
+/* Ask for the command on a terminal: one line, split at blanks (no shell). NULL-terminated
+ * owned array of owned strings, or NULL when nothing was given. */
+static char **ask_command(void)
+{
+	char line[4096], **argv = NULL, *tok, *save = NULL;
+	size_t n = 0;
+
+	fputs("renacer init: the command to gate, as you would type it (no shell quoting): ",
+	      stderr);
+	fflush(stderr);
+	if (!fgets(line, sizeof(line), stdin))
+		return NULL;
+	for (tok = strtok_r(line, " \t\r\n", &save); tok; tok = strtok_r(NULL, " \t\r\n", &save)) {
+		argv = rn_xrealloc(argv, (n + 2) * sizeof(*argv));
+		argv[n++] = rn_xstrdup(tok);
+		argv[n] = NULL;
+	}
+	return argv;
+}
+
+/* The config's directory (for the temporary measuring config and golden_traces/). */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return rn_xstrdup(".");
+	if (slash == path)
+		return rn_xstrdup("/");
+	return rn_xstrndup(path, (size_t)(slash - path));
+}
+
+/* The [[target]] table shared by the measuring and the final config. */
+static void add_target(struct rn_buf *b, const char *name, char *const *argv, long runs)
+{
+	size_t i;
+
+	rn_buf_adds(b, "[[target]]\nname = ");
+	add_toml_string(b, name);
+	rn_buf_adds(b, "\ncommand = [");
+	for (i = 0; argv[i]; i++) {
+		if (i)
+			rn_buf_adds(b, ", ");
+		add_toml_string(b, argv[i]);
+	}
+	rn_buf_addf(b,
+		    "]   # argv, no shell; argv[0] is searched in PATH\n"
+		    "runs = %ld                 # timing runs per check: times are judged from 5 "
+		    "on\n"
+		    "counting_runs = 1          # one run stopped at every syscall: exact counts\n"
+		    "warmup = 1                 # one unmeasured run first (page cache, loader)\n",
+		    runs);
+}
+
+/* --equivalence: the assertion and [semantic_equivalence] that golden update records. */
+static void add_equivalence(struct rn_buf *b, const char *name)
+{
+	rn_buf_addf(b,
+		    "\n[[assertion]]\nname = \"%s_behaviour\"\ntype = \"equivalence\"\n"
+		    "# the run must do what the recorded trace did: programs run, files written, "
+		    "endpoints,\n# exit statuses (`renacer golden update` re-records it)\n"
+		    "targets = [",
+		    name);
+	add_toml_string(b, name);
+	rn_buf_adds(b,
+		    "]\n\n[semantic_equivalence]\nenabled = true\n"
+		    "baseline_dir = \"golden_traces/behaviour\"   # <target>.jsonl\n");
+}
+
+/* Median of golden metric `m`, in its unit; NAN without samples. */
+static double golden_median(const struct rn_golden *g, enum rn_metric m)
+{
+	if (!g->samples[m] || !g->nsamples[m])
+		return NAN;
+	return rn_aggregate(g->samples[m], g->nsamples[m], RN_AGG_MEDIAN);
+}
+
+/* Round `v` up to 3 significant digits (a budget reads better as 2.35 than 2.3417). */
+static double round_up3(double v)
+{
+	double scale;
+
+	if (!(v > 0))
+		return 0;
+	scale = pow(10.0, floor(log10(v)) - 2.0);
+	return ceil(v / scale) * scale;
+}
+
+/* Least headroom of the critical path budget over the measured median, ms. */
+#define CP_FLOOR_MS 50.0
+
+/* The final config: target, three budgets with their headroom, [golden], [report]. */
+static void compose(struct rn_buf *b, const struct init_opts *o, const char *name,
+		    char *const *argv, const struct rn_golden *g)
+{
+	double cp = golden_median(g, RN_METRIC_CRITICAL_PATH) / 1e6,
+	       rss = golden_median(g, RN_METRIC_PEAK_RSS),
+	       sc = golden_median(g, RN_METRIC_SYSCALLS);
+	/* A short program's time is mostly scheduling on a shared CI machine: the budget keeps
+	 * at least CP_FLOOR_MS over the median, so a loaded runner does not fail it. */
+	double cp_budget = round_up3(fmax(cp * (1.0 + o->headroom), cp + CP_FLOOR_MS));
+	double rss_budget = ceil(rss * 1.5 / 65536.0) * 65536.0;
+	double sc_budget = ceil(fmax(sc * 1.25, sc + 10));
+
+	rn_buf_adds(b, "# renacer.toml - written by `renacer init`: a first performance gate for ");
+	add_toml_string(b, name);
+	rn_buf_adds(b,
+		    ".\n# Every key is explained in `renacer help config`; renacer.toml.example "
+		    "(installed in\n# share/doc/renacer/) shows them all. `renacer validate` "
+		    "checks this file.\n"
+		    "#\n# The budgets below come from what `renacer init` measured on this machine "
+		    "(median of\n");
+	rn_buf_addf(b,
+		    "# %zu timing runs and %zu counting run%s), with the headroom each comment "
+		    "states: a\n# budget is a ceiling that catches gross regressions; the golden "
+		    "trace catches the\n# small ones (counts exactly, times by a rank test against "
+		    "the recorded runs).\n\n",
+		    g->nruns, g->ncounting_runs, g->ncounting_runs == 1 ? "" : "s");
+	add_target(b, name, argv, o->runs);
+	rn_buf_addf(b,
+		    "\n[[assertion]]\nname = \"%s_critical_path\"\ntype = \"critical_path\"\n"
+		    "# measured: median %.3f ms; budget = median x %.2f (%.0f%% headroom: CI "
+		    "machines are\n# slower and noisier than a workstation), at least median + "
+		    "%g ms\n"
+		    "max_duration_ms = %g\naggregate = \"median\"\ntargets = [",
+		    name, cp, 1.0 + o->headroom, o->headroom * 100.0, CP_FLOOR_MS, cp_budget);
+	add_toml_string(b, name);
+	rn_buf_addf(b,
+		    "]\n\n[[assertion]]\nname = \"%s_memory\"\ntype = \"memory_usage\"\n"
+		    "# measured: peak RSS %.0f bytes (%.1f MiB); budget = +50%%, rounded up to "
+		    "64 KiB\nmax_bytes = %.0f\ntracking_mode = \"rss\"\ntargets = [",
+		    name, rss, rss / 1048576.0, rss_budget);
+	add_toml_string(b, name);
+	rn_buf_addf(b,
+		    "]\n\n[[assertion]]\nname = \"%s_syscalls\"\ntype = \"span_count\"\n"
+		    "# measured: %.0f syscalls in one run; budget = +25%% (at least 10 more): "
+		    "exact counts,\n# so growth here is new work, not noise\n"
+		    "span_name_pattern = \".*\"\nmax_spans = %.0f\ntargets = [",
+		    name, sc, sc_budget);
+	add_toml_string(b, name);
+	rn_buf_adds(b, "]\n");
+	if (o->equivalence)
+		add_equivalence(b, name);
+	rn_buf_adds(b,
+		    "\n[golden]\n# golden_traces/<target>.json, recorded by `renacer golden "
+		    "update` (renacer init\n# recorded the first one); `renacer check` compares "
+		    "every run with it.\ndir = \"golden_traces\"\n\n[report]\n"
+		    "junit = \"renacer-junit.xml\"   # JUnit XML for CI test reporters\n");
+}
+
+/* share/renacer/ci/examples/renacer.yml beside this renacer's prefix, else the source's. */
+static char *workflow_example(void)
+{
+	char exe[4096], *slash;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	struct rn_buf p;
+
+	if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			rn_buf_init(&p, 0);
+			rn_buf_addf(&p, "%s/../share/renacer/ci/examples/renacer.yml", exe);
+			if (!access(p.buf, R_OK)) {
+				char *real = realpath(p.buf, NULL);
+
+				rn_buf_release(&p);
+				if (real)
+					return real;
+				return rn_xstrdup("share/renacer/ci/examples/renacer.yml");
+			}
+			rn_buf_release(&p);
+		}
+	}
+	return rn_xstrdup("RENACER_SOURCE/ci/examples/renacer.yml");
+}
+
+/* Write `text` to `path` atomically, never over an existing file. 0 or an exit code. */
+static int write_new(const char *path, const struct rn_buf *text)
+{
+	struct rn_safefile sf;
+	int rc = rn_safefile_open(&sf, path);
+
+	if (!rc)
+		rc = rn_safefile_write(&sf, text->buf, text->len);
+	if (!rc)
+		rc = rn_safefile_commit_new(&sf);
+	else
+		rn_safefile_abort(&sf);
+	if (rc == -EEXIST) {
+		rn_error("renacer init: '%s' exists (created while measuring?); it was left as it "
+			 "is",
+			 path);
+		return RN_EXIT_USAGE;
+	}
+	if (rc) {
+		rn_error("renacer init: cannot write '%s': %s", path, rn_safefile_strerror(rc));
+		return RN_EXIT_OUTPUT;
+	}
+	return 0;
+}
+
+int rn_cmd_init(int argc, char **argv)
+{
+	struct init_opts o = { "renacer.toml", NULL, 5, 1.0, false, false };
+	char **cmd = NULL, **asked = NULL, *name = NULL, *dir = NULL, *golden_path = NULL,
+	     *example = NULL;
+	struct rn_buf text, tmp_path, golden_dir;
+	struct rn_golden g;
+	struct rn_diag d;
+	int first, rc = RN_EXIT_OK;
+	size_t i;
+
+	rn_buf_init(&text, 0);
+	rn_buf_init(&tmp_path, 0);
+	rn_buf_init(&golden_dir, 0);
+	memset(&g, 0, sizeof(g));
+	if (rn_cli_parse(&rn_cmd_init_def, argc, argv, on_option, &o, &first))
+		return RN_EXIT_USAGE;
+	if (o.help) {
+		rn_cli_help(&rn_cmd_init_def, stdout);
+		return RN_EXIT_OK;
+	}
+	if (!access(o.config, F_OK)) {
+		rn_error("renacer init: '%s' exists; init never overwrites a config (edit it, run "
+			 "`renacer validate`, or give --config NEW.toml)",
+			 o.config);
+		return RN_EXIT_USAGE;
+	}
+	if (first < argc) {
+		cmd = argv + first;
+	} else if (isatty(0) && isatty(2)) {
+		asked = ask_command();
+		cmd = asked;
+	}
+	if (!cmd || !cmd[0]) {
+		rn_error("renacer init: no command; usage: %s", rn_cmd_init_def.usage);
+		rc = RN_EXIT_USAGE;
+		goto out;
+	}
+	name = o.name ? rn_xstrdup(o.name) : name_of(cmd[0]);
+	if (!valid_name(name)) {
+		rn_error("renacer init: --name '%s' is not a target name ([A-Za-z0-9_.-]+)", name);
+		rc = RN_EXIT_USAGE;
+		goto out;
+	}
+
+	/* 1. A measuring config (the target alone) beside the final one, and golden update on
+	 * it: the runs, the golden trace, the numbers for the budgets. */
+	dir = dir_of(o.config);
+	rn_buf_addf(&tmp_path, "%s/.renacer-init-%ld.toml", dir, (long)getpid());
+	rn_buf_adds(&text, "# renacer init: measuring (removed when done)\n");
+	add_target(&text, name, cmd, o.runs);
+	if (o.equivalence)
+		add_equivalence(&text, name);
+	rn_buf_adds(&text, "[golden]\ndir = \"golden_traces\"\n");
+	rc = write_new(tmp_path.buf, &text);
+	if (rc)
+		goto out;
+	fprintf(stderr, "renacer init: measuring '%s' (%s) and recording its golden trace\n", name,
+		cmd[0]);
+	{
+		char a0[] = "golden", a1[] = "update", a2[] = "--config";
+		char *gargv[] = { a0, a1, a2, tmp_path.buf, NULL };
+
+		rc = rn_cmd_golden(4, gargv);
+	}
+	unlink(tmp_path.buf);
+	if (rc) {
+		rn_error("renacer init: measuring '%s' failed (exit %d); no config written", name,
+			 rc);
+		goto out;
+	}
+
+	/* 2. The numbers, from the golden trace just written. */
+	rn_buf_addf(&golden_dir, "%s/golden_traces", dir);
+	golden_path = rn_golden_path(golden_dir.buf, name);
+	rn_diag_init(&d, golden_path, NULL, 0);
+	if (rn_golden_read(golden_path, &g, &d)) {
+		rn_diag_print(&d, false);
+		rc = RN_EXIT_CONFIG;
+		goto out;
+	}
+	if (isnan(golden_median(&g, RN_METRIC_CRITICAL_PATH)) ||
+	    isnan(golden_median(&g, RN_METRIC_PEAK_RSS)) ||
+	    isnan(golden_median(&g, RN_METRIC_SYSCALLS))) {
+		rn_error("renacer init: '%s' lacks a critical path, peak RSS or syscall count; "
+			 "no config written",
+			 golden_path);
+		rc = RN_EXIT_CONFIG;
+		goto out;
+	}
+
+	/* 3. The config, atomically, never over an existing file. */
+	rn_buf_reset(&text);
+	compose(&text, &o, name, cmd, &g);
+	rc = write_new(o.config, &text);
+	if (rc)
+		goto out;
+	example = workflow_example();
+	fprintf(stderr,
+		"\nwrote %s: target '%s' with critical path, memory and syscall budgets\n\n"
+		"next:\n"
+		"  renacer check%s%s   # the gate, here: it should pass\n"
+		"  git add %s %s%s && git commit -m 'renacer: first performance gate'\n"
+		"  cp %s .github/workflows/renacer.yml\n",
+		o.config, name, strcmp(o.config, "renacer.toml") ? " --config " : "",
+		strcmp(o.config, "renacer.toml") ? o.config : "", o.config,
+		strcmp(dir, ".") ? dir : "", strcmp(dir, ".") ? "/golden_traces" : "golden_traces",
+		example);
+	rc = RN_EXIT_OK;
+out:
+	if (asked) {
+		for (i = 0; asked[i]; i++)
+			free(asked[i]);
+		free(asked);
+	}
+	rn_golden_release(&g);
+	free(example);
+	free(golden_path);
+	free(dir);
+	free(name);
+	rn_buf_release(&golden_dir);
+	rn_buf_release(&tmp_path);
+	rn_buf_release(&text);
+	return rc;
+}

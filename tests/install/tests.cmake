@@ -1,0 +1,6 @@
+# The install path: cpack's .deb and tarball from this build, the .deb unpacked with dpkg-deb
+# (no root), `renacer init -- /bin/ls` and `renacer check` from the unpacked tree.
+add_test(NAME install.deb
+	COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/install_test.sh ${CMAKE_BINARY_DIR})
+set_tests_properties(install.deb PROPERTIES LABELS install SKIP_RETURN_CODE 77 TIMEOUT 300
+	RUN_SERIAL TRUE)

@@ -333,7 +333,8 @@ bool rn_golden_counts_fail(const struct rn_golden *g, const struct rn_target_res
 	for (i = 0; i < n; i++) {
 		if (v[i].verdict == RN_VERDICT_FAIL && v[i].assertion &&
 		    (!strcmp(v[i].assertion, "golden:syscalls") ||
-		     !strcmp(v[i].assertion, "golden:syscall_counts")))
+		     !strcmp(v[i].assertion, "golden:syscall_counts") ||
+		     !strcmp(v[i].assertion, "golden:alloc_peak")))
 			fail = true;
 		rn_verdict_result_release(&v[i]);
 	}

@@ -298,7 +298,8 @@ bool rn_golden_timing_undecided(const struct rn_golden *g, const struct rn_targe
 				const struct rn_regression_cfg *cfg);
 
 /*
- * Whether the syscall count comparisons (golden:syscalls, golden:syscall_counts) of
+ * Whether the counting runs' comparisons (golden:syscalls, golden:syscall_counts,
+ * golden:alloc_peak) of
  * `r` against `g` fail as measured so far. A check measures up to RN_GOLDEN_CONFIRM_COUNTING
  * counting runs while they do, so that run-to-run variation of threaded programs (a two-thread
  * compressor's munmap 15 -> 17-19) is not a failure; a real change fails in every run.

@@ -96,21 +96,21 @@ both)
 golden)
 	# golden update records both kinds apart; the golden trace says which runs gave what.
 	# [golden] runs (default 10) raises the timing runs it records above the target's 3;
-	# counting runs give exact counts and stay as configured.
+	# counting runs give exact counts: at least 3, so that the golden records their spread.
 	: | config 3
 	run golden update --config "$tmp/renacer.toml"
 	expect_rc 0
-	expect_err "(10 timing runs, 2 counting runs)"
+	expect_err "(10 timing runs, 3 counting runs)"
 	python3 - "$tmp/golden/tree.json" <<'PY' || fail "golden trace layout"
 import json, sys
 g = json.load(open(sys.argv[1]))
 assert g["format"] == "renacer-golden/2", g["format"]
-assert g["runs"] == 10 and g["counting_runs"] == 2, (g["runs"], g["counting_runs"])
+assert g["runs"] == 10 and g["counting_runs"] == 3, (g["runs"], g["counting_runs"])
 s, c = g["samples"], g["counting_samples"]
 for m in ("wall_time", "critical_path", "cpu_time", "peak_rss", "processes"):
     assert len(s[m]) == 10 and m not in c, m
 for m in ("syscalls", "syscall_errors", "alloc_peak"):
-    assert len(c[m]) == 2 and m not in s, m
+    assert len(c[m]) == 3 and m not in s, m
 assert s["processes"] == [9] * 10, s["processes"]
 assert g["syscalls"]["getpid"]["calls"] == 63, g["syscalls"]["getpid"]
 assert c["syscalls"][0] == c["syscalls"][1] > 63, c["syscalls"]

@@ -55,7 +55,7 @@ not_judged)
 max_runs = 1'
 	run golden update --config "$tmp/renacer.toml"
 	expect_rc 0
-	expect_err "(10 timing runs, 1 counting run)" # [golden] runs defaults to 10
+	expect_err "(10 timing runs, 3 counting runs)" # [golden] runs defaults to 10, 3 counting
 	GITHUB_STEP_SUMMARY="$tmp/summary.md" GITHUB_OUTPUT="$tmp/gh_out" \
 		"$renacer" check --config "$tmp/renacer.toml" --github >"$tmp/out" 2>"$tmp/err"
 	rc=$?

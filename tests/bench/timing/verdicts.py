@@ -229,7 +229,7 @@ def scenario(renacer, work, name, data, lib, base_cpu, pct, checks, mode):
         time_fail = any(v[0] == "FAIL" for v in rows.values())
         out.append({"rc": rc, "secs": secs, "rows": rows, "time_fail": time_fail,
                     "runs": max([v[1] for v in rows.values()] or [0]),
-                    "mde": min([v[2] for v in rows.values() if v[2] is not None and v[0] != "WARN"]
+                    "mde": min([v[2] for v in rows.values() if v[2] is not None]
                                or [None], key=lambda x: 1e9 if x is None else x)})
         if rc not in (0, 1):
             sys.stderr.write(err[-2000:])

@@ -7,6 +7,7 @@
 # (tests/bench/cuda/collector_cost.sh); needs no toolkit.
 add_executable(count_regions ${CMAKE_SOURCE_DIR}/tests/bench/cuda/count_regions.c)
 target_link_libraries(count_regions PRIVATE rn_runner)
+rn_sanitize(count_regions)
 set_target_properties(count_regions PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
 
 function(rn_cuda_skip_tests reason)

@@ -1008,7 +1008,7 @@ static int pin_choice(void)
 static void pin_decide(struct baseline_ctx *c, enum rn_baseline_side side,
 		       const struct rn_target_result *r)
 {
-	const struct rn_trace *t = &r->last_timing;
+	const struct rn_trace *t = rn_target_result_cp_trace(r); /* the last timing run's */
 
 	if (c->pin != RN_PIN_UNDECIDED || c->seen[side])
 		return;

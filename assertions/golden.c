@@ -40,6 +40,7 @@ void rn_regression_cfg_init(struct rn_regression_cfg *cfg)
 	cfg->max_runs = RN_REGRESSION_MAX_RUNS;
 	cfg->drift_limit = RN_REGRESSION_DRIFT_LIMIT;
 	cfg->pin = true;
+	cfg->timing_guard = true;
 	cfg->time_budget_s = RN_REGRESSION_TIME_BUDGET_S;
 	cfg->not_judged_fails = false;
 	for (size_t i = 0; i < RN_GOLDEN_CHECK_COUNT; i++) {

@@ -202,6 +202,9 @@ struct rn_regression_cfg {
 	double drift_limit;            /* timing against a golden recorded under other conditions
 				       * (another machine, another speed probe, load) fails only
 				       * beyond this shift, fraction (default 0.5) */
+	bool timing_guard;             /* timing runs carry the guard's seccomp filter
+				       * (collectors/guard.h); false trades it for timing
+				       * fidelity (default true) */
 	bool pin;                      /* same-job baseline: a target of one process and one
 				       * thread runs both sides on one CPU (default true) */
 	double time_budget_s;          /* adaptive repeats: no new look once a target's timing

@@ -80,6 +80,9 @@ enum rn_run_flags {
 				       * (the "ptrace-events" driver, driver.h) */
 	RN_RUN_PIN_TARGET = 1 << 5,   /* the target runs on CPU spec->pin_cpu only: both sides of
 				       * a same-job baseline on one CPU (runner/baseline.h) */
+	RN_RUN_NO_GUARD = 1 << 6,     /* no guard seccomp filter (guard.h): every syscall stays on
+				       * the kernel's fast path ([regression] timing_guard = false,
+				       * timing runs only) */
 };
 
 /* Everything needed to run one target once. All pointers are borrowed. */

@@ -2,9 +2,9 @@
  * guard.h - the seccomp filter that keeps renacer's own process out of the target's reach.
  *
  * Installed in every target (whatever the collectors and the ptrace driver) after the
- * collectors are attached and before exec, except in timing runs (RN_RUN_EVENTS_ONLY): a
- * seccomp filter moves every syscall onto the kernel's slow entry path, which a timing run
- * must not measure (1M getppid: 1.117x native with it). It makes these calls fail with EPERM in the target
+ * collectors are attached and before exec, unless the run asks for none (RN_RUN_NO_GUARD:
+ * timing runs with [regression] timing_guard = false; a seccomp filter moves every syscall
+ * onto the kernel's slow entry path, 1M getppid: 1.117x native with it). It makes these calls fail with EPERM in the target
  * and all its descendants, so a target cannot trace, stop, signal or write renacer:
  *   - ptrace(any request, renacer's pid)                      (PTRACE_ATTACH/SEIZE, ...)
  *   - kill(renacer's pid | 0 | -1 | -renacer's process group, any signal), when the target

@@ -389,10 +389,9 @@ static void child(struct run *r, const sigset_t *mask)
 		syscall(SYS_kill, getpid(), SIGSTOP);
 	}
 	/* renacer's own process is out of the target's reach (guard.h), whatever the driver,
-	 * except in timing runs: a seccomp filter puts every syscall of the target on the
-	 * kernel's slow entry path (+19 ns a call), and a timing run reports the program's own
-	 * time. The counting runs of the same target carry the guard. */
-	if (!(r->spec->flags & RN_RUN_EVENTS_ONLY)) {
+	 * unless the caller traded it for timing fidelity (RN_RUN_NO_GUARD: a seccomp filter
+	 * puts every syscall of the target on the kernel's slow entry path, +19 ns a call). */
+	if (!(r->spec->flags & RN_RUN_NO_GUARD)) {
 		struct sock_filter guard[RN_GUARD_MAX_INSNS];
 		pid_t self = getppid(), pgrp = getpgid(0);
 		size_t glen = rn_guard_filter(self, pgrp == getpgid(self) ? pgrp : 0, guard);

@@ -776,6 +776,8 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 
 	run_progress(tr, k, warm, counting);
 	run_spec_of(tc, !stops, &spec);
+	if (!stops && !tr->cfg->regression.timing_guard)
+		spec.flags |= RN_RUN_NO_GUARD;
 	if (!stops && tr->o->pin_cpu >= 0) {
 		spec.flags |= RN_RUN_PIN_TARGET;
 		spec.pin_cpu = tr->o->pin_cpu;

@@ -1842,7 +1842,8 @@ static int parse_regression(struct ctx *c, const struct rn_toml_value *root)
 	runs = (int64_t)r->max_runs;
 	if (get_int(c, v, "max_runs", 1, 1000, &runs) ||
 	    get_num(c, v, "time_budget_s", 0, 86400, &r->time_budget_s) ||
-	    get_num(c, v, "drift_limit", 0, 100, &r->drift_limit) || get_bool(c, v, "pin", &r->pin))
+	    get_num(c, v, "drift_limit", 0, 100, &r->drift_limit) || get_bool(c, v, "pin", &r->pin) ||
+	    get_bool(c, v, "timing_guard", &r->timing_guard))
 		return SECTION_ABORT;
 	r->max_runs = (unsigned)runs;
 	if (get_int(c, v, "memory_floor_bytes", 0, INT64_MAX, &floor_bytes))

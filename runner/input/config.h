@@ -156,6 +156,7 @@
 	  "adaptive repeats: most timing runs (pairs with --baseline) an undecided timing row gets (default 60)")                \
 	X(drift_limit, "number",                                                                                                 \
 	  "timing against a golden recorded under other conditions fails only beyond this shift, fraction (default 0.5)")        \
+	X(timing_guard, "boolean", "timing runs carry the seccomp guard that keeps renacer out of the target's reach; false: every syscall on the fast path (default true)") \
 	X(pin, "boolean",                                                                                                        \
 	  "same-job baseline: a target of one process and one thread runs both sides on one CPU (default true)")                 \
 	X(time_budget_s, "number",                                                                                               \

@@ -218,7 +218,8 @@ print(json.dumps({"version": "0.4.1", "format": "renacer-json-v1", "syscalls": c
 			git -c user.email=t@example.org -c user.name=t commit -q -m t ||
 			fail "git setup failed"
 		env -u GITHUB_SHA -u GITHUB_HEAD_REF -u GITHUB_REF_NAME -u CI_COMMIT_SHA \
-			-u CI_COMMIT_REF_NAME "$bin" check -q >/dev/null 2>&1 || fail "git check failed"
+			-u CI_COMMIT_REF_NAME "$bin" check -q >/dev/null 2>"$tmp/git.err" ||
+			{ tail -20 "$tmp/git.err" >&2; fail "git check failed"; }
 		head=$(git rev-parse HEAD)
 		n=$(sql "SELECT count(*) FROM runs WHERE commit_sha = '$head' AND branch = 'trunk'")
 		[ "$n" = 1 ] || fail "the check did not record git's commit $head on trunk"

@@ -39,6 +39,8 @@ enum {
 	OPT_COMMIT,
 	OPT_OLDER_THAN,
 	OPT_HTML,
+	OPT_MIN_CHANGE,
+	OPT_ALPHA,
 };
 
 static const struct rn_option history_options[] = {
@@ -62,6 +64,10 @@ static const struct rn_option history_options[] = {
 	{ OPT_COMMIT, "commit", 0, RN_OPT_REQUIRED, "ID", "import: record this commit" },
 	{ OPT_OLDER_THAN, "older-than", 0, RN_OPT_REQUIRED, "DAYS",
 	  "prune: delete runs older than DAYS days" },
+	{ OPT_MIN_CHANGE, "min-change", 0, RN_OPT_REQUIRED, "PCT",
+	  "changes: smallest change reported, percent of the median (default 2)" },
+	{ OPT_ALPHA, "alpha", 0, RN_OPT_REQUIRED, "P",
+	  "changes: largest Welch p-value of a change reported (default 0.001)" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
 };
@@ -77,8 +83,9 @@ const struct rn_command rn_cmd_history_def = {
 	"A failed write is a warning and never changes the verdict or the exit code.\n"
 	"  list                       recorded runs, newest first\n"
 	"  show TARGET METRIC         the metric's series (median, min, max over each run's samples)\n"
-	"  changes [TARGET [METRIC]]  change points (E-Divisive, permutation test, advisory) per\n"
-	"                             target, metric and machine, with commit, size and confidence\n"
+	"  changes [TARGET [METRIC]]  change points (E-Divisive, Welch t-test, advisory) per target,\n"
+	"                             metric and machine: commit (or range of commits), medians\n"
+	"                             before and after, their ratio, p-value; none under 2%\n"
 	"  export                     every result with its samples as CSV or JSON\n"
 	"  import FILE...             golden traces (renacer-golden/1) and renacer-json-v1 files\n"
 	"  prune --older-than DAYS    delete older runs\n"
@@ -125,6 +132,8 @@ struct hist_opts {
 	const char *output;
 	const char *commit;
 	long older_than_days;
+	double min_change_pct; /* --min-change, percent; < 0 when not given */
+	double alpha;          /* --alpha; 0 when not given */
 	const char *html;
 	bool help;
 	const char *operands[64];
@@ -184,6 +193,23 @@ static int on_option(void *ctx, int id, const char *arg)
 	case OPT_HTML:
 		o->html = arg;
 		break;
+	case OPT_MIN_CHANGE:
+	case OPT_ALPHA: {
+		char *end;
+		double v = strtod(arg, &end);
+
+		if (end == arg || *end || !(id == OPT_ALPHA ? v > 0 && v < 1 : v >= 0 && v < 1000))
+			return rn_error("--%s needs %s, found '%s'",
+					id == OPT_ALPHA ? "alpha" : "min-change",
+					id == OPT_ALPHA ? "a number in (0, 1)" :
+							  "a percentage in [0, 1000)",
+					arg);
+		if (id == OPT_ALPHA)
+			o->alpha = v;
+		else
+			o->min_change_pct = v;
+		break;
+	}
 	case OPT_HELP:
 		o->help = true;
 		break;
@@ -700,6 +726,7 @@ static void keys_release(struct keys *ks)
 
 int rn_history_changes_of(struct rn_history *h, const char *target, const char *metric,
 			  const char *machine, const char *branch, long last,
+			  const struct rn_edivisive_cfg *ecfg,
 			  void (*fn)(void *ctx, const struct rn_history_change *c), void *ctx)
 {
 	struct series s;
@@ -720,7 +747,10 @@ int rn_history_changes_of(struct rn_history *h, const char *target, const char *
 	x = rn_xcalloc(s.n + 1, sizeof(*x));
 	for (i = 0; i < s.n; i++)
 		x[i] = s.p[i].median;
-	rn_edivisive_cfg_init(&cfg);
+	if (ecfg)
+		cfg = *ecfg;
+	else
+		rn_edivisive_cfg_init(&cfg);
 	rn_edivisive(x, s.n, &cfg, &cp, &ncp);
 	for (i = 0; i < ncp; i++) {
 		const struct point *p = &s.p[cp[i].index];
@@ -736,8 +766,13 @@ int rn_history_changes_of(struct rn_history *h, const char *target, const char *
 		c.created_ns = strtoll(p->created_ns, NULL, 10);
 		c.before = cp[i].median_before;
 		c.after = cp[i].median_after;
+		c.ratio = cp[i].ratio;
 		c.rel_change = cp[i].rel_change;
-		c.confidence = 1 - cp[i].p_value;
+		c.p_value = cp[i].p_value;
+		c.first_commit = s.p[cp[i].first].commit;
+		c.last_commit = s.p[cp[i].last].commit;
+		c.first_run = s.p[cp[i].first].run_id;
+		c.last_run = s.p[cp[i].last].run_id;
 		fn(ctx, &c);
 	}
 	free(cp);
@@ -757,29 +792,62 @@ static int decimals(double v, const char *unit)
 
 static void print_change(void *ctx, const struct rn_history_change *c)
 {
-	char when[32], ns[32];
+	char when[32], ns[32], range[96] = "";
 
 	(void)ctx;
 	snprintf(ns, sizeof(ns), "%lld", (long long)c->created_ns);
 	fmt_time(when, sizeof(when), ns);
-	printf("%s %s [%s]: run %lld (commit %.12s, %s): %+.1f%% (median %.*f -> %.*f %s), "
-	       "confidence %.1f%%\n",
+	if (c->first_run != c->last_run)
+		snprintf(range, sizeof(range), ", somewhere in runs %lld..%lld (commits %.12s..%.12s)",
+			 (long long)c->first_run, (long long)c->last_run, or_dash(c->first_commit),
+			 or_dash(c->last_commit));
+	printf("%s %s [%s]: run %lld (commit %.12s, %s%s): %+.1f%% (median %.*f -> %.*f %s, "
+	       "ratio %.3f), p %.2g\n",
 	       c->target, c->metric, c->machine, (long long)c->run_id, or_dash(c->commit), when,
-	       c->rel_change * 100, decimals(c->before, c->unit), shown(c->before, c->unit),
+	       range, c->rel_change * 100, decimals(c->before, c->unit), shown(c->before, c->unit),
 	       decimals(c->after, c->unit), shown(c->after, c->unit), shown_unit(c->unit),
-	       c->confidence * 100);
+	       c->ratio, c->p_value);
+}
+
+/* One change as JSON (`history changes --format json`, the report page): values in the
+ * metric's unit as stored. */
+static json_t *change_json(const struct rn_history_change *c)
+{
+	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:s, s:I, s:f, s:f, s:f, s:f, s:f, "
+			 "s:I, s:s, s:I, s:s}",
+			 "target", c->target, "metric", c->metric, "machine", c->machine, "unit",
+			 c->unit, "run", (json_int_t)c->run_id, "index", (json_int_t)c->index,
+			 "commit", c->commit, "created_ns", (json_int_t)c->created_ns, "before",
+			 c->before, "after", c->after, "ratio", c->ratio, "rel_change",
+			 c->rel_change, "p_value", c->p_value, "first_run",
+			 (json_int_t)c->first_run, "first_commit", c->first_commit, "last_run",
+			 (json_int_t)c->last_run, "last_commit", c->last_commit);
 }
 
 struct counting {
 	size_t n;
+	json_t *arr; /* --format json: the changes, else NULL */
 };
 
 static void print_and_count(void *ctx, const struct rn_history_change *c)
 {
 	struct counting *k = ctx;
 
-	print_change(NULL, c);
+	if (k->arr)
+		json_array_append_new(k->arr, change_json(c));
+	else
+		print_change(NULL, c);
 	k->n++;
+}
+
+/* The search's settings from --min-change and --alpha. */
+static void changes_cfg(const struct hist_opts *o, struct rn_edivisive_cfg *cfg)
+{
+	rn_edivisive_cfg_init(cfg);
+	if (o->min_change_pct >= 0)
+		cfg->min_rel_change = o->min_change_pct / 100;
+	if (o->alpha > 0)
+		cfg->alpha = o->alpha;
 }
 
 static int history_changes(struct rn_history *h, const struct hist_opts *o)
@@ -788,11 +856,18 @@ static int history_changes(struct rn_history *h, const struct hist_opts *o)
 	struct rn_buf sql;
 	const char *params[3];
 	size_t np = 0, i;
-	struct counting k = { 0 };
+	struct counting k = { 0, NULL };
+	struct rn_edivisive_cfg ecfg;
+	const char *fmt = o->format ? o->format : "text";
 	int rc;
 
 	if (o->noperands > 3)
 		return rn_error("usage: renacer history changes [TARGET [METRIC]]"), -EINVAL;
+	if (strcmp(fmt, "text") && strcmp(fmt, "json"))
+		return rn_error("--format must be text or json, found '%s'", fmt), -EINVAL;
+	changes_cfg(o, &ecfg);
+	if (!strcmp(fmt, "json"))
+		k.arr = json_array();
 	memset(&ks, 0, sizeof(ks));
 	rn_buf_init(&sql, 0);
 	rn_buf_adds(&sql,
@@ -815,12 +890,20 @@ static int history_changes(struct rn_history *h, const struct hist_opts *o)
 	rn_buf_release(&sql);
 	for (i = 0; i < ks.n && !rc; i++)
 		rc = rn_history_changes_of(h, ks.k[i].target, ks.k[i].metric, ks.k[i].machine,
-					   o->branch, o->limit, print_and_count, &k);
-	if (rc)
+					   o->branch, o->limit, &ecfg, print_and_count, &k);
+	if (rc) {
 		rn_error("history '%s': %s", h->location, h->err);
-	else
-		printf("%zu change point%s in %zu series (E-Divisive, alpha 0.01; advisory)\n", k.n,
-		       k.n == 1 ? "" : "s", ks.n);
+	} else if (k.arr) {
+		char *text = json_dumps(k.arr, JSON_INDENT(2));
+
+		printf("%s\n", text ? text : "[]");
+		free(text);
+	} else {
+		printf("%zu change point%s in %zu series (E-Divisive, Welch p <= %g, at least "
+		       "%g%%; advisory)\n",
+		       k.n, k.n == 1 ? "" : "s", ks.n, ecfg.alpha, ecfg.min_rel_change * 100);
+	}
+	json_decref(k.arr);
 	keys_release(&ks);
 	return rc;
 }
@@ -1220,10 +1303,12 @@ static int pair_row(void *ctx, size_t ncols, const char *const *v)
 
 static void add_change(void *ctx, const struct rn_history_change *c)
 {
-	json_array_append_new(ctx,
-			      json_pack("{s:I, s:I, s:s, s:f, s:f}", "index", (json_int_t)c->index,
-					"run", (json_int_t)c->run_id, "commit", c->commit,
-					"rel_change", c->rel_change, "confidence", c->confidence));
+	json_t *j = change_json(c);
+
+	/* The page draws in the unit shown. */
+	json_object_set_new(j, "before", json_real(shown(c->before, c->unit)));
+	json_object_set_new(j, "after", json_real(shown(c->after, c->unit)));
+	json_array_append_new(ctx, j);
 }
 
 /* The golden trace's range of `metric` for `target`, in the unit shown; NULL when none. */
@@ -1327,7 +1412,8 @@ static json_t *report_model(struct rn_history *h, const struct hist_opts *o,
 		}
 		if (!*rc)
 			*rc = rn_history_changes_of(h, pairs.k[i].target, pairs.k[i].metric,
-						    machine, NULL, o->limit, add_change, changes);
+						    machine, NULL, o->limit, NULL, add_change,
+						    changes);
 		band = golden_band(cfg, pairs.k[i].target, pairs.k[i].metric);
 		json_array_append_new(charts,
 				      json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "target",
@@ -1361,6 +1447,7 @@ int rn_cmd_history(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	o.older_than_days = -1;
+	o.min_change_pct = -1;
 	if (parse_all(&rn_cmd_history_def, argc, argv, &o))
 		return RN_EXIT_USAGE;
 	if (o.help) {

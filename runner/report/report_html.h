@@ -13,7 +13,8 @@
  *   run:      {id, time, commit, branch, machine, machine_desc, exit_code, config}
  *   verdicts: [{target, assertion, type, verdict, observed, budget, golden, unit, message}]
  *   charts:   [{target, metric, unit, points: [{run, commit, time, median, min, max}],
- *               changes: [{index, run, commit, rel_change, confidence}],
+ *               changes: [{index, run, commit, before, after, ratio, rel_change, p_value,
+ *                         first_run, first_commit, last_run, last_commit, ...}],
  *               band: {lo, hi, median} or null}]          values in the unit shown (ms for ns)
  *   critical_path: [{target, segments: [{process, pid, start_ms, end_ms}]}]
  */

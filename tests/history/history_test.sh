@@ -199,7 +199,7 @@ print(json.dumps({"version": "0.4.1", "format": "renacer-json-v1", "syscalls": c
 			>/dev/null || fail "import step $i failed"
 	done
 	"$bin" history changes stepper syscalls >"$tmp/changes.out" || fail "changes stepper failed"
-	grep -q "^stepper syscalls .*(commit step9, .*(median 10 -> 40 count)" "$tmp/changes.out" ||
+	grep -q "^stepper syscalls .*(commit step9, [^)]*): +300.0% (median 10 -> 40 count, ratio 4.000), p 0$" "$tmp/changes.out" ||
 		{ cat "$tmp/changes.out"; fail "changes: the step at step9, medians whole"; }
 	# report page from this store.
 	"$bin" report --html "$tmp/report.html" 2>/dev/null || fail "report failed"

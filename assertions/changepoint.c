@@ -234,10 +234,10 @@ static double robust_sd(const double *x, size_t a, size_t t, size_t c, double *t
 static size_t locate(const double *x, size_t a, size_t c, size_t guess,
 		     const struct rn_edivisive_cfg *cfg, size_t *first, size_t *last, double *tmp)
 {
-	size_t lo = guess > a + cfg->min_size + cfg->refine ? guess - cfg->refine :
-							       a + cfg->min_size;
-	size_t hi = guess + cfg->refine + cfg->min_size <= c ? guess + cfg->refine :
-								c - cfg->min_size;
+	size_t lo =
+		guess > a + cfg->min_size + cfg->refine ? guess - cfg->refine : a + cfg->min_size;
+	size_t hi =
+		guess + cfg->refine + cfg->min_size <= c ? guess + cfg->refine : c - cfg->min_size;
 	double cost[64], best_cost = INFINITY, sigma = robust_sd(x, a, guess, c, tmp), cap;
 	size_t t, best = guess;
 
@@ -266,11 +266,12 @@ static size_t locate(const double *x, size_t a, size_t c, size_t guess,
 }
 
 /* The test of cut b[i] against its neighbours b[i-1], b[i+1]. */
-static void measure(const double *x, const size_t *b, size_t i,
-		    const struct rn_edivisive_cfg *cfg, struct rn_changepoint *c, double *tmp)
+static void measure(const double *x, const size_t *b, size_t i, const struct rn_edivisive_cfg *cfg,
+		    struct rn_changepoint *c, double *tmp)
 {
 	c->index = b[i];
-	c->p_value = rn_welch_p(x + b[i - 1], b[i] - b[i - 1], x + b[i], b[i + 1] - b[i], cfg->trim, &c->t);
+	c->p_value = rn_welch_p(x + b[i - 1], b[i] - b[i - 1], x + b[i], b[i + 1] - b[i], cfg->trim,
+				&c->t);
 	c->median_before = median_of(x, b[i - 1], b[i], tmp);
 	c->median_after = median_of(x, b[i], b[i + 1], tmp);
 	c->ratio = c->median_before != 0 ? c->median_after / c->median_before : 0;
@@ -279,9 +280,9 @@ static void measure(const double *x, const size_t *b, size_t i,
 
 static bool cfg_ok(const struct rn_edivisive_cfg *cfg)
 {
-	return cfg->alpha > 0 && cfg->alpha < 1 && cfg->min_size >= 2 &&
-		cfg->exponent > 0 && cfg->exponent < 2 && cfg->min_rel_change >= 0 &&
-		cfg->refine < 30 && cfg->trim >= 0 && cfg->trim < 0.5;
+	return cfg->alpha > 0 && cfg->alpha < 1 && cfg->min_size >= 2 && cfg->exponent > 0 &&
+		cfg->exponent < 2 && cfg->min_rel_change >= 0 && cfg->refine < 30 &&
+		cfg->trim >= 0 && cfg->trim < 0.5;
 }
 
 /* Insert `v` into the sorted b[0..*nb). */

@@ -109,7 +109,6 @@ int rn_changepoints_update(const double *x, size_t n, const size_t *prev, size_t
  * from Student's t distribution. Two constant samples give p = 0 when their values differ, 1
  * when equal. Needs na, nb >= 2 and trim in [0, 0.5) (else p = 1, t = 0).
  */
-double rn_welch_p(const double *a, size_t na, const double *b, size_t nb, double trim,
-		  double *t);
+double rn_welch_p(const double *a, size_t na, const double *b, size_t nb, double trim, double *t);
 
 #endif

@@ -798,15 +798,16 @@ static void print_change(void *ctx, const struct rn_history_change *c)
 	snprintf(ns, sizeof(ns), "%lld", (long long)c->created_ns);
 	fmt_time(when, sizeof(when), ns);
 	if (c->first_run != c->last_run)
-		snprintf(range, sizeof(range), ", somewhere in runs %lld..%lld (commits %.12s..%.12s)",
+		snprintf(range, sizeof(range),
+			 ", somewhere in runs %lld..%lld (commits %.12s..%.12s)",
 			 (long long)c->first_run, (long long)c->last_run, or_dash(c->first_commit),
 			 or_dash(c->last_commit));
 	printf("%s %s [%s]: run %lld (commit %.12s, %s%s): %+.1f%% (median %.*f -> %.*f %s, "
 	       "ratio %.3f), p %.2g\n",
 	       c->target, c->metric, c->machine, (long long)c->run_id, or_dash(c->commit), when,
 	       range, c->rel_change * 100, decimals(c->before, c->unit), shown(c->before, c->unit),
-	       decimals(c->after, c->unit), shown(c->after, c->unit), shown_unit(c->unit),
-	       c->ratio, c->p_value);
+	       decimals(c->after, c->unit), shown(c->after, c->unit), shown_unit(c->unit), c->ratio,
+	       c->p_value);
 }
 
 /* One change as JSON (`history changes --format json`, the report page): values in the

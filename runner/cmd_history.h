@@ -22,19 +22,19 @@ extern const struct rn_command rn_cmd_report_def;
 /* One change point of a recorded series (assertions/changepoint.h). Strings borrowed for the
  * duration of the callback. */
 struct rn_history_change {
-	const char *target;  /* target name */
-	const char *metric;  /* metric name */
-	const char *machine; /* machine of the series */
-	const char *unit;    /* the metric's unit: "ns", "bytes", "count" */
-	int64_t run_id;      /* first run after the change */
-	size_t index;        /* its position in the series searched (0-based) */
-	const char *commit;  /* that run's commit ("" if unknown) */
-	int64_t created_ns;  /* that run's time, ns since the epoch */
-	double before;       /* median of the run medians before the change, in `unit` */
-	double after;        /* median after it, in `unit` */
-	double ratio;        /* after / before (0 when before is 0) */
-	double rel_change;   /* ratio - 1 */
-	double p_value;      /* Welch's two-sided p-value of the two segments */
+	const char *target;       /* target name */
+	const char *metric;       /* metric name */
+	const char *machine;      /* machine of the series */
+	const char *unit;         /* the metric's unit: "ns", "bytes", "count" */
+	int64_t run_id;           /* first run after the change */
+	size_t index;             /* its position in the series searched (0-based) */
+	const char *commit;       /* that run's commit ("" if unknown) */
+	int64_t created_ns;       /* that run's time, ns since the epoch */
+	double before;            /* median of the run medians before the change, in `unit` */
+	double after;             /* median after it, in `unit` */
+	double ratio;             /* after / before (0 when before is 0) */
+	double rel_change;        /* ratio - 1 */
+	double p_value;           /* Welch's two-sided p-value of the two segments */
 	const char *first_commit; /* the range of runs the change may start at: first run's */
 	const char *last_commit;  /* commit and last run's commit (equal when certain) */
 	int64_t first_run;        /* run id of the range's first run */

@@ -82,9 +82,10 @@ static void test_changepoint_three_planted_steps(void **state)
 			bool hit = false;
 
 			if (getenv("RN_VERBOSE"))
-				print_message("seed %llu: change point at %zu [%zu, %zu] (%+.1f%%, t %.2f, p %.3g)\n",
-					      (unsigned long long)seed, cp[i].index, cp[i].first, cp[i].last,
-					      cp[i].rel_change * 100, cp[i].t, cp[i].p_value);
+				print_message(
+					"seed %llu: change point at %zu [%zu, %zu] (%+.1f%%, t %.2f, p %.3g)\n",
+					(unsigned long long)seed, cp[i].index, cp[i].first,
+					cp[i].last, cp[i].rel_change * 100, cp[i].t, cp[i].p_value);
 
 			for (k = 0; k < 3; k++)
 				hit |= labs((long)cp[i].index - (long)planted[k]) <= 5;

@@ -58,7 +58,8 @@ static const struct rn_option history_options[] = {
 	  "export: only this target; import: record as this target" },
 	{ OPT_METRIC, "metric", 'm', RN_OPT_REQUIRED, "NAME", "export: only this metric" },
 	{ OPT_FORMAT, "format", 'f', RN_OPT_REQUIRED, "F",
-	  "show/export: text (show only), csv or json" },
+	  "show: text, csv or json; changes: text or json; export: csv, json or history "
+	  "(the whole store, which import reads)" },
 	{ OPT_OUTPUT, "output", 'o', RN_OPT_REQUIRED, "FILE",
 	  "export: write to FILE (atomically) instead of stdout" },
 	{ OPT_COMMIT, "commit", 0, RN_OPT_REQUIRED, "ID", "import: record this commit" },
@@ -86,8 +87,10 @@ const struct rn_command rn_cmd_history_def = {
 	"  changes [TARGET [METRIC]]  change points (E-Divisive, Welch t-test, advisory) per target,\n"
 	"                             metric and machine: commit (or range of commits), medians\n"
 	"                             before and after, their ratio, p-value; none under 2%\n"
-	"  export                     every result with its samples as CSV or JSON\n"
-	"  import FILE...             golden traces (renacer-golden/1) and renacer-json-v1 files\n"
+	"  export                     every result with its samples as CSV or JSON; --format history:\n"
+	"                             every run with all its rows (renacer-history/1)\n"
+	"  import FILE...             renacer-history/1 exports (runs already in the store, by\n"
+	"                             uid, are skipped), golden traces and renacer-json-v1 files\n"
 	"  prune --older-than DAYS    delete older runs\n"
 	"Times are shown in ms, memory in bytes. Exit 0, 2 on usage errors, 6 when the store cannot\n"
 	"be opened or written.",
@@ -260,15 +263,19 @@ static int load_config(const struct hist_opts *o, struct rn_config *cfg, bool *h
 	return 0;
 }
 
+/* Open the store; with `empty_ok`, a database that exists without renacer's tables (an empty
+ * PostgreSQL database) is returned as 1 with nothing printed: it lists as empty. */
 static int open_store(const struct hist_opts *o, const struct rn_config *cfg, bool write,
-		      struct rn_history *h)
+		      struct rn_history *h, bool empty_ok)
 {
 	struct rn_history_cfg hc;
 	int rc;
 
 	rn_history_cfg_resolve(&hc, cfg, o->db, false);
 	rc = rn_history_open(h, hc.url, write, hc.busy_timeout_ms);
-	if (rc)
+	if (rc == -ENOENT && empty_ok && h->db)
+		rc = 1;
+	else if (rc)
 		rn_error("history '%s': %s", h->location ? h->location : hc.url, h->err);
 	rn_history_cfg_release(&hc);
 	return rc;
@@ -323,6 +330,12 @@ static int list_row(void *ctx, size_t ncols, const char *const *v)
 	return 0;
 }
 
+static void history_list_header(void)
+{
+	printf("%-7s %-19s  %-12s  %-20s  %-16s  %-6s  %4s  %s\n", "RUN", "TIME (UTC)", "COMMIT",
+	       "BRANCH", "MACHINE", "SOURCE", "EXIT", "FAILING");
+}
+
 static int history_list(struct rn_history *h, const struct hist_opts *o)
 {
 	char sql[1024];
@@ -333,8 +346,7 @@ static int history_list(struct rn_history *h, const struct hist_opts *o)
 		"r.exit_code, (SELECT count(*) FROM verdicts v WHERE v.run_id = r.id AND "
 		"v.verdict IN ('FAIL', 'ERROR', 'NO DATA')) FROM runs r ORDER BY r.id DESC LIMIT %ld",
 		o->limit ? o->limit : 50);
-	printf("%-7s %-19s  %-12s  %-20s  %-16s  %-6s  %4s  %s\n", "RUN", "TIME (UTC)", "COMMIT",
-	       "BRANCH", "MACHINE", "SOURCE", "EXIT", "FAILING");
+	history_list_header();
 	return rn_history_query(h, sql, NULL, 0, list_row, NULL);
 }
 
@@ -909,7 +921,382 @@ static int history_changes(struct rn_history *h, const struct hist_opts *o)
 	return rc;
 }
 
+/* ---- export and import of a whole store (renacer-history/1) ------------------------------ */
+
+static int count_rows(void *ctx, size_t ncols, const char *const *v);
+
+/*
+ * The document `history export --format history` writes and `history import` reads:
+ *   {"format": "renacer-history/1", "runs": [{uid, created_ns, commit, branch, machine,
+ *    machine_desc, source, config, renacer_version, exit_code, subject, author_ns, rerun_of,
+ *    results: [{target, metric, unit, nsamples, median, min, max, samples}],
+ *    verdicts: [{target, assertion, type, verdict, observed, budget, golden, unit, message}],
+ *    critical_path: [{target, seq, process, pid, start_ns, end_ns}],
+ *    syscalls: [{target, syscall, calls, errors, time_ns}]}]}
+ * Runs oldest first (created_ns, then uid), each table's rows in the order recorded. Values as
+ * stored: ns, bytes, counts; null where the store has NULL. The local row ids are not
+ * exported: a run is known by its uid, so importing a file twice adds nothing the second time.
+ */
+#define HISTORY_FORMAT "renacer-history/1"
+
+/* Columns of one table in the document: name and kind (s string, i integer, d double,
+ * j JSON text), NULL-terminated. The SQL selects run_id first, then these in order. */
+struct doc_col {
+	const char *name; /* key in the document */
+	const char *sql;  /* column in the store */
+	char kind;        /* 's', 'i', 'd' or 'j' */
+};
+
+static const struct doc_col run_cols[] = {
+	{ "uid", "uid", 's' },
+	{ "created_ns", "created_ns", 'i' },
+	{ "commit", "commit_sha", 's' },
+	{ "branch", "branch", 's' },
+	{ "machine", "machine", 's' },
+	{ "machine_desc", "machine_desc", 's' },
+	{ "source", "source", 's' },
+	{ "config", "config", 's' },
+	{ "renacer_version", "renacer_version", 's' },
+	{ "exit_code", "exit_code", 'i' },
+	{ "subject", "subject", 's' },
+	{ "author_ns", "author_ns", 'i' },
+	{ "rerun_of", "rerun_of", 's' },
+	{ NULL, NULL, 0 },
+};
+
+static const struct doc_col result_cols[] = {
+	{ "target", "target", 's' },     { "metric", "metric", 's' },   { "unit", "unit", 's' },
+	{ "nsamples", "nsamples", 'i' }, { "median", "median", 'd' },   { "min", "min_value", 'd' },
+	{ "max", "max_value", 'd' },     { "samples", "samples", 'j' }, { NULL, NULL, 0 },
+};
+
+static const struct doc_col verdict_cols[] = {
+	{ "target", "target", 's' },     { "assertion", "assertion", 's' },
+	{ "type", "type", 's' },         { "verdict", "verdict", 's' },
+	{ "observed", "observed", 'd' }, { "budget", "budget", 'd' },
+	{ "golden", "golden", 'd' },     { "unit", "unit", 's' },
+	{ "message", "message", 's' },   { NULL, NULL, 0 },
+};
+
+static const struct doc_col cp_cols[] = {
+	{ "target", "target", 's' }, { "seq", "seq", 'i' },           { "process", "process", 's' },
+	{ "pid", "pid", 'i' },       { "start_ns", "start_ns", 'i' }, { "end_ns", "end_ns", 'i' },
+	{ NULL, NULL, 0 },
+};
+
+static const struct doc_col syscall_cols[] = {
+	{ "target", "target", 's' }, { "syscall", "syscall", 's' }, { "calls", "calls", 'd' },
+	{ "errors", "errors", 'd' }, { "time_ns", "time_ns", 'd' }, { NULL, NULL, 0 },
+};
+
+/* The tables below runs, in document order. */
+static const struct doc_table {
+	const char *key;            /* member of a run in the document */
+	const char *table;          /* table in the store */
+	const struct doc_col *cols; /* its columns */
+} doc_tables[] = {
+	{ "results", "results", result_cols },
+	{ "verdicts", "verdicts", verdict_cols },
+	{ "critical_path", "critical_path", cp_cols },
+	{ "syscalls", "syscalls", syscall_cols },
+};
+
+static json_t *doc_value(const char *v, char kind)
+{
+	if (!v)
+		return json_null();
+	switch (kind) {
+	case 'i':
+		return json_integer(strtoll(v, NULL, 10));
+	case 'd':
+		return json_real(strtod(v, NULL));
+	case 'j': {
+		json_t *j = json_loads(v, JSON_DECODE_ANY, NULL);
+
+		return j ? j : json_string(v);
+	}
+	default:
+		return json_string(v);
+	}
+}
+
+static json_t *doc_row(const struct doc_col *cols, size_t ncols, const char *const *v)
+{
+	json_t *o = json_object();
+	size_t i;
+
+	for (i = 0; cols[i].name && i < ncols; i++)
+		json_object_set_new(o, cols[i].name, doc_value(v[i], cols[i].kind));
+	return o;
+}
+
+/* The runs exported, by local id (sorted), each with its document object. */
+struct doc_run {
+	int64_t id;
+	json_t *run; /* borrowed from the runs array */
+};
+
+struct doc_export {
+	struct doc_run *r;
+	size_t n, cap;
+	json_t *runs;              /* the document's runs */
+	const struct doc_table *t; /* table being read */
+	const char *target;        /* --target, or NULL */
+	const char *metric;        /* --metric, or NULL */
+};
+
+static int doc_run_row(void *ctx, size_t ncols, const char *const *v)
+{
+	struct doc_export *e = ctx;
+	json_t *o;
+	size_t k;
+
+	if (ncols < 14)
+		return 0;
+	o = doc_row(run_cols, ncols - 1, v + 1);
+	for (k = 0; k < sizeof(doc_tables) / sizeof(doc_tables[0]); k++)
+		json_object_set_new(o, doc_tables[k].key, json_array());
+	json_array_append_new(e->runs, o);
+	e->r = rn_xgrow(e->r, &e->cap, e->n + 1, sizeof(*e->r));
+	e->r[e->n].id = strtoll(v[0], NULL, 10);
+	e->r[e->n].run = o;
+	e->n++;
+	return 0;
+}
+
+static int cmp_doc_run(const void *a, const void *b)
+{
+	const struct doc_run *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int doc_child_row(void *ctx, size_t ncols, const char *const *v)
+{
+	struct doc_export *e = ctx;
+	struct doc_run key, *r;
+
+	if (ncols < 2 || !v[0])
+		return 0;
+	key.id = strtoll(v[0], NULL, 10);
+	r = bsearch(&key, e->r, e->n, sizeof(*e->r), cmp_doc_run);
+	if (!r)
+		return 0;
+	if (e->target && (!v[1] || strcmp(v[1], e->target)))
+		return 0;
+	if (e->metric && e->t->cols == result_cols && (!v[2] || strcmp(v[2], e->metric)))
+		return 0;
+	json_array_append_new(json_object_get(r->run, e->t->key),
+			      doc_row(e->t->cols, ncols - 1, v + 1));
+	return 0;
+}
+
+static void select_cols(struct rn_buf *sql, const char *first, const struct doc_col *cols)
+{
+	size_t i;
+
+	rn_buf_addf(sql, "SELECT %s", first);
+	for (i = 0; cols[i].name; i++)
+		rn_buf_addf(sql, ", %s", cols[i].sql);
+}
+
+/* The whole store (runs of --machine / --branch; rows of --target / --metric) as a
+ * renacer-history/1 document. */
+static int export_store(struct rn_history *h, const struct hist_opts *o, json_t **doc)
+{
+	struct doc_export e;
+	struct rn_buf sql;
+	const char *params[2];
+	size_t np = 0, k;
+	int rc;
+
+	memset(&e, 0, sizeof(e));
+	e.runs = json_array();
+	e.target = o->target;
+	e.metric = o->metric;
+	rn_buf_init(&sql, 0);
+	select_cols(&sql, "id", run_cols);
+	rn_buf_adds(&sql, " FROM runs WHERE 1 = 1");
+	if (o->machine) {
+		rn_buf_adds(&sql, " AND machine = ?");
+		params[np++] = o->machine;
+	}
+	if (o->branch) {
+		rn_buf_adds(&sql, " AND branch = ?");
+		params[np++] = o->branch;
+	}
+	rn_buf_adds(&sql, " ORDER BY created_ns, uid");
+	rc = rn_history_query(h, sql.buf, params, np, doc_run_row, &e);
+	qsort(e.r, e.n, sizeof(*e.r), cmp_doc_run);
+	for (k = 0; !rc && e.n && k < sizeof(doc_tables) / sizeof(doc_tables[0]); k++) {
+		rn_buf_reset(&sql);
+		select_cols(&sql, "run_id", doc_tables[k].cols);
+		rn_buf_addf(&sql, " FROM %s ORDER BY run_id, id", doc_tables[k].table);
+		e.t = &doc_tables[k];
+		rc = rn_history_query(h, sql.buf, NULL, 0, doc_child_row, &e);
+	}
+	rn_buf_release(&sql);
+	free(e.r);
+	if (rc) {
+		json_decref(e.runs);
+		return rc;
+	}
+	*doc = json_pack("{s:s, s:o}", "format", HISTORY_FORMAT, "runs", e.runs);
+	return 0;
+}
+
+/* The text of a document value for a parameter (NULL for null); into buf[48] for numbers,
+ * a malloc'ed *owned for JSON. Returns -1 when the value is of the wrong kind. */
+static int doc_param(const json_t *v, char kind, char *buf, char **owned, const char **out)
+{
+	*owned = NULL;
+	if (!v || json_is_null(v)) {
+		*out = NULL;
+		return 0;
+	}
+	switch (kind) {
+	case 'i':
+		if (!json_is_integer(v))
+			return -1;
+		snprintf(buf, 48, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		break;
+	case 'd':
+		if (!json_is_number(v))
+			return -1;
+		snprintf(buf, 48, "%.17g", json_number_value(v));
+		break;
+	case 'j':
+		*owned = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+		*out = *owned;
+		return *owned ? 0 : -1;
+	default:
+		if (!json_is_string(v))
+			return -1;
+		*out = json_string_value(v);
+		return 0;
+	}
+	*out = buf;
+	return 0;
+}
+
+/* Insert one document object into `table` (columns `cols`; run_id first when given). */
+static int doc_insert(struct rn_history *h, const char *path, const char *table,
+		      const struct doc_col *cols, const char *run_id, const json_t *o,
+		      const char *returning, int64_t *id)
+{
+	const char *params[20];
+	char bufs[20][48], *owned[20];
+	struct rn_buf sql;
+	size_t n = 0, i;
+	int rc = 0;
+
+	rn_buf_init(&sql, 0);
+	rn_buf_addf(&sql, "INSERT INTO %s (", table);
+	if (run_id) {
+		rn_buf_adds(&sql, "run_id");
+		owned[n] = NULL;
+		params[n++] = run_id;
+	}
+	for (i = 0; cols[i].name; i++) {
+		rn_buf_addf(&sql, "%s%s", n ? ", " : "", cols[i].sql);
+		if (doc_param(json_object_get(o, cols[i].name), cols[i].kind, bufs[n], &owned[n],
+			      &params[n])) {
+			rc = rn_error("%s: %s: '%s' is not a%s %s", path, table, cols[i].name,
+				      cols[i].kind == 'i' ? "n" : "",
+				      cols[i].kind == 'i'         ? "integer" :
+					      cols[i].kind == 'd' ? "number" :
+					      cols[i].kind == 'j' ? "JSON value" :
+								    "string");
+			rc = -EINVAL;
+		}
+		n++;
+	}
+	rn_buf_adds(&sql, ") VALUES (");
+	for (i = 0; i < n; i++)
+		rn_buf_adds(&sql, i ? ", ?" : "?");
+	rn_buf_addf(&sql, ")%s", returning ? returning : "");
+	if (!rc)
+		rc = rn_history_query(h, sql.buf, params, n, returning ? count_rows : NULL, id);
+	for (i = 0; i < n; i++)
+		free(owned[i]);
+	rn_buf_release(&sql);
+	return rc;
+}
+
+static int exists_row(void *ctx, size_t ncols, const char *const *v)
+{
+	(void)ncols;
+	(void)v;
+	*(bool *)ctx = true;
+	return 0;
+}
+
+/* Import a renacer-history/1 document: every run whose uid the store lacks, in one
+ * transaction. */
+static int import_store(struct rn_history *h, const char *path, const json_t *doc)
+{
+	const json_t *runs = json_object_get(doc, "runs");
+	size_t i, added = 0, skipped = 0, k;
+	int rc;
+
+	if (!json_is_array(runs))
+		return rn_error("%s: 'runs' is not an array", path), -EINVAL;
+	rc = h->ops->exec(h, h->ops->begin_sql);
+	for (i = 0; i < json_array_size(runs) && !rc; i++) {
+		const json_t *run = json_array_get(runs, i);
+		const char *uid = json_string_value(json_object_get(run, "uid"));
+		const char *params[1] = { uid };
+		bool exists = false;
+		int64_t id = 0;
+		char idtext[24];
+
+		if (!json_is_object(run) || !uid || !*uid) {
+			rc = rn_error("%s: run %zu has no uid", path, i + 1);
+			rc = -EINVAL;
+			break;
+		}
+		rc = rn_history_query(h, "SELECT 1 FROM runs WHERE uid = ?", params, 1, exists_row,
+				      &exists);
+		if (rc || exists) {
+			skipped += exists;
+			continue;
+		}
+		rc = doc_insert(h, path, "runs", run_cols, NULL, run, " RETURNING id", &id);
+		if (!rc && id <= 0)
+			rc = -EIO, snprintf(h->err, sizeof(h->err), "the imported run got no id");
+		snprintf(idtext, sizeof(idtext), "%lld", (long long)id);
+		for (k = 0; !rc && k < sizeof(doc_tables) / sizeof(doc_tables[0]); k++) {
+			const json_t *rows = json_object_get(run, doc_tables[k].key);
+			size_t r;
+
+			for (r = 0; !rc && r < json_array_size(rows); r++)
+				rc = doc_insert(h, path, doc_tables[k].table, doc_tables[k].cols,
+						idtext, json_array_get(rows, r), NULL, NULL);
+		}
+		added += !rc;
+	}
+	if (!rc)
+		rc = h->ops->exec(h, "COMMIT");
+	if (rc) {
+		char keep[sizeof(h->err)];
+
+		memcpy(keep, h->err, sizeof(keep));
+		h->ops->exec(h, "ROLLBACK");
+		memcpy(h->err, keep, sizeof(keep));
+		if (rc != -EINVAL)
+			rn_error("history '%s': %s", h->location, h->err);
+		return rc;
+	}
+	printf("imported %s: %zu run%s added, %zu already in the store\n", path, added,
+	       added == 1 ? "" : "s", skipped);
+	return 0;
+}
+
 /* ---- export ----------------------------------------------------------------------------- */
+
+#define EXPORT_CSV_HEADER                                                                          \
+	"run,created_ns,commit,branch,machine,source,target,metric,unit,nsamples,median,min,max,"  \
+	"samples\n"
 
 struct export_ctx {
 	struct rn_buf *b;
@@ -976,17 +1363,32 @@ static int history_export(struct rn_history *h, const struct hist_opts *o)
 	size_t np = 0;
 	int rc;
 
-	if (strcmp(fmt, "csv") && strcmp(fmt, "json"))
-		return rn_error("--format must be csv or json, found '%s'", fmt), -EINVAL;
+	if (strcmp(fmt, "csv") && strcmp(fmt, "json") && strcmp(fmt, "history"))
+		return rn_error("--format must be csv, json or history, found '%s'", fmt), -EINVAL;
 	rn_buf_init(&b, 0);
+	if (!strcmp(fmt, "history")) {
+		json_t *doc = NULL;
+		char *text;
+
+		e.arr = NULL;
+		rc = export_store(h, o, &doc);
+		if (rc) {
+			rn_error("history '%s': %s", h->location, h->err);
+			goto out;
+		}
+		text = json_dumps(doc, JSON_INDENT(1));
+		json_decref(doc);
+		rn_buf_adds(&b, text ? text : "{}");
+		rn_buf_addc(&b, '\n');
+		free(text);
+		goto write;
+	}
 	rn_buf_init(&sql, 0);
 	e.b = &b;
 	e.json = !strcmp(fmt, "json");
 	e.arr = e.json ? json_array() : NULL;
 	if (!e.json)
-		rn_buf_adds(&b,
-			    "run,created_ns,commit,branch,machine,source,target,metric,unit,"
-			    "nsamples,median,min,max,samples\n");
+		rn_buf_adds(&b, EXPORT_CSV_HEADER);
 	rn_buf_adds(&sql,
 		    "SELECT r.id, r.created_ns, r.commit_sha, r.branch, r.machine, r.source, "
 		    "s.target, s.metric, s.unit, s.nsamples, s.median, s.min_value, "
@@ -1022,6 +1424,7 @@ static int history_export(struct rn_history *h, const struct hist_opts *o)
 		rn_buf_addc(&b, '\n');
 		free(text);
 	}
+write:
 	if (rn_buf_failed(&b)) {
 		rc = rn_error("export: out of memory");
 		goto out;
@@ -1121,6 +1524,28 @@ static int history_import(struct rn_history *h, const struct hist_opts *o,
 		char *dot;
 		int64_t id;
 
+		{
+			json_t *doc = json_load_file(path, 0, NULL);
+			const char *f = json_string_value(json_object_get(doc, "format"));
+
+			if (f && !strcmp(f, HISTORY_FORMAT)) {
+				rc = import_store(h, path, doc);
+				json_decref(doc);
+				continue;
+			}
+			if (json_is_array(doc) &&
+			    json_object_get(json_array_get(doc, 0), "samples") &&
+			    json_object_get(json_array_get(doc, 0), "run")) {
+				json_decref(doc);
+				return rn_error(
+					       "%s: a results export (--format json) holds no verdicts "
+					       "or run ids; move a store with 'history export --format "
+					       "history'",
+					       path),
+				       -EINVAL;
+			}
+			json_decref(doc);
+		}
 		if (rn_golden_read(path, &g, &d)) {
 			rn_diag_print(&d, false);
 			return -EINVAL;
@@ -1189,6 +1614,7 @@ static int history_prune(struct rn_history *h, const struct hist_opts *o)
 {
 	static const char *const deletes[] = {
 		"DELETE FROM critical_path WHERE run_id IN (SELECT id FROM runs WHERE created_ns < ?)",
+		"DELETE FROM syscalls WHERE run_id IN (SELECT id FROM runs WHERE created_ns < ?)",
 		"DELETE FROM verdicts WHERE run_id IN (SELECT id FROM runs WHERE created_ns < ?)",
 		"DELETE FROM results WHERE run_id IN (SELECT id FROM runs WHERE created_ns < ?)",
 		"DELETE FROM runs WHERE created_ns < ?",
@@ -1475,7 +1901,22 @@ int rn_cmd_history(int argc, char **argv)
 		rc = RN_EXIT_USAGE;
 		goto out_cfg;
 	}
-	if (open_store(&o, have_cfg ? &cfg : NULL, write, &h)) {
+	rc = open_store(&o, have_cfg ? &cfg : NULL, write, &h,
+			!strcmp(sub, "list") || !strcmp(sub, "export"));
+	if (rc == 1) {
+		/* A database without renacer's tables holds no runs: list and export say so. */
+		rc = RN_EXIT_OK;
+		if (!strcmp(sub, "list"))
+			history_list_header();
+		else if (o.format && !strcmp(o.format, "history"))
+			printf("{\n \"format\": \"%s\",\n \"runs\": []\n}\n", HISTORY_FORMAT);
+		else if (!o.format || !strcmp(o.format, "csv"))
+			printf("%s", EXPORT_CSV_HEADER);
+		else
+			printf("[]\n");
+		goto out_close;
+	}
+	if (rc) {
 		rc = RN_EXIT_OUTPUT;
 		goto out_close;
 	}
@@ -1527,7 +1968,7 @@ int rn_cmd_report(int argc, char **argv)
 		return rc;
 	if (!o.limit)
 		o.limit = 200;
-	if (open_store(&o, have_cfg ? &cfg : NULL, false, &h)) {
+	if (open_store(&o, have_cfg ? &cfg : NULL, false, &h, false)) {
 		rc = RN_EXIT_OUTPUT;
 	} else {
 		json_t *model = report_model(&h, &o, have_cfg ? &cfg : NULL, &rc);

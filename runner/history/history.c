@@ -21,6 +21,7 @@
 #include "golden.h"
 #include "history_internal.h"
 #include "log.h"
+#include "syscall_names.h"
 #include "xalloc.h"
 
 /*
@@ -54,6 +55,20 @@ static const char *const migrations[RN_HISTORY_SCHEMA_VERSION] = {
 	"DROP INDEX results_series;"
 	"CREATE INDEX results_series ON results (target, metric, run_id, median, min_value, "
 	"max_value, nsamples, unit);",
+	/* 4: a run id that survives export and import (uid), the commit's subject and author
+	 * date for the page, re-runs of one commit for the gate-quality ledger, and the
+	 * per-syscall medians. Runs of older renacers get a uid from their store's facts. */
+	"ALTER TABLE runs ADD COLUMN uid TEXT;"
+	"ALTER TABLE runs ADD COLUMN subject TEXT;"
+	"ALTER TABLE runs ADD COLUMN author_ns BIGINT;"
+	"ALTER TABLE runs ADD COLUMN rerun_of TEXT;"
+	"UPDATE runs SET uid = 'local-' || machine || '-' || created_ns || '-' || id;"
+	"CREATE UNIQUE INDEX runs_uid ON runs (uid);"
+	"CREATE INDEX runs_commit ON runs (commit_sha);"
+	"CREATE TABLE syscalls (id %ID%, run_id BIGINT NOT NULL REFERENCES runs(id) ON DELETE "
+	"CASCADE, target TEXT NOT NULL, syscall TEXT NOT NULL, calls DOUBLE PRECISION NOT NULL, "
+	"errors DOUBLE PRECISION NOT NULL, time_ns DOUBLE PRECISION);"
+	"CREATE INDEX syscalls_run ON syscalls (run_id);",
 };
 
 int rn_history_fail(struct rn_history *h, int code, const char *fmt, ...)
@@ -465,6 +480,30 @@ void rn_history_run_identify(struct rn_history_run *run, const char *dir,
 	run->machine_desc = bufs[3];
 }
 
+void rn_history_commit_info(const char *dir, const char *commit, char *subject, size_t cap,
+			    int64_t *author_ns)
+{
+	char spec[300];
+	const char *argv[] = { "git", "log", "-1", "--no-show-signature", NULL, spec, NULL };
+	char *s;
+
+	subject[0] = '\0';
+	*author_ns = 0;
+	if (!commit || !*commit || strlen(commit) > 256 || commit[0] == '-')
+		return;
+	snprintf(spec, sizeof(spec), "%s", commit);
+	argv[4] = "--format=%at";
+	s = command_line(dir, argv);
+	if (s)
+		*author_ns = strtoll(s, NULL, 10) * 1000000000ll;
+	free(s);
+	argv[4] = "--format=%s";
+	s = command_line(dir, argv);
+	if (s)
+		snprintf(subject, cap, "%s", s);
+	free(s);
+}
+
 static int get_id(void *ctx, size_t ncols, const char *const *vals)
 {
 	if (ncols >= 1 && vals[0])
@@ -611,14 +650,64 @@ static int append_critical_path(struct rn_history *h, const char *run_id,
 	return rc;
 }
 
+/* One syscalls row per syscall the target made (medians over its counting runs). */
+static int append_syscalls(struct rn_history *h, const char *run_id,
+			   const struct rn_target_result *r)
+{
+	int nr, n = rn_syscall_table_size(), rc = 0;
+
+	if (!r->syscall_calls)
+		return 0;
+	for (nr = 0; nr < n && !rc; nr++) {
+		char calls[40], errors[40], ns[40];
+		const char *p[6];
+
+		if (!(r->syscall_calls[nr] > 0))
+			continue;
+		fmt_double(calls, sizeof(calls), r->syscall_calls[nr]);
+		fmt_double(errors, sizeof(errors), r->syscall_errors ? r->syscall_errors[nr] : 0);
+		if (r->syscall_ns)
+			fmt_double(ns, sizeof(ns), r->syscall_ns[nr]);
+		p[0] = run_id;
+		p[1] = r->name;
+		p[2] = rn_syscall_name(nr);
+		p[3] = calls;
+		p[4] = errors;
+		p[5] = r->syscall_ns ? ns : NULL;
+		rc = h->ops->query(h,
+				   "INSERT INTO syscalls (run_id, target, syscall, calls, errors, "
+				   "time_ns) VALUES (?, ?, ?, ?, ?, ?)",
+				   p, 6, NULL, NULL);
+	}
+	return rc;
+}
+
+void rn_history_new_uid(char *dst, size_t cap, uint64_t created_ns)
+{
+	uint64_t r = 0;
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || read(fd, &r, sizeof(r)) != (ssize_t)sizeof(r)) {
+		struct timespec ts;
+
+		/* No entropy device: the process and the monotonic clock still differ per run. */
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		r = fnv1a((uint64_t)getpid() * 0x9e3779b97f4a7c15ull ^ (uint64_t)ts.tv_nsec, "uid");
+	}
+	if (fd >= 0)
+		close(fd);
+	snprintf(dst, cap, "%016llx-%016llx", (unsigned long long)created_ns,
+		 (unsigned long long)r);
+}
+
 int64_t rn_history_append(struct rn_history *h, const struct rn_history_run *run,
 			  const struct rn_target_report *t, size_t n)
 {
-	char created[24], code[16], id[24];
+	char created[24], code[16], id[24], uid[48], author[24];
 	int64_t run_id = 0;
 	size_t i;
 	int rc;
-	const char *p[9];
+	const char *p[13];
 
 	snprintf(created, sizeof(created), "%llu", (unsigned long long)run->created_ns);
 	snprintf(code, sizeof(code), "%d", run->exit_code);
@@ -631,15 +720,24 @@ int64_t rn_history_append(struct rn_history *h, const struct rn_history_run *run
 	p[6] = run->config;
 	p[7] = RN_VERSION;
 	p[8] = code;
+	if (run->uid && *run->uid)
+		snprintf(uid, sizeof(uid), "%s", run->uid);
+	else
+		rn_history_new_uid(uid, sizeof(uid), run->created_ns);
+	p[9] = uid;
+	p[10] = run->subject && *run->subject ? run->subject : NULL;
+	snprintf(author, sizeof(author), "%lld", (long long)run->author_ns);
+	p[11] = run->author_ns ? author : NULL;
+	p[12] = run->rerun_of && *run->rerun_of ? run->rerun_of : NULL;
 	rc = h->ops->exec(h, h->ops->begin_sql);
 	if (rc)
 		return rc;
 	rc = h->ops->query(
 		h,
 		"INSERT INTO runs (created_ns, commit_sha, branch, machine, machine_desc, "
-		"source, config, renacer_version, exit_code) VALUES "
-		"(?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-		p, 9, get_id, &run_id);
+		"source, config, renacer_version, exit_code, uid, subject, author_ns, rerun_of) "
+		"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+		p, 13, get_id, &run_id);
 	if (!rc && run_id <= 0)
 		rc = rn_history_fail(h, -EIO, "the new run got no id");
 	snprintf(id, sizeof(id), "%lld", (long long)run_id);
@@ -649,6 +747,8 @@ int64_t rn_history_append(struct rn_history *h, const struct rn_history_run *run
 			rc = append_verdicts(h, id, &t[i]);
 		if (!rc && t[i].result->cp.nsegments)
 			rc = append_critical_path(h, id, t[i].result);
+		if (!rc)
+			rc = append_syscalls(h, id, t[i].result);
 	}
 	if (!rc)
 		rc = h->ops->exec(h, "COMMIT");
@@ -664,12 +764,13 @@ int64_t rn_history_append(struct rn_history *h, const struct rn_history_run *run
 }
 
 int rn_history_record(const struct rn_config *cfg, bool cli_enable, const char *source,
-		      const struct rn_target_report *t, size_t n, int exit_code, bool quiet)
+		      const struct rn_target_report *t, size_t n, int exit_code, bool quiet,
+		      const char *rerun_of)
 {
 	struct rn_history_cfg hc;
 	struct rn_history h;
 	struct rn_history_run run;
-	char bufs[4][256];
+	char bufs[4][256], subject[256];
 	struct timespec ts;
 	int64_t id;
 	int rc;
@@ -686,6 +787,9 @@ int rn_history_record(const struct rn_config *cfg, bool cli_enable, const char *
 	run.source = source;
 	run.config = cfg->path;
 	run.exit_code = exit_code;
+	run.rerun_of = rerun_of;
+	rn_history_commit_info(cfg->dir, run.commit, subject, sizeof(subject), &run.author_ns);
+	run.subject = subject;
 	rc = rn_history_open(&h, hc.url, true, hc.busy_timeout_ms);
 	id = rc ? rc : rn_history_append(&h, &run, t, n);
 	if (id < 0)

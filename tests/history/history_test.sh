@@ -6,6 +6,10 @@
 # Cases:
 #   suite-sqlite, suite-postgres   8 concurrent `renacer check --history` processes, then exact
 #                                  row counts; show, changes, export, import, prune, report
+#   roundtrip                      a SQLite store of checks (with verdicts, critical paths,
+#                                  syscalls, a re-run) exported, imported into an empty
+#                                  PostgreSQL database, exported again: identical documents;
+#                                  a second import adds nothing; an empty database lists empty
 #   bad-input                      unreachable PostgreSQL, locked and corrupt SQLite files, a
 #                                  schema from a newer renacer: one warning line each, the
 #                                  check's verdict and exit code unchanged
@@ -131,7 +135,7 @@ suite() {
 	n=$(sql "SELECT count(DISTINCT commit_sha) FROM runs")
 	[ "$n" = 9 ] || fail "expected 9 distinct commits, found $n"
 	n=$(sql "SELECT version FROM renacer_schema")
-	[ "$n" = 3 ] || fail "schema version $n, expected 3"
+	[ "$n" = 4 ] || fail "schema version $n, expected 4"
 	# Every sample kept: each results row has nsamples = 2 values.
 	n=$(sql "SELECT count(*) FROM results WHERE nsamples <> 2")
 	[ "$n" = 0 ] || fail "$n results rows without 2 samples"
@@ -241,6 +245,63 @@ suite-postgres)
 	start_postgres
 	suite
 	;;
+roundtrip)
+	start_postgres
+	work=$tmp/rt
+	write_config "$work" 10000 ""
+	# a span_count assertion makes counting runs: per-syscall rows
+	cat >>"$work/renacer.toml" <<EOT
+
+[[assertion]]
+name = "few_opens"
+type = "span_count"
+span_name_pattern = "openat"
+max_spans = 100000
+EOT
+	cd "$work" || exit 1
+	db=$tmp/rt.db
+	export RENACER_HISTORY_URL="$db"
+	# An empty PostgreSQL database lists as empty (exit 0) and exports an empty document.
+	"$bin" history --db "$url" list >"$tmp/list.out" 2>&1 || { cat "$tmp/list.out"; fail "empty list exit $?"; }
+	[ "$(wc -l <"$tmp/list.out")" = 1 ] && grep -q "^RUN " "$tmp/list.out" ||
+		{ cat "$tmp/list.out"; fail "empty list output"; }
+	"$bin" history --db "$url" export --format history >"$tmp/empty.json" || fail "empty export"
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d=={"format":"renacer-history/1","runs":[]}, d' \
+		"$tmp/empty.json" || fail "empty export content"
+	for i in 1 2 3; do
+		RENACER_COMMIT=c$i RENACER_BRANCH=main "$bin" check -q >/dev/null 2>&1 || fail "check $i"
+	done
+	RENACER_COMMIT=c3 RENACER_BRANCH=main "$bin" check -q --rerun-of c3 >/dev/null 2>&1 ||
+		fail "re-run check"
+	# one subject with quotes and a newline-free unicode name, to carry every kind of field
+	sqlite3 "$db" "UPDATE runs SET subject = 'fix \"quoted\" <b>', author_ns = 1700000000000000000 WHERE commit_sha = 'c2'"
+	"$bin" history --db "$db" export --format history -o "$tmp/a.json" || fail "export sqlite"
+	python3 - "$tmp/a.json" <<'EOP' || fail "export content"
+import json, sys
+d = json.load(open(sys.argv[1]))
+runs = d["runs"]
+assert d["format"] == "renacer-history/1" and len(runs) == 4, len(runs)
+assert all(r["results"] and r["verdicts"] and r["critical_path"] and r["syscalls"] for r in runs)
+assert [r["rerun_of"] for r in runs].count("c3") == 1
+assert len({r["uid"] for r in runs}) == 4
+assert any(s["syscall"] == "execve" for s in runs[0]["syscalls"]), runs[0]["syscalls"][:3]
+EOP
+	"$bin" history --db "$url" import "$tmp/a.json" >"$tmp/imp.out" || fail "import into postgres"
+	grep -q "4 runs added, 0 already in the store" "$tmp/imp.out" || { cat "$tmp/imp.out"; fail "import message"; }
+	"$bin" history --db "$url" export --format history -o "$tmp/b.json" || fail "export postgres"
+	cmp "$tmp/a.json" "$tmp/b.json" || { diff "$tmp/a.json" "$tmp/b.json" | head -20; fail "export differs after import"; }
+	# Idempotent: the same file again adds nothing; back into a fresh SQLite store: identical.
+	"$bin" history --db "$url" import "$tmp/a.json" >"$tmp/imp.out" || fail "second import"
+	grep -q "0 runs added, 4 already in the store" "$tmp/imp.out" || { cat "$tmp/imp.out"; fail "second import message"; }
+	"$bin" history --db "$tmp/back.db" import "$tmp/b.json" >/dev/null || fail "import into sqlite"
+	"$bin" history --db "$tmp/back.db" export --format history -o "$tmp/c.json" || fail "export back"
+	cmp "$tmp/a.json" "$tmp/c.json" || fail "sqlite -> postgres -> sqlite differs"
+	# A results export is not a store export: one line saying what to use instead.
+	"$bin" history --db "$db" export --format json -o "$tmp/flat.json" || fail "flat export"
+	"$bin" history --db "$tmp/back.db" import "$tmp/flat.json" 2>"$tmp/err" && fail "flat import accepted"
+	grep -q "export --format history" "$tmp/err" || { cat "$tmp/err"; fail "flat import message"; }
+	echo "ok: sqlite -> postgres -> sqlite round trip identical, import idempotent, empty lists empty"
+	;;
 bad-input)
 	work=$tmp/bad
 	write_config "$work" 10000 "busy_timeout_ms = 300"
@@ -278,7 +339,7 @@ bad-input)
 	# A schema from a newer renacer.
 	"$bin" check -q >/dev/null 2>&1 || fail "check to create the store failed"
 	sqlite3 .renacer/history.db "UPDATE renacer_schema SET version = 99"
-	expect_check newer-schema 0 "schema version 99 is newer than this renacer supports (3)"
+	expect_check newer-schema 0 "schema version 99 is newer than this renacer supports (4)"
 	"$bin" history list 2>"$tmp/err" && fail "history list read a newer schema"
 	grep -q "schema version 99 is newer" "$tmp/err" || fail "history list message"
 	[ "$(wc -l <"$tmp/err")" = 1 ] || fail "history list printed more than one line"

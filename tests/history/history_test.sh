@@ -10,6 +10,10 @@
 #                                  syscalls, a re-run) exported, imported into an empty
 #                                  PostgreSQL database, exported again: identical documents;
 #                                  a second import adds nothing; an empty database lists empty
+#   quality                        the gate-quality ledger on synthetic runs: an assertion that
+#                                  fails 20% of 100 re-runs of one commit by noise alone reads
+#                                  a false-alarm rate within 5 points of 20%; a steady one 0;
+#                                  check --rerun-of groups re-runs under the commit named
 #   bad-input                      unreachable PostgreSQL, locked and corrupt SQLite files, a
 #                                  schema from a newer renacer: one warning line each, the
 #                                  check's verdict and exit code unchanged
@@ -301,6 +305,79 @@ EOP
 	"$bin" history --db "$tmp/back.db" import "$tmp/flat.json" 2>"$tmp/err" && fail "flat import accepted"
 	grep -q "export --format history" "$tmp/err" || { cat "$tmp/err"; fail "flat import message"; }
 	echo "ok: sqlite -> postgres -> sqlite round trip identical, import idempotent, empty lists empty"
+	;;
+quality)
+	command -v sqlite3 >/dev/null || { echo "sqlite3 not installed" >&2; exit 77; }
+	db=$tmp/q.db
+	# 20 commits checked once, then 100 re-runs of one commit, for 10 targets (noise seeds).
+	# "flaky" observes N(100, 10) against a budget of 108.4162 (P(FAIL) = P(z > 0.8416) =
+	# 0.20: the truth); "steady" observes N(50, 1) against 100. Sampling alone spreads the
+	# FAIL share of 100 runs by 4 points (sd), so each target's rate must equal its own runs'
+	# share exactly, and against the truth: the median within 5 points, 7 of 10 too.
+	python3 - "$tmp/q.json" "$tmp/q.truth" <<'EOP' || fail "generator"
+import json, random, sys
+runs, truth = [], {}
+def run(i, t, commit, rnd, fails):
+    verdicts = []
+    for name, mu, sd, budget in (("flaky", 100, 10, 108.4162), ("steady", 50, 1, 100)):
+        o = rnd.gauss(mu, sd)
+        if commit == "rerun" and name == "flaky":
+            fails.append(o > budget)
+        verdicts.append({"target": t, "assertion": name, "type": "critical_path",
+                         "verdict": "FAIL" if o > budget else "PASS", "observed": o,
+                         "budget": budget, "golden": None, "unit": "ms", "message": ""})
+    return {"uid": "q%s-%04d" % (t, i), "created_ns": 1700000000000000000 + i * 10**9,
+            "commit": commit, "branch": "main", "machine": "m", "machine_desc": "m",
+            "source": "check", "config": "renacer.toml", "renacer_version": "t",
+            "exit_code": 0, "subject": None, "author_ns": None, "rerun_of": None,
+            "results": [], "verdicts": verdicts, "critical_path": [], "syscalls": []}
+for seed in range(10):
+    rnd, t, fails = random.Random(seed), "t%d" % seed, []
+    for i in range(120):
+        runs.append(run(i, t, "c%02d" % i if i < 20 else "rerun", rnd, fails))
+    truth[t] = sum(fails) / len(fails)
+json.dump({"format": "renacer-history/1", "runs": runs}, open(sys.argv[1], "w"))
+json.dump(truth, open(sys.argv[2], "w"))
+EOP
+	"$bin" history --db "$db" import "$tmp/q.json" >/dev/null || fail "import synthetic runs"
+	"$bin" history --db "$db" quality --format json >"$tmp/q.out" || fail "quality failed"
+	python3 - "$tmp/q.out" "$tmp/q.truth" <<'EOP' || { cat "$tmp/q.out"; fail "ledger numbers"; }
+import json, statistics, sys
+led = json.load(open(sys.argv[1]))
+share = json.load(open(sys.argv[2]))
+flaky = [l for l in led if l["assertion"] == "flaky"]
+steady = [l for l in led if l["assertion"] == "steady"]
+assert len(flaky) == 10 and len(steady) == 10
+rates = []
+for f in flaky:
+    assert f["runs"] == 120 and f["rerun_commits"] == 1, f
+    assert abs(f["false_alarm_rate"] - share[f["target"]]) < 1e-9, (f, share[f["target"]])
+    assert f["flips"] > 10 and f["overridden"] > 0, f
+    assert abs(f["noise"] - 0.10) < 0.04, f  # a MAD of 100 points: sd 1.2 points
+    assert f["suggested"] > 120 and f["suggested_false_alarm_rate"] <= 0.02, f
+    rates.append(f["false_alarm_rate"])
+within = sum(abs(r - 0.20) <= 0.05 for r in rates)
+print("flaky (truth 0.20): observed false-alarm rates %s; median %.3f; %d of 10 within 5 points"
+      % (" ".join("%.2f" % r for r in rates), statistics.median(rates), within))
+assert abs(statistics.median(rates) - 0.20) <= 0.05 and within >= 7
+for s in steady:
+    assert s["fails"] == 0 and s["flips"] == 0 and s["false_alarm_rate"] == 0, s
+EOP
+	"$bin" history --db "$db" quality >"$tmp/q.txt" || fail "quality text"
+	grep -q "^t0  *flaky  *120 " "$tmp/q.txt" || { cat "$tmp/q.txt"; fail "quality table"; }
+	# check --rerun-of: a re-run of another commit counts under the commit named.
+	work=$tmp/qr
+	write_config "$work" 10000 ""
+	cd "$work" || exit 1
+	RENACER_HISTORY_URL=$db RENACER_COMMIT=c00 "$bin" check -q >/dev/null 2>&1 || fail "check"
+	RENACER_HISTORY_URL=$db RENACER_COMMIT=local-edit "$bin" check -q --rerun-of c00 \
+		>/dev/null 2>&1 || fail "check --rerun-of"
+	n=$(sqlite3 "$db" "SELECT count(*) FROM runs WHERE rerun_of = 'c00'")
+	[ "$n" = 1 ] || fail "--rerun-of not recorded ($n)"
+	"$bin" history --db "$db" quality true --format json >"$tmp/q2.out" || fail "quality target"
+	python3 -c 'import json,sys; l=json.load(open(sys.argv[1])); assert l and all(x["target"]=="true" and x["rerun_commits"]==1 for x in l), l' \
+		"$tmp/q2.out" || { cat "$tmp/q2.out"; fail "re-run not grouped"; }
+	echo "ok: gate-quality ledger"
 	;;
 bad-input)
 	work=$tmp/bad

@@ -1,7 +1,7 @@
 # The history store end to end (tests/history/history_test.sh CASE): the same suite against a
 # temporary SQLite file and a real PostgreSQL cluster created by the test; bad stores; and the
 # report page in headless Chromium (tests/history/report_page.sh).
-foreach(case suite-sqlite suite-postgres roundtrip bad-input)
+foreach(case suite-sqlite suite-postgres roundtrip quality bad-input)
 	add_test(NAME history.${case}
 		COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/history_test.sh ${case} ${CMAKE_BINARY_DIR}
 			${CMAKE_SOURCE_DIR})

@@ -2040,19 +2040,6 @@ static int cp_row(void *ctx, size_t ncols, const char *const *v)
 	return 0;
 }
 
-static int pair_row(void *ctx, size_t ncols, const char *const *v)
-{
-	struct keys *ks = ctx;
-	const char *three[3];
-
-	if (ncols < 2)
-		return 0;
-	three[0] = v[0];
-	three[1] = v[1];
-	three[2] = "";
-	return key_row(ks, 3, three);
-}
-
 static void add_change(void *ctx, const struct rn_history_change *c)
 {
 	json_t *j = change_json(c);
@@ -2098,14 +2085,113 @@ static json_t *golden_band(const struct rn_config *cfg, const char *target, cons
 	return band;
 }
 
+/* The runs of the page: the last N of the store, every machine and branch. */
+struct page {
+	json_t *runs;     /* [{id, time, commit, subject, date, branch, machine, exit_code}] */
+	json_t *charts;   /* [{target, metric, unit, points: [[run, median, min, max]], ...}] */
+	json_t *verdicts; /* {run: [{target, assertion, type, verdict, observed, budget, ...}]} */
+	json_t *cps;      /* {run: [{target, segments: [{process, pid, start_ms, end_ms}]}]} */
+	json_t *syscalls; /* {run: {target: {syscall: calls}}} */
+	char min_id[24];  /* the oldest run of the page */
+};
+
+static int page_run_row(void *ctx, size_t ncols, const char *const *v)
+{
+	struct page *pg = ctx;
+	char when[32], date[32] = "";
+
+	if (ncols < 8)
+		return 0;
+	fmt_time(when, sizeof(when), v[1]);
+	if (v[6])
+		fmt_time(date, sizeof(date), v[6]);
+	json_array_insert_new(
+		pg->runs, 0,
+		json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:s, s:I}", "id",
+			  (json_int_t)strtoll(v[0], NULL, 10), "time", when, "commit",
+			  v[2] ? v[2] : "", "branch", v[3] ? v[3] : "", "machine", v[4] ? v[4] : "",
+			  "subject", v[5] ? v[5] : "", "date", date, "exit_code",
+			  (json_int_t)strtoll(v[7] ? v[7] : "0", NULL, 10)));
+	snprintf(pg->min_id, sizeof(pg->min_id), "%s", v[0]);
+	return 0;
+}
+
+static int page_result_row(void *ctx, size_t ncols, const char *const *v)
+{
+	struct page *pg = ctx;
+	size_t n = json_array_size(pg->charts);
+	json_t *last = n ? json_array_get(pg->charts, n - 1) : NULL;
+	const char *unit = v[3] ? v[3] : "";
+
+	if (ncols < 7)
+		return 0;
+	if (!last || strcmp(str_of_json(last, "target"), v[1] ? v[1] : "") ||
+	    strcmp(str_of_json(last, "metric"), v[2] ? v[2] : "")) {
+		last = json_pack("{s:s, s:s, s:s, s:s, s:[]}", "target", v[1] ? v[1] : "",
+				 "metric", v[2] ? v[2] : "", "unit", shown_unit(unit), "stored_unit",
+				 unit, "points");
+		json_array_append_new(pg->charts, last);
+	}
+	json_array_append_new(json_object_get(last, "points"),
+			      json_pack("[I, f, f, f]", (json_int_t)strtoll(v[0], NULL, 10),
+					shown(strtod(v[4] ? v[4] : "0", NULL), unit),
+					shown(strtod(v[5] ? v[5] : "0", NULL), unit),
+					shown(strtod(v[6] ? v[6] : "0", NULL), unit)));
+	return 0;
+}
+
+/* The array of key `run` in the object `map` (created empty). */
+static json_t *per_run(json_t *map, const char *run, bool object)
+{
+	json_t *a = json_object_get(map, run);
+
+	if (!a) {
+		a = object ? json_object() : json_array();
+		json_object_set_new(map, run, a);
+	}
+	return a;
+}
+
+static int page_verdict_row(void *ctx, size_t ncols, const char *const *v)
+{
+	struct page *pg = ctx;
+
+	if (ncols < 10 || !v[0])
+		return 0;
+	return verdict_row(per_run(pg->verdicts, v[0], false), ncols - 1, v + 1);
+}
+
+static int page_cp_row(void *ctx, size_t ncols, const char *const *v)
+{
+	struct page *pg = ctx;
+
+	if (ncols < 6 || !v[0])
+		return 0;
+	return cp_row(per_run(pg->cps, v[0], false), ncols - 1, v + 1);
+}
+
+static int page_syscall_row(void *ctx, size_t ncols, const char *const *v)
+{
+	struct page *pg = ctx;
+	json_t *t;
+
+	if (ncols < 4 || !v[0] || !v[1] || !v[2])
+		return 0;
+	t = per_run(per_run(pg->syscalls, v[0], true), v[1], true);
+	json_object_set_new(t, v[2], json_real(strtod(v[3] ? v[3] : "0", NULL)));
+	return 0;
+}
+
 static json_t *report_model(struct rn_history *h, const struct hist_opts *o,
 			    const struct rn_config *cfg, int *rc)
 {
 	struct last_run lr;
-	struct keys pairs;
-	json_t *model, *verdicts, *charts, *cps;
+	struct page pg;
+	struct ledger_rows led;
+	json_t *model, *verdicts, *cps, *quality, *c;
 	const char *params[1];
-	size_t i, k;
+	char sql[512];
+	size_t i;
 
 	memset(&lr, 0, sizeof(lr));
 	*rc = rn_history_query(
@@ -2123,11 +2209,16 @@ static json_t *report_model(struct rn_history *h, const struct hist_opts *o,
 		*rc = -ENOENT;
 		return NULL;
 	}
-	params[0] = lr.id;
+	memset(&pg, 0, sizeof(pg));
+	pg.runs = json_array();
+	pg.charts = json_array();
+	pg.verdicts = json_object();
+	pg.cps = json_object();
+	pg.syscalls = json_object();
 	verdicts = json_array();
-	charts = json_array();
 	cps = json_array();
-	memset(&pairs, 0, sizeof(pairs));
+	quality = json_array();
+	params[0] = lr.id;
 	*rc = rn_history_query(h,
 			       "SELECT target, assertion, type, verdict, observed, budget, golden, "
 			       "unit, message FROM verdicts WHERE run_id = ? ORDER BY id",
@@ -2137,47 +2228,63 @@ static json_t *report_model(struct rn_history *h, const struct hist_opts *o,
 				       "SELECT target, process, pid, start_ns, end_ns FROM "
 				       "critical_path WHERE run_id = ? ORDER BY target, seq",
 				       params, 1, cp_row, cps);
+	/* The page's window: the last N runs of the store (the page's size is bounded by N,
+	 * whatever the store holds). */
+	snprintf(sql, sizeof(sql),
+		 "SELECT id, created_ns, commit_sha, branch, machine, subject, author_ns, exit_code "
+		 "FROM runs WHERE source <> 'golden' ORDER BY id DESC LIMIT %ld",
+		 o->limit);
+	if (!*rc)
+		*rc = rn_history_query(h, sql, NULL, 0, page_run_row, &pg);
+	params[0] = pg.min_id[0] ? pg.min_id : lr.id;
 	if (!*rc)
 		*rc = rn_history_query(h,
-				       "SELECT target, metric FROM results WHERE run_id = ? ORDER "
-				       "BY id",
-				       params, 1, pair_row, &pairs);
-	for (i = 0; i < pairs.n && !*rc; i++) {
-		struct series s;
-		json_t *points = json_array(), *changes = json_array(), *band;
-		const char *machine = o->machine ? o->machine : lr.machine;
+				       "SELECT s.run_id, s.target, s.metric, s.unit, s.median, "
+				       "s.min_value, s.max_value FROM results s JOIN runs r ON r.id = "
+				       "s.run_id WHERE s.run_id >= ? AND r.source <> 'golden' ORDER BY "
+				       "s.target, s.metric, s.run_id",
+				       params, 1, page_result_row, &pg);
+	if (!*rc)
+		*rc = rn_history_query(h,
+				       "SELECT run_id, target, assertion, type, verdict, observed, "
+				       "budget, golden, unit, message FROM verdicts WHERE run_id >= ? "
+				       "ORDER BY run_id, id",
+				       params, 1, page_verdict_row, &pg);
+	if (!*rc)
+		*rc = rn_history_query(h,
+				       "SELECT run_id, target, process, pid, start_ns, end_ns FROM "
+				       "critical_path WHERE run_id >= ? ORDER BY run_id, target, seq",
+				       params, 1, page_cp_row, &pg);
+	if (!*rc)
+		*rc = rn_history_query(h,
+				       "SELECT run_id, target, syscall, calls FROM syscalls WHERE "
+				       "run_id >= ? ORDER BY run_id, target, syscall",
+				       params, 1, page_syscall_row, &pg);
+	/* Change points and the golden band of each chart, on the last run's machine. */
+	json_array_foreach(pg.charts, i, c)
+	{
+		json_t *changes = json_array(), *band;
+		const char *target = str_of_json(c, "target"), *metric = str_of_json(c, "metric");
 
-		memset(&s, 0, sizeof(s));
-		*rc = load_series(h, pairs.k[i].target, pairs.k[i].metric, machine, NULL, o->limit,
-				  &s);
-		for (k = 0; k < s.n && !*rc; k++) {
-			char when[32];
-
-			fmt_time(when, sizeof(when), s.p[k].created_ns);
-			json_array_append_new(points,
-					      json_pack("{s:I, s:s, s:s, s:f, s:f, s:f}", "run",
-							(json_int_t)s.p[k].run_id, "commit",
-							s.p[k].commit, "time", when, "median",
-							shown(s.p[k].median, s.unit), "min",
-							shown(s.p[k].min, s.unit), "max",
-							shown(s.p[k].max, s.unit)));
-		}
 		if (!*rc)
-			*rc = rn_history_changes_of(h, pairs.k[i].target, pairs.k[i].metric,
-						    machine, NULL, o->limit, NULL, add_change,
-						    changes);
-		band = golden_band(cfg, pairs.k[i].target, pairs.k[i].metric);
-		json_array_append_new(charts,
-				      json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "target",
-						pairs.k[i].target, "metric", pairs.k[i].metric,
-						"unit", shown_unit(s.unit), "points", points,
-						"changes", changes, "band",
-						band ? band : json_null()));
-		series_release(&s);
+			*rc = rn_history_changes_of(h, target, metric,
+						    o->machine ? o->machine : lr.machine, NULL,
+						    o->limit, NULL, add_change, changes);
+		band = golden_band(cfg, target, metric);
+		json_object_set_new(c, "changes", changes);
+		json_object_set_new(c, "band", band ? band : json_null());
 	}
-	keys_release(&pairs);
-	model = json_pack("{s:o, s:o, s:o, s:o}", "run", lr.run, "verdicts", verdicts, "charts",
-			  charts, "critical_path", cps);
+	if (!*rc) {
+		*rc = ledger_read(h, NULL, NULL, &led);
+		for (i = 0; !*rc && i < led.n; i++)
+			json_array_append_new(quality, ledger_json(&led.l[i]));
+		ledger_release(&led);
+	}
+	model = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s}", "run", lr.run,
+			  "verdicts", verdicts, "critical_path", cps, "runs", pg.runs, "charts",
+			  pg.charts, "run_verdicts", pg.verdicts, "run_critical_paths", pg.cps,
+			  "run_syscalls", pg.syscalls, "quality", quality, "machine",
+			  o->machine ? o->machine : lr.machine);
 	if (*rc) {
 		rn_error("history '%s': %s", h->location, h->err);
 		json_decref(model);

@@ -68,7 +68,8 @@ static const char *const migrations[RN_HISTORY_SCHEMA_VERSION] = {
 	"CREATE TABLE syscalls (id %ID%, run_id BIGINT NOT NULL REFERENCES runs(id) ON DELETE "
 	"CASCADE, target TEXT NOT NULL, syscall TEXT NOT NULL, calls DOUBLE PRECISION NOT NULL, "
 	"errors DOUBLE PRECISION NOT NULL, time_ns DOUBLE PRECISION);"
-	"CREATE INDEX syscalls_run ON syscalls (run_id);",
+	"CREATE INDEX syscalls_run ON syscalls (run_id);"
+	"CREATE INDEX results_run ON results (run_id);",
 };
 
 int rn_history_fail(struct rn_history *h, int code, const char *fmt, ...)

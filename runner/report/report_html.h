@@ -23,6 +23,10 @@
 
 #include <jansson.h>
 
+/* Debian's Chart.js (package libjs-chart.js), inlined into the page when present;
+ * $RENACER_CHART_JS names another file ("" for none: the SVG drawing). */
+#define RN_REPORT_CHART_JS "/usr/share/javascript/chart.js/chart.min.js"
+
 /*
  * Write the page of `model` (format above; borrowed) to `path` atomically. Returns 0 or a
  * negative errno (message printed).

@@ -43,8 +43,8 @@ static const char page_head[] =
 	"#tooltip{position:absolute;z-index:10;max-width:360px;background:#fff;border:1px solid "
 	"#999;box-shadow:0 2px 6px rgba(0,0,0,.2);padding:6px 8px;font-size:12px;"
 	"pointer-events:none}\n"
-	"#controls{position:sticky;top:0;background:#fff;padding:6px 0;border-bottom:1px solid "
-	"#ddd;z-index:5}#controls label{margin-right:1em}\n"
+	"#controls{background:#fff;padding:6px 0;border-bottom:1px solid #ddd}"
+	"#controls label{margin-right:1em}\n"
 	"#run-detail{border:1px solid #ccc;padding:0 1em 1em;margin:1em 0}\n"
 	"</style>\n</head>\n";
 

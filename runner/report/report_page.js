@@ -29,12 +29,16 @@ function fmtVal(v, unit) {
   if (unit === 'bytes') return Math.round(v) + ' B' + (Math.abs(v) >= 1024 ? ' (' + axisFmt(v, unit) + ')' : '');
   return (Math.abs(v - Math.round(v)) < 1e-9 ? String(Math.round(v)) : v.toFixed(1)) + (unit ? ' ' + unit : '');
 }
-function axisFmt(v, unit) {
+/* Axis labels: short units, with the decimals the axis's span needs (span 0: a value alone). */
+function axisFmt(v, unit, span) {
   var a = Math.abs(v);
+  function dec(scale, base) {
+    return span ? Math.max(base, Math.min(6, Math.ceil(-Math.log10(span / scale)) + 1)) : base;
+  }
   if (unit === 'bytes') {
-    if (a >= 1073741824) return (v / 1073741824).toFixed(2) + ' GiB';
-    if (a >= 1048576) return (v / 1048576).toFixed(1) + ' MiB';
-    if (a >= 1024) return (v / 1024).toFixed(1) + ' KiB';
+    if (a >= 1073741824) return (v / 1073741824).toFixed(dec(1073741824, 2)) + ' GiB';
+    if (a >= 1048576) return (v / 1048576).toFixed(dec(1048576, 1)) + ' MiB';
+    if (a >= 1024) return (v / 1024).toFixed(dec(1024, 1)) + ' KiB';
     return Math.round(v) + ' B';
   }
   if (unit === 'ms') return (a >= 100 ? v.toFixed(0) : a >= 1 ? v.toFixed(2) : v.toFixed(3)) + ' ms';
@@ -178,7 +182,7 @@ function drawChart(fig, spec) {
           borderColor: '#1f5fbf' } ] },
       options: { animation: false, responsive: false, events: ['mousemove', 'mouseout', 'click'],
         interaction: { mode: 'index', intersect: false },
-        scales: { y: { min: lo, max: hi, ticks: { callback: function (v) { return axisFmt(v, spec.unit); } } },
+        scales: { y: { min: lo, max: hi, ticks: { callback: function (v) { return axisFmt(v, spec.unit, hi - lo); } } },
           x: { ticks: { maxRotation: 0, autoSkip: true, maxTicksLimit: 8 } } },
         plugins: { legend: { display: false }, tooltip: { enabled: false } },
         onHover: function (e, els) {
@@ -203,8 +207,8 @@ function drawChart(fig, spec) {
   function Y(v) { return T + (hi - v) * (H - T - B) / (hi - lo); }
   el('line', { x1: L, y1: T, x2: L, y2: H - B, 'class': 'axis' }, svg);
   el('line', { x1: L, y1: H - B, x2: W - R, y2: H - B, 'class': 'axis' }, svg);
-  el('text', { x: L - 4, y: T + 10, 'text-anchor': 'end', 'class': 'label' }, svg, axisFmt(hi, spec.unit));
-  el('text', { x: L - 4, y: H - B, 'text-anchor': 'end', 'class': 'label' }, svg, axisFmt(lo, spec.unit));
+  el('text', { x: L - 4, y: T + 10, 'text-anchor': 'end', 'class': 'label' }, svg, axisFmt(hi, spec.unit, hi - lo));
+  el('text', { x: L - 4, y: H - B, 'text-anchor': 'end', 'class': 'label' }, svg, axisFmt(lo, spec.unit, hi - lo));
   el('text', { x: L, y: H - 8, 'class': 'label' }, svg, short(spec.runs[0]));
   el('text', { x: W - R, y: H - 8, 'text-anchor': 'end', 'class': 'label' }, svg, short(spec.runs[n - 1]) + ' (' + n + ' runs)');
   if (spec.band) {

@@ -2105,13 +2105,13 @@ static int page_run_row(void *ctx, size_t ncols, const char *const *v)
 	fmt_time(when, sizeof(when), v[1]);
 	if (v[6])
 		fmt_time(date, sizeof(date), v[6]);
-	json_array_insert_new(
-		pg->runs, 0,
-		json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:s, s:I}", "id",
-			  (json_int_t)strtoll(v[0], NULL, 10), "time", when, "commit",
-			  v[2] ? v[2] : "", "branch", v[3] ? v[3] : "", "machine", v[4] ? v[4] : "",
-			  "subject", v[5] ? v[5] : "", "date", date, "exit_code",
-			  (json_int_t)strtoll(v[7] ? v[7] : "0", NULL, 10)));
+	json_array_insert_new(pg->runs, 0,
+			      json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:s, s:I}", "id",
+					(json_int_t)strtoll(v[0], NULL, 10), "time", when, "commit",
+					v[2] ? v[2] : "", "branch", v[3] ? v[3] : "", "machine",
+					v[4] ? v[4] : "", "subject", v[5] ? v[5] : "", "date", date,
+					"exit_code",
+					(json_int_t)strtoll(v[7] ? v[7] : "0", NULL, 10)));
 	snprintf(pg->min_id, sizeof(pg->min_id), "%s", v[0]);
 	return 0;
 }
@@ -2127,9 +2127,9 @@ static int page_result_row(void *ctx, size_t ncols, const char *const *v)
 		return 0;
 	if (!last || strcmp(str_of_json(last, "target"), v[1] ? v[1] : "") ||
 	    strcmp(str_of_json(last, "metric"), v[2] ? v[2] : "")) {
-		last = json_pack("{s:s, s:s, s:s, s:s, s:[]}", "target", v[1] ? v[1] : "",
-				 "metric", v[2] ? v[2] : "", "unit", shown_unit(unit), "stored_unit",
-				 unit, "points");
+		last = json_pack("{s:s, s:s, s:s, s:s, s:[]}", "target", v[1] ? v[1] : "", "metric",
+				 v[2] ? v[2] : "", "unit", shown_unit(unit), "stored_unit", unit,
+				 "points");
 		json_array_append_new(pg->charts, last);
 	}
 	json_array_append_new(json_object_get(last, "points"),
@@ -2238,23 +2238,26 @@ static json_t *report_model(struct rn_history *h, const struct hist_opts *o,
 		*rc = rn_history_query(h, sql, NULL, 0, page_run_row, &pg);
 	params[0] = pg.min_id[0] ? pg.min_id : lr.id;
 	if (!*rc)
-		*rc = rn_history_query(h,
-				       "SELECT s.run_id, s.target, s.metric, s.unit, s.median, "
-				       "s.min_value, s.max_value FROM results s JOIN runs r ON r.id = "
-				       "s.run_id WHERE s.run_id >= ? AND r.source <> 'golden' ORDER BY "
-				       "s.target, s.metric, s.run_id",
-				       params, 1, page_result_row, &pg);
+		*rc = rn_history_query(
+			h,
+			"SELECT s.run_id, s.target, s.metric, s.unit, s.median, "
+			"s.min_value, s.max_value FROM results s JOIN runs r ON r.id = "
+			"s.run_id WHERE s.run_id >= ? AND r.source <> 'golden' ORDER BY "
+			"s.target, s.metric, s.run_id",
+			params, 1, page_result_row, &pg);
 	if (!*rc)
-		*rc = rn_history_query(h,
-				       "SELECT run_id, target, assertion, type, verdict, observed, "
-				       "budget, golden, unit, message FROM verdicts WHERE run_id >= ? "
-				       "ORDER BY run_id, id",
-				       params, 1, page_verdict_row, &pg);
+		*rc = rn_history_query(
+			h,
+			"SELECT run_id, target, assertion, type, verdict, observed, "
+			"budget, golden, unit, message FROM verdicts WHERE run_id >= ? "
+			"ORDER BY run_id, id",
+			params, 1, page_verdict_row, &pg);
 	if (!*rc)
-		*rc = rn_history_query(h,
-				       "SELECT run_id, target, process, pid, start_ns, end_ns FROM "
-				       "critical_path WHERE run_id >= ? ORDER BY run_id, target, seq",
-				       params, 1, page_cp_row, &pg);
+		*rc = rn_history_query(
+			h,
+			"SELECT run_id, target, process, pid, start_ns, end_ns FROM "
+			"critical_path WHERE run_id >= ? ORDER BY run_id, target, seq",
+			params, 1, page_cp_row, &pg);
 	if (!*rc)
 		*rc = rn_history_query(h,
 				       "SELECT run_id, target, syscall, calls FROM syscalls WHERE "

@@ -121,16 +121,17 @@ static void add_quality(struct rn_buf *b, const json_t *quality)
 	size_t i;
 	const json_t *q;
 
-	rn_buf_adds(b,
-		    "<h2>Gate quality</h2>\n<p class=\"meta\">Per assertion over the recorded "
-		    "checks: FAIL rate; re-runs of one commit (<code>renacer check --rerun-of</code>) "
-		    "and the flips between them; false alarms: FAILs of re-run commits whose runs "
-		    "mostly pass; the noise of the measured value; a budget the data supports "
-		    "(median &times; (1 + 3 noise)) and the false-alarm rate it would have had.</p>\n"
-		    "<table id=\"quality\">\n<thead><tr><th>target</th><th>assertion</th>"
-		    "<th>runs</th><th>FAIL</th><th>re-run commits</th><th>flips</th>"
-		    "<th>false alarms</th><th>overridden</th><th>noise</th><th>budget</th>"
-		    "<th>suggested</th><th>false alarms at suggested</th></tr></thead>\n<tbody>\n");
+	rn_buf_adds(
+		b,
+		"<h2>Gate quality</h2>\n<p class=\"meta\">Per assertion over the recorded "
+		"checks: FAIL rate; re-runs of one commit (<code>renacer check --rerun-of</code>) "
+		"and the flips between them; false alarms: FAILs of re-run commits whose runs "
+		"mostly pass; the noise of the measured value; a budget the data supports "
+		"(median &times; (1 + 3 noise)) and the false-alarm rate it would have had.</p>\n"
+		"<table id=\"quality\">\n<thead><tr><th>target</th><th>assertion</th>"
+		"<th>runs</th><th>FAIL</th><th>re-run commits</th><th>flips</th>"
+		"<th>false alarms</th><th>overridden</th><th>noise</th><th>budget</th>"
+		"<th>suggested</th><th>false alarms at suggested</th></tr></thead>\n<tbody>\n");
 	json_array_foreach(quality, i, q)
 	{
 		const char *unit = str_of(q, "unit");
@@ -152,7 +153,8 @@ static void add_quality(struct rn_buf *b, const json_t *quality)
 			    (long long)json_integer_value(json_object_get(q, "rerun_commits")),
 			    (long long)json_integer_value(json_object_get(q, "flips")));
 		if (json_is_number(fa))
-			rn_buf_addf(b, "<td class=\"num\">%.1f%%</td>", json_number_value(fa) * 100);
+			rn_buf_addf(b, "<td class=\"num\">%.1f%%</td>",
+				    json_number_value(fa) * 100);
 		else
 			rn_buf_adds(b, "<td class=\"num\">-</td>");
 		rn_buf_addf(b, "<td class=\"num\">%lld</td>",

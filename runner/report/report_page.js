@@ -466,5 +466,7 @@ window.renacerPage = {
   pointPosition: function (key, id) { return positions[key] ? positions[key](id) : null; },
   select: select
 };
+/* ms from navigation to the drawn page, for tests/bench/history/page.py */
+document.body.setAttribute('data-render-ms', String(Math.round(performance.now())));
 document.body.setAttribute('data-ready', '1');
 })();

@@ -49,7 +49,7 @@ static const struct rn_option history_options[] = {
 	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE",
 	  "config whose [history] to use (default renacer.toml when present)" },
 	{ OPT_LIMIT, "last", 'n', RN_OPT_REQUIRED, "N",
-	  "list/show/changes: only the last N runs (changes: default 500)" },
+	  "list/show/changes/quality: only the last N runs (changes: default 500)" },
 	{ OPT_MACHINE, "machine", 0, RN_OPT_REQUIRED, "M",
 	  "show/changes/export: only runs of this machine" },
 	{ OPT_BRANCH, "branch", 0, RN_OPT_REQUIRED, "B",
@@ -583,8 +583,11 @@ static int load_series(struct rn_history *h, const char *target, const char *met
 	rn_buf_adds(&sql, ", s.unit");
 	if (s->with_samples)
 		rn_buf_adds(&sql, ", s.samples");
+	/* CROSS JOIN: SQLite keeps the order written (the series' index first, so --last N
+	 * reads N rows from its newest end even with a machine filter, instead of scanning every
+	 * run); PostgreSQL plans it as the inner join it is. */
 	rn_buf_adds(&sql,
-		    " FROM results s JOIN runs r ON r.id = s.run_id WHERE s.target = ? "
+		    " FROM results s CROSS JOIN runs r WHERE r.id = s.run_id AND s.target = ? "
 		    "AND s.metric = ?");
 	if (machine) {
 		rn_buf_adds(&sql, " AND r.machine = ?");
@@ -1848,12 +1851,13 @@ static void ledger_release(struct ledger_rows *lr)
 	free(lr->g_obs);
 }
 
-/* Read the ledger of every assertion (of `machine` when not NULL). */
+/* Read the ledger of every assertion (of `machine`, `target` when not NULL; of the runs from
+ * id `min_run` on when not NULL). */
 static int ledger_read(struct rn_history *h, const char *machine, const char *target,
-		       struct ledger_rows *lr)
+		       const char *min_run, struct ledger_rows *lr)
 {
 	struct rn_buf sql;
-	const char *params[2];
+	const char *params[3];
 	size_t np = 0, i;
 	int rc;
 
@@ -1871,6 +1875,10 @@ static int ledger_read(struct rn_history *h, const char *machine, const char *ta
 	if (target) {
 		rn_buf_adds(&sql, " AND v.target = ?");
 		params[np++] = target;
+	}
+	if (min_run) {
+		rn_buf_adds(&sql, " AND v.run_id >= ?");
+		params[np++] = min_run;
 	}
 	rn_buf_adds(&sql, " ORDER BY 1, 2, 3, r.id");
 	rc = rn_history_query(h, sql.buf, params, np, ledger_row, lr);
@@ -1912,9 +1920,17 @@ static void pct(char *buf, size_t cap, double v, bool has)
 		snprintf(buf, cap, "-");
 }
 
+static int first_col(void *ctx, size_t ncols, const char *const *v)
+{
+	if (ncols >= 1 && v[0])
+		snprintf(ctx, 24, "%s", v[0]);
+	return 0;
+}
+
 static int history_quality(struct rn_history *h, const struct hist_opts *o)
 {
 	struct ledger_rows lr;
+	char min_run[24] = "";
 	const char *fmt = o->format ? o->format : "text";
 	size_t i;
 	int rc;
@@ -1923,7 +1939,21 @@ static int history_quality(struct rn_history *h, const struct hist_opts *o)
 		return rn_error("usage: renacer history quality [TARGET]"), -EINVAL;
 	if (strcmp(fmt, "text") && strcmp(fmt, "json"))
 		return rn_error("--format must be text or json, found '%s'", fmt), -EINVAL;
-	rc = ledger_read(h, o->machine, o->noperands == 2 ? o->operands[1] : NULL, &lr);
+	if (o->limit) {
+		char sql[160];
+
+		snprintf(
+			sql, sizeof(sql),
+			"SELECT min(id) FROM (SELECT id FROM runs ORDER BY id DESC LIMIT %ld) AS last",
+			o->limit);
+		rc = rn_history_query(h, sql, NULL, 0, first_col, min_run);
+		if (rc) {
+			rn_error("history '%s': %s", h->location, h->err);
+			return rc;
+		}
+	}
+	rc = ledger_read(h, o->machine, o->noperands == 2 ? o->operands[1] : NULL,
+			 min_run[0] ? min_run : NULL, &lr);
 	if (rc) {
 		rn_error("history '%s': %s", h->location, h->err);
 		ledger_release(&lr);
@@ -2194,12 +2224,18 @@ static json_t *report_model(struct rn_history *h, const struct hist_opts *o,
 	size_t i;
 
 	memset(&lr, 0, sizeof(lr));
-	*rc = rn_history_query(
-		h,
-		"SELECT id, created_ns, commit_sha, branch, machine, machine_desc, "
-		"exit_code, config FROM runs ORDER BY (source = 'check') DESC, id DESC "
-		"LIMIT 1",
-		NULL, 0, last_run_row, &lr);
+	/* The last check (a walk back along the primary key), else the last run of any kind. */
+	*rc = rn_history_query(h,
+			       "SELECT id, created_ns, commit_sha, branch, machine, machine_desc, "
+			       "exit_code, config FROM runs WHERE source = 'check' ORDER BY id DESC "
+			       "LIMIT 1",
+			       NULL, 0, last_run_row, &lr);
+	if (*rc >= 0 && !lr.run)
+		*rc = rn_history_query(h,
+				       "SELECT id, created_ns, commit_sha, branch, machine, "
+				       "machine_desc, exit_code, config FROM runs ORDER BY id DESC "
+				       "LIMIT 1",
+				       NULL, 0, last_run_row, &lr);
 	if (*rc < 0)
 		return NULL;
 	*rc = 0;
@@ -2278,7 +2314,8 @@ static json_t *report_model(struct rn_history *h, const struct hist_opts *o,
 		json_object_set_new(c, "band", band ? band : json_null());
 	}
 	if (!*rc) {
-		*rc = ledger_read(h, NULL, NULL, &led);
+		/* Over the runs of the page: its time stays bounded by --last. */
+		*rc = ledger_read(h, NULL, NULL, pg.min_id[0] ? pg.min_id : NULL, &led);
 		for (i = 0; !*rc && i < led.n; i++)
 			json_array_append_new(quality, ledger_json(&led.l[i]));
 		ledger_release(&led);

@@ -123,8 +123,8 @@ static void add_quality(struct rn_buf *b, const json_t *quality)
 
 	rn_buf_adds(
 		b,
-		"<h2>Gate quality</h2>\n<p class=\"meta\">Per assertion over the recorded "
-		"checks: FAIL rate; re-runs of one commit (<code>renacer check --rerun-of</code>) "
+		"<h2>Gate quality</h2>\n<p class=\"meta\">Per assertion over the runs of this page "
+		"(<code>renacer history quality</code>: over all of them): FAIL rate; re-runs of one commit (<code>renacer check --rerun-of</code>) "
 		"and the flips between them; false alarms: FAILs of re-run commits whose runs "
 		"mostly pass; the noise of the measured value; a budget the data supports "
 		"(median &times; (1 + 3 noise)) and the false-alarm rate it would have had.</p>\n"

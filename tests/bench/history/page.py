@@ -11,7 +11,7 @@ with Python's sqlite3 in renacer's layout (schema from renacer), then:
   render    ms from navigation to the drawn page in headless Chromium (the page's own
             data-render-ms; median of 3)
 The page holds the last K runs whatever the store's size: its size and render time are bounded
-by K, not N.
+by K, not N. --keep FILE keeps the store in FILE (and reuses it when it exists).
 """
 import json, os, random, re, sqlite3, statistics, subprocess, sys, tempfile, time
 
@@ -21,14 +21,21 @@ src = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), 
 browser = next((b for b in ("chromium", "chromium-browser", "google-chrome")
                 if subprocess.run(["sh", "-c", "command -v " + b], capture_output=True).returncode == 0), None)
 
+keep = sys.argv[sys.argv.index("--keep") + 1] if "--keep" in sys.argv else None
 with tempfile.TemporaryDirectory(prefix="renacer-pagebench.") as tmp:
-    db = os.path.join(tmp, "history.db")
-    subprocess.run([renacer, "history", "--db", db, "import",
-                    os.path.join(src, "tests", "golden", "json_v1.json")],
-                   check=True, stdout=subprocess.DEVNULL)
+    db = keep or os.path.join(tmp, "history.db")
+    reuse = keep and os.path.exists(keep)
+    if not reuse:
+        # renacer creates the schema (importing one file); the rows are then written here.
+        subprocess.run([renacer, "history", "--db", db, "import",
+                        os.path.join(src, "tests", "golden", "json_v1.json")],
+                       check=True, stdout=subprocess.DEVNULL)
     con = sqlite3.connect(db)
-    con.execute("DELETE FROM results")
-    con.execute("DELETE FROM runs")
+    if reuse:
+        nruns = 0
+    else:
+        con.execute("DELETE FROM results")
+        con.execute("DELETE FROM runs")
     rnd = random.Random(1)
     metrics = [("wall_time", "ns", 100e6), ("critical_path", "ns", 95e6), ("cpu_time", "ns", 80e6),
                ("peak_rss", "bytes", 30e6), ("syscalls", "count", 2500), ("processes", "count", 3)]

@@ -764,6 +764,54 @@ int64_t rn_history_append(struct rn_history *h, const struct rn_history_run *run
 	return run_id;
 }
 
+struct commits {
+	char c[RN_HISTORY_BACKFILL][257];
+	size_t n;
+};
+
+static int commit_row(void *ctx, size_t ncols, const char *const *v)
+{
+	struct commits *cs = ctx;
+
+	if (ncols >= 1 && v[0] && cs->n < RN_HISTORY_BACKFILL)
+		snprintf(cs->c[cs->n++], sizeof(cs->c[0]), "%s", v[0]);
+	return 0;
+}
+
+/* Runs recorded without their commit's subject (by an older renacer, or imported) get it
+ * from git when it knows the commit: the newest RN_HISTORY_BACKFILL commits of the last
+ * 1,000 runs per check; "" marks a commit git did not know. Best effort: errors are ignored
+ * (the run itself is recorded). */
+static void backfill_subjects(struct rn_history *h, const char *dir)
+{
+	struct commits cs;
+	size_t i;
+
+	cs.n = 0;
+	if (h->ops->query(h,
+			  "SELECT commit_sha FROM runs WHERE subject IS NULL AND commit_sha <> '' "
+			  "AND id > (SELECT max(id) - 1000 FROM runs) GROUP BY commit_sha ORDER BY "
+			  "max(id) DESC",
+			  NULL, 0, commit_row, &cs))
+		return;
+	for (i = 0; i < cs.n; i++) {
+		char subject[256], author[24];
+		int64_t author_ns;
+		const char *p[3] = { subject, author, cs.c[i] };
+
+		rn_history_commit_info(dir, cs.c[i], subject, sizeof(subject), &author_ns);
+		snprintf(author, sizeof(author), "%lld", (long long)author_ns);
+		if (!author_ns)
+			p[1] = NULL;
+		if (h->ops->query(
+			    h,
+			    "UPDATE runs SET subject = ?, author_ns = ? WHERE commit_sha = ? AND "
+			    "subject IS NULL",
+			    p, 3, NULL, NULL))
+			return;
+	}
+}
+
 int rn_history_record(const struct rn_config *cfg, bool cli_enable, const char *source,
 		      const struct rn_target_report *t, size_t n, int exit_code, bool quiet,
 		      const char *rerun_of)
@@ -793,6 +841,8 @@ int rn_history_record(const struct rn_config *cfg, bool cli_enable, const char *
 	run.subject = subject;
 	rc = rn_history_open(&h, hc.url, true, hc.busy_timeout_ms);
 	id = rc ? rc : rn_history_append(&h, &run, t, n);
+	if (id > 0)
+		backfill_subjects(&h, cfg->dir);
 	if (id < 0)
 		rn_warn("history: not recorded in '%s': %s", h.location, h.err);
 	else if (!quiet)

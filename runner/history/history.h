@@ -52,6 +52,8 @@ struct rn_config;
 #define RN_HISTORY_SCHEMA_VERSION 4
 /* Default SQLite store, relative to the config's directory. */
 #define RN_HISTORY_DEFAULT_PATH ".renacer/history.db"
+/* Commits whose subject a check looks up in git for runs recorded without one. */
+#define RN_HISTORY_BACKFILL 20
 /* Default busy timeout of SQLite writers, ms. */
 #define RN_HISTORY_BUSY_TIMEOUT_MS 30000
 
@@ -181,7 +183,8 @@ int64_t rn_history_append(struct rn_history *h, const struct rn_history_run *run
  * store and append. Any failure is a warning naming the store and the reason
  * ("history: not recorded: ..."); the caller's verdict and exit code never depend on it.
  * `rerun_of` (NULL if none) marks the run as a re-run of that commit (`check --rerun-of`); the
- * commit's subject and author date are taken from git.
+ * commit's subject and author date are taken from git, and so are those of up to
+ * RN_HISTORY_BACKFILL commits of earlier runs recorded without them.
  * Returns 0 when recorded or disabled, else negative errno (already reported).
  */
 int rn_history_record(const struct rn_config *cfg, bool cli_enable, const char *source,

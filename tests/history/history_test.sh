@@ -230,7 +230,18 @@ print(json.dumps({"version": "0.4.1", "format": "renacer-json-v1", "syscalls": c
 		head=$(git rev-parse HEAD)
 		n=$(sql "SELECT count(*) FROM runs WHERE commit_sha = '$head' AND branch = 'trunk'")
 		[ "$n" = 1 ] || fail "the check did not record git's commit $head on trunk"
-		echo "ok: commit and branch from git"
+		# its subject and author date from git
+		n=$(sql "SELECT count(*) FROM runs WHERE commit_sha = '$head' AND subject = 't' AND author_ns > 0")
+		[ "$n" = 1 ] || fail "the check did not record the commit's subject and author date"
+		# earlier runs whose commits git does not know are looked up once and marked ''
+		n=$(sql "SELECT count(*) FROM runs WHERE commit_sha = 'commit3' AND subject = ''")
+		[ "$n" = 1 ] || fail "commit3's subject was not looked up ($n)"
+		# a run recorded without a subject gets it from git at the next check
+		sql "UPDATE runs SET subject = NULL, author_ns = NULL WHERE commit_sha = '$head'" >/dev/null
+		RENACER_COMMIT=other "$bin" check -q >/dev/null 2>&1 || fail "check for backfill failed"
+		n=$(sql "SELECT count(*) FROM runs WHERE commit_sha = '$head' AND subject = 't' AND author_ns > 0")
+		[ "$n" = 1 ] || fail "the subject was not filled in for an earlier run"
+		echo "ok: commit, branch, subject and author date from git"
 	fi
 }
 

@@ -742,6 +742,20 @@ static void keys_release(struct keys *ks)
 	free(ks->k);
 }
 
+/* The search the store keeps up to date: default settings, one machine, every branch, the
+ * last RN_HISTORY_CHANGES_RUNS runs. */
+static bool default_search(const struct rn_edivisive_cfg *cfg, const char *machine,
+			   const char *branch, long last)
+{
+	struct rn_edivisive_cfg d;
+
+	rn_edivisive_cfg_init(&d);
+	return machine && !branch && last == RN_HISTORY_CHANGES_RUNS && d.alpha == cfg->alpha &&
+		d.min_rel_change == cfg->min_rel_change && d.min_size == cfg->min_size &&
+		d.exponent == cfg->exponent && d.max_changes == cfg->max_changes &&
+		d.refine == cfg->refine && d.trim == cfg->trim;
+}
+
 int rn_history_changes_of(struct rn_history *h, const char *target, const char *metric,
 			  const char *machine, const char *branch, long last,
 			  const struct rn_edivisive_cfg *ecfg,
@@ -756,7 +770,7 @@ int rn_history_changes_of(struct rn_history *h, const char *target, const char *
 
 	memset(&s, 0, sizeof(s));
 	if (last <= 0 || last > RN_EDIVISIVE_MAX_POINTS)
-		last = last <= 0 ? 500 : RN_EDIVISIVE_MAX_POINTS;
+		last = last <= 0 ? RN_HISTORY_CHANGES_RUNS : RN_EDIVISIVE_MAX_POINTS;
 	rc = load_series(h, target, metric, machine, branch, last, &s);
 	if (rc) {
 		series_release(&s);
@@ -769,7 +783,36 @@ int rn_history_changes_of(struct rn_history *h, const char *target, const char *
 		cfg = *ecfg;
 	else
 		rn_edivisive_cfg_init(&cfg);
-	rn_edivisive(x, s.n, &cfg, &cp, &ncp);
+	if (default_search(&cfg, machine, branch, last)) {
+		/* Incremental: from the cuts kept at the last check (rn_history_series_changes
+		 * reads the same runs); their indices map to this series by run id. */
+		int64_t *run = NULL;
+		double *y = NULL;
+		size_t n = 0, j, k = 0;
+
+		rc = rn_history_series_changes(h, target, metric, machine, &run, &y, &n, &cp, &ncp,
+					       false);
+		for (j = 0; !rc && j < ncp; j++) {
+			while (k < s.n && s.p[k].run_id != run[cp[j].index])
+				k++;
+			if (k == s.n || n != s.n) {
+				/* The store changed between the two reads: search this series. */
+				free(cp);
+				cp = NULL;
+				rn_edivisive(x, s.n, &cfg, &cp, &ncp);
+				break;
+			}
+		}
+		free(run);
+		free(y);
+		if (rc) {
+			free(x);
+			series_release(&s);
+			return rc;
+		}
+	} else {
+		rn_edivisive(x, s.n, &cfg, &cp, &ncp);
+	}
 	for (i = 0; i < ncp; i++) {
 		const struct point *p = &s.p[cp[i].index];
 		struct rn_history_change c;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "assertion.h"
+#include "changepoint.h"
 #include "buf.h"
 #include "config.h"
 #include "golden.h"
@@ -69,7 +70,10 @@ static const char *const migrations[RN_HISTORY_SCHEMA_VERSION] = {
 	"CASCADE, target TEXT NOT NULL, syscall TEXT NOT NULL, calls DOUBLE PRECISION NOT NULL, "
 	"errors DOUBLE PRECISION NOT NULL, time_ns DOUBLE PRECISION);"
 	"CREATE INDEX syscalls_run ON syscalls (run_id);"
-	"CREATE INDEX results_run ON results (run_id);",
+	"CREATE INDEX results_run ON results (run_id);"
+	"CREATE TABLE change_points (target TEXT NOT NULL, metric TEXT NOT NULL, machine TEXT NOT "
+	"NULL, last_run BIGINT NOT NULL, cuts TEXT NOT NULL, PRIMARY KEY (target, metric, "
+	"machine));",
 };
 
 int rn_history_fail(struct rn_history *h, int code, const char *fmt, ...)
@@ -764,6 +768,162 @@ int64_t rn_history_append(struct rn_history *h, const struct rn_history_run *run
 	return run_id;
 }
 
+/* ---- change points kept up to date as runs are appended ---- */
+
+/* A series of run medians, oldest first. */
+struct cp_series {
+	int64_t *run;
+	double *x;
+	size_t n, cap, capx;
+};
+
+static int cp_series_row(void *ctx, size_t ncols, const char *const *v)
+{
+	struct cp_series *s = ctx;
+
+	if (ncols < 2 || !v[0] || !v[1])
+		return 0;
+	s->run = rn_xgrow(s->run, &s->cap, s->n + 1, sizeof(*s->run));
+	s->x = rn_xgrow(s->x, &s->capx, s->n + 1, sizeof(*s->x));
+	s->run[s->n] = strtoll(v[0], NULL, 10);
+	s->x[s->n++] = strtod(v[1], NULL);
+	return 0;
+}
+
+static int cp_cache_row(void *ctx, size_t ncols, const char *const *v)
+{
+	if (ncols >= 1 && v[0])
+		snprintf(ctx, RN_HISTORY_CUTS_MAX, "%s", v[0]);
+	return 0;
+}
+
+int rn_history_series_changes(struct rn_history *h, const char *target, const char *metric,
+			      const char *machine, int64_t **run, double **x, size_t *n,
+			      struct rn_changepoint **cp, size_t *ncp, bool store)
+{
+	struct cp_series s = { NULL, NULL, 0, 0, 0 };
+	const char *params[5] = { target, metric, machine };
+	char sql[512], cuts[RN_HISTORY_CUTS_MAX] = "", last[24];
+	struct rn_edivisive_cfg cfg;
+	size_t prev[64], nprev = 0, i, k;
+	const char *p;
+	int rc;
+
+	*cp = NULL;
+	*ncp = 0;
+	snprintf(sql, sizeof(sql),
+		 "SELECT * FROM (SELECT s.run_id, s.median FROM results s CROSS JOIN runs r WHERE "
+		 "r.id = s.run_id AND s.target = ? AND s.metric = ? AND r.machine = ? ORDER BY "
+		 "s.run_id DESC LIMIT %d) AS last ORDER BY 1",
+		 RN_HISTORY_CHANGES_RUNS);
+	rc = h->ops->query(h, sql, params, 3, cp_series_row, &s);
+	if (!rc)
+		rc = h->ops->query(h,
+				   "SELECT cuts FROM change_points WHERE target = ? AND metric = ? "
+				   "AND machine = ?",
+				   params, 3, cp_cache_row, cuts);
+	if (rc)
+		goto out;
+	/* The cuts found before, as positions in this series (those that fell off its start
+	 * are gone). */
+	for (p = cuts; *p && nprev < 64;) {
+		char *end;
+		long long id = strtoll(p, &end, 10);
+
+		if (end == p)
+			break;
+		for (k = 0; k < s.n && s.run[k] != id; k++)
+			;
+		if (k < s.n && k > 0 && (!nprev || k > prev[nprev - 1]))
+			prev[nprev++] = k;
+		p = end;
+	}
+	rn_edivisive_cfg_init(&cfg);
+	rn_changepoints_update(s.x, s.n, prev, nprev, &cfg, cp, ncp);
+	if (store && s.n) {
+		struct rn_buf b;
+
+		rn_buf_init(&b, RN_HISTORY_CUTS_MAX - 1);
+		for (i = 0; i < *ncp; i++)
+			rn_buf_addf(&b, "%s%lld", i ? " " : "", (long long)s.run[(*cp)[i].index]);
+		snprintf(last, sizeof(last), "%lld", (long long)s.run[s.n - 1]);
+		params[3] = last;
+		params[4] = rn_buf_failed(&b) ? "" : b.buf;
+		rc = h->ops->query(h,
+				   "DELETE FROM change_points WHERE target = ? AND metric = ? AND "
+				   "machine = ?",
+				   params, 3, NULL, NULL);
+		if (!rc)
+			rc = h->ops->query(h,
+					   "INSERT INTO change_points (target, metric, machine, "
+					   "last_run, cuts) VALUES (?, ?, ?, ?, ?)",
+					   params, 5, NULL, NULL);
+		rn_buf_release(&b);
+	}
+out:
+	if (rc || !run) {
+		free(s.run);
+		free(s.x);
+		if (rc) {
+			free(*cp);
+			*cp = NULL;
+			*ncp = 0;
+		}
+	} else {
+		*run = s.run;
+		*x = s.x;
+		*n = s.n;
+	}
+	return rc;
+}
+
+struct pairs {
+	char (*p)[2][256];
+	size_t n, cap;
+};
+
+static int pair_row(void *ctx, size_t ncols, const char *const *v)
+{
+	struct pairs *ps = ctx;
+
+	if (ncols < 2 || !v[0] || !v[1])
+		return 0;
+	ps->p = rn_xgrow(ps->p, &ps->cap, ps->n + 1, sizeof(*ps->p));
+	snprintf(ps->p[ps->n][0], 256, "%s", v[0]);
+	snprintf(ps->p[ps->n][1], 256, "%s", v[1]);
+	ps->n++;
+	return 0;
+}
+
+/* After appending run `id`: the change points of each of its series on its machine, searched
+ * from the cuts kept before (rn_changepoints_update) and kept for the next time. Best effort. */
+static void update_changes(struct rn_history *h, int64_t id, const char *machine)
+{
+	struct pairs ps = { NULL, 0, 0 };
+	char run[24];
+	const char *params[1] = { run };
+	size_t i;
+
+	snprintf(run, sizeof(run), "%lld", (long long)id);
+	if (h->ops->query(h, "SELECT target, metric FROM results WHERE run_id = ?", params, 1,
+			  pair_row, &ps) ||
+	    h->ops->exec(h, h->ops->begin_sql)) {
+		free(ps.p);
+		return;
+	}
+	for (i = 0; i < ps.n; i++) {
+		struct rn_changepoint *cp;
+		size_t ncp;
+
+		if (rn_history_series_changes(h, ps.p[i][0], ps.p[i][1], machine, NULL, NULL, NULL,
+					      &cp, &ncp, true))
+			break;
+		free(cp);
+	}
+	h->ops->exec(h, i == ps.n ? "COMMIT" : "ROLLBACK");
+	free(ps.p);
+}
+
 struct commits {
 	char c[RN_HISTORY_BACKFILL][257];
 	size_t n;
@@ -841,8 +1001,10 @@ int rn_history_record(const struct rn_config *cfg, bool cli_enable, const char *
 	run.subject = subject;
 	rc = rn_history_open(&h, hc.url, true, hc.busy_timeout_ms);
 	id = rc ? rc : rn_history_append(&h, &run, t, n);
-	if (id > 0)
+	if (id > 0) {
 		backfill_subjects(&h, cfg->dir);
+		update_changes(&h, id, run.machine);
+	}
 	if (id < 0)
 		rn_warn("history: not recorded in '%s': %s", h.location, h.err);
 	else if (!quiet)

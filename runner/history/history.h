@@ -29,6 +29,9 @@
  *        message)                           every verdict of the check, as reported
  *   critical_path(id, run_id, target, seq, process, pid, start_ns, end_ns)
  *        the critical path of each target's last run (ns from the run's start)
+ *   change_points(target, metric, machine, last_run, cuts)
+ *        per series, the run ids where its change points start (space-separated) as last
+ *        found, after run last_run: the next search starts from them (incremental)
  *   syscalls(id, run_id, target, syscall, calls, errors, time_ns)
  *        per syscall the target made: median calls and errors over its counting runs, the
  *        median summed duration (ns, NULL when not collected)
@@ -52,6 +55,10 @@ struct rn_config;
 #define RN_HISTORY_SCHEMA_VERSION 4
 /* Default SQLite store, relative to the config's directory. */
 #define RN_HISTORY_DEFAULT_PATH ".renacer/history.db"
+/* Runs of a series searched for change points by default (the last ones). */
+#define RN_HISTORY_CHANGES_RUNS 500
+/* Longest text of the cuts kept per series (run ids, space-separated). */
+#define RN_HISTORY_CUTS_MAX 1024
 /* Commits whose subject a check looks up in git for runs recorded without one. */
 #define RN_HISTORY_BACKFILL 20
 /* Default busy timeout of SQLite writers, ms. */
@@ -178,13 +185,29 @@ void rn_history_run_identify(struct rn_history_run *run, const char *dir,
 int64_t rn_history_append(struct rn_history *h, const struct rn_history_run *run,
 			  const struct rn_target_report *t, size_t n);
 
+struct rn_changepoint;
+
+/*
+ * The change points of the last RN_HISTORY_CHANGES_RUNS runs of target/metric on `machine`,
+ * searched incrementally: from the cuts kept in change_points (rn_changepoints_update: only
+ * the tail from the second-to-last cut is searched again), the whole series when none are kept.
+ * With `store`, the new cuts are kept (the caller holds a write transaction). *cp receives a
+ * malloc'ed array of *ncp change points (caller frees); when `run` is not NULL, *run, *x and
+ * *n receive the series (run ids and medians, oldest first, malloc'ed; caller frees).
+ * Returns 0 or negative errno with h->err set.
+ */
+int rn_history_series_changes(struct rn_history *h, const char *target, const char *metric,
+			      const char *machine, int64_t **run, double **x, size_t *n,
+			      struct rn_changepoint **cp, size_t *ncp, bool store);
+
 /*
  * The one call of `check` and `golden update`: resolve the settings, and if enabled open the
  * store and append. Any failure is a warning naming the store and the reason
  * ("history: not recorded: ..."); the caller's verdict and exit code never depend on it.
  * `rerun_of` (NULL if none) marks the run as a re-run of that commit (`check --rerun-of`); the
  * commit's subject and author date are taken from git, and so are those of up to
- * RN_HISTORY_BACKFILL commits of earlier runs recorded without them.
+ * RN_HISTORY_BACKFILL commits of earlier runs recorded without them; the change points of the
+ * run's series are brought up to date (rn_history_series_changes).
  * Returns 0 when recorded or disabled, else negative errno (already reported).
  */
 int rn_history_record(const struct rn_config *cfg, bool cli_enable, const char *source,

@@ -143,6 +143,9 @@ suite() {
 	# Every sample kept: each results row has nsamples = 2 values.
 	n=$(sql "SELECT count(*) FROM results WHERE nsamples <> 2")
 	[ "$n" = 0 ] || fail "$n results rows without 2 samples"
+	# Every check brought its series' change points up to date (the next search starts there).
+	n=$(sql "SELECT count(*) FROM change_points WHERE last_run = (SELECT max(id) FROM runs)")
+	[ "$n" -gt 0 ] || fail "no change_points row after the last check"
 	echo "ok: 8 concurrent checks: $runs runs, $((9 * per_results)) results, exact"
 
 	# show: 9 points of the series, oldest first.

@@ -14,11 +14,14 @@ every series, and this script prints, over all seeds:
   p-values           the largest p-value of a found step, the smallest of a false change
   time               wall clock of the `history changes` process (all series)
 Exit 1 when the bar fails: every step within +/-2 commits and at most one false change per series.
+With --postgres URL the store is moved into that (empty) PostgreSQL database with `history
+export --format history` / `history import`, and searched there.
 """
 import json, math, os, random, sqlite3, statistics, subprocess, sys, tempfile, time
 
 renacer = sys.argv[1]
 nseeds = int(sys.argv[sys.argv.index("--seeds") + 1]) if "--seeds" in sys.argv else 100
+pg = sys.argv[sys.argv.index("--postgres") + 1] if "--postgres" in sys.argv else None
 planted = {50: 1.05, 100: 1.10, 150: 0.92}
 
 
@@ -51,9 +54,9 @@ with tempfile.TemporaryDirectory(prefix="renacer-cpbench.") as tmp:
         for i in range(200):
             cur = con.execute(
                 "INSERT INTO runs (created_ns, commit_sha, branch, machine, machine_desc, "
-                "source, config, renacer_version, exit_code) VALUES (?,?,?,?,?,?,?,?,?)",
+                "source, config, renacer_version, exit_code, uid) VALUES (?,?,?,?,?,?,?,?,?,?)",
                 (1_700_000_000 * 10**9 + i * 60 * 10**9, "c%03d" % i, "main", "m1", "bench",
-                 "check", "renacer.toml", "bench", 0))
+                 "check", "renacer.toml", "bench", 0, "bench-%03d" % i))
             run = cur.lastrowid
             con.executemany(
                 "INSERT INTO results (run_id, target, metric, unit, nsamples, median, "
@@ -61,6 +64,13 @@ with tempfile.TemporaryDirectory(prefix="renacer-cpbench.") as tmp:
                 [(run, "s%d" % s, "wall_time", "ns", 1, x[i], x[i], x[i], "[%.17g]" % x[i])
                  for s, x in data.items()])
     con.close()
+    if pg:
+        doc = os.path.join(tmp, "store.json")
+        subprocess.run([renacer, "history", "--db", db, "export", "--format", "history", "-o",
+                        doc], check=True)
+        subprocess.run([renacer, "history", "--db", pg, "import", doc], check=True,
+                       stdout=subprocess.DEVNULL)
+        db = pg
     t0 = time.perf_counter()
     out = subprocess.run([renacer, "history", "--db", db, "changes", "--format", "json"],
                          check=True, capture_output=True, text=True).stdout
@@ -120,7 +130,8 @@ for at, f in planted.items():
               "range %.4f..%.4f" % (at, f, statistics.median(r), min(r), max(r)))
 print("largest p-value of a found step: %.3g; smallest of a false change: %s" %
       (worst_p_found, "%.3g" % best_p_false if false_total else "-"))
-print("history changes over %d series: %.2f s wall" % (nseeds, elapsed))
+print("history changes over %d series (%s): %.2f s wall" %
+      (nseeds, "PostgreSQL" if pg else "SQLite", elapsed))
 ok = within2 == nsteps and false_max <= 1
 print("bar (every step within +/-2, <= 1 false per series): %s" % ("met" if ok else "NOT met"))
 sys.exit(0 if ok else 1)

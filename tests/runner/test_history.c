@@ -149,7 +149,8 @@ static void test_history_migrates_an_older_schema(void **state)
 	assert_int_equal(
 		h.ops->exec(
 			&h,
-			"DROP TABLE syscalls; DROP TABLE critical_path; DROP TABLE verdicts; "
+			"DROP TABLE change_points; DROP TABLE syscalls; DROP TABLE critical_path; "
+			"DROP TABLE verdicts; "
 			"DROP TABLE results; DROP TABLE runs; "
 			"CREATE TABLE runs (id INTEGER PRIMARY KEY, created_ns BIGINT NOT NULL, "
 			"commit_sha TEXT NOT NULL, branch TEXT NOT NULL, machine TEXT NOT NULL, "

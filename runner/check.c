@@ -55,6 +55,7 @@ enum {
 	OPT_BENCH_JSON,
 	OPT_ASSERT,
 	OPT_HISTORY,
+	OPT_RERUN_OF,
 	OPT_SHARD,
 	OPT_RESULTS,
 	OPT_SHARD_BALANCE,
@@ -103,6 +104,8 @@ static const struct rn_option check_options[] = {
 	  "write metrics in github-action-benchmark customSmallerIsBetter format" },
 	{ OPT_HISTORY, "history", 0, RN_OPT_NONE, NULL,
 	  "record the check in the history store even without [history]" },
+	{ OPT_RERUN_OF, "rerun-of", 0, RN_OPT_REQUIRED, "COMMIT",
+	  "record the check as a re-run of COMMIT (flips between re-runs: renacer history quality)" },
 	{ OPT_NO_COLOR, "no-color", 0, RN_OPT_NONE, NULL, "no colors (also NO_COLOR=1)" },
 	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no progress lines" },
 	{ OPT_SHARD, "shard", 0, RN_OPT_REQUIRED, "K/N",
@@ -242,6 +245,7 @@ struct check_opts {
 	bool quiet;
 	bool help;
 	bool history;             /* --history: record even without [history] */
+	const char *rerun_of;     /* --rerun-of COMMIT, or NULL */
 	struct rn_shard shard;    /* --shard K/N; count 0 = all targets */
 	const char **shard_names; /* targets of the shard, NULL-terminated, borrowed names */
 	enum rn_shard_balance shard_balance; /* --shard-balance */
@@ -364,6 +368,11 @@ static int on_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_HISTORY:
 		o->history = true;
+		break;
+	case OPT_RERUN_OF:
+		if (!*arg)
+			return rn_error("--rerun-of needs a commit");
+		o->rerun_of = arg;
 		break;
 	case OPT_SHARD:
 		if (rn_shard_parse(arg, &o->shard))
@@ -1545,6 +1554,7 @@ static int check_report(struct check *c)
 		.github = o->github,
 		.history = o->history,
 		.history_source = "check",
+		.rerun_of = o->rerun_of,
 		.color = o->color,
 		.quiet = o->quiet,
 	};

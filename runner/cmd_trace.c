@@ -52,6 +52,7 @@ enum {
 	OPT_INSTRUCTIONS,
 	OPT_COLLECTORS,
 	OPT_GPU_TIMING,
+	OPT_PERCENTILES,
 };
 
 static const struct rn_option trace_options[] = {
@@ -59,6 +60,8 @@ static const struct rn_option trace_options[] = {
 	  "count calls, errors and time per syscall; print only the summary" },
 	{ OPT_SUMMARY, "summary", 'C', RN_OPT_NONE, NULL,
 	  "print the per-call lines and the summary" },
+	{ OPT_PERCENTILES, "percentiles", 0, RN_OPT_NONE, NULL,
+	  "with -c/-C: add p50, p90, p99 and max latency columns (microseconds) per syscall" },
 	{ OPT_TIMES, "syscall-times", 'T', RN_OPT_NONE, NULL,
 	  "show the time spent in each call (under tracer)" },
 	{ OPT_FOLLOW, "follow-forks", 'f', RN_OPT_NONE, NULL,
@@ -97,7 +100,7 @@ static const struct rn_option trace_options[] = {
 
 const struct rn_command rn_cmd_trace_def = {
 	"trace",
-	"renacer trace [-c] [-C] [-T] [-f] [-e trace=SET] [-o FILE] [--format text|json|jsonl] [--driver ptrace|ebpf|auto] [--instructions] -- CMD [ARGS...]",
+	"renacer trace [-c] [-C] [--percentiles] [-T] [-f] [-e trace=SET] [-o FILE] [--format text|json|jsonl] [--driver ptrace|ebpf|auto] [--instructions] -- CMD [ARGS...]",
 	"trace the syscalls of CMD like strace (also: renacer -c -T -- CMD)",
 	"Lines look like strace's: openat(AT_FDCWD, \"/etc/passwd\", O_RDONLY) = 3. The -c\n"
 	"summary has strace's layout and counts calls and errors as strace -c does: a call is\n"
@@ -122,6 +125,7 @@ struct trace_opts {
 	bool summary_only;          /* -c */
 	bool summary;               /* -C */
 	bool times;                 /* -T */
+	bool percentiles;           /* --percentiles */
 	bool follow;                /* -f */
 	bool count_only;            /* --count-only */
 	bool no_pin;                /* --no-pin */
@@ -401,6 +405,9 @@ static int on_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_TIMES:
 		o->times = true;
+		break;
+	case OPT_PERCENTILES:
+		o->percentiles = true;
 		break;
 	case OPT_FOLLOW:
 		o->follow = true;
@@ -758,6 +765,8 @@ static const char *needs_ptrace(const struct trace_opts *o)
 		return "-e trace= needs ptrace";
 	if (o->anti_patterns)
 		return "--anti-patterns needs per-call spans (ptrace)";
+	if (o->percentiles)
+		return "--percentiles needs each call's duration (ptrace)";
 	return NULL;
 }
 
@@ -829,6 +838,11 @@ static int parse_args(int argc, char **argv, struct trace_opts *o, char ***cmd, 
 		return RN_EXIT_USAGE;
 	}
 	*cmd = argv + first;
+	if (o->percentiles && o->count_only) {
+		rn_error("renacer trace: --percentiles needs durations, which --count-only does "
+			 "not measure");
+		return RN_EXIT_USAGE;
+	}
 	if (o->expr && parse_expr(o->expr, filter))
 		return RN_EXIT_USAGE;
 	return -1;
@@ -954,6 +968,8 @@ static void prepare_outputs(struct out_ctx *oc, struct rn_trace *t, char **cmd)
 
 	memset(&sink, 0, sizeof(sink));
 	sink.ctx = oc;
+	if (o->percentiles)
+		rn_trace_latency_enable(t);
 	if (o->format == FMT_TEXT && !o->summary_only) {
 		sink.syscall = text_syscall;
 		sink.process = text_process;

@@ -78,6 +78,8 @@ enum rn_run_flags {
 };
 
 /* Everything needed to run one target once. All pointers are borrowed. */
+struct rn_inject; /* a --inject rule (collectors/ptrace/inject.h) */
+
 struct rn_run_spec {
 	const char *name;           /* target name for messages ("parse_large") */
 	char *const *argv;          /* argv, NULL-terminated; argv[0] resolved through PATH */
@@ -94,6 +96,10 @@ struct rn_run_spec {
 	uint64_t max_procs;         /* kill the tree when more processes were born; 0 = no limit */
 	uint64_t max_as_bytes;      /* RLIMIT_AS of each process, bytes; 0 = unchanged */
 	const char *traceparent;    /* W3C traceparent value for the target's env, or NULL */
+	const struct rn_inject *inject; /* fault and delay rules applied by the ptrace driver
+					 * (collectors/ptrace/inject.h) [ninject], borrowed for
+					 * the run; NULL = none */
+	size_t ninject;                 /* rules in inject */
 };
 
 /* Outcome of a run beyond the trace. Owned by the caller; free with rn_run_result_release. */

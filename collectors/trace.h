@@ -36,6 +36,10 @@ enum rn_syscall_flags {
 				    * (strace -c counts calls at their exit) */
 	RN_SC_RESTARTED = 1 << 1,  /* returned ERESTART* and will be restarted by the kernel */
 	RN_SC_PATH_TRUNC = 1 << 2, /* `path` was truncated to RN_PATH_MAX bytes */
+	RN_SC_INJECTED = 1 << 3,   /* the call was not made: `ret` was injected (--inject
+				    * error= or retval=) */
+	RN_SC_DELAYED = 1 << 4,    /* the tracer held the call (--inject delay_enter= or
+				    * delay_exit=); a delay_enter is part of duration_ns */
 };
 
 /* Longest decoded path kept for a syscall span, bytes including the NUL. */

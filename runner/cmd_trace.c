@@ -23,6 +23,7 @@
 #include "log.h"
 #include "cachegrind/cachegrind.h"
 #include "ebpf/ebpf.h"
+#include "ptrace/inject.h"
 #include "ptrace/ptrace.h"
 #include "report_json.h"
 #include "report_strace.h"
@@ -53,6 +54,7 @@ enum {
 	OPT_COLLECTORS,
 	OPT_GPU_TIMING,
 	OPT_PERCENTILES,
+	OPT_INJECT,
 };
 
 static const struct rn_option trace_options[] = {
@@ -68,6 +70,8 @@ static const struct rn_option trace_options[] = {
 	  "trace child processes and threads too" },
 	{ OPT_EXPR, "expr", 'e', RN_OPT_REQUIRED, "trace=SET",
 	  "trace only SET (names, %file, %process, ...; '!' negates), filtered in the kernel by seccomp-bpf" },
+	{ OPT_INJECT, "inject", 0, RN_OPT_REQUIRED, "SET:ACTION",
+	  "tamper with the calls of SET as strace --inject does: error=ERRNO, retval=N, signal=SIG, delay_enter=DUR, delay_exit=DUR (10ms, 500us; us without a unit), :when=FIRST[..LAST][+[STEP]]; repeatable" },
 	{ OPT_OUTPUT, "output", 'o', RN_OPT_REQUIRED, "FILE",
 	  "write the trace to FILE instead of stderr" },
 	{ OPT_FORMAT, "format", 0, RN_OPT_REQUIRED, "FMT",
@@ -126,6 +130,9 @@ struct trace_opts {
 	bool summary;               /* -C */
 	bool times;                 /* -T */
 	bool percentiles;           /* --percentiles */
+	struct rn_inject *inject;   /* --inject rules [ninject], owned */
+	size_t ninject;             /* rules given */
+	size_t inject_cap;          /* rules allocated */
 	bool follow;                /* -f */
 	bool count_only;            /* --count-only */
 	bool no_pin;                /* --no-pin */
@@ -409,6 +416,16 @@ static int on_option(void *ctx, int id, const char *arg)
 	case OPT_PERCENTILES:
 		o->percentiles = true;
 		break;
+	case OPT_INJECT: {
+		struct rn_diag diag;
+
+		o->inject = rn_xgrow(o->inject, &o->inject_cap, o->ninject + 1, sizeof(*o->inject));
+		rn_diag_init(&diag, NULL, NULL, 0);
+		if (rn_inject_parse(&o->inject[o->ninject], arg, &diag))
+			return rn_error("renacer trace: %s", diag.msg);
+		o->ninject++;
+		break;
+	}
 	case OPT_FOLLOW:
 		o->follow = true;
 		break;
@@ -767,6 +784,8 @@ static const char *needs_ptrace(const struct trace_opts *o)
 		return "--anti-patterns needs per-call spans (ptrace)";
 	if (o->percentiles)
 		return "--percentiles needs each call's duration (ptrace)";
+	if (o->ninject)
+		return "--inject tampers with calls at ptrace stops";
 	return NULL;
 }
 
@@ -848,6 +867,16 @@ static int parse_args(int argc, char **argv, struct trace_opts *o, char ***cmd, 
 	return -1;
 }
 
+/* Free what the options own (the --inject rules). */
+static void trace_opts_release(struct trace_opts *o)
+{
+	for (size_t i = 0; i < o->ninject; i++)
+		rn_inject_release(&o->inject[i]);
+	free(o->inject);
+	o->inject = NULL;
+	o->ninject = 0;
+}
+
 /* Where the trace goes: stderr, or -o FILE. */
 struct trace_dest {
 	FILE *out;               /* the stream written to */
@@ -918,9 +947,10 @@ static int dest_close(struct trace_dest *d, const char *path, int code)
  * the exit code. */
 static int run_instructions(const struct trace_opts *o, char **cmd, FILE *out)
 {
-	if (o->summary || o->summary_only || o->expr || o->anti_patterns || o->format != FMT_TEXT) {
+	if (o->summary || o->summary_only || o->expr || o->anti_patterns || o->ninject ||
+	    o->format != FMT_TEXT) {
 		rn_error("renacer trace: --instructions does not trace syscalls: it takes "
-			 "no -c, -C, -e, --format or --anti-patterns");
+			 "no -c, -C, -e, --inject, --format or --anti-patterns");
 		return RN_EXIT_USAGE;
 	}
 	return trace_instructions(o, cmd, out);
@@ -1064,6 +1094,8 @@ static int trace_syscalls(const struct trace_opts *o, char **cmd, bool *filter, 
 		(o->count_only ? RN_RUN_COUNT_ONLY : 0) | RN_RUN_NO_PROPAGATE;
 	spec.timeout_ns = o->timeout_ns;
 	spec.syscall_filter = filter;
+	spec.inject = o->inject;
+	spec.ninject = o->ninject;
 
 	memset(&oc, 0, sizeof(oc));
 	oc.o = o;
@@ -1093,11 +1125,13 @@ int rn_cmd_trace(int argc, char **argv)
 	code = parse_args(argc, argv, &o, &cmd, &filter);
 	if (code >= 0) {
 		free(filter);
+		trace_opts_release(&o);
 		return code;
 	}
 	code = dest_open(&dest, o.output);
 	if (code) {
 		free(filter);
+		trace_opts_release(&o);
 		return code;
 	}
 	if (o.instructions)
@@ -1106,5 +1140,6 @@ int rn_cmd_trace(int argc, char **argv)
 		code = trace_syscalls(&o, cmd, filter, dest.out);
 	code = dest_close(&dest, o.output, code);
 	free(filter);
+	trace_opts_release(&o);
 	return code;
 }

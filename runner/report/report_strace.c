@@ -283,6 +283,11 @@ void rn_syscall_format(struct rn_buf *b, const struct rn_syscall_event *ev, uint
 		rn_buf_addf(b, " = %#" PRIx64, (uint64_t)ev->ret);
 	else
 		rn_buf_addf(b, " = %" PRId64, ev->ret);
+	/* strace's marks of a tampered call (--inject) */
+	if (ev->flags & RN_SC_INJECTED)
+		rn_buf_adds(b, " (INJECTED)");
+	if (ev->flags & RN_SC_DELAYED)
+		rn_buf_adds(b, " (DELAYED)");
 	if ((flags & RN_LINE_TIME) && !(ev->flags & RN_SC_UNFINISHED))
 		rn_buf_addf(b, " <%" PRIu64 ".%06" PRIu64 ">", ev->duration_ns / 1000000000u,
 			    ev->duration_ns / 1000 % 1000000);

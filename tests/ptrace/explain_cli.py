@@ -88,6 +88,88 @@ def test_percentiles(R, T, work):
           "--percentiles --count-only is a usage error: %r" % r.stderr)
 
 
+def fsync_lines(text):
+    return [l.strip() for l in text.splitlines() if l.startswith("fsync(")]
+
+
+def test_inject(R, T, work):
+    sleeps = os.path.join(T, "pt_sleeps")
+    # error=EIO reaches the program: its exit status says EIO (5)
+    r = run([R, "trace", "-c", "-o", os.devnull, "--inject=fsync:error=EIO", "--", sleeps,
+             "fsync", "3"])
+    check(r.returncode == 5 and b"fsync: Input/output error" in r.stderr,
+          "inject error=EIO: the program sees EIO (exit %d, %r)" % (r.returncode, r.stderr))
+    # a delay after each of 100 fsyncs: the tracer holds the task 10 ms each (a lower bound
+    # only: the run cannot be shorter)
+    t0 = time.monotonic()
+    r = run([R, "trace", "-c", "-o", os.path.join(work, "d.txt"),
+             "--inject=fsync:delay_exit=10ms", "--", sleeps, "fsync", "100"])
+    took = time.monotonic() - t0
+    check(r.returncode == 0 and r.stdout == b"100 fsyncs\n", "inject delay: the program ran")
+    check(took >= 1.0, "inject delay_exit=10ms x 100 fsyncs takes >= 1 s (%.3f s)" % took)
+    m = re.search(r"^\s*\d+\.\d+\s+(\d+\.\d+)\s+\d+\s+100\s+fsync$",
+                  open(os.path.join(work, "d.txt")).read(), re.M)
+    check(m is not None, "inject delay: 100 fsyncs counted")
+    # bad rules are usage errors with the reason
+    r = run([R, "trace", "--inject=fsync:error=EOI", "--", "true"])
+    check(r.returncode == 2 and b"unknown errno 'EOI'" in r.stderr, "inject: bad errno")
+    r = run([R, "trace", "--inject=fsync:error=EIO:retval=1", "--", "true"])
+    check(r.returncode == 2 and b"exclude each other" in r.stderr, "inject: error+retval")
+    r = run([R, "trace", "--inject=fsnc:error=EIO", "--", "true"])
+    check(r.returncode == 2 and b"did you mean 'fsync'" in r.stderr, "inject: bad syscall")
+
+    # parity with strace's own --inject: the same rules give the same fsync results, the same
+    # program output and the same exit status
+    if not shutil.which("strace"):
+        print("note: strace not installed: parity cases skipped")
+        return
+    cases = [
+        ["--inject=fsync:error=EIO:when=2"],
+        ["--inject=fsync:retval=42:when=1"],
+        ["--inject=fsync:error=ENOSPC:when=3+"],
+        ["--inject=fsync:error=EPERM:when=2..3"],
+        ["--inject=fsync:retval=0:when=1+2", "--inject=write:error=EAGAIN:when=4"],
+        ["--inject=fsync:signal=SIGUSR1:when=2"],
+        ["--inject=fsync:error=EIO:signal=SIGUSR2:when=3"],
+        ["--inject=fsync:delay_enter=2ms:when=1", "--inject=%desc:error=EBADF:when=6"],
+        ["--inject=fsync:retval=7", "--inject=fsync:error=EACCES:when=2"],  # the last wins
+    ]
+    # full tracing: invocations are counted from the exec on, as strace counts them (the
+    # dynamic loader's calls included)
+    for rule in ["%desc:error=EBADF:when=6", "%file:error=ENOENT:when=2", "fsync:error=EIO:when=4"]:
+        cmd = [sleeps, "fsync", "5"]
+        so, ro = os.path.join(work, "sf.txt"), os.path.join(work, "rf.txt")
+        s = run(["strace", "-qq", "-o", so, "--inject=" + rule, "--"] + cmd)
+        r = run([R, "trace", "-o", ro, "--inject=" + rule, "--"] + cmd)
+        inj = lambda f: re.findall(r"^(\w+)\(.*\)\s+= (-?\d+ ?\w*).* \(INJECTED\)$",
+                                   open(f).read(), re.M)
+        check(r.returncode == s.returncode and r.stdout == s.stdout and r.stderr == s.stderr,
+              "parity (full) %s: exit %d/%d, output %r/%r" % (rule, r.returncode, s.returncode,
+                                                             r.stderr, s.stderr))
+        check(len(inj(so)) >= 1 and inj(ro) == inj(so), "parity (full) %s: injected %s, strace's %s" % (
+            rule, inj(ro), inj(so)))
+    # calls outside -e trace= are not tampered with (strace's rule)
+    r = run([R, "trace", "-e", "trace=fsync", "-o", os.devnull,
+             "--inject=write:error=EAGAIN:when=4", "--", sleeps, "fsync", "5"])
+    check(r.returncode == 0 and r.stdout == b"5 fsyncs\n", "inject: untraced write untouched")
+    for rules in cases:
+        cmd = [sleeps, "fsync", "5"]
+        so = os.path.join(work, "strace.txt")
+        s = run(["strace", "-qq", "-e", "trace=fsync", "-o", so] + rules + ["--"] + cmd)
+        ro = os.path.join(work, "renacer.txt")
+        r = run([R, "trace", "-e", "trace=fsync", "-o", ro] + rules + ["--"] + cmd)
+        what = "parity %s" % " ".join(rules)
+        # strace dies by the signal that killed the program; renacer exits 128 + signal
+        want = 128 - s.returncode if s.returncode < 0 else s.returncode
+        check(r.returncode == want,
+              "%s: exit %d, strace's %d" % (what, r.returncode, s.returncode))
+        check(r.stdout == s.stdout and r.stderr == s.stderr,
+              "%s: program output %r/%r, strace's %r/%r" % (what, r.stdout, r.stderr, s.stdout,
+                                                           s.stderr))
+        sl, rl = fsync_lines(open(so).read()), fsync_lines(open(ro).read())
+        check(sl == rl, "%s: fsync lines\n  renacer %s\n  strace  %s" % (what, rl, sl))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--renacer", required=True)
@@ -101,6 +183,7 @@ def main():
             print("SKIP: ptrace is not permitted here")
             return 77
         test_percentiles(R, T, work)
+        test_inject(R, T, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if FAILS:

@@ -100,6 +100,11 @@ struct rn_run_spec {
 					 * (collectors/ptrace/inject.h) [ninject], borrowed for
 					 * the run; NULL = none */
 	size_t ninject;                 /* rules in inject */
+	const pid_t *attach;            /* -p: running processes (thread group ids) to attach
+					 * to instead of spawning argv [nattach], borrowed; the
+					 * run ends when they are gone or, on SIGINT/SIGTERM or the
+					 * timeout, by detaching (they run on); NULL = spawn */
+	size_t nattach;                 /* processes in attach */
 };
 
 /* Outcome of a run beyond the trace. Owned by the caller; free with rn_run_result_release. */

@@ -42,6 +42,7 @@ enum {
 	OPT_OUTPUT = 'o',
 	OPT_WALL = 'w',
 	OPT_HELP = 'h',
+	OPT_PID = 'p',
 	OPT_FORMAT = 256,
 	OPT_TIMEOUT,
 	OPT_NO_PIN,
@@ -72,6 +73,8 @@ static const struct rn_option trace_options[] = {
 	  "trace only SET (names, %file, %process, ...; '!' negates), filtered in the kernel by seccomp-bpf" },
 	{ OPT_INJECT, "inject", 0, RN_OPT_REQUIRED, "SET:ACTION",
 	  "tamper with the calls of SET as strace --inject does: error=ERRNO, retval=N, signal=SIG, delay_enter=DUR, delay_exit=DUR (10ms, 500us; us without a unit), :when=FIRST[..LAST][+[STEP]]; repeatable" },
+	{ OPT_PID, "attach", 'p', RN_OPT_REQUIRED, "PID",
+	  "trace the running process PID (all its threads, and its children from now on) instead of CMD; repeatable; SIGINT or --timeout detaches and leaves it running" },
 	{ OPT_OUTPUT, "output", 'o', RN_OPT_REQUIRED, "FILE",
 	  "write the trace to FILE instead of stderr" },
 	{ OPT_FORMAT, "format", 0, RN_OPT_REQUIRED, "FMT",
@@ -104,7 +107,7 @@ static const struct rn_option trace_options[] = {
 
 const struct rn_command rn_cmd_trace_def = {
 	"trace",
-	"renacer trace [-c] [-C] [--percentiles] [-T] [-f] [-e trace=SET] [-o FILE] [--format text|json|jsonl] [--driver ptrace|ebpf|auto] [--instructions] -- CMD [ARGS...]",
+	"renacer trace [-c] [-C] [--percentiles] [--inject=SET:ACTION] [-T] [-f] [-e trace=SET] [-o FILE] [--format text|json|jsonl] [--driver ptrace|ebpf|auto] [--instructions] -- CMD [ARGS...] | -p PID...",
 	"trace the syscalls of CMD like strace (also: renacer -c -T -- CMD)",
 	"Lines look like strace's: openat(AT_FDCWD, \"/etc/passwd\", O_RDONLY) = 3. The -c\n"
 	"summary has strace's layout and counts calls and errors as strace -c does: a call is\n"
@@ -133,6 +136,9 @@ struct trace_opts {
 	struct rn_inject *inject;   /* --inject rules [ninject], owned */
 	size_t ninject;             /* rules given */
 	size_t inject_cap;          /* rules allocated */
+	pid_t *pids;                /* -p PIDs [npids], owned */
+	size_t npids;               /* processes given */
+	size_t pids_cap;            /* allocated */
 	bool follow;                /* -f */
 	bool count_only;            /* --count-only */
 	bool no_pin;                /* --no-pin */
@@ -416,6 +422,16 @@ static int on_option(void *ctx, int id, const char *arg)
 	case OPT_PERCENTILES:
 		o->percentiles = true;
 		break;
+	case OPT_PID: {
+		char *end;
+		long v = strtol(arg, &end, 10);
+
+		if (*end || end == arg || v <= 0 || v > INT32_MAX)
+			return rn_error("renacer trace: -p wants a process id, not '%s'", arg);
+		o->pids = rn_xgrow(o->pids, &o->pids_cap, o->npids + 1, sizeof(*o->pids));
+		o->pids[o->npids++] = (pid_t)v;
+		break;
+	}
 	case OPT_INJECT: {
 		struct rn_diag diag;
 
@@ -664,7 +680,7 @@ static void add_header_members(struct rn_buf *b, char **cmd)
 
 	rn_buf_addf(b, "\"schema\":\"renacer-trace\",\"version\":%d,\"command\":[",
 		    RN_TRACE_JSON_VERSION);
-	for (i = 0; cmd[i]; i++) {
+	for (i = 0; cmd && cmd[i]; i++) {
 		if (i)
 			rn_buf_addc(b, ',');
 		rn_json_add_string(b, cmd[i]);
@@ -852,11 +868,25 @@ static int parse_args(int argc, char **argv, struct trace_opts *o, char ***cmd, 
 		rn_cli_help(&rn_cmd_trace_def, stdout);
 		return RN_EXIT_OK;
 	}
-	if (first >= argc) {
+	if (o->npids) {
+		if (first < argc) {
+			rn_error("renacer trace: -p traces running processes: give no command too");
+			return RN_EXIT_USAGE;
+		}
+		if (o->count_only || o->instructions || o->driver == RN_DRIVER_PREF_EBPF ||
+		    o->collectors) {
+			rn_error("renacer trace: -p attaches with ptrace: no --count-only, "
+				 "--instructions, --driver ebpf or --collectors");
+			return RN_EXIT_USAGE;
+		}
+		*cmd = NULL;
+		o->follow = true; /* threads and new children are traced: lines say whose */
+	} else if (first >= argc) {
 		rn_error("renacer trace: no command given; usage: %s", rn_cmd_trace_def.usage);
 		return RN_EXIT_USAGE;
+	} else {
+		*cmd = argv + first;
 	}
-	*cmd = argv + first;
 	if (o->percentiles && o->count_only) {
 		rn_error("renacer trace: --percentiles needs durations, which --count-only does "
 			 "not measure");
@@ -875,6 +905,9 @@ static void trace_opts_release(struct trace_opts *o)
 	free(o->inject);
 	o->inject = NULL;
 	o->ninject = 0;
+	free(o->pids);
+	o->pids = NULL;
+	o->npids = 0;
 }
 
 /* Where the trace goes: stderr, or -o FILE. */
@@ -1088,8 +1121,10 @@ static int trace_syscalls(const struct trace_opts *o, char **cmd, bool *filter, 
 	code = choose_collectors(o, &spec);
 	if (code >= 0)
 		return code;
-	spec.name = cmd[0];
+	spec.name = cmd ? cmd[0] : "attached";
 	spec.argv = cmd;
+	spec.attach = o->pids;
+	spec.nattach = o->npids;
 	spec.flags = (o->follow ? RN_RUN_FOLLOW_FORKS : 0) | (o->no_pin ? 0 : RN_RUN_PIN_CPU) |
 		(o->count_only ? RN_RUN_COUNT_ONLY : 0) | RN_RUN_NO_PROPAGATE;
 	spec.timeout_ns = o->timeout_ns;

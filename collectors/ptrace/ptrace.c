@@ -19,6 +19,7 @@
  */
 #include "ptrace/ptrace.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <elf.h>
@@ -162,6 +163,9 @@ struct rn_collector {
 	bool quiet_exits;           /* exit stops only where VmHWM needs them */
 	long opts;                  /* the PTRACE_SEIZE options */
 	bool killing;               /* teardown: answer every stop with SIGKILL */
+	bool attached;              /* -p: the tree was attached to, not spawned (no EXITKILL,
+				     * no seccomp filter, no pinning; ends by detaching) */
+	bool detaching;             /* -p teardown: every stop is answered by PTRACE_DETACH */
 	struct sock_filter *bpf;    /* the seccomp program, or NULL */
 	size_t bpf_len;             /* instructions in bpf */
 	bool *want_exit;            /* seccomp modes: calls whose exit stop is needed */
@@ -1798,6 +1802,14 @@ static int pt_create(struct rn_collector **out, const struct rn_run_spec *spec)
 	c->count_only = spec->flags & RN_RUN_COUNT_ONLY;
 	c->events_only = spec->flags & RN_RUN_EVENTS_ONLY;
 	c->seccomp = c->count_only || spec->syscall_filter;
+	if (spec->nattach) {
+		/* -p: a running process installs no filter; -e trace= is applied at each stop,
+		 * and its children are followed */
+		c->attached = true;
+		c->follow = true;
+		c->seccomp = false;
+		c->count_only = false;
+	}
 	if (spec->ninject)
 		c->inj_counts = rn_xcalloc(spec->ninject * (size_t)n, sizeof(*c->inj_counts));
 	if (c->events_only && spec->ninject) {
@@ -1858,7 +1870,7 @@ static int pt_prepare(struct rn_collector *c, char ***env, size_t *nenv, size_t 
 	(void)env_cap;
 	/* Pinning needs two CPUs to choose from, and every child to be seen: an untraced child
 	 * would inherit the narrowed affinity of its parent and keep it. */
-	if ((c->spec->flags & RN_RUN_PIN_CPU) && c->follow && !c->events_only &&
+	if ((c->spec->flags & RN_RUN_PIN_CPU) && c->follow && !c->events_only && !c->attached &&
 	    !sched_getaffinity(0, sizeof(c->cpus_orig), &c->cpus_orig) &&
 	    CPU_COUNT(&c->cpus_orig) >= 2)
 		c->pin = true;
@@ -1906,6 +1918,133 @@ static int pt_on_spawn(struct rn_collector *c, pid_t pid, struct rn_trace *t)
 	return 0;
 }
 
+/* ---- attaching and detaching (-p) ------------------------------------------------------ */
+
+static int read_ids(pid_t tid, pid_t *tgid, pid_t *ppid);
+
+/* The -p teardown: task `tk` stopped; let it go, with the signal it was about to receive
+ * (a signal-delivery-stop), so it runs on as if never traced. */
+static void detach_task(struct rn_collector *c, struct task *tk, int status)
+{
+	int sig = 0;
+
+	if (!(status >> 16) && WSTOPSIG(status) != (SIGTRAP | 0x80) && !(tk->flags & TASK_NEW))
+		sig = WSTOPSIG(status);
+	if (tk->inj && WSTOPSIG(status) == (SIGTRAP | 0x80) && (tk->flags & TASK_IN_SYSCALL)) {
+		/* a call skipped at its entry still gets its injected result */
+		int64_t rval = 0;
+		bool is_error = false;
+
+		inject_exit(tk, &rval, &is_error);
+	}
+	ptrace(PTRACE_DETACH, tk->tid, 0L, (long)sig);
+	ps_of(c, tk->proc)->live--;
+	task_forget(c, tk);
+}
+
+/* Seize thread `tid` of process index `proc` and ask it for a stop (PTRACE_INTERRUPT): its
+ * PTRACE_EVENT_STOP is the first stop of a new task. 0 or -errno. */
+static int seize_thread(struct rn_collector *c, pid_t tid, int proc)
+{
+	if (ptrace(PTRACE_SEIZE, tid, 0L, c->opts))
+		return -errno;
+	ptrace(PTRACE_INTERRUPT, tid, 0L, 0L);
+	task_new(c, tid, proc, TASK_NEW);
+	return 0;
+}
+
+/* Seize every thread of /proc/PID/task not traced yet. Returns the number seized, or -errno
+ * when none could be and `first` (the process's first scan). */
+static int seize_threads(struct rn_collector *c, pid_t pid, int proc, bool first)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+	int n = 0, rc = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char *end;
+		long tid = strtol(de->d_name, &end, 10);
+
+		if (*end || tid <= 0 || task_find(c, (pid_t)tid))
+			continue;
+		rc = seize_thread(c, (pid_t)tid, proc);
+		if (!rc) {
+			if (n || !first)
+				c->t->procs[proc].nthreads++;
+			n++;
+		} else if (rc != -ESRCH) {
+			break; /* EPERM: not ours to trace */
+		}
+	}
+	closedir(d);
+	if (!n && first)
+		return rc ? rc : -ESRCH;
+	return n;
+}
+
+int rn_ptrace_attach(struct rn_collector *c, pid_t pid, struct rn_trace *t)
+{
+	char path[64], exe[4096];
+	struct rn_process *p;
+	pid_t tgid = 0, ppid = 0;
+	ssize_t len;
+	int rc, proc, round;
+
+	c->t = t;
+	c->need_paths = t->nsinks > 0 || t->spool;
+	c->opts = PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT |
+		PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
+	t->filtered = c->spec->syscall_filter != NULL;
+	rc = read_ids(pid, &tgid, &ppid);
+	if (rc)
+		return rc == -ENOENT ? -ESRCH : rc;
+	if (tgid != pid)
+		return -EINVAL; /* a thread id: -p takes processes */
+	if (rn_trace_find_process(t, pid) >= 0)
+		return 0; /* named twice */
+	p = rn_trace_add_process(t, pid, ppid, now_ns());
+	proc = (int)(t->nprocs - 1);
+	if (!t->start_ns)
+		t->start_ns = p->start_ns;
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	len = readlink(path, exe, sizeof(exe) - 1);
+	if (len > 0) {
+		exe[len] = '\0';
+		rn_process_set_exe(p, exe);
+		rn_elf_identify(&c->elf, exe, &p->elf_machine, p->build_id);
+	}
+	/* Threads made while the scan runs are seized by their creator's clone event once it is
+	 * traced; before that they must be found by another scan (strace's loop). */
+	rc = seize_threads(c, pid, proc, true);
+	for (round = 0; rc > 0 && round < 8; round++)
+		rc = seize_threads(c, pid, proc, false);
+	if (rc < 0 && !ps_of(c, proc)->live)
+		return rc;
+	rn_trace_process_event(t, &t->procs[proc], 'f');
+	return 0;
+}
+
+void rn_ptrace_detach(struct rn_collector *c)
+{
+	if (c->detaching || !c->attached)
+		return;
+	c->detaching = true;
+	/* Each task answers the interrupt with a stop (a task stopped already, its stop queued,
+	 * is detached when the stop is served); stops of new children are detached as they
+	 * come. */
+	for (size_t i = 0; i < c->tasks_cap; i++)
+		if (c->tasks[i])
+			ptrace(PTRACE_INTERRUPT, c->tasks[i]->tid, 0L, 0L);
+	for (size_t i = 0; i < c->npending; i++)
+		ptrace(PTRACE_DETACH, c->pending[i].tid, 0L, 0L);
+	c->npending = 0;
+}
+
 static int pt_on_event(struct rn_collector *c, struct rn_trace *t, pid_t tid, int status)
 {
 	struct task *tk = task_find(c, tid);
@@ -1926,11 +2065,19 @@ static int pt_on_event(struct rn_collector *c, struct rn_trace *t, pid_t tid, in
 			ptrace(PTRACE_CONT, tid, 0L, 0L);
 			return 0;
 		}
+		if (c->detaching) {
+			ptrace(PTRACE_DETACH, tid, 0L, 0L); /* a new child: let it go too */
+			return 0;
+		}
 		/* A new task whose parent's fork event is still to come: keep it stopped. */
 		c->pending =
 			rn_xgrow(c->pending, &c->pending_cap, c->npending + 1, sizeof(*c->pending));
 		c->pending[c->npending++] = (struct pending){ tid, status };
 		balance(c);
+		return 0;
+	}
+	if (c->detaching && WIFSTOPPED(status)) {
+		detach_task(c, tk, status);
 		return 0;
 	}
 	c->last = tk;

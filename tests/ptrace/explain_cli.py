@@ -170,6 +170,49 @@ def test_inject(R, T, work):
         check(sl == rl, "%s: fsync lines\n  renacer %s\n  strace  %s" % (what, rl, sl))
 
 
+def test_attach(R, T, work):
+    sleeps = os.path.join(T, "pt_sleeps")
+    out_path = os.path.join(work, "tick.out")
+    trace = os.path.join(work, "attach.txt")
+    with open(out_path, "wb") as out:
+        # 40 ticks 50 ms apart: about 2 s; attached from 0.3 s to about 1.5 s (the child is
+        # forked at tick 20, about 1 s in)
+        target = subprocess.Popen([sleeps, "tick", "40", "50"], stdout=out)
+    try:
+        time.sleep(0.3)
+        tr = subprocess.Popen([R, "trace", "-p", str(target.pid), "-o", trace],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        time.sleep(1.2)
+        tr.send_signal(signal.SIGINT)
+        _, err = tr.communicate(timeout=30)
+        check(tr.returncode == 0, "attach: SIGINT detaches, exit 0 (%d, %r)" % (tr.returncode,
+                                                                              err))
+        check(target.poll() is None, "attach: the target still runs after the detach")
+        with open("/proc/%d/status" % target.pid) as f:
+            check("TracerPid:\t0\n" in f.read(), "attach: the target is no longer traced")
+        check(target.wait(timeout=30) == 0, "attach: the target exits 0")
+    finally:
+        if target.poll() is None:
+            target.kill()
+            target.wait()
+    lines = open(out_path).read().splitlines()
+    check(lines == ["tick %d" % i for i in range(21)] + ["child"] +
+          ["tick %d" % i for i in range(21, 40)], "attach: the target's output is intact: %s" %
+          lines)
+    text = open(trace).read()
+    tids = set(re.findall(r"^\[pid +(\d+)\] ", text, re.M))
+    check(len(tids) >= 3, "attach: both threads and the child were traced: %s" % tids)
+    check(re.search(r'write\(1, .*\) += 6$', text, re.M) is not None,
+          "attach: the child's write of \"child\\n\" was seen")
+    check(re.search(r"clock_nanosleep\(", text) is not None, "attach: the sleeps were seen")
+    # a process that does not exist: the error names it
+    r = run([R, "trace", "-p", "999999999"])
+    check(r.returncode != 0 and b"cannot attach to process 999999999" in r.stderr,
+          "attach: a missing process is an error: %r" % r.stderr)
+    r = run([R, "trace", "-p", "1", "--", "true"])
+    check(r.returncode == 2, "attach: -p and a command are a usage error")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--renacer", required=True)
@@ -184,6 +227,7 @@ def main():
             return 77
         test_percentiles(R, T, work)
         test_inject(R, T, work)
+        test_attach(R, T, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if FAILS:

@@ -25,6 +25,7 @@
 #include "ebpf/ebpf.h"
 #include "ptrace/inject.h"
 #include "ptrace/ptrace.h"
+#include "report_csv.h"
 #include "report_json.h"
 #include "report_strace.h"
 #include "safefile.h"
@@ -78,7 +79,7 @@ static const struct rn_option trace_options[] = {
 	{ OPT_OUTPUT, "output", 'o', RN_OPT_REQUIRED, "FILE",
 	  "write the trace to FILE instead of stderr" },
 	{ OPT_FORMAT, "format", 0, RN_OPT_REQUIRED, "FMT",
-	  "text (default), json or jsonl (schema renacer-trace v1)" },
+	  "text (default), json or jsonl (schema renacer-trace v1), or csv (RFC 4180 fields, LF line ends: one record per call, or the -c summary; -C: the calls, a blank line, the summary)" },
 	{ OPT_TIMEOUT, "timeout", 0, RN_OPT_REQUIRED, "SECONDS",
 	  "kill the whole tree after SECONDS of wall-clock time" },
 	{ OPT_COUNT_ONLY, "count-only", 0, RN_OPT_NONE, NULL,
@@ -126,6 +127,7 @@ enum trace_format {
 	FMT_TEXT,  /* strace lines and the -c table */
 	FMT_JSON,  /* one document at the end */
 	FMT_JSONL, /* one object per line as the run goes */
+	FMT_CSV,   /* per-call records as the run goes, or the -c summary (report_csv.h) */
 };
 
 struct trace_opts {
@@ -461,9 +463,12 @@ static int on_option(void *ctx, int id, const char *arg)
 			o->format = FMT_JSON;
 		else if (!strcmp(arg, "jsonl"))
 			o->format = FMT_JSONL;
+		else if (!strcmp(arg, "csv"))
+			o->format = FMT_CSV;
 		else
 			return rn_error(
-				"renacer trace: unknown --format '%s' (text, json or jsonl)", arg);
+				"renacer trace: unknown --format '%s' (text, json, jsonl or csv)",
+				arg);
 		break;
 	case OPT_TIMEOUT:
 		if (parse_seconds(arg, &o->timeout_ns))
@@ -649,6 +654,16 @@ static void text_process(void *ctx, const struct rn_trace *t, const struct rn_pr
 	rn_buf_reset(&oc->line);
 	rn_process_format_end(&oc->line, p, line_flags(oc, t));
 	rn_buf_addc(&oc->line, '\n');
+	fwrite(oc->line.buf, 1, oc->line.len, oc->out);
+}
+
+static void csv_syscall(void *ctx, const struct rn_trace *t, const struct rn_syscall_event *ev)
+{
+	struct out_ctx *oc = ctx;
+
+	(void)t;
+	rn_buf_reset(&oc->line);
+	rn_csv_add_syscall(&oc->line, ev);
 	fwrite(oc->line.buf, 1, oc->line.len, oc->out);
 }
 
@@ -1037,6 +1052,12 @@ static void prepare_outputs(struct out_ctx *oc, struct rn_trace *t, char **cmd)
 		sink.syscall = text_syscall;
 		sink.process = text_process;
 		rn_trace_add_sink(t, &sink);
+	} else if (o->format == FMT_CSV && !o->summary_only) {
+		rn_buf_reset(&oc->line);
+		rn_csv_add_syscall_header(&oc->line);
+		fwrite(oc->line.buf, 1, oc->line.len, oc->out);
+		sink.syscall = csv_syscall;
+		rn_trace_add_sink(t, &sink);
 	} else if (o->format == FMT_JSONL) {
 		rn_buf_adds(&oc->line, "{\"type\":\"header\",");
 		add_header_members(&oc->line, cmd);
@@ -1087,6 +1108,12 @@ static int report_run(struct out_ctx *oc, struct rn_trace *t, const struct rn_ru
 					fputc('\n', oc->out);
 				gpu_summary(t, oc->out);
 			}
+		}
+	} else if (o->format == FMT_CSV) {
+		if ((o->summary_only || o->summary) && t->status != RN_RUN_EXEC_FAILED) {
+			if (o->summary)
+				fputc('\n', oc->out);
+			rn_trace_summary_csv(t, oc->out);
 		}
 	} else {
 		write_json_end(oc, t, cmd);

@@ -213,6 +213,42 @@ def test_attach(R, T, work):
     check(r.returncode == 2, "attach: -p and a command are a usage error")
 
 
+def test_csv(R, T, work):
+    sleeps = os.path.join(T, "pt_sleeps")
+    # per-call records: a path with a comma, a quote and a newline comes back whole
+    odd = os.path.join(work, 'a,b "c"\nd')
+    out = os.path.join(work, "t.csv")
+    r = run([R, "trace", "--format", "csv", "-o", out, "--", "cat", odd])
+    with open(out, newline="") as f:
+        rows = list(csv.reader(f))
+    check(rows[0] == ["start_ns", "pid", "tid", "syscall", "nr", "arg0", "arg1", "arg2",
+                      "arg3", "arg4", "arg5", "ret", "errno", "duration_ns", "path", "path2",
+                      "flags"], "csv: header %s" % rows[0])
+    check(all(len(row) == 17 for row in rows), "csv: 17 fields in every record")
+    hit = [row for row in rows[1:] if row[3] == "openat" and row[14] == odd]
+    check(len(hit) == 1 and hit[0][11] == "-2" and hit[0][12] == "ENOENT",
+          "csv: the odd path's openat, quoted and parsed back: %s" % hit)
+    check(any(row[3] == "exit_group" and row[16] == "unfinished" and row[11] == ""
+              for row in rows), "csv: exit_group is unfinished, no return value")
+    # the summary, with percentiles
+    r = run([R, "trace", "-c", "--percentiles", "--format", "csv", "--", sleeps, "5:4"])
+    rows = list(csv.DictReader(io.StringIO(r.stderr.decode())))
+    sl = [row for row in rows if row["syscall"] in ("clock_nanosleep", "nanosleep")]
+    if check(len(sl) == 1, "csv summary: a sleep row"):
+        check(sl[0]["calls"] == "4" and int(sl[0]["p50_ns"]) >= 5e6 * 0.996,
+              "csv summary: 4 sleeps, p50 >= 5 ms: %s" % sl[0])
+    check(rows[-1]["syscall"] == "total" and
+          int(rows[-1]["calls"]) == sum(int(x["calls"]) for x in rows[:-1]),
+          "csv summary: the total row sums the calls")
+    # injected calls are flagged
+    r = run([R, "trace", "--format", "csv", "-o", out, "-e", "trace=fsync",
+             "--inject=fsync:error=EIO", "--", sleeps, "fsync", "1"])
+    with open(out, newline="") as f:
+        rows = list(csv.DictReader(f))
+    check(len(rows) == 1 and rows[0]["flags"] == "injected" and rows[0]["errno"] == "EIO",
+          "csv: an injected call: %s" % rows)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--renacer", required=True)
@@ -228,6 +264,7 @@ def main():
         test_percentiles(R, T, work)
         test_inject(R, T, work)
         test_attach(R, T, work)
+        test_csv(R, T, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if FAILS:

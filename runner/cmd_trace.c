@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "collector.h"
@@ -25,6 +26,8 @@
 #include "ebpf/ebpf.h"
 #include "ptrace/inject.h"
 #include "ptrace/ptrace.h"
+#include "flamegraph.h"
+#include "profile.h"
 #include "report_csv.h"
 #include "report_json.h"
 #include "report_strace.h"
@@ -57,6 +60,8 @@ enum {
 	OPT_GPU_TIMING,
 	OPT_PERCENTILES,
 	OPT_INJECT,
+	OPT_PROFILE,
+	OPT_PROFILE_HZ,
 };
 
 static const struct rn_option trace_options[] = {
@@ -76,6 +81,10 @@ static const struct rn_option trace_options[] = {
 	  "tamper with the calls of SET as strace --inject does: error=ERRNO, retval=N, signal=SIG, delay_enter=DUR, delay_exit=DUR (10ms, 500us; us without a unit), :when=FIRST[..LAST][+[STEP]]; repeatable" },
 	{ OPT_PID, "attach", 'p', RN_OPT_REQUIRED, "PID",
 	  "trace the running process PID (all its threads, and its children from now on) instead of CMD; repeatable; SIGINT or --timeout detaches and leaves it running" },
+	{ OPT_PROFILE, "profile", 0, RN_OPT_REQUIRED, "PREFIX",
+	  "where the time went: PREFIX.syscalls.folded/.svg (syscall time by call stack) and PREFIX.cpu.folded/.svg (on-CPU samples of a software CPU clock with user stacks), folded stacks and SVG flame graphs" },
+	{ OPT_PROFILE_HZ, "profile-hz", 0, RN_OPT_REQUIRED, "HZ",
+	  "with --profile: samples per second of CPU time (default 99; 0: no sampling)" },
 	{ OPT_OUTPUT, "output", 'o', RN_OPT_REQUIRED, "FILE",
 	  "write the trace to FILE instead of stderr" },
 	{ OPT_FORMAT, "format", 0, RN_OPT_REQUIRED, "FMT",
@@ -138,6 +147,8 @@ struct trace_opts {
 	struct rn_inject *inject;   /* --inject rules [ninject], owned */
 	size_t ninject;             /* rules given */
 	size_t inject_cap;          /* rules allocated */
+	const char *profile;        /* --profile PREFIX, borrowed */
+	unsigned profile_hz;        /* --profile-hz */
 	pid_t *pids;                /* -p PIDs [npids], owned */
 	size_t npids;               /* processes given */
 	size_t pids_cap;            /* allocated */
@@ -165,6 +176,7 @@ struct out_ctx {
 	const struct trace_opts *o; /* the options, borrowed */
 	struct rn_symbolizer *sym;  /* --source: ELF symbols, owned */
 	struct rn_srcloc *src;      /* --source: DWARF lines, owned */
+	struct rn_profile *prof;    /* --profile, owned */
 };
 
 /* Parse "SECONDS[.FRACTION]" into ns. 0 or -1. */
@@ -424,6 +436,19 @@ static int on_option(void *ctx, int id, const char *arg)
 	case OPT_PERCENTILES:
 		o->percentiles = true;
 		break;
+	case OPT_PROFILE:
+		o->profile = arg;
+		break;
+	case OPT_PROFILE_HZ: {
+		char *end;
+		long v = strtol(arg, &end, 10);
+
+		if (*end || end == arg || v < 0 || v > 100000)
+			return rn_error("renacer trace: --profile-hz wants 0..100000, not '%s'",
+					arg);
+		o->profile_hz = (unsigned)v;
+		break;
+	}
 	case OPT_PID: {
 		char *end;
 		long v = strtol(arg, &end, 10);
@@ -876,6 +901,7 @@ static int parse_args(int argc, char **argv, struct trace_opts *o, char ***cmd, 
 
 	memset(o, 0, sizeof(*o));
 	o->gpu_mode = RN_GPU_MODE_DISPATCH;
+	o->profile_hz = 99;
 	*filter = NULL;
 	if (rn_cli_parse(&rn_cmd_trace_def, argc, argv, on_option, o, &first))
 		return RN_EXIT_USAGE;
@@ -1074,7 +1100,12 @@ static void prepare_outputs(struct out_ctx *oc, struct rn_trace *t, char **cmd)
 		oc->sym = rn_symbolizer_new();
 		oc->src = rn_srcloc_new(o->debug_dirs);
 	}
-	if ((o->format == FMT_JSON && !o->summary_only) || o->anti_patterns || oc->src) {
+	if (o->profile) {
+		oc->prof = rn_profile_new();
+		rn_profile_attach(oc->prof, t, o->npids ? 0 : o->profile_hz);
+	}
+	if ((o->format == FMT_JSON && !o->summary_only) || o->anti_patterns || oc->src ||
+	    oc->prof) {
 		rc = rn_trace_spool_enable(t);
 		if (rc)
 			rn_warn("cannot create the span spool: %s; syscalls are left out",
@@ -1134,6 +1165,70 @@ static int report_run(struct out_ctx *oc, struct rn_trace *t, const struct rn_ru
 	return code;
 }
 
+/* One --profile output: PREFIX.NAME.folded and PREFIX.NAME.svg. 0 or -1 after an error. */
+static int write_profile(const char *prefix, struct rn_profile *p, const struct rn_trace *t,
+			 enum rn_profile_kind kind, const char *name, const char *title,
+			 const char *unit)
+{
+	char *text = NULL, path[4096];
+	size_t len = 0;
+	struct rn_safefile sf;
+	FILE *mem = open_memstream(&text, &len), *in;
+	int rc;
+
+	if (!mem)
+		return rn_error("--profile: %s", strerror(errno));
+	rn_profile_write_folded(p, t, kind, mem);
+	fclose(mem);
+	for (int svg = 0; svg < 2; svg++) {
+		snprintf(path, sizeof(path), "%s.%s.%s", prefix, name, svg ? "svg" : "folded");
+		rc = rn_safefile_open(&sf, path);
+		if (rc) {
+			free(text);
+			return rn_error("cannot write '%s': %s", path, rn_safefile_strerror(rc));
+		}
+		if (!svg) {
+			rc = rn_safefile_write(&sf, text, len);
+		} else {
+			in = fmemopen(text, len ? len : 1, "r");
+			rc = in ?
+				rn_flamegraph_svg(in, rn_safefile_stream(&sf), title, unit, NULL) :
+				-errno;
+			if (in)
+				fclose(in);
+		}
+		rc = rc ? rc : rn_safefile_commit(&sf);
+		if (rc) {
+			rn_safefile_abort(&sf);
+			free(text);
+			return rn_error("cannot write '%s': %s", path, rn_safefile_strerror(rc));
+		}
+	}
+	free(text);
+	return 0;
+}
+
+/* --profile after the run: both profiles, and a note of what was sampled. Returns the exit
+ * code, RN_EXIT_OUTPUT when a file could not be written. */
+static int report_profile(struct out_ctx *oc, const struct rn_trace *t, int code)
+{
+	const char *prefix = oc->o->profile;
+
+	rn_profile_sample_stop(oc->prof);
+	if (write_profile(prefix, oc->prof, t, RN_PROFILE_SYSCALLS, "syscalls",
+			  "Syscall time by call stack", "ns") ||
+	    write_profile(prefix, oc->prof, t, RN_PROFILE_CPU, "cpu", "On-CPU samples", "samples"))
+		return RN_EXIT_OUTPUT;
+	if (*rn_profile_sampling_error(oc->prof))
+		rn_warn("--profile: no on-CPU samples: %s", rn_profile_sampling_error(oc->prof));
+	else if (oc->o->profile_hz && !oc->o->npids)
+		rn_note("--profile: %llu samples at %u Hz (%llu lost); %s.cpu.svg, "
+			"%s.syscalls.svg",
+			(unsigned long long)rn_profile_samples(oc->prof), oc->o->profile_hz,
+			(unsigned long long)rn_profile_lost(oc->prof), prefix, prefix);
+	return code;
+}
+
 /* Trace the syscalls of `cmd` (only those of `filter`, borrowed, when not NULL) into `out`.
  * Returns the exit code. */
 static int trace_syscalls(const struct trace_opts *o, char **cmd, bool *filter, FILE *out)
@@ -1148,6 +1243,20 @@ static int trace_syscalls(const struct trace_opts *o, char **cmd, bool *filter, 
 	code = choose_collectors(o, &spec);
 	if (code >= 0)
 		return code;
+	if (o->profile) {
+		/* the profile's folder must take files before the run, not after it */
+		char *dir = rn_xstrdup(o->profile), *slash = strrchr(dir, '/');
+
+		if (slash)
+			*(slash == dir ? slash + 1 : slash) = '\0';
+		if (access(slash ? dir : ".", W_OK | X_OK)) {
+			rn_error("cannot write the profile '%s.*': %s: %s", o->profile,
+				 slash ? dir : ".", strerror(errno));
+			free(dir);
+			return RN_EXIT_OUTPUT;
+		}
+		free(dir);
+	}
 	spec.name = cmd ? cmd[0] : "attached";
 	spec.argv = cmd;
 	spec.attach = o->pids;
@@ -1168,11 +1277,14 @@ static int trace_syscalls(const struct trace_opts *o, char **cmd, bool *filter, 
 	/* A run that fails says why in t.status and t.error, which report_run() reads. */
 	rn_run_target(&spec, &t, &res);
 	code = report_run(&oc, &t, &res, cmd, spec.collectors);
+	if (oc.prof)
+		code = report_profile(&oc, &t, code);
 	rn_run_result_release(&res);
 	rn_trace_release(&t);
 	rn_buf_release(&oc.line);
 	rn_srcloc_free(oc.src);
 	rn_symbolizer_free(oc.sym);
+	rn_profile_free(oc.prof);
 	return code;
 }
 

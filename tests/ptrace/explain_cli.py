@@ -249,6 +249,51 @@ def test_csv(R, T, work):
           "csv: an injected call: %s" % rows)
 
 
+def folded(path):
+    out = []
+    for line in open(path).read().splitlines():
+        stack, value = line.rsplit(" ", 1)
+        out.append((stack.split(";"), int(value)))
+    return out
+
+
+def test_profile(R, T, work):
+    import xml.dom.minidom
+    prefix = os.path.join(work, "prof")
+    r = run([R, "trace", "-c", "-o", os.devnull, "--profile", prefix, "--",
+             os.path.join(T, "pt_hot"), "300", "2000"])
+    check(r.returncode == 0, "profile: exit 0 (%r)" % r.stderr)
+    # (a) syscall time by stack: the planted openat loop is load_cfg's
+    sc = folded(prefix + ".syscalls.folded")
+    opens = sorted([(v, st) for st, v in sc if st[-1] == "openat"], reverse=True)
+    check(opens and opens[0][1][-2:] == ["load_cfg", "openat"],
+          "profile: the openat time is load_cfg's: %s" % opens[:2])
+    check(all(st[0] == "pt_hot" for st, _ in sc), "profile: stacks start at the process")
+    for kind in ("syscalls", "cpu"):
+        doc = xml.dom.minidom.parse(prefix + "." + kind + ".svg")
+        check(doc.documentElement.tagName == "svg", "profile: %s.svg is an SVG" % kind)
+    check("load_cfg" in open(prefix + ".syscalls.svg").read(), "profile: load_cfg in the SVG")
+    # (b) on-CPU samples: the planted hot function holds most of them
+    if b"no on-CPU samples" in r.stderr:
+        print("note: sampling unavailable here (%s): on-CPU checks skipped" %
+              r.stderr.decode().strip())
+        return
+    cpu = folded(prefix + ".cpu.folded")
+    total = sum(v for _, v in cpu)
+    hot = sum(v for st, v in cpu if "hot_loop" in st)
+    cold = sum(v for st, v in cpu if "cold_loop" in st)
+    check(total >= 10, "profile: samples were taken (%d)" % total)
+    check(hot * 2 >= total and hot > cold, "profile: hot_loop has most samples: %d of %d "
+          "(cold_loop %d)" % (hot, total, cold))
+    m = re.search(rb"(\d+) samples at 99 Hz", r.stderr)
+    check(m is not None and int(m.group(1)) == total,
+          "profile: the note counts the samples written: %r" % r.stderr)
+    r = run([R, "trace", "--profile", os.path.join(work, "no/such/dir/p"), "--", "true"])
+    check(r.returncode == 6 and r.stderr.startswith(b"renacer: error: cannot write the profile"),
+          "profile: an unwritable prefix is an output error before the run (%d, %r)" % (
+              r.returncode, r.stderr))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--renacer", required=True)
@@ -265,6 +310,7 @@ def main():
         test_inject(R, T, work)
         test_attach(R, T, work)
         test_csv(R, T, work)
+        test_profile(R, T, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if FAILS:

@@ -141,6 +141,7 @@ int rn_flamegraph_svg(FILE *in, FILE *out, const char *title, const char *unit, 
 		const char *p;
 
 		lineno++;
+		len = (ssize_t)strlen(line); /* a NUL ends the line */
 		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = 0;
 		if (!len)

@@ -449,28 +449,36 @@ const char *rn_profile_sampling_error(const struct rn_profile *p)
 
 /* ---- folded stacks ----------------------------------------------------------------------- */
 
-/* Append frame `addr` of a process with mappings `m`: its function, else module+0xVADDR,
- * else the raw address. Semicolons and spaces (the format's separators) become '_'. */
-static void add_frame(struct rn_buf *b, struct rn_symbolizer *sym, const struct rn_maps *m,
+/* Append ";" and frame `addr` of a process with mappings `m`: its function, else
+ * module+0xVADDR; the raw address without mappings. Semicolons and spaces (the format's
+ * separators) become '_'. Returns false (nothing appended) for an address no executable
+ * file mapping holds. */
+static bool add_frame(struct rn_buf *b, struct rn_symbolizer *sym, const struct rn_maps *m,
 		      uint64_t addr, bool is_return)
 {
 	struct rn_frame f;
-	size_t start = b->len;
+	size_t start;
 
-	if (m && !rn_symbolize(sym, m, addr, is_return, &f)) {
+	if (m && rn_symbolize(sym, m, addr, is_return, &f))
+		return false; /* not code: a frame-pointer walk's stray word, left out */
+	if (m) {
+		start = b->len;
 		if (f.function) {
+			rn_buf_addc(b, ';');
 			rn_buf_adds(b, f.function);
 		} else {
 			const char *base = strrchr(f.module, '/');
 
-			rn_buf_addf(b, "%s+0x%" PRIx64, base ? base + 1 : f.module, f.vaddr);
+			rn_buf_addf(b, ";%s+0x%" PRIx64, base ? base + 1 : f.module, f.vaddr);
 		}
 	} else {
-		rn_buf_addf(b, "0x%" PRIx64, addr);
+		start = b->len;
+		rn_buf_addf(b, ";0x%" PRIx64, addr);
 	}
-	for (size_t i = start; i < b->len; i++)
+	for (size_t i = start + 1; i < b->len; i++)
 		if (b->buf[i] == ';' || b->buf[i] == ' ' || b->buf[i] == '\n')
 			b->buf[i] = '_';
+	return true;
 }
 
 static int line_cmp(const void *a, const void *b)
@@ -517,7 +525,6 @@ int rn_profile_write_folded(struct rn_profile *p, const struct rn_trace *t,
 			if (b.buf[k] == ';' || b.buf[k] == ' ')
 				b.buf[k] = '_';
 		for (uint16_t k = e->n; k-- > 0;) {
-			rn_buf_addc(&b, ';');
 			/* a sample's first address is where it ran; the rest are return
 			 * addresses, as are all of a syscall's */
 			add_frame(&b, sym, m, e->pc[k], kind == RN_PROFILE_SYSCALLS || k > 0);

@@ -19,7 +19,10 @@
  *     app;main;parse_row 37                             (b: samples)
  *
  * Frames are function names from ELF symbols (collectors/symbolize.h), "module+0xVADDR" when
- * the module has no symbol for the address; a process's frames are read against /proc/PID/maps
+ * the module has no symbol for the address; an address that no executable file mapping holds
+ * (a stray word of a frame-pointer walk through code built without frame pointers) is left
+ * out of the stack, and one of a process whose mappings are unknown stays raw ("0x..."). A
+ * process's frames are read against /proc/PID/maps
  * snapshots (the trace's for (a); for (b) the sampler's own, taken as samples of a new
  * process arrive and again when an address is not covered). The samples are drained from the
  * ring buffers by a thread every 50 ms while the run goes; lost samples are counted.

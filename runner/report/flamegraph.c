@@ -22,6 +22,7 @@
 struct node {
 	char *name;         /* owned */
 	uint64_t value;     /* its stacks' total */
+	uint64_t base;      /* diff: the base profile's total for the same path */
 	struct node **kids; /* children [nkids], owned */
 	size_t nkids, kids_cap;
 };
@@ -84,7 +85,22 @@ struct svg {
 	uint64_t total;
 	const char *unit;
 	int height;
+	bool diff;        /* colour by head - base */
+	uint64_t max_abs; /* diff: the largest |head - base| of a frame */
 };
+
+static uint64_t max_delta(const struct node *n)
+{
+	uint64_t m = n->value > n->base ? n->value - n->base : n->base - n->value;
+
+	for (size_t i = 0; i < n->nkids; i++) {
+		uint64_t k = max_delta(n->kids[i]);
+
+		if (k > m)
+			m = k;
+	}
+	return m;
+}
 
 static void draw(struct svg *s, struct node *n, double x, int depth)
 {
@@ -94,10 +110,23 @@ static void draw(struct svg *s, struct node *n, double x, int depth)
 	if (w < WIDTH / 1000.0)
 		return;
 	colour(n->name, &r, &g, &bl);
+	if (s->diff) {
+		/* red for growth, blue for shrinkage, white for no change (difffolded.pl) */
+		uint64_t d = n->value > n->base ? n->value - n->base : n->base - n->value;
+		int fade = 255 - (int)(200.0 * (double)d / (double)(s->max_abs ? s->max_abs : 1));
+
+		r = n->value >= n->base ? 255 : fade;
+		g = fade;
+		bl = n->value >= n->base ? fade : 255;
+	}
 	rn_buf_adds(s->b, "<g><title>");
 	rn_buf_add_xml(s->b, n->name, strlen(n->name), false);
-	rn_buf_addf(s->b, ": %" PRIu64 " %s (%.2f%%)</title>", n->value, s->unit,
+	rn_buf_addf(s->b, ": %" PRIu64 " %s (%.2f%%)", n->value, s->unit,
 		    100.0 * (double)n->value / (double)s->total);
+	if (s->diff)
+		rn_buf_addf(s->b, ", base %" PRIu64 " (%+" PRId64 ")", n->base,
+			    (int64_t)(n->value - n->base));
+	rn_buf_adds(s->b, "</title>");
 	rn_buf_addf(s->b,
 		    "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
 		    "fill=\"rgb(%d,%d,%d)\" rx=\"2\"/>",
@@ -123,17 +152,14 @@ static void draw(struct svg *s, struct node *n, double x, int depth)
 	}
 }
 
-int rn_flamegraph_svg(FILE *in, FILE *out, const char *title, const char *unit, int *bad_line)
+/* Add the folded stacks of `in` to the tree: to `value`, or to `base` for the base side. */
+static int parse_into(struct node *root, FILE *in, bool base_side, int *bad_line)
 {
-	struct node *root = rn_xcalloc(1, sizeof(*root));
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
 	int lineno = 0, rc = 0;
-	struct rn_buf b;
-	struct svg s;
 
-	root->name = rn_xstrdup("all");
 	while ((len = getline(&line, &cap, in)) > 0) {
 		char *sp, *end;
 		uint64_t v;
@@ -157,28 +183,34 @@ int rn_flamegraph_svg(FILE *in, FILE *out, const char *title, const char *unit, 
 			rc = -EINVAL;
 			break;
 		}
-		root->value += v;
+		*(base_side ? &root->base : &root->value) += v;
 		for (p = line; p < sp;) {
 			const char *semi = memchr(p, ';', (size_t)(sp - p));
 			size_t flen = semi ? (size_t)(semi - p) : (size_t)(sp - p);
 
 			n = child(n, p, flen);
-			n->value += v;
+			*(base_side ? &n->base : &n->value) += v;
 			p += flen + (semi ? 1 : 0);
 		}
 	}
 	free(line);
-	if (rc) {
-		if (bad_line)
-			*bad_line = lineno;
-		node_free(root);
-		return rc;
-	}
+	if (rc && bad_line)
+		*bad_line = lineno;
+	return rc;
+}
+
+static int write_svg(struct node *root, FILE *out, const char *title, const char *unit, bool diff)
+{
+	struct rn_buf b;
+	struct svg s;
+
 	rn_buf_init(&b, 0);
 	s.b = &b;
 	s.total = root->value ? root->value : 1;
 	s.unit = unit;
 	s.height = depth_of(root) * ROW + 2 * PAD + 10;
+	s.diff = diff;
+	s.max_abs = diff ? max_delta(root) : 0;
 	rn_buf_addf(&b,
 		    "<?xml version=\"1.0\" standalone=\"no\"?>\n"
 		    "<svg version=\"1.1\" width=\"%d\" height=\"%d\" "
@@ -189,13 +221,44 @@ int rn_flamegraph_svg(FILE *in, FILE *out, const char *title, const char *unit, 
 		    "<text x=\"%d\" y=\"%d\" font-size=\"17\">",
 		    (int)WIDTH + 20, s.height, (int)WIDTH / 2 - 150, PAD - 4);
 	rn_buf_add_xml(&b, title, strlen(title), false);
-	rn_buf_addf(&b, " (%" PRIu64 " %s)</text>\n", root->value, unit);
+	rn_buf_addf(&b, " (%" PRIu64 " %s", root->value, unit);
+	if (diff)
+		rn_buf_addf(&b, ", base %" PRIu64 "; red grew, blue shrank", root->base);
+	rn_buf_adds(&b, ")</text>\n");
 	if (root->value)
 		draw(&s, root, 0, 0);
 	rn_buf_adds(&b, "</svg>\n");
 	if (!rn_buf_failed(&b))
 		fwrite(b.buf, 1, b.len, out);
 	rn_buf_release(&b);
-	node_free(root);
 	return ferror(out) ? -EIO : 0;
+}
+
+int rn_flamegraph_svg(FILE *in, FILE *out, const char *title, const char *unit, int *bad_line)
+{
+	struct node *root = rn_xcalloc(1, sizeof(*root));
+	int rc;
+
+	root->name = rn_xstrdup("all");
+	rc = parse_into(root, in, false, bad_line);
+	if (!rc)
+		rc = write_svg(root, out, title, unit, false);
+	node_free(root);
+	return rc;
+}
+
+int rn_flamegraph_diff_svg(FILE *base, FILE *head, FILE *out, const char *title, const char *unit,
+			   int *bad_line)
+{
+	struct node *root = rn_xcalloc(1, sizeof(*root));
+	int rc;
+
+	root->name = rn_xstrdup("all");
+	rc = parse_into(root, base, true, bad_line);
+	if (!rc)
+		rc = parse_into(root, head, false, bad_line);
+	if (!rc)
+		rc = write_svg(root, out, title, unit, true);
+	node_free(root);
+	return rc;
 }

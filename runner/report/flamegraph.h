@@ -21,4 +21,14 @@
  */
 int rn_flamegraph_svg(FILE *in, FILE *out, const char *title, const char *unit, int *bad_line);
 
+/*
+ * A differential flame graph: the boxes of the `head` profile (widths from its values),
+ * coloured by head minus `base` for the same path: red where it grew, blue where it shrank,
+ * paler as the change is smaller against the largest change; each <title> adds the base value
+ * and the difference. Returns as rn_flamegraph_svg (*bad_line counts the lines of the file
+ * that failed).
+ */
+int rn_flamegraph_diff_svg(FILE *base, FILE *head, FILE *out, const char *title, const char *unit,
+			   int *bad_line);
+
 #endif

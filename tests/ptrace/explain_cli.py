@@ -288,6 +288,35 @@ def test_profile(R, T, work):
     m = re.search(rb"(\d+) samples at 99 Hz", r.stderr)
     check(m is not None and int(m.group(1)) == total,
           "profile: the note counts the samples written: %r" % r.stderr)
+    # explain: a base and a head run; the grown openat loop and the grown hot function rank
+    # first in the syscall and CPU comparisons
+    hot = os.path.join(T, "pt_hot")
+    for name, args in (("base", ["40", "200"]), ("head", ["40", "3000"]),
+                       ("cbase", ["30", "0"]), ("chead", ["400", "0"])):
+        r = run([R, "trace", "-c", "-o", os.devnull, "--profile", os.path.join(work, name),
+                 "--", hot] + args)
+        check(r.returncode == 0, "explain: %s profile" % name)
+    svg = os.path.join(work, "diff.svg")
+    r = run([R, "explain", "--svg", svg, "--top", "3", os.path.join(work, "base.syscalls.folded"),
+             os.path.join(work, "head.syscalls.folded")])
+    lines = r.stdout.decode().splitlines()
+    check(r.returncode == 0 and len(lines) >= 3 and
+          re.match(r"^  1\. \+[\d.]+ [mu]?s in openat, from load_cfg \(\d+% of the growth\)$",
+                   lines[1]) is not None, "explain: openat from load_cfg first: %s" % lines)
+    doc = xml.dom.minidom.parse(svg)
+    check(doc.documentElement.tagName == "svg" and "load_cfg" in open(svg).read(),
+          "explain: the differential flame graph")
+    r = run([R, "explain", os.path.join(work, "cbase.cpu.folded"),
+             os.path.join(work, "chead.cpu.folded")])
+    lines = r.stdout.decode().splitlines()
+    if b"no on-CPU samples" not in r.stderr:
+        check(len(lines) >= 3 and " samples " in lines[1] and "hot_loop" in lines[2],
+              "explain: the hot function's samples first: %s" % lines)
+    bad = os.path.join(work, "bad.folded")
+    open(bad, "w").write("a;b 3\na;c x\n")
+    r = run([R, "explain", bad, bad])
+    check(r.returncode == 3 and b"line 2 is not folded stacks" in r.stderr,
+          "explain: a malformed profile: %r" % r.stderr)
     r = run([R, "trace", "--profile", os.path.join(work, "no/such/dir/p"), "--", "true"])
     check(r.returncode == 6 and r.stderr.startswith(b"renacer: error: cannot write the profile"),
           "profile: an unwritable prefix is an output error before the run (%d, %r)" % (

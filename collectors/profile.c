@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -400,7 +401,14 @@ int rn_profile_sample_start(struct rn_profile *p, pid_t pid, unsigned hz)
 		}
 	}
 	if (!rc) {
+		sigset_t all, old;
+
+		/* the thread takes no signal: SIGINT and the run's timer must interrupt the run
+		 * loop's wait4 in the main thread */
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
 		rc = -pthread_create(&p->thread, NULL, drain_main, p);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		p->running = !rc;
 	}
 	if (rc) {

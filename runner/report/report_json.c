@@ -59,6 +59,16 @@ void rn_json_add_syscall(struct rn_buf *b, const struct rn_syscall_event *ev)
 		    ",\"unfinished\":%s,\"restarted\":%s}",
 		    ev->start_ns, ev->duration_ns, ev->flags & RN_SC_UNFINISHED ? "true" : "false",
 		    ev->flags & RN_SC_RESTARTED ? "true" : "false");
+	/* --inject marks, only where set (the schema's other objects are unchanged) */
+	if (ev->flags & (RN_SC_INJECTED | RN_SC_DELAYED)) {
+		b->len--;
+		b->buf[b->len] = '\0';
+		if (ev->flags & RN_SC_INJECTED)
+			rn_buf_adds(b, ",\"injected\":true");
+		if (ev->flags & RN_SC_DELAYED)
+			rn_buf_adds(b, ",\"delayed\":true");
+		rn_buf_addc(b, '}');
+	}
 }
 
 void rn_json_add_process(struct rn_buf *b, const struct rn_trace *t, const struct rn_process *p,

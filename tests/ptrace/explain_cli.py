@@ -247,6 +247,13 @@ def test_csv(R, T, work):
         rows = list(csv.DictReader(f))
     check(len(rows) == 1 and rows[0]["flags"] == "injected" and rows[0]["errno"] == "EIO",
           "csv: an injected call: %s" % rows)
+    js = os.path.join(work, "i.jsonl")
+    r = run([R, "trace", "--format", "jsonl", "-o", js, "-e", "trace=fsync",
+             "--inject=fsync:error=EIO:delay_enter=1ms", "--", sleeps, "fsync", "1"])
+    sc = [json.loads(l) for l in open(js) if '"type":"syscall"' in l]
+    check(len(sc) == 1 and sc[0].get("injected") is True and sc[0].get("delayed") is True and
+          sc[0]["errno"] == "EIO" and sc[0]["duration_ns"] >= 1000000,
+          "jsonl: injected and delayed marks, the entry delay in the duration: %s" % sc)
 
 
 def folded(path):

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "srcloc.h"
 #include "symbolize.h"
 #include "xalloc.h"
 
@@ -461,14 +462,32 @@ const char *rn_profile_sampling_error(const struct rn_profile *p)
  * module+0xVADDR; the raw address without mappings. Semicolons and spaces (the format's
  * separators) become '_'. Returns false (nothing appended) for an address no executable
  * file mapping holds. */
-static bool add_frame(struct rn_buf *b, struct rn_symbolizer *sym, const struct rn_maps *m,
-		      uint64_t addr, bool is_return)
+static bool add_frame(struct rn_buf *b, struct rn_symbolizer *sym, struct rn_srcloc *src,
+		      const struct rn_maps *m, uint64_t addr, bool is_return)
 {
+	struct rn_src_frame sf[RN_SRC_FRAMES_MAX];
 	struct rn_frame f;
 	size_t start;
+	int nsf;
 
 	if (m && rn_symbolize(sym, m, addr, is_return, &f))
 		return false; /* not code: a frame-pointer walk's stray word, left out */
+	/* with debug information: one frame per source frame, inlined ones included,
+	 * outermost first, each "function (file:line)" (of the call for a return address) */
+	nsf = m && src ? rn_srcloc_lookup(src, f.module, f.vaddr - (is_return ? 1 : 0), sf,
+					  RN_SRC_FRAMES_MAX) :
+			 0;
+	if (nsf > 0 && sf[0].file) {
+		for (int k = nsf; k-- > 0;) {
+			start = b->len;
+			rn_buf_addc(b, ';');
+			rn_src_frame_format(b, &sf[k]);
+			for (size_t i = start + 1; i < b->len; i++)
+				if (b->buf[i] == ';' || b->buf[i] == '\n')
+					b->buf[i] = '_';
+		}
+		return true;
+	}
 	if (m) {
 		start = b->len;
 		if (f.function) {
@@ -495,7 +514,7 @@ static int line_cmp(const void *a, const void *b)
 }
 
 int rn_profile_write_folded(struct rn_profile *p, const struct rn_trace *t,
-			    enum rn_profile_kind kind, FILE *out)
+			    enum rn_profile_kind kind, struct rn_srcloc *src, FILE *out)
 {
 	const struct table *tab = kind == RN_PROFILE_SYSCALLS ? &p->syscalls : &p->samples;
 	struct rn_symbolizer *sym = rn_symbolizer_new();
@@ -535,7 +554,7 @@ int rn_profile_write_folded(struct rn_profile *p, const struct rn_trace *t,
 		for (uint16_t k = e->n; k-- > 0;) {
 			/* a sample's first address is where it ran; the rest are return
 			 * addresses, as are all of a syscall's */
-			add_frame(&b, sym, m, e->pc[k], kind == RN_PROFILE_SYSCALLS || k > 0);
+			add_frame(&b, sym, src, m, e->pc[k], kind == RN_PROFILE_SYSCALLS || k > 0);
 		}
 		if (kind == RN_PROFILE_SYSCALLS)
 			rn_buf_addf(&b, ";%s", rn_syscall_name(e->nr));

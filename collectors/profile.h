@@ -77,9 +77,14 @@ enum rn_profile_kind {
 	RN_PROFILE_CPU,      /* (b): on-CPU samples by call stack */
 };
 
+struct rn_srcloc; /* DWARF source lines (collectors/srcloc.h) */
+
 /* Write the folded stacks of `kind` to `out`, sorted by stack, symbolized against the
- * processes of `t`. Returns 0 or -EIO. */
+ * processes of `t`. With `src` (not NULL), a frame whose module has DWARF line information
+ * becomes one frame per source frame, inlined ones included: "parse_row (src/parse.c:88)",
+ * the line of the call for a caller's frame (spaces inside a frame are kept: the value is
+ * after the last space). Returns 0 or -EIO. */
 int rn_profile_write_folded(struct rn_profile *p, const struct rn_trace *t,
-			    enum rn_profile_kind kind, FILE *out);
+			    enum rn_profile_kind kind, struct rn_srcloc *src, FILE *out);
 
 #endif

@@ -1096,7 +1096,7 @@ static void prepare_outputs(struct out_ctx *oc, struct rn_trace *t, char **cmd)
 	}
 	/* JSON output and the detectors both replay every span from the spool; spooled spans
 	 * carry their callers' return addresses, which --source resolves. */
-	if (o->source && !o->summary_only) {
+	if (o->source && (!o->summary_only || o->profile)) {
 		oc->sym = rn_symbolizer_new();
 		oc->src = rn_srcloc_new(o->debug_dirs);
 	}
@@ -1167,8 +1167,8 @@ static int report_run(struct out_ctx *oc, struct rn_trace *t, const struct rn_ru
 
 /* One --profile output: PREFIX.NAME.folded and PREFIX.NAME.svg. 0 or -1 after an error. */
 static int write_profile(const char *prefix, struct rn_profile *p, const struct rn_trace *t,
-			 enum rn_profile_kind kind, const char *name, const char *title,
-			 const char *unit)
+			 struct rn_srcloc *src, enum rn_profile_kind kind, const char *name,
+			 const char *title, const char *unit)
 {
 	char *text = NULL, path[4096];
 	size_t len = 0;
@@ -1178,7 +1178,7 @@ static int write_profile(const char *prefix, struct rn_profile *p, const struct 
 
 	if (!mem)
 		return rn_error("--profile: %s", strerror(errno));
-	rn_profile_write_folded(p, t, kind, mem);
+	rn_profile_write_folded(p, t, kind, src, mem);
 	fclose(mem);
 	for (int svg = 0; svg < 2; svg++) {
 		snprintf(path, sizeof(path), "%s.%s.%s", prefix, name, svg ? "svg" : "folded");
@@ -1215,9 +1215,10 @@ static int report_profile(struct out_ctx *oc, const struct rn_trace *t, int code
 	const char *prefix = oc->o->profile;
 
 	rn_profile_sample_stop(oc->prof);
-	if (write_profile(prefix, oc->prof, t, RN_PROFILE_SYSCALLS, "syscalls",
+	if (write_profile(prefix, oc->prof, t, oc->src, RN_PROFILE_SYSCALLS, "syscalls",
 			  "Syscall time by call stack", "ns") ||
-	    write_profile(prefix, oc->prof, t, RN_PROFILE_CPU, "cpu", "On-CPU samples", "samples"))
+	    write_profile(prefix, oc->prof, t, oc->src, RN_PROFILE_CPU, "cpu", "On-CPU samples",
+			  "samples"))
 		return RN_EXIT_OUTPUT;
 	if (*rn_profile_sampling_error(oc->prof))
 		rn_warn("--profile: no on-CPU samples: %s", rn_profile_sampling_error(oc->prof));

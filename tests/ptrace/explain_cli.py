@@ -300,16 +300,17 @@ def test_profile(R, T, work):
     hot = os.path.join(T, "pt_hot")
     for name, args in (("base", ["40", "200"]), ("head", ["40", "3000"]),
                        ("cbase", ["20", "0"]), ("chead", ["250", "0"])):
-        r = run([R, "trace", "-c", "-o", os.devnull, "--profile", os.path.join(work, name),
-                 "--", hot] + args)
+        r = run([R, "trace", "-c", "-o", os.devnull, "--source", "--profile",
+                 os.path.join(work, name), "--", hot] + args)
         check(r.returncode == 0, "explain: %s profile" % name)
     svg = os.path.join(work, "diff.svg")
     r = run([R, "explain", "--svg", svg, "--top", "3", os.path.join(work, "base.syscalls.folded"),
              os.path.join(work, "head.syscalls.folded")])
     lines = r.stdout.decode().splitlines()
     check(r.returncode == 0 and len(lines) >= 3 and
-          re.match(r"^  1\. \+[\d.]+ [mu]?s in openat, from load_cfg \(\d+% of the growth\)$",
-                   lines[1]) is not None, "explain: openat from load_cfg first: %s" % lines)
+          re.match(r"^  1\. \+[\d.]+ [mu]?s in openat, from load_cfg \(\S*pt_hot\.c:\d+\) "
+                   r"\(\d+% of the growth\)$", lines[1]) is not None,
+          "explain: openat from load_cfg (file:line) first: %s" % lines)
     doc = xml.dom.minidom.parse(svg)
     check(doc.documentElement.tagName == "svg" and "load_cfg" in open(svg).read(),
           "explain: the differential flame graph")

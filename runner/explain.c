@@ -60,7 +60,8 @@ int rn_folded_read(struct rn_folded *f, const char *path, struct rn_diag *diag)
 		lines[nlines++] = rn_xstrdup(p);
 	}
 	rn_buf_release(&b);
-	qsort(lines, nlines, sizeof(*lines), str_cmp);
+	if (nlines)
+		qsort(lines, nlines, sizeof(*lines), str_cmp);
 	f->stack = rn_xcalloc(nlines + 1, sizeof(*f->stack));
 	f->value = rn_xcalloc(nlines + 1, sizeof(*f->value));
 	for (size_t i = 0; i < nlines; i++) {

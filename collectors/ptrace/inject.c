@@ -266,7 +266,7 @@ bool rn_inject_when(const struct rn_inject *inj, uint64_t n)
 	return n >= inj->first && n <= inj->last && (n - inj->first) % inj->step == 0;
 }
 
-int rn_inject_delay(struct rn_inject *inj, const char *name, uint64_t delay_ns)
+int rn_inject_delay(struct rn_inject *inj, const char *name, uint64_t delay_ns, bool at_entry)
 {
 	int nr = rn_syscall_lookup(name);
 	char text[96];
@@ -276,12 +276,13 @@ int rn_inject_delay(struct rn_inject *inj, const char *name, uint64_t delay_ns)
 		return -EINVAL;
 	inj->set = rn_xcalloc((size_t)rn_syscall_table_size(), sizeof(*inj->set));
 	inj->set[nr] = true;
-	inj->actions = RN_INJECT_DELAY_EXIT;
-	inj->delay_exit_ns = delay_ns;
+	inj->actions = at_entry ? RN_INJECT_DELAY_ENTER : RN_INJECT_DELAY_EXIT;
+	*(at_entry ? &inj->delay_enter_ns : &inj->delay_exit_ns) = delay_ns;
 	inj->first = 1;
 	inj->last = UINT64_MAX;
 	inj->step = 1;
-	snprintf(text, sizeof(text), "%s:delay_exit=%lluns", name, (unsigned long long)delay_ns);
+	snprintf(text, sizeof(text), "%s:%s=%lluns", name, at_entry ? "delay_enter" : "delay_exit",
+		 (unsigned long long)delay_ns);
 	inj->text = rn_xstrdup(text);
 	return 0;
 }

@@ -73,10 +73,21 @@ bool rn_inject_when(const struct rn_inject *inj, uint64_t n);
 
 /*
  * Plant a delay, for `renacer calibrate`: fill `inj` with the rule "SYSCALL:delay_exit=DUR"
- * for every invocation of syscall `name` ("fsync") with `delay_ns` nanoseconds. Hand it to a
- * run through rn_run_spec.inject (one element, ninject 1) and release it after the run.
+ * (or "SYSCALL:delay_enter=DUR" when `at_entry`) for every invocation of syscall `name` with
+ * `delay_ns` nanoseconds. A call that never returns takes only an entry delay:
+ * ("exit_group", at_entry) adds `delay_ns` once to every process's end, and so to the run's
+ * wall time and critical path. Hand it to a run through rn_run_spec.inject (one element,
+ * ninject 1; timing runs then stop at that call only) and release it after the run:
+ *
+ *     struct rn_inject inj;
+ *     rn_inject_delay(&inj, "exit_group", 20000000, true);   (+20 ms per process)
+ *     spec.inject = &inj;
+ *     spec.ninject = 1;
+ *     rn_run_target(&spec, &t, &res);
+ *     rn_inject_release(&inj);
+ *
  * Returns 0, or -EINVAL for an unknown syscall name or a zero delay.
  */
-int rn_inject_delay(struct rn_inject *inj, const char *name, uint64_t delay_ns);
+int rn_inject_delay(struct rn_inject *inj, const char *name, uint64_t delay_ns, bool at_entry);
 
 #endif

@@ -145,7 +145,8 @@ static void draw(struct svg *s, struct node *n, double x, int depth)
 		rn_buf_adds(s->b, "</text>");
 	}
 	rn_buf_adds(s->b, "</g>\n");
-	qsort(n->kids, n->nkids, sizeof(*n->kids), name_cmp);
+	if (n->nkids)
+		qsort(n->kids, n->nkids, sizeof(*n->kids), name_cmp);
 	for (size_t i = 0; i < n->nkids; i++) {
 		draw(s, n->kids[i], x, depth + 1);
 		x += WIDTH * (double)n->kids[i]->value / (double)s->total;

@@ -142,15 +142,21 @@ static void test_inject_planted_delay(void **state)
 	struct rn_inject inj;
 
 	(void)state;
-	assert_int_equal(rn_inject_delay(&inj, "fsync", 10000000), 0);
+	assert_int_equal(rn_inject_delay(&inj, "fsync", 10000000, false), 0);
 	assert_true(inj.set[SYS_fsync] && !inj.set[SYS_write]);
 	assert_int_equal(inj.actions, RN_INJECT_DELAY_EXIT);
 	assert_int_equal(inj.delay_exit_ns, 10000000);
 	assert_true(rn_inject_when(&inj, 1) && rn_inject_when(&inj, 12345));
 	assert_string_equal(inj.text, "fsync:delay_exit=10000000ns");
 	rn_inject_release(&inj);
-	assert_int_equal(rn_inject_delay(&inj, "no_such_call", 1), -EINVAL);
-	assert_int_equal(rn_inject_delay(&inj, "fsync", 0), -EINVAL);
+	assert_int_equal(rn_inject_delay(&inj, "exit_group", 20000000, true), 0);
+	assert_true(inj.set[SYS_exit_group]);
+	assert_int_equal(inj.actions, RN_INJECT_DELAY_ENTER);
+	assert_int_equal(inj.delay_enter_ns, 20000000);
+	assert_string_equal(inj.text, "exit_group:delay_enter=20000000ns");
+	rn_inject_release(&inj);
+	assert_int_equal(rn_inject_delay(&inj, "no_such_call", 1, false), -EINVAL);
+	assert_int_equal(rn_inject_delay(&inj, "fsync", 0, true), -EINVAL);
 }
 
 int main(void)

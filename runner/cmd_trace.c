@@ -842,6 +842,8 @@ static const char *needs_ptrace(const struct trace_opts *o)
 		return "--percentiles needs each call's duration (ptrace)";
 	if (o->ninject)
 		return "--inject tampers with calls at ptrace stops";
+	if (o->profile)
+		return "--profile needs each call's stack (ptrace)";
 	return NULL;
 }
 

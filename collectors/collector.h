@@ -83,6 +83,8 @@ enum rn_run_flags {
 };
 
 /* Everything needed to run one target once. All pointers are borrowed. */
+struct rn_inject; /* a --inject rule (collectors/ptrace/inject.h) */
+
 struct rn_run_spec {
 	const char *name;           /* target name for messages ("parse_large") */
 	char *const *argv;          /* argv, NULL-terminated; argv[0] resolved through PATH */
@@ -104,6 +106,15 @@ struct rn_run_spec {
 				     * while it was open */
 	int pin_cpu;                /* with RN_RUN_PIN_TARGET: the CPU the target's tree runs
 				     * on (its affinity, set before exec, is inherited) */
+	const struct rn_inject *inject; /* fault and delay rules applied by the ptrace driver
+					 * (collectors/ptrace/inject.h) [ninject], borrowed for
+					 * the run; NULL = none */
+	size_t ninject;                 /* rules in inject */
+	const pid_t *attach;            /* -p: running processes (thread group ids) to attach
+					 * to instead of spawning argv [nattach], borrowed; the
+					 * run ends when they are gone or, on SIGINT/SIGTERM or the
+					 * timeout, by detaching (they run on); NULL = spawn */
+	size_t nattach;                 /* processes in attach */
 };
 
 /* Outcome of a run beyond the trace. Owned by the caller; free with rn_run_result_release. */

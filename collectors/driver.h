@@ -64,6 +64,12 @@ struct rn_driver_ops {
 	int (*on_event)(struct rn_collector *c, struct rn_trace *t, pid_t tid, int status);
 	/* Kill every process of the tree; later stops are answered with SIGKILL. Idempotent. */
 	void (*kill_tree)(struct rn_collector *c);
+	/* Attach to the running process `pid` (rn_run_spec.attach), its threads and its future
+	 * children, adding it to `t`: 0 or -errno. NULL when the driver cannot attach. */
+	int (*attach)(struct rn_collector *c, pid_t pid, struct rn_trace *t);
+	/* End an attached run: let every process go on untraced (instead of kill_tree).
+	 * Idempotent. */
+	void (*detach)(struct rn_collector *c);
 };
 
 /* Every driver, NULL-terminated, in the order rn_driver_select() tries them. */

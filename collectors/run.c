@@ -460,6 +460,13 @@ static void kill_descendants(pid_t pid)
 
 static void kill_tree(struct run *r)
 {
+	if (r->spec->nattach) {
+		/* -p: processes renacer attached to are never killed: they are let go */
+		if (r->drv && r->drv->detach)
+			r->drv->detach(r->dc);
+		r->killing = true;
+		return;
+	}
 	if (r->killing)
 		return;
 	r->killing = true;
@@ -602,11 +609,21 @@ static bool dispatch(struct run *r, struct run_event *ev)
 		on_status(r, ev);
 		return true;
 	case EV_TIMEOUT:
+		if (r->spec->nattach) {
+			/* -p with a timeout: trace for that long, then detach */
+			kill_tree(r);
+			return true;
+		}
 		rn_trace_fail(r->t, RN_RUN_TIMED_OUT, "target '%s' timed out after %.3f s", r->name,
 			      (double)r->spec->timeout_ns / 1e9);
 		kill_tree(r);
 		return true;
 	case EV_INTERRUPT:
+		if (r->spec->nattach) {
+			/* -p: SIGINT is how a trace of running processes ends, as strace's */
+			kill_tree(r);
+			return true;
+		}
 		rn_trace_fail(r->t, RN_RUN_INTERRUPTED, "target '%s' interrupted by %s", r->name,
 			      interrupted_sig == SIGINT          ? "SIGINT" :
 				      interrupted_sig == SIGHUP  ? "SIGHUP" :
@@ -852,6 +869,31 @@ static int spawn(struct run *r, const sigset_t *mask)
 	return 0;
 }
 
+/* -p: attach to every process of spec->attach instead of spawning. 0, or -errno after
+ * failing the run (the processes attached so far are let go by the loop). */
+static int attach_all(struct run *r)
+{
+	int rc = 0;
+
+	if (!r->drv || !r->drv->attach) {
+		rn_trace_fail(r->t, RN_RUN_ERROR, "the syscall driver cannot attach to processes");
+		return -ENOTSUP;
+	}
+	r->t->start_ns = now_ns();
+	for (size_t i = 0; i < r->spec->nattach && !rc; i++) {
+		rc = r->drv->attach(r->dc, r->spec->attach[i], r->t);
+		if (rc)
+			rn_trace_fail(r->t, RN_RUN_ERROR, "cannot attach to process %d: %s",
+				      (int)r->spec->attach[i],
+				      rc == -EINVAL ? "it is a thread of another process, not a "
+						      "process (use its thread group id)" :
+						      strerror(-rc));
+	}
+	if (rc && r->t->nprocs)
+		kill_tree(r); /* let go of those attached: the loop serves their stops */
+	return rc && !r->t->nprocs ? rc : 0;
+}
+
 /* Read the child's exec failure report, if any: 0 when it exec'd, else -errno. */
 static int read_report(struct run *r)
 {
@@ -1051,7 +1093,7 @@ static struct run *run_new(const struct rn_run_spec *spec, struct rn_trace *t,
 	r->spec = spec;
 	r->t = t;
 	r->res = res;
-	r->name = spec->name ? spec->name : spec->argv[0];
+	r->name = spec->name ? spec->name : spec->argv ? spec->argv[0] : "?";
 	r->report_pipe[0] = r->report_pipe[1] = -1;
 	r->go_pipe[0] = r->go_pipe[1] = -1;
 	for (i = 0; i < 3; i++)
@@ -1110,7 +1152,7 @@ static int run_loop(struct run *r, const sigset_t *mask)
 	getrusage(RUSAGE_CHILDREN, &ru_before);
 	getrusage(RUSAGE_SELF, &ru_after);
 	r->self_maxrss_kb = ru_after.ru_maxrss;
-	rc = spawn(r, mask);
+	rc = r->spec->nattach ? attach_all(r) : spawn(r, mask);
 	if (!rc && r->spec->timeout_ns && have_timer)
 		arm_deadline(r);
 	if (!rc && !r->root_done) {
@@ -1136,14 +1178,16 @@ int rn_run_target(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_
 		memset(res, 0, sizeof(*res));
 	if (interrupted_sig) {
 		rn_trace_fail(t, RN_RUN_INTERRUPTED, "interrupted before target '%s' started",
-			      spec->name ? spec->name : spec->argv[0]);
+			      spec->name         ? spec->name :
+				      spec->argv ? spec->argv[0] :
+						   "?");
 		return -ECANCELED;
 	}
 	r = run_new(spec, t, res);
 	sigprocmask(SIG_SETMASK, NULL, &mask);
 
 	build_env(r);
-	rc = resolve_exe(r);
+	rc = spec->nattach ? 0 : resolve_exe(r);
 	if (rc) {
 		rn_trace_fail(t, RN_RUN_EXEC_FAILED, "target '%s': cannot execute '%s': %s",
 			      r->name, spec->argv[0], strerror(-rc));

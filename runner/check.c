@@ -682,6 +682,8 @@ static void run_spec_of(const struct rn_target_cfg *tc, bool timing, struct rn_r
 	spec->region_thread_scope = tc->region_thread_scope;
 	spec->max_procs = tc->max_procs;
 	spec->max_as_bytes = tc->max_as_bytes;
+	spec->inject = tc->inject;
+	spec->ninject = tc->ninject;
 }
 
 /* The span spool and the behaviour sink of a measured run that stops at syscalls. Returns the

@@ -35,6 +35,8 @@ const struct rn_driver_ops rn_ptrace_driver = {
 	.runnable_tasks = rn_ptrace_runnable_tasks,
 	.on_event = on_event,
 	.kill_tree = rn_ptrace_kill_tree,
+	.attach = rn_ptrace_attach,
+	.detach = rn_ptrace_detach,
 };
 
 const struct rn_driver_ops rn_ptrace_events_driver = {

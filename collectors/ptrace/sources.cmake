@@ -18,6 +18,7 @@ list(APPEND RN_COLLECTOR_SOURCES
 	${RN_PTRACE_DIR}/sysent.c
 	${RN_PTRACE_DIR}/elf.c
 	${RN_PTRACE_DIR}/driver.c
+	${RN_PTRACE_DIR}/inject.c
 	${RN_PTRACE_TABLES})
 list(APPEND RN_COLLECTOR_DEPENDS rn_ptrace_tables)
 

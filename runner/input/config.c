@@ -13,7 +13,9 @@
 #include "buf.h"
 #include "equivalence.h"
 #include "log.h"
+#include "ebpf/ebpf.h"
 #include "original.h"
+#include "ptrace/inject.h"
 #include "regex_bound.h"
 #include "strmap.h"
 #include "xalloc.h"
@@ -446,6 +448,9 @@ static void target_release(struct rn_target_cfg *t)
 	free_strings(t->argv);
 	free(t->cwd);
 	free_strings(t->env);
+	for (size_t i = 0; i < t->ninject; i++)
+		rn_inject_release(&t->inject[i]);
+	free(t->inject);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -665,6 +670,37 @@ static int parse_target_choices(struct ctx *c, const struct rn_toml_value *tab,
 	return 0;
 }
 
+/* `inject`: strace --inject rules (collectors/ptrace/inject.h), applied by the ptrace driver
+ * in every run of the target. */
+static int parse_inject(struct ctx *c, const struct rn_toml_value *tab, struct rn_target_cfg *t)
+{
+	const struct rn_toml_kv *kv = rn_toml_get_kv(tab, "inject");
+	char **rules = NULL;
+	size_t n = 0, i;
+	int rc = 0;
+
+	if (!kv)
+		return 0;
+	if (get_strings(c, tab, "inject", &rules, &n))
+		return -1;
+	t->inject = rn_xcalloc(n ? n : 1, sizeof(*t->inject));
+	for (i = 0; i < n && !rc; i++) {
+		struct rn_diag d;
+
+		rn_diag_init(&d, NULL, NULL, 0);
+		if (rn_inject_parse(&t->inject[i], rules[i], &d))
+			rc = err_at(c, kv->val->u.array.items[i]->pos, "%s in %s", d.msg, c->what);
+		else
+			t->ninject++;
+	}
+	if (!rc && n && t->driver == RN_DRIVER_PREF_EBPF)
+		rc = err_at(c, kv->val->pos,
+			    "'inject' in %s needs the ptrace driver (driver = \"ebpf\" only counts)",
+			    c->what);
+	free_strings(rules);
+	return rc;
+}
+
 static int parse_target(struct ctx *c, const struct rn_toml_value *tab, struct rn_target_cfg *t)
 {
 	const struct rn_toml_kv *kv;
@@ -684,7 +720,8 @@ static int parse_target(struct ctx *c, const struct rn_toml_value *tab, struct r
 	c->what = c->what_buf;
 	if (check_keys(c, tab, target_keys) || parse_command(c, tab, t) || parse_cwd(c, tab, t) ||
 	    parse_env(c, tab, t) || parse_target_numbers(c, tab, t) ||
-	    parse_collectors(c, tab, t) || parse_target_choices(c, tab, t))
+	    parse_collectors(c, tab, t) || parse_target_choices(c, tab, t) ||
+	    parse_inject(c, tab, t))
 		return -1;
 	return 0;
 }

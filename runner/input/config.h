@@ -52,7 +52,10 @@
 	  "(default) or only its own \"thread\"'s")                                                \
 	X(instructions, "boolean",                                                                 \
 	  "count instructions under Valgrind in one more run (default: "                           \
-	  "when an instructions assertion applies)")
+	  "when an instructions assertion applies)")                                               \
+	X(inject, "array of strings",                                                              \
+	  "strace --inject rules applied in every run: \"fsync:delay_exit=10ms\", "                \
+	  "\"connect:error=ECONNREFUSED:when=1\" (ptrace driver)")
 
 /* ` "name"` of a collector, for the `collectors` key's doc (X of RN_TARGET_COLLECTORS). */
 #define RN_COLLECTOR_QUOTED(name, bit, desc) " \"" #name "\""
@@ -236,6 +239,9 @@ struct rn_target_cfg {
 				   * collects syscalls; check resolves it into `collectors` */
 	int instructions;          /* -1: when an instructions assertion applies (default), 0/1:
 				   * `instructions = false/true` */
+	struct rn_inject *inject;  /* `inject` rules [ninject] (collectors/ptrace/inject.h),
+				   * owned; NULL = none */
+	size_t ninject;            /* rules in inject */
 	int line;                  /* line of its [[target]] header */
 };
 

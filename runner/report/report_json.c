@@ -59,6 +59,16 @@ void rn_json_add_syscall(struct rn_buf *b, const struct rn_syscall_event *ev)
 		    ",\"unfinished\":%s,\"restarted\":%s}",
 		    ev->start_ns, ev->duration_ns, ev->flags & RN_SC_UNFINISHED ? "true" : "false",
 		    ev->flags & RN_SC_RESTARTED ? "true" : "false");
+	/* --inject marks, only where set (the schema's other objects are unchanged) */
+	if (ev->flags & (RN_SC_INJECTED | RN_SC_DELAYED)) {
+		b->len--;
+		b->buf[b->len] = '\0';
+		if (ev->flags & RN_SC_INJECTED)
+			rn_buf_adds(b, ",\"injected\":true");
+		if (ev->flags & RN_SC_DELAYED)
+			rn_buf_adds(b, ",\"delayed\":true");
+		rn_buf_addc(b, '}');
+	}
 }
 
 void rn_json_add_process(struct rn_buf *b, const struct rn_trace *t, const struct rn_process *p,
@@ -110,14 +120,23 @@ void rn_json_add_summary(struct rn_buf *b, const struct rn_trace *t)
 	rn_buf_addc(b, '[');
 	for (i = 0; i < nrows; i++) {
 		const struct rn_syscall_stat *s = &rows[i].s;
+		const struct rn_hist *h;
 
 		rn_buf_adds(b, i ? ",{\"syscall\":" : "{\"syscall\":");
 		rn_json_add_string(b, rn_syscall_name(rows[i].nr));
 		rn_buf_addf(b,
 			    ",\"nr\":%d,\"calls\":%" PRIu64 ",\"errors\":%" PRIu64
 			    ",\"total_ns\":%" PRIu64 ",\"min_ns\":%" PRIu64 ",\"max_ns\":%" PRIu64
-			    "}",
+			    "",
 			    rows[i].nr, s->calls, s->errors, s->total_ns, s->min_ns, s->max_ns);
+		h = rn_trace_latency(t, rows[i].nr);
+		if (h)
+			rn_buf_addf(b,
+				    ",\"p50_ns\":%" PRIu64 ",\"p90_ns\":%" PRIu64
+				    ",\"p99_ns\":%" PRIu64,
+				    rn_hist_quantile(h, 0.50), rn_hist_quantile(h, 0.90),
+				    rn_hist_quantile(h, 0.99));
+		rn_buf_addc(b, '}');
 	}
 	rn_buf_addc(b, ']');
 	free(rows);

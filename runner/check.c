@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <regex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

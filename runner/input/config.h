@@ -60,18 +60,17 @@
 	X(type, "string",                                                                                                               \
 	  "critical_path | span_count | memory_usage | anti_pattern | equivalence | instructions")                                      \
 	X(max_duration_ms, "number", "critical_path: budget in milliseconds (inclusive)")                                               \
-	X(trace_name_pattern, "string",                                                                                                 \
-	  "critical_path: targets whose name fully matches (POSIX ERE)")                                                                \
+	X(trace_name_pattern, "string", "critical_path: targets whose name fully matches (regex)")                                      \
 	X(max_spans, "integer", "span_count: budget in spans (inclusive)")                                                              \
 	X(span_name_pattern, "string",                                                                                                  \
-	  "span_count: span names to count, full match (POSIX ERE; default every span)")                                                \
+	  "span_count: span names to count, full match (regex; default every span)")                                                    \
 	X(region_pattern, "string",                                                                                                     \
-	  "span_count, anti_pattern: only GPU spans whose innermost region (NVTX range, Vulkan debug label) fully matches (POSIX ERE)") \
+	  "span_count, anti_pattern: only GPU spans whose innermost region (NVTX range or Vulkan debug label) fully matches (a regex)") \
 	X(max_bytes, "integer", "memory_usage: budget in bytes (inclusive)")                                                            \
 	X(tracking_mode, "string", "memory_usage: \"rss\" (default) or \"allocations\"")                                                \
 	X(pattern, "string", "anti_pattern: detector name")                                                                             \
 	X(threshold, "number", "anti_pattern: minimum confidence that counts, 0..1 (default 0.8)")                                      \
-	X(process_name_pattern, "string", "anti_pattern: processes considered (POSIX ERE)")                                             \
+	X(process_name_pattern, "string", "anti_pattern: processes considered (regex)")                                                 \
 	X(golden, "string",                                                                                                             \
 	  "equivalence: recorded trace (renacer trace -f --format jsonl) the run must behave like")                                     \
 	X(max_instructions, "integer", "instructions: budget in instructions (inclusive)")                                              \
@@ -228,14 +227,14 @@ struct rn_otlp_file_cfg {
 	int64_t syscall_threshold_us; /* -1 = not given */
 };
 
-/* The compiled patterns of a config, one per distinct anchored pattern: 100,000 assertions
- * that share a handful of patterns compile each once (a glibc regex_t holds kilobytes).
- * Assertions borrow from it; rn_config_release frees it. */
+/* The compiled patterns of a config, one per distinct pattern: 100,000 assertions that
+ * share a handful of patterns compile each once (runner/util/rn_regex.h). Assertions borrow
+ * from it; rn_config_release frees it. */
 struct rn_regex_pool {
-	struct rn_strmap index; /* anchored pattern "^(...)$" -> slot in the arrays below */
-	char **patterns;        /* anchored patterns [n], owned (the index's keys) */
-	void **compiled;        /* regex_t * [n], owned */
-	size_t n, cap;          /* slots used, allocated */
+	struct rn_strmap index;     /* pattern as written -> slot in the arrays below */
+	char **patterns;            /* patterns [n], owned (the index's keys) */
+	struct rn_regex **compiled; /* compiled patterns [n], owned */
+	size_t n, cap;              /* slots used, allocated */
 };
 
 /* A loaded renacer.toml. */

@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "strvec.h"
 #include "trace.h"
 
 /* What to do with a standard stream of the target (enum rn_stdio). */
@@ -118,9 +119,9 @@ struct rn_collector_ops {
 	const char *(*unavailable)(void);
 	/* Allocate the collector's state for one run of `spec`. */
 	int (*create)(struct rn_collector **out, const struct rn_run_spec *spec);
-	/* Before the spawn: add "KEY=VALUE" strings to `env` (an array of `*nenv` owned strings
-	 * the runner frees; grow with rn_xgrow); may set up files. */
-	int (*prepare)(struct rn_collector *c, char ***env, size_t *nenv, size_t *env_cap);
+	/* Before the spawn: set "KEY=VALUE" entries of `env`, the child's whole environment
+	 * (rn_strvec_env_set replaces a key already there); may set up files. */
+	int (*prepare)(struct rn_collector *c, struct rn_strvec *env);
 	/* The child `pid` exists and is stopped before exec. */
 	int (*on_spawn)(struct rn_collector *c, pid_t pid, struct rn_trace *t);
 	/* One wait status `status` of task `tid` (driver only). Returns 0 to go on, 1 when the

@@ -89,29 +89,7 @@ static int cuda_create(struct rn_collector **out, const struct rn_run_spec *spec
 	return 0;
 }
 
-/* Set "KEY=VALUE": replace KEY's entry if the array has one (it may be the child's whole
- * environment: duplicate keys would let getenv() see the older one), else append. */
-static void set_env(char ***env, size_t *nenv, size_t *cap, const char *key, const char *val)
-{
-	size_t klen = strlen(key);
-	struct rn_buf b;
-
-	rn_buf_init(&b, 0);
-	rn_buf_addf(&b, "%s=%s", key, val);
-	if (rn_buf_failed(&b))
-		rn_die("out of memory building the cuda environment");
-	for (size_t i = 0; i < *nenv; i++) {
-		if ((*env)[i] && !strncmp((*env)[i], key, klen) && (*env)[i][klen] == '=') {
-			free((*env)[i]);
-			(*env)[i] = rn_buf_detach(&b, NULL);
-			return;
-		}
-	}
-	*env = rn_xgrow(*env, cap, *nenv + 1, sizeof(**env));
-	(*env)[(*nenv)++] = rn_buf_detach(&b, NULL);
-}
-
-static int cuda_prepare(struct rn_collector *rc, char ***env, size_t *nenv, size_t *env_cap)
+static int cuda_prepare(struct rn_collector *rc, struct rn_strvec *env)
 {
 	struct cuda_collector *c = (struct cuda_collector *)rc;
 	const char *lib = rn_cuda_injection_path();
@@ -129,9 +107,9 @@ static int cuda_prepare(struct rn_collector *rc, char ***env, size_t *nenv, size
 		free(c->dir);
 		c->dir = dir;
 	}
-	set_env(env, nenv, env_cap, RN_CUDA_ENV_INJECTION_PATH, lib);
-	set_env(env, nenv, env_cap, RN_CUDA_ENV_NVTX_INJECTION_PATH, lib);
-	set_env(env, nenv, env_cap, RN_CUDA_ENV_DIR, c->dir);
+	rn_strvec_env_setkv(env, RN_CUDA_ENV_INJECTION_PATH, lib);
+	rn_strvec_env_setkv(env, RN_CUDA_ENV_NVTX_INJECTION_PATH, lib);
+	rn_strvec_env_setkv(env, RN_CUDA_ENV_DIR, c->dir);
 	return 0;
 }
 

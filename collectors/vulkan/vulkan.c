@@ -54,7 +54,7 @@ static int vk_create(struct rn_collector **out, const struct rn_run_spec *spec)
 	return 0;
 }
 
-static int vk_prepare(struct rn_collector *rc, char ***env, size_t *nenv, size_t *env_cap)
+static int vk_prepare(struct rn_collector *rc, struct rn_strvec *env)
 {
 	struct vk_collector *c = (struct vk_collector *)rc;
 	const char *layer_dir = rn_vk_layer_dir();
@@ -72,7 +72,7 @@ static int vk_prepare(struct rn_collector *rc, char ***env, size_t *nenv, size_t
 		free(c->dir);
 		c->dir = dir;
 	}
-	rn_vk_inject_env(layer_dir, c->dir, c->mode, c->env_add, env, nenv, env_cap);
+	rn_vk_inject_env(layer_dir, c->dir, c->mode, c->env_add, env);
 	return 0;
 }
 

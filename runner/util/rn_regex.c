@@ -9,15 +9,14 @@
 #include <string.h>
 
 struct rn_regex {
-	pcre2_code *code;            /* the compiled program, owned */
-	pcre2_match_context *mctx;   /* the match, depth and heap limits, owned */
-	char *pattern;               /* as given, owned */
-	atomic_ulong limit_hits;     /* matches that gave up (rn_regex_limit_hits) */
+	pcre2_code *code;          /* the compiled program, owned */
+	pcre2_match_context *mctx; /* the match, depth and heap limits, owned */
+	char *pattern;             /* as given, owned */
+	atomic_ulong limit_hits;   /* matches that gave up (rn_regex_limit_hits) */
 };
 
 /* POSIX ERE meanings kept: "." matches a newline, "$" only the very end. Full match. */
-#define COMPILE_OPTIONS                                                                        \
-	(PCRE2_ANCHORED | PCRE2_ENDANCHORED | PCRE2_DOTALL | PCRE2_DOLLAR_ENDONLY)
+#define COMPILE_OPTIONS (PCRE2_ANCHORED | PCRE2_ENDANCHORED | PCRE2_DOTALL | PCRE2_DOLLAR_ENDONLY)
 
 static void set_error(struct rn_regex_error *err, int code, size_t offset)
 {
@@ -76,8 +75,8 @@ int rn_regex_compile(const char *pattern, struct rn_regex **out, struct rn_regex
 	re = calloc(1, sizeof(*re));
 	if (!re)
 		goto out_free_cctx;
-	re->code = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, COMPILE_OPTIONS,
-				 &code, &offset, cctx);
+	re->code = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, COMPILE_OPTIONS, &code,
+				 &offset, cctx);
 	pcre2_compile_context_free(cctx);
 	if (!re->code) {
 		free(re);
@@ -111,8 +110,7 @@ bool rn_regex_match(const struct rn_regex *re, const char *subject)
 		atomic_fetch_add(&((struct rn_regex *)re)->limit_hits, 1);
 		return false;
 	}
-	rc = pcre2_match(re->code, (PCRE2_SPTR)subject, PCRE2_ZERO_TERMINATED, 0, 0, md,
-			 re->mctx);
+	rc = pcre2_match(re->code, (PCRE2_SPTR)subject, PCRE2_ZERO_TERMINATED, 0, 0, md, re->mctx);
 	pcre2_match_data_free(md);
 	if (rc >= 0)
 		return true;

@@ -30,11 +30,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define RN_REGEX_MAX_BYTES 1024         /* longest pattern accepted, bytes */
-#define RN_REGEX_MAX_NESTING 64         /* deepest parenthesis nesting accepted */
-#define RN_REGEX_MATCH_LIMIT 1000000    /* backtracking steps per match (PCRE2 match limit) */
-#define RN_REGEX_DEPTH_LIMIT 10000      /* nested backtracking frames per match */
-#define RN_REGEX_HEAP_LIMIT_KIB 16384   /* heap for one match's backtracking frames, KiB */
+#define RN_REGEX_MAX_BYTES 1024       /* longest pattern accepted, bytes */
+#define RN_REGEX_MAX_NESTING 64       /* deepest parenthesis nesting accepted */
+#define RN_REGEX_MATCH_LIMIT 1000000  /* backtracking steps per match (PCRE2 match limit) */
+#define RN_REGEX_DEPTH_LIMIT 10000    /* nested backtracking frames per match */
+#define RN_REGEX_HEAP_LIMIT_KIB 16384 /* heap for one match's backtracking frames, KiB */
 
 /* A compiled pattern (opaque). Made by rn_regex_compile, freed by rn_regex_free. */
 struct rn_regex;

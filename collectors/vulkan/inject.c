@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "recdir.h"
 #include "xalloc.h"
 
 #ifndef RN_VK_LAYER_BUILD_DIR
@@ -48,32 +49,10 @@ static bool has_manifest(const char *dir)
 	return ok;
 }
 
-/* Whether renacer itself runs from the build tree (so its layer is the one beside it). */
-static bool running_from_build_tree(void)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	size_t blen = strlen(RN_VK_BINARY_DIR);
-
-	if (n <= 0 || !blen)
-		return false;
-	exe[n] = 0;
-	return !strncmp(exe, RN_VK_BINARY_DIR, blen) && exe[blen] == '/';
-}
-
 const char *rn_vk_layer_dir(void)
 {
-	const char *env = getenv(RN_VK_ENV_LAYER_DIR);
-
-	if (env && *env)
-		return has_manifest(env) ? env : NULL;
-	if (running_from_build_tree() && has_manifest(RN_VK_LAYER_BUILD_DIR))
-		return RN_VK_LAYER_BUILD_DIR;
-	if (has_manifest(RN_VK_LAYER_INSTALL_DIR))
-		return RN_VK_LAYER_INSTALL_DIR;
-	if (has_manifest(RN_VK_LAYER_BUILD_DIR))
-		return RN_VK_LAYER_BUILD_DIR;
-	return NULL;
+	return rn_inject_locate(RN_VK_ENV_LAYER_DIR, RN_VK_LAYER_BUILD_DIR, RN_VK_LAYER_INSTALL_DIR,
+				RN_VK_BINARY_DIR, has_manifest);
 }
 
 /* The value `name` would have in the target without us: the environment being built, the

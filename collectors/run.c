@@ -102,12 +102,12 @@ struct run {
 	struct rn_run_result *res;
 	struct selected sel[5]; /* the collectors of this run */
 	int nsel;
-	const struct rn_driver_ops *drv; /* the run's driver, or NULL (plain loop) */
-	struct rn_collector *dc;         /* the state of the collector it drives, or NULL */
-	const char *name;                /* target name for messages */
-	char *exe;                       /* argv[0] resolved through PATH, owned */
-	struct rn_strvec env;            /* the child's environment */
-	int report_pipe[2];              /* child -> parent exec failure report */
+	const struct rn_loop_ops *drv; /* the run's loop owner, or NULL (plain loop) */
+	struct rn_collector *dc;       /* the state of the collector it drives, or NULL */
+	const char *name;              /* target name for messages */
+	char *exe;                     /* argv[0] resolved through PATH, owned */
+	struct rn_strvec env;          /* the child's environment */
+	int report_pipe[2];            /* child -> parent exec failure report */
 	int go_pipe[2];    /* parent -> child "seized, go on" (seize_running), else -1 */
 	void *child_stack; /* the child's stack until its exec (CLONE_VM), or NULL */
 	/* What the child reads of the parent's state that the parent changes after the clone
@@ -330,7 +330,7 @@ static void child(struct run *r, const sigset_t *mask)
 	if (r->drv && r->drv->seccomp_program)
 		prog = r->drv->seccomp_program(r->dc, &prog_len);
 	/* Wait until the collectors are ready (ptrace seizes us here): stopped, or blocked on
-	 * the go pipe (see rn_driver_ops.seize_running). */
+	 * the go pipe (see rn_loop_ops.seize_running). */
 	if (r->cc.go_fd >= 0) {
 		char go;
 		ssize_t n;
@@ -1025,7 +1025,7 @@ static int setup_collectors(struct run *r)
 {
 	int rc;
 
-	r->drv = rn_driver_select(r->spec);
+	r->drv = rn_loop_select(r->spec);
 	rc = select_collectors(r);
 	if (!rc && r->drv && !r->dc) {
 		rn_trace_fail(r->t, RN_RUN_ERROR, "driver '%s' has no collector '%s' in this run",

@@ -22,7 +22,7 @@
 #include "exitcode.h"
 #include "log.h"
 #include "cachegrind/cachegrind.h"
-#include "ebpf/ebpf.h"
+#include "driver.h"
 #include "ptrace/ptrace.h"
 #include "report_json.h"
 #include "report_strace.h"

@@ -19,7 +19,7 @@
  */
 #define RN_REPORT_OPTIONS(X)                                                                       \
 	X(RN_RO_JUNIT, "junit", RN_OPT_REQUIRED, "FILE",                                           \
-	  "write JUnit XML to FILE (overrides [report] junit)")                                     \
+	  "write JUnit XML to FILE (overrides [report] junit)")                                    \
 	X(RN_RO_RESULTS, "results", RN_OPT_REQUIRED, "FILE",                                       \
 	  "write the results (runs, verdicts) as JSON to FILE, for renacer merge "                 \
 	  "(runner/report/RESULTS.md)")                                                            \
@@ -35,7 +35,7 @@
 	X(RN_RO_BENCH_JSON, "bench-json", RN_OPT_REQUIRED, "FILE",                                 \
 	  "write metrics in github-action-benchmark customSmallerIsBetter format")                 \
 	X(RN_RO_HISTORY, "history", RN_OPT_NONE, NULL,                                             \
-	  "record the check in the history store even without [history]")                         \
+	  "record the check in the history store even without [history]")                          \
 	X(RN_RO_NO_COLOR, "no-color", RN_OPT_NONE, NULL, "no colors (also NO_COLOR=1)")
 
 /* Option ids of the shared report options (struct rn_option.id), above every command's own. */

@@ -13,7 +13,6 @@
 # them; OFF builds the stub. RN_EBPF_VMLINUX_BTF names another BTF file to generate from.
 # (Both are declared in the top CMakeLists.txt's options block.)
 set(RN_EBPF_SRC ${CMAKE_CURRENT_LIST_DIR})
-list(APPEND RN_COLLECTOR_SOURCES ${RN_EBPF_SRC}/pref.c)
 
 set(RN_EBPF_FOUND OFF)
 set(RN_EBPF_WHY "RN_WITH_EBPF=OFF")

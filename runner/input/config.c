@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "driver.h"
 #include "equivalence.h"
 #include "log.h"
 #include "original.h"
@@ -374,9 +375,6 @@ static bool valid_name(const char *s)
 	return true;
 }
 
-/* In the order of enum rn_driver_pref (collectors/ebpf/ebpf.h). */
-static const char *const driver_names[] = { "ptrace", "ebpf", "auto", NULL };
-
 static void target_defaults(struct rn_target_cfg *t, const struct rn_config *cfg)
 {
 	memset(t, 0, sizeof(*t));
@@ -601,7 +599,8 @@ static int parse_target_choices(struct ctx *c, const struct rn_toml_value *tab,
 	t->gpu_mode = (enum rn_gpu_mode)gpu;
 	t->out = (enum rn_stdio)out;
 	t->err = (enum rn_stdio)err;
-	if (parse_target_limits(c, tab, t) || get_choice(c, tab, "driver", driver_names, &driver))
+	if (parse_target_limits(c, tab, t) ||
+	    get_choice(c, tab, "driver", rn_driver_pref_names, &driver))
 		return -1;
 	t->driver = driver;
 	if (rn_toml_get_kv(tab, "instructions")) {

@@ -205,7 +205,7 @@ struct rn_target_cfg {
 	enum rn_stdio err;         /* stderr handling */
 	uint64_t max_procs;        /* process limit */
 	uint64_t max_as_bytes;     /* RLIMIT_AS, 0 = unchanged */
-	int driver;                /* enum rn_driver_pref (collectors/ebpf/ebpf.h): which driver
+	int driver;                /* enum rn_driver_pref (collectors/driver.h): which driver
 				   * collects syscalls; check resolves it into `collectors` */
 	int instructions;          /* -1: when an instructions assertion applies (default), 0/1:
 				   * `instructions = false/true` */

@@ -95,8 +95,9 @@ static int read_line(const struct rn_tj_sink *sink, void *ctx, json_t *obj, size
 	const char *type = json_string_value(json_object_get(obj, RN_TJ_TYPE));
 	const char *schema = json_string_value(json_object_get(obj, RN_TJ_SCHEMA));
 
-	if (line == 1 && (!type || strcmp(type, RN_TJ_TYPE_HEADER) || !schema ||
-			  strcmp(schema, RN_TJ_SCHEMA_NAME))) {
+	if (line == 1 &&
+	    (!type || strcmp(type, RN_TJ_TYPE_HEADER) || !schema ||
+	     strcmp(schema, RN_TJ_SCHEMA_NAME))) {
 		*err = "not a renacer-trace header";
 		return -EINVAL;
 	}
@@ -181,7 +182,8 @@ int rn_trace_json_read(const char *text, size_t len, const struct rn_tj_sink *si
 		for (i = 0; i < json_array_size(scs); i++)
 			read_syscall(sink, ctx, json_array_get(scs, i), &argv);
 		read_processes(sink, ctx, procs, 'x');
-	} else if (doc && json_is_object(doc) && json_is_null(json_object_get(doc, RN_TJ_SYSCALLS))) {
+	} else if (doc && json_is_object(doc) &&
+		   json_is_null(json_object_get(doc, RN_TJ_SYSCALLS))) {
 		*err = "the trace has no syscalls (recorded with -c?)";
 		rc = -EINVAL;
 	} else {

@@ -20,15 +20,15 @@
 
 /* Keys and fixed values of the format (one list; RN_TJ_K makes a "key": prefix for writers'
  * format strings). */
-#define RN_TJ_SCHEMA "schema"       /* the header's / document's schema name */
-#define RN_TJ_VERSION "version"     /* its version (RN_TRACE_JSON_VERSION) */
-#define RN_TJ_COMMAND "command"     /* argv of the traced command */
-#define RN_TJ_TYPE "type"           /* JSONL line kind: the values below */
-#define RN_TJ_TYPE_HEADER "header"  /* first line */
+#define RN_TJ_SCHEMA "schema"        /* the header's / document's schema name */
+#define RN_TJ_VERSION "version"      /* its version (RN_TRACE_JSON_VERSION) */
+#define RN_TJ_COMMAND "command"      /* argv of the traced command */
+#define RN_TJ_TYPE "type"            /* JSONL line kind: the values below */
+#define RN_TJ_TYPE_HEADER "header"   /* first line */
 #define RN_TJ_TYPE_SYSCALL "syscall" /* one span */
 #define RN_TJ_TYPE_PROCESS "process" /* a process event */
-#define RN_TJ_TYPE_END "end"        /* last line: run fields, summary, processes */
-#define RN_TJ_EVENT "event"         /* process event: the values below */
+#define RN_TJ_TYPE_END "end"         /* last line: run fields, summary, processes */
+#define RN_TJ_EVENT "event"          /* process event: the values below */
 #define RN_TJ_EVENT_FORK "fork"
 #define RN_TJ_EVENT_EXEC "exec"
 #define RN_TJ_EVENT_EXIT "exit"
@@ -40,12 +40,12 @@
 #define RN_TJ_TID "tid"
 #define RN_TJ_NR "nr"
 #define RN_TJ_NAME "name"
-#define RN_TJ_ARGS "args"           /* six strings "0x..." */
+#define RN_TJ_ARGS "args" /* six strings "0x..." */
 #define RN_TJ_PATH "path"
 #define RN_TJ_PATH2 "path2"
-#define RN_TJ_ARGV "argv"           /* execve's argv, when recorded */
+#define RN_TJ_ARGV "argv" /* execve's argv, when recorded */
 #define RN_TJ_ARGV_MORE "argv_more"
-#define RN_TJ_RET "ret"             /* null when unfinished */
+#define RN_TJ_RET "ret" /* null when unfinished */
 #define RN_TJ_ERRNO "errno"
 #define RN_TJ_START_NS "start_ns"
 #define RN_TJ_DURATION_NS "duration_ns"
@@ -54,9 +54,9 @@
 /* process objects (besides pid and start_ns) */
 #define RN_TJ_PPID "ppid"
 #define RN_TJ_EXE "exe"
-#define RN_TJ_END "end"             /* rn_proc_end_name() */
+#define RN_TJ_END "end" /* rn_proc_end_name() */
 #define RN_TJ_EXIT_CODE "exit_code"
-#define RN_TJ_SIGNAL "signal"       /* rn_signal_name() */
+#define RN_TJ_SIGNAL "signal" /* rn_signal_name() */
 
 /* "\"key\":" for a writer's format string: RN_TJ_K(RN_TJ_PID) is "\"pid\":". */
 #define RN_TJ_K(key) "\"" key "\":"

@@ -1134,20 +1134,7 @@ static int check_report(struct check *c)
 {
 	const struct check_opts *o = &c->o;
 	const struct rn_config *cfg = &c->cfg;
-	struct rn_report_outputs out = {
-		.junit = o->rep.junit ? o->rep.junit : cfg->junit,
-		.trace_out = o->trace_out ? o->trace_out : cfg->trace_out,
-		.otlp_file = o->rep.otlp_file ? o->rep.otlp_file : cfg->otlp_file,
-		.otlp = &c->otlp_cfg,
-		.otlp_ctx = &c->otlp_ctx,
-		.bench_json = o->rep.bench_json,
-		.results = o->rep.results,
-		.github = o->rep.github,
-		.history = o->rep.history,
-		.history_source = "check",
-		.color = o->rep.color,
-		.quiet = o->quiet,
-	};
+	struct rn_report_outputs out;
 	struct rn_outcome oc = {
 		.cfg = cfg,
 		.config_path = cfg->path,
@@ -1165,6 +1152,12 @@ static int check_report(struct check *c)
 	size_t i, k = 0;
 	int rc;
 
+	rn_report_opts_outputs(&o->rep, cfg, &out);
+	out.trace_out = o->trace_out ? o->trace_out : cfg->trace_out;
+	out.otlp = &c->otlp_cfg;
+	out.otlp_ctx = &c->otlp_ctx;
+	out.history_source = "check";
+	out.quiet = o->quiet;
 	oc.exit_code = exit_code_of(c->tvs, c->nsel, c->worst, cfg->regression.not_judged_fails);
 	if (c->interrupted)
 		oc.exit_code = rn_exit_for_signal(c->interrupted);

@@ -311,23 +311,7 @@ static int write_reports(const struct merge_opts *o, struct rn_merged *m,
 {
 	struct rn_otlp_cfg otlp_cfg;
 	struct rn_otlp_context otlp_ctx;
-	struct rn_report_outputs out = {
-		.junit = o->rep.junit ? o->rep.junit :
-			cfg           ? cfg->junit :
-					NULL,
-		.otlp_file = o->rep.otlp_file ? o->rep.otlp_file :
-			cfg                   ? cfg->otlp_file :
-						NULL,
-		.otlp = &otlp_cfg,
-		.otlp_ctx = &otlp_ctx,
-		.bench_json = o->rep.bench_json,
-		.results = o->rep.results,
-		.github = o->rep.github,
-		.history = o->rep.history,
-		.history_source = "merge",
-		.color = o->rep.color,
-		.quiet = o->quiet,
-	};
+	struct rn_report_outputs out;
 	struct rn_outcome oc = {
 		.cfg = cfg,
 		.config_path = cfg ? cfg->path : m->shards[0].config_path,
@@ -346,6 +330,11 @@ static int write_reports(const struct merge_opts *o, struct rn_merged *m,
 	};
 	int rc;
 
+	rn_report_opts_outputs(&o->rep, cfg, &out);
+	out.otlp = &otlp_cfg;
+	out.otlp_ctx = &otlp_ctx;
+	out.history_source = "merge";
+	out.quiet = o->quiet;
 	rn_otlp_cfg_init(&otlp_cfg);
 	rc = rn_report_opts_otlp(&o->rep, cfg, &otlp_cfg);
 	if (!rc) {

@@ -56,6 +56,19 @@ int rn_report_opts_apply(struct rn_report_opts *o, int id, const char *arg)
 	}
 }
 
+void rn_report_opts_outputs(const struct rn_report_opts *o, const struct rn_config *cfg,
+			    struct rn_report_outputs *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->junit = o->junit ? o->junit : cfg ? cfg->junit : NULL;
+	out->otlp_file = o->otlp_file ? o->otlp_file : cfg ? cfg->otlp_file : NULL;
+	out->bench_json = o->bench_json;
+	out->results = o->results;
+	out->github = o->github;
+	out->history = o->history;
+	out->color = o->color;
+}
+
 int rn_report_opts_otlp(const struct rn_report_opts *o, const struct rn_config *cfg,
 			struct rn_otlp_cfg *oc)
 {

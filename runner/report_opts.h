@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "config.h"
 #include "otlp.h"
+#include "reporter.h"
 
 /*
  * X(id, long_name, arg, arg_name, help): the shared report options, in --help order. Each
@@ -69,6 +70,14 @@ void rn_report_opts_init(struct rn_report_opts *o);
 /* Apply option `id` (an rn_report_opt_id) with `arg` (NULL for flags). Returns 0 when it was
  * one of the report options, 1 when `id` is not one (the command handles it). */
 int rn_report_opts_apply(struct rn_report_opts *o, int id, const char *arg);
+
+/*
+ * Fill the report options' part of `out` (zeroing the rest): junit and otlp_file from the
+ * command line, else from [report] of `cfg` (NULL when no config was loaded); bench_json,
+ * results, github, history and color as given. The command sets the other fields.
+ */
+void rn_report_opts_outputs(const struct rn_report_opts *o, const struct rn_config *cfg,
+			    struct rn_report_outputs *out);
 
 /*
  * OTLP settings in the order of precedence: the standard OTEL_* environment variables, then

@@ -135,8 +135,9 @@ static void test_trace_json_document_and_errors(void **state)
 	(void)state;
 	memset(&s, 0, sizeof(s));
 	rn_buf_init(&b, 0);
-	rn_buf_adds(&b, "{\"schema\":\"renacer-trace\",\"processes\":[{\"pid\":41,\"ppid\":1,"
-			"\"end\":\"exited\",\"exit_code\":3}],\"syscalls\":[");
+	rn_buf_adds(&b,
+		    "{\"schema\":\"renacer-trace\",\"processes\":[{\"pid\":41,\"ppid\":1,"
+		    "\"end\":\"exited\",\"exit_code\":3}],\"syscalls\":[");
 	rn_json_add_syscall(&b, &ev);
 	rn_buf_adds(&b, "]}");
 	assert_int_equal(rn_trace_json_read(b.buf, b.len, &sink, &s, &err, &line), 0);
@@ -153,9 +154,10 @@ static void test_trace_json_document_and_errors(void **state)
 			 -EINVAL);
 	assert_string_equal(err, "not a renacer-trace header");
 	assert_int_equal(line, 1);
-	assert_int_equal(rn_trace_json_read("{\"type\":\"header\",\"schema\":\"renacer-trace\"}\n[1]\n",
-					    46, &sink, &s, &err, &line),
-			 -EINVAL);
+	assert_int_equal(
+		rn_trace_json_read("{\"type\":\"header\",\"schema\":\"renacer-trace\"}\n[1]\n", 46,
+				   &sink, &s, &err, &line),
+		-EINVAL);
 	assert_int_equal(line, 2);
 	assert_int_equal(rn_trace_json_read("", 0, &sink, &s, &err, &line), -EINVAL);
 	assert_string_equal(err, "empty trace");

@@ -12,7 +12,7 @@ $SUDO apt-get update -qq
 # Build and run.
 install build-essential cmake pkg-config git ca-certificates \
 	libjansson-dev libelf-dev libdw-dev libcurl4-openssl-dev zlib1g-dev libvulkan-dev \
-	libsqlite3-dev libpq-dev
+	libsqlite3-dev libpq-dev libpcre2-dev
 # The eBPF driver: clang compiles the counter (-target bpf), bpftool makes vmlinux.h and the
 # skeleton, libbpf loads it (built without them, renacer has a stub that says so).
 install clang bpftool libbpf-dev

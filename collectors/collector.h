@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "strvec.h"
 #include "trace.h"
 
 /* What to do with a standard stream of the target (enum rn_stdio). */
@@ -83,7 +84,7 @@ enum rn_run_flags {
 };
 
 /* Everything needed to run one target once. All pointers are borrowed. */
-struct rn_inject; /* a --inject rule (collectors/ptrace/inject.h) */
+struct rn_inject; /* a --inject rule (collectors/inject_rules.h) */
 
 struct rn_run_spec {
 	const char *name;           /* target name for messages ("parse_large") */
@@ -107,7 +108,7 @@ struct rn_run_spec {
 	int pin_cpu;                /* with RN_RUN_PIN_TARGET: the CPU the target's tree runs
 				     * on (its affinity, set before exec, is inherited) */
 	const struct rn_inject *inject; /* fault and delay rules applied by the ptrace driver
-					 * (collectors/ptrace/inject.h) [ninject], borrowed for
+					 * (collectors/inject_rules.h) [ninject], borrowed for
 					 * the run; NULL = none */
 	size_t ninject;                 /* rules in inject */
 	const pid_t *attach;            /* -p: running processes (thread group ids) to attach
@@ -139,9 +140,9 @@ struct rn_collector_ops {
 	const char *(*unavailable)(void);
 	/* Allocate the collector's state for one run of `spec`. */
 	int (*create)(struct rn_collector **out, const struct rn_run_spec *spec);
-	/* Before the spawn: add "KEY=VALUE" strings to `env` (an array of `*nenv` owned strings
-	 * the runner frees; grow with rn_xgrow); may set up files. */
-	int (*prepare)(struct rn_collector *c, char ***env, size_t *nenv, size_t *env_cap);
+	/* Before the spawn: set "KEY=VALUE" entries of `env`, the child's whole environment
+	 * (rn_strvec_env_set replaces a key already there); may set up files. */
+	int (*prepare)(struct rn_collector *c, struct rn_strvec *env);
 	/* The child `pid` exists and is stopped before exec. */
 	int (*on_spawn)(struct rn_collector *c, pid_t pid, struct rn_trace *t);
 	/* One wait status `status` of task `tid` (driver only). Returns 0 to go on, 1 when the

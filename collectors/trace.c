@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -515,6 +516,22 @@ const struct rn_hist *rn_trace_latency(const struct rn_trace *t, int nr)
 	if (!t->latency || nr < 0 || nr >= rn_syscall_table_size())
 		return NULL;
 	return t->latency[nr];
+}
+
+void rn_process_set_end(struct rn_process *p, int wait_status, bool lost)
+{
+	if (lost) {
+		p->end = RN_PROC_LOST;
+		p->term_signal = WIFSIGNALED(wait_status) ? WTERMSIG(wait_status) : 0;
+		p->exit_code = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : 0;
+	} else if (WIFSIGNALED(wait_status)) {
+		p->end = RN_PROC_SIGNALED;
+		p->term_signal = WTERMSIG(wait_status);
+		p->core_dumped = WCOREDUMP(wait_status);
+	} else {
+		p->end = RN_PROC_EXITED;
+		p->exit_code = WEXITSTATUS(wait_status);
+	}
 }
 
 void rn_trace_process_event(struct rn_trace *t, const struct rn_process *p, char event)

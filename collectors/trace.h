@@ -409,6 +409,14 @@ void rn_trace_syscall(struct rn_trace *t, struct rn_process *p, const struct rn_
 /* Tell the sinks about a process event ('f' born, 'e' exec, 'x' ended). */
 void rn_trace_process_event(struct rn_trace *t, const struct rn_process *p, char event);
 
+/*
+ * Decode `wait_status` (the status word of wait4(2) for p's exit) into p->end, exit_code,
+ * term_signal and core_dumped: RN_PROC_LOST when `lost` (renacer killed it: the signal or
+ * exit code is kept but the end is not the program's), else RN_PROC_SIGNALED or
+ * RN_PROC_EXITED. The one decoder of wait statuses for every driver.
+ */
+void rn_process_set_end(struct rn_process *p, int wait_status, bool lost);
+
 /* Register a sink (copied). Returns 0, or -ENOSPC when RN_TRACE_MAX_SINKS are in use. */
 int rn_trace_add_sink(struct rn_trace *t, const struct rn_trace_sink *sink);
 

@@ -10,7 +10,7 @@
 
 #include "buf.h"
 #include "cachegrind/cachegrind.h"
-#include "ebpf/ebpf.h"
+#include "driver.h"
 #include "exitcode.h"
 #include "log.h"
 #include "xalloc.h"

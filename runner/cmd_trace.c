@@ -23,8 +23,8 @@
 #include "exitcode.h"
 #include "log.h"
 #include "cachegrind/cachegrind.h"
-#include "ebpf/ebpf.h"
-#include "ptrace/inject.h"
+#include "driver.h"
+#include "inject_rules.h"
 #include "ptrace/ptrace.h"
 #include "flamegraph.h"
 #include "profile.h"
@@ -34,6 +34,7 @@
 #include "safefile.h"
 #include "srcloc.h"
 #include "symbolize.h"
+#include "trace_json.h"
 #include "xalloc.h"
 
 /* Option ids: short options use their character. */
@@ -754,7 +755,8 @@ static void add_header_members(struct rn_buf *b, char **cmd)
 {
 	int i;
 
-	rn_buf_addf(b, "\"schema\":\"renacer-trace\",\"version\":%d,\"command\":[",
+	rn_buf_adds(b, RN_TJ_K(RN_TJ_SCHEMA) "\"" RN_TJ_SCHEMA_NAME "\",");
+	rn_buf_addf(b, RN_TJ_K(RN_TJ_VERSION) "%d," RN_TJ_K(RN_TJ_COMMAND) "[",
 		    RN_TRACE_JSON_VERSION);
 	for (i = 0; cmd && cmd[i]; i++) {
 		if (i)
@@ -806,16 +808,16 @@ static void write_json_end(struct out_ctx *oc, struct rn_trace *t, char **cmd)
 
 	rn_buf_reset(b);
 	if (oc->o->format == FMT_JSONL)
-		rn_buf_adds(b, "{\"type\":\"end\",");
+		rn_buf_adds(b, "{" RN_TJ_K(RN_TJ_TYPE) "\"" RN_TJ_TYPE_END "\",");
 	else {
 		rn_buf_addc(b, '{');
 		add_header_members(b, cmd);
 		rn_buf_addc(b, ',');
 	}
 	rn_json_add_run_members(b, t);
-	rn_buf_adds(b, ",\"summary\":");
+	rn_buf_adds(b, "," RN_TJ_K(RN_TJ_SUMMARY));
 	rn_json_add_summary(b, t);
-	rn_buf_adds(b, ",\"processes\":");
+	rn_buf_adds(b, "," RN_TJ_K(RN_TJ_PROCESSES));
 	add_processes(b, t);
 	if (t->ngpu) {
 		rn_buf_adds(b, ",\"gpu\":");
@@ -826,7 +828,7 @@ static void write_json_end(struct out_ctx *oc, struct rn_trace *t, char **cmd)
 		fwrite(b->buf, 1, b->len, oc->out);
 		return;
 	}
-	rn_buf_adds(b, ",\"syscalls\":");
+	rn_buf_adds(b, "," RN_TJ_K(RN_TJ_SYSCALLS));
 	if (!t->spool) {
 		rn_buf_adds(b, "null}\n");
 		fwrite(b->buf, 1, b->len, oc->out);
@@ -1123,7 +1125,7 @@ static void prepare_outputs(struct out_ctx *oc, struct rn_trace *t, char **cmd)
 		sink.syscall = csv_syscall;
 		rn_trace_add_sink(t, &sink);
 	} else if (o->format == FMT_JSONL) {
-		rn_buf_adds(&oc->line, "{\"type\":\"header\",");
+		rn_buf_adds(&oc->line, "{" RN_TJ_K(RN_TJ_TYPE) "\"" RN_TJ_TYPE_HEADER "\",");
 		add_header_members(&oc->line, cmd);
 		rn_buf_adds(&oc->line, "}\n");
 		fwrite(oc->line.buf, 1, oc->line.len, oc->out);

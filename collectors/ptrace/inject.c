@@ -2,7 +2,7 @@
  * inject.c - parsing strace's --inject rules (inject.h). Applying them is the ptrace
  * collector's (ptrace.c, "Tampering").
  */
-#include "ptrace/inject.h"
+#include "inject_rules.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -90,6 +90,6 @@ struct rn_sysnrs {
 /* The numbers, filled on first use. */
 const struct rn_sysnrs *rn_sysnrs(void);
 
-/* rn_elf_identify() and its cache: elf_id.h (the run loop uses them too). */
+/* rn_elf_identify() and its cache: collectors/elf_id.h (the run loop and eBPF use them too). */
 
 #endif

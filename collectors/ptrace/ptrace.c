@@ -45,7 +45,7 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "ptrace/inject.h"
+#include "inject_rules.h"
 #include "ptrace/internal.h"
 #include "symbolize.h"
 #include "unwind.h"
@@ -1055,7 +1055,7 @@ static bool filtered_out(const struct rn_collector *c, int nr)
 	return f && (nr < 0 || nr >= rn_syscall_table_size() || !f[nr]);
 }
 
-/* ---- tampering (--inject, ptrace/inject.h) ---------------------------------------------- */
+/* ---- tampering (--inject, inject_rules.h) ---------------------------------------------- */
 
 /* Hold the stopped task `ns` nanoseconds: the tracer sleeps (an interrupt cuts it short). */
 static void inject_sleep(uint64_t ns)
@@ -1682,18 +1682,7 @@ static int task_gone(struct rn_collector *c, struct task *tk, int status)
 		if (p->parent >= 0 && ru > ps_of(c, p->parent)->child_ru_bytes)
 			ps_of(c, p->parent)->child_ru_bytes = ru;
 		/* The leader's exit is reported after all its threads': the process is over. */
-		if (c->killing || ps->killed) {
-			p->end = RN_PROC_LOST;
-			p->term_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-			p->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
-		} else if (WIFSIGNALED(status)) {
-			p->end = RN_PROC_SIGNALED;
-			p->term_signal = WTERMSIG(status);
-			p->core_dumped = WCOREDUMP(status);
-		} else {
-			p->end = RN_PROC_EXITED;
-			p->exit_code = WEXITSTATUS(status);
-		}
+		rn_process_set_end(p, status, c->killing || ps->killed);
 		p->end_ns = ts;
 		if (ts > c->t->end_ns)
 			c->t->end_ns = ts;
@@ -1863,11 +1852,9 @@ static int pt_create(struct rn_collector **out, const struct rn_run_spec *spec)
 	return 0;
 }
 
-static int pt_prepare(struct rn_collector *c, char ***env, size_t *nenv, size_t *env_cap)
+static int pt_prepare(struct rn_collector *c, struct rn_strvec *env)
 {
 	(void)env;
-	(void)nenv;
-	(void)env_cap;
 	/* Pinning needs two CPUs to choose from, and every child to be seen: an untraced child
 	 * would inherit the narrowed affinity of its parent and keep it. */
 	if ((c->spec->flags & RN_RUN_PIN_CPU) && c->follow && !c->events_only && !c->attached &&

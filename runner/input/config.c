@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,12 +10,12 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "driver.h"
 #include "equivalence.h"
 #include "log.h"
-#include "ebpf/ebpf.h"
+#include "inject_rules.h"
 #include "original.h"
-#include "ptrace/inject.h"
-#include "regex_bound.h"
+#include "rn_regex.h"
 #include "strmap.h"
 #include "xalloc.h"
 
@@ -288,26 +287,26 @@ static int get_choice(struct ctx *c, const struct rn_toml_value *tab, const char
 	return -1;
 }
 
-/* Compile a POSIX ERE that must match the whole name: "^(" pat ")$". */
-/* The compiled regex_t of `anchored` in the pool, or NULL. */
-static void *regex_pool_get(const struct rn_regex_pool *pool, const char *anchored)
+/* The compiled form of `pattern` in the pool, or NULL. */
+static struct rn_regex *regex_pool_get(const struct rn_regex_pool *pool, const char *pattern)
 {
 	size_t i;
 
-	return rn_strmap_get(&pool->index, anchored, &i) ? pool->compiled[i] : NULL;
+	return rn_strmap_get(&pool->index, pattern, &i) ? pool->compiled[i] : NULL;
 }
 
-/* Store `anchored` (owned from now on) and its compiled `re` (owned). Returns `re`. */
-static void *regex_pool_add(struct rn_regex_pool *pool, char *anchored, void *re)
+/* Store `pattern` (copied) and its compiled `re` (owned from now on). Returns `re`. */
+static struct rn_regex *regex_pool_add(struct rn_regex_pool *pool, const char *pattern,
+				       struct rn_regex *re)
 {
 	if (pool->n == pool->cap) {
 		pool->cap = pool->cap ? 2 * pool->cap : 16;
 		pool->patterns = rn_xrealloc(pool->patterns, pool->cap * sizeof(*pool->patterns));
 		pool->compiled = rn_xrealloc(pool->compiled, pool->cap * sizeof(*pool->compiled));
 	}
-	pool->patterns[pool->n] = anchored;
+	pool->patterns[pool->n] = rn_xstrdup(pattern);
 	pool->compiled[pool->n] = re;
-	rn_strmap_put(&pool->index, anchored, pool->n, NULL);
+	rn_strmap_put(&pool->index, pool->patterns[pool->n], pool->n, NULL);
 	pool->n++;
 	return re;
 }
@@ -317,8 +316,7 @@ static void regex_pool_release(struct rn_regex_pool *pool)
 	size_t i;
 
 	for (i = 0; i < pool->n; i++) {
-		regfree(pool->compiled[i]);
-		free(pool->compiled[i]);
+		rn_regex_free(pool->compiled[i]);
 		free(pool->patterns[i]);
 	}
 	free(pool->patterns);
@@ -327,56 +325,40 @@ static void regex_pool_release(struct rn_regex_pool *pool)
 	memset(pool, 0, sizeof(*pool));
 }
 
+/* Compile `pat` (a full-match pattern, rn_regex.h) once per config; -1 with the error at
+ * the value's position and the byte of the pattern PCRE2 stopped at. */
+static int pool_compile(struct ctx *c, struct rn_toml_pos pos, const char *key, const char *pat,
+			const struct rn_regex **re_out)
+{
+	struct rn_regex_error why;
+	struct rn_regex *re = regex_pool_get(&c->cfg->regexes, pat);
+	int rc;
+
+	if (re) {
+		*re_out = re;
+		return 0;
+	}
+	rc = rn_regex_compile(pat, &re, &why);
+	if (rc == -ENOMEM)
+		rn_die("out of memory compiling '%s' in %s", key, c->what);
+	if (rc)
+		return err_at(c, pos,
+			      "'%s' in %s is not a valid pattern: %s (at byte %zu of the pattern)",
+			      key, c->what, why.message, why.offset + 1);
+	*re_out = regex_pool_add(&c->cfg->regexes, pat, re);
+	return 0;
+}
+
 static int get_regex(struct ctx *c, const struct rn_toml_value *tab, const char *key, char **pat,
-		     void **re_out)
+		     const struct rn_regex **re_out)
 {
 	const struct rn_toml_kv *kv = rn_toml_get_kv(tab, key);
-	char *anchored;
-	regex_t *re;
-	int rc;
 
 	if (!kv)
 		return 0;
 	if (get_string(c, tab, key, pat))
 		return -1;
-	{
-		char why[160];
-		size_t at;
-		bool trial;
-
-		if (rn_regex_check_bounds(*pat, why, sizeof(why), &at, &trial))
-			return err_at(c, kv->val->pos,
-				      "'%s' in %s is beyond what renacer compiles: %s (at byte %zu "
-				      "of the pattern)",
-				      key, c->what, why, at + 1);
-		anchored = xformat("^(%s)$", *pat);
-		if ((*re_out = regex_pool_get(&c->cfg->regexes, anchored))) {
-			free(anchored);
-			return 0;
-		}
-		if (trial &&
-		    rn_regex_trial_compile(anchored, REG_EXTENDED | REG_NOSUB) == -ETIMEDOUT) {
-			free(anchored);
-			return err_at(
-				c, kv->val->pos,
-				"'%s' in %s is beyond what renacer compiles: nested repetitions "
-				"take more than %d ms to compile; simplify the pattern",
-				key, c->what, RN_REGEX_TRIAL_MS);
-		}
-	}
-	re = rn_xmalloc(sizeof(*re));
-	rc = regcomp(re, anchored, REG_EXTENDED | REG_NOSUB);
-	if (rc) {
-		char msg[256];
-
-		regerror(rc, re, msg, sizeof(msg));
-		free(re);
-		free(anchored);
-		return err_at(c, kv->val->pos, "'%s' in %s is not a valid POSIX extended regex: %s",
-			      key, c->what, msg);
-	}
-	*re_out = regex_pool_add(&c->cfg->regexes, anchored, re);
-	return 0;
+	return pool_compile(c, kv->val->pos, key, *pat, re_out);
 }
 
 /* Resolve `p` against the config directory unless it is absolute. Caller frees. */
@@ -423,9 +405,6 @@ bool rn_config_name_valid(const char *s)
 			return false;
 	return true;
 }
-
-/* In the order of enum rn_driver_pref (collectors/ebpf/ebpf.h). */
-static const char *const driver_names[] = { "ptrace", "ebpf", "auto", NULL };
 
 static void target_defaults(struct rn_target_cfg *t, const struct rn_config *cfg)
 {
@@ -657,7 +636,8 @@ static int parse_target_choices(struct ctx *c, const struct rn_toml_value *tab,
 	t->region_thread_scope = scope == 1;
 	t->out = (enum rn_stdio)out;
 	t->err = (enum rn_stdio)err;
-	if (parse_target_limits(c, tab, t) || get_choice(c, tab, "driver", driver_names, &driver))
+	if (parse_target_limits(c, tab, t) ||
+	    get_choice(c, tab, "driver", rn_driver_pref_names, &driver))
 		return -1;
 	t->driver = driver;
 	if (rn_toml_get_kv(tab, "instructions")) {
@@ -670,7 +650,7 @@ static int parse_target_choices(struct ctx *c, const struct rn_toml_value *tab,
 	return 0;
 }
 
-/* `inject`: strace --inject rules (collectors/ptrace/inject.h), applied by the ptrace driver
+/* `inject`: strace --inject rules (collectors/inject_rules.h), applied by the ptrace driver
  * in every run of the target. */
 static int parse_inject(struct ctx *c, const struct rn_toml_value *tab, struct rn_target_cfg *t)
 {
@@ -808,19 +788,8 @@ static int require(struct ctx *c, const struct rn_toml_value *tab, const char *k
 static int compile_all_spans(struct ctx *c, const struct rn_toml_value *tab,
 			     struct rn_assertion_spec *a)
 {
-	regex_t *re = regex_pool_get(&c->cfg->regexes, "^(.*)$");
-
-	if (!re) {
-		re = rn_xmalloc(sizeof(*re));
-		if (regcomp(re, "^(.*)$", REG_EXTENDED | REG_NOSUB)) {
-			free(re);
-			return err_at(c, tab->pos, "cannot compile the all-spans pattern");
-		}
-		regex_pool_add(&c->cfg->regexes, rn_xstrdup("^(.*)$"), re);
-	}
 	a->span_name_pattern = rn_xstrdup(".*");
-	a->span_re = re;
-	return 0;
+	return pool_compile(c, tab->pos, "span_name_pattern", ".*", &a->span_re);
 }
 
 /* `type = "custom"` with an `expression`: the original format's user-defined assertion. */
@@ -1047,29 +1016,16 @@ static int parse_witness(struct ctx *c, const struct rn_toml_value *tab,
 	static const char default_witness[] =
 		"write|writev|pwrite64|pwritev|pwritev2|send|sendto|sendmsg|sendmmsg|sendfile";
 
-	if (require(c, tab, "span_name_pattern", "a POSIX ERE over app:<name> spans", "witness"))
+	if (require(c, tab, "span_name_pattern", "a pattern over app:<name> spans", "witness"))
 		return -1;
 	if (get_regex(c, tab, "span_name_pattern", &a->span_name_pattern, &a->span_re) ||
 	    get_regex(c, tab, "witness_pattern", &a->witness_pattern, &a->witness_re))
 		return -1;
-	if (!a->witness_pattern) {
-		char *full = xformat("^(%s)$", default_witness);
-		regex_t *re = regex_pool_get(&c->cfg->regexes, full);
-
-		if (!re) {
-			re = rn_xmalloc(sizeof(*re));
-			if (regcomp(re, full, REG_EXTENDED | REG_NOSUB)) {
-				free(re);
-				free(full);
-				return err_at(c, tab->pos, "cannot compile the witness pattern");
-			}
-			regex_pool_add(&c->cfg->regexes, full, re);
-		} else {
-			free(full);
-		}
+	if (!a->witness_pattern &&
+	    pool_compile(c, tab->pos, "witness_pattern", default_witness, &a->witness_re))
+		return -1;
+	if (!a->witness_pattern)
 		a->witness_pattern = rn_xstrdup(default_witness);
-		a->witness_re = re;
-	}
 	a->tolerance = 0.2;
 	if (get_num(c, tab, "tolerance", 0.0, 10.0, &a->tolerance))
 		return -1;

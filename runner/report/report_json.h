@@ -4,6 +4,8 @@
  *
  * Reads only the trace model (collectors/trace.h); any collector's trace writes the same.
  * Each function appends to a struct rn_buf (sticky failure, buf.h). Not thread safe.
+ * The keys come from collectors/trace_json.h, which also holds the reader
+ * (rn_trace_json_read: the equivalence assertion and `renacer diff` read these traces back).
  */
 #ifndef RN_REPORT_JSON_H
 #define RN_REPORT_JSON_H

@@ -1,5 +1,5 @@
 /*
- * test_inject.c - strace's --inject rules (collectors/ptrace/inject.h): actions, durations
+ * test_inject.c - strace's --inject rules (collectors/inject_rules.h): actions, durations
  * and their units, when= expressions, errors with their reasons, and the planted delay of
  * rn_inject_delay.
  */
@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "diag.h"
-#include "ptrace/inject.h"
+#include "inject_rules.h"
 
 static void test_inject_actions(void **state)
 {

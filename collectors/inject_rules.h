@@ -1,5 +1,5 @@
 /*
- * inject.h - fault and delay injection into traced syscalls, strace's `--inject` syntax
+ * inject_rules.h - fault and delay injection into traced syscalls, strace's `--inject` syntax
  * (strace(1), "Tampering"):
  *
  *     SET:error=ERRNO|retval=N|signal=SIG|delay_enter=DUR|delay_exit=DUR[:when=EXPR]
@@ -26,9 +26,13 @@
  *
  * The ptrace collector needs the stops of the injected calls: in filtered, count-only and
  * timing runs it adds them to its seccomp filter (collectors/ptrace/ptrace.c).
+ *
+ * The rules are part of a run's spec (struct rn_run_spec) and of renacer.toml's targets, so
+ * this header is the collectors' common one; the parser and rn_inject_delay() are
+ * implemented with the ptrace collector's syscall sets (collectors/ptrace/inject.c).
  */
-#ifndef RN_PTRACE_INJECT_H
-#define RN_PTRACE_INJECT_H
+#ifndef RN_INJECT_RULES_H
+#define RN_INJECT_RULES_H
 
 #include <stdbool.h>
 #include <stddef.h>

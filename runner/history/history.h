@@ -146,7 +146,9 @@ bool rn_history_is_postgres(const char *url);
  * opened read-only (immutable where this process can write neither the file nor its
  * directory); a missing SQLite file, or a database without renacer's tables, is -ENOENT, and
  * a path that cannot be reached (a symlink loop, no permission) is its errno; a store of an
- * older schema is migrated where it may be written and read as it is otherwise. Every
+ * older schema is migrated where it may be written and read as it is otherwise (through
+ * temporary views of the current shape: the columns and tables it lacks read as migration 4
+ * would fill them). Every
  * PostgreSQL operation ends within `busy_timeout_ms` plus 2 s (-ETIMEDOUT). On failure h->err says why and the caller still calls
  * rn_history_close().
  */

@@ -456,7 +456,36 @@ c.execute("ROLLBACK")
 	expect_check locked 0 "database is locked"
 	kill "$locker" 2>/dev/null
 	wait "$locker" 2>/dev/null
-	echo "ok: bad input leaves verdicts and exit codes alone"
+	# A store of schema 3 (before uid, subject, syscalls and change_points) that this user may
+	# not write: read as it is, nothing migrated, every reader works.
+	rm -f .renacer/history.db*
+	"$bin" check -q >/dev/null 2>&1 || fail "check to create the store failed"
+	sqlite3 .renacer/history.db "DROP INDEX runs_uid; DROP INDEX runs_commit; DROP INDEX results_run;
+		ALTER TABLE runs DROP COLUMN uid; ALTER TABLE runs DROP COLUMN subject;
+		ALTER TABLE runs DROP COLUMN author_ns; ALTER TABLE runs DROP COLUMN rerun_of;
+		DROP TABLE syscalls; DROP TABLE change_points; UPDATE renacer_schema SET version = 3;
+		PRAGMA journal_mode = DELETE;" >/dev/null || fail "making a schema 3 store failed"
+	chmod 444 .renacer/history.db
+	chmod 555 .renacer
+	as_reader() {
+		if [ "$(id -u)" = 0 ]; then runuser -u nobody -- "$@"; else "$@"; fi
+	}
+	as_reader "$bin" history list >"$tmp/v3.out" 2>&1 || { cat "$tmp/v3.out"; fail "list of a read-only schema 3 store"; }
+	grep -q "check" "$tmp/v3.out" || { cat "$tmp/v3.out"; fail "list of a schema 3 store shows no run"; }
+	as_reader "$bin" history export --format history >"$tmp/v3.json" 2>"$tmp/v3.err" ||
+		{ cat "$tmp/v3.err"; fail "export of a read-only schema 3 store"; }
+	grep -q '"uid": "local-' "$tmp/v3.json" || fail "export of a schema 3 store: no local- uid"
+	as_reader "$bin" history quality >/dev/null 2>"$tmp/v3.err" ||
+		{ cat "$tmp/v3.err"; fail "quality of a read-only schema 3 store"; }
+	mkdir -p "$tmp/page" && chmod 777 "$tmp/page"
+	as_reader "$bin" report --html "$tmp/page/v3.html" 2>"$tmp/v3.err" ||
+		{ cat "$tmp/v3.err"; fail "report page of a read-only schema 3 store"; }
+	grep -q '<table id="verdicts">' "$tmp/page/v3.html" || fail "page of a schema 3 store has no verdicts"
+	[ "$(sqlite3 .renacer/history.db "SELECT version FROM renacer_schema")" = 3 ] ||
+		fail "a reader migrated a store it may not write"
+	chmod 755 .renacer
+	chmod 644 .renacer/history.db
+	echo "ok: bad input leaves verdicts and exit codes alone; an old read-only store is read"
 	;;
 *)
 	fail "unknown case $case_name"

@@ -51,6 +51,8 @@
 #define RN_TJ_DURATION_NS "duration_ns"
 #define RN_TJ_UNFINISHED "unfinished"
 #define RN_TJ_RESTARTED "restarted"
+#define RN_TJ_INJECTED "injected" /* --inject skipped the call; present only when true */
+#define RN_TJ_DELAYED "delayed"   /* --inject held the call; present only when true */
 /* process objects (besides pid and start_ns) */
 #define RN_TJ_PPID "ppid"
 #define RN_TJ_EXE "exe"

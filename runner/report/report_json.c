@@ -68,9 +68,9 @@ void rn_json_add_syscall(struct rn_buf *b, const struct rn_syscall_event *ev)
 		b->len--;
 		b->buf[b->len] = '\0';
 		if (ev->flags & RN_SC_INJECTED)
-			rn_buf_adds(b, ",\"injected\":true");
+			rn_buf_adds(b, "," RN_TJ_K(RN_TJ_INJECTED) "true");
 		if (ev->flags & RN_SC_DELAYED)
-			rn_buf_adds(b, ",\"delayed\":true");
+			rn_buf_adds(b, "," RN_TJ_K(RN_TJ_DELAYED) "true");
 		rn_buf_addc(b, '}');
 	}
 }

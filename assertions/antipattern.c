@@ -20,7 +20,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -130,10 +129,9 @@ double rn_ap_ramp_lin(double x, double lo, double hi)
 	return clamp01((x - lo) / (hi - lo));
 }
 
-static bool comm_matches(const void *re, const char *comm)
+static bool comm_matches(const struct rn_regex *re, const char *comm)
 {
-	/* The config compiles patterns anchored ("^(...)$"), so a match is a full match. */
-	return !re || !regexec((const regex_t *)re, comm ? comm : "", 0, NULL, 0);
+	return !re || rn_regex_match(re, comm ? comm : "");
 }
 
 /* The caller of the span being replayed (ps->ev_caller), memoized per (snapshot, stack). */
@@ -214,7 +212,8 @@ static int pass_span(void *ctx, const struct rn_syscall_event *ev)
 	return 0;
 }
 
-static void pass_init(struct rn_ap_pass *ps, struct rn_trace *t, const void *re, const bool *want)
+static void pass_init(struct rn_ap_pass *ps, struct rn_trace *t, const struct rn_regex *re,
+		      const bool *want)
 {
 	size_t i;
 	int id;
@@ -285,7 +284,7 @@ static void finish_one(struct rn_ap_pass *ps, int id, struct rn_detection *out)
 }
 
 /* Run the detectors marked in `want` over `t` in one spool pass; fill out[id] for each. */
-static int run_detectors(struct rn_trace *t, const void *re, const bool *want,
+static int run_detectors(struct rn_trace *t, const struct rn_regex *re, const bool *want,
 			 struct rn_detection *out)
 {
 	struct rn_ap_pass ps;
@@ -310,8 +309,8 @@ static int run_detectors(struct rn_trace *t, const void *re, const bool *want,
 	return 0;
 }
 
-int rn_antipattern_detect(struct rn_trace *t, const char *pattern, const void *process_re,
-			  struct rn_detection *out)
+int rn_antipattern_detect(struct rn_trace *t, const char *pattern,
+			  const struct rn_regex *process_re, struct rn_detection *out)
 {
 	struct rn_detection all[RN_AP_COUNT];
 	bool want[RN_AP_COUNT] = { false };
@@ -330,7 +329,8 @@ int rn_antipattern_detect(struct rn_trace *t, const char *pattern, const void *p
 	return 0;
 }
 
-int rn_antipattern_detect_all(struct rn_trace *t, const void *process_re, struct rn_detection *out)
+int rn_antipattern_detect_all(struct rn_trace *t, const struct rn_regex *process_re,
+			      struct rn_detection *out)
 {
 	bool want[RN_AP_COUNT];
 	int id, rc;
@@ -368,8 +368,8 @@ static void add_indented(struct rn_buf *b, const char *s, int ind)
 	}
 }
 
-int rn_antipattern_report_all(struct rn_trace *t, const void *process_re, double min_confidence,
-			      FILE *out)
+int rn_antipattern_report_all(struct rn_trace *t, const struct rn_regex *process_re,
+			      double min_confidence, FILE *out)
 {
 	struct rn_detection d[RN_AP_COUNT];
 	struct rn_buf b, below, nodata;

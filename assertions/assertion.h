@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rn_regex.h"
 #include "trace.h"
 
 /*
@@ -331,26 +332,26 @@ struct rn_assertion_spec {
 	enum rn_aggregate aggregate; /* aggregation of samples over runs */
 	char **targets;              /* target names it applies to, NULL-terminated; NULL = all */
 	char *trace_name_pattern;    /* critical_path: targets whose name fully matches, or NULL */
-	void *trace_re;              /* compiled trace_name_pattern (regex_t *), or NULL;
+	const struct rn_regex *trace_re; /* compiled trace_name_pattern, or NULL;
 				     * borrowed from the config's regex pool */
-	uint64_t max_duration_ns;    /* critical_path budget, ns (max_duration_ms * 1e6) */
-	char *span_name_pattern;     /* span_count: POSIX ERE over span names, full match */
-	void *span_re;               /* compiled span_name_pattern (regex_t *), borrowed */
-	char *region_pattern;        /* span_count, anti_pattern: only GPU spans whose innermost
+	uint64_t max_duration_ns;        /* critical_path budget, ns (max_duration_ms * 1e6) */
+	char *span_name_pattern;         /* span_count: pattern over span names, full match */
+	const struct rn_regex *span_re;  /* compiled span_name_pattern, borrowed */
+	char *region_pattern;            /* span_count, anti_pattern: only GPU spans whose innermost
 				      * region (NVTX range, debug-utils label) fully matches this
-				      * POSIX ERE; NULL = no region filter */
-	void *region_re;             /* compiled region_pattern (regex_t *), or NULL, borrowed */
-	uint64_t max_spans;          /* span_count budget */
-	uint64_t max_bytes;          /* memory_usage budget, bytes */
+				      * pattern; NULL = no region filter */
+	const struct rn_regex *region_re;    /* compiled region_pattern, or NULL, borrowed */
+	uint64_t max_spans;                  /* span_count budget */
+	uint64_t max_bytes;                  /* memory_usage budget, bytes */
 	enum rn_tracking_mode tracking_mode; /* memory_usage mode */
 	char *pattern;                       /* anti_pattern: canonical detector name */
-	double threshold;           /* anti_pattern: minimum confidence that counts, [0,1] */
-	char *process_name_pattern; /* anti_pattern: processes considered, or NULL = all */
-	void *process_re;           /* compiled process_name_pattern (regex_t *), or NULL,
+	double threshold;                  /* anti_pattern: minimum confidence that counts, [0,1] */
+	char *process_name_pattern;        /* anti_pattern: processes considered, or NULL = all */
+	const struct rn_regex *process_re; /* compiled process_name_pattern, or NULL,
 				     * borrowed */
-	char *golden;               /* equivalence: absolute path of the recorded trace the run
+	char *golden;     /* equivalence: absolute path of the recorded trace the run
 				      * is compared with, or NULL to use golden_dir */
-	char *golden_dir;           /* equivalence without golden: folder of <target>.jsonl (or
+	char *golden_dir; /* equivalence without golden: folder of <target>.jsonl (or
 				      * .json) recorded traces, absolute, or NULL */
 	const struct rn_equiv_opts *equiv; /* equivalence: [semantic_equivalence] options,
 				      * borrowed from the config; NULL for the defaults */
@@ -369,8 +370,8 @@ struct rn_assertion_spec {
 	uint64_t threshold_ns;             /* span_time count_above: a span longer than this
 				      * counts, ns (threshold_ms); the budget is max_spans */
 	char *witness_pattern;             /* witness: syscalls that end the work as the kernel
-				      * sees it (POSIX ERE, full match), owned */
-	void *witness_re;                  /* compiled witness_pattern (regex_t *), borrowed */
+				      * sees it (a pattern, full match), owned */
+	const struct rn_regex *witness_re; /* compiled witness_pattern, borrowed */
 };
 
 /* True when assertion `a` applies to the target named `target` (targets list and
@@ -424,25 +425,25 @@ void rn_target_result_add_gaps(struct rn_target_result *r, const struct rn_trace
 /* Longest span name kept in a span_count top list, bytes including the NUL. */
 #define RN_SPAN_NAME_MAX 160
 
-/* Count spans whose name fully matches compiled regex `re` (regex_t *) in trace `t`: syscall
+/* Count spans whose name fully matches compiled pattern `re` in trace `t`: syscall
  * spans named by syscall, GPU spans "gpu:<name>", region spans "region:<name>"
- * (rn_gpu_span_match_name). With `region_re` (regex_t *, non-NULL) only GPU spans whose
+ * (rn_gpu_span_match_name). With `region_re` (non-NULL) only GPU spans whose
  * innermost enclosing region's name fully matches it count (syscalls have no region and
  * are left out). Patterns see full names. Fills the `ntop` highest (name, count) pairs,
  * highest first, into the caller's arrays: `top_names` gets names shortened for consoles
  * (rn_gpu_display_name, "" past the last); `top_full`, when non-NULL, gets the full names
  * (heap copies the caller frees, NULL past the last). `gpu_ns`, when non-NULL, receives the
  * summed durations of the counted GPU spans, ns. Dies on out-of-memory. */
-uint64_t rn_span_count(const struct rn_trace *t, const void *re, const void *region_re,
-		       char (*top_names)[RN_SPAN_NAME_MAX], uint64_t *top_counts, size_t ntop,
-		       char **top_full, uint64_t *gpu_ns);
+uint64_t rn_span_count(const struct rn_trace *t, const struct rn_regex *re,
+		       const struct rn_regex *region_re, char (*top_names)[RN_SPAN_NAME_MAX],
+		       uint64_t *top_counts, size_t ntop, char **top_full, uint64_t *gpu_ns);
 
 /*
- * The durations of the spans of trace `t` whose names fully match `re` (regex_t *), as
+ * The durations of the spans of trace `t` whose names fully match `re`, as
  * span_count names them: syscall spans by syscall name (from the spool, one per completed
  * call; without a spool, only their per-syscall total and max are known), "gpu:<name>",
  * "region:<name>", "graph:<id>" and the program's own "app:<name>" spans. With `region_re`
- * (regex_t *, or NULL) only GPU spans whose innermost region, and app spans whose parent app
+ * (or NULL) only GPU spans whose innermost region, and app spans whose parent app
  * span (or whose NVTX region), fully match it are kept; syscalls have no region and are left
  * out. Used by span_time (assertions/span_time.c).
  */
@@ -465,8 +466,8 @@ struct rn_span_times {
 
 /* Fill *out (caller releases with rn_span_times_release) from `t`. Returns 0, or a negative
  * errno when the spool could not be read (then *out is released). Dies on out-of-memory. */
-int rn_span_times_collect(struct rn_trace *t, const void *re, const void *region_re,
-			  struct rn_span_times *out);
+int rn_span_times_collect(struct rn_trace *t, const struct rn_regex *re,
+			  const struct rn_regex *region_re, struct rn_span_times *out);
 /* Free what *st owns. */
 void rn_span_times_release(struct rn_span_times *st);
 
@@ -488,9 +489,9 @@ void rn_span_time_evaluate(const struct rn_assertion_spec *a, struct rn_target_r
 void rn_witness_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
 			 struct rn_verdict_result *out);
 
-/* Whether GPU span `g` lies in a region whose name fully matches `region_re` (regex_t *);
+/* Whether GPU span `g` lies in a region whose name fully matches `region_re`;
  * true for every span when `region_re` is NULL. */
-bool rn_gpu_span_in_region(const struct rn_gpu_span *g, const void *region_re);
+bool rn_gpu_span_in_region(const struct rn_gpu_span *g, const struct rn_regex *region_re);
 
 /*
  * Anti-pattern detection (assertions/antipattern.c, one detector per file in
@@ -517,11 +518,11 @@ const char *rn_antipattern_canonical(const char *name);
 /*
  * Run detector `pattern` (canonical name) on `t`. Fills *out (caller frees with
  * rn_detection_release). Returns 0 or negative errno (unknown pattern: -EINVAL).
- * Processes whose comm does not fully match `process_re` (a compiled regex_t *, or NULL for
+ * Processes whose comm does not fully match `process_re` (a compiled pattern, or NULL for
  * all) are ignored.
  */
-int rn_antipattern_detect(struct rn_trace *t, const char *pattern, const void *process_re,
-			  struct rn_detection *out);
+int rn_antipattern_detect(struct rn_trace *t, const char *pattern,
+			  const struct rn_regex *process_re, struct rn_detection *out);
 void rn_detection_release(struct rn_detection *d);
 
 /* The one-line definition of detector `name` (any accepted spelling), or NULL. Static. */
@@ -531,14 +532,15 @@ const char *rn_antipattern_description(const char *name);
  * rn_antipattern_names (same order), each filled as rn_antipattern_detect() would (caller
  * releases each). Returns 0 or negative errno (spool read error; then nothing is filled).
  */
-int rn_antipattern_detect_all(struct rn_trace *t, const void *process_re, struct rn_detection *out);
+int rn_antipattern_detect_all(struct rn_trace *t, const struct rn_regex *process_re,
+			      struct rn_detection *out);
 /*
  * Print every detection with confidence >= min_confidence to `out` (for
  * `renacer trace --anti-patterns`): a block per detection (pattern, confidence, summary,
  * evidence, recommendation), then one line naming the detectors below the threshold and the
  * ones that had no data. Returns the number of detections printed, or negative errno.
  */
-int rn_antipattern_report_all(struct rn_trace *t, const void *process_re, double min_confidence,
-			      FILE *out);
+int rn_antipattern_report_all(struct rn_trace *t, const struct rn_regex *process_re,
+			      double min_confidence, FILE *out);
 
 #endif

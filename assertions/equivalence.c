@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <inttypes.h>
-#include <jansson.h>
 #include <stdlib.h>
 #include <stdarg.h>
 #include <string.h>
@@ -13,7 +12,7 @@
 #include "assertion.h"
 #include "buf.h"
 #include "log.h"
-#include "ptrace/ptrace.h"
+#include "trace_json.h"
 #include "xalloc.h"
 
 /* fds tracked per process; higher ones are not followed (their I/O is not a fact). */
@@ -1269,83 +1268,16 @@ void rn_equiv_result_write(const struct rn_equiv_result *r, FILE *out, size_t ma
 
 /* ---- recorded traces ----------------------------------------------------------------------- */
 
-static uint64_t hex_arg(json_t *v)
+/* The reader's callbacks (collectors/trace_json.h): feed the behaviour being loaded. */
+static void feed_process(void *ctx, const struct rn_tj_process *p, char event)
 {
-	const char *s = json_string_value(v);
-
-	return s ? strtoull(s, NULL, 0) : (uint64_t)json_integer_value(v);
+	rn_behaviour_process(ctx, p->pid, p->ppid, p->exe, event, p->end, p->exit_code,
+			     p->term_signal);
 }
 
-static enum rn_proc_end end_of(const char *s)
+static void feed_syscall(void *ctx, const struct rn_syscall_event *ev)
 {
-	if (!s)
-		return RN_PROC_RUNNING;
-	if (!strcmp(s, "exited"))
-		return RN_PROC_EXITED;
-	if (!strcmp(s, "signaled"))
-		return RN_PROC_SIGNALED;
-	if (!strcmp(s, "lost"))
-		return RN_PROC_LOST;
-	return RN_PROC_RUNNING;
-}
-
-static int signal_number(const char *name)
-{
-	int s;
-
-	for (s = 1; name && s < 65; s++)
-		if (!strcmp(rn_signal_name(s), name))
-			return s;
-	return 0;
-}
-
-static void feed_process(struct rn_behaviour *b, json_t *o, char event)
-{
-	json_int_t pid = json_integer_value(json_object_get(o, "pid"));
-	json_int_t ppid = json_integer_value(json_object_get(o, "ppid"));
-	const char *exe = json_string_value(json_object_get(o, "exe"));
-	const char *end = json_string_value(json_object_get(o, "end"));
-	json_t *code = json_object_get(o, "exit_code");
-
-	rn_behaviour_process(b, (pid_t)pid, (pid_t)ppid, exe, event, end_of(end),
-			     json_is_integer(code) ? (int)json_integer_value(code) : 0,
-			     signal_number(json_string_value(json_object_get(o, "signal"))));
-}
-
-static void feed_syscall(struct rn_behaviour *b, json_t *o, struct rn_buf *argv)
-{
-	struct rn_syscall_event ev;
-	json_t *args = json_object_get(o, "args"), *ret = json_object_get(o, "ret");
-	json_t *av = json_object_get(o, "argv");
-	const char *name = json_string_value(json_object_get(o, "name"));
-	size_t k;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.pid = (pid_t)json_integer_value(json_object_get(o, "pid"));
-	ev.tid = (pid_t)json_integer_value(json_object_get(o, "tid"));
-	ev.nr = name ? rn_syscall_lookup(name) : -1;
-	if (ev.nr < 0)
-		ev.nr = (int)json_integer_value(json_object_get(o, "nr"));
-	for (k = 0; k < 6 && k < json_array_size(args); k++)
-		ev.args[k] = hex_arg(json_array_get(args, k));
-	if (json_is_null(ret) || json_is_true(json_object_get(o, "unfinished")))
-		ev.flags |= RN_SC_UNFINISHED;
-	ev.ret = json_integer_value(ret);
-	ev.err = ev.ret < 0 && ev.ret > -4096 ? (int)-ev.ret : 0;
-	ev.path = json_string_value(json_object_get(o, "path"));
-	ev.path2 = json_string_value(json_object_get(o, "path2"));
-	if (json_is_array(av)) {
-		rn_buf_reset(argv);
-		for (k = 0; k < json_array_size(av); k++) {
-			const char *s = json_string_value(json_array_get(av, k));
-
-			rn_buf_add(argv, s ? s : "", strlen(s ? s : "") + 1);
-		}
-		ev.argv = argv->buf;
-		ev.nargv = (uint32_t)json_array_size(av);
-		ev.argv_more = json_is_true(json_object_get(o, "argv_more"));
-	}
-	rn_behaviour_syscall(b, &ev);
+	rn_behaviour_syscall(ctx, ev);
 }
 
 static char *xmsg(const char *path, size_t line, const char *what)
@@ -1363,12 +1295,11 @@ static char *xmsg(const char *path, size_t line, const char *what)
 int rn_behaviour_load(const char *path, const struct rn_equiv_opts *o, struct rn_behaviour **out,
 		      char **err)
 {
-	struct rn_buf text, argv;
+	static const struct rn_tj_sink sink = { feed_process, feed_syscall };
+	struct rn_buf text;
 	struct rn_behaviour *b;
-	json_error_t je;
-	json_t *doc;
-	size_t i, line = 0;
-	const char *p;
+	const char *why;
+	size_t line;
 	int rc;
 
 	*out = NULL;
@@ -1395,81 +1326,12 @@ int rn_behaviour_load(const char *path, const struct rn_equiv_opts *o, struct rn
 		return -1;
 	}
 	b = rn_behaviour_new(o);
-	rn_buf_init(&argv, 0);
-	doc = json_loadb(text.buf, text.len, 0, &je);
-	if (doc && json_is_object(doc) && json_is_array(json_object_get(doc, "syscalls"))) {
-		/* --format json: processes (with their parents) first, then every span */
-		json_t *procs = json_object_get(doc, "processes"),
-		       *scs = json_object_get(doc, "syscalls");
-
-		for (i = 0; i < json_array_size(procs); i++)
-			feed_process(b, json_array_get(procs, i), 'f');
-		for (i = 0; i < json_array_size(scs); i++)
-			feed_syscall(b, json_array_get(scs, i), &argv);
-		for (i = 0; i < json_array_size(procs); i++)
-			feed_process(b, json_array_get(procs, i), 'x');
-		json_decref(doc);
-		goto out_ok;
+	if (rn_trace_json_read(text.buf, text.len, &sink, b, &why, &line)) {
+		*err = xmsg(path, line, why);
+		rn_buf_release(&text);
+		rn_behaviour_free(b);
+		return -1;
 	}
-	if (doc && json_is_object(doc) && json_is_null(json_object_get(doc, "syscalls"))) {
-		json_decref(doc);
-		*err = xmsg(path, 0, "the trace has no syscalls (recorded with -c?)");
-		goto out_fail;
-	}
-	json_decref(doc);
-	/* --format jsonl: one object per line */
-	for (p = text.buf; *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		json_t *obj;
-		const char *type;
-
-		line++;
-		if (len) {
-			obj = json_loadb(p, len, 0, &je);
-			if (!json_is_object(obj)) {
-				json_decref(obj);
-				*err = xmsg(path, line,
-					    "not a renacer-trace JSON object (expected "
-					    "`renacer trace --format json|jsonl` output)");
-				goto out_fail;
-			}
-			type = json_string_value(json_object_get(obj, "type"));
-			if (line == 1 &&
-			    (!type || strcmp(type, "header") ||
-			     !json_is_string(json_object_get(obj, "schema")) ||
-			     strcmp(json_string_value(json_object_get(obj, "schema")),
-				    "renacer-trace"))) {
-				json_decref(obj);
-				*err = xmsg(path, line, "not a renacer-trace header");
-				goto out_fail;
-			}
-			if (type && !strcmp(type, "syscall")) {
-				feed_syscall(b, obj, &argv);
-			} else if (type && !strcmp(type, "process")) {
-				const char *ev = json_string_value(json_object_get(obj, "event"));
-
-				feed_process(b, obj,
-					     ev && !strcmp(ev, "exit")         ? 'x' :
-						     ev && !strcmp(ev, "exec") ? 'e' :
-										 'f');
-			} else if (type && !strcmp(type, "end")) {
-				json_t *procs = json_object_get(obj, "processes");
-
-				for (i = 0; i < json_array_size(procs); i++)
-					feed_process(b, json_array_get(procs, i), 'x');
-			}
-			json_decref(obj);
-		}
-		p += len;
-		if (*p == '\n')
-			p++;
-	}
-	if (!line) {
-		*err = xmsg(path, 0, "empty trace");
-		goto out_fail;
-	}
-out_ok:
 	if (b->too_many) {
 		struct rn_buf m;
 
@@ -1477,17 +1339,13 @@ out_ok:
 		rn_buf_addf(&m, "%s: more than %d processes, the most a recorded trace may have",
 			    path, RN_EQUIV_MAX_PROCESSES);
 		*err = rn_buf_detach(&m, NULL);
-		goto out_fail;
+		rn_buf_release(&text);
+		rn_behaviour_free(b);
+		return -1;
 	}
-	rn_buf_release(&argv);
 	rn_buf_release(&text);
 	*out = b;
 	return 0;
-out_fail:
-	rn_buf_release(&argv);
-	rn_buf_release(&text);
-	rn_behaviour_free(b);
-	return -1;
 }
 
 /* ---- the equivalence assertion ------------------------------------------------------------ */

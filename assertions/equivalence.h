@@ -134,7 +134,8 @@ void rn_behaviour_take_processes(struct rn_behaviour *b, const struct rn_trace *
 #define RN_EQUIV_ROLE_STEPS 32
 
 /*
- * Load a recorded trace (renacer-trace JSON or JSON Lines, see runner/report/TRACE_JSON.md).
+ * Load a recorded trace (renacer-trace JSON or JSON Lines, see runner/report/TRACE_JSON.md;
+ * read by rn_trace_json_read, collectors/trace_json.h).
  * Returns 0 and *out (owned by the caller), or -1 with *err set to a malloc'd message
  * ("golden.jsonl:12: not a JSON object"), which the caller frees.
  */

@@ -8,7 +8,6 @@
 #include "assertion.h"
 
 #include <errno.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +28,9 @@ bool rn_assertion_applies(const struct rn_assertion_spec *a, const char *target)
 		if (!*t)
 			return false;
 	}
-	if (a->trace_re && regexec(a->trace_re, target, 0, NULL, 0))
+	/* A match that gave up applies the assertion: its verdict is then ERROR (below). */
+	if (a->trace_re && !rn_regex_match(a->trace_re, target) &&
+	    !rn_regex_limit_hits(a->trace_re))
 		return false;
 	return true;
 }
@@ -64,16 +65,16 @@ static int match_class(enum rn_gpu_kind kind)
 	return kind == RN_GPU_REGION ? 1 : kind == RN_GPU_GRAPH ? 2 : 0;
 }
 
-bool rn_gpu_span_in_region(const struct rn_gpu_span *g, const void *region_re)
+bool rn_gpu_span_in_region(const struct rn_gpu_span *g, const struct rn_regex *region_re)
 {
 	if (!region_re)
 		return true;
-	return g->region && !regexec(region_re, g->region, 0, NULL, 0);
+	return g->region && rn_regex_match(region_re, g->region);
 }
 
-uint64_t rn_span_count(const struct rn_trace *t, const void *re, const void *region_re,
-		       char (*top_names)[RN_SPAN_NAME_MAX], uint64_t *top_counts, size_t ntop,
-		       char **top_full, uint64_t *gpu_ns)
+uint64_t rn_span_count(const struct rn_trace *t, const struct rn_regex *re,
+		       const struct rn_regex *region_re, char (*top_names)[RN_SPAN_NAME_MAX],
+		       uint64_t *top_counts, size_t ntop, char **top_full, uint64_t *gpu_ns)
 {
 	int nr, n = rn_syscall_table_size();
 	uint64_t total = 0, ns = 0;
@@ -88,7 +89,7 @@ uint64_t rn_span_count(const struct rn_trace *t, const void *re, const void *reg
 	for (nr = 0; nr < n && !region_re; nr++) {
 		struct rn_syscall_stat s = rn_trace_syscall_total(t, nr);
 
-		if (!s.calls || regexec(re, rn_syscall_name(nr), 0, NULL, 0))
+		if (!s.calls || !rn_regex_match(re, rn_syscall_name(nr)))
 			continue;
 		total += s.calls;
 		top_insert(names, top_counts, ntop, rn_syscall_name(nr), s.calls);
@@ -116,7 +117,7 @@ uint64_t rn_span_count(const struct rn_trace *t, const void *re, const void *reg
 		}
 		full = rn_xmalloc(cap);
 		rn_gpu_span_match_name(gi, full, cap);
-		if (regexec(re, full, 0, NULL, 0)) {
+		if (!rn_regex_match(re, full)) {
 			free(full);
 			continue;
 		}
@@ -161,11 +162,11 @@ uint64_t rn_span_count(const struct rn_trace *t, const void *re, const void *reg
 					continue;
 				adone[j] = true;
 				if (region_re &&
-				    (!aj->parent || regexec(region_re, aj->parent, 0, NULL, 0)))
+				    (!aj->parent || !rn_regex_match(region_re, aj->parent)))
 					continue;
 				c++;
 			}
-			if (!c || regexec(re, full, 0, NULL, 0)) {
+			if (!c || !rn_regex_match(re, full)) {
 				free(full);
 				continue;
 			}
@@ -364,7 +365,7 @@ static bool names_a_syscall(const struct rn_assertion_spec *a, const struct rn_t
 	if (!a->span_re || !rn_target_result_count_runs(r))
 		return false;
 	for (nr = 0; nr < nsc; nr++)
-		if (!regexec(a->span_re, rn_syscall_name(nr), 0, NULL, 0))
+		if (rn_regex_match(a->span_re, rn_syscall_name(nr)))
 			return true;
 	return false;
 }
@@ -390,7 +391,7 @@ static uint64_t span_count_over_runs(const struct rn_assertion_spec *a,
 	}
 	per_run = rn_xcalloc(nk, sizeof(*per_run));
 	for (nr = 0; nr < nsc && !a->region_re; nr++) {
-		if (a->span_re && regexec(a->span_re, rn_syscall_name(nr), 0, NULL, 0))
+		if (a->span_re && !rn_regex_match(a->span_re, rn_syscall_name(nr)))
 			continue;
 		for (k = 0; k < nk; k++)
 			per_run[k] += (double)rn_target_result_run_calls(r, k, nr);
@@ -514,14 +515,13 @@ static void eval_memory(const struct rn_assertion_spec *a, struct rn_target_resu
 	free(s);
 }
 
-/* Whether a process of `t` has a comm that fully matches `re` (regex_t *), as the detectors
- * filter them. */
-static bool any_process_matches(const struct rn_trace *t, const void *re)
+/* Whether a process of `t` has a comm that fully matches `re`, as the detectors filter them. */
+static bool any_process_matches(const struct rn_trace *t, const struct rn_regex *re)
 {
 	size_t i;
 
 	for (i = 0; i < t->nprocs; i++)
-		if (!regexec(re, t->procs[i].comm ? t->procs[i].comm : "", 0, NULL, 0))
+		if (rn_regex_match(re, t->procs[i].comm ? t->procs[i].comm : ""))
 			return true;
 	return false;
 }
@@ -633,6 +633,27 @@ static void eval_instructions(const struct rn_assertion_spec *a, struct rn_targe
 	free(s);
 }
 
+/* A pattern of `a` that gave up on a name (rn_regex.h limits) leaves the count or the
+ * filter unknown: the verdict is ERROR, never a PASS on a partial match. */
+static bool gave_up(const struct rn_assertion_spec *a, struct rn_verdict_result *out)
+{
+	const struct rn_regex *res[] = { a->trace_re, a->span_re, a->region_re, a->process_re,
+					 a->witness_re };
+	size_t i;
+
+	for (i = 0; i < sizeof(res) / sizeof(res[0]); i++) {
+		if (!res[i] || !rn_regex_limit_hits(res[i]))
+			continue;
+		free(out->message);
+		out->verdict = RN_VERDICT_ERROR;
+		out->message = xfmt("pattern '%s' gave up on a name at the regex engine's limits "
+				    "(%d steps); simplify it",
+				    rn_regex_pattern(res[i]), RN_REGEX_MATCH_LIMIT);
+		return true;
+	}
+	return false;
+}
+
 void rn_assertion_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
 			   struct rn_verdict_result *out)
 {
@@ -678,6 +699,8 @@ void rn_assertion_evaluate(const struct rn_assertion_spec *a, struct rn_target_r
 		out->message = xfmt("unknown assertion type");
 		break;
 	}
+	if (gave_up(a, out))
+		return;
 	/* Known data loss of the runs: a span count is a lower bound, anything else WARN. */
 	rn_verdict_apply_gaps(r, rn_assertion_gap_scopes(a, r),
 			      a->type == RN_ASSERT_SPAN_COUNT ||

@@ -5,7 +5,6 @@
  */
 #include "assertion.h"
 
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,12 +54,11 @@ static bool counts_gpu_spans(const struct rn_assertion_spec *a, const struct rn_
 		return false;
 	if (a->span_name_pattern && !strncmp(a->span_name_pattern, "gpu:", 4))
 		return true;
-	if (!regexec(a->span_re, "gpu:dispatch", 0, NULL, 0) ||
-	    !regexec(a->span_re, "gpu:kernel", 0, NULL, 0))
+	if (rn_regex_match(a->span_re, "gpu:dispatch") || rn_regex_match(a->span_re, "gpu:kernel"))
 		return true;
 	for (i = 0; i < r->last.ngpu; i++) {
 		snprintf(name, sizeof(name), "gpu:%s", r->last.gpu[i].name);
-		if (!regexec(a->span_re, name, 0, NULL, 0))
+		if (rn_regex_match(a->span_re, name))
 			return true;
 	}
 	return false;

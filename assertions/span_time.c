@@ -10,7 +10,6 @@
 #include "assertion.h"
 
 #include <errno.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +31,7 @@ const char *rn_span_stat_name(enum rn_span_stat s)
 
 /* The growing list of durations while collecting. */
 struct collect {
-	const void *re;
+	const struct rn_regex *re;
 	struct rn_span_times *st;
 	size_t cap;
 };
@@ -57,7 +56,7 @@ static int spool_span(void *ctx, const struct rn_syscall_event *ev)
 	if (ev->flags & RN_SC_UNFINISHED)
 		return 0;
 	name = rn_syscall_name(ev->nr);
-	if (!name || regexec(c->re, name, 0, NULL, 0))
+	if (!name || !rn_regex_match(c->re, name))
 		return 0;
 	add_span(c, name, ev->duration_ns);
 	c->st->nsyscall++;
@@ -78,7 +77,7 @@ static int collect_syscalls(struct rn_trace *t, struct collect *c)
 	int nr, n = rn_syscall_table_size(), rc;
 
 	for (nr = 0; nr < n; nr++)
-		if (rn_syscall_name(nr) && !regexec(c->re, rn_syscall_name(nr), 0, NULL, 0))
+		if (rn_syscall_name(nr) && rn_regex_match(c->re, rn_syscall_name(nr)))
 			st->syscalls_matched = true;
 	if (!st->syscalls_matched)
 		return 0;
@@ -89,7 +88,7 @@ static int collect_syscalls(struct rn_trace *t, struct collect *c)
 	for (nr = 0; nr < n; nr++) {
 		struct rn_syscall_stat s;
 
-		if (regexec(c->re, rn_syscall_name(nr), 0, NULL, 0))
+		if (!rn_regex_match(c->re, rn_syscall_name(nr)))
 			continue;
 		s = rn_trace_syscall_total(t, nr);
 		if (!s.calls)
@@ -109,8 +108,8 @@ static int collect_syscalls(struct rn_trace *t, struct collect *c)
 	return 0;
 }
 
-int rn_span_times_collect(struct rn_trace *t, const void *re, const void *region_re,
-			  struct rn_span_times *out)
+int rn_span_times_collect(struct rn_trace *t, const struct rn_regex *re,
+			  const struct rn_regex *region_re, struct rn_span_times *out)
 {
 	struct collect c = { re, out, 0 };
 	char name[RN_SPAN_NAME_MAX + 8];
@@ -136,7 +135,7 @@ int rn_span_times_collect(struct rn_trace *t, const void *re, const void *region
 			continue;
 		full = rn_xmalloc(cap);
 		rn_gpu_span_match_name(g, full, cap);
-		if (!regexec(re, full, 0, NULL, 0)) {
+		if (rn_regex_match(re, full)) {
 			add_span(&c, full, g->end_ns > g->start_ns ? g->end_ns - g->start_ns : 0);
 			out->ngpu++;
 		}
@@ -145,10 +144,10 @@ int rn_span_times_collect(struct rn_trace *t, const void *re, const void *region
 	for (i = 0; i < t->napp; i++) {
 		const struct rn_app_span *a = &t->app[i];
 
-		if (region_re && (!a->parent || regexec(region_re, a->parent, 0, NULL, 0)))
+		if (region_re && (!a->parent || !rn_regex_match(region_re, a->parent)))
 			continue;
 		snprintf(name, sizeof(name), "app:%s", a->name);
-		if (regexec(re, name, 0, NULL, 0))
+		if (!rn_regex_match(re, name))
 			continue;
 		add_span(&c, name, a->end_ns > a->start_ns ? a->end_ns - a->start_ns : 0);
 		out->napp++;

@@ -10,7 +10,6 @@
 #include "assertion.h"
 
 #include <errno.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +25,7 @@ struct call {
 };
 
 struct calls {
-	const void *re;
+	const struct rn_regex *re;
 	struct call *v;
 	size_t n, cap;
 };
@@ -36,7 +35,7 @@ static int collect(void *ctx, const struct rn_syscall_event *ev)
 	struct calls *c = ctx;
 	const char *name = rn_syscall_name(ev->nr);
 
-	if ((ev->flags & RN_SC_UNFINISHED) || !name || regexec(c->re, name, 0, NULL, 0))
+	if ((ev->flags & RN_SC_UNFINISHED) || !name || !rn_regex_match(c->re, name))
 		return 0;
 	c->v = rn_xgrow(c->v, &c->cap, c->n + 1, sizeof(*c->v));
 	c->v[c->n++] =
@@ -75,7 +74,7 @@ static bool matches(const struct rn_assertion_spec *a, const struct rn_app_span 
 	char name[RN_SPAN_NAME_MAX + 8];
 
 	snprintf(name, sizeof(name), "app:%s", s->name);
-	return !regexec(a->span_re, name, 0, NULL, 0);
+	return rn_regex_match(a->span_re, name);
 }
 
 /* The end of the window of span i: the start of the next matching span on its thread, or

@@ -12,7 +12,7 @@ $SUDO apt-get update -qq
 # Build and run.
 install build-essential cmake pkg-config git ca-certificates \
 	libjansson-dev libelf-dev libdw-dev libcurl4-openssl-dev zlib1g-dev libvulkan-dev \
-	libsqlite3-dev libpq-dev
+	libsqlite3-dev libpq-dev libpcre2-dev
 # The eBPF driver: clang compiles the counter (-target bpf), bpftool makes vmlinux.h and the
 # skeleton, libbpf loads it (built without them, renacer has a stub that says so).
 install clang bpftool libbpf-dev
@@ -24,8 +24,9 @@ install libcmocka-dev mesa-vulkan-drivers glslang-tools vulkan-validationlayers 
 	strace libxml2-utils python3 python3-yaml gzip tar findutils sqlite3 \
 	clang valgrind pre-commit
 # The history store's tests: a real PostgreSQL server (the test creates its own cluster), and
-# headless Chromium to render the report page.
-install postgresql chromium
+# headless Chromium to render the report page. The page inlines Debian's Chart.js when
+# libjs-chart.js is installed (without it, the page draws its own SVG).
+install postgresql chromium libjs-chart.js
 # Benchmarks (tests/bench/timing): hyperfine, the reference for run-to-run spread.
 install hyperfine
 # Node.js for the OTLP receiver test: keep a Node.js that is already there (another

@@ -28,6 +28,8 @@ log=$(mktemp)
 ctest --output-on-failure -j2 --timeout 600 2>&1 | tee "$log" || true
 summary=$(grep -E '^[0-9]+% tests passed' "$log" | tail -n 1)
 rm -f "$log"
+[ -d report-screenshots ] &&
+	echo "report page screenshots (keep them as CI artifacts): $BUILD/report-screenshots"
 echo
 echo "$summary"
 [ -n "$summary" ] && echo "$summary" | grep -q ' 0 tests failed' || exit 1

@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "strvec.h"
 #include "trace.h"
 
 /* What to do with a standard stream of the target (enum rn_stdio). */
@@ -86,6 +87,8 @@ enum rn_run_flags {
 };
 
 /* Everything needed to run one target once. All pointers are borrowed. */
+struct rn_inject; /* a --inject rule (collectors/inject_rules.h) */
+
 struct rn_run_spec {
 	const char *name;           /* target name for messages ("parse_large") */
 	char *const *argv;          /* argv, NULL-terminated; argv[0] resolved through PATH */
@@ -107,6 +110,15 @@ struct rn_run_spec {
 				     * while it was open */
 	int pin_cpu;                /* with RN_RUN_PIN_TARGET: the CPU the target's tree runs
 				     * on (its affinity, set before exec, is inherited) */
+	const struct rn_inject *inject; /* fault and delay rules applied by the ptrace driver
+					 * (collectors/inject_rules.h) [ninject], borrowed for
+					 * the run; NULL = none */
+	size_t ninject;                 /* rules in inject */
+	const pid_t *attach;            /* -p: running processes (thread group ids) to attach
+					 * to instead of spawning argv [nattach], borrowed; the
+					 * run ends when they are gone or, on SIGINT/SIGTERM or the
+					 * timeout, by detaching (they run on); NULL = spawn */
+	size_t nattach;                 /* processes in attach */
 };
 
 /* Outcome of a run beyond the trace. Owned by the caller; free with rn_run_result_release. */
@@ -131,9 +143,9 @@ struct rn_collector_ops {
 	const char *(*unavailable)(void);
 	/* Allocate the collector's state for one run of `spec`. */
 	int (*create)(struct rn_collector **out, const struct rn_run_spec *spec);
-	/* Before the spawn: add "KEY=VALUE" strings to `env` (an array of `*nenv` owned strings
-	 * the runner frees; grow with rn_xgrow); may set up files. */
-	int (*prepare)(struct rn_collector *c, char ***env, size_t *nenv, size_t *env_cap);
+	/* Before the spawn: set "KEY=VALUE" entries of `env`, the child's whole environment
+	 * (rn_strvec_env_set replaces a key already there); may set up files. */
+	int (*prepare)(struct rn_collector *c, struct rn_strvec *env);
 	/* The child `pid` exists and is stopped before exec. */
 	int (*on_spawn)(struct rn_collector *c, pid_t pid, struct rn_trace *t);
 	/* One wait status `status` of task `tid` (driver only). Returns 0 to go on, 1 when the

@@ -1,14 +1,19 @@
 /*
- * driver.h - the driver interface: what owns the event loop of one run.
+ * driver.h - the syscall source and the event loop's owner.
  *
- * A collector watches a run; a driver makes the run observable at all. The run loop
- * (collectors/run.c) spawns the target and then asks the run's driver, through this ops table
- * only, how the child waits to be attached, which seccomp program it installs, which wait
- * statuses it needs rusage for, what to do with each wait status, and how to kill the tree.
- * The driver's state is the state of one collector of the run (`collector` names it): the
+ * "Driver" is the user's word: renacer.toml's per-target `driver` and `--driver` of check and
+ * trace choose where a target's syscalls come from, ptrace or eBPF (enum rn_driver_pref and
+ * RN_DRIVER_PREFS below, the one list of those names).
+ *
+ * The loop owner (struct rn_loop_ops) is the run loop's view of that choice: a collector
+ * watches a run; a loop owner makes the run observable at all. The run loop
+ * (collectors/run.c) spawns the target and then asks the run's loop owner, through this ops
+ * table only, how the child waits to be attached, which seccomp program it installs, which
+ * wait statuses it needs rusage for, what to do with each wait status, and how to kill the
+ * tree. Its state is the state of one collector of the run (`collector` names it): the
  * collector's own ops create it, attach in on_spawn, merge in finish and free it in destroy.
  *
- * Drivers (rn_drivers[], chosen by rn_driver_select()):
+ * Loop owners (rn_loops[], chosen by rn_loop_select()):
  *   "ptrace"         counting runs: every syscall (or the filtered subset) stops, so counts,
  *                    paths, errors, allocations and spans are exact; times are "under tracer"
  *   "ptrace-events"  timing runs (RN_RUN_EVENTS_ONLY): PTRACE_SEIZE with TRACEFORK, VFORK,
@@ -17,11 +22,9 @@
  *                    edges) is the parent's wchan at each child's exit stop. No syscall span
  *                    is recorded: the trace has the process tree, fork/exec/exit times, exit
  *                    statuses, VmHWM at exit and wait4's rusage.
- * A run whose collectors include none that drives (GPU collectors alone) has no driver: the
- * run loop then waits for the root itself (the "plain" loop of run.c).
- *
- * An eBPF counting driver is one more ops table here, naming the collector that holds its
- * maps and ring buffer.
+ * A run whose collectors include none that owns the loop (GPU collectors alone, or the eBPF
+ * collector, which counts in the kernel) has none: the run loop then waits for the root
+ * itself (the "plain" loop of run.c).
  */
 #ifndef RN_DRIVER_H
 #define RN_DRIVER_H
@@ -29,12 +32,13 @@
 #include <linux/filter.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "collector.h"
 
-/* One driver's operations. `c` is the state of the collector named `collector`. */
-struct rn_driver_ops {
+/* One loop owner's operations. `c` is the state of the collector named `collector`. */
+struct rn_loop_ops {
 	const char *name;      /* "ptrace", "ptrace-events" */
 	const char *collector; /* the collector whose state drives the loop ("ptrace") */
 	/* True when this driver runs `spec` (its collector is selected and the run's flags are
@@ -64,16 +68,62 @@ struct rn_driver_ops {
 	int (*on_event)(struct rn_collector *c, struct rn_trace *t, pid_t tid, int status);
 	/* Kill every process of the tree; later stops are answered with SIGKILL. Idempotent. */
 	void (*kill_tree)(struct rn_collector *c);
+	/* Attach to the running process `pid` (rn_run_spec.attach), its threads and its future
+	 * children, adding it to `t`: 0 or -errno. NULL when the driver cannot attach. */
+	int (*attach)(struct rn_collector *c, pid_t pid, struct rn_trace *t);
+	/* End an attached run: let every process go on untraced (instead of kill_tree).
+	 * Idempotent. */
+	void (*detach)(struct rn_collector *c);
 };
 
-/* Every driver, NULL-terminated, in the order rn_driver_select() tries them. */
-extern const struct rn_driver_ops *const rn_drivers[];
+/* Every loop owner, NULL-terminated, in the order rn_loop_select() tries them. */
+extern const struct rn_loop_ops *const rn_loops[];
 
-/* The driver of a run of `spec`: the first of rn_drivers that accepts it, or NULL (no
- * selected collector drives: the run loop waits for the root itself). */
-const struct rn_driver_ops *rn_driver_select(const struct rn_run_spec *spec);
+/* The loop owner of a run of `spec`: the first of rn_loops that accepts it, or NULL (no
+ * selected collector owns the loop: the run loop waits for the root itself). */
+const struct rn_loop_ops *rn_loop_select(const struct rn_run_spec *spec);
 
-/* The driver named `name`, or NULL. */
-const struct rn_driver_ops *rn_driver_find(const char *name);
+/* The loop owner named `name`, or NULL. */
+const struct rn_loop_ops *rn_loop_find(const char *name);
+
+/*
+ * The syscall source a target's `driver` chooses: X(ID, name, what it does). The enum,
+ * rn_driver_pref_names, the parser, the config's "must be one of" message and `--driver`'s
+ * help are derived from it. A new source is one row here, one collector (collector.h's
+ * RN_DRIVER_COLLECTORS) and one case of rn_driver_pref_resolve().
+ */
+#define RN_DRIVER_PREFS(X)                                                                         \
+	X(PTRACE, "ptrace", "stops at every call (the default)")                                   \
+	X(EBPF, "ebpf", "counts in the kernel; an error where it cannot load")                     \
+	X(AUTO, "auto",                                                                            \
+	  "eBPF where it can load and the target needs nothing only ptrace gives, else ptrace "    \
+	  "(saying why)")
+
+/* Which source collects a target's syscalls (renacer.toml `driver`, --driver). */
+enum rn_driver_pref {
+#define RN_DRIVER_PREF_ENUM(id, name, doc) RN_DRIVER_PREF_##id,
+	RN_DRIVER_PREFS(RN_DRIVER_PREF_ENUM)
+#undef RN_DRIVER_PREF_ENUM
+};
+
+/* The names of enum rn_driver_pref, in its order, NULL-terminated. */
+extern const char *const rn_driver_pref_names[];
+
+/* Parse a name of RN_DRIVER_PREFS. 0, or -EINVAL for anything else. */
+int rn_driver_pref_parse(const char *s, enum rn_driver_pref *out);
+/* The name of `p` ("ptrace" for a value outside the enum). Static. */
+const char *rn_driver_pref_name(enum rn_driver_pref p);
+
+/*
+ * The collector bit (RN_COLLECT_PTRACE or RN_COLLECT_EBPF) that runs a target with
+ * preference `pref`. `needs_ptrace` is NULL when the target needs nothing the eBPF driver
+ * cannot give, else a static phrase saying what it needs ("anti-pattern evidence (per-call
+ * spans)"). For AUTO, *why is set to a static reason when it falls back to ptrace (the
+ * caller prints it), else NULL. For EBPF, *why is set when eBPF cannot do it (the caller
+ * fails the target with it) and the result is RN_COLLECT_EBPF regardless. Whether eBPF can
+ * load is the eBPF collector's `unavailable` (through the registry).
+ */
+uint32_t rn_driver_pref_resolve(enum rn_driver_pref pref, const char *needs_ptrace,
+				const char **why);
 
 #endif

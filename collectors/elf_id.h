@@ -1,6 +1,6 @@
 /*
- * elf_id.h - the ELF identity of an executable (collectors/ptrace/elf.c), used by the ptrace
- * collector at each exec and by the run loop for a root it does not trace.
+ * elf_id.h - the ELF identity of an executable (collectors/elf_id.c), used by the ptrace and
+ * eBPF collectors at each exec and by the run loop for a root it does not trace.
  */
 #ifndef RN_ELF_ID_H
 #define RN_ELF_ID_H

@@ -1,6 +1,7 @@
 #include "recdir.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "buf.h"
 #include "log.h"
+#include "xalloc.h"
 
 int rn_recdir_create(const char *tag, char **out)
 {
@@ -98,4 +100,88 @@ void rn_recdir_remove(const char *dir)
 		closedir(d);
 	}
 	rmdir(dir);
+}
+
+/* Whether renacer itself runs from the build tree `binary_dir`. */
+static bool running_from(const char *binary_dir)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	size_t blen = binary_dir ? strlen(binary_dir) : 0;
+
+	if (n <= 0 || !blen)
+		return false;
+	exe[n] = 0;
+	return !strncmp(exe, binary_dir, blen) && exe[blen] == '/';
+}
+
+const char *rn_inject_locate(const char *env_var, const char *build, const char *install,
+			     const char *binary_dir, bool (*usable)(const char *path))
+{
+	const char *env = getenv(env_var);
+
+	if (env && *env)
+		return usable(env) ? env : NULL;
+	if (running_from(binary_dir) && usable(build))
+		return build;
+	if (usable(install))
+		return install;
+	if (usable(build))
+		return build;
+	return NULL;
+}
+
+int rn_recdir_renew(char **dir, const char *tag)
+{
+	char *fresh;
+	int err = rn_recdir_create(tag, &fresh);
+
+	if (err)
+		return err;
+	free(*dir);
+	*dir = fresh;
+	return 0;
+}
+
+void rn_recdir_free(char *dir)
+{
+	if (dir)
+		rn_recdir_remove(dir);
+	free(dir);
+}
+
+int rn_recdir_on_spawn(struct rn_collector *c, pid_t pid, struct rn_trace *t)
+{
+	(void)c;
+	(void)pid;
+	(void)t;
+	return 0;
+}
+
+int rn_recdir_on_event(struct rn_collector *c, struct rn_trace *t, pid_t tid, int status)
+{
+	(void)c;
+	(void)t;
+	(void)tid;
+	(void)status;
+	return 0;
+}
+
+void rn_recdir_truncated(struct rn_trace *t, const char *tag, size_t files, const char *how)
+{
+	if (!files)
+		return;
+	rn_warn("%s: %zu record file(s) end inside a record (%s); spans before that point are "
+		"kept",
+		tag, files, how);
+	rn_trace_add_gap(t, RN_GAP_DROPPED, RN_GAP_GPU_SPANS, tag, 0,
+			 "%zu record file(s) end inside a record", files);
+}
+
+void rn_recdir_unmapped(struct rn_trace *t, const char *tag, size_t spans, const char *why)
+{
+	if (!spans)
+		return;
+	rn_warn("%s: %zu span(s) dropped: %s", tag, spans, why);
+	rn_trace_add_gap(t, RN_GAP_DROPPED, RN_GAP_GPU_SPANS, tag, spans, "%s", why);
 }

@@ -9,9 +9,15 @@
 #ifndef RN_RECDIR_H
 #define RN_RECDIR_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
+#include "collector.h"
 #include "trace.h"
+
+/* Largest record file read, bytes (a hostile or runaway file fails cleanly past it). */
+#define RN_RECDIR_MAX_FILE_BYTES ((size_t)1 << 30)
 
 /*
  * Create a fresh directory "$TMPDIR/renacer-<tag>-XXXXXX" (mode 0700, mkdtemp). On success
@@ -33,5 +39,42 @@ int rn_recdir_foreach(const char *dir, const char *prefix, const char *suffix, s
 
 /* Remove every file in `dir`, then `dir` itself. Errors are ignored (best effort). */
 void rn_recdir_remove(const char *dir);
+
+/*
+ * The skeleton every injected collector shares (collectors/vulkan/vulkan.c,
+ * collectors/cuda/cuda.c): where its artifact is, its record directory's life, its no-op
+ * event hooks and the warnings and gaps of known loss.
+ */
+
+/*
+ * Where the injected artifact (the layer's manifest directory, the injection library) is:
+ * the value of environment variable `env_var` when set (NULL when `usable` rejects it); else
+ * `build` when renacer itself runs from the build tree `binary_dir` (so the artifact beside
+ * it is used); else `install`; else `build`. Each candidate must pass `usable` (non-empty,
+ * readable...). Returns one of the strings given (or getenv's), or NULL when none is usable.
+ */
+const char *rn_inject_locate(const char *env_var, const char *build, const char *install,
+			     const char *binary_dir, bool (*usable)(const char *path));
+
+/* Create a fresh record directory for `tag` (rn_recdir_create) and store it in *dir, freeing
+ * any previous path (prepare may run once per run). 0 or negative errno (*dir untouched). */
+int rn_recdir_renew(char **dir, const char *tag);
+
+/* destroy(): remove the record directory `dir` (NULL: nothing) and free the path. */
+void rn_recdir_free(char *dir);
+
+/* The on_spawn and on_event of a collector that only reads files at finish: nothing to do,
+ * 0. */
+int rn_recdir_on_spawn(struct rn_collector *c, pid_t pid, struct rn_trace *t);
+int rn_recdir_on_event(struct rn_collector *c, struct rn_trace *t, pid_t tid, int status);
+
+/* `files` record files of collector `tag` end inside a record (`how` says why, e.g. "a
+ * process died between flushes"): warn and record an RN_GAP_DROPPED gap (`tag` is kept: a
+ * static string). 0 does nothing. */
+void rn_recdir_truncated(struct rn_trace *t, const char *tag, size_t files, const char *how);
+
+/* `spans` spans of collector `tag` were dropped for `why` (no clock, no timestamps): warn
+ * and record an RN_GAP_DROPPED gap of that count (`tag` static). 0 does nothing. */
+void rn_recdir_unmapped(struct rn_trace *t, const char *tag, size_t spans, const char *why);
 
 #endif

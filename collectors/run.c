@@ -102,15 +102,14 @@ struct run {
 	struct rn_run_result *res;
 	struct selected sel[5]; /* the collectors of this run */
 	int nsel;
-	const struct rn_driver_ops *drv; /* the run's driver, or NULL (plain loop) */
-	struct rn_collector *dc;         /* the state of the collector it drives, or NULL */
-	const char *name;                /* target name for messages */
-	char *exe;                       /* argv[0] resolved through PATH, owned */
-	char **envp;                     /* the child's environment, owned strings */
-	size_t nenv, env_cap;
-	int report_pipe[2]; /* child -> parent exec failure report */
-	int go_pipe[2];     /* parent -> child "seized, go on" (seize_running), else -1 */
-	void *child_stack;  /* the child's stack until its exec (CLONE_VM), or NULL */
+	const struct rn_loop_ops *drv; /* the run's loop owner, or NULL (plain loop) */
+	struct rn_collector *dc;       /* the state of the collector it drives, or NULL */
+	const char *name;              /* target name for messages */
+	char *exe;                     /* argv[0] resolved through PATH, owned */
+	struct rn_strvec env;          /* the child's environment */
+	int report_pipe[2];            /* child -> parent exec failure report */
+	int go_pipe[2];    /* parent -> child "seized, go on" (seize_running), else -1 */
+	void *child_stack; /* the child's stack until its exec (CLONE_VM), or NULL */
 	/* What the child reads of the parent's state that the parent changes after the clone
 	 * (they share memory until the exec): set before the clone, never written after. */
 	struct {
@@ -174,52 +173,17 @@ static uint64_t now_ns(void)
 
 /* ---- preparing the spawn -------------------------------------------------------------- */
 
-/* Put "KEY=VALUE" into the environment, replacing KEY if present. */
-static void env_set(struct run *r, const char *kv)
-{
-	const char *eq = strchr(kv, '=');
-	size_t klen = eq ? (size_t)(eq - kv) + 1 : strlen(kv), i;
-
-	for (i = 0; i < r->nenv; i++) {
-		if (!strncmp(r->envp[i], kv, klen)) {
-			free(r->envp[i]);
-			r->envp[i] = rn_xstrdup(kv);
-			return;
-		}
-	}
-	r->envp = rn_xgrow(r->envp, &r->env_cap, r->nenv + 2, sizeof(*r->envp));
-	r->envp[r->nenv++] = rn_xstrdup(kv);
-	r->envp[r->nenv] = NULL;
-}
-
-static const char *env_get(const struct run *r, const char *key)
-{
-	size_t klen = strlen(key), i;
-
-	for (i = 0; i < r->nenv; i++)
-		if (!strncmp(r->envp[i], key, klen) && r->envp[i][klen] == '=')
-			return r->envp[i] + klen + 1;
-	return NULL;
-}
-
 static void build_env(struct run *r)
 {
 	char **e;
 
-	r->envp = rn_xgrow(NULL, &r->env_cap, 1, sizeof(*r->envp));
-	r->envp[0] = NULL;
+	rn_strvec_init(&r->env);
 	for (e = environ; e && *e; e++)
-		env_set(r, *e);
+		rn_strvec_env_set(&r->env, *e);
 	for (e = (char **)r->spec->env_add; e && *e; e++)
-		env_set(r, *e);
-	if (r->spec->traceparent && !(r->spec->flags & RN_RUN_NO_PROPAGATE)) {
-		struct rn_buf b;
-
-		rn_buf_init(&b, 0);
-		rn_buf_addf(&b, "TRACEPARENT=%s", r->spec->traceparent);
-		env_set(r, b.buf);
-		rn_buf_release(&b);
-	}
+		rn_strvec_env_set(&r->env, *e);
+	if (r->spec->traceparent && !(r->spec->flags & RN_RUN_NO_PROPAGATE))
+		rn_strvec_env_setkv(&r->env, "TRACEPARENT", r->spec->traceparent);
 }
 
 static bool is_executable_file(const char *path)
@@ -243,7 +207,7 @@ static int resolve_exe(struct run *r)
 		r->exe = rn_xstrdup(name);
 		return 0;
 	}
-	path = env_get(r, "PATH");
+	path = rn_strvec_env_get(&r->env, "PATH");
 	if (!path)
 		path = "/usr/local/bin:/usr/bin:/bin";
 	rn_buf_init(&b, 0);
@@ -374,7 +338,7 @@ static void child(struct run *r, const sigset_t *mask)
 	if (r->drv && r->drv->seccomp_program)
 		prog = r->drv->seccomp_program(r->dc, &prog_len);
 	/* Wait until the collectors are ready (ptrace seizes us here): stopped, or blocked on
-	 * the go pipe (see rn_driver_ops.seize_running). */
+	 * the go pipe (see rn_loop_ops.seize_running). */
 	if (r->cc.go_fd >= 0) {
 		char go;
 		ssize_t n;
@@ -410,7 +374,7 @@ static void child(struct run *r, const sigset_t *mask)
 		if (rc)
 			child_fail(r, STAGE_SECCOMP, -rc);
 	}
-	execve(r->exe, r->spec->argv, r->envp);
+	execve(r->exe, r->spec->argv, r->env.v);
 	child_fail(r, STAGE_EXEC, errno);
 }
 
@@ -459,6 +423,13 @@ static void kill_descendants(pid_t pid)
 
 static void kill_tree(struct run *r)
 {
+	if (r->spec->nattach) {
+		/* -p: processes renacer attached to are never killed: they are let go */
+		if (r->drv && r->drv->detach)
+			r->drv->detach(r->dc);
+		r->killing = true;
+		return;
+	}
 	if (r->killing)
 		return;
 	r->killing = true;
@@ -544,17 +515,7 @@ static void plain_exit(struct run *r, int status)
 
 	p->end_ns = now_ns();
 	r->t->end_ns = p->end_ns;
-	if (r->killing) {
-		p->end = RN_PROC_LOST;
-		p->term_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-	} else if (WIFSIGNALED(status)) {
-		p->end = RN_PROC_SIGNALED;
-		p->term_signal = WTERMSIG(status);
-		p->core_dumped = WCOREDUMP(status);
-	} else {
-		p->end = RN_PROC_EXITED;
-		p->exit_code = WEXITSTATUS(status);
-	}
+	rn_process_set_end(p, status, r->killing);
 	rn_trace_process_event(r->t, p, 'x');
 }
 
@@ -601,11 +562,21 @@ static bool dispatch(struct run *r, struct run_event *ev)
 		on_status(r, ev);
 		return true;
 	case EV_TIMEOUT:
+		if (r->spec->nattach) {
+			/* -p with a timeout: trace for that long, then detach */
+			kill_tree(r);
+			return true;
+		}
 		rn_trace_fail(r->t, RN_RUN_TIMED_OUT, "target '%s' timed out after %.3f s", r->name,
 			      (double)r->spec->timeout_ns / 1e9);
 		kill_tree(r);
 		return true;
 	case EV_INTERRUPT:
+		if (r->spec->nattach) {
+			/* -p: SIGINT is how a trace of running processes ends, as strace's */
+			kill_tree(r);
+			return true;
+		}
 		rn_trace_fail(r->t, RN_RUN_INTERRUPTED, "target '%s' interrupted by %s", r->name,
 			      interrupted_sig == SIGINT          ? "SIGINT" :
 				      interrupted_sig == SIGHUP  ? "SIGHUP" :
@@ -666,15 +637,12 @@ static int prepare_collectors(struct run *r)
 	for (i = 0; i < r->nsel; i++) {
 		if (!r->sel[i].ops->prepare)
 			continue;
-		rc = r->sel[i].ops->prepare(r->sel[i].c, &r->envp, &r->nenv, &r->env_cap);
+		rc = r->sel[i].ops->prepare(r->sel[i].c, &r->env);
 		if (rc) {
 			rn_trace_fail(r->t, RN_RUN_ERROR, "collector '%s' failed to prepare: %s",
 				      r->sel[i].ops->name, strerror(-rc));
 			return rc;
 		}
-		/* keep the array NULL-terminated whatever prepare did */
-		r->envp = rn_xgrow(r->envp, &r->env_cap, r->nenv + 1, sizeof(*r->envp));
-		r->envp[r->nenv] = NULL;
 	}
 	return 0;
 }
@@ -849,6 +817,31 @@ static int spawn(struct run *r, const sigset_t *mask)
 		p->exec_ns = now_ns();
 	}
 	return 0;
+}
+
+/* -p: attach to every process of spec->attach instead of spawning. 0, or -errno after
+ * failing the run (the processes attached so far are let go by the loop). */
+static int attach_all(struct run *r)
+{
+	int rc = 0;
+
+	if (!r->drv || !r->drv->attach) {
+		rn_trace_fail(r->t, RN_RUN_ERROR, "the syscall driver cannot attach to processes");
+		return -ENOTSUP;
+	}
+	r->t->start_ns = now_ns();
+	for (size_t i = 0; i < r->spec->nattach && !rc; i++) {
+		rc = r->drv->attach(r->dc, r->spec->attach[i], r->t);
+		if (rc)
+			rn_trace_fail(r->t, RN_RUN_ERROR, "cannot attach to process %d: %s",
+				      (int)r->spec->attach[i],
+				      rc == -EINVAL ? "it is a thread of another process, not a "
+						      "process (use its thread group id)" :
+						      strerror(-rc));
+	}
+	if (rc && r->t->nprocs)
+		kill_tree(r); /* let go of those attached: the loop serves their stops */
+	return rc && !r->t->nprocs ? rc : 0;
 }
 
 /* Read the child's exec failure report, if any: 0 when it exec'd, else -errno. */
@@ -1050,7 +1043,7 @@ static struct run *run_new(const struct rn_run_spec *spec, struct rn_trace *t,
 	r->spec = spec;
 	r->t = t;
 	r->res = res;
-	r->name = spec->name ? spec->name : spec->argv[0];
+	r->name = spec->name ? spec->name : spec->argv ? spec->argv[0] : "?";
 	r->report_pipe[0] = r->report_pipe[1] = -1;
 	r->go_pipe[0] = r->go_pipe[1] = -1;
 	for (i = 0; i < 3; i++)
@@ -1061,7 +1054,6 @@ static struct run *run_new(const struct rn_run_spec *spec, struct rn_trace *t,
 /* Close what the run still holds and free it. */
 static void run_free(struct run *r)
 {
-	size_t k;
 	int i;
 
 	for (i = 0; i < 3; i++)
@@ -1074,9 +1066,8 @@ static void run_free(struct run *r)
 			close(r->go_pipe[i]);
 	if (r->child_stack)
 		munmap(r->child_stack, CHILD_STACK);
-	for (k = 0; k < r->nenv; k++)
-		free(r->envp[k]);
-	free(r->envp);
+	if (r->env.v)
+		rn_strvec_release(&r->env);
 	free(r->exe);
 	free(r);
 }
@@ -1086,7 +1077,7 @@ static int setup_collectors(struct run *r)
 {
 	int rc;
 
-	r->drv = rn_driver_select(r->spec);
+	r->drv = rn_loop_select(r->spec);
 	rc = select_collectors(r);
 	if (!rc && r->drv && !r->dc) {
 		rn_trace_fail(r->t, RN_RUN_ERROR, "driver '%s' has no collector '%s' in this run",
@@ -1109,7 +1100,7 @@ static int run_loop(struct run *r, const sigset_t *mask)
 	getrusage(RUSAGE_CHILDREN, &ru_before);
 	getrusage(RUSAGE_SELF, &ru_after);
 	r->self_maxrss_kb = ru_after.ru_maxrss;
-	rc = spawn(r, mask);
+	rc = r->spec->nattach ? attach_all(r) : spawn(r, mask);
 	if (!rc && r->spec->timeout_ns && have_timer)
 		arm_deadline(r);
 	if (!rc && !r->root_done) {
@@ -1135,14 +1126,16 @@ int rn_run_target(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_
 		memset(res, 0, sizeof(*res));
 	if (interrupted_sig) {
 		rn_trace_fail(t, RN_RUN_INTERRUPTED, "interrupted before target '%s' started",
-			      spec->name ? spec->name : spec->argv[0]);
+			      spec->name         ? spec->name :
+				      spec->argv ? spec->argv[0] :
+						   "?");
 		return -ECANCELED;
 	}
 	r = run_new(spec, t, res);
 	sigprocmask(SIG_SETMASK, NULL, &mask);
 
 	build_env(r);
-	rc = resolve_exe(r);
+	rc = spec->nattach ? 0 : resolve_exe(r);
 	if (rc) {
 		rn_trace_fail(t, RN_RUN_EXEC_FAILED, "target '%s': cannot execute '%s': %s",
 			      r->name, spec->argv[0], strerror(-rc));

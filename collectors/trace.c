@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -121,6 +122,14 @@ void rn_trace_release(struct rn_trace *t)
 	free(t->gaps);
 	if (t->spool)
 		fclose(t->spool);
+	if (t->latency) {
+		for (int nr = 0; nr < rn_syscall_table_size(); nr++) {
+			if (t->latency[nr])
+				rn_hist_release(t->latency[nr]);
+			free(t->latency[nr]);
+		}
+		free(t->latency);
+	}
 	if (m) {
 		free(m->keys);
 		free(m->vals);
@@ -475,6 +484,13 @@ void rn_trace_syscall(struct rn_trace *t, struct rn_process *p, const struct rn_
 			s->min_ns = ev->duration_ns;
 		if (ev->duration_ns > s->max_ns)
 			s->max_ns = ev->duration_ns;
+		if (t->latency) {
+			if (!t->latency[ev->nr]) {
+				t->latency[ev->nr] = rn_xmalloc(sizeof(struct rn_hist));
+				rn_hist_init(t->latency[ev->nr]);
+			}
+			rn_hist_record(t->latency[ev->nr], ev->duration_ns);
+		}
 	}
 	p->syscalls++;
 	if (ev->err)
@@ -487,6 +503,35 @@ out_sinks:
 			t->sinks[i].syscall(t->sinks[i].ctx, t, ev);
 	if (t->spool)
 		spool_write(t, ev);
+}
+
+void rn_trace_latency_enable(struct rn_trace *t)
+{
+	if (!t->latency)
+		t->latency = rn_xcalloc((size_t)rn_syscall_table_size(), sizeof(*t->latency));
+}
+
+const struct rn_hist *rn_trace_latency(const struct rn_trace *t, int nr)
+{
+	if (!t->latency || nr < 0 || nr >= rn_syscall_table_size())
+		return NULL;
+	return t->latency[nr];
+}
+
+void rn_process_set_end(struct rn_process *p, int wait_status, bool lost)
+{
+	if (lost) {
+		p->end = RN_PROC_LOST;
+		p->term_signal = WIFSIGNALED(wait_status) ? WTERMSIG(wait_status) : 0;
+		p->exit_code = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : 0;
+	} else if (WIFSIGNALED(wait_status)) {
+		p->end = RN_PROC_SIGNALED;
+		p->term_signal = WTERMSIG(wait_status);
+		p->core_dumped = WCOREDUMP(wait_status);
+	} else {
+		p->end = RN_PROC_EXITED;
+		p->exit_code = WEXITSTATUS(wait_status);
+	}
 }
 
 void rn_trace_process_event(struct rn_trace *t, const struct rn_process *p, char event)

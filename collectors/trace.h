@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "hist.h"          /* latency histograms (rn_trace.latency) */
 #include "syscall_names.h" /* syscall and errno names, the table size of per-syscall arrays */
 
 /* Flags of one syscall span (enum rn_syscall_flags). */
@@ -35,6 +36,10 @@ enum rn_syscall_flags {
 				    * (strace -c counts calls at their exit) */
 	RN_SC_RESTARTED = 1 << 1,  /* returned ERESTART* and will be restarted by the kernel */
 	RN_SC_PATH_TRUNC = 1 << 2, /* `path` was truncated to RN_PATH_MAX bytes */
+	RN_SC_INJECTED = 1 << 3,   /* the call was not made: `ret` was injected (--inject
+				    * error= or retval=) */
+	RN_SC_DELAYED = 1 << 4,    /* the tracer held the call (--inject delay_enter= or
+				    * delay_exit=); a delay_enter is part of duration_ns */
 };
 
 /* Longest decoded path kept for a syscall span, bytes including the NUL. */
@@ -351,9 +356,13 @@ struct rn_trace {
 	size_t app_cap;            /* app spans allocated */
 	struct rn_trace_gap *gaps; /* known data loss of the run [ngaps], owned */
 	size_t ngaps;              /* gaps recorded */
-	FILE *spool;      /* spool of every syscall span, or NULL (rn_trace_spool_enable) */
-	uint64_t spooled; /* spans written to the spool */
-	void *pid_index;  /* private pid -> process index map */
+	FILE *spool;              /* spool of every syscall span, or NULL (rn_trace_spool_enable) */
+	uint64_t spooled;         /* spans written to the spool */
+	struct rn_hist **latency; /* per-syscall latency histograms of the whole tree, indexed by
+				   * number (rn_syscall_table_size() entries, each NULL until the
+				   * call's first completion), owned; NULL unless
+				   * rn_trace_latency_enable() was called */
+	void *pid_index;          /* private pid -> process index map */
 };
 
 /* Initialize an empty trace. Allocates nothing. */
@@ -400,6 +409,14 @@ void rn_trace_syscall(struct rn_trace *t, struct rn_process *p, const struct rn_
 /* Tell the sinks about a process event ('f' born, 'e' exec, 'x' ended). */
 void rn_trace_process_event(struct rn_trace *t, const struct rn_process *p, char event);
 
+/*
+ * Decode `wait_status` (the status word of wait4(2) for p's exit) into p->end, exit_code,
+ * term_signal and core_dumped: RN_PROC_LOST when `lost` (renacer killed it: the signal or
+ * exit code is kept but the end is not the program's), else RN_PROC_SIGNALED or
+ * RN_PROC_EXITED. The one decoder of wait statuses for every driver.
+ */
+void rn_process_set_end(struct rn_process *p, int wait_status, bool lost);
+
 /* Register a sink (copied). Returns 0, or -ENOSPC when RN_TRACE_MAX_SINKS are in use. */
 int rn_trace_add_sink(struct rn_trace *t, const struct rn_trace_sink *sink);
 
@@ -435,6 +452,16 @@ int rn_trace_spool_enable(struct rn_trace *t);
  * corrupt record). The spool's offset is back at its end afterwards. */
 int rn_trace_spool_foreach(struct rn_trace *t,
 			   int (*fn)(void *ctx, const struct rn_syscall_event *ev), void *ctx);
+
+/*
+ * Keep a latency histogram per syscall (hist.h: bounded memory, <= 1% relative error) for
+ * the percentiles of `trace -c --percentiles`. Call before the run. Every counted call (not
+ * RN_SC_UNFINISHED) records its duration_ns. Dies on out-of-memory.
+ */
+void rn_trace_latency_enable(struct rn_trace *t);
+/* The latency histogram of syscall `nr`, or NULL when latencies are not kept or the call
+ * never completed. Borrowed from the trace. */
+const struct rn_hist *rn_trace_latency(const struct rn_trace *t, int nr);
 
 /* Sum of one syscall's stats over all processes. `nr` out of range gives zeros. */
 struct rn_syscall_stat rn_trace_syscall_total(const struct rn_trace *t, int nr);

@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <regex.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -33,6 +32,7 @@
 #include "log.h"
 #include "otlp.h"
 #include "report.h"
+#include "report_opts.h"
 #include "reporter.h"
 #include "shard.h"
 #include "xalloc.h"
@@ -40,25 +40,16 @@
 /* Option ids beyond single characters. */
 enum {
 	OPT_CONFIG = 'C',
-	OPT_JUNIT = 'j',
 	OPT_TARGET = 't',
 	OPT_QUIET = 'q',
 	OPT_HELP = 'h',
 	OPT_RUNS = 256,
-	OPT_NO_COLOR,
 	OPT_NO_GOLDEN,
-	OPT_OTLP_ENDPOINT,
-	OPT_OTLP_PROTOCOL,
-	OPT_OTLP_FILE,
 	OPT_TRACE_OUT,
 	OPT_NO_PROPAGATE,
-	OPT_GITHUB,
-	OPT_NO_GITHUB,
-	OPT_BENCH_JSON,
 	OPT_ASSERT,
-	OPT_HISTORY,
+	OPT_RERUN_OF,
 	OPT_SHARD,
-	OPT_RESULTS,
 	OPT_SHARD_BALANCE,
 	OPT_DRIVER,
 	OPT_BASELINE,
@@ -76,8 +67,6 @@ static const struct rn_option check_options[] = {
 	  "config file (default renacer.toml)" },
 	{ OPT_ASSERT, "assert", 0, RN_OPT_REQUIRED, "FILE",
 	  "same as --config (original renacer spelling)" },
-	{ OPT_JUNIT, "junit", 0, RN_OPT_REQUIRED, "FILE",
-	  "write JUnit XML to FILE (overrides [report] junit)" },
 	{ OPT_TARGET, "target", 't', RN_OPT_REQUIRED, "NAME",
 	  "check only this target (repeatable)" },
 	{ OPT_RUNS, "runs", 0, RN_OPT_REQUIRED, "N", "override every target's timing runs" },
@@ -90,26 +79,14 @@ static const struct rn_option check_options[] = {
 	  "slowdown of head over base that fails, percent of the base median (default 3)" },
 	{ OPT_CONFIRM, "confirm", 0, RN_OPT_NONE, NULL,
 	  "with --baseline: re-measure a failing timing verdict once before it fails" },
-	{ OPT_OTLP_ENDPOINT, "otlp-endpoint", 0, RN_OPT_REQUIRED, "URL",
-	  "export the check as OTLP to URL (/v1/traces appended)" },
-	{ OPT_OTLP_PROTOCOL, "otlp-protocol", 0, RN_OPT_REQUIRED, "P",
-	  "http/protobuf (default) or http/json" },
-	{ OPT_OTLP_FILE, "otlp-file", 0, RN_OPT_REQUIRED, "FILE",
-	  "write the OTLP trace as JSON Lines to FILE" },
 	{ OPT_TRACE_OUT, "trace-out", 0, RN_OPT_REQUIRED, "FILE",
 	  "write a Perfetto/Chrome trace-event JSON timeline of each target's last measured run" },
 	{ OPT_NO_PROPAGATE, "no-propagate", 0, RN_OPT_NONE, NULL,
 	  "do not put TRACEPARENT into targets' environment" },
-	{ OPT_GITHUB, "github", 0, RN_OPT_NONE, NULL,
-	  "GitHub Actions mode (default when GITHUB_ACTIONS=true)" },
-	{ OPT_NO_GITHUB, "no-github", 0, RN_OPT_NONE, NULL, "disable GitHub Actions mode" },
 	{ OPT_DRIVER, "driver", 0, RN_OPT_REQUIRED, "DRIVER",
 	  "ptrace, ebpf or auto for every target (overrides each target's driver)" },
-	{ OPT_BENCH_JSON, "bench-json", 0, RN_OPT_REQUIRED, "FILE",
-	  "write metrics in github-action-benchmark customSmallerIsBetter format" },
-	{ OPT_HISTORY, "history", 0, RN_OPT_NONE, NULL,
-	  "record the check in the history store even without [history]" },
-	{ OPT_NO_COLOR, "no-color", 0, RN_OPT_NONE, NULL, "no colors (also NO_COLOR=1)" },
+	{ OPT_RERUN_OF, "rerun-of", 0, RN_OPT_REQUIRED, "COMMIT",
+	  "record the check as a re-run of COMMIT (flips between re-runs: renacer history quality)" },
 	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no progress lines" },
 	{ OPT_WIDE, "wide", 0, RN_OPT_NONE, NULL,
 	  "console table with every column (GOLDEN, BASE), whole names and REASON wrapped" },
@@ -117,8 +94,9 @@ static const struct rn_option check_options[] = {
 	  "run only shard K of N (targets split by a hash of their name; see renacer merge)" },
 	{ OPT_SHARD_BALANCE, "shard-balance", 0, RN_OPT_REQUIRED, "HOW",
 	  "name (default: shard_weight, else hash only) or golden (durations of the golden traces)" },
-	{ OPT_RESULTS, "results", 0, RN_OPT_REQUIRED, "FILE",
-	  "write the results (runs, verdicts) as JSON for renacer merge (runner/report/RESULTS.md)" },
+	/* clang-format off */
+	RN_REPORT_OPTIONS(RN_REPORT_OPTION_ROW)
+	/* clang-format on */
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
 };
@@ -130,7 +108,7 @@ const struct rn_command rn_cmd_check_def = {
 	"Metrics (units): critical_path = wall-clock length of the longest chain of dependent work\n"
 	"from the root's exec to its exit through the children it waited for (ms in the config,\n"
 	"median over timing runs unless `aggregate` says min, p95 or max); span_count = spans\n"
-	"whose name fully matches a POSIX ERE (syscalls by name, GPU spans as gpu:<name>);\n"
+	"whose name fully matches a regex (PCRE2; syscalls by name, GPU spans as gpu:<name>);\n"
 	"memory_usage = peak\n"
 	"RSS of the tree (rss) or peak anonymous mapped bytes (allocations), in bytes. Every\n"
 	"comparison is inclusive (<= passes). A metric without data is NO DATA, an error.\n"
@@ -174,9 +152,9 @@ static const struct rn_option calibrate_options[] = {
 	{ OPT_PAIRS, "pairs", 0, RN_OPT_REQUIRED, "N", "A/A pairs measured (default 20)" },
 	{ OPT_PLANT, "plant", 0, RN_OPT_REQUIRED, "PCT",
 	  "planted extra CPU work, percent (default: twice the detection limit at max_runs)" },
-	{ OPT_NO_COLOR, "no-color", 0, RN_OPT_NONE, NULL, "no colors (also NO_COLOR=1)" },
+	{ RN_RO_NO_COLOR, "no-color", 0, RN_OPT_NONE, NULL, "no colors (also NO_COLOR=1)" },
 	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no progress lines" },
-	{ OPT_JUNIT, "junit", 0, RN_OPT_REQUIRED, "FILE",
+	{ RN_RO_JUNIT, "junit", 0, RN_OPT_REQUIRED, "FILE",
 	  "write JUnit XML to FILE (overrides [report] junit)" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
@@ -203,9 +181,9 @@ static const struct rn_option golden_options[] = {
 	{ OPT_TARGET, "target", 't', RN_OPT_REQUIRED, "NAME",
 	  "update only this target (repeatable)" },
 	{ OPT_RUNS, "runs", 0, RN_OPT_REQUIRED, "N", "override every target's timing runs" },
-	{ OPT_HISTORY, "history", 0, RN_OPT_NONE, NULL,
+	{ RN_RO_HISTORY, "history", 0, RN_OPT_NONE, NULL,
 	  "record the runs in the history store even without [history]" },
-	{ OPT_NO_COLOR, "no-color", 0, RN_OPT_NONE, NULL, "no colors (also NO_COLOR=1)" },
+	{ RN_RO_NO_COLOR, "no-color", 0, RN_OPT_NONE, NULL, "no colors (also NO_COLOR=1)" },
 	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no progress lines" },
 	{ OPT_SHARD, "shard", 0, RN_OPT_REQUIRED, "K/N",
 	  "update only the golden traces of shard K of N (as check --shard)" },
@@ -231,8 +209,8 @@ const struct rn_command rn_cmd_golden_def = {
 /* Parsed command line of check/validate/golden. */
 struct check_opts {
 	const char *config;
-	const char *junit;
-	const char **only; /* --target names, NULL-terminated */
+	struct rn_report_opts rep; /* --junit, --otlp-*, --github, --no-color, --history, ... */
+	const char **only;         /* --target names, NULL-terminated */
 	size_t nonly;
 	long runs;         /* 0 = as configured */
 	unsigned min_runs; /* golden update: record at least this many runs unless --runs */
@@ -240,25 +218,18 @@ struct check_opts {
 	const char *baseline;      /* --baseline DIR, or NULL */
 	double baseline_tolerance; /* fraction; 0 = RN_BASELINE_TOLERANCE */
 	bool confirm;              /* --confirm */
-	const char *otlp_endpoint;
-	const char *otlp_protocol;
-	const char *otlp_file;
 	const char *trace_out;
-	const char *bench_json;
 	const char *driver; /* --driver, or NULL */
 	bool no_propagate;
 	bool otlp_spool; /* the OTLP export wants every span */
-	int github;      /* -1 auto, 0 off, 1 on */
-	bool color;
 	bool quiet;
 	bool wide;  /* --wide: the console's wide table */
 	bool build; /* --build: run the targets' build commands first */
 	bool help;
-	bool history;             /* --history: record even without [history] */
+	const char *rerun_of;     /* --rerun-of COMMIT, or NULL */
 	struct rn_shard shard;    /* --shard K/N; count 0 = all targets */
 	const char **shard_names; /* targets of the shard, NULL-terminated, borrowed names */
 	enum rn_shard_balance shard_balance; /* --shard-balance */
-	const char *results;                 /* --results FILE */
 	bool calibrate;                      /* renacer calibrate */
 	int pin_cpu;                         /* >= 0: timing runs on this CPU (baseline) */
 	struct rn_calibrate_opts cal;        /* its --effect, --pairs, --plant */
@@ -281,13 +252,12 @@ static int on_option(void *ctx, int id, const char *arg)
 {
 	struct check_opts *o = ctx;
 
+	if (!rn_report_opts_apply(&o->rep, id, arg))
+		return 0;
 	switch (id) {
 	case OPT_CONFIG:
 	case OPT_ASSERT:
 		o->config = arg;
-		break;
-	case OPT_JUNIT:
-		o->junit = arg;
 		break;
 	case OPT_TARGET:
 		o->only = rn_xrealloc(o->only, (o->nonly + 2) * sizeof(*o->only));
@@ -339,35 +309,14 @@ static int on_option(void *ctx, int id, const char *arg)
 		o->baseline_tolerance = (double)pct / 100.0;
 		break;
 	}
-	case OPT_OTLP_ENDPOINT:
-		o->otlp_endpoint = arg;
-		break;
-	case OPT_OTLP_PROTOCOL:
-		o->otlp_protocol = arg;
-		break;
-	case OPT_OTLP_FILE:
-		o->otlp_file = arg;
-		break;
 	case OPT_TRACE_OUT:
 		o->trace_out = arg;
-		break;
-	case OPT_BENCH_JSON:
-		o->bench_json = arg;
 		break;
 	case OPT_DRIVER:
 		o->driver = arg;
 		break;
 	case OPT_NO_PROPAGATE:
 		o->no_propagate = true;
-		break;
-	case OPT_GITHUB:
-		o->github = 1;
-		break;
-	case OPT_NO_GITHUB:
-		o->github = 0;
-		break;
-	case OPT_NO_COLOR:
-		o->color = false;
 		break;
 	case OPT_QUIET:
 		o->quiet = true;
@@ -381,16 +330,15 @@ static int on_option(void *ctx, int id, const char *arg)
 	case OPT_HELP:
 		o->help = true;
 		break;
-	case OPT_HISTORY:
-		o->history = true;
+	case OPT_RERUN_OF:
+		if (!*arg)
+			return rn_error("--rerun-of needs a commit");
+		o->rerun_of = arg;
 		break;
 	case OPT_SHARD:
 		if (rn_shard_parse(arg, &o->shard))
 			return rn_error("--shard needs K/N with 1 <= K <= N <= %d, found '%s'",
 					RN_SHARD_MAX, arg);
-		break;
-	case OPT_RESULTS:
-		o->results = arg;
 		break;
 	case OPT_SHARD_BALANCE:
 		if (rn_shard_balance_parse(arg, &o->shard_balance))
@@ -405,16 +353,12 @@ static int on_option(void *ctx, int id, const char *arg)
 
 static void opts_init(struct check_opts *o)
 {
-	const char *nc = getenv("NO_COLOR");
-	const char *gh = getenv("GITHUB_ACTIONS");
-
 	memset(o, 0, sizeof(*o));
 	o->config = "renacer.toml";
 	o->cal.pairs = RN_CALIBRATE_PAIRS;
 	o->pin_cpu = -1;
 	o->cal.effect = RN_CALIBRATE_EFFECT;
-	o->github = gh && !strcmp(gh, "true") ? 1 : 0;
-	o->color = isatty(2) && !(nc && *nc);
+	rn_report_opts_init(&o->rep);
 }
 
 /* Load the config; prints the diagnostic (and annotates it in GitHub mode). Returns 0 or
@@ -609,7 +553,7 @@ static void plan_runs(const struct rn_config *cfg, const struct rn_target_cfg *t
 		else
 			count = true;
 	}
-	if (golden_update || o->bench_json ||
+	if (golden_update || o->rep.bench_json ||
 	    (!o->no_golden && cfg->regression.enabled && golden_exists(cfg, tc->name)))
 		time = count = true;
 	if (needs_spool(cfg, tc, o))
@@ -666,14 +610,14 @@ static void run_progress(const struct target_runs *tr, unsigned k, bool warm, bo
 	unsigned nsteps = tc->warmup + p->timing + p->counting;
 
 	if (warm)
-		rn_report_progress(tr->o->color, k, nsteps, "[%zu/%zu] %s warmup %u/%u ...", pos,
-				   tr->count, tc->name, k + 1, tc->warmup);
+		rn_report_progress(tr->o->rep.color, k, nsteps, "[%zu/%zu] %s warmup %u/%u ...",
+				   pos, tr->count, tc->name, k + 1, tc->warmup);
 	else if (counting)
-		rn_report_progress(tr->o->color, k, nsteps, "[%zu/%zu] %s counting run %u/%u ...",
-				   pos, tr->count, tc->name, k - tc->warmup - p->timing + 1,
-				   p->counting);
+		rn_report_progress(tr->o->rep.color, k, nsteps,
+				   "[%zu/%zu] %s counting run %u/%u ...", pos, tr->count, tc->name,
+				   k - tc->warmup - p->timing + 1, p->counting);
 	else
-		rn_report_progress(tr->o->color, k, nsteps, "[%zu/%zu] %s %srun %u/%u ...", pos,
+		rn_report_progress(tr->o->rep.color, k, nsteps, "[%zu/%zu] %s %srun %u/%u ...", pos,
 				   tr->count, tc->name, p->split ? "timing " : "",
 				   k - tc->warmup + 1, p->timing);
 }
@@ -698,6 +642,8 @@ static void run_spec_of(const struct rn_target_cfg *tc, bool timing, struct rn_r
 	spec->region_thread_scope = tc->region_thread_scope;
 	spec->max_procs = tc->max_procs;
 	spec->max_as_bytes = tc->max_as_bytes;
+	spec->inject = tc->inject;
+	spec->ninject = tc->ninject;
 }
 
 /* The span spool and the behaviour sink of a measured run that stops at syscalls. Returns the
@@ -931,7 +877,7 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 		(golden_update || golden_exists(cfg, tc->name));
 	have_golden = !golden_update && !o->baseline && !o->calibrate && !o->no_golden &&
 		cfg->regression.enabled && read_golden(cfg, tc, &g);
-	if (o->github)
+	if (o->rep.github)
 		github_group_begin(tc, &tr.plan);
 	first = tc->warmup + tr.plan.timing;
 	for (k = 0; k < first && !rc; k++)
@@ -964,7 +910,7 @@ static int run_target(const struct rn_config *cfg, const struct rn_target_cfg *t
 	r->duration_ns = monotonic_ns() - t0;
 	if (!o->quiet)
 		rn_report_progress_done();
-	if (o->github)
+	if (o->rep.github)
 		rn_github_group_end();
 	return rc;
 }
@@ -1034,7 +980,7 @@ static int baseline_run_one(void *ctx, enum rn_baseline_side side, enum rn_basel
 	int rc;
 
 	o.runs = 0;
-	o.github = 0;
+	o.rep.github = 0;
 	o.pin_cpu = c->pin >= 0 ? c->pin : -1;
 	tc.warmup = kind == RN_BASELINE_WARMUP;
 	tc.runs = kind == RN_BASELINE_TIMING;
@@ -1084,7 +1030,7 @@ static int run_baseline(const struct rn_config *cfg, const struct rn_target_cfg 
 
 		plan.pairs = (unsigned)seq.first;
 	}
-	if (o->github) {
+	if (o->rep.github) {
 		char title[256];
 
 		snprintf(title, sizeof(title),
@@ -1096,7 +1042,7 @@ static int run_baseline(const struct rn_config *cfg, const struct rn_target_cfg 
 	}
 	rc = rn_baseline_run_target(bl, &plan, &cfg->regression, tc->name, baseline_run_one, &c,
 				    head, base, tv);
-	if (o->github)
+	if (o->rep.github)
 		rn_github_group_end();
 	return rc;
 }
@@ -1316,37 +1262,6 @@ int rn_check_exit_code(const struct rn_target_report *tvs, size_t n, int worst_o
 	return exit_code_of(tvs, n, worst_other, not_judged_fails);
 }
 
-/*
- * OTLP settings in the order of precedence: the standard OTEL_* environment variables, then
- * [otlp] in renacer.toml, then the command line (each later layer overrides what it sets).
- */
-static int otlp_configure(struct rn_otlp_cfg *oc, const struct rn_config *cfg,
-			  const struct check_opts *o)
-{
-	rn_otlp_cfg_from_env(oc);
-	if (rn_otlp_cfg_apply_file(oc, &cfg->otlp))
-		return RN_EXIT_CONFIG;
-	if (o->otlp_endpoint && rn_otlp_cfg_set_endpoint(oc, o->otlp_endpoint)) {
-		rn_error("--otlp-endpoint '%s' is not an http:// or https:// URL",
-			 o->otlp_endpoint);
-		return RN_EXIT_USAGE;
-	}
-	if (o->otlp_protocol && rn_otlp_cfg_set_protocol(oc, o->otlp_protocol))
-		return RN_EXIT_USAGE;
-	if (rn_otlp_cfg_finish(oc))
-		return RN_EXIT_CONFIG;
-	if (cfg->redact) {
-		size_t n = 0, i;
-
-		while (cfg->redact[n])
-			n++;
-		oc->redact_words = rn_xcalloc(n + 1, sizeof(*oc->redact_words));
-		for (i = 0; i < n; i++)
-			oc->redact_words[i] = rn_xstrdup(cfg->redact[i]);
-	}
-	return 0;
-}
-
 static bool want_target(void *ctx, const char *name)
 {
 	return selected(ctx, name);
@@ -1358,9 +1273,10 @@ static bool want_target(void *ctx, const char *name)
  * once. Returns 0 or RN_EXIT_OUTPUT. */
 static int preflight(const struct rn_config *cfg, const struct check_opts *o, bool *bad_golden)
 {
-	const char *paths[] = { o->junit ? o->junit : cfg->junit,
+	const char *paths[] = { o->rep.junit ? o->rep.junit : cfg->junit,
 				o->trace_out ? o->trace_out : cfg->trace_out,
-				o->otlp_file ? o->otlp_file : cfg->otlp_file, o->bench_json };
+				o->rep.otlp_file ? o->rep.otlp_file : cfg->otlp_file,
+				o->rep.bench_json };
 	const char *what[] = { "JUnit report", "timeline", "OTLP file", "benchmark JSON" };
 	bool out_failed = false;
 	size_t i;
@@ -1369,7 +1285,7 @@ static int preflight(const struct rn_config *cfg, const struct check_opts *o, bo
 		if (rn_preflight_output(paths[i], what[i]))
 			out_failed = true;
 	if (!out_failed && !o->no_golden && cfg->regression.enabled)
-		rn_preflight_goldens(cfg, want_target, (void *)o, o->color, o->github,
+		rn_preflight_goldens(cfg, want_target, (void *)o, o->rep.color, o->rep.github,
 				     RN_DIAG_MAX_ERRORS, bad_golden);
 	return out_failed ? RN_EXIT_OUTPUT : 0;
 }
@@ -1472,7 +1388,7 @@ static int check_prepare(struct check *c, int argc, char **argv, int first)
 	struct rn_config *cfg = &c->cfg;
 	int rc;
 
-	rc = load_config(cfg, o->config, o->color, false, o->github);
+	rc = load_config(cfg, o->config, o->rep.color, false, o->rep.github);
 	if (rc)
 		return rc;
 	c->have_cfg = true;
@@ -1496,12 +1412,12 @@ static int check_prepare(struct check *c, int argc, char **argv, int first)
 		return rc;
 	rn_otlp_cfg_init(&c->otlp_cfg);
 	c->have_otlp = true;
-	rc = otlp_configure(&c->otlp_cfg, cfg, o);
+	rc = rn_report_opts_otlp(&o->rep, cfg, &c->otlp_cfg);
 	if (rc)
 		return rc;
 	rn_otlp_context_init(&c->otlp_ctx);
 	o->otlp_spool = rn_otlp_cfg_needs_spool(&c->otlp_cfg) &&
-		(c->otlp_cfg.enabled || o->otlp_file || cfg->otlp_file);
+		(c->otlp_cfg.enabled || o->rep.otlp_file || cfg->otlp_file);
 	return 0;
 }
 
@@ -1618,21 +1534,7 @@ static int check_report(struct check *c)
 {
 	const struct check_opts *o = &c->o;
 	const struct rn_config *cfg = &c->cfg;
-	struct rn_report_outputs out = {
-		.junit = o->junit ? o->junit : cfg->junit,
-		.trace_out = o->trace_out ? o->trace_out : cfg->trace_out,
-		.otlp_file = o->otlp_file ? o->otlp_file : cfg->otlp_file,
-		.otlp = &c->otlp_cfg,
-		.otlp_ctx = &c->otlp_ctx,
-		.bench_json = o->bench_json,
-		.results = o->results,
-		.github = o->github,
-		.history = o->history,
-		.history_source = "check",
-		.color = o->color,
-		.wide = o->wide,
-		.quiet = o->quiet,
-	};
+	struct rn_report_outputs out;
 	struct rn_outcome oc = {
 		.cfg = cfg,
 		.config_path = cfg->path,
@@ -1650,6 +1552,14 @@ static int check_report(struct check *c)
 	size_t i, k = 0;
 	int rc;
 
+	rn_report_opts_outputs(&o->rep, cfg, &out);
+	out.trace_out = o->trace_out ? o->trace_out : cfg->trace_out;
+	out.otlp = &c->otlp_cfg;
+	out.otlp_ctx = &c->otlp_ctx;
+	out.history_source = "check";
+	out.rerun_of = o->rerun_of;
+	out.quiet = o->quiet;
+	out.wide = o->wide;
 	oc.exit_code = exit_code_of(c->tvs, c->nsel, c->worst, cfg->regression.not_judged_fails);
 	if (c->interrupted)
 		oc.exit_code = rn_exit_for_signal(c->interrupted);
@@ -1658,7 +1568,7 @@ static int check_report(struct check *c)
 	for (i = 0; c->base_tcs && i < c->nsel; i++)
 		argvs[k++] = (const char *const *)c->base_tcs[i].argv;
 	oc.argv = argvs;
-	if (o->results)
+	if (o->rep.results)
 		oc.suite = rn_shard_suite(cfg, o->only, &oc.nsuite);
 	rc = rn_report_all(&out, &oc);
 	free((void *)oc.suite);
@@ -1713,7 +1623,7 @@ int rn_cmd_check(int argc, char **argv)
 		rc = check_build(&c);
 	if (!rc) {
 		if (!c.o.quiet)
-			rn_report_header(c.o.color, c.cfg.path, c.nsel, c.cfg.nassertions);
+			rn_report_header(c.o.rep.color, c.cfg.path, c.nsel, c.cfg.nassertions);
 		for (i = 0; i < c.nsel; i++) {
 			check_run(&c, i);
 			judge_target(&c, i);
@@ -1747,7 +1657,7 @@ int rn_cmd_calibrate(int argc, char **argv)
 		rc = check_plan(&c);
 	if (!rc) {
 		if (!c.o.quiet)
-			rn_report_header(c.o.color, c.cfg.path, c.nsel, 0);
+			rn_report_header(c.o.rep.color, c.cfg.path, c.nsel, 0);
 		for (i = 0; i < c.nsel; i++) {
 			check_run(&c, i);
 			judge_target(&c, i);
@@ -1775,7 +1685,7 @@ int rn_cmd_validate(int argc, char **argv)
 		rn_error("renacer validate: unexpected argument '%s'", argv[first]);
 		return RN_EXIT_USAGE;
 	}
-	rc = load_config(&cfg, o.config, o.color, o.quiet, o.github);
+	rc = load_config(&cfg, o.config, o.rep.color, o.quiet, o.rep.github);
 	if (rc)
 		return rc;
 	if (!cfg.ntargets && !cfg.nassertions) {
@@ -1786,18 +1696,19 @@ int rn_cmd_validate(int argc, char **argv)
 		rn_diag_set(&d, 0, 0,
 			    "empty config: no [[target]] and no [[assertion]] "
 			    "(renacer.toml.example shows every key)");
-		rn_diag_print(&d, o.color);
-		if (o.github)
+		rn_diag_print(&d, o.rep.color);
+		if (o.rep.github)
 			rn_github_report_diag(&d, RN_EXIT_CONFIG);
 		rn_config_release(&cfg);
 		return RN_EXIT_CONFIG;
 	}
-	if (rn_config_check_feasible(&cfg, o.color)) {
+	if (rn_config_check_feasible(&cfg, o.rep.color)) {
 		rn_config_release(&cfg);
 		return RN_EXIT_CONFIG;
 	}
 	/* the golden traces check would read: a corrupt one fails here, not after the runs */
-	if (rn_preflight_goldens(&cfg, NULL, NULL, o.color, o.github, RN_DIAG_MAX_ERRORS, NULL)) {
+	if (rn_preflight_goldens(&cfg, NULL, NULL, o.rep.color, o.rep.github, RN_DIAG_MAX_ERRORS,
+				 NULL)) {
 		rn_config_release(&cfg);
 		return RN_EXIT_CONFIG;
 	}
@@ -1834,7 +1745,7 @@ int rn_cmd_golden(int argc, char **argv)
 		free(o.only);
 		return RN_EXIT_OK;
 	}
-	rc = load_config(&cfg, o.config, o.color, false, false);
+	rc = load_config(&cfg, o.config, o.rep.color, false, false);
 	if (rc) {
 		free(o.only);
 		return rc;
@@ -1857,8 +1768,8 @@ int rn_cmd_golden(int argc, char **argv)
 	o.min_runs = cfg.golden_runs;
 	memset(&out, 0, sizeof(out));
 	out.golden_dir = cfg.golden_dir;
-	out.history = o.history;
-	out.color = o.color;
+	out.history = o.rep.history;
+	out.color = o.rep.color;
 	out.quiet = o.quiet;
 	memset(&oc, 0, sizeof(oc));
 	oc.cfg = &cfg;

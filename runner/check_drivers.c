@@ -10,7 +10,7 @@
 
 #include "buf.h"
 #include "cachegrind/cachegrind.h"
-#include "ebpf/ebpf.h"
+#include "driver.h"
 #include "exitcode.h"
 #include "log.h"
 #include "xalloc.h"
@@ -23,6 +23,8 @@ static const char *needs_ptrace(const struct rn_config *cfg, const struct rn_tar
 
 	if (wants_spans)
 		return "the timeline/OTLP export wants per-call spans";
+	if (tc->ninject)
+		return "its inject rules tamper with calls at ptrace stops";
 	for (i = 0; i < cfg->nassertions; i++) {
 		const struct rn_assertion_spec *a = &cfg->assertions[i];
 

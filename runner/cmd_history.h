@@ -26,27 +26,37 @@ extern const struct rn_command rn_cmd_report_def;
 /* One change point of a recorded series (assertions/changepoint.h). Strings borrowed for the
  * duration of the callback. */
 struct rn_history_change {
-	const char *target;  /* target name */
-	const char *metric;  /* metric name */
-	const char *machine; /* machine of the series */
-	const char *unit;    /* the metric's unit: "ns", "bytes", "count" */
-	int64_t run_id;      /* first run after the change */
-	size_t index;        /* its position in the series searched (0-based) */
-	const char *commit;  /* that run's commit ("" if unknown) */
-	int64_t created_ns;  /* that run's time, ns since the epoch */
-	double before;       /* median of the run medians before the change, in `unit` */
-	double after;        /* median after it, in `unit` */
-	double rel_change;   /* (after - before) / before */
-	double confidence;   /* 1 - the permutation test's p-value */
+	const char *target;       /* target name */
+	const char *metric;       /* metric name */
+	const char *machine;      /* machine of the series */
+	const char *unit;         /* the metric's unit: "ns", "bytes", "count" */
+	int64_t run_id;           /* first run after the change */
+	size_t index;             /* its position in the series searched (0-based) */
+	const char *commit;       /* that run's commit ("" if unknown) */
+	int64_t created_ns;       /* that run's time, ns since the epoch */
+	double before;            /* median of the run medians before the change, in `unit` */
+	double after;             /* median after it, in `unit` */
+	double ratio;             /* after / before (0 when before is 0) */
+	double rel_change;        /* ratio - 1 */
+	double p_value;           /* Welch's two-sided p-value of the two segments */
+	const char *first_commit; /* the range of runs the change may start at: first run's */
+	const char *last_commit;  /* commit and last run's commit (equal when certain) */
+	int64_t first_run;        /* run id of the range's first run */
+	int64_t last_run;         /* run id of the range's last run */
 };
+
+/* Settings of `history changes` and the page's change points: the search's defaults
+ * (rn_edivisive_cfg_init) unless --min-change / --alpha say otherwise. */
+struct rn_edivisive_cfg;
 
 /*
  * Search the last `last` runs (<= 0: 500) of target/metric on `machine` (and `branch` when not
- * NULL) for change points and call `fn` for each, oldest first. Returns 0 or the store's error
- * (h->err set).
+ * NULL) for change points with `cfg` (NULL: the defaults) and call `fn` for each, oldest first.
+ * Returns 0 or the store's error (h->err set).
  */
 int rn_history_changes_of(struct rn_history *h, const char *target, const char *metric,
 			  const char *machine, const char *branch, long last,
+			  const struct rn_edivisive_cfg *cfg,
 			  void (*fn)(void *ctx, const struct rn_history_change *c), void *ctx);
 
 /* What `history import` records beside a file's contents (NULL: as a check would). */

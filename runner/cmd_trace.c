@@ -16,19 +16,25 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "collector.h"
 #include "exitcode.h"
 #include "log.h"
 #include "cachegrind/cachegrind.h"
-#include "ebpf/ebpf.h"
+#include "driver.h"
+#include "inject_rules.h"
 #include "ptrace/ptrace.h"
+#include "flamegraph.h"
+#include "profile.h"
+#include "report_csv.h"
 #include "report_json.h"
 #include "report_strace.h"
 #include "safefile.h"
 #include "srcloc.h"
 #include "symbolize.h"
+#include "trace_json.h"
 #include "xalloc.h"
 
 /* Option ids: short options use their character. */
@@ -41,6 +47,7 @@ enum {
 	OPT_OUTPUT = 'o',
 	OPT_WALL = 'w',
 	OPT_HELP = 'h',
+	OPT_PID = 'p',
 	OPT_FORMAT = 256,
 	OPT_TIMEOUT,
 	OPT_NO_PIN,
@@ -52,6 +59,10 @@ enum {
 	OPT_INSTRUCTIONS,
 	OPT_COLLECTORS,
 	OPT_GPU_TIMING,
+	OPT_PERCENTILES,
+	OPT_INJECT,
+	OPT_PROFILE,
+	OPT_PROFILE_HZ,
 };
 
 static const struct rn_option trace_options[] = {
@@ -59,16 +70,26 @@ static const struct rn_option trace_options[] = {
 	  "count calls, errors and time per syscall; print only the summary" },
 	{ OPT_SUMMARY, "summary", 'C', RN_OPT_NONE, NULL,
 	  "print the per-call lines and the summary" },
+	{ OPT_PERCENTILES, "percentiles", 0, RN_OPT_NONE, NULL,
+	  "with -c/-C: add p50, p90, p99 and max latency columns (microseconds) per syscall" },
 	{ OPT_TIMES, "syscall-times", 'T', RN_OPT_NONE, NULL,
 	  "show the time spent in each call (under tracer)" },
 	{ OPT_FOLLOW, "follow-forks", 'f', RN_OPT_NONE, NULL,
 	  "trace child processes and threads too" },
 	{ OPT_EXPR, "expr", 'e', RN_OPT_REQUIRED, "trace=SET",
 	  "trace only SET (names, %file, %process, ...; '!' negates), filtered in the kernel by seccomp-bpf" },
+	{ OPT_INJECT, "inject", 0, RN_OPT_REQUIRED, "SET:ACTION",
+	  "tamper with the calls of SET as strace --inject does: error=ERRNO, retval=N, signal=SIG, delay_enter=DUR, delay_exit=DUR (10ms, 500us; us without a unit), :when=FIRST[..LAST][+[STEP]]; repeatable" },
+	{ OPT_PID, "attach", 'p', RN_OPT_REQUIRED, "PID",
+	  "trace the running process PID (all its threads, and its children from now on) instead of CMD; repeatable; SIGINT or --timeout detaches and leaves it running" },
+	{ OPT_PROFILE, "profile", 0, RN_OPT_REQUIRED, "PREFIX",
+	  "where the time went: PREFIX.syscalls.folded/.svg (syscall time by call stack) and PREFIX.cpu.folded/.svg (on-CPU samples of a software CPU clock with user stacks), folded stacks and SVG flame graphs" },
+	{ OPT_PROFILE_HZ, "profile-hz", 0, RN_OPT_REQUIRED, "HZ",
+	  "with --profile: samples per second of CPU time (default 99; 0: no sampling)" },
 	{ OPT_OUTPUT, "output", 'o', RN_OPT_REQUIRED, "FILE",
 	  "write the trace to FILE instead of stderr" },
 	{ OPT_FORMAT, "format", 0, RN_OPT_REQUIRED, "FMT",
-	  "text (default), json or jsonl (schema renacer-trace v1)" },
+	  "text (default), json or jsonl (schema renacer-trace v1), or csv (RFC 4180 fields, LF line ends: one record per call, or the -c summary; -C: the calls, a blank line, the summary)" },
 	{ OPT_TIMEOUT, "timeout", 0, RN_OPT_REQUIRED, "SECONDS",
 	  "kill the whole tree after SECONDS of wall-clock time" },
 	{ OPT_COUNT_ONLY, "count-only", 0, RN_OPT_NONE, NULL,
@@ -97,7 +118,7 @@ static const struct rn_option trace_options[] = {
 
 const struct rn_command rn_cmd_trace_def = {
 	"trace",
-	"renacer trace [-c] [-C] [-T] [-f] [-e trace=SET] [-o FILE] [--format text|json|jsonl] [--driver ptrace|ebpf|auto] [--instructions] -- CMD [ARGS...]",
+	"renacer trace [-c] [-C] [--percentiles] [--inject=SET:ACTION] [-T] [-f] [-e trace=SET] [-o FILE] [--format text|json|jsonl] [--driver ptrace|ebpf|auto] [--instructions] -- CMD [ARGS...] | -p PID...",
 	"trace the syscalls of CMD like strace (also: renacer -c -T -- CMD)",
 	"Lines look like strace's: openat(AT_FDCWD, \"/etc/passwd\", O_RDONLY) = 3. The -c\n"
 	"summary has strace's layout and counts calls and errors as strace -c does: a call is\n"
@@ -116,12 +137,22 @@ enum trace_format {
 	FMT_TEXT,  /* strace lines and the -c table */
 	FMT_JSON,  /* one document at the end */
 	FMT_JSONL, /* one object per line as the run goes */
+	FMT_CSV,   /* per-call records as the run goes, or the -c summary (report_csv.h) */
 };
 
 struct trace_opts {
 	bool summary_only;          /* -c */
 	bool summary;               /* -C */
 	bool times;                 /* -T */
+	bool percentiles;           /* --percentiles */
+	struct rn_inject *inject;   /* --inject rules [ninject], owned */
+	size_t ninject;             /* rules given */
+	size_t inject_cap;          /* rules allocated */
+	const char *profile;        /* --profile PREFIX, borrowed */
+	unsigned profile_hz;        /* --profile-hz */
+	pid_t *pids;                /* -p PIDs [npids], owned */
+	size_t npids;               /* processes given */
+	size_t pids_cap;            /* allocated */
 	bool follow;                /* -f */
 	bool count_only;            /* --count-only */
 	bool no_pin;                /* --no-pin */
@@ -146,6 +177,7 @@ struct out_ctx {
 	const struct trace_opts *o; /* the options, borrowed */
 	struct rn_symbolizer *sym;  /* --source: ELF symbols, owned */
 	struct rn_srcloc *src;      /* --source: DWARF lines, owned */
+	struct rn_profile *prof;    /* --profile, owned */
 };
 
 /* Parse "SECONDS[.FRACTION]" into ns. 0 or -1. */
@@ -438,6 +470,42 @@ static int on_option(void *ctx, int id, const char *arg)
 	case OPT_TIMES:
 		o->times = true;
 		break;
+	case OPT_PERCENTILES:
+		o->percentiles = true;
+		break;
+	case OPT_PROFILE:
+		o->profile = arg;
+		break;
+	case OPT_PROFILE_HZ: {
+		char *end;
+		long v = strtol(arg, &end, 10);
+
+		if (*end || end == arg || v < 0 || v > 100000)
+			return rn_error("renacer trace: --profile-hz wants 0..100000, not '%s'",
+					arg);
+		o->profile_hz = (unsigned)v;
+		break;
+	}
+	case OPT_PID: {
+		char *end;
+		long v = strtol(arg, &end, 10);
+
+		if (*end || end == arg || v <= 0 || v > INT32_MAX)
+			return rn_error("renacer trace: -p wants a process id, not '%s'", arg);
+		o->pids = rn_xgrow(o->pids, &o->pids_cap, o->npids + 1, sizeof(*o->pids));
+		o->pids[o->npids++] = (pid_t)v;
+		break;
+	}
+	case OPT_INJECT: {
+		struct rn_diag diag;
+
+		o->inject = rn_xgrow(o->inject, &o->inject_cap, o->ninject + 1, sizeof(*o->inject));
+		rn_diag_init(&diag, NULL, NULL, 0);
+		if (rn_inject_parse(&o->inject[o->ninject], arg, &diag))
+			return rn_error("renacer trace: %s", diag.msg);
+		o->ninject++;
+		break;
+	}
 	case OPT_FOLLOW:
 		o->follow = true;
 		break;
@@ -457,9 +525,12 @@ static int on_option(void *ctx, int id, const char *arg)
 			o->format = FMT_JSON;
 		else if (!strcmp(arg, "jsonl"))
 			o->format = FMT_JSONL;
+		else if (!strcmp(arg, "csv"))
+			o->format = FMT_CSV;
 		else
 			return rn_error(
-				"renacer trace: unknown --format '%s' (text, json or jsonl)", arg);
+				"renacer trace: unknown --format '%s' (text, json, jsonl or csv)",
+				arg);
 		break;
 	case OPT_TIMEOUT:
 		if (parse_seconds(arg, &o->timeout_ns))
@@ -648,6 +719,16 @@ static void text_process(void *ctx, const struct rn_trace *t, const struct rn_pr
 	fwrite(oc->line.buf, 1, oc->line.len, oc->out);
 }
 
+static void csv_syscall(void *ctx, const struct rn_trace *t, const struct rn_syscall_event *ev)
+{
+	struct out_ctx *oc = ctx;
+
+	(void)t;
+	rn_buf_reset(&oc->line);
+	rn_csv_add_syscall(&oc->line, ev);
+	fwrite(oc->line.buf, 1, oc->line.len, oc->out);
+}
+
 static void jsonl_syscall(void *ctx, const struct rn_trace *t, const struct rn_syscall_event *ev)
 {
 	struct out_ctx *oc = ctx;
@@ -674,9 +755,10 @@ static void add_header_members(struct rn_buf *b, char **cmd)
 {
 	int i;
 
-	rn_buf_addf(b, "\"schema\":\"renacer-trace\",\"version\":%d,\"command\":[",
+	rn_buf_adds(b, RN_TJ_K(RN_TJ_SCHEMA) "\"" RN_TJ_SCHEMA_NAME "\",");
+	rn_buf_addf(b, RN_TJ_K(RN_TJ_VERSION) "%d," RN_TJ_K(RN_TJ_COMMAND) "[",
 		    RN_TRACE_JSON_VERSION);
-	for (i = 0; cmd[i]; i++) {
+	for (i = 0; cmd && cmd[i]; i++) {
 		if (i)
 			rn_buf_addc(b, ',');
 		rn_json_add_string(b, cmd[i]);
@@ -726,16 +808,16 @@ static void write_json_end(struct out_ctx *oc, struct rn_trace *t, char **cmd)
 
 	rn_buf_reset(b);
 	if (oc->o->format == FMT_JSONL)
-		rn_buf_adds(b, "{\"type\":\"end\",");
+		rn_buf_adds(b, "{" RN_TJ_K(RN_TJ_TYPE) "\"" RN_TJ_TYPE_END "\",");
 	else {
 		rn_buf_addc(b, '{');
 		add_header_members(b, cmd);
 		rn_buf_addc(b, ',');
 	}
 	rn_json_add_run_members(b, t);
-	rn_buf_adds(b, ",\"summary\":");
+	rn_buf_adds(b, "," RN_TJ_K(RN_TJ_SUMMARY));
 	rn_json_add_summary(b, t);
-	rn_buf_adds(b, ",\"processes\":");
+	rn_buf_adds(b, "," RN_TJ_K(RN_TJ_PROCESSES));
 	add_processes(b, t);
 	if (t->ngpu) {
 		rn_buf_adds(b, ",\"gpu\":");
@@ -746,7 +828,7 @@ static void write_json_end(struct out_ctx *oc, struct rn_trace *t, char **cmd)
 		fwrite(b->buf, 1, b->len, oc->out);
 		return;
 	}
-	rn_buf_adds(b, ",\"syscalls\":");
+	rn_buf_adds(b, "," RN_TJ_K(RN_TJ_SYSCALLS));
 	if (!t->spool) {
 		rn_buf_adds(b, "null}\n");
 		fwrite(b->buf, 1, b->len, oc->out);
@@ -794,6 +876,12 @@ static const char *needs_ptrace(const struct trace_opts *o)
 		return "-e trace= needs ptrace";
 	if (o->anti_patterns)
 		return "--anti-patterns needs per-call spans (ptrace)";
+	if (o->percentiles)
+		return "--percentiles needs each call's duration (ptrace)";
+	if (o->ninject)
+		return "--inject tampers with calls at ptrace stops";
+	if (o->profile)
+		return "--profile needs each call's stack (ptrace)";
 	return NULL;
 }
 
@@ -853,6 +941,7 @@ static int parse_args(int argc, char **argv, struct trace_opts *o, char ***cmd, 
 
 	memset(o, 0, sizeof(*o));
 	o->gpu_mode = RN_GPU_MODE_DISPATCH;
+	o->profile_hz = 99;
 	*filter = NULL;
 	if (rn_cli_parse(&rn_cmd_trace_def, argc, argv, on_option, o, &first))
 		return RN_EXIT_USAGE;
@@ -860,14 +949,46 @@ static int parse_args(int argc, char **argv, struct trace_opts *o, char ***cmd, 
 		rn_cli_help(&rn_cmd_trace_def, stdout);
 		return RN_EXIT_OK;
 	}
-	if (first >= argc) {
+	if (o->npids) {
+		if (first < argc) {
+			rn_error("renacer trace: -p traces running processes: give no command too");
+			return RN_EXIT_USAGE;
+		}
+		if (o->count_only || o->instructions || o->driver == RN_DRIVER_PREF_EBPF ||
+		    o->collectors) {
+			rn_error("renacer trace: -p attaches with ptrace: no --count-only, "
+				 "--instructions, --driver ebpf or --collectors");
+			return RN_EXIT_USAGE;
+		}
+		*cmd = NULL;
+		o->follow = true; /* threads and new children are traced: lines say whose */
+	} else if (first >= argc) {
 		rn_error("renacer trace: no command given; usage: %s", rn_cmd_trace_def.usage);
 		return RN_EXIT_USAGE;
+	} else {
+		*cmd = argv + first;
 	}
-	*cmd = argv + first;
+	if (o->percentiles && o->count_only) {
+		rn_error("renacer trace: --percentiles needs durations, which --count-only does "
+			 "not measure");
+		return RN_EXIT_USAGE;
+	}
 	if (o->expr && parse_expr(o->expr, filter))
 		return RN_EXIT_USAGE;
 	return -1;
+}
+
+/* Free what the options own (the --inject rules). */
+static void trace_opts_release(struct trace_opts *o)
+{
+	for (size_t i = 0; i < o->ninject; i++)
+		rn_inject_release(&o->inject[i]);
+	free(o->inject);
+	o->inject = NULL;
+	o->ninject = 0;
+	free(o->pids);
+	o->pids = NULL;
+	o->npids = 0;
 }
 
 /* Where the trace goes: stderr, or -o FILE. */
@@ -940,9 +1061,10 @@ static int dest_close(struct trace_dest *d, const char *path, int code)
  * the exit code. */
 static int run_instructions(const struct trace_opts *o, char **cmd, FILE *out)
 {
-	if (o->summary || o->summary_only || o->expr || o->anti_patterns || o->format != FMT_TEXT) {
+	if (o->summary || o->summary_only || o->expr || o->anti_patterns || o->ninject ||
+	    o->format != FMT_TEXT) {
 		rn_error("renacer trace: --instructions does not trace syscalls: it takes "
-			 "no -c, -C, -e, --format or --anti-patterns");
+			 "no -c, -C, -e, --inject, --format or --anti-patterns");
 		return RN_EXIT_USAGE;
 	}
 	return trace_instructions(o, cmd, out);
@@ -990,12 +1112,20 @@ static void prepare_outputs(struct out_ctx *oc, struct rn_trace *t, char **cmd)
 
 	memset(&sink, 0, sizeof(sink));
 	sink.ctx = oc;
+	if (o->percentiles)
+		rn_trace_latency_enable(t);
 	if (o->format == FMT_TEXT && !o->summary_only) {
 		sink.syscall = text_syscall;
 		sink.process = text_process;
 		rn_trace_add_sink(t, &sink);
+	} else if (o->format == FMT_CSV && !o->summary_only) {
+		rn_buf_reset(&oc->line);
+		rn_csv_add_syscall_header(&oc->line);
+		fwrite(oc->line.buf, 1, oc->line.len, oc->out);
+		sink.syscall = csv_syscall;
+		rn_trace_add_sink(t, &sink);
 	} else if (o->format == FMT_JSONL) {
-		rn_buf_adds(&oc->line, "{\"type\":\"header\",");
+		rn_buf_adds(&oc->line, "{" RN_TJ_K(RN_TJ_TYPE) "\"" RN_TJ_TYPE_HEADER "\",");
 		add_header_members(&oc->line, cmd);
 		rn_buf_adds(&oc->line, "}\n");
 		fwrite(oc->line.buf, 1, oc->line.len, oc->out);
@@ -1006,11 +1136,16 @@ static void prepare_outputs(struct out_ctx *oc, struct rn_trace *t, char **cmd)
 	}
 	/* JSON output and the detectors both replay every span from the spool; spooled spans
 	 * carry their callers' return addresses, which --source resolves. */
-	if (o->source && !o->summary_only) {
+	if (o->source && (!o->summary_only || o->profile)) {
 		oc->sym = rn_symbolizer_new();
 		oc->src = rn_srcloc_new(o->debug_dirs);
 	}
-	if ((o->format == FMT_JSON && !o->summary_only) || o->anti_patterns || oc->src) {
+	if (o->profile) {
+		oc->prof = rn_profile_new();
+		rn_profile_attach(oc->prof, t, o->npids ? 0 : o->profile_hz);
+	}
+	if ((o->format == FMT_JSON && !o->summary_only) || o->anti_patterns || oc->src ||
+	    oc->prof) {
 		rc = rn_trace_spool_enable(t);
 		if (rc)
 			rn_warn("cannot create the span spool: %s; syscalls are left out",
@@ -1049,6 +1184,12 @@ static int report_run(struct out_ctx *oc, struct rn_trace *t, const struct rn_ru
 				gpu_summary(t, oc->out);
 			}
 		}
+	} else if (o->format == FMT_CSV) {
+		if ((o->summary_only || o->summary) && t->status != RN_RUN_EXEC_FAILED) {
+			if (o->summary)
+				fputc('\n', oc->out);
+			rn_trace_summary_csv(t, oc->out);
+		}
 	} else {
 		write_json_end(oc, t, cmd);
 	}
@@ -1068,6 +1209,71 @@ static int report_run(struct out_ctx *oc, struct rn_trace *t, const struct rn_ru
 	return code;
 }
 
+/* One --profile output: PREFIX.NAME.folded and PREFIX.NAME.svg. 0 or -1 after an error. */
+static int write_profile(const char *prefix, struct rn_profile *p, const struct rn_trace *t,
+			 struct rn_srcloc *src, enum rn_profile_kind kind, const char *name,
+			 const char *title, const char *unit)
+{
+	char *text = NULL, path[4096];
+	size_t len = 0;
+	struct rn_safefile sf;
+	FILE *mem = open_memstream(&text, &len), *in;
+	int rc;
+
+	if (!mem)
+		return rn_error("--profile: %s", strerror(errno));
+	rn_profile_write_folded(p, t, kind, src, mem);
+	fclose(mem);
+	for (int svg = 0; svg < 2; svg++) {
+		snprintf(path, sizeof(path), "%s.%s.%s", prefix, name, svg ? "svg" : "folded");
+		rc = rn_safefile_open(&sf, path);
+		if (rc) {
+			free(text);
+			return rn_error("cannot write '%s': %s", path, rn_safefile_strerror(rc));
+		}
+		if (!svg) {
+			rc = rn_safefile_write(&sf, text, len);
+		} else {
+			in = fmemopen(text, len ? len : 1, "r");
+			rc = in ?
+				rn_flamegraph_svg(in, rn_safefile_stream(&sf), title, unit, NULL) :
+				-errno;
+			if (in)
+				fclose(in);
+		}
+		rc = rc ? rc : rn_safefile_commit(&sf);
+		if (rc) {
+			rn_safefile_abort(&sf);
+			free(text);
+			return rn_error("cannot write '%s': %s", path, rn_safefile_strerror(rc));
+		}
+	}
+	free(text);
+	return 0;
+}
+
+/* --profile after the run: both profiles, and a note of what was sampled. Returns the exit
+ * code, RN_EXIT_OUTPUT when a file could not be written. */
+static int report_profile(struct out_ctx *oc, const struct rn_trace *t, int code)
+{
+	const char *prefix = oc->o->profile;
+
+	rn_profile_sample_stop(oc->prof);
+	if (write_profile(prefix, oc->prof, t, oc->src, RN_PROFILE_SYSCALLS, "syscalls",
+			  "Syscall time by call stack", "ns") ||
+	    write_profile(prefix, oc->prof, t, oc->src, RN_PROFILE_CPU, "cpu", "On-CPU samples",
+			  "samples"))
+		return RN_EXIT_OUTPUT;
+	if (*rn_profile_sampling_error(oc->prof))
+		rn_warn("--profile: no on-CPU samples: %s", rn_profile_sampling_error(oc->prof));
+	else if (oc->o->profile_hz && !oc->o->npids)
+		rn_note("--profile: %llu samples at %u Hz (%llu lost); %s.cpu.svg, "
+			"%s.syscalls.svg",
+			(unsigned long long)rn_profile_samples(oc->prof), oc->o->profile_hz,
+			(unsigned long long)rn_profile_lost(oc->prof), prefix, prefix);
+	return code;
+}
+
 /* Trace the syscalls of `cmd` (only those of `filter`, borrowed, when not NULL) into `out`.
  * Returns the exit code. */
 static int trace_syscalls(const struct trace_opts *o, char **cmd, bool *filter, FILE *out)
@@ -1082,12 +1288,30 @@ static int trace_syscalls(const struct trace_opts *o, char **cmd, bool *filter, 
 	code = choose_collectors(o, &spec);
 	if (code >= 0)
 		return code;
-	spec.name = cmd[0];
+	if (o->profile) {
+		/* the profile's folder must take files before the run, not after it */
+		char *dir = rn_xstrdup(o->profile), *slash = strrchr(dir, '/');
+
+		if (slash)
+			*(slash == dir ? slash + 1 : slash) = '\0';
+		if (access(slash ? dir : ".", W_OK | X_OK)) {
+			rn_error("cannot write the profile '%s.*': %s: %s", o->profile,
+				 slash ? dir : ".", strerror(errno));
+			free(dir);
+			return RN_EXIT_OUTPUT;
+		}
+		free(dir);
+	}
+	spec.name = cmd ? cmd[0] : "attached";
 	spec.argv = cmd;
+	spec.attach = o->pids;
+	spec.nattach = o->npids;
 	spec.flags = (o->follow ? RN_RUN_FOLLOW_FORKS : 0) | (o->no_pin ? 0 : RN_RUN_PIN_CPU) |
 		(o->count_only ? RN_RUN_COUNT_ONLY : 0) | RN_RUN_NO_PROPAGATE;
 	spec.timeout_ns = o->timeout_ns;
 	spec.syscall_filter = filter;
+	spec.inject = o->inject;
+	spec.ninject = o->ninject;
 
 	memset(&oc, 0, sizeof(oc));
 	oc.o = o;
@@ -1098,11 +1322,14 @@ static int trace_syscalls(const struct trace_opts *o, char **cmd, bool *filter, 
 	/* A run that fails says why in t.status and t.error, which report_run() reads. */
 	rn_run_target(&spec, &t, &res);
 	code = report_run(&oc, &t, &res, cmd, spec.collectors);
+	if (oc.prof)
+		code = report_profile(&oc, &t, code);
 	rn_run_result_release(&res);
 	rn_trace_release(&t);
 	rn_buf_release(&oc.line);
 	rn_srcloc_free(oc.src);
 	rn_symbolizer_free(oc.sym);
+	rn_profile_free(oc.prof);
 	return code;
 }
 
@@ -1117,11 +1344,13 @@ int rn_cmd_trace(int argc, char **argv)
 	code = parse_args(argc, argv, &o, &cmd, &filter);
 	if (code >= 0) {
 		free(filter);
+		trace_opts_release(&o);
 		return code;
 	}
 	code = dest_open(&dest, o.output);
 	if (code) {
 		free(filter);
+		trace_opts_release(&o);
 		return code;
 	}
 	if (o.instructions)
@@ -1130,5 +1359,6 @@ int rn_cmd_trace(int argc, char **argv)
 		code = trace_syscalls(&o, cmd, filter, dest.out);
 	code = dest_close(&dest, o.output, code);
 	free(filter);
+	trace_opts_release(&o);
 	return code;
 }

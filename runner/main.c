@@ -13,6 +13,7 @@
 #include "check.h"
 #include "cli.h"
 #include "cmd_diff.h"
+#include "cmd_explain.h"
 #include "cmd_history.h"
 #include "cmd_init.h"
 #include "cmd_trace.h"
@@ -30,7 +31,8 @@ static const struct {
 	{ &rn_cmd_validate_def, rn_cmd_validate }, { &rn_cmd_golden_def, rn_cmd_golden },
 	{ &rn_cmd_merge_def, rn_cmd_merge },       { &rn_cmd_calibrate_def, rn_cmd_calibrate },
 	{ &rn_cmd_trace_def, rn_cmd_trace },       { &rn_cmd_diff_def, rn_cmd_diff },
-	{ &rn_cmd_history_def, rn_cmd_history },   { &rn_cmd_report_def, rn_cmd_report },
+	{ &rn_cmd_explain_def, rn_cmd_explain },   { &rn_cmd_history_def, rn_cmd_history },
+	{ &rn_cmd_report_def, rn_cmd_report },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -17,48 +17,24 @@
 #include "log.h"
 #include "otlp.h"
 #include "report.h"
+#include "report_opts.h"
 #include "reporter.h"
 #include "shard.h"
 #include "xalloc.h"
 
 enum {
 	OPT_CONFIG = 'c',
-	OPT_JUNIT = 'j',
 	OPT_QUIET = 'q',
 	OPT_HELP = 'h',
-	OPT_RESULTS = 256,
-	OPT_NO_COLOR,
-	OPT_OTLP_ENDPOINT,
-	OPT_OTLP_PROTOCOL,
-	OPT_OTLP_FILE,
-	OPT_GITHUB,
-	OPT_NO_GITHUB,
-	OPT_BENCH_JSON,
-	OPT_HISTORY,
-	OPT_WIDE,
+	OPT_WIDE = 256,
 };
 
 static const struct rn_option merge_options[] = {
 	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE",
 	  "the suite's renacer.toml: [report] junit, [otlp], annotation lines (default: the one the results name, if readable)" },
-	{ OPT_JUNIT, "junit", 0, RN_OPT_REQUIRED, "FILE",
-	  "write JUnit XML to FILE (overrides [report] junit)" },
-	{ OPT_RESULTS, "results", 0, RN_OPT_REQUIRED, "FILE",
-	  "write the merged results (as shard 1/1) to FILE" },
-	{ OPT_OTLP_ENDPOINT, "otlp-endpoint", 0, RN_OPT_REQUIRED, "URL",
-	  "export the merged check as OTLP to URL (/v1/traces appended)" },
-	{ OPT_OTLP_PROTOCOL, "otlp-protocol", 0, RN_OPT_REQUIRED, "P",
-	  "http/protobuf (default) or http/json" },
-	{ OPT_OTLP_FILE, "otlp-file", 0, RN_OPT_REQUIRED, "FILE",
-	  "write the OTLP trace as JSON Lines to FILE" },
-	{ OPT_GITHUB, "github", 0, RN_OPT_NONE, NULL,
-	  "GitHub Actions mode (default when GITHUB_ACTIONS=true)" },
-	{ OPT_NO_GITHUB, "no-github", 0, RN_OPT_NONE, NULL, "disable GitHub Actions mode" },
-	{ OPT_BENCH_JSON, "bench-json", 0, RN_OPT_REQUIRED, "FILE",
-	  "write metrics in github-action-benchmark customSmallerIsBetter format" },
-	{ OPT_HISTORY, "history", 0, RN_OPT_NONE, NULL,
-	  "record the merged check in the history store even without [history] (as check --history)" },
-	{ OPT_NO_COLOR, "no-color", 0, RN_OPT_NONE, NULL, "no colors (also NO_COLOR=1)" },
+	/* clang-format off */
+	RN_REPORT_OPTIONS(RN_REPORT_OPTION_ROW)
+	/* clang-format on */
 	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no header line" },
 	{ OPT_WIDE, "wide", 0, RN_OPT_NONE, NULL,
 	  "console table with every column (GOLDEN, BASE), whole names and REASON wrapped" },
@@ -81,54 +57,21 @@ const struct rn_command rn_cmd_merge_def = {
 
 struct merge_opts {
 	const char *config;
-	const char *junit;
-	const char *results;
-	const char *otlp_endpoint;
-	const char *otlp_protocol;
-	const char *otlp_file;
-	const char *bench_json;
-	int github;
-	bool color;
+	struct rn_report_opts rep; /* --junit, --results, --otlp-*, --github, --history, ... */
 	bool quiet;
 	bool wide; /* --wide */
 	bool help;
-	bool history; /* --history */
 };
 
 static int on_option(void *ctx, int id, const char *arg)
 {
 	struct merge_opts *o = ctx;
 
+	if (!rn_report_opts_apply(&o->rep, id, arg))
+		return 0;
 	switch (id) {
 	case OPT_CONFIG:
 		o->config = arg;
-		break;
-	case OPT_JUNIT:
-		o->junit = arg;
-		break;
-	case OPT_RESULTS:
-		o->results = arg;
-		break;
-	case OPT_OTLP_ENDPOINT:
-		o->otlp_endpoint = arg;
-		break;
-	case OPT_OTLP_PROTOCOL:
-		o->otlp_protocol = arg;
-		break;
-	case OPT_OTLP_FILE:
-		o->otlp_file = arg;
-		break;
-	case OPT_BENCH_JSON:
-		o->bench_json = arg;
-		break;
-	case OPT_GITHUB:
-		o->github = 1;
-		break;
-	case OPT_NO_GITHUB:
-		o->github = 0;
-		break;
-	case OPT_NO_COLOR:
-		o->color = false;
 		break;
 	case OPT_QUIET:
 		o->quiet = true;
@@ -138,9 +81,6 @@ static int on_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_HELP:
 		o->help = true;
-		break;
-	case OPT_HISTORY:
-		o->history = true;
 		break;
 	default:
 		return rn_error("unhandled option %d", id);
@@ -349,35 +289,6 @@ void rn_merged_release(struct rn_merged *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* OTLP settings as `check` layers them: OTEL_* environment, [otlp] of the config (when one
- * was loaded), then the command line. */
-static int otlp_configure(struct rn_otlp_cfg *oc, const struct rn_config *cfg,
-			  const struct merge_opts *o)
-{
-	rn_otlp_cfg_from_env(oc);
-	if (cfg && rn_otlp_cfg_apply_file(oc, &cfg->otlp))
-		return RN_EXIT_CONFIG;
-	if (o->otlp_endpoint && rn_otlp_cfg_set_endpoint(oc, o->otlp_endpoint)) {
-		rn_error("--otlp-endpoint '%s' is not an http:// or https:// URL",
-			 o->otlp_endpoint);
-		return RN_EXIT_USAGE;
-	}
-	if (o->otlp_protocol && rn_otlp_cfg_set_protocol(oc, o->otlp_protocol))
-		return RN_EXIT_USAGE;
-	if (rn_otlp_cfg_finish(oc))
-		return RN_EXIT_CONFIG;
-	if (cfg && cfg->redact) {
-		size_t n = 0, i;
-
-		while (cfg->redact[n])
-			n++;
-		oc->redact_words = rn_xcalloc(n + 1, sizeof(*oc->redact_words));
-		for (i = 0; i < n; i++)
-			oc->redact_words[i] = rn_xstrdup(cfg->redact[i]);
-	}
-	return 0;
-}
-
 /* The config for [report] and [otlp]: --config, else the path the first results file names
  * when it can be read from here. Returns 0 (cfg loaded, *have set), or RN_EXIT_CONFIG. */
 static int load_config(struct rn_config *cfg, bool *have, const struct merge_opts *o,
@@ -393,7 +304,7 @@ static int load_config(struct rn_config *cfg, bool *have, const struct merge_opt
 			return 0;
 	}
 	if (rn_config_load(cfg, path, true, &d)) {
-		rn_diag_print(&d, o->color);
+		rn_diag_print(&d, o->rep.color);
 		rn_config_release(cfg);
 		return RN_EXIT_CONFIG;
 	}
@@ -408,24 +319,7 @@ static int write_reports(const struct merge_opts *o, struct rn_merged *m,
 {
 	struct rn_otlp_cfg otlp_cfg;
 	struct rn_otlp_context otlp_ctx;
-	struct rn_report_outputs out = {
-		.junit = o->junit ? o->junit :
-			cfg       ? cfg->junit :
-				    NULL,
-		.otlp_file = o->otlp_file ? o->otlp_file :
-			cfg               ? cfg->otlp_file :
-					    NULL,
-		.otlp = &otlp_cfg,
-		.otlp_ctx = &otlp_ctx,
-		.bench_json = o->bench_json,
-		.results = o->results,
-		.github = o->github,
-		.history = o->history,
-		.history_source = "merge",
-		.color = o->color,
-		.wide = o->wide,
-		.quiet = o->quiet,
-	};
+	struct rn_report_outputs out;
 	struct rn_outcome oc = {
 		.cfg = cfg,
 		.config_path = cfg ? cfg->path : m->shards[0].config_path,
@@ -444,8 +338,14 @@ static int write_reports(const struct merge_opts *o, struct rn_merged *m,
 	};
 	int rc;
 
+	rn_report_opts_outputs(&o->rep, cfg, &out);
+	out.otlp = &otlp_cfg;
+	out.otlp_ctx = &otlp_ctx;
+	out.history_source = "merge";
+	out.quiet = o->quiet;
+	out.wide = o->wide;
 	rn_otlp_cfg_init(&otlp_cfg);
-	rc = otlp_configure(&otlp_cfg, cfg, o);
+	rc = rn_report_opts_otlp(&o->rep, cfg, &otlp_cfg);
 	if (!rc) {
 		rn_otlp_context_init(&otlp_ctx);
 		rc = rn_report_all(&out, &oc);
@@ -459,8 +359,6 @@ int rn_cmd_merge(int argc, char **argv)
 	struct merge_opts o;
 	struct rn_merged m;
 	struct rn_config cfg;
-	const char *nc = getenv("NO_COLOR");
-	const char *gh = getenv("GITHUB_ACTIONS");
 	bool have_cfg = false;
 	/* Options may follow the file names (`renacer merge shard-*.json --junit x.xml`): a
 	 * results file is one of at most RN_SHARD_MAX shards. */
@@ -469,8 +367,7 @@ int rn_cmd_merge(int argc, char **argv)
 	int rc;
 
 	memset(&o, 0, sizeof(o));
-	o.github = gh && !strcmp(gh, "true") ? 1 : 0;
-	o.color = isatty(2) && !(nc && *nc);
+	rn_report_opts_init(&o.rep);
 	if (rn_cli_parse_operands(&rn_cmd_merge_def, argc, argv, on_option, &o, paths, RN_SHARD_MAX,
 				  &npaths)) {
 		free(paths);

@@ -97,7 +97,7 @@ static int write_golden_of(const struct rn_report_outputs *out, const struct rn_
 			fprintf(stderr, "wrote %s (%zu timing run%s, %zu counting run%s)\n", path,
 				r->nruns, r->nruns == 1 ? "" : "s", r->ncounts,
 				r->ncounts == 1 ? "" : "s");
-		rn_history_record(oc->cfg, out->history, "golden", &tr, 1, 0, out->quiet);
+		rn_history_record(oc->cfg, out->history, "golden", &tr, 1, 0, out->quiet, NULL);
 	}
 	rn_otlp_argv_free(rel);
 	free(path);
@@ -301,7 +301,7 @@ static int write_history(const struct rn_report_outputs *out, const struct rn_ou
 	}
 	if (oc->cfg && out->history_source)
 		rn_history_record(oc->cfg, out->history, out->history_source, oc->reports,
-				  oc->ntargets, oc->exit_code, out->quiet);
+				  oc->ntargets, oc->exit_code, out->quiet, out->rerun_of);
 	return 0;
 }
 

@@ -77,6 +77,7 @@ struct rn_report_outputs {
 	bool github;                            /* GitHub Actions annotations and summary */
 	bool history;                           /* --history: record even without [history] */
 	const char *history_source;             /* "check" or "merge": the history entry's kind */
+	const char *rerun_of;                   /* --rerun-of: the commit re-run, or NULL */
 	bool color;                             /* console colors */
 	bool wide;                              /* console: the wide table (rn_report_console) */
 	bool quiet;                             /* no notes (history, timeline) */

@@ -316,8 +316,8 @@ struct rn_ap_map_slot {
 struct rn_ap_pass {
 	struct rn_srcloc *src; /* DWARF lines of reported callers, made on first use, or NULL */
 	struct rn_trace *t;
-	const void *re;         /* process filter (regex_t *), or NULL */
-	bool want[RN_AP_COUNT]; /* detectors of this pass */
+	const struct rn_regex *re; /* process filter, or NULL */
+	bool want[RN_AP_COUNT];    /* detectors of this pass */
 	struct rn_ap_sc_tab sc;
 	struct rn_ap_proc *procs; /* [t->nprocs] */
 	size_t nprocs;

@@ -535,32 +535,14 @@ static int app_create(struct rn_collector **out, const struct rn_run_spec *spec)
 
 /* Set KEY=VALUE in the target's environment: replace KEY's entry, else append; with
  * `keep` an entry the target's environment already has wins. */
-static void set_env(char ***env, size_t *nenv, size_t *cap, const char *key, const char *val,
-		    bool keep)
+static void set_env(struct rn_strvec *env, const char *key, const char *val, bool keep)
 {
-	size_t klen = strlen(key), i;
-	struct rn_buf b;
-
-	rn_buf_init(&b, 0);
-	rn_buf_addf(&b, "%s=%s", key, val);
-	if (rn_buf_failed(&b))
-		rn_die("out of memory building the app collector's environment");
-	for (i = 0; i < *nenv; i++) {
-		if ((*env)[i] && !strncmp((*env)[i], key, klen) && (*env)[i][klen] == '=') {
-			if (keep) {
-				rn_buf_release(&b);
-				return;
-			}
-			free((*env)[i]);
-			(*env)[i] = rn_buf_detach(&b, NULL);
-			return;
-		}
-	}
-	*env = rn_xgrow(*env, cap, *nenv + 1, sizeof(**env));
-	(*env)[(*nenv)++] = rn_buf_detach(&b, NULL);
+	if (keep && rn_strvec_env_find(env, key) >= 0)
+		return;
+	rn_strvec_env_setkv(env, key, val);
 }
 
-static int app_prepare(struct rn_collector *rc, char ***env, size_t *nenv, size_t *env_cap)
+static int app_prepare(struct rn_collector *rc, struct rn_strvec *env)
 {
 	struct app_collector *c = (struct app_collector *)rc;
 	struct sockaddr_in sa;
@@ -590,15 +572,15 @@ static int app_prepare(struct rn_collector *rc, char ***env, size_t *nenv, size_
 	if (fcntl(c->pipe_rd, F_SETFL, O_NONBLOCK) || fcntl(c->pipe_wr, F_SETFD, 0))
 		return -errno;
 	snprintf(url, sizeof(url), "http://127.0.0.1:%u", (unsigned)c->port);
-	set_env(env, nenv, env_cap, "OTEL_EXPORTER_OTLP_ENDPOINT", url, false);
+	set_env(env, "OTEL_EXPORTER_OTLP_ENDPOINT", url, false);
 	snprintf(url, sizeof(url), "http://127.0.0.1:%u/v1/traces", (unsigned)c->port);
-	set_env(env, nenv, env_cap, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", url, false);
-	set_env(env, nenv, env_cap, "OTEL_TRACES_EXPORTER", "otlp", false);
-	set_env(env, nenv, env_cap, "OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf", true);
-	set_env(env, nenv, env_cap, "OTEL_EXPORTER_OTLP_TRACES_COMPRESSION", "none", false);
-	set_env(env, nenv, env_cap, "OTEL_EXPORTER_OTLP_COMPRESSION", "none", false);
+	set_env(env, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", url, false);
+	set_env(env, "OTEL_TRACES_EXPORTER", "otlp", false);
+	set_env(env, "OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf", true);
+	set_env(env, "OTEL_EXPORTER_OTLP_TRACES_COMPRESSION", "none", false);
+	set_env(env, "OTEL_EXPORTER_OTLP_COMPRESSION", "none", false);
 	snprintf(fdnum, sizeof(fdnum), "%d", c->pipe_wr);
-	set_env(env, nenv, env_cap, RENACER_SPAN_FD_ENV, fdnum, false);
+	set_env(env, RENACER_SPAN_FD_ENV, fdnum, false);
 	/* The receiver takes no signal: the run loop's handlers stay on the tracer's thread. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);

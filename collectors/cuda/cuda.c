@@ -30,9 +30,6 @@
 #define RN_CUDA_BINARY_DIR ""
 #endif
 
-/* Largest record file read, bytes (a hostile or runaway file fails cleanly past it). */
-#define MAX_RECORD_FILE_BYTES ((size_t)1 << 30)
-
 struct cuda_collector {
 	char *dir;         /* private record directory, owned; NULL before prepare */
 	bool thread_scope; /* regions hold only their own thread's work (region_scope) */
@@ -43,32 +40,10 @@ static bool readable(const char *path)
 	return path && *path && access(path, R_OK) == 0;
 }
 
-/* Whether renacer itself runs from the build tree (so its library is the one beside it). */
-static bool running_from_build_tree(void)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	size_t blen = strlen(RN_CUDA_BINARY_DIR);
-
-	if (n <= 0 || !blen)
-		return false;
-	exe[n] = 0;
-	return !strncmp(exe, RN_CUDA_BINARY_DIR, blen) && exe[blen] == '/';
-}
-
 const char *rn_cuda_injection_path(void)
 {
-	const char *env = getenv(RN_CUDA_ENV_INJECTION);
-
-	if (env && *env)
-		return readable(env) ? env : NULL;
-	if (running_from_build_tree() && readable(RN_CUDA_INJECT_BUILD_PATH))
-		return RN_CUDA_INJECT_BUILD_PATH;
-	if (readable(RN_CUDA_INJECT_INSTALL_PATH))
-		return RN_CUDA_INJECT_INSTALL_PATH;
-	if (readable(RN_CUDA_INJECT_BUILD_PATH))
-		return RN_CUDA_INJECT_BUILD_PATH;
-	return NULL;
+	return rn_inject_locate(RN_CUDA_ENV_INJECTION, RN_CUDA_INJECT_BUILD_PATH,
+				RN_CUDA_INJECT_INSTALL_PATH, RN_CUDA_BINARY_DIR, readable);
 }
 
 static const char *cuda_unavailable(void)
@@ -92,66 +67,22 @@ static int cuda_create(struct rn_collector **out, const struct rn_run_spec *spec
 	return 0;
 }
 
-/* Set "KEY=VALUE": replace KEY's entry if the array has one (it may be the child's whole
- * environment: duplicate keys would let getenv() see the older one), else append. */
-static void set_env(char ***env, size_t *nenv, size_t *cap, const char *key, const char *val)
-{
-	size_t klen = strlen(key);
-	struct rn_buf b;
-
-	rn_buf_init(&b, 0);
-	rn_buf_addf(&b, "%s=%s", key, val);
-	if (rn_buf_failed(&b))
-		rn_die("out of memory building the cuda environment");
-	for (size_t i = 0; i < *nenv; i++) {
-		if ((*env)[i] && !strncmp((*env)[i], key, klen) && (*env)[i][klen] == '=') {
-			free((*env)[i]);
-			(*env)[i] = rn_buf_detach(&b, NULL);
-			return;
-		}
-	}
-	*env = rn_xgrow(*env, cap, *nenv + 1, sizeof(**env));
-	(*env)[(*nenv)++] = rn_buf_detach(&b, NULL);
-}
-
-static int cuda_prepare(struct rn_collector *rc, char ***env, size_t *nenv, size_t *env_cap)
+static int cuda_prepare(struct rn_collector *rc, struct rn_strvec *env)
 {
 	struct cuda_collector *c = (struct cuda_collector *)rc;
 	const char *lib = rn_cuda_injection_path();
+	int err;
 
 	if (!lib) {
 		rn_error("cuda: %s", cuda_unavailable());
 		return -ENOENT;
 	}
-	{
-		char *dir;
-		int err = rn_recdir_create("cuda", &dir);
-
-		if (err)
-			return err;
-		free(c->dir);
-		c->dir = dir;
-	}
-	set_env(env, nenv, env_cap, RN_CUDA_ENV_INJECTION_PATH, lib);
-	set_env(env, nenv, env_cap, RN_CUDA_ENV_NVTX_INJECTION_PATH, lib);
-	set_env(env, nenv, env_cap, RN_CUDA_ENV_DIR, c->dir);
-	return 0;
-}
-
-static int cuda_on_spawn(struct rn_collector *c, pid_t pid, struct rn_trace *t)
-{
-	(void)c;
-	(void)pid;
-	(void)t;
-	return 0;
-}
-
-static int cuda_on_event(struct rn_collector *c, struct rn_trace *t, pid_t tid, int status)
-{
-	(void)c;
-	(void)t;
-	(void)tid;
-	(void)status;
+	err = rn_recdir_renew(&c->dir, "cuda");
+	if (err)
+		return err;
+	rn_strvec_env_setkv(env, RN_CUDA_ENV_INJECTION_PATH, lib);
+	rn_strvec_env_setkv(env, RN_CUDA_ENV_NVTX_INJECTION_PATH, lib);
+	rn_strvec_env_setkv(env, RN_CUDA_ENV_DIR, c->dir);
 	return 0;
 }
 
@@ -192,7 +123,7 @@ static int cuda_finish(struct rn_collector *rc, struct rn_trace *t)
 	if (!c->dir)
 		return 0;
 	rn_cuda_load_report_init(&rep);
-	ret = rn_recdir_foreach(c->dir, "cuda-", ".jsonl", MAX_RECORD_FILE_BYTES, "cuda", t,
+	ret = rn_recdir_foreach(c->dir, "cuda-", ".jsonl", RN_RECDIR_MAX_FILE_BYTES, "cuda", t,
 				load_file, &l);
 	if (ret)
 		return ret;
@@ -214,19 +145,8 @@ static int cuda_finish(struct rn_collector *rc, struct rn_trace *t)
 			(unsigned long long)rep.regions_lost);
 	/* Known loss is recorded as a gap of the trace (verdicts on GPU spans say so), and
 	 * still warned about. */
-	if (rep.truncated) {
-		rn_warn("cuda: %zu record file(s) end inside a record (a process died while "
-			"writing); spans before that point are kept",
-			rep.truncated);
-		rn_trace_add_gap(t, RN_GAP_DROPPED, RN_GAP_GPU_SPANS, "cuda", 0,
-				 "%zu record file(s) end inside a record", rep.truncated);
-	}
-	if (rep.unmapped) {
-		rn_warn("cuda: %zu span(s) dropped: no clock calibration or no timestamps",
-			rep.unmapped);
-		rn_trace_add_gap(t, RN_GAP_DROPPED, RN_GAP_GPU_SPANS, "cuda", rep.unmapped,
-				 "no clock calibration or no timestamps");
-	}
+	rn_recdir_truncated(t, "cuda", rep.truncated, "a process died while writing");
+	rn_recdir_unmapped(t, "cuda", rep.unmapped, "no clock calibration or no timestamps");
 	if (!rep.files)
 		rn_note("cuda: the target initialized no CUDA context with the injection library");
 	return 0;
@@ -238,9 +158,7 @@ static void cuda_destroy(struct rn_collector *rc)
 
 	if (!c)
 		return;
-	if (c->dir)
-		rn_recdir_remove(c->dir);
-	free(c->dir);
+	rn_recdir_free(c->dir);
 	free(c);
 }
 
@@ -249,8 +167,8 @@ const struct rn_collector_ops rn_cuda_collector = {
 	.unavailable = cuda_unavailable,
 	.create = cuda_create,
 	.prepare = cuda_prepare,
-	.on_spawn = cuda_on_spawn,
-	.on_event = cuda_on_event,
+	.on_spawn = rn_recdir_on_spawn,
+	.on_event = rn_recdir_on_event,
 	.finish = cuda_finish,
 	.destroy = cuda_destroy,
 };

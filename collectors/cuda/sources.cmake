@@ -11,9 +11,7 @@
 # to the toolkit's library folder.
 #
 # RN_WITH_CUDA: AUTO (default) builds it when cupti.h and libcupti are found; ON requires
-# them; OFF builds the stub collector.
-set(RN_WITH_CUDA AUTO CACHE STRING "Build the CUDA collector and its injection library (AUTO, ON, OFF)")
-set_property(CACHE RN_WITH_CUDA PROPERTY STRINGS AUTO ON OFF)
+# them; OFF builds the stub collector (declared in the top CMakeLists.txt's options block).
 set(RN_CUDA_SRC ${CMAKE_CURRENT_LIST_DIR})
 
 set(RN_CUDA_FOUND OFF)

@@ -23,7 +23,7 @@
 #include "counter.h"
 #include "counter.skel.h"
 #include "log.h"
-#include "ptrace/internal.h"
+#include "elf_id.h"
 #include "xalloc.h"
 
 _Static_assert(offsetof(struct rn_ebpf_event, path) == RN_EBPF_EVENT_HEAD,

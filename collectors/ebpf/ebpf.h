@@ -61,29 +61,4 @@ const char *rn_ebpf_unavailable(void);
  * RN_EBPF_KERNEL_BTF. Static or environment storage. */
 const char *rn_ebpf_btf_path(void);
 
-/* Which driver runs a target's syscall collection (enum rn_driver_pref): renacer.toml's
- * per-target `driver`, `--driver` of check and trace. */
-enum rn_driver_pref {
-	RN_DRIVER_PREF_PTRACE = 0, /* "ptrace": stops at every call (the default) */
-	RN_DRIVER_PREF_EBPF,       /* "ebpf": counts in the kernel; an error where it cannot load */
-	RN_DRIVER_PREF_AUTO,       /* "auto": eBPF where it can load and the target needs
-				    * nothing only ptrace gives, else ptrace (saying why) */
-};
-
-/* Parse "ptrace", "ebpf" or "auto". 0, or -EINVAL for anything else. */
-int rn_driver_pref_parse(const char *s, enum rn_driver_pref *out);
-/* "ptrace", "ebpf" or "auto". */
-const char *rn_driver_pref_name(enum rn_driver_pref p);
-
-/*
- * The collector bit (RN_COLLECT_PTRACE or RN_COLLECT_EBPF) that runs a target with
- * preference `pref`. `needs_ptrace` is NULL when the target needs nothing the eBPF driver
- * cannot give, else a static phrase saying what it needs ("anti-pattern evidence (per-call
- * spans)"). For AUTO, *why is set to a static reason when it falls back to ptrace (the
- * caller prints it), else NULL. For EBPF, *why is set when eBPF cannot do it (the caller
- * fails the target with it) and the result is RN_COLLECT_EBPF regardless.
- */
-uint32_t rn_driver_pref_resolve(enum rn_driver_pref pref, const char *needs_ptrace,
-				const char **why);
-
 #endif

@@ -11,12 +11,8 @@
 # RN_WITH_EBPF: AUTO (default) builds it when clang, bpftool, libbpf and the build machine's
 # BTF are found, and the stub otherwise (its message says which was missing); ON requires
 # them; OFF builds the stub. RN_EBPF_VMLINUX_BTF names another BTF file to generate from.
-set(RN_WITH_EBPF AUTO CACHE STRING "Build the eBPF driver (AUTO, ON, OFF)")
-set_property(CACHE RN_WITH_EBPF PROPERTY STRINGS AUTO ON OFF)
-set(RN_EBPF_VMLINUX_BTF /sys/kernel/btf/vmlinux CACHE FILEPATH
-	"BTF file vmlinux.h is generated from for the eBPF driver")
+# (Both are declared in the top CMakeLists.txt's options block.)
 set(RN_EBPF_SRC ${CMAKE_CURRENT_LIST_DIR})
-list(APPEND RN_COLLECTOR_SOURCES ${RN_EBPF_SRC}/pref.c)
 
 set(RN_EBPF_FOUND OFF)
 set(RN_EBPF_WHY "RN_WITH_EBPF=OFF")

@@ -23,7 +23,7 @@ static int on_event(struct rn_collector *c, struct rn_trace *t, pid_t tid, int s
 	return rn_ptrace_collector.on_event(c, t, tid, status);
 }
 
-const struct rn_driver_ops rn_ptrace_driver = {
+const struct rn_loop_ops rn_ptrace_loop = {
 	.name = "ptrace",
 	.collector = "ptrace",
 	.accepts = accepts_counting,
@@ -35,9 +35,11 @@ const struct rn_driver_ops rn_ptrace_driver = {
 	.runnable_tasks = rn_ptrace_runnable_tasks,
 	.on_event = on_event,
 	.kill_tree = rn_ptrace_kill_tree,
+	.attach = rn_ptrace_attach,
+	.detach = rn_ptrace_detach,
 };
 
-const struct rn_driver_ops rn_ptrace_events_driver = {
+const struct rn_loop_ops rn_ptrace_events_loop = {
 	.name = "ptrace-events",
 	.collector = "ptrace",
 	.accepts = accepts_events,

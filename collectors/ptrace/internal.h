@@ -64,6 +64,22 @@ void rn_ptrace_idle(struct rn_collector *c);
  */
 const struct sock_filter *rn_ptrace_seccomp_program(const struct rn_collector *c, size_t *len);
 
+/*
+ * -p: seize the running process `pid` (a thread group id) and every thread of /proc/PID/task
+ * with PTRACE_SEIZE (no PTRACE_O_EXITKILL: renacer's end never kills it) and ask each for a
+ * stop; its children are followed. Adds the process to `t`. 0, -ESRCH (no such process),
+ * -EPERM (not ours to trace), -EINVAL (`pid` is a thread of another process).
+ */
+int rn_ptrace_attach(struct rn_collector *c, pid_t pid, struct rn_trace *t);
+
+/*
+ * -p teardown: interrupt every traced task and answer each of their stops (and those of new
+ * children) with PTRACE_DETACH, re-delivering a signal that was about to be delivered. The
+ * processes run on untraced and stay RN_PROC_RUNNING in the trace; wait4 then reports no
+ * tracee left. Idempotent; nothing for a spawned tree.
+ */
+void rn_ptrace_detach(struct rn_collector *c);
+
 /* Syscall numbers the collector treats specially, looked up once from the
  * generated table (-1 where the architecture lacks the call). */
 struct rn_sysnrs {
@@ -74,6 +90,6 @@ struct rn_sysnrs {
 /* The numbers, filled on first use. */
 const struct rn_sysnrs *rn_sysnrs(void);
 
-/* rn_elf_identify() and its cache: elf_id.h (the run loop uses them too). */
+/* rn_elf_identify() and its cache: collectors/elf_id.h (the run loop and eBPF use them too). */
 
 #endif

@@ -19,6 +19,7 @@
  */
 #include "ptrace/ptrace.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <elf.h>
@@ -44,6 +45,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "inject_rules.h"
 #include "ptrace/internal.h"
 #include "symbolize.h"
 #include "unwind.h"
@@ -100,6 +102,8 @@ struct task {
 	long maxrss_kb; /* ru_maxrss of its final wait status, KiB; 0 if not asked */
 	uint64_t stack[RN_SYSCALL_STACK_MAX]; /* return addresses of the call in flight */
 	uint8_t nstack;                       /* entries of stack used (0: not captured) */
+	const struct rn_inject *inj;          /* the rule tampering with the call in flight,
+					       * or NULL */
 };
 
 /* A stop of a task whose parent's fork event has not arrived yet. */
@@ -159,6 +163,9 @@ struct rn_collector {
 	bool quiet_exits;           /* exit stops only where VmHWM needs them */
 	long opts;                  /* the PTRACE_SEIZE options */
 	bool killing;               /* teardown: answer every stop with SIGKILL */
+	bool attached;              /* -p: the tree was attached to, not spawned (no EXITKILL,
+				     * no seccomp filter, no pinning; ends by detaching) */
+	bool detaching;             /* -p teardown: every stop is answered by PTRACE_DETACH */
 	struct sock_filter *bpf;    /* the seccomp program, or NULL */
 	size_t bpf_len;             /* instructions in bpf */
 	bool *want_exit;            /* seccomp modes: calls whose exit stop is needed */
@@ -172,6 +179,8 @@ struct rn_collector {
 	cpu_set_t cpus_one;         /* the one CPU */
 	struct rn_elf_cache *elf;   /* ELF identities by path */
 	struct rn_unwinder *unwind; /* CFI of syscall instructions (spooled callers), or NULL */
+	uint64_t *inj_counts;       /* invocations per inject rule and syscall number
+				     * [ninject * table size], NULL without rules */
 };
 
 static uint64_t now_ns(void)
@@ -1046,6 +1055,117 @@ static bool filtered_out(const struct rn_collector *c, int nr)
 	return f && (nr < 0 || nr >= rn_syscall_table_size() || !f[nr]);
 }
 
+/* ---- tampering (--inject, inject_rules.h) ---------------------------------------------- */
+
+/* Hold the stopped task `ns` nanoseconds: the tracer sleeps (an interrupt cuts it short). */
+static void inject_sleep(uint64_t ns)
+{
+	struct timespec d = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+
+	nanosleep(&d, NULL);
+}
+
+/* Make the kernel skip the call at this entry stop: syscall number -1, as strace does (the
+ * kernel reads the number again after a syscall-entry or seccomp stop). 0 or -errno. */
+static int skip_syscall(pid_t tid)
+{
+#if defined(__x86_64__)
+	if (ptrace(PTRACE_POKEUSER, tid, (void *)offsetof(struct user, regs.orig_rax), (void *)-1L))
+		return -errno;
+	return 0;
+#else
+	int nr = -1;
+	struct iovec io = { &nr, sizeof(nr) };
+
+	return ptrace(PTRACE_SETREGSET, tid, (void *)NT_ARM_SYSTEM_CALL, &io) ? -errno : 0;
+#endif
+}
+
+/* Set the return value the task sees at this exit stop. 0 or -errno. */
+static int set_return(pid_t tid, int64_t v)
+{
+#if defined(__x86_64__)
+	if (ptrace(PTRACE_POKEUSER, tid, (void *)offsetof(struct user, regs.rax), (void *)v))
+		return -errno;
+	return 0;
+#else
+	struct user_regs_struct regs;
+	struct iovec io = { &regs, sizeof(regs) };
+
+	if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_PRSTATUS, &io))
+		return -errno;
+	regs.regs[0] = (uint64_t)v;
+	return ptrace(PTRACE_SETREGSET, tid, (void *)NT_PRSTATUS, &io) ? -errno : 0;
+#endif
+}
+
+/* The rule that applies to this invocation of `nr`, counted: the last rule naming the call
+ * (strace's order), if its when= takes this invocation; else NULL. */
+static const struct rn_inject *inject_match(struct rn_collector *c, int nr)
+{
+	const struct rn_run_spec *spec = c->spec;
+	int n = rn_syscall_table_size();
+
+	if (nr < 0 || nr >= n)
+		return NULL;
+	for (size_t r = spec->ninject; r-- > 0;) {
+		if (!spec->inject[r].set[nr])
+			continue;
+		return rn_inject_when(&spec->inject[r],
+				      ++c->inj_counts[r * (size_t)n + (size_t)nr]) ?
+			&spec->inject[r] :
+			NULL;
+	}
+	return NULL;
+}
+
+/* At the entry stop of a call of the traced program: apply the rule that matches. */
+static void inject_entry(struct rn_collector *c, struct task *tk, int nr)
+{
+	const struct rn_inject *inj = inject_match(c, nr);
+
+	tk->inj = inj;
+	if (!inj)
+		return;
+	/* signal=: queued to the stopped thread now, delivered as the call returns (or
+	 * interrupting it, as strace's). A resume with the signal would do at a syscall-entry
+	 * stop, but the kernel drops the signal of a resume from a seccomp stop. */
+	if (inj->actions & RN_INJECT_SIGNAL)
+		syscall(SYS_tgkill, proc_of(c, tk)->pid, tk->tid, inj->signo);
+	if (inj->actions & RN_INJECT_DELAY_ENTER)
+		inject_sleep(inj->delay_enter_ns);
+	if ((inj->actions & (RN_INJECT_ERROR | RN_INJECT_RETVAL)) && skip_syscall(tk->tid))
+		tk->inj = NULL; /* the task is gone (killed meanwhile): its exit follows */
+	if (inj->actions & (RN_INJECT_ERROR | RN_INJECT_RETVAL | RN_INJECT_DELAY_EXIT))
+		tk->flags |= TASK_WANT_EXIT;
+}
+
+/* At the exit stop: the injected result (*rval, *is_error), the exit delay. Returns the
+ * enum rn_syscall_flags to add to the span. */
+static uint32_t inject_exit(struct task *tk, int64_t *rval, bool *is_error)
+{
+	const struct rn_inject *inj = tk->inj;
+	uint32_t flags = 0;
+
+	tk->inj = NULL;
+	if (!inj)
+		return 0;
+	if (inj->actions & (RN_INJECT_ERROR | RN_INJECT_RETVAL)) {
+		int64_t v = inj->actions & RN_INJECT_ERROR ? -(int64_t)inj->error : inj->retval;
+
+		if (!set_return(tk->tid, v)) {
+			*rval = v;
+			*is_error = (inj->actions & RN_INJECT_ERROR) != 0;
+			flags |= RN_SC_INJECTED;
+		}
+	}
+	if (inj->actions & RN_INJECT_DELAY_EXIT)
+		inject_sleep(inj->delay_exit_ns);
+	if (inj->actions & (RN_INJECT_DELAY_ENTER | RN_INJECT_DELAY_EXIT))
+		flags |= RN_SC_DELAYED;
+	return flags;
+}
+
 static int syscall_entry(struct rn_collector *c, struct task *tk, int nr, const uint64_t *args,
 			 uint64_t ts)
 {
@@ -1078,8 +1198,12 @@ static int syscall_entry(struct rn_collector *c, struct task *tk, int nr, const 
 		if (hwm > p->vm_hwm_bytes)
 			p->vm_hwm_bytes = hwm;
 	}
-	if (filtered_out(c, nr))
-		tk->flags |= TASK_SC_HIDDEN;
+	if (filtered_out(c, nr) || c->events_only)
+		tk->flags |= TASK_SC_HIDDEN; /* a timing run stops only for --inject */
+	tk->inj = NULL;
+	/* strace tampers with the calls it traces (-e trace=SET) only, from the exec on */
+	if (c->inj_counts && !(tk->flags & TASK_HIDDEN) && !filtered_out(c, nr))
+		inject_entry(c, tk, nr);
 	tk->nstack = 0;
 	if (c->need_paths && !(tk->flags & TASK_SC_HIDDEN))
 		decode_paths(tk);
@@ -1098,7 +1222,7 @@ static int syscall_entry(struct rn_collector *c, struct task *tk, int nr, const 
 		return 0;
 	/* Seccomp modes: the exit stop is needed for a duration (filtered mode), or for a
 	 * result the model needs (reaping, allocations, the affinity answer). */
-	if ((!c->count_only && !(tk->flags & TASK_SC_HIDDEN)) ||
+	if ((!c->count_only && !(tk->flags & TASK_SC_HIDDEN)) || (tk->flags & TASK_WANT_EXIT) ||
 	    (nr >= 0 && nr < rn_syscall_table_size() && c->want_exit[nr])) {
 		tk->flags |= TASK_WANT_EXIT;
 		return 0;
@@ -1168,6 +1292,10 @@ static void syscall_exit(struct rn_collector *c, struct task *tk, int64_t rval, 
 	if (!(tk->flags & TASK_IN_SYSCALL))
 		return; /* an exit whose entry was not seen (attach mid-call) */
 	tk->flags &= ~(uint32_t)(TASK_IN_SYSCALL | TASK_WANT_EXIT);
+	if (tk->inj) {
+		flags |= inject_exit(tk, &rval, &is_error);
+		err = is_error ? (int)-rval : 0;
+	}
 	if (tk->flags & TASK_WAITING) {
 		set_waiting(c, tk, false);
 		balance(c);
@@ -1554,18 +1682,7 @@ static int task_gone(struct rn_collector *c, struct task *tk, int status)
 		if (p->parent >= 0 && ru > ps_of(c, p->parent)->child_ru_bytes)
 			ps_of(c, p->parent)->child_ru_bytes = ru;
 		/* The leader's exit is reported after all its threads': the process is over. */
-		if (c->killing || ps->killed) {
-			p->end = RN_PROC_LOST;
-			p->term_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-			p->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
-		} else if (WIFSIGNALED(status)) {
-			p->end = RN_PROC_SIGNALED;
-			p->term_signal = WTERMSIG(status);
-			p->core_dumped = WCOREDUMP(status);
-		} else {
-			p->end = RN_PROC_EXITED;
-			p->exit_code = WEXITSTATUS(status);
-		}
+		rn_process_set_end(p, status, c->killing || ps->killed);
 		p->end_ns = ts;
 		if (ts > c->t->end_ns)
 			c->t->end_ns = ts;
@@ -1637,6 +1754,33 @@ static void set_nr(bool *v, int nr)
 		v[nr] = true;
 }
 
+static bool filtered_out_spec(const struct rn_run_spec *spec, int nr)
+{
+	return spec->syscall_filter && !spec->syscall_filter[nr];
+}
+
+/* The calls of the --inject rules: traced, and their exits wanted where a rule sets a result
+ * or an exit delay. Under -e trace=SET only those in SET: strace tampers with traced calls
+ * only. */
+static void add_injected(const struct rn_run_spec *spec, bool *traced, bool *want_exit)
+{
+	int n = rn_syscall_table_size();
+
+	for (size_t r = 0; r < spec->ninject; r++) {
+		const struct rn_inject *inj = &spec->inject[r];
+		bool exit =
+			inj->actions & (RN_INJECT_ERROR | RN_INJECT_RETVAL | RN_INJECT_DELAY_EXIT);
+
+		for (int i = 0; i < n; i++) {
+			if (!inj->set[i] || filtered_out_spec(spec, i))
+				continue;
+			traced[i] = true;
+			if (exit)
+				want_exit[i] = true;
+		}
+	}
+}
+
 static int pt_create(struct rn_collector **out, const struct rn_run_spec *spec)
 {
 	struct rn_collector *c = rn_xcalloc(1, sizeof(*c));
@@ -1647,7 +1791,27 @@ static int pt_create(struct rn_collector **out, const struct rn_run_spec *spec)
 	c->count_only = spec->flags & RN_RUN_COUNT_ONLY;
 	c->events_only = spec->flags & RN_RUN_EVENTS_ONLY;
 	c->seccomp = c->count_only || spec->syscall_filter;
-	if (c->events_only) {
+	if (spec->nattach) {
+		/* -p: a running process installs no filter; -e trace= is applied at each stop,
+		 * and its children are followed */
+		c->attached = true;
+		c->follow = true;
+		c->seccomp = false;
+		c->count_only = false;
+	}
+	if (spec->ninject)
+		c->inj_counts = rn_xcalloc(spec->ninject * (size_t)n, sizeof(*c->inj_counts));
+	if (c->events_only && spec->ninject) {
+		/* A timing run with --inject: stops for the injected calls only (their entries
+		 * through the filter, their exits where a result or a delay needs them). */
+		bool *traced = rn_xcalloc((size_t)n, sizeof(*traced));
+
+		c->seccomp = true;
+		c->want_exit = rn_xcalloc((size_t)n, sizeof(*c->want_exit));
+		add_injected(spec, traced, c->want_exit);
+		build_bpf(c, traced);
+		free(traced);
+	} else if (c->events_only) {
 		/* Timing runs: no syscall stops at all, not even a seccomp filter (a filter on
 		 * the wait-family calls alone put every syscall on the kernel's slow entry path:
 		 * +16% on 100,000 getppid here). Who waited for whom comes from the parent's
@@ -1673,6 +1837,7 @@ static int pt_create(struct rn_collector **out, const struct rn_run_spec *spec)
 			set_nr(traced, nr->sched_getaffinity);
 			set_nr(c->want_exit, nr->sched_getaffinity);
 		}
+		add_injected(spec, traced, c->want_exit);
 		if (c->count_only) {
 			/* allocation accounting needs the results of the memory calls */
 			set_nr(c->want_exit, nr->mmap);
@@ -1687,14 +1852,12 @@ static int pt_create(struct rn_collector **out, const struct rn_run_spec *spec)
 	return 0;
 }
 
-static int pt_prepare(struct rn_collector *c, char ***env, size_t *nenv, size_t *env_cap)
+static int pt_prepare(struct rn_collector *c, struct rn_strvec *env)
 {
 	(void)env;
-	(void)nenv;
-	(void)env_cap;
 	/* Pinning needs two CPUs to choose from, and every child to be seen: an untraced child
 	 * would inherit the narrowed affinity of its parent and keep it. */
-	if ((c->spec->flags & RN_RUN_PIN_CPU) && c->follow && !c->events_only &&
+	if ((c->spec->flags & RN_RUN_PIN_CPU) && c->follow && !c->events_only && !c->attached &&
 	    !sched_getaffinity(0, sizeof(c->cpus_orig), &c->cpus_orig) &&
 	    CPU_COUNT(&c->cpus_orig) >= 2)
 		c->pin = true;
@@ -1710,7 +1873,7 @@ static int pt_on_spawn(struct rn_collector *c, pid_t pid, struct rn_trace *t)
 	c->t = t;
 	c->need_paths = t->nsinks > 0 || t->spool;
 	/* the spool keeps callers, whose final mappings are read at the exit stop */
-	c->quiet_exits = c->seccomp && !t->spool;
+	c->quiet_exits = c->seccomp && !c->events_only && !t->spool;
 	if (c->follow)
 		opts |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
 	if (c->seccomp)
@@ -1742,6 +1905,133 @@ static int pt_on_spawn(struct rn_collector *c, pid_t pid, struct rn_trace *t)
 	return 0;
 }
 
+/* ---- attaching and detaching (-p) ------------------------------------------------------ */
+
+static int read_ids(pid_t tid, pid_t *tgid, pid_t *ppid);
+
+/* The -p teardown: task `tk` stopped; let it go, with the signal it was about to receive
+ * (a signal-delivery-stop), so it runs on as if never traced. */
+static void detach_task(struct rn_collector *c, struct task *tk, int status)
+{
+	int sig = 0;
+
+	if (!(status >> 16) && WSTOPSIG(status) != (SIGTRAP | 0x80) && !(tk->flags & TASK_NEW))
+		sig = WSTOPSIG(status);
+	if (tk->inj && WSTOPSIG(status) == (SIGTRAP | 0x80) && (tk->flags & TASK_IN_SYSCALL)) {
+		/* a call skipped at its entry still gets its injected result */
+		int64_t rval = 0;
+		bool is_error = false;
+
+		inject_exit(tk, &rval, &is_error);
+	}
+	ptrace(PTRACE_DETACH, tk->tid, 0L, (long)sig);
+	ps_of(c, tk->proc)->live--;
+	task_forget(c, tk);
+}
+
+/* Seize thread `tid` of process index `proc` and ask it for a stop (PTRACE_INTERRUPT): its
+ * PTRACE_EVENT_STOP is the first stop of a new task. 0 or -errno. */
+static int seize_thread(struct rn_collector *c, pid_t tid, int proc)
+{
+	if (ptrace(PTRACE_SEIZE, tid, 0L, c->opts))
+		return -errno;
+	ptrace(PTRACE_INTERRUPT, tid, 0L, 0L);
+	task_new(c, tid, proc, TASK_NEW);
+	return 0;
+}
+
+/* Seize every thread of /proc/PID/task not traced yet. Returns the number seized, or -errno
+ * when none could be and `first` (the process's first scan). */
+static int seize_threads(struct rn_collector *c, pid_t pid, int proc, bool first)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+	int n = 0, rc = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char *end;
+		long tid = strtol(de->d_name, &end, 10);
+
+		if (*end || tid <= 0 || task_find(c, (pid_t)tid))
+			continue;
+		rc = seize_thread(c, (pid_t)tid, proc);
+		if (!rc) {
+			if (n || !first)
+				c->t->procs[proc].nthreads++;
+			n++;
+		} else if (rc != -ESRCH) {
+			break; /* EPERM: not ours to trace */
+		}
+	}
+	closedir(d);
+	if (!n && first)
+		return rc ? rc : -ESRCH;
+	return n;
+}
+
+int rn_ptrace_attach(struct rn_collector *c, pid_t pid, struct rn_trace *t)
+{
+	char path[64], exe[4096];
+	struct rn_process *p;
+	pid_t tgid = 0, ppid = 0;
+	ssize_t len;
+	int rc, proc, round;
+
+	c->t = t;
+	c->need_paths = t->nsinks > 0 || t->spool;
+	c->opts = PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT |
+		PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
+	t->filtered = c->spec->syscall_filter != NULL;
+	rc = read_ids(pid, &tgid, &ppid);
+	if (rc)
+		return rc == -ENOENT ? -ESRCH : rc;
+	if (tgid != pid)
+		return -EINVAL; /* a thread id: -p takes processes */
+	if (rn_trace_find_process(t, pid) >= 0)
+		return 0; /* named twice */
+	p = rn_trace_add_process(t, pid, ppid, now_ns());
+	proc = (int)(t->nprocs - 1);
+	if (!t->start_ns)
+		t->start_ns = p->start_ns;
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	len = readlink(path, exe, sizeof(exe) - 1);
+	if (len > 0) {
+		exe[len] = '\0';
+		rn_process_set_exe(p, exe);
+		rn_elf_identify(&c->elf, exe, &p->elf_machine, p->build_id);
+	}
+	/* Threads made while the scan runs are seized by their creator's clone event once it is
+	 * traced; before that they must be found by another scan (strace's loop). */
+	rc = seize_threads(c, pid, proc, true);
+	for (round = 0; rc > 0 && round < 8; round++)
+		rc = seize_threads(c, pid, proc, false);
+	if (rc < 0 && !ps_of(c, proc)->live)
+		return rc;
+	rn_trace_process_event(t, &t->procs[proc], 'f');
+	return 0;
+}
+
+void rn_ptrace_detach(struct rn_collector *c)
+{
+	if (c->detaching || !c->attached)
+		return;
+	c->detaching = true;
+	/* Each task answers the interrupt with a stop (a task stopped already, its stop queued,
+	 * is detached when the stop is served); stops of new children are detached as they
+	 * come. */
+	for (size_t i = 0; i < c->tasks_cap; i++)
+		if (c->tasks[i])
+			ptrace(PTRACE_INTERRUPT, c->tasks[i]->tid, 0L, 0L);
+	for (size_t i = 0; i < c->npending; i++)
+		ptrace(PTRACE_DETACH, c->pending[i].tid, 0L, 0L);
+	c->npending = 0;
+}
+
 static int pt_on_event(struct rn_collector *c, struct rn_trace *t, pid_t tid, int status)
 {
 	struct task *tk = task_find(c, tid);
@@ -1762,11 +2052,19 @@ static int pt_on_event(struct rn_collector *c, struct rn_trace *t, pid_t tid, in
 			ptrace(PTRACE_CONT, tid, 0L, 0L);
 			return 0;
 		}
+		if (c->detaching) {
+			ptrace(PTRACE_DETACH, tid, 0L, 0L); /* a new child: let it go too */
+			return 0;
+		}
 		/* A new task whose parent's fork event is still to come: keep it stopped. */
 		c->pending =
 			rn_xgrow(c->pending, &c->pending_cap, c->npending + 1, sizeof(*c->pending));
 		c->pending[c->npending++] = (struct pending){ tid, status };
 		balance(c);
+		return 0;
+	}
+	if (c->detaching && WIFSTOPPED(status)) {
+		detach_task(c, tk, status);
 		return 0;
 	}
 	c->last = tk;
@@ -1835,6 +2133,7 @@ static void pt_destroy(struct rn_collector *c)
 	free(c->ps);
 	free(c->bpf);
 	free(c->want_exit);
+	free(c->inj_counts);
 	rn_elf_cache_free(c->elf);
 	rn_unwinder_free(c->unwind);
 	free(c);

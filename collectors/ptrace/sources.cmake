@@ -16,8 +16,8 @@ add_custom_target(rn_ptrace_tables DEPENDS ${RN_PTRACE_TABLES})
 list(APPEND RN_COLLECTOR_SOURCES
 	${RN_PTRACE_DIR}/ptrace.c
 	${RN_PTRACE_DIR}/sysent.c
-	${RN_PTRACE_DIR}/elf.c
 	${RN_PTRACE_DIR}/driver.c
+	${RN_PTRACE_DIR}/inject.c
 	${RN_PTRACE_TABLES})
 list(APPEND RN_COLLECTOR_DEPENDS rn_ptrace_tables)
 

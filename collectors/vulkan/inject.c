@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "recdir.h"
 #include "xalloc.h"
 
 #ifndef RN_VK_LAYER_BUILD_DIR
@@ -48,54 +49,21 @@ static bool has_manifest(const char *dir)
 	return ok;
 }
 
-/* Whether renacer itself runs from the build tree (so its layer is the one beside it). */
-static bool running_from_build_tree(void)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	size_t blen = strlen(RN_VK_BINARY_DIR);
-
-	if (n <= 0 || !blen)
-		return false;
-	exe[n] = 0;
-	return !strncmp(exe, RN_VK_BINARY_DIR, blen) && exe[blen] == '/';
-}
-
 const char *rn_vk_layer_dir(void)
 {
-	const char *env = getenv(RN_VK_ENV_LAYER_DIR);
-
-	if (env && *env)
-		return has_manifest(env) ? env : NULL;
-	if (running_from_build_tree() && has_manifest(RN_VK_LAYER_BUILD_DIR))
-		return RN_VK_LAYER_BUILD_DIR;
-	if (has_manifest(RN_VK_LAYER_INSTALL_DIR))
-		return RN_VK_LAYER_INSTALL_DIR;
-	if (has_manifest(RN_VK_LAYER_BUILD_DIR))
-		return RN_VK_LAYER_BUILD_DIR;
-	return NULL;
-}
-
-/* Index of `name` in the `n` entries of `env`, or -1. */
-static long env_find(char *const *env, size_t n, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (size_t i = 0; i < n; i++)
-		if (env[i] && !strncmp(env[i], name, len) && env[i][len] == '=')
-			return (long)i;
-	return -1;
+	return rn_inject_locate(RN_VK_ENV_LAYER_DIR, RN_VK_LAYER_BUILD_DIR, RN_VK_LAYER_INSTALL_DIR,
+				RN_VK_BINARY_DIR, has_manifest);
 }
 
 /* The value `name` would have in the target without us: the environment being built, the
  * run's own additions, renacer's environment, in that order. */
-static const char *previous(char *const *env, size_t nenv, char *const *env_add, const char *name)
+static const char *previous(const struct rn_strvec *env, char *const *env_add, const char *name)
 {
-	long i = env_find(env, nenv, name);
+	const char *v = rn_strvec_env_get(env, name);
 	size_t n = strlen(name);
 
-	if (i >= 0)
-		return env[i] + n + 1;
+	if (v)
+		return v;
 	for (char *const *e = env_add; e && *e; e++)
 		if (!strncmp(*e, name, n) && (*e)[n] == '=')
 			return *e + n + 1;
@@ -120,34 +88,20 @@ static bool list_has(const char *list, char sep, const char *item)
 	return false;
 }
 
-/* Set "KEY=VALUE" from `b`: replace KEY's entry if the array has one (it may be the child's
- * whole environment), else append. */
-static void set(char ***env, size_t *nenv, size_t *cap, struct rn_buf *b)
+/* Set "KEY=VALUE" from `b` (replacing KEY's entry: `env` is the child's whole environment). */
+static void set(struct rn_strvec *env, struct rn_buf *b)
 {
-	char key[64];
-	size_t klen = strcspn(b->buf, "=");
-	long i;
-
-	if (rn_buf_failed(b) || klen >= sizeof(key))
+	if (rn_buf_failed(b))
 		rn_die("out of memory building the vulkan layer environment");
-	memcpy(key, b->buf, klen);
-	key[klen] = 0;
-	i = env_find(*env, *nenv, key);
-	if (i >= 0) {
-		free((*env)[i]);
-		(*env)[i] = rn_xstrdup(b->buf);
-	} else {
-		*env = rn_xgrow(*env, cap, *nenv + 1, sizeof(**env));
-		(*env)[(*nenv)++] = rn_xstrdup(b->buf);
-	}
+	rn_strvec_env_set(env, b->buf);
 	rn_buf_reset(b);
 }
 
 /* NAME=<item><sep><previous>, or NAME=<previous> when it already lists the item. */
-static void prepend(struct rn_buf *b, char *const *env, size_t nenv, char *const *env_add,
+static void prepend(struct rn_buf *b, const struct rn_strvec *env, char *const *env_add,
 		    const char *name, const char *item, char sep)
 {
-	const char *old = previous(env, nenv, env_add, name);
+	const char *old = previous(env, env_add, name);
 
 	if (old && list_has(old, sep, item))
 		rn_buf_addf(b, "%s=%s", name, old);
@@ -158,20 +112,20 @@ static void prepend(struct rn_buf *b, char *const *env, size_t nenv, char *const
 }
 
 void rn_vk_inject_env(const char *layer_dir, const char *record_dir, enum rn_gpu_mode mode,
-		      char *const *env_add, char ***env, size_t *nenv, size_t *env_cap)
+		      char *const *env_add, struct rn_strvec *env)
 {
 	struct rn_buf b;
 
 	rn_buf_init(&b, 0);
-	prepend(&b, *env, *nenv, env_add, "VK_ADD_LAYER_PATH", layer_dir, ':');
-	set(env, nenv, env_cap, &b);
-	prepend(&b, *env, *nenv, env_add, "VK_INSTANCE_LAYERS", RN_VK_LAYER_NAME, ':');
-	set(env, nenv, env_cap, &b);
-	prepend(&b, *env, *nenv, env_add, "VK_LOADER_LAYERS_ENABLE", RN_VK_LAYER_NAME, ',');
-	set(env, nenv, env_cap, &b);
+	prepend(&b, env, env_add, "VK_ADD_LAYER_PATH", layer_dir, ':');
+	set(env, &b);
+	prepend(&b, env, env_add, "VK_INSTANCE_LAYERS", RN_VK_LAYER_NAME, ':');
+	set(env, &b);
+	prepend(&b, env, env_add, "VK_LOADER_LAYERS_ENABLE", RN_VK_LAYER_NAME, ',');
+	set(env, &b);
 	rn_buf_addf(&b, "%s=%s", RN_VK_ENV_DIR, record_dir);
-	set(env, nenv, env_cap, &b);
+	set(env, &b);
 	rn_buf_addf(&b, "%s=%s", RN_VK_ENV_MODE, rn_vk_mode_name(mode));
-	set(env, nenv, env_cap, &b);
+	set(env, &b);
 	rn_buf_release(&b);
 }

@@ -42,13 +42,12 @@ const char *rn_vk_mode_name(enum rn_gpu_mode mode);
 const char *rn_vk_layer_dir(void);
 
 /*
- * Set the variables above in `env` (an array of `*nenv` malloc'ed "KEY=VALUE" strings,
- * capacity `*env_cap`, grown with rn_xgrow; the caller frees them and NULL-terminates it):
- * an existing entry of the same name is replaced (its old string freed), else one is appended.
+ * Set the variables above in `env` (the child's environment being built): an existing entry
+ * of the same name is replaced (rn_strvec_env_set), else one is appended.
  * `env_add` is the run's own NULL-terminated additions (may be NULL), consulted for previous
  * values after `env` and before getenv(). Dies on out-of-memory; cannot fail otherwise.
  */
 void rn_vk_inject_env(const char *layer_dir, const char *record_dir, enum rn_gpu_mode mode,
-		      char *const *env_add, char ***env, size_t *nenv, size_t *env_cap);
+		      char *const *env_add, struct rn_strvec *env);
 
 #endif

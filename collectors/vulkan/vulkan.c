@@ -19,9 +19,6 @@
 #include "log.h"
 #include "xalloc.h"
 
-/* Largest record file read, bytes (a hostile or runaway file fails cleanly past it). */
-#define MAX_RECORD_FILE_BYTES ((size_t)1 << 30)
-
 struct vk_collector {
 	enum rn_gpu_mode mode; /* timing mode of the run */
 	char **env_add;        /* copy of the run's env_add (NULL-terminated), owned */
@@ -54,42 +51,20 @@ static int vk_create(struct rn_collector **out, const struct rn_run_spec *spec)
 	return 0;
 }
 
-static int vk_prepare(struct rn_collector *rc, char ***env, size_t *nenv, size_t *env_cap)
+static int vk_prepare(struct rn_collector *rc, struct rn_strvec *env)
 {
 	struct vk_collector *c = (struct vk_collector *)rc;
 	const char *layer_dir = rn_vk_layer_dir();
+	int err;
 
 	if (!layer_dir) {
 		rn_error("vulkan: %s", vk_unavailable());
 		return -ENOENT;
 	}
-	{
-		char *dir;
-		int err = rn_recdir_create("vulkan", &dir);
-
-		if (err)
-			return err;
-		free(c->dir);
-		c->dir = dir;
-	}
-	rn_vk_inject_env(layer_dir, c->dir, c->mode, c->env_add, env, nenv, env_cap);
-	return 0;
-}
-
-static int vk_on_spawn(struct rn_collector *c, pid_t pid, struct rn_trace *t)
-{
-	(void)c;
-	(void)pid;
-	(void)t;
-	return 0;
-}
-
-static int vk_on_event(struct rn_collector *c, struct rn_trace *t, pid_t tid, int status)
-{
-	(void)c;
-	(void)t;
-	(void)tid;
-	(void)status;
+	err = rn_recdir_renew(&c->dir, "vulkan");
+	if (err)
+		return err;
+	rn_vk_inject_env(layer_dir, c->dir, c->mode, c->env_add, env);
 	return 0;
 }
 
@@ -129,7 +104,7 @@ static int vk_finish(struct rn_collector *rc, struct rn_trace *t)
 	if (!c->dir)
 		return 0;
 	rn_vk_load_report_init(&rep);
-	ret = rn_recdir_foreach(c->dir, "vk-", ".rnvk", MAX_RECORD_FILE_BYTES, "vulkan", t,
+	ret = rn_recdir_foreach(c->dir, "vk-", ".rnvk", RN_RECDIR_MAX_FILE_BYTES, "vulkan", t,
 				load_file, &l);
 	if (ret)
 		return ret;
@@ -139,13 +114,7 @@ static int vk_finish(struct rn_collector *rc, struct rn_trace *t)
 	}
 	/* Known loss is recorded as a gap of the trace (verdicts on GPU spans say so), and
 	 * still warned about. */
-	if (rep.truncated) {
-		rn_warn("vulkan: %zu record file(s) end inside a record (a process died between "
-			"flushes); spans before that point are kept",
-			rep.truncated);
-		rn_trace_add_gap(t, RN_GAP_DROPPED, RN_GAP_GPU_SPANS, "vulkan", 0,
-				 "%zu record file(s) end inside a record", rep.truncated);
-	}
+	rn_recdir_truncated(t, "vulkan", rep.truncated, "a process died between flushes");
 	if (rep.stats.lost) {
 		rn_warn("vulkan: %llu command buffer execution(s) could not be timed (results "
 			"overwritten or never available)",
@@ -160,12 +129,7 @@ static int vk_finish(struct rn_collector *rc, struct rn_trace *t)
 		rn_trace_add_gap(t, RN_GAP_UNTIMED, RN_GAP_GPU_SPANS, "vulkan",
 				 rep.stats.untimed_no_slots, "the layer's query slots ran out");
 	}
-	if (rep.unmapped) {
-		rn_warn("vulkan: %zu span(s) dropped: no timestamps or clock for their device",
-			rep.unmapped);
-		rn_trace_add_gap(t, RN_GAP_DROPPED, RN_GAP_GPU_SPANS, "vulkan", rep.unmapped,
-				 "no timestamps or clock for their device");
-	}
+	rn_recdir_unmapped(t, "vulkan", rep.unmapped, "no timestamps or clock for their device");
 	if (rep.stats.untimed_secondary || rep.stats.untimed_simultaneous ||
 	    rep.stats.untimed_family)
 		rn_note("vulkan: untimed: %llu secondary, %llu simultaneous-use command "
@@ -184,12 +148,10 @@ static void vk_destroy(struct rn_collector *rc)
 
 	if (!c)
 		return;
-	if (c->dir)
-		rn_recdir_remove(c->dir);
+	rn_recdir_free(c->dir);
 	for (size_t i = 0; c->env_add && c->env_add[i]; i++)
 		free(c->env_add[i]);
 	free(c->env_add);
-	free(c->dir);
 	free(c);
 }
 
@@ -198,8 +160,8 @@ const struct rn_collector_ops rn_vulkan_collector = {
 	.unavailable = vk_unavailable,
 	.create = vk_create,
 	.prepare = vk_prepare,
-	.on_spawn = vk_on_spawn,
-	.on_event = vk_on_event,
+	.on_spawn = rn_recdir_on_spawn,
+	.on_event = rn_recdir_on_event,
 	.finish = vk_finish,
 	.destroy = vk_destroy,
 };

@@ -17,11 +17,13 @@
 #include <unistd.h>
 
 #include "assertion.h"
+#include "changepoint.h"
 #include "buf.h"
 #include "config.h"
 #include "golden.h"
 #include "history_internal.h"
 #include "log.h"
+#include "syscall_names.h"
 #include "utf8.h"
 #include "xalloc.h"
 
@@ -56,6 +58,24 @@ static const char *const migrations[RN_HISTORY_SCHEMA_VERSION] = {
 	"DROP INDEX results_series;"
 	"CREATE INDEX results_series ON results (target, metric, run_id, median, min_value, "
 	"max_value, nsamples, unit);",
+	/* 4: a run id that survives export and import (uid), the commit's subject and author
+	 * date for the page, re-runs of one commit for the gate-quality ledger, and the
+	 * per-syscall medians. Runs of older renacers get a uid from their store's facts. */
+	"ALTER TABLE runs ADD COLUMN uid TEXT;"
+	"ALTER TABLE runs ADD COLUMN subject TEXT;"
+	"ALTER TABLE runs ADD COLUMN author_ns BIGINT;"
+	"ALTER TABLE runs ADD COLUMN rerun_of TEXT;"
+	"UPDATE runs SET uid = 'local-' || machine || '-' || created_ns || '-' || id;"
+	"CREATE UNIQUE INDEX runs_uid ON runs (uid);"
+	"CREATE INDEX runs_commit ON runs (commit_sha);"
+	"CREATE TABLE syscalls (id %ID%, run_id BIGINT NOT NULL REFERENCES runs(id) ON DELETE "
+	"CASCADE, target TEXT NOT NULL, syscall TEXT NOT NULL, calls DOUBLE PRECISION NOT NULL, "
+	"errors DOUBLE PRECISION NOT NULL, time_ns DOUBLE PRECISION);"
+	"CREATE INDEX syscalls_run ON syscalls (run_id);"
+	"CREATE INDEX results_run ON results (run_id);"
+	"CREATE TABLE change_points (target TEXT NOT NULL, metric TEXT NOT NULL, machine TEXT NOT "
+	"NULL, last_run BIGINT NOT NULL, cuts TEXT NOT NULL, PRIMARY KEY (target, metric, "
+	"machine));",
 };
 
 static void scrub(struct rn_history *h);
@@ -464,6 +484,30 @@ static int make_parent(const char *path)
 	return rc;
 }
 
+/*
+ * A read-only SQLite store of schema version < 4, which this process may not migrate, read
+ * as if it were: temporary objects (they shadow the store's own for unqualified names and
+ * live in the connection's temp database, which is writable while the store is not) add
+ * the columns of version 4 to runs as a view, with the uid migration 4 would give them, and
+ * the tables version 4 added, empty. Versions 1 to 3 differ only in indexes.
+ */
+static int old_shape(struct rn_history *h, long version)
+{
+	if (version >= 4)
+		return 0;
+	return h->ops->exec(
+		h,
+		"CREATE TEMP VIEW runs AS SELECT *, 'local-' || machine || '-' || created_ns || "
+		"'-' || id AS uid, NULL AS subject, NULL AS author_ns, NULL AS rerun_of FROM "
+		"main.runs;"
+		"CREATE TEMP TABLE syscalls (id INTEGER PRIMARY KEY, run_id BIGINT NOT NULL, "
+		"target TEXT NOT NULL, syscall TEXT NOT NULL, calls DOUBLE PRECISION NOT NULL, "
+		"errors DOUBLE PRECISION NOT NULL, time_ns DOUBLE PRECISION);"
+		"CREATE TEMP TABLE change_points (target TEXT NOT NULL, metric TEXT NOT NULL, "
+		"machine TEXT NOT NULL, last_run BIGINT NOT NULL, cuts TEXT NOT NULL, PRIMARY "
+		"KEY (target, metric, machine));");
+}
+
 int rn_history_open(struct rn_history *h, const char *url, bool write, int busy_timeout_ms)
 {
 	const char *location = url;
@@ -533,8 +577,8 @@ int rn_history_open(struct rn_history *h, const char *url, bool write, int busy_
 			return rn_history_fail(h, -ENOENT, "no renacer history in '%s'",
 					       h->location);
 		/* A store of an older renacer: readers migrate it too where they may write;
-		 * a read-only store is read as it is (every version has the same tables,
-		 * later ones only add indexes). */
+		 * a read-only store is read as it is, seen through the shape of the current
+		 * schema (old_shape). */
 		if (version < RN_HISTORY_SCHEMA_VERSION && h->ops != &rn_history_sqlite_ops)
 			return migrate(h);
 		if (version < RN_HISTORY_SCHEMA_VERSION) {
@@ -543,7 +587,8 @@ int rn_history_open(struct rn_history *h, const char *url, bool write, int busy_
 			if (!rc)
 				return migrate(h);
 			h->ops->close(h);
-			return h->ops->open(h, location, false, busy_timeout_ms);
+			rc = h->ops->open(h, location, false, busy_timeout_ms);
+			return rc ? rc : old_shape(h, version);
 		}
 	}
 	return 0;
@@ -735,6 +780,30 @@ static int insert(struct rn_history *h, const char *sql, const char *const *para
 	return rc;
 }
 
+void rn_history_commit_info(const char *dir, const char *commit, char *subject, size_t cap,
+			    int64_t *author_ns)
+{
+	char spec[300];
+	const char *argv[] = { "git", "log", "-1", "--no-show-signature", NULL, spec, NULL };
+	char *s;
+
+	subject[0] = '\0';
+	*author_ns = 0;
+	if (!commit || !*commit || strlen(commit) > 256 || commit[0] == '-')
+		return;
+	snprintf(spec, sizeof(spec), "%s", commit);
+	argv[4] = "--format=%at";
+	s = command_line(dir, argv);
+	if (s)
+		*author_ns = strtoll(s, NULL, 10) * 1000000000ll;
+	free(s);
+	argv[4] = "--format=%s";
+	s = command_line(dir, argv);
+	if (s)
+		snprintf(subject, cap, "%s", s);
+	free(s);
+}
+
 static int get_id(void *ctx, size_t ncols, const char *const *vals)
 {
 	if (ncols >= 1 && vals[0])
@@ -881,14 +950,65 @@ static int append_critical_path(struct rn_history *h, const char *run_id,
 	return rc;
 }
 
+/* One syscalls row per syscall the target made (medians over its counting runs). */
+static int append_syscalls(struct rn_history *h, const char *run_id,
+			   const struct rn_target_result *r)
+{
+	int nr, n = rn_syscall_table_size(), rc = 0;
+
+	if (!r->syscall_calls)
+		return 0;
+	for (nr = 0; nr < n && !rc; nr++) {
+		char calls[40], errors[40], ns[40];
+		const char *p[6];
+
+		if (!(r->syscall_calls[nr] > 0))
+			continue;
+		fmt_double(calls, sizeof(calls), r->syscall_calls[nr]);
+		fmt_double(errors, sizeof(errors), r->syscall_errors ? r->syscall_errors[nr] : 0);
+		if (r->syscall_ns)
+			fmt_double(ns, sizeof(ns), r->syscall_ns[nr]);
+		p[0] = run_id;
+		p[1] = r->name;
+		p[2] = rn_syscall_name(nr);
+		p[3] = calls;
+		p[4] = errors;
+		p[5] = r->syscall_ns ? ns : NULL;
+		rc = h->ops->query(h,
+				   "INSERT INTO syscalls (run_id, target, syscall, calls, errors, "
+				   "time_ns) VALUES (?, ?, ?, ?, ?, ?)",
+				   p, 6, NULL, NULL);
+	}
+	return rc;
+}
+
+void rn_history_new_uid(char *dst, size_t cap, uint64_t created_ns)
+{
+	uint64_t r = 0;
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || read(fd, &r, sizeof(r)) != (ssize_t)sizeof(r)) {
+		struct timespec ts;
+
+		/* No entropy device: the process and the monotonic clock still differ per run. */
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		r = fnv1a((uint64_t)getpid() * 0x9e3779b97f4a7c15ull ^ (uint64_t)ts.tv_nsec, "uid");
+	}
+	if (fd >= 0)
+		close(fd);
+	snprintf(dst, cap, "%016llx-%016llx", (unsigned long long)created_ns,
+		 (unsigned long long)r);
+}
+
 int64_t rn_history_append(struct rn_history *h, const struct rn_history_run *run,
 			  const struct rn_target_report *t, size_t n)
 {
-	char created[24], code[16], id[24], ident[4][256], *config;
+	char created[24], code[16], id[24], uid[48], author[24], rerun[256], ident[4][256];
+	char *config, *subject;
 	int64_t run_id = 0;
 	size_t i;
 	int rc;
-	const char *p[9];
+	const char *p[13];
 
 	snprintf(created, sizeof(created), "%llu", (unsigned long long)run->created_ns);
 	snprintf(code, sizeof(code), "%d", run->exit_code);
@@ -908,18 +1028,31 @@ int64_t rn_history_append(struct rn_history *h, const struct rn_history_run *run
 	p[6] = config;
 	p[7] = RN_VERSION;
 	p[8] = code;
+	if (run->uid && *run->uid)
+		text_fit(uid, sizeof(uid), run->uid);
+	else
+		rn_history_new_uid(uid, sizeof(uid), run->created_ns);
+	p[9] = uid;
+	subject = run->subject && *run->subject ? rn_utf8_fix(run->subject) : NULL;
+	p[10] = subject;
+	snprintf(author, sizeof(author), "%lld", (long long)run->author_ns);
+	p[11] = run->author_ns ? author : NULL;
+	text_fit(rerun, sizeof(rerun), run->rerun_of ? run->rerun_of : "");
+	p[12] = rerun[0] ? rerun : NULL;
 	rc = h->ops->exec(h, h->ops->begin_sql);
 	if (rc) {
 		free(config);
+		free(subject);
 		return rc;
 	}
 	rc = h->ops->query(
 		h,
 		"INSERT INTO runs (created_ns, commit_sha, branch, machine, machine_desc, "
-		"source, config, renacer_version, exit_code) VALUES "
-		"(?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-		p, 9, get_id, &run_id);
+		"source, config, renacer_version, exit_code, uid, subject, author_ns, rerun_of) "
+		"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+		p, 13, get_id, &run_id);
 	free(config);
+	free(subject);
 	if (!rc && run_id <= 0)
 		rc = rn_history_fail(h, -EIO, "the new run got no id");
 	snprintf(id, sizeof(id), "%lld", (long long)run_id);
@@ -929,6 +1062,8 @@ int64_t rn_history_append(struct rn_history *h, const struct rn_history_run *run
 			rc = append_verdicts(h, id, &t[i]);
 		if (!rc && t[i].result->cp.nsegments)
 			rc = append_critical_path(h, id, t[i].result);
+		if (!rc)
+			rc = append_syscalls(h, id, t[i].result);
 	}
 	if (!rc)
 		rc = h->ops->exec(h, "COMMIT");
@@ -943,13 +1078,217 @@ int64_t rn_history_append(struct rn_history *h, const struct rn_history_run *run
 	return run_id;
 }
 
+/* ---- change points kept up to date as runs are appended ---- */
+
+/* A series of run medians, oldest first. */
+struct cp_series {
+	int64_t *run;
+	double *x;
+	size_t n, cap, capx;
+};
+
+static int cp_series_row(void *ctx, size_t ncols, const char *const *v)
+{
+	struct cp_series *s = ctx;
+
+	if (ncols < 2 || !v[0] || !v[1])
+		return 0;
+	s->run = rn_xgrow(s->run, &s->cap, s->n + 1, sizeof(*s->run));
+	s->x = rn_xgrow(s->x, &s->capx, s->n + 1, sizeof(*s->x));
+	s->run[s->n] = strtoll(v[0], NULL, 10);
+	s->x[s->n++] = strtod(v[1], NULL);
+	return 0;
+}
+
+static int cp_cache_row(void *ctx, size_t ncols, const char *const *v)
+{
+	if (ncols >= 1 && v[0])
+		snprintf(ctx, RN_HISTORY_CUTS_MAX, "%s", v[0]);
+	return 0;
+}
+
+int rn_history_series_changes(struct rn_history *h, const char *target, const char *metric,
+			      const char *machine, int64_t **run, double **x, size_t *n,
+			      struct rn_changepoint **cp, size_t *ncp, bool store)
+{
+	struct cp_series s = { NULL, NULL, 0, 0, 0 };
+	const char *params[5] = { target, metric, machine };
+	char sql[512], cuts[RN_HISTORY_CUTS_MAX] = "", last[24];
+	struct rn_edivisive_cfg cfg;
+	size_t prev[64], nprev = 0, i, k;
+	const char *p;
+	int rc;
+
+	*cp = NULL;
+	*ncp = 0;
+	snprintf(sql, sizeof(sql),
+		 "SELECT * FROM (SELECT s.run_id, s.median FROM results s CROSS JOIN runs r WHERE "
+		 "r.id = s.run_id AND s.target = ? AND s.metric = ? AND r.machine = ? ORDER BY "
+		 "s.run_id DESC LIMIT %d) AS last ORDER BY 1",
+		 RN_HISTORY_CHANGES_RUNS);
+	rc = h->ops->query(h, sql, params, 3, cp_series_row, &s);
+	if (!rc)
+		rc = h->ops->query(h,
+				   "SELECT cuts FROM change_points WHERE target = ? AND metric = ? "
+				   "AND machine = ?",
+				   params, 3, cp_cache_row, cuts);
+	if (rc)
+		goto out;
+	/* The cuts found before, as positions in this series (those that fell off its start
+	 * are gone). */
+	for (p = cuts; *p && nprev < 64;) {
+		char *end;
+		long long id = strtoll(p, &end, 10);
+
+		if (end == p)
+			break;
+		for (k = 0; k < s.n && s.run[k] != id; k++)
+			;
+		if (k < s.n && k > 0 && (!nprev || k > prev[nprev - 1]))
+			prev[nprev++] = k;
+		p = end;
+	}
+	rn_edivisive_cfg_init(&cfg);
+	rn_changepoints_update(s.x, s.n, prev, nprev, &cfg, cp, ncp);
+	if (store && s.n) {
+		struct rn_buf b;
+
+		rn_buf_init(&b, RN_HISTORY_CUTS_MAX - 1);
+		for (i = 0; i < *ncp; i++)
+			rn_buf_addf(&b, "%s%lld", i ? " " : "", (long long)s.run[(*cp)[i].index]);
+		snprintf(last, sizeof(last), "%lld", (long long)s.run[s.n - 1]);
+		params[3] = last;
+		params[4] = rn_buf_failed(&b) ? "" : b.buf;
+		rc = h->ops->query(h,
+				   "DELETE FROM change_points WHERE target = ? AND metric = ? AND "
+				   "machine = ?",
+				   params, 3, NULL, NULL);
+		if (!rc)
+			rc = h->ops->query(h,
+					   "INSERT INTO change_points (target, metric, machine, "
+					   "last_run, cuts) VALUES (?, ?, ?, ?, ?)",
+					   params, 5, NULL, NULL);
+		rn_buf_release(&b);
+	}
+out:
+	if (rc || !run) {
+		free(s.run);
+		free(s.x);
+		if (rc) {
+			free(*cp);
+			*cp = NULL;
+			*ncp = 0;
+		}
+	} else {
+		*run = s.run;
+		*x = s.x;
+		*n = s.n;
+	}
+	return rc;
+}
+
+struct pairs {
+	char (*p)[2][256];
+	size_t n, cap;
+};
+
+static int pair_row(void *ctx, size_t ncols, const char *const *v)
+{
+	struct pairs *ps = ctx;
+
+	if (ncols < 2 || !v[0] || !v[1])
+		return 0;
+	ps->p = rn_xgrow(ps->p, &ps->cap, ps->n + 1, sizeof(*ps->p));
+	snprintf(ps->p[ps->n][0], 256, "%s", v[0]);
+	snprintf(ps->p[ps->n][1], 256, "%s", v[1]);
+	ps->n++;
+	return 0;
+}
+
+/* After appending run `id`: the change points of each of its series on its machine, searched
+ * from the cuts kept before (rn_changepoints_update) and kept for the next time. Best effort. */
+static void update_changes(struct rn_history *h, int64_t id, const char *machine)
+{
+	struct pairs ps = { NULL, 0, 0 };
+	char run[24];
+	const char *params[1] = { run };
+	size_t i;
+
+	snprintf(run, sizeof(run), "%lld", (long long)id);
+	if (h->ops->query(h, "SELECT target, metric FROM results WHERE run_id = ?", params, 1,
+			  pair_row, &ps) ||
+	    h->ops->exec(h, h->ops->begin_sql)) {
+		free(ps.p);
+		return;
+	}
+	for (i = 0; i < ps.n; i++) {
+		struct rn_changepoint *cp;
+		size_t ncp;
+
+		if (rn_history_series_changes(h, ps.p[i][0], ps.p[i][1], machine, NULL, NULL, NULL,
+					      &cp, &ncp, true))
+			break;
+		free(cp);
+	}
+	h->ops->exec(h, i == ps.n ? "COMMIT" : "ROLLBACK");
+	free(ps.p);
+}
+
+struct commits {
+	char c[RN_HISTORY_BACKFILL][257];
+	size_t n;
+};
+
+static int commit_row(void *ctx, size_t ncols, const char *const *v)
+{
+	struct commits *cs = ctx;
+
+	if (ncols >= 1 && v[0] && cs->n < RN_HISTORY_BACKFILL)
+		snprintf(cs->c[cs->n++], sizeof(cs->c[0]), "%s", v[0]);
+	return 0;
+}
+
+/* Runs recorded without their commit's subject (by an older renacer, or imported) get it
+ * from git when it knows the commit: the newest RN_HISTORY_BACKFILL commits of the last
+ * 1,000 runs per check; "" marks a commit git did not know. Best effort: errors are ignored
+ * (the run itself is recorded). */
+static void backfill_subjects(struct rn_history *h, const char *dir)
+{
+	struct commits cs;
+	size_t i;
+
+	cs.n = 0;
+	if (h->ops->query(h,
+			  "SELECT commit_sha FROM runs WHERE subject IS NULL AND commit_sha <> '' "
+			  "AND id > (SELECT max(id) - 1000 FROM runs) GROUP BY commit_sha ORDER BY "
+			  "max(id) DESC",
+			  NULL, 0, commit_row, &cs))
+		return;
+	for (i = 0; i < cs.n; i++) {
+		char subject[256], author[24];
+		int64_t author_ns;
+		const char *p[3] = { subject, author, cs.c[i] };
+
+		rn_history_commit_info(dir, cs.c[i], subject, sizeof(subject), &author_ns);
+		snprintf(author, sizeof(author), "%lld", (long long)author_ns);
+		if (!author_ns)
+			p[1] = NULL;
+		if (insert(h,
+			   "UPDATE runs SET subject = ?, author_ns = ? WHERE commit_sha = ? AND "
+			   "subject IS NULL",
+			   p, 3))
+			return;
+	}
+}
+
 int rn_history_record(const struct rn_config *cfg, bool cli_enable, const char *source,
-		      const struct rn_target_report *t, size_t n, int exit_code, bool quiet)
+		      const struct rn_target_report *t, size_t n, int exit_code, bool quiet,
+		      const char *rerun_of)
 {
 	struct rn_history_cfg hc;
 	struct rn_history h;
 	struct rn_history_run run;
-	char bufs[4][256];
+	char bufs[4][256], subject[256];
 	struct timespec ts;
 	int64_t id;
 	int rc;
@@ -966,8 +1305,15 @@ int rn_history_record(const struct rn_config *cfg, bool cli_enable, const char *
 	run.source = source;
 	run.config = cfg->path;
 	run.exit_code = exit_code;
+	run.rerun_of = rerun_of;
+	rn_history_commit_info(cfg->dir, run.commit, subject, sizeof(subject), &run.author_ns);
+	run.subject = subject;
 	rc = rn_history_open(&h, hc.url, true, hc.busy_timeout_ms);
 	id = rc ? rc : rn_history_append(&h, &run, t, n);
+	if (id > 0) {
+		backfill_subjects(&h, cfg->dir);
+		update_changes(&h, id, run.machine);
+	}
 	if (id < 0)
 		rn_warn("history: not recorded in '%s': %s", h.location, h.err);
 	else if (!quiet)

@@ -16,9 +16,12 @@
  * newer than this renacer knows is refused with a one-line message ("schema version N is
  * newer than this renacer supports (M)").
  *
- * Tables (schema version 3):
+ * Tables (schema version 4):
  *   runs(id, created_ns, commit_sha, branch, machine, machine_desc, source, config,
- *        renacer_version, exit_code)        one row per check / golden update / import
+ *        renacer_version, exit_code, uid, subject, author_ns, rerun_of)
+ *        one row per check / golden update / import; uid is unique and kept by export and
+ *        import ("local-..." for runs recorded before version 4); subject and author_ns
+ *        (the commit's, from git at check time) and rerun_of (`check --rerun-of`) may be NULL
  *   results(id, run_id, target, metric, unit, nsamples, median, min_value, max_value, samples)
  *        one row per target and metric with data; samples is a JSON array of every run's
  *        value in the metric's unit (ns, bytes or count), in run order
@@ -26,6 +29,12 @@
  *        message)                           every verdict of the check, as reported
  *   critical_path(id, run_id, target, seq, process, pid, start_ns, end_ns)
  *        the critical path of each target's last run (ns from the run's start)
+ *   change_points(target, metric, machine, last_run, cuts)
+ *        per series, the run ids where its change points start (space-separated) as last
+ *        found, after run last_run: the next search starts from them (incremental)
+ *   syscalls(id, run_id, target, syscall, calls, errors, time_ns)
+ *        per syscall the target made: median calls and errors over its counting runs, the
+ *        median summed duration (ns, NULL when not collected)
  *
  * Errors: functions return 0 or a negative errno (-EIO for a database error, -ENOENT when a
  * read-only open finds no store, -EPROTONOSUPPORT for a newer schema) and leave a one-line
@@ -43,9 +52,15 @@
 struct rn_config;
 
 /* The schema version this renacer writes and reads. */
-#define RN_HISTORY_SCHEMA_VERSION 3
+#define RN_HISTORY_SCHEMA_VERSION 4
 /* Default SQLite store, relative to the config's directory. */
 #define RN_HISTORY_DEFAULT_PATH ".renacer/history.db"
+/* Runs of a series searched for change points by default (the last ones). */
+#define RN_HISTORY_CHANGES_RUNS 500
+/* Longest text of the cuts kept per series (run ids, space-separated). */
+#define RN_HISTORY_CUTS_MAX 1024
+/* Commits whose subject a check looks up in git for runs recorded without one. */
+#define RN_HISTORY_BACKFILL 20
 /* Default busy timeout of SQLite writers, ms. */
 #define RN_HISTORY_BUSY_TIMEOUT_MS 30000
 
@@ -131,7 +146,9 @@ bool rn_history_is_postgres(const char *url);
  * opened read-only (immutable where this process can write neither the file nor its
  * directory); a missing SQLite file, or a database without renacer's tables, is -ENOENT, and
  * a path that cannot be reached (a symlink loop, no permission) is its errno; a store of an
- * older schema is migrated where it may be written and read as it is otherwise. Every
+ * older schema is migrated where it may be written and read as it is otherwise (through
+ * temporary views of the current shape: the columns and tables it lacks read as migration 4
+ * would fill them). Every
  * PostgreSQL operation ends within `busy_timeout_ms` plus 2 s (-ETIMEDOUT). On failure h->err says why and the caller still calls
  * rn_history_close().
  */
@@ -153,7 +170,21 @@ struct rn_history_run {
 	const char *source;       /* "check", "golden", "import" */
 	const char *config;       /* config path, or the imported file */
 	int exit_code;            /* exit code of the check (0 for imports and golden updates) */
+	const char *uid;          /* unique run id, or NULL: a new one (rn_history_new_uid) */
+	const char *subject;      /* the commit's subject line, or NULL/"" if unknown */
+	int64_t author_ns;        /* the commit's author date, ns since the epoch, 0 if unknown */
+	const char *rerun_of;     /* the commit this run re-runs (`check --rerun-of`), or NULL */
 };
+
+/* A new unique run id into dst (cap >= 34): the run's time and 64 random bits in hex. */
+void rn_history_new_uid(char *dst, size_t cap, uint64_t created_ns);
+
+/*
+ * The subject line and author date (ns since the epoch) of `commit` from `git log` in `dir`;
+ * "" and 0 when git, the repository or the commit is not there. Never fails.
+ */
+void rn_history_commit_info(const char *dir, const char *commit, char *subject, size_t cap,
+			    int64_t *author_ns);
 
 /*
  * Fill commit, branch, machine and machine_desc for the current checkout and host: commit from
@@ -168,19 +199,40 @@ void rn_history_run_identify(struct rn_history_run *run, const char *dir,
 
 /*
  * Append one run: its identity, every target's per-run samples of every metric with data,
- * every verdict and the critical path of each target's last run, in one transaction.
+ * every verdict, the critical path of each target's last run and its per-syscall medians, in
+ * one transaction.
  * Returns the new run's id (> 0) or a negative errno with h->err set.
  */
 int64_t rn_history_append(struct rn_history *h, const struct rn_history_run *run,
 			  const struct rn_target_report *t, size_t n);
 
+struct rn_changepoint;
+
+/*
+ * The change points of the last RN_HISTORY_CHANGES_RUNS runs of target/metric on `machine`,
+ * searched incrementally: from the cuts kept in change_points (rn_changepoints_update: only
+ * the tail from the second-to-last cut is searched again), the whole series when none are kept.
+ * With `store`, the new cuts are kept (the caller holds a write transaction). *cp receives a
+ * malloc'ed array of *ncp change points (caller frees); when `run` is not NULL, *run, *x and
+ * *n receive the series (run ids and medians, oldest first, malloc'ed; caller frees).
+ * Returns 0 or negative errno with h->err set.
+ */
+int rn_history_series_changes(struct rn_history *h, const char *target, const char *metric,
+			      const char *machine, int64_t **run, double **x, size_t *n,
+			      struct rn_changepoint **cp, size_t *ncp, bool store);
+
 /*
  * The one call of `check` and `golden update`: resolve the settings, and if enabled open the
  * store and append. Any failure is a warning naming the store and the reason
  * ("history: not recorded: ..."); the caller's verdict and exit code never depend on it.
+ * `rerun_of` (NULL if none) marks the run as a re-run of that commit (`check --rerun-of`); the
+ * commit's subject and author date are taken from git, and so are those of up to
+ * RN_HISTORY_BACKFILL commits of earlier runs recorded without them; the change points of the
+ * run's series are brought up to date (rn_history_series_changes).
  * Returns 0 when recorded or disabled, else negative errno (already reported).
  */
 int rn_history_record(const struct rn_config *cfg, bool cli_enable, const char *source,
-		      const struct rn_target_report *t, size_t n, int exit_code, bool quiet);
+		      const struct rn_target_report *t, size_t n, int exit_code, bool quiet,
+		      const char *rerun_of);
 
 #endif

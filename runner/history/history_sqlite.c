@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -115,6 +116,7 @@ static int sq_query(struct rn_history *h, const char *sql, const char *const *pa
 {
 	sqlite3_stmt *st = NULL;
 	const char *vals[32];
+	char num[32][32];
 	size_t i;
 	int rc, ret = 0;
 
@@ -133,8 +135,20 @@ static int sq_query(struct rn_history *h, const char *sql, const char *const *pa
 
 		if (ncols > 32)
 			ncols = 32;
-		for (c = 0; c < ncols; c++)
+		for (c = 0; c < ncols; c++) {
+			/* SQLite's own text of a REAL has 15 digits: not the stored double.
+			 * The shortest text that reads back as the same double. */
+			if (sqlite3_column_type(st, c) == SQLITE_FLOAT) {
+				double v = sqlite3_column_double(st, c);
+
+				snprintf(num[c], sizeof(num[c]), "%.15g", v);
+				if (strtod(num[c], NULL) != v)
+					snprintf(num[c], sizeof(num[c]), "%.17g", v);
+				vals[c] = num[c];
+				continue;
+			}
 			vals[c] = (const char *)sqlite3_column_text(st, c);
+		}
 		if (fn) {
 			ret = fn(ctx, (size_t)ncols, vals);
 			if (ret)

@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,10 +10,12 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "driver.h"
 #include "equivalence.h"
 #include "log.h"
+#include "inject_rules.h"
 #include "original.h"
-#include "regex_bound.h"
+#include "rn_regex.h"
 #include "strmap.h"
 #include "syscall_names.h"
 #include "xalloc.h"
@@ -287,26 +288,26 @@ static int get_choice(struct ctx *c, const struct rn_toml_value *tab, const char
 	return -1;
 }
 
-/* Compile a POSIX ERE that must match the whole name: "^(" pat ")$". */
-/* The compiled regex_t of `anchored` in the pool, or NULL. */
-static void *regex_pool_get(const struct rn_regex_pool *pool, const char *anchored)
+/* The compiled form of `pattern` in the pool, or NULL. */
+static struct rn_regex *regex_pool_get(const struct rn_regex_pool *pool, const char *pattern)
 {
 	size_t i;
 
-	return rn_strmap_get(&pool->index, anchored, &i) ? pool->compiled[i] : NULL;
+	return rn_strmap_get(&pool->index, pattern, &i) ? pool->compiled[i] : NULL;
 }
 
-/* Store `anchored` (owned from now on) and its compiled `re` (owned). Returns `re`. */
-static void *regex_pool_add(struct rn_regex_pool *pool, char *anchored, void *re)
+/* Store `pattern` (copied) and its compiled `re` (owned from now on). Returns `re`. */
+static struct rn_regex *regex_pool_add(struct rn_regex_pool *pool, const char *pattern,
+				       struct rn_regex *re)
 {
 	if (pool->n == pool->cap) {
 		pool->cap = pool->cap ? 2 * pool->cap : 16;
 		pool->patterns = rn_xrealloc(pool->patterns, pool->cap * sizeof(*pool->patterns));
 		pool->compiled = rn_xrealloc(pool->compiled, pool->cap * sizeof(*pool->compiled));
 	}
-	pool->patterns[pool->n] = anchored;
+	pool->patterns[pool->n] = rn_xstrdup(pattern);
 	pool->compiled[pool->n] = re;
-	rn_strmap_put(&pool->index, anchored, pool->n, NULL);
+	rn_strmap_put(&pool->index, pool->patterns[pool->n], pool->n, NULL);
 	pool->n++;
 	return re;
 }
@@ -316,8 +317,7 @@ static void regex_pool_release(struct rn_regex_pool *pool)
 	size_t i;
 
 	for (i = 0; i < pool->n; i++) {
-		regfree(pool->compiled[i]);
-		free(pool->compiled[i]);
+		rn_regex_free(pool->compiled[i]);
 		free(pool->patterns[i]);
 	}
 	free(pool->patterns);
@@ -326,56 +326,40 @@ static void regex_pool_release(struct rn_regex_pool *pool)
 	memset(pool, 0, sizeof(*pool));
 }
 
+/* Compile `pat` (a full-match pattern, rn_regex.h) once per config; -1 with the error at
+ * the value's position and the byte of the pattern PCRE2 stopped at. */
+static int pool_compile(struct ctx *c, struct rn_toml_pos pos, const char *key, const char *pat,
+			const struct rn_regex **re_out)
+{
+	struct rn_regex_error why;
+	struct rn_regex *re = regex_pool_get(&c->cfg->regexes, pat);
+	int rc;
+
+	if (re) {
+		*re_out = re;
+		return 0;
+	}
+	rc = rn_regex_compile(pat, &re, &why);
+	if (rc == -ENOMEM)
+		rn_die("out of memory compiling '%s' in %s", key, c->what);
+	if (rc)
+		return err_at(c, pos,
+			      "'%s' in %s is not a valid pattern: %s (at byte %zu of the pattern)",
+			      key, c->what, why.message, why.offset + 1);
+	*re_out = regex_pool_add(&c->cfg->regexes, pat, re);
+	return 0;
+}
+
 static int get_regex(struct ctx *c, const struct rn_toml_value *tab, const char *key, char **pat,
-		     void **re_out)
+		     const struct rn_regex **re_out)
 {
 	const struct rn_toml_kv *kv = rn_toml_get_kv(tab, key);
-	char *anchored;
-	regex_t *re;
-	int rc;
 
 	if (!kv)
 		return 0;
 	if (get_string(c, tab, key, pat))
 		return -1;
-	{
-		char why[160];
-		size_t at;
-		bool trial;
-
-		if (rn_regex_check_bounds(*pat, why, sizeof(why), &at, &trial))
-			return err_at(c, kv->val->pos,
-				      "'%s' in %s is beyond what renacer compiles: %s (at byte %zu "
-				      "of the pattern)",
-				      key, c->what, why, at + 1);
-		anchored = xformat("^(%s)$", *pat);
-		if ((*re_out = regex_pool_get(&c->cfg->regexes, anchored))) {
-			free(anchored);
-			return 0;
-		}
-		if (trial &&
-		    rn_regex_trial_compile(anchored, REG_EXTENDED | REG_NOSUB) == -ETIMEDOUT) {
-			free(anchored);
-			return err_at(
-				c, kv->val->pos,
-				"'%s' in %s is beyond what renacer compiles: nested repetitions "
-				"take more than %d ms to compile; simplify the pattern",
-				key, c->what, RN_REGEX_TRIAL_MS);
-		}
-	}
-	re = rn_xmalloc(sizeof(*re));
-	rc = regcomp(re, anchored, REG_EXTENDED | REG_NOSUB);
-	if (rc) {
-		char msg[256];
-
-		regerror(rc, re, msg, sizeof(msg));
-		free(re);
-		free(anchored);
-		return err_at(c, kv->val->pos, "'%s' in %s is not a valid POSIX extended regex: %s",
-			      key, c->what, msg);
-	}
-	*re_out = regex_pool_add(&c->cfg->regexes, anchored, re);
-	return 0;
+	return pool_compile(c, kv->val->pos, key, *pat, re_out);
 }
 
 /* Resolve `p` against the config directory unless it is absolute. Caller frees. */
@@ -423,9 +407,6 @@ bool rn_config_name_valid(const char *s)
 	return true;
 }
 
-/* In the order of enum rn_driver_pref (collectors/ebpf/ebpf.h). */
-static const char *const driver_names[] = { "ptrace", "ebpf", "auto", NULL };
-
 static void target_defaults(struct rn_target_cfg *t, const struct rn_config *cfg)
 {
 	memset(t, 0, sizeof(*t));
@@ -448,6 +429,9 @@ static void target_release(struct rn_target_cfg *t)
 	free(t->cwd);
 	free(t->build);
 	free_strings(t->env);
+	for (size_t i = 0; i < t->ninject; i++)
+		rn_inject_release(&t->inject[i]);
+	free(t->inject);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -654,7 +638,8 @@ static int parse_target_choices(struct ctx *c, const struct rn_toml_value *tab,
 	t->region_thread_scope = scope == 1;
 	t->out = (enum rn_stdio)out;
 	t->err = (enum rn_stdio)err;
-	if (parse_target_limits(c, tab, t) || get_choice(c, tab, "driver", driver_names, &driver))
+	if (parse_target_limits(c, tab, t) ||
+	    get_choice(c, tab, "driver", rn_driver_pref_names, &driver))
 		return -1;
 	t->driver = driver;
 	if (rn_toml_get_kv(tab, "instructions")) {
@@ -665,6 +650,37 @@ static int parse_target_choices(struct ctx *c, const struct rn_toml_value *tab,
 		t->instructions = on;
 	}
 	return 0;
+}
+
+/* `inject`: strace --inject rules (collectors/inject_rules.h), applied by the ptrace driver
+ * in every run of the target. */
+static int parse_inject(struct ctx *c, const struct rn_toml_value *tab, struct rn_target_cfg *t)
+{
+	const struct rn_toml_kv *kv = rn_toml_get_kv(tab, "inject");
+	char **rules = NULL;
+	size_t n = 0, i;
+	int rc = 0;
+
+	if (!kv)
+		return 0;
+	if (get_strings(c, tab, "inject", &rules, &n))
+		return -1;
+	t->inject = rn_xcalloc(n ? n : 1, sizeof(*t->inject));
+	for (i = 0; i < n && !rc; i++) {
+		struct rn_diag d;
+
+		rn_diag_init(&d, NULL, NULL, 0);
+		if (rn_inject_parse(&t->inject[i], rules[i], &d))
+			rc = err_at(c, kv->val->u.array.items[i]->pos, "%s in %s", d.msg, c->what);
+		else
+			t->ninject++;
+	}
+	if (!rc && n && t->driver == RN_DRIVER_PREF_EBPF)
+		rc = err_at(c, kv->val->pos,
+			    "'inject' in %s needs the ptrace driver (driver = \"ebpf\" only counts)",
+			    c->what);
+	free_strings(rules);
+	return rc;
 }
 
 static int parse_target(struct ctx *c, const struct rn_toml_value *tab, struct rn_target_cfg *t)
@@ -686,7 +702,8 @@ static int parse_target(struct ctx *c, const struct rn_toml_value *tab, struct r
 	c->what = c->what_buf;
 	if (check_keys(c, tab, target_keys) || parse_command(c, tab, t) || parse_cwd(c, tab, t) ||
 	    parse_env(c, tab, t) || parse_target_numbers(c, tab, t) ||
-	    parse_collectors(c, tab, t) || parse_target_choices(c, tab, t))
+	    parse_collectors(c, tab, t) || parse_target_choices(c, tab, t) ||
+	    parse_inject(c, tab, t))
 		return -1;
 	return 0;
 }
@@ -773,19 +790,8 @@ static int require(struct ctx *c, const struct rn_toml_value *tab, const char *k
 static int compile_all_spans(struct ctx *c, const struct rn_toml_value *tab,
 			     struct rn_assertion_spec *a)
 {
-	regex_t *re = regex_pool_get(&c->cfg->regexes, "^(.*)$");
-
-	if (!re) {
-		re = rn_xmalloc(sizeof(*re));
-		if (regcomp(re, "^(.*)$", REG_EXTENDED | REG_NOSUB)) {
-			free(re);
-			return err_at(c, tab->pos, "cannot compile the all-spans pattern");
-		}
-		regex_pool_add(&c->cfg->regexes, rn_xstrdup("^(.*)$"), re);
-	}
 	a->span_name_pattern = rn_xstrdup(".*");
-	a->span_re = re;
-	return 0;
+	return pool_compile(c, tab->pos, "span_name_pattern", ".*", &a->span_re);
 }
 
 /* `type = "custom"` with an `expression`: the original format's user-defined assertion. */
@@ -882,7 +888,7 @@ static int check_syscall_pattern(struct ctx *c, const struct rn_toml_value *tab,
 		if (!rn_syscall_has_name(nr))
 			continue;
 		name = rn_syscall_name(nr);
-		if (regexec(a->span_re, name, 0, NULL, 0))
+		if (!rn_regex_match(a->span_re, name))
 			continue;
 		matched++;
 		legacy += libc_instead_of(name) != NULL;
@@ -897,7 +903,7 @@ static int check_syscall_pattern(struct ctx *c, const struct rn_toml_value *tab,
 			if (!rn_syscall_has_name(nr))
 				continue;
 			name = rn_syscall_name(nr);
-			if (regexec(a->span_re, name, 0, NULL, 0))
+			if (!rn_regex_match(a->span_re, name))
 				continue;
 			rn_buf_addf(&list, "%s%s() calls %s", list.len ? ", " : "", name,
 				    libc_instead_of(name));
@@ -1145,29 +1151,16 @@ static int parse_witness(struct ctx *c, const struct rn_toml_value *tab,
 	static const char default_witness[] =
 		"write|writev|pwrite64|pwritev|pwritev2|send|sendto|sendmsg|sendmmsg|sendfile";
 
-	if (require(c, tab, "span_name_pattern", "a POSIX ERE over app:<name> spans", "witness"))
+	if (require(c, tab, "span_name_pattern", "a pattern over app:<name> spans", "witness"))
 		return -1;
 	if (get_regex(c, tab, "span_name_pattern", &a->span_name_pattern, &a->span_re) ||
 	    get_regex(c, tab, "witness_pattern", &a->witness_pattern, &a->witness_re))
 		return -1;
-	if (!a->witness_pattern) {
-		char *full = xformat("^(%s)$", default_witness);
-		regex_t *re = regex_pool_get(&c->cfg->regexes, full);
-
-		if (!re) {
-			re = rn_xmalloc(sizeof(*re));
-			if (regcomp(re, full, REG_EXTENDED | REG_NOSUB)) {
-				free(re);
-				free(full);
-				return err_at(c, tab->pos, "cannot compile the witness pattern");
-			}
-			regex_pool_add(&c->cfg->regexes, full, re);
-		} else {
-			free(full);
-		}
+	if (!a->witness_pattern &&
+	    pool_compile(c, tab->pos, "witness_pattern", default_witness, &a->witness_re))
+		return -1;
+	if (!a->witness_pattern)
 		a->witness_pattern = rn_xstrdup(default_witness);
-		a->witness_re = re;
-	}
 	a->tolerance = 0.2;
 	if (get_num(c, tab, "tolerance", 0.0, 10.0, &a->tolerance))
 		return -1;
@@ -1842,8 +1835,8 @@ static int parse_regression(struct ctx *c, const struct rn_toml_value *root)
 	runs = (int64_t)r->max_runs;
 	if (get_int(c, v, "max_runs", 1, 1000, &runs) ||
 	    get_num(c, v, "time_budget_s", 0, 86400, &r->time_budget_s) ||
-	    get_num(c, v, "drift_limit", 0, 100, &r->drift_limit) || get_bool(c, v, "pin", &r->pin) ||
-	    get_bool(c, v, "timing_guard", &r->timing_guard))
+	    get_num(c, v, "drift_limit", 0, 100, &r->drift_limit) ||
+	    get_bool(c, v, "pin", &r->pin) || get_bool(c, v, "timing_guard", &r->timing_guard))
 		return SECTION_ABORT;
 	r->max_runs = (unsigned)runs;
 	if (get_int(c, v, "memory_floor_bytes", 0, INT64_MAX, &floor_bytes))

@@ -55,50 +55,52 @@
 	  "when an instructions assertion applies)")                                               \
 	X(build, "string",                                                                         \
 	  "shell command that builds the target, run in cwd by check --build (the "                \
-	  "renacer-check-code pre-commit hook) before its runs")
+	  "renacer-check-code pre-commit hook) before its runs")                                   \
+	X(inject, "array of strings",                                                              \
+	  "strace --inject rules applied in every run: \"fsync:delay_exit=10ms\", "                \
+	  "\"connect:error=ECONNREFUSED:when=1\" (ptrace driver)")
 
 /* ` "name"` of a collector, for the `collectors` key's doc (X of RN_TARGET_COLLECTORS). */
 #define RN_COLLECTOR_QUOTED(name, bit, desc) " \"" #name "\""
 
 /* X(key, type, doc) for [[assertion]]. */
-#define RN_ASSERTION_KEYS(X)                                                                                                                                                           \
-	X(name, "string", "unique name")                                                                                                                                               \
-	X(type, "string",                                                                                                                                                              \
-	  "critical_path | span_count | memory_usage | anti_pattern | equivalence | instructions | span_time | witness")                                                               \
-	X(max_duration_ms, "number", "critical_path: budget in milliseconds (inclusive)")                                                                                              \
-	X(trace_name_pattern, "string",                                                                                                                                                \
-	  "critical_path: targets whose name fully matches (POSIX ERE)")                                                                                                               \
-	X(max_spans, "integer",                                                                                                                                                        \
-	  "span_count: budget in spans (inclusive); span_time count_above: budget (default 0)")                                                                                        \
-	X(span_name_pattern, "string",                                                                                                                                                 \
-	  "span_count, span_time: span names, full match (POSIX ERE; default every span)")                                                                                             \
-	X(region_pattern, "string",                                                                                                                                                    \
-	  "span_count, span_time, anti_pattern: only GPU spans whose innermost region (NVTX range, Vulkan debug label), and app spans whose parent app span, fully match (POSIX ERE)") \
-	X(stat, "string",                                                                                                                                                              \
-	  "span_time: \"total\", \"p50\", \"p95\", \"max\" (default), \"min\" or \"count_above\" of the spans' durations")                                                             \
-	X(max_ms, "number", "span_time: the stat's budget in milliseconds (inclusive)")                                                                                                \
-	X(min_ms, "number", "span_time: the stat's floor in milliseconds (inclusive)")                                                                                                 \
-	X(threshold_ms, "number",                                                                                                                                                      \
-	  "span_time count_above: spans longer than this count, milliseconds")                                                                                                         \
-	X(max_time_ms, "number",                                                                                                                                                       \
-	  "span_time: the original format's per-name budget: the longest span, milliseconds")                                                                                          \
-	X(min_time_ms, "number",                                                                                                                                                       \
-	  "span_time: the original format's per-name floor: the shortest span, milliseconds")                                                                                          \
-	X(max_bytes, "integer", "memory_usage: budget in bytes (inclusive)")                                                                                                           \
-	X(tracking_mode, "string", "memory_usage: \"rss\" (default) or \"allocations\"")                                                                                               \
-	X(pattern, "string", "anti_pattern: detector name")                                                                                                                            \
-	X(threshold, "number", "anti_pattern: minimum confidence that counts, 0..1 (default 0.8)")                                                                                     \
-	X(process_name_pattern, "string", "anti_pattern: processes considered (POSIX ERE)")                                                                                            \
-	X(golden, "string",                                                                                                                                                            \
-	  "equivalence: recorded trace (renacer trace -f --format jsonl) the run must behave like")                                                                                    \
-	X(max_instructions, "integer", "instructions: budget in instructions (inclusive)")                                                                                             \
-	X(tolerance, "number",                                                                                                                                                         \
-	  "instructions: fraction over the budget that passes, 0..0.05 (default 0); witness: allowed deviation of a reported span from the kernel's, fraction (default 0.2)")          \
-	X(witness_pattern, "string",                                                                                                                                                   \
-	  "witness: syscalls that end a span's work as the kernel sees it (POSIX ERE; default the write and send family)")                                                             \
-	X(aggregate, "string", "\"median\" (default), \"min\", \"p95\" or \"max\" over runs")                                                                                          \
-	X(targets, "array of strings", "targets it applies to (default: all)")                                                                                                         \
-	X(fail_on_violation, "boolean", "false reports a violation as WARN (default true)")                                                                                            \
+#define RN_ASSERTION_KEYS(X)                                                                                                                                                       \
+	X(name, "string", "unique name")                                                                                                                                           \
+	X(type, "string",                                                                                                                                                          \
+	  "critical_path | span_count | memory_usage | anti_pattern | equivalence | instructions | span_time | witness")                                                           \
+	X(max_duration_ms, "number", "critical_path: budget in milliseconds (inclusive)")                                                                                          \
+	X(trace_name_pattern, "string", "critical_path: targets whose name fully matches (regex)")                                                                                 \
+	X(max_spans, "integer",                                                                                                                                                    \
+	  "span_count: budget in spans (inclusive); span_time count_above: budget (default 0)")                                                                                    \
+	X(span_name_pattern, "string",                                                                                                                                             \
+	  "span_count, span_time: span names, full match (regex; default every span)")                                                                                             \
+	X(region_pattern, "string",                                                                                                                                                \
+	  "span_count, span_time, anti_pattern: only GPU spans whose innermost region (NVTX range, Vulkan debug label), and app spans whose parent app span, fully match (regex)") \
+	X(stat, "string",                                                                                                                                                          \
+	  "span_time: \"total\", \"p50\", \"p95\", \"max\" (default), \"min\" or \"count_above\" of the spans' durations")                                                         \
+	X(max_ms, "number", "span_time: the stat's budget in milliseconds (inclusive)")                                                                                            \
+	X(min_ms, "number", "span_time: the stat's floor in milliseconds (inclusive)")                                                                                             \
+	X(threshold_ms, "number",                                                                                                                                                  \
+	  "span_time count_above: spans longer than this count, milliseconds")                                                                                                     \
+	X(max_time_ms, "number",                                                                                                                                                   \
+	  "span_time: the original format's per-name budget: the longest span, milliseconds")                                                                                      \
+	X(min_time_ms, "number",                                                                                                                                                   \
+	  "span_time: the original format's per-name floor: the shortest span, milliseconds")                                                                                      \
+	X(max_bytes, "integer", "memory_usage: budget in bytes (inclusive)")                                                                                                       \
+	X(tracking_mode, "string", "memory_usage: \"rss\" (default) or \"allocations\"")                                                                                           \
+	X(pattern, "string", "anti_pattern: detector name")                                                                                                                        \
+	X(threshold, "number", "anti_pattern: minimum confidence that counts, 0..1 (default 0.8)")                                                                                 \
+	X(process_name_pattern, "string", "anti_pattern: processes considered (regex)")                                                                                            \
+	X(golden, "string",                                                                                                                                                        \
+	  "equivalence: recorded trace (renacer trace -f --format jsonl) the run must behave like")                                                                                \
+	X(max_instructions, "integer", "instructions: budget in instructions (inclusive)")                                                                                         \
+	X(tolerance, "number",                                                                                                                                                     \
+	  "instructions: fraction over the budget that passes, 0..0.05 (default 0); witness: allowed deviation of a reported span from the kernel's, fraction (default 0.2)")      \
+	X(witness_pattern, "string",                                                                                                                                               \
+	  "witness: syscalls that end a span's work as the kernel sees it (regex; default the write and send family)")                                                             \
+	X(aggregate, "string", "\"median\" (default), \"min\", \"p95\" or \"max\" over runs")                                                                                      \
+	X(targets, "array of strings", "targets it applies to (default: all)")                                                                                                     \
+	X(fail_on_violation, "boolean", "false reports a violation as WARN (default true)")                                                                                        \
 	X(enabled, "boolean", "false reports SKIP (default true)")
 
 /* X(key, type, doc) for [golden]. */
@@ -142,30 +144,31 @@
 	X(syscall_threshold_us, "integer", "with \"threshold\": minimum span duration in us")
 
 /* X(key, type, doc) for [regression]. */
-#define RN_REGRESSION_KEYS(X)                                                                                                    \
-	X(enabled, "boolean", "compare with golden traces (default true)")                                                       \
-	X(count_tolerance, "number", "allowed growth of syscall counts, fraction (default 0.10)")                                \
-	X(count_floor, "integer", "growth in calls always allowed (default 1)")                                                  \
-	X(timing_tolerance, "number", "allowed slowdown, fraction (default 0.10)")                                               \
-	X(memory_tolerance, "number", "allowed memory growth, fraction (default 0.10)")                                          \
-	X(memory_floor_bytes, "integer", "memory growth always allowed, bytes (default 1048576)")                                \
-	X(alpha, "number", "significance level of the rank test (default 0.01)")                                                 \
-	X(timing, "boolean", "judge timing metrics (default true)")                                                              \
-	X(min_runs_for_timing, "integer", "runs needed on both sides to judge timing (default 5)")                               \
-	X(max_runs, "integer",                                                                                                   \
-	  "adaptive repeats: most timing runs (pairs with --baseline) an undecided timing row gets (default 60)")                \
-	X(drift_limit, "number",                                                                                                 \
-	  "timing against a golden recorded under other conditions fails only beyond this shift, fraction (default 0.5)")        \
-	X(timing_guard, "boolean", "timing runs carry the seccomp guard that keeps renacer out of the target's reach; false: every syscall on the fast path (default true)") \
-	X(pin, "boolean",                                                                                                        \
-	  "same-job baseline: a target of one process and one thread runs both sides on one CPU (default true)")                 \
-	X(time_budget_s, "number",                                                                                               \
-	  "adaptive repeats: no more runs once a target's timing runs took this long, seconds (default 300; 0 = no limit)")      \
-	X(load_guard, "boolean",                                                                                                 \
-	  "accepted from older configs, no effect: the recording conditions (speed probe, machine, load) decide (default true)") \
-	X(instructions_tolerance, "number",                                                                                      \
-	  "allowed growth of the instruction count, fraction (default 0.005)")                                                   \
-	X(not_judged, "string",                                                                                                  \
+#define RN_REGRESSION_KEYS(X)                                                                                                                       \
+	X(enabled, "boolean", "compare with golden traces (default true)")                                                                          \
+	X(count_tolerance, "number", "allowed growth of syscall counts, fraction (default 0.10)")                                                   \
+	X(count_floor, "integer", "growth in calls always allowed (default 1)")                                                                     \
+	X(timing_tolerance, "number", "allowed slowdown, fraction (default 0.10)")                                                                  \
+	X(memory_tolerance, "number", "allowed memory growth, fraction (default 0.10)")                                                             \
+	X(memory_floor_bytes, "integer", "memory growth always allowed, bytes (default 1048576)")                                                   \
+	X(alpha, "number", "significance level of the rank test (default 0.01)")                                                                    \
+	X(timing, "boolean", "judge timing metrics (default true)")                                                                                 \
+	X(min_runs_for_timing, "integer", "runs needed on both sides to judge timing (default 5)")                                                  \
+	X(max_runs, "integer",                                                                                                                      \
+	  "adaptive repeats: most timing runs (pairs with --baseline) an undecided timing row gets (default 60)")                                   \
+	X(drift_limit, "number",                                                                                                                    \
+	  "timing against a golden recorded under other conditions fails only beyond this shift, fraction (default 0.5)")                           \
+	X(timing_guard, "boolean",                                                                                                                  \
+	  "timing runs carry the seccomp guard that keeps renacer out of the target's reach; false: every syscall on the fast path (default true)") \
+	X(pin, "boolean",                                                                                                                           \
+	  "same-job baseline: a target of one process and one thread runs both sides on one CPU (default true)")                                    \
+	X(time_budget_s, "number",                                                                                                                  \
+	  "adaptive repeats: no more runs once a target's timing runs took this long, seconds (default 300; 0 = no limit)")                         \
+	X(load_guard, "boolean",                                                                                                                    \
+	  "accepted from older configs, no effect: the recording conditions (speed probe, machine, load) decide (default true)")                    \
+	X(instructions_tolerance, "number",                                                                                                         \
+	  "allowed growth of the instruction count, fraction (default 0.005)")                                                                      \
+	X(not_judged, "string",                                                                                                                     \
 	  "\"warn\" (default: NOT JUDGED does not block) or \"fail\" (it blocks, exit 1)")
 
 /* Runs `golden update` records at least unless [golden] runs says otherwise: enough for the
@@ -237,10 +240,13 @@ struct rn_target_cfg {
 	enum rn_stdio err;         /* stderr handling */
 	uint64_t max_procs;        /* process limit */
 	uint64_t max_as_bytes;     /* RLIMIT_AS, 0 = unchanged */
-	int driver;                /* enum rn_driver_pref (collectors/ebpf/ebpf.h): which driver
+	int driver;                /* enum rn_driver_pref (collectors/driver.h): which driver
 				   * collects syscalls; check resolves it into `collectors` */
 	int instructions;          /* -1: when an instructions assertion applies (default), 0/1:
 				   * `instructions = false/true` */
+	struct rn_inject *inject;  /* `inject` rules [ninject] (collectors/inject_rules.h),
+				   * owned; NULL = none */
+	size_t ninject;            /* rules in inject */
 	int line;                  /* line of its [[target]] header */
 };
 
@@ -259,14 +265,14 @@ struct rn_otlp_file_cfg {
 	int64_t syscall_threshold_us; /* -1 = not given */
 };
 
-/* The compiled patterns of a config, one per distinct anchored pattern: 100,000 assertions
- * that share a handful of patterns compile each once (a glibc regex_t holds kilobytes).
- * Assertions borrow from it; rn_config_release frees it. */
+/* The compiled patterns of a config, one per distinct pattern: 100,000 assertions that
+ * share a handful of patterns compile each once (runner/util/rn_regex.h). Assertions borrow
+ * from it; rn_config_release frees it. */
 struct rn_regex_pool {
-	struct rn_strmap index; /* anchored pattern "^(...)$" -> slot in the arrays below */
-	char **patterns;        /* anchored patterns [n], owned (the index's keys) */
-	void **compiled;        /* regex_t * [n], owned */
-	size_t n, cap;          /* slots used, allocated */
+	struct rn_strmap index;     /* pattern as written -> slot in the arrays below */
+	char **patterns;            /* patterns [n], owned (the index's keys) */
+	struct rn_regex **compiled; /* compiled patterns [n], owned */
+	size_t n, cap;              /* slots used, allocated */
 };
 
 /* A loaded renacer.toml. */

@@ -4,7 +4,12 @@
 #include "report_html.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "log.h"
@@ -34,102 +39,16 @@ static const char page_head[] =
 	".band{fill:#f0b400;opacity:.25}.bandline{stroke:#c08a00;stroke-dasharray:4 3}\n"
 	".change{stroke:#b00020;stroke-width:1.5;stroke-dasharray:5 3}.axis{stroke:#999}\n"
 	".label{font-size:11px;fill:#555}.bar{fill:#1f5fbf}.bar:nth-of-type(even){fill:#5a8fd8}\n"
+	".off{fill:#b00020}.hit{fill:transparent;cursor:pointer}canvas{cursor:pointer}\n"
+	"#tooltip{position:absolute;z-index:10;max-width:360px;background:#fff;border:1px solid "
+	"#999;box-shadow:0 2px 6px rgba(0,0,0,.2);padding:6px 8px;font-size:12px;"
+	"pointer-events:none}\n"
+	"#controls{background:#fff;padding:6px 0;border-bottom:1px solid #ddd}"
+	"#controls label{margin-right:1em}\n"
+	"#run-detail{border:1px solid #ccc;padding:0 1em 1em;margin:1em 0}\n"
 	"</style>\n</head>\n";
 
-static const char page_script[] =
-	"<script>\n"
-	"(function () {\n"
-	"'use strict';\n"
-	"var data = JSON.parse(document.getElementById('renacer-data').textContent);\n"
-	"var NS = 'http://www.w3.org/2000/svg';\n"
-	"function el(name, attrs, parent, text) {\n"
-	"  var e = document.createElementNS(NS, name), k;\n"
-	"  for (k in attrs) e.setAttribute(k, attrs[k]);\n"
-	"  if (text !== undefined) e.textContent = text;\n"
-	"  if (parent) parent.appendChild(e);\n"
-	"  return e;\n"
-	"}\n"
-	"function fmt(v) {\n"
-	"  var a = Math.abs(v);\n"
-	"  if (a >= 1e9) return (v / 1e9).toFixed(2) + 'G';\n"
-	"  if (a >= 1e6) return (v / 1e6).toFixed(2) + 'M';\n"
-	"  if (a >= 1e4) return (v / 1e3).toFixed(1) + 'k';\n"
-	"  return a >= 100 ? v.toFixed(1) : v.toPrecision(3);\n"
-	"}\n"
-	"var drawn = 0;\n"
-	"data.charts.forEach(function (c, ci) {\n"
-	"  var svg = document.getElementById('chart-' + ci), pts = c.points;\n"
-	"  if (!svg || !pts.length) return;\n"
-	"  var W = 720, H = 220, L = 64, R = 12, T = 12, B = 28;\n"
-	"  var lo = Infinity, hi = -Infinity;\n"
-	"  pts.forEach(function (p) { lo = Math.min(lo, p.min); hi = Math.max(hi, p.max); });\n"
-	"  if (c.band) { lo = Math.min(lo, c.band.lo); hi = Math.max(hi, c.band.hi); }\n"
-	"  if (hi <= lo) { hi = lo + 1; }\n"
-	"  var pad = (hi - lo) * 0.06; lo -= pad; hi += pad;\n"
-	"  function X(i) { return L + (pts.length === 1 ? (W - L - R) / 2 :\n"
-	"    i * (W - L - R) / (pts.length - 1)); }\n"
-	"  function Y(v) { return T + (hi - v) * (H - T - B) / (hi - lo); }\n"
-	"  el('line', {x1: L, y1: T, x2: L, y2: H - B, 'class': 'axis'}, svg);\n"
-	"  el('line', {x1: L, y1: H - B, x2: W - R, y2: H - B, 'class': 'axis'}, svg);\n"
-	"  el('text', {x: L - 4, y: T + 10, 'text-anchor': 'end', 'class': 'label'}, svg,\n"
-	"    fmt(hi));\n"
-	"  el('text', {x: L - 4, y: H - B, 'text-anchor': 'end', 'class': 'label'}, svg,\n"
-	"    fmt(lo));\n"
-	"  el('text', {x: L, y: H - 8, 'class': 'label'}, svg, 'run ' + pts[0].run);\n"
-	"  el('text', {x: W - R, y: H - 8, 'text-anchor': 'end', 'class': 'label'}, svg,\n"
-	"    'run ' + pts[pts.length - 1].run + ' (' + pts.length + ' runs, ' + c.unit + ')');\n"
-	"  if (c.band) {\n"
-	"    var b = el('rect', {x: L, width: W - L - R, y: Y(c.band.hi),\n"
-	"      height: Math.max(1, Y(c.band.lo) - Y(c.band.hi)), 'class': 'band'}, svg);\n"
-	"    el('title', {}, b, 'golden trace: ' + fmt(c.band.lo) + ' to ' + fmt(c.band.hi) +\n"
-	"      ' ' + c.unit);\n"
-	"    el('line', {x1: L, x2: W - R, y1: Y(c.band.median), y2: Y(c.band.median),\n"
-	"      'class': 'bandline'}, svg);\n"
-	"  }\n"
-	"  var up = [], down = [];\n"
-	"  pts.forEach(function (p, i) { up.push(X(i) + ',' + Y(p.max));\n"
-	"    down.unshift(X(i) + ',' + Y(p.min)); });\n"
-	"  el('polygon', {points: up.concat(down).join(' '), 'class': 'spread'}, svg);\n"
-	"  var d = pts.map(function (p, i) { return (i ? 'L' : 'M') + X(i).toFixed(1) + ' ' +\n"
-	"    Y(p.median).toFixed(1); }).join(' ');\n"
-	"  var path = el('path', {d: d, 'class': 'series'}, svg);\n"
-	"  el('title', {}, path, c.target + ' ' + c.metric + ' median per run');\n"
-	"  c.changes.forEach(function (ch) {\n"
-	"    var x = X(ch.index), l = el('line', {x1: x, x2: x, y1: T, y2: H - B,\n"
-	"      'class': 'change'}, svg);\n"
-	"    el('title', {}, l, 'change point at run ' + ch.run + ' (commit ' +\n"
-	"      ch.commit.slice(0, 12) + '): ' + (ch.rel_change * 100).toFixed(1) +\n"
-	"      '%, confidence ' + (ch.confidence * 100).toFixed(1) + '%');\n"
-	"  });\n"
-	"  drawn++;\n"
-	"});\n"
-	"var bars = 0;\n"
-	"data.critical_path.forEach(function (cp, ti) {\n"
-	"  var svg = document.getElementById('timeline-' + ti), segs = cp.segments;\n"
-	"  if (!svg || !segs.length) return;\n"
-	"  var W = 720, L = 150, R = 12, row = 18, end = 0;\n"
-	"  segs.forEach(function (s) { end = Math.max(end, s.end_ms); });\n"
-	"  if (end <= 0) end = 1;\n"
-	"  svg.setAttribute('height', segs.length * row + 24);\n"
-	"  svg.setAttribute('viewBox', '0 0 ' + W + ' ' + (segs.length * row + 24));\n"
-	"  segs.forEach(function (s, i) {\n"
-	"    var x = L + s.start_ms * (W - L - R) / end;\n"
-	"    var w = Math.max(1, (s.end_ms - s.start_ms) * (W - L - R) / end);\n"
-	"    el('text', {x: L - 6, y: i * row + 13, 'text-anchor': 'end', 'class': 'label'}, svg,\n"
-	"      s.process + ' [' + s.pid + ']');\n"
-	"    var r = el('rect', {x: x, y: i * row + 2, width: w, height: row - 4,\n"
-	"      'class': 'bar'}, svg);\n"
-	"    el('title', {}, r, s.process + ': ' + s.start_ms.toFixed(3) + ' to ' +\n"
-	"      s.end_ms.toFixed(3) + ' ms');\n"
-	"    bars++;\n"
-	"  });\n"
-	"  el('text', {x: W - R, y: segs.length * row + 18, 'text-anchor': 'end',\n"
-	"    'class': 'label'}, svg, end.toFixed(3) + ' ms');\n"
-	"});\n"
-	"document.body.setAttribute('data-charts-drawn', String(drawn));\n"
-	"document.body.setAttribute('data-timeline-drawn', String(bars));\n"
-	"})();\n"
-	"</script>\n";
+#include "report_page_js.h"
 
 static void add_text(struct rn_buf *b, const char *s)
 {
@@ -196,20 +115,137 @@ static void add_verdicts(struct rn_buf *b, const json_t *verdicts)
 	rn_buf_adds(b, "</tbody>\n</table>\n");
 }
 
+/* The gate-quality ledger (static: readable without script). */
+static void add_quality(struct rn_buf *b, const json_t *quality)
+{
+	size_t i;
+	const json_t *q;
+
+	rn_buf_adds(
+		b,
+		"<h2>Gate quality</h2>\n<p class=\"meta\">Per assertion over the runs of this page "
+		"(<code>renacer history quality</code>: over all of them): FAIL rate; re-runs of one commit (<code>renacer check --rerun-of</code>) "
+		"and the flips between them; false alarms: FAILs of re-run commits whose runs "
+		"mostly pass; the noise of the measured value; a budget the data supports "
+		"(median &times; (1 + 3 noise)) and the false-alarm rate it would have had.</p>\n"
+		"<table id=\"quality\">\n<thead><tr><th>target</th><th>assertion</th>"
+		"<th>runs</th><th>FAIL</th><th>re-run commits</th><th>flips</th>"
+		"<th>false alarms</th><th>overridden</th><th>noise</th><th>budget</th>"
+		"<th>suggested</th><th>false alarms at suggested</th></tr></thead>\n<tbody>\n");
+	json_array_foreach(quality, i, q)
+	{
+		const char *unit = str_of(q, "unit");
+		const json_t *fa = json_object_get(q, "false_alarm_rate");
+		const json_t *sfa = json_object_get(q, "suggested_false_alarm_rate");
+		const json_t *noise = json_object_get(q, "noise");
+		const json_t *bud = json_object_get(q, "budget");
+		const json_t *sug = json_object_get(q, "suggested");
+
+		rn_buf_adds(b, "<tr><td>");
+		add_text(b, str_of(q, "target"));
+		rn_buf_adds(b, "</td><td>");
+		add_text(b, str_of(q, "assertion"));
+		rn_buf_addf(b,
+			    "</td><td class=\"num\">%lld</td><td class=\"num\">%.1f%%</td>"
+			    "<td class=\"num\">%lld</td><td class=\"num\">%lld</td>",
+			    (long long)json_integer_value(json_object_get(q, "runs")),
+			    json_number_value(json_object_get(q, "fail_rate")) * 100,
+			    (long long)json_integer_value(json_object_get(q, "rerun_commits")),
+			    (long long)json_integer_value(json_object_get(q, "flips")));
+		if (json_is_number(fa))
+			rn_buf_addf(b, "<td class=\"num\">%.1f%%</td>",
+				    json_number_value(fa) * 100);
+		else
+			rn_buf_adds(b, "<td class=\"num\">-</td>");
+		rn_buf_addf(b, "<td class=\"num\">%lld</td>",
+			    (long long)json_integer_value(json_object_get(q, "overridden")));
+		if (json_is_number(noise))
+			rn_buf_addf(b, "<td class=\"num\">&plusmn;%.1f%%</td>",
+				    json_number_value(noise) * 100);
+		else
+			rn_buf_adds(b, "<td class=\"num\">-</td>");
+		if (json_is_number(bud)) {
+			rn_buf_addf(b, "<td class=\"num\">%.4g ", json_number_value(bud));
+			add_text(b, unit);
+			rn_buf_adds(b, "</td>");
+		} else {
+			rn_buf_adds(b, "<td class=\"num\">-</td>");
+		}
+		if (json_is_number(sug)) {
+			rn_buf_addf(b, "<td class=\"num\">%.4g ", json_number_value(sug));
+			add_text(b, unit);
+			rn_buf_adds(b, "</td>");
+		} else {
+			rn_buf_adds(b, "<td class=\"num\">-</td>");
+		}
+		if (json_is_number(sfa))
+			rn_buf_addf(b, "<td class=\"num\">%.1f%%</td></tr>\n",
+				    json_number_value(sfa) * 100);
+		else
+			rn_buf_adds(b, "<td class=\"num\">-</td></tr>\n");
+	}
+	if (!json_array_size(quality))
+		rn_buf_adds(b, "<tr><td colspan=\"12\">no verdicts recorded</td></tr>\n");
+	rn_buf_adds(b, "</tbody>\n</table>\n");
+}
+
+/* Append `text` for inclusion in a <script> element: "</" is written "<\/" (the same string
+ * to the script, no end tag to the HTML parser), and "<!--" as "<\!--". */
+static void add_script_text(struct rn_buf *b, const char *text, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (text[i] == '<' && i + 1 < len && (text[i + 1] == '/' || text[i + 1] == '!')) {
+			rn_buf_adds(b, text[i + 1] == '/' ? "<\\/" : "<\\!");
+			i++;
+			continue;
+		}
+		rn_buf_addc(b, text[i]);
+	}
+}
+
+/* Inline Debian's Chart.js (libjs-chart.js) when installed; false when not there. */
+static bool add_chart_js(struct rn_buf *b)
+{
+	const char *path = getenv("RENACER_CHART_JS");
+	struct rn_buf js;
+	bool ok;
+	int fd;
+
+	if (!path)
+		path = RN_REPORT_CHART_JS;
+	if (!*path)
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	rn_buf_init(&js, 8u << 20);
+	ok = rn_buf_read_fd(&js, fd) == 0 && !rn_buf_failed(&js) && js.len > 0;
+	close(fd);
+	if (ok) {
+		rn_buf_adds(b, "<script>\n");
+		add_script_text(b, js.buf, js.len);
+		rn_buf_adds(b, "\n</script>\n");
+	}
+	rn_buf_release(&js);
+	return ok;
+}
+
 int rn_report_html_write(const char *path, const json_t *model)
 {
 	const json_t *run = json_object_get(model, "run");
-	const json_t *charts = json_object_get(model, "charts");
 	const json_t *cps = json_object_get(model, "critical_path");
 	const json_t *c;
 	struct rn_buf b;
 	char *js, *p;
 	size_t i;
+	bool chartjs;
 	int rc;
 
 	rn_buf_init(&b, 0);
 	rn_buf_adds(&b, page_head);
-	rn_buf_adds(&b, "<body>\n<h1>renacer report</h1>\n<p class=\"meta\">run ");
+	rn_buf_adds(&b, "<body>\n<h1>renacer report</h1>\n<p class=\"meta\">last check: run ");
 	rn_buf_addf(&b, "%lld", (long long)json_integer_value(json_object_get(run, "id")));
 	rn_buf_adds(&b, " &middot; ");
 	add_text(&b, str_of(run, "time"));
@@ -224,38 +260,40 @@ int rn_report_html_write(const char *path, const json_t *model)
 	rn_buf_addf(&b, ") &middot; exit code %lld</p>\n",
 		    (long long)json_integer_value(json_object_get(run, "exit_code")));
 	add_verdicts(&b, json_object_get(model, "verdicts"));
-
-	rn_buf_adds(&b,
-		    "<h2>Trends</h2>\n<p class=\"meta\">Median per run (line), min to max of "
-		    "each run's samples (shade), the golden trace's range (yellow band, its "
-		    "median dashed) and change points (red, E-Divisive; advisory).</p>\n");
-	json_array_foreach(charts, i, c)
-	{
-		size_t nchanges = json_array_size(json_object_get(c, "changes"));
-
-		rn_buf_adds(&b, "<figure class=\"chart\"><figcaption>");
-		add_text(&b, str_of(c, "target"));
-		rn_buf_adds(&b, " &middot; ");
-		add_text(&b, str_of(c, "metric"));
-		rn_buf_addf(&b, " (%s, %zu runs, %zu change point%s)</figcaption>\n",
-			    str_of(c, "unit"), json_array_size(json_object_get(c, "points")),
-			    nchanges, nchanges == 1 ? "" : "s");
-		rn_buf_addf(&b,
-			    "<svg id=\"chart-%zu\" width=\"720\" height=\"220\" "
-			    "viewBox=\"0 0 720 220\" role=\"img\"></svg></figure>\n",
-			    i);
-	}
-	if (!json_array_size(charts))
-		rn_buf_adds(&b, "<p>no metric has data</p>\n");
-	rn_buf_adds(&b, "<h2>Critical path of the last run</h2>\n");
+	rn_buf_adds(
+		&b,
+		"<div id=\"controls\"><label>branch <select id=\"f-branch\"></select></label>"
+		"<label>machine <select id=\"f-machine\"></select></label>"
+		"<button id=\"z-in\" title=\"zoom in\">+</button>"
+		"<button id=\"z-out\" title=\"zoom out\">&minus;</button>"
+		"<button id=\"z-left\" title=\"earlier\">&larr;</button>"
+		"<button id=\"z-right\" title=\"later\">&rarr;</button>"
+		"<button id=\"z-reset\">all</button> <span id=\"view-info\" class=\"meta\"></span>"
+		"</div>\n<div id=\"tooltip\" role=\"tooltip\" hidden></div>\n"
+		"<section id=\"run-detail\" hidden></section>\n"
+		"<section id=\"compare\"><h2>Compare two runs</h2><p class=\"meta\">Click a point, "
+		"then another: the first is A, the second B. Or pick them here.</p>"
+		"<label>A <select id=\"cmp-a\"></select></label> "
+		"<label>B <select id=\"cmp-b\"></select></label>\n"
+		"<h3>Metrics (largest change first)</h3><table id=\"cmp-metrics\"><thead><tr>"
+		"<th>target</th><th>metric</th><th>A</th><th>B</th><th>change</th></tr></thead>"
+		"<tbody></tbody></table>\n<h3>Syscalls that moved (largest first)</h3>"
+		"<table id=\"cmp-syscalls\"><thead><tr><th>target</th><th>syscall</th><th>A</th>"
+		"<th>B</th><th>change</th></tr></thead><tbody></tbody></table></section>\n"
+		"<h2>Trends</h2>\n<p class=\"meta\">Each point is a run of a commit (hover: commit, "
+		"subject, date; click: the run). Median per run (line), min to max of its samples "
+		"(shade), the golden trace's range (yellow), change points (red dashes; advisory). "
+		"The y-scale leaves out values beyond 8 noise sd of the median: they are drawn at "
+		"the edge as red triangles. Wheel or drag on a chart to zoom and pan.</p>\n"
+		"<div id=\"trends\"></div>\n<h3>Flat series</h3><ul id=\"flat\"></ul>\n"
+		"<h2>Per-syscall series</h2>\n<div id=\"syscalls\"></div>\n");
+	add_quality(&b, json_object_get(model, "quality"));
+	rn_buf_adds(&b, "<h2>Critical path of the last check</h2>\n");
 	json_array_foreach(cps, i, c)
 	{
 		rn_buf_adds(&b, "<h3>");
 		add_text(&b, str_of(c, "target"));
-		rn_buf_addf(&b,
-			    "</h3>\n<svg id=\"timeline-%zu\" width=\"720\" height=\"40\" "
-			    "role=\"img\"></svg>\n",
-			    i);
+		rn_buf_addf(&b, "</h3>\n<div id=\"timeline-%zu\"></div>\n", i);
 	}
 	if (!json_array_size(cps))
 		rn_buf_adds(&b, "<p>no critical path was recorded</p>\n");
@@ -275,8 +313,12 @@ int rn_report_html_write(const char *path, const json_t *model)
 	}
 	free(js);
 	rn_buf_adds(&b, "</script>\n");
-	rn_buf_adds(&b, page_script);
-	rn_buf_adds(&b, "</body>\n</html>\n");
+	chartjs = add_chart_js(&b);
+	rn_buf_adds(&b, "<script>\n");
+	add_script_text(&b, rn_report_page_js, strlen(rn_report_page_js));
+	rn_buf_adds(&b, "</script>\n");
+	rn_buf_addf(&b, "<!-- charts: %s -->\n</body>\n</html>\n",
+		    chartjs ? "Chart.js (libjs-chart.js), inlined" : "inline SVG");
 	if (rn_buf_failed(&b)) {
 		rn_buf_release(&b);
 		return rn_error("report: out of memory"), -ENOMEM;

@@ -2,20 +2,34 @@
  * report_html.h - the report page: one self-contained HTML file (`renacer report --html`).
  *
  * The page needs nothing at view time: styles, the data (as JSON in a
- * <script type="application/json" id="renacer-data">) and the drawing script are inline; no
- * URL is fetched. The verdict table is static HTML (readable without script); trend charts and
- * the critical-path timeline are SVG drawn by the inline script from the data. When the script
- * has drawn, <body> carries data-charts-drawn="N" (charts with at least one point) and
- * data-timeline-drawn="N" (timeline bars); a script error sets data-script-error on <html> to
- * its message, so a test in a headless browser can tell a drawn page from a broken one.
+ * <script type="application/json" id="renacer-data">, '<' written as \u003c), Chart.js (Debian's
+ * libjs-chart.js, read from RN_REPORT_CHART_JS when the page is written; absent: the script
+ * draws SVG) and the drawing script (report_page.js, embedded at build time) are inline; no URL
+ * is fetched. Inlined scripts have "</" written "<\/". The verdict table of the last check and
+ * the gate-quality table are static HTML (readable without script); the script builds the
+ * trends, per-syscall series, run details and comparisons from the data and sets every string
+ * as text, never as markup. When it has drawn, <body> carries data-ready="1",
+ * data-renderer ("chart.js" or "svg"), data-charts-drawn (metric charts), data-charts-folded
+ * (flat series folded into text), data-syscall-charts, data-timeline-drawn (bars of the last
+ * check's critical path) and data-render-ms (ms from navigation); a script error sets
+ * data-script-error on <html> to its message. window.renacerPage.pointPosition(KEY, RUN) gives a
+ * point's viewport position ("target/metric" or "target/syscall/NAME") for tests.
  *
  * The page model (built by cmd_history.c from the history store), a JSON object:
- *   run:      {id, time, commit, branch, machine, machine_desc, exit_code, config}
+ *   run:      {id, time, commit, branch, machine, machine_desc, exit_code, config} (last check)
  *   verdicts: [{target, assertion, type, verdict, observed, budget, golden, unit, message}]
- *   charts:   [{target, metric, unit, points: [{run, commit, time, median, min, max}],
- *               changes: [{index, run, commit, rel_change, confidence}],
+ *   critical_path: [{target, segments: [{process, pid, start_ms, end_ms}]}]   (last check)
+ *   machine:  the machine whose change points are drawn (the last check's, or --machine)
+ *   runs:     [{id, time, commit, subject, date, branch, machine, exit_code}] the last N runs,
+ *             oldest first (time, date: UTC "YYYY-MM-DD HH:MM:SS"; date "" when unknown)
+ *   charts:   [{target, metric, unit, stored_unit, points: [[run, median, min, max]],
+ *               changes: [{run, index, before, after, ratio, rel_change, p_value, first_run,
+ *                          first_commit, last_run, last_commit, ...}],
  *               band: {lo, hi, median} or null}]          values in the unit shown (ms for ns)
- *   critical_path: [{target, segments: [{process, pid, start_ms, end_ms}]}]
+ *   run_verdicts:       {RUN: [verdict as above]}
+ *   run_critical_paths: {RUN: [{target, segments: [...]}]}
+ *   run_syscalls:       {RUN: {target: {syscall: calls}}}
+ *   quality:  [ledger of `renacer history quality --format json`]
  */
 #ifndef RN_REPORT_HTML_H
 #define RN_REPORT_HTML_H
@@ -25,6 +39,10 @@
 /* The most runs a trend chart of the page shows (`renacer report --last N`): a page of every
  * run of a long history took tens of seconds and gigabytes and was too large to open. */
 #define RN_REPORT_HTML_MAX_RUNS 5000
+
+/* Debian's Chart.js (package libjs-chart.js), inlined into the page when present;
+ * $RENACER_CHART_JS names another file ("" for none: the SVG drawing). */
+#define RN_REPORT_CHART_JS "/usr/share/javascript/chart.js/chart.min.js"
 
 /*
  * Write the page of `model` (format above; borrowed) to `path` atomically. Returns 0 or a

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report_strace.h"
+#include "trace_json.h"
 
 /* Names are the trace model's (trace.h); a value outside its enum, which only a corrupt trace
  * holds, keeps the name this schema has always written for it. */
@@ -22,55 +23,71 @@ void rn_json_add_syscall(struct rn_buf *b, const struct rn_syscall_event *ev)
 {
 	int i;
 
-	rn_buf_addf(b,
-		    "{\"type\":\"syscall\",\"pid\":%d,\"tid\":%d,\"nr\":%d,\"name\":", (int)ev->pid,
-		    (int)ev->tid, ev->nr);
+	rn_buf_adds(b, "{" RN_TJ_K(RN_TJ_TYPE) "\"" RN_TJ_TYPE_SYSCALL "\",");
+	rn_buf_addf(b, RN_TJ_K(RN_TJ_PID) "%d," RN_TJ_K(RN_TJ_TID) "%d,", (int)ev->pid,
+		    (int)ev->tid);
+	rn_buf_addf(b, RN_TJ_K(RN_TJ_NR) "%d," RN_TJ_K(RN_TJ_NAME), ev->nr);
 	rn_json_add_string(b, rn_syscall_name(ev->nr));
-	rn_buf_adds(b, ",\"args\":[");
+	rn_buf_adds(b, "," RN_TJ_K(RN_TJ_ARGS) "[");
 	for (i = 0; i < 6; i++)
 		rn_buf_addf(b, "%s\"%#" PRIx64 "\"", i ? "," : "", ev->args[i]);
-	rn_buf_adds(b, "],\"path\":");
+	rn_buf_adds(b, "]," RN_TJ_K(RN_TJ_PATH));
 	rn_json_add_string(b, ev->path);
 	if (ev->path2) {
-		rn_buf_adds(b, ",\"path2\":");
+		rn_buf_adds(b, "," RN_TJ_K(RN_TJ_PATH2));
 		rn_json_add_string(b, ev->path2);
 	}
 	if (ev->argv) {
 		const char *a = ev->argv;
 		uint32_t k;
 
-		rn_buf_adds(b, ",\"argv\":[");
+		rn_buf_adds(b, "," RN_TJ_K(RN_TJ_ARGV) "[");
 		for (k = 0; k < ev->nargv; k++, a += strlen(a) + 1) {
 			if (k)
 				rn_buf_addc(b, ',');
 			rn_json_add_string(b, a);
 		}
-		rn_buf_addf(b, "],\"argv_more\":%s", ev->argv_more ? "true" : "false");
+		rn_buf_addf(b, "]," RN_TJ_K(RN_TJ_ARGV_MORE) "%s",
+			    ev->argv_more ? "true" : "false");
 	}
 	if (ev->flags & RN_SC_UNFINISHED)
-		rn_buf_adds(b, ",\"ret\":null,\"errno\":null");
+		rn_buf_adds(b, "," RN_TJ_K(RN_TJ_RET) "null," RN_TJ_K(RN_TJ_ERRNO) "null");
 	else if (ev->err)
-		rn_buf_addf(b, ",\"ret\":%" PRId64 ",\"errno\":\"%s\"", ev->ret,
-			    rn_errno_name(ev->err));
+		rn_buf_addf(b, "," RN_TJ_K(RN_TJ_RET) "%" PRId64 "," RN_TJ_K(RN_TJ_ERRNO) "\"%s\"",
+			    ev->ret, rn_errno_name(ev->err));
 	else
-		rn_buf_addf(b, ",\"ret\":%" PRId64 ",\"errno\":null", ev->ret);
-	rn_buf_addf(b,
-		    ",\"start_ns\":%" PRIu64 ",\"duration_ns\":%" PRIu64
-		    ",\"unfinished\":%s,\"restarted\":%s}",
-		    ev->start_ns, ev->duration_ns, ev->flags & RN_SC_UNFINISHED ? "true" : "false",
+		rn_buf_addf(b, "," RN_TJ_K(RN_TJ_RET) "%" PRId64 "," RN_TJ_K(RN_TJ_ERRNO) "null",
+			    ev->ret);
+	rn_buf_addf(b, "," RN_TJ_K(RN_TJ_START_NS) "%" PRIu64, ev->start_ns);
+	rn_buf_addf(b, "," RN_TJ_K(RN_TJ_DURATION_NS) "%" PRIu64, ev->duration_ns);
+	rn_buf_addf(b, "," RN_TJ_K(RN_TJ_UNFINISHED) "%s," RN_TJ_K(RN_TJ_RESTARTED) "%s}",
+		    ev->flags & RN_SC_UNFINISHED ? "true" : "false",
 		    ev->flags & RN_SC_RESTARTED ? "true" : "false");
+	/* --inject marks, only where set (the schema's other objects are unchanged) */
+	if (ev->flags & (RN_SC_INJECTED | RN_SC_DELAYED)) {
+		b->len--;
+		b->buf[b->len] = '\0';
+		if (ev->flags & RN_SC_INJECTED)
+			rn_buf_adds(b, "," RN_TJ_K(RN_TJ_INJECTED) "true");
+		if (ev->flags & RN_SC_DELAYED)
+			rn_buf_adds(b, "," RN_TJ_K(RN_TJ_DELAYED) "true");
+		rn_buf_addc(b, '}');
+	}
 }
 
 void rn_json_add_process(struct rn_buf *b, const struct rn_trace *t, const struct rn_process *p,
 			 char event)
 {
 	rn_buf_addc(b, '{');
-	if (event)
-		rn_buf_addf(b, "\"type\":\"process\",\"event\":\"%s\",",
-			    event == 'f'         ? "fork" :
-				    event == 'e' ? "exec" :
-						   "exit");
-	rn_buf_addf(b, "\"pid\":%d,\"ppid\":%d,\"exe\":", (int)p->pid, (int)p->ppid);
+	if (event) {
+		rn_buf_adds(b, RN_TJ_K(RN_TJ_TYPE) "\"" RN_TJ_TYPE_PROCESS "\",");
+		rn_buf_addf(b, RN_TJ_K(RN_TJ_EVENT) "\"%s\",",
+			    event == 'f'         ? RN_TJ_EVENT_FORK :
+				    event == 'e' ? RN_TJ_EVENT_EXEC :
+						   RN_TJ_EVENT_EXIT);
+	}
+	rn_buf_addf(b, RN_TJ_K(RN_TJ_PID) "%d," RN_TJ_K(RN_TJ_PPID) "%d," RN_TJ_K(RN_TJ_EXE),
+		    (int)p->pid, (int)p->ppid);
 	rn_json_add_string(b, p->exe);
 	rn_buf_adds(b, ",\"comm\":");
 	rn_json_add_string(b, p->comm);
@@ -78,16 +95,17 @@ void rn_json_add_process(struct rn_buf *b, const struct rn_trace *t, const struc
 	rn_json_add_string(b, p->build_id[0] ? p->build_id : NULL);
 	rn_buf_addf(b,
 		    ",\"elf_machine\":%u,\"nthreads\":%u,\"start_ns\":%" PRIu64
-		    ",\"exec_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64 ",\"end\":\"%s\"",
+		    ",\"exec_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64 "," RN_TJ_K(RN_TJ_END) "\"%s\"",
 		    (unsigned)p->elf_machine, (unsigned)p->nthreads, p->start_ns, p->exec_ns,
 		    p->end_ns, proc_end_name(p->end));
 	if (p->end == RN_PROC_EXITED)
-		rn_buf_addf(b, ",\"exit_code\":%d,\"signal\":null", p->exit_code);
+		rn_buf_addf(b, "," RN_TJ_K(RN_TJ_EXIT_CODE) "%d," RN_TJ_K(RN_TJ_SIGNAL) "null",
+			    p->exit_code);
 	else if (p->end == RN_PROC_SIGNALED || p->end == RN_PROC_LOST)
-		rn_buf_addf(b, ",\"exit_code\":null,\"signal\":\"%s\"",
+		rn_buf_addf(b, "," RN_TJ_K(RN_TJ_EXIT_CODE) "null," RN_TJ_K(RN_TJ_SIGNAL) "\"%s\"",
 			    p->term_signal ? rn_signal_name(p->term_signal) : "SIGKILL");
 	else
-		rn_buf_adds(b, ",\"exit_code\":null,\"signal\":null");
+		rn_buf_adds(b, "," RN_TJ_K(RN_TJ_EXIT_CODE) "null," RN_TJ_K(RN_TJ_SIGNAL) "null");
 	rn_buf_addf(b, ",\"core_dumped\":%s", p->core_dumped ? "true" : "false");
 	if (p->reaped_by >= 0 && (size_t)p->reaped_by < t->nprocs)
 		rn_buf_addf(b, ",\"reaped_by\":%d,\"reaped_ns\":%" PRIu64,
@@ -110,14 +128,23 @@ void rn_json_add_summary(struct rn_buf *b, const struct rn_trace *t)
 	rn_buf_addc(b, '[');
 	for (i = 0; i < nrows; i++) {
 		const struct rn_syscall_stat *s = &rows[i].s;
+		const struct rn_hist *h;
 
 		rn_buf_adds(b, i ? ",{\"syscall\":" : "{\"syscall\":");
 		rn_json_add_string(b, rn_syscall_name(rows[i].nr));
 		rn_buf_addf(b,
 			    ",\"nr\":%d,\"calls\":%" PRIu64 ",\"errors\":%" PRIu64
 			    ",\"total_ns\":%" PRIu64 ",\"min_ns\":%" PRIu64 ",\"max_ns\":%" PRIu64
-			    "}",
+			    "",
 			    rows[i].nr, s->calls, s->errors, s->total_ns, s->min_ns, s->max_ns);
+		h = rn_trace_latency(t, rows[i].nr);
+		if (h)
+			rn_buf_addf(b,
+				    ",\"p50_ns\":%" PRIu64 ",\"p90_ns\":%" PRIu64
+				    ",\"p99_ns\":%" PRIu64,
+				    rn_hist_quantile(h, 0.50), rn_hist_quantile(h, 0.90),
+				    rn_hist_quantile(h, 0.99));
+		rn_buf_addc(b, '}');
 	}
 	rn_buf_addc(b, ']');
 	free(rows);

@@ -4,6 +4,8 @@
  *
  * Reads only the trace model (collectors/trace.h); any collector's trace writes the same.
  * Each function appends to a struct rn_buf (sticky failure, buf.h). Not thread safe.
+ * The keys come from collectors/trace_json.h, which also holds the reader
+ * (rn_trace_json_read: the equivalence assertion and `renacer diff` read these traces back).
  */
 #ifndef RN_REPORT_JSON_H
 #define RN_REPORT_JSON_H
@@ -44,7 +46,8 @@ void rn_json_add_process(struct rn_buf *b, const struct rn_trace *t, const struc
 			 char event);
 
 /* Append the summary rows as a JSON array: [{"syscall":"openat","nr":257,"calls":3,
- * "errors":0,"total_ns":..,"min_ns":..,"max_ns":..}, ...] in the order of the -c table. */
+ * "errors":0,"total_ns":..,"min_ns":..,"max_ns":..}, ...] in the order of the -c table; with
+ * "p50_ns", "p90_ns", "p99_ns" (hist.h quantiles) when the trace kept latencies. */
 void rn_json_add_summary(struct rn_buf *b, const struct rn_trace *t);
 
 /* Append the run's outcome as JSON members (no braces): "status":"ok","error":null,

@@ -283,6 +283,11 @@ void rn_syscall_format(struct rn_buf *b, const struct rn_syscall_event *ev, uint
 		rn_buf_addf(b, " = %#" PRIx64, (uint64_t)ev->ret);
 	else
 		rn_buf_addf(b, " = %" PRId64, ev->ret);
+	/* strace's marks of a tampered call (--inject) */
+	if (ev->flags & RN_SC_INJECTED)
+		rn_buf_adds(b, " (INJECTED)");
+	if (ev->flags & RN_SC_DELAYED)
+		rn_buf_adds(b, " (DELAYED)");
 	if ((flags & RN_LINE_TIME) && !(ev->flags & RN_SC_UNFINISHED))
 		rn_buf_addf(b, " <%" PRIu64 ".%06" PRIu64 ">", ev->duration_ns / 1000000000u,
 			    ev->duration_ns / 1000 % 1000000);
@@ -356,6 +361,40 @@ static uint64_t usecs_per_call(uint64_t total_ns, uint64_t calls)
 	return (uint64_t)(secs * 1e6);
 }
 
+/* The percentile columns of --percentiles: quantile, header. */
+static const struct {
+	double q;
+	const char *head;
+} pct_cols[] = { { 0.50, "p50 us" }, { 0.90, "p90 us" }, { 0.99, "p99 us" }, { 1.0, "max us" } };
+
+#define DASHES "--------------------------------------------------------------------"
+
+/* The rule under the header and above the total: one dash run per column. */
+static void summary_rule(FILE *out, int w_sec, int w_avg, int w_calls, int w_err, int w_name,
+			 bool pcts)
+{
+	fprintf(out, "------ %.*s %.*s %.*s %.*s", w_sec, DASHES, w_avg, DASHES, w_calls, DASHES,
+		w_err, DASHES);
+	if (pcts)
+		for (size_t k = 0; k < sizeof(pct_cols) / sizeof(pct_cols[0]); k++)
+			fprintf(out, " %.*s", 11, DASHES);
+	fprintf(out, " %.*s\n", w_name, DASHES);
+}
+
+/* The percentile cells of syscall `nr` (" %11.1f" each, microseconds), or of the whole
+ * table when `nr` < 0 (blank: percentiles of different calls do not add up). */
+static void summary_pcts(FILE *out, const struct rn_trace *t, int nr)
+{
+	const struct rn_hist *h = nr >= 0 ? rn_trace_latency(t, nr) : NULL;
+
+	for (size_t k = 0; k < sizeof(pct_cols) / sizeof(pct_cols[0]); k++) {
+		if (h)
+			fprintf(out, " %11.1f", (double)rn_hist_quantile(h, pct_cols[k].q) / 1e3);
+		else
+			fprintf(out, " %11s", "");
+	}
+}
+
 int rn_trace_summary_write(const struct rn_trace *t, FILE *out)
 {
 	size_t nrows, i;
@@ -363,6 +402,7 @@ int rn_trace_summary_write(const struct rn_trace *t, FILE *out)
 	uint64_t cum_ns = 0, calls = 0, errors = 0, avg_max = 0;
 	int w_sec, w_avg, w_calls, w_err, w_name;
 	size_t name_max = 0;
+	bool pcts = t->latency != NULL;
 	double cum;
 	char tmp[64];
 
@@ -386,12 +426,13 @@ int rn_trace_summary_write(const struct rn_trace *t, FILE *out)
 	w_err = digits_u64(errors) > 9 ? digits_u64(errors) : 9;
 	w_name = (int)name_max + 1 > 16 ? (int)name_max + 1 : 16;
 
-	fprintf(out, "%6s %*s %*s %*s %*s %s\n", "% time", w_sec, "seconds", w_avg, "usecs/call",
-		w_calls, "calls", w_err, "errors", "syscall");
-	fprintf(out, "------ %.*s %.*s %.*s %.*s %.*s\n", w_sec, "--------------------------------",
-		w_avg, "--------------------------------", w_calls,
-		"--------------------------------", w_err, "--------------------------------",
-		w_name, "--------------------------------------------------------------------");
+	fprintf(out, "%6s %*s %*s %*s %*s", "% time", w_sec, "seconds", w_avg, "usecs/call",
+		w_calls, "calls", w_err, "errors");
+	if (pcts)
+		for (size_t k = 0; k < sizeof(pct_cols) / sizeof(pct_cols[0]); k++)
+			fprintf(out, " %11s", pct_cols[k].head);
+	fprintf(out, " syscall\n");
+	summary_rule(out, w_sec, w_avg, w_calls, w_err, w_name, pcts);
 	for (i = 0; i < nrows; i++) {
 		const struct rn_syscall_stat *s = &rows[i].s;
 		double secs = (double)s->total_ns / 1e9;
@@ -399,17 +440,19 @@ int rn_trace_summary_write(const struct rn_trace *t, FILE *out)
 
 		if (pct != 0.0)
 			pct /= cum;
-		fprintf(out, "%6.2f %*.6f %*" PRIu64 " %*" PRIu64 " %*.0" PRIu64 "%s%s\n", pct,
-			w_sec, secs, w_avg, usecs_per_call(s->total_ns, s->calls), w_calls,
-			s->calls, w_err, s->errors, " ", rn_syscall_name(rows[i].nr));
+		fprintf(out, "%6.2f %*.6f %*" PRIu64 " %*" PRIu64 " %*.0" PRIu64, pct, w_sec, secs,
+			w_avg, usecs_per_call(s->total_ns, s->calls), w_calls, s->calls, w_err,
+			s->errors);
+		if (pcts)
+			summary_pcts(out, t, rows[i].nr);
+		fprintf(out, " %s\n", rn_syscall_name(rows[i].nr));
 	}
-	fprintf(out, "------ %.*s %.*s %.*s %.*s %.*s\n", w_sec, "--------------------------------",
-		w_avg, "--------------------------------", w_calls,
-		"--------------------------------", w_err, "--------------------------------",
-		w_name, "--------------------------------------------------------------------");
-	fprintf(out, "%6.2f %*.6f %*" PRIu64 " %*" PRIu64 " %*.0" PRIu64 " total\n", 100.0, w_sec,
-		cum, w_avg, calls ? (uint64_t)(cum / (double)calls * 1e6) : 0, w_calls, calls,
-		w_err, errors);
+	summary_rule(out, w_sec, w_avg, w_calls, w_err, w_name, pcts);
+	fprintf(out, "%6.2f %*.6f %*" PRIu64 " %*" PRIu64 " %*.0" PRIu64, 100.0, w_sec, cum, w_avg,
+		calls ? (uint64_t)(cum / (double)calls * 1e6) : 0, w_calls, calls, w_err, errors);
+	if (pcts)
+		summary_pcts(out, t, -1);
+	fprintf(out, " total\n");
 	free(rows);
 	return ferror(out) ? -EIO : 0;
 }

@@ -61,8 +61,11 @@ struct rn_summary_row *rn_trace_summary_rows(const struct rn_trace *t, size_t *n
  *     ------ ----------- ----------- --------- --------- ----------------
  *     100.00    0.000200           5        40         2 total
  *
- * Rows are those of rn_trace_summary_rows(). Seconds are times under tracer. Returns 0 or
- * -EIO when writing failed.
+ * Rows are those of rn_trace_summary_rows(). Seconds are times under tracer. When the trace
+ * kept latency histograms (rn_trace_latency_enable: `trace -c --percentiles`), four columns
+ * "p50 us", "p90 us", "p99 us" and "max us" (microseconds, one decimal; nearest-rank
+ * percentiles of the calls' durations within 0.4%, max exact) come before "syscall", blank on
+ * the total line. Returns 0 or -EIO when writing failed.
  */
 int rn_trace_summary_write(const struct rn_trace *t, FILE *out);
 

@@ -9,7 +9,6 @@
  * behind anti_pattern assertions in test_antipattern.c.
  */
 #include <math.h>
-#include <regex.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -267,10 +266,8 @@ static const struct eval_case eval_cases[] = {
 };
 
 /* The assertion of a case; regexes compiled anchored, as config.c compiles them. */
-static void spec_of(const struct eval_case *c, struct rn_assertion_spec *a, regex_t *re)
+static void spec_of(const struct eval_case *c, struct rn_assertion_spec *a, struct rn_regex **re)
 {
-	char anchored[256];
-
 	memset(a, 0, sizeof(*a));
 	a->name = (char *)c->what;
 	a->type = c->type;
@@ -284,9 +281,8 @@ static void spec_of(const struct eval_case *c, struct rn_assertion_spec *a, rege
 		break;
 	case RN_ASSERT_SPAN_COUNT:
 		a->span_name_pattern = (char *)c->pattern;
-		snprintf(anchored, sizeof(anchored), "^(%s)$", c->pattern);
-		assert_int_equal(regcomp(re, anchored, REG_EXTENDED | REG_NOSUB), 0);
-		a->span_re = re;
+		assert_int_equal(rn_regex_compile(c->pattern, re, NULL), 0);
+		a->span_re = *re;
 		a->max_spans = (uint64_t)c->budget;
 		break;
 	case RN_ASSERT_MEMORY_USAGE:
@@ -317,7 +313,7 @@ static void test_evaluate_verdict_lines(void **state)
 		struct rn_target_result r;
 		struct rn_assertion_spec a;
 		struct rn_verdict_result v;
-		regex_t re;
+		struct rn_regex *re = NULL;
 		char obs[64], line[1024];
 
 		build_result(&r, &fixtures[c->fx]);
@@ -340,8 +336,7 @@ static void test_evaluate_verdict_lines(void **state)
 		assert_string_equal(v.target, fixtures[c->fx].name);
 		assert_int_equal(v.config_line, 7);
 		rn_verdict_result_release(&v);
-		if (c->type == RN_ASSERT_SPAN_COUNT)
-			regfree(&re);
+		rn_regex_free(re);
 		rn_target_result_release(&r);
 	}
 	assert_int_equal(failures, 0);
@@ -353,7 +348,7 @@ static void test_evaluate_fields(void **state)
 	struct rn_target_result r;
 	struct rn_assertion_spec a;
 	struct rn_verdict_result v;
-	regex_t re;
+	struct rn_regex *re = NULL;
 
 	(void)state;
 	build_result(&r, &fixtures[FX_FIVE]);
@@ -398,7 +393,7 @@ static void test_evaluate_budget_fail_names_load(void **state)
 		struct rn_target_result r;
 		struct rn_assertion_spec a;
 		struct rn_verdict_result v;
-		regex_t re;
+		struct rn_regex *re = NULL;
 		size_t len, elen = strlen(cases[i].ending);
 
 		build_result(&r, &fixtures[FX_FIVE]);
@@ -411,6 +406,7 @@ static void test_evaluate_budget_fail_names_load(void **state)
 		assert_string_equal(v.message + len - elen, cases[i].ending);
 		rn_verdict_result_release(&v);
 		rn_target_result_release(&r);
+		rn_regex_free(re);
 	}
 }
 
@@ -421,7 +417,7 @@ static void test_anti_pattern_process_filter(void **state)
 	struct rn_target_result r;
 	struct rn_assertion_spec a;
 	struct rn_verdict_result v;
-	regex_t re;
+	struct rn_regex *re = NULL;
 
 	(void)state;
 	build_result(&r, &fixtures[FX_FIVE]);
@@ -430,21 +426,53 @@ static void test_anti_pattern_process_filter(void **state)
 	a.pattern = (char *)"GodProcess";
 	a.threshold = 0.5;
 	a.process_name_pattern = (char *)"nomatch";
-	assert_int_equal(regcomp(&re, "^(nomatch)$", REG_EXTENDED | REG_NOSUB), 0);
-	a.process_re = &re;
+	assert_int_equal(rn_regex_compile("nomatch", &re, NULL), 0);
+	a.process_re = re;
 	rn_assertion_evaluate(&a, &r, &v);
 	assert_int_equal(v.verdict, RN_VERDICT_NO_DATA);
 	assert_string_equal(v.message,
 			    "GodProcess: no process of the run matches "
 			    "process_name_pattern /nomatch/");
 	rn_verdict_result_release(&v);
-	regfree(&re);
+	rn_regex_free(re);
 	a.process_name_pattern = (char *)"ap+";
-	assert_int_equal(regcomp(&re, "^(ap+)$", REG_EXTENDED | REG_NOSUB), 0);
+	assert_int_equal(rn_regex_compile("ap+", &re, NULL), 0);
+	a.process_re = re;
 	rn_assertion_evaluate(&a, &r, &v);
 	assert_int_equal(v.verdict, RN_VERDICT_PASS);
 	rn_verdict_result_release(&v);
-	regfree(&re);
+	rn_regex_free(re);
+	rn_target_result_release(&r);
+}
+
+/* A pattern that gave up on a name at the match limit leaves the count unknown: ERROR. */
+static void test_evaluate_pattern_gave_up(void **state)
+{
+	struct rn_target_result r;
+	struct rn_assertion_spec a;
+	struct rn_verdict_result v;
+	struct rn_regex *re = NULL;
+	char run[64];
+
+	(void)state;
+	build_result(&r, &fixtures[FX_FIVE]);
+	spec_of(&eval_cases[0], &a, &re);
+	a.type = RN_ASSERT_SPAN_COUNT;
+	a.span_name_pattern = (char *)"(a|aa)*(b|c)";
+	assert_int_equal(rn_regex_compile(a.span_name_pattern, &re, NULL), 0);
+	a.span_re = re;
+	a.max_spans = 1000;
+	rn_assertion_evaluate(&a, &r, &v);
+	assert_int_equal(v.verdict, RN_VERDICT_NO_DATA); /* names no syscall of the run */
+	rn_verdict_result_release(&v);
+	memset(run, 'a', sizeof(run) - 1);
+	run[sizeof(run) - 1] = '\0';
+	assert_false(rn_regex_match(re, run)); /* gives up: 2^63 ways to split the run */
+	rn_assertion_evaluate(&a, &r, &v);
+	assert_int_equal(v.verdict, RN_VERDICT_ERROR);
+	assert_non_null(strstr(v.message, "pattern '(a|aa)*(b|c)' gave up"));
+	rn_verdict_result_release(&v);
+	rn_regex_free(re);
 	rn_target_result_release(&r);
 }
 
@@ -643,6 +671,7 @@ int main(void)
 		cmocka_unit_test(test_evaluate_fields),
 		cmocka_unit_test(test_evaluate_budget_fail_names_load),
 		cmocka_unit_test(test_anti_pattern_process_filter),
+		cmocka_unit_test(test_evaluate_pattern_gave_up),
 		cmocka_unit_test(test_critical_path_chains),
 		cmocka_unit_test(test_critical_path_metric),
 		cmocka_unit_test(test_aggregates),

@@ -4,7 +4,6 @@
  * when it cannot, and any other metric passing on incomplete data is WARN; gaps are recorded,
  * merged and folded over runs as trace.h and assertion.h say.
  */
-#include <regex.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,20 +16,17 @@
 #include "assertion.h"
 
 /* A span_count assertion over `pattern` (full match) with budget `max_spans`. */
-static void span_assertion(struct rn_assertion_spec *a, regex_t *re, const char *pattern,
+static void span_assertion(struct rn_assertion_spec *a, struct rn_regex **re, const char *pattern,
 			   uint64_t max_spans)
 {
-	char full[128];
-
-	snprintf(full, sizeof(full), "^(%s)$", pattern);
-	assert_int_equal(regcomp(re, full, REG_EXTENDED | REG_NOSUB), 0);
+	assert_int_equal(rn_regex_compile(pattern, re, NULL), 0);
 	memset(a, 0, sizeof(*a));
 	a->name = (char *)"gpu_spans";
 	a->type = RN_ASSERT_SPAN_COUNT;
 	a->enabled = true;
 	a->fail_on_violation = true;
 	a->span_name_pattern = (char *)pattern;
-	a->span_re = re;
+	a->span_re = *re;
 	a->max_spans = max_spans;
 }
 
@@ -71,13 +67,13 @@ static void judge_span_count(const char *pattern, uint64_t max_spans, size_t ngp
 {
 	struct rn_assertion_spec a;
 	struct rn_target_result r;
-	regex_t re;
+	struct rn_regex *re;
 
 	span_assertion(&a, &re, pattern, max_spans);
 	one_run(&r, ngpu, lost);
 	rn_assertion_evaluate(&a, &r, v);
 	rn_target_result_release(&r);
-	regfree(&re);
+	rn_regex_free(re);
 }
 
 static void test_gaps_span_count_loss_could_reach_budget_is_no_data(void **state)

@@ -4,7 +4,6 @@
  * filters, match names by prefix class, full-name matching of long names with shortened
  * display names, and GPU busy time that leaves regions and graph replays out.
  */
-#include <regex.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,19 +30,17 @@ static void add(struct rn_trace *t, enum rn_gpu_kind kind, const char *name, con
 	rn_trace_add_gpu(t, &s);
 }
 
-static regex_t *re(const char *full)
+static struct rn_regex *re(const char *full)
 {
-	regex_t *r = malloc(sizeof(*r));
+	struct rn_regex *r = NULL;
 
-	assert_non_null(r);
-	assert_int_equal(regcomp(r, full, REG_EXTENDED | REG_NOSUB), 0);
+	assert_int_equal(rn_regex_compile(full, &r, NULL), 0);
 	return r;
 }
 
-static void re_free(regex_t *r)
+static void re_free(struct rn_regex *r)
 {
-	regfree(r);
-	free(r);
+	rn_regex_free(r);
 }
 
 #define LONG_NAME                                                                                  \
@@ -73,7 +70,7 @@ static void test_regions_count_innermost(void **state)
 	char names[5][RN_SPAN_NAME_MAX];
 	char *full[5];
 	uint64_t counts[5], ns = 0;
-	regex_t *gpu = re("^(gpu:.*)$"), *main_re = re("^(main)$"), *any = re("^(.*)$");
+	struct rn_regex *gpu = re("^(gpu:.*)$"), *main_re = re("^(main)$"), *any = re("^(.*)$");
 
 	(void)state;
 	fill(&t);
@@ -99,8 +96,8 @@ static void test_regions_prefix_classes(void **state)
 	struct rn_trace t;
 	char names[5][RN_SPAN_NAME_MAX];
 	uint64_t counts[5];
-	regex_t *regions = re("^(region:.*)$"), *graphs = re("^(graph:[0-9]+)$"),
-		*in_main = re("^(main)$");
+	struct rn_regex *regions = re("^(region:.*)$"), *graphs = re("^(graph:[0-9]+)$"),
+			*in_main = re("^(main)$");
 
 	(void)state;
 	fill(&t);
@@ -123,7 +120,7 @@ static void test_regions_long_names(void **state)
 	char names[5][RN_SPAN_NAME_MAX];
 	char *full[5];
 	uint64_t counts[5];
-	regex_t *end = re("^(gpu:void rn_long.*_too>\\(float\\*, int\\))$");
+	struct rn_regex *end = re("^(gpu:void rn_long.*_too>\\(float\\*, int\\))$");
 	char shown[RN_GPU_DISPLAY_MAX + 1];
 
 	(void)state;
@@ -166,7 +163,7 @@ static void eval_syncstorm(const char *region, struct rn_verdict_result *out)
 	struct rn_assertion_spec a;
 	struct rn_trace t;
 	struct rn_process *p;
-	regex_t *rre = re(region);
+	struct rn_regex *rre = re(region);
 
 	rn_trace_init(&t);
 	t.start_ns = 1000000;

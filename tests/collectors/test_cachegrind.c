@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "cachegrind/cachegrind.h"
+#include "driver.h"
 #include "ebpf/ebpf.h"
 
 static void write_file(const char *path, const char *text)

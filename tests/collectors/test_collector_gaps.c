@@ -20,16 +20,6 @@
 #include "cuda/cuda.h"
 #include "vulkan/vulkan.h"
 
-static const char *env_value(char **env, size_t n, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (size_t i = 0; i < n; i++)
-		if (!strncmp(env[i], name, len) && env[i][len] == '=')
-			return env[i] + len + 1;
-	return NULL;
-}
-
 /* Prepare `ops`, write `len` bytes of `data` as `file` into the directory named by the
  * environment variable `dir_var`, finish into `t`. Returns finish()'s value. */
 static int finish_with(const struct rn_collector_ops *ops, const char *dir_var, const char *file,
@@ -37,15 +27,16 @@ static int finish_with(const struct rn_collector_ops *ops, const char *dir_var, 
 {
 	struct rn_run_spec spec = { .name = "gaps", .gpu_mode = RN_GPU_MODE_CMDBUF };
 	struct rn_collector *c;
-	char **env = NULL, path[4200];
-	size_t nenv = 0, cap = 0;
+	struct rn_strvec env;
+	char path[4200];
 	FILE *f;
 	int rc;
 
+	rn_strvec_init(&env);
 	assert_int_equal(ops->create(&c, &spec), 0);
-	assert_int_equal(ops->prepare(c, &env, &nenv, &cap), 0);
-	assert_non_null(env_value(env, nenv, dir_var));
-	snprintf(path, sizeof(path), "%s/%s", env_value(env, nenv, dir_var), file);
+	assert_int_equal(ops->prepare(c, &env), 0);
+	assert_non_null(rn_strvec_env_get(&env, dir_var));
+	snprintf(path, sizeof(path), "%s/%s", rn_strvec_env_get(&env, dir_var), file);
 	f = fopen(path, "w");
 	assert_non_null(f);
 	assert_int_equal(fwrite(data, 1, len, f), len);
@@ -53,9 +44,7 @@ static int finish_with(const struct rn_collector_ops *ops, const char *dir_var, 
 	rn_trace_init(t);
 	rc = ops->finish(c, t);
 	ops->destroy(c);
-	for (size_t i = 0; i < nenv; i++)
-		free(env[i]);
-	free(env);
+	rn_strvec_release(&env);
 	return rc;
 }
 

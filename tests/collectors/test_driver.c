@@ -76,15 +76,15 @@ static void test_driver_select(void **state)
 
 	(void)state;
 	spec_init(&s, argv, true);
-	assert_string_equal(rn_driver_select(&s)->name, "ptrace-events");
+	assert_string_equal(rn_loop_select(&s)->name, "ptrace-events");
 	spec_init(&s, argv, false);
-	assert_string_equal(rn_driver_select(&s)->name, "ptrace");
-	assert_string_equal(rn_driver_select(&s)->collector, "ptrace");
+	assert_string_equal(rn_loop_select(&s)->name, "ptrace");
+	assert_string_equal(rn_loop_select(&s)->collector, "ptrace");
 	/* GPU collectors alone: no driver, the run loop waits for the root itself */
 	s.collectors = RN_COLLECT_VULKAN;
-	assert_null(rn_driver_select(&s));
-	assert_ptr_equal(rn_driver_find("ptrace-events"), &*rn_drivers[0]);
-	assert_null(rn_driver_find("ebpf"));
+	assert_null(rn_loop_select(&s));
+	assert_ptr_equal(rn_loop_find("ptrace-events"), &*rn_loops[0]);
+	assert_null(rn_loop_find("ebpf"));
 }
 
 /* Syscall calls recorded over every process of `t`. */

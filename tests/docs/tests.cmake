@@ -5,10 +5,14 @@ add_test(NAME docs.readme_tables
 		${CMAKE_SOURCE_DIR}/README.md)
 set_tests_properties(docs.readme_tables PROPERTIES LABELS docs)
 
-# Who may include whom (runner/INTERNALS.md, "Layers"): no include of a layer above, and the
-# event loop and the trace model include no specific collector's header.
+# Who may include whom (runner/INTERNALS.md, "Layers"), includes resolved by path: no include
+# of a layer above, folder-private headers stay in their folder, specific collectors are
+# reached only by the registries and the commands through their public header. The self-test
+# plants one breach of each kind in a scratch copy and checks it is reported.
 add_test(NAME docs.layers COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/layers.py ${CMAKE_SOURCE_DIR})
 set_tests_properties(docs.layers PROPERTIES LABELS docs)
+add_test(NAME docs.layers_selftest COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/layers.py --self-test)
+set_tests_properties(docs.layers_selftest PROPERTIES LABELS docs)
 
 # docs/guide.md, the tutorial: every command of its sh blocks run in order in a scratch
 # project, each exiting as the guide says (tests/docs/guide_test.py).

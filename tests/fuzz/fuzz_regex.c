@@ -1,17 +1,16 @@
 /*
- * fuzz_regex.c - the config validator's regex path (runner/input/config.c get_regex and
- * runner/input/regex_bound.c) on arbitrary patterns, and matching with what it accepts.
+ * fuzz_regex.c - the config validator's pattern path (runner/input/config.c get_regex and
+ * runner/util/rn_regex.c over PCRE2) on arbitrary patterns, and matching with what it accepts.
  *
  * The input is a pattern (NUL bytes dropped, at most 4096 bytes), written as a TOML literal
  * string into `span_name_pattern` of an [[assertion]] (or as a basic string with escapes when
  * it holds a quote or a newline) and validated by rn_config_parse. Properties: validation
- * returns (libFuzzer's -timeout turns a hang into a failure: the bounds exist so that no
+ * returns (libFuzzer's -timeout turns a hang into a failure: the pattern bounds exist so that no
  * pattern can take the compiler minutes); a rejected pattern's diagnostic points into the text;
- * an accepted one passed rn_regex_check_bounds and matches subjects (the pattern itself, a long
- * run of one character, syscall-like names) without hanging.
+ * an accepted one is at most RN_REGEX_MAX_BYTES and matches subjects (the pattern itself, a long
+ * run of one character, syscall-like names) without hanging (the match limits).
  * Seeds: tests/fuzz/regressions/regex/ (catastrophic patterns among them).
  */
-#include <regex.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +19,7 @@
 #include "buf.h"
 #include "config.h"
 #include "fuzz.h"
-#include "regex_bound.h"
+#include "rn_regex.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -62,24 +61,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(d.line >= 0 && d.line <= 6, "diagnostic line outside the text");
 		rn_config_release(&cfg);
 	} else {
-		char why[160];
-		size_t at;
-		bool trial;
-		const regex_t *re;
+		const struct rn_regex *re;
 		char *run = malloc(4097);
 
 		FUZZ_CHECK(cfg.nassertions == 1 && cfg.assertions[0].span_re, "no compiled regex");
-		FUZZ_CHECK(!rn_regex_check_bounds(cfg.assertions[0].span_name_pattern, why,
-						  sizeof(why), &at, &trial),
+		FUZZ_CHECK(strlen(cfg.assertions[0].span_name_pattern) <= RN_REGEX_MAX_BYTES,
 			   "a pattern beyond the bounds was accepted");
 		re = cfg.assertions[0].span_re;
 		FUZZ_CHECK(run != NULL, "out of memory");
 		memset(run, 'a', 4096);
 		run[4096] = '\0';
-		regexec(re, pat.buf, 0, NULL, 0);
-		regexec(re, run, 0, NULL, 0);
-		regexec(re, "openat", 0, NULL, 0);
-		regexec(re, "", 0, NULL, 0);
+		rn_regex_match(re, pat.buf);
+		rn_regex_match(re, run);
+		rn_regex_match(re, "openat");
+		rn_regex_match(re, "");
 		free(run);
 		rn_config_release(&cfg);
 	}

@@ -7,7 +7,7 @@
 #   fixed and the harnesses' properties hold on every build;
 # - fuzz_<name>: the libFuzzer binary, only when RN_FUZZ is ON and the compiler is clang.
 #   tests/fuzz/run-fuzzers.sh configures such a build (build-fuzz/) and runs each harness.
-option(RN_FUZZ "Build the libFuzzer harnesses of tests/fuzz (clang only)" OFF)
+#   (RN_FUZZ is declared in the top CMakeLists.txt's options block.)
 
 set(RN_FUZZ_DIR ${CMAKE_CURRENT_LIST_DIR}/../fuzz)
 get_filename_component(RN_FUZZ_DIR ${RN_FUZZ_DIR} ABSOLUTE)

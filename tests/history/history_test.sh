@@ -6,6 +6,14 @@
 # Cases:
 #   suite-sqlite, suite-postgres   8 concurrent `renacer check --history` processes, then exact
 #                                  row counts; show, changes, export, import, prune, report
+#   roundtrip                      a SQLite store of checks (with verdicts, critical paths,
+#                                  syscalls, a re-run) exported, imported into an empty
+#                                  PostgreSQL database, exported again: identical documents;
+#                                  a second import adds nothing; an empty database lists empty
+#   quality                        the gate-quality ledger on synthetic runs: an assertion that
+#                                  fails 20% of 100 re-runs of one commit by noise alone reads
+#                                  a false-alarm rate within 5 points of 20%; a steady one 0;
+#                                  check --rerun-of groups re-runs under the commit named
 #   bad-input                      unreachable PostgreSQL, locked and corrupt SQLite files, a
 #                                  schema from a newer renacer: one warning line each, the
 #                                  check's verdict and exit code unchanged
@@ -131,10 +139,13 @@ suite() {
 	n=$(sql "SELECT count(DISTINCT commit_sha) FROM runs")
 	[ "$n" = 9 ] || fail "expected 9 distinct commits, found $n"
 	n=$(sql "SELECT version FROM renacer_schema")
-	[ "$n" = 3 ] || fail "schema version $n, expected 3"
+	[ "$n" = 4 ] || fail "schema version $n, expected 4"
 	# Every sample kept: each results row has nsamples = 2 values.
 	n=$(sql "SELECT count(*) FROM results WHERE nsamples <> 2")
 	[ "$n" = 0 ] || fail "$n results rows without 2 samples"
+	# Every check brought its series' change points up to date (the next search starts there).
+	n=$(sql "SELECT count(*) FROM change_points WHERE last_run = (SELECT max(id) FROM runs)")
+	[ "$n" -gt 0 ] || fail "no change_points row after the last check"
 	echo "ok: 8 concurrent checks: $runs runs, $((9 * per_results)) results, exact"
 
 	# show: 9 points of the series, oldest first.
@@ -199,7 +210,7 @@ print(json.dumps({"version": "0.4.1", "format": "renacer-json-v1", "syscalls": c
 			>/dev/null || fail "import step $i failed"
 	done
 	"$bin" history changes stepper syscalls >"$tmp/changes.out" || fail "changes stepper failed"
-	grep -q "^stepper syscalls .*(commit step9, .*(median 10 -> 40 count)" "$tmp/changes.out" ||
+	grep -q "^stepper syscalls .*(commit step9, [^)]*): +300.0% (median 10 -> 40 count, ratio 4.000), p 0$" "$tmp/changes.out" ||
 		{ cat "$tmp/changes.out"; fail "changes: the step at step9, medians whole"; }
 	# report page from this store.
 	"$bin" report --html "$tmp/report.html" 2>/dev/null || fail "report failed"
@@ -223,7 +234,19 @@ print(json.dumps({"version": "0.4.1", "format": "renacer-json-v1", "syscalls": c
 		head=$(git rev-parse HEAD)
 		n=$(sql "SELECT count(*) FROM runs WHERE commit_sha = '$head' AND branch = 'trunk'")
 		[ "$n" = 1 ] || fail "the check did not record git's commit $head on trunk"
-		echo "ok: commit and branch from git"
+		# its subject and author date from git
+		n=$(sql "SELECT count(*) FROM runs WHERE commit_sha = '$head' AND subject = 't' AND author_ns > 0")
+		[ "$n" = 1 ] || fail "the check did not record the commit's subject and author date"
+		# earlier runs whose commits git does not know are looked up once and marked ''
+		# (prune removed two of the commitN runs; which ones depends on the race)
+		n=$(sql "SELECT count(*) FROM runs WHERE commit_sha LIKE 'commit_' AND subject = ''")
+		[ "$n" = 7 ] || fail "$n of 7 commitN runs looked up in git"
+		# a run recorded without a subject gets it from git at the next check
+		sql "UPDATE runs SET subject = NULL, author_ns = NULL WHERE commit_sha = '$head'" >/dev/null
+		RENACER_COMMIT=other "$bin" check -q >/dev/null 2>&1 || fail "check for backfill failed"
+		n=$(sql "SELECT count(*) FROM runs WHERE commit_sha = '$head' AND subject = 't' AND author_ns > 0")
+		[ "$n" = 1 ] || fail "the subject was not filled in for an earlier run"
+		echo "ok: commit, branch, subject and author date from git"
 	fi
 }
 
@@ -241,6 +264,136 @@ suite-postgres)
 	src=$3
 	start_postgres
 	suite
+	;;
+roundtrip)
+	start_postgres
+	work=$tmp/rt
+	write_config "$work" 10000 ""
+	# a span_count assertion makes counting runs: per-syscall rows
+	cat >>"$work/renacer.toml" <<EOT
+
+[[assertion]]
+name = "few_opens"
+type = "span_count"
+span_name_pattern = "openat"
+max_spans = 100000
+EOT
+	cd "$work" || exit 1
+	db=$tmp/rt.db
+	export RENACER_HISTORY_URL="$db"
+	# An empty PostgreSQL database lists as empty (exit 0) and exports an empty document.
+	"$bin" history --db "$url" list >"$tmp/list.out" 2>&1 || { cat "$tmp/list.out"; fail "empty list exit $?"; }
+	[ "$(wc -l <"$tmp/list.out")" = 1 ] && grep -q "^RUN " "$tmp/list.out" ||
+		{ cat "$tmp/list.out"; fail "empty list output"; }
+	"$bin" history --db "$url" export --format history >"$tmp/empty.json" || fail "empty export"
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d=={"format":"renacer-history/1","runs":[]}, d' \
+		"$tmp/empty.json" || fail "empty export content"
+	for i in 1 2 3; do
+		RENACER_COMMIT=c$i RENACER_BRANCH=main "$bin" check -q >/dev/null 2>&1 || fail "check $i"
+	done
+	RENACER_COMMIT=c3 RENACER_BRANCH=main "$bin" check -q --rerun-of c3 >/dev/null 2>&1 ||
+		fail "re-run check"
+	# one subject with quotes and a newline-free unicode name, to carry every kind of field
+	sqlite3 "$db" "UPDATE runs SET subject = 'fix \"quoted\" <b>', author_ns = 1700000000000000000 WHERE commit_sha = 'c2'"
+	"$bin" history --db "$db" export --format history -o "$tmp/a.json" || fail "export sqlite"
+	python3 - "$tmp/a.json" <<'EOP' || fail "export content"
+import json, sys
+d = json.load(open(sys.argv[1]))
+runs = d["runs"]
+assert d["format"] == "renacer-history/1" and len(runs) == 4, len(runs)
+assert all(r["results"] and r["verdicts"] and r["critical_path"] and r["syscalls"] for r in runs)
+assert [r["rerun_of"] for r in runs].count("c3") == 1
+assert len({r["uid"] for r in runs}) == 4
+assert any(s["syscall"] == "execve" for s in runs[0]["syscalls"]), runs[0]["syscalls"][:3]
+EOP
+	"$bin" history --db "$url" import "$tmp/a.json" >"$tmp/imp.out" || fail "import into postgres"
+	grep -q "4 runs added, 0 already in the store" "$tmp/imp.out" || { cat "$tmp/imp.out"; fail "import message"; }
+	"$bin" history --db "$url" export --format history -o "$tmp/b.json" || fail "export postgres"
+	cmp "$tmp/a.json" "$tmp/b.json" || { diff "$tmp/a.json" "$tmp/b.json" | head -20; fail "export differs after import"; }
+	# Idempotent: the same file again adds nothing; back into a fresh SQLite store: identical.
+	"$bin" history --db "$url" import "$tmp/a.json" >"$tmp/imp.out" || fail "second import"
+	grep -q "0 runs added, 4 already in the store" "$tmp/imp.out" || { cat "$tmp/imp.out"; fail "second import message"; }
+	"$bin" history --db "$tmp/back.db" import "$tmp/b.json" >/dev/null || fail "import into sqlite"
+	"$bin" history --db "$tmp/back.db" export --format history -o "$tmp/c.json" || fail "export back"
+	cmp "$tmp/a.json" "$tmp/c.json" || fail "sqlite -> postgres -> sqlite differs"
+	# A results export is not a store export: one line saying what to use instead.
+	"$bin" history --db "$db" export --format json -o "$tmp/flat.json" || fail "flat export"
+	"$bin" history --db "$tmp/back.db" import "$tmp/flat.json" 2>"$tmp/err" && fail "flat import accepted"
+	grep -q "export --format history" "$tmp/err" || { cat "$tmp/err"; fail "flat import message"; }
+	echo "ok: sqlite -> postgres -> sqlite round trip identical, import idempotent, empty lists empty"
+	;;
+quality)
+	command -v sqlite3 >/dev/null || { echo "sqlite3 not installed" >&2; exit 77; }
+	db=$tmp/q.db
+	# 20 commits checked once, then 100 re-runs of one commit, for 10 targets (noise seeds).
+	# "flaky" observes N(100, 10) against a budget of 108.4162 (P(FAIL) = P(z > 0.8416) =
+	# 0.20: the truth); "steady" observes N(50, 1) against 100. Sampling alone spreads the
+	# FAIL share of 100 runs by 4 points (sd), so each target's rate must equal its own runs'
+	# share exactly, and against the truth: the median within 5 points, 7 of 10 too.
+	python3 - "$tmp/q.json" "$tmp/q.truth" <<'EOP' || fail "generator"
+import json, random, sys
+runs, truth = [], {}
+def run(i, t, commit, rnd, fails):
+    verdicts = []
+    for name, mu, sd, budget in (("flaky", 100, 10, 108.4162), ("steady", 50, 1, 100)):
+        o = rnd.gauss(mu, sd)
+        if commit == "rerun" and name == "flaky":
+            fails.append(o > budget)
+        verdicts.append({"target": t, "assertion": name, "type": "critical_path",
+                         "verdict": "FAIL" if o > budget else "PASS", "observed": o,
+                         "budget": budget, "golden": None, "unit": "ms", "message": ""})
+    return {"uid": "q%s-%04d" % (t, i), "created_ns": 1700000000000000000 + i * 10**9,
+            "commit": commit, "branch": "main", "machine": "m", "machine_desc": "m",
+            "source": "check", "config": "renacer.toml", "renacer_version": "t",
+            "exit_code": 0, "subject": None, "author_ns": None, "rerun_of": None,
+            "results": [], "verdicts": verdicts, "critical_path": [], "syscalls": []}
+for seed in range(10):
+    rnd, t, fails = random.Random(seed), "t%d" % seed, []
+    for i in range(120):
+        runs.append(run(i, t, "c%02d" % i if i < 20 else "rerun", rnd, fails))
+    truth[t] = sum(fails) / len(fails)
+json.dump({"format": "renacer-history/1", "runs": runs}, open(sys.argv[1], "w"))
+json.dump(truth, open(sys.argv[2], "w"))
+EOP
+	"$bin" history --db "$db" import "$tmp/q.json" >/dev/null || fail "import synthetic runs"
+	"$bin" history --db "$db" quality --format json >"$tmp/q.out" || fail "quality failed"
+	python3 - "$tmp/q.out" "$tmp/q.truth" <<'EOP' || { cat "$tmp/q.out"; fail "ledger numbers"; }
+import json, statistics, sys
+led = json.load(open(sys.argv[1]))
+share = json.load(open(sys.argv[2]))
+flaky = [l for l in led if l["assertion"] == "flaky"]
+steady = [l for l in led if l["assertion"] == "steady"]
+assert len(flaky) == 10 and len(steady) == 10
+rates = []
+for f in flaky:
+    assert f["runs"] == 120 and f["rerun_commits"] == 1, f
+    assert abs(f["false_alarm_rate"] - share[f["target"]]) < 1e-9, (f, share[f["target"]])
+    assert f["flips"] > 10 and f["overridden"] > 0, f
+    assert abs(f["noise"] - 0.10) < 0.04, f  # a MAD of 100 points: sd 1.2 points
+    assert f["suggested"] > 120 and f["suggested_false_alarm_rate"] <= 0.02, f
+    rates.append(f["false_alarm_rate"])
+within = sum(abs(r - 0.20) <= 0.05 for r in rates)
+print("flaky (truth 0.20): observed false-alarm rates %s; median %.3f; %d of 10 within 5 points"
+      % (" ".join("%.2f" % r for r in rates), statistics.median(rates), within))
+assert abs(statistics.median(rates) - 0.20) <= 0.05 and within >= 7
+for s in steady:
+    assert s["fails"] == 0 and s["flips"] == 0 and s["false_alarm_rate"] == 0, s
+EOP
+	"$bin" history --db "$db" quality >"$tmp/q.txt" || fail "quality text"
+	grep -q "^t0  *flaky  *120 " "$tmp/q.txt" || { cat "$tmp/q.txt"; fail "quality table"; }
+	# check --rerun-of: a re-run of another commit counts under the commit named.
+	work=$tmp/qr
+	write_config "$work" 10000 ""
+	cd "$work" || exit 1
+	RENACER_HISTORY_URL=$db RENACER_COMMIT=c00 "$bin" check -q >/dev/null 2>&1 || fail "check"
+	RENACER_HISTORY_URL=$db RENACER_COMMIT=local-edit "$bin" check -q --rerun-of c00 \
+		>/dev/null 2>&1 || fail "check --rerun-of"
+	n=$(sqlite3 "$db" "SELECT count(*) FROM runs WHERE rerun_of = 'c00'")
+	[ "$n" = 1 ] || fail "--rerun-of not recorded ($n)"
+	"$bin" history --db "$db" quality true --format json >"$tmp/q2.out" || fail "quality target"
+	python3 -c 'import json,sys; l=json.load(open(sys.argv[1])); assert l and all(x["target"]=="true" and x["rerun_commits"]==1 for x in l), l' \
+		"$tmp/q2.out" || { cat "$tmp/q2.out"; fail "re-run not grouped"; }
+	echo "ok: gate-quality ledger"
 	;;
 bad-input)
 	work=$tmp/bad
@@ -279,7 +432,7 @@ bad-input)
 	# A schema from a newer renacer.
 	"$bin" check -q >/dev/null 2>&1 || fail "check to create the store failed"
 	sqlite3 .renacer/history.db "UPDATE renacer_schema SET version = 99"
-	expect_check newer-schema 0 "schema version 99 is newer than this renacer supports (3)"
+	expect_check newer-schema 0 "schema version 99 is newer than this renacer supports (4)"
 	"$bin" history list 2>"$tmp/err" && fail "history list read a newer schema"
 	grep -q "schema version 99 is newer" "$tmp/err" || fail "history list message"
 	[ "$(wc -l <"$tmp/err")" = 1 ] || fail "history list printed more than one line"
@@ -304,7 +457,36 @@ c.execute("ROLLBACK")
 	expect_check locked 0 "database is locked"
 	kill "$locker" 2>/dev/null
 	wait "$locker" 2>/dev/null
-	echo "ok: bad input leaves verdicts and exit codes alone"
+	# A store of schema 3 (before uid, subject, syscalls and change_points) that this user may
+	# not write: read as it is, nothing migrated, every reader works.
+	rm -f .renacer/history.db*
+	"$bin" check -q >/dev/null 2>&1 || fail "check to create the store failed"
+	sqlite3 .renacer/history.db "DROP INDEX runs_uid; DROP INDEX runs_commit; DROP INDEX results_run;
+		ALTER TABLE runs DROP COLUMN uid; ALTER TABLE runs DROP COLUMN subject;
+		ALTER TABLE runs DROP COLUMN author_ns; ALTER TABLE runs DROP COLUMN rerun_of;
+		DROP TABLE syscalls; DROP TABLE change_points; UPDATE renacer_schema SET version = 3;
+		PRAGMA journal_mode = DELETE;" >/dev/null || fail "making a schema 3 store failed"
+	chmod 444 .renacer/history.db
+	chmod 555 .renacer
+	as_reader() {
+		if [ "$(id -u)" = 0 ]; then runuser -u nobody -- "$@"; else "$@"; fi
+	}
+	as_reader "$bin" history list >"$tmp/v3.out" 2>&1 || { cat "$tmp/v3.out"; fail "list of a read-only schema 3 store"; }
+	grep -q "check" "$tmp/v3.out" || { cat "$tmp/v3.out"; fail "list of a schema 3 store shows no run"; }
+	as_reader "$bin" history export --format history >"$tmp/v3.json" 2>"$tmp/v3.err" ||
+		{ cat "$tmp/v3.err"; fail "export of a read-only schema 3 store"; }
+	grep -q '"uid": "local-' "$tmp/v3.json" || fail "export of a schema 3 store: no local- uid"
+	as_reader "$bin" history quality >/dev/null 2>"$tmp/v3.err" ||
+		{ cat "$tmp/v3.err"; fail "quality of a read-only schema 3 store"; }
+	mkdir -p "$tmp/page" && chmod 777 "$tmp/page"
+	as_reader "$bin" report --html "$tmp/page/v3.html" 2>"$tmp/v3.err" ||
+		{ cat "$tmp/v3.err"; fail "report page of a read-only schema 3 store"; }
+	grep -q '<table id="verdicts">' "$tmp/page/v3.html" || fail "page of a schema 3 store has no verdicts"
+	[ "$(sqlite3 .renacer/history.db "SELECT version FROM renacer_schema")" = 3 ] ||
+		fail "a reader migrated a store it may not write"
+	chmod 755 .renacer
+	chmod 644 .renacer/history.db
+	echo "ok: bad input leaves verdicts and exit codes alone; an old read-only store is read"
 	;;
 *)
 	fail "unknown case $case_name"

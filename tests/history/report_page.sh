@@ -93,7 +93,7 @@ class Page(HTMLParser):
     def __init__(self):
         super().__init__()
         self.rows, self.cell, self.row, self.in_table = [], None, None, False
-        self.attrs, self.figures, self.series = {}, 0, []
+        self.attrs, self.figures, self.series, self.canvases = {}, 0, [], 0
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         if tag in ("html", "body"):
@@ -108,6 +108,8 @@ class Page(HTMLParser):
             self.figures += 1
         if tag == "path" and a.get("class") == "series":
             self.series.append(a.get("d", ""))
+        if tag == "canvas":
+            self.canvases += 1
     def handle_endtag(self, tag):
         if tag == "td" and self.cell is not None:
             self.row.append(self.cell.strip())
@@ -126,13 +128,17 @@ p.feed(dom)
 if "data-script-error" in p.attrs:
     problems.append("script error: " + p.attrs["data-script-error"])
 drawn = int(p.attrs.get("data-charts-drawn", "0"))
-if p.figures == 0 or drawn != p.figures:
-    problems.append("charts drawn %d of %d" % (drawn, p.figures))
+sysc = int(p.attrs.get("data-syscall-charts", "0"))
+if drawn == 0 or drawn + sysc != p.figures:
+    problems.append("charts drawn %d + %d syscall charts of %d figures" % (drawn, sysc, p.figures))
 if int(p.attrs.get("data-timeline-drawn", "0")) < 2:
     problems.append("critical-path timeline not drawn")
-lines = [d for d in p.series if len(re.findall(r"[ML]", d)) >= 6]
-if len(lines) != p.figures:
-    problems.append("%d of %d charts have a line of 6 runs" % (len(lines), p.figures))
+if p.attrs.get("data-renderer") == "svg":
+    lines = [d for d in p.series if len(re.findall(r"[ML]", d)) >= 6]
+    if len(lines) != p.figures:
+        problems.append("%d of %d charts have a line of 6 runs" % (len(lines), p.figures))
+elif p.canvases != p.figures:
+    problems.append("%d canvases for %d charts (Chart.js)" % (p.canvases, p.figures))
 got = ["|".join((r[0], r[1], r[2])) for r in p.rows]
 want = open(expected_file).read().splitlines()  # verdicts may contain spaces ("NOT JUDGED")
 if got != want:
@@ -177,11 +183,16 @@ if line_px < 200:
 if problems:
     print("\n".join(problems))
     sys.exit(1)
-print("ok: %d charts drawn, %d verdict rows read back, %d line pixels" % (drawn, len(got), line_px))
+print("ok: %s: %d charts drawn, %d verdict rows read back, %d line pixels" %
+      (p.attrs.get("data-renderer"), drawn, len(got), line_px))
 EOP
 
 render page.html good
 python3 check_page.py good expected.txt || fail "the report page is not right"
+# The fallback without Chart.js: the same checks on the SVG drawing.
+RENACER_CHART_JS= "$bin" report --html page-svg.html 2>report.err || { cat report.err; fail "report (svg) failed"; }
+render page-svg.html svg
+python3 check_page.py svg expected.txt || fail "the SVG report page is not right"
 
 # The same checks must catch a page whose drawing script breaks.
 sed 's/data\.charts\.forEach/data.chartz.forEach/' page.html >broken.html

@@ -39,3 +39,19 @@ if(RN_PYTHON3)
 	set_tests_properties(ebpf.strace_compare PROPERTIES
 		LABELS "ebpf;integration" SKIP_RETURN_CODE 77 TIMEOUT 900)
 endif()
+# `renacer trace` -c --percentiles, --inject (against strace's own), --format csv; then -p PID
+# and --profile with `renacer explain` (two tests, each a few seconds).
+if(RN_PYTHON3)
+	add_test(NAME ptrace.explain_cli
+		COMMAND ${RN_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/explain_cli.py
+			--renacer $<TARGET_FILE:renacer> --targets ${CMAKE_BINARY_DIR}/targets
+			--only percentiles,inject,csv)
+	set_tests_properties(ptrace.explain_cli PROPERTIES
+		LABELS "ptrace;integration" SKIP_RETURN_CODE 77 TIMEOUT 300)
+	add_test(NAME ptrace.explain_profile
+		COMMAND ${RN_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/explain_cli.py
+			--renacer $<TARGET_FILE:renacer> --targets ${CMAKE_BINARY_DIR}/targets
+			--only attach,profile)
+	set_tests_properties(ptrace.explain_profile PROPERTIES
+		LABELS "ptrace;integration" SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()

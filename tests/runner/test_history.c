@@ -94,7 +94,7 @@ static void test_history_append_and_read_back(void **state)
 	struct rn_target_report t;
 	struct rn_verdict_result v[2];
 	struct rn_history_run run = { 1700000000000000000ull, "abc", "main", "m1", "desc", "check",
-				      "renacer.toml",         1 };
+				      "renacer.toml",         1,     NULL,   NULL, 0,      NULL };
 	char path[128];
 	int64_t id;
 
@@ -146,13 +146,35 @@ static void test_history_migrates_an_older_schema(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/old.db", dir);
-	/* A version-1 store as the first renacer with history wrote it. */
+	/* A version-1 store as the first renacer with history wrote it, with one run. */
 	assert_int_equal(rn_history_open(&h, path, true, 1000), 0);
-	assert_int_equal(h.ops->exec(&h,
-				     "DROP INDEX runs_created; DROP INDEX results_series; "
-				     "CREATE INDEX results_series ON results (target, metric, "
-				     "run_id); UPDATE renacer_schema SET version = 1"),
-			 0);
+	assert_int_equal(
+		h.ops->exec(
+			&h,
+			"DROP TABLE change_points; DROP TABLE syscalls; DROP TABLE critical_path; "
+			"DROP TABLE verdicts; "
+			"DROP TABLE results; DROP TABLE runs; "
+			"CREATE TABLE runs (id INTEGER PRIMARY KEY, created_ns BIGINT NOT NULL, "
+			"commit_sha TEXT NOT NULL, branch TEXT NOT NULL, machine TEXT NOT NULL, "
+			"machine_desc TEXT NOT NULL, source TEXT NOT NULL, config TEXT NOT NULL, "
+			"renacer_version TEXT NOT NULL, exit_code INTEGER NOT NULL);"
+			"CREATE TABLE results (id INTEGER PRIMARY KEY, run_id BIGINT NOT NULL "
+			"REFERENCES runs(id) ON DELETE CASCADE, target TEXT NOT NULL, metric TEXT "
+			"NOT NULL, unit TEXT NOT NULL, nsamples INTEGER NOT NULL, median DOUBLE "
+			"PRECISION NOT NULL, min_value DOUBLE PRECISION NOT NULL, max_value DOUBLE "
+			"PRECISION NOT NULL, samples TEXT NOT NULL);"
+			"CREATE INDEX results_series ON results (target, metric, run_id);"
+			"CREATE TABLE verdicts (id INTEGER PRIMARY KEY, run_id BIGINT NOT NULL, "
+			"target TEXT NOT NULL, assertion TEXT NOT NULL, type TEXT NOT NULL, "
+			"verdict TEXT NOT NULL, observed DOUBLE PRECISION, budget DOUBLE "
+			"PRECISION, golden DOUBLE PRECISION, unit TEXT, message TEXT);"
+			"CREATE TABLE critical_path (id INTEGER PRIMARY KEY, run_id BIGINT NOT "
+			"NULL, target TEXT NOT NULL, seq INTEGER NOT NULL, process TEXT NOT NULL, "
+			"pid INTEGER NOT NULL, start_ns BIGINT NOT NULL, end_ns BIGINT NOT NULL);"
+			"INSERT INTO runs VALUES (7, 1700000000000000000, 'abc', 'main', 'm1', "
+			"'d', 'check', 'renacer.toml', '0.0.1', 0);"
+			"UPDATE renacer_schema SET version = 1"),
+		0);
 	rn_history_close(&h);
 	assert_int_equal(rn_history_open(&h, path, false, 1000), 0);
 	assert_int_equal(count(&h, "SELECT version FROM renacer_schema"),
@@ -165,6 +187,13 @@ static void test_history_migrates_an_older_schema(void **state)
 			       "SELECT count(*) FROM sqlite_master WHERE name = "
 			       "'results_series' AND sql LIKE '%median%'"),
 			 1);
+	/* Version 4: the old run got a uid from its facts; the new columns are NULL. */
+	assert_int_equal(count(&h,
+			       "SELECT count(*) FROM runs WHERE uid = "
+			       "'local-m1-1700000000000000000-7' AND subject IS NULL AND rerun_of "
+			       "IS NULL"),
+			 1);
+	assert_int_equal(count(&h, "SELECT count(*) FROM syscalls"), 0);
 	rn_history_close(&h);
 }
 

@@ -171,6 +171,46 @@ static void test_report_strace_summary_empty(void **state)
 	rn_trace_release(&t);
 }
 
+static void test_report_strace_summary_percentiles(void **state)
+{
+	struct rn_trace t;
+	struct rn_process *p;
+	struct rn_syscall_event ev;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int i;
+
+	(void)state;
+	rn_trace_init(&t);
+	rn_trace_latency_enable(&t);
+	p = rn_trace_add_process(&t, 1, 0, 1);
+	/* 100 reads of 1..100 us: p50 50 us, p90 90 us, p99 99 us, max 100 us, each reported
+	 * as its bucket's midpoint (90 us lies in [89.6, 90.1) us: 89.9), max exactly */
+	for (i = 1; i <= 100; i++) {
+		ev = ev_make(SYS_read, 3, 0, 10, 0, 10, 0);
+		ev.duration_ns = (uint64_t)i * 1000;
+		rn_trace_syscall(&t, p, &ev);
+	}
+	mem = open_memstream(&text, &len);
+	assert_int_equal(rn_trace_summary_write(&t, mem), 0);
+	fclose(mem);
+	assert_string_equal(
+		text,
+		"% time     seconds  usecs/call     calls    errors      p50 us      p90 us      p99 us"
+		"      max us syscall\n"
+		"------ ----------- ----------- --------- --------- ----------- ----------- -----------"
+		" ----------- ----------------\n"
+		"100.00    0.005050          50       100                  50.0        89.9        99.1"
+		"       100.0 read\n"
+		"------ ----------- ----------- --------- --------- ----------- ----------- -----------"
+		" ----------- ----------------\n"
+		"100.00    0.005050          50       100                                            "
+		"               total\n");
+	free(text);
+	rn_trace_release(&t);
+}
+
 static void test_report_strace_lines(void **state)
 {
 	struct rn_syscall_event ev;
@@ -259,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_report_strace_summary_layout),
 		cmocka_unit_test(test_report_strace_summary_widens_columns),
 		cmocka_unit_test(test_report_strace_summary_empty),
+		cmocka_unit_test(test_report_strace_summary_percentiles),
 		cmocka_unit_test(test_report_strace_lines),
 		cmocka_unit_test(test_report_strace_paths),
 	};

@@ -1,7 +1,7 @@
 /*
  * test_hardening.c - the primitives behind tests/security: safe temporaries (safefile.h),
  * bounded reads of regular files, the name map (strmap.h), control-character escaping
- * (escape.h), regex bounds (regex_bound.h) and redaction inside shell strings.
+ * (escape.h) and redaction inside shell strings.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,7 +11,6 @@
 #include <cmocka.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +20,6 @@
 #include "buf.h"
 #include "escape.h"
 #include "otlp.h"
-#include "regex_bound.h"
 #include "safefile.h"
 #include "strmap.h"
 
@@ -135,31 +133,6 @@ static void escape_control(void **state)
 	assert_false(rn_has_ctl("plain \xc3\xa9"));
 }
 
-static void regex_bounds(void **state)
-{
-	char why[160];
-	size_t at;
-	bool trial;
-
-	(void)state;
-	assert_int_equal(rn_regex_check_bounds("(.*){1,32000}", why, sizeof(why), &at, &trial), -1);
-	assert_non_null(strstr(why, "32000"));
-	assert_int_equal(at, 4);
-	assert_int_equal(rn_regex_check_bounds("(a)\\1", why, sizeof(why), &at, &trial), -1);
-	assert_int_equal(rn_regex_check_bounds("((((a{10}){10}){10}){10})", why, sizeof(why), &at,
-					       &trial),
-			 -1);
-	assert_int_equal(rn_regex_check_bounds("(open|close|read)(at)?", why, sizeof(why), &at,
-					       &trial),
-			 0);
-	assert_false(trial);
-	assert_int_equal(rn_regex_check_bounds("((a|.?)*){1,20}", why, sizeof(why), &at, &trial),
-			 0);
-	assert_true(trial);
-	assert_int_equal(rn_regex_trial_compile("^(((a|.?)*){1,20})$", REG_EXTENDED), -ETIMEDOUT);
-	assert_int_equal(rn_regex_trial_compile("^(a|b)$", REG_EXTENDED), 0);
-}
-
 static void redact_shell_strings(void **state)
 {
 	const char *argv[] = { "/bin/sh", "-c",
@@ -184,7 +157,6 @@ int main(void)
 		cmocka_unit_test(read_regular_only),
 		cmocka_unit_test(strmap_finds_duplicates),
 		cmocka_unit_test(escape_control),
-		cmocka_unit_test(regex_bounds),
 		cmocka_unit_test(redact_shell_strings),
 	};
 

@@ -23,14 +23,14 @@
 static char target[4096];
 
 /* Run the target with `env` added; its exit status. */
-static int run_target(char **env, size_t nenv, pid_t *pid_out)
+static int run_target(const struct rn_strvec *env, pid_t *pid_out)
 {
 	int status;
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		for (size_t i = 0; i < nenv; i++)
-			putenv(env[i]);
+		for (size_t i = 0; i < env->n; i++)
+			putenv(env->v[i]);
 		execl(target, target, (char *)NULL);
 		_exit(127);
 	}
@@ -39,16 +39,6 @@ static int run_target(char **env, size_t nenv, pid_t *pid_out)
 	if (pid < 0 || waitpid(pid, &status, 0) < 0)
 		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-static const char *env_value(char **env, size_t n, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (size_t i = 0; i < n; i++)
-		if (!strncmp(env[i], name, len) && env[i][len] == '=')
-			return env[i] + len + 1;
-	return NULL;
 }
 
 static size_t count(const struct rn_trace *t, enum rn_gpu_kind kind, const char *name)
@@ -67,21 +57,19 @@ static struct rn_collector *run_mode(enum rn_gpu_mode mode, struct rn_trace *t, 
 	const struct rn_collector_ops *ops = &rn_vulkan_collector;
 	struct rn_run_spec spec = { .name = "vk_compute", .gpu_mode = mode };
 	struct rn_collector *c;
-	char **env = NULL;
-	size_t nenv = 0, cap = 0;
+	struct rn_strvec env;
 	struct stat st;
 
+	rn_strvec_init(&env);
 	assert_null(ops->unavailable());
 	assert_int_equal(ops->create(&c, &spec), 0);
-	assert_int_equal(ops->prepare(c, &env, &nenv, &cap), 0);
-	assert_non_null(env_value(env, nenv, "VK_INSTANCE_LAYERS"));
-	snprintf(dir, dir_len, "%s", env_value(env, nenv, "RENACER_VK_DIR"));
+	assert_int_equal(ops->prepare(c, &env), 0);
+	assert_non_null(rn_strvec_env_get(&env, "VK_INSTANCE_LAYERS"));
+	snprintf(dir, dir_len, "%s", rn_strvec_env_get(&env, "RENACER_VK_DIR"));
 	assert_int_equal(stat(dir, &st), 0);
 	assert_true(S_ISDIR(st.st_mode));
-	assert_int_equal(run_target(env, nenv, pid), 0);
-	for (size_t i = 0; i < nenv; i++)
-		free(env[i]);
-	free(env);
+	assert_int_equal(run_target(&env, pid), 0);
+	rn_strvec_release(&env);
 	rn_trace_init(t);
 	assert_int_equal(ops->finish(c, t), 0);
 	return c;
@@ -141,14 +129,15 @@ static void test_vulkan_collector_rejects_bad_records(void **state)
 	struct rn_run_spec spec = { .name = "bad", .gpu_mode = RN_GPU_MODE_CMDBUF };
 	struct rn_collector *c;
 	struct rn_trace t;
-	char **env = NULL, path[4200];
-	size_t nenv = 0, cap = 0;
+	struct rn_strvec env;
+	char path[4200];
 	FILE *f;
 
 	(void)state;
+	rn_strvec_init(&env);
 	assert_int_equal(ops->create(&c, &spec), 0);
-	assert_int_equal(ops->prepare(c, &env, &nenv, &cap), 0);
-	snprintf(path, sizeof(path), "%s/vk-1.rnvk", env_value(env, nenv, "RENACER_VK_DIR"));
+	assert_int_equal(ops->prepare(c, &env), 0);
+	snprintf(path, sizeof(path), "%s/vk-1.rnvk", rn_strvec_env_get(&env, "RENACER_VK_DIR"));
 	f = fopen(path, "w");
 	assert_non_null(f);
 	{
@@ -166,9 +155,7 @@ static void test_vulkan_collector_rejects_bad_records(void **state)
 	assert_non_null(t.error);
 	rn_trace_release(&t);
 	ops->destroy(c);
-	for (size_t i = 0; i < nenv; i++)
-		free(env[i]);
-	free(env);
+	rn_strvec_release(&env);
 }
 
 int main(void)
@@ -179,6 +166,7 @@ int main(void)
 		cmocka_unit_test(test_vulkan_collector_dispatch),
 		cmocka_unit_test(test_vulkan_collector_rejects_bad_records),
 	};
+	struct rn_strvec none;
 	int st;
 
 #ifdef RN_BINARY_DIR
@@ -190,7 +178,9 @@ int main(void)
 	snprintf(target, sizeof(target), "%s/targets/vk_compute", bin);
 	if (access(target, X_OK))
 		return 77;
-	st = run_target(NULL, 0, NULL); /* without the layer: is there a device at all? */
+	rn_strvec_init(&none);
+	st = run_target(&none, NULL); /* without the layer: is there a device at all? */
+	rn_strvec_release(&none);
 	if (st == 77)
 		return 77;
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,40 +10,30 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "strvec.h"
 #include "vulkan/inject.h"
 
-struct env {
-	char **v;
-	size_t n, cap;
-};
-
-static const char *find(const struct env *e, const char *name)
+static const char *find(const struct rn_strvec *e, const char *name)
 {
-	size_t n = strlen(name);
-
-	for (size_t i = 0; i < e->n; i++)
-		if (!strncmp(e->v[i], name, n) && e->v[i][n] == '=')
-			return e->v[i] + n + 1;
-	return NULL;
+	return rn_strvec_env_get(e, name);
 }
 
-static void release(struct env *e)
+static void release(struct rn_strvec *e)
 {
-	for (size_t i = 0; i < e->n; i++)
-		free(e->v[i]);
-	free(e->v);
-	memset(e, 0, sizeof(*e));
+	rn_strvec_release(e);
+	rn_strvec_init(e);
 }
 
 static void test_inject_fresh_environment(void **state)
 {
-	struct env e = { 0 };
+	struct rn_strvec e;
 
 	(void)state;
+	rn_strvec_init(&e);
 	unsetenv("VK_ADD_LAYER_PATH");
 	unsetenv("VK_INSTANCE_LAYERS");
 	unsetenv("VK_LOADER_LAYERS_ENABLE");
-	rn_vk_inject_env("/opt/layers", "/tmp/rec", RN_GPU_MODE_DISPATCH, NULL, &e.v, &e.n, &e.cap);
+	rn_vk_inject_env("/opt/layers", "/tmp/rec", RN_GPU_MODE_DISPATCH, NULL, &e);
 	assert_int_equal(e.n, 5);
 	assert_string_equal(find(&e, "VK_ADD_LAYER_PATH"), "/opt/layers");
 	assert_string_equal(find(&e, "VK_INSTANCE_LAYERS"), "VK_LAYER_RENACER_timing");
@@ -55,14 +45,15 @@ static void test_inject_fresh_environment(void **state)
 
 static void test_inject_keeps_user_values(void **state)
 {
-	struct env e = { 0 };
+	struct rn_strvec e;
 	char *add[] = { (char *)"VK_INSTANCE_LAYERS=VK_LAYER_from_config", NULL };
 
 	(void)state;
+	rn_strvec_init(&e);
 	setenv("VK_ADD_LAYER_PATH", "/home/u/layers", 1);
 	setenv("VK_INSTANCE_LAYERS", "VK_LAYER_from_env", 1);
 	setenv("VK_LOADER_LAYERS_ENABLE", "*validation", 1);
-	rn_vk_inject_env("/opt/layers", "/tmp/rec", RN_GPU_MODE_CMDBUF, add, &e.v, &e.n, &e.cap);
+	rn_vk_inject_env("/opt/layers", "/tmp/rec", RN_GPU_MODE_CMDBUF, add, &e);
 	assert_string_equal(find(&e, "VK_ADD_LAYER_PATH"), "/opt/layers:/home/u/layers");
 	/* The run's own env_add wins over renacer's environment as the previous value. */
 	assert_string_equal(find(&e, "VK_INSTANCE_LAYERS"),
@@ -74,7 +65,7 @@ static void test_inject_keeps_user_values(void **state)
 
 	/* Already listed: left as it is. */
 	setenv("VK_INSTANCE_LAYERS", "A:VK_LAYER_RENACER_timing:B", 1);
-	rn_vk_inject_env("/opt/layers", "/tmp/rec", RN_GPU_MODE_SUBMIT, NULL, &e.v, &e.n, &e.cap);
+	rn_vk_inject_env("/opt/layers", "/tmp/rec", RN_GPU_MODE_SUBMIT, NULL, &e);
 	assert_string_equal(find(&e, "VK_INSTANCE_LAYERS"), "A:VK_LAYER_RENACER_timing:B");
 	assert_string_equal(find(&e, "RENACER_VK_MODE"), "submit");
 	release(&e);
@@ -86,23 +77,22 @@ static void test_inject_keeps_user_values(void **state)
 /* collectors/run.c passes the child's whole environment: entries are replaced in place. */
 static void test_inject_replaces_in_full_environment(void **state)
 {
-	struct env e = { 0 };
+	struct rn_strvec e;
 	const char *start[] = { "PATH=/bin", "VK_INSTANCE_LAYERS=VK_LAYER_user",
 				"RENACER_VK_MODE=stale", "HOME=/root" };
 
 	(void)state;
+	rn_strvec_init(&e);
 	unsetenv("VK_INSTANCE_LAYERS");
-	for (size_t i = 0; i < 4; i++) {
-		e.v = realloc(e.v, (e.n + 1) * sizeof(*e.v));
-		e.v[e.n++] = strdup(start[i]);
-	}
-	e.cap = e.n;
-	rn_vk_inject_env("/opt/layers", "/tmp/rec", RN_GPU_MODE_DISPATCH, NULL, &e.v, &e.n, &e.cap);
+	for (size_t i = 0; i < 4; i++)
+		rn_strvec_push(&e, start[i]);
+	rn_vk_inject_env("/opt/layers", "/tmp/rec", RN_GPU_MODE_DISPATCH, NULL, &e);
 	assert_int_equal(e.n, 7); /* 4 + ADD_LAYER_PATH, LOADER_LAYERS_ENABLE, VK_DIR */
 	assert_string_equal(e.v[1], "VK_INSTANCE_LAYERS=VK_LAYER_RENACER_timing:VK_LAYER_user");
 	assert_string_equal(e.v[2], "RENACER_VK_MODE=dispatch");
 	assert_string_equal(e.v[0], "PATH=/bin");
-	release(&e);
+	assert_null(e.v[e.n]); /* still NULL-terminated for execve */
+	rn_strvec_release(&e);
 }
 
 static void test_inject_layer_dir_override(void **state)

@@ -46,15 +46,11 @@ target_link_libraries(target_vk_compute PRIVATE PkgConfig::VULKAN)
 add_dependencies(target_vk_compute rn_vk_shaders)
 
 # The integration tool: what the collector's prepare() and finish() do, around one run.
-# It compiles the collector's sources itself so it does not depend on the rest of the tree.
-add_executable(vk_layer_check ${CMAKE_CURRENT_LIST_DIR}/vk_layer_check.c
-	${RN_VK_SRC}/load.c ${RN_VK_SRC}/inject.c ${RN_VK_SRC}/record.c ${RN_VK_SRC}/clock.c)
-target_include_directories(vk_layer_check PRIVATE ${RN_VK_SRC} ${CMAKE_SOURCE_DIR}/collectors)
-target_compile_definitions(vk_layer_check PRIVATE
-	RN_VK_LAYER_BUILD_DIR="${CMAKE_BINARY_DIR}/vulkan/explicit_layer.d"
-	RN_VK_LAYER_INSTALL_DIR="${CMAKE_INSTALL_FULL_DATADIR}/renacer/vulkan/explicit_layer.d"
-	RN_VK_BINARY_DIR="${CMAKE_BINARY_DIR}")
-target_link_libraries(vk_layer_check PRIVATE rn_util m)
+# It links renacer's libraries (as the unit tests do), so the layer's paths are the ones
+# renacer uses (collectors/vulkan/sources.cmake sets them once).
+add_executable(vk_layer_check ${CMAKE_CURRENT_LIST_DIR}/vk_layer_check.c)
+target_include_directories(vk_layer_check PRIVATE ${RN_VK_SRC})
+target_link_libraries(vk_layer_check PRIVATE rn_runner m)
 set_target_properties(vk_layer_check PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
 rn_sanitize(vk_layer_check)
 add_dependencies(vk_layer_check VkLayer_renacer_timing target_vk_compute)

@@ -100,7 +100,7 @@ static bool is_identity_name(const char *n)
 }
 
 /* Run argv with the layer's environment; returns the exit status or -1. */
-static int run(char **argv, char **env, size_t nenv)
+static int run(char **argv, const struct rn_strvec *env)
 {
 	int status;
 	pid_t pid = fork();
@@ -108,8 +108,8 @@ static int run(char **argv, char **env, size_t nenv)
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		for (size_t i = 0; i < nenv; i++)
-			putenv(env[i]);
+		for (size_t i = 0; i < env->n; i++)
+			putenv(env->v[i]);
 		execvp(argv[0], argv);
 		fprintf(stderr, "vk_layer_check: cannot run '%s': %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -301,8 +301,8 @@ int main(int argc, char **argv)
 	const char *reset = NULL, *layer_dir;
 	bool validation = false, verbose = false;
 	char dir[] = "/tmp/vk_layer_check-XXXXXX";
-	char **env = NULL, **child;
-	size_t nenv = 0, env_cap = 0;
+	struct rn_strvec env;
+	char **child;
 	struct spans sp = { 0 };
 	struct rn_vk_load_report rep;
 	int i, status, nchild;
@@ -339,12 +339,10 @@ int main(int argc, char **argv)
 		perror("vk_layer_check: mkdtemp");
 		return 1;
 	}
-	rn_vk_inject_env(layer_dir, dir, mode, NULL, &env, &nenv, &env_cap);
-	if (reset) {
-		env = rn_xgrow(env, &env_cap, nenv + 1, sizeof(*env));
-		env[nenv] = rn_xmalloc(strlen(reset) + 32);
-		snprintf(env[nenv++], strlen(reset) + 32, "%s=%s", RN_VK_ENV_RESET, reset);
-	}
+	rn_strvec_init(&env);
+	rn_vk_inject_env(layer_dir, dir, mode, NULL, &env);
+	if (reset)
+		rn_strvec_env_setkv(&env, RN_VK_ENV_RESET, reset);
 	/* argv after "--", plus --validation for the program. */
 	nchild = argc - i - 1;
 	child = rn_xcalloc((size_t)nchild + 2, sizeof(*child));
@@ -353,10 +351,10 @@ int main(int argc, char **argv)
 	if (validation)
 		child[nchild++] = (char *)"--validation";
 	if (verbose)
-		for (size_t k = 0; k < nenv; k++)
-			printf("  env %s\n", env[k]);
+		for (size_t k = 0; k < env.n; k++)
+			printf("  env %s\n", env.v[k]);
 
-	status = run(child, env, nenv);
+	status = run(child, &env);
 	rn_vk_load_report_init(&rep);
 	if (status == 77) {
 		printf("vk_layer_check: skipped (no Vulkan device)\n");
@@ -409,9 +407,7 @@ out : {
 	for (size_t k = 0; k < sp.n; k++)
 		free(sp.v[k].s.name);
 	free(sp.v);
-	for (size_t k = 0; k < nenv; k++)
-		free(env[k]);
-	free(env);
+	rn_strvec_release(&env);
 	free(child);
 	if (status == 77)
 		return 77;

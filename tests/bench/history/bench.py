@@ -45,7 +45,9 @@ with tempfile.TemporaryDirectory(prefix="renacer-hbench.") as tmp:
                                     max(s), json.dumps([round(v) for v in s])))
                 verdicts.append((i, "t%d" % t, "budget", "critical_path", "PASS", 95.0,
                                  200.0, None, "ms", "critical path within budget"))
-        con.executemany("INSERT INTO runs VALUES (?,?,?,?,?,?,?,?,?,?)", runs)
+        con.executemany("INSERT INTO runs (id, created_ns, commit_sha, branch, machine, "
+                        "machine_desc, source, config, renacer_version, exit_code) "
+                        "VALUES (?,?,?,?,?,?,?,?,?,?)", runs)
         con.executemany("INSERT INTO results (run_id, target, metric, unit, nsamples, median, "
                         "min_value, max_value, samples) VALUES (?,?,?,?,?,?,?,?,?)", results)
         con.executemany("INSERT INTO verdicts (run_id, target, assertion, type, verdict, "

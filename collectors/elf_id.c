@@ -1,8 +1,9 @@
 /*
- * elf.c - ELF identity of exec'd binaries (e_machine, GNU build-id) through libelf, cached by
- * path: a build that runs the same compiler a thousand times reads its ELF header once.
+ * elf_id.c - ELF identity of exec'd binaries (e_machine, GNU build-id, .bss size) through
+ * libelf, cached by path: a build that runs the same compiler a thousand times reads its ELF
+ * header once. Shared by the run loop, the ptrace and the eBPF collectors (elf_id.h).
  */
-#include "ptrace/internal.h"
+#include "elf_id.h"
 
 #include <errno.h>
 #include <fcntl.h>

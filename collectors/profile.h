@@ -1,0 +1,90 @@
+/*
+ * profile.h - where a run's time went, as folded stacks (`renacer trace --profile`):
+ *
+ *   (a) syscall time by call stack: each completed syscall's duration, keyed by its process
+ *       image, the return addresses the ptrace collector captured at its entry (struct
+ *       rn_syscall_event.stack: the caller of the libc wrapper, then a frame-pointer walk)
+ *       and the syscall's name;
+ *   (b) on-CPU time by sampling: perf_event_open(2) with PERF_COUNT_SW_CPU_CLOCK (a software
+ *       clock: it works in VMs without a hardware PMU) at `hz` samples per second of CPU
+ *       time, one event per online CPU following the root and, through `inherit`, every
+ *       process and thread it makes (enable_on_exec: counting starts at the root's exec),
+ *       each sample with the user-space call chain the kernel walks (PERF_SAMPLE_CALLCHAIN:
+ *       frame pointers; code built without them gives shorter chains).
+ *
+ * Both are written in the folded format of Brendan Gregg's FlameGraph tools, one stack per
+ * line, outermost frame first, then a space and the value:
+ *
+ *     app;main;load_config;parse_row;read 1830000       (a: nanoseconds in the call)
+ *     app;main;parse_row 37                             (b: samples)
+ *
+ * Frames are function names from ELF symbols (collectors/symbolize.h), "module+0xVADDR" when
+ * the module has no symbol for the address; an address that no executable file mapping holds
+ * (a stray word of a frame-pointer walk through code built without frame pointers) is left
+ * out of the stack, and one of a process whose mappings are unknown stays raw ("0x..."). A
+ * process's frames are read against /proc/PID/maps
+ * snapshots (the trace's for (a); for (b) the sampler's own, taken as samples of a new
+ * process arrive and again when an address is not covered). The samples are drained from the
+ * ring buffers by a thread every 50 ms while the run goes; lost samples are counted.
+ *
+ * Ownership: the profile owns everything it holds; rn_profile_free() releases it. The syscall
+ * half is fed from the tracer's thread (a trace sink); the sampler's thread touches only the
+ * sample table, under a mutex.
+ */
+#ifndef RN_PROFILE_H
+#define RN_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "trace.h"
+
+/* Frames kept per sampled stack (the kernel's chain is cut there). */
+#define RN_PROFILE_FRAMES_MAX 64
+
+struct rn_profile;
+
+/* A new, empty profile. Dies on out-of-memory. */
+struct rn_profile *rn_profile_new(void);
+/* Stop sampling if it runs, free everything (NULL-safe). */
+void rn_profile_free(struct rn_profile *p);
+
+/* Register the profile's sink on `t` (call before the run): (a) from every completed syscall
+ * with a captured stack, and (b) sampling started at the root's birth when `hz` > 0. The
+ * trace must spool spans with stacks (rn_trace_spool_enable) for (a). Returns 0 or -ENOSPC. */
+int rn_profile_attach(struct rn_profile *p, struct rn_trace *t, unsigned hz);
+
+/*
+ * Start sampling process `pid` (stopped before its exec) and its descendants at `hz` per
+ * second of CPU time. 0, or -errno from perf_event_open (EACCES/EPERM:
+ * /proc/sys/kernel/perf_event_paranoid forbids it; ENOENT: no software clock event).
+ */
+int rn_profile_sample_start(struct rn_profile *p, pid_t pid, unsigned hz);
+/* Stop sampling and drain what is left (idempotent; nothing when it never started). */
+void rn_profile_sample_stop(struct rn_profile *p);
+
+/* Samples taken, and samples the kernel reported lost (PERF_RECORD_LOST). */
+uint64_t rn_profile_samples(const struct rn_profile *p);
+uint64_t rn_profile_lost(const struct rn_profile *p);
+/* Why sampling is off after rn_profile_attach asked for it ("" when it runs), static. */
+const char *rn_profile_sampling_error(const struct rn_profile *p);
+
+/* Which folded stacks to write (enum rn_profile_kind). */
+enum rn_profile_kind {
+	RN_PROFILE_SYSCALLS, /* (a): syscall nanoseconds by call stack */
+	RN_PROFILE_CPU,      /* (b): on-CPU samples by call stack */
+};
+
+struct rn_srcloc; /* DWARF source lines (collectors/srcloc.h) */
+
+/* Write the folded stacks of `kind` to `out`, sorted by stack, symbolized against the
+ * processes of `t`. With `src` (not NULL), a frame whose module has DWARF line information
+ * becomes one frame per source frame, inlined ones included: "parse_row (src/parse.c:88)",
+ * the line of the call for a caller's frame (spaces inside a frame are kept: the value is
+ * after the last space). Returns 0 or -EIO. */
+int rn_profile_write_folded(struct rn_profile *p, const struct rn_trace *t,
+			    enum rn_profile_kind kind, struct rn_srcloc *src, FILE *out);
+
+#endif

@@ -1,0 +1,193 @@
+/*
+ * explain.c - ranked differences of two folded-stack profiles (explain.h).
+ */
+#include "explain.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int rn_folded_read(struct rn_folded *f, const char *path, struct rn_diag *diag)
+{
+	struct rn_buf b;
+	char **lines = NULL, *p, *save;
+	size_t nlines = 0, cap = 0;
+	int rc, lineno = 0;
+
+	memset(f, 0, sizeof(*f));
+	rn_buf_init(&b, (size_t)1 << 30);
+	rc = rn_buf_read_file(&b, path);
+	if (rc) {
+		rn_buf_release(&b);
+		return rn_diag_set(diag, 0, 0, "cannot read '%s': %s", path, strerror(-rc));
+	}
+	/* split into lines, check each, then sort and merge equal paths */
+	for (p = b.buf; p && *p; p = save) {
+		char *nl = strchr(p, '\n'), *sp, *end;
+
+		save = nl ? nl + 1 : NULL;
+		if (nl)
+			*nl = '\0';
+		lineno++;
+		if (nl && nl > p && nl[-1] == '\r')
+			nl[-1] = '\0';
+		if (!*p)
+			continue;
+		sp = strrchr(p, ' ');
+		if (sp && sp != p && sp[1] >= '0' && sp[1] <= '9') {
+			errno = 0;
+			strtoull(sp + 1, &end, 10);
+		}
+		if (!sp || sp == p || !(sp[1] >= '0' && sp[1] <= '9') || *end || errno) {
+			for (size_t i = 0; i < nlines; i++)
+				free(lines[i]);
+			free(lines);
+			rn_buf_release(&b);
+			return rn_diag_set(
+				diag, lineno, sp ? (int)(sp - p) + 2 : 1,
+				"'%s' line %d is not folded stacks (\"frame;frame VALUE\")", path,
+				lineno);
+		}
+		lines = rn_xgrow(lines, &cap, nlines + 1, sizeof(*lines));
+		lines[nlines++] = rn_xstrdup(p);
+	}
+	rn_buf_release(&b);
+	if (nlines)
+		qsort(lines, nlines, sizeof(*lines), str_cmp);
+	f->stack = rn_xcalloc(nlines + 1, sizeof(*f->stack));
+	f->value = rn_xcalloc(nlines + 1, sizeof(*f->value));
+	for (size_t i = 0; i < nlines; i++) {
+		char *sp = strrchr(lines[i], ' ');
+		uint64_t v = strtoull(sp + 1, NULL, 10);
+
+		*sp = '\0';
+		f->total += v;
+		if (f->n && !strcmp(f->stack[f->n - 1], lines[i])) {
+			f->value[f->n - 1] += v;
+			free(lines[i]);
+			continue;
+		}
+		f->stack[f->n] = lines[i];
+		f->value[f->n++] = v;
+	}
+	free(lines);
+	return 0;
+}
+
+void rn_folded_release(struct rn_folded *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		free(f->stack[i]);
+	free(f->stack);
+	free(f->value);
+	memset(f, 0, sizeof(*f));
+}
+
+static void add_item(struct rn_explain_item **v, size_t *n, size_t *cap, const char *stack,
+		     uint64_t base, uint64_t head)
+{
+	struct rn_explain_item *it;
+	const char *leaf = strrchr(stack, ';');
+
+	if (base == head)
+		return;
+	*v = rn_xgrow(*v, cap, *n + 1, sizeof(**v));
+	it = &(*v)[(*n)++];
+	it->stack = rn_xstrdup(stack);
+	it->leaf = rn_xstrdup(leaf ? leaf + 1 : stack);
+	it->caller = NULL;
+	if (leaf) {
+		const char *prev = leaf;
+
+		while (prev > stack && prev[-1] != ';')
+			prev--;
+		it->caller = rn_xstrndup(prev, (size_t)(leaf - prev));
+	}
+	it->base = base;
+	it->head = head;
+	it->delta = (int64_t)(head - base);
+}
+
+static int item_cmp(const void *a, const void *b)
+{
+	const struct rn_explain_item *x = a, *y = b;
+
+	if (x->delta != y->delta)
+		return x->delta > y->delta ? -1 : 1;
+	if (x->head != y->head)
+		return x->head > y->head ? -1 : 1;
+	return strcmp(x->stack, y->stack);
+}
+
+struct rn_explain_item *rn_explain_rank(const struct rn_folded *base, const struct rn_folded *head,
+					size_t *n)
+{
+	struct rn_explain_item *v = NULL;
+	size_t i = 0, j = 0, cap = 0;
+
+	*n = 0;
+	/* both sides are sorted: one merge pass */
+	while (i < base->n || j < head->n) {
+		int c = i == base->n ? 1 :
+			j == head->n ? -1 :
+				       strcmp(base->stack[i], head->stack[j]);
+
+		if (c < 0) {
+			add_item(&v, n, &cap, base->stack[i], base->value[i], 0);
+			i++;
+		} else if (c > 0) {
+			add_item(&v, n, &cap, head->stack[j], 0, head->value[j]);
+			j++;
+		} else {
+			add_item(&v, n, &cap, head->stack[j], base->value[i], head->value[j]);
+			i++;
+			j++;
+		}
+	}
+	if (*n)
+		qsort(v, *n, sizeof(*v), item_cmp);
+	return v;
+}
+
+void rn_explain_items_free(struct rn_explain_item *items, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(items[i].stack);
+		free(items[i].leaf);
+		free(items[i].caller);
+	}
+	free(items);
+}
+
+void rn_explain_format(struct rn_buf *b, const struct rn_explain_item *it, const char *unit,
+		       uint64_t growth)
+{
+	uint64_t mag = it->delta < 0 ? (uint64_t)-it->delta : (uint64_t)it->delta;
+	char sign = it->delta < 0 ? '-' : '+';
+
+	if (!strcmp(unit, "ns")) {
+		if (mag >= 1000000000u)
+			rn_buf_addf(b, "%c%.2f s", sign, (double)mag / 1e9);
+		else if (mag >= 1000000u)
+			rn_buf_addf(b, "%c%.1f ms", sign, (double)mag / 1e6);
+		else if (mag >= 1000u)
+			rn_buf_addf(b, "%c%.1f us", sign, (double)mag / 1e3);
+		else
+			rn_buf_addf(b, "%c%" PRIu64 " ns", sign, mag);
+	} else {
+		rn_buf_addf(b, "%c%" PRIu64 " %s", sign, mag, unit);
+	}
+	rn_buf_addf(b, " in %s", it->leaf);
+	if (it->caller)
+		rn_buf_addf(b, ", from %s", it->caller);
+	if (growth && it->delta > 0)
+		rn_buf_addf(b, " (%.0f%% of the growth)", 100.0 * (double)mag / (double)growth);
+}

@@ -1,0 +1,73 @@
+/*
+ * explain.h - where a regression's time went: two profiles of folded stacks (a base run and
+ * a head run, collectors/profile.h) compared stack by stack, ranked by what grew.
+ *
+ * Each folded line is one call path ("app;main;load_cfg;openat 75450729"); a path's delta is
+ * its head value minus its base value (0 where a side lacks it). Items are the paths with a
+ * non-zero delta, the largest growth first (ties: the larger head value, then the path), and
+ * each names its leaf frame and the leaf's caller, so an item reads
+ *
+ *     +75.5 ms in openat, from load_cfg (app;main;load_cfg;openat)
+ *     +37 samples in spin, from hot_loop (app;main;hot_loop;spin)
+ *
+ * `renacer explain BASE HEAD` prints the list and writes a differential flame graph
+ * (runner/report/flamegraph.h); a failed timing verdict can show the first items.
+ *
+ * Ownership: a struct rn_folded and a list of items own their strings; release them with
+ * rn_folded_release() and rn_explain_items_free(). Not thread safe.
+ */
+#ifndef RN_EXPLAIN_H
+#define RN_EXPLAIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "diag.h"
+
+/* A profile read from a folded-stacks file: paths merged (a path given twice adds up). */
+struct rn_folded {
+	char **stack;    /* paths, owned [n], sorted */
+	uint64_t *value; /* their values [n] */
+	size_t n;        /* paths */
+	uint64_t total;  /* sum of the values */
+};
+
+/*
+ * Read folded stacks from `path` into `f` (overwritten). 0, or -1 with `diag` naming the file
+ * and, for a malformed line (not "stack value"), its line and column; -1 also when the file
+ * cannot be read.
+ */
+int rn_folded_read(struct rn_folded *f, const char *path, struct rn_diag *diag);
+/* Free what `f` owns; it is then empty. */
+void rn_folded_release(struct rn_folded *f);
+
+/* One ranked difference. */
+struct rn_explain_item {
+	char *stack;   /* the call path, owned */
+	char *leaf;    /* its innermost frame (a function, or a syscall name), owned */
+	char *caller;  /* the frame that called it, owned, or NULL for a one-frame path */
+	uint64_t base; /* value in the base profile */
+	uint64_t head; /* value in the head profile */
+	int64_t delta; /* head - base */
+};
+
+/*
+ * Compare `base` and `head`: the paths whose value changed, largest growth first (shrinks
+ * last, the largest shrink at the end). Returns a new array of *n items (the caller frees it
+ * with rn_explain_items_free). Dies on out-of-memory.
+ */
+struct rn_explain_item *rn_explain_rank(const struct rn_folded *base, const struct rn_folded *head,
+					size_t *n);
+/* Free `n` items and the array (NULL-safe). */
+void rn_explain_items_free(struct rn_explain_item *items, size_t n);
+
+/*
+ * Append one item as a line without newline: "+75.5 ms in openat, from load_cfg" for `unit`
+ * "ns" (the value scaled to ns, us, ms or s), "+37 samples in spin, from hot_loop" for any
+ * other unit, then the share of the head's total growth in parentheses when `growth` > 0.
+ */
+void rn_explain_format(struct rn_buf *b, const struct rn_explain_item *it, const char *unit,
+		       uint64_t growth);
+
+#endif

@@ -1,0 +1,265 @@
+/*
+ * flamegraph.c - the SVG flame graph writer (flamegraph.h).
+ */
+#include "flamegraph.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "xalloc.h"
+#include "xml.h"
+
+#define WIDTH 1200.0
+#define ROW 16
+#define PAD 24
+
+/* A frame of the merged tree. */
+struct node {
+	char *name;         /* owned */
+	uint64_t value;     /* its stacks' total */
+	uint64_t base;      /* diff: the base profile's total for the same path */
+	struct node **kids; /* children [nkids], owned */
+	size_t nkids, kids_cap;
+};
+
+static struct node *child(struct node *n, const char *name, size_t len)
+{
+	struct node *k;
+
+	for (size_t i = 0; i < n->nkids; i++)
+		if (strlen(n->kids[i]->name) == len && !memcmp(n->kids[i]->name, name, len))
+			return n->kids[i];
+	k = rn_xcalloc(1, sizeof(*k));
+	k->name = rn_xstrndup(name, len);
+	n->kids = rn_xgrow(n->kids, &n->kids_cap, n->nkids + 1, sizeof(*n->kids));
+	n->kids[n->nkids++] = k;
+	return k;
+}
+
+static void node_free(struct node *n)
+{
+	for (size_t i = 0; i < n->nkids; i++)
+		node_free(n->kids[i]);
+	free(n->kids);
+	free(n->name);
+	free(n);
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp((*(struct node *const *)a)->name, (*(struct node *const *)b)->name);
+}
+
+static int depth_of(const struct node *n)
+{
+	int d = 0;
+
+	for (size_t i = 0; i < n->nkids; i++) {
+		int k = depth_of(n->kids[i]);
+
+		if (k > d)
+			d = k;
+	}
+	return d + 1;
+}
+
+/* A warm colour from the name, stable across runs (flamegraph.pl's "hot" palette). */
+static void colour(const char *name, int *r, int *g, int *b)
+{
+	uint32_t h = 2166136261u;
+
+	for (const char *p = name; *p; p++)
+		h = (h ^ (uint8_t)*p) * 16777619u;
+	*r = 205 + (int)(h % 50);
+	*g = (int)((h >> 8) % 230);
+	*b = (int)((h >> 16) % 55);
+}
+
+struct svg {
+	struct rn_buf *b;
+	uint64_t total;
+	const char *unit;
+	int height;
+	bool diff;        /* colour by head - base */
+	uint64_t max_abs; /* diff: the largest |head - base| of a frame */
+};
+
+static uint64_t max_delta(const struct node *n)
+{
+	uint64_t m = n->value > n->base ? n->value - n->base : n->base - n->value;
+
+	for (size_t i = 0; i < n->nkids; i++) {
+		uint64_t k = max_delta(n->kids[i]);
+
+		if (k > m)
+			m = k;
+	}
+	return m;
+}
+
+static void draw(struct svg *s, struct node *n, double x, int depth)
+{
+	double w = WIDTH * (double)n->value / (double)s->total;
+	int y = s->height - PAD - (depth + 1) * ROW, r, g, bl;
+
+	if (w < WIDTH / 1000.0)
+		return;
+	colour(n->name, &r, &g, &bl);
+	if (s->diff) {
+		/* red for growth, blue for shrinkage, white for no change (difffolded.pl) */
+		uint64_t d = n->value > n->base ? n->value - n->base : n->base - n->value;
+		int fade = 255 - (int)(200.0 * (double)d / (double)(s->max_abs ? s->max_abs : 1));
+
+		r = n->value >= n->base ? 255 : fade;
+		g = fade;
+		bl = n->value >= n->base ? fade : 255;
+	}
+	rn_buf_adds(s->b, "<g><title>");
+	rn_buf_add_xml(s->b, n->name, strlen(n->name), false);
+	rn_buf_addf(s->b, ": %" PRIu64 " %s (%.2f%%)", n->value, s->unit,
+		    100.0 * (double)n->value / (double)s->total);
+	if (s->diff)
+		rn_buf_addf(s->b, ", base %" PRIu64 " (%+" PRId64 ")", n->base,
+			    (int64_t)(n->value - n->base));
+	rn_buf_adds(s->b, "</title>");
+	rn_buf_addf(s->b,
+		    "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
+		    "fill=\"rgb(%d,%d,%d)\" rx=\"2\"/>",
+		    x + 10, y, w, ROW - 1, r, g, bl);
+	if (w > 30) {
+		/* as many characters as fit at about 7 px each */
+		size_t fit = (size_t)((w - 6) / 7), len = strlen(n->name);
+
+		rn_buf_addf(s->b, "<text x=\"%.1f\" y=\"%d\">", x + 13, y + ROW - 4);
+		if (len <= fit) {
+			rn_buf_add_xml(s->b, n->name, len, false);
+		} else if (fit > 2) {
+			rn_buf_add_xml(s->b, n->name, fit - 2, false);
+			rn_buf_adds(s->b, "..");
+		}
+		rn_buf_adds(s->b, "</text>");
+	}
+	rn_buf_adds(s->b, "</g>\n");
+	if (n->nkids)
+		qsort(n->kids, n->nkids, sizeof(*n->kids), name_cmp);
+	for (size_t i = 0; i < n->nkids; i++) {
+		draw(s, n->kids[i], x, depth + 1);
+		x += WIDTH * (double)n->kids[i]->value / (double)s->total;
+	}
+}
+
+/* Add the folded stacks of `in` to the tree: to `value`, or to `base` for the base side. */
+static int parse_into(struct node *root, FILE *in, bool base_side, int *bad_line)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int lineno = 0, rc = 0;
+
+	while ((len = getline(&line, &cap, in)) > 0) {
+		char *sp, *end;
+		uint64_t v;
+		struct node *n = root;
+		const char *p;
+
+		lineno++;
+		len = (ssize_t)strlen(line); /* a NUL ends the line */
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = 0;
+		if (!len)
+			continue;
+		sp = strrchr(line, ' ');
+		if (!sp || sp == line || !sp[1]) {
+			rc = -EINVAL;
+			break;
+		}
+		errno = 0;
+		v = strtoull(sp + 1, &end, 10);
+		if (*end || errno) {
+			rc = -EINVAL;
+			break;
+		}
+		*(base_side ? &root->base : &root->value) += v;
+		for (p = line; p < sp;) {
+			const char *semi = memchr(p, ';', (size_t)(sp - p));
+			size_t flen = semi ? (size_t)(semi - p) : (size_t)(sp - p);
+
+			n = child(n, p, flen);
+			*(base_side ? &n->base : &n->value) += v;
+			p += flen + (semi ? 1 : 0);
+		}
+	}
+	free(line);
+	if (rc && bad_line)
+		*bad_line = lineno;
+	return rc;
+}
+
+static int write_svg(struct node *root, FILE *out, const char *title, const char *unit, bool diff)
+{
+	struct rn_buf b;
+	struct svg s;
+
+	rn_buf_init(&b, 0);
+	s.b = &b;
+	s.total = root->value ? root->value : 1;
+	s.unit = unit;
+	s.height = depth_of(root) * ROW + 2 * PAD + 10;
+	s.diff = diff;
+	s.max_abs = diff ? max_delta(root) : 0;
+	rn_buf_addf(&b,
+		    "<?xml version=\"1.0\" standalone=\"no\"?>\n"
+		    "<svg version=\"1.1\" width=\"%d\" height=\"%d\" "
+		    "xmlns=\"http://www.w3.org/2000/svg\">\n"
+		    "<style>text{font-family:Verdana,sans-serif;font-size:12px;fill:#000}"
+		    "rect:hover{stroke:#000;stroke-width:0.5}</style>\n"
+		    "<rect width=\"100%%\" height=\"100%%\" fill=\"#f8f8f8\"/>\n"
+		    "<text x=\"%d\" y=\"%d\" font-size=\"17\">",
+		    (int)WIDTH + 20, s.height, (int)WIDTH / 2 - 150, PAD - 4);
+	rn_buf_add_xml(&b, title, strlen(title), false);
+	rn_buf_addf(&b, " (%" PRIu64 " %s", root->value, unit);
+	if (diff)
+		rn_buf_addf(&b, ", base %" PRIu64 "; red grew, blue shrank", root->base);
+	rn_buf_adds(&b, ")</text>\n");
+	if (root->value)
+		draw(&s, root, 0, 0);
+	rn_buf_adds(&b, "</svg>\n");
+	if (!rn_buf_failed(&b))
+		fwrite(b.buf, 1, b.len, out);
+	rn_buf_release(&b);
+	return ferror(out) ? -EIO : 0;
+}
+
+int rn_flamegraph_svg(FILE *in, FILE *out, const char *title, const char *unit, int *bad_line)
+{
+	struct node *root = rn_xcalloc(1, sizeof(*root));
+	int rc;
+
+	root->name = rn_xstrdup("all");
+	rc = parse_into(root, in, false, bad_line);
+	if (!rc)
+		rc = write_svg(root, out, title, unit, false);
+	node_free(root);
+	return rc;
+}
+
+int rn_flamegraph_diff_svg(FILE *base, FILE *head, FILE *out, const char *title, const char *unit,
+			   int *bad_line)
+{
+	struct node *root = rn_xcalloc(1, sizeof(*root));
+	int rc;
+
+	root->name = rn_xstrdup("all");
+	rc = parse_into(root, base, true, bad_line);
+	if (!rc)
+		rc = parse_into(root, head, false, bad_line);
+	if (!rc)
+		rc = write_svg(root, out, title, unit, true);
+	node_free(root);
+	return rc;
+}

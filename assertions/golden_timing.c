@@ -73,10 +73,11 @@ static struct rn_seq_design design_of(const struct rn_golden_cmp *c, size_t nb)
 
 /*
  * Whether the golden's recording conditions match this run's for metric `m`, and the speed
- * ratio to scale the golden samples by. With a speed probe on both sides (runner/judging.h),
- * the probe decides: the machine runs at the recording's speed within RN_GOLDEN_SPEED_MATCH,
- * and the ratio is applied (wall probe for wall metrics, CPU probe for cpu_time). Without
- * one, a loaded machine on either side does not match. Another machine never matches.
+ * ratio to scale the golden samples by. Another machine never matches, nor a loaded one (CPU
+ * pressure >= RN_LOAD_PRESSURE_BUSY now or when recorded). With a speed probe on both sides
+ * (runner/judging.h) the machine must run at the recording's speed within
+ * RN_GOLDEN_SPEED_MATCH, and the ratio is applied (wall probe for wall metrics, CPU probe for
+ * cpu_time).
  */
 static bool conditions_match(const struct rn_golden_cmp *c, enum rn_metric m, double *scale,
 			     char *why, size_t cap)
@@ -88,6 +89,18 @@ static bool conditions_match(const struct rn_golden_cmp *c, enum rn_metric m, do
 	*scale = 1.0;
 	if (!c->same_machine) {
 		snprintf(why, cap, "recorded on another machine (%.200s)", c->elsewhere);
+		return false;
+	}
+	/* A loaded machine's load moves from one moment to the next, and the golden's runs were
+	 * another moment: on a shared runner an unchanged program drifted by +38% to +59%. */
+	if (rn_golden_loaded(c) || (g->has_conditions && g->cpu_pressure >= RN_LOAD_PRESSURE_BUSY)) {
+		snprintf(why, cap,
+			 "the machine was loaded (CPU pressure %.0f%% now, %s when recorded): its "
+			 "load drifts between moments",
+			 r->has_cpu_pressure ? r->cpu_pressure * 100.0 : 0.0,
+			 !g->has_conditions || g->cpu_pressure < 0.0	   ? "unknown" :
+			 g->cpu_pressure >= RN_LOAD_PRESSURE_BUSY ? "loaded" :
+								    "quiet");
 		return false;
 	}
 	if (ref > 0.0 && r->nprobes) {
@@ -104,20 +117,6 @@ static bool conditions_match(const struct rn_golden_cmp *c, enum rn_metric m, do
 			return false;
 		}
 		return true;
-	}
-	if (rn_golden_loaded(c)) {
-		snprintf(why, cap,
-			 "the machine was loaded (CPU pressure %.0f%%) and the golden trace has "
-			 "no speed probe to compare it with",
-			 r->cpu_pressure * 100.0);
-		return false;
-	}
-	if (g->has_conditions && g->cpu_pressure >= RN_LOAD_PRESSURE_BUSY) {
-		snprintf(why, cap,
-			 "the golden trace was recorded on a loaded machine (CPU "
-			 "pressure %.0f%%)",
-			 g->cpu_pressure * 100.0);
-		return false;
 	}
 	return true;
 }

@@ -93,14 +93,15 @@ static bool conditions_match(const struct rn_golden_cmp *c, enum rn_metric m, do
 	}
 	/* A loaded machine's load moves from one moment to the next, and the golden's runs were
 	 * another moment: on a shared runner an unchanged program drifted by +38% to +59%. */
-	if (rn_golden_loaded(c) || (g->has_conditions && g->cpu_pressure >= RN_LOAD_PRESSURE_BUSY)) {
+	if (rn_golden_loaded(c) ||
+	    (g->has_conditions && g->cpu_pressure >= RN_LOAD_PRESSURE_BUSY)) {
 		snprintf(why, cap,
 			 "the machine was loaded (CPU pressure %.0f%% now, %s when recorded): its "
 			 "load drifts between moments",
 			 r->has_cpu_pressure ? r->cpu_pressure * 100.0 : 0.0,
-			 !g->has_conditions || g->cpu_pressure < 0.0	   ? "unknown" :
-			 g->cpu_pressure >= RN_LOAD_PRESSURE_BUSY ? "loaded" :
-								    "quiet");
+			 !g->has_conditions || g->cpu_pressure < 0.0      ? "unknown" :
+				 g->cpu_pressure >= RN_LOAD_PRESSURE_BUSY ? "loaded" :
+									    "quiet");
 		return false;
 	}
 	if (ref > 0.0 && r->nprobes) {

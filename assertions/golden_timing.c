@@ -87,6 +87,15 @@ static bool conditions_match(const struct rn_golden_cmp *c, enum rn_metric m, do
 	double ref = m == RN_METRIC_CPU_TIME ? g->probe_cpu_ns : g->probe_wall_ns;
 
 	*scale = 1.0;
+	/* the probe ratio scales the golden samples whether or not the comparison gates: what
+	 * fails beyond the drift limit is judged against the machine's speed now */
+	if (ref > 0.0 && r->nprobes) {
+		double now = rn_stats_median(m == RN_METRIC_CPU_TIME ? r->probe_cpu_ns :
+								       r->probe_wall_ns,
+					     r->nprobes);
+
+		*scale = now > 0.0 ? now / ref : 1.0;
+	}
 	if (!c->same_machine) {
 		snprintf(why, cap, "recorded on another machine (%.200s)", c->elsewhere);
 		return false;
@@ -105,11 +114,6 @@ static bool conditions_match(const struct rn_golden_cmp *c, enum rn_metric m, do
 		return false;
 	}
 	if (ref > 0.0 && r->nprobes) {
-		double now = rn_stats_median(m == RN_METRIC_CPU_TIME ? r->probe_cpu_ns :
-								       r->probe_wall_ns,
-					     r->nprobes);
-
-		*scale = now > 0.0 ? now / ref : 1.0;
 		if (*scale > RN_GOLDEN_SPEED_MATCH || *scale < 1.0 / RN_GOLDEN_SPEED_MATCH) {
 			snprintf(why, cap,
 				 "the machine ran at %.2fx the recording's speed probe time "

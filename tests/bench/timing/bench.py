@@ -24,7 +24,7 @@ time of a count-only check (one counting run).
 Every measurement runs unpinned and under `taskset -c 0` (the whole command on one CPU).
 
 Usage: bench.py --renacer PATH --targets DIR [--rounds N] [--runs N] [--json FILE]
-                [--no-pin] [--only compute,real,check] [--getppid 0,20000,100000]
+                [--no-pin] [--only compute,real,check] [--getppid 0,20000,100000] [--no-guard]
 Not a ctest: it takes minutes and wants a quiet machine.
 """
 import argparse
@@ -65,6 +65,11 @@ def write_config(path, argv, runs, count, time=True):
             f.write("\n[[assertion]]\nname = \"calls\"\ntype = \"span_count\"\n"
                     "span_name_pattern = \".*\"\nmax_spans = 100000000\n")
         f.write("\n[regression]\nenabled = false\n")
+        if NO_GUARD:
+            f.write("timing_guard = false\n")
+
+
+NO_GUARD = False
 
 
 def reported_cp(renacer, config, prefix):
@@ -150,10 +155,15 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--no-pin", action="store_true")
     ap.add_argument("--only", default="compute,real,check")
+    ap.add_argument("--no-guard", action="store_true",
+                    help="timing runs without the guard's seccomp filter ([regression] "
+                    "timing_guard = false)")
     ap.add_argument("--getppid", default="0,20000,100000",
                     help="getppid counts of the compute workloads (1000000: the 1M bar)")
     args = ap.parse_args()
     args.getppid = [int(x) for x in args.getppid.split(",") if x]
+    global NO_GUARD
+    NO_GUARD = args.no_guard
     only = set(args.only.split(","))
     renacer = os.path.abspath(args.renacer)
     compute = os.path.join(os.path.abspath(args.targets), "pt_compute")

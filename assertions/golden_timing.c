@@ -43,7 +43,7 @@ struct timing_eval {
 	double mde;      /* detection limit, ns (sequential.h) */
 	bool comparable; /* the recording's conditions match: the comparison gates */
 	bool gross_unscaled; /* beyond the drift limit scaled, within it unscaled: advisory */
-	char why[320];   /* why they do not */
+	char why[320];       /* why they do not */
 };
 
 const struct rn_golden_step *rn_golden_step_of(enum rn_metric m);

@@ -176,6 +176,9 @@ const char *rn_golden_check_name(enum rn_golden_check c);
 /* Default [regression] drift_limit: a timing shift, fraction of the golden median, beyond any
  * drift of conditions (load, another machine) observed on an unchanged program. */
 #define RN_REGRESSION_DRIFT_LIMIT 0.5
+/* The drift limit is never below this shift, ns (1 ms): on a loaded machine a program of a
+ * millisecond doubles from scheduling alone. */
+#define RN_GOLDEN_DRIFT_FLOOR_NS 1e6
 /* Speed probe ratio (now / recording) within which a golden trace's timing is comparable. */
 #define RN_GOLDEN_SPEED_MATCH 1.15
 #define RN_REGRESSION_TIME_BUDGET_S 300.0

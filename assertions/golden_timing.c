@@ -167,6 +167,9 @@ static enum timing_outcome timing_rule(const struct rn_golden_cmp *c,
 	e->gold = rn_golden_median_of(a, na);
 	e->limit = tol * e->gold;
 	e->gross = (c->cfg->drift_limit > tol ? c->cfg->drift_limit : tol) * e->gold;
+	/* scheduling noise under load is absolute: a millisecond program doubles from it alone */
+	if (e->gross < RN_GOLDEN_DRIFT_FLOOR_NS)
+		e->gross = RN_GOLDEN_DRIFT_FLOOR_NS;
 	e->alpha_k = rn_seq_alpha(&d, nb);
 	rn_stats_mann_whitney(a, na, b, nb, &e->mw);
 	rn_stats_hodges_lehmann(a, na, b, nb, e->alpha_k, &e->hl);

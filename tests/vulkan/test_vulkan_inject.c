@@ -40,7 +40,7 @@ static void test_inject_fresh_environment(void **state)
 	assert_string_equal(find(&e, "VK_LOADER_LAYERS_ENABLE"), "VK_LAYER_RENACER_timing");
 	assert_string_equal(find(&e, "RENACER_VK_DIR"), "/tmp/rec");
 	assert_string_equal(find(&e, "RENACER_VK_MODE"), "dispatch");
-	release(&e);
+	rn_strvec_release(&e);
 }
 
 static void test_inject_keeps_user_values(void **state)
@@ -68,7 +68,7 @@ static void test_inject_keeps_user_values(void **state)
 	rn_vk_inject_env("/opt/layers", "/tmp/rec", RN_GPU_MODE_SUBMIT, NULL, &e);
 	assert_string_equal(find(&e, "VK_INSTANCE_LAYERS"), "A:VK_LAYER_RENACER_timing:B");
 	assert_string_equal(find(&e, "RENACER_VK_MODE"), "submit");
-	release(&e);
+	rn_strvec_release(&e);
 	unsetenv("VK_ADD_LAYER_PATH");
 	unsetenv("VK_INSTANCE_LAYERS");
 	unsetenv("VK_LOADER_LAYERS_ENABLE");

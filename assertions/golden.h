@@ -176,8 +176,9 @@ const char *rn_golden_check_name(enum rn_golden_check c);
 /* Default [regression] drift_limit: a timing shift, fraction of the golden median, beyond any
  * drift of conditions (load, another machine) observed on an unchanged program. */
 #define RN_REGRESSION_DRIFT_LIMIT 0.5
-/* The drift limit is never below this shift, ns (1 ms): on a loaded machine a program of a
- * millisecond doubles from scheduling alone. */
+/* Neither the timing limit nor the drift limit against a golden trace is below this shift, ns
+ * (1 ms): a program of a millisecond moves by a large share of it from fork and exec
+ * scheduling alone, and the golden's runs were another moment. */
 #define RN_GOLDEN_DRIFT_FLOOR_NS 1e6
 /* Speed probe ratio (now / recording) within which a golden trace's timing is comparable. */
 #define RN_GOLDEN_SPEED_MATCH 1.15

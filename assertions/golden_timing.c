@@ -166,6 +166,10 @@ static enum timing_outcome timing_rule(const struct rn_golden_cmp *c,
 		a[i] = a0[i] * e->scale;
 	e->gold = rn_golden_median_of(a, na);
 	e->limit = tol * e->gold;
+	/* against another moment a slowdown must also exceed the floor: a process of a
+	 * millisecond moves by a large share of it from fork and exec scheduling alone */
+	if (e->limit < RN_GOLDEN_DRIFT_FLOOR_NS)
+		e->limit = RN_GOLDEN_DRIFT_FLOOR_NS;
 	e->gross = (c->cfg->drift_limit > tol ? c->cfg->drift_limit : tol) * e->gold;
 	/* scheduling noise under load is absolute: a millisecond program doubles from it alone */
 	if (e->gross < RN_GOLDEN_DRIFT_FLOOR_NS)

@@ -176,10 +176,12 @@ const char *rn_golden_check_name(enum rn_golden_check c);
 /* Default [regression] drift_limit: a timing shift, fraction of the golden median, beyond any
  * drift of conditions (load, another machine) observed on an unchanged program. */
 #define RN_REGRESSION_DRIFT_LIMIT 0.5
-/* Neither the timing limit nor the drift limit against a golden trace is below this shift, ns
- * (1 ms): a program of a millisecond moves by a large share of it from fork and exec
- * scheduling alone, and the golden's runs were another moment. */
+/* The drift limit against a golden trace is never below this shift, ns (1 ms): a program of a
+ * millisecond doubles from fork and exec scheduling alone. */
 #define RN_GOLDEN_DRIFT_FLOOR_NS 1e6
+/* The timing limit against a golden trace is never below this shift, ns (5 ms): a program of a
+ * few milliseconds moves by a large share of them between moments. */
+#define RN_GOLDEN_TIME_FLOOR_NS 5e6
 /* Speed probe ratio (now / recording) within which a golden trace's timing is comparable. */
 #define RN_GOLDEN_SPEED_MATCH 1.15
 #define RN_REGRESSION_TIME_BUDGET_S 300.0

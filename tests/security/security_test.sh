@@ -263,7 +263,7 @@ regex_backref)
 name = "a"
 type = "span_count"
 max_spans = 1
-span_name_pattern = '(a*)*\2'
+span_name_pattern = 'read|(a*)*\2'
 EOT
 	# back-references are PCRE2 syntax (their matching is bounded); one to a missing group
 	# is an error at the pattern

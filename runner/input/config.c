@@ -888,8 +888,14 @@ static int check_syscall_pattern(struct ctx *c, const struct rn_toml_value *tab,
 		if (!rn_syscall_has_name(nr))
 			continue;
 		name = rn_syscall_name(nr);
-		if (!rn_regex_match(a->span_re, name))
+		if (!rn_regex_match(a->span_re, name)) {
+			/* a pattern whose matching gives up at PCRE2's limits cannot be resolved
+			 * against the table (the assertion says so when it is judged); one such
+			 * match is enough, not one per syscall name */
+			if (rn_regex_limit_hits(a->span_re))
+				return 0;
 			continue;
+		}
 		matched++;
 		legacy += libc_instead_of(name) != NULL;
 	}

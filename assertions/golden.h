@@ -52,18 +52,18 @@
  *   AND observed - golden > count_floor. Only growth fails. A syscall absent from the golden
  *   trace (never called in any of its runs) is "new" and fails whatever its count: one new
  *   sync() is a change of behaviour. Counts are gated on any machine.
- * - Timing (cpu_time, wall_time, critical_path, gpu_busy) is judged over the per-run samples:
- *   only a slowdown fails, and only when it is statistically significant (one-sided
- *   Mann-Whitney p < alpha) AND the Hodges-Lehmann shift's lower confidence bound at level
- *   1 - alpha exceeds timing_tolerance * golden median, the golden's noise
- *   (RN_GOLDEN_NOISE_SIGMAS) and on a loaded machine the load allowance (RN_LOAD_ALLOWANCE);
- *   wall time and critical path also need cpu_time to regress when the target is CPU-bound or
- *   the machine loaded (load_guard). Where only part of that holds the verdict is WARN with
- *   "INCONCLUSIVE" in its message. With fewer than min_runs_for_timing runs on either side, or
- *   run counts whose smallest p-value is not below alpha (rn_golden_timing_feasible), the
- *   verdict is NOT JUDGED, saying why and which runs to change: never PASS.
- * - Memory (peak_rss, alloc_peak) is less noisy: the observed median fails when it exceeds the
- *   golden median by more than memory_tolerance of it and by more than memory_floor_bytes; no significance test, no minimum runs.
+ * - Timing (cpu_time, wall_time, critical_path, gpu_busy) is a three-valued decision on the
+ *   Hodges-Lehmann interval of the shift at the look's alpha share (assertions/sequential.h):
+ *   FAIL when its lower bound exceeds the limit (timing_tolerance * golden median, at least
+ *   RN_GOLDEN_TIME_FLOOR_NS) and the recording conditions match (same machine, neither side
+ *   loaded, speed probes within RN_GOLDEN_SPEED_MATCH), or beyond the drift limit whatever
+ *   the conditions; PASS only when its upper bound is within the limit and the conditions
+ *   match; otherwise WARN (INCONCLUSIVE or advisory). With fewer than min_runs_for_timing
+ *   runs on either side, or run counts whose smallest p-value cannot reach the look's alpha,
+ *   the verdict is NOT JUDGED, saying why and which runs to change: never PASS.
+ * - Memory (peak_rss, alloc_peak) is less noisy: the fewest observed fails when it exceeds the
+ *   golden's most by more than memory_tolerance of it and by more than memory_floor_bytes;
+ *   no significance test, no minimum runs.
  * - Timing and memory metrics whose golden median is 0 were not measured then: NOT JUDGED,
  *   "the golden trace has no <metric> data". Measured then but 0 in every run now: NO DATA
  *   (an error, never a silent pass).
@@ -139,35 +139,10 @@ const char *rn_golden_check_name(enum rn_golden_check c);
 
 /*
  * CPU pressure (share of wall time in which some runnable task waited for a CPU, from
- * /proc/pressure/cpu) at or above which the machine counts as loaded: a wall-time or
- * critical-path slowdown without significantly more cpu_time is then INCONCLUSIVE (WARN), for
- * every kind of target (README, "Golden traces").
+ * /proc/pressure/cpu) at or above which the machine counts as loaded: timing against a golden
+ * trace is then advisory (docs/timing.md, "Against a golden trace: conditions").
  */
 #define RN_LOAD_PRESSURE_BUSY 0.10
-/*
- * A timing shift is told apart from the golden trace's own noise only when its lower confidence
- * bound exceeds this many robust standard deviations (1.4826 * MAD) of the golden samples;
- * below that the verdict is INCONCLUSIVE (WARN).
- */
-#define RN_GOLDEN_NOISE_SIGMAS 2.0
-/*
- * On a loaded machine (RN_LOAD_PRESSURE_BUSY) every timing metric, cpu_time included (shared
- * caches, SMT siblings and the tracer's own stops slow it too), must also be slower than
- * tolerance + RN_LOAD_ALLOWANCE x CPU pressure x golden median to FAIL; shifts below that are
- * INCONCLUSIVE (WARN). At 100% pressure: +100% of the golden median on top of the tolerance
- * (on the 2-vCPU CI VMs, wall times of unchanged programs moved by 3x and more between runs).
- */
-#define RN_LOAD_ALLOWANCE 1.0
-/*
- * For cpu_time the allowance is weighed by the share of the golden's cpu_time spent in traced
- * syscall stops (syscalls x RN_LOAD_STOP_NS, ns of CPU per traced syscall, clamped to
- * [RN_LOAD_CPU_FLOOR, 1]): under load the stops' context switches and cold caches grow, the
- * program's own computation much less. On the 2-vCPU CI VMs at ~100% CPU pressure an unchanged
- * python3 making 20,000 syscalls in 310 ms of CPU read +40% cpu_time (6,000 in 147 ms: -12% to
- * +22% between checks), gzip (350 syscalls) far less.
- */
-#define RN_LOAD_STOP_NS 10000.0
-#define RN_LOAD_CPU_FLOOR 0.1
 
 /* How golden comparisons judge regressions; filled from the [regression] table of
  * renacer.toml. Defaults (rn_regression_cfg_init) are given per field. */

@@ -253,7 +253,6 @@ struct timing_job {
 	size_t na, nb, fewest; /* sample counts and the smaller of the two */
 	double gold, obs;      /* medians, ns */
 	double tol, limit;     /* tolerance and tol * gold, ns */
-	double noise;          /* RN_GOLDEN_NOISE_SIGMAS * 1.4826 * golden MAD, ns */
 	char o[64], g[64], d[64], t[64], conf[64], al[32]; /* obs, gold, delta, tol, level, alpha */
 	char p[64], lo[64], hi[64], sh[64], lim[64];       /* p-value, bounds, shift, limit */
 	char head[256];       /* "<metric> <obs> vs golden <gold> (<delta>)" */
@@ -507,7 +506,6 @@ void rn_golden_judge_timing(struct rn_golden_cmp *c, const struct rn_golden_step
 	tj.obs = rn_golden_median_of(tj.b, tj.nb);
 	tj.tol = rn_golden_tol_of(c, s, cfg->timing_tolerance);
 	tj.limit = tj.tol * tj.gold;
-	tj.noise = RN_GOLDEN_NOISE_SIGMAS * 1.4826 * (tj.na ? rn_stats_mad(tj.a, tj.na) : 0.0);
 
 	rn_golden_set_values(v, s, tj.obs, tj.gold, tj.gold + tj.limit);
 	rn_golden_fmt_value(tj.o, sizeof(tj.o), "ns", tj.obs);

@@ -443,12 +443,6 @@ enum rn_metric rn_baseline_primary(const struct rn_target_result *head,
 		RN_METRIC_WALL;
 }
 
-static enum rn_metric primary_metric(const struct rn_target_result *head,
-				     const struct rn_target_result *base)
-{
-	return rn_baseline_primary(head, base);
-}
-
 /* Judge one time metric on pairs [first, ...) at the look of `seq`: fills `j`; returns false
  * when it has no data. */
 static bool judge_time_stats(const struct rn_baseline *b, const struct rn_regression_cfg *reg,
@@ -508,7 +502,7 @@ static bool judge_time(const struct rn_baseline *b, const struct rn_regression_c
 
 	if (!judge_time_stats(b, reg, seq, m, head, base, first, &j))
 		return false;
-	j.primary = m == primary_metric(head, base);
+	j.primary = m == rn_baseline_primary(head, base);
 	j.budget_spent = budget_spent;
 	v = push(tv, name, rn_metric_info(m)->name, j.verdict);
 	/* One estimate in every column: the paired shift, not the difference of medians. */
@@ -840,7 +834,7 @@ static bool wants_more(const struct rn_baseline *b, const struct rn_regression_c
 		       const struct rn_seq_design *seq, const struct rn_target_result *head,
 		       const struct rn_target_result *base)
 {
-	enum rn_metric prim = primary_metric(head, base);
+	enum rn_metric prim = rn_baseline_primary(head, base);
 	size_t i;
 	bool more = false;
 

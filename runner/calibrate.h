@@ -48,6 +48,9 @@ struct rn_calibrate_sides {
 	/* Make the planted head command: set the shell loop's iterations (ctx: `planted`). */
 	void (*plant)(void *planted, unsigned long iterations);
 };
+/* Calibrate one target through `sides` (above): res[0..1] the A/A head and base results,
+ * res[2..3] the planted head and its base, all initialized by the caller; appends the rows
+ * calibrate:noise and calibrate:plant to `tv`. Returns 0 or -ECANCELED (interrupted). */
 int rn_calibrate_target(const struct rn_baseline *b, const struct rn_baseline_plan *plan,
 			const struct rn_regression_cfg *reg, const struct rn_calibrate_opts *o,
 			const char *name, const struct rn_calibrate_sides *sides,

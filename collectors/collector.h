@@ -79,8 +79,9 @@ enum rn_run_flags {
 	RN_RUN_NO_PROPAGATE = 1 << 3, /* do not put TRACEPARENT into the target's environment */
 	RN_RUN_EVENTS_ONLY = 1 << 4,  /* a timing run: process events only, no syscall spans
 				       * (the "ptrace-events" driver, driver.h) */
-	RN_RUN_PIN_TARGET = 1 << 5,   /* the target runs on CPU spec->pin_cpu only: both sides of
-				       * a same-job baseline on one CPU (runner/baseline.h) */
+	RN_RUN_PIN_TARGET = 1 << 5,   /* the target's tree runs on spec->pin_cpu (and the next
+				       * spec->pin_ncpus - 1 CPUs it may use) only: both sides of
+				       * a same-job baseline in one placement (runner/baseline.h) */
 	RN_RUN_NO_GUARD = 1 << 6,     /* no guard seccomp filter (guard.h): every syscall stays on
 				       * the kernel's fast path ([regression] timing_guard = false,
 				       * timing runs only) */
@@ -108,8 +109,10 @@ struct rn_run_spec {
 	bool region_thread_scope;   /* cuda: a region holds the work its own thread launched
 				     * (region_scope = "thread"), not all the process launched
 				     * while it was open */
-	int pin_cpu;                /* with RN_RUN_PIN_TARGET: the CPU the target's tree runs
-				     * on (its affinity, set before exec, is inherited) */
+	int pin_cpu;                /* with RN_RUN_PIN_TARGET: the first CPU the target's tree
+				     * runs on (its affinity, set before exec, is inherited) */
+	int pin_ncpus;              /* with RN_RUN_PIN_TARGET: how many CPUs, pin_cpu and the
+				     * next ones of the parent's affinity; <= 1 = pin_cpu alone */
 	const struct rn_inject *inject; /* fault and delay rules applied by the ptrace driver
 					 * (collectors/inject_rules.h) [ninject], borrowed for
 					 * the run; NULL = none */

@@ -45,6 +45,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "cpuset.h"
 #include "driver.h"
 #include "elf_id.h"
 #include "guard.h"
@@ -322,12 +323,12 @@ static void child(struct run *r, const sigset_t *mask)
 	if (r->spec->cwd && chdir(r->spec->cwd))
 		child_fail(r, STAGE_CWD, errno);
 	if (r->spec->flags & RN_RUN_PIN_TARGET) {
-		cpu_set_t one;
+		cpu_set_t set;
 
-		CPU_ZERO(&one);
-		CPU_SET(r->spec->pin_cpu, &one);
 		/* best effort: a CPU that went offline leaves the affinity as it was */
-		(void)sched_setaffinity(0, sizeof(one), &one);
+		if (rn_cpuset_span(r->spec->pin_cpu,
+				   r->spec->pin_ncpus > 1 ? r->spec->pin_ncpus : 1, &set) > 0)
+			(void)sched_setaffinity(0, sizeof(set), &set);
 	}
 	if (r->spec->max_as_bytes) {
 		struct rlimit rl = { r->spec->max_as_bytes, r->spec->max_as_bytes };

@@ -22,6 +22,7 @@
 #include "buf.h"
 #include "collector.h"
 #include "config.h"
+#include "cpuset.h"
 #include "equivalence.h"
 #include "github.h"
 #include "golden.h"
@@ -232,7 +233,8 @@ struct check_opts {
 	enum rn_shard_balance shard_balance; /* --shard-balance */
 	bool calibrate;                      /* renacer calibrate */
 	int pin_cpu;                         /* >= 0: timing runs on this CPU (baseline) */
-	struct rn_calibrate_opts cal;        /* its --effect, --pairs, --plant */
+	int pin_ncpus; /* and the next pin_ncpus - 1 CPUs of the affinity (<= 1: this one) */
+	struct rn_calibrate_opts cal; /* its --effect, --pairs, --plant */
 };
 
 static int parse_long(const char *s, long min, long max, long *out)
@@ -727,6 +729,7 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 	if (!stops && tr->o->pin_cpu >= 0) {
 		spec.flags |= RN_RUN_PIN_TARGET;
 		spec.pin_cpu = tr->o->pin_cpu;
+		spec.pin_ncpus = tr->o->pin_ncpus;
 	}
 	memset(&res, 0, sizeof(res));
 	if (!tr->o->no_propagate && tr->otlp) {
@@ -923,7 +926,8 @@ struct baseline_ctx {
 	size_t index, count;                     /* progress position */
 	size_t base_index;                       /* OTLP target index of the base side */
 	const struct rn_otlp_context *otlp;
-	int pin;       /* CPU of the timing runs, -1 none, RN_PIN_UNDECIDED before a pair */
+	int pin;       /* first CPU of the timing runs, -1 none, RN_PIN_UNDECIDED before a pair */
+	int pin_ncpus; /* how many CPUs from `pin` (cpuset.h); 1 for a lone thread */
 	bool seen[2];  /* a timing run of the side was measured */
 	bool alone[2]; /* it was one process of one thread */
 };
@@ -931,39 +935,59 @@ struct baseline_ctx {
 /* baseline_ctx.pin before the first timing pair decided it */
 #define RN_PIN_UNDECIDED (-2)
 
-/* The CPU both sides of a same-job baseline run on: the one the scheduler has renacer on
- * (the least busy, as far as it knows), else the last one renacer may use. */
+/* The most CPUs a parallel target's placement takes, and the fewest the affinity must allow
+ * for one (half of them at most: a 2-vCPU runner keeps its parallel targets unpinned). */
+#define RN_PIN_PARALLEL_MAX 4
+#define RN_PIN_PARALLEL_MIN_ALLOWED 4
+
+/* The CPU a lone thread of both sides runs on: the one the scheduler has renacer on (the
+ * least busy, as far as it knows), else the last one renacer may use. */
 static int pin_choice(void)
 {
 	cpu_set_t set;
-	int i, now = sched_getcpu();
+	int now = sched_getcpu();
 
 	if (sched_getaffinity(0, sizeof(set), &set))
 		return -1;
 	if (now >= 0 && now < CPU_SETSIZE && CPU_ISSET(now, &set))
 		return now;
-	for (i = CPU_SETSIZE - 1; i >= 0; i--)
-		if (CPU_ISSET(i, &set))
-			return i;
-	return -1;
+	return rn_cpuset_top(1);
 }
 
-/* Placement of the timing runs: after one timing run of each side, a target of one process
- * and one thread on both sides runs pinned to one CPU from then on (the pairs' placement is
- * then the same: on a loaded 2-vCPU VM, cpu_time noise of a 70 ms program +-2.6% -> +-0.9%
- * a pair, tests/bench/timing/placement.sh); anything parallel stays unpinned, so that its
- * parallelism is still measured. */
+/* Placement of the timing runs, decided after one timing run of each side and the same for
+ * both from then on. A target of one process and one thread on both sides runs on one CPU
+ * (on a loaded 2-vCPU VM, cpu_time noise of a 70 ms program +-2.6% -> +-0.9% a pair); a
+ * parallel one (several processes or threads) on the highest RN_PIN_PARALLEL_MAX CPUs, where
+ * the affinity allows at least RN_PIN_PARALLEL_MIN_ALLOWED, so that its parallelism is still
+ * measured but its placement stops moving (quiet 16-core machine: a sort | uniq | sort
+ * pipeline's A/A noise +-26% a pair unpinned, +-8.7% on 4 CPUs); tests/bench/timing/
+ * placement.sh. renacer's thread runs in the same placement. */
 static void pin_decide(struct baseline_ctx *c, enum rn_baseline_side side,
 		       const struct rn_target_result *r)
 {
 	const struct rn_trace *t = rn_target_result_cp_trace(r); /* the last timing run's */
+	int allowed, n;
 
 	if (c->pin != RN_PIN_UNDECIDED || c->seen[side])
 		return;
 	c->seen[side] = true;
 	c->alone[side] = t->nprocs == 1 && t->procs[0].nthreads <= 1;
-	if (c->seen[0] && c->seen[1])
-		c->pin = c->alone[0] && c->alone[1] && c->cfg->regression.pin ? pin_choice() : -1;
+	if (!c->seen[0] || !c->seen[1])
+		return;
+	c->pin = -1;
+	c->pin_ncpus = 1;
+	if (!c->cfg->regression.pin)
+		return;
+	if (c->alone[0] && c->alone[1]) {
+		c->pin = pin_choice();
+		return;
+	}
+	allowed = rn_cpuset_count();
+	if (allowed < RN_PIN_PARALLEL_MIN_ALLOWED)
+		return;
+	n = allowed / 2 < RN_PIN_PARALLEL_MAX ? allowed / 2 : RN_PIN_PARALLEL_MAX;
+	c->pin = rn_cpuset_top(n);
+	c->pin_ncpus = n;
 }
 
 /* One run of one side for the baseline (rn_baseline_run_fn): run_target with that single
@@ -975,24 +999,23 @@ static int baseline_run_one(void *ctx, enum rn_baseline_side side, enum rn_basel
 	struct rn_target_cfg tc = side == RN_BASELINE_BASE ? *c->base : *c->head;
 	struct check_opts o = *c->o;
 	uint64_t before = r->duration_ns;
-	cpu_set_t mine, one;
+	cpu_set_t mine, placed;
 	bool pinned = false;
 	int rc;
 
 	o.runs = 0;
 	o.rep.github = 0;
 	o.pin_cpu = c->pin >= 0 ? c->pin : -1;
+	o.pin_ncpus = c->pin_ncpus;
 	tc.warmup = kind == RN_BASELINE_WARMUP;
 	tc.runs = kind == RN_BASELINE_TIMING;
 	tc.counting_runs = kind == RN_BASELINE_COUNTING;
 	/* renacer's thread beside a pinned target: its event stops then wake no idle CPU, and the
 	 * CPU stays busy (no frequency ramp) between the runs (quiet 16-core machine: awk's A/A
 	 * noise +-13% a pair with the target alone pinned, +-1.8% with both) */
-	if (o.pin_cpu >= 0 && !sched_getaffinity(0, sizeof(mine), &mine)) {
-		CPU_ZERO(&one);
-		CPU_SET(o.pin_cpu, &one);
-		pinned = !sched_setaffinity(0, sizeof(one), &one);
-	}
+	if (o.pin_cpu >= 0 && !sched_getaffinity(0, sizeof(mine), &mine) &&
+	    rn_cpuset_span(o.pin_cpu, o.pin_ncpus, &placed) > 0)
+		pinned = !sched_setaffinity(0, sizeof(placed), &placed);
 	rc = run_target(c->cfg, &tc, &o, side == RN_BASELINE_BASE ? c->base_index : c->index,
 			c->count, c->otlp, false, r);
 	if (pinned)
@@ -1011,10 +1034,15 @@ static int run_baseline(const struct rn_config *cfg, const struct rn_target_cfg 
 			const struct rn_otlp_context *otlp_ctx, struct rn_target_result *head,
 			struct rn_target_result *base, struct rn_target_report *tv)
 {
-	struct baseline_ctx c = { cfg,           o,        tc,
-				  base_tc,       index,    count,
-				  count + index, otlp_ctx, RN_PIN_UNDECIDED,
-				  { 0 },         { 0 } };
+	struct baseline_ctx c = { .cfg = cfg,
+				  .o = o,
+				  .head = tc,
+				  .base = base_tc,
+				  .index = index,
+				  .count = count,
+				  .base_index = count + index,
+				  .otlp = otlp_ctx,
+				  .pin = RN_PIN_UNDECIDED };
 	struct rn_baseline_plan plan;
 	struct run_plan rp;
 	int rc;
@@ -1081,10 +1109,15 @@ static int run_calibrate(const struct rn_config *cfg, const struct rn_target_cfg
 			 struct rn_target_report *tv)
 {
 	struct rn_target_cfg base = *tc;
-	struct baseline_ctx aa = { cfg,           o,        tc,
-				   &base,         index,    count,
-				   count + index, otlp_ctx, RN_PIN_UNDECIDED,
-				   { 0 },         { 0 } };
+	struct baseline_ctx aa = { .cfg = cfg,
+				   .o = o,
+				   .head = tc,
+				   .base = &base,
+				   .index = index,
+				   .count = count,
+				   .base_index = count + index,
+				   .otlp = otlp_ctx,
+				   .pin = RN_PIN_UNDECIDED };
 	struct planted pl;
 	struct rn_calibrate_sides sides = { baseline_run_one, &aa, &pl, plant_argv };
 	struct rn_target_result more[3], *res[4] = { r, &more[0], &more[1], &more[2] };

@@ -1,8 +1,13 @@
 #!/bin/sh
 # Where does the run-to-run noise of a same-job comparison come from? A/A noise of
-# `renacer calibrate` (paired differences of the target against itself) with the whole check
-# unpinned, pinned to one CPU, and pinned to two CPUs, for a few workloads. Not a ctest: it
-# measures the machine it runs on.
+# `renacer calibrate` (paired differences of the target against itself) for a few workloads,
+# one of one thread (compute, awk, sort) and one of several processes (a pipeline), placed:
+#   unpinned   [regression] pin = false: wherever the scheduler puts each run
+#   renacer    the default placement (one CPU for a lone thread; for a parallel tree the
+#              highest min(4, half) CPUs where the machine has >= 4)
+#   one-cpu    the whole check under taskset on the last CPU
+#   two-cpus   the whole check under taskset on the last two CPUs
+# Not a ctest: it measures the machine it runs on.
 #
 #     tests/bench/timing/placement.sh RENACER PT_COMPUTE [PAIRS]
 #
@@ -18,24 +23,29 @@ awk 'BEGIN { srand(3); for (i = 0; i < 40000; i++) { for (j = 0; j < 8; j++)
 workload() { # NAME ARGV...
 	name=$1
 	shift
-	mkdir -p "$tmp/$name"
+	mkdir -p "$tmp/$name" "$tmp/$name-nopin"
 	q=
 	for a in "$@"; do q="$q\"$a\", "; done
 	printf '[[target]]\nname = "%s"\ncommand = [%s]\ncwd = "%s"\n' "$name" "${q%, }" "$tmp" \
 		>"$tmp/$name/renacer.toml"
+	printf '\n[regression]\npin = false\n' | cat "$tmp/$name/renacer.toml" - \
+		>"$tmp/$name-nopin/renacer.toml"
 }
 workload compute "$compute" 8 0
 workload awk awk '{ for (i = 1; i <= NF; i++) c[$i]++ } END { print length(c) }' text.txt
 workload sort sort -k2 text.txt -o /dev/null
+workload pipe sh -c 'sort text.txt | uniq -c | sort -rn >/dev/null'
 ncpu=$(nproc)
-for w in compute awk sort; do
-	for placement in unpinned one-cpu two-cpus; do
+for w in compute awk sort pipe; do
+	for placement in unpinned renacer one-cpu two-cpus; do
+		dir=$tmp/$w
 		case $placement in
-		unpinned) pre= ;;
+		unpinned) pre= dir=$tmp/$w-nopin ;;
+		renacer) pre= ;;
 		one-cpu) pre="taskset -c $((ncpu - 1))" ;;
 		two-cpus) pre="taskset -c $((ncpu - 2)),$((ncpu - 1))" ;;
 		esac
-		out=$(cd "$tmp/$w" && $pre "$renacer" calibrate --no-color --quiet \
+		out=$(cd "$dir" && $pre "$renacer" calibrate --no-color --quiet \
 			--pairs "$pairs" --plant 20 2>&1)
 		noise=$(echo "$out" | grep -E '^(WARN|PASS|FAIL|NO DATA) [a-z]+/calibrate:noise' |
 			head -1)

@@ -20,7 +20,7 @@ time of the check and the detection limit each row stated ("detects >= +X%").
 
     tests/bench/timing/verdicts.py [--renacer build/renacer] [--checks 20] [--plant 10]
         [--hog] [--only NAME,...] [--modes baseline,golden,mde] [--json FILE]
-        [--tolerance PCT] [--burn-lib FILE]
+        [--tolerance PCT] [--max-runs N] [--burn-lib FILE]
 
 --hog runs a busy loop beside the checks for the whole benchmark (what a shared CI runner
 looks like). Prints one Markdown table per mode. Exit 0 unless renacer could not be run.
@@ -149,11 +149,13 @@ def make_tree_side(root, name, data, lib, burn_us):
           "#!/bin/sh\ncd '%s' || exit 1\nexport LD_PRELOAD='%s' RN_BENCH_BURN_ITERS=%d\n"
           "exec \"$@\"\n" % (data, lib, int(burn_us * ITERS_PER_US)), 0o755)
     write(os.path.join(root, "renacer.toml"),
-          "[[target]]\nname = \"%s\"\ncommand = [\"./run.sh\", %s]\n" % (name, ARGV[name]))
+          "[[target]]\nname = \"%s\"\ncommand = [\"./run.sh\", %s]\n" % (name, ARGV[name])
+          + ("\n[regression]\nmax_runs = %d\n" % MAX_RUNS if MAX_RUNS else ""))
 
 
 ARGV = {}
 TOLERANCE = []
+MAX_RUNS = 0
 ITERS_PER_US = 0.0
 
 
@@ -268,10 +270,13 @@ def main():
     ap.add_argument("--json", default="")
     ap.add_argument("--tolerance", type=int, default=0,
                     help="--baseline-tolerance PCT of the checks (default: renacer's, 3)")
+    ap.add_argument("--max-runs", type=int, default=0,
+                    help="[regression] max_runs of both trees (default: renacer's, 60)")
     ap.add_argument("--burn-lib", default="", help="a prebuilt burn.so (no compiler there)")
     a = ap.parse_args()
-    global TOLERANCE
+    global TOLERANCE, MAX_RUNS
     TOLERANCE = ["--baseline-tolerance", str(a.tolerance)] if a.tolerance else []
+    MAX_RUNS = a.max_runs
     renacer = os.path.abspath(a.renacer)
     modes = a.modes.split(",")
     tmp = tempfile.mkdtemp(prefix="rn-verdicts-")

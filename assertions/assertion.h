@@ -224,7 +224,7 @@ size_t rn_target_result_measured(const struct rn_target_result *r);
 	X(NOT_JUDGED, "NOT JUDGED") /* the data cannot be judged (too few runs, a test that can  \
 				     * never reach significance, no golden data); never counted \
 				     * as passed; blocks only with [regression] not_judged =     \
-				     * "fail" (README, "Verdicts and exit codes") */
+				     * "fail" (docs/metrics.md) */
 
 enum rn_verdict {
 #define RN_VERDICT_ENUM(id, label) RN_VERDICT_##id,

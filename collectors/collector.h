@@ -46,7 +46,7 @@ enum rn_gpu_mode {
  * are those a target names in renacer.toml `collectors = [...]`; RN_DRIVER_COLLECTORS are
  * chosen by a target's `driver` instead (ebpf replaces ptrace). The registry
  * (collectors/registry.c: rn_collectors, the name and mask look-ups), run.c's selection, the
- * config parser and its messages, `renacer help tables` and the README's collector table are
+ * config parser and its messages, `renacer help tables` and docs/collectors.md's table are
  * all derived from it. Each name has an ops table `rn_<name>_collector` in its folder.
  */
 #define RN_TARGET_COLLECTORS(X)                                                                    \

@@ -2,7 +2,7 @@
  * judging.h - what the runner adds to the golden comparison so that a verdict can be trusted:
  * the machine's load during the runs, the golden trace's own noise when it is recorded, whether
  * a golden trace belongs to the target it is compared with, and whether the configured run
- * counts can ever reach significance (README, "Golden traces" and "Verdicts and exit codes").
+ * counts can ever reach significance (docs/golden.md; docs/metrics.md, "Verdicts and exit codes").
  */
 #ifndef RN_JUDGING_H
 #define RN_JUDGING_H

@@ -68,9 +68,9 @@ static void usage(FILE *out)
 }
 
 /*
- * `renacer help tables`: the exit codes, verdicts and collectors as the Markdown tables of the
- * README, from the code's own lists (tests/docs compares the README with this and with
- * `renacer help config`).
+ * `renacer help tables`: the exit codes, verdicts and collectors as the Markdown tables of
+ * docs/metrics.md and docs/collectors.md, from the code's own lists (tests/docs compares the
+ * pages with this and with `renacer help config`).
  */
 static void print_tables(FILE *out)
 {

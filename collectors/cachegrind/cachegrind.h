@@ -13,7 +13,7 @@
  * afterwards). Each process image writes DIR/cg.PID when it exits; its "summary:" line is
  * the instructions (event Ir) of that image.
  *
- * Limits (documented in README.md): a process that exec's starts a new count (the
+ * Limits (documented in docs/collectors.md): a process that exec's starts a new count (the
  * instructions before the exec are lost; `sh -c 'exec gzip'` counts gzip only); a child
  * forked without an exec inherits its parent's count up to the fork, which is then counted
  * twice; a process killed by SIGKILL writes no file. Valgrind cannot run every program:

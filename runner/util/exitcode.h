@@ -1,7 +1,7 @@
 /*
  * exitcode.h - renacer's process exit codes: one table, never renumbered (curl's CURLcode).
  *
- * X(NAME, value, description). The enum, `--help`, the man page and the README's table are
+ * X(NAME, value, description). The enum, `--help`, the man page and the table of docs/metrics.md are
  * all derived from this list.
  */
 #ifndef RN_EXITCODE_H

@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
-"""guide_test.py BUILD_DIR SOURCE_DIR - every command of docs/guide.md, run in order.
+"""guide_test.py BUILD_DIR SOURCE_DIR [DOC [HEADING]] - every command of a tutorial, run in order.
+
+DOC is the Markdown file, relative to SOURCE_DIR (default docs/guide.md); with HEADING, only
+the blocks after the line that is exactly HEADING count (README.md's quick start comes after
+its opening commands, which set up a machine and are not run here).
 
 The guide's conventions: a fenced block whose info string is `c FILE` (or any language then a
 file name) is written to FILE in the project directory; every line of an `sh` block is one
 command, run with `bash -c` in the project directory (a scratch directory inside a scratch
 parent, so `../base` stays inside it), with BUILD_DIR first on PATH (`renacer`) and a private
 git identity. A command ending in `# exits N` must exit N; every other must exit 0. `yaml`
-blocks must parse (PyYAML, when installed). Fails when the guide has no command at all.
+blocks must parse (PyYAML, when installed). Fails when the guide has no command at all, or
+when HEADING is not in it.
 Exit 0 = every command did what the guide says, 1 = one did not, 77 = no C compiler.
 """
 import os
@@ -36,6 +41,8 @@ def blocks(text):
 
 def main():
     build, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    doc = sys.argv[3] if len(sys.argv) > 3 else os.path.join("docs", "guide.md")
+    heading = sys.argv[4] if len(sys.argv) > 4 else None
     renacer = os.path.join(build, "renacer")
     if not os.access(renacer, os.X_OK):
         print("FAIL: '%s' is not built" % renacer)
@@ -43,8 +50,14 @@ def main():
     if not shutil.which("cc"):
         print("skip: no C compiler (cc)")
         return 77
-    with open(os.path.join(src, "docs", "guide.md"), encoding="utf-8") as f:
+    with open(os.path.join(src, doc), encoding="utf-8") as f:
         guide = f.read()
+    if heading is not None:
+        lines = guide.splitlines()
+        if heading not in lines:
+            print("FAIL: %s has no line '%s'" % (doc, heading))
+            return 1
+        guide = "\n".join(lines[lines.index(heading) + 1:])
     top = tempfile.mkdtemp(prefix="renacer-guide-")
     proj = os.path.join(top, "project")
     os.makedirs(proj)
@@ -81,8 +94,8 @@ def main():
                                    timeout=300)
                 ran += 1
                 if p.returncode != want:
-                    print("FAIL: docs/guide.md: `%s` exited %d, the guide says %d"
-                          % (cmd, p.returncode, want))
+                    print("FAIL: %s: `%s` exited %d, the guide says %d"
+                          % (doc, cmd, p.returncode, want))
                     sys.stdout.write("".join("  | " + l + "\n"
                                              for l in (p.stdout + p.stderr).splitlines()))
                     return 1
@@ -98,9 +111,9 @@ def main():
     finally:
         shutil.rmtree(top, ignore_errors=True)
     if not ran:
-        print("FAIL: docs/guide.md has no command")
+        print("FAIL: %s has no command" % doc)
         return 1
-    print("ok: %d commands of docs/guide.md did what it says" % ran)
+    print("ok: %d commands of %s did what it says" % (ran, doc))
     return 0
 
 

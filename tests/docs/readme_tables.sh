@@ -1,15 +1,18 @@
 #!/bin/sh
-# readme_tables.sh - the README's tables of config keys, exit codes, verdicts and collectors
+# readme_tables.sh - the reference's tables of config keys, exit codes, verdicts and collectors
 # must be the code's: `renacer help config` (the key tables of runner/input/config.h) and
-# `renacer help tables` (runner/util/exitcode.h, RN_VERDICTS, RN_COLLECTORS). Prints a diff
-# and fails when the README has drifted.
+# `renacer help tables` (runner/util/exitcode.h, RN_VERDICTS, RN_COLLECTORS). The tables live
+# in docs/ (the README links to them): config keys in docs/config.md, verdicts and exit codes
+# in docs/metrics.md, collectors in docs/collectors.md. Prints a diff and fails when a page has
+# drifted; then plants a drift of each kind (a renumbered exit code, a missing config key,
+# verdict and collector row) in a scratch copy and fails unless the check catches every one.
 #
-#     readme_tables.sh RENACER README
+#     readme_tables.sh RENACER DOCS_DIR
 #
 # Exit 0 = the same, 1 = drifted (or renacer missing: a missing build is a failure).
 set -u
 renacer=$1
-readme=$2
+docs=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
@@ -18,27 +21,12 @@ if [ ! -x "$renacer" ]; then
 	echo "FAIL: '$renacer' is not built"
 	exit 1
 fi
-if [ ! -r "$readme" ]; then
-	echo "FAIL: cannot read '$readme'"
-	exit 1
-fi
-
-# compare WHAT EXPECTED ACTUAL: the README's table must be the code's.
-compare() {
-	if [ ! -s "$3" ]; then
-		echo "FAIL: the README has no $1 table"
-		status=1
-	elif ! diff -u "$2" "$3" >"$tmp/diff"; then
-		echo "FAIL: the README's $1 table differs from the code's (- code, + README):"
-		cat "$tmp/diff"
-		status=1
+for page in config.md metrics.md collectors.md; do
+	if [ ! -r "$docs/$page" ]; then
+		echo "FAIL: cannot read '$docs/$page'"
+		exit 1
 	fi
-}
-
-# The rows of the README table whose header line is $1, up to the first non-table line.
-readme_table() {
-	awk -v h="$1" '$0 == h { f = 1; next } f && !/^\|/ { exit } f && !/^\|---/' "$readme"
-}
+done
 
 # The rows of section "### $1" of `renacer help tables` (header and rule left out).
 code_table() {
@@ -47,34 +35,76 @@ code_table() {
 		/^### / { f = 0 }
 		f && /^\|/ { n++; if (n > 2) print }'
 }
-
-# Config keys: the whole reference between its two marker lines, headings one level deeper.
-"$renacer" help config | sed 's/^### /#### /' >"$tmp/config.code"
-awk '/^Every key, from the same table that validates them/ { f = 1; getline; next }
-     /^Errors name `file:line:col`/ { f = 0 }
-     f' "$readme" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >"$tmp/config.readme"
-compare "config key" "$tmp/config.code" "$tmp/config.readme"
-
+"$renacer" help config | sed 's/^### /## /' >"$tmp/config.code"
 code_table "exit codes" >"$tmp/exit.code"
-readme_table "| exit code | meaning |" >"$tmp/exit.readme"
-compare "exit code" "$tmp/exit.code" "$tmp/exit.readme"
-
-# Verdicts: the README explains each at length; the names must be the code's, in order.
 code_table "verdicts" >"$tmp/verdict.code"
-readme_table "| verdict | meaning |" | sed 's/^| \([^|]*[^ |]\) *|.*/| \1 |/' >"$tmp/verdict.readme"
-compare "verdict" "$tmp/verdict.code" "$tmp/verdict.readme"
-
 code_table "collectors" >"$tmp/collector.code"
-readme_table "| collector | selected by | what it records |" >"$tmp/collector.readme"
-compare "collector" "$tmp/collector.code" "$tmp/collector.readme"
 
-# Negative control: a drifted README must fail this check.
-sed 's/^| 70 | internal error/| 71 | internal error/' "$readme" >"$tmp/bad.md"
-if awk -v h="| exit code | meaning |" '$0 == h { f = 1; next } f && !/^\|/ { exit } f && !/^\|---/' \
-	"$tmp/bad.md" | diff -q "$tmp/exit.code" - >/dev/null; then
-	echo "FAIL: a README with a renumbered exit code still matches: the check proves nothing"
-	status=1
-fi
+# The rows of the table of FILE whose header line is $2, up to the first non-table line.
+doc_table() {
+	awk -v h="$2" '$0 == h { f = 1; next } f && !/^\|/ { exit } f && !/^\|---/' "$1"
+}
 
-[ "$status" -eq 0 ] && echo "README tables match the code (config keys, exit codes, verdicts, collectors)"
+# same WHAT EXPECTED ACTUAL [quiet]: 0 when the page's table is the code's; otherwise prints
+# why (unless quiet) and returns 1.
+same() {
+	if [ ! -s "$3" ]; then
+		[ -n "${4:-}" ] || echo "FAIL: $1 has no table"
+		return 1
+	elif ! diff -u "$2" "$3" >"$tmp/diff"; then
+		[ -n "${4:-}" ] || {
+			echo "FAIL: $1 differs from the code's (- code, + page):"
+			cat "$tmp/diff"
+		}
+		return 1
+	fi
+	return 0
+}
+
+# check_config FILE [quiet]: config keys, the whole reference between its two marker lines
+# (headings one level below the page's title).
+check_config() {
+	awk '/^Every key, from the same table that validates them/ { f = 1; getline; next }
+	     /^Errors name `file:line:col`/ { f = 0 }
+	     f' "$1" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >"$tmp/config.doc"
+	same "the config key reference of $1" "$tmp/config.code" "$tmp/config.doc" ${2:-}
+}
+
+# check_exit FILE [quiet] and check_verdicts FILE [quiet] (the page explains each verdict at
+# length; the names must be the code's, in order).
+check_exit() {
+	doc_table "$1" "| exit code | meaning |" >"$tmp/exit.doc"
+	same "the exit code table of $1" "$tmp/exit.code" "$tmp/exit.doc" ${2:-}
+}
+check_verdicts() {
+	doc_table "$1" "| verdict | meaning |" | sed 's/^| \([^|]*[^ |]\) *|.*/| \1 |/' >"$tmp/verdict.doc"
+	same "the verdict table of $1" "$tmp/verdict.code" "$tmp/verdict.doc" ${2:-}
+}
+check_collectors() {
+	doc_table "$1" "| collector | selected by | what it records |" >"$tmp/collector.doc"
+	same "the collector table of $1" "$tmp/collector.code" "$tmp/collector.doc" ${2:-}
+}
+
+check_config "$docs/config.md" || status=1
+check_exit "$docs/metrics.md" || status=1
+check_verdicts "$docs/metrics.md" || status=1
+check_collectors "$docs/collectors.md" || status=1
+
+# Negative controls: each planted drift must fail its check, or the check proves nothing.
+planted() {
+	if "$@" quiet; then
+		echo "FAIL: a page with a planted drift still matches ($1): the check proves nothing"
+		status=1
+	fi
+}
+sed 's/^| 70 | internal error/| 71 | internal error/' "$docs/metrics.md" >"$tmp/renumbered.md"
+planted check_exit "$tmp/renumbered.md"
+sed '/^| `warmup` |/d' "$docs/config.md" >"$tmp/no_key.md"
+planted check_config "$tmp/no_key.md"
+sed '/^| NOT JUDGED |/d' "$docs/metrics.md" >"$tmp/no_verdict.md"
+planted check_verdicts "$tmp/no_verdict.md"
+sed '/^| `ebpf` |/d' "$docs/collectors.md" >"$tmp/no_collector.md"
+planted check_collectors "$tmp/no_collector.md"
+[ "$status" -eq 0 ] &&
+	echo "docs/ tables match the code (config keys, exit codes, verdicts, collectors)"
 exit "$status"

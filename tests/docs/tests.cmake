@@ -1,8 +1,10 @@
-# The README's reference tables (config keys, exit codes, verdicts, collectors) against the
-# code's own lists (`renacer help config`, `renacer help tables`).
+# The reference tables the README links to (config keys in docs/config.md, exit codes and
+# verdicts in docs/metrics.md, collectors in docs/collectors.md) against the code's own lists
+# (`renacer help config`, `renacer help tables`); planted drifts (a renumbered exit code, a
+# missing row of each table) must fail.
 add_test(NAME docs.readme_tables
 	COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/readme_tables.sh $<TARGET_FILE:renacer>
-		${CMAKE_SOURCE_DIR}/README.md)
+		${CMAKE_SOURCE_DIR}/docs)
 set_tests_properties(docs.readme_tables PROPERTIES LABELS docs)
 
 # Who may include whom (runner/INTERNALS.md, "Layers"), includes resolved by path: no include
@@ -20,3 +22,18 @@ add_test(NAME docs.guide COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/guide_test.py
 	${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
 set_tests_properties(docs.guide PROPERTIES LABELS "docs;integration" SKIP_RETURN_CODE 77
 	TIMEOUT 300)
+
+# README.md's quick start, the same way: its blocks after "## Quick start" run in order in a
+# scratch project (the two opening commands, which set up a machine, are not run).
+add_test(NAME docs.quickstart COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/guide_test.py
+	${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR} README.md "## Quick start")
+set_tests_properties(docs.quickstart PROPERTIES LABELS "docs;integration" SKIP_RETURN_CODE 77
+	TIMEOUT 300)
+
+# Every relative link of README.md and docs/*.md names an existing file, and an anchor into a
+# Markdown page one of its headings (tests/docs/links.py); the self-test plants a missing file
+# and a missing anchor and checks both are reported.
+add_test(NAME docs.links COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/links.py ${CMAKE_SOURCE_DIR})
+set_tests_properties(docs.links PROPERTIES LABELS docs)
+add_test(NAME docs.links_selftest COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/links.py --self-test)
+set_tests_properties(docs.links_selftest PROPERTIES LABELS docs)

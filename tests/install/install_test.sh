@@ -52,7 +52,8 @@ root=$tmp/root
 dpkg-deb -x "$deb" "$root" || fail "dpkg-deb -x failed"
 for f in usr/bin/renacer usr/share/man/man1/renacer.1 usr/share/renacer/regenerate-golden.sh \
 	usr/share/renacer/ci/action-run.sh usr/share/renacer/ci/action.yml \
-	usr/share/renacer/ci/examples/renacer.yml usr/share/doc/renacer/renacer.toml.example; do
+	usr/share/renacer/ci/examples/renacer.yml usr/share/doc/renacer/renacer.toml.example \
+	usr/share/doc/renacer/docs/README.md usr/share/doc/renacer/docs/config.md; do
 	[ -e "$root/$f" ] || fail "the .deb lacks /$f"
 done
 [ -x "$root/usr/share/renacer/regenerate-golden.sh" ] || fail "regenerate-golden.sh is not executable"

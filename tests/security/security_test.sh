@@ -1,5 +1,5 @@
 #!/bin/sh
-# Hostile targets, file systems and strings change nothing (README "Security"):
+# Hostile targets, file systems and strings change nothing (docs/hardening.md):
 #
 #   - outputs are written through safely created temporaries (O_EXCL|O_NOFOLLOW, random name,
 #     mode from the umask) and renamed into place; a final path that is a symlink is refused;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The history store against hostile names, permissions, paths, credentials and servers
-# (README "History and the report page", runner/history/history.h):
+# (docs/history.md, runner/history/history.h):
 #
 #   - branch, commit and machine names are stored as UTF-8 cut between characters: a long
 #     non-ASCII name or one with invalid bytes keeps its run (SQLite and PostgreSQL);

@@ -10,13 +10,16 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
 #include "cli.h"
+#include "cmd_calibrate.h"
+#include "cmd_check.h"
 #include "cmd_diff.h"
 #include "cmd_explain.h"
+#include "cmd_golden.h"
 #include "cmd_history.h"
 #include "cmd_init.h"
 #include "cmd_trace.h"
+#include "cmd_validate.h"
 #include "config.h"
 #include "exitcode.h"
 #include "log.h"

@@ -17,6 +17,7 @@
 #include "cmd_explain.h"
 #include "cmd_golden.h"
 #include "cmd_history.h"
+#include "cmd_report.h"
 #include "cmd_init.h"
 #include "cmd_trace.h"
 #include "cmd_validate.h"

@@ -16,4 +16,8 @@ extern const struct rn_history_ops rn_history_postgres_ops;
 /* Format a one-line reason into h->err (newlines folded) and return `code`. */
 int rn_history_fail(struct rn_history *h, int code, const char *fmt, ...) RN_PRINTF(3, 4);
 
+/* A rn_history_row_fn that stores the first column of a row as an int64_t into *ctx (left
+ * as it is when the column is NULL or there is no row). */
+int rn_history_int64_row(void *ctx, size_t ncols, const char *const *vals);
+
 #endif

@@ -877,17 +877,37 @@ int64_t rn_history_append(struct rn_history *h, const struct rn_history_run *run
 		if (!rc)
 			rc = append_syscalls(h, id, t[i].result);
 	}
+	rc = rn_history_finish(h, rc);
+	return rc ? rc : run_id;
+}
+
+int rn_history_finish(struct rn_history *h, int rc)
+{
+	char keep[sizeof(h->err)];
+
 	if (!rc)
 		rc = h->ops->exec(h, "COMMIT");
-	if (rc) {
-		char keep[sizeof(h->err)];
+	if (!rc)
+		return 0;
+	memcpy(keep, h->err, sizeof(keep));
+	h->ops->exec(h, "ROLLBACK");
+	memcpy(h->err, keep, sizeof(keep));
+	return rc;
+}
 
-		memcpy(keep, h->err, sizeof(keep));
-		h->ops->exec(h, "ROLLBACK");
-		memcpy(h->err, keep, sizeof(keep));
-		return rc;
+size_t rn_history_where(struct rn_buf *sql, const struct rn_history_filter *f, const char **params)
+{
+	const char *const col[] = { "s.target", "s.metric", "r.machine", "r.branch" };
+	const char *const val[] = { f->target, f->metric, f->machine, f->branch };
+	size_t i, np = 0;
+
+	for (i = 0; i < 4; i++) {
+		if (!val[i])
+			continue;
+		rn_buf_addf(sql, " AND %s = ?", col[i]);
+		params[np++] = val[i];
 	}
-	return run_id;
+	return np;
 }
 
 /* ---- change points kept up to date as runs are appended ---- */

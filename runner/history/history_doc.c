@@ -197,29 +197,24 @@ static void select_cols(struct rn_buf *sql, const char *first, const struct doc_
 		rn_buf_addf(sql, ", %s", cols[i].sql);
 }
 
-int rn_history_export_doc(struct rn_history *h, const struct rn_history_filter *o, json_t **doc)
+int rn_history_export_doc(struct rn_history *h, const struct rn_history_filter *f, json_t **doc)
 {
+	/* the runs of f's machine and branch; f's target and metric select the rows below */
+	const struct rn_history_filter runs = { NULL, NULL, f->machine, f->branch };
 	struct doc_export e;
 	struct rn_buf sql;
-	const char *params[2];
-	size_t np = 0, k;
+	const char *params[4];
+	size_t np, k;
 	int rc;
 
 	memset(&e, 0, sizeof(e));
 	e.runs = json_array();
-	e.target = o->target;
-	e.metric = o->metric;
+	e.target = f->target;
+	e.metric = f->metric;
 	rn_buf_init(&sql, 0);
 	select_cols(&sql, "id", run_cols);
-	rn_buf_adds(&sql, " FROM runs WHERE 1 = 1");
-	if (o->machine) {
-		rn_buf_adds(&sql, " AND machine = ?");
-		params[np++] = o->machine;
-	}
-	if (o->branch) {
-		rn_buf_adds(&sql, " AND branch = ?");
-		params[np++] = o->branch;
-	}
+	rn_buf_adds(&sql, " FROM runs r WHERE 1 = 1");
+	np = rn_history_where(&sql, &runs, params);
 	rn_buf_adds(&sql, " ORDER BY created_ns, uid");
 	rc = rn_history_query(h, sql.buf, params, np, doc_run_row, &e);
 	qsort(e.r, e.n, sizeof(*e.r), cmp_doc_run);
@@ -371,19 +366,10 @@ int rn_history_import_doc(struct rn_history *h, const char *path, const json_t *
 		}
 		*added += !rc;
 	}
-	if (!rc)
-		rc = h->ops->exec(h, "COMMIT");
-	if (rc) {
-		char keep[sizeof(h->err)];
-
-		memcpy(keep, h->err, sizeof(keep));
-		h->ops->exec(h, "ROLLBACK");
-		memcpy(h->err, keep, sizeof(keep));
-		if (rc != -EINVAL)
-			rn_error("history '%s': %s", h->location, h->err);
-		return rc;
-	}
-	return 0;
+	rc = rn_history_finish(h, rc);
+	if (rc && rc != -EINVAL)
+		rn_error("history '%s': %s", h->location, h->err);
+	return rc;
 }
 
 /* "2025-01-31T12:00:00Z" -> ns since the epoch; 0 when it does not parse. */

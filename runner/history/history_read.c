@@ -29,7 +29,7 @@ int rn_history_export_results(struct rn_history *h, const struct rn_history_filt
 {
 	struct rn_buf sql;
 	const char *params[4];
-	size_t np = 0;
+	size_t np;
 	int rc;
 
 	rn_buf_init(&sql, 0);
@@ -38,22 +38,7 @@ int rn_history_export_results(struct rn_history *h, const struct rn_history_filt
 		    "s.target, s.metric, s.unit, s.nsamples, s.median, s.min_value, "
 		    "s.max_value, s.samples FROM results s JOIN runs r ON r.id = s.run_id "
 		    "WHERE 1 = 1");
-	if (f->target) {
-		rn_buf_adds(&sql, " AND s.target = ?");
-		params[np++] = f->target;
-	}
-	if (f->metric) {
-		rn_buf_adds(&sql, " AND s.metric = ?");
-		params[np++] = f->metric;
-	}
-	if (f->machine) {
-		rn_buf_adds(&sql, " AND r.machine = ?");
-		params[np++] = f->machine;
-	}
-	if (f->branch) {
-		rn_buf_adds(&sql, " AND r.branch = ?");
-		params[np++] = f->branch;
-	}
+	np = rn_history_where(&sql, f, params);
 	rn_buf_adds(&sql, " ORDER BY r.id, s.id");
 	rc = rn_history_query(h, sql.buf, params, np, fn, ctx);
 	rn_buf_release(&sql);
@@ -82,16 +67,7 @@ int rn_history_prune(struct rn_history *h, int64_t cutoff_ns, int64_t *removed)
 				      1, rn_history_int64_row, removed);
 	for (i = 0; i < sizeof(deletes) / sizeof(deletes[0]) && !rc; i++)
 		rc = rn_history_query(h, deletes[i], params, 1, NULL, NULL);
-	if (!rc)
-		rc = h->ops->exec(h, "COMMIT");
-	if (rc) {
-		char keep[sizeof(h->err)];
-
-		memcpy(keep, h->err, sizeof(keep));
-		h->ops->exec(h, "ROLLBACK");
-		memcpy(h->err, keep, sizeof(keep));
-	}
-	return rc;
+	return rn_history_finish(h, rc);
 }
 
 static int first_col(void *ctx, size_t ncols, const char *const *v)

@@ -4,6 +4,7 @@
  * report page share (history.h, "reads").
  */
 #include "history.h"
+#include "history_internal.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -38,13 +39,12 @@ const char *rn_history_shown_unit(const char *unit)
 int rn_history_series_read(struct rn_history *h, const struct rn_history_series_query *q,
 			   rn_history_row_fn fn, void *ctx)
 {
+	const struct rn_history_filter f = { q->target, q->metric, q->machine, q->branch };
 	struct rn_buf sql;
 	const char *params[4];
-	size_t np = 0;
+	size_t np;
 	int rc;
 
-	params[np++] = q->target;
-	params[np++] = q->metric;
 	rn_buf_init(&sql, 0);
 	/* Oldest first; the last `limit` runs come from the newest end of the index. */
 	if (q->limit)
@@ -64,17 +64,8 @@ int rn_history_series_read(struct rn_history *h, const struct rn_history_series_
 	/* CROSS JOIN: SQLite keeps the order written (the series' index first, so --last N
 	 * reads N rows from its newest end even with a machine filter, instead of scanning every
 	 * run); PostgreSQL plans it as the inner join it is. */
-	rn_buf_adds(&sql,
-		    " FROM results s CROSS JOIN runs r WHERE r.id = s.run_id AND s.target = ? "
-		    "AND s.metric = ?");
-	if (q->machine) {
-		rn_buf_adds(&sql, " AND r.machine = ?");
-		params[np++] = q->machine;
-	}
-	if (q->branch) {
-		rn_buf_adds(&sql, " AND r.branch = ?");
-		params[np++] = q->branch;
-	}
+	rn_buf_adds(&sql, " FROM results s CROSS JOIN runs r WHERE r.id = s.run_id");
+	np = rn_history_where(&sql, &f, params);
 	if (q->limit)
 		rn_buf_addf(&sql, " ORDER BY s.run_id DESC LIMIT %ld) AS last ORDER BY 1",
 			    q->limit);
@@ -176,8 +167,8 @@ int rn_history_series_keys(struct rn_history *h, const struct rn_history_filter 
 			   struct rn_history_series_keys *ks)
 {
 	struct rn_buf sql;
-	const char *params[3];
-	size_t np = 0;
+	const char *params[4];
+	size_t np;
 	int rc;
 
 	memset(ks, 0, sizeof(*ks));
@@ -185,18 +176,7 @@ int rn_history_series_keys(struct rn_history *h, const struct rn_history_filter 
 	rn_buf_adds(&sql,
 		    "SELECT DISTINCT s.target, s.metric, r.machine FROM results s JOIN runs "
 		    "r ON r.id = s.run_id WHERE 1 = 1");
-	if (f->target) {
-		rn_buf_adds(&sql, " AND s.target = ?");
-		params[np++] = f->target;
-	}
-	if (f->metric) {
-		rn_buf_adds(&sql, " AND s.metric = ?");
-		params[np++] = f->metric;
-	}
-	if (f->machine) {
-		rn_buf_adds(&sql, " AND r.machine = ?");
-		params[np++] = f->machine;
-	}
+	np = rn_history_where(&sql, f, params);
 	rn_buf_adds(&sql, " ORDER BY 1, 2, 3");
 	rc = rn_history_query(h, sql.buf, params, np, key_row, ks);
 	rn_buf_release(&sql);

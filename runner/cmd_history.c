@@ -230,23 +230,22 @@ static const char *column(char *buf, size_t cap, const char *s, size_t width)
 	return buf;
 }
 
-static int list_row(void *ctx, size_t ncols, const char *const *v)
+static int list_row(void *ctx, const struct rn_history_run_summary *r)
 {
-	char when[32], commit[1024];
+	char ns[24], when[32], commit[1024];
 	char branch[1024], machine[1024], source[16];
 
 	(void)ctx;
-	if (ncols < 8)
-		return 0;
 	/* Stored strings come from the environment, git and imported files: escaped, so a
 	 * branch named "x\n::error::..." cannot start a line a CI system obeys. */
-	rn_history_fmt_time(when, sizeof(when), v[1]);
-	column(commit, sizeof(commit), v[2], 12);
-	column(branch, sizeof(branch), v[3], 20);
-	column(machine, sizeof(machine), v[4], 16);
-	column(source, sizeof(source), v[5], 6);
-	printf("%-7s %-19s  %-12s  %-20s  %-16s  %-6s  %4s  %s\n", v[0], when, commit, branch,
-	       machine, source, v[6], v[7]);
+	snprintf(ns, sizeof(ns), "%lld", (long long)r->created_ns);
+	rn_history_fmt_time(when, sizeof(when), ns);
+	column(commit, sizeof(commit), r->commit, 12);
+	column(branch, sizeof(branch), r->branch, 20);
+	column(machine, sizeof(machine), r->machine, 16);
+	column(source, sizeof(source), r->source, 6);
+	printf("%-7lld %-19s  %-12s  %-20s  %-16s  %-6s  %4d  %lld\n", (long long)r->id, when,
+	       commit, branch, machine, source, r->exit_code, (long long)r->failing);
 	return 0;
 }
 

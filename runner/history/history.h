@@ -252,11 +252,24 @@ struct rn_history_filter {
 	const char *branch;  /* runs.branch */
 };
 
-/*
- * The newest `limit` runs (`history list`), newest first. Columns: id, created_ns, commit_sha,
- * branch, machine, source, exit_code, the number of its FAIL, ERROR and NO DATA verdicts.
- */
-int rn_history_list_runs(struct rn_history *h, long limit, rn_history_row_fn fn, void *ctx);
+/* One run as `history list` shows it. Strings borrowed for the duration of the callback, as
+ * stored (they may hold control characters or invalid UTF-8 from older stores). */
+struct rn_history_run_summary {
+	int64_t id;
+	int64_t created_ns; /* ns since the epoch */
+	const char *commit; /* "" when unknown */
+	const char *branch;
+	const char *machine;
+	const char *source; /* "check", "golden", "import" */
+	int exit_code;      /* the check's exit code */
+	int64_t failing;    /* its FAIL, ERROR and NO DATA verdicts */
+};
+
+/* Called per run; a non-zero return stops the read and is returned. */
+typedef int (*rn_history_run_fn)(void *ctx, const struct rn_history_run_summary *r);
+
+/* The newest `limit` runs (`history list`), newest first, each through `fn`. */
+int rn_history_list_runs(struct rn_history *h, long limit, rn_history_run_fn fn, void *ctx);
 
 /* Which series to read: target/metric, optionally of one machine and branch. */
 struct rn_history_series_query {
@@ -389,8 +402,9 @@ struct json_t *rn_history_change_json(const struct rn_history_change *c);
 
 /*
  * Every result row of the runs `f` selects (`history export --format csv|json`), in run then
- * row order. Columns: run id, created_ns, commit_sha, branch, machine, source, target,
- * metric, unit, nsamples, median, min, max, samples.
+ * row order, as the store's text (the CSV keeps the store's digits). Columns: run id,
+ * created_ns, commit_sha, branch, machine, source, target, metric, unit, nsamples, median,
+ * min, max, samples.
  */
 int rn_history_export_results(struct rn_history *h, const struct rn_history_filter *f,
 			      rn_history_row_fn fn, void *ctx);

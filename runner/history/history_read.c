@@ -11,8 +11,32 @@
 
 #include "buf.h"
 
-int rn_history_list_runs(struct rn_history *h, long limit, rn_history_row_fn fn, void *ctx)
+struct list_ctx {
+	rn_history_run_fn fn;
+	void *ctx;
+};
+
+static int list_row(void *ctx, size_t ncols, const char *const *v)
 {
+	const struct list_ctx *lc = ctx;
+	struct rn_history_run_summary r;
+
+	if (ncols < 8)
+		return 0;
+	r.id = strtoll(v[0] ? v[0] : "0", NULL, 10);
+	r.created_ns = strtoll(v[1] ? v[1] : "0", NULL, 10);
+	r.commit = v[2] ? v[2] : "";
+	r.branch = v[3] ? v[3] : "";
+	r.machine = v[4] ? v[4] : "";
+	r.source = v[5] ? v[5] : "";
+	r.exit_code = (int)strtol(v[6] ? v[6] : "0", NULL, 10);
+	r.failing = strtoll(v[7] ? v[7] : "0", NULL, 10);
+	return lc->fn(lc->ctx, &r);
+}
+
+int rn_history_list_runs(struct rn_history *h, long limit, rn_history_run_fn fn, void *ctx)
+{
+	struct list_ctx lc = { fn, ctx };
 	char sql[1024];
 
 	snprintf(
@@ -21,7 +45,7 @@ int rn_history_list_runs(struct rn_history *h, long limit, rn_history_row_fn fn,
 		"r.exit_code, (SELECT count(*) FROM verdicts v WHERE v.run_id = r.id AND "
 		"v.verdict IN ('FAIL', 'ERROR', 'NO DATA')) FROM runs r ORDER BY r.id DESC LIMIT %ld",
 		limit);
-	return rn_history_query(h, sql, NULL, 0, fn, ctx);
+	return rn_history_query(h, sql, NULL, 0, list_row, &lc);
 }
 
 int rn_history_export_results(struct rn_history *h, const struct rn_history_filter *f,

@@ -1,91 +1,75 @@
 /*
- * cmd_history.h - `renacer history` and `renacer report`: reading the history store
- * (runner/history/history.h).
+ * cmd_history.h - `renacer history` (cmd_history.c) and the command line it shares with
+ * `renacer report` (cmd_report.c). Every read of the store is runner/history/history.h's.
  */
 #ifndef RN_CMD_HISTORY_H
 #define RN_CMD_HISTORY_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
 #include "cli.h"
+#include "config.h"
 #include "history.h"
 
-struct rn_config;
-
-/* `renacer history SUBCOMMAND ...`. Returns an enum rn_exit value. */
+/* `renacer history SUBCOMMAND ...`. argv[0] is "history". Returns an enum rn_exit value. */
 int rn_cmd_history(int argc, char **argv);
-/* `renacer report --html FILE`. Returns an enum rn_exit value. */
-int rn_cmd_report(int argc, char **argv);
 
-/* Option tables (for --help and the man page). */
+/* The option table of `renacer history` (for dispatch, --help and the man page). */
 extern const struct rn_command rn_cmd_history_def;
-extern const struct rn_command rn_cmd_report_def;
 
-/* One change point of a recorded series (assertions/changepoint.h). Strings borrowed for the
- * duration of the callback. */
-struct rn_history_change {
-	const char *target;       /* target name */
-	const char *metric;       /* metric name */
-	const char *machine;      /* machine of the series */
-	const char *unit;         /* the metric's unit: "ns", "bytes", "count" */
-	int64_t run_id;           /* first run after the change */
-	size_t index;             /* its position in the series searched (0-based) */
-	const char *commit;       /* that run's commit ("" if unknown) */
-	int64_t created_ns;       /* that run's time, ns since the epoch */
-	double before;            /* median of the run medians before the change, in `unit` */
-	double after;             /* median after it, in `unit` */
-	double ratio;             /* after / before (0 when before is 0) */
-	double rel_change;        /* ratio - 1 */
-	double p_value;           /* Welch's two-sided p-value of the two segments */
-	const char *first_commit; /* the range of runs the change may start at: first run's */
-	const char *last_commit;  /* commit and last run's commit (equal when certain) */
-	int64_t first_run;        /* run id of the range's first run */
-	int64_t last_run;         /* run id of the range's last run */
+/* Option ids of history and report (struct rn_option.id): short options use their character. */
+enum rn_hist_opt_id {
+	RN_HO_CONFIG = 'c',
+	RN_HO_LIMIT = 'n',
+	RN_HO_FORMAT = 'f',
+	RN_HO_OUTPUT = 'o',
+	RN_HO_TARGET = 't',
+	RN_HO_METRIC = 'm',
+	RN_HO_HELP = 'h',
+	RN_HO_DB = 256,
+	RN_HO_MACHINE,
+	RN_HO_BRANCH,
+	RN_HO_COMMIT,
+	RN_HO_OLDER_THAN,
+	RN_HO_HTML,
+	RN_HO_MARKDOWN,
+	RN_HO_MIN_CHANGE,
+	RN_HO_ALPHA,
 };
 
-/* Settings of `history changes` and the page's change points: the search's defaults
- * (rn_edivisive_cfg_init) unless --min-change / --alpha say otherwise. */
-struct rn_edivisive_cfg;
-
-/*
- * Search the last `last` runs (<= 0: 500) of target/metric on `machine` (and `branch` when not
- * NULL) for change points with `cfg` (NULL: the defaults) and call `fn` for each, oldest first.
- * Returns 0 or the store's error (h->err set).
- */
-int rn_history_changes_of(struct rn_history *h, const char *target, const char *metric,
-			  const char *machine, const char *branch, long last,
-			  const struct rn_edivisive_cfg *cfg,
-			  void (*fn)(void *ctx, const struct rn_history_change *c), void *ctx);
-
-/* What `history import` records beside a file's contents (NULL: as a check would). */
-struct rn_history_import_opts {
-	const char *target;  /* target name (default: the file's, else its base name) */
-	const char *machine; /* machine (default: this one, or "golden:CPU/KERNEL" for a trace
-			      * recorded elsewhere) */
-	const char *commit;  /* commit (default: this checkout's) */
-	const char *branch;  /* branch (default: this checkout's) */
+/* Parsed command line of history and report. Strings borrow from argv. */
+struct rn_hist_opts {
+	const char *db;
+	const char *config;
+	long limit;
+	const char *machine;
+	const char *branch;
+	const char *target;
+	const char *metric;
+	const char *format;
+	const char *output;
+	const char *commit;
+	long older_than_days;
+	double min_change_pct; /* --min-change, percent; < 0 when not given */
+	double alpha;          /* --alpha; 0 when not given */
+	const char *html;
+	const char *markdown; /* report --markdown FILE */
+	bool help;
+	const char *operands[64];
+	size_t noperands;
 };
 
-/* What one import recorded. */
-struct rn_history_imported {
-	int64_t id;       /* the new run's id */
-	char target[256]; /* the target name recorded */
-	size_t nruns;     /* timing runs of the file */
-	bool counts_only; /* a renacer-json-v1 file: syscall counts only */
-};
-
-/*
- * Import one golden trace (renacer-golden/1) or renacer-json-v1 file at `path` into `h` as one
- * run (`history import`). The target name must pass check's rule (rn_config_name_valid);
- * text the file brings (CPU model, kernel) is stored as UTF-8 like every name. Returns the
- * run id (> 0, also in out->id); -EINVAL after printing the file's error or a name that
- * breaks the rule; another negative errno when the store failed (h->err says why). `cfg` may
- * be NULL.
- */
-int64_t rn_history_import_file(struct rn_history *h, const char *path,
-			       const struct rn_history_import_opts *io, const struct rn_config *cfg,
-			       struct rn_history_imported *out);
+/* Parse argv for `cmd` (history or report) into `o` (zeroed by the caller); options may come
+ * before, between and after operands. Returns 0, or non-zero after printing why. */
+int rn_hist_parse(const struct rn_command *cmd, int argc, char **argv, struct rn_hist_opts *o);
+/* The config named by --config, else renacer.toml when it exists, into `cfg` (*have says
+ * whether one was loaded). Returns 0 or RN_EXIT_CONFIG (printed). */
+int rn_hist_load_config(const struct rn_hist_opts *o, struct rn_config *cfg, bool *have);
+/* Open the store of --db, else of `cfg` (NULL: the default); with `empty_ok`, a database
+ * without renacer's tables (an empty PostgreSQL database) is 1 with nothing printed. Returns
+ * 0, 1 or a negative errno (printed). Close `h` with rn_history_close either way. */
+int rn_hist_open_store(const struct rn_hist_opts *o, const struct rn_config *cfg, bool write,
+		       struct rn_history *h, bool empty_ok);
 
 #endif

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "buf.h"
-#include "check.h"
+#include "cmd_golden.h"
 #include "exitcode.h"
 #include "golden.h"
 #include "log.h"

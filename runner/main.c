@@ -1,7 +1,8 @@
 /*
  * main.c - renacer's entry point: pick the subcommand and hand over.
  *
- *     renacer init | check | validate | golden update | trace | history | report | help | man
+ *     renacer init | check | validate | golden update | merge | calibrate | trace | diff |
+ *             explain | history | report | help | man        (the commands[] table)
  *     renacer -c -T -- CMD          (no subcommand word: trace, as the original renacer)
  *     renacer --assert FILE -- CMD  (the original renacer's check spelling)
  */
@@ -10,29 +11,61 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
 #include "cli.h"
+#include "cmd_calibrate.h"
+#include "cmd_check.h"
 #include "cmd_diff.h"
 #include "cmd_explain.h"
+#include "cmd_golden.h"
 #include "cmd_history.h"
+#include "cmd_report.h"
 #include "cmd_init.h"
 #include "cmd_trace.h"
+#include "cmd_validate.h"
 #include "config.h"
 #include "exitcode.h"
 #include "log.h"
 #include "merge.h"
 
-/* Every subcommand: one table feeds dispatch, --help and the man page. */
+static int cmd_help(int argc, char **argv);
+static int cmd_man(int argc, char **argv);
+
+static const struct rn_option no_options[] = {
+	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
+};
+
+static const struct rn_command help_def = {
+	"help",
+	"renacer help [COMMAND | config | tables]",
+	"show help of a command (renacer help check), of the config keys (help config), or the exit "
+	"codes, verdicts and collectors (help tables)",
+	NULL,
+	no_options,
+};
+
+static const struct rn_command man_def = {
+	"man", "renacer man", "print the renacer(1) man page (troff)", NULL, no_options,
+};
+
+/* Every command (as git's commands[]): one table feeds dispatch, --help, `renacer help` and
+ * the man page. Each command's options, usage and summary are its rn_command. */
 static const struct {
 	const struct rn_command *def;
-	int (*run)(int argc, char **argv);
+	int (*run)(int argc, char **argv); /* argv[0] is the command's name */
 } commands[] = {
-	{ &rn_cmd_init_def, rn_cmd_init },         { &rn_cmd_check_def, rn_cmd_check },
-	{ &rn_cmd_validate_def, rn_cmd_validate }, { &rn_cmd_golden_def, rn_cmd_golden },
-	{ &rn_cmd_merge_def, rn_cmd_merge },       { &rn_cmd_calibrate_def, rn_cmd_calibrate },
-	{ &rn_cmd_trace_def, rn_cmd_trace },       { &rn_cmd_diff_def, rn_cmd_diff },
-	{ &rn_cmd_explain_def, rn_cmd_explain },   { &rn_cmd_history_def, rn_cmd_history },
+	{ &rn_cmd_init_def, rn_cmd_init },
+	{ &rn_cmd_check_def, rn_cmd_check },
+	{ &rn_cmd_validate_def, rn_cmd_validate },
+	{ &rn_cmd_golden_def, rn_cmd_golden },
+	{ &rn_cmd_merge_def, rn_cmd_merge },
+	{ &rn_cmd_calibrate_def, rn_cmd_calibrate },
+	{ &rn_cmd_trace_def, rn_cmd_trace },
+	{ &rn_cmd_diff_def, rn_cmd_diff },
+	{ &rn_cmd_explain_def, rn_cmd_explain },
+	{ &rn_cmd_history_def, rn_cmd_history },
 	{ &rn_cmd_report_def, rn_cmd_report },
+	{ &help_def, cmd_help },
+	{ &man_def, cmd_man },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -58,10 +91,6 @@ static void usage(FILE *out)
 		"writes a verdict, JUnit XML and OTLP traces.\n\ncommands:\n");
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(out, "  %-10s %s\n", commands[i].def->name, commands[i].def->summary);
-	fprintf(out, "  %-10s %s\n", "help",
-		"show help of a command (renacer help check), of the config keys (help config), "
-		"or the exit codes, verdicts and collectors (help tables)");
-	fprintf(out, "  %-10s %s\n", "man", "print the renacer(1) man page (troff)");
 	fprintf(out, "\nexit codes:\n");
 	print_exit_codes(out, false);
 	fprintf(out, "\nrenacer %s\n", RN_VERSION);
@@ -133,6 +162,42 @@ static void man_page(FILE *out)
 	print_exit_codes(out, true);
 }
 
+/* `renacer help [COMMAND | config | tables]`. */
+static int cmd_help(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stdout);
+		return RN_EXIT_OK;
+	}
+	for (i = 0; i < NCOMMANDS; i++) {
+		if (!strcmp(argv[1], commands[i].def->name)) {
+			rn_cli_help(commands[i].def, stdout);
+			return RN_EXIT_OK;
+		}
+	}
+	if (!strcmp(argv[1], "config")) {
+		rn_config_write_docs(stdout);
+		return RN_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "tables")) {
+		print_tables(stdout);
+		return RN_EXIT_OK;
+	}
+	rn_error("no such command '%s'; see 'renacer --help'", argv[1]);
+	return RN_EXIT_USAGE;
+}
+
+/* `renacer man`. */
+static int cmd_man(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	man_page(stdout);
+	return RN_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
@@ -159,32 +224,6 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("renacer %s\n", RN_VERSION);
 		return RN_EXIT_OK;
-	}
-	if (!strcmp(argv[1], "man")) {
-		man_page(stdout);
-		return RN_EXIT_OK;
-	}
-	if (!strcmp(argv[1], "help")) {
-		if (argc < 3) {
-			usage(stdout);
-			return RN_EXIT_OK;
-		}
-		for (i = 0; i < NCOMMANDS; i++) {
-			if (!strcmp(argv[2], commands[i].def->name)) {
-				rn_cli_help(commands[i].def, stdout);
-				return RN_EXIT_OK;
-			}
-		}
-		if (!strcmp(argv[2], "config")) {
-			rn_config_write_docs(stdout);
-			return RN_EXIT_OK;
-		}
-		if (!strcmp(argv[2], "tables")) {
-			print_tables(stdout);
-			return RN_EXIT_OK;
-		}
-		rn_error("no such command '%s'; see 'renacer --help'", argv[2]);
-		return RN_EXIT_USAGE;
 	}
 	/* The original renacer's spelling of check: renacer --assert FILE -- CMD. */
 	if (!strncmp(argv[1], "--assert", 8))

@@ -235,4 +235,221 @@ int rn_history_record(const struct rn_config *cfg, bool cli_enable, const char *
 		      const struct rn_target_report *t, size_t n, int exit_code, bool quiet,
 		      const char *rerun_of);
 
+/* ---- reads: every query `renacer history` and `renacer report` make ----------------------
+ *
+ * Rows come either typed (structs below, owned by the result and freed by its release
+ * function) or, where a command prints rows as they arrive, through a rn_history_row_fn whose
+ * columns each function lists in order: values as text (numbers in decimal), NULL for SQL
+ * NULL, borrowed for the duration of the call. The functions return 0 or a negative errno
+ * with h->err set (a callback's non-zero return stops the query and is returned).
+ */
+
+/* Filters of a read: each field restricts the rows to that value when not NULL. */
+struct rn_history_filter {
+	const char *target;  /* results.target */
+	const char *metric;  /* results.metric */
+	const char *machine; /* runs.machine */
+	const char *branch;  /* runs.branch */
+};
+
+/* One run as `history list` shows it. Strings borrowed for the duration of the callback, as
+ * stored (they may hold control characters or invalid UTF-8 from older stores). */
+struct rn_history_run_summary {
+	int64_t id;
+	int64_t created_ns; /* ns since the epoch */
+	const char *commit; /* "" when unknown */
+	const char *branch;
+	const char *machine;
+	const char *source; /* "check", "golden", "import" */
+	int exit_code;      /* the check's exit code */
+	int64_t failing;    /* its FAIL, ERROR and NO DATA verdicts */
+};
+
+/* Called per run; a non-zero return stops the read and is returned. */
+typedef int (*rn_history_run_fn)(void *ctx, const struct rn_history_run_summary *r);
+
+/* The newest `limit` runs (`history list`), newest first, each through `fn`. */
+int rn_history_list_runs(struct rn_history *h, long limit, rn_history_run_fn fn, void *ctx);
+
+/* Which series to read: target/metric, optionally of one machine and branch. */
+struct rn_history_series_query {
+	const char *target;
+	const char *metric;
+	const char *machine; /* NULL: every machine */
+	const char *branch;  /* NULL: every branch */
+	long limit;          /* the last `limit` runs; 0: all */
+	bool rounded;        /* median, min and max rounded to integers (as text: no exponent) */
+	bool with_samples;   /* add the samples column */
+};
+
+/*
+ * The points of a series in run order (oldest first), as rows. Columns: run id, created_ns,
+ * commit_sha, branch, machine, nsamples, median, min, max, unit, and with q->with_samples the
+ * samples (a JSON array in the metric's unit).
+ */
+int rn_history_series_read(struct rn_history *h, const struct rn_history_series_query *q,
+			   rn_history_row_fn fn, void *ctx);
+
+/* One point of a series (a run's result for one target and metric). */
+struct rn_history_point {
+	int64_t run_id;
+	char *created_ns; /* ns since the epoch, as stored (decimal text) */
+	char *commit;     /* "" when unknown */
+	char *branch;     /* "" when unknown */
+	char *machine;
+	long nsamples;           /* runs behind the median */
+	double median, min, max; /* in the series' unit */
+	char *samples;           /* JSON array (with_samples), else NULL */
+};
+
+/* A series read whole: points oldest first; every string owned (rn_history_series_release). */
+struct rn_history_series {
+	struct rn_history_point *p;
+	size_t n, cap;
+	char unit[16]; /* "ns", "bytes", "count"; "" when no point */
+};
+
+/* Read the series `q` into `s` (zeroed here). On error `s` holds what was read; release it
+ * either way. */
+int rn_history_series_load(struct rn_history *h, const struct rn_history_series_query *q,
+			   struct rn_history_series *s);
+/* Free the points and zero `s`. */
+void rn_history_series_release(struct rn_history_series *s);
+
+/* A recorded series: (target, metric, machine), strings owned by the set. */
+struct rn_history_series_key {
+	char *target, *metric, *machine;
+};
+struct rn_history_series_keys {
+	struct rn_history_series_key *k;
+	size_t n, cap;
+};
+
+/* Every recorded series that `f` selects (its target, metric and machine; branch unused),
+ * sorted. Release with rn_history_series_keys_release either way. */
+int rn_history_series_keys(struct rn_history *h, const struct rn_history_filter *f,
+			   struct rn_history_series_keys *ks);
+void rn_history_series_keys_release(struct rn_history_series_keys *ks);
+
+/* One change point of a recorded series (assertions/changepoint.h). Strings borrowed for the
+ * duration of the callback. */
+struct rn_history_change {
+	const char *target;       /* target name */
+	const char *metric;       /* metric name */
+	const char *machine;      /* machine of the series */
+	const char *unit;         /* the metric's unit: "ns", "bytes", "count" */
+	int64_t run_id;           /* first run after the change */
+	size_t index;             /* its position in the series searched (0-based) */
+	const char *commit;       /* that run's commit ("" if unknown) */
+	int64_t created_ns;       /* that run's time, ns since the epoch */
+	double before;            /* median of the run medians before the change, in `unit` */
+	double after;             /* median after it, in `unit` */
+	double ratio;             /* after / before (0 when before is 0) */
+	double rel_change;        /* ratio - 1 */
+	double p_value;           /* Welch's two-sided p-value of the two segments */
+	const char *first_commit; /* the range of runs the change may start at: first run's */
+	const char *last_commit;  /* commit and last run's commit (equal when certain) */
+	int64_t first_run;        /* run id of the range's first run */
+	int64_t last_run;         /* run id of the range's last run */
+};
+
+/* Settings of a change-point search (assertions/changepoint.h). */
+struct rn_edivisive_cfg;
+
+/*
+ * Search the last `last` runs (<= 0: 500) of target/metric on `machine` (and `branch` when not
+ * NULL) for change points with `cfg` (NULL: the defaults) and call `fn` for each, oldest first.
+ * Returns 0 or the store's error (h->err set).
+ */
+int rn_history_changes_of(struct rn_history *h, const char *target, const char *metric,
+			  const char *machine, const char *branch, long last,
+			  const struct rn_edivisive_cfg *cfg,
+			  void (*fn)(void *ctx, const struct rn_history_change *c), void *ctx);
+
+/* What `history import` records beside a file's contents (NULL: as a check would). */
+struct rn_history_import_opts {
+	const char *target;  /* target name (default: the file's, else its base name) */
+	const char *machine; /* machine (default: this one, or "golden:CPU/KERNEL" for a trace
+			      * recorded elsewhere) */
+	const char *commit;  /* commit (default: this checkout's) */
+	const char *branch;  /* branch (default: this checkout's) */
+};
+
+/* What one import recorded. */
+struct rn_history_imported {
+	int64_t id;       /* the new run's id */
+	char target[256]; /* the target name recorded */
+	size_t nruns;     /* timing runs of the file */
+	bool counts_only; /* a renacer-json-v1 file: syscall counts only */
+};
+
+/*
+ * Import one golden trace (renacer-golden/1) or renacer-json-v1 file at `path` into `h` as one
+ * run (`history import`). The target name must pass check's rule (rn_config_name_valid);
+ * text the file brings (CPU model, kernel) is stored as UTF-8 like every name. Returns the
+ * run id (> 0, also in out->id); -EINVAL after printing the file's error or a name that
+ * breaks the rule; another negative errno when the store failed (h->err says why). `cfg` may
+ * be NULL.
+ */
+int64_t rn_history_import_file(struct rn_history *h, const char *path,
+			       const struct rn_history_import_opts *io, const struct rn_config *cfg,
+			       struct rn_history_imported *out);
+
+/* One change as JSON (`history changes --format json`, the report page): values in the
+ * metric's unit as stored. A new reference (json_t *), NULL on allocation failure. */
+struct json_t;
+struct json_t *rn_history_change_json(const struct rn_history_change *c);
+
+/*
+ * Every result row of the runs `f` selects (`history export --format csv|json`), in run then
+ * row order, as the store's text (the CSV keeps the store's digits). Columns: run id,
+ * created_ns, commit_sha, branch, machine, source, target, metric, unit, nsamples, median,
+ * min, max, samples.
+ */
+int rn_history_export_results(struct rn_history *h, const struct rn_history_filter *f,
+			      rn_history_row_fn fn, void *ctx);
+
+/* The document `history export --format history` writes and `history import` reads. */
+#define RN_HISTORY_FORMAT "renacer-history/1"
+
+/* The whole store (runs of f->machine / f->branch; rows of f->target / f->metric) as a
+ * RN_HISTORY_FORMAT document (runner/history/history_doc.c describes it) into *doc (a new
+ * reference). */
+int rn_history_export_doc(struct rn_history *h, const struct rn_history_filter *f,
+			  struct json_t **doc);
+/*
+ * Import a RN_HISTORY_FORMAT document read from `path` (named in errors): every run whose uid
+ * the store lacks, in one transaction. *added and *skipped count the runs added and those
+ * already there. Returns 0; -EINVAL after printing what in the document is wrong; another
+ * negative errno when the store failed (printed, h->err says why).
+ */
+int rn_history_import_doc(struct rn_history *h, const char *path, const struct json_t *doc,
+			  size_t *added, size_t *skipped);
+
+/* Delete the runs created before `cutoff_ns` (ns since the epoch) and their rows, in one
+ * transaction; *removed receives how many runs. */
+int rn_history_prune(struct rn_history *h, int64_t cutoff_ns, int64_t *removed);
+
+/* The id of the oldest of the newest `n` runs into id[24] (decimal text; "" when the store has
+ * none). */
+int rn_history_first_of_last(struct rn_history *h, long n, char id[24]);
+
+/*
+ * The model of the report page (runner/report/report_html.h): the last check's run, verdicts
+ * and critical path; the last `limit` runs of the store with their results as trend charts
+ * (change points on `machine`, NULL: the last run's; the golden band from cfg's golden traces
+ * when cfg is not NULL), verdicts, critical paths and syscalls; the gate-quality ledger. Returns
+ * a new reference, or NULL with *rc: -ENOENT (no run, printed) or the store's error (printed).
+ */
+struct json_t *rn_history_page_model(struct rn_history *h, const struct rn_config *cfg,
+				     const char *machine, long limit, int *rc);
+
+/* Display helpers shared by the history commands and the page. */
+/* "2026-11-25 04:10:00" (UTC) into dst[cap] from ns since the epoch as text; "?" if none. */
+void rn_history_fmt_time(char *dst, size_t cap, const char *ns_text);
+/* A stored value in the unit shown: ns as ms, others as they are. */
+double rn_history_shown(double v, const char *unit);
+/* The unit shown for a stored unit: "ms" for "ns". */
+const char *rn_history_shown_unit(const char *unit);
+
 #endif

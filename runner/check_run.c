@@ -1,0 +1,745 @@
+/*
+ * check_run.c - the run stage of `renacer check`: a target's runs (warmup, timing, counting,
+ * adaptive extra runs against its golden trace), its same-job baseline pairs and its
+ * calibration, into struct rn_target_result.
+ */
+#include "check.h"
+#include "check_internal.h"
+#include "check_drivers.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "assertion.h"
+#include "baseline.h"
+#include "buf.h"
+#include "calibrate.h"
+#include "collector.h"
+#include "config.h"
+#include "cpuset.h"
+#include "equivalence.h"
+#include "github.h"
+#include "golden.h"
+#include "golden_equiv.h"
+#include "judging.h"
+#include "log.h"
+#include "otlp.h"
+#include "report.h"
+#include "xalloc.h"
+
+uint64_t rn_check_realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Does any enabled assertion that applies to this target need every span (spool)? */
+static bool needs_spool(const struct rn_config *cfg, const struct rn_target_cfg *tc,
+			const struct rn_check_opts *o)
+{
+	size_t i;
+
+	if (o->trace_out || cfg->trace_out || o->otlp_spool)
+		return true;
+	for (i = 0; i < cfg->nassertions; i++) {
+		const struct rn_assertion_spec *a = &cfg->assertions[i];
+
+		if (a->enabled &&
+		    (a->type == RN_ASSERT_ANTI_PATTERN || a->type == RN_ASSERT_EQUIVALENCE ||
+		     a->type == RN_ASSERT_SPAN_TIME || a->type == RN_ASSERT_WITNESS) &&
+		    rn_assertion_applies(a, tc->name))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The runs of one target (struct run_plan). A target with the ptrace collector gets timing
+ * runs (process events only: its times are the program's own) and counting runs (every
+ * syscall stops: exact counts, spans, allocations), each only where something needs it:
+ *   timing runs    a critical_path assertion, a golden trace (compared or updated),
+ *                  --bench-json, or a memory_usage "rss" assertion (peak RSS is a tree metric
+ *                  that timing runs measure)
+ *   counting runs  span_count, span_time and anti_pattern assertions, memory_usage
+ *                  "allocations", a golden trace, --bench-json, and the outputs that want
+ *                  every span (the timeline, OTLP "all")
+ * A target with nothing to judge gets both. A target without the ptrace collector (GPU
+ * collectors alone) has no such split: its `runs` measure both.
+ */
+struct run_plan {
+	unsigned timing;   /* timing runs (the target's `runs`, or --runs); 0 = none */
+	unsigned counting; /* counting runs (`counting_runs`); 0 = none */
+	bool split;        /* timing and counting runs are different runs */
+};
+
+static bool golden_exists(const struct rn_config *cfg, const char *target)
+{
+	char *path = rn_golden_path(cfg->golden_dir, target);
+	bool yes = path && !access(path, F_OK);
+
+	free(path);
+	return yes;
+}
+
+static void plan_runs(const struct rn_config *cfg, const struct rn_target_cfg *tc,
+		      const struct rn_check_opts *o, bool golden_update, struct run_plan *p)
+{
+	unsigned runs = o->runs ? (unsigned)o->runs : tc->runs;
+	bool time = false, count = false, tree = false;
+	size_t i;
+
+	if (!o->runs && runs < o->min_runs) /* golden update: [golden] runs */
+		runs = o->min_runs;
+
+	memset(p, 0, sizeof(*p));
+	if (!(tc->collectors & RN_COLLECT_PTRACE)) {
+		p->timing = runs;
+		return;
+	}
+	p->split = true;
+	for (i = 0; i < cfg->nassertions; i++) {
+		const struct rn_assertion_spec *a = &cfg->assertions[i];
+
+		if (!a->enabled || !rn_assertion_applies(a, tc->name))
+			continue;
+		if (a->type == RN_ASSERT_CRITICAL_PATH)
+			time = true;
+		else if (a->type == RN_ASSERT_MEMORY_USAGE && a->tracking_mode == RN_TRACK_RSS)
+			tree = true;
+		else
+			count = true;
+	}
+	if (golden_update || o->rep.bench_json ||
+	    (!o->no_golden && cfg->regression.enabled && golden_exists(cfg, tc->name)))
+		time = count = true;
+	if (needs_spool(cfg, tc, o))
+		count = true;
+	if (o->baseline) /* head vs base compares times, counts and memory */
+		time = count = true;
+	if (!time && !count && !tree)
+		time = count = true;
+	p->timing = time || tree ? runs : 0;
+	p->counting = count ? tc->counting_runs : 0;
+	/* a golden trace records the spread of its counting runs (threads, a parallel build's
+	 * overlap), which the counts and memory are then judged against */
+	if (golden_update && p->counting && p->counting < RN_GOLDEN_CONFIRM_COUNTING)
+		p->counting = RN_GOLDEN_CONFIRM_COUNTING;
+}
+
+/* Does an enabled equivalence assertion apply to this target? Its behaviour is then taken
+ * live, with execve argv, which the spool does not keep. */
+static bool needs_behaviour(const struct rn_config *cfg, const struct rn_target_cfg *tc)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->nassertions; i++)
+		if (cfg->assertions[i].enabled &&
+		    cfg->assertions[i].type == RN_ASSERT_EQUIVALENCE &&
+		    rn_assertion_applies(&cfg->assertions[i], tc->name))
+			return true;
+	return false;
+}
+
+/* One target's runs as they go: what every run of it shares. */
+struct target_runs {
+	const struct rn_config *cfg;
+	const struct rn_target_cfg *tc;
+	const struct rn_check_opts *o;
+	size_t index, count;                /* progress position */
+	const struct rn_otlp_context *otlp; /* trace context handed to the target, or NULL */
+	struct run_plan plan;
+	bool spool;                 /* measured runs keep every span */
+	bool behave;                /* measured runs record the behaviour */
+	struct rn_target_result *r; /* filled */
+	bool probe;                 /* a speed probe before each timing run (judging.h) */
+};
+
+/* The progress line of run `k` (0-based over warmup, timing and counting runs). */
+static void run_progress(const struct target_runs *tr, unsigned k, bool warm, bool counting)
+{
+	const struct rn_target_cfg *tc = tr->tc;
+	const struct run_plan *p = &tr->plan;
+	size_t pos = tr->index + 1;
+
+	if (tr->o->quiet)
+		return;
+	unsigned nsteps = tc->warmup + p->timing + p->counting;
+
+	if (warm)
+		rn_report_progress(tr->o->rep.color, k, nsteps, "[%zu/%zu] %s warmup %u/%u ...",
+				   pos, tr->count, tc->name, k + 1, tc->warmup);
+	else if (counting)
+		rn_report_progress(tr->o->rep.color, k, nsteps,
+				   "[%zu/%zu] %s counting run %u/%u ...", pos, tr->count, tc->name,
+				   k - tc->warmup - p->timing + 1, p->counting);
+	else
+		rn_report_progress(tr->o->rep.color, k, nsteps, "[%zu/%zu] %s %srun %u/%u ...", pos,
+				   tr->count, tc->name, p->split ? "timing " : "",
+				   k - tc->warmup + 1, p->timing);
+}
+
+/* The run spec of one run of `tc`: a timing run (`timing`: process events only, so no
+ * hand-off to pin for) or a run that stops at syscalls. */
+static void run_spec_of(const struct rn_target_cfg *tc, bool timing, struct rn_run_spec *spec)
+{
+	memset(spec, 0, sizeof(*spec));
+	spec->name = tc->name;
+	spec->argv = tc->argv;
+	spec->cwd = tc->cwd;
+	spec->env_add = tc->env;
+	spec->stdio[0] = RN_STDIO_NULL;
+	spec->stdio[1] = tc->out;
+	spec->stdio[2] = tc->err;
+	spec->timeout_ns = tc->timeout_ns;
+	spec->collectors = tc->collectors;
+	spec->flags = timing ? RN_RUN_FOLLOW_FORKS | RN_RUN_EVENTS_ONLY :
+			       RN_RUN_FOLLOW_FORKS | RN_RUN_PIN_CPU;
+	spec->gpu_mode = tc->gpu_mode;
+	spec->region_thread_scope = tc->region_thread_scope;
+	spec->max_procs = tc->max_procs;
+	spec->max_as_bytes = tc->max_as_bytes;
+	spec->inject = tc->inject;
+	spec->ninject = tc->ninject;
+}
+
+/* The span spool and the behaviour sink of a measured run that stops at syscalls. Returns the
+ * behaviour recorder (owned by the caller) or NULL. */
+static struct rn_behaviour *run_sinks(const struct target_runs *tr, struct rn_trace *t)
+{
+	struct rn_behaviour *bh;
+	struct rn_trace_sink sink;
+
+	if (tr->spool && rn_trace_spool_enable(t)) {
+		rn_warn("target '%s': cannot create the span spool; anti-patterns and the "
+			"timeline will lack span detail",
+			tr->tc->name);
+		rn_trace_add_gap(t, RN_GAP_SPOOL, RN_GAP_SPAN_DETAIL, "ptrace", 0,
+				 "the span spool could not be created");
+	}
+	if (!tr->behave)
+		return NULL;
+	bh = rn_behaviour_new(tr->cfg->semantic);
+	rn_behaviour_sink(bh, &sink);
+	if (rn_trace_add_sink(t, &sink)) {
+		rn_behaviour_free(bh);
+		return NULL;
+	}
+	return bh;
+}
+
+/* A program that failed did not do the work being measured: its numbers are not judged
+ * unless the target expects that status. */
+static void check_expected_exit(const struct rn_target_cfg *tc, struct rn_trace *t)
+{
+	if (t->status == RN_RUN_OK && t->nprocs && t->procs[0].end == RN_PROC_EXITED &&
+	    tc->expect_exit >= 0 && t->procs[0].exit_code != tc->expect_exit)
+		rn_trace_fail(t, RN_RUN_ERROR,
+			      "target '%s' exited with status %d (expected %d; set expect_exit to "
+			      "accept it)",
+			      tc->name, t->procs[0].exit_code, tc->expect_exit);
+}
+
+/* Keep a finished run `t` (measured, not warmup) in the target result. */
+static void keep_run(struct rn_target_result *r, struct rn_trace *t, struct rn_behaviour *bh,
+		     bool counting, uint64_t start_unix)
+{
+	if (bh) {
+		rn_behaviour_take_processes(bh, t);
+		rn_behaviour_free(r->behaviour);
+		r->behaviour = bh;
+	}
+	if (counting) {
+		rn_target_result_add_counting_run(r, t);
+		r->counts[r->ncounts - 1].start_unix_ns = start_unix;
+	} else {
+		rn_target_result_add_run(r, t);
+		r->runs[r->nruns - 1].start_unix_ns = start_unix;
+	}
+}
+
+/* Run `k` of the target. Returns 0 (go on), 1 (the target stops: a run failed, the target is
+ * ERROR) or -ECANCELED (interrupted). */
+static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe *probe)
+{
+	const struct rn_target_cfg *tc = tr->tc;
+	struct rn_target_result *r = tr->r;
+	bool warm = k < tc->warmup;
+	/* a counting run (warmups are of the first kind measured) */
+	bool counting =
+		tr->plan.split && (k >= tc->warmup + tr->plan.timing || (warm && !tr->plan.timing));
+	bool stops = counting || !tr->plan.split; /* the run stops at syscalls */
+	struct rn_behaviour *bh = NULL;
+	struct rn_run_spec spec;
+	struct rn_run_result res;
+	struct rn_trace t;
+	char traceparent[64];
+	uint64_t start_unix;
+	int rc;
+
+	run_progress(tr, k, warm, counting);
+	run_spec_of(tc, !stops, &spec);
+	if (!stops && !tr->cfg->regression.timing_guard)
+		spec.flags |= RN_RUN_NO_GUARD;
+	if (!stops && tr->o->pin_cpu >= 0) {
+		spec.flags |= RN_RUN_PIN_TARGET;
+		spec.pin_cpu = tr->o->pin_cpu;
+	}
+	memset(&res, 0, sizeof(res));
+	if (!tr->o->no_propagate && tr->otlp) {
+		rn_otlp_traceparent(tr->otlp, tr->index,
+				    warm ? RN_OTLP_RUN_NONE : rn_target_result_measured(r),
+				    traceparent, sizeof(traceparent));
+		spec.traceparent = traceparent;
+	}
+	if (k == tc->warmup)
+		rn_pressure_probe_begin(probe);
+	rn_trace_init(&t);
+	if (!warm && stops)
+		bh = run_sinks(tr, &t);
+	start_unix = rn_check_realtime_ns();
+	if (!r->start_unix_ns)
+		r->start_unix_ns = start_unix;
+	rc = rn_run_target(&spec, &t, &res);
+	rn_run_result_release(&res);
+	if (!rc)
+		check_expected_exit(tc, &t);
+	if (rc == -ECANCELED) {
+		if (!r->error)
+			r->error = rn_xstrdup("renacer was interrupted");
+		r->status = RN_RUN_INTERRUPTED;
+	} else if (rc < 0 || t.status != RN_RUN_OK) {
+		/* A run that could not start or did not end cleanly makes the target ERROR;
+		 * its partial trace is still the last one, for the report. */
+		if (!t.error)
+			rn_trace_fail(&t, t.status ? t.status : RN_RUN_ERROR, "run %u failed (%s)",
+				      k + 1, strerror(-rc));
+		if (!warm || !rn_target_result_measured(r)) {
+			r->status = t.status;
+			free(r->error);
+			r->error = rn_xstrdup(t.error);
+		}
+		rc = 1;
+	} else if (!warm) {
+		keep_run(r, &t, bh, counting, start_unix);
+		bh = NULL;
+	}
+	rn_trace_release(&t);
+	rn_behaviour_free(bh);
+	return rc;
+}
+
+/* Speed probes after a stretch of timing runs (judging.h): a few, back to back. */
+static void speed_probes(struct rn_target_result *r)
+{
+	int i;
+
+	for (i = 0; i < RN_SPEED_PROBES; i++)
+		rn_speed_probe(r);
+}
+
+/* The golden trace of target `tc`, read quietly (compare_golden reports a bad one). */
+static bool read_golden(const struct rn_config *cfg, const struct rn_target_cfg *tc,
+			struct rn_golden *g)
+{
+	char *path = rn_golden_path(cfg->golden_dir, tc->name);
+	struct rn_diag d;
+	bool ok;
+
+	rn_diag_init(&d, path, NULL, 0);
+	ok = path && !access(path, F_OK) && !rn_golden_read(path, g, &d);
+	free(path);
+	return ok;
+}
+
+/*
+ * Adaptive repeats against golden trace `g` (assertions/sequential.h): after the first look
+ * (the target's runs), more timing runs while a timing comparison is undecided, up to
+ * [regression] max_runs or time_budget_s. Returns what one_run returned last (`rc` if none).
+ */
+static int adaptive_runs(struct target_runs *tr, const struct rn_golden *g,
+			 struct rn_pressure_probe *probe, int rc)
+{
+	const struct rn_regression_cfg *reg = &tr->cfg->regression;
+	struct rn_target_result *r = tr->r;
+	struct rn_seq_design seq;
+	uint64_t t0 = monotonic_ns(), budget = (uint64_t)(reg->time_budget_s * 1e9);
+	size_t next;
+
+	seq.first = tr->plan.timing;
+	seq.max = reg->max_runs > tr->plan.timing ? reg->max_runs : tr->plan.timing;
+	seq.alpha = reg->alpha;
+	r->look_first = seq.first;
+	r->look_max = seq.max;
+	r->looks_spent = true;
+	while (!rc && r->status == RN_RUN_OK) {
+		next = rn_seq_next(&seq, r->nruns);
+		if (!next || (budget && monotonic_ns() - t0 >= budget))
+			break;
+		if (!rn_golden_timing_undecided(g, r, reg)) {
+			r->looks_spent = false;
+			break;
+		}
+		while (!rc && r->nruns < next) {
+			/* one more timing run: it goes where the timing runs end */
+			tr->plan.timing++;
+			rc = one_run(tr, tr->tc->warmup + tr->plan.timing - 1, probe);
+		}
+		if (!rc)
+			speed_probes(r);
+	}
+	return rc;
+}
+
+static void github_group_begin(const struct rn_target_cfg *tc, const struct run_plan *p)
+{
+	char title[256];
+
+	snprintf(title, sizeof(title),
+		 "renacer: %s (%u warmup + %u timing run%s + %u counting run%s)", tc->name,
+		 tc->warmup, p->timing, p->timing == 1 ? "" : "s", p->counting,
+		 p->counting == 1 ? "" : "s");
+	rn_github_group_begin(title);
+}
+
+/* Run one target: warmup, then its timing runs, then its counting runs (struct run_plan),
+ * into `r`. Returns 0, or -ECANCELED when interrupted. */
+int rn_check_run_target(const struct rn_config *cfg, const struct rn_target_cfg *tc,
+			const struct rn_check_opts *o, size_t index, size_t count,
+			const struct rn_otlp_context *otlp_ctx, bool golden_update,
+			struct rn_target_result *r)
+{
+	struct target_runs tr = { cfg,
+				  tc,
+				  o,
+				  index,
+				  count,
+				  otlp_ctx,
+				  { 0, 0, false },
+				  needs_spool(cfg, tc, o),
+				  needs_behaviour(cfg, tc),
+				  r,
+				  false };
+	struct rn_pressure_probe probe = { 0 };
+	uint64_t t0 = monotonic_ns();
+	struct rn_golden g;
+	bool have_golden;
+	unsigned first, k;
+	int rc = 0;
+
+	plan_runs(cfg, tc, o, golden_update, &tr.plan);
+	/* never in a same-job baseline: the base side has no golden trace, and the pairs must
+	 * stay alike */
+	tr.probe = tr.plan.timing && !o->baseline && !o->calibrate &&
+		(golden_update || golden_exists(cfg, tc->name));
+	have_golden = !golden_update && !o->baseline && !o->calibrate && !o->no_golden &&
+		cfg->regression.enabled && read_golden(cfg, tc, &g);
+	if (o->rep.github)
+		github_group_begin(tc, &tr.plan);
+	first = tc->warmup + tr.plan.timing;
+	for (k = 0; k < first && !rc; k++)
+		rc = one_run(&tr, k, &probe);
+	if (tr.probe && !rc)
+		speed_probes(r);
+	if (have_golden && tr.plan.timing && cfg->regression.timing)
+		rc = adaptive_runs(&tr, &g, &probe, rc);
+	for (k = tc->warmup + tr.plan.timing;
+	     k < tc->warmup + tr.plan.timing + tr.plan.counting && !rc; k++)
+		rc = one_run(&tr, k, &probe);
+	/* A count that fails against the golden trace after the configured counting runs is
+	 * measured again: counts of threads and parallel children vary from run to run, and the
+	 * per-syscall rule judges the run with the fewest calls. */
+	while (have_golden && !rc && tr.plan.counting && r->status == RN_RUN_OK &&
+	       r->ncounts < RN_GOLDEN_CONFIRM_COUNTING &&
+	       rn_golden_counts_fail(&g, r, &cfg->regression)) {
+		tr.plan.counting++;
+		rc = one_run(&tr, tc->warmup + tr.plan.timing + tr.plan.counting - 1, &probe);
+	}
+	if (have_golden)
+		rn_golden_release(&g);
+	if (rc > 0) /* the target is ERROR; the check goes on */
+		rc = 0;
+	if (probe.mono_ns && r->nruns)
+		rn_pressure_probe_end(&probe, r);
+	if (!rc && r->status == RN_RUN_OK && (r->nruns || r->ncounts) &&
+	    rn_check_wants_instructions(cfg, tc))
+		rc = rn_check_instructions(tc, r, o->quiet);
+	r->duration_ns = monotonic_ns() - t0;
+	if (!o->quiet)
+		rn_report_progress_done();
+	if (o->rep.github)
+		rn_github_group_end();
+	return rc;
+}
+
+/* What the baseline's runner callback needs (baseline_run_one). */
+struct baseline_ctx {
+	const struct rn_config *cfg;
+	const struct rn_check_opts *o;
+	const struct rn_target_cfg *head, *base; /* the two sides of the target */
+	size_t index, count;                     /* progress position */
+	size_t base_index;                       /* OTLP target index of the base side */
+	const struct rn_otlp_context *otlp;
+	int pin;       /* first CPU of the timing runs, -1 none, RN_PIN_UNDECIDED before a pair */
+	int pin_ncpus; /* how many CPUs from `pin` (cpuset.h); 1 for a lone thread */
+	bool seen[2];  /* a timing run of the side was measured */
+	bool alone[2]; /* it was one process of one thread */
+};
+
+/* baseline_ctx.pin before the first timing pair decided it */
+#define RN_PIN_UNDECIDED (-2)
+
+/* The most CPUs a parallel target's placement takes, and the fewest the affinity must allow
+ * for one (half of them at most: a 2-vCPU runner keeps its parallel targets unpinned). */
+#define RN_PIN_PARALLEL_MAX 4
+#define RN_PIN_PARALLEL_MIN_ALLOWED 4
+
+/* The CPU a lone thread of both sides runs on: the one the scheduler has renacer on (the
+ * least busy, as far as it knows), else the last one renacer may use. */
+static int pin_choice(void)
+{
+	cpu_set_t set;
+	int now = sched_getcpu();
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -1;
+	if (now >= 0 && now < CPU_SETSIZE && CPU_ISSET(now, &set))
+		return now;
+	return rn_cpuset_top(1);
+}
+
+/* Placement of the timing runs, decided after one timing run of each side and the same for
+ * both from then on. A target of one process and one thread on both sides runs on one CPU
+ * (on a loaded 2-vCPU VM, cpu_time noise of a 70 ms program +-2.6% -> +-0.9% a pair); a
+ * parallel one (several processes or threads) on the highest RN_PIN_PARALLEL_MAX CPUs, where
+ * the affinity allows at least RN_PIN_PARALLEL_MIN_ALLOWED, so that its parallelism is still
+ * measured but its placement stops moving (quiet 16-core machine: a sort | uniq | sort
+ * pipeline's A/A noise +-26% a pair unpinned, +-8.7% on 4 CPUs); tests/bench/timing/
+ * placement.sh. renacer's thread runs in the same placement. */
+static void pin_decide(struct baseline_ctx *c, enum rn_baseline_side side,
+		       const struct rn_target_result *r)
+{
+	const struct rn_trace *t = rn_target_result_cp_trace(r); /* the last timing run's */
+	int allowed, n;
+
+	if (c->pin != RN_PIN_UNDECIDED || c->seen[side])
+		return;
+	c->seen[side] = true;
+	c->alone[side] = t->nprocs == 1 && t->procs[0].nthreads <= 1;
+	if (!c->seen[0] || !c->seen[1])
+		return;
+	c->pin = -1;
+	c->pin_ncpus = 1;
+	if (!c->cfg->regression.pin)
+		return;
+	if (c->alone[0] && c->alone[1]) {
+		c->pin = pin_choice();
+		return;
+	}
+	allowed = rn_cpuset_count();
+	if (allowed < RN_PIN_PARALLEL_MIN_ALLOWED)
+		return;
+	n = allowed / 2 < RN_PIN_PARALLEL_MAX ? allowed / 2 : RN_PIN_PARALLEL_MAX;
+	c->pin = rn_cpuset_top(n);
+	c->pin_ncpus = n;
+}
+
+/* One run of one side for the baseline (rn_baseline_run_fn): run_target with that single
+ * run, its time added to the side's total. */
+static int baseline_run_one(void *ctx, enum rn_baseline_side side, enum rn_baseline_run kind,
+			    struct rn_target_result *r)
+{
+	struct baseline_ctx *c = ctx;
+	struct rn_target_cfg tc = side == RN_BASELINE_BASE ? *c->base : *c->head;
+	struct rn_check_opts o = *c->o;
+	uint64_t before = r->duration_ns;
+	cpu_set_t mine, placed;
+	bool pinned = false;
+	int rc;
+
+	o.runs = 0;
+	o.rep.github = 0;
+	o.pin_cpu = c->pin >= 0 ? c->pin : -1;
+	o.pin_ncpus = c->pin_ncpus;
+	tc.warmup = kind == RN_BASELINE_WARMUP;
+	tc.runs = kind == RN_BASELINE_TIMING;
+	tc.counting_runs = kind == RN_BASELINE_COUNTING;
+	/* renacer's thread beside a pinned target: its event stops then wake no idle CPU, and the
+	 * CPU stays busy (no frequency ramp) between the runs (quiet 16-core machine: awk's A/A
+	 * noise +-13% a pair with the target alone pinned, +-1.8% with both) */
+	if (o.pin_cpu >= 0 && !sched_getaffinity(0, sizeof(mine), &mine) &&
+	    rn_cpuset_span(o.pin_cpu, o.pin_ncpus, &placed) > 0)
+		pinned = !sched_setaffinity(0, sizeof(placed), &placed);
+	rc = rn_check_run_target(c->cfg, &tc, &o,
+				 side == RN_BASELINE_BASE ? c->base_index : c->index, c->count,
+				 c->otlp, false, r);
+	if (pinned)
+		(void)sched_setaffinity(0, sizeof(mine), &mine);
+	r->duration_ns += before;
+	if (!rc && kind == RN_BASELINE_TIMING && r->status == RN_RUN_OK)
+		pin_decide(c, side, r);
+	return rc;
+}
+
+/* Run target `tc` in both trees side by side and append its baseline:* verdicts. Returns 0 or
+ * -ECANCELED. */
+int rn_check_run_baseline(const struct rn_config *cfg, const struct rn_target_cfg *tc,
+			  const struct rn_target_cfg *base_tc, const struct rn_check_opts *o,
+			  const struct rn_baseline *bl, size_t index, size_t count,
+			  const struct rn_otlp_context *otlp_ctx, struct rn_target_result *head,
+			  struct rn_target_result *base, struct rn_target_report *tv)
+{
+	struct baseline_ctx c = { .cfg = cfg,
+				  .o = o,
+				  .head = tc,
+				  .base = base_tc,
+				  .index = index,
+				  .count = count,
+				  .base_index = count + index,
+				  .otlp = otlp_ctx,
+				  .pin = RN_PIN_UNDECIDED };
+	struct rn_baseline_plan plan;
+	struct run_plan rp;
+	int rc;
+
+	plan_runs(cfg, tc, o, false, &rp);
+	plan.warmup = tc->warmup;
+	plan.pairs = rp.timing;
+	plan.counting = rp.split ? rp.counting : 0;
+	plan.max_pairs = cfg->regression.max_runs;
+	plan.budget_ns = (uint64_t)(cfg->regression.time_budget_s * 1e9);
+	{
+		struct rn_seq_design seq = rn_baseline_design(&plan, &cfg->regression);
+
+		plan.pairs = (unsigned)seq.first;
+	}
+	if (o->rep.github) {
+		char title[256];
+
+		snprintf(title, sizeof(title),
+			 "renacer: %s vs base (%u warmup + %u to %u timing pairs + %u counting "
+			 "run%s a side)",
+			 tc->name, plan.warmup, plan.pairs, plan.max_pairs, plan.counting,
+			 plan.counting == 1 ? "" : "s");
+		rn_github_group_begin(title);
+	}
+	rc = rn_baseline_run_target(bl, &plan, &cfg->regression, tc->name, baseline_run_one, &c,
+				    head, base, tv);
+	if (o->rep.github)
+		rn_github_group_end();
+	return rc;
+}
+
+/* calibrate: the planted head side, a shell busy loop before the target's command. */
+struct planted {
+	struct baseline_ctx c;   /* head = &tc */
+	struct rn_target_cfg tc; /* the head target with argv planted */
+	char **argv;             /* sh -c SCRIPT argv..., owned (strings borrowed but [2]) */
+};
+
+static void plant_argv(void *ctx, unsigned long iterations)
+{
+	struct planted *p = ctx;
+	size_t n = 0, i;
+
+	if (p->argv) {
+		free(p->argv[2]);
+		free(p->argv);
+	}
+	for (n = 0; p->c.base->argv[n]; n++)
+		;
+	p->argv = rn_xcalloc(n + 4, sizeof(*p->argv));
+	p->argv[0] = (char *)"/bin/sh";
+	p->argv[1] = (char *)"-c";
+	p->argv[2] = rn_xstrdup(rn_calibrate_loop_script(iterations));
+	for (i = 0; i < n; i++)
+		p->argv[3 + i] = p->c.base->argv[i];
+	p->tc.argv = p->argv;
+}
+
+/* calibrate one target (calibrate.h): A/A, then a planted slowdown. Returns 0 or -ECANCELED. */
+int rn_check_run_calibrate(const struct rn_config *cfg, const struct rn_target_cfg *tc,
+			   const struct rn_check_opts *o, size_t index, size_t count,
+			   const struct rn_otlp_context *otlp_ctx, struct rn_target_result *r,
+			   struct rn_target_report *tv)
+{
+	struct rn_target_cfg base = *tc;
+	struct baseline_ctx aa = { .cfg = cfg,
+				   .o = o,
+				   .head = tc,
+				   .base = &base,
+				   .index = index,
+				   .count = count,
+				   .base_index = count + index,
+				   .otlp = otlp_ctx,
+				   .pin = RN_PIN_UNDECIDED };
+	struct planted pl;
+	struct rn_calibrate_sides sides = { baseline_run_one, &aa, &pl, plant_argv };
+	struct rn_target_result more[3], *res[4] = { r, &more[0], &more[1], &more[2] };
+	struct rn_baseline bl;
+	struct rn_baseline_plan plan;
+	struct run_plan rp;
+	char *base_name, *planted_name;
+	size_t i;
+	int rc;
+
+	memset(&bl, 0, sizeof(bl));
+	bl.tolerance = RN_BASELINE_TOLERANCE;
+	base_name = rn_xstrdup(tc->name);
+	planted_name = rn_xstrdup(tc->name);
+	{
+		struct rn_buf b;
+
+		rn_buf_init(&b, 0);
+		rn_buf_addf(&b, "%s (A)", tc->name);
+		free(base_name);
+		base_name = rn_buf_detach(&b, NULL);
+		rn_buf_init(&b, 0);
+		rn_buf_addf(&b, "%s (planted)", tc->name);
+		free(planted_name);
+		planted_name = rn_buf_detach(&b, NULL);
+	}
+	base.name = base_name;
+	memset(&pl, 0, sizeof(pl));
+	pl.tc = *tc;
+	pl.tc.name = planted_name;
+	pl.c = aa;
+	pl.c.head = &pl.tc;
+	plan_runs(cfg, tc, o, false, &rp);
+	plan.warmup = tc->warmup;
+	plan.pairs = rp.timing;
+	plan.counting = 0;
+	plan.max_pairs = cfg->regression.max_runs;
+	plan.budget_ns = (uint64_t)(cfg->regression.time_budget_s * 1e9);
+	rn_target_result_init(&more[0], base.name);
+	rn_target_result_init(&more[1], pl.tc.name);
+	rn_target_result_init(&more[2], base.name);
+	rc = rn_calibrate_target(&bl, &plan, &cfg->regression, &o->cal, tc->name, &sides, res, tv);
+	for (i = 0; i < 3; i++)
+		rn_target_result_release(&more[i]);
+	if (pl.argv) {
+		free(pl.argv[2]);
+		free(pl.argv);
+	}
+	free(base_name);
+	free(planted_name);
+	return rc;
+}

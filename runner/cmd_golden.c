@@ -1,0 +1,145 @@
+/*
+ * cmd_golden.c - `renacer golden update`: run the targets and write their golden traces.
+ */
+#include "cmd_golden.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "cmd_check.h"
+#include "exitcode.h"
+#include "log.h"
+#include <sys/stat.h>
+
+#include "assertion.h"
+#include "config.h"
+#include "golden_equiv.h"
+#include "reporter.h"
+#include "report_opts.h"
+
+static const struct rn_option golden_options[] = {
+	{ RN_CO_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE",
+	  "config file (default renacer.toml)" },
+	{ RN_CO_TARGET, "target", 't', RN_OPT_REQUIRED, "NAME",
+	  "update only this target (repeatable)" },
+	{ RN_CO_RUNS, "runs", 0, RN_OPT_REQUIRED, "N", "override every target's timing runs" },
+	{ RN_RO_HISTORY, "history", 0, RN_OPT_NONE, NULL,
+	  "record the runs in the history store even without [history]" },
+	{ RN_RO_NO_COLOR, "no-color", 0, RN_OPT_NONE, NULL, "no colors (also NO_COLOR=1)" },
+	{ RN_CO_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no progress lines" },
+	{ RN_CO_SHARD, "shard", 0, RN_OPT_REQUIRED, "K/N",
+	  "update only the golden traces of shard K of N (as check --shard)" },
+	{ RN_CO_SHARD_BALANCE, "shard-balance", 0, RN_OPT_REQUIRED, "HOW",
+	  "name or golden, as check --shard-balance" },
+	{ RN_CO_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
+	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
+};
+
+const struct rn_command rn_cmd_golden_def = {
+	"golden",
+	"renacer golden update [--config FILE] [--target NAME]",
+	"run the targets and write golden_traces/<target>.json (atomically)",
+	"Golden traces record provenance (renacer version, date, kernel, CPU model, build-id),\n"
+	"per-run samples of every metric and per-syscall statistics; for a target with an\n"
+	"equivalence assertion, also the behaviour trace it compares with (its `golden` file or\n"
+	"[semantic_equivalence] baseline_dir/<target>.jsonl). Review the change with\n"
+	"share/renacer/regenerate-golden.sh (installed with renacer), which prints what moved,\n"
+	"and commit the files.",
+	golden_options,
+};
+
+int rn_cmd_golden(int argc, char **argv)
+{
+	struct rn_check_opts o;
+	struct rn_config cfg;
+	struct rn_report_outputs out;
+	struct rn_outcome oc;
+	size_t i, idx = 0, nsel = 0;
+	int first, rc;
+
+	rn_check_opts_init(&o);
+	if (argc < 2 || strcmp(argv[1], "update")) {
+		if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+			rn_cli_help(&rn_cmd_golden_def, stdout);
+			return RN_EXIT_OK;
+		}
+		rn_error("usage: %s", rn_cmd_golden_def.usage);
+		return RN_EXIT_USAGE;
+	}
+	if (rn_cli_parse(&rn_cmd_golden_def, argc - 1, argv + 1, rn_check_on_option, &o, &first))
+		return RN_EXIT_USAGE;
+	if (o.help) {
+		rn_cli_help(&rn_cmd_golden_def, stdout);
+		rn_check_opts_release(&o);
+		return RN_EXIT_OK;
+	}
+	rc = rn_check_load_config(&cfg, o.config, o.rep.color, false, false);
+	if (rc) {
+		rn_check_opts_release(&o);
+		return rc;
+	}
+	rc = rn_check_select(&o, &cfg);
+	if (rc)
+		goto out;
+	if (mkdir(cfg.golden_dir, 0755) && errno != EEXIST) {
+		rn_error("cannot create golden trace directory '%s': %s", cfg.golden_dir,
+			 strerror(errno));
+		rc = RN_EXIT_OUTPUT;
+		goto out;
+	}
+	for (i = 0; i < cfg.ntargets; i++)
+		nsel += rn_check_selected(&o, cfg.targets[i].name);
+	o.min_runs = cfg.golden_runs;
+	memset(&out, 0, sizeof(out));
+	out.golden_dir = cfg.golden_dir;
+	out.history = o.rep.history;
+	out.color = o.rep.color;
+	out.quiet = o.quiet;
+	memset(&oc, 0, sizeof(oc));
+	oc.cfg = &cfg;
+	oc.config_path = cfg.path;
+	oc.ntargets = 1;
+	for (i = 0; i < cfg.ntargets; i++) {
+		const struct rn_target_cfg *tc = &cfg.targets[i];
+		struct rn_target_result r;
+		const char *const *cmd = (const char *const *)tc->argv;
+
+		if (!rn_check_selected(&o, tc->name))
+			continue;
+		rn_target_result_init(&r, tc->name);
+		if (rn_check_run_target(&cfg, tc, &o, idx++, nsel, NULL, true, &r) == -ECANCELED) {
+			int sig = rn_run_interrupted();
+
+			rn_target_result_release(&r);
+			rc = rn_exit_for_signal(sig);
+			goto out;
+		}
+		if (r.status != RN_RUN_OK || !r.nruns) {
+			rn_error("target '%s': %s; golden trace not written", tc->name,
+				 r.error ? r.error : "no measured run");
+			rn_target_result_release(&r);
+			rc = RN_EXIT_TARGET;
+			continue;
+		}
+		/* the golden-files reporter, for this one target */
+		oc.targets = &r;
+		oc.argv = &cmd;
+		if (rn_golden_reporter.write(&out, &oc))
+			rc = RN_EXIT_OUTPUT;
+		rn_target_result_release(&r);
+		/* the behaviour traces its equivalence assertions compare with */
+		{
+			int erc = rn_golden_record_behaviour(&cfg, tc, o.quiet);
+
+			if (erc && !rc)
+				rc = erc;
+		}
+	}
+out:
+	rn_config_release(&cfg);
+	rn_check_opts_release(&o);
+	return rc;
+}

@@ -1,0 +1,503 @@
+/*
+ * history_doc.c - moving a store: the renacer-history/1 document (export and import of every
+ * table), and the import of one golden trace or renacer-json-v1 file as a run (history.h).
+ */
+#include "history.h"
+#include "history_internal.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "assertion.h"
+#include "buf.h"
+#include "config.h"
+#include "golden.h"
+#include "json_text.h"
+#include "log.h"
+#include "utf8.h"
+#include "xalloc.h"
+
+/*
+ * The document `history export --format history` writes and `history import` reads:
+ *   {"format": "renacer-history/1", "runs": [{uid, created_ns, commit, branch, machine,
+ *    machine_desc, source, config, renacer_version, exit_code, subject, author_ns, rerun_of,
+ *    results: [{target, metric, unit, nsamples, median, min, max, samples}],
+ *    verdicts: [{target, assertion, type, verdict, observed, budget, golden, unit, message}],
+ *    critical_path: [{target, seq, process, pid, start_ns, end_ns}],
+ *    syscalls: [{target, syscall, calls, errors, time_ns}]}]}
+ * Runs oldest first (created_ns, then uid), each table's rows in the order recorded. Values as
+ * stored: ns, bytes, counts; null where the store has NULL. The local row ids are not
+ * exported: a run is known by its uid, so importing a file twice adds nothing the second time.
+ */
+
+/* Columns of one table in the document: name and kind (s string, i integer, d double,
+ * j JSON text), NULL-terminated. The SQL selects run_id first, then these in order. */
+struct doc_col {
+	const char *name; /* key in the document */
+	const char *sql;  /* column in the store */
+	char kind;        /* 's', 'i', 'd' or 'j' */
+};
+
+static const struct doc_col run_cols[] = {
+	{ "uid", "uid", 's' },
+	{ "created_ns", "created_ns", 'i' },
+	{ "commit", "commit_sha", 's' },
+	{ "branch", "branch", 's' },
+	{ "machine", "machine", 's' },
+	{ "machine_desc", "machine_desc", 's' },
+	{ "source", "source", 's' },
+	{ "config", "config", 's' },
+	{ "renacer_version", "renacer_version", 's' },
+	{ "exit_code", "exit_code", 'i' },
+	{ "subject", "subject", 's' },
+	{ "author_ns", "author_ns", 'i' },
+	{ "rerun_of", "rerun_of", 's' },
+	{ NULL, NULL, 0 },
+};
+
+static const struct doc_col result_cols[] = {
+	{ "target", "target", 's' },     { "metric", "metric", 's' },   { "unit", "unit", 's' },
+	{ "nsamples", "nsamples", 'i' }, { "median", "median", 'd' },   { "min", "min_value", 'd' },
+	{ "max", "max_value", 'd' },     { "samples", "samples", 'j' }, { NULL, NULL, 0 },
+};
+
+static const struct doc_col verdict_cols[] = {
+	{ "target", "target", 's' },     { "assertion", "assertion", 's' },
+	{ "type", "type", 's' },         { "verdict", "verdict", 's' },
+	{ "observed", "observed", 'd' }, { "budget", "budget", 'd' },
+	{ "golden", "golden", 'd' },     { "unit", "unit", 's' },
+	{ "message", "message", 's' },   { NULL, NULL, 0 },
+};
+
+static const struct doc_col cp_cols[] = {
+	{ "target", "target", 's' }, { "seq", "seq", 'i' },           { "process", "process", 's' },
+	{ "pid", "pid", 'i' },       { "start_ns", "start_ns", 'i' }, { "end_ns", "end_ns", 'i' },
+	{ NULL, NULL, 0 },
+};
+
+static const struct doc_col syscall_cols[] = {
+	{ "target", "target", 's' }, { "syscall", "syscall", 's' }, { "calls", "calls", 'd' },
+	{ "errors", "errors", 'd' }, { "time_ns", "time_ns", 'd' }, { NULL, NULL, 0 },
+};
+
+/* The tables below runs, in document order. */
+static const struct doc_table {
+	const char *key;            /* member of a run in the document */
+	const char *table;          /* table in the store */
+	const struct doc_col *cols; /* its columns */
+} doc_tables[] = {
+	{ "results", "results", result_cols },
+	{ "verdicts", "verdicts", verdict_cols },
+	{ "critical_path", "critical_path", cp_cols },
+	{ "syscalls", "syscalls", syscall_cols },
+};
+
+static json_t *doc_value(const char *v, char kind)
+{
+	if (!v)
+		return json_null();
+	switch (kind) {
+	case 'i':
+		return json_integer(strtoll(v, NULL, 10));
+	case 'd':
+		return json_real(strtod(v, NULL));
+	case 'j': {
+		json_t *j = json_loads(v, JSON_DECODE_ANY, NULL);
+
+		return j ? j : rn_json_text(v);
+	}
+	default:
+		return rn_json_text(v);
+	}
+}
+
+static json_t *doc_row(const struct doc_col *cols, size_t ncols, const char *const *v)
+{
+	json_t *o = json_object();
+	size_t i;
+
+	for (i = 0; cols[i].name && i < ncols; i++)
+		json_object_set_new(o, cols[i].name, doc_value(v[i], cols[i].kind));
+	return o;
+}
+
+/* The runs exported, by local id (sorted), each with its document object. */
+struct doc_run {
+	int64_t id;
+	json_t *run; /* borrowed from the runs array */
+};
+
+struct doc_export {
+	struct doc_run *r;
+	size_t n, cap;
+	json_t *runs;              /* the document's runs */
+	const struct doc_table *t; /* table being read */
+	const char *target;        /* --target, or NULL */
+	const char *metric;        /* --metric, or NULL */
+};
+
+static int doc_run_row(void *ctx, size_t ncols, const char *const *v)
+{
+	struct doc_export *e = ctx;
+	json_t *o;
+	size_t k;
+
+	if (ncols < 14)
+		return 0;
+	o = doc_row(run_cols, ncols - 1, v + 1);
+	for (k = 0; k < sizeof(doc_tables) / sizeof(doc_tables[0]); k++)
+		json_object_set_new(o, doc_tables[k].key, json_array());
+	json_array_append_new(e->runs, o);
+	e->r = rn_xgrow(e->r, &e->cap, e->n + 1, sizeof(*e->r));
+	e->r[e->n].id = strtoll(v[0], NULL, 10);
+	e->r[e->n].run = o;
+	e->n++;
+	return 0;
+}
+
+static int cmp_doc_run(const void *a, const void *b)
+{
+	const struct doc_run *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int doc_child_row(void *ctx, size_t ncols, const char *const *v)
+{
+	struct doc_export *e = ctx;
+	struct doc_run key, *r;
+
+	if (ncols < 2 || !v[0])
+		return 0;
+	key.id = strtoll(v[0], NULL, 10);
+	r = bsearch(&key, e->r, e->n, sizeof(*e->r), cmp_doc_run);
+	if (!r)
+		return 0;
+	if (e->target && (!v[1] || strcmp(v[1], e->target)))
+		return 0;
+	if (e->metric && e->t->cols == result_cols && (!v[2] || strcmp(v[2], e->metric)))
+		return 0;
+	json_array_append_new(json_object_get(r->run, e->t->key),
+			      doc_row(e->t->cols, ncols - 1, v + 1));
+	return 0;
+}
+
+static void select_cols(struct rn_buf *sql, const char *first, const struct doc_col *cols)
+{
+	size_t i;
+
+	rn_buf_addf(sql, "SELECT %s", first);
+	for (i = 0; cols[i].name; i++)
+		rn_buf_addf(sql, ", %s", cols[i].sql);
+}
+
+int rn_history_export_doc(struct rn_history *h, const struct rn_history_filter *f, json_t **doc)
+{
+	/* the runs of f's machine and branch; f's target and metric select the rows below */
+	const struct rn_history_filter runs = { NULL, NULL, f->machine, f->branch };
+	struct doc_export e;
+	struct rn_buf sql;
+	const char *params[4];
+	size_t np, k;
+	int rc;
+
+	memset(&e, 0, sizeof(e));
+	e.runs = json_array();
+	e.target = f->target;
+	e.metric = f->metric;
+	rn_buf_init(&sql, 0);
+	select_cols(&sql, "id", run_cols);
+	rn_buf_adds(&sql, " FROM runs r WHERE 1 = 1");
+	np = rn_history_where(&sql, &runs, params);
+	rn_buf_adds(&sql, " ORDER BY created_ns, uid");
+	rc = rn_history_query(h, sql.buf, params, np, doc_run_row, &e);
+	qsort(e.r, e.n, sizeof(*e.r), cmp_doc_run);
+	for (k = 0; !rc && e.n && k < sizeof(doc_tables) / sizeof(doc_tables[0]); k++) {
+		rn_buf_reset(&sql);
+		select_cols(&sql, "run_id", doc_tables[k].cols);
+		rn_buf_addf(&sql, " FROM %s ORDER BY run_id, id", doc_tables[k].table);
+		e.t = &doc_tables[k];
+		rc = rn_history_query(h, sql.buf, NULL, 0, doc_child_row, &e);
+	}
+	rn_buf_release(&sql);
+	free(e.r);
+	if (rc) {
+		json_decref(e.runs);
+		return rc;
+	}
+	*doc = json_pack("{s:s, s:o}", "format", RN_HISTORY_FORMAT, "runs", e.runs);
+	return 0;
+}
+
+/* The text of a document value for a parameter (NULL for null); into buf[48] for numbers,
+ * a malloc'ed *owned for JSON. Returns -1 when the value is of the wrong kind. */
+static int doc_param(const json_t *v, char kind, char *buf, char **owned, const char **out)
+{
+	*owned = NULL;
+	if (!v || json_is_null(v)) {
+		*out = NULL;
+		return 0;
+	}
+	switch (kind) {
+	case 'i':
+		if (!json_is_integer(v))
+			return -1;
+		snprintf(buf, 48, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		break;
+	case 'd':
+		if (!json_is_number(v))
+			return -1;
+		snprintf(buf, 48, "%.17g", json_number_value(v));
+		break;
+	case 'j':
+		*owned = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+		*out = *owned;
+		return *owned ? 0 : -1;
+	default:
+		if (!json_is_string(v))
+			return -1;
+		*out = json_string_value(v);
+		return 0;
+	}
+	*out = buf;
+	return 0;
+}
+
+/* Insert one document object into `table` (columns `cols`; run_id first when given). */
+static int doc_insert(struct rn_history *h, const char *path, const char *table,
+		      const struct doc_col *cols, const char *run_id, const json_t *o,
+		      const char *returning, int64_t *id)
+{
+	const char *params[20];
+	char bufs[20][48], *owned[20];
+	struct rn_buf sql;
+	size_t n = 0, i;
+	int rc = 0;
+
+	rn_buf_init(&sql, 0);
+	rn_buf_addf(&sql, "INSERT INTO %s (", table);
+	if (run_id) {
+		rn_buf_adds(&sql, "run_id");
+		owned[n] = NULL;
+		params[n++] = run_id;
+	}
+	for (i = 0; cols[i].name; i++) {
+		rn_buf_addf(&sql, "%s%s", n ? ", " : "", cols[i].sql);
+		if (doc_param(json_object_get(o, cols[i].name), cols[i].kind, bufs[n], &owned[n],
+			      &params[n])) {
+			rc = rn_error("%s: %s: '%s' is not a%s %s", path, table, cols[i].name,
+				      cols[i].kind == 'i' ? "n" : "",
+				      cols[i].kind == 'i'         ? "integer" :
+					      cols[i].kind == 'd' ? "number" :
+					      cols[i].kind == 'j' ? "JSON value" :
+								    "string");
+			rc = -EINVAL;
+		}
+		n++;
+	}
+	rn_buf_adds(&sql, ") VALUES (");
+	for (i = 0; i < n; i++)
+		rn_buf_adds(&sql, i ? ", ?" : "?");
+	rn_buf_addf(&sql, ")%s", returning ? returning : "");
+	if (!rc)
+		rc = rn_history_query(h, sql.buf, params, n,
+				      returning ? rn_history_int64_row : NULL, id);
+	for (i = 0; i < n; i++)
+		free(owned[i]);
+	rn_buf_release(&sql);
+	return rc;
+}
+
+static int exists_row(void *ctx, size_t ncols, const char *const *v)
+{
+	(void)ncols;
+	(void)v;
+	*(bool *)ctx = true;
+	return 0;
+}
+
+int rn_history_import_doc(struct rn_history *h, const char *path, const json_t *doc, size_t *added,
+			  size_t *skipped)
+{
+	const json_t *runs = json_object_get(doc, "runs");
+	size_t i, k;
+	int rc;
+
+	*added = *skipped = 0;
+	if (!json_is_array(runs))
+		return rn_error("%s: 'runs' is not an array", path), -EINVAL;
+	rc = h->ops->exec(h, h->ops->begin_sql);
+	for (i = 0; i < json_array_size(runs) && !rc; i++) {
+		const json_t *run = json_array_get(runs, i);
+		const char *uid = json_string_value(json_object_get(run, "uid"));
+		const char *params[1] = { uid };
+		bool exists = false;
+		int64_t id = 0;
+		char idtext[24];
+
+		if (!json_is_object(run) || !uid || !*uid) {
+			rc = rn_error("%s: run %zu has no uid", path, i + 1);
+			rc = -EINVAL;
+			break;
+		}
+		rc = rn_history_query(h, "SELECT 1 FROM runs WHERE uid = ?", params, 1, exists_row,
+				      &exists);
+		if (rc || exists) {
+			*skipped += exists;
+			continue;
+		}
+		rc = doc_insert(h, path, "runs", run_cols, NULL, run, " RETURNING id", &id);
+		if (!rc && id <= 0)
+			rc = -EIO, snprintf(h->err, sizeof(h->err), "the imported run got no id");
+		snprintf(idtext, sizeof(idtext), "%lld", (long long)id);
+		for (k = 0; !rc && k < sizeof(doc_tables) / sizeof(doc_tables[0]); k++) {
+			const json_t *rows = json_object_get(run, doc_tables[k].key);
+			size_t r;
+
+			for (r = 0; !rc && r < json_array_size(rows); r++)
+				rc = doc_insert(h, path, doc_tables[k].table, doc_tables[k].cols,
+						idtext, json_array_get(rows, r), NULL, NULL);
+		}
+		*added += !rc;
+	}
+	rc = rn_history_finish(h, rc);
+	if (rc && rc != -EINVAL)
+		rn_error("history '%s': %s", h->location, h->err);
+	return rc;
+}
+
+/* "2025-01-31T12:00:00Z" -> ns since the epoch; 0 when it does not parse. */
+static uint64_t parse_iso(const char *s)
+{
+	struct tm tm;
+	const char *end;
+
+	if (!s)
+		return 0;
+	memset(&tm, 0, sizeof(tm));
+	end = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (!end)
+		return 0;
+	return (uint64_t)timegm(&tm) * 1000000000ull;
+}
+
+/* A golden trace as a target result: its timing runs and its counting runs (when it has
+ * any), every metric's samples in the runs that measure it. */
+static void golden_to_result(const struct rn_golden *g, const char *name,
+			     struct rn_target_result *r)
+{
+	size_t i, k;
+	int m;
+
+	rn_target_result_init(r, name);
+	r->nruns = g->nruns ? g->nruns : 1;
+	r->runs = rn_xcalloc(r->nruns, sizeof(*r->runs));
+	for (i = 0; i < r->nruns; i++) {
+		r->runs[i].status = RN_RUN_OK;
+		r->runs[i].measures = g->ncounting_runs ? RN_MEASURES_TIMES : RN_MEASURES_BOTH;
+	}
+	if (g->ncounting_runs) {
+		r->ncounts = g->ncounting_runs;
+		r->counts = rn_xcalloc(r->ncounts, sizeof(*r->counts));
+		for (i = 0; i < r->ncounts; i++) {
+			r->counts[i].status = RN_RUN_OK;
+			r->counts[i].measures = RN_MEASURES_COUNTS;
+		}
+	}
+	for (m = 0; m < RN_METRIC_COUNT; m++) {
+		bool counting = g->ncounting_runs &&
+			rn_metric_measured_by((enum rn_metric)m) == RN_MEASURES_COUNTS;
+		struct rn_metrics *runs = counting ? r->counts : r->runs;
+		size_t n = counting ? r->ncounts : r->nruns;
+
+		for (i = 0; g->samples[m] && i < g->nsamples[m] && i < n; i++)
+			runs[i].v[m] = (uint64_t)llround(g->samples[m][i]);
+	}
+	/* A renacer-json-v1 baseline has counts only: its one run's syscalls and errors. */
+	if (g->counts_only) {
+		double calls = 0, errors = 0;
+
+		for (k = 0; k < g->nsyscalls; k++) {
+			calls += g->syscalls[k].calls;
+			errors += g->syscalls[k].errors;
+		}
+		r->runs[0].v[RN_METRIC_SYSCALLS] = (uint64_t)llround(calls);
+		r->runs[0].v[RN_METRIC_SYSCALL_ERRORS] = (uint64_t)llround(errors);
+	}
+}
+
+int64_t rn_history_import_file(struct rn_history *h, const char *path,
+			       const struct rn_history_import_opts *io, const struct rn_config *cfg,
+			       struct rn_history_imported *out)
+{
+	struct rn_golden g;
+	struct rn_diag d;
+	struct rn_target_result r;
+	struct rn_target_report tr;
+	struct rn_history_run run;
+	char bufs[4][256], machine[256];
+	const char *base = strrchr(path, '/');
+	char *dot, *name = out->target;
+	int64_t id;
+
+	memset(out, 0, sizeof(*out));
+	if (rn_golden_read(path, &g, &d)) {
+		rn_diag_print(&d, false);
+		return -EINVAL;
+	}
+	snprintf(name, sizeof(out->target), "%s", base ? base + 1 : path);
+	dot = strrchr(name, '.');
+	if (dot)
+		*dot = '\0';
+	if (io->target)
+		snprintf(name, sizeof(out->target), "%s", io->target);
+	else if (g.target)
+		snprintf(name, sizeof(out->target), "%s", g.target);
+	/* check's rule for target names: the name is printed and recorded */
+	if (!rn_config_name_valid(name)) {
+		rn_error("%s: target name '%s' must match [A-Za-z0-9_.-]+ (give one with --target)",
+			 path, name);
+		rn_golden_release(&g);
+		return -EINVAL;
+	}
+	memset(&run, 0, sizeof(run));
+	rn_history_run_identify(&run, cfg ? cfg->dir : ".", cfg ? cfg->history.machine : NULL,
+				bufs);
+	/* A trace recorded elsewhere is not this machine's series. */
+	if (!io->machine && !rn_golden_same_machine(&g)) {
+		snprintf(machine, sizeof(machine), "golden:%s/%s",
+			 g.cpu_model ? g.cpu_model : "unknown", g.kernel ? g.kernel : "unknown");
+		run.machine = machine;
+	} else if (io->machine) {
+		run.machine = io->machine;
+	}
+	if (io->commit)
+		run.commit = io->commit;
+	if (io->branch)
+		run.branch = io->branch;
+	run.created_ns = parse_iso(g.created);
+	if (!run.created_ns) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		run.created_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	}
+	run.source = "import";
+	run.config = path;
+	golden_to_result(&g, name, &r);
+	memset(&tr, 0, sizeof(tr));
+	tr.result = &r;
+	id = rn_history_append(h, &run, &tr, 1);
+	out->id = id;
+	out->nruns = r.nruns;
+	out->counts_only = g.counts_only;
+	rn_target_result_release(&r);
+	rn_golden_release(&g);
+	return id;
+}

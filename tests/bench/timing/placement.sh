@@ -14,7 +14,7 @@
 # Prints one line per workload and placement: "<workload> <placement>: <calibrate:noise row>".
 set -u
 renacer=$1
-compute=$2
+compute=$(realpath "$2")
 pairs=${3:-30}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

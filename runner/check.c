@@ -27,6 +27,7 @@
 #include "golden.h"
 #include "golden_equiv.h"
 #include "preflight.h"
+#include "profile_check.h"
 #include "history.h"
 #include "judging.h"
 #include "log.h"
@@ -1517,6 +1518,9 @@ static void judge_target(struct check *c, size_t idx)
 		for (k = first; k < tv->nverdicts; k++)
 			golden_gaps(r, &tv->verdicts[k]);
 	}
+	if (!c->o.calibrate && !c->interrupted) /* a failed timing row: where the time went */
+		rn_profile_check_explain(cfg, tc, c->base_tcs ? &c->base_tcs[idx] : NULL, tv,
+					 c->o.quiet);
 	if (r->status != RN_RUN_OK && !tv->nverdicts) {
 		/* A target with no assertion that failed to run still shows up as ERROR. */
 		struct rn_verdict_result *v = rn_target_report_push(tv);
@@ -1803,6 +1807,13 @@ int rn_cmd_golden(int argc, char **argv)
 		if (rn_golden_reporter.write(&out, &oc))
 			rc = RN_EXIT_OUTPUT;
 		rn_target_result_release(&r);
+		/* the golden side's profile ([profile]) */
+		{
+			int prc = rn_profile_check_record_golden(&cfg, tc, o.quiet);
+
+			if (prc && !rc)
+				rc = prc;
+		}
 		/* the behaviour traces its equivalence assertions compare with */
 		{
 			int erc = rn_golden_record_behaviour(&cfg, tc, o.quiet);

@@ -1,0 +1,34 @@
+/*
+ * app.c - the explain tests' target: load_cfg() makes OPENS failing openat calls, then
+ * hot_parse() burns ROUNDS rounds of arithmetic (no syscall). The head tree builds it with
+ * more of one of them than the base tree (tests/explain/explain_test.sh).
+ */
+#include <fcntl.h>
+#include <unistd.h>
+
+static volatile unsigned long sink;
+
+__attribute__((noinline)) static void hot_parse(long rounds)
+{
+	for (long r = 0; r < rounds; r++)
+		for (int i = 0; i < 100000; i++)
+			sink += (unsigned long)i * 2654435761u; /* HOT_LINE */
+}
+
+__attribute__((noinline)) static void load_cfg(long n)
+{
+	for (long i = 0; i < n; i++) {
+		int fd = open("/nonexistent/renacer-explain.cfg", O_RDONLY); /* OPEN_LINE */
+
+		if (fd >= 0)
+			close(fd);
+	}
+}
+
+int main(void)
+{
+	load_cfg(OPENS);
+	hot_parse(ROUNDS);
+	sink++; /* no tail call: main stays hot_parse's caller */
+	return 0;
+}

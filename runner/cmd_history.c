@@ -26,6 +26,7 @@
 #include "ledger.h"
 #include "log.h"
 #include "merge.h"
+#include "profile_check.h"
 #include "report_html.h"
 #include "utf8.h"
 #include "xalloc.h"
@@ -2367,6 +2368,8 @@ int rn_cmd_report(int argc, char **argv)
 	} else {
 		json_t *model = report_model(&h, &o, have_cfg ? &cfg : NULL, &rc);
 
+		if (model && have_cfg) /* the last check's explained timing failures */
+			rn_profile_check_page(model, &cfg, o.html);
 		if (model)
 			rc = rn_report_html_write(o.html, model);
 		json_decref(model);

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -516,9 +517,9 @@ static void format_item(struct rn_buf *b, const struct item *it)
 	}
 }
 
-/* The ranked items of growth from base to head (largest first), as "N. text" lines in `out`
- * (at most `top`; all of them in `all`). Returns the items that grew. -1 when a profile
- * cannot be read (`out` says why). */
+/* The ranked items of growth from base to head (largest first) that carry at least 0.5% of
+ * the growth, as "N. text" lines in `out` (at most `top`) and, each with its call path, in
+ * `all`. Returns the items that grew. -1 when a profile cannot be read (`out` says why). */
 static long rank(const char *base_path, const char *base_calls, const char *head_path,
 		 const char *head_calls, const struct side *bs, const struct side *hs, unsigned top,
 		 struct rn_buf *out, struct rn_buf *all)
@@ -563,11 +564,13 @@ static long rank(const char *base_path, const char *base_calls, const char *head
 		if (v[i].delta <= 0)
 			break;
 		grew++;
+		/* reports show what matters: items of at least 0.5% of the growth */
+		if ((uint64_t)v[i].delta * 200 < growth)
+			continue;
 		rn_buf_addf(all, "%zu. ", i + 1);
 		format_item(all, &v[i]);
 		rn_buf_addf(all, "\n   %s\n", v[i].stack);
-		/* reports show what matters: items of at least 0.5% of the growth */
-		if (shown < top && (uint64_t)v[i].delta * 200 >= growth) {
+		if (shown < top) {
 			rn_buf_addf(out, "  %zu. ", ++shown);
 			format_item(out, &v[i]);
 			rn_buf_addc(out, '\n');
@@ -749,4 +752,95 @@ int rn_profile_check_record_golden(const struct rn_config *cfg, const struct rn_
 	free(c);
 	side_release(&s);
 	return rc;
+}
+
+/* `to` (absolute) relative to the folder `from` (absolute), owned. */
+static char *relative_path(const char *from, const char *to)
+{
+	size_t common = 0, i;
+	struct rn_buf b;
+
+	for (i = 0; from[i] && from[i] == to[i]; i++)
+		if (from[i] == '/')
+			common = i + 1;
+	if (!from[i] && (to[i] == '/' || !to[i]))
+		common = i + (to[i] == '/');
+	rn_buf_init(&b, 0);
+	for (i = common; from[i]; i++)
+		if (from[i] == '/' || i == common)
+			rn_buf_adds(&b, "../");
+	rn_buf_adds(&b, to + common);
+	return rn_buf_detach(&b, NULL);
+}
+
+void rn_profile_check_page(json_t *model, const struct rn_config *cfg, const char *page)
+{
+	const json_t *verdicts = json_object_get(model, "verdicts"), *v;
+	json_t *out = json_array();
+	char *dir = rn_xstrdup(page), *slash = strrchr(dir, '/'), *page_dir;
+	size_t i;
+
+	if (slash)
+		*slash = '\0';
+	page_dir = realpath(slash ? (*dir ? dir : "/") : ".", NULL);
+	json_array_foreach(verdicts, i, v)
+	{
+		const char *target = json_string_value(json_object_get(v, "target"));
+		const char *verdict = json_string_value(json_object_get(v, "verdict"));
+		const char *assertion = json_string_value(json_object_get(v, "assertion"));
+		struct rn_verdict_result row = { 0 };
+		struct rn_buf text, all;
+		char *txt, *svg;
+		json_t *e;
+		size_t k, items = 0;
+		bool seen = false;
+
+		if (!target || !verdict || !assertion || strcmp(verdict, "FAIL"))
+			continue;
+		row.verdict = RN_VERDICT_FAIL;
+		row.assertion = (char *)assertion;
+		if (!is_timing_row(&row, true) && !is_timing_row(&row, false))
+			continue;
+		json_array_foreach(out, k, e) seen |=
+			!strcmp(json_string_value(json_object_get(e, "target")), target);
+		if (seen)
+			continue;
+		txt = path_of(cfg->profile.dir, target, ".explain.txt");
+		svg = path_of(cfg->profile.dir, target, ".diff.svg");
+		rn_buf_init(&all, (size_t)1 << 24);
+		rn_buf_init(&text, 0);
+		if (!rn_buf_read_file(&all, txt)) {
+			/* the first `top` items, each with its call path */
+			for (const char *p = all.buf; *p;) {
+				const char *nl = strchr(p, '\n');
+				size_t len = nl ? (size_t)(nl - p + 1) : strlen(p);
+
+				if (*p != ' ' && ++items > cfg->profile.top)
+					break;
+				rn_buf_add(&text, p, len);
+				p += len;
+			}
+			e = json_object();
+			json_object_set_new(e, "target", json_string(target));
+			json_object_set_new(e, "text", json_string(text.buf));
+			if (!access(svg, R_OK) && page_dir) {
+				char *rel = relative_path(page_dir, svg);
+
+				json_object_set_new(e, "svg", json_string(rel));
+				free(rel);
+			} else {
+				json_object_set_new(e, "svg", json_string(""));
+			}
+			json_array_append_new(out, e);
+		}
+		rn_buf_release(&all);
+		rn_buf_release(&text);
+		free(txt);
+		free(svg);
+	}
+	if (json_array_size(out))
+		json_object_set(model, "explain", out);
+	json_decref(out);
+	free(page_dir);
+	free(dir);
 }

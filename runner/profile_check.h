@@ -32,13 +32,15 @@
  * Files, each written through a temporary and rename ([profile] dir, default
  * .renacer/explain beside renacer.toml): <target>.base.folded, <target>.head.folded (and
  * .calls.folded of each), <target>.diff.svg (differential flame graph of head against base,
- * runner/report/flamegraph.h) and <target>.explain.txt (the ranked list). The first [profile]
+ * runner/report/flamegraph.h) and <target>.explain.txt (the ranked list: every item of at least 0.5% of the growth,
+ * each with its call path). The first [profile]
  * top items, the flame graph's path and the files' folder are appended to the failing row's
  * detail, which the console, JUnit, GitHub and results files carry.
  */
 #ifndef RN_PROFILE_CHECK_H
 #define RN_PROFILE_CHECK_H
 
+#include <jansson.h>
 #include <stdbool.h>
 
 #include "config.h"
@@ -62,5 +64,14 @@ void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_targe
  */
 int rn_profile_check_record_golden(const struct rn_config *cfg, const struct rn_target_cfg *tc,
 				   bool quiet);
+
+/*
+ * `renacer report --html PAGE`: for each target of the page model's last check ("verdicts")
+ * with a failed timing row whose explanation is in [profile] dir, add {target, text (the
+ * first [profile] top items of <target>.explain.txt, each with its call path), svg (the
+ * flame graph's path relative to PAGE's folder, "" when absent)} to the model's "explain"
+ * array (runner/report/report_html.h). Nothing is added when there is none.
+ */
+void rn_profile_check_page(json_t *model, const struct rn_config *cfg, const char *page);
 
 #endif

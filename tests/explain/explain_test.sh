@@ -98,8 +98,8 @@ check_hot_item() {
 case $case_name in
 hot)
 	tree base 10 0
-	tree head 10 3000
-	config ""
+	tree head 10 1500
+	config "[history]"
 	run check --baseline ../base --junit junit.xml --github
 	expect_rc 1
 	grep -q "FAIL app/baseline:" "$tmp/con" || fail "no failing baseline timing row"
@@ -116,6 +116,14 @@ hot)
 		fail "the flame graph has no hot_parse box"
 	grep -q "flame graph: .renacer/explain/app.diff.svg" "$tmp/con" ||
 		fail "the console does not name the flame graph"
+	# the report page shows the last check's explanation and links the flame graph
+	mkdir -p "$tmp/head/page"
+	run report --html page/index.html
+	expect_rc 0
+	grep -q "<h2>Where the time went</h2>" "$tmp/head/page/index.html" || fail "page: no section"
+	grep -q "on CPU in hot_parse (app.c:" "$tmp/head/page/index.html" || fail "page: no item"
+	grep -q 'href="../.renacer/explain/app.diff.svg"' "$tmp/head/page/index.html" ||
+		fail "page: no link to the flame graph"
 	# the base never ran hot_parse's loop: its profile has no sample there
 	! grep -q "hot_parse (app.c:" "$tmp/head/.renacer/explain/app.base.folded" ||
 		fail "the base profile has samples in hot_parse"
@@ -162,7 +170,7 @@ golden)
 	expect_rc 0
 	[ -s "$tmp/head/golden_traces/app.folded" ] || fail "golden update wrote no app.folded"
 	[ -s "$tmp/head/golden_traces/app.calls.folded" ] || fail "no app.calls.folded"
-	(cd "$tmp/head" && "$cc" -O1 -g -fno-omit-frame-pointer -DOPENS=10 -DROUNDS=3000 \
+	(cd "$tmp/head" && "$cc" -O1 -g -fno-omit-frame-pointer -DOPENS=10 -DROUNDS=1500 \
 		-o build/app app.c) || fail "cannot compile the head"
 	run check
 	expect_rc 1
@@ -178,7 +186,7 @@ golden_missing)
 	run golden update
 	expect_rc 0
 	[ ! -e "$tmp/head/golden_traces/app.folded" ] || fail "a golden profile without [profile]"
-	(cd "$tmp/head" && "$cc" -O1 -g -DOPENS=10 -DROUNDS=3000 -o build/app app.c) ||
+	(cd "$tmp/head" && "$cc" -O1 -g -DOPENS=10 -DROUNDS=1500 -o build/app app.c) ||
 		fail "cannot compile the head"
 	run check
 	expect_rc 1

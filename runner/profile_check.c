@@ -359,13 +359,25 @@ static bool has_stack(const struct rn_folded *f, const char *stack)
 }
 
 /* `stack` with its leaf's line dropped ("main (a.c:9);spin (a.c:20)" -> "... spin (a.c)"),
- * owned; a copy when the leaf names no line. */
+ * and a leaf without a symbol ("mawk+0x1b729") named by its module alone ("mawk+?"): a
+ * stripped program's own time is one item, not one per address. Owned; a copy when the leaf
+ * is neither. */
 static char *drop_leaf_line(const char *stack)
 {
-	const char *leaf = strrchr(stack, ';'), *colon, *close;
+	const char *leaf = strrchr(stack, ';'), *colon, *close, *plus;
 	size_t len = strlen(stack);
 
 	leaf = leaf ? leaf + 1 : stack;
+	plus = strstr(leaf, "+0x");
+	if (plus && plus > leaf && !strchr(leaf, ' ') &&
+	    strspn(plus + 3, "0123456789abcdef") == strlen(plus + 3)) {
+		struct rn_buf b;
+
+		rn_buf_init(&b, 0);
+		rn_buf_add(&b, stack, (size_t)(plus - stack));
+		rn_buf_adds(&b, "+?");
+		return rn_buf_detach(&b, NULL);
+	}
 	close = len ? stack + len - 1 : stack;
 	colon = strrchr(leaf, ':');
 	if (!len || *close != ')' || !colon || !strchr(leaf, '(') || colon + 1 == close ||
@@ -392,6 +404,17 @@ static struct item *push_item(struct item **v, size_t *n, size_t *cap, enum item
 	return &(*v)[(*n)++];
 }
 
+/* Is the leaf of syscall path `s` a wait for a child (wait4, waitid)? Its time is the child's
+ * work, which the child's own items and its critical path item show; ranked, it would only
+ * repeat them at the top (make's wait4 "grew" by its children's slowdown). */
+static bool is_process_wait(const char *s)
+{
+	const char *leaf = strrchr(s, ';');
+
+	leaf = leaf ? leaf + 1 : s;
+	return !strcmp(leaf, "wait4") || !strcmp(leaf, "waitid");
+}
+
 /* Add the paths of `f` (sign +1: head, -1: base) to the items. Syscall paths are those that
  * `calls` (either side's) hold. */
 static void add_paths(struct item **v, size_t *n, size_t *cap, const struct rn_folded *f, int sign,
@@ -401,8 +424,13 @@ static void add_paths(struct item **v, size_t *n, size_t *cap, const struct rn_f
 	for (size_t i = 0; i < f->n; i++) {
 		const char *s = f->stack[i];
 		bool sys = has_stack(bcalls, s) || has_stack(hcalls, s);
-		char *key = sys ? rn_xstrdup(s) : drop_leaf_line(s);
-		struct item *it = push_item(v, n, cap, sys ? ITEM_SYSCALL : ITEM_CPU, key);
+		char *key;
+		struct item *it;
+
+		if (sys && is_process_wait(s))
+			continue;
+		key = sys ? rn_xstrdup(s) : drop_leaf_line(s);
+		it = push_item(v, n, cap, sys ? ITEM_SYSCALL : ITEM_CPU, key);
 
 		it->delta += sign * (int64_t)f->value[i];
 		if (sys && sign > 0)

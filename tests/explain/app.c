@@ -1,9 +1,11 @@
 /*
  * app.c - the explain tests' target: load_cfg() makes OPENS failing openat calls, then
- * hot_parse() burns ROUNDS rounds of arithmetic (no syscall). The head tree builds it with
- * more of one of them than the base tree (tests/explain/explain_test.sh).
+ * hot_parse() burns ROUNDS rounds of arithmetic (no syscall), in a child process when built
+ * with -DCHILD. The head tree builds it with more of one of them than the base tree
+ * (tests/explain/explain_test.sh).
  */
 #include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static volatile unsigned long sink;
@@ -28,7 +30,17 @@ __attribute__((noinline)) static void load_cfg(long n)
 int main(void)
 {
 	load_cfg(OPENS);
+#ifdef CHILD
+	pid_t pid = fork();
+
+	if (!pid) {
+		hot_parse(ROUNDS);
+		_exit(0);
+	}
+	waitpid(pid, NULL, 0);
+#else
 	hot_parse(ROUNDS);
+#endif
 	sink++; /* no tail call: main stays hot_parse's caller */
 	return 0;
 }

@@ -48,7 +48,7 @@ first_item() {
 	exit 77
 }
 # on-CPU samples need perf_event_open (kernel.perf_event_paranoid)
-if [ "$case_name" = hot ] || [ "$case_name" = golden ]; then
+if [ "$case_name" = hot ] || [ "$case_name" = golden ] || [ "$case_name" = child ]; then
 	"$renacer" trace -c -o /dev/null --profile "$tmp/probe" -- /bin/true 2>"$tmp/probe.err"
 	if grep -q "no on-CPU samples" "$tmp/probe.err"; then
 		echo "SKIP: perf_event_open is not permitted here" >&2
@@ -61,12 +61,13 @@ hot_first=$(grep -n 'static void hot_parse' "$src" | cut -d: -f1)
 hot_last=$(awk -v s="$hot_first" 'NR > s && /^}/ { print NR; exit }' "$src")
 open_line=$(grep -n 'OPEN_LINE' "$src" | cut -d: -f1)
 
-# tree DIR OPENS ROUNDS: a checkout with build/app (debug information, frame pointers).
+# tree DIR OPENS ROUNDS [CFLAGS]: a checkout with build/app (debug information, frame
+# pointers).
 tree() {
 	mkdir -p "$tmp/$1/build"
 	cp "$src" "$tmp/$1/app.c"
 	(cd "$tmp/$1" && "$cc" -O1 -g -fno-omit-frame-pointer -DOPENS="$2" -DROUNDS="$3" \
-		-o build/app app.c) || fail "cannot compile the target"
+		${4:-} -o build/app app.c) || fail "cannot compile the target"
 }
 
 # config [EXTRA]: the head's renacer.toml (10 timing pairs decide a 100x slowdown at once).
@@ -151,6 +152,22 @@ openat)
 		"$tmp/head/.renacer/explain/app.head.calls.folded" || fail "head calls by stack"
 	grep -q ";load_cfg (app.c:$open_line);openat 10\$" \
 		"$tmp/head/.renacer/explain/app.base.calls.folded" || fail "base calls by stack"
+	;;
+child)
+	# the planted work runs in a child: its time on the critical path is an item, and the
+	# parent's wait4 (the child's time again) is not
+	tree base 10 0 -DCHILD
+	tree head 10 1500 -DCHILD
+	config ""
+	run check --baseline ../base
+	expect_rc 1
+	awk '/where the time went/ { f = 1; next } f && /^ *[0-9]+\. / { print } f && /flame graph/ { exit }' \
+		"$tmp/con" >"$tmp/items"
+	grep -q "child app +[0-9.]* m\?s on the critical path" "$tmp/items" ||
+		fail "no critical path item for the child"
+	grep -q "on CPU in hot_parse (app.c:" "$tmp/items" || fail "no item for the child's hot_parse"
+	! grep -q "wait4\|waitid" "$tmp/head/.renacer/explain/app.explain.txt" ||
+		fail "a wait for the child is ranked"
 	;;
 off)
 	tree base 10 0

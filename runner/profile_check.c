@@ -437,8 +437,9 @@ static void add_paths(struct item **v, size_t *n, size_t *cap, const struct rn_f
 			it->calls = (int64_t)value_of(hcalls, s) - (int64_t)value_of(bcalls, s);
 		if (sys && sign < 0 && !has_stack(other, s))
 			it->calls = (int64_t)value_of(hcalls, s) - (int64_t)value_of(bcalls, s);
-		if (!sys && sign > 0) {
-			/* the line of the function that grew most */
+		if (!sys && sign > 0 &&
+		    !(strlen(key) >= 2 && !strcmp(key + strlen(key) - 2, "+?"))) {
+			/* the line of the function that grew most (a module's addresses: none) */
 			int64_t g = (int64_t)f->value[i] - (int64_t)value_of(other, s);
 
 			if (!it->where || g > it->best) {

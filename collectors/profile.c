@@ -37,6 +37,7 @@ struct entry {
 	uint64_t *pc;   /* addresses, innermost first, owned */
 	uint64_t hash;  /* of the fields above */
 	uint64_t value; /* (a) nanoseconds; (b) samples */
+	uint64_t calls; /* (a) calls; (b) samples */
 };
 
 /* Open-addressing table of entries (power-of-two capacity, linear probing). */
@@ -124,11 +125,12 @@ static void table_add(struct table *t, pid_t pid, int nr, bool kernel, const uin
 		if (e->hash == h && e->pid == pid && e->nr == nr && e->kernel == kernel &&
 		    e->n == n && !memcmp(e->pc, pc, n * sizeof(*pc))) {
 			e->value += value;
+			e->calls++;
 			return;
 		}
 	}
-	t->v[k] =
-		(struct entry){ pid, nr, n, kernel, rn_xmalloc(n ? n * sizeof(*pc) : 1), h, value };
+	t->v[k] = (struct entry){ pid, nr,    n, kernel, rn_xmalloc(n ? n * sizeof(*pc) : 1),
+				  h,   value, 1 };
 	memcpy(t->v[k].pc, pc, n * sizeof(*pc));
 	t->n++;
 }
@@ -351,8 +353,12 @@ static int open_event(pid_t pid, int cpu, unsigned hz, bool kernel_ok)
 	a.size = sizeof(a);
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = PERF_COUNT_SW_CPU_CLOCK;
-	a.freq = 1;
-	a.sample_freq = hz;
+	/* a fixed period of CPU clock nanoseconds, not freq mode: the kernel's frequency mode
+	 * starts from a long period and adjusts it, so a short run got half its samples (290 ms
+	 * of CPU at 999 Hz: 129 samples); with a fixed period each sample stands for exactly
+	 * 1e9 / hz ns of CPU time */
+	a.freq = 0;
+	a.sample_period = 1000000000ull / hz;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
 	a.disabled = 1;
 	a.enable_on_exec = 1;
@@ -516,7 +522,7 @@ static int line_cmp(const void *a, const void *b)
 int rn_profile_write_folded(struct rn_profile *p, const struct rn_trace *t,
 			    enum rn_profile_kind kind, struct rn_srcloc *src, FILE *out)
 {
-	const struct table *tab = kind == RN_PROFILE_SYSCALLS ? &p->syscalls : &p->samples;
+	const struct table *tab = kind == RN_PROFILE_CPU ? &p->samples : &p->syscalls;
 	struct rn_symbolizer *sym = rn_symbolizer_new();
 	char **lines = rn_xcalloc(tab->n + 1, sizeof(*lines));
 	size_t nl = 0;
@@ -531,7 +537,7 @@ int rn_profile_write_folded(struct rn_profile *p, const struct rn_trace *t,
 
 		if (!e->value)
 			continue;
-		if (kind == RN_PROFILE_SYSCALLS) {
+		if (kind != RN_PROFILE_CPU) {
 			proc = e->pid >= 0 && (size_t)e->pid < t->nprocs ? &t->procs[e->pid] : NULL;
 			m = proc ? proc->maps : NULL;
 		} else {
@@ -554,13 +560,14 @@ int rn_profile_write_folded(struct rn_profile *p, const struct rn_trace *t,
 		for (uint16_t k = e->n; k-- > 0;) {
 			/* a sample's first address is where it ran; the rest are return
 			 * addresses, as are all of a syscall's */
-			add_frame(&b, sym, src, m, e->pc[k], kind == RN_PROFILE_SYSCALLS || k > 0);
+			add_frame(&b, sym, src, m, e->pc[k], kind != RN_PROFILE_CPU || k > 0);
 		}
-		if (kind == RN_PROFILE_SYSCALLS)
+		if (kind != RN_PROFILE_CPU)
 			rn_buf_addf(&b, ";%s", rn_syscall_name(e->nr));
 		else if (e->kernel)
 			rn_buf_adds(&b, ";[kernel]");
-		rn_buf_addf(&b, " %" PRIu64, e->value);
+		rn_buf_addf(&b, " %" PRIu64,
+			    kind == RN_PROFILE_SYSCALL_CALLS ? e->calls : e->value);
 		if (rn_buf_failed(&b))
 			continue;
 		lines[nl++] = rn_xstrdup(b.buf);

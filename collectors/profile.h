@@ -73,8 +73,9 @@ const char *rn_profile_sampling_error(const struct rn_profile *p);
 
 /* Which folded stacks to write (enum rn_profile_kind). */
 enum rn_profile_kind {
-	RN_PROFILE_SYSCALLS, /* (a): syscall nanoseconds by call stack */
-	RN_PROFILE_CPU,      /* (b): on-CPU samples by call stack */
+	RN_PROFILE_SYSCALLS,      /* (a): syscall nanoseconds by call stack */
+	RN_PROFILE_CPU,           /* (b): on-CPU samples by call stack */
+	RN_PROFILE_SYSCALL_CALLS, /* (a) counted: completed syscalls by call stack */
 };
 
 struct rn_srcloc; /* DWARF source lines (collectors/srcloc.h) */

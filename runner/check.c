@@ -22,6 +22,7 @@
 #include "github.h"
 #include "golden.h"
 #include "preflight.h"
+#include "profile_check.h"
 #include "judging.h"
 #include "log.h"
 #include "otlp.h"
@@ -519,6 +520,9 @@ static void judge_target(struct check *c, size_t idx)
 		for (k = first; k < tv->nverdicts; k++)
 			golden_gaps(r, &tv->verdicts[k]);
 	}
+	if (!c->o->calibrate && !c->interrupted) /* a failed timing row: where the time went */
+		rn_profile_check_explain(cfg, tc, c->base_tcs ? &c->base_tcs[idx] : NULL, tv,
+					 c->o->quiet);
 	if (r->status != RN_RUN_OK && !tv->nverdicts) {
 		/* A target with no assertion that failed to run still shows up as ERROR. */
 		struct rn_verdict_result *v = rn_target_report_push(tv);

@@ -17,6 +17,7 @@
 #include "assertion.h"
 #include "config.h"
 #include "golden_equiv.h"
+#include "profile_check.h"
 #include "reporter.h"
 #include "report_opts.h"
 
@@ -130,6 +131,13 @@ int rn_cmd_golden(int argc, char **argv)
 		if (rn_golden_reporter.write(&out, &oc))
 			rc = RN_EXIT_OUTPUT;
 		rn_target_result_release(&r);
+		/* the golden side's profile ([profile]) */
+		{
+			int prc = rn_profile_check_record_golden(&cfg, tc, o.quiet);
+
+			if (prc && !rc)
+				rc = prc;
+		}
 		/* the behaviour traces its equivalence assertions compare with */
 		{
 			int erc = rn_golden_record_behaviour(&cfg, tc, o.quiet);

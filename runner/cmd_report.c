@@ -17,6 +17,7 @@
 #include "history.h"
 #include "log.h"
 #include "merge.h"
+#include "profile_check.h"
 #include "report_html.h"
 #include "safefile.h"
 
@@ -140,6 +141,8 @@ int rn_cmd_report(int argc, char **argv)
 		json_t *model =
 			rn_history_page_model(&h, have_cfg ? &cfg : NULL, o.machine, o.limit, &rc);
 
+		if (model && have_cfg) /* the last check's explained timing failures */
+			rn_profile_check_page(model, &cfg, o.html);
 		if (model)
 			rc = rn_report_html_write(o.html, model);
 		json_decref(model);

@@ -54,11 +54,12 @@ static const char *const otlp_keys[] = { RN_OTLP_KEYS(KEY_NAME) NULL };
 static const char *const regression_keys[] = { RN_REGRESSION_KEYS(KEY_NAME) NULL };
 static const char *const semantic_keys[] = { RN_SEMANTIC_KEYS(KEY_NAME) NULL };
 static const char *const history_keys[] = { RN_HISTORY_KEYS(KEY_NAME) NULL };
+static const char *const profile_keys[] = { RN_PROFILE_KEYS(KEY_NAME) NULL };
 #undef KEY_NAME
 
 static const char *const top_keys[] = {
 	"target",  "assertion", "golden", "report", "otlp", "regression", "semantic_equivalence",
-	"history", NULL
+	"history", "profile",   NULL
 };
 
 #define ASSERT_TYPE_NAME(id, name) name,
@@ -420,6 +421,7 @@ static void target_defaults(struct rn_target_cfg *t, const struct rn_config *cfg
 	t->err = RN_STDIO_INHERIT;
 	t->max_procs = 10000;
 	t->instructions = -1;
+	t->profile = -1;
 }
 
 static void target_release(struct rn_target_cfg *t)
@@ -648,6 +650,13 @@ static int parse_target_choices(struct ctx *c, const struct rn_toml_value *tab,
 		if (get_bool(c, tab, "instructions", &on))
 			return -1;
 		t->instructions = on;
+	}
+	if (rn_toml_get_kv(tab, "profile")) {
+		bool on = false;
+
+		if (get_bool(c, tab, "profile", &on))
+			return -1;
+		t->profile = on;
 	}
 	return 0;
 }
@@ -1522,6 +1531,41 @@ static int parse_history(struct ctx *c, const struct rn_toml_value *root)
 	return 0;
 }
 
+/* [profile]: explaining failed timing rows (runner/profile_check.h). */
+static int parse_profile(struct ctx *c, const struct rn_toml_value *root)
+{
+	struct rn_profile_cfg *p = &c->cfg->profile;
+	const struct rn_toml_value *v;
+	int64_t hz = 99, stacks = 5000, top = 5;
+	char *dir = NULL;
+	int err;
+
+	v = get_table(c, root, "profile", profile_keys, &err);
+	if (err)
+		return -1;
+	p->present = v != NULL;
+	p->golden = p->present;
+	if (v &&
+	    (get_bool(c, v, "on_failure", &p->on_failure) ||
+	     get_int(c, v, "frequency_hz", 1, 10000, &hz) ||
+	     get_bool(c, v, "syscalls", &p->syscalls) ||
+	     get_int(c, v, "max_stacks", 1, 1000000, &stacks) ||
+	     get_int(c, v, "top", 1, 50, &top) || get_string(c, v, "dir", &dir) ||
+	     get_bool(c, v, "golden", &p->golden))) {
+		free(dir);
+		return -1;
+	}
+	p->frequency_hz = (unsigned)hz;
+	p->max_stacks = (unsigned)stacks;
+	p->top = (unsigned)top;
+	if (dir) {
+		free(p->dir);
+		p->dir = resolve_path(c->cfg, dir);
+		free(dir);
+	}
+	return 0;
+}
+
 /* What a section parser returns: the section is fine, it recorded an error and parsing goes
  * on to find the others, or parsing stops (the diagnostic list is full, or an error after
  * which the rest would only repeat it). */
@@ -1579,8 +1623,8 @@ static int parse_top_level(struct ctx *c, const struct rn_toml_value *root)
 		else
 			err_at(c, kv->key_pos,
 			       "unknown top-level key '%s' (expected [[target]], [[assertion]], "
-			       "[golden], [report], [otlp], [regression], [semantic_equivalence] "
-			       "or [history])",
+			       "[golden], [report], [otlp], [regression], [semantic_equivalence], "
+			       "[history] or [profile])",
 			       kv->key);
 	}
 	return failed ? SECTION_FAILED : SECTION_OK;
@@ -1865,14 +1909,20 @@ static int parse_history_section(struct ctx *c, const struct rn_toml_value *root
 	return parse_history(c, root) ? SECTION_FAILED : SECTION_OK;
 }
 
+static int parse_profile_section(struct ctx *c, const struct rn_toml_value *root)
+{
+	return parse_profile(c, root) ? SECTION_FAILED : SECTION_OK;
+}
+
 /* Every section in file order of the reference; an error in one does not stop the others
  * (up to RN_DIAG_MAX_ERRORS), except where a section says SECTION_ABORT. */
 static int parse_sections(struct ctx *c, const struct rn_toml_value *root)
 {
 	static int (*const sections[])(struct ctx *, const struct rn_toml_value *) = {
-		parse_top_level,  parse_targets,          parse_assertions,
-		parse_golden,     parse_report,           parse_otlp,
-		parse_regression, parse_semantic_section, parse_history_section,
+		parse_top_level,       parse_targets,          parse_assertions,
+		parse_golden,          parse_report,           parse_otlp,
+		parse_regression,      parse_semantic_section, parse_history_section,
+		parse_profile_section,
 	};
 	bool failed = false;
 	size_t i;
@@ -1919,6 +1969,9 @@ int rn_config_parse(struct rn_config *cfg, const char *path, const char *src, si
 	cfg->golden_dir = resolve_path(cfg, "golden_traces");
 	rn_regression_cfg_init(&cfg->regression);
 	cfg->golden_runs = RN_GOLDEN_RUNS_DEFAULT;
+	cfg->profile = (struct rn_profile_cfg){
+		false, true, 99, true, 5000, 5, resolve_path(cfg, ".renacer/explain"), false
+	};
 	cfg->otlp.timeout_ms = -1;
 	cfg->otlp.syscall_threshold_us = -1;
 
@@ -2017,6 +2070,7 @@ void rn_config_release(struct rn_config *cfg)
 	regex_pool_release(&cfg->regexes);
 	free(cfg->history.url);
 	free(cfg->history.machine);
+	free(cfg->profile.dir);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -2076,6 +2130,8 @@ void rn_config_write_docs(FILE *out)
 	RN_ORIGINAL_KEYS(ORIGINAL_DOC_ROW)
 	fputs("\n### [history]\n\n| key | type | meaning |\n|---|---|---|\n", out);
 	RN_HISTORY_KEYS(DOC_ROW)
+	fputs("\n### [profile]\n\n| key | type | meaning |\n|---|---|---|\n", out);
+	RN_PROFILE_KEYS(DOC_ROW)
 }
 #undef ORIGINAL_DOC_ROW
 #undef DOC_ROW

@@ -58,7 +58,9 @@
 	  "renacer-check-code pre-commit hook) before its runs")                                   \
 	X(inject, "array of strings",                                                              \
 	  "strace --inject rules applied in every run: \"fsync:delay_exit=10ms\", "                \
-	  "\"connect:error=ECONNREFUSED:when=1\" (ptrace driver)")
+	  "\"connect:error=ECONNREFUSED:when=1\" (ptrace driver)")                                 \
+	X(profile, "boolean",                                                                      \
+	  "explain a failing timing row with profiles ([profile]; default: [profile] on_failure)")
 
 /* ` "name"` of a collector, for the `collectors` key's doc (X of RN_TARGET_COLLECTORS). */
 #define RN_COLLECTOR_QUOTED(name, bit, desc) " \"" #name "\""
@@ -210,6 +212,34 @@
 	X(machine, "string",                                                                       \
 	  "machine name recorded with each run (default: a hardware fingerprint)")
 
+/* X(key, type, doc) for [profile] (runner/profile_check.h: where a failed timing row's time
+ * went). */
+#define RN_PROFILE_KEYS(X)                                                                         \
+	X(on_failure, "boolean",                                                                   \
+	  "when a timing row fails, profile one more run of each side and rank what grew "         \
+	  "(default true, with or without the table)")                                             \
+	X(frequency_hz, "integer", "on-CPU samples per second of CPU time, 1..10000 (default 99)") \
+	X(syscalls, "boolean",                                                                     \
+	  "also syscall time and calls by call stack (syscall stops; default true)")               \
+	X(max_stacks, "integer", "call stacks kept per profile, the largest (default 5000)")       \
+	X(top, "integer", "ranked items shown in reports, 1..50 (default 5)")                      \
+	X(dir, "string", "folder of the profiles and flame graphs (default .renacer/explain)")     \
+	X(golden, "boolean",                                                                       \
+	  "`golden update` records <target>.folded beside each golden trace "                      \
+	  "(default true when [profile] is present)")
+
+/* [profile] as written in the file, defaults filled. */
+struct rn_profile_cfg {
+	bool present;          /* the file has a [profile] table */
+	bool on_failure;       /* explain failing timing rows (default true) */
+	unsigned frequency_hz; /* CPU samples per second of CPU time (default 99) */
+	bool syscalls;         /* syscall stacks too (default true) */
+	unsigned max_stacks;   /* call stacks kept per profile (default 5000) */
+	unsigned top;          /* ranked items in reports (default 5) */
+	char *dir;             /* absolute folder of the profiles, owned */
+	bool golden;           /* golden update records the golden side's profile */
+};
+
 /* [history] as written in the file. */
 struct rn_history_file_cfg {
 	bool present;            /* the file has a [history] table */
@@ -247,6 +277,7 @@ struct rn_target_cfg {
 	struct rn_inject *inject;  /* `inject` rules [ninject] (collectors/inject_rules.h),
 				   * owned; NULL = none */
 	size_t ninject;            /* rules in inject */
+	int profile;               /* -1: [profile] on_failure (default), 0/1: `profile` */
 	int line;                  /* line of its [[target]] header */
 };
 
@@ -295,6 +326,7 @@ struct rn_config {
 	struct rn_otlp_file_cfg otlp;        /* [otlp] */
 	struct rn_regression_cfg regression; /* [regression] */
 	struct rn_history_file_cfg history;  /* [history] */
+	struct rn_profile_cfg profile;       /* [profile] */
 	char **ignored_tables; /* unknown top-level tables (warned about), NULL-terminated */
 	struct rn_equiv_opts *semantic; /* [semantic_equivalence] options (defaults when absent),
 				       * owned; ignore_paths owned through semantic_ignore */

@@ -71,6 +71,35 @@ static void add_num(struct rn_buf *b, const json_t *v)
 		rn_buf_adds(b, "<td class=\"num\">-</td>");
 }
 
+/* The last check's explained timing failures: the ranked list and the differential flame
+ * graph, linked and shown (the model's "explain", runner/profile_check.h). */
+static void add_explain(struct rn_buf *b, const json_t *explain)
+{
+	size_t i;
+	const json_t *e;
+
+	if (!json_array_size(explain))
+		return;
+	rn_buf_adds(b, "<h2>Where the time went</h2>\n");
+	json_array_foreach(explain, i, e)
+	{
+		rn_buf_adds(b, "<h3 class=\"explain\">");
+		add_text(b, str_of(e, "target"));
+		rn_buf_adds(b, "</h3>\n<pre class=\"explain\">");
+		add_text(b, str_of(e, "text"));
+		rn_buf_adds(b, "</pre>\n");
+		if (*str_of(e, "svg")) {
+			rn_buf_adds(b, "<p><a class=\"explain-svg\" href=\"");
+			add_text(b, str_of(e, "svg"));
+			rn_buf_adds(b, "\">differential flame graph</a><br><img src=\"");
+			add_text(b, str_of(e, "svg"));
+			rn_buf_adds(b, "\" alt=\"differential flame graph of ");
+			add_text(b, str_of(e, "target"));
+			rn_buf_adds(b, "\" style=\"max-width:100%\"></p>\n");
+		}
+	}
+}
+
 static void add_verdicts(struct rn_buf *b, const json_t *verdicts)
 {
 	size_t i;
@@ -260,6 +289,7 @@ int rn_report_html_write(const char *path, const json_t *model)
 	rn_buf_addf(&b, ") &middot; exit code %lld</p>\n",
 		    (long long)json_integer_value(json_object_get(run, "exit_code")));
 	add_verdicts(&b, json_object_get(model, "verdicts"));
+	add_explain(&b, json_object_get(model, "explain"));
 	rn_buf_adds(
 		&b,
 		"<div id=\"controls\"><label>branch <select id=\"f-branch\"></select></label>"

@@ -30,6 +30,9 @@
  *   run_critical_paths: {RUN: [{target, segments: [...]}]}
  *   run_syscalls:       {RUN: {target: {syscall: calls}}}
  *   quality:  [ledger of `renacer history quality --format json`]
+ *   explain:  [{target, text, svg}] (optional) the last check's explained timing failures:
+ *             the ranked list and the flame graph's path relative to the page
+ *             (runner/profile_check.h)
  */
 #ifndef RN_REPORT_HTML_H
 #define RN_REPORT_HTML_H

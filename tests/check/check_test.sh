@@ -259,10 +259,10 @@ config_error)
 	expect_err "renacer.toml:4:8: error: 'runs' in \[\[target\]\] 't' must be an integer"
 	run validate --config "$tmp/renacer.toml"
 	expect_rc 3
-	printf '[[target]]\nname = "t"\ncommand = ["true"]\n[profiling]\nx = 1\n' >"$tmp/renacer.toml"
+	printf '[[target]]\nname = "t"\ncommand = ["true"]\n[telemetry]\nx = 1\n' >"$tmp/renacer.toml"
 	run validate --config "$tmp/renacer.toml"
 	expect_rc 0
-	expect_err "ignoring table \[profiling\]"
+	expect_err "ignoring table \[telemetry\]"
 	# a table of the original renacer format: accepted, each key with a note
 	printf '[[target]]\nname = "t"\ncommand = ["true"]\n[ci]\nfail_fast = true\n' >"$tmp/renacer.toml"
 	run validate --config "$tmp/renacer.toml"

@@ -139,13 +139,13 @@ static void test_config_ignored_tables(void **state)
 	(void)state;
 	assert_int_equal(parse(&cfg,
 			       "[ci]\nfail_fast = true\n[lamport_clock]\n"
-			       "x = 1\n[profiling]\nflamegraphs = true\n[[assertion]]\n"
+			       "x = 1\n[telemetry]\nflamegraphs = true\n[[assertion]]\n"
 			       "name = \"m\"\ntype = \"memory_usage\"\nmax_bytes = 5\n"
 			       "tracking_mode = \"rss\"\n",
 			       &d),
 			 0);
 	assert_non_null(cfg.ignored_tables);
-	assert_string_equal(cfg.ignored_tables[0], "profiling");
+	assert_string_equal(cfg.ignored_tables[0], "telemetry");
 	assert_null(cfg.ignored_tables[1]);
 	assert_non_null(cfg.notes);
 	assert_non_null(strstr(cfg.notes[0], "renacer.toml:2:1: [ci] fail_fast: "));
@@ -230,7 +230,7 @@ static void test_config_example_documents_every_key(void **state)
 	static const char *const keys[] = {
 #define K(key, type, doc) #key,
 		RN_TARGET_KEYS(K) RN_ASSERTION_KEYS(K) RN_GOLDEN_KEYS(K) RN_REPORT_KEYS(K)
-			RN_OTLP_KEYS(K) RN_REGRESSION_KEYS(K)
+			RN_OTLP_KEYS(K) RN_REGRESSION_KEYS(K) RN_PROFILE_KEYS(K)
 #undef K
 				NULL
 	};

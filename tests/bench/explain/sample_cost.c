@@ -1,6 +1,6 @@
 /*
  * sample_cost.c - what one on-CPU sample of `renacer trace --profile` costs the sampled
- * program: the same perf event (PERF_COUNT_SW_CPU_CLOCK, freq mode, IP | TID | CALLCHAIN
+ * program: the same perf event (PERF_COUNT_SW_CPU_CLOCK, a fixed period of 1e9 / HZ ns of CPU time, IP | TID | CALLCHAIN
  * with user chains) opened on this process, switched on and off between equal chunks of
  * arithmetic, alternately, so both conditions share the machine's state; each chunk is timed
  * in thread CPU time (the samples' interrupts are charged to the sampled thread; other
@@ -72,8 +72,8 @@ int main(int argc, char **argv)
 	a.size = sizeof(a);
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = PERF_COUNT_SW_CPU_CLOCK;
-	a.freq = 1;
-	a.sample_freq = hz;
+	a.freq = 0;
+	a.sample_period = 1000000000ull / hz;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
 	a.disabled = 1;
 	a.exclude_callchain_kernel = 1;

@@ -1,0 +1,875 @@
+/*
+ * profile_check.c - profiles of a failed timing row's two sides, ranked (profile_check.h).
+ */
+#include "profile_check.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "assertion.h"
+#include "buf.h"
+#include "collector.h"
+#include "diag.h"
+#include "exitcode.h"
+#include "explain.h"
+#include "flamegraph.h"
+#include "log.h"
+#include "profile.h"
+#include "safefile.h"
+#include "srcloc.h"
+#include "trace.h"
+#include "xalloc.h"
+
+/* The time a child process (by name) spent on the critical path of a profiled run. */
+struct cp_share {
+	char *comm;       /* process name, owned */
+	uint64_t time_ns; /* summed over its segments */
+};
+
+/* One side's profile. */
+struct side {
+	char *folded; /* "stack NS" lines (CPU samples scaled, syscall time), owned */
+	char *calls;  /* "stack CALLS" lines of the syscalls, owned */
+	struct cp_share *cp;
+	size_t ncp;
+	uint64_t samples, lost;
+	char *error; /* why there is no profile, owned, or NULL */
+};
+
+static void side_release(struct side *s)
+{
+	free(s->folded);
+	free(s->calls);
+	for (size_t i = 0; i < s->ncp; i++)
+		free(s->cp[i].comm);
+	free(s->cp);
+	free(s->error);
+	memset(s, 0, sizeof(*s));
+}
+
+/* A folded line and its value, for sorting. */
+struct fline {
+	char *stack; /* owned */
+	uint64_t value;
+};
+
+static int fline_by_value(const void *a, const void *b)
+{
+	const struct fline *x = a, *y = b;
+
+	if (x->value != y->value)
+		return x->value > y->value ? -1 : 1;
+	return strcmp(x->stack, y->stack);
+}
+
+static int fline_by_stack(const void *a, const void *b)
+{
+	return strcmp(((const struct fline *)a)->stack, ((const struct fline *)b)->stack);
+}
+
+/* Append the lines of folded `text` to `v`, each value times `scale`; with `no_kernel`, the
+ * samples in the kernel (leaf "[kernel]") are left out. */
+static void add_lines(struct fline **v, size_t *n, size_t *cap, const char *text, double scale,
+		      bool no_kernel)
+{
+	const char *p = text;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n'), *end = nl ? nl : p + strlen(p), *sp = end;
+
+		while (sp > p && sp[-1] != ' ')
+			sp--;
+		if (sp > p + 1) {
+			size_t klen = (size_t)(sp - 1 - p);
+			uint64_t val = strtoull(sp, NULL, 10);
+
+			if (!(no_kernel && klen >= 9 && !memcmp(p + klen - 9, ";[kernel]", 9))) {
+				*v = rn_xgrow(*v, cap, *n + 1, sizeof(**v));
+				(*v)[*n].stack = rn_xstrndup(p, klen);
+				(*v)[(*n)++].value = (uint64_t)((double)val * scale + 0.5);
+			}
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
+/* The lines of `v` as folded text: the `max` largest, sorted by stack; frees `v`. */
+static char *lines_text(struct fline *v, size_t n, size_t max)
+{
+	struct rn_buf b;
+
+	rn_buf_init(&b, 0);
+	if (n > max) {
+		qsort(v, n, sizeof(*v), fline_by_value);
+		for (size_t i = max; i < n; i++)
+			free(v[i].stack);
+		n = max;
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), fline_by_stack);
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].value)
+			rn_buf_addf(&b, "%s %" PRIu64 "\n", v[i].stack, v[i].value);
+		free(v[i].stack);
+	}
+	free(v);
+	return rn_buf_detach(&b, NULL);
+}
+
+/* Folded stacks of `kind` as text (owned). */
+static char *folded_of(struct rn_profile *p, const struct rn_trace *t, enum rn_profile_kind kind,
+		       struct rn_srcloc *src)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	if (!mem)
+		return rn_xstrdup("");
+	rn_profile_write_folded(p, t, kind, src, mem);
+	fclose(mem);
+	return text ? text : rn_xstrdup("");
+}
+
+/* The children's shares of the critical path of `t`, summed by process name. */
+static void cp_shares(const struct rn_trace *t, struct side *s)
+{
+	struct rn_critical_path cp;
+	size_t cap = 0;
+
+	rn_critical_path_compute(t, &cp);
+	for (size_t i = 0; i < cp.nsegments; i++) {
+		const struct rn_cp_segment *g = &cp.segments[i];
+		const char *comm;
+		size_t k;
+
+		if (g->proc <= 0 || (size_t)g->proc >= t->nprocs || g->end_ns < g->start_ns)
+			continue; /* the root's own time is what the other items explain */
+		comm = t->procs[g->proc].comm ? t->procs[g->proc].comm : "?";
+		for (k = 0; k < s->ncp && strcmp(s->cp[k].comm, comm); k++)
+			;
+		if (k == s->ncp) {
+			s->cp = rn_xgrow(s->cp, &cap, s->ncp + 1, sizeof(*s->cp));
+			s->cp[s->ncp++] = (struct cp_share){ rn_xstrdup(comm), 0 };
+		}
+		s->cp[k].time_ns += g->end_ns - g->start_ns;
+	}
+	rn_critical_path_release(&cp);
+}
+
+/* Run `tc` once under profiling into `s`. 0, or -1 with s->error set. */
+static int profile_side(const struct rn_profile_cfg *pc, const struct rn_target_cfg *tc,
+			struct side *s)
+{
+	struct rn_run_spec spec;
+	struct rn_run_result res;
+	struct rn_profile *prof;
+	struct rn_srcloc *src;
+	struct rn_trace t;
+	struct fline *v = NULL;
+	size_t n = 0, cap = 0;
+	char *cpu, *sys;
+
+	memset(s, 0, sizeof(*s));
+	memset(&spec, 0, sizeof(spec));
+	spec.name = tc->name;
+	spec.argv = tc->argv;
+	spec.cwd = tc->cwd;
+	spec.env_add = tc->env;
+	spec.stdio[0] = RN_STDIO_NULL;
+	spec.stdio[1] = RN_STDIO_NULL;
+	spec.stdio[2] = tc->err == RN_STDIO_CAPTURE ? RN_STDIO_NULL : tc->err;
+	spec.timeout_ns = tc->timeout_ns;
+	spec.collectors = RN_COLLECT_PTRACE;
+	spec.flags =
+		RN_RUN_FOLLOW_FORKS | RN_RUN_NO_PROPAGATE | (pc->syscalls ? 0 : RN_RUN_EVENTS_ONLY);
+	spec.max_procs = tc->max_procs;
+	spec.max_as_bytes = tc->max_as_bytes;
+	spec.inject = tc->inject;
+	spec.ninject = tc->ninject;
+	rn_trace_init(&t);
+	prof = rn_profile_new();
+	rn_profile_attach(prof, &t, pc->frequency_hz);
+	if (pc->syscalls && rn_trace_spool_enable(&t))
+		rn_warn("target '%s': cannot create the span spool: the profile has no syscalls",
+			tc->name);
+	rn_run_target(&spec, &t, &res);
+	rn_profile_sample_stop(prof);
+	if (t.status != RN_RUN_OK) {
+		struct rn_buf b;
+
+		rn_buf_init(&b, 0);
+		rn_buf_addf(&b, "the profiled run of '%s' failed: %s", tc->name,
+			    t.error ? t.error : "it did not end cleanly");
+		s->error = rn_buf_detach(&b, NULL);
+	} else {
+		src = rn_srcloc_new(NULL);
+		cpu = folded_of(prof, &t, RN_PROFILE_CPU, src);
+		sys = pc->syscalls ? folded_of(prof, &t, RN_PROFILE_SYSCALLS, src) : NULL;
+		s->calls = pc->syscalls ? folded_of(prof, &t, RN_PROFILE_SYSCALL_CALLS, src) :
+					  rn_xstrdup("");
+		rn_srcloc_free(src);
+		/* a sample stands for one sampling period of CPU time */
+		add_lines(&v, &n, &cap, cpu, 1e9 / pc->frequency_hz, pc->syscalls);
+		add_lines(&v, &n, &cap, sys, 1.0, false);
+		s->folded = lines_text(v, n, pc->max_stacks);
+		v = NULL;
+		n = cap = 0;
+		add_lines(&v, &n, &cap, s->calls, 1.0, false);
+		free(s->calls);
+		s->calls = lines_text(v, n, pc->max_stacks);
+		free(cpu);
+		free(sys);
+		s->samples = rn_profile_samples(prof);
+		s->lost = rn_profile_lost(prof);
+		if (pc->frequency_hz && *rn_profile_sampling_error(prof))
+			rn_warn("target '%s': no on-CPU samples: %s", tc->name,
+				rn_profile_sampling_error(prof));
+		cp_shares(&t, s);
+	}
+	rn_run_result_release(&res);
+	rn_trace_release(&t);
+	rn_profile_free(prof);
+	return s->error ? -1 : 0;
+}
+
+/* mkdir -p `path` (a copy is walked). 0 or -errno. */
+static int make_dirs(const char *path)
+{
+	char *dir = rn_xstrdup(path);
+	int rc = 0;
+
+	for (char *p = dir + 1;; p++) {
+		if (*p != '/' && *p)
+			continue;
+		char c = *p;
+
+		*p = '\0';
+		if (mkdir(dir, 0777) && errno != EEXIST) {
+			rc = -errno;
+			break;
+		}
+		*p = c;
+		if (!c)
+			break;
+	}
+	free(dir);
+	return rc;
+}
+
+static char *path_of(const char *dir, const char *target, const char *suffix)
+{
+	struct rn_buf b;
+
+	rn_buf_init(&b, 0);
+	rn_buf_addf(&b, "%s/%s%s", dir, target, suffix);
+	return rn_buf_detach(&b, NULL);
+}
+
+/* Write `text` to `path` through a temporary. 0, or -1 after a warning. */
+static int write_text(const char *path, const char *text)
+{
+	struct rn_safefile sf;
+	int rc = rn_safefile_open(&sf, path);
+
+	if (!rc) {
+		rc = rn_safefile_write(&sf, text, strlen(text));
+		rc = rc ? rc : rn_safefile_commit(&sf);
+		if (rc)
+			rn_safefile_abort(&sf);
+	}
+	if (rc) {
+		rn_warn("cannot write '%s': %s", path, rn_safefile_strerror(rc));
+		return -1;
+	}
+	return 0;
+}
+
+/* The differential flame graph of `head_path` against `base_path` at `svg`. 0 or -1. */
+static int write_svg(const char *svg, const char *base_path, const char *head_path,
+		     const char *target)
+{
+	FILE *b = fopen(base_path, "re"), *h = fopen(head_path, "re");
+	struct rn_safefile sf;
+	char title[256];
+	int rc = !b || !h ? -EIO : rn_safefile_open(&sf, svg);
+
+	snprintf(title, sizeof(title), "%s: head against base", target);
+	if (!rc) {
+		rc = rn_flamegraph_diff_svg(b, h, rn_safefile_stream(&sf), title, "ns", NULL);
+		rc = rc ? rc : rn_safefile_commit(&sf);
+		if (rc)
+			rn_safefile_abort(&sf);
+	}
+	if (b)
+		fclose(b);
+	if (h)
+		fclose(h);
+	if (rc)
+		rn_warn("cannot write '%s': %s", svg, rn_safefile_strerror(rc));
+	return rc ? -1 : 0;
+}
+
+/* ---- ranking ------------------------------------------------------------------------------ */
+
+/* What an item is. */
+enum item_kind {
+	ITEM_CPU,     /* a function's own CPU time */
+	ITEM_SYSCALL, /* a syscall by call stack */
+	ITEM_CP,      /* a child's time on the critical path */
+};
+
+struct item {
+	enum item_kind kind;
+	char *stack;   /* the (normalized) call path, or the process name, owned */
+	char *where;   /* ITEM_CPU: the leaf with the line that grew most, owned, or NULL */
+	int64_t delta; /* head - base, ns */
+	int64_t calls; /* ITEM_SYSCALL: head - base calls */
+	int64_t best;  /* ITEM_CPU: growth of the line in `where` */
+};
+
+/* The value of `stack` in `f` (0 when absent). */
+static uint64_t value_of(const struct rn_folded *f, const char *stack)
+{
+	size_t lo = 0, hi = f->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(f->stack[mid], stack);
+
+		if (!c)
+			return f->value[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+static bool has_stack(const struct rn_folded *f, const char *stack)
+{
+	return value_of(f, stack) > 0;
+}
+
+/* `stack` with its leaf's line dropped ("main (a.c:9);spin (a.c:20)" -> "... spin (a.c)"),
+ * and a leaf without a symbol ("mawk+0x1b729") named by its module alone ("mawk+?"): a
+ * stripped program's own time is one item, not one per address. Owned; a copy when the leaf
+ * is neither. */
+static char *drop_leaf_line(const char *stack)
+{
+	const char *leaf = strrchr(stack, ';'), *colon, *close, *plus;
+	size_t len = strlen(stack);
+
+	leaf = leaf ? leaf + 1 : stack;
+	plus = strstr(leaf, "+0x");
+	if (plus && plus > leaf && !strchr(leaf, ' ') &&
+	    strspn(plus + 3, "0123456789abcdef") == strlen(plus + 3)) {
+		struct rn_buf b;
+
+		rn_buf_init(&b, 0);
+		rn_buf_add(&b, stack, (size_t)(plus - stack));
+		rn_buf_adds(&b, "+?");
+		return rn_buf_detach(&b, NULL);
+	}
+	close = len ? stack + len - 1 : stack;
+	colon = strrchr(leaf, ':');
+	if (!len || *close != ')' || !colon || !strchr(leaf, '(') || colon + 1 == close ||
+	    strspn(colon + 1, "0123456789") != (size_t)(close - colon - 1))
+		return rn_xstrdup(stack);
+	{
+		struct rn_buf b;
+
+		rn_buf_init(&b, 0);
+		rn_buf_add(&b, stack, (size_t)(colon - stack));
+		rn_buf_addc(&b, ')');
+		return rn_buf_detach(&b, NULL);
+	}
+}
+
+static struct item *push_item(struct item **v, size_t *n, size_t *cap, enum item_kind kind,
+			      const char *stack)
+{
+	for (size_t i = 0; i < *n; i++)
+		if ((*v)[i].kind == kind && !strcmp((*v)[i].stack, stack))
+			return &(*v)[i];
+	*v = rn_xgrow(*v, cap, *n + 1, sizeof(**v));
+	(*v)[*n] = (struct item){ kind, rn_xstrdup(stack), NULL, 0, 0, 0 };
+	return &(*v)[(*n)++];
+}
+
+/* Is the leaf of syscall path `s` a wait for a child (wait4, waitid)? Its time is the child's
+ * work, which the child's own items and its critical path item show; ranked, it would only
+ * repeat them at the top (make's wait4 "grew" by its children's slowdown). */
+static bool is_process_wait(const char *s)
+{
+	const char *leaf = strrchr(s, ';');
+
+	leaf = leaf ? leaf + 1 : s;
+	return !strcmp(leaf, "wait4") || !strcmp(leaf, "waitid");
+}
+
+/* Add the paths of `f` (sign +1: head, -1: base) to the items. Syscall paths are those that
+ * `calls` (either side's) hold. */
+static void add_paths(struct item **v, size_t *n, size_t *cap, const struct rn_folded *f, int sign,
+		      const struct rn_folded *bcalls, const struct rn_folded *hcalls,
+		      const struct rn_folded *other)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		const char *s = f->stack[i];
+		bool sys = has_stack(bcalls, s) || has_stack(hcalls, s);
+		char *key;
+		struct item *it;
+
+		if (sys && is_process_wait(s))
+			continue;
+		key = sys ? rn_xstrdup(s) : drop_leaf_line(s);
+		it = push_item(v, n, cap, sys ? ITEM_SYSCALL : ITEM_CPU, key);
+
+		it->delta += sign * (int64_t)f->value[i];
+		if (sys && sign > 0)
+			it->calls = (int64_t)value_of(hcalls, s) - (int64_t)value_of(bcalls, s);
+		if (sys && sign < 0 && !has_stack(other, s))
+			it->calls = (int64_t)value_of(hcalls, s) - (int64_t)value_of(bcalls, s);
+		if (!sys && sign > 0 &&
+		    !(strlen(key) >= 2 && !strcmp(key + strlen(key) - 2, "+?"))) {
+			/* the line of the function that grew most (a module's addresses: none) */
+			int64_t g = (int64_t)f->value[i] - (int64_t)value_of(other, s);
+
+			if (!it->where || g > it->best) {
+				const char *leaf = strrchr(s, ';');
+
+				free(it->where);
+				it->where = rn_xstrdup(leaf ? leaf + 1 : s);
+				it->best = g;
+			}
+		}
+		free(key);
+	}
+}
+
+static int item_cmp(const void *a, const void *b)
+{
+	const struct item *x = a, *y = b;
+
+	if (x->delta != y->delta)
+		return x->delta > y->delta ? -1 : 1;
+	return strcmp(x->stack, y->stack);
+}
+
+/* "1,234,567" */
+static void add_count(struct rn_buf *b, uint64_t v)
+{
+	char digits[32];
+	int n = snprintf(digits, sizeof(digits), "%" PRIu64, v);
+
+	for (int i = 0; i < n; i++) {
+		if (i && (n - i) % 3 == 0)
+			rn_buf_addc(b, ',');
+		rn_buf_addc(b, digits[i]);
+	}
+}
+
+static void add_ns(struct rn_buf *b, int64_t ns)
+{
+	double a = (double)(ns < 0 ? -ns : ns);
+
+	rn_buf_addc(b, ns < 0 ? '-' : '+');
+	if (a >= 1e9)
+		rn_buf_addf(b, "%.2f s", a / 1e9);
+	else if (a >= 1e6)
+		rn_buf_addf(b, "%.1f ms", a / 1e6);
+	else
+		rn_buf_addf(b, "%.1f us", a / 1e3);
+}
+
+/* The frame before the leaf of `stack` (NULL when none), owned; with `bare`, without its
+ * "(file:line)". */
+static char *caller_of(const char *stack, bool bare)
+{
+	const char *leaf = strrchr(stack, ';'), *p;
+	char *c, *paren;
+
+	if (!leaf)
+		return NULL;
+	for (p = leaf; p > stack && p[-1] != ';'; p--)
+		;
+	if (p == stack)
+		return NULL; /* the process name */
+	c = rn_xstrndup(p, (size_t)(leaf - p));
+	paren = bare ? strstr(c, " (") : NULL;
+	if (paren)
+		*paren = '\0';
+	return c;
+}
+
+static void format_item(struct rn_buf *b, const struct item *it)
+{
+	const char *leaf = strrchr(it->stack, ';');
+	char *caller;
+
+	leaf = leaf ? leaf + 1 : it->stack;
+	switch (it->kind) {
+	case ITEM_CPU:
+		add_ns(b, it->delta);
+		rn_buf_addf(b, " on CPU in %s", it->where ? it->where : leaf);
+		caller = caller_of(it->stack, true);
+		if (caller)
+			rn_buf_addf(b, ", from %s", caller);
+		free(caller);
+		break;
+	case ITEM_SYSCALL:
+		caller = caller_of(it->stack, false);
+		if (it->calls) {
+			rn_buf_addc(b, it->calls < 0 ? '-' : '+');
+			add_count(b, (uint64_t)(it->calls < 0 ? -it->calls : it->calls));
+			rn_buf_addf(b, " %s", leaf);
+		} else {
+			rn_buf_addf(b, "%s (same calls)", leaf);
+		}
+		rn_buf_addf(b, " from %s, ", caller ? caller : "(no caller)");
+		add_ns(b, it->delta);
+		rn_buf_adds(b, " in the calls");
+		free(caller);
+		break;
+	case ITEM_CP:
+		rn_buf_addf(b, "child %s ", it->stack);
+		add_ns(b, it->delta);
+		rn_buf_adds(b, " on the critical path");
+		break;
+	}
+}
+
+/* The ranked items of growth from base to head (largest first) that carry at least 0.5% of
+ * the growth, as "N. text" lines in `out` (at most `top`) and, each with its call path, in
+ * `all`. Returns the items that grew. -1 when a profile cannot be read (`out` says why). */
+static long rank(const char *base_path, const char *base_calls, const char *head_path,
+		 const char *head_calls, const struct side *bs, const struct side *hs, unsigned top,
+		 struct rn_buf *out, struct rn_buf *all)
+{
+	struct rn_folded b, h, bc, hc;
+	struct rn_diag d;
+	struct item *v = NULL;
+	size_t n = 0, cap = 0, shown = 0;
+	uint64_t growth = 0;
+	long grew = 0;
+
+	rn_diag_init(&d, NULL, NULL, 0);
+	memset(&bc, 0, sizeof(bc));
+	memset(&hc, 0, sizeof(hc));
+	if (rn_folded_read(&b, base_path, &d)) {
+		rn_buf_addf(out, "  %s\n", d.msg);
+		return -1;
+	}
+	if (rn_folded_read(&h, head_path, &d)) {
+		rn_buf_addf(out, "  %s\n", d.msg);
+		rn_folded_release(&b);
+		return -1;
+	}
+	/* a golden profile recorded without syscalls has no calls file: no counts on that side */
+	if (rn_folded_read(&bc, base_calls, &d))
+		memset(&bc, 0, sizeof(bc));
+	if (rn_folded_read(&hc, head_calls, &d))
+		memset(&hc, 0, sizeof(hc));
+	add_paths(&v, &n, &cap, &h, +1, &bc, &hc, &b);
+	add_paths(&v, &n, &cap, &b, -1, &bc, &hc, &h);
+	for (size_t i = 0; bs && hs && i < hs->ncp; i++)
+		push_item(&v, &n, &cap, ITEM_CP, hs->cp[i].comm)->delta +=
+			(int64_t)hs->cp[i].time_ns;
+	for (size_t i = 0; bs && hs && i < bs->ncp; i++)
+		push_item(&v, &n, &cap, ITEM_CP, bs->cp[i].comm)->delta -=
+			(int64_t)bs->cp[i].time_ns;
+	if (n)
+		qsort(v, n, sizeof(*v), item_cmp);
+	for (size_t i = 0; i < n && v[i].delta > 0; i++)
+		growth += (uint64_t)v[i].delta;
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].delta <= 0)
+			break;
+		grew++;
+		/* reports show what matters: items of at least 0.5% of the growth */
+		if ((uint64_t)v[i].delta * 200 < growth)
+			continue;
+		rn_buf_addf(all, "%zu. ", i + 1);
+		format_item(all, &v[i]);
+		rn_buf_addf(all, "\n   %s\n", v[i].stack);
+		if (shown < top) {
+			rn_buf_addf(out, "  %zu. ", ++shown);
+			format_item(out, &v[i]);
+			rn_buf_addc(out, '\n');
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].stack);
+		free(v[i].where);
+	}
+	free(v);
+	rn_folded_release(&b);
+	rn_folded_release(&h);
+	rn_folded_release(&bc);
+	rn_folded_release(&hc);
+	return grew;
+}
+
+/* ---- the hooks ---------------------------------------------------------------------------- */
+
+static bool is_timing_row(const struct rn_verdict_result *v, bool baseline)
+{
+	static const char *const metrics[] = { "wall_time", "cpu_time", "critical_path", NULL };
+	const char *prefix = baseline ? "baseline:" : "golden:";
+	size_t pl = strlen(prefix);
+
+	if (v->verdict != RN_VERDICT_FAIL || !v->assertion || strncmp(v->assertion, prefix, pl))
+		return false;
+	for (const char *const *m = metrics; *m; m++)
+		if (!strcmp(v->assertion + pl, *m))
+			return true;
+	return false;
+}
+
+/* `path` relative to the config's folder when it lies under it (as reports name files). */
+static const char *shown_path(const struct rn_config *cfg, const char *path)
+{
+	size_t dl = strlen(cfg->dir);
+
+	return !strncmp(path, cfg->dir, dl) && path[dl] == '/' ? path + dl + 1 : path;
+}
+
+static void append_detail(struct rn_verdict_result *v, const char *text)
+{
+	struct rn_buf b;
+
+	rn_buf_init(&b, 0);
+	if (v->detail && *v->detail) {
+		rn_buf_adds(&b, v->detail);
+		if (v->detail[strlen(v->detail) - 1] != '\n')
+			rn_buf_addc(&b, '\n');
+	}
+	rn_buf_adds(&b, text);
+	while (b.len && b.buf[b.len - 1] == '\n')
+		b.buf[--b.len] = '\0';
+	free(v->detail);
+	v->detail = rn_buf_detach(&b, NULL);
+}
+
+/* Write one side's two files. 0 or -1. */
+static int write_side(const char *dir, const char *target, const char *name, const struct side *s,
+		      char **folded, char **calls)
+{
+	char suffix[32];
+
+	snprintf(suffix, sizeof(suffix), ".%s.folded", name);
+	*folded = path_of(dir, target, suffix);
+	snprintf(suffix, sizeof(suffix), ".%s.calls.folded", name);
+	*calls = path_of(dir, target, suffix);
+	return write_text(*folded, s->folded) || write_text(*calls, s->calls) ? -1 : 0;
+}
+
+void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_target_cfg *head,
+			      const struct rn_target_cfg *base, struct rn_target_report *tv,
+			      bool quiet)
+{
+	const struct rn_profile_cfg *pc = &cfg->profile;
+	struct rn_verdict_result *row = NULL;
+	struct side bs, hs;
+	struct rn_buf out, all;
+	char *bf = NULL, *bcalls = NULL, *hf = NULL, *hcalls = NULL, *svg = NULL, *txt = NULL;
+	bool golden;
+	long grew;
+	int rc;
+
+	if (!pc->dir || !(head->profile >= 0 ? head->profile : pc->on_failure))
+		return;
+	for (size_t i = 0; i < tv->nverdicts && !row; i++)
+		if (is_timing_row(&tv->verdicts[i], base != NULL) ||
+		    is_timing_row(&tv->verdicts[i], false))
+			row = &tv->verdicts[i];
+	if (!row)
+		return;
+	golden = !base || strncmp(row->assertion, "baseline:", 9);
+	memset(&bs, 0, sizeof(bs));
+	memset(&hs, 0, sizeof(hs));
+	rn_buf_init(&out, 0);
+	rn_buf_init(&all, 0);
+	if (golden) {
+		bf = path_of(cfg->golden_dir, head->name, ".folded");
+		bcalls = path_of(cfg->golden_dir, head->name, ".calls.folded");
+		if (access(bf, R_OK)) {
+			rn_buf_addf(&out,
+				    "no golden profile to explain it with: %s does not exist "
+				    "(`renacer golden update` records it when renacer.toml has a "
+				    "[profile] table)\n",
+				    shown_path(cfg, bf));
+			goto out_detail;
+		}
+	}
+	rc = make_dirs(pc->dir);
+	if (rc) {
+		rn_buf_addf(&out, "no explanation: cannot create '%s': %s\n",
+			    shown_path(cfg, pc->dir), strerror(-rc));
+		goto out_detail;
+	}
+	if (!quiet)
+		fprintf(stderr, "renacer check: %s failed: profiling %s at %u Hz to explain it\n",
+			row->assertion, golden ? "one more head run" : "one more base and head run",
+			pc->frequency_hz);
+	if ((!golden && profile_side(pc, base, &bs)) || profile_side(pc, head, &hs)) {
+		rn_buf_addf(&out, "no explanation: %s\n", bs.error ? bs.error : hs.error);
+		goto out_detail;
+	}
+	if ((!golden && write_side(pc->dir, head->name, "base", &bs, &bf, &bcalls)) ||
+	    write_side(pc->dir, head->name, "head", &hs, &hf, &hcalls)) {
+		rn_buf_addf(&out, "no explanation: the profiles cannot be written to %s\n",
+			    shown_path(cfg, pc->dir));
+		goto out_detail;
+	}
+	svg = path_of(pc->dir, head->name, ".diff.svg");
+	txt = path_of(pc->dir, head->name, ".explain.txt");
+	rn_buf_addf(&out, "where the time went (%s, one profiled run, %u Hz%s):\n",
+		    golden ? "head against the golden profile" : "head against base",
+		    pc->frequency_hz, pc->syscalls ? "; syscall time taken at ptrace stops" : "");
+	grew = rank(bf, bcalls, hf, hcalls, golden ? NULL : &bs, &hs, pc->top, &out, &all);
+	if (grew == 0)
+		rn_buf_adds(&out, "  no call path grew in the profiled runs\n");
+	if (grew >= 0 && !write_svg(svg, bf, hf, head->name))
+		rn_buf_addf(&out, "  flame graph: %s (profiles: %s/%s.*.folded)\n",
+			    shown_path(cfg, svg), shown_path(cfg, pc->dir), head->name);
+	if (grew >= 0)
+		write_text(txt, all.buf);
+out_detail:
+	append_detail(row, out.buf);
+	rn_buf_release(&out);
+	rn_buf_release(&all);
+	side_release(&bs);
+	side_release(&hs);
+	free(bf);
+	free(bcalls);
+	free(hf);
+	free(hcalls);
+	free(svg);
+	free(txt);
+}
+
+int rn_profile_check_record_golden(const struct rn_config *cfg, const struct rn_target_cfg *tc,
+				   bool quiet)
+{
+	struct side s;
+	char *f, *c;
+	int rc = 0;
+
+	if (!cfg->profile.golden)
+		return 0;
+	if (!quiet)
+		fprintf(stderr, "renacer golden: profiling '%s' at %u Hz\n", tc->name,
+			cfg->profile.frequency_hz);
+	if (profile_side(&cfg->profile, tc, &s)) {
+		rn_error("target '%s': %s; golden profile not written", tc->name, s.error);
+		side_release(&s);
+		return RN_EXIT_TARGET;
+	}
+	f = path_of(cfg->golden_dir, tc->name, ".folded");
+	c = path_of(cfg->golden_dir, tc->name, ".calls.folded");
+	if (write_text(f, s.folded) || write_text(c, s.calls))
+		rc = RN_EXIT_OUTPUT;
+	free(f);
+	free(c);
+	side_release(&s);
+	return rc;
+}
+
+/* `to` (absolute) relative to the folder `from` (absolute), owned. */
+static char *relative_path(const char *from, const char *to)
+{
+	size_t common = 0, i;
+	struct rn_buf b;
+
+	for (i = 0; from[i] && from[i] == to[i]; i++)
+		if (from[i] == '/')
+			common = i + 1;
+	if (!from[i] && (to[i] == '/' || !to[i]))
+		common = i + (to[i] == '/');
+	rn_buf_init(&b, 0);
+	for (i = common; from[i]; i++)
+		if (from[i] == '/' || i == common)
+			rn_buf_adds(&b, "../");
+	rn_buf_adds(&b, to + common);
+	return rn_buf_detach(&b, NULL);
+}
+
+void rn_profile_check_page(json_t *model, const struct rn_config *cfg, const char *page)
+{
+	const json_t *verdicts = json_object_get(model, "verdicts"), *v;
+	json_t *out = json_array();
+	char *dir = rn_xstrdup(page), *slash = strrchr(dir, '/'), *page_dir;
+	size_t i;
+
+	if (slash)
+		*slash = '\0';
+	page_dir = realpath(slash ? (*dir ? dir : "/") : ".", NULL);
+	json_array_foreach(verdicts, i, v)
+	{
+		const char *target = json_string_value(json_object_get(v, "target"));
+		const char *verdict = json_string_value(json_object_get(v, "verdict"));
+		const char *assertion = json_string_value(json_object_get(v, "assertion"));
+		struct rn_verdict_result row = { 0 };
+		struct rn_buf text, all;
+		char *txt, *svg;
+		json_t *e;
+		size_t k, items = 0;
+		bool seen = false;
+
+		if (!target || !verdict || !assertion || strcmp(verdict, "FAIL"))
+			continue;
+		row.verdict = RN_VERDICT_FAIL;
+		row.assertion = (char *)assertion;
+		if (!is_timing_row(&row, true) && !is_timing_row(&row, false))
+			continue;
+		json_array_foreach(out, k, e) seen |=
+			!strcmp(json_string_value(json_object_get(e, "target")), target);
+		if (seen)
+			continue;
+		txt = path_of(cfg->profile.dir, target, ".explain.txt");
+		svg = path_of(cfg->profile.dir, target, ".diff.svg");
+		rn_buf_init(&all, (size_t)1 << 24);
+		rn_buf_init(&text, 0);
+		if (!rn_buf_read_file(&all, txt)) {
+			/* the first `top` items, each with its call path */
+			for (const char *p = all.buf; *p;) {
+				const char *nl = strchr(p, '\n');
+				size_t len = nl ? (size_t)(nl - p + 1) : strlen(p);
+
+				if (*p != ' ' && ++items > cfg->profile.top)
+					break;
+				rn_buf_add(&text, p, len);
+				p += len;
+			}
+			e = json_object();
+			json_object_set_new(e, "target", json_string(target));
+			json_object_set_new(e, "text", json_string(text.buf));
+			if (!access(svg, R_OK) && page_dir) {
+				char *rel = relative_path(page_dir, svg);
+
+				json_object_set_new(e, "svg", json_string(rel));
+				free(rel);
+			} else {
+				json_object_set_new(e, "svg", json_string(""));
+			}
+			json_array_append_new(out, e);
+		}
+		rn_buf_release(&all);
+		rn_buf_release(&text);
+		free(txt);
+		free(svg);
+	}
+	if (json_array_size(out))
+		json_object_set(model, "explain", out);
+	json_decref(out);
+	free(page_dir);
+	free(dir);
+}

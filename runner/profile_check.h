@@ -1,0 +1,77 @@
+/*
+ * profile_check.h - where a failed timing row's time went: `check` profiles both sides of a
+ * failing timing comparison and ranks what grew ([profile] in renacer.toml, docs/explain.md).
+ *
+ * A timing row is baseline:{wall_time,cpu_time,critical_path} or golden:{the same}. When the
+ * first such row of a target FAILs and explaining is on ([profile] on_failure, default true;
+ * a [[target]]'s `profile` overrides it), after the verdicts:
+ *
+ *   --baseline   the base and the head run once more each under profiling: on-CPU samples
+ *                (perf_event_open, collectors/profile.h) at [profile] frequency_hz and, with
+ *                [profile] syscalls, syscall time and calls by call stack (syscall stops);
+ *   golden       the head runs once under profiling and is compared with the golden side's
+ *                profile, which `golden update` recorded beside the golden trace
+ *                (<golden dir>/<target>.folded and <target>.calls.folded) when renacer.toml
+ *                has a [profile] table; without it the row says so in one line.
+ *
+ * One side's profile is one folded-stacks file in nanoseconds: on-CPU samples scaled by the
+ * sampling period (1e9 / frequency_hz ns of CPU time each; samples in the kernel are left out
+ * when syscall stacks are on, as that time is in the syscall lines) and syscall time by stack,
+ * each syscall a leaf frame under its caller. A second file counts the calls by stack. Frames
+ * carry DWARF file:line where the program has debug information ("hot_parse (src/parse.c:88)").
+ *
+ * The ranked list (largest growth first, in ns) holds three kinds of item:
+ *   "+150.2 ms on CPU in hot_parse (src/parse.c:88), from main"   a function's own CPU time,
+ *        summed over its lines (the line named is the one that grew most);
+ *   "+2,000 openat from load_cfg (src/cfg.c:31), +41.2 ms"         a syscall by call stack: the
+ *        change in calls and in time (measured at ptrace stops: the time includes the stops'
+ *        cost, the counts are exact);
+ *   "child git +30.0 ms on the critical path"                      (baseline only) the time a
+ *        child process (by name) spends on the critical path of the profiled run.
+ *
+ * Files, each written through a temporary and rename ([profile] dir, default
+ * .renacer/explain beside renacer.toml): <target>.base.folded, <target>.head.folded (and
+ * .calls.folded of each), <target>.diff.svg (differential flame graph of head against base,
+ * runner/report/flamegraph.h) and <target>.explain.txt (the ranked list: every item of at least 0.5% of the growth,
+ * each with its call path). The first [profile]
+ * top items, the flame graph's path and the files' folder are appended to the failing row's
+ * detail, which the console, JUnit, GitHub and results files carry.
+ */
+#ifndef RN_PROFILE_CHECK_H
+#define RN_PROFILE_CHECK_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "config.h"
+#include "report.h"
+
+/*
+ * Explain the first failing timing row of `tv` (target `head`; `base` is its base side under
+ * --baseline, else NULL) as above, appending to that row's detail. Nothing happens when no
+ * timing row failed or explaining is off. Failures (a profiled run that failed, a file that
+ * cannot be written) are stated in the detail and warned about; the verdicts are unchanged.
+ * Progress goes to stderr unless `quiet`.
+ */
+void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_target_cfg *head,
+			      const struct rn_target_cfg *base, struct rn_target_report *tv,
+			      bool quiet);
+
+/*
+ * `golden update`: with [profile] golden (default when renacer.toml has a [profile] table),
+ * profile one run of `tc` and write <golden dir>/<target>.folded and <target>.calls.folded.
+ * Returns 0, or RN_EXIT_TARGET / RN_EXIT_OUTPUT after an error message.
+ */
+int rn_profile_check_record_golden(const struct rn_config *cfg, const struct rn_target_cfg *tc,
+				   bool quiet);
+
+/*
+ * `renacer report --html PAGE`: for each target of the page model's last check ("verdicts")
+ * with a failed timing row whose explanation is in [profile] dir, add {target, text (the
+ * first [profile] top items of <target>.explain.txt, each with its call path), svg (the
+ * flame graph's path relative to PAGE's folder, "" when absent)} to the model's "explain"
+ * array (runner/report/report_html.h). Nothing is added when there is none.
+ */
+void rn_profile_check_page(json_t *model, const struct rn_config *cfg, const char *page);
+
+#endif

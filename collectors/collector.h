@@ -80,7 +80,7 @@ enum rn_run_flags {
 	RN_RUN_EVENTS_ONLY = 1 << 4,  /* a timing run: process events only, no syscall spans
 				       * (the "ptrace-events" driver, driver.h) */
 	RN_RUN_PIN_TARGET = 1 << 5,   /* the target runs on CPU spec->pin_cpu only: both sides of
-				       * a same-job baseline on one CPU (runner/baseline.h) */
+				       * a same-job baseline on one CPU (runner/check/baseline.h) */
 	RN_RUN_NO_GUARD = 1 << 6,     /* no guard seccomp filter (guard.h): every syscall stays on
 				       * the kernel's fast path ([regression] timing_guard = false,
 				       * timing runs only) */

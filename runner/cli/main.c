@@ -19,8 +19,9 @@
 #include "cmd_trace.h"
 #include "config.h"
 #include "exitcode.h"
+#include "golden_equiv.h"
 #include "log.h"
-#include "merge.h"
+#include "cmd_merge.h"
 
 /* Every subcommand: one table feeds dispatch, --help and the man page. */
 static const struct {
@@ -147,6 +148,8 @@ int main(int argc, char **argv)
 	 * outside a run they keep their default action. */
 	signal(SIGUSR1, SIG_IGN);
 	signal(SIGUSR2, SIG_IGN);
+	/* golden update records behaviour traces with the trace command (check sits below it). */
+	rn_golden_equiv_set_tracer(rn_cmd_trace);
 
 	if (argc < 2) {
 		usage(stderr);

@@ -25,7 +25,7 @@
 #include "json_text.h"
 #include "ledger.h"
 #include "log.h"
-#include "merge.h"
+#include "cmd_merge.h"
 #include "report_html.h"
 #include "utf8.h"
 #include "xalloc.h"

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""layer_links.py SOURCE_DIR SCRATCH_DIR | layer_links.py --self-test - the link order of the
-layer libraries (runner/INTERNALS.md, "Layers"), read from CMake's own graph.
+"""layer_links.py SOURCE_DIR SCRATCH_DIR [-DNAME=VALUE...] | layer_links.py --self-test - the link
+order of the layer libraries (runner/INTERNALS.md, "Layers"), read from CMake's own graph.
 
-Configures SOURCE_DIR in SCRATCH_DIR (tests off, so it needs only the build's packages) with
-`cmake --graphviz` and reads the link edges between the layer libraries
+Configures SOURCE_DIR in SCRATCH_DIR (tests off, so it needs only the build's packages; the
+-D settings are the build's own, so the same collectors are found) with `cmake --graphviz` and
+reads the link edges between the layer libraries
 
     rn_util < rn_collectors < rn_assertions < rn_input < rn_report < rn_history < rn_check < rn_cli
 
@@ -68,11 +69,13 @@ def check(libs, edges):
     return breaches
 
 
-def graph(src, scratch):
-    """Configure `src` in `scratch` with --graphviz and read the graph of its libraries."""
+def graph(src, scratch, settings):
+    """Configure `src` in `scratch` with the -D `settings` and --graphviz, and read the graph
+    of its libraries."""
     os.makedirs(scratch, exist_ok=True)
     dot = os.path.join(scratch, "layers.dot")
-    cmd = ["cmake", "-S", src, "-B", scratch, "-DRN_BUILD_TESTS=OFF", f"--graphviz={dot}"]
+    cmd = ["cmake", "-S", src, "-B", scratch] + settings + ["-DRN_BUILD_TESTS=OFF",
+                                                            f"--graphviz={dot}"]
     run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if run.returncode != 0:
         print(run.stdout)
@@ -120,10 +123,10 @@ def self_test():
 def main():
     if len(sys.argv) == 2 and sys.argv[1] == "--self-test":
         return self_test()
-    if len(sys.argv) != 3:
+    if len(sys.argv) < 3 or not all(a.startswith("-D") for a in sys.argv[3:]):
         print(__doc__.splitlines()[0], file=sys.stderr)
         return 2
-    libs, edges = graph(sys.argv[1], sys.argv[2])
+    libs, edges = graph(sys.argv[1], sys.argv[2], sys.argv[3:])
     breaches = check(libs, edges)
     for b in breaches:
         print(b)

@@ -6,7 +6,7 @@
  * its warmup, timing and counting runs. Run: the runs under its collectors -> per-run metrics
  * and gaps. Judge: each enabled assertion that applies, the golden comparison, known data
  * loss -> verdicts. Report: one struct rn_outcome through every reporter of
- * runner/check/reporter.h (JUnit, timeline, OTLP, benchmark JSON, results, GitHub, history,
+ * runner/reporter.h (JUnit, timeline, OTLP, benchmark JSON, results, GitHub, history,
  * console) -> exit code.
  */
 #ifndef RN_CHECK_H
@@ -26,7 +26,7 @@ int rn_cmd_validate(int argc, char **argv);
  * atomically. Returns an enum rn_exit value. */
 int rn_cmd_golden(int argc, char **argv);
 /* `renacer calibrate [--config FILE] [--target NAME] [--effect PCT] [--pairs N] [--plant PCT]`:
- * A/A noise, detection limits and a planted slowdown per target (runner/check/calibrate.h).
+ * A/A noise, detection limits and a planted slowdown per target (runner/calibrate.h).
  * Returns an enum rn_exit value: RN_EXIT_FAIL when a planted slowdown was not caught. */
 int rn_cmd_calibrate(int argc, char **argv);
 

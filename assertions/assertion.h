@@ -176,7 +176,7 @@ struct rn_target_result {
 				     * runnable task of the machine waited for a CPU, in [0, 1]
 				     * (/proc/pressure/cpu "some"; the machine's load, whatever
 				     * the target does) */
-	double *probe_cpu_ns;           /* speed probe before each timing run (runner/judging.h):
+	double *probe_cpu_ns;           /* speed probe before each timing run (check/judging.h):
 					 * thread CPU time of the fixed work, ns [nprobes], owned */
 	double *probe_wall_ns;          /* the same probes' wall time, ns [nprobes], owned */
 	size_t nprobes;                 /* probes taken */

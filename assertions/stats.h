@@ -102,7 +102,7 @@ void rn_stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t
 			     struct rn_hodges_lehmann *out);
 
 /*
- * Paired comparisons (same-job baseline, runner/baseline.h): d_i = head_i - base_i of runs
+ * Paired comparisons (same-job baseline, runner/check/baseline.h): d_i = head_i - base_i of runs
  * taken side by side. The Wilcoxon signed-rank test (Wilcoxon 1945; Hollander, Wolfe &
  * Chicken, "Nonparametric Statistical Methods", 3rd ed., section 3.1) says whether the
  * differences tend to be positive; the Hodges-Lehmann estimate of the one-sample location

@@ -28,7 +28,7 @@ fi
 # renacer's own tree: the script's parent directory, when it is the current directory.
 self_tree=
 src=$(cd "$(dirname "$0")/.." 2>/dev/null && pwd -P) || src=
-if [ -n "$src" ] && [ "$src" = "$(pwd -P)" ] && [ -f "$src/runner/check.c" ]; then
+if [ -n "$src" ] && [ "$src" = "$(pwd -P)" ] && [ -f "$src/runner/check/check.c" ]; then
 	self_tree=1
 fi
 

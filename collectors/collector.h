@@ -81,7 +81,7 @@ enum rn_run_flags {
 				       * (the "ptrace-events" driver, driver.h) */
 	RN_RUN_PIN_TARGET = 1 << 5,   /* the target's tree runs on spec->pin_cpu (and the next
 				       * spec->pin_ncpus - 1 CPUs it may use) only: both sides of
-				       * a same-job baseline in one placement (runner/baseline.h) */
+				       * a same-job baseline in one placement (runner/check/baseline.h) */
 	RN_RUN_NO_GUARD = 1 << 6,     /* no guard seccomp filter (guard.h): every syscall stays on
 				       * the kernel's fast path ([regression] timing_guard = false,
 				       * timing runs only) */

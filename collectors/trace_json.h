@@ -2,7 +2,7 @@
  * trace_json.h - the "renacer-trace" JSON format's names, and its reader.
  *
  * `renacer trace --format json|jsonl` writes a trace in this format (the writer:
- * runner/report/report_json.c and the document frame in runner/cmd_trace.c; the schema in full:
+ * runner/report/report_json.c and the document frame in runner/cli/cmd_trace.c; the schema in full:
  * runner/report/TRACE_JSON.md); the equivalence assertion and `renacer diff` read it back
  * (assertions/equivalence.c, through rn_trace_json_read below). Both sides take every key from
  * the one list here, so a renamed field cannot leave one of them behind. The reader lives with

@@ -1531,7 +1531,7 @@ static int parse_history(struct ctx *c, const struct rn_toml_value *root)
 	return 0;
 }
 
-/* [profile]: explaining failed timing rows (runner/profile_check.h). */
+/* [profile]: explaining failed timing rows (runner/check/profile_check.h). */
 static int parse_profile(struct ctx *c, const struct rn_toml_value *root)
 {
 	struct rn_profile_cfg *p = &c->cfg->profile;

@@ -212,7 +212,7 @@
 	X(machine, "string",                                                                       \
 	  "machine name recorded with each run (default: a hardware fingerprint)")
 
-/* X(key, type, doc) for [profile] (runner/profile_check.h: where a failed timing row's time
+/* X(key, type, doc) for [profile] (runner/check/profile_check.h: where a failed timing row's time
  * went). */
 #define RN_PROFILE_KEYS(X)                                                                         \
 	X(on_failure, "boolean",                                                                   \

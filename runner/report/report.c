@@ -24,42 +24,6 @@
 #include "textfit.h"
 #include "xalloc.h"
 
-struct rn_verdict_result *rn_target_report_push(struct rn_target_report *t)
-{
-	t->verdicts = rn_xgrow(t->verdicts, &t->cap, t->nverdicts + 1, sizeof(*t->verdicts));
-	memset(&t->verdicts[t->nverdicts], 0, sizeof(t->verdicts[0]));
-	return &t->verdicts[t->nverdicts++];
-}
-
-struct rn_verdict_result *rn_target_report_push_row(struct rn_target_report *t, const char *type,
-						    const char *target, const char *what,
-						    enum rn_verdict v)
-{
-	struct rn_verdict_result *r = rn_target_report_push(t);
-	struct rn_buf b;
-
-	rn_buf_init(&b, 0);
-	rn_buf_addf(&b, "%s:%s", type, what);
-	r->assertion = rn_buf_detach(&b, NULL);
-	r->type = rn_xstrdup(type);
-	r->target = rn_xstrdup(target);
-	r->verdict = v;
-	return r;
-}
-
-void rn_target_report_release(struct rn_target_report *t)
-{
-	size_t i;
-
-	for (i = 0; i < t->nverdicts; i++)
-		rn_verdict_result_release(&t->verdicts[i]);
-	free(t->verdicts);
-	free(t->golden_file);
-	t->verdicts = NULL;
-	t->nverdicts = t->cap = 0;
-	t->golden_file = NULL;
-}
-
 /*
  * Progress. On a terminal the line is redrawn in place: by each call, and every
  * TICK_MS by a ticker thread while a run goes on, so a long run shows its clock moving. The

@@ -72,7 +72,7 @@ static void add_num(struct rn_buf *b, const json_t *v)
 }
 
 /* The last check's explained timing failures: the ranked list and the differential flame
- * graph, linked and shown (the model's "explain", runner/profile_check.h). */
+ * graph, linked and shown (the model's "explain", runner/check/profile_check.h). */
 static void add_explain(struct rn_buf *b, const json_t *explain)
 {
 	size_t i;

@@ -32,7 +32,7 @@
  *   quality:  [ledger of `renacer history quality --format json`]
  *   explain:  [{target, text, svg}] (optional) the last check's explained timing failures:
  *             the ranked list and the flame graph's path relative to the page
- *             (runner/profile_check.h)
+ *             (runner/check/profile_check.h)
  */
 #ifndef RN_REPORT_HTML_H
 #define RN_REPORT_HTML_H

@@ -30,7 +30,7 @@ enum rn_exit {
 
 /* The exit code for a run ended by signal `sig` (SIGINT, SIGTERM, SIGHUP, SIGQUIT: 128 + sig);
  * any other value gives RN_EXIT_SIGTERM. SIGUSR1, SIGUSR2 and SIGPIPE are ignored by renacer
- * (runner/main.c) and never end a run. */
+ * (runner/cli/main.c) and never end a run. */
 static inline int rn_exit_for_signal(int sig)
 {
 	switch (sig) {

@@ -101,7 +101,7 @@ def main():
                     return 1
                 # Every line of the console report fits the 100 columns the guide runs at
                 # (warnings and notes, "renacer: ...", are one line each, unwrapped, and so
-                # is the "head vs base" list of --baseline, runner/baseline.c).
+                # is the "head vs base" list of --baseline, runner/check/baseline.c).
                 if "--baseline" in cmd:
                     continue
                 for l in p.stderr.splitlines():

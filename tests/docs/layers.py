@@ -2,13 +2,14 @@
 """layers.py SOURCE_DIR | layers.py --self-test - the include rules of runner/INTERNALS.md
 ("Layers"), checked.
 
-Each source folder is a layer; a file may include headers of its own layer and of the layers
-below it, never of a layer above:
+Each source folder is a layer (one static library each, runner/CMakeLists.txt); a file may
+include headers of its own layer and of the layers below it, never of a layer above:
 
-    util < collectors < assertions < input < report < history < orchestration
+    util < collectors < assertions < input < report < history < check < cli
 
 (util = runner/util, input = runner/input, report = runner/report, history = runner/history,
-orchestration = runner/ itself). Includes are resolved by path, as the compiler does: the
+check = runner/check, cli = runner/cli). A source file straight under runner/ belongs to no
+layer and is a breach. Includes are resolved by path, as the compiler does: the
 including file's folder first, then the include folders its library gets from the build
 (INCLUDE_ROOTS, in CMake's order), so "clock.h" in collectors/cuda/ is collectors/cuda/clock.h
 and "ptrace/internal.h" is collectors/ptrace/internal.h. An include that resolves to no file of
@@ -20,9 +21,9 @@ More rules of the architecture:
   - a folder-private header (internal.h, *_internal.h) is included only from its own folder
     and the folders below it;
   - a specific collector (collectors/ptrace, ebpf, vulkan, cuda, cachegrind) is reached from
-    outside its folder only by the registries (collectors/registry.c, collectors/driver.c)
-    and by the commands (runner/, orchestration), and only through its public header
-    <name>/<name>.h (ptrace/drivers.h for the loop registry): not by another collector, the
+    outside its folder only by the registries (collectors/registry.c, collectors/driver.c),
+    the engine and the commands (runner/check, runner/cli), and only through its public
+    header <name>/<name>.h (ptrace/drivers.h for the loop registry): not by another collector, the
     run loop, the trace model, the assertions, input, reports or history;
   - collectors/run.c (the event loop) and the trace model (collectors/trace.c, trace.h)
     include no header of a specific collector.
@@ -36,31 +37,25 @@ import shutil
 import sys
 import tempfile
 
-ORDER = ["util", "collectors", "assertions", "input", "report", "history", "orchestration"]
+ORDER = ["util", "collectors", "assertions", "input", "report", "history", "check", "cli"]
+RUNNER_LAYERS = ("util", "input", "report", "history", "check", "cli")
 SPECIFIC = ("ptrace", "ebpf", "vulkan", "cuda", "cachegrind")
-RUNNER_ROOTS = ["runner", "runner/input", "runner/report", "runner/history", "assertions",
-                "collectors", "runner/util"]
 # The include folders of each layer's library (runner/CMakeLists.txt and the folders' own):
-# its own folders, then those of the libraries it links, in link order.
-INCLUDE_ROOTS = {
-    "util": ["runner/util"],
-    "collectors": ["collectors", "runner/util"],
-    "assertions": ["assertions", "collectors", "runner/util"],
-    "input": RUNNER_ROOTS,
-    "report": RUNNER_ROOTS,
-    "history": RUNNER_ROOTS,
-    "orchestration": RUNNER_ROOTS,
-}
+# its own folder, then those of the libraries it links, in link order (each layer links the
+# one below it, which brings the rest).
+_FOLDER = {"util": "runner/util", "collectors": "collectors", "assertions": "assertions",
+           "input": "runner/input", "report": "runner/report", "history": "runner/history",
+           "check": "runner/check", "cli": "runner/cli"}
+INCLUDE_ROOTS = {name: [_FOLDER[n] for n in reversed(ORDER[:i + 1])]
+                 for i, name in enumerate(ORDER)}
 REGISTRIES = ("collectors/registry.c", "collectors/driver.c")
 LOOP_AND_MODEL = ("collectors/run.c", "collectors/trace.c", "collectors/trace.h")
 
 
 def layer(folder):
-    for name in ("util", "input", "report", "history"):
+    for name in RUNNER_LAYERS:
         if folder == "runner/" + name or folder.startswith("runner/" + name + "/"):
             return name
-    if folder == "runner":
-        return "orchestration"
     if folder.startswith("collectors/vulkan/layer") or folder.startswith("collectors/cuda/inject"):
         return None
     if folder == "collectors" or folder.startswith("collectors/"):
@@ -109,6 +104,9 @@ def check(root):
     checked = 0
     for f in sorted(files):
         src = layer(os.path.dirname(f))
+        if os.path.dirname(f) == "runner":
+            breaches.append(f"{f}: straight under runner/, in no layer's folder (input, report, "
+                            "history, check, cli)")
         if src is None:
             continue
         with open(os.path.join(root, f), errors="replace") as fh:
@@ -139,7 +137,7 @@ def check(root):
                         breaches.append(f"{where}: includes {hdr}, a specific collector's "
                                         "header (the loop and the trace model reach "
                                         "collectors through their ops tables)")
-                    elif not (f in REGISTRIES or src == "orchestration"):
+                    elif not (f in REGISTRIES or src in ("check", "cli")):
                         breaches.append(f"{where}: includes {hdr}: only the registries and "
                                         "the commands reach a specific collector")
                     elif hdr not in public:
@@ -155,8 +153,14 @@ PLANTS = [
     ("collectors/run.c", '#include "cuda/clock.h"', "a specific collector's header"),
     ("assertions/stats.c", '#include "../runner/input/config.h"', "a layer above"),
     ("runner/util/buf.c", '#include "history.h"', "a layer above"),
-    ("runner/cmd_diff.c", '#include "vulkan/load.h"', "not the public header"),
+    ("runner/cli/cmd_diff.c", '#include "vulkan/load.h"', "not the public header"),
+    ("runner/report/junit.c", '#include "check.h"', "a layer above"),
+    ("runner/history/history.c", '#include "reporter.h"', "a layer above"),
+    ("runner/check/baseline.c", '#include "cmd_trace.h"', "a layer above"),
+    ("runner/input/config.c", '#include "otlp.h"', "a layer above"),
 ]
+# A file planted straight under runner/ (no layer's folder) is reported as such.
+LOOSE_PLANT = ("runner/loose.c", "in no layer's folder")
 
 
 def self_test():
@@ -187,7 +191,15 @@ def self_test():
                 print(f"self-test: FAIL: {inc} planted in {f} was not reported ({words!r}); "
                       f"got: {found}")
                 failures += 1
-    print(f"layers self-test: {len(PLANTS)} planted breaches, {failures} missed")
+        f, words = LOOSE_PLANT
+        with open(os.path.join(tmp, f), "w") as fh:
+            fh.write('#include "buf.h"\n')
+        _, found = check(tmp)
+        os.remove(os.path.join(tmp, f))
+        if not [b for b in found if b.startswith(f + ":") and words in b]:
+            print(f"self-test: FAIL: {f} planted was not reported ({words!r}); got: {found}")
+            failures += 1
+    print(f"layers self-test: {len(PLANTS) + 1} planted breaches, {failures} missed")
     return 1 if failures else 0
 
 

@@ -15,6 +15,16 @@ add_test(NAME docs.layers COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/layers.py ${
 set_tests_properties(docs.layers PROPERTIES LABELS docs)
 add_test(NAME docs.layers_selftest COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/layers.py --self-test)
 set_tests_properties(docs.layers_selftest PROPERTIES LABELS docs)
+# The same order between the layer libraries, read from `cmake --graphviz` of the tree
+# configured in a scratch directory: each layer links the one below it and none links upward.
+add_test(NAME docs.layer_links COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/layer_links.py
+	${CMAKE_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/layer_links
+	-DCMAKE_C_COMPILER=${CMAKE_C_COMPILER} -DRN_WITH_VULKAN=${RN_WITH_VULKAN}
+	-DRN_WITH_CUDA=${RN_WITH_CUDA} -DRN_WITH_EBPF=${RN_WITH_EBPF})
+set_tests_properties(docs.layer_links PROPERTIES LABELS docs)
+add_test(NAME docs.layer_links_selftest
+	COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/layer_links.py --self-test)
+set_tests_properties(docs.layer_links_selftest PROPERTIES LABELS docs)
 
 # docs/guide.md, the tutorial: every command of its sh blocks run in order in a scratch
 # project, each exiting as the guide says (tests/docs/guide_test.py).

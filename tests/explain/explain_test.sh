@@ -1,5 +1,5 @@
 #!/bin/sh
-# Integration tests of explaining a failed timing row (runner/profile_check.h): a base and a
+# Integration tests of explaining a failed timing row (runner/check/profile_check.h): a base and a
 # head tree build tests/explain/app.c with -g, the head with a planted hot function or a
 # planted openat loop; `renacer check` fails on timing and the ranked explanation's first
 # item must name what was planted, with its file:line, in the console, JUnit and the GitHub

@@ -91,7 +91,8 @@ if(RN_FUZZ)
 			"with ${CMAKE_C_COMPILER_ID}")
 	else()
 		# Coverage feedback must come from the code under test, not only from the harness.
-		foreach(lib rn_util rn_toml rn_collectors rn_assertions rn_runner rn_fuzz_common)
+		foreach(lib rn_util rn_toml rn_collectors rn_assertions rn_input rn_report rn_history rn_check
+			rn_cli rn_fuzz_common)
 			target_compile_options(${lib} PRIVATE -fsanitize=fuzzer-no-link)
 		endforeach()
 		foreach(h ${RN_FUZZ_HARNESSES})

@@ -1,5 +1,5 @@
 /*
- * test_explain.c - ranked differences of folded-stack profiles (runner/explain.h) and the
+ * test_explain.c - ranked differences of folded-stack profiles (runner/check/explain.h) and the
  * flame graph writers (runner/report/flamegraph.h).
  */
 #include <errno.h>

@@ -1,5 +1,5 @@
 /*
- * test_reporter.c - the reporter table (runner/reporter.h): the order every output is written
+ * test_reporter.c - the reporter table (runner/check/reporter.h): the order every output is written
  * in, how a failing output changes the exit code (only while it is still OK; later reporters
  * see the raised code), and the golden-files reporter.
  */

@@ -14,10 +14,17 @@
 
 #include "assertion.h"
 #include "buf.h"
-#include "cmd_trace.h"
 #include "exitcode.h"
 #include "log.h"
 #include "xalloc.h"
+
+/* The trace command, set by main (rn_golden_equiv_set_tracer). */
+static rn_trace_cmd_fn tracer;
+
+void rn_golden_equiv_set_tracer(rn_trace_cmd_fn trace)
+{
+	tracer = trace;
+}
 
 /* The recorded trace an equivalence assertion reads for target `name`, owned. */
 static char *trace_path(const struct rn_assertion_spec *a, const char *name)
@@ -118,6 +125,10 @@ static int record_one(const struct rn_target_cfg *tc, const char *path, const ch
 	size_t n = 0, i, k = 0;
 	int cwd_fd, rc, err;
 
+	if (!tracer) {
+		rn_error("internal: no trace command to record '%s' with", path);
+		return RN_EXIT_INTERNAL;
+	}
 	while (tc->argv[n])
 		n++;
 	rn_buf_init(&tmp, 0);
@@ -149,7 +160,7 @@ static int record_one(const struct rn_target_cfg *tc, const char *path, const ch
 		return RN_EXIT_TARGET;
 	}
 	saved = env_apply(tc->env);
-	rc = rn_cmd_trace((int)k, argv);
+	rc = tracer((int)k, argv);
 	env_restore(saved);
 	if (fchdir(cwd_fd))
 		rn_warn("cannot return to the working directory: %s", strerror(errno));

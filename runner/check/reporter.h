@@ -1,7 +1,7 @@
 /*
  * reporter.h - the outputs of a judged check: one table of reporters, run in a fixed order over
- * one struct rn_outcome, by `renacer check` (runner/check.c) and `renacer merge`
- * (runner/merge.c) alike, so the two cannot write a report differently.
+ * one struct rn_outcome, by `renacer check` (runner/check/check.c) and `renacer merge`
+ * (runner/cli/cmd_merge.c) alike, so the two cannot write a report differently.
  *
  *     struct rn_outcome oc = { targets, reports, verdict exit code, ... };
  *     struct rn_report_outputs out = { junit path, OTLP settings, ... };

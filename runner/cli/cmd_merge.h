@@ -1,18 +1,19 @@
 /*
- * merge.h - `renacer merge RESULTS...`: the reports of a suite checked as the N shards of a
- * CI matrix (`renacer check --shard K/N --results FILE` in each job), written once from the
- * shards' results files (runner/report/results.h, runner/report/RESULTS.md) as `renacer check` would have written
- * them for the whole suite: the console table, the verdict and exit code, JUnit XML (one
- * testsuite per target, in config order), the GitHub Actions annotations and job summary, the
- * OTLP trace and github-action-benchmark JSON. The reporter table of runner/reporter.h does
- * the writing, as for check; merge only rebuilds its input (struct rn_outcome).
+ * cmd_merge.h - `renacer merge RESULTS...`: the reports of a suite checked as the N shards
+ * of a CI matrix (`renacer check --shard K/N --results FILE` in each job), written once from
+ * the shards' results files (runner/report/results.h, runner/report/RESULTS.md) as `renacer
+ * check` would have written them for the whole suite: the console table, the verdict and exit
+ * code, JUnit XML (one testsuite per target, in config order), the GitHub Actions annotations
+ * and job summary, the OTLP trace and github-action-benchmark JSON. The reporter table of
+ * runner/check/reporter.h does the writing, as for check; merge only rebuilds its input
+ * (struct rn_outcome).
  *
  * Every shard 1..N must be given exactly once, all from the same suite, and every target of
  * the suite must be in exactly one of them; otherwise merge names the missing or duplicated
  * shard or target and exits RN_EXIT_USAGE without writing a report.
  */
-#ifndef RN_MERGE_H
-#define RN_MERGE_H
+#ifndef RN_CMD_MERGE_H
+#define RN_CMD_MERGE_H
 
 #include "cli.h"
 #include "results.h"

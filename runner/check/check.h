@@ -27,7 +27,7 @@ struct rn_target_result;
 
 /*
  * The parsed command line of check, calibrate, validate and golden update: what the engine
- * reads. The command files fill it (runner/cmd_check.h, rn_check_on_option); `only` and
+ * reads. The command files fill it (runner/cli/cmd_check.h, rn_check_on_option); `only` and
  * `shard_names` are owned (rn_check_opts_release frees them), the strings they point to are
  * borrowed from argv and the config.
  */

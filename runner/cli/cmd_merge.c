@@ -2,7 +2,7 @@
  * merge.c - `renacer merge`: one verdict and one set of reports from the results files of a
  * sharded check (see merge.h).
  */
-#include "merge.h"
+#include "cmd_merge.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -24,8 +24,9 @@
 #include "cmd_validate.h"
 #include "config.h"
 #include "exitcode.h"
+#include "golden_equiv.h"
 #include "log.h"
-#include "merge.h"
+#include "cmd_merge.h"
 
 static int cmd_help(int argc, char **argv);
 static int cmd_man(int argc, char **argv);
@@ -212,6 +213,8 @@ int main(int argc, char **argv)
 	 * outside a run they keep their default action. */
 	signal(SIGUSR1, SIG_IGN);
 	signal(SIGUSR2, SIG_IGN);
+	/* golden update records behaviour traces with the trace command (check sits below it). */
+	rn_golden_equiv_set_tracer(rn_cmd_trace);
 
 	if (argc < 2) {
 		usage(stderr);

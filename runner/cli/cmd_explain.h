@@ -1,7 +1,7 @@
 /*
  * cmd_explain.h - `renacer explain BASE HEAD`: where a regression's time went, from two
  * folded-stack profiles (`renacer trace --profile`): the ranked list of grown call paths and
- * a differential flame graph (runner/explain.h, runner/report/flamegraph.h).
+ * a differential flame graph (runner/check/explain.h, runner/report/flamegraph.h).
  */
 #ifndef RN_CMD_EXPLAIN_H
 #define RN_CMD_EXPLAIN_H

@@ -16,7 +16,7 @@
 #include "github.h"
 #include "history.h"
 #include "log.h"
-#include "merge.h"
+#include "cmd_merge.h"
 #include "profile_check.h"
 #include "report_html.h"
 #include "safefile.h"

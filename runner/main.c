@@ -69,7 +69,7 @@ static void usage(FILE *out)
 
 /*
  * `renacer help tables`: the exit codes, verdicts and collectors as the Markdown tables of the
- * README, from the code's own lists (tests/docs compares the README with this and with
+ * README, from the code's own lists (tests/integration/docs compares the README with this and with
  * `renacer help config`).
  */
 static void print_tables(FILE *out)

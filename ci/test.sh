@@ -6,16 +6,16 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRN_BUILD_TESTS=ON "$@"
 cmake --build "$BUILD" -j"$(nproc)"
-if [ -f tests/otlp/package.json ] && command -v npm >/dev/null 2>&1; then
-	npm ci --prefix tests/otlp --no-audit --no-fund --loglevel=error ||
+if [ -f tests/integration/otlp/package.json ] && command -v npm >/dev/null 2>&1; then
+	npm ci --prefix tests/integration/otlp --no-audit --no-fund --loglevel=error ||
 		echo "warning: npm install failed; OTLP receiver tests will be skipped" >&2
 fi
-if [ -f tests/spans/package.json ] && command -v npm >/dev/null 2>&1; then
-	npm ci --prefix tests/spans --no-audit --no-fund --loglevel=error ||
+if [ -f tests/integration/spans/package.json ] && command -v npm >/dev/null 2>&1; then
+	npm ci --prefix tests/integration/spans --no-audit --no-fund --loglevel=error ||
 		echo "warning: npm install failed; the OpenTelemetry SDK app-span tests will be skipped" >&2
 fi
-if [ -f tests/shard/package.json ] && command -v npm >/dev/null 2>&1; then
-	npm ci --prefix tests/shard --no-audit --no-fund --loglevel=error ||
+if [ -f tests/integration/shard/package.json ] && command -v npm >/dev/null 2>&1; then
+	npm ci --prefix tests/integration/shard --no-audit --no-fund --loglevel=error ||
 		echo "warning: npm install failed; the workflow schema test will be skipped" >&2
 fi
 cd "$BUILD"

@@ -32,7 +32,7 @@ if(NOT RN_WITH_CUDA STREQUAL "OFF")
 		message(STATUS "CUDA collector: no CUDA toolkit with CUPTI found, building the stub")
 	endif()
 endif()
-# Seen by tests/CMakeLists.txt and tests/cuda/tests.cmake.
+# Seen by tests/CMakeLists.txt and tests/integration/cuda/tests.cmake.
 set(RN_CUDA_BUILT ${RN_CUDA_FOUND} CACHE INTERNAL "CUDA collector built")
 
 list(APPEND RN_COLLECTOR_SOURCES ${RN_CUDA_SRC}/load.c ${RN_CUDA_SRC}/clock.c)

@@ -99,7 +99,7 @@ static void usage(FILE *out)
 
 /*
  * `renacer help tables`: the exit codes, verdicts and collectors as the Markdown tables of
- * docs/metrics.md and docs/collectors.md, from the code's own lists (tests/docs compares the
+ * docs/metrics.md and docs/collectors.md, from the code's own lists (tests/integration/docs compares the
  * pages with this and with `renacer help config`).
  */
 static void print_tables(FILE *out)

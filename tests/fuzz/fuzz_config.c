@@ -3,11 +3,11 @@
  * arbitrary text.
  *
  * Properties: a failure carries a diagnostic whose location lies inside the text (a line that
- * exists, or the one after a final newline) and which formats with its source line and caret;
- * a success gives a config every later stage can use without checking again: targets with a
- * name, a non-empty argv, an absolute working directory, "KEY=VALUE" environment entries,
- * runs within 1..1000; named assertions; an absolute golden directory.
- * Seeds: renacer.toml.example, the snippets of tests/config/errors.test, toml-test's valid set.
+ * exists, or the one after a final newline) and which formats with its source line and caret; a
+ * success gives a config every later stage can use without checking again: targets with a name, a
+ * non-empty argv, an absolute working directory, "KEY=VALUE" environment entries, runs within
+ * 1..1000; named assertions; an absolute golden directory. Seeds: renacer.toml.example, the
+ * snippets of tests/unit/runner/input/config/errors.test, toml-test's valid set.
  */
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /*
  * fuzz_golden.c - the golden trace reader (rn_golden_read, assertions/golden_read.c) on arbitrary
- * file contents, then the comparison and the JUnit report of whatever it accepted.
- * Properties: golden_check.h. Seeds: the .json files of golden_traces/ and tests/golden/.
+ * file contents, then the comparison and the JUnit report of whatever it accepted. Properties:
+ * golden_check.h. Seeds: the .json files of golden_traces/ and tests/unit/assertions/golden/.
  */
 #include "fuzz.h"
 #include "golden_check.h"

@@ -1,10 +1,11 @@
 /*
  * fuzz_history_import.c - `renacer history import` (rn_history_import_file,
- * runner/cli/cmd_history.c) on arbitrary file contents, into an in-memory SQLite store. Properties:
- * a file is either refused (-EINVAL, the store untouched) or recorded, never a store error;
- * what is recorded has a target name that passes check's rule, and every stored name (commit,
- * branch, machine and its description, the CPU model and kernel a file brings) is valid
- * UTF-8 of at most 255 bytes. Seeds: the golden traces of golden_traces/ and tests/golden/.
+ * runner/history/history_doc.c) on arbitrary file contents, into an in-memory SQLite store.
+ * Properties: a file is either refused (-EINVAL, the store untouched) or recorded, never a store
+ * error; what is recorded has a target name that passes check's rule, and every stored name
+ * (commit, branch, machine and its description, the CPU model and kernel a file brings) is
+ * valid UTF-8 of at most 255 bytes. Seeds: the golden traces of golden_traces/ and
+ * tests/unit/assertions/golden/.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * (rn_results_write) and read again to the same targets, runs, processes and verdicts; and
  * its JUnit report renders as well-formed characters; every name it accepted passes check's
  * target name rule (a results file comes from a job that ran a pull request's code). Seeds:
- * tests/shard/seeds/.
+ * tests/integration/shard/seeds/.
  */
 #include <stdio.h>
 #include <stdlib.h>

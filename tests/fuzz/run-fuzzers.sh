@@ -54,13 +54,13 @@ for h in $all; do
 	mkdir -p "$seeds/$h" "$build/corpus/$h" "$build/artifacts/$h"
 done
 
-# Each "### case" snippet of tests/config/errors.test as a file of its own.
+# Each "### case" snippet of tests/unit/runner/input/config/errors.test as a file of its own.
 split_errors_test() {
 	awk -v dir="$1" '
 		/^### / { n++; file = sprintf("%s/errors_%03d.toml", dir, n); next }
 		/^--- / { file = ""; next }
 		file != "" { print > file }
-	' "$src/tests/config/errors.test"
+	' "$src/tests/unit/runner/input/config/errors.test"
 }
 split_errors_test "$seeds/toml"
 split_errors_test "$seeds/config"
@@ -81,19 +81,19 @@ if [ -d "$shared/toml-test" ]; then
 else
 	echo "run-fuzzers: no toml-test suite at $shared/toml-test; seeding without it" >&2
 fi
-for f in "$src"/golden_traces/*.json "$src"/tests/golden/*.json; do
+for f in "$src"/golden_traces/*.json "$src"/tests/unit/assertions/golden/*.json; do
 	[ -f "$f" ] && cp "$f" "$seeds/golden/$(basename "$f")"
 done
-for f in "$src"/tests/shard/seeds/*.json; do
+for f in "$src"/tests/integration/shard/seeds/*.json; do
 	[ -f "$f" ] && cp "$f" "$seeds/results/$(basename "$f")"
 done
-for f in "$src"/golden_traces/*.json "$src"/tests/golden/*.json; do
+for f in "$src"/golden_traces/*.json "$src"/tests/unit/assertions/golden/*.json; do
 	[ -f "$f" ] && cp "$f" "$seeds/history_import/$(basename "$f")"
 done
 cp "$here"/regressions/diff/* "$seeds/diff/" 2>/dev/null
 # json-v1 seeds: the rest of an object after the harness's '{"format": "renacer-json-v1",'.
-if [ -f "$src/tests/golden/json_v1.json" ]; then
-	grep -v '"format"' "$src/tests/golden/json_v1.json" | sed '1s/^[[:space:]]*{//' \
+if [ -f "$src/tests/unit/assertions/golden/json_v1.json" ]; then
+	grep -v '"format"' "$src/tests/unit/assertions/golden/json_v1.json" | sed '1s/^[[:space:]]*{//' \
 		>"$seeds/json_v1/json_v1_body.json"
 fi
 printf '"syscalls": [], "summary": {"total_syscalls": 0}}' >"$seeds/json_v1/empty.json"

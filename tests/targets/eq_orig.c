@@ -1,5 +1,5 @@
 /*
- * eq_orig.c - the "original" of the behaviour-equivalence tests (tests/equivalence/):
+ * eq_orig.c - the "original" of the behaviour-equivalence tests (tests/integration/equivalence/):
  * in the folder argv[1] it creates out/, writes out/report.txt in many small unbuffered
  * writes, has two threads write out/a.txt then out/b.txt, reads /etc/hostname, and prints a
  * line. eq_rewrite.c does the same with other buffering and thread order. argv[2] adds one

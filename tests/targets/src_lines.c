@@ -1,7 +1,7 @@
 /*
  * src_lines.c - syscalls made from known source lines, for `renacer trace --source`.
  * Built with -g -O1 (tests/targets/tests.cmake). Each call's line carries a marker comment
- * (@read, @write_inlined, ...) that tests/ptrace/source_test.py finds to know the line.
+ * (@read, @write_inlined, ...) that tests/integration/ptrace/source_test.py finds to know the line.
  */
 #include <fcntl.h>
 #include <stdio.h>

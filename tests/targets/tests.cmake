@@ -1,6 +1,6 @@
 # Target programs: small deterministic programs that make known syscalls (strace's approach).
 # Every tests/targets/<name>.c becomes build/targets/<name>; vk_*.c are built by
-# tests/vulkan/tests.cmake (they need Vulkan and SPIR-V).
+# tests/integration/vulkan/tests.cmake (they need Vulkan and SPIR-V).
 file(GLOB RN_TARGET_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.c)
 foreach(src ${RN_TARGET_SOURCES})
 	get_filename_component(name ${src} NAME_WE)
@@ -15,7 +15,7 @@ foreach(src ${RN_TARGET_SOURCES})
 	target_link_libraries(target_${name} PRIVATE pthread)
 endforeach()
 # src_lines: the optimised build of a program with debug information that --source resolves
-# (tests/ptrace/source_test.py), as a user's -O1 -g build would be.
+# (tests/integration/ptrace/source_test.py), as a user's -O1 -g build would be.
 target_compile_options(target_src_lines PRIVATE -O1 -g)
 # Targets that mark their own spans include the installed header from its source folder.
 foreach(t sp_app sp_server)

@@ -1,6 +1,6 @@
 /*
  * vk_compute - a Vulkan compute program with known GPU work, the target of the Vulkan
- * collector's tests (tests/vulkan). It knows nothing of renacer: the layer is injected.
+ * collector's tests (tests/integration/vulkan). It knows nothing of renacer: the layer is injected.
  *
  * Work, in three vkQueueSubmit calls of one batch each:
  *

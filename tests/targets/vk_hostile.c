@@ -1,9 +1,9 @@
 /*
  * vk_hostile - a Vulkan compute program that stays within valid usage but walks the edges the
- * timing layer (collectors/vulkan/layer) has to survive. It knows nothing of renacer: the
- * layer is injected. Each case prints a checksum of its GPU results; the test
- * (tests/vulkan/tests.cmake, vulkan.hostile.*) requires the same output with and without the
- * layer in every mode.
+ * timing layer (collectors/vulkan/layer) has to survive. It knows nothing of renacer: the layer is
+ * injected. Each case prints a checksum of its GPU results; the test
+ * (tests/integration/vulkan/tests.cmake, vulkan.hostile.*) requires the same output with and
+ * without the layer in every mode.
  *
  *   case 1 lifetimes: command buffers submitted, then their pool destroyed or the buffers
  *          freed after a timeline-semaphore wait (a wait the layer does not see, so it has not

@@ -30,7 +30,7 @@ if [ -n "$old" ]; then
 	libs="old new"
 fi
 nvcc -O2 -o "$tmp/nvtx_launches" "$here/nvtx_launches.cu"
-nvcc -O2 -o "$tmp/cuda_threads" "$src/tests/cuda/cuda_threads.cu"
+nvcc -O2 -o "$tmp/cuda_threads" "$src/tests/integration/cuda/cuda_threads.cu"
 
 with() { # LIB NVTX(on|off) CMD... : run CMD with the library injected, records in $tmp/rec
 	l=$1 n=$2

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """explain_bench.py - the timing bars of `renacer trace`'s explain options (not a ctest: it
-wants a quiet machine; the ctest tests/ptrace/explain_cli.py checks the behaviour).
+wants a quiet machine; the ctest tests/integration/ptrace/explain_cli.py checks the behaviour).
 
 1. --percentiles on planted nanosleep latencies (5 x 40 ms, 4 x 100 ms, 1 x 200 ms): p50,
    p90 and p99, the best of --rounds runs, must be within 5% of 40, 100 and 200 ms (a sleep

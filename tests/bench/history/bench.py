@@ -22,7 +22,7 @@ src = os.path.normpath(os.path.join(here, "..", "..", ".."))
 with tempfile.TemporaryDirectory(prefix="renacer-hbench.") as tmp:
     db = os.path.join(tmp, "history.db")
     subprocess.run([renacer, "history", "--db", db, "import",
-                    os.path.join(src, "tests", "golden", "json_v1.json")],
+                    os.path.join(src, "tests", "unit", "assertions", "golden", "json_v1.json")],
                    check=True, stdout=subprocess.DEVNULL)
     con = sqlite3.connect(db)
     rnd = random.Random(1)

@@ -43,8 +43,8 @@ def series(seed):
 with tempfile.TemporaryDirectory(prefix="renacer-cpbench.") as tmp:
     db = os.path.join(tmp, "history.db")
     src = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
-    subprocess.run([renacer, "history", "--db", db, "import",
-                    os.path.join(src, "tests", "golden", "json_v1.json")],
+    first = os.path.join(src, "tests", "unit", "assertions", "golden", "json_v1.json")
+    subprocess.run([renacer, "history", "--db", db, "import", first],
                    check=True, stdout=subprocess.DEVNULL)
     con = sqlite3.connect(db)
     con.execute("DELETE FROM results")

@@ -27,8 +27,8 @@ with tempfile.TemporaryDirectory(prefix="renacer-pagebench.") as tmp:
     reuse = keep and os.path.exists(keep)
     if not reuse:
         # renacer creates the schema (importing one file); the rows are then written here.
-        subprocess.run([renacer, "history", "--db", db, "import",
-                        os.path.join(src, "tests", "golden", "json_v1.json")],
+        first = os.path.join(src, "tests", "unit", "assertions", "golden", "json_v1.json")
+        subprocess.run([renacer, "history", "--db", db, "import", first],
                        check=True, stdout=subprocess.DEVNULL)
     con = sqlite3.connect(db)
     if reuse:

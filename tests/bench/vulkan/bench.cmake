@@ -1,5 +1,5 @@
-# The timing layer's overhead benchmark (included by tests/vulkan/tests.cmake, which compiles
-# bench.comp). `vk_bench` is the workload; run.sh compares it without the layer, with the
+# The timing layer's overhead benchmark (included by tests/integration/vulkan/tests.cmake, which
+# compiles bench.comp). `vk_bench` is the workload; run.sh compares it without the layer, with the
 # layer in cmdbuf mode and in dispatch mode. Not a ctest: timings belong to a quiet machine.
 add_executable(vk_bench ${CMAKE_CURRENT_LIST_DIR}/vk_bench.c)
 target_include_directories(vk_bench PRIVATE ${RN_VK_SPV_DIR})

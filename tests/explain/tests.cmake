@@ -1,9 +1,0 @@
-# Integration tests of explaining a failed timing row (tests/explain/explain_test.sh CASE ...):
-# a planted hot function and a planted openat loop must rank first with their file:line.
-foreach(case hot openat child off golden golden_missing)
-	add_test(NAME explain.${case}
-		COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/explain_test.sh ${case} ${CMAKE_BINARY_DIR}
-			${CMAKE_C_COMPILER})
-	set_tests_properties(explain.${case} PROPERTIES LABELS integration
-		SKIP_RETURN_CODE 77 TIMEOUT 120)
-endforeach()

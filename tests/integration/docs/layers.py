@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""layers.py SOURCE_DIR | layers.py --self-test - the include rules of runner/INTERNALS.md
+("Layers"), checked.
+
+Each source folder is a layer (one static library each, runner/CMakeLists.txt); a file may
+include headers of its own layer and of the layers below it, never of a layer above:
+
+    util < collectors < assertions < input < report < history < check < cli
+
+(util = runner/util, input = runner/input, report = runner/report, history = runner/history,
+check = runner/check, cli = runner/cli). A source file straight under runner/ belongs to no
+layer and is a breach. Includes are resolved by path, as the compiler does: the
+including file's folder first, then the include folders its library gets from the build
+(INCLUDE_ROOTS, in CMake's order), so "clock.h" in collectors/cuda/ is collectors/cuda/clock.h
+and "ptrace/internal.h" is collectors/ptrace/internal.h. An include that resolves to no file of
+the tree (a system or generated header) is not checked; one that resolves only outside the
+file's include folders (reachable through a relative path, or not at all) is a breach when it
+names a header of the tree.
+
+More rules of the architecture:
+  - a folder-private header (internal.h, *_internal.h) is included only from its own folder
+    and the folders below it;
+  - a specific collector (collectors/ptrace, ebpf, vulkan, cuda, cachegrind) is reached from
+    outside its folder only by the registries (collectors/registry.c, collectors/driver.c),
+    the engine and the commands (runner/check, runner/cli), and only through its public
+    header <name>/<name>.h (ptrace/drivers.h for the loop registry): not by another collector, the
+    run loop, the trace model, the assertions, input, reports or history;
+  - collectors/run.c (the event loop) and the trace model (collectors/trace.c, trace.h)
+    include no header of a specific collector.
+The Vulkan layer and the CUDA injection library run inside the target and are left out.
+Exit 0 when every rule holds, else 1 with one line per breach. --self-test plants breaches in
+a scratch tree and checks that each is reported (and that a clean tree passes).
+"""
+import os
+import re
+import shutil
+import sys
+import tempfile
+
+ORDER = ["util", "collectors", "assertions", "input", "report", "history", "check", "cli"]
+RUNNER_LAYERS = ("util", "input", "report", "history", "check", "cli")
+SPECIFIC = ("ptrace", "ebpf", "vulkan", "cuda", "cachegrind")
+# The include folders of each layer's library (runner/CMakeLists.txt and the folders' own):
+# its own folder, then those of the libraries it links, in link order (each layer links the
+# one below it, which brings the rest).
+_FOLDER = {"util": "runner/util", "collectors": "collectors", "assertions": "assertions",
+           "input": "runner/input", "report": "runner/report", "history": "runner/history",
+           "check": "runner/check", "cli": "runner/cli"}
+INCLUDE_ROOTS = {name: [_FOLDER[n] for n in reversed(ORDER[:i + 1])]
+                 for i, name in enumerate(ORDER)}
+REGISTRIES = ("collectors/registry.c", "collectors/driver.c")
+LOOP_AND_MODEL = ("collectors/run.c", "collectors/trace.c", "collectors/trace.h")
+
+
+def layer(folder):
+    for name in RUNNER_LAYERS:
+        if folder == "runner/" + name or folder.startswith("runner/" + name + "/"):
+            return name
+    if folder.startswith("collectors/vulkan/layer") or folder.startswith("collectors/cuda/inject"):
+        return None
+    if folder == "collectors" or folder.startswith("collectors/"):
+        return "collectors"
+    if folder == "assertions" or folder.startswith("assertions/"):
+        return "assertions"
+    return None
+
+
+def collector_of(path):
+    """The specific collector a file belongs to ("ptrace"), or None."""
+    parts = path.split("/")
+    if len(parts) >= 3 and parts[0] == "collectors" and parts[1] in SPECIFIC:
+        return parts[1]
+    return None
+
+
+def under(path, folder):
+    return path.startswith(folder + "/")
+
+
+def resolve(root, f, inc, roots, tree):
+    """The tree path `#include "inc"` in file `f` names, and whether the build reaches it."""
+    for base in [os.path.dirname(f)] + roots:
+        cand = os.path.normpath(os.path.join(base, inc))
+        if cand in tree:
+            return cand, True
+    # Not reachable through the include folders: a header of the tree with that path or
+    # name is a breach of the layer's reach (it compiles only through a relative path, or not).
+    tail = "/" + inc.lstrip("./")
+    for t in sorted(tree):
+        if t.endswith(tail) or t == inc:
+            return t, False
+    return None, False
+
+
+def check(root):
+    files = []
+    for top in ("runner", "collectors", "assertions"):
+        for dp, _, names in os.walk(os.path.join(root, top)):
+            for n in names:
+                if n.endswith((".c", ".h")):
+                    files.append(os.path.relpath(os.path.join(dp, n), root).replace(os.sep, "/"))
+    tree = set(files)
+    breaches = []
+    checked = 0
+    for f in sorted(files):
+        src = layer(os.path.dirname(f))
+        if os.path.dirname(f) == "runner":
+            breaches.append(f"{f}: straight under runner/, in no layer's folder (input, report, "
+                            "history, check, cli)")
+        if src is None:
+            continue
+        with open(os.path.join(root, f), errors="replace") as fh:
+            for lineno, line in enumerate(fh, 1):
+                m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+                if not m:
+                    continue
+                hdr, reachable = resolve(root, f, m.group(1), INCLUDE_ROOTS[src], tree)
+                if hdr is None:
+                    continue
+                checked += 1
+                where = f"{f}:{lineno}"
+                dst = layer(os.path.dirname(hdr))
+                if dst is not None and ORDER.index(dst) > ORDER.index(src):
+                    breaches.append(f"{where}: {src} includes {hdr} ({dst}, a layer above)")
+                elif not reachable:
+                    breaches.append(f"{where}: includes {hdr}, outside the include folders "
+                                    f"of {src}")
+                base = os.path.basename(hdr)
+                if base == "internal.h" or base.endswith("_internal.h"):
+                    own = os.path.dirname(hdr)
+                    if os.path.dirname(f) != own and not under(f, own):
+                        breaches.append(f"{where}: includes {hdr}, private to {own}/")
+                coll = collector_of(hdr)
+                if coll and collector_of(f) != coll:
+                    public = (f"collectors/{coll}/{coll}.h", "collectors/ptrace/drivers.h")
+                    if f in LOOP_AND_MODEL:
+                        breaches.append(f"{where}: includes {hdr}, a specific collector's "
+                                        "header (the loop and the trace model reach "
+                                        "collectors through their ops tables)")
+                    elif not (f in REGISTRIES or src in ("check", "cli")):
+                        breaches.append(f"{where}: includes {hdr}: only the registries and "
+                                        "the commands reach a specific collector")
+                    elif hdr not in public:
+                        breaches.append(f"{where}: includes {hdr}, not the public header of "
+                                        f"collectors/{coll}/")
+    return checked, breaches
+
+
+PLANTS = [
+    # (file, include line, expected words of the breach)
+    ("assertions/evaluate.c", '#include "ptrace/ptrace.h"', "only the registries"),
+    ("collectors/ebpf/ebpf.c", '#include "ptrace/internal.h"', "private to collectors/ptrace/"),
+    ("collectors/run.c", '#include "cuda/clock.h"', "a specific collector's header"),
+    ("assertions/stats.c", '#include "../runner/input/config.h"', "a layer above"),
+    ("runner/util/buf.c", '#include "history.h"', "a layer above"),
+    ("runner/cli/cmd_diff.c", '#include "vulkan/load.h"', "not the public header"),
+    ("runner/report/junit.c", '#include "check.h"', "a layer above"),
+    ("runner/history/history.c", '#include "reporter.h"', "a layer above"),
+    ("runner/check/baseline.c", '#include "cmd_trace.h"', "a layer above"),
+    ("runner/input/config.c", '#include "otlp.h"', "a layer above"),
+]
+# A file planted straight under runner/ (no layer's folder) is reported as such.
+LOOSE_PLANT = ("runner/loose.c", "in no layer's folder")
+
+
+def self_test():
+    here = os.path.dirname(os.path.abspath(__file__))
+    src = os.path.normpath(os.path.join(here, "..", "..", ".."))
+    failures = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for top in ("runner", "collectors", "assertions"):
+            shutil.copytree(os.path.join(src, top), os.path.join(tmp, top),
+                            ignore=shutil.ignore_patterns("*.md", "*.cmake", "*.txt", "*.cu"))
+        checked, clean = check(tmp)
+        if clean:
+            print("self-test: the tree is not clean to begin with:")
+            for b in clean:
+                print("  " + b)
+            return 1
+        for f, inc, words in PLANTS:
+            path = os.path.join(tmp, f)
+            with open(path) as fh:
+                orig = fh.read()
+            with open(path, "w") as fh:
+                fh.write(inc + "\n" + orig)
+            _, found = check(tmp)
+            with open(path, "w") as fh:
+                fh.write(orig)
+            hit = [b for b in found if b.startswith(f + ":1:") and words in b]
+            if not hit:
+                print(f"self-test: FAIL: {inc} planted in {f} was not reported ({words!r}); "
+                      f"got: {found}")
+                failures += 1
+        f, words = LOOSE_PLANT
+        with open(os.path.join(tmp, f), "w") as fh:
+            fh.write('#include "buf.h"\n')
+        _, found = check(tmp)
+        os.remove(os.path.join(tmp, f))
+        if not [b for b in found if b.startswith(f + ":") and words in b]:
+            print(f"self-test: FAIL: {f} planted was not reported ({words!r}); got: {found}")
+            failures += 1
+    print(f"layers self-test: {len(PLANTS) + 1} planted breaches, {failures} missed")
+    return 1 if failures else 0
+
+
+def main():
+    if len(sys.argv) == 2 and sys.argv[1] == "--self-test":
+        return self_test()
+    if len(sys.argv) != 2:
+        print(__doc__.splitlines()[0], file=sys.stderr)
+        return 2
+    checked, breaches = check(sys.argv[1])
+    for b in breaches:
+        print(b)
+    print(f"layers: {checked} includes checked, {len(breaches)} breaches")
+    return 1 if breaches else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

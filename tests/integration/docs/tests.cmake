@@ -1,0 +1,49 @@
+# The reference tables the README links to (config keys in docs/config.md, exit codes and
+# verdicts in docs/metrics.md, collectors in docs/collectors.md) against the code's own lists
+# (`renacer help config`, `renacer help tables`); planted drifts (a renumbered exit code, a
+# missing row of each table) must fail.
+add_test(NAME docs.readme_tables
+	COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/readme_tables.sh $<TARGET_FILE:renacer>
+		${CMAKE_SOURCE_DIR}/docs)
+set_tests_properties(docs.readme_tables PROPERTIES LABELS docs)
+
+# Who may include whom (runner/INTERNALS.md, "Layers"), includes resolved by path: no include
+# of a layer above, folder-private headers stay in their folder, specific collectors are
+# reached only by the registries and the commands through their public header. The self-test
+# plants one breach of each kind in a scratch copy and checks it is reported.
+add_test(NAME docs.layers COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/layers.py ${CMAKE_SOURCE_DIR})
+set_tests_properties(docs.layers PROPERTIES LABELS docs)
+add_test(NAME docs.layers_selftest COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/layers.py --self-test)
+set_tests_properties(docs.layers_selftest PROPERTIES LABELS docs)
+# The same order between the layer libraries, read from `cmake --graphviz` of the tree
+# configured in a scratch directory: each layer links the one below it and none links upward.
+add_test(NAME docs.layer_links COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/layer_links.py
+	${CMAKE_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/layer_links
+	-DCMAKE_C_COMPILER=${CMAKE_C_COMPILER} -DRN_WITH_VULKAN=${RN_WITH_VULKAN}
+	-DRN_WITH_CUDA=${RN_WITH_CUDA} -DRN_WITH_EBPF=${RN_WITH_EBPF})
+set_tests_properties(docs.layer_links PROPERTIES LABELS docs)
+add_test(NAME docs.layer_links_selftest
+	COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/layer_links.py --self-test)
+set_tests_properties(docs.layer_links_selftest PROPERTIES LABELS docs)
+
+# docs/guide.md, the tutorial: every command of its sh blocks run in order in a scratch
+# project, each exiting as the guide says (guide_test.py).
+add_test(NAME docs.guide COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/guide_test.py
+	${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
+set_tests_properties(docs.guide PROPERTIES LABELS "docs;integration" SKIP_RETURN_CODE 77
+	TIMEOUT 300)
+
+# README.md's quick start, the same way: its blocks after "## Quick start" run in order in a
+# scratch project (the two opening commands, which set up a machine, are not run).
+add_test(NAME docs.quickstart COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/guide_test.py
+	${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR} README.md "## Quick start")
+set_tests_properties(docs.quickstart PROPERTIES LABELS "docs;integration" SKIP_RETURN_CODE 77
+	TIMEOUT 300)
+
+# Every relative link of README.md and docs/*.md names an existing file, and an anchor into a
+# Markdown page one of its headings (tests/integration/docs/links.py); the self-test plants a missing file
+# and a missing anchor and checks both are reported.
+add_test(NAME docs.links COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/links.py ${CMAKE_SOURCE_DIR})
+set_tests_properties(docs.links PROPERTIES LABELS docs)
+add_test(NAME docs.links_selftest COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/links.py --self-test)
+set_tests_properties(docs.links_selftest PROPERTIES LABELS docs)

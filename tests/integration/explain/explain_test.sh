@@ -1,0 +1,219 @@
+#!/bin/sh
+# Integration tests of explaining a failed timing row (runner/check/profile_check.h): a base and a
+# head tree build tests/integration/explain/app.c with -g, the head with a planted hot function or a
+# planted openat loop; `renacer check` fails on timing and the ranked explanation's first
+# item must name what was planted, with its file:line, in the console, JUnit and the GitHub
+# summary. Asserts are on names, lines and counts, never on durations.
+#
+#     explain_test.sh CASE BUILD_DIR C_COMPILER
+#
+# Exit 0 = pass, 1 = fail, 77 = skipped (no ptrace or no perf_event_open here).
+set -u
+case_name=$1
+build=$2
+cc=$3
+renacer="$build/renacer"
+src=$(cd "$(dirname "$0")" && pwd)/app.c
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fail() {
+	echo "FAIL: $case_name: $*" >&2
+	for f in out err; do
+		[ -f "$tmp/$f" ] && sed "s/^/  $f| /" "$tmp/$f" >&2
+	done
+	exit 1
+}
+
+# Run renacer in the head tree; sets $rc. The console report is in $tmp/con (stdout and
+# stderr: the verdict table and the failure details).
+run() {
+	(cd "$tmp/head" && COLUMNS=200 GITHUB_STEP_SUMMARY="$tmp/summary.md" "$renacer" "$@" \
+		>"$tmp/out" 2>"$tmp/err")
+	rc=$?
+	cat "$tmp/out" "$tmp/err" >"$tmp/con"
+}
+
+expect_rc() {
+	[ "$rc" = "$1" ] || fail "expected exit $1, got $rc"
+}
+
+# The first ranked item of the explanation in FILE (the line after "where the time went").
+first_item() {
+	awk '/where the time went/ { f = 1; next } f && /1\. \+/ { print; exit }' "$1"
+}
+
+"$renacer" trace -c -o /dev/null -- /bin/true >/dev/null 2>&1 || {
+	echo "SKIP: cannot trace here" >&2
+	exit 77
+}
+# on-CPU samples need perf_event_open (kernel.perf_event_paranoid)
+if [ "$case_name" = hot ] || [ "$case_name" = golden ] || [ "$case_name" = child ]; then
+	"$renacer" trace -c -o /dev/null --profile "$tmp/probe" -- /bin/true 2>"$tmp/probe.err"
+	if grep -q "no on-CPU samples" "$tmp/probe.err"; then
+		echo "SKIP: perf_event_open is not permitted here" >&2
+		exit 77
+	fi
+fi
+
+# Lines of app.c: hot_parse's body, and the open() call.
+hot_first=$(grep -n 'static void hot_parse' "$src" | cut -d: -f1)
+hot_last=$(awk -v s="$hot_first" 'NR > s && /^}/ { print NR; exit }' "$src")
+open_line=$(grep -n 'OPEN_LINE' "$src" | cut -d: -f1)
+
+# tree DIR OPENS ROUNDS [CFLAGS]: a checkout with build/app (debug information, frame
+# pointers).
+tree() {
+	mkdir -p "$tmp/$1/build"
+	cp "$src" "$tmp/$1/app.c"
+	(cd "$tmp/$1" && "$cc" -O1 -g -fno-omit-frame-pointer -DOPENS="$2" -DROUNDS="$3" \
+		${4:-} -o build/app app.c) || fail "cannot compile the target"
+}
+
+# config [EXTRA]: the head's renacer.toml (10 timing pairs decide a 100x slowdown at once).
+config() {
+	cat >"$tmp/head/renacer.toml" <<T
+[[target]]
+name = "app"
+command = ["./build/app"]
+runs = 10
+$1
+
+[regression]
+max_runs = 10
+
+[profile]
+frequency_hz = 999
+T
+}
+
+# The item's file:line must be app.c's: hot_parse's body for the hot case.
+check_hot_item() {
+	item=$(first_item "$1")
+	line=$(echo "$item" | sed -n 's/.* on CPU in hot_parse (app\.c:\([0-9]*\)).*/\1/p')
+	[ -n "$line" ] || fail "$2: the first item does not name hot_parse (app.c:LINE): '$item'"
+	[ "$line" -gt "$hot_first" ] && [ "$line" -lt "$hot_last" ] ||
+		fail "$2: line $line is not in hot_parse (lines $hot_first-$hot_last)"
+}
+
+case $case_name in
+hot)
+	tree base 10 0
+	tree head 10 1500
+	config "[history]"
+	run check --baseline ../base --junit junit.xml --github
+	expect_rc 1
+	grep -q "FAIL app/baseline:" "$tmp/con" || fail "no failing baseline timing row"
+	check_hot_item "$tmp/con" console
+	# JUnit's failure text carries the same ranked list (XML-escaped, one line per item)
+	sed 's/&#10;/\n/g' "$tmp/head/junit.xml" >"$tmp/junit.txt"
+	check_hot_item "$tmp/junit.txt" JUnit
+	check_hot_item "$tmp/summary.md" "GitHub summary"
+	for f in app.base.folded app.head.folded app.base.calls.folded app.head.calls.folded \
+		app.diff.svg app.explain.txt; do
+		[ -s "$tmp/head/.renacer/explain/$f" ] || fail "no .renacer/explain/$f"
+	done
+	grep -q "hot_parse (app.c:" "$tmp/head/.renacer/explain/app.diff.svg" ||
+		fail "the flame graph has no hot_parse box"
+	grep -q "flame graph: .renacer/explain/app.diff.svg" "$tmp/con" ||
+		fail "the console does not name the flame graph"
+	# the report page shows the last check's explanation and links the flame graph
+	mkdir -p "$tmp/head/page"
+	run report --html page/index.html
+	expect_rc 0
+	grep -q "<h2>Where the time went</h2>" "$tmp/head/page/index.html" || fail "page: no section"
+	grep -q "on CPU in hot_parse (app.c:" "$tmp/head/page/index.html" || fail "page: no item"
+	grep -q 'href="../.renacer/explain/app.diff.svg"' "$tmp/head/page/index.html" ||
+		fail "page: no link to the flame graph"
+	# the base never ran hot_parse's loop: its profile has no sample there
+	! grep -q "hot_parse (app.c:" "$tmp/head/.renacer/explain/app.base.folded" ||
+		fail "the base profile has samples in hot_parse"
+	;;
+openat)
+	tree base 10 0
+	tree head 4010 0
+	config ""
+	run check --baseline ../base --junit junit.xml
+	expect_rc 1
+	want="1. +4,000 openat from load_cfg (app.c:$open_line)"
+	item=$(first_item "$tmp/con")
+	case $item in
+	*"$want"*) ;;
+	*) fail "console: the first item is '$item', expected '$want'" ;;
+	esac
+	sed 's/&#10;/\n/g' "$tmp/head/junit.xml" >"$tmp/junit.txt"
+	item=$(first_item "$tmp/junit.txt")
+	case $item in
+	*"$want"*) ;;
+	*) fail "JUnit: the first item is '$item', expected '$want'" ;;
+	esac
+	# exact counts by stack: 4010 calls from load_cfg in the head, 10 in the base
+	grep -q ";load_cfg (app.c:$open_line);openat 4010\$" \
+		"$tmp/head/.renacer/explain/app.head.calls.folded" || fail "head calls by stack"
+	grep -q ";load_cfg (app.c:$open_line);openat 10\$" \
+		"$tmp/head/.renacer/explain/app.base.calls.folded" || fail "base calls by stack"
+	;;
+child)
+	# the planted work runs in a child: its time on the critical path is an item, and the
+	# parent's wait4 (the child's time again) is not
+	tree base 10 0 -DCHILD
+	tree head 10 1500 -DCHILD
+	config ""
+	run check --baseline ../base
+	expect_rc 1
+	awk '/where the time went/ { f = 1; next } f && /^ *[0-9]+\. / { print } f && /flame graph/ { exit }' \
+		"$tmp/con" >"$tmp/items"
+	grep -q "child app +[0-9.]* m\?s on the critical path" "$tmp/items" ||
+		fail "no critical path item for the child"
+	grep -q "on CPU in hot_parse (app.c:" "$tmp/items" || fail "no item for the child's hot_parse"
+	! grep -q "wait4\|waitid" "$tmp/head/.renacer/explain/app.explain.txt" ||
+		fail "a wait for the child is ranked"
+	;;
+off)
+	tree base 10 0
+	tree head 4010 0
+	config "profile = false"
+	run check --baseline ../base
+	expect_rc 1
+	grep -q "FAIL app/baseline:" "$tmp/con" || fail "no failing baseline timing row"
+	! grep -q "where the time went" "$tmp/con" || fail "explained although profile = false"
+	[ ! -e "$tmp/head/.renacer/explain" ] || fail "profiles written although profile = false"
+	;;
+golden)
+	# the golden side is the base build, recorded with its profile; then the head is checked
+	tree head 10 0
+	config ""
+	run golden update
+	expect_rc 0
+	[ -s "$tmp/head/golden_traces/app.folded" ] || fail "golden update wrote no app.folded"
+	[ -s "$tmp/head/golden_traces/app.calls.folded" ] || fail "no app.calls.folded"
+	(cd "$tmp/head" && "$cc" -O1 -g -fno-omit-frame-pointer -DOPENS=10 -DROUNDS=1500 \
+		-o build/app app.c) || fail "cannot compile the head"
+	run check
+	expect_rc 1
+	grep -q "FAIL app/golden:" "$tmp/con" || fail "no failing golden timing row"
+	grep -q "head against the golden profile" "$tmp/con" || fail "not explained by the golden"
+	check_hot_item "$tmp/con" console
+	;;
+golden_missing)
+	# without [profile], golden update records no profile: the row says so, nothing is faked
+	tree head 10 0
+	config ""
+	sed -i '/^\[profile\]/,$d' "$tmp/head/renacer.toml"
+	run golden update
+	expect_rc 0
+	[ ! -e "$tmp/head/golden_traces/app.folded" ] || fail "a golden profile without [profile]"
+	(cd "$tmp/head" && "$cc" -O1 -g -DOPENS=10 -DROUNDS=1500 -o build/app app.c) ||
+		fail "cannot compile the head"
+	run check
+	expect_rc 1
+	n=$(grep -c "no golden profile to explain it with: golden_traces/app.folded does not exist" \
+		"$tmp/con")
+	[ "$n" = 1 ] || fail "expected the missing golden profile said once, found $n"
+	! grep -q "where the time went" "$tmp/con" || fail "a diff without a golden profile"
+	;;
+*)
+	fail "unknown case"
+	;;
+esac
+echo "PASS: $case_name"

@@ -1,0 +1,431 @@
+#!/bin/sh
+# Hostile targets, file systems and strings change nothing (docs/hardening.md):
+#
+#   - outputs are written through safely created temporaries (O_EXCL|O_NOFOLLOW, random name,
+#     mode from the umask) and renamed into place; a final path that is a symlink is refused;
+#     stale temporaries of killed runs are removed;
+#   - a target cannot trace, stop or signal renacer (seccomp guard), so timeouts hold;
+#   - SIGHUP/SIGQUIT end a run like SIGTERM (129/131, partial reports), SIGUSR1/SIGUSR2/SIGPIPE
+#     are ignored;
+#   - regexes are bounded (too large: a config error at once; matching: PCRE2's limits);
+#     goldens must be regular files;
+#   - NUL in env values is a config error; control characters never reach the output raw;
+#   - secrets inside shell command strings are redacted in golden traces and OTLP files.
+#
+#     security_test.sh CASE BUILD_DIR SOURCE_DIR
+#
+# Exit 0 = pass, 1 = fail, 77 = skipped.
+set -u
+case_name=$1
+build=$2
+src=${3:-}
+renacer="$build/renacer"
+sec="$build/security"
+tmp=$(mktemp -d)
+marker="rnsec-$case_name-$$-$(date +%s)"
+# A stuck renacer fails the test instead of hanging it (the old failures hung forever).
+run_limit=${RN_SEC_RUN_LIMIT:-60}
+
+cleanup() {
+	for pid in $(pgrep -f -- "$marker" 2>/dev/null); do
+		kill -CONT "$pid" 2>/dev/null
+		kill -KILL "$pid" 2>/dev/null
+	done
+	rm -rf "$tmp" 2>/dev/null
+}
+trap cleanup EXIT
+
+fail() {
+	echo "FAIL: $case_name: $*" >&2
+	[ -f "$tmp/err" ] && sed 's/^/  | /' "$tmp/err" | head -40 >&2
+	exit 1
+}
+
+skip() {
+	echo "SKIP: $case_name: $*"
+	exit 77
+}
+
+# Run renacer under a time limit, in a session of its own (a target that stops its whole
+# process group must not stop this script): a renacer that is stopped or hung is killed, with
+# its group, after $run_limit s and fails the test. Sets $rc.
+run() {
+	setsid "$renacer" "$@" >"$tmp/out" 2>"$tmp/err" &
+	rpid=$!
+	i=0
+	while kill -0 "$rpid" 2>/dev/null && [ $i -lt $((run_limit * 10)) ]; do
+		# a zombie has finished
+		grep -q '^State:[[:space:]]*Z' "/proc/$rpid/status" 2>/dev/null && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if [ $i -ge $((run_limit * 10)) ]; then
+		kill -KILL -- "-$rpid" 2>/dev/null
+		kill -KILL "$rpid" 2>/dev/null
+		wait "$rpid"
+		fail "renacer $* did not finish within $run_limit s (stopped or hung)"
+	fi
+	wait "$rpid"
+	rc=$?
+}
+
+expect_rc() {
+	[ "$rc" = "$1" ] || fail "expected exit $1, got $rc"
+}
+
+expect_err() {
+	grep -q -- "$1" "$tmp/err" || fail "stderr lacks '$1'"
+}
+
+# config COMMAND_TOML_ARRAY [EXTRA_TARGET_LINES]
+config() {
+	cat >"$tmp/renacer.toml" <<EOT
+[[target]]
+name = "t"
+command = [$1]
+timeout_s = 30
+${2:-}
+[[assertion]]
+name = "cp"
+type = "critical_path"
+max_duration_ms = 100000
+[golden]
+dir = "$tmp/golden"
+[report]
+junit = "$tmp/junit.xml"
+EOT
+}
+
+# A pid that is not in use (for "a killed run left this").
+dead_pid() {
+	p=$(($(cat /proc/sys/kernel/pid_max) - 7))
+	while kill -0 "$p" 2>/dev/null; do p=$((p - 1)); done
+	echo "$p"
+}
+
+# Send SIG to renacer while it runs a 3 s target; sets $rc.
+signal_renacer() {
+	config "\"/bin/sh\", \"-c\", \"sleep 3\", \"$marker\""
+	env --default-signal=INT,TERM,HUP,QUIT "$renacer" check --config "$tmp/renacer.toml" \
+		>"$tmp/out" 2>"$tmp/err" &
+	rpid=$!
+	i=0
+	while ! pgrep -f -- "$marker" >/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 0.3
+	kill -"$1" "$rpid"
+	wait "$rpid"
+	rc=$?
+}
+
+golden_special() {
+	config "\"/bin/true\""
+	mkdir -p "$tmp/golden"
+	eval "$1"
+	run check --config "$tmp/renacer.toml"
+	expect_rc 3
+	expect_err "golden/t.json"
+	expect_err "$2"
+}
+
+case $case_name in
+tmp_final_symlink)
+	# golden update where the golden trace is a symlink to another file: refused, exit 6,
+	# the other file untouched and the link still a link.
+	config "\"/bin/true\""
+	mkdir -p "$tmp/golden"
+	echo "precious" >"$tmp/victim"
+	ln -s "$tmp/victim" "$tmp/golden/t.json"
+	run golden update --config "$tmp/renacer.toml"
+	expect_rc 6
+	expect_err "symbolic link"
+	[ "$(cat "$tmp/victim")" = precious ] || fail "the link's target was overwritten"
+	[ -L "$tmp/golden/t.json" ] || fail "the symlink was replaced"
+	[ "$(ls -A "$tmp/golden")" = "t.json" ] || fail "files left: $(ls -A "$tmp/golden")"
+	# the same for the JUnit report
+	ln -s "$tmp/victim" "$tmp/junit.xml"
+	run check --config "$tmp/renacer.toml" --no-golden
+	expect_err "symbolic link"
+	[ "$(cat "$tmp/victim")" = precious ] || fail "JUnit: the link's target was overwritten"
+	# and for `renacer trace -o`; a device is still written directly
+	ln -s "$tmp/victim" "$tmp/trace.txt"
+	run trace -o "$tmp/trace.txt" -- /bin/true
+	expect_rc 6
+	expect_err "symbolic link"
+	[ "$(cat "$tmp/victim")" = precious ] || fail "trace -o: the link's target was overwritten"
+	run trace -o /dev/null -- /bin/true
+	expect_rc 0
+	run trace -o "$tmp/new.txt" -- /bin/true
+	expect_rc 0
+	grep -q execve "$tmp/new.txt" || fail "trace -o wrote no trace"
+	;;
+tmp_mode_and_stale)
+	# The new file's mode follows the umask; temporaries of a killed run are removed; the
+	# temporary is never a predictable name (an attacker's link there is not followed).
+	config "\"/bin/true\""
+	mkdir -p "$tmp/golden"
+	dp=$(dead_pid)
+	echo stale >"$tmp/golden/.t.json.rn-tmp.$dp.0123456789abcdef"
+	echo stale >"$tmp/golden/t.json.tmp.$dp"
+	echo "precious" >"$tmp/victim"
+	for p in $(seq $(($$ + 1)) $(($$ + 200))); do
+		ln -s "$tmp/victim" "$tmp/golden/t.json.tmp.$p" 2>/dev/null
+	done
+	old_umask=$(umask)
+	umask 077
+	run golden update --config "$tmp/renacer.toml"
+	umask "$old_umask"
+	expect_rc 0
+	[ "$(cat "$tmp/victim")" = precious ] || fail "a planted temporary link was followed"
+	mode=$(stat -c %a "$tmp/golden/t.json")
+	[ "$mode" = 600 ] || fail "golden trace mode $mode under umask 077, expected 600"
+	[ -e "$tmp/golden/.t.json.rn-tmp.$dp.0123456789abcdef" ] && fail "stale temporary left"
+	[ -e "$tmp/golden/t.json.tmp.$dp" ] && fail "stale old-style temporary left"
+	ls -A "$tmp/golden" | grep -q 'rn-tmp' && fail "temporary left: $(ls -A "$tmp/golden")"
+	;;
+guard_seize | guard_attach | guard_stop | guard_stop_group)
+	# The target turns on renacer; renacer stays in control and the run ends normally.
+	mode=${case_name#guard_}
+	mode=$(echo "$mode" | tr _ -)
+	# sec_attack exits 3 when the attack worked; expect_exit = 0 makes that an error
+	config "\"$sec/sec_attack\", \"$mode\", \"$marker\"" 'expect_exit = 0'
+	run check --config "$tmp/renacer.toml"
+	expect_rc 0
+	;;
+guard_trace_modes)
+	# The same attacks under `renacer trace` (every stop), -c (seccomp count-only) and
+	# a filtered trace: refused in each mode; the target's own output says so.
+	for m in seize stop; do
+		for opts in "" "-c" "-e trace=kill,ptrace"; do
+			# shellcheck disable=SC2086
+			run trace $opts -o "$tmp/trace.txt" -- "$sec/sec_attack" "$m" "$marker"
+			grep -q "$m: refused" "$tmp/out" || fail "trace $opts: $m was not refused: $(cat "$tmp/out")"
+		done
+	done
+	;;
+signal_hup)
+	signal_renacer HUP
+	expect_rc 129
+	[ -s "$tmp/junit.xml" ] || fail "no partial JUnit report after SIGHUP"
+	expect_err "SIGHUP"
+	;;
+signal_quit)
+	signal_renacer QUIT
+	expect_rc 131
+	[ -s "$tmp/junit.xml" ] || fail "no partial JUnit report after SIGQUIT"
+	;;
+signal_usr1 | signal_usr2 | signal_pipe)
+	sig=$(echo "${case_name#signal_}" | tr a-z A-Z)
+	signal_renacer "$sig"
+	expect_rc 0
+	[ -s "$tmp/junit.xml" ] || fail "no JUnit report after SIG$sig"
+	;;
+regex_catastrophic)
+	cat >"$tmp/renacer.toml" <<'EOT'
+[[assertion]]
+name = "a"
+type = "span_count"
+max_spans = 1
+span_name_pattern = "(.*){1,32000}"
+
+[[assertion]]
+name = "b"
+type = "span_count"
+max_spans = 1
+span_name_pattern = "open|read(at)?"
+EOT
+	# PCRE2 refuses the program that would exceed its size limit, at once
+	run validate --config "$tmp/renacer.toml"
+	expect_rc 3
+	expect_err "renacer.toml:5:21: error: 'span_name_pattern'"
+	expect_err "too large"
+	# nested repetitions compile quickly in PCRE2 (their matching is bounded by its limits;
+	# tests/unit/runner/util/test_rn_regex.c), and "b" stays valid
+	sed -i 's/{1,32000}/{1,255}/' "$tmp/renacer.toml"
+	run validate --config "$tmp/renacer.toml"
+	expect_rc 0
+	sed -i 's/"(.\*){1,255}"/"((a|.?)*){1,20}"/' "$tmp/renacer.toml"
+	run validate --config "$tmp/renacer.toml"
+	expect_rc 0
+	# a pattern longer than 1024 bytes is refused
+	long=$(printf 'a%.0s' $(seq 1 1100))
+	sed -i "s/\"((a|.?)\*){1,20}\"/\"$long\"/" "$tmp/renacer.toml"
+	run validate --config "$tmp/renacer.toml"
+	expect_rc 3
+	expect_err "renacer.toml:5:21: error:"
+	expect_err "longer than 1024 bytes"
+	;;
+regex_backref)
+	cat >"$tmp/renacer.toml" <<'EOT'
+[[assertion]]
+name = "a"
+type = "span_count"
+max_spans = 1
+span_name_pattern = 'read|(a*)*\2'
+EOT
+	# back-references are PCRE2 syntax (their matching is bounded); one to a missing group
+	# is an error at the pattern
+	run validate --config "$tmp/renacer.toml"
+	expect_rc 3
+	expect_err "renacer.toml:5:21: error:"
+	expect_err "non-existent subpattern"
+	sed -i 's/\\2/\\1/' "$tmp/renacer.toml"
+	run validate --config "$tmp/renacer.toml"
+	expect_rc 0
+	;;
+golden_fifo)
+	golden_special 'mkfifo "$tmp/golden/t.json"' "not a regular file"
+	;;
+golden_dev_zero)
+	golden_special 'ln -s /dev/zero "$tmp/golden/t.json"' "not a regular file"
+	;;
+golden_dev_urandom)
+	golden_special 'ln -s /dev/urandom "$tmp/golden/t.json"' "not a regular file"
+	;;
+golden_symlink_loop)
+	golden_special 'ln -s t.json "$tmp/golden/t.json"' "cannot read golden trace"
+	;;
+env_nul)
+	config "\"/bin/true\"" 'env = { A = "x\u0000y" }'
+	run validate --config "$tmp/renacer.toml"
+	expect_rc 3
+	expect_err "renacer.toml:5:13: error: env value 'A'"
+	expect_err "NUL"
+	;;
+name_newline_injection)
+	# An assertion name with newlines and an escape sequence: no output line starts a
+	# workflow command, and no raw ESC reaches the log.
+	cat >"$tmp/renacer.toml" <<EOT
+[[target]]
+name = "t"
+command = ["/bin/true"]
+[[assertion]]
+name = "x\n::error::injected\n::add-mask::secret\u001b[2J"
+type = "critical_path"
+max_duration_ms = 0.000001
+[golden]
+dir = "$tmp/golden"
+EOT
+	run check --config "$tmp/renacer.toml" --github
+	grep -q '^::error::injected' "$tmp/out" "$tmp/err" && fail "an ::error command was injected"
+	grep -q '^::add-mask::' "$tmp/out" "$tmp/err" && fail "an ::add-mask command was injected"
+	grep -q "$(printf '\033')" "$tmp/out" "$tmp/err" && fail "a raw escape character reached the output"
+	grep -q 'x\\n::error::injected' "$tmp/err" || fail "the name is not shown escaped"
+	;;
+shell_secrets)
+	config "\"/bin/sh\", \"-c\", \"exec true --password=hunter2 TOKEN=tok3n --token 's3cr3t' x\"" \
+		"runs = 1"
+	run golden update --config "$tmp/renacer.toml"
+	expect_rc 0
+	grep -q 'hunter2\|tok3n\|s3cr3t' "$tmp/golden/t.json" && fail "a secret is in the golden trace"
+	grep -q 'password=\[REDACTED\]' "$tmp/golden/t.json" || fail "no redaction in the golden trace"
+	run check --config "$tmp/renacer.toml" --otlp-file "$tmp/otlp.jsonl"
+	[ -s "$tmp/otlp.jsonl" ] || fail "no OTLP file"
+	grep -q 'hunter2\|tok3n\|s3cr3t' "$tmp/otlp.jsonl" && fail "a secret is in the OTLP file"
+	cat >"$tmp/renacer.toml" <<EOT
+[[target]]
+name = "t"
+command = ["exec true --password=hunter2 TOKEN=tok3n --token s3cr3t"]
+shell = true
+[golden]
+dir = "$tmp/golden"
+EOT
+	run golden update --config "$tmp/renacer.toml"
+	expect_rc 0
+	grep -q 'hunter2\|tok3n\|s3cr3t' "$tmp/golden/t.json" && fail "shell = true: a secret is in the golden trace"
+	grep -q 'TOKEN=\[REDACTED\]' "$tmp/golden/t.json" || fail "shell = true: no redaction"
+	;;
+merge_forged_names)
+	# Results files come from jobs that ran a pull request's code: a target name check
+	# rejects is rejected by merge too, and never printed as a line of its own.
+	python3 - "$src/tests/integration/shard/seeds" "$tmp" <<'EOF' || fail "cannot forge the results"
+import json, sys
+for k in (1, 2):
+    d = json.load(open("%s/shard-%d-of-2.json" % (sys.argv[1], k)))
+    d["suite"] = ["x\n::error::FORGED3" if s == "plain" else s for s in d["suite"]]
+    for t in d["targets"]:
+        if t["name"] == "plain":
+            t["name"] = "x\n::error::FORGED3"
+    json.dump(d, open("%s/f-%d.json" % (sys.argv[2], k), "w"))
+EOF
+	run merge "$tmp/f-1.json" "$tmp/f-2.json"
+	expect_rc 3
+	expect_err "must match \[A-Za-z0-9_.-\]+"
+	grep -q '^::error::FORGED3' "$tmp/out" "$tmp/err" && fail "a workflow command was printed"
+	;;
+merge_options_after_files)
+	# `renacer merge a.json b.json --junit FILE`: the option is an option, not a file.
+	run merge "$src/tests/integration/shard/seeds/shard-1-of-2.json" \
+		"$src/tests/integration/shard/seeds/shard-2-of-2.json" --junit "$tmp/junit.xml" --no-color
+	expect_rc 4
+	grep -q "cannot read results file '--junit'" "$tmp/err" && fail "--junit read as a file"
+	[ -s "$tmp/junit.xml" ] || fail "no JUnit report"
+	;;
+trace_source_fifo)
+	# FIFOs where trace --source looks for debug files (the build-id path under --debug-dir
+	# and the .gnu_debuglink name): skipped, never waited on.
+	command -v objcopy >/dev/null 2>&1 && command -v gcc >/dev/null 2>&1 ||
+		skip "needs gcc and objcopy"
+	printf '#include <unistd.h>\nint main(void){return write(1, "x", 1) != 1;}\n' >"$tmp/s.c"
+	gcc -g -Wl,--build-id -o "$tmp/s" "$tmp/s.c" || skip "cannot build a test program"
+	objcopy --only-keep-debug "$tmp/s" "$tmp/s.debug"
+	objcopy --strip-debug --add-gnu-debuglink="$tmp/s.debug" "$tmp/s" "$tmp/s3"
+	rm -f "$tmp/s.debug"
+	mkfifo "$tmp/s.debug"
+	id=$(readelf -n "$tmp/s3" | sed -n 's/.*Build ID: *//p')
+	[ -n "$id" ] || skip "no build-id"
+	mkdir -p "$tmp/dbg/.build-id/$(echo "$id" | cut -c1-2)"
+	mkfifo "$tmp/dbg/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug"
+	run trace --source --debug-dir "$tmp/dbg" -o "$tmp/trace.txt" -- "$tmp/s3" "$marker"
+	expect_rc 0
+	grep -q '^write(1' "$tmp/trace.txt" || fail "no trace written"
+	;;
+diff_deep_chain)
+	# A chain of 16,000 forks diffed with itself in 512 MiB of address space (every full
+	# role of the chain took 2 GB), and 128,000 sibling processes in 1 GiB.
+	# AddressSanitizer reserves terabytes of shadow address space: no ulimit -v under it.
+	if [ -n "${ASAN_OPTIONS:-}" ]; then
+		echo "SKIP: an address-space limit cannot hold an ASan build" >&2
+		exit 77
+	fi
+	python3 - "$tmp" <<'EOF' || fail "cannot write the traces"
+import json, sys
+def write(path, n, chain):
+    with open(path, "w") as f:
+        f.write(json.dumps({"type": "header", "schema": "renacer-trace"}) + "\n")
+        f.write(json.dumps({"type": "process", "event": "exec", "pid": 1, "ppid": 0,
+                            "exe": "/bin/sh"}) + "\n")
+        for i in range(2, n + 2):
+            f.write(json.dumps({"type": "process", "event": "fork", "pid": i,
+                                "ppid": i - 1 if chain else 1}) + "\n")
+        f.write(json.dumps({"type": "end", "processes": [
+            {"pid": i, "end": "exited", "exit_code": 0} for i in range(1, n + 2)]}) + "\n")
+write(sys.argv[1] + "/chain.jsonl", 16000, True)
+write(sys.argv[1] + "/wide.jsonl", 128000, False)
+EOF
+	(ulimit -v 524288 && exec "$renacer" diff "$tmp/chain.jsonl" "$tmp/chain.jsonl") \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	expect_rc 0
+	grep -q "equivalent: all 32002 facts match" "$tmp/out" || fail "chain: $(tail -1 "$tmp/out")"
+	(ulimit -v 1048576 && exec "$renacer" diff "$tmp/wide.jsonl" "$tmp/wide.jsonl") \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	expect_rc 0
+	grep -q "equivalent: all 256002 facts match" "$tmp/out" || fail "wide: $(tail -1 "$tmp/out")"
+	;;
+diff_input_limits)
+	# Larger than 256 MiB: a one-line error naming the limit, exit 3.
+	truncate -s 257M "$tmp/big.jsonl"
+	printf '{"type":"header","schema":"renacer-trace"}\n' >"$tmp/small.jsonl"
+	run diff "$tmp/big.jsonl" "$tmp/small.jsonl"
+	expect_rc 3
+	expect_err "is larger than 256 MiB"
+	;;
+*)
+	fail "unknown case"
+	;;
+esac
+exit 0

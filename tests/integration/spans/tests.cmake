@@ -1,0 +1,9 @@
+# span_time and the program's own spans (spans_test.sh CASE BUILD_DIR SOURCE_DIR).
+foreach(case syscall_max syscall_count_above syscall_p95 config_errors original_keys app_header
+		app_otel_proto app_otel_json witness)
+	add_test(NAME spans.${case}
+		COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/spans_test.sh ${case} ${CMAKE_BINARY_DIR}
+			${CMAKE_SOURCE_DIR})
+	set_tests_properties(spans.${case} PROPERTIES LABELS integration SKIP_RETURN_CODE 77
+		TIMEOUT 120)
+endforeach()

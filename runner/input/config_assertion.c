@@ -399,7 +399,7 @@ static int parse_instructions(struct rn_cfg_ctx *c, const struct rn_toml_value *
 	return 0;
 }
 
-/* A span_time key in milliseconds into ns; *has set when present. 0 or -1. */
+/* A span_time key in milliseconds into ns; *has set when present. 0 or -EINVAL. */
 static int get_ms(struct rn_cfg_ctx *c, const struct rn_toml_value *tab, const char *key, bool *has,
 		  uint64_t *ns)
 {
@@ -509,7 +509,7 @@ static int parse_witness(struct rn_cfg_ctx *c, const struct rn_toml_value *tab,
 	return 0;
 }
 
-/* The keys of the assertion's type. 0 or -1 (error in c->d). */
+/* The keys of the assertion's type. 0 or -EINVAL (error in c->d). */
 static int parse_type_keys(struct rn_cfg_ctx *c, const struct rn_toml_value *tab,
 			   struct rn_assertion_spec *a)
 {
@@ -529,7 +529,7 @@ static int parse_type_keys(struct rn_cfg_ctx *c, const struct rn_toml_value *tab
 	return parsers[a->type] ? parsers[a->type](c, tab, a) : 0;
 }
 
-/* Returns 0, -1 (error in c->d) or 1: an assertion of the original format that is accepted
+/* Returns 0, -EINVAL (error in c->d) or 1: an assertion of the original format that is accepted
  * with a note and left out (type custom). */
 int rn_cfg_parse_assertion(struct rn_cfg_ctx *c, const struct rn_toml_value *tab,
 			   struct rn_assertion_spec *a)

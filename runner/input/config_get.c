@@ -300,7 +300,7 @@ void rn_cfg_regex_pool_release(struct rn_regex_pool *pool)
 	memset(pool, 0, sizeof(*pool));
 }
 
-/* Compile `pat` (a full-match pattern, rn_regex.h) once per config; -1 with the error at
+/* Compile `pat` (a full-match pattern, rn_regex.h) once per config; -EINVAL with the error at
  * the value's position and the byte of the pattern PCRE2 stopped at. */
 int rn_cfg_pool_compile(struct rn_cfg_ctx *c, struct rn_toml_pos pos, const char *key,
 			const char *pat, const struct rn_regex **re_out)

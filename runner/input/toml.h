@@ -102,9 +102,9 @@ struct rn_toml_table {
 
 /*
  * Parse `len` bytes of TOML. On success returns 0 and sets *root to a RN_TOML_TABLE value the
- * caller frees with rn_toml_free(). On failure returns -1, leaves *root NULL and fills `d`
- * (which must have been initialized with the same source for line/column and caret output)
- * with the first error, e.g. "2:7: expected '=' after a key, found 'x'".
+ * caller frees with rn_toml_free(). On failure returns -EINVAL (-ENOMEM when memory ran out),
+ * leaves *root NULL and fills `d` (which must have been initialized with the same source for
+ * line/column and caret output) with the first error, e.g. "2:7: expected '=' after a key, found 'x'".
  */
 int rn_toml_parse(const char *src, size_t len, struct rn_toml_value **root, struct rn_diag *d);
 

@@ -14,7 +14,6 @@
 #include "assertion.h"
 #include "buf.h"
 #include "log.h"
-#include "trace_json.h"
 #include "xalloc.h"
 
 /* fds tracked per process; higher ones are not followed (their I/O is not a fact). */

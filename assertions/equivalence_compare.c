@@ -16,7 +16,6 @@
 #include "assertion.h"
 #include "buf.h"
 #include "log.h"
-#include "trace_json.h"
 #include "xalloc.h"
 
 /* ---- finishing: roles, then facts with subjects ------------------------------------------- */

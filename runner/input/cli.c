@@ -131,13 +131,14 @@ int rn_cli_parse_operands(const struct rn_command *cmd, int argc, char **argv,
 			  int (*fn)(void *ctx, int id, const char *arg), void *ctx,
 			  const char **operands, size_t max, size_t *noperands)
 {
-	int pos = 0, first;
+	int pos = 0, first, rc;
 
 	*noperands = 0;
 	while (pos < argc) {
 		/* argv[pos] is the program name or the operand just taken: getopt skips it */
-		if (rn_cli_parse(cmd, argc - pos, argv + pos, fn, ctx, &first))
-			return -1;
+		rc = rn_cli_parse(cmd, argc - pos, argv + pos, fn, ctx, &first);
+		if (rc)
+			return rc;
 		pos += first;
 		if (pos >= argc)
 			break;

@@ -110,7 +110,7 @@ static int golden_judging(struct rn_cfg_ctx *c, const struct rn_toml_value *v,
 				return rn_cfg_err_at(c, e->pos,
 						     "'%s' in [golden.tolerances] must be a number "
 						     "(a fraction: 0.25 allows +25%%), found %s",
-						     t->kv[i].key, rn_cfg_a_type(e->type));
+						     t->kv[i].key, rn_toml_type_phrase(e->type));
 			if (!(x >= 0.0 && x <= 100.0))
 				return rn_cfg_err_at(c, e->pos,
 						     "'%s' in [golden.tolerances] must be between 0 "
@@ -132,7 +132,7 @@ static const struct rn_toml_value *get_table(struct rn_cfg_ctx *c, const struct 
 		return NULL;
 	if (kv->val->type != RN_TOML_TABLE) {
 		*err = rn_cfg_err_at(c, kv->val->pos, "'%s' must be a table ([%s]), found %s", key,
-				     key, rn_cfg_a_type(kv->val->type));
+				     key, rn_toml_type_phrase(kv->val->type));
 		return NULL;
 	}
 	snprintf(c->what_buf, sizeof(c->what_buf), "[%s]", key);
@@ -157,7 +157,7 @@ static const struct rn_toml_value *get_aot(struct rn_cfg_ctx *c, const struct rn
 	if (kv->val->type != RN_TOML_ARRAY) {
 		*err = rn_cfg_err_at(c, kv->val->pos,
 				     "'%s' must be an array of tables ([[%s]]), found %s", key, key,
-				     rn_cfg_a_type(kv->val->type));
+				     rn_toml_type_phrase(kv->val->type));
 		return NULL;
 	}
 	for (i = 0; i < kv->val->u.array.n; i++) {
@@ -165,7 +165,7 @@ static const struct rn_toml_value *get_aot(struct rn_cfg_ctx *c, const struct rn
 			*err = rn_cfg_err_at(c, kv->val->u.array.items[i]->pos,
 					     "'%s' must be an array of tables ([[%s]]), found %s",
 					     key, key,
-					     rn_cfg_a_type(kv->val->u.array.items[i]->type));
+					     rn_toml_type_phrase(kv->val->u.array.items[i]->type));
 			return NULL;
 		}
 	}

@@ -58,31 +58,10 @@ int rn_cfg_err_at(struct rn_cfg_ctx *c, struct rn_toml_pos pos, const char *fmt,
 	return -EINVAL;
 }
 
-/* "a string", "an integer" ... for type errors. */
-const char *rn_cfg_a_type(enum rn_toml_type t)
-{
-	switch (t) {
-	case RN_TOML_STRING:
-		return "a string";
-	case RN_TOML_INTEGER:
-		return "an integer";
-	case RN_TOML_FLOAT:
-		return "a float";
-	case RN_TOML_BOOL:
-		return "a boolean";
-	case RN_TOML_ARRAY:
-		return "an array";
-	case RN_TOML_TABLE:
-		return "a table";
-	default:
-		return "a date/time";
-	}
-}
-
 int rn_cfg_type_err(struct rn_cfg_ctx *c, const struct rn_toml_kv *kv, const char *want)
 {
 	return rn_cfg_err_at(c, kv->val->pos, "'%s' in %s must be %s, found %s", kv->key, c->what,
-			     want, rn_cfg_a_type(kv->val->type));
+			     want, rn_toml_type_phrase(kv->val->type));
 }
 
 /* Check every key of `tab` against `allowed`; unknown keys are errors with a suggestion. */
@@ -202,7 +181,7 @@ int rn_cfg_get_strings(struct rn_cfg_ctx *c, const struct rn_toml_value *tab, co
 		if (e->type != RN_TOML_STRING)
 			return rn_cfg_err_at(c, e->pos,
 					     "'%s' in %s must be an array of strings, found %s",
-					     key, c->what, rn_cfg_a_type(e->type));
+					     key, c->what, rn_toml_type_phrase(e->type));
 		if (strlen(e->u.str.ptr) != e->u.str.len)
 			return rn_cfg_err_at(c, e->pos,
 					     "'%s' in %s must not contain NUL characters", key,

@@ -36,8 +36,6 @@ char *rn_cfg_xformat(const char *fmt, ...) RN_PRINTF(1, 2);
 /* Record an error at `pos` (formatted as printf). Returns -EINVAL. */
 int rn_cfg_err_at(struct rn_cfg_ctx *c, struct rn_toml_pos pos, const char *fmt, ...)
 	RN_PRINTF(3, 4);
-/* "a string", "an integer", ... : a TOML type as an error message names it (static). */
-const char *rn_cfg_a_type(enum rn_toml_type t);
 /* "'key' in <what> must be <want>, found <type>" at the value. Returns -EINVAL. */
 int rn_cfg_type_err(struct rn_cfg_ctx *c, const struct rn_toml_kv *kv, const char *want);
 /* Every key of table `tab` must be in `allowed` (NULL-terminated); an unknown key is an error

@@ -124,7 +124,7 @@ static int parse_env(struct rn_cfg_ctx *c, const struct rn_toml_value *tab, stru
 		if (v->type != RN_TOML_STRING)
 			return rn_cfg_err_at(c, v->pos,
 					     "env value '%s' in %s must be a string, found %s",
-					     e->key, c->what, rn_cfg_a_type(v->type));
+					     e->key, c->what, rn_toml_type_phrase(v->type));
 		if (strlen(v->u.str.ptr) != v->u.str.len)
 			return rn_cfg_err_at(c, v->pos,
 					     "env value '%s' in %s must not contain NUL characters",

@@ -362,7 +362,7 @@ int rn_toml_parse_keyval(struct rn_toml_parser *ps, struct rn_toml_table *t, int
 			return rn_toml_fail(ps, seg,
 					    "cannot use key '%s' as a table: it is already %s "
 					    "(defined at line %d)",
-					    name, rn_toml_a_type_of(v), v->pos.line);
+					    name, rn_toml_type_phrase(v->type), v->pos.line);
 		if (v->u.table->flags & RN_TOML_TF_INLINE)
 			return rn_toml_fail(ps, seg,
 					    "cannot add keys to inline table '%s' (defined at "
@@ -454,7 +454,7 @@ static int header_enter(struct rn_toml_parser *ps, struct header *h)
 		return rn_toml_fail(ps, h->seg,
 				    "cannot use key '%s' as a table: it is already %s "
 				    "(defined at line %d)",
-				    h->name, rn_toml_a_type_of(v), v->pos.line);
+				    h->name, rn_toml_type_phrase(v->type), v->pos.line);
 	}
 	h->t = v->u.table;
 	return 0;
@@ -507,7 +507,7 @@ static int header_aot(struct rn_toml_parser *ps, struct header *h, long i)
 			return rn_toml_fail(ps, h->seg,
 					    "cannot define array of tables '%s': it is "
 					    "already %s (defined at line %d)",
-					    h->name, rn_toml_a_type_of(v), v->pos.line);
+					    h->name, rn_toml_type_phrase(v->type), v->pos.line);
 		}
 	}
 	if (rn_toml_array_push(ps, v, elem))
@@ -540,7 +540,8 @@ static int header_table(struct rn_toml_parser *ps, struct header *h, long i)
 				    "cannot define table '%s': it is already %s (defined "
 				    "at line %d)",
 				    h->name,
-				    rn_toml_is_aot(v) ? "an array of tables" : rn_toml_a_type_of(v),
+				    rn_toml_is_aot(v) ? "an array of tables" :
+							rn_toml_type_phrase(v->type),
 				    v->pos.line);
 	if (flags & RN_TOML_TF_INLINE)
 		return rn_toml_fail(ps, h->seg,
@@ -686,6 +687,33 @@ const struct rn_toml_value *rn_toml_get(const struct rn_toml_value *table, const
 	const struct rn_toml_kv *kv = rn_toml_get_kv(table, key);
 
 	return kv ? kv->val : NULL;
+}
+
+const char *rn_toml_type_phrase(enum rn_toml_type type)
+{
+	switch (type) {
+	case RN_TOML_STRING:
+		return "a string";
+	case RN_TOML_INTEGER:
+		return "an integer";
+	case RN_TOML_FLOAT:
+		return "a float";
+	case RN_TOML_BOOL:
+		return "a boolean";
+	case RN_TOML_DATETIME:
+		return "an offset date-time";
+	case RN_TOML_DATETIME_LOCAL:
+		return "a local date-time";
+	case RN_TOML_DATE_LOCAL:
+		return "a local date";
+	case RN_TOML_TIME_LOCAL:
+		return "a local time";
+	case RN_TOML_ARRAY:
+		return "an array";
+	case RN_TOML_TABLE:
+		return "a table";
+	}
+	return "a value";
 }
 
 const char *rn_toml_type_name(enum rn_toml_type type)

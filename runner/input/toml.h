@@ -118,6 +118,9 @@ const struct rn_toml_value *rn_toml_get(const struct rn_toml_value *table, const
 /* Like rn_toml_get but returns the whole pair (for the key's position), or NULL. */
 const struct rn_toml_kv *rn_toml_get_kv(const struct rn_toml_value *table, const char *key);
 
+/* `type` as a message names it ("a string", "an integer", "an offset date-time", ..., "a
+ * table"; static), for "must be a string, found an array". */
+const char *rn_toml_type_phrase(enum rn_toml_type type);
 /* toml-test's type name of `type` ("string", "integer", ..., "array", "table"). */
 const char *rn_toml_type_name(enum rn_toml_type type);
 

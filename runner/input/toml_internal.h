@@ -101,8 +101,6 @@ void rn_toml_describe(const struct rn_toml_parser *ps, const char *at, char *out
 /* Copy source text [from, to) into out[size] for quoting in a message, shortened with "..." if
  * long; returns `out`. */
 const char *rn_toml_excerpt(const char *from, const char *to, char *out, size_t size);
-/* "an integer", "a table", ... (static) for messages about a key that already holds a value. */
-const char *rn_toml_a_type_of(const struct rn_toml_value *v);
 
 /* ---- Lexical helpers and strings (toml_lex.c) ---- */
 

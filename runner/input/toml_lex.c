@@ -178,34 +178,6 @@ const char *rn_toml_excerpt(const char *from, const char *to, char *out, size_t 
 	return out;
 }
 
-/* "an integer", "a table", ... for messages about a key that already holds a value. */
-const char *rn_toml_a_type_of(const struct rn_toml_value *v)
-{
-	switch (v->type) {
-	case RN_TOML_STRING:
-		return "a string";
-	case RN_TOML_INTEGER:
-		return "an integer";
-	case RN_TOML_FLOAT:
-		return "a float";
-	case RN_TOML_BOOL:
-		return "a boolean";
-	case RN_TOML_DATETIME:
-		return "an offset date-time";
-	case RN_TOML_DATETIME_LOCAL:
-		return "a local date-time";
-	case RN_TOML_DATE_LOCAL:
-		return "a local date";
-	case RN_TOML_TIME_LOCAL:
-		return "a local time";
-	case RN_TOML_ARRAY:
-		return "an array";
-	case RN_TOML_TABLE:
-		return "a table";
-	}
-	return "a value";
-}
-
 /* ---- Lexical helpers -------------------------------------------------------------------- */
 
 void rn_toml_eat_newline(struct rn_toml_parser *ps)

@@ -863,6 +863,9 @@ static void test_toml_get(void **state)
 	assert_string_equal(rn_toml_type_name(RN_TOML_DATETIME_LOCAL), "datetime-local");
 	assert_string_equal(rn_toml_type_name(RN_TOML_BOOL), "bool");
 	assert_string_equal(rn_toml_type_name(RN_TOML_TABLE), "table");
+	assert_string_equal(rn_toml_type_phrase(RN_TOML_INTEGER), "an integer");
+	assert_string_equal(rn_toml_type_phrase(RN_TOML_DATE_LOCAL), "a local date");
+	assert_string_equal(rn_toml_type_phrase(RN_TOML_ARRAY), "an array");
 	rn_toml_free(r);
 	rn_toml_free(NULL);
 }

@@ -110,24 +110,6 @@ static int spool_feed(void *ctx, const struct rn_syscall_event *ev)
 	return 0;
 }
 
-static char *msgf(const char *fmt, ...) RN_PRINTF(1, 2);
-
-static char *msgf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	s = rn_xmalloc((size_t)(n < 0 ? 0 : n) + 1);
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)(n < 0 ? 0 : n) + 1, fmt, ap);
-	va_end(ap);
-	return s;
-}
-
 void rn_equivalence_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
 			     struct rn_verdict_result *out)
 {
@@ -147,28 +129,28 @@ void rn_equivalence_evaluate(const struct rn_assertion_spec *a, struct rn_target
 	out->unit = "confidence"; /* the similarity, 0..1 (min_confidence is its budget) */
 	out->has_budget = true;
 	out->budget = o.min_confidence;
-	out->aggregate = msgf("last of %zu run%s", r->nruns, r->nruns == 1 ? "" : "s");
+	out->aggregate = rn_xstrfmt("last of %zu run%s", r->nruns, r->nruns == 1 ? "" : "s");
 	if (a->golden) {
 		path = rn_xstrdup(a->golden);
 	} else if (a->golden_dir) {
-		path = msgf("%s/%s.jsonl", a->golden_dir, r->name);
+		path = rn_xstrfmt("%s/%s.jsonl", a->golden_dir, r->name);
 		if (access(path, F_OK)) {
 			free(path);
-			path = msgf("%s/%s.json", a->golden_dir, r->name);
+			path = rn_xstrfmt("%s/%s.json", a->golden_dir, r->name);
 			if (access(path, F_OK)) {
 				out->verdict = RN_VERDICT_NO_DATA;
 				out->message =
-					msgf("no recorded trace %s/%s.jsonl to compare with; "
-					     "record one with: renacer trace -f --format "
-					     "jsonl -o %s/%s.jsonl -- <command>",
-					     a->golden_dir, r->name, a->golden_dir, r->name);
+					rn_xstrfmt("no recorded trace %s/%s.jsonl to compare with; "
+						   "record one with: renacer trace -f --format "
+						   "jsonl -o %s/%s.jsonl -- <command>",
+						   a->golden_dir, r->name, a->golden_dir, r->name);
 				free(path);
 				return;
 			}
 		}
 	} else {
 		out->verdict = RN_VERDICT_NO_DATA;
-		out->message = msgf("no recorded trace given ('golden')");
+		out->message = rn_xstrfmt("no recorded trace given ('golden')");
 		return;
 	}
 	if (rn_behaviour_load(path, &o, &golden, &err)) {
@@ -184,8 +166,9 @@ void rn_equivalence_evaluate(const struct rn_assertion_spec *a, struct rn_target
 	}
 	if (!r->last.spool) {
 		out->verdict = RN_VERDICT_NO_DATA;
-		out->message = msgf("the run kept no syscall spans (the span spool could not be "
-				    "created)");
+		out->message =
+			rn_xstrfmt("the run kept no syscall spans (the span spool could not be "
+				   "created)");
 		rn_behaviour_free(golden);
 		free(path);
 		return;
@@ -195,7 +178,7 @@ void rn_equivalence_evaluate(const struct rn_assertion_spec *a, struct rn_target
 	rc = rn_trace_spool_foreach(&r->last, spool_feed, run);
 	if (rc) {
 		out->verdict = RN_VERDICT_ERROR;
-		out->message = msgf("cannot replay the run's spans: %s", strerror(-rc));
+		out->message = rn_xstrfmt("cannot replay the run's spans: %s", strerror(-rc));
 		goto out_free;
 	}
 	rn_behaviour_compare(golden, run, &o, &res);
@@ -206,14 +189,16 @@ out_judge:
 		a->fail_on_violation  ? RN_VERDICT_FAIL :
 					RN_VERDICT_WARN;
 	if (!res.ndiffs)
-		out->message = msgf("behaves like %s: all %zu facts match", path, res.facts_a);
+		out->message =
+			rn_xstrfmt("behaves like %s: all %zu facts match", path, res.facts_a);
 	else
-		out->message = msgf("%s %s (A) in %zu difference%s, similarity %.3f; first: %s "
-				    "%s: %s",
-				    res.equivalent ? "within min_confidence of" : "differs from",
-				    path, res.ndiffs, res.ndiffs == 1 ? "" : "s", res.similarity,
-				    rn_equiv_cat_name(res.diffs[0].cat), res.diffs[0].subject,
-				    res.diffs[0].text);
+		out->message =
+			rn_xstrfmt("%s %s (A) in %zu difference%s, similarity %.3f; first: %s "
+				   "%s: %s",
+				   res.equivalent ? "within min_confidence of" : "differs from",
+				   path, res.ndiffs, res.ndiffs == 1 ? "" : "s", res.similarity,
+				   rn_equiv_cat_name(res.diffs[0].cat), res.diffs[0].subject,
+				   res.diffs[0].text);
 	mem = open_memstream(&text, &text_len);
 	if (mem) {
 		rn_equiv_result_write(&res, mem, 50);

@@ -554,7 +554,7 @@ static int parse_otlp_headers(struct rn_cfg_ctx *c, const struct rn_toml_kv *kv,
 			return rn_cfg_err_at(c, ht->kv[i].val->pos,
 					     "header '%s' in [otlp] must be a string",
 					     ht->kv[i].key);
-		o->headers[i] = rn_cfg_xformat("%s: %s", ht->kv[i].key, ht->kv[i].val->u.str.ptr);
+		o->headers[i] = rn_xstrfmt("%s: %s", ht->kv[i].key, ht->kv[i].val->u.str.ptr);
 	}
 	return 0;
 }

@@ -24,28 +24,6 @@
 #include "syscall_names.h"
 #include "xalloc.h"
 
-/*
- * Strings the config keeps are built with this dying formatter: the runner may die on
- * out-of-memory (rn_x*), and a failed append must never leave a silently shortened value.
- */
-char *rn_cfg_xformat(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		rn_die("cannot format a config value");
-	s = rn_xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	return s;
-}
-
 int rn_cfg_err_at(struct rn_cfg_ctx *c, struct rn_toml_pos pos, const char *fmt, ...)
 {
 	char msg[RN_DIAG_MSG_MAX];
@@ -321,7 +299,7 @@ char *rn_cfg_resolve_path(const struct rn_config *cfg, const char *p)
 {
 	if (p[0] == '/')
 		return rn_xstrdup(p);
-	return rn_cfg_xformat("%s/%s", cfg->dir, p);
+	return rn_xstrfmt("%s/%s", cfg->dir, p);
 }
 
 bool rn_config_is_postgres_url(const char *url)

@@ -30,9 +30,6 @@ struct rn_cfg_ctx {
 	struct rn_strmap assertion_names; /* assertion name -> index, for duplicates */
 };
 
-/* printf into a new string; dies on out-of-memory (a config value is never shortened).
- * Caller frees. */
-char *rn_cfg_xformat(const char *fmt, ...) RN_PRINTF(1, 2);
 /* Record an error at `pos` (formatted as printf). Returns -EINVAL. */
 int rn_cfg_err_at(struct rn_cfg_ctx *c, struct rn_toml_pos pos, const char *fmt, ...)
 	RN_PRINTF(3, 4);

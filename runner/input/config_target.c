@@ -134,7 +134,7 @@ static int parse_env(struct rn_cfg_ctx *c, const struct rn_toml_value *tab, stru
 				c, e->key_pos,
 				"env name '%s' in %s must be non-empty and contain no '=' or NUL",
 				e->key, c->what);
-		t->env[i] = rn_cfg_xformat("%s=%s", e->key, v->u.str.ptr);
+		t->env[i] = rn_xstrfmt("%s=%s", e->key, v->u.str.ptr);
 	}
 	return 0;
 }

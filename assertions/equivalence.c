@@ -1,4 +1,6 @@
+
 #include "equivalence.h"
+#include "equivalence_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +14,6 @@
 #include "assertion.h"
 #include "buf.h"
 #include "log.h"
-#include "trace_json.h"
 #include "xalloc.h"
 
 /* fds tracked per process; higher ones are not followed (their I/O is not a fact). */
@@ -20,19 +21,13 @@
 /* Longest normalised path or argv string kept, bytes. */
 #define NORM_MAX 1024
 
-struct cat_info {
-	const char *name;
-	bool is_set;
-	bool strict;
-};
-
 #define CAT_INFO(id, name, is_set, strict) { name, is_set, strict },
-static const struct cat_info cats[] = { RN_EQUIV_CATEGORIES(CAT_INFO) };
+const struct rn_equiv_cat_info rn_equiv_cats[] = { RN_EQUIV_CATEGORIES(CAT_INFO) };
 #undef CAT_INFO
 
 const char *rn_equiv_cat_name(enum rn_equiv_cat cat)
 {
-	return (unsigned)cat < RN_EQUIV_NCATS ? cats[cat].name : "?";
+	return (unsigned)cat < RN_EQUIV_NCATS ? rn_equiv_cats[cat].name : "?";
 }
 
 void rn_equiv_opts_init(struct rn_equiv_opts *o)
@@ -41,64 +36,6 @@ void rn_equiv_opts_init(struct rn_equiv_opts *o)
 	o->min_confidence = 1.0;
 	o->normalize = RN_EQUIV_NORM_ALL;
 }
-
-/* A file a process has open or had open: its I/O sequence so far. */
-struct file {
-	char *path;          /* normalised path, owned */
-	struct rn_buf seq;   /* "open w,creat; write 12; ..." */
-	char pend;           /* 'r' or 'w' while reads (writes) are being merged, else 0 */
-	uint64_t pend_bytes; /* bytes of the merged reads (writes) */
-	bool written;        /* a write fact is due */
-	bool ignored;        /* no facts (system file, ignore_paths) */
-};
-
-struct fact {
-	enum rn_equiv_cat cat;
-	int proc;      /* index of the process, or -1 once resolved */
-	char *subject; /* set at finish (role [+ file]), owned */
-	char *value;   /* owned */
-};
-
-struct proc {
-	pid_t pid, ppid;
-	char *exe;            /* final image, owned, or NULL */
-	int parent;           /* index, -1 for the root or unknown */
-	bool exec_seen;       /* an exec happened (the root's first one is the command) */
-	int execs;            /* successful execs */
-	enum rn_proc_end end; /* how it ended */
-	int exit_code, term_signal;
-	int *fds;           /* file indices by fd (+1, 0 = not tracked) [nfds], owned; NULL
-			       * until the first use (then inherited from the parent) */
-	size_t nfds;        /* entries of fds (grows to the highest fd used + 1, < MAX_FDS) */
-	int top;            /* at finish: the ancestor the role starts from (root or orphan) */
-	int depth;          /* at finish: steps from `top`, -1 unknown, -2 being walked */
-	struct file *files; /* files of this process, owned */
-	size_t nfiles, files_cap;
-	char *role; /* at finish, owned */
-};
-
-struct rn_behaviour {
-	struct rn_equiv_opts o;
-	struct proc *procs;
-	size_t nprocs, procs_cap;
-	int *by_pid; /* open-addressing table of the newest process index + 1 per pid
-			     * [by_pid_cap, a power of two], so a lookup is O(1) (a linear
-			     * search made 128k processes take 37 s) */
-	size_t by_pid_cap;
-	bool too_many; /* more than RN_EQUIV_MAX_PROCESSES processes: the rest ignored */
-	struct fact *facts;
-	size_t nfacts, facts_cap;
-	bool finished;
-	bool argv_missing; /* an exec was recorded without its argv (--format json) */
-	char tmpdir[256];  /* $TMPDIR without a trailing slash, "" if unset or /tmp */
-	/* syscall numbers looked up by name (-1 when the ABI has none) */
-	int nr_open, nr_openat, nr_openat2, nr_creat, nr_read, nr_pread, nr_readv, nr_preadv,
-		nr_preadv2, nr_write, nr_pwrite, nr_writev, nr_pwritev, nr_pwritev2, nr_close,
-		nr_dup, nr_dup2, nr_dup3, nr_fcntl, nr_ftruncate, nr_truncate, nr_fsync,
-		nr_fdatasync, nr_mkdir, nr_mkdirat, nr_unlink, nr_unlinkat, nr_rmdir, nr_rename,
-		nr_renameat, nr_renameat2, nr_connect, nr_sendto, nr_execve, nr_execveat, nr_kill,
-		nr_tkill, nr_tgkill;
-};
 
 /* ---- normalisation ------------------------------------------------------------------------- */
 
@@ -323,7 +260,7 @@ void rn_behaviour_free(struct rn_behaviour *b)
 	if (!b)
 		return;
 	for (i = 0; i < b->nprocs; i++) {
-		struct proc *p = &b->procs[i];
+		struct rn_equiv_proc *p = &b->procs[i];
 
 		for (j = 0; j < p->nfiles; j++) {
 			free(p->files[j].path);
@@ -350,7 +287,7 @@ static size_t pid_slot(const struct rn_behaviour *b, pid_t pid)
 }
 
 /* The newest process with `pid`, or -1. */
-static int proc_find(const struct rn_behaviour *b, pid_t pid)
+int rn_equiv_proc_find(const struct rn_behaviour *b, pid_t pid)
 {
 	size_t k;
 
@@ -389,8 +326,8 @@ static void pid_index(struct rn_behaviour *b, int i)
 
 static int proc_get(struct rn_behaviour *b, pid_t pid)
 {
-	int i = proc_find(b, pid);
-	struct proc *p;
+	int i = rn_equiv_proc_find(b, pid);
+	struct rn_equiv_proc *p;
 
 	if (i >= 0)
 		return i;
@@ -412,7 +349,7 @@ static int proc_get(struct rn_behaviour *b, pid_t pid)
 }
 
 /* Make room in process `pi`'s fd table for `fd` (< MAX_FDS). */
-static int *fds_room(struct proc *p, size_t fd)
+static int *fds_room(struct rn_equiv_proc *p, size_t fd)
 {
 	if (fd >= p->nfds) {
 		size_t n = p->nfds ? p->nfds : 16;
@@ -428,10 +365,10 @@ static int *fds_room(struct proc *p, size_t fd)
 	return p->fds;
 }
 
-static void add_fact(struct rn_behaviour *b, enum rn_equiv_cat cat, int proc, const char *subject,
-		     const char *value)
+void rn_equiv_add_fact(struct rn_behaviour *b, enum rn_equiv_cat cat, int proc, const char *subject,
+		       const char *value)
 {
-	struct fact *f;
+	struct rn_equiv_fact *f;
 
 	if (b->nfacts == b->facts_cap) {
 		b->facts_cap = b->facts_cap ? 2 * b->facts_cap : 64;
@@ -452,19 +389,19 @@ static void normalize(const struct rn_behaviour *b, const char *in, char *out, s
 /* The fd table of process `pi`, inherited from its parent's at its first use. */
 static int *fds_of(struct rn_behaviour *b, int pi)
 {
-	struct proc *p = &b->procs[pi];
+	struct rn_equiv_proc *p = &b->procs[pi];
 	size_t k;
 
 	if (p->fds)
 		return p->fds;
 	fds_room(p, 2);
 	if (p->parent >= 0 && b->procs[p->parent].fds) {
-		struct proc *pp = &b->procs[p->parent];
+		struct rn_equiv_proc *pp = &b->procs[p->parent];
 
 		/* the child's files are its own (its I/O is its own sequence), same paths */
 		fds_room(p, pp->nfds - 1);
 		for (k = 0; k < pp->nfds; k++) {
-			struct file *f;
+			struct rn_equiv_file *f;
 
 			if (!pp->fds[k])
 				continue;
@@ -483,7 +420,7 @@ static int *fds_of(struct rn_behaviour *b, int pi)
 		static const char *const std[] = { "<stdin>", "<stdout>", "<stderr>" };
 
 		for (k = 0; k < 3; k++) {
-			struct file *f;
+			struct rn_equiv_file *f;
 
 			if (p->nfiles == p->files_cap) {
 				p->files_cap = p->files_cap ? 2 * p->files_cap : 8;
@@ -499,9 +436,9 @@ static int *fds_of(struct rn_behaviour *b, int pi)
 	return p->fds;
 }
 
-static struct file *file_of(struct rn_behaviour *b, int pi, uint64_t fd)
+static struct rn_equiv_file *file_of(struct rn_behaviour *b, int pi, uint64_t fd)
 {
-	struct proc *p = &b->procs[pi];
+	struct rn_equiv_proc *p = &b->procs[pi];
 	int *fds = fds_of(b, pi);
 
 	if (fd >= p->nfds || !fds[fd])
@@ -509,7 +446,7 @@ static struct file *file_of(struct rn_behaviour *b, int pi, uint64_t fd)
 	return &p->files[fds[fd] - 1];
 }
 
-static void seq_flush(struct file *f)
+void rn_equiv_seq_flush(struct rn_equiv_file *f)
 {
 	if (!f->pend)
 		return;
@@ -520,18 +457,18 @@ static void seq_flush(struct file *f)
 	f->pend_bytes = 0;
 }
 
-static void seq_op(struct file *f, const char *op)
+static void seq_op(struct rn_equiv_file *f, const char *op)
 {
-	seq_flush(f);
+	rn_equiv_seq_flush(f);
 	if (f->seq.len)
 		rn_buf_adds(&f->seq, "; ");
 	rn_buf_adds(&f->seq, op);
 }
 
-static void seq_bytes(struct file *f, char kind, uint64_t n)
+static void seq_bytes(struct rn_equiv_file *f, char kind, uint64_t n)
 {
 	if (f->pend && f->pend != kind)
-		seq_flush(f);
+		rn_equiv_seq_flush(f);
 	f->pend = kind;
 	f->pend_bytes += n;
 	if (kind == 'w')
@@ -560,11 +497,11 @@ static void open_mode(struct rn_buf *m, uint64_t flags)
 /* A successful open of `raw` with `flags` returning `fd`. */
 static void do_open(struct rn_behaviour *b, int pi, const char *raw, uint64_t flags, int64_t fd)
 {
-	struct proc *p = &b->procs[pi];
+	struct rn_equiv_proc *p = &b->procs[pi];
 	int *fds;
 	char norm[NORM_MAX];
 	struct rn_buf m;
-	struct file *f;
+	struct rn_equiv_file *f;
 
 	normalize(b, raw, norm, sizeof(norm));
 	if (fd < 0 || fd >= MAX_FDS)
@@ -592,7 +529,7 @@ static void do_open(struct rn_behaviour *b, int pi, const char *raw, uint64_t fl
 
 		rn_buf_init(&v, 0);
 		rn_buf_addf(&v, "%s %s", norm, m.buf);
-		add_fact(b, RN_EQUIV_OPEN, pi, NULL, v.buf);
+		rn_equiv_add_fact(b, RN_EQUIV_OPEN, pi, NULL, v.buf);
 		rn_buf_release(&v);
 	}
 	{
@@ -626,13 +563,13 @@ static void path_fact(struct rn_behaviour *b, int pi, enum rn_equiv_cat cat, con
 		normalize(b, raw2, norm2, sizeof(norm2));
 		rn_buf_addf(&v, " -> %s", norm2);
 	}
-	add_fact(b, cat, pi, NULL, v.buf);
+	rn_equiv_add_fact(b, cat, pi, NULL, v.buf);
 	rn_buf_release(&v);
 }
 
 static void exec_fact(struct rn_behaviour *b, int pi, const struct rn_syscall_event *ev)
 {
-	struct proc *p = &b->procs[pi];
+	struct rn_equiv_proc *p = &b->procs[pi];
 	char norm[NORM_MAX];
 	struct rn_buf v;
 	const char *a, *base;
@@ -668,7 +605,7 @@ static void exec_fact(struct rn_behaviour *b, int pi, const struct rn_syscall_ev
 		base = strrchr(ev->path, '/');
 		rn_buf_adds(&v, base ? base + 1 : ev->path);
 	}
-	add_fact(b, RN_EQUIV_EXEC, pi, NULL, v.buf);
+	rn_equiv_add_fact(b, RN_EQUIV_EXEC, pi, NULL, v.buf);
 	rn_buf_release(&v);
 }
 
@@ -701,7 +638,7 @@ static bool bh_open(struct rn_behaviour *b, int pi, const struct rn_syscall_even
 static bool bh_file_io(struct rn_behaviour *b, int pi, const struct rn_syscall_event *ev)
 {
 	int nr = ev->nr;
-	struct file *f;
+	struct rn_equiv_file *f;
 	char op[48];
 
 	if (is(nr, b->nr_read) || is(nr, b->nr_pread) || is(nr, b->nr_readv) ||
@@ -736,7 +673,7 @@ static bool bh_file_io(struct rn_behaviour *b, int pi, const struct rn_syscall_e
 /* close and dup*: the process's fd table. */
 static bool bh_fd_table(struct rn_behaviour *b, int pi, const struct rn_syscall_event *ev)
 {
-	struct proc *p = &b->procs[pi];
+	struct rn_equiv_proc *p = &b->procs[pi];
 	int nr = ev->nr;
 
 	if (is(nr, b->nr_close)) {
@@ -784,7 +721,7 @@ static void bh_contacts(struct rn_behaviour *b, int pi, const struct rn_syscall_
 	if (is(nr, b->nr_connect) || is(nr, b->nr_sendto)) {
 		/* an endpoint contacted counts whether or not it answered */
 		if (ev->path && !(ev->flags & RN_SC_UNFINISHED))
-			add_fact(b, RN_EQUIV_CONNECT, pi, NULL, ev->path);
+			rn_equiv_add_fact(b, RN_EQUIV_CONNECT, pi, NULL, ev->path);
 		return;
 	}
 	if (is(nr, b->nr_kill) || is(nr, b->nr_tkill) || is(nr, b->nr_tgkill)) {
@@ -793,7 +730,7 @@ static void bh_contacts(struct rn_behaviour *b, int pi, const struct rn_syscall_
 
 		if (sig) {
 			snprintf(v, sizeof(v), "kill %s", rn_signal_name(sig));
-			add_fact(b, RN_EQUIV_SIGNAL, pi, NULL, v);
+			rn_equiv_add_fact(b, RN_EQUIV_SIGNAL, pi, NULL, v);
 		}
 	}
 }
@@ -826,13 +763,13 @@ void rn_behaviour_process(struct rn_behaviour *b, pid_t pid, pid_t ppid, const c
 			  char event, enum rn_proc_end end, int exit_code, int term_signal)
 {
 	int pi, pp;
-	struct proc *p;
+	struct rn_equiv_proc *p;
 
 	if (b->finished)
 		return;
 	pi = proc_get(b, pid);
 	p = &b->procs[pi];
-	if (event == 'f' && ppid > 0 && p->parent < 0 && (pp = proc_find(b, ppid)) >= 0 &&
+	if (event == 'f' && ppid > 0 && p->parent < 0 && (pp = rn_equiv_proc_find(b, ppid)) >= 0 &&
 	    pp != pi) {
 		p->ppid = ppid;
 		p->parent = pp;
@@ -890,587 +827,4 @@ void rn_behaviour_take_processes(struct rn_behaviour *b, const struct rn_trace *
 		rn_behaviour_process(b, p->pid, ppid, p->exe, 'x', p->end, p->exit_code,
 				     p->term_signal);
 	}
-}
-
-/* ---- finishing: roles, then facts with subjects ------------------------------------------- */
-
-/* A process's own step of a role: the program it became, or "fork" (cut to 64 bytes). */
-static void role_step(struct rn_buf *r, const struct proc *p)
-{
-	const char *base;
-
-	if (p->execs && p->exe) {
-		base = strrchr(p->exe, '/');
-		rn_buf_addf(r, "/%.64s", base ? base + 1 : p->exe);
-	} else {
-		rn_buf_adds(r, "/fork");
-	}
-}
-
-/*
- * Every process's role: its top ancestor ("root", or "orphan" for a process whose parent is
- * unknown) and the steps down to it, "root/sh/make/fork". Depths are found without recursion
- * and a cycle of parents (a forged trace) is cut where the walk meets itself. A role keeps
- * the last RN_EQUIV_ROLE_STEPS steps and says how many it skipped ("root/+15968/sh/fork"), so
- * memory is linear in the processes even for a chain 16,000 deep (every full role of such a
- * chain took 2 GB).
- */
-static void assign_roles(struct rn_behaviour *b)
-{
-	size_t n = b->nprocs, i;
-	int *stack = rn_xcalloc(n + 1, sizeof(*stack)),
-	    *parent = rn_xcalloc(n + 1, sizeof(*parent));
-
-	for (i = 0; i < n; i++) {
-		parent[i] = i == 0 ? -1 : b->procs[i].parent;
-		b->procs[i].depth = -1;
-	}
-	for (i = 0; i < n; i++) {
-		size_t sp = 0;
-		int j = (int)i;
-
-		while (j >= 0 && b->procs[j].depth == -1) {
-			b->procs[j].depth = -2;
-			stack[sp++] = j;
-			j = parent[j];
-		}
-		if (j >= 0 && b->procs[j].depth == -2)
-			parent[stack[sp - 1]] = -1; /* a cycle: its last link is cut */
-		while (sp--) {
-			struct proc *p = &b->procs[stack[sp]];
-			int up = parent[stack[sp]];
-
-			p->depth = up < 0 ? 0 : b->procs[up].depth + 1;
-			p->top = up < 0 ? stack[sp] : b->procs[up].top;
-		}
-	}
-	for (i = 0; i < n; i++) {
-		struct proc *p = &b->procs[i];
-		struct rn_buf r;
-		int k = 0, steps = p->depth < RN_EQUIV_ROLE_STEPS ? p->depth : RN_EQUIV_ROLE_STEPS;
-		int j = (int)i;
-
-		rn_buf_init(&r, 0);
-		rn_buf_adds(&r, p->top == 0 ? "root" : "orphan");
-		if (p->depth > steps)
-			rn_buf_addf(&r, "/+%d", p->depth - steps);
-		/* the last `steps` steps, found from the bottom, written from the top */
-		for (k = 0; k < steps; k++) {
-			stack[k] = j;
-			j = parent[j];
-		}
-		while (k--)
-			role_step(&r, &b->procs[stack[k]]);
-		free(p->role);
-		p->role = rn_buf_detach(&r, NULL);
-	}
-	free(stack);
-	free(parent);
-}
-
-static void finish(struct rn_behaviour *b)
-{
-	size_t i, j;
-
-	if (b->finished)
-		return;
-	/* a process whose parent was only learnt from the final table */
-	for (i = 0; i < b->nprocs; i++)
-		if (b->procs[i].parent < 0 && b->procs[i].ppid > 0)
-			b->procs[i].parent = proc_find(b, b->procs[i].ppid);
-	for (i = 0; i < b->nprocs; i++) {
-		struct proc *p = &b->procs[i];
-		char v[64];
-
-		add_fact(b, RN_EQUIV_PROCESS, (int)i, NULL, "");
-		switch (p->end) {
-		case RN_PROC_EXITED:
-			snprintf(v, sizeof(v), "exit %d", p->exit_code);
-			break;
-		case RN_PROC_SIGNALED:
-			snprintf(v, sizeof(v), "signal %s", rn_signal_name(p->term_signal));
-			break;
-		case RN_PROC_LOST:
-			snprintf(v, sizeof(v), "lost");
-			break;
-		default:
-			v[0] = '\0';
-		}
-		if (v[0])
-			add_fact(b, RN_EQUIV_EXIT, (int)i, NULL, v);
-		for (j = 0; j < p->nfiles; j++) {
-			struct file *f = &p->files[j];
-
-			if (f->ignored)
-				continue;
-			seq_flush(f);
-			if (f->written)
-				add_fact(b, RN_EQUIV_WRITE, (int)i, NULL, f->path);
-			if (f->seq.len) {
-				add_fact(b, RN_EQUIV_IO, (int)i, NULL, f->seq.buf);
-				b->facts[b->nfacts - 1].subject = rn_xstrdup(f->path);
-			}
-		}
-	}
-	assign_roles(b);
-	for (i = 0; i < b->nfacts; i++) {
-		struct fact *f = &b->facts[i];
-		const char *role = f->proc >= 0 ? b->procs[f->proc].role : "?";
-		char *file = f->subject;
-		struct rn_buf s;
-
-		rn_buf_init(&s, 0);
-		rn_buf_adds(&s, role);
-		if (file)
-			rn_buf_addf(&s, " %s", file);
-		free(file);
-		f->subject = rn_buf_detach(&s, NULL);
-	}
-	b->finished = true;
-}
-
-static int fact_cmp(const void *pa, const void *pb)
-{
-	const struct fact *a = pa, *b = pb;
-	int c;
-
-	if (a->cat != b->cat)
-		return a->cat < b->cat ? -1 : 1;
-	c = strcmp(a->subject, b->subject);
-	return c ? c : strcmp(a->value, b->value);
-}
-
-/* Sort, and collapse duplicates of set categories. */
-static void facts_sort(struct rn_behaviour *b)
-{
-	size_t i, o = 0;
-
-	if (b->nfacts < 2) /* a trace without processes has no facts (qsort of NULL) */
-		return;
-	qsort(b->facts, b->nfacts, sizeof(*b->facts), fact_cmp);
-	for (i = 0; i < b->nfacts; i++) {
-		if (o && cats[b->facts[i].cat].is_set &&
-		    !fact_cmp(&b->facts[o - 1], &b->facts[i])) {
-			free(b->facts[i].subject);
-			free(b->facts[i].value);
-			continue;
-		}
-		b->facts[o++] = b->facts[i];
-	}
-	b->nfacts = o;
-}
-
-size_t rn_behaviour_nfacts(struct rn_behaviour *b)
-{
-	if (!b->finished) {
-		finish(b);
-		facts_sort(b);
-	}
-	return b->nfacts;
-}
-
-/* ---- comparison ---------------------------------------------------------------------------- */
-
-static void add_diff(struct rn_equiv_result *r, size_t *cap, enum rn_equiv_cat cat,
-		     const char *subject, char *text)
-{
-	if (r->ndiffs == *cap) {
-		*cap = *cap ? 2 * *cap : 16;
-		r->diffs = rn_xrealloc(r->diffs, *cap * sizeof(*r->diffs));
-	}
-	r->diffs[r->ndiffs].cat = cat;
-	r->diffs[r->ndiffs].subject = rn_xstrdup(subject);
-	r->diffs[r->ndiffs].text = text;
-	r->ndiffs++;
-	if (cats[cat].strict)
-		r->nstrict++;
-}
-
-/* "op #N: A 'x' vs B 'y'" for two I/O sequences ("a; b; c"). */
-static char *seq_divergence(const char *a, const char *b)
-{
-	struct rn_buf t;
-	size_t k = 1;
-
-	rn_buf_init(&t, 0);
-	for (;;) {
-		const char *ea = strstr(a, "; "), *eb = strstr(b, "; ");
-		size_t la = ea ? (size_t)(ea - a) : strlen(a),
-		       lb = eb ? (size_t)(eb - b) : strlen(b);
-
-		if (la != lb || strncmp(a, b, la)) {
-			rn_buf_addf(&t, "first divergence at op #%zu: A %s%.*s%s, B %s%.*s%s", k,
-				    la ? "'" : "", la ? (int)la : 5, la ? a : "(end)",
-				    la ? "'" : "", lb ? "'" : "", lb ? (int)lb : 5,
-				    lb ? b : "(end)", lb ? "'" : "");
-			break;
-		}
-		if (!ea || !eb)
-			break;
-		a = ea + 2;
-		b = eb + 2;
-		k++;
-	}
-	return rn_buf_detach(&t, NULL);
-}
-
-static char *side_text(const char *side, const struct fact *f)
-{
-	struct rn_buf t;
-
-	rn_buf_init(&t, 0);
-	if (f->value[0])
-		rn_buf_addf(&t, "only in %s: %s", side, f->value);
-	else
-		rn_buf_addf(&t, "only in %s", side);
-	return rn_buf_detach(&t, NULL);
-}
-
-/* Compare one (cat, subject) group: facts a[0..na) and b[0..nb), both sorted by value. */
-static size_t compare_group(struct rn_equiv_result *r, size_t *cap, const struct fact *a, size_t na,
-			    const struct fact *b, size_t nb)
-{
-	size_t i = 0, j = 0, matched = 0;
-	const struct fact *any = na ? a : b;
-
-	if (any->cat == RN_EQUIV_IO && na == 1 && nb == 1 && strcmp(a->value, b->value)) {
-		add_diff(r, cap, RN_EQUIV_IO, any->subject, seq_divergence(a->value, b->value));
-		return 0;
-	}
-	if (any->cat == RN_EQUIV_PROCESS && na != nb) {
-		struct rn_buf t;
-
-		rn_buf_init(&t, 0);
-		if (!na || !nb)
-			rn_buf_addf(&t, "only in %s (%zu process%s)", na ? "A" : "B", na + nb,
-				    na + nb == 1 ? "" : "es");
-		else
-			rn_buf_addf(&t, "%zu process%s in A, %zu in B", na, na == 1 ? "" : "es",
-				    nb);
-		add_diff(r, cap, RN_EQUIV_PROCESS, any->subject, rn_buf_detach(&t, NULL));
-		return na < nb ? na : nb;
-	}
-	while (i < na || j < nb) {
-		int c = i == na ? 1 : j == nb ? -1 : strcmp(a[i].value, b[j].value);
-
-		if (!c) {
-			matched++;
-			i++;
-			j++;
-		} else if (c < 0) {
-			add_diff(r, cap, a[i].cat, a[i].subject, side_text("A", &a[i]));
-			i++;
-		} else {
-			add_diff(r, cap, b[j].cat, b[j].subject, side_text("B", &b[j]));
-			j++;
-		}
-	}
-	return matched;
-}
-
-static int group_cmp(const struct fact *x, const struct fact *y)
-{
-	if (x->cat != y->cat)
-		return x->cat < y->cat ? -1 : 1;
-	return strcmp(x->subject, y->subject);
-}
-
-static size_t group_end(const struct fact *v, size_t n, size_t i)
-{
-	size_t j = i + 1;
-
-	while (j < n && !group_cmp(&v[i], &v[j]))
-		j++;
-	return j;
-}
-
-void rn_behaviour_compare(struct rn_behaviour *a, struct rn_behaviour *b,
-			  const struct rn_equiv_opts *o, struct rn_equiv_result *r)
-{
-	size_t i = 0, j = 0, cap = 0, matched = 0;
-	size_t na = rn_behaviour_nfacts(a), nb = rn_behaviour_nfacts(b);
-
-	/* a side recorded without argv: compare programs by name only */
-	if (a->argv_missing != b->argv_missing) {
-		struct rn_behaviour *sides[2] = { a, b };
-		int k;
-
-		for (k = 0; k < 2; k++) {
-			for (i = 0; i < sides[k]->nfacts; i++) {
-				char *sp = strchr(sides[k]->facts[i].value, ' ');
-
-				if (sides[k]->facts[i].cat == RN_EQUIV_EXEC && sp)
-					*sp = '\0';
-			}
-			facts_sort(sides[k]);
-			sides[k]->argv_missing = true;
-		}
-		na = a->nfacts;
-		nb = b->nfacts;
-		i = 0;
-	}
-	memset(r, 0, sizeof(*r));
-	r->facts_a = na;
-	r->facts_b = nb;
-	while (i < na || j < nb) {
-		int c = i == na ? 1 : j == nb ? -1 : group_cmp(&a->facts[i], &b->facts[j]);
-		size_t ie = i < na ? group_end(a->facts, na, i) : i;
-		size_t je = j < nb ? group_end(b->facts, nb, j) : j;
-
-		if (!c) {
-			matched +=
-				compare_group(r, &cap, a->facts + i, ie - i, b->facts + j, je - j);
-			i = ie;
-			j = je;
-		} else if (c < 0) {
-			matched += compare_group(r, &cap, a->facts + i, ie - i, NULL, 0);
-			i = ie;
-		} else {
-			matched += compare_group(r, &cap, NULL, 0, b->facts + j, je - j);
-			j = je;
-		}
-	}
-	r->similarity = na + nb ? 2.0 * (double)matched / (double)(na + nb) : 1.0;
-	r->equivalent = !r->nstrict && (r->ndiffs == 0 || r->similarity >= o->min_confidence) &&
-		(o->min_confidence < 1.0 || r->ndiffs == 0);
-}
-
-void rn_equiv_result_release(struct rn_equiv_result *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->ndiffs; i++) {
-		free(r->diffs[i].subject);
-		free(r->diffs[i].text);
-	}
-	free(r->diffs);
-	memset(r, 0, sizeof(*r));
-}
-
-void rn_equiv_result_write(const struct rn_equiv_result *r, FILE *out, size_t max_lines)
-{
-	size_t i;
-
-	if (!r->ndiffs) {
-		fprintf(out, "equivalent: all %zu facts match\n", r->facts_a);
-		return;
-	}
-	fprintf(out, "%s: %zu difference%s (similarity %.3f); first: %s %s: %s\n",
-		r->equivalent ? "equivalent within min_confidence" : "not equivalent", r->ndiffs,
-		r->ndiffs == 1 ? "" : "s", r->similarity, rn_equiv_cat_name(r->diffs[0].cat),
-		r->diffs[0].subject, r->diffs[0].text);
-	for (i = 0; i < r->ndiffs && (!max_lines || i < max_lines); i++)
-		fprintf(out, "  %-7s %s: %s\n", rn_equiv_cat_name(r->diffs[i].cat),
-			r->diffs[i].subject, r->diffs[i].text);
-	if (i < r->ndiffs)
-		fprintf(out, "  ... and %zu more\n", r->ndiffs - i);
-}
-
-/* ---- recorded traces ----------------------------------------------------------------------- */
-
-/* The reader's callbacks (collectors/trace_json.h): feed the behaviour being loaded. */
-static void feed_process(void *ctx, const struct rn_tj_process *p, char event)
-{
-	rn_behaviour_process(ctx, p->pid, p->ppid, p->exe, event, p->end, p->exit_code,
-			     p->term_signal);
-}
-
-static void feed_syscall(void *ctx, const struct rn_syscall_event *ev)
-{
-	rn_behaviour_syscall(ctx, ev);
-}
-
-static char *xmsg(const char *path, size_t line, const char *what)
-{
-	struct rn_buf m;
-
-	rn_buf_init(&m, 0);
-	if (line)
-		rn_buf_addf(&m, "%s:%zu: %s", path, line, what);
-	else
-		rn_buf_addf(&m, "%s: %s", path, what);
-	return rn_buf_detach(&m, NULL);
-}
-
-int rn_behaviour_load(const char *path, const struct rn_equiv_opts *o, struct rn_behaviour **out,
-		      char **err)
-{
-	static const struct rn_tj_sink sink = { feed_process, feed_syscall };
-	struct rn_buf text;
-	struct rn_behaviour *b;
-	const char *why;
-	size_t line;
-	int rc;
-
-	*out = NULL;
-	*err = NULL;
-	/* Bounded as it is read (a pipe, `renacer diff <(...)`, has no size to check first);
-	 * the buffer grows by 64 KiB reads, hence the slack. */
-	rn_buf_init(&text, RN_EQUIV_MAX_TRACE_BYTES + 65536 + 1);
-	rc = rn_buf_read_file(&text, path);
-	if (!rc && text.len > RN_EQUIV_MAX_TRACE_BYTES)
-		rc = -E2BIG;
-	if (rc) {
-		struct rn_buf m;
-
-		rn_buf_init(&m, 0);
-		if (rc == -E2BIG)
-			rn_buf_addf(&m,
-				    "'%s' is larger than %d MiB, the most a recorded trace may be "
-				    "(record a smaller run, or filter it with trace -e)",
-				    path, (int)(RN_EQUIV_MAX_TRACE_BYTES >> 20));
-		else
-			rn_buf_addf(&m, "cannot read '%s': %s", path, strerror(-rc));
-		*err = rn_buf_detach(&m, NULL);
-		rn_buf_release(&text);
-		return -1;
-	}
-	b = rn_behaviour_new(o);
-	if (rn_trace_json_read(text.buf, text.len, &sink, b, &why, &line)) {
-		*err = xmsg(path, line, why);
-		rn_buf_release(&text);
-		rn_behaviour_free(b);
-		return -1;
-	}
-	if (b->too_many) {
-		struct rn_buf m;
-
-		rn_buf_init(&m, 0);
-		rn_buf_addf(&m, "%s: more than %d processes, the most a recorded trace may have",
-			    path, RN_EQUIV_MAX_PROCESSES);
-		*err = rn_buf_detach(&m, NULL);
-		rn_buf_release(&text);
-		rn_behaviour_free(b);
-		return -1;
-	}
-	rn_buf_release(&text);
-	*out = b;
-	return 0;
-}
-
-/* ---- the equivalence assertion ------------------------------------------------------------ */
-
-static int spool_feed(void *ctx, const struct rn_syscall_event *ev)
-{
-	rn_behaviour_syscall(ctx, ev);
-	return 0;
-}
-
-static char *msgf(const char *fmt, ...) RN_PRINTF(1, 2);
-
-static char *msgf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	s = rn_xmalloc((size_t)(n < 0 ? 0 : n) + 1);
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)(n < 0 ? 0 : n) + 1, fmt, ap);
-	va_end(ap);
-	return s;
-}
-
-void rn_equivalence_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
-			     struct rn_verdict_result *out)
-{
-	struct rn_equiv_opts o;
-	struct rn_behaviour *golden = NULL, *run = NULL;
-	struct rn_equiv_result res;
-	char *path, *err = NULL;
-	FILE *mem;
-	char *text = NULL;
-	size_t text_len = 0;
-	int rc;
-
-	if (a->equiv)
-		o = *a->equiv;
-	else
-		rn_equiv_opts_init(&o);
-	out->unit = "confidence"; /* the similarity, 0..1 (min_confidence is its budget) */
-	out->has_budget = true;
-	out->budget = o.min_confidence;
-	out->aggregate = msgf("last of %zu run%s", r->nruns, r->nruns == 1 ? "" : "s");
-	if (a->golden) {
-		path = rn_xstrdup(a->golden);
-	} else if (a->golden_dir) {
-		path = msgf("%s/%s.jsonl", a->golden_dir, r->name);
-		if (access(path, F_OK)) {
-			free(path);
-			path = msgf("%s/%s.json", a->golden_dir, r->name);
-			if (access(path, F_OK)) {
-				out->verdict = RN_VERDICT_NO_DATA;
-				out->message =
-					msgf("no recorded trace %s/%s.jsonl to compare with; "
-					     "record one with: renacer trace -f --format "
-					     "jsonl -o %s/%s.jsonl -- <command>",
-					     a->golden_dir, r->name, a->golden_dir, r->name);
-				free(path);
-				return;
-			}
-		}
-	} else {
-		out->verdict = RN_VERDICT_NO_DATA;
-		out->message = msgf("no recorded trace given ('golden')");
-		return;
-	}
-	if (rn_behaviour_load(path, &o, &golden, &err)) {
-		out->verdict = RN_VERDICT_ERROR;
-		out->message = err;
-		free(path);
-		return;
-	}
-	if (r->behaviour) {
-		/* taken live during the run (with execve argv) */
-		rn_behaviour_compare(golden, r->behaviour, &o, &res);
-		goto out_judge;
-	}
-	if (!r->last.spool) {
-		out->verdict = RN_VERDICT_NO_DATA;
-		out->message = msgf("the run kept no syscall spans (the span spool could not be "
-				    "created)");
-		rn_behaviour_free(golden);
-		free(path);
-		return;
-	}
-	run = rn_behaviour_new(&o);
-	rn_behaviour_take_processes(run, &r->last);
-	rc = rn_trace_spool_foreach(&r->last, spool_feed, run);
-	if (rc) {
-		out->verdict = RN_VERDICT_ERROR;
-		out->message = msgf("cannot replay the run's spans: %s", strerror(-rc));
-		goto out_free;
-	}
-	rn_behaviour_compare(golden, run, &o, &res);
-out_judge:
-	out->has_observed = true;
-	out->observed = res.similarity;
-	out->verdict = res.equivalent ? RN_VERDICT_PASS :
-		a->fail_on_violation  ? RN_VERDICT_FAIL :
-					RN_VERDICT_WARN;
-	if (!res.ndiffs)
-		out->message = msgf("behaves like %s: all %zu facts match", path, res.facts_a);
-	else
-		out->message = msgf("%s %s (A) in %zu difference%s, similarity %.3f; first: %s "
-				    "%s: %s",
-				    res.equivalent ? "within min_confidence of" : "differs from",
-				    path, res.ndiffs, res.ndiffs == 1 ? "" : "s", res.similarity,
-				    rn_equiv_cat_name(res.diffs[0].cat), res.diffs[0].subject,
-				    res.diffs[0].text);
-	mem = open_memstream(&text, &text_len);
-	if (mem) {
-		rn_equiv_result_write(&res, mem, 50);
-		if (!fclose(mem))
-			out->detail = text;
-		else
-			free(text);
-	}
-	rn_equiv_result_release(&res);
-out_free:
-	rn_behaviour_free(run);
-	rn_behaviour_free(golden);
-	free(path);
 }

@@ -160,6 +160,12 @@ struct rn_collector_ops {
 	void (*destroy)(struct rn_collector *c);
 };
 
+/* The create and destroy of a collector that was not built (its stub's ops hold only name,
+ * unavailable, create and destroy): create sets *out to NULL and returns -ENOSYS; destroy
+ * does nothing. */
+int rn_collector_stub_create(struct rn_collector **out, const struct rn_run_spec *spec);
+void rn_collector_stub_destroy(struct rn_collector *c);
+
 /* The registry: every known collector, built or stub, NULL-terminated. */
 extern const struct rn_collector_ops *const rn_collectors[];
 

@@ -150,6 +150,50 @@ void rn_recdir_free(char *dir)
 	free(dir);
 }
 
+const char *rn_injected_unavailable(const struct rn_injected_kind *kind)
+{
+	return kind->artifact() ? NULL : kind->missing;
+}
+
+int rn_injected_prepare(struct rn_collector *c, struct rn_strvec *env)
+{
+	struct rn_injected *ic = (struct rn_injected *)c;
+	const char *artifact = ic->kind->artifact();
+	int err;
+
+	if (!artifact) {
+		rn_error("%s: %s", ic->kind->tag, ic->kind->missing);
+		return -ENOENT;
+	}
+	err = rn_recdir_renew(&ic->dir, ic->kind->tag);
+	if (err)
+		return err;
+	ic->kind->set_env(ic, artifact, env);
+	return 0;
+}
+
+int rn_injected_load(const struct rn_injected *ic, struct rn_trace *t,
+		     int (*load)(void *ctx, const char *path, const char *data, size_t len),
+		     void *ctx)
+{
+	if (!ic->dir)
+		return 1;
+	return rn_recdir_foreach(ic->dir, ic->kind->file_prefix, ic->kind->file_suffix,
+				 RN_RECDIR_MAX_FILE_BYTES, ic->kind->tag, t, load, ctx);
+}
+
+void rn_injected_destroy(struct rn_collector *c)
+{
+	struct rn_injected *ic = (struct rn_injected *)c;
+
+	if (!ic)
+		return;
+	if (ic->kind->release)
+		ic->kind->release(ic);
+	rn_recdir_free(ic->dir);
+	free(ic);
+}
+
 int rn_recdir_on_spawn(struct rn_collector *c, pid_t pid, struct rn_trace *t)
 {
 	(void)c;

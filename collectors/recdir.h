@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "collector.h"
+#include "strvec.h"
 #include "trace.h"
 
 /* Largest record file read, bytes (a hostile or runaway file fails cleanly past it). */
@@ -55,6 +56,45 @@ void rn_recdir_remove(const char *dir);
  */
 const char *rn_inject_locate(const char *env_var, const char *build, const char *install,
 			     const char *binary_dir, bool (*usable)(const char *path));
+
+struct rn_injected;
+
+/* What an injected collector tells the shared skeleton below (one static const each). */
+struct rn_injected_kind {
+	const char *tag;         /* "vulkan", "cuda": messages, the record directory's name */
+	const char *file_prefix; /* its record files' names start with this ("vk-") ... */
+	const char *file_suffix; /* ... and end with this (".rnvk") */
+	const char *missing;     /* why it cannot run when `artifact` finds nothing (static) */
+	/* The located artifact (layer manifest directory, injection library), or NULL. */
+	const char *(*artifact)(void);
+	/* Name `artifact` and the record directory ic->dir in the target's environment. */
+	void (*set_env)(const struct rn_injected *ic, const char *artifact, struct rn_strvec *env);
+	/* Free the collector's own state at destroy (NULL: it has none beyond the head). */
+	void (*release)(struct rn_injected *ic);
+};
+
+/* The head of an injected collector's state: its first member, so that the ops reach it by a
+ * cast of the struct rn_collector pointer. */
+struct rn_injected {
+	const struct rn_injected_kind *kind; /* static */
+	char *dir;                           /* the record directory, owned; NULL before prepare */
+};
+
+/* The `unavailable` of `kind`: NULL when its artifact is found, else kind->missing. */
+const char *rn_injected_unavailable(const struct rn_injected_kind *kind);
+/* The ops' prepare of every injected collector (`c` starts with a struct rn_injected): locate
+ * the artifact (none: prints "<tag>: <missing>", -ENOENT), renew the record directory, set
+ * the target's environment. 0 or negative errno. */
+int rn_injected_prepare(struct rn_collector *c, struct rn_strvec *env);
+/* At finish(): hand every record file of the directory to `load` (rn_recdir_foreach, at most
+ * RN_RECDIR_MAX_FILE_BYTES each). Returns 0, 1 when there is no directory (prepare did not
+ * run: nothing to read, nothing to report), or the negative errno of the walk or of `load`. */
+int rn_injected_load(const struct rn_injected *ic, struct rn_trace *t,
+		     int (*load)(void *ctx, const char *path, const char *data, size_t len),
+		     void *ctx);
+/* The ops' destroy of every injected collector (NULL-safe): kind->release, then the record
+ * directory removed, then the collector (one rn_xcalloc block) freed. */
+void rn_injected_destroy(struct rn_collector *c);
 
 /* Create a fresh record directory for `tag` (rn_recdir_create) and store it in *dir, freeing
  * any previous path (prepare may run once per run). 0 or negative errno (*dir untouched). */

@@ -1,5 +1,6 @@
 #include "collector.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "ptrace/ptrace.h"
@@ -34,4 +35,16 @@ uint32_t rn_collector_mask_of(const char *name)
 	RN_COLLECTORS(MASK_OF)
 #undef MASK_OF
 	return 0;
+}
+
+int rn_collector_stub_create(struct rn_collector **out, const struct rn_run_spec *spec)
+{
+	(void)spec;
+	*out = NULL;
+	return -ENOSYS;
+}
+
+void rn_collector_stub_destroy(struct rn_collector *c)
+{
+	(void)c;
 }

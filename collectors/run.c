@@ -909,16 +909,19 @@ static void read_capture(int fd, char **out, size_t *len, bool *trunc)
 static void final_status(struct run *r, int status)
 {
 	const struct rn_process *root = r->t->nprocs ? &r->t->procs[0] : NULL;
+	struct rn_process waited = { 0 };
+	const struct rn_process *end = &waited;
 
 	if (r->t->status != RN_RUN_OK || !r->root_done)
 		return;
-	if (WIFSIGNALED(status) || (root && root->end == RN_PROC_SIGNALED)) {
-		int sig = WIFSIGNALED(status) ? WTERMSIG(status) : root->term_signal;
-		bool core = WIFSIGNALED(status) ? WCOREDUMP(status) : root->core_dumped;
-
+	/* the status wait returned, else (a driver that reaped the root itself) the model's */
+	rn_process_set_end(&waited, status, false);
+	if (waited.end != RN_PROC_SIGNALED && root)
+		end = root;
+	if (end->end == RN_PROC_SIGNALED)
 		rn_trace_fail(r->t, RN_RUN_CRASHED, "target '%s' was killed by signal %d (%s)%s",
-			      r->name, sig, strsignal(sig), core ? " (core dumped)" : "");
-	}
+			      r->name, end->term_signal, strsignal(end->term_signal),
+			      end->core_dumped ? " (core dumped)" : "");
 }
 
 void rn_run_result_release(struct rn_run_result *res)

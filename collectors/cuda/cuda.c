@@ -31,8 +31,8 @@
 #endif
 
 struct cuda_collector {
-	char *dir;         /* private record directory, owned; NULL before prepare */
-	bool thread_scope; /* regions hold only their own thread's work (region_scope) */
+	struct rn_injected base; /* first: the shared skeleton (recdir.h) */
+	bool thread_scope;       /* regions hold only their own thread's work (region_scope) */
 };
 
 static bool readable(const char *path)
@@ -46,43 +46,38 @@ const char *rn_cuda_injection_path(void)
 				RN_CUDA_INJECT_INSTALL_PATH, RN_CUDA_BINARY_DIR, readable);
 }
 
+/* The CUDA driver loads `lib` (CUDA_INJECTION64_PATH) and so does NVTX; it writes into the
+ * record directory. */
+static void cuda_set_env(const struct rn_injected *ic, const char *lib, struct rn_strvec *env)
+{
+	rn_strvec_env_setkv(env, RN_CUDA_ENV_INJECTION_PATH, lib);
+	rn_strvec_env_setkv(env, RN_CUDA_ENV_NVTX_INJECTION_PATH, lib);
+	rn_strvec_env_setkv(env, RN_CUDA_ENV_DIR, ic->dir);
+}
+
+static const struct rn_injected_kind cuda_kind = {
+	.tag = "cuda",
+	.file_prefix = "cuda-",
+	.file_suffix = ".jsonl",
+	.missing =
+		"injection library 'librenacer_cuda_inject.so' not found (set " RN_CUDA_ENV_INJECTION
+		" to its path)",
+	.artifact = rn_cuda_injection_path,
+	.set_env = cuda_set_env,
+};
+
 static const char *cuda_unavailable(void)
 {
-	static char reason[256];
-
-	if (rn_cuda_injection_path())
-		return NULL;
-	snprintf(reason, sizeof(reason),
-		 "injection library 'librenacer_cuda_inject.so' not found (set %s to its path)",
-		 RN_CUDA_ENV_INJECTION);
-	return reason;
+	return rn_injected_unavailable(&cuda_kind);
 }
 
 static int cuda_create(struct rn_collector **out, const struct rn_run_spec *spec)
 {
 	struct cuda_collector *c = rn_xcalloc(1, sizeof(*c));
 
+	c->base.kind = &cuda_kind;
 	c->thread_scope = spec->region_thread_scope;
 	*out = (struct rn_collector *)c;
-	return 0;
-}
-
-static int cuda_prepare(struct rn_collector *rc, struct rn_strvec *env)
-{
-	struct cuda_collector *c = (struct cuda_collector *)rc;
-	const char *lib = rn_cuda_injection_path();
-	int err;
-
-	if (!lib) {
-		rn_error("cuda: %s", cuda_unavailable());
-		return -ENOENT;
-	}
-	err = rn_recdir_renew(&c->dir, "cuda");
-	if (err)
-		return err;
-	rn_strvec_env_setkv(env, RN_CUDA_ENV_INJECTION_PATH, lib);
-	rn_strvec_env_setkv(env, RN_CUDA_ENV_NVTX_INJECTION_PATH, lib);
-	rn_strvec_env_setkv(env, RN_CUDA_ENV_DIR, c->dir);
 	return 0;
 }
 
@@ -120,13 +115,10 @@ static int cuda_finish(struct rn_collector *rc, struct rn_trace *t)
 			      c->thread_scope ? RN_CUDA_REGION_THREAD : RN_CUDA_REGION_PROCESS };
 	int ret;
 
-	if (!c->dir)
-		return 0;
 	rn_cuda_load_report_init(&rep);
-	ret = rn_recdir_foreach(c->dir, "cuda-", ".jsonl", RN_RECDIR_MAX_FILE_BYTES, "cuda", t,
-				load_file, &l);
+	ret = rn_injected_load(&c->base, t, load_file, &l);
 	if (ret)
-		return ret;
+		return ret < 0 ? ret : 0;
 	if (rep.stopped[0]) {
 		rn_trace_fail(t, RN_RUN_ERROR, "cuda: the injection library stopped tracing: %s",
 			      rep.stopped);
@@ -152,23 +144,13 @@ static int cuda_finish(struct rn_collector *rc, struct rn_trace *t)
 	return 0;
 }
 
-static void cuda_destroy(struct rn_collector *rc)
-{
-	struct cuda_collector *c = (struct cuda_collector *)rc;
-
-	if (!c)
-		return;
-	rn_recdir_free(c->dir);
-	free(c);
-}
-
 const struct rn_collector_ops rn_cuda_collector = {
 	.name = "cuda",
 	.unavailable = cuda_unavailable,
 	.create = cuda_create,
-	.prepare = cuda_prepare,
+	.prepare = rn_injected_prepare,
 	.on_spawn = rn_recdir_on_spawn,
 	.on_event = rn_recdir_on_event,
 	.finish = cuda_finish,
-	.destroy = cuda_destroy,
+	.destroy = rn_injected_destroy,
 };

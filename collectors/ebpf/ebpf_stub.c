@@ -4,7 +4,6 @@
  */
 #include "ebpf.h"
 
-#include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 
@@ -24,21 +23,9 @@ const char *rn_ebpf_btf_path(void)
 	return p && *p ? p : RN_EBPF_KERNEL_BTF;
 }
 
-static int eb_create(struct rn_collector **out, const struct rn_run_spec *spec)
-{
-	(void)spec;
-	*out = NULL;
-	return -ENOSYS;
-}
-
-static void eb_destroy(struct rn_collector *c)
-{
-	(void)c;
-}
-
 const struct rn_collector_ops rn_ebpf_collector = {
 	.name = "ebpf",
 	.unavailable = rn_ebpf_unavailable,
-	.create = eb_create,
-	.destroy = eb_destroy,
+	.create = rn_collector_stub_create,
+	.destroy = rn_collector_stub_destroy,
 };

@@ -15,6 +15,9 @@ add_custom_target(rn_ptrace_tables DEPENDS ${RN_PTRACE_TABLES})
 
 list(APPEND RN_COLLECTOR_SOURCES
 	${RN_PTRACE_DIR}/ptrace.c
+	${RN_PTRACE_DIR}/ptrace_tasks.c
+	${RN_PTRACE_DIR}/ptrace_syscall.c
+	${RN_PTRACE_DIR}/ptrace_proc.c
 	${RN_PTRACE_DIR}/sysent.c
 	${RN_PTRACE_DIR}/driver.c
 	${RN_PTRACE_DIR}/inject.c

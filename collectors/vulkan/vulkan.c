@@ -20,51 +20,51 @@
 #include "xalloc.h"
 
 struct vk_collector {
-	enum rn_gpu_mode mode; /* timing mode of the run */
-	char **env_add;        /* copy of the run's env_add (NULL-terminated), owned */
-	char *dir;             /* private record directory, owned; NULL before prepare */
+	struct rn_injected base;  /* first: the shared skeleton (recdir.h) */
+	enum rn_gpu_mode mode;    /* timing mode of the run */
+	struct rn_strvec env_add; /* copy of the run's env_add */
+};
+
+/* The loader finds the layer's manifest in `layer_dir`; the layer writes into the record
+ * directory. */
+static void vk_set_env(const struct rn_injected *ic, const char *layer_dir, struct rn_strvec *env)
+{
+	const struct vk_collector *c = (const struct vk_collector *)ic;
+
+	rn_vk_inject_env(layer_dir, ic->dir, c->mode, c->env_add.v, env);
+}
+
+static void vk_release(struct rn_injected *ic)
+{
+	rn_strvec_release(&((struct vk_collector *)ic)->env_add);
+}
+
+static const struct rn_injected_kind vk_kind = {
+	.tag = "vulkan",
+	.file_prefix = "vk-",
+	.file_suffix = ".rnvk",
+	.missing = "layer manifest '" RN_VK_MANIFEST_FILE "' not found (set " RN_VK_ENV_LAYER_DIR
+		   " to its directory)",
+	.artifact = rn_vk_layer_dir,
+	.set_env = vk_set_env,
+	.release = vk_release,
 };
 
 static const char *vk_unavailable(void)
 {
-	static char reason[256];
-
-	if (rn_vk_layer_dir())
-		return NULL;
-	snprintf(reason, sizeof(reason), "layer manifest '%s' not found (set %s to its directory)",
-		 RN_VK_MANIFEST_FILE, RN_VK_ENV_LAYER_DIR);
-	return reason;
+	return rn_injected_unavailable(&vk_kind);
 }
 
 static int vk_create(struct rn_collector **out, const struct rn_run_spec *spec)
 {
 	struct vk_collector *c = rn_xcalloc(1, sizeof(*c));
-	size_t n = 0;
 
+	c->base.kind = &vk_kind;
 	c->mode = spec->gpu_mode;
-	while (spec->env_add && spec->env_add[n])
-		n++;
-	c->env_add = rn_xcalloc(n + 1, sizeof(*c->env_add));
-	for (size_t i = 0; i < n; i++)
-		c->env_add[i] = rn_xstrdup(spec->env_add[i]);
+	rn_strvec_init(&c->env_add);
+	for (size_t i = 0; spec->env_add && spec->env_add[i]; i++)
+		rn_strvec_push(&c->env_add, spec->env_add[i]);
 	*out = (struct rn_collector *)c;
-	return 0;
-}
-
-static int vk_prepare(struct rn_collector *rc, struct rn_strvec *env)
-{
-	struct vk_collector *c = (struct vk_collector *)rc;
-	const char *layer_dir = rn_vk_layer_dir();
-	int err;
-
-	if (!layer_dir) {
-		rn_error("vulkan: %s", vk_unavailable());
-		return -ENOENT;
-	}
-	err = rn_recdir_renew(&c->dir, "vulkan");
-	if (err)
-		return err;
-	rn_vk_inject_env(layer_dir, c->dir, c->mode, c->env_add, env);
 	return 0;
 }
 
@@ -101,13 +101,10 @@ static int vk_finish(struct rn_collector *rc, struct rn_trace *t)
 	struct load_ctx l = { t, &rep };
 	int ret;
 
-	if (!c->dir)
-		return 0;
 	rn_vk_load_report_init(&rep);
-	ret = rn_recdir_foreach(c->dir, "vk-", ".rnvk", RN_RECDIR_MAX_FILE_BYTES, "vulkan", t,
-				load_file, &l);
+	ret = rn_injected_load(&c->base, t, load_file, &l);
 	if (ret)
-		return ret;
+		return ret < 0 ? ret : 0;
 	if (rep.disabled) {
 		rn_trace_fail(t, RN_RUN_ERROR, "vulkan layer stopped timing %s", rep.disabled_msg);
 		return -EIO;
@@ -142,26 +139,13 @@ static int vk_finish(struct rn_collector *rc, struct rn_trace *t)
 	return 0;
 }
 
-static void vk_destroy(struct rn_collector *rc)
-{
-	struct vk_collector *c = (struct vk_collector *)rc;
-
-	if (!c)
-		return;
-	rn_recdir_free(c->dir);
-	for (size_t i = 0; c->env_add && c->env_add[i]; i++)
-		free(c->env_add[i]);
-	free(c->env_add);
-	free(c);
-}
-
 const struct rn_collector_ops rn_vulkan_collector = {
 	.name = "vulkan",
 	.unavailable = vk_unavailable,
 	.create = vk_create,
-	.prepare = vk_prepare,
+	.prepare = rn_injected_prepare,
 	.on_spawn = rn_recdir_on_spawn,
 	.on_event = rn_recdir_on_event,
 	.finish = vk_finish,
-	.destroy = vk_destroy,
+	.destroy = rn_injected_destroy,
 };

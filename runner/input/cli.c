@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,16 +78,15 @@ int rn_cli_parse(const struct rn_command *cmd, int argc, char **argv,
 				name++;
 			hint = suggest_option(cmd, name);
 			if (c == ':')
-				rc = rn_error("renacer %s: option '%s' needs an argument",
-					      cmd->name, bad);
+				rn_error("renacer %s: option '%s' needs an argument", cmd->name,
+					 bad);
 			else if (hint)
-				rc = rn_error(
-					"renacer %s: unknown option '%s' (did you mean '--%s'?)",
-					cmd->name, bad, hint);
+				rn_error("renacer %s: unknown option '%s' (did you mean '--%s'?)",
+					 cmd->name, bad, hint);
 			else
-				rc = rn_error(
-					"renacer %s: unknown option '%s'; see 'renacer %s --help'",
-					cmd->name, bad, cmd->name);
+				rn_error("renacer %s: unknown option '%s'; see 'renacer %s --help'",
+					 cmd->name, bad, cmd->name);
+			rc = -EINVAL;
 			break;
 		}
 		/* getopt returns a long option's LONG_BASE + index and a short option's character:
@@ -127,31 +127,37 @@ static void option_label(const struct rn_option *o, struct rn_buf *b)
 		rn_buf_addf(b, " %s", o->arg_name ? o->arg_name : "VALUE");
 }
 
+static int too_many(const struct rn_command *cmd)
+{
+	rn_error("renacer %s: too many arguments", cmd->name);
+	return -EINVAL;
+}
+
 int rn_cli_parse_operands(const struct rn_command *cmd, int argc, char **argv,
 			  int (*fn)(void *ctx, int id, const char *arg), void *ctx,
 			  const char **operands, size_t max, size_t *noperands)
 {
-	int pos = 0, first;
+	int pos = 0, first, rc;
 
 	*noperands = 0;
 	while (pos < argc) {
 		/* argv[pos] is the program name or the operand just taken: getopt skips it */
-		if (rn_cli_parse(cmd, argc - pos, argv + pos, fn, ctx, &first))
-			return -1;
+		rc = rn_cli_parse(cmd, argc - pos, argv + pos, fn, ctx, &first);
+		if (rc)
+			return rc;
 		pos += first;
 		if (pos >= argc)
 			break;
 		if (!strcmp(argv[pos - 1], "--")) {
 			for (; pos < argc; pos++) {
 				if (*noperands == max)
-					return rn_error("renacer %s: too many arguments",
-							cmd->name);
+					return too_many(cmd);
 				operands[(*noperands)++] = argv[pos];
 			}
 			break;
 		}
 		if (*noperands == max)
-			return rn_error("renacer %s: too many arguments", cmd->name);
+			return too_many(cmd);
 		operands[(*noperands)++] = argv[pos];
 	}
 	return 0;

@@ -40,7 +40,7 @@ struct rn_command {
  * Parse argv[1..] against `cmd->options` with getopt_long (stops at the first non-option or
  * at "--"). For each option calls `fn(ctx, id, arg)` (arg NULL for flags); a non-zero return
  * stops parsing and is returned. Unknown options print "renacer CMD: unknown option '--x'"
- * plus a did-you-mean and return -1. On success returns 0 and sets *optind_out to the index
+ * plus a did-you-mean and return -EINVAL. On success returns 0 and sets *optind_out to the index
  * of the first operand.
  */
 int rn_cli_parse(const struct rn_command *cmd, int argc, char **argv,

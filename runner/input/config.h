@@ -350,8 +350,9 @@ bool rn_config_name_valid(const char *s);
 bool rn_config_is_postgres_url(const char *url);
 
 /*
- * Load and validate `path`. Returns 0 on success, -1 on failure with `d` filled (initialized by
- * this function with the file name and text, which it borrows from cfg->path and cfg->src).
+ * Load and validate `path`. Returns 0 on success; on failure -EINVAL (an invalid config) or the
+ * -errno of reading it, with `d` filled (initialized by this function with the file name and
+ * text, which it borrows from cfg->path and cfg->src).
  * Either way the caller ends with rn_config_release(cfg), after printing `d` on failure.
  * A file that cannot be read is reported as "cannot read 'x': <strerror>" without a location.
  * Warnings (ignored tables) are printed with rn_warn unless `quiet`.

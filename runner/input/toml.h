@@ -102,9 +102,9 @@ struct rn_toml_table {
 
 /*
  * Parse `len` bytes of TOML. On success returns 0 and sets *root to a RN_TOML_TABLE value the
- * caller frees with rn_toml_free(). On failure returns -1, leaves *root NULL and fills `d`
- * (which must have been initialized with the same source for line/column and caret output)
- * with the first error, e.g. "2:7: expected '=' after a key, found 'x'".
+ * caller frees with rn_toml_free(). On failure returns -EINVAL (-ENOMEM when memory ran out),
+ * leaves *root NULL and fills `d` (which must have been initialized with the same source for
+ * line/column and caret output) with the first error, e.g. "2:7: expected '=' after a key, found 'x'".
  */
 int rn_toml_parse(const char *src, size_t len, struct rn_toml_value **root, struct rn_diag *d);
 
@@ -118,6 +118,9 @@ const struct rn_toml_value *rn_toml_get(const struct rn_toml_value *table, const
 /* Like rn_toml_get but returns the whole pair (for the key's position), or NULL. */
 const struct rn_toml_kv *rn_toml_get_kv(const struct rn_toml_value *table, const char *key);
 
+/* `type` as a message names it ("a string", "an integer", "an offset date-time", ..., "a
+ * table"; static), for "must be a string, found an array". */
+const char *rn_toml_type_phrase(enum rn_toml_type type);
 /* toml-test's type name of `type` ("string", "integer", ..., "array", "table"). */
 const char *rn_toml_type_name(enum rn_toml_type type);
 

@@ -1,5 +1,6 @@
 #include "xalloc.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,4 +130,22 @@ void *rn_xgrow(void *ptr, size_t *cap, size_t need, size_t elem)
 	ptr = rn_xrealloc(ptr, n * elem);
 	*cap = n;
 	return ptr;
+}
+
+char *rn_xstrfmt(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		rn_die_code(RN_EXIT_INTERNAL, "cannot format '%s'", fmt);
+	s = rn_xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
 }

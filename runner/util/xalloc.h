@@ -15,6 +15,8 @@
 
 #include <stddef.h>
 
+#include "log.h"
+
 /* Failable malloc: returns NULL on failure or when fault injection says so. Caller frees. */
 void *rn_malloc(size_t size);
 /* Failable calloc of nmemb * size bytes with overflow check; NULL on failure. Caller frees. */
@@ -31,6 +33,9 @@ void *rn_xrealloc(void *ptr, size_t size);
 char *rn_xstrdup(const char *s);
 /* Duplicate the first n bytes of s and NUL-terminate. Caller frees. */
 char *rn_xstrndup(const char *s, size_t n);
+/* A new string formatted as printf would, never shortened: dies on out-of-memory, and with
+ * RN_EXIT_INTERNAL when vsnprintf fails (an encoding error). Caller frees. */
+char *rn_xstrfmt(const char *fmt, ...) RN_PRINTF(1, 2);
 
 /*
  * Grow an array so it holds at least `need` elements of `elem` bytes; *cap is its current

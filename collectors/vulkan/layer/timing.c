@@ -1,3 +1,4 @@
+
 /*
  * timing.c - timestamp queries around the application's GPU work, and their harvest.
  *
@@ -20,8 +21,10 @@
  * stopping at the first execution not done), after fence waits, queue and device idle waits
  * (all pending), before a command buffer is reset, re-recorded or freed, and before the
  * device is destroyed. What is never available by then is counted as lost.
+
  */
-#include "state.h"
+
+#include "timing_internal.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -40,16 +43,6 @@
 #define CALIB_ROUNDS 3              /* rounds at most while the best deviation is too large */
 #define CALIB_GOOD_NS 20000u        /* deviation good enough to stop retrying, ns */
 
-static void stat_add(uint64_t *counter)
-{
-	__atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
-}
-
-static bool dev_timing(struct layer_device *dev)
-{
-	return __atomic_load_n(&dev->timing, __ATOMIC_RELAXED);
-}
-
 /* ---- Records (device lock held) ------------------------------------------------------- */
 
 static void emit(struct layer_device *dev, const struct rn_vk_record *rec)
@@ -59,7 +52,7 @@ static void emit(struct layer_device *dev, const struct rn_vk_record *rec)
 		__atomic_store_n(&dev->timing, false, __ATOMIC_RELAXED);
 }
 
-static void unpend_at(struct layer_device *dev, size_t i)
+void timing_unpend_at(struct layer_device *dev, size_t i)
 {
 	memmove(&dev->pending[i], &dev->pending[i + 1],
 		(dev->npending - i - 1) * sizeof(dev->pending[0]));
@@ -70,7 +63,7 @@ static void unpend(struct layer_device *dev, struct layer_cmdbuf *cb)
 {
 	for (size_t i = dev->npending; i-- > 0;) {
 		if (dev->pending[i] == cb) {
-			unpend_at(dev, i);
+			timing_unpend_at(dev, i);
 			break;
 		}
 	}
@@ -78,7 +71,7 @@ static void unpend(struct layer_device *dev, struct layer_cmdbuf *cb)
 }
 
 /* One execution of a batch is settled; the last one writes the batch's SUBMIT span. */
-static void batch_release(struct layer_device *dev, struct batch *b, bool lost, uint64_t now,
+void timing_batch_release(struct layer_device *dev, struct batch *b, bool lost, uint64_t now,
 			  bool waited)
 {
 	struct rn_vk_record rec;
@@ -110,11 +103,11 @@ static void batch_release(struct layer_device *dev, struct batch *b, bool lost, 
 }
 
 /* An execution whose results will never be read. */
-static void lose(struct layer_device *dev, struct layer_cmdbuf *cb)
+void timing_lose(struct layer_device *dev, struct layer_cmdbuf *cb)
 {
 	dev->stats.lost++;
 	if (cb->batch)
-		batch_release(dev, cb->batch, true, layer_now_ns(), false);
+		timing_batch_release(dev, cb->batch, true, layer_now_ns(), false);
 	cb->batch = NULL;
 	unpend(dev, cb);
 }
@@ -135,7 +128,7 @@ static void disable(struct layer_device *dev, uint32_t reason, VkResult vr, cons
 	emit(dev, &rec);
 	__atomic_store_n(&dev->timing, false, __ATOMIC_RELAXED);
 	while (dev->npending)
-		lose(dev, dev->pending[dev->npending - 1]);
+		timing_lose(dev, dev->pending[dev->npending - 1]);
 	writer_flush();
 }
 
@@ -231,7 +224,7 @@ out_nomem:
 	return -1;
 }
 
-static void chunks_release(struct layer_device *dev, struct layer_cmdbuf *cb)
+void timing_chunks_release(struct layer_device *dev, struct layer_cmdbuf *cb)
 {
 	for (uint32_t i = 0; i < cb->nchunks; i++) {
 		if (dev->nfree == dev->free_cap) {
@@ -370,7 +363,7 @@ static void emit_execution(struct layer_device *dev, struct layer_cmdbuf *cb, ui
 		dev->stats.spans++;
 	}
 	if (cb->batch)
-		batch_release(dev, cb->batch, false, now, cb->waited);
+		timing_batch_release(dev, cb->batch, false, now, cb->waited);
 	cb->batch = NULL;
 	cb->pending = false;
 }
@@ -380,7 +373,7 @@ static void emit_execution(struct layer_device *dev, struct layer_cmdbuf *cb, ui
  * the first that is not done (executions mostly finish in submission order, so a submit
  * costs O(finished) instead of O(in flight)). Flushes the records it wrote.
  */
-static void harvest(struct layer_device *dev, bool full, bool waited)
+void timing_harvest(struct layer_device *dev, bool full, bool waited)
 {
 	uint64_t now = layer_now_ns();
 	bool wrote = false;
@@ -405,7 +398,7 @@ static void harvest(struct layer_device *dev, bool full, bool waited)
 		/* Stamped after the read: a long pending list takes a while to walk, and an
 		 * execution that completes meanwhile must not look read before it ended. */
 		emit_execution(dev, cb, layer_now_ns());
-		unpend_at(dev, i);
+		timing_unpend_at(dev, i);
 		wrote = true;
 	}
 	if (dev->calibrated && dev->timing && now - dev->last_calib_ns >= CALIB_PERIOD_NS) {
@@ -418,7 +411,7 @@ static void harvest(struct layer_device *dev, bool full, bool waited)
 
 /* `cb` is about to be reset, re-recorded or freed, so it is not pending on the GPU any more
  * (Vulkan 1.3, 6.4 Command Buffer Lifecycle): its results are there or lost. */
-static void settle(struct layer_device *dev, struct layer_cmdbuf *cb)
+void timing_settle(struct layer_device *dev, struct layer_cmdbuf *cb)
 {
 	int r;
 
@@ -430,7 +423,7 @@ static void settle(struct layer_device *dev, struct layer_cmdbuf *cb)
 		unpend(dev, cb);
 		writer_flush();
 	} else if (r == 0) {
-		lose(dev, cb);
+		timing_lose(dev, cb);
 	} else {
 		disable(dev, RN_VK_DIS_QUERY_RESULT, (VkResult)r, "vkGetQueryPoolResults failed");
 	}
@@ -438,7 +431,7 @@ static void settle(struct layer_device *dev, struct layer_cmdbuf *cb)
 
 /* ---- Recording ------------------------------------------------------------------------ */
 
-static struct layer_cmdbuf *cb_get(VkCommandBuffer h, struct layer_device **dev)
+struct layer_cmdbuf *timing_cb_get(VkCommandBuffer h, struct layer_device **dev)
 {
 	struct layer_cmdbuf *cb = map_get(OBJ_COMMAND_BUFFER, HANDLE(h));
 
@@ -446,7 +439,7 @@ static struct layer_cmdbuf *cb_get(VkCommandBuffer h, struct layer_device **dev)
 	return cb;
 }
 
-static void cb_clear_recording(struct layer_cmdbuf *cb)
+void timing_cb_clear_recording(struct layer_cmdbuf *cb)
 {
 	cb->timed = false;
 	cb->executed = false; /* host mode: every chunk is reset again as it enters use */
@@ -460,7 +453,7 @@ static void cb_clear_recording(struct layer_cmdbuf *cb)
 	cb->open_pass = -1;
 }
 
-static uint32_t cb_name(struct layer_cmdbuf *cb, const char *s)
+uint32_t timing_cb_name(struct layer_cmdbuf *cb, const char *s)
 {
 	size_t n = strnlen(s, RN_VK_NAME_MAX - 1);
 	uint32_t off;
@@ -551,7 +544,7 @@ static uint32_t innermost_label(const struct layer_cmdbuf *cb)
 }
 
 /* Open a timed region: reserve its pair and write the begin timestamp. Region index or -1. */
-static int32_t region_begin(struct layer_cmdbuf *cb, uint8_t kind, uint32_t name,
+int32_t timing_region_begin(struct layer_cmdbuf *cb, uint8_t kind, uint32_t name,
 			    VkPipelineStageFlagBits stage)
 {
 	struct region *r;
@@ -582,7 +575,7 @@ static int32_t region_begin(struct layer_cmdbuf *cb, uint8_t kind, uint32_t name
 	return (int32_t)cb->nregions++;
 }
 
-static void region_end(struct layer_cmdbuf *cb, int32_t i)
+void timing_region_end(struct layer_cmdbuf *cb, int32_t i)
 {
 	if (i >= 0 && cb->timed)
 		write_ts(cb, cb->regions[i].q + 1, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
@@ -616,19 +609,19 @@ static uint32_t dispatch_name(struct layer_cmdbuf *cb)
 		return l;
 	p = cb->compute_pipeline ? map_get(OBJ_PIPELINE, cb->compute_pipeline) : NULL;
 	if (!p)
-		return cb_name(cb, "dispatch");
+		return timing_cb_name(cb, "dispatch");
 	if (p->name[0])
-		return cb_name(cb, p->name);
+		return timing_cb_name(cb, p->name);
 	if (p->module_name[0])
-		return cb_name(cb, p->module_name);
+		return timing_cb_name(cb, p->module_name);
 	if (p->entry[0] && strcmp(p->entry, "main"))
-		return cb_name(cb, p->entry);
+		return timing_cb_name(cb, p->entry);
 	snprintf(id, sizeof(id), "cs_%08x", p->identity);
-	return cb_name(cb, id);
+	return timing_cb_name(cb, id);
 }
 
 /* Timed pair around one command in dispatch mode: region index or -1. */
-static int32_t command_begin(struct layer_cmdbuf *cb, uint8_t kind, const char *dflt)
+int32_t timing_command_begin(struct layer_cmdbuf *cb, uint8_t kind, const char *dflt)
 {
 	uint32_t name;
 
@@ -636,12 +629,12 @@ static int32_t command_begin(struct layer_cmdbuf *cb, uint8_t kind, const char *
 		return -1;
 	name = kind == RN_VK_KIND_DISPATCH ? dispatch_name(cb) : take_label(cb);
 	if (name == NAME_NONE)
-		name = cb_name(cb, dflt);
-	return region_begin(cb, kind, name, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
+		name = timing_cb_name(cb, dflt);
+	return timing_region_begin(cb, kind, name, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
 }
 
 /* Host or device side of a buffer's memory: 0 unknown, 1 host, 2 device. */
-static int buffer_side(struct layer_device *dev, VkBuffer buffer)
+int timing_buffer_side(struct layer_device *dev, VkBuffer buffer)
 {
 	struct layer_buffer *b = map_get(OBJ_BUFFER, HANDLE(buffer));
 	struct layer_memory *m;
@@ -659,7 +652,7 @@ static int buffer_side(struct layer_device *dev, VkBuffer buffer)
 	return f & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT ? 1 : 2;
 }
 
-static uint8_t direction(int src, int dst)
+uint8_t timing_direction(int src, int dst)
 {
 	static const uint8_t dirs[3][3] = {
 		{ RN_VK_DIR_NONE, RN_VK_DIR_NONE, RN_VK_DIR_NONE },
@@ -670,7 +663,7 @@ static uint8_t direction(int src, int dst)
 	return dirs[src][dst];
 }
 
-static void copy_info(struct layer_cmdbuf *cb, int32_t i, uint64_t bytes, uint8_t dir)
+void timing_copy_info(struct layer_cmdbuf *cb, int32_t i, uint64_t bytes, uint8_t dir)
 {
 	if (i < 0)
 		return;
@@ -695,7 +688,7 @@ void timing_device_start(struct layer_device *dev, const struct rn_vk_rec_device
 	pthread_mutex_unlock(&dev->lock);
 }
 
-static void cb_free(struct layer_cmdbuf *cb)
+void timing_cb_free(struct layer_cmdbuf *cb)
 {
 	free(cb->chunks);
 	free(cb->regions);
@@ -709,9 +702,9 @@ void timing_device_stop(struct layer_device *dev)
 
 	pthread_mutex_lock(&dev->lock);
 	if (dev->timing) {
-		harvest(dev, true, false);
+		timing_harvest(dev, true, false);
 		while (dev->npending)
-			lose(dev, dev->pending[dev->npending - 1]);
+			timing_lose(dev, dev->pending[dev->npending - 1]);
 		calibrate(dev);
 	}
 	if (dev->configured) {
@@ -730,7 +723,7 @@ void timing_device_stop(struct layer_device *dev)
 		dev->pools_list = p->next;
 		for (size_t i = 0; i < p->ncbs; i++) {
 			map_del(OBJ_COMMAND_BUFFER, HANDLE(p->cbs[i]->cb));
-			cb_free(p->cbs[i]);
+			timing_cb_free(p->cbs[i]);
 		}
 		map_del(OBJ_COMMAND_POOL, HANDLE(p->pool));
 		free(p->cbs);
@@ -752,1060 +745,4 @@ void timing_device_stop(struct layer_device *dev)
 	dev->pending = NULL;
 	dev->scratch = NULL;
 	pthread_mutex_unlock(&dev->lock);
-}
-
-/* ---- Hooks: queues and waits ---------------------------------------------------------- */
-
-static void queue_track(struct layer_device *dev, VkQueue queue, uint32_t family)
-{
-	struct layer_queue *q;
-
-	if (!queue || map_get(OBJ_QUEUE, HANDLE(queue)))
-		return;
-	q = calloc(1, sizeof(*q));
-	if (!q)
-		return;
-	q->dev = dev;
-	q->family = family;
-	if (map_put(OBJ_QUEUE, HANDLE(queue), q)) {
-		free(q);
-		return;
-	}
-	pthread_mutex_lock(&dev->lock);
-	q->next = dev->queues;
-	dev->queues = q;
-	pthread_mutex_unlock(&dev->lock);
-}
-
-void layer_GetDeviceQueue(VkDevice device, uint32_t family, uint32_t index, VkQueue *pQueue)
-{
-	struct layer_device *dev = map_get(OBJ_DEVICE, HANDLE(device));
-
-	dev->vk.GetDeviceQueue(device, family, index, pQueue);
-	queue_track(dev, *pQueue, family);
-}
-
-void layer_GetDeviceQueue2(VkDevice device, const VkDeviceQueueInfo2 *info, VkQueue *pQueue)
-{
-	struct layer_device *dev = map_get(OBJ_DEVICE, HANDLE(device));
-
-	dev->vk.GetDeviceQueue2(device, info, pQueue);
-	queue_track(dev, *pQueue, info->queueFamilyIndex);
-}
-
-/* Submit bookkeeping shared by vkQueueSubmit and vkQueueSubmit2. */
-struct submit_ctx {
-	struct layer_device *dev;
-	struct layer_queue *queue;
-	uint64_t now;        /* host time of the submit, ns */
-	uint64_t first_seq;  /* batch numbers of this call: first_seq .. dev->submit_seq */
-	struct batch *batch; /* current batch (submit mode) */
-};
-
-static void submit_start(struct submit_ctx *s, struct layer_device *dev, struct layer_queue *q)
-{
-	s->dev = dev;
-	s->queue = q;
-	pthread_mutex_lock(&dev->lock);
-	harvest(dev, false, false);
-	s->now = layer_now_ns();
-	s->first_seq = dev->submit_seq + 1;
-	s->batch = NULL;
-}
-
-static void submit_batch(struct submit_ctx *s)
-{
-	struct layer_device *dev = s->dev;
-
-	dev->submit_seq++;
-	if (dev->mode != RN_VK_MODE_SUBMIT)
-		return;
-	s->batch = calloc(1, sizeof(*s->batch));
-	if (!s->batch)
-		return;
-	s->batch->family = s->queue->family;
-	s->batch->submit_ns = s->now;
-	s->batch->seq = dev->submit_seq;
-	s->batch->remaining = 1; /* held by the submit until submit_batch_end() */
-}
-
-static void submit_cb(struct submit_ctx *s, VkCommandBuffer h)
-{
-	struct layer_device *dev = s->dev;
-	struct layer_cmdbuf *cb = map_get(OBJ_COMMAND_BUFFER, HANDLE(h));
-
-	if (!cb || !cb->timed || !dev->timing)
-		return;
-	if (cb->pending) {
-		/* Submitted again before its last execution could be read (Vulkan 1.3, 6.5:
-		 * only legal once that execution completed): read it now or count it lost. */
-		settle(dev, cb);
-		if (!dev->timing)
-			return;
-	}
-	if (dev->host_reset && cb->executed) {
-		uint32_t per = dev->chunk_queries;
-
-		for (uint32_t k = 0; k * per < cb->nqueries; k++) {
-			dev->vk.ResetQueryPool(dev->device, cb->chunks[k].pool, cb->chunks[k].first,
-					       per);
-			cb->chunks[k].dirty = false;
-		}
-	}
-	cb->have_stale = false;
-	if (!dev->host_reset && cb->nchunks && cb->chunks[0].dirty) {
-		uint64_t v[2] = { 0, 0 };
-		VkResult r =
-			dev->vk.GetQueryPoolResults(dev->device, cb->chunks[0].pool,
-						    cb->chunks[0].first, 1, sizeof(v), v, sizeof(v),
-						    VK_QUERY_RESULT_64_BIT |
-							    VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
-
-		if ((r == VK_SUCCESS || r == VK_NOT_READY) && v[1]) {
-			cb->have_stale = true;
-			cb->stale_begin = v[0];
-		}
-	}
-	cb->executed = true;
-	if (cb->nchunks)
-		cb->chunks[0].dirty = true;
-	if (dev->npending == dev->pending_cap) {
-		size_t cap = dev->pending_cap ? dev->pending_cap * 2 : 64;
-		struct layer_cmdbuf **p = realloc(dev->pending, cap * sizeof(*p));
-
-		if (!p) {
-			dev->stats.lost++;
-			return;
-		}
-		dev->pending = p;
-		dev->pending_cap = cap;
-	}
-	cb->pending = true;
-	cb->waited = false;
-	cb->exec_family = s->queue->family;
-	if (s->queue->label_depth && s->queue->label_depth <= LABEL_DEPTH)
-		memcpy(cb->queue_label, s->queue->labels[s->queue->label_depth - 1],
-		       sizeof(cb->queue_label));
-	else
-		cb->queue_label[0] = 0;
-	cb->submit_ns = s->now;
-	cb->submit_seq = dev->submit_seq;
-	cb->batch = s->batch;
-	if (s->batch)
-		s->batch->remaining++;
-	dev->pending[dev->npending++] = cb;
-}
-
-static void submit_batch_end(struct submit_ctx *s)
-{
-	if (s->batch)
-		batch_release(s->dev, s->batch, false, s->now, false);
-	s->batch = NULL;
-}
-
-/* After the real submit: on failure nothing ran, so nothing of this call is pending. */
-static void submit_finish(struct submit_ctx *s, VkResult r)
-{
-	struct layer_device *dev = s->dev;
-
-	if (r != VK_SUCCESS) {
-		for (size_t i = dev->npending; i-- > 0;) {
-			struct layer_cmdbuf *cb = dev->pending[i];
-
-			if (cb->submit_seq >= s->first_seq) {
-				if (cb->batch)
-					batch_release(dev, cb->batch, true, s->now, false);
-				cb->batch = NULL;
-				cb->pending = false;
-				unpend_at(dev, i);
-			}
-		}
-	}
-	pthread_mutex_unlock(&dev->lock);
-}
-
-VkResult layer_QueueSubmit(VkQueue queue, uint32_t n, const VkSubmitInfo *submits, VkFence fence)
-{
-	struct layer_queue *q = map_get(OBJ_QUEUE, HANDLE(queue));
-	struct layer_device *dev = q ? q->dev : device_of_dispatchable(queue);
-	struct submit_ctx s;
-	VkResult r;
-
-	if (!q || !dev_timing(dev))
-		return dev->vk.QueueSubmit(queue, n, submits, fence);
-	submit_start(&s, dev, q);
-	for (uint32_t i = 0; i < n; i++) {
-		submit_batch(&s);
-		for (uint32_t j = 0; j < submits[i].commandBufferCount; j++)
-			submit_cb(&s, submits[i].pCommandBuffers[j]);
-		submit_batch_end(&s);
-	}
-	/* The real submit runs under the device lock so that a harvest on another thread cannot
-	 * read queries between their host reset above and this submission. */
-	r = dev->vk.QueueSubmit(queue, n, submits, fence);
-	submit_finish(&s, r);
-	return r;
-}
-
-VkResult layer_QueueSubmit2(VkQueue queue, uint32_t n, const VkSubmitInfo2 *submits, VkFence fence)
-{
-	struct layer_queue *q = map_get(OBJ_QUEUE, HANDLE(queue));
-	struct layer_device *dev = q ? q->dev : device_of_dispatchable(queue);
-	struct submit_ctx s;
-	VkResult r;
-
-	if (!q || !dev_timing(dev))
-		return dev->vk.QueueSubmit2(queue, n, submits, fence);
-	submit_start(&s, dev, q);
-	for (uint32_t i = 0; i < n; i++) {
-		submit_batch(&s);
-		for (uint32_t j = 0; j < submits[i].commandBufferInfoCount; j++)
-			submit_cb(&s, submits[i].pCommandBufferInfos[j].commandBuffer);
-		submit_batch_end(&s);
-	}
-	r = dev->vk.QueueSubmit2(queue, n, submits, fence);
-	submit_finish(&s, r);
-	return r;
-}
-
-static void harvest_after_wait(struct layer_device *dev, VkResult r, bool full)
-{
-	if (r != VK_SUCCESS || !dev_timing(dev))
-		return;
-	pthread_mutex_lock(&dev->lock);
-	harvest(dev, full, full);
-	pthread_mutex_unlock(&dev->lock);
-}
-
-VkResult layer_QueueWaitIdle(VkQueue queue)
-{
-	struct layer_queue *q = map_get(OBJ_QUEUE, HANDLE(queue));
-	struct layer_device *dev = q ? q->dev : device_of_dispatchable(queue);
-	VkResult r = dev->vk.QueueWaitIdle(queue);
-
-	harvest_after_wait(dev, r, true);
-	return r;
-}
-
-VkResult layer_DeviceWaitIdle(VkDevice device)
-{
-	struct layer_device *dev = map_get(OBJ_DEVICE, HANDLE(device));
-	VkResult r = dev->vk.DeviceWaitIdle(device);
-
-	harvest_after_wait(dev, r, true);
-	return r;
-}
-
-VkResult layer_WaitForFences(VkDevice device, uint32_t n, const VkFence *fences, VkBool32 all,
-			     uint64_t timeout)
-{
-	struct layer_device *dev = map_get(OBJ_DEVICE, HANDLE(device));
-	VkResult r = dev->vk.WaitForFences(device, n, fences, all, timeout);
-
-	harvest_after_wait(dev, r, true);
-	return r;
-}
-
-VkResult layer_GetFenceStatus(VkDevice device, VkFence fence)
-{
-	struct layer_device *dev = map_get(OBJ_DEVICE, HANDLE(device));
-	VkResult r = dev->vk.GetFenceStatus(device, fence);
-
-	harvest_after_wait(dev, r, false);
-	return r;
-}
-
-/* ---- Hooks: command pools and buffers ------------------------------------------------- */
-
-VkResult layer_CreateCommandPool(VkDevice device, const VkCommandPoolCreateInfo *info,
-				 const VkAllocationCallbacks *alloc, VkCommandPool *pPool)
-{
-	struct layer_device *dev = map_get(OBJ_DEVICE, HANDLE(device));
-	VkResult r = dev->vk.CreateCommandPool(device, info, alloc, pPool);
-	struct layer_pool *p;
-
-	if (r != VK_SUCCESS)
-		return r;
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		return r;
-	p->pool = *pPool;
-	p->dev = dev;
-	p->family = info->queueFamilyIndex;
-	if (map_put(OBJ_COMMAND_POOL, HANDLE(*pPool), p)) {
-		free(p);
-		return r;
-	}
-	pthread_mutex_lock(&dev->lock);
-	p->next = dev->pools_list;
-	dev->pools_list = p;
-	pthread_mutex_unlock(&dev->lock);
-	return r;
-}
-
-static void pool_remove_cb(struct layer_pool *p, struct layer_cmdbuf *cb)
-{
-	for (size_t i = 0; i < p->ncbs; i++) {
-		if (p->cbs[i] == cb) {
-			p->cbs[i] = p->cbs[--p->ncbs];
-			return;
-		}
-	}
-}
-
-void layer_DestroyCommandPool(VkDevice device, VkCommandPool pool,
-			      const VkAllocationCallbacks *alloc)
-{
-	struct layer_device *dev = map_get(OBJ_DEVICE, HANDLE(device));
-	struct layer_pool *p = pool ? map_del(OBJ_COMMAND_POOL, HANDLE(pool)) : NULL;
-
-	if (p) {
-		pthread_mutex_lock(&dev->lock);
-		for (struct layer_pool **pp = &dev->pools_list; *pp; pp = &(*pp)->next) {
-			if (*pp == p) {
-				*pp = p->next;
-				break;
-			}
-		}
-		for (size_t i = 0; i < p->ncbs; i++) {
-			struct layer_cmdbuf *cb = p->cbs[i];
-
-			settle(dev, cb);
-			chunks_release(dev, cb);
-			map_del(OBJ_COMMAND_BUFFER, HANDLE(cb->cb));
-			cb_free(cb);
-		}
-		pthread_mutex_unlock(&dev->lock);
-		free(p->cbs);
-		free(p);
-	}
-	dev->vk.DestroyCommandPool(device, pool, alloc);
-}
-
-VkResult layer_ResetCommandPool(VkDevice device, VkCommandPool pool, VkCommandPoolResetFlags flags)
-{
-	struct layer_device *dev = map_get(OBJ_DEVICE, HANDLE(device));
-	struct layer_pool *p = map_get(OBJ_COMMAND_POOL, HANDLE(pool));
-
-	if (p) {
-		pthread_mutex_lock(&dev->lock);
-		for (size_t i = 0; i < p->ncbs; i++) {
-			settle(dev, p->cbs[i]);
-			cb_clear_recording(p->cbs[i]);
-		}
-		pthread_mutex_unlock(&dev->lock);
-	}
-	return dev->vk.ResetCommandPool(device, pool, flags);
-}
-
-VkResult layer_AllocateCommandBuffers(VkDevice device, const VkCommandBufferAllocateInfo *info,
-				      VkCommandBuffer *cbs)
-{
-	struct layer_device *dev = map_get(OBJ_DEVICE, HANDLE(device));
-	VkResult r = dev->vk.AllocateCommandBuffers(device, info, cbs);
-	struct layer_pool *p;
-
-	if (r != VK_SUCCESS)
-		return r;
-	p = map_get(OBJ_COMMAND_POOL, HANDLE(info->commandPool));
-	if (!p)
-		return r;
-	pthread_mutex_lock(&dev->lock);
-	for (uint32_t i = 0; i < info->commandBufferCount; i++) {
-		struct layer_cmdbuf *cb;
-
-		if (p->ncbs == p->cbs_cap) {
-			size_t cap = p->cbs_cap ? p->cbs_cap * 2 : 16;
-			struct layer_cmdbuf **a = realloc(p->cbs, cap * sizeof(*a));
-
-			if (!a)
-				break;
-			p->cbs = a;
-			p->cbs_cap = cap;
-		}
-		cb = calloc(1, sizeof(*cb));
-		if (!cb)
-			break; /* untracked: its commands pass straight through */
-		cb->cb = cbs[i];
-		cb->dev = dev;
-		cb->pool = p;
-		cb->primary = info->level == VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-		cb_clear_recording(cb);
-		if (map_put(OBJ_COMMAND_BUFFER, HANDLE(cbs[i]), cb)) {
-			free(cb);
-			break;
-		}
-		p->cbs[p->ncbs++] = cb;
-	}
-	pthread_mutex_unlock(&dev->lock);
-	return r;
-}
-
-void layer_FreeCommandBuffers(VkDevice device, VkCommandPool pool, uint32_t n,
-			      const VkCommandBuffer *cbs)
-{
-	struct layer_device *dev = map_get(OBJ_DEVICE, HANDLE(device));
-
-	pthread_mutex_lock(&dev->lock);
-	for (uint32_t i = 0; i < n; i++) {
-		struct layer_cmdbuf *cb =
-			cbs[i] ? map_del(OBJ_COMMAND_BUFFER, HANDLE(cbs[i])) : NULL;
-
-		if (!cb)
-			continue;
-		settle(dev, cb);
-		chunks_release(dev, cb);
-		pool_remove_cb(cb->pool, cb);
-		cb_free(cb);
-	}
-	pthread_mutex_unlock(&dev->lock);
-	dev->vk.FreeCommandBuffers(device, pool, n, cbs);
-}
-
-/* Before a reset or a new recording: read or lose the last execution, forget the recording. */
-static void cb_retire(struct layer_cmdbuf *cb)
-{
-	struct layer_device *dev = cb->dev;
-
-	if (cb->pending) {
-		pthread_mutex_lock(&dev->lock);
-		settle(dev, cb);
-		pthread_mutex_unlock(&dev->lock);
-	}
-	cb_clear_recording(cb);
-}
-
-VkResult layer_ResetCommandBuffer(VkCommandBuffer h, VkCommandBufferResetFlags flags)
-{
-	struct layer_device *dev;
-	struct layer_cmdbuf *cb = cb_get(h, &dev);
-
-	if (cb)
-		cb_retire(cb);
-	return dev->vk.ResetCommandBuffer(h, flags);
-}
-
-VkResult layer_BeginCommandBuffer(VkCommandBuffer h, const VkCommandBufferBeginInfo *info)
-{
-	struct layer_device *dev;
-	struct layer_cmdbuf *cb = cb_get(h, &dev);
-	uint32_t family;
-	VkResult r;
-
-	if (cb)
-		cb_retire(cb);
-	r = dev->vk.BeginCommandBuffer(h, info);
-	if (r != VK_SUCCESS || !cb || !dev_timing(dev))
-		return r;
-	family = cb->pool->family;
-	if (!cb->primary) {
-		stat_add(&dev->stats.untimed_secondary);
-	} else if (info->flags & VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT) {
-		/* May be pending several times at once: one set of queries cannot serve it. */
-		stat_add(&dev->stats.untimed_simultaneous);
-	} else if (family >= dev->nfamilies || !dev->valid_bits[family]) {
-		stat_add(&dev->stats.untimed_family);
-	} else {
-		cb->timed = true;
-		if (region_begin(cb, RN_VK_KIND_CMDBUF, NAME_NONE,
-				 VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT) != 0)
-			cb->timed = false;
-	}
-	return r;
-}
-
-static void close_label_regions(struct layer_cmdbuf *cb);
-
-VkResult layer_EndCommandBuffer(VkCommandBuffer h)
-{
-	struct layer_device *dev;
-	struct layer_cmdbuf *cb = cb_get(h, &dev);
-
-	if (cb && cb->timed) {
-		close_label_regions(cb);
-		region_end(cb, 0);
-	}
-	return dev->vk.EndCommandBuffer(h);
-}
-
-/* ---- Hooks: names --------------------------------------------------------------------- */
-
-VkResult layer_SetDebugUtilsObjectNameEXT(VkDevice device,
-					  const VkDebugUtilsObjectNameInfoEXT *info)
-{
-	struct layer_device *dev = map_get(OBJ_DEVICE, HANDLE(device));
-	VkResult r = dev->vk.SetDebugUtilsObjectNameEXT(device, info);
-	const char *name = info->pObjectName ? info->pObjectName : "";
-	char *dst = NULL;
-
-	if (r != VK_SUCCESS)
-		return r;
-	if (info->objectType == VK_OBJECT_TYPE_PIPELINE) {
-		struct layer_pipeline *p = map_get(OBJ_PIPELINE, info->objectHandle);
-
-		dst = p ? p->name : NULL;
-	} else if (info->objectType == VK_OBJECT_TYPE_SHADER_MODULE) {
-		struct layer_module *m = map_get(OBJ_SHADER_MODULE, info->objectHandle);
-
-		dst = m ? m->name : NULL;
-	} else if (info->objectType == VK_OBJECT_TYPE_COMMAND_BUFFER) {
-		struct layer_cmdbuf *cb = map_get(OBJ_COMMAND_BUFFER, info->objectHandle);
-
-		dst = cb ? cb->obj_name : NULL;
-	}
-	if (dst)
-		snprintf(dst, RN_VK_NAME_MAX, "%s", name);
-	return r;
-}
-
-void layer_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer h, const VkDebugUtilsLabelEXT *label)
-{
-	struct layer_device *dev;
-	struct layer_cmdbuf *cb = cb_get(h, &dev);
-
-	dev->vk.CmdBeginDebugUtilsLabelEXT(h, label);
-	if (!cb)
-		return;
-	{
-		uint32_t off = cb_name(cb, label->pLabelName ? label->pLabelName : "");
-		int32_t timed = -1;
-
-		/* In dispatch mode a label is a timed region too (its work is serialized
-		 * already); begun before it is pushed, so its own region is its parent. */
-		if (dev->mode == RN_VK_MODE_DISPATCH && cb->label_depth < LABEL_DEPTH)
-			timed = region_begin(cb, RN_VK_KIND_REGION, off,
-					     VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
-		if (cb->label_depth < LABEL_DEPTH) {
-			cb->labels[cb->label_depth] = off;
-			cb->label_regions[cb->label_depth] = timed;
-		}
-		cb->label_depth++;
-		if (cb->first_label == NAME_NONE)
-			cb->first_label = off;
-	}
-}
-
-/* Close the timed regions of labels still open (a label may end in a later command buffer,
- * Vulkan 1.3, 4.2: the region is then cut at the end of this one). */
-static void close_label_regions(struct layer_cmdbuf *cb)
-{
-	uint32_t n = cb->label_depth < LABEL_DEPTH ? cb->label_depth : LABEL_DEPTH;
-
-	for (uint32_t i = n; i-- > 0;) {
-		region_end(cb, cb->label_regions[i]);
-		cb->label_regions[i] = -1;
-	}
-}
-
-void layer_CmdEndDebugUtilsLabelEXT(VkCommandBuffer h)
-{
-	struct layer_device *dev;
-	struct layer_cmdbuf *cb = cb_get(h, &dev);
-
-	dev->vk.CmdEndDebugUtilsLabelEXT(h);
-	if (cb && cb->label_depth) {
-		cb->label_depth--;
-		if (cb->label_depth < LABEL_DEPTH) {
-			region_end(cb, cb->label_regions[cb->label_depth]);
-			cb->label_regions[cb->label_depth] = -1;
-		}
-	}
-}
-
-void layer_CmdInsertDebugUtilsLabelEXT(VkCommandBuffer h, const VkDebugUtilsLabelEXT *label)
-{
-	struct layer_device *dev;
-	struct layer_cmdbuf *cb = cb_get(h, &dev);
-
-	dev->vk.CmdInsertDebugUtilsLabelEXT(h, label);
-	if (cb && dev->mode == RN_VK_MODE_DISPATCH)
-		cb->insert_label = cb_name(cb, label->pLabelName ? label->pLabelName : "");
-}
-
-/* Queue labels: command buffers submitted while one is open belong to it, below their own
- * labels. Not timed (a queue label brackets submits, not GPU work of its own). */
-void layer_QueueBeginDebugUtilsLabelEXT(VkQueue queue, const VkDebugUtilsLabelEXT *label)
-{
-	struct layer_queue *q = map_get(OBJ_QUEUE, HANDLE(queue));
-	struct layer_device *dev = q ? q->dev : NULL;
-
-	if (!dev)
-		return;
-	if (dev->vk.QueueBeginDebugUtilsLabelEXT)
-		dev->vk.QueueBeginDebugUtilsLabelEXT(queue, label);
-	if (q->label_depth < LABEL_DEPTH)
-		snprintf(q->labels[q->label_depth], sizeof(q->labels[0]), "%s",
-			 label && label->pLabelName ? label->pLabelName : "");
-	q->label_depth++;
-}
-
-void layer_QueueEndDebugUtilsLabelEXT(VkQueue queue)
-{
-	struct layer_queue *q = map_get(OBJ_QUEUE, HANDLE(queue));
-	struct layer_device *dev = q ? q->dev : NULL;
-
-	if (!dev)
-		return;
-	if (dev->vk.QueueEndDebugUtilsLabelEXT)
-		dev->vk.QueueEndDebugUtilsLabelEXT(queue);
-	if (q->label_depth)
-		q->label_depth--;
-}
-
-/* ---- Hooks: pipelines and their identity (dispatch mode) ------------------------------ */
-
-static uint32_t fnv1a(uint32_t h, const void *data, size_t n)
-{
-	const uint8_t *p = data;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ p[i]) * 16777619u;
-	return h;
-}
-
-#define FNV_INIT 2166136261u
-
-VkResult layer_CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo *info,
-				  const VkAllocationCallbacks *alloc, VkShaderModule *pModule)
-{
-	struct layer_device *dev = map_get(OBJ_DEVICE, HANDLE(device));
-	VkResult r = dev->vk.CreateShaderModule(device, info, alloc, pModule);
-	struct layer_module *m;
-
-	if (r != VK_SUCCESS)
-		return r;
-	m = calloc(1, sizeof(*m));
-	if (!m)
-		return r;
-	m->hash = fnv1a(FNV_INIT, info->pCode, info->codeSize);
-	if (map_put(OBJ_SHADER_MODULE, HANDLE(*pModule), m))
-		free(m);
-	return r;
-}
-
-void layer_DestroyShaderModule(VkDevice device, VkShaderModule module,
-			       const VkAllocationCallbacks *alloc)
-{
-	struct layer_device *dev = map_get(OBJ_DEVICE, HANDLE(device));
-
-	if (module)
-		free(map_del(OBJ_SHADER_MODULE, HANDLE(module)));
-	dev->vk.DestroyShaderModule(device, module, alloc);
-}
-
-/* Identity of a compute stage: SPIR-V hash, entry point, specialization constants. */
-static void pipeline_describe(struct layer_pipeline *p, const VkPipelineShaderStageCreateInfo *st)
-{
-	struct layer_module *m = st->module ? map_get(OBJ_SHADER_MODULE, HANDLE(st->module)) : NULL;
-	uint32_t h = FNV_INIT;
-	const VkSpecializationInfo *spec = st->pSpecializationInfo;
-
-	if (m) {
-		h = fnv1a(h, &m->hash, sizeof(m->hash));
-		snprintf(p->module_name, sizeof(p->module_name), "%s", m->name);
-	} else {
-		/* VK_KHR_maintenance5 style: the module's create info chained to the stage. */
-		for (const VkBaseInStructure *s = st->pNext; s; s = s->pNext) {
-			if (s->sType == VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO) {
-				const VkShaderModuleCreateInfo *ci = (const void *)s;
-				uint32_t mh = fnv1a(FNV_INIT, ci->pCode, ci->codeSize);
-
-				h = fnv1a(h, &mh, sizeof(mh));
-				break;
-			}
-		}
-	}
-	if (st->pName) {
-		snprintf(p->entry, sizeof(p->entry), "%s", st->pName);
-		h = fnv1a(h, st->pName, strlen(st->pName));
-	}
-	if (spec) {
-		if (spec->mapEntryCount && spec->pMapEntries)
-			h = fnv1a(h, spec->pMapEntries,
-				  spec->mapEntryCount * sizeof(*spec->pMapEntries));
-		if (spec->dataSize && spec->pData)
-			h = fnv1a(h, spec->pData, spec->dataSize);
-	}
-	p->identity = h;
-}
-
-VkResult layer_CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t n,
-				      const VkComputePipelineCreateInfo *infos,
-				      const VkAllocationCallbacks *alloc, VkPipeline *pipelines)
-{
-	struct layer_device *dev = map_get(OBJ_DEVICE, HANDLE(device));
-	VkResult r = dev->vk.CreateComputePipelines(device, cache, n, infos, alloc, pipelines);
-
-	for (uint32_t i = 0; i < n; i++) {
-		struct layer_pipeline *p;
-
-		if (!pipelines[i])
-			continue;
-		p = calloc(1, sizeof(*p));
-		if (!p)
-			continue;
-		pipeline_describe(p, &infos[i].stage);
-		if (map_put(OBJ_PIPELINE, HANDLE(pipelines[i]), p))
-			free(p);
-	}
-	return r;
-}
-
-void layer_DestroyPipeline(VkDevice device, VkPipeline pipeline, const VkAllocationCallbacks *alloc)
-{
-	struct layer_device *dev = map_get(OBJ_DEVICE, HANDLE(device));
-
-	if (pipeline)
-		free(map_del(OBJ_PIPELINE, HANDLE(pipeline)));
-	dev->vk.DestroyPipeline(device, pipeline, alloc);
-}
-
-void layer_CmdBindPipeline(VkCommandBuffer h, VkPipelineBindPoint bp, VkPipeline pipeline)
-{
-	struct layer_device *dev;
-	struct layer_cmdbuf *cb = cb_get(h, &dev);
-
-	if (cb && bp == VK_PIPELINE_BIND_POINT_COMPUTE)
-		cb->compute_pipeline = HANDLE(pipeline);
-	dev->vk.CmdBindPipeline(h, bp, pipeline);
-}
-
-/* ---- Hooks: timed commands (dispatch mode) -------------------------------------------- */
-
-static void set_groups(struct layer_cmdbuf *cb, int32_t i, uint32_t x, uint32_t y, uint32_t z)
-{
-	if (i < 0)
-		return;
-	cb->regions[i].groups[0] = x;
-	cb->regions[i].groups[1] = y;
-	cb->regions[i].groups[2] = z;
-}
-
-void layer_CmdDispatch(VkCommandBuffer h, uint32_t x, uint32_t y, uint32_t z)
-{
-	struct layer_device *dev;
-	struct layer_cmdbuf *cb = cb_get(h, &dev);
-	int32_t i = command_begin(cb, RN_VK_KIND_DISPATCH, "dispatch");
-
-	set_groups(cb, i, x, y, z);
-	dev->vk.CmdDispatch(h, x, y, z);
-	if (i >= 0)
-		region_end(cb, i);
-}
-
-void layer_CmdDispatchBase(VkCommandBuffer h, uint32_t bx, uint32_t by, uint32_t bz, uint32_t x,
-			   uint32_t y, uint32_t z)
-{
-	struct layer_device *dev;
-	struct layer_cmdbuf *cb = cb_get(h, &dev);
-	int32_t i = command_begin(cb, RN_VK_KIND_DISPATCH, "dispatch");
-
-	set_groups(cb, i, x, y, z);
-	dev->vk.CmdDispatchBase(h, bx, by, bz, x, y, z);
-	if (i >= 0)
-		region_end(cb, i);
-}
-
-void layer_CmdDispatchIndirect(VkCommandBuffer h, VkBuffer buffer, VkDeviceSize offset)
-{
-	struct layer_device *dev;
-	struct layer_cmdbuf *cb = cb_get(h, &dev);
-	int32_t i = command_begin(cb, RN_VK_KIND_DISPATCH, "dispatch");
-
-	if (i >= 0)
-		cb->regions[i].flags |= RN_VK_SPAN_INDIRECT;
-	dev->vk.CmdDispatchIndirect(h, buffer, offset);
-	if (i >= 0)
-		region_end(cb, i);
-}
-
-void layer_CmdCopyBuffer(VkCommandBuffer h, VkBuffer src, VkBuffer dst, uint32_t n,
-			 const VkBufferCopy *regions)
-{
-	struct layer_device *dev;
-	struct layer_cmdbuf *cb = cb_get(h, &dev);
-	int32_t i = command_begin(cb, RN_VK_KIND_COPY, "copy_buffer");
-
-	if (i >= 0) {
-		uint64_t bytes = 0;
-
-		for (uint32_t k = 0; k < n; k++)
-			bytes += regions[k].size;
-		copy_info(cb, i, bytes, direction(buffer_side(dev, src), buffer_side(dev, dst)));
-	}
-	dev->vk.CmdCopyBuffer(h, src, dst, n, regions);
-	if (i >= 0)
-		region_end(cb, i);
-}
-
-void layer_CmdCopyBuffer2(VkCommandBuffer h, const VkCopyBufferInfo2 *info)
-{
-	struct layer_device *dev;
-	struct layer_cmdbuf *cb = cb_get(h, &dev);
-	int32_t i = command_begin(cb, RN_VK_KIND_COPY, "copy_buffer");
-
-	if (i >= 0) {
-		uint64_t bytes = 0;
-
-		for (uint32_t k = 0; k < info->regionCount; k++)
-			bytes += info->pRegions[k].size;
-		copy_info(cb, i, bytes,
-			  direction(buffer_side(dev, info->srcBuffer),
-				    buffer_side(dev, info->dstBuffer)));
-	}
-	dev->vk.CmdCopyBuffer2(h, info);
-	if (i >= 0)
-		region_end(cb, i);
-}
-
-/* Image copies: images are taken as device-local; their byte counts are not computed. */
-void layer_CmdCopyImage(VkCommandBuffer h, VkImage src, VkImageLayout sl, VkImage dst,
-			VkImageLayout dl, uint32_t n, const VkImageCopy *regions)
-{
-	struct layer_device *dev;
-	struct layer_cmdbuf *cb = cb_get(h, &dev);
-	int32_t i = command_begin(cb, RN_VK_KIND_COPY, "copy_image");
-
-	copy_info(cb, i, 0, RN_VK_DIR_DTOD);
-	dev->vk.CmdCopyImage(h, src, sl, dst, dl, n, regions);
-	if (i >= 0)
-		region_end(cb, i);
-}
-
-void layer_CmdCopyBufferToImage(VkCommandBuffer h, VkBuffer src, VkImage dst, VkImageLayout dl,
-				uint32_t n, const VkBufferImageCopy *regions)
-{
-	struct layer_device *dev;
-	struct layer_cmdbuf *cb = cb_get(h, &dev);
-	int32_t i = command_begin(cb, RN_VK_KIND_COPY, "copy_buffer_to_image");
-
-	if (i >= 0)
-		copy_info(cb, i, 0, direction(buffer_side(dev, src), 2));
-	dev->vk.CmdCopyBufferToImage(h, src, dst, dl, n, regions);
-	if (i >= 0)
-		region_end(cb, i);
-}
-
-void layer_CmdCopyImageToBuffer(VkCommandBuffer h, VkImage src, VkImageLayout sl, VkBuffer dst,
-				uint32_t n, const VkBufferImageCopy *regions)
-{
-	struct layer_device *dev;
-	struct layer_cmdbuf *cb = cb_get(h, &dev);
-	int32_t i = command_begin(cb, RN_VK_KIND_COPY, "copy_image_to_buffer");
-
-	if (i >= 0)
-		copy_info(cb, i, 0, direction(2, buffer_side(dev, dst)));
-	dev->vk.CmdCopyImageToBuffer(h, src, sl, dst, n, regions);
-	if (i >= 0)
-		region_end(cb, i);
-}
-
-void layer_CmdFillBuffer(VkCommandBuffer h, VkBuffer dst, VkDeviceSize offset, VkDeviceSize size,
-			 uint32_t data)
-{
-	struct layer_device *dev;
-	struct layer_cmdbuf *cb = cb_get(h, &dev);
-	int32_t i = command_begin(cb, RN_VK_KIND_COPY, "fill_buffer");
-
-	if (i >= 0) {
-		uint64_t bytes = size;
-
-		if (size == VK_WHOLE_SIZE) {
-			struct layer_buffer *b = map_get(OBJ_BUFFER, HANDLE(dst));
-
-			/* VK_WHOLE_SIZE fills to the end, rounded down to 4 bytes (18.4). */
-			bytes = b && b->size > offset ? (b->size - offset) & ~(uint64_t)3 : 0;
-		}
-		copy_info(cb, i, bytes, RN_VK_DIR_NONE);
-	}
-	dev->vk.CmdFillBuffer(h, dst, offset, size, data);
-	if (i >= 0)
-		region_end(cb, i);
-}
-
-void layer_CmdUpdateBuffer(VkCommandBuffer h, VkBuffer dst, VkDeviceSize offset, VkDeviceSize size,
-			   const void *data)
-{
-	struct layer_device *dev;
-	struct layer_cmdbuf *cb = cb_get(h, &dev);
-	int32_t i = command_begin(cb, RN_VK_KIND_COPY, "update_buffer");
-
-	if (i >= 0)
-		copy_info(cb, i, size, direction(1, buffer_side(dev, dst)));
-	dev->vk.CmdUpdateBuffer(h, dst, offset, size, data);
-	if (i >= 0)
-		region_end(cb, i);
-}
-
-void layer_CmdBlitImage(VkCommandBuffer h, VkImage src, VkImageLayout sl, VkImage dst,
-			VkImageLayout dl, uint32_t n, const VkImageBlit *regions, VkFilter filter)
-{
-	struct layer_device *dev;
-	struct layer_cmdbuf *cb = cb_get(h, &dev);
-	int32_t i = command_begin(cb, RN_VK_KIND_COPY, "blit_image");
-
-	copy_info(cb, i, 0, RN_VK_DIR_DTOD);
-	dev->vk.CmdBlitImage(h, src, sl, dst, dl, n, regions, filter);
-	if (i >= 0)
-		region_end(cb, i);
-}
-
-/* Render passes: the pair goes outside the instance (timestamps inside a render pass would
- * need a query per view with multiview, Vulkan 1.3, 17.5). */
-static void pass_begin(struct layer_cmdbuf *cb)
-{
-	if (cb && cb->open_pass < 0)
-		cb->open_pass = command_begin(cb, RN_VK_KIND_RENDER_PASS, "render_pass");
-}
-
-static void pass_end(struct layer_cmdbuf *cb)
-{
-	if (cb && cb->open_pass >= 0) {
-		region_end(cb, cb->open_pass);
-		cb->open_pass = -1;
-	}
-}
-
-void layer_CmdBeginRenderPass(VkCommandBuffer h, const VkRenderPassBeginInfo *info,
-			      VkSubpassContents contents)
-{
-	struct layer_device *dev;
-	struct layer_cmdbuf *cb = cb_get(h, &dev);
-
-	pass_begin(cb);
-	dev->vk.CmdBeginRenderPass(h, info, contents);
-}
-
-void layer_CmdEndRenderPass(VkCommandBuffer h)
-{
-	struct layer_device *dev;
-	struct layer_cmdbuf *cb = cb_get(h, &dev);
-
-	dev->vk.CmdEndRenderPass(h);
-	pass_end(cb);
-}
-
-void layer_CmdBeginRenderPass2(VkCommandBuffer h, const VkRenderPassBeginInfo *info,
-			       const VkSubpassBeginInfo *sub)
-{
-	struct layer_device *dev;
-	struct layer_cmdbuf *cb = cb_get(h, &dev);
-
-	pass_begin(cb);
-	dev->vk.CmdBeginRenderPass2(h, info, sub);
-}
-
-void layer_CmdEndRenderPass2(VkCommandBuffer h, const VkSubpassEndInfo *info)
-{
-	struct layer_device *dev;
-	struct layer_cmdbuf *cb = cb_get(h, &dev);
-
-	dev->vk.CmdEndRenderPass2(h, info);
-	pass_end(cb);
-}
-
-void layer_CmdBeginRendering(VkCommandBuffer h, const VkRenderingInfo *info)
-{
-	struct layer_device *dev;
-	struct layer_cmdbuf *cb = cb_get(h, &dev);
-
-	/* Suspended/resumed instances forbid commands between them (Vulkan 1.3, 8.8): untimed. */
-	if (!(info->flags & (VK_RENDERING_SUSPENDING_BIT | VK_RENDERING_RESUMING_BIT)))
-		pass_begin(cb);
-	dev->vk.CmdBeginRendering(h, info);
-}
-
-void layer_CmdEndRendering(VkCommandBuffer h)
-{
-	struct layer_device *dev;
-	struct layer_cmdbuf *cb = cb_get(h, &dev);
-
-	dev->vk.CmdEndRendering(h);
-	pass_end(cb);
-}
-
-/* ---- Hooks: memory and buffers, for copy directions (dispatch mode) ------------------- */
-
-VkResult layer_AllocateMemory(VkDevice device, const VkMemoryAllocateInfo *info,
-			      const VkAllocationCallbacks *alloc, VkDeviceMemory *pMemory)
-{
-	struct layer_device *dev = map_get(OBJ_DEVICE, HANDLE(device));
-	VkResult r = dev->vk.AllocateMemory(device, info, alloc, pMemory);
-	struct layer_memory *m;
-
-	if (r != VK_SUCCESS)
-		return r;
-	m = calloc(1, sizeof(*m));
-	if (!m)
-		return r;
-	m->type_index = info->memoryTypeIndex;
-	if (map_put(OBJ_MEMORY, HANDLE(*pMemory), m))
-		free(m);
-	return r;
-}
-
-void layer_FreeMemory(VkDevice device, VkDeviceMemory memory, const VkAllocationCallbacks *alloc)
-{
-	struct layer_device *dev = map_get(OBJ_DEVICE, HANDLE(device));
-
-	if (memory)
-		free(map_del(OBJ_MEMORY, HANDLE(memory)));
-	dev->vk.FreeMemory(device, memory, alloc);
-}
-
-VkResult layer_CreateBuffer(VkDevice device, const VkBufferCreateInfo *info,
-			    const VkAllocationCallbacks *alloc, VkBuffer *pBuffer)
-{
-	struct layer_device *dev = map_get(OBJ_DEVICE, HANDLE(device));
-	VkResult r = dev->vk.CreateBuffer(device, info, alloc, pBuffer);
-	struct layer_buffer *b;
-
-	if (r != VK_SUCCESS)
-		return r;
-	b = calloc(1, sizeof(*b));
-	if (!b)
-		return r;
-	b->size = info->size;
-	if (map_put(OBJ_BUFFER, HANDLE(*pBuffer), b))
-		free(b);
-	return r;
-}
-
-void layer_DestroyBuffer(VkDevice device, VkBuffer buffer, const VkAllocationCallbacks *alloc)
-{
-	struct layer_device *dev = map_get(OBJ_DEVICE, HANDLE(device));
-
-	if (buffer)
-		free(map_del(OBJ_BUFFER, HANDLE(buffer)));
-	dev->vk.DestroyBuffer(device, buffer, alloc);
-}
-
-static void buffer_bound(VkBuffer buffer, VkDeviceMemory memory)
-{
-	struct layer_buffer *b = map_get(OBJ_BUFFER, HANDLE(buffer));
-
-	if (b)
-		b->memory = memory;
-}
-
-VkResult layer_BindBufferMemory(VkDevice device, VkBuffer buffer, VkDeviceMemory memory,
-				VkDeviceSize offset)
-{
-	struct layer_device *dev = map_get(OBJ_DEVICE, HANDLE(device));
-	VkResult r = dev->vk.BindBufferMemory(device, buffer, memory, offset);
-
-	if (r == VK_SUCCESS)
-		buffer_bound(buffer, memory);
-	return r;
-}
-
-VkResult layer_BindBufferMemory2(VkDevice device, uint32_t n, const VkBindBufferMemoryInfo *infos)
-{
-	struct layer_device *dev = map_get(OBJ_DEVICE, HANDLE(device));
-	VkResult r = dev->vk.BindBufferMemory2(device, n, infos);
-
-	if (r == VK_SUCCESS)
-		for (uint32_t i = 0; i < n; i++)
-			buffer_bound(infos[i].buffer, infos[i].memory);
-	return r;
 }

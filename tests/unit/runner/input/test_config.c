@@ -2,6 +2,7 @@
  * test_config - renacer.toml schema: every diagnostic path with its exact message
  * (config/errors.test beside this file), the defaults, the example config, and ignored tables.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -264,7 +265,7 @@ static void test_config_missing_file(void **state)
 	char *line;
 
 	(void)state;
-	assert_int_equal(rn_config_load(&cfg, "/nonexistent/renacer.toml", true, &d), -1);
+	assert_int_equal(rn_config_load(&cfg, "/nonexistent/renacer.toml", true, &d), -ENOENT);
 	line = rn_diag_oneline(&d);
 	assert_string_equal(line,
 			    "/nonexistent/renacer.toml: error: cannot read config: No such "
@@ -283,7 +284,7 @@ static void test_config_caret(void **state)
 	(void)state;
 	assert_int_equal(parse(&cfg, "[[target]]\nname = \"t\"\ncommand = [\"true\"]\nruns = 0\n",
 			       &d),
-			 -1);
+			 -EINVAL);
 	text = rn_diag_format(&d, false);
 	assert_non_null(strstr(text, "    4 | runs = 0\n      |        ^\n"));
 	free(text);

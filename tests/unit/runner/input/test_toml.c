@@ -5,6 +5,7 @@
  * pin down what the suite does not: decoded values, the exact error messages and their line:column,
  * source positions of keys and values, the nesting bound, lookups and allocation failures.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -67,7 +68,7 @@ static void expect_error_n(const char *src, size_t len, int line, int col, const
 
 	rn_diag_init(&d, "test.toml", src, len);
 	heap = heap_in_use();
-	if (rn_toml_parse(src, len, &root, &d) != -1) {
+	if (rn_toml_parse(src, len, &root, &d) != -EINVAL) {
 		print_error("accepted invalid TOML: %s\n", src);
 		rn_toml_free(root);
 		fail();
@@ -862,6 +863,9 @@ static void test_toml_get(void **state)
 	assert_string_equal(rn_toml_type_name(RN_TOML_DATETIME_LOCAL), "datetime-local");
 	assert_string_equal(rn_toml_type_name(RN_TOML_BOOL), "bool");
 	assert_string_equal(rn_toml_type_name(RN_TOML_TABLE), "table");
+	assert_string_equal(rn_toml_type_phrase(RN_TOML_INTEGER), "an integer");
+	assert_string_equal(rn_toml_type_phrase(RN_TOML_DATE_LOCAL), "a local date");
+	assert_string_equal(rn_toml_type_phrase(RN_TOML_ARRAY), "an array");
 	rn_toml_free(r);
 	rn_toml_free(NULL);
 }
@@ -891,7 +895,7 @@ static void test_toml_large_table(void **state)
 	rn_toml_free(r);
 	rn_buf_adds(&b, "key_17 = 0\n");
 	rn_diag_init(&d, NULL, b.buf, b.len);
-	assert_int_equal(rn_toml_parse(b.buf, b.len, &r, &d), -1);
+	assert_int_equal(rn_toml_parse(b.buf, b.len, &r, &d), -EINVAL);
 	assert_string_equal(d.msg, "duplicate key 'key_17' (first defined at line 18)");
 	assert_int_equal(d.line, 5001);
 	rn_buf_release(&b);
@@ -919,7 +923,7 @@ static void test_toml_diag_output(void **state)
 
 	(void)state;
 	rn_diag_init(&d, "renacer.toml", src, strlen(src));
-	assert_int_equal(rn_toml_parse(src, strlen(src), &r, &d), -1);
+	assert_int_equal(rn_toml_parse(src, strlen(src), &r, &d), -EINVAL);
 	s = rn_diag_oneline(&d);
 	assert_string_equal(s, "renacer.toml:2:6: error: expected '=' after key 'name', found 'x'");
 	free(s);
@@ -988,7 +992,7 @@ static void test_toml_alloc_failure(void **state)
 		}
 		/* Reported as such, never as a syntax error, and nothing left allocated. */
 		failures++;
-		assert_int_equal(rc, -1);
+		assert_int_equal(rc, -ENOMEM);
 		assert_null(r);
 		assert_string_equal(d.msg, "out of memory");
 		assert_int_equal(d.line, 0);

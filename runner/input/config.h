@@ -163,7 +163,7 @@
 	X(timing_guard, "boolean",                                                                                                                  \
 	  "timing runs carry the seccomp guard that keeps renacer out of the target's reach; false: every syscall on the fast path (default true)") \
 	X(pin, "boolean",                                                                                                                           \
-	  "same-job baseline: a target of one process and one thread runs both sides on one CPU (default true)")                                    \
+	  "same-job baseline: both sides run in one placement, one CPU for a target of one process and one thread, the highest 4 CPUs (at most half) for a parallel one where >= 4 are allowed (default true)")                                    \
 	X(time_budget_s, "number",                                                                                                                  \
 	  "adaptive repeats: no more runs once a target's timing runs took this long, seconds (default 300; 0 = no limit)")                         \
 	X(load_guard, "boolean",                                                                                                                    \
@@ -218,7 +218,7 @@
 	X(on_failure, "boolean",                                                                   \
 	  "when a timing row fails, profile one more run of each side and rank what grew "         \
 	  "(default true, with or without the table)")                                             \
-	X(frequency_hz, "integer", "on-CPU samples per second of CPU time, 1..10000 (default 99)") \
+	X(frequency_hz, "integer", "on-CPU samples per second of CPU time, 1..10000 (default 999: the profiled runs are not measured)") \
 	X(syscalls, "boolean",                                                                     \
 	  "also syscall time and calls by call stack (syscall stops; default true)")               \
 	X(max_stacks, "integer", "call stacks kept per profile, the largest (default 5000)")       \
@@ -232,7 +232,7 @@
 struct rn_profile_cfg {
 	bool present;          /* the file has a [profile] table */
 	bool on_failure;       /* explain failing timing rows (default true) */
-	unsigned frequency_hz; /* CPU samples per second of CPU time (default 99) */
+	unsigned frequency_hz; /* CPU samples per second of CPU time (default 999) */
 	bool syscalls;         /* syscall stacks too (default true) */
 	unsigned max_stacks;   /* call stacks kept per profile (default 5000) */
 	unsigned top;          /* ranked items in reports (default 5) */

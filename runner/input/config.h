@@ -146,31 +146,31 @@
 	X(syscall_threshold_us, "integer", "with \"threshold\": minimum span duration in us")
 
 /* X(key, type, doc) for [regression]. */
-#define RN_REGRESSION_KEYS(X)                                                                                                                       \
-	X(enabled, "boolean", "compare with golden traces (default true)")                                                                          \
-	X(count_tolerance, "number", "allowed growth of syscall counts, fraction (default 0.10)")                                                   \
-	X(count_floor, "integer", "growth in calls always allowed (default 1)")                                                                     \
-	X(timing_tolerance, "number", "allowed slowdown, fraction (default 0.10)")                                                                  \
-	X(memory_tolerance, "number", "allowed memory growth, fraction (default 0.10)")                                                             \
-	X(memory_floor_bytes, "integer", "memory growth always allowed, bytes (default 1048576)")                                                   \
-	X(alpha, "number", "significance level of the rank test (default 0.01)")                                                                    \
-	X(timing, "boolean", "judge timing metrics (default true)")                                                                                 \
-	X(min_runs_for_timing, "integer", "runs needed on both sides to judge timing (default 5)")                                                  \
-	X(max_runs, "integer",                                                                                                                      \
-	  "adaptive repeats: most timing runs (pairs with --baseline) an undecided timing row gets (default 60)")                                   \
-	X(drift_limit, "number",                                                                                                                    \
-	  "timing against a golden recorded under other conditions fails only beyond this shift, fraction (default 0.5)")                           \
-	X(timing_guard, "boolean",                                                                                                                  \
-	  "timing runs carry the seccomp guard that keeps renacer out of the target's reach; false: every syscall on the fast path (default true)") \
-	X(pin, "boolean",                                                                                                                           \
-	  "same-job baseline: both sides run in one placement, one CPU for a target of one process and one thread, the highest 4 CPUs (at most half) for a parallel one where >= 4 are allowed (default true)")                                    \
-	X(time_budget_s, "number",                                                                                                                  \
-	  "adaptive repeats: no more runs once a target's timing runs took this long, seconds (default 300; 0 = no limit)")                         \
-	X(load_guard, "boolean",                                                                                                                    \
-	  "accepted from older configs, no effect: the recording conditions (speed probe, machine, load) decide (default true)")                    \
-	X(instructions_tolerance, "number",                                                                                                         \
-	  "allowed growth of the instruction count, fraction (default 0.005)")                                                                      \
-	X(not_judged, "string",                                                                                                                     \
+#define RN_REGRESSION_KEYS(X)                                                                                                                                                                                   \
+	X(enabled, "boolean", "compare with golden traces (default true)")                                                                                                                                      \
+	X(count_tolerance, "number", "allowed growth of syscall counts, fraction (default 0.10)")                                                                                                               \
+	X(count_floor, "integer", "growth in calls always allowed (default 1)")                                                                                                                                 \
+	X(timing_tolerance, "number", "allowed slowdown, fraction (default 0.10)")                                                                                                                              \
+	X(memory_tolerance, "number", "allowed memory growth, fraction (default 0.10)")                                                                                                                         \
+	X(memory_floor_bytes, "integer", "memory growth always allowed, bytes (default 1048576)")                                                                                                               \
+	X(alpha, "number", "significance level of the rank test (default 0.01)")                                                                                                                                \
+	X(timing, "boolean", "judge timing metrics (default true)")                                                                                                                                             \
+	X(min_runs_for_timing, "integer", "runs needed on both sides to judge timing (default 5)")                                                                                                              \
+	X(max_runs, "integer",                                                                                                                                                                                  \
+	  "adaptive repeats: most timing runs (pairs with --baseline) an undecided timing row gets (default 60)")                                                                                               \
+	X(drift_limit, "number",                                                                                                                                                                                \
+	  "timing against a golden recorded under other conditions fails only beyond this shift, fraction (default 0.5)")                                                                                       \
+	X(timing_guard, "boolean",                                                                                                                                                                              \
+	  "timing runs carry the seccomp guard that keeps renacer out of the target's reach; false: every syscall on the fast path (default true)")                                                             \
+	X(pin, "boolean",                                                                                                                                                                                       \
+	  "same-job baseline: both sides run in one placement, one CPU for a target of one process and one thread, the highest 4 CPUs (at most half) for a parallel one where >= 4 are allowed (default true)") \
+	X(time_budget_s, "number",                                                                                                                                                                              \
+	  "adaptive repeats: no more runs once a target's timing runs took this long, seconds (default 300; 0 = no limit)")                                                                                     \
+	X(load_guard, "boolean",                                                                                                                                                                                \
+	  "accepted from older configs, no effect: the recording conditions (speed probe, machine, load) decide (default true)")                                                                                \
+	X(instructions_tolerance, "number",                                                                                                                                                                     \
+	  "allowed growth of the instruction count, fraction (default 0.005)")                                                                                                                                  \
+	X(not_judged, "string",                                                                                                                                                                                 \
 	  "\"warn\" (default: NOT JUDGED does not block) or \"fail\" (it blocks, exit 1)")
 
 /* Runs `golden update` records at least unless [golden] runs says otherwise: enough for the
@@ -214,18 +214,19 @@
 
 /* X(key, type, doc) for [profile] (runner/check/profile_check.h: where a failed timing row's time
  * went). */
-#define RN_PROFILE_KEYS(X)                                                                         \
-	X(on_failure, "boolean",                                                                   \
-	  "when a timing row fails, profile one more run of each side and rank what grew "         \
-	  "(default true, with or without the table)")                                             \
-	X(frequency_hz, "integer", "on-CPU samples per second of CPU time, 1..10000 (default 999: the profiled runs are not measured)") \
-	X(syscalls, "boolean",                                                                     \
-	  "also syscall time and calls by call stack (syscall stops; default true)")               \
-	X(max_stacks, "integer", "call stacks kept per profile, the largest (default 5000)")       \
-	X(top, "integer", "ranked items shown in reports, 1..50 (default 5)")                      \
-	X(dir, "string", "folder of the profiles and flame graphs (default .renacer/explain)")     \
-	X(golden, "boolean",                                                                       \
-	  "`golden update` records <target>.folded beside each golden trace "                      \
+#define RN_PROFILE_KEYS(X)                                                                                     \
+	X(on_failure, "boolean",                                                                               \
+	  "when a timing row fails, profile one more run of each side and rank what grew "                     \
+	  "(default true, with or without the table)")                                                         \
+	X(frequency_hz, "integer",                                                                             \
+	  "on-CPU samples per second of CPU time, 1..10000 (default 999: the profiled runs are not measured)") \
+	X(syscalls, "boolean",                                                                                 \
+	  "also syscall time and calls by call stack (syscall stops; default true)")                           \
+	X(max_stacks, "integer", "call stacks kept per profile, the largest (default 5000)")                   \
+	X(top, "integer", "ranked items shown in reports, 1..50 (default 5)")                                  \
+	X(dir, "string", "folder of the profiles and flame graphs (default .renacer/explain)")                 \
+	X(golden, "boolean",                                                                                   \
+	  "`golden update` records <target>.folded beside each golden trace "                                  \
 	  "(default true when [profile] is present)")
 
 /* [profile] as written in the file, defaults filled. */

@@ -289,6 +289,19 @@ static const char *load_note(const struct rn_target_result *r, enum rn_verdict v
 	return buf;
 }
 
+/*
+ * Whether a time `v` (ns) over `budget` (ns) was measured on a loaded machine (CPU pressure
+ * >= RN_LOAD_PRESSURE_BUSY over the runs) and stays within the drift limit over the budget
+ * (RN_REGRESSION_DRIFT_LIMIT, as against a golden trace): such a time says more about the load
+ * than about the program (on a loaded 2-vCPU VM a 52 ms program read 136 ms against a 104 ms
+ * budget), so its budget row is advisory; beyond the drift limit it still fails.
+ */
+static bool loaded_within_drift(const struct rn_target_result *r, double v, uint64_t budget)
+{
+	return r->has_cpu_pressure && r->cpu_pressure >= RN_LOAD_PRESSURE_BUSY &&
+		v <= (double)budget * (1.0 + RN_REGRESSION_DRIFT_LIMIT);
+}
+
 static void eval_critical_path(const struct rn_assertion_spec *a, struct rn_target_result *r,
 			       struct rn_verdict_result *out)
 {
@@ -314,10 +327,21 @@ static void eval_critical_path(const struct rn_assertion_spec *a, struct rn_targ
 	out->has_observed = true;
 	out->observed = v / 1e6;
 	judge(out, a, v <= (double)a->max_duration_ns);
-	out->message =
-		xfmt("critical path %.3f ms (%s) %s budget %.3f ms (%+.1f%%, inclusive)%s",
-		     out->observed, out->aggregate, v <= (double)a->max_duration_ns ? "<=" : ">",
-		     out->budget, out->delta_pct, load_note(r, out->verdict, load, sizeof(load)));
+	if (out->verdict == RN_VERDICT_FAIL && loaded_within_drift(r, v, a->max_duration_ns)) {
+		/* the runs waited for CPU: over budget by less than any drift of load explains */
+		out->verdict = RN_VERDICT_WARN;
+		out->message = xfmt(
+			"critical path %.3f ms (%s) > budget %.3f ms (%+.1f%%, inclusive): advisory "
+			"(WARN), not a gate: the machine was loaded (CPU pressure %.0f%% of the runs' "
+			"time); only more than %+.0f%% over the budget fails under load",
+			out->observed, out->aggregate, out->budget, out->delta_pct,
+			r->cpu_pressure * 100.0, RN_REGRESSION_DRIFT_LIMIT * 100.0);
+	} else
+		out->message =
+			xfmt("critical path %.3f ms (%s) %s budget %.3f ms (%+.1f%%, inclusive)%s",
+			     out->observed, out->aggregate,
+			     v <= (double)a->max_duration_ns ? "<=" : ">", out->budget,
+			     out->delta_pct, load_note(r, out->verdict, load, sizeof(load)));
 	rn_buf_init(&b, 0);
 	samples_line(&b, s, ns, 1e6, "ms");
 	rn_buf_addf(&b, "chain of the last run (%zu segment%s):\n", r->cp.nsegments,

@@ -410,6 +410,45 @@ static void test_evaluate_budget_fail_names_load(void **state)
 	}
 }
 
+/* Over a time budget on a loaded machine by less than the drift limit (+50%): advisory WARN,
+ * since the runs waited for CPU; beyond it, or on a quiet machine, the row fails. */
+static void test_evaluate_budget_loaded_advisory(void **state)
+{
+	static const struct {
+		int eval_case;        /* in eval_cases: 2 is +0.0% over, 3 is +100% over */
+		double pressure;      /* cpu_pressure */
+		enum rn_verdict want; /* the verdict */
+	} cases[] = {
+		{ 2, 0.35, RN_VERDICT_WARN },
+		{ 2, 0.02, RN_VERDICT_FAIL },
+		{ 3, 0.35, RN_VERDICT_FAIL },
+		{ 0, 0.35, RN_VERDICT_PASS },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rn_target_result r;
+		struct rn_assertion_spec a;
+		struct rn_verdict_result v;
+		struct rn_regex *re = NULL;
+
+		build_result(&r, &fixtures[FX_FIVE]);
+		r.has_cpu_pressure = true;
+		r.cpu_pressure = cases[i].pressure;
+		spec_of(&eval_cases[cases[i].eval_case], &a, &re);
+		rn_assertion_evaluate(&a, &r, &v);
+		assert_int_equal(v.verdict, cases[i].want);
+		if (cases[i].want == RN_VERDICT_WARN)
+			assert_non_null(strstr(v.message,
+					       "advisory (WARN), not a gate: the machine "
+					       "was loaded (CPU pressure 35%"));
+		rn_verdict_result_release(&v);
+		rn_target_result_release(&r);
+		rn_regex_free(re);
+	}
+}
+
 /* An anti_pattern whose process_name_pattern names no process of the run looked at nothing:
  * NO DATA, never "not detected"; one that names the process is judged. */
 static void test_anti_pattern_process_filter(void **state)
@@ -670,6 +709,7 @@ int main(void)
 		cmocka_unit_test(test_evaluate_verdict_lines),
 		cmocka_unit_test(test_evaluate_fields),
 		cmocka_unit_test(test_evaluate_budget_fail_names_load),
+		cmocka_unit_test(test_evaluate_budget_loaded_advisory),
 		cmocka_unit_test(test_anti_pattern_process_filter),
 		cmocka_unit_test(test_evaluate_pattern_gave_up),
 		cmocka_unit_test(test_critical_path_chains),

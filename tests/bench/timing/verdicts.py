@@ -229,6 +229,12 @@ def scenario(renacer, work, name, data, lib, base_cpu, pct, checks, mode):
             rc, err, secs = run_check(renacer, ["check", "--no-color"], os.path.join(work, "head"))
             rows = golden_rows(err)
         time_fail = any(v[0] == "FAIL" for v in rows.values())
+        if (pct >= 100 and rc == 0) or (pct == 0 and rc == 1):
+            # a 2x that ended green or an unchanged program that failed: say why
+            for line in err.splitlines():
+                if re.match(r"^(FAIL|WARN) \S+/(golden|baseline):", line) or \
+                        (line.startswith("    ") and len(line) < 200):
+                    sys.stderr.write("    | " + line + "\n")
         out.append({"rc": rc, "secs": secs, "rows": rows, "time_fail": time_fail,
                     "runs": max([v[1] for v in rows.values()] or [0]),
                     "mde": min([v[2] for v in rows.values() if v[2] is not None]

@@ -733,6 +733,44 @@ static void test_golden_compare_doubled_syscall_fails_naming_it(void **state)
 	free_result(&r);
 }
 
+/* futex and sched_yield count lock contention, which load moves in every run: they fail only
+ * beyond +100% (and the floor), where another syscall fails beyond the count tolerance. */
+static void test_golden_compare_contention_counts(void **state)
+{
+	struct rn_target_result r;
+	struct rn_golden g;
+	struct rn_verdict_result *v, *s;
+	size_t n;
+
+	(void)state;
+	make_result(&r, 5, 100.0, 0.02, 11, 8 << 20);
+	r.syscall_calls[nr_of("futex")] = 15;
+	golden_of(&r, "contention", &g);
+
+	r.syscall_calls[nr_of("futex")] = 23; /* +53%: contention under load */
+	n = compare(&g, &r, NULL, &v);
+	s = find(v, n, "golden:syscall_counts");
+	assert_int_equal(s->verdict, RN_VERDICT_PASS);
+	assert_non_null(strstr(s->detail, "ok (lock contention: within +100%)"));
+	free_verdicts(v, n);
+
+	r.syscall_calls[nr_of("futex")] = 40; /* +156%: beyond what contention explains */
+	n = compare(&g, &r, NULL, &v);
+	s = find(v, n, "golden:syscall_counts");
+	assert_int_equal(s->verdict, RN_VERDICT_FAIL);
+	assert_non_null(strstr(s->message, "futex 40 vs golden 15"));
+	free_verdicts(v, n);
+
+	/* the same growth of a work syscall fails at the count tolerance */
+	r.syscall_calls[nr_of("futex")] = 15;
+	r.syscall_calls[nr_of("openat")] = 31;
+	n = compare(&g, &r, NULL, &v);
+	assert_int_equal(find(v, n, "golden:syscall_counts")->verdict, RN_VERDICT_FAIL);
+	free_verdicts(v, n);
+	rn_golden_release(&g);
+	free_result(&r);
+}
+
 static void test_golden_compare_floor_and_new_syscalls(void **state)
 {
 	struct rn_target_result r;
@@ -1262,6 +1300,7 @@ int main(void)
 		cmocka_unit_test(test_golden_compare_verdict_set),
 		cmocka_unit_test(test_golden_compare_total_syscalls_message),
 		cmocka_unit_test(test_golden_compare_doubled_syscall_fails_naming_it),
+		cmocka_unit_test(test_golden_compare_contention_counts),
 		cmocka_unit_test(test_golden_compare_floor_and_new_syscalls),
 		cmocka_unit_test(test_golden_compare_slowdown_30pct_over_10_runs_fails),
 		cmocka_unit_test(test_golden_compare_noise_only_never_fails),

@@ -157,6 +157,22 @@ const char *rn_golden_check_name(enum rn_golden_check c);
 /* The timing limit against a golden trace is never below this shift, ns (5 ms): a program of a
  * few milliseconds moves by a large share of them between moments. */
 #define RN_GOLDEN_TIME_FLOOR_NS 5e6
+/*
+ * The count tolerance of lock and yield syscalls (futex, sched_yield) is at least this: their
+ * count is the program's lock contention, which the machine's load moves in every run (xz -T2
+ * under a loaded 2-vCPU VM's busy loop: futex 15 when recorded, 20-23 in the fewest run of
+ * unchanged checks), so only more than twice the golden's calls (and the floor) fails.
+ */
+#define RN_GOLDEN_CONTENTION_TOLERANCE 1.0
+
+/*
+ * The count tolerance of `syscall` (a name, "futex") given the configured `tol` (fraction):
+ * at least RN_GOLDEN_CONTENTION_TOLERANCE for the lock and yield syscalls (futex, futex_waitv,
+ * sched_yield), `tol` for every other. Golden traces and the same-job baseline judge counts
+ * with it.
+ */
+double rn_count_tolerance_of(const char *syscall, double tol);
+
 /* Speed probe ratio (now / recording) within which a golden trace's timing is comparable. */
 #define RN_GOLDEN_SPEED_MATCH 1.15
 #define RN_REGRESSION_TIME_BUDGET_S 300.0

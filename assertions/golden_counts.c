@@ -113,19 +113,14 @@ struct sc_row {
 	bool fail;     /* beyond tolerance and floor */
 };
 
-/*
- * The count tolerance of lock and yield syscalls (futex, sched_yield) is at least this: their
- * count is the program's lock contention, which the machine's load moves in every run (xz -T2
- * under a loaded 2-vCPU VM's busy loop: futex 15 when recorded, 20-23 in the fewest run of
- * unchanged checks), so only more than twice the golden's calls (and the floor) fails.
- */
-#define RN_GOLDEN_CONTENTION_TOLERANCE 1.0
-
-/* Whether `name` counts contention rather than work (RN_GOLDEN_CONTENTION_TOLERANCE). */
-static bool is_contention(const char *name)
+double rn_count_tolerance_of(const char *syscall, double tol)
 {
-	return !strcmp(name, "futex") || !strcmp(name, "futex_waitv") ||
-		!strcmp(name, "sched_yield");
+	bool contention = syscall &&
+		(!strcmp(syscall, "futex") || !strcmp(syscall, "futex_waitv") ||
+		 !strcmp(syscall, "sched_yield"));
+
+	return contention && tol < RN_GOLDEN_CONTENTION_TOLERANCE ? RN_GOLDEN_CONTENTION_TOLERANCE :
+								    tol;
 }
 
 /* Fewest calls of syscall `nr` in any run of `r`; `median` when per-run counts are not kept. */
@@ -187,9 +182,7 @@ struct sc_judge {
 /* The count tolerance of syscall `name`: the configured one, or the contention tolerance. */
 static double sc_tol(const struct sc_judge *j, const char *name)
 {
-	return is_contention(name) && j->tol < RN_GOLDEN_CONTENTION_TOLERANCE ?
-		RN_GOLDEN_CONTENTION_TOLERANCE :
-		j->tol;
+	return rn_count_tolerance_of(name, j->tol);
 }
 
 /* Rows for the observed syscalls that grew or are new. */

@@ -646,7 +646,9 @@ static void judge_syscalls(const struct rn_regression_cfg *reg, const char *name
 		/* A syscall the base never made, made in every head run, is a change of
 		 * behaviour whatever its count (one new sync()), as against a golden trace. */
 		is_new = is_new_syscall(head, base, i);
-		up = is_new || count_grew(hlo, bhi, tol, floor_);
+		up = is_new ||
+			count_grew(hlo, bhi, rn_count_tolerance_of(rn_syscall_name(i), tol),
+				   floor_);
 		rn_buf_addf(&det, "%-20s head %.0f vs base %.0f calls (%+.0f)%s\n",
 			    rn_syscall_name(i), hc, bc, hc - bc,
 			    is_new     ? "  new" :

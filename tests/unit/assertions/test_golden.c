@@ -1282,10 +1282,47 @@ static void test_golden_speed_probe(void **state)
 	free_result(&gold);
 }
 
+/*
+ * A machine faster now than when the golden trace was recorded (probe 0.7x): a shift beyond the
+ * drift limit on the scaled samples (+60%) but within it unscaled (+12%) fails cpu_time, which
+ * the CPU probe models, and stays advisory for wall_time (an I/O-bound program's wait is not
+ * what the probe measures).
+ */
+static void test_golden_drift_scaled_cpu_decides(void **state)
+{
+	struct rn_target_result gold, now;
+	struct rn_golden g;
+	struct rn_verdict_result *v;
+	size_t n;
+
+	(void)state;
+	make_result(&gold, 10, 100.0, 0.02, 3, 8 << 20);
+	set_cpu(&gold, 0.9, 1.0);
+	golden_of(&gold, "drift", &g);
+	g.has_conditions = true;
+	g.probe_cpu_ns = g.probe_wall_ns = 2e6;
+
+	make_result(&now, 10, 112.0, 0.02, 17, 8 << 20);
+	set_cpu(&now, 0.9, 1.0);
+	now.nprobes = 1;
+	now.probe_cpu_ns = malloc(sizeof(double));
+	now.probe_wall_ns = malloc(sizeof(double));
+	now.probe_cpu_ns[0] = now.probe_wall_ns[0] = 1.4e6;
+	n = compare(&g, &now, NULL, &v);
+	assert_int_equal(find(v, n, "golden:cpu_time")->verdict, RN_VERDICT_FAIL);
+	assert_non_null(strstr(find(v, n, "golden:cpu_time")->message, "beyond the drift limit"));
+	assert_int_equal(find(v, n, "golden:wall_time")->verdict, RN_VERDICT_WARN);
+	free_verdicts(v, n);
+	rn_target_result_release(&now);
+	rn_golden_release(&g);
+	free_result(&gold);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_golden_speed_probe),
+		cmocka_unit_test(test_golden_drift_scaled_cpu_decides),
 		cmocka_unit_test(test_golden_regression_defaults),
 		cmocka_unit_test(test_golden_path),
 		cmocka_unit_test(test_golden_write_read_round_trip),

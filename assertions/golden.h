@@ -244,10 +244,12 @@ void rn_regression_cfg_init(struct rn_regression_cfg *cfg);
 
 /* One syscall of a golden trace. */
 struct rn_golden_syscall {
-	char *name;      /* syscall name ("openat"), owned */
-	double calls;    /* median calls over the golden runs */
-	double errors;   /* median failed calls */
-	double total_ns; /* median summed duration, ns; 0 for renacer-json-v1 baselines */
+	char *name;       /* syscall name ("openat"), owned */
+	double calls;     /* median calls over the golden runs */
+	double calls_max; /* most calls of any golden counting run (file key "calls_max", written
+			   * where it differs from "calls"; = calls when absent) */
+	double errors;    /* median failed calls */
+	double total_ns;  /* median summed duration, ns; 0 for renacer-json-v1 baselines */
 };
 
 /* GPU summary of a golden trace. */

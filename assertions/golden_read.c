@@ -180,6 +180,7 @@ static int read_samples(const json_t *o, const char *what, size_t nruns, struct 
 static int read_syscalls(const json_t *o, struct rn_golden *g, struct rn_diag *d)
 {
 	static const char *const keys[] = { "calls", "errors", "total_ns", NULL };
+	static const char *const allowed[] = { "calls", "errors", "total_ns", "calls_max", NULL };
 	const char *key;
 	json_t *v;
 	size_t n = 0;
@@ -199,7 +200,7 @@ static int read_syscalls(const json_t *o, struct rn_golden *g, struct rn_diag *d
 			return corrupt(d, "empty syscall name in \"syscalls\"");
 		if (!json_is_object(v))
 			return corrupt(d, "\"syscalls.%s\" must be an object", key);
-		if (check_keys(v, keys, where, d))
+		if (check_keys(v, allowed, where, d))
 			return -EINVAL;
 		s->name = rn_xstrdup(key);
 		g->nsyscalls = ++n;
@@ -214,6 +215,13 @@ static int read_syscalls(const json_t *o, struct rn_golden *g, struct rn_diag *d
 		}
 		if (s->errors > s->calls)
 			return corrupt(d, "\"syscalls.%s.errors\" exceeds its calls", key);
+		s->calls_max = s->calls;
+		if (json_object_get(v, "calls_max") &&
+		    (!get_count(json_object_get(v, "calls_max"), &s->calls_max) ||
+		     s->calls_max < s->calls))
+			return corrupt(d,
+				       "\"syscalls.%s.calls_max\" must be an integer >= its calls",
+				       key);
 	}
 	qsort(g->syscalls, g->nsyscalls, sizeof(*g->syscalls), rn_golden_cmp_syscall);
 	return 0;

@@ -771,6 +771,45 @@ static void test_golden_compare_contention_counts(void **state)
 	free_result(&r);
 }
 
+/* A golden trace's calls_max (the most calls of any golden counting run) is what a check's
+ * fewest calls are judged against: a program's own run-to-run spread (brk 7 in the median, 9
+ * in one golden run) does not fail, growth beyond it does. */
+static void test_golden_compare_calls_max(void **state)
+{
+	struct rn_target_result r;
+	struct rn_golden g;
+	struct rn_verdict_result *v;
+	struct rn_golden_syscall *gs = NULL;
+	size_t n, i;
+
+	(void)state;
+	make_result(&r, 5, 100.0, 0.02, 11, 8 << 20);
+	r.syscall_calls[nr_of("brk")] = 7;
+	golden_of(&r, "calls_max", &g);
+	for (i = 0; i < g.nsyscalls; i++)
+		if (!strcmp(g.syscalls[i].name, "brk"))
+			gs = &g.syscalls[i];
+	assert_non_null(gs);
+	assert_true(gs->calls_max == gs->calls); /* no per-run spread written: the median */
+
+	r.syscall_calls[nr_of("brk")] = 10;
+	n = compare(&g, &r, NULL, &v);
+	assert_int_equal(find(v, n, "golden:syscall_counts")->verdict, RN_VERDICT_FAIL);
+	free_verdicts(v, n);
+
+	gs->calls_max = 9; /* one golden run made 9 */
+	n = compare(&g, &r, NULL, &v);
+	assert_int_equal(find(v, n, "golden:syscall_counts")->verdict, RN_VERDICT_PASS);
+	free_verdicts(v, n);
+
+	r.syscall_calls[nr_of("brk")] = 12; /* beyond the most of any golden run */
+	n = compare(&g, &r, NULL, &v);
+	assert_int_equal(find(v, n, "golden:syscall_counts")->verdict, RN_VERDICT_FAIL);
+	free_verdicts(v, n);
+	rn_golden_release(&g);
+	free_result(&r);
+}
+
 static void test_golden_compare_floor_and_new_syscalls(void **state)
 {
 	struct rn_target_result r;
@@ -1338,6 +1377,7 @@ int main(void)
 		cmocka_unit_test(test_golden_compare_total_syscalls_message),
 		cmocka_unit_test(test_golden_compare_doubled_syscall_fails_naming_it),
 		cmocka_unit_test(test_golden_compare_contention_counts),
+		cmocka_unit_test(test_golden_compare_calls_max),
 		cmocka_unit_test(test_golden_compare_floor_and_new_syscalls),
 		cmocka_unit_test(test_golden_compare_slowdown_30pct_over_10_runs_fails),
 		cmocka_unit_test(test_golden_compare_noise_only_never_fails),

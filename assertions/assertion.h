@@ -130,7 +130,7 @@ const char *rn_aggregate_name(enum rn_aggregate a);
  * nearest-rank method. */
 double rn_aggregate(const double *samples, size_t n, enum rn_aggregate a);
 
-struct rn_behaviour; /* assertions/equivalence.h */
+struct rn_equiv_behaviour; /* assertions/equivalence.h */
 
 /*
  * Everything measured for one target over its runs. `runs` are the timing runs (the `runs` of
@@ -154,36 +154,37 @@ struct rn_target_result {
 	size_t nsyscall_runs;       /* private: runs in syscall_samples (those measuring counts) */
 	struct rn_trace last;       /* trace of the last counting run, or of the last run when
 				     * there was none (spool kept if enabled) */
-	struct rn_trace last_timing;    /* trace of the last timing run when `last` holds a
+	struct rn_trace last_timing; /* trace of the last timing run when `last` holds a
 				      * counting run's, else empty (see rn_target_result_cp_trace) */
-	struct rn_critical_path cp;     /* critical path of the last timing (or both-kind) run */
-	enum rn_run_status status;      /* worst status over the runs (OK if all ran) */
-	char *error;                    /* message for a failed run, owned, or NULL */
-	char *build_id;                 /* root binary build-id of the last run, owned, or NULL */
-	uint64_t start_unix_ns;         /* wall-clock (CLOCK_REALTIME) start of the first run, ns */
-	uint64_t duration_ns;           /* total time spent on the target, warmups included, ns */
-	struct rn_behaviour *behaviour; /* behaviour of the last measured run, taken live when an
+	struct rn_critical_path cp;  /* critical path of the last timing (or both-kind) run */
+	enum rn_run_status status;   /* worst status over the runs (OK if all ran) */
+	char *error;                 /* message for a failed run, owned, or NULL */
+	char *build_id;              /* root binary build-id of the last run, owned, or NULL */
+	uint64_t start_unix_ns;      /* wall-clock (CLOCK_REALTIME) start of the first run, ns */
+	uint64_t duration_ns;        /* total time spent on the target, warmups included, ns */
+	struct rn_equiv_behaviour
+		*behaviour;        /* behaviour of the last measured run, taken live when an
 				     * equivalence assertion applies (assertions/equivalence.h),
 				     * owned, or NULL (the assertion then replays the spool) */
-	char *instructions_detail;      /* the Valgrind run's per-process instruction counts, one
+	char *instructions_detail; /* the Valgrind run's per-process instruction counts, one
 				     * "PID INSTRUCTIONS CMD" line each, owned, or NULL */
-	struct rn_trace_gap *gaps;      /* known data loss over the measured runs [ngaps]: one per
+	struct rn_trace_gap *gaps; /* known data loss over the measured runs [ngaps]: one per
 				     * kind, scope and source with the largest count of one run
 				     * (0 when a run's was unknown) and the first reason, owned */
-	size_t ngaps;                   /* gaps */
-	bool has_cpu_pressure;          /* cpu_pressure was measured */
-	double cpu_pressure;            /* share of the measured runs' wall time in which some
+	size_t ngaps;              /* gaps */
+	bool has_cpu_pressure;     /* cpu_pressure was measured */
+	double cpu_pressure;       /* share of the measured runs' wall time in which some
 				     * runnable task of the machine waited for a CPU, in [0, 1]
 				     * (/proc/pressure/cpu "some"; the machine's load, whatever
 				     * the target does) */
-	double *probe_cpu_ns;           /* speed probe before each timing run (check/judging.h):
+	double *probe_cpu_ns;      /* speed probe before each timing run (check/judging.h):
 					 * thread CPU time of the fixed work, ns [nprobes], owned */
-	double *probe_wall_ns;          /* the same probes' wall time, ns [nprobes], owned */
-	size_t nprobes;                 /* probes taken */
-	size_t look_first;              /* adaptive repeats (assertions/sequential.h): timing runs
+	double *probe_wall_ns;     /* the same probes' wall time, ns [nprobes], owned */
+	size_t nprobes;            /* probes taken */
+	size_t look_first;         /* adaptive repeats (assertions/sequential.h): timing runs
 					 * of the first look; 0 = one look at nruns */
-	size_t look_max;                /* timing runs of the last look the design allowed */
-	bool looks_spent;               /* no further look was possible (max_runs, time budget) */
+	size_t look_max;           /* timing runs of the last look the design allowed */
+	bool looks_spent;          /* no further look was possible (max_runs, time budget) */
 };
 
 /* Init/release a target result. */
@@ -393,8 +394,8 @@ void rn_assertion_evaluate(const struct rn_assertion_spec *a, struct rn_target_r
  * as detail, NO DATA without a recorded trace or spool, ERROR when the trace is invalid.
  * Called by rn_assertion_evaluate(); `out` is begun by it.
  */
-void rn_equivalence_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
-			     struct rn_verdict_result *out);
+void rn_equiv_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
+		       struct rn_verdict_result *out);
 
 /*
  * Known data loss against a verdict (assertions/gaps.c). `v` was judged on r's runs; the gaps

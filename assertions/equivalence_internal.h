@@ -58,7 +58,7 @@ struct rn_equiv_proc {
 	char *role; /* at finish, owned */
 };
 
-struct rn_behaviour {
+struct rn_equiv_behaviour {
 	struct rn_equiv_opts o;
 	struct rn_equiv_proc *procs;
 	size_t nprocs, procs_cap;
@@ -85,11 +85,11 @@ struct rn_behaviour {
 extern const struct rn_equiv_cat_info rn_equiv_cats[];
 
 /* Index of the newest process with `pid` in b->procs, or -1. */
-int rn_equiv_proc_find(const struct rn_behaviour *b, pid_t pid);
+int rn_equiv_proc_find(const struct rn_equiv_behaviour *b, pid_t pid);
 /* Add a fact of `cat` about process index `proc`: `subject` (copied, or NULL: set at finish)
  * and `value` (copied, NULL as ""). Dies on out-of-memory. */
-void rn_equiv_add_fact(struct rn_behaviour *b, enum rn_equiv_cat cat, int proc, const char *subject,
-		       const char *value);
+void rn_equiv_add_fact(struct rn_equiv_behaviour *b, enum rn_equiv_cat cat, int proc,
+		       const char *subject, const char *value);
 /* End the merged run of reads or writes of `f` in its I/O sequence. */
 void rn_equiv_seq_flush(struct rn_equiv_file *f);
 

@@ -311,9 +311,6 @@ enum rn_span_stat {
 	RN_SPAN_STAT_COUNT
 };
 
-/* Name of a span_time statistic ("p95"). */
-const char *rn_span_stat_name(enum rn_span_stat s);
-
 /* memory_usage tracking modes (enum rn_tracking_mode). */
 enum rn_tracking_mode {
 	RN_TRACK_RSS = 0,     /* "rss": peak resident set of the tree (metric peak_rss) */
@@ -464,13 +461,6 @@ struct rn_span_times {
 	char top_name[RN_SPAN_NAME_MAX]; /* name of the longest span seen ("" when none) */
 	uint64_t top_ns;                 /* its duration, ns */
 };
-
-/* Fill *out (caller releases with rn_span_times_release) from `t`. Returns 0, or a negative
- * errno when the spool could not be read (then *out is released). Dies on out-of-memory. */
-int rn_span_times_collect(struct rn_trace *t, const struct rn_regex *re,
-			  const struct rn_regex *region_re, struct rn_span_times *out);
-/* Free what *st owns. */
-void rn_span_times_release(struct rn_span_times *st);
 
 /* The span_time assertion (assertions/span_time.c); `out` is begun by rn_assertion_evaluate. */
 void rn_span_time_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,

@@ -33,7 +33,8 @@ static void fd_drop(struct rn_ap_pass *ps, pid_t pid, int64_t fd)
 }
 
 /* The state of fd `fd` of process `proc`, set up when `create`; NULL when unknown or full. */
-struct rn_ap_fd *rn_ap_fd_get(struct rn_ap_pass *ps, int proc, pid_t pid, int64_t fd, bool create)
+static struct rn_ap_fd *rn_ap_fd_get(struct rn_ap_pass *ps, int proc, pid_t pid, int64_t fd,
+				     bool create)
 {
 	struct rn_ap_fd *f;
 

@@ -430,9 +430,6 @@ bool rn_ap_gpu_allowed(const struct rn_ap_pass *ps, pid_t pid, int *proc);
 
 /* ---- the fd tracker (antipattern/fds.c): state several detectors read --------------------- */
 
-/* The state of fd `fd` of process `proc` (pid), set up when `create`; NULL when the fd is out
- * of range, unknown (not create) or the table is full. Valid until the next fd event. */
-struct rn_ap_fd *rn_ap_fd_get(struct rn_ap_pass *ps, int proc, pid_t pid, int64_t fd, bool create);
 /* Resolve the path of an open/stat (ev->path non-empty) into ps->ev_has_path, ev_key and
  * ev_disp (RedundantIO's keys: per directory fd open or working directory). */
 void rn_ap_resolve_path(struct rn_ap_pass *ps, int proc, const struct rn_ap_sc *si,

@@ -176,16 +176,6 @@ struct rn_history_run {
 	const char *rerun_of;     /* the commit this run re-runs (`check --rerun-of`), or NULL */
 };
 
-/* A new unique run id into dst (cap >= 34): the run's time and 64 random bits in hex. */
-void rn_history_new_uid(char *dst, size_t cap, uint64_t created_ns);
-
-/*
- * The subject line and author date (ns since the epoch) of `commit` from `git log` in `dir`;
- * "" and 0 when git, the repository or the commit is not there. Never fails.
- */
-void rn_history_commit_info(const char *dir, const char *commit, char *subject, size_t cap,
-			    int64_t *author_ns);
-
 /*
  * Fill commit, branch, machine and machine_desc for the current checkout and host: commit from
  * $RENACER_COMMIT, $GITHUB_SHA, $CI_COMMIT_SHA or `git rev-parse HEAD` in `dir`; branch from

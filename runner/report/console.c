@@ -227,7 +227,9 @@ static void fmt_value(char *out, size_t size, bool has, double v, const char *un
 	}
 }
 
-const char *rn_report_reason(const struct rn_verdict_result *v)
+/* The REASON column of the console table: v->reason, else the message ("critical path 236 ms
+ * (median of 5 runs) > budget 71.8 ms ..."), else the aggregate. Borrowed, never NULL. */
+static const char *rn_report_reason(const struct rn_verdict_result *v)
 {
 	if (v->reason && *v->reason)
 		return v->reason;

@@ -51,8 +51,5 @@ void rn_report_console(bool color, bool wide, const struct rn_target_report *t, 
  * process).
  */
 void rn_report_console_header(const char *line);
-/* The REASON column of the console table: v->reason, else the message ("critical path 236 ms
- * (median of 5 runs) > budget 71.8 ms ..."), else the aggregate. Borrowed, never NULL. */
-const char *rn_report_reason(const struct rn_verdict_result *v);
 
 #endif

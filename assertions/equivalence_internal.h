@@ -93,4 +93,17 @@ void rn_equiv_add_fact(struct rn_equiv_behaviour *b, enum rn_equiv_cat cat, int 
 /* End the merged run of reads or writes of `f` in its I/O sequence. */
 void rn_equiv_seq_flush(struct rn_equiv_file *f);
 
+/*
+ * The equivalence assertion (assertions/equivalence.c): the behaviour of the last measured
+ * run (r->behaviour, else replayed from its spool) against the recorded trace a->golden (or
+ * a->golden_dir/<target>.jsonl). PASS when equivalent, FAIL/WARN with the structured diff
+ * as detail, NO DATA without a recorded trace or spool, ERROR when the trace is invalid.
+ * Called by rn_assertion_evaluate(); `out` is begun by it.
+ */
+struct rn_assertion_spec; /* assertions/assertion.h */
+struct rn_target_result;
+struct rn_verdict_result;
+void rn_equiv_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
+		       struct rn_verdict_result *out);
+
 #endif

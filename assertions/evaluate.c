@@ -6,6 +6,9 @@
  * carry; messages print them back in those units.
  */
 #include "assertion.h"
+#include "antipattern_internal.h"
+#include "equivalence_internal.h"
+#include "assertion_internal.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -8,6 +8,7 @@
  * microseconds a call: budgets of a few microseconds on syscalls are not meaningful.
  */
 #include "assertion.h"
+#include "assertion_internal.h"
 
 #include <errno.h>
 #include <stdarg.h>

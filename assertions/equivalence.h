@@ -81,9 +81,6 @@ enum rn_equiv_cat {
 };
 #undef RN_EQUIV_CAT_ENUM
 
-/* Name of a category ("process", ...). */
-const char *rn_equiv_cat_name(enum rn_equiv_cat cat);
-
 /* Normalisations (see the header comment). */
 enum rn_equiv_norm {
 	RN_EQUIV_NORM_TMP = 1 << 0,
@@ -114,13 +111,6 @@ struct rn_equiv_behaviour *rn_equiv_behaviour_new(const struct rn_equiv_opts *o)
 /* Free a behaviour (NULL-safe). */
 void rn_equiv_behaviour_free(struct rn_equiv_behaviour *b);
 
-/* Feed one syscall span (completed or unfinished) in completion order. */
-void rn_equiv_behaviour_syscall(struct rn_equiv_behaviour *b, const struct rn_syscall_event *ev);
-/* Feed a process: born ('f', with its parent), exec'd ('e', exe is the new image) or ended
- * ('x', with its end). `exe` may be NULL; strings are copied. */
-void rn_equiv_behaviour_process(struct rn_equiv_behaviour *b, pid_t pid, pid_t ppid,
-				const char *exe, char event, enum rn_proc_end end, int exit_code,
-				int term_signal);
 /* A sink that feeds `b` (for rn_trace_add_sink()); `b` must outlive the run. */
 void rn_equiv_behaviour_sink(struct rn_equiv_behaviour *b, struct rn_trace_sink *sink);
 /* Take the final process table of a finished trace (exe, parent, end of every process). */
@@ -142,10 +132,6 @@ void rn_equiv_behaviour_take_processes(struct rn_equiv_behaviour *b, const struc
  */
 int rn_equiv_behaviour_load(const char *path, const struct rn_equiv_opts *o,
 			    struct rn_equiv_behaviour **out, char **err);
-
-/* Facts of a behaviour: how many. The first call finishes it (roles resolved, facts sorted;
- * later events are ignored). */
-size_t rn_equiv_behaviour_nfacts(struct rn_equiv_behaviour *b);
 
 /* One difference between behaviours A and B. */
 struct rn_equiv_diff {
@@ -178,9 +164,5 @@ void rn_equiv_result_release(struct rn_equiv_result *r);
  * (0 = all), one per line: "  <category> <subject>: <text>".
  */
 void rn_equiv_result_write(const struct rn_equiv_result *r, FILE *out, size_t max_lines);
-
-/* Normalise a path or argv string with the `normalize` flags into `out` (`cap` bytes,
- * always NUL-terminated). Exposed for tests. */
-void rn_equiv_normalize(const char *in, unsigned normalize, char *out, size_t cap);
 
 #endif

@@ -106,4 +106,24 @@ struct rn_verdict_result;
 void rn_equiv_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
 		       struct rn_verdict_result *out);
 
+/* Feed one syscall span (completed or unfinished) in completion order. */
+void rn_equiv_behaviour_syscall(struct rn_equiv_behaviour *b, const struct rn_syscall_event *ev);
+
+/* Feed a process: born ('f', with its parent), exec'd ('e', exe is the new image) or ended
+ * ('x', with its end). `exe` may be NULL; strings are copied. */
+void rn_equiv_behaviour_process(struct rn_equiv_behaviour *b, pid_t pid, pid_t ppid,
+				const char *exe, char event, enum rn_proc_end end, int exit_code,
+				int term_signal);
+
+/* Facts of a behaviour: how many. The first call finishes it (roles resolved, facts sorted;
+ * later events are ignored). */
+size_t rn_equiv_behaviour_nfacts(struct rn_equiv_behaviour *b);
+
+/* Name of a category ("process", ...). */
+const char *rn_equiv_cat_name(enum rn_equiv_cat cat);
+
+/* Normalise a path or argv string with the `normalize` flags into `out` (`cap` bytes,
+ * always NUL-terminated). Exposed for tests. */
+void rn_equiv_normalize(const char *in, unsigned normalize, char *out, size_t cap);
+
 #endif

@@ -164,7 +164,7 @@ static void resolve_caller(struct rn_ap_pass *ps, int proc, const struct rn_sysc
 				  mix64(rn_ap_str_key(fr.module, 2) ^ fr.vaddr);
 	if (!memo->key || memo->key == UINT64_MAX)
 		memo->key = 1;
-	d = rn_ap_ktab_get(&ps->cdefs, memo->key, true);
+	d = rn_antipattern_map_get(&ps->cdefs, memo->key, true);
 	if (!d) {
 		memo->key = 0; /* too many distinct callers: this one stays unnamed */
 		return;
@@ -232,12 +232,12 @@ static void pass_init(struct rn_ap_pass *ps, struct rn_trace *t, const struct rn
 	for (id = 0; id < RN_AP_COUNT; id++)
 		ps->fds_on |= want[id] && detectors[id]->needs_fds;
 	if (ps->fds_on)
-		rn_ap_ktab_init(&ps->fds, sizeof(struct rn_ap_fd), RN_AP_MAX_FDS);
+		rn_antipattern_map_init(&ps->fds, sizeof(struct rn_ap_fd), RN_AP_MAX_FDS);
 	for (id = 0; id < RN_AP_COUNT; id++)
 		if (want[id] && detectors[id]->init)
 			detectors[id]->init(ps);
 	ps->sym = rn_symbolizer_new();
-	rn_ap_ktab_init(&ps->cdefs, sizeof(struct rn_ap_caller_def), RN_AP_MAX_CALLER_DEFS);
+	rn_antipattern_map_init(&ps->cdefs, sizeof(struct rn_ap_caller_def), RN_AP_MAX_CALLER_DEFS);
 	ps->cmemo = rn_xcalloc(RN_AP_CALLER_CACHE, sizeof(*ps->cmemo));
 }
 
@@ -250,11 +250,11 @@ static void pass_release(struct rn_ap_pass *ps)
 	free(ps->procs);
 	free(ps->sc.v);
 	free(ps->maps);
-	rn_ap_ktab_release(&ps->threads);
-	rn_ap_ktab_release(&ps->fds);
-	rn_ap_ktab_release(&ps->paths);
-	rn_ap_ktab_release(&ps->errs);
-	rn_ap_ktab_release(&ps->cdefs);
+	rn_antipattern_map_release(&ps->threads);
+	rn_antipattern_map_release(&ps->fds);
+	rn_antipattern_map_release(&ps->paths);
+	rn_antipattern_map_release(&ps->errs);
+	rn_antipattern_map_release(&ps->cdefs);
 	free(ps->cmemo);
 	rn_symbolizer_free(ps->sym);
 	rn_srcloc_free(ps->src);

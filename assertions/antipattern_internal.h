@@ -1,6 +1,7 @@
 /*
- * antipattern_internal.h - the detector table and the thresholds of the anti-pattern detectors
- * (assertions/antipattern.c and assertions/antipattern/), shared with their tests so near-miss cases can be built exactly
+ * antipattern_internal.h - the detector table, the thresholds and the entry points (one
+ * detector, all detectors) of the anti-pattern detectors (assertions/antipattern.c and
+ * assertions/antipattern/), shared with their tests so near-miss cases can be built exactly
  * at the edges. Definitions and confidence formulas are in assertions/ANTIPATTERNS.md.
  *
  * Confidence building blocks (every detector combines them with min(): the weakest piece of
@@ -164,5 +165,24 @@ enum rn_ap_id {
 /* The confidence ramps (see the top of this header). Pure functions, exposed for tests. */
 double rn_ap_ramp_log(double x, double lo, double hi);
 double rn_ap_ramp_lin(double x, double lo, double hi);
+
+/*
+ * Run detector `pattern` (canonical name) on `t`. Fills *out (caller frees with
+ * rn_detection_release). Returns 0 or negative errno (unknown pattern: -EINVAL).
+ * Processes whose comm does not fully match `process_re` (a compiled pattern, or NULL for
+ * all) are ignored.
+ */
+int rn_antipattern_detect(struct rn_trace *t, const char *pattern,
+			  const struct rn_regex *process_re, struct rn_detection *out);
+void rn_detection_release(struct rn_detection *d);
+/* The one-line definition of detector `name` (any accepted spelling), or NULL. Static. */
+const char *rn_antipattern_description(const char *name);
+/*
+ * Run every detector over `t` in one replay of the spool. `out` has one entry per name of
+ * rn_antipattern_names (same order), each filled as rn_antipattern_detect() would (caller
+ * releases each). Returns 0 or negative errno (spool read error; then nothing is filled).
+ */
+int rn_antipattern_detect_all(struct rn_trace *t, const struct rn_regex *process_re,
+			      struct rn_detection *out);
 
 #endif

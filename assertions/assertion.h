@@ -113,9 +113,6 @@ void rn_critical_path_compute(const struct rn_trace *t, struct rn_critical_path 
 /* Free the segments. */
 void rn_critical_path_release(struct rn_critical_path *cp);
 
-/* Reduce a finished trace to its metrics (critical path included). */
-void rn_metrics_from_trace(const struct rn_trace *t, struct rn_metrics *m);
-
 /* How samples over runs are aggregated (enum rn_aggregate). */
 enum rn_aggregate {
 	RN_AGG_MEDIAN = 0, /* default */
@@ -124,13 +121,11 @@ enum rn_aggregate {
 	RN_AGG_MAX,
 };
 
-/* "median", "min", "p95", "max". */
-const char *rn_aggregate_name(enum rn_aggregate a);
 /* Aggregate `n` samples (n >= 1; order irrelevant, the array is not modified). p95 uses the
  * nearest-rank method. */
 double rn_aggregate(const double *samples, size_t n, enum rn_aggregate a);
 
-struct rn_behaviour; /* assertions/equivalence.h */
+struct rn_equiv_behaviour; /* assertions/equivalence.h */
 
 /*
  * Everything measured for one target over its runs. `runs` are the timing runs (the `runs` of
@@ -154,36 +149,37 @@ struct rn_target_result {
 	size_t nsyscall_runs;       /* private: runs in syscall_samples (those measuring counts) */
 	struct rn_trace last;       /* trace of the last counting run, or of the last run when
 				     * there was none (spool kept if enabled) */
-	struct rn_trace last_timing;    /* trace of the last timing run when `last` holds a
+	struct rn_trace last_timing; /* trace of the last timing run when `last` holds a
 				      * counting run's, else empty (see rn_target_result_cp_trace) */
-	struct rn_critical_path cp;     /* critical path of the last timing (or both-kind) run */
-	enum rn_run_status status;      /* worst status over the runs (OK if all ran) */
-	char *error;                    /* message for a failed run, owned, or NULL */
-	char *build_id;                 /* root binary build-id of the last run, owned, or NULL */
-	uint64_t start_unix_ns;         /* wall-clock (CLOCK_REALTIME) start of the first run, ns */
-	uint64_t duration_ns;           /* total time spent on the target, warmups included, ns */
-	struct rn_behaviour *behaviour; /* behaviour of the last measured run, taken live when an
+	struct rn_critical_path cp;  /* critical path of the last timing (or both-kind) run */
+	enum rn_run_status status;   /* worst status over the runs (OK if all ran) */
+	char *error;                 /* message for a failed run, owned, or NULL */
+	char *build_id;              /* root binary build-id of the last run, owned, or NULL */
+	uint64_t start_unix_ns;      /* wall-clock (CLOCK_REALTIME) start of the first run, ns */
+	uint64_t duration_ns;        /* total time spent on the target, warmups included, ns */
+	struct rn_equiv_behaviour
+		*behaviour;        /* behaviour of the last measured run, taken live when an
 				     * equivalence assertion applies (assertions/equivalence.h),
 				     * owned, or NULL (the assertion then replays the spool) */
-	char *instructions_detail;      /* the Valgrind run's per-process instruction counts, one
+	char *instructions_detail; /* the Valgrind run's per-process instruction counts, one
 				     * "PID INSTRUCTIONS CMD" line each, owned, or NULL */
-	struct rn_trace_gap *gaps;      /* known data loss over the measured runs [ngaps]: one per
+	struct rn_trace_gap *gaps; /* known data loss over the measured runs [ngaps]: one per
 				     * kind, scope and source with the largest count of one run
 				     * (0 when a run's was unknown) and the first reason, owned */
-	size_t ngaps;                   /* gaps */
-	bool has_cpu_pressure;          /* cpu_pressure was measured */
-	double cpu_pressure;            /* share of the measured runs' wall time in which some
+	size_t ngaps;              /* gaps */
+	bool has_cpu_pressure;     /* cpu_pressure was measured */
+	double cpu_pressure;       /* share of the measured runs' wall time in which some
 				     * runnable task of the machine waited for a CPU, in [0, 1]
 				     * (/proc/pressure/cpu "some"; the machine's load, whatever
 				     * the target does) */
-	double *probe_cpu_ns;           /* speed probe before each timing run (check/judging.h):
+	double *probe_cpu_ns;      /* speed probe before each timing run (check/judging.h):
 					 * thread CPU time of the fixed work, ns [nprobes], owned */
-	double *probe_wall_ns;          /* the same probes' wall time, ns [nprobes], owned */
-	size_t nprobes;                 /* probes taken */
-	size_t look_first;              /* adaptive repeats (assertions/sequential.h): timing runs
+	double *probe_wall_ns;     /* the same probes' wall time, ns [nprobes], owned */
+	size_t nprobes;            /* probes taken */
+	size_t look_first;         /* adaptive repeats (assertions/sequential.h): timing runs
 					 * of the first look; 0 = one look at nruns */
-	size_t look_max;                /* timing runs of the last look the design allowed */
-	bool looks_spent;               /* no further look was possible (max_runs, time budget) */
+	size_t look_max;           /* timing runs of the last look the design allowed */
+	bool looks_spent;          /* no further look was possible (max_runs, time budget) */
 };
 
 /* Init/release a target result. */
@@ -201,10 +197,6 @@ size_t rn_target_result_count_runs(const struct rn_target_result *r);
 /* Add a finished counting run: its counts, spans and syscall statistics; its times are not
  * used (taken under the tracer). `t` is moved into r->last (t is re-initialized). */
 void rn_target_result_add_counting_run(struct rn_target_result *r, struct rn_trace *t);
-/* The runs whose values of metric `m` are its samples: r->runs or r->counts (see
- * rn_metric_measured_by); *n gets their number (0: no data). */
-const struct rn_metrics *rn_target_result_runs_of(const struct rn_target_result *r,
-						  enum rn_metric m, size_t *n);
 /* Samples of metric `m` over the runs that measure it, as doubles; returns a malloc'ed array
  * (never NULL) and their number in *n. */
 double *rn_target_result_samples(const struct rn_target_result *r, enum rn_metric m, size_t *n);
@@ -288,9 +280,6 @@ enum rn_assertion_type {
 	RN_ASSERT_COUNT
 };
 
-/* Name of an assertion type ("critical_path"). */
-const char *rn_assertion_type_name(enum rn_assertion_type t);
-
 /*
  * What span_time judges of the durations of the matching spans: X(id, name, doc). One table
  * feeds the enum, the `stat` key's parser, `renacer help config` and the docs.
@@ -309,9 +298,6 @@ enum rn_span_stat {
 #undef RN_SPAN_STAT_ENUM
 	RN_SPAN_STAT_COUNT
 };
-
-/* Name of a span_time statistic ("p95"). */
-const char *rn_span_stat_name(enum rn_span_stat s);
 
 /* memory_usage tracking modes (enum rn_tracking_mode). */
 enum rn_tracking_mode {
@@ -387,16 +373,6 @@ void rn_assertion_evaluate(const struct rn_assertion_spec *a, struct rn_target_r
 			   struct rn_verdict_result *out);
 
 /*
- * The equivalence assertion (assertions/equivalence.c): the behaviour of the last measured
- * run (r->behaviour, else replayed from its spool) against the recorded trace a->golden (or
- * a->golden_dir/<target>.jsonl). PASS when equivalent, FAIL/WARN with the structured diff
- * as detail, NO DATA without a recorded trace or spool, ERROR when the trace is invalid.
- * Called by rn_assertion_evaluate(); `out` is begun by it.
- */
-void rn_equivalence_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
-			     struct rn_verdict_result *out);
-
-/*
  * Known data loss against a verdict (assertions/gaps.c). `v` was judged on r's runs; the gaps
  * of r->gaps whose scope is in `scopes` (enum rn_gap_scope) left its data incomplete. A PASS
  * cannot stand as if the data were whole:
@@ -412,31 +388,11 @@ void rn_equivalence_evaluate(const struct rn_assertion_spec *a, struct rn_target
 void rn_verdict_apply_gaps(const struct rn_target_result *r, uint32_t scopes, bool count_bound,
 			   struct rn_verdict_result *v);
 
-/* The gap scopes (enum rn_gap_scope) the metric of assertion `a` reads from the runs of `r`:
- * GPU spans for span_count patterns that can match a GPU span ("gpu:..."), critical_path and
- * anti_pattern; the span detail of the spool for anti_pattern and for equivalence replayed
- * from the spool; the Valgrind run's count for instructions. 0 for memory_usage. */
-uint32_t rn_assertion_gap_scopes(const struct rn_assertion_spec *a,
-				 const struct rn_target_result *r);
-
 /* Fold the gaps of trace `t` (one measured run) into r->gaps, as described there. */
 void rn_target_result_add_gaps(struct rn_target_result *r, const struct rn_trace *t);
 
 /* Longest span name kept in a span_count top list, bytes including the NUL. */
 #define RN_SPAN_NAME_MAX 160
-
-/* Count spans whose name fully matches compiled pattern `re` in trace `t`: syscall
- * spans named by syscall, GPU spans "gpu:<name>", region spans "region:<name>"
- * (rn_gpu_span_match_name). With `region_re` (non-NULL) only GPU spans whose
- * innermost enclosing region's name fully matches it count (syscalls have no region and
- * are left out). Patterns see full names. Fills the `ntop` highest (name, count) pairs,
- * highest first, into the caller's arrays: `top_names` gets names shortened for consoles
- * (rn_gpu_display_name, "" past the last); `top_full`, when non-NULL, gets the full names
- * (heap copies the caller frees, NULL past the last). `gpu_ns`, when non-NULL, receives the
- * summed durations of the counted GPU spans, ns. Dies on out-of-memory. */
-uint64_t rn_span_count(const struct rn_trace *t, const struct rn_regex *re,
-		       const struct rn_regex *region_re, char (*top_names)[RN_SPAN_NAME_MAX],
-		       uint64_t *top_counts, size_t ntop, char **top_full, uint64_t *gpu_ns);
 
 /*
  * The durations of the spans of trace `t` whose names fully match `re`, as
@@ -464,35 +420,6 @@ struct rn_span_times {
 	uint64_t top_ns;                 /* its duration, ns */
 };
 
-/* Fill *out (caller releases with rn_span_times_release) from `t`. Returns 0, or a negative
- * errno when the spool could not be read (then *out is released). Dies on out-of-memory. */
-int rn_span_times_collect(struct rn_trace *t, const struct rn_regex *re,
-			  const struct rn_regex *region_re, struct rn_span_times *out);
-/* Free what *st owns. */
-void rn_span_times_release(struct rn_span_times *st);
-
-/* The span_time assertion (assertions/span_time.c); `out` is begun by rn_assertion_evaluate. */
-void rn_span_time_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
-			   struct rn_verdict_result *out);
-
-/*
- * The witness assertion (assertions/witness.c): each app span matching a->span_re, as the
- * program reported it, against what the kernel saw of the same work. The kernel's end of a
- * span is the end of the last syscall matching a->witness_re (the response written) that the
- * span's thread (its process when the thread is unknown) began between the span's start and
- * the start of its next matching span on that thread (or the process's end); the kernel's
- * duration runs from the reported start to there. A span whose reported duration differs
- * from the kernel's by more than a->tolerance of the kernel's fails. Spans without a witness
- * syscall are not measured; none measured (no spool, no matching span or syscall) is NO DATA,
- * never a pass. `out` is begun by rn_assertion_evaluate.
- */
-void rn_witness_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
-			 struct rn_verdict_result *out);
-
-/* Whether GPU span `g` lies in a region whose name fully matches `region_re`;
- * true for every span when `region_re` is NULL. */
-bool rn_gpu_span_in_region(const struct rn_gpu_span *g, const struct rn_regex *region_re);
-
 /*
  * Anti-pattern detection (assertions/antipattern.c, one detector per file in
  * assertions/antipattern/). Detectors read only the trace model:
@@ -515,25 +442,7 @@ struct rn_detection {
 extern const char *const rn_antipattern_names[];
 /* Canonical name for a user spelling ("PCIeBottleneck" -> "PcieBottleneck"), or NULL. */
 const char *rn_antipattern_canonical(const char *name);
-/*
- * Run detector `pattern` (canonical name) on `t`. Fills *out (caller frees with
- * rn_detection_release). Returns 0 or negative errno (unknown pattern: -EINVAL).
- * Processes whose comm does not fully match `process_re` (a compiled pattern, or NULL for
- * all) are ignored.
- */
-int rn_antipattern_detect(struct rn_trace *t, const char *pattern,
-			  const struct rn_regex *process_re, struct rn_detection *out);
-void rn_detection_release(struct rn_detection *d);
 
-/* The one-line definition of detector `name` (any accepted spelling), or NULL. Static. */
-const char *rn_antipattern_description(const char *name);
-/*
- * Run every detector over `t` in one replay of the spool. `out` has one entry per name of
- * rn_antipattern_names (same order), each filled as rn_antipattern_detect() would (caller
- * releases each). Returns 0 or negative errno (spool read error; then nothing is filled).
- */
-int rn_antipattern_detect_all(struct rn_trace *t, const struct rn_regex *process_re,
-			      struct rn_detection *out);
 /*
  * Print every detection with confidence >= min_confidence to `out` (for
  * `renacer trace --anti-patterns`): a block per detection (pattern, confidence, summary,

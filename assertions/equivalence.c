@@ -179,7 +179,7 @@ static bool is_system_path(const char *p)
 	return false;
 }
 
-static bool path_ignored(const struct rn_behaviour *b, const char *raw, const char *norm)
+static bool path_ignored(const struct rn_equiv_behaviour *b, const char *raw, const char *norm)
 {
 	char *const *g;
 
@@ -198,9 +198,9 @@ static int lookup(const char *name)
 	return rn_syscall_lookup(name);
 }
 
-struct rn_behaviour *rn_behaviour_new(const struct rn_equiv_opts *o)
+struct rn_equiv_behaviour *rn_equiv_behaviour_new(const struct rn_equiv_opts *o)
 {
-	struct rn_behaviour *b = rn_xcalloc(1, sizeof(*b));
+	struct rn_equiv_behaviour *b = rn_xcalloc(1, sizeof(*b));
 	const char *td = getenv("TMPDIR");
 
 	if (o)
@@ -253,7 +253,7 @@ struct rn_behaviour *rn_behaviour_new(const struct rn_equiv_opts *o)
 	return b;
 }
 
-void rn_behaviour_free(struct rn_behaviour *b)
+void rn_equiv_behaviour_free(struct rn_equiv_behaviour *b)
 {
 	size_t i, j;
 
@@ -281,13 +281,13 @@ void rn_behaviour_free(struct rn_behaviour *b)
 	free(b);
 }
 
-static size_t pid_slot(const struct rn_behaviour *b, pid_t pid)
+static size_t pid_slot(const struct rn_equiv_behaviour *b, pid_t pid)
 {
 	return ((uint32_t)pid * 2654435761u) & (b->by_pid_cap - 1);
 }
 
 /* The newest process with `pid`, or -1. */
-int rn_equiv_proc_find(const struct rn_behaviour *b, pid_t pid)
+int rn_equiv_proc_find(const struct rn_equiv_behaviour *b, pid_t pid)
 {
 	size_t k;
 
@@ -300,7 +300,7 @@ int rn_equiv_proc_find(const struct rn_behaviour *b, pid_t pid)
 }
 
 /* Index process `i` under its pid (replacing an older process of the same pid). */
-static void pid_index(struct rn_behaviour *b, int i)
+static void pid_index(struct rn_equiv_behaviour *b, int i)
 {
 	size_t k;
 
@@ -324,7 +324,7 @@ static void pid_index(struct rn_behaviour *b, int i)
 	b->by_pid[k] = i + 1;
 }
 
-static int proc_get(struct rn_behaviour *b, pid_t pid)
+static int proc_get(struct rn_equiv_behaviour *b, pid_t pid)
 {
 	int i = rn_equiv_proc_find(b, pid);
 	struct rn_equiv_proc *p;
@@ -365,8 +365,8 @@ static int *fds_room(struct rn_equiv_proc *p, size_t fd)
 	return p->fds;
 }
 
-void rn_equiv_add_fact(struct rn_behaviour *b, enum rn_equiv_cat cat, int proc, const char *subject,
-		       const char *value)
+void rn_equiv_add_fact(struct rn_equiv_behaviour *b, enum rn_equiv_cat cat, int proc,
+		       const char *subject, const char *value)
 {
 	struct rn_equiv_fact *f;
 
@@ -381,13 +381,13 @@ void rn_equiv_add_fact(struct rn_behaviour *b, enum rn_equiv_cat cat, int proc, 
 	f->value = rn_xstrdup(value ? value : "");
 }
 
-static void normalize(const struct rn_behaviour *b, const char *in, char *out, size_t cap)
+static void normalize(const struct rn_equiv_behaviour *b, const char *in, char *out, size_t cap)
 {
 	normalize_into(in, b->o.normalize, b->tmpdir, out, cap);
 }
 
 /* The fd table of process `pi`, inherited from its parent's at its first use. */
-static int *fds_of(struct rn_behaviour *b, int pi)
+static int *fds_of(struct rn_equiv_behaviour *b, int pi)
 {
 	struct rn_equiv_proc *p = &b->procs[pi];
 	size_t k;
@@ -436,7 +436,7 @@ static int *fds_of(struct rn_behaviour *b, int pi)
 	return p->fds;
 }
 
-static struct rn_equiv_file *file_of(struct rn_behaviour *b, int pi, uint64_t fd)
+static struct rn_equiv_file *file_of(struct rn_equiv_behaviour *b, int pi, uint64_t fd)
 {
 	struct rn_equiv_proc *p = &b->procs[pi];
 	int *fds = fds_of(b, pi);
@@ -495,7 +495,8 @@ static void open_mode(struct rn_buf *m, uint64_t flags)
 }
 
 /* A successful open of `raw` with `flags` returning `fd`. */
-static void do_open(struct rn_behaviour *b, int pi, const char *raw, uint64_t flags, int64_t fd)
+static void do_open(struct rn_equiv_behaviour *b, int pi, const char *raw, uint64_t flags,
+		    int64_t fd)
 {
 	struct rn_equiv_proc *p = &b->procs[pi];
 	int *fds;
@@ -544,7 +545,7 @@ static void do_open(struct rn_behaviour *b, int pi, const char *raw, uint64_t fl
 }
 
 /* A path fact (mkdir, remove) of process pi. */
-static void path_fact(struct rn_behaviour *b, int pi, enum rn_equiv_cat cat, const char *what,
+static void path_fact(struct rn_equiv_behaviour *b, int pi, enum rn_equiv_cat cat, const char *what,
 		      const char *raw, const char *raw2)
 {
 	char norm[NORM_MAX], norm2[NORM_MAX];
@@ -567,7 +568,7 @@ static void path_fact(struct rn_behaviour *b, int pi, enum rn_equiv_cat cat, con
 	rn_buf_release(&v);
 }
 
-static void exec_fact(struct rn_behaviour *b, int pi, const struct rn_syscall_event *ev)
+static void exec_fact(struct rn_equiv_behaviour *b, int pi, const struct rn_syscall_event *ev)
 {
 	struct rn_equiv_proc *p = &b->procs[pi];
 	char norm[NORM_MAX];
@@ -615,7 +616,7 @@ static bool is(int nr, int want)
 }
 
 /* open, openat, openat2, creat: a file joins the process's fd table. */
-static bool bh_open(struct rn_behaviour *b, int pi, const struct rn_syscall_event *ev)
+static bool bh_open(struct rn_equiv_behaviour *b, int pi, const struct rn_syscall_event *ev)
 {
 	int nr = ev->nr;
 	uint64_t flags;
@@ -635,7 +636,7 @@ static bool bh_open(struct rn_behaviour *b, int pi, const struct rn_syscall_even
 }
 
 /* Reads, writes, fsync/fdatasync and ftruncate of a followed file. */
-static bool bh_file_io(struct rn_behaviour *b, int pi, const struct rn_syscall_event *ev)
+static bool bh_file_io(struct rn_equiv_behaviour *b, int pi, const struct rn_syscall_event *ev)
 {
 	int nr = ev->nr;
 	struct rn_equiv_file *f;
@@ -671,7 +672,7 @@ static bool bh_file_io(struct rn_behaviour *b, int pi, const struct rn_syscall_e
 }
 
 /* close and dup*: the process's fd table. */
-static bool bh_fd_table(struct rn_behaviour *b, int pi, const struct rn_syscall_event *ev)
+static bool bh_fd_table(struct rn_equiv_behaviour *b, int pi, const struct rn_syscall_event *ev)
 {
 	struct rn_equiv_proc *p = &b->procs[pi];
 	int nr = ev->nr;
@@ -694,7 +695,7 @@ static bool bh_fd_table(struct rn_behaviour *b, int pi, const struct rn_syscall_
 }
 
 /* mkdir, unlink, rmdir, rename, truncate: facts about paths. */
-static bool bh_path_ops(struct rn_behaviour *b, int pi, const struct rn_syscall_event *ev)
+static bool bh_path_ops(struct rn_equiv_behaviour *b, int pi, const struct rn_syscall_event *ev)
 {
 	int nr = ev->nr;
 
@@ -714,7 +715,7 @@ static bool bh_path_ops(struct rn_behaviour *b, int pi, const struct rn_syscall_
 }
 
 /* connect/sendto (an endpoint contacted) and kill/tkill/tgkill (a signal sent). */
-static void bh_contacts(struct rn_behaviour *b, int pi, const struct rn_syscall_event *ev)
+static void bh_contacts(struct rn_equiv_behaviour *b, int pi, const struct rn_syscall_event *ev)
 {
 	int nr = ev->nr;
 
@@ -735,7 +736,7 @@ static void bh_contacts(struct rn_behaviour *b, int pi, const struct rn_syscall_
 	}
 }
 
-void rn_behaviour_syscall(struct rn_behaviour *b, const struct rn_syscall_event *ev)
+void rn_equiv_behaviour_syscall(struct rn_equiv_behaviour *b, const struct rn_syscall_event *ev)
 {
 	int pi, nr = ev->nr;
 	bool ok = !(ev->flags & RN_SC_UNFINISHED) && !ev->err && ev->ret >= 0;
@@ -759,8 +760,9 @@ void rn_behaviour_syscall(struct rn_behaviour *b, const struct rn_syscall_event 
 	bh_contacts(b, pi, ev);
 }
 
-void rn_behaviour_process(struct rn_behaviour *b, pid_t pid, pid_t ppid, const char *exe,
-			  char event, enum rn_proc_end end, int exit_code, int term_signal)
+void rn_equiv_behaviour_process(struct rn_equiv_behaviour *b, pid_t pid, pid_t ppid,
+				const char *exe, char event, enum rn_proc_end end, int exit_code,
+				int term_signal)
 {
 	int pi, pp;
 	struct rn_equiv_proc *p;
@@ -792,7 +794,7 @@ void rn_behaviour_process(struct rn_behaviour *b, pid_t pid, pid_t ppid, const c
 static void sink_syscall(void *ctx, const struct rn_trace *t, const struct rn_syscall_event *ev)
 {
 	(void)t;
-	rn_behaviour_syscall(ctx, ev);
+	rn_equiv_behaviour_syscall(ctx, ev);
 }
 
 static void sink_process(void *ctx, const struct rn_trace *t, const struct rn_process *p,
@@ -801,11 +803,11 @@ static void sink_process(void *ctx, const struct rn_trace *t, const struct rn_pr
 	pid_t ppid =
 		p->parent >= 0 && (size_t)p->parent < t->nprocs ? t->procs[p->parent].pid : p->ppid;
 
-	rn_behaviour_process(ctx, p->pid, ppid, p->exe, event, p->end, p->exit_code,
-			     p->term_signal);
+	rn_equiv_behaviour_process(ctx, p->pid, ppid, p->exe, event, p->end, p->exit_code,
+				   p->term_signal);
 }
 
-void rn_behaviour_sink(struct rn_behaviour *b, struct rn_trace_sink *sink)
+void rn_equiv_behaviour_sink(struct rn_equiv_behaviour *b, struct rn_trace_sink *sink)
 {
 	memset(sink, 0, sizeof(*sink));
 	sink->syscall = sink_syscall;
@@ -813,7 +815,7 @@ void rn_behaviour_sink(struct rn_behaviour *b, struct rn_trace_sink *sink)
 	sink->ctx = b;
 }
 
-void rn_behaviour_take_processes(struct rn_behaviour *b, const struct rn_trace *t)
+void rn_equiv_behaviour_take_processes(struct rn_equiv_behaviour *b, const struct rn_trace *t)
 {
 	size_t i;
 
@@ -823,8 +825,8 @@ void rn_behaviour_take_processes(struct rn_behaviour *b, const struct rn_trace *
 			t->procs[p->parent].pid :
 			0;
 
-		rn_behaviour_process(b, p->pid, ppid, p->exe, 'f', RN_PROC_RUNNING, 0, 0);
-		rn_behaviour_process(b, p->pid, ppid, p->exe, 'x', p->end, p->exit_code,
-				     p->term_signal);
+		rn_equiv_behaviour_process(b, p->pid, ppid, p->exe, 'f', RN_PROC_RUNNING, 0, 0);
+		rn_equiv_behaviour_process(b, p->pid, ppid, p->exe, 'x', p->end, p->exit_code,
+					   p->term_signal);
 	}
 }

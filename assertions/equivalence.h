@@ -47,7 +47,7 @@
  * sequence each, the difference names the first diverging operation ("op #3: write 12 vs
  * write 13").
  *
- * Recorded forms (rn_behaviour_load): the output of `renacer trace -f --format jsonl`
+ * Recorded forms (rn_equiv_behaviour_load): the output of `renacer trace -f --format jsonl`
  * (recommended: it carries execve argv and rename targets) or `--format json` (no argv: when
  * one side lacks it, programs are compared by name only). Not thread safe.
  */
@@ -81,9 +81,6 @@ enum rn_equiv_cat {
 };
 #undef RN_EQUIV_CAT_ENUM
 
-/* Name of a category ("process", ...). */
-const char *rn_equiv_cat_name(enum rn_equiv_cat cat);
-
 /* Normalisations (see the header comment). */
 enum rn_equiv_norm {
 	RN_EQUIV_NORM_TMP = 1 << 0,
@@ -106,26 +103,20 @@ struct rn_equiv_opts {
 /* The defaults: min_confidence 1.0, every normalisation, system facts dropped. */
 void rn_equiv_opts_init(struct rn_equiv_opts *o);
 
-struct rn_behaviour;
+struct rn_equiv_behaviour;
 
 /* A new, empty behaviour extracted with `o` (copied; ignore_paths stays borrowed). Dies on
  * out-of-memory. */
-struct rn_behaviour *rn_behaviour_new(const struct rn_equiv_opts *o);
+struct rn_equiv_behaviour *rn_equiv_behaviour_new(const struct rn_equiv_opts *o);
 /* Free a behaviour (NULL-safe). */
-void rn_behaviour_free(struct rn_behaviour *b);
+void rn_equiv_behaviour_free(struct rn_equiv_behaviour *b);
 
-/* Feed one syscall span (completed or unfinished) in completion order. */
-void rn_behaviour_syscall(struct rn_behaviour *b, const struct rn_syscall_event *ev);
-/* Feed a process: born ('f', with its parent), exec'd ('e', exe is the new image) or ended
- * ('x', with its end). `exe` may be NULL; strings are copied. */
-void rn_behaviour_process(struct rn_behaviour *b, pid_t pid, pid_t ppid, const char *exe,
-			  char event, enum rn_proc_end end, int exit_code, int term_signal);
 /* A sink that feeds `b` (for rn_trace_add_sink()); `b` must outlive the run. */
-void rn_behaviour_sink(struct rn_behaviour *b, struct rn_trace_sink *sink);
+void rn_equiv_behaviour_sink(struct rn_equiv_behaviour *b, struct rn_trace_sink *sink);
 /* Take the final process table of a finished trace (exe, parent, end of every process). */
-void rn_behaviour_take_processes(struct rn_behaviour *b, const struct rn_trace *t);
+void rn_equiv_behaviour_take_processes(struct rn_equiv_behaviour *b, const struct rn_trace *t);
 
-/* Input limits of a recorded trace (rn_behaviour_load, `renacer diff`): its size in bytes,
+/* Input limits of a recorded trace (rn_equiv_behaviour_load, `renacer diff`): its size in bytes,
  * its processes, and the steps of a process role kept (deeper chains keep their last steps
  * and a count of the skipped ones, "root/+15968/sh/fork"). Beyond the first two the load
  * fails with a message naming the limit. */
@@ -139,12 +130,8 @@ void rn_behaviour_take_processes(struct rn_behaviour *b, const struct rn_trace *
  * Returns 0 and *out (owned by the caller), or -1 with *err set to a malloc'd message
  * ("golden.jsonl:12: not a JSON object"), which the caller frees.
  */
-int rn_behaviour_load(const char *path, const struct rn_equiv_opts *o, struct rn_behaviour **out,
-		      char **err);
-
-/* Facts of a behaviour: how many. The first call finishes it (roles resolved, facts sorted;
- * later events are ignored). */
-size_t rn_behaviour_nfacts(struct rn_behaviour *b);
+int rn_equiv_behaviour_load(const char *path, const struct rn_equiv_opts *o,
+			    struct rn_equiv_behaviour **out, char **err);
 
 /* One difference between behaviours A and B. */
 struct rn_equiv_diff {
@@ -166,8 +153,8 @@ struct rn_equiv_result {
 
 /* Compare A with B (each finished on first use) under `o`. Fills `r` (release with
  * rn_equiv_result_release). Dies on out-of-memory. */
-void rn_behaviour_compare(struct rn_behaviour *a, struct rn_behaviour *b,
-			  const struct rn_equiv_opts *o, struct rn_equiv_result *r);
+void rn_equiv_behaviour_compare(struct rn_equiv_behaviour *a, struct rn_equiv_behaviour *b,
+				const struct rn_equiv_opts *o, struct rn_equiv_result *r);
 /* Free what a result owns. */
 void rn_equiv_result_release(struct rn_equiv_result *r);
 
@@ -177,9 +164,5 @@ void rn_equiv_result_release(struct rn_equiv_result *r);
  * (0 = all), one per line: "  <category> <subject>: <text>".
  */
 void rn_equiv_result_write(const struct rn_equiv_result *r, FILE *out, size_t max_lines);
-
-/* Normalise a path or argv string with the `normalize` flags into `out` (`cap` bytes,
- * always NUL-terminated). Exposed for tests. */
-void rn_equiv_normalize(const char *in, unsigned normalize, char *out, size_t cap);
 
 #endif

@@ -41,7 +41,7 @@ static void role_step(struct rn_buf *r, const struct rn_equiv_proc *p)
  * memory is linear in the processes even for a chain 16,000 deep (every full role of such a
  * chain took 2 GB).
  */
-static void assign_roles(struct rn_behaviour *b)
+static void assign_roles(struct rn_equiv_behaviour *b)
 {
 	size_t n = b->nprocs, i;
 	int *stack = rn_xcalloc(n + 1, sizeof(*stack)),
@@ -94,7 +94,7 @@ static void assign_roles(struct rn_behaviour *b)
 	free(parent);
 }
 
-static void finish(struct rn_behaviour *b)
+static void finish(struct rn_equiv_behaviour *b)
 {
 	size_t i, j;
 
@@ -167,7 +167,7 @@ static int fact_cmp(const void *pa, const void *pb)
 }
 
 /* Sort, and collapse duplicates of set categories. */
-static void facts_sort(struct rn_behaviour *b)
+static void facts_sort(struct rn_equiv_behaviour *b)
 {
 	size_t i, o = 0;
 
@@ -186,7 +186,7 @@ static void facts_sort(struct rn_behaviour *b)
 	b->nfacts = o;
 }
 
-size_t rn_behaviour_nfacts(struct rn_behaviour *b)
+size_t rn_equiv_behaviour_nfacts(struct rn_equiv_behaviour *b)
 {
 	if (!b->finished) {
 		finish(b);
@@ -310,15 +310,15 @@ static size_t group_end(const struct rn_equiv_fact *v, size_t n, size_t i)
 	return j;
 }
 
-void rn_behaviour_compare(struct rn_behaviour *a, struct rn_behaviour *b,
-			  const struct rn_equiv_opts *o, struct rn_equiv_result *r)
+void rn_equiv_behaviour_compare(struct rn_equiv_behaviour *a, struct rn_equiv_behaviour *b,
+				const struct rn_equiv_opts *o, struct rn_equiv_result *r)
 {
 	size_t i = 0, j = 0, cap = 0, matched = 0;
-	size_t na = rn_behaviour_nfacts(a), nb = rn_behaviour_nfacts(b);
+	size_t na = rn_equiv_behaviour_nfacts(a), nb = rn_equiv_behaviour_nfacts(b);
 
 	/* a side recorded without argv: compare programs by name only */
 	if (a->argv_missing != b->argv_missing) {
-		struct rn_behaviour *sides[2] = { a, b };
+		struct rn_equiv_behaviour *sides[2] = { a, b };
 		int k;
 
 		for (k = 0; k < 2; k++) {

@@ -25,13 +25,13 @@
 /* The reader's callbacks (collectors/trace_json.h): feed the behaviour being loaded. */
 static void feed_process(void *ctx, const struct rn_tj_process *p, char event)
 {
-	rn_behaviour_process(ctx, p->pid, p->ppid, p->exe, event, p->end, p->exit_code,
-			     p->term_signal);
+	rn_equiv_behaviour_process(ctx, p->pid, p->ppid, p->exe, event, p->end, p->exit_code,
+				   p->term_signal);
 }
 
 static void feed_syscall(void *ctx, const struct rn_syscall_event *ev)
 {
-	rn_behaviour_syscall(ctx, ev);
+	rn_equiv_behaviour_syscall(ctx, ev);
 }
 
 static char *xmsg(const char *path, size_t line, const char *what)
@@ -46,12 +46,12 @@ static char *xmsg(const char *path, size_t line, const char *what)
 	return rn_buf_detach(&m, NULL);
 }
 
-int rn_behaviour_load(const char *path, const struct rn_equiv_opts *o, struct rn_behaviour **out,
-		      char **err)
+int rn_equiv_behaviour_load(const char *path, const struct rn_equiv_opts *o,
+			    struct rn_equiv_behaviour **out, char **err)
 {
 	static const struct rn_tj_sink sink = { feed_process, feed_syscall };
 	struct rn_buf text;
-	struct rn_behaviour *b;
+	struct rn_equiv_behaviour *b;
 	const char *why;
 	size_t line;
 	int rc;
@@ -79,11 +79,11 @@ int rn_behaviour_load(const char *path, const struct rn_equiv_opts *o, struct rn
 		rn_buf_release(&text);
 		return -1;
 	}
-	b = rn_behaviour_new(o);
+	b = rn_equiv_behaviour_new(o);
 	if (rn_trace_json_read(text.buf, text.len, &sink, b, &why, &line)) {
 		*err = xmsg(path, line, why);
 		rn_buf_release(&text);
-		rn_behaviour_free(b);
+		rn_equiv_behaviour_free(b);
 		return -1;
 	}
 	if (b->too_many) {
@@ -94,7 +94,7 @@ int rn_behaviour_load(const char *path, const struct rn_equiv_opts *o, struct rn
 			    path, RN_EQUIV_MAX_PROCESSES);
 		*err = rn_buf_detach(&m, NULL);
 		rn_buf_release(&text);
-		rn_behaviour_free(b);
+		rn_equiv_behaviour_free(b);
 		return -1;
 	}
 	rn_buf_release(&text);
@@ -106,15 +106,15 @@ int rn_behaviour_load(const char *path, const struct rn_equiv_opts *o, struct rn
 
 static int spool_feed(void *ctx, const struct rn_syscall_event *ev)
 {
-	rn_behaviour_syscall(ctx, ev);
+	rn_equiv_behaviour_syscall(ctx, ev);
 	return 0;
 }
 
-void rn_equivalence_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
-			     struct rn_verdict_result *out)
+void rn_equiv_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
+		       struct rn_verdict_result *out)
 {
 	struct rn_equiv_opts o;
-	struct rn_behaviour *golden = NULL, *run = NULL;
+	struct rn_equiv_behaviour *golden = NULL, *run = NULL;
 	struct rn_equiv_result res;
 	char *path, *err = NULL;
 	FILE *mem;
@@ -153,7 +153,7 @@ void rn_equivalence_evaluate(const struct rn_assertion_spec *a, struct rn_target
 		out->message = rn_xstrfmt("no recorded trace given ('golden')");
 		return;
 	}
-	if (rn_behaviour_load(path, &o, &golden, &err)) {
+	if (rn_equiv_behaviour_load(path, &o, &golden, &err)) {
 		out->verdict = RN_VERDICT_ERROR;
 		out->message = err;
 		free(path);
@@ -161,7 +161,7 @@ void rn_equivalence_evaluate(const struct rn_assertion_spec *a, struct rn_target
 	}
 	if (r->behaviour) {
 		/* taken live during the run (with execve argv) */
-		rn_behaviour_compare(golden, r->behaviour, &o, &res);
+		rn_equiv_behaviour_compare(golden, r->behaviour, &o, &res);
 		goto out_judge;
 	}
 	if (!r->last.spool) {
@@ -169,19 +169,19 @@ void rn_equivalence_evaluate(const struct rn_assertion_spec *a, struct rn_target
 		out->message =
 			rn_xstrfmt("the run kept no syscall spans (the span spool could not be "
 				   "created)");
-		rn_behaviour_free(golden);
+		rn_equiv_behaviour_free(golden);
 		free(path);
 		return;
 	}
-	run = rn_behaviour_new(&o);
-	rn_behaviour_take_processes(run, &r->last);
+	run = rn_equiv_behaviour_new(&o);
+	rn_equiv_behaviour_take_processes(run, &r->last);
 	rc = rn_trace_spool_foreach(&r->last, spool_feed, run);
 	if (rc) {
 		out->verdict = RN_VERDICT_ERROR;
 		out->message = rn_xstrfmt("cannot replay the run's spans: %s", strerror(-rc));
 		goto out_free;
 	}
-	rn_behaviour_compare(golden, run, &o, &res);
+	rn_equiv_behaviour_compare(golden, run, &o, &res);
 out_judge:
 	out->has_observed = true;
 	out->observed = res.similarity;
@@ -209,7 +209,7 @@ out_judge:
 	}
 	rn_equiv_result_release(&res);
 out_free:
-	rn_behaviour_free(run);
-	rn_behaviour_free(golden);
+	rn_equiv_behaviour_free(run);
+	rn_equiv_behaviour_free(golden);
 	free(path);
 }

@@ -58,7 +58,7 @@ struct rn_equiv_proc {
 	char *role; /* at finish, owned */
 };
 
-struct rn_behaviour {
+struct rn_equiv_behaviour {
 	struct rn_equiv_opts o;
 	struct rn_equiv_proc *procs;
 	size_t nprocs, procs_cap;
@@ -85,12 +85,45 @@ struct rn_behaviour {
 extern const struct rn_equiv_cat_info rn_equiv_cats[];
 
 /* Index of the newest process with `pid` in b->procs, or -1. */
-int rn_equiv_proc_find(const struct rn_behaviour *b, pid_t pid);
+int rn_equiv_proc_find(const struct rn_equiv_behaviour *b, pid_t pid);
 /* Add a fact of `cat` about process index `proc`: `subject` (copied, or NULL: set at finish)
  * and `value` (copied, NULL as ""). Dies on out-of-memory. */
-void rn_equiv_add_fact(struct rn_behaviour *b, enum rn_equiv_cat cat, int proc, const char *subject,
-		       const char *value);
+void rn_equiv_add_fact(struct rn_equiv_behaviour *b, enum rn_equiv_cat cat, int proc,
+		       const char *subject, const char *value);
 /* End the merged run of reads or writes of `f` in its I/O sequence. */
 void rn_equiv_seq_flush(struct rn_equiv_file *f);
+
+/*
+ * The equivalence assertion (assertions/equivalence.c): the behaviour of the last measured
+ * run (r->behaviour, else replayed from its spool) against the recorded trace a->golden (or
+ * a->golden_dir/<target>.jsonl). PASS when equivalent, FAIL/WARN with the structured diff
+ * as detail, NO DATA without a recorded trace or spool, ERROR when the trace is invalid.
+ * Called by rn_assertion_evaluate(); `out` is begun by it.
+ */
+struct rn_assertion_spec; /* assertions/assertion.h */
+struct rn_target_result;
+struct rn_verdict_result;
+void rn_equiv_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
+		       struct rn_verdict_result *out);
+
+/* Feed one syscall span (completed or unfinished) in completion order. */
+void rn_equiv_behaviour_syscall(struct rn_equiv_behaviour *b, const struct rn_syscall_event *ev);
+
+/* Feed a process: born ('f', with its parent), exec'd ('e', exe is the new image) or ended
+ * ('x', with its end). `exe` may be NULL; strings are copied. */
+void rn_equiv_behaviour_process(struct rn_equiv_behaviour *b, pid_t pid, pid_t ppid,
+				const char *exe, char event, enum rn_proc_end end, int exit_code,
+				int term_signal);
+
+/* Facts of a behaviour: how many. The first call finishes it (roles resolved, facts sorted;
+ * later events are ignored). */
+size_t rn_equiv_behaviour_nfacts(struct rn_equiv_behaviour *b);
+
+/* Name of a category ("process", ...). */
+const char *rn_equiv_cat_name(enum rn_equiv_cat cat);
+
+/* Normalise a path or argv string with the `normalize` flags into `out` (`cap` bytes,
+ * always NUL-terminated). Exposed for tests. */
+void rn_equiv_normalize(const char *in, unsigned normalize, char *out, size_t cap);
 
 #endif

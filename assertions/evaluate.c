@@ -6,6 +6,9 @@
  * carry; messages print them back in those units.
  */
 #include "assertion.h"
+#include "antipattern_internal.h"
+#include "equivalence_internal.h"
+#include "assertion_internal.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -707,7 +710,7 @@ void rn_assertion_evaluate(const struct rn_assertion_spec *a, struct rn_target_r
 		eval_anti_pattern(a, r, out);
 		break;
 	case RN_ASSERT_EQUIVALENCE:
-		rn_equivalence_evaluate(a, r, out);
+		rn_equiv_evaluate(a, r, out);
 		break;
 	case RN_ASSERT_INSTRUCTIONS:
 		eval_instructions(a, r, out);

@@ -4,6 +4,7 @@
  * Shared declarations: golden_internal.h; the API: golden.h.
  */
 #include "golden_internal.h"
+#include "assertion_internal.h"
 
 #include <errno.h>
 #include <inttypes.h>

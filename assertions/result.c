@@ -2,6 +2,7 @@
  * result.c - per-run metrics, their aggregation over runs, and the critical path.
  */
 #include "assertion.h"
+#include "assertion_internal.h"
 #include "equivalence.h"
 
 #include <math.h>
@@ -291,7 +292,7 @@ void rn_target_result_release(struct rn_target_result *r)
 	free(r->build_id);
 	free(r->probe_cpu_ns);
 	free(r->probe_wall_ns);
-	rn_behaviour_free(r->behaviour);
+	rn_equiv_behaviour_free(r->behaviour);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -8,6 +8,7 @@
  * microseconds a call: budgets of a few microseconds on syscalls are not meaningful.
  */
 #include "assertion.h"
+#include "assertion_internal.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -24,7 +25,8 @@ static const char *const stat_names[] = {
 #undef RN_SPAN_STAT_NAME
 };
 
-const char *rn_span_stat_name(enum rn_span_stat s)
+/* Name of a span_time statistic ("p95"). */
+static const char *rn_span_stat_name(enum rn_span_stat s)
 {
 	return (unsigned)s < RN_SPAN_STAT_COUNT ? stat_names[s] : "?";
 }
@@ -108,8 +110,17 @@ static int collect_syscalls(struct rn_trace *t, struct collect *c)
 	return 0;
 }
 
-int rn_span_times_collect(struct rn_trace *t, const struct rn_regex *re,
-			  const struct rn_regex *region_re, struct rn_span_times *out)
+/* Free what *st owns. */
+static void rn_span_times_release(struct rn_span_times *st)
+{
+	free(st->ns);
+	memset(st, 0, sizeof(*st));
+}
+
+/* Fill *out (caller releases with rn_span_times_release) from `t`. Returns 0, or a negative
+ * errno when the spool could not be read (then *out is released). Dies on out-of-memory. */
+static int rn_span_times_collect(struct rn_trace *t, const struct rn_regex *re,
+				 const struct rn_regex *region_re, struct rn_span_times *out)
 {
 	struct collect c = { re, out, 0 };
 	char name[RN_SPAN_NAME_MAX + 8];
@@ -155,12 +166,6 @@ int rn_span_times_collect(struct rn_trace *t, const struct rn_regex *re,
 	if (out->n)
 		qsort(out->ns, out->n, sizeof(*out->ns), cmp_u64);
 	return 0;
-}
-
-void rn_span_times_release(struct rn_span_times *st)
-{
-	free(st->ns);
-	memset(st, 0, sizeof(*st));
 }
 
 static char *xfmt(const char *fmt, ...) RN_PRINTF(1, 2);

@@ -8,6 +8,7 @@
  * are the tracer's entry and exit stops, on the clock of the app spans (CLOCK_MONOTONIC).
  */
 #include "assertion.h"
+#include "assertion_internal.h"
 
 #include <errno.h>
 #include <stdarg.h>

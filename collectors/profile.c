@@ -192,6 +192,13 @@ static void on_syscall(void *ctx, const struct rn_trace *t, const struct rn_sysc
 	table_add(&p->syscalls, pi, ev->nr, false, ev->stack, ev->nstack, ev->duration_ns);
 }
 
+/*
+ * Start sampling process `pid` (stopped before its exec) and its descendants at `hz` per
+ * second of CPU time. 0, or -errno from perf_event_open (EACCES/EPERM:
+ * /proc/sys/kernel/perf_event_paranoid forbids it; ENOENT: no software clock event).
+ */
+static int rn_profile_sample_start(struct rn_profile *p, pid_t pid, unsigned hz);
+
 static void on_process(void *ctx, const struct rn_trace *t, const struct rn_process *proc,
 		       char event)
 {
@@ -371,7 +378,7 @@ static int open_event(pid_t pid, int cpu, unsigned hz, bool kernel_ok)
 	return (int)syscall(SYS_perf_event_open, &a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
-int rn_profile_sample_start(struct rn_profile *p, pid_t pid, unsigned hz)
+static int rn_profile_sample_start(struct rn_profile *p, pid_t pid, unsigned hz)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	long page = sysconf(_SC_PAGESIZE);

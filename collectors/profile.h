@@ -56,12 +56,6 @@ void rn_profile_free(struct rn_profile *p);
  * trace must spool spans with stacks (rn_trace_spool_enable) for (a). Returns 0 or -ENOSPC. */
 int rn_profile_attach(struct rn_profile *p, struct rn_trace *t, unsigned hz);
 
-/*
- * Start sampling process `pid` (stopped before its exec) and its descendants at `hz` per
- * second of CPU time. 0, or -errno from perf_event_open (EACCES/EPERM:
- * /proc/sys/kernel/perf_event_paranoid forbids it; ENOENT: no software clock event).
- */
-int rn_profile_sample_start(struct rn_profile *p, pid_t pid, unsigned hz);
 /* Stop sampling and drain what is left (idempotent; nothing when it never started). */
 void rn_profile_sample_stop(struct rn_profile *p);
 

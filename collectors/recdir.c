@@ -12,7 +12,12 @@
 #include "log.h"
 #include "xalloc.h"
 
-int rn_recdir_create(const char *tag, char **out)
+/*
+ * Create a fresh directory "$TMPDIR/renacer-<tag>-XXXXXX" (mode 0700, mkdtemp). On success
+ * returns 0 and sets *out to its path (caller frees). On failure prints
+ * "<tag>: cannot create record directory ...", returns negative errno, *out untouched.
+ */
+static int rn_recdir_create(const char *tag, char **out)
 {
 	const char *tmp = getenv("TMPDIR");
 	struct rn_buf path;
@@ -39,10 +44,16 @@ static bool is_record_file(const char *name, const char *prefix, const char *suf
 	return n > p + s && !strncmp(name, prefix, p) && !strcmp(name + n - s, suffix);
 }
 
-int rn_recdir_foreach(const char *dir, const char *prefix, const char *suffix, size_t max_bytes,
-		      const char *tag, struct rn_trace *t,
-		      int (*load)(void *ctx, const char *path, const char *data, size_t len),
-		      void *ctx)
+/*
+ * Read every file of `dir` whose name starts with `prefix` and ends with `suffix` (at most
+ * `max_bytes` each) and hand its contents to `load(ctx, path, data, len)`; a negative return
+ * from `load` stops the walk and is returned. A directory or file that cannot be read fails the
+ * trace (`tag` names the collector in the message) and returns negative errno. Returns 0.
+ */
+static int rn_recdir_foreach(const char *dir, const char *prefix, const char *suffix,
+			     size_t max_bytes, const char *tag, struct rn_trace *t,
+			     int (*load)(void *ctx, const char *path, const char *data, size_t len),
+			     void *ctx)
 {
 	struct rn_buf data, path;
 	struct dirent *de;
@@ -80,7 +91,8 @@ int rn_recdir_foreach(const char *dir, const char *prefix, const char *suffix, s
 	return ret;
 }
 
-void rn_recdir_remove(const char *dir)
+/* Remove every file in `dir`, then `dir` itself. Errors are ignored (best effort). */
+static void rn_recdir_remove(const char *dir)
 {
 	struct rn_buf path;
 	struct dirent *de;
@@ -131,9 +143,11 @@ const char *rn_inject_locate(const char *env_var, const char *build, const char 
 	return NULL;
 }
 
-int rn_recdir_renew(char **dir, const char *tag)
+/* Create a fresh record directory for `tag` (rn_recdir_create) and store it in *dir, freeing
+ * any previous path (prepare may run once per run). 0 or negative errno (*dir untouched). */
+static int rn_recdir_renew(char **dir, const char *tag)
 {
-	char *fresh;
+	char *fresh = NULL;
 	int err = rn_recdir_create(tag, &fresh);
 
 	if (err)
@@ -143,7 +157,8 @@ int rn_recdir_renew(char **dir, const char *tag)
 	return 0;
 }
 
-void rn_recdir_free(char *dir)
+/* destroy(): remove the record directory `dir` (NULL: nothing) and free the path. */
+static void rn_recdir_free(char *dir)
 {
 	if (dir)
 		rn_recdir_remove(dir);

@@ -21,27 +21,6 @@
 #define RN_RECDIR_MAX_FILE_BYTES ((size_t)1 << 30)
 
 /*
- * Create a fresh directory "$TMPDIR/renacer-<tag>-XXXXXX" (mode 0700, mkdtemp). On success
- * returns 0 and sets *out to its path (caller frees). On failure prints
- * "<tag>: cannot create record directory ...", returns negative errno, *out untouched.
- */
-int rn_recdir_create(const char *tag, char **out);
-
-/*
- * Read every file of `dir` whose name starts with `prefix` and ends with `suffix` (at most
- * `max_bytes` each) and hand its contents to `load(ctx, path, data, len)`; a negative return
- * from `load` stops the walk and is returned. A directory or file that cannot be read fails the
- * trace (`tag` names the collector in the message) and returns negative errno. Returns 0.
- */
-int rn_recdir_foreach(const char *dir, const char *prefix, const char *suffix, size_t max_bytes,
-		      const char *tag, struct rn_trace *t,
-		      int (*load)(void *ctx, const char *path, const char *data, size_t len),
-		      void *ctx);
-
-/* Remove every file in `dir`, then `dir` itself. Errors are ignored (best effort). */
-void rn_recdir_remove(const char *dir);
-
-/*
  * The skeleton every injected collector shares (collectors/vulkan/vulkan.c,
  * collectors/cuda/cuda.c): where its artifact is, its record directory's life, its no-op
  * event hooks and the warnings and gaps of known loss.
@@ -95,13 +74,6 @@ int rn_injected_load(const struct rn_injected *ic, struct rn_trace *t,
 /* The ops' destroy of every injected collector (NULL-safe): kind->release, then the record
  * directory removed, then the collector (one rn_xcalloc block) freed. */
 void rn_injected_destroy(struct rn_collector *c);
-
-/* Create a fresh record directory for `tag` (rn_recdir_create) and store it in *dir, freeing
- * any previous path (prepare may run once per run). 0 or negative errno (*dir untouched). */
-int rn_recdir_renew(char **dir, const char *tag);
-
-/* destroy(): remove the record directory `dir` (NULL: nothing) and free the path. */
-void rn_recdir_free(char *dir);
 
 /* The on_spawn and on_event of a collector that only reads files at finish: nothing to do,
  * 0. */

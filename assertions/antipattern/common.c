@@ -308,28 +308,28 @@ void rn_ap_add_call(struct rn_buf *b, const struct rn_ap_sc_tab *st, int nr, con
 		rn_buf_addf(b, ") = %" PRId64, ret);
 }
 
-void rn_ap_ktab_init(struct rn_ap_ktab *kt, size_t esz, size_t max)
+void rn_antipattern_map_init(struct rn_antipattern_map *kt, size_t esz, size_t max)
 {
 	memset(kt, 0, sizeof(*kt));
 	kt->esz = esz;
 	kt->max = max;
 }
 
-void rn_ap_ktab_release(struct rn_ap_ktab *kt)
+void rn_antipattern_map_release(struct rn_antipattern_map *kt)
 {
 	free(kt->keys);
 	free(kt->vals);
-	rn_ap_ktab_init(kt, kt->esz, kt->max);
+	rn_antipattern_map_init(kt, kt->esz, kt->max);
 }
 
-void *rn_ap_ktab_slot(struct rn_ap_ktab *kt, size_t i)
+void *rn_antipattern_map_slot(struct rn_antipattern_map *kt, size_t i)
 {
 	return kt->vals + i * kt->esz;
 }
 
-static void ktab_grow(struct rn_ap_ktab *kt)
+static void map_grow(struct rn_antipattern_map *kt)
 {
-	struct rn_ap_ktab old = *kt;
+	struct rn_antipattern_map old = *kt;
 	size_t i;
 
 	kt->cap = old.cap ? old.cap * 2 : 64;
@@ -345,7 +345,7 @@ static void ktab_grow(struct rn_ap_ktab *kt)
 		     j = (j + 1) & (kt->cap - 1))
 			;
 		kt->keys[j] = old.keys[i];
-		memcpy(rn_ap_ktab_slot(kt, j), old.vals + i * old.esz, kt->esz);
+		memcpy(rn_antipattern_map_slot(kt, j), old.vals + i * old.esz, kt->esz);
 		kt->used++;
 	}
 	free(old.keys);
@@ -353,7 +353,7 @@ static void ktab_grow(struct rn_ap_ktab *kt)
 }
 
 /* The value of `key`, added zeroed when `create` and there is room; NULL otherwise. */
-void *rn_ap_ktab_get(struct rn_ap_ktab *kt, uint64_t key, bool create)
+void *rn_antipattern_map_get(struct rn_antipattern_map *kt, uint64_t key, bool create)
 {
 	uint64_t k = key + 1;
 	size_t i;
@@ -361,7 +361,7 @@ void *rn_ap_ktab_get(struct rn_ap_ktab *kt, uint64_t key, bool create)
 	if (kt->cap) {
 		for (i = mix64(k) & (kt->cap - 1); kt->keys[i]; i = (i + 1) & (kt->cap - 1))
 			if (kt->keys[i] == k)
-				return rn_ap_ktab_slot(kt, i);
+				return rn_antipattern_map_slot(kt, i);
 	}
 	if (!create)
 		return NULL;
@@ -370,18 +370,18 @@ void *rn_ap_ktab_get(struct rn_ap_ktab *kt, uint64_t key, bool create)
 		return NULL;
 	}
 	if ((kt->used + 1) * 4 > kt->cap * 3)
-		ktab_grow(kt);
+		map_grow(kt);
 	for (i = mix64(k) & (kt->cap - 1); kt->keys[i]; i = (i + 1) & (kt->cap - 1))
 		;
 	kt->keys[i] = k;
 	kt->used++;
-	/* A slot freed by ktab_del still holds its old value. */
-	memset(rn_ap_ktab_slot(kt, i), 0, kt->esz);
-	return rn_ap_ktab_slot(kt, i);
+	/* A slot freed by rn_antipattern_map_del still holds its old value. */
+	memset(rn_antipattern_map_slot(kt, i), 0, kt->esz);
+	return rn_antipattern_map_slot(kt, i);
 }
 
-/* Delete the entry whose value is `val` (from ktab_get). */
-void rn_ap_ktab_del(struct rn_ap_ktab *kt, void *val)
+/* Delete the entry whose value is `val` (from rn_antipattern_map_get). */
+void rn_antipattern_map_del(struct rn_antipattern_map *kt, void *val)
 {
 	size_t mask = kt->cap - 1, i = (size_t)((char *)val - kt->vals) / kt->esz, j = i;
 
@@ -398,7 +398,7 @@ void rn_ap_ktab_del(struct rn_ap_ktab *kt, void *val)
 		if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
 			continue;
 		kt->keys[i] = kt->keys[j];
-		memcpy(rn_ap_ktab_slot(kt, i), rn_ap_ktab_slot(kt, j), kt->esz);
+		memcpy(rn_antipattern_map_slot(kt, i), rn_antipattern_map_slot(kt, j), kt->esz);
 		kt->keys[j] = 0;
 		i = j;
 	}
@@ -544,7 +544,7 @@ void rn_ap_add_caller(struct rn_ap_pass *ps, struct rn_buf *b, const struct rn_a
 			best = i;
 	if (best < 0 || !cl->total)
 		return;
-	d = rn_ap_ktab_get(&ps->cdefs, cl->key[best], false);
+	d = rn_antipattern_map_get(&ps->cdefs, cl->key[best], false);
 	if (!d || !d->module)
 		return;
 	base = strrchr(d->module, '/');

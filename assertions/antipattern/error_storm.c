@@ -39,7 +39,7 @@ static void err_span(struct rn_ap_pass *ps, int proc, const struct rn_ap_sc *si,
 	if (!ev->err || (ev->flags & (RN_SC_RESTARTED | RN_SC_UNFINISHED)) || (si->flags & C_NOERR))
 		return;
 	ps->failed++;
-	e = rn_ap_ktab_get(&ps->errs, err_key(ev->pid, ev->nr, ev->err), true);
+	e = rn_antipattern_map_get(&ps->errs, err_key(ev->pid, ev->nr, ev->err), true);
 	if (!e)
 		return;
 	if (!e->count) {
@@ -130,7 +130,7 @@ static void err_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 	memset(&tp, 0, sizeof(tp));
 	if (ps->spool) {
 		for (i = 0; i < ps->errs.cap; i++) {
-			const struct rn_ap_err *e = rn_ap_ktab_slot(&ps->errs, i);
+			const struct rn_ap_err *e = rn_antipattern_map_slot(&ps->errs, i);
 
 			if (!ps->errs.keys[i])
 				continue;
@@ -170,7 +170,7 @@ static void err_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 
 static void err_init(struct rn_ap_pass *ps)
 {
-	rn_ap_ktab_init(&ps->errs, sizeof(struct rn_ap_err), RN_AP_MAX_ERRORS);
+	rn_antipattern_map_init(&ps->errs, sizeof(struct rn_ap_err), RN_AP_MAX_ERRORS);
 }
 
 const struct rn_detector_ops rn_ap_error_storm_ops = {

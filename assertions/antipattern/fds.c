@@ -25,21 +25,22 @@ static void fd_drop(struct rn_ap_pass *ps, pid_t pid, int64_t fd)
 
 	if (fd < 0 || fd > INT32_MAX)
 		return;
-	f = rn_ap_ktab_get(&ps->fds, fd_key(pid, fd), false);
+	f = rn_antipattern_map_get(&ps->fds, fd_key(pid, fd), false);
 	if (!f)
 		return;
 	rn_ap_small_fd_done(ps, f);
-	rn_ap_ktab_del(&ps->fds, f);
+	rn_antipattern_map_del(&ps->fds, f);
 }
 
 /* The state of fd `fd` of process `proc`, set up when `create`; NULL when unknown or full. */
-struct rn_ap_fd *rn_ap_fd_get(struct rn_ap_pass *ps, int proc, pid_t pid, int64_t fd, bool create)
+static struct rn_ap_fd *rn_ap_fd_get(struct rn_ap_pass *ps, int proc, pid_t pid, int64_t fd,
+				     bool create)
 {
 	struct rn_ap_fd *f;
 
 	if (fd < 0 || fd > INT32_MAX)
 		return NULL;
-	f = rn_ap_ktab_get(&ps->fds, fd_key(pid, fd), create);
+	f = rn_antipattern_map_get(&ps->fds, fd_key(pid, fd), create);
 	if (!f || f->used)
 		return f;
 	if (!create)
@@ -57,7 +58,7 @@ static void fd_reread(struct rn_ap_pass *ps, const struct rn_ap_fd *f)
 
 	if (!ps->want[RN_AP_REDUNDANT_IO] || !f->path_key)
 		return;
-	e = rn_ap_ktab_get(&ps->paths, f->path_key, false);
+	e = rn_antipattern_map_get(&ps->paths, f->path_key, false);
 	if (e) {
 		e->rereads++;
 		rn_ap_callers_add(&e->cl, ps->ev_caller);

@@ -102,7 +102,7 @@ struct rn_ap_sc_tab {
  * running threads) stay small. Keys are stored + 1 so 0 marks an empty slot; callers never use
  * UINT64_MAX as a key. Pointers to values are invalidated by any insertion or deletion.
  */
-struct rn_ap_ktab {
+struct rn_antipattern_map {
 	uint64_t *keys;   /* key + 1, 0 = empty */
 	char *vals;       /* cap * esz bytes, zeroed when a key is added */
 	size_t esz;       /* bytes of a value */
@@ -325,27 +325,27 @@ struct rn_ap_pass {
 	bool spool;      /* the spool was replayed */
 	uint64_t spans;  /* spans replayed that passed the filter */
 	/* TightLoop */
-	struct rn_ap_ktab threads; /* tid -> struct tl_thread */
+	struct rn_antipattern_map threads; /* tid -> struct tl_thread */
 	/* fds (SmallIO, RedundantIO, SyncStorm) */
 	bool fds_on;
-	struct rn_ap_ktab fds;       /* pid << 32 | fd -> struct fd_ent */
-	struct rn_ap_top small;      /* SmallIO findings */
-	uint64_t io_calls, io_small; /* all reads/writes seen, and the small ones */
+	struct rn_antipattern_map fds; /* pid << 32 | fd -> struct fd_ent */
+	struct rn_ap_top small;        /* SmallIO findings */
+	uint64_t io_calls, io_small;   /* all reads/writes seen, and the small ones */
 	/* RedundantIO */
-	struct rn_ap_ktab paths; /* resolved path key -> struct path_ent */
-	uint64_t next_open_id;   /* last fd_ent.open_id given out */
+	struct rn_antipattern_map paths; /* resolved path key -> struct path_ent */
+	uint64_t next_open_id;           /* last fd_ent.open_id given out */
 	/* the path of the span being replayed, resolved (resolve_path) */
 	bool ev_has_path;
 	uint64_t ev_key;               /* key of (process, directory, path) */
 	char ev_disp[RN_AP_PATH_KEEP]; /* the path for people, directory prepended if known */
 	/* ErrorStorm */
-	struct rn_ap_ktab errs; /* pid, nr, errno -> struct err_ent */
-	uint64_t failed;        /* failing calls seen */
+	struct rn_antipattern_map errs; /* pid, nr, errno -> struct err_ent */
+	uint64_t failed;                /* failing calls seen */
 	/* MemoryChurn */
 	struct rn_ap_map_slot *maps; /* [RN_AP_MAP_SLOTS], owned */
 	/* callers */
 	struct rn_symbolizer *sym;       /* symbols by module, owned */
-	struct rn_ap_ktab cdefs;         /* caller key -> struct caller_def */
+	struct rn_antipattern_map cdefs; /* caller key -> struct caller_def */
 	struct rn_ap_caller_memo *cmemo; /* [CALLER_CACHE], owned */
 	uint64_t ev_caller;              /* caller key of the span being replayed, 0 if unknown */
 };
@@ -381,15 +381,15 @@ void rn_ap_add_call(struct rn_buf *b, const struct rn_ap_sc_tab *st, int nr, con
 
 /* The bounded hash table above: init sets it up empty (allocates nothing) for values of esz
  * bytes and at most max keys; release frees it and leaves it empty with the same shape. */
-void rn_ap_ktab_init(struct rn_ap_ktab *kt, size_t esz, size_t max);
-void rn_ap_ktab_release(struct rn_ap_ktab *kt);
+void rn_antipattern_map_init(struct rn_antipattern_map *kt, size_t esz, size_t max);
+void rn_antipattern_map_release(struct rn_antipattern_map *kt);
 /* The value in slot i (i < kt->cap; a slot holds a key when kt->keys[i] != 0). */
-void *rn_ap_ktab_slot(struct rn_ap_ktab *kt, size_t i);
+void *rn_antipattern_map_slot(struct rn_antipattern_map *kt, size_t i);
 /* The value of `key` (never UINT64_MAX), added zeroed when `create` and there is room; NULL
  * when absent, or full (counted in kt->dropped). Valid until the next insertion/deletion. */
-void *rn_ap_ktab_get(struct rn_ap_ktab *kt, uint64_t key, bool create);
-/* Delete the entry whose value is `val` (from rn_ap_ktab_get). */
-void rn_ap_ktab_del(struct rn_ap_ktab *kt, void *val);
+void *rn_antipattern_map_get(struct rn_antipattern_map *kt, uint64_t key, bool create);
+/* Delete the entry whose value is `val` (from rn_antipattern_map_get). */
+void rn_antipattern_map_del(struct rn_antipattern_map *kt, void *val);
 /* FNV-1a of a string mixed with a seed (a pid, a directory); never UINT64_MAX. */
 uint64_t rn_ap_str_key(const char *s, uint64_t seed);
 
@@ -430,9 +430,6 @@ bool rn_ap_gpu_allowed(const struct rn_ap_pass *ps, pid_t pid, int *proc);
 
 /* ---- the fd tracker (antipattern/fds.c): state several detectors read --------------------- */
 
-/* The state of fd `fd` of process `proc` (pid), set up when `create`; NULL when the fd is out
- * of range, unknown (not create) or the table is full. Valid until the next fd event. */
-struct rn_ap_fd *rn_ap_fd_get(struct rn_ap_pass *ps, int proc, pid_t pid, int64_t fd, bool create);
 /* Resolve the path of an open/stat (ev->path non-empty) into ps->ev_has_path, ev_key and
  * ev_disp (RedundantIO's keys: per directory fd open or working directory). */
 void rn_ap_resolve_path(struct rn_ap_pass *ps, int proc, const struct rn_ap_sc *si,

@@ -36,7 +36,7 @@ static void path_span(struct rn_ap_pass *ps, int proc, const struct rn_ap_sc *si
 
 	if (!(si->flags & (C_OPEN | C_STAT)) || ev->err || !ps->ev_has_path)
 		return;
-	e = rn_ap_ktab_get(&ps->paths, ps->ev_key, true);
+	e = rn_antipattern_map_get(&ps->paths, ps->ev_key, true);
 	if (!e)
 		return;
 	if (!e->path[0]) {
@@ -73,7 +73,7 @@ static void redundant_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 		return;
 	}
 	for (i = 0; i < ps->paths.cap; i++) {
-		const struct rn_ap_path *e = rn_ap_ktab_slot(&ps->paths, i);
+		const struct rn_ap_path *e = rn_antipattern_map_slot(&ps->paths, i);
 
 		if (!ps->paths.keys[i])
 			continue;
@@ -90,7 +90,7 @@ static void redundant_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 	}
 	/* Runners-up of the same process, for the evidence. */
 	for (i = 0; i < ps->paths.cap; i++) {
-		const struct rn_ap_path *e = rn_ap_ktab_slot(&ps->paths, i);
+		const struct rn_ap_path *e = rn_antipattern_map_slot(&ps->paths, i);
 
 		if (!ps->paths.keys[i] || e == best || e->proc != best->proc || path_n(e) < 2)
 			continue;
@@ -143,7 +143,7 @@ static void redundant_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 
 static void redundant_init(struct rn_ap_pass *ps)
 {
-	rn_ap_ktab_init(&ps->paths, sizeof(struct rn_ap_path), RN_AP_MAX_PATHS);
+	rn_antipattern_map_init(&ps->paths, sizeof(struct rn_ap_path), RN_AP_MAX_PATHS);
 }
 
 const struct rn_detector_ops rn_ap_redundant_io_ops = {

@@ -96,7 +96,7 @@ static void small_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 		return;
 	}
 	for (i = 0; i < ps->fds.cap; i++) {
-		struct rn_ap_fd *f = rn_ap_ktab_slot(&ps->fds, i);
+		struct rn_ap_fd *f = rn_antipattern_map_slot(&ps->fds, i);
 
 		if (ps->fds.keys[i] && f->used)
 			rn_ap_small_fd_done(ps, f);

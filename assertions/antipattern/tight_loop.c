@@ -182,7 +182,7 @@ static void tl_span(struct rn_ap_pass *ps, int proc, const struct rn_ap_sc *si,
 		    const struct rn_syscall_event *ev)
 {
 	struct rn_ap_tl_thread *th =
-		rn_ap_ktab_get(&ps->threads, (uint64_t)(uint32_t)ev->tid, true);
+		rn_antipattern_map_get(&ps->threads, (uint64_t)(uint32_t)ev->tid, true);
 	enum tl_step step;
 	bool gap_ok, pre;
 	uint64_t sh = ev_sig_hash(ev, si->nargs);
@@ -239,7 +239,7 @@ static void tl_span(struct rn_ap_pass *ps, int proc, const struct rn_ap_sc *si,
 	if (si->flags & C_EXIT) {
 		/* The thread is gone: keep the table to live threads. */
 		tl_end_run(ps, th);
-		rn_ap_ktab_del(&ps->threads, th);
+		rn_antipattern_map_del(&ps->threads, th);
 	}
 }
 
@@ -351,7 +351,7 @@ static void tl_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 	}
 	for (i = 0; i < ps->threads.cap; i++)
 		if (ps->threads.keys[i])
-			tl_end_run(ps, rn_ap_ktab_slot(&ps->threads, i));
+			tl_end_run(ps, rn_antipattern_map_slot(&ps->threads, i));
 	for (i = 0; i < ps->nprocs; i++) {
 		const struct rn_ap_proc *pp = &ps->procs[i];
 		double life, share, c1, c2, c;
@@ -385,7 +385,7 @@ static void tl_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 
 static void tl_init(struct rn_ap_pass *ps)
 {
-	rn_ap_ktab_init(&ps->threads, sizeof(struct rn_ap_tl_thread), RN_AP_MAX_THREADS);
+	rn_antipattern_map_init(&ps->threads, sizeof(struct rn_ap_tl_thread), RN_AP_MAX_THREADS);
 }
 
 const struct rn_detector_ops rn_ap_tight_loop_ops = {

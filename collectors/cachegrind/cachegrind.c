@@ -43,7 +43,7 @@ const char *rn_cachegrind_unavailable(void)
 	return in_path("valgrind") ? NULL : HINT;
 }
 
-int rn_cachegrind_parse_file(const char *path, struct rn_cg_proc *p)
+int rn_cachegrind_parse_file(const char *path, struct rn_cachegrind_proc *p)
 {
 	struct rn_buf b;
 	const char *line;
@@ -90,7 +90,7 @@ int rn_cachegrind_parse_file(const char *path, struct rn_cg_proc *p)
 	return 0;
 }
 
-void rn_cg_result_release(struct rn_cg_result *r)
+void rn_cachegrind_result_release(struct rn_cachegrind_result *r)
 {
 	size_t i;
 
@@ -102,7 +102,7 @@ void rn_cg_result_release(struct rn_cg_result *r)
 
 static int by_pid(const void *a, const void *b)
 {
-	const struct rn_cg_proc *x = a, *y = b;
+	const struct rn_cachegrind_proc *x = a, *y = b;
 
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
@@ -115,7 +115,7 @@ static int cmp_pid(const void *a, const void *b)
 }
 
 /* Note a process without a count: `why` for the first one, the count for all. */
-static void missing(struct rn_cg_result *out, pid_t pid, const char *why)
+static void missing(struct rn_cachegrind_result *out, pid_t pid, const char *why)
 {
 	if (!out->nmissing)
 		snprintf(out->missing, sizeof(out->missing), "process %d %s", (int)pid, why);
@@ -126,7 +126,7 @@ static void missing(struct rn_cg_result *out, pid_t pid, const char *why)
  * opens its log vg.PID when a process starts and writes cg.PID when it exits: a process with a
  * log and no count ended without Valgrind's exit (SIGKILL, the OOM killer), and one with an
  * invalid count cannot be added up. Either is a process the total lacks (out->nmissing). */
-static void collect(const char *dir, struct rn_cg_result *out, struct rn_buf *vglog)
+static void collect(const char *dir, struct rn_cachegrind_result *out, struct rn_buf *vglog)
 {
 	size_t cap = 0, nlogs = 0, logs_cap = 0, i;
 	pid_t *logs = NULL;
@@ -136,7 +136,7 @@ static void collect(const char *dir, struct rn_cg_result *out, struct rn_buf *vg
 
 	rn_buf_init(&path, 0);
 	while (d && (de = readdir(d))) {
-		struct rn_cg_proc p;
+		struct rn_cachegrind_proc p;
 		pid_t pid;
 		int rc;
 
@@ -189,7 +189,7 @@ static void collect(const char *dir, struct rn_cg_result *out, struct rn_buf *vg
 	if (nlogs > 1)
 		qsort(logs, nlogs, sizeof(*logs), cmp_pid);
 	for (i = 0; i < nlogs; i++) {
-		struct rn_cg_proc key = { .pid = logs[i] };
+		struct rn_cachegrind_proc key = { .pid = logs[i] };
 
 		if (logs[i] <= 0)
 			continue;
@@ -204,7 +204,8 @@ static void collect(const char *dir, struct rn_cg_result *out, struct rn_buf *vg
 	free(logs);
 }
 
-int rn_cachegrind_run(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_cg_result *out)
+int rn_cachegrind_run(const struct rn_run_spec *spec, struct rn_trace *t,
+		      struct rn_cachegrind_result *out)
 {
 	const char *tmp = getenv("TMPDIR");
 	char dir[4096], outopt[4200], logopt[4200];

@@ -31,20 +31,20 @@
 #include "collector.h"
 
 /* One process image's count. */
-struct rn_cg_proc {
+struct rn_cachegrind_proc {
 	pid_t pid;             /* pid of the image (from the file name) */
 	char *cmd;             /* its command line as Valgrind recorded it ("cmd:"), owned */
 	uint64_t instructions; /* instructions executed (Ir), count */
 };
 
-/* Counts of one run. Release with rn_cg_result_release. */
-struct rn_cg_result {
-	struct rn_cg_proc *procs; /* by ascending pid, owned */
-	size_t nprocs;            /* entries used */
-	uint64_t total;           /* sum over procs, count */
-	size_t nmissing;          /* processes Valgrind started that left no valid count (killed
+/* Counts of one run. Release with rn_cachegrind_result_release. */
+struct rn_cachegrind_result {
+	struct rn_cachegrind_proc *procs; /* by ascending pid, owned */
+	size_t nprocs;                    /* entries used */
+	uint64_t total;                   /* sum over procs, count */
+	size_t nmissing;   /* processes Valgrind started that left no valid count (killed
 				   * by SIGKILL, an invalid summary): total lacks them */
-	char missing[160];        /* the first of them, as a phrase ("process 12 wrote no ...") */
+	char missing[160]; /* the first of them, as a phrase ("process 12 wrote no ...") */
 };
 
 /* NULL when valgrind is found in PATH, else a static reason with the install hint. */
@@ -59,13 +59,14 @@ const char *rn_cachegrind_unavailable(void);
  * negative errno on failure. Processes that left no valid count (out->nmissing) are also a gap
  * of `t` (scope RN_GAP_INSTRUCTIONS), so the total is never judged as if it were complete.
  */
-int rn_cachegrind_run(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_cg_result *out);
+int rn_cachegrind_run(const struct rn_run_spec *spec, struct rn_trace *t,
+		      struct rn_cachegrind_result *out);
 
 /* Parse one cachegrind output file into `p` (cmd and the summary's first event). Returns 0,
  * -ENODATA when it has no summary line, or negative errno. */
-int rn_cachegrind_parse_file(const char *path, struct rn_cg_proc *p);
+int rn_cachegrind_parse_file(const char *path, struct rn_cachegrind_proc *p);
 
 /* Free what `r` owns; `r` is then empty. */
-void rn_cg_result_release(struct rn_cg_result *r);
+void rn_cachegrind_result_release(struct rn_cachegrind_result *r);
 
 #endif

@@ -26,6 +26,7 @@
 #include "judging.h"
 #include "log.h"
 #include "otlp.h"
+#include "console.h"
 #include "report.h"
 #include "reporter.h"
 #include "shard.h"

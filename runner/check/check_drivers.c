@@ -109,7 +109,7 @@ bool rn_check_wants_instructions(const struct rn_config *cfg, const struct rn_ta
 int rn_check_instructions(const struct rn_target_cfg *tc, struct rn_target_result *r, bool quiet)
 {
 	struct rn_run_spec spec;
-	struct rn_cg_result cg;
+	struct rn_cachegrind_result cg;
 	struct rn_trace t;
 	struct rn_buf b;
 	size_t i;
@@ -134,7 +134,7 @@ int rn_check_instructions(const struct rn_target_cfg *tc, struct rn_target_resul
 	rc = rn_cachegrind_run(&spec, &t, &cg);
 	if (rc == -ECANCELED) {
 		rn_trace_release(&t);
-		rn_cg_result_release(&cg);
+		rn_cachegrind_result_release(&cg);
 		return rc;
 	}
 	if (!rc && t.status == RN_RUN_OK && t.nprocs && t.procs[0].end == RN_PROC_EXITED &&
@@ -166,6 +166,6 @@ int rn_check_instructions(const struct rn_target_cfg *tc, struct rn_target_resul
 				tc->name, cg.nmissing, cg.nmissing == 1 ? "" : "es", cg.missing);
 	}
 	rn_trace_release(&t);
-	rn_cg_result_release(&cg);
+	rn_cachegrind_result_release(&cg);
 	return 0;
 }

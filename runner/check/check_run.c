@@ -33,6 +33,7 @@
 #include "judging.h"
 #include "log.h"
 #include "otlp.h"
+#include "console.h"
 #include "report.h"
 #include "xalloc.h"
 
@@ -223,9 +224,9 @@ static void run_spec_of(const struct rn_target_cfg *tc, bool timing, struct rn_r
 
 /* The span spool and the behaviour sink of a measured run that stops at syscalls. Returns the
  * behaviour recorder (owned by the caller) or NULL. */
-static struct rn_behaviour *run_sinks(const struct target_runs *tr, struct rn_trace *t)
+static struct rn_equiv_behaviour *run_sinks(const struct target_runs *tr, struct rn_trace *t)
 {
-	struct rn_behaviour *bh;
+	struct rn_equiv_behaviour *bh;
 	struct rn_trace_sink sink;
 
 	if (tr->spool && rn_trace_spool_enable(t)) {
@@ -237,10 +238,10 @@ static struct rn_behaviour *run_sinks(const struct target_runs *tr, struct rn_tr
 	}
 	if (!tr->behave)
 		return NULL;
-	bh = rn_behaviour_new(tr->cfg->semantic);
-	rn_behaviour_sink(bh, &sink);
+	bh = rn_equiv_behaviour_new(tr->cfg->semantic);
+	rn_equiv_behaviour_sink(bh, &sink);
 	if (rn_trace_add_sink(t, &sink)) {
-		rn_behaviour_free(bh);
+		rn_equiv_behaviour_free(bh);
 		return NULL;
 	}
 	return bh;
@@ -259,12 +260,12 @@ static void check_expected_exit(const struct rn_target_cfg *tc, struct rn_trace 
 }
 
 /* Keep a finished run `t` (measured, not warmup) in the target result. */
-static void keep_run(struct rn_target_result *r, struct rn_trace *t, struct rn_behaviour *bh,
+static void keep_run(struct rn_target_result *r, struct rn_trace *t, struct rn_equiv_behaviour *bh,
 		     bool counting, uint64_t start_unix)
 {
 	if (bh) {
-		rn_behaviour_take_processes(bh, t);
-		rn_behaviour_free(r->behaviour);
+		rn_equiv_behaviour_take_processes(bh, t);
+		rn_equiv_behaviour_free(r->behaviour);
 		r->behaviour = bh;
 	}
 	if (counting) {
@@ -287,7 +288,7 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 	bool counting =
 		tr->plan.split && (k >= tc->warmup + tr->plan.timing || (warm && !tr->plan.timing));
 	bool stops = counting || !tr->plan.split; /* the run stops at syscalls */
-	struct rn_behaviour *bh = NULL;
+	struct rn_equiv_behaviour *bh = NULL;
 	struct rn_run_spec spec;
 	struct rn_run_result res;
 	struct rn_trace t;
@@ -343,7 +344,7 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 		bh = NULL;
 	}
 	rn_trace_release(&t);
-	rn_behaviour_free(bh);
+	rn_equiv_behaviour_free(bh);
 	return rc;
 }
 

@@ -11,6 +11,7 @@
 #include "baseline.h"
 #include "buf.h"
 #include "config.h"
+#include "console.h"
 #include "diag.h"
 #include "golden.h"
 #include "exitcode.h"

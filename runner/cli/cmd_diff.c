@@ -100,7 +100,7 @@ static int on_option(void *ctx, int id, const char *arg)
 int rn_cmd_diff(int argc, char **argv)
 {
 	struct diff_opts o;
-	struct rn_behaviour *a = NULL, *b = NULL;
+	struct rn_equiv_behaviour *a = NULL, *b = NULL;
 	struct rn_equiv_result r;
 	char *err = NULL;
 	int first, code;
@@ -123,21 +123,21 @@ int rn_cmd_diff(int argc, char **argv)
 		return RN_EXIT_USAGE;
 	}
 	o.eq.ignore_paths = o.ignore;
-	if (rn_behaviour_load(argv[first], &o.eq, &a, &err) ||
-	    rn_behaviour_load(argv[first + 1], &o.eq, &b, &err)) {
+	if (rn_equiv_behaviour_load(argv[first], &o.eq, &a, &err) ||
+	    rn_equiv_behaviour_load(argv[first + 1], &o.eq, &b, &err)) {
 		rn_error("%s", err);
 		free(err);
-		rn_behaviour_free(a);
+		rn_equiv_behaviour_free(a);
 		free(o.ignore);
 		return RN_EXIT_CONFIG;
 	}
-	rn_behaviour_compare(a, b, &o.eq, &r);
+	rn_equiv_behaviour_compare(a, b, &o.eq, &r);
 	printf("A: %s\nB: %s\n", argv[first], argv[first + 1]);
 	rn_equiv_result_write(&r, stdout, o.max);
 	code = r.equivalent ? RN_EXIT_OK : RN_EXIT_FAIL;
 	rn_equiv_result_release(&r);
-	rn_behaviour_free(a);
-	rn_behaviour_free(b);
+	rn_equiv_behaviour_free(a);
+	rn_equiv_behaviour_free(b);
 	free(o.ignore);
 	return code;
 }

@@ -673,7 +673,7 @@ static const char *needs_ptrace(const struct trace_opts *o)
 static int trace_instructions(const struct trace_opts *o, char **cmd, FILE *out)
 {
 	struct rn_run_spec spec;
-	struct rn_cg_result cg;
+	struct rn_cachegrind_result cg;
 	struct rn_trace t;
 	const struct rn_process *root;
 	int rc, code = RN_EXIT_TARGET;
@@ -708,7 +708,7 @@ static int trace_instructions(const struct trace_opts *o, char **cmd, FILE *out)
 		code = root->exit_code;
 	else if (root && root->end == RN_PROC_SIGNALED)
 		code = 128 + root->term_signal;
-	rn_cg_result_release(&cg);
+	rn_cachegrind_result_release(&cg);
 	rn_trace_release(&t);
 	return code;
 }

@@ -592,8 +592,12 @@ static int insert(struct rn_history *h, const char *sql, const char *const *para
 	return rc;
 }
 
-void rn_history_commit_info(const char *dir, const char *commit, char *subject, size_t cap,
-			    int64_t *author_ns)
+/*
+ * The subject line and author date (ns since the epoch) of `commit` from `git log` in `dir`;
+ * "" and 0 when git, the repository or the commit is not there. Never fails.
+ */
+static void rn_history_commit_info(const char *dir, const char *commit, char *subject, size_t cap,
+				   int64_t *author_ns)
 {
 	char spec[300];
 	const char *argv[] = { "git", "log", "-1", "--no-show-signature", NULL, spec, NULL };
@@ -794,7 +798,8 @@ static int append_syscalls(struct rn_history *h, const char *run_id,
 	return rc;
 }
 
-void rn_history_new_uid(char *dst, size_t cap, uint64_t created_ns)
+/* A new unique run id into dst (cap >= 34): the run's time and 64 random bits in hex. */
+static void rn_history_new_uid(char *dst, size_t cap, uint64_t created_ns)
 {
 	uint64_t r = 0;
 	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);

@@ -125,22 +125,6 @@ void rn_history_cfg_resolve(struct rn_history_cfg *hc, const struct rn_config *c
 void rn_history_cfg_release(struct rn_history_cfg *hc);
 
 /*
- * `location` fit to print: every credential form libpq accepts masked as "***": the password
- * of a URI's userinfo (up to the last '@' before the path, so an unencoded '@' in it does
- * not leave its tail), `password` and `sslpassword` in a URI's query (keys percent-decoded
- * as libpq decodes them), and the same keys of a key=value connection string (quoted values
- * too). A new string the caller frees. When `secrets` is not NULL it receives a new
- * NULL-terminated array of the masked values, raw and percent-decoded (free with
- * rn_history_secrets_free), to scrub from messages that quote them.
- */
-char *rn_history_redact(const char *location, char ***secrets);
-void rn_history_secrets_free(char **secrets);
-
-/* Is `url` a PostgreSQL location: a postgresql:// or postgres:// URI, or a libpq key=value
- * connection string ("host=db dbname=perf user=ci")? */
-bool rn_history_is_postgres(const char *url);
-
-/*
  * Open the store at `url` and bring its schema to RN_HISTORY_SCHEMA_VERSION when `write`
  * (creating the SQLite file and its directory if needed). Without `write` a SQLite store is
  * opened read-only (immutable where this process can write neither the file nor its
@@ -155,10 +139,6 @@ bool rn_history_is_postgres(const char *url);
 int rn_history_open(struct rn_history *h, const char *url, bool write, int busy_timeout_ms);
 /* Close and free; safe after a failed open and on a zeroed struct. */
 void rn_history_close(struct rn_history *h);
-
-/* The backend's query, with the error prefixed by the store's location. */
-int rn_history_query(struct rn_history *h, const char *sql, const char *const *params,
-		     size_t nparams, rn_history_row_fn fn, void *ctx);
 
 /* What identifies one recorded run. Strings borrowed. */
 struct rn_history_run {
@@ -176,50 +156,7 @@ struct rn_history_run {
 	const char *rerun_of;     /* the commit this run re-runs (`check --rerun-of`), or NULL */
 };
 
-/* A new unique run id into dst (cap >= 34): the run's time and 64 random bits in hex. */
-void rn_history_new_uid(char *dst, size_t cap, uint64_t created_ns);
-
-/*
- * The subject line and author date (ns since the epoch) of `commit` from `git log` in `dir`;
- * "" and 0 when git, the repository or the commit is not there. Never fails.
- */
-void rn_history_commit_info(const char *dir, const char *commit, char *subject, size_t cap,
-			    int64_t *author_ns);
-
-/*
- * Fill commit, branch, machine and machine_desc for the current checkout and host: commit from
- * $RENACER_COMMIT, $GITHUB_SHA, $CI_COMMIT_SHA or `git rev-parse HEAD` in `dir`; branch from
- * $RENACER_BRANCH, $GITHUB_HEAD_REF, $GITHUB_REF_NAME, $CI_COMMIT_REF_NAME or git; machine from
- * `machine_override`, $RENACER_MACHINE, or a fingerprint (16 hex digits of a hash of CPU model,
- * CPU count, memory size, kernel release and architecture). Strings are written into the
- * caller's buffers (`bufs`, 4 x 256 bytes) and `run` points at them.
- */
-void rn_history_run_identify(struct rn_history_run *run, const char *dir,
-			     const char *machine_override, char (*bufs)[256]);
-
-/*
- * Append one run: its identity, every target's per-run samples of every metric with data,
- * every verdict, the critical path of each target's last run and its per-syscall medians, in
- * one transaction.
- * Returns the new run's id (> 0) or a negative errno with h->err set.
- */
-int64_t rn_history_append(struct rn_history *h, const struct rn_history_run *run,
-			  const struct rn_target_report *t, size_t n);
-
 struct rn_changepoint;
-
-/*
- * The change points of the last RN_HISTORY_CHANGES_RUNS runs of target/metric on `machine`,
- * searched incrementally: from the cuts kept in change_points (rn_changepoints_update: only
- * the tail from the second-to-last cut is searched again), the whole series when none are kept.
- * With `store`, the new cuts are kept (the caller holds a write transaction). *cp receives a
- * malloc'ed array of *ncp change points (caller frees); when `run` is not NULL, *run, *x and
- * *n receive the series (run ids and medians, oldest first, malloc'ed; caller frees).
- * Returns 0 or negative errno with h->err set.
- */
-int rn_history_series_changes(struct rn_history *h, const char *target, const char *metric,
-			      const char *machine, int64_t **run, double **x, size_t *n,
-			      struct rn_changepoint **cp, size_t *ncp, bool store);
 
 /*
  * The one call of `check` and `golden update`: resolve the settings, and if enabled open the

@@ -1,6 +1,7 @@
 /*
- * history_internal.h - what the history store's backends share with history.c (private to the
- * runner).
+ * history_internal.h - what the files of runner/history/ share: the backends, the query
+ * helpers behind every read and write of the store, run identity, credential redaction and
+ * change-point upkeep (private to the layer; other layers go through history.h).
  */
 #ifndef RN_HISTORY_INTERNAL_H
 #define RN_HISTORY_INTERNAL_H
@@ -30,5 +31,58 @@ size_t rn_history_where(struct rn_buf *sql, const struct rn_history_filter *f, c
 /* End the transaction the caller began: COMMIT when `rc` is 0, else (or when COMMIT fails)
  * ROLLBACK with h->err kept as the failure left it. Returns `rc`, or COMMIT's error. */
 int rn_history_finish(struct rn_history *h, int rc);
+
+/* The backend's query, with the error prefixed by the store's location. */
+int rn_history_query(struct rn_history *h, const char *sql, const char *const *params,
+		     size_t nparams, rn_history_row_fn fn, void *ctx);
+
+/*
+ * Append one run: its identity, every target's per-run samples of every metric with data,
+ * every verdict, the critical path of each target's last run and its per-syscall medians, in
+ * one transaction.
+ * Returns the new run's id (> 0) or a negative errno with h->err set.
+ */
+int64_t rn_history_append(struct rn_history *h, const struct rn_history_run *run,
+			  const struct rn_target_report *t, size_t n);
+
+/* Is `url` a PostgreSQL location: a postgresql:// or postgres:// URI, or a libpq key=value
+ * connection string ("host=db dbname=perf user=ci")? */
+bool rn_history_is_postgres(const char *url);
+
+/*
+ * `location` fit to print: every credential form libpq accepts masked as "***": the password
+ * of a URI's userinfo (up to the last '@' before the path, so an unencoded '@' in it does
+ * not leave its tail), `password` and `sslpassword` in a URI's query (keys percent-decoded
+ * as libpq decodes them), and the same keys of a key=value connection string (quoted values
+ * too). A new string the caller frees. When `secrets` is not NULL it receives a new
+ * NULL-terminated array of the masked values, raw and percent-decoded (free with
+ * rn_history_secrets_free), to scrub from messages that quote them.
+ */
+char *rn_history_redact(const char *location, char ***secrets);
+void rn_history_secrets_free(char **secrets);
+
+/*
+ * Fill commit, branch, machine and machine_desc for the current checkout and host: commit from
+ * $RENACER_COMMIT, $GITHUB_SHA, $CI_COMMIT_SHA or `git rev-parse HEAD` in `dir`; branch from
+ * $RENACER_BRANCH, $GITHUB_HEAD_REF, $GITHUB_REF_NAME, $CI_COMMIT_REF_NAME or git; machine from
+ * `machine_override`, $RENACER_MACHINE, or a fingerprint (16 hex digits of a hash of CPU model,
+ * CPU count, memory size, kernel release and architecture). Strings are written into the
+ * caller's buffers (`bufs`, 4 x 256 bytes) and `run` points at them.
+ */
+void rn_history_run_identify(struct rn_history_run *run, const char *dir,
+			     const char *machine_override, char (*bufs)[256]);
+
+/*
+ * The change points of the last RN_HISTORY_CHANGES_RUNS runs of target/metric on `machine`,
+ * searched incrementally: from the cuts kept in change_points (rn_changepoints_update: only
+ * the tail from the second-to-last cut is searched again), the whole series when none are kept.
+ * With `store`, the new cuts are kept (the caller holds a write transaction). *cp receives a
+ * malloc'ed array of *ncp change points (caller frees); when `run` is not NULL, *run, *x and
+ * *n receive the series (run ids and medians, oldest first, malloc'ed; caller frees).
+ * Returns 0 or negative errno with h->err set.
+ */
+int rn_history_series_changes(struct rn_history *h, const char *target, const char *metric,
+			      const char *machine, int64_t **run, double **x, size_t *n,
+			      struct rn_changepoint **cp, size_t *ncp, bool store);
 
 #endif

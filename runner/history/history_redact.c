@@ -4,6 +4,7 @@
  * quote them can be scrubbed.
  */
 #include "history.h"
+#include "history_internal.h"
 
 #include <ctype.h>
 #include <stdlib.h>

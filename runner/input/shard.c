@@ -56,7 +56,8 @@ static uint64_t fnv1a64(const char *s)
 	return h;
 }
 
-uint64_t rn_shard_score(const char *name, unsigned k)
+/* The rendezvous score of target `name` for shard `k` (1-based), as described above. */
+static uint64_t rn_shard_score(const char *name, unsigned k)
 {
 	return fmix64(fnv1a64(name) ^ ((uint64_t)k * 0x9e3779b97f4a7c15ull));
 }

@@ -38,9 +38,6 @@ struct rn_shard {
  */
 int rn_shard_parse(const char *s, struct rn_shard *out);
 
-/* The rendezvous score of target `name` for shard `k` (1-based), as described above. */
-uint64_t rn_shard_score(const char *name, unsigned k);
-
 /*
  * Assign each of `n` targets to a shard: `names[i]` its name, `weights[i]` its shard_weight
  * (> 0; NULL or all weights absent = unweighted), `weighted` whether any weight was set.

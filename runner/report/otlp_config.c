@@ -50,7 +50,9 @@ static int lookup(const char *const *names, const char *name)
 	return -EINVAL;
 }
 
-int rn_otlp_protocol_parse(const char *name, enum rn_otlp_protocol *out)
+/* Parse a name of the lists above into *out. 0, or -EINVAL for an unknown name (nothing
+ * printed: the caller has the location for its message). */
+static int rn_otlp_protocol_parse(const char *name, enum rn_otlp_protocol *out)
 {
 	int i = lookup(rn_otlp_protocol_names, name);
 
@@ -235,7 +237,8 @@ int rn_otlp_cfg_set_header(struct rn_otlp_cfg *cfg, const char *name, const char
 	return 0;
 }
 
-int rn_otlp_cfg_set_service_name(struct rn_otlp_cfg *cfg, const char *name)
+/* Set the service name (copied). 0, or -EINVAL when empty. */
+static int rn_otlp_cfg_set_service_name(struct rn_otlp_cfg *cfg, const char *name)
 {
 	if (!name || !*name)
 		return -EINVAL;
@@ -275,8 +278,15 @@ int rn_otlp_percent_decode(const char *s, size_t len, struct rn_buf *out)
 	return rn_buf_failed(out) ? -ENOMEM : 0;
 }
 
-int rn_otlp_parse_list(const char *list, void (*fn)(void *ctx, const char *key, const char *value),
-		       void *ctx)
+/*
+ * Parse a W3C Baggage-style list "k1=v1, k2 = v2" (the format of OTEL_EXPORTER_OTLP_HEADERS
+ * and OTEL_RESOURCE_ATTRIBUTES): entries split on ',', key and value trimmed of spaces and
+ * tabs, the value percent-decoded. Calls `fn(ctx, key, value)` for each valid entry (strings
+ * valid during the call). Entries without '=', with an empty key, or with a bad %-escape are
+ * skipped and counted in the return value (number of skipped entries, >= 0).
+ */
+static int rn_otlp_parse_list(const char *list,
+			      void (*fn)(void *ctx, const char *key, const char *value), void *ctx)
 {
 	const char *p = list;
 	int skipped = 0;

@@ -65,9 +65,6 @@ extern const char *const rn_otlp_protocol_names[];
 extern const char *const rn_otlp_compression_names[];
 extern const char *const rn_otlp_syscall_mode_names[];
 
-/* Parse a name of the lists above into *out. 0, or -EINVAL for an unknown name (nothing
- * printed: the caller has the location for its message). */
-int rn_otlp_protocol_parse(const char *name, enum rn_otlp_protocol *out);
 int rn_otlp_compression_parse(const char *name, enum rn_otlp_compression *out);
 int rn_otlp_syscall_mode_parse(const char *name, enum rn_otlp_syscall_spans *out);
 
@@ -188,8 +185,6 @@ int rn_otlp_cfg_set_compression(struct rn_otlp_cfg *cfg, const char *name);
  * so later layers override earlier ones per header. 0, or -EINVAL for a name that is not an
  * HTTP token or a value with CR, LF or NUL (nothing printed, the value never is). */
 int rn_otlp_cfg_set_header(struct rn_otlp_cfg *cfg, const char *name, const char *value);
-/* Set the service name (copied). 0, or -EINVAL when empty. */
-int rn_otlp_cfg_set_service_name(struct rn_otlp_cfg *cfg, const char *name);
 /* Set resource attribute `key` (string value, copied), replacing one of the same key. 0 or
  * -EINVAL when the key is empty. */
 int rn_otlp_cfg_set_resource_attr(struct rn_otlp_cfg *cfg, const char *key, const char *value);
@@ -206,15 +201,6 @@ int rn_otlp_cfg_finish(struct rn_otlp_cfg *cfg);
  * rn_trace_spool_enable() on the measured runs (syscall_spans ALL or THRESHOLD). */
 bool rn_otlp_cfg_needs_spool(const struct rn_otlp_cfg *cfg);
 
-/*
- * Parse a W3C Baggage-style list "k1=v1, k2 = v2" (the format of OTEL_EXPORTER_OTLP_HEADERS
- * and OTEL_RESOURCE_ATTRIBUTES): entries split on ',', key and value trimmed of spaces and
- * tabs, the value percent-decoded. Calls `fn(ctx, key, value)` for each valid entry (strings
- * valid during the call). Entries without '=', with an empty key, or with a bad %-escape are
- * skipped and counted in the return value (number of skipped entries, >= 0).
- */
-int rn_otlp_parse_list(const char *list, void (*fn)(void *ctx, const char *key, const char *value),
-		       void *ctx);
 /* Percent-decode `len` bytes of `s` into `out` (appending): "%XX" (hex, either case) becomes
  * the byte; '+' is kept as is. 0, or -EINVAL on a truncated or non-hex escape or a %00. */
 int rn_otlp_percent_decode(const char *s, size_t len, struct rn_buf *out);

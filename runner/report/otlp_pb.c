@@ -112,7 +112,8 @@ void rn_pb_double_field(struct rn_buf *b, uint32_t field, double v)
 	rn_pb_fixed64_field(b, field, bits);
 }
 
-void rn_pb_bytes_field(struct rn_buf *b, uint32_t field, const void *data, size_t len)
+/* Append a length-delimited field: key, varint length, `len` bytes. */
+static void rn_pb_bytes_field(struct rn_buf *b, uint32_t field, const void *data, size_t len)
 {
 	rn_pb_tag(b, field, RN_PB_LEN);
 	rn_pb_varint(b, len);

@@ -67,8 +67,6 @@ void rn_pb_fixed64_field(struct rn_buf *b, uint32_t field, uint64_t v);
 void rn_pb_fixed32_field(struct rn_buf *b, uint32_t field, uint32_t v);
 /* Append field `field` as a double (IEEE 754 binary64, little-endian). Always written. */
 void rn_pb_double_field(struct rn_buf *b, uint32_t field, double v);
-/* Append a length-delimited field: key, varint length, `len` bytes. */
-void rn_pb_bytes_field(struct rn_buf *b, uint32_t field, const void *data, size_t len);
 /* Append a string field unless `s` is NULL or empty (proto3 default). */
 void rn_pb_string_field(struct rn_buf *b, uint32_t field, const char *s);
 

@@ -40,7 +40,8 @@ bool rn_has_ctl(const char *s)
 	return false;
 }
 
-void rn_buf_add_escaped(struct rn_buf *b, const char *s)
+/* Append `s` to `b` with control characters escaped. */
+static void rn_buf_add_escaped(struct rn_buf *b, const char *s)
 {
 	for (; *s; s++) {
 		char e[5];

@@ -18,8 +18,6 @@
 
 /* Does `s` hold a byte that rn_escape_ctl() would rewrite? */
 bool rn_has_ctl(const char *s);
-/* Append `s` to `b` with control characters escaped. */
-void rn_buf_add_escaped(struct rn_buf *b, const char *s);
 /* Write `src` with control characters escaped into `dst` (`dst_size` bytes, > 0), always
  * NUL-terminated; an escape that does not fit is dropped whole. Returns strlen(dst). */
 size_t rn_escape_ctl(char *dst, size_t dst_size, const char *src);

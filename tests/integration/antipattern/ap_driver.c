@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "assertion.h"
+#include "antipattern_internal.h"
 #include "collector.h"
 #include "trace.h"
 

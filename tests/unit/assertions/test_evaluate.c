@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "assertion.h"
+#include "assertion_internal.h"
 #include "trace.h"
 
 #define MS 1000000ULL

@@ -30,7 +30,7 @@ static void write_file(const char *path, const char *text)
 static void test_cachegrind_parses_summary(void **state)
 {
 	char path[] = "/tmp/rn-test-cg-XXXXXX";
-	struct rn_cg_proc p;
+	struct rn_cachegrind_proc p;
 	int fd = mkstemp(path);
 
 	(void)state;

@@ -18,6 +18,7 @@
 
 #include "config.h"
 #include "history.h"
+#include "history_internal.h"
 #include "report.h"
 #include "utf8.h"
 

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "buf.h"
+#include "console.h"
 #include "report.h"
 #include "xalloc.h"
 

@@ -1,0 +1,607 @@
+/*
+ * console.c - the console report of `renacer check` on stderr: header, progress, verdict table.
+ */
+#include "console.h"
+#include "report.h"
+#include "timing_gate.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "escape.h"
+#include "exitcode.h"
+#include "safefile.h"
+#include "textfit.h"
+#include "xalloc.h"
+
+/*
+ * Progress. On a terminal the line is redrawn in place: by each call, and every
+ * TICK_MS by a ticker thread while a run goes on, so a long run shows its clock moving. The
+ * ticker is started once, with every signal blocked (signals stay with the thread that runs
+ * the targets), and only draws while a line is open; `progress_lock` orders its writes with
+ * the caller's.
+ */
+#define TICK_MS 250
+static pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool progress_open;        /* a TTY line is on screen */
+static bool ticker_started;       /* the ticker thread runs */
+static char progress_text[512];   /* the current line without its times */
+static unsigned progress_step;    /* step of progress_text */
+static unsigned progress_nsteps;  /* steps of the unit */
+static uint64_t progress_t0_ns;   /* the first progress line of this process */
+static uint64_t progress_unit_ns; /* step 0 of the current unit (a target's runs) */
+static uint64_t progress_step_ns; /* start of the current step */
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void rn_report_header(bool color, const char *config, size_t ntargets, size_t nassertions)
+{
+	struct rn_buf b, t;
+
+	rn_buf_init(&b, 0);
+	rn_buf_init(&t, 0);
+	rn_buf_addf(&b, "%srenacer check%s: ", color ? "\033[1m" : "", color ? "\033[0m" : "");
+	rn_buf_addf(&t, "%s (%zu target%s, %zu assertion%s)", config, ntargets,
+		    ntargets == 1 ? "" : "s", nassertions, nassertions == 1 ? "" : "s");
+	rn_text_wrap(&b, t.buf, (size_t)rn_term_width() - 14, 4);
+	rn_buf_addc(&b, '\n');
+	rn_write_stderr(b.buf, b.len);
+	rn_buf_release(&t);
+	rn_buf_release(&b);
+}
+
+/* The TTY line for `now`: text, elapsed time, the unit's time left; lock held. */
+static void draw_tty(uint64_t now)
+{
+	struct rn_buf b, text;
+	double elapsed_s = (double)(now - progress_t0_ns) / 1e9;
+	double unit_s = (double)(now - progress_unit_ns) / 1e9;
+
+	rn_buf_init(&text, 0);
+	rn_buf_addf(&text, "%s  %.1f s elapsed", progress_text, elapsed_s);
+	/* The estimate: every step at the mean pace of those done, less the time spent. */
+	if (progress_step && progress_nsteps > progress_step) {
+		double mean = (double)(progress_step_ns - progress_unit_ns) / 1e9 / progress_step;
+		double left = mean * progress_nsteps - unit_s;
+
+		rn_buf_addf(&text, ", ~%.1f s left", left > 0 ? left : 0.0);
+	}
+	rn_buf_init(&b, 0);
+	rn_buf_addc(&b, '\r');
+	rn_text_shorten(&b, text.buf, (size_t)rn_term_width() - 1);
+	rn_buf_adds(&b, "\033[K");
+	rn_write_stderr(b.buf, b.len);
+	rn_buf_release(&b);
+	rn_buf_release(&text);
+}
+
+static void *ticker_main(void *arg)
+{
+	struct timespec tick = { 0, TICK_MS * 1000000L };
+
+	(void)arg;
+	for (;;) {
+		nanosleep(&tick, NULL);
+		pthread_mutex_lock(&progress_lock);
+		if (progress_open)
+			draw_tty(mono_ns());
+		pthread_mutex_unlock(&progress_lock);
+	}
+	return NULL;
+}
+
+/* Start the ticker once, every signal blocked in it; without it the line moves per step. */
+static void start_ticker(void)
+{
+	sigset_t all, old;
+	pthread_t th;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (!pthread_create(&th, NULL, ticker_main, NULL)) {
+		pthread_detach(th);
+		ticker_started = true;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+void rn_report_progress(bool color, unsigned step, unsigned nsteps, const char *fmt, ...)
+{
+	va_list ap;
+	uint64_t now = mono_ns();
+	bool tty = isatty(2);
+
+	(void)color;
+	pthread_mutex_lock(&progress_lock);
+	if (!progress_t0_ns)
+		progress_t0_ns = now;
+	if (!step || !progress_unit_ns)
+		progress_unit_ns = now;
+	progress_step = step;
+	progress_nsteps = nsteps;
+	progress_step_ns = now;
+	va_start(ap, fmt);
+	vsnprintf(progress_text, sizeof(progress_text), fmt, ap);
+	va_end(ap);
+	if (tty) {
+		draw_tty(now);
+		progress_open = true;
+	} else {
+		/* A CI log: one plain line per step, with the time since the first. */
+		struct rn_buf b, text;
+
+		rn_buf_init(&text, 0);
+		rn_buf_addf(&text, "%s (%.1f s elapsed)", progress_text,
+			    (double)(now - progress_t0_ns) / 1e9);
+		rn_buf_init(&b, 0);
+		rn_text_wrap(&b, text.buf, (size_t)rn_term_width(), 4);
+		rn_buf_addc(&b, '\n');
+		rn_write_stderr(b.buf, b.len);
+		rn_buf_release(&b);
+		rn_buf_release(&text);
+	}
+	pthread_mutex_unlock(&progress_lock);
+	if (tty && !ticker_started)
+		start_ticker();
+}
+
+void rn_report_progress_done(void)
+{
+	pthread_mutex_lock(&progress_lock);
+	if (progress_open)
+		rn_write_stderr("\r\033[K", 4);
+	progress_open = false;
+	progress_unit_ns = 0;
+	pthread_mutex_unlock(&progress_lock);
+}
+
+static const char *verdict_color(enum rn_verdict v)
+{
+	switch (v) {
+	case RN_VERDICT_PASS:
+		return "\033[32m";
+	case RN_VERDICT_FAIL:
+	case RN_VERDICT_ERROR:
+	case RN_VERDICT_NO_DATA:
+		return "\033[1;31m";
+	case RN_VERDICT_WARN:
+	case RN_VERDICT_NOT_JUDGED:
+		return "\033[33m";
+	default:
+		return "\033[2m";
+	}
+}
+
+/* Format a value in its unit for the table. `exact` (--wide): ms with 3 decimals, bytes in
+ * bytes; otherwise 4 significant digits in a scaled unit (s, KiB, MiB, GiB). */
+static void fmt_value(char *out, size_t size, bool has, double v, const char *unit, bool exact)
+{
+	static const char *const bin[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	size_t k = 0;
+
+	if (!has) {
+		snprintf(out, size, "-");
+		return;
+	}
+	if (!unit)
+		unit = "";
+	if (!strcmp(unit, "ms")) {
+		if (exact)
+			snprintf(out, size, "%.3f ms", v);
+		else if (fabs(v) < 1000.0)
+			snprintf(out, size, "%.4g ms", v);
+		else if (fabs(v) < 1e7)
+			snprintf(out, size, "%.4g s", v / 1000.0);
+		else
+			snprintf(out, size, "%.0f s", v / 1000.0);
+	} else if (!strcmp(unit, "bytes")) {
+		if (exact) {
+			snprintf(out, size, "%.0f B", v);
+			return;
+		}
+		while (fabs(v) >= 1024.0 && k + 1 < sizeof(bin) / sizeof(bin[0])) {
+			v /= 1024.0;
+			k++;
+		}
+		snprintf(out, size, k ? "%.4g %s" : "%.0f %s", v, bin[k]);
+	} else if (!strcmp(unit, "confidence")) {
+		snprintf(out, size, "%.2f", v);
+	} else {
+		snprintf(out, size, "%.0f %s", v, unit);
+	}
+}
+
+/* The REASON column of the console table: v->reason, else the message ("critical path 236 ms
+ * (median of 5 runs) > budget 71.8 ms ..."), else the aggregate. Borrowed, never NULL. */
+static const char *rn_report_reason(const struct rn_verdict_result *v)
+{
+	if (v->reason && *v->reason)
+		return v->reason;
+	if (v->message && *v->message)
+		return v->message;
+	return v->aggregate ? v->aggregate : "";
+}
+
+static const char *exit_meaning(int code)
+{
+	switch (code) {
+#define RN_EXIT_CASE(name, value, desc)                                                            \
+	case value:                                                                                \
+		return desc;
+		RN_EXIT_CODES(RN_EXIT_CASE)
+#undef RN_EXIT_CASE
+	}
+	return "unknown";
+}
+
+/* Lines printed above the table (rn_report_console_header), owned; one check per process. */
+#define HEADER_LINES_MAX 8
+static char *header_lines[HEADER_LINES_MAX];
+static size_t nheader_lines;
+
+void rn_report_console_header(const char *line)
+{
+	if (nheader_lines < HEADER_LINES_MAX)
+		header_lines[nheader_lines++] = rn_escaped_dup(line);
+}
+
+/* Columns of the table (enum col): a header and a meaning each, the same on every row. */
+enum col {
+	COL_TARGET,   /* target name */
+	COL_NAME,     /* assertion name, golden:<metric> or baseline:<metric> */
+	COL_VERDICT,  /* the verdict's label */
+	COL_MEASURED, /* the value measured on this run (head, under --baseline) */
+	COL_LIMIT,    /* the value past which the row fails: a budget, the golden value plus its
+		       * tolerance, the base median plus --baseline-tolerance */
+	COL_GOLDEN,   /* golden rows: the golden trace's value (--wide) */
+	COL_BASE,     /* baseline rows: the base side's value (--wide) */
+	COL_CHANGE,   /* MEASURED against the reference (golden or base), percent */
+	COL_REASON,   /* why this verdict, shortened (default) or wrapped (--wide) */
+	NCOLS
+};
+
+static const char *const col_header[NCOLS] = { "TARGET",   "ASSERTION", "VERDICT",
+					       "MEASURED", "LIMIT",     "GOLDEN",
+					       "BASE",     "CHANGE",    "REASON" };
+/* Widest TARGET and ASSERTION in the default layout, then the narrowest they shrink to when
+ * the terminal is narrow; REASON gets what is left, at least REASON_MIN or a line of its own. */
+#define TARGET_MAX 16
+#define NAME_MAX_W 26
+#define NAME_SHRINK 12
+#define REASON_MIN 24
+
+/* One table row's cells, escaped, owned. */
+struct row {
+	char *cell[NCOLS];
+	enum rn_verdict verdict;
+};
+
+static bool is_baseline_row(const struct rn_verdict_result *v)
+{
+	return v->type && !strcmp(v->type, "baseline");
+}
+
+static void fill_row(struct row *r, const char *target, const struct rn_verdict_result *v,
+		     bool exact)
+{
+	char buf[64];
+	bool base = is_baseline_row(v);
+
+	r->verdict = v->verdict;
+	r->cell[COL_TARGET] = rn_escaped_dup(target);
+	r->cell[COL_NAME] = rn_escaped_dup(v->assertion ? v->assertion : "");
+	r->cell[COL_VERDICT] = rn_xstrdup(rn_verdict_label(v->verdict));
+	fmt_value(buf, sizeof(buf), v->has_observed, v->observed, v->unit, exact);
+	r->cell[COL_MEASURED] = rn_xstrdup(buf);
+	fmt_value(buf, sizeof(buf), v->has_budget, v->budget, v->unit, exact);
+	r->cell[COL_LIMIT] = rn_xstrdup(buf);
+	/* A baseline row keeps the base median in the verdict's golden field: BASE, not GOLDEN. */
+	fmt_value(buf, sizeof(buf), v->has_golden && !base, v->golden, v->unit, exact);
+	r->cell[COL_GOLDEN] = rn_xstrdup(buf);
+	fmt_value(buf, sizeof(buf), v->has_golden && base, v->golden, v->unit, exact);
+	r->cell[COL_BASE] = rn_xstrdup(buf);
+	if (v->has_observed && v->has_golden && isfinite(v->delta_pct))
+		snprintf(buf, sizeof(buf), "%+.1f%%", v->delta_pct);
+	else
+		snprintf(buf, sizeof(buf), "-");
+	r->cell[COL_CHANGE] = rn_xstrdup(buf);
+	r->cell[COL_REASON] = rn_escaped_dup(rn_report_reason(v));
+}
+
+static void release_row(struct row *r)
+{
+	size_t c;
+
+	for (c = 0; c < NCOLS; c++)
+		free(r->cell[c]);
+}
+
+/* Pad `b` with spaces to `n` columns after writing `w` of them. */
+static void pad(struct rn_buf *b, size_t w, size_t n)
+{
+	for (; w < n; w++)
+		rn_buf_addc(b, ' ');
+}
+
+/* Shrink TARGET and ASSERTION (the wider first), no narrower than `floor` or their headers,
+ * until the row's `fixed` columns fit `width`; only when `on`. */
+static void shrink_names(size_t *w, size_t *fixed, size_t width, size_t floor_w, bool on)
+{
+	size_t lo[2], c;
+
+	lo[0] = strlen(col_header[COL_TARGET]) > floor_w ? strlen(col_header[COL_TARGET]) : floor_w;
+	lo[1] = strlen(col_header[COL_NAME]) > floor_w ? strlen(col_header[COL_NAME]) : floor_w;
+	while (on && *fixed > width && (w[COL_TARGET] > lo[0] || w[COL_NAME] > lo[1])) {
+		if (w[COL_NAME] > lo[1] && (w[COL_NAME] >= w[COL_TARGET] || w[COL_TARGET] <= lo[0]))
+			c = COL_NAME;
+		else
+			c = COL_TARGET;
+		w[c]--;
+		(*fixed)--;
+	}
+}
+
+/* The table. Default: one row per assertion in `width` columns, names and REASON shortened
+ * with an ellipsis; --wide: every column, names whole, REASON wrapped under its column. */
+static void console_table(struct rn_buf *b, bool color, bool wide, size_t width,
+			  const struct row *rows, size_t nrows)
+{
+	const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[0m" : "";
+	size_t w[NCOLS], ncap[2], c, i, k, fixed = 0, reason_w, reason_at;
+	bool shown[NCOLS], own_line;
+
+	for (c = 0; c < NCOLS; c++) {
+		w[c] = strlen(col_header[c]);
+		shown[c] = wide || (c != COL_GOLDEN && c != COL_BASE);
+	}
+	for (i = 0; i < nrows; i++)
+		for (c = 0; c < COL_REASON; c++) {
+			size_t cw = rn_text_width(rows[i].cell[c], strlen(rows[i].cell[c]));
+
+			w[c] = cw > w[c] ? cw : w[c];
+		}
+	if (!wide) {
+		w[COL_TARGET] = w[COL_TARGET] < TARGET_MAX ? w[COL_TARGET] : TARGET_MAX;
+		w[COL_NAME] = w[COL_NAME] < NAME_MAX_W ? w[COL_NAME] : NAME_MAX_W;
+	}
+	for (c = 0; c < COL_REASON; c++)
+		fixed += shown[c] ? w[c] + 1 : 0;
+	fixed++; /* two spaces before REASON */
+	/* A narrow terminal: shrink the names before REASON loses its room. */
+	for (k = 0; k < 2; k++)
+		ncap[k] = w[k ? COL_NAME : COL_TARGET];
+	while (!wide && fixed + REASON_MIN > width &&
+	       (w[COL_TARGET] > NAME_SHRINK || w[COL_NAME] > NAME_SHRINK)) {
+		c = w[COL_NAME] >= w[COL_TARGET] ? COL_NAME : COL_TARGET;
+		w[c]--;
+		fixed--;
+	}
+	own_line = fixed + REASON_MIN > width;
+	/* Narrower still: REASON goes on a line of its own under the row, so the names get their
+	 * room back as far as the row fits; then names down to NAME_SHRINK, CHANGE goes, names
+	 * down to their headers' width, LIMIT goes (the messages below the table keep both). */
+	if (own_line) {
+		fixed += ncap[0] - w[COL_TARGET] + ncap[1] - w[COL_NAME];
+		w[COL_TARGET] = ncap[0];
+		w[COL_NAME] = ncap[1];
+	}
+	shrink_names(w, &fixed, width, NAME_SHRINK, !wide && own_line);
+	if (!wide && own_line && fixed > width) {
+		shown[COL_CHANGE] = false;
+		fixed -= w[COL_CHANGE] + 1;
+	}
+	shrink_names(w, &fixed, width, 0, !wide && own_line);
+	if (!wide && own_line && fixed > width) {
+		shown[COL_LIMIT] = false;
+		fixed -= w[COL_LIMIT] + 1;
+	}
+	reason_at = own_line ? 4 : fixed;
+	reason_w = width > reason_at ? width - reason_at : 1;
+
+	rn_buf_addc(b, '\n');
+	rn_buf_adds(b, bold);
+	for (c = 0; c < COL_REASON; c++) {
+		if (!shown[c])
+			continue;
+		if (c >= COL_MEASURED) {
+			pad(b, strlen(col_header[c]), w[c]);
+			rn_buf_adds(b, col_header[c]);
+		} else {
+			rn_buf_adds(b, col_header[c]);
+			pad(b, strlen(col_header[c]), w[c]);
+		}
+		rn_buf_adds(b, c + 1 == COL_REASON ? "  " : " ");
+	}
+	if (own_line) {
+		while (b->len && b->buf[b->len - 1] == ' ')
+			b->buf[--b->len] = '\0';
+		rn_buf_adds(b, reset);
+		rn_buf_adds(b, "\n    ");
+		rn_buf_adds(b, bold);
+	}
+	rn_buf_adds(b, col_header[COL_REASON]);
+	rn_buf_adds(b, reset);
+	rn_buf_addc(b, '\n');
+	for (i = 0; i < nrows; i++) {
+		const struct row *r = &rows[i];
+		size_t start = b->len;
+
+		for (c = 0; c < COL_REASON; c++) {
+			size_t cw;
+
+			if (!shown[c])
+				continue;
+			if (c == COL_VERDICT && color)
+				rn_buf_adds(b, verdict_color(r->verdict));
+			if (c >= COL_MEASURED) {
+				cw = rn_text_width(r->cell[c], strlen(r->cell[c]));
+				pad(b, cw, w[c]);
+				rn_buf_adds(b, r->cell[c]);
+			} else {
+				size_t at = b->len;
+
+				rn_text_shorten(b, r->cell[c], w[c]);
+				pad(b, rn_text_width(b->buf + at, b->len - at), w[c]);
+			}
+			if (c == COL_VERDICT && color)
+				rn_buf_adds(b, reset);
+			rn_buf_adds(b, c + 1 == COL_REASON ? "  " : " ");
+		}
+		if (own_line) {
+			while (b->len > start && b->buf[b->len - 1] == ' ')
+				b->buf[--b->len] = '\0';
+			rn_buf_adds(b, "\n    ");
+		}
+		if (wide)
+			rn_text_wrap(b, r->cell[COL_REASON], reason_w, reason_at);
+		else
+			rn_text_shorten(b, r->cell[COL_REASON], reason_w);
+		/* No trailing blanks when REASON is empty. */
+		while (b->len > start && b->buf[b->len - 1] == ' ')
+			b->buf[--b->len] = '\0';
+		rn_buf_addc(b, '\n');
+	}
+}
+
+void rn_report_console(bool color, bool wide, const struct rn_target_report *t, size_t n,
+		       int exit_code)
+{
+	const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[0m" : "";
+	size_t width = (size_t)rn_term_width();
+	struct rn_buf b, line;
+	struct row *rows = NULL;
+	struct rn_timing_gate gate;
+	char gate_line[256];
+	size_t i, k, nrows = 0, cap = 0;
+
+	/* the timing gate statement opens the report (timing_gate.h) */
+	rn_timing_gate(t, n, &gate);
+	if (rn_timing_gate_format(&gate, gate_line, sizeof(gate_line)))
+		rn_report_console_header(gate_line);
+	rn_buf_init(&b, 0);
+	rn_buf_init(&line, 0);
+	if (nheader_lines)
+		rn_buf_addc(&b, '\n');
+	for (i = 0; i < nheader_lines; i++) {
+		rn_text_wrap(&b, header_lines[i], width, 2);
+		rn_buf_addc(&b, '\n');
+		free(header_lines[i]);
+		header_lines[i] = NULL;
+	}
+	nheader_lines = 0;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < t[i].nverdicts; k++) {
+			rows = rn_xgrow(rows, &cap, nrows + 1, sizeof(*rows));
+			fill_row(&rows[nrows++], t[i].result->name, &t[i].verdicts[k], wide);
+		}
+	console_table(&b, color, wide, width, rows, nrows);
+	for (i = 0; i < nrows; i++)
+		release_row(&rows[i]);
+	free(rows);
+	/* Details of everything that did not pass, so the failure says what grew and by how much. */
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < t[i].nverdicts; k++) {
+			const struct rn_verdict_result *v = &t[i].verdicts[k];
+
+			/* calibrate's rows are what it measured: shown whole whatever the verdict */
+			if ((v->verdict == RN_VERDICT_PASS &&
+			     !(v->type && !strcmp(v->type, "calibrate"))) ||
+			    v->verdict == RN_VERDICT_SKIP)
+				continue;
+			char *aname = rn_escaped_dup(v->assertion);
+			char *msg = rn_escaped_dup(v->message ? v->message : "");
+			char *tname = rn_escaped_dup(t[i].result->name);
+
+			rn_buf_reset(&line);
+			rn_buf_addf(&line, "%s %s/%s: %s", rn_verdict_label(v->verdict), tname,
+				    aname, msg);
+			/* The label is colored after wrapping, so widths count only the text. */
+			rn_buf_addf(&b, "\n%s%s%s ", color ? verdict_color(v->verdict) : "",
+				    rn_verdict_label(v->verdict), reset);
+			rn_text_wrap(&b, line.buf + strlen(rn_verdict_label(v->verdict)) + 1,
+				     width - strlen(rn_verdict_label(v->verdict)) - 1, 4);
+			rn_buf_addc(&b, '\n');
+			free(tname);
+			free(aname);
+			free(msg);
+			if (v->detail) {
+				const char *p = v->detail;
+
+				while (*p) {
+					const char *nl = strchr(p, '\n');
+					size_t len = nl ? (size_t)(nl - p) : strlen(p);
+					char *dl = rn_xstrndup(p, len), *esc = rn_escaped_dup(dl);
+
+					rn_buf_adds(&b, "    ");
+					rn_text_wrap(&b, esc, width - 6, 6);
+					rn_buf_addc(&b, '\n');
+					free(esc);
+					free(dl);
+					p += len + (nl ? 1 : 0);
+				}
+			}
+		}
+	}
+	rn_buf_reset(&line);
+	rn_buf_addf(&line,
+		    "%zu passed, %zu failed, %zu warnings, %zu no data, %zu errors, %zu skipped, "
+		    "%zu not judged; exit %d (%s)",
+		    rn_report_count(t, n, RN_VERDICT_PASS), rn_report_count(t, n, RN_VERDICT_FAIL),
+		    rn_report_count(t, n, RN_VERDICT_WARN),
+		    rn_report_count(t, n, RN_VERDICT_NO_DATA),
+		    rn_report_count(t, n, RN_VERDICT_ERROR), rn_report_count(t, n, RN_VERDICT_SKIP),
+		    rn_report_count(t, n, RN_VERDICT_NOT_JUDGED), exit_code,
+		    exit_meaning(exit_code));
+	rn_buf_addf(&b, "\n%sresult:%s ", bold, reset);
+	rn_text_wrap(&b, line.buf, width - 8, 4);
+	rn_buf_addc(&b, '\n');
+	/* A target that ran with nothing to judge it adds no row: say so, or a config whose golden
+	 * traces were never recorded reads as a clean pass. */
+	for (i = 0; i < n; i++) {
+		char *name;
+
+		if (t[i].nverdicts || !t[i].result)
+			continue;
+		name = rn_escaped_dup(t[i].result->name);
+		rn_buf_reset(&line);
+		rn_buf_addf(&line,
+			    "target '%s' was run but nothing judged it: no assertion applies to it "
+			    "and no golden trace was compared (renacer golden update records one)",
+			    name);
+		rn_buf_addf(&b, "%snote:%s ", bold, reset);
+		rn_text_wrap(&b, line.buf, width - 6, 4);
+		rn_buf_addc(&b, '\n');
+		free(name);
+	}
+	if (rn_report_count(t, n, RN_VERDICT_NOT_JUDGED)) {
+		rn_buf_reset(&line);
+		rn_buf_addf(&line,
+			    "%zu metric%s not judged: this gate covered only the judged ones (the "
+			    "messages above say what to change; [regression] not_judged = \"fail\" "
+			    "makes them block)",
+			    rn_report_count(t, n, RN_VERDICT_NOT_JUDGED),
+			    rn_report_count(t, n, RN_VERDICT_NOT_JUDGED) == 1 ? " was" : "s were");
+		rn_buf_addf(&b, "%snote:%s ", bold, reset);
+		rn_text_wrap(&b, line.buf, width - 6, 4);
+		rn_buf_addc(&b, '\n');
+	}
+	rn_write_stderr(b.buf, b.len);
+	rn_buf_release(&line);
+	rn_buf_release(&b);
+}

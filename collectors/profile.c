@@ -555,6 +555,17 @@ int rn_profile_write_folded(struct rn_profile *p, const struct rn_trace *t,
 					m = p->maps[k].maps;
 			if (!m && proc)
 				m = proc->maps;
+			/* a fork child gone before its samples were drained, which never exec'd:
+			 * its image is its parent's (mappings made after the fork aside) */
+			while (!m && proc && !proc->exec_ns && proc->parent >= 0) {
+				proc = &t->procs[proc->parent];
+				for (size_t k = 0; k < p->nmaps; k++)
+					if (p->maps[k].pid == proc->pid)
+						m = p->maps[k].maps;
+				if (!m)
+					m = proc->maps;
+			}
+			proc = pi >= 0 ? &t->procs[pi] : NULL;
 		}
 		rn_buf_reset(&b);
 		if (proc && proc->comm)

@@ -172,6 +172,10 @@ struct rn_target_result {
 				     * runnable task of the machine waited for a CPU, in [0, 1]
 				     * (/proc/pressure/cpu "some"; the machine's load, whatever
 				     * the target does) */
+	bool has_io_pressure;      /* io_pressure was measured */
+	double io_pressure;        /* share of the measured runs' wall time in which some task
+				     * of the machine (the target's own included) waited on I/O,
+				     * in [0, 1] (/proc/pressure/io "some") */
 	double *probe_cpu_ns;      /* speed probe before each timing run (check/judging.h):
 					 * thread CPU time of the fixed work, ns [nprobes], owned */
 	double *probe_wall_ns;     /* the same probes' wall time, ns [nprobes], owned */

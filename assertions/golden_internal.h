@@ -116,6 +116,9 @@ size_t rn_golden_observed_n(const struct rn_target_result *r, enum rn_metric m);
 size_t rn_golden_golden_n(const struct rn_golden *g, enum rn_metric m);
 /* Was the machine loaded over the measured runs (CPU pressure >= RN_LOAD_PRESSURE_BUSY)? */
 bool rn_golden_loaded(const struct rn_golden_cmp *c);
+/* Did the measured runs wait on I/O (I/O pressure >= RN_LOAD_PRESSURE_BUSY, the target's own
+ * waits included)? Their time is then not comparable with another moment's. */
+bool rn_golden_io_bound(const struct rn_golden_cmp *c);
 
 /* ---- golden_judge.c: verdict fields -------------------------------------------------------------
  */

@@ -277,3 +277,8 @@ bool rn_golden_loaded(const struct rn_golden_cmp *c)
 {
 	return c->r->has_cpu_pressure && c->r->cpu_pressure >= RN_LOAD_PRESSURE_BUSY;
 }
+
+bool rn_golden_io_bound(const struct rn_golden_cmp *c)
+{
+	return c->r->has_io_pressure && c->r->io_pressure >= RN_LOAD_PRESSURE_BUSY;
+}

@@ -116,6 +116,17 @@ static bool conditions_match(const struct rn_golden_cmp *c, enum rn_metric m, do
 									    "quiet");
 		return false;
 	}
+	/* Time spent waiting on I/O moves with the state of the device and its caches (writeback
+	 * of what earlier runs wrote), which no probe measures: `cp -r` of a 500-file tree read
+	 * +35% in cpu_time and wall time, every check for twenty, against a golden recorded
+	 * minutes before on the same machine under the same busy loop. */
+	if (rn_golden_io_bound(c)) {
+		snprintf(why, cap,
+			 "the runs waited on I/O (I/O pressure %.0f%% of their time): I/O time "
+			 "drifts between moments",
+			 r->io_pressure * 100.0);
+		return false;
+	}
 	if (ref > 0.0 && r->nprobes) {
 		if (*scale > RN_GOLDEN_SPEED_MATCH || *scale < 1.0 / RN_GOLDEN_SPEED_MATCH) {
 			snprintf(why, cap,
@@ -224,7 +235,7 @@ static enum timing_outcome timing_rule(const struct rn_golden_cmp *c,
 	 * did is its cpu_time, which still gates beyond the drift limit; a slowdown that only
 	 * waits longer needs the same-job baseline there. */
 	e->wall_loaded = s->metric != RN_METRIC_CPU_TIME &&
-		(rn_golden_loaded(c) ||
+		(rn_golden_loaded(c) || rn_golden_io_bound(c) ||
 		 (c->g->has_conditions && c->g->cpu_pressure >= RN_LOAD_PRESSURE_BUSY)) &&
 		!cpu_beyond_drift(c);
 	if (e->hl.k && e->hl.lower > e->gross && !e->gross_unscaled && !e->wall_loaded &&

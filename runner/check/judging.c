@@ -20,11 +20,12 @@
 #include "stats.h"
 #include "xalloc.h"
 
-int rn_cpu_pressure_total_us(uint64_t *out)
+/* The "some ... total=" field of a PSI file (Documentation/accounting/psi.rst), us. */
+static int pressure_total_us(const char *path, uint64_t *out)
 {
 	char text[512], *p, *end;
 	ssize_t n;
-	int fd = open("/proc/pressure/cpu", O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	unsigned long long v;
 
 	if (fd < 0)
@@ -52,6 +53,16 @@ int rn_cpu_pressure_total_us(uint64_t *out)
 	return 0;
 }
 
+int rn_cpu_pressure_total_us(uint64_t *out)
+{
+	return pressure_total_us("/proc/pressure/cpu", out);
+}
+
+int rn_io_pressure_total_us(uint64_t *out)
+{
+	return pressure_total_us("/proc/pressure/io", out);
+}
+
 static uint64_t mono_ns(void)
 {
 	struct timespec ts;
@@ -63,19 +74,32 @@ static uint64_t mono_ns(void)
 void rn_pressure_probe_begin(struct rn_pressure_probe *p)
 {
 	p->ok = !rn_cpu_pressure_total_us(&p->total_us);
+	p->io_ok = !rn_io_pressure_total_us(&p->io_total_us);
 	p->mono_ns = mono_ns();
+}
+
+/* The share of `ns` of wall time that `delta_us` of PSI stall is, clamped to [0, 1]. */
+static double stall_share(uint64_t delta_us, uint64_t ns)
+{
+	double share = (double)delta_us * 1e3 / (double)ns;
+
+	return share < 0.0 ? 0.0 : share > 1.0 ? 1.0 : share;
 }
 
 void rn_pressure_probe_end(const struct rn_pressure_probe *p, struct rn_target_result *r)
 {
 	uint64_t now = mono_ns(), total;
-	double share;
 
-	if (!p->ok || now <= p->mono_ns || rn_cpu_pressure_total_us(&total) || total < p->total_us)
+	if (now <= p->mono_ns)
 		return;
-	share = (double)(total - p->total_us) * 1e3 / (double)(now - p->mono_ns);
-	r->cpu_pressure = share < 0.0 ? 0.0 : share > 1.0 ? 1.0 : share;
-	r->has_cpu_pressure = true;
+	if (p->ok && !rn_cpu_pressure_total_us(&total) && total >= p->total_us) {
+		r->cpu_pressure = stall_share(total - p->total_us, now - p->mono_ns);
+		r->has_cpu_pressure = true;
+	}
+	if (p->io_ok && !rn_io_pressure_total_us(&total) && total >= p->io_total_us) {
+		r->io_pressure = stall_share(total - p->io_total_us, now - p->mono_ns);
+		r->has_io_pressure = true;
+	}
 }
 
 static uint64_t thread_cpu_ns(void)

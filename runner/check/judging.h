@@ -22,15 +22,22 @@
  */
 int rn_cpu_pressure_total_us(uint64_t *out);
 
+/* The same for I/O: cumulative time, us, in which some task of the machine waited on I/O
+ * ("some ... total=" of /proc/pressure/io, Linux PSI); 0 or a negative errno as above. */
+int rn_io_pressure_total_us(uint64_t *out);
+
 /*
- * Measure the CPU pressure over a stretch of runs: call _begin before the first measured run
- * and _end after the last; _end sets r->cpu_pressure (share of the stretch's wall time, clamped
- * to [0, 1]) and r->has_cpu_pressure, or leaves them unset when PSI is unavailable.
+ * Measure the CPU and I/O pressure over a stretch of runs: call _begin before the first
+ * measured run and _end after the last; _end sets r->cpu_pressure and r->io_pressure (shares
+ * of the stretch's wall time, clamped to [0, 1]) with r->has_cpu_pressure and
+ * r->has_io_pressure, or leaves each unset when PSI is unavailable.
  */
 struct rn_pressure_probe {
-	bool ok;           /* the first reading succeeded */
-	uint64_t total_us; /* PSI total at _begin, us */
-	uint64_t mono_ns;  /* CLOCK_MONOTONIC at _begin, ns */
+	bool ok;              /* the first CPU reading succeeded */
+	bool io_ok;           /* the first I/O reading succeeded */
+	uint64_t total_us;    /* CPU PSI total at _begin, us */
+	uint64_t io_total_us; /* I/O PSI total at _begin, us */
+	uint64_t mono_ns;     /* CLOCK_MONOTONIC at _begin, ns */
 };
 void rn_pressure_probe_begin(struct rn_pressure_probe *p);
 void rn_pressure_probe_end(const struct rn_pressure_probe *p, struct rn_target_result *r);

@@ -1357,10 +1357,67 @@ static void test_golden_drift_scaled_cpu_decides(void **state)
 	free_result(&gold);
 }
 
+/*
+ * Runs that waited on I/O (I/O pressure >= 10%) are not compared with another moment's: a +30%
+ * that fails on the same machine at the same speed is advisory there, and a 2x of cpu_time
+ * still fails (beyond the drift limit).
+ */
+static void test_golden_io_bound_advisory(void **state)
+{
+	struct rn_target_result gold, now;
+	struct rn_golden g;
+	struct rn_verdict_result *v;
+	size_t n;
+
+	(void)state;
+	make_result(&gold, 10, 100.0, 0.02, 3, 8 << 20);
+	set_cpu(&gold, 0.9, 1.0);
+	golden_of(&gold, "io", &g);
+	g.has_conditions = true;
+	g.probe_cpu_ns = g.probe_wall_ns = 2e6;
+
+	make_result(&now, 10, 130.0, 0.02, 17, 8 << 20);
+	set_cpu(&now, 0.9, 1.0);
+	now.nprobes = 1;
+	now.probe_cpu_ns = malloc(sizeof(double));
+	now.probe_wall_ns = malloc(sizeof(double));
+	now.probe_cpu_ns[0] = now.probe_wall_ns[0] = 2.02e6; /* same speed */
+	now.has_io_pressure = true;
+	now.io_pressure = 0.02;
+	n = compare(&g, &now, NULL, &v);
+	assert_int_equal(find(v, n, "golden:cpu_time")->verdict, RN_VERDICT_FAIL);
+	free_verdicts(v, n);
+
+	now.io_pressure = 0.30;
+	n = compare(&g, &now, NULL, &v);
+	assert_int_equal(find(v, n, "golden:cpu_time")->verdict, RN_VERDICT_WARN);
+	assert_non_null(strstr(find(v, n, "golden:cpu_time")->message, "waited on I/O"));
+	assert_int_equal(find(v, n, "golden:wall_time")->verdict, RN_VERDICT_WARN);
+	free_verdicts(v, n);
+	rn_target_result_release(&now);
+
+	make_result(&now, 10, 200.0, 0.02, 17, 8 << 20); /* 2x */
+	set_cpu(&now, 0.9, 1.0);
+	now.nprobes = 1;
+	now.probe_cpu_ns = malloc(sizeof(double));
+	now.probe_wall_ns = malloc(sizeof(double));
+	now.probe_cpu_ns[0] = now.probe_wall_ns[0] = 2.02e6;
+	now.has_io_pressure = true;
+	now.io_pressure = 0.30;
+	n = compare(&g, &now, NULL, &v);
+	assert_int_equal(find(v, n, "golden:cpu_time")->verdict, RN_VERDICT_FAIL);
+	assert_int_equal(find(v, n, "golden:wall_time")->verdict, RN_VERDICT_FAIL);
+	free_verdicts(v, n);
+	rn_target_result_release(&now);
+	rn_golden_release(&g);
+	free_result(&gold);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_golden_speed_probe),
+		cmocka_unit_test(test_golden_io_bound_advisory),
 		cmocka_unit_test(test_golden_drift_scaled_cpu_decides),
 		cmocka_unit_test(test_golden_regression_defaults),
 		cmocka_unit_test(test_golden_path),

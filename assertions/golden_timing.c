@@ -117,9 +117,7 @@ static bool conditions_match(const struct rn_golden_cmp *c, enum rn_metric m, do
 		return false;
 	}
 	/* Time spent waiting on I/O moves with the state of the device and its caches (writeback
-	 * of what earlier runs wrote), which no probe measures: `cp -r` of a 500-file tree read
-	 * +35% in cpu_time and wall time, every check for twenty, against a golden recorded
-	 * minutes before on the same machine under the same busy loop. */
+	 * of what earlier runs wrote), which no probe measures. */
 	if (rn_golden_io_bound(c)) {
 		snprintf(why, cap,
 			 "the runs waited on I/O (I/O pressure %.0f%% of their time): I/O time "

@@ -198,6 +198,11 @@ void rn_target_result_add_run(struct rn_target_result *r, struct rn_trace *t);
 uint64_t rn_target_result_run_calls(const struct rn_target_result *r, size_t run, int nr);
 /* Runs whose per-syscall counts rn_target_result_run_calls reads. */
 size_t rn_target_result_count_runs(const struct rn_target_result *r);
+/* The fewest (`most` false) or most (`most` true) calls of syscall `nr` in any of those runs;
+ * `none` when per-run counts were not kept. Counts what a run varies by on its own: a check's
+ * fewest against a golden's or a base's most. */
+double rn_target_result_calls_extreme(const struct rn_target_result *r, int nr, double none,
+				      bool most);
 /* Add a finished counting run: its counts, spans and syscall statistics; its times are not
  * used (taken under the tracer). `t` is moved into r->last (t is re-initialized). */
 void rn_target_result_add_counting_run(struct rn_target_result *r, struct rn_trace *t);

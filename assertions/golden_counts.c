@@ -123,22 +123,6 @@ double rn_count_tolerance_of(const char *syscall, double tol)
 								    tol;
 }
 
-/* Fewest calls of syscall `nr` in any run of `r`; `median` when per-run counts are not kept. */
-static double fewest_calls(const struct rn_target_result *r, int nr, double median)
-{
-	double lo = median;
-	size_t k;
-
-	if (!r->syscall_samples)
-		return median;
-	for (k = 0; k < rn_target_result_count_runs(r); k++) {
-		double x = (double)rn_target_result_run_calls(r, k, nr);
-
-		lo = k ? fmin(lo, x) : x;
-	}
-	return lo;
-}
-
 static int cmp_rows(const void *pa, const void *pb)
 {
 	const struct sc_row *a = pa, *b = pb;
@@ -210,7 +194,7 @@ static void sc_collect(struct rn_golden_cmp *c, struct sc_judge *j)
 		row->name = rn_xstrdup(name);
 		row->gold = gs ? gs->calls : 0.0;
 		row->obs = obs;
-		row->fewest = fewest_calls(r, nr, obs);
+		row->fewest = rn_target_result_calls_extreme(r, nr, obs, false);
 		row->is_new = !gs;
 		/* Judged on the run with the fewest calls: a count the program itself changed
 		 * grows in every run, one that grew in some runs only (futex, sched_yield under

@@ -151,6 +151,9 @@ void rn_golden_maybe_downgrade(struct rn_golden_cmp *c, struct rn_verdict_result
  * had (a new exec'd child of a build fails, whatever the tolerance of counts). */
 void rn_golden_judge_processes(struct rn_golden_cmp *c, const struct rn_golden_step *s,
 			       struct rn_verdict_result *v);
+/* A count step (the syscall total, errors, allocations, GPU counts: metric s->metric) against
+ * the golden's median: FAIL beyond count_tolerance in log space and count_floor (units of the
+ * metric, one count), PASS otherwise; fills `v` (golden_counts.c). */
 void rn_golden_judge_count(struct rn_golden_cmp *c, const struct rn_golden_step *s,
 			   struct rn_verdict_result *v);
 /* Every syscall's count, one verdict naming the worst (golden_counts.c). */

@@ -170,21 +170,6 @@ static bool seen_in_any_run(const struct rn_target_result *r, int nr)
 	return false;
 }
 
-/* The most calls of syscall `nr` in any measured run (0 when no run keeps per-run counts). */
-static uint64_t most_calls(const struct rn_target_result *r, int nr)
-{
-	uint64_t most = 0;
-	size_t k;
-
-	for (k = 0; k < rn_target_result_count_runs(r); k++) {
-		uint64_t c = rn_target_result_run_calls(r, k, nr);
-
-		if (c > most)
-			most = c;
-	}
-	return most;
-}
-
 static json_t *build_syscalls(const struct rn_target_result *r, bool *failed)
 {
 	json_t *o = json_object();
@@ -213,8 +198,9 @@ static json_t *build_syscalls(const struct rn_target_result *r, bool *failed)
 		/* the spread of the counting runs: a check's fewest calls are judged against
 		 * the most of any golden run (a program's own nondeterminism, perl's hash seed,
 		 * moves brk 7 -> 9 between unchanged runs) */
-		if ((double)most_calls(r, nr) > r->syscall_calls[nr])
-			put(s, "calls_max", jround((double)most_calls(r, nr)), failed);
+		if (rn_target_result_calls_extreme(r, nr, 0.0, true) > r->syscall_calls[nr])
+			put(s, "calls_max",
+			    jround(rn_target_result_calls_extreme(r, nr, 0.0, true)), failed);
 		put(s, "errors", jround(r->syscall_errors ? r->syscall_errors[nr] : 0.0), failed);
 		put(s, "total_ns", jround(total_ns), failed);
 		put(o, rn_syscall_name(nr), s, failed);

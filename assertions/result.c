@@ -332,6 +332,22 @@ size_t rn_target_result_count_runs(const struct rn_target_result *r)
 	return r->nsyscall_runs;
 }
 
+double rn_target_result_calls_extreme(const struct rn_target_result *r, int nr, double none,
+				      bool most)
+{
+	double x = none;
+	size_t k;
+
+	if (!r->syscall_samples)
+		return none;
+	for (k = 0; k < r->nsyscall_runs; k++) {
+		double c = (double)rn_target_result_run_calls(r, k, nr);
+
+		x = k ? (most ? fmax(x, c) : fmin(x, c)) : c;
+	}
+	return x;
+}
+
 /* The per-syscall samples of a run that measured counts. */
 static void add_syscall_samples(struct rn_target_result *r, const struct rn_trace *t)
 {

@@ -602,21 +602,6 @@ static bool is_new_syscall(const struct rn_target_result *head, const struct rn_
 	return true;
 }
 
-/* The fewest (head) or most (base) calls of syscall `nr` in any counting run; `median` when
- * per-run counts are not kept. */
-static double calls_extreme(const struct rn_target_result *r, int nr, double median, bool most)
-{
-	size_t k, n = rn_target_result_count_runs(r);
-	double x = median;
-
-	for (k = 0; k < n; k++) {
-		double c = (double)rn_target_result_run_calls(r, k, nr);
-
-		x = k ? (most ? fmax(x, c) : fmin(x, c)) : c;
-	}
-	return x;
-}
-
 /* Syscalls by name: one row naming every syscall whose count grew or that is new in the
  * head (the head's fewest calls against the base's most), plus the total. */
 static void judge_syscalls(const struct rn_regression_cfg *reg, const char *name,
@@ -637,8 +622,8 @@ static void judge_syscalls(const struct rn_regression_cfg *reg, const char *name
 	rn_buf_init(&det, 0);
 	for (i = 0; i < n; i++) {
 		double hc = head->syscall_calls[i], bc = base->syscall_calls[i];
-		double hlo = calls_extreme(head, i, hc, false),
-		       bhi = calls_extreme(base, i, bc, true);
+		double hlo = rn_target_result_calls_extreme(head, i, hc, false),
+		       bhi = rn_target_result_calls_extreme(base, i, bc, true);
 		bool is_new, up;
 
 		if (hc == bc && hlo <= bhi)

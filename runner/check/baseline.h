@@ -70,6 +70,14 @@
 /* Counting runs a side gets when its counts differ from the other side's after the configured
  * ones: counts and memory are then judged as the head's fewest against the base's most. */
 #define RN_BASELINE_VARIED_COUNTING 3
+
+/*
+ * The primary time metric of a target's pairs, the one whose decision stops the adaptive
+ * repeats: RN_METRIC_WALL when the base's median CPU time is under RN_BASELINE_CPU_SHARE of its
+ * wall time (a tree that mostly waits) or either is missing, else whichever of cpu_time and
+ * wall_time has the smaller relative noise of the paired differences so far. Both results are
+ * borrowed and only read.
+ */
 enum rn_metric rn_baseline_primary(const struct rn_target_result *head,
 				   const struct rn_target_result *base);
 

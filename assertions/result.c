@@ -264,6 +264,7 @@ void rn_target_result_init(struct rn_target_result *r, const char *name)
 {
 	memset(r, 0, sizeof(*r));
 	r->name = rn_xstrdup(name);
+	r->pin_cpu = -1;
 	rn_trace_init(&r->last);
 	rn_trace_init(&r->last_timing);
 }

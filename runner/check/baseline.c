@@ -295,6 +295,7 @@ struct time_judgement {
 	double sigma;            /* robust SD of the differences (1.4826 MAD), ns */
 	double mde;              /* detection limit at this look, ns (sequential.h) */
 	size_t max_pairs;        /* the design's last look */
+	int pin_cpu, pin_ncpus;  /* where the head's timing runs ran (rn_target_result) */
 	bool primary;            /* the metric that decides when to stop measuring */
 	bool budget_spent;       /* no more pairs will be measured (max_runs or time_budget_s) */
 	struct rn_wilcoxon w;    /* signed-rank test of the differences */
@@ -362,9 +363,15 @@ static char *time_detail(const struct time_judgement *j)
 	struct rn_buf det;
 
 	rn_buf_init(&det, 0);
-	rn_buf_addf(&det, "head vs base, %s, %zu timing pairs run side by side%s\n",
-		    rn_metric_info(j->m)->name, j->n,
-		    j->primary ? " (the metric that decides the repeats)" : "");
+	rn_buf_addf(&det, "head vs base, %s, %zu timing pairs run side by side",
+		    rn_metric_info(j->m)->name, j->n);
+	if (j->pin_cpu < 0)
+		rn_buf_adds(&det, ", unpinned");
+	else if (j->pin_ncpus <= 1)
+		rn_buf_addf(&det, " on CPU %d", j->pin_cpu);
+	else
+		rn_buf_addf(&det, " on %d CPUs from CPU %d", j->pin_ncpus, j->pin_cpu);
+	rn_buf_addf(&det, "%s\n", j->primary ? " (the metric that decides the repeats)" : "");
 	rn_buf_adds(&det, "head median ");
 	add_ms(&det, j->hmed, false);
 	rn_buf_adds(&det, " ms, base median ");
@@ -461,6 +468,8 @@ static bool judge_time_stats(const struct rn_baseline *b, const struct rn_regres
 	j->alpha = reg->alpha;
 	j->tolerance = b->tolerance;
 	j->max_pairs = seq->max;
+	j->pin_cpu = head->pin_cpu;
+	j->pin_ncpus = head->pin_ncpus;
 	j->n = pairs_of(head, base, m, first, d, hs, bs);
 	j->hmed = rn_stats_median(hs, j->n);
 	j->bmed = rn_stats_median(bs, j->n);

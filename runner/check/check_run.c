@@ -303,6 +303,7 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 	if (!stops && tr->o->pin_cpu >= 0) {
 		spec.flags |= RN_RUN_PIN_TARGET;
 		spec.pin_cpu = tr->o->pin_cpu;
+		spec.pin_ncpus = tr->o->pin_ncpus;
 	}
 	memset(&res, 0, sizeof(res));
 	if (!tr->o->no_propagate && tr->otlp) {
@@ -501,8 +502,9 @@ struct baseline_ctx {
 	const struct rn_otlp_context *otlp;
 	int pin;       /* first CPU of the timing runs, -1 none, RN_PIN_UNDECIDED before a pair */
 	int pin_ncpus; /* how many CPUs from `pin` (cpuset.h); 1 for a lone thread */
-	bool seen[2];  /* a timing run of the side was measured */
-	bool alone[2]; /* it was one process of one thread */
+	struct rn_cpu_claim *claim; /* the CPUs held for `pin`, the caller's (pin_claim) */
+	bool seen[2];               /* a timing run of the side was measured */
+	bool alone[2];              /* it was one process of one thread */
 };
 
 /* baseline_ctx.pin before the first timing pair decided it */
@@ -513,18 +515,44 @@ struct baseline_ctx {
 #define RN_PIN_PARALLEL_MAX 4
 #define RN_PIN_PARALLEL_MIN_ALLOWED 4
 
-/* The CPU a lone thread of both sides runs on: the one the scheduler has renacer on (the
- * least busy, as far as it knows), else the last one renacer may use. */
-static int pin_choice(void)
+/* The CPU the scheduler has renacer on (the least busy, as far as it knows), or -1. */
+static int pin_current(void)
 {
 	cpu_set_t set;
 	int now = sched_getcpu();
 
-	if (sched_getaffinity(0, sizeof(set), &set))
+	if (now < 0 || now >= CPU_SETSIZE || sched_getaffinity(0, sizeof(set), &set) ||
+	    !CPU_ISSET(now, &set))
 		return -1;
-	if (now >= 0 && now < CPU_SETSIZE && CPU_ISSET(now, &set))
-		return now;
-	return rn_cpuset_top(1);
+	return now;
+}
+
+/* Place the timing runs on `n` CPUs (the one renacer is on first, for a lone thread) that no
+ * other check running on the machine holds, through c->claim (cpuset.h): two checks of a
+ * `ctest -j2` once pinned their pairs to the same CPU and each read the other's runs as noise
+ * (an identical 1 ms pair failed). Every CPU held elsewhere: unpinned, the scheduler spreads
+ * them. No lock directory: placed as before, unclaimed. */
+static void pin_claim(struct baseline_ctx *c, int n)
+{
+	char dir[4096];
+	int rc, prefer = n == 1 ? pin_current() : -1;
+
+	if (c->claim->first >= 0 && c->claim->n == n) {
+		c->pin = c->claim->first; /* calibrate's planted side keeps its A/A placement */
+		c->pin_ncpus = n;
+		return;
+	}
+	rn_cpu_claim_release(c->claim);
+	rc = rn_cpu_claim_dir(dir, sizeof(dir));
+	if (!rc)
+		rc = rn_cpu_claim(dir, n, prefer, c->claim);
+	if (!rc) {
+		c->pin = c->claim->first;
+		c->pin_ncpus = n;
+	} else if (rc != -EBUSY) {
+		c->pin = prefer >= 0 ? prefer : rn_cpuset_top(n);
+		c->pin_ncpus = n;
+	}
 }
 
 /* Placement of the timing runs, decided after one timing run of each side and the same for
@@ -534,7 +562,8 @@ static int pin_choice(void)
  * the affinity allows at least RN_PIN_PARALLEL_MIN_ALLOWED, so that its parallelism is still
  * measured but its placement stops moving (quiet 16-core machine: a sort | uniq | sort
  * pipeline's A/A noise +-26% a pair unpinned, +-8.7% on 4 CPUs); tests/bench/timing/
- * placement.sh. renacer's thread runs in the same placement. */
+ * placement.sh. renacer's thread runs in the same placement, and no other check running on
+ * the machine gets the same CPUs (pin_claim). */
 static void pin_decide(struct baseline_ctx *c, enum rn_baseline_side side,
 		       const struct rn_target_result *r)
 {
@@ -552,15 +581,14 @@ static void pin_decide(struct baseline_ctx *c, enum rn_baseline_side side,
 	if (!c->cfg->regression.pin)
 		return;
 	if (c->alone[0] && c->alone[1]) {
-		c->pin = pin_choice();
+		pin_claim(c, 1);
 		return;
 	}
 	allowed = rn_cpuset_count();
 	if (allowed < RN_PIN_PARALLEL_MIN_ALLOWED)
 		return;
 	n = allowed / 2 < RN_PIN_PARALLEL_MAX ? allowed / 2 : RN_PIN_PARALLEL_MAX;
-	c->pin = rn_cpuset_top(n);
-	c->pin_ncpus = n;
+	pin_claim(c, n);
 }
 
 /* One run of one side for the baseline (rn_baseline_run_fn): run_target with that single
@@ -595,6 +623,10 @@ static int baseline_run_one(void *ctx, enum rn_baseline_side side, enum rn_basel
 	if (pinned)
 		(void)sched_setaffinity(0, sizeof(mine), &mine);
 	r->duration_ns += before;
+	if (kind == RN_BASELINE_TIMING) {
+		r->pin_cpu = pinned ? o.pin_cpu : -1;
+		r->pin_ncpus = pinned ? o.pin_ncpus : 0;
+	}
 	if (!rc && kind == RN_BASELINE_TIMING && r->status == RN_RUN_OK)
 		pin_decide(c, side, r);
 	return rc;
@@ -617,6 +649,7 @@ int rn_check_run_baseline(const struct rn_config *cfg, const struct rn_target_cf
 				  .base_index = count + index,
 				  .otlp = otlp_ctx,
 				  .pin = RN_PIN_UNDECIDED };
+	struct rn_cpu_claim claim = { .first = -1 };
 	struct rn_baseline_plan plan;
 	struct run_plan rp;
 	int rc;
@@ -642,8 +675,10 @@ int rn_check_run_baseline(const struct rn_config *cfg, const struct rn_target_cf
 			 plan.counting == 1 ? "" : "s");
 		rn_github_group_begin(title);
 	}
+	c.claim = &claim;
 	rc = rn_baseline_run_target(bl, &plan, &cfg->regression, tc->name, baseline_run_one, &c,
 				    head, base, tv);
+	rn_cpu_claim_release(&claim);
 	if (o->rep.github)
 		rn_github_group_end();
 	return rc;
@@ -692,6 +727,7 @@ int rn_check_run_calibrate(const struct rn_config *cfg, const struct rn_target_c
 				   .base_index = count + index,
 				   .otlp = otlp_ctx,
 				   .pin = RN_PIN_UNDECIDED };
+	struct rn_cpu_claim claim = { .first = -1 };
 	struct planted pl;
 	struct rn_calibrate_sides sides = { baseline_run_one, &aa, &pl, plant_argv };
 	struct rn_target_result more[3], *res[4] = { r, &more[0], &more[1], &more[2] };
@@ -719,6 +755,7 @@ int rn_check_run_calibrate(const struct rn_config *cfg, const struct rn_target_c
 		planted_name = rn_buf_detach(&b, NULL);
 	}
 	base.name = base_name;
+	aa.claim = &claim;
 	memset(&pl, 0, sizeof(pl));
 	pl.tc = *tc;
 	pl.tc.name = planted_name;
@@ -734,6 +771,7 @@ int rn_check_run_calibrate(const struct rn_config *cfg, const struct rn_target_c
 	rn_target_result_init(&more[1], pl.tc.name);
 	rn_target_result_init(&more[2], base.name);
 	rc = rn_calibrate_target(&bl, &plan, &cfg->regression, &o->cal, tc->name, &sides, res, tv);
+	rn_cpu_claim_release(&claim);
 	for (i = 0; i < 3; i++)
 		rn_target_result_release(&more[i]);
 	if (pl.argv) {

@@ -182,6 +182,23 @@ identical)
 	grep -q "baseline:wall_time" "$tmp/err" || fail "wall_time not judged"
 	[ "$rc" = 0 ] || fail "expected exit 0, got $rc"
 	;;
+concurrent)
+	# Two checks at once (a matrix job, ctest -j): their timing pairs never share a pinned CPU
+	# (each claims its own, runner/util/cpuset.h); the results name where the pairs ran.
+	[ "$(nproc)" -ge 2 ] || { echo "SKIP: one CPU" >&2; exit 77; }
+	tree base 1 0
+	tree head 1 0
+	(cd "$tmp/head" && "$renacer" check --no-color --baseline ../base --runs 8 \
+		--results "$tmp/a.json" >/dev/null 2>&1) &
+	(cd "$tmp/head" && "$renacer" check --no-color --baseline ../base --runs 8 \
+		--results "$tmp/b.json" >/dev/null 2>&1)
+	wait
+	a=$(grep -o "side by side on CPU [0-9]*" "$tmp/a.json" | sort -u)
+	b=$(grep -o "side by side on CPU [0-9]*" "$tmp/b.json" | sort -u)
+	grep -q "side by side" "$tmp/a.json" || fail "a's results lack the placement"
+	grep -q "side by side" "$tmp/b.json" || fail "b's results lack the placement"
+	[ -n "$a" ] && [ "$a" = "$b" ] && fail "both checks pinned their pairs to the same CPU: $a"
+	;;
 calibrate)
 	# renacer calibrate: A/A noise of a CPU-bound target, then a planted slowdown of twice its
 	# CPU time (a shell loop before exec), which the adaptive comparison must catch.

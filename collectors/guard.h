@@ -1,11 +1,21 @@
 /*
- * guard.h - the seccomp filter that keeps renacer's own process out of the target's reach.
+ * guard.h - what keeps renacer's own process out of the target's reach.
  *
  * Installed in every target (whatever the collectors and the ptrace driver) after the
  * collectors are attached and before exec, unless the run asks for none (RN_RUN_NO_GUARD:
- * timing runs with [regression] timing_guard = false; a seccomp filter moves every syscall
- * onto the kernel's slow entry path, 1M getppid: 1.117x native with it). It makes these calls fail with EPERM in the target
- * and all its descendants, so a target cannot trace, stop, signal or write renacer:
+ * timing runs with [regression] timing_guard = false). Two forms, the first the kernel has:
+ *
+ * 1. A Landlock domain scoped for signals (rn_guard_landlock; Linux 6.12+, Landlock ABI 6,
+ *    Documentation/userspace-api/landlock.rst, "Scoped access rights"): the target and its
+ *    descendants can neither signal (kill, tkill, tgkill, rt_*sigqueueinfo,
+ *    pidfd_send_signal, F_SETOWN) nor ptrace (attach, seize, process_vm_readv/writev,
+ *    /proc/<pid>/mem, pidfd_getfd) any process outside their own tree, renacer included,
+ *    whatever their capabilities. No cost per syscall: checked only at those operations.
+ *    A signal to a group (kill(0), kill(-1)) reaches only the target's own tree.
+ * 2. Else the seccomp filter of rn_guard_filter: every syscall of the target then takes the
+ *    kernel's slow entry path (1M getppid: +6% on a 16-core machine, docs/benchmarks.md). It
+ *    makes these calls fail with EPERM in the target and all its descendants, so a target
+ *    cannot trace, stop, signal or write renacer:
  *   - ptrace(any request, renacer's pid)                      (PTRACE_ATTACH/SEIZE, ...)
  *   - kill(renacer's pid | 0 | -1 | -renacer's process group, any signal), when the target
  *     starts in renacer's process group (0 and the group would reach renacer); -1 always
@@ -21,6 +31,26 @@
 #include <linux/filter.h>
 #include <stddef.h>
 #include <sys/types.h>
+
+/*
+ * The Landlock ABI version of the running kernel (landlock_create_ruleset(2) with
+ * LANDLOCK_CREATE_RULESET_VERSION), asked once and cached; 0 when Landlock is not there
+ * (kernel without it, disabled at boot, or a system-call emulator such as Valgrind).
+ */
+int rn_guard_landlock_abi(void);
+
+/* The first Landlock ABI that scopes signals (LANDLOCK_SCOPE_SIGNAL, Linux 6.12). */
+#define RN_GUARD_LANDLOCK_MIN_ABI 6
+
+/*
+ * Put the calling process into a Landlock domain that scopes signals (form 1 above): handles
+ * no file-system or network access, so the target's files and sockets are as before. Sets
+ * no_new_privs first when the process lacks CAP_SYS_ADMIN (the kernel's rule for
+ * landlock_restrict_self). Returns 0 or -errno (-EOPNOTSUPP: Landlock disabled; -ENOSYS: no
+ * Landlock; -EINVAL or -E2BIG: an ABI below RN_GUARD_LANDLOCK_MIN_ABI). Async-signal-safe
+ * (used in the forked child).
+ */
+int rn_guard_landlock(void);
 
 /* Instructions rn_guard_filter() may write. */
 #define RN_GUARD_MAX_INSNS 48

@@ -117,6 +117,7 @@ struct run {
 		int report_fd;        /* report_pipe[1] */
 		int go_fd, go_wr;     /* go_pipe[0], go_pipe[1] (-1: stop with SIGSTOP) */
 		const sigset_t *mask; /* the signal mask to restore */
+		bool guard_landlock;  /* the guard is a Landlock domain (guard.h) */
 	} cc;
 	int capture_fd[3];             /* capture files (stdout, stderr), -1 if none */
 	pid_t root;                    /* the target's first process */
@@ -354,9 +355,10 @@ static void child(struct run *r, const sigset_t *mask)
 		syscall(SYS_kill, getpid(), SIGSTOP);
 	}
 	/* renacer's own process is out of the target's reach (guard.h), whatever the driver,
-	 * unless the caller traded it for timing fidelity (RN_RUN_NO_GUARD: a seccomp filter
-	 * puts every syscall of the target on the kernel's slow entry path, +19 ns a call). */
-	if (!(r->spec->flags & RN_RUN_NO_GUARD)) {
+	 * unless the caller traded it for timing fidelity (RN_RUN_NO_GUARD). A Landlock domain
+	 * where the kernel scopes signals (no cost per syscall), else the seccomp filter (every
+	 * syscall of the target on the kernel's slow entry path). */
+	if (!(r->spec->flags & RN_RUN_NO_GUARD) && (!r->cc.guard_landlock || rn_guard_landlock())) {
 		struct sock_filter guard[RN_GUARD_MAX_INSNS];
 		pid_t self = getppid(), pgrp = getpgid(0);
 		size_t glen = rn_guard_filter(self, pgrp == getpgid(self) ? pgrp : 0, guard);
@@ -693,6 +695,7 @@ static pid_t clone_child(struct run *r, const sigset_t *mask)
 	r->cc.go_fd = r->go_pipe[0];
 	r->cc.go_wr = r->go_pipe[1];
 	r->cc.mask = mask;
+	r->cc.guard_landlock = rn_guard_landlock_abi() >= RN_GUARD_LANDLOCK_MIN_ABI;
 #ifdef CHILD_FORKS
 	pid = fork();
 	if (pid == 0)

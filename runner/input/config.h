@@ -161,7 +161,7 @@
 	X(drift_limit, "number",                                                                                                                                                                                \
 	  "timing against a golden recorded under other conditions fails only beyond this shift, fraction (default 0.5)")                                                                                       \
 	X(timing_guard, "boolean",                                                                                                                                                                              \
-	  "timing runs carry the seccomp guard that keeps renacer out of the target's reach; false: every syscall on the fast path (default true)")                                                             \
+	  "timing runs carry the guard that keeps renacer out of the target's reach (a Landlock domain on Linux 6.12+, else a seccomp filter); false: none (default true)")                                     \
 	X(pin, "boolean",                                                                                                                                                                                       \
 	  "same-job baseline: both sides run in one placement, one CPU for a target of one process and one thread, the highest 4 CPUs (at most half) for a parallel one where >= 4 are allowed (default true)") \
 	X(time_budget_s, "number",                                                                                                                                                                              \

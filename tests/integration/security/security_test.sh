@@ -185,7 +185,32 @@ tmp_mode_and_stale)
 	[ -e "$tmp/golden/t.json.tmp.$dp" ] && fail "stale old-style temporary left"
 	ls -A "$tmp/golden" | grep -q 'rn-tmp' && fail "temporary left: $(ls -A "$tmp/golden")"
 	;;
-guard_seize | guard_attach | guard_stop | guard_stop_group)
+guard_stop_group)
+	# SIGSTOP to the process group the target shares with renacer. The seccomp guard refuses
+	# it (the run ends normally); a Landlock guard (Linux 6.12+) delivers it to the target's
+	# own tree only: the target stops itself, renacer is not stopped and its timeout ends
+	# the run.
+	if [ "$("$sec/sec_attack" landlock-abi)" -ge 6 ]; then
+		config "\"$sec/sec_attack\", \"stop-group\", \"$marker\"" 'timeout_s = 2'
+		sed -i '/^timeout_s = 30$/d' "$tmp/renacer.toml"
+		run check --config "$tmp/renacer.toml"
+		expect_rc 4
+		expect_err "timed out after 2.000 s"
+	else
+		config "\"$sec/sec_attack\", \"stop-group\", \"$marker\"" 'expect_exit = 0'
+		run check --config "$tmp/renacer.toml"
+		expect_rc 0
+	fi
+	;;
+guard_mem)
+	# Writing renacer's memory through /proc/PID/mem: the Landlock guard refuses it whatever
+	# the target's capabilities (the seccomp guard does not see open(2): skipped there).
+	[ "$("$sec/sec_attack" landlock-abi)" -ge 6 ] || { echo "SKIP: no Landlock ABI 6" >&2; exit 77; }
+	config "\"$sec/sec_attack\", \"mem\", \"$marker\"" 'expect_exit = 0'
+	run check --config "$tmp/renacer.toml"
+	expect_rc 0
+	;;
+guard_seize | guard_attach | guard_stop)
 	# The target turns on renacer; renacer stays in control and the run ends normally.
 	mode=${case_name#guard_}
 	mode=$(echo "$mode" | tr _ -)

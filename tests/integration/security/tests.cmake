@@ -13,7 +13,7 @@ endforeach()
 
 set(RN_SECURITY_CASES
 	tmp_final_symlink tmp_mode_and_stale
-	guard_seize guard_attach guard_stop guard_stop_group guard_trace_modes
+	guard_seize guard_attach guard_stop guard_stop_group guard_mem guard_trace_modes
 	signal_hup signal_quit signal_usr1 signal_usr2 signal_pipe
 	regex_catastrophic regex_backref
 	golden_fifo golden_dev_zero golden_dev_urandom golden_symlink_loop

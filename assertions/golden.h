@@ -166,12 +166,39 @@ const char *rn_golden_check_name(enum rn_golden_check c);
 #define RN_GOLDEN_CONTENTION_TOLERANCE 1.0
 
 /*
- * The count tolerance of `syscall` (a name, "futex") given the configured `tol` (fraction):
- * at least RN_GOLDEN_CONTENTION_TOLERANCE for the lock and yield syscalls (futex, futex_waitv,
- * sched_yield), `tol` for every other. Golden traces and the same-job baseline judge counts
- * with it.
+ * A syscall whose count moves between runs of an unchanged program, and the slack its count
+ * gets beyond the configured count_tolerance and count_floor (one table, golden_counts.c;
+ * docs/golden.md lists it): the lock and yield syscalls (futex, futex_waitv, sched_yield) at
+ * least RN_GOLDEN_CONTENTION_TOLERANCE, brk at least 2 calls. Static storage.
+ */
+struct rn_count_rule {
+	const char *syscall;  /* name, "brk" */
+	double tolerance_min; /* count tolerance at least this, fraction of the reference */
+	uint64_t floor_min;   /* count floor at least this, calls */
+	const char *status;   /* a passing row's status in the detail table, "ok (...)" */
+};
+
+/* The rule of `syscall` (a name; NULL allowed), or NULL: judged with the configured
+ * tolerance and floor alone. */
+const struct rn_count_rule *rn_count_rule_of(const char *syscall);
+
+/* All rules, sorted by syscall name; their number in *n. */
+const struct rn_count_rule *rn_count_rules(size_t *n);
+
+/*
+ * The count tolerance (fraction) and floor (calls) of `syscall` given the configured `tol`
+ * and `floor_`: the larger of the configured value and its rule's. Golden traces and the
+ * same-job baseline judge per-syscall counts with them.
  */
 double rn_count_tolerance_of(const char *syscall, double tol);
+uint64_t rn_count_floor_of(const char *syscall, uint64_t floor_);
+
+/*
+ * Whether a count grew from `ref` to `obs` beyond tolerance `tol` (fraction, judged in log
+ * space: log(obs + 1) - log(ref + 1) > log(1 + tol)) and floor `floor_` (obs - ref > floor_,
+ * calls): both must hold. Golden traces and the same-job baseline judge counts with it.
+ */
+bool rn_count_grew(double obs, double ref, double tol, double floor_);
 
 /* Speed probe ratio (now / recording) within which a golden trace's timing is comparable. */
 #define RN_GOLDEN_SPEED_MATCH 1.15

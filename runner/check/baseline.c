@@ -253,12 +253,6 @@ static double extreme_of(const struct rn_target_result *r, enum rn_metric m, boo
 	return x;
 }
 
-/* Count growth as golden traces judge it: more than count_tolerance and count_floor. */
-static bool count_grew(double head, double base, double tol, double floor_)
-{
-	return log1p(head) - log1p(base) > log1p(tol) && head - base > floor_;
-}
-
 /* Paired time samples of metric `m` from pair `first` on: fills d (head - base, ns) and the
  * two sides' samples; returns the number of pairs. */
 static size_t pairs_of(const struct rn_target_result *head, const struct rn_target_result *base,
@@ -574,7 +568,7 @@ static void judge_median(const struct rn_regression_cfg *reg, const char *name, 
 
 	if (!nh || !nb)
 		return;
-	grew = mem ? hl - bh > tol * bh && hl - bh > floor_ : count_grew(hl, bh, tol, floor_);
+	grew = mem ? hl - bh > tol * bh && hl - bh > floor_ : rn_count_grew(hl, bh, tol, floor_);
 	v = push(tv, name, rn_metric_info(m)->name, grew ? RN_VERDICT_FAIL : RN_VERDICT_PASS);
 	rn_buf_init(&msg, 0);
 	rn_buf_addf(&msg, "head %.0f vs base %.0f %s (%+.0f); allowed growth %g%% and %.0f (%s)", h,
@@ -641,8 +635,9 @@ static void judge_syscalls(const struct rn_regression_cfg *reg, const char *name
 		 * behaviour whatever its count (one new sync()), as against a golden trace. */
 		is_new = is_new_syscall(head, base, i);
 		up = is_new ||
-			count_grew(hlo, bhi, rn_count_tolerance_of(rn_syscall_name(i), tol),
-				   floor_);
+			rn_count_grew(hlo, bhi, rn_count_tolerance_of(rn_syscall_name(i), tol),
+				      (double)rn_count_floor_of(rn_syscall_name(i),
+								reg->count_floor));
 		rn_buf_addf(&det, "%-20s head %.0f vs base %.0f calls (%+.0f)%s\n",
 			    rn_syscall_name(i), hc, bc, hc - bc,
 			    is_new     ? "  new" :
@@ -654,8 +649,8 @@ static void judge_syscalls(const struct rn_regression_cfg *reg, const char *name
 			    rn_syscall_name(i), hc, bc, hc - bc, is_new ? ", new" : "");
 		grew++;
 	}
-	if (count_grew(extreme_of(head, RN_METRIC_SYSCALLS, false),
-		       extreme_of(base, RN_METRIC_SYSCALLS, true), tol, floor_))
+	if (rn_count_grew(extreme_of(head, RN_METRIC_SYSCALLS, false),
+			  extreme_of(base, RN_METRIC_SYSCALLS, true), tol, floor_))
 		rn_buf_addf(&msg, "%stotal head %.0f vs base %.0f (%+.0f)", grew++ ? "; " : "", h,
 			    s, h - s);
 	if (!grew)

@@ -24,6 +24,7 @@
 #include "cmd_validate.h"
 #include "config.h"
 #include "exitcode.h"
+#include "golden.h"
 #include "golden_equiv.h"
 #include "log.h"
 #include "cmd_merge.h"
@@ -39,7 +40,7 @@ static const struct rn_command help_def = {
 	"help",
 	"renacer help [COMMAND | config | tables]",
 	"show help of a command (renacer help check), of the config keys (help config), or the exit "
-	"codes, verdicts and collectors (help tables)",
+	"codes, verdicts, collectors and count rules (help tables)",
 	NULL,
 	no_options,
 };
@@ -98,8 +99,8 @@ static void usage(FILE *out)
 }
 
 /*
- * `renacer help tables`: the exit codes, verdicts and collectors as the Markdown tables of
- * docs/metrics.md and docs/collectors.md, from the code's own lists (tests/integration/docs compares the
+ * `renacer help tables`: the exit codes, verdicts, collectors and count rules as the Markdown
+ * tables of docs/metrics.md, docs/collectors.md and docs/golden.md, from the code's own lists (tests/integration/docs compares the
  * pages with this and with `renacer help config`).
  */
 static void print_tables(FILE *out)
@@ -123,6 +124,18 @@ static void print_tables(FILE *out)
 	RN_DRIVER_COLLECTORS(RN_DRIVER_ROW)
 #undef RN_TARGET_ROW
 #undef RN_DRIVER_ROW
+	{
+		size_t i, n;
+		const struct rn_count_rule *r = rn_count_rules(&n);
+
+		fputs("\n### count rules\n\n| syscall | tolerance at least | floor at least | a "
+		      "passing row reads |\n|---|---|---|---|\n",
+		      out);
+		for (i = 0; i < n; i++)
+			fprintf(out, "| `%s` | %+g%% | %llu calls | %s |\n", r[i].syscall,
+				r[i].tolerance_min * 100.0, (unsigned long long)r[i].floor_min,
+				r[i].status);
+	}
 }
 
 /* The renacer(1) man page, generated from the same tables as --help. */

@@ -1,9 +1,10 @@
 #!/bin/sh
-# readme_tables.sh - the reference's tables of config keys, exit codes, verdicts and collectors
-# must be the code's: `renacer help config` (the key tables of runner/input/config.h) and
-# `renacer help tables` (runner/util/exitcode.h, RN_VERDICTS, RN_COLLECTORS). The tables live
-# in docs/ (the README links to them): config keys in docs/config.md, verdicts and exit codes
-# in docs/metrics.md, collectors in docs/collectors.md. Prints a diff and fails when a page has
+# readme_tables.sh - the reference's tables of config keys, exit codes, verdicts, collectors and
+# count rules must be the code's: `renacer help config` (the key tables of
+# runner/input/config.h) and `renacer help tables` (runner/util/exitcode.h, RN_VERDICTS,
+# RN_COLLECTORS, rn_count_rules). The tables live in docs/ (the README links to them): config
+# keys in docs/config.md, verdicts and exit codes in docs/metrics.md, collectors in
+# docs/collectors.md, count rules in docs/golden.md. Prints a diff and fails when a page has
 # drifted; then plants a drift of each kind (a renumbered exit code, a missing config key,
 # verdict and collector row) in a scratch copy and fails unless the check catches every one.
 #
@@ -21,7 +22,7 @@ if [ ! -x "$renacer" ]; then
 	echo "FAIL: '$renacer' is not built"
 	exit 1
 fi
-for page in config.md metrics.md collectors.md; do
+for page in config.md metrics.md collectors.md golden.md; do
 	if [ ! -r "$docs/$page" ]; then
 		echo "FAIL: cannot read '$docs/$page'"
 		exit 1
@@ -39,6 +40,7 @@ code_table() {
 code_table "exit codes" >"$tmp/exit.code"
 code_table "verdicts" >"$tmp/verdict.code"
 code_table "collectors" >"$tmp/collector.code"
+code_table "count rules" >"$tmp/rules.code"
 
 # The rows of the table of FILE whose header line is $2, up to the first non-table line.
 doc_table() {
@@ -85,10 +87,17 @@ check_collectors() {
 	same "the collector table of $1" "$tmp/collector.code" "$tmp/collector.doc" ${2:-}
 }
 
+check_rules() {
+	doc_table "$1" "| syscall | tolerance at least | floor at least | a passing row reads |" \
+		>"$tmp/rules.doc"
+	same "the count rule table of $1" "$tmp/rules.code" "$tmp/rules.doc" ${2:-}
+}
+
 check_config "$docs/config.md" || status=1
 check_exit "$docs/metrics.md" || status=1
 check_verdicts "$docs/metrics.md" || status=1
 check_collectors "$docs/collectors.md" || status=1
+check_rules "$docs/golden.md" || status=1
 
 # Negative controls: each planted drift must fail its check, or the check proves nothing.
 planted() {
@@ -105,6 +114,8 @@ sed '/^| NOT JUDGED |/d' "$docs/metrics.md" >"$tmp/no_verdict.md"
 planted check_verdicts "$tmp/no_verdict.md"
 sed '/^| `ebpf` |/d' "$docs/collectors.md" >"$tmp/no_collector.md"
 planted check_collectors "$tmp/no_collector.md"
+sed 's/^| `brk` | +0% | 2 calls/| `brk` | +0% | 3 calls/' "$docs/golden.md" >"$tmp/rule_floor.md"
+planted check_rules "$tmp/rule_floor.md"
 [ "$status" -eq 0 ] &&
-	echo "docs/ tables match the code (config keys, exit codes, verdicts, collectors)"
+	echo "docs/ tables match the code (config keys, exit codes, verdicts, collectors, count rules)"
 exit "$status"

@@ -771,6 +771,51 @@ static void test_golden_compare_contention_counts(void **state)
 	free_result(&r);
 }
 
+/* brk moves with the heap's layout (the environment's size): +2 calls pass as "heap layout"
+ * whatever the count tolerance; +3 fail, and the rule table is sorted for its lookup. */
+static void test_golden_compare_brk_layout(void **state)
+{
+	struct rn_target_result r;
+	struct rn_golden g;
+	struct rn_verdict_result *v, *s;
+	const struct rn_count_rule *rules;
+	size_t n, i, nrules;
+
+	(void)state;
+	make_result(&r, 5, 100.0, 0.02, 11, 8 << 20);
+	r.syscall_calls[nr_of("brk")] = 7;
+	golden_of(&r, "brk", &g);
+
+	r.syscall_calls[nr_of("brk")] = 9; /* perl with 2000 bytes more environment */
+	n = compare(&g, &r, NULL, &v);
+	s = find(v, n, "golden:syscall_counts");
+	assert_int_equal(s->verdict, RN_VERDICT_PASS);
+	assert_non_null(strstr(s->detail, "ok (heap layout: within +2 calls)"));
+	free_verdicts(v, n);
+
+	r.syscall_calls[nr_of("brk")] = 10;
+	n = compare(&g, &r, NULL, &v);
+	s = find(v, n, "golden:syscall_counts");
+	assert_int_equal(s->verdict, RN_VERDICT_FAIL);
+	assert_non_null(strstr(s->message, "brk 10 vs golden 7"));
+	free_verdicts(v, n);
+	rn_golden_release(&g);
+	free_result(&r);
+
+	assert_int_equal(rn_count_floor_of("brk", 1), 2);
+	assert_int_equal(rn_count_floor_of("brk", 5), 5);
+	assert_int_equal(rn_count_floor_of("openat", 1), 1);
+	assert_true(rn_count_tolerance_of("futex", 0.1) == RN_GOLDEN_CONTENTION_TOLERANCE);
+	assert_true(rn_count_tolerance_of("brk", 0.1) == 0.1);
+	assert_null(rn_count_rule_of(NULL));
+	rules = rn_count_rules(&nrules);
+	assert_true(nrules >= 4);
+	for (i = 1; i < nrules; i++)
+		assert_true(strcmp(rules[i - 1].syscall, rules[i].syscall) < 0);
+	for (i = 0; i < nrules; i++)
+		assert_ptr_equal(rn_count_rule_of(rules[i].syscall), &rules[i]);
+}
+
 /* A golden trace's calls_max (the most calls of any golden counting run) is what a check's
  * fewest calls are judged against: a program's own run-to-run spread (brk 7 in the median, 9
  * in one golden run) does not fail, growth beyond it does. */
@@ -1434,6 +1479,7 @@ int main(void)
 		cmocka_unit_test(test_golden_compare_total_syscalls_message),
 		cmocka_unit_test(test_golden_compare_doubled_syscall_fails_naming_it),
 		cmocka_unit_test(test_golden_compare_contention_counts),
+		cmocka_unit_test(test_golden_compare_brk_layout),
 		cmocka_unit_test(test_golden_compare_calls_max),
 		cmocka_unit_test(test_golden_compare_floor_and_new_syscalls),
 		cmocka_unit_test(test_golden_compare_slowdown_30pct_over_10_runs_fails),

@@ -30,6 +30,7 @@
 	X(WALL, "wall_time", "ns", "root spawn to the last exit of the tree")                      \
 	X(CRITICAL_PATH, "critical_path", "ns", "longest chain of dependent work")                 \
 	X(CPU_TIME, "cpu_time", "ns", "user + system CPU time of the tree")                        \
+	X(USER_TIME, "user_time", "ns", "user-mode part of cpu_time")                              \
 	X(PEAK_RSS, "peak_rss", "bytes", "peak resident set of the process tree")                  \
 	X(ALLOC_PEAK, "alloc_peak", "bytes", "peak anonymous mmap/mremap + brk bytes")             \
 	X(ALLOC_TOTAL, "alloc_total", "bytes", "bytes ever mapped anonymously or by brk")          \

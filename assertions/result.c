@@ -28,6 +28,7 @@ enum rn_run_measures rn_metric_measured_by(enum rn_metric m)
 	case RN_METRIC_WALL:
 	case RN_METRIC_CRITICAL_PATH:
 	case RN_METRIC_CPU_TIME:
+	case RN_METRIC_USER_TIME:
 	case RN_METRIC_GPU_BUSY:
 		return RN_MEASURES_TIMES;
 	case RN_METRIC_PEAK_RSS:
@@ -240,6 +241,7 @@ void rn_metrics_from_trace(const struct rn_trace *t, struct rn_metrics *m)
 	m->v[RN_METRIC_WALL] = rn_trace_wall_ns(t);
 	m->v[RN_METRIC_CRITICAL_PATH] = cp.length_ns;
 	m->v[RN_METRIC_CPU_TIME] = t->cpu_ns;
+	m->v[RN_METRIC_USER_TIME] = t->user_ns;
 	m->v[RN_METRIC_PEAK_RSS] = t->peak_rss_bytes;
 	m->v[RN_METRIC_ALLOC_PEAK] = t->alloc_peak_bytes;
 	m->v[RN_METRIC_ALLOC_TOTAL] = t->alloc_total_bytes;

@@ -1116,9 +1116,11 @@ static int run_loop(struct run *r, const sigset_t *mask)
 	}
 	/* CPU time of the tree: what the runner's waited-for children used during the run (the
 	 * root, which counts its own waited-for descendants). */
-	if (!rc && !getrusage(RUSAGE_CHILDREN, &ru_after))
+	if (!rc && !getrusage(RUSAGE_CHILDREN, &ru_after)) {
 		r->t->cpu_ns = tv_ns(&ru_after.ru_utime) + tv_ns(&ru_after.ru_stime) -
 			tv_ns(&ru_before.ru_utime) - tv_ns(&ru_before.ru_stime);
+		r->t->user_ns = tv_ns(&ru_after.ru_utime) - tv_ns(&ru_before.ru_utime);
+	}
 	restore_signals(r);
 	return rc;
 }

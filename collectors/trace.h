@@ -344,6 +344,9 @@ struct rn_trace {
 	uint64_t cpu_ns;            /* user + system CPU time of the root and of every descendant
 				     * reaped by its parent, ns (getrusage(RUSAGE_CHILDREN) over
 				     * the run); contention from other processes barely moves it */
+	uint64_t user_ns;           /* the user-mode part of cpu_ns (ru_utime), ns; the rest is
+				     * the kernel's work for the tree. The kernel splits cpu_ns
+				     * by tick samples, so a few ms of a short run are noise */
 	uint64_t unfiltered_stops;  /* syscall stops seen (diagnostics of the filtered mode) */
 	bool filtered;              /* only a subset of syscalls was traced (seccomp filter) */
 	bool counts_only;           /* durations were not measured (count-only mode) */

@@ -207,6 +207,7 @@ static json_t *write_last(const struct rn_trace *t, bool *failed)
 	put(o, "end_ns", ju64(t->end_ns), failed);
 	put(o, "peak_rss_bytes", ju64(t->peak_rss_bytes), failed);
 	put(o, "cpu_ns", ju64(t->cpu_ns), failed);
+	put(o, "user_ns", ju64(t->user_ns), failed);
 	put(o, "filtered", json_boolean(t->filtered), failed);
 	put(o, "counts_only", json_boolean(t->counts_only), failed);
 	for (i = 0; i < t->nprocs; i++)
@@ -643,6 +644,7 @@ static void read_last(struct reader *rd, json_t *o, struct rn_trace *t, const ch
 	t->end_ns = get_u64(rd, o, "end_ns", where);
 	t->peak_rss_bytes = get_u64(rd, o, "peak_rss_bytes", where);
 	t->cpu_ns = get_u64(rd, o, "cpu_ns", where);
+	t->user_ns = get_u64(rd, o, "user_ns", where);
 	t->filtered = get_bool(rd, o, "filtered", where);
 	t->counts_only = get_bool(rd, o, "counts_only", where);
 	a = member(rd, o, "processes", JSON_ARRAY, where, true);

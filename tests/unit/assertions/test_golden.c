@@ -1315,14 +1315,27 @@ static void test_golden_compare_gpu(void **state)
 	free_result(&now);
 }
 
-/* Set cpu_time of every run to `share` of its wall time, scaled by `cpu_scale`. */
+/* Set cpu_time of every run to `share` of its wall time, scaled by `cpu_scale`, all of it
+ * user time (a CPU-bound program in user space). */
 static void set_cpu(struct rn_target_result *r, double share, double cpu_scale)
 {
 	size_t i;
 
-	for (i = 0; i < r->nruns; i++)
+	for (i = 0; i < r->nruns; i++) {
 		r->runs[i].v[RN_METRIC_CPU_TIME] =
 			(uint64_t)((double)r->runs[i].v[RN_METRIC_WALL] * share * cpu_scale);
+		r->runs[i].v[RN_METRIC_USER_TIME] = r->runs[i].v[RN_METRIC_CPU_TIME];
+	}
+}
+
+/* Split each run's cpu_time: `user_share` of it user time, the rest the kernel's. */
+static void set_user_share(struct rn_target_result *r, double user_share)
+{
+	size_t i;
+
+	for (i = 0; i < r->nruns; i++)
+		r->runs[i].v[RN_METRIC_USER_TIME] =
+			(uint64_t)((double)r->runs[i].v[RN_METRIC_CPU_TIME] * user_share);
 }
 
 /*
@@ -1396,6 +1409,71 @@ static void test_golden_drift_scaled_cpu_decides(void **state)
 	assert_int_equal(find(v, n, "golden:cpu_time")->verdict, RN_VERDICT_FAIL);
 	assert_non_null(strstr(find(v, n, "golden:cpu_time")->message, "beyond the drift limit"));
 	assert_int_equal(find(v, n, "golden:wall_time")->verdict, RN_VERDICT_WARN);
+	free_verdicts(v, n);
+	rn_target_result_release(&now);
+	rn_golden_release(&g);
+	free_result(&gold);
+}
+
+/*
+ * A kernel-bound program (90% of the golden's CPU time system time, cp -r of a file tree): its
+ * cpu_time is not compared with another moment's, as the file system's state moves it (+170%
+ * of system time alone is a WARN, not a FAIL); user time beyond the drift limit fails (a 2x
+ * of CPU work in user space); its wall time, mostly the kernel's work too, is advisory unless
+ * cpu_time fails. A program of too little CPU time for the split keeps the plain rule.
+ */
+static void test_golden_kernel_bound(void **state)
+{
+	struct rn_target_result gold, now;
+	struct rn_golden g;
+	struct rn_verdict_result *v, *cpu;
+	size_t n, i;
+
+	(void)state;
+	make_result(&gold, 10, 100.0, 0.02, 3, 8 << 20);
+	set_cpu(&gold, 0.9, 1.0);
+	set_user_share(&gold, 0.1);
+	golden_of(&gold, "kernel", &g);
+
+	/* the same user time, 2.7x the system time: the file system aged */
+	make_result(&now, 10, 250.0, 0.02, 17, 8 << 20);
+	for (i = 0; i < now.nruns; i++) {
+		now.runs[i].v[RN_METRIC_USER_TIME] = gold.runs[i].v[RN_METRIC_USER_TIME];
+		now.runs[i].v[RN_METRIC_CPU_TIME] = gold.runs[i].v[RN_METRIC_USER_TIME] +
+			(uint64_t)((double)(gold.runs[i].v[RN_METRIC_CPU_TIME] -
+					    gold.runs[i].v[RN_METRIC_USER_TIME]) *
+				   2.7);
+	}
+	n = compare(&g, &now, NULL, &v);
+	cpu = find(v, n, "golden:cpu_time");
+	assert_int_equal(cpu->verdict, RN_VERDICT_WARN);
+	assert_non_null(strstr(cpu->message, "kernel-bound"));
+	assert_int_equal(find(v, n, "golden:wall_time")->verdict, RN_VERDICT_WARN);
+	free_verdicts(v, n);
+
+	/* twice the CPU work, all of it in user space */
+	for (i = 0; i < now.nruns; i++) {
+		now.runs[i].v[RN_METRIC_CPU_TIME] = gold.runs[i].v[RN_METRIC_CPU_TIME] * 2;
+		now.runs[i].v[RN_METRIC_USER_TIME] =
+			gold.runs[i].v[RN_METRIC_USER_TIME] + gold.runs[i].v[RN_METRIC_CPU_TIME];
+	}
+	n = compare(&g, &now, NULL, &v);
+	assert_int_equal(find(v, n, "golden:cpu_time")->verdict, RN_VERDICT_FAIL);
+	free_verdicts(v, n);
+	rn_target_result_release(&now);
+	rn_golden_release(&g);
+	free_result(&gold);
+
+	/* 9 ms of CPU time: too short for the split, a 2.7x of system time fails as before */
+	make_result(&gold, 10, 10.0, 0.02, 3, 8 << 20);
+	set_cpu(&gold, 0.9, 1.0);
+	set_user_share(&gold, 0.1);
+	golden_of(&gold, "short", &g);
+	make_result(&now, 10, 25.0, 0.02, 17, 8 << 20);
+	set_cpu(&now, 0.9, 1.0);
+	set_user_share(&now, 0.04);
+	n = compare(&g, &now, NULL, &v);
+	assert_int_equal(find(v, n, "golden:cpu_time")->verdict, RN_VERDICT_FAIL);
 	free_verdicts(v, n);
 	rn_target_result_release(&now);
 	rn_golden_release(&g);
@@ -1480,6 +1558,7 @@ int main(void)
 		cmocka_unit_test(test_golden_compare_doubled_syscall_fails_naming_it),
 		cmocka_unit_test(test_golden_compare_contention_counts),
 		cmocka_unit_test(test_golden_compare_brk_layout),
+		cmocka_unit_test(test_golden_kernel_bound),
 		cmocka_unit_test(test_golden_compare_calls_max),
 		cmocka_unit_test(test_golden_compare_floor_and_new_syscalls),
 		cmocka_unit_test(test_golden_compare_slowdown_30pct_over_10_runs_fails),

@@ -236,6 +236,11 @@ def golden_rows(err):
 
 def scenario(renacer, work, name, data, lib, base_cpu, pct, checks, mode):
     """`checks` checks with the head planted at pct% more CPU work; a list of dicts."""
+    if pct > 0:
+        # the base's CPU time now: an I/O-heavy program's drifts with the file system's state
+        # (cp -r read 67 ms at one start and 338 ms at another), and pct is of what it takes now
+        base_cpu = statistics.median(child_cpu_us([os.path.join(work, "base", "run.sh")]
+                                                  + ARGV_LIST[name], data) for _ in range(5))
     make_tree_side(os.path.join(work, "head"), name, data, lib, base_cpu * pct / 100.0)
     out = []
     measured = measure_plant(work, name, data) if pct > 0 else 0.0

@@ -334,6 +334,10 @@ struct rn_assertion_spec {
 	const struct rn_regex *trace_re; /* compiled trace_name_pattern, or NULL;
 				     * borrowed from the config's regex pool */
 	uint64_t max_duration_ns;        /* critical_path budget, ns (max_duration_ms * 1e6) */
+	bool has_drift_limit;            /* drift_limit was set (else RN_REGRESSION_DRIFT_LIMIT) */
+	double drift_limit;              /* critical_path: over the budget by at most this fraction
+					  * on a loaded machine is advisory ([regression]
+					  * drift_limit, set after parsing) */
 	char *span_name_pattern;         /* span_count: pattern over span names, full match */
 	const struct rn_regex *span_re;  /* compiled span_name_pattern, borrowed */
 	char *region_pattern;            /* span_count, anti_pattern: only GPU spans whose innermost

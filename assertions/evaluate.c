@@ -295,14 +295,20 @@ static const char *load_note(const struct rn_target_result *r, enum rn_verdict v
 /*
  * Whether a time `v` (ns) over `budget` (ns) was measured on a loaded machine (CPU pressure
  * >= RN_LOAD_PRESSURE_BUSY over the runs) and stays within the drift limit over the budget
- * (RN_REGRESSION_DRIFT_LIMIT, as against a golden trace): such a time says more about the load
+ * ([regression] drift_limit, as against a golden trace): such a time says more about the load
  * than about the program (on a loaded 2-vCPU VM a 52 ms program read 136 ms against a 104 ms
  * budget), so its budget row is advisory; beyond the drift limit it still fails.
  */
-static bool loaded_within_drift(const struct rn_target_result *r, double v, uint64_t budget)
+static double drift_limit_of(const struct rn_assertion_spec *a)
+{
+	return a->has_drift_limit ? a->drift_limit : RN_REGRESSION_DRIFT_LIMIT;
+}
+
+static bool loaded_within_drift(const struct rn_assertion_spec *a, const struct rn_target_result *r,
+				double v)
 {
 	return r->has_cpu_pressure && r->cpu_pressure >= RN_LOAD_PRESSURE_BUSY &&
-		v <= (double)budget * (1.0 + RN_REGRESSION_DRIFT_LIMIT);
+		v <= (double)a->max_duration_ns * (1.0 + drift_limit_of(a));
 }
 
 static void eval_critical_path(const struct rn_assertion_spec *a, struct rn_target_result *r,
@@ -330,7 +336,7 @@ static void eval_critical_path(const struct rn_assertion_spec *a, struct rn_targ
 	out->has_observed = true;
 	out->observed = v / 1e6;
 	judge(out, a, v <= (double)a->max_duration_ns);
-	if (out->verdict == RN_VERDICT_FAIL && loaded_within_drift(r, v, a->max_duration_ns)) {
+	if (out->verdict == RN_VERDICT_FAIL && loaded_within_drift(a, r, v)) {
 		/* the runs waited for CPU: over budget by less than any drift of load explains */
 		out->verdict = RN_VERDICT_WARN;
 		out->message = xfmt(
@@ -338,7 +344,7 @@ static void eval_critical_path(const struct rn_assertion_spec *a, struct rn_targ
 			"(WARN), not a gate: the machine was loaded (CPU pressure %.0f%% of the runs' "
 			"time); only more than %+.0f%% over the budget fails under load",
 			out->observed, out->aggregate, out->budget, out->delta_pct,
-			r->cpu_pressure * 100.0, RN_REGRESSION_DRIFT_LIMIT * 100.0);
+			r->cpu_pressure * 100.0, drift_limit_of(a) * 100.0);
 	} else
 		out->message =
 			xfmt("critical path %.3f ms (%s) %s budget %.3f ms (%+.1f%%, inclusive)%s",

@@ -774,6 +774,11 @@ int rn_config_parse(struct rn_config *cfg, const char *path, const char *src, si
 	rn_toml_free(root);
 	if (rc)
 		goto fail;
+	/* [regression] may follow the assertions in the file: give them its drift limit now */
+	for (size_t i = 0; i < cfg->nassertions; i++) {
+		cfg->assertions[i].has_drift_limit = true;
+		cfg->assertions[i].drift_limit = cfg->regression.drift_limit;
+	}
 	if (!quiet && cfg->ignored_tables) {
 		char **t;
 

@@ -411,19 +411,20 @@ static void test_evaluate_budget_fail_names_load(void **state)
 	}
 }
 
-/* Over a time budget on a loaded machine by less than the drift limit (+50%): advisory WARN,
- * since the runs waited for CPU; beyond it, or on a quiet machine, the row fails. */
+/* Over a time budget on a loaded machine by less than the drift limit (+50% by default, else
+ * [regression] drift_limit): advisory WARN, since the runs waited for CPU; beyond it, or on a
+ * quiet machine, the row fails. */
 static void test_evaluate_budget_loaded_advisory(void **state)
 {
 	static const struct {
 		int eval_case;        /* in eval_cases: 2 is +0.0% over, 3 is +100% over */
 		double pressure;      /* cpu_pressure */
 		enum rn_verdict want; /* the verdict */
+		double drift;         /* configured drift_limit, < 0: none (the default) */
 	} cases[] = {
-		{ 2, 0.35, RN_VERDICT_WARN },
-		{ 2, 0.02, RN_VERDICT_FAIL },
-		{ 3, 0.35, RN_VERDICT_FAIL },
-		{ 0, 0.35, RN_VERDICT_PASS },
+		{ 2, 0.35, RN_VERDICT_WARN, -1 },  { 2, 0.02, RN_VERDICT_FAIL, -1 },
+		{ 3, 0.35, RN_VERDICT_FAIL, -1 },  { 0, 0.35, RN_VERDICT_PASS, -1 },
+		{ 3, 0.35, RN_VERDICT_WARN, 1.5 }, { 2, 0.35, RN_VERDICT_FAIL, 0.0 },
 	};
 	size_t i;
 
@@ -438,6 +439,8 @@ static void test_evaluate_budget_loaded_advisory(void **state)
 		r.has_cpu_pressure = true;
 		r.cpu_pressure = cases[i].pressure;
 		spec_of(&eval_cases[cases[i].eval_case], &a, &re);
+		a.has_drift_limit = cases[i].drift >= 0.0;
+		a.drift_limit = cases[i].drift;
 		rn_assertion_evaluate(&a, &r, &v);
 		assert_int_equal(v.verdict, cases[i].want);
 		if (cases[i].want == RN_VERDICT_WARN)

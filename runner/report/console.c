@@ -240,14 +240,9 @@ static const char *rn_report_reason(const struct rn_verdict_result *v)
 
 static const char *exit_meaning(int code)
 {
-	switch (code) {
-#define RN_EXIT_CASE(name, value, desc)                                                            \
-	case value:                                                                                \
-		return desc;
-		RN_EXIT_CODES(RN_EXIT_CASE)
-#undef RN_EXIT_CASE
-	}
-	return "unknown";
+	const char *m = rn_exit_meaning(code);
+
+	return m ? m : "unknown";
 }
 
 /* Lines printed above the table (rn_report_console_header), owned; one check per process. */

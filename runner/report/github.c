@@ -82,14 +82,9 @@ static const char *verdict_icon(enum rn_verdict v)
 
 static const char *exit_description(int code)
 {
-	switch (code) {
-#define RN_EXIT_DESC(name, value, desc)                                                            \
-	case value:                                                                                \
-		return desc;
-		RN_EXIT_CODES(RN_EXIT_DESC)
-#undef RN_EXIT_DESC
-	}
-	return "unknown exit code";
+	const char *m = rn_exit_meaning(code);
+
+	return m ? m : "unknown exit code";
 }
 
 /* ---- Escaping --------------------------------------------------------------------------- */

@@ -28,6 +28,20 @@ enum rn_exit {
 #undef RN_EXIT_ENUM
 };
 
+/* The description of exit code `code` from RN_EXIT_CODES (static storage), or NULL for a code
+ * renacer never exits with. */
+static inline const char *rn_exit_meaning(int code)
+{
+	switch (code) {
+#define RN_EXIT_MEANING(name, value, desc)                                                         \
+	case value:                                                                                \
+		return desc;
+		RN_EXIT_CODES(RN_EXIT_MEANING)
+#undef RN_EXIT_MEANING
+	}
+	return NULL;
+}
+
 /* The exit code for a run ended by signal `sig` (SIGINT, SIGTERM, SIGHUP, SIGQUIT: 128 + sig);
  * any other value gives RN_EXIT_SIGTERM. SIGUSR1, SIGUSR2 and SIGPIPE are ignored by renacer
  * (runner/cli/main.c) and never end a run. */

@@ -1338,6 +1338,29 @@ static void set_user_share(struct rn_target_result *r, double user_share)
 			(uint64_t)((double)r->runs[i].v[RN_METRIC_CPU_TIME] * user_share);
 }
 
+/* A golden trace `name` of a CPU-bound program (10 runs of 100 ms wall, 90% of it user CPU
+ * time) recorded with a speed probe of 2 ms; `gold` keeps the result it was made from. */
+static void probed_golden(struct rn_target_result *gold, const char *name, struct rn_golden *g)
+{
+	make_result(gold, 10, 100.0, 0.02, 3, 8 << 20);
+	set_cpu(gold, 0.9, 1.0);
+	golden_of(gold, name, g);
+	g->has_conditions = true;
+	g->probe_cpu_ns = g->probe_wall_ns = 2e6;
+}
+
+/* A check of the same program: 10 runs of `wall_ms`, 90% user CPU time, one speed probe of
+ * `probe_ns` (2e6 = the golden's speed). */
+static void probed_run(struct rn_target_result *now, double wall_ms, double probe_ns)
+{
+	make_result(now, 10, wall_ms, 0.02, 17, 8 << 20);
+	set_cpu(now, 0.9, 1.0);
+	now->nprobes = 1;
+	now->probe_cpu_ns = malloc(sizeof(double));
+	now->probe_wall_ns = malloc(sizeof(double));
+	now->probe_cpu_ns[0] = now->probe_wall_ns[0] = probe_ns;
+}
+
 /*
  * The speed probe: a machine running at 1.3x the recording's probe time (load, frequency) makes
  * timing advisory (WARN, with the shift measured on scaled golden samples), never a FAIL
@@ -1351,18 +1374,8 @@ static void test_golden_speed_probe(void **state)
 	size_t n;
 
 	(void)state;
-	make_result(&gold, 10, 100.0, 0.02, 3, 8 << 20);
-	set_cpu(&gold, 0.9, 1.0);
-	golden_of(&gold, "probe", &g);
-	g.has_conditions = true;
-	g.probe_cpu_ns = g.probe_wall_ns = 2e6;
-
-	make_result(&now, 10, 130.0, 0.02, 17, 8 << 20);
-	set_cpu(&now, 0.9, 1.0);
-	now.nprobes = 1;
-	now.probe_cpu_ns = malloc(sizeof(double));
-	now.probe_wall_ns = malloc(sizeof(double));
-	now.probe_cpu_ns[0] = now.probe_wall_ns[0] = 2.6e6; /* 1.3x slower machine */
+	probed_golden(&gold, "probe", &g);
+	probed_run(&now, 130.0, 2.6e6); /* 1.3x slower machine */
 	n = compare(&g, &now, NULL, &v);
 	assert_int_equal(find(v, n, "golden:cpu_time")->verdict, RN_VERDICT_WARN);
 	assert_non_null(strstr(find(v, n, "golden:cpu_time")->message, "speed probe"));
@@ -1393,18 +1406,8 @@ static void test_golden_drift_scaled_cpu_decides(void **state)
 	size_t n;
 
 	(void)state;
-	make_result(&gold, 10, 100.0, 0.02, 3, 8 << 20);
-	set_cpu(&gold, 0.9, 1.0);
-	golden_of(&gold, "drift", &g);
-	g.has_conditions = true;
-	g.probe_cpu_ns = g.probe_wall_ns = 2e6;
-
-	make_result(&now, 10, 112.0, 0.02, 17, 8 << 20);
-	set_cpu(&now, 0.9, 1.0);
-	now.nprobes = 1;
-	now.probe_cpu_ns = malloc(sizeof(double));
-	now.probe_wall_ns = malloc(sizeof(double));
-	now.probe_cpu_ns[0] = now.probe_wall_ns[0] = 1.4e6;
+	probed_golden(&gold, "drift", &g);
+	probed_run(&now, 112.0, 1.4e6);
 	n = compare(&g, &now, NULL, &v);
 	assert_int_equal(find(v, n, "golden:cpu_time")->verdict, RN_VERDICT_FAIL);
 	assert_non_null(strstr(find(v, n, "golden:cpu_time")->message, "beyond the drift limit"));
@@ -1493,18 +1496,8 @@ static void test_golden_io_bound_advisory(void **state)
 	size_t n;
 
 	(void)state;
-	make_result(&gold, 10, 100.0, 0.02, 3, 8 << 20);
-	set_cpu(&gold, 0.9, 1.0);
-	golden_of(&gold, "io", &g);
-	g.has_conditions = true;
-	g.probe_cpu_ns = g.probe_wall_ns = 2e6;
-
-	make_result(&now, 10, 130.0, 0.02, 17, 8 << 20);
-	set_cpu(&now, 0.9, 1.0);
-	now.nprobes = 1;
-	now.probe_cpu_ns = malloc(sizeof(double));
-	now.probe_wall_ns = malloc(sizeof(double));
-	now.probe_cpu_ns[0] = now.probe_wall_ns[0] = 2.02e6; /* same speed */
+	probed_golden(&gold, "io", &g);
+	probed_run(&now, 130.0, 2.02e6); /* same speed */
 	now.has_io_pressure = true;
 	now.io_pressure = 0.02;
 	n = compare(&g, &now, NULL, &v);
@@ -1519,12 +1512,7 @@ static void test_golden_io_bound_advisory(void **state)
 	free_verdicts(v, n);
 	rn_target_result_release(&now);
 
-	make_result(&now, 10, 200.0, 0.02, 17, 8 << 20); /* 2x */
-	set_cpu(&now, 0.9, 1.0);
-	now.nprobes = 1;
-	now.probe_cpu_ns = malloc(sizeof(double));
-	now.probe_wall_ns = malloc(sizeof(double));
-	now.probe_cpu_ns[0] = now.probe_wall_ns[0] = 2.02e6;
+	probed_run(&now, 200.0, 2.02e6); /* 2x */
 	now.has_io_pressure = true;
 	now.io_pressure = 0.30;
 	n = compare(&g, &now, NULL, &v);

@@ -33,6 +33,8 @@
 	X(USER_TIME, "user_time", "ns", "user-mode part of cpu_time")                              \
 	X(PEAK_RSS, "peak_rss", "bytes", "peak resident set of the process tree")                  \
 	X(ALLOC_PEAK, "alloc_peak", "bytes", "peak anonymous mmap/mremap + brk bytes")             \
+	X(PROCESS_ALLOC_PEAK, "process_alloc_peak", "bytes",                                       \
+	  "alloc_peak of the tree's largest process (whatever the overlap)")                       \
 	X(ALLOC_TOTAL, "alloc_total", "bytes", "bytes ever mapped anonymously or by brk")          \
 	X(SYSCALLS, "syscalls", "count", "completed syscalls of the tree")                         \
 	X(SYSCALL_ERRORS, "syscall_errors", "count", "syscalls that returned an error")            \

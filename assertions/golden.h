@@ -63,7 +63,8 @@
  *   the verdict is NOT JUDGED, saying why and which runs to change: never PASS.
  * - Memory (peak_rss, alloc_peak) is less noisy: the fewest observed fails when it exceeds the
  *   golden's most by more than memory_tolerance of it and by more than memory_floor_bytes;
- *   no significance test, no minimum runs.
+ *   no significance test, no minimum runs. An alloc_peak that moves with the overlap of the
+ *   tree's processes is judged on process_alloc_peak (rn_alloc_peak_judge).
  * - Timing and memory metrics whose golden median is 0 were not measured then: NOT JUDGED,
  *   "the golden trace has no <metric> data". Measured then but 0 in every run now: NO DATA
  *   (an error, never a silent pass).
@@ -199,6 +200,39 @@ uint64_t rn_count_floor_of(const char *syscall, uint64_t floor_);
  * calls): both must hold. Golden traces and the same-job baseline judge counts with it.
  */
 bool rn_count_grew(double obs, double ref, double tol, double floor_);
+
+/* A tree's alloc_peak moving beyond this factor of the reference's most is growth even when
+ * the tree's peak depends on how its processes overlapped (a 2x never passes). */
+#define RN_ALLOC_OVERLAP_LIMIT 2.0
+
+/* What rn_alloc_peak_judge decided (struct rn_alloc_judgement). */
+struct rn_alloc_judgement {
+	bool overlap;      /* the tree's peak moved with the overlap of its processes: the runs
+			    * of either side spread beyond the tolerance and the floor */
+	bool per_process;  /* judged on process_alloc_peak (overlap, and both sides have it) */
+	bool grew;         /* FAIL */
+	double obs_fewest; /* the judged metric's fewest observed, bytes */
+	double ref_most;   /* the judged metric's most of the reference, bytes */
+	double allowed;    /* what ref_most allows, bytes */
+	double tree_lo[2]; /* the tree's fewest and most of the reference, bytes */
+	double tree_hi[2]; /* of the observed runs, bytes */
+};
+
+/*
+ * Judge alloc_peak (the tree's peak of live anonymous bytes, counting runs) of `obs` against
+ * `ref` (golden trace or same-job base), tol a fraction and floor_ bytes. A tree whose
+ * processes run at once peaks where they overlap, which moves from run to run (make -j2 read
+ * 6.9, 13.0 and 8.7 MiB in three runs): when either side's runs spread by more than tol and
+ * floor_, the tree's peak is said to depend on the overlap and the largest process's peak
+ * (process_alloc_peak, which does not) is judged instead, while the tree's fewest beyond
+ * RN_ALLOC_OVERLAP_LIMIT times the reference's most still fails. Otherwise the tree's fewest
+ * is judged against the reference's most. Growth: fewest > most * (1 + tol) and
+ * fewest - most > floor_. Arrays are per counting run (bytes; na, nb >= 1; the process arrays
+ * may be NULL or all 0 when not recorded: the tree is then judged alone). Fills *out.
+ */
+void rn_alloc_peak_judge(const double *tree_ref, size_t na, const double *tree_obs, size_t nb,
+			 const double *proc_ref, size_t npa, const double *proc_obs, size_t npb,
+			 double tol, double floor_, struct rn_alloc_judgement *out);
 
 /* Speed probe ratio (now / recording) within which a golden trace's timing is comparable. */
 #define RN_GOLDEN_SPEED_MATCH 1.15

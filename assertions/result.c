@@ -225,13 +225,16 @@ void rn_critical_path_release(struct rn_critical_path *cp)
 void rn_metrics_from_trace(const struct rn_trace *t, struct rn_metrics *m)
 {
 	struct rn_critical_path cp;
-	uint64_t errors = 0, dispatches = 0, copy_bytes = 0;
+	uint64_t errors = 0, dispatches = 0, copy_bytes = 0, process_alloc_peak = 0;
 	size_t i;
 
 	memset(m, 0, sizeof(*m));
 	rn_critical_path_compute(t, &cp);
-	for (i = 0; i < t->nprocs; i++)
+	for (i = 0; i < t->nprocs; i++) {
 		errors += t->procs[i].syscall_errors;
+		if (t->procs[i].alloc_peak_bytes > process_alloc_peak)
+			process_alloc_peak = t->procs[i].alloc_peak_bytes;
+	}
 	for (i = 0; i < t->ngpu; i++) {
 		if (t->gpu[i].kind == RN_GPU_DISPATCH)
 			dispatches++;
@@ -244,6 +247,7 @@ void rn_metrics_from_trace(const struct rn_trace *t, struct rn_metrics *m)
 	m->v[RN_METRIC_USER_TIME] = t->user_ns;
 	m->v[RN_METRIC_PEAK_RSS] = t->peak_rss_bytes;
 	m->v[RN_METRIC_ALLOC_PEAK] = t->alloc_peak_bytes;
+	m->v[RN_METRIC_PROCESS_ALLOC_PEAK] = process_alloc_peak;
 	m->v[RN_METRIC_ALLOC_TOTAL] = t->alloc_total_bytes;
 	m->v[RN_METRIC_SYSCALLS] = rn_trace_total_syscalls(t);
 	m->v[RN_METRIC_SYSCALL_ERRORS] = errors;

@@ -562,21 +562,46 @@ static void judge_median(const struct rn_regression_cfg *reg, const char *name, 
 	/* What is judged: the head's fewest against the base's most, so that what varies from
 	 * run to run (the overlap of a parallel build's processes) never reads as growth. */
 	double hl = extreme_of(head, m, false), bh = extreme_of(base, m, true);
-	bool grew;
+	bool grew, per_process = false;
 	struct rn_verdict_result *v;
 	struct rn_buf msg;
 
 	if (!nh || !nb)
 		return;
-	grew = mem ? hl - bh > tol * bh && hl - bh > floor_ : rn_count_grew(hl, bh, tol, floor_);
-	v = push(tv, name, rn_metric_info(m)->name, grew ? RN_VERDICT_FAIL : RN_VERDICT_PASS);
 	rn_buf_init(&msg, 0);
+	if (m == RN_METRIC_ALLOC_PEAK) {
+		struct rn_alloc_judgement j;
+		size_t nth, ntb, nph, npb;
+		double *th = rn_target_result_samples(head, m, &nth),
+		       *tb = rn_target_result_samples(base, m, &ntb),
+		       *ph = rn_target_result_samples(head, RN_METRIC_PROCESS_ALLOC_PEAK, &nph),
+		       *pb = rn_target_result_samples(base, RN_METRIC_PROCESS_ALLOC_PEAK, &npb);
+
+		rn_alloc_peak_judge(tb, ntb, th, nth, pb, npb, ph, nph, tol, floor_, &j);
+		grew = j.grew;
+		per_process = j.per_process;
+		if (j.per_process)
+			rn_buf_addf(&msg,
+				    "largest process head's fewest %.0f vs base's most %.0f bytes; "
+				    "the tree's peak moves with how its processes overlap (base "
+				    "%.0f-%.0f, head %.0f-%.0f): ",
+				    j.obs_fewest, j.ref_most, j.tree_lo[0], j.tree_lo[1],
+				    j.tree_hi[0], j.tree_hi[1]);
+		free(th);
+		free(tb);
+		free(ph);
+		free(pb);
+	} else {
+		grew = mem ? hl - bh > tol * bh && hl - bh > floor_ :
+			     rn_count_grew(hl, bh, tol, floor_);
+	}
+	v = push(tv, name, rn_metric_info(m)->name, grew ? RN_VERDICT_FAIL : RN_VERDICT_PASS);
 	rn_buf_addf(&msg, "head %.0f vs base %.0f %s (%+.0f); allowed growth %g%% and %.0f (%s)", h,
 		    s, unit_of(m), h - s, tol * 100.0, floor_,
 		    mem           ? "memory_tolerance, memory_floor_bytes" :
 			    exact ? "processes are exact" :
 				    "count_tolerance, count_floor");
-	if (nh > 1 || nb > 1)
+	if ((nh > 1 || nb > 1) && !per_process)
 		rn_buf_addf(&msg,
 			    "; judged: head's fewest %.0f vs base's most %.0f of %zu and %zu runs",
 			    hl, bh, nh, nb);

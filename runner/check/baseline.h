@@ -34,7 +34,8 @@
  *           the configured ones), FAIL when head grew by more than [regression]
  *           count_tolerance and count_floor, as golden traces judge counts
  *   memory  peak_rss (timing runs), alloc_peak (counting runs): FAIL when head grew by more
- *           than memory_tolerance and memory_floor_bytes
+ *           than memory_tolerance and memory_floor_bytes (alloc_peak: rn_alloc_peak_judge,
+ *           the largest process's peak when the tree's moves with the overlap)
  * Nothing is judged from one side alone: a side that did not run cleanly is an ERROR row
  * `baseline:run` naming the side.
  */

@@ -308,6 +308,8 @@ def main():
     ap.add_argument("--max-runs", type=int, default=0,
                     help="[regression] max_runs of both trees (default: renacer's, 60)")
     ap.add_argument("--burn-lib", default="", help="a prebuilt burn.so (no compiler there)")
+    ap.add_argument("--scenarios", default="0,plant,2x",
+                    help="baseline mode: which of the unchanged (0), planted and 2x checks")
     a = ap.parse_args()
     global TOLERANCE, MAX_RUNS
     TOLERANCE = ["--baseline-tolerance", str(a.tolerance)] if a.tolerance else []
@@ -347,13 +349,13 @@ def main():
             make_tree_side(os.path.join(work, "base"), name, data, lib, 0)
             r = results[name] = {"base_cpu_ms": cpu / 1e3}
             print("%s: base CPU %.1f ms" % (name, cpu / 1e3), file=sys.stderr, flush=True)
+            sc = a.scenarios.split(",")
             if "baseline" in modes:
-                r["baseline_0"] = summary(scenario(renacer, work, name, data, lib, cpu, 0,
-                                                   a.checks, "baseline"))
-                r["baseline_plant"] = summary(scenario(renacer, work, name, data, lib, cpu,
-                                                       a.plant, a.checks, "baseline"))
-                r["baseline_2x"] = summary(scenario(renacer, work, name, data, lib, cpu, 100, 3,
-                                                    "baseline"))
+                for key, pct, n in (("0", 0, a.checks), ("plant", a.plant, a.checks),
+                                    ("2x", 100, 3)):
+                    r["baseline_" + key] = summary(scenario(
+                        renacer, work, name, data, lib, cpu, pct, n, "baseline")) \
+                        if key in sc else summary([])
             if "mde" in modes and r.get("baseline_0", {}).get("mde_median"):
                 pct = r["baseline_0"]["mde_median"]
                 r["mde_at"] = pct

@@ -1174,6 +1174,114 @@ static void test_golden_compare_memory(void **state)
 	free_result(&gold);
 }
 
+/* Set every run's tree alloc_peak (MiB, one per run) and largest process's (MiB). */
+static void set_alloc(struct rn_target_result *r, const double *tree_mib, double proc_mib)
+{
+	size_t i;
+
+	for (i = 0; i < r->nruns; i++) {
+		r->runs[i].v[RN_METRIC_ALLOC_PEAK] = (uint64_t)(tree_mib[i] * (1 << 20));
+		r->runs[i].v[RN_METRIC_PROCESS_ALLOC_PEAK] = (uint64_t)(proc_mib * (1 << 20));
+	}
+}
+
+/* A parallel tree's alloc_peak moves with the overlap of its processes: judged on its largest
+ * process when either side's runs spread, and never past 2x. */
+static void test_golden_compare_alloc_overlap(void **state)
+{
+	static const double tight[] = { 7.0, 7.1, 7.0, 7.2, 7.1 };
+	static const double spread[] = { 11.0, 12.0, 9.0, 10.0, 12.0 };
+	static const double twice[] = { 15.0, 18.0, 16.0, 17.0, 15.0 };
+	struct rn_target_result gold, now;
+	struct rn_golden g;
+	struct rn_verdict_result *v, *s;
+	size_t n;
+
+	(void)state;
+	make_result(&gold, 5, 100.0, 0.02, 21, 64 << 20);
+	set_alloc(&gold, tight, 3.0);
+	golden_of(&gold, "overlap", &g);
+
+	/* The tree's fewest (9 MiB) is beyond the golden's most (7.2) + 10%, but the runs spread
+	 * and the largest process did not grow: PASS, judged per process. */
+	make_result(&now, 5, 100.0, 0.02, 22, 64 << 20);
+	set_alloc(&now, spread, 3.0);
+	n = compare(&g, &now, NULL, &v);
+	s = find(v, n, "golden:alloc_peak");
+	assert_int_equal(s->verdict, RN_VERDICT_PASS);
+	assert_string_equal(s->message,
+			    "alloc_peak of the largest process 3.0 MiB vs golden 3.0 MiB (+0.0%, "
+			    "tolerance +10%); the tree's peak moves with how its processes overlap "
+			    "(golden runs 7.0 MiB-7.2 MiB, these 9.0 MiB-12.0 MiB)");
+	assert_non_null(strstr(s->detail, "the largest process (process_alloc_peak):"));
+	free_verdicts(v, n);
+
+	/* The largest process +50%: FAIL. */
+	set_alloc(&now, spread, 4.5);
+	n = compare(&g, &now, NULL, &v);
+	s = find(v, n, "golden:alloc_peak");
+	assert_int_equal(s->verdict, RN_VERDICT_FAIL);
+	assert_true(s->observed == 4.5 * (1 << 20) && s->golden == 3.0 * (1 << 20));
+	free_verdicts(v, n);
+
+	/* The tree beyond twice the golden's most fails whatever its processes did. */
+	set_alloc(&now, twice, 3.0);
+	n = compare(&g, &now, NULL, &v);
+	s = find(v, n, "golden:alloc_peak");
+	assert_int_equal(s->verdict, RN_VERDICT_FAIL);
+	assert_non_null(strstr(s->message, ": the fewest is beyond twice the golden's most"));
+	free_verdicts(v, n);
+
+	/* Neither side spreads: the tree is judged, 8.45 MiB > 7.2 MiB * 1.1 and + 1 MiB fails. */
+	{
+		static const double grown[] = { 8.5, 8.6, 8.45, 8.5, 8.55 };
+
+		set_alloc(&now, grown, 3.0);
+		n = compare(&g, &now, NULL, &v);
+		s = find(v, n, "golden:alloc_peak");
+		assert_int_equal(s->verdict, RN_VERDICT_FAIL);
+		assert_true(strncmp(s->message, "alloc_peak 8.5 MiB vs golden 7.1 MiB", 36) == 0);
+		free_verdicts(v, n);
+	}
+	rn_golden_release(&g);
+	free_result(&gold);
+
+	/* A golden trace without process_alloc_peak: the spreading tree is WARN below 2x. */
+	make_result(&gold, 5, 100.0, 0.02, 21, 64 << 20);
+	set_alloc(&gold, tight, 0.0);
+	golden_of(&gold, "overlap_old", &g);
+	set_alloc(&now, spread, 3.0);
+	n = compare(&g, &now, NULL, &v);
+	s = find(v, n, "golden:alloc_peak");
+	assert_int_equal(s->verdict, RN_VERDICT_WARN);
+	assert_non_null(strstr(s->message, "the golden trace has no process_alloc_peak"));
+	free_verdicts(v, n);
+	free_result(&now);
+	rn_golden_release(&g);
+	free_result(&gold);
+}
+
+/* rn_alloc_peak_judge alone: the spread, the floor and which metric is judged. */
+static void test_alloc_peak_judge(void **state)
+{
+	const double mib = 1 << 20;
+	const double ref[] = { 7 * mib, 7.1 * mib }, obs[] = { 9 * mib, 12 * mib };
+	const double pr[] = { 3 * mib, 3 * mib }, po[] = { 3.2 * mib, 3.1 * mib };
+	struct rn_alloc_judgement j;
+
+	(void)state;
+	rn_alloc_peak_judge(ref, 2, obs, 2, pr, 2, po, 2, 0.10, 0, &j);
+	assert_true(j.overlap && j.per_process && !j.grew);
+	assert_true(j.obs_fewest == 3.1 * mib && j.ref_most == 3 * mib);
+	/* a floor larger than the spread: the tree does not depend on the overlap */
+	rn_alloc_peak_judge(ref, 2, obs, 2, pr, 2, po, 2, 0.10, 4 * mib, &j);
+	assert_true(!j.overlap && !j.per_process && !j.grew);
+	assert_true(j.obs_fewest == 9 * mib && j.ref_most == 7.1 * mib);
+	/* no process data on one side: the tree alone, within 2x */
+	rn_alloc_peak_judge(ref, 2, obs, 2, NULL, 0, po, 2, 0.10, 0, &j);
+	assert_true(j.overlap && !j.per_process && !j.grew);
+}
+
 static void test_golden_compare_timing_without_data(void **state)
 {
 	struct rn_target_result gold, now;
@@ -1556,6 +1664,8 @@ int main(void)
 		cmocka_unit_test(test_golden_compare_other_machine_is_advisory_but_2x_fails),
 		cmocka_unit_test(test_golden_compare_few_runs_not_judged),
 		cmocka_unit_test(test_golden_compare_memory),
+		cmocka_unit_test(test_golden_compare_alloc_overlap),
+		cmocka_unit_test(test_alloc_peak_judge),
 		cmocka_unit_test(test_golden_compare_timing_without_data),
 		cmocka_unit_test(test_golden_compare_failed_target_is_error),
 		cmocka_unit_test(test_golden_compare_config_switches),

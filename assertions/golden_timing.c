@@ -295,6 +295,10 @@ static enum timing_outcome timing_rule(const struct rn_golden_cmp *c,
 	}
 	e->mde = rn_seq_mde(e->comparable ? e->limit : e->gross, e->sigma, n_eff, e->alpha_k,
 			    RN_SEQ_POWER);
+	if (e->hl.k)
+		e->mde = fmax(e->mde,
+			      rn_seq_mde_interval(e->comparable ? e->limit : e->gross, e->hl.lower,
+						  e->hl.upper, e->alpha_k, RN_SEQ_POWER));
 	if (!e->comparable && e->scale != 1.0 && e->hl.k && e->hl.lower > e->gross &&
 	    s->metric != RN_METRIC_CPU_TIME) {
 		/* Beyond the drift limit under other conditions: the wall probe's ratio fits

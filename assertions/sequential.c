@@ -62,6 +62,16 @@ double rn_seq_mde(double limit, double sigma, double n_eff, double alpha_k, doub
 	return limit + z * sigma * sqrt(3.14159265358979323846 / 3.0 / n_eff);
 }
 
+double rn_seq_mde_interval(double limit, double lower, double upper, double alpha_k, double power)
+{
+	double z;
+
+	if (!(upper >= lower) || !(alpha_k > 0.0) || !(alpha_k < 0.5))
+		return INFINITY;
+	z = rn_stats_normal_quantile(1.0 - alpha_k);
+	return limit + (upper - lower) / 2.0 * (1.0 + rn_stats_normal_quantile(power) / z);
+}
+
 size_t rn_seq_runs_for(double effect, double limit, double sigma, size_t n_ref,
 		       const struct rn_seq_design *d)
 {

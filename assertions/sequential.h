@@ -70,6 +70,17 @@ size_t rn_seq_paired_first(size_t max, double alpha);
 double rn_seq_mde(double limit, double sigma, double n_eff, double alpha_k, double power);
 
 /*
+ * Detection limit read off the interval that decides the look: the Hodges-Lehmann interval
+ * [lower, upper] at alpha_k (Walsh averages of paired differences, or the two-sample shifts)
+ * is about 2 z_(1 - alpha_k) standard errors wide whatever the noise's shape, so
+ *     limit + (upper - lower) / 2 * (1 + z_power / z_(1 - alpha_k))
+ * and the larger of that and rn_seq_mde(limit, sigma, ...) is what a row states: the normal
+ * model's sigma (1.4826 MAD) understates a heavy-tailed or two-mode noise (a parallel tree's
+ * placement), the interval does not. +INFINITY when upper < lower or alpha_k is not in (0, 0.5).
+ */
+double rn_seq_mde_interval(double limit, double lower, double upper, double alpha_k, double power);
+
+/*
  * The number of samples (pairs, or new runs against `n_ref` reference runs when n_ref > 0) at
  * which the detection limit of a look reaches `effect` (same unit as sigma), for a design of
  * at most `max` samples at total `alpha`; 0 when even `max` does not reach it.

@@ -489,6 +489,10 @@ static bool judge_time_stats(const struct rn_baseline *b, const struct rn_regres
 		j->verdict = RN_BASELINE_INCONCLUSIVE;
 	j->conf = j->ci.k ? floor((1.0 - 2.0 * j->alpha_k) * 10000.0 + 0.5) / 100.0 : 0.0;
 	j->mde = rn_seq_mde(j->limit, j->sigma, (double)j->n, j->alpha_k, RN_SEQ_POWER);
+	if (j->ci.k)
+		j->mde = fmax(j->mde,
+			      rn_seq_mde_interval(j->limit, j->ci.lower, j->ci.upper, j->alpha_k,
+						  RN_SEQ_POWER));
 	return true;
 }
 

@@ -119,6 +119,26 @@ static int one_sequence(double shift, double L, uint64_t *seed)
  * case for a false FAIL) fails in at most alpha of 4,000 sequences, and a shift of 2 noise
  * SDs beyond the limit passes in none; a shift well within the limit passes.
  */
+/* The limit read off the deciding interval: its formula, and that it sees a two-mode noise
+ * the normal model's MAD does not (30% of pairs 10 units off, the rest within +-0.05). */
+static void test_seq_mde_interval(void **state)
+{
+	double d[20], z = rn_stats_normal_quantile(0.95), zp = rn_stats_normal_quantile(0.8);
+	struct rn_walsh_ci ci;
+	size_t i;
+
+	(void)state;
+	assert_true(fabs(rn_seq_mde_interval(1.0, 2.0, 4.0, 0.05, 0.8) - (2.0 + zp / z)) < 1e-9);
+	assert_true(isinf(rn_seq_mde_interval(1.0, 4.0, 2.0, 0.05, 0.8)));
+	assert_true(isinf(rn_seq_mde_interval(1.0, 2.0, 4.0, 0.0, 0.8)));
+	for (i = 0; i < 20; i++)
+		d[i] = i % 10 < 3 ? 10.0 : 0.01 * (double)(i % 10) - 0.05;
+	rn_stats_walsh_ci(d, 20, 0.05, &ci);
+	assert_true(ci.k > 0);
+	assert_true(rn_seq_mde_interval(0.0, ci.lower, ci.upper, 0.05, 0.8) >
+		    10.0 * rn_seq_mde(0.0, 1.4826 * rn_stats_mad(d, 20), 20.0, 0.05, 0.8));
+}
+
 static void test_seq_error_rates_by_simulation(void **state)
 {
 	uint64_t seed = 88172645463325252ull;
@@ -188,6 +208,7 @@ int main(void)
 		cmocka_unit_test(test_seq_schedule),
 		cmocka_unit_test(test_seq_paired_first),
 		cmocka_unit_test(test_seq_mde),
+		cmocka_unit_test(test_seq_mde_interval),
 		cmocka_unit_test(test_seq_error_rates_by_simulation),
 		cmocka_unit_test(test_timing_gate_statement),
 	};

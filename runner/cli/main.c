@@ -40,7 +40,7 @@ static const struct rn_command help_def = {
 	"help",
 	"renacer help [COMMAND | config | tables]",
 	"show help of a command (renacer help check), of the config keys (help config), or the exit "
-	"codes, verdicts, collectors and count rules (help tables)",
+	"codes, verdicts, collectors, metrics and count rules (help tables)",
 	NULL,
 	no_options,
 };
@@ -99,8 +99,8 @@ static void usage(FILE *out)
 }
 
 /*
- * `renacer help tables`: the exit codes, verdicts, collectors and count rules as the Markdown
- * tables of docs/metrics.md, docs/collectors.md and docs/golden.md, from the code's own lists (tests/integration/docs compares the
+ * `renacer help tables`: the exit codes, verdicts, collectors, metrics and count rules as the
+ * Markdown tables of docs/metrics.md, docs/collectors.md and docs/golden.md, from the code's own lists (tests/integration/docs compares the
  * pages with this and with `renacer help config`).
  */
 static void print_tables(FILE *out)
@@ -124,6 +124,18 @@ static void print_tables(FILE *out)
 	RN_DRIVER_COLLECTORS(RN_DRIVER_ROW)
 #undef RN_TARGET_ROW
 #undef RN_DRIVER_ROW
+	fputs("\n### metrics\n\n| metric | unit | measured by | what it is |\n|---|---|---|---|\n",
+	      out);
+	for (v = 0; v < RN_METRIC_COUNT; v++) {
+		const struct rn_metric_info *mi = rn_metric_info((enum rn_metric)v);
+		enum rn_run_measures by = rn_metric_measured_by((enum rn_metric)v);
+
+		fprintf(out, "| `%s` | %s | %s | %s |\n", mi->name, mi->unit,
+			by == RN_MEASURES_TIMES          ? "timing runs" :
+				by == RN_MEASURES_COUNTS ? "counting runs" :
+							   "either",
+			mi->desc);
+	}
 	{
 		size_t i, n;
 		const struct rn_count_rule *r = rn_count_rules(&n);

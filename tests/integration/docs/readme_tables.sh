@@ -1,12 +1,13 @@
 #!/bin/sh
-# readme_tables.sh - the reference's tables of config keys, exit codes, verdicts, collectors and
-# count rules must be the code's: `renacer help config` (the key tables of
+# readme_tables.sh - the reference's tables of config keys, exit codes, verdicts, collectors,
+# metrics and count rules must be the code's: `renacer help config` (the key tables of
 # runner/input/config.h) and `renacer help tables` (runner/util/exitcode.h, RN_VERDICTS,
-# RN_COLLECTORS, rn_count_rules). The tables live in docs/ (the README links to them): config
-# keys in docs/config.md, verdicts and exit codes in docs/metrics.md, collectors in
-# docs/collectors.md, count rules in docs/golden.md. Prints a diff and fails when a page has
-# drifted; then plants a drift of each kind (a renumbered exit code, a missing config key,
-# verdict and collector row) in a scratch copy and fails unless the check catches every one.
+# RN_COLLECTORS, RN_METRICS, rn_count_rules). The tables live in docs/ (the README links to
+# them): config keys in docs/config.md, verdicts, exit codes and metrics in docs/metrics.md,
+# collectors in docs/collectors.md, count rules in docs/golden.md. Prints a diff and fails when
+# a page has drifted; then plants a drift of each kind (a renumbered exit code, a missing config
+# key, verdict, collector and metric row, a changed floor) in a scratch copy and fails unless
+# the check catches every one.
 #
 #     readme_tables.sh RENACER DOCS_DIR
 #
@@ -41,6 +42,7 @@ code_table "exit codes" >"$tmp/exit.code"
 code_table "verdicts" >"$tmp/verdict.code"
 code_table "collectors" >"$tmp/collector.code"
 code_table "count rules" >"$tmp/rules.code"
+code_table "metrics" >"$tmp/metrics.code"
 
 # The rows of the table of FILE whose header line is $2, up to the first non-table line.
 doc_table() {
@@ -87,6 +89,11 @@ check_collectors() {
 	same "the collector table of $1" "$tmp/collector.code" "$tmp/collector.doc" ${2:-}
 }
 
+check_metrics() {
+	doc_table "$1" "| metric | unit | measured by | what it is |" >"$tmp/metrics.doc"
+	same "the metric table of $1" "$tmp/metrics.code" "$tmp/metrics.doc" ${2:-}
+}
+
 check_rules() {
 	doc_table "$1" "| syscall | tolerance at least | floor at least | a passing row reads |" \
 		>"$tmp/rules.doc"
@@ -95,6 +102,7 @@ check_rules() {
 
 check_config "$docs/config.md" || status=1
 check_exit "$docs/metrics.md" || status=1
+check_metrics "$docs/metrics.md" || status=1
 check_verdicts "$docs/metrics.md" || status=1
 check_collectors "$docs/collectors.md" || status=1
 check_rules "$docs/golden.md" || status=1
@@ -116,6 +124,9 @@ sed '/^| `ebpf` |/d' "$docs/collectors.md" >"$tmp/no_collector.md"
 planted check_collectors "$tmp/no_collector.md"
 sed 's/^| `brk` | +0% | 2 calls/| `brk` | +0% | 3 calls/' "$docs/golden.md" >"$tmp/rule_floor.md"
 planted check_rules "$tmp/rule_floor.md"
+sed '/^| `process_alloc_peak` |/d' "$docs/metrics.md" >"$tmp/no_metric.md"
+planted check_metrics "$tmp/no_metric.md"
 [ "$status" -eq 0 ] &&
-	echo "docs/ tables match the code (config keys, exit codes, verdicts, collectors, count rules)"
+	echo "docs/ tables match the code (config keys, exit codes, verdicts, collectors, metrics," \
+		"count rules)"
 exit "$status"

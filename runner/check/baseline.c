@@ -134,6 +134,11 @@ static char *reroot(const struct rn_baseline *b, const char *p, bool eq)
 	return rn_buf_detach(&out, NULL);
 }
 
+char *rn_baseline_reroot(const struct rn_baseline *b, const char *path)
+{
+	return reroot(b, path, false);
+}
+
 static char **reroot_list(const struct rn_baseline *b, char *const *list, bool eq)
 {
 	size_t n = 0, i;

@@ -131,6 +131,11 @@ void rn_baseline_release(struct rn_baseline *b);
  */
 void rn_baseline_target(const struct rn_baseline *b, const struct rn_target_cfg *head,
 			struct rn_target_cfg *base);
+/*
+ * `path` (absolute) with the head's root re-rooted under b->dir, as rn_baseline_target
+ * re-roots argv elements; a copy when it is not under the head's root. Caller frees.
+ */
+char *rn_baseline_reroot(const struct rn_baseline *b, const char *path);
 /* Free what rn_baseline_target() allocated in `base`. */
 void rn_baseline_target_release(struct rn_target_cfg *base);
 

@@ -162,6 +162,47 @@ int rn_check_select(struct rn_check_opts *o, struct rn_config *cfg)
 	return rc;
 }
 
+/* Both sides of --baseline run the head's config, so a command changed in renacer.toml alone
+ * is not measured: note each selected target whose command in the base tree's own copy of the
+ * config (its path re-rooted) differs from what the base side runs. Nothing when that file is
+ * missing or invalid. */
+static void note_base_config(const struct rn_check_opts *o, const struct rn_config *cfg,
+			     const struct rn_baseline *bl, const struct rn_target_cfg *base_tcs)
+{
+	char abs[4096], *path;
+	struct rn_config bc;
+	struct rn_diag d;
+	size_t i, j, idx = 0;
+
+	if (!cfg->path || !realpath(cfg->path, abs))
+		return;
+	path = rn_baseline_reroot(bl, abs);
+	memset(&bc, 0, sizeof(bc));
+	if (strcmp(path, abs) && !access(path, R_OK) && !rn_config_load(&bc, path, true, &d)) {
+		for (i = 0; i < cfg->ntargets; i++) {
+			if (!rn_check_selected(o, cfg->targets[i].name))
+				continue;
+			for (j = 0; j < bc.ntargets; j++) {
+				char *const *a = bc.targets[j].argv, *const *b = base_tcs[idx].argv;
+				size_t k;
+
+				if (strcmp(bc.targets[j].name, cfg->targets[i].name))
+					continue;
+				for (k = 0; a[k] && b[k] && !strcmp(a[k], b[k]); k++)
+					;
+				if (a[k] || b[k])
+					rn_note("--baseline: the base tree's %s runs another command for "
+						"'%s'; both sides run the head's (the config comes from "
+						"the head: a change made in it alone is not measured)",
+						path, cfg->targets[i].name);
+			}
+			idx++;
+		}
+	}
+	rn_config_release(&bc);
+	free(path);
+}
+
 /* --baseline: set up the base tree and check that every selected target is built there.
  * Returns 0, RN_EXIT_USAGE (no such tree) or RN_EXIT_TARGET (not built). */
 static int baseline_setup(const struct rn_check_opts *o, const struct rn_config *cfg,
@@ -183,6 +224,7 @@ static int baseline_setup(const struct rn_check_opts *o, const struct rn_config 
 			rc = RN_EXIT_TARGET;
 		idx++;
 	}
+	note_base_config(o, cfg, bl, base_tcs);
 	return rc;
 }
 

@@ -100,6 +100,18 @@ fsync_count)
 	# both sides ran, interleaved: progress names the base side
 	expect_err "app (base) timing run"
 	expect_err "head vs base"
+	# the two trees' configs agree: no note about the base's config
+	expect_no_err "runs another command"
+	;;
+config_command)
+	# A command changed in the head's renacer.toml alone runs on both sides (the config comes
+	# from the head): the check says so, naming the target and the base's config file.
+	tree base 1 0
+	tree head 1 0
+	sed -i 's|^command = .*|command = ["sh", "-c", "exec ./build/app"]|' "$tmp/head/renacer.toml"
+	run check --no-color --baseline ../base
+	expect_rc 0
+	expect_err "note: --baseline: the base tree's $tmp/base/renacer.toml runs another command for 'app'; both sides run the head's"
 	;;
 new_syscall)
 	# Head makes one fsync that base never made: a change of behaviour that fails even under

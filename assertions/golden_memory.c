@@ -92,26 +92,23 @@ static void judge_alloc_peak(struct rn_golden_cmp *c, const struct rn_golden_ste
 	rn_golden_fmt_value(lo[1], sizeof(lo[1]), "bytes", j.tree_lo[1]);
 	rn_golden_fmt_value(hi[0], sizeof(hi[0]), "bytes", j.tree_hi[0]);
 	rn_golden_fmt_value(hi[1], sizeof(hi[1]), "bytes", j.tree_hi[1]);
-	if (j.per_process) {
-		double obs = rn_golden_median_of(pb, npb), gold = rn_golden_median_of(pa, npa);
+	{
+		/* one estimate in every column: the metric judged, the tree's or its largest
+		 * process's */
+		const double *ja = j.per_process ? pa : a, *jb = j.per_process ? pb : b;
+		size_t jna = j.per_process ? npa : na, jnb = j.per_process ? npb : nb;
+		double obs = rn_golden_median_of(jb, jnb), gold = rn_golden_median_of(ja, jna);
 
 		rn_golden_set_values(v, s, obs, gold, j.allowed);
 		rn_golden_fmt_value(o, sizeof(o), "bytes", obs);
 		rn_golden_fmt_value(g, sizeof(g), "bytes", gold);
 		rn_golden_fmt_pct(d, sizeof(d), v->delta_pct);
-		rn_buf_addf(m,
-			    "alloc_peak of the largest process %s vs golden %s (%s, tolerance %s)",
-			    o, g, d, t);
+		rn_buf_addf(m, "alloc_peak%s %s vs golden %s (%s, tolerance %s)",
+			    j.per_process ? " of the largest process" : "", o, g, d, t);
+	}
+	if (j.per_process) {
 		rn_buf_addf(det, "the largest process (process_alloc_peak):\n");
 		rn_golden_add_sample_table(det, "bytes", pa, npa, pb, npb);
-	} else {
-		double obs = rn_golden_median_of(b, nb), gold = rn_golden_median_of(a, na);
-
-		rn_golden_set_values(v, s, obs, gold, j.allowed);
-		rn_golden_fmt_value(o, sizeof(o), "bytes", obs);
-		rn_golden_fmt_value(g, sizeof(g), "bytes", gold);
-		rn_golden_fmt_pct(d, sizeof(d), v->delta_pct);
-		rn_buf_addf(m, "alloc_peak %s vs golden %s (%s, tolerance %s)", o, g, d, t);
 	}
 	if (j.overlap)
 		rn_buf_addf(m,

@@ -219,9 +219,9 @@ static bool golden_kernel_bound(const struct rn_golden_cmp *c)
  * on cpu_time). What the program does in user space is judged instead: its user time (the
  * golden's samples scaled by the CPU probe) must grow beyond the drift limit of the whole CPU
  * time to fail. Added kernel work shows in the count rows. Sets e->kernel_bound and
- * e->user_within; returns whether the rule applies.
+ * e->user_within when the rule applies; else leaves e as it is.
  */
-static bool kernel_bound_rule(const struct rn_golden_cmp *c, struct timing_eval *e)
+static void kernel_bound_rule(const struct rn_golden_cmp *c, struct timing_eval *e)
 {
 	double share = golden_user_share(c);
 	size_t na = rn_golden_golden_n(c->g, RN_METRIC_USER_TIME),
@@ -230,7 +230,7 @@ static bool kernel_bound_rule(const struct rn_golden_cmp *c, struct timing_eval 
 	struct rn_hodges_lehmann hl;
 
 	if (!golden_kernel_bound(c) || nb < 1)
-		return false;
+		return;
 	a = rn_xmalloc(na * sizeof(*a));
 	for (i = 0; i < na; i++)
 		a[i] = c->g->samples[RN_METRIC_USER_TIME][i] * e->scale;
@@ -245,7 +245,6 @@ static bool kernel_bound_rule(const struct rn_golden_cmp *c, struct timing_eval 
 		 "kernel-bound: %.0f%% of the golden's CPU time was system time, which moves with "
 		 "the file system's state; user time %s the drift limit",
 		 (1.0 - share) * 100.0, e->user_within ? "within" : "beyond");
-	return true;
 }
 
 /*

@@ -141,10 +141,10 @@ def pin_one_cpu():
     os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})
 
 
-def child_cpu_us(argv, cwd, pin=True):
+def child_cpu_us(argv, cwd):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   check=True, preexec_fn=pin_one_cpu if pin else None)
+                   check=True, preexec_fn=pin_one_cpu)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return ((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)) * 1e6
 

@@ -657,6 +657,37 @@ static void test_golden_compare_verdict_set(void **state)
 	free_result(&r);
 }
 
+/* The total of syscalls carries what the count rules allow their syscalls: 60 futex calls may
+ * double, so a total 140 -> 190 (+50) passes, while +75 (beyond 60 and the floor) fails. */
+static void test_golden_compare_total_rule_slack(void **state)
+{
+	struct rn_target_result r;
+	struct rn_golden g;
+	struct rn_verdict_result *v, *s;
+	size_t n;
+
+	(void)state;
+	make_result(&r, 5, 100.0, 0.02, 11, 8 << 20);
+	r.syscall_calls[nr_of("futex")] = 60;
+	set_total(&r, 140);
+	golden_of(&r, "total_slack", &g);
+	set_total(&r, 190);
+	n = compare(&g, &r, NULL, &v);
+	s = find(v, n, "golden:syscalls");
+	assert_int_equal(s->verdict, RN_VERDICT_PASS);
+	assert_non_null(strstr(s->detail, "the floor includes 60 calls the count rules allow"));
+	free_verdicts(v, n);
+	set_total(&r, 215);
+	n = compare(&g, &r, NULL, &v);
+	assert_int_equal(find(v, n, "golden:syscalls")->verdict, RN_VERDICT_FAIL);
+	free_verdicts(v, n);
+	rn_golden_release(&g);
+	free_result(&r);
+	assert_float_equal(rn_count_rule_slack("futex", 148, 266), 384.0, 1e-9);
+	assert_float_equal(rn_count_rule_slack("brk", 7, 7), 2.0, 1e-9);
+	assert_float_equal(rn_count_rule_slack("write", 7, 9), 0.0, 1e-9);
+}
+
 static void test_golden_compare_total_syscalls_message(void **state)
 {
 	struct rn_target_result r;
@@ -1651,6 +1682,7 @@ int main(void)
 		cmocka_unit_test(test_golden_read_json_v1),
 		cmocka_unit_test(test_golden_compare_verdict_set),
 		cmocka_unit_test(test_golden_compare_total_syscalls_message),
+		cmocka_unit_test(test_golden_compare_total_rule_slack),
 		cmocka_unit_test(test_golden_compare_doubled_syscall_fails_naming_it),
 		cmocka_unit_test(test_golden_compare_contention_counts),
 		cmocka_unit_test(test_golden_compare_brk_layout),

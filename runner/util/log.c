@@ -8,13 +8,6 @@
 
 #include "escape.h"
 
-static bool quiet;
-
-void rn_log_set_quiet(bool q)
-{
-	quiet = q;
-}
-
 void rn_write_stderr(const char *s, unsigned long len)
 {
 	while (len) {
@@ -80,8 +73,6 @@ void rn_note(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (quiet)
-		return;
 	va_start(ap, fmt);
 	vreport("note", fmt, ap);
 	va_end(ap);

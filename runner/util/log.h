@@ -8,8 +8,6 @@
 #ifndef RN_LOG_H
 #define RN_LOG_H
 
-#include <stdbool.h>
-
 #include "exitcode.h"
 
 #if defined(__GNUC__)
@@ -24,7 +22,7 @@
 int rn_error(const char *fmt, ...) RN_PRINTF(1, 2);
 /* Print "renacer: warning: ...". */
 void rn_warn(const char *fmt, ...) RN_PRINTF(1, 2);
-/* Print "renacer: note: ..." unless quiet mode is on. */
+/* Print "renacer: note: ..." (a command's quiet flag decides whether to call it). */
 void rn_note(const char *fmt, ...) RN_PRINTF(1, 2);
 /* Print "renacer: error: ..." and exit with RN_EXIT_INTERNAL. */
 RN_NORETURN void rn_die(const char *fmt, ...) RN_PRINTF(1, 2);
@@ -32,7 +30,5 @@ RN_NORETURN void rn_die(const char *fmt, ...) RN_PRINTF(1, 2);
 RN_NORETURN void rn_die_code(int code, const char *fmt, ...) RN_PRINTF(2, 3);
 /* Write `len` bytes to fd 2 in as few write(2) calls as the kernel allows (EINTR-safe). */
 void rn_write_stderr(const char *s, unsigned long len);
-/* Silence rn_note() (for --quiet). */
-void rn_log_set_quiet(bool quiet);
 
 #endif

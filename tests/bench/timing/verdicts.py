@@ -15,6 +15,10 @@ with no syscall, then removes itself from the environment, so children run as in
   mde (--mde)       CHECKS checks planted at the median detection limit the unchanged baseline
                     checks stated: detection must be >= 80% for the limit to be honest
 
+--plant-by input plants, for the workloads that read the texts, texts grown by that much of
+the program's own work instead (the burn's share moves with the machine's speed: a +2% burn
+measured +1.3% outside renacer on one machine instance).
+
 Per check it records the exit code, the time rows' verdicts, the pairs (runs) used, the wall
 time of the check and the detection limit each row stated ("detects >= +X%"). Each planted
 size is also measured outside renacer (the two trees run alternately, 10 rounds): the burn is
@@ -24,7 +28,7 @@ actually planted.
 
     tests/bench/timing/verdicts.py [--renacer build/renacer] [--checks 20] [--plant 10]
         [--hog] [--only NAME,...] [--modes baseline,golden,mde] [--json FILE]
-        [--tolerance PCT] [--max-runs N] [--burn-lib FILE]
+        [--tolerance PCT] [--max-runs N] [--burn-lib FILE] [--plant-by burn|input]
 
 --hog runs a busy loop beside the checks for the whole benchmark (what a shared CI runner
 looks like). Prints one Markdown table per mode. Exit 0 unless renacer could not be run.
@@ -128,8 +132,8 @@ def workloads(data):
 
 def prepare_data(data):
     os.makedirs(data, exist_ok=True)
-    make_text(os.path.join(data, "text1m.txt"), 512 << 10)
-    make_text(os.path.join(data, "text4m.txt"), 2 << 20, seed=12)
+    for fname, size, seed in TEXTS:
+        make_text(os.path.join(data, fname), size, seed)
     make_project(os.path.join(data, "project"))
     make_tree(os.path.join(data, "tree"), 500)
 
@@ -154,7 +158,8 @@ def toml_list(argv):
 
 
 def make_tree_side(root, name, data, lib, burn_us):
-    """A checkout: run.sh (the preload and its burn) and renacer.toml (defaults)."""
+    """A checkout: run.sh (the preload and its burn, or the data it reads) and renacer.toml
+    (defaults)."""
     os.makedirs(root, exist_ok=True)
     write(os.path.join(root, "run.sh"),
           "#!/bin/sh\ncd '%s' || exit 1\nexport LD_PRELOAD='%s' RN_BENCH_BURN_ITERS=%d\n"
@@ -164,8 +169,38 @@ def make_tree_side(root, name, data, lib, burn_us):
           + ("\n[regression]\nmax_runs = %d\n" % MAX_RUNS if MAX_RUNS else ""))
 
 
+TEXTS = (("text1m.txt", 512 << 10, 11), ("text4m.txt", 2 << 20, 12))
+# the workloads whose work grows with the texts they read (--plant-by input)
+INPUT_WORKLOADS = ("xz_T2", "bzip2", "perl", "pipeline", "awk", "sed")
+
+
+def grown_data(work, name, data, pct):
+    """A data directory whose texts are pct% more of the program's own work: the same texts
+    (same seed, so the base's text is a prefix) grown by pct% of the base's CPU time over what
+    it spends on the text at all (its CPU time on one-line texts is the fixed part: exec,
+    loading, the shell). Unlike the burn, the plant is the program's own kind of work, so it
+    stays pct% of it when the machine's speed moves (a loop of plain iterations and bzip2's
+    memory-bound sorting do not slow alike)."""
+    tiny = os.path.join(work, "data-tiny")
+    os.makedirs(tiny, exist_ok=True)
+    for fname, _, seed in TEXTS:
+        make_text(os.path.join(tiny, fname), 1, seed)
+    argv = ARGV_LIST[name]
+    full = statistics.median(child_cpu_us(argv, data) for _ in range(5))
+    fixed = statistics.median(child_cpu_us(argv, tiny) for _ in range(5))
+    grow = pct / 100.0 * full / max(full - fixed, full * 0.05)
+    out = os.path.join(work, "data-%g" % pct)
+    os.makedirs(out, exist_ok=True)
+    for fname, size, seed in TEXTS:
+        make_text(os.path.join(out, fname), int(size * (1.0 + grow)), seed)
+    print("  %s: texts grown by %.2f%% (CPU %.1f ms, %.1f ms of it fixed)"
+          % (name, grow * 100.0, full / 1e3, fixed / 1e3), file=sys.stderr, flush=True)
+    return out
+
+
 ARGV = {}
 ARGV_LIST = {}
+PLANT_BY = "burn"
 TOLERANCE = []
 MAX_RUNS = 0
 ITERS_PER_US = 0.0
@@ -252,7 +287,11 @@ def scenario(renacer, work, name, data, lib, base_cpu, pct, checks, mode):
         # (cp -r read 67 ms at one start and 338 ms at another), and pct is of what it takes now
         base_cpu = statistics.median(child_cpu_us([os.path.join(work, "base", "run.sh")]
                                                   + ARGV_LIST[name], data) for _ in range(5))
-    make_tree_side(os.path.join(work, "head"), name, data, lib, base_cpu * pct / 100.0)
+    if pct > 0 and PLANT_BY == "input" and name in INPUT_WORKLOADS:
+        make_tree_side(os.path.join(work, "head"), name, grown_data(work, name, data, pct),
+                       lib, 0)
+    else:
+        make_tree_side(os.path.join(work, "head"), name, data, lib, base_cpu * pct / 100.0)
     out = []
     measured = measure_plant(work, name, data) if pct > 0 else 0.0
     if pct > 0:
@@ -319,10 +358,14 @@ def main():
     ap.add_argument("--max-runs", type=int, default=0,
                     help="[regression] max_runs of both trees (default: renacer's, 60)")
     ap.add_argument("--burn-lib", default="", help="a prebuilt burn.so (no compiler there)")
+    ap.add_argument("--plant-by", choices=("burn", "input"), default="burn",
+                    help="the planted work: a burn in the root process (default), or, for the "
+                    "workloads that read the texts, texts grown to that much more work")
     ap.add_argument("--scenarios", default="0,plant,2x",
                     help="baseline mode: which of the unchanged (0), planted and 2x checks")
     a = ap.parse_args()
-    global TOLERANCE, MAX_RUNS
+    global TOLERANCE, MAX_RUNS, PLANT_BY
+    PLANT_BY = a.plant_by
     TOLERANCE = ["--baseline-tolerance", str(a.tolerance)] if a.tolerance else []
     MAX_RUNS = a.max_runs
     renacer = os.path.abspath(a.renacer)

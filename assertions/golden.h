@@ -221,6 +221,8 @@ struct rn_alloc_judgement {
 			    * of either side spread beyond the tolerance and the floor */
 	bool per_process;  /* judged on process_alloc_peak (overlap, and both sides have it) */
 	bool grew;         /* FAIL */
+	bool beyond_limit; /* overlap, and the tree's fewest observed is beyond
+			    * RN_ALLOC_OVERLAP_LIMIT times the reference's most (and floor_) */
 	double obs_fewest; /* the judged metric's fewest observed, bytes */
 	double ref_most;   /* the judged metric's most of the reference, bytes */
 	double allowed;    /* what ref_most allows, bytes */

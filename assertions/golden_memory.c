@@ -47,6 +47,7 @@ void rn_alloc_peak_judge(const double *tree_ref, size_t na, const double *tree_o
 	double pr[2], po[2];
 
 	memset(out, 0, sizeof(*out));
+	/* | and not ||: both calls fill their range */
 	out->overlap = spread(tree_ref, na, tol, floor_, out->tree_lo) |
 		spread(tree_obs, nb, tol, floor_, out->tree_hi);
 	out->per_process =
@@ -63,8 +64,10 @@ void rn_alloc_peak_judge(const double *tree_ref, size_t na, const double *tree_o
 	out->allowed = fmax(out->ref_most * (1.0 + tol), out->ref_most + floor_);
 	out->grew = out->obs_fewest > out->allowed;
 	/* whatever the overlap, a tree that needs twice the most it ever needed grew */
-	if (out->overlap && out->tree_hi[0] > RN_ALLOC_OVERLAP_LIMIT * out->tree_lo[1] &&
-	    out->tree_hi[0] - out->tree_lo[1] > floor_)
+	out->beyond_limit = out->overlap &&
+		out->tree_hi[0] > RN_ALLOC_OVERLAP_LIMIT * out->tree_lo[1] &&
+		out->tree_hi[0] - out->tree_lo[1] > floor_;
+	if (out->beyond_limit)
 		out->grew = true;
 	else if (out->overlap && !out->per_process)
 		out->grew = false;
@@ -115,9 +118,7 @@ static void judge_alloc_peak(struct rn_golden_cmp *c, const struct rn_golden_ste
 			    "; the tree's peak moves with how its processes overlap (golden runs "
 			    "%s-%s, these %s-%s)%s",
 			    lo[0], lo[1], hi[0], hi[1],
-			    j.grew && j.tree_hi[0] > RN_ALLOC_OVERLAP_LIMIT * j.tree_lo[1] ?
-				    ": the fewest is beyond twice the golden's most" :
-				    "");
+			    j.beyond_limit ? ": the fewest is beyond twice the golden's most" : "");
 	if (j.grew) {
 		v->verdict = RN_VERDICT_FAIL;
 	} else if (j.overlap && !j.per_process) {

@@ -100,8 +100,9 @@ static void usage(FILE *out)
 
 /*
  * `renacer help tables`: the exit codes, verdicts, collectors, metrics and count rules as the
- * Markdown tables of docs/metrics.md, docs/collectors.md and docs/golden.md, from the code's own lists (tests/integration/docs compares the
- * pages with this and with `renacer help config`).
+ * Markdown tables of docs/metrics.md, docs/collectors.md and docs/golden.md, from the code's
+ * own lists (tests/integration/docs compares the pages with this and with `renacer help
+ * config`).
  */
 static void print_tables(FILE *out)
 {

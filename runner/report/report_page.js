@@ -155,14 +155,19 @@ function drawChart(fig, spec) {
   }
   if (useChartJs) {
     var canvas = el('!canvas', { width: 720, height: 220 }, fig);
-    var marks = { id: 'marks', afterDatasetsDraw: function (ch) {
+    // The band goes beneath the series (drawn before it), so the median line keeps its
+    // colour where it runs inside the band; change points go on top.
+    var marks = { id: 'marks', beforeDatasetsDraw: function (ch) {
+      if (!spec.band) return;
       var ctx = ch.ctx, xs = ch.scales.x, ys = ch.scales.y;
       ctx.save();
-      if (spec.band) {
-        ctx.fillStyle = 'rgba(240,180,0,0.2)';
-        var b1 = ys.getPixelForValue(Math.min(hi, spec.band.hi)), b2 = ys.getPixelForValue(Math.max(lo, spec.band.lo));
-        ctx.fillRect(xs.left, b1, xs.right - xs.left, Math.max(1, b2 - b1));
-      }
+      ctx.fillStyle = 'rgba(240,180,0,0.2)';
+      var b1 = ys.getPixelForValue(Math.min(hi, spec.band.hi)), b2 = ys.getPixelForValue(Math.max(lo, spec.band.lo));
+      ctx.fillRect(xs.left, b1, xs.right - xs.left, Math.max(1, b2 - b1));
+      ctx.restore();
+    }, afterDatasetsDraw: function (ch) {
+      var ctx = ch.ctx, xs = ch.scales.x, ys = ch.scales.y;
+      ctx.save();
       ctx.strokeStyle = '#b00020'; ctx.setLineDash([5, 3]); ctx.lineWidth = 1.5;
       spec.changes.forEach(function (c) {
         var px = xs.getPixelForValue(c.i);

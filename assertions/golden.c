@@ -357,6 +357,7 @@ int rn_golden_compare(const struct rn_golden *g, const char *golden_path,
 	if (!cfg->enabled)
 		return 0;
 	c.same_machine = rn_golden_same_machine(g);
+	c.user_share = rn_golden_user_share(g, cfg);
 	if (!c.same_machine)
 		describe_elsewhere(&c);
 	for (i = 0; i < r->nruns; i++)

@@ -53,11 +53,21 @@ struct rn_golden_cmp {
 	const struct rn_target_result *r;    /* the new runs */
 	const struct rn_regression_cfg *cfg; /* tolerances */
 	bool same_machine;                   /* rn_golden_same_machine(g) */
+	double user_share;                   /* rn_golden_user_share(g, cfg) */
 	char elsewhere[480];                 /* why the machine differs, for WARN messages */
 	struct rn_verdict_result *v;         /* verdicts produced */
 	size_t n;                            /* verdicts used */
 	size_t cap;                          /* verdicts allocated */
 };
+
+/* ---- golden_timing.c -----------------------------------------------------------------------------
+ */
+
+/* The golden's user-time share of its CPU time (medians, 0..1), or -1 when it recorded no
+ * user time (a golden trace older than the user_time metric), fewer than
+ * cfg->min_runs_for_timing runs, or under 50 ms of CPU time (too little for the kernel's
+ * tick-sampled user/system split to mean anything). */
+double rn_golden_user_share(const struct rn_golden *g, const struct rn_regression_cfg *cfg);
 
 /* ---- golden.c ---------------------------------------------------------------------------------
  */

@@ -184,35 +184,30 @@ static bool cpu_beyond_drift(const struct rn_golden_cmp *c)
  * split of a shorter run is mostly chance (a short run's is all one or all the other) */
 #define RN_GOLDEN_KERNEL_MIN_CPU_NS 50e6
 
-/* The golden's user-time share of its CPU time (medians), or -1 when it recorded no user
- * time (a golden trace older than the user_time metric), too few runs, or too little CPU
- * time for the split to mean anything (RN_GOLDEN_KERNEL_MIN_CPU_NS). */
-static double golden_user_share(const struct rn_golden_cmp *c)
+double rn_golden_user_share(const struct rn_golden *g, const struct rn_regression_cfg *cfg)
 {
-	size_t nu = rn_golden_golden_n(c->g, RN_METRIC_USER_TIME),
-	       nc = rn_golden_golden_n(c->g, RN_METRIC_CPU_TIME);
+	size_t nu = rn_golden_golden_n(g, RN_METRIC_USER_TIME),
+	       nc = rn_golden_golden_n(g, RN_METRIC_CPU_TIME);
 	double cpu;
 
-	if (!c->g->samples[RN_METRIC_USER_TIME] || !c->g->samples[RN_METRIC_CPU_TIME] ||
-	    nu < c->cfg->min_runs_for_timing || nu != nc)
+	if (!g->samples[RN_METRIC_USER_TIME] || !g->samples[RN_METRIC_CPU_TIME] ||
+	    nu < cfg->min_runs_for_timing || nu != nc)
 		return -1.0;
-	cpu = rn_golden_median_of(c->g->samples[RN_METRIC_CPU_TIME], nc);
+	cpu = rn_golden_median_of(g->samples[RN_METRIC_CPU_TIME], nc);
 	if (!(cpu >= RN_GOLDEN_KERNEL_MIN_CPU_NS))
 		return -1.0;
-	return rn_golden_median_of(c->g->samples[RN_METRIC_USER_TIME], nu) / cpu;
+	return rn_golden_median_of(g->samples[RN_METRIC_USER_TIME], nu) / cpu;
 }
 
-/* Whether the golden's program was kernel-bound (golden_user_share): its wall time, mostly
- * the kernel's work too, is then advisory like a loaded machine's unless cpu_time fails. */
+/* Whether the golden's program was kernel-bound (c->user_share): its wall time, mostly the
+ * kernel's work too, is then advisory like a loaded machine's unless cpu_time fails. */
 static bool golden_kernel_bound(const struct rn_golden_cmp *c)
 {
-	double share = golden_user_share(c);
-
-	return share >= 0.0 && share < 1.0 - RN_GOLDEN_KERNEL_SHARE;
+	return c->user_share >= 0.0 && c->user_share < 1.0 - RN_GOLDEN_KERNEL_SHARE;
 }
 
 /*
- * cpu_time of a kernel-bound program (golden_user_share < 1 - RN_GOLDEN_KERNEL_SHARE) is not
+ * cpu_time of a kernel-bound program (user_share < 1 - RN_GOLDEN_KERNEL_SHARE) is not
  * compared with another moment's: its system time moves with the state of the file system
  * and of the page cache, which no probe measures (cp -r of 500 files: system time 33, 50, then
  * 90 ms over 25 unchanged runs in a row on a 2-vCPU VM; 16 of 20 unchanged golden checks failed
@@ -223,7 +218,6 @@ static bool golden_kernel_bound(const struct rn_golden_cmp *c)
  */
 static void kernel_bound_rule(const struct rn_golden_cmp *c, struct timing_eval *e)
 {
-	double share = golden_user_share(c);
 	size_t na = rn_golden_golden_n(c->g, RN_METRIC_USER_TIME),
 	       nb = rn_golden_observed_n(c->r, RN_METRIC_USER_TIME), i;
 	double *a, *b;
@@ -244,7 +238,7 @@ static void kernel_bound_rule(const struct rn_golden_cmp *c, struct timing_eval 
 	snprintf(e->why, sizeof(e->why),
 		 "kernel-bound: %.0f%% of the golden's CPU time was system time, which moves with "
 		 "the file system's state; user time %s the drift limit",
-		 (1.0 - share) * 100.0, e->user_within ? "within" : "beyond");
+		 (1.0 - c->user_share) * 100.0, e->user_within ? "within" : "beyond");
 }
 
 /*
@@ -345,6 +339,7 @@ bool rn_golden_timing_undecided(const struct rn_golden *g, const struct rn_targe
 	if (!cfg->enabled || !cfg->timing || r->status != RN_RUN_OK)
 		return false;
 	c.same_machine = rn_golden_same_machine(g);
+	c.user_share = rn_golden_user_share(g, cfg);
 	for (i = 0; i < sizeof(ms) / sizeof(ms[0]); i++) {
 		const struct rn_golden_step *s = rn_golden_step_of(ms[i]);
 		struct timing_eval e;

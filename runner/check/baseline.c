@@ -559,8 +559,7 @@ static void judge_median(const struct rn_regression_cfg *reg, const char *name, 
 {
 	size_t nh, nb;
 	double h = median_of(head, m, &nh), s = median_of(base, m, &nb);
-	bool mem = !strcmp(rn_metric_info(m)->unit, "bytes") &&
-		(m == RN_METRIC_PEAK_RSS || m == RN_METRIC_ALLOC_PEAK);
+	bool mem = m == RN_METRIC_PEAK_RSS || m == RN_METRIC_ALLOC_PEAK;
 	/* one more process than the base ever had is a change (an extra exec'd child), whatever
 	 * the tolerance of counts */
 	bool exact = m == RN_METRIC_PROCESSES;

@@ -237,13 +237,16 @@ static char *path_join(const char *dir, const char *name, const char *ext)
 	return rn_buf_detach(&b, NULL);
 }
 
-/* Golden comparison of one target: appends verdicts. Returns RN_EXIT_CONFIG when the golden
- * file is unusable (reported as ERROR verdict too), else 0. */
+/* Golden comparison of one target against `kept` (its golden trace as the preflight read it),
+ * or, when none was kept, the file read now: appends verdicts. Returns RN_EXIT_CONFIG when the
+ * golden file is unusable (reported as ERROR verdict too), else 0. */
 static int compare_golden(const struct rn_config *cfg, const struct rn_target_cfg *tc,
-			  struct rn_target_result *r, struct rn_target_report *tv)
+			  const struct rn_golden *kept, struct rn_target_result *r,
+			  struct rn_target_report *tv)
 {
 	char *path = path_join(cfg->golden_dir, r->name, ".json");
-	struct rn_golden g;
+	struct rn_golden read;
+	const struct rn_golden *g = kept;
 	struct rn_diag d;
 	struct rn_verdict_result *out = NULL;
 	const char *rel;
@@ -252,7 +255,7 @@ static int compare_golden(const struct rn_config *cfg, const struct rn_target_cf
 
 	/* Only a path that does not exist means "no golden trace": a dangling or looping link,
 	 * a FIFO or a device is an unusable golden trace (rn_golden_read says why). */
-	{
+	if (!kept) {
 		struct stat st;
 
 		if (lstat(path, &st) && errno == ENOENT) {
@@ -267,7 +270,7 @@ static int compare_golden(const struct rn_config *cfg, const struct rn_target_cf
 		rel = !strncmp(path, cfg->dir, dl) && path[dl] == '/' ? path + dl + 1 : path;
 	}
 	tv->golden_file = rn_xstrdup(rel);
-	if (rn_golden_read(path, &g, &d)) {
+	if (!kept && rn_golden_read(path, &read, &d)) {
 		struct rn_verdict_result *v = rn_target_report_push(tv);
 		char *line = rn_diag_oneline(&d);
 
@@ -283,16 +286,19 @@ static int compare_golden(const struct rn_config *cfg, const struct rn_target_cf
 	{
 		char **argv_rel = rn_report_golden_argv(cfg, tc->argv);
 
-		rn_golden_identity_warn(&g, rel, r->name, (const char *const *)argv_rel);
+		if (!kept)
+			g = &read;
+		rn_golden_identity_warn(g, rel, r->name, (const char *const *)argv_rel);
 		rn_otlp_argv_free(argv_rel);
 	}
 	if (rn_target_result_measured(r) && r->status == RN_RUN_OK &&
-	    !rn_golden_compare(&g, rel, r, &cfg->regression, &out, &nout)) {
+	    !rn_golden_compare(g, rel, r, &cfg->regression, &out, &nout)) {
 		for (i = 0; i < nout; i++)
 			*rn_target_report_push(tv) = out[i];
 		free(out);
 	}
-	rn_golden_release(&g);
+	if (!kept)
+		rn_golden_release(&read);
 	free(path);
 	return rc;
 }
@@ -333,11 +339,12 @@ static bool want_target(void *ctx, const char *name)
 	return rn_check_selected(ctx, name);
 }
 
-/* Before the first run: every golden trace the check will read (an unusable one marks its
- * target in bad_golden, cfg->ntargets entries: it is not run, its golden verdict is ERROR),
- * and the directories of the outputs it will write (created when missing), all reported at
- * once. Returns 0 or RN_EXIT_OUTPUT. */
-static int preflight(const struct rn_config *cfg, const struct rn_check_opts *o, bool *bad_golden)
+/* Before the first run: every golden trace the check will read, kept in `goldens` for the
+ * runs and the comparison (an unusable one marks its target in bad_golden: it is not run, its
+ * golden verdict is ERROR; both cfg->ntargets entries), and the directories of the outputs it
+ * will write (created when missing), all reported at once. Returns 0 or RN_EXIT_OUTPUT. */
+static int preflight(const struct rn_config *cfg, const struct rn_check_opts *o, bool *bad_golden,
+		     struct rn_golden **goldens)
 {
 	const char *paths[] = { o->rep.junit ? o->rep.junit : cfg->junit,
 				o->trace_out ? o->trace_out : cfg->trace_out,
@@ -352,7 +359,7 @@ static int preflight(const struct rn_config *cfg, const struct rn_check_opts *o,
 			out_failed = true;
 	if (!out_failed && !o->no_golden && cfg->regression.enabled)
 		rn_preflight_goldens(cfg, want_target, (void *)o, o->rep.color, o->rep.github,
-				     RN_DIAG_MAX_ERRORS, bad_golden);
+				     RN_DIAG_MAX_ERRORS, bad_golden, goldens);
 	return out_failed ? RN_EXIT_OUTPUT : 0;
 }
 
@@ -372,8 +379,9 @@ struct check {
 	struct rn_otlp_cfg otlp_cfg;
 	bool have_otlp; /* otlp_cfg is initialized */
 	struct rn_otlp_context otlp_ctx;
-	struct rn_baseline bl; /* --baseline: the base tree */
-	bool *bad_golden;      /* per config target: its golden trace is unusable */
+	struct rn_baseline bl;      /* --baseline: the base tree */
+	bool *bad_golden;           /* per config target: its golden trace is unusable */
+	struct rn_golden **goldens; /* per config target: its golden trace, read once, or NULL */
 	/* the plan: selected targets */
 	size_t *sel; /* [nsel] indexes into cfg.targets */
 	size_t nsel;
@@ -451,8 +459,9 @@ static int check_prepare(struct check *c, int argc, char **argv, int first)
 	}
 	rc = rn_check_select(o, cfg);
 	c->bad_golden = rn_xcalloc(cfg->ntargets, sizeof(*c->bad_golden));
+	c->goldens = rn_xcalloc(cfg->ntargets, sizeof(*c->goldens));
 	if (!rc)
-		rc = preflight(cfg, o, c->bad_golden);
+		rc = preflight(cfg, o, c->bad_golden, c->goldens);
 	if (rc)
 		return rc;
 	rn_otlp_cfg_init(&c->otlp_cfg);
@@ -518,7 +527,8 @@ static void check_run(struct check *c, size_t idx)
 		rc = rn_check_run_baseline(&c->cfg, tc, &c->base_tcs[idx], c->o, &c->bl, idx,
 					   c->nsel, &c->otlp_ctx, r, &c->bases[idx], &c->tvs[idx]);
 	} else {
-		rc = rn_check_run_target(&c->cfg, tc, c->o, idx, c->nsel, &c->otlp_ctx, false, r);
+		rc = rn_check_run_target(&c->cfg, tc, c->o, idx, c->nsel, &c->otlp_ctx, false,
+					 c->goldens[c->sel[idx]], r);
 	}
 	if (rc == -ECANCELED)
 		c->interrupted = rn_run_interrupted();
@@ -556,7 +566,7 @@ static void judge_target(struct check *c, size_t idx)
 			rn_assertion_evaluate(&cfg->assertions[k], r, rn_target_report_push(tv));
 	if (!c->o->no_golden && cfg->regression.enabled && !c->interrupted) {
 		size_t first = tv->nverdicts;
-		int rc = compare_golden(cfg, tc, r, tv);
+		int rc = compare_golden(cfg, tc, c->goldens[c->sel[idx]], r, tv);
 
 		if (rc && !c->worst)
 			c->worst = rc;
@@ -646,6 +656,12 @@ static void check_release(struct check *c)
 	if (c->have_otlp)
 		rn_otlp_cfg_release(&c->otlp_cfg);
 	free(c->bad_golden);
+	for (i = 0; c->goldens && i < c->cfg.ntargets; i++)
+		if (c->goldens[i]) {
+			rn_golden_release(c->goldens[i]);
+			free(c->goldens[i]);
+		}
+	free(c->goldens);
 	if (c->have_cfg)
 		rn_config_release(&c->cfg);
 }

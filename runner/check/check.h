@@ -21,6 +21,7 @@
 #include "report_opts.h"
 #include "shard.h"
 
+struct rn_golden;
 struct rn_otlp_context;
 struct rn_target_report;
 struct rn_target_result;
@@ -82,13 +83,16 @@ int rn_check_select(struct rn_check_opts *o, struct rn_config *cfg);
 /*
  * Run one target: warmup, then its timing runs, then its counting runs, into `r` (initialized
  * by the caller). `index` of `count` is the progress position; `otlp_ctx` (or NULL) gives the
- * targets a TRACEPARENT; `golden_update` plans the runs a golden trace records. Returns 0, or
+ * targets a TRACEPARENT; `golden_update` plans the runs a golden trace records. `golden` (or
+ * NULL; borrowed) is the target's golden trace: while a timing comparison with it is
+ * undecided, more timing runs follow (up to [regression] max_runs and time_budget_s), and a
+ * count that fails against it is measured again (RN_GOLDEN_CONFIRM_COUNTING). Returns 0, or
  * -ECANCELED when a signal interrupted it (rn_run_interrupted says which).
  */
 int rn_check_run_target(const struct rn_config *cfg, const struct rn_target_cfg *tc,
 			const struct rn_check_opts *o, size_t index, size_t count,
 			const struct rn_otlp_context *otlp_ctx, bool golden_update,
-			struct rn_target_result *r);
+			const struct rn_golden *golden, struct rn_target_result *r);
 
 /*
  * The whole check (o->calibrate: renacer calibrate) for parsed options `o`: config (plus the

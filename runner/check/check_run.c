@@ -358,20 +358,6 @@ static void speed_probes(struct rn_target_result *r)
 		rn_speed_probe(r);
 }
 
-/* The golden trace of target `tc`, read quietly (compare_golden reports a bad one). */
-static bool read_golden(const struct rn_config *cfg, const struct rn_target_cfg *tc,
-			struct rn_golden *g)
-{
-	char *path = rn_golden_path(cfg->golden_dir, tc->name);
-	struct rn_diag d;
-	bool ok;
-
-	rn_diag_init(&d, path, NULL, 0);
-	ok = path && !access(path, F_OK) && !rn_golden_read(path, g, &d);
-	free(path);
-	return ok;
-}
-
 /*
  * Adaptive repeats against golden trace `g` (assertions/sequential.h): after the first look
  * (the target's runs), more timing runs while a timing comparison is undecided, up to
@@ -423,11 +409,12 @@ static void github_group_begin(const struct rn_target_cfg *tc, const struct run_
 }
 
 /* Run one target: warmup, then its timing runs, then its counting runs (struct run_plan),
- * into `r`. Returns 0, or -ECANCELED when interrupted. */
+ * into `r`, with more runs while a comparison with `golden` is undecided. Returns 0, or
+ * -ECANCELED when interrupted. */
 int rn_check_run_target(const struct rn_config *cfg, const struct rn_target_cfg *tc,
 			const struct rn_check_opts *o, size_t index, size_t count,
 			const struct rn_otlp_context *otlp_ctx, bool golden_update,
-			struct rn_target_result *r)
+			const struct rn_golden *golden, struct rn_target_result *r)
 {
 	struct target_runs tr = { cfg,
 				  tc,
@@ -442,7 +429,6 @@ int rn_check_run_target(const struct rn_config *cfg, const struct rn_target_cfg 
 				  false };
 	struct rn_pressure_probe probe = { 0 };
 	uint64_t t0 = monotonic_ns();
-	struct rn_golden g;
 	bool have_golden;
 	unsigned first, k;
 	int rc = 0;
@@ -452,8 +438,8 @@ int rn_check_run_target(const struct rn_config *cfg, const struct rn_target_cfg 
 	 * stay alike */
 	tr.probe = tr.plan.timing && !o->baseline && !o->calibrate &&
 		(golden_update || golden_exists(cfg, tc->name));
-	have_golden = !golden_update && !o->baseline && !o->calibrate && !o->no_golden &&
-		cfg->regression.enabled && read_golden(cfg, tc, &g);
+	have_golden = golden && !golden_update && !o->baseline && !o->calibrate && !o->no_golden &&
+		cfg->regression.enabled;
 	if (o->rep.github)
 		github_group_begin(tc, &tr.plan);
 	first = tc->warmup + tr.plan.timing;
@@ -462,7 +448,7 @@ int rn_check_run_target(const struct rn_config *cfg, const struct rn_target_cfg 
 	if (tr.probe && !rc)
 		speed_probes(r);
 	if (have_golden && tr.plan.timing && cfg->regression.timing)
-		rc = adaptive_runs(&tr, &g, &probe, rc);
+		rc = adaptive_runs(&tr, golden, &probe, rc);
 	for (k = tc->warmup + tr.plan.timing;
 	     k < tc->warmup + tr.plan.timing + tr.plan.counting && !rc; k++)
 		rc = one_run(&tr, k, &probe);
@@ -471,12 +457,10 @@ int rn_check_run_target(const struct rn_config *cfg, const struct rn_target_cfg 
 	 * per-syscall rule judges the run with the fewest calls. */
 	while (have_golden && !rc && tr.plan.counting && r->status == RN_RUN_OK &&
 	       r->ncounts < RN_GOLDEN_CONFIRM_COUNTING &&
-	       rn_golden_counts_fail(&g, r, &cfg->regression)) {
+	       rn_golden_counts_fail(golden, r, &cfg->regression)) {
 		tr.plan.counting++;
 		rc = one_run(&tr, tc->warmup + tr.plan.timing + tr.plan.counting - 1, &probe);
 	}
-	if (have_golden)
-		rn_golden_release(&g);
 	if (rc > 0) /* the target is ERROR; the check goes on */
 		rc = 0;
 	if (probe.mono_ns && r->nruns)
@@ -619,7 +603,7 @@ static int baseline_run_one(void *ctx, enum rn_baseline_side side, enum rn_basel
 		pinned = !sched_setaffinity(0, sizeof(placed), &placed);
 	rc = rn_check_run_target(c->cfg, &tc, &o,
 				 side == RN_BASELINE_BASE ? c->base_index : c->index, c->count,
-				 c->otlp, false, r);
+				 c->otlp, false, NULL, r);
 	if (pinned)
 		(void)sched_setaffinity(0, sizeof(mine), &mine);
 	r->duration_ns += before;

@@ -20,7 +20,8 @@
 #include "xalloc.h"
 
 int rn_preflight_goldens(const struct rn_config *cfg, bool (*want)(void *ctx, const char *name),
-			 void *ctx, bool color, bool github, int max_errors, bool *bad)
+			 void *ctx, bool color, bool github, int max_errors, bool *bad,
+			 struct rn_golden **keep)
 {
 	int nerr = 0;
 	size_t i;
@@ -48,6 +49,9 @@ int rn_preflight_goldens(const struct rn_config *cfg, bool (*want)(void *ctx, co
 			nerr++;
 			if (bad)
 				bad[i] = true;
+		} else if (keep) {
+			keep[i] = rn_xmalloc(sizeof(*keep[i]));
+			*keep[i] = g;
 		} else {
 			rn_golden_release(&g);
 		}

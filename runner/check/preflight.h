@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 struct rn_config;
+struct rn_golden;
 
 /*
  * Read the golden trace of every target of `cfg` that has one (<golden_dir>/<name>.json) and
@@ -19,11 +20,14 @@ struct rn_config;
  * printed as its diagnostic (rn_golden_read's messages) and, in GitHub mode, annotated; at
  * most `max_errors` are printed, then a line says how many more there were. Missing files are
  * not errors (golden traces are optional). `bad`, when not NULL, has cfg->ntargets entries
- * and gets true for each target whose golden trace is unusable. Returns the number of
- * unusable files.
+ * and gets true for each target whose golden trace is unusable. `keep`, when not NULL, has
+ * cfg->ntargets entries, NULL on entry: each golden trace read is kept there (owned by the
+ * caller: rn_golden_release, then free), so that a check reads each file once; the others
+ * stay NULL. Returns the number of unusable files.
  */
 int rn_preflight_goldens(const struct rn_config *cfg, bool (*want)(void *ctx, const char *name),
-			 void *ctx, bool color, bool github, int max_errors, bool *bad);
+			 void *ctx, bool color, bool github, int max_errors, bool *bad,
+			 struct rn_golden **keep);
 
 /*
  * Make sure output file `path` (what: "JUnit XML", "timeline", ...) can be written: its

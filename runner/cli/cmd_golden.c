@@ -111,7 +111,8 @@ int rn_cmd_golden(int argc, char **argv)
 		if (!rn_check_selected(&o, tc->name))
 			continue;
 		rn_target_result_init(&r, tc->name);
-		if (rn_check_run_target(&cfg, tc, &o, idx++, nsel, NULL, true, &r) == -ECANCELED) {
+		if (rn_check_run_target(&cfg, tc, &o, idx++, nsel, NULL, true, NULL, &r) ==
+		    -ECANCELED) {
 			int sig = rn_run_interrupted();
 
 			rn_target_result_release(&r);

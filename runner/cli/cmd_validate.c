@@ -73,7 +73,7 @@ int rn_cmd_validate(int argc, char **argv)
 	}
 	/* the golden traces check would read: a corrupt one fails here, not after the runs */
 	if (rn_preflight_goldens(&cfg, NULL, NULL, o.rep.color, o.rep.github, RN_DIAG_MAX_ERRORS,
-				 NULL)) {
+				 NULL, NULL)) {
 		rn_config_release(&cfg);
 		return RN_EXIT_CONFIG;
 	}

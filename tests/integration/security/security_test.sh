@@ -410,8 +410,10 @@ trace_source_fifo)
 diff_deep_chain)
 	# A chain of 16,000 forks diffed with itself in 512 MiB of address space (every full
 	# role of the chain took 2 GB), and 128,000 sibling processes in 1 GiB.
-	# AddressSanitizer reserves terabytes of shadow address space: no ulimit -v under it.
-	if [ -n "${ASAN_OPTIONS:-}" ]; then
+	# AddressSanitizer reserves terabytes of shadow address space: no ulimit -v under it. The
+	# build says whether it is one (RN_SANITIZE), whatever ASAN_OPTIONS the caller set.
+	if [ -n "${ASAN_OPTIONS:-}" ] ||
+		grep -q '^RN_SANITIZE:STRING=.*address' "$build/CMakeCache.txt" 2>/dev/null; then
 		echo "SKIP: an address-space limit cannot hold an ASan build" >&2
 		exit 77
 	fi

@@ -30,10 +30,11 @@ static bool syscall_count_fails(const struct rn_regression_cfg *cfg, const char 
 			     (double)rn_count_floor_of(name, cfg->count_floor));
 }
 
-/* Largest observed value that passes: both conditions of count_fails must hold to fail. */
-static double count_allowed(const struct rn_regression_cfg *cfg, double tol, double gold)
+/* Largest observed value that passes rn_count_grew(obs, gold, tol, floor_): both of its
+ * conditions must hold to fail. */
+static double count_allowed(double tol, double gold, double floor_)
 {
-	return fmax((gold + 1.0) * (1.0 + tol) - 1.0, gold + (double)cfg->count_floor);
+	return fmax((gold + 1.0) * (1.0 + tol) - 1.0, gold + floor_);
 }
 
 static void add_count_rule(const struct rn_golden_cmp *c, double tolerance, struct rn_buf *b)
@@ -56,7 +57,7 @@ void rn_golden_judge_count(struct rn_golden_cmp *c, const struct rn_golden_step 
 		rn_golden_median_of(c->g->samples[s->metric], rn_golden_golden_n(c->g, s->metric));
 	double tol = rn_golden_tol_of(c, s, c->cfg->count_tolerance);
 	double obs = rn_golden_median_of(obs_s, rn_golden_observed_n(c->r, s->metric));
-	double slack = 0.0, allowed;
+	double slack = 0.0, floor_, allowed;
 	char o[64], g[64], d[64], t[64], a[64];
 	struct rn_buf b;
 	size_t i;
@@ -65,13 +66,11 @@ void rn_golden_judge_count(struct rn_golden_cmp *c, const struct rn_golden_step 
 	for (i = 0; s->metric == RN_METRIC_SYSCALLS && i < c->g->nsyscalls; i++)
 		slack += rn_count_rule_slack(c->g->syscalls[i].name, c->g->syscalls[i].calls,
 					     c->g->syscalls[i].calls_max);
-	allowed =
-		fmax(count_allowed(c->cfg, tol, gold), gold + (double)c->cfg->count_floor + slack);
 	free(obs_s);
+	floor_ = (double)c->cfg->count_floor + slack;
+	allowed = count_allowed(tol, gold, floor_);
 	rn_golden_set_values(v, s, obs, gold, allowed);
-	v->verdict = rn_count_grew(obs, gold, tol, (double)c->cfg->count_floor + slack) ?
-		RN_VERDICT_FAIL :
-		RN_VERDICT_PASS;
+	v->verdict = rn_count_grew(obs, gold, tol, floor_) ? RN_VERDICT_FAIL : RN_VERDICT_PASS;
 	rn_golden_fmt_value(o, sizeof(o), s->unit, obs);
 	rn_golden_fmt_value(g, sizeof(g), s->unit, gold);
 	rn_golden_fmt_pct(d, sizeof(d), v->delta_pct);
@@ -408,12 +407,12 @@ void rn_golden_judge_syscalls(struct rn_golden_cmp *c, const struct rn_golden_st
 
 	if (j.nrows)
 		rn_golden_set_values(v, s, j.rows[0].obs, j.rows[0].gold,
-				     j.rows[0].is_new ?
-					     0.0 :
-					     count_allowed(c->cfg, j.tol, j.rows[0].gold));
+				     j.rows[0].is_new ? 0.0 :
+							count_allowed(j.tol, j.rows[0].gold,
+								      (double)c->cfg->count_floor));
 	else
 		rn_golden_set_values(v, s, j.sum_obs, j.sum_gold,
-				     count_allowed(c->cfg, j.tol, j.sum_gold));
+				     count_allowed(j.tol, j.sum_gold, (double)c->cfg->count_floor));
 	v->verdict = j.nfail ? RN_VERDICT_FAIL : RN_VERDICT_PASS;
 	rn_golden_fmt_tol(j.t, sizeof(j.t), j.tol);
 	/* The row's numbers are one syscall's (the first of the sorted rows: failures first, then

@@ -283,11 +283,11 @@ static int compare_golden(const struct rn_config *cfg, const struct rn_target_cf
 		free(path);
 		return RN_EXIT_CONFIG;
 	}
+	if (!kept)
+		g = &read;
 	{
 		char **argv_rel = rn_report_golden_argv(cfg, tc->argv);
 
-		if (!kept)
-			g = &read;
 		rn_golden_identity_warn(g, rel, r->name, (const char *const *)argv_rel);
 		rn_otlp_argv_free(argv_rel);
 	}

@@ -187,6 +187,8 @@ struct rn_target_result {
 					 * of the first look; 0 = one look at nruns */
 	size_t look_max;           /* timing runs of the last look the design allowed */
 	bool looks_spent;          /* no further look was possible (max_runs, time budget) */
+	bool looks_futile;         /* the looks stopped because no undecided comparison could be
+				    * decided by the last look at its noise (rn_seq_futile) */
 	int pin_cpu;               /* same-job baseline: the first CPU its last timing run was
 				    * placed on (check/check_run.c), -1 unpinned */
 	int pin_ncpus;             /* and how many CPUs from pin_cpu in the affinity's order */

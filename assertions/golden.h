@@ -367,10 +367,13 @@ struct rn_golden {
 /*
  * Adaptive repeats against golden trace `g`: whether the timing comparisons of `r` (its runs
  * so far, at the look r->look_first/look_max make) leave one to decide: none fails, and
- * cpu_time is undecided, or another time metric is whose shift is beyond its limit.
+ * cpu_time is undecided, or another time metric is whose shift is beyond its limit, and that
+ * comparison can still be decided by the last look at its measured noise (rn_seq_futile; an
+ * advisory row can only fail beyond the drift limit). Sets `*futile` (when not NULL) when
+ * some undecided comparison was left for futility alone.
  */
 bool rn_golden_timing_undecided(const struct rn_golden *g, const struct rn_target_result *r,
-				const struct rn_regression_cfg *cfg);
+				const struct rn_regression_cfg *cfg, bool *futile);
 
 /*
  * Whether the counting runs' comparisons (golden:syscalls, golden:syscall_counts,

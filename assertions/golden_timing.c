@@ -328,7 +328,7 @@ static enum timing_outcome timing_rule(const struct rn_golden_cmp *c,
 }
 
 bool rn_golden_timing_undecided(const struct rn_golden *g, const struct rn_target_result *r,
-				const struct rn_regression_cfg *cfg)
+				const struct rn_regression_cfg *cfg, bool *futile)
 {
 	struct rn_golden_cmp c = { .g = g, .r = r, .cfg = cfg };
 	static const enum rn_metric ms[] = { RN_METRIC_WALL, RN_METRIC_CRITICAL_PATH,
@@ -352,10 +352,28 @@ bool rn_golden_timing_undecided(const struct rn_golden *g, const struct rn_targe
 		o = timing_rule(&c, s, &e);
 		if (o == T_FAIL)
 			return false; /* the check fails: more runs would not change that */
-		if (o == T_UNDECIDED && !e.wall_loaded &&
-		    (ms[i] == RN_METRIC_CPU_TIME || (e.hl.shift > e.limit && e.mw.p < 0.05)))
-			more = true;
+		if (o != T_UNDECIDED || e.wall_loaded ||
+		    !(ms[i] == RN_METRIC_CPU_TIME || (e.hl.shift > e.limit && e.mw.p < 0.05)))
+			continue;
+		/* a row that cannot be decided by the last look at this noise is not worth the
+		 * runs: a gating one needs its interval off the limit, an advisory one (other
+		 * conditions) can only fail beyond the drift limit */
+		if (e.hl.k) {
+			struct rn_seq_design d = design_of(&c, rn_golden_observed_n(r, ms[i]));
+
+			if (rn_seq_futile(&d, rn_golden_observed_n(r, ms[i]),
+					  rn_golden_golden_n(g, ms[i]), e.hl.shift, e.hl.lower,
+					  e.hl.upper, e.comparable ? e.limit : e.gross,
+					  e.comparable)) {
+				if (futile)
+					*futile = true;
+				continue;
+			}
+		}
+		more = true;
 	}
+	if (more && futile)
+		*futile = false;
 	return more;
 }
 
@@ -537,6 +555,11 @@ static void timing_verdict(const struct rn_golden_cmp *c, struct rn_verdict_resu
 		if (c->r->looks_spent)
 			rn_buf_adds(&tj->m,
 				    "; budget spent ([regression] max_runs, time_budget_s)");
+		else if (c->r->looks_futile)
+			rn_buf_addf(&tj->m,
+				    "; repeats stopped after %zu runs: at this noise no look up to "
+				    "max_runs %zu could decide it",
+				    tj->nb, c->r->look_max);
 		if (!e->comparable)
 			rn_buf_addf(&tj->m, "; %s", e->why);
 		break;

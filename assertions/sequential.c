@@ -85,3 +85,24 @@ size_t rn_seq_runs_for(double effect, double limit, double sigma, size_t n_ref,
 	}
 	return 0;
 }
+
+bool rn_seq_futile(const struct rn_seq_design *d, size_t n, size_t n_ref, double estimate,
+		   double lower, double upper, double bound, bool can_pass)
+{
+	double a_now = rn_seq_alpha(d, n), a_max = rn_seq_alpha(d, d->max), shrink, half;
+
+	if (!n || n >= d->max || !(upper >= lower) || !(a_now > 0.0) || !(a_max > 0.0))
+		return false;
+	if (n_ref)
+		shrink = sqrt((1.0 / (double)n_ref + 1.0 / (double)d->max) /
+			      (1.0 / (double)n_ref + 1.0 / (double)n));
+	else
+		shrink = sqrt((double)n / (double)d->max);
+	half = (upper - lower) / 2.0 * shrink * rn_stats_normal_quantile(1.0 - a_max) /
+		rn_stats_normal_quantile(1.0 - a_now);
+	if (estimate - half > bound)
+		return false; /* a FAIL is within reach */
+	if (can_pass && estimate + half <= bound)
+		return false; /* a PASS is */
+	return true;
+}

@@ -88,4 +88,18 @@ double rn_seq_mde_interval(double limit, double lower, double upper, double alph
 size_t rn_seq_runs_for(double effect, double limit, double sigma, size_t n_ref,
 		       const struct rn_seq_design *d);
 
+/*
+ * Futility: whether the look at `n` samples (against `n_ref` reference runs when n_ref > 0,
+ * else paired) can no longer reach a decision by the design's last look at the noise it
+ * measured. The interval [lower, upper] at this look's alpha share is projected to the last
+ * look: its half-width shrinks as the estimator's standard error (sqrt(1/n_ref + 1/n), or
+ * 1/sqrt(n) for pairs) and widens by z_(1 - alpha_max) / z_(1 - alpha_n), around the same
+ * `estimate`. A decision is reachable when the projected interval clears `bound`: on either
+ * side when `can_pass`, above it only otherwise (an advisory row, which can only fail beyond
+ * the drift limit). Stopping for futility only ever ends in INCONCLUSIVE, so it keeps both
+ * error rates. Units of `estimate`, `lower`, `upper` and `bound` are the caller's (ns). False
+ * when n is 0, upper < lower, or no look is left (nothing to save then).
+ */
+bool rn_seq_futile(const struct rn_seq_design *d, size_t n, size_t n_ref, double estimate,
+		   double lower, double upper, double bound, bool can_pass);
 #endif

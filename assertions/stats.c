@@ -58,6 +58,46 @@ double rn_stats_mad(const double *x, size_t n)
 	return mad;
 }
 
+/* P(Binomial(n, q) >= k), summed in log space (n is a run count: at most thousands). */
+static double binom_sf(size_t n, double q, size_t k)
+{
+	double sum = 0.0;
+	size_t i;
+
+	if (k == 0)
+		return 1.0;
+	if (q <= 0.0)
+		return 0.0;
+	if (q >= 1.0)
+		return 1.0;
+	for (i = k; i <= n; i++)
+		sum += exp(lgamma((double)n + 1.0) - lgamma((double)i + 1.0) -
+			   lgamma((double)(n - i) + 1.0) + (double)i * log(q) +
+			   (double)(n - i) * log1p(-q));
+	return sum > 1.0 ? 1.0 : sum;
+}
+
+double rn_stats_quantile_lower(const double *x, size_t n, double q, double alpha, size_t *rank)
+{
+	double *s, v;
+	size_t k = 0;
+
+	if (n && q <= 0.0)
+		k = 1; /* the population's minimum: no sample bounds it from below, the smallest
+			* sample is the closest statement there is */
+	else
+		while (k < n && binom_sf(n, q, k + 1) >= 1.0 - alpha)
+			k++;
+	if (rank)
+		*rank = k;
+	if (!k)
+		return -INFINITY;
+	s = sorted_copy(x, n);
+	v = s[k - 1];
+	free(s);
+	return v;
+}
+
 double rn_stats_normal_sf(double z)
 {
 	/* erfc keeps full relative precision in the upper tail, where 1 - Phi(z) would not. */

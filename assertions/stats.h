@@ -39,6 +39,17 @@ double rn_stats_median(const double *x, size_t n);
  */
 double rn_stats_mad(const double *x, size_t n);
 
+/*
+ * Distribution-free lower confidence bound of the q-quantile of the population `x` was drawn
+ * from: the k-th smallest sample x_(k) with the largest k such that P(Binomial(n, q) >= k) >=
+ * 1 - alpha (at least k of n samples fall at or below the true quantile with that probability;
+ * the order-statistic interval of Hollander, Wolfe & Chicken, section 3.6). `q` in [0, 1]:
+ * 0.5 is the median, 1 the largest sample (a bound that is the sample maximum itself), 0 the
+ * smallest. Writes k to `*rank` when not NULL (0: no sample is a bound at this alpha: too few
+ * samples, e.g. a median with n < 5 at alpha 0.05) and returns -INFINITY then. Units of `x`.
+ */
+double rn_stats_quantile_lower(const double *x, size_t n, double q, double alpha, size_t *rank);
+
 /* Standard normal survival function P(Z > z), accurate in the far tail (uses erfc). */
 double rn_stats_normal_sf(double z);
 

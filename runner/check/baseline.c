@@ -297,6 +297,8 @@ struct time_judgement {
 	int pin_cpu, pin_ncpus;  /* where the head's timing runs ran (rn_target_result) */
 	bool primary;            /* the metric that decides when to stop measuring */
 	bool budget_spent;       /* no more pairs will be measured (max_runs or time_budget_s) */
+	bool futile;             /* inconclusive, and no look up to max_pairs could decide it at
+				  * the noise measured (rn_seq_futile): no more pairs for it */
 	struct rn_wilcoxon w;    /* signed-rank test of the differences */
 	struct rn_walsh_ci ci;   /* Hodges-Lehmann estimate and interval, ns */
 	enum rn_verdict verdict; /* FAIL, PASS or RN_BASELINE_INCONCLUSIVE */
@@ -340,7 +342,12 @@ static char *time_message(const struct time_judgement *j)
 		double half = (ci->upper - ci->lower) / 2.0, margin = fabs(ci->estimate - j->limit);
 		size_t need = 0;
 
-		if (j->budget_spent)
+		if (j->futile && j->n < j->max_pairs)
+			rn_buf_addf(&msg,
+				    "; repeats stopped: at this noise no look up to max_runs %zu "
+				    "could decide it",
+				    j->max_pairs);
+		else if (j->budget_spent)
 			rn_buf_addf(&msg, "; budget spent (max_runs %zu or time_budget_s)",
 				    j->max_pairs);
 		else if (!j->primary)
@@ -492,6 +499,9 @@ static bool judge_time_stats(const struct rn_baseline *b, const struct rn_regres
 		j->verdict = RN_VERDICT_PASS;
 	else
 		j->verdict = RN_BASELINE_INCONCLUSIVE;
+	j->futile = j->verdict == RN_BASELINE_INCONCLUSIVE && j->ci.k &&
+		rn_seq_futile(seq, j->n, 0, j->ci.estimate, j->ci.lower, j->ci.upper, j->limit,
+			      true);
 	j->conf = j->ci.k ? floor((1.0 - 2.0 * j->alpha_k) * 10000.0 + 0.5) / 100.0 : 0.0;
 	j->mde = rn_seq_mde(j->limit, j->sigma, (double)j->n, j->alpha_k, RN_SEQ_POWER);
 	if (j->ci.k)
@@ -874,7 +884,7 @@ static bool wants_more(const struct rn_baseline *b, const struct rn_regression_c
 			return false; /* the check fails: more runs would not change that */
 		/* another metric is worth more pairs only with some evidence of a slowdown
 		 * beyond the limit, not for noise that happens to lean that way */
-		if (j.verdict == RN_BASELINE_INCONCLUSIVE &&
+		if (j.verdict == RN_BASELINE_INCONCLUSIVE && !j.futile &&
 		    (time_metrics[i] == prim ||
 		     (j.ci.estimate > j.limit && j.w.p < RN_BASELINE_LEAN_P)))
 			more = true;

@@ -373,7 +373,8 @@ static int adaptive_runs(struct target_runs *tr, const struct rn_golden *g,
 	size_t next;
 
 	seq.first = tr->plan.timing;
-	seq.max = reg->max_runs > tr->plan.timing ? reg->max_runs : tr->plan.timing;
+	/* --runs N is N timing runs: no repeats (what N runs cannot decide stays INCONCLUSIVE) */
+	seq.max = reg->max_runs > tr->plan.timing && !tr->o->runs ? reg->max_runs : tr->plan.timing;
 	seq.alpha = reg->alpha;
 	r->look_first = seq.first;
 	r->look_max = seq.max;
@@ -382,7 +383,7 @@ static int adaptive_runs(struct target_runs *tr, const struct rn_golden *g,
 		next = rn_seq_next(&seq, r->nruns);
 		if (!next || (budget && monotonic_ns() - t0 >= budget))
 			break;
-		if (!rn_golden_timing_undecided(g, r, reg)) {
+		if (!rn_golden_timing_undecided(g, r, reg, &r->looks_futile)) {
 			r->looks_spent = false;
 			break;
 		}
@@ -642,7 +643,8 @@ int rn_check_run_baseline(const struct rn_config *cfg, const struct rn_target_cf
 	plan.warmup = tc->warmup;
 	plan.pairs = rp.timing;
 	plan.counting = rp.split ? rp.counting : 0;
-	plan.max_pairs = cfg->regression.max_runs;
+	/* --runs N is N timing pairs: no repeats */
+	plan.max_pairs = o->runs ? (unsigned)o->runs : cfg->regression.max_runs;
 	plan.budget_ns = (uint64_t)(cfg->regression.time_budget_s * 1e9);
 	{
 		struct rn_seq_design seq = rn_baseline_design(&plan, &cfg->regression);

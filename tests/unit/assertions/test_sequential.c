@@ -157,6 +157,69 @@ static void test_seq_error_rates_by_simulation(void **state)
 	assert_true(passes > reps / 4 * 9 / 10);
 }
 
+/* One paired sequence with the futility stop: 1 FAIL, -1 PASS, 0 undecided; `*pairs` the
+ * pairs it measured. */
+static int one_futile_sequence(double shift, double L, uint64_t *seed, size_t *pairs)
+{
+	struct rn_seq_design des = { 10, 60, 0.01 };
+	double d[60];
+	size_t n = 0, have = 0;
+
+	while ((n = rn_seq_next(&des, n))) {
+		struct rn_walsh_ci ci;
+		double median;
+
+		for (; have < n; have++)
+			d[have] = shift + gauss(seed);
+		*pairs = n;
+		rn_stats_walsh_ci(d, n, rn_seq_alpha(&des, n), &ci);
+		if (ci.k && ci.lower > L)
+			return 1;
+		if (ci.k && ci.upper <= L)
+			return -1;
+		median = rn_stats_median(d, n);
+		if (ci.k && rn_seq_futile(&des, n, 0, median, ci.lower, ci.upper, L, true))
+			return 0;
+	}
+	return 0;
+}
+
+/*
+ * Futility: a shift at the limit stops early (undecided, never wrongly decided more often
+ * than alpha), a shift far from it is still decided as often as without the stop; an advisory
+ * row (can_pass false) is futile while its estimate cannot clear the bound.
+ */
+static void test_seq_futile(void **state)
+{
+	struct rn_seq_design des = { 10, 60, 0.01 };
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	size_t i, reps = 2000, fails = 0, caught = 0, pairs = 0, spent = 0;
+
+	(void)state;
+	/* an interval of +-1 around an estimate on the limit: no look decides it */
+	assert_true(rn_seq_futile(&des, 10, 0, 5.0, 4.0, 6.0, 5.0, true));
+	/* far above the limit: a FAIL is within reach */
+	assert_false(rn_seq_futile(&des, 10, 0, 9.0, 8.0, 10.0, 5.0, true));
+	/* far below: a PASS is, unless the row cannot pass */
+	assert_false(rn_seq_futile(&des, 10, 0, 1.0, 0.0, 2.0, 5.0, true));
+	assert_true(rn_seq_futile(&des, 10, 0, 1.0, 0.0, 2.0, 5.0, false));
+	/* against 10 reference runs more new runs shrink the interval less than paired ones */
+	assert_true(rn_seq_futile(&des, 10, 10, 6.5, 4.0, 9.0, 5.0, true));
+	assert_false(rn_seq_futile(&des, 10, 0, 6.5, 4.0, 9.0, 5.0, true));
+	/* no look left: nothing to save */
+	assert_false(rn_seq_futile(&des, 60, 0, 5.0, 4.0, 6.0, 5.0, true));
+	for (i = 0; i < reps; i++) {
+		fails += one_futile_sequence(0.5, 0.5, &seed, &pairs) == 1;
+		spent += pairs;
+	}
+	assert_true((double)fails / (double)reps <= 0.01);
+	/* at the limit the looks end well before max_runs on average */
+	assert_true((double)spent / (double)reps < 40.0);
+	for (i = 0; i < reps / 4; i++)
+		caught += one_futile_sequence(2.0, 0.5, &seed, &pairs) == 1;
+	assert_true(caught > reps / 4 * 95 / 100);
+}
+
 static void verdict(struct rn_target_report *t, const char *type, enum rn_verdict v, double mde)
 {
 	struct rn_verdict_result *r = rn_target_report_push(t);
@@ -210,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_seq_mde),
 		cmocka_unit_test(test_seq_mde_interval),
 		cmocka_unit_test(test_seq_error_rates_by_simulation),
+		cmocka_unit_test(test_seq_futile),
 		cmocka_unit_test(test_timing_gate_statement),
 	};
 

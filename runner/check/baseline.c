@@ -326,8 +326,10 @@ static char *time_message(const struct time_judgement *j)
 	add_ms(&msg, j->bmed, false);
 	rn_buf_adds(&msg, " ms)");
 	if (ci->k) {
+		/* a shift below -100% would be a negative time: the interval is cut there */
 		rn_buf_addf(&msg, ", %g%% CI [%+.1f%%, %+.1f%%]", j->conf,
-			    pct_of(ci->lower, j->bmed), pct_of(ci->upper, j->bmed));
+			    fmax(pct_of(ci->lower, j->bmed), -100.0),
+			    fmax(pct_of(ci->upper, j->bmed), -100.0));
 		rn_buf_adds(&msg,
 			    j->verdict == RN_VERDICT_FAIL         ? " beyond" :
 				    j->verdict == RN_VERDICT_PASS ? " within" :
@@ -806,6 +808,62 @@ static void side_error(const char *name, const struct rn_target_result *head,
 	v->message = rn_buf_detach(&msg, NULL);
 }
 
+/* The processes of the last counting run of `r` that failed: exited non-zero or were killed
+ * by a signal. Writes the first one's description to `what` (cap bytes). */
+static size_t failed_processes(const struct rn_target_result *r, char *what, size_t cap)
+{
+	const struct rn_trace *t = &r->last;
+	size_t i, n = 0;
+
+	for (i = 0; i < t->nprocs; i++) {
+		const struct rn_process *p = &t->procs[i];
+		bool bad = (p->end == RN_PROC_EXITED && p->exit_code != 0) ||
+			p->end == RN_PROC_SIGNALED;
+
+		if (!bad)
+			continue;
+		if (!n++) {
+			if (p->end == RN_PROC_EXITED)
+				snprintf(what, cap, "'%.64s' (pid %d) exited with status %d",
+					 p->comm ? p->comm : "?", (int)p->pid, p->exit_code);
+			else
+				snprintf(what, cap, "'%.64s' (pid %d) was killed by signal %d",
+					 p->comm ? p->comm : "?", (int)p->pid, p->term_signal);
+		}
+	}
+	return n;
+}
+
+/*
+ * A base side whose tree had processes fail where the head's did not (a command inside `sh -c`
+ * that could not find its input, while the shell exited 0) did not do the work the head did:
+ * comparing the two would read the missing work as the head's regression (six FAIL rows at
+ * +974% in one such check). One WARN row says so, and nothing is judged against that base.
+ * Returns true when it wrote the row.
+ */
+static bool base_did_not_work(const char *name, const struct rn_target_result *head,
+			      const struct rn_target_result *base, struct rn_target_report *tv)
+{
+	char bwhat[160] = "", hwhat[160] = "";
+	size_t nb = failed_processes(base, bwhat, sizeof(bwhat));
+	size_t nh = failed_processes(head, hwhat, sizeof(hwhat));
+	struct rn_verdict_result *v;
+	struct rn_buf msg;
+
+	if (nb <= nh)
+		return false;
+	v = push(tv, name, "base_side", RN_VERDICT_WARN);
+	rn_buf_init(&msg, 0);
+	rn_buf_addf(&msg,
+		    "not judged against the base: %zu process%s of the base side failed (%s), "
+		    "%zu of the head's; the base did not do the head's work, so its times and "
+		    "counts would read as a regression (does the base tree lack an input the "
+		    "command needs?)",
+		    nb, nb == 1 ? "" : "es", bwhat, nh);
+	v->message = rn_buf_detach(&msg, NULL);
+	return true;
+}
+
 /* After a failing timing verdict: measure the pairs again and judge the time metrics on the
  * new pairs alone (a design of as many pairs, one look). A metric fails only when both
  * measurements fail. */
@@ -960,6 +1018,8 @@ int rn_baseline_run_target(const struct rn_baseline *b, const struct rn_baseline
 		side_error(name, head, base, tv);
 		return 0;
 	}
+	if (base_did_not_work(name, head, base, tv))
+		return 0;
 	rn_baseline_judge(b, reg, &seq, spent, name, head, base, 0, tv);
 	for (i = first_row; i < tv->nverdicts; i++)
 		if (tv->verdicts[i].verdict == RN_VERDICT_FAIL && tv->verdicts[i].unit &&

@@ -174,6 +174,22 @@ base_fails)
 	expect_no_err "baseline:wall_time"
 	expect_no_err "baseline:syscalls"
 	;;
+base_child_fails)
+	# A command inside `sh -c` fails in the base tree only (its input is missing there) while
+	# the shell exits 0: the base did not do the head's work, so nothing is judged against
+	# it, one WARN says why, and the check does not fail.
+	tree base 1 0
+	tree head 1 0
+	echo data >"$tmp/head/input.txt"
+	sed -i 's|^command = .*|command = ["sh", "-c", "cat input.txt >/dev/null; ./build/app; true"]|' \
+		"$tmp/head/renacer.toml"
+	run check --no-color --baseline ../base
+	expect_rc 0
+	expect_err "app/baseline:base_side"
+	expect_err "not judged against the base: 1 process of the base side failed ('cat' (pid [0-9]*) exited with status 1), 0 of the head's"
+	expect_no_err "baseline:wall_time"
+	expect_no_err "baseline:syscalls"
+	;;
 head_fails)
 	tree base 1 0
 	tree head 1 1

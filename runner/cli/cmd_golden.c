@@ -52,6 +52,42 @@ const struct rn_command rn_cmd_golden_def = {
 	golden_options,
 };
 
+/*
+ * The budgets of renacer.toml that the runs just recorded no longer hold: a budget is a number
+ * kept by hand in the config (`renacer init` wrote it from the first golden trace), so a new
+ * golden trace does not move it. Each budget assertion of target `tc` is judged on `r` and
+ * one note per budget it would not pass names its config line, what it measured and how to
+ * update it. Returns the number of notes.
+ */
+static size_t budget_notes(const struct rn_config *cfg, const struct rn_target_cfg *tc,
+			   struct rn_target_result *r)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < cfg->nassertions; k++) {
+		const struct rn_assertion_spec *a = &cfg->assertions[k];
+		struct rn_verdict_result v;
+
+		if (!a->enabled || !rn_assertion_applies(a, tc->name) ||
+		    (a->type != RN_ASSERT_CRITICAL_PATH && a->type != RN_ASSERT_SPAN_COUNT &&
+		     a->type != RN_ASSERT_MEMORY_USAGE))
+			continue;
+		rn_assertion_evaluate(a, r, &v);
+		if (v.verdict == RN_VERDICT_FAIL ||
+		    (v.verdict == RN_VERDICT_WARN && v.has_observed && v.has_budget &&
+		     v.observed > v.budget)) {
+			rn_warn("%s:%d: budget '%s' does not hold for the runs just recorded: %s; "
+				"budgets are kept by hand in the config: raise it if the change "
+				"is intended",
+				cfg->path ? cfg->path : "renacer.toml", a->line, a->name,
+				v.message ? v.message : "over its budget");
+			n++;
+		}
+		rn_verdict_result_release(&v);
+	}
+	return n;
+}
+
 int rn_cmd_golden(int argc, char **argv)
 {
 	struct rn_check_opts o;
@@ -131,6 +167,7 @@ int rn_cmd_golden(int argc, char **argv)
 		oc.argv = &cmd;
 		if (rn_golden_reporter.write(&out, &oc))
 			rc = RN_EXIT_OUTPUT;
+		budget_notes(&cfg, tc, &r);
 		rn_target_result_release(&r);
 		/* the golden side's profile ([profile]) */
 		{

@@ -12,13 +12,22 @@ static bool is_time_comparison(const struct rn_verdict_result *v)
 		(!strcmp(v->type, "regression") || !strcmp(v->type, "baseline"));
 }
 
+/* The metric a timing row compares: "wall_time" of "baseline:wall_time". */
+static const char *metric_of(const struct rn_verdict_result *v)
+{
+	const char *colon = v->assertion ? strchr(v->assertion, ':') : NULL;
+
+	return colon ? colon + 1 : v->assertion ? v->assertion : "?";
+}
+
 void rn_timing_gate(const struct rn_target_report *t, size_t n, struct rn_timing_gate *g)
 {
 	size_t i, k;
 
 	memset(g, 0, sizeof(*g));
 	for (i = 0; i < n; i++) {
-		double best = 0.0, noise = 0.0;
+		double best = 0.0, noise = 0.0, open = -1.0;
+		const char *open_metric = NULL;
 		bool any = false;
 
 		for (k = 0; k < t[i].nverdicts; k++) {
@@ -33,6 +42,11 @@ void rn_timing_gate(const struct rn_target_report *t, size_t n, struct rn_timing
 				best = v->mde_pct;
 			if (v->mde_pct > noise)
 				noise = v->mde_pct;
+			if (v->verdict != RN_VERDICT_PASS && v->verdict != RN_VERDICT_FAIL &&
+			    v->mde_pct > open) {
+				open = v->mde_pct;
+				open_metric = metric_of(v);
+			}
 		}
 		if (!any)
 			continue;
@@ -42,6 +56,11 @@ void rn_timing_gate(const struct rn_target_report *t, size_t n, struct rn_timing
 			if (best > g->worst_pct) {
 				g->worst_pct = best;
 				g->worst = t[i].result ? t[i].result->name : NULL;
+			}
+			if (open_metric && (!g->open_metric || open > g->open_pct)) {
+				g->open_metric = open_metric;
+				g->open_pct = open > 0.0 ? open : 0.0;
+				g->open_target = t[i].result ? t[i].result->name : NULL;
 			}
 		} else {
 			if (!g->ungated)
@@ -60,6 +79,18 @@ size_t rn_timing_gate_format(const struct rn_timing_gate *g, char *out, size_t c
 		return 0;
 	if (!g->targets)
 		len = snprintf(out, cap, "%s", "");
+	else if (g->gated == g->targets && g->open_metric && g->open_pct > 0.0)
+		len = snprintf(out, cap,
+			       "timing gated at >= +%.1f%% (worst: target '%.64s'); %.32s not "
+			       "gated: detects >= +%.1f%% ('%.64s')",
+			       g->worst_pct, g->worst ? g->worst : "?", g->open_metric, g->open_pct,
+			       g->open_target ? g->open_target : "?");
+	else if (g->gated == g->targets && g->open_metric)
+		len = snprintf(out, cap,
+			       "timing gated at >= +%.1f%% (worst: target '%.64s'); %.32s not "
+			       "gated ('%.64s')",
+			       g->worst_pct, g->worst ? g->worst : "?", g->open_metric,
+			       g->open_target ? g->open_target : "?");
 	else if (g->gated == g->targets)
 		len = snprintf(out, cap, "timing gated at >= +%.1f%% (worst: target '%.64s')",
 			       g->worst_pct, g->worst ? g->worst : "?");

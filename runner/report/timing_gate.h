@@ -25,6 +25,12 @@ struct rn_timing_gate {
 	double noise_pct;    /* largest detection limit among the ungated targets' rows,
 			      * percent; 0 when none was stated */
 	const char *ungated; /* the first ungated target's name (borrowed), or NULL */
+	/* a time metric left undecided in a gated target (cpu_time decided, wall_time not: a
+	 * change that only waits longer is not gated at worst_pct); the one with the largest
+	 * detection limit */
+	const char *open_metric; /* its metric name, e.g. "wall_time" (borrowed), or NULL */
+	const char *open_target; /* its target's name (borrowed) */
+	double open_pct;         /* its detection limit, percent; 0 when none was stated */
 };
 
 /* Sum up the timing rows of `t[0..n)` into `g`. Never fails. */
@@ -33,6 +39,8 @@ void rn_timing_gate(const struct rn_target_report *t, size_t n, struct rn_timing
 /*
  * Write the statement of `g` into `out` (at most `cap` bytes, NUL-terminated), e.g.
  *   "timing gated at >= +4.1% (worst: target 'build')"
+ *   "timing gated at >= +4.1% (worst: target 'build'); wall_time not gated: detects >= +32.0%
+ *    ('build')"
  *   "timing not gated for 1 of 3 targets ('xz': undecided, detects >= +38.0%)"
  *   "" (no timing rows: nothing to state)
  * Returns the length written.

@@ -113,6 +113,33 @@ doubled_syscalls)
 	expect_err "regenerate-golden.sh"
 	grep -q "<failure" "$tmp/junit.xml" || fail "junit has no failure"
 	;;
+golden_update_budgets)
+	# A budget kept in renacer.toml that the newly recorded runs exceed is named by golden
+	# update with its config line (the golden trace moves, the hand-kept budget does not);
+	# one that still holds is not.
+	work_config 3
+	cat >>"$tmp/renacer.toml" <<EOT
+
+[[assertion]]
+name = "work_syscalls"
+type = "span_count"
+span_name_pattern = ".*"
+max_spans = 3
+targets = ["work"]
+
+[[assertion]]
+name = "work_fsync"
+type = "span_count"
+span_name_pattern = "fsync"
+max_spans = 1000
+targets = ["work"]
+EOT
+	line=$(grep -n 'name = "work_syscalls"' "$tmp/renacer.toml" | cut -d: -f1)
+	run golden update --config "$tmp/renacer.toml"
+	expect_rc 0
+	expect_err "warning: $tmp/renacer.toml:$((line - 1)): budget 'work_syscalls' does not hold for the runs just recorded"
+	grep -q "work_fsync" "$tmp/err" && fail "a budget that holds was named"
+	;;
 golden_corrupt)
 	# A corrupt golden trace is an error naming the file, never a pass, never overwritten.
 	work_config 1

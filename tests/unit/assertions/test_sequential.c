@@ -251,7 +251,16 @@ static void test_timing_gate_statement(void **state)
 	verdict(&t[1], "regression", RN_VERDICT_FAIL, 7.5);
 	rn_timing_gate(t, 2, &g);
 	rn_timing_gate_format(&g, line, sizeof(line));
+	/* the undecided row of a gated target is named with its limit: a change that only
+	 * waits longer is not gated at +7.5% */
+	assert_string_equal(line,
+			    "timing gated at >= +7.5% (worst: target 'xz'); x not gated: "
+			    "detects >= +30.0% ('build')");
+	t[0].verdicts[1].verdict = RN_VERDICT_PASS;
+	rn_timing_gate(t, 2, &g);
+	rn_timing_gate_format(&g, line, sizeof(line));
 	assert_string_equal(line, "timing gated at >= +7.5% (worst: target 'xz')");
+	t[0].verdicts[1].verdict = RN_VERDICT_WARN;
 	/* An undecided target is not gated, whatever the others say. */
 	t[1].verdicts[0].verdict = RN_VERDICT_WARN;
 	rn_timing_gate(t, 2, &g);

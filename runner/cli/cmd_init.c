@@ -267,7 +267,11 @@ static void compose(struct rn_buf *b, const struct init_opts *o, const char *nam
 		    "# %zu timing runs and %zu counting run%s), with the headroom each comment "
 		    "states: a\n# budget is a ceiling that catches gross regressions; the golden "
 		    "trace catches the\n# small ones (counts exactly, times by a rank test against "
-		    "the recorded runs).\n\n",
+		    "the recorded runs).\n# Budgets are kept by hand: `renacer golden update` "
+		    "names any the new runs exceed\n# (raise it there if the change is intended). "
+		    "A time budget fails only when the runs\n# show it exceeded beyond their noise "
+		    "(with 5 runs: all 5 over it) and, on a loaded\n# machine, their CPU time alone "
+		    "beyond it by [regression] drift_limit (+50%%).\n\n",
 		    g->nruns, g->ncounting_runs, g->ncounting_runs == 1 ? "" : "s");
 	add_target(b, name, argv, o->runs);
 	rn_buf_addf(b,

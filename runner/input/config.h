@@ -31,6 +31,9 @@
 	X(shell, "boolean", "run command[0] through /bin/sh -c (default false)")                   \
 	X(cwd, "string", "working directory, relative to renacer.toml (default: its directory)")   \
 	X(env, "table of strings", "variables added to the inherited environment")                 \
+	X(fixed_hash_seed, "boolean",                                                              \
+	  "hold PYTHONHASHSEED, PERL_HASH_SEED and PERL_PERTURB_KEYS at 0 in every run unless env " \
+	  "sets them (default true: equal hash order on both sides)")                              \
 	X(timeout_s, "number", "wall-clock limit of one run in seconds (default 300)")             \
 	X(expect_exit, "integer", "exit status of a clean run (default 0; -1 accepts any)")        \
 	X(runs, "integer", "measured timing runs (default 1, at most 1000)")                       \

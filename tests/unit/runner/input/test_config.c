@@ -129,7 +129,27 @@ static void test_config_shell_and_env(void **state)
 	assert_string_equal(cfg.targets[0].argv[2], "echo $HOME");
 	assert_string_equal(cfg.targets[0].env[0], "A=1");
 	assert_string_equal(cfg.targets[0].env[1], "B=x=y");
-	assert_null(cfg.targets[0].env[2]);
+	/* fixed_hash_seed (default true) adds the seeds env does not set */
+	assert_string_equal(cfg.targets[0].env[2], "PYTHONHASHSEED=0");
+	assert_string_equal(cfg.targets[0].env[3], "PERL_HASH_SEED=0");
+	assert_string_equal(cfg.targets[0].env[4], "PERL_PERTURB_KEYS=0");
+	assert_null(cfg.targets[0].env[5]);
+	rn_config_release(&cfg);
+	/* one set by env stays as set; fixed_hash_seed = false adds none */
+	assert_int_equal(parse(&cfg,
+			       "[[target]]\nname = \"t\"\ncommand = [\"true\"]\n"
+			       "env = { PYTHONHASHSEED = \"random\" }\n",
+			       &d),
+			 0);
+	assert_string_equal(cfg.targets[0].env[0], "PYTHONHASHSEED=random");
+	assert_string_equal(cfg.targets[0].env[1], "PERL_HASH_SEED=0");
+	rn_config_release(&cfg);
+	assert_int_equal(parse(&cfg,
+			       "[[target]]\nname = \"t\"\ncommand = [\"true\"]\n"
+			       "fixed_hash_seed = false\n",
+			       &d),
+			 0);
+	assert_true(!cfg.targets[0].env || !cfg.targets[0].env[0]);
 	rn_config_release(&cfg);
 }
 

@@ -21,6 +21,7 @@ build=$2
 src=${3:-}
 renacer="$build/renacer"
 sec="$build/security"
+here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 marker="rnsec-$case_name-$$-$(date +%s)"
 # A stuck renacer fails the test instead of hanging it (the old failures hung forever).
@@ -450,6 +451,32 @@ diff_input_limits)
 	run diff "$tmp/big.jsonl" "$tmp/small.jsonl"
 	expect_rc 3
 	expect_err "is larger than 256 MiB"
+	;;
+explain_deep_stack)
+	# A folded stack of 200,000 frames: the flame graph is drawn to 1024 frames and says so;
+	# the drawing recursed once per frame and overflowed the stack.
+	python3 -c 'print(";".join("f%d" % i for i in range(200000)) + " 5")' >"$tmp/head.folded"
+	printf 'f0;f1 3\n' >"$tmp/base.folded"
+	run explain --svg "$tmp/d.svg" "$tmp/base.folded" "$tmp/head.folded"
+	expect_rc 0
+	grep -q 'stacks cut at 1024 frames' "$tmp/d.svg" || fail "the graph does not say it was cut"
+	[ "$(grep -c '^<g>' "$tmp/d.svg")" -le 1025 ] || fail "more than 1024 frames drawn"
+	;;
+explain_hostile_names)
+	# Frame names from a folded file are data (ESC, BEL, invalid UTF-8), and values near 2^64
+	# neither wrap nor print as "-1 ns".
+	printf 'a;\033[2J\007b;\377\376 18446744073709551615\nz 5\n' >"$tmp/head.folded"
+	printf 'a;\033[2J\007b;\377\376 1\nq 18446744073709551615\nq 5\n' >"$tmp/base.folded"
+	run explain --top 0 --svg "$tmp/d.svg" "$tmp/base.folded" "$tmp/head.folded"
+	expect_rc 0
+	grep -q "$(printf '\033')\|$(printf '\007')" "$tmp/out" && fail "a raw ESC or BEL was printed"
+	python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$tmp/out" ||
+		fail "invalid UTF-8 was printed"
+	grep -q ': 18446744073709551615 -> 18446744073709551615 ns' "$tmp/out" ||
+		fail "the totals wrapped: $(head -1 "$tmp/out")"
+	grep -q '+18446744073.71 s in .*, from \\e\[2J\\x07b' "$tmp/out" ||
+		fail "the growth wrapped or the name is raw"
+	grep -q -- '-1 ns' "$tmp/out" && fail "a count printed as -1 ns"
 	;;
 *)
 	fail "unknown case"

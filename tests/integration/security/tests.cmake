@@ -20,7 +20,8 @@ set(RN_SECURITY_CASES
 	env_nul name_newline_injection
 	shell_secrets
 	merge_forged_names merge_options_after_files trace_source_fifo diff_deep_chain
-	diff_input_limits)
+	diff_input_limits
+	explain_deep_stack explain_hostile_names)
 foreach(case ${RN_SECURITY_CASES})
 	add_test(NAME security.${case}
 		COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/security_test.sh ${case} ${CMAKE_BINARY_DIR}

@@ -31,6 +31,9 @@ extern const struct rn_collector_ops rn_app_collector;
 #define RN_APP_MAX_BODY (16u << 20)
 /* Most spans kept from one run (later ones are counted as a gap). */
 #define RN_APP_MAX_SPANS 1000000u
+/* Most renacer_span.h spans open at once in one run (pushed, not yet popped); a push beyond
+ * is refused and counted as a gap, and its pop closes nothing. */
+#define RN_APP_MAX_OPEN 10000u
 
 /* One span decoded from an OTLP request. Owns its strings. */
 struct rn_app_otlp_span {

@@ -218,6 +218,22 @@ static void handle_record(struct app_collector *c, const struct renacer_span_rec
 	}
 }
 
+/* Handle the whole records of buf[0, len): returns the bytes used (a multiple of the record
+ * size; the rest is a partial record). */
+static size_t feed_records(struct app_collector *c, const char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i + sizeof(struct renacer_span_rec) <= len;
+	     i += sizeof(struct renacer_span_rec)) {
+		struct renacer_span_rec r;
+
+		memcpy(&r, buf + i, sizeof(r));
+		handle_record(c, &r);
+	}
+	return i;
+}
+
 /* Read what the pipe holds (non-blocking). */
 static void drain_pipe(struct app_collector *c)
 {
@@ -239,13 +255,7 @@ static void drain_pipe(struct app_collector *c)
 			return;
 		}
 		off += (size_t)n;
-		for (i = 0; i + sizeof(struct renacer_span_rec) <= off;
-		     i += sizeof(struct renacer_span_rec)) {
-			struct renacer_span_rec r;
-
-			memcpy(&r, buf + i, sizeof(r));
-			handle_record(c, &r);
-		}
+		i = feed_records(c, buf, off);
 		c->pipe_rest_len = off - i;
 		memcpy(c->pipe_rest, buf + i, c->pipe_rest_len);
 	}
@@ -882,3 +892,25 @@ const struct rn_collector_ops rn_app_collector = {
 	.finish = app_finish,
 	.destroy = app_destroy,
 };
+
+int rn_app_replay(const void *pipe_bytes, size_t pipe_len, const void *body, size_t body_len,
+		  bool json, struct rn_trace *t)
+{
+	struct rn_collector *rc;
+	struct app_collector *c;
+	struct rn_app_otlp_span *spans;
+	size_t n;
+	int err = 0;
+
+	app_create(&rc, NULL);
+	c = (struct app_collector *)rc;
+	feed_records(c, pipe_bytes, pipe_len);
+	if (body) {
+		err = rn_app_otlp_decode(body, body_len, json, &spans, &n);
+		if (!err)
+			take_spans(c, spans, n);
+	}
+	app_finish(rc, t);
+	app_destroy(rc);
+	return err;
+}

@@ -64,4 +64,16 @@ int rn_app_otlp_decode(const void *body, size_t len, bool json, struct rn_app_ot
 /* Free `n` decoded spans and the array. */
 void rn_app_otlp_spans_free(struct rn_app_otlp_span *spans, size_t n);
 
+/*
+ * What the receiver does with its input, without its thread, socket or pipe (for tests and
+ * fuzzing): the renacer_span.h records in `pipe_bytes` [pipe_len] (read as whole 128-byte
+ * records in order, a partial one at the end ignored), then, when `body` is not NULL, the
+ * OTLP request body [body_len] decoded as rn_app_otlp_decode does and its spans taken as a
+ * request's are; then folded into `t` as the collector's finish() does (spans still open
+ * closed at the run's end, parents resolved, times outside t's run dropped, gaps recorded).
+ * Returns 0, or rn_app_otlp_decode's error for the body (the records are folded either way).
+ */
+int rn_app_replay(const void *pipe_bytes, size_t pipe_len, const void *body, size_t body_len,
+		  bool json, struct rn_trace *t);
+
 #endif

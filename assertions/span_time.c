@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "sat.h"
 #include "xalloc.h"
 
 static const char *const stat_names[] = {
@@ -96,7 +97,7 @@ static int collect_syscalls(struct rn_trace *t, struct collect *c)
 		if (!s.calls)
 			continue;
 		st->agg_calls += s.calls;
-		st->agg_total_ns += s.total_ns;
+		st->agg_total_ns = rn_sat_add_u64(st->agg_total_ns, s.total_ns);
 		if (s.max_ns > st->agg_max_ns)
 			st->agg_max_ns = s.max_ns;
 		if (s.min_ns < st->agg_min_ns)
@@ -216,9 +217,10 @@ static uint64_t stat_value(const struct rn_span_times *st, enum rn_span_stat s,
 
 	switch (s) {
 	case RN_SPAN_STAT_TOTAL:
+		/* saturating: two spans of 2^64-1 and 2 ns total "too long", never 1 ns */
 		for (i = 0; i < st->n; i++)
-			v += st->ns[i];
-		return v + st->agg_total_ns;
+			v = rn_sat_add_u64(v, st->ns[i]);
+		return rn_sat_add_u64(v, st->agg_total_ns);
 	case RN_SPAN_STAT_P50:
 		return percentile(st->ns, st->n, 50);
 	case RN_SPAN_STAT_P95:

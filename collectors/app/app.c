@@ -15,11 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "buf.h"
+#include "escape.h"
 #include "log.h"
 #include "renacer_span.h"
 #include "xalloc.h"
@@ -35,6 +37,16 @@ _Static_assert(sizeof(struct renacer_span_rec) <= 512, "a record must be written
 struct conn {
 	int fd;           /* -1 when the slot is free */
 	struct rn_buf in; /* bytes received and not yet handled */
+};
+
+/* Slack around the run for a span's times (NTP steps between the clocks, SDK clock drift):
+ * a span that starts earlier or ends later than this outside the run is dropped. */
+#define RUN_SLACK_NS (60ull * 1000000000ull)
+
+/* A thread whose pushes were refused past RN_APP_MAX_OPEN: its pops close those first. */
+struct overflow {
+	pid_t pid, tid;
+	uint64_t depth; /* pushes refused and not yet popped */
 };
 
 /* A header span open on one thread: push without its pop yet. */
@@ -59,6 +71,10 @@ struct app_collector {
 	size_t nopen, open_cap;       /* used, allocated */
 	uint64_t bad_requests;        /* requests that could not be decoded */
 	uint64_t dropped;             /* spans past RN_APP_MAX_SPANS */
+	uint64_t dropped_open;        /* pushes past RN_APP_MAX_OPEN open spans */
+	uint64_t dropped_time;        /* spans with times outside the run (RUN_SLACK_NS) */
+	struct overflow *over;        /* threads with refused pushes still open */
+	size_t nover, over_cap;       /* used, allocated */
 	char pipe_rest[sizeof(struct renacer_span_rec)]; /* a partial record */
 	size_t pipe_rest_len;                            /* bytes in pipe_rest */
 };
@@ -84,14 +100,32 @@ static struct rn_app_span *add_span(struct app_collector *c)
 
 /* ---- renacer_span.h records ---- */
 
+/* The record's name as stored: the program chose it, so invalid UTF-8 (a name an older
+ * header cut inside a character) is repaired and control characters are escaped
+ * (rn_display_dup) before any output sees it. */
 static char *rec_name(const struct renacer_span_rec *r)
 {
 	size_t len = r->name_len > RENACER_SPAN_NAME_MAX ? RENACER_SPAN_NAME_MAX : r->name_len;
-	char *s = rn_xmalloc(len + 1);
+	char raw[RENACER_SPAN_NAME_MAX + 1];
 
-	memcpy(s, r->name, len);
-	s[len] = 0;
-	return s;
+	memcpy(raw, r->name, len);
+	raw[len] = 0;
+	return rn_display_dup(raw);
+}
+
+/* The refused-push record of thread `tid` of `pid`, created when `add`, else NULL. */
+static struct overflow *overflow_of(struct app_collector *c, pid_t pid, pid_t tid, bool add)
+{
+	size_t i;
+
+	for (i = 0; i < c->nover; i++)
+		if (c->over[i].pid == pid && c->over[i].tid == tid)
+			return &c->over[i];
+	if (!add)
+		return NULL;
+	c->over = rn_xgrow(c->over, &c->over_cap, c->nover + 1, sizeof(*c->over));
+	c->over[c->nover] = (struct overflow){ pid, tid, 0 };
+	return &c->over[c->nover++];
 }
 
 /* The innermost open span of thread `tid` of `pid`, or SIZE_MAX. */
@@ -138,6 +172,13 @@ static void handle_record(struct app_collector *c, const struct renacer_span_rec
 	top = innermost(c, r->pid, r->tid);
 	switch (r->op) {
 	case RENACER_SPAN_PUSH:
+		if (c->nopen >= RN_APP_MAX_OPEN) {
+			/* refused, and remembered so that its pop does not close the
+			 * enclosing span */
+			overflow_of(c, r->pid, r->tid, true)->depth++;
+			c->dropped_open++;
+			break;
+		}
 		c->open = rn_xgrow(c->open, &c->open_cap, c->nopen + 1, sizeof(*c->open));
 		c->open[c->nopen].pid = r->pid;
 		c->open[c->nopen].tid = r->tid;
@@ -146,10 +187,18 @@ static void handle_record(struct app_collector *c, const struct renacer_span_rec
 		c->open[c->nopen].parent = top != SIZE_MAX ? rn_xstrdup(c->open[top].name) : NULL;
 		c->nopen++;
 		break;
-	case RENACER_SPAN_POP:
+	case RENACER_SPAN_POP: {
+		struct overflow *o = c->nover ? overflow_of(c, r->pid, r->tid, false) : NULL;
+
+		if (o && o->depth) {
+			if (!--o->depth)
+				*o = c->over[--c->nover];
+			break;
+		}
 		if (top != SIZE_MAX)
 			close_open(c, top, r->t0_ns, 0);
 		break;
+	}
 	case RENACER_SPAN_RECORD: {
 		struct rn_app_span *s = add_span(c);
 
@@ -167,6 +216,22 @@ static void handle_record(struct app_collector *c, const struct renacer_span_rec
 	default:
 		c->bad_requests++;
 	}
+}
+
+/* Handle the whole records of buf[0, len): returns the bytes used (a multiple of the record
+ * size; the rest is a partial record). */
+static size_t feed_records(struct app_collector *c, const char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i + sizeof(struct renacer_span_rec) <= len;
+	     i += sizeof(struct renacer_span_rec)) {
+		struct renacer_span_rec r;
+
+		memcpy(&r, buf + i, sizeof(r));
+		handle_record(c, &r);
+	}
+	return i;
 }
 
 /* Read what the pipe holds (non-blocking). */
@@ -190,13 +255,7 @@ static void drain_pipe(struct app_collector *c)
 			return;
 		}
 		off += (size_t)n;
-		for (i = 0; i + sizeof(struct renacer_span_rec) <= off;
-		     i += sizeof(struct renacer_span_rec)) {
-			struct renacer_span_rec r;
-
-			memcpy(&r, buf + i, sizeof(r));
-			handle_record(c, &r);
-		}
+		i = feed_records(c, buf, off);
 		c->pipe_rest_len = off - i;
 		memcpy(c->pipe_rest, buf + i, c->pipe_rest_len);
 	}
@@ -305,15 +364,41 @@ static int dechunk(const char *p, size_t len, struct rn_buf *out, size_t *used)
 	}
 }
 
+/* Unix time `unix_ns` on the monotonic clock (`real_ns` and `mono_ns` read together), in
+ * *out. False when it falls before the monotonic clock's zero or past INT64_MAX: no span of
+ * this run can be there. */
+static bool to_mono(uint64_t unix_ns, uint64_t real_ns, uint64_t mono_ns, uint64_t *out)
+{
+	uint64_t m;
+
+	if (real_ns >= mono_ns) {
+		if (unix_ns < real_ns - mono_ns)
+			return false;
+		m = unix_ns - (real_ns - mono_ns);
+	} else {
+		if (unix_ns > UINT64_MAX - (mono_ns - real_ns))
+			return false;
+		m = unix_ns + (mono_ns - real_ns);
+	}
+	*out = m;
+	return m <= (uint64_t)INT64_MAX;
+}
+
 static void take_spans(struct app_collector *c, struct rn_app_otlp_span *s, size_t n)
 {
 	/* OTLP times are Unix times: mapped to the monotonic clock with the offset now. */
-	int64_t off = (int64_t)(clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC));
+	uint64_t real_ns = clock_ns(CLOCK_REALTIME), mono_ns = clock_ns(CLOCK_MONOTONIC);
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		struct rn_app_span *a = add_span(c);
+		uint64_t start, end;
+		struct rn_app_span *a = NULL;
 
+		if (!to_mono(s[i].start_unix_ns, real_ns, mono_ns, &start) ||
+		    !to_mono(s[i].end_unix_ns, real_ns, mono_ns, &end))
+			c->dropped_time++;
+		else
+			a = add_span(c);
 		if (!a) {
 			free(s[i].name);
 			free(s[i].attrs);
@@ -323,10 +408,11 @@ static void take_spans(struct app_collector *c, struct rn_app_otlp_span *s, size
 		a->tid = (pid_t)s[i].tid;
 		a->source = RN_APP_SOURCE_OTLP;
 		a->flags = s[i].error ? RN_APP_ERROR : 0;
-		a->name = s[i].name;
+		a->name = rn_display_dup(s[i].name); /* the program's text: see rec_name() */
+		free(s[i].name);
 		a->attrs = s[i].attrs;
-		a->start_ns = (uint64_t)((int64_t)s[i].start_unix_ns - off);
-		a->end_ns = (uint64_t)((int64_t)s[i].end_unix_ns - off);
+		a->start_ns = start;
+		a->end_ns = end;
 		if (a->end_ns < a->start_ns)
 			a->end_ns = a->start_ns;
 		memcpy(a->trace_id, s[i].trace_id, 16);
@@ -624,38 +710,109 @@ static void stop_thread(struct app_collector *c)
 	c->running = false;
 }
 
-/* The name of the OTLP span whose span id is `id` among c's spans, or NULL. */
-static const char *otlp_parent(const struct app_collector *c, const uint8_t *id)
-{
-	static const uint8_t zero[8];
-	size_t i;
+/*
+ * The OTLP spans by span id: open addressing over indices into c->spans, the first span of an
+ * id kept (as a scan in arrival order finds it), so finding every parent is linear in spans
+ * whatever their links. The hash is keyed per run, so ids chosen to collide cannot make the
+ * probes long.
+ */
+struct id_index {
+	size_t *slot;  /* index + 1 into c->spans, 0 = empty; [mask + 1] */
+	size_t mask;   /* slots - 1, slots a power of two */
+	uint64_t seed; /* hash key */
+};
 
-	if (!memcmp(id, zero, 8))
+static uint64_t id_key(const uint8_t *id)
+{
+	uint64_t k;
+
+	memcpy(&k, id, 8);
+	return k;
+}
+
+static size_t id_hash(const struct id_index *x, uint64_t k)
+{
+	/* splitmix64's finalizer */
+	k ^= x->seed;
+	k = (k ^ (k >> 30)) * 0xbf58476d1ce4e5b9ull;
+	k = (k ^ (k >> 27)) * 0x94d049bb133111ebull;
+	return (size_t)(k ^ (k >> 31)) & x->mask;
+}
+
+static void id_index_build(struct id_index *x, const struct app_collector *c)
+{
+	size_t slots = 16, i;
+
+	while (slots < 2 * c->nspans)
+		slots *= 2;
+	x->slot = rn_xcalloc(slots, sizeof(*x->slot));
+	x->mask = slots - 1;
+	if (getrandom(&x->seed, sizeof(x->seed), GRND_NONBLOCK) != sizeof(x->seed))
+		x->seed = clock_ns(CLOCK_MONOTONIC) * 0x9e3779b97f4a7c15ull;
+	for (i = 0; i < c->nspans; i++) {
+		const struct rn_app_span *s = &c->spans[i];
+		uint64_t k = id_key(s->span_id);
+		size_t h;
+
+		if (s->source != RN_APP_SOURCE_OTLP || !k)
+			continue;
+		for (h = id_hash(x, k); x->slot[h]; h = (h + 1) & x->mask)
+			if (id_key(c->spans[x->slot[h] - 1].span_id) == k)
+				break;
+		if (!x->slot[h])
+			x->slot[h] = i + 1;
+	}
+}
+
+/* The name of the OTLP span whose span id is `id` among c's spans, or NULL. */
+static const char *otlp_parent(const struct app_collector *c, const struct id_index *x,
+			       const uint8_t *id)
+{
+	uint64_t k = id_key(id);
+	size_t h;
+
+	if (!k)
 		return NULL;
-	for (i = 0; i < c->nspans; i++)
-		if (c->spans[i].source == RN_APP_SOURCE_OTLP && !memcmp(c->spans[i].span_id, id, 8))
-			return c->spans[i].name;
+	for (h = id_hash(x, k); x->slot[h]; h = (h + 1) & x->mask)
+		if (id_key(c->spans[x->slot[h] - 1].span_id) == k)
+			return c->spans[x->slot[h] - 1].name;
 	return NULL;
+}
+
+/* Whether span `s` lies within the run [start_ns, end_ns] give or take RUN_SLACK_NS. */
+static bool in_run(const struct rn_app_span *s, uint64_t start_ns, uint64_t end_ns)
+{
+	uint64_t lo = start_ns > RUN_SLACK_NS ? start_ns - RUN_SLACK_NS : 0;
+	uint64_t hi = end_ns < UINT64_MAX - RUN_SLACK_NS ? end_ns + RUN_SLACK_NS : UINT64_MAX;
+
+	return s->start_ns >= lo && s->end_ns <= hi;
 }
 
 static int app_finish(struct rn_collector *rc, struct rn_trace *t)
 {
 	struct app_collector *c = (struct app_collector *)rc;
-	uint64_t now = clock_ns(CLOCK_MONOTONIC);
+	uint64_t now = clock_ns(CLOCK_MONOTONIC), end = t->end_ns ? t->end_ns : now;
+	struct id_index ids;
 	size_t i;
 
 	stop_thread(c);
 	/* pushed and never popped: closed at the end of the run, and said so */
 	while (c->nopen)
-		close_open(c, c->nopen - 1, t->end_ns ? t->end_ns : now, RN_APP_UNCLOSED);
+		close_open(c, c->nopen - 1, end, RN_APP_UNCLOSED);
+	id_index_build(&ids, c);
 	for (i = 0; i < c->nspans; i++) {
 		struct rn_app_span *s = &c->spans[i];
 		const char *parent = s->parent;
 
 		if (s->source == RN_APP_SOURCE_OTLP)
-			parent = otlp_parent(c, s->parent_span_id);
+			parent = otlp_parent(c, &ids, s->parent_span_id);
 		s->parent = (char *)parent;
-		rn_trace_add_app(t, s);
+		/* a time the program made up (a start in 1970, a span of 500 years) never
+		 * reaches a budget: it is dropped and counted */
+		if (in_run(s, t->start_ns, end))
+			rn_trace_add_app(t, s);
+		else
+			c->dropped_time++;
 		if (s->source == RN_APP_SOURCE_HEADER)
 			free(parent ? (char *)parent : NULL);
 		s->parent = NULL;
@@ -666,6 +823,7 @@ static int app_finish(struct rn_collector *rc, struct rn_trace *t)
 		c->spans[i].name = c->spans[i].attrs = NULL;
 	}
 	c->nspans = 0;
+	free(ids.slot);
 	if (c->bad_requests)
 		rn_trace_add_gap(t, RN_GAP_DROPPED, RN_GAP_SPAN_DETAIL, "app", 0,
 				 "%llu OTLP request(s) or span record(s) could not be decoded",
@@ -673,6 +831,18 @@ static int app_finish(struct rn_collector *rc, struct rn_trace *t)
 	if (c->dropped)
 		rn_trace_add_gap(t, RN_GAP_DROPPED, RN_GAP_SPAN_DETAIL, "app", c->dropped,
 				 "more than %u app spans in one run", RN_APP_MAX_SPANS);
+	if (c->dropped_open)
+		rn_trace_add_gap(t, RN_GAP_DROPPED, RN_GAP_SPAN_DETAIL, "app", c->dropped_open,
+				 "%llu renacer_span_push() call(s) refused: more than %u app spans "
+				 "open at once",
+				 (unsigned long long)c->dropped_open, RN_APP_MAX_OPEN);
+	if (c->dropped_time)
+		rn_trace_add_gap(t, RN_GAP_DROPPED, RN_GAP_SPAN_DETAIL, "app", c->dropped_time,
+				 "%llu app span(s) dropped: their times lie outside the run (more "
+				 "than %llu s before its start or after its end, or not a time on "
+				 "this machine's clocks)",
+				 (unsigned long long)c->dropped_time,
+				 (unsigned long long)(RUN_SLACK_NS / 1000000000ull));
 	return 0;
 }
 
@@ -708,6 +878,7 @@ static void app_destroy(struct rn_collector *rc)
 		free(c->open[i].parent);
 	}
 	free(c->open);
+	free(c->over);
 	free(c);
 }
 
@@ -721,3 +892,25 @@ const struct rn_collector_ops rn_app_collector = {
 	.finish = app_finish,
 	.destroy = app_destroy,
 };
+
+int rn_app_replay(const void *pipe_bytes, size_t pipe_len, const void *body, size_t body_len,
+		  bool json, struct rn_trace *t)
+{
+	struct rn_collector *rc;
+	struct app_collector *c;
+	struct rn_app_otlp_span *spans;
+	size_t n;
+	int err = 0;
+
+	app_create(&rc, NULL);
+	c = (struct app_collector *)rc;
+	feed_records(c, pipe_bytes, pipe_len);
+	if (body) {
+		err = rn_app_otlp_decode(body, body_len, json, &spans, &n);
+		if (!err)
+			take_spans(c, spans, n);
+	}
+	app_finish(rc, t);
+	app_destroy(rc);
+	return err;
+}

@@ -31,6 +31,9 @@ extern const struct rn_collector_ops rn_app_collector;
 #define RN_APP_MAX_BODY (16u << 20)
 /* Most spans kept from one run (later ones are counted as a gap). */
 #define RN_APP_MAX_SPANS 1000000u
+/* Most renacer_span.h spans open at once in one run (pushed, not yet popped); a push beyond
+ * is refused and counted as a gap, and its pop closes nothing. */
+#define RN_APP_MAX_OPEN 10000u
 
 /* One span decoded from an OTLP request. Owns its strings. */
 struct rn_app_otlp_span {
@@ -60,5 +63,17 @@ int rn_app_otlp_decode(const void *body, size_t len, bool json, struct rn_app_ot
 		       size_t *n);
 /* Free `n` decoded spans and the array. */
 void rn_app_otlp_spans_free(struct rn_app_otlp_span *spans, size_t n);
+
+/*
+ * What the receiver does with its input, without its thread, socket or pipe (for tests and
+ * fuzzing): the renacer_span.h records in `pipe_bytes` [pipe_len] (read as whole 128-byte
+ * records in order, a partial one at the end ignored), then, when `body` is not NULL, the
+ * OTLP request body [body_len] decoded as rn_app_otlp_decode does and its spans taken as a
+ * request's are; then folded into `t` as the collector's finish() does (spans still open
+ * closed at the run's end, parents resolved, times outside t's run dropped, gaps recorded).
+ * Returns 0, or rn_app_otlp_decode's error for the body (the records are folded either way).
+ */
+int rn_app_replay(const void *pipe_bytes, size_t pipe_len, const void *body, size_t body_len,
+		  bool json, struct rn_trace *t);
 
 #endif

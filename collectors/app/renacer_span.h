@@ -39,7 +39,7 @@
 #define RENACER_SPAN_FD_ENV "RENACER_SPAN_FD"
 /* First bytes of every record: "RNSP" read as a little-endian uint32. */
 #define RENACER_SPAN_MAGIC 0x50534e52u
-/* Longest span name kept, bytes (longer names are cut). */
+/* Longest span name kept, bytes (longer names are cut between UTF-8 characters). */
 #define RENACER_SPAN_NAME_MAX 96
 
 /* Record operations (enum renacer_span_op). */
@@ -100,8 +100,13 @@ static inline void renacer_span_send(uint16_t op, const char *name, uint64_t t0,
 	memset(&r, 0, sizeof(r));
 	r.magic = RENACER_SPAN_MAGIC;
 	r.op = op;
-	if (len > RENACER_SPAN_NAME_MAX)
+	if (len > RENACER_SPAN_NAME_MAX) {
+		/* cut before the character that does not fit whole: back over UTF-8
+		 * continuation bytes (10xxxxxx) to the byte that starts it */
 		len = RENACER_SPAN_NAME_MAX;
+		while (len && ((unsigned char)name[len] & 0xc0) == 0x80)
+			len--;
+	}
 	r.name_len = (uint16_t)len;
 	if (len)
 		memcpy(r.name, name, len);

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
+#include "sat.h"
 #include "xalloc.h"
 
 static int str_cmp(const void *a, const void *b)
@@ -69,9 +71,9 @@ int rn_folded_read(struct rn_folded *f, const char *path, struct rn_diag *diag)
 		uint64_t v = strtoull(sp + 1, NULL, 10);
 
 		*sp = '\0';
-		f->total += v;
+		f->total = rn_sat_add_u64(f->total, v);
 		if (f->n && !strcmp(f->stack[f->n - 1], lines[i])) {
-			f->value[f->n - 1] += v;
+			f->value[f->n - 1] = rn_sat_add_u64(f->value[f->n - 1], v);
 			free(lines[i]);
 			continue;
 		}
@@ -113,7 +115,7 @@ static void add_item(struct rn_explain_item **v, size_t *n, size_t *cap, const c
 	}
 	it->base = base;
 	it->head = head;
-	it->delta = (int64_t)(head - base);
+	it->delta = rn_sat_diff_u64(head, base);
 }
 
 static int item_cmp(const void *a, const void *b)
@@ -170,8 +172,10 @@ void rn_explain_items_free(struct rn_explain_item *items, size_t n)
 void rn_explain_format(struct rn_buf *b, const struct rn_explain_item *it, const char *unit,
 		       uint64_t growth)
 {
-	uint64_t mag = it->delta < 0 ? (uint64_t)-it->delta : (uint64_t)it->delta;
-	char sign = it->delta < 0 ? '-' : '+';
+	/* the exact change from the two values (delta is clamped for ranking) */
+	uint64_t mag = it->head >= it->base ? it->head - it->base : it->base - it->head;
+	char sign = it->head < it->base ? '-' : '+';
+	char *shown;
 
 	if (!strcmp(unit, "ns")) {
 		if (mag >= 1000000000u)
@@ -185,9 +189,15 @@ void rn_explain_format(struct rn_buf *b, const struct rn_explain_item *it, const
 	} else {
 		rn_buf_addf(b, "%c%" PRIu64 " %s", sign, mag, unit);
 	}
-	rn_buf_addf(b, " in %s", it->leaf);
-	if (it->caller)
-		rn_buf_addf(b, ", from %s", it->caller);
+	/* frame names come from a file: shown escaped, as valid UTF-8 */
+	shown = rn_display_dup(it->leaf);
+	rn_buf_addf(b, " in %s", shown);
+	free(shown);
+	if (it->caller) {
+		shown = rn_display_dup(it->caller);
+		rn_buf_addf(b, ", from %s", shown);
+		free(shown);
+	}
 	if (growth && it->delta > 0)
 		rn_buf_addf(b, " (%.0f%% of the growth)", 100.0 * (double)mag / (double)growth);
 }

@@ -30,7 +30,7 @@ struct rn_folded {
 	char **stack;    /* paths, owned [n], sorted */
 	uint64_t *value; /* their values [n] */
 	size_t n;        /* paths */
-	uint64_t total;  /* sum of the values */
+	uint64_t total;  /* sum of the values (values and sums saturate at UINT64_MAX) */
 };
 
 /*
@@ -49,7 +49,7 @@ struct rn_explain_item {
 	char *caller;  /* the frame that called it, owned, or NULL for a one-frame path */
 	uint64_t base; /* value in the base profile */
 	uint64_t head; /* value in the head profile */
-	int64_t delta; /* head - base */
+	int64_t delta; /* head - base, clamped to [-INT64_MAX, INT64_MAX] */
 };
 
 /*
@@ -66,6 +66,7 @@ void rn_explain_items_free(struct rn_explain_item *items, size_t n);
  * Append one item as a line without newline: "+75.5 ms in openat, from load_cfg" for `unit`
  * "ns" (the value scaled to ns, us, ms or s), "+37 samples in spin, from hot_loop" for any
  * other unit, then the share of the head's total growth in parentheses when `growth` > 0.
+ * Frame names are shown through rn_display_dup (escape.h): escaped, valid UTF-8.
  */
 void rn_explain_format(struct rn_buf *b, const struct rn_explain_item *it, const char *unit,
 		       uint64_t growth);

@@ -10,11 +10,13 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "escape.h"
 #include "exitcode.h"
 #include "explain.h"
 #include "flamegraph.h"
 #include "log.h"
 #include "safefile.h"
+#include "sat.h"
 
 enum {
 	OPT_HELP = 'h',
@@ -75,7 +77,7 @@ static int on_option(void *ctx, int id, const char *arg)
 		o->top = (size_t)v;
 		break;
 	case OPT_UNIT:
-		if (!*arg || strpbrk(arg, " \t\n"))
+		if (!*arg || strpbrk(arg, " \t\n") || rn_has_ctl(arg))
 			return rn_error("renacer explain: --unit wants one word, not '%s'", arg);
 		o->unit = arg;
 		break;
@@ -133,6 +135,7 @@ int rn_cmd_explain(int argc, char **argv)
 	struct rn_diag d;
 	struct rn_buf line;
 	uint64_t growth = 0;
+	char *bname, *hname;
 	size_t n, shown;
 	int first, code = RN_EXIT_OK;
 
@@ -160,16 +163,23 @@ int rn_cmd_explain(int argc, char **argv)
 	}
 	items = rn_explain_rank(&base, &head, &n);
 	for (size_t i = 0; i < n; i++)
-		if (items[i].delta > 0)
-			growth += (uint64_t)items[i].delta;
+		if (items[i].head > items[i].base)
+			growth = rn_sat_add_u64(growth, items[i].head - items[i].base);
 	rn_buf_init(&line, 0);
-	printf("%s -> %s: %" PRIu64 " -> %" PRIu64 " %s, %zu call path%s changed\n", argv[first],
-	       argv[first + 1], base.total, head.total, o.unit, n, n == 1 ? "" : "s");
+	bname = rn_display_dup(argv[first]);
+	hname = rn_display_dup(argv[first + 1]);
+	printf("%s -> %s: %" PRIu64 " -> %" PRIu64 " %s, %zu call path%s changed\n", bname, hname,
+	       base.total, head.total, o.unit, n, n == 1 ? "" : "s");
+	free(bname);
+	free(hname);
 	shown = o.top && o.top < n ? o.top : n;
 	for (size_t i = 0; i < shown; i++) {
+		char *stack = rn_display_dup(items[i].stack);
+
 		rn_buf_reset(&line);
 		rn_explain_format(&line, &items[i], o.unit, growth);
-		printf("%3zu. %s\n     %s\n", i + 1, line.buf, items[i].stack);
+		printf("%3zu. %s\n     %s\n", i + 1, line.buf, stack);
+		free(stack);
 	}
 	rn_buf_release(&line);
 	if (o.svg)

@@ -219,14 +219,12 @@ static const char *or_dash(const char *s)
  * when empty. Returns buf. */
 static const char *column(char *buf, size_t cap, const char *s, size_t width)
 {
-	char *fixed = NULL;
+	char *shown = rn_display_dup(or_dash(s));
+	size_t n = rn_utf8_prefix(shown, width < cap ? width : cap - 1);
 
-	s = or_dash(s);
-	if (!rn_utf8_valid(s))
-		s = fixed = rn_utf8_fix(s);
-	rn_escape_ctl(buf, cap, s);
-	free(fixed);
-	buf[rn_utf8_prefix(buf, width < cap ? width : cap - 1)] = '\0';
+	memcpy(buf, shown, n);
+	buf[n] = '\0';
+	free(shown);
 	return buf;
 }
 

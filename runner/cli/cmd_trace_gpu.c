@@ -10,6 +10,7 @@
 
 #include "buf.h"
 #include "collector.h"
+#include "escape.h"
 #include "json.h"
 #include "xalloc.h"
 
@@ -98,20 +99,34 @@ void rn_trace_app_lines(const struct rn_trace *t, FILE *out)
 		uint64_t rel = a->start_ns > t->start_ns ? a->start_ns - t->start_ns : 0;
 		uint64_t dur = a->end_ns > a->start_ns ? a->end_ns - a->start_ns : 0;
 
+		/* the program's names (repaired and escaped at receipt; a trace read back
+		 * from a file may hold anything) */
+		char *name = rn_display_dup(a->name);
+
 		rn_buf_reset(&b);
 		rn_buf_addf(&b, "[app %d/%d] %llu.%06llu app:%s <%llu.%06llu>", (int)a->pid,
 			    (int)a->tid, (unsigned long long)(rel / 1000000000u),
-			    (unsigned long long)(rel % 1000000000u / 1000u), a->name,
+			    (unsigned long long)(rel % 1000000000u / 1000u), name,
 			    (unsigned long long)(dur / 1000000000u),
 			    (unsigned long long)(dur % 1000000000u / 1000u));
-		if (a->parent)
-			rn_buf_addf(&b, " parent=%s", a->parent);
+		free(name);
+		if (a->parent) {
+			char *parent = rn_display_dup(a->parent);
+
+			rn_buf_addf(&b, " parent=%s", parent);
+			free(parent);
+		}
 		if (a->flags & RN_APP_UNCLOSED)
 			rn_buf_adds(&b, " unclosed");
 		if (a->flags & RN_APP_ERROR)
 			rn_buf_adds(&b, " error");
-		if (a->attrs)
-			rn_buf_addf(&b, " %s", a->attrs);
+		if (a->attrs) {
+			/* JSON text, whose escapes leave DEL raw */
+			char *attrs = rn_escaped_dup(a->attrs);
+
+			rn_buf_addf(&b, " %s", attrs);
+			free(attrs);
+		}
 		rn_buf_addc(&b, '\n');
 		if (!rn_buf_failed(&b))
 			fwrite(b.buf, 1, b.len, out);

@@ -11,12 +11,18 @@
 #include <string.h>
 
 #include "buf.h"
+#include "sat.h"
 #include "xalloc.h"
 #include "xml.h"
 
 #define WIDTH 1200.0
 #define ROW 16
 #define PAD 24
+/* Deepest stack drawn, frames: deeper frames are cut (their time stays in the box of the
+ * frame at this depth) and the title says so. Every walk of the tree recurses once per
+ * level, so this also bounds the stack those walks use (a folded line of 200,000 frames
+ * overflowed it). */
+#define MAX_DEPTH 1024
 
 /* A frame of the merged tree. */
 struct node {
@@ -125,7 +131,7 @@ static void draw(struct svg *s, struct node *n, double x, int depth)
 		    100.0 * (double)n->value / (double)s->total);
 	if (s->diff)
 		rn_buf_addf(s->b, ", base %" PRIu64 " (%+" PRId64 ")", n->base,
-			    (int64_t)(n->value - n->base));
+			    rn_sat_diff_u64(n->value, n->base));
 	rn_buf_adds(s->b, "</title>");
 	rn_buf_addf(s->b,
 		    "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
@@ -153,8 +159,17 @@ static void draw(struct svg *s, struct node *n, double x, int depth)
 	}
 }
 
-/* Add the folded stacks of `in` to the tree: to `value`, or to `base` for the base side. */
-static int parse_into(struct node *root, FILE *in, bool base_side, int *bad_line)
+/* Add `v` to n's value, or to its base for the base side; totals saturate. */
+static void add_value(struct node *n, bool base_side, uint64_t v)
+{
+	uint64_t *to = base_side ? &n->base : &n->value;
+
+	*to = rn_sat_add_u64(*to, v);
+}
+
+/* Add the folded stacks of `in` to the tree: to `value`, or to `base` for the base side.
+ * Sets *cut when a stack was deeper than MAX_DEPTH. */
+static int parse_into(struct node *root, FILE *in, bool base_side, int *bad_line, bool *cut)
 {
 	char *line = NULL;
 	size_t cap = 0;
@@ -166,6 +181,7 @@ static int parse_into(struct node *root, FILE *in, bool base_side, int *bad_line
 		uint64_t v;
 		struct node *n = root;
 		const char *p;
+		size_t depth;
 
 		lineno++;
 		len = (ssize_t)strlen(line); /* a NUL ends the line */
@@ -184,13 +200,17 @@ static int parse_into(struct node *root, FILE *in, bool base_side, int *bad_line
 			rc = -EINVAL;
 			break;
 		}
-		*(base_side ? &root->base : &root->value) += v;
-		for (p = line; p < sp;) {
+		add_value(root, base_side, v);
+		for (p = line, depth = 0; p < sp; depth++) {
 			const char *semi = memchr(p, ';', (size_t)(sp - p));
 			size_t flen = semi ? (size_t)(semi - p) : (size_t)(sp - p);
 
+			if (depth == MAX_DEPTH) {
+				*cut = true;
+				break;
+			}
 			n = child(n, p, flen);
-			*(base_side ? &n->base : &n->value) += v;
+			add_value(n, base_side, v);
 			p += flen + (semi ? 1 : 0);
 		}
 	}
@@ -200,7 +220,8 @@ static int parse_into(struct node *root, FILE *in, bool base_side, int *bad_line
 	return rc;
 }
 
-static int write_svg(struct node *root, FILE *out, const char *title, const char *unit, bool diff)
+static int write_svg(struct node *root, FILE *out, const char *title, const char *unit, bool diff,
+		     bool cut)
 {
 	struct rn_buf b;
 	struct svg s;
@@ -225,6 +246,8 @@ static int write_svg(struct node *root, FILE *out, const char *title, const char
 	rn_buf_addf(&b, " (%" PRIu64 " %s", root->value, unit);
 	if (diff)
 		rn_buf_addf(&b, ", base %" PRIu64 "; red grew, blue shrank", root->base);
+	if (cut)
+		rn_buf_addf(&b, "; stacks cut at %d frames", MAX_DEPTH);
 	rn_buf_adds(&b, ")</text>\n");
 	if (root->value)
 		draw(&s, root, 0, 0);
@@ -238,12 +261,13 @@ static int write_svg(struct node *root, FILE *out, const char *title, const char
 int rn_flamegraph_svg(FILE *in, FILE *out, const char *title, const char *unit, int *bad_line)
 {
 	struct node *root = rn_xcalloc(1, sizeof(*root));
+	bool cut = false;
 	int rc;
 
 	root->name = rn_xstrdup("all");
-	rc = parse_into(root, in, false, bad_line);
+	rc = parse_into(root, in, false, bad_line, &cut);
 	if (!rc)
-		rc = write_svg(root, out, title, unit, false);
+		rc = write_svg(root, out, title, unit, false, cut);
 	node_free(root);
 	return rc;
 }
@@ -252,14 +276,15 @@ int rn_flamegraph_diff_svg(FILE *base, FILE *head, FILE *out, const char *title,
 			   int *bad_line)
 {
 	struct node *root = rn_xcalloc(1, sizeof(*root));
+	bool cut = false;
 	int rc;
 
 	root->name = rn_xstrdup("all");
-	rc = parse_into(root, base, true, bad_line);
+	rc = parse_into(root, base, true, bad_line, &cut);
 	if (!rc)
-		rc = parse_into(root, head, false, bad_line);
+		rc = parse_into(root, head, false, bad_line, &cut);
 	if (!rc)
-		rc = write_svg(root, out, title, unit, true);
+		rc = write_svg(root, out, title, unit, true, cut);
 	node_free(root);
 	return rc;
 }

@@ -1,8 +1,10 @@
 #include "escape.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "utf8.h"
 #include "xalloc.h"
 
 static bool ctl(unsigned char c)
@@ -89,4 +91,16 @@ char *rn_escaped_dup(const char *s)
 	if (rn_buf_failed(&b))
 		rn_die("out of memory");
 	return rn_buf_detach(&b, NULL);
+}
+
+char *rn_display_dup(const char *s)
+{
+	char *fixed, *out;
+
+	if (rn_utf8_valid(s))
+		return rn_escaped_dup(s);
+	fixed = rn_utf8_fix(s);
+	out = rn_escaped_dup(fixed);
+	free(fixed);
+	return out;
 }

@@ -23,5 +23,13 @@ bool rn_has_ctl(const char *s);
 size_t rn_escape_ctl(char *dst, size_t dst_size, const char *src);
 /* `s` with control characters escaped, in a new string the caller frees. */
 char *rn_escaped_dup(const char *s);
+/*
+ * `s` as text to show, in a new string the caller frees: invalid UTF-8 repaired (each byte
+ * that starts no valid sequence becomes U+FFFD, utf8.h rn_utf8_fix) and control characters
+ * escaped as rn_escape_ctl() does. For names a traced program or an input file chose (span
+ * names, frame names, stored history strings): the result is valid UTF-8 and one line. Dies
+ * on out-of-memory.
+ */
+char *rn_display_dup(const char *s);
 
 #endif

@@ -5,15 +5,22 @@
  * refuses without reading past the body; every accepted span has a name and attributes that
  * are one JSON object; and what it accepted, encoded again by the exporter's encoder
  * (runner/report/otlp_encode.c: the same schema written the other way), decodes to the same
- * names, ids and times in both encodings. Seeds: tests/fuzz/regressions/otlp_receive/.
+ * names, ids and times in both encodings. Then the receiver takes the body as a request's
+ * (rn_app_replay: Unix times mapped to the run's clock, parents, names made display text): every
+ * span in the trace has a one-line UTF-8 name and lies within the run, and a time at or past
+ * 2^63 ns is dropped, not wrapped. Seeds: tests/fuzz/regressions/otlp_receive/.
  */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "app/app.h"
 #include "buf.h"
+#include "escape.h"
 #include "fuzz.h"
+#include "trace.h"
+#include "utf8.h"
 #include "otlp_encode.h"
 #include "xalloc.h"
 
@@ -74,6 +81,34 @@ static void round_trip(const struct rn_app_otlp_span *s, size_t n, bool json)
 	free(os);
 }
 
+/* The body taken by the receiver into a run of the last minute. */
+static void receive(const char *body, size_t len, bool json, size_t nspans)
+{
+	struct rn_trace t;
+	struct timespec now;
+	size_t i;
+
+	rn_trace_init(&t);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	t.end_ns = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+	t.start_ns = t.end_ns - 60000000000ull;
+	FUZZ_CHECK(!rn_app_replay(NULL, 0, body, len, json, &t), "the receiver takes the body");
+	FUZZ_CHECK(t.napp <= nspans, "no more spans than the body holds");
+	for (i = 0; i < t.napp; i++) {
+		const struct rn_app_span *a = &t.app[i];
+
+		FUZZ_CHECK(rn_utf8_valid(a->name) && !rn_has_ctl(a->name),
+			   "a received name is one line of UTF-8");
+		FUZZ_CHECK(!a->parent || (rn_utf8_valid(a->parent) && !rn_has_ctl(a->parent)),
+			   "a received parent name is one line of UTF-8");
+		FUZZ_CHECK(a->end_ns >= a->start_ns, "a received span ends after it starts");
+		FUZZ_CHECK(a->start_ns + 60000000000ull >= t.start_ns &&
+				   a->end_ns <= t.end_ns + 60000000000ull,
+			   "a received span lies within the run");
+	}
+	rn_trace_release(&t);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct rn_app_otlp_span *spans;
@@ -102,6 +137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	round_trip(spans, n, false);
 	round_trip(spans, n, true);
+	receive(copy, size - 1, json, n);
 	rn_app_otlp_spans_free(spans, n);
 	free(copy);
 	return 0;

@@ -27,6 +27,7 @@ parallel=${FUZZ_PARALLEL:-1}
 shared=${SHARED_DIR:-$src/../shared}
 cc=${CC:-clang}
 all="toml config golden json_v1 vk_record xml json regex results diff history_import otlp_receive"
+all="$all span_pipe"
 harnesses=${*:-$all}
 
 die() {
@@ -92,6 +93,7 @@ for f in "$src"/golden_traces/*.json "$src"/tests/unit/assertions/golden/*.json;
 done
 cp "$here"/regressions/diff/* "$seeds/diff/" 2>/dev/null
 cp "$here"/regressions/otlp_receive/* "$seeds/otlp_receive/" 2>/dev/null
+cp "$here"/regressions/span_pipe/* "$seeds/span_pipe/" 2>/dev/null
 # json-v1 seeds: the rest of an object after the harness's '{"format": "renacer-json-v1",'.
 if [ -f "$src/tests/unit/assertions/golden/json_v1.json" ]; then
 	grep -v '"format"' "$src/tests/unit/assertions/golden/json_v1.json" | sed '1s/^[[:space:]]*{//' \

@@ -12,7 +12,7 @@
 set(RN_FUZZ_DIR ${CMAKE_CURRENT_LIST_DIR}/../fuzz)
 get_filename_component(RN_FUZZ_DIR ${RN_FUZZ_DIR} ABSOLUTE)
 set(RN_FUZZ_HARNESSES toml config golden json_v1 vk_record xml json regex results diff
-	history_import otlp_receive)
+	history_import otlp_receive span_pipe)
 
 add_library(rn_fuzz_common STATIC ${RN_FUZZ_DIR}/fuzz_common.c ${RN_FUZZ_DIR}/golden_check.c)
 # The Vulkan record reader and loader are folder-private to collectors/vulkan.
@@ -38,6 +38,7 @@ set(_rn_seed_regex "")
 set(_rn_seed_results ${CMAKE_SOURCE_DIR}/tests/integration/shard/seeds)
 set(_rn_seed_diff "")
 set(_rn_seed_history_import ${CMAKE_SOURCE_DIR}/golden_traces ${_rn_golden_data})
+set(_rn_seed_span_pipe "")
 
 foreach(h ${RN_FUZZ_HARNESSES})
 	add_executable(replay_${h} ${RN_FUZZ_DIR}/fuzz_${h}.c ${RN_FUZZ_DIR}/replay_main.c)

@@ -21,6 +21,7 @@ build=$2
 src=${3:-}
 renacer="$build/renacer"
 sec="$build/security"
+here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 marker="rnsec-$case_name-$$-$(date +%s)"
 # A stuck renacer fails the test instead of hanging it (the old failures hung forever).
@@ -450,6 +451,126 @@ diff_input_limits)
 	run diff "$tmp/big.jsonl" "$tmp/small.jsonl"
 	expect_rc 3
 	expect_err "is larger than 256 MiB"
+	;;
+app_span_names)
+	# Span names are the program's text: a newline cannot start a workflow command line in
+	# check's GitHub output, ESC and BEL never reach a log raw, and a name cut at 96 bytes
+	# stays UTF-8 (renacer_span.h cuts between characters; the receiver repairs the rest).
+	cat >"$tmp/renacer.toml" <<EOT
+[[target]]
+name = "t"
+command = ["$sec/sec_spans", "names", "$marker"]
+collectors = ["ptrace", "app"]
+[[assertion]]
+name = "budget"
+type = "span_time"
+span_name_pattern = "app:.*"
+max_ms = 0.000001
+EOT
+	run check --config "$tmp/renacer.toml" --no-golden --github
+	expect_rc 1
+	grep -q '^[[:space:]]*::error::FORGED4' "$tmp/out" "$tmp/err" &&
+		fail "a span name started an ::error command"
+	grep -q "$(printf '\033')\|$(printf '\007')" "$tmp/out" "$tmp/err" &&
+		fail "a raw ESC or BEL reached check's output"
+	grep -q 'x\\n::error::FORGED4\\e\[2J\\x07' "$tmp/err" || fail "the name is not shown escaped"
+	run trace --collectors app -o "$tmp/lines" -- "$sec/sec_spans" names "$marker"
+	expect_rc 0
+	grep -q "$(printf '\033')\|$(printf '\007')" "$tmp/lines" && fail "trace printed ESC or BEL raw"
+	grep -q '^::error::FORGED4' "$tmp/lines" && fail "trace printed the name's newline raw"
+	python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$tmp/lines" ||
+		fail "trace printed invalid UTF-8"
+	grep -q ' app:a\{95\} <' "$tmp/lines" || fail "the long name is not cut before its last character"
+	;;
+app_open_cap)
+	# 10,050 nested pushes: 10,000 stay open, 50 are refused and said so; every pop still
+	# closes the span it belongs to.
+	config "\"$sec/sec_spans\", \"open\", \"10050\", \"$marker\"" \
+		'collectors = ["ptrace", "app"]
+[[assertion]]
+name = "deep"
+type = "span_count"
+span_name_pattern = "app:deep"
+max_spans = 100000
+[[assertion]]
+name = "deep_time"
+type = "span_time"
+span_name_pattern = "app:deep"
+max_ms = 100000'
+	run check --config "$tmp/renacer.toml" --no-golden
+	expect_err "50 renacer_span_push() call(s) refused: more than 10000 app spans open at once"
+	expect_err "9999 spans matching /app:deep/"
+	run trace --collectors app -o "$tmp/lines" -- "$sec/sec_spans" open 10050 "$marker"
+	expect_rc 0
+	grep -q 'app:outer <[0-9.]*>$' "$tmp/lines" || fail "app:outer was not closed by its pop"
+	grep -q 'unclosed' "$tmp/lines" && fail "a span was left unclosed"
+	;;
+app_otlp_times)
+	# OTLP times at and past 2^63 ns, at 0, a day old or ending before they start: the
+	# impossible ones are dropped and counted with the reason, never wrapped into budgets.
+	cat >"$tmp/renacer.toml" <<EOT
+[[target]]
+name = "t"
+command = ["python3", "$here/otlp_post.py", "times", "$marker"]
+collectors = ["ptrace", "app"]
+[[assertion]]
+name = "total"
+type = "span_time"
+span_name_pattern = "app:.*"
+stat = "total"
+max_ms = 1000
+EOT
+	run check --config "$tmp/renacer.toml" --no-golden
+	expect_err "app: 4 dropped (4 app span(s) dropped: their times lie outside the run"
+	expect_err "total of 2 spans matching /app:.\*/"
+	grep -q 'app:huge_start\|app:max_start\|app:epoch\|app:long_ago' "$tmp/err" &&
+		fail "an impossible span reached the verdict"
+	;;
+app_orphan_parents)
+	# 60,000 spans whose parents never came cost what 60,000 spans under one root cost (the
+	# parents were looked up by a scan of every span: 18 s against 4.6 s for 60,000). CPU
+	# time of the whole run, sender included, compared as a ratio.
+	python3 - "$renacer" "$here/otlp_post.py" "$tmp" <<'EOF' || fail "orphan spans cost more than their count"
+import resource, subprocess, sys
+renacer, sender, tmp = sys.argv[1:4]
+def cpu(mode):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([renacer, "trace", "--collectors", "app", "-o", tmp + "/" + mode, "--",
+                    "python3", sender, mode, "60000"], check=True, stderr=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    n = sum(1 for line in open(tmp + "/" + mode) if " app:leaf " in line)
+    assert n == 60000, "%s: %d leaf spans" % (mode, n)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+parents, orphans = cpu("parents"), cpu("orphans")
+print("CPU s: parents %.2f, orphans %.2f" % (parents, orphans))
+sys.exit(0 if orphans < 2 * max(parents, 0.5) else 1)
+EOF
+	;;
+explain_deep_stack)
+	# A folded stack of 200,000 frames: the flame graph is drawn to 1024 frames and says so;
+	# the drawing recursed once per frame and overflowed the stack.
+	python3 -c 'print(";".join("f%d" % i for i in range(200000)) + " 5")' >"$tmp/head.folded"
+	printf 'f0;f1 3\n' >"$tmp/base.folded"
+	run explain --svg "$tmp/d.svg" "$tmp/base.folded" "$tmp/head.folded"
+	expect_rc 0
+	grep -q 'stacks cut at 1024 frames' "$tmp/d.svg" || fail "the graph does not say it was cut"
+	[ "$(grep -c '^<g>' "$tmp/d.svg")" -le 1025 ] || fail "more than 1024 frames drawn"
+	;;
+explain_hostile_names)
+	# Frame names from a folded file are data (ESC, BEL, invalid UTF-8), and values near 2^64
+	# neither wrap nor print as "-1 ns".
+	printf 'a;\033[2J\007b;\377\376 18446744073709551615\nz 5\n' >"$tmp/head.folded"
+	printf 'a;\033[2J\007b;\377\376 1\nq 18446744073709551615\nq 5\n' >"$tmp/base.folded"
+	run explain --top 0 --svg "$tmp/d.svg" "$tmp/base.folded" "$tmp/head.folded"
+	expect_rc 0
+	grep -q "$(printf '\033')\|$(printf '\007')" "$tmp/out" && fail "a raw ESC or BEL was printed"
+	python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$tmp/out" ||
+		fail "invalid UTF-8 was printed"
+	grep -q ': 18446744073709551615 -> 18446744073709551615 ns' "$tmp/out" ||
+		fail "the totals wrapped: $(head -1 "$tmp/out")"
+	grep -q '+18446744073.71 s in .*, from \\e\[2J\\x07b' "$tmp/out" ||
+		fail "the growth wrapped or the name is raw"
+	grep -q -- '-1 ns' "$tmp/out" && fail "a count printed as -1 ns"
 	;;
 *)
 	fail "unknown case"

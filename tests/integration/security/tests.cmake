@@ -9,6 +9,8 @@ foreach(src ${RN_SEC_TARGETS})
 	add_executable(security_${name} ${src})
 	set_target_properties(security_${name} PROPERTIES OUTPUT_NAME ${name}
 		RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/security)
+	# sec_spans speaks renacer_span.h
+	target_include_directories(security_${name} PRIVATE ${CMAKE_SOURCE_DIR}/collectors/app)
 endforeach()
 
 set(RN_SECURITY_CASES
@@ -20,7 +22,9 @@ set(RN_SECURITY_CASES
 	env_nul name_newline_injection
 	shell_secrets
 	merge_forged_names merge_options_after_files trace_source_fifo diff_deep_chain
-	diff_input_limits)
+	diff_input_limits
+	app_span_names app_open_cap app_otlp_times app_orphan_parents explain_deep_stack
+	explain_hostile_names)
 foreach(case ${RN_SECURITY_CASES})
 	add_test(NAME security.${case}
 		COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/security_test.sh ${case} ${CMAKE_BINARY_DIR}

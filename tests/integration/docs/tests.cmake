@@ -51,3 +51,11 @@ add_test(NAME docs.links COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/links.py ${CM
 set_tests_properties(docs.links PROPERTIES LABELS docs)
 add_test(NAME docs.links_selftest COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/links.py --self-test)
 set_tests_properties(docs.links_selftest PROPERTIES LABELS docs)
+
+# No dead path of this tree in prose (git's lint-gitlink): the Markdown pages and the C
+# comments name only files that exist (tests/integration/docs/paths.py); the self-test plants
+# a dead path in a page and in a comment of a scratch tree and checks both are reported.
+add_test(NAME docs.paths COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/paths.py ${CMAKE_SOURCE_DIR})
+set_tests_properties(docs.paths PROPERTIES LABELS docs)
+add_test(NAME docs.paths_selftest COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/paths.py --self-test)
+set_tests_properties(docs.paths_selftest PROPERTIES LABELS docs)

@@ -52,8 +52,9 @@ fi
 install clang bpftool libbpf-dev
 # The house style: ci/format.sh checks every C file against .clang-format.
 install clang-format
-# The package a distribution would accept: tests/integration/install runs lintian on the .deb.
-install lintian
+# The package a distribution would accept: tests/integration/install runs lintian on the .deb
+# and loads its completion in bash (through bash-completion), zsh and fish.
+install lintian bash-completion zsh fish
 # Tests: cmocka, lavapipe and the validation layers, strace to compare with, xmllint for the
 # JUnit schemas, real programs to trace, clang for the fuzzers, valgrind, pre-commit.
 install libcmocka-dev mesa-vulkan-drivers glslang-tools vulkan-validationlayers \

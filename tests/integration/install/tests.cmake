@@ -6,3 +6,9 @@ add_test(NAME install.deb
 	COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/install_test.sh ${CMAKE_BINARY_DIR})
 set_tests_properties(install.deb PROPERTIES LABELS install SKIP_RETURN_CODE 77 TIMEOUT 600
 	RUN_SERIAL TRUE)
+
+# Shell completion written from the commands table (`renacer completion bash|zsh|fish`): every
+# command of --help and every option of each command's help is completed.
+add_test(NAME install.completion
+	COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/completion_test.sh $<TARGET_FILE:renacer>)
+set_tests_properties(install.completion PROPERTIES LABELS install)

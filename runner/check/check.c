@@ -370,7 +370,7 @@ static int preflight(const struct rn_config *cfg, const struct rn_check_opts *o,
  *   run     each target's runs into its struct rn_target_result (run_target, run_baseline)
  *   judge   the target's verdicts into its struct rn_target_report (judge_target), right
  *           after its runs, so a target interrupted half-way is judged on what it has
- *   report  one struct rn_outcome handed to every reporter of runner/reporter.h
+ *   report  one struct rn_outcome handed to every reporter of runner/check/reporter.h
  */
 struct check {
 	struct rn_check_opts *o;

@@ -7,7 +7,7 @@
 #include "cli.h"
 
 /* `renacer calibrate [--config FILE] [--target NAME] [--effect PCT] [--pairs N] [--plant PCT]`:
- * A/A noise, detection limits and a planted slowdown per target (runner/calibrate.h).
+ * A/A noise, detection limits and a planted slowdown per target (runner/check/calibrate.h).
  * argv[0] is "calibrate". Returns an enum rn_exit value: RN_EXIT_FAIL when a planted slowdown
  * was not caught. */
 int rn_cmd_calibrate(int argc, char **argv);

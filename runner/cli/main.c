@@ -2,7 +2,7 @@
  * main.c - renacer's entry point: pick the subcommand and hand over.
  *
  *     renacer init | check | validate | golden update | merge | calibrate | trace | diff |
- *             explain | history | report | help | man        (the commands[] table)
+ *             explain | history | report | completion | help | man   (the commands[] table)
  *     renacer -c -T -- CMD          (no subcommand word: trace, as the original renacer)
  *     renacer --assert FILE -- CMD  (the original renacer's check spelling)
  */
@@ -28,9 +28,11 @@
 #include "golden_equiv.h"
 #include "log.h"
 #include "cmd_merge.h"
+#include "completion.h"
 
 static int cmd_help(int argc, char **argv);
 static int cmd_man(int argc, char **argv);
+static int cmd_completion(int argc, char **argv);
 
 static const struct rn_option no_options[] = {
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
@@ -47,6 +49,15 @@ static const struct rn_command help_def = {
 
 static const struct rn_command man_def = {
 	"man", "renacer man", "print the renacer(1) man page (troff)", NULL, no_options,
+};
+
+static const struct rn_command completion_def = {
+	"completion",
+	"renacer completion bash|zsh|fish",
+	"print the shell completion script of renacer's commands and options for bash, zsh or fish",
+	"The package installs all three where each shell looks for them; by hand: "
+	"renacer completion bash > ~/.local/share/bash-completion/completions/renacer",
+	no_options,
 };
 
 /* Every command (as git's commands[]): one table feeds dispatch, --help, `renacer help` and
@@ -66,6 +77,7 @@ static const struct {
 	{ &rn_cmd_explain_def, rn_cmd_explain },
 	{ &rn_cmd_history_def, rn_cmd_history },
 	{ &rn_cmd_report_def, rn_cmd_report },
+	{ &completion_def, cmd_completion },
 	{ &help_def, cmd_help },
 	{ &man_def, cmd_man },
 };
@@ -222,6 +234,21 @@ static int cmd_man(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	man_page(stdout);
+	return RN_EXIT_OK;
+}
+
+/* `renacer completion bash|zsh|fish`: the script, from the same commands[] as --help. */
+static int cmd_completion(int argc, char **argv)
+{
+	const struct rn_command *defs[NCOMMANDS];
+	size_t i;
+
+	for (i = 0; i < NCOMMANDS; i++)
+		defs[i] = commands[i].def;
+	if (argc != 2 || rn_completion_write(stdout, argv[1], defs, NCOMMANDS) < 0) {
+		rn_error("usage: renacer completion SHELL, where SHELL is " RN_COMPLETION_SHELLS);
+		return RN_EXIT_USAGE;
+	}
 	return RN_EXIT_OK;
 }
 

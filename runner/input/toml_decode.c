@@ -1,5 +1,5 @@
 /*
- * toml-decode - the conformance decoder for toml-test (see ../shared/toml-test/README.md).
+ * toml-decode - the conformance decoder for toml-test (run by tests/integration/toml/tests.cmake).
  *
  * Reads a TOML document from stdin and prints it as toml-test's tagged JSON on stdout:
  * tables become objects, arrays arrays, and every scalar {"type": T, "value": TEXT}.

@@ -1,11 +1,12 @@
 # Target programs: small deterministic programs that make known syscalls (strace's approach).
 # Every tests/targets/<name>.c becomes build/targets/<name>; vk_*.c are built by
-# tests/integration/vulkan/tests.cmake (they need Vulkan and SPIR-V).
+# tests/integration/vulkan/tests.cmake (they need Vulkan and SPIR-V); example_*.c by
+# examples.cmake, which the top CMakeLists.txt includes with tests on or off.
 file(GLOB RN_TARGET_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.c)
 foreach(src ${RN_TARGET_SOURCES})
 	get_filename_component(name ${src} NAME_WE)
-	if(name MATCHES "^vk_")
-		continue()
+	if(name MATCHES "^vk_" OR TARGET target_${name})
+		continue()  # vk_*: below; example_*: examples.cmake, included with the tree
 	endif()
 	add_executable(target_${name} ${src})
 	set_target_properties(target_${name} PROPERTIES OUTPUT_NAME ${name}

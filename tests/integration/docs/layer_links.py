@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """layer_links.py SOURCE_DIR SCRATCH_DIR [-DNAME=VALUE...] | layer_links.py --self-test - the link
-order of the layer libraries (runner/INTERNALS.md, "Layers"), read from CMake's own graph.
+order of the layer libraries (docs/layout.md, "Layers"), read from CMake's own graph.
 
 Configures SOURCE_DIR in SCRATCH_DIR (tests off, so it needs only the build's packages; the
 -D settings are the build's own, so the same collectors are found) with `cmake --graphviz` and

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""layers.py SOURCE_DIR | layers.py --self-test - the include rules of runner/INTERNALS.md
+"""layers.py SOURCE_DIR | layers.py --self-test - the include rules of docs/layout.md
 ("Layers"), checked.
 
 Each source folder is a layer (one static library each, runner/CMakeLists.txt); a file may

@@ -7,7 +7,7 @@ add_test(NAME docs.readme_tables
 		${CMAKE_SOURCE_DIR}/docs)
 set_tests_properties(docs.readme_tables PROPERTIES LABELS docs)
 
-# Who may include whom (runner/INTERNALS.md, "Layers"), includes resolved by path: no include
+# Who may include whom (docs/layout.md, "Layers"), includes resolved by path: no include
 # of a layer above, folder-private headers stay in their folder, specific collectors are
 # reached only by the registries and the commands through their public header. The self-test
 # plants one breach of each kind in a scratch copy and checks it is reported.
@@ -51,3 +51,24 @@ add_test(NAME docs.links COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/links.py ${CM
 set_tests_properties(docs.links PROPERTIES LABELS docs)
 add_test(NAME docs.links_selftest COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/links.py --self-test)
 set_tests_properties(docs.links_selftest PROPERTIES LABELS docs)
+
+# No dead path of this tree in prose (git's lint-gitlink): the Markdown pages and the C
+# comments name only files that exist (tests/integration/docs/paths.py); the self-test plants
+# a dead path in a page and in a comment of a scratch tree and checks both are reported.
+add_test(NAME docs.paths COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/paths.py ${CMAKE_SOURCE_DIR})
+set_tests_properties(docs.paths PROPERTIES LABELS docs)
+add_test(NAME docs.paths_selftest COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/paths.py --self-test)
+set_tests_properties(docs.paths_selftest PROPERTIES LABELS docs)
+
+# runner/INTERNALS.md stays on one screen (at most 60 lines of at most 100 columns): the data
+# flow and the event loop; the detail belongs in docs/layout.md.
+add_test(NAME docs.internals_screen COMMAND sh -c [=[
+lines=$(wc -l <"$1")
+wide=$(awk 'length > 100 { n++ } END { print n + 0 }' "$1")
+if [ "$lines" -gt 60 ] || [ "$wide" -gt 0 ]; then
+	echo "FAIL: $1 has $lines lines ($wide over 100 columns); one screen is 60 lines of 100"
+	exit 1
+fi
+echo "ok: $1 has $lines lines"
+]=] internals_screen ${CMAKE_SOURCE_DIR}/runner/INTERNALS.md)
+set_tests_properties(docs.internals_screen PROPERTIES LABELS docs)

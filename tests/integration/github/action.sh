@@ -88,6 +88,61 @@ for repo in cfg["repos"]:
         assert h["id"] in hooks, f"pre-commit example names unknown hook {h['id']}"
 PY
 
+# The build cache's key: the commit the action's checkout stands at (not github.action_ref,
+# which may be a branch), the compiler and the version. The key step's script runs in two
+# scratch action checkouts: a second commit on the same branch gives another key; the same
+# tree without .git (as a runner unpacks an action) a key of its files. The cold job's apt
+# step installs only the gate's packages (install-deps.sh --gate).
+"$py" - "$src" "$tmp/keys" <<'PY' || fail "the build cache's key does not follow the action's commit"
+import os, re, subprocess, sys, yaml
+
+src, tmp = sys.argv[1], sys.argv[2]
+action = yaml.safe_load(open(os.path.join(src, "ci/action.yml")))
+steps = {s.get("id"): s for s in action["runs"]["steps"]}
+key = steps["cache"]["with"]["key"]
+assert "action_ref" not in key, f"the cache key uses github.action_ref: {key}"
+for part in ("version", "source", "compiler"):
+    assert f"steps.version.outputs.{part}" in key, f"the cache key lacks {part}: {key}"
+deps = [s["run"] for s in action["runs"]["steps"] if "install-deps.sh" in s.get("run", "")]
+assert deps and all("install-deps.sh\" --gate" in r for r in deps), "apt step is not --gate"
+script = steps["version"]["run"]
+
+def key_of(root):
+    out = os.path.join(tmp, "out")
+    open(out, "w").close()
+    env = dict(os.environ, GITHUB_ACTION_PATH=os.path.join(root, "ci"), GITHUB_OUTPUT=out,
+               RUNNER_TEMP=tmp)
+    subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script],
+                   env=env, check=True, stdout=subprocess.DEVNULL)
+    return dict(l.split("=", 1) for l in open(out).read().splitlines())
+
+def git(root, *args):
+    subprocess.run(["git", "-C", root, "-c", "user.name=t", "-c", "user.email=t@t", *args],
+                   check=True, capture_output=True)
+
+repo = os.path.join(tmp, "action")
+os.makedirs(os.path.join(repo, "ci"))
+open(os.path.join(repo, "CMakeLists.txt"), "w").write("project(renacer VERSION 1.2.3 LANGUAGES C)\n")
+open(os.path.join(repo, "ci", "action.yml"), "w").write("name: x\n")
+git(repo, "init", "-q", "-b", "main")
+git(repo, "add", ".")
+git(repo, "commit", "-qm", "one")
+first = key_of(repo)
+head = subprocess.run(["git", "-C", repo, "rev-parse", "HEAD"], capture_output=True,
+                      text=True, check=True).stdout.strip()
+assert first["version"] == "1.2.3" and first["source"] == head, first
+assert re.fullmatch(r"[0-9a-f]{16}", first["compiler"]), first
+open(os.path.join(repo, "ci", "action.yml"), "a").write("# later\n")
+git(repo, "commit", "-qam", "two")
+second = key_of(repo)
+assert second["source"] != first["source"], "a later commit of the branch kept the key"
+subprocess.run(["rm", "-rf", os.path.join(repo, ".git")], check=True)
+bare = key_of(repo)
+assert bare["source"].startswith("tree-") and len(bare["source"]) == 45, bare
+open(os.path.join(repo, "ci", "action.yml"), "a").write("# third\n")
+assert key_of(repo)["source"] != bare["source"], "a changed unpacked action kept the key"
+PY
+
 # ---- Simulated runs -------------------------------------------------------------------------
 ws=$tmp/ws
 mkdir -p "$ws"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # man-page.sh BINARY_DIR - the build leaves BINARY_DIR/renacer.1, identical to
 # `renacer man`, naming every subcommand and every option of `renacer check`; groff (when
-# present) reads it without a warning; `cmake --install` puts it in share/man/man1.
+# present) reads it without a warning; `cmake --install` puts it in share/man/man1,
+# compressed (renacer.1.gz) as Debian policy asks, with the same text.
 set -eu
 
 bin=$(cd "$1" && pwd)
@@ -39,6 +40,8 @@ DESTDIR="$tmp/dest" cmake --install "$bin" --prefix /usr >"$tmp/install.log" 2>&
 	cat "$tmp/install.log" >&2
 	fail "cmake --install failed"
 }
-[ -f "$tmp/dest/usr/share/man/man1/renacer.1" ] || fail "renacer.1 not installed to share/man/man1"
+gz=$tmp/dest/usr/share/man/man1/renacer.1.gz
+[ -f "$gz" ] || fail "renacer.1.gz not installed to share/man/man1"
+gzip -dc "$gz" | cmp -s - "$bin/renacer.1" || fail "the installed renacer.1.gz differs from renacer.1"
 [ -x "$tmp/dest/usr/bin/renacer" ] || fail "renacer not installed to bin"
 echo "ok: renacer.1 generated, complete and installed"

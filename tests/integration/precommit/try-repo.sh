@@ -8,8 +8,8 @@
 #                     error with its location; is skipped when renacer.toml is not among the
 #                     files
 #   renacer-check     runs (passes) when golden_traces/ or renacer.toml change; skipped else
-#   renacer-check-code  runs on a staged code change, building first (the target's `build`
-#                     runs once); skipped for docs; fails when the build fails
+#   renacer-check-code  runs on any staged change (a C file, a jq program), building first
+#                     (the target's `build` runs once); fails when the build fails
 #
 # pre-commit keeps its cache in PRE_COMMIT_HOME and wants a HOME: both point into a scratch
 # directory. Exit 77 when pre-commit is not installed (Debian: apt-get install pre-commit).
@@ -103,8 +103,8 @@ elif [ "$rc" != 0 ]; then
 	fail "check on a passing config: exit $rc"
 fi
 
-# renacer-check-code: a staged code change rebuilds (the target's `build`) and checks; docs
-# alone skip it; a failing build fails the hook before anything runs.
+# renacer-check-code: a staged change rebuilds (the target's `build`) and checks; a failing
+# build fails the hook before anything runs.
 cat >"$proj/renacer.toml" <<EOF
 [[target]]
 name = "work"
@@ -118,10 +118,8 @@ max_spans = 1000
 span_name_pattern = "f(data)?sync"
 EOF
 echo "int main(void) { return 0; }" >"$proj/work.c"
-git -C "$proj" add renacer.toml work.c
-try renacer-check-code --files README.md
-printf '%s\n' "$out" | grep -q '^renacer check (code changed)\.*(no files to check)Skipped$' ||
-	{ show; fail "check-code was not skipped for README.md"; }
+echo '.items | map(.cost) | add' >"$proj/cost.jq"
+git -C "$proj" add renacer.toml work.c cost.jq
 try renacer-check-code --files work.c
 if printf '%s\n' "$out" | grep -q 'collector .* is unavailable'; then
 	echo "note: ptrace is unavailable here; renacer-check-code ran but could not pass" >&2
@@ -130,6 +128,11 @@ elif [ "$rc" != 0 ]; then
 	fail "check-code on a code change: exit $rc"
 fi
 [ "$(cat "$proj/build.log" 2>/dev/null)" = built ] || { show; fail "check-code did not build once"; }
+# Any tracked file the targets may read triggers it, not a list of extensions: a script in a
+# language pre-commit has no type for (a jq program) is code too.
+try renacer-check-code --files cost.jq
+printf '%s\n' "$out" | grep -q 'Skipped' && { show; fail "check-code was skipped for cost.jq"; }
+[ "$(grep -c built "$proj/build.log")" = 2 ] || { show; fail "check-code did not run for cost.jq"; }
 sed -i 's/^build = .*/build = "exit 3"/' "$proj/renacer.toml"
 git -C "$proj" add renacer.toml
 try renacer-check-code --files work.c

@@ -672,6 +672,35 @@ static void test_ptrace_collector_plain_driver(void **state)
 	rn_run_result_release(&res);
 }
 
+#if defined(__x86_64__)
+/*
+ * Runs `path` untraced and says whether it exits 0. pt_int80 needs a kernel that serves
+ * `int $0x80` (CONFIG_IA32_EMULATION, not turned off with ia32_emulation=0): elsewhere it dies
+ * of SIGSEGV with or without a tracer, and the case has nothing to show. On false, `why`
+ * holds how it ended.
+ */
+static bool runs_untraced(const char *path, char *why, size_t len)
+{
+	int status;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		execl(path, path, (char *)NULL);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return true;
+	if (WIFSIGNALED(status))
+		snprintf(why, len, "killed by signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else
+		snprintf(why, len, "exit status %d", WEXITSTATUS(status));
+	return false;
+}
+#endif
+
 static void test_ptrace_collector_unsupported_arch(void **state)
 {
 #if defined(__x86_64__)
@@ -679,8 +708,16 @@ static void test_ptrace_collector_unsupported_arch(void **state)
 	struct rn_run_spec s;
 	struct rn_trace t;
 	struct rn_run_result res;
+	char why[128];
 
 	(void)state;
+	if (!runs_untraced(argv[0], why, sizeof(why))) {
+		/* as faults.target_i386 does: no i386 syscall to trace on this kernel */
+		print_message("skip: %s cannot run untraced: %s; this kernel does not serve "
+			      "int $0x80 (ia32 emulation off)\n",
+			      argv[0], why);
+		skip();
+	}
 	spec_init(&s, argv);
 	rn_trace_init(&t);
 	assert_int_equal(run(&s, &t, &res), 0);

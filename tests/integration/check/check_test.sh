@@ -252,6 +252,29 @@ usage)
 	expect_rc 2
 	expect_err "has no \[\[target\]\]"
 	;;
+global_options)
+	# Every command takes the global options (runner/input/cli.h RN_GLOBAL_OPTIONS):
+	# validate --no-color once exited 2 while check accepted it.
+	printf '[[target]]\nname = "t"\ncommand = ["true"]\n' >"$tmp/renacer.toml"
+	run validate --no-color --config "$tmp/renacer.toml"
+	expect_rc 0
+	cmds=$("$renacer" --help | sed -n '/^commands:/,/^$/p' | awk 'NF > 1 { print $1 }')
+	[ "$(echo "$cmds" | wc -l)" -ge 10 ] || fail "$case_name: no command list in --help"
+	for c in $cmds; do
+		case $c in
+		help | man) run help --no-color "$c" ;;
+		golden) run golden update --no-color --help ;;
+		*) run "$c" --no-color --help ;;
+		esac
+		expect_rc 0
+		grep -q -- "--no-color" "$tmp/out" ||
+			fail "$case_name: the help of 'renacer $c' does not list --no-color"
+	done
+	run man --no-color
+	expect_rc 0
+	grep -c '^\.B \\-\\-no\\-color' "$tmp/out" >"$tmp/n"
+	[ "$(cat "$tmp/n")" -ge 10 ] || fail "$case_name: the man page lists --no-color $(cat "$tmp/n") times"
+	;;
 config_error)
 	printf '[[target]]\nname = "t"\ncommand = ["true"]\nruns = "x"\n' >"$tmp/renacer.toml"
 	run check --config "$tmp/renacer.toml"

@@ -254,6 +254,39 @@ def test_csv(R, T, work):
     check(len(sc) == 1 and sc[0].get("injected") is True and sc[0].get("delayed") is True and
           sc[0]["errno"] == "EIO" and sc[0]["duration_ns"] >= 1000000,
           "jsonl: injected and delayed marks, the entry delay in the duration: %s" % sc)
+    # paths that a spreadsheet would evaluate are neutralized (OWASP: a leading single quote),
+    # invalid UTF-8 becomes U+FFFD; numbers keep their sign (ret -2)
+    formulas = ["=1+1", "+1", "-1", "@SUM(A1)", "\t=1", "\r=1"]
+    r = run([R, "trace", "--format", "csv", "-o", out, "-e", "trace=openat", "--", "cat",
+             "--"] + formulas + ["a=1", b"x\xff"], cwd=work)
+    raw = open(out, "rb").read()
+    rows = list(csv.reader(io.StringIO(raw.decode("utf-8"), newline=""), strict=True))
+    paths = [row[14] for row in rows[1:] if row[3] == "openat"]
+    for f in formulas:
+        check(("'" + f) in paths, "csv: a path %r is neutralized: %s" % (f, paths))
+    check("a=1" in paths, "csv: a path with '=' inside is as it is: %s" % paths)
+    check(not any(p[:1] in ("=", "+", "-", "@", "\t", "\r") for p in paths),
+          "csv: no path cell starts a formula: %s" % paths)
+    check(b"\xff" not in raw and "x\ufffd" in paths,
+          "csv: the invalid byte is U+FFFD: %s" % paths)
+    check(any(row[11] == "-2" for row in rows[1:] if row[3] == "openat"),
+          "csv: a negative return value stays a number")
+    # -C: one table per file (the calls in -o FILE, the summary in FILE.summary.csv)
+    summ = out + ".summary.csv"
+    r = run([R, "trace", "-C", "--format", "csv", "-o", out, "--", "true"])
+    check(r.returncode == 0, "csv -C: exit 0 (%r)" % r.stderr)
+    with open(out, newline="") as f:
+        rows = list(csv.reader(f))
+    check(all(len(row) == 17 for row in rows) and rows[0][0] == "start_ns",
+          "csv -C: the calls file holds the calls table alone")
+    with open(summ, newline="") as f:
+        rows = list(csv.reader(f))
+    check(rows[0][0] == "syscall" and rows[-1][0] == "total" and
+          len(set(len(row) for row in rows)) == 1,
+          "csv -C: the summary file holds the summary table alone: %s" % rows[:2])
+    r = run([R, "trace", "-C", "--format", "csv", "--", "true"])
+    check(r.returncode == 2 and b"-o FILE" in r.stderr,
+          "csv -C without -o: a usage error (%d)" % r.returncode)
 
 
 def folded(path):

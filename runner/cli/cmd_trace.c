@@ -1179,6 +1179,8 @@ int rn_cmd_trace(int argc, char **argv)
 		trace_opts_release(&o);
 		return code;
 	}
+	/* the first SIGINT/SIGTERM ends the trace with its exit code, in a run or not */
+	rn_run_catch_signals();
 	code = dest_open(&dest, o.output);
 	if (code) {
 		free(filter);
@@ -1190,6 +1192,9 @@ int rn_cmd_trace(int argc, char **argv)
 	else
 		code = trace_syscalls(&o, cmd, filter, dest.out);
 	code = dest_close(&dest, o.output, code);
+	/* -p: SIGINT/SIGTERM is how an attached trace ends (it detaches), not an interruption */
+	if (rn_run_interrupted() && !o.npids && code != RN_EXIT_OUTPUT)
+		code = rn_exit_for_signal(rn_run_interrupted());
 	free(filter);
 	trace_opts_release(&o);
 	return code;

@@ -275,6 +275,37 @@ global_options)
 	grep -c '^\.B \\-\\-no\\-color' "$tmp/out" >"$tmp/n"
 	[ "$(cat "$tmp/n")" -ge 10 ] || fail "$case_name: the man page lists --no-color $(cat "$tmp/n") times"
 	;;
+signals_outside_runs)
+	# The first SIGINT/SIGTERM ends a long command with its documented exit code even when it
+	# lands outside a run (calibrate once finished with a full report and exit 0). The signal
+	# is sent while renacer reads its config from a FIFO, and, as in a background job of a
+	# shell, SIGINT starts ignored: only renacer's own handler can catch it.
+	printf '[[target]]\nname = "t"\ncommand = ["true"]\nruns = 5\n' >"$tmp/cfg"
+	for spec in "calibrate INT 130" "check INT 130" "check TERM 143" "golden TERM 143"; do
+		set -- $spec
+		rm -f "$tmp/fifo" "$tmp/j.xml"
+		rm -rf "$tmp/golden_traces"
+		mkfifo "$tmp/fifo"
+		sub=$1
+		[ "$sub" = golden ] && sub="golden update"
+		# shellcheck disable=SC2086
+		(trap '' INT; exec "$renacer" $sub --config "$tmp/fifo" $([ "$1" != golden ] &&
+			echo --junit "$tmp/j.xml") >"$tmp/out" 2>"$tmp/err") &
+		pid=$!
+		exec 3>"$tmp/fifo" # returns once renacer has opened the FIFO: its handler is set
+		kill -"$2" "$pid"
+		sed 's,golden_traces,'"$tmp"'/golden_traces,' "$tmp/cfg" >&3
+		printf '[golden]\ndir = "%s/golden_traces"\n' "$tmp" >&3
+		exec 3>&-
+		wait "$pid"
+		rc=$?
+		[ "$rc" = "$3" ] || fail "$case_name: $1 after SIG$2 exited $rc, expected $3"
+		[ -e "$tmp/golden_traces/t.json" ] && fail "$case_name: golden update wrote a trace after SIG$2"
+		if [ "$1" != golden ]; then
+			grep -q 'interrupted' "$tmp/j.xml" || fail "$case_name: $1: no partial JUnit report"
+		fi
+	done
+	;;
 config_error)
 	printf '[[target]]\nname = "t"\ncommand = ["true"]\nruns = "x"\n' >"$tmp/renacer.toml"
 	run check --config "$tmp/renacer.toml"

@@ -1,6 +1,6 @@
 # Integration tests of the main job (check_test.sh CASE ...).
 foreach(case example example_junit_schema doubled_syscalls golden_corrupt verdicts warn_only error_target crash_target
-		timeout_target usage global_options config_error cli_target collector_unavailable output_error redaction
+		timeout_target usage global_options signals_outside_runs config_error cli_target collector_unavailable output_error redaction
 		config_errors_all validate_golden spool_fd nothing_judged pattern_matches_none
 		syscall_patterns golden_equivalence report_markdown init_equivalence)
 	add_test(NAME check.${case}

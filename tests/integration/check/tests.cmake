@@ -39,3 +39,9 @@ foreach(case width agree reporters)
 	set_tests_properties(check.console_${case} PROPERTIES LABELS integration
 		SKIP_RETURN_CODE 77 TIMEOUT 120)
 endforeach()
+
+# `renacer init` either completes or leaves the directory as it was: SIGTERM/SIGINT while it is
+# blocked outside a run, a complete init, an init over an existing golden trace.
+add_test(NAME check.init_signal
+	COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/init_signal.py $<TARGET_FILE:renacer>)
+set_tests_properties(check.init_signal PROPERTIES LABELS integration TIMEOUT 300)

@@ -1089,13 +1089,20 @@ static int write_profile(const char *prefix, struct rn_profile *p, const struct 
 static int report_profile(struct out_ctx *oc, const struct rn_trace *t, int code)
 {
 	const char *prefix = oc->o->profile;
+	char note[320], title[400];
+	bool thin;
 
 	rn_profile_sample_stop(oc->prof);
+	/* thin coverage is said on the flame graph itself, not only on the console */
+	thin = !oc->o->npids && rn_profile_coverage_note(oc->prof, t, note, sizeof(note));
+	snprintf(title, sizeof(title), "On-CPU samples%s%s", thin ? " - THIN COVERAGE: " : "",
+		 thin ? note : "");
 	if (write_profile(prefix, oc->prof, t, oc->src, RN_PROFILE_SYSCALLS, "syscalls",
 			  "Syscall time by call stack", "ns") ||
-	    write_profile(prefix, oc->prof, t, oc->src, RN_PROFILE_CPU, "cpu", "On-CPU samples",
-			  "samples"))
+	    write_profile(prefix, oc->prof, t, oc->src, RN_PROFILE_CPU, "cpu", title, "samples"))
 		return RN_EXIT_OUTPUT;
+	if (thin)
+		rn_warn("--profile: thin on-CPU profile: %s", note);
 	if (*rn_profile_sampling_error(oc->prof))
 		rn_warn("--profile: no on-CPU samples: %s", rn_profile_sampling_error(oc->prof));
 	else if (oc->o->profile_hz && !oc->o->npids)

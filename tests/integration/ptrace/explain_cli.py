@@ -328,6 +328,22 @@ def test_profile(R, T, work):
     m = re.search(rb"(\d+) samples at 99 Hz", r.stderr)
     check(m is not None and int(m.group(1)) == total,
           "profile: the note counts the samples written: %r" % r.stderr)
+    # one long process: its samples cover its CPU time, no note
+    check(b"thin on-CPU profile" not in r.stderr and
+          b"THIN COVERAGE" not in open(prefix + ".cpu.svg", "rb").read(),
+          "profile: no thin-coverage note for one long process: %r" % r.stderr)
+    # many short processes, each under one sampling period of CPU (10 ms at 99 Hz): few
+    # samples for their CPU time, and the profile says so, on the console and on the graph
+    short = os.path.join(work, "short")
+    r = run([R, "trace", "-c", "-o", os.devnull, "--profile", short, "--", "sh", "-c",
+             "for i in $(seq 300); do /bin/true; done"])
+    check(r.returncode == 0, "profile of short processes: exit 0 (%r)" % r.stderr)
+    m = re.search(rb"thin on-CPU profile: (\d+) samples at 99 Hz stand for (\d+) ms of the "
+                  rb"(\d+) ms of (user )?CPU time", r.stderr)
+    check(m is not None and int(m.group(2)) * 2 < int(m.group(3)),
+          "profile of short processes: a thin-coverage warning: %r" % r.stderr)
+    check(b"THIN COVERAGE" in open(short + ".cpu.svg", "rb").read(),
+          "profile of short processes: the flame graph says the coverage is thin")
     # explain: a base and a head run; the grown openat loop and the grown hot function rank
     # first in the syscall and CPU comparisons
     hot = os.path.join(T, "pt_hot")

@@ -1,7 +1,11 @@
 #!/bin/sh
 # ci/action-comment.sh - the action's `comment: true` step: post renacer's Markdown report as
 # one sticky comment on the pull request, updated in place on every push (found by the marker
-# line it starts with), never a new comment per run.
+# line it starts with), never a new comment per run. Only a comment that this workflow's own
+# identity wrote is updated: the token's user (`gh api user`), or github-actions[bot] for the
+# job's GITHUB_TOKEN, which cannot read /user. A comment that anyone else starts with the
+# marker is left alone (renacer posts its own), so nobody can have the report written into
+# their comment.
 #
 # Environment: RENACER_REPORT (the report written by the check step), GITHUB_EVENT_NAME,
 # GITHUB_EVENT_PATH (the event payload), GITHUB_REPOSITORY, GH_TOKEN (the job's token; the job
@@ -54,8 +58,13 @@ trap 'rm -f "$body"' EXIT
 	head -c 65000 "$RENACER_REPORT"
 } >"$body"
 repo=$GITHUB_REPOSITORY
+# who this workflow comments as: a personal or app token's user, else the GITHUB_TOKEN's bot
+me=$(gh api user --jq .login 2>/dev/null) || me=
+[ -n "$me" ] || me='github-actions[bot]'
+# each comment as "ID<TAB>AUTHOR<TAB>STARTS-WITH-MARKER"; the first of ours with the marker
 id=$(gh api "repos/$repo/issues/$pr/comments" --paginate \
-	--jq ".[] | select(.body | startswith(\"$marker\")) | .id" 2>/dev/null | head -n 1) || id=
+	--jq ".[] | [.id, .user.login, (.body | startswith(\"$marker\"))] | @tsv" 2>/dev/null |
+	awk -F '\t' -v me="$me" '$2 == me && $3 == "true" { print $1; exit }') || id=
 if [ -n "$id" ]; then
 	if gh api -X PATCH "repos/$repo/issues/comments/$id" -F "body=@$body" >/dev/null; then
 		echo "renacer: updated the report comment on pull request #$pr"

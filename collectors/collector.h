@@ -197,4 +197,15 @@ int rn_run_target(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_
  * handler; the runner checks it between runs. */
 int rn_run_interrupted(void);
 
+/*
+ * Catch SIGINT, SIGTERM, SIGHUP and SIGQUIT for the rest of the process with the run loop's
+ * handler (SA_RESTART), whatever their disposition was (a background job of a shell starts
+ * with SIGINT ignored): a long command calls it first, so a signal between runs is no longer
+ * lost (ignored) nor fatal before the reports, but sticky in rn_run_interrupted(). The next
+ * rn_run_target() returns -ECANCELED at once, and the command ends with
+ * rn_exit_for_signal(rn_run_interrupted()) (exitcode.h). Each run installs its own handlers
+ * and restores these after it.
+ */
+void rn_run_catch_signals(void);
+
 #endif

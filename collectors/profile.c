@@ -8,6 +8,7 @@
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -70,6 +71,7 @@ struct rn_profile {
 	struct pid_maps *maps; /* [nmaps] */
 	size_t nmaps, maps_cap;
 	unsigned hz;       /* asked-for rate, 0 = no sampling */
+	bool user_only;    /* the kernel is not sampled (perf_event_paranoid) */
 	const char *error; /* why sampling is off, "" when it is not */
 	uint8_t *scratch;  /* a record that wraps around the ring's end */
 };
@@ -398,6 +400,7 @@ static int rn_profile_sample_start(struct rn_profile *p, pid_t pid, unsigned hz)
 		p->fd[i] = open_event(pid, i, hz, kernel_ok);
 		if (p->fd[i] < 0 && kernel_ok && (errno == EACCES || errno == EPERM)) {
 			kernel_ok = false; /* sample user code only */
+			p->user_only = true;
 			p->fd[i] = open_event(pid, i, hz, kernel_ok);
 		}
 		if (p->fd[i] < 0) {
@@ -467,6 +470,28 @@ uint64_t rn_profile_lost(const struct rn_profile *p)
 const char *rn_profile_sampling_error(const struct rn_profile *p)
 {
 	return p->error;
+}
+
+bool rn_profile_coverage_note(const struct rn_profile *p, const struct rn_trace *t, char *note,
+			      size_t cap)
+{
+	double period_ns, cpu_ns, covered_ns;
+
+	if (!p->hz || !p->ncpu || *p->error)
+		return false;
+	period_ns = 1e9 / p->hz;
+	cpu_ns = (double)(p->user_only ? t->user_ns : t->cpu_ns);
+	covered_ns = (double)(p->nsamples + p->lost) * period_ns;
+	if (cpu_ns < RN_PROFILE_COVERAGE_MIN_PERIODS * period_ns ||
+	    covered_ns >= RN_PROFILE_THIN_COVERAGE * cpu_ns)
+		return false;
+	snprintf(note, cap,
+		 "%" PRIu64 " samples at %u Hz stand for %.0f ms of the %.0f ms of %sCPU time "
+		 "(%.0f%%): processes that run less than one period (%.1f ms of CPU) each are "
+		 "not sampled; raise the rate, or read the syscall profile",
+		 p->nsamples + p->lost, p->hz, covered_ns / 1e6, cpu_ns / 1e6,
+		 p->user_only ? "user " : "", 100.0 * covered_ns / cpu_ns, period_ns / 1e6);
+	return true;
 }
 
 /* ---- folded stacks ----------------------------------------------------------------------- */

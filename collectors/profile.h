@@ -65,6 +65,25 @@ uint64_t rn_profile_lost(const struct rn_profile *p);
 /* Why sampling is off after rn_profile_attach asked for it ("" when it runs), static. */
 const char *rn_profile_sampling_error(const struct rn_profile *p);
 
+/* Below this share of the run's CPU time covered by samples the on-CPU profile is thin. */
+#define RN_PROFILE_THIN_COVERAGE 0.5
+/* Less CPU time than this many sampling periods is too short to judge the coverage of. */
+#define RN_PROFILE_COVERAGE_MIN_PERIODS 10
+
+/*
+ * Whether the on-CPU samples of run `t` cover too little of its CPU time to be read as where
+ * the time went. Each sample stands for one sampling period (1e9 / hz ns) of CPU time, and
+ * each process counts its own period from its start (the inherited event of a child starts
+ * at zero), so a process that runs less than one period of CPU is never sampled: a build of
+ * many short compiler runs gets few samples for a lot of CPU time. Compares (samples + lost)
+ * x period with t->cpu_ns (t->user_ns where the kernel is not sampled). When the coverage is
+ * under RN_PROFILE_THIN_COVERAGE and the CPU time at least RN_PROFILE_COVERAGE_MIN_PERIODS
+ * periods, writes a one-line note to note[cap] ("3 samples at 99 Hz stand for 30 ms of the
+ * 1280 ms of CPU time (2%): ...") and returns true; else false (also when sampling is off).
+ */
+bool rn_profile_coverage_note(const struct rn_profile *p, const struct rn_trace *t, char *note,
+			      size_t cap);
+
 /* Which folded stacks to write (enum rn_profile_kind). */
 enum rn_profile_kind {
 	RN_PROFILE_SYSCALLS,      /* (a): syscall nanoseconds by call stack */

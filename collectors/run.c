@@ -165,6 +165,22 @@ static void on_signal(int sig)
 	arm_retry();
 }
 
+void rn_run_catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	/* outside a run nothing waits on the tree: a read or write the signal lands in goes on,
+	 * and the command looks at rn_run_interrupted() at its next step */
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;

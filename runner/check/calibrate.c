@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "collector.h"
 #include "sequential.h"
 #include "stats.h"
 #include "xalloc.h"
@@ -199,11 +200,15 @@ int rn_calibrate_target(const struct rn_baseline *b, const struct rn_baseline_pl
 		v->message = rn_xstrdup(res[0]->error ? res[0]->error : "the target did not run");
 		return 0;
 	}
+	if (rn_run_interrupted())
+		return -ECANCELED; /* after the last A/A run: no noise row, no plant */
 	mde = noise_row(reg, b, &seq, o, name, res[0], res[1], tv);
 	plant = o->plant > 0 ? o->plant : 2.0 * mde;
 	if (!(plant >= o->effect))
 		plant = o->effect;
 	loop_ns = rn_calibrate_loop_ns();
+	if (rn_run_interrupted())
+		return -ECANCELED;
 	if (!noise_of(res[0], res[1], RN_METRIC_CPU_TIME, &cpu) || !(loop_ns > 0.0) ||
 	    !isfinite(plant)) {
 		v = row(tv, name, "plant", RN_VERDICT_NOT_JUDGED);
@@ -217,6 +222,8 @@ int rn_calibrate_target(const struct rn_baseline *b, const struct rn_baseline_pl
 	memset(&planted, 0, sizeof(planted));
 	rc = rn_baseline_run_target(b, &pp, reg, name, sides->fn, sides->planted, res[2], res[3],
 				    &planted);
+	if (!rc && rn_run_interrupted())
+		rc = -ECANCELED; /* the last planted run ended well, but renacer was told to stop */
 	if (rc) {
 		rn_target_report_release(&planted);
 		return rc;

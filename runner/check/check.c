@@ -530,8 +530,16 @@ static void check_run(struct check *c, size_t idx)
 		rc = rn_check_run_target(&c->cfg, tc, c->o, idx, c->nsel, &c->otlp_ctx, false,
 					 c->goldens[c->sel[idx]], r);
 	}
-	if (rc == -ECANCELED)
+	if (rc == -ECANCELED) {
 		c->interrupted = rn_run_interrupted();
+		/* the run that was cut may be the other side's (baseline, calibrate): the
+		 * target's own result says it too, so its report is marked partial */
+		if (r->status == RN_RUN_OK) {
+			r->status = RN_RUN_INTERRUPTED;
+			if (!r->error)
+				r->error = rn_xstrdup("renacer was interrupted");
+		}
+	}
 }
 
 /* Known data loss against a golden comparison: the GPU metrics read GPU spans; the span and
@@ -672,6 +680,9 @@ int rn_check_execute(struct rn_check_opts *o, int argc, char **argv, int first)
 	size_t i;
 	int rc;
 
+	/* from here on the first SIGINT/SIGTERM ends the check with its exit code, wherever it
+	 * lands (a run, a build, the judging, calibrate's own measurements) */
+	rn_run_catch_signals();
 	memset(&c, 0, sizeof(c));
 	c.check_start = rn_check_realtime_ns();
 	c.o = o;
@@ -688,8 +699,13 @@ int rn_check_execute(struct rn_check_opts *o, int argc, char **argv, int first)
 			check_run(&c, i);
 			judge_target(&c, i);
 		}
+		/* a signal after the last run (the run itself ended well) is still the end */
+		if (!c.interrupted)
+			c.interrupted = rn_run_interrupted();
 		rc = check_report(&c);
 	}
 	check_release(&c);
+	if (rn_run_interrupted())
+		rc = rn_exit_for_signal(rn_run_interrupted());
 	return rc;
 }

@@ -231,6 +231,12 @@ static int profile_side(const struct rn_profile_cfg *pc, const struct rn_target_
 		if (pc->frequency_hz && *rn_profile_sampling_error(prof))
 			rn_warn("target '%s': no on-CPU samples: %s", tc->name,
 				rn_profile_sampling_error(prof));
+		{
+			char note[320];
+
+			if (rn_profile_coverage_note(prof, &t, note, sizeof(note)))
+				rn_warn("target '%s': thin on-CPU profile: %s", tc->name, note);
+		}
 		cp_shares(&t, s);
 	}
 	rn_run_result_release(&res);

@@ -113,10 +113,12 @@ int rn_cmd_golden(int argc, char **argv)
 		rn_check_opts_release(&o);
 		return RN_EXIT_OK;
 	}
+	/* the first SIGINT/SIGTERM ends the update with its exit code, wherever it lands */
+	rn_run_catch_signals();
 	rc = rn_check_load_config(&cfg, o.config, o.rep.color, false, false);
 	if (rc) {
 		rn_check_opts_release(&o);
-		return rc;
+		return rn_run_interrupted() ? rn_exit_for_signal(rn_run_interrupted()) : rc;
 	}
 	rc = rn_check_select(&o, &cfg);
 	if (rc)
@@ -187,5 +189,7 @@ int rn_cmd_golden(int argc, char **argv)
 out:
 	rn_config_release(&cfg);
 	rn_check_opts_release(&o);
+	if (rn_run_interrupted())
+		rc = rn_exit_for_signal(rn_run_interrupted());
 	return rc;
 }

@@ -16,6 +16,7 @@
 #include "assertion.h"
 #include "buf.h"
 #include "changepoint.h"
+#include "csv.h"
 #include "escape.h"
 #include "exitcode.h"
 #include "json_text.h"
@@ -416,19 +417,27 @@ static int text_row(void *ctx, size_t ncols, const char *const *v)
 	return 0;
 }
 
+/* One CSV field of `s` to `out`, through the one CSV escaping function (csv.h). */
 static void csv_field(FILE *out, const char *s)
 {
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
+	struct rn_buf b;
+
+	rn_buf_init(&b, 0);
+	rn_csv_add_field(&b, s);
+	fwrite(b.buf, 1, b.len, out);
+	rn_buf_release(&b);
+}
+
+/* A numeric cell as it is when it is one number, else a text field (an imported store may
+ * hold anything in any column). */
+static void csv_number(struct rn_buf *b, const char *s)
+{
+	char *end;
+
+	if (*s && (strtod(s, &end), !*end) && !strpbrk(s, " \t\r\n"))
+		rn_buf_adds(b, s);
+	else
+		rn_csv_add_field(b, s);
 }
 
 /* `history show` as text: rows formatted as they arrive (fast for a long series). */
@@ -453,14 +462,17 @@ static void show_csv(const struct rn_history_series *s)
 	for (i = 0; i < s->n; i++) {
 		const struct rn_history_point *p = &s->p[i];
 
-		printf("%lld,%s,", (long long)p->run_id, p->created_ns);
+		printf("%lld,", (long long)p->run_id);
+		csv_field(stdout, p->created_ns);
+		fputc(',', stdout);
 		csv_field(stdout, p->commit);
 		fputc(',', stdout);
 		csv_field(stdout, p->branch);
 		fputc(',', stdout);
 		csv_field(stdout, p->machine);
-		printf(",%ld,%.17g,%.17g,%.17g,%s,", p->nsamples, p->median, p->min, p->max,
-		       s->unit);
+		printf(",%ld,%.17g,%.17g,%.17g,", p->nsamples, p->median, p->min, p->max);
+		csv_field(stdout, s->unit);
+		fputc(',', stdout);
 		csv_field(stdout, p->samples ? p->samples : "[]");
 		fputc('\n', stdout);
 	}
@@ -695,17 +707,10 @@ static int export_row(void *ctx, size_t ncols, const char *const *v)
 
 		if (i)
 			rn_buf_addc(e->b, ',');
-		if (strpbrk(s, ",\"\n\r")) {
-			rn_buf_addc(e->b, '"');
-			for (; *s; s++) {
-				if (*s == '"')
-					rn_buf_addc(e->b, '"');
-				rn_buf_addc(e->b, *s);
-			}
-			rn_buf_addc(e->b, '"');
-		} else {
-			rn_buf_adds(e->b, s);
-		}
+		if (i == 0 || i == 1 || (i >= 9 && i <= 12))
+			csv_number(e->b, s);
+		else
+			rn_csv_add_field(e->b, s);
 	}
 	rn_buf_addc(e->b, '\n');
 	return 0;

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 #include "buf.h"
 #include "cmd_golden.h"
+#include "collector.h"
 #include "exitcode.h"
 #include "golden.h"
 #include "log.h"
@@ -358,12 +360,51 @@ static int write_new(const char *path, const struct rn_buf *text)
 	return 0;
 }
 
+/*
+ * What init adds to the directory, so that a failure or a signal before the config is written
+ * takes it all back out: init either completes or leaves the directory as it was.
+ */
+struct init_undo {
+	char *tmp_config;       /* the measuring config, or NULL before it is written */
+	char *golden_dir;       /* golden_traces beside the config */
+	char *golden;           /* golden_traces/<name>.json */
+	char *behaviour_dir;    /* golden_traces/behaviour (--equivalence), or NULL */
+	char *behaviour;        /* golden_traces/behaviour/<name>.jsonl, or NULL */
+	bool had_golden_dir;    /* golden_dir was there before */
+	bool had_behaviour_dir; /* behaviour_dir was there before */
+};
+
+static void undo_release(struct init_undo *u)
+{
+	free(u->tmp_config);
+	free(u->golden_dir);
+	free(u->golden);
+	free(u->behaviour_dir);
+	free(u->behaviour);
+}
+
+/* Remove what init added (files it created, directories it made, if they are empty). */
+static void undo_apply(const struct init_undo *u)
+{
+	if (u->tmp_config)
+		unlink(u->tmp_config);
+	unlink(u->golden);
+	if (u->behaviour)
+		unlink(u->behaviour);
+	if (u->behaviour_dir && !u->had_behaviour_dir)
+		rmdir(u->behaviour_dir);
+	if (!u->had_golden_dir)
+		rmdir(u->golden_dir);
+}
+
 int rn_cmd_init(int argc, char **argv)
 {
 	struct init_opts o = { "renacer.toml", NULL, 5, 1.0, false, false };
 	char **cmd = NULL, **asked = NULL, *name = NULL, *dir = NULL, *golden_path = NULL,
 	     *example = NULL;
 	struct rn_buf text, tmp_path, golden_dir;
+	struct init_undo undo;
+	bool measured = false;
 	struct rn_golden g;
 	struct rn_diag d;
 	int first, rc = RN_EXIT_OK;
@@ -373,6 +414,7 @@ int rn_cmd_init(int argc, char **argv)
 	rn_buf_init(&tmp_path, 0);
 	rn_buf_init(&golden_dir, 0);
 	memset(&g, 0, sizeof(g));
+	memset(&undo, 0, sizeof(undo));
 	if (rn_cli_parse(&rn_cmd_init_def, argc, argv, on_option, &o, &first))
 		return RN_EXIT_USAGE;
 	if (o.help) {
@@ -403,18 +445,48 @@ int rn_cmd_init(int argc, char **argv)
 		goto out;
 	}
 
+	/* 0. What init will add, each never over something that is there: a signal or a failure
+	 * before the config is written takes it back out (init_undo). From here on the first
+	 * SIGINT/SIGTERM is caught wherever it lands. */
+	dir = dir_of(o.config);
+	rn_buf_addf(&golden_dir, "%s/golden_traces", dir);
+	golden_path = rn_golden_path(golden_dir.buf, name);
+	undo.golden_dir = rn_xstrdup(golden_dir.buf);
+	undo.golden = rn_xstrdup(golden_path);
+	undo.had_golden_dir = !access(golden_dir.buf, F_OK);
+	if (o.equivalence) {
+		struct rn_buf b;
+
+		rn_buf_init(&b, 0);
+		rn_buf_addf(&b, "%s/behaviour", golden_dir.buf);
+		undo.behaviour_dir = rn_buf_detach(&b, NULL);
+		rn_buf_init(&b, 0);
+		rn_buf_addf(&b, "%s/%s.jsonl", undo.behaviour_dir, name);
+		undo.behaviour = rn_buf_detach(&b, NULL);
+		undo.had_behaviour_dir = !access(undo.behaviour_dir, F_OK);
+	}
+	if (!access(undo.golden, F_OK) || (undo.behaviour && !access(undo.behaviour, F_OK))) {
+		rn_error("renacer init: '%s' exists; init never overwrites a golden trace (give "
+			 "--name NEW, or record it with `renacer golden update`)",
+			 !access(undo.golden, F_OK) ? undo.golden : undo.behaviour);
+		rc = RN_EXIT_USAGE;
+		goto out;
+	}
+	rn_run_catch_signals();
+
 	/* 1. A measuring config (the target alone) beside the final one, and golden update on
 	 * it: the runs, the golden trace, the numbers for the budgets. */
-	dir = dir_of(o.config);
 	rn_buf_addf(&tmp_path, "%s/.renacer-init-%ld.toml", dir, (long)getpid());
 	rn_buf_adds(&text, "# renacer init: measuring (removed when done)\n");
 	add_target(&text, name, cmd, o.runs);
 	if (o.equivalence)
 		add_equivalence(&text, name);
 	rn_buf_adds(&text, "[golden]\ndir = \"golden_traces\"\n");
+	measured = true; /* from here on a failure undoes what init wrote */
 	rc = write_new(tmp_path.buf, &text);
 	if (rc)
 		goto out;
+	undo.tmp_config = rn_xstrdup(tmp_path.buf);
 	fprintf(stderr, "renacer init: measuring '%s' (%s) and recording its golden trace\n", name,
 		cmd[0]);
 	{
@@ -431,8 +503,6 @@ int rn_cmd_init(int argc, char **argv)
 	}
 
 	/* 2. The numbers, from the golden trace just written. */
-	rn_buf_addf(&golden_dir, "%s/golden_traces", dir);
-	golden_path = rn_golden_path(golden_dir.buf, name);
 	rn_diag_init(&d, golden_path, NULL, 0);
 	if (rn_golden_read(golden_path, &g, &d)) {
 		rn_diag_print(&d, false);
@@ -449,12 +519,18 @@ int rn_cmd_init(int argc, char **argv)
 		goto out;
 	}
 
-	/* 3. The config, atomically, never over an existing file. */
+	/* 3. The config, atomically, never over an existing file; not after a signal, which
+	 * ends init with everything it wrote taken back. Once it is written, init is complete. */
 	rn_buf_reset(&text);
 	compose(&text, &o, name, cmd, &g);
+	if (rn_run_interrupted()) {
+		rc = rn_exit_for_signal(rn_run_interrupted());
+		goto out;
+	}
 	rc = write_new(o.config, &text);
 	if (rc)
 		goto out;
+	measured = false; /* complete: nothing to undo */
 	example = workflow_example();
 	fprintf(stderr,
 		"\nwrote %s: target '%s' with critical path, memory and syscall budgets\n\n"
@@ -468,6 +544,18 @@ int rn_cmd_init(int argc, char **argv)
 		example);
 	rc = RN_EXIT_OK;
 out:
+	if (measured) {
+		/* a failure or a signal before the config: the directory as it was */
+		undo_apply(&undo);
+		if (rn_run_interrupted()) {
+			rc = rn_exit_for_signal(rn_run_interrupted());
+			rn_error("renacer init: %s before the config was written: nothing it wrote "
+				 "was kept",
+				 rn_run_interrupted() == SIGINT ? "interrupted by SIGINT" :
+								  "terminated by a signal");
+		}
+	}
+	undo_release(&undo);
 	if (asked) {
 		for (i = 0; asked[i]; i++)
 			free(asked[i]);

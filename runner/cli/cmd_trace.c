@@ -90,7 +90,7 @@ static const struct rn_option trace_options[] = {
 	{ OPT_OUTPUT, "output", 'o', RN_OPT_REQUIRED, "FILE",
 	  "write the trace to FILE instead of stderr" },
 	{ OPT_FORMAT, "format", 0, RN_OPT_REQUIRED, "FMT",
-	  "text (default), json or jsonl (schema renacer-trace v1), or csv (RFC 4180 fields, LF line ends: one record per call, or the -c summary; -C: the calls, a blank line, the summary)" },
+	  "text (default), json or jsonl (schema renacer-trace v1), or csv (RFC 4180 fields, LF line ends, formulas neutralized: one record per call, or the -c summary; -C: the calls in -o FILE, the summary in FILE.summary.csv)" },
 	{ OPT_TIMEOUT, "timeout", 0, RN_OPT_REQUIRED, "SECONDS",
 	  "kill the whole tree after SECONDS of wall-clock time" },
 	{ OPT_COUNT_ONLY, "count-only", 0, RN_OPT_NONE, NULL,
@@ -756,6 +756,12 @@ static int parse_args(int argc, char **argv, struct trace_opts *o, char ***cmd, 
 			 "not measure");
 		return RN_EXIT_USAGE;
 	}
+	if (o->summary && o->format == FMT_CSV && !o->output) {
+		rn_error("renacer trace: -C --format csv writes two tables, one per file: give -o "
+			 "FILE (the calls; the summary goes to FILE.summary.csv), or -c for the "
+			 "summary alone");
+		return RN_EXIT_USAGE;
+	}
 	if (o->expr && parse_expr(o->expr, filter))
 		return RN_EXIT_USAGE;
 	return -1;
@@ -936,6 +942,45 @@ static void prepare_outputs(struct out_ctx *oc, struct rn_trace *t, char **cmd)
 	}
 }
 
+/* Where -C --format csv writes the summary: one table per file, the calls in -o FILE and the
+ * summary in FILE.summary.csv. Caller frees. */
+static char *summary_csv_path(const char *output)
+{
+	struct rn_buf b;
+
+	rn_buf_init(&b, 0);
+	rn_buf_addf(&b, "%s.summary.csv", output);
+	return rn_buf_detach(&b, NULL);
+}
+
+/* The -C summary table into its own file, atomically. 0 or -1 after an error. */
+static int write_summary_csv(const struct rn_trace *t, const char *output)
+{
+	char *path = summary_csv_path(output);
+	struct rn_safefile sf;
+	FILE *f = NULL;
+	int rc;
+
+	rc = rn_safefile_open(&sf, path);
+	if (!rc && !(f = rn_safefile_stream(&sf))) {
+		rc = -errno;
+		rn_safefile_abort(&sf);
+	}
+	if (!rc) {
+		rc = rn_trace_summary_csv(t, f);
+		if (!rc && fflush(f))
+			rc = -errno;
+		if (rc)
+			rn_safefile_abort(&sf);
+		else
+			rc = rn_safefile_commit(&sf);
+	}
+	if (rc)
+		rn_error("cannot write the summary to '%s': %s", path, rn_safefile_strerror(rc));
+	free(path);
+	return rc ? -1 : 0;
+}
+
 /* After the run: the GPU span lines, the -c summaries (syscalls unless only GPU collectors ran:
  * `spec_collectors` is the run's enum rn_collector_mask) or the JSON end, the anti-patterns,
  * the run's error. Returns the exit code (CMD's, or RN_EXIT_OUTPUT when the trace could not be
@@ -944,6 +989,7 @@ static int report_run(struct out_ctx *oc, struct rn_trace *t, const struct rn_ru
 		      char **cmd, uint32_t spec_collectors)
 {
 	const struct trace_opts *o = oc->o;
+	bool summary_failed = false;
 	int code;
 
 	if (o->format == FMT_TEXT) {
@@ -968,11 +1014,12 @@ static int report_run(struct out_ctx *oc, struct rn_trace *t, const struct rn_ru
 			}
 		}
 	} else if (o->format == FMT_CSV) {
-		if ((o->summary_only || o->summary) && t->status != RN_RUN_EXEC_FAILED) {
-			if (o->summary)
-				fputc('\n', oc->out);
+		/* one table per file: with -C the summary has its own (summary_csv_path) */
+		if (o->summary_only && t->status != RN_RUN_EXEC_FAILED)
 			rn_trace_summary_csv(t, oc->out);
-		}
+		else if (o->summary && t->status != RN_RUN_EXEC_FAILED &&
+			 write_summary_csv(t, o->output))
+			summary_failed = true;
 	} else {
 		write_json_end(oc, t, cmd);
 	}
@@ -989,6 +1036,8 @@ static int report_run(struct out_ctx *oc, struct rn_trace *t, const struct rn_ru
 			 strerror(errno));
 		code = RN_EXIT_OUTPUT;
 	}
+	if (summary_failed)
+		code = RN_EXIT_OUTPUT;
 	return code;
 }
 
@@ -1040,13 +1089,20 @@ static int write_profile(const char *prefix, struct rn_profile *p, const struct 
 static int report_profile(struct out_ctx *oc, const struct rn_trace *t, int code)
 {
 	const char *prefix = oc->o->profile;
+	char note[320], title[400];
+	bool thin;
 
 	rn_profile_sample_stop(oc->prof);
+	/* thin coverage is said on the flame graph itself, not only on the console */
+	thin = !oc->o->npids && rn_profile_coverage_note(oc->prof, t, note, sizeof(note));
+	snprintf(title, sizeof(title), "On-CPU samples%s%s", thin ? " - THIN COVERAGE: " : "",
+		 thin ? note : "");
 	if (write_profile(prefix, oc->prof, t, oc->src, RN_PROFILE_SYSCALLS, "syscalls",
 			  "Syscall time by call stack", "ns") ||
-	    write_profile(prefix, oc->prof, t, oc->src, RN_PROFILE_CPU, "cpu", "On-CPU samples",
-			  "samples"))
+	    write_profile(prefix, oc->prof, t, oc->src, RN_PROFILE_CPU, "cpu", title, "samples"))
 		return RN_EXIT_OUTPUT;
+	if (thin)
+		rn_warn("--profile: thin on-CPU profile: %s", note);
 	if (*rn_profile_sampling_error(oc->prof))
 		rn_warn("--profile: no on-CPU samples: %s", rn_profile_sampling_error(oc->prof));
 	else if (oc->o->profile_hz && !oc->o->npids)
@@ -1130,6 +1186,8 @@ int rn_cmd_trace(int argc, char **argv)
 		trace_opts_release(&o);
 		return code;
 	}
+	/* the first SIGINT/SIGTERM ends the trace with its exit code, in a run or not */
+	rn_run_catch_signals();
 	code = dest_open(&dest, o.output);
 	if (code) {
 		free(filter);
@@ -1141,6 +1199,9 @@ int rn_cmd_trace(int argc, char **argv)
 	else
 		code = trace_syscalls(&o, cmd, filter, dest.out);
 	code = dest_close(&dest, o.output, code);
+	/* -p: SIGINT/SIGTERM is how an attached trace ends (it detaches), not an interruption */
+	if (rn_run_interrupted() && !o.npids && code != RN_EXIT_OUTPUT)
+		code = rn_exit_for_signal(rn_run_interrupted());
 	free(filter);
 	trace_opts_release(&o);
 	return code;

@@ -21,6 +21,7 @@ static const struct rn_option validate_options[] = {
 	{ RN_CO_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE",
 	  "config file (default renacer.toml)" },
 	{ RN_CO_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "print nothing on success" },
+	{ RN_RO_NO_COLOR, "no-color", 0, RN_OPT_NONE, NULL, "no colors (also NO_COLOR=1)" },
 	{ RN_CO_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
 };

@@ -201,11 +201,26 @@ static void man_page(FILE *out)
 	print_exit_codes(out, true);
 }
 
+/* help and man have no options of their own: rn_cli_parse applies the global ones. */
+static int no_handler(void *ctx, int id, const char *arg)
+{
+	(void)ctx;
+	(void)id;
+	(void)arg;
+	return -1;
+}
+
 /* `renacer help [COMMAND | config | tables]`. */
 static int cmd_help(int argc, char **argv)
 {
 	size_t i;
+	int first;
 
+	/* the global options, then at most one operand */
+	if (rn_cli_parse(&help_def, argc, argv, no_handler, NULL, &first))
+		return RN_EXIT_USAGE;
+	argv += first - 1;
+	argc -= first - 1;
 	if (argc < 2) {
 		usage(stdout);
 		return RN_EXIT_OK;
@@ -231,8 +246,14 @@ static int cmd_help(int argc, char **argv)
 /* `renacer man`. */
 static int cmd_man(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
+	int first;
+
+	if (rn_cli_parse(&man_def, argc, argv, no_handler, NULL, &first))
+		return RN_EXIT_USAGE;
+	if (first < argc) {
+		rn_error("renacer man: unexpected argument '%s'", argv[first]);
+		return RN_EXIT_USAGE;
+	}
 	man_page(stdout);
 	return RN_EXIT_OK;
 }

@@ -17,6 +17,7 @@
 #include "assertion.h"
 #include "buf.h"
 #include "config.h"
+#include "escape.h"
 #include "golden.h"
 #include "json_text.h"
 #include "log.h"
@@ -36,54 +37,100 @@
  * exported: a run is known by its uid, so importing a file twice adds nothing the second time.
  */
 
-/* Columns of one table in the document: name and kind (s string, i integer, d double,
- * j JSON text), NULL-terminated. The SQL selects run_id first, then these in order. */
-struct doc_col {
-	const char *name; /* key in the document */
-	const char *sql;  /* column in the store */
-	char kind;        /* 's', 'i', 'd' or 'j' */
+/*
+ * What an imported value must be beyond its kind: the rules check applies to what it records
+ * (runner/history/history.c), so an imported run could have been recorded by a check. Check
+ * repairs what it reads from git and the environment (cut to 255 bytes, invalid UTF-8 as
+ * U+FFFD); an imported file is input, and a value that breaks a rule is an error naming it.
+ */
+enum doc_rule {
+	DOC_ANY,  /* a number or JSON value: its kind is the rule */
+	DOC_NAME, /* check's target name rule: [A-Za-z0-9_.-]+ (rn_config_name_valid) */
+	DOC_LINE, /* one line: UTF-8, no control character, at most `max` bytes */
+	DOC_TEXT, /* text: UTF-8, at most `max` bytes (newlines allowed: messages, the config) */
 };
 
+/* Columns of one table in the document: name, kind (s string, i integer, d double, j JSON
+ * text), rule and whether it must be there (NOT NULL in the store), NULL-terminated. The SQL
+ * selects run_id first, then these in order. */
+struct doc_col {
+	const char *name;   /* key in the document */
+	const char *sql;    /* column in the store */
+	char kind;          /* 's', 'i', 'd' or 'j' */
+	enum doc_rule rule; /* what a string must be */
+	unsigned max;       /* DOC_LINE, DOC_TEXT: most bytes */
+	bool required;      /* null or absent is an error */
+};
+
+/* The identity strings check keeps (commit, branch, machine): UTF-8 of at most 255 bytes
+ * (control characters are kept and escaped where they are shown, as check's are). */
+#define DOC_IDENT DOC_TEXT, 255
+/* A uid: "local-MACHINE-TIME-ID" for runs of schemas before 4, so a machine name and more. */
+#define DOC_UID DOC_TEXT, 320
+/* A word of renacer's own (a metric, unit, verdict, syscall name). */
+#define DOC_WORD DOC_LINE, 64
+/* Free text: a message, a name from the config, the config itself (its file cap). */
+#define DOC_FREE DOC_TEXT, (64u << 20)
+
 static const struct doc_col run_cols[] = {
-	{ "uid", "uid", 's' },
-	{ "created_ns", "created_ns", 'i' },
-	{ "commit", "commit_sha", 's' },
-	{ "branch", "branch", 's' },
-	{ "machine", "machine", 's' },
-	{ "machine_desc", "machine_desc", 's' },
-	{ "source", "source", 's' },
-	{ "config", "config", 's' },
-	{ "renacer_version", "renacer_version", 's' },
-	{ "exit_code", "exit_code", 'i' },
-	{ "subject", "subject", 's' },
-	{ "author_ns", "author_ns", 'i' },
-	{ "rerun_of", "rerun_of", 's' },
-	{ NULL, NULL, 0 },
+	{ "uid", "uid", 's', DOC_UID, true },
+	{ "created_ns", "created_ns", 'i', DOC_ANY, 0, true },
+	{ "commit", "commit_sha", 's', DOC_IDENT, true },
+	{ "branch", "branch", 's', DOC_IDENT, true },
+	{ "machine", "machine", 's', DOC_IDENT, true },
+	{ "machine_desc", "machine_desc", 's', DOC_IDENT, true },
+	{ "source", "source", 's', DOC_IDENT, true },
+	{ "config", "config", 's', DOC_FREE, true },
+	{ "renacer_version", "renacer_version", 's', DOC_WORD, true },
+	{ "exit_code", "exit_code", 'i', DOC_ANY, 0, true },
+	{ "subject", "subject", 's', DOC_TEXT, 4096, false },
+	{ "author_ns", "author_ns", 'i', DOC_ANY, 0, false },
+	{ "rerun_of", "rerun_of", 's', DOC_IDENT, false },
+	{ NULL, NULL, 0, DOC_ANY, 0, false },
 };
 
 static const struct doc_col result_cols[] = {
-	{ "target", "target", 's' },     { "metric", "metric", 's' },   { "unit", "unit", 's' },
-	{ "nsamples", "nsamples", 'i' }, { "median", "median", 'd' },   { "min", "min_value", 'd' },
-	{ "max", "max_value", 'd' },     { "samples", "samples", 'j' }, { NULL, NULL, 0 },
+	{ "target", "target", 's', DOC_NAME, 0, true },
+	{ "metric", "metric", 's', DOC_WORD, true },
+	{ "unit", "unit", 's', DOC_WORD, true },
+	{ "nsamples", "nsamples", 'i', DOC_ANY, 0, true },
+	{ "median", "median", 'd', DOC_ANY, 0, true },
+	{ "min", "min_value", 'd', DOC_ANY, 0, true },
+	{ "max", "max_value", 'd', DOC_ANY, 0, true },
+	{ "samples", "samples", 'j', DOC_ANY, 0, true },
+	{ NULL, NULL, 0, DOC_ANY, 0, false },
 };
 
 static const struct doc_col verdict_cols[] = {
-	{ "target", "target", 's' },     { "assertion", "assertion", 's' },
-	{ "type", "type", 's' },         { "verdict", "verdict", 's' },
-	{ "observed", "observed", 'd' }, { "budget", "budget", 'd' },
-	{ "golden", "golden", 'd' },     { "unit", "unit", 's' },
-	{ "message", "message", 's' },   { NULL, NULL, 0 },
+	{ "target", "target", 's', DOC_NAME, 0, true },
+	{ "assertion", "assertion", 's', DOC_FREE, true },
+	{ "type", "type", 's', DOC_WORD, true },
+	{ "verdict", "verdict", 's', DOC_WORD, true },
+	{ "observed", "observed", 'd', DOC_ANY, 0, false },
+	{ "budget", "budget", 'd', DOC_ANY, 0, false },
+	{ "golden", "golden", 'd', DOC_ANY, 0, false },
+	{ "unit", "unit", 's', DOC_WORD, false },
+	{ "message", "message", 's', DOC_FREE, false },
+	{ NULL, NULL, 0, DOC_ANY, 0, false },
 };
 
 static const struct doc_col cp_cols[] = {
-	{ "target", "target", 's' }, { "seq", "seq", 'i' },           { "process", "process", 's' },
-	{ "pid", "pid", 'i' },       { "start_ns", "start_ns", 'i' }, { "end_ns", "end_ns", 'i' },
-	{ NULL, NULL, 0 },
+	{ "target", "target", 's', DOC_NAME, 0, true },
+	{ "seq", "seq", 'i', DOC_ANY, 0, true },
+	{ "process", "process", 's', DOC_FREE, true },
+	{ "pid", "pid", 'i', DOC_ANY, 0, true },
+	{ "start_ns", "start_ns", 'i', DOC_ANY, 0, true },
+	{ "end_ns", "end_ns", 'i', DOC_ANY, 0, true },
+	{ NULL, NULL, 0, DOC_ANY, 0, false },
 };
 
 static const struct doc_col syscall_cols[] = {
-	{ "target", "target", 's' }, { "syscall", "syscall", 's' }, { "calls", "calls", 'd' },
-	{ "errors", "errors", 'd' }, { "time_ns", "time_ns", 'd' }, { NULL, NULL, 0 },
+	{ "target", "target", 's', DOC_NAME, 0, true },
+	{ "syscall", "syscall", 's', DOC_WORD, true },
+	{ "calls", "calls", 'd', DOC_ANY, 0, true },
+	{ "errors", "errors", 'd', DOC_ANY, 0, true },
+	{ "time_ns", "time_ns", 'd', DOC_ANY, 0, false },
+	{ NULL, NULL, 0, DOC_ANY, 0, false },
 };
 
 /* The tables below runs, in document order. */
@@ -269,6 +316,132 @@ static int doc_param(const json_t *v, char kind, char *buf, char **owned, const 
 	return 0;
 }
 
+/* Whether string `v` keeps `c`'s rule; else what is wrong, into why[cap]. */
+static bool doc_rule_ok(const struct doc_col *c, const char *v, char *why, size_t cap)
+{
+	size_t len = strlen(v);
+
+	switch (c->rule) {
+	case DOC_NAME:
+		if (rn_config_name_valid(v))
+			return true;
+		snprintf(why, cap, "must match [A-Za-z0-9_.-]+ (check's target name rule)");
+		return false;
+	case DOC_LINE:
+	case DOC_TEXT:
+		if (len > c->max) {
+			snprintf(why, cap, "is %zu bytes long, at most %u", len, c->max);
+			return false;
+		}
+		if (!rn_utf8_valid(v)) {
+			snprintf(why, cap, "is not valid UTF-8");
+			return false;
+		}
+		if (c->rule == DOC_LINE && rn_has_ctl(v)) {
+			snprintf(why, cap, "must be one line without control characters");
+			return false;
+		}
+		return true;
+	default:
+		return true;
+	}
+}
+
+/*
+ * Check object `o` at `where` (a place in the document: "runs[2].results[0]") against
+ * `cols`: an object, each value of its column's kind and rule, none missing that must be
+ * there. 0, or -EINVAL after an error naming the file, the place, the key and the value.
+ */
+static int doc_check(const char *path, const char *where, const struct doc_col *cols,
+		     const json_t *o)
+{
+	char why[96];
+	size_t i;
+
+	if (!json_is_object(o))
+		return rn_error("%s: %s: not an object", path, where), -EINVAL;
+	for (i = 0; cols[i].name; i++) {
+		const json_t *v = json_object_get(o, cols[i].name);
+		const char *kind = cols[i].kind == 'i' ? "an integer" :
+			cols[i].kind == 'd'            ? "a number" :
+			cols[i].kind == 'j'            ? "a JSON value" :
+							 "a string";
+		bool ok;
+
+		if (!v || json_is_null(v)) {
+			if (!cols[i].required)
+				continue;
+			return rn_error("%s: %s.%s: missing (%s)", path, where, cols[i].name, kind),
+			       -EINVAL;
+		}
+		ok = cols[i].kind == 'i'    ? json_is_integer(v) :
+			cols[i].kind == 'd' ? json_is_number(v) :
+			cols[i].kind == 'j' ? true :
+					      json_is_string(v);
+		if (!ok)
+			return rn_error("%s: %s.%s: must be %s", path, where, cols[i].name, kind),
+			       -EINVAL;
+		if (cols[i].kind != 's')
+			continue;
+		if (strlen(json_string_value(v)) != json_string_length(v))
+			return rn_error("%s: %s.%s: must not contain NUL characters", path, where,
+					cols[i].name),
+			       -EINVAL;
+		if (!doc_rule_ok(&cols[i], json_string_value(v), why, sizeof(why))) {
+			char shown[64];
+
+			/* the value, escaped and cut: it may be long, and it is not ours */
+			rn_escape_ctl(shown, sizeof(shown), json_string_value(v));
+			shown[rn_utf8_prefix(shown, sizeof(shown) - 4)] = '\0';
+			return rn_error("%s: %s.%s: \"%s%s\" %s", path, where, cols[i].name, shown,
+					strlen(json_string_value(v)) >= sizeof(shown) - 4 ? "..." :
+											    "",
+					why),
+			       -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Every run of the document and each of its rows checked (doc_check) before anything is
+ * written. 0 or -EINVAL. */
+static int doc_check_runs(const char *path, const json_t *runs)
+{
+	char where[96];
+	size_t i, k, r;
+	int rc;
+
+	for (i = 0; i < json_array_size(runs); i++) {
+		const json_t *run = json_array_get(runs, i);
+
+		snprintf(where, sizeof(where), "runs[%zu]", i);
+		rc = doc_check(path, where, run_cols, run);
+		if (rc)
+			return rc;
+		if (!*json_string_value(json_object_get(run, "uid")))
+			return rn_error("%s: %s.uid: must not be empty", path, where), -EINVAL;
+		for (k = 0; k < sizeof(doc_tables) / sizeof(doc_tables[0]); k++) {
+			const json_t *rows = json_object_get(run, doc_tables[k].key);
+
+			if (!rows || json_is_null(rows))
+				continue;
+			if (!json_is_array(rows))
+				return rn_error("%s: runs[%zu].%s: must be an array", path, i,
+						doc_tables[k].key),
+				       -EINVAL;
+			for (r = 0; r < json_array_size(rows); r++) {
+				snprintf(where, sizeof(where), "runs[%zu].%s[%zu]", i,
+					 doc_tables[k].key, r);
+				rc = doc_check(path, where, doc_tables[k].cols,
+					       json_array_get(rows, r));
+				if (rc)
+					return rc;
+			}
+		}
+	}
+	return 0;
+}
+
 /* Insert one document object into `table` (columns `cols`; run_id first when given). */
 static int doc_insert(struct rn_history *h, const char *path, const char *table,
 		      const struct doc_col *cols, const char *run_id, const json_t *o,
@@ -332,6 +505,10 @@ int rn_history_import_doc(struct rn_history *h, const char *path, const json_t *
 	*added = *skipped = 0;
 	if (!json_is_array(runs))
 		return rn_error("%s: 'runs' is not an array", path), -EINVAL;
+	/* the input rules first: a file that breaks one is an input error naming the place,
+	 * never a half-written store or a database error */
+	if (doc_check_runs(path, runs))
+		return -EINVAL;
 	rc = h->ops->exec(h, h->ops->begin_sql);
 	for (i = 0; i < json_array_size(runs) && !rc; i++) {
 		const json_t *run = json_array_get(runs, i);

@@ -23,6 +23,40 @@ static size_t count_options(const struct rn_option *o)
 	return n;
 }
 
+/* The global options as option rows (cli.h), for getopt_long, help and the man page. */
+#define GLOBAL_ROW(id, name, help) { id, name, 0, RN_OPT_NONE, NULL, help },
+static const struct rn_option global_options[] = {
+	/* clang-format off */
+	RN_GLOBAL_OPTIONS(GLOBAL_ROW)
+	/* clang-format on */
+	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
+};
+#undef GLOBAL_ROW
+#define NGLOBAL (sizeof(global_options) / sizeof(global_options[0]) - 1)
+
+/* Whether `cmd`'s own table has an option named `long_name` (it then handles it). */
+static bool has_option(const struct rn_command *cmd, const char *long_name)
+{
+	size_t i;
+
+	for (i = 0; cmd->options[i].id; i++)
+		if (cmd->options[i].long_name && !strcmp(cmd->options[i].long_name, long_name))
+			return true;
+	return false;
+}
+
+/* A global option that the command's table lacks: applied here. */
+static void apply_global(int id)
+{
+	switch (id) {
+	case RN_GO_NO_COLOR:
+		setenv("NO_COLOR", "1", 1);
+		break;
+	default:
+		break;
+	}
+}
+
 /* Did-you-mean over the long option names of the table. */
 static const char *suggest_option(const struct rn_command *cmd, const char *word)
 {
@@ -40,7 +74,7 @@ int rn_cli_parse(const struct rn_command *cmd, int argc, char **argv,
 		 int (*fn)(void *ctx, int id, const char *arg), void *ctx, int *optind_out)
 {
 	size_t n = count_options(cmd->options), i, k = 0;
-	struct option *longs = rn_xcalloc(n + 1, sizeof(*longs));
+	struct option *longs = rn_xcalloc(n + NGLOBAL + 1, sizeof(*longs));
 	struct rn_buf shorts;
 	int rc = 0;
 
@@ -61,6 +95,14 @@ int rn_cli_parse(const struct rn_command *cmd, int argc, char **argv,
 			if (o->arg == RN_OPT_REQUIRED)
 				rn_buf_addc(&shorts, ':');
 		}
+	}
+	for (i = 0; i < NGLOBAL; i++) {
+		if (has_option(cmd, global_options[i].long_name))
+			continue;
+		longs[k].name = global_options[i].long_name;
+		longs[k].has_arg = no_argument;
+		longs[k].val = global_options[i].id;
+		k++;
 	}
 	optind = 1;
 	opterr = 0;
@@ -88,6 +130,11 @@ int rn_cli_parse(const struct rn_command *cmd, int argc, char **argv,
 					 cmd->name, bad, cmd->name);
 			rc = -EINVAL;
 			break;
+		}
+		/* a global option the command's table lacks is getopt's val RN_GO_*, above all */
+		if (c > RN_GO_BASE) {
+			apply_global(c);
+			continue;
 		}
 		/* getopt returns a long option's LONG_BASE + index and a short option's character:
 		 * either way the callback gets the option's id, which may differ from both. */
@@ -163,6 +210,15 @@ int rn_cli_parse_operands(const struct rn_command *cmd, int argc, char **argv,
 	return 0;
 }
 
+static void help_row(const struct rn_option *o, struct rn_buf *b, FILE *out)
+{
+	option_label(o, b);
+	if (b->len <= 26)
+		fprintf(out, "  %-26s %s\n", b->buf, o->help);
+	else
+		fprintf(out, "  %s\n  %-26s %s\n", b->buf, "", o->help);
+}
+
 void rn_cli_help(const struct rn_command *cmd, FILE *out)
 {
 	struct rn_buf b;
@@ -172,15 +228,12 @@ void rn_cli_help(const struct rn_command *cmd, FILE *out)
 	fprintf(out, "usage: %s\n\n%s\n", cmd->usage, cmd->summary);
 	if (cmd->description)
 		fprintf(out, "\n%s\n", cmd->description);
-	if (cmd->options[0].id)
-		fprintf(out, "\noptions:\n");
-	for (i = 0; cmd->options[i].id; i++) {
-		option_label(&cmd->options[i], &b);
-		if (b.len <= 26)
-			fprintf(out, "  %-26s %s\n", b.buf, cmd->options[i].help);
-		else
-			fprintf(out, "  %s\n  %-26s %s\n", b.buf, "", cmd->options[i].help);
-	}
+	fprintf(out, "\noptions:\n");
+	for (i = 0; cmd->options[i].id; i++)
+		help_row(&cmd->options[i], &b, out);
+	for (i = 0; i < NGLOBAL; i++)
+		if (!has_option(cmd, global_options[i].long_name))
+			help_row(&global_options[i], &b, out);
 	rn_buf_release(&b);
 }
 
@@ -199,19 +252,26 @@ static void man_text(FILE *out, const char *s)
 	}
 }
 
+static void man_row(const struct rn_option *o, struct rn_buf *b, FILE *out)
+{
+	option_label(o, b);
+	fputs(".TP\n.B ", out);
+	man_text(out, b->buf);
+	fputs("\n", out);
+	man_text(out, o->help);
+	fputs("\n", out);
+}
+
 void rn_cli_man_options(const struct rn_command *cmd, FILE *out)
 {
 	struct rn_buf b;
 	size_t i;
 
 	rn_buf_init(&b, 0);
-	for (i = 0; cmd->options[i].id; i++) {
-		option_label(&cmd->options[i], &b);
-		fputs(".TP\n.B ", out);
-		man_text(out, b.buf);
-		fputs("\n", out);
-		man_text(out, cmd->options[i].help);
-		fputs("\n", out);
-	}
+	for (i = 0; cmd->options[i].id; i++)
+		man_row(&cmd->options[i], &b, out);
+	for (i = 0; i < NGLOBAL; i++)
+		if (!has_option(cmd, global_options[i].long_name))
+			man_row(&global_options[i], &b, out);
 	rn_buf_release(&b);
 }

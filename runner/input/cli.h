@@ -37,7 +37,23 @@ struct rn_command {
 };
 
 /*
- * Parse argv[1..] against `cmd->options` with getopt_long (stops at the first non-option or
+ * X(id, long_name, help): the global options, which every command takes. A command whose
+ * table has an option of the same long name handles it itself (check's --no-color also turns
+ * off its report's colors); otherwise rn_cli_parse applies it: --no-color sets NO_COLOR=1 for
+ * what the command prints after it. --help and the man page list the ones a table lacks.
+ */
+#define RN_GLOBAL_OPTIONS(X) X(RN_GO_NO_COLOR, "no-color", "no colors (also NO_COLOR=1)")
+
+/* Option ids of the global options, above every command's and report option's id. */
+enum rn_global_opt_id {
+	RN_GO_BASE = 0x2000, /* below the first id */
+#define RN_GLOBAL_OPTION_ENUM(id, name, help) id,
+	RN_GLOBAL_OPTIONS(RN_GLOBAL_OPTION_ENUM)
+#undef RN_GLOBAL_OPTION_ENUM
+};
+
+/*
+ * Parse argv[1..] against `cmd->options` and the global options it lacks with getopt_long (stops at the first non-option or
  * at "--"). For each option calls `fn(ctx, id, arg)` (arg NULL for flags); a non-zero return
  * stops parsing and is returned. Unknown options print "renacer CMD: unknown option '--x'"
  * plus a did-you-mean and return -EINVAL. On success returns 0 and sets *optind_out to the index

@@ -415,6 +415,34 @@ static int get_ms(struct rn_cfg_ctx *c, const struct rn_toml_value *tab, const c
 }
 
 /*
+ * A span_time that no run can pass is an error: a floor on the stat above its budget, or a
+ * floor on every span (min_time_ms) above the stat's budget (every stat, the total included,
+ * is at least the shortest span; without spans the verdict is NO DATA). `max_key` names the
+ * budget's key as written. 0 or -EINVAL.
+ */
+static int span_time_possible(struct rn_cfg_ctx *c, const struct rn_toml_value *tab,
+			      const struct rn_assertion_spec *a, const char *max_key)
+{
+	const char *min_key = NULL;
+	uint64_t floor_ns = 0;
+
+	if (!a->has_max_span)
+		return 0;
+	if (a->has_min_span && a->min_span_ns > a->max_span_ns) {
+		min_key = "min_ms";
+		floor_ns = a->min_span_ns;
+	} else if (a->has_min_each && a->min_each_ns > a->max_span_ns) {
+		min_key = "min_time_ms";
+		floor_ns = a->min_each_ns;
+	}
+	if (!min_key)
+		return 0;
+	return rn_cfg_err_at(c, rn_toml_get_kv(tab, min_key)->val->pos,
+			     "%s: %s = %g is above %s = %g: no run can pass it", c->what, min_key,
+			     (double)floor_ns / 1e6, max_key, (double)a->max_span_ns / 1e6);
+}
+
+/*
  * span_time: `stat` of the matching spans' durations against max_ms and/or min_ms, or with
  * stat count_above the spans longer than threshold_ms against max_spans (default 0). The
  * original format's per-name budgets map onto it: max_time_ms is stat max with max_ms,
@@ -483,7 +511,7 @@ static int parse_span_time(struct rn_cfg_ctx *c, const struct rn_toml_value *tab
 			"%s of type span_time needs 'max_ms' or 'min_ms' (milliseconds), or "
 			"the original format's 'max_time_ms' / 'min_time_ms'",
 			c->what);
-	return 0;
+	return span_time_possible(c, tab, a, has_max_time ? "max_time_ms" : "max_ms");
 }
 
 /* witness: app spans against the syscalls that end their work (assertion.h). */
@@ -593,6 +621,11 @@ int rn_cfg_parse_assertion(struct rn_cfg_ctx *c, const struct rn_toml_value *tab
 	a->aggregate = (enum rn_aggregate)choice;
 	if (rn_cfg_get_strings(c, tab, "targets", &a->targets, NULL))
 		return -EINVAL;
+	if (a->targets && !a->targets[0])
+		return rn_cfg_err_at(c, rn_toml_get_kv(tab, "targets")->val->pos,
+				     "%s: targets = [] applies it to no target, so it is never "
+				     "judged; leave 'targets' out to apply it to all",
+				     c->what);
 	return parse_type_keys(c, tab, a);
 }
 

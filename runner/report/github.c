@@ -138,6 +138,23 @@ static size_t utf8_length(unsigned char c)
 	return c >= 0xc0 ? 2 : 1;
 }
 
+/* Put after the @ of a mention: U+200D ZERO WIDTH JOINER, invisible, and no username
+ * character, so GitHub links and notifies nobody. */
+#define MENTION_BREAK "\u200d"
+
+bool rn_github_add_mention_guard(struct rn_buf *b, const char *s)
+{
+	unsigned char next = (unsigned char)s[1];
+
+	if (s[0] != '@' ||
+	    !((next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') ||
+	      (next >= '0' && next <= '9')))
+		return false;
+	rn_buf_addc(b, '@');
+	rn_buf_adds(b, MENTION_BREAK);
+	return true;
+}
+
 void rn_github_escape_markdown(struct rn_buf *b, const char *s, size_t max_bytes)
 {
 	size_t used = 0;
@@ -150,6 +167,8 @@ void rn_github_escape_markdown(struct rn_buf *b, const char *s, size_t max_bytes
 			rn_buf_adds(b, "\u2026");
 			return;
 		}
+		if (rn_github_add_mention_guard(b, s))
+			continue;
 		if (c < 0x20 || c == 0x7f)
 			rn_buf_addc(b, ' ');
 		else if (strchr("\\`*_[]<>|~&", c)) {
@@ -160,10 +179,13 @@ void rn_github_escape_markdown(struct rn_buf *b, const char *s, size_t max_bytes
 	}
 }
 
-/* Text inside an HTML element (<summary>): entities, no Markdown. */
+/* Text inside an HTML element (<summary>): entities, no Markdown; mentions guarded, as GitHub
+ * links them there too. */
 static void escape_html(struct rn_buf *b, const char *s)
 {
 	for (; s && *s; s++) {
+		if (rn_github_add_mention_guard(b, s))
+			continue;
 		switch (*s) {
 		case '&':
 			rn_buf_adds(b, "&amp;");

@@ -34,6 +34,7 @@
 #ifndef RN_GITHUB_H
 #define RN_GITHUB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "buf.h"
@@ -104,11 +105,22 @@ int rn_github_annotation_limit(void);
  *  - markdown (a table cell or heading of the job summary): ASCII punctuation that Markdown
  *    or a table would interpret (\ ` * _ [ ] < > | ~ &) is backslash-escaped, control
  *    characters (newlines, tabs) become spaces, and at most `max_bytes` bytes of `s` are
- *    used, cut at a UTF-8 character boundary and marked with "…" (0 = no limit).
+ *    used, cut at a UTF-8 character boundary and marked with "…" (0 = no limit); an
+ *    @mention is guarded (rn_github_add_mention_guard).
  * They append to `b`; `s` may be NULL (nothing appended).
  */
 void rn_github_escape_data(struct rn_buf *b, const char *s);
 void rn_github_escape_property(struct rn_buf *b, const char *s);
 void rn_github_escape_markdown(struct rn_buf *b, const char *s, size_t max_bytes);
+
+/*
+ * The one guard against mentions in Markdown outputs (the job summary, report --markdown, the
+ * pull-request comment), which every escaper above calls at each byte: when `s` starts an
+ * @mention, "@" followed by a letter or digit (@user, @org/team), appends "@", then U+200D
+ * ZERO WIDTH JOINER, and returns true (the caller goes on after the '@'); else appends
+ * nothing and returns false. GitHub then links and notifies nobody, and the text reads the
+ * same. Names of spans, assertions and targets come from the program and the config.
+ */
+bool rn_github_add_mention_guard(struct rn_buf *b, const char *s);
 
 #endif

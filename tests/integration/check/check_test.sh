@@ -279,6 +279,60 @@ usage)
 	expect_rc 2
 	expect_err "has no \[\[target\]\]"
 	;;
+global_options)
+	# Every command takes the global options (runner/input/cli.h RN_GLOBAL_OPTIONS):
+	# validate --no-color once exited 2 while check accepted it.
+	printf '[[target]]\nname = "t"\ncommand = ["true"]\n' >"$tmp/renacer.toml"
+	run validate --no-color --config "$tmp/renacer.toml"
+	expect_rc 0
+	cmds=$("$renacer" --help | sed -n '/^commands:/,/^$/p' | awk 'NF > 1 { print $1 }')
+	[ "$(echo "$cmds" | wc -l)" -ge 10 ] || fail "$case_name: no command list in --help"
+	for c in $cmds; do
+		case $c in
+		help | man) run help --no-color "$c" ;;
+		golden) run golden update --no-color --help ;;
+		*) run "$c" --no-color --help ;;
+		esac
+		expect_rc 0
+		grep -q -- "--no-color" "$tmp/out" ||
+			fail "$case_name: the help of 'renacer $c' does not list --no-color"
+	done
+	run man --no-color
+	expect_rc 0
+	grep -c '^\.B \\-\\-no\\-color' "$tmp/out" >"$tmp/n"
+	[ "$(cat "$tmp/n")" -ge 10 ] || fail "$case_name: the man page lists --no-color $(cat "$tmp/n") times"
+	;;
+signals_outside_runs)
+	# The first SIGINT/SIGTERM ends a long command with its documented exit code even when it
+	# lands outside a run (calibrate once finished with a full report and exit 0). The signal
+	# is sent while renacer reads its config from a FIFO, and, as in a background job of a
+	# shell, SIGINT starts ignored: only renacer's own handler can catch it.
+	printf '[[target]]\nname = "t"\ncommand = ["true"]\nruns = 5\n' >"$tmp/cfg"
+	for spec in "calibrate INT 130" "check INT 130" "check TERM 143" "golden TERM 143"; do
+		set -- $spec
+		rm -f "$tmp/fifo" "$tmp/j.xml"
+		rm -rf "$tmp/golden_traces"
+		mkfifo "$tmp/fifo"
+		sub=$1
+		[ "$sub" = golden ] && sub="golden update"
+		# shellcheck disable=SC2086
+		(trap '' INT; exec "$renacer" $sub --config "$tmp/fifo" $([ "$1" != golden ] &&
+			echo --junit "$tmp/j.xml") >"$tmp/out" 2>"$tmp/err") &
+		pid=$!
+		exec 3>"$tmp/fifo" # returns once renacer has opened the FIFO: its handler is set
+		kill -"$2" "$pid"
+		sed 's,golden_traces,'"$tmp"'/golden_traces,' "$tmp/cfg" >&3
+		printf '[golden]\ndir = "%s/golden_traces"\n' "$tmp" >&3
+		exec 3>&-
+		wait "$pid"
+		rc=$?
+		[ "$rc" = "$3" ] || fail "$case_name: $1 after SIG$2 exited $rc, expected $3"
+		[ -e "$tmp/golden_traces/t.json" ] && fail "$case_name: golden update wrote a trace after SIG$2"
+		if [ "$1" != golden ]; then
+			grep -q 'interrupted' "$tmp/j.xml" || fail "$case_name: $1: no partial JUnit report"
+		fi
+	done
+	;;
 config_error)
 	printf '[[target]]\nname = "t"\ncommand = ["true"]\nruns = "x"\n' >"$tmp/renacer.toml"
 	run check --config "$tmp/renacer.toml"

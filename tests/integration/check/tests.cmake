@@ -1,6 +1,6 @@
 # Integration tests of the main job (check_test.sh CASE ...).
 foreach(case example example_junit_schema doubled_syscalls golden_update_budgets golden_corrupt verdicts warn_only error_target crash_target
-		timeout_target usage config_error cli_target collector_unavailable output_error redaction
+		timeout_target usage global_options signals_outside_runs config_error cli_target collector_unavailable output_error redaction
 		config_errors_all validate_golden spool_fd nothing_judged pattern_matches_none
 		syscall_patterns golden_equivalence report_markdown init_equivalence)
 	add_test(NAME check.${case}
@@ -39,3 +39,9 @@ foreach(case width agree reporters)
 	set_tests_properties(check.console_${case} PROPERTIES LABELS integration
 		SKIP_RETURN_CODE 77 TIMEOUT 120)
 endforeach()
+
+# `renacer init` either completes or leaves the directory as it was: SIGTERM/SIGINT while it is
+# blocked outside a run, a complete init, an init over an existing golden trace.
+add_test(NAME check.init_signal
+	COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/init_signal.py $<TARGET_FILE:renacer>)
+set_tests_properties(check.init_signal PROPERTIES LABELS integration TIMEOUT 300)

@@ -314,14 +314,22 @@ is never "'fail-on is never' in S['check']['log']" True
 
 # The pull-request comment (comment: true), with a fake `gh` that logs its calls: the first run
 # posts one comment starting with the marker, a later run updates the comment found by it, a
-# pull request from a fork gets a notice and no call.
+# pull request from a fork gets a notice and no call. The fake API answers the comment list
+# with FAKE_GH_COMMENTS (the lines the script's --jq makes: ID, author, starts with the
+# marker) and `gh api user` with FAKE_GH_LOGIN, or fails as it does for the job's
+# GITHUB_TOKEN.
 mkdir -p "$tmp/fakebin"
 cat >"$tmp/fakebin/gh" <<'GH'
 #!/bin/sh
 echo "gh $*" >>"$FAKE_GH_LOG"
+if [ "$1 $2" = "api user" ]; then
+	[ -n "${FAKE_GH_LOGIN:-}" ] || { echo "Resource not accessible by integration" >&2; exit 1; }
+	echo "$FAKE_GH_LOGIN"
+	exit 0
+fi
 for a; do
 	case $a in
-	--paginate) [ -n "${FAKE_GH_ID:-}" ] && echo "$FAKE_GH_ID" ;;
+	--paginate) [ -n "${FAKE_GH_COMMENTS:-}" ] && printf '%b\n' "$FAKE_GH_COMMENTS" ;;
 	body=@*) cp "${a#body=@}" "$FAKE_GH_LOG.body" ;;
 	esac
 done
@@ -330,10 +338,11 @@ GH
 chmod +x "$tmp/fakebin/gh"
 printf '{"pull_request": {"number": 42, "head": {"repo": {"fork": false, "full_name": "acme/api"}}}}' >"$tmp/pr.json"
 printf '{"pull_request": {"number": 43, "head": {"repo": {"fork": true, "full_name": "eve/api"}}}}' >"$tmp/fork.json"
-comment_run() { # CASE EVENT_FILE [FAKE_GH_ID]
+comment_run() { # CASE EVENT_FILE [FAKE_GH_COMMENTS [FAKE_GH_LOGIN]]
 	: >"$tmp/$1.gh"
 	PATH="$tmp/fakebin:$PATH" GITHUB_EVENT_NAME=pull_request GITHUB_EVENT_PATH="$2" \
-		GITHUB_REPOSITORY=acme/api FAKE_GH_LOG="$tmp/$1.gh" FAKE_GH_ID="${3:-}" \
+		GITHUB_REPOSITORY=acme/api FAKE_GH_LOG="$tmp/$1.gh" FAKE_GH_COMMENTS="${3:-}" \
+		FAKE_GH_LOGIN="${4:-}" \
 		simulate "$1" --with config=fail.toml --with "renacer=$bin/renacer" --with comment=true
 }
 comment_run comment "$tmp/pr.json"
@@ -342,10 +351,25 @@ grep -q '^gh api -X POST repos/acme/api/issues/42/comments -F body=@' "$tmp/comm
 	{ cat "$tmp/comment.gh" >&2; fail "comment: no POST of the report"; }
 head -n 1 "$tmp/comment.gh.body" | grep -qx '<!-- renacer-report -->' || fail "comment: no marker"
 grep -q 'renacer check: failed' "$tmp/comment.gh.body" || fail "comment: the body is not the report"
-comment_run update "$tmp/pr.json" 77
+comment_run update "$tmp/pr.json" '77\tgithub-actions[bot]\ttrue'
 grep -q '^gh api -X PATCH repos/acme/api/issues/comments/77 -F body=@' "$tmp/update.gh" ||
 	{ cat "$tmp/update.gh" >&2; fail "update: the sticky comment was not updated"; }
 grep -q 'POST' "$tmp/update.gh" && fail "update: a second comment was posted"
+# A comment someone else started with the marker is never taken over: a new one is posted,
+# and with both, ours is the one updated.
+comment_run hijack "$tmp/pr.json" '66\teve\ttrue'
+grep -q 'PATCH' "$tmp/hijack.gh" && { cat "$tmp/hijack.gh" >&2; fail "hijack: eve's comment was edited"; }
+grep -q '^gh api -X POST repos/acme/api/issues/42/comments' "$tmp/hijack.gh" ||
+	{ cat "$tmp/hijack.gh" >&2; fail "hijack: no comment of our own"; }
+comment_run both "$tmp/pr.json" '66\teve\ttrue\n70\tgithub-actions[bot]\tfalse\n77\tgithub-actions[bot]\ttrue'
+grep -q '^gh api -X PATCH repos/acme/api/issues/comments/77 ' "$tmp/both.gh" &&
+	[ "$(grep -c 'PATCH\|POST' "$tmp/both.gh")" = 1 ] ||
+	{ cat "$tmp/both.gh" >&2; fail "both: not exactly our marked comment updated"; }
+# A token of a user (a PAT or an app): that user's comment, not the bot's.
+comment_run pat "$tmp/pr.json" '77\tgithub-actions[bot]\ttrue\n88\tci-bot\ttrue' ci-bot
+grep -q '^gh api -X PATCH repos/acme/api/issues/comments/88 ' "$tmp/pat.gh" &&
+	[ "$(grep -c 'PATCH\|POST' "$tmp/pat.gh")" = 1 ] ||
+	{ cat "$tmp/pat.gh" >&2; fail "pat: not the token user's comment updated"; }
 comment_run fork "$tmp/fork.json"
 is fork "'comes from a fork' in S['comment']['log']" True
 [ -s "$tmp/fork.gh" ] && fail "fork: gh was called for a fork's pull request"

@@ -320,6 +320,35 @@ EOP
 	"$bin" history --db "$db" export --format json -o "$tmp/flat.json" || fail "flat export"
 	"$bin" history --db "$tmp/back.db" import "$tmp/flat.json" 2>"$tmp/err" && fail "flat import accepted"
 	grep -q "export --format history" "$tmp/err" || { cat "$tmp/err"; fail "flat import message"; }
+	# A file that breaks check's input rules is an input error naming the place (exit 2),
+	# never a database error (exit 6), and adds nothing.
+	python3 - "$tmp/a.json" "$tmp/bad.json" <<'EOP' || fail "bad document"
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["runs"][0]["uid"] = "new-uid"
+d["runs"][0]["results"][1]["target"] = "a\nb"
+json.dump(d, open(sys.argv[2], "w"))
+EOP
+	"$bin" history --db "$tmp/back.db" import "$tmp/bad.json" >/dev/null 2>"$tmp/err"
+	rc=$?
+	[ "$rc" = 2 ] || { cat "$tmp/err"; fail "bad import: exit $rc, expected 2"; }
+	grep -q 'bad.json: runs\[0\].results\[1\].target: "a\\nb" must match' "$tmp/err" ||
+		{ cat "$tmp/err"; fail "bad import message"; }
+	[ "$(sqlite3 "$tmp/back.db" "SELECT count(*) FROM runs WHERE uid = 'new-uid'")" = 0 ] ||
+		fail "bad import added a run"
+	# CSV cells that a spreadsheet would evaluate are neutralized (a leading single quote)
+	sqlite3 "$db" "UPDATE runs SET branch = '=HYPERLINK(\"x\")' WHERE commit_sha = 'c2'"
+	"$bin" history --db "$db" export -o "$tmp/f.csv" || fail "csv export"
+	"$bin" history --db "$db" show --format csv true wall_time >"$tmp/f2.csv" || fail "csv show"
+	python3 - "$tmp/f.csv" "$tmp/f2.csv" <<'EOP' || fail "csv formulas"
+import csv, sys
+for path in sys.argv[1:]:
+    rows = list(csv.DictReader(open(path, newline="")))
+    branches = {r["branch"] for r in rows}
+    assert "'=HYPERLINK(\"x\")" in branches, (path, branches)
+    assert not any(v[:1] in "=+-@\t\r" and v for r in rows for k, v in r.items()
+                   if k not in ("median", "min", "max")), path
+EOP
 	echo "ok: sqlite -> postgres -> sqlite round trip identical, import idempotent, empty lists empty"
 	;;
 quality)

@@ -254,6 +254,39 @@ def test_csv(R, T, work):
     check(len(sc) == 1 and sc[0].get("injected") is True and sc[0].get("delayed") is True and
           sc[0]["errno"] == "EIO" and sc[0]["duration_ns"] >= 1000000,
           "jsonl: injected and delayed marks, the entry delay in the duration: %s" % sc)
+    # paths that a spreadsheet would evaluate are neutralized (OWASP: a leading single quote),
+    # invalid UTF-8 becomes U+FFFD; numbers keep their sign (ret -2)
+    formulas = ["=1+1", "+1", "-1", "@SUM(A1)", "\t=1", "\r=1"]
+    r = run([R, "trace", "--format", "csv", "-o", out, "-e", "trace=openat", "--", "cat",
+             "--"] + formulas + ["a=1", b"x\xff"], cwd=work)
+    raw = open(out, "rb").read()
+    rows = list(csv.reader(io.StringIO(raw.decode("utf-8"), newline=""), strict=True))
+    paths = [row[14] for row in rows[1:] if row[3] == "openat"]
+    for f in formulas:
+        check(("'" + f) in paths, "csv: a path %r is neutralized: %s" % (f, paths))
+    check("a=1" in paths, "csv: a path with '=' inside is as it is: %s" % paths)
+    check(not any(p[:1] in ("=", "+", "-", "@", "\t", "\r") for p in paths),
+          "csv: no path cell starts a formula: %s" % paths)
+    check(b"\xff" not in raw and "x\ufffd" in paths,
+          "csv: the invalid byte is U+FFFD: %s" % paths)
+    check(any(row[11] == "-2" for row in rows[1:] if row[3] == "openat"),
+          "csv: a negative return value stays a number")
+    # -C: one table per file (the calls in -o FILE, the summary in FILE.summary.csv)
+    summ = out + ".summary.csv"
+    r = run([R, "trace", "-C", "--format", "csv", "-o", out, "--", "true"])
+    check(r.returncode == 0, "csv -C: exit 0 (%r)" % r.stderr)
+    with open(out, newline="") as f:
+        rows = list(csv.reader(f))
+    check(all(len(row) == 17 for row in rows) and rows[0][0] == "start_ns",
+          "csv -C: the calls file holds the calls table alone")
+    with open(summ, newline="") as f:
+        rows = list(csv.reader(f))
+    check(rows[0][0] == "syscall" and rows[-1][0] == "total" and
+          len(set(len(row) for row in rows)) == 1,
+          "csv -C: the summary file holds the summary table alone: %s" % rows[:2])
+    r = run([R, "trace", "-C", "--format", "csv", "--", "true"])
+    check(r.returncode == 2 and b"-o FILE" in r.stderr,
+          "csv -C without -o: a usage error (%d)" % r.returncode)
 
 
 def folded(path):
@@ -295,6 +328,22 @@ def test_profile(R, T, work):
     m = re.search(rb"(\d+) samples at 99 Hz", r.stderr)
     check(m is not None and int(m.group(1)) == total,
           "profile: the note counts the samples written: %r" % r.stderr)
+    # one long process: its samples cover its CPU time, no note
+    check(b"thin on-CPU profile" not in r.stderr and
+          b"THIN COVERAGE" not in open(prefix + ".cpu.svg", "rb").read(),
+          "profile: no thin-coverage note for one long process: %r" % r.stderr)
+    # many short processes, each under one sampling period of CPU (10 ms at 99 Hz): few
+    # samples for their CPU time, and the profile says so, on the console and on the graph
+    short = os.path.join(work, "short")
+    r = run([R, "trace", "-c", "-o", os.devnull, "--profile", short, "--", "sh", "-c",
+             "for i in $(seq 300); do /bin/true; done"])
+    check(r.returncode == 0, "profile of short processes: exit 0 (%r)" % r.stderr)
+    m = re.search(rb"thin on-CPU profile: (\d+) samples at 99 Hz stand for (\d+) ms of the "
+                  rb"(\d+) ms of (user )?CPU time", r.stderr)
+    check(m is not None and int(m.group(2)) * 2 < int(m.group(3)),
+          "profile of short processes: a thin-coverage warning: %r" % r.stderr)
+    check(b"THIN COVERAGE" in open(short + ".cpu.svg", "rb").read(),
+          "profile of short processes: the flame graph says the coverage is thin")
     # explain: a base and a head run; the grown openat loop and the grown hot function rank
     # first in the syscall and CPU comparisons
     hot = os.path.join(T, "pt_hot")

@@ -1,7 +1,7 @@
 /*
  * test_history.c - the history store through its ops table, on temporary SQLite files:
  * append and read back, migration of an older schema, refusal of a newer one, a corrupt
- * file, settings precedence, password masking.
+ * file, settings precedence, password masking, the input rules of a renacer-history/1 import.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "config.h"
 #include "history.h"
@@ -384,6 +385,94 @@ static void test_history_names_are_utf8(void **state)
 	rn_history_close(&h);
 }
 
+/* A renacer-history/1 document of one run with one result, with `patch` (JSON) merged into the
+ * run and `row` (JSON) into its result. */
+static json_t *import_doc(const char *patch, const char *row)
+{
+	json_t *doc = json_loads(
+		"{\"format\": \"renacer-history/1\", \"runs\": [{\"uid\": \"u-1\", "
+		"\"created_ns\": 1, \"commit\": \"abc\", \"branch\": \"main\", \"machine\": "
+		"\"m\", \"machine_desc\": \"d\", \"source\": \"check\", \"config\": \"c\", "
+		"\"renacer_version\": \"1\", \"exit_code\": 0, \"results\": [{\"target\": "
+		"\"t\", \"metric\": \"wall_time\", \"unit\": \"ns\", \"nsamples\": 1, "
+		"\"median\": 1, \"min\": 1, \"max\": 1, \"samples\": [1]}]}]}",
+		0, NULL);
+	json_t *run = json_array_get(json_object_get(doc, "runs"), 0);
+	json_t *p;
+
+	assert_non_null(doc);
+	if (patch) {
+		p = json_loads(patch, JSON_ALLOW_NUL, NULL);
+		assert_non_null(p);
+		assert_int_equal(json_object_update(run, p), 0);
+		json_decref(p);
+	}
+	if (row) {
+		p = json_loads(row, 0, NULL);
+		assert_non_null(p);
+		assert_int_equal(
+			json_object_update(json_array_get(json_object_get(run, "results"), 0), p),
+			0);
+		json_decref(p);
+	}
+	return doc;
+}
+
+/* history import of a renacer-history/1 file applies check's input rules: a value that breaks
+ * one is -EINVAL (an input error naming the place), and nothing is written; a value the store
+ * would refuse (null where it holds NOT NULL) is the same input error, not a database error. */
+static void test_history_import_applies_input_rules(void **state)
+{
+	static const struct {
+		const char *patch, *row;
+	} bad[] = {
+		{ NULL, "{\"target\": \"a\\nb\"}" },       /* check's target name rule */
+		{ NULL, "{\"target\": \"\"}" },            /* an empty target name */
+		{ "{\"commit\": null}", NULL },            /* NOT NULL in the store */
+		{ "{\"created_ns\": \"1\"}", NULL },       /* the wrong kind */
+		{ "{\"branch\": \"b\\u0000x\"}", NULL },   /* a NUL inside */
+		{ NULL, "{\"median\": null}" },            /* NOT NULL in the store */
+		{ NULL, "{\"metric\": \"wall\\ntime\"}" }, /* a word of renacer's, one line */
+		{ "{\"results\": [1]}", NULL },            /* a row that is no object */
+		{ "{\"verdicts\": {}}", NULL },            /* rows that are no array */
+		{ "{\"uid\": \"\"}", NULL },               /* an empty uid */
+	};
+	char path[4200], *commit;
+	struct rn_history h;
+	size_t added, skipped, i;
+	json_t *doc;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/import.db", dir);
+	assert_int_equal(rn_history_open(&h, path, true, 1000), 0);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		doc = import_doc(bad[i].patch, bad[i].row);
+		assert_int_equal(rn_history_import_doc(&h, "f.json", doc, &added, &skipped),
+				 -EINVAL);
+		assert_int_equal(added, 0);
+		json_decref(doc);
+	}
+	/* a 100k-character commit: check keeps at most 255 bytes */
+	commit = malloc(100001);
+	assert_non_null(commit);
+	memset(commit, 'a', 100000);
+	commit[100000] = '\0';
+	doc = import_doc(NULL, NULL);
+	json_object_set_new(json_array_get(json_object_get(doc, "runs"), 0), "commit",
+			    json_string(commit));
+	assert_int_equal(rn_history_import_doc(&h, "f.json", doc, &added, &skipped), -EINVAL);
+	json_decref(doc);
+	free(commit);
+	assert_int_equal(count(&h, "SELECT count(*) FROM runs"), 0);
+	/* the same document within the rules is imported */
+	doc = import_doc(NULL, NULL);
+	assert_int_equal(rn_history_import_doc(&h, "f.json", doc, &added, &skipped), 0);
+	assert_int_equal(added, 1);
+	json_decref(doc);
+	assert_int_equal(count(&h, "SELECT count(*) FROM results"), 1);
+	rn_history_close(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -393,6 +482,7 @@ int main(void)
 		cmocka_unit_test(test_history_settings_and_masking),
 		cmocka_unit_test(test_history_redact_every_form),
 		cmocka_unit_test(test_history_names_are_utf8),
+		cmocka_unit_test(test_history_import_applies_input_rules),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

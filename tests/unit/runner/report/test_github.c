@@ -178,6 +178,11 @@ static void test_github_escape_markdown(void **state)
 	rn_buf_reset(&b);
 	rn_github_escape_markdown(&b, "abcd", 4);
 	assert_string_equal(b.buf, "abcd");
+	/* mentions of users and teams reach nobody: a zero-width joiner after the @ */
+	rn_buf_reset(&b);
+	rn_github_escape_markdown(&b, "@alice cc @acme/core, @9x; a@b.c @ x @-y", 0);
+	assert_string_equal(b.buf,
+			    "@\u200dalice cc @\u200dacme/core, @\u200d9x; a@\u200db.c @ x @-y");
 	rn_buf_release(&b);
 }
 
@@ -291,6 +296,8 @@ static void test_github_summary_table(void **state)
 	add_verdict(&t[0], "g_ok", RN_VERDICT_PASS, 3, "fine");
 	add_verdict(&t[1], "b_ok", RN_VERDICT_PASS, 4, "fine");
 	add_verdict(&t[1], "b_fail", RN_VERDICT_FAIL, 5, "too many | spans");
+	add_verdict(&t[1], "ping @acme/core", RN_VERDICT_FAIL, 5, "cc @alice");
+	t[1].verdicts[2].detail = rn_xstrdup("in a code fence @alice stays as it is\n");
 	t[1].verdicts[1].detail = rn_xstrdup("openat 30\nread ```` 12\n");
 	run.cfg = &cfg;
 	run.targets = t;
@@ -325,6 +332,13 @@ static void test_github_summary_table(void **state)
 	assert_non_null(strstr(summary,
 			       "<details><summary>FAIL: bad / b_fail</summary>\n\n`````text\n"
 			       "openat 30\nread ```` 12\n`````\n"));
+	/* no mention reaches the Markdown, in a cell or a <summary>; a code fence keeps it */
+	assert_non_null(strstr(summary, "| ping @\u200dacme/core | "));
+	assert_non_null(strstr(summary, "| cc @\u200dalice |"));
+	assert_non_null(strstr(summary, "<summary>FAIL: bad / ping @\u200dacme/core</summary>"));
+	assert_non_null(strstr(summary, "in a code fence @alice stays as it is"));
+	assert_null(strstr(summary, " @alice |"));
+	assert_null(strstr(summary, "@acme"));
 	free(summary);
 	free(report);
 	rn_target_report_release(&t[0]);

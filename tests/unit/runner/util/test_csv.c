@@ -1,6 +1,7 @@
 /*
  * test_csv.c - RFC 4180 fields (runner/util/csv.h): plain fields as they are, quoting for
- * commas, quotes, CR, LF and edge spaces, doubled quotes inside.
+ * commas, quotes, CR, LF and edge spaces, doubled quotes inside; spreadsheet formulas
+ * neutralized with a leading single quote (OWASP CSV injection); invalid UTF-8 as U+FFFD.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,6 +27,20 @@ static void test_csv_fields(void **state)
 		{ "trail ", "\"trail \"" },
 		{ "in side", "in side" },
 		{ "caf\xc3\xa9", "caf\xc3\xa9" },
+		/* formulas: = + - @ TAB CR at the start (OWASP) */
+		{ "=cmd|' /C calc'!A0", "\"'=cmd|' /C calc'!A0\"" },
+		{ "+1+1", "\"'+1+1\"" },
+		{ "-2+3", "\"'-2+3\"" },
+		{ "@SUM(A1)", "\"'@SUM(A1)\"" },
+		{ "\t=1", "\"'\t=1\"" },
+		{ "\r=1", "\"'\r=1\"" },
+		{ "=\"x\"", "\"'=\"\"x\"\"\"" },
+		{ "a=1", "a=1" },
+		{ "/tmp/-x", "/tmp/-x" },
+		/* bytes that are not UTF-8 */
+		{ "bad\xff", "bad\xef\xbf\xbd" },
+		{ "\xc3", "\xef\xbf\xbd" },
+		{ "=\xfe", "\"'=\xef\xbf\xbd\"" },
 	};
 	struct rn_buf b;
 

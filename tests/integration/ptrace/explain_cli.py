@@ -324,6 +324,21 @@ def test_profile(R, T, work):
     if b"no on-CPU samples" not in r.stderr:
         check(len(lines) >= 3 and " samples " in lines[1] and "hot_loop" in lines[2],
               "explain: the hot function's samples first: %s" % lines)
+    # the unit follows the file: CPU samples renamed (or from stackcollapse) are samples, never
+    # "ns"; a profile with its .calls.folded beside it (check's, golden's) is nanoseconds
+    for name in ("old", "new"):
+        shutil.copy(os.path.join(work, "c%s.cpu.folded" % ("base" if name == "old" else "head")),
+                    os.path.join(work, name + ".folded"))
+    r = run([R, "explain", os.path.join(work, "old.folded"), os.path.join(work, "new.folded")])
+    out = r.stdout.decode()
+    check(r.returncode == 0 and " samples," in out.splitlines()[0] and " ns" not in out,
+          "explain: renamed CPU profiles count samples: %r" % out[:300])
+    shutil.copy(os.path.join(work, "head.syscalls.folded"), os.path.join(work, "g.folded"))
+    open(os.path.join(work, "g.calls.folded"), "w").write("")
+    r = run([R, "explain", os.path.join(work, "base.syscalls.folded"),
+             os.path.join(work, "g.folded")])
+    check(r.returncode == 0 and " ns," in r.stdout.decode().splitlines()[0],
+          "explain: a profile with its calls beside it is ns: %r" % r.stdout[:200])
     bad = os.path.join(work, "bad.folded")
     open(bad, "w").write("a;b 3\na;c x\n")
     r = run([R, "explain", bad, bad])

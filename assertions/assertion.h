@@ -152,14 +152,23 @@ struct rn_target_result {
 	size_t nsyscall_runs;       /* private: runs in syscall_samples (those measuring counts) */
 	struct rn_trace last;       /* trace of the last counting run, or of the last run when
 				     * there was none (spool kept if enabled) */
-	struct rn_trace last_timing; /* trace of the last timing run when `last` holds a
+	struct rn_trace last_timing;         /* trace of the last timing run when `last` holds a
 				      * counting run's, else empty (see rn_target_result_cp_trace) */
-	struct rn_critical_path cp;  /* critical path of the last timing (or both-kind) run */
-	enum rn_run_status status;   /* worst status over the runs (OK if all ran) */
-	char *error;                 /* message for a failed run, owned, or NULL */
-	char *build_id;              /* root binary build-id of the last run, owned, or NULL */
-	uint64_t start_unix_ns;      /* wall-clock (CLOCK_REALTIME) start of the first run, ns */
-	uint64_t duration_ns;        /* total time spent on the target, warmups included, ns */
+	struct rn_trace *span_runs;          /* traces of the runs before `last` that measured spans
+				      * (counting runs, or runs of both kinds when there are no
+				      * counting runs) and kept some (app or GPU spans, a spool),
+				      * oldest first, at most RN_SPAN_RUNS_MAX, owned: span_time
+				      * judges every run (rn_target_result_span_trace) */
+	size_t nspan_runs;                   /* traces in span_runs */
+	const struct rn_target_result *base; /* check --baseline: the base side's result of this
+					      * target, borrowed (set before its assertions are
+					      * judged), or NULL */
+	struct rn_critical_path cp; /* critical path of the last timing (or both-kind) run */
+	enum rn_run_status status;  /* worst status over the runs (OK if all ran) */
+	char *error;                /* message for a failed run, owned, or NULL */
+	char *build_id;             /* root binary build-id of the last run, owned, or NULL */
+	uint64_t start_unix_ns;     /* wall-clock (CLOCK_REALTIME) start of the first run, ns */
+	uint64_t duration_ns;       /* total time spent on the target, warmups included, ns */
 	struct rn_equiv_behaviour
 		*behaviour;        /* behaviour of the last measured run, taken live when an
 				     * equivalence assertion applies (assertions/equivalence.h),
@@ -211,6 +220,13 @@ size_t rn_target_result_count_runs(const struct rn_target_result *r);
  * fewest against a golden's or a base's most. */
 double rn_target_result_calls_extreme(const struct rn_target_result *r, int nr, double none,
 				      bool most);
+/* Most earlier runs whose spans a result keeps for span_time (struct rn_target_result). */
+#define RN_SPAN_RUNS_MAX 64
+
+/* Runs whose spans were kept: nspan_runs + 1 when `last` is such a run, else 0. */
+size_t rn_target_result_span_runs(const struct rn_target_result *r);
+/* The trace of the i-th of them (oldest first; the last is r->last). */
+struct rn_trace *rn_target_result_span_trace(struct rn_target_result *r, size_t i);
 /* Add a finished counting run: its counts, spans and syscall statistics; its times are not
  * used (taken under the tracer). `t` is moved into r->last (t is re-initialized). */
 void rn_target_result_add_counting_run(struct rn_target_result *r, struct rn_trace *t);
@@ -307,6 +323,8 @@ enum rn_assertion_type {
 	X(P95, "p95", "95th percentile duration (nearest rank)")                                   \
 	X(MAX, "max", "longest span (the default)")                                                \
 	X(MIN, "min", "shortest span")                                                             \
+	X(SELF, "self",                                                                            \
+	  "longest self time: a span's duration minus its direct children's (app spans)")          \
 	X(COUNT_ABOVE, "count_above", "spans longer than threshold_ms, against max_spans")
 
 enum rn_span_stat {
@@ -364,7 +382,9 @@ struct rn_assertion_spec {
 				      * borrowed from the config; NULL for the defaults */
 	uint64_t max_instructions;         /* instructions: budget, count (inclusive) */
 	double tolerance;                  /* instructions: fraction over the budget still passing
-				      * (default 0: the count is deterministic; at most 0.05) */
+				      * (default 0: the count is deterministic; at most 0.05);
+				      * witness: allowed deviation (default 0.2); span_time:
+				      * growth over the base's that fails (default 0.1) */
 	enum rn_span_stat span_stat;       /* span_time: the statistic judged (default max) */
 	bool has_max_span;                 /* span_time: max_span_ns is a budget */
 	uint64_t max_span_ns;              /* span_time: the statistic <= this, ns (max_ms, or the

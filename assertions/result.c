@@ -290,6 +290,9 @@ void rn_target_result_release(struct rn_target_result *r)
 	free(r->syscall_samples);
 	rn_trace_release(&r->last);
 	rn_trace_release(&r->last_timing);
+	for (i = 0; i < r->nspan_runs; i++)
+		rn_trace_release(&r->span_runs[i]);
+	free(r->span_runs);
 	rn_critical_path_release(&r->cp);
 	free(r->error);
 	free(r->instructions_detail);
@@ -405,6 +408,39 @@ static void add_common(struct rn_target_result *r, const struct rn_trace *t)
 	rn_target_result_add_gaps(r, t);
 }
 
+/* Whether trace `t` of a run that stopped at syscalls kept spans span_time reads. */
+static bool has_spans(const struct rn_trace *t)
+{
+	return !t->events_only && (t->spool || t->napp || t->ngpu);
+}
+
+/* `t` (r->last, about to be replaced by a run of the same kind) moves into r->span_runs when
+ * it kept spans; the oldest goes when RN_SPAN_RUNS_MAX are kept. */
+static void keep_span_run(struct rn_target_result *r, struct rn_trace *t)
+{
+	if (!has_spans(t))
+		return;
+	if (r->nspan_runs == RN_SPAN_RUNS_MAX) {
+		rn_trace_release(&r->span_runs[0]);
+		memmove(r->span_runs, r->span_runs + 1,
+			(r->nspan_runs - 1) * sizeof(*r->span_runs));
+		r->nspan_runs--;
+	}
+	r->span_runs = rn_xrealloc(r->span_runs, (r->nspan_runs + 1) * sizeof(*r->span_runs));
+	r->span_runs[r->nspan_runs++] = *t;
+	rn_trace_init(t);
+}
+
+size_t rn_target_result_span_runs(const struct rn_target_result *r)
+{
+	return has_spans(&r->last) ? r->nspan_runs + 1 : 0;
+}
+
+struct rn_trace *rn_target_result_span_trace(struct rn_target_result *r, size_t i)
+{
+	return i < r->nspan_runs ? &r->span_runs[i] : &r->last;
+}
+
 void rn_target_result_add_run(struct rn_target_result *r, struct rn_trace *t)
 {
 	struct rn_trace *keep;
@@ -418,6 +454,8 @@ void rn_target_result_add_run(struct rn_target_result *r, struct rn_trace *t)
 	add_common(r, t);
 	/* A timing run's trace goes beside the counting run's, never over it. */
 	keep = r->ncounts ? &r->last_timing : &r->last;
+	if (keep == &r->last && !t->events_only)
+		keep_span_run(r, keep);
 	rn_trace_release(keep);
 	rn_critical_path_release(&r->cp);
 	*keep = *t;
@@ -438,6 +476,8 @@ void rn_target_result_add_counting_run(struct rn_target_result *r, struct rn_tra
 		rn_trace_release(&r->last_timing);
 		r->last_timing = r->last;
 		rn_trace_init(&r->last);
+	} else if (r->ncounts > 1) {
+		keep_span_run(r, &r->last);
 	}
 	rn_trace_release(&r->last);
 	r->last = *t;

@@ -1,9 +1,12 @@
 /*
  * span_time.c - time budgets on spans: the span_time assertion.
  *
- * The durations come from the trace of the last counting run (the one that keeps the span
- * spool): syscall spans one by one from the spool, GPU work, regions and graph replays from
- * the GPU spans, and the program's own spans from the app spans. Syscall durations are taken
+ * The durations come from the trace of each counting run that kept spans (the spool, and the
+ * traces the result keeps: rn_target_result_span_trace): syscall spans one by one from the
+ * spool, GPU work, regions and graph replays from the GPU spans, and the program's own spans
+ * from the app spans (their self times for stat "self"). The median of the runs' statistic is
+ * judged against the budget; under --baseline the runs are also compared with the base's
+ * (against_base). Syscall durations are taken
  * under the tracer (entry stop to exit stop), so they include the stops' cost, some
  * microseconds a call: budgets of a few microseconds on syscalls are not meaningful.
  */
@@ -18,6 +21,7 @@
 
 #include "buf.h"
 #include "sat.h"
+#include "stats.h"
 #include "xalloc.h"
 
 static const char *const stat_names[] = {
@@ -111,6 +115,112 @@ static int collect_syscalls(struct rn_trace *t, struct collect *c)
 	return 0;
 }
 
+/* ---- self time ----------------------------------------------------------------------------- */
+
+/* An app span's place, for finding parents. */
+struct node {
+	size_t i; /* index in t->app */
+	pid_t pid, tid;
+	uint64_t start_ns, end_ns;
+};
+
+static int node_by_thread_start(const void *a, const void *b)
+{
+	const struct node *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	if (x->end_ns != y->end_ns) /* the enclosing span first */
+		return x->end_ns > y->end_ns ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static const struct rn_trace *id_trace; /* qsort/bsearch context: the trace of the ids */
+
+static int index_by_span_id(const void *a, const void *b)
+{
+	return memcmp(id_trace->app[*(const size_t *)a].span_id,
+		      id_trace->app[*(const size_t *)b].span_id, 8);
+}
+
+static int id_cmp(const void *key, const void *elem)
+{
+	return memcmp(key, id_trace->app[*(const size_t *)elem].span_id, 8);
+}
+
+static uint64_t dur(const struct rn_app_span *a)
+{
+	return a->end_ns > a->start_ns ? a->end_ns - a->start_ns : 0;
+}
+
+/*
+ * The summed durations of each app span's direct children [t->napp], ns (malloc'ed). An OTLP
+ * span's parent is the span whose span id is its parent span id; a renacer_span.h span's is
+ * the innermost span of its thread that encloses it in time and has the name it recorded as
+ * its parent. O(n log n). Not thread safe (a sort context).
+ */
+static uint64_t *children_ns(const struct rn_trace *t)
+{
+	uint64_t *sum = rn_xcalloc(t->napp + 1, sizeof(*sum));
+	struct node *v = rn_xmalloc((t->napp + 1) * sizeof(*v)), **stack;
+	size_t *ids = rn_xmalloc((t->napp + 1) * sizeof(*ids)), nv = 0, nids = 0, depth = 0, i;
+	static const uint8_t zero[8];
+
+	for (i = 0; i < t->napp; i++) {
+		const struct rn_app_span *a = &t->app[i];
+
+		if (a->source == RN_APP_SOURCE_OTLP) {
+			if (memcmp(a->span_id, zero, 8))
+				ids[nids++] = i;
+		} else {
+			v[nv++] = (struct node){ i, a->pid, a->tid, a->start_ns, a->end_ns };
+		}
+	}
+	/* OTLP: by parent span id */
+	id_trace = t;
+	qsort(ids, nids, sizeof(*ids), index_by_span_id);
+	for (i = 0; i < t->napp; i++) {
+		const struct rn_app_span *a = &t->app[i];
+		const size_t *p;
+
+		if (a->source != RN_APP_SOURCE_OTLP || !memcmp(a->parent_span_id, zero, 8))
+			continue;
+		p = bsearch(a->parent_span_id, ids, nids, sizeof(*ids), id_cmp);
+		if (p && *p != i)
+			sum[*p] += dur(a);
+	}
+	id_trace = NULL;
+	/* renacer_span.h: per thread, the enclosing spans open at each start */
+	qsort(v, nv, sizeof(*v), node_by_thread_start);
+	stack = rn_xmalloc((nv + 1) * sizeof(*stack));
+	for (i = 0; i < nv; i++) {
+		const struct rn_app_span *a = &t->app[v[i].i];
+
+		if (i && (v[i].pid != v[i - 1].pid || v[i].tid != v[i - 1].tid))
+			depth = 0;
+		while (depth && stack[depth - 1]->end_ns < v[i].end_ns)
+			depth--; /* ended before this one does: not an enclosing span */
+		if (a->parent) {
+			size_t k;
+
+			for (k = depth; k-- > 0;)
+				if (!strcmp(t->app[stack[k]->i].name, a->parent)) {
+					sum[stack[k]->i] += dur(a);
+					break;
+				}
+		}
+		stack[depth++] = &v[i];
+	}
+	free(stack);
+	free(v);
+	free(ids);
+	return sum;
+}
+
 /* Free what *st owns. */
 static void rn_span_times_release(struct rn_span_times *st)
 {
@@ -118,13 +228,16 @@ static void rn_span_times_release(struct rn_span_times *st)
 	memset(st, 0, sizeof(*st));
 }
 
-/* Fill *out (caller releases with rn_span_times_release) from `t`. Returns 0, or a negative
- * errno when the spool could not be read (then *out is released). Dies on out-of-memory. */
+/* Fill *out (caller releases with rn_span_times_release) from `t`; with `self`, an app span
+ * counts its self time (children_ns). Returns 0, or a negative errno when the spool could not
+ * be read (then *out is released). Dies on out-of-memory. */
 static int rn_span_times_collect(struct rn_trace *t, const struct rn_regex *re,
-				 const struct rn_regex *region_re, struct rn_span_times *out)
+				 const struct rn_regex *region_re, bool self,
+				 struct rn_span_times *out)
 {
 	struct collect c = { re, out, 0 };
 	char name[RN_SPAN_NAME_MAX + 8];
+	uint64_t *kids;
 	size_t i;
 	int rc;
 
@@ -153,17 +266,24 @@ static int rn_span_times_collect(struct rn_trace *t, const struct rn_regex *re,
 		}
 		free(full);
 	}
+	kids = self && t->napp ? children_ns(t) : NULL;
 	for (i = 0; i < t->napp; i++) {
 		const struct rn_app_span *a = &t->app[i];
+		uint64_t ns = dur(a);
 
 		if (region_re && (!a->parent || !rn_regex_match(region_re, a->parent)))
 			continue;
 		snprintf(name, sizeof(name), "app:%s", a->name);
 		if (!rn_regex_match(re, name))
 			continue;
-		add_span(&c, name, a->end_ns > a->start_ns ? a->end_ns - a->start_ns : 0);
+		/* self time: what the children account for is theirs (they may overlap, as
+		 * threads' spans do: never below zero) */
+		if (kids)
+			ns = kids[i] < ns ? ns - kids[i] : 0;
+		add_span(&c, name, ns);
 		out->napp++;
 	}
+	free(kids);
 	if (out->n)
 		qsort(out->ns, out->n, sizeof(*out->ns), cmp_u64);
 	return 0;
@@ -205,7 +325,8 @@ static bool stat_known(const struct rn_span_times *st, enum rn_span_stat s)
 {
 	if (!st->agg_calls)
 		return true;
-	return s == RN_SPAN_STAT_TOTAL || s == RN_SPAN_STAT_MAX || s == RN_SPAN_STAT_MIN;
+	return s == RN_SPAN_STAT_TOTAL || s == RN_SPAN_STAT_MAX || s == RN_SPAN_STAT_SELF ||
+		s == RN_SPAN_STAT_MIN;
 }
 
 /* Value of statistic `s` over the spans of `st` (at least one): ns, or a count. */
@@ -226,6 +347,7 @@ static uint64_t stat_value(const struct rn_span_times *st, enum rn_span_stat s,
 	case RN_SPAN_STAT_P95:
 		return percentile(st->ns, st->n, 95);
 	case RN_SPAN_STAT_MAX:
+	case RN_SPAN_STAT_SELF: /* over self times (rn_span_times_collect) */
 		v = st->n ? st->ns[st->n - 1] : 0;
 		return v > st->agg_max_ns ? v : st->agg_max_ns;
 	case RN_SPAN_STAT_MIN:
@@ -268,7 +390,7 @@ static char *detail_of(const struct rn_span_times *st, uint64_t threshold_ns)
 		    st->agg_calls ? " known by their totals only: no spool" : "", st->ngpu,
 		    st->napp);
 	for (s = 0; s < RN_SPAN_STAT_COUNT && st->n + st->agg_calls; s++) {
-		if (!stat_known(st, s))
+		if (!stat_known(st, s) || s == RN_SPAN_STAT_SELF)
 			continue;
 		if (s == RN_SPAN_STAT_COUNT_ABOVE)
 			rn_buf_addf(&b, "  %-12s %llu (> %.3f ms)\n", rn_span_stat_name(s),
@@ -283,24 +405,175 @@ static char *detail_of(const struct rn_span_times *st, uint64_t threshold_ns)
 	return rn_buf_detach(&b, NULL);
 }
 
+/* One-sided level of the interval against a base: the timing rows' alpha by default. */
+#define SPAN_TIME_ALPHA 0.05
+
+/* Whether run `st` has a value of the statistic: spans matched, or none where zero is a
+ * measurement (sums and counts of syscalls the run could have made), and the statistic is
+ * computable from what the run kept. */
+static bool has_value(const struct rn_assertion_spec *a, const struct rn_target_result *r,
+		      const struct rn_span_times *st)
+{
+	enum rn_span_stat s = a->span_stat;
+
+	if (!st->n && !st->agg_calls &&
+	    !((s == RN_SPAN_STAT_TOTAL || s == RN_SPAN_STAT_COUNT_ABOVE) && st->syscalls_matched &&
+	      !a->region_re && rn_target_result_count_runs(r) && !a->has_min_each))
+		return false;
+	return stat_known(st, s);
+}
+
+/* The statistic of every run of `r` that kept spans (or of r->last when none did) into
+ * `vals` (ns, or a count) and their number into *n (malloc'ed; runs without a value are left
+ * out); the last run's spans into *last (caller releases). Returns 0 or a negative errno. */
+static int run_values(const struct rn_assertion_spec *a, struct rn_target_result *r, double **vals,
+		      size_t *n, struct rn_span_times *last)
+{
+	size_t runs = rn_target_result_span_runs(r), k;
+	bool self = a->span_stat == RN_SPAN_STAT_SELF;
+	int rc = 0;
+
+	*n = 0;
+	*vals = rn_xcalloc(runs + 1, sizeof(**vals));
+	memset(last, 0, sizeof(*last));
+	if (!runs)
+		return rn_span_times_collect(&r->last, a->span_re, a->region_re, self, last);
+	for (k = 0; k < runs && !rc; k++) {
+		struct rn_span_times st;
+
+		rc = rn_span_times_collect(rn_target_result_span_trace(r, k), a->span_re,
+					   a->region_re, self, &st);
+		if (rc)
+			break;
+		if (has_value(a, r, &st))
+			(*vals)[(*n)++] =
+				(double)(st.n + st.agg_calls ?
+						 stat_value(&st, a->span_stat, a->threshold_ns) :
+						 0);
+		if (k + 1 == runs)
+			*last = st;
+		else
+			rn_span_times_release(&st);
+	}
+	return rc;
+}
+
+/* The worse of two verdicts of one row (FAIL > WARN > PASS). */
+static enum rn_verdict worse(enum rn_verdict x, enum rn_verdict y)
+{
+	int rx = x == RN_VERDICT_FAIL ? 2 : x == RN_VERDICT_WARN,
+	    ry = y == RN_VERDICT_FAIL ? 2 : y == RN_VERDICT_WARN;
+
+	return rx >= ry ? x : y;
+}
+
+/* "3.000 ms" or "3 spans" */
+static void add_value(struct rn_buf *b, double v, bool counting)
+{
+	if (counting)
+		rn_buf_addf(b, "%.0f", v);
+	else
+		rn_buf_addf(b, "%.3f ms", v / 1e6);
+}
+
+/*
+ * --baseline: the head's runs against the base's, by the rule of the timing rows (docs/timing.md):
+ * the Hodges-Lehmann shift of head over base with its one-sided bounds at SPAN_TIME_ALPHA;
+ * limit = tolerance x the base's median. FAIL (WARN when not blocking) when the lower bound
+ * exceeds the limit, PASS when the upper bound is within it, otherwise WARN (inconclusive: too
+ * few runs, or a change near the limit). Appends the sentence to `msg` and returns the verdict,
+ * or RN_VERDICT_COUNT when the base has no value.
+ */
+static enum rn_verdict against_base(const struct rn_assertion_spec *a, struct rn_target_result *r,
+				    const double *head, size_t nh, bool counting,
+				    struct rn_buf *msg, struct rn_buf *detail)
+{
+	struct rn_target_result *base = (struct rn_target_result *)r->base;
+	struct rn_span_times bst;
+	struct rn_hodges_lehmann hl;
+	enum rn_verdict v;
+	double *bv, bmed, limit;
+	size_t nb;
+
+	if (!base || !nh)
+		return RN_VERDICT_COUNT;
+	if (run_values(a, base, &bv, &nb, &bst) || !nb) {
+		rn_span_times_release(&bst);
+		free(bv);
+		rn_buf_adds(msg, "; the base kept no such spans to compare with");
+		return RN_VERDICT_COUNT;
+	}
+	rn_span_times_release(&bst);
+	bmed = rn_stats_median(bv, nb);
+	limit = a->tolerance * bmed;
+	rn_stats_hodges_lehmann(bv, nb, head, nh, SPAN_TIME_ALPHA, &hl);
+	if (hl.lower > limit)
+		v = a->fail_on_violation ? RN_VERDICT_FAIL : RN_VERDICT_WARN;
+	else if (hl.upper <= limit)
+		v = RN_VERDICT_PASS;
+	else
+		v = RN_VERDICT_WARN;
+	rn_buf_adds(msg, "; against the base (median ");
+	add_value(msg, bmed, counting);
+	rn_buf_addf(msg, " over %zu run%s): ", nb, nb == 1 ? "" : "s");
+	if (v == RN_VERDICT_PASS)
+		rn_buf_adds(msg, "within");
+	else if (hl.lower > limit)
+		rn_buf_adds(msg, "grew beyond");
+	else
+		rn_buf_addf(msg, "inconclusive%s against",
+			    hl.k ? "" : " (too few runs for an interval: raise counting_runs)");
+	rn_buf_addf(msg, " the limit +");
+	add_value(msg, limit, counting);
+	rn_buf_addf(msg, " (tolerance %.0f%%)", a->tolerance * 100.0);
+	rn_buf_adds(detail, "against the base:\n  shift (Hodges-Lehmann)  ");
+	add_value(detail, hl.shift, counting);
+	if (hl.k) {
+		rn_buf_addf(detail, "\n  interval (%.0f%%)          ", (1 - SPAN_TIME_ALPHA) * 100);
+		add_value(detail, hl.lower, counting);
+		rn_buf_adds(detail, " .. ");
+		add_value(detail, hl.upper, counting);
+	}
+	rn_buf_adds(detail, "\n  base runs              ");
+	for (size_t k = 0; k < nb; k++) {
+		rn_buf_adds(detail, k ? ", " : "");
+		add_value(detail, bv[k], counting);
+	}
+	rn_buf_adds(detail,
+		    "\n  rule: FAIL when the interval's lower bound exceeds the limit; PASS "
+		    "when its upper bound is within it; otherwise WARN\n");
+	free(bv);
+	return v;
+}
+
 void rn_span_time_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
 			   struct rn_verdict_result *out)
 {
 	struct rn_span_times st;
 	enum rn_span_stat s = a->span_stat;
 	bool counting = s == RN_SPAN_STAT_COUNT_ABOVE, ok;
-	uint64_t v, total_spans;
+	uint64_t total_spans;
+	double *vals, v;
+	size_t nvals;
 	char *what = what_of(a);
+	const char *kind = r->ncounts ? "counting run" : "run";
+	struct rn_buf b, detail;
+	enum rn_verdict ref;
 	int rc;
 
-	out->aggregate = xfmt("the last %s", r->ncounts ? "counting run" : "run");
-	rc = rn_span_times_collect(&r->last, a->span_re, a->region_re, &st);
+	rc = run_values(a, r, &vals, &nvals, &st);
 	if (rc) {
 		out->verdict = RN_VERDICT_ERROR;
 		out->message = xfmt("cannot read the span spool: %s", strerror(-rc));
+		rn_span_times_release(&st);
+		free(vals);
 		free(what);
 		return;
 	}
+	if (rn_target_result_span_runs(r) <= 1)
+		out->aggregate = xfmt("the last %s", kind);
+	else
+		out->aggregate = xfmt("median of %zu %ss", nvals, kind);
 	total_spans = st.n + st.agg_calls;
 	out->unit = counting ? "spans" : "ms";
 	out->has_budget = counting || a->has_max_span || a->has_min_span;
@@ -309,9 +582,7 @@ void rn_span_time_evaluate(const struct rn_assertion_spec *a, struct rn_target_r
 				  (double)a->min_span_ns / 1e6;
 	/* Zero spans is a measurement only for sums and counts of spans the run could have
 	 * made (a syscall name and counted syscalls); otherwise nothing was looked at. */
-	if (!total_spans &&
-	    !((s == RN_SPAN_STAT_TOTAL || counting) && st.syscalls_matched && !a->region_re &&
-	      rn_target_result_count_runs(r) && !a->has_min_each)) {
+	if (!total_spans && !has_value(a, r, &st)) {
 		out->verdict = RN_VERDICT_NO_DATA;
 		out->message =
 			xfmt("no span matched %s%s", what,
@@ -324,47 +595,48 @@ void rn_span_time_evaluate(const struct rn_assertion_spec *a, struct rn_target_r
 				     " (no app spans: is \"app\" in the target's "
 				     "collectors, and does the program export its spans?)" :
 				     " (and it names no syscall: a typo?)");
-		free(what);
-		rn_span_times_release(&st);
-		return;
+		goto out_free;
 	}
 	if (!stat_known(&st, s)) {
 		out->verdict = RN_VERDICT_NO_DATA;
 		out->message = xfmt("%s of %s needs each syscall span, and the run kept no spool",
 				    rn_span_stat_name(s), what);
-		free(what);
-		rn_span_times_release(&st);
-		return;
+		goto out_free;
 	}
-	v = total_spans ? stat_value(&st, s, a->threshold_ns) : 0;
-	out->has_observed = true;
-	out->observed = counting ? (double)v : (double)v / 1e6;
-	if (counting)
-		ok = v <= a->max_spans;
+	/* the last run's value when it is the only one, else the median over the runs */
+	if (nvals <= 1)
+		v = total_spans ? (double)stat_value(&st, s, a->threshold_ns) : 0;
 	else
-		ok = (!a->has_max_span || v <= a->max_span_ns) &&
-			(!a->has_min_span || v >= a->min_span_ns);
+		v = rn_stats_median(vals, nvals);
+	out->has_observed = true;
+	out->observed = counting ? v : v / 1e6;
+	if (counting)
+		ok = v <= (double)a->max_spans;
+	else
+		ok = (!a->has_max_span || v <= (double)a->max_span_ns) &&
+			(!a->has_min_span || v >= (double)a->min_span_ns);
 	if (a->has_min_each && total_spans && stat_value(&st, RN_SPAN_STAT_MIN, 0) < a->min_each_ns)
 		ok = false;
 	verdict_of(out, a, ok);
-	if (counting)
-		out->message = xfmt("%llu of %llu spans matching %s took more than %.3f ms (%s) "
-				    "%s budget %llu (inclusive)",
-				    (unsigned long long)v, (unsigned long long)total_spans, what,
-				    (double)a->threshold_ns / 1e6, out->aggregate, ok ? "<=" : ">",
-				    (unsigned long long)a->max_spans);
-	else {
-		struct rn_buf b;
-
-		rn_buf_init(&b, 0);
+	rn_buf_init(&b, 0);
+	rn_buf_init(&detail, 0);
+	if (counting) {
+		rn_buf_addf(&b,
+			    "%.0f of %llu spans matching %s took more than %.3f ms (%s) "
+			    "%s budget %llu (inclusive)",
+			    v, (unsigned long long)total_spans, what, (double)a->threshold_ns / 1e6,
+			    out->aggregate, ok ? "<=" : ">", (unsigned long long)a->max_spans);
+	} else {
 		rn_buf_addf(&b, "%s of %llu spans matching %s %.3f ms (%s)", rn_span_stat_name(s),
-			    (unsigned long long)total_spans, what, (double)v / 1e6, out->aggregate);
+			    (unsigned long long)total_spans, what, v / 1e6, out->aggregate);
 		if (a->has_max_span)
-			rn_buf_addf(&b, " %s budget %.3f ms", v <= a->max_span_ns ? "<=" : ">",
+			rn_buf_addf(&b, " %s budget %.3f ms",
+				    v <= (double)a->max_span_ns ? "<=" : ">",
 				    (double)a->max_span_ns / 1e6);
 		if (a->has_min_span)
 			rn_buf_addf(&b, "%s %s floor %.3f ms", a->has_max_span ? "," : "",
-				    v >= a->min_span_ns ? ">=" : "<", (double)a->min_span_ns / 1e6);
+				    v >= (double)a->min_span_ns ? ">=" : "<",
+				    (double)a->min_span_ns / 1e6);
 		if (a->has_min_each) {
 			uint64_t m = stat_value(&st, RN_SPAN_STAT_MIN, 0);
 
@@ -374,9 +646,28 @@ void rn_span_time_evaluate(const struct rn_assertion_spec *a, struct rn_target_r
 		}
 		if (a->has_max_span)
 			rn_buf_addf(&b, " (%+.1f%%, inclusive)", out->delta_pct);
-		out->message = rn_buf_detach(&b, NULL);
 	}
-	out->detail = detail_of(&st, a->threshold_ns);
+	if (nvals > 1) {
+		rn_buf_addf(&detail, "%s per run:", rn_span_stat_name(s));
+		for (size_t k = 0; k < nvals; k++) {
+			rn_buf_adds(&detail, k ? ", " : " ");
+			add_value(&detail, vals[k], counting);
+		}
+		rn_buf_addc(&detail, '\n');
+	}
+	ref = against_base(a, r, vals, nvals, counting, &b, &detail);
+	if (ref != RN_VERDICT_COUNT)
+		out->verdict = worse(out->verdict, ref);
+	out->message = rn_buf_detach(&b, NULL);
+	{
+		char *last = detail_of(&st, a->threshold_ns);
+
+		rn_buf_adds(&detail, last);
+		free(last);
+	}
+	out->detail = rn_buf_detach(&detail, NULL);
+out_free:
 	free(what);
+	free(vals);
 	rn_span_times_release(&st);
 }

@@ -497,24 +497,29 @@ bool rn_profile_coverage_note(const struct rn_profile *p, const struct rn_trace 
 /* ---- folded stacks ----------------------------------------------------------------------- */
 
 /* Append ";" and frame `addr` of a process with mappings `m`: its function, else
- * module+0xVADDR; the raw address without mappings. Semicolons and spaces (the format's
- * separators) become '_'. Returns false (nothing appended) for an address no executable
+ * module+0xVADDR; the raw address without mappings. A function of the C runtime, the loader
+ * or an interpreter library is followed by its module, "fwrite [libc.so.6]". Semicolons and
+ * spaces (the format's separators) in a name become '_'. Returns false (nothing appended) for an address no executable
  * file mapping holds. */
 static bool add_frame(struct rn_buf *b, struct rn_symbolizer *sym, struct rn_srcloc *src,
 		      const struct rn_maps *m, uint64_t addr, bool is_return)
 {
 	struct rn_src_frame sf[RN_SRC_FRAMES_MAX];
 	struct rn_frame f;
+	bool system;
 	size_t start;
 	int nsf;
 
 	if (m && rn_symbolize(sym, m, addr, is_return, &f))
 		return false; /* not code: a frame-pointer walk's stray word, left out */
+	/* the C runtime's, the loader's and an interpreter's frames carry their module, so an
+	 * explanation can pass them by to the program's own code (rn_frame_is_system) */
+	system = m && (rn_module_is_runtime(f.module) || rn_module_is_interpreter(f.module));
 	/* with debug information: one frame per source frame, inlined ones included,
 	 * outermost first, each "function (file:line)" (of the call for a return address) */
-	nsf = m && src ? rn_srcloc_lookup(src, f.module, f.vaddr - (is_return ? 1 : 0), sf,
-					  RN_SRC_FRAMES_MAX) :
-			 0;
+	nsf = m && src && !system ? rn_srcloc_lookup(src, f.module, f.vaddr - (is_return ? 1 : 0),
+						     sf, RN_SRC_FRAMES_MAX) :
+				    0;
 	if (nsf > 0 && sf[0].file) {
 		for (int k = nsf; k-- > 0;) {
 			start = b->len;
@@ -526,23 +531,28 @@ static bool add_frame(struct rn_buf *b, struct rn_symbolizer *sym, struct rn_src
 		}
 		return true;
 	}
-	if (m) {
-		start = b->len;
-		if (f.function) {
-			rn_buf_addc(b, ';');
-			rn_buf_adds(b, f.function);
-		} else {
-			const char *base = strrchr(f.module, '/');
+	start = b->len;
+	if (m && f.function) {
+		rn_buf_addc(b, ';');
+		rn_buf_adds(b, f.function);
+	} else if (m) {
+		const char *base = strrchr(f.module, '/');
 
-			rn_buf_addf(b, ";%s+0x%" PRIx64, base ? base + 1 : f.module, f.vaddr);
-		}
+		rn_buf_addf(b, ";%s+0x%" PRIx64, base ? base + 1 : f.module, f.vaddr);
 	} else {
-		start = b->len;
 		rn_buf_addf(b, ";0x%" PRIx64, addr);
 	}
 	for (size_t i = start + 1; i < b->len; i++)
 		if (b->buf[i] == ';' || b->buf[i] == ' ' || b->buf[i] == '\n')
 			b->buf[i] = '_';
+	if (system && f.function) {
+		const char *base = strrchr(f.module, '/');
+
+		rn_buf_addf(b, " [%s]", base ? base + 1 : f.module);
+		for (size_t i = start + 1; i < b->len; i++)
+			if (b->buf[i] == ';' || b->buf[i] == '\n')
+				b->buf[i] = '_';
+	}
 	return true;
 }
 

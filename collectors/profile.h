@@ -18,7 +18,9 @@
  *     app;main;load_config;parse_row;read 1830000       (a: nanoseconds in the call)
  *     app;main;parse_row 37                             (b: samples)
  *
- * Frames are function names from ELF symbols (collectors/symbolize.h), "module+0xVADDR" when
+ * Frames are function names from ELF symbols (collectors/symbolize.h), those of the C runtime,
+ * the dynamic loader and an interpreter library followed by their module ("fwrite
+ * [libc.so.6]": rn_frame_is_system tells them apart), "module+0xVADDR" when
  * the module has no symbol for the address; an address that no executable file mapping holds
  * (a stray word of a frame-pointer walk through code built without frame pointers) is left
  * out of the stack, and one of a process whose mappings are unknown stays raw ("0x..."). A

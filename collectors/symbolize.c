@@ -191,6 +191,55 @@ bool rn_module_is_runtime(const char *path)
 		has_prefix(base, "librt.") || has_prefix(base, "librt-");
 }
 
+bool rn_module_is_interpreter(const char *path)
+{
+	const char *base;
+
+	if (!path)
+		return false;
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	return has_prefix(base, "libpython");
+}
+
+/* Whether the module basename [m, m + len) is the runtime's or an interpreter's. */
+static bool system_module(const char *m, size_t len)
+{
+	char base[256];
+
+	if (!len || len >= sizeof(base))
+		return false;
+	memcpy(base, m, len);
+	base[len] = 0;
+	return rn_module_is_runtime(base) || rn_module_is_interpreter(base);
+}
+
+bool rn_frame_is_system(const char *frame)
+{
+	size_t len = strlen(frame);
+	const char *open, *plus;
+
+	if (!strcmp(frame, "[kernel]"))
+		return true;
+	/* "function [module]": the profile's tag of a runtime or interpreter frame */
+	if (len > 3 && frame[len - 1] == ']') {
+		open = strrchr(frame, '[');
+		if (open && open > frame && open[-1] == ' ' &&
+		    system_module(open + 1, (size_t)(frame + len - 1 - open - 1)))
+			return true;
+	}
+	/* "module+0xVADDR": a runtime module without a symbol there */
+	plus = strstr(frame, "+0x");
+	if (plus && !strchr(frame, ' ') && system_module(frame, (size_t)(plus - frame)))
+		return true;
+	/* CPython's internals: _Py*, and Py* followed by a capital or '_' (PyObject_Call,
+	 * PyEval_EvalCode), not a program's "python_main" or "Pyramid" */
+	if (has_prefix(frame, "_Py"))
+		return true;
+	return frame[0] == 'P' && frame[1] == 'y' &&
+		((frame[2] >= 'A' && frame[2] <= 'Z') || frame[2] == '_');
+}
+
 /* ---- modules ------------------------------------------------------------------------------- */
 
 struct sym {

@@ -62,6 +62,20 @@ const struct rn_map *rn_maps_find(const struct rn_maps *m, uint64_t addr);
  * vDSO, whose frames attribution skips. Matches on the basename. */
 bool rn_module_is_runtime(const char *path);
 
+/* Whether `path` is an interpreter's runtime library (libpython3.x), whose frames are the
+ * interpreter's, not the program's. Matches on the basename. */
+bool rn_module_is_interpreter(const char *path);
+
+/*
+ * Whether a frame of folded stacks (collectors/profile.h) is not the program's own code: a
+ * frame of the C runtime, the dynamic loader or an interpreter library, which the profile
+ * tags with its module ("_IO_new_file_write [libc.so.6]", "libc.so.6+0x2a1c0"), an
+ * interpreter internal by name ("_PyEval_EvalFrameDefault", "PyObject_Call": a python binary
+ * that links libpython statically has no module to tell), or the kernel ("[kernel]").
+ * Explanations name the first frame outside these (runner/check/profile_check.h).
+ */
+bool rn_frame_is_system(const char *frame);
+
 /* A symbolized address. */
 struct rn_frame {
 	const char *module;      /* path of the module, owned by the symbolizer */

@@ -357,6 +357,9 @@ struct rn_trace {
 	struct rn_app_span *app;   /* the program's own spans in order of arrival [napp], owned */
 	size_t napp;               /* app spans used */
 	size_t app_cap;            /* app spans allocated */
+	uint16_t app_port;         /* the app collector's OTLP/HTTP receiver port on 127.0.0.1,
+				    * 0 without one: the program's own export to it is no part
+				    * of its work (assertions' witness leaves it out) */
 	struct rn_trace_gap *gaps; /* known data loss of the run [ngaps], owned */
 	size_t ngaps;              /* gaps recorded */
 	FILE *spool;              /* spool of every syscall span, or NULL (rn_trace_spool_enable) */

@@ -796,6 +796,7 @@ static int app_finish(struct rn_collector *rc, struct rn_trace *t)
 	size_t i;
 
 	stop_thread(c);
+	t->app_port = c->port;
 	/* pushed and never popped: closed at the end of the run, and said so */
 	while (c->nopen)
 		close_open(c, c->nopen - 1, end, RN_APP_UNCLOSED);

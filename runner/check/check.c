@@ -569,6 +569,8 @@ static void judge_target(struct check *c, size_t idx)
 	struct rn_target_report *tv = &c->tvs[idx];
 	size_t k;
 
+	/* span_time compares the head's spans with the base side's */
+	r->base = c->bases ? &c->bases[idx] : NULL;
 	for (k = 0; k < cfg->nassertions && !c->o->calibrate; k++)
 		if (rn_assertion_applies(&cfg->assertions[k], tc->name))
 			rn_assertion_evaluate(&cfg->assertions[k], r, rn_target_report_push(tv));

@@ -10,6 +10,7 @@
 
 #include "escape.h"
 #include "sat.h"
+#include "symbolize.h"
 #include "xalloc.h"
 
 static int str_cmp(const void *a, const void *b)
@@ -106,13 +107,28 @@ static void add_item(struct rn_explain_item **v, size_t *n, size_t *cap, const c
 	it->stack = rn_xstrdup(stack);
 	it->leaf = rn_xstrdup(leaf ? leaf + 1 : stack);
 	it->caller = NULL;
-	if (leaf) {
+	it->only_system = false;
+	/* the innermost caller in the program's own code: frames of the C runtime, the loader
+	 * and the interpreter are passed by; the first frame is the process, never a caller */
+	while (leaf) {
 		const char *prev = leaf;
+		char *frame;
 
 		while (prev > stack && prev[-1] != ';')
 			prev--;
-		it->caller = rn_xstrndup(prev, (size_t)(leaf - prev));
+		if (prev == stack)
+			break;
+		frame = rn_xstrndup(prev, (size_t)(leaf - prev));
+		if (!rn_frame_is_system(frame)) {
+			it->caller = frame;
+			break;
+		}
+		free(frame);
+		it->only_system = true;
+		leaf = prev - 1;
 	}
+	if (it->caller)
+		it->only_system = false;
 	it->base = base;
 	it->head = head;
 	it->delta = rn_sat_diff_u64(head, base);
@@ -197,6 +213,10 @@ void rn_explain_format(struct rn_buf *b, const struct rn_explain_item *it, const
 		shown = rn_display_dup(it->caller);
 		rn_buf_addf(b, ", from %s", shown);
 		free(shown);
+	} else if (it->only_system) {
+		rn_buf_adds(b,
+			    ", from no frame of the program's own (only C runtime, loader or "
+			    "interpreter frames)");
 	}
 	if (growth && it->delta > 0)
 		rn_buf_addf(b, " (%.0f%% of the growth)", 100.0 * (double)mag / (double)growth);

@@ -5,7 +5,9 @@
  * Each folded line is one call path ("app;main;load_cfg;openat 75450729"); a path's delta is
  * its head value minus its base value (0 where a side lacks it). Items are the paths with a
  * non-zero delta, the largest growth first (ties: the larger head value, then the path), and
- * each names its leaf frame and the leaf's caller, so an item reads
+ * each names its leaf frame and the leaf's caller in the program's own code (frames of the C
+ * runtime, the loader and the interpreter passed by: a write made by fprintf is the write of
+ * the function that called fprintf), so an item reads
  *
  *     +75.5 ms in openat, from load_cfg (app;main;load_cfg;openat)
  *     +37 samples in spin, from hot_loop (app;main;hot_loop;spin)
@@ -44,12 +46,15 @@ void rn_folded_release(struct rn_folded *f);
 
 /* One ranked difference. */
 struct rn_explain_item {
-	char *stack;   /* the call path, owned */
-	char *leaf;    /* its innermost frame (a function, or a syscall name), owned */
-	char *caller;  /* the frame that called it, owned, or NULL for a one-frame path */
-	uint64_t base; /* value in the base profile */
-	uint64_t head; /* value in the head profile */
-	int64_t delta; /* head - base, clamped to [-INT64_MAX, INT64_MAX] */
+	char *stack;      /* the call path, owned */
+	char *leaf;       /* its innermost frame (a function, or a syscall name), owned */
+	char *caller;     /* the innermost frame above the leaf that is the program's own code (not
+			* the C runtime's, the loader's or an interpreter's: rn_frame_is_system,
+			* collectors/symbolize.h), owned, or NULL when there is none */
+	bool only_system; /* frames were above the leaf, all of them such (caller is NULL) */
+	uint64_t base;    /* value in the base profile */
+	uint64_t head;    /* value in the head profile */
+	int64_t delta;    /* head - base, clamped to [-INT64_MAX, INT64_MAX] */
 };
 
 /*
@@ -65,8 +70,9 @@ void rn_explain_items_free(struct rn_explain_item *items, size_t n);
 /*
  * Append one item as a line without newline: "+75.5 ms in openat, from load_cfg" for `unit`
  * "ns" (the value scaled to ns, us, ms or s), "+37 samples in spin, from hot_loop" for any
- * other unit, then the share of the head's total growth in parentheses when `growth` > 0.
- * Frame names are shown through rn_display_dup (escape.h): escaped, valid UTF-8.
+ * other unit ("..., from no frame of the program's own (only C runtime, loader or interpreter
+ * frames)" when only_system), then the share of the head's total growth in parentheses when
+ * `growth` > 0.
  */
 void rn_explain_format(struct rn_buf *b, const struct rn_explain_item *it, const char *unit,
 		       uint64_t growth);

@@ -23,6 +23,7 @@
 #include "profile.h"
 #include "safefile.h"
 #include "srcloc.h"
+#include "symbolize.h"
 #include "trace.h"
 #include "xalloc.h"
 
@@ -509,43 +510,71 @@ static void add_ns(struct rn_buf *b, int64_t ns)
 		rn_buf_addf(b, "%.1f us", a / 1e3);
 }
 
-/* The frame before the leaf of `stack` (NULL when none), owned; with `bare`, without its
- * "(file:line)". */
-static char *caller_of(const char *stack, bool bare)
-{
-	const char *leaf = strrchr(stack, ';'), *p;
-	char *c, *paren;
+/* Why an item names no caller: every frame between the process and the leaf is the C
+ * runtime's, the loader's or the interpreter's (rn_frame_is_system). */
+#define ONLY_SYSTEM "no frame of the program's own (only C runtime, loader or interpreter frames)"
 
-	if (!leaf)
-		return NULL;
-	for (p = leaf; p > stack && p[-1] != ';'; p--)
-		;
-	if (p == stack)
-		return NULL; /* the process name */
-	c = rn_xstrndup(p, (size_t)(leaf - p));
-	paren = bare ? strstr(c, " (") : NULL;
-	if (paren)
-		*paren = '\0';
-	return c;
+/* The innermost frame of `stack` at or above frame `from` (0: the leaf, 1: its caller) that is
+ * the program's own code, not the C runtime's, the loader's or an interpreter's
+ * (rn_frame_is_system), owned, or NULL when none (the first frame, the process name, is never
+ * one); with `bare`, without its "(file:line)". *system_seen says whether a frame was passed
+ * by on the way. */
+static char *user_frame(const char *stack, int from, bool bare, bool *system_seen)
+{
+	const char *end = stack + strlen(stack), *p;
+	int depth = 0;
+
+	*system_seen = false;
+	while (end > stack) {
+		for (p = end; p > stack && p[-1] != ';'; p--)
+			;
+		if (p == stack)
+			return NULL; /* the process name */
+		if (depth++ >= from) {
+			char *c = rn_xstrndup(p, (size_t)(end - p)), *paren;
+
+			if (!rn_frame_is_system(c)) {
+				paren = bare ? strstr(c, " (") : NULL;
+				if (paren)
+					*paren = '\0';
+				return c;
+			}
+			*system_seen = true;
+			free(c);
+		}
+		end = p - 1;
+	}
+	return NULL;
 }
 
 static void format_item(struct rn_buf *b, const struct item *it)
 {
 	const char *leaf = strrchr(it->stack, ';');
-	char *caller;
+	char *caller, *own;
+	bool sys;
 
 	leaf = leaf ? leaf + 1 : it->stack;
 	switch (it->kind) {
 	case ITEM_CPU:
 		add_ns(b, it->delta);
+		/* a sample in the runtime or the interpreter is the time of the program's
+		 * function that called into it */
+		own = rn_frame_is_system(leaf) ? user_frame(it->stack, 1, false, &sys) : NULL;
+		if (own) {
+			rn_buf_addf(b, " on CPU in %s, inside %s", own, leaf);
+			free(own);
+			break;
+		}
 		rn_buf_addf(b, " on CPU in %s", it->where ? it->where : leaf);
-		caller = caller_of(it->stack, true);
+		caller = user_frame(it->stack, 1, true, &sys);
 		if (caller)
 			rn_buf_addf(b, ", from %s", caller);
+		else if (sys || rn_frame_is_system(leaf))
+			rn_buf_adds(b, ", " ONLY_SYSTEM);
 		free(caller);
 		break;
 	case ITEM_SYSCALL:
-		caller = caller_of(it->stack, false);
+		caller = user_frame(it->stack, 1, false, &sys);
 		if (it->calls) {
 			rn_buf_addc(b, it->calls < 0 ? '-' : '+');
 			add_count(b, (uint64_t)(it->calls < 0 ? -it->calls : it->calls));
@@ -553,7 +582,7 @@ static void format_item(struct rn_buf *b, const struct item *it)
 		} else {
 			rn_buf_addf(b, "%s (same calls)", leaf);
 		}
-		rn_buf_addf(b, " from %s, ", caller ? caller : "(no caller)");
+		rn_buf_addf(b, " from %s, ", caller ? caller : sys ? ONLY_SYSTEM : "(no caller)");
 		add_ns(b, it->delta);
 		rn_buf_adds(b, " in the calls");
 		free(caller);
@@ -576,7 +605,7 @@ static long rank(const char *base_path, const char *base_calls, const char *head
 	struct rn_folded b, h, bc, hc;
 	struct rn_diag d;
 	struct item *v = NULL;
-	size_t n = 0, cap = 0, shown = 0;
+	size_t n = 0, cap = 0, shown = 0, listed = 0;
 	uint64_t growth = 0;
 	long grew = 0;
 
@@ -613,10 +642,11 @@ static long rank(const char *base_path, const char *base_calls, const char *head
 		if (v[i].delta <= 0)
 			break;
 		grew++;
-		/* reports show what matters: items of at least 0.5% of the growth */
+		/* reports show what matters: items of at least 0.5% of the growth, numbered
+		 * as shown */
 		if ((uint64_t)v[i].delta * 200 < growth)
 			continue;
-		rn_buf_addf(all, "%zu. ", i + 1);
+		rn_buf_addf(all, "%zu. ", ++listed);
 		format_item(all, &v[i]);
 		rn_buf_addf(all, "\n   %s\n", v[i].stack);
 		if (shown < top) {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "diag.h"
@@ -31,7 +32,7 @@ static const struct rn_option explain_options[] = {
 	{ OPT_TOP, "top", 0, RN_OPT_REQUIRED, "N",
 	  "list at most N call paths (default 10, 0 = all)" },
 	{ OPT_UNIT, "unit", 0, RN_OPT_REQUIRED, "UNIT",
-	  "what the values count: ns (default; .cpu.folded files: samples) or any word" },
+	  "what the values count (any word); by default told by the file names: ns for .syscalls.folded and for a profile with a .calls.folded beside it (check's and golden update's), calls for .calls.folded, samples for .cpu.folded and any other (stackcollapse's output)" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
 };
@@ -44,7 +45,8 @@ const struct rn_command rn_cmd_explain_def = {
 	"trace --profile PREFIX` writes them (PREFIX.syscalls.folded: nanoseconds in syscalls by\n"
 	"call stack; PREFIX.cpu.folded: on-CPU samples) or as FlameGraph's stackcollapse tools do.\n"
 	"Each call path's change is its HEAD value minus its BASE value; the paths that grew most\n"
-	"come first, each named by its innermost frame and that frame's caller:\n"
+	"come first, each named by its innermost frame and that frame's caller in the program's own\n"
+	"code (frames of the C runtime, the loader and the interpreter are passed by):\n"
 	"    1. +75.5 ms in openat, from load_cfg (92% of the growth)\n"
 	"Paths that shrank follow. With --svg, a differential flame graph of HEAD coloured by the\n"
 	"change. Exit status 0; 2 on a usage error; 3 when a profile cannot be read or is not\n"
@@ -95,6 +97,32 @@ static bool ends_with(const char *s, const char *tail)
 	size_t a = strlen(s), b = strlen(tail);
 
 	return a >= b && !strcmp(s + a - b, tail);
+}
+
+/* What the values of the profile at `path` count, told by its name (--unit's default), or
+ * NULL when the name does not say: renacer's syscall profiles (PREFIX.syscalls.folded; check's
+ * and golden update's NAME.folded, which have NAME.calls.folded beside them) are
+ * nanoseconds, PREFIX.cpu.folded samples, *.calls.folded calls. */
+static const char *unit_of(const char *path)
+{
+	struct rn_buf calls;
+	const char *unit = NULL;
+
+	if (ends_with(path, ".calls.folded"))
+		return "calls";
+	if (ends_with(path, ".cpu.folded"))
+		return "samples";
+	if (ends_with(path, ".syscalls.folded"))
+		return "ns";
+	if (!ends_with(path, ".folded"))
+		return NULL;
+	rn_buf_init(&calls, 0);
+	rn_buf_add(&calls, path, strlen(path) - strlen(".folded"));
+	rn_buf_adds(&calls, ".calls.folded");
+	if (!rn_buf_failed(&calls) && !access(calls.buf, F_OK))
+		unit = "ns";
+	rn_buf_release(&calls);
+	return unit;
 }
 
 /* --svg: the differential flame graph. 0, or the exit code after an error. */
@@ -149,8 +177,13 @@ int rn_cmd_explain(int argc, char **argv)
 		rn_error("renacer explain: want two profiles; usage: %s", rn_cmd_explain_def.usage);
 		return RN_EXIT_USAGE;
 	}
+	/* FlameGraph's stackcollapse tools count samples: a name that says nothing is that */
 	if (!o.unit)
-		o.unit = ends_with(argv[first + 1], ".cpu.folded") ? "samples" : "ns";
+		o.unit = unit_of(argv[first + 1]);
+	if (!o.unit)
+		o.unit = unit_of(argv[first]);
+	if (!o.unit)
+		o.unit = "samples";
 	rn_diag_init(&d, NULL, NULL, 0);
 	if (rn_folded_read(&base, argv[first], &d)) {
 		rn_error("%s", d.msg);

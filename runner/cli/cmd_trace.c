@@ -62,6 +62,7 @@ enum {
 	OPT_GPU_TIMING,
 	OPT_PERCENTILES,
 	OPT_INJECT,
+	OPT_FAULT,
 	OPT_PROFILE,
 	OPT_PROFILE_HZ,
 };
@@ -78,9 +79,17 @@ static const struct rn_option trace_options[] = {
 	{ OPT_FOLLOW, "follow-forks", 'f', RN_OPT_NONE, NULL,
 	  "trace child processes and threads too" },
 	{ OPT_EXPR, "expr", 'e', RN_OPT_REQUIRED, "trace=SET",
-	  "trace only SET (names, %file, %process, ...; '!' negates), filtered in the kernel by seccomp-bpf" },
+	  "trace only SET (names, %file, %process, ...; '!' negates), filtered in the kernel by seccomp-bpf; as strace: -e inject=SET:ACTION is --inject, -e fault=SET is --fault" },
 	{ OPT_INJECT, "inject", 0, RN_OPT_REQUIRED, "SET:ACTION",
 	  "tamper with the calls of SET as strace --inject does: error=ERRNO, retval=N, signal=SIG, delay_enter=DUR, delay_exit=DUR (10ms, 500us; us without a unit), :when=FIRST[..LAST][+[STEP]]; repeatable" },
+	{ OPT_FAULT, "fault", 0, RN_OPT_REQUIRED, "SET[:ACTION]",
+	  "strace's --fault: --inject=SET:error=ENOSYS, or with the error= (and :when=) given" },
+	{ OPT_PERCENTILES, "stats-extended", 0, RN_OPT_NONE, NULL,
+	  "the original renacer's name of --percentiles" },
+	{ RN_OPT_REPLACED, "function-time", 0, RN_OPT_NONE, NULL,
+	  "the original renacer's function timing is --profile PREFIX (syscall time by call stack and CPU samples, as flame graphs; renacer explain ranks two of them)" },
+	{ RN_OPT_REPLACED, "chaos", 0, RN_OPT_NONE, NULL,
+	  "the original renacer's chaos presets are --inject=SET:ACTION rules (errors, return values, signals, delays per syscall; [[target]] inject in renacer.toml)" },
 	{ OPT_PID, "attach", 'p', RN_OPT_REQUIRED, "PID",
 	  "trace the running process PID (all its threads, and its children from now on) instead of CMD; repeatable; SIGINT or --timeout detaches and leaves it running" },
 	{ OPT_PROFILE, "profile", 0, RN_OPT_REQUIRED, "PREFIX",
@@ -239,6 +248,35 @@ static int parse_collectors(const char *list, uint32_t *mask)
 	return 0;
 }
 
+/* --inject SPEC (and -e inject=SPEC): one more rule. 0 or -1. */
+static int add_inject(struct trace_opts *o, const char *spec)
+{
+	struct rn_diag diag;
+
+	o->inject = rn_xgrow(o->inject, &o->inject_cap, o->ninject + 1, sizeof(*o->inject));
+	rn_diag_init(&diag, NULL, NULL, 0);
+	if (rn_inject_parse(&o->inject[o->ninject], spec, &diag))
+		return rn_error("renacer trace: %s", diag.msg);
+	o->ninject++;
+	return 0;
+}
+
+/* strace's --fault=SET[:error=ERRNO][:when=EXPR] (and -e fault=): an inject rule whose error
+ * is ENOSYS unless one is given (strace(1), "-e fault"). 0 or -1. */
+static int add_fault(struct trace_opts *o, const char *spec)
+{
+	struct rn_buf b;
+	int rc;
+
+	if (strstr(spec, ":error="))
+		return add_inject(o, spec);
+	rn_buf_init(&b, 0);
+	rn_buf_addf(&b, "%s:error=ENOSYS", spec);
+	rc = add_inject(o, b.buf);
+	rn_buf_release(&b);
+	return rc;
+}
+
 static int on_option(void *ctx, int id, const char *arg)
 {
 	struct trace_opts *o = ctx;
@@ -279,20 +317,19 @@ static int on_option(void *ctx, int id, const char *arg)
 		o->pids[o->npids++] = (pid_t)v;
 		break;
 	}
-	case OPT_INJECT: {
-		struct rn_diag diag;
-
-		o->inject = rn_xgrow(o->inject, &o->inject_cap, o->ninject + 1, sizeof(*o->inject));
-		rn_diag_init(&diag, NULL, NULL, 0);
-		if (rn_inject_parse(&o->inject[o->ninject], arg, &diag))
-			return rn_error("renacer trace: %s", diag.msg);
-		o->ninject++;
-		break;
-	}
+	case OPT_INJECT:
+		return add_inject(o, arg);
+	case OPT_FAULT:
+		return add_fault(o, arg);
 	case OPT_FOLLOW:
 		o->follow = true;
 		break;
 	case OPT_EXPR:
+		/* strace's -e inject=, -e fault=: the same rules as --inject and --fault */
+		if (!strncmp(arg, "inject=", 7))
+			return add_inject(o, arg + 7);
+		if (!strncmp(arg, "fault=", 6))
+			return add_fault(o, arg + 6);
 		if (o->expr)
 			return rn_error(
 				"renacer trace: only one -e trace= expression is supported");

@@ -85,8 +85,9 @@ int rn_cli_parse(const struct rn_command *cmd, int argc, char **argv,
 
 		if (o->long_name) {
 			longs[k].name = o->long_name;
-			longs[k].has_arg =
-				o->arg == RN_OPT_REQUIRED ? required_argument : no_argument;
+			longs[k].has_arg = o->id == RN_OPT_REPLACED ? optional_argument :
+				o->arg == RN_OPT_REQUIRED           ? required_argument :
+								      no_argument;
 			longs[k].val = LONG_BASE + (int)i; /* mapped back to o->id below */
 			k++;
 		}
@@ -138,6 +139,13 @@ int rn_cli_parse(const struct rn_command *cmd, int argc, char **argv,
 		}
 		/* getopt returns a long option's LONG_BASE + index and a short option's character:
 		 * either way the callback gets the option's id, which may differ from both. */
+		if (c >= LONG_BASE && cmd->options[c - LONG_BASE].id == RN_OPT_REPLACED) {
+			rn_error("renacer %s: '--%s' is not an option of renacer %s: %s", cmd->name,
+				 cmd->options[c - LONG_BASE].long_name, cmd->name,
+				 cmd->options[c - LONG_BASE].help);
+			rc = -EINVAL;
+			break;
+		}
 		if (c >= LONG_BASE) {
 			c = cmd->options[c - LONG_BASE].id;
 		} else {

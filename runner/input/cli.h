@@ -16,6 +16,17 @@ enum rn_option_arg {
 	RN_OPT_REQUIRED = 1, /* --name VALUE or --name=VALUE */
 };
 
+/*
+ * The `id` of an entry for an option that this renacer does not have and that users of the
+ * original renacer or of strace will type (--function-time, --chaos): it is in the table so
+ * that --help and the man page name it and the parser can answer it. Parsing it prints one
+ * line, "renacer CMD: '--chaos' is not an option of renacer CMD: HELP", and fails with
+ * -EINVAL (exit code RN_EXIT_USAGE); `help` names the replacement. Its long form takes an
+ * optional argument (--chaos and --chaos=gentle get the same answer). An option that has an
+ * equivalent is an alias instead: an entry of its own name with the equivalent's id.
+ */
+#define RN_OPT_REPLACED (-1)
+
 /* One option. Tables end with an entry whose `id` is 0. */
 struct rn_option {
 	int id;                 /* value handed to the callback; non-zero; short options use

@@ -82,7 +82,8 @@
 	X(region_pattern, "string",                                                                                                                                                \
 	  "span_count, span_time, anti_pattern: only GPU spans whose innermost region (NVTX range, Vulkan debug label), and app spans whose parent app span, fully match (regex)") \
 	X(stat, "string",                                                                                                                                                          \
-	  "span_time: \"total\", \"p50\", \"p95\", \"max\" (default), \"min\" or \"count_above\" of the spans' durations")                                                         \
+	  "span_time: \"total\", \"p50\", \"p95\", \"max\" (default), \"min\", \"self\" (the longest self time: an app span's duration minus its direct children's) "              \
+	  "or \"count_above\" of the spans' durations, per counting run (the median of the runs is judged)")                                                                       \
 	X(max_ms, "number", "span_time: the stat's budget in milliseconds (inclusive)")                                                                                            \
 	X(min_ms, "number", "span_time: the stat's floor in milliseconds (inclusive)")                                                                                             \
 	X(threshold_ms, "number",                                                                                                                                                  \
@@ -100,7 +101,8 @@
 	  "equivalence: recorded trace (renacer trace -f --format jsonl) the run must behave like")                                                                                \
 	X(max_instructions, "integer", "instructions: budget in instructions (inclusive)")                                                                                         \
 	X(tolerance, "number",                                                                                                                                                     \
-	  "instructions: fraction over the budget that passes, 0..0.05 (default 0); witness: allowed deviation of a reported span from the kernel's, fraction (default 0.2)")      \
+	  "instructions: fraction over the budget that passes, 0..0.05 (default 0); witness: allowed deviation of a reported span from the kernel's, fraction "                    \
+	  "(default 0.2); span_time: under --baseline, the growth over the base's median that fails, fraction (default 0.1)")                                                      \
 	X(witness_pattern, "string",                                                                                                                                               \
 	  "witness: syscalls that end a span's work as the kernel sees it (regex; default the write and send family)")                                                             \
 	X(aggregate, "string", "\"median\" (default), \"min\", \"p95\" or \"max\" over runs")                                                                                      \

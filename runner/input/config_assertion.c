@@ -56,7 +56,7 @@ void rn_cfg_assertion_release(struct rn_assertion_spec *a)
 /* The keys each assertion type needs or allows beyond the common ones. */
 static bool key_belongs(enum rn_assertion_type type, const char *key)
 {
-	static const char *const per_type[RN_ASSERT_COUNT][10] = {
+	static const char *const per_type[RN_ASSERT_COUNT][11] = {
 		[RN_ASSERT_CRITICAL_PATH] = { "max_duration_ms", "trace_name_pattern", NULL },
 		[RN_ASSERT_SPAN_COUNT] = { "max_spans", "span_name_pattern", "region_pattern",
 					   NULL },
@@ -68,7 +68,7 @@ static bool key_belongs(enum rn_assertion_type type, const char *key)
 		[RN_ASSERT_WITNESS] = { "span_name_pattern", "witness_pattern", "tolerance", NULL },
 		[RN_ASSERT_SPAN_TIME] = { "span_name_pattern", "region_pattern", "stat", "max_ms",
 					  "min_ms", "threshold_ms", "max_spans", "max_time_ms",
-					  "min_time_ms", NULL },
+					  "min_time_ms", "tolerance", NULL },
 	};
 	static const char *const specific[] = { "max_duration_ms",
 						"trace_name_pattern",
@@ -466,6 +466,10 @@ static int parse_span_time(struct rn_cfg_ctx *c, const struct rn_toml_value *tab
 	if (rn_cfg_get_choice(c, tab, "stat", span_stat_names, &choice))
 		return -EINVAL;
 	a->span_stat = (enum rn_span_stat)choice;
+	/* against a base or golden reference: the growth that fails, a fraction */
+	a->tolerance = 0.1;
+	if (rn_cfg_get_num(c, tab, "tolerance", 0.0, 10.0, &a->tolerance))
+		return -EINVAL;
 	if (get_ms(c, tab, "max_ms", &a->has_max_span, &a->max_span_ns) ||
 	    get_ms(c, tab, "min_ms", &a->has_min_span, &a->min_span_ns) ||
 	    get_ms(c, tab, "threshold_ms", &has_threshold, &a->threshold_ns) ||

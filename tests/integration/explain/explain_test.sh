@@ -195,6 +195,40 @@ golden)
 	grep -q "head against the golden profile" "$tmp/con" || fail "not explained by the golden"
 	check_hot_item "$tmp/con" console
 	;;
+stdio)
+	# the extra writes come from write_out() through fprintf/fwrite (tests/targets/ex_stdio.c):
+	# the first item names write_out with its file:line, not the C runtime's frame that made
+	# the call (_IO_new_file_write); the .explain.txt list is numbered without gaps
+	stdio="$build/targets/ex_stdio"
+	stdio_src=$(cd "$(dirname "$0")/../../targets" && pwd)/ex_stdio.c
+	write_line=$(grep -n 'WRITE_LINE' "$stdio_src" | cut -d: -f1)
+	mkdir -p "$tmp/head"
+	config ""
+	sed -i "s|^command = .*|command = [\"$stdio\", \"10\"]|" "$tmp/head/renacer.toml"
+	run golden update
+	expect_rc 0
+	[ -s "$tmp/head/golden_traces/app.folded" ] || fail "golden update wrote no app.folded"
+	sed -i "s|^command = .*|command = [\"$stdio\", \"30000\"]|" "$tmp/head/renacer.toml"
+	run check
+	expect_rc 1
+	grep -q "FAIL app/golden:" "$tmp/con" || fail "no failing golden timing row"
+	# (the file as DWARF names it: relative to where it was compiled)
+	want="write from write_out ("
+	item=$(first_item "$tmp/con")
+	case $item in
+	*"1. +"[0-9]*"$want"*"ex_stdio.c:$write_line)"*) ;;
+	*) fail "the first item is '$item', expected '+N $want...ex_stdio.c:$write_line)'" ;;
+	esac
+	txt="$tmp/head/.renacer/explain/app.explain.txt"
+	[ -s "$txt" ] || fail "no app.explain.txt"
+	case $(sed -n 1p "$txt") in
+	"1. +"*"$want"*"ex_stdio.c:$write_line)"*) ;;
+	*) fail "app.explain.txt's first item is '$(sed -n 1p "$txt")'" ;;
+	esac
+	# its items are numbered 1, 2, 3, ... (items below 0.5% of the growth are not listed)
+	grep -o '^[0-9]*\. ' "$txt" | tr -d '. ' | awk '$1 != NR { exit 1 }' ||
+		fail "app.explain.txt is not numbered 1, 2, 3, ...: $(grep -o '^[0-9]*\. ' "$txt" | tr '\n' ' ')"
+	;;
 golden_missing)
 	# without [profile], golden update records no profile: the row says so, nothing is faked
 	tree head 10 0

@@ -6,7 +6,11 @@
 Timing bounds stay in tests/bench/ptrace/explain_bench.py; here a percentile must land in the
 right class of planted latencies (a 40 ms sleep is never reported below 40 ms, nor as 100 ms).
 
-Usage: explain_cli.py --renacer PATH --targets DIR [--only percentiles,inject,attach,csv,profile]
+The original renacer's flags (--function-time, --stats-extended, --chaos) and strace's
+-e inject= / --fault: aliases, or the replacement named (original_flags).
+
+Usage: explain_cli.py --renacer PATH --targets DIR
+       [--only percentiles,inject,attach,csv,profile,original_flags]
 """
 import argparse
 import csv
@@ -369,6 +373,21 @@ def test_profile(R, T, work):
     if b"no on-CPU samples" not in r.stderr:
         check(len(lines) >= 3 and " samples " in lines[1] and "hot_loop" in lines[2],
               "explain: the hot function's samples first: %s" % lines)
+    # the unit follows the file: CPU samples renamed (or from stackcollapse) are samples, never
+    # "ns"; a profile with its .calls.folded beside it (check's, golden's) is nanoseconds
+    for name in ("old", "new"):
+        shutil.copy(os.path.join(work, "c%s.cpu.folded" % ("base" if name == "old" else "head")),
+                    os.path.join(work, name + ".folded"))
+    r = run([R, "explain", os.path.join(work, "old.folded"), os.path.join(work, "new.folded")])
+    out = r.stdout.decode()
+    check(r.returncode == 0 and " samples," in out.splitlines()[0] and " ns" not in out,
+          "explain: renamed CPU profiles count samples: %r" % out[:300])
+    shutil.copy(os.path.join(work, "head.syscalls.folded"), os.path.join(work, "g.folded"))
+    open(os.path.join(work, "g.calls.folded"), "w").write("")
+    r = run([R, "explain", os.path.join(work, "base.syscalls.folded"),
+             os.path.join(work, "g.folded")])
+    check(r.returncode == 0 and " ns," in r.stdout.decode().splitlines()[0],
+          "explain: a profile with its calls beside it is ns: %r" % r.stdout[:200])
     bad = os.path.join(work, "bad.folded")
     open(bad, "w").write("a;b 3\na;c x\n")
     r = run([R, "explain", bad, bad])
@@ -378,6 +397,48 @@ def test_profile(R, T, work):
     check(r.returncode == 6 and r.stderr.startswith(b"renacer: error: cannot write the profile"),
           "profile: an unwritable prefix is an output error before the run (%d, %r)" % (
               r.returncode, r.stderr))
+
+
+def test_original_flags(R, T, work):
+    """The original renacer's flags and strace's injection spellings: aliases where renacer
+    has the equivalent, else one line naming the replacement and the usage exit code (2)."""
+    sleeps = os.path.join(T, "pt_sleeps")
+    # strace's -e inject= is --inject
+    r = run([R, "trace", "-o", os.devnull, "-e", "inject=fsync:error=EIO", "--", sleeps,
+             "fsync", "3"])
+    check(r.returncode == 5 and b"fsync: Input/output error" in r.stderr,
+          "-e inject=: the program sees EIO (exit %d, %r)" % (r.returncode, r.stderr))
+    # strace's --fault=SET is --inject=SET:error=ENOSYS; with an error= it is that error
+    for args in (["--fault=fsync"], ["-e", "fault=fsync:when=1"]):
+        r = run([R, "trace", "-o", os.devnull] + args + ["--", sleeps, "fsync", "3"])
+        check(r.returncode != 0 and b"fsync: Function not implemented" in r.stderr,
+              "%s: the program sees ENOSYS (exit %d, %r)" % (args, r.returncode, r.stderr))
+    r = run([R, "trace", "-o", os.devnull, "--fault=fsync:error=EIO:when=2", "--", sleeps,
+             "fsync", "3"])
+    check(r.returncode == 5, "--fault with error=EIO: EIO (exit %d)" % r.returncode)
+    r = run([R, "trace", "--fault=fsnc", "--", "true"])
+    check(r.returncode == 2 and b"did you mean 'fsync'" in r.stderr, "--fault: bad syscall")
+    # --stats-extended is --percentiles, also without the subcommand word
+    for cmd in ([R, "trace", "-c", "--stats-extended"], [R, "-c", "--stats-extended"]):
+        r = run(cmd + ["--", sleeps, "1:2"])
+        check(r.returncode == 0 and b"p50 us" in r.stderr and b"p99 us" in r.stderr,
+              "%s: percentile columns (%r)" % (cmd[1:], r.stderr[-300:]))
+    # no equivalent: one line naming the replacement, exit 2, the target never runs
+    marker = os.path.join(work, "ran")
+    for flag, repl in (("--function-time", b"--profile PREFIX"), ("--chaos", b"--inject="),
+                       ("--chaos=aggressive", b"--inject=")):
+        for cmd in ([R, "trace", flag], [R, "-c", flag]):
+            r = run(cmd + ["--", "touch", marker])
+            lines = r.stderr.decode().splitlines()
+            check(r.returncode == 2 and len(lines) == 1 and repl.decode() in lines[0] and
+                  ("'%s'" % flag.split("=")[0]) in lines[0],
+                  "%s: one line naming %s, exit 2 (%d, %r)" % (cmd[1:], repl, r.returncode,
+                                                               r.stderr))
+            check(not os.path.exists(marker), "%s: the target did not run" % flag)
+    # all of them are in the option table: --help names them
+    r = run([R, "trace", "--help"])
+    for flag in (b"--fault", b"--stats-extended", b"--function-time", b"--chaos"):
+        check(flag in r.stdout, "trace --help names %s" % flag.decode())
 
 
 def main():
@@ -395,7 +456,8 @@ def main():
             print("SKIP: ptrace is not permitted here")
             return 77
         for name, fn in (("percentiles", test_percentiles), ("inject", test_inject),
-                         ("attach", test_attach), ("csv", test_csv), ("profile", test_profile)):
+                         ("attach", test_attach), ("csv", test_csv), ("profile", test_profile),
+                         ("original_flags", test_original_flags)):
             if name in only:
                 fn(R, T, work)
     finally:

@@ -48,6 +48,12 @@ if(RN_PYTHON3)
 			--only percentiles,inject,csv)
 	set_tests_properties(ptrace.explain_cli PROPERTIES
 		LABELS "ptrace;integration" SKIP_RETURN_CODE 77 TIMEOUT 300)
+	add_test(NAME ptrace.original_flags
+		COMMAND ${RN_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/explain_cli.py
+			--renacer $<TARGET_FILE:renacer> --targets ${CMAKE_BINARY_DIR}/targets
+			--only original_flags)
+	set_tests_properties(ptrace.original_flags PROPERTIES
+		LABELS "ptrace;integration" SKIP_RETURN_CODE 77 TIMEOUT 120)
 	add_test(NAME ptrace.explain_profile
 		COMMAND ${RN_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/explain_cli.py
 			--renacer $<TARGET_FILE:renacer> --targets ${CMAKE_BINARY_DIR}/targets

@@ -159,6 +159,85 @@ witness)
 	check
 	expect 1 "NO DATA" "not measured: no app span matched"
 	;;
+witness_python | witness_node)
+	# Real OpenTelemetry programs (tests/bench/spans/witness_bench.sh runs them 10 times):
+	# Python exporting OTLP/JSON with urllib right after each span, on the span's thread
+	# (its spans name process and thread), and the Node.js SDK exporting from its event loop
+	# between spans (its spans name neither). Their export to the receiver is no part of the
+	# work: honest, they pass; a span that reports half its time fails.
+	here=$(cd "$(dirname "$0")" && pwd)
+	if [ "$case_name" = witness_node ]; then
+		command -v node >/dev/null 2>&1 || { echo "skip: node is not installed"; exit 77; }
+		if [ ! -d "$here/node_modules/@opentelemetry/sdk-trace-base" ]; then
+			echo "skip: the SDK is not installed (npm ci --prefix tests/integration/spans)"
+			exit 77
+		fi
+		prog="\"node\", \"$here/otel_server.js\""
+	else
+		command -v python3 >/dev/null 2>&1 || { echo "skip: no python3"; exit 77; }
+		prog="\"python3\", \"$here/otlp_json_app.py\""
+	fi
+	w_config() {
+		printf '[[target]]\nname = "srv"\ncommand = [%s, "4", "40", "%s"]\n' "$prog" "$1"
+		printf 'collectors = ["ptrace", "app"]\nstderr = "inherit"\n'
+		printf '[[assertion]]\nname = "w"\ntype = "witness"\n'
+		printf 'span_name_pattern = "app:request"\n'
+	}
+	w_config 1 >"$tmp/renacer.toml"
+	COLUMNS=400 "$renacer" check --config "$tmp/renacer.toml" --no-golden >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	expect 0 "PASS" "4 of 4 app spans witnessed"
+	w_config 0.5 >"$tmp/renacer.toml"
+	COLUMNS=400 "$renacer" check --config "$tmp/renacer.toml" --no-golden >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	expect 1 "FAIL" "4 of 4 app spans witnessed" "beyond tolerance 20%"
+	grep -q "reported [0-9.]* ms where the kernel saw [0-9.]* ms (-[45][0-9]\.[0-9]%)" "$tmp/err" ||
+		fail "the deviation is not about -50%"
+	# the detail says the export was seen and left out
+	grep -q "call(s) on the program's connection to the span receiver" "$tmp/err" ||
+		fail "the program's export to the receiver was not left out"
+	;;
+app_runs_self)
+	# span_time reads every counting run (their median), stat = "self" takes the children's
+	# time out of a parent span (sp_app: request holds parse, PARSE_MS, and render, 2 ms)
+	{
+		printf '[[target]]\nname = "app"\ncommand = ["%s", "1500"]\n' "$build/targets/sp_app"
+		printf 'collectors = ["ptrace", "app"]\ncounting_runs = 3\n'
+		printf '[[assertion]]\nname = "self"\ntype = "span_time"\n'
+		printf 'span_name_pattern = "app:request"\nstat = "self"\nmax_ms = 1000\n'
+		printf '[[assertion]]\nname = "whole"\ntype = "span_time"\n'
+		printf 'span_name_pattern = "app:request"\nmax_ms = 1000\n'
+	} >"$tmp/renacer.toml"
+	COLUMNS=400 "$renacer" check --config "$tmp/renacer.toml" --no-golden >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	expect 1 "FAIL app/whole: max of 1 spans matching /app:request/" \
+		"(median of 3 counting runs) > budget 1000.000 ms"
+	grep -q "app  *self  *PASS" "$tmp/err" || fail "the self time of request is not within 1 s"
+	;;
+app_baseline)
+	# span_time under --baseline: the head's parse span (120 ms) against the base's (60 ms) over
+	# 5 counting runs a side grows beyond the limit (10% of the base's); the same program
+	# does not fail
+	for side in head base; do
+		mkdir -p "$tmp/$side"
+		ms=60
+		[ "$side" = head ] && ms=120
+		printf '#!/bin/sh\nexec "%s" %s\n' "$build/targets/sp_app" "$ms" >"$tmp/$side/app.sh"
+		chmod +x "$tmp/$side/app.sh"
+	done
+	{
+		printf '[[target]]\nname = "app"\ncommand = ["./app.sh"]\n'
+		printf 'collectors = ["ptrace", "app"]\ncounting_runs = 5\nruns = 3\n'
+		printf '[[assertion]]\nname = "parse"\ntype = "span_time"\n'
+		printf 'span_name_pattern = "app:parse"\nmax_ms = 5000\n'
+	} >"$tmp/head/renacer.toml"
+	(cd "$tmp/head" && COLUMNS=400 "$renacer" check --baseline ../base >"$tmp/out" 2>"$tmp/err")
+	grep -q "FAIL app/parse: .* against the base (median 6[0-9]\.[0-9]* ms over 5 runs): grew beyond the limit" \
+		"$tmp/err" || fail "2x the base's parse span is not a FAIL against the base"
+	cp "$tmp/base/app.sh" "$tmp/head/app.sh"
+	(cd "$tmp/head" && COLUMNS=400 "$renacer" check --baseline ../base >"$tmp/out" 2>"$tmp/err")
+	grep -q "app  *parse  *\(PASS\|WARN\)" "$tmp/err" || fail "the unchanged program fails"
+	;;
 syscall_max)
 	config 0 'span_name_pattern = "write"' 'max_ms = 150'
 	check

@@ -1,106 +1,207 @@
 /*
- * test_span_time.c - span_time on the program's own spans with durations a hostile program
- * can report: the total saturates instead of wrapping past 2^64 ns.
+ * test_span_time.c - the span_time assertion (assertions/span_time.c) over several counting
+ * runs: the median of the runs' statistic, stat = "self", and the comparison with a base
+ * side's runs (the timing rows' three-valued rule).
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
 #include <cmocka.h>
 
 #include "assertion.h"
-#include "rn_regex.h"
+#include "assertion_internal.h"
 #include "trace.h"
 
-#define T0 1000000000ull /* CLOCK_MONOTONIC start of the run, ns */
+#define MS 1000000ull
 
-/* A target result whose last run holds app spans of `durations_ns` [n]. */
-static void result_with_spans(struct rn_target_result *r, const uint64_t *durations_ns, size_t n)
+/* Add app span `name` of [start, end) ms; `parent` by name (renacer_span.h, thread 7) or, for
+ * OTLP spans, by span id (`id`, `parent_id`: 0 for none). */
+static void app(struct rn_trace *t, const char *name, const char *parent, unsigned id,
+		unsigned parent_id, uint64_t start_ms, uint64_t end_ms)
 {
-	struct rn_trace t;
-	struct rn_process *root;
+	struct rn_app_span a;
 
-	rn_target_result_init(r, "t");
-	rn_trace_init(&t);
-	t.start_ns = T0;
-	root = rn_trace_add_process(&t, 100, 0, T0);
-	rn_process_set_exe(root, "/usr/bin/app");
-	for (size_t i = 0; i < n; i++) {
-		struct rn_app_span s;
-
-		memset(&s, 0, sizeof(s));
-		s.pid = s.tid = 100;
-		s.source = RN_APP_SOURCE_HEADER;
-		s.name = (char *)"work";
-		s.start_ns = 0;
-		s.end_ns = durations_ns[i];
-		rn_trace_add_app(&t, &s);
-	}
-	t.procs[0].end_ns = T0 + 1000;
-	t.procs[0].end = RN_PROC_EXITED;
-	t.end_ns = t.procs[0].end_ns;
-	rn_target_result_add_run(r, &t);
+	memset(&a, 0, sizeof(a));
+	a.pid = 7;
+	a.tid = 7;
+	a.name = (char *)name;
+	a.parent = (char *)parent;
+	a.source = id ? RN_APP_SOURCE_OTLP : RN_APP_SOURCE_HEADER;
+	a.span_id[7] = (uint8_t)id;
+	a.parent_span_id[7] = (uint8_t)parent_id;
+	a.start_ns = start_ms * MS;
+	a.end_ns = end_ms * MS;
+	rn_trace_add_app(t, &a);
 }
 
-static void judge_total(const uint64_t *durations_ns, size_t n, uint64_t max_ns,
-			struct rn_verdict_result *v)
+/* A counting run whose "parse" span takes `parse_ms`. */
+static void add_run(struct rn_target_result *r, double parse_ms)
+{
+	struct rn_trace t;
+
+	rn_trace_init(&t);
+	app(&t, "request", NULL, 0, 0, 0, 100);
+	app(&t, "parse", "request", 0, 0, 1, 1 + (uint64_t)parse_ms);
+	rn_target_result_add_counting_run(r, &t);
+}
+
+static struct rn_regex *re(const char *full)
+{
+	struct rn_regex *x = NULL;
+
+	assert_int_equal(rn_regex_compile(full, &x, NULL), 0);
+	return x;
+}
+
+static void spec(struct rn_assertion_spec *a, const char *pattern, enum rn_span_stat stat,
+		 uint64_t max_ms)
+{
+	memset(a, 0, sizeof(*a));
+	a->name = (char *)"t";
+	a->type = RN_ASSERT_SPAN_TIME;
+	a->enabled = true;
+	a->fail_on_violation = true;
+	a->span_name_pattern = (char *)pattern;
+	a->span_re = re(pattern);
+	a->span_stat = stat;
+	a->has_max_span = true;
+	a->max_span_ns = max_ms * MS;
+	a->tolerance = 0.1;
+}
+
+/* Every counting run is judged: one slow run of three does not decide, the median does. */
+static void test_span_time_median_of_runs(void **state)
 {
 	struct rn_target_result r;
 	struct rn_assertion_spec a;
-	struct rn_regex *re = NULL;
+	struct rn_verdict_result v;
 
-	result_with_spans(&r, durations_ns, n);
-	memset(&a, 0, sizeof(a));
-	a.name = (char *)"budget";
-	a.type = RN_ASSERT_SPAN_TIME;
-	a.enabled = true;
-	a.fail_on_violation = true;
-	a.span_name_pattern = (char *)"app:work";
-	assert_int_equal(rn_regex_compile(a.span_name_pattern, &re, NULL), 0);
-	a.span_re = re;
-	a.span_stat = RN_SPAN_STAT_TOTAL;
-	a.has_max_span = true;
-	a.max_span_ns = max_ns;
-	rn_assertion_evaluate(&a, &r, v);
-	rn_regex_free(re);
+	(void)state;
+	rn_target_result_init(&r, "app");
+	add_run(&r, 10);
+	add_run(&r, 11);
+	add_run(&r, 50); /* the last run, alone, would fail */
+	assert_int_equal(rn_target_result_span_runs(&r), 3);
+	spec(&a, "app:parse", RN_SPAN_STAT_MAX, 20);
+	memset(&v, 0, sizeof(v));
+	rn_assertion_evaluate(&a, &r, &v);
+	assert_int_equal(v.verdict, RN_VERDICT_PASS);
+	assert_true(fabs(v.observed - 11.0) < 1e-9);
+	assert_non_null(strstr(v.message, "median of 3 counting runs"));
+	assert_non_null(strstr(v.detail, "max per run: 10.000 ms, 11.000 ms, 50.000 ms"));
+	rn_verdict_result_release(&v);
+	rn_regex_free((struct rn_regex *)a.span_re);
 	rn_target_result_release(&r);
 }
 
-/* 2^64-1 ns plus 2 ns wrapped to 1 ns and passed a 1 ms budget. */
-static void test_span_time_total_saturates(void **state)
+/* Self time: a span's duration minus its direct children's, for both kinds of parent link. */
+static void test_span_time_self(void **state)
 {
-	const uint64_t d[] = { UINT64_MAX, 2 };
+	struct rn_target_result r;
+	struct rn_assertion_spec a;
 	struct rn_verdict_result v;
+	struct rn_trace t;
 
 	(void)state;
-	judge_total(d, 2, 1000000, &v);
-	assert_int_equal(v.verdict, RN_VERDICT_FAIL);
-	assert_true(v.observed >= (double)UINT64_MAX / 1e6);
+	rn_trace_init(&t);
+	/* renacer_span.h: request [0, 100) holds parse [10, 60) and render [60, 90); parse
+	 * holds a nested "lex" [20, 30) that is not request's child */
+	app(&t, "request", NULL, 0, 0, 0, 100);
+	app(&t, "parse", "request", 0, 0, 10, 60);
+	app(&t, "lex", "parse", 0, 0, 20, 30);
+	app(&t, "render", "request", 0, 0, 60, 90);
+	/* OTLP: job [200, 300) with one child step [210, 290): ids, not names */
+	app(&t, "job", NULL, 1, 0, 200, 300);
+	app(&t, "step", NULL, 2, 1, 210, 290);
+	rn_target_result_init(&r, "app");
+	rn_target_result_add_counting_run(&r, &t);
+	spec(&a, "app:request", RN_SPAN_STAT_SELF, 25);
+	memset(&v, 0, sizeof(v));
+	rn_assertion_evaluate(&a, &r, &v);
+	assert_int_equal(v.verdict, RN_VERDICT_PASS);
+	assert_true(fabs(v.observed - 20.0) < 1e-9); /* 100 - 50 - 30 */
 	rn_verdict_result_release(&v);
+	rn_regex_free((struct rn_regex *)a.span_re);
+	spec(&a, "app:parse", RN_SPAN_STAT_SELF, 25);
+	rn_assertion_evaluate(&a, &r, &v);
+	assert_true(fabs(v.observed - 40.0) < 1e-9); /* 50 - 10 */
+	assert_int_equal(v.verdict, RN_VERDICT_FAIL);
+	rn_verdict_result_release(&v);
+	rn_regex_free((struct rn_regex *)a.span_re);
+	spec(&a, "app:job", RN_SPAN_STAT_SELF, 25);
+	rn_assertion_evaluate(&a, &r, &v);
+	assert_true(fabs(v.observed - 20.0) < 1e-9); /* 100 - 80 */
+	rn_verdict_result_release(&v);
+	rn_regex_free((struct rn_regex *)a.span_re);
+	/* the plain duration is still "max" */
+	spec(&a, "app:request", RN_SPAN_STAT_MAX, 25);
+	rn_assertion_evaluate(&a, &r, &v);
+	assert_true(fabs(v.observed - 100.0) < 1e-9);
+	assert_int_equal(v.verdict, RN_VERDICT_FAIL);
+	rn_verdict_result_release(&v);
+	rn_regex_free((struct rn_regex *)a.span_re);
+	rn_target_result_release(&r);
 }
 
-/* An ordinary total is still the plain sum. */
-static void test_span_time_total_sums(void **state)
+/* head's runs of parse_ms[nh] against base's of base_ms[nb]: the verdict, message in *msg. */
+static enum rn_verdict against(const double *base_ms, size_t nb, const double *head_ms, size_t nh,
+			       char **msg)
 {
-	const uint64_t d[] = { 300000, 400000 };
+	struct rn_target_result head, base;
+	struct rn_assertion_spec a;
 	struct rn_verdict_result v;
+	enum rn_verdict out;
+
+	rn_target_result_init(&head, "app");
+	rn_target_result_init(&base, "app");
+	for (size_t i = 0; i < nb; i++)
+		add_run(&base, base_ms[i]);
+	for (size_t i = 0; i < nh; i++)
+		add_run(&head, head_ms[i]);
+	head.base = &base;
+	spec(&a, "app:parse", RN_SPAN_STAT_MAX, 1000); /* a budget far away */
+	memset(&v, 0, sizeof(v));
+	rn_assertion_evaluate(&a, &head, &v);
+	out = v.verdict;
+	*msg = strdup(v.message);
+	rn_verdict_result_release(&v);
+	rn_regex_free((struct rn_regex *)a.span_re);
+	rn_target_result_release(&head);
+	rn_target_result_release(&base);
+	return out;
+}
+
+/* Against the base: 2x slower fails, the same passes, one run a side cannot decide. */
+static void test_span_time_against_base(void **state)
+{
+	const double base[] = { 20, 21, 22, 20, 21 }, same[] = { 21, 20, 22, 21, 20 },
+		     slow[] = { 40, 42, 41, 43, 40 };
+	char *msg;
 
 	(void)state;
-	judge_total(d, 2, 1000000, &v);
-	assert_int_equal(v.verdict, RN_VERDICT_PASS);
-	assert_true(v.observed > 0.699 && v.observed < 0.701);
-	rn_verdict_result_release(&v);
+	assert_int_equal(against(base, 5, slow, 5, &msg), RN_VERDICT_FAIL);
+	assert_non_null(strstr(msg,
+			       "against the base (median 21.000 ms over 5 runs): grew beyond "
+			       "the limit +2.100 ms (tolerance 10%)"));
+	free(msg);
+	assert_int_equal(against(base, 5, same, 5, &msg), RN_VERDICT_PASS);
+	assert_non_null(strstr(msg, "within the limit"));
+	free(msg);
+	assert_int_equal(against(base, 1, slow, 1, &msg), RN_VERDICT_WARN);
+	assert_non_null(strstr(msg, "inconclusive (too few runs for an interval"));
+	free(msg);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_span_time_total_saturates),
-		cmocka_unit_test(test_span_time_total_sums),
+		cmocka_unit_test(test_span_time_median_of_runs),
+		cmocka_unit_test(test_span_time_self),
+		cmocka_unit_test(test_span_time_against_base),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -64,6 +64,29 @@ static void test_symbolize_runtime_modules(void **state)
 	assert_false(rn_module_is_runtime(NULL));
 }
 
+static void test_symbolize_system_frames(void **state)
+{
+	(void)state;
+	/* tagged by the profile with their module, or a runtime module without a symbol */
+	assert_true(rn_frame_is_system("_IO_new_file_write [libc.so.6]"));
+	assert_true(rn_frame_is_system("_dl_start_user [ld-linux-x86-64.so.2]"));
+	assert_true(rn_frame_is_system("PyObject_Vectorcall [libpython3.11.so.1.0]"));
+	assert_true(rn_frame_is_system("libc.so.6+0x11a2b0"));
+	assert_true(rn_frame_is_system("[kernel]"));
+	/* CPython's internals by name (a python binary that links libpython statically) */
+	assert_true(rn_frame_is_system("_PyEval_EvalFrameDefault"));
+	assert_true(rn_frame_is_system("PyObject_Call"));
+	assert_true(rn_frame_is_system("Py_RunMain"));
+	/* the program's own */
+	assert_false(rn_frame_is_system("write_out (w.c:12)"));
+	assert_false(rn_frame_is_system("write_out"));
+	assert_false(rn_frame_is_system("Pyramid_draw"));
+	assert_false(rn_frame_is_system("python_main"));
+	assert_false(rn_frame_is_system("app+0x1139"));
+	assert_false(rn_frame_is_system("parse [libfoo.so.1]"));
+	assert_false(rn_frame_is_system(""));
+}
+
 /* The executable mapping of the C runtime in `m`, or NULL. */
 static const struct rn_map *runtime_map(const struct rn_maps *m)
 {
@@ -141,6 +164,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_symbolize_parses_maps),
 		cmocka_unit_test(test_symbolize_runtime_modules),
+		cmocka_unit_test(test_symbolize_system_frames),
 		cmocka_unit_test(test_symbolize_finds_own_function),
 		cmocka_unit_test(test_symbolize_relocated_image),
 	};

@@ -91,6 +91,51 @@ static void test_explain_bad_profile(void **state)
 	free(p);
 }
 
+/* A write made through stdio is the write of the program's function that called fprintf; a
+ * path with nothing but runtime and interpreter frames says so. */
+static void test_explain_caller_skips_runtime(void **state)
+{
+	char *b = write_tmp("app;main (w.c:30);write_out (w.c:12);_IO_new_file_write "
+			    "[libc.so.6];write 10\n");
+	char *h = write_tmp("app;main (w.c:30);write_out (w.c:12);_IO_new_file_write "
+			    "[libc.so.6];write 990\n"
+			    "python3;_PyEval_EvalFrameDefault;PyObject_Call;libc.so.6+0x11a2b0;"
+			    "openat 5\n");
+	struct rn_folded fb, fh;
+	struct rn_explain_item *it;
+	struct rn_diag d;
+	struct rn_buf line;
+	size_t n;
+
+	(void)state;
+	rn_diag_init(&d, NULL, NULL, 0);
+	assert_int_equal(rn_folded_read(&fb, b, &d), 0);
+	assert_int_equal(rn_folded_read(&fh, h, &d), 0);
+	it = rn_explain_rank(&fb, &fh, &n);
+	assert_int_equal(n, 2);
+	assert_string_equal(it[0].leaf, "write");
+	assert_string_equal(it[0].caller, "write_out (w.c:12)");
+	assert_false(it[0].only_system);
+	assert_null(it[1].caller);
+	assert_true(it[1].only_system);
+	rn_buf_init(&line, 0);
+	rn_explain_format(&line, &it[0], "ns", 0);
+	assert_string_equal(line.buf, "+980 ns in write, from write_out (w.c:12)");
+	rn_buf_reset(&line);
+	rn_explain_format(&line, &it[1], "samples", 0);
+	assert_string_equal(line.buf,
+			    "+5 samples in openat, from no frame of the program's own "
+			    "(only C runtime, loader or interpreter frames)");
+	rn_buf_release(&line);
+	rn_explain_items_free(it, n);
+	rn_folded_release(&fb);
+	rn_folded_release(&fh);
+	unlink(b);
+	unlink(h);
+	free(b);
+	free(h);
+}
+
 static void test_flamegraph_boxes(void **state)
 {
 	const char *folded = "app;main;hot 75\napp;main;cold 25\n";
@@ -149,6 +194,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_explain_ranks_growth_first),
 		cmocka_unit_test(test_explain_bad_profile),
+		cmocka_unit_test(test_explain_caller_skips_runtime),
 		cmocka_unit_test(test_flamegraph_boxes),
 		cmocka_unit_test(test_flamegraph_diff_colours),
 	};

@@ -24,6 +24,8 @@
 #include "exitcode.h"
 #include "log.h"
 #include "safefile.h"
+#include "textfit.h"
+#include "units.h"
 #include "xalloc.h"
 
 /* Longest message cell of the summary table, bytes (the detail blocks carry the rest). */
@@ -34,6 +36,10 @@
 #define GH_ANNOTATION_DETAIL_MAX 1024
 /* Room kept for the truncation note at the end of a cut summary. */
 #define GH_NOTE_RESERVE 512
+/* Columns of every line of the comment outside <details> (a pull-request comment). */
+#define GH_COMMENT_WIDTH 100
+/* Failing rows listed above the fold; more are counted there and listed in <details>. */
+#define GH_HEADLINE_ROWS 8
 
 /* Order of verdicts in the summary and what they count as. */
 enum gh_rank {
@@ -381,7 +387,7 @@ static int write_summary(const struct rn_buf *md, const size_t *cuts, size_t ncu
 {
 	const char *summary = getenv("GITHUB_STEP_SUMMARY");
 	static const char note[] =
-		"\n> [!NOTE]\n> The rest of this summary was cut to stay within GitHub's 1 MiB "
+		"\n</details>\n\n> [!NOTE]\n> The rest of this summary was cut to stay within GitHub's 1 MiB "
 		"job summary limit; the JUnit report and the report output have all of it.\n";
 	size_t have, budget, len;
 	struct rn_buf b;
@@ -569,20 +575,15 @@ static void annotations(struct rn_buf *b, const struct rn_github_run *run, enum 
 	free(notes);
 }
 
-/* ---- Job summary ------------------------------------------------------------------------ */
+/* ---- Job summary and comment ----------------------------------------------------------- */
 
-static void value_cell(struct rn_buf *b, bool has, double v, const char *unit)
+/* A verdict's value in its unit, for people (units.h); "-" when it has none. */
+static void value_text(char *out, size_t cap, bool has, double v, const char *unit)
 {
 	if (!has || !isfinite(v))
-		rn_buf_adds(b, "-");
-	else if (unit && !strcmp(unit, "ms"))
-		rn_buf_addf(b, "%.3f ms", v);
-	else if (unit && !strcmp(unit, "confidence"))
-		rn_buf_addf(b, "%.2f", v);
-	else if (unit && *unit)
-		rn_buf_addf(b, "%.0f %s", v, unit);
+		snprintf(out, cap, "-");
 	else
-		rn_buf_addf(b, "%.0f", v);
+		rn_fmt_value(out, cap, v, unit);
 }
 
 /* Worst rank of a target's verdicts (a target without verdicts ranks as passed). */
@@ -615,6 +616,126 @@ static size_t backtick_run(const char *s)
 			best = cur;
 	}
 	return best;
+}
+
+/*
+ * The first clause of `s` into `b`: up to the first ", " or "; " outside parentheses and
+ * brackets ("read 427 vs golden 329 (+29.8%), tolerance ..." -> "read 427 vs golden 329
+ * (+29.8%)"), without a leading "inconclusive: ". When `s` states a confidence interval
+ * ("CI [+19%, +47%]") after that clause, the interval is kept: it is what makes a time row's
+ * number worth reading.
+ */
+static void first_clause(struct rn_buf *b, const char *s)
+{
+	const char *p, *ci;
+	int depth = 0;
+
+	if (!s)
+		return;
+	for (p = s; *p; p++) {
+		if (*p == '(' || *p == '[')
+			depth++;
+		else if ((*p == ')' || *p == ']') && depth > 0)
+			depth--;
+		else if (!depth && (*p == ',' || *p == ';') && (p[1] == ' ' || !p[1]))
+			break;
+		else if (*p == '\n')
+			break;
+	}
+	rn_buf_add(b, s, (size_t)(p - s));
+	ci = strstr(p, "CI [");
+	if (ci && strchr(ci, ']')) {
+		const char *close = strchr(ci, ']');
+
+		rn_buf_addc(b, ' ');
+		rn_buf_add(b, ci + 3, (size_t)(close - ci - 2));
+	}
+}
+
+/*
+ * The cause a failing row's detail names, or NULL: the first item of the profile's ranked
+ * list under "where the time went" (runner/check/profile_check.c), as its first clause
+ * ("+181.8 ms on CPU in hot_parse (src/parse.c:88), from main" -> without ", from main").
+ * Appended to `b` after " · "; returns whether one was found.
+ */
+static bool add_cause(struct rn_buf *b, const char *detail)
+{
+	const char *p = detail ? strstr(detail, "where the time went") : NULL;
+
+	while (p && (p = strchr(p, '\n'))) {
+		p++;
+		while (*p == ' ')
+			p++;
+		if (p[0] == '1' && p[1] == '.' && p[2] == ' ') {
+			rn_buf_adds(b, " \u00b7 ");
+			first_clause(b, p + 3);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Append `prefix` (Markdown, `prefix_w` columns) and `text` (plain, escaped here) as one line
+ * of at most `width` columns: `text` is shortened at a word boundary until its escaped form
+ * fits (escapes add backslashes).
+ */
+static void fitted_line(struct rn_buf *b, const char *prefix, size_t prefix_w, const char *text,
+			size_t width)
+{
+	size_t room = width > prefix_w + 8 ? width - prefix_w : 8, w = room;
+	struct rn_buf cut, esc;
+
+	rn_buf_init(&cut, 0);
+	rn_buf_init(&esc, 0);
+	for (;;) {
+		size_t ew;
+
+		rn_buf_reset(&cut);
+		rn_buf_reset(&esc);
+		rn_text_shorten(&cut, text, w);
+		rn_github_escape_markdown(&esc, cut.buf, 0);
+		ew = rn_text_width(esc.buf, esc.len);
+		if (ew <= room || w <= 8)
+			break;
+		w -= ew - room < w - 8 ? ew - room : w - 8;
+	}
+	rn_buf_adds(b, prefix);
+	rn_buf_add(b, esc.buf, esc.len);
+	rn_buf_addc(b, '\n');
+	rn_buf_release(&esc);
+	rn_buf_release(&cut);
+}
+
+/* Markdown text wrapped to the comment's width (a paragraph: GitHub joins its lines). */
+static void wrapped(struct rn_buf *b, const char *md)
+{
+	rn_text_wrap(b, md, GH_COMMENT_WIDTH, 0);
+	rn_buf_addc(b, '\n');
+}
+
+/* One row of a failing verdict above the fold: "- ❌ target / assertion: what · cause". */
+static void headline_row(struct rn_buf *b, const struct rn_target_report *t,
+			 const struct rn_verdict_result *v)
+{
+	struct rn_buf text, prefix;
+
+	rn_buf_init(&text, 0);
+	rn_buf_init(&prefix, 0);
+	rn_buf_addf(&text, "%s / %s: ", t->result ? t->result->name : v->target,
+		    v->assertion ? v->assertion : "?");
+	if (v->message && *v->message)
+		first_clause(&text, v->message);
+	else
+		rn_buf_adds(&text, rn_verdict_label(v->verdict));
+	add_cause(&text, v->detail);
+	rn_buf_addf(&prefix, "- %s **%s** ", verdict_icon(v->verdict),
+		    rn_verdict_label(v->verdict));
+	/* the icon is one code point drawn two columns wide */
+	fitted_line(b, prefix.buf, rn_text_width(prefix.buf, prefix.len) + 1, text.buf,
+		    GH_COMMENT_WIDTH);
+	rn_buf_release(&prefix);
+	rn_buf_release(&text);
 }
 
 static void details_block(struct rn_buf *b, const struct rn_target_report *t,
@@ -652,6 +773,35 @@ static void details_block(struct rn_buf *b, const struct rn_target_report *t,
 	rn_buf_adds(b, "\n\n</details>\n\n");
 }
 
+/* One verdict in the folded list: "- ❌ FAIL **name** · 5 calls, limit 1 call (+400.0%) · msg". */
+static void list_row(struct rn_buf *b, const struct rn_verdict_result *v, bool baseline_side)
+{
+	char val[RN_UNITS_MAX];
+
+	rn_buf_addf(b, "- %s %s **", verdict_icon(v->verdict), rn_verdict_label(v->verdict));
+	rn_github_escape_markdown(b, v->assertion, GH_CELL_MAX);
+	rn_buf_adds(b, "**");
+	if (v->has_observed) {
+		value_text(val, sizeof(val), true, v->observed, v->unit);
+		rn_buf_addf(b, " \u00b7 %s", val);
+		if (v->has_budget) {
+			value_text(val, sizeof(val), true, v->budget, v->unit);
+			rn_buf_addf(b, ", limit %s", val);
+		}
+		if (v->has_golden) {
+			value_text(val, sizeof(val), true, v->golden, v->unit);
+			rn_buf_addf(b, ", %s %s", baseline_side ? "base" : "golden", val);
+		}
+		if ((v->has_budget || v->has_golden) && isfinite(v->delta_pct))
+			rn_buf_addf(b, " (%+.1f%%)", v->delta_pct);
+	}
+	if (v->message && *v->message) {
+		rn_buf_adds(b, " \u00b7 ");
+		rn_github_escape_markdown(b, v->message, GH_CELL_MAX);
+	}
+	rn_buf_addc(b, '\n');
+}
+
 static void target_section(struct rn_buf *b, const struct rn_target_report *t,
 			   const char *golden_file, size_t **cuts, size_t *ncuts, size_t *cap)
 {
@@ -659,13 +809,14 @@ static void target_section(struct rn_buf *b, const struct rn_target_report *t,
 	size_t nruns = r ? rn_target_result_measured(r) : 0, k;
 	int rank;
 
-	rn_buf_addf(b, "### %s ", rank_icon(target_rank(t)));
+	rn_buf_addf(b, "#### %s ", rank_icon(target_rank(t)));
 	rn_github_escape_markdown(b, r ? r->name : "?", GH_CELL_MAX);
 	if (r && r->ncounts)
-		rn_buf_addf(b, " (%zu timing run%s, %zu counting run%s)\n\n", r->nruns,
-			    r->nruns == 1 ? "" : "s", r->ncounts, r->ncounts == 1 ? "" : "s");
+		rn_buf_addf(b, " (%zu timing %s, %zu counting %s)\n\n", r->nruns,
+			    rn_plural((double)r->nruns, "run"), r->ncounts,
+			    rn_plural((double)r->ncounts, "run"));
 	else
-		rn_buf_addf(b, " (%zu run%s)\n\n", nruns, nruns == 1 ? "" : "s");
+		rn_buf_addf(b, " (%zu %s)\n\n", nruns, rn_plural((double)nruns, "run"));
 	if (r && r->error) {
 		rn_buf_adds(b, "> **target error:** ");
 		rn_github_escape_markdown(b, r->error, GH_CELL_MAX);
@@ -682,37 +833,13 @@ static void target_section(struct rn_buf *b, const struct rn_target_report *t,
 		cut_here(cuts, ncuts, cap, b);
 		return;
 	}
-	rn_buf_adds(b,
-		    "| assertion | verdict | measured | budget | golden | delta | runs | message |\n"
-		    "|---|---|---:|---:|---:|---:|---:|---|\n");
 	for (rank = GH_RANK_BAD; rank <= GH_RANK_SKIP; rank++) {
 		for (k = 0; k < t->nverdicts; k++) {
 			const struct rn_verdict_result *v = &t->verdicts[k];
 
 			if ((int)rank_of(v->verdict) != rank)
 				continue;
-			rn_buf_adds(b, "| ");
-			rn_github_escape_markdown(b, v->assertion, GH_CELL_MAX);
-			rn_buf_addf(b, " | %s %s | ", verdict_icon(v->verdict),
-				    rn_verdict_label(v->verdict));
-			value_cell(b, v->has_observed, v->observed, v->unit);
-			rn_buf_adds(b, " | ");
-			value_cell(b, v->has_budget, v->budget, v->unit);
-			rn_buf_adds(b, " | ");
-			value_cell(b, v->has_golden, v->golden, v->unit);
-			if (v->has_observed && (v->has_budget || v->has_golden) &&
-			    isfinite(v->delta_pct))
-				rn_buf_addf(b, " | %+.1f%% | ", v->delta_pct);
-			else
-				rn_buf_adds(b, " | - | ");
-			/* Timing and counting runs measure different metrics: never one sum. */
-			if (r && r->ncounts && r->nruns)
-				rn_buf_addf(b, "%zu timing + %zu counting | ", r->nruns,
-					    r->ncounts);
-			else
-				rn_buf_addf(b, "%zu | ", nruns);
-			rn_github_escape_markdown(b, v->message, GH_CELL_MAX);
-			rn_buf_adds(b, " |\n");
+			list_row(b, v, v->type && !strcmp(v->type, "baseline"));
 			cut_here(cuts, ncuts, cap, b);
 		}
 	}
@@ -728,40 +855,126 @@ static void target_section(struct rn_buf *b, const struct rn_target_report *t,
 	}
 }
 
+/* The run's page on GitHub, from the runner's environment: caller frees; NULL when unknown. */
+static char *run_url(void)
+{
+	const char *server = getenv("GITHUB_SERVER_URL"), *repo = getenv("GITHUB_REPOSITORY");
+	const char *id = getenv("GITHUB_RUN_ID");
+	struct rn_buf b;
+
+	if (!server || !*server || !repo || !*repo || !id || !*id)
+		return NULL;
+	/* URL parts only: anything that would end the Markdown link is refused */
+	if (strpbrk(server, " ()<>\n") || strpbrk(repo, " ()<>\n") || strpbrk(id, " ()<>\n"))
+		return NULL;
+	rn_buf_init(&b, 0);
+	rn_buf_addf(&b, "%s/%s/actions/runs/%s", server, repo, id);
+	return rn_buf_detach(&b, NULL);
+}
+
+/*
+ * The Markdown of a finished check, shaped as a pull-request comment that is read in ten
+ * seconds (the job summary and `renacer report --markdown` are the same text):
+ *
+ *   ## ❌ renacer check: failed
+ *
+ *   **1 failed** · 9 passed · 2 advisory · renacer.toml · exit 1: a blocking assertion failed
+ *
+ *   - ❌ **FAIL** app / baseline:cpu_time: head - base +9.1 ms (+30.2% of base 30.1 ms) [+19%,
+ *     +47%] · +9.0 ms on CPU in jv_copy (src/jv.c:123)           (one line, shortened)
+ *
+ *   timing gated at >= +4.1% (worst: target 'app')
+ *
+ *   [Run page and artifacts](https://github.com/o/r/actions/runs/1)
+ *
+ *   <details><summary>All 12 rows of 3 targets</summary> ... every target's rows as a list,
+ *   failures first, with each non-passing row's detail folded ... </details>
+ *
+ * Only rows that fail (FAIL, ERROR, NO DATA) stand above the fold, one line each; under
+ * --baseline a row that moved beyond the base is a FAIL row, so those are the rows that
+ * changed since the base. Every line outside <details> fits GH_COMMENT_WIDTH columns, and no
+ * table is used anywhere (a table scrolls sideways in a comment).
+ */
 static void summary_markdown(struct rn_buf *b, const struct rn_github_run *run,
 			     const char *cfg_file, size_t **cuts, size_t *ncuts, size_t *cap)
 {
-	static const enum rn_verdict order[] = { RN_VERDICT_FAIL,       RN_VERDICT_ERROR,
-						 RN_VERDICT_NO_DATA,    RN_VERDICT_WARN,
-						 RN_VERDICT_NOT_JUDGED, RN_VERDICT_PASS,
-						 RN_VERDICT_SKIP };
-	size_t i, k;
+	struct rn_timing_gate gate;
+	struct rn_buf line;
+	size_t i, k, nbad = 0, nrows = 0, c, shown;
+	char gate_line[256], *url;
 	int rank;
 
+	for (i = 0; i < run->ntargets; i++) {
+		nrows += run->targets[i].nverdicts;
+		for (k = 0; k < run->targets[i].nverdicts; k++)
+			nbad += rank_of(run->targets[i].verdicts[k].verdict) == GH_RANK_BAD;
+	}
 	rn_buf_addf(b, "## %s renacer check: %s\n\n",
 		    run->exit_code == RN_EXIT_OK ? "\u2705" : "\u274c",
 		    run->exit_code == RN_EXIT_OK ? "passed" : "failed");
-	rn_github_escape_markdown(b, cfg_file, GH_CELL_MAX);
-	rn_buf_addf(b, " \u00b7 exit %d: ", run->exit_code);
-	rn_github_escape_markdown(b, exit_description(run->exit_code), 0);
-	for (k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
-		size_t c = rn_report_count(run->targets, run->ntargets, order[k]);
 
-		if (c)
-			rn_buf_addf(b, " \u00b7 **%zu** %s", c, rn_verdict_label(order[k]));
-	}
-	rn_buf_adds(b, "\n\n");
-	{
-		struct rn_timing_gate gate;
-		char line[256];
+	/* The counts, the config and the exit code: one paragraph. */
+	rn_buf_init(&line, 0);
+	c = rn_report_count(run->targets, run->ntargets, RN_VERDICT_FAIL);
+	if (c)
+		rn_buf_addf(&line, "**%zu failed** \u00b7 ", c);
+	c = rn_report_count(run->targets, run->ntargets, RN_VERDICT_ERROR);
+	if (c)
+		rn_buf_addf(&line, "**%zu %s** \u00b7 ", c, rn_plural((double)c, "error"));
+	c = rn_report_count(run->targets, run->ntargets, RN_VERDICT_NO_DATA);
+	if (c)
+		rn_buf_addf(&line, "**%zu no data** \u00b7 ", c);
+	rn_buf_addf(&line, "%zu passed",
+		    rn_report_count(run->targets, run->ntargets, RN_VERDICT_PASS));
+	c = rn_report_count(run->targets, run->ntargets, RN_VERDICT_WARN) +
+		rn_report_count(run->targets, run->ntargets, RN_VERDICT_NOT_JUDGED);
+	if (c)
+		rn_buf_addf(&line, " \u00b7 %zu advisory", c);
+	c = rn_report_count(run->targets, run->ntargets, RN_VERDICT_SKIP);
+	if (c)
+		rn_buf_addf(&line, " \u00b7 %zu skipped", c);
+	rn_buf_adds(&line, " \u00b7 ");
+	rn_github_escape_markdown(&line, cfg_file, GH_CELL_MAX);
+	rn_buf_addf(&line, " \u00b7 exit %d: ", run->exit_code);
+	rn_github_escape_markdown(&line, exit_description(run->exit_code), 0);
+	wrapped(b, line.buf);
+	rn_buf_addc(b, '\n');
 
-		rn_timing_gate(run->targets, run->ntargets, &gate);
-		if (rn_timing_gate_format(&gate, line, sizeof(line))) {
-			rn_buf_adds(b, "**");
-			rn_github_escape_markdown(b, line, 0);
-			rn_buf_adds(b, "**\n\n");
-		}
+	/* The failing rows, one line each, up to GH_HEADLINE_ROWS. */
+	for (i = 0, shown = 0; i < run->ntargets; i++)
+		for (k = 0; k < run->targets[i].nverdicts; k++)
+			if (rank_of(run->targets[i].verdicts[k].verdict) == GH_RANK_BAD &&
+			    shown++ < GH_HEADLINE_ROWS)
+				headline_row(b, &run->targets[i], &run->targets[i].verdicts[k]);
+	if (nbad > GH_HEADLINE_ROWS)
+		rn_buf_addf(b, "- \u2026 and %zu more failing %s (below)\n",
+			    nbad - GH_HEADLINE_ROWS,
+			    rn_plural((double)(nbad - GH_HEADLINE_ROWS), "row"));
+	if (nbad)
+		rn_buf_addc(b, '\n');
+
+	rn_timing_gate(run->targets, run->ntargets, &gate);
+	if (rn_timing_gate_format(&gate, gate_line, sizeof(gate_line))) {
+		rn_buf_reset(&line);
+		rn_github_escape_markdown(&line, gate_line, 0);
+		wrapped(b, line.buf);
+		rn_buf_addc(b, '\n');
 	}
+	url = run_url();
+	if (url) {
+		rn_buf_addf(b, "[Run page and artifacts](%s)\n\n", url);
+		free(url);
+	}
+	rn_buf_release(&line);
+
+	/* Everything else, a click away. */
+	if (!run->ntargets) {
+		cut_here(cuts, ncuts, cap, b);
+		return;
+	}
+	rn_buf_addf(b, "<details><summary>All %zu %s of %zu %s</summary>\n\n", nrows,
+		    rn_plural((double)nrows, "row"), run->ntargets,
+		    rn_plural((double)run->ntargets, "target"));
 	cut_here(cuts, ncuts, cap, b);
 	/* Targets with failures first, then warnings, then the rest, each in config order. */
 	for (rank = GH_RANK_BAD; rank <= GH_RANK_SKIP; rank++) {
@@ -778,6 +991,8 @@ static void summary_markdown(struct rn_buf *b, const struct rn_github_run *run,
 			free(golden);
 		}
 	}
+	rn_buf_adds(b, "</details>\n");
+	cut_here(cuts, ncuts, cap, b);
 }
 
 /* ---- Entry points ----------------------------------------------------------------------- */

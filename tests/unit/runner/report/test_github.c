@@ -303,21 +303,25 @@ static void test_github_summary_table(void **state)
 	report = slurp(f->report);
 	assert_string_equal(summary, report);
 	assert_non_null(strstr(summary, "## \u274c renacer check: failed\n"));
-	assert_non_null(strstr(summary,
-			       "| assertion | verdict | measured | budget | golden | delta "
-			       "| runs | message |\n"));
+	/* above the fold: the counts, then the failing row alone, with its message */
+	assert_non_null(strstr(summary, "**1 failed** \u00b7 2 passed \u00b7 "));
+	assert_non_null(
+		strstr(summary, "\n- \u274c **FAIL** bad / b\\_fail: too many \\| spans\n"));
+	assert_null(strstr(summary, "| assertion |")); /* no table anywhere */
+	assert_true(strstr(summary, "<details><summary>All 3 rows of 2 targets</summary>") >
+		    strstr(summary, "**FAIL** bad"));
 	fail_row = strstr(summary,
-			  "| b\\_fail | \u274c FAIL | 42 spans | 10 spans | - | +320.0% | 5 "
-			  "| too many \\| spans |\n");
+			  "- \u274c FAIL **b\\_fail** \u00b7 42 spans, limit 10 spans "
+			  "(+320.0%) \u00b7 too many \\| spans\n");
 	pass_row = strstr(summary,
-			  "| b\\_ok | \u2705 PASS | 42 spans | 10 spans | - | +320.0% | 5 "
-			  "| fine |\n");
+			  "- \u2705 PASS **b\\_ok** \u00b7 42 spans, limit 10 spans "
+			  "(+320.0%) \u00b7 fine\n");
 	assert_non_null(fail_row);
 	assert_non_null(pass_row);
 	assert_true(fail_row < pass_row);
 	/* The failing target comes first although it is second in the config. */
-	bad_target = strstr(summary, "### \u274c bad (5 runs)");
-	ok_target = strstr(summary, "### \u2705 good (3 runs)");
+	bad_target = strstr(summary, "#### \u274c bad (5 runs)");
+	ok_target = strstr(summary, "#### \u2705 good (3 runs)");
 	assert_non_null(bad_target);
 	assert_non_null(ok_target);
 	assert_true(bad_target < ok_target);
@@ -377,12 +381,15 @@ static void test_github_summary_within_limit(void **state)
 	summary = slurp(f->summary);
 	added = summary + before;
 	assert_non_null(strstr(added, "1 MiB job summary limit"));
-	/* The last table row before the note is whole. */
-	last = strstr(added, "\n\n> [!NOTE]");
+	/* The last row before the note is whole, and the note closes the fold it cut. */
+	last = strstr(added, "\n\n</details>\n\n> [!NOTE]");
 	assert_non_null(last);
-	assert_memory_equal(last - 2, " |", 2);
+	assert_memory_equal(last - 2, "xx", 2);
 	report = slurp(f->report);
-	assert_int_equal(count(report, "| n"), 1000);
+	assert_int_equal(count(report, "- \u274c FAIL **n"), 1000);
+	/* above the fold: GH_HEADLINE_ROWS failing rows, the rest counted */
+	assert_int_equal(count(report, "- \u274c **FAIL** big / n"), 8);
+	assert_non_null(strstr(report, "- \u2026 and 992 more failing rows (below)\n"));
 	free(summary);
 	free(report);
 	rn_target_report_release(&t);

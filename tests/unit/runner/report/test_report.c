@@ -29,7 +29,7 @@ static char *console(const struct rn_target_report *t, size_t n, bool wide)
 
 	assert_true(fd >= 0 && saved >= 0);
 	assert_int_equal(dup2(fd, 2), 2);
-	rn_report_console(false, wide, t, n, 1);
+	rn_report_console(false, wide, false, t, n, 1);
 	assert_int_equal(dup2(saved, 2), 2);
 	close(saved);
 	close(fd);

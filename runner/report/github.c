@@ -38,6 +38,8 @@
 #define GH_NOTE_RESERVE 512
 /* Columns of every line of the comment outside <details> (a pull-request comment). */
 #define GH_COMMENT_WIDTH 100
+/* Most columns the cause of a failing row takes on its line above the fold. */
+#define GH_CAUSE_MAX 60
 /* Failing rows listed above the fold; more are counted there and listed in <details>. */
 #define GH_HEADLINE_ROWS 8
 
@@ -621,13 +623,11 @@ static size_t backtick_run(const char *s)
 /*
  * The first clause of `s` into `b`: up to the first ", " or "; " outside parentheses and
  * brackets ("read 427 vs golden 329 (+29.8%), tolerance ..." -> "read 427 vs golden 329
- * (+29.8%)"), without a leading "inconclusive: ". When `s` states a confidence interval
- * ("CI [+19%, +47%]") after that clause, the interval is kept: it is what makes a time row's
- * number worth reading.
+ * (+29.8%)").
  */
 static void first_clause(struct rn_buf *b, const char *s)
 {
-	const char *p, *ci;
+	const char *p;
 	int depth = 0;
 
 	if (!s)
@@ -643,20 +643,47 @@ static void first_clause(struct rn_buf *b, const char *s)
 			break;
 	}
 	rn_buf_add(b, s, (size_t)(p - s));
-	ci = strstr(p, "CI [");
-	if (ci && strchr(ci, ']')) {
-		const char *close = strchr(ci, ']');
+}
 
-		rn_buf_addc(b, ' ');
-		rn_buf_add(b, ci + 3, (size_t)(close - ci - 2));
+/*
+ * What a failing row measured, short: a time row whose message states a confidence interval
+ * ("... CI [+19.0%, +47.0%] ...") as its change and that interval in whole percents ("+30%
+ * [+19%, +47%]"),
+ * else its message's first clause ("read 427 vs golden 329 (+29.8%)").
+ */
+static void row_what(struct rn_buf *b, const struct rn_verdict_result *v)
+{
+	const char *ci = v->message ? strstr(v->message, "CI [") : NULL;
+	const char *close = ci ? strchr(ci, ']') : NULL;
+
+	double lo = 0.0, hi = 0.0;
+	char *end = NULL;
+
+	/* "CI [+19.0%, +47.0%]": whole percents are enough to read a change */
+	if (close) {
+		lo = strtod(ci + 4, &end);
+		if (end && *end == '%' && end[1] == ',')
+			hi = strtod(end + 2, &end);
+		else
+			close = NULL;
+		if (!end || *end != '%')
+			close = NULL;
+	}
+	if (close && v->has_observed && (v->has_golden || v->has_budget) &&
+	    isfinite(v->delta_pct) && isfinite(lo) && isfinite(hi)) {
+		rn_buf_addf(b, "%+.0f%% [%+.0f%%, %+.0f%%]", v->delta_pct, lo, hi);
+	} else if (v->message && *v->message) {
+		first_clause(b, v->message);
+	} else {
+		rn_buf_adds(b, rn_verdict_label(v->verdict));
 	}
 }
 
 /*
- * The cause a failing row's detail names, or NULL: the first item of the profile's ranked
+ * The cause a failing row's detail names, or nothing: the first item of the profile's ranked
  * list under "where the time went" (runner/check/profile_check.c), as its first clause
  * ("+181.8 ms on CPU in hot_parse (src/parse.c:88), from main" -> without ", from main").
- * Appended to `b` after " · "; returns whether one was found.
+ * Returns whether one was appended to `b`.
  */
 static bool add_cause(struct rn_buf *b, const char *detail)
 {
@@ -667,7 +694,6 @@ static bool add_cause(struct rn_buf *b, const char *detail)
 		while (*p == ' ')
 			p++;
 		if (p[0] == '1' && p[1] == '.' && p[2] == ' ') {
-			rn_buf_adds(b, " \u00b7 ");
 			first_clause(b, p + 3);
 			return true;
 		}
@@ -676,35 +702,30 @@ static bool add_cause(struct rn_buf *b, const char *detail)
 }
 
 /*
- * Append `prefix` (Markdown, `prefix_w` columns) and `text` (plain, escaped here) as one line
- * of at most `width` columns: `text` is shortened at a word boundary until its escaped form
- * fits (escapes add backslashes).
+ * Append `text` (plain, escaped here) in at most `room` columns: shortened at a word boundary
+ * with "..." until its escaped form fits (escapes add backslashes). Returns the columns used.
  */
-static void fitted_line(struct rn_buf *b, const char *prefix, size_t prefix_w, const char *text,
-			size_t width)
+static size_t fitted_text(struct rn_buf *b, const char *text, size_t room)
 {
-	size_t room = width > prefix_w + 8 ? width - prefix_w : 8, w = room;
+	size_t w = room, ew = 0;
 	struct rn_buf cut, esc;
 
 	rn_buf_init(&cut, 0);
 	rn_buf_init(&esc, 0);
 	for (;;) {
-		size_t ew;
-
 		rn_buf_reset(&cut);
 		rn_buf_reset(&esc);
 		rn_text_shorten(&cut, text, w);
 		rn_github_escape_markdown(&esc, cut.buf, 0);
 		ew = rn_text_width(esc.buf, esc.len);
-		if (ew <= room || w <= 8)
+		if (ew <= room || w <= 4)
 			break;
-		w -= ew - room < w - 8 ? ew - room : w - 8;
+		w -= ew - room < w - 4 ? ew - room : w - 4;
 	}
-	rn_buf_adds(b, prefix);
 	rn_buf_add(b, esc.buf, esc.len);
-	rn_buf_addc(b, '\n');
 	rn_buf_release(&esc);
 	rn_buf_release(&cut);
+	return ew;
 }
 
 /* Markdown text wrapped to the comment's width (a paragraph: GitHub joins its lines). */
@@ -714,27 +735,37 @@ static void wrapped(struct rn_buf *b, const char *md)
 	rn_buf_addc(b, '\n');
 }
 
-/* One row of a failing verdict above the fold: "- ❌ target / assertion: what · cause". */
+/*
+ * One failing row above the fold, one line of at most GH_COMMENT_WIDTH columns:
+ * "- ❌ **FAIL** app/baseline:cpu_time: +30% [+19%, +47%] · +9.0 ms on CPU in jv_copy
+ * (src/jv.c:123)". The cause keeps its room (up to 60 columns); what the row measured is
+ * shortened first.
+ */
 static void headline_row(struct rn_buf *b, const struct rn_target_report *t,
 			 const struct rn_verdict_result *v)
 {
-	struct rn_buf text, prefix;
+	struct rn_buf text, cause, tail;
+	size_t used, cause_w = 0;
 
 	rn_buf_init(&text, 0);
-	rn_buf_init(&prefix, 0);
-	rn_buf_addf(&text, "%s / %s: ", t->result ? t->result->name : v->target,
+	rn_buf_init(&cause, 0);
+	rn_buf_init(&tail, 0);
+	rn_buf_addf(b, "- %s **%s** ", verdict_icon(v->verdict), rn_verdict_label(v->verdict));
+	/* "- ", the icon (drawn two columns wide), " **", the label, "** " */
+	used = 2 + 2 + 3 + strlen(rn_verdict_label(v->verdict)) + 3;
+	if (add_cause(&cause, v->detail)) {
+		rn_buf_adds(&tail, " \u00b7 ");
+		cause_w = 3 + fitted_text(&tail, cause.buf, GH_CAUSE_MAX);
+	}
+	rn_buf_addf(&text, "%s/%s: ", t->result ? t->result->name : v->target,
 		    v->assertion ? v->assertion : "?");
-	if (v->message && *v->message)
-		first_clause(&text, v->message);
-	else
-		rn_buf_adds(&text, rn_verdict_label(v->verdict));
-	add_cause(&text, v->detail);
-	rn_buf_addf(&prefix, "- %s **%s** ", verdict_icon(v->verdict),
-		    rn_verdict_label(v->verdict));
-	/* the icon is one code point drawn two columns wide */
-	fitted_line(b, prefix.buf, rn_text_width(prefix.buf, prefix.len) + 1, text.buf,
-		    GH_COMMENT_WIDTH);
-	rn_buf_release(&prefix);
+	row_what(&text, v);
+	fitted_text(b, text.buf,
+		    GH_COMMENT_WIDTH > used + cause_w + 8 ? GH_COMMENT_WIDTH - used - cause_w : 8);
+	rn_buf_add(b, tail.buf, tail.len);
+	rn_buf_addc(b, '\n');
+	rn_buf_release(&tail);
+	rn_buf_release(&cause);
 	rn_buf_release(&text);
 }
 
@@ -880,8 +911,8 @@ static char *run_url(void)
  *
  *   **1 failed** · 9 passed · 2 advisory · renacer.toml · exit 1: a blocking assertion failed
  *
- *   - ❌ **FAIL** app / baseline:cpu_time: head - base +9.1 ms (+30.2% of base 30.1 ms) [+19%,
- *     +47%] · +9.0 ms on CPU in jv_copy (src/jv.c:123)           (one line, shortened)
+ *   - ❌ **FAIL** app/baseline:cpu_time: +30% [+19%, +47%] · +9.0 ms on CPU in jv_copy (src/j...
+ *                                                                     (one line, shortened)
  *
  *   timing gated at >= +4.1% (worst: target 'app')
  *

@@ -475,10 +475,12 @@ int rn_check_run_target(const struct rn_config *cfg, const struct rn_target_cfg 
 	    rn_check_wants_instructions(cfg, tc))
 		rc = rn_check_instructions(tc, r, o->quiet);
 	r->duration_ns = monotonic_ns() - t0;
-	if (!o->quiet) {
+	if (!o->quiet && !o->progress_part) {
 		/* the target's line in a CI log: the runs of each kind it made */
-		char done[128];
-		int len = 0;
+		char done[512];
+		int len =
+			snprintf(done, sizeof(done), "[%zu/%zu] %s: ", index + 1, count, tc->name);
+		size_t head = (size_t)len;
 
 		if (tc->warmup)
 			len += snprintf(done + len, sizeof(done) - (size_t)len, "%u warmup, ",
@@ -491,9 +493,9 @@ int rn_check_run_target(const struct rn_config *cfg, const struct rn_target_cfg 
 			len += snprintf(done + len, sizeof(done) - (size_t)len,
 					"%u counting run%s, ", tr.plan.counting,
 					tr.plan.counting == 1 ? "" : "s");
-		if (len >= 2)
+		if ((size_t)len > head && (size_t)len < sizeof(done))
 			done[len - 2] = '\0';
-		rn_report_progress_done(len ? done : NULL);
+		rn_report_progress_done((size_t)len > head ? done : NULL);
 	}
 	if (o->rep.github)
 		rn_github_group_end();
@@ -614,6 +616,7 @@ static int baseline_run_one(void *ctx, enum rn_baseline_side side, enum rn_basel
 
 	o.runs = 0;
 	o.rep.github = 0;
+	o.progress_part = true;
 	o.pin_cpu = c->pin >= 0 ? c->pin : -1;
 	o.pin_ncpus = c->pin_ncpus;
 	tc.warmup = kind == RN_BASELINE_WARMUP;
@@ -687,6 +690,16 @@ int rn_check_run_baseline(const struct rn_config *cfg, const struct rn_target_cf
 	rc = rn_baseline_run_target(bl, &plan, &cfg->regression, tc->name, baseline_run_one, &c,
 				    head, base, tv);
 	rn_cpu_claim_release(&claim);
+	if (!o->quiet) {
+		char done[512];
+
+		snprintf(done, sizeof(done),
+			 "[%zu/%zu] %s vs base: %zu timing pair%s, %zu counting "
+			 "run%s a side",
+			 index + 1, count, tc->name, head->nruns, head->nruns == 1 ? "" : "s",
+			 head->ncounts, head->ncounts == 1 ? "" : "s");
+		rn_report_progress_done(done);
+	}
 	if (o->rep.github)
 		rn_github_group_end();
 	return rc;
@@ -780,6 +793,12 @@ int rn_check_run_calibrate(const struct rn_config *cfg, const struct rn_target_c
 	rn_target_result_init(&more[2], base.name);
 	rc = rn_calibrate_target(&bl, &plan, &cfg->regression, &o->cal, tc->name, &sides, res, tv);
 	rn_cpu_claim_release(&claim);
+	if (!o->quiet) {
+		char done[512];
+
+		snprintf(done, sizeof(done), "[%zu/%zu] %s calibrated", index + 1, count, tc->name);
+		rn_report_progress_done(done);
+	}
 	for (i = 0; i < 3; i++)
 		rn_target_result_release(&more[i]);
 	if (pl.argv) {

@@ -134,7 +134,7 @@ void rn_report_progress(bool color, unsigned step, unsigned nsteps, const char *
 	pthread_mutex_lock(&progress_lock);
 	if (!progress_t0_ns)
 		progress_t0_ns = now;
-	if (!step || !progress_unit_ns)
+	if (!progress_unit_ns || (!step && !progress_logged && !progress_open))
 		progress_unit_ns = now;
 	progress_step = step;
 	progress_nsteps = nsteps;
@@ -148,14 +148,14 @@ void rn_report_progress(bool color, unsigned step, unsigned nsteps, const char *
 	} else {
 		/* A CI log: nothing per step; rn_report_progress_done() writes the unit's line. */
 		progress_logged = true;
-		progress_steps_done = step + 1;
+		progress_steps_done++;
 	}
 	pthread_mutex_unlock(&progress_lock);
 	if (tty && !ticker_started)
 		start_ticker();
 }
 
-void rn_report_progress_done(const char *what)
+void rn_report_progress_done(const char *line)
 {
 	uint64_t now = mono_ns();
 
@@ -169,12 +169,13 @@ void rn_report_progress_done(const char *what)
 		size_t label = colon ? (size_t)(colon - progress_text) : strlen(progress_text);
 
 		rn_buf_init(&text, 0);
-		rn_buf_add(&text, progress_text, label);
-		if (what)
-			rn_buf_addf(&text, ": %s", what);
-		else
+		if (line) {
+			rn_buf_adds(&text, line);
+		} else {
+			rn_buf_add(&text, progress_text, label);
 			rn_buf_addf(&text, ": %u %s", progress_steps_done,
 				    rn_plural(progress_steps_done, "run"));
+		}
 		rn_buf_addf(&text, " in %.1f s (%.1f s elapsed)",
 			    (double)(now - progress_unit_ns) / 1e9,
 			    (double)(now - progress_t0_ns) / 1e9);

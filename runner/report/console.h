@@ -27,14 +27,15 @@ void rn_report_header(bool color, const char *config, size_t ntargets, size_t na
  * first TTY line, every signal blocked in it) redraws it 4 times a second while the step runs.
  * Elsewhere (a CI log) nothing is written per step: rn_report_progress_done() writes one line
  * for the unit ("[2/5] parse_large: 1 warmup, 10 timing runs, 1 counting run in 3.1 s (9.4 s
- * elapsed)").
+ * elapsed)"). A unit may span several rn_report_progress() sequences that start at step 0
+ * (the runs of a same-job baseline, one call each); it ends at rn_report_progress_done().
  */
 void rn_report_progress(bool color, unsigned step, unsigned nsteps, const char *fmt, ...)
 	RN_PRINTF(4, 5);
 /* End the current unit: clears the progress line on a TTY; in a CI log writes the unit's one
- * line: its label, `what` it did ("1 warmup, 10 timing runs, 1 counting run"; NULL: the
- * number of steps as runs) and its time. */
-void rn_report_progress_done(const char *what);
+ * line: `line` ("[1/2] app: 1 warmup, 10 timing runs, 1 counting run"; NULL: the last
+ * progress line's label and its number of steps as runs) and the unit's time. */
+void rn_report_progress_done(const char *line);
 /*
  * The final report, on stderr, fitted to rn_term_width() columns: the header lines
  * (rn_report_console_header), one "note:" for warnings that share one cause (rows WARN for

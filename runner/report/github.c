@@ -648,7 +648,7 @@ static void first_clause(struct rn_buf *b, const char *s)
 /*
  * What a failing row measured, short: a time row whose message states a confidence interval
  * ("... CI [+19.0%, +47.0%] ...") as its change and that interval in whole percents ("+30%
- * [+19%, +47%]"),
+ * [+19%, +47%]"); a budget row as its value and limit ("20 calls, limit 10 calls (+100%)");
  * else its message's first clause ("read 427 vs golden 329 (+29.8%)").
  */
 static void row_what(struct rn_buf *b, const struct rn_verdict_result *v)
@@ -672,6 +672,16 @@ static void row_what(struct rn_buf *b, const struct rn_verdict_result *v)
 	if (close && v->has_observed && (v->has_golden || v->has_budget) &&
 	    isfinite(v->delta_pct) && isfinite(lo) && isfinite(hi)) {
 		rn_buf_addf(b, "%+.0f%% [%+.0f%%, %+.0f%%]", v->delta_pct, lo, hi);
+	} else if (v->has_observed && v->has_budget && !v->has_golden && isfinite(v->observed) &&
+		   isfinite(v->budget)) {
+		/* a budget row: the values say it ("20 calls, limit 10 calls (+100%)") */
+		char val[RN_UNITS_MAX], lim[RN_UNITS_MAX];
+
+		value_text(val, sizeof(val), true, v->observed, v->unit);
+		value_text(lim, sizeof(lim), true, v->budget, v->unit);
+		rn_buf_addf(b, "%s, limit %s", val, lim);
+		if (isfinite(v->delta_pct))
+			rn_buf_addf(b, " (%+.0f%%)", v->delta_pct);
 	} else if (v->message && *v->message) {
 		first_clause(b, v->message);
 	} else {
@@ -736,13 +746,43 @@ static void wrapped(struct rn_buf *b, const char *md)
 }
 
 /*
- * One failing row above the fold, one line of at most GH_COMMENT_WIDTH columns:
+ * One failing row above the fold (and the `same` later rows of its target that repeat its
+ * verdict and message: "app/a and 3 more: target 'app' did not run cleanly"), one line of at
+ * most GH_COMMENT_WIDTH columns:
  * "- ❌ **FAIL** app/baseline:cpu_time: +30% [+19%, +47%] · +9.0 ms on CPU in jv_copy
  * (src/jv.c:123)". The cause keeps its room (up to 60 columns); what the row measured is
  * shortened first.
  */
+/* Whether two failing rows say the same: one verdict, one message. */
+static bool same_row(const struct rn_verdict_result *a, const struct rn_verdict_result *b)
+{
+	return a->verdict == b->verdict && a->message && b->message &&
+		!strcmp(a->message, b->message);
+}
+
+/* Whether failing row `k` of `t` repeats an earlier failing row. */
+static bool same_as_earlier(const struct rn_target_report *t, size_t k)
+{
+	size_t j;
+
+	for (j = 0; j < k; j++)
+		if (same_row(&t->verdicts[j], &t->verdicts[k]))
+			return true;
+	return false;
+}
+
+/* Later rows of `t` that repeat row `k`. */
+static size_t same_later(const struct rn_target_report *t, size_t k)
+{
+	size_t j, n = 0;
+
+	for (j = k + 1; j < t->nverdicts; j++)
+		n += same_row(&t->verdicts[j], &t->verdicts[k]);
+	return n;
+}
+
 static void headline_row(struct rn_buf *b, const struct rn_target_report *t,
-			 const struct rn_verdict_result *v)
+			 const struct rn_verdict_result *v, size_t same)
 {
 	struct rn_buf text, cause, tail;
 	size_t used, cause_w = 0;
@@ -757,9 +797,15 @@ static void headline_row(struct rn_buf *b, const struct rn_target_report *t,
 		rn_buf_adds(&tail, " \u00b7 ");
 		cause_w = 3 + fitted_text(&tail, cause.buf, GH_CAUSE_MAX);
 	}
-	rn_buf_addf(&text, "%s/%s: ", t->result ? t->result->name : v->target,
+	rn_buf_addf(&text, "%s/%s", t->result ? t->result->name : v->target,
 		    v->assertion ? v->assertion : "?");
-	row_what(&text, v);
+	if (same)
+		rn_buf_addf(&text, " and %zu more", same);
+	rn_buf_adds(&text, ": ");
+	if (same)
+		first_clause(&text, v->message);
+	else
+		row_what(&text, v);
 	fitted_text(b, text.buf,
 		    GH_COMMENT_WIDTH > used + cause_w + 8 ? GH_COMMENT_WIDTH - used - cause_w : 8);
 	rn_buf_add(b, tail.buf, tail.len);
@@ -931,7 +977,7 @@ static void summary_markdown(struct rn_buf *b, const struct rn_github_run *run,
 {
 	struct rn_timing_gate gate;
 	struct rn_buf line;
-	size_t i, k, nbad = 0, nrows = 0, c, shown;
+	size_t i, k, nbad = 0, nrows = 0, c, shown, lines;
 	char gate_line[256], *url;
 	int rank;
 
@@ -971,16 +1017,25 @@ static void summary_markdown(struct rn_buf *b, const struct rn_github_run *run,
 	wrapped(b, line.buf);
 	rn_buf_addc(b, '\n');
 
-	/* The failing rows, one line each, up to GH_HEADLINE_ROWS. */
-	for (i = 0, shown = 0; i < run->ntargets; i++)
-		for (k = 0; k < run->targets[i].nverdicts; k++)
-			if (rank_of(run->targets[i].verdicts[k].verdict) == GH_RANK_BAD &&
-			    shown++ < GH_HEADLINE_ROWS)
-				headline_row(b, &run->targets[i], &run->targets[i].verdicts[k]);
-	if (nbad > GH_HEADLINE_ROWS)
-		rn_buf_addf(b, "- \u2026 and %zu more failing %s (below)\n",
-			    nbad - GH_HEADLINE_ROWS,
-			    rn_plural((double)(nbad - GH_HEADLINE_ROWS), "row"));
+	/* The failing rows, one line each, up to GH_HEADLINE_ROWS; rows of one target with one
+	 * message (a target that did not run fails each of its assertions) are one line. */
+	for (i = 0, shown = 0, lines = 0; i < run->ntargets; i++)
+		for (k = 0; k < run->targets[i].nverdicts; k++) {
+			const struct rn_verdict_result *v = &run->targets[i].verdicts[k];
+			size_t same;
+
+			if (rank_of(v->verdict) != GH_RANK_BAD ||
+			    same_as_earlier(&run->targets[i], k))
+				continue;
+			same = same_later(&run->targets[i], k);
+			if (lines++ < GH_HEADLINE_ROWS) {
+				headline_row(b, &run->targets[i], v, same);
+				shown += 1 + same;
+			}
+		}
+	if (nbad > shown)
+		rn_buf_addf(b, "- \u2026 and %zu more failing %s (below)\n", nbad - shown,
+			    rn_plural((double)(nbad - shown), "row"));
 	if (nbad)
 		rn_buf_addc(b, '\n');
 

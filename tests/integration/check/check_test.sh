@@ -478,7 +478,7 @@ EOT
 	run report --markdown "$tmp/report.md" "$tmp/results.json"
 	expect_rc 1
 	grep -q '^## .* renacer check: failed' "$tmp/report.md" || fail "$case_name: no headline"
-	grep -q '^- .* \*\*FAIL\*\* work/few\\_fsync: 5 calls matching' "$tmp/report.md" ||
+	grep -q '^- .* \*\*FAIL\*\* work/few\\_fsync: 5 calls, limit 1 call (+400%)$' "$tmp/report.md" ||
 		fail "$case_name: no FAIL line for few_fsync above the fold"
 	grep -q '^- .* FAIL \*\*few\\_fsync\*\* · 5 calls, limit 1 call (+400.0%)' \
 		"$tmp/report.md" || fail "$case_name: no FAIL row for few_fsync"

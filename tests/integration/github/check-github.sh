@@ -115,7 +115,7 @@ s=$tmp/failing.summary
 expect "$s" "## ❌ renacer check: failed"
 expect "$s" "**1 failed** · 1 passed · 1 advisory · 1 skipped"
 expect "$s" "exit 1: a blocking assertion"
-expect "$s" "- ❌ **FAIL** work/fsync\_tight: 5 calls matching /f(data)?sync/ (median of 2"
+expect "$s" "- ❌ **FAIL** work/fsync\_tight: 5 calls, limit 1 call (+400%)"
 expect "$s" "[Run page and artifacts](https://github.example/o/r/actions/runs/42)"
 # span counts only: no timing run, the two counting runs
 expect "$s" "#### ❌ work (0 timing runs, 2 counting runs)"

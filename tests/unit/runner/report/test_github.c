@@ -305,7 +305,9 @@ static void test_github_summary_table(void **state)
 	assert_non_null(strstr(summary, "## \u274c renacer check: failed\n"));
 	/* above the fold: the counts, then the failing row alone, with its message */
 	assert_non_null(strstr(summary, "**1 failed** \u00b7 2 passed \u00b7 "));
-	assert_non_null(strstr(summary, "\n- \u274c **FAIL** bad/b\\_fail: too many \\| spans\n"));
+	assert_non_null(
+		strstr(summary,
+		       "\n- \u274c **FAIL** bad/b\\_fail: 42 spans, limit 10 spans (+320%)\n"));
 	assert_null(strstr(summary, "| assertion |")); /* no table anywhere */
 	assert_true(strstr(summary, "<details><summary>All 3 rows of 2 targets</summary>") >
 		    strstr(summary, "**FAIL** bad"));
@@ -360,6 +362,7 @@ static void test_github_summary_within_limit(void **state)
 	msg[sizeof(msg) - 1] = '\0';
 	for (i = 0; i < 1000; i++) {
 		snprintf(name, sizeof(name), "n%04d", i);
+		memcpy(msg, name, 5); /* each its own message: no two rows are one line */
 		add_verdict(&t, name, RN_VERDICT_FAIL, i + 1, msg);
 	}
 	s = fopen(f->summary, "w");
@@ -489,8 +492,8 @@ static void test_github_comment_names_cause(void **state)
 {
 	struct fixture *f = *state;
 	struct rn_config cfg;
-	struct rn_target_result r;
-	struct rn_target_report t;
+	struct rn_target_result r, r2;
+	struct rn_target_report t[2];
 	struct rn_github_run run;
 	char name[32], *md, *fold, *line, *end;
 	size_t lines = 0;
@@ -498,28 +501,39 @@ static void test_github_comment_names_cause(void **state)
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.path = f->config;
-	memset(&t, 0, sizeof(t));
+	memset(t, 0, sizeof(t));
 	rn_target_result_init(&r, "jq");
-	t.result = &r;
-	add_verdict(&t, "baseline:cpu_time", RN_VERDICT_FAIL, 3,
+	rn_target_result_init(&r2, "down");
+	t[0].result = &r;
+	t[1].result = &r2;
+	/* a target that did not run: each of its rows says so; one line above the fold */
+	for (i = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "down_%d", i);
+		add_verdict(&t[1], name, RN_VERDICT_ERROR, 40 + i,
+			    "target 'down' did not run cleanly: exited with status 1");
+		t[1].verdicts[i].has_observed = false;
+	}
+	add_verdict(&t[0], "baseline:cpu_time", RN_VERDICT_FAIL, 3,
 		    "head - base +9.100 ms (+30.2% of base 30.1 ms), 95% CI [+19.0%, +47.0%] beyond "
 		    "limit +3%; 12 pairs; detects >= +4.1%");
-	t.verdicts[0].unit = "ms";
-	t.verdicts[0].delta_pct = 30.2;
-	t.verdicts[0].detail =
+	t[0].verdicts[0].unit = "ms";
+	t[0].verdicts[0].delta_pct = 30.2;
+	t[0].verdicts[0].detail =
 		rn_xstrdup("head vs base, cpu_time, 12 timing pairs run side by side\n"
 			   "where the time went (head against base, one profiled run, 999 Hz):\n"
 			   "  1. +9.0 ms on CPU in jv_copy (src/jv.c:123), from main\n"
 			   "  2. +1.0 ms on CPU in jv_free (src/jv.c:200), from main\n");
 	for (i = 0; i < 9; i++) {
 		snprintf(name, sizeof(name), "pass_%d", i);
-		add_verdict(&t, name, RN_VERDICT_PASS, 10 + i, "a long message that stays folded");
+		add_verdict(&t[0], name, RN_VERDICT_PASS, 10 + i,
+			    "a long message that stays folded");
 	}
-	add_verdict(&t, "golden:wall_time", RN_VERDICT_WARN, 30, "advisory: conditions differ");
-	add_verdict(&t, "golden:critical_path", RN_VERDICT_WARN, 31, "advisory: conditions differ");
+	add_verdict(&t[0], "golden:wall_time", RN_VERDICT_WARN, 30, "advisory: conditions differ");
+	add_verdict(&t[0], "golden:critical_path", RN_VERDICT_WARN, 31,
+		    "advisory: conditions differ");
 	run.cfg = &cfg;
-	run.targets = &t;
-	run.ntargets = 1;
+	run.targets = t;
+	run.ntargets = 2;
 	run.exit_code = RN_EXIT_FAIL;
 	run.junit = NULL;
 	setenv("GITHUB_SERVER_URL", "https://github.com", 1);
@@ -533,7 +547,12 @@ static void test_github_comment_names_cause(void **state)
 	assert_non_null(strstr(md,
 			       "\n- \u274c **FAIL** jq/baseline:cpu\\_time: +30% \\[+19%, +47%\\] "
 			       "\u00b7 +9.0 ms on CPU in jv\\_copy (src/jv.c:123)\n"));
-	assert_non_null(strstr(md, "**1 failed** \u00b7 9 passed \u00b7 2 advisory \u00b7 "));
+	assert_non_null(
+		strstr(md, "**1 failed** \u00b7 **3 errors** \u00b7 9 passed \u00b7 2 advisory "));
+	assert_non_null(strstr(md,
+			       "\n- \u274c **ERROR** down/down\\_0 and 2 more: target 'down' did "
+			       "not run cleanly: exited with status 1\n"));
+	assert_null(strstr(md, "**ERROR** down/down\\_1"));
 	assert_non_null(
 		strstr(md, "[Run page and artifacts](https://github.com/o/r/actions/runs/7)"));
 	fold = strstr(md, "\n<details>");
@@ -548,8 +567,10 @@ static void test_github_comment_names_cause(void **state)
 	}
 	assert_true(lines <= 15);
 	free(md);
-	rn_target_report_release(&t);
+	rn_target_report_release(&t[0]);
+	rn_target_report_release(&t[1]);
 	rn_target_result_release(&r);
+	rn_target_result_release(&r2);
 }
 
 int main(void)

@@ -71,6 +71,11 @@ example)
 		fail "$case_name: a failure, warning or error in: $(grep '^result: ' "$tmp/err")"
 	expect_err " passed"
 	expect_err "golden"
+	# what a newcomer reads: one progress line per target in a log, the whole report within
+	# 40 lines (statistics only under FAIL rows)
+	[ "$(grep -c '^\[1/2\] example_work: ' "$tmp/err")" = 1 ] ||
+		fail "$case_name: not one progress line for example_work"
+	[ "$(wc -l <"$tmp/err")" -le 40 ] || fail "$case_name: $(wc -l <"$tmp/err") lines > 40"
 	grep -q '<testsuite name="example_work"' "$tmp/junit.xml" || fail "no example_work suite"
 	;;
 example_junit_schema)

@@ -22,6 +22,7 @@
 #include "buf.h"
 #include "golden.h"
 #include "stats.h"
+#include "units.h"
 #include "xalloc.h"
 
 bool rn_assertion_applies(const struct rn_assertion_spec *a, const char *target)
@@ -213,19 +214,6 @@ static char *xfmt(const char *fmt, ...)
 	if (n < 0)
 		rn_die("out of memory");
 	return s;
-}
-
-/* Format a byte count for people: "12.3 MiB". */
-static void human_bytes(double v, char *out, size_t size)
-{
-	const char *units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	int u = 0;
-
-	while (v >= 1024 && u < 4) {
-		v /= 1024;
-		u++;
-	}
-	snprintf(out, size, u ? "%.1f %s" : "%.0f %s", v, units[u]);
 }
 
 /* Fill the common fields of a verdict. */
@@ -564,7 +552,8 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 		  !strncmp(a->span_name_pattern, "region:", 7)));
 
 	total = rn_span_count(&r->last, a->span_re, a->region_re, names, counts, 5, full, &gpu_ns);
-	out->unit = "spans";
+	/* a pattern of syscall names counts calls; GPU and region patterns count spans */
+	out->unit = gpu_pattern ? "spans" : "calls";
 	out->has_budget = true;
 	out->budget = (double)a->max_spans;
 	total = span_count_over_runs(a, r, total, out);
@@ -590,8 +579,8 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 	{
 		bool many = rn_target_result_count_runs(r) > 1;
 
-		rn_buf_addf(&b, "%llu spans matching /%s/", (unsigned long long)total,
-			    a->span_name_pattern);
+		rn_buf_addf(&b, "%llu %s matching /%s/", (unsigned long long)total,
+			    rn_plural((double)total, out->unit), a->span_name_pattern);
 		if (a->region_re && (gpu_ns || r->last.ngpu))
 			rn_buf_addf(&b, " in region /%s/ (GPU time %.3f ms)", a->region_pattern,
 				    (double)gpu_ns / 1e6);
@@ -629,7 +618,7 @@ static void eval_memory(const struct rn_assertion_spec *a, struct rn_target_resu
 	double *s = rn_target_result_samples(r, m, &n);
 	double v = rn_aggregate(s, n, a->aggregate);
 	const char *mode = a->tracking_mode == RN_TRACK_RSS ? "peak RSS" : "peak allocations";
-	char hv[32], hb[32];
+	char hv[RN_UNITS_MAX], hb[RN_UNITS_MAX];
 	struct rn_buf b;
 
 	out->unit = "bytes";
@@ -646,11 +635,11 @@ static void eval_memory(const struct rn_assertion_spec *a, struct rn_target_resu
 	out->has_observed = true;
 	out->observed = v;
 	judge(out, a, v <= (double)a->max_bytes);
-	human_bytes(v, hv, sizeof(hv));
-	human_bytes((double)a->max_bytes, hb, sizeof(hb));
-	out->message = xfmt("%s %.0f bytes (%s, %s) %s budget %llu bytes (%s, %+.1f%%, inclusive)",
-			    mode, v, hv, out->aggregate, v <= (double)a->max_bytes ? "<=" : ">",
-			    (unsigned long long)a->max_bytes, hb, out->delta_pct);
+	rn_fmt_bytes(hv, sizeof(hv), v);
+	rn_fmt_bytes(hb, sizeof(hb), (double)a->max_bytes);
+	out->message =
+		xfmt("%s %s (%s) %s budget %s (%+.1f%%, inclusive)", mode, hv, out->aggregate,
+		     v <= (double)a->max_bytes ? "<=" : ">", hb, out->delta_pct);
 	rn_buf_init(&b, 0);
 	samples_line(&b, s, n, 1, "bytes");
 	out->detail = rn_buf_detach(&b, NULL);

@@ -629,6 +629,7 @@ static int check_report(struct check *c)
 	out.rerun_of = o->rerun_of;
 	out.quiet = o->quiet;
 	out.wide = o->wide;
+	out.verbose = o->verbose;
 	oc.exit_code = exit_code_of(c->tvs, c->nsel, c->worst, cfg->regression.not_judged_fails);
 	if (c->interrupted)
 		oc.exit_code = rn_exit_for_signal(c->interrupted);

@@ -48,8 +48,11 @@ struct rn_check_opts {
 	bool no_propagate;
 	bool otlp_spool; /* the OTLP export wants every span */
 	bool quiet;
-	bool wide;  /* --wide: the console's wide table */
-	bool build; /* --build: run the targets' build commands first */
+	bool progress_part; /* the runs are part of a larger unit (a baseline pair): no
+			     * progress unit line of their own */
+	bool wide;          /* --wide: the console's wide table */
+	bool verbose;       /* --verbose: every non-passing row's statistics on the console */
+	bool build;         /* --build: run the targets' build commands first */
 	bool help;
 	const char *rerun_of;     /* --rerun-of COMMIT, or NULL */
 	struct rn_shard shard;    /* --shard K/N; count 0 = all targets */

@@ -172,30 +172,33 @@ struct target_runs {
 	bool behave;                /* measured runs record the behaviour */
 	struct rn_target_result *r; /* filled */
 	bool probe;                 /* a speed probe before each timing run (judging.h) */
+	unsigned timing_max;        /* the most timing runs adaptive repeats may reach */
 };
 
-/* The progress line of run `k` (0-based over warmup, timing and counting runs). */
+/* The progress line of run `k` (0-based over warmup, timing and counting runs): "[1/3] app:
+ * run 7 of up to 60" while more timing runs may follow (adaptive repeats). */
 static void run_progress(const struct target_runs *tr, unsigned k, bool warm, bool counting)
 {
 	const struct rn_target_cfg *tc = tr->tc;
 	const struct run_plan *p = &tr->plan;
 	size_t pos = tr->index + 1;
+	unsigned most = tr->timing_max > p->timing ? tr->timing_max : p->timing;
 
 	if (tr->o->quiet)
 		return;
 	unsigned nsteps = tc->warmup + p->timing + p->counting;
 
 	if (warm)
-		rn_report_progress(tr->o->rep.color, k, nsteps, "[%zu/%zu] %s warmup %u/%u ...",
+		rn_report_progress(tr->o->rep.color, k, nsteps, "[%zu/%zu] %s: warmup %u of %u",
 				   pos, tr->count, tc->name, k + 1, tc->warmup);
 	else if (counting)
 		rn_report_progress(tr->o->rep.color, k, nsteps,
-				   "[%zu/%zu] %s counting run %u/%u ...", pos, tr->count, tc->name,
+				   "[%zu/%zu] %s: counting run %u of %u", pos, tr->count, tc->name,
 				   k - tc->warmup - p->timing + 1, p->counting);
 	else
-		rn_report_progress(tr->o->rep.color, k, nsteps, "[%zu/%zu] %s %srun %u/%u ...", pos,
-				   tr->count, tc->name, p->split ? "timing " : "",
-				   k - tc->warmup + 1, p->timing);
+		rn_report_progress(tr->o->rep.color, k, nsteps, "[%zu/%zu] %s: %srun %u of %s%u",
+				   pos, tr->count, tc->name, p->split ? "timing " : "",
+				   k - tc->warmup + 1, most > p->timing ? "up to " : "", most);
 }
 
 /* The run spec of one run of `tc`: a timing run (`timing`: process events only, so no
@@ -427,7 +430,8 @@ int rn_check_run_target(const struct rn_config *cfg, const struct rn_target_cfg 
 				  needs_spool(cfg, tc, o),
 				  needs_behaviour(cfg, tc),
 				  r,
-				  false };
+				  false,
+				  0 };
 	struct rn_pressure_probe probe = { 0 };
 	uint64_t t0 = monotonic_ns();
 	bool have_golden;
@@ -441,6 +445,8 @@ int rn_check_run_target(const struct rn_config *cfg, const struct rn_target_cfg 
 		(golden_update || golden_exists(cfg, tc->name));
 	have_golden = golden && !golden_update && !o->baseline && !o->calibrate && !o->no_golden &&
 		cfg->regression.enabled;
+	if (have_golden && tr.plan.timing && cfg->regression.timing)
+		tr.timing_max = (unsigned)cfg->regression.max_runs;
 	if (o->rep.github)
 		github_group_begin(tc, &tr.plan);
 	first = tc->warmup + tr.plan.timing;
@@ -470,8 +476,28 @@ int rn_check_run_target(const struct rn_config *cfg, const struct rn_target_cfg 
 	    rn_check_wants_instructions(cfg, tc))
 		rc = rn_check_instructions(tc, r, o->quiet);
 	r->duration_ns = monotonic_ns() - t0;
-	if (!o->quiet)
-		rn_report_progress_done();
+	if (!o->quiet && !o->progress_part) {
+		/* the target's line in a CI log: the runs of each kind it made */
+		char done[512];
+		int len =
+			snprintf(done, sizeof(done), "[%zu/%zu] %s: ", index + 1, count, tc->name);
+		size_t head = (size_t)len;
+
+		if (tc->warmup)
+			len += snprintf(done + len, sizeof(done) - (size_t)len, "%u warmup, ",
+					tc->warmup);
+		if (tr.plan.timing)
+			len += snprintf(done + len, sizeof(done) - (size_t)len, "%u %srun%s, ",
+					tr.plan.timing, tr.plan.split ? "timing " : "",
+					tr.plan.timing == 1 ? "" : "s");
+		if (tr.plan.counting)
+			len += snprintf(done + len, sizeof(done) - (size_t)len,
+					"%u counting run%s, ", tr.plan.counting,
+					tr.plan.counting == 1 ? "" : "s");
+		if ((size_t)len > head && (size_t)len < sizeof(done))
+			done[len - 2] = '\0';
+		rn_report_progress_done((size_t)len > head ? done : NULL);
+	}
 	if (o->rep.github)
 		rn_github_group_end();
 	return rc;
@@ -591,6 +617,7 @@ static int baseline_run_one(void *ctx, enum rn_baseline_side side, enum rn_basel
 
 	o.runs = 0;
 	o.rep.github = 0;
+	o.progress_part = true;
 	o.pin_cpu = c->pin >= 0 ? c->pin : -1;
 	o.pin_ncpus = c->pin_ncpus;
 	tc.warmup = kind == RN_BASELINE_WARMUP;
@@ -665,6 +692,16 @@ int rn_check_run_baseline(const struct rn_config *cfg, const struct rn_target_cf
 	rc = rn_baseline_run_target(bl, &plan, &cfg->regression, tc->name, baseline_run_one, &c,
 				    head, base, tv);
 	rn_cpu_claim_release(&claim);
+	if (!o->quiet) {
+		char done[512];
+
+		snprintf(done, sizeof(done),
+			 "[%zu/%zu] %s vs base: %zu timing pair%s, %zu counting "
+			 "run%s a side",
+			 index + 1, count, tc->name, head->nruns, head->nruns == 1 ? "" : "s",
+			 head->ncounts, head->ncounts == 1 ? "" : "s");
+		rn_report_progress_done(done);
+	}
 	if (o->rep.github)
 		rn_github_group_end();
 	return rc;
@@ -758,6 +795,12 @@ int rn_check_run_calibrate(const struct rn_config *cfg, const struct rn_target_c
 	rn_target_result_init(&more[2], base.name);
 	rc = rn_calibrate_target(&bl, &plan, &cfg->regression, &o->cal, tc->name, &sides, res, tv);
 	rn_cpu_claim_release(&claim);
+	if (!o->quiet) {
+		char done[512];
+
+		snprintf(done, sizeof(done), "[%zu/%zu] %s calibrated", index + 1, count, tc->name);
+		rn_report_progress_done(done);
+	}
 	for (i = 0; i < 3; i++)
 		rn_target_result_release(&more[i]);
 	if (pl.argv) {

@@ -315,7 +315,8 @@ static int write_baseline_table(const struct rn_report_outputs *out, const struc
 
 static int write_console(const struct rn_report_outputs *out, const struct rn_outcome *oc)
 {
-	rn_report_console(out->color, out->wide, oc->reports, oc->ntargets, oc->exit_code);
+	rn_report_console(out->color, out->wide, out->verbose, oc->reports, oc->ntargets,
+			  oc->exit_code);
 	return 0;
 }
 

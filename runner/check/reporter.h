@@ -80,7 +80,8 @@ struct rn_report_outputs {
 	const char *rerun_of;                   /* --rerun-of: the commit re-run, or NULL */
 	bool color;                             /* console colors */
 	bool wide;                              /* console: the wide table (rn_report_console) */
-	bool quiet;                             /* no notes (history, timeline) */
+	bool verbose; /* console: every non-passing row's detail (rn_report_console) */
+	bool quiet;   /* no notes (history, timeline) */
 };
 
 /* One output of a check. */

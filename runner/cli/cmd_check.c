@@ -43,6 +43,8 @@ static const struct rn_option check_options[] = {
 	{ RN_CO_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no progress lines" },
 	{ RN_CO_WIDE, "wide", 0, RN_OPT_NONE, NULL,
 	  "console table with every column (GOLDEN, BASE), whole names and REASON wrapped" },
+	{ RN_CO_VERBOSE, "verbose", 'v', RN_OPT_NONE, NULL,
+	  "console: the statistics of every non-passing row, not only of the failing ones" },
 	{ RN_CO_SHARD, "shard", 0, RN_OPT_REQUIRED, "K/N",
 	  "run only shard K of N (targets split by a hash of their name; see renacer merge)" },
 	{ RN_CO_SHARD_BALANCE, "shard-balance", 0, RN_OPT_REQUIRED, "HOW",
@@ -167,6 +169,9 @@ int rn_check_on_option(void *ctx, int id, const char *arg)
 		break;
 	case RN_CO_WIDE:
 		o->wide = true;
+		break;
+	case RN_CO_VERBOSE:
+		o->verbose = true;
 		break;
 	case RN_CO_BUILD:
 		o->build = true;

@@ -31,6 +31,7 @@ enum rn_check_opt_id {
 	RN_CO_PAIRS,
 	RN_CO_PLANT,
 	RN_CO_WIDE,
+	RN_CO_VERBOSE,
 	RN_CO_BUILD,
 };
 

@@ -27,6 +27,7 @@ enum {
 	OPT_QUIET = 'q',
 	OPT_HELP = 'h',
 	OPT_WIDE = 256,
+	OPT_VERBOSE,
 };
 
 static const struct rn_option merge_options[] = {
@@ -38,6 +39,8 @@ static const struct rn_option merge_options[] = {
 	{ OPT_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no header line" },
 	{ OPT_WIDE, "wide", 0, RN_OPT_NONE, NULL,
 	  "console table with every column (GOLDEN, BASE), whole names and REASON wrapped" },
+	{ OPT_VERBOSE, "verbose", 'v', RN_OPT_NONE, NULL,
+	  "console: the statistics of every non-passing row, not only of the failing ones" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
 };
@@ -59,7 +62,8 @@ struct merge_opts {
 	const char *config;
 	struct rn_report_opts rep; /* --junit, --results, --otlp-*, --github, --history, ... */
 	bool quiet;
-	bool wide; /* --wide */
+	bool wide;    /* --wide */
+	bool verbose; /* --verbose */
 	bool help;
 };
 
@@ -78,6 +82,9 @@ static int on_option(void *ctx, int id, const char *arg)
 		break;
 	case OPT_WIDE:
 		o->wide = true;
+		break;
+	case OPT_VERBOSE:
+		o->verbose = true;
 		break;
 	case OPT_HELP:
 		o->help = true;
@@ -344,6 +351,7 @@ static int write_reports(const struct merge_opts *o, struct rn_merged *m,
 	out.history_source = "merge";
 	out.quiet = o->quiet;
 	out.wide = o->wide;
+	out.verbose = o->verbose;
 	rn_otlp_cfg_init(&otlp_cfg);
 	rc = rn_report_opts_otlp(&o->rep, cfg, &otlp_cfg);
 	if (!rc) {

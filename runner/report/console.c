@@ -22,6 +22,7 @@
 #include "exitcode.h"
 #include "safefile.h"
 #include "textfit.h"
+#include "units.h"
 #include "xalloc.h"
 
 /*
@@ -33,14 +34,16 @@
  */
 #define TICK_MS 250
 static pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;
-static bool progress_open;        /* a TTY line is on screen */
-static bool ticker_started;       /* the ticker thread runs */
-static char progress_text[512];   /* the current line without its times */
-static unsigned progress_step;    /* step of progress_text */
-static unsigned progress_nsteps;  /* steps of the unit */
-static uint64_t progress_t0_ns;   /* the first progress line of this process */
-static uint64_t progress_unit_ns; /* step 0 of the current unit (a target's runs) */
-static uint64_t progress_step_ns; /* start of the current step */
+static bool progress_open;           /* a TTY line is on screen */
+static bool ticker_started;          /* the ticker thread runs */
+static char progress_text[512];      /* the current line without its times */
+static unsigned progress_step;       /* step of progress_text */
+static unsigned progress_nsteps;     /* steps of the unit */
+static uint64_t progress_t0_ns;      /* the first progress line of this process */
+static uint64_t progress_unit_ns;    /* step 0 of the current unit (a target's runs) */
+static uint64_t progress_step_ns;    /* start of the current step */
+static bool progress_logged;         /* a unit is under way in a CI log (not a TTY) */
+static unsigned progress_steps_done; /* steps of that unit begun so far */
 
 static uint64_t mono_ns(void)
 {
@@ -131,7 +134,7 @@ void rn_report_progress(bool color, unsigned step, unsigned nsteps, const char *
 	pthread_mutex_lock(&progress_lock);
 	if (!progress_t0_ns)
 		progress_t0_ns = now;
-	if (!step || !progress_unit_ns)
+	if (!progress_unit_ns || (!step && !progress_logged && !progress_open))
 		progress_unit_ns = now;
 	progress_step = step;
 	progress_nsteps = nsteps;
@@ -143,11 +146,38 @@ void rn_report_progress(bool color, unsigned step, unsigned nsteps, const char *
 		draw_tty(now);
 		progress_open = true;
 	} else {
-		/* A CI log: one plain line per step, with the time since the first. */
+		/* A CI log: nothing per step; rn_report_progress_done() writes the unit's line. */
+		progress_logged = true;
+		progress_steps_done++;
+	}
+	pthread_mutex_unlock(&progress_lock);
+	if (tty && !ticker_started)
+		start_ticker();
+}
+
+void rn_report_progress_done(const char *line)
+{
+	uint64_t now = mono_ns();
+
+	pthread_mutex_lock(&progress_lock);
+	if (progress_open)
+		rn_write_stderr("\r\033[K", 4);
+	if (progress_logged) {
+		/* one line per unit in a CI log: its label, its steps and its time */
 		struct rn_buf b, text;
+		const char *colon = strstr(progress_text, ": ");
+		size_t label = colon ? (size_t)(colon - progress_text) : strlen(progress_text);
 
 		rn_buf_init(&text, 0);
-		rn_buf_addf(&text, "%s (%.1f s elapsed)", progress_text,
+		if (line) {
+			rn_buf_adds(&text, line);
+		} else {
+			rn_buf_add(&text, progress_text, label);
+			rn_buf_addf(&text, ": %u %s", progress_steps_done,
+				    rn_plural(progress_steps_done, "run"));
+		}
+		rn_buf_addf(&text, " in %.1f s (%.1f s elapsed)",
+			    (double)(now - progress_unit_ns) / 1e9,
 			    (double)(now - progress_t0_ns) / 1e9);
 		rn_buf_init(&b, 0);
 		rn_text_wrap(&b, text.buf, (size_t)rn_term_width(), 4);
@@ -156,17 +186,9 @@ void rn_report_progress(bool color, unsigned step, unsigned nsteps, const char *
 		rn_buf_release(&b);
 		rn_buf_release(&text);
 	}
-	pthread_mutex_unlock(&progress_lock);
-	if (tty && !ticker_started)
-		start_ticker();
-}
-
-void rn_report_progress_done(void)
-{
-	pthread_mutex_lock(&progress_lock);
-	if (progress_open)
-		rn_write_stderr("\r\033[K", 4);
 	progress_open = false;
+	progress_logged = false;
+	progress_steps_done = 0;
 	progress_unit_ns = 0;
 	pthread_mutex_unlock(&progress_lock);
 }
@@ -189,42 +211,21 @@ static const char *verdict_color(enum rn_verdict v)
 }
 
 /* Format a value in its unit for the table. `exact` (--wide): ms with 3 decimals, bytes in
- * bytes; otherwise 4 significant digits in a scaled unit (s, KiB, MiB, GiB). */
+ * bytes; otherwise in human units (units.h: us/ms/s, KiB/MiB/GiB, counts with their noun). */
 static void fmt_value(char *out, size_t size, bool has, double v, const char *unit, bool exact)
 {
-	static const char *const bin[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	size_t k = 0;
-
 	if (!has) {
 		snprintf(out, size, "-");
 		return;
 	}
 	if (!unit)
 		unit = "";
-	if (!strcmp(unit, "ms")) {
-		if (exact)
-			snprintf(out, size, "%.3f ms", v);
-		else if (fabs(v) < 1000.0)
-			snprintf(out, size, "%.4g ms", v);
-		else if (fabs(v) < 1e7)
-			snprintf(out, size, "%.4g s", v / 1000.0);
-		else
-			snprintf(out, size, "%.0f s", v / 1000.0);
-	} else if (!strcmp(unit, "bytes")) {
-		if (exact) {
-			snprintf(out, size, "%.0f B", v);
-			return;
-		}
-		while (fabs(v) >= 1024.0 && k + 1 < sizeof(bin) / sizeof(bin[0])) {
-			v /= 1024.0;
-			k++;
-		}
-		snprintf(out, size, k ? "%.4g %s" : "%.0f %s", v, bin[k]);
-	} else if (!strcmp(unit, "confidence")) {
-		snprintf(out, size, "%.2f", v);
-	} else {
-		snprintf(out, size, "%.0f %s", v, unit);
-	}
+	if (exact && !strcmp(unit, "ms"))
+		snprintf(out, size, "%.3f ms", v);
+	else if (exact && !strcmp(unit, "bytes"))
+		snprintf(out, size, "%.0f B", v);
+	else
+		rn_fmt_value(out, size, v, unit);
 }
 
 /* The REASON column of the console table: v->reason, else the message ("critical path 236 ms
@@ -474,24 +475,204 @@ static void console_table(struct rn_buf *b, bool color, bool wide, size_t width,
 	}
 }
 
-void rn_report_console(bool color, bool wide, const struct rn_target_report *t, size_t n,
-		       int exit_code)
+/*
+ * Warnings with one cause. Rows that are WARN for the same REASON and, where their message
+ * names it after ", but ", the same circumstance (golden traces recorded on another machine:
+ * "advisory: conditions differ", "... but recorded on another machine (kernel A, here B);")
+ * are said once above the table instead of once per row.
+ */
+#define CAUSES_MAX 8
+struct cause {
+	const char *reason; /* the rows' shared REASON (borrowed) */
+	char *why;          /* the circumstance their messages name, owned, or NULL */
+	size_t rows;        /* rows that share it */
+};
+
+/* The circumstance a WARN message names after ", but " up to the next ';' (owned), or NULL. */
+static char *message_why(const char *msg)
+{
+	const char *p = msg ? strstr(msg, ", but ") : NULL, *end;
+
+	if (!p)
+		return NULL;
+	p += 6;
+	end = strchr(p, ';');
+	return end ? rn_xstrndup(p, (size_t)(end - p)) : rn_xstrdup(p);
+}
+
+static bool same_text(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* The cause group of warning `v` in `c[0..n)`, or -1. */
+static int cause_of(const struct cause *c, size_t n, const struct rn_verdict_result *v)
+{
+	char *why;
+	size_t i;
+	int found = -1;
+
+	if (v->verdict != RN_VERDICT_WARN || !v->reason || !*v->reason)
+		return -1;
+	why = message_why(v->message);
+	for (i = 0; i < n && found < 0; i++)
+		if (!strcmp(c[i].reason, v->reason) && same_text(c[i].why, why))
+			found = (int)i;
+	free(why);
+	return found;
+}
+
+/* Group the WARN rows of `t` by cause; only causes of 2 rows or more count. */
+static size_t find_causes(const struct rn_target_report *t, size_t n, struct cause *c)
+{
+	size_t i, k, nc = 0, kept = 0;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < t[i].nverdicts; k++) {
+			const struct rn_verdict_result *v = &t[i].verdicts[k];
+			int at;
+
+			if (v->verdict != RN_VERDICT_WARN || !v->reason || !*v->reason)
+				continue;
+			at = cause_of(c, nc, v);
+			if (at >= 0) {
+				c[at].rows++;
+			} else if (nc < CAUSES_MAX) {
+				c[nc].reason = v->reason;
+				c[nc].why = message_why(v->message);
+				c[nc++].rows = 1;
+			}
+		}
+	for (i = 0; i < nc; i++) {
+		if (c[i].rows < 2) {
+			free(c[i].why);
+			continue;
+		}
+		c[kept++] = c[i];
+	}
+	return kept;
+}
+
+/* One "note:" paragraph per shared cause, above the table. */
+static void cause_notes(struct rn_buf *b, bool color, size_t width, const struct cause *c,
+			size_t nc)
+{
+	const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[0m" : "";
+	struct rn_buf line;
+	size_t i;
+
+	rn_buf_init(&line, 0);
+	for (i = 0; i < nc; i++) {
+		char *reason = rn_escaped_dup(c[i].reason), *why = rn_escaped_dup(c[i].why);
+
+		rn_buf_reset(&line);
+		rn_buf_addf(&line, "%zu rows are WARN for one cause: %s%s%s%s", c[i].rows,
+			    c[i].why ? why : reason, c[i].why ? " (" : "", c[i].why ? reason : "",
+			    c[i].why ? ")" : "");
+		if (!strncmp(c[i].reason, "advisory", 8))
+			rn_buf_adds(&line,
+				    "; golden traces recorded here (renacer golden update) "
+				    "or check --baseline gate them");
+		rn_buf_addf(b, "%snote:%s ", bold, reset);
+		rn_text_wrap(b, line.buf, width - 6, 4);
+		rn_buf_addc(b, '\n');
+		free(why);
+		free(reason);
+	}
+	rn_buf_release(&line);
+}
+
+/* The message of a non-passing row under the table, wrapped; its detail (the statistics) too
+ * when `with_detail`. */
+static void row_message(struct rn_buf *b, bool color, size_t width, const char *target,
+			const struct rn_verdict_result *v, bool with_detail)
+{
+	const char *reset = color ? "\033[0m" : "", *label = rn_verdict_label(v->verdict);
+	char *aname = rn_escaped_dup(v->assertion);
+	char *msg = rn_escaped_dup(v->message ? v->message : "");
+	char *tname = rn_escaped_dup(target);
+	struct rn_buf line;
+
+	rn_buf_init(&line, 0);
+	rn_buf_addf(&line, "%s/%s: %s", tname, aname, msg);
+	/* The label is colored after wrapping, so widths count only the text. A row shown
+	 * without its detail is one line (its message shortened; --verbose has it whole). */
+	rn_buf_addf(b, "%s%s%s%s ", with_detail ? "\n" : "", color ? verdict_color(v->verdict) : "",
+		    label, reset);
+	if (with_detail)
+		rn_text_wrap(b, line.buf, width - strlen(label) - 1, 4);
+	else
+		rn_text_shorten(b, line.buf, width - strlen(label) - 1);
+	rn_buf_addc(b, '\n');
+	rn_buf_release(&line);
+	free(tname);
+	free(aname);
+	free(msg);
+	if (!with_detail || !v->detail)
+		return;
+	for (const char *p = v->detail; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *dl = rn_xstrndup(p, len), *esc = rn_escaped_dup(dl);
+
+		rn_buf_adds(b, "    ");
+		rn_text_wrap(b, esc, width - 6, 6);
+		rn_buf_addc(b, '\n');
+		free(esc);
+		free(dl);
+		p += len + (nl ? 1 : 0);
+	}
+}
+
+/* " 3 passed, 1 failed" ...: the counts that are not zero, in the table's order. */
+static void result_counts(struct rn_buf *b, const struct rn_target_report *t, size_t n)
+{
+	static const struct {
+		enum rn_verdict v;
+		const char *one, *many;
+	} words[] = {
+		{ RN_VERDICT_FAIL, "failed", "failed" },
+		{ RN_VERDICT_ERROR, "error", "errors" },
+		{ RN_VERDICT_NO_DATA, "no data", "no data" },
+		{ RN_VERDICT_WARN, "warning", "warnings" },
+		{ RN_VERDICT_NOT_JUDGED, "not judged", "not judged" },
+		{ RN_VERDICT_PASS, "passed", "passed" },
+		{ RN_VERDICT_SKIP, "skipped", "skipped" },
+	};
+	size_t i, c, shown = 0;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		c = rn_report_count(t, n, words[i].v);
+		if (!c)
+			continue;
+		rn_buf_addf(b, "%s%zu %s", shown++ ? ", " : "", c,
+			    c == 1 ? words[i].one : words[i].many);
+	}
+	if (!shown)
+		rn_buf_adds(b, "nothing judged");
+}
+
+void rn_report_console(bool color, bool wide, bool verbose, const struct rn_target_report *t,
+		       size_t n, int exit_code)
 {
 	const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[0m" : "";
 	size_t width = (size_t)rn_term_width();
 	struct rn_buf b, line;
 	struct row *rows = NULL;
 	struct rn_timing_gate gate;
-	char gate_line[256];
-	size_t i, k, nrows = 0, cap = 0;
+	struct cause causes[CAUSES_MAX];
+	char gate_line[512];
+	size_t i, k, nrows = 0, cap = 0, ncauses, short_rows = 0;
+	bool detail;
 
 	/* the timing gate statement opens the report (timing_gate.h) */
 	rn_timing_gate(t, n, &gate);
 	if (rn_timing_gate_format(&gate, gate_line, sizeof(gate_line)))
 		rn_report_console_header(gate_line);
+	ncauses = verbose ? 0 : find_causes(t, n, causes);
 	rn_buf_init(&b, 0);
 	rn_buf_init(&line, 0);
-	if (nheader_lines)
+	if (nheader_lines || ncauses)
 		rn_buf_addc(&b, '\n');
 	for (i = 0; i < nheader_lines; i++) {
 		rn_text_wrap(&b, header_lines[i], width, 2);
@@ -500,6 +681,7 @@ void rn_report_console(bool color, bool wide, const struct rn_target_report *t, 
 		header_lines[i] = NULL;
 	}
 	nheader_lines = 0;
+	cause_notes(&b, color, width, causes, ncauses);
 	for (i = 0; i < n; i++)
 		for (k = 0; k < t[i].nverdicts; k++) {
 			rows = rn_xgrow(rows, &cap, nrows + 1, sizeof(*rows));
@@ -509,60 +691,36 @@ void rn_report_console(bool color, bool wide, const struct rn_target_report *t, 
 	for (i = 0; i < nrows; i++)
 		release_row(&rows[i]);
 	free(rows);
-	/* Details of everything that did not pass, so the failure says what grew and by how much. */
+	/*
+	 * Below the table: what failed, with its statistics, so the failure says what grew and
+	 * by how much; the other non-passing rows' messages without their statistics (those come
+	 * with --verbose), except warnings already said once above the table.
+	 */
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < t[i].nverdicts; k++) {
 			const struct rn_verdict_result *v = &t[i].verdicts[k];
+			bool calibrate = v->type && !strcmp(v->type, "calibrate");
+			bool failing = v->verdict == RN_VERDICT_FAIL ||
+				v->verdict == RN_VERDICT_ERROR || v->verdict == RN_VERDICT_NO_DATA;
 
 			/* calibrate's rows are what it measured: shown whole whatever the verdict */
-			if ((v->verdict == RN_VERDICT_PASS &&
-			     !(v->type && !strcmp(v->type, "calibrate"))) ||
+			if ((v->verdict == RN_VERDICT_PASS && !calibrate) ||
 			    v->verdict == RN_VERDICT_SKIP)
 				continue;
-			char *aname = rn_escaped_dup(v->assertion);
-			char *msg = rn_escaped_dup(v->message ? v->message : "");
-			char *tname = rn_escaped_dup(t[i].result->name);
-
-			rn_buf_reset(&line);
-			rn_buf_addf(&line, "%s %s/%s: %s", rn_verdict_label(v->verdict), tname,
-				    aname, msg);
-			/* The label is colored after wrapping, so widths count only the text. */
-			rn_buf_addf(&b, "\n%s%s%s ", color ? verdict_color(v->verdict) : "",
-				    rn_verdict_label(v->verdict), reset);
-			rn_text_wrap(&b, line.buf + strlen(rn_verdict_label(v->verdict)) + 1,
-				     width - strlen(rn_verdict_label(v->verdict)) - 1, 4);
-			rn_buf_addc(&b, '\n');
-			free(tname);
-			free(aname);
-			free(msg);
-			if (v->detail) {
-				const char *p = v->detail;
-
-				while (*p) {
-					const char *nl = strchr(p, '\n');
-					size_t len = nl ? (size_t)(nl - p) : strlen(p);
-					char *dl = rn_xstrndup(p, len), *esc = rn_escaped_dup(dl);
-
-					rn_buf_adds(&b, "    ");
-					rn_text_wrap(&b, esc, width - 6, 6);
-					rn_buf_addc(&b, '\n');
-					free(esc);
-					free(dl);
-					p += len + (nl ? 1 : 0);
-				}
-			}
+			if (!verbose && !failing && !calibrate && cause_of(causes, ncauses, v) >= 0)
+				continue;
+			detail = verbose || failing || calibrate;
+			/* one blank line between blocks; the one-line rows stand together */
+			if (!detail && !short_rows++)
+				rn_buf_addc(&b, '\n');
+			row_message(&b, color, width, t[i].result->name, v, detail);
 		}
 	}
+	for (i = 0; i < ncauses; i++)
+		free(causes[i].why);
 	rn_buf_reset(&line);
-	rn_buf_addf(&line,
-		    "%zu passed, %zu failed, %zu warnings, %zu no data, %zu errors, %zu skipped, "
-		    "%zu not judged; exit %d (%s)",
-		    rn_report_count(t, n, RN_VERDICT_PASS), rn_report_count(t, n, RN_VERDICT_FAIL),
-		    rn_report_count(t, n, RN_VERDICT_WARN),
-		    rn_report_count(t, n, RN_VERDICT_NO_DATA),
-		    rn_report_count(t, n, RN_VERDICT_ERROR), rn_report_count(t, n, RN_VERDICT_SKIP),
-		    rn_report_count(t, n, RN_VERDICT_NOT_JUDGED), exit_code,
-		    exit_meaning(exit_code));
+	result_counts(&line, t, n);
+	rn_buf_addf(&line, "; exit %d (%s)", exit_code, exit_meaning(exit_code));
 	rn_buf_addf(&b, "\n%sresult:%s ", bold, reset);
 	rn_text_wrap(&b, line.buf, width - 8, 4);
 	rn_buf_addc(&b, '\n');

@@ -24,6 +24,8 @@
 #include "exitcode.h"
 #include "log.h"
 #include "safefile.h"
+#include "textfit.h"
+#include "units.h"
 #include "xalloc.h"
 
 /* Longest message cell of the summary table, bytes (the detail blocks carry the rest). */
@@ -34,6 +36,12 @@
 #define GH_ANNOTATION_DETAIL_MAX 1024
 /* Room kept for the truncation note at the end of a cut summary. */
 #define GH_NOTE_RESERVE 512
+/* Columns of every line of the comment outside <details> (a pull-request comment). */
+#define GH_COMMENT_WIDTH 100
+/* Most columns the cause of a failing row takes on its line above the fold. */
+#define GH_CAUSE_MAX 60
+/* Failing rows listed above the fold; more are counted there and listed in <details>. */
+#define GH_HEADLINE_ROWS 8
 
 /* Order of verdicts in the summary and what they count as. */
 enum gh_rank {
@@ -403,7 +411,7 @@ static int write_summary(const struct rn_buf *md, const size_t *cuts, size_t ncu
 {
 	const char *summary = getenv("GITHUB_STEP_SUMMARY");
 	static const char note[] =
-		"\n> [!NOTE]\n> The rest of this summary was cut to stay within GitHub's 1 MiB "
+		"\n</details>\n\n> [!NOTE]\n> The rest of this summary was cut to stay within GitHub's 1 MiB "
 		"job summary limit; the JUnit report and the report output have all of it.\n";
 	size_t have, budget, len;
 	struct rn_buf b;
@@ -591,20 +599,15 @@ static void annotations(struct rn_buf *b, const struct rn_github_run *run, enum 
 	free(notes);
 }
 
-/* ---- Job summary ------------------------------------------------------------------------ */
+/* ---- Job summary and comment ----------------------------------------------------------- */
 
-static void value_cell(struct rn_buf *b, bool has, double v, const char *unit)
+/* A verdict's value in its unit, for people (units.h); "-" when it has none. */
+static void value_text(char *out, size_t cap, bool has, double v, const char *unit)
 {
 	if (!has || !isfinite(v))
-		rn_buf_adds(b, "-");
-	else if (unit && !strcmp(unit, "ms"))
-		rn_buf_addf(b, "%.3f ms", v);
-	else if (unit && !strcmp(unit, "confidence"))
-		rn_buf_addf(b, "%.2f", v);
-	else if (unit && *unit)
-		rn_buf_addf(b, "%.0f %s", v, unit);
+		snprintf(out, cap, "-");
 	else
-		rn_buf_addf(b, "%.0f", v);
+		rn_fmt_value(out, cap, v, unit);
 }
 
 /* Worst rank of a target's verdicts (a target without verdicts ranks as passed). */
@@ -637,6 +640,201 @@ static size_t backtick_run(const char *s)
 			best = cur;
 	}
 	return best;
+}
+
+/*
+ * The first clause of `s` into `b`: up to the first ", " or "; " outside parentheses and
+ * brackets ("read 427 vs golden 329 (+29.8%), tolerance ..." -> "read 427 vs golden 329
+ * (+29.8%)").
+ */
+static void first_clause(struct rn_buf *b, const char *s)
+{
+	const char *p;
+	int depth = 0;
+
+	if (!s)
+		return;
+	for (p = s; *p; p++) {
+		if (*p == '(' || *p == '[')
+			depth++;
+		else if ((*p == ')' || *p == ']') && depth > 0)
+			depth--;
+		else if (!depth && (*p == ',' || *p == ';') && (p[1] == ' ' || !p[1]))
+			break;
+		else if (*p == '\n')
+			break;
+	}
+	rn_buf_add(b, s, (size_t)(p - s));
+}
+
+/*
+ * What a failing row measured, short: a time row whose message states a confidence interval
+ * ("... CI [+19.0%, +47.0%] ...") as its change and that interval in whole percents ("+30%
+ * [+19%, +47%]"); a budget row as its value and limit ("20 calls, limit 10 calls (+100%)");
+ * else its message's first clause ("read 427 vs golden 329 (+29.8%)").
+ */
+static void row_what(struct rn_buf *b, const struct rn_verdict_result *v)
+{
+	const char *ci = v->message ? strstr(v->message, "CI [") : NULL;
+	const char *close = ci ? strchr(ci, ']') : NULL;
+
+	double lo = 0.0, hi = 0.0;
+	char *end = NULL;
+
+	/* "CI [+19.0%, +47.0%]": whole percents are enough to read a change */
+	if (close) {
+		lo = strtod(ci + 4, &end);
+		if (end && *end == '%' && end[1] == ',')
+			hi = strtod(end + 2, &end);
+		else
+			close = NULL;
+		if (!end || *end != '%')
+			close = NULL;
+	}
+	if (close && v->has_observed && (v->has_golden || v->has_budget) &&
+	    isfinite(v->delta_pct) && isfinite(lo) && isfinite(hi)) {
+		rn_buf_addf(b, "%+.0f%% [%+.0f%%, %+.0f%%]", v->delta_pct, lo, hi);
+	} else if (v->has_observed && v->has_budget && !v->has_golden && isfinite(v->observed) &&
+		   isfinite(v->budget)) {
+		/* a budget row: the values say it ("20 calls, limit 10 calls (+100%)") */
+		char val[RN_UNITS_MAX], lim[RN_UNITS_MAX];
+
+		value_text(val, sizeof(val), true, v->observed, v->unit);
+		value_text(lim, sizeof(lim), true, v->budget, v->unit);
+		rn_buf_addf(b, "%s, limit %s", val, lim);
+		if (isfinite(v->delta_pct))
+			rn_buf_addf(b, " (%+.0f%%)", v->delta_pct);
+	} else if (v->message && *v->message) {
+		first_clause(b, v->message);
+	} else {
+		rn_buf_adds(b, rn_verdict_label(v->verdict));
+	}
+}
+
+/*
+ * The cause a failing row's detail names, or nothing: the first item of the profile's ranked
+ * list under "where the time went" (runner/check/profile_check.c), as its first clause
+ * ("+181.8 ms on CPU in hot_parse (src/parse.c:88), from main" -> without ", from main").
+ * Returns whether one was appended to `b`.
+ */
+static bool add_cause(struct rn_buf *b, const char *detail)
+{
+	const char *p = detail ? strstr(detail, "where the time went") : NULL;
+
+	while (p && (p = strchr(p, '\n'))) {
+		p++;
+		while (*p == ' ')
+			p++;
+		if (p[0] == '1' && p[1] == '.' && p[2] == ' ') {
+			first_clause(b, p + 3);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Append `text` (plain, escaped here) in at most `room` columns: shortened at a word boundary
+ * with "..." until its escaped form fits (escapes add backslashes). Returns the columns used.
+ */
+static size_t fitted_text(struct rn_buf *b, const char *text, size_t room)
+{
+	size_t w = room, ew = 0;
+	struct rn_buf cut, esc;
+
+	rn_buf_init(&cut, 0);
+	rn_buf_init(&esc, 0);
+	for (;;) {
+		rn_buf_reset(&cut);
+		rn_buf_reset(&esc);
+		rn_text_shorten(&cut, text, w);
+		rn_github_escape_markdown(&esc, cut.buf, 0);
+		ew = rn_text_width(esc.buf, esc.len);
+		if (ew <= room || w <= 4)
+			break;
+		w -= ew - room < w - 4 ? ew - room : w - 4;
+	}
+	rn_buf_add(b, esc.buf, esc.len);
+	rn_buf_release(&esc);
+	rn_buf_release(&cut);
+	return ew;
+}
+
+/* Markdown text wrapped to the comment's width (a paragraph: GitHub joins its lines). */
+static void wrapped(struct rn_buf *b, const char *md)
+{
+	rn_text_wrap(b, md, GH_COMMENT_WIDTH, 0);
+	rn_buf_addc(b, '\n');
+}
+
+/*
+ * One failing row above the fold (and the `same` later rows of its target that repeat its
+ * verdict and message: "app/a and 3 more: target 'app' did not run cleanly"), one line of at
+ * most GH_COMMENT_WIDTH columns:
+ * "- ❌ **FAIL** app/baseline:cpu_time: +30% [+19%, +47%] · +9.0 ms on CPU in jv_copy
+ * (src/jv.c:123)". The cause keeps its room (up to 60 columns); what the row measured is
+ * shortened first.
+ */
+/* Whether two failing rows say the same: one verdict, one message. */
+static bool same_row(const struct rn_verdict_result *a, const struct rn_verdict_result *b)
+{
+	return a->verdict == b->verdict && a->message && b->message &&
+		!strcmp(a->message, b->message);
+}
+
+/* Whether failing row `k` of `t` repeats an earlier failing row. */
+static bool same_as_earlier(const struct rn_target_report *t, size_t k)
+{
+	size_t j;
+
+	for (j = 0; j < k; j++)
+		if (same_row(&t->verdicts[j], &t->verdicts[k]))
+			return true;
+	return false;
+}
+
+/* Later rows of `t` that repeat row `k`. */
+static size_t same_later(const struct rn_target_report *t, size_t k)
+{
+	size_t j, n = 0;
+
+	for (j = k + 1; j < t->nverdicts; j++)
+		n += same_row(&t->verdicts[j], &t->verdicts[k]);
+	return n;
+}
+
+static void headline_row(struct rn_buf *b, const struct rn_target_report *t,
+			 const struct rn_verdict_result *v, size_t same)
+{
+	struct rn_buf text, cause, tail;
+	size_t used, cause_w = 0;
+
+	rn_buf_init(&text, 0);
+	rn_buf_init(&cause, 0);
+	rn_buf_init(&tail, 0);
+	rn_buf_addf(b, "- %s **%s** ", verdict_icon(v->verdict), rn_verdict_label(v->verdict));
+	/* "- ", the icon (drawn two columns wide), " **", the label, "** " */
+	used = 2 + 2 + 3 + strlen(rn_verdict_label(v->verdict)) + 3;
+	if (add_cause(&cause, v->detail)) {
+		rn_buf_adds(&tail, " \u00b7 ");
+		cause_w = 3 + fitted_text(&tail, cause.buf, GH_CAUSE_MAX);
+	}
+	rn_buf_addf(&text, "%s/%s", t->result ? t->result->name : v->target,
+		    v->assertion ? v->assertion : "?");
+	if (same)
+		rn_buf_addf(&text, " and %zu more", same);
+	rn_buf_adds(&text, ": ");
+	if (same)
+		first_clause(&text, v->message);
+	else
+		row_what(&text, v);
+	fitted_text(b, text.buf,
+		    GH_COMMENT_WIDTH > used + cause_w + 8 ? GH_COMMENT_WIDTH - used - cause_w : 8);
+	rn_buf_add(b, tail.buf, tail.len);
+	rn_buf_addc(b, '\n');
+	rn_buf_release(&tail);
+	rn_buf_release(&cause);
+	rn_buf_release(&text);
 }
 
 static void details_block(struct rn_buf *b, const struct rn_target_report *t,
@@ -674,6 +872,35 @@ static void details_block(struct rn_buf *b, const struct rn_target_report *t,
 	rn_buf_adds(b, "\n\n</details>\n\n");
 }
 
+/* One verdict in the folded list: "- ❌ FAIL **name** · 5 calls, limit 1 call (+400.0%) · msg". */
+static void list_row(struct rn_buf *b, const struct rn_verdict_result *v, bool baseline_side)
+{
+	char val[RN_UNITS_MAX];
+
+	rn_buf_addf(b, "- %s %s **", verdict_icon(v->verdict), rn_verdict_label(v->verdict));
+	rn_github_escape_markdown(b, v->assertion, GH_CELL_MAX);
+	rn_buf_adds(b, "**");
+	if (v->has_observed) {
+		value_text(val, sizeof(val), true, v->observed, v->unit);
+		rn_buf_addf(b, " \u00b7 %s", val);
+		if (v->has_budget) {
+			value_text(val, sizeof(val), true, v->budget, v->unit);
+			rn_buf_addf(b, ", limit %s", val);
+		}
+		if (v->has_golden) {
+			value_text(val, sizeof(val), true, v->golden, v->unit);
+			rn_buf_addf(b, ", %s %s", baseline_side ? "base" : "golden", val);
+		}
+		if ((v->has_budget || v->has_golden) && isfinite(v->delta_pct))
+			rn_buf_addf(b, " (%+.1f%%)", v->delta_pct);
+	}
+	if (v->message && *v->message) {
+		rn_buf_adds(b, " \u00b7 ");
+		rn_github_escape_markdown(b, v->message, GH_CELL_MAX);
+	}
+	rn_buf_addc(b, '\n');
+}
+
 static void target_section(struct rn_buf *b, const struct rn_target_report *t,
 			   const char *golden_file, size_t **cuts, size_t *ncuts, size_t *cap)
 {
@@ -681,13 +908,14 @@ static void target_section(struct rn_buf *b, const struct rn_target_report *t,
 	size_t nruns = r ? rn_target_result_measured(r) : 0, k;
 	int rank;
 
-	rn_buf_addf(b, "### %s ", rank_icon(target_rank(t)));
+	rn_buf_addf(b, "#### %s ", rank_icon(target_rank(t)));
 	rn_github_escape_markdown(b, r ? r->name : "?", GH_CELL_MAX);
 	if (r && r->ncounts)
-		rn_buf_addf(b, " (%zu timing run%s, %zu counting run%s)\n\n", r->nruns,
-			    r->nruns == 1 ? "" : "s", r->ncounts, r->ncounts == 1 ? "" : "s");
+		rn_buf_addf(b, " (%zu timing %s, %zu counting %s)\n\n", r->nruns,
+			    rn_plural((double)r->nruns, "run"), r->ncounts,
+			    rn_plural((double)r->ncounts, "run"));
 	else
-		rn_buf_addf(b, " (%zu run%s)\n\n", nruns, nruns == 1 ? "" : "s");
+		rn_buf_addf(b, " (%zu %s)\n\n", nruns, rn_plural((double)nruns, "run"));
 	if (r && r->error) {
 		rn_buf_adds(b, "> **target error:** ");
 		rn_github_escape_markdown(b, r->error, GH_CELL_MAX);
@@ -704,37 +932,13 @@ static void target_section(struct rn_buf *b, const struct rn_target_report *t,
 		cut_here(cuts, ncuts, cap, b);
 		return;
 	}
-	rn_buf_adds(b,
-		    "| assertion | verdict | measured | budget | golden | delta | runs | message |\n"
-		    "|---|---|---:|---:|---:|---:|---:|---|\n");
 	for (rank = GH_RANK_BAD; rank <= GH_RANK_SKIP; rank++) {
 		for (k = 0; k < t->nverdicts; k++) {
 			const struct rn_verdict_result *v = &t->verdicts[k];
 
 			if ((int)rank_of(v->verdict) != rank)
 				continue;
-			rn_buf_adds(b, "| ");
-			rn_github_escape_markdown(b, v->assertion, GH_CELL_MAX);
-			rn_buf_addf(b, " | %s %s | ", verdict_icon(v->verdict),
-				    rn_verdict_label(v->verdict));
-			value_cell(b, v->has_observed, v->observed, v->unit);
-			rn_buf_adds(b, " | ");
-			value_cell(b, v->has_budget, v->budget, v->unit);
-			rn_buf_adds(b, " | ");
-			value_cell(b, v->has_golden, v->golden, v->unit);
-			if (v->has_observed && (v->has_budget || v->has_golden) &&
-			    isfinite(v->delta_pct))
-				rn_buf_addf(b, " | %+.1f%% | ", v->delta_pct);
-			else
-				rn_buf_adds(b, " | - | ");
-			/* Timing and counting runs measure different metrics: never one sum. */
-			if (r && r->ncounts && r->nruns)
-				rn_buf_addf(b, "%zu timing + %zu counting | ", r->nruns,
-					    r->ncounts);
-			else
-				rn_buf_addf(b, "%zu | ", nruns);
-			rn_github_escape_markdown(b, v->message, GH_CELL_MAX);
-			rn_buf_adds(b, " |\n");
+			list_row(b, v, v->type && !strcmp(v->type, "baseline"));
 			cut_here(cuts, ncuts, cap, b);
 		}
 	}
@@ -750,40 +954,135 @@ static void target_section(struct rn_buf *b, const struct rn_target_report *t,
 	}
 }
 
+/* The run's page on GitHub, from the runner's environment: caller frees; NULL when unknown. */
+static char *run_url(void)
+{
+	const char *server = getenv("GITHUB_SERVER_URL"), *repo = getenv("GITHUB_REPOSITORY");
+	const char *id = getenv("GITHUB_RUN_ID");
+	struct rn_buf b;
+
+	if (!server || !*server || !repo || !*repo || !id || !*id)
+		return NULL;
+	/* URL parts only: anything that would end the Markdown link is refused */
+	if (strpbrk(server, " ()<>\n") || strpbrk(repo, " ()<>\n") || strpbrk(id, " ()<>\n"))
+		return NULL;
+	rn_buf_init(&b, 0);
+	rn_buf_addf(&b, "%s/%s/actions/runs/%s", server, repo, id);
+	return rn_buf_detach(&b, NULL);
+}
+
+/*
+ * The Markdown of a finished check, shaped as a pull-request comment that is read in ten
+ * seconds (the job summary and `renacer report --markdown` are the same text):
+ *
+ *   ## ❌ renacer check: failed
+ *
+ *   **1 failed** · 9 passed · 2 advisory · renacer.toml · exit 1: a blocking assertion failed
+ *
+ *   - ❌ **FAIL** app/baseline:cpu_time: +30% [+19%, +47%] · +9.0 ms on CPU in jv_copy (src/j...
+ *                                                                     (one line, shortened)
+ *
+ *   timing gated at >= +4.1% (worst: target 'app')
+ *
+ *   [Run page and artifacts](https://github.com/o/r/actions/runs/1)
+ *
+ *   <details><summary>All 12 rows of 3 targets</summary> ... every target's rows as a list,
+ *   failures first, with each non-passing row's detail folded ... </details>
+ *
+ * Only rows that fail (FAIL, ERROR, NO DATA) stand above the fold, one line each; under
+ * --baseline a row that moved beyond the base is a FAIL row, so those are the rows that
+ * changed since the base. Every line outside <details> fits GH_COMMENT_WIDTH columns, and no
+ * table is used anywhere (a table scrolls sideways in a comment).
+ */
 static void summary_markdown(struct rn_buf *b, const struct rn_github_run *run,
 			     const char *cfg_file, size_t **cuts, size_t *ncuts, size_t *cap)
 {
-	static const enum rn_verdict order[] = { RN_VERDICT_FAIL,       RN_VERDICT_ERROR,
-						 RN_VERDICT_NO_DATA,    RN_VERDICT_WARN,
-						 RN_VERDICT_NOT_JUDGED, RN_VERDICT_PASS,
-						 RN_VERDICT_SKIP };
-	size_t i, k;
+	struct rn_timing_gate gate;
+	struct rn_buf line;
+	size_t i, k, nbad = 0, nrows = 0, c, shown, lines;
+	char gate_line[256], *url;
 	int rank;
 
+	for (i = 0; i < run->ntargets; i++) {
+		nrows += run->targets[i].nverdicts;
+		for (k = 0; k < run->targets[i].nverdicts; k++)
+			nbad += rank_of(run->targets[i].verdicts[k].verdict) == GH_RANK_BAD;
+	}
 	rn_buf_addf(b, "## %s renacer check: %s\n\n",
 		    run->exit_code == RN_EXIT_OK ? "\u2705" : "\u274c",
 		    run->exit_code == RN_EXIT_OK ? "passed" : "failed");
-	rn_github_escape_markdown(b, cfg_file, GH_CELL_MAX);
-	rn_buf_addf(b, " \u00b7 exit %d: ", run->exit_code);
-	rn_github_escape_markdown(b, exit_description(run->exit_code), 0);
-	for (k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
-		size_t c = rn_report_count(run->targets, run->ntargets, order[k]);
 
-		if (c)
-			rn_buf_addf(b, " \u00b7 **%zu** %s", c, rn_verdict_label(order[k]));
-	}
-	rn_buf_adds(b, "\n\n");
-	{
-		struct rn_timing_gate gate;
-		char line[256];
+	/* The counts, the config and the exit code: one paragraph. */
+	rn_buf_init(&line, 0);
+	c = rn_report_count(run->targets, run->ntargets, RN_VERDICT_FAIL);
+	if (c)
+		rn_buf_addf(&line, "**%zu failed** \u00b7 ", c);
+	c = rn_report_count(run->targets, run->ntargets, RN_VERDICT_ERROR);
+	if (c)
+		rn_buf_addf(&line, "**%zu %s** \u00b7 ", c, rn_plural((double)c, "error"));
+	c = rn_report_count(run->targets, run->ntargets, RN_VERDICT_NO_DATA);
+	if (c)
+		rn_buf_addf(&line, "**%zu no data** \u00b7 ", c);
+	rn_buf_addf(&line, "%zu passed",
+		    rn_report_count(run->targets, run->ntargets, RN_VERDICT_PASS));
+	c = rn_report_count(run->targets, run->ntargets, RN_VERDICT_WARN) +
+		rn_report_count(run->targets, run->ntargets, RN_VERDICT_NOT_JUDGED);
+	if (c)
+		rn_buf_addf(&line, " \u00b7 %zu advisory", c);
+	c = rn_report_count(run->targets, run->ntargets, RN_VERDICT_SKIP);
+	if (c)
+		rn_buf_addf(&line, " \u00b7 %zu skipped", c);
+	rn_buf_adds(&line, " \u00b7 ");
+	rn_github_escape_markdown(&line, cfg_file, GH_CELL_MAX);
+	rn_buf_addf(&line, " \u00b7 exit %d: ", run->exit_code);
+	rn_github_escape_markdown(&line, exit_description(run->exit_code), 0);
+	wrapped(b, line.buf);
+	rn_buf_addc(b, '\n');
 
-		rn_timing_gate(run->targets, run->ntargets, &gate);
-		if (rn_timing_gate_format(&gate, line, sizeof(line))) {
-			rn_buf_adds(b, "**");
-			rn_github_escape_markdown(b, line, 0);
-			rn_buf_adds(b, "**\n\n");
+	/* The failing rows, one line each, up to GH_HEADLINE_ROWS; rows of one target with one
+	 * message (a target that did not run fails each of its assertions) are one line. */
+	for (i = 0, shown = 0, lines = 0; i < run->ntargets; i++)
+		for (k = 0; k < run->targets[i].nverdicts; k++) {
+			const struct rn_verdict_result *v = &run->targets[i].verdicts[k];
+			size_t same;
+
+			if (rank_of(v->verdict) != GH_RANK_BAD ||
+			    same_as_earlier(&run->targets[i], k))
+				continue;
+			same = same_later(&run->targets[i], k);
+			if (lines++ < GH_HEADLINE_ROWS) {
+				headline_row(b, &run->targets[i], v, same);
+				shown += 1 + same;
+			}
 		}
+	if (nbad > shown)
+		rn_buf_addf(b, "- \u2026 and %zu more failing %s (below)\n", nbad - shown,
+			    rn_plural((double)(nbad - shown), "row"));
+	if (nbad)
+		rn_buf_addc(b, '\n');
+
+	rn_timing_gate(run->targets, run->ntargets, &gate);
+	if (rn_timing_gate_format(&gate, gate_line, sizeof(gate_line))) {
+		rn_buf_reset(&line);
+		rn_github_escape_markdown(&line, gate_line, 0);
+		wrapped(b, line.buf);
+		rn_buf_addc(b, '\n');
 	}
+	url = run_url();
+	if (url) {
+		rn_buf_addf(b, "[Run page and artifacts](%s)\n\n", url);
+		free(url);
+	}
+	rn_buf_release(&line);
+
+	/* Everything else, a click away. */
+	if (!run->ntargets) {
+		cut_here(cuts, ncuts, cap, b);
+		return;
+	}
+	rn_buf_addf(b, "<details><summary>All %zu %s of %zu %s</summary>\n\n", nrows,
+		    rn_plural((double)nrows, "row"), run->ntargets,
+		    rn_plural((double)run->ntargets, "target"));
 	cut_here(cuts, ncuts, cap, b);
 	/* Targets with failures first, then warnings, then the rest, each in config order. */
 	for (rank = GH_RANK_BAD; rank <= GH_RANK_SKIP; rank++) {
@@ -800,6 +1099,8 @@ static void summary_markdown(struct rn_buf *b, const struct rn_github_run *run,
 			free(golden);
 		}
 	}
+	rn_buf_adds(b, "</details>\n");
+	cut_here(cuts, ncuts, cap, b);
 }
 
 /* ---- Entry points ----------------------------------------------------------------------- */

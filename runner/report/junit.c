@@ -192,28 +192,17 @@ static void add_testcase(struct rn_buf *b, const char *classname, const struct r
 	rn_buf_adds(b, "    </testcase>\n");
 }
 
-/* A testcase's time: what the target measured, the median wall time of its timing runs (of
- * its counting runs when it had none), seconds; 0 without runs. */
-static double case_time_s(const struct rn_junit_suite *s)
+/*
+ * A testcase's time, seconds: what its row measured when that is a duration (a verdict in unit
+ * "ms": critical path, wall and CPU time against a golden trace or the base, span_time), else
+ * the time the check spent on the target (the suite's time: its runs and their judging).
+ */
+static double case_time_s(const struct rn_junit_suite *s, const struct rn_verdict_result *v)
 {
-	double *samples, med;
-	size_t n;
-
-	if (!s->result)
-		return 0.0;
-	samples = rn_target_result_samples(s->result, RN_METRIC_WALL, &n);
-	med = n ? rn_aggregate(samples, n, RN_AGG_MEDIAN) : 0.0;
-	free(samples);
-	if (!n && s->result->ncounts) {
-		size_t i;
-
-		samples = rn_xcalloc(s->result->ncounts, sizeof(*samples));
-		for (i = 0; i < s->result->ncounts; i++)
-			samples[i] = (double)s->result->counts[i].v[RN_METRIC_WALL];
-		med = rn_aggregate(samples, s->result->ncounts, RN_AGG_MEDIAN);
-		free(samples);
-	}
-	return med / 1e9;
+	if (v->has_observed && v->unit && !strcmp(v->unit, "ms") && isfinite(v->observed) &&
+	    v->observed >= 0.0)
+		return v->observed / 1e3;
+	return s->time_s;
 }
 
 static void add_suite(struct rn_buf *b, const struct rn_junit_suite *s, size_t id,
@@ -268,7 +257,7 @@ static void add_suite(struct rn_buf *b, const struct rn_junit_suite *s, size_t i
 	rn_buf_adds(b, "    </properties>\n");
 
 	for (i = 0; i < s->ncases; i++)
-		add_testcase(b, classname.buf, &s->cases[i], case_time_s(s));
+		add_testcase(b, classname.buf, &s->cases[i], case_time_s(s, &s->cases[i]));
 	if (s->partial) {
 		struct rn_buf msg;
 

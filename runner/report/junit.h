@@ -32,7 +32,9 @@
  * both show skipped but ignore the suite's <system-out>; the windyroad schema allows no
  * <system-out> or properties inside a testcase), also listed in the suite's <system-out> as
  * "WARN <assertion>: <message>". The suite's skipped count includes WARN and NOT JUDGED. A
- * testcase's time is the target's measured time (the median wall time of one run).
+ * testcase's time is what its row measured when that is a duration (unit "ms": critical path,
+ * wall and CPU time against a golden trace or the base, span_time), else the target's check
+ * time (the suite's `time`: its runs and their judging).
  *
  * Numbers are locale independent: times are decimal seconds with exactly three decimals (the
  * Jenkins schema's SUREFIRE_TIME allows at most three), timestamps are UTC without a zone.
@@ -53,10 +55,8 @@ struct rn_junit_suite {
 	const char *name;                      /* target name: suite name, testcase classname
 						* "renacer.<name>"; "" or NULL writes "unnamed" */
 	const struct rn_target_result *result; /* the target's runs (properties "runs" and
-						* "counting_runs" from result->nruns and ->ncounts;
-						* every testcase's "time": the median wall time of
-						* its timing runs, else of its counting runs), or
-						* NULL (0 runs, time 0) */
+						* "counting_runs" from result->nruns and ->ncounts),
+						* or NULL (0 runs) */
 	const struct rn_verdict_result *cases; /* verdicts, one testcase each, in order */
 	size_t ncases;                         /* entries in cases */
 	const char *golden_file;               /* golden trace path as shown to users, or NULL:
@@ -66,7 +66,9 @@ struct rn_junit_suite {
 						* gate statement (timing_gate.h), or NULL/"" */
 	uint64_t start_unix_ns;                /* CLOCK_REALTIME start of the target, ns;
 						* 0 = the time of writing */
-	double time_s;                         /* time spent on the target, seconds ("time") */
+	double time_s;                         /* time spent on the target, seconds (the suite's
+						* "time", and the "time" of a testcase whose row
+						* measured no duration) */
 	bool partial;                          /* renacer was interrupted before this target
 						* finished: adds an <error type="interrupted">
 						* testcase "renacer interrupted" */

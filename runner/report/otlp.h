@@ -23,8 +23,10 @@
  *
  * Shape of the exported trace (all spans SpanKind INTERNAL, one trace per check):
  *
- *     renacer check                               root; child of TRACEPARENT when valid
- *     +- target:<name>                            one per target (first run to last)
+ *     renacer check                               root; child of TRACEPARENT when valid;
+ *     |                                           renacer.check.failed_assertions/_verdicts
+ *     +- target:<name>                            one per target (first run to last);
+ *     |                                           renacer.target.failed_assertions/_verdicts
  *     |  +- run:<i>                               one per measured run i (0-based)
  *     |  |  +- process:<comm>                     processes of the last run only (the one whose
  *     |  |     +- process:<comm>                  trace is kept), nested by parent

@@ -246,6 +246,80 @@ static void sb_error(struct sb *b, const char *msg)
 	b->s.status_message = sb_keep(b, msg);
 }
 
+/*
+ * The failing verdicts (FAIL, ERROR, NO DATA) of the check or of one target, as two parallel
+ * string arrays on a span: `names` (root: "<target>/<assertion>", target span: "<assertion>")
+ * and `verdicts` ("FAIL", ...), in verdict order, so a trace says which assertion failed
+ * without opening the assertion spans. Owned until failing_release, after the span's emit.
+ */
+struct failing {
+	char **names;          /* owned strings */
+	const char **verdicts; /* static labels */
+	size_t n;              /* entries */
+};
+
+static bool is_failing(enum rn_verdict v)
+{
+	return v == RN_VERDICT_FAIL || v == RN_VERDICT_ERROR || v == RN_VERDICT_NO_DATA;
+}
+
+/* Collect the failing verdicts of target `target` (NULL: every target, names qualified) and
+ * set them on `b` under `key_names` and `key_verdicts`; nothing when none failed. */
+static void sb_failing(struct sb *b, const struct rn_otlp_input *in, const char *target,
+		       const char *key_names, const char *key_verdicts, struct failing *f)
+{
+	struct rn_otlp_attr *a;
+	size_t i;
+
+	memset(f, 0, sizeof(*f));
+	for (i = 0; i < in->nverdicts; i++) {
+		const struct rn_verdict_result *v = &in->verdicts[i];
+		struct rn_buf name;
+
+		if (!is_failing(v->verdict) ||
+		    (target && (!v->target || strcmp(v->target, target))))
+			continue;
+		if (!f->names) {
+			f->names = rn_xcalloc(in->nverdicts, sizeof(*f->names));
+			f->verdicts = rn_xcalloc(in->nverdicts, sizeof(*f->verdicts));
+		}
+		rn_buf_init(&name, 0);
+		if (!target)
+			rn_buf_addf(&name, "%s/", v->target ? v->target : "");
+		rn_buf_adds(&name, v->assertion ? v->assertion : "");
+		f->names[f->n] = rn_buf_detach(&name, NULL);
+		if (!rn_utf8_valid(f->names[f->n])) {
+			char *fixed = rn_utf8_fix(f->names[f->n]);
+
+			free(f->names[f->n]);
+			f->names[f->n] = fixed;
+		}
+		f->verdicts[f->n++] = NAME_OF(verdict_labels, v->verdict);
+	}
+	if (!f->n)
+		return;
+	a = sb_attr(b, key_names, RN_OTLP_VAL_STRINGS);
+	if (a) {
+		a->u.strs.v = (const char *const *)f->names;
+		a->u.strs.n = f->n;
+	}
+	a = sb_attr(b, key_verdicts, RN_OTLP_VAL_STRINGS);
+	if (a) {
+		a->u.strs.v = f->verdicts;
+		a->u.strs.n = f->n;
+	}
+}
+
+static void failing_release(struct failing *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		free(f->names[i]);
+	free(f->names);
+	free(f->verdicts);
+}
+
 /* Per-target state of the walk. */
 struct twalk {
 	size_t j;                         /* index of the target */
@@ -260,8 +334,10 @@ static int emit_root(struct walk *w)
 {
 	const struct rn_otlp_input *in = w->in;
 	size_t counts[RN_VERDICT_COUNT] = { 0 }, i;
+	struct failing failed;
 	struct sb b;
 	char msg[64];
+	int rc;
 
 	for (i = 0; i < in->nverdicts; i++)
 		if ((size_t)in->verdicts[i].verdict < RN_VERDICT_COUNT)
@@ -277,17 +353,23 @@ static int emit_root(struct walk *w)
 	sb_u64(&b, "renacer.check.targets", in->ntargets);
 	for (i = 0; i < RN_VERDICT_COUNT; i++)
 		sb_u64(&b, verdict_count_keys[i], counts[i]);
+	sb_failing(&b, in, NULL, "renacer.check.failed_assertions", "renacer.check.failed_verdicts",
+		   &failed);
 	if (in->exit_code) {
 		snprintf(msg, sizeof(msg), "exit code %d", in->exit_code);
 		sb_error(&b, msg);
 	}
-	return sb_emit(w, &b);
+	rc = sb_emit(w, &b);
+	failing_release(&failed);
+	return rc;
 }
 
 static int emit_target(struct walk *w, struct twalk *t)
 {
 	const struct rn_target_result *r = t->r;
+	struct failing failed;
 	struct sb b;
+	int rc;
 
 	sb_begin(w, &b, t->target_id, w->ctx->root_span_id, t->start, t->end);
 	sb_name(&b, "target:%s", r->name ? r->name : "");
@@ -296,9 +378,13 @@ static int emit_target(struct walk *w, struct twalk *t)
 	sb_u64(&b, "renacer.target.counting_runs", r->ncounts);
 	sb_str(&b, "renacer.target.status", known(rn_run_status_name(r->status)));
 	sb_str(&b, "renacer.target.build_id", r->build_id);
+	sb_failing(&b, w->in, r->name ? r->name : "", "renacer.target.failed_assertions",
+		   "renacer.target.failed_verdicts", &failed);
 	if (r->status != RN_RUN_OK)
 		sb_error(&b, r->error ? r->error : known(rn_run_status_name(r->status)));
-	return sb_emit(w, &b);
+	rc = sb_emit(w, &b);
+	failing_release(&failed);
+	return rc;
 }
 
 static uint64_t run_start_unix(const struct walk *w, const struct rn_metrics *m)

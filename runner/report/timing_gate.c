@@ -65,18 +65,48 @@ void rn_timing_gate(const struct rn_target_report *t, size_t n, struct rn_timing
 		} else {
 			if (!g->ungated)
 				g->ungated = t[i].result ? t[i].result->name : NULL;
+			if (t[i].result && g->nungated_names < RN_TIMING_GATE_NAMES)
+				g->ungated_names[g->nungated_names++] = t[i].result->name;
 			if (noise > g->noise_pct)
 				g->noise_pct = noise;
 		}
 	}
 }
 
+/* "'a', 'b' and 3 more" into `out` (at most `cap` bytes, names cut to 64 bytes each), leaving
+ * room for `keep` more bytes of the statement around it. */
+static void ungated_list(const struct rn_timing_gate *g, char *out, size_t cap, size_t keep)
+{
+	size_t ungated = g->targets - g->gated, i, len = 0, room;
+
+	out[0] = '\0';
+	room = cap > keep + 16 ? cap - keep - 16 : 0; /* 16: " and NNN more" */
+	for (i = 0; i < g->nungated_names; i++) {
+		char one[80];
+
+		snprintf(one, sizeof(one), "%s'%.64s'", i ? ", " : "", g->ungated_names[i]);
+		if (len + strlen(one) >= room)
+			break;
+		memcpy(out + len, one, strlen(one) + 1);
+		len += strlen(one);
+	}
+	if (!i) {
+		snprintf(out, cap, "'%.64s'", g->ungated ? g->ungated : "?");
+		i = 1;
+		len = strlen(out);
+	}
+	if (i < ungated && len < cap)
+		snprintf(out + len, cap - len, " and %zu more", ungated - i);
+}
+
 size_t rn_timing_gate_format(const struct rn_timing_gate *g, char *out, size_t cap)
 {
+	char names[512];
 	int len;
 
 	if (!cap)
 		return 0;
+	ungated_list(g, names, sizeof(names) < cap ? sizeof(names) : cap, 64);
 	if (!g->targets)
 		len = snprintf(out, cap, "%s", "");
 	else if (g->gated == g->targets && g->open_metric && g->open_pct > 0.0)
@@ -96,15 +126,15 @@ size_t rn_timing_gate_format(const struct rn_timing_gate *g, char *out, size_t c
 			       g->worst_pct, g->worst ? g->worst : "?");
 	else if (g->noise_pct > 0.0)
 		len = snprintf(out, cap,
-			       "timing not gated for %zu of %zu target%s ('%.64s': undecided, "
+			       "timing not gated for %zu of %zu target%s (%s: undecided, "
 			       "detects >= +%.1f%%)",
-			       g->targets - g->gated, g->targets, g->targets == 1 ? "" : "s",
-			       g->ungated ? g->ungated : "?", g->noise_pct);
+			       g->targets - g->gated, g->targets, g->targets == 1 ? "" : "s", names,
+			       g->noise_pct);
 	else
 		len = snprintf(out, cap,
-			       "timing not gated for %zu of %zu target%s ('%.64s': not judged)",
+			       "timing not gated for %zu of %zu target%s (%s: not judged)",
 			       g->targets - g->gated, g->targets, g->targets == 1 ? "" : "s",
-			       g->ungated ? g->ungated : "?");
+			       names);
 	if (len < 0)
 		len = 0;
 	return (size_t)len < cap ? (size_t)len : cap - 1;

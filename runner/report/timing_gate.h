@@ -16,6 +16,9 @@
 
 #include "report.h"
 
+/* Ungated targets named in the statement; more are counted ("and 3 more"). */
+#define RN_TIMING_GATE_NAMES 8
+
 /* What the timing rows of a check add up to (rn_timing_gate). */
 struct rn_timing_gate {
 	size_t targets;      /* targets with at least one golden or baseline timing row */
@@ -31,6 +34,9 @@ struct rn_timing_gate {
 	const char *open_metric; /* its metric name, e.g. "wall_time" (borrowed), or NULL */
 	const char *open_target; /* its target's name (borrowed) */
 	double open_pct;         /* its detection limit, percent; 0 when none was stated */
+	const char *ungated_names[RN_TIMING_GATE_NAMES]; /* the first ungated targets' names
+							  * (borrowed), config order */
+	size_t nungated_names;                           /* entries used in ungated_names */
 };
 
 /* Sum up the timing rows of `t[0..n)` into `g`. Never fails. */
@@ -42,6 +48,9 @@ void rn_timing_gate(const struct rn_target_report *t, size_t n, struct rn_timing
  *   "timing gated at >= +4.1% (worst: target 'build'); wall_time not gated: detects >= +32.0%
  *    ('build')"
  *   "timing not gated for 1 of 3 targets ('xz': undecided, detects >= +38.0%)"
+ *   "timing not gated for 2 of 2 targets ('a', 'b': undecided, detects >= +38.0%)"
+ * Every ungated target is named, up to RN_TIMING_GATE_NAMES and as many as fit `cap` (the
+ * rest counted: "'a', 'b' and 3 more").
  *   "" (no timing rows: nothing to state)
  * Returns the length written.
  */

@@ -65,8 +65,17 @@ example)
 		"$src/renacer.toml.example" >"$tmp/renacer.toml"
 	run check --config "$tmp/renacer.toml"
 	expect_rc 0
-	expect_err " passed, 0 failed, 0 warnings, 0 no data, 0 errors"
+	# the result line counts what is not zero: passes and skips only here
+	expect_err "result: "
+	grep "^result: " "$tmp/err" | sed 's/;.*//' | grep -Eq "failed|warning|no data|error" &&
+		fail "$case_name: a failure, warning or error in: $(grep '^result: ' "$tmp/err")"
+	expect_err " passed"
 	expect_err "golden"
+	# what a newcomer reads: one progress line per target in a log, the whole report within
+	# 40 lines (statistics only under FAIL rows)
+	[ "$(grep -c '^\[1/2\] example_work: ' "$tmp/err")" = 1 ] ||
+		fail "$case_name: not one progress line for example_work"
+	[ "$(wc -l <"$tmp/err")" -le 40 ] || fail "$case_name: $(wc -l <"$tmp/err") lines > 40"
 	grep -q '<testsuite name="example_work"' "$tmp/junit.xml" || fail "no example_work suite"
 	;;
 example_junit_schema)
@@ -198,10 +207,10 @@ EOT
 	expect_err "work  *warn_fsync  *WARN"
 	expect_err "work  *skip_me  *SKIP"
 	expect_err "work  *no_data  *NO DATA"
-	expect_err "5 spans matching /fsync/ > budget 4"
-	expect_err "result: 1 passed, 1 failed, 1 warnings, 1 no data, 0 errors, 1 skipped, 0 not judged; exit 1"
+	expect_err "5 calls matching /fsync/ > budget 4"
+	expect_err "result: 1 failed, 1 no data, 1 warning, 1 passed, 1 skipped; exit 1"
 	# The inclusive boundary: exactly the budget passes.
-	grep -Eq "pass_fsync +PASS +5 spans +5 spans" "$tmp/err" || fail "5 spans vs budget 5 did not pass"
+	grep -Eq "pass_fsync +PASS +5 calls +5 calls" "$tmp/err" || fail "5 calls vs budget 5 did not pass"
 	grep -q '<skipped' "$tmp/junit.xml" || fail "junit lacks <skipped>"
 	grep -q '<error' "$tmp/junit.xml" || fail "junit lacks <error> for NO DATA"
 	;;
@@ -357,7 +366,7 @@ cli_target)
 	expect_rc 0
 	run --assert "$tmp/renacer.toml" -- "$targets/example_work" 3
 	expect_rc 1
-	expect_err "3 spans matching /fsync/ > budget 2"
+	expect_err "3 calls matching /fsync/ > budget 2"
 	# the command-line target's stdout goes to /dev/null, as every target's by default:
 	# renacer's stdout holds the report only
 	# (a program that makes no fsync: 0 spans, a measurement, judged PASS)
@@ -366,7 +375,7 @@ cli_target)
 	grep -q rn-target-stdout-marker "$tmp/out" && fail "$case_name: the target's stdout reached renacer's stdout"
 	grep -q few_fsync "$tmp/out" "$tmp/err" || fail "$case_name: no report"
 	expect_err rn-target-stderr-marker
-	expect_err "0 spans matching /fsync/ <= budget 2"
+	expect_err "0 calls matching /fsync/ <= budget 2"
 	# a pattern that names no syscall is a config error at its position, before any run
 	printf '[[assertion]]\nname = "few_fsync"\ntype = "span_count"\nmax_spans = 2\nspan_name_pattern = "fsynk"\n' >"$tmp/renacer.toml"
 	run check --config "$tmp/renacer.toml" -- "$targets/example_work" 2
@@ -555,10 +564,13 @@ EOT
 	run report --markdown "$tmp/report.md" "$tmp/results.json"
 	expect_rc 1
 	grep -q '^## .* renacer check: failed' "$tmp/report.md" || fail "$case_name: no headline"
-	grep -q '| few\\_fsync | .* FAIL | 5 spans | 1 spans |' "$tmp/report.md" ||
-		fail "$case_name: no FAIL row for few_fsync"
+	grep -q '^- .* \*\*FAIL\*\* work/few\\_fsync: 5 calls, limit 1 call (+400%)$' "$tmp/report.md" ||
+		fail "$case_name: no FAIL line for few_fsync above the fold"
+	grep -q '^- .* FAIL \*\*few\\_fsync\*\* · 5 calls, limit 1 call (+400.0%)' \
+		"$tmp/report.md" || fail "$case_name: no FAIL row for few_fsync"
+	grep -q '^\*\*1 failed\*\* · 1 passed · ' "$tmp/report.md" || fail "$case_name: no counts"
 	# Timing and counting runs are told apart, never summed.
-	grep -q '| 2 timing + 1 counting |' "$tmp/report.md" || fail "$case_name: runs summed"
+	grep -q '(2 timing runs, 1 counting run)' "$tmp/report.md" || fail "$case_name: runs summed"
 	"$renacer" report --markdown - "$tmp/results.json" >"$tmp/stdout.md" 2>/dev/null
 	cmp -s "$tmp/stdout.md" "$tmp/report.md" || fail "$case_name: '-' differs from the file"
 	run report --markdown "$tmp/x.md"

@@ -151,7 +151,9 @@ def case_width(renacer, cfg, tmp):
     record_golden(renacer, cfg, tmp)
     # --wide keeps names whole, so its lines are as long as the names make them: 200 here.
     for columns, wide in ((100, False), (60, False), (200, True), (None, False)):
-        args = ["check", "--config", cfg] + (["--wide"] if wide else [])
+        # --verbose at 60: the messages below the table whole, to compare REASON with
+        args = ["check", "--config", cfg] + (["--wide"] if wide else []) + \
+            (["--verbose"] if columns == 60 else [])
         rc, err = run(renacer, args, columns, tmp)
         if rc != 1:
             fail("check exited %d, expected 1 (a FAIL row)" % rc, err)
@@ -179,6 +181,17 @@ def case_width(renacer, cfg, tmp):
                     break
                 if l[at_r - 2:at_r] != "  " or l[at_r] == " ":
                     fail("a row's REASON does not start under its header: %r" % l, err)
+        if columns == 100 and not wide:
+            # Without --verbose a WARN row's message is one line, its statistics left out;
+            # a FAIL row's message is followed by its detail.
+            at_w = next((i for i, l in enumerate(lines) if l.startswith("WARN work/warn_fsync:")),
+                        None)
+            if at_w is None or lines[at_w + 1].startswith("    "):
+                fail("the WARN row's message is not one line without --verbose", err)
+            at_f = next((i for i, l in enumerate(lines) if l.startswith("FAIL work/fail_fsync")),
+                        None)
+            if at_f is None or not any(l.startswith("    ") for l in lines[at_f + 1:at_f + 4]):
+                fail("the FAIL row's message has no detail under it", err)
         if columns == 60 and not wide:
             # REASON shortened at a word boundary: the text before "..." is a prefix of the
             # whole message (printed below the table) that ends a word there.
@@ -214,8 +227,13 @@ def case_agree(renacer, cfg, tmp):
         if k not in kinds:
             fail("the config yields no %s row (it should yield every kind)" % k, err)
     count = {k: list(junit.values()).count(k) for k in LABELS}
-    want = ("result: %(PASS)d passed, %(FAIL)d failed, %(WARN)d warnings, %(NO DATA)d no data, "
-            "%(ERROR)d errors, %(SKIP)d skipped, %(NOT JUDGED)d not judged" % count)
+    # the counts that are not zero, failures first, singular or plural
+    words = (("FAIL", "failed", "failed"), ("ERROR", "error", "errors"),
+             ("NO DATA", "no data", "no data"), ("WARN", "warning", "warnings"),
+             ("NOT JUDGED", "not judged", "not judged"), ("PASS", "passed", "passed"),
+             ("SKIP", "skipped", "skipped"))
+    want = "result: " + ", ".join("%d %s" % (count[k], one if count[k] == 1 else many)
+                                  for k, one, many in words if count[k]) + ";"
     if want not in err:
         fail("the result line does not say %r" % want, err)
     # The compact table says the same (names shortened to fit are prefixes of the whole).

@@ -295,7 +295,7 @@ is fail "r['outputs']['failed']" 1
 is fail "r['outputs']['exit-code']" 1
 is fail "r['outputs']['junit']" fail-junit.xml
 is fail "r['outputs']['report'] == '$tmp/fail.temp/renacer-report.md'" True
-is fail "'| fsync\\\\_budget | ❌ FAIL | 5 spans | 1 spans |' in r['summary']" True
+is fail "'- ❌ FAIL **fsync\\\\_budget** · 5 calls, limit 1 call (+400.0%)' in r['summary']" True
 is fail "'::error file=fail.toml,line=5,col=1,' in S['check']['log']" True
 [ -s "$ws/fail-junit.xml" ] || fail "fail: no JUnit XML in the workspace"
 [ -s "$tmp/fail.temp/renacer-report.md" ] || fail "fail: no report file"

@@ -4,8 +4,9 @@
 # configs around the bundled example target (build/targets/example_work 5: five fsync calls).
 #
 # A failing config (FAIL, WARN, PASS, SKIP): exit 1, one `::error` at the failing assertion's
-# own [[assertion]] line and one `::warning` at the warning's, the summary table with failures
-# first, outputs result=fail failed=1 warnings=1 junit report. A passing config: exit 0, no
+# own [[assertion]] line and one `::warning` at the warning's, a summary shaped as a comment
+# (at most 15 lines and 100 columns above <details>, the failing row named there with its
+# cause, the run's link), outputs result=fail failed=1 warnings=1 junit report. A passing config: exit 0, no
 # annotation, result=pass. Also: GITHUB_ACTIONS=true turns the mode on, --no-github turns it
 # off, RENACER_GITHUB_ANNOTATIONS limits annotations, paths are relative to the workspace.
 # Exit 77 (skip) when the ptrace collector is unavailable here.
@@ -44,6 +45,7 @@ run_check() {
 	: >"$tmp/$name.output"
 	set +e
 	(cd "$ws" && GITHUB_ACTIONS=true GITHUB_WORKSPACE="$ws" \
+		GITHUB_SERVER_URL=https://github.example GITHUB_REPOSITORY=o/r GITHUB_RUN_ID=42 \
 		GITHUB_STEP_SUMMARY="$tmp/$name.summary" GITHUB_OUTPUT="$tmp/$name.output" \
 		RUNNER_TEMP="$tmp" RENACER_GITHUB_REPORT="$tmp/$name.report" \
 		"$renacer" check --no-golden --no-color "$@" >"$tmp/$name.stdout" 2>"$tmp/$name.stderr")
@@ -106,20 +108,34 @@ expect "$tmp/failing.stdout" "::error file=renacer.toml,line=$tight,col=1,title=
 expect "$tmp/failing.stdout" "::warning file=renacer.toml,line=$soft,col=1,title=renacer WARN%3A work / fsync_soft::"
 grep -q 'fsync_loose\|fsync_off' "$tmp/failing.stdout" && fail "a passing or skipped assertion was annotated"
 
-# Summary: headline, table header, one row per verdict with measured and budget, failures first.
+# Summary: the comment a reviewer reads in ten seconds. Above the fold: the verdict line, the
+# counts, the one failing row with its cause; everything else folded in <details>, as a list
+# (no table: a table scrolls sideways), failures first.
 s=$tmp/failing.summary
 expect "$s" "## ❌ renacer check: failed"
-expect "$s" "exit 1: a blocking assertion failed"
+expect "$s" "**1 failed** · 1 passed · 1 advisory · 1 skipped"
+expect "$s" "exit 1: a blocking assertion"
+expect "$s" "- ❌ **FAIL** work/fsync\_tight: 5 calls, limit 1 call (+400%)"
+expect "$s" "[Run page and artifacts](https://github.example/o/r/actions/runs/42)"
 # span counts only: no timing run, the two counting runs
-expect "$s" "### ❌ work (0 timing runs, 2 counting runs)"
-expect "$s" "| assertion | verdict | measured | budget | golden | delta | runs | message |"
-expect "$s" "| fsync\\_tight | ❌ FAIL | 5 spans | 1 spans | - | +400.0% | 2 |"
-expect "$s" "| fsync\\_soft | ⚠️ WARN | 5 spans | 2 spans | - | +150.0% | 2 |"
-expect "$s" "| fsync\\_loose | ✅ PASS | 5 spans | 1000 spans | - |"
-expect "$s" "| fsync\\_off | ⏭️ SKIP |"
-order=$(grep -o '^| fsync\\_[a-z]*' "$s" | tr '\n' ' ')
-[ "$order" = "| fsync\\_tight | fsync\\_soft | fsync\\_loose | fsync\\_off " ] ||
-	fail "summary rows not failures first: $order"
+expect "$s" "#### ❌ work (0 timing runs, 2 counting runs)"
+expect "$s" "- ❌ FAIL **fsync\_tight** · 5 calls, limit 1 call (+400.0%) · "
+expect "$s" "- ⚠️ WARN **fsync\_soft** · 5 calls, limit 2 calls (+150.0%) · "
+expect "$s" "- ✅ PASS **fsync\_loose** · 5 calls, limit 1000 calls"
+expect "$s" "- ⏭️ SKIP **fsync\_off**"
+grep -q '^|' "$s" && fail "the summary has a table"
+order=$(grep -o '^- [^ ]* [A-Z]* \*\*fsync\\_[a-z]*' "$s" | sed 's/.*_//' | tr '\n' ' ')
+[ "$order" = "tight soft loose off " ] || fail "summary rows not failures first: $order"
+# The bar: at most 15 lines above the fold, every one within 100 columns.
+fold=$(grep -n '^<details>' "$s" | head -1 | cut -d: -f1)
+[ -n "$fold" ] && [ "$fold" -le 16 ] || fail "$((fold - 1)) lines above <details> (at most 15)"
+python3 - "$s" "$fold" <<'PY' || fail "a line above <details> is wider than 100 columns"
+import sys, unicodedata
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")[: int(sys.argv[2]) - 1]
+width = lambda l: sum(2 if unicodedata.east_asian_width(c) == "W" else 1
+		      for c in l if unicodedata.category(c) != "Mn" and c != "\ufe0f")
+sys.exit(max(map(width, lines)) > 100)
+PY
 cmp -s "$s" "$tmp/failing.report" || fail "the report differs from the job summary"
 
 # Outputs.

@@ -64,7 +64,7 @@ max_runs = 1'
 	expect_err "golden:cpu_time  *NOT JUDGED"
 	expect_err "1 measured run < min_runs_for_timing 5"
 	expect_err "to judge it: runs >= 5 in \[\[target\]\] 'work' (or --runs 5)"
-	expect_err ", 3 not judged; exit 0"
+	expect_err "result: .*3 not judged.*; exit 0"
 	expect_err "note: 3 metrics were not judged"
 	if grep -q "golden:wall_time  *PASS" "$tmp/err"; then fail "wall_time reads PASS"; fi
 	grep -q '<testcase name="golden:wall_time"' "$tmp/junit.xml" || fail "no wall_time testcase"
@@ -82,7 +82,7 @@ not_judged = "fail"
 max_runs = 1'
 	run check --config "$tmp/renacer.toml"
 	expect_rc 1
-	expect_err ", 3 not judged; exit 1"
+	expect_err "result: .*3 not judged.*; exit 1"
 	# Enough runs: judged (PASS or INCONCLUSIVE, never NOT JUDGED).
 	run check --config "$tmp/renacer.toml" --runs 5
 	if grep -q "NOT JUDGED" "$tmp/err"; then fail "5 runs against 10 still NOT JUDGED"; fi
@@ -234,9 +234,9 @@ aggregate = "min"
 EOT
 	run check --config "$tmp/renacer.toml" --no-golden
 	expect_rc 1
-	expect_err "job  *median_syncs  *PASS  *2 spans"
-	expect_err "job  *max_syncs  *FAIL  *3 spans"
-	expect_err "job  *min_syncs  *PASS  *1 spans"
+	expect_err "job  *median_syncs  *PASS  *2 calls"
+	expect_err "job  *max_syncs  *FAIL  *3 calls"
+	expect_err "job  *min_syncs  *PASS  *1 call"
 	expect_err "median of 3 counting runs"
 	if grep -q "timing run" "$tmp/err"; then fail "$case_name: a count-only config made a timing run"; fi
 	;;

@@ -214,26 +214,26 @@ static const struct eval_case eval_cases[] = {
 	/* ---- span_count: per run, aggregated; the last run's top names ---- */
 	{ "span count median at the budget", FX_FIVE, RN_ASSERT_SPAN_COUNT, RN_AGG_MEDIAN, false,
 	  false, 3, "f(data)?sync", 0, 0,
-	  "PASS 3 | 3 spans matching /f(data)?sync/ (median of 5 runs) <= budget 3 (+0.0%, "
+	  "PASS 3 | 3 calls matching /f(data)?sync/ (median of 5 runs) <= budget 3 (+0.0%, "
 	  "inclusive); top of the last run: fsync=3" },
 	{ "span count max over it", FX_FIVE, RN_ASSERT_SPAN_COUNT, RN_AGG_MAX, false, false, 3,
 	  "f(data)?sync", 0, 0,
-	  "FAIL 4 | 4 spans matching /f(data)?sync/ (max of 5 runs) > budget 3 (+33.3%, "
+	  "FAIL 4 | 4 calls matching /f(data)?sync/ (max of 5 runs) > budget 3 (+33.3%, "
 	  "inclusive); top of the last run: fsync=3" },
 	{ "alternation counts both names", FX_FIVE, RN_ASSERT_SPAN_COUNT, RN_AGG_MIN, false, false,
 	  100, "write|fsync", 0, 0,
-	  "PASS 9 | 9 spans matching /write|fsync/ (min of 5 runs) <= budget 100 (-91.0%, "
+	  "PASS 9 | 9 calls matching /write|fsync/ (min of 5 runs) <= budget 100 (-91.0%, "
 	  "inclusive); top of the last run: write=7, fsync=3" },
 	{ "patterns match whole names: no sync() made", FX_FIVE, RN_ASSERT_SPAN_COUNT,
 	  RN_AGG_MEDIAN, false, false, 10, "sync", 0, 0,
-	  "PASS 0 | 0 spans matching /sync/ (median of 5 runs) <= budget 10 (-100.0%, inclusive); "
+	  "PASS 0 | 0 calls matching /sync/ (median of 5 runs) <= budget 10 (-100.0%, inclusive); "
 	  "top of the last run:" },
 	{ "a pattern naming no syscall is NO DATA", FX_FIVE, RN_ASSERT_SPAN_COUNT, RN_AGG_MEDIAN,
 	  false, false, 10, "fsyncc", 0, 0,
 	  "NO DATA - | no span matched /fsyncc/ (and it names no syscall: a typo?)" },
 	{ "nothing matched under a zero budget passes", FX_FIVE, RN_ASSERT_SPAN_COUNT,
 	  RN_AGG_MEDIAN, false, false, 0, "fsyncc", 0, 0,
-	  "PASS 0 | 0 spans matching /fsyncc/ (median of 5 runs) <= budget 0 (+0.0%, inclusive); "
+	  "PASS 0 | 0 calls matching /fsyncc/ (median of 5 runs) <= budget 0 (+0.0%, inclusive); "
 	  "top of the last run:" },
 	{ "GPU pattern without GPU spans", FX_FIVE, RN_ASSERT_SPAN_COUNT, RN_AGG_MEDIAN, false,
 	  false, 0, "gpu:.*", 0, 0,
@@ -243,16 +243,16 @@ static const struct eval_case eval_cases[] = {
 	/* ---- memory_usage ---- */
 	{ "peak RSS median", FX_MEMORY, RN_ASSERT_MEMORY_USAGE, RN_AGG_MEDIAN, false, false,
 	  20.0 * MIB, NULL, RN_TRACK_RSS, 0,
-	  "PASS 11534336 | peak RSS 11534336 bytes (11.0 MiB, median of 3 runs) <= budget "
-	  "20971520 bytes (20.0 MiB, -45.0%, inclusive)" },
+	  "PASS 11534336 | peak RSS 11.0 MiB (median of 3 runs) <= budget 20.0 MiB (-45.0%, "
+	  "inclusive)" },
 	{ "peak RSS max over", FX_MEMORY, RN_ASSERT_MEMORY_USAGE, RN_AGG_MAX, false, false,
 	  10.0 * MIB, NULL, RN_TRACK_RSS, 0,
-	  "FAIL 12582912 | peak RSS 12582912 bytes (12.0 MiB, max of 3 runs) > budget 10485760 "
-	  "bytes (10.0 MiB, +20.0%, inclusive)" },
+	  "FAIL 12582912 | peak RSS 12.0 MiB (max of 3 runs) > budget 10.0 MiB (+20.0%, "
+	  "inclusive)" },
 	{ "allocations mode reads alloc_peak", FX_MEMORY, RN_ASSERT_MEMORY_USAGE, RN_AGG_MIN, false,
 	  false, 1.0 * MIB, NULL, RN_TRACK_ALLOCATIONS, 0,
-	  "PASS 1048576 | peak allocations 1048576 bytes (1.0 MiB, min of 3 runs) <= budget "
-	  "1048576 bytes (1.0 MiB, +0.0%, inclusive)" },
+	  "PASS 1048576 | peak allocations 1.00 MiB (min of 3 runs) <= budget 1.00 MiB (+0.0%, "
+	  "inclusive)" },
 	{ "no memory data is NO DATA", FX_NO_MEM, RN_ASSERT_MEMORY_USAGE, RN_AGG_MEDIAN, false,
 	  false, 1.0 * MIB, NULL, RN_TRACK_RSS, 0,
 	  "NO DATA - | no peak RSS data (is \"ptrace\" in the target's collectors?)" },

@@ -310,21 +310,26 @@ static void test_github_summary_table(void **state)
 	report = slurp(f->report);
 	assert_string_equal(summary, report);
 	assert_non_null(strstr(summary, "## \u274c renacer check: failed\n"));
-	assert_non_null(strstr(summary,
-			       "| assertion | verdict | measured | budget | golden | delta "
-			       "| runs | message |\n"));
+	/* above the fold: the counts, then the failing row alone, with its message */
+	assert_non_null(strstr(summary, "**2 failed** \u00b7 2 passed"));
+	assert_non_null(
+		strstr(summary,
+		       "\n- \u274c **FAIL** bad/b\\_fail: 42 spans, limit 10 spans (+320%)\n"));
+	assert_null(strstr(summary, "| assertion |")); /* no table anywhere */
+	assert_true(strstr(summary, "<details><summary>All 4 rows of 2 targets</summary>") >
+		    strstr(summary, "**FAIL** bad"));
 	fail_row = strstr(summary,
-			  "| b\\_fail | \u274c FAIL | 42 spans | 10 spans | - | +320.0% | 5 "
-			  "| too many \\| spans |\n");
+			  "- \u274c FAIL **b\\_fail** \u00b7 42 spans, limit 10 spans "
+			  "(+320.0%) \u00b7 too many \\| spans\n");
 	pass_row = strstr(summary,
-			  "| b\\_ok | \u2705 PASS | 42 spans | 10 spans | - | +320.0% | 5 "
-			  "| fine |\n");
+			  "- \u2705 PASS **b\\_ok** \u00b7 42 spans, limit 10 spans "
+			  "(+320.0%) \u00b7 fine\n");
 	assert_non_null(fail_row);
 	assert_non_null(pass_row);
 	assert_true(fail_row < pass_row);
 	/* The failing target comes first although it is second in the config. */
-	bad_target = strstr(summary, "### \u274c bad (5 runs)");
-	ok_target = strstr(summary, "### \u2705 good (3 runs)");
+	bad_target = strstr(summary, "#### \u274c bad (5 runs)");
+	ok_target = strstr(summary, "#### \u2705 good (3 runs)");
 	assert_non_null(bad_target);
 	assert_non_null(ok_target);
 	assert_true(bad_target < ok_target);
@@ -333,11 +338,12 @@ static void test_github_summary_table(void **state)
 			       "<details><summary>FAIL: bad / b_fail</summary>\n\n`````text\n"
 			       "openat 30\nread ```` 12\n`````\n"));
 	/* no mention reaches the Markdown, in a cell or a <summary>; a code fence keeps it */
-	assert_non_null(strstr(summary, "| ping @\u200dacme/core | "));
-	assert_non_null(strstr(summary, "| cc @\u200dalice |"));
+	assert_non_null(strstr(summary, "ping @\u200dacme/core"));
+	assert_non_null(strstr(summary, "cc @\u200dalice"));
 	assert_non_null(strstr(summary, "<summary>FAIL: bad / ping @\u200dacme/core</summary>"));
 	assert_non_null(strstr(summary, "in a code fence @alice stays as it is"));
-	assert_null(strstr(summary, " @alice |"));
+	assert_null(strstr(summary, "cc @alice"));
+	assert_null(strstr(summary, "ping @acme"));
 	assert_null(strstr(summary, "@acme"));
 	free(summary);
 	free(report);
@@ -371,6 +377,7 @@ static void test_github_summary_within_limit(void **state)
 	msg[sizeof(msg) - 1] = '\0';
 	for (i = 0; i < 1000; i++) {
 		snprintf(name, sizeof(name), "n%04d", i);
+		memcpy(msg, name, 5); /* each its own message: no two rows are one line */
 		add_verdict(&t, name, RN_VERDICT_FAIL, i + 1, msg);
 	}
 	s = fopen(f->summary, "w");
@@ -391,12 +398,15 @@ static void test_github_summary_within_limit(void **state)
 	summary = slurp(f->summary);
 	added = summary + before;
 	assert_non_null(strstr(added, "1 MiB job summary limit"));
-	/* The last table row before the note is whole. */
-	last = strstr(added, "\n\n> [!NOTE]");
+	/* The last row before the note is whole, and the note closes the fold it cut. */
+	last = strstr(added, "\n\n</details>\n\n> [!NOTE]");
 	assert_non_null(last);
-	assert_memory_equal(last - 2, " |", 2);
+	assert_memory_equal(last - 2, "xx", 2);
 	report = slurp(f->report);
-	assert_int_equal(count(report, "| n"), 1000);
+	assert_int_equal(count(report, "- \u274c FAIL **n"), 1000);
+	/* above the fold: GH_HEADLINE_ROWS failing rows, the rest counted */
+	assert_int_equal(count(report, "- \u274c **FAIL** big/n"), 8);
+	assert_non_null(strstr(report, "- \u2026 and 992 more failing rows (below)\n"));
 	free(summary);
 	free(report);
 	rn_target_report_release(&t);
@@ -472,6 +482,112 @@ static void test_github_config_error(void **state)
 	free(summary);
 }
 
+/* Columns of a Markdown line as a reader sees it: code points, an emoji two wide. */
+static size_t md_columns(const char *s, size_t len)
+{
+	size_t cols = 0, i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if ((c & 0xc0) == 0x80)
+			continue;
+		if (c == 0xef && i + 2 < len && (unsigned char)s[i + 1] == 0xb8 &&
+		    (unsigned char)s[i + 2] == 0x8f)
+			continue; /* U+FE0F, the emoji presentation selector, adds nothing */
+		cols += c >= 0xe2 ? 2 : 1;
+	}
+	return cols;
+}
+
+/* A failing baseline row with a profile's explanation among passing and advisory rows: the
+ * comment's failing line names the interval and the cause, and the part above <details> keeps
+ * within 15 lines and 100 columns. */
+static void test_github_comment_names_cause(void **state)
+{
+	struct fixture *f = *state;
+	struct rn_config cfg;
+	struct rn_target_result r, r2;
+	struct rn_target_report t[2];
+	struct rn_github_run run;
+	char name[32], *md, *fold, *line, *end;
+	size_t lines = 0;
+	int i;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.path = f->config;
+	memset(t, 0, sizeof(t));
+	rn_target_result_init(&r, "jq");
+	rn_target_result_init(&r2, "down");
+	t[0].result = &r;
+	t[1].result = &r2;
+	/* a target that did not run: each of its rows says so; one line above the fold */
+	for (i = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "down_%d", i);
+		add_verdict(&t[1], name, RN_VERDICT_ERROR, 40 + i,
+			    "target 'down' did not run cleanly: exited with status 1");
+		t[1].verdicts[i].has_observed = false;
+	}
+	add_verdict(&t[0], "baseline:cpu_time", RN_VERDICT_FAIL, 3,
+		    "head - base +9.100 ms (+30.2% of base 30.1 ms), 95% CI [+19.0%, +47.0%] beyond "
+		    "limit +3%; 12 pairs; detects >= +4.1%");
+	t[0].verdicts[0].unit = "ms";
+	t[0].verdicts[0].delta_pct = 30.2;
+	t[0].verdicts[0].detail =
+		rn_xstrdup("head vs base, cpu_time, 12 timing pairs run side by side\n"
+			   "where the time went (head against base, one profiled run, 999 Hz):\n"
+			   "  1. +9.0 ms on CPU in jv_copy (src/jv.c:123), from main\n"
+			   "  2. +1.0 ms on CPU in jv_free (src/jv.c:200), from main\n");
+	for (i = 0; i < 9; i++) {
+		snprintf(name, sizeof(name), "pass_%d", i);
+		add_verdict(&t[0], name, RN_VERDICT_PASS, 10 + i,
+			    "a long message that stays folded");
+	}
+	add_verdict(&t[0], "golden:wall_time", RN_VERDICT_WARN, 30, "advisory: conditions differ");
+	add_verdict(&t[0], "golden:critical_path", RN_VERDICT_WARN, 31,
+		    "advisory: conditions differ");
+	run.cfg = &cfg;
+	run.targets = t;
+	run.ntargets = 2;
+	run.exit_code = RN_EXIT_FAIL;
+	run.junit = NULL;
+	setenv("GITHUB_SERVER_URL", "https://github.com", 1);
+	setenv("GITHUB_REPOSITORY", "o/r", 1);
+	setenv("GITHUB_RUN_ID", "7", 1);
+	md = rn_github_markdown(&run, NULL);
+	unsetenv("GITHUB_SERVER_URL");
+	unsetenv("GITHUB_REPOSITORY");
+	unsetenv("GITHUB_RUN_ID");
+	assert_non_null(md);
+	assert_non_null(strstr(md,
+			       "\n- \u274c **FAIL** jq/baseline:cpu\\_time: +30% \\[+19%, +47%\\] "
+			       "\u00b7 +9.0 ms on CPU in jv\\_copy (src/jv.c:123)\n"));
+	assert_non_null(
+		strstr(md, "**1 failed** \u00b7 **3 errors** \u00b7 9 passed \u00b7 2 advisory "));
+	assert_non_null(strstr(md,
+			       "\n- \u274c **ERROR** down/down\\_0 and 2 more: target 'down' did "
+			       "not run cleanly: exited with status 1\n"));
+	assert_null(strstr(md, "**ERROR** down/down\\_1"));
+	assert_non_null(
+		strstr(md, "[Run page and artifacts](https://github.com/o/r/actions/runs/7)"));
+	fold = strstr(md, "\n<details>");
+	assert_non_null(fold);
+	/* the passing and advisory rows stay below the fold */
+	assert_null(memmem(md, (size_t)(fold - md), "pass\\_", 6));
+	assert_null(memmem(md, (size_t)(fold - md), "golden:wall", 11));
+	for (line = md; line <= fold; line = end + 1) {
+		end = strchr(line, '\n');
+		assert_true(md_columns(line, (size_t)(end - line)) <= 100);
+		lines++;
+	}
+	assert_true(lines <= 15);
+	free(md);
+	rn_target_report_release(&t[0]);
+	rn_target_report_release(&t[1]);
+	rn_target_result_release(&r);
+	rn_target_result_release(&r2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -484,6 +600,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_github_summary_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_github_summary_within_limit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_github_comment_names_cause, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_github_outputs_multiline, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_github_config_error, setup, teardown),
 	};

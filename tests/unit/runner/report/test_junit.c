@@ -59,7 +59,8 @@ static void test_junit_exact_document(void **state)
 	memset(&r, 0, sizeof(r));
 	memset(runs, 0, sizeof(runs));
 	memset(counts, 0, sizeof(counts));
-	/* Wall times 1..5 ms: every testcase's time is their median, 3 ms. */
+	/* The time row's testcase time is what it measured (12 ms), the count row's the
+	 * target's check time (the suite's, 1.235 s). */
 	for (i = 0; i < 5; i++) {
 		runs[i].v[RN_METRIC_WALL] = (i + 1) * 1000000u;
 		runs[i].status = RN_RUN_OK;
@@ -69,8 +70,10 @@ static void test_junit_exact_document(void **state)
 	r.nruns = 5;
 	r.counts = counts;
 	r.ncounts = 1;
-	v[0] = verdict("api_latency", RN_VERDICT_PASS, "critical path 1.2 ms <= 5 ms");
-	v[0].time_ns = 1234567;
+	v[0] = verdict("api_latency", RN_VERDICT_PASS, "critical path 12.0 ms <= 50 ms");
+	v[0].unit = "ms";
+	v[0].has_observed = true;
+	v[0].observed = 12.0;
 	v[1] = verdict("golden:syscalls", RN_VERDICT_FAIL,
 		       "syscalls 2480 vs golden 1240 (+100.0%, tolerance +10%)");
 	v[1].type = (char *)"regression";
@@ -106,9 +109,9 @@ static void test_junit_exact_document(void **state)
 		"      <property name=\"golden_file\" value=\"golden_traces/io_loop.json\"/>\n"
 		"    </properties>\n"
 		"    <testcase name=\"api_latency\" classname=\"renacer.io_loop\" "
-		"time=\"0.003\"/>\n"
+		"time=\"0.012\"/>\n"
 		"    <testcase name=\"golden:syscalls\" classname=\"renacer.io_loop\" "
-		"time=\"0.003\">\n"
+		"time=\"1.235\">\n"
 		"      <failure type=\"regression\" message=\"syscalls 2480 vs golden 1240 "
 		"(+100.0%, tolerance +10%)\">"
 		"syscalls 2480 vs golden 1240 (+100.0%, tolerance +10%)\n"
@@ -239,15 +242,20 @@ static void test_junit_escapes_hostile_text(void **state)
 
 static void test_junit_names_and_times(void **state)
 {
-	struct rn_verdict_result v[1];
+	struct rn_verdict_result v[2];
 	struct rn_junit_suite s;
 	struct rn_target_result r;
 	struct rn_metrics counts[3];
 	char *xml;
 
 	(void)state;
+	/* A row that measured no duration takes the target's check time; a time row, what it
+	 * measured. */
 	v[0] = verdict("", RN_VERDICT_PASS, NULL);
-	/* Counting runs only: the testcase's time is their median wall time. */
+	v[1] = verdict("cp", RN_VERDICT_PASS, NULL);
+	v[1].unit = "ms";
+	v[1].has_observed = true;
+	v[1].observed = 2999.9999;
 	memset(&r, 0, sizeof(r));
 	memset(counts, 0, sizeof(counts));
 	counts[0].v[RN_METRIC_WALL] = 1000000000ull;
@@ -258,14 +266,23 @@ static void test_junit_names_and_times(void **state)
 	memset(&s, 0, sizeof(s));
 	s.result = &r;
 	s.cases = v;
-	s.ncases = 1;
-	s.time_s = -1.0; /* never negative in the file */
+	s.ncases = 2;
+	s.time_s = 7.25;
 	xml = render(&s, 1);
 	assert_non_null(strstr(xml, "<testsuite name=\"unnamed\""));
-	assert_non_null(strstr(xml, "time=\"0.000\" timestamp="));
+	assert_non_null(strstr(xml, "time=\"7.250\" timestamp="));
 	assert_non_null(strstr(xml,
 			       "<testcase name=\"unnamed\" classname=\"renacer.unnamed\" "
+			       "time=\"7.250\"/>"));
+	assert_non_null(strstr(xml,
+			       "<testcase name=\"cp\" classname=\"renacer.unnamed\" "
 			       "time=\"3.000\"/>"));
+	free(xml);
+	s.time_s = -1.0; /* never negative in the file */
+	s.ncases = 1;
+	xml = render(&s, 1);
+	assert_non_null(strstr(xml, "time=\"0.000\" timestamp="));
+	assert_non_null(strstr(xml, "classname=\"renacer.unnamed\" time=\"0.000\"/>"));
 	free(xml);
 	/* No suites: still a valid document. */
 	xml = render(NULL, 0);
@@ -291,7 +308,9 @@ static void test_junit_numbers_ignore_locale(void **state)
 	if (!locales[i])
 		skip(); /* no locale with a decimal comma installed */
 	v[0] = verdict("a", RN_VERDICT_PASS, "ok");
-	v[0].time_ns = 1500000000;
+	v[0].unit = "ms";
+	v[0].has_observed = true;
+	v[0].observed = 1500.0;
 	memset(&s, 0, sizeof(s));
 	s.name = "n";
 	s.cases = v;

@@ -931,6 +931,34 @@ static void test_otlp_file_trace_shape(void **state)
 	orphan = span_named(&s, "assertion:golden:wall_time");
 	assert_true(child_of(orphan, root));
 	assert_string_equal(sattr(orphan, "test.case.result.status"), "pass"); /* WARN */
+	/* The root and target spans name their failing assertions and verdicts. */
+	assert_string_equal(str_at(attr(json_object_get(root, "attributes"),
+					"renacer.check.failed_assertions"),
+				   "arrayValue.values.0.stringValue"),
+			    "api/api_memory");
+	assert_string_equal(str_at(attr(json_object_get(root, "attributes"),
+					"renacer.check.failed_verdicts"),
+				   "arrayValue.values.0.stringValue"),
+			    "FAIL");
+	assert_string_equal(str_at(attr(json_object_get(root, "attributes"),
+					"renacer.check.failed_assertions"),
+				   "arrayValue.values.1.stringValue"),
+			    "batch/batch_runs");
+	assert_string_equal(str_at(attr(json_object_get(root, "attributes"),
+					"renacer.check.failed_verdicts"),
+				   "arrayValue.values.1.stringValue"),
+			    "ERROR");
+	assert_null(
+		path(attr(json_object_get(root, "attributes"), "renacer.check.failed_assertions"),
+		     "arrayValue.values.2"));
+	assert_string_equal(str_at(attr(json_object_get(api, "attributes"),
+					"renacer.target.failed_assertions"),
+				   "arrayValue.values.0.stringValue"),
+			    "api_memory");
+	assert_string_equal(str_at(attr(json_object_get(api, "attributes"),
+					"renacer.target.failed_verdicts"),
+				   "arrayValue.values.0.stringValue"),
+			    "FAIL");
 
 	spans_release(&s);
 	rn_otlp_cfg_release(&cfg);

@@ -21,7 +21,7 @@
 #include "xalloc.h"
 
 /* rn_report_console's stderr, as a string the caller frees. */
-static char *console(const struct rn_target_report *t, size_t n, bool wide)
+static char *console_v(const struct rn_target_report *t, size_t n, bool wide, bool verbose)
 {
 	char path[] = "/tmp/rn-test-report-XXXXXX";
 	int fd = mkstemp(path), saved = dup(2);
@@ -29,7 +29,7 @@ static char *console(const struct rn_target_report *t, size_t n, bool wide)
 
 	assert_true(fd >= 0 && saved >= 0);
 	assert_int_equal(dup2(fd, 2), 2);
-	rn_report_console(false, wide, t, n, 1);
+	rn_report_console(false, wide, verbose, t, n, 1);
 	assert_int_equal(dup2(saved, 2), 2);
 	close(saved);
 	close(fd);
@@ -60,6 +60,22 @@ static char *cell(const char *text, const char *row, const char *col)
 	while (start < end && line[start] == ' ')
 		start++;
 	return rn_xstrndup(line + start, end - start);
+}
+
+static char *console(const struct rn_target_report *t, size_t n, bool wide)
+{
+	return console_v(t, n, wide, false);
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	while ((hay = strstr(hay, needle))) {
+		n++;
+		hay += strlen(needle);
+	}
+	return n;
 }
 
 static void fill(struct rn_verdict_result *v, const char *name, const char *type, double obs,
@@ -135,10 +151,81 @@ static void test_report_columns_mean_one_thing(void **state)
 	unsetenv("COLUMNS");
 }
 
+/* Values in human units; WARN rows with one cause said once above the table, their
+ * statistics only with --verbose; a FAIL row's statistics always. */
+static void test_report_units_and_shared_warnings(void **state)
+{
+	struct rn_target_result r;
+	struct rn_verdict_result v[5];
+	struct rn_target_report t;
+	char *out, *c;
+	int i;
+
+	(void)state;
+	setenv("COLUMNS", "100", 1);
+	memset(&r, 0, sizeof(r));
+	r.name = (char *)"app";
+	fill(&v[0], "golden:processes", "regression", 1, 2, 1);
+	v[0].unit = "processes";
+	v[0].verdict = RN_VERDICT_PASS;
+	fill(&v[1], "rss", "memory_usage", 27443200.0, 268435456.0, 1);
+	v[1].unit = "bytes";
+	v[1].has_golden = false;
+	v[1].verdict = RN_VERDICT_PASS;
+	for (i = 2; i < 4; i++) {
+		fill(&v[i], i == 2 ? "golden:cpu_time" : "golden:wall_time", "regression", 62.6,
+		     111, 55.5);
+		v[i].unit = "ms";
+		v[i].verdict = RN_VERDICT_WARN;
+		v[i].reason = (char *)"advisory: conditions differ";
+		v[i].message =
+			(char *)"x vs golden y: advisory (WARN), not a gate: CI [-5%, +20%], "
+				"but recorded on another machine (kernel a, here b); only a "
+				"shift beyond the drift limit fails here";
+		v[i].detail = (char *)"STATISTICS BLOCK";
+	}
+	fill(&v[4], "golden:syscalls", "regression", 140, 154, 130);
+	v[4].detail = (char *)"FAIL STATISTICS";
+	memset(&t, 0, sizeof(t));
+	t.result = &r;
+	t.verdicts = v;
+	t.nverdicts = 5;
+	out = console(&t, 1, false);
+	c = cell(out, "golden:processes", "MEASURED");
+	assert_string_equal(c, "1 process");
+	free(c);
+	c = cell(out, "golden:processes", "LIMIT");
+	assert_string_equal(c, "2 processes");
+	free(c);
+	c = cell(out, "rss", "MEASURED");
+	assert_string_equal(c, "26.2 MiB");
+	free(c);
+	c = cell(out, "golden:cpu_time", "MEASURED");
+	assert_string_equal(c, "62.6 ms");
+	free(c);
+	/* one note for both warnings, above the table; no block of theirs below it */
+	assert_int_equal(count(out, "recorded on another machine (kernel a, here b)"), 1);
+	assert_non_null(strstr(out, "note: 2 rows are WARN for one cause: recorded on another "));
+	assert_true(strstr(out, "note: 2 rows") < strstr(out, "TARGET"));
+	assert_null(strstr(out, "STATISTICS BLOCK"));
+	assert_null(strstr(out, "WARN app/golden:cpu_time"));
+	assert_non_null(strstr(out, "FAIL STATISTICS"));
+	assert_non_null(strstr(out, "result: 1 failed, 2 warnings, 2 passed; exit 1"));
+	free(out);
+	/* --verbose: every non-passing row's message and statistics, no shared note */
+	out = console_v(&t, 1, false, true);
+	assert_int_equal(count(out, "STATISTICS BLOCK"), 2);
+	assert_non_null(strstr(out, "WARN app/golden:cpu_time"));
+	assert_null(strstr(out, "note: 2 rows"));
+	free(out);
+	unsetenv("COLUMNS");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_report_columns_mean_one_thing),
+		cmocka_unit_test(test_report_units_and_shared_warnings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

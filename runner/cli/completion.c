@@ -5,7 +5,11 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "cli.h"
+#include "xalloc.h"
 
 /* Whether the option's argument is a path (FILE, DIR, ...), which the shell completes. */
 static bool takes_path(const struct rn_option *o)
@@ -173,13 +177,31 @@ static void write_fish(FILE *out, const struct rn_command *const *cmds, size_t n
 int rn_completion_write(FILE *out, const char *shell, const struct rn_command *const *cmds,
 			size_t n)
 {
+	/* each command with the global options it lacks, as rn_cli_parse accepts them */
+	struct rn_command *all = rn_xcalloc(n ? n : 1, sizeof(*all));
+	const struct rn_command **defs = rn_xcalloc(n ? n : 1, sizeof(*defs));
+	struct rn_option **opts = rn_xcalloc(n ? n : 1, sizeof(*opts));
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < n; i++) {
+		all[i] = *cmds[i];
+		opts[i] = rn_cli_options_with_globals(cmds[i]);
+		all[i].options = opts[i];
+		defs[i] = &all[i];
+	}
 	if (!strcmp(shell, "bash"))
-		write_bash(out, cmds, n);
+		write_bash(out, defs, n);
 	else if (!strcmp(shell, "zsh"))
-		write_zsh(out, cmds, n);
+		write_zsh(out, defs, n);
 	else if (!strcmp(shell, "fish"))
-		write_fish(out, cmds, n);
+		write_fish(out, defs, n);
 	else
-		return -EINVAL;
-	return 0;
+		rc = -EINVAL;
+	for (i = 0; i < n; i++)
+		free(opts[i]);
+	free(opts);
+	free(defs);
+	free(all);
+	return rc;
 }

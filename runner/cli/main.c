@@ -263,10 +263,19 @@ static int cmd_completion(int argc, char **argv)
 {
 	const struct rn_command *defs[NCOMMANDS];
 	size_t i;
+	int first;
 
+	for (i = 1; i < (size_t)argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			rn_cli_help(&completion_def, stdout);
+			return RN_EXIT_OK;
+		}
+	/* the global options (--no-color) as every command takes them */
+	if (rn_cli_parse(&completion_def, argc, argv, no_handler, NULL, &first))
+		return RN_EXIT_USAGE;
 	for (i = 0; i < NCOMMANDS; i++)
 		defs[i] = commands[i].def;
-	if (argc != 2 || rn_completion_write(stdout, argv[1], defs, NCOMMANDS) < 0) {
+	if (first != argc - 1 || rn_completion_write(stdout, argv[first], defs, NCOMMANDS) < 0) {
 		rn_error("usage: renacer completion SHELL, where SHELL is " RN_COMPLETION_SHELLS);
 		return RN_EXIT_USAGE;
 	}

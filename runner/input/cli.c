@@ -45,6 +45,21 @@ static bool has_option(const struct rn_command *cmd, const char *long_name)
 	return false;
 }
 
+struct rn_option *rn_cli_options_with_globals(const struct rn_command *cmd)
+{
+	size_t n = 0, i, k;
+	struct rn_option *all;
+
+	while (cmd->options[n].id)
+		n++;
+	all = rn_xcalloc(n + NGLOBAL + 1, sizeof(*all));
+	memcpy(all, cmd->options, n * sizeof(*all));
+	for (i = 0, k = n; i < NGLOBAL; i++)
+		if (!has_option(cmd, global_options[i].long_name))
+			all[k++] = global_options[i];
+	return all;
+}
+
 /* A global option that the command's table lacks: applied here. */
 static void apply_global(int id)
 {

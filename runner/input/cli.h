@@ -64,6 +64,14 @@ enum rn_global_opt_id {
 };
 
 /*
+ * The options `cmd` takes: its own table followed by the global options it lacks (what
+ * rn_cli_parse accepts, --help lists and shell completion offers), terminated by a row of
+ * id 0. Returns a heap array the caller frees with free(); the strings are borrowed from the
+ * tables. Dies on out-of-memory.
+ */
+struct rn_option *rn_cli_options_with_globals(const struct rn_command *cmd);
+
+/*
  * Parse argv[1..] against `cmd->options` and the global options it lacks with getopt_long (stops at the first non-option or
  * at "--"). For each option calls `fn(ctx, id, arg)` (arg NULL for flags); a non-zero return
  * stops parsing and is returned. Unknown options print "renacer CMD: unknown option '--x'"

@@ -102,6 +102,22 @@ static bool conditions_match(const struct rn_golden_cmp *c, enum rn_metric m, do
 
 		*scale = now > 0.0 ? now / ref : 1.0;
 	}
+	/* The environment fingerprint first: it names the field that moved (a governor, a kernel
+	 * of the runner image), which "another machine" would not. */
+	if (c->fp_mask) {
+		struct rn_buf b;
+
+		rn_buf_init(&b, cap ? cap - 1 : 0);
+		rn_buf_adds(&b, "the environment differs from the recording's (");
+		rn_fingerprint_describe_diff(&b, &g->fingerprint, &r->fingerprint, c->fp_mask,
+					     "here");
+		rn_buf_adds(&b, "): that alone can move the time");
+		snprintf(why, cap, "%s",
+			 rn_buf_failed(&b) ? "the environment differs from the recording's" :
+					     b.buf);
+		rn_buf_release(&b);
+		return false;
+	}
 	if (!c->same_machine) {
 		snprintf(why, cap, "recorded on another machine (%.200s)", c->elsewhere);
 		return false;
@@ -317,6 +333,11 @@ static enum timing_outcome timing_rule(const struct rn_golden_cmp *c,
 		(rn_golden_loaded(c) || rn_golden_io_bound(c) || golden_kernel_bound(c) ||
 		 (c->g->has_conditions && c->g->cpu_pressure >= RN_LOAD_PRESSURE_BUSY)) &&
 		!cpu_beyond_drift(c);
+	/* Another environment (c->fp_mask) explains any shift on its own: a kernel or governor
+	 * change moved an unchanged program by more than any drift limit, so nothing fails */
+	if (c->fp_mask)
+		return e->hl.k && (e->hl.lower > e->limit || e->hl.upper <= e->limit) ? T_ADVISORY :
+											T_UNDECIDED;
 	if (e->hl.k && e->hl.lower > e->gross && !e->gross_unscaled && !e->wall_loaded &&
 	    !e->user_within && (!e->comparable || e->hl.lower > e->limit || e->gross < e->limit))
 		return T_FAIL; /* beyond any drift, whatever the conditions */
@@ -340,6 +361,9 @@ bool rn_golden_timing_undecided(const struct rn_golden *g, const struct rn_targe
 		return false;
 	c.same_machine = rn_golden_same_machine(g);
 	c.user_share = rn_golden_user_share(g, cfg);
+	c.fp_mask = rn_golden_fp_mask(g, r);
+	if (c.fp_mask)
+		return false; /* never FAIL, whatever more runs show (timing_rule) */
 	for (i = 0; i < sizeof(ms) / sizeof(ms[0]); i++) {
 		const struct rn_golden_step *s = rn_golden_step_of(ms[i]);
 		struct timing_eval e;
@@ -471,6 +495,19 @@ static bool timing_settled_early(const struct rn_golden_cmp *c, struct rn_verdic
 	return false;
 }
 
+/* The reason of a timing row across environments: which fingerprint fields differ. */
+static void fp_reason(const struct rn_golden_cmp *c, struct rn_verdict_result *v, double lo,
+		      double hi)
+{
+	struct rn_buf names;
+
+	rn_buf_init(&names, 160);
+	rn_fingerprint_add_names(&names, c->fp_mask);
+	rn_golden_set_reason(v, "inconclusive: %s differs from the golden's: CI [%+.1f%%, %+.1f%%]",
+			     rn_buf_failed(&names) ? "the environment" : names.buf, lo, hi);
+	rn_buf_release(&names);
+}
+
 /* The verdict, reason and message of the rule's outcome. */
 static void timing_verdict(const struct rn_golden_cmp *c, struct rn_verdict_result *v,
 			   struct timing_job *tj, enum timing_outcome outcome)
@@ -505,6 +542,16 @@ static void timing_verdict(const struct rn_golden_cmp *c, struct rn_verdict_resu
 		break;
 	case T_ADVISORY:
 		v->verdict = RN_VERDICT_WARN;
+		if (c->fp_mask) {
+			fp_reason(c, v, lo, hi);
+			rn_buf_addf(&tj->m,
+				    ": INCONCLUSIVE (WARN), not a gate: CI [%+.1f%%, %+.1f%%], but "
+				    "%s; re-record the golden trace in this environment "
+				    "(renacer golden update), or compare with a base built in the "
+				    "same job (check --baseline)",
+				    lo, hi, e->why);
+			break;
+		}
 		rn_golden_set_reason(v, "advisory: conditions differ");
 		if (e->wall_loaded)
 			rn_buf_addf(&tj->m,
@@ -539,6 +586,8 @@ static void timing_verdict(const struct rn_golden_cmp *c, struct rn_verdict_resu
 				    "; budget spent ([regression] max_runs, time_budget_s)");
 		if (!e->comparable)
 			rn_buf_addf(&tj->m, "; %s", e->why);
+		if (c->fp_mask)
+			fp_reason(c, v, lo, hi);
 		break;
 	}
 	if (isfinite(e->mde) && e->gold > 0)
@@ -563,7 +612,9 @@ static void timing_details(const struct rn_golden_cmp *c, struct timing_job *tj)
 	if (e->scale != 1.0)
 		rn_buf_addf(&tj->det, "%-28s %13.3fx\n", "golden scaled by speed probe", e->scale);
 	rn_buf_addf(&tj->det, "%-28s %14s\n", "conditions",
-		    e->comparable ? "match: gates" : "differ: advisory");
+		    e->comparable      ? "match: gates" :
+			    c->fp_mask ? "differ: never fails" :
+					 "differ: advisory");
 	if (!e->comparable)
 		rn_buf_addf(&tj->det, "  %s\n", e->why);
 	rn_golden_fixed(u, sizeof(u), e->mw.u, 1);
@@ -574,9 +625,9 @@ static void timing_details(const struct rn_golden_cmp *c, struct timing_job *tj)
 		    tj->al, design_of(c, tj->nb).max, e->alpha_k);
 	rn_buf_addf(&tj->det,
 		    "rule: FAIL when the interval's lower bound exceeds the limit (conditions "
-		    "match) or the drift limit (any conditions); PASS when its upper bound is "
-		    "within the limit and the conditions match; otherwise WARN (inconclusive or "
-		    "advisory)\n");
+		    "match) or the drift limit (any conditions but another environment "
+		    "fingerprint); PASS when its upper bound is within the limit and the "
+		    "conditions match; otherwise WARN (inconclusive or advisory)\n");
 }
 
 /* Run the rule and write the verdict of a comparison that passed timing_settled_early(). */

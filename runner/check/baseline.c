@@ -300,6 +300,9 @@ struct time_judgement {
 	struct rn_wilcoxon w;    /* signed-rank test of the differences */
 	struct rn_walsh_ci ci;   /* Hodges-Lehmann estimate and interval, ns */
 	enum rn_verdict verdict; /* FAIL, PASS or RN_BASELINE_INCONCLUSIVE */
+	unsigned fp_mask;        /* fingerprint fields in which the sides differ (fingerprint.h) */
+	bool fp_held;            /* beyond the limit, but fp_mask explains it: INCONCLUSIVE */
+	char fp_why[400];        /* the differing fields, base's and head's, when fp_mask */
 };
 
 static double pct_of(double ns, double ref)
@@ -316,8 +319,14 @@ static char *time_message(const struct time_judgement *j)
 	struct rn_buf msg;
 
 	rn_buf_init(&msg, 0);
-	if (j->verdict == RN_BASELINE_INCONCLUSIVE)
+	if (j->fp_held) {
+		/* the differing fields first: the table's REASON column shows the start */
 		rn_buf_adds(&msg, "inconclusive: ");
+		rn_fingerprint_add_names(&msg, j->fp_mask);
+		rn_buf_adds(&msg, " differs between the sides; ");
+	} else if (j->verdict == RN_BASELINE_INCONCLUSIVE) {
+		rn_buf_adds(&msg, "inconclusive: ");
+	}
 	rn_buf_adds(&msg, "head - base ");
 	add_ms(&msg, ci->estimate, true);
 	rn_buf_addf(&msg, " ms (%+.1f%% of base ", pct_of(ci->estimate, j->bmed));
@@ -327,16 +336,21 @@ static char *time_message(const struct time_judgement *j)
 		rn_buf_addf(&msg, ", %g%% CI [%+.1f%%, %+.1f%%]", j->conf,
 			    pct_of(ci->lower, j->bmed), pct_of(ci->upper, j->bmed));
 		rn_buf_adds(&msg,
-			    j->verdict == RN_VERDICT_FAIL         ? " beyond" :
-				    j->verdict == RN_VERDICT_PASS ? " within" :
-								    " straddles");
+			    j->verdict == RN_VERDICT_FAIL || j->fp_held ? " beyond" :
+				    j->verdict == RN_VERDICT_PASS       ? " within" :
+									  " straddles");
 	} else {
 		rn_buf_adds(&msg, ", no interval yet;");
 	}
 	rn_buf_addf(&msg, " limit +%g%%; %zu pairs", j->tolerance * 100.0, j->n);
 	if (isfinite(j->mde))
 		rn_buf_addf(&msg, "; detects >= %+.1f%%", pct_of(j->mde, j->bmed));
-	if (j->verdict == RN_BASELINE_INCONCLUSIVE) {
+	if (j->fp_held) {
+		rn_buf_addf(&msg,
+			    "; the environment differs between the sides (%s): that alone can move "
+			    "the time, so it does not fail",
+			    j->fp_why);
+	} else if (j->verdict == RN_BASELINE_INCONCLUSIVE) {
 		double half = (ci->upper - ci->lower) / 2.0, margin = fabs(ci->estimate - j->limit);
 		size_t need = 0;
 
@@ -486,7 +500,23 @@ static bool judge_time_stats(const struct rn_baseline *b, const struct rn_regres
 	if (!have)
 		return false;
 	j->limit = b->tolerance * j->bmed;
-	if (j->ci.k && j->ci.lower > j->limit)
+	if (base->has_fingerprint && head->has_fingerprint)
+		j->fp_mask = rn_fingerprint_diff(&base->fingerprint, &head->fingerprint);
+	if (j->ci.k && j->ci.lower > j->limit && j->fp_mask) {
+		/* the sides ran in other environments (a compiler, in one job): a shift is not
+		 * the code's alone, and never fails */
+		struct rn_buf why;
+
+		j->fp_held = true;
+		j->verdict = RN_BASELINE_INCONCLUSIVE;
+		rn_buf_init(&why, sizeof(j->fp_why) - 1);
+		rn_buf_adds(&why, "base ");
+		rn_fingerprint_describe_diff(&why, &base->fingerprint, &head->fingerprint,
+					     j->fp_mask, "head");
+		snprintf(j->fp_why, sizeof(j->fp_why), "%s",
+			 rn_buf_failed(&why) ? "several fields" : why.buf);
+		rn_buf_release(&why);
+	} else if (j->ci.k && j->ci.lower > j->limit)
 		j->verdict = RN_VERDICT_FAIL;
 	else if (j->ci.k && j->ci.upper <= j->limit)
 		j->verdict = RN_VERDICT_PASS;
@@ -870,8 +900,8 @@ static bool wants_more(const struct rn_baseline *b, const struct rn_regression_c
 
 		if (!judge_time_stats(b, reg, seq, time_metrics[i], head, base, 0, &j))
 			continue;
-		if (j.verdict == RN_VERDICT_FAIL)
-			return false; /* the check fails: more runs would not change that */
+		if (j.verdict == RN_VERDICT_FAIL || j.fp_held)
+			return false; /* decided: more runs would not change that */
 		/* another metric is worth more pairs only with some evidence of a slowdown
 		 * beyond the limit, not for noise that happens to lean that way */
 		if (j.verdict == RN_BASELINE_INCONCLUSIVE &&

@@ -302,6 +302,8 @@ struct time_judgement {
 	enum rn_verdict verdict; /* FAIL, PASS or RN_BASELINE_INCONCLUSIVE */
 	unsigned fp_mask;        /* fingerprint fields in which the sides differ (fingerprint.h) */
 	bool fp_held;            /* beyond the limit, but fp_mask explains it: INCONCLUSIVE */
+	bool modes_held;         /* a mix of the sides' modes explains the shift: INCONCLUSIVE */
+	char modes_why[200];     /* which side has which modes, when modes_held */
 	char fp_why[400];        /* the differing fields, base's and head's, when fp_mask */
 };
 
@@ -319,7 +321,9 @@ static char *time_message(const struct time_judgement *j)
 	struct rn_buf msg;
 
 	rn_buf_init(&msg, 0);
-	if (j->fp_held) {
+	if (j->modes_held) {
+		rn_buf_adds(&msg, "inconclusive: two modes; ");
+	} else if (j->fp_held) {
 		/* the differing fields first: the table's REASON column shows the start */
 		rn_buf_adds(&msg, "inconclusive: ");
 		rn_fingerprint_add_names(&msg, j->fp_mask);
@@ -336,16 +340,22 @@ static char *time_message(const struct time_judgement *j)
 		rn_buf_addf(&msg, ", %g%% CI [%+.1f%%, %+.1f%%]", j->conf,
 			    pct_of(ci->lower, j->bmed), pct_of(ci->upper, j->bmed));
 		rn_buf_adds(&msg,
-			    j->verdict == RN_VERDICT_FAIL || j->fp_held ? " beyond" :
-				    j->verdict == RN_VERDICT_PASS       ? " within" :
-									  " straddles");
+			    j->modes_held                                       ? " against" :
+				    j->verdict == RN_VERDICT_FAIL || j->fp_held ? " beyond" :
+				    j->verdict == RN_VERDICT_PASS               ? " within" :
+										  " straddles");
 	} else {
 		rn_buf_adds(&msg, ", no interval yet;");
 	}
 	rn_buf_addf(&msg, " limit +%g%%; %zu pairs", j->tolerance * 100.0, j->n);
 	if (isfinite(j->mde))
 		rn_buf_addf(&msg, "; detects >= %+.1f%%", pct_of(j->mde, j->bmed));
-	if (j->fp_held) {
+	if (j->modes_held) {
+		rn_buf_addf(&msg,
+			    "; %s: a shift between modes is no regression, so it does not fail "
+			    "(find what picks the mode: a cache, a CPU placement, a timer)",
+			    j->modes_why);
+	} else if (j->fp_held) {
 		rn_buf_addf(&msg,
 			    "; the environment differs between the sides (%s): that alone can move "
 			    "the time, so it does not fail",
@@ -463,6 +473,90 @@ enum rn_metric rn_baseline_primary(const struct rn_target_result *head,
 		RN_METRIC_WALL;
 }
 
+/* One side's modes for a message: "two modes (10.1 and 20.3 ms)" or "one mode". */
+static void add_modes(struct rn_buf *b, const char *side, const struct rn_modality *m)
+{
+	if (!m->two_modes) {
+		rn_buf_addf(b, "%s one mode", side);
+		return;
+	}
+	rn_buf_addf(b, "%s two modes (%zu runs near ", side, m->below);
+	add_ms(b, m->low_mode, false);
+	rn_buf_addf(b, " ms, %zu near ", m->above);
+	add_ms(b, m->high_mode, false);
+	rn_buf_adds(b, " ms)");
+}
+
+/* Whether a value lies within RN_BASELINE_MODE_MATCH of a mode. */
+static bool near_mode(double v, double mode)
+{
+	return fabs(v - mode) <= RN_BASELINE_MODE_MATCH * mode;
+}
+
+/*
+ * Whether the modes of time metric `m` over pairs [first, ...) explain the shift between the
+ * sides (assertions/stats.h, rn_stats_modality): one side has two modes and the other side's
+ * median sits at one of them, or both have the same two modes; the shift is then a different
+ * mix of the modes, not a change of either. Modes that moved (a side's one mode at neither of
+ * the other's, both sides' two modes apart) are a change and are judged as usual. Sets
+ * j->modes_held and j->modes_why ("cpu_time: head two modes (...), base one mode") and
+ * returns true when the modes explain it.
+ */
+static bool modes_differ(const struct rn_target_result *head, const struct rn_target_result *base,
+			 enum rn_metric m, size_t first, struct time_judgement *j)
+{
+	size_t cap = head->nruns + 1, n;
+	double *d = rn_xcalloc(cap, sizeof(*d)), *hs = rn_xcalloc(cap, sizeof(*hs));
+	double *bs = rn_xcalloc(cap, sizeof(*bs)), hmed, bmed;
+	struct rn_modality mh, mb;
+	struct rn_buf why;
+	bool mix;
+
+	n = pairs_of(head, base, m, first, d, hs, bs);
+	rn_stats_modality(hs, n, &mh);
+	rn_stats_modality(bs, n, &mb);
+	hmed = n ? rn_stats_median(hs, n) : 0.0;
+	bmed = n ? rn_stats_median(bs, n) : 0.0;
+	free(d);
+	free(hs);
+	free(bs);
+	if (mh.two_modes && mb.two_modes)
+		mix = near_mode(mh.low_mode, mb.low_mode) && near_mode(mh.high_mode, mb.high_mode);
+	else if (mh.two_modes)
+		mix = near_mode(bmed, mh.low_mode) || near_mode(bmed, mh.high_mode);
+	else if (mb.two_modes)
+		mix = near_mode(hmed, mb.low_mode) || near_mode(hmed, mb.high_mode);
+	else
+		mix = false;
+	if (!mix)
+		return false;
+	j->modes_held = true;
+	rn_buf_init(&why, sizeof(j->modes_why) - 1);
+	rn_buf_addf(&why, "%s: ", rn_metric_info(m)->name);
+	add_modes(&why, "head", &mh);
+	add_modes(&why, ", base", &mb);
+	snprintf(j->modes_why, sizeof(j->modes_why), "%s",
+		 rn_buf_failed(&why) ? "the sides have different modes" : why.buf);
+	rn_buf_release(&why);
+	return true;
+}
+
+/*
+ * The modes of a target's time: the judged metric `m` first, then cpu_time and wall_time,
+ * whose modes are the run's too (wall time on a loaded machine blurs the modes that its CPU
+ * time still shows). Sets j->modes_held when any of them differ between the sides.
+ */
+static void modes_of(const struct rn_target_result *head, const struct rn_target_result *base,
+		     enum rn_metric m, size_t first, struct time_judgement *j)
+{
+	if (modes_differ(head, base, m, first, j))
+		return;
+	if (m != RN_METRIC_CPU_TIME && modes_differ(head, base, RN_METRIC_CPU_TIME, first, j))
+		return;
+	if (m != RN_METRIC_WALL)
+		modes_differ(head, base, RN_METRIC_WALL, first, j);
+}
+
 /* Judge one time metric on pairs [first, ...) at the look of `seq`: fills `j`; returns false
  * when it has no data. */
 static bool judge_time_stats(const struct rn_baseline *b, const struct rn_regression_cfg *reg,
@@ -493,6 +587,7 @@ static bool judge_time_stats(const struct rn_baseline *b, const struct rn_regres
 		rn_stats_wilcoxon(d, j->n, &j->w);
 		rn_stats_walsh_ci(d, j->n, j->alpha_k, &j->ci);
 		j->sigma = 1.4826 * rn_stats_mad(d, j->n);
+		modes_of(head, base, m, first, j);
 	}
 	free(d);
 	free(hs);
@@ -502,7 +597,12 @@ static bool judge_time_stats(const struct rn_baseline *b, const struct rn_regres
 	j->limit = b->tolerance * j->bmed;
 	if (base->has_fingerprint && head->has_fingerprint)
 		j->fp_mask = rn_fingerprint_diff(&base->fingerprint, &head->fingerprint);
-	if (j->ci.k && j->ci.lower > j->limit && j->fp_mask) {
+	if (j->modes_held && j->ci.k && j->ci.upper <= j->limit)
+		j->modes_held = false; /* shown within the limit: no shift to explain, PASS */
+	if (j->modes_held) {
+		/* a shift between modes moves with their mix, not with the code */
+		j->verdict = RN_BASELINE_INCONCLUSIVE;
+	} else if (j->ci.k && j->ci.lower > j->limit && j->fp_mask) {
 		/* the sides ran in other environments (a compiler, in one job): a shift is not
 		 * the code's alone, and never fails */
 		struct rn_buf why;
@@ -900,7 +1000,7 @@ static bool wants_more(const struct rn_baseline *b, const struct rn_regression_c
 
 		if (!judge_time_stats(b, reg, seq, time_metrics[i], head, base, 0, &j))
 			continue;
-		if (j.verdict == RN_VERDICT_FAIL || j.fp_held)
+		if (j.verdict == RN_VERDICT_FAIL || j.fp_held || j.modes_held)
 			return false; /* decided: more runs would not change that */
 		/* another metric is worth more pairs only with some evidence of a slowdown
 		 * beyond the limit, not for noise that happens to lean that way */

@@ -48,6 +48,8 @@ struct timing_eval {
 	bool kernel_bound;   /* cpu_time of a program whose CPU time was mostly the kernel's:
 			      * advisory, only its user time beyond the drift limit fails */
 	bool user_within;    /* kernel_bound, and the user-time shift within the drift limit */
+	bool modes;          /* a different mix of two modes explains the shift (stats.h) */
+	char modes_why[200]; /* each side's modes, when `modes` */
 	char why[320];       /* why they do not */
 };
 
@@ -175,6 +177,38 @@ static double pooled_sigma(const double *a, size_t na, const double *b, size_t n
 
 static enum timing_outcome timing_rule(const struct rn_golden_cmp *c,
 				       const struct rn_golden_step *s, struct timing_eval *e);
+
+/* One side's modes for a message. */
+static void add_modes(struct rn_buf *b, const char *side, const struct rn_modality *m)
+{
+	if (m->two_modes)
+		rn_buf_addf(b, "%s two modes (%zu runs near %.3f ms, %zu near %.3f ms)", side,
+			    m->below, m->low_mode / 1e6, m->above, m->high_mode / 1e6);
+	else
+		rn_buf_addf(b, "%s one mode", side);
+}
+
+/* Whether a different mix of two modes explains the shift between the golden's samples a[na]
+ * (scaled) and the runs' b[nb] (assertions/stats.h); fills e->modes_why when it does. */
+static bool modes_explain(const double *a, size_t na, const double *b, size_t nb,
+			  struct timing_eval *e)
+{
+	struct rn_modality ma, mb;
+	struct rn_buf why;
+
+	rn_stats_modality(a, na, &ma);
+	rn_stats_modality(b, nb, &mb);
+	if (!rn_stats_modes_explain(&mb, rn_stats_median(b, nb), &ma, rn_stats_median(a, na),
+				    RN_STATS_MODES_MATCH))
+		return false;
+	rn_buf_init(&why, sizeof(e->modes_why) - 1);
+	add_modes(&why, "this check", &mb);
+	add_modes(&why, ", the golden", &ma);
+	snprintf(e->modes_why, sizeof(e->modes_why), "%s",
+		 rn_buf_failed(&why) ? "the sides have different modes" : why.buf);
+	rn_buf_release(&why);
+	return true;
+}
 
 /* Whether cpu_time failed beyond the drift limit: then a wall shift under load is the
  * program's too, and wall metrics gate beyond the drift limit again. */
@@ -321,6 +355,8 @@ static enum timing_outcome timing_rule(const struct rn_golden_cmp *c,
 		rn_stats_hodges_lehmann(a0, na, b, nb, e->alpha_k, &raw);
 		e->gross_unscaled = !(raw.k && raw.lower > e->gross / e->scale);
 	}
+	/* the modes of both sides, while their samples are here */
+	e->modes = modes_explain(a, na, b, nb, e);
 	free(a);
 	free(b);
 	/* Wall time on a loaded machine moves with the share of a CPU the program got: an
@@ -333,6 +369,10 @@ static enum timing_outcome timing_rule(const struct rn_golden_cmp *c,
 		(rn_golden_loaded(c) || rn_golden_io_bound(c) || golden_kernel_bound(c) ||
 		 (c->g->has_conditions && c->g->cpu_pressure >= RN_LOAD_PRESSURE_BUSY)) &&
 		!cpu_beyond_drift(c);
+	/* A different mix of two modes explains a shift that is not shown within the limit */
+	if (e->modes && !(e->hl.k && e->hl.upper <= e->limit))
+		return T_UNDECIDED;
+	e->modes = false;
 	/* Another environment (c->fp_mask) explains any shift on its own: a kernel or governor
 	 * change moved an unchanged program by more than any drift limit, so nothing fails */
 	if (c->fp_mask)
@@ -376,7 +416,7 @@ bool rn_golden_timing_undecided(const struct rn_golden *g, const struct rn_targe
 		o = timing_rule(&c, s, &e);
 		if (o == T_FAIL)
 			return false; /* the check fails: more runs would not change that */
-		if (o == T_UNDECIDED && !e.wall_loaded &&
+		if (o == T_UNDECIDED && !e.wall_loaded && !e.modes &&
 		    (ms[i] == RN_METRIC_CPU_TIME || (e.hl.shift > e.limit && e.mw.p < 0.05)))
 			more = true;
 	}
@@ -569,6 +609,15 @@ static void timing_verdict(const struct rn_golden_cmp *c, struct rn_verdict_resu
 		break;
 	case T_UNDECIDED:
 		v->verdict = RN_VERDICT_WARN;
+		if (e->modes) {
+			rn_golden_set_reason(v, "inconclusive: two modes: CI [%+.1f%%, %+.1f%%]",
+					     lo, hi);
+			rn_buf_addf(&tj->m,
+				    ": INCONCLUSIVE (WARN): two modes: %s; a shift between modes "
+				    "is no regression, so it does not fail (CI [%+.1f%%, %+.1f%%])",
+				    e->modes_why, lo, hi);
+			break;
+		}
 		rn_golden_set_reason(v, "inconclusive: CI [%+.1f%%, %+.1f%%] straddles %s", lo, hi,
 				     tj->t);
 		if (e->hl.k)

@@ -619,3 +619,23 @@ void rn_stats_modality(const double *x, size_t n, struct rn_modality *out)
 	free(f);
 	free(s);
 }
+
+static bool near_mode(double v, double mode, double match)
+{
+	return fabs(v - mode) <= match * mode;
+}
+
+bool rn_stats_modes_explain(const struct rn_modality *ma, double amed, const struct rn_modality *mb,
+			    double bmed, double match)
+{
+	if (ma->two_modes && mb->two_modes)
+		return near_mode(ma->low_mode, mb->low_mode, match) &&
+			near_mode(ma->high_mode, mb->high_mode, match);
+	if (ma->two_modes)
+		return near_mode(bmed, ma->low_mode, match) ||
+			near_mode(bmed, ma->high_mode, match);
+	if (mb->two_modes)
+		return near_mode(amed, mb->low_mode, match) ||
+			near_mode(amed, mb->high_mode, match);
+	return false;
+}

@@ -182,6 +182,10 @@ void rn_stats_walsh_ci(const double *d, size_t n, double alpha, struct rn_walsh_
 #define RN_STATS_MODES_ALPHA 0.05
 #define RN_STATS_MODES_MIN_SHARE 0.2
 #define RN_STATS_MODES_LAMBDA 1.13
+/* How near a median must sit to a mode for a mix of modes to explain a shift, fraction
+ * (rn_stats_modes_explain): under load one program's modes move by a few percent between runs,
+ * more than a time tolerance. */
+#define RN_STATS_MODES_MATCH 0.15
 
 /* What rn_stats_modality found. */
 struct rn_modality {
@@ -199,5 +203,14 @@ struct rn_modality {
 /* Test the n values of `x` (any order; n < 4 is one mode) for two modes. Never fails (dies on
  * out-of-memory). */
 void rn_stats_modality(const double *x, size_t n, struct rn_modality *out);
+
+/*
+ * Whether a different mix of two modes explains the shift between samples a and b (their
+ * modalities ma, mb and medians amed, bmed): one has two modes and the other's median lies
+ * within `match` (a fraction) of one of them, or both have the same two modes, each within
+ * `match`. Modes that moved are a change: false.
+ */
+bool rn_stats_modes_explain(const struct rn_modality *ma, double amed, const struct rn_modality *mb,
+			    double bmed, double match);
 
 #endif

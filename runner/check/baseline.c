@@ -487,12 +487,6 @@ static void add_modes(struct rn_buf *b, const char *side, const struct rn_modali
 	rn_buf_adds(b, " ms)");
 }
 
-/* Whether a value lies within RN_BASELINE_MODE_MATCH of a mode. */
-static bool near_mode(double v, double mode)
-{
-	return fabs(v - mode) <= RN_BASELINE_MODE_MATCH * mode;
-}
-
 /*
  * Whether the modes of time metric `m` over pairs [first, ...) explain the shift between the
  * sides (assertions/stats.h, rn_stats_modality): one side has two modes and the other side's
@@ -520,14 +514,7 @@ static bool modes_differ(const struct rn_target_result *head, const struct rn_ta
 	free(d);
 	free(hs);
 	free(bs);
-	if (mh.two_modes && mb.two_modes)
-		mix = near_mode(mh.low_mode, mb.low_mode) && near_mode(mh.high_mode, mb.high_mode);
-	else if (mh.two_modes)
-		mix = near_mode(bmed, mh.low_mode) || near_mode(bmed, mh.high_mode);
-	else if (mb.two_modes)
-		mix = near_mode(hmed, mb.low_mode) || near_mode(hmed, mb.high_mode);
-	else
-		mix = false;
+	mix = rn_stats_modes_explain(&mh, hmed, &mb, bmed, RN_STATS_MODES_MATCH);
 	if (!mix)
 		return false;
 	j->modes_held = true;

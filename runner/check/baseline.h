@@ -28,7 +28,7 @@
  *           is beyond L with p < RN_BASELINE_LEAN_P, until [regression] max_runs pairs or time_budget_s. Every time row
  *           states its detection limit: the slowdown it would catch in 80% of checks at its
  *           noise and pairs. A shift that a different mix of two modes explains
- *           (RN_BASELINE_MODE_MATCH) or that sides of different environment fingerprints show
+ *           (rn_stats_modes_explain, RN_STATS_MODES_MATCH) or that sides of different environment fingerprints show
  *           (util/fingerprint.h) is INCONCLUSIVE, never FAIL, saying which.
  *   counts  syscalls (each syscall by name, and the total), syscall_errors, processes (GPU
  *           counts with GPU spans): the head's fewest against the base's most over the
@@ -70,14 +70,6 @@
 /* A time metric other than the primary one gets more pairs when its estimate is beyond the
  * limit and the one-sided signed-rank p of a slowdown is below this (evidence, not proof). */
 #define RN_BASELINE_LEAN_P 0.05
-/*
- * Two modes (assertions/stats.h, rn_stats_modality): a time row whose sides' samples have
- * different modes, where one side's median sits within this fraction of one of the other's two
- * modes (or both have the same two modes, each within it), is INCONCLUSIVE saying "two modes",
- * never FAIL: the shift is a different mix of the modes. Under load the modes of one program
- * move by a few percent from run to run, hence more than the time tolerance.
- */
-#define RN_BASELINE_MODE_MATCH 0.15
 /* Counting runs a side gets when its counts differ from the other side's after the configured
  * ones: counts and memory are then judged as the head's fewest against the base's most. */
 #define RN_BASELINE_VARIED_COUNTING 3

@@ -1222,6 +1222,44 @@ static void test_golden_compare_fingerprint(void **state)
 	free_result(&now);
 }
 
+/*
+ * Two modes: runs alternating 100 and 200 ms against a one-mode golden of 100 ms are
+ * INCONCLUSIVE saying "two modes", never FAIL; a one-mode 300 ms (the modes moved) fails.
+ */
+static void test_golden_compare_two_modes(void **state)
+{
+	struct rn_target_result gold, now;
+	struct rn_golden g;
+	struct rn_verdict_result *v, *s;
+	size_t n, i;
+
+	(void)state;
+	make_result(&gold, 10, 100.0, 0.02, 41, 8 << 20);
+	golden_of(&gold, "two_modes", &g);
+	make_result(&now, 10, 100.0, 0.02, 42, 8 << 20);
+	for (i = 1; i < now.nruns; i += 2) {
+		now.runs[i].v[RN_METRIC_WALL] *= 2;
+		now.runs[i].v[RN_METRIC_CRITICAL_PATH] *= 2;
+	}
+	n = compare(&g, &now, NULL, &v);
+	s = find(v, n, "golden:wall_time");
+	assert_int_equal(s->verdict, RN_VERDICT_WARN);
+	assert_non_null(strstr(s->reason, "inconclusive: two modes"));
+	assert_non_null(strstr(s->message, "this check two modes (5 runs near "));
+	assert_non_null(strstr(s->message, "the golden one mode"));
+	assert_int_equal(find(v, n, "golden:critical_path")->verdict, RN_VERDICT_WARN);
+	free_verdicts(v, n);
+	free_result(&now);
+
+	make_result(&now, 10, 300.0, 0.02, 43, 8 << 20);
+	n = compare(&g, &now, NULL, &v);
+	assert_int_equal(find(v, n, "golden:wall_time")->verdict, RN_VERDICT_FAIL);
+	free_verdicts(v, n);
+	rn_golden_release(&g);
+	free_result(&gold);
+	free_result(&now);
+}
+
 static void test_golden_compare_few_runs_not_judged(void **state)
 {
 	struct rn_target_result gold, now;
@@ -1751,6 +1789,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_golden_speed_probe),
 		cmocka_unit_test(test_golden_compare_fingerprint),
+		cmocka_unit_test(test_golden_compare_two_modes),
 		cmocka_unit_test(test_golden_io_bound_advisory),
 		cmocka_unit_test(test_golden_drift_scaled_cpu_decides),
 		cmocka_unit_test(test_golden_regression_defaults),

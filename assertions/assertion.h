@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fingerprint.h"
 #include "rn_regex.h"
 #include "trace.h"
 
@@ -163,12 +164,17 @@ struct rn_target_result {
 	const struct rn_target_result *base; /* check --baseline: the base side's result of this
 					      * target, borrowed (set before its assertions are
 					      * judged), or NULL */
-	struct rn_critical_path cp; /* critical path of the last timing (or both-kind) run */
-	enum rn_run_status status;  /* worst status over the runs (OK if all ran) */
-	char *error;                /* message for a failed run, owned, or NULL */
-	char *build_id;             /* root binary build-id of the last run, owned, or NULL */
-	uint64_t start_unix_ns;     /* wall-clock (CLOCK_REALTIME) start of the first run, ns */
-	uint64_t duration_ns;       /* total time spent on the target, warmups included, ns */
+	struct rn_critical_path cp;  /* critical path of the last timing (or both-kind) run */
+	enum rn_run_status status;   /* worst status over the runs (OK if all ran) */
+	char *error;                 /* message for a failed run, owned, or NULL */
+	char *build_id;              /* root binary build-id of the last run, owned, or NULL */
+	char *exe;                   /* root binary of the last run (its /proc/PID/exe), owned,
+				      * or NULL */
+	bool has_fingerprint;        /* fingerprint was read (check/check_run.c, after the runs) */
+	struct rn_fingerprint fingerprint; /* the environment of the runs (util/fingerprint.h):
+					    * machine, kernel, governor, compiler of `exe` */
+	uint64_t start_unix_ns; /* wall-clock (CLOCK_REALTIME) start of the first run, ns */
+	uint64_t duration_ns;   /* total time spent on the target, warmups included, ns */
 	struct rn_equiv_behaviour
 		*behaviour;        /* behaviour of the last measured run, taken live when an
 				     * equivalence assertion applies (assertions/equivalence.h),

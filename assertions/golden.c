@@ -193,6 +193,13 @@ bool rn_golden_same_machine(const struct rn_golden *g)
 		!strcmp(g->machine, h.machine);
 }
 
+unsigned rn_golden_fp_mask(const struct rn_golden *g, const struct rn_target_result *r)
+{
+	if (!g->has_fingerprint || !r->has_fingerprint)
+		return 0;
+	return rn_fingerprint_diff(&g->fingerprint, &r->fingerprint);
+}
+
 char *rn_golden_path(const char *dir, const char *target)
 {
 	struct rn_buf b;
@@ -358,6 +365,7 @@ int rn_golden_compare(const struct rn_golden *g, const char *golden_path,
 		return 0;
 	c.same_machine = rn_golden_same_machine(g);
 	c.user_share = rn_golden_user_share(g, cfg);
+	c.fp_mask = rn_golden_fp_mask(g, r);
 	if (!c.same_machine)
 		describe_elsewhere(&c);
 	for (i = 0; i < r->nruns; i++)

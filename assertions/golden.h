@@ -7,6 +7,14 @@
  *
  *     {
  *       "argv": ["build/targets/io_loop", "--files", "8"],   relative to the config's directory
+ *       "conditions": {                     optional: the recording's machine state
+ *         "cpus": 2, "cpu_pressure": 0.01,  online CPUs, CPU pressure over its runs (or null)
+ *         "probe_cpu_ns": 2100000, "probe_wall_ns": 2150000,   speed probe medians (0: none)
+ *         "fingerprint": {                  optional, util/fingerprint.h: one string per
+ *           "kernel": "6.1.0-18-amd64",     known field (cpu_model, microcode, kernel,
+ *           "governor": "performance", ...  governor, boost, smt, virt, image, compiler,
+ *         }                                 renacer); keys this renacer does not know are
+ *       },                                  skipped
  *       "counting_runs": 1,                 counting runs (0: the runs measured both, a target
  *                                           without the ptrace collector)
  *       "counting_samples": {               one value per counting run, for the count metrics
@@ -362,6 +370,9 @@ struct rn_golden {
 	double cpu_pressure;                /* CPU pressure during its runs, [0, 1]; < 0 unknown */
 	double probe_cpu_ns;                /* speed probe median, thread CPU time, ns; 0 none */
 	double probe_wall_ns;               /* speed probe median, wall time, ns; 0 none */
+	bool has_fingerprint;               /* "conditions.fingerprint" recorded */
+	struct rn_fingerprint fingerprint;  /* the recording's environment (util/fingerprint.h);
+					     * fields it did not record are "" */
 };
 
 /*

@@ -54,6 +54,8 @@ struct rn_golden_cmp {
 	const struct rn_regression_cfg *cfg; /* tolerances */
 	bool same_machine;                   /* rn_golden_same_machine(g) */
 	double user_share;                   /* rn_golden_user_share(g, cfg) */
+	unsigned fp_mask;                    /* rn_golden_fp_mask(g, r): fingerprint fields that
+					      * differ from the recording's */
 	char elsewhere[480];                 /* why the machine differs, for WARN messages */
 	struct rn_verdict_result *v;         /* verdicts produced */
 	size_t n;                            /* verdicts used */
@@ -71,6 +73,11 @@ double rn_golden_user_share(const struct rn_golden *g, const struct rn_regressio
 
 /* ---- golden.c ---------------------------------------------------------------------------------
  */
+
+/* The environment fingerprint fields (util/fingerprint.h, a bit each) in which the runs of `r`
+ * differ from the recording of `g`, both known; 0 when either has no fingerprint. Any of them
+ * alone can move a time, so timing against `g` is then never FAIL. */
+unsigned rn_golden_fp_mask(const struct rn_golden *g, const struct rn_target_result *r);
 
 /* The smallest one-sided p-value a Mann-Whitney test of na against nb samples can give. */
 double rn_golden_min_p(size_t na, size_t nb);

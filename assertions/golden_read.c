@@ -105,11 +105,38 @@ static int read_provenance(const json_t *o, struct rn_golden *g, struct rn_diag 
 	return 0;
 }
 
-/* "conditions" (renacer-golden/2, optional): the recording's CPUs, load and speed probe. */
+/*
+ * "conditions.fingerprint" (optional: files written before it have none): a string per field of
+ * util/fingerprint.h. A key this renacer does not know is skipped, not an error: a newer
+ * renacer may fingerprint more, and an older field set still compares on what both know.
+ */
+static int read_fingerprint(const json_t *o, struct rn_golden *g, struct rn_diag *d)
+{
+	const char *key;
+	json_t *v;
+
+	if (!json_is_object(o))
+		return corrupt(d, "\"conditions.fingerprint\" must be an object");
+	json_object_foreach((json_t *)o, key, v)
+	{
+		int f = rn_fingerprint_field_lookup(key);
+
+		if (!json_is_string(v))
+			return corrupt(d, "\"conditions.fingerprint.%s\" must be a string", key);
+		if (f >= 0)
+			rn_fingerprint_set(&g->fingerprint, (enum rn_fingerprint_field)f,
+					   json_string_value(v));
+	}
+	g->has_fingerprint = true;
+	return 0;
+}
+
+/* "conditions" (renacer-golden/2, optional): the recording's CPUs, load, speed probe and
+ * environment fingerprint. */
 static int read_conditions(const json_t *o, struct rn_golden *g, struct rn_diag *d)
 {
-	static const char *const keys[] = { "cpu_pressure", "cpus", "probe_cpu_ns", "probe_wall_ns",
-					    NULL };
+	static const char *const keys[] = { "cpu_pressure", "cpus",          "fingerprint",
+					    "probe_cpu_ns", "probe_wall_ns", NULL };
 	const json_t *v;
 	double cpus;
 
@@ -137,6 +164,9 @@ static int read_conditions(const json_t *o, struct rn_golden *g, struct rn_diag 
 	if (v && (!json_is_number(v) || !(json_number_value(v) >= 0)))
 		return corrupt(d, "\"conditions.probe_wall_ns\" must be a number >= 0");
 	g->probe_wall_ns = v ? json_number_value(v) : 0.0;
+	v = json_object_get(o, "fingerprint");
+	if (v && read_fingerprint(v, g, d))
+		return -EINVAL;
 	g->has_conditions = true;
 	return 0;
 }

@@ -48,6 +48,8 @@ struct timing_eval {
 	bool kernel_bound;   /* cpu_time of a program whose CPU time was mostly the kernel's:
 			      * advisory, only its user time beyond the drift limit fails */
 	bool user_within;    /* kernel_bound, and the user-time shift within the drift limit */
+	bool modes;          /* a different mix of two modes explains the shift (stats.h) */
+	char modes_why[200]; /* each side's modes, when `modes` */
 	char why[320];       /* why they do not */
 };
 
@@ -109,6 +111,22 @@ static bool conditions_match(const struct rn_golden_cmp *c, enum rn_metric m, do
 		if (*scale < 1.0)
 			*scale = 1.0;
 	}
+	/* The environment fingerprint first: it names the field that moved (a governor, a kernel
+	 * of the runner image), which "another machine" would not. */
+	if (c->fp_mask) {
+		struct rn_buf b;
+
+		rn_buf_init(&b, cap ? cap - 1 : 0);
+		rn_buf_adds(&b, "the environment differs from the recording's (");
+		rn_fingerprint_describe_diff(&b, &g->fingerprint, &r->fingerprint, c->fp_mask,
+					     "here");
+		rn_buf_adds(&b, "): that alone can move the time");
+		snprintf(why, cap, "%s",
+			 rn_buf_failed(&b) ? "the environment differs from the recording's" :
+					     b.buf);
+		rn_buf_release(&b);
+		return false;
+	}
 	if (!c->same_machine) {
 		snprintf(why, cap, "recorded on another machine (%.200s)", c->elsewhere);
 		return false;
@@ -166,6 +184,38 @@ static double pooled_sigma(const double *a, size_t na, const double *b, size_t n
 
 static enum timing_outcome timing_rule(const struct rn_golden_cmp *c,
 				       const struct rn_golden_step *s, struct timing_eval *e);
+
+/* One side's modes for a message. */
+static void add_modes(struct rn_buf *b, const char *side, const struct rn_modality *m)
+{
+	if (m->two_modes)
+		rn_buf_addf(b, "%s two modes (%zu runs near %.3f ms, %zu near %.3f ms)", side,
+			    m->below, m->low_mode / 1e6, m->above, m->high_mode / 1e6);
+	else
+		rn_buf_addf(b, "%s one mode", side);
+}
+
+/* Whether a different mix of two modes explains the shift between the golden's samples a[na]
+ * (scaled) and the runs' b[nb] (assertions/stats.h); fills e->modes_why when it does. */
+static bool modes_explain(const double *a, size_t na, const double *b, size_t nb,
+			  struct timing_eval *e)
+{
+	struct rn_modality ma, mb;
+	struct rn_buf why;
+
+	rn_stats_modality(a, na, &ma);
+	rn_stats_modality(b, nb, &mb);
+	if (!rn_stats_modes_explain(&mb, rn_stats_median(b, nb), &ma, rn_stats_median(a, na),
+				    RN_STATS_MODES_MATCH))
+		return false;
+	rn_buf_init(&why, sizeof(e->modes_why) - 1);
+	add_modes(&why, "this check", &mb);
+	add_modes(&why, ", the golden", &ma);
+	snprintf(e->modes_why, sizeof(e->modes_why), "%s",
+		 rn_buf_failed(&why) ? "the sides have different modes" : why.buf);
+	rn_buf_release(&why);
+	return true;
+}
 
 /* Whether cpu_time failed beyond the drift limit: then a wall shift under load is the
  * program's too, and wall metrics gate beyond the drift limit again. */
@@ -312,6 +362,8 @@ static enum timing_outcome timing_rule(const struct rn_golden_cmp *c,
 		rn_stats_hodges_lehmann(a0, na, b, nb, e->alpha_k, &raw);
 		e->gross_unscaled = !(raw.k && raw.lower > e->gross / e->scale);
 	}
+	/* the modes of both sides, while their samples are here */
+	e->modes = modes_explain(a, na, b, nb, e);
 	free(a);
 	free(b);
 	/* Wall time on a loaded machine moves with the share of a CPU the program got: an
@@ -324,6 +376,15 @@ static enum timing_outcome timing_rule(const struct rn_golden_cmp *c,
 		(rn_golden_loaded(c) || rn_golden_io_bound(c) || golden_kernel_bound(c) ||
 		 (c->g->has_conditions && c->g->cpu_pressure >= RN_LOAD_PRESSURE_BUSY)) &&
 		!cpu_beyond_drift(c);
+	/* A different mix of two modes explains a shift that is not shown within the limit */
+	if (e->modes && !(e->hl.k && e->hl.upper <= e->limit))
+		return T_UNDECIDED;
+	e->modes = false;
+	/* Another environment (c->fp_mask) explains any shift on its own: a kernel or governor
+	 * change moved an unchanged program by more than any drift limit, so nothing fails */
+	if (c->fp_mask)
+		return e->hl.k && (e->hl.lower > e->limit || e->hl.upper <= e->limit) ? T_ADVISORY :
+											T_UNDECIDED;
 	if (e->hl.k && e->hl.lower > e->gross && !e->gross_unscaled && !e->wall_loaded &&
 	    !e->user_within && (!e->comparable || e->hl.lower > e->limit || e->gross < e->limit))
 		return T_FAIL; /* beyond any drift, whatever the conditions */
@@ -347,6 +408,9 @@ bool rn_golden_timing_undecided(const struct rn_golden *g, const struct rn_targe
 		return false;
 	c.same_machine = rn_golden_same_machine(g);
 	c.user_share = rn_golden_user_share(g, cfg);
+	c.fp_mask = rn_golden_fp_mask(g, r);
+	if (c.fp_mask)
+		return false; /* never FAIL, whatever more runs show (timing_rule) */
 	for (i = 0; i < sizeof(ms) / sizeof(ms[0]); i++) {
 		const struct rn_golden_step *s = rn_golden_step_of(ms[i]);
 		struct timing_eval e;
@@ -359,7 +423,7 @@ bool rn_golden_timing_undecided(const struct rn_golden *g, const struct rn_targe
 		o = timing_rule(&c, s, &e);
 		if (o == T_FAIL)
 			return false; /* the check fails: more runs would not change that */
-		if (o != T_UNDECIDED || e.wall_loaded ||
+		if (o != T_UNDECIDED || e.wall_loaded || e.modes ||
 		    !(ms[i] == RN_METRIC_CPU_TIME || (e.hl.shift > e.limit && e.mw.p < 0.05)))
 			continue;
 		/* a row that cannot be decided by the last look at this noise is not worth the
@@ -496,6 +560,19 @@ static bool timing_settled_early(const struct rn_golden_cmp *c, struct rn_verdic
 	return false;
 }
 
+/* The reason of a timing row across environments: which fingerprint fields differ. */
+static void fp_reason(const struct rn_golden_cmp *c, struct rn_verdict_result *v, double lo,
+		      double hi)
+{
+	struct rn_buf names;
+
+	rn_buf_init(&names, 160);
+	rn_fingerprint_add_names(&names, c->fp_mask);
+	rn_golden_set_reason(v, "inconclusive: %s differs from the golden's: CI [%+.1f%%, %+.1f%%]",
+			     rn_buf_failed(&names) ? "the environment" : names.buf, lo, hi);
+	rn_buf_release(&names);
+}
+
 /* The verdict, reason and message of the rule's outcome. */
 static void timing_verdict(const struct rn_golden_cmp *c, struct rn_verdict_result *v,
 			   struct timing_job *tj, enum timing_outcome outcome)
@@ -531,6 +608,16 @@ static void timing_verdict(const struct rn_golden_cmp *c, struct rn_verdict_resu
 		break;
 	case T_ADVISORY:
 		v->verdict = RN_VERDICT_WARN;
+		if (c->fp_mask) {
+			fp_reason(c, v, lo, hi);
+			rn_buf_addf(&tj->m,
+				    ": INCONCLUSIVE (WARN), not a gate: CI [%+.1f%%, %+.1f%%], but "
+				    "%s; re-record the golden trace in this environment "
+				    "(renacer golden update), or compare with a base built in the "
+				    "same job (check --baseline)",
+				    lo, hi, e->why);
+			break;
+		}
 		rn_golden_set_reason(v, "advisory: conditions differ");
 		if (e->wall_loaded)
 			rn_buf_addf(&tj->m,
@@ -548,6 +635,15 @@ static void timing_verdict(const struct rn_golden_cmp *c, struct rn_verdict_resu
 		break;
 	case T_UNDECIDED:
 		v->verdict = RN_VERDICT_WARN;
+		if (e->modes) {
+			rn_golden_set_reason(v, "inconclusive: two modes: CI [%+.1f%%, %+.1f%%]",
+					     lo, hi);
+			rn_buf_addf(&tj->m,
+				    ": INCONCLUSIVE (WARN): two modes: %s; a shift between modes "
+				    "is no regression, so it does not fail (CI [%+.1f%%, %+.1f%%])",
+				    e->modes_why, lo, hi);
+			break;
+		}
 		rn_golden_set_reason(v, "inconclusive: CI [%+.1f%%, %+.1f%%] straddles %s", lo, hi,
 				     tj->t);
 		if (e->hl.k)
@@ -570,6 +666,8 @@ static void timing_verdict(const struct rn_golden_cmp *c, struct rn_verdict_resu
 				    tj->nb, c->r->look_max);
 		if (!e->comparable)
 			rn_buf_addf(&tj->m, "; %s", e->why);
+		if (c->fp_mask)
+			fp_reason(c, v, lo, hi);
 		break;
 	}
 	if (isfinite(e->mde) && e->gold > 0)
@@ -594,7 +692,9 @@ static void timing_details(const struct rn_golden_cmp *c, struct timing_job *tj)
 	if (e->scale != 1.0)
 		rn_buf_addf(&tj->det, "%-28s %13.3fx\n", "golden scaled by speed probe", e->scale);
 	rn_buf_addf(&tj->det, "%-28s %14s\n", "conditions",
-		    e->comparable ? "match: gates" : "differ: advisory");
+		    e->comparable      ? "match: gates" :
+			    c->fp_mask ? "differ: never fails" :
+					 "differ: advisory");
 	if (!e->comparable)
 		rn_buf_addf(&tj->det, "  %s\n", e->why);
 	rn_golden_fixed(u, sizeof(u), e->mw.u, 1);
@@ -605,9 +705,9 @@ static void timing_details(const struct rn_golden_cmp *c, struct timing_job *tj)
 		    tj->al, design_of(c, tj->nb).max, e->alpha_k);
 	rn_buf_addf(&tj->det,
 		    "rule: FAIL when the interval's lower bound exceeds the limit (conditions "
-		    "match) or the drift limit (any conditions); PASS when its upper bound is "
-		    "within the limit and the conditions match; otherwise WARN (inconclusive or "
-		    "advisory)\n");
+		    "match) or the drift limit (any conditions but another environment "
+		    "fingerprint); PASS when its upper bound is within the limit and the "
+		    "conditions match; otherwise WARN (inconclusive or advisory)\n");
 }
 
 /* Run the rule and write the verdict of a comparison that passed timing_settled_early(). */

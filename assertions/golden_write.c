@@ -109,7 +109,25 @@ static json_t *build_provenance(const struct rn_target_result *r, bool *failed)
 	return o;
 }
 
-/* The conditions of the recording (golden.h, struct rn_golden): CPUs, load and speed probe. */
+/* The environment fingerprint of the runs (util/fingerprint.h): its known fields. */
+static json_t *build_fingerprint(const struct rn_fingerprint *fp, bool *failed)
+{
+	json_t *o = json_object();
+	int i;
+
+	if (!o) {
+		*failed = true;
+		return NULL;
+	}
+	for (i = 0; i < RN_FP_COUNT; i++)
+		if (fp->field[i][0])
+			put(o, rn_fingerprint_field_name((enum rn_fingerprint_field)i),
+			    string_or_unknown(fp->field[i]), failed);
+	return o;
+}
+
+/* The conditions of the recording (golden.h, struct rn_golden): CPUs, load, speed probe and
+ * the environment fingerprint. */
 static json_t *build_conditions(const struct rn_target_result *r, bool *failed)
 {
 	json_t *o = json_object();
@@ -126,6 +144,8 @@ static json_t *build_conditions(const struct rn_target_result *r, bool *failed)
 	    json_real(r->nprobes ? rn_stats_median(r->probe_cpu_ns, r->nprobes) : 0.0), failed);
 	put(o, "probe_wall_ns",
 	    json_real(r->nprobes ? rn_stats_median(r->probe_wall_ns, r->nprobes) : 0.0), failed);
+	if (r->has_fingerprint)
+		put(o, "fingerprint", build_fingerprint(&r->fingerprint, failed), failed);
 	return o;
 }
 

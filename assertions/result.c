@@ -300,6 +300,7 @@ void rn_target_result_release(struct rn_target_result *r)
 		free(r->gaps[i].reason);
 	free(r->gaps);
 	free(r->build_id);
+	free(r->exe);
 	free(r->probe_cpu_ns);
 	free(r->probe_wall_ns);
 	rn_equiv_behaviour_free(r->behaviour);
@@ -400,6 +401,10 @@ static void add_common(struct rn_target_result *r, const struct rn_trace *t)
 	if (t->nprocs && t->procs[0].build_id[0]) {
 		free(r->build_id);
 		r->build_id = rn_xstrdup(t->procs[0].build_id);
+	}
+	if (t->nprocs && t->procs[0].exe) {
+		free(r->exe);
+		r->exe = rn_xstrdup(t->procs[0].exe);
 	}
 	if (t->status > r->status)
 		r->status = t->status;

@@ -462,3 +462,220 @@ void rn_stats_walsh_ci(const double *d, size_t n, double alpha, struct rn_walsh_
 	}
 	free(walsh);
 }
+
+/* ---- two modes: Silverman's bandwidth test (stats.h) ---- */
+
+/* The Gaussian kernel density estimate of x[n] at bandwidth h on `grid` (RN_STATS_MODES_GRID
+ * points from lo to hi) into f (unnormalized: the count of modes does not need the constant). */
+static void kde_grid(const double *x, size_t n, double h, double lo, double hi, double *f)
+{
+	size_t g, i;
+
+	for (g = 0; g < RN_STATS_MODES_GRID; g++) {
+		double t = lo + (hi - lo) * (double)g / (RN_STATS_MODES_GRID - 1), sum = 0.0;
+
+		for (i = 0; i < n; i++) {
+			double z = (t - x[i]) / h;
+
+			sum += exp(-0.5 * z * z);
+		}
+		f[g] = sum;
+	}
+}
+
+/* Local maxima of f on the grid (a plateau counts once). */
+static size_t count_modes(const double *f)
+{
+	size_t g, modes = 0;
+	bool rising = true;
+
+	for (g = 1; g < RN_STATS_MODES_GRID; g++) {
+		if (f[g] > f[g - 1]) {
+			rising = true;
+		} else if (f[g] < f[g - 1]) {
+			if (rising)
+				modes++;
+			rising = false;
+		}
+	}
+	return modes + (rising ? 1 : 0);
+}
+
+/* Modes of the estimate of x[n] at h, over the data's range widened by 3 h. */
+static size_t modes_at(const double *x, size_t n, double min, double max, double h, double *f)
+{
+	kde_grid(x, n, h, min - 3.0 * h, max + 3.0 * h, f);
+	return count_modes(f);
+}
+
+/* xorshift64*: the bootstrap's fixed-seed generator, uniform in (0, 1). */
+static double uniform01(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return ((double)((*s * 2685821657736338717ull) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double std_normal(uint64_t *s)
+{
+	return sqrt(-2.0 * log(uniform01(s))) * cos(6.283185307179586 * uniform01(s));
+}
+
+/* The split of the two highest modes of f (grid from lo to hi): the grid point of least
+ * density between them. */
+static double antimode_of(const double *f, double lo, double hi)
+{
+	size_t g, m1 = 0, m2 = 0, a, b, best;
+	bool have1 = false, have2 = false;
+
+	for (g = 0; g < RN_STATS_MODES_GRID; g++) {
+		bool peak = (g == 0 || f[g] > f[g - 1]) &&
+			(g + 1 == RN_STATS_MODES_GRID || f[g] >= f[g + 1]);
+
+		if (!peak)
+			continue;
+		if (!have1 || f[g] > f[m1]) {
+			m2 = m1;
+			have2 = have1;
+			m1 = g;
+			have1 = true;
+		} else if (!have2 || f[g] > f[m2]) {
+			m2 = g;
+			have2 = true;
+		}
+	}
+	if (!have2)
+		return NAN;
+	a = m1 < m2 ? m1 : m2;
+	b = m1 < m2 ? m2 : m1;
+	for (best = a, g = a; g <= b; g++)
+		if (f[g] < f[best])
+			best = g;
+	return lo + (hi - lo) * (double)best / (RN_STATS_MODES_GRID - 1);
+}
+
+void rn_stats_modality(const double *x, size_t n, struct rn_modality *out)
+{
+	double *s, *f, *y, min, max, mean = 0.0, var = 0.0, lo, hi, shrink;
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	size_t i, b, more = 0, need;
+	int it;
+
+	memset(out, 0, sizeof(*out));
+	out->p = 1.0;
+	out->antimode = out->low_mode = out->high_mode = NAN;
+	if (n < 4)
+		return;
+	s = sorted_copy(x, n);
+	{
+		/* Tukey's far-out fences (3 IQR beyond the quartiles): one outlier (a cold first
+		 * run at 4x) would set the critical bandwidth by itself, wide enough to merge the
+		 * two real modes, and the test would never see them */
+		double q1 = s[(n - 1) / 4], q3 = s[(3 * (n - 1) + 3) / 4], iqr = q3 - q1;
+		size_t first = 0, last = n;
+
+		while (first < n && s[first] < q1 - 3.0 * iqr)
+			first++;
+		while (last > first && s[last - 1] > q3 + 3.0 * iqr)
+			last--;
+		if (last - first < 4) {
+			free(s);
+			return;
+		}
+		memmove(s, s + first, (last - first) * sizeof(*s));
+		n = last - first;
+	}
+	min = s[0];
+	max = s[n - 1];
+	if (!(max > min)) {
+		free(s);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		mean += s[i] / (double)n;
+	for (i = 0; i < n; i++)
+		var += (s[i] - mean) * (s[i] - mean) / (double)(n - 1);
+	f = rn_xmalloc(RN_STATS_MODES_GRID * sizeof(*f));
+	y = rn_xmalloc(n * sizeof(*y));
+	/* the number of modes of a Gaussian estimate falls as h grows (Silverman 1981): the
+	 * critical bandwidth is found by bisection between a bandwidth with one mode and 0 */
+	hi = max - min;
+	while (modes_at(s, n, min, max, hi, f) > 1)
+		hi *= 2.0;
+	lo = 0.0;
+	for (it = 0; it < 40; it++) {
+		double mid = 0.5 * (lo + hi);
+
+		if (modes_at(s, n, min, max, mid, f) > 1)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	out->h_crit = hi;
+	shrink = 1.0 / sqrt(1.0 + hi * hi / var);
+	for (b = 0; b < RN_STATS_MODES_BOOT; b++) {
+		double ymin = INFINITY, ymax = -INFINITY;
+
+		for (i = 0; i < n; i++) {
+			size_t k = (size_t)(uniform01(&seed) * (double)n);
+
+			if (k >= n)
+				k = n - 1;
+			y[i] = mean + shrink * (s[k] - mean + hi * std_normal(&seed));
+			ymin = fmin(ymin, y[i]);
+			ymax = fmax(ymax, y[i]);
+		}
+		/* Hall and York's calibration: h_crit* > lambda h_crit, i.e. more than one mode
+		 * at lambda h_crit, brings the test's level up to its nominal alpha */
+		if (modes_at(y, n, ymin, ymax, RN_STATS_MODES_LAMBDA * hi, f) > 1)
+			more++;
+	}
+	out->p = (double)more / RN_STATS_MODES_BOOT;
+	if (out->p < RN_STATS_MODES_ALPHA) {
+		/* the two modes just below the critical bandwidth, and the samples on each side */
+		double h = lo > 0.0 ? lo : 0.5 * hi;
+
+		modes_at(s, n, min, max, h, f);
+		out->antimode = antimode_of(f, min - 3.0 * h, max + 3.0 * h);
+		for (i = 0; i < n && s[i] < out->antimode; i++)
+			;
+		out->below = i;
+		out->above = n - i;
+		need = (size_t)ceil(RN_STATS_MODES_MIN_SHARE * (double)n);
+		if (need < 2)
+			need = 2;
+		if (out->below >= need && out->above >= need) {
+			out->two_modes = true;
+			out->low_mode = median_sorted(s, out->below);
+			out->high_mode = median_sorted(s + out->below, out->above);
+		}
+	}
+	if (!out->two_modes) {
+		out->antimode = NAN;
+		out->below = out->above = 0;
+	}
+	free(y);
+	free(f);
+	free(s);
+}
+
+static bool near_mode(double v, double mode, double match)
+{
+	return fabs(v - mode) <= match * mode;
+}
+
+bool rn_stats_modes_explain(const struct rn_modality *ma, double amed, const struct rn_modality *mb,
+			    double bmed, double match)
+{
+	if (ma->two_modes && mb->two_modes)
+		return near_mode(ma->low_mode, mb->low_mode, match) &&
+			near_mode(ma->high_mode, mb->high_mode, match);
+	if (ma->two_modes)
+		return near_mode(bmed, ma->low_mode, match) ||
+			near_mode(bmed, ma->high_mode, match);
+	if (mb->two_modes)
+		return near_mode(amed, mb->low_mode, match) ||
+			near_mode(amed, mb->high_mode, match);
+	return false;
+}

@@ -167,4 +167,61 @@ struct rn_walsh_ci {
  */
 void rn_stats_walsh_ci(const double *d, size_t n, double alpha, struct rn_walsh_ci *out);
 
+/*
+ * Two-mode samples: Silverman's bandwidth test of unimodality (B. W. Silverman, "Using kernel
+ * density estimates to investigate multimodality", JRSS B 43 (1981) 97-99), as Mozilla's
+ * PerfCompare applies it to timing samples. The critical bandwidth h_crit is the smallest
+ * Gaussian kernel bandwidth at which the density estimate has one mode (modes are counted on
+ * a grid of RN_STATS_MODES_GRID points); its p-value is the share of RN_STATS_MODES_BOOT
+ * smoothed bootstrap samples (y = mean + (x_I - mean + h_crit e) / sqrt(1 + h_crit^2 / s^2),
+ * e standard normal, from a fixed seed: the same samples give the same answer) whose estimate
+ * at RN_STATS_MODES_LAMBDA * h_crit has more than one mode: Silverman's test is conservative
+ * (its level at a nominal 0.05 is about 0.01 to 0.03), and P. Hall and M. York, "On the
+ * calibration of Silverman's test for multimodality", Statistica Sinica 11 (2001) 515-536,
+ * bring it to the nominal level by comparing h_crit* with lambda_alpha h_crit, lambda_0.05 =
+ * 1.13.
+ *
+ * Values beyond Tukey's far-out fences (3 IQR beyond the quartiles) are left out first: one
+ * outlier would otherwise set the critical bandwidth alone and hide two real modes. A timing
+ * sample set has two modes when p < RN_STATS_MODES_ALPHA and each side of the
+ * antimode (the density's lowest point between its two highest modes just below h_crit)
+ * holds at least RN_STATS_MODES_MIN_SHARE of the samples and 2 of them: an outlier is not a
+ * mode.
+ */
+#define RN_STATS_MODES_GRID 256
+#define RN_STATS_MODES_BOOT 200
+#define RN_STATS_MODES_ALPHA 0.05
+#define RN_STATS_MODES_MIN_SHARE 0.2
+#define RN_STATS_MODES_LAMBDA 1.13
+/* How near a median must sit to a mode for a mix of modes to explain a shift, fraction
+ * (rn_stats_modes_explain): under load one program's modes move by a few percent between runs,
+ * more than a time tolerance. */
+#define RN_STATS_MODES_MATCH 0.15
+
+/* What rn_stats_modality found. */
+struct rn_modality {
+	double h_crit;    /* critical bandwidth, unit of x; 0 when all values are equal */
+	double p;         /* bootstrap p-value of "one mode", calibrated (1 when n < 4 or all
+			   * equal) */
+	bool two_modes;   /* p < RN_STATS_MODES_ALPHA and both groups large enough */
+	double antimode;  /* the split between the two modes, unit of x; NaN when one mode */
+	size_t below;     /* samples below the antimode (0 when one mode; outliers left out) */
+	size_t above;     /* samples at or above it (outliers left out) */
+	double low_mode;  /* median of the samples below the antimode; NaN when one mode */
+	double high_mode; /* median of those at or above it; NaN when one mode */
+};
+
+/* Test the n values of `x` (any order; n < 4 is one mode) for two modes. Never fails (dies on
+ * out-of-memory). */
+void rn_stats_modality(const double *x, size_t n, struct rn_modality *out);
+
+/*
+ * Whether a different mix of two modes explains the shift between samples a and b (their
+ * modalities ma, mb and medians amed, bmed): one has two modes and the other's median lies
+ * within `match` (a fraction) of one of them, or both have the same two modes, each within
+ * `match`. Modes that moved are a change: false.
+ */
+bool rn_stats_modes_explain(const struct rn_modality *ma, double amed, const struct rn_modality *mb,
+			    double bmed, double match);
+
 #endif

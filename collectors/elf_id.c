@@ -116,6 +116,77 @@ out_end:
 	return rc;
 }
 
+/* Append the distinct strings of .comment data d[0..n) to out[cap] ("; " between them). */
+static void join_comments(const char *d, size_t n, char *out, size_t cap)
+{
+	size_t i = 0, len = 0;
+
+	out[0] = '\0';
+	while (i < n) {
+		const char *s = d + i;
+		size_t sl = strnlen(s, n - i);
+
+		i += sl + 1;
+		if (!sl || sl >= cap)
+			continue;
+		/* the same compiler string comes from every object file it built */
+		if (len && (strstr(out, s) != NULL))
+			continue;
+		if (len + (len ? 2 : 0) + sl >= cap)
+			break;
+		if (len) {
+			memcpy(out + len, "; ", 2);
+			len += 2;
+		}
+		memcpy(out + len, s, sl);
+		len += sl;
+		out[len] = '\0';
+	}
+}
+
+int rn_elf_compiler(const char *path, char *out, size_t cap)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	Elf *e;
+	int fd, rc = -ENOENT;
+
+	if (cap)
+		out[0] = '\0';
+	if (!cap || elf_version(EV_CURRENT) == EV_NONE)
+		return -ENOSYS;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!e || elf_kind(e) != ELF_K_ELF || elf_getshdrstrndx(e, &shstrndx)) {
+		rc = -ENOEXEC;
+		goto out_end;
+	}
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS)
+			continue;
+		name = elf_strptr(e, shstrndx, sh.sh_name);
+		if (!name || strcmp(name, ".comment"))
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (d && d->d_buf && d->d_size) {
+			join_comments(d->d_buf, d->d_size, out, cap);
+			rc = out[0] ? 0 : -ENOENT;
+		}
+		break;
+	}
+out_end:
+	if (e)
+		elf_end(e);
+	close(fd);
+	return rc;
+}
+
 /* The cache entry of `path`, read on first use. */
 static const struct elf_entry *lookup(struct rn_elf_cache **cache, const char *path)
 {

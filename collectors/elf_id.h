@@ -5,6 +5,7 @@
 #ifndef RN_ELF_ID_H
 #define RN_ELF_ID_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -23,6 +24,13 @@ int rn_elf_identify(struct rn_elf_cache **cache, const char *path, uint16_t *mac
  * or negative errno with *bytes = 0.
  */
 int rn_elf_zero_fill(struct rn_elf_cache **cache, const char *path, uint64_t *bytes);
+/*
+ * The compilers that built the executable at `path`: the distinct NUL-separated strings of its
+ * .comment section ("GCC: (Debian 12.2.0-14) 12.2.0"), joined by "; ", into out[cap]. Not
+ * cached (read once per target). Returns 0, -ENOENT when the file has no .comment (stripped
+ * of it, or not built by a compiler that writes one: out is then ""), or another negative errno.
+ */
+int rn_elf_compiler(const char *path, char *out, size_t cap);
 /* Free a cache made by rn_elf_identify (NULL-safe). */
 void rn_elf_cache_free(struct rn_elf_cache *cache);
 

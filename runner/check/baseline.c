@@ -302,6 +302,11 @@ struct time_judgement {
 	struct rn_wilcoxon w;    /* signed-rank test of the differences */
 	struct rn_walsh_ci ci;   /* Hodges-Lehmann estimate and interval, ns */
 	enum rn_verdict verdict; /* FAIL, PASS or RN_BASELINE_INCONCLUSIVE */
+	unsigned fp_mask;        /* fingerprint fields in which the sides differ (fingerprint.h) */
+	bool fp_held;            /* beyond the limit, but fp_mask explains it: INCONCLUSIVE */
+	bool modes_held;         /* a mix of the sides' modes explains the shift: INCONCLUSIVE */
+	char modes_why[200];     /* which side has which modes, when modes_held */
+	char fp_why[400];        /* the differing fields, base's and head's, when fp_mask */
 };
 
 static double pct_of(double ns, double ref)
@@ -318,8 +323,16 @@ static char *time_message(const struct time_judgement *j)
 	struct rn_buf msg;
 
 	rn_buf_init(&msg, 0);
-	if (j->verdict == RN_BASELINE_INCONCLUSIVE)
+	if (j->modes_held) {
+		rn_buf_adds(&msg, "inconclusive: two modes; ");
+	} else if (j->fp_held) {
+		/* the differing fields first: the table's REASON column shows the start */
 		rn_buf_adds(&msg, "inconclusive: ");
+		rn_fingerprint_add_names(&msg, j->fp_mask);
+		rn_buf_adds(&msg, " differs between the sides; ");
+	} else if (j->verdict == RN_BASELINE_INCONCLUSIVE) {
+		rn_buf_adds(&msg, "inconclusive: ");
+	}
 	rn_buf_adds(&msg, "head - base ");
 	add_ms(&msg, ci->estimate, true);
 	rn_buf_addf(&msg, " ms (%+.1f%% of base ", pct_of(ci->estimate, j->bmed));
@@ -331,16 +344,27 @@ static char *time_message(const struct time_judgement *j)
 			    fmax(pct_of(ci->lower, j->bmed), -100.0),
 			    fmax(pct_of(ci->upper, j->bmed), -100.0));
 		rn_buf_adds(&msg,
-			    j->verdict == RN_VERDICT_FAIL         ? " beyond" :
-				    j->verdict == RN_VERDICT_PASS ? " within" :
-								    " straddles");
+			    j->modes_held                                       ? " against" :
+				    j->verdict == RN_VERDICT_FAIL || j->fp_held ? " beyond" :
+				    j->verdict == RN_VERDICT_PASS               ? " within" :
+										  " straddles");
 	} else {
 		rn_buf_adds(&msg, ", no interval yet;");
 	}
 	rn_buf_addf(&msg, " limit +%g%%; %zu pairs", j->tolerance * 100.0, j->n);
 	if (isfinite(j->mde))
 		rn_buf_addf(&msg, "; detects >= %+.1f%%", pct_of(j->mde, j->bmed));
-	if (j->verdict == RN_BASELINE_INCONCLUSIVE) {
+	if (j->modes_held) {
+		rn_buf_addf(&msg,
+			    "; %s: a shift between modes is no regression, so it does not fail "
+			    "(find what picks the mode: a cache, a CPU placement, a timer)",
+			    j->modes_why);
+	} else if (j->fp_held) {
+		rn_buf_addf(&msg,
+			    "; the environment differs between the sides (%s): that alone can move "
+			    "the time, so it does not fail",
+			    j->fp_why);
+	} else if (j->verdict == RN_BASELINE_INCONCLUSIVE) {
 		double half = (ci->upper - ci->lower) / 2.0, margin = fabs(ci->estimate - j->limit);
 		size_t need = 0;
 
@@ -458,6 +482,77 @@ enum rn_metric rn_baseline_primary(const struct rn_target_result *head,
 		RN_METRIC_WALL;
 }
 
+/* One side's modes for a message: "two modes (10.1 and 20.3 ms)" or "one mode". */
+static void add_modes(struct rn_buf *b, const char *side, const struct rn_modality *m)
+{
+	if (!m->two_modes) {
+		rn_buf_addf(b, "%s one mode", side);
+		return;
+	}
+	rn_buf_addf(b, "%s two modes (%zu runs near ", side, m->below);
+	add_ms(b, m->low_mode, false);
+	rn_buf_addf(b, " ms, %zu near ", m->above);
+	add_ms(b, m->high_mode, false);
+	rn_buf_adds(b, " ms)");
+}
+
+/*
+ * Whether the modes of time metric `m` over pairs [first, ...) explain the shift between the
+ * sides (assertions/stats.h, rn_stats_modality): one side has two modes and the other side's
+ * median sits at one of them, or both have the same two modes; the shift is then a different
+ * mix of the modes, not a change of either. Modes that moved (a side's one mode at neither of
+ * the other's, both sides' two modes apart) are a change and are judged as usual. Sets
+ * j->modes_held and j->modes_why ("cpu_time: head two modes (...), base one mode") and
+ * returns true when the modes explain it.
+ */
+static bool modes_differ(const struct rn_target_result *head, const struct rn_target_result *base,
+			 enum rn_metric m, size_t first, struct time_judgement *j)
+{
+	size_t cap = head->nruns + 1, n;
+	double *d = rn_xcalloc(cap, sizeof(*d)), *hs = rn_xcalloc(cap, sizeof(*hs));
+	double *bs = rn_xcalloc(cap, sizeof(*bs)), hmed, bmed;
+	struct rn_modality mh, mb;
+	struct rn_buf why;
+	bool mix;
+
+	n = pairs_of(head, base, m, first, d, hs, bs);
+	rn_stats_modality(hs, n, &mh);
+	rn_stats_modality(bs, n, &mb);
+	hmed = n ? rn_stats_median(hs, n) : 0.0;
+	bmed = n ? rn_stats_median(bs, n) : 0.0;
+	free(d);
+	free(hs);
+	free(bs);
+	mix = rn_stats_modes_explain(&mh, hmed, &mb, bmed, RN_STATS_MODES_MATCH);
+	if (!mix)
+		return false;
+	j->modes_held = true;
+	rn_buf_init(&why, sizeof(j->modes_why) - 1);
+	rn_buf_addf(&why, "%s: ", rn_metric_info(m)->name);
+	add_modes(&why, "head", &mh);
+	add_modes(&why, ", base", &mb);
+	snprintf(j->modes_why, sizeof(j->modes_why), "%s",
+		 rn_buf_failed(&why) ? "the sides have different modes" : why.buf);
+	rn_buf_release(&why);
+	return true;
+}
+
+/*
+ * The modes of a target's time: the judged metric `m` first, then cpu_time and wall_time,
+ * whose modes are the run's too (wall time on a loaded machine blurs the modes that its CPU
+ * time still shows). Sets j->modes_held when any of them differ between the sides.
+ */
+static void modes_of(const struct rn_target_result *head, const struct rn_target_result *base,
+		     enum rn_metric m, size_t first, struct time_judgement *j)
+{
+	if (modes_differ(head, base, m, first, j))
+		return;
+	if (m != RN_METRIC_CPU_TIME && modes_differ(head, base, RN_METRIC_CPU_TIME, first, j))
+		return;
+	if (m != RN_METRIC_WALL)
+		modes_differ(head, base, RN_METRIC_WALL, first, j);
+}
+
 /* Judge one time metric on pairs [first, ...) at the look of `seq`: fills `j`; returns false
  * when it has no data. */
 static bool judge_time_stats(const struct rn_baseline *b, const struct rn_regression_cfg *reg,
@@ -488,6 +583,7 @@ static bool judge_time_stats(const struct rn_baseline *b, const struct rn_regres
 		rn_stats_wilcoxon(d, j->n, &j->w);
 		rn_stats_walsh_ci(d, j->n, j->alpha_k, &j->ci);
 		j->sigma = 1.4826 * rn_stats_mad(d, j->n);
+		modes_of(head, base, m, first, j);
 	}
 	free(d);
 	free(hs);
@@ -495,7 +591,28 @@ static bool judge_time_stats(const struct rn_baseline *b, const struct rn_regres
 	if (!have)
 		return false;
 	j->limit = b->tolerance * j->bmed;
-	if (j->ci.k && j->ci.lower > j->limit)
+	if (base->has_fingerprint && head->has_fingerprint)
+		j->fp_mask = rn_fingerprint_diff(&base->fingerprint, &head->fingerprint);
+	if (j->modes_held && j->ci.k && j->ci.upper <= j->limit)
+		j->modes_held = false; /* shown within the limit: no shift to explain, PASS */
+	if (j->modes_held) {
+		/* a shift between modes moves with their mix, not with the code */
+		j->verdict = RN_BASELINE_INCONCLUSIVE;
+	} else if (j->ci.k && j->ci.lower > j->limit && j->fp_mask) {
+		/* the sides ran in other environments (a compiler, in one job): a shift is not
+		 * the code's alone, and never fails */
+		struct rn_buf why;
+
+		j->fp_held = true;
+		j->verdict = RN_BASELINE_INCONCLUSIVE;
+		rn_buf_init(&why, sizeof(j->fp_why) - 1);
+		rn_buf_adds(&why, "base ");
+		rn_fingerprint_describe_diff(&why, &base->fingerprint, &head->fingerprint,
+					     j->fp_mask, "head");
+		snprintf(j->fp_why, sizeof(j->fp_why), "%s",
+			 rn_buf_failed(&why) ? "several fields" : why.buf);
+		rn_buf_release(&why);
+	} else if (j->ci.k && j->ci.lower > j->limit)
 		j->verdict = RN_VERDICT_FAIL;
 	else if (j->ci.k && j->ci.upper <= j->limit)
 		j->verdict = RN_VERDICT_PASS;
@@ -938,8 +1055,8 @@ static bool wants_more(const struct rn_baseline *b, const struct rn_regression_c
 
 		if (!judge_time_stats(b, reg, seq, time_metrics[i], head, base, 0, &j))
 			continue;
-		if (j.verdict == RN_VERDICT_FAIL)
-			return false; /* the check fails: more runs would not change that */
+		if (j.verdict == RN_VERDICT_FAIL || j.fp_held || j.modes_held)
+			return false; /* decided: more runs would not change that */
 		/* another metric is worth more pairs only with some evidence of a slowdown
 		 * beyond the limit, not for noise that happens to lean that way */
 		if (j.verdict == RN_BASELINE_INCONCLUSIVE && !j.futile &&

@@ -27,7 +27,9 @@
  *           the less noisy of cpu_time and wall_time) is undecided or another one's estimate
  *           is beyond L with p < RN_BASELINE_LEAN_P, until [regression] max_runs pairs or time_budget_s. Every time row
  *           states its detection limit: the slowdown it would catch in 80% of checks at its
- *           noise and pairs.
+ *           noise and pairs. A shift that a different mix of two modes explains
+ *           (rn_stats_modes_explain, RN_STATS_MODES_MATCH) or that sides of different environment fingerprints show
+ *           (util/fingerprint.h) is INCONCLUSIVE, never FAIL, saying which.
  *   counts  syscalls (each syscall by name, and the total), syscall_errors, processes (GPU
  *           counts with GPU spans): the head's fewest against the base's most over the
  *           counting runs (RN_BASELINE_VARIED_COUNTING of them when the sides differ after

@@ -26,6 +26,7 @@
 #include "collector.h"
 #include "config.h"
 #include "cpuset.h"
+#include "elf_id.h"
 #include "equivalence.h"
 #include "github.h"
 #include "golden.h"
@@ -415,6 +416,20 @@ static void github_group_begin(const struct rn_target_cfg *tc, const struct run_
 /* Run one target: warmup, then its timing runs, then its counting runs (struct run_plan),
  * into `r`, with more runs while a comparison with `golden` is undecided. Returns 0, or
  * -ECANCELED when interrupted. */
+/* The environment of r's runs (util/fingerprint.h), once a result: the host's facts and the
+ * compiler that built the target's root binary (its .comment), else cc's. */
+static void read_fingerprint(struct rn_target_result *r)
+{
+	char cc[RN_FINGERPRINT_FIELD_MAX];
+
+	rn_fingerprint_host(&r->fingerprint, NULL);
+	if (r->exe && !rn_elf_compiler(r->exe, cc, sizeof(cc)))
+		rn_fingerprint_set(&r->fingerprint, RN_FP_COMPILER, cc);
+	else
+		rn_fingerprint_default_compiler(&r->fingerprint);
+	r->has_fingerprint = true;
+}
+
 int rn_check_run_target(const struct rn_config *cfg, const struct rn_target_cfg *tc,
 			const struct rn_check_opts *o, size_t index, size_t count,
 			const struct rn_otlp_context *otlp_ctx, bool golden_update,
@@ -472,6 +487,8 @@ int rn_check_run_target(const struct rn_config *cfg, const struct rn_target_cfg 
 		rc = 0;
 	if (probe.mono_ns && r->nruns)
 		rn_pressure_probe_end(&probe, r);
+	if (!r->has_fingerprint && (r->nruns || r->ncounts))
+		read_fingerprint(r);
 	if (!rc && r->status == RN_RUN_OK && (r->nruns || r->ncounts) &&
 	    rn_check_wants_instructions(cfg, tc))
 		rc = rn_check_instructions(tc, r, o->quiet);

@@ -42,7 +42,7 @@ static const struct rn_command help_def = {
 	"help",
 	"renacer help [COMMAND | config | tables]",
 	"show help of a command (renacer help check), of the config keys (help config), or the exit "
-	"codes, verdicts, collectors, metrics and count rules (help tables)",
+	"codes, verdicts, collectors, metrics, count rules and fingerprint fields (help tables)",
 	NULL,
 	no_options,
 };
@@ -111,8 +111,9 @@ static void usage(FILE *out)
 }
 
 /*
- * `renacer help tables`: the exit codes, verdicts, collectors, metrics and count rules as the
- * Markdown tables of docs/metrics.md, docs/collectors.md and docs/golden.md, from the code's
+ * `renacer help tables`: the exit codes, verdicts, collectors, metrics, count rules and
+ * fingerprint fields as the Markdown tables of docs/metrics.md, docs/collectors.md,
+ * docs/golden.md and docs/timing.md, from the code's
  * own lists (tests/integration/docs compares the pages with this and with `renacer help
  * config`).
  */
@@ -161,6 +162,11 @@ static void print_tables(FILE *out)
 				r[i].tolerance_min * 100.0, (unsigned long long)r[i].floor_min,
 				r[i].status);
 	}
+	fputs("\n### fingerprint\n\n| field | what it holds |\n|---|---|\n", out);
+	for (v = 0; v < RN_FP_COUNT; v++)
+		fprintf(out, "| `%s` | %s |\n",
+			rn_fingerprint_field_name((enum rn_fingerprint_field)v),
+			rn_fingerprint_field_what((enum rn_fingerprint_field)v));
 }
 
 /* The renacer(1) man page, generated from the same tables as --help. */

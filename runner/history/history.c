@@ -76,6 +76,9 @@ static const char *const migrations[RN_HISTORY_SCHEMA_VERSION] = {
 	"CREATE TABLE change_points (target TEXT NOT NULL, metric TEXT NOT NULL, machine TEXT NOT "
 	"NULL, last_run BIGINT NOT NULL, cuts TEXT NOT NULL, PRIMARY KEY (target, metric, "
 	"machine));",
+	/* 5: the environment fingerprint of the run (util/fingerprint.h, "name=value; ..."):
+	 * a change point at a kernel or image update reads as one. NULL for older runs. */
+	"ALTER TABLE runs ADD COLUMN fingerprint TEXT;",
 };
 
 static void scrub(struct rn_history *h);
@@ -821,15 +824,41 @@ static void rn_history_new_uid(char *dst, size_t cap, uint64_t created_ns)
 		 (unsigned long long)r);
 }
 
+/* The fingerprint text of a run ("name=value; ..."): the first target's that has one (the
+ * targets of one check share the machine; the compiler is its root binary's), or NULL. */
+static char *run_fingerprint(const struct rn_target_report *t, size_t n)
+{
+	struct rn_buf b;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char *text, *fixed;
+
+		if (!t[i].result || !t[i].result->has_fingerprint)
+			continue;
+
+		rn_buf_init(&b, 4096);
+		rn_fingerprint_add_text(&b, &t[i].result->fingerprint);
+		text = rn_buf_detach(&b, NULL);
+		/* a CPU model is bytes: PostgreSQL refuses a row with an invalid sequence */
+		if (!text || rn_utf8_valid(text))
+			return text;
+		fixed = rn_utf8_fix(text);
+		free(text);
+		return fixed;
+	}
+	return NULL;
+}
+
 int64_t rn_history_append(struct rn_history *h, const struct rn_history_run *run,
 			  const struct rn_target_report *t, size_t n)
 {
 	char created[24], code[16], id[24], uid[48], author[24], rerun[256], ident[4][256];
-	char *config, *subject;
+	char *config, *subject, *fingerprint;
 	int64_t run_id = 0;
 	size_t i;
 	int rc;
-	const char *p[13];
+	const char *p[14];
 
 	snprintf(created, sizeof(created), "%llu", (unsigned long long)run->created_ns);
 	snprintf(code, sizeof(code), "%d", run->exit_code);
@@ -860,20 +889,24 @@ int64_t rn_history_append(struct rn_history *h, const struct rn_history_run *run
 	p[11] = run->author_ns ? author : NULL;
 	text_fit(rerun, sizeof(rerun), run->rerun_of ? run->rerun_of : "");
 	p[12] = rerun[0] ? rerun : NULL;
+	fingerprint = run_fingerprint(t, n);
+	p[13] = fingerprint;
 	rc = h->ops->exec(h, h->ops->begin_sql);
 	if (rc) {
 		free(config);
 		free(subject);
+		free(fingerprint);
 		return rc;
 	}
 	rc = h->ops->query(
 		h,
 		"INSERT INTO runs (created_ns, commit_sha, branch, machine, machine_desc, "
-		"source, config, renacer_version, exit_code, uid, subject, author_ns, rerun_of) "
-		"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-		p, 13, rn_history_int64_row, &run_id);
+		"source, config, renacer_version, exit_code, uid, subject, author_ns, rerun_of, "
+		"fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+		p, 14, rn_history_int64_row, &run_id);
 	free(config);
 	free(subject);
+	free(fingerprint);
 	if (!rc && run_id <= 0)
 		rc = rn_history_fail(h, -EIO, "the new run got no id");
 	snprintf(id, sizeof(id), "%lld", (long long)run_id);

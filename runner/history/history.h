@@ -16,12 +16,15 @@
  * newer than this renacer knows is refused with a one-line message ("schema version N is
  * newer than this renacer supports (M)").
  *
- * Tables (schema version 4):
+ * Tables (schema version 5):
  *   runs(id, created_ns, commit_sha, branch, machine, machine_desc, source, config,
- *        renacer_version, exit_code, uid, subject, author_ns, rerun_of)
+ *        renacer_version, exit_code, uid, subject, author_ns, rerun_of, fingerprint)
  *        one row per check / golden update / import; uid is unique and kept by export and
  *        import ("local-..." for runs recorded before version 4); subject and author_ns
- *        (the commit's, from git at check time) and rerun_of (`check --rerun-of`) may be NULL
+ *        (the commit's, from git at check time) and rerun_of (`check --rerun-of`) may be NULL;
+ *        fingerprint is the environment of the first target's runs as "name=value; ..."
+ *        (util/fingerprint.h), NULL for runs before version 5, imported runs and checks
+ *        whose targets did not run
  *   results(id, run_id, target, metric, unit, nsamples, median, min_value, max_value, samples)
  *        one row per target and metric with data; samples is a JSON array of every run's
  *        value in the metric's unit (ns, bytes or count), in run order
@@ -52,7 +55,7 @@
 struct rn_config;
 
 /* The schema version this renacer writes and reads. */
-#define RN_HISTORY_SCHEMA_VERSION 4
+#define RN_HISTORY_SCHEMA_VERSION 5
 /* Default SQLite store, relative to the config's directory. */
 #define RN_HISTORY_DEFAULT_PATH ".renacer/history.db"
 /* Runs of a series searched for change points by default (the last ones). */

@@ -202,6 +202,94 @@ head_fails)
 	expect_no_err "base side failed"
 	expect_no_err "baseline:syscalls"
 	;;
+fingerprint_compiler)
+	# The head spins 3x the base's CPU work: its time rows FAIL. The same trees with the base
+	# binary's .comment naming another compiler: the sides' environment fingerprints differ,
+	# and the time rows are INCONCLUSIVE naming the compiler, never FAIL.
+	command -v objcopy >/dev/null 2>&1 || { echo "SKIP: no objcopy" >&2; exit 77; }
+	cat >"$tmp/spin.c" <<'C'
+int main(void)
+{
+	volatile unsigned long x = 0;
+	unsigned long i;
+
+	for (i = 0; i < N; i++)
+		x += i * 7;
+	return 0;
+}
+C
+	for side in base:4000000 head:12000000; do
+		mkdir -p "$tmp/${side%%:*}/build"
+		"$cc" -O1 -DN="${side#*:}" -o "$tmp/${side%%:*}/build/app" "$tmp/spin.c" ||
+			fail "cannot compile the target"
+		printf '[[target]]\nname = "app"\ncommand = ["./build/app"]\nruns = 6\nwarmup = 1\n' \
+			>"$tmp/${side%%:*}/renacer.toml"
+	done
+	run check --no-color --baseline ../base
+	expect_rc 1
+	grep -Eq "baseline:cpu_time +FAIL" "$tmp/err" || fail "cpu_time does not FAIL as a control"
+	printf 'GCC: (Imaginary 1.0) 99.0\0' >"$tmp/comment"
+	objcopy --remove-section=.comment --add-section .comment="$tmp/comment" \
+		--set-section-flags .comment=contents,readonly "$tmp/base/build/app" ||
+		fail "objcopy"
+	run check --no-color --baseline ../base
+	grep -Eq "baseline:(cpu_time|wall_time|critical_path) +FAIL" "$tmp/err" &&
+		fail "a time row FAILs across compilers"
+	grep -Eq "baseline:cpu_time +WARN" "$tmp/err" || fail "cpu_time is not INCONCLUSIVE"
+	grep -Eq "baseline:cpu_time +WARN .* inconclusive: compiler differs" "$tmp/err" ||
+		fail "the cpu_time row does not name the compiler"
+	expect_err "the environment differs between the sides (base compiler 'GCC: (Imaginary 1.0) 99.0', head '"
+	expect_rc 0
+	;;
+two_modes)
+	# The head's run time alternates between two modes (a counter file in its cwd: odd runs
+	# spin twice as long, about 35 and 70 ms of CPU time: long enough for the modes to stand
+	# out of a loaded machine's noise), the base's has one: every time row
+	# is INCONCLUSIVE saying "two modes" with the sides' modes, never FAIL (the rule:
+	# runner/check/baseline.c, modes_of; the test: assertions/stats.c, rn_stats_modality).
+	cat >"$tmp/modes.c" <<'C'
+#include <stdio.h>
+int main(void)
+{
+	volatile unsigned long x = 0;
+	unsigned long i, n = N, k = 0;
+	FILE *f = fopen("count", "r");
+
+	if (f) {
+		if (fscanf(f, "%lu", &k) != 1)
+			k = 0;
+		fclose(f);
+	}
+	f = fopen("count", "w");
+	if (!f)
+		return 3;
+	fprintf(f, "%lu\n", k + 1);
+	fclose(f);
+	if (ALTERNATE && k % 2)
+		n *= 2;
+	for (i = 0; i < n; i++)
+		x += i * 7;
+	return 0;
+}
+C
+	for side in base:0 head:1; do
+		mkdir -p "$tmp/${side%%:*}/build"
+		"$cc" -O1 -DN=90000000 -DALTERNATE="${side#*:}" -o "$tmp/${side%%:*}/build/app" \
+			"$tmp/modes.c" || fail "cannot compile the target"
+		printf '[[target]]\nname = "app"\ncommand = ["./build/app"]\nruns = 10\nwarmup = 1\n' \
+			>"$tmp/${side%%:*}/renacer.toml"
+	done
+	run check --no-color --baseline ../base
+	grep -Eq "baseline:(cpu_time|wall_time|critical_path) +FAIL" "$tmp/err" &&
+		fail "a time row FAILs on two modes"
+	grep -Eq "baseline:cpu_time +WARN .* inconclusive: two modes" "$tmp/err" ||
+		fail "the cpu_time row does not say two modes"
+	# the head's modes, or on a loaded machine the base's blurred into two as well
+	grep -Eq "(head|base) two modes \([0-9]+ runs near [0-9.]+ ms, [0-9]+ near" "$tmp/err" ||
+		fail "the row does not name the modes"
+	expect_err ": a shift between modes is no regression"
+	expect_rc 0
+	;;
 identical)
 	# Identical trees: no FAIL (times may be PASS or inconclusive, counts PASS).
 	tree base 1 0

@@ -154,6 +154,58 @@ PY
 	expect_err "not gated: the golden trace (renacer-golden/1) timed its runs under the tracer"
 	expect_err "regenerate it (renacer golden update)"
 	;;
+golden_fingerprint)
+	# The golden's times 100x shorter than today's FAIL; the same golden with another kernel
+	# (or governor, where this machine has one) in its environment fingerprint is not FAIL:
+	# every timing row is WARN and names the field. Without a fingerprint (a file written
+	# before it) the golden still reads and gates.
+	printf '%s\n[regression]\nmin_runs_for_timing = 5\nmemory_tolerance = 2.0\n' "$time_assertion" | config 6
+	run golden update --config "$tmp/renacer.toml"
+	expect_rc 0
+	python3 - "$tmp/golden/tree.json" <<'PY' || fail "cannot derive the golden traces"
+import json, sys
+path = sys.argv[1]
+g = json.load(open(path))
+fp = g["conditions"]["fingerprint"]
+for k in ("cpu_model", "kernel", "virt", "renacer", "compiler"):
+    assert fp.get(k), (k, fp)
+for m in ("wall_time", "critical_path", "cpu_time"):
+    g["samples"][m] = [v // 100 for v in g["samples"][m]]
+json.dump(g, open(path + ".fast", "w"), indent=2, sort_keys=True)
+g["conditions"]["fingerprint"]["kernel"] = "0.0.1-other"
+json.dump(g, open(path + ".kernel", "w"), indent=2, sort_keys=True)
+g["conditions"]["fingerprint"]["kernel"] = fp["kernel"]
+if "governor" in fp:
+    g["conditions"]["fingerprint"]["governor"] = fp["governor"] + "-other"
+    json.dump(g, open(path + ".governor", "w"), indent=2, sort_keys=True)
+del g["conditions"]["fingerprint"]
+json.dump(g, open(path + ".old", "w"), indent=2, sort_keys=True)
+PY
+	cp "$tmp/golden/tree.json.fast" "$tmp/golden/tree.json"
+	run check --config "$tmp/renacer.toml"
+	expect_rc 1
+	expect_err "FAIL tree/golden:critical_path"
+	cp "$tmp/golden/tree.json.old" "$tmp/golden/tree.json"
+	run check --config "$tmp/renacer.toml"
+	expect_rc 1
+	expect_err "FAIL tree/golden:critical_path"
+	for field in kernel governor; do
+		[ -f "$tmp/golden/tree.json.$field" ] || {
+			echo "note: no cpufreq governor on this machine: $field not simulated" >&2
+			continue
+		}
+		cp "$tmp/golden/tree.json.$field" "$tmp/golden/tree.json"
+		run check --config "$tmp/renacer.toml"
+		expect_rc 0
+		for m in cpu_time wall_time critical_path; do
+			expect_err "WARN tree/golden:$m"
+			grep "tree/golden:$m" "$tmp/err" | grep -q "FAIL" && fail "$m FAILs ($field)"
+		done
+		grep -q "FAIL tree/golden:" "$tmp/err" && fail "a golden row FAILs ($field)"
+		expect_err "$field differs from the golden's"
+		expect_err "$field '"
+	done
+	;;
 *)
 	fail "unknown case"
 	;;

@@ -2,9 +2,10 @@
 # readme_tables.sh - the reference's tables of config keys, exit codes, verdicts, collectors,
 # metrics and count rules must be the code's: `renacer help config` (the key tables of
 # runner/input/config.h) and `renacer help tables` (runner/util/exitcode.h, RN_VERDICTS,
-# RN_COLLECTORS, RN_METRICS, rn_count_rules). The tables live in docs/ (the README links to
+# RN_COLLECTORS, RN_METRICS, rn_count_rules, RN_FINGERPRINT_FIELDS). The tables live in docs/ (the README links to
 # them): config keys in docs/config.md, verdicts, exit codes and metrics in docs/metrics.md,
-# collectors in docs/collectors.md, count rules in docs/golden.md. Prints a diff and fails when
+# collectors in docs/collectors.md, count rules in docs/golden.md, fingerprint fields in
+# docs/timing.md. Prints a diff and fails when
 # a page has drifted; then plants a drift of each kind (a renumbered exit code, a missing config
 # key, verdict, collector and metric row, a changed floor) in a scratch copy and fails unless
 # the check catches every one.
@@ -23,7 +24,7 @@ if [ ! -x "$renacer" ]; then
 	echo "FAIL: '$renacer' is not built"
 	exit 1
 fi
-for page in config.md metrics.md collectors.md golden.md; do
+for page in config.md metrics.md collectors.md golden.md timing.md; do
 	if [ ! -r "$docs/$page" ]; then
 		echo "FAIL: cannot read '$docs/$page'"
 		exit 1
@@ -43,6 +44,7 @@ code_table "verdicts" >"$tmp/verdict.code"
 code_table "collectors" >"$tmp/collector.code"
 code_table "count rules" >"$tmp/rules.code"
 code_table "metrics" >"$tmp/metrics.code"
+code_table "fingerprint" >"$tmp/fingerprint.code"
 
 # The rows of the table of FILE whose header line is $2, up to the first non-table line.
 doc_table() {
@@ -100,12 +102,19 @@ check_rules() {
 	same "the count rule table of $1" "$tmp/rules.code" "$tmp/rules.doc" ${2:-}
 }
 
+check_fingerprint() {
+	doc_table "$1" "| field | what it holds |" >"$tmp/fingerprint.doc"
+	same "the fingerprint field table of $1" "$tmp/fingerprint.code" "$tmp/fingerprint.doc" \
+		${2:-}
+}
+
 check_config "$docs/config.md" || status=1
 check_exit "$docs/metrics.md" || status=1
 check_metrics "$docs/metrics.md" || status=1
 check_verdicts "$docs/metrics.md" || status=1
 check_collectors "$docs/collectors.md" || status=1
 check_rules "$docs/golden.md" || status=1
+check_fingerprint "$docs/timing.md" || status=1
 
 # Negative controls: each planted drift must fail its check, or the check proves nothing.
 planted() {
@@ -126,7 +135,9 @@ sed 's/^| `brk` | +0% | 2 calls/| `brk` | +0% | 3 calls/' "$docs/golden.md" >"$t
 planted check_rules "$tmp/rule_floor.md"
 sed '/^| `process_alloc_peak` |/d' "$docs/metrics.md" >"$tmp/no_metric.md"
 planted check_metrics "$tmp/no_metric.md"
+sed '/^| `governor` |/d' "$docs/timing.md" >"$tmp/no_field.md"
+planted check_fingerprint "$tmp/no_field.md"
 [ "$status" -eq 0 ] &&
 	echo "docs/ tables match the code (config keys, exit codes, verdicts, collectors, metrics," \
-		"count rules)"
+		"count rules, fingerprint fields)"
 exit "$status"

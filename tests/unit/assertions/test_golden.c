@@ -510,6 +510,14 @@ static void argv_not_strings(json_t *root)
 	json_array_append_new(json_object_get(root, "argv"), json_integer(1));
 }
 
+static void fingerprint_not_string(json_t *root)
+{
+	json_t *fp = json_object();
+
+	json_object_set_new(fp, "governor", json_integer(3));
+	json_object_set_new(json_object_get(root, "conditions"), "fingerprint", fp);
+}
+
 static void test_golden_read_schema_errors(void **state)
 {
 	static const struct schema_case cases[] = {
@@ -534,6 +542,8 @@ static void test_golden_read_schema_errors(void **state)
 		  "corrupt golden trace: \"provenance.build_id\" must be a string or null" },
 		{ "s10", zero_runs, "corrupt golden trace: \"runs\" must be an integer >= 1" },
 		{ "s11", argv_not_strings, "corrupt golden trace: \"argv[3]\" must be a string" },
+		{ "s12", fingerprint_not_string,
+		  "corrupt golden trace: \"conditions.fingerprint.governor\" must be a string" },
 	};
 	static const char *const argv[] = { "a", "b", "c", NULL };
 	struct rn_target_result r;
@@ -1139,6 +1149,117 @@ static void test_golden_compare_other_machine_is_advisory_but_2x_fails(void **st
 	free_result(&now);
 }
 
+/*
+ * The environment fingerprint: written under "conditions" and read back; a golden recorded
+ * under another governor makes a 2x slowdown (beyond any drift limit, which fails on another
+ * machine) INCONCLUSIVE, naming the governor, while counts still gate; the same fingerprint
+ * gates as before, and a field unknown on one side explains nothing.
+ */
+static void test_golden_compare_fingerprint(void **state)
+{
+	struct rn_target_result gold, now;
+	struct rn_golden g;
+	struct rn_verdict_result *v, *s;
+	size_t n;
+
+	(void)state;
+	make_result(&gold, 10, 100.0, 0.05, 31, 8 << 20);
+	gold.has_fingerprint = true;
+	rn_fingerprint_set(&gold.fingerprint, RN_FP_GOVERNOR, "powersave");
+	rn_fingerprint_set(&gold.fingerprint, RN_FP_KERNEL, "6.1.0-18-amd64");
+	golden_of(&gold, "fingerprint", &g);
+	assert_true(g.has_fingerprint);
+	assert_string_equal(g.fingerprint.field[RN_FP_GOVERNOR], "powersave");
+	assert_string_equal(g.fingerprint.field[RN_FP_KERNEL], "6.1.0-18-amd64");
+	assert_string_equal(g.fingerprint.field[RN_FP_SMT], "");
+	{
+		/* a field a newer renacer records is skipped, not an error */
+		json_error_t err;
+		json_t *root = json_load_file(OUT "fingerprint.json", 0, &err);
+		struct rn_golden g2;
+		struct rn_diag d;
+
+		assert_non_null(root);
+		json_object_set_new(json_object_get(json_object_get(root, "conditions"),
+						    "fingerprint"),
+				    "numa_nodes", json_string("2"));
+		assert_int_equal(json_dump_file(root, OUT "fingerprint_newer.json", 0), 0);
+		json_decref(root);
+		assert_int_equal(rn_golden_read(OUT "fingerprint_newer.json", &g2, &d), 0);
+		assert_string_equal(g2.fingerprint.field[RN_FP_GOVERNOR], "powersave");
+		rn_golden_release(&g2);
+	}
+
+	make_result(&now, 10, 200.0, 0.05, 32, 8 << 20);
+	now.syscall_calls[nr_of("openat")] = 40;
+	now.has_fingerprint = true;
+	now.fingerprint = gold.fingerprint;
+	rn_fingerprint_set(&now.fingerprint, RN_FP_GOVERNOR, "performance");
+	n = compare(&g, &now, NULL, &v);
+	s = find(v, n, "golden:wall_time");
+	assert_int_equal(s->verdict, RN_VERDICT_WARN);
+	assert_non_null(strstr(s->reason, "inconclusive: governor differs from the golden's"));
+	assert_non_null(strstr(s->message, "governor 'powersave', here 'performance'"));
+	assert_null(strstr(s->message, "kernel '"));
+	assert_int_equal(find(v, n, "golden:critical_path")->verdict, RN_VERDICT_WARN);
+	assert_int_equal(find(v, n, "golden:syscall_counts")->verdict, RN_VERDICT_FAIL);
+	free_verdicts(v, n);
+	/* adaptive repeats cannot turn it into a FAIL: no more runs are asked for */
+	{
+		struct rn_regression_cfg cfg;
+
+		rn_regression_cfg_init(&cfg);
+		assert_false(rn_golden_timing_undecided(&g, &now, &cfg, NULL));
+	}
+
+	/* the governor unknown now: nothing differs, and 2x fails */
+	rn_fingerprint_set(&now.fingerprint, RN_FP_GOVERNOR, NULL);
+	n = compare(&g, &now, NULL, &v);
+	assert_int_equal(find(v, n, "golden:wall_time")->verdict, RN_VERDICT_FAIL);
+	free_verdicts(v, n);
+	rn_golden_release(&g);
+	free_result(&gold);
+	free_result(&now);
+}
+
+/*
+ * Two modes: runs alternating 100 and 200 ms against a one-mode golden of 100 ms are
+ * INCONCLUSIVE saying "two modes", never FAIL; a one-mode 300 ms (the modes moved) fails.
+ */
+static void test_golden_compare_two_modes(void **state)
+{
+	struct rn_target_result gold, now;
+	struct rn_golden g;
+	struct rn_verdict_result *v, *s;
+	size_t n, i;
+
+	(void)state;
+	make_result(&gold, 10, 100.0, 0.02, 41, 8 << 20);
+	golden_of(&gold, "two_modes", &g);
+	make_result(&now, 10, 100.0, 0.02, 42, 8 << 20);
+	for (i = 1; i < now.nruns; i += 2) {
+		now.runs[i].v[RN_METRIC_WALL] *= 2;
+		now.runs[i].v[RN_METRIC_CRITICAL_PATH] *= 2;
+	}
+	n = compare(&g, &now, NULL, &v);
+	s = find(v, n, "golden:wall_time");
+	assert_int_equal(s->verdict, RN_VERDICT_WARN);
+	assert_non_null(strstr(s->reason, "inconclusive: two modes"));
+	assert_non_null(strstr(s->message, "this check two modes (5 runs near "));
+	assert_non_null(strstr(s->message, "the golden one mode"));
+	assert_int_equal(find(v, n, "golden:critical_path")->verdict, RN_VERDICT_WARN);
+	free_verdicts(v, n);
+	free_result(&now);
+
+	make_result(&now, 10, 300.0, 0.02, 43, 8 << 20);
+	n = compare(&g, &now, NULL, &v);
+	assert_int_equal(find(v, n, "golden:wall_time")->verdict, RN_VERDICT_FAIL);
+	free_verdicts(v, n);
+	rn_golden_release(&g);
+	free_result(&gold);
+	free_result(&now);
+}
+
 static void test_golden_compare_few_runs_not_judged(void **state)
 {
 	struct rn_target_result gold, now;
@@ -1684,6 +1805,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_golden_speed_probe),
+		cmocka_unit_test(test_golden_compare_fingerprint),
+		cmocka_unit_test(test_golden_compare_two_modes),
 		cmocka_unit_test(test_golden_io_bound_advisory),
 		cmocka_unit_test(test_golden_probe_never_scales_down),
 		cmocka_unit_test(test_golden_regression_defaults),

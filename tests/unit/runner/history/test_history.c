@@ -107,8 +107,19 @@ static void test_history_append_and_read_back(void **state)
 	assert_string_equal(h.ops->name, "sqlite");
 	id = rn_history_append(&h, &run, &t, 1);
 	assert_int_equal(id, 1);
+	/* the second run's target carries an environment fingerprint: kept as text */
+	r.has_fingerprint = true;
+	rn_fingerprint_set(&r.fingerprint, RN_FP_KERNEL, "6.8.0-1017-azure");
+	rn_fingerprint_set(&r.fingerprint, RN_FP_GOVERNOR, "performance");
 	id = rn_history_append(&h, &run, &t, 1);
 	assert_int_equal(id, 2);
+	assert_int_equal(count(&h,
+			       "SELECT count(*) FROM runs WHERE fingerprint IS NULL AND id = 1"),
+			 1);
+	assert_int_equal(count(&h,
+			       "SELECT count(*) FROM runs WHERE id = 2 AND fingerprint = "
+			       "'kernel=6.8.0-1017-azure; governor=performance'"),
+			 1);
 	assert_int_equal(count(&h, "SELECT count(*) FROM runs"), 2);
 	/* Two metrics had data: wall_time and syscalls. */
 	assert_int_equal(count(&h, "SELECT count(*) FROM results"), 4);

@@ -566,7 +566,7 @@ explain_hostile_names)
 	grep -q "$(printf '\033')\|$(printf '\007')" "$tmp/out" && fail "a raw ESC or BEL was printed"
 	python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$tmp/out" ||
 		fail "invalid UTF-8 was printed"
-	grep -q ': 18446744073709551615 -> 18446744073709551615 ns' "$tmp/out" ||
+	grep -q ': 18446744073709551615 -> 18446744073709551615 samples' "$tmp/out" ||
 		fail "the totals wrapped: $(head -1 "$tmp/out")"
 	grep -q '+18446744073.71 s in .*, from \\e\[2J\\x07b' "$tmp/out" ||
 		fail "the growth wrapped or the name is raw"

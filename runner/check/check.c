@@ -21,6 +21,7 @@
 #include "config.h"
 #include "github.h"
 #include "golden.h"
+#include "harness.h"
 #include "preflight.h"
 #include "profile_check.h"
 #include "judging.h"
@@ -153,7 +154,10 @@ static int check_collectors(struct rn_config *cfg, const struct rn_check_opts *o
 
 int rn_check_select(struct rn_check_opts *o, struct rn_config *cfg)
 {
-	int rc = check_selection(o, cfg);
+	int rc = rn_harness_expand(cfg, o->build, o->quiet);
+
+	if (!rc)
+		rc = check_selection(o, cfg);
 
 	if (!rc && o->shard.count)
 		o->shard_names = rn_shard_targets(cfg, o->only, &o->shard, o->shard_balance);

@@ -6,7 +6,7 @@
 #
 #     harness_test.sh CASE BUILD_DIR CXX_COMPILER SOURCE_DIR
 #
-# CASE: gbench, pytest, go, ctest_suite, init_detect. Exit 0 = pass, 1 = fail, 77 = skipped (the harness is
+# CASE: gbench, pytest, go, hyperfine, ctest_suite, init_detect. Exit 0 = pass, 1 = fail, 77 = skipped (the harness is
 # not installed, or tracing is not allowed here). Timing bars are tests/bench/harness's; this
 # checks structure: the rows, the samples read, the names, and that a 3x change FAILs exactly
 # that benchmark's row.
@@ -226,6 +226,21 @@ TOML
 	grep -E "FAIL *suite.t([0-6][0-9]|0[89]|[1-2][0-9])/baseline:syscalls" "$tmp/err" |
 		grep -v "suite.t07/" && fail "another test's syscalls FAILed"
 	:
+	;;
+hyperfine)
+	# the commands of `benchmarks`, one target each, hyperfine's runs read from its JSON
+	command -v hyperfine >/dev/null || skip "hyperfine is not installed"
+	cat >"$tmp/head/renacer.toml" <<TOML
+[[target]]
+name = "hf"
+harness = "hyperfine"
+command = ["hyperfine", "--runs", "3", "--style", "none"]
+benchmarks = ["sleep 0.001", "sleep 0.002"]
+runs = 2
+TOML
+	run check --no-color --no-golden --bench-json "$tmp/bench.json"
+	[ "$rc" = 0 ] || fail "expected exit 0, got $rc"
+	expect_rows 2 hf.sleep_0.001 hf.sleep_0.002
 	;;
 init_detect)
 	# renacer init without a command: the project's harnesses and suites become its config

@@ -838,10 +838,16 @@ int rn_config_load(struct rn_config *cfg, const char *path, bool quiet, struct r
 
 void rn_config_release(struct rn_config *cfg)
 {
-	size_t i;
+	size_t i, dl = cfg->bench_dir ? strlen(cfg->bench_dir) : 0;
 
-	for (i = 0; i < cfg->ntargets; i++)
+	for (i = 0; i < cfg->ntargets; i++) {
+		const char *out = cfg->targets[i].bench_out;
+
+		/* the last run's results (a counting run's are not read) */
+		if (dl && out && !strncmp(out, cfg->bench_dir, dl) && out[dl] == '/')
+			(void)unlink(out);
 		rn_cfg_target_release(&cfg->targets[i]);
+	}
 	free(cfg->targets);
 	for (i = 0; i < cfg->nassertions; i++)
 		rn_cfg_assertion_release(&cfg->assertions[i]);
@@ -862,7 +868,7 @@ void rn_config_release(struct rn_config *cfg)
 	free(cfg->otlp.syscall_spans);
 	rn_cfg_free_strings(cfg->ignored_tables);
 	if (cfg->bench_dir)
-		(void)rmdir(cfg->bench_dir); /* its files are removed as they are read */
+		(void)rmdir(cfg->bench_dir); /* its files were removed with their targets */
 	free(cfg->bench_dir);
 	free(cfg->semantic);
 	rn_cfg_free_strings(cfg->semantic_ignore);

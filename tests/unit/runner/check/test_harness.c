@@ -181,7 +181,19 @@ static void test_harness_expand_named_benchmarks(void **state)
 	assert_string_equal(cfg.assertions[0].targets[1], "gb.BM_a_8");
 	assert_string_equal(cfg.assertions[0].targets[2], "gb.BM_b");
 	assert_null(cfg.assertions[0].targets[3]);
-	rn_config_release(&cfg);
+	/* a result file left by the last run goes with the config, and its folder too */
+	{
+		char *dir = strdup(cfg.bench_dir), *out = strdup(cfg.targets[1].bench_out);
+		FILE *f = fopen(out, "w");
+
+		assert_non_null(f);
+		fclose(f);
+		rn_config_release(&cfg);
+		assert_int_equal(access(out, F_OK), -1);
+		assert_int_equal(access(dir, F_OK), -1);
+		free(dir);
+		free(out);
+	}
 }
 
 static void test_harness_expand_pytest_keeps_options(void **state)

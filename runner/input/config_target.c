@@ -372,6 +372,14 @@ static int parse_harness(struct rn_cfg_ctx *c, const struct rn_toml_value *tab,
 	if (h == RN_HARNESS_NONE && (t->benchmarks || t->pattern))
 		return rn_cfg_err_at(c, tab->pos, "'%s' in %s needs a 'harness'",
 				     t->benchmarks ? "benchmarks" : "pattern", c->what);
+	if (h != RN_HARNESS_NONE && t->argv && t->argv[0] && t->argv[1] &&
+	    !strcmp(t->argv[0], "/bin/sh") && !strcmp(t->argv[1], "-c") &&
+	    rn_toml_get_kv(tab, "shell"))
+		return rn_cfg_err_at(
+			c, kv->val->pos,
+			"'harness' in %s adds its own arguments to 'command': it cannot "
+			"go with 'shell = true'",
+			c->what);
 	if (h != RN_HARNESS_NONE && t->ninject)
 		return rn_cfg_err_at(c, kv->val->pos,
 				     "'inject' in %s applies to one program: it cannot go with "

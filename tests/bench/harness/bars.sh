@@ -1,8 +1,8 @@
 #!/bin/sh
 # The bars of harness targets and suites (docs/harness.md): for each harness, three benchmarks
 # of which one gets +15% work in the head; CHECKS checks under `renacer check --baseline`, each
-# classified: "hit" when exactly that benchmark's wall_time row FAILs and the two others PASS or
-# are INCONCLUSIVE; the bar is >= CHECKS - 1 hits (19 of 20). Then a ctest suite of 20 tests of
+# classified: "hit" when that benchmark's wall_time or cpu_time row (Google Benchmark reports
+# both; on a loaded machine the CPU time decides) FAILs and no time row of the two others does; the bar is >= CHECKS - 1 hits (19 of 20). Then a ctest suite of 20 tests of
 # which one gains an fsync: every check must name that test (its baseline:syscalls row) and no
 # other. Takes long (tens of minutes per harness on a 2-vCPU VM): run it by hand, not in ctest.
 #
@@ -51,9 +51,9 @@ bar() {
 		(cd "$tmp/head" && "$renacer" check --no-color --baseline ../base \
 			>"$tmp/out" 2>"$tmp/err")
 		ok=1
-		grep -q "^$slow  *baseline:wall_time  *FAIL" "$tmp/err" || ok=0
+		grep -Eq "^$slow  *baseline:(wall|cpu)_time  *FAIL" "$tmp/err" || ok=0
 		for t in "$@"; do
-			grep -Eq "^$t  *baseline:wall_time  *FAIL" "$tmp/err" && ok=0
+			grep -Eq "^$t  *baseline:(wall|cpu)_time  *FAIL" "$tmp/err" && ok=0
 		done
 		hits=$((hits + ok))
 		i=$((i + 1))

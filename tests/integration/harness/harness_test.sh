@@ -134,6 +134,13 @@ TOML
 		grep -Eq "^$t +few_forks +PASS" "$tmp/err" ||
 			fail "the table's assertion did not judge $t"
 	done
+	# --target names the table (all its benchmarks) or one benchmark
+	run check --no-color --no-golden --runs 1 --target gb --bench-json "$tmp/bench.json"
+	[ "$rc" = 0 ] || fail "--target gb: expected exit 0, got $rc"
+	expect_rows 1 gb.BM_alpha gb.BM_gamma
+	run check --no-color --no-golden --runs 1 --target gb.BM_gamma --bench-json "$tmp/bench.json"
+	[ "$rc" = 0 ] || fail "--target gb.BM_gamma: expected exit 0, got $rc"
+	expect_rows 1 gb.BM_gamma
 	cp "$tmp/base/renacer.toml" "$tmp/head/renacer.toml"
 	run check --no-color --baseline ../base --runs 8
 	expect_only_fail gb.BM_beta gb.BM_alpha gb.BM_gamma

@@ -80,7 +80,8 @@ for h in $harnesses; do
 		bar pytest-benchmark ${p}_beta ${p}_alpha ${p}_gamma
 		;;
 	go)
-		export GOCACHE="$tmp/gocache" GOFLAGS=-mod=mod GOPROXY=off
+		export GOCACHE="$tmp/gocache" GOPATH="$tmp/gopath" GOFLAGS=-mod=mod GOPROXY=off
+		export GOTOOLCHAIN=local
 		trees go go-test-bench go test -benchtime 20000x .
 		for d in head base; do
 			cp "$src/tests/integration/harness/bench_test.go" "$tmp/$d/"

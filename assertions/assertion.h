@@ -207,7 +207,23 @@ struct rn_target_result {
 	int pin_cpu;               /* same-job baseline: the first CPU its last timing run was
 				    * placed on (check/check_run.c), -1 unpinned */
 	int pin_ncpus;             /* and how many CPUs from pin_cpu in the affinity's order */
+	bool per_iteration;        /* a harness's benchmark (runner/check/harness.h): the timing
+				    * runs' wall_time is its time per iteration, ns, not the
+				    * process's (rn_target_result_set_bench) */
+	bool per_iteration_cpu;    /* ... and cpu_time/user_time its CPU time per iteration
+				    * (else they are 0 and not judged) */
 };
+
+/*
+ * The last timing run of `r` was one invocation of a benchmark harness: its time metrics
+ * become the harness's per-iteration times, ns (`real_ns` into wall_time, `cpu_ns` into
+ * cpu_time and user_time; 0 = the harness reports none), critical_path 0 (not judged). Its
+ * counts and memory stay the process's. Sets r->per_iteration.
+ */
+void rn_target_result_set_bench(struct rn_target_result *r, double real_ns, double cpu_ns);
+/* Whether time metric `m` of `r` is judged (against a golden trace or a base): not a
+ * per-iteration result's critical_path, nor its CPU times where the harness reports none. */
+bool rn_target_result_time_judged(const struct rn_target_result *r, enum rn_metric m);
 
 /* Init/release a target result. */
 void rn_target_result_init(struct rn_target_result *r, const char *name);

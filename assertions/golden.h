@@ -161,7 +161,8 @@ const char *rn_golden_check_name(enum rn_golden_check c);
  * drift of conditions (load, another machine) observed on an unchanged program. */
 #define RN_REGRESSION_DRIFT_LIMIT 0.5
 /* The drift limit against a golden trace is never below this shift, ns (1 ms): a program of a
- * millisecond doubles from fork and exec scheduling alone. */
+ * millisecond doubles from fork and exec scheduling alone. Neither floor applies to a
+ * harness's per-iteration times (rn_target_result.per_iteration): no fork or exec is in them. */
 #define RN_GOLDEN_DRIFT_FLOOR_NS 1e6
 /* The timing limit against a golden trace is never below this shift, ns (5 ms): a program of a
  * few milliseconds moves by a large share of them between moments. */

@@ -324,11 +324,11 @@ static enum timing_outcome timing_rule(const struct rn_golden_cmp *c,
 	/* against another moment a slowdown must also exceed the floor: a program of a few
 	 * milliseconds moves by a large share of them between moments (an unchanged 5 ms
 	 * program read +41% seconds after its golden on a CI runner) */
-	if (e->limit < RN_GOLDEN_TIME_FLOOR_NS)
+	if (e->limit < RN_GOLDEN_TIME_FLOOR_NS && !c->r->per_iteration)
 		e->limit = RN_GOLDEN_TIME_FLOOR_NS;
 	e->gross = (c->cfg->drift_limit > tol ? c->cfg->drift_limit : tol) * e->gold;
 	/* scheduling noise under load is absolute: a millisecond program doubles from it alone */
-	if (e->gross < RN_GOLDEN_DRIFT_FLOOR_NS)
+	if (e->gross < RN_GOLDEN_DRIFT_FLOOR_NS && !c->r->per_iteration)
 		e->gross = RN_GOLDEN_DRIFT_FLOOR_NS;
 	e->alpha_k = rn_seq_alpha(&d, nb);
 	rn_stats_mann_whitney(a, na, b, nb, &e->mw);
@@ -417,6 +417,7 @@ bool rn_golden_timing_undecided(const struct rn_golden *g, const struct rn_targe
 		enum timing_outcome o;
 
 		if (!g->samples[ms[i]] || !cfg->judged[s->check] ||
+		    !rn_target_result_time_judged(r, ms[i]) ||
 		    rn_golden_golden_n(g, ms[i]) < cfg->min_runs_for_timing ||
 		    !(rn_golden_median_of(g->samples[ms[i]], rn_golden_golden_n(g, ms[i])) > 0.0))
 			continue;

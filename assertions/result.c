@@ -489,6 +489,35 @@ void rn_target_result_add_counting_run(struct rn_target_result *r, struct rn_tra
 	rn_trace_init(t);
 }
 
+void rn_target_result_set_bench(struct rn_target_result *r, double real_ns, double cpu_ns)
+{
+	struct rn_metrics *m;
+
+	if (!r->nruns)
+		return;
+	m = &r->runs[r->nruns - 1];
+	m->v[RN_METRIC_WALL] = (uint64_t)llround(real_ns);
+	m->v[RN_METRIC_CRITICAL_PATH] = 0;
+	m->v[RN_METRIC_CPU_TIME] = (uint64_t)llround(cpu_ns);
+	/* the harness's CPU time is its thread's, user and system alike: all of it counts as
+	 * the program's own work (no kernel-bound rule) */
+	m->v[RN_METRIC_USER_TIME] = m->v[RN_METRIC_CPU_TIME];
+	r->per_iteration = true;
+	if (cpu_ns > 0.0)
+		r->per_iteration_cpu = true;
+}
+
+bool rn_target_result_time_judged(const struct rn_target_result *r, enum rn_metric m)
+{
+	if (!r->per_iteration)
+		return true;
+	if (m == RN_METRIC_CRITICAL_PATH || m == RN_METRIC_GPU_BUSY)
+		return false;
+	if (m == RN_METRIC_CPU_TIME || m == RN_METRIC_USER_TIME)
+		return r->per_iteration_cpu;
+	return true;
+}
+
 const struct rn_metrics *rn_target_result_runs_of(const struct rn_target_result *r,
 						  enum rn_metric m, size_t *n)
 {

@@ -66,6 +66,9 @@ install libcmocka-dev mesa-vulkan-drivers glslang-tools vulkan-validationlayers 
 install postgresql chromium libjs-chart.js
 # Benchmarks (tests/bench/timing): hyperfine, the reference for run-to-run spread.
 install hyperfine
+# Harness targets and suites (tests/integration/harness, docs/harness.md): a Google Benchmark
+# program, a pytest-benchmark suite and a Go benchmark, each built or run by its harness.
+install libbenchmark-dev python3-pytest-benchmark golang-go
 # Node.js for the OTLP receiver test: keep a Node.js that is already there (another
 # distribution's nodejs package ships npm itself and conflicts with Debian's npm).
 if ! command -v npm >/dev/null 2>&1; then

@@ -857,8 +857,9 @@ void rn_baseline_judge(const struct rn_baseline *b, const struct rn_regression_c
 	for (i = 0; i < head->nruns; i++)
 		gpu |= head->runs[i].has_gpu;
 	for (i = 0; i < sizeof(time_metrics) / sizeof(time_metrics[0]); i++)
-		judge_time(b, reg, seq, budget_spent, name, time_metrics[i], head, base, first_pair,
-			   tv);
+		if (rn_target_result_time_judged(head, time_metrics[i]))
+			judge_time(b, reg, seq, budget_spent, name, time_metrics[i], head, base,
+				   first_pair, tv);
 	judge_syscalls(reg, name, head, base, tv);
 	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
 		if (!gpu &&
@@ -1001,7 +1002,9 @@ static int confirm(const struct rn_baseline *b, const struct rn_regression_cfg *
 	one.alpha = seq->alpha;
 	memset(&again, 0, sizeof(again));
 	for (i = 0; i < sizeof(time_metrics) / sizeof(time_metrics[0]); i++)
-		judge_time(b, reg, &one, true, name, time_metrics[i], head, base, first, &again);
+		if (rn_target_result_time_judged(head, time_metrics[i]))
+			judge_time(b, reg, &one, true, name, time_metrics[i], head, base, first,
+				   &again);
 	for (i = first_row; i < tv->nverdicts; i++) {
 		struct rn_verdict_result *v = &tv->verdicts[i];
 

@@ -21,6 +21,7 @@
 #include "config.h"
 #include "github.h"
 #include "golden.h"
+#include "harness.h"
 #include "preflight.h"
 #include "profile_check.h"
 #include "judging.h"
@@ -151,9 +152,60 @@ static int check_collectors(struct rn_config *cfg, const struct rn_check_opts *o
 	return 0;
 }
 
+/* Whether `name` is a harness table or suite that expanded into targets. */
+static bool is_parent(const struct rn_config *cfg, const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < cfg->ntargets; k++)
+		if (cfg->targets[k].parent && !strcmp(cfg->targets[k].parent, name))
+			return true;
+	return false;
+}
+
+/* --target naming a harness table or suite selects each target it expanded into (their
+ * names live as long as the config). */
+static void select_expanded(struct rn_check_opts *o, const struct rn_config *cfg)
+{
+	size_t i, k, n = o->nonly;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < cfg->ntargets; k++)
+			if (!strcmp(cfg->targets[k].name, o->only[i]))
+				break;
+		if (k < cfg->ntargets)
+			continue;
+		for (k = 0; k < cfg->ntargets; k++) {
+			if (!cfg->targets[k].parent || strcmp(cfg->targets[k].parent, o->only[i]))
+				continue;
+			o->only = rn_xrealloc(o->only, (o->nonly + 2) * sizeof(*o->only));
+			o->only[o->nonly++] = cfg->targets[k].name;
+			o->only[o->nonly] = NULL;
+		}
+	}
+	/* the tables' own names are gone: drop them (check_selection would call them unknown) */
+	for (i = 0, k = 0; i < o->nonly; i++) {
+		size_t j;
+
+		for (j = 0; j < cfg->ntargets && strcmp(cfg->targets[j].name, o->only[i]); j++)
+			;
+		if (j < cfg->ntargets || !is_parent(cfg, o->only[i]))
+			o->only[k++] = o->only[i];
+	}
+	o->nonly = k;
+	if (o->only)
+		o->only[k] = NULL;
+}
+
 int rn_check_select(struct rn_check_opts *o, struct rn_config *cfg)
 {
-	int rc = check_selection(o, cfg);
+	int rc = rn_harness_expand(cfg, o->build, o->quiet);
+
+	if (!rc)
+		select_expanded(o, cfg);
+
+	if (!rc)
+		rc = check_selection(o, cfg);
 
 	if (!rc && o->shard.count)
 		o->shard_names = rn_shard_targets(cfg, o->only, &o->shard, o->shard_balance);

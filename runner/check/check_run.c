@@ -30,6 +30,7 @@
 #include "equivalence.h"
 #include "github.h"
 #include "golden.h"
+#include "harness.h"
 #include "golden_equiv.h"
 #include "judging.h"
 #include "log.h"
@@ -298,6 +299,8 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 	struct rn_trace t;
 	char traceparent[64];
 	uint64_t start_unix;
+	double bench_real = 0.0, bench_cpu = 0.0;
+	bool bench = false;
 	int rc;
 
 	run_progress(tr, k, warm, counting);
@@ -324,10 +327,20 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 	start_unix = rn_check_realtime_ns();
 	if (!r->start_unix_ns)
 		r->start_unix_ns = start_unix;
+	rn_harness_run_begin(tc);
 	rc = rn_run_target(&spec, &t, &res);
-	rn_run_result_release(&res);
 	if (!rc)
 		check_expected_exit(tc, &t);
+	if (!rc && !warm && !counting && t.status == RN_RUN_OK && tc->bench &&
+	    tc->harness != RN_HARNESS_NONE) {
+		/* a benchmark's times are its harness's, per iteration (harness.h) */
+		char why[512];
+
+		bench = true;
+		if (rn_harness_read(tc, res.out, &bench_real, &bench_cpu, why, sizeof(why)))
+			rn_trace_fail(&t, RN_RUN_ERROR, "run %u: %s", k + 1, why);
+	}
+	rn_run_result_release(&res);
 	if (rc == -ECANCELED) {
 		if (!r->error)
 			r->error = rn_xstrdup("renacer was interrupted");
@@ -347,6 +360,8 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 	} else if (!warm) {
 		keep_run(r, &t, bh, counting, start_unix);
 		bh = NULL;
+		if (bench)
+			rn_target_result_set_bench(r, bench_real, bench_cpu);
 	}
 	rn_trace_release(&t);
 	rn_equiv_behaviour_free(bh);

@@ -19,6 +19,7 @@
 #include "exitcode.h"
 #include "golden.h"
 #include "log.h"
+#include "init_detect.h"
 #include "safefile.h"
 #include "xalloc.h"
 
@@ -50,7 +51,11 @@ const struct rn_command rn_cmd_init_def = {
 	"init",
 	"renacer init [--config FILE] [--name NAME] [--runs N] [--headroom PCT] [--equivalence] [-- CMD [ARGS...]]",
 	"write a commented renacer.toml for a command, measure it, record its golden trace",
-	"Without -- CMD, asks for the command on a terminal. Runs the command as `renacer golden\n"
+	"Without -- CMD, first looks at the project in the config's folder: a CMake project whose\n"
+	"targets link Google Benchmark (and its ctest suite), pytest-benchmark tests, a Cargo\n"
+	"project with criterion benches or a Go module with benchmarks and tests becomes harness\n"
+	"[[target]] and [[suite]] tables (docs/harness.md), written without measuring. Else asks\n"
+	"for the command on a terminal. Runs the command as `renacer golden\n"
 	"update` would (warm-up-free timing runs and one counting run), records\n"
 	"golden_traces/<name>.json beside the config, and writes the config with three budgets\n"
 	"from what it measured, each with its headroom in a comment: the critical path (median\n"
@@ -397,6 +402,44 @@ static void undo_apply(const struct init_undo *u)
 		rmdir(u->golden_dir);
 }
 
+/* Without a command: the harnesses and suites the project in the config's folder already has,
+ * written as its config (init_detect.h); nothing is measured, since their lists need the
+ * project built. Returns an exit code, or -1 when nothing was recognised. */
+static int init_from_project(const struct init_opts *o)
+{
+	char *dir = dir_of(o->config);
+	struct rn_buf text;
+	size_t n;
+	int rc;
+
+	rn_buf_init(&text, 0);
+	rn_buf_adds(&text,
+		    "# renacer.toml written by renacer init from the project's own "
+		    "benchmarks and tests (docs/harness.md)\n\n");
+	n = rn_init_detect(dir, &text);
+	if (!n) {
+		rn_buf_release(&text);
+		free(dir);
+		return -1;
+	}
+	rn_buf_adds(&text, "[golden]\ndir = \"golden_traces\"\n");
+	rc = write_new(o->config, &text);
+	if (!rc) {
+		const char *cf = strcmp(o->config, "renacer.toml") ? " --config " : "";
+		const char *cp = *cf ? o->config : "";
+
+		fprintf(stderr,
+			"wrote %s: %zu harness table%s from the project's files\n\n"
+			"next:\n"
+			"  renacer check --build%s%s   # build, list and run each benchmark and test\n"
+			"  renacer golden update%s%s   # record their golden traces\n",
+			o->config, n, n == 1 ? "" : "s", cf, cp, cf, cp);
+	}
+	rn_buf_release(&text);
+	free(dir);
+	return rc;
+}
+
 int rn_cmd_init(int argc, char **argv)
 {
 	struct init_opts o = { "renacer.toml", NULL, 5, 1.0, false, false };
@@ -426,6 +469,12 @@ int rn_cmd_init(int argc, char **argv)
 			 "`renacer validate`, or give --config NEW.toml)",
 			 o.config);
 		return RN_EXIT_USAGE;
+	}
+	if (first >= argc) {
+		rc = init_from_project(&o);
+		if (rc >= 0)
+			return rc;
+		rc = RN_EXIT_OK;
 	}
 	if (first < argc) {
 		cmd = argv + first;

@@ -36,7 +36,7 @@ static const char *const profile_keys[] = { RN_PROFILE_KEYS(KEY_NAME) NULL };
 
 static const char *const top_keys[] = {
 	"target",  "assertion", "golden", "report", "otlp", "regression", "semantic_equivalence",
-	"history", "profile",   NULL
+	"history", "profile",   "suite",  NULL
 };
 
 static int golden_judging(struct rn_cfg_ctx *c, const struct rn_toml_value *v,
@@ -409,31 +409,39 @@ static int parse_top_level(struct rn_cfg_ctx *c, const struct rn_toml_value *roo
 	return failed ? SECTION_FAILED : SECTION_OK;
 }
 
+/* [[target]] tables, then [[suite]] tables (runner/check/harness.h expands them), into
+ * cfg->targets: one namespace of names. */
 static int parse_targets(struct rn_cfg_ctx *c, const struct rn_toml_value *root)
 {
 	struct rn_config *cfg = c->cfg;
-	const struct rn_toml_value *v;
-	size_t i, j;
-	int err;
+	const struct rn_toml_value *v, *sv;
+	size_t i, j, nt, ns;
+	int err, serr;
 	bool failed;
 
 	v = get_aot(c, root, "target", &err);
-	failed = err != 0;
-	if (!v)
+	sv = get_aot(c, root, "suite", &serr);
+	failed = err != 0 || serr != 0;
+	nt = v ? v->u.array.n : 0;
+	ns = sv ? sv->u.array.n : 0;
+	if (!nt && !ns)
 		return failed ? SECTION_FAILED : SECTION_OK;
-	cfg->targets = rn_xcalloc(v->u.array.n, sizeof(*cfg->targets));
-	for (i = 0; i < v->u.array.n; i++) {
+	cfg->targets = rn_xcalloc(nt + ns, sizeof(*cfg->targets));
+	for (i = 0; i < nt + ns; i++) {
+		const struct rn_toml_value *tab =
+			i < nt ? v->u.array.items[i] : sv->u.array.items[i - nt];
 		const struct rn_toml_kv *nk;
 
 		cfg->ntargets = i + 1;
 		if (rn_diag_full(c->d))
 			return SECTION_ABORT;
-		if (rn_cfg_parse_target(c, v->u.array.items[i], &cfg->targets[i])) {
+		cfg->targets[i].suite = i >= nt;
+		if (rn_cfg_parse_target(c, tab, &cfg->targets[i])) {
 			failed = true; /* on to the next [[target]] */
 			continue;
 		}
 		if (!rn_strmap_put(&c->target_names, cfg->targets[i].name, i, &j)) {
-			nk = rn_toml_get_kv(v->u.array.items[i], "name");
+			nk = rn_toml_get_kv(tab, "name");
 			rn_cfg_err_at(c, nk->val->pos,
 				      "duplicate target name \"%s\" (first defined at line %d)",
 				      cfg->targets[i].name, cfg->targets[j].line);
@@ -830,10 +838,16 @@ int rn_config_load(struct rn_config *cfg, const char *path, bool quiet, struct r
 
 void rn_config_release(struct rn_config *cfg)
 {
-	size_t i;
+	size_t i, dl = cfg->bench_dir ? strlen(cfg->bench_dir) : 0;
 
-	for (i = 0; i < cfg->ntargets; i++)
+	for (i = 0; i < cfg->ntargets; i++) {
+		const char *out = cfg->targets[i].bench_out;
+
+		/* the last run's results (a counting run's are not read) */
+		if (dl && out && !strncmp(out, cfg->bench_dir, dl) && out[dl] == '/')
+			(void)unlink(out);
 		rn_cfg_target_release(&cfg->targets[i]);
+	}
 	free(cfg->targets);
 	for (i = 0; i < cfg->nassertions; i++)
 		rn_cfg_assertion_release(&cfg->assertions[i]);
@@ -853,6 +867,9 @@ void rn_config_release(struct rn_config *cfg)
 	free(cfg->otlp.compression);
 	free(cfg->otlp.syscall_spans);
 	rn_cfg_free_strings(cfg->ignored_tables);
+	if (cfg->bench_dir)
+		(void)rmdir(cfg->bench_dir); /* its files were removed with their targets */
+	free(cfg->bench_dir);
 	free(cfg->semantic);
 	rn_cfg_free_strings(cfg->semantic_ignore);
 	rn_cfg_free_strings(cfg->notes);

@@ -63,7 +63,55 @@
 	  "strace --inject rules applied in every run: \"fsync:delay_exit=10ms\", "                \
 	  "\"connect:error=ECONNREFUSED:when=1\" (ptrace driver)")                                 \
 	X(profile, "boolean",                                                                      \
-	  "explain a failing timing row with profiles ([profile]; default: [profile] on_failure)")
+	  "explain a failing timing row with profiles ([profile]; default: [profile] on_failure)") \
+	X(harness, "string", RN_HARNESS_KEY_DOC)                                                   \
+	X(benchmarks, "array of strings",                                                          \
+	  "the benchmarks or tests to run (default: the harness's own list; hyperfine: "           \
+	  "the commands)")                                                                         \
+	X(pattern, "string", "harness, [[suite]]: names kept, full match (regex; default all)")
+
+/*
+ * X(id, name, suite, doc) for the harnesses a [[target]] (`suite` false) or a [[suite]]
+ * (`suite` true) names with `harness`: check expands such a table into one target per
+ * benchmark or test (runner/check/harness.h, docs/harness.md). NONE is the plain target.
+ */
+#define RN_HARNESSES(X)                                                                            \
+	X(NONE, "none", false, "a plain target: the process's own times")                          \
+	X(GOOGLE_BENCHMARK, "google-benchmark", false,                                             \
+	  "a Google Benchmark program: --benchmark_format=json, one repetition's "                 \
+	  "real_time and cpu_time per iteration")                                                  \
+	X(PYTEST_BENCHMARK, "pytest-benchmark", false,                                             \
+	  "pytest with pytest-benchmark: --benchmark-json, the median of stats.data")              \
+	X(GO_TEST_BENCH, "go-test-bench", false, "go test -bench: ns/op of its output line")       \
+	X(HYPERFINE, "hyperfine", false, "hyperfine --export-json: the median of `times`")         \
+	X(CRITERION, "criterion", false,                                                           \
+	  "cargo bench with criterion: target/criterion/<name>/new/sample.json, "                  \
+	  "the median of times/iters")                                                             \
+	X(CTEST, "ctest", true, "ctest --show-only=json-v1: each test's own command")              \
+	X(PYTEST, "pytest", true, "pytest --collect-only -q: each test id")                        \
+	X(GO_TEST, "go-test", true, "go test -list: each Test function, -run '^Name$'")
+
+/* enum rn_harness: RN_HARNESS_<id> of RN_HARNESSES. */
+enum rn_harness {
+#define RN_HARNESS_ENUM(id, name, suite, doc) RN_HARNESS_##id,
+	RN_HARNESSES(RN_HARNESS_ENUM)
+#undef RN_HARNESS_ENUM
+	RN_HARNESS_COUNT
+};
+
+/* The harness names of RN_HARNESSES in enum order, NULL-terminated. */
+extern const char *const rn_harness_names[];
+/* Whether harness `h` is a test runner (a [[suite]]'s) rather than a benchmark harness. */
+bool rn_harness_is_suite(enum rn_harness h);
+
+/* ` "name"` of a harness, for the `harness` key's doc (X of RN_HARNESSES). */
+#define RN_HARNESS_QUOTED(id, name, suite, doc) " \"" name "\""
+/* The `harness` key's doc. */
+#define RN_HARNESS_KEY_DOC                                                                         \
+	"one of" RN_HARNESSES(                                                                     \
+		RN_HARNESS_QUOTED) ": [[target]]: the benchmark harness `command` "                \
+				   "runs, one target per benchmark; [[suite]]: the "               \
+				   "test runner, one target per test (docs/harness.md)"
 
 /* ` "name"` of a collector, for the `collectors` key's doc (X of RN_TARGET_COLLECTORS). */
 #define RN_COLLECTOR_QUOTED(name, bit, desc) " \"" #name "\""
@@ -284,7 +332,18 @@ struct rn_target_cfg {
 				   * owned; NULL = none */
 	size_t ninject;            /* rules in inject */
 	int profile;               /* -1: [profile] on_failure (default), 0/1: `profile` */
-	int line;                  /* line of its [[target]] header */
+	int harness;               /* enum rn_harness: the table stands for a harness's benchmarks
+				   * or a runner's tests until check expands it; NONE otherwise */
+	char **benchmarks;         /* `benchmarks`: names run instead of the harness's list,
+				   * NULL-terminated, owned, or NULL */
+	char *pattern;             /* `pattern` as written, owned, or NULL */
+	const struct rn_regex *pattern_re; /* pattern compiled, borrowed from cfg->regexes */
+	/* an expanded target (runner/check/harness.h), else NULL: */
+	char *bench;     /* the benchmark or test it runs, owned */
+	char *bench_out; /* a benchmark's result file, owned (NULL: go's stdout) */
+	char *parent;    /* its [[target]] or [[suite]], owned */
+	bool suite;      /* written as [[suite]] */
+	int line;        /* line of its [[target]] header */
 };
 
 /* [otlp] as written in the file (the exporter merges it with the environment). */
@@ -341,6 +400,9 @@ struct rn_config {
 				       * renacer format (runner/input/original.h), owned, NULL-terminated,
 				       * or NULL; printed at load unless quiet */
 	struct rn_regex_pool regexes; /* every compiled pattern the assertions borrow */
+	char *bench_dir;              /* folder the expanded benchmarks' result files go to
+				       * (runner/check/harness.h), owned, removed with the config;
+				       * NULL before expansion */
 };
 
 /*
@@ -368,6 +430,8 @@ int rn_config_load(struct rn_config *cfg, const char *path, bool quiet, struct r
  * paths. */
 int rn_config_parse(struct rn_config *cfg, const char *path, const char *src, size_t len,
 		    bool quiet, struct rn_diag *d);
+/* Free what target `t` owns (a target of cfg->targets taken out of it) and zero it. */
+void rn_config_target_release(struct rn_target_cfg *t);
 /* Free everything the config owns; `cfg` is then zeroed. */
 void rn_config_release(struct rn_config *cfg);
 

@@ -80,7 +80,8 @@ char *rn_cfg_resolve_path(const struct rn_config *cfg, const char *p);
 void rn_cfg_target_defaults(struct rn_target_cfg *t, const struct rn_config *cfg);
 /* Free what a target owns and zero it. */
 void rn_cfg_target_release(struct rn_target_cfg *t);
-/* One [[target]] table into `t` (set to its defaults first by the caller). */
+/* One [[target]] table into `t` (set to its defaults here), or a [[suite]] table when the
+ * caller set t->suite. */
 int rn_cfg_parse_target(struct rn_cfg_ctx *c, const struct rn_toml_value *tab,
 			struct rn_target_cfg *t);
 

@@ -28,6 +28,24 @@ static const char *const target_keys[] = { RN_TARGET_KEYS(KEY_NAME) NULL };
 
 #undef KEY_NAME
 
+const char *const rn_harness_names[] = {
+#define HARNESS_NAME(id, name, suite, doc) name,
+	RN_HARNESSES(HARNESS_NAME)
+#undef HARNESS_NAME
+		NULL
+};
+
+bool rn_harness_is_suite(enum rn_harness h)
+{
+	static const bool suite[] = {
+#define HARNESS_SUITE(id, name, suite, doc) suite,
+		RN_HARNESSES(HARNESS_SUITE)
+#undef HARNESS_SUITE
+	};
+
+	return h < RN_HARNESS_COUNT && suite[h];
+}
+
 void rn_cfg_target_defaults(struct rn_target_cfg *t, const struct rn_config *cfg)
 {
 	memset(t, 0, sizeof(*t));
@@ -54,7 +72,17 @@ void rn_cfg_target_release(struct rn_target_cfg *t)
 	for (size_t i = 0; i < t->ninject; i++)
 		rn_inject_release(&t->inject[i]);
 	free(t->inject);
+	rn_cfg_free_strings(t->benchmarks);
+	free(t->pattern);
+	free(t->bench);
+	free(t->bench_out);
+	free(t->parent);
 	memset(t, 0, sizeof(*t));
+}
+
+void rn_config_target_release(struct rn_target_cfg *t)
+{
+	rn_cfg_target_release(t);
 }
 
 static const char *const stdio_names[] = { "inherit", "null", "capture", NULL };
@@ -354,28 +382,77 @@ static int parse_inject(struct rn_cfg_ctx *c, const struct rn_toml_value *tab,
 	return rc;
 }
 
+/* `harness`, `benchmarks`, `pattern`: a [[target]] names a benchmark harness, a [[suite]] a
+ * test runner (it must); the names are kept for check to expand (runner/check/harness.h). */
+static int parse_harness(struct rn_cfg_ctx *c, const struct rn_toml_value *tab,
+			 struct rn_target_cfg *t)
+{
+	const struct rn_toml_kv *kv = rn_toml_get_kv(tab, "harness");
+	int h = RN_HARNESS_NONE;
+
+	if (rn_cfg_get_choice(c, tab, "harness", rn_harness_names, &h))
+		return -EINVAL;
+	if (t->suite && (!kv || !rn_harness_is_suite((enum rn_harness)h)))
+		return rn_cfg_err_at(c, kv ? kv->val->pos : tab->pos,
+				     "%s needs 'harness' = \"ctest\", \"pytest\" or \"go-test\"",
+				     c->what);
+	if (!t->suite && rn_harness_is_suite((enum rn_harness)h))
+		return rn_cfg_err_at(c, kv->val->pos,
+				     "harness \"%s\" in %s is a test runner: write it as [[suite]]",
+				     rn_harness_names[h], c->what);
+	t->harness = h;
+	if (rn_cfg_get_strings(c, tab, "benchmarks", &t->benchmarks, NULL) ||
+	    rn_cfg_get_regex(c, tab, "pattern", &t->pattern, &t->pattern_re))
+		return -EINVAL;
+	if (h == RN_HARNESS_NONE && (t->benchmarks || t->pattern))
+		return rn_cfg_err_at(c, tab->pos, "'%s' in %s needs a 'harness'",
+				     t->benchmarks ? "benchmarks" : "pattern", c->what);
+	if (h != RN_HARNESS_NONE && t->argv && t->argv[0] && t->argv[1] &&
+	    !strcmp(t->argv[0], "/bin/sh") && !strcmp(t->argv[1], "-c") &&
+	    rn_toml_get_kv(tab, "shell"))
+		return rn_cfg_err_at(
+			c, kv->val->pos,
+			"'harness' in %s adds its own arguments to 'command': it cannot "
+			"go with 'shell = true'",
+			c->what);
+	if (h != RN_HARNESS_NONE && t->ninject)
+		return rn_cfg_err_at(c, kv->val->pos,
+				     "'inject' in %s applies to one program: it cannot go with "
+				     "'harness'",
+				     c->what);
+	if (h == RN_HARNESS_HYPERFINE && (!t->benchmarks || !t->benchmarks[0]))
+		return rn_cfg_err_at(c, kv->val->pos,
+				     "harness \"hyperfine\" in %s needs 'benchmarks': the commands "
+				     "it times",
+				     c->what);
+	return 0;
+}
+
 int rn_cfg_parse_target(struct rn_cfg_ctx *c, const struct rn_toml_value *tab,
 			struct rn_target_cfg *t)
 {
 	const struct rn_toml_kv *kv;
+	bool suite = t->suite; /* a [[suite]]: said by the caller */
 
 	rn_cfg_target_defaults(t, c->cfg);
+	t->suite = suite;
 	t->line = tab->pos.line;
-	c->what = "[[target]]";
+	c->what = t->suite ? "[[suite]]" : "[[target]]";
 	kv = rn_toml_get_kv(tab, "name");
 	if (!kv)
-		return rn_cfg_err_at(c, tab->pos, "[[target]] needs a 'name'");
+		return rn_cfg_err_at(c, tab->pos, "%s needs a 'name'", c->what);
 	if (rn_cfg_get_string(c, tab, "name", &t->name))
 		return -EINVAL;
 	if (!rn_config_name_valid(t->name))
 		return rn_cfg_err_at(c, kv->val->pos,
 				     "target name \"%s\" must match [A-Za-z0-9_.-]+", t->name);
-	snprintf(c->what_buf, sizeof(c->what_buf), "[[target]] '%s'", t->name);
+	snprintf(c->what_buf, sizeof(c->what_buf), "%s '%s'", t->suite ? "[[suite]]" : "[[target]]",
+		 t->name);
 	c->what = c->what_buf;
 	if (rn_cfg_check_keys(c, tab, target_keys) || parse_command(c, tab, t) ||
 	    parse_cwd(c, tab, t) || parse_env(c, tab, t) || parse_hash_seed(c, tab, t) ||
 	    parse_target_numbers(c, tab, t) || parse_collectors(c, tab, t) ||
-	    parse_target_choices(c, tab, t) || parse_inject(c, tab, t))
+	    parse_target_choices(c, tab, t) || parse_inject(c, tab, t) || parse_harness(c, tab, t))
 		return -EINVAL;
 	return 0;
 }

@@ -47,23 +47,31 @@ int rn_report_bench_json(const char *path, const struct rn_target_report *t, siz
 			size_t ns;
 			double *s = rn_target_result_samples(r, rows[k].m, &ns);
 			double med = rn_aggregate(s, ns, RN_AGG_MEDIAN);
-			char name[256], extra[64];
+			char name[256], extra[96];
+			/* a harness's benchmark: its time per iteration, in ns (harness.h) */
+			bool per_iter = r->per_iteration &&
+				rn_metric_measured_by(rows[k].m) == RN_MEASURES_TIMES;
 
+			if (!rn_target_result_time_judged(r, rows[k].m))
+				ns = 0;
 			if (!ns) {
 				free(s); /* not measured by the runs this check made */
 				continue;
 			}
 			snprintf(name, sizeof(name), "%s %s", r->name,
 				 rn_metric_info(rows[k].m)->name);
-			snprintf(extra, sizeof(extra), "median of %zu %s", ns,
+			snprintf(extra, sizeof(extra), "%smedian of %zu %s",
+				 per_iter ? "per iteration, " : "", ns,
 				 rn_metric_measured_by(rows[k].m) == RN_MEASURES_COUNTS &&
 						 r->ncounts ?
 					 "counting runs" :
 					 "runs");
 			json_array_append_new(arr,
 					      json_pack("{s:s, s:s, s:f, s:s}", "name", name,
-							"unit", rows[k].unit, "value",
-							med / rows[k].scale, "extra", extra));
+							"unit", per_iter ? "ns" : rows[k].unit,
+							"value",
+							per_iter ? med : med / rows[k].scale,
+							"extra", extra));
 			free(s);
 		}
 	}

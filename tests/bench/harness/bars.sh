@@ -1,0 +1,106 @@
+#!/bin/sh
+# The bars of harness targets and suites (docs/harness.md): for each harness, three benchmarks
+# of which one gets +15% work in the head; CHECKS checks under `renacer check --baseline`, each
+# classified: "hit" when that benchmark's wall_time or cpu_time row (Google Benchmark reports
+# both; on a loaded machine the CPU time decides) FAILs and no time row of the two others does; the bar is >= CHECKS - 1 hits (19 of 20). Then a ctest suite of 20 tests of
+# which one gains an fsync: every check must name that test (its baseline:syscalls row) and no
+# other. Takes long (tens of minutes per harness on a 2-vCPU VM): run it by hand, not in ctest.
+#
+#     tests/bench/harness/bars.sh [BUILD_DIR] [CHECKS] [PAIRS] [HARNESSES]
+#         defaults: build, 20, 10, "gbench pytest go ctest"
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../../.." && pwd)
+build=$(cd "${1:-build}" && pwd)
+checks=${2:-20}
+pairs=${3:-10}
+harnesses=${4:-gbench pytest go ctest}
+renacer="$build/renacer"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+status=0
+
+# trees NAME HARNESS COMMAND...: head and base trees of harness NAME, the head's beta +15%.
+trees() {
+	name=$1
+	harness=$2
+	shift 2
+	rm -rf "$tmp/head" "$tmp/base"
+	mkdir -p "$tmp/head" "$tmp/base"
+	echo 1.15 >"$tmp/head/slow"
+	cmd=$(printf '"%s", ' "$@")
+	for d in head base; do
+		cat >"$tmp/$d/renacer.toml" <<T
+[[target]]
+name = "$name"
+harness = "$harness"
+command = [${cmd%, }]
+runs = $pairs
+T
+	done
+}
+
+# bar NAME SLOW OTHER...: CHECKS checks; prints the counts and fails below the bar.
+bar() {
+	name=$1
+	slow=$2
+	shift 2
+	hits=0
+	i=0
+	while [ $i -lt "$checks" ]; do
+		(cd "$tmp/head" && "$renacer" check --no-color --baseline ../base \
+			>"$tmp/out" 2>"$tmp/err")
+		ok=1
+		grep -Eq "^$slow  *baseline:(wall|cpu)_time  *FAIL" "$tmp/err" || ok=0
+		for t in "$@"; do
+			grep -Eq "^$t  *baseline:(wall|cpu)_time  *FAIL" "$tmp/err" && ok=0
+		done
+		hits=$((hits + ok))
+		i=$((i + 1))
+	done
+	printf '%-16s %2d of %2d checks: only %s FAILed\n' "$name" "$hits" "$checks" "$slow"
+	[ "$hits" -ge $((checks - 1)) ] || status=1
+}
+
+for h in $harnesses; do
+	case $h in
+	gbench)
+		c++ -O2 -o "$tmp/gbench" "$src/tests/integration/harness/gbench.cc" -lbenchmark \
+			-lpthread || exit 1
+		trees gb google-benchmark "$tmp/gbench" --benchmark_min_time=0.05
+		bar google-benchmark gb.BM_beta gb.BM_alpha gb.BM_gamma
+		;;
+	pytest)
+		trees py pytest-benchmark /usr/bin/python3 -m pytest -p no:cacheprovider \
+			--benchmark-max-time=0.05 bench_test.py
+		for d in head base; do
+			cp "$src/tests/integration/harness/bench_test.py" "$tmp/$d/"
+		done
+		p=py.bench_test.py__test
+		bar pytest-benchmark ${p}_beta ${p}_alpha ${p}_gamma
+		;;
+	go)
+		export GOCACHE="$tmp/gocache" GOPATH="$tmp/gopath" GOFLAGS=-mod=mod GOPROXY=off
+		export GOTOOLCHAIN=local
+		trees go go-test-bench go test -benchtime 20000x .
+		for d in head base; do
+			cp "$src/tests/integration/harness/bench_test.go" "$tmp/$d/"
+			printf 'module example.com/harness\n\ngo 1.18\n' >"$tmp/$d/go.mod"
+		done
+		bar go-test-bench go.BenchmarkBeta go.BenchmarkAlpha go.BenchmarkGamma
+		;;
+	ctest)
+		# harness_test.sh's suite, 20 tests, t07 with an fsync in the head
+		hits=0
+		i=0
+		while [ $i -lt "$checks" ]; do
+			sh "$src/tests/integration/harness/harness_test.sh" ctest_suite "$build" c++ \
+				"$src" >/dev/null 2>&1 && hits=$((hits + 1))
+			i=$((i + 1))
+		done
+		printf '%-16s %2d of %2d checks: named suite.t07 alone\n' ctest "$hits" "$checks"
+		[ "$hits" -eq "$checks" ] || status=1
+		;;
+	esac
+done
+exit $status

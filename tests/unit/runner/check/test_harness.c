@@ -1,0 +1,268 @@
+/*
+ * test_harness.c - harness targets and suites (runner/check/harness.h): the expansion into one
+ * target per benchmark, and each harness's results read into per-iteration times.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "config.h"
+#include "harness.h"
+
+static char *write_tmp(const char *text)
+{
+	char *path = strdup("/tmp/rn-harness-XXXXXX");
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+/* A benchmark target of harness `h` named `bench` reading `file`. */
+static struct rn_target_cfg bench_target(enum rn_harness h, const char *bench, char *file)
+{
+	struct rn_target_cfg t;
+
+	memset(&t, 0, sizeof(t));
+	t.harness = h;
+	t.bench = (char *)bench;
+	t.bench_out = file;
+	return t;
+}
+
+static void test_harness_google_benchmark_repetitions_median(void **state)
+{
+	/* three repetitions of BM_b (us), their aggregates, and another benchmark */
+	char *f = write_tmp(
+		"{\"context\": {}, \"benchmarks\": ["
+		"{\"name\": \"BM_a\", \"run_name\": \"BM_a\", \"run_type\": \"iteration\","
+		" \"real_time\": 1.0, \"cpu_time\": 1.0, \"time_unit\": \"us\"},"
+		"{\"name\": \"BM_b\", \"run_name\": \"BM_b\", \"run_type\": \"iteration\","
+		" \"real_time\": 2.0, \"cpu_time\": 1.5, \"time_unit\": \"us\"},"
+		"{\"name\": \"BM_b\", \"run_name\": \"BM_b\", \"run_type\": \"iteration\","
+		" \"real_time\": 4.0, \"cpu_time\": 3.5, \"time_unit\": \"us\"},"
+		"{\"name\": \"BM_b\", \"run_name\": \"BM_b\", \"run_type\": \"iteration\","
+		" \"real_time\": 3.0, \"cpu_time\": 2.5, \"time_unit\": \"us\"},"
+		"{\"name\": \"BM_b_mean\", \"run_name\": \"BM_b\", \"run_type\": \"aggregate\","
+		" \"real_time\": 900.0, \"cpu_time\": 900.0, \"time_unit\": \"us\"}]}");
+	struct rn_target_cfg t = bench_target(RN_HARNESS_GOOGLE_BENCHMARK, "BM_b", f);
+	double real, cpu;
+	char why[256];
+
+	(void)state;
+	assert_int_equal(rn_harness_read(&t, NULL, &real, &cpu, why, sizeof(why)), 0);
+	assert_true(real == 3000.0); /* ns, the aggregate left out */
+	assert_true(cpu == 2500.0);
+	assert_int_equal(access(f, F_OK), -1); /* read once: removed */
+	free(f);
+}
+
+static void test_harness_google_benchmark_missing_is_an_error(void **state)
+{
+	char *f = write_tmp("{\"benchmarks\": []}");
+	struct rn_target_cfg t = bench_target(RN_HARNESS_GOOGLE_BENCHMARK, "BM_b", f);
+	double real, cpu;
+	char why[256];
+
+	(void)state;
+	assert_int_equal(rn_harness_read(&t, NULL, &real, &cpu, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "google-benchmark reported no time for 'BM_b'");
+	/* no file at all */
+	assert_int_equal(rn_harness_read(&t, NULL, &real, &cpu, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "wrote no readable results"));
+	free(f);
+}
+
+static void test_harness_pytest_benchmark_rounds(void **state)
+{
+	char *f = write_tmp("{\"benchmarks\": ["
+			    "{\"fullname\": \"t.py::test_a\", \"stats\": {\"data\": [1e-3]}},"
+			    "{\"fullname\": \"t.py::test_b\", \"stats\": {\"median\": 9,"
+			    " \"data\": [2e-6, 1e-6, 5e-6]}}]}");
+	struct rn_target_cfg t = bench_target(RN_HARNESS_PYTEST_BENCHMARK, "t.py::test_b", f);
+	double real, cpu;
+	char why[256];
+
+	(void)state;
+	assert_int_equal(rn_harness_read(&t, NULL, &real, &cpu, why, sizeof(why)), 0);
+	assert_true(real > 1999.0 && real < 2001.0);
+	assert_true(cpu == 0.0); /* pytest-benchmark reports no CPU time */
+	free(f);
+}
+
+static void test_harness_go_lines(void **state)
+{
+	static const char out[] = "goos: linux\n"
+				  "BenchmarkAlphaBeta-2   \t 100\t    99 ns/op\n"
+				  "BenchmarkAlpha-2   \t    2000\t     12345 ns/op\n"
+				  "BenchmarkAlpha-2   \t    2000\t     12000.5 ns/op\t  0 B/op\n"
+				  "BenchmarkAlpha-2   \t    2000\t     13000 ns/op\n"
+				  "PASS\nok  \texample.com/h\t0.2s\n";
+	struct rn_target_cfg t = bench_target(RN_HARNESS_GO_TEST_BENCH, "BenchmarkAlpha", NULL);
+	double real, cpu;
+	char why[256];
+
+	(void)state;
+	assert_int_equal(rn_harness_read(&t, out, &real, &cpu, why, sizeof(why)), 0);
+	assert_true(real == 12345.0); /* BenchmarkAlphaBeta is another benchmark */
+}
+
+static void test_harness_hyperfine_and_criterion(void **state)
+{
+	char *h = write_tmp("{\"results\": [{\"command\": \"sleep 0\","
+			    " \"times\": [0.002, 0.001, 0.003]}]}");
+	char *c = write_tmp("{\"sampling_mode\": \"Linear\", \"iters\": [10, 20, 30],"
+			    " \"times\": [1000, 1800, 3300]}");
+	struct rn_target_cfg th = bench_target(RN_HARNESS_HYPERFINE, "sleep 0", h);
+	struct rn_target_cfg tc = bench_target(RN_HARNESS_CRITERION, "parse", c);
+	double real, cpu;
+	char why[256];
+
+	(void)state;
+	assert_int_equal(rn_harness_read(&th, NULL, &real, &cpu, why, sizeof(why)), 0);
+	assert_true(real > 1999999.0 && real < 2000001.0);
+	assert_int_equal(rn_harness_read(&tc, NULL, &real, &cpu, why, sizeof(why)), 0);
+	assert_true(real == 100.0);           /* 100, 90, 110 ns per iteration */
+	assert_int_equal(access(c, F_OK), 0); /* criterion's own file stays */
+	unlink(c);
+	free(h);
+	free(c);
+}
+
+static void test_harness_expand_named_benchmarks(void **state)
+{
+	static const char toml[] = "[[target]]\n"
+				   "name = \"plain\"\n"
+				   "command = [\"true\"]\n"
+				   "[[target]]\n"
+				   "name = \"gb\"\n"
+				   "harness = \"google-benchmark\"\n"
+				   "command = [\"./bench\", \"--x\"]\n"
+				   "benchmarks = [\"BM_a/8\", \"BM_b\", \"BM_c\"]\n"
+				   "pattern = \"BM_(a/8|b)\"\n"
+				   "runs = 4\n"
+				   "[[assertion]]\n"
+				   "name = \"n\"\n"
+				   "type = \"span_count\"\n"
+				   "max_spans = 10\n"
+				   "targets = [\"gb\"]\n";
+	struct rn_config cfg;
+	struct rn_diag d;
+
+	(void)state;
+	memset(&cfg, 0, sizeof(cfg));
+	assert_int_equal(rn_config_parse(&cfg, "/tmp/renacer.toml", toml, strlen(toml), true, &d),
+			 0);
+	assert_int_equal(rn_harness_expand(&cfg, false, true), 0);
+	assert_int_equal(cfg.ntargets, 3);
+	assert_string_equal(cfg.targets[0].name, "plain");
+	assert_string_equal(cfg.targets[1].name, "gb.BM_a_8");
+	assert_string_equal(cfg.targets[1].bench, "BM_a/8");
+	assert_int_equal(cfg.targets[1].runs, 4);
+	assert_string_equal(cfg.targets[1].argv[0], "./bench");
+	assert_string_equal(cfg.targets[1].argv[1], "--x");
+	assert_string_equal(cfg.targets[1].argv[2], "--benchmark_filter=^BM_a/8$");
+	assert_non_null(strstr(cfg.targets[1].argv[3], "--benchmark_out="));
+	assert_string_equal(cfg.targets[1].argv[4], "--benchmark_out_format=json");
+	assert_null(cfg.targets[1].argv[5]);
+	assert_string_equal(cfg.targets[2].name, "gb.BM_b");
+	/* the assertion follows its table to each benchmark */
+	assert_string_equal(cfg.assertions[0].targets[0], "gb");
+	assert_string_equal(cfg.assertions[0].targets[1], "gb.BM_a_8");
+	assert_string_equal(cfg.assertions[0].targets[2], "gb.BM_b");
+	assert_null(cfg.assertions[0].targets[3]);
+	/* a result file left by the last run goes with the config, and its folder too */
+	{
+		char *dir = strdup(cfg.bench_dir), *out = strdup(cfg.targets[1].bench_out);
+		FILE *f = fopen(out, "w");
+
+		assert_non_null(f);
+		fclose(f);
+		rn_config_release(&cfg);
+		assert_int_equal(access(out, F_OK), -1);
+		assert_int_equal(access(dir, F_OK), -1);
+		free(dir);
+		free(out);
+	}
+}
+
+static void test_harness_expand_pytest_keeps_options(void **state)
+{
+	static const char toml[] = "[[target]]\n"
+				   "name = \"py\"\n"
+				   "harness = \"pytest-benchmark\"\n"
+				   "cwd = \"/\"\n"
+				   "command = [\"python3\", \"-m\", \"pytest\", \"-p\", "
+				   "\"no:cacheprovider\", \"--benchmark-max-time=0.02\", \"tmp\", "
+				   "\"b.py::test_z\"]\n"
+				   "benchmarks = [\"b.py::test_a\"]\n";
+	struct rn_config cfg;
+	struct rn_diag d;
+	char **v;
+
+	(void)state;
+	memset(&cfg, 0, sizeof(cfg));
+	assert_int_equal(rn_config_parse(&cfg, "/tmp/renacer.toml", toml, strlen(toml), true, &d),
+			 0);
+	assert_int_equal(rn_harness_expand(&cfg, false, true), 0);
+	assert_int_equal(cfg.ntargets, 1);
+	assert_string_equal(cfg.targets[0].name, "py.b.py__test_a");
+	v = cfg.targets[0].argv;
+	/* the path (/tmp exists) and the test id it collected are left out, options stay */
+	assert_string_equal(v[2], "pytest");
+	assert_string_equal(v[3], "-p");
+	assert_string_equal(v[4], "no:cacheprovider");
+	assert_string_equal(v[5], "--benchmark-max-time=0.02");
+	assert_string_equal(v[6], "-q");
+	assert_non_null(strstr(v[7], "--benchmark-json="));
+	assert_string_equal(v[8], "b.py::test_a");
+	assert_null(v[9]);
+	rn_config_release(&cfg);
+}
+
+static void test_harness_expand_nothing_left(void **state)
+{
+	static const char toml[] = "[[target]]\n"
+				   "name = \"gb\"\n"
+				   "harness = \"google-benchmark\"\n"
+				   "command = [\"./bench\"]\n"
+				   "benchmarks = [\"BM_a\"]\n"
+				   "pattern = \"BM_z\"\n";
+	struct rn_config cfg;
+	struct rn_diag d;
+
+	(void)state;
+	memset(&cfg, 0, sizeof(cfg));
+	assert_int_equal(rn_config_parse(&cfg, "/tmp/renacer.toml", toml, strlen(toml), true, &d),
+			 0);
+	assert_int_equal(rn_harness_expand(&cfg, false, true), 3); /* RN_EXIT_CONFIG */
+	assert_int_equal(cfg.ntargets, 1);                         /* the config as it was */
+	assert_string_equal(cfg.targets[0].name, "gb");
+	rn_config_release(&cfg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_harness_google_benchmark_repetitions_median),
+		cmocka_unit_test(test_harness_google_benchmark_missing_is_an_error),
+		cmocka_unit_test(test_harness_pytest_benchmark_rounds),
+		cmocka_unit_test(test_harness_go_lines),
+		cmocka_unit_test(test_harness_hyperfine_and_criterion),
+		cmocka_unit_test(test_harness_expand_named_benchmarks),
+		cmocka_unit_test(test_harness_expand_pytest_keeps_options),
+		cmocka_unit_test(test_harness_expand_nothing_left),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

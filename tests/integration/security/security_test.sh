@@ -568,9 +568,9 @@ explain_hostile_names)
 		fail "invalid UTF-8 was printed"
 	grep -q ': 18446744073709551615 -> 18446744073709551615 samples' "$tmp/out" ||
 		fail "the totals wrapped: $(head -1 "$tmp/out")"
-	grep -q '+18446744073.71 s in .*, from \\e\[2J\\x07b' "$tmp/out" ||
+	grep -q '+18446744073709551614 samples in .*, from \\e\[2J\\x07b' "$tmp/out" ||
 		fail "the growth wrapped or the name is raw"
-	grep -q -- '-1 ns' "$tmp/out" && fail "a count printed as -1 ns"
+	grep -q -- ' -1 ' "$tmp/out" && fail "a count printed as -1"
 	;;
 *)
 	fail "unknown case"

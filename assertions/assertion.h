@@ -164,13 +164,13 @@ struct rn_target_result {
 	const struct rn_target_result *base; /* check --baseline: the base side's result of this
 					      * target, borrowed (set before its assertions are
 					      * judged), or NULL */
-	struct rn_critical_path cp;  /* critical path of the last timing (or both-kind) run */
-	enum rn_run_status status;   /* worst status over the runs (OK if all ran) */
-	char *error;                 /* message for a failed run, owned, or NULL */
-	char *build_id;              /* root binary build-id of the last run, owned, or NULL */
-	char *exe;                   /* root binary of the last run (its /proc/PID/exe), owned,
+	struct rn_critical_path cp; /* critical path of the last timing (or both-kind) run */
+	enum rn_run_status status;  /* worst status over the runs (OK if all ran) */
+	char *error;                /* message for a failed run, owned, or NULL */
+	char *build_id;             /* root binary build-id of the last run, owned, or NULL */
+	char *exe;                  /* root binary of the last run (its /proc/PID/exe), owned,
 				      * or NULL */
-	bool has_fingerprint;        /* fingerprint was read (check/check_run.c, after the runs) */
+	bool has_fingerprint;       /* fingerprint was read (check/check_run.c, after the runs) */
 	struct rn_fingerprint fingerprint; /* the environment of the runs (util/fingerprint.h):
 					    * machine, kernel, governor, compiler of `exe` */
 	uint64_t start_unix_ns; /* wall-clock (CLOCK_REALTIME) start of the first run, ns */

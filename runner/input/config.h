@@ -25,49 +25,49 @@
 #include "toml.h"
 
 /* X(key, type, doc) for [[target]]. `type` is a word used in messages. */
-#define RN_TARGET_KEYS(X)                                                                          \
-	X(name, "string", "unique name, [A-Za-z0-9_.-]+")                                          \
-	X(command, "array of strings", "argv, no shell; argv[0] is searched in PATH")              \
-	X(shell, "boolean", "run command[0] through /bin/sh -c (default false)")                   \
-	X(cwd, "string", "working directory, relative to renacer.toml (default: its directory)")   \
-	X(env, "table of strings", "variables added to the inherited environment")                 \
-	X(fixed_hash_seed, "boolean",                                                              \
+#define RN_TARGET_KEYS(X)                                                                           \
+	X(name, "string", "unique name, [A-Za-z0-9_.-]+")                                           \
+	X(command, "array of strings", "argv, no shell; argv[0] is searched in PATH")               \
+	X(shell, "boolean", "run command[0] through /bin/sh -c (default false)")                    \
+	X(cwd, "string", "working directory, relative to renacer.toml (default: its directory)")    \
+	X(env, "table of strings", "variables added to the inherited environment")                  \
+	X(fixed_hash_seed, "boolean",                                                               \
 	  "hold PYTHONHASHSEED, PERL_HASH_SEED and PERL_PERTURB_KEYS at 0 in every run unless env " \
-	  "sets them (default true: equal hash order on both sides)")                              \
-	X(timeout_s, "number", "wall-clock limit of one run in seconds (default 300)")             \
-	X(expect_exit, "integer", "exit status of a clean run (default 0; -1 accepts any)")        \
-	X(runs, "integer", "measured timing runs (default 1, at most 1000)")                       \
-	X(counting_runs, "integer", "runs with syscall stops for counts (default 1, at most 100)") \
-	X(warmup, "integer", "unmeasured runs first (default 0)")                                  \
-	X(shard_weight, "number",                                                                  \
-	  "expected cost in seconds for --shard balancing (default: unweighted)")                  \
-	X(collectors, "array of strings",                                                          \
-	  "any of" RN_TARGET_COLLECTORS(                                                           \
-		  RN_COLLECTOR_QUOTED) " (default [\"ptrace\"]; ebpf is chosen by `driver`)")      \
-	X(gpu_timing, "string", "\"cmdbuf\" (default), \"submit\" or \"dispatch\" (serializes)")   \
-	X(stdout, "string", "\"inherit\", \"null\" (default) or \"capture\"")                      \
-	X(stderr, "string", "\"inherit\" (default), \"null\" or \"capture\"")                      \
-	X(max_processes, "integer", "kill the run when more processes are born (default 10000)")   \
-	X(max_memory_bytes, "integer", "RLIMIT_AS of each process in bytes (default unlimited)")   \
-	X(driver, "string", "\"ptrace\" (default), \"ebpf\" (count in the kernel) or \"auto\"")    \
-	X(region_scope, "string",                                                                  \
-	  "cuda: a region holds the GPU work the whole \"process\" launched while it was open "    \
-	  "(default) or only its own \"thread\"'s")                                                \
-	X(instructions, "boolean",                                                                 \
-	  "count instructions under Valgrind in one more run (default: "                           \
-	  "when an instructions assertion applies)")                                               \
-	X(build, "string",                                                                         \
-	  "shell command that builds the target, run in cwd by check --build (the "                \
-	  "renacer-check-code pre-commit hook) before its runs")                                   \
-	X(inject, "array of strings",                                                              \
-	  "strace --inject rules applied in every run: \"fsync:delay_exit=10ms\", "                \
-	  "\"connect:error=ECONNREFUSED:when=1\" (ptrace driver)")                                 \
-	X(profile, "boolean",                                                                      \
-	  "explain a failing timing row with profiles ([profile]; default: [profile] on_failure)") \
-	X(harness, "string", RN_HARNESS_KEY_DOC)                                                   \
-	X(benchmarks, "array of strings",                                                          \
-	  "the benchmarks or tests to run (default: the harness's own list; hyperfine: "           \
-	  "the commands)")                                                                         \
+	  "sets them (default true: equal hash order on both sides)")                               \
+	X(timeout_s, "number", "wall-clock limit of one run in seconds (default 300)")              \
+	X(expect_exit, "integer", "exit status of a clean run (default 0; -1 accepts any)")         \
+	X(runs, "integer", "measured timing runs (default 1, at most 1000)")                        \
+	X(counting_runs, "integer", "runs with syscall stops for counts (default 1, at most 100)")  \
+	X(warmup, "integer", "unmeasured runs first (default 0)")                                   \
+	X(shard_weight, "number",                                                                   \
+	  "expected cost in seconds for --shard balancing (default: unweighted)")                   \
+	X(collectors, "array of strings",                                                           \
+	  "any of" RN_TARGET_COLLECTORS(                                                            \
+		  RN_COLLECTOR_QUOTED) " (default [\"ptrace\"]; ebpf is chosen by `driver`)")       \
+	X(gpu_timing, "string", "\"cmdbuf\" (default), \"submit\" or \"dispatch\" (serializes)")    \
+	X(stdout, "string", "\"inherit\", \"null\" (default) or \"capture\"")                       \
+	X(stderr, "string", "\"inherit\" (default), \"null\" or \"capture\"")                       \
+	X(max_processes, "integer", "kill the run when more processes are born (default 10000)")    \
+	X(max_memory_bytes, "integer", "RLIMIT_AS of each process in bytes (default unlimited)")    \
+	X(driver, "string", "\"ptrace\" (default), \"ebpf\" (count in the kernel) or \"auto\"")     \
+	X(region_scope, "string",                                                                   \
+	  "cuda: a region holds the GPU work the whole \"process\" launched while it was open "     \
+	  "(default) or only its own \"thread\"'s")                                                 \
+	X(instructions, "boolean",                                                                  \
+	  "count instructions under Valgrind in one more run (default: "                            \
+	  "when an instructions assertion applies)")                                                \
+	X(build, "string",                                                                          \
+	  "shell command that builds the target, run in cwd by check --build (the "                 \
+	  "renacer-check-code pre-commit hook) before its runs")                                    \
+	X(inject, "array of strings",                                                               \
+	  "strace --inject rules applied in every run: \"fsync:delay_exit=10ms\", "                 \
+	  "\"connect:error=ECONNREFUSED:when=1\" (ptrace driver)")                                  \
+	X(profile, "boolean",                                                                       \
+	  "explain a failing timing row with profiles ([profile]; default: [profile] on_failure)")  \
+	X(harness, "string", RN_HARNESS_KEY_DOC)                                                    \
+	X(benchmarks, "array of strings",                                                           \
+	  "the benchmarks or tests to run (default: the harness's own list; hyperfine: "            \
+	  "the commands)")                                                                          \
 	X(pattern, "string", "harness, [[suite]]: names kept, full match (regex; default all)")
 
 /*

@@ -120,6 +120,17 @@ assert g["syscalls"]["getpid"]["calls"] == 63, g["syscalls"]["getpid"]
 assert max(c["syscalls"]) - min(c["syscalls"]) <= 2 and min(c["syscalls"]) > 63, c["syscalls"]
 PY
 	;;
+runs_flag)
+	# --runs N is N timing runs: against a golden trace whose comparison one run cannot decide,
+	# the adaptive repeats once took it to 60 (the pre-commit hook's --runs 1 ran 192 s).
+	: | config 3
+	run golden update --config "$tmp/renacer.toml"
+	expect_rc 0
+	run check --config "$tmp/renacer.toml" --runs 1
+	[ "$(count_runs "timing run")" = 1 ] || fail "--runs 1 ran $(count_runs "timing run") timing runs"
+	run check --config "$tmp/renacer.toml" --runs 4
+	[ "$(count_runs "timing run")" = 4 ] || fail "--runs 4 ran $(count_runs "timing run") timing runs"
+	;;
 golden_v1)
 	# A golden trace whose times are 100x shorter than today's: in renacer-golden/2 the
 	# slowdown FAILs; in renacer-golden/1 (timed under the tracer) it is WARN at most, with

@@ -61,6 +61,13 @@ enum rn_gpu_mode {
 	RN_TARGET_COLLECTORS(X)                                                                    \
 	RN_DRIVER_COLLECTORS(X)
 
+/* How many collectors there are (RN_COLLECTORS): the most one run can select. */
+#define RN_COLLECTOR_COUNT_ONE(name, bit, desc) +1
+enum {
+	RN_NCOLLECTORS = 0 RN_COLLECTORS(RN_COLLECTOR_COUNT_ONE)
+};
+#undef RN_COLLECTOR_COUNT_ONE
+
 /* Which collectors watch a run (enum rn_collector_mask). */
 enum rn_collector_mask {
 	RN_COLLECT_PTRACE = 1 << 0, /* syscalls, process tree, memory */

@@ -101,7 +101,7 @@ struct run {
 	const struct rn_run_spec *spec;
 	struct rn_trace *t;
 	struct rn_run_result *res;
-	struct selected sel[5]; /* the collectors of this run */
+	struct selected sel[RN_NCOLLECTORS]; /* the collectors of this run: each at most once */
 	int nsel;
 	const struct rn_loop_ops *drv; /* the run's loop owner, or NULL (plain loop) */
 	struct rn_collector *dc;       /* the state of the collector it drives, or NULL */

@@ -89,20 +89,26 @@ size_t rn_seq_runs_for(double effect, double limit, double sigma, size_t n_ref,
 bool rn_seq_futile(const struct rn_seq_design *d, size_t n, size_t n_ref, double estimate,
 		   double lower, double upper, double bound, bool can_pass)
 {
-	double a_now = rn_seq_alpha(d, n), a_max = rn_seq_alpha(d, d->max), shrink, half;
+	double a_now = rn_seq_alpha(d, n), a_max = rn_seq_alpha(d, d->max), shrink, se, z_max;
 
-	if (!n || n >= d->max || !(upper >= lower) || !(a_now > 0.0) || !(a_max > 0.0))
+	/* the first look's estimate is the noisiest: never stop on it */
+	if (!n || n <= d->first || n >= d->max || !(upper >= lower) || !(a_now > 0.0) ||
+	    !(a_max > 0.0))
 		return false;
 	if (n_ref)
 		shrink = sqrt((1.0 / (double)n_ref + 1.0 / (double)d->max) /
 			      (1.0 / (double)n_ref + 1.0 / (double)n));
 	else
 		shrink = sqrt((double)n / (double)d->max);
-	half = (upper - lower) / 2.0 * shrink * rn_stats_normal_quantile(1.0 - a_max) /
-		rn_stats_normal_quantile(1.0 - a_now);
-	if (estimate - half > bound)
+	/* the standard error at the last look, from this look's interval */
+	se = (upper - lower) / 2.0 / rn_stats_normal_quantile(1.0 - a_now) * shrink;
+	z_max = rn_stats_normal_quantile(1.0 - a_max);
+	if (!(se > 0.0))
+		return false;
+	/* conditional power at the current estimate: the chance that the last look decides */
+	if (rn_stats_normal_sf(z_max - (estimate - bound) / se) >= RN_SEQ_FUTILE_POWER)
 		return false; /* a FAIL is within reach */
-	if (can_pass && estimate + half <= bound)
+	if (can_pass && rn_stats_normal_sf(z_max - (bound - estimate) / se) >= RN_SEQ_FUTILE_POWER)
 		return false; /* a PASS is */
 	return true;
 }

@@ -88,17 +88,21 @@ double rn_seq_mde_interval(double limit, double lower, double upper, double alph
 size_t rn_seq_runs_for(double effect, double limit, double sigma, size_t n_ref,
 		       const struct rn_seq_design *d);
 
+/* Conditional power below which a look stops for futility (rn_seq_futile). */
+#define RN_SEQ_FUTILE_POWER 0.1
+
 /*
  * Futility: whether the look at `n` samples (against `n_ref` reference runs when n_ref > 0,
  * else paired) can no longer reach a decision by the design's last look at the noise it
- * measured. The interval [lower, upper] at this look's alpha share is projected to the last
- * look: its half-width shrinks as the estimator's standard error (sqrt(1/n_ref + 1/n), or
- * 1/sqrt(n) for pairs) and widens by z_(1 - alpha_max) / z_(1 - alpha_n), around the same
- * `estimate`. A decision is reachable when the projected interval clears `bound`: on either
- * side when `can_pass`, above it only otherwise (an advisory row, which can only fail beyond
- * the drift limit). Stopping for futility only ever ends in INCONCLUSIVE, so it keeps both
- * error rates. Units of `estimate`, `lower`, `upper` and `bound` are the caller's (ns). False
- * when n is 0, upper < lower, or no look is left (nothing to save then).
+ * measured. The standard error at the last look is projected from this look's interval
+ * [lower, upper] (at this look's alpha share): it shrinks as sqrt(1/n_ref + 1/n) against a
+ * fixed reference, 1/sqrt(n) for pairs. With the true shift taken at `estimate`, the chance
+ * that the last look's interval clears `bound` (its conditional power) is computed for a FAIL
+ * and, when `can_pass`, for a PASS (an advisory row can only fail beyond the drift limit); the
+ * look is futile when both are below RN_SEQ_FUTILE_POWER. The first look (n <= d->first)
+ * never is: its estimate is the noisiest (a quiet machine's +2% once read +1.3% at 12 pairs).
+ * Stopping for futility only ever ends in INCONCLUSIVE, so it keeps both error rates. Units of
+ * `estimate`, `lower`, `upper` and `bound` are the caller's (ns). False when no look is left.
  */
 bool rn_seq_futile(const struct rn_seq_design *d, size_t n, size_t n_ref, double estimate,
 		   double lower, double upper, double bound, bool can_pass);

@@ -196,16 +196,18 @@ static void test_seq_futile(void **state)
 	size_t i, reps = 2000, fails = 0, caught = 0, pairs = 0, spent = 0;
 
 	(void)state;
+	/* never at the first look: its estimate is the noisiest */
+	assert_false(rn_seq_futile(&des, 10, 0, 5.0, 4.0, 6.0, 5.0, true));
 	/* an interval of +-1 around an estimate on the limit: no look decides it */
-	assert_true(rn_seq_futile(&des, 10, 0, 5.0, 4.0, 6.0, 5.0, true));
+	assert_true(rn_seq_futile(&des, 15, 0, 5.0, 4.0, 6.0, 5.0, true));
 	/* far above the limit: a FAIL is within reach */
-	assert_false(rn_seq_futile(&des, 10, 0, 9.0, 8.0, 10.0, 5.0, true));
+	assert_false(rn_seq_futile(&des, 15, 0, 9.0, 8.0, 10.0, 5.0, true));
 	/* far below: a PASS is, unless the row cannot pass */
-	assert_false(rn_seq_futile(&des, 10, 0, 1.0, 0.0, 2.0, 5.0, true));
-	assert_true(rn_seq_futile(&des, 10, 0, 1.0, 0.0, 2.0, 5.0, false));
+	assert_false(rn_seq_futile(&des, 15, 0, 1.0, 0.0, 2.0, 5.0, true));
+	assert_true(rn_seq_futile(&des, 15, 0, 1.0, 0.0, 2.0, 5.0, false));
 	/* against 10 reference runs more new runs shrink the interval less than paired ones */
-	assert_true(rn_seq_futile(&des, 10, 10, 6.5, 4.0, 9.0, 5.0, true));
-	assert_false(rn_seq_futile(&des, 10, 0, 6.5, 4.0, 9.0, 5.0, true));
+	assert_true(rn_seq_futile(&des, 15, 10, 6.0, 3.5, 8.5, 5.0, true));
+	assert_false(rn_seq_futile(&des, 15, 0, 6.0, 3.5, 8.5, 5.0, true));
 	/* no look left: nothing to save */
 	assert_false(rn_seq_futile(&des, 60, 0, 5.0, 4.0, 6.0, 5.0, true));
 	for (i = 0; i < reps; i++) {
@@ -213,8 +215,9 @@ static void test_seq_futile(void **state)
 		spent += pairs;
 	}
 	assert_true((double)fails / (double)reps <= 0.01);
-	/* at the limit the looks end well before max_runs on average */
-	assert_true((double)spent / (double)reps < 40.0);
+	/* at the limit the looks end before max_runs on average */
+	if (!((double)spent / (double)reps < 50.0))
+		fail_msg("futility saved nothing: %.1f pairs on average", (double)spent / reps);
 	for (i = 0; i < reps / 4; i++)
 		caught += one_futile_sequence(2.0, 0.5, &seed, &pairs) == 1;
 	assert_true(caught > reps / 4 * 95 / 100);

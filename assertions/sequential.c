@@ -89,7 +89,8 @@ size_t rn_seq_runs_for(double effect, double limit, double sigma, size_t n_ref,
 bool rn_seq_futile(const struct rn_seq_design *d, size_t n, size_t n_ref, double estimate,
 		   double lower, double upper, double bound, bool can_pass)
 {
-	double a_now = rn_seq_alpha(d, n), a_max = rn_seq_alpha(d, d->max), shrink, se, z_max;
+	double a_now = rn_seq_alpha(d, n), a_max = rn_seq_alpha(d, d->max), shrink, se, se_now;
+	double z_max, lean;
 
 	/* the first look's estimate is the noisiest: never stop on it */
 	if (!n || n <= d->first || n >= d->max || !(upper >= lower) || !(a_now > 0.0) ||
@@ -100,15 +101,19 @@ bool rn_seq_futile(const struct rn_seq_design *d, size_t n, size_t n_ref, double
 			      (1.0 / (double)n_ref + 1.0 / (double)n));
 	else
 		shrink = sqrt((double)n / (double)d->max);
-	/* the standard error at the last look, from this look's interval */
-	se = (upper - lower) / 2.0 / rn_stats_normal_quantile(1.0 - a_now) * shrink;
+	/* the standard error now and at the last look, from this look's interval */
+	se_now = (upper - lower) / 2.0 / rn_stats_normal_quantile(1.0 - a_now);
+	se = se_now * shrink;
 	z_max = rn_stats_normal_quantile(1.0 - a_max);
 	if (!(se > 0.0))
 		return false;
-	/* conditional power at the current estimate: the chance that the last look decides */
-	if (rn_stats_normal_sf(z_max - (estimate - bound) / se) >= RN_SEQ_FUTILE_POWER)
+	/* conditional power with the true shift leaning RN_SEQ_FUTILE_LEAN standard errors from the
+	 * estimate towards each decision: the chance that the last look decides */
+	lean = RN_SEQ_FUTILE_LEAN * se_now;
+	if (rn_stats_normal_sf(z_max - (estimate + lean - bound) / se) >= RN_SEQ_FUTILE_POWER)
 		return false; /* a FAIL is within reach */
-	if (can_pass && rn_stats_normal_sf(z_max - (bound - estimate) / se) >= RN_SEQ_FUTILE_POWER)
+	if (can_pass &&
+	    rn_stats_normal_sf(z_max - (bound - estimate + lean) / se) >= RN_SEQ_FUTILE_POWER)
 		return false; /* a PASS is */
 	return true;
 }

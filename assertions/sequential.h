@@ -90,13 +90,20 @@ size_t rn_seq_runs_for(double effect, double limit, double sigma, size_t n_ref,
 
 /* Conditional power below which a look stops for futility (rn_seq_futile). */
 #define RN_SEQ_FUTILE_POWER 0.1
+/* How far, in standard errors of the current look, the true shift is taken to lean from the
+ * estimate towards each decision (rn_seq_futile). At the estimate itself (0) a simulated +2%
+ * against a 1% limit at 3% noise a pair was caught in 77% of 1,000 sequences of up to 400 pairs
+ * against 100% without futility; at 0.5, 98% (and 83% = 83% at up to 60 pairs, 2% noise),
+ * while a shift at the limit still ended after a median 109 of 400 pairs (33 of 60). */
+#define RN_SEQ_FUTILE_LEAN 0.5
 
 /*
  * Futility: whether the look at `n` samples (against `n_ref` reference runs when n_ref > 0,
  * else paired) can no longer reach a decision by the design's last look at the noise it
  * measured. The standard error at the last look is projected from this look's interval
  * [lower, upper] (at this look's alpha share): it shrinks as sqrt(1/n_ref + 1/n) against a
- * fixed reference, 1/sqrt(n) for pairs. With the true shift taken at `estimate`, the chance
+ * fixed reference, 1/sqrt(n) for pairs. With the true shift taken RN_SEQ_FUTILE_LEAN standard
+ * errors from `estimate` towards the decision in question, the chance
  * that the last look's interval clears `bound` (its conditional power) is computed for a FAIL
  * and, when `can_pass`, for a PASS (an advisory row can only fail beyond the drift limit); the
  * look is futile when both are below RN_SEQ_FUTILE_POWER. The first look (n <= d->first)

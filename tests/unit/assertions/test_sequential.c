@@ -206,8 +206,8 @@ static void test_seq_futile(void **state)
 	assert_false(rn_seq_futile(&des, 15, 0, 1.0, 0.0, 2.0, 5.0, true));
 	assert_true(rn_seq_futile(&des, 15, 0, 1.0, 0.0, 2.0, 5.0, false));
 	/* against 10 reference runs more new runs shrink the interval less than paired ones */
-	assert_true(rn_seq_futile(&des, 15, 10, 6.0, 3.5, 8.5, 5.0, true));
-	assert_false(rn_seq_futile(&des, 15, 0, 6.0, 3.5, 8.5, 5.0, true));
+	assert_true(rn_seq_futile(&des, 15, 10, 5.5, 3.0, 8.0, 5.0, true));
+	assert_false(rn_seq_futile(&des, 15, 0, 5.5, 3.0, 8.0, 5.0, true));
 	/* no look left: nothing to save */
 	assert_false(rn_seq_futile(&des, 60, 0, 5.0, 4.0, 6.0, 5.0, true));
 	for (i = 0; i < reps; i++) {

@@ -563,7 +563,9 @@ static void cause_notes(struct rn_buf *b, bool color, size_t width, const struct
 
 	rn_buf_init(&line, 0);
 	for (i = 0; i < nc; i++) {
-		char *reason = rn_escaped_dup(c[i].reason), *why = rn_escaped_dup(c[i].why);
+		/* a cause whose rows give no reason beyond their label has no `why` */
+		char *reason = rn_escaped_dup(c[i].reason);
+		char *why = c[i].why ? rn_escaped_dup(c[i].why) : NULL;
 
 		rn_buf_reset(&line);
 		rn_buf_addf(&line, "%zu rows are WARN for one cause: %s%s%s%s", c[i].rows,

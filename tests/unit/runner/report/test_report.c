@@ -218,6 +218,16 @@ static void test_report_units_and_shared_warnings(void **state)
 	assert_non_null(strstr(out, "WARN app/golden:cpu_time"));
 	assert_null(strstr(out, "note: 2 rows"));
 	free(out);
+	/* rows sharing a reason whose messages name no circumstance (no ", but "): the note is
+	 * the reason alone (it once escaped a NULL circumstance and crashed) */
+	for (i = 2; i < 4; i++) {
+		v[i].reason = (char *)"inconclusive: CI straddles the limit";
+		v[i].message = (char *)"x vs golden y: INCONCLUSIVE (WARN)";
+	}
+	out = console(&t, 1, false);
+	assert_non_null(
+		strstr(out, "note: 2 rows are WARN for one cause: inconclusive: CI straddles"));
+	free(out);
 	unsetenv("COLUMNS");
 }
 

@@ -87,7 +87,7 @@ char *rn_escaped_dup(const char *s)
 	struct rn_buf b;
 
 	rn_buf_init(&b, 0);
-	rn_buf_add_escaped(&b, s);
+	rn_buf_add_escaped(&b, s ? s : "");
 	if (rn_buf_failed(&b))
 		rn_die("out of memory");
 	return rn_buf_detach(&b, NULL);

@@ -21,7 +21,7 @@ bool rn_has_ctl(const char *s);
 /* Write `src` with control characters escaped into `dst` (`dst_size` bytes, > 0), always
  * NUL-terminated; an escape that does not fit is dropped whole. Returns strlen(dst). */
 size_t rn_escape_ctl(char *dst, size_t dst_size, const char *src);
-/* `s` with control characters escaped, in a new string the caller frees. */
+/* `s` with control characters escaped, in a new string the caller frees; "" for NULL. */
 char *rn_escaped_dup(const char *s);
 /*
  * `s` as text to show, in a new string the caller frees: invalid UTF-8 repaired (each byte

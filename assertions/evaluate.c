@@ -393,7 +393,8 @@ static void budget_reason(struct rn_buf *m, const struct rn_assertion_spec *a,
 		return;
 	}
 	rn_buf_adds(m, "; inconclusive, not a gate: ");
-	if (e->loaded && (e->rank ? e->lower > 0 && e->over == n : true) && e->parallelism > 0)
+	/* parallelism is set only where the noise showed it and the machine was loaded */
+	if (e->parallelism > 0)
 		rn_buf_addf(m,
 			    "the machine was loaded (CPU pressure %.0f%% of the runs' time) and the "
 			    "runs' CPU time (%.3f ms on %.0f CPU%s) stays within +%.0f%% of the "

@@ -325,7 +325,7 @@ static char *time_message(const struct time_judgement *j)
 	rn_buf_init(&msg, 0);
 	if (j->modes_held) {
 		rn_buf_adds(&msg, "inconclusive: two modes; ");
-	} else if (j->fp_held) {
+	} else if (j->fp_mask && j->verdict == RN_BASELINE_INCONCLUSIVE) {
 		/* the differing fields first: the table's REASON column shows the start */
 		rn_buf_adds(&msg, "inconclusive: ");
 		rn_fingerprint_add_names(&msg, j->fp_mask);
@@ -359,7 +359,8 @@ static char *time_message(const struct time_judgement *j)
 			    "; %s: a shift between modes is no regression, so it does not fail "
 			    "(find what picks the mode: a cache, a CPU placement, a timer)",
 			    j->modes_why);
-	} else if (j->fp_held) {
+	} else if (j->fp_mask && j->verdict == RN_BASELINE_INCONCLUSIVE) {
+		/* more pairs cannot make it fail: no hint to repeat */
 		rn_buf_addf(&msg,
 			    "; the environment differs between the sides (%s): that alone can move "
 			    "the time, so it does not fail",
@@ -593,6 +594,17 @@ static bool judge_time_stats(const struct rn_baseline *b, const struct rn_regres
 	j->limit = b->tolerance * j->bmed;
 	if (base->has_fingerprint && head->has_fingerprint)
 		j->fp_mask = rn_fingerprint_diff(&base->fingerprint, &head->fingerprint);
+	if (j->fp_mask) {
+		struct rn_buf why;
+
+		rn_buf_init(&why, sizeof(j->fp_why) - 1);
+		rn_buf_adds(&why, "base ");
+		rn_fingerprint_describe_diff(&why, &base->fingerprint, &head->fingerprint,
+					     j->fp_mask, "head");
+		snprintf(j->fp_why, sizeof(j->fp_why), "%s",
+			 rn_buf_failed(&why) ? "several fields" : why.buf);
+		rn_buf_release(&why);
+	}
 	if (j->modes_held && j->ci.k && j->ci.upper <= j->limit)
 		j->modes_held = false; /* shown within the limit: no shift to explain, PASS */
 	if (j->modes_held) {
@@ -601,17 +613,8 @@ static bool judge_time_stats(const struct rn_baseline *b, const struct rn_regres
 	} else if (j->ci.k && j->ci.lower > j->limit && j->fp_mask) {
 		/* the sides ran in other environments (a compiler, in one job): a shift is not
 		 * the code's alone, and never fails */
-		struct rn_buf why;
-
 		j->fp_held = true;
 		j->verdict = RN_BASELINE_INCONCLUSIVE;
-		rn_buf_init(&why, sizeof(j->fp_why) - 1);
-		rn_buf_adds(&why, "base ");
-		rn_fingerprint_describe_diff(&why, &base->fingerprint, &head->fingerprint,
-					     j->fp_mask, "head");
-		snprintf(j->fp_why, sizeof(j->fp_why), "%s",
-			 rn_buf_failed(&why) ? "several fields" : why.buf);
-		rn_buf_release(&why);
 	} else if (j->ci.k && j->ci.lower > j->limit)
 		j->verdict = RN_VERDICT_FAIL;
 	else if (j->ci.k && j->ci.upper <= j->limit)

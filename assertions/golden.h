@@ -456,7 +456,7 @@ int rn_golden_write(const char *path, const struct rn_target_result *r, const ch
 int rn_golden_read(const char *path, struct rn_golden *g, struct rn_diag *d);
 
 /* The largest golden trace rn_golden_read() reads, in bytes (opened O_NONBLOCK, checked with
- * fstat: only regular files; see runner/util/safefile.h). */
+ * fstat: only regular files; see util/safefile.h). */
 #define RN_GOLDEN_MAX_BYTES (256 << 20)
 
 /* Free what `g` owns; `g` is then zeroed. Safe on a zeroed struct. */

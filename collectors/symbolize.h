@@ -29,7 +29,7 @@
 
 /* The largest ELF or separate debug file read for symbols and source lines (large programs'
  * debug files reach gigabytes). Every such file is opened with rn_open_regular
- * (runner/util/safefile.h): a FIFO, device or socket at a module or debug-file path is
+ * (util/safefile.h): a FIFO, device or socket at a module or debug-file path is
  * skipped, never waited on. */
 #define RN_ELF_MAX_FILE_BYTES ((uint64_t)4 << 30)
 

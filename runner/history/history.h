@@ -50,7 +50,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "report.h"
+#include "verdict.h"
 
 struct rn_config;
 

@@ -362,7 +362,7 @@ struct rn_otlp_file_cfg {
 };
 
 /* The compiled patterns of a config, one per distinct pattern: 100,000 assertions that
- * share a handful of patterns compile each once (runner/util/rn_regex.h). Assertions borrow
+ * share a handful of patterns compile each once (util/rn_regex.h). Assertions borrow
  * from it; rn_config_release frees it. */
 struct rn_regex_pool {
 	struct rn_strmap index;     /* pattern as written -> slot in the arrays below */

@@ -5,7 +5,7 @@
  * this is renacer's own, in the layout of Brendan Gregg's flamegraph.pl: the root at the
  * bottom, one row per stack depth, each frame a box as wide as its share of the total,
  * siblings in alphabetical order, a <title> per box ("parse_row: 1830000 ns (41.2%)") that
- * viewers show on hover. Text is escaped through runner/util/xml.h. Boxes narrower than
+ * viewers show on hover. Text is escaped through util/xml.h. Boxes narrower than
  * 0.1% of the width are left out (their time stays in their parent's box), and so are frames
  * deeper than 1024 (the title then says "stacks cut at 1024 frames"). Values add up with
  * saturation at UINT64_MAX.

@@ -38,7 +38,7 @@
  *
  * Numbers are locale independent: times are decimal seconds with exactly three decimals (the
  * Jenkins schema's SUREFIRE_TIME allows at most three), timestamps are UTC without a zone.
- * Text goes through rn_buf_add_xml() (runner/util/xml.h), so control characters and invalid
+ * Text goes through rn_buf_add_xml() (util/xml.h), so control characters and invalid
  * UTF-8 in messages cannot make the file unreadable.
  */
 #ifndef RN_JUNIT_H

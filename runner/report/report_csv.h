@@ -1,6 +1,6 @@
 /*
  * report_csv.h - `renacer trace --format csv`: the trace model's two views as CSV (RFC 4180
- * fields through runner/util/csv.h, one record per line, a header record first).
+ * fields through util/csv.h, one record per line, a header record first).
  *
  * Per-call records (no -c), one per completed or unfinished syscall as it completes:
  *

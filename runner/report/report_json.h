@@ -29,7 +29,7 @@
  * syscall_errors, peak_rss_bytes, max_rss_bytes, alloc_peak_bytes, alloc_total_bytes,
  * filtered, counts_only. Times are CLOCK_MONOTONIC ns; syscall durations are "under tracer".
  * The version changes when a field is removed or changes meaning; readers ignore unknown
- * keys. All text goes through rn_json_add_string() (runner/util/json.h).
+ * keys. All text goes through rn_json_add_string() (util/json.h).
  */
 #define RN_TRACE_JSON_VERSION 1
 

@@ -1,6 +1,6 @@
 /*
  * fuzz_regex.c - the config validator's pattern path (runner/input/config.c get_regex and
- * runner/util/rn_regex.c over PCRE2) on arbitrary patterns, and matching with what it accepts.
+ * util/rn_regex.c over PCRE2) on arbitrary patterns, and matching with what it accepts.
  *
  * The input is a pattern (NUL bytes dropped, at most 4096 bytes), written as a TOML literal
  * string into `span_name_pattern` of an [[assertion]] (or as a basic string with escapes when

@@ -1,5 +1,5 @@
 /*
- * fuzz_xml.c - the XML escaper (rn_buf_add_xml, runner/util/xml.h) on arbitrary bytes.
+ * fuzz_xml.c - the XML escaper (rn_buf_add_xml, util/xml.h) on arbitrary bytes.
  *
  * The first input byte chooses character data (even) or an attribute value (odd); the rest is
  * the text. No XML parser is linked, so the harness checks what one would need:

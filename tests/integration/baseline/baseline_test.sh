@@ -310,7 +310,7 @@ identical)
 	;;
 concurrent)
 	# Two checks at once (a matrix job, ctest -j): their timing pairs never share a pinned CPU
-	# (each claims its own, runner/util/cpuset.h); the results name where the pairs ran.
+	# (each claims its own, util/cpuset.h); the results name where the pairs ran.
 	[ "$(nproc)" -ge 2 ] || { echo "SKIP: one CPU" >&2; exit 77; }
 	tree base 1 0
 	tree head 1 0

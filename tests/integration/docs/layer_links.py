@@ -6,11 +6,12 @@ Configures SOURCE_DIR in SCRATCH_DIR (tests off, so it needs only the build's pa
 -D settings are the build's own, so the same collectors are found) with `cmake --graphviz` and
 reads the link edges between the layer libraries
 
-    rn_util < rn_collectors < rn_assertions < rn_input < rn_report < rn_history < rn_check < rn_cli
+    rn_util < rn_collectors < rn_assertions < rn_input < {rn_report, rn_history} < rn_check < rn_cli
 
-(rn_toml, the standalone TOML parser, sits with rn_input, below it). Every layer library must
-exist and link the one right below it (the chain the linker enforces), and no library may link
-one at its own level or above: an edge rn_report -> rn_check is a breach. Exit 0 when the graph
+(rn_report and rn_history are siblings over rn_input; rn_toml, the standalone TOML parser, sits
+with rn_input, below it). Every layer library must exist and link the ones right below it (LOWER,
+what the linker enforces), and no library may link one it does not sit above: an edge
+rn_report -> rn_check (upward) or rn_history -> rn_report (sideways) is a breach. Exit 0 when the graph
 holds, else 1 with one line per breach. --self-test checks the rules on planted graphs: the
 layers' chain passes, and an upward edge, a missing library and a broken chain are reported.
 """
@@ -20,19 +21,35 @@ import subprocess
 import sys
 import tempfile
 
-LAYERS = ["rn_util", "rn_collectors", "rn_assertions", "rn_input", "rn_report", "rn_history",
-          "rn_check", "rn_cli"]
-# Libraries of the tree outside the chain, with the layer they sit in.
-BESIDE = {"rn_toml": "rn_input"}
+# Each layer library and the ones right below it, which it links (runner/CMakeLists.txt).
+LOWER = {"rn_util": [], "rn_collectors": ["rn_util"], "rn_assertions": ["rn_collectors"],
+         "rn_input": ["rn_assertions"], "rn_report": ["rn_input"], "rn_history": ["rn_input"],
+         "rn_check": ["rn_report", "rn_history"], "rn_cli": ["rn_check"]}
+LAYERS = list(LOWER)
+# Libraries of the tree outside the layers, with the layers they link (rn_toml: rn_util only,
+# and rn_input links it).
+BESIDE = {"rn_toml": ["rn_util"]}
+
+
+def below(lib):
+    """Every layer library under `lib` (what it may link), or None outside the layers."""
+    if lib in BESIDE:
+        todo, seen = list(BESIDE[lib]), set()
+    elif lib in LOWER:
+        todo, seen = list(LOWER[lib]), set()
+    else:
+        return None
+    while todo:
+        x = todo.pop()
+        if x not in seen:
+            seen.add(x)
+            todo += LOWER.get(x, []) + BESIDE.get(x, [])
+    return seen
 
 
 def rank(lib):
-    """The level of a layer library (0 = rn_util), or None for a library outside the layers."""
-    if lib in LAYERS:
-        return LAYERS.index(lib)
-    if lib in BESIDE:
-        return LAYERS.index(BESIDE[lib]) - 0.5
-    return None
+    """Whether `lib` is a library of the layers (one of LOWER or BESIDE)."""
+    return lib if lib in LOWER or lib in BESIDE else None
 
 
 def read_dot(text):
@@ -58,14 +75,18 @@ def check(libs, edges):
         if lib not in libs:
             breaches.append(f"{lib}: no such library (one per layer)")
     for a, b in sorted(set(edges)):
-        ra, rb = rank(a), rank(b)
-        if ra is None or rb is None:
+        if rank(a) is None or rank(b) is None:
             continue
-        if rb >= ra:
-            breaches.append(f"{a} -> {b}: links a layer at its own level or above")
-    for below, above in zip(LAYERS, LAYERS[1:]):
-        if above in libs and below in libs and (above, below) not in edges:
-            breaches.append(f"{above} does not link {below}, the layer right below it")
+        if b == "rn_toml" and a != "rn_toml":
+            if a not in ("rn_input",) and "rn_input" not in below(a):
+                breaches.append(f"{a} -> {b}: links a layer it does not sit above")
+            continue
+        if b not in below(a):
+            breaches.append(f"{a} -> {b}: links a layer at its own level, beside or above it")
+    for above, lows in LOWER.items():
+        for low in lows:
+            if above in libs and low in libs and (above, low) not in edges:
+                breaches.append(f"{above} does not link {low}, a layer right below it")
     return breaches
 
 
@@ -95,16 +116,19 @@ def dot_of(edges):
 
 
 def self_test():
-    chain = [(a, b) for b, a in zip(LAYERS, LAYERS[1:])]
+    chain = [(a, b) for a, lows in LOWER.items() for b in lows]
     chain += [("rn_input", "rn_toml"), ("rn_toml", "rn_util"), ("rn_util", "rn_dep_pcre2-8")]
     cases = [
         ("the layers' chain", chain, None),
         ("an upward edge", chain + [("rn_report", "rn_check")], "rn_report -> rn_check"),
         ("an edge into its own level", chain + [("rn_toml", "rn_input")], "rn_toml -> rn_input"),
+        ("an edge sideways", chain + [("rn_history", "rn_report")], "rn_history -> rn_report"),
         ("a missing library", [e for e in chain if "rn_history" not in e],
          "rn_history: no such library"),
         ("a broken chain", [e for e in chain if e != ("rn_cli", "rn_check")]
          + [("rn_cli", "rn_history")], "rn_cli does not link rn_check"),
+        ("a layer that skips a sibling", [e for e in chain if e != ("rn_check", "rn_report")],
+         "rn_check does not link rn_report"),
     ]
     failures = 0
     for what, edges, expect in cases:

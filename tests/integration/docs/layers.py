@@ -5,9 +5,9 @@
 Each source folder is a layer (one static library each, runner/CMakeLists.txt); a file may
 include headers of its own layer and of the layers below it, never of a layer above:
 
-    util < collectors < assertions < input < report < history < check < cli
+    util < collectors < assertions < input < {report, history} < check < cli
 
-(util = runner/util, input = runner/input, report = runner/report, history = runner/history,
+(report and history are siblings: neither includes the other; util = util/, input = runner/input, report = runner/report, history = runner/history,
 check = runner/check, cli = runner/cli). A source file straight under runner/ belongs to no
 layer and is a breach. Includes are resolved by path, as the compiler does: the
 including file's folder first, then the include folders its library gets from the build
@@ -37,17 +37,34 @@ import shutil
 import sys
 import tempfile
 
-ORDER = ["util", "collectors", "assertions", "input", "report", "history", "check", "cli"]
-RUNNER_LAYERS = ("util", "input", "report", "history", "check", "cli")
+# Each layer and the layers right below it (runner/CMakeLists.txt; layer_links.py checks the
+# libraries' links): a file may include headers of its own layer and of every layer under it.
+LOWER = {"util": [], "collectors": ["util"], "assertions": ["collectors"], "input": ["assertions"],
+         "report": ["input"], "history": ["input"], "check": ["report", "history"],
+         "cli": ["check"]}
+ORDER = list(LOWER)
+RUNNER_LAYERS = ("input", "report", "history", "check", "cli")
+
+
+def below(name):
+    """The layers under `name`, nearest first (the include folders' order)."""
+    out, todo = [], list(LOWER[name])
+    while todo:
+        x = todo.pop(0)
+        if x not in out:
+            out.append(x)
+            todo += LOWER[x]
+    return out
+
+
 SPECIFIC = ("ptrace", "ebpf", "vulkan", "cuda", "cachegrind")
 # The include folders of each layer's library (runner/CMakeLists.txt and the folders' own):
 # its own folder, then those of the libraries it links, in link order (each layer links the
 # one below it, which brings the rest).
-_FOLDER = {"util": "runner/util", "collectors": "collectors", "assertions": "assertions",
+_FOLDER = {"util": "util", "collectors": "collectors", "assertions": "assertions",
            "input": "runner/input", "report": "runner/report", "history": "runner/history",
            "check": "runner/check", "cli": "runner/cli"}
-INCLUDE_ROOTS = {name: [_FOLDER[n] for n in reversed(ORDER[:i + 1])]
-                 for i, name in enumerate(ORDER)}
+INCLUDE_ROOTS = {name: [_FOLDER[n] for n in [name] + below(name)] for name in ORDER}
 REGISTRIES = ("collectors/registry.c", "collectors/driver.c")
 LOOP_AND_MODEL = ("collectors/run.c", "collectors/trace.c", "collectors/trace.h")
 
@@ -56,6 +73,8 @@ def layer(folder):
     for name in RUNNER_LAYERS:
         if folder == "runner/" + name or folder.startswith("runner/" + name + "/"):
             return name
+    if folder == "util" or folder.startswith("util/"):
+        return "util"
     if folder.startswith("collectors/vulkan/layer") or folder.startswith("collectors/cuda/inject"):
         return None
     if folder == "collectors" or folder.startswith("collectors/"):
@@ -94,7 +113,7 @@ def resolve(root, f, inc, roots, tree):
 
 def check(root):
     files = []
-    for top in ("runner", "collectors", "assertions"):
+    for top in ("util", "runner", "collectors", "assertions"):
         for dp, _, names in os.walk(os.path.join(root, top)):
             for n in names:
                 if n.endswith((".c", ".h")):
@@ -120,8 +139,9 @@ def check(root):
                 checked += 1
                 where = f"{f}:{lineno}"
                 dst = layer(os.path.dirname(hdr))
-                if dst is not None and ORDER.index(dst) > ORDER.index(src):
-                    breaches.append(f"{where}: {src} includes {hdr} ({dst}, a layer above)")
+                if dst is not None and dst != src and dst not in below(src):
+                    rel = "a layer above" if src in below(dst) else "a sibling layer"
+                    breaches.append(f"{where}: {src} includes {hdr} ({dst}, {rel})")
                 elif not reachable:
                     breaches.append(f"{where}: includes {hdr}, outside the include folders "
                                     f"of {src}")
@@ -152,12 +172,14 @@ PLANTS = [
     ("collectors/ebpf/ebpf.c", '#include "ptrace/internal.h"', "private to collectors/ptrace/"),
     ("collectors/run.c", '#include "cuda/clock.h"', "a specific collector's header"),
     ("assertions/stats.c", '#include "../runner/input/config.h"', "a layer above"),
-    ("runner/util/buf.c", '#include "history.h"', "a layer above"),
+    ("util/buf.c", '#include "history.h"', "a layer above"),
     ("runner/cli/cmd_diff.c", '#include "vulkan/load.h"', "not the public header"),
     ("runner/report/junit.c", '#include "check.h"', "a layer above"),
     ("runner/history/history.c", '#include "reporter.h"', "a layer above"),
     ("runner/check/baseline.c", '#include "cmd_trace.h"', "a layer above"),
     ("runner/input/config.c", '#include "otlp.h"', "a layer above"),
+    ("runner/history/history.c", '#include "console.h"', "a sibling layer"),
+    ("runner/report/junit.c", '#include "ledger.h"', "a sibling layer"),
 ]
 # A file planted straight under runner/ (no layer's folder) is reported as such.
 LOOSE_PLANT = ("runner/loose.c", "in no layer's folder")
@@ -168,7 +190,7 @@ def self_test():
     src = os.path.normpath(os.path.join(here, "..", "..", ".."))
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for top in ("runner", "collectors", "assertions"):
+        for top in ("util", "runner", "collectors", "assertions"):
             shutil.copytree(os.path.join(src, top), os.path.join(tmp, top),
                             ignore=shutil.ignore_patterns("*.md", "*.cmake", "*.txt", "*.cu"))
         checked, clean = check(tmp)

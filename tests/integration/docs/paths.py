@@ -26,7 +26,7 @@ EXTS = (".c", ".h", ".md", ".sh", ".py", ".cmake", ".yml", ".map", ".in")
 # A word of path characters with at least one slash; the caller trims and filters it.
 WORD = re.compile(r"(?<![\w./$<{~-])((?:\.\./|\./)*[A-Za-z0-9_][\w.+-]*(?:/[\w.+-]+)+/?)"
                   r"(?::\d+)?")
-BASES = ("runner", "collectors", "assertions", "tests")
+BASES = ("util", "runner", "collectors", "assertions", "tests")
 COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.S)
 
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # readme_tables.sh - the reference's tables of config keys, exit codes, verdicts, collectors,
 # metrics and count rules must be the code's: `renacer help config` (the key tables of
-# runner/input/config.h) and `renacer help tables` (runner/util/exitcode.h, RN_VERDICTS,
+# runner/input/config.h) and `renacer help tables` (util/exitcode.h, RN_VERDICTS,
 # RN_COLLECTORS, RN_METRICS, rn_count_rules, RN_FINGERPRINT_FIELDS). The tables live in docs/ (the README links to
 # them): config keys in docs/config.md, verdicts, exit codes and metrics in docs/metrics.md,
 # collectors in docs/collectors.md, count rules in docs/golden.md, fingerprint fields in

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Faults `renacer check` and `renacer golden update` must survive, and what renacer guarantees
-# for each (docs/metrics.md "Verdicts and exit codes", runner/INTERNALS.md, runner/util/exitcode.h):
+# for each (docs/metrics.md "Verdicts and exit codes", runner/INTERNALS.md, util/exitcode.h):
 #
 #   - a target that cannot run, crashes, or breaks a limit is ERROR and exit 4, with a message
 #     that says why; a target that merely exits non-zero is judged normally;

@@ -268,7 +268,7 @@ EOT
 	expect_err "renacer.toml:5:21: error: 'span_name_pattern'"
 	expect_err "too large"
 	# nested repetitions compile quickly in PCRE2 (their matching is bounded by its limits;
-	# tests/unit/runner/util/test_rn_regex.c), and "b" stays valid
+	# tests/unit/util/test_rn_regex.c), and "b" stays valid
 	sed -i 's/{1,32000}/{1,255}/' "$tmp/renacer.toml"
 	run validate --config "$tmp/renacer.toml"
 	expect_rc 0

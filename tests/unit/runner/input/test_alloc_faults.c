@@ -1,7 +1,7 @@
 /*
  * test_alloc_faults - allocation failure, one allocation at a time (curl's torture mode):
  * for the TOML parser, the config parser, the JUnit writer and the golden trace writer, fail
- * the 1st, 2nd, ... failable allocation (rn_alloc_fail_at, runner/util/xalloc.h) until the
+ * the 1st, 2nd, ... failable allocation (rn_alloc_fail_at, util/xalloc.h) until the
  * operation makes fewer allocations than the one to fail. Each attempt must end in one of:
  *
  *   - success with exactly the result of a run without failures (a swallowed failure must

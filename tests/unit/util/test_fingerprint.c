@@ -1,5 +1,5 @@
 /*
- * test_fingerprint.c - the environment fingerprint (runner/util/fingerprint.h): each field read
+ * test_fingerprint.c - the environment fingerprint (util/fingerprint.h): each field read
  * from a planted /proc and /sys tree of the test's own, the container and hypervisor checks,
  * field cleaning, and the comparison (a field unknown on one side explains nothing).
  */

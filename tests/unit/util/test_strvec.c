@@ -1,5 +1,5 @@
 /*
- * test_strvec.c - the string vector (runner/util/strvec.h): always NULL-terminated, and
+ * test_strvec.c - the string vector (util/strvec.h): always NULL-terminated, and
  * "KEY=VALUE" entries replaced in place, never duplicated.
  */
 #include <setjmp.h>

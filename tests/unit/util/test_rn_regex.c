@@ -1,5 +1,5 @@
 /*
- * test_rn_regex.c - the config's patterns (runner/util/rn_regex.h over PCRE2): full-match
+ * test_rn_regex.c - the config's patterns (util/rn_regex.h over PCRE2): full-match
  * semantics, the POSIX extended syntax of existing configs, Perl classes and flags, errors
  * with the byte they point at, and the match limits on a catastrophic pattern.
  */

@@ -1,5 +1,5 @@
 /*
- * test_xalloc.c - rn_xstrfmt (runner/util/xalloc.h): the whole formatted text, however long,
+ * test_xalloc.c - rn_xstrfmt (util/xalloc.h): the whole formatted text, however long,
  * in a new string.
  */
 #include <setjmp.h>

@@ -1,5 +1,5 @@
 /*
- * test_cpuset.c - CPU placements from the affinity (runner/util/cpuset.h): the span of n CPUs
+ * test_cpuset.c - CPU placements from the affinity (util/cpuset.h): the span of n CPUs
  * from a first one, the first of the highest n, and the count, checked against a narrowed
  * affinity of the test's own thread (restored after each test); and the claims that keep
  * checks running at once off each other's CPUs, in a lock directory of the test's own.

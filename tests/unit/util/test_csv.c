@@ -1,5 +1,5 @@
 /*
- * test_csv.c - RFC 4180 fields (runner/util/csv.h): plain fields as they are, quoting for
+ * test_csv.c - RFC 4180 fields (util/csv.h): plain fields as they are, quoting for
  * commas, quotes, CR, LF and edge spaces, doubled quotes inside; spreadsheet formulas
  * neutralized with a leading single quote (OWASP CSV injection); invalid UTF-8 as U+FFFD.
  */

@@ -7,3 +7,6 @@ foreach(case gbench pytest go hyperfine ctest_suite init_detect)
 	set_tests_properties(harness.${case} PROPERTIES LABELS integration
 		SKIP_RETURN_CODE 77 TIMEOUT 900)
 endforeach()
+# pytest and go spend minutes in the interpreter and the Go toolchain (a harness run each
+# pair, per benchmark), next to nothing in renacer: the sanitizer build leaves them out.
+set_property(TEST harness.pytest harness.go APPEND PROPERTY LABELS slow)

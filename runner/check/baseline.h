@@ -200,4 +200,17 @@ void rn_baseline_judge(const struct rn_baseline *b, const struct rn_regression_c
  * of `t[0..n)` to stderr. */
 void rn_baseline_report_console(bool color, const struct rn_target_report *t, size_t n);
 
+/*
+ * The deterministic second opinion of instructions = true (runner/check/baseline_instr.c):
+ * after rn_baseline_judge, with both sides' Valgrind counts in their results
+ * (RN_METRIC_INSTRUCTIONS, one count a side), append a baseline:instructions row to `tv`, FAIL
+ * when head's count exceeds base's by more than b->tolerance, else PASS, and say the count's
+ * change on every inconclusive time row of this target (rows from index `first_row`). Nothing
+ * when a side has no count.
+ */
+void rn_baseline_judge_instructions(const struct rn_baseline *b, const char *name,
+				    const struct rn_target_result *head,
+				    const struct rn_target_result *base, size_t first_row,
+				    struct rn_target_report *tv);
+
 #endif

@@ -655,6 +655,7 @@ static int baseline_run_one(void *ctx, enum rn_baseline_side side, enum rn_basel
 	tc.warmup = kind == RN_BASELINE_WARMUP;
 	tc.runs = kind == RN_BASELINE_TIMING;
 	tc.counting_runs = kind == RN_BASELINE_COUNTING;
+	tc.instructions = 0; /* once a side, after the pairs (rn_check_run_baseline) */
 	/* renacer's thread beside a pinned target: its event stops then wake no idle CPU, and the
 	 * CPU stays busy (no frequency ramp) between the runs (quiet 16-core machine: awk's A/A
 	 * noise +-13% a pair with the target alone pinned, +-1.8% with both) */
@@ -696,6 +697,7 @@ int rn_check_run_baseline(const struct rn_config *cfg, const struct rn_target_cf
 	struct rn_cpu_claim claim = { .first = -1 };
 	struct rn_baseline_plan plan;
 	struct run_plan rp;
+	size_t first_row;
 	int rc;
 
 	plan_runs(cfg, tc, o, false, &rp);
@@ -721,9 +723,18 @@ int rn_check_run_baseline(const struct rn_config *cfg, const struct rn_target_cf
 		rn_github_group_begin(title);
 	}
 	c.claim = &claim;
+	first_row = tv->nverdicts;
 	rc = rn_baseline_run_target(bl, &plan, &cfg->regression, tc->name, baseline_run_one, &c,
 				    head, base, tv);
 	rn_cpu_claim_release(&claim);
+	if (!rc && rn_check_wants_instructions(cfg, tc) && head->status == RN_RUN_OK &&
+	    base->status == RN_RUN_OK) {
+		rc = rn_check_instructions(tc, head, o->quiet);
+		if (!rc)
+			rc = rn_check_instructions(base_tc, base, o->quiet);
+		if (!rc)
+			rn_baseline_judge_instructions(bl, tc->name, head, base, first_row, tv);
+	}
 	if (!o->quiet) {
 		char done[512];
 

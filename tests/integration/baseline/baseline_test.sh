@@ -241,6 +241,43 @@ C
 	expect_err "the environment differs between the sides (base compiler 'GCC: (Imaginary 1.0) 99.0', head '"
 	expect_rc 0
 	;;
+instructions)
+	# instructions = true: one Valgrind run a side after the pairs (not one per run), a
+	# baseline:instructions row that FAILs on +10% work however noisy the time rows are, and
+	# every inconclusive time row names the count's change; the same work on both sides PASSes.
+	command -v valgrind >/dev/null 2>&1 || { echo "SKIP: no valgrind" >&2; exit 77; }
+	cat >"$tmp/spin.c" <<'C'
+int main(void)
+{
+	volatile unsigned long x = 0;
+	unsigned long i;
+
+	for (i = 0; i < N; i++)
+		x += i * 7;
+	return 0;
+}
+C
+	for side in base:1000000 head:1100000; do
+		mkdir -p "$tmp/${side%%:*}"
+		"$cc" -O1 -DN="${side#*:}" -o "$tmp/${side%%:*}/app" "$tmp/spin.c" ||
+			fail "cannot compile the target"
+		printf '[[target]]\nname = "app"\ncommand = ["./app"]\ninstructions = true\n' \
+			>"$tmp/${side%%:*}/renacer.toml"
+	done
+	run check --no-color --baseline ../base --runs 6
+	expect_rc 1
+	grep -Eq "baseline:instructions +FAIL" "$tmp/err" || fail "+10% instructions do not FAIL"
+	expect_err "decided by instructions (Valgrind, one run a side"
+	n=$(grep -c "counting instructions under Valgrind" "$tmp/err")
+	[ "$n" = 2 ] || fail "$n Valgrind runs, expected 2 (one a side)"
+	if grep -Eq "baseline:(wall_time|cpu_time) +WARN" "$tmp/err"; then
+		grep -Eq "baseline:cpu_time +WARN.*instructions \+[0-9.]+% \(Valgrind\): baseline:instructions decides|baseline:cpu_time +(PASS|FAIL)" "$tmp/err" ||
+			fail "an inconclusive cpu_time row does not name the instruction count"
+	fi
+	cp "$tmp/base/app" "$tmp/head/app"
+	run check --no-color --baseline ../base --runs 6
+	grep -Eq "baseline:instructions +PASS" "$tmp/err" || fail "the same work does not PASS"
+	;;
 two_modes)
 	# The modes must stand apart in the samples: with other tests sharing the CPUs (ctest -j2
 	# beside another suite) they blur, and 4 of 6 checks read a FAIL. A loaded machine skips.

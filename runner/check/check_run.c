@@ -86,7 +86,7 @@ static bool needs_spool(const struct rn_config *cfg, const struct rn_target_cfg 
  *                  "allocations", a golden trace, --bench-json, and the outputs that want
  *                  every span (the timeline, OTLP "all")
  * A target with nothing to judge gets both. A target without the ptrace collector (GPU
- * collectors alone) has no such split: its `runs` measure both.
+ * collectors alone, without a syscall driver) has no such split: its `runs` measure both.
  */
 struct run_plan {
 	unsigned timing;   /* timing runs (the target's `runs`, or --runs); 0 = none */
@@ -114,7 +114,9 @@ static void plan_runs(const struct rn_config *cfg, const struct rn_target_cfg *t
 		runs = o->min_runs;
 
 	memset(p, 0, sizeof(*p));
-	if (!(tc->collectors & RN_COLLECT_PTRACE)) {
+	/* a syscall driver (ptrace, or the eBPF counter) makes timing runs of process events
+	 * alone and counting runs apart; the GPU collectors alone measure both in one */
+	if (!(tc->collectors & (RN_COLLECT_PTRACE | RN_COLLECT_EBPF))) {
 		p->timing = runs;
 		return;
 	}

@@ -95,6 +95,20 @@ both)
 	[ "$(count_runs 'counting run')" = 2 ] || fail "not 2 counting runs"
 	expect_err "63 calls matching /getpid/ (median of 2 counting runs) > budget 62"
 	;;
+both_ebpf)
+	# The same with driver = "ebpf": timing runs apart from the counting run (the kernel
+	# counter's syscall programs would slow the program being timed), counts as exact.
+	"$renacer" trace --driver ebpf -c -- /bin/true >/dev/null 2>&1 ||
+		{ echo "SKIP: the eBPF driver cannot run here" >&2; exit 77; }
+	printf '%s\n%s' "$time_assertion" "$count_assertion" | sed 's/max_spans = 63/max_spans = 62/' |
+		config 3
+	sed -i 's/^runs = 3$/runs = 3\ndriver = "ebpf"/' "$tmp/renacer.toml"
+	run check --config "$tmp/renacer.toml"
+	expect_rc 1
+	[ "$(count_runs 'timing run')" = 3 ] || fail "not 3 timing runs"
+	[ "$(count_runs 'counting run')" = 2 ] || fail "not 2 counting runs"
+	expect_err "63 calls matching /getpid/ (median of 2 counting runs) > budget 62"
+	;;
 golden)
 	# golden update records both kinds apart; the golden trace says which runs gave what.
 	# [golden] runs (default 10) raises the timing runs it records above the target's 3;

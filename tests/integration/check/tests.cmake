@@ -22,7 +22,7 @@ add_test(NAME check.short_config
 set_tests_properties(check.short_config PROPERTIES LABELS integration)
 
 # Timing runs and counting runs (runs_test.sh CASE ...).
-foreach(case time_only count_only both golden runs_flag golden_v1 golden_fingerprint)
+foreach(case time_only count_only both both_ebpf golden runs_flag golden_v1 golden_fingerprint)
 	add_test(NAME check.runs_${case}
 		COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/runs_test.sh ${case} ${CMAKE_BINARY_DIR}
 			${CMAKE_SOURCE_DIR})

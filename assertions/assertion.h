@@ -132,6 +132,19 @@ double rn_aggregate(const double *samples, size_t n, enum rn_aggregate a);
 struct rn_equiv_behaviour; /* assertions/equivalence.h */
 
 /*
+ * The program's own spans of one name over runs: per run, the summed duration of every span
+ * of that name (inclusive of its children). A target result keeps one per app span name of its
+ * timing runs (rn_target_result.app_spans); a golden trace records them ("spans", golden.h).
+ */
+struct rn_span_series {
+	char *name;      /* "app:<name>", owned */
+	double *ns;      /* per-run summed durations, ns [n], in run order; a run without a span
+			  * of this name has no entry */
+	size_t n;        /* runs that had the span */
+	size_t last_run; /* private: the run (index + 1) of ns[n - 1] while collecting */
+};
+
+/*
  * Everything measured for one target over its runs. `runs` are the timing runs (the `runs` of
  * renacer.toml; for a target without the ptrace collector, runs that measure both); `counts`
  * are the counting runs. Time metrics come only from `runs`, count metrics from `counts` when
@@ -161,6 +174,10 @@ struct rn_target_result {
 				      * oldest first, at most RN_SPAN_RUNS_MAX, owned: span_time
 				      * judges every run (rn_target_result_span_trace) */
 	size_t nspan_runs;                   /* traces in span_runs */
+	struct rn_span_series *app_spans;    /* the program's own spans of the timing (or both-kind)
+					      * runs, one series per name, sorted by name, owned:
+					      * golden traces record and compare them */
+	size_t napp_spans;                   /* series in app_spans */
 	const struct rn_target_result *base; /* check --baseline: the base side's result of this
 					      * target, borrowed (set before its assertions are
 					      * judged), or NULL */

@@ -253,21 +253,31 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static struct rn_verdict_result *add_verdict(struct rn_golden_cmp *c,
-					     const struct rn_golden_step *s)
+/* A new verdict "golden:<name>[:<sub>]" of step `s` (sub: a span's name, or NULL). */
+static struct rn_verdict_result *add_verdict_of(struct rn_golden_cmp *c,
+						const struct rn_golden_step *s, const char *sub)
 {
 	struct rn_verdict_result *v;
-	char name[64];
+	struct rn_buf name;
 
 	c->v = rn_xgrow(c->v, &c->cap, c->n + 1, sizeof(*c->v));
 	v = &c->v[c->n++];
 	memset(v, 0, sizeof(*v));
-	snprintf(name, sizeof(name), "golden:%s", s->name);
-	v->assertion = rn_xstrdup(name);
+	rn_buf_init(&name, 0);
+	rn_buf_addf(&name, "golden:%s%s%s", s->name, sub ? ":" : "", sub ? sub : "");
+	if (rn_buf_failed(&name))
+		rn_die("out of memory");
+	v->assertion = rn_buf_detach(&name, NULL);
 	v->type = rn_xstrdup("regression");
 	v->target = rn_xstrdup(c->r->name ? c->r->name : "");
 	v->unit = s->unit;
 	return v;
+}
+
+static struct rn_verdict_result *add_verdict(struct rn_golden_cmp *c,
+					     const struct rn_golden_step *s)
+{
+	return add_verdict_of(c, s, NULL);
 }
 
 static char *aggregate_text(const struct rn_golden_cmp *c)
@@ -327,6 +337,76 @@ static void describe_elsewhere(struct rn_golden_cmp *c)
 	s = rn_buf_detach(&b, NULL);
 	snprintf(c->elsewhere, sizeof(c->elsewhere), "%s", s ? s : "differs");
 	free(s);
+}
+
+/* The span rows' step: a span's duration is judged as a wall time (the wall speed probe, and
+ * advisory under load unless cpu_time fails beyond the drift limit), one row per span name. */
+static const struct rn_golden_step span_step = {
+	RN_GOLDEN_CHECK_SPAN_TIME, JUDGE_TIMING, RN_METRIC_WALL, "span_time", "ms", false
+};
+
+/* A span row that is not compared: SKIP with `reason`; the message says why. */
+static void span_skip(struct rn_verdict_result *v, const char *name, const char *reason,
+		      const char *why)
+{
+	struct rn_buf b;
+
+	v->verdict = RN_VERDICT_SKIP;
+	v->reason = rn_xstrdup(reason);
+	rn_buf_init(&b, 0);
+	rn_buf_addf(&b, "%s: not compared: %s", name, why);
+	rn_golden_set_message(v, &b);
+}
+
+/* The golden:span_time row of one app span: `gold` its series in the golden trace (NULL: not
+ * there), `obs` in the runs (NULL: in no run). */
+static void span_row(struct rn_golden_cmp *c, const struct rn_span_series *gold,
+		     const struct rn_span_series *obs, bool failed_target)
+{
+	const char *name = gold ? gold->name : obs->name;
+	struct rn_verdict_result *v = add_verdict_of(c, &span_step, name);
+	uint64_t t0 = now_ns();
+	char why[200];
+
+	if (failed_target) {
+		not_compared(c, v);
+	} else if (!c->cfg->judged[span_step.check]) {
+		span_skip(v, name, "not in [golden] metrics", "not listed in [golden] metrics");
+	} else if (!c->g->has_spans) {
+		snprintf(why, sizeof(why),
+			 "the golden trace (%s) records no span durations; re-record it (renacer "
+			 "golden update) to compare them",
+			 c->g->version == 2         ? RN_GOLDEN_FORMAT_V2 :
+				 c->g->version == 1 ? RN_GOLDEN_FORMAT_V1 :
+						      RN_GOLDEN_JSON_V1);
+		span_skip(v, name, "the golden trace has no span data", why);
+	} else if (!gold) {
+		span_skip(v, name, "not in the golden trace",
+			  "a span the golden trace does not have (new since it was recorded); "
+			  "re-record it (renacer golden update) to compare it");
+	} else {
+		rn_golden_judge_span_time(c, &span_step, gold, obs, v);
+		v->aggregate = aggregate_text(c);
+	}
+	v->time_ns = now_ns() - t0;
+}
+
+/* The golden:span_time rows: one per app span name of the golden trace (when it records span
+ * durations) or of the runs, in name order. */
+static void compare_spans(struct rn_golden_cmp *c, bool failed_target)
+{
+	const struct rn_target_result *r = c->r;
+	size_t i = 0, k = 0, ng = c->g->has_spans ? c->g->nspans : 0;
+
+	while (i < ng || k < r->napp_spans) {
+		const struct rn_span_series *gs = i < ng ? &c->g->spans[i] : NULL;
+		const struct rn_span_series *os = k < r->napp_spans ? &r->app_spans[k] : NULL;
+		int cmp = !gs ? 1 : !os ? -1 : strcmp(gs->name, os->name);
+
+		span_row(c, cmp <= 0 ? gs : NULL, cmp >= 0 ? os : NULL, failed_target);
+		i += cmp <= 0;
+		k += cmp >= 0;
+	}
 }
 
 bool rn_golden_counts_fail(const struct rn_golden *g, const struct rn_target_result *r,
@@ -432,6 +512,7 @@ int rn_golden_compare(const struct rn_golden *g, const char *golden_path,
 		}
 		v->time_ns = now_ns() - t0;
 	}
+	compare_spans(&c, failed_target);
 	*out = c.v;
 	*nout = c.n;
 	return 0;

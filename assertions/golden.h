@@ -2,7 +2,7 @@
  * golden.h - golden traces: the recorded baseline of a target, kept in the repository under
  * golden_traces/<target>.json, and the regression verdicts of comparing new runs against it.
  *
- * File format "renacer-golden/2" (JSON, UTF-8, written with sorted keys and two-space indent so
+ * File format "renacer-golden/3" (JSON, UTF-8, written with sorted keys and two-space indent so
  * that a regenerated file diffs cleanly; every ns, byte and count value is a JSON integer):
  *
  *     {
@@ -20,7 +20,7 @@
  *       "counting_samples": {               one value per counting run, for the count metrics
  *         "syscalls": [..1..], "syscall_errors": [..], "alloc_peak": [..], ...   (only when
  *       },                                  counting_runs > 0)
- *       "format": "renacer-golden/2",
+ *       "format": "renacer-golden/3",
  *       "gpu": {                                             only when a run had GPU spans
  *         "busy_ns": 1200000, "copy_bytes": 4096, "dispatches": 12,      medians over runs
  *         "runs_with_gpu": 5,
@@ -35,6 +35,10 @@
  *         "renacer_version": "0.1.0"
  *       },
  *       "runs": 5,                          timing runs (process events only, no syscall stops)
+ *       "spans": {                          only when a timing run had app spans: per app span
+ *         "app:parse": [..5..], ...         name, the summed duration of its spans in each
+ *       },                                  timing run that had one (ns, run order; 1..runs
+ *                                           values)
  *       "samples": {                        one value per timing run, in run order: the time
  *         "wall_time": [..5..], "critical_path": [..], "cpu_time": [..], "peak_rss": [..], ...
  *       },                                  metrics, the tree metrics, and every other metric
@@ -47,8 +51,9 @@
  *     }
  *
  * A metric is in one of "samples" and "counting_samples" (rn_metric_measured_by). A reader of
- * version 2 rejects files of a newer version ("renacer-golden/3") with a message saying so,
- * reads "renacer-golden/1" (one "samples" object for every metric, all runs traced with
+ * version 3 rejects files of a newer version ("renacer-golden/4") with a message saying so,
+ * reads "renacer-golden/2" (no "spans": span durations are not compared against it, each
+ * span_time row says so and is SKIP), reads "renacer-golden/1" (one "samples" object for every metric, all runs traced with
  * syscall stops) with its timing samples flagged as taken under the tracer (timing verdicts
  * against it are WARN at most, with a hint to regenerate), and reads the JSON output of the original renacer ("format": "renacer-json-v1":
  * a "syscalls" array of {name, args, result, duration_us?} plus a "summary" object) as a
@@ -73,6 +78,12 @@
  *   golden's most by more than memory_tolerance of it and by more than memory_floor_bytes;
  *   no significance test, no minimum runs. An alloc_peak that moves with the overlap of the
  *   tree's processes is judged on process_alloc_peak (rn_alloc_peak_judge).
+ * - Span durations (golden:span_time:app:<name>, one row per app span name of the golden
+ *   trace): each span's per-run summed durations are judged by the timing rule above as a wall
+ *   time (wall speed probe, advisory under load unless cpu_time fails beyond the drift limit),
+ *   with timing_tolerance ([golden.tolerances] span_time) and the same detection limit. A span
+ *   of the runs that the golden trace lacks, and every span against a golden trace without
+ *   span data (renacer-golden/2 and older), is SKIP, saying why; never FAIL.
  * - Timing and memory metrics whose golden median is 0 were not measured then: NOT JUDGED,
  *   "the golden trace has no <metric> data". Measured then but 0 in every run now: NO DATA
  *   (an error, never a silent pass).
@@ -93,9 +104,11 @@
 #include "diag.h"
 
 /* Format identifier written by this renacer, and its version number. */
-#define RN_GOLDEN_FORMAT "renacer-golden/2"
+#define RN_GOLDEN_FORMAT "renacer-golden/3"
 #define RN_GOLDEN_FORMAT_PREFIX "renacer-golden/"
-#define RN_GOLDEN_VERSION 2
+#define RN_GOLDEN_VERSION 3
+/* The previous format: no span durations ("spans"); read, its span rows SKIP. */
+#define RN_GOLDEN_FORMAT_V2 "renacer-golden/2"
 /* The previous format, read with its timing samples flagged as taken under the tracer. */
 #define RN_GOLDEN_FORMAT_V1 "renacer-golden/1"
 /* Why timing verdicts against a renacer-golden/1 trace do not gate (one line). */
@@ -131,7 +144,8 @@
 	X(GPU_BUSY, "gpu_busy")                                                                    \
 	X(GPU_DISPATCHES, "gpu_dispatches")                                                        \
 	X(GPU_COPY_BYTES, "gpu_copy_bytes")                                                        \
-	X(INSTRUCTIONS, "instructions")
+	X(INSTRUCTIONS, "instructions")                                                            \
+	X(SPAN_TIME, "span_time")
 
 /* Golden comparison identifiers (enum rn_golden_check). */
 enum rn_golden_check {
@@ -344,7 +358,7 @@ struct rn_golden_gpu {
 
 /* A golden trace as read from disk. All strings and arrays owned; rn_golden_release frees. */
 struct rn_golden {
-	int version;              /* format version (1 or 2); 0 for a renacer-json-v1 baseline */
+	int version;              /* format version (1 to 3); 0 for a renacer-json-v1 baseline */
 	bool counts_only;         /* renacer-json-v1: only syscall counts, no timing or memory */
 	char *target;             /* target name, or NULL (renacer-json-v1) */
 	char **argv;              /* recorded argv, NULL-terminated (empty for renacer-json-v1) */
@@ -374,6 +388,11 @@ struct rn_golden {
 	bool has_fingerprint;               /* "conditions.fingerprint" recorded */
 	struct rn_fingerprint fingerprint;  /* the recording's environment (util/fingerprint.h);
 					     * fields it did not record are "" */
+	bool has_spans;                     /* span durations recorded (version >= 3; "spans"
+					     * may still be absent: no app spans then) */
+	struct rn_span_series *spans;       /* per app span name, the timing runs' summed
+					     * durations, sorted by name [nspans], owned */
+	size_t nspans;                      /* entries in spans */
 };
 
 /*
@@ -434,7 +453,7 @@ int rn_golden_write(const char *path, const struct rn_target_result *r, const ch
 
 /*
  * Read and validate the golden trace at `path` into `g` (overwritten; nothing to release on
- * failure). Accepts "renacer-golden/2", "renacer-golden/1" and "renacer-json-v1". Validation is strict: every
+ * failure). Accepts "renacer-golden/3", "/2", "/1" and "renacer-json-v1". Validation is strict: every
  * required key with its type, integers >= 0 where counts are expected, one sample per run,
  * no unknown metric names, no duplicate keys.
  *
@@ -447,9 +466,9 @@ int rn_golden_write(const char *path, const struct rn_target_result *r, const ch
  *   "corrupt golden trace: <jansson's text>"                         (other JSON syntax errors)
  *   "corrupt golden trace: <what is wrong> (key \"samples.wall_time\")"    (schema violations)
  *   "not a golden trace: missing \"format\""
- *   "not a golden trace: unknown format \"X\" (expected \"renacer-golden/2\" or
- *    \"renacer-json-v1\")"
- *   "written by a newer renacer (format renacer-golden/3); this renacer reads renacer-golden/2"
+ *   "not a golden trace: unknown format \"X\" (expected \"renacer-golden/3\", \"renacer-golden/2\",
+ *    \"renacer-golden/1\" or \"renacer-json-v1\")"
+ *   "written by a newer renacer (format renacer-golden/4); this renacer reads renacer-golden/3"
  * Returns 0, a negative errno from reading, -EINVAL for invalid content, or -EPROTONOSUPPORT
  * for a newer format version.
  */
@@ -479,6 +498,9 @@ bool rn_golden_same_machine(const struct rn_golden *g);
  *   golden:gpu_busy (timing), golden:gpu_dispatches, golden:gpu_copy_bytes (count)
  *                          only when the golden trace has a GPU summary; NO DATA when it has
  *                          one and no run had GPU spans
+ *   golden:span_time:app:<name>  (timing) one per app span name of the golden trace or of the
+ *                          runs, by name; NO DATA for a golden span no run had, SKIP for a
+ *                          span the golden lacks or a golden without span data
  * Each carries observed, golden, budget (the largest passing value), delta_pct (relative to
  * the golden value, or to 1 when that is 0), unit, a one-line message such as
  * "syscalls 2480 vs golden 1240 (+100.0%, tolerance +10%)" (ending with "; " RN_GOLDEN_HINT

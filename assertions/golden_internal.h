@@ -5,11 +5,12 @@
  *
  *   golden.c          configuration, check names, feasibility, host provenance, the step table
  *                     and rn_golden_compare() (the driver)
- *   golden_write.c    rn_golden_write(): renacer-golden/2 files
- *   golden_read.c     rn_golden_read(): renacer-golden/1 and /2, renacer-json-v1 import
+ *   golden_write.c    rn_golden_write(): renacer-golden/3 files
+ *   golden_read.c     rn_golden_read(): renacer-golden/1, /2 and /3, renacer-json-v1 import
  *   golden_judge.c    the helpers below: number formatting, samples, verdict fields
  *   golden_counts.c   judging counts: syscalls, per-syscall counts, GPU counts, instructions
- *   golden_timing.c   judging timing: rank test, Hodges-Lehmann bound, noise, load guard
+ *   golden_timing.c   judging timing: rank test, Hodges-Lehmann bound, noise, load guard;
+ *                     metrics and the program's span durations by the one rule
  *   golden_memory.c   judging memory: median against a relative tolerance
  *
  * Strings written into `out` buffers are always NUL-terminated and cut at `cap`. Verdict
@@ -182,6 +183,13 @@ void rn_golden_judge_instructions(struct rn_golden_cmp *c, const struct rn_golde
 /* Timing (golden_timing.c): one-sided Mann-Whitney U plus the Hodges-Lehmann bound. */
 void rn_golden_judge_timing(struct rn_golden_cmp *c, const struct rn_golden_step *s,
 			    struct rn_verdict_result *v);
+/* One app span's durations (golden:span_time:app:<name>, golden_timing.c): the golden's
+ * per-run durations `gold` (n >= 1) against the runs' `obs` (NULL when no run had the span: NO
+ * DATA), judged by the timing rule of step `s` (a wall-time step of check SPAN_TIME), with its
+ * messages, detection limit and details. */
+void rn_golden_judge_span_time(struct rn_golden_cmp *c, const struct rn_golden_step *s,
+			       const struct rn_span_series *gold, const struct rn_span_series *obs,
+			       struct rn_verdict_result *v);
 /* Memory (golden_memory.c): the observed median against golden median * (1 + tolerance). */
 void rn_golden_judge_memory(struct rn_golden_cmp *c, const struct rn_golden_step *s,
 			    struct rn_verdict_result *v);

@@ -1,5 +1,5 @@
 /*
- * golden_read.c - rn_golden_read(): renacer-golden/1 and /2 files and renacer-json-v1 imports,
+ * golden_read.c - rn_golden_read(): renacer-golden/1, /2 and /3 files and renacer-json-v1 imports,
  * validated key by key (errors name the key), and rn_golden_release().
  * Shared declarations: golden_internal.h; the API: golden.h.
  */
@@ -294,7 +294,47 @@ static int read_gpu(const json_t *o, struct rn_golden *g, struct rn_diag *d)
 	return 0;
 }
 
-/* renacer-golden/1 (version 1) and renacer-golden/2 (version 2, with counting runs). */
+static int cmp_series(const void *a, const void *b)
+{
+	return strcmp(((const struct rn_span_series *)a)->name,
+		      ((const struct rn_span_series *)b)->name);
+}
+
+/* "spans" (renacer-golden/3, optional): per app span name, 1..nruns per-run durations, ns. */
+static int read_spans(const json_t *o, size_t nruns, struct rn_golden *g, struct rn_diag *d)
+{
+	const char *key;
+	json_t *v;
+
+	if (!json_is_object(o))
+		return corrupt(d, "\"spans\" must be an object");
+	g->spans = rn_xcalloc(json_object_size(o) + 1, sizeof(*g->spans));
+	json_object_foreach((json_t *)o, key, v)
+	{
+		struct rn_span_series *s = &g->spans[g->nspans];
+		size_t i, n = json_is_array(v) ? json_array_size(v) : 0;
+
+		if (strncmp(key, "app:", 4) || !key[4])
+			return corrupt(d, "\"spans.%s\" is not an app span name (\"app:<name>\")",
+				       key);
+		if (!n || n > nruns)
+			return corrupt(d, "\"spans.%s\" must be an array of 1 to %zu values (runs)",
+				       key, nruns);
+		s->name = rn_xstrdup(key);
+		s->ns = rn_xcalloc(n, sizeof(*s->ns));
+		s->n = n;
+		g->nspans++;
+		for (i = 0; i < n; i++)
+			if (!get_count(json_array_get(v, i), &s->ns[i]))
+				return corrupt(d, "\"spans.%s[%zu]\" must be an integer >= 0", key,
+					       i);
+	}
+	qsort(g->spans, g->nspans, sizeof(*g->spans), cmp_series);
+	return 0;
+}
+
+/* renacer-golden/1 (version 1), renacer-golden/2 (version 2, with counting runs) and
+ * renacer-golden/3 (version 3, with span durations). */
 static int read_golden_v1(const json_t *root, int version, struct rn_golden *g, struct rn_diag *d)
 {
 	static const char *const keys_v1[] = { "argv",       "conditions", "format",  "gpu",
@@ -304,13 +344,19 @@ static int read_golden_v1(const json_t *root, int version, struct rn_golden *g, 
 		"argv",       "conditions", "counting_runs", "counting_samples", "format", "gpu",
 		"provenance", "runs",       "samples",       "syscalls",         "target", NULL
 	};
+	static const char *const keys_v3[] = {
+		"argv",    "conditions", "counting_runs", "counting_samples",
+		"format",  "gpu",        "provenance",    "runs",
+		"samples", "spans",      "syscalls",      "target",
+		NULL
+	};
 	static const char *const required[] = { "argv",     "provenance", "runs", "samples",
 						"syscalls", "target",     NULL };
 	const json_t *v;
 	double runs;
 	size_t i;
 
-	if (check_keys(root, version == 1 ? keys_v1 : keys, "", d))
+	if (check_keys(root, version == 1 ? keys_v1 : version == 2 ? keys : keys_v3, "", d))
 		return -EINVAL;
 	for (i = 0; required[i]; i++)
 		if (!json_object_get(root, required[i]))
@@ -357,6 +403,10 @@ static int read_golden_v1(const json_t *root, int version, struct rn_golden *g, 
 		return -EINVAL;
 	v = json_object_get(root, "conditions");
 	if (v && read_conditions(v, g, d))
+		return -EINVAL;
+	g->has_spans = version >= 3;
+	v = json_object_get(root, "spans");
+	if (v && read_spans(v, g->nruns, g, d))
 		return -EINVAL;
 	return 0;
 }
@@ -484,13 +534,49 @@ static bool blank(const char *s, size_t n)
 	return true;
 }
 
+/* Read `root` of format `f` into `g`. Returns 0, -EINVAL or -EPROTONOSUPPORT (d filled). */
+static int read_format(const json_t *root, const char *f, struct rn_golden *g, struct rn_diag *d)
+{
+	int rc;
+
+	if (!strcmp(f, RN_GOLDEN_FORMAT)) {
+		rc = read_golden_v1(root, RN_GOLDEN_VERSION, g, d);
+	} else if (!strcmp(f, RN_GOLDEN_FORMAT_V2)) {
+		rc = read_golden_v1(root, 2, g, d);
+	} else if (!strcmp(f, RN_GOLDEN_FORMAT_V1)) {
+		rc = read_golden_v1(root, 1, g, d);
+	} else if (!strcmp(f, RN_GOLDEN_JSON_V1)) {
+		rc = read_json_v1(root, g, d);
+	} else if (!strncmp(f, RN_GOLDEN_FORMAT_PREFIX, strlen(RN_GOLDEN_FORMAT_PREFIX)) &&
+		   f[strlen(RN_GOLDEN_FORMAT_PREFIX)] >= '1' &&
+		   f[strlen(RN_GOLDEN_FORMAT_PREFIX)] <= '9' &&
+		   strspn(f + strlen(RN_GOLDEN_FORMAT_PREFIX), "0123456789") ==
+			   strlen(f + strlen(RN_GOLDEN_FORMAT_PREFIX))) {
+		/* A well-formed version other than ours: numbers are not compared as strings, so
+		 * "renacer-golden/10" is newer too. */
+		rn_diag_set(
+			d, 0, 0,
+			"written by a newer renacer (format %.64s); this renacer reads " RN_GOLDEN_FORMAT,
+			f);
+		rc = -EPROTONOSUPPORT;
+	} else {
+		rn_diag_set(
+			d, 0, 0,
+			"not a golden trace: unknown format \"%.64s\" (expected \"" RN_GOLDEN_FORMAT
+			"\", \"" RN_GOLDEN_FORMAT_V2 "\", \"" RN_GOLDEN_FORMAT_V1
+			"\" or \"" RN_GOLDEN_JSON_V1 "\")",
+			f);
+		rc = -EINVAL;
+	}
+	return rc;
+}
+
 int rn_golden_read(const char *path, struct rn_golden *g, struct rn_diag *d)
 {
 	struct rn_buf b;
 	json_error_t err;
 	json_t *root;
 	const json_t *fmt;
-	const char *f;
 	int rc;
 
 	memset(g, 0, sizeof(*g));
@@ -556,33 +642,7 @@ int rn_golden_read(const char *path, struct rn_golden *g, struct rn_diag *d)
 		json_decref(root);
 		return corrupt(d, "\"format\" must be a string");
 	}
-	f = json_string_value(fmt);
-	if (!strcmp(f, RN_GOLDEN_FORMAT)) {
-		rc = read_golden_v1(root, RN_GOLDEN_VERSION, g, d);
-	} else if (!strcmp(f, RN_GOLDEN_FORMAT_V1)) {
-		rc = read_golden_v1(root, 1, g, d);
-	} else if (!strcmp(f, RN_GOLDEN_JSON_V1)) {
-		rc = read_json_v1(root, g, d);
-	} else if (!strncmp(f, RN_GOLDEN_FORMAT_PREFIX, strlen(RN_GOLDEN_FORMAT_PREFIX)) &&
-		   f[strlen(RN_GOLDEN_FORMAT_PREFIX)] >= '1' &&
-		   f[strlen(RN_GOLDEN_FORMAT_PREFIX)] <= '9' &&
-		   strspn(f + strlen(RN_GOLDEN_FORMAT_PREFIX), "0123456789") ==
-			   strlen(f + strlen(RN_GOLDEN_FORMAT_PREFIX))) {
-		/* A well-formed version other than ours: numbers are not compared as strings, so
-		 * "renacer-golden/10" is newer too. */
-		rn_diag_set(
-			d, 0, 0,
-			"written by a newer renacer (format %.64s); this renacer reads " RN_GOLDEN_FORMAT,
-			f);
-		rc = -EPROTONOSUPPORT;
-	} else {
-		rn_diag_set(
-			d, 0, 0,
-			"not a golden trace: unknown format \"%.64s\" (expected \"" RN_GOLDEN_FORMAT
-			"\", \"" RN_GOLDEN_FORMAT_V1 "\" or \"" RN_GOLDEN_JSON_V1 "\")",
-			f);
-		rc = -EINVAL;
-	}
+	rc = read_format(root, json_string_value(fmt), g, d);
 	json_decref(root);
 	if (rc)
 		rn_golden_release(g);
@@ -609,5 +669,10 @@ void rn_golden_release(struct rn_golden *g)
 	for (i = 0; i < g->nsyscalls; i++)
 		free(g->syscalls[i].name);
 	free(g->syscalls);
+	for (i = 0; i < g->nspans; i++) {
+		free(g->spans[i].name);
+		free(g->spans[i].ns);
+	}
+	free(g->spans);
 	memset(g, 0, sizeof(*g));
 }

@@ -299,18 +299,16 @@ static void kernel_bound_rule(const struct rn_golden_cmp *c, struct timing_eval 
 }
 
 /*
- * The timing rule for step `s` (samples present on both sides, enough runs): the golden
- * samples scaled by the speed ratio, the Hodges-Lehmann interval of the shift at the look's
- * alpha share; FAIL when its lower bound is beyond the limit (conditions matching) or beyond
- * the drift limit (any conditions), PASS when its upper bound is within the limit (conditions
- * matching), INCONCLUSIVE when it straddles, ADVISORY when decided under other conditions.
+ * The statistics of the timing rule for step `s` on the golden's samples a0[na] and the runs'
+ * b[nb] (both non-empty): the golden samples scaled by the speed ratio, the Hodges-Lehmann
+ * interval of the shift at the look's alpha share, the limits, the noise, the detection limit,
+ * and what the conditions and the modes say. Fills *e.
  */
-static enum timing_outcome timing_rule(const struct rn_golden_cmp *c,
-				       const struct rn_golden_step *s, struct timing_eval *e)
+static void timing_bounds(const struct rn_golden_cmp *c, const struct rn_golden_step *s,
+			  const double *a0, size_t na, const double *b, size_t nb,
+			  struct timing_eval *e)
 {
-	const double *a0 = c->g->samples[s->metric];
-	size_t na = rn_golden_golden_n(c->g, s->metric), nb = rn_golden_observed_n(c->r, s->metric);
-	double *b = rn_golden_observed(c->r, s->metric), *a = rn_xmalloc(na * sizeof(*a));
+	double *a = rn_xmalloc(na * sizeof(*a));
 	struct rn_seq_design d = design_of(c, nb);
 	double tol = rn_golden_tol_of(c, s, c->cfg->timing_tolerance), n_eff;
 	size_t i;
@@ -365,17 +363,37 @@ static enum timing_outcome timing_rule(const struct rn_golden_cmp *c,
 	/* the modes of both sides, while their samples are here */
 	e->modes = modes_explain(a, na, b, nb, e);
 	free(a);
-	free(b);
+}
+
+/* Whether a wall time of this check is not comparable with the golden's moment at all: the
+ * machine loaded now or when recorded, the runs waiting on I/O, or a kernel-bound program. */
+static bool wall_drifts(const struct rn_golden_cmp *c)
+{
+	return rn_golden_loaded(c) || rn_golden_io_bound(c) || golden_kernel_bound(c) ||
+		(c->g->has_conditions && c->g->cpu_pressure >= RN_LOAD_PRESSURE_BUSY);
+}
+
+/*
+ * The timing rule for step `s` on the golden's samples a0[na] and the runs' b[nb] (both
+ * present, enough runs; timing_bounds): FAIL when the interval's lower bound is beyond the
+ * limit (conditions matching) or beyond the drift limit (any conditions), PASS when its upper
+ * bound is within the limit (conditions matching), INCONCLUSIVE when it straddles, ADVISORY
+ * when decided under other conditions. Every time row takes this rule: the metrics of the step
+ * table and the program's spans (rn_golden_judge_span_time) alike.
+ */
+static enum timing_outcome timing_rule_of(const struct rn_golden_cmp *c,
+					  const struct rn_golden_step *s, const double *a0,
+					  size_t na, const double *b, size_t nb,
+					  struct timing_eval *e)
+{
+	timing_bounds(c, s, a0, na, b, nb, e);
 	/* Wall time on a loaded machine moves with the share of a CPU the program got: an
 	 * unchanged sed script read 200-250 ms against a 65 ms golden (+100% and more after the
 	 * probe's scaling) on a loaded 2-vCPU VM, 14 false FAILs in 20. What the program itself
 	 * did is its cpu_time, which still gates beyond the drift limit; a slowdown that only
 	 * waits longer needs the same-job baseline there. The same for a kernel-bound program,
 	 * whose wall time is mostly the kernel's work (golden_kernel_bound). */
-	e->wall_loaded = s->metric != RN_METRIC_CPU_TIME &&
-		(rn_golden_loaded(c) || rn_golden_io_bound(c) || golden_kernel_bound(c) ||
-		 (c->g->has_conditions && c->g->cpu_pressure >= RN_LOAD_PRESSURE_BUSY)) &&
-		!cpu_beyond_drift(c);
+	e->wall_loaded = s->metric != RN_METRIC_CPU_TIME && wall_drifts(c) && !cpu_beyond_drift(c);
 	/* A different mix of two modes explains a shift that is not shown within the limit */
 	if (e->modes && !(e->hl.k && e->hl.upper <= e->limit))
 		return T_UNDECIDED;
@@ -393,6 +411,18 @@ static enum timing_outcome timing_rule(const struct rn_golden_cmp *c,
 	if (e->hl.k && e->hl.upper <= e->limit)
 		return e->comparable ? T_PASS : T_ADVISORY;
 	return T_UNDECIDED;
+}
+
+/* The timing rule for step `s` on its metric's samples: the golden's and the runs'. */
+static enum timing_outcome timing_rule(const struct rn_golden_cmp *c,
+				       const struct rn_golden_step *s, struct timing_eval *e)
+{
+	size_t na = rn_golden_golden_n(c->g, s->metric), nb = rn_golden_observed_n(c->r, s->metric);
+	double *b = rn_golden_observed(c->r, s->metric);
+	enum timing_outcome o = timing_rule_of(c, s, c->g->samples[s->metric], na, b, nb, e);
+
+	free(b);
+	return o;
 }
 
 bool rn_golden_timing_undecided(const struct rn_golden *g, const struct rn_target_result *r,
@@ -715,7 +745,7 @@ static void timing_details(const struct rn_golden_cmp *c, struct timing_job *tj)
 static void timing_judge(struct rn_golden_cmp *c, const struct rn_golden_step *s,
 			 struct rn_verdict_result *v, struct timing_job *tj)
 {
-	enum timing_outcome outcome = timing_rule(c, s, &tj->e);
+	enum timing_outcome outcome = timing_rule_of(c, s, tj->a, tj->na, tj->b, tj->nb, &tj->e);
 	char conf[32];
 
 	rn_golden_fmt_p(tj->p, sizeof(tj->p), tj->e.mw.p);
@@ -753,10 +783,44 @@ static void timing_judge(struct rn_golden_cmp *c, const struct rn_golden_step *s
 	timing_details(c, tj);
 }
 
+/* Judge the samples of `tj` (name, tname, a, na, b, nb set; b owned, freed here) by the
+ * timing rule into verdict `v` of step `s`: message, reason, values and details. */
+static void judge_job(struct rn_golden_cmp *c, const struct rn_golden_step *s,
+		      struct rn_verdict_result *v, struct timing_job *tj)
+{
+	const struct rn_regression_cfg *cfg = c->cfg;
+
+	tj->fewest = tj->na < tj->nb ? tj->na : tj->nb;
+	tj->gold = rn_golden_median_of(tj->a, tj->na);
+	tj->obs = rn_golden_median_of(tj->b, tj->nb);
+	tj->tol = rn_golden_tol_of(c, s, cfg->timing_tolerance);
+	tj->limit = tj->tol * tj->gold;
+
+	rn_golden_set_values(v, s, tj->obs, tj->gold, tj->gold + tj->limit);
+	rn_golden_fmt_value(tj->o, sizeof(tj->o), "ns", tj->obs);
+	rn_golden_fmt_value(tj->g, sizeof(tj->g), "ns", tj->gold);
+	rn_golden_fmt_pct(tj->d, sizeof(tj->d), v->delta_pct);
+	rn_golden_fmt_tol(tj->t, sizeof(tj->t), tj->tol);
+	rn_golden_fmt_trim(tj->al, sizeof(tj->al), cfg->alpha);
+	rn_golden_fmt_num(tj->conf, sizeof(tj->conf),
+			  floor((1.0 - cfg->alpha) * 1000.0 + 0.5) / 10.0);
+	snprintf(tj->head, sizeof(tj->head), "%s %s vs golden %s (%s)", tj->name, tj->o, tj->g,
+		 tj->d);
+	rn_buf_init(&tj->m, 0);
+	rn_buf_init(&tj->det, 0);
+	rn_golden_add_sample_table(&tj->det, "ns", tj->a, tj->na, tj->b, tj->nb);
+
+	if (!timing_settled_early(c, v, tj))
+		timing_judge(c, s, v, tj);
+	free(tj->b);
+	rn_golden_set_message(v, &tj->m);
+	rn_golden_add_golden_line(c, &tj->det);
+	v->detail = rn_buf_detach(&tj->det, NULL);
+}
+
 void rn_golden_judge_timing(struct rn_golden_cmp *c, const struct rn_golden_step *s,
 			    struct rn_verdict_result *v)
 {
-	const struct rn_regression_cfg *cfg = c->cfg;
 	struct timing_job tj;
 
 	memset(&tj, 0, sizeof(tj));
@@ -765,30 +829,24 @@ void rn_golden_judge_timing(struct rn_golden_cmp *c, const struct rn_golden_step
 	tj.a = c->g->samples[s->metric];
 	tj.na = rn_golden_golden_n(c->g, s->metric);
 	tj.nb = rn_golden_observed_n(c->r, s->metric);
-	tj.fewest = tj.na < tj.nb ? tj.na : tj.nb;
 	tj.b = rn_golden_observed(c->r, s->metric);
-	tj.gold = rn_golden_median_of(tj.a, tj.na);
-	tj.obs = rn_golden_median_of(tj.b, tj.nb);
-	tj.tol = rn_golden_tol_of(c, s, cfg->timing_tolerance);
-	tj.limit = tj.tol * tj.gold;
+	judge_job(c, s, v, &tj);
+}
 
-	rn_golden_set_values(v, s, tj.obs, tj.gold, tj.gold + tj.limit);
-	rn_golden_fmt_value(tj.o, sizeof(tj.o), "ns", tj.obs);
-	rn_golden_fmt_value(tj.g, sizeof(tj.g), "ns", tj.gold);
-	rn_golden_fmt_pct(tj.d, sizeof(tj.d), v->delta_pct);
-	rn_golden_fmt_tol(tj.t, sizeof(tj.t), tj.tol);
-	rn_golden_fmt_trim(tj.al, sizeof(tj.al), cfg->alpha);
-	rn_golden_fmt_num(tj.conf, sizeof(tj.conf),
-			  floor((1.0 - cfg->alpha) * 1000.0 + 0.5) / 10.0);
-	snprintf(tj.head, sizeof(tj.head), "%s %s vs golden %s (%s)", tj.name, tj.o, tj.g, tj.d);
-	rn_buf_init(&tj.m, 0);
-	rn_buf_init(&tj.det, 0);
-	rn_golden_add_sample_table(&tj.det, "ns", tj.a, tj.na, tj.b, tj.nb);
+void rn_golden_judge_span_time(struct rn_golden_cmp *c, const struct rn_golden_step *s,
+			       const struct rn_span_series *gold, const struct rn_span_series *obs,
+			       struct rn_verdict_result *v)
+{
+	struct timing_job tj;
 
-	if (!timing_settled_early(c, v, &tj))
-		timing_judge(c, s, v, &tj);
-	free(tj.b);
-	rn_golden_set_message(v, &tj.m);
-	rn_golden_add_golden_line(c, &tj.det);
-	v->detail = rn_buf_detach(&tj.det, NULL);
+	memset(&tj, 0, sizeof(tj));
+	tj.name = gold->name;
+	tj.tname = c->r->name ? c->r->name : "?";
+	tj.a = gold->ns;
+	tj.na = gold->n;
+	tj.nb = obs ? obs->n : 0;
+	tj.b = rn_xmalloc((tj.nb ? tj.nb : 1) * sizeof(*tj.b));
+	if (tj.nb)
+		memcpy(tj.b, obs->ns, tj.nb * sizeof(*tj.b));
+	judge_job(c, s, v, &tj);
 }

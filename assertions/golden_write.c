@@ -1,5 +1,5 @@
 /*
- * golden_write.c - rn_golden_write(): a target's measured runs as a renacer-golden/2 file.
+ * golden_write.c - rn_golden_write(): a target's measured runs as a renacer-golden/3 file.
  * Shared declarations: golden_internal.h; the API: golden.h.
  */
 #include "golden_internal.h"
@@ -263,6 +263,36 @@ static json_t *build_gpu(const struct rn_target_result *r, bool *failed)
 	return o;
 }
 
+/* "spans": per app span name of the timing runs, the per-run summed durations; NULL when no
+ * run had app spans. */
+static json_t *build_spans(const struct rn_target_result *r, bool *failed)
+{
+	json_t *o;
+	size_t i, k;
+
+	if (!r->napp_spans)
+		return NULL;
+	o = json_object();
+	if (!o) {
+		*failed = true;
+		return NULL;
+	}
+	for (i = 0; i < r->napp_spans; i++) {
+		const struct rn_span_series *s = &r->app_spans[i];
+		json_t *name = json_string(s->name), *a;
+
+		if (!name)
+			continue; /* not valid UTF-8: no key of a JSON file, and not compared */
+		json_decref(name);
+		a = json_array();
+		for (k = 0; a && k < s->n; k++)
+			if (json_array_append_new(a, jround(s->ns[k])) < 0)
+				*failed = true;
+		put(o, s->name, a, failed);
+	}
+	return o;
+}
+
 const char *rn_golden_status_name(enum rn_run_status s)
 {
 	switch (s) {
@@ -287,7 +317,7 @@ const char *rn_golden_status_name(enum rn_run_status s)
 int rn_golden_write(const char *path, const struct rn_target_result *r, const char *const *argv_rel,
 		    struct rn_diag *d)
 {
-	json_t *root, *argv, *gpu;
+	json_t *root, *argv, *gpu, *spans;
 	bool failed = false;
 	char *text;
 	size_t i;
@@ -336,6 +366,9 @@ int rn_golden_write(const char *path, const struct rn_target_result *r, const ch
 	gpu = build_gpu(r, &failed);
 	if (gpu)
 		put(root, "gpu", gpu, &failed);
+	spans = build_spans(r, &failed);
+	if (spans)
+		put(root, "spans", spans, &failed);
 	if (failed) {
 		json_decref(root);
 		/* The only ways to fail above: an allocation, or a target name not in UTF-8. */

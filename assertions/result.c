@@ -293,6 +293,11 @@ void rn_target_result_release(struct rn_target_result *r)
 	for (i = 0; i < r->nspan_runs; i++)
 		rn_trace_release(&r->span_runs[i]);
 	free(r->span_runs);
+	for (i = 0; i < r->napp_spans; i++) {
+		free(r->app_spans[i].name);
+		free(r->app_spans[i].ns);
+	}
+	free(r->app_spans);
 	rn_critical_path_release(&r->cp);
 	free(r->error);
 	free(r->instructions_detail);
@@ -446,6 +451,57 @@ struct rn_trace *rn_target_result_span_trace(struct rn_target_result *r, size_t 
 	return i < r->nspan_runs ? &r->span_runs[i] : &r->last;
 }
 
+/* The series of app span `name` (without "app:") in r->app_spans, inserted in name order when
+ * new. */
+static struct rn_span_series *span_series_of(struct rn_target_result *r, const char *name)
+{
+	size_t lo = 0, hi = r->napp_spans, len;
+	struct rn_span_series *s;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int cmp = strcmp(r->app_spans[mid].name + 4, name);
+
+		if (!cmp)
+			return &r->app_spans[mid];
+		if (cmp < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	r->app_spans = rn_xrealloc(r->app_spans, (r->napp_spans + 1) * sizeof(*r->app_spans));
+	memmove(r->app_spans + lo + 1, r->app_spans + lo,
+		(r->napp_spans - lo) * sizeof(*r->app_spans));
+	r->napp_spans++;
+	s = &r->app_spans[lo];
+	memset(s, 0, sizeof(*s));
+	len = strlen(name);
+	s->name = rn_xmalloc(len + 5);
+	memcpy(s->name, "app:", 4);
+	memcpy(s->name + 4, name, len + 1);
+	return s;
+}
+
+/* Add the app spans of run `t` (the r->nruns-th run) to r->app_spans: per name, the summed
+ * duration of its spans in this run. */
+static void add_app_spans(struct rn_target_result *r, const struct rn_trace *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->napp; i++) {
+		const struct rn_app_span *a = &t->app[i];
+		struct rn_span_series *s = span_series_of(r, a->name);
+		double ns = a->end_ns > a->start_ns ? (double)(a->end_ns - a->start_ns) : 0.0;
+
+		if (s->last_run != r->nruns) {
+			s->ns = rn_xrealloc(s->ns, (s->n + 1) * sizeof(*s->ns));
+			s->ns[s->n++] = 0.0;
+			s->last_run = r->nruns;
+		}
+		s->ns[s->n - 1] += ns;
+	}
+}
+
 void rn_target_result_add_run(struct rn_target_result *r, struct rn_trace *t)
 {
 	struct rn_trace *keep;
@@ -454,6 +510,7 @@ void rn_target_result_add_run(struct rn_target_result *r, struct rn_trace *t)
 	rn_metrics_from_trace(t, &r->runs[r->nruns]);
 	r->runs[r->nruns].measures = t->events_only ? RN_MEASURES_TIMES : RN_MEASURES_BOTH;
 	r->nruns++;
+	add_app_spans(r, t);
 	if (!t->events_only)
 		add_syscall_samples(r, t);
 	add_common(r, t);

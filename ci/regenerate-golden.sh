@@ -118,7 +118,7 @@ UNITS = {"wall_time": "ns", "critical_path": "ns", "cpu_time": "ns", "gpu_busy":
 def unit_of(metric):
     if metric in UNITS:
         return UNITS[metric]
-    if metric.endswith("_time") or metric.endswith("_ns"):
+    if metric.endswith("_time") or metric.endswith("_ns") or metric.startswith("span_time:"):
         return "ns"
     if metric.endswith("_bytes"):
         return "bytes"
@@ -130,10 +130,13 @@ def load(path):
             g = json.load(f)
     except (OSError, ValueError):
         return None
-    if g.get("format") not in ("renacer-golden/1", "renacer-golden/2"):
+    if g.get("format") not in ("renacer-golden/1", "renacer-golden/2", "renacer-golden/3"):
         return None
-    # renacer-golden/2 keeps the counting runs' samples apart: one table of metrics here
+    # renacer-golden/2 keeps the counting runs' samples apart: one table of metrics here;
+    # renacer-golden/3 adds each app span's durations, shown as "span_time:app:<name>"
     g.setdefault("samples", {}).update(g.get("counting_samples", {}))
+    for name, ns in g.get("spans", {}).items():
+        g["samples"]["span_time:" + name] = ns
     return g
 
 def human(v, unit):

@@ -76,7 +76,7 @@ static int golden_judging(struct rn_cfg_ctx *c, const struct rn_toml_value *v,
 					"unknown golden metric \"%s\" in [golden] metrics%s%s%s (known: "
 					"syscalls, syscall_counts, processes, cpu_time, wall_time, "
 					"critical_path, peak_rss, alloc_peak, gpu_busy, gpu_dispatches, "
-					"gpu_copy_bytes, instructions)",
+					"gpu_copy_bytes, instructions, span_time)",
 					names[i], hint ? " (did you mean \"" : "", hint ? hint : "",
 					hint ? "\"?)" : "");
 				rn_cfg_free_strings(names);

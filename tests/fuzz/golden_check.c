@@ -56,8 +56,18 @@ static void check_golden(const struct rn_golden *g)
 {
 	size_t i;
 
-	FUZZ_CHECK(g->version == 0 || g->version == 1 || g->version == RN_GOLDEN_VERSION,
+	FUZZ_CHECK(g->version == 0 || g->version == 1 || g->version == 2 ||
+			   g->version == RN_GOLDEN_VERSION,
 		   "unexpected version");
+	FUZZ_CHECK(g->has_spans == (g->version >= 3), "has_spans disagrees with the version");
+	for (i = 0; i < g->nspans; i++) {
+		FUZZ_CHECK(!strncmp(g->spans[i].name, "app:", 4), "a span name without \"app:\"");
+		FUZZ_CHECK(g->spans[i].n >= 1 && g->spans[i].n <= g->nruns,
+			   "a span's run count is not 1..runs");
+		if (i)
+			FUZZ_CHECK(strcmp(g->spans[i - 1].name, g->spans[i].name) < 0,
+				   "spans not sorted by name, or a name repeats");
+	}
 	FUZZ_CHECK(g->timing_under_tracer == (g->version == 1),
 		   "timing_under_tracer disagrees with the version");
 	FUZZ_CHECK(g->counts_only == (g->version == 0), "counts_only disagrees with the version");

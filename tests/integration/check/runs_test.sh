@@ -120,7 +120,7 @@ golden)
 	python3 - "$tmp/golden/tree.json" <<'PY' || fail "golden trace layout"
 import json, sys
 g = json.load(open(sys.argv[1]))
-assert g["format"] == "renacer-golden/2", g["format"]
+assert g["format"] == "renacer-golden/3", g["format"]
 assert g["runs"] == 10 and g["counting_runs"] == 3, (g["runs"], g["counting_runs"])
 s, c = g["samples"], g["counting_samples"]
 for m in ("wall_time", "critical_path", "cpu_time", "peak_rss", "processes"):

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -78,6 +79,26 @@ static void make_result(struct rn_target_result *r, size_t nruns, double wall_ms
 	r->syscall_calls[nr_of("close")] = 20;
 }
 
+/* Append the app span series `name` ("app:x", in name order after those there) to `r`: one
+ * value per run around `ms` with +-`jitter` relative noise. */
+static void add_span_series(struct rn_target_result *r, const char *name, double ms, double jitter,
+			    unsigned seed)
+{
+	struct rn_span_series *s;
+	size_t i;
+
+	r->app_spans = realloc(r->app_spans, (r->napp_spans + 1) * sizeof(*r->app_spans));
+	assert_non_null(r->app_spans);
+	s = &r->app_spans[r->napp_spans++];
+	memset(s, 0, sizeof(*s));
+	s->name = strdup(name);
+	s->ns = calloc(r->nruns, sizeof(*s->ns));
+	assert_non_null(s->ns);
+	s->n = r->nruns;
+	for (i = 0; i < r->nruns; i++)
+		s->ns[i] = floor(ms * 1e6 * (1.0 + jitter * noise(&seed)));
+}
+
 static void free_result(struct rn_target_result *r)
 {
 	free(r->syscall_ns);
@@ -114,6 +135,17 @@ static struct rn_verdict_result *find(struct rn_verdict_result *v, size_t n, con
 		if (!strcmp(v[i].assertion, name))
 			return &v[i];
 	fail_msg("no verdict '%s'", name);
+	return NULL;
+}
+
+static struct rn_verdict_result *find_or_null(struct rn_verdict_result *v, size_t n,
+					      const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i].assertion, name))
+			return &v[i];
 	return NULL;
 }
 
@@ -195,7 +227,7 @@ static void test_golden_write_read_round_trip(void **state)
 	r.syscall_ns[nr_of("read")] = 123456.5; /* rounds half up */
 	golden_of(&r, "roundtrip", &g);
 
-	assert_int_equal(g.version, 2);
+	assert_int_equal(g.version, 3);
 	assert_false(g.timing_under_tracer);
 	assert_int_equal(g.ncounting_runs, 0);
 	assert_false(g.counts_only);
@@ -260,7 +292,7 @@ static void test_golden_write_is_deterministic(void **state)
 			   "{\n    \"cpu_pressure\": null,\n    \"cpus\": ") == a.buf);
 	assert_non_null(strstr(a.buf,
 			       "\"probe_wall_ns\": 0.0\n  },\n  \"counting_runs\": "
-			       "0,\n  \"format\": \"renacer-golden/2\",\n  \"provenance\": "
+			       "0,\n  \"format\": \"renacer-golden/3\",\n  \"provenance\": "
 			       "{\n"));
 	assert_true(strstr(a.buf, "\"provenance\"") < strstr(a.buf, "\"runs\""));
 	assert_true(strstr(a.buf, "\"samples\"") < strstr(a.buf, "\"syscalls\""));
@@ -369,7 +401,7 @@ static void test_golden_read_errors(void **state)
 	s = read_error(DATA "newer_format.json", -EPROTONOSUPPORT);
 	assert_string_equal(s,
 			    DATA "newer_format.json: error: written by a newer renacer (format "
-				 "renacer-golden/3); this renacer reads renacer-golden/2");
+				 "renacer-golden/4); this renacer reads renacer-golden/3");
 	free(s);
 	s = read_error(DATA "missing_format.json", -EINVAL);
 	assert_string_equal(s,
@@ -436,13 +468,15 @@ static void test_golden_read_empty_and_odd_formats(void **state)
 			    "corrupt golden trace: \"format\" must be a string");
 	assert_string_equal(read_text_error("other", "{\"format\": \"chrome-trace\"}"),
 			    "not a golden trace: unknown format \"chrome-trace\" (expected "
-			    "\"renacer-golden/2\", \"renacer-golden/1\" or \"renacer-json-v1\")");
+			    "\"renacer-golden/3\", \"renacer-golden/2\", \"renacer-golden/1\" or "
+			    "\"renacer-json-v1\")");
 	assert_string_equal(read_text_error("v10", "{\"format\": \"renacer-golden/10\"}"),
 			    "written by a newer renacer (format renacer-golden/10); this renacer "
-			    "reads renacer-golden/2");
+			    "reads renacer-golden/3");
 	assert_string_equal(read_text_error("v0", "{\"format\": \"renacer-golden/0\"}"),
 			    "not a golden trace: unknown format \"renacer-golden/0\" (expected "
-			    "\"renacer-golden/2\", \"renacer-golden/1\" or \"renacer-json-v1\")");
+			    "\"renacer-golden/3\", \"renacer-golden/2\", \"renacer-golden/1\" or "
+			    "\"renacer-json-v1\")");
 }
 
 /* A schema violation: modify a valid golden trace with `edit` and expect `msg`. */
@@ -616,6 +650,129 @@ static void test_golden_read_json_v1(void **state)
 }
 
 /* ---- comparing ---------------------------------------------------------------------------- */
+
+/* The program's own spans: recorded per run, one row per span name judged by the timing rule
+ * of the wall-time row; a 3x span fails and the others do not; what cannot be compared is SKIP
+ * or NO DATA, never FAIL. */
+static void test_golden_compare_span_time(void **state)
+{
+	struct rn_target_result gold, now;
+	struct rn_regression_cfg cfg;
+	struct rn_golden g;
+	struct rn_verdict_result *v, *s;
+	size_t n;
+
+	(void)state;
+	make_result(&gold, 10, 100.0, 0.02, 41, 8 << 20);
+	add_span_series(&gold, "app:load", 30.0, 0.03, 1);
+	add_span_series(&gold, "app:solve", 50.0, 0.03, 2);
+	golden_of(&gold, "spans", &g);
+	assert_true(g.has_spans);
+	assert_int_equal(g.nspans, 2);
+	assert_string_equal(g.spans[0].name, "app:load");
+	assert_int_equal(g.spans[1].n, 10);
+	assert_float_equal(g.spans[1].ns[3], gold.app_spans[1].ns[3], 0.5);
+
+	/* solve does 3x the work: its row fails, with its detection limit; load's passes */
+	make_result(&now, 10, 100.0, 0.02, 42, 8 << 20);
+	add_span_series(&now, "app:load", 30.0, 0.03, 3);
+	add_span_series(&now, "app:solve", 150.0, 0.03, 4);
+	n = compare(&g, &now, NULL, &v);
+	assert_int_equal(n, 10);
+	assert_string_equal(v[8].assertion, "golden:span_time:app:load");
+	s = find(v, n, "golden:span_time:app:solve");
+	assert_int_equal(s->verdict, RN_VERDICT_FAIL);
+	assert_string_equal(s->unit, "ms");
+	assert_string_equal(s->type, "regression");
+	assert_non_null(strstr(s->message, "app:solve "));
+	assert_non_null(strstr(s->message, "; detects >= +"));
+	assert_true(s->mde_pct > 0.0);
+	assert_non_null(strstr(s->detail, "Mann-Whitney U = 100.0 of 100 pairs"));
+	assert_int_equal(find(v, n, "golden:span_time:app:load")->verdict, RN_VERDICT_PASS);
+	free_verdicts(v, n);
+
+	/* [golden] metrics without span_time: SKIP */
+	rn_regression_cfg_init(&cfg);
+	cfg.judged[RN_GOLDEN_CHECK_SPAN_TIME] = false;
+	n = compare(&g, &now, &cfg, &v);
+	s = find(v, n, "golden:span_time:app:solve");
+	assert_int_equal(s->verdict, RN_VERDICT_SKIP);
+	assert_string_equal(s->reason, "not in [golden] metrics");
+	free_verdicts(v, n);
+	free_result(&now);
+
+	/* solve gone (NO DATA), a new span (SKIP) */
+	make_result(&now, 10, 100.0, 0.02, 43, 8 << 20);
+	add_span_series(&now, "app:load", 30.0, 0.03, 5);
+	add_span_series(&now, "app:parse", 10.0, 0.03, 6);
+	n = compare(&g, &now, NULL, &v);
+	assert_int_equal(n, 11);
+	assert_int_equal(find(v, n, "golden:span_time:app:solve")->verdict, RN_VERDICT_NO_DATA);
+	s = find(v, n, "golden:span_time:app:parse");
+	assert_int_equal(s->verdict, RN_VERDICT_SKIP);
+	assert_non_null(strstr(s->message, "new since it was recorded"));
+	free_verdicts(v, n);
+	free_result(&now);
+
+	/* a golden trace without span data (renacer-golden/2): every span row SKIP, saying so */
+	g.has_spans = false;
+	g.version = 2;
+	make_result(&now, 10, 100.0, 0.02, 44, 8 << 20);
+	add_span_series(&now, "app:load", 300.0, 0.03, 7);
+	n = compare(&g, &now, NULL, &v);
+	s = find(v, n, "golden:span_time:app:load");
+	assert_int_equal(s->verdict, RN_VERDICT_SKIP);
+	assert_non_null(strstr(s->message,
+			       "the golden trace (renacer-golden/2) records no span "
+			       "durations"));
+	assert_null(find_or_null(v, n, "golden:span_time:app:solve"));
+	free_verdicts(v, n);
+	free_result(&now);
+	rn_golden_release(&g);
+	free_result(&gold);
+}
+
+/* A renacer-golden/2 trace is read as before: no span data. */
+static void test_golden_read_v2_has_no_spans(void **state)
+{
+	struct rn_target_result r;
+	struct rn_golden g;
+	struct rn_diag d;
+	struct rn_buf b;
+	char *p;
+	FILE *f;
+
+	(void)state;
+	make_result(&r, 5, 100.0, 0.02, 51, 8 << 20);
+	add_span_series(&r, "app:load", 30.0, 0.03, 1);
+	golden_of(&r, "v3", &g);
+	assert_true(g.has_spans);
+	rn_golden_release(&g);
+	/* the same file as renacer-golden/2, without its "spans" */
+	rn_buf_init(&b, 0);
+	assert_int_equal(rn_buf_read_file(&b, OUT "v3.json"), 0);
+	p = strstr(b.buf, "renacer-golden/3");
+	assert_non_null(p);
+	p[strlen("renacer-golden/")] = '2';
+	p = strstr(b.buf, "  \"spans\": {");
+	assert_non_null(p);
+	memmove(p, strstr(p, "},\n") + 3, strlen(strstr(p, "},\n") + 3) + 1);
+	f = fopen(OUT "v2.json", "w");
+	assert_non_null(f);
+	fputs(b.buf, f);
+	fclose(f);
+	rn_buf_release(&b);
+	assert_int_equal(rn_golden_read(OUT "v2.json", &g, &d), 0);
+	assert_int_equal(g.version, 2);
+	assert_false(g.has_spans);
+	assert_int_equal(g.nspans, 0);
+	rn_golden_release(&g);
+	/* "spans" in a renacer-golden/2 file is an unknown key */
+	assert_string_equal(read_text_error("v2spans",
+					    "{\"format\": \"renacer-golden/2\", \"spans\": {}}"),
+			    "corrupt golden trace: unknown key \"spans\"");
+	free_result(&r);
+}
 
 static void test_golden_compare_verdict_set(void **state)
 {
@@ -1821,6 +1978,8 @@ int main(void)
 		cmocka_unit_test(test_golden_read_schema_errors),
 		cmocka_unit_test(test_golden_read_json_v1),
 		cmocka_unit_test(test_golden_compare_verdict_set),
+		cmocka_unit_test(test_golden_compare_span_time),
+		cmocka_unit_test(test_golden_read_v2_has_no_spans),
 		cmocka_unit_test(test_golden_compare_total_syscalls_message),
 		cmocka_unit_test(test_golden_compare_total_rule_slack),
 		cmocka_unit_test(test_golden_compare_doubled_syscall_fails_naming_it),

@@ -33,7 +33,7 @@ check() {
 	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 		# The patterns go to git unexpanded (git's * matches across folders).
 		set -f
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2046 # one pattern per folder is the point
 		files=$(git ls-files -- $(for d in $DIRS; do printf "%s/*.c " "$d"; done))
 		set +f
 	else

@@ -181,8 +181,8 @@ static bool returns_address(int nr)
 	return nr >= 0 && (nr == mmap_nr || nr == mremap_nr || nr == brk_nr || nr == shmat_nr);
 }
 
-/* One argument `a` of ev, of signature kind `kind` (syscall_sig.h); *npath counts the path
- * arguments so far, which print the paths the collector read. */
+/* One argument `a` of ev, of signature kind `kind` (rn_syscall_signature, syscall_args.h);
+ * *npath counts the path arguments so far, which print the paths the collector read. */
 static void add_arg(struct rn_buf *b, const struct rn_syscall_event *ev, char kind, uint64_t a,
 		    int *npath)
 {

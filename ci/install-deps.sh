@@ -50,8 +50,9 @@ if $gate; then
 	exit 0
 fi
 install clang bpftool libbpf-dev
-# The house style: ci/format.sh checks every C file against .clang-format.
-install clang-format
+# The house style: ci/format.sh checks every C file against .clang-format, and
+# ci/complexity.sh (ctest docs.complexity) every function's length and complexity with pmccabe.
+install clang-format pmccabe
 # The package a distribution would accept: tests/integration/install runs lintian on the .deb
 # and loads its completion in bash (through bash-completion), zsh and fish.
 install lintian bash-completion zsh fish

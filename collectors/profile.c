@@ -561,72 +561,78 @@ static int line_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int rn_profile_write_folded(struct rn_profile *p, const struct rn_trace *t,
-			    enum rn_profile_kind kind, struct rn_srcloc *src, FILE *out)
+/* The mappings recorded for process `pid` at its last drain (the latest of them), or NULL. */
+static const struct rn_maps *drained_maps(const struct rn_profile *p, pid_t pid)
 {
-	const struct table *tab = kind == RN_PROFILE_CPU ? &p->samples : &p->syscalls;
-	struct rn_symbolizer *sym = rn_symbolizer_new();
-	char **lines = rn_xcalloc(tab->n + 1, sizeof(*lines));
-	size_t nl = 0;
-	struct rn_buf b;
+	const struct rn_maps *m = NULL;
 
-	rn_buf_init(&b, 0);
-	for (size_t i = 0; i < tab->cap; i++) {
-		const struct entry *e = &tab->v[i];
-		const struct rn_process *proc = NULL;
-		const struct rn_maps *m = NULL;
-		int pi;
+	for (size_t k = 0; k < p->nmaps; k++)
+		if (p->maps[k].pid == pid)
+			m = p->maps[k].maps;
+	return m;
+}
 
-		if (!e->value)
-			continue;
-		if (kind != RN_PROFILE_CPU) {
-			proc = e->pid >= 0 && (size_t)e->pid < t->nprocs ? &t->procs[e->pid] : NULL;
-			m = proc ? proc->maps : NULL;
-		} else {
-			pi = rn_trace_find_process(t, e->pid);
-			proc = pi >= 0 ? &t->procs[pi] : NULL;
-			for (size_t k = 0; k < p->nmaps; k++)
-				if (p->maps[k].pid == e->pid)
-					m = p->maps[k].maps;
-			if (!m && proc)
-				m = proc->maps;
-			/* a fork child gone before its samples were drained, which never exec'd:
-			 * its image is its parent's (mappings made after the fork aside) */
-			while (!m && proc && !proc->exec_ns && proc->parent >= 0) {
-				proc = &t->procs[proc->parent];
-				for (size_t k = 0; k < p->nmaps; k++)
-					if (p->maps[k].pid == proc->pid)
-						m = p->maps[k].maps;
-				if (!m)
-					m = proc->maps;
-			}
-			proc = pi >= 0 ? &t->procs[pi] : NULL;
-		}
-		rn_buf_reset(&b);
-		if (proc && proc->comm)
-			rn_buf_adds(&b, proc->comm);
-		else
-			rn_buf_addf(&b, "pid_%d", (int)e->pid);
-		for (size_t k = 0; k < b.len; k++)
-			if (b.buf[k] == ';' || b.buf[k] == ' ')
-				b.buf[k] = '_';
-		for (uint16_t k = e->n; k-- > 0;) {
-			/* a sample's first address is where it ran; the rest are return
-			 * addresses, as are all of a syscall's */
-			add_frame(&b, sym, src, m, e->pc[k], kind != RN_PROFILE_CPU || k > 0);
-		}
-		if (kind != RN_PROFILE_CPU)
-			rn_buf_addf(&b, ";%s", rn_syscall_name(e->nr));
-		else if (e->kernel)
-			rn_buf_adds(&b, ";[kernel]");
-		rn_buf_addf(&b, " %" PRIu64,
-			    kind == RN_PROFILE_SYSCALL_CALLS ? e->calls : e->value);
-		if (rn_buf_failed(&b))
-			continue;
-		lines[nl++] = rn_xstrdup(b.buf);
+/* The process of entry e of a `kind` profile (*proc, or NULL) and the mappings its addresses
+ * are symbolized with (or NULL). */
+static const struct rn_maps *entry_maps(const struct rn_profile *p, const struct rn_trace *t,
+					const struct entry *e, enum rn_profile_kind kind,
+					const struct rn_process **procp)
+{
+	const struct rn_process *proc;
+	const struct rn_maps *m;
+	int pi;
+
+	if (kind != RN_PROFILE_CPU) {
+		proc = e->pid >= 0 && (size_t)e->pid < t->nprocs ? &t->procs[e->pid] : NULL;
+		*procp = proc;
+		return proc ? proc->maps : NULL;
 	}
-	qsort(lines, nl, sizeof(*lines), line_cmp);
-	/* stacks that symbolize alike (two call sites in one function) are merged */
+	pi = rn_trace_find_process(t, e->pid);
+	proc = pi >= 0 ? &t->procs[pi] : NULL;
+	*procp = proc;
+	m = drained_maps(p, e->pid);
+	if (!m && proc)
+		m = proc->maps;
+	/* a fork child gone before its samples were drained, which never exec'd: its image is
+	 * its parent's (mappings made after the fork aside) */
+	while (!m && proc && !proc->exec_ns && proc->parent >= 0) {
+		proc = &t->procs[proc->parent];
+		m = drained_maps(p, proc->pid);
+		if (!m)
+			m = proc->maps;
+	}
+	return m;
+}
+
+/* Entry e as a folded line into b: "comm;frame;...;frame VALUE". */
+static void fold_entry(struct rn_buf *b, const struct entry *e, enum rn_profile_kind kind,
+		       const struct rn_process *proc, const struct rn_maps *m,
+		       struct rn_symbolizer *sym, struct rn_srcloc *src)
+{
+	rn_buf_reset(b);
+	if (proc && proc->comm)
+		rn_buf_adds(b, proc->comm);
+	else
+		rn_buf_addf(b, "pid_%d", (int)e->pid);
+	for (size_t k = 0; k < b->len; k++)
+		if (b->buf[k] == ';' || b->buf[k] == ' ')
+			b->buf[k] = '_';
+	for (uint16_t k = e->n; k-- > 0;) {
+		/* a sample's first address is where it ran; the rest are return addresses, as
+		 * are all of a syscall's */
+		add_frame(b, sym, src, m, e->pc[k], kind != RN_PROFILE_CPU || k > 0);
+	}
+	if (kind != RN_PROFILE_CPU)
+		rn_buf_addf(b, ";%s", rn_syscall_name(e->nr));
+	else if (e->kernel)
+		rn_buf_adds(b, ";[kernel]");
+	rn_buf_addf(b, " %" PRIu64, kind == RN_PROFILE_SYSCALL_CALLS ? e->calls : e->value);
+}
+
+/* Print the nl sorted folded lines, freeing them; stacks that symbolize alike (two call sites
+ * in one function) are merged. */
+static void print_merged(FILE *out, char **lines, size_t nl)
+{
 	for (size_t i = 0; i < nl; i++) {
 		char *first = lines[i], *sp = strrchr(first, ' ');
 		uint64_t v = strtoull(sp + 1, NULL, 10);
@@ -644,6 +650,33 @@ int rn_profile_write_folded(struct rn_profile *p, const struct rn_trace *t,
 		fprintf(out, "%.*s %" PRIu64 "\n", (int)klen, first, v);
 		free(first);
 	}
+}
+
+int rn_profile_write_folded(struct rn_profile *p, const struct rn_trace *t,
+			    enum rn_profile_kind kind, struct rn_srcloc *src, FILE *out)
+{
+	const struct table *tab = kind == RN_PROFILE_CPU ? &p->samples : &p->syscalls;
+	struct rn_symbolizer *sym = rn_symbolizer_new();
+	char **lines = rn_xcalloc(tab->n + 1, sizeof(*lines));
+	size_t nl = 0;
+	struct rn_buf b;
+
+	rn_buf_init(&b, 0);
+	for (size_t i = 0; i < tab->cap; i++) {
+		const struct entry *e = &tab->v[i];
+		const struct rn_process *proc;
+		const struct rn_maps *m;
+
+		if (!e->value)
+			continue;
+		m = entry_maps(p, t, e, kind, &proc);
+		fold_entry(&b, e, kind, proc, m, sym, src);
+		if (rn_buf_failed(&b))
+			continue;
+		lines[nl++] = rn_xstrdup(b.buf);
+	}
+	qsort(lines, nl, sizeof(*lines), line_cmp);
+	print_merged(out, lines, nl);
 	free(lines);
 	rn_buf_release(&b);
 	rn_symbolizer_free(sym);

@@ -301,13 +301,9 @@ static int install_seccomp(const struct sock_filter *prog, size_t len)
 	return 0;
 }
 
-/* In the child: set up stdio, cwd, limits, stop for the collectors, exec. Never returns. */
-static void child(struct run *r, const sigset_t *mask)
+/* In the child: the dispositions and mask the target starts with. */
+static void child_signals(const struct run *r, const sigset_t *mask)
 {
-	const struct sock_filter *prog = NULL;
-	size_t prog_len = 0;
-	int i;
-
 	/* the dispositions renacer inherited (an ignored SIGINT stays ignored, as under strace;
 	 * handlers become SIG_DFL at exec anyway) */
 	sigaction(SIGINT, &r->old_int, NULL);
@@ -322,6 +318,13 @@ static void child(struct run *r, const sigset_t *mask)
 	signal(SIGUSR1, SIG_DFL);
 	signal(SIGUSR2, SIG_DFL);
 	sigprocmask(SIG_SETMASK, mask, NULL);
+}
+
+/* In the child: stdin, stdout and stderr as the spec asks. */
+static void child_stdio(struct run *r)
+{
+	int i;
+
 	for (i = 0; i < 3; i++) {
 		int fd = -1;
 
@@ -337,8 +340,11 @@ static void child(struct run *r, const sigset_t *mask)
 		if (fd != i)
 			close(fd);
 	}
-	if (r->spec->cwd && chdir(r->spec->cwd))
-		child_fail(r, STAGE_CWD, errno);
+}
+
+/* In the child: the CPUs it is pinned to and its address-space limit, as the spec asks. */
+static void child_limits(struct run *r)
+{
 	if (r->spec->flags & RN_RUN_PIN_TARGET) {
 		cpu_set_t set;
 
@@ -353,10 +359,12 @@ static void child(struct run *r, const sigset_t *mask)
 		if (setrlimit(RLIMIT_AS, &rl))
 			child_fail(r, STAGE_RLIMIT, errno);
 	}
-	if (r->drv && r->drv->seccomp_program)
-		prog = r->drv->seccomp_program(r->dc, &prog_len);
-	/* Wait until the collectors are ready (ptrace seizes us here): stopped, or blocked on
-	 * the go pipe (see rn_loop_ops.seize_running). */
+}
+
+/* In the child: wait until the collectors are ready (ptrace seizes us here): stopped, or
+ * blocked on the go pipe (see rn_loop_ops.seize_running). */
+static void child_wait_go(const struct run *r)
+{
 	if (r->cc.go_fd >= 0) {
 		char go;
 		ssize_t n;
@@ -370,10 +378,14 @@ static void child(struct run *r, const sigset_t *mask)
 	} else {
 		syscall(SYS_kill, getpid(), SIGSTOP);
 	}
-	/* renacer's own process is out of the target's reach (guard.h), whatever the driver,
-	 * unless the caller traded it for timing fidelity (RN_RUN_NO_GUARD). A Landlock domain
-	 * where the kernel scopes signals (no cost per syscall), else the seccomp filter (every
-	 * syscall of the target on the kernel's slow entry path). */
+}
+
+/* In the child: renacer's own process is out of the target's reach (guard.h), whatever the
+ * driver, unless the caller traded it for timing fidelity (RN_RUN_NO_GUARD). A Landlock domain
+ * where the kernel scopes signals (no cost per syscall), else the seccomp filter (every
+ * syscall of the target on the kernel's slow entry path). */
+static void child_guard(struct run *r)
+{
 	if (!(r->spec->flags & RN_RUN_NO_GUARD) && (!r->cc.guard_landlock || rn_guard_landlock())) {
 		struct sock_filter guard[RN_GUARD_MAX_INSNS];
 		pid_t self = getppid(), pgrp = getpgid(0);
@@ -386,6 +398,23 @@ static void child(struct run *r, const sigset_t *mask)
 		if (rc && rc != -ENOSYS && rc != -EINVAL)
 			child_fail(r, STAGE_SECCOMP, -rc);
 	}
+}
+
+/* In the child: set up stdio, cwd, limits, stop for the collectors, exec. Never returns. */
+static void child(struct run *r, const sigset_t *mask)
+{
+	const struct sock_filter *prog = NULL;
+	size_t prog_len = 0;
+
+	child_signals(r, mask);
+	child_stdio(r);
+	if (r->spec->cwd && chdir(r->spec->cwd))
+		child_fail(r, STAGE_CWD, errno);
+	child_limits(r);
+	if (r->drv && r->drv->seccomp_program)
+		prog = r->drv->seccomp_program(r->dc, &prog_len);
+	child_wait_go(r);
+	child_guard(r);
 	/* After the seize: SECCOMP_RET_TRACE without a tracer would fail calls with ENOSYS. */
 	if (prog) {
 		int rc = install_seccomp(prog, prog_len);

@@ -310,6 +310,132 @@ static int skip(struct cursor *c, uint32_t wire)
 
 static int walk(struct builder *b, enum msg m, const uint8_t *p, size_t len, int depth);
 
+/* The payload of field f at c: a length-delimited message or bytes (*data, *dlen) or a number
+ * (*v). 0 or -EBADMSG. */
+static int read_field(struct cursor *c, const struct field *f, uint64_t *v, const uint8_t **data,
+		      size_t *dlen)
+{
+	if (f->kind == K_MSG || f->kind == K_BYTES) {
+		if (read_varint(c, v) || *v > (uint64_t)(c->end - c->p))
+			return -EBADMSG;
+		*data = c->p;
+		*dlen = (size_t)*v;
+		c->p += *dlen;
+	} else if (f->kind == K_VARINT) {
+		if (read_varint(c, v))
+			return -EBADMSG;
+	} else {
+		if (c->end - c->p < 8)
+			return -EBADMSG;
+		*v = le64(c->p);
+		c->p += 8;
+	}
+	return 0;
+}
+
+/* A ResourceSpans message: its spans take the resource's process.pid. */
+static int visit_resource_spans(struct builder *b, const struct field *f, const uint8_t *data,
+				size_t dlen, int depth)
+{
+	int rc;
+
+	b->res_pid = 0;
+	b->res_first = b->n;
+	rc = walk(b, f->sub, data, dlen, depth + 1);
+	/* process.pid may come after the spans in the message: apply it to all of them */
+	for (size_t i = b->res_first; !rc && i < b->n; i++)
+		b->spans[i].pid = b->res_pid;
+	return rc;
+}
+
+/* A KeyValue: an attribute of the resource or the span (`attribute`), else an entry of a
+ * kvlist value, whose key and value go into the object. */
+static int visit_keyvalue(struct builder *b, const struct field *f, const uint8_t *data,
+			  size_t dlen, int depth, bool attribute)
+{
+	bool res = f->slot == S_RESOURCE_ATTR;
+	char *key;
+	int rc;
+
+	push(b, json_object()); /* collects S_KEY into keys[] */
+	if (b->err)
+		return b->err;
+	rc = walk(b, f->sub, data, dlen, depth + 1);
+	key = b->keys[b->depth - 1];
+	b->keys[b->depth - 1] = NULL;
+	json_decref(pop(b));
+	if (!attribute) {
+		if (!rc && key)
+			keyvalue_done(b, key, false, false);
+	} else if (!rc && key && *key) {
+		keyvalue_done(b, key, !res, res);
+	} else {
+		json_decref(b->value);
+		b->value = NULL;
+	}
+	free(key);
+	return rc;
+}
+
+/* An AnyValue: the value it holds (or null) becomes b->value, or goes into the array being
+ * filled. */
+static int visit_value(struct builder *b, const struct field *f, const uint8_t *data, size_t dlen,
+		       int depth)
+{
+	int rc;
+
+	json_decref(b->value);
+	b->value = NULL;
+	rc = walk(b, f->sub, data, dlen, depth + 1);
+	if (!b->value)
+		b->value = json_null();
+	if (b->depth && json_is_array(b->stack[b->depth - 1])) {
+		json_array_append_new(b->stack[b->depth - 1], b->value);
+		b->value = NULL;
+	}
+	return rc;
+}
+
+/* An ArrayValue or a KeyValueList: the array or object becomes b->value. */
+static int visit_container(struct builder *b, const struct field *f, const uint8_t *data,
+			   size_t dlen, int depth)
+{
+	json_t *done;
+	int rc;
+
+	push(b, f->slot == S_ARRAY ? json_array() : json_object());
+	if (b->err)
+		return b->err;
+	rc = walk(b, f->sub, data, dlen, depth + 1);
+	done = pop(b);
+	json_decref(b->value);
+	b->value = done;
+	return rc;
+}
+
+/* A scalar of an AnyValue (string, bytes, bool, int or double), stored as JSON. */
+static void store_scalar(struct builder *b, enum slot slot, uint64_t v, const uint8_t *data,
+			 size_t dlen)
+{
+	if (slot == S_STRING || slot == S_BYTESVAL) {
+		char *s = dup_text(data, dlen);
+		json_t *j = json_stringn_nocheck(s, strlen(s));
+
+		free(s);
+		/* not UTF-8: kept as the JSON string jansson can hold, else dropped */
+		store(b, j ? j : json_null());
+	} else if (slot == S_BOOL) {
+		store(b, json_boolean(v != 0));
+	} else if (slot == S_INT) {
+		store(b, json_integer((json_int_t)v));
+	} else {
+		double d;
+
+		memcpy(&d, &v, sizeof(d));
+		store(b, d == d && d - d == 0 ? json_real(d) : json_null());
+	}
+}
+
 /* One field of message `m` that the schema lists. */
 static int visit(struct builder *b, enum msg m, const struct field *f, struct cursor *c, int depth)
 {
@@ -318,51 +444,14 @@ static int visit(struct builder *b, enum msg m, const struct field *f, struct cu
 	size_t dlen = 0;
 	int rc;
 
-	if (f->kind == K_MSG || f->kind == K_BYTES) {
-		if (read_varint(c, &v) || v > (uint64_t)(c->end - c->p))
-			return -EBADMSG;
-		data = c->p;
-		dlen = (size_t)v;
-		c->p += dlen;
-	} else if (f->kind == K_VARINT) {
-		if (read_varint(c, &v))
-			return -EBADMSG;
-	} else {
-		if (c->end - c->p < 8)
-			return -EBADMSG;
-		v = le64(c->p);
-		c->p += 8;
-	}
+	if (read_field(c, f, &v, &data, &dlen))
+		return -EBADMSG;
 	switch (f->slot) {
 	case S_RESOURCE_SPANS:
-		b->res_pid = 0;
-		b->res_first = b->n;
-		rc = walk(b, f->sub, data, dlen, depth + 1);
-		/* process.pid may come after the spans in the message: apply it to all of them */
-		for (size_t i = b->res_first; !rc && i < b->n; i++)
-			b->spans[i].pid = b->res_pid;
-		return rc;
+		return visit_resource_spans(b, f, data, dlen, depth);
 	case S_RESOURCE_ATTR:
-	case S_SPAN_ATTR: {
-		bool res = f->slot == S_RESOURCE_ATTR;
-		char *key;
-
-		push(b, json_object()); /* collects S_KEY into keys[] */
-		if (b->err)
-			return b->err;
-		rc = walk(b, f->sub, data, dlen, depth + 1);
-		key = b->keys[b->depth - 1];
-		b->keys[b->depth - 1] = NULL;
-		json_decref(pop(b));
-		if (!rc && key && *key)
-			keyvalue_done(b, key, !res, res);
-		else {
-			json_decref(b->value);
-			b->value = NULL;
-		}
-		free(key);
-		return rc;
-	}
+	case S_SPAN_ATTR:
+		return visit_keyvalue(b, f, data, dlen, depth, true);
 	case S_SPAN:
 		span_begin(b);
 		if (b->err)
@@ -399,69 +488,20 @@ static int visit(struct builder *b, enum msg m, const struct field *f, struct cu
 		}
 		return 0;
 	case S_VALUE:
-		json_decref(b->value);
-		b->value = NULL;
-		rc = walk(b, f->sub, data, dlen, depth + 1);
-		if (!b->value)
-			b->value = json_null();
-		if (b->depth && json_is_array(b->stack[b->depth - 1])) {
-			json_array_append_new(b->stack[b->depth - 1], b->value);
-			b->value = NULL;
-		}
-		return rc;
+		return visit_value(b, f, data, dlen, depth);
 	case S_STRING:
-	case S_BYTESVAL: {
-		char *s = dup_text(data, dlen);
-		json_t *j = json_stringn_nocheck(s, strlen(s));
-
-		free(s);
-		/* not UTF-8: kept as the JSON string jansson can hold, else dropped */
-		store(b, j ? j : json_null());
-		return 0;
-	}
+	case S_BYTESVAL:
 	case S_BOOL:
-		store(b, json_boolean(v != 0));
-		return 0;
 	case S_INT:
-		store(b, json_integer((json_int_t)v));
+	case S_DOUBLE:
+		store_scalar(b, f->slot, v, data, dlen);
 		return 0;
-	case S_DOUBLE: {
-		double d;
-
-		memcpy(&d, &v, sizeof(d));
-		store(b, d == d && d - d == 0 ? json_real(d) : json_null());
-		return 0;
-	}
 	case S_ARRAY:
-	case S_KVLIST: {
-		json_t *done;
-
-		push(b, f->slot == S_ARRAY ? json_array() : json_object());
-		if (b->err)
-			return b->err;
-		rc = walk(b, f->sub, data, dlen, depth + 1);
-		done = pop(b);
-		json_decref(b->value);
-		b->value = done;
-		return rc;
-	}
+	case S_KVLIST:
+		return visit_container(b, f, data, dlen, depth);
 	case S_NONE:
-		if (m == M_KVLIST) {
-			/* a KeyValue inside a kvlist value: its key and value go into the object */
-			char *key;
-
-			push(b, json_object());
-			if (b->err)
-				return b->err;
-			rc = walk(b, f->sub, data, dlen, depth + 1);
-			key = b->keys[b->depth - 1];
-			b->keys[b->depth - 1] = NULL;
-			json_decref(pop(b));
-			if (!rc && key)
-				keyvalue_done(b, key, false, false);
-			free(key);
-			return rc;
-		}
+		if (m == M_KVLIST)
+			return visit_keyvalue(b, f, data, dlen, depth, false);
 		return f->kind == K_MSG ? walk(b, f->sub, data, dlen, depth + 1) : 0;
 	}
 	return 0;

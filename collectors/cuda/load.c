@@ -414,6 +414,86 @@ static uint64_t region_of_launch(const struct regions *rs, uint64_t correlation)
 	return l ? l->region : 0;
 }
 
+/* The records of pass 2, one function each: record o of line `no` into rs. 0, -EBADMSG (said
+ * in rep) or -ENOMEM. */
+static int on_region_begin(json_t *o, size_t no, struct regions *rs,
+			   struct rn_cuda_load_report *rep)
+{
+	struct region r = { 0 };
+	json_t *name = json_object_get(o, "name");
+
+	if (!get_u64(o, "id", &r.id) || !r.id || !get_u64(o, "parent", &r.parent) ||
+	    !get_u64(o, "start", &r.start) || !json_is_string(name) ||
+	    (rs->n && rs->r[rs->n - 1].id >= r.id)) {
+		report_error(rep, no, "region_begin record lacks a field or has a bad one");
+		return -EBADMSG;
+	}
+	if (!grow(&rs->r, &rs->cap, rs->n + 1, sizeof(*rs->r)) ||
+	    !(r.name = strdup(json_string_value(name))))
+		return -ENOMEM;
+	rs->r[rs->n++] = r;
+	if (r.start > rs->last_ts)
+		rs->last_ts = r.start;
+	return 0;
+}
+
+static int on_region_end(json_t *o, size_t no, struct regions *rs, struct rn_cuda_load_report *rep)
+{
+	uint64_t id, end;
+	struct region *r;
+
+	if (!get_u64(o, "id", &id) || !get_u64(o, "end", &end) || !(r = region_by_id(rs, id)) ||
+	    end < r->start) {
+		report_error(rep, no,
+			     "region_end record lacks a field, names no region or ends before it "
+			     "starts");
+		return -EBADMSG;
+	}
+	r->end = end;
+	if (end > rs->last_ts)
+		rs->last_ts = end;
+	return 0;
+}
+
+static int on_region_lost(json_t *o, size_t no, struct regions *rs, struct rn_cuda_load_report *rep)
+{
+	uint64_t n;
+
+	(void)rs;
+	if (!get_u64(o, "count", &n)) {
+		report_error(rep, no, "region_lost record lacks \"count\"");
+		return -EBADMSG;
+	}
+	rep->regions_lost += n;
+	return 0;
+}
+
+static int on_launch(json_t *o, size_t no, struct regions *rs, struct rn_cuda_load_report *rep)
+{
+	struct launch x;
+
+	x.t = 0;
+	if (!get_u64(o, "correlation", &x.correlation) || !get_u64(o, "region", &x.region) ||
+	    (json_object_get(o, "t") && !get_u64(o, "t", &x.t))) {
+		report_error(rep, no, "launch record lacks correlation or region");
+		return -EBADMSG;
+	}
+	if (!grow(&rs->l, &rs->capl, rs->nl + 1, sizeof(*rs->l)))
+		return -ENOMEM;
+	rs->l[rs->nl++] = x;
+	return 0;
+}
+
+static const struct {
+	const char *type; /* the record's "type" */
+	int (*add)(json_t *o, size_t no, struct regions *rs, struct rn_cuda_load_report *rep);
+} region_records[] = {
+	{ "region_begin", on_region_begin },
+	{ "region_end", on_region_end },
+	{ "region_lost", on_region_lost },
+	{ "launch", on_launch },
+};
+
 /* Pass 2: regions and launches (they may come after the spans they describe). */
 static int find_regions(const char *data, size_t len, struct regions *rs,
 			struct rn_cuda_load_report *rep)
@@ -425,6 +505,7 @@ static int find_regions(const char *data, size_t len, struct regions *rs,
 		json_t *o;
 		const char *t;
 		int ret = 0;
+		size_t k;
 
 		/* Only lines that can be region records are parsed twice. */
 		if (l.no == 1 ||
@@ -435,64 +516,11 @@ static int find_regions(const char *data, size_t len, struct regions *rs,
 		if (!o)
 			return -EBADMSG;
 		t = json_string_value(json_object_get(o, "type"));
-		if (t && !strcmp(t, "region_begin")) {
-			struct region r = { 0 };
-			json_t *name = json_object_get(o, "name");
-
-			if (!get_u64(o, "id", &r.id) || !r.id || !get_u64(o, "parent", &r.parent) ||
-			    !get_u64(o, "start", &r.start) || !json_is_string(name) ||
-			    (rs->n && rs->r[rs->n - 1].id >= r.id)) {
-				report_error(rep, l.no,
-					     "region_begin record lacks a field or has a bad one");
-				ret = -EBADMSG;
-			} else if (!grow(&rs->r, &rs->cap, rs->n + 1, sizeof(*rs->r)) ||
-				   !(r.name = strdup(json_string_value(name)))) {
-				ret = -ENOMEM;
-			} else {
-				rs->r[rs->n++] = r;
-				if (r.start > rs->last_ts)
-					rs->last_ts = r.start;
+		for (k = 0; t && k < sizeof(region_records) / sizeof(region_records[0]); k++)
+			if (!strcmp(t, region_records[k].type)) {
+				ret = region_records[k].add(o, l.no, rs, rep);
+				break;
 			}
-		} else if (t && !strcmp(t, "region_end")) {
-			uint64_t id, end;
-			struct region *r;
-
-			if (!get_u64(o, "id", &id) || !get_u64(o, "end", &end) ||
-			    !(r = region_by_id(rs, id)) || end < r->start) {
-				report_error(rep, l.no,
-					     "region_end record lacks a field, names no "
-					     "region or ends before it starts");
-				ret = -EBADMSG;
-			} else {
-				r->end = end;
-				if (end > rs->last_ts)
-					rs->last_ts = end;
-			}
-		} else if (t && !strcmp(t, "region_lost")) {
-			uint64_t n;
-
-			if (!get_u64(o, "count", &n)) {
-				report_error(rep, l.no, "region_lost record lacks \"count\"");
-				ret = -EBADMSG;
-			} else {
-				rep->regions_lost += n;
-			}
-		} else if (t && !strcmp(t, "launch")) {
-			struct launch x;
-
-			x.t = 0;
-			if (!get_u64(o, "correlation", &x.correlation) ||
-			    !get_u64(o, "region", &x.region) ||
-			    (json_object_get(o, "t") && !get_u64(o, "t", &x.t))) {
-				report_error(rep, l.no,
-					     "launch record lacks correlation or region");
-				ret = -EBADMSG;
-			} else if (!grow(&rs->l, &rs->capl, rs->nl + 1, sizeof(*rs->l))) {
-				ret = -ENOMEM;
-			} else {
-				rs->l[rs->nl++] = x;
-			}
-		}
 		json_decref(o);
 		if (ret)
 			return ret;

@@ -641,6 +641,50 @@ uint32_t rn_pt_inject_exit(struct task *tk, int64_t *rval, bool *is_error)
 	return flags;
 }
 
+/* At the entry stop of call nr, an execve or execveat when `exec`: the root stays hidden until
+ * its execve; an image the process got by exec leaves its peak RSS in the process's. */
+static void entry_exec(struct rn_collector *c, struct task *tk, bool exec)
+{
+	if (tk->flags & TASK_HIDDEN) {
+		/* strace shows the root from its execve on; so do the counts */
+		if (exec)
+			tk->flags &= ~(uint32_t)TASK_HIDDEN;
+		else
+			tk->flags |= TASK_SC_HIDDEN;
+	} else if (exec && rn_pt_proc_of(c, tk)->exec_ns) {
+		/* An image the process got by exec is about to be replaced: its peak RSS is part
+		 * of the process's (the largest of its images'), and VmHWM restarts with the new
+		 * mm. A fork child's first image is a copy of its parent's memory and is left
+		 * out, as wait4's ru_maxrss is for a process that exec'd. */
+		struct rn_process *p = rn_pt_proc_of(c, tk);
+		uint64_t hwm = rn_pt_read_vm_hwm(tk->tid);
+
+		if (hwm > p->vm_hwm_bytes)
+			p->vm_hwm_bytes = hwm;
+	}
+}
+
+/* At the entry stop of call nr in a seccomp mode: whether the exit stop is wanted, else the
+ * call is counted now. */
+static void seccomp_entry(struct rn_collector *c, struct task *tk, int nr, uint64_t ts)
+{
+	const struct rn_sysnrs *n = rn_sysnrs();
+
+	/* The exit stop is needed for a duration (filtered mode), or for a result the model
+	 * needs (reaping, allocations, the affinity answer). */
+	if ((!c->count_only && !(tk->flags & TASK_SC_HIDDEN)) || (tk->flags & TASK_WANT_EXIT) ||
+	    (nr >= 0 && nr < rn_syscall_table_size() && c->want_exit[nr])) {
+		tk->flags |= TASK_WANT_EXIT;
+		return;
+	}
+	/* Count-only: the call is counted at its entry, without duration or result; exit and
+	 * exit_group never return, and strace -c does not count them. */
+	tk->flags &= ~(uint32_t)TASK_IN_SYSCALL;
+	if (!(tk->flags & TASK_SC_HIDDEN))
+		rn_pt_emit(c, tk, 0, 0, nr == n->exit || nr == n->exit_group ? RN_SC_UNFINISHED : 0,
+			   ts);
+}
+
 static int syscall_entry(struct rn_collector *c, struct task *tk, int nr, const uint64_t *args,
 			 uint64_t ts)
 {
@@ -656,23 +700,7 @@ static int syscall_entry(struct rn_collector *c, struct task *tk, int nr, const 
 	tk->has_path2 = false;
 	tk->has_argv = false;
 	tk->env_known = false;
-	if (tk->flags & TASK_HIDDEN) {
-		/* strace shows the root from its execve on; so do the counts */
-		if (nr == n->execve || nr == n->execveat)
-			tk->flags &= ~(uint32_t)TASK_HIDDEN;
-		else
-			tk->flags |= TASK_SC_HIDDEN;
-	} else if ((nr == n->execve || nr == n->execveat) && rn_pt_proc_of(c, tk)->exec_ns) {
-		/* An image the process got by exec is about to be replaced: its peak RSS is part
-		 * of the process's (the largest of its images'), and VmHWM restarts with the new
-		 * mm. A fork child's first image is a copy of its parent's memory and is left
-		 * out, as wait4's ru_maxrss is for a process that exec'd. */
-		struct rn_process *p = rn_pt_proc_of(c, tk);
-		uint64_t hwm = rn_pt_read_vm_hwm(tk->tid);
-
-		if (hwm > p->vm_hwm_bytes)
-			p->vm_hwm_bytes = hwm;
-	}
+	entry_exec(c, tk, nr == n->execve || nr == n->execveat);
 	if (filtered_out(c, nr) || c->events_only)
 		tk->flags |= TASK_SC_HIDDEN; /* a timing run stops only for --inject */
 	tk->inj = NULL;
@@ -693,21 +721,8 @@ static int syscall_entry(struct rn_collector *c, struct task *tk, int nr, const 
 		rn_pt_set_waiting(c, tk, true);
 		rn_pt_balance(c);
 	}
-	if (!c->seccomp)
-		return 0;
-	/* Seccomp modes: the exit stop is needed for a duration (filtered mode), or for a
-	 * result the model needs (reaping, allocations, the affinity answer). */
-	if ((!c->count_only && !(tk->flags & TASK_SC_HIDDEN)) || (tk->flags & TASK_WANT_EXIT) ||
-	    (nr >= 0 && nr < rn_syscall_table_size() && c->want_exit[nr])) {
-		tk->flags |= TASK_WANT_EXIT;
-		return 0;
-	}
-	/* Count-only: the call is counted at its entry, without duration or result; exit and
-	 * exit_group never return, and strace -c does not count them. */
-	tk->flags &= ~(uint32_t)TASK_IN_SYSCALL;
-	if (!(tk->flags & TASK_SC_HIDDEN))
-		rn_pt_emit(c, tk, 0, 0, nr == n->exit || nr == n->exit_group ? RN_SC_UNFINISHED : 0,
-			   ts);
+	if (c->seccomp)
+		seccomp_entry(c, tk, nr, ts);
 	return 0;
 }
 

@@ -170,6 +170,69 @@ size_t rn_vk_reader_offset(const struct rn_vk_reader *r)
 	return r->off;
 }
 
+/* The payload of a device record at c into d: 0, or -1 when it is malformed. */
+static int decode_device(struct cursor *c, struct rn_vk_rec_device *d)
+{
+	const uint8_t *uuid;
+
+	if (c->left < DEVICE_FIXED)
+		return -1;
+	d->device = get_u32(c);
+	d->vendor_id = get_u32(c);
+	d->device_id = get_u32(c);
+	d->driver_version = get_u32(c);
+	d->api_version = get_u32(c);
+	uuid = take(c, 16);
+	if (uuid)
+		memcpy(d->uuid, uuid, 16);
+	d->timestamp_period_ns = bits_double(get_u64(c));
+	d->mode = get_u32(c);
+	d->flags = get_u32(c);
+	d->nfamilies = get_u32(c);
+	/* A period that is not a positive finite number would poison every mapped time. */
+	if (!isfinite(d->timestamp_period_ns) || d->timestamp_period_ns <= 0 ||
+	    d->timestamp_period_ns > 1e9 || d->mode > RN_VK_MODE_DISPATCH ||
+	    d->nfamilies > RN_VK_MAX_FAMILIES)
+		return -1;
+	for (uint32_t i = 0; i < d->nfamilies; i++) {
+		d->families[i].valid_bits = get_u32(c);
+		d->families[i].queue_flags = get_u32(c);
+		if (d->families[i].valid_bits > 64)
+			return -1;
+	}
+	get_str(c, d->name);
+	return 0;
+}
+
+/* The payload of a span record at c into s: 0, or -1 when it is malformed. */
+static int decode_span(struct cursor *c, struct rn_vk_rec_span *s)
+{
+	if (c->left < SPAN_FIXED)
+		return -1;
+	s->device = get_u32(c);
+	s->kind = get_u8(c);
+	s->dir = get_u8(c);
+	s->flags = get_u16(c);
+	s->queue_family = get_u32(c);
+	(void)get_u32(c);
+	s->begin_ticks = get_u64(c);
+	s->end_ticks = get_u64(c);
+	s->submit_ns = get_u64(c);
+	s->harvest_ns = get_u64(c);
+	for (int i = 0; i < 3; i++)
+		s->groups[i] = get_u32(c);
+	(void)get_u32(c);
+	s->bytes = get_u64(c);
+	s->submit_seq = get_u64(c);
+	get_str(c, s->name);
+	s->region[0] = 0;
+	if (c->left >= 2) /* appended field: files of the first release lack it */
+		get_str(c, s->region);
+	if (s->kind >= RN_VK_KIND_COUNT || s->dir >= RN_VK_DIR_COUNT)
+		return -1;
+	return 0;
+}
+
 static int decode_payload(uint16_t type, struct cursor *c, struct rn_vk_record *rec)
 {
 	memset(rec, 0, sizeof(*rec));
@@ -186,38 +249,10 @@ static int decode_payload(uint16_t type, struct cursor *c, struct rn_vk_record *
 		get_str(c, p->exe);
 		break;
 	}
-	case RN_VK_REC_DEVICE: {
-		struct rn_vk_rec_device *d = &rec->u.device;
-		const uint8_t *uuid;
-
-		if (c->left < DEVICE_FIXED)
+	case RN_VK_REC_DEVICE:
+		if (decode_device(c, &rec->u.device))
 			return -RN_VK_EMALFORMED;
-		d->device = get_u32(c);
-		d->vendor_id = get_u32(c);
-		d->device_id = get_u32(c);
-		d->driver_version = get_u32(c);
-		d->api_version = get_u32(c);
-		uuid = take(c, 16);
-		if (uuid)
-			memcpy(d->uuid, uuid, 16);
-		d->timestamp_period_ns = bits_double(get_u64(c));
-		d->mode = get_u32(c);
-		d->flags = get_u32(c);
-		d->nfamilies = get_u32(c);
-		/* A period that is not a positive finite number would poison every mapped time. */
-		if (!isfinite(d->timestamp_period_ns) || d->timestamp_period_ns <= 0 ||
-		    d->timestamp_period_ns > 1e9 || d->mode > RN_VK_MODE_DISPATCH ||
-		    d->nfamilies > RN_VK_MAX_FAMILIES)
-			return -RN_VK_EMALFORMED;
-		for (uint32_t i = 0; i < d->nfamilies; i++) {
-			d->families[i].valid_bits = get_u32(c);
-			d->families[i].queue_flags = get_u32(c);
-			if (d->families[i].valid_bits > 64)
-				return -RN_VK_EMALFORMED;
-		}
-		get_str(c, d->name);
 		break;
-	}
 	case RN_VK_REC_CALIBRATION: {
 		struct rn_vk_rec_calibration *k = &rec->u.calibration;
 
@@ -230,34 +265,10 @@ static int decode_payload(uint16_t type, struct cursor *c, struct rn_vk_record *
 		k->deviation_ns = get_u64(c);
 		break;
 	}
-	case RN_VK_REC_SPAN: {
-		struct rn_vk_rec_span *s = &rec->u.span;
-
-		if (c->left < SPAN_FIXED)
-			return -RN_VK_EMALFORMED;
-		s->device = get_u32(c);
-		s->kind = get_u8(c);
-		s->dir = get_u8(c);
-		s->flags = get_u16(c);
-		s->queue_family = get_u32(c);
-		(void)get_u32(c);
-		s->begin_ticks = get_u64(c);
-		s->end_ticks = get_u64(c);
-		s->submit_ns = get_u64(c);
-		s->harvest_ns = get_u64(c);
-		for (int i = 0; i < 3; i++)
-			s->groups[i] = get_u32(c);
-		(void)get_u32(c);
-		s->bytes = get_u64(c);
-		s->submit_seq = get_u64(c);
-		get_str(c, s->name);
-		s->region[0] = 0;
-		if (c->left >= 2) /* appended field: files of the first release lack it */
-			get_str(c, s->region);
-		if (s->kind >= RN_VK_KIND_COUNT || s->dir >= RN_VK_DIR_COUNT)
+	case RN_VK_REC_SPAN:
+		if (decode_span(c, &rec->u.span))
 			return -RN_VK_EMALFORMED;
 		break;
-	}
 	case RN_VK_REC_STATS: {
 		struct rn_vk_rec_stats *s = &rec->u.stats;
 
@@ -354,6 +365,49 @@ size_t rn_vk_record_preamble(uint8_t *out, size_t cap)
 	return w.bad ? 0 : RN_VK_PREAMBLE_BYTES;
 }
 
+static void encode_device(struct wcursor *w, const struct rn_vk_rec_device *d)
+{
+	uint32_t n = d->nfamilies < RN_VK_MAX_FAMILIES ? d->nfamilies : RN_VK_MAX_FAMILIES;
+
+	put_le(w, d->device, 4);
+	put_le(w, d->vendor_id, 4);
+	put_le(w, d->device_id, 4);
+	put_le(w, d->driver_version, 4);
+	put_le(w, d->api_version, 4);
+	for (int i = 0; i < 16; i++)
+		put_le(w, d->uuid[i], 1);
+	put_le(w, double_bits(d->timestamp_period_ns), 8);
+	put_le(w, d->mode, 4);
+	put_le(w, d->flags, 4);
+	put_le(w, n, 4);
+	for (uint32_t i = 0; i < n; i++) {
+		put_le(w, d->families[i].valid_bits, 4);
+		put_le(w, d->families[i].queue_flags, 4);
+	}
+	put_str(w, d->name);
+}
+
+static void encode_span(struct wcursor *w, const struct rn_vk_rec_span *s)
+{
+	put_le(w, s->device, 4);
+	put_le(w, s->kind, 1);
+	put_le(w, s->dir, 1);
+	put_le(w, s->flags, 2);
+	put_le(w, s->queue_family, 4);
+	put_le(w, 0, 4);
+	put_le(w, s->begin_ticks, 8);
+	put_le(w, s->end_ticks, 8);
+	put_le(w, s->submit_ns, 8);
+	put_le(w, s->harvest_ns, 8);
+	for (int i = 0; i < 3; i++)
+		put_le(w, s->groups[i], 4);
+	put_le(w, 0, 4);
+	put_le(w, s->bytes, 8);
+	put_le(w, s->submit_seq, 8);
+	put_str(w, s->name);
+	put_str(w, s->region);
+}
+
 size_t rn_vk_record_encode(const struct rn_vk_record *rec, uint8_t *out, size_t cap)
 {
 	struct wcursor w = { out, cap, false };
@@ -374,28 +428,9 @@ size_t rn_vk_record_encode(const struct rn_vk_record *rec, uint8_t *out, size_t 
 		put_str(&w, p->exe);
 		break;
 	}
-	case RN_VK_REC_DEVICE: {
-		const struct rn_vk_rec_device *d = &rec->u.device;
-		uint32_t n = d->nfamilies < RN_VK_MAX_FAMILIES ? d->nfamilies : RN_VK_MAX_FAMILIES;
-
-		put_le(&w, d->device, 4);
-		put_le(&w, d->vendor_id, 4);
-		put_le(&w, d->device_id, 4);
-		put_le(&w, d->driver_version, 4);
-		put_le(&w, d->api_version, 4);
-		for (int i = 0; i < 16; i++)
-			put_le(&w, d->uuid[i], 1);
-		put_le(&w, double_bits(d->timestamp_period_ns), 8);
-		put_le(&w, d->mode, 4);
-		put_le(&w, d->flags, 4);
-		put_le(&w, n, 4);
-		for (uint32_t i = 0; i < n; i++) {
-			put_le(&w, d->families[i].valid_bits, 4);
-			put_le(&w, d->families[i].queue_flags, 4);
-		}
-		put_str(&w, d->name);
+	case RN_VK_REC_DEVICE:
+		encode_device(&w, &rec->u.device);
 		break;
-	}
 	case RN_VK_REC_CALIBRATION: {
 		const struct rn_vk_rec_calibration *k = &rec->u.calibration;
 
@@ -406,28 +441,9 @@ size_t rn_vk_record_encode(const struct rn_vk_record *rec, uint8_t *out, size_t 
 		put_le(&w, k->deviation_ns, 8);
 		break;
 	}
-	case RN_VK_REC_SPAN: {
-		const struct rn_vk_rec_span *s = &rec->u.span;
-
-		put_le(&w, s->device, 4);
-		put_le(&w, s->kind, 1);
-		put_le(&w, s->dir, 1);
-		put_le(&w, s->flags, 2);
-		put_le(&w, s->queue_family, 4);
-		put_le(&w, 0, 4);
-		put_le(&w, s->begin_ticks, 8);
-		put_le(&w, s->end_ticks, 8);
-		put_le(&w, s->submit_ns, 8);
-		put_le(&w, s->harvest_ns, 8);
-		for (int i = 0; i < 3; i++)
-			put_le(&w, s->groups[i], 4);
-		put_le(&w, 0, 4);
-		put_le(&w, s->bytes, 8);
-		put_le(&w, s->submit_seq, 8);
-		put_str(&w, s->name);
-		put_str(&w, s->region);
+	case RN_VK_REC_SPAN:
+		encode_span(&w, &rec->u.span);
 		break;
-	}
 	case RN_VK_REC_STATS: {
 		const struct rn_vk_rec_stats *s = &rec->u.stats;
 

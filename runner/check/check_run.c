@@ -284,6 +284,62 @@ static void keep_run(struct rn_target_result *r, struct rn_trace *t, struct rn_e
 	}
 }
 
+/* The run spec of one run of tr's target: a measured or warmup (`warm`) run that stops at
+ * syscalls (`stops`) or a timing run, with the traceparent it propagates written into
+ * traceparent[size]. */
+static void run_spec_for(const struct target_runs *tr, bool warm, bool stops,
+			 struct rn_run_spec *spec, char *traceparent, size_t size)
+{
+	run_spec_of(tr->tc, !stops, spec);
+	if (!stops && !tr->cfg->regression.timing_guard)
+		spec->flags |= RN_RUN_NO_GUARD;
+	if (!stops && tr->o->pin_cpu >= 0) {
+		spec->flags |= RN_RUN_PIN_TARGET;
+		spec->pin_cpu = tr->o->pin_cpu;
+		spec->pin_ncpus = tr->o->pin_ncpus;
+	}
+	if (!tr->o->no_propagate && tr->otlp) {
+		rn_otlp_traceparent(tr->otlp, tr->index,
+				    warm ? RN_OTLP_RUN_NONE : rn_target_result_measured(tr->r),
+				    traceparent, size);
+		spec->traceparent = traceparent;
+	}
+}
+
+/* A benchmark's times are its harness's, per iteration (harness.h): read from run k's output
+ * into *real and *cpu; a failure to read them fails the run's trace t. */
+static void read_bench(const struct rn_target_cfg *tc, unsigned k, const struct rn_run_result *res,
+		       struct rn_trace *t, double *real, double *cpu)
+{
+	char why[512];
+
+	if (rn_harness_read(tc, res->out, real, cpu, why, sizeof(why)))
+		rn_trace_fail(t, RN_RUN_ERROR, "run %u: %s", k + 1, why);
+}
+
+/* Run k (a warmup when `warm`) returned rc < 0 or ended with trace t not OK. Returns
+ * -ECANCELED when interrupted (r is INTERRUPTED), else 1: a run that could not start or did
+ * not end cleanly makes the target ERROR; its partial trace is still the last one, for the
+ * report. */
+static int run_failed(struct rn_target_result *r, unsigned k, bool warm, int rc, struct rn_trace *t)
+{
+	if (rc == -ECANCELED) {
+		if (!r->error)
+			r->error = rn_xstrdup("renacer was interrupted");
+		r->status = RN_RUN_INTERRUPTED;
+		return rc;
+	}
+	if (!t->error)
+		rn_trace_fail(t, t->status ? t->status : RN_RUN_ERROR, "run %u failed (%s)", k + 1,
+			      strerror(-rc));
+	if (!warm || !rn_target_result_measured(r)) {
+		r->status = t->status;
+		free(r->error);
+		r->error = rn_xstrdup(t->error);
+	}
+	return 1;
+}
+
 /* Run `k` of the target. Returns 0 (go on), 1 (the target stops: a run failed, the target is
  * ERROR) or -ECANCELED (interrupted). */
 static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe *probe)
@@ -306,21 +362,8 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 	int rc;
 
 	run_progress(tr, k, warm, counting);
-	run_spec_of(tc, !stops, &spec);
-	if (!stops && !tr->cfg->regression.timing_guard)
-		spec.flags |= RN_RUN_NO_GUARD;
-	if (!stops && tr->o->pin_cpu >= 0) {
-		spec.flags |= RN_RUN_PIN_TARGET;
-		spec.pin_cpu = tr->o->pin_cpu;
-		spec.pin_ncpus = tr->o->pin_ncpus;
-	}
+	run_spec_for(tr, warm, stops, &spec, traceparent, sizeof(traceparent));
 	memset(&res, 0, sizeof(res));
-	if (!tr->o->no_propagate && tr->otlp) {
-		rn_otlp_traceparent(tr->otlp, tr->index,
-				    warm ? RN_OTLP_RUN_NONE : rn_target_result_measured(r),
-				    traceparent, sizeof(traceparent));
-		spec.traceparent = traceparent;
-	}
 	if (k == tc->warmup)
 		rn_pressure_probe_begin(probe);
 	rn_trace_init(&t);
@@ -335,30 +378,12 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 		check_expected_exit(tc, &t);
 	if (!rc && !warm && !counting && t.status == RN_RUN_OK && tc->bench &&
 	    tc->harness != RN_HARNESS_NONE) {
-		/* a benchmark's times are its harness's, per iteration (harness.h) */
-		char why[512];
-
 		bench = true;
-		if (rn_harness_read(tc, res.out, &bench_real, &bench_cpu, why, sizeof(why)))
-			rn_trace_fail(&t, RN_RUN_ERROR, "run %u: %s", k + 1, why);
+		read_bench(tc, k, &res, &t, &bench_real, &bench_cpu);
 	}
 	rn_run_result_release(&res);
-	if (rc == -ECANCELED) {
-		if (!r->error)
-			r->error = rn_xstrdup("renacer was interrupted");
-		r->status = RN_RUN_INTERRUPTED;
-	} else if (rc < 0 || t.status != RN_RUN_OK) {
-		/* A run that could not start or did not end cleanly makes the target ERROR;
-		 * its partial trace is still the last one, for the report. */
-		if (!t.error)
-			rn_trace_fail(&t, t.status ? t.status : RN_RUN_ERROR, "run %u failed (%s)",
-				      k + 1, strerror(-rc));
-		if (!warm || !rn_target_result_measured(r)) {
-			r->status = t.status;
-			free(r->error);
-			r->error = rn_xstrdup(t.error);
-		}
-		rc = 1;
+	if (rc < 0 || t.status != RN_RUN_OK) {
+		rc = run_failed(r, k, warm, rc, &t);
 	} else if (!warm) {
 		keep_run(r, &t, bh, counting, start_unix);
 		bh = NULL;
@@ -447,6 +472,90 @@ static void read_fingerprint(struct rn_target_result *r)
 	r->has_fingerprint = true;
 }
 
+/* The counting runs of tr's plan; a count that fails against the golden trace `golden` (NULL:
+ * none to judge by) after them is measured again: counts of threads and parallel children vary
+ * from run to run, and the per-syscall rule judges the run with the fewest calls. Returns what
+ * one_run returned last (0 if none ran). */
+static int counting_runs(struct target_runs *tr, const struct rn_golden *golden,
+			 struct rn_pressure_probe *probe)
+{
+	unsigned k, first = tr->tc->warmup + tr->plan.timing;
+	struct rn_target_result *r = tr->r;
+	int rc = 0;
+
+	for (k = first; k < first + tr->plan.counting && !rc; k++)
+		rc = one_run(tr, k, probe);
+	while (golden && !rc && tr->plan.counting && r->status == RN_RUN_OK &&
+	       r->ncounts < RN_GOLDEN_CONFIRM_COUNTING &&
+	       rn_golden_counts_fail(golden, r, &tr->cfg->regression)) {
+		tr->plan.counting++;
+		rc = one_run(tr, first + tr->plan.counting - 1, probe);
+	}
+	return rc;
+}
+
+/* The target's line in a CI log: the runs of each kind it made. */
+static void progress_done(const struct target_runs *tr)
+{
+	const struct run_plan *p = &tr->plan;
+	char done[512];
+	int len = snprintf(done, sizeof(done), "[%zu/%zu] %s: ", tr->index + 1, tr->count,
+			   tr->tc->name);
+	size_t head = (size_t)len;
+
+	if (tr->tc->warmup)
+		len += snprintf(done + len, sizeof(done) - (size_t)len, "%u warmup, ",
+				tr->tc->warmup);
+	if (p->timing)
+		len += snprintf(done + len, sizeof(done) - (size_t)len, "%u %srun%s, ", p->timing,
+				p->split ? "timing " : "", p->timing == 1 ? "" : "s");
+	if (p->counting)
+		len += snprintf(done + len, sizeof(done) - (size_t)len, "%u counting run%s, ",
+				p->counting, p->counting == 1 ? "" : "s");
+	if ((size_t)len > head && (size_t)len < sizeof(done))
+		done[len - 2] = '\0';
+	rn_report_progress_done((size_t)len > head ? done : NULL);
+}
+
+/* Plan tr's runs and its speed probes; returns whether its runs are judged against the golden
+ * trace `golden` as they go (adaptive timing runs, confirmed counts). */
+static bool plan_target(struct target_runs *tr, bool golden_update, const struct rn_golden *golden)
+{
+	const struct rn_config *cfg = tr->cfg;
+	const struct rn_check_opts *o = tr->o;
+	bool have_golden;
+
+	plan_runs(cfg, tr->tc, o, golden_update, &tr->plan);
+	/* never in a same-job baseline: the base side has no golden trace, and the pairs must
+	 * stay alike */
+	tr->probe = tr->plan.timing && !o->baseline && !o->calibrate &&
+		(golden_update || golden_exists(cfg, tr->tc->name));
+	have_golden = golden && !golden_update && !o->baseline && !o->calibrate && !o->no_golden &&
+		cfg->regression.enabled;
+	if (have_golden && tr->plan.timing && cfg->regression.timing)
+		tr->timing_max = (unsigned)cfg->regression.max_runs;
+	return have_golden;
+}
+
+/* After tr's runs, which ended with `rc` (one_run's): the pressure reading, the environment
+ * and the instruction counts. Returns 0 (a run that failed made the target ERROR; the check
+ * goes on), or -ECANCELED, or the instruction counts' failure. */
+static int after_runs(struct target_runs *tr, struct rn_pressure_probe *probe, int rc)
+{
+	struct rn_target_result *r = tr->r;
+
+	if (rc > 0)
+		rc = 0;
+	if (probe->mono_ns && r->nruns)
+		rn_pressure_probe_end(probe, r);
+	if (!r->has_fingerprint && (r->nruns || r->ncounts))
+		read_fingerprint(r);
+	if (!rc && r->status == RN_RUN_OK && (r->nruns || r->ncounts) &&
+	    rn_check_wants_instructions(tr->cfg, tr->tc))
+		rc = rn_check_instructions(tr->tc, r, tr->o->quiet);
+	return rc;
+}
+
 int rn_check_run_target(const struct rn_config *cfg, const struct rn_target_cfg *tc,
 			const struct rn_check_opts *o, size_t index, size_t count,
 			const struct rn_otlp_context *otlp_ctx, bool golden_update,
@@ -470,15 +579,7 @@ int rn_check_run_target(const struct rn_config *cfg, const struct rn_target_cfg 
 	unsigned first, k;
 	int rc = 0;
 
-	plan_runs(cfg, tc, o, golden_update, &tr.plan);
-	/* never in a same-job baseline: the base side has no golden trace, and the pairs must
-	 * stay alike */
-	tr.probe = tr.plan.timing && !o->baseline && !o->calibrate &&
-		(golden_update || golden_exists(cfg, tc->name));
-	have_golden = golden && !golden_update && !o->baseline && !o->calibrate && !o->no_golden &&
-		cfg->regression.enabled;
-	if (have_golden && tr.plan.timing && cfg->regression.timing)
-		tr.timing_max = (unsigned)cfg->regression.max_runs;
+	have_golden = plan_target(&tr, golden_update, golden);
 	if (o->rep.github)
 		github_group_begin(tc, &tr.plan);
 	first = tc->warmup + tr.plan.timing;
@@ -488,50 +589,12 @@ int rn_check_run_target(const struct rn_config *cfg, const struct rn_target_cfg 
 		speed_probes(r);
 	if (have_golden && tr.plan.timing && cfg->regression.timing)
 		rc = adaptive_runs(&tr, golden, &probe, rc);
-	for (k = tc->warmup + tr.plan.timing;
-	     k < tc->warmup + tr.plan.timing + tr.plan.counting && !rc; k++)
-		rc = one_run(&tr, k, &probe);
-	/* A count that fails against the golden trace after the configured counting runs is
-	 * measured again: counts of threads and parallel children vary from run to run, and the
-	 * per-syscall rule judges the run with the fewest calls. */
-	while (have_golden && !rc && tr.plan.counting && r->status == RN_RUN_OK &&
-	       r->ncounts < RN_GOLDEN_CONFIRM_COUNTING &&
-	       rn_golden_counts_fail(golden, r, &cfg->regression)) {
-		tr.plan.counting++;
-		rc = one_run(&tr, tc->warmup + tr.plan.timing + tr.plan.counting - 1, &probe);
-	}
-	if (rc > 0) /* the target is ERROR; the check goes on */
-		rc = 0;
-	if (probe.mono_ns && r->nruns)
-		rn_pressure_probe_end(&probe, r);
-	if (!r->has_fingerprint && (r->nruns || r->ncounts))
-		read_fingerprint(r);
-	if (!rc && r->status == RN_RUN_OK && (r->nruns || r->ncounts) &&
-	    rn_check_wants_instructions(cfg, tc))
-		rc = rn_check_instructions(tc, r, o->quiet);
+	if (!rc)
+		rc = counting_runs(&tr, have_golden ? golden : NULL, &probe);
+	rc = after_runs(&tr, &probe, rc);
 	r->duration_ns = monotonic_ns() - t0;
-	if (!o->quiet && !o->progress_part) {
-		/* the target's line in a CI log: the runs of each kind it made */
-		char done[512];
-		int len =
-			snprintf(done, sizeof(done), "[%zu/%zu] %s: ", index + 1, count, tc->name);
-		size_t head = (size_t)len;
-
-		if (tc->warmup)
-			len += snprintf(done + len, sizeof(done) - (size_t)len, "%u warmup, ",
-					tc->warmup);
-		if (tr.plan.timing)
-			len += snprintf(done + len, sizeof(done) - (size_t)len, "%u %srun%s, ",
-					tr.plan.timing, tr.plan.split ? "timing " : "",
-					tr.plan.timing == 1 ? "" : "s");
-		if (tr.plan.counting)
-			len += snprintf(done + len, sizeof(done) - (size_t)len,
-					"%u counting run%s, ", tr.plan.counting,
-					tr.plan.counting == 1 ? "" : "s");
-		if ((size_t)len > head && (size_t)len < sizeof(done))
-			done[len - 2] = '\0';
-		rn_report_progress_done((size_t)len > head ? done : NULL);
-	}
+	if (!o->quiet && !o->progress_part)
+		progress_done(&tr);
 	if (o->rep.github)
 		rn_github_group_end();
 	return rc;

@@ -94,6 +94,38 @@ static int parse_long(const char *s, long min, long max, long *out)
 	return 0;
 }
 
+/* --effect PCT, --plant PCT and --pairs N of the calibration. 0 or -1. */
+static int on_calibration_option(struct rn_check_opts *o, int id, const char *arg)
+{
+	long n;
+
+	if (id == RN_CO_PAIRS) {
+		if (parse_long(arg, 2, 1000, &n))
+			return rn_error("--pairs needs an integer between 2 and 1000, found '%s'",
+					arg);
+		o->cal.pairs = (unsigned)n;
+		return 0;
+	}
+	if (parse_long(arg, 1, 1000, &n))
+		return rn_error("--%s needs a whole percentage between 1 and 1000, found '%s'",
+				id == RN_CO_EFFECT ? "effect" : "plant", arg);
+	*(id == RN_CO_EFFECT ? &o->cal.effect : &o->cal.plant) = (double)n / 100.0;
+	return 0;
+}
+
+/* --baseline-tolerance PCT. 0 or -1. */
+static int set_baseline_tolerance(struct rn_check_opts *o, const char *arg)
+{
+	long pct;
+
+	if (parse_long(arg, 1, 100, &pct))
+		return rn_error("--baseline-tolerance needs a whole percentage between 1 and 100, "
+				"found '%s'",
+				arg);
+	o->baseline_tolerance = (double)pct / 100.0;
+	return 0;
+}
+
 int rn_check_on_option(void *ctx, int id, const char *arg)
 {
 	struct rn_check_opts *o = ctx;
@@ -122,39 +154,14 @@ int rn_check_on_option(void *ctx, int id, const char *arg)
 		o->baseline = arg;
 		break;
 	case RN_CO_EFFECT:
-	case RN_CO_PLANT: {
-		long pct;
-
-		if (parse_long(arg, 1, 1000, &pct))
-			return rn_error(
-				"--%s needs a whole percentage between 1 and 1000, found '%s'",
-				id == RN_CO_EFFECT ? "effect" : "plant", arg);
-		*(id == RN_CO_EFFECT ? &o->cal.effect : &o->cal.plant) = (double)pct / 100.0;
-		break;
-	}
-	case RN_CO_PAIRS: {
-		long n;
-
-		if (parse_long(arg, 2, 1000, &n))
-			return rn_error("--pairs needs an integer between 2 and 1000, found '%s'",
-					arg);
-		o->cal.pairs = (unsigned)n;
-		break;
-	}
+	case RN_CO_PLANT:
+	case RN_CO_PAIRS:
+		return on_calibration_option(o, id, arg);
 	case RN_CO_CONFIRM:
 		o->confirm = true;
 		break;
-	case RN_CO_BASELINE_TOLERANCE: {
-		long pct;
-
-		if (parse_long(arg, 1, 100, &pct))
-			return rn_error(
-				"--baseline-tolerance needs a whole percentage between 1 and "
-				"100, found '%s'",
-				arg);
-		o->baseline_tolerance = (double)pct / 100.0;
-		break;
-	}
+	case RN_CO_BASELINE_TOLERANCE:
+		return set_baseline_tolerance(o, arg);
 	case RN_CO_TRACE_OUT:
 		o->trace_out = arg;
 		break;

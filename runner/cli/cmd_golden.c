@@ -88,6 +88,51 @@ static size_t budget_notes(const struct rn_config *cfg, const struct rn_target_c
 	return n;
 }
 
+/*
+ * Run target `tc` (the index-th of count) and write its golden trace through the golden-files
+ * reporter (out, oc), then its profile and behaviour traces. `rc` is the exit code so far;
+ * returns it, or the first failure's when it was 0 (a failed target's is RN_EXIT_TARGET,
+ * whatever came before), or -ECANCELED when a signal interrupted the runs.
+ */
+static int update_target(const struct rn_config *cfg, const struct rn_target_cfg *tc,
+			 const struct rn_check_opts *o, size_t index, size_t count,
+			 const struct rn_report_outputs *out, struct rn_outcome *oc, int rc)
+{
+	const char *const *cmd = (const char *const *)tc->argv;
+	struct rn_target_result r;
+	int prc, erc;
+
+	rn_target_result_init(&r, tc->name);
+	if (rn_check_run_target(cfg, tc, o, index, count, NULL, true, NULL, &r) == -ECANCELED) {
+		rn_target_result_release(&r);
+		return -ECANCELED;
+	}
+	if (r.status != RN_RUN_OK || !r.nruns) {
+		rn_error("target '%s': %s; golden trace not written", tc->name,
+			 r.error ? r.error : "no measured run");
+		rn_target_result_release(&r);
+		return RN_EXIT_TARGET;
+	}
+	/* the golden-files reporter, for this one target */
+	oc->targets = &r;
+	oc->argv = &cmd;
+	if (rn_golden_reporter.write(out, oc))
+		rc = RN_EXIT_OUTPUT;
+	budget_notes(cfg, tc, &r);
+	rn_target_result_release(&r);
+	oc->targets = NULL;
+	oc->argv = NULL;
+	/* the golden side's profile ([profile]) */
+	prc = rn_profile_check_record_golden(cfg, tc, o->quiet);
+	if (prc && !rc)
+		rc = prc;
+	/* the behaviour traces its equivalence assertions compare with */
+	erc = rn_golden_record_behaviour(cfg, tc, o->quiet);
+	if (erc && !rc)
+		rc = erc;
+	return rc;
+}
+
 int rn_cmd_golden(int argc, char **argv)
 {
 	struct rn_check_opts o;
@@ -142,48 +187,12 @@ int rn_cmd_golden(int argc, char **argv)
 	oc.config_path = cfg.path;
 	oc.ntargets = 1;
 	for (i = 0; i < cfg.ntargets; i++) {
-		const struct rn_target_cfg *tc = &cfg.targets[i];
-		struct rn_target_result r;
-		const char *const *cmd = (const char *const *)tc->argv;
-
-		if (!rn_check_selected(&o, tc->name))
+		if (!rn_check_selected(&o, cfg.targets[i].name))
 			continue;
-		rn_target_result_init(&r, tc->name);
-		if (rn_check_run_target(&cfg, tc, &o, idx++, nsel, NULL, true, NULL, &r) ==
-		    -ECANCELED) {
-			int sig = rn_run_interrupted();
-
-			rn_target_result_release(&r);
-			rc = rn_exit_for_signal(sig);
+		rc = update_target(&cfg, &cfg.targets[i], &o, idx++, nsel, &out, &oc, rc);
+		if (rc < 0) {
+			rc = rn_exit_for_signal(rn_run_interrupted());
 			goto out;
-		}
-		if (r.status != RN_RUN_OK || !r.nruns) {
-			rn_error("target '%s': %s; golden trace not written", tc->name,
-				 r.error ? r.error : "no measured run");
-			rn_target_result_release(&r);
-			rc = RN_EXIT_TARGET;
-			continue;
-		}
-		/* the golden-files reporter, for this one target */
-		oc.targets = &r;
-		oc.argv = &cmd;
-		if (rn_golden_reporter.write(&out, &oc))
-			rc = RN_EXIT_OUTPUT;
-		budget_notes(&cfg, tc, &r);
-		rn_target_result_release(&r);
-		/* the golden side's profile ([profile]) */
-		{
-			int prc = rn_profile_check_record_golden(&cfg, tc, o.quiet);
-
-			if (prc && !rc)
-				rc = prc;
-		}
-		/* the behaviour traces its equivalence assertions compare with */
-		{
-			int erc = rn_golden_record_behaviour(&cfg, tc, o.quiet);
-
-			if (erc && !rc)
-				rc = erc;
 		}
 	}
 out:

@@ -943,13 +943,65 @@ static int history_quality(struct rn_history *h, const struct rn_hist_opts *o)
 
 /* ---- the command ------------------------------------------------------------------------ */
 
+/* The subcommands: `run` reads the store (import, the one that also reads the config, has
+ * none); `write` opens the store for writing; `empty_ok` takes a database without renacer's
+ * tables as one without runs. */
+static const struct history_sub {
+	const char *name;                                               /* operand */
+	int (*run)(struct rn_history *h, const struct rn_hist_opts *o); /* or NULL: import */
+	bool write;                                                     /* changes the store */
+	bool empty_ok;                                                  /* an empty store */
+} history_subs[] = {
+	{ "list", history_list, false, true },
+	{ "show", history_show, false, false },
+	{ "changes", history_changes, false, false },
+	{ "export", history_export, false, true },
+	{ "import", NULL, true, false },
+	{ "prune", history_prune, true, false },
+	{ "quality", history_quality, false, false },
+};
+
+#define NSUBS (sizeof(history_subs) / sizeof(history_subs[0]))
+
+/* The subcommand named `name`, or NULL after an error that suggests the closest one. */
+static const struct history_sub *find_sub(const char *name)
+{
+	const char *names[NSUBS + 1];
+	const char *hint;
+	size_t i;
+
+	for (i = 0; i < NSUBS; i++) {
+		if (!strcmp(name, history_subs[i].name))
+			return &history_subs[i];
+		names[i] = history_subs[i].name;
+	}
+	names[i] = NULL;
+	hint = rn_suggest(name, names);
+	rn_error("renacer history: unknown subcommand '%s'%s%s%s", name,
+		 hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
+	return NULL;
+}
+
+/* What list and export print for a database without renacer's tables: no runs. */
+static void print_empty_store(const struct history_sub *sub, const struct rn_hist_opts *o)
+{
+	if (!strcmp(sub->name, "list"))
+		history_list_header();
+	else if (o->format && !strcmp(o->format, "history"))
+		printf("{\n \"format\": \"%s\",\n \"runs\": []\n}\n", RN_HISTORY_FORMAT);
+	else if (!o->format || !strcmp(o->format, "csv"))
+		printf("%s", EXPORT_CSV_HEADER);
+	else
+		printf("[]\n");
+}
+
 int rn_cmd_history(int argc, char **argv)
 {
 	struct rn_hist_opts o;
 	struct rn_config cfg;
 	struct rn_history h;
-	bool have_cfg = false, write;
-	const char *sub;
+	const struct history_sub *sub;
+	bool have_cfg = false;
 	int rc;
 
 	memset(&o, 0, sizeof(o));
@@ -961,60 +1013,32 @@ int rn_cmd_history(int argc, char **argv)
 		rn_cli_help(&rn_cmd_history_def, stdout);
 		return RN_EXIT_OK;
 	}
-	sub = o.noperands ? o.operands[0] : "list";
-	if (strcmp(sub, "list") && strcmp(sub, "show") && strcmp(sub, "changes") &&
-	    strcmp(sub, "export") && strcmp(sub, "import") && strcmp(sub, "prune") &&
-	    strcmp(sub, "quality")) {
-		static const char *const subs[] = { "list",   "show",  "changes", "export",
-						    "import", "prune", "quality", NULL };
-		const char *hint = rn_suggest(sub, subs);
-
-		rn_error("renacer history: unknown subcommand '%s'%s%s%s", sub,
-			 hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
+	sub = find_sub(o.noperands ? o.operands[0] : "list");
+	if (!sub)
 		return RN_EXIT_USAGE;
-	}
 	rc = rn_hist_load_config(&o, &cfg, &have_cfg);
 	if (rc)
 		return rc;
-	write = !strcmp(sub, "import") || !strcmp(sub, "prune");
-	if (!strcmp(sub, "prune") && o.older_than_days < 0) {
+	if (sub->run == history_prune && o.older_than_days < 0) {
 		rn_error("usage: renacer history prune --older-than DAYS");
 		rc = RN_EXIT_USAGE;
 		goto out_cfg;
 	}
-	rc = rn_hist_open_store(&o, have_cfg ? &cfg : NULL, write, &h,
-				!strcmp(sub, "list") || !strcmp(sub, "export"));
+	rc = rn_hist_open_store(&o, have_cfg ? &cfg : NULL, sub->write, &h, sub->empty_ok);
 	if (rc == 1) {
 		/* A database without renacer's tables holds no runs: list and export say so. */
 		rc = RN_EXIT_OK;
-		if (!strcmp(sub, "list"))
-			history_list_header();
-		else if (o.format && !strcmp(o.format, "history"))
-			printf("{\n \"format\": \"%s\",\n \"runs\": []\n}\n", RN_HISTORY_FORMAT);
-		else if (!o.format || !strcmp(o.format, "csv"))
-			printf("%s", EXPORT_CSV_HEADER);
-		else
-			printf("[]\n");
+		print_empty_store(sub, &o);
 		goto out_close;
 	}
 	if (rc) {
 		rc = RN_EXIT_OUTPUT;
 		goto out_close;
 	}
-	if (!strcmp(sub, "list"))
-		rc = history_list(&h, &o);
-	else if (!strcmp(sub, "show"))
-		rc = history_show(&h, &o);
-	else if (!strcmp(sub, "changes"))
-		rc = history_changes(&h, &o);
-	else if (!strcmp(sub, "export"))
-		rc = history_export(&h, &o);
-	else if (!strcmp(sub, "import"))
-		rc = history_import(&h, &o, have_cfg ? &cfg : NULL);
-	else if (!strcmp(sub, "quality"))
-		rc = history_quality(&h, &o);
+	if (sub->run)
+		rc = sub->run(&h, &o);
 	else
-		rc = history_prune(&h, &o);
+		rc = history_import(&h, &o, have_cfg ? &cfg : NULL);
 	if (rc == -EINVAL)
 		rc = RN_EXIT_USAGE;
 	else if (rc)

@@ -440,21 +440,147 @@ static int init_from_project(const struct init_opts *o)
 	return rc;
 }
 
-int rn_cmd_init(int argc, char **argv)
+/* Step 0 of init: what it will add (u), each never over something that is there. 0, or an
+ * exit code when the golden trace or the behaviour file exists. */
+static int plan_undo(struct init_undo *u, const struct init_opts *o, const char *golden_dir,
+		     const char *golden_path, const char *name)
 {
-	struct init_opts o = { "renacer.toml", NULL, 5, 1.0, false, false };
-	char **cmd = NULL, **asked = NULL, *name = NULL, *dir = NULL, *golden_path = NULL,
-	     *example = NULL;
-	struct rn_buf text, tmp_path, golden_dir;
-	struct init_undo undo;
-	bool measured = false;
-	struct rn_golden g;
-	struct rn_diag d;
-	int first, rc = RN_EXIT_OK;
-	size_t i;
+	u->golden_dir = rn_xstrdup(golden_dir);
+	u->golden = rn_xstrdup(golden_path);
+	u->had_golden_dir = !access(golden_dir, F_OK);
+	if (o->equivalence) {
+		struct rn_buf b;
+
+		rn_buf_init(&b, 0);
+		rn_buf_addf(&b, "%s/behaviour", golden_dir);
+		u->behaviour_dir = rn_buf_detach(&b, NULL);
+		rn_buf_init(&b, 0);
+		rn_buf_addf(&b, "%s/%s.jsonl", u->behaviour_dir, name);
+		u->behaviour = rn_buf_detach(&b, NULL);
+		u->had_behaviour_dir = !access(u->behaviour_dir, F_OK);
+	}
+	if (!access(u->golden, F_OK) || (u->behaviour && !access(u->behaviour, F_OK))) {
+		rn_error("renacer init: '%s' exists; init never overwrites a golden trace (give "
+			 "--name NEW, or record it with `renacer golden update`)",
+			 !access(u->golden, F_OK) ? u->golden : u->behaviour);
+		return RN_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* Step 1 of init: a measuring config (the target alone) beside the final one, and golden
+ * update on it: the runs, the golden trace, the numbers for the budgets. 0 or an exit code;
+ * the measuring config is removed either way. */
+static int measure(const struct init_opts *o, const char *dir, const char *name, char **cmd,
+		   struct init_undo *u)
+{
+	struct rn_buf text, tmp_path;
+	int rc;
 
 	rn_buf_init(&text, 0);
 	rn_buf_init(&tmp_path, 0);
+	rn_buf_addf(&tmp_path, "%s/.renacer-init-%ld.toml", dir, (long)getpid());
+	rn_buf_adds(&text, "# renacer init: measuring (removed when done)\n");
+	add_target(&text, name, cmd, o->runs);
+	if (o->equivalence)
+		add_equivalence(&text, name);
+	rn_buf_adds(&text, "[golden]\ndir = \"golden_traces\"\n");
+	rc = write_new(tmp_path.buf, &text);
+	if (rc)
+		goto out;
+	u->tmp_config = rn_xstrdup(tmp_path.buf);
+	fprintf(stderr, "renacer init: measuring '%s' (%s) and recording its golden trace\n", name,
+		cmd[0]);
+	{
+		char a0[] = "golden", a1[] = "update", a2[] = "--config";
+		char *gargv[] = { a0, a1, a2, tmp_path.buf, NULL };
+
+		rc = rn_cmd_golden(4, gargv);
+	}
+	unlink(tmp_path.buf);
+	if (rc)
+		rn_error("renacer init: measuring '%s' failed (exit %d); no config written", name,
+			 rc);
+out:
+	rn_buf_release(&tmp_path);
+	rn_buf_release(&text);
+	return rc;
+}
+
+/* Step 2 of init: the numbers, from the golden trace just written into g. 0 or an exit code. */
+static int read_numbers(const char *golden_path, struct rn_golden *g)
+{
+	struct rn_diag d;
+
+	rn_diag_init(&d, golden_path, NULL, 0);
+	if (rn_golden_read(golden_path, g, &d)) {
+		rn_diag_print(&d, false);
+		return RN_EXIT_CONFIG;
+	}
+	if (isnan(golden_median(g, RN_METRIC_CRITICAL_PATH)) ||
+	    isnan(golden_median(g, RN_METRIC_PEAK_RSS)) ||
+	    isnan(golden_median(g, RN_METRIC_SYSCALLS))) {
+		rn_error("renacer init: '%s' lacks a critical path, peak RSS or syscall count; "
+			 "no config written",
+			 golden_path);
+		return RN_EXIT_CONFIG;
+	}
+	return 0;
+}
+
+/* What to do after init wrote the config of target `name` beside golden_traces in `dir`. */
+static void print_next(const struct init_opts *o, const char *name, const char *dir)
+{
+	char *example = workflow_example();
+
+	fprintf(stderr,
+		"\nwrote %s: target '%s' with critical path, memory and syscall budgets\n\n"
+		"next:\n"
+		"  renacer check%s%s   # the gate, here: it should pass\n"
+		"  git add %s %s%s && git commit -m 'renacer: first performance gate'\n"
+		"  cp %s .github/workflows/renacer.yml\n",
+		o->config, name, strcmp(o->config, "renacer.toml") ? " --config " : "",
+		strcmp(o->config, "renacer.toml") ? o->config : "", o->config,
+		strcmp(dir, ".") ? dir : "", strcmp(dir, ".") ? "/golden_traces" : "golden_traces",
+		example);
+	free(example);
+}
+
+/* The target's command: the arguments after the options, else asked on a terminal into
+ * *asked (a NULL-terminated array the caller frees with free_argv), else NULL. */
+static char **command_of(int argc, char **argv, int first, char ***asked)
+{
+	if (first < argc)
+		return argv + first;
+	if (isatty(0) && isatty(2)) {
+		*asked = ask_command();
+		return *asked;
+	}
+	return NULL;
+}
+
+static void free_argv(char **v)
+{
+	size_t i;
+
+	if (!v)
+		return;
+	for (i = 0; v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+int rn_cmd_init(int argc, char **argv)
+{
+	struct init_opts o = { "renacer.toml", NULL, 5, 1.0, false, false };
+	char **cmd, **asked = NULL, *name = NULL, *dir = NULL, *golden_path = NULL;
+	struct rn_buf text, golden_dir;
+	struct init_undo undo;
+	bool measured = false;
+	struct rn_golden g;
+	int first, rc = RN_EXIT_OK;
+
+	rn_buf_init(&text, 0);
 	rn_buf_init(&golden_dir, 0);
 	memset(&g, 0, sizeof(g));
 	memset(&undo, 0, sizeof(undo));
@@ -476,12 +602,7 @@ int rn_cmd_init(int argc, char **argv)
 			return rc;
 		rc = RN_EXIT_OK;
 	}
-	if (first < argc) {
-		cmd = argv + first;
-	} else if (isatty(0) && isatty(2)) {
-		asked = ask_command();
-		cmd = asked;
-	}
+	cmd = command_of(argc, argv, first, &asked);
 	if (!cmd || !cmd[0]) {
 		rn_error("renacer init: no command; usage: %s", rn_cmd_init_def.usage);
 		rc = RN_EXIT_USAGE;
@@ -500,77 +621,21 @@ int rn_cmd_init(int argc, char **argv)
 	dir = dir_of(o.config);
 	rn_buf_addf(&golden_dir, "%s/golden_traces", dir);
 	golden_path = rn_golden_path(golden_dir.buf, name);
-	undo.golden_dir = rn_xstrdup(golden_dir.buf);
-	undo.golden = rn_xstrdup(golden_path);
-	undo.had_golden_dir = !access(golden_dir.buf, F_OK);
-	if (o.equivalence) {
-		struct rn_buf b;
-
-		rn_buf_init(&b, 0);
-		rn_buf_addf(&b, "%s/behaviour", golden_dir.buf);
-		undo.behaviour_dir = rn_buf_detach(&b, NULL);
-		rn_buf_init(&b, 0);
-		rn_buf_addf(&b, "%s/%s.jsonl", undo.behaviour_dir, name);
-		undo.behaviour = rn_buf_detach(&b, NULL);
-		undo.had_behaviour_dir = !access(undo.behaviour_dir, F_OK);
-	}
-	if (!access(undo.golden, F_OK) || (undo.behaviour && !access(undo.behaviour, F_OK))) {
-		rn_error("renacer init: '%s' exists; init never overwrites a golden trace (give "
-			 "--name NEW, or record it with `renacer golden update`)",
-			 !access(undo.golden, F_OK) ? undo.golden : undo.behaviour);
-		rc = RN_EXIT_USAGE;
-		goto out;
-	}
-	rn_run_catch_signals();
-
-	/* 1. A measuring config (the target alone) beside the final one, and golden update on
-	 * it: the runs, the golden trace, the numbers for the budgets. */
-	rn_buf_addf(&tmp_path, "%s/.renacer-init-%ld.toml", dir, (long)getpid());
-	rn_buf_adds(&text, "# renacer init: measuring (removed when done)\n");
-	add_target(&text, name, cmd, o.runs);
-	if (o.equivalence)
-		add_equivalence(&text, name);
-	rn_buf_adds(&text, "[golden]\ndir = \"golden_traces\"\n");
-	measured = true; /* from here on a failure undoes what init wrote */
-	rc = write_new(tmp_path.buf, &text);
+	rc = plan_undo(&undo, &o, golden_dir.buf, golden_path, name);
 	if (rc)
 		goto out;
-	undo.tmp_config = rn_xstrdup(tmp_path.buf);
-	fprintf(stderr, "renacer init: measuring '%s' (%s) and recording its golden trace\n", name,
-		cmd[0]);
-	{
-		char a0[] = "golden", a1[] = "update", a2[] = "--config";
-		char *gargv[] = { a0, a1, a2, tmp_path.buf, NULL };
+	rn_run_catch_signals();
 
-		rc = rn_cmd_golden(4, gargv);
-	}
-	unlink(tmp_path.buf);
-	if (rc) {
-		rn_error("renacer init: measuring '%s' failed (exit %d); no config written", name,
-			 rc);
+	/* 1. Measure; from here on a failure undoes what init wrote. 2. The numbers. */
+	measured = true;
+	rc = measure(&o, dir, name, cmd, &undo);
+	if (!rc)
+		rc = read_numbers(golden_path, &g);
+	if (rc)
 		goto out;
-	}
-
-	/* 2. The numbers, from the golden trace just written. */
-	rn_diag_init(&d, golden_path, NULL, 0);
-	if (rn_golden_read(golden_path, &g, &d)) {
-		rn_diag_print(&d, false);
-		rc = RN_EXIT_CONFIG;
-		goto out;
-	}
-	if (isnan(golden_median(&g, RN_METRIC_CRITICAL_PATH)) ||
-	    isnan(golden_median(&g, RN_METRIC_PEAK_RSS)) ||
-	    isnan(golden_median(&g, RN_METRIC_SYSCALLS))) {
-		rn_error("renacer init: '%s' lacks a critical path, peak RSS or syscall count; "
-			 "no config written",
-			 golden_path);
-		rc = RN_EXIT_CONFIG;
-		goto out;
-	}
 
 	/* 3. The config, atomically, never over an existing file; not after a signal, which
 	 * ends init with everything it wrote taken back. Once it is written, init is complete. */
-	rn_buf_reset(&text);
 	compose(&text, &o, name, cmd, &g);
 	if (rn_run_interrupted()) {
 		rc = rn_exit_for_signal(rn_run_interrupted());
@@ -580,17 +645,7 @@ int rn_cmd_init(int argc, char **argv)
 	if (rc)
 		goto out;
 	measured = false; /* complete: nothing to undo */
-	example = workflow_example();
-	fprintf(stderr,
-		"\nwrote %s: target '%s' with critical path, memory and syscall budgets\n\n"
-		"next:\n"
-		"  renacer check%s%s   # the gate, here: it should pass\n"
-		"  git add %s %s%s && git commit -m 'renacer: first performance gate'\n"
-		"  cp %s .github/workflows/renacer.yml\n",
-		o.config, name, strcmp(o.config, "renacer.toml") ? " --config " : "",
-		strcmp(o.config, "renacer.toml") ? o.config : "", o.config,
-		strcmp(dir, ".") ? dir : "", strcmp(dir, ".") ? "/golden_traces" : "golden_traces",
-		example);
+	print_next(&o, name, dir);
 	rc = RN_EXIT_OK;
 out:
 	if (measured) {
@@ -605,18 +660,12 @@ out:
 		}
 	}
 	undo_release(&undo);
-	if (asked) {
-		for (i = 0; asked[i]; i++)
-			free(asked[i]);
-		free(asked);
-	}
+	free_argv(asked);
 	rn_golden_release(&g);
-	free(example);
 	free(golden_path);
 	free(dir);
 	free(name);
 	rn_buf_release(&golden_dir);
-	rn_buf_release(&tmp_path);
 	rn_buf_release(&text);
 	return rc;
 }

@@ -277,6 +277,78 @@ static int add_fault(struct trace_opts *o, const char *spec)
 	return rc;
 }
 
+/* --profile-hz HZ: 0..100000. 0 or -1. */
+static int set_profile_hz(struct trace_opts *o, const char *arg)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (*end || end == arg || v < 0 || v > 100000)
+		return rn_error("renacer trace: --profile-hz wants 0..100000, not '%s'", arg);
+	o->profile_hz = (unsigned)v;
+	return 0;
+}
+
+/* -p PID: one more process to attach to. 0 or -1. */
+static int add_pid(struct trace_opts *o, const char *arg)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (*end || end == arg || v <= 0 || v > INT32_MAX)
+		return rn_error("renacer trace: -p wants a process id, not '%s'", arg);
+	o->pids = rn_xgrow(o->pids, &o->pids_cap, o->npids + 1, sizeof(*o->pids));
+	o->pids[o->npids++] = (pid_t)v;
+	return 0;
+}
+
+/* -e EXPR: strace's -e inject=, -e fault= (the same rules as --inject and --fault), else the
+ * one -e trace= expression. 0 or -1. */
+static int set_expr(struct trace_opts *o, const char *arg)
+{
+	if (!strncmp(arg, "inject=", 7))
+		return add_inject(o, arg + 7);
+	if (!strncmp(arg, "fault=", 6))
+		return add_fault(o, arg + 6);
+	if (o->expr)
+		return rn_error("renacer trace: only one -e trace= expression is supported");
+	o->expr = arg;
+	return 0;
+}
+
+/* --format text|json|jsonl|csv. 0 or -1. */
+static int set_format(struct trace_opts *o, const char *arg)
+{
+	if (!strcmp(arg, "text"))
+		o->format = FMT_TEXT;
+	else if (!strcmp(arg, "json"))
+		o->format = FMT_JSON;
+	else if (!strcmp(arg, "jsonl"))
+		o->format = FMT_JSONL;
+	else if (!strcmp(arg, "csv"))
+		o->format = FMT_CSV;
+	else
+		return rn_error("renacer trace: unknown --format '%s' (text, json, jsonl or csv)",
+				arg);
+	return 0;
+}
+
+/* --gpu-timing dispatch|cmdbuf|submit. 0 or -1. */
+static int set_gpu_timing(struct trace_opts *o, const char *arg)
+{
+	if (!strcmp(arg, "dispatch"))
+		o->gpu_mode = RN_GPU_MODE_DISPATCH;
+	else if (!strcmp(arg, "cmdbuf"))
+		o->gpu_mode = RN_GPU_MODE_CMDBUF;
+	else if (!strcmp(arg, "submit"))
+		o->gpu_mode = RN_GPU_MODE_SUBMIT;
+	else
+		return rn_error("renacer trace: unknown --gpu-timing '%s' (dispatch, cmdbuf or "
+				"submit)",
+				arg);
+	return 0;
+}
+
 static int on_option(void *ctx, int id, const char *arg)
 {
 	struct trace_opts *o = ctx;
@@ -297,26 +369,10 @@ static int on_option(void *ctx, int id, const char *arg)
 	case OPT_PROFILE:
 		o->profile = arg;
 		break;
-	case OPT_PROFILE_HZ: {
-		char *end;
-		long v = strtol(arg, &end, 10);
-
-		if (*end || end == arg || v < 0 || v > 100000)
-			return rn_error("renacer trace: --profile-hz wants 0..100000, not '%s'",
-					arg);
-		o->profile_hz = (unsigned)v;
-		break;
-	}
-	case OPT_PID: {
-		char *end;
-		long v = strtol(arg, &end, 10);
-
-		if (*end || end == arg || v <= 0 || v > INT32_MAX)
-			return rn_error("renacer trace: -p wants a process id, not '%s'", arg);
-		o->pids = rn_xgrow(o->pids, &o->pids_cap, o->npids + 1, sizeof(*o->pids));
-		o->pids[o->npids++] = (pid_t)v;
-		break;
-	}
+	case OPT_PROFILE_HZ:
+		return set_profile_hz(o, arg);
+	case OPT_PID:
+		return add_pid(o, arg);
 	case OPT_INJECT:
 		return add_inject(o, arg);
 	case OPT_FAULT:
@@ -325,33 +381,12 @@ static int on_option(void *ctx, int id, const char *arg)
 		o->follow = true;
 		break;
 	case OPT_EXPR:
-		/* strace's -e inject=, -e fault=: the same rules as --inject and --fault */
-		if (!strncmp(arg, "inject=", 7))
-			return add_inject(o, arg + 7);
-		if (!strncmp(arg, "fault=", 6))
-			return add_fault(o, arg + 6);
-		if (o->expr)
-			return rn_error(
-				"renacer trace: only one -e trace= expression is supported");
-		o->expr = arg;
-		break;
+		return set_expr(o, arg);
 	case OPT_OUTPUT:
 		o->output = arg;
 		break;
 	case OPT_FORMAT:
-		if (!strcmp(arg, "text"))
-			o->format = FMT_TEXT;
-		else if (!strcmp(arg, "json"))
-			o->format = FMT_JSON;
-		else if (!strcmp(arg, "jsonl"))
-			o->format = FMT_JSONL;
-		else if (!strcmp(arg, "csv"))
-			o->format = FMT_CSV;
-		else
-			return rn_error(
-				"renacer trace: unknown --format '%s' (text, json, jsonl or csv)",
-				arg);
-		break;
+		return set_format(o, arg);
 	case OPT_TIMEOUT:
 		if (parse_seconds(arg, &o->timeout_ns))
 			return rn_error("renacer trace: --timeout wants seconds > 0, not '%s'",
@@ -380,17 +415,7 @@ static int on_option(void *ctx, int id, const char *arg)
 	case OPT_COLLECTORS:
 		return parse_collectors(arg, &o->collectors);
 	case OPT_GPU_TIMING:
-		if (!strcmp(arg, "dispatch"))
-			o->gpu_mode = RN_GPU_MODE_DISPATCH;
-		else if (!strcmp(arg, "cmdbuf"))
-			o->gpu_mode = RN_GPU_MODE_CMDBUF;
-		else if (!strcmp(arg, "submit"))
-			o->gpu_mode = RN_GPU_MODE_SUBMIT;
-		else
-			return rn_error("renacer trace: unknown --gpu-timing '%s' (dispatch, "
-					"cmdbuf or submit)",
-					arg);
-		break;
+		return set_gpu_timing(o, arg);
 	case OPT_NO_PIN:
 		o->no_pin = true;
 		break;

@@ -316,6 +316,60 @@ static int parse_time(struct rn_toml_parser *ps, const char **s, const char *e, 
 	return 0;
 }
 
+/* Parse YYYY-MM-DD at *s into dt, a day that exists in its month. */
+static int parse_date(struct rn_toml_parser *ps, const char **s, const char *e, const char *tok,
+		      int tl, struct rn_toml_datetime *dt)
+{
+	const char *q = *s;
+	int dim;
+
+	/* full-date = date-fullyear "-" date-month "-" date-mday: exactly 4, 2, 2 digits. */
+	dt->year = fixed_digits(q, e, 4);
+	dt->month = e - q >= 10 && q[4] == '-' ? fixed_digits(q + 5, e, 2) : -1;
+	dt->day = e - q >= 10 && q[7] == '-' ? fixed_digits(q + 8, e, 2) : -1;
+	if (dt->year < 0 || dt->month < 0 || dt->day < 0)
+		return rn_toml_fail(ps, tok, "invalid date '%.*s': expected YYYY-MM-DD", tl, tok);
+	if (dt->month < 1 || dt->month > 12)
+		return rn_toml_fail(ps, tok, "invalid date '%.*s': month out of range (01-12)", tl,
+				    tok);
+	dim = days_in_month(dt->year, dt->month);
+	if (dt->day < 1 || dt->day > dim)
+		return rn_toml_fail(ps, tok, "invalid date '%.*s': day out of range (01-%02d)", tl,
+				    tok, dim);
+	*s = q + 10;
+	return 0;
+}
+
+/* Parse the UTC offset of a date-time at *s into dt, if there is one: Z (or z) or +HH:MM. */
+static int parse_offset(struct rn_toml_parser *ps, const char **s, const char *e, const char *tok,
+			int tl, struct rn_toml_datetime *dt)
+{
+	const char *q = *s;
+	int sign, oh, om;
+
+	if (*q == 'Z' || *q == 'z') {
+		dt->offset_z = true;
+		*s = q + 1;
+		return 0;
+	}
+	if (*q != '+' && *q != '-')
+		return 0;
+	sign = *q == '-' ? -1 : 1;
+	oh = fixed_digits(q + 1, e, 2);
+	om = e - q >= 6 && q[3] == ':' ? fixed_digits(q + 4, e, 2) : -1;
+	/* time-numoffset = ("+" / "-") time-hour ":" time-minute */
+	if (oh < 0 || om < 0)
+		return rn_toml_fail(ps, tok,
+				    "invalid date-time '%.*s': expected a UTC offset (Z or +HH:MM)",
+				    tl, tok);
+	if (oh > 23 || om > 59)
+		return rn_toml_fail(ps, tok, "invalid date-time '%.*s': UTC offset out of range",
+				    tl, tok);
+	dt->offset_minutes = sign * (oh * 60 + om);
+	*s = q + 6;
+	return 0;
+}
+
 /* Parse a date-time, local date or local time spelled by [s, e) into v. */
 int rn_toml_parse_datetime(struct rn_toml_parser *ps, const char *s, const char *e,
 			   struct rn_toml_value *v)
@@ -323,7 +377,6 @@ int rn_toml_parse_datetime(struct rn_toml_parser *ps, const char *s, const char 
 	struct rn_toml_datetime *dt = &v->u.dt;
 	int tl = e - s > RN_TOML_QUOTE_MAX ? RN_TOML_QUOTE_MAX : (int)(e - s);
 	const char *q = s;
-	int dim;
 
 	memset(dt, 0, sizeof(*dt));
 	if (rn_toml_looks_like_time(s, e)) {
@@ -334,20 +387,8 @@ int rn_toml_parse_datetime(struct rn_toml_parser *ps, const char *s, const char 
 		v->type = RN_TOML_TIME_LOCAL;
 		return 0;
 	}
-	/* full-date = date-fullyear "-" date-month "-" date-mday: exactly 4, 2, 2 digits. */
-	dt->year = fixed_digits(q, e, 4);
-	dt->month = e - q >= 10 && q[4] == '-' ? fixed_digits(q + 5, e, 2) : -1;
-	dt->day = e - q >= 10 && q[7] == '-' ? fixed_digits(q + 8, e, 2) : -1;
-	if (dt->year < 0 || dt->month < 0 || dt->day < 0)
-		return rn_toml_fail(ps, s, "invalid date '%.*s': expected YYYY-MM-DD", tl, s);
-	if (dt->month < 1 || dt->month > 12)
-		return rn_toml_fail(ps, s, "invalid date '%.*s': month out of range (01-12)", tl,
-				    s);
-	dim = days_in_month(dt->year, dt->month);
-	if (dt->day < 1 || dt->day > dim)
-		return rn_toml_fail(ps, s, "invalid date '%.*s': day out of range (01-%02d)", tl, s,
-				    dim);
-	q += 10;
+	if (parse_date(ps, &q, e, s, tl, dt))
+		return ps->err;
 	if (q == e) {
 		v->type = RN_TOML_DATE_LOCAL;
 		return 0;
@@ -364,27 +405,8 @@ int rn_toml_parse_datetime(struct rn_toml_parser *ps, const char *s, const char 
 		v->type = RN_TOML_DATETIME_LOCAL;
 		return 0;
 	}
-	if (*q == 'Z' || *q == 'z') {
-		dt->offset_z = true;
-		q++;
-	} else if (*q == '+' || *q == '-') {
-		int sign = *q == '-' ? -1 : 1;
-		int oh = fixed_digits(q + 1, e, 2);
-		int om = e - q >= 6 && q[3] == ':' ? fixed_digits(q + 4, e, 2) : -1;
-
-		/* time-numoffset = ("+" / "-") time-hour ":" time-minute */
-		if (oh < 0 || om < 0)
-			return rn_toml_fail(ps, s,
-					    "invalid date-time '%.*s': expected a UTC offset "
-					    "(Z or +HH:MM)",
-					    tl, s);
-		if (oh > 23 || om > 59)
-			return rn_toml_fail(ps, s,
-					    "invalid date-time '%.*s': UTC offset out of range", tl,
-					    s);
-		dt->offset_minutes = sign * (oh * 60 + om);
-		q += 6;
-	}
+	if (parse_offset(ps, &q, e, s, tl, dt))
+		return ps->err;
 	if (q != e)
 		return rn_toml_fail(ps, s, "invalid date-time '%.*s'", tl, s);
 	v->type = RN_TOML_DATETIME;

@@ -353,80 +353,108 @@ static void shrink_names(size_t *w, size_t *fixed, size_t width, size_t floor_w,
 	}
 }
 
-/* The table. Default: one row per assertion in `width` columns, names and REASON shortened
- * with an ellipsis; --wide: every column, names whole, REASON wrapped under its column. */
-static void console_table(struct rn_buf *b, bool color, bool wide, size_t width,
-			  const struct row *rows, size_t nrows)
+/* Where the table's columns go: the column model console_table prints from. */
+struct table_layout {
+	size_t w[NCOLS];   /* column widths, in terminal columns */
+	bool shown[NCOLS]; /* the columns printed */
+	bool own_line;     /* REASON goes on a line of its own under each row */
+	size_t reason_at;  /* REASON's first column */
+	size_t reason_w;   /* REASON's width */
+};
+
+/* Drop trailing blanks written after offset `start` of `b`. */
+static void trim_blanks(struct rn_buf *b, size_t start)
 {
-	const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[0m" : "";
-	size_t w[NCOLS], ncap[2], c, i, k, fixed = 0, reason_w, reason_at;
-	bool shown[NCOLS], own_line;
+	while (b->len > start && b->buf[b->len - 1] == ' ')
+		b->buf[--b->len] = '\0';
+}
+
+/* The widths the cells want (names capped unless `wide`); returns the columns the row takes
+ * before REASON. */
+static size_t natural_widths(struct table_layout *l, bool wide, const struct row *rows,
+			     size_t nrows)
+{
+	size_t c, i, fixed = 0;
 
 	for (c = 0; c < NCOLS; c++) {
-		w[c] = strlen(col_header[c]);
-		shown[c] = wide || (c != COL_GOLDEN && c != COL_BASE);
+		l->w[c] = strlen(col_header[c]);
+		l->shown[c] = wide || (c != COL_GOLDEN && c != COL_BASE);
 	}
 	for (i = 0; i < nrows; i++)
 		for (c = 0; c < COL_REASON; c++) {
 			size_t cw = rn_text_width(rows[i].cell[c], strlen(rows[i].cell[c]));
 
-			w[c] = cw > w[c] ? cw : w[c];
+			l->w[c] = cw > l->w[c] ? cw : l->w[c];
 		}
 	if (!wide) {
-		w[COL_TARGET] = w[COL_TARGET] < TARGET_MAX ? w[COL_TARGET] : TARGET_MAX;
-		w[COL_NAME] = w[COL_NAME] < NAME_MAX_W ? w[COL_NAME] : NAME_MAX_W;
+		l->w[COL_TARGET] = l->w[COL_TARGET] < TARGET_MAX ? l->w[COL_TARGET] : TARGET_MAX;
+		l->w[COL_NAME] = l->w[COL_NAME] < NAME_MAX_W ? l->w[COL_NAME] : NAME_MAX_W;
 	}
 	for (c = 0; c < COL_REASON; c++)
-		fixed += shown[c] ? w[c] + 1 : 0;
-	fixed++; /* two spaces before REASON */
+		fixed += l->shown[c] ? l->w[c] + 1 : 0;
+	return fixed + 1; /* two spaces before REASON */
+}
+
+/* Fit the row, `fixed` columns wide before REASON, into `width` (not when `wide`). */
+static void fit_width(struct table_layout *l, size_t fixed, bool wide, size_t width)
+{
+	size_t ncap[2], c;
+	bool narrow;
+
 	/* A narrow terminal: shrink the names before REASON loses its room. */
-	for (k = 0; k < 2; k++)
-		ncap[k] = w[k ? COL_NAME : COL_TARGET];
+	ncap[0] = l->w[COL_TARGET];
+	ncap[1] = l->w[COL_NAME];
 	while (!wide && fixed + REASON_MIN > width &&
-	       (w[COL_TARGET] > NAME_SHRINK || w[COL_NAME] > NAME_SHRINK)) {
-		c = w[COL_NAME] >= w[COL_TARGET] ? COL_NAME : COL_TARGET;
-		w[c]--;
+	       (l->w[COL_TARGET] > NAME_SHRINK || l->w[COL_NAME] > NAME_SHRINK)) {
+		c = l->w[COL_NAME] >= l->w[COL_TARGET] ? COL_NAME : COL_TARGET;
+		l->w[c]--;
 		fixed--;
 	}
-	own_line = fixed + REASON_MIN > width;
+	l->own_line = fixed + REASON_MIN > width;
 	/* Narrower still: REASON goes on a line of its own under the row, so the names get their
 	 * room back as far as the row fits; then names down to NAME_SHRINK, CHANGE goes, names
 	 * down to their headers' width, LIMIT goes (the messages below the table keep both). */
-	if (own_line) {
-		fixed += ncap[0] - w[COL_TARGET] + ncap[1] - w[COL_NAME];
-		w[COL_TARGET] = ncap[0];
-		w[COL_NAME] = ncap[1];
+	if (l->own_line) {
+		fixed += ncap[0] - l->w[COL_TARGET] + ncap[1] - l->w[COL_NAME];
+		l->w[COL_TARGET] = ncap[0];
+		l->w[COL_NAME] = ncap[1];
 	}
-	shrink_names(w, &fixed, width, NAME_SHRINK, !wide && own_line);
-	if (!wide && own_line && fixed > width) {
-		shown[COL_CHANGE] = false;
-		fixed -= w[COL_CHANGE] + 1;
+	narrow = !wide && l->own_line;
+	shrink_names(l->w, &fixed, width, NAME_SHRINK, narrow);
+	if (narrow && fixed > width) {
+		l->shown[COL_CHANGE] = false;
+		fixed -= l->w[COL_CHANGE] + 1;
 	}
-	shrink_names(w, &fixed, width, 0, !wide && own_line);
-	if (!wide && own_line && fixed > width) {
-		shown[COL_LIMIT] = false;
-		fixed -= w[COL_LIMIT] + 1;
+	shrink_names(l->w, &fixed, width, 0, narrow);
+	if (narrow && fixed > width) {
+		l->shown[COL_LIMIT] = false;
+		fixed -= l->w[COL_LIMIT] + 1;
 	}
-	reason_at = own_line ? 4 : fixed;
-	reason_w = width > reason_at ? width - reason_at : 1;
+	l->reason_at = l->own_line ? 4 : fixed;
+	l->reason_w = width > l->reason_at ? width - l->reason_at : 1;
+}
+
+static void print_header(struct rn_buf *b, const struct table_layout *l, const char *bold,
+			 const char *reset)
+{
+	size_t c;
 
 	rn_buf_addc(b, '\n');
 	rn_buf_adds(b, bold);
 	for (c = 0; c < COL_REASON; c++) {
-		if (!shown[c])
+		if (!l->shown[c])
 			continue;
 		if (c >= COL_MEASURED) {
-			pad(b, strlen(col_header[c]), w[c]);
+			pad(b, strlen(col_header[c]), l->w[c]);
 			rn_buf_adds(b, col_header[c]);
 		} else {
 			rn_buf_adds(b, col_header[c]);
-			pad(b, strlen(col_header[c]), w[c]);
+			pad(b, strlen(col_header[c]), l->w[c]);
 		}
 		rn_buf_adds(b, c + 1 == COL_REASON ? "  " : " ");
 	}
-	if (own_line) {
-		while (b->len && b->buf[b->len - 1] == ' ')
-			b->buf[--b->len] = '\0';
+	if (l->own_line) {
+		trim_blanks(b, 0);
 		rn_buf_adds(b, reset);
 		rn_buf_adds(b, "\n    ");
 		rn_buf_adds(b, bold);
@@ -434,45 +462,64 @@ static void console_table(struct rn_buf *b, bool color, bool wide, size_t width,
 	rn_buf_adds(b, col_header[COL_REASON]);
 	rn_buf_adds(b, reset);
 	rn_buf_addc(b, '\n');
-	for (i = 0; i < nrows; i++) {
-		const struct row *r = &rows[i];
-		size_t start = b->len;
+}
 
-		for (c = 0; c < COL_REASON; c++) {
-			size_t cw;
+/* One cell of row `r`: numbers right-aligned, words shortened to the column. */
+static void print_cell(struct rn_buf *b, const struct table_layout *l, const struct row *r,
+		       size_t c)
+{
+	if (c >= COL_MEASURED) {
+		pad(b, rn_text_width(r->cell[c], strlen(r->cell[c])), l->w[c]);
+		rn_buf_adds(b, r->cell[c]);
+	} else {
+		size_t at = b->len;
 
-			if (!shown[c])
-				continue;
-			if (c == COL_VERDICT && color)
-				rn_buf_adds(b, verdict_color(r->verdict));
-			if (c >= COL_MEASURED) {
-				cw = rn_text_width(r->cell[c], strlen(r->cell[c]));
-				pad(b, cw, w[c]);
-				rn_buf_adds(b, r->cell[c]);
-			} else {
-				size_t at = b->len;
-
-				rn_text_shorten(b, r->cell[c], w[c]);
-				pad(b, rn_text_width(b->buf + at, b->len - at), w[c]);
-			}
-			if (c == COL_VERDICT && color)
-				rn_buf_adds(b, reset);
-			rn_buf_adds(b, c + 1 == COL_REASON ? "  " : " ");
-		}
-		if (own_line) {
-			while (b->len > start && b->buf[b->len - 1] == ' ')
-				b->buf[--b->len] = '\0';
-			rn_buf_adds(b, "\n    ");
-		}
-		if (wide)
-			rn_text_wrap(b, r->cell[COL_REASON], reason_w, reason_at);
-		else
-			rn_text_shorten(b, r->cell[COL_REASON], reason_w);
-		/* No trailing blanks when REASON is empty. */
-		while (b->len > start && b->buf[b->len - 1] == ' ')
-			b->buf[--b->len] = '\0';
-		rn_buf_addc(b, '\n');
+		rn_text_shorten(b, r->cell[c], l->w[c]);
+		pad(b, rn_text_width(b->buf + at, b->len - at), l->w[c]);
 	}
+}
+
+static void print_row(struct rn_buf *b, const struct table_layout *l, const struct row *r,
+		      bool color, bool wide)
+{
+	const char *reset = color ? "\033[0m" : "";
+	size_t c, start = b->len;
+
+	for (c = 0; c < COL_REASON; c++) {
+		if (!l->shown[c])
+			continue;
+		if (c == COL_VERDICT && color)
+			rn_buf_adds(b, verdict_color(r->verdict));
+		print_cell(b, l, r, c);
+		if (c == COL_VERDICT && color)
+			rn_buf_adds(b, reset);
+		rn_buf_adds(b, c + 1 == COL_REASON ? "  " : " ");
+	}
+	if (l->own_line) {
+		trim_blanks(b, start);
+		rn_buf_adds(b, "\n    ");
+	}
+	if (wide)
+		rn_text_wrap(b, r->cell[COL_REASON], l->reason_w, l->reason_at);
+	else
+		rn_text_shorten(b, r->cell[COL_REASON], l->reason_w);
+	/* No trailing blanks when REASON is empty. */
+	trim_blanks(b, start);
+	rn_buf_addc(b, '\n');
+}
+
+/* The table. Default: one row per assertion in `width` columns, names and REASON shortened
+ * with an ellipsis; --wide: every column, names whole, REASON wrapped under its column. */
+static void console_table(struct rn_buf *b, bool color, bool wide, size_t width,
+			  const struct row *rows, size_t nrows)
+{
+	struct table_layout l;
+	size_t i;
+
+	fit_width(&l, natural_widths(&l, wide, rows, nrows), wide, width);
+	print_header(b, &l, color ? "\033[1m" : "", color ? "\033[0m" : "");
+	for (i = 0; i < nrows; i++)
+		print_row(b, &l, &rows[i], color, wide);
 }
 
 /*
@@ -654,50 +701,50 @@ static void result_counts(struct rn_buf *b, const struct rn_target_report *t, si
 		rn_buf_adds(b, "nothing judged");
 }
 
-void rn_report_console(bool color, bool wide, bool verbose, const struct rn_target_report *t,
-		       size_t n, int exit_code)
+/* The lines rn_report_console_header queued, wrapped to `width`; the queue is emptied. */
+static void add_header_lines(struct rn_buf *b, size_t width)
 {
-	const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[0m" : "";
-	size_t width = (size_t)rn_term_width();
-	struct rn_buf b, line;
-	struct row *rows = NULL;
-	struct rn_timing_gate gate;
-	struct cause causes[CAUSES_MAX];
-	char gate_line[512];
-	size_t i, k, nrows = 0, cap = 0, ncauses, short_rows = 0;
-	bool detail;
+	size_t i;
 
-	/* the timing gate statement opens the report (timing_gate.h) */
-	rn_timing_gate(t, n, &gate);
-	if (rn_timing_gate_format(&gate, gate_line, sizeof(gate_line)))
-		rn_report_console_header(gate_line);
-	ncauses = verbose ? 0 : find_causes(t, n, causes);
-	rn_buf_init(&b, 0);
-	rn_buf_init(&line, 0);
-	if (nheader_lines || ncauses)
-		rn_buf_addc(&b, '\n');
 	for (i = 0; i < nheader_lines; i++) {
-		rn_text_wrap(&b, header_lines[i], width, 2);
-		rn_buf_addc(&b, '\n');
+		rn_text_wrap(b, header_lines[i], width, 2);
+		rn_buf_addc(b, '\n');
 		free(header_lines[i]);
 		header_lines[i] = NULL;
 	}
 	nheader_lines = 0;
-	cause_notes(&b, color, width, causes, ncauses);
+}
+
+/* The table of every verdict of the n targets of t. */
+static void add_table(struct rn_buf *b, bool color, bool wide, size_t width,
+		      const struct rn_target_report *t, size_t n)
+{
+	struct row *rows = NULL;
+	size_t i, k, nrows = 0, cap = 0;
+
 	for (i = 0; i < n; i++)
 		for (k = 0; k < t[i].nverdicts; k++) {
 			rows = rn_xgrow(rows, &cap, nrows + 1, sizeof(*rows));
 			fill_row(&rows[nrows++], t[i].result->name, &t[i].verdicts[k], wide);
 		}
-	console_table(&b, color, wide, width, rows, nrows);
+	console_table(b, color, wide, width, rows, nrows);
 	for (i = 0; i < nrows; i++)
 		release_row(&rows[i]);
 	free(rows);
-	/*
-	 * Below the table: what failed, with its statistics, so the failure says what grew and
-	 * by how much; the other non-passing rows' messages without their statistics (those come
-	 * with --verbose), except warnings already said once above the table.
-	 */
+}
+
+/*
+ * Below the table: what failed, with its statistics, so the failure says what grew and
+ * by how much; the other non-passing rows' messages without their statistics (those come
+ * with --verbose), except warnings already said once above the table.
+ */
+static void add_messages(struct rn_buf *b, bool color, bool verbose, size_t width,
+			 const struct rn_target_report *t, size_t n, const struct cause *causes,
+			 size_t ncauses)
+{
+	size_t i, k, short_rows = 0;
+	bool detail;
+
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < t[i].nverdicts; k++) {
 			const struct rn_verdict_result *v = &t[i].verdicts[k];
@@ -714,18 +761,34 @@ void rn_report_console(bool color, bool wide, bool verbose, const struct rn_targ
 			detail = verbose || failing || calibrate;
 			/* one blank line between blocks; the one-line rows stand together */
 			if (!detail && !short_rows++)
-				rn_buf_addc(&b, '\n');
-			row_message(&b, color, width, t[i].result->name, v, detail);
+				rn_buf_addc(b, '\n');
+			row_message(b, color, width, t[i].result->name, v, detail);
 		}
 	}
-	for (i = 0; i < ncauses; i++)
-		free(causes[i].why);
-	rn_buf_reset(&line);
+}
+
+/* One "note:" paragraph of `text`, wrapped to `width`. */
+static void add_note(struct rn_buf *b, const char *bold, const char *reset, size_t width,
+		     const char *text)
+{
+	rn_buf_addf(b, "%snote:%s ", bold, reset);
+	rn_text_wrap(b, text, width - 6, 4);
+	rn_buf_addc(b, '\n');
+}
+
+/* The result line, then the notes on what the gate did not judge. */
+static void add_result(struct rn_buf *b, const char *bold, const char *reset, size_t width,
+		       const struct rn_target_report *t, size_t n, int exit_code)
+{
+	size_t i, not_judged = rn_report_count(t, n, RN_VERDICT_NOT_JUDGED);
+	struct rn_buf line;
+
+	rn_buf_init(&line, 0);
 	result_counts(&line, t, n);
 	rn_buf_addf(&line, "; exit %d (%s)", exit_code, exit_meaning(exit_code));
-	rn_buf_addf(&b, "\n%sresult:%s ", bold, reset);
-	rn_text_wrap(&b, line.buf, width - 8, 4);
-	rn_buf_addc(&b, '\n');
+	rn_buf_addf(b, "\n%sresult:%s ", bold, reset);
+	rn_text_wrap(b, line.buf, width - 8, 4);
+	rn_buf_addc(b, '\n');
 	/* A target that ran with nothing to judge it adds no row: say so, or a config whose golden
 	 * traces were never recorded reads as a clean pass. */
 	for (i = 0; i < n; i++) {
@@ -739,24 +802,47 @@ void rn_report_console(bool color, bool wide, bool verbose, const struct rn_targ
 			    "target '%s' was run but nothing judged it: no assertion applies to it "
 			    "and no golden trace was compared (renacer golden update records one)",
 			    name);
-		rn_buf_addf(&b, "%snote:%s ", bold, reset);
-		rn_text_wrap(&b, line.buf, width - 6, 4);
-		rn_buf_addc(&b, '\n');
+		add_note(b, bold, reset, width, line.buf);
 		free(name);
 	}
-	if (rn_report_count(t, n, RN_VERDICT_NOT_JUDGED)) {
+	if (not_judged) {
 		rn_buf_reset(&line);
 		rn_buf_addf(&line,
 			    "%zu metric%s not judged: this gate covered only the judged ones (the "
 			    "messages above say what to change; [regression] not_judged = \"fail\" "
 			    "makes them block)",
-			    rn_report_count(t, n, RN_VERDICT_NOT_JUDGED),
-			    rn_report_count(t, n, RN_VERDICT_NOT_JUDGED) == 1 ? " was" : "s were");
-		rn_buf_addf(&b, "%snote:%s ", bold, reset);
-		rn_text_wrap(&b, line.buf, width - 6, 4);
-		rn_buf_addc(&b, '\n');
+			    not_judged, not_judged == 1 ? " was" : "s were");
+		add_note(b, bold, reset, width, line.buf);
 	}
-	rn_write_stderr(b.buf, b.len);
 	rn_buf_release(&line);
+}
+
+void rn_report_console(bool color, bool wide, bool verbose, const struct rn_target_report *t,
+		       size_t n, int exit_code)
+{
+	const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[0m" : "";
+	size_t width = (size_t)rn_term_width();
+	struct rn_timing_gate gate;
+	struct cause causes[CAUSES_MAX];
+	char gate_line[512];
+	size_t i, ncauses;
+	struct rn_buf b;
+
+	/* the timing gate statement opens the report (timing_gate.h) */
+	rn_timing_gate(t, n, &gate);
+	if (rn_timing_gate_format(&gate, gate_line, sizeof(gate_line)))
+		rn_report_console_header(gate_line);
+	ncauses = verbose ? 0 : find_causes(t, n, causes);
+	rn_buf_init(&b, 0);
+	if (nheader_lines || ncauses)
+		rn_buf_addc(&b, '\n');
+	add_header_lines(&b, width);
+	cause_notes(&b, color, width, causes, ncauses);
+	add_table(&b, color, wide, width, t, n);
+	add_messages(&b, color, verbose, width, t, n, causes, ncauses);
+	for (i = 0; i < ncauses; i++)
+		free(causes[i].why);
+	add_result(&b, bold, reset, width, t, n, exit_code);
+	rn_write_stderr(b.buf, b.len);
 	rn_buf_release(&b);
 }

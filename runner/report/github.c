@@ -971,6 +971,68 @@ static char *run_url(void)
 	return rn_buf_detach(&b, NULL);
 }
 
+/* The counts, the config and the exit code: one paragraph. */
+static void counts_paragraph(struct rn_buf *b, const struct rn_github_run *run,
+			     const char *cfg_file)
+{
+	struct rn_buf line;
+	size_t c;
+
+	rn_buf_init(&line, 0);
+	c = rn_report_count(run->targets, run->ntargets, RN_VERDICT_FAIL);
+	if (c)
+		rn_buf_addf(&line, "**%zu failed** \u00b7 ", c);
+	c = rn_report_count(run->targets, run->ntargets, RN_VERDICT_ERROR);
+	if (c)
+		rn_buf_addf(&line, "**%zu %s** \u00b7 ", c, rn_plural((double)c, "error"));
+	c = rn_report_count(run->targets, run->ntargets, RN_VERDICT_NO_DATA);
+	if (c)
+		rn_buf_addf(&line, "**%zu no data** \u00b7 ", c);
+	rn_buf_addf(&line, "%zu passed",
+		    rn_report_count(run->targets, run->ntargets, RN_VERDICT_PASS));
+	c = rn_report_count(run->targets, run->ntargets, RN_VERDICT_WARN) +
+		rn_report_count(run->targets, run->ntargets, RN_VERDICT_NOT_JUDGED);
+	if (c)
+		rn_buf_addf(&line, " \u00b7 %zu advisory", c);
+	c = rn_report_count(run->targets, run->ntargets, RN_VERDICT_SKIP);
+	if (c)
+		rn_buf_addf(&line, " \u00b7 %zu skipped", c);
+	rn_buf_adds(&line, " \u00b7 ");
+	rn_github_escape_markdown(&line, cfg_file, GH_CELL_MAX);
+	rn_buf_addf(&line, " \u00b7 exit %d: ", run->exit_code);
+	rn_github_escape_markdown(&line, exit_description(run->exit_code), 0);
+	wrapped(b, line.buf);
+	rn_buf_addc(b, '\n');
+	rn_buf_release(&line);
+}
+
+/* The failing rows (nbad of them), one line each, up to GH_HEADLINE_ROWS; rows of one target
+ * with one message (a target that did not run fails each of its assertions) are one line. */
+static void headline_rows(struct rn_buf *b, const struct rn_github_run *run, size_t nbad)
+{
+	size_t i, k, shown = 0, lines = 0;
+
+	for (i = 0; i < run->ntargets; i++)
+		for (k = 0; k < run->targets[i].nverdicts; k++) {
+			const struct rn_verdict_result *v = &run->targets[i].verdicts[k];
+			size_t same;
+
+			if (rank_of(v->verdict) != GH_RANK_BAD ||
+			    same_as_earlier(&run->targets[i], k))
+				continue;
+			same = same_later(&run->targets[i], k);
+			if (lines++ < GH_HEADLINE_ROWS) {
+				headline_row(b, &run->targets[i], v, same);
+				shown += 1 + same;
+			}
+		}
+	if (nbad > shown)
+		rn_buf_addf(b, "- \u2026 and %zu more failing %s (below)\n", nbad - shown,
+			    rn_plural((double)(nbad - shown), "row"));
+	if (nbad)
+		rn_buf_addc(b, '\n');
+}
+
 /*
  * The Markdown of a finished check, shaped as a pull-request comment that is read in ten
  * seconds (the job summary and `renacer report --markdown` are the same text):
@@ -999,7 +1061,7 @@ static void summary_markdown(struct rn_buf *b, const struct rn_github_run *run,
 {
 	struct rn_timing_gate gate;
 	struct rn_buf line;
-	size_t i, k, nbad = 0, nrows = 0, c, shown, lines;
+	size_t i, k, nbad = 0, nrows = 0;
 	char gate_line[256], *url;
 	int rank;
 
@@ -1012,55 +1074,10 @@ static void summary_markdown(struct rn_buf *b, const struct rn_github_run *run,
 		    run->exit_code == RN_EXIT_OK ? "\u2705" : "\u274c",
 		    run->exit_code == RN_EXIT_OK ? "passed" : "failed");
 
-	/* The counts, the config and the exit code: one paragraph. */
+	counts_paragraph(b, run, cfg_file);
+	headline_rows(b, run, nbad);
+
 	rn_buf_init(&line, 0);
-	c = rn_report_count(run->targets, run->ntargets, RN_VERDICT_FAIL);
-	if (c)
-		rn_buf_addf(&line, "**%zu failed** \u00b7 ", c);
-	c = rn_report_count(run->targets, run->ntargets, RN_VERDICT_ERROR);
-	if (c)
-		rn_buf_addf(&line, "**%zu %s** \u00b7 ", c, rn_plural((double)c, "error"));
-	c = rn_report_count(run->targets, run->ntargets, RN_VERDICT_NO_DATA);
-	if (c)
-		rn_buf_addf(&line, "**%zu no data** \u00b7 ", c);
-	rn_buf_addf(&line, "%zu passed",
-		    rn_report_count(run->targets, run->ntargets, RN_VERDICT_PASS));
-	c = rn_report_count(run->targets, run->ntargets, RN_VERDICT_WARN) +
-		rn_report_count(run->targets, run->ntargets, RN_VERDICT_NOT_JUDGED);
-	if (c)
-		rn_buf_addf(&line, " \u00b7 %zu advisory", c);
-	c = rn_report_count(run->targets, run->ntargets, RN_VERDICT_SKIP);
-	if (c)
-		rn_buf_addf(&line, " \u00b7 %zu skipped", c);
-	rn_buf_adds(&line, " \u00b7 ");
-	rn_github_escape_markdown(&line, cfg_file, GH_CELL_MAX);
-	rn_buf_addf(&line, " \u00b7 exit %d: ", run->exit_code);
-	rn_github_escape_markdown(&line, exit_description(run->exit_code), 0);
-	wrapped(b, line.buf);
-	rn_buf_addc(b, '\n');
-
-	/* The failing rows, one line each, up to GH_HEADLINE_ROWS; rows of one target with one
-	 * message (a target that did not run fails each of its assertions) are one line. */
-	for (i = 0, shown = 0, lines = 0; i < run->ntargets; i++)
-		for (k = 0; k < run->targets[i].nverdicts; k++) {
-			const struct rn_verdict_result *v = &run->targets[i].verdicts[k];
-			size_t same;
-
-			if (rank_of(v->verdict) != GH_RANK_BAD ||
-			    same_as_earlier(&run->targets[i], k))
-				continue;
-			same = same_later(&run->targets[i], k);
-			if (lines++ < GH_HEADLINE_ROWS) {
-				headline_row(b, &run->targets[i], v, same);
-				shown += 1 + same;
-			}
-		}
-	if (nbad > shown)
-		rn_buf_addf(b, "- \u2026 and %zu more failing %s (below)\n", nbad - shown,
-			    rn_plural((double)(nbad - shown), "row"));
-	if (nbad)
-		rn_buf_addc(b, '\n');
-
 	rn_timing_gate(run->targets, run->ntargets, &gate);
 	if (rn_timing_gate_format(&gate, gate_line, sizeof(gate_line))) {
 		rn_buf_reset(&line);

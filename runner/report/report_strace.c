@@ -181,95 +181,85 @@ static bool returns_address(int nr)
 	return nr >= 0 && (nr == mmap_nr || nr == mremap_nr || nr == brk_nr || nr == shmat_nr);
 }
 
-void rn_syscall_format(struct rn_buf *b, const struct rn_syscall_event *ev, uint32_t flags)
+/* One argument `a` of ev, of signature kind `kind` (rn_syscall_signature, syscall_args.h);
+ * *npath counts the path arguments so far, which print the paths the collector read. */
+static void add_arg(struct rn_buf *b, const struct rn_syscall_event *ev, char kind, uint64_t a,
+		    int *npath)
 {
-	const char *sig = rn_syscall_signature(ev->nr);
 	const char *paths[2] = { ev->path, ev->path2 };
-	size_t line_start = b->len;
-	int i, nargs, npath = 0;
-	bool truncated = ev->flags & RN_SC_PATH_TRUNC;
 
-	if (flags & RN_LINE_PID)
-		rn_buf_addf(b, "[pid %5d] ", (int)ev->tid);
-	rn_buf_addf(b, "%s(", rn_syscall_name(ev->nr));
-	nargs = sig ? (int)strlen(sig) : 6;
-	for (i = 0; i < nargs; i++) {
-		uint64_t a = ev->args[i];
-		char kind = sig ? sig[i] : 'x';
-
-		if (i)
-			rn_buf_adds(b, ", ");
-		switch (kind) {
-		case 'd':
-			if ((int)a == AT_FDCWD)
-				rn_buf_adds(b, "AT_FDCWD");
-			else
-				rn_buf_addf(b, "%d", (int)a);
-			break;
-		case 'f':
-		case 'i':
+	switch (kind) {
+	case 'd':
+		if ((int)a == AT_FDCWD)
+			rn_buf_adds(b, "AT_FDCWD");
+		else
 			rn_buf_addf(b, "%d", (int)a);
-			break;
-		case 'u':
-			rn_buf_addf(b, "%" PRIu64, a);
-			break;
-		case 'p':
-			if (npath < 2 && paths[npath])
-				add_quoted(b, paths[npath], truncated);
-			else
-				add_hex(b, a);
-			npath++;
-			break;
-		case 'o':
-			add_open_flags(b, a);
-			/* the mode is only meaningful, and only printed, with O_CREAT/O_TMPFILE */
-			if (sig[i + 1] == 'm' && !(a & O_CREAT) && (a & O_TMPFILE) != O_TMPFILE)
-				nargs = i + 1;
-			break;
-		case 'm':
-			rn_buf_addf(b, "%#03" PRIo64, a);
-			break;
-		case 'a':
-			add_flags(b, a, access_flags, "F_OK");
-			break;
-		case 'A':
-			add_flags(b, a, at_flags, "0");
-			break;
-		case 'P':
-			add_flags(b, a, prot_flags, "PROT_NONE");
-			break;
-		case 'M': {
-			static const char *const type[] = { "0", "MAP_SHARED", "MAP_PRIVATE",
-							    "MAP_SHARED_VALIDATE" };
+		break;
+	case 'f':
+	case 'i':
+		rn_buf_addf(b, "%d", (int)a);
+		break;
+	case 'u':
+		rn_buf_addf(b, "%" PRIu64, a);
+		break;
+	case 'p':
+		if (*npath < 2 && paths[*npath])
+			add_quoted(b, paths[*npath], ev->flags & RN_SC_PATH_TRUNC);
+		else
+			add_hex(b, a);
+		(*npath)++;
+		break;
+	case 'o':
+		add_open_flags(b, a);
+		break;
+	case 'm':
+		rn_buf_addf(b, "%#03" PRIo64, a);
+		break;
+	case 'a':
+		add_flags(b, a, access_flags, "F_OK");
+		break;
+	case 'A':
+		add_flags(b, a, at_flags, "0");
+		break;
+	case 'P':
+		add_flags(b, a, prot_flags, "PROT_NONE");
+		break;
+	case 'M': {
+		static const char *const type[] = { "0", "MAP_SHARED", "MAP_PRIVATE",
+						    "MAP_SHARED_VALIDATE" };
 
-			rn_buf_adds(b, type[a & 3]);
-			if (a & ~(uint64_t)3) {
-				rn_buf_addc(b, '|');
-				add_flags(b, a & ~(uint64_t)3, map_flags, "0");
-			}
-			break;
+		rn_buf_adds(b, type[a & 3]);
+		if (a & ~(uint64_t)3) {
+			rn_buf_addc(b, '|');
+			add_flags(b, a & ~(uint64_t)3, map_flags, "0");
 		}
-		case 's':
-			rn_buf_adds(b, rn_signal_name((int)a));
-			break;
-		case 'v':
-			if (ev->argv)
-				add_argv(b, ev);
-			else
-				add_hex(b, a);
-			break;
-		case 'e':
-			add_hex(b, a);
-			if (ev->env_known)
-				rn_buf_addf(b, " /* %" PRIu32 " var%s */", ev->nenv,
-					    ev->nenv == 1 ? "" : "s");
-			break;
-		default:
-			add_hex(b, a);
-			break;
-		}
+		break;
 	}
-	rn_buf_addc(b, ')');
+	case 's':
+		rn_buf_adds(b, rn_signal_name((int)a));
+		break;
+	case 'v':
+		if (ev->argv)
+			add_argv(b, ev);
+		else
+			add_hex(b, a);
+		break;
+	case 'e':
+		add_hex(b, a);
+		if (ev->env_known)
+			rn_buf_addf(b, " /* %" PRIu32 " var%s */", ev->nenv,
+				    ev->nenv == 1 ? "" : "s");
+		break;
+	default:
+		add_hex(b, a);
+		break;
+	}
+}
+
+/* " = RESULT" at column 40, strace's marks of a tampered call and the time spent. */
+static void add_result(struct rn_buf *b, const struct rn_syscall_event *ev, uint32_t flags,
+		       size_t line_start)
+{
 	/* strace aligns " = " at column 40 */
 	while (b->len - line_start < 39)
 		rn_buf_addc(b, ' ');
@@ -291,6 +281,32 @@ void rn_syscall_format(struct rn_buf *b, const struct rn_syscall_event *ev, uint
 	if ((flags & RN_LINE_TIME) && !(ev->flags & RN_SC_UNFINISHED))
 		rn_buf_addf(b, " <%" PRIu64 ".%06" PRIu64 ">", ev->duration_ns / 1000000000u,
 			    ev->duration_ns / 1000 % 1000000);
+}
+
+void rn_syscall_format(struct rn_buf *b, const struct rn_syscall_event *ev, uint32_t flags)
+{
+	const char *sig = rn_syscall_signature(ev->nr);
+	size_t line_start = b->len;
+	int i, nargs, npath = 0;
+
+	if (flags & RN_LINE_PID)
+		rn_buf_addf(b, "[pid %5d] ", (int)ev->tid);
+	rn_buf_addf(b, "%s(", rn_syscall_name(ev->nr));
+	nargs = sig ? (int)strlen(sig) : 6;
+	for (i = 0; i < nargs; i++) {
+		uint64_t a = ev->args[i];
+		char kind = sig ? sig[i] : 'x';
+
+		if (i)
+			rn_buf_adds(b, ", ");
+		add_arg(b, ev, kind, a, &npath);
+		/* the mode is only meaningful, and only printed, with O_CREAT/O_TMPFILE */
+		if (kind == 'o' && sig[i + 1] == 'm' && !(a & O_CREAT) &&
+		    (a & O_TMPFILE) != O_TMPFILE)
+			nargs = i + 1;
+	}
+	rn_buf_addc(b, ')');
+	add_result(b, ev, flags, line_start);
 }
 
 void rn_process_format_end(struct rn_buf *b, const struct rn_process *p, uint32_t flags)

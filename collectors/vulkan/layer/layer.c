@@ -394,12 +394,69 @@ static void describe_device(struct layer_device *dev, struct layer_instance *ins
 	inst->vk.GetPhysicalDeviceMemoryProperties(phys, &dev->mem);
 }
 
+/* The loader's link to the next layer in the chain of info, or NULL. */
+static VkLayerDeviceCreateInfo *device_link_info(const VkDeviceCreateInfo *info)
+{
+	VkLayerDeviceCreateInfo *chain = (VkLayerDeviceCreateInfo *)info->pNext;
+
+	while (chain &&
+	       !(chain->sType == VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO &&
+		 chain->function == VK_LAYER_LINK_INFO))
+		chain = (VkLayerDeviceCreateInfo *)chain->pNext;
+	return chain;
+}
+
+/* The application's request info with the extensions and the feature that plan needs added,
+ * into copy (hq chained in when the feature is wanted). Returns the extension list copy points
+ * to (the caller frees it), or NULL when out of memory: then plan is cleared and copy left as
+ * it was. */
+static const char **add_to_request(const VkDeviceCreateInfo *info, struct device_plan *plan,
+				   VkDeviceCreateInfo *copy,
+				   VkPhysicalDeviceHostQueryResetFeatures *hq)
+{
+	const char **exts = calloc(info->enabledExtensionCount + 2u, sizeof(*exts));
+	uint32_t n = info->enabledExtensionCount;
+
+	if (!exts) {
+		memset(plan, 0, sizeof(*plan));
+		return NULL;
+	}
+	if (n)
+		memcpy(exts, info->ppEnabledExtensionNames, n * sizeof(*exts));
+	if (plan->calib_ext_needed)
+		exts[n++] = VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME;
+	if (plan->hqr_ext_needed)
+		exts[n++] = VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME;
+	copy->enabledExtensionCount = n;
+	copy->ppEnabledExtensionNames = exts;
+	if (plan->hqr_feature) {
+		hq->pNext = (void *)info->pNext;
+		copy->pNext = hq;
+	}
+	return exts;
+}
+
+/* A configured device: its id, its description record, and timing from here on. */
+static void start_device(struct layer_device *dev, struct layer_instance *inst,
+			 VkPhysicalDevice phys, const VkPhysicalDeviceProperties *props)
+{
+	struct rn_vk_rec_device rec;
+
+	dev->id = writer_next_device_id();
+	describe_device(dev, inst, phys, props, &rec);
+	dev->timing = dev->vk.CreateQueryPool && dev->vk.GetQueryPoolResults &&
+		dev->vk.CmdWriteTimestamp && dev->vk.CmdResetQueryPool;
+	timing_device_start(dev, &rec);
+	layer_debug("device %u '%s': mode %d, host reset %d, calibrated %d", dev->id, rec.name,
+		    (int)dev->mode, dev->host_reset, dev->calibrated);
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice phys,
 							 const VkDeviceCreateInfo *info,
 							 const VkAllocationCallbacks *alloc,
 							 VkDevice *pDevice)
 {
-	VkLayerDeviceCreateInfo *chain = (VkLayerDeviceCreateInfo *)info->pNext;
+	VkLayerDeviceCreateInfo *chain;
 	struct layer_instance *inst = map_get(OBJ_PHYSICAL_DEVICE, HANDLE(phys));
 	const struct layer_config *cfg = layer_config();
 	PFN_vkGetInstanceProcAddr gipa;
@@ -414,13 +471,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice phys,
 	};
 	const char **exts = NULL;
 	struct layer_device *dev;
-	struct rn_vk_rec_device rec;
 	VkResult r;
 
-	while (chain &&
-	       !(chain->sType == VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO &&
-		 chain->function == VK_LAYER_LINK_INFO))
-		chain = (VkLayerDeviceCreateInfo *)chain->pNext;
+	chain = device_link_info(info);
 	if (!chain || !chain->u.pLayerInfo || !inst)
 		return VK_ERROR_INITIALIZATION_FAILED;
 	gipa = chain->u.pLayerInfo->pfnNextGetInstanceProcAddr;
@@ -435,25 +488,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice phys,
 	copy = *info;
 	if (cfg->enabled) {
 		plan_device(inst, phys, &props, info, &plan);
-		exts = calloc(info->enabledExtensionCount + 2u, sizeof(*exts));
-		if (exts) {
-			uint32_t n = info->enabledExtensionCount;
-
-			if (n)
-				memcpy(exts, info->ppEnabledExtensionNames, n * sizeof(*exts));
-			if (plan.calib_ext_needed)
-				exts[n++] = VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME;
-			if (plan.hqr_ext_needed)
-				exts[n++] = VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME;
-			copy.enabledExtensionCount = n;
-			copy.ppEnabledExtensionNames = exts;
-			if (plan.hqr_feature) {
-				hq.pNext = (void *)info->pNext;
-				copy.pNext = &hq;
-			}
-		} else {
-			memset(&plan, 0, sizeof(plan));
-		}
+		exts = add_to_request(info, &plan, &copy, &hq);
 	}
 	r = create(phys, &copy, alloc, pDevice);
 	if (r != VK_SUCCESS && exts) {
@@ -487,15 +522,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice phys,
 		dev->calibrated = false;
 	if (map_put(OBJ_DEVICE, HANDLE(*pDevice), dev))
 		goto out_free;
-	if (cfg->enabled) {
-		dev->id = writer_next_device_id();
-		describe_device(dev, inst, phys, &props, &rec);
-		dev->timing = dev->vk.CreateQueryPool && dev->vk.GetQueryPoolResults &&
-			dev->vk.CmdWriteTimestamp && dev->vk.CmdResetQueryPool;
-		timing_device_start(dev, &rec);
-		layer_debug("device %u '%s': mode %d, host reset %d, calibrated %d", dev->id,
-			    rec.name, (int)dev->mode, dev->host_reset, dev->calibrated);
-	}
+	if (cfg->enabled)
+		start_device(dev, inst, phys, &props);
 	return VK_SUCCESS;
 
 out_free:

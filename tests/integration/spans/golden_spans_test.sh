@@ -91,21 +91,22 @@ golden_unchanged)
 	rows "*!=FAIL" "*!=SKIP"
 	;;
 golden_slow_span)
-	# "solve" FAILs; on a machine loaded beyond the drift limit's reach (a golden recorded
-	# under other load) its row may instead be an advisory WARN, but then it must show the
-	# 3x work as at least +100%. The unchanged spans never FAIL.
+	# "solve" FAILs. On a loaded machine a span's wall time is mostly waiting for a CPU
+	# (3x the work read +41% at CPU pressure 98%): its row may then be an advisory WARN that
+	# says the machine was loaded, and the program's cpu_time row FAILs instead. The
+	# unchanged spans never FAIL.
 	config 120
 	check
+	[ "$rc" = 1 ] || fail "expected exit 1, got $rc"
 	rows "app:load!=FAIL" "app:store!=FAIL"
-	python3 - "$tmp/results.json" "$rc" <<'PY' || fail "the slowed span is neither FAIL nor +100%"
+	python3 - "$tmp/results.json" <<'PY' || fail "the slowed span is neither FAIL nor advisory"
 import json, sys
 doc = json.load(open(sys.argv[1]))
-v = [v for t in doc["targets"] for v in t["verdicts"]
-     if v.get("assertion") == "golden:span_time:app:solve"][0]
-if v["verdict"] == "FAIL":
-    assert sys.argv[2] == "1", "a FAIL row, exit %s" % sys.argv[2]
-else:
-    assert v["verdict"] == "WARN" and v.get("delta_pct", 0) >= 100, v
+vs = {v.get("assertion"): v for t in doc["targets"] for v in t["verdicts"]}
+v = vs["golden:span_time:app:solve"]
+if v["verdict"] != "FAIL":
+    assert v["verdict"] == "WARN" and "advisory" in v["message"], v
+    assert vs["golden:cpu_time"]["verdict"] == "FAIL", vs["golden:cpu_time"]
 PY
 	grep -q "detects >= " "$tmp/results.json" || fail "no detection limit on the rows"
 	;;

@@ -104,13 +104,82 @@ static void churn_span(struct rn_ap_pass *ps, int proc, const struct rn_ap_sc *s
 	}
 }
 
-static void churn_finish(struct rn_ap_pass *ps, struct rn_detection *out)
-{
-	size_t i;
-	int best = -1, nr_munmap = rn_syscall_lookup("munmap");
-	double best_c = 0, c1b = 0, c2b = 0, xb = 0, yb = 0;
-	struct rn_buf b;
+/* The churn of the most-churning process: its counts and the two ramps' confidences. */
+struct churn_best {
+	int proc;         /* index into ps->procs, -1 = none */
+	double c, c1, c2; /* confidence, and the two ramps it is the minimum of */
+	double x, y;      /* churn (or munmaps) and share (or turnover) */
+};
 
+/* The evidence of `best` from the span spool: short-lived mappings and brk cycles. */
+static void churn_evidence_spool(struct rn_ap_pass *ps, const struct churn_best *cb,
+				 struct rn_detection *out, struct rn_buf *b)
+{
+	int best = cb->proc;
+	const struct rn_ap_proc *pp = &ps->procs[best];
+	const struct rn_process *p = &ps->t->procs[best];
+	uint64_t life = rn_ap_proc_life(ps, best);
+
+	out->summary = rn_ap_fmt("%s: %" PRIu64 " anonymous mappings lived under %s, %" PRIu64
+				 " brk shrink/grow cycles",
+				 rn_ap_plabel(ps, best).s, pp->short_unmaps,
+				 rn_ap_dur(RN_AP_CHURN_SHORT_NS).s, pp->brk_cycles);
+	rn_buf_addf(b,
+		    "%s: %" PRIu64 " of %" PRIu64 " anonymous mappings were unmapped "
+		    "within %s (%s in them); %" PRIu64 " brk shrink/grow cycles of %" PRIu64
+		    " growths\n",
+		    rn_ap_plabel(ps, best).s, pp->short_unmaps, pp->anon_maps,
+		    rn_ap_dur(RN_AP_CHURN_SHORT_NS).s, rn_ap_bytes(pp->short_bytes).s,
+		    pp->brk_cycles, pp->brk_grows);
+	rn_buf_addf(b,
+		    "  time: %s in %" PRIu64 " mmap/munmap/mremap/brk calls = %.1f%% "
+		    "of the process lifetime (%s); faults on fresh pages come on top\n",
+		    rn_ap_dur(pp->mm_ns).s, pp->mm_calls, pct((double)pp->mm_ns, (double)life),
+		    rn_ap_dur(life).s);
+	if (p->alloc_peak_bytes)
+		rn_buf_addf(b, "  turnover: %s mapped over its life for a peak of %s\n",
+			    rn_ap_bytes(p->alloc_total_bytes).s,
+			    rn_ap_bytes(p->alloc_peak_bytes).s);
+	rn_ap_add_caller(ps, b, &pp->churn_cl, "short-lived unmaps and brk regrowths");
+	rn_buf_addf(b,
+		    "  confidence = min(ramp_log(churn %.0f; %.0f..%.0f) %.2f, "
+		    "ramp_lin(share %.3f; %.2f..%.2f) %.2f) = %.2f",
+		    cb->x, RN_AP_CHURN_LO, RN_AP_CHURN_HI, cb->c1, cb->y, RN_AP_CHURN_SHARE_LO,
+		    RN_AP_CHURN_SHARE_HI, cb->c2, cb->c);
+}
+
+/* The evidence of `best` from per-process statistics alone (no spool). */
+static void churn_evidence_stats(struct rn_ap_pass *ps, const struct churn_best *cb,
+				 struct rn_detection *out, struct rn_buf *b)
+{
+	int best = cb->proc;
+	const struct rn_process *p = &ps->t->procs[best];
+
+	out->summary =
+		rn_ap_fmt("%s: %.0f munmap calls, %s mapped for a peak of %s",
+			  rn_ap_plabel(ps, best).s, cb->x, rn_ap_bytes(p->alloc_total_bytes).s,
+			  rn_ap_bytes(p->alloc_peak_bytes).s);
+	rn_buf_addf(b,
+		    "%s: %.0f munmap calls; %s mapped anonymously or by brk over its "
+		    "life for a peak of %s (turnover %.1f; per-process statistics, the "
+		    "spool was not enabled)\n",
+		    rn_ap_plabel(ps, best).s, cb->x, rn_ap_bytes(p->alloc_total_bytes).s,
+		    rn_ap_bytes(p->alloc_peak_bytes).s, cb->y);
+	rn_buf_addf(b,
+		    "  confidence = min(ramp_log(munmaps %.0f; %.0f..%.0f) %.2f, "
+		    "ramp_log(turnover %.1f; %.0f..%.0f) %.2f) = %.2f",
+		    cb->x, RN_AP_CHURN_LO, RN_AP_CHURN_HI, cb->c1, cb->y, RN_AP_CHURN_TURNOVER_LO,
+		    RN_AP_CHURN_TURNOVER_HI, cb->c2, cb->c);
+}
+
+/* The most-churning allowed process of the pass (cb->proc -1 when none churned). */
+static void churn_pick(struct rn_ap_pass *ps, struct churn_best *cb)
+{
+	int nr_munmap = rn_syscall_lookup("munmap");
+	size_t i;
+
+	memset(cb, 0, sizeof(*cb));
+	cb->proc = -1;
 	for (i = 0; i < ps->nprocs; i++) {
 		const struct rn_ap_proc *pp = &ps->procs[i];
 		const struct rn_process *p = &ps->t->procs[i];
@@ -136,74 +205,35 @@ static void churn_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 		if (x <= 0)
 			continue;
 		c = min2(c1, c2);
-		if (best < 0 || c > best_c || (c == best_c && x > xb)) {
-			best = (int)i;
-			best_c = c;
-			c1b = c1;
-			c2b = c2;
-			xb = x;
-			yb = y;
+		if (cb->proc < 0 || c > cb->c || (c == cb->c && x > cb->x)) {
+			cb->proc = (int)i;
+			cb->c = c;
+			cb->c1 = c1;
+			cb->c2 = c2;
+			cb->x = x;
+			cb->y = y;
 		}
 	}
-	if (best < 0) {
+}
+
+static void churn_finish(struct rn_ap_pass *ps, struct rn_detection *out)
+{
+	struct churn_best cb;
+	struct rn_buf b;
+
+	churn_pick(ps, &cb);
+	if (cb.proc < 0) {
 		out->confidence = 0;
 		out->evidence = rn_ap_fmt("no short-lived anonymous mappings or brk cycles");
 		return;
 	}
-	out->confidence = best_c;
-	out->proc = best;
+	out->confidence = cb.c;
+	out->proc = cb.proc;
 	rn_buf_init(&b, 0);
-	if (ps->spool) {
-		const struct rn_ap_proc *pp = &ps->procs[best];
-		const struct rn_process *p = &ps->t->procs[best];
-		uint64_t life = rn_ap_proc_life(ps, best);
-
-		out->summary =
-			rn_ap_fmt("%s: %" PRIu64 " anonymous mappings lived under %s, %" PRIu64
-				  " brk shrink/grow cycles",
-				  rn_ap_plabel(ps, best).s, pp->short_unmaps,
-				  rn_ap_dur(RN_AP_CHURN_SHORT_NS).s, pp->brk_cycles);
-		rn_buf_addf(&b,
-			    "%s: %" PRIu64 " of %" PRIu64 " anonymous mappings were unmapped "
-			    "within %s (%s in them); %" PRIu64 " brk shrink/grow cycles of %" PRIu64
-			    " growths\n",
-			    rn_ap_plabel(ps, best).s, pp->short_unmaps, pp->anon_maps,
-			    rn_ap_dur(RN_AP_CHURN_SHORT_NS).s, rn_ap_bytes(pp->short_bytes).s,
-			    pp->brk_cycles, pp->brk_grows);
-		rn_buf_addf(&b,
-			    "  time: %s in %" PRIu64 " mmap/munmap/mremap/brk calls = %.1f%% "
-			    "of the process lifetime (%s); faults on fresh pages come on top\n",
-			    rn_ap_dur(pp->mm_ns).s, pp->mm_calls,
-			    pct((double)pp->mm_ns, (double)life), rn_ap_dur(life).s);
-		if (p->alloc_peak_bytes)
-			rn_buf_addf(&b, "  turnover: %s mapped over its life for a peak of %s\n",
-				    rn_ap_bytes(p->alloc_total_bytes).s,
-				    rn_ap_bytes(p->alloc_peak_bytes).s);
-		rn_ap_add_caller(ps, &b, &pp->churn_cl, "short-lived unmaps and brk regrowths");
-		rn_buf_addf(&b,
-			    "  confidence = min(ramp_log(churn %.0f; %.0f..%.0f) %.2f, "
-			    "ramp_lin(share %.3f; %.2f..%.2f) %.2f) = %.2f",
-			    xb, RN_AP_CHURN_LO, RN_AP_CHURN_HI, c1b, yb, RN_AP_CHURN_SHARE_LO,
-			    RN_AP_CHURN_SHARE_HI, c2b, best_c);
-	} else {
-		const struct rn_process *p = &ps->t->procs[best];
-
-		out->summary =
-			rn_ap_fmt("%s: %.0f munmap calls, %s mapped for a peak of %s",
-				  rn_ap_plabel(ps, best).s, xb, rn_ap_bytes(p->alloc_total_bytes).s,
-				  rn_ap_bytes(p->alloc_peak_bytes).s);
-		rn_buf_addf(&b,
-			    "%s: %.0f munmap calls; %s mapped anonymously or by brk over its "
-			    "life for a peak of %s (turnover %.1f; per-process statistics, the "
-			    "spool was not enabled)\n",
-			    rn_ap_plabel(ps, best).s, xb, rn_ap_bytes(p->alloc_total_bytes).s,
-			    rn_ap_bytes(p->alloc_peak_bytes).s, yb);
-		rn_buf_addf(&b,
-			    "  confidence = min(ramp_log(munmaps %.0f; %.0f..%.0f) %.2f, "
-			    "ramp_log(turnover %.1f; %.0f..%.0f) %.2f) = %.2f",
-			    xb, RN_AP_CHURN_LO, RN_AP_CHURN_HI, c1b, yb, RN_AP_CHURN_TURNOVER_LO,
-			    RN_AP_CHURN_TURNOVER_HI, c2b, best_c);
-	}
+	if (ps->spool)
+		churn_evidence_spool(ps, &cb, out, &b);
+	else
+		churn_evidence_stats(ps, &cb, out, &b);
 	out->evidence = rn_ap_buf_take(&b);
 }
 

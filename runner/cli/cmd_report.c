@@ -141,8 +141,8 @@ int rn_cmd_report(int argc, char **argv)
 		json_t *model =
 			rn_history_page_model(&h, have_cfg ? &cfg : NULL, o.machine, o.limit, &rc);
 
-		if (model && have_cfg) /* the last check's explained timing failures */
-			rn_profile_check_page(model, &cfg, o.html);
+		if (model) /* the flame graphs of the explanations, as the page links them */
+			rn_profile_check_page(model, o.html);
 		if (model)
 			rc = rn_report_html_write(o.html, model);
 		json_decref(model);

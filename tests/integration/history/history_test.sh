@@ -139,7 +139,7 @@ suite() {
 	n=$(sql "SELECT count(DISTINCT commit_sha) FROM runs")
 	[ "$n" = 9 ] || fail "expected 9 distinct commits, found $n"
 	n=$(sql "SELECT version FROM renacer_schema")
-	[ "$n" = 5 ] || fail "schema version $n, expected 5"
+	[ "$n" = 6 ] || fail "schema version $n, expected 6"
 	# Every check recorded its environment fingerprint (the kernel is always known).
 	n=$(sql "SELECT count(*) FROM runs WHERE fingerprint LIKE '%kernel=%'")
 	[ "$n" = 9 ] || fail "expected 9 runs with a fingerprint, found $n"
@@ -464,7 +464,7 @@ bad-input)
 	# A schema from a newer renacer.
 	"$bin" check -q >/dev/null 2>&1 || fail "check to create the store failed"
 	sqlite3 .renacer/history.db "UPDATE renacer_schema SET version = 99"
-	expect_check newer-schema 0 "schema version 99 is newer than this renacer supports (5)"
+	expect_check newer-schema 0 "schema version 99 is newer than this renacer supports (6)"
 	"$bin" history list 2>"$tmp/err" && fail "history list read a newer schema"
 	grep -q "schema version 99 is newer" "$tmp/err" || fail "history list message"
 	[ "$(wc -l <"$tmp/err")" = 1 ] || fail "history list printed more than one line"

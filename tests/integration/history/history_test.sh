@@ -298,6 +298,11 @@ EOT
 		fail "re-run check"
 	# one subject with quotes and a newline-free unicode name, to carry every kind of field
 	sqlite3 "$db" "UPDATE runs SET subject = 'fix \"quoted\" <b>', author_ns = 1700000000000000000 WHERE commit_sha = 'c2'"
+	# an explanation kept with run c2 (a check profiles only where perf events are allowed)
+	sqlite3 "$db" "INSERT INTO explanations (run_id, target, assertion, text, svg_path,
+		svg_hash, head_path, head_hash, head_folded) SELECT id, 'true', 'golden:wall_time',
+		'1. +9.00 ms on CPU in f', '/x/true.diff.svg', '0123456789abcdef', '/x/true.head.folded',
+		'fedcba9876543210', 'main;f 10' FROM runs WHERE commit_sha = 'c2'"
 	"$bin" history --db "$db" export --format history -o "$tmp/a.json" || fail "export sqlite"
 	python3 - "$tmp/a.json" <<'EOP' || fail "export content"
 import json, sys
@@ -308,6 +313,9 @@ assert all(r["results"] and r["verdicts"] and r["critical_path"] and r["syscalls
 assert [r["rerun_of"] for r in runs].count("c3") == 1
 assert len({r["uid"] for r in runs}) == 4
 assert any(s["syscall"] == "execve" for s in runs[0]["syscalls"]), runs[0]["syscalls"][:3]
+assert all("kernel=" in (r.get("fingerprint") or "") for r in runs), [r.get("fingerprint") for r in runs]
+ex = [e for r in runs for e in r["explanations"]]
+assert len(ex) == 1 and ex[0]["head_folded"] == "main;f 10" and ex[0]["base_folded"] is None, ex
 EOP
 	"$bin" history --db "$url" import "$tmp/a.json" >"$tmp/imp.out" || fail "import into postgres"
 	grep -q "4 runs added, 0 already in the store" "$tmp/imp.out" || { cat "$tmp/imp.out"; fail "import message"; }

@@ -20,7 +20,8 @@ history with a regression planted at COMMIT (report_browser.sh builds it from re
   - the chart's change point is at COMMIT, reads as an environment change, and offers
     `renacer bisect GOOD COMMIT --target T`
   - the what-changed list names ASSERTION and COMMIT (PASS -> FAIL) and the change point
-  - the verdict table lists the FAIL row first, its short message opening to the whole one
+  - the verdict table lists the FAIL row first, then the WARN row, its short message opening
+    to the whole one; the WARN of every run is an amber mark on critical_path
 """
 import base64, json, os, subprocess, sys, tempfile, time
 
@@ -218,6 +219,11 @@ def regression(b, point, commit, key, assertion):
     check(runs_listed == sorted(runs_listed, reverse=True), "what changed is not newest first: %r" % runs_listed)
     rows = b.eval("Array.from(document.querySelectorAll('#verdicts tbody tr')).map(r => Array.from(r.cells).map(c => c.textContent))")
     check(rows and rows[0][1] == assertion and rows[0][2] == "FAIL", "verdict table's first row: %r" % (rows[:1],))
+    check(len(rows) > 2 and rows[1][2] == "WARN" and rows[2][2] != "WARN" and
+          all(r[2] not in ("FAIL", "WARN") for r in rows[2:]), "verdict table's order: %r" % [r[2] for r in rows])
+    warns = b.eval("renacerPage.marks(%s)" % json.dumps(chart["target"] + "/critical_path")) or []
+    check(len(warns) == len(data["runs"]) and all(m["verdict"] == "WARN" for m in warns),
+          "critical_path's WARN marks: %r" % [(m["commit"], m["verdict"]) for m in warns])
     summary = b.eval("(function(){var d=document.querySelector('#verdicts tbody tr details');if(!d)return null;"
                      "var s=d.querySelector('summary').textContent;d.open=true;return [s,d.textContent];})()")
     if check(summary is not None, "the FAIL row's message has no details"):

@@ -39,7 +39,8 @@ timeout 120 python3 "$here/report_browser.py" "$browser" "$tmp/page-svg.html" "$
 
 # A regression planted at commit06 in a history of real checks: target "work" starts 2, then
 # from commit06 on 6 children (processes 3 -> 7: golden:processes FAILs), and the runner image
-# changes at the same commit (an environment change). commit01..05 pass.
+# changes at the same commit (an environment change). commit01..05 pass; an impossible
+# critical_path budget that only warns WARNs in every run (amber marks).
 mkdir "$tmp/reg" || fail "mkdir"
 echo 2 >"$tmp/reg/level"
 cat >"$tmp/reg/renacer.toml" <<EOT
@@ -47,6 +48,12 @@ cat >"$tmp/reg/renacer.toml" <<EOT
 name = "work"
 command = ["sh", "-c", "read n < $tmp/reg/level; i=0; while [ \$i -lt \$n ]; do /bin/true; i=\$((i+1)); done"]
 runs = 3
+
+[[assertion]]
+name = "slow_warn"
+type = "critical_path"
+max_duration_ms = 0.000001
+fail_on_violation = false
 
 [golden]
 metrics = ["processes"]

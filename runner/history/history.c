@@ -331,14 +331,16 @@ static int old_shape(struct rn_history *h, long version)
 			"NULL, machine TEXT NOT NULL, last_run BIGINT NOT NULL, cuts TEXT NOT NULL, "
 			"PRIMARY KEY (target, metric, machine));");
 	else if (version < 5)
-		rc = h->ops->exec(h, "CREATE TEMP VIEW runs AS SELECT *, NULL AS fingerprint FROM "
-				     "main.runs;");
+		rc = h->ops->exec(h,
+				  "CREATE TEMP VIEW runs AS SELECT *, NULL AS fingerprint FROM "
+				  "main.runs;");
 	if (!rc && version < 6)
-		rc = h->ops->exec(h, "CREATE TEMP TABLE explanations (id INTEGER PRIMARY KEY, "
-				     "run_id BIGINT NOT NULL, target TEXT NOT NULL, assertion TEXT "
-				     "NOT NULL, text TEXT NOT NULL, svg_path TEXT, svg_hash TEXT, "
-				     "base_path TEXT, base_hash TEXT, base_folded TEXT, head_path "
-				     "TEXT, head_hash TEXT, head_folded TEXT);");
+		rc = h->ops->exec(h,
+				  "CREATE TEMP TABLE explanations (id INTEGER PRIMARY KEY, "
+				  "run_id BIGINT NOT NULL, target TEXT NOT NULL, assertion TEXT "
+				  "NOT NULL, text TEXT NOT NULL, svg_path TEXT, svg_hash TEXT, "
+				  "base_path TEXT, base_hash TEXT, base_folded TEXT, head_path "
+				  "TEXT, head_hash TEXT, head_folded TEXT);");
 	return rc;
 }
 

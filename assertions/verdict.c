@@ -40,7 +40,16 @@ void rn_target_report_release(struct rn_target_report *t)
 		rn_verdict_result_release(&t->verdicts[i]);
 	free(t->verdicts);
 	free(t->golden_file);
+	if (t->explain) {
+		free(t->explain->assertion);
+		free(t->explain->text);
+		free(t->explain->svg);
+		free(t->explain->base_folded);
+		free(t->explain->head_folded);
+		free(t->explain);
+	}
 	t->verdicts = NULL;
 	t->nverdicts = t->cap = 0;
 	t->golden_file = NULL;
+	t->explain = NULL;
 }

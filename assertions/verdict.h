@@ -13,6 +13,20 @@
 
 #include "assertion.h"
 
+/*
+ * Where a failed timing row's time went (runner/check/profile_check.h), as the history store
+ * keeps it with the run (runner/history/history.h, table explanations). Strings owned.
+ */
+struct rn_explanation {
+	char *assertion;   /* the row explained ("golden:wall_time", "baseline:cpu_time") */
+	char *text;        /* the ranked list, every item with its call path (as
+			    * <target>.explain.txt holds it) */
+	char *svg;         /* the differential flame graph's path, or NULL */
+	char *base_folded; /* the base side's folded-stacks file (the golden profile for a
+			    * golden row), or NULL */
+	char *head_folded; /* the head side's folded-stacks file, or NULL */
+};
+
 /* What the reports read for one target: its runs and its verdicts. Borrowed result. */
 struct rn_target_report {
 	struct rn_target_result *result;    /* runs, metrics, last trace */
@@ -20,6 +34,8 @@ struct rn_target_report {
 	size_t nverdicts;                   /* verdicts used */
 	size_t cap;                         /* verdicts allocated */
 	char *golden_file;                  /* golden trace path used, owned, or NULL */
+	struct rn_explanation *explain;     /* the explanation of its failed timing row, owned,
+					     * or NULL (none was made) */
 };
 
 /* Append a zeroed verdict to `t` and return it (dies on out-of-memory). */
@@ -29,7 +45,7 @@ struct rn_verdict_result *rn_target_report_push(struct rn_target_report *t);
 struct rn_verdict_result *rn_target_report_push_row(struct rn_target_report *t, const char *type,
 						    const char *target, const char *what,
 						    enum rn_verdict v);
-/* Release verdicts and golden_file (not the result). */
+/* Release verdicts, golden_file and the explanation (not the result). */
 void rn_target_report_release(struct rn_target_report *t);
 
 #endif

@@ -721,6 +721,26 @@ static int write_side(const char *dir, const char *target, const char *name, con
 	return write_text(*folded, s->folded) || write_text(*calls, s->calls) ? -1 : 0;
 }
 
+static char *dup_or_null(const char *s)
+{
+	return s ? rn_xstrdup(s) : NULL;
+}
+
+/* The explanation of `tv`'s row `assertion` for the history store (verdict.h): the whole
+ * ranked list and the files' paths. */
+static void keep_explanation(struct rn_target_report *tv, const char *assertion, const char *text,
+			     const char *svg, const char *base_folded, const char *head_folded)
+{
+	struct rn_explanation *e = rn_xcalloc(1, sizeof(*e));
+
+	e->assertion = rn_xstrdup(assertion);
+	e->text = rn_xstrdup(text ? text : "");
+	e->svg = dup_or_null(svg);
+	e->base_folded = dup_or_null(base_folded);
+	e->head_folded = dup_or_null(head_folded);
+	tv->explain = e;
+}
+
 void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_target_cfg *head,
 			      const struct rn_target_cfg *base, struct rn_target_report *tv,
 			      bool quiet)
@@ -730,7 +750,7 @@ void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_targe
 	struct side bs, hs;
 	struct rn_buf out, all;
 	char *bf = NULL, *bcalls = NULL, *hf = NULL, *hcalls = NULL, *svg = NULL, *txt = NULL;
-	bool golden;
+	bool golden, drawn;
 	long grew;
 	int rc;
 
@@ -787,11 +807,14 @@ void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_targe
 	grew = rank(bf, bcalls, hf, hcalls, golden ? NULL : &bs, &hs, pc->top, &out, &all);
 	if (grew == 0)
 		rn_buf_adds(&out, "  no call path grew in the profiled runs\n");
-	if (grew >= 0 && !write_svg(svg, bf, hf, head->name))
+	drawn = grew >= 0 && !write_svg(svg, bf, hf, head->name);
+	if (drawn)
 		rn_buf_addf(&out, "  flame graph: %s (profiles: %s/%s.*.folded)\n",
 			    shown_path(cfg, svg), shown_path(cfg, pc->dir), head->name);
-	if (grew >= 0)
+	if (grew >= 0) {
 		write_text(txt, all.buf);
+		keep_explanation(tv, row->assertion, all.buf, drawn ? svg : NULL, bf, hf);
+	}
 out_detail:
 	append_detail(row, out.buf);
 	rn_buf_release(&out);
@@ -852,74 +875,37 @@ static char *relative_path(const char *from, const char *to)
 	return rn_buf_detach(&b, NULL);
 }
 
-void rn_profile_check_page(json_t *model, const struct rn_config *cfg, const char *page)
+/* Each explanation's svg of `list` relative to `page_dir`, or "" when there is no folder. */
+static void relative_svgs(json_t *list, const char *page_dir)
 {
-	const json_t *verdicts = json_object_get(model, "verdicts"), *v;
-	json_t *out = json_array();
-	char *dir = rn_xstrdup(page), *slash = strrchr(dir, '/'), *page_dir;
+	json_t *e;
 	size_t i;
+
+	json_array_foreach(list, i, e)
+	{
+		const char *svg = json_string_value(json_object_get(e, "svg"));
+		char *rel;
+
+		if (!svg || !*svg)
+			continue;
+		rel = page_dir && *svg == '/' ? relative_path(page_dir, svg) : rn_xstrdup("");
+		json_object_set_new(e, "svg", json_string(rel));
+		free(rel);
+	}
+}
+
+void rn_profile_check_page(json_t *model, const char *page)
+{
+	char *dir = rn_xstrdup(page), *slash = strrchr(dir, '/'), *page_dir;
+	const char *run;
+	json_t *list;
 
 	if (slash)
 		*slash = '\0';
 	page_dir = realpath(slash ? (*dir ? dir : "/") : ".", NULL);
-	json_array_foreach(verdicts, i, v)
-	{
-		const char *target = json_string_value(json_object_get(v, "target"));
-		const char *verdict = json_string_value(json_object_get(v, "verdict"));
-		const char *assertion = json_string_value(json_object_get(v, "assertion"));
-		struct rn_verdict_result row = { 0 };
-		struct rn_buf text, all;
-		char *txt, *svg;
-		json_t *e;
-		size_t k, items = 0;
-		bool seen = false;
-
-		if (!target || !verdict || !assertion || strcmp(verdict, "FAIL"))
-			continue;
-		row.verdict = RN_VERDICT_FAIL;
-		row.assertion = (char *)assertion;
-		if (!is_timing_row(&row, true) && !is_timing_row(&row, false))
-			continue;
-		json_array_foreach(out, k, e) seen |=
-			!strcmp(json_string_value(json_object_get(e, "target")), target);
-		if (seen)
-			continue;
-		txt = path_of(cfg->profile.dir, target, ".explain.txt");
-		svg = path_of(cfg->profile.dir, target, ".diff.svg");
-		rn_buf_init(&all, (size_t)1 << 24);
-		rn_buf_init(&text, 0);
-		if (!rn_buf_read_file(&all, txt)) {
-			/* the first `top` items, each with its call path */
-			for (const char *p = all.buf; *p;) {
-				const char *nl = strchr(p, '\n');
-				size_t len = nl ? (size_t)(nl - p + 1) : strlen(p);
-
-				if (*p != ' ' && ++items > cfg->profile.top)
-					break;
-				rn_buf_add(&text, p, len);
-				p += len;
-			}
-			e = json_object();
-			json_object_set_new(e, "target", json_string(target));
-			json_object_set_new(e, "text", json_string(text.buf));
-			if (!access(svg, R_OK) && page_dir) {
-				char *rel = relative_path(page_dir, svg);
-
-				json_object_set_new(e, "svg", json_string(rel));
-				free(rel);
-			} else {
-				json_object_set_new(e, "svg", json_string(""));
-			}
-			json_array_append_new(out, e);
-		}
-		rn_buf_release(&all);
-		rn_buf_release(&text);
-		free(txt);
-		free(svg);
-	}
-	if (json_array_size(out))
-		json_object_set(model, "explain", out);
-	json_decref(out);
+	relative_svgs(json_object_get(model, "explain"), page_dir);
+	json_object_foreach(json_object_get(model, "run_explain"), run, list)
+		relative_svgs(list, page_dir);
 	free(page_dir);
 	free(dir);
 }

@@ -66,12 +66,11 @@ int rn_profile_check_record_golden(const struct rn_config *cfg, const struct rn_
 				   bool quiet);
 
 /*
- * `renacer report --html PAGE`: for each target of the page model's last check ("verdicts")
- * with a failed timing row whose explanation is in [profile] dir, add {target, text (the
- * first [profile] top items of <target>.explain.txt, each with its call path), svg (the
- * flame graph's path relative to PAGE's folder, "" when absent)} to the model's "explain"
- * array (runner/report/report_html.h). Nothing is added when there is none.
+ * `renacer report --html PAGE`: the explanations of the page model (its "explain" and
+ * "run_explain", read from the history store with their run, runner/history/history.h) name
+ * the flame graph by its absolute path: make each relative to PAGE's folder (as the page links
+ * it), "" when that folder cannot be resolved.
  */
-void rn_profile_check_page(json_t *model, const struct rn_config *cfg, const char *page);
+void rn_profile_check_page(json_t *model, const char *page);
 
 #endif

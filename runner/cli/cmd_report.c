@@ -41,11 +41,14 @@ const struct rn_command rn_cmd_report_def = {
 	"report",
 	"renacer report --html FILE [--db URL] [--config FILE] | --markdown FILE RESULTS...",
 	"write one self-contained HTML page from the history: verdicts, trends, change points, critical path",
-	"The page shows the verdict table of the last recorded check, a trend chart per target and\n"
-	"metric (the last N runs of that check's machine) with its change points and the golden\n"
-	"trace's band (the range of its runs' samples, when renacer.toml's golden trace exists),\n"
-	"and the critical-path timeline of the last run. It needs no network to view: styles,\n"
-	"data and the drawing script are inline. Run `renacer check` with history enabled first.\n"
+	"The page shows the verdict table of the last recorded check (failing rows first) with its\n"
+	"explanation as the store kept it, what changed (verdicts that moved and change points,\n"
+	"newest first, with the `renacer bisect` command of each change point), a trend chart per\n"
+	"target and metric (the last N runs of that check's machine) with its change points, FAIL\n"
+	"and WARN marks per run, environment changes and the golden trace's band (the range of\n"
+	"its runs' samples, when renacer.toml's golden trace exists), and the critical-path\n"
+	"timeline of the last run. It needs no network to view: styles, data and the drawing\n"
+	"script are inline. Run `renacer check` with history enabled first.\n"
 	"--markdown FILE RESULTS... writes the Markdown report of a check from its results files\n"
 	"(`renacer check --results FILE`, or every shard's for a sharded suite, merged as `renacer\n"
 	"merge` does): the text of the GitHub job summary, for a pull-request comment (`-` writes\n"
@@ -141,8 +144,8 @@ int rn_cmd_report(int argc, char **argv)
 		json_t *model =
 			rn_history_page_model(&h, have_cfg ? &cfg : NULL, o.machine, o.limit, &rc);
 
-		if (model && have_cfg) /* the last check's explained timing failures */
-			rn_profile_check_page(model, &cfg, o.html);
+		if (model) /* the flame graphs of the explanations, as the page links them */
+			rn_profile_check_page(model, o.html);
 		if (model)
 			rc = rn_report_html_write(o.html, model);
 		json_decref(model);

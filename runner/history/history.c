@@ -79,6 +79,14 @@ static const char *const migrations[RN_HISTORY_SCHEMA_VERSION] = {
 	/* 5: the environment fingerprint of the run (util/fingerprint.h, "name=value; ..."):
 	 * a change point at a kernel or image update reads as one. NULL for older runs. */
 	"ALTER TABLE runs ADD COLUMN fingerprint TEXT;",
+	/* 6: where a failed timing row's time went, kept with its run: the page shows the
+	 * explanation of the run it belongs to, not whatever files a later check left on disk
+	 * (runner/history/history_explain.c) */
+	"CREATE TABLE explanations (id %ID%, run_id BIGINT NOT NULL REFERENCES runs(id) ON "
+	"DELETE CASCADE, target TEXT NOT NULL, assertion TEXT NOT NULL, text TEXT NOT NULL, "
+	"svg_path TEXT, svg_hash TEXT, base_path TEXT, base_hash TEXT, base_folded TEXT, "
+	"head_path TEXT, head_hash TEXT, head_folded TEXT);"
+	"CREATE INDEX explanations_run ON explanations (run_id);",
 };
 
 static void scrub(struct rn_history *h);
@@ -300,27 +308,40 @@ static int make_parent(const char *path)
 }
 
 /*
- * A read-only SQLite store of schema version < 4, which this process may not migrate, read
- * as if it were: temporary objects (they shadow the store's own for unqualified names and
- * live in the connection's temp database, which is writable while the store is not) add
- * the columns of version 4 to runs as a view, with the uid migration 4 would give them, and
- * the tables version 4 added, empty. Versions 1 to 3 differ only in indexes.
+ * A read-only SQLite store of an older schema, which this process may not migrate, read as if
+ * it were current: temporary objects (they shadow the store's own for unqualified names and
+ * live in the connection's temp database, which is writable while the store is not) add the
+ * columns runs lacks as a view (version < 4: the uid migration 4 would give them; < 5: no
+ * fingerprint) and the tables added since, empty. Versions 1 to 3 differ only in indexes.
  */
 static int old_shape(struct rn_history *h, long version)
 {
-	if (version >= 4)
-		return 0;
-	return h->ops->exec(
-		h,
-		"CREATE TEMP VIEW runs AS SELECT *, 'local-' || machine || '-' || created_ns || "
-		"'-' || id AS uid, NULL AS subject, NULL AS author_ns, NULL AS rerun_of FROM "
-		"main.runs;"
-		"CREATE TEMP TABLE syscalls (id INTEGER PRIMARY KEY, run_id BIGINT NOT NULL, "
-		"target TEXT NOT NULL, syscall TEXT NOT NULL, calls DOUBLE PRECISION NOT NULL, "
-		"errors DOUBLE PRECISION NOT NULL, time_ns DOUBLE PRECISION);"
-		"CREATE TEMP TABLE change_points (target TEXT NOT NULL, metric TEXT NOT NULL, "
-		"machine TEXT NOT NULL, last_run BIGINT NOT NULL, cuts TEXT NOT NULL, PRIMARY "
-		"KEY (target, metric, machine));");
+	int rc = 0;
+
+	if (version < 4)
+		rc = h->ops->exec(
+			h,
+			"CREATE TEMP VIEW runs AS SELECT *, 'local-' || machine || '-' || "
+			"created_ns || '-' || id AS uid, NULL AS subject, NULL AS author_ns, NULL "
+			"AS rerun_of, NULL AS fingerprint FROM main.runs;"
+			"CREATE TEMP TABLE syscalls (id INTEGER PRIMARY KEY, run_id BIGINT NOT NULL, "
+			"target TEXT NOT NULL, syscall TEXT NOT NULL, calls DOUBLE PRECISION NOT "
+			"NULL, errors DOUBLE PRECISION NOT NULL, time_ns DOUBLE PRECISION);"
+			"CREATE TEMP TABLE change_points (target TEXT NOT NULL, metric TEXT NOT "
+			"NULL, machine TEXT NOT NULL, last_run BIGINT NOT NULL, cuts TEXT NOT NULL, "
+			"PRIMARY KEY (target, metric, machine));");
+	else if (version < 5)
+		rc = h->ops->exec(h,
+				  "CREATE TEMP VIEW runs AS SELECT *, NULL AS fingerprint FROM "
+				  "main.runs;");
+	if (!rc && version < 6)
+		rc = h->ops->exec(h,
+				  "CREATE TEMP TABLE explanations (id INTEGER PRIMARY KEY, "
+				  "run_id BIGINT NOT NULL, target TEXT NOT NULL, assertion TEXT "
+				  "NOT NULL, text TEXT NOT NULL, svg_path TEXT, svg_hash TEXT, "
+				  "base_path TEXT, base_hash TEXT, base_folded TEXT, head_path "
+				  "TEXT, head_hash TEXT, head_folded TEXT);");
+	return rc;
 }
 
 int rn_history_open(struct rn_history *h, const char *url, bool write, int busy_timeout_ms)
@@ -918,6 +939,8 @@ int64_t rn_history_append(struct rn_history *h, const struct rn_history_run *run
 			rc = append_critical_path(h, id, t[i].result);
 		if (!rc)
 			rc = append_syscalls(h, id, t[i].result);
+		if (!rc && t[i].explain)
+			rc = rn_history_append_explanation(h, id, &t[i]);
 	}
 	rc = rn_history_finish(h, rc);
 	return rc ? rc : run_id;

@@ -16,15 +16,16 @@
  * newer than this renacer knows is refused with a one-line message ("schema version N is
  * newer than this renacer supports (M)").
  *
- * Tables (schema version 5):
+ * Tables (schema version 6):
  *   runs(id, created_ns, commit_sha, branch, machine, machine_desc, source, config,
  *        renacer_version, exit_code, uid, subject, author_ns, rerun_of, fingerprint)
  *        one row per check / golden update / import; uid is unique and kept by export and
  *        import ("local-..." for runs recorded before version 4); subject and author_ns
  *        (the commit's, from git at check time) and rerun_of (`check --rerun-of`) may be NULL;
  *        fingerprint is the environment of the first target's runs as "name=value; ..."
- *        (util/fingerprint.h), NULL for runs before version 5, imported runs and checks
- *        whose targets did not run
+ *        (util/fingerprint.h), NULL for runs before version 5, runs imported from a golden
+ *        trace or renacer-json-v1 file and checks whose targets did not run (a
+ *        renacer-history/1 document carries it)
  *   results(id, run_id, target, metric, unit, nsamples, median, min_value, max_value, samples)
  *        one row per target and metric with data; samples is a JSON array of every run's
  *        value in the metric's unit (ns, bytes or count), in run order
@@ -38,6 +39,13 @@
  *   syscalls(id, run_id, target, syscall, calls, errors, time_ns)
  *        per syscall the target made: median calls and errors over its counting runs, the
  *        median summed duration (ns, NULL when not collected)
+ *   explanations(id, run_id, target, assertion, text, svg_path, svg_hash, base_path,
+ *        base_hash, base_folded, head_path, head_hash, head_folded)
+ *        where a failed timing row's time went (runner/check/profile_check.h), one row per
+ *        target explained: the ranked list with call paths; the differential flame graph's
+ *        and the base and head folded-stacks files' absolute paths with the 64-bit FNV-1a
+ *        hash of their bytes (16 hex digits), and each folded-stacks file's text when at most
+ *        256 KiB (else NULL: path and hash only). NULL where a file could not be read
  *
  * Errors: functions return 0 or a negative errno (-EIO for a database error, -ENOENT when a
  * read-only open finds no store, -EPROTONOSUPPORT for a newer schema) and leave a one-line
@@ -55,7 +63,7 @@
 struct rn_config;
 
 /* The schema version this renacer writes and reads. */
-#define RN_HISTORY_SCHEMA_VERSION 5
+#define RN_HISTORY_SCHEMA_VERSION 6
 /* Default SQLite store, relative to the config's directory. */
 #define RN_HISTORY_DEFAULT_PATH ".renacer/history.db"
 /* Runs of a series searched for change points by default (the last ones). */
@@ -64,6 +72,8 @@ struct rn_config;
 #define RN_HISTORY_CUTS_MAX 1024
 /* Commits whose subject a check looks up in git for runs recorded without one. */
 #define RN_HISTORY_BACKFILL 20
+/* Most columns of a verdict's short message on the report page (its first clause). */
+#define RN_HISTORY_PAGE_SHORT 100
 /* Default busy timeout of SQLite writers, ms. */
 #define RN_HISTORY_BUSY_TIMEOUT_MS 30000
 
@@ -377,8 +387,11 @@ int rn_history_first_of_last(struct rn_history *h, long n, char id[24]);
 /*
  * The model of the report page (runner/report/report_html.h): the last check's run, verdicts
  * and critical path; the last `limit` runs of the store with their results as trend charts
- * (change points on `machine`, NULL: the last run's; the golden band from cfg's golden traces
- * when cfg is not NULL), verdicts, critical paths and syscalls; the gate-quality ledger. Returns
+ * (change points on `machine`, NULL: the last run's, each with the commits to bisect; the
+ * golden band from cfg's golden traces when cfg is not NULL; the FAIL/WARN marks of each run),
+ * environment changes, verdicts, critical paths, syscalls and explanations of each run; what
+ * changed (verdict moves and change points on that machine, newest first, in human units);
+ * the gate-quality ledger. Returns
  * a new reference, or NULL with *rc: -ENOENT (no run, printed) or the store's error (printed).
  */
 struct json_t *rn_history_page_model(struct rn_history *h, const struct rn_config *cfg,

@@ -28,10 +28,13 @@
  * The document `history export --format history` writes and `history import` reads:
  *   {"format": "renacer-history/1", "runs": [{uid, created_ns, commit, branch, machine,
  *    machine_desc, source, config, renacer_version, exit_code, subject, author_ns, rerun_of,
+ *    fingerprint,
  *    results: [{target, metric, unit, nsamples, median, min, max, samples}],
  *    verdicts: [{target, assertion, type, verdict, observed, budget, golden, unit, message}],
  *    critical_path: [{target, seq, process, pid, start_ns, end_ns}],
- *    syscalls: [{target, syscall, calls, errors, time_ns}]}]}
+ *    syscalls: [{target, syscall, calls, errors, time_ns}],
+ *    explanations: [{target, assertion, text, svg_path, svg_hash, base_path, base_hash,
+ *                    base_folded, head_path, head_hash, head_folded}]}]}
  * Runs oldest first (created_ns, then uid), each table's rows in the order recorded. Values as
  * stored: ns, bytes, counts; null where the store has NULL. The local row ids are not
  * exported: a run is known by its uid, so importing a file twice adds nothing the second time.
@@ -86,6 +89,7 @@ static const struct doc_col run_cols[] = {
 	{ "subject", "subject", 's', DOC_TEXT, 4096, false },
 	{ "author_ns", "author_ns", 'i', DOC_ANY, 0, false },
 	{ "rerun_of", "rerun_of", 's', DOC_IDENT, false },
+	{ "fingerprint", "fingerprint", 's', DOC_TEXT, 4096, false },
 	{ NULL, NULL, 0, DOC_ANY, 0, false },
 };
 
@@ -133,6 +137,21 @@ static const struct doc_col syscall_cols[] = {
 	{ NULL, NULL, 0, DOC_ANY, 0, false },
 };
 
+static const struct doc_col explanation_cols[] = {
+	{ "target", "target", 's', DOC_NAME, 0, true },
+	{ "assertion", "assertion", 's', DOC_FREE, true },
+	{ "text", "text", 's', DOC_FREE, true },
+	{ "svg_path", "svg_path", 's', DOC_FREE, false },
+	{ "svg_hash", "svg_hash", 's', DOC_WORD, false },
+	{ "base_path", "base_path", 's', DOC_FREE, false },
+	{ "base_hash", "base_hash", 's', DOC_WORD, false },
+	{ "base_folded", "base_folded", 's', DOC_FREE, false },
+	{ "head_path", "head_path", 's', DOC_FREE, false },
+	{ "head_hash", "head_hash", 's', DOC_WORD, false },
+	{ "head_folded", "head_folded", 's', DOC_FREE, false },
+	{ NULL, NULL, 0, DOC_ANY, 0, false },
+};
+
 /* The tables below runs, in document order. */
 static const struct doc_table {
 	const char *key;            /* member of a run in the document */
@@ -143,6 +162,7 @@ static const struct doc_table {
 	{ "verdicts", "verdicts", verdict_cols },
 	{ "critical_path", "critical_path", cp_cols },
 	{ "syscalls", "syscalls", syscall_cols },
+	{ "explanations", "explanations", explanation_cols },
 };
 
 static json_t *doc_value(const char *v, char kind)
@@ -195,7 +215,7 @@ static int doc_run_row(void *ctx, size_t ncols, const char *const *v)
 	json_t *o;
 	size_t k;
 
-	if (ncols < 14)
+	if (ncols < 15)
 		return 0;
 	o = doc_row(run_cols, ncols - 1, v + 1);
 	for (k = 0; k < sizeof(doc_tables) / sizeof(doc_tables[0]); k++)

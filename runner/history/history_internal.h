@@ -45,6 +45,32 @@ int rn_history_query(struct rn_history *h, const char *sql, const char *const *p
 int64_t rn_history_append(struct rn_history *h, const struct rn_history_run *run,
 			  const struct rn_target_report *t, size_t n);
 
+/* Largest file an explanation's hash is taken of (a flame graph, a folded-stacks file), bytes:
+ * a larger one is not kept (its path and hash are NULL). */
+#define RN_HISTORY_EXPLAIN_FILE_MAX ((size_t)64 << 20)
+/* Largest folded-stacks file kept whole in the store, bytes; a larger one keeps its path and
+ * hash only. */
+#define RN_HISTORY_FOLDED_INLINE ((size_t)256 << 10)
+
+/* The 64-bit FNV-1a hash of the file at `path` as 16 hex digits into hex[17], its bytes
+ * appended to `content` when not NULL (at most RN_HISTORY_EXPLAIN_FILE_MAX). False when the
+ * file cannot be read (hex and content untouched). */
+bool rn_history_file_hash(const char *path, char hex[17], struct rn_buf *content);
+
+/* Append t->explain (not NULL) of run `run_id` to the explanations table (the caller holds
+ * the write transaction): the ranked list, and the flame graph's and both folded-stacks
+ * files' absolute paths and hashes, each folded-stacks file's text too when at most
+ * RN_HISTORY_FOLDED_INLINE bytes. A file that cannot be read is kept as NULL. 0 or negative
+ * errno (h->err set). */
+int rn_history_append_explanation(struct rn_history *h, const char *run_id,
+				  const struct rn_target_report *t);
+
+/* A rn_history_row_fn for the page: the columns run_id, target, assertion, text, svg_path,
+ * svg_hash of explanations appended to the JSON object `ctx` as {RUN: [{target, assertion,
+ * text, svg}]}; svg is the flame graph's absolute path while the file still has the hash
+ * stored, else "". */
+int rn_history_explain_row(void *ctx, size_t ncols, const char *const *v);
+
 /* Is `url` a PostgreSQL location: a postgresql:// or postgres:// URI, or a libpq key=value
  * connection string ("host=db dbname=perf user=ci")? */
 bool rn_history_is_postgres(const char *url);

@@ -73,6 +73,7 @@ int rn_history_prune(struct rn_history *h, int64_t cutoff_ns, int64_t *removed)
 {
 	static const char *const deletes[] = {
 		"DELETE FROM critical_path WHERE run_id IN (SELECT id FROM runs WHERE created_ns < ?)",
+		"DELETE FROM explanations WHERE run_id IN (SELECT id FROM runs WHERE created_ns < ?)",
 		"DELETE FROM syscalls WHERE run_id IN (SELECT id FROM runs WHERE created_ns < ?)",
 		"DELETE FROM verdicts WHERE run_id IN (SELECT id FROM runs WHERE created_ns < ?)",
 		"DELETE FROM results WHERE run_id IN (SELECT id FROM runs WHERE created_ns < ?)",

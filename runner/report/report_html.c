@@ -13,6 +13,8 @@
 
 #include "buf.h"
 #include "log.h"
+#include "units.h"
+#include "xalloc.h"
 #include "xml.h"
 
 static const char page_head[] =
@@ -38,6 +40,10 @@ static const char page_head[] =
 	".series{fill:none;stroke:#1f5fbf;stroke-width:1.5}.spread{fill:#1f5fbf;opacity:.15}\n"
 	".band{fill:#f0b400;opacity:.25}.bandline{stroke:#c08a00;stroke-dasharray:4 3}\n"
 	".change{stroke:#b00020;stroke-width:1.5;stroke-dasharray:5 3}.axis{stroke:#999}\n"
+	".mark-FAIL{fill:#b00020}.mark-WARN{fill:#e08a00}.env{stroke:#7b3fb5;stroke-width:1.5;"
+	"stroke-dasharray:2 3}.env-label{font-size:10px;fill:#7b3fb5}\n"
+	"#changed li{margin:.2em 0}#changed code{background:#f2f2f2;padding:0 .3em}"
+	"details summary{cursor:pointer}\n"
 	".label{font-size:11px;fill:#555}.bar{fill:#1f5fbf}.bar:nth-of-type(even){fill:#5a8fd8}\n"
 	".off{fill:#b00020}.hit{fill:transparent;cursor:pointer}canvas{cursor:pointer}\n"
 	"#tooltip{position:absolute;z-index:10;max-width:360px;background:#fff;border:1px solid "
@@ -62,17 +68,20 @@ static const char *str_of(const json_t *o, const char *key)
 	return s ? s : "";
 }
 
-/* A number cell: the value in `unit`, or "-" when null. */
-static void add_num(struct rn_buf *b, const json_t *v)
+/* A number cell: the value in human units (util/units.h), or "-" when null. */
+static void add_num(struct rn_buf *b, const json_t *v, const char *unit)
 {
+	char text[RN_UNITS_MAX];
+
 	if (json_is_number(v))
-		rn_buf_addf(b, "<td class=\"num\">%.3f</td>", json_number_value(v));
+		rn_buf_addf(b, "<td class=\"num\">%s</td>",
+			    rn_fmt_value(text, sizeof(text), json_number_value(v), unit));
 	else
 		rn_buf_adds(b, "<td class=\"num\">-</td>");
 }
 
 /* The last check's explained timing failures: the ranked list and the differential flame
- * graph, linked and shown (the model's "explain", runner/check/profile_check.h). */
+ * graph, linked and shown (the model's "explain": the run's own, from the history store). */
 static void add_explain(struct rn_buf *b, const json_t *explain)
 {
 	size_t i;
@@ -85,6 +94,8 @@ static void add_explain(struct rn_buf *b, const json_t *explain)
 	{
 		rn_buf_adds(b, "<h3 class=\"explain\">");
 		add_text(b, str_of(e, "target"));
+		rn_buf_adds(b, " &middot; ");
+		add_text(b, str_of(e, "assertion"));
 		rn_buf_adds(b, "</h3>\n<pre class=\"explain\">");
 		add_text(b, str_of(e, "text"));
 		rn_buf_adds(b, "</pre>\n");
@@ -100,48 +111,101 @@ static void add_explain(struct rn_buf *b, const json_t *explain)
 	}
 }
 
+/* Where a verdict sorts in the table: failing (FAIL, ERROR, NO DATA), WARN, PASS, the rest. */
+static int verdict_rank(const json_t *v)
+{
+	const char *s = str_of(v, "verdict");
+
+	if (!strcmp(s, "FAIL") || !strcmp(s, "ERROR") || !strcmp(s, "NO DATA"))
+		return 0;
+	return !strcmp(s, "WARN") ? 1 : !strcmp(s, "PASS") ? 2 : 3;
+}
+
+struct ranked {
+	const json_t *v;
+	int rank;
+	size_t seq;
+};
+
+static int ranked_cmp(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* The message cell: the short message, the whole one on click when it was cut. */
+static void add_message(struct rn_buf *b, const json_t *v)
+{
+	const char *msg = str_of(v, "message"), *brief = str_of(v, "short");
+
+	rn_buf_adds(b, "<td class=\"msg\">");
+	if (*brief && strcmp(brief, msg)) {
+		rn_buf_adds(b, "<details><summary>");
+		add_text(b, brief);
+		rn_buf_adds(b, "</summary>");
+		add_text(b, msg);
+		rn_buf_adds(b, "</details>");
+	} else {
+		add_text(b, msg);
+	}
+	rn_buf_adds(b, "</td></tr>\n");
+}
+
+static void add_verdict_row(struct rn_buf *b, const json_t *v)
+{
+	const char *unit = str_of(v, "unit");
+	char cls[32];
+	size_t k;
+
+	/* "NO DATA" -> class v-NO-DATA */
+	snprintf(cls, sizeof(cls), "v-%s", str_of(v, "verdict"));
+	for (k = 0; cls[k]; k++)
+		if (cls[k] == ' ')
+			cls[k] = '-';
+	rn_buf_adds(b, "<tr><td>");
+	add_text(b, str_of(v, "target"));
+	rn_buf_adds(b, "</td><td>");
+	add_text(b, str_of(v, "assertion"));
+	rn_buf_adds(b, "</td><td class=\"verdict ");
+	add_text(b, cls);
+	rn_buf_adds(b, "\">");
+	add_text(b, str_of(v, "verdict"));
+	rn_buf_adds(b, "</td>");
+	add_num(b, json_object_get(v, "observed"), unit);
+	add_num(b, json_object_get(v, "budget"), unit);
+	add_num(b, json_object_get(v, "golden"), unit);
+	add_message(b, v);
+}
+
+/* The verdicts of the last check: failing rows first, then WARN, then PASS. */
 static void add_verdicts(struct rn_buf *b, const json_t *verdicts)
 {
-	size_t i;
+	size_t i, n = json_array_size(verdicts);
+	struct ranked *r = rn_xcalloc(n ? n : 1, sizeof(*r));
 	const json_t *v;
 
 	rn_buf_adds(b,
 		    "<h2>Verdicts</h2>\n<table id=\"verdicts\">\n<thead><tr><th>target</th>"
 		    "<th>assertion</th><th>verdict</th><th>measured</th><th>budget</th>"
-		    "<th>golden</th><th>unit</th><th>message</th></tr></thead>\n<tbody>\n");
+		    "<th>golden</th><th>message</th></tr></thead>\n<tbody>\n");
 	json_array_foreach(verdicts, i, v)
 	{
-		char cls[32];
-		size_t k;
-
-		/* "NO DATA" -> class v-NO-DATA */
-		snprintf(cls, sizeof(cls), "v-%s", str_of(v, "verdict"));
-		for (k = 0; cls[k]; k++)
-			if (cls[k] == ' ')
-				cls[k] = '-';
-		rn_buf_adds(b, "<tr><td>");
-		add_text(b, str_of(v, "target"));
-		rn_buf_adds(b, "</td><td>");
-		add_text(b, str_of(v, "assertion"));
-		rn_buf_adds(b, "</td><td class=\"verdict ");
-		add_text(b, cls);
-		rn_buf_adds(b, "\">");
-		add_text(b, str_of(v, "verdict"));
-		rn_buf_adds(b, "</td>");
-		add_num(b, json_object_get(v, "observed"));
-		add_num(b, json_object_get(v, "budget"));
-		add_num(b, json_object_get(v, "golden"));
-		rn_buf_adds(b, "<td>");
-		add_text(b, str_of(v, "unit"));
-		rn_buf_adds(b, "</td><td class=\"msg\">");
-		add_text(b, str_of(v, "message"));
-		rn_buf_adds(b, "</td></tr>\n");
+		r[i].v = v;
+		r[i].rank = verdict_rank(v);
+		r[i].seq = i;
 	}
-	if (!json_array_size(verdicts))
+	qsort(r, n, sizeof(*r), ranked_cmp);
+	for (i = 0; i < n; i++)
+		add_verdict_row(b, r[i].v);
+	if (!n)
 		rn_buf_adds(b,
-			    "<tr><td colspan=\"8\">no verdicts were recorded for this run</td>"
+			    "<tr><td colspan=\"7\">no verdicts were recorded for this run</td>"
 			    "</tr>\n");
 	rn_buf_adds(b, "</tbody>\n</table>\n");
+	free(r);
 }
 
 /* The gate-quality ledger (static: readable without script). */
@@ -261,6 +325,25 @@ static bool add_chart_js(struct rn_buf *b)
 	return ok;
 }
 
+/* The page's title and the last check's run. */
+static void add_run_header(struct rn_buf *b, const json_t *run)
+{
+	rn_buf_adds(b, "<body>\n<h1>renacer report</h1>\n<p class=\"meta\">last check: run ");
+	rn_buf_addf(b, "%lld", (long long)json_integer_value(json_object_get(run, "id")));
+	rn_buf_adds(b, " &middot; ");
+	add_text(b, str_of(run, "time"));
+	rn_buf_adds(b, " UTC &middot; commit <code>");
+	add_text(b, *str_of(run, "commit") ? str_of(run, "commit") : "unknown");
+	rn_buf_adds(b, "</code> &middot; branch ");
+	add_text(b, *str_of(run, "branch") ? str_of(run, "branch") : "unknown");
+	rn_buf_adds(b, " &middot; machine <code>");
+	add_text(b, str_of(run, "machine"));
+	rn_buf_adds(b, "</code> (");
+	add_text(b, str_of(run, "machine_desc"));
+	rn_buf_addf(b, ") &middot; exit code %lld</p>\n",
+		    (long long)json_integer_value(json_object_get(run, "exit_code")));
+}
+
 int rn_report_html_write(const char *path, const json_t *model)
 {
 	const json_t *run = json_object_get(model, "run");
@@ -274,22 +357,15 @@ int rn_report_html_write(const char *path, const json_t *model)
 
 	rn_buf_init(&b, 0);
 	rn_buf_adds(&b, page_head);
-	rn_buf_adds(&b, "<body>\n<h1>renacer report</h1>\n<p class=\"meta\">last check: run ");
-	rn_buf_addf(&b, "%lld", (long long)json_integer_value(json_object_get(run, "id")));
-	rn_buf_adds(&b, " &middot; ");
-	add_text(&b, str_of(run, "time"));
-	rn_buf_adds(&b, " UTC &middot; commit <code>");
-	add_text(&b, *str_of(run, "commit") ? str_of(run, "commit") : "unknown");
-	rn_buf_adds(&b, "</code> &middot; branch ");
-	add_text(&b, *str_of(run, "branch") ? str_of(run, "branch") : "unknown");
-	rn_buf_adds(&b, " &middot; machine <code>");
-	add_text(&b, str_of(run, "machine"));
-	rn_buf_adds(&b, "</code> (");
-	add_text(&b, str_of(run, "machine_desc"));
-	rn_buf_addf(&b, ") &middot; exit code %lld</p>\n",
-		    (long long)json_integer_value(json_object_get(run, "exit_code")));
+	add_run_header(&b, run);
 	add_verdicts(&b, json_object_get(model, "verdicts"));
 	add_explain(&b, json_object_get(model, "explain"));
+	rn_buf_adds(&b,
+		    "<h2>What changed</h2>\n<p class=\"meta\">Over the runs shown (the trends' "
+		    "range, their machine), newest first: an assertion's verdict that moved "
+		    "(PASS to FAIL or WARN, and back) and each change point of a trend, with "
+		    "the value before and after; at a change point, the command that bisects "
+		    "it.</p>\n<ol id=\"changed\"></ol>\n");
 	rn_buf_adds(
 		&b,
 		"<div id=\"controls\"><label>branch <select id=\"f-branch\"></select></label>"
@@ -312,7 +388,10 @@ int rn_report_html_write(const char *path, const json_t *model)
 		"<th>B</th><th>change</th></tr></thead><tbody></tbody></table></section>\n"
 		"<h2>Trends</h2>\n<p class=\"meta\">Each point is a run of a commit (hover: commit, "
 		"subject, date; click: the run). Median per run (line), min to max of its samples "
-		"(shade), the golden trace's range (yellow), change points (red dashes; advisory). "
+		"(shade), the golden trace's range (yellow), change points (red dashes; advisory), "
+		"runs whose assertion of the chart FAILed (red mark) or WARNed (amber mark) at "
+		"the top, and environment changes (purple dots: the run's fingerprint differs "
+		"from the run before it on its machine). "
 		"The y-scale leaves out values beyond 8 noise sd of the median: they are drawn at "
 		"the edge as red triangles. Wheel or drag on a chart to zoom and pan.</p>\n"
 		"<div id=\"trends\"></div>\n<h3>Flat series</h3><ul id=\"flat\"></ul>\n"

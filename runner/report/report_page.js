@@ -22,12 +22,36 @@ function median(a) {
   var s = a.slice().sort(function (x, y) { return x - y; }), n = s.length;
   return n ? (n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2) : 0;
 }
-/* Values as the console prints them: ms with 3 decimals, bytes whole, counts whole. */
+/* Numbers for people, as util/units.h writes them: three significant digits, durations from
+ * ms ("850 us", "12.3 ms", "5.03 s"), bytes with binary prefixes, counts whole with a noun. */
+function sig3(v) {
+  var a = Math.abs(v);
+  return a >= 99.95 || a === 0 ? v.toFixed(0) : a >= 9.995 ? v.toFixed(1) : v.toFixed(2);
+}
+function fmtMs(ms) {
+  var a = Math.abs(ms);
+  if (a === 0) return '0 ms';
+  if (a < 0.001) return (ms * 1000).toFixed(1) + ' us';
+  if (a < 0.9995) return sig3(ms * 1000) + ' us';
+  if (a < 999.5) return sig3(ms) + ' ms';
+  if (a < 99950) return sig3(ms / 1000) + ' s';
+  var sec = Math.floor(a / 1000 + 0.5);
+  return (ms < 0 ? '-' : '') + Math.floor(sec / 60) + ' min ' + (sec % 60) + ' s';
+}
+function fmtBytes(v) {
+  var units = ['KiB', 'MiB', 'GiB', 'TiB', 'PiB'], x = v, i = -1;
+  if (Math.abs(x) < 1024) return x.toFixed(0) + ' B';
+  while (Math.abs(x) >= 1023.95 && i < 4) { x /= 1024; i++; }
+  return sig3(x) + ' ' + units[i];
+}
 function fmtVal(v, unit) {
-  if (v === null || v === undefined) return '-';
-  if (unit === 'ms') return v.toFixed(3) + ' ms';
-  if (unit === 'bytes') return Math.round(v) + ' B' + (Math.abs(v) >= 1024 ? ' (' + axisFmt(v, unit) + ')' : '');
-  return (Math.abs(v - Math.round(v)) < 1e-9 ? String(Math.round(v)) : v.toFixed(1)) + (unit ? ' ' + unit : '');
+  if (v === null || v === undefined || !isFinite(v)) return '-';
+  if (unit === 'ms') return fmtMs(v);
+  if (unit === 'ns') return fmtMs(v / 1e6);
+  if (unit === 'bytes') return fmtBytes(v);
+  if (unit === 'confidence') return v.toFixed(2);
+  var whole = Math.abs(v - Math.round(v)) < 1e-9 ? String(Math.round(v)) : v.toFixed(1);
+  return whole + (unit && unit !== 'count' ? ' ' + unit : '');
 }
 /* Axis labels: short units, with the decimals the axis's span needs (span 0: a value alone). */
 function axisFmt(v, unit, span) {
@@ -129,7 +153,7 @@ function showTip(r, lines, x, y) {
 function hideTip() { tip.hidden = true; }
 
 /* ---- a chart: Chart.js when inlined, else SVG ---- */
-var charts = [], positions = {};
+var charts = [], positions = {}, markPositions = {};
 function robustRange(vals, band) {
   var v = vals.filter(function (x) { return x !== null; });
   if (!v.length) return [0, 1];
@@ -141,7 +165,8 @@ function robustRange(vals, band) {
   var pad = (hi - lo) * 0.06;
   return [lo - pad, hi + pad];
 }
-/* spec: {key, unit, runs: [run], med, min, max (arrays, null = no value), band, changes: [{i, text}]} */
+/* spec: {key, unit, runs: [run], med, min, max (arrays, null = no value), band, changes: [{i, text}],
+ * marks: [{i, verdict, cls, title}] (FAIL/WARN of the run), envs: [{i, text}] (environment changes)} */
 function drawChart(fig, spec) {
   var yr = robustRange(spec.med, spec.band), lo = yr[0], hi = yr[1], n = spec.runs.length;
   function clampv(v) { return v === null ? null : Math.max(lo, Math.min(hi, v)); }
@@ -150,9 +175,12 @@ function drawChart(fig, spec) {
     var l = [spec.title + ': ' + fmtVal(spec.med[i], spec.unit) + (spec.min[i] !== null && spec.min[i] !== spec.max[i] ?
       ' (runs ' + fmtVal(spec.min[i], spec.unit) + ' to ' + fmtVal(spec.max[i], spec.unit) + ')' : '')];
     if (off[i]) l.push('off the scale: drawn at the edge');
+    spec.marks.forEach(function (m) { if (m.i === i) l.push(m.title); });
+    spec.envs.forEach(function (e) { if (e.i === i) l.push(e.text); });
     spec.changes.forEach(function (c) { if (c.i === i) l.push(c.text); });
     return l;
   }
+  var MARK_COLOR = { FAIL: '#b00020', WARN: '#e08a00' };
   if (useChartJs) {
     var canvas = el('!canvas', { width: 720, height: 220 }, fig);
     // The band goes beneath the series (drawn before it), so the median line keeps its
@@ -172,6 +200,15 @@ function drawChart(fig, spec) {
       spec.changes.forEach(function (c) {
         var px = xs.getPixelForValue(c.i);
         ctx.beginPath(); ctx.moveTo(px, ys.top); ctx.lineTo(px, ys.bottom); ctx.stroke();
+      });
+      ctx.strokeStyle = '#7b3fb5'; ctx.setLineDash([2, 3]);
+      spec.envs.forEach(function (e) {
+        var px = xs.getPixelForValue(e.i);
+        ctx.beginPath(); ctx.moveTo(px, ys.top); ctx.lineTo(px, ys.bottom); ctx.stroke();
+      });
+      spec.marks.forEach(function (m) {
+        ctx.fillStyle = MARK_COLOR[m.cls];
+        ctx.fillRect(xs.getPixelForValue(m.i) - 4, ys.top, 8, 8);
       });
       ctx.restore();
     } };
@@ -204,6 +241,13 @@ function drawChart(fig, spec) {
       if (i < 0) return null;
       return { x: rc.left + chart.scales.x.getPixelForValue(i), y: rc.top + chart.scales.y.getPixelForValue(clampv(spec.med[i])) };
     };
+    markPositions[spec.key] = function () {
+      var rc = canvas.getBoundingClientRect();
+      return spec.marks.map(function (m) {
+        return { run: spec.runs[m.i].id, commit: spec.runs[m.i].commit, verdict: m.verdict, title: m.title,
+          x: rc.left + chart.scales.x.getPixelForValue(m.i), y: rc.top + chart.scales.y.top + 4 };
+      });
+    };
     return;
   }
   var W = 720, H = 220, L = 72, R = 12, T = 12, B = 28;
@@ -235,6 +279,15 @@ function drawChart(fig, spec) {
   spec.changes.forEach(function (c) {
     el('line', { x1: X(c.i), x2: X(c.i), y1: T, y2: H - B, 'class': 'change' }, svg);
   });
+  spec.envs.forEach(function (e) {
+    el('title', {}, el('line', { x1: X(e.i), x2: X(e.i), y1: T, y2: H - B, 'class': 'env' }, svg), e.text);
+  });
+  var markEls = spec.marks.map(function (m) {
+    var r = el('rect', { x: X(m.i) - 4, y: T, width: 8, height: 8, 'class': 'mark mark-' + m.cls,
+      'data-run': String(spec.runs[m.i].id), 'data-verdict': m.verdict }, svg);
+    el('title', {}, r, m.title);
+    return r;
+  });
   var step = n > 1 ? (W - L - R) / (n - 1) : W - L - R;
   spec.runs.forEach(function (r, i) {
     var hit = el('rect', { x: X(i) - step / 2, y: T, width: step, height: H - T - B, 'class': 'hit' }, svg);
@@ -246,6 +299,13 @@ function drawChart(fig, spec) {
     var i = spec.runs.findIndex(function (r) { return r.id === id; }), rc = svg.getBoundingClientRect();
     if (i < 0) return null;
     return { x: rc.left + X(i), y: rc.top + Y(clampv(spec.med[i]) === null ? lo : clampv(spec.med[i])) };
+  };
+  markPositions[spec.key] = function () {
+    return spec.marks.map(function (m, k) {
+      var rc = markEls[k].getBoundingClientRect();
+      return { run: spec.runs[m.i].id, commit: spec.runs[m.i].commit, verdict: m.verdict, title: m.title,
+        x: rc.left + rc.width / 2, y: rc.top + rc.height / 2 };
+    });
   };
 }
 
@@ -278,7 +338,7 @@ function wheelAndDrag(fig) {
 }
 function render() {
   charts.forEach(function (c) { c.destroy(); });
-  charts = []; positions = {};
+  charts = []; positions = {}; markPositions = {};
   var win = view(), ids = {}, trends = document.getElementById('trends'), flat = document.getElementById('flat');
   win.forEach(function (r, i) { ids[r.id] = i; });
   clear(trends); clear(flat);
@@ -304,18 +364,33 @@ function render() {
       c.changes.forEach(function (ch) {
         var i = ids[ch.run];
         if (i === undefined) return;
-        changes.push({ i: i, text: 'change point: ' + fmtPct(ch.rel_change) + ' (median ' + fmtVal(ch.before, c.unit) +
+        changes.push({ i: i, text: (ch.env_change ? 'change point at an environment change (' + ch.env_change + '): ' : 'change point: ') +
+          fmtPct(ch.rel_change) + ' (median ' + fmtVal(ch.before, c.unit) +
           ' -> ' + fmtVal(ch.after, c.unit) + ', ratio ' + ch.ratio.toFixed(3) + ', p ' + ch.p_value.toPrecision(2) +
-          (ch.first_run !== ch.last_run ? ', somewhere in runs ' + ch.first_run + '..' + ch.last_run : '') + ')' });
+          (ch.first_run !== ch.last_run ? ', somewhere in runs ' + ch.first_run + '..' + ch.last_run : '') + ')' +
+          (ch.bisect ? '; bisect: ' + ch.bisect : '') });
       });
     }
+    var marks = [];
+    (c.marks || []).forEach(function (m) {
+      var i = ids[m.run];
+      if (i === undefined) return;
+      marks.push({ i: i, verdict: m.verdict, cls: m.verdict === 'WARN' ? 'WARN' : 'FAIL',
+        title: short(win[i]) + ' ' + m.verdict + ' ' + m.assertion + (m.short ? ': ' + m.short : '') });
+    });
+    var envs = [];
+    win.forEach(function (r, i) {
+      if (i > 0 && r.env_change && c.points.some(function (p) { return p[0] === r.id; }))
+        envs.push({ i: i, text: 'environment changed: ' + r.env_change });
+    });
     var fig = figure(trends, title + ' (' + c.unit + ', ' + changes.length + ' change point' + (changes.length === 1 ? '' : 's') + ')',
       changes.map(function (x) { return x.text; }).join('; '));
     drawChart(fig, { key: c.target + '/' + c.metric, title: title, unit: c.unit, runs: win, med: med, min: mn, max: mx,
-      band: c.band, changes: changes });
+      band: c.band, changes: changes, marks: marks, envs: envs });
     drawn++;
   });
   if (!flat.firstChild) el('!li', {}, flat, 'none');
+  renderChanged(ids);
   renderSyscalls(win);
   document.body.setAttribute('data-charts-drawn', String(drawn));
   document.body.setAttribute('data-charts-folded', String(folded));
@@ -349,7 +424,8 @@ function renderSyscalls(win) {
     el('!h3', {}, box, t);
     scored.filter(function (x) { return !x.flat; }).slice(0, 6).forEach(function (x) {
       var fig = figure(box, t + ' \u00b7 ' + x.s + ' (calls per run, moved ' + (x.score * 100).toFixed(0) + '%)');
-      drawChart(fig, { key: t + '/syscall/' + x.s, title: x.s, unit: 'calls', runs: win, med: x.v, min: x.v, max: x.v, band: null, changes: [] });
+      drawChart(fig, { key: t + '/syscall/' + x.s, title: x.s, unit: 'calls', runs: win, med: x.v, min: x.v, max: x.v, band: null,
+        changes: [], marks: [], envs: [] });
       drawn++;
     });
     var rest = scored.filter(function (x) { return !x.flat; }).slice(6).map(function (x) { return x.s; });
@@ -361,21 +437,48 @@ function renderSyscalls(win) {
   document.body.setAttribute('data-syscall-charts', String(drawn));
 }
 
+/* ---- what changed over the runs shown: verdict moves and change points, newest first ---- */
+function renderChanged(ids) {
+  var box = document.getElementById('changed'), n = 0;
+  clear(box);
+  if (!state.machine || state.machine === data.machine) {
+    data.changed.forEach(function (it) {
+      if (ids[it.run] === undefined) return;
+      var li = el('!li', { 'data-run': String(it.run), 'data-kind': it.kind }, box);
+      el('!span', { 'class': it.kind === 'verdict' ? 'verdict v-' + String(it.to).replace(/ /g, '-') : '' }, li, it.text);
+      if (it.bisect) { li.appendChild(document.createTextNode(' \u00b7 ')); el('!code', {}, li, it.bisect); }
+      n++;
+    });
+  }
+  if (!n) el('!li', {}, box, 'nothing moved in the runs shown');
+  box.setAttribute('data-items', String(n));
+}
+
 /* ---- one run: its verdicts and critical path ---- */
+function verdictRank(v) {
+  return { FAIL: 0, ERROR: 0, 'NO DATA': 0, WARN: 1, PASS: 2 }[v.verdict] !== undefined ?
+    { FAIL: 0, ERROR: 0, 'NO DATA': 0, WARN: 1, PASS: 2 }[v.verdict] : 3;
+}
 function verdictTable(parent, list, id) {
   var t = el('!table', { id: id }, parent), tr = el('!tr', {}, el('!thead', {}, t));
-  ['target', 'assertion', 'verdict', 'measured', 'budget', 'golden', 'unit', 'message'].forEach(function (h) { el('!th', {}, tr, h); });
+  ['target', 'assertion', 'verdict', 'measured', 'budget', 'golden', 'message'].forEach(function (h) { el('!th', {}, tr, h); });
   var tb = el('!tbody', {}, t);
-  (list || []).forEach(function (v) {
-    var row = el('!tr', {}, tb);
+  (list || []).map(function (v, k) { return { v: v, k: k }; }).sort(function (a, b) {
+    return verdictRank(a.v) - verdictRank(b.v) || a.k - b.k;
+  }).forEach(function (x) {
+    var v = x.v, row = el('!tr', {}, tb);
     el('!td', {}, row, v.target);
     el('!td', {}, row, v.assertion);
     el('!td', { 'class': 'verdict v-' + String(v.verdict).replace(/ /g, '-') }, row, v.verdict);
-    [v.observed, v.budget, v.golden].forEach(function (x) { el('!td', { 'class': 'num' }, row, x === null ? '-' : x.toFixed(3)); });
-    el('!td', {}, row, v.unit);
-    el('!td', { 'class': 'msg' }, row, v.message);
+    [v.observed, v.budget, v.golden].forEach(function (x) { el('!td', { 'class': 'num' }, row, fmtVal(x, v.unit)); });
+    var msg = el('!td', { 'class': 'msg' }, row);
+    if (v.short && v.short !== v.message) {
+      var d = el('!details', {}, msg);
+      el('!summary', {}, d, v.short);
+      d.appendChild(document.createTextNode(v.message));
+    } else msg.textContent = v.message || '';
   });
-  if (!list || !list.length) el('!td', { colspan: 8 }, el('!tr', {}, tb), 'no verdicts were recorded for this run');
+  if (!list || !list.length) el('!td', { colspan: 7 }, el('!tr', {}, tb), 'no verdicts were recorded for this run');
 }
 function timeline(parent, cp) {
   var segs = cp.segments, W = 720, L = 150, R = 12, row = 18, end = 0, bars = 0;
@@ -387,10 +490,10 @@ function timeline(parent, cp) {
     var x = L + s.start_ms * (W - L - R) / end, w = Math.max(1, (s.end_ms - s.start_ms) * (W - L - R) / end);
     el('text', { x: L - 6, y: i * row + 13, 'text-anchor': 'end', 'class': 'label' }, svg, s.process + ' [' + s.pid + ']');
     var r = el('rect', { x: x, y: i * row + 2, width: w, height: row - 4, 'class': 'bar' }, svg);
-    el('title', {}, r, s.process + ': ' + s.start_ms.toFixed(3) + ' to ' + s.end_ms.toFixed(3) + ' ms');
+    el('title', {}, r, s.process + ': ' + fmtMs(s.start_ms) + ' to ' + fmtMs(s.end_ms));
     bars++;
   });
-  el('text', { x: W - R, y: segs.length * row + 18, 'text-anchor': 'end', 'class': 'label' }, svg, end.toFixed(3) + ' ms');
+  el('text', { x: W - R, y: segs.length * row + 18, 'text-anchor': 'end', 'class': 'label' }, svg, fmtMs(end));
   return bars;
 }
 function select(id) {
@@ -405,6 +508,11 @@ function select(id) {
     ' UTC \u00b7 branch ' + (r.branch || '-') + ' \u00b7 machine ' + r.machine + ' \u00b7 exit code ' + r.exit_code +
     (r.commit ? ' \u00b7 commit ' + r.commit : ''));
   verdictTable(box, data.run_verdicts[id], 'run-verdicts');
+  (data.run_explain[id] || []).forEach(function (e) {
+    el('!h4', {}, box, 'where the time went: ' + e.target + ' \u00b7 ' + e.assertion);
+    el('!pre', { 'class': 'explain' }, box, e.text);
+    if (e.svg) el('!a', { href: e.svg, 'class': 'explain-svg' }, el('!p', {}, box), 'differential flame graph');
+  });
   (data.run_critical_paths[id] || []).forEach(function (cp) {
     el('!h4', {}, box, 'critical path: ' + cp.target);
     timeline(box, cp);
@@ -469,6 +577,7 @@ document.body.setAttribute('data-timeline-drawn', String(bars));
 render();
 window.renacerPage = {
   pointPosition: function (key, id) { return positions[key] ? positions[key](id) : null; },
+  marks: function (key) { return markPositions[key] ? markPositions[key]() : []; },
   select: select
 };
 /* ms from navigation to the drawn page, for tests/bench/history/page.py */

@@ -125,6 +125,22 @@ hot)
 	grep -q "on CPU in hot_parse (app.c:" "$tmp/head/page/index.html" || fail "page: no item"
 	grep -q 'href="../.renacer/explain/app.diff.svg"' "$tmp/head/page/index.html" ||
 		fail "page: no link to the flame graph"
+	# a later check whose timing row fails again, with explaining off for the target: the
+	# page shows no explanation under it, although the earlier check's files are still on
+	# disk (the page read them before the store kept explanations); the earlier run keeps
+	# its own (the store's, shown in that run's details)
+	config "profile = false
+[history]"
+	run check --baseline ../base
+	expect_rc 1
+	grep -q "FAIL app/baseline:" "$tmp/con" || fail "later check: no failing timing row"
+	grep -q "where the time went" "$tmp/con" && fail "later check: explained with profile = false"
+	run report --html page/later.html
+	expect_rc 0
+	! grep -q "<h2>Where the time went</h2>" "$tmp/head/page/later.html" ||
+		fail "later page: an explanation shown under a run that had none"
+	grep -q "on CPU in hot_parse (app.c:" "$tmp/head/page/later.html" ||
+		fail "later page: the earlier run's explanation is gone"
 	# the base never ran hot_parse's loop: its profile has no sample there
 	! grep -q "hot_parse (app.c:" "$tmp/head/.renacer/explain/app.base.folded" ||
 		fail "the base profile has samples in hot_parse"

@@ -139,7 +139,7 @@ suite() {
 	n=$(sql "SELECT count(DISTINCT commit_sha) FROM runs")
 	[ "$n" = 9 ] || fail "expected 9 distinct commits, found $n"
 	n=$(sql "SELECT version FROM renacer_schema")
-	[ "$n" = 5 ] || fail "schema version $n, expected 5"
+	[ "$n" = 6 ] || fail "schema version $n, expected 6"
 	# Every check recorded its environment fingerprint (the kernel is always known).
 	n=$(sql "SELECT count(*) FROM runs WHERE fingerprint LIKE '%kernel=%'")
 	[ "$n" = 9 ] || fail "expected 9 runs with a fingerprint, found $n"
@@ -298,6 +298,11 @@ EOT
 		fail "re-run check"
 	# one subject with quotes and a newline-free unicode name, to carry every kind of field
 	sqlite3 "$db" "UPDATE runs SET subject = 'fix \"quoted\" <b>', author_ns = 1700000000000000000 WHERE commit_sha = 'c2'"
+	# an explanation kept with run c2 (a check profiles only where perf events are allowed)
+	sqlite3 "$db" "INSERT INTO explanations (run_id, target, assertion, text, svg_path,
+		svg_hash, head_path, head_hash, head_folded) SELECT id, 'true', 'golden:wall_time',
+		'1. +9.00 ms on CPU in f', '/x/true.diff.svg', '0123456789abcdef', '/x/true.head.folded',
+		'fedcba9876543210', 'main;f 10' FROM runs WHERE commit_sha = 'c2'"
 	"$bin" history --db "$db" export --format history -o "$tmp/a.json" || fail "export sqlite"
 	python3 - "$tmp/a.json" <<'EOP' || fail "export content"
 import json, sys
@@ -308,6 +313,9 @@ assert all(r["results"] and r["verdicts"] and r["critical_path"] and r["syscalls
 assert [r["rerun_of"] for r in runs].count("c3") == 1
 assert len({r["uid"] for r in runs}) == 4
 assert any(s["syscall"] == "execve" for s in runs[0]["syscalls"]), runs[0]["syscalls"][:3]
+assert all("kernel=" in (r.get("fingerprint") or "") for r in runs), [r.get("fingerprint") for r in runs]
+ex = [e for r in runs for e in r["explanations"]]
+assert len(ex) == 1 and ex[0]["head_folded"] == "main;f 10" and ex[0]["base_folded"] is None, ex
 EOP
 	"$bin" history --db "$url" import "$tmp/a.json" >"$tmp/imp.out" || fail "import into postgres"
 	grep -q "4 runs added, 0 already in the store" "$tmp/imp.out" || { cat "$tmp/imp.out"; fail "import message"; }
@@ -464,7 +472,7 @@ bad-input)
 	# A schema from a newer renacer.
 	"$bin" check -q >/dev/null 2>&1 || fail "check to create the store failed"
 	sqlite3 .renacer/history.db "UPDATE renacer_schema SET version = 99"
-	expect_check newer-schema 0 "schema version 99 is newer than this renacer supports (5)"
+	expect_check newer-schema 0 "schema version 99 is newer than this renacer supports (6)"
 	"$bin" history list 2>"$tmp/err" && fail "history list read a newer schema"
 	grep -q "schema version 99 is newer" "$tmp/err" || fail "history list message"
 	[ "$(wc -l <"$tmp/err")" = 1 ] || fail "history list printed more than one line"

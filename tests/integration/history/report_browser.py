@@ -12,10 +12,21 @@ with real mouse events:
     syscall row is openat, 100 -> 200; the metrics table lists wall_time's change
   - the flat series (processes) is folded into one line; zoom in shows fewer runs
 Screenshots go to OUTDIR/NAME-*.png. Exit 1 with the reasons on failure.
+
+report_browser.py BROWSER PAGE OUTDIR NAME regression COMMIT KEY ASSERTION - the page of a
+history with a regression planted at COMMIT (report_browser.sh builds it from real checks):
+  - the first FAIL mark of chart KEY stands at COMMIT's point (same x), and hovering it shows
+    COMMIT, FAIL and ASSERTION
+  - the chart's change point is at COMMIT, reads as an environment change, and offers
+    `renacer bisect GOOD COMMIT --target T`
+  - the what-changed list names ASSERTION and COMMIT (PASS -> FAIL) and the change point
+  - the verdict table lists the FAIL row first, then the WARN row, its short message opening
+    to the whole one; the WARN of every run is an amber mark on critical_path
 """
 import base64, json, os, subprocess, sys, tempfile, time
 
 browser, page, outdir, name = sys.argv[1:5]
+mode = sys.argv[5] if len(sys.argv) > 5 else "synthetic"
 problems = []
 
 
@@ -110,36 +121,7 @@ def check(cond, what):
     return cond
 
 
-b = Browser()
-try:
-    target = b.send("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
-    b.session = b.send("Target.attachToTarget", {"targetId": target, "flatten": True},
-                       session=False)["sessionId"]
-    for domain in ("Runtime", "Log", "Page"):
-        b.send(domain + ".enable")
-    b.send("Emulation.setDeviceMetricsOverride",
-           {"width": 1200, "height": 900, "deviceScaleFactor": 1, "mobile": False})
-    b.send("Page.navigate", {"url": "file://" + os.path.abspath(page)})
-    end = time.time() + 30
-    while time.time() < end and b.eval("document.body && document.body.getAttribute('data-ready')") != "1":
-        if b.eval("document.documentElement.getAttribute('data-script-error')"):
-            break
-        time.sleep(0.1)
-    err = b.eval("document.documentElement.getAttribute('data-script-error')")
-    check(not err, "script error: %s" % err)
-    check(b.eval("document.body.getAttribute('data-ready')") == "1", "the page script did not finish")
-    renderer = b.eval("document.body.getAttribute('data-renderer')")
-    print("%s: renderer %s, %s charts, %s syscall charts, %s folded" % (
-        name, renderer, b.eval("document.body.getAttribute('data-charts-drawn')"),
-        b.eval("document.body.getAttribute('data-syscall-charts')"),
-        b.eval("document.body.getAttribute('data-charts-folded')")))
-    b.shot("page")
-
-    def point(key, run):
-        return b.eval("(function(){var p=renacerPage.pointPosition(%s,%d);if(!p)return null;"
-                      "window.scrollBy(0,p.y-400);return renacerPage.pointPosition(%s,%d);})()"
-                      % (json.dumps(key), run, json.dumps(key), run))
-
+def synthetic(b, point):
     # Hover: the tooltip names the commit and its subject.
     p = point("app/wall_time", 20)
     if check(p is not None, "no point of run 20 on app/wall_time"):
@@ -187,11 +169,103 @@ try:
         b.eval("document.getElementById('compare').scrollIntoView()")
         b.shot("compare")
     flat = b.eval("document.getElementById('flat').textContent")
-    check("processes: 3 count in every run shown" in flat, "flat series not folded: %r" % flat)
+    check("processes: 3 in every run shown" in flat, "flat series not folded: %r" % flat)
     before = b.eval("document.getElementById('view-info').textContent")
     b.eval("document.getElementById('z-in').click()")
     after = b.eval("document.getElementById('view-info').textContent")
     check(before.split()[0] == "40" and int(after.split()[0]) < 40, "zoom: %r -> %r" % (before, after))
+
+def regression(b, point, commit, key, assertion):
+    """The planted regression at `commit`: its mark, change point and what-changed lines."""
+    data = json.loads(b.eval("document.getElementById('renacer-data').textContent"))
+    run = [r for r in data["runs"] if r["commit"] == commit]
+    if not check(len(run) == 1, "no run of commit %s" % commit):
+        return
+    run = run[0]["id"]
+    marks = b.eval("renacerPage.marks(%s)" % json.dumps(key)) or []
+    fails = [m for m in marks if m["verdict"] == "FAIL"]
+    check(fails and fails[0]["commit"] == commit,
+          "first FAIL mark of %s is at %r, not %s" % (key, fails[0]["commit"] if fails else None, commit))
+    b.eval("(function(){var m=renacerPage.marks(%s);if(m.length)window.scrollBy(0,m[0].y-300);})()" % json.dumps(key))
+    marks = b.eval("renacerPage.marks(%s)" % json.dumps(key)) or []
+    fails = [m for m in marks if m["verdict"] == "FAIL"]
+    p = b.eval("renacerPage.pointPosition(%s,%d)" % (json.dumps(key), run))
+    if check(fails and p is not None, "no mark or point of run %d on %s" % (run, key)):
+        check(abs(fails[0]["x"] - p["x"]) <= 1.5,
+              "the FAIL mark (x %.1f) is not at commit %s's point (x %.1f)" % (fails[0]["x"], commit, p["x"]))
+        b.mouse("mouseMoved", fails[0]["x"], fails[0]["y"])
+        time.sleep(0.2)
+        tip = b.eval("document.getElementById('tooltip').hidden ? '' : document.getElementById('tooltip').textContent")
+        check(commit[:8] in tip and "FAIL" in tip and assertion in tip,
+              "hovering the mark shows %r (want %s, FAIL, %s)" % (tip, commit[:8], assertion))
+        b.shot("regression-mark")
+    chart = [c for c in data["charts"] if c["target"] + "/" + c["metric"] == key][0]
+    cps = [c for c in chart["changes"] if c["run"] == run]
+    if check(cps, "no change point of %s at run %d: %r" % (key, run, chart["changes"])):
+        check(cps[0].get("bisect", "").startswith("renacer bisect ") and
+              cps[0]["bisect"].endswith(" %s --target %s" % (commit, chart["target"])),
+              "change point's bisect command: %r" % cps[0].get("bisect"))
+        check("image" in (cps[0].get("env_change") or ""), "change point not read as an image update: %r" % cps[0])
+    cap = b.eval("Array.from(document.querySelectorAll('figure.chart figcaption')).map(f => f.parentNode.textContent)"
+                 ".filter(t => t.indexOf(%s) >= 0).join('|')" % json.dumps(chart["target"] + " \u00b7 " + chart["metric"] + " ("))
+    check("change point at an environment change" in cap and "renacer bisect" in cap,
+          "chart caption lacks the environment change or the bisect command: %r" % cap)
+    items = b.eval("Array.from(document.querySelectorAll('#changed li')).map(l => [l.getAttribute('data-run'), l.textContent])")
+    check(items and any(assertion in t and commit[:8] in t and "PASS -> FAIL" in t for _, t in items),
+          "what changed does not name %s at %s: %r" % (assertion, commit, items))
+    check(items and any(chart["metric"] + ": change point at " + commit[:8] in t and "renacer bisect" in t for _, t in items),
+          "what changed lacks the change point of %s: %r" % (key, items))
+    runs_listed = [int(r) for r, _ in items if r]
+    check(runs_listed == sorted(runs_listed, reverse=True), "what changed is not newest first: %r" % runs_listed)
+    rows = b.eval("Array.from(document.querySelectorAll('#verdicts tbody tr')).map(r => Array.from(r.cells).map(c => c.textContent))")
+    check(rows and rows[0][1] == assertion and rows[0][2] == "FAIL", "verdict table's first row: %r" % (rows[:1],))
+    check(len(rows) > 2 and rows[1][2] == "WARN" and rows[2][2] != "WARN" and
+          all(r[2] not in ("FAIL", "WARN") for r in rows[2:]), "verdict table's order: %r" % [r[2] for r in rows])
+    warns = b.eval("renacerPage.marks(%s)" % json.dumps(chart["target"] + "/critical_path")) or []
+    check(len(warns) == len(data["runs"]) and all(m["verdict"] == "WARN" for m in warns),
+          "critical_path's WARN marks: %r" % [(m["commit"], m["verdict"]) for m in warns])
+    summary = b.eval("(function(){var d=document.querySelector('#verdicts tbody tr details');if(!d)return null;"
+                     "var s=d.querySelector('summary').textContent;d.open=true;return [s,d.textContent];})()")
+    if check(summary is not None, "the FAIL row's message has no details"):
+        check(len(summary[0]) <= 100 and len(summary[1]) > len(summary[0]), "short message %r of %r" % tuple(summary))
+    b.eval("document.getElementById('changed').scrollIntoView()")
+    b.shot("regression-changed")
+
+
+b = Browser()
+try:
+    target = b.send("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
+    b.session = b.send("Target.attachToTarget", {"targetId": target, "flatten": True},
+                       session=False)["sessionId"]
+    for domain in ("Runtime", "Log", "Page"):
+        b.send(domain + ".enable")
+    b.send("Emulation.setDeviceMetricsOverride",
+           {"width": 1200, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+    b.send("Page.navigate", {"url": "file://" + os.path.abspath(page)})
+    end = time.time() + 30
+    while time.time() < end and b.eval("document.body && document.body.getAttribute('data-ready')") != "1":
+        if b.eval("document.documentElement.getAttribute('data-script-error')"):
+            break
+        time.sleep(0.1)
+    err = b.eval("document.documentElement.getAttribute('data-script-error')")
+    check(not err, "script error: %s" % err)
+    check(b.eval("document.body.getAttribute('data-ready')") == "1", "the page script did not finish")
+    renderer = b.eval("document.body.getAttribute('data-renderer')")
+    print("%s: renderer %s, %s charts, %s syscall charts, %s folded" % (
+        name, renderer, b.eval("document.body.getAttribute('data-charts-drawn')"),
+        b.eval("document.body.getAttribute('data-syscall-charts')"),
+        b.eval("document.body.getAttribute('data-charts-folded')")))
+    b.shot("page")
+
+    def point(key, run):
+        return b.eval("(function(){var p=renacerPage.pointPosition(%s,%d);if(!p)return null;"
+                      "window.scrollBy(0,p.y-400);return renacerPage.pointPosition(%s,%d);})()"
+                      % (json.dumps(key), run, json.dumps(key), run))
+
+    if mode == "regression":
+        regression(b, point, *sys.argv[6:9])
+    else:
+        synthetic(b, point)
     # Console messages, exceptions, failed loads.
     for e in b.events:
         m = e.get("method")
@@ -207,4 +281,4 @@ finally:
 if problems:
     print("\n".join("%s: %s" % (name, p) for p in problems))
     sys.exit(1)
-print("%s: ok: hover, injection, click, compare (openat first), flat, zoom; no console message" % name)
+print("%s: ok: %s; no console message" % (name, "regression mark, change point, what changed, verdict order" if mode == "regression" else "hover, injection, click, compare (openat first), flat, zoom"))

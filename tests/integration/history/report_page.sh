@@ -2,7 +2,7 @@
 # report_page.sh BINARY_DIR - `renacer report --html` in a real headless Chromium: the page
 # loads with no console message and no script error, every trend chart and the critical-path
 # timeline are drawn, the verdict table read back from the rendered DOM equals the verdicts
-# in the history store, and a screenshot shows the chart's line. A page whose script is
+# in the history store (failing rows first), and a screenshot shows the chart's line. A page whose script is
 # broken on purpose must be caught by the same checks (so they can fail).
 # Exit 77 when no Chromium is installed (Debian: chromium).
 set -u
@@ -58,8 +58,11 @@ for i in 1 2 3 4 5 6; do
 	[ $? = 1 ] || fail "check $i: expected exit 1 (find_impossible fails)"
 done
 "$bin" report --html page.html 2>report.err || { cat report.err; fail "report failed"; }
+# The table lists failing rows first, then WARN, then PASS (each in the order recorded).
 sqlite3 -separator '|' .renacer/history.db "SELECT target, assertion, verdict FROM verdicts
-	WHERE run_id = (SELECT max(id) FROM runs) ORDER BY id" >expected.txt
+	WHERE run_id = (SELECT max(id) FROM runs) ORDER BY CASE WHEN verdict IN ('FAIL',
+	'ERROR', 'NO DATA') THEN 0 WHEN verdict = 'WARN' THEN 1 WHEN verdict = 'PASS' THEN 2
+	ELSE 3 END, id" >expected.txt
 [ "$(wc -l <expected.txt)" -ge 2 ] || fail "expected at least 2 verdicts in the store"
 grep -q "find|find_impossible|FAIL" expected.txt || fail "the store lacks the FAIL verdict"
 

@@ -152,6 +152,86 @@ static void test_history_append_and_read_back(void **state)
 	rn_target_result_release(&r);
 }
 
+/* An explanation is kept with its run: the page shows it with that run only (not with a
+ * later run that had none), and links its flame graph only while the file is the one the run
+ * wrote. The trends mark the FAIL of every run. */
+static void test_history_explanation_belongs_to_its_run(void **state)
+{
+	struct rn_history h;
+	struct rn_target_result r;
+	struct rn_target_report t;
+	struct rn_verdict_result v[2];
+	struct rn_history_run run = { 1700000000000000000ull, "abc", "main", "m1", "desc", "check",
+				      "renacer.toml",         1,     NULL,   NULL, 0,      NULL };
+	char path[128], svg[128], base[128], head[128], *real;
+	struct rn_explanation e = { (char *)"golden:wall_time", (char *)"1. +9 ms on CPU in f\n",
+				    svg, base, head };
+	json_t *model, *list, *marks;
+	const char *files[3] = { svg, base, head };
+	int rc, i;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/explain.db", dir);
+	snprintf(svg, sizeof(svg), "%s/app.diff.svg", dir);
+	snprintf(base, sizeof(base), "%s/app.base.folded", dir);
+	snprintf(head, sizeof(head), "%s/app.head.folded", dir);
+	for (i = 0; i < 3; i++) {
+		f = fopen(files[i], "w");
+		assert_non_null(f);
+		fputs(i ? "main;f 10\n" : "<svg/>", f);
+		fclose(f);
+	}
+	fake_target(&r, &t, v);
+	assert_int_equal(rn_history_open(&h, path, true, 1000), 0);
+	t.explain = &e;
+	run.commit = "c1";
+	assert_int_equal(rn_history_append(&h, &run, &t, 1), 1);
+	t.explain = NULL;
+	run.commit = "c2";
+	assert_int_equal(rn_history_append(&h, &run, &t, 1), 2);
+	assert_int_equal(count(&h,
+			       "SELECT count(*) FROM explanations WHERE run_id = 1 AND "
+			       "head_folded = 'main;f 10' || char(10) AND length(svg_hash) = 16"),
+			 1);
+	assert_int_equal(count(&h, "SELECT count(*) FROM explanations"), 1);
+
+	model = rn_history_page_model(&h, NULL, NULL, 200, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(model);
+	/* the last check (run 2) had no explanation: none is shown with it */
+	assert_int_equal(json_array_size(json_object_get(model, "explain")), 0);
+	assert_null(json_object_get(json_object_get(model, "run_explain"), "2"));
+	list = json_object_get(json_object_get(model, "run_explain"), "1");
+	assert_int_equal(json_array_size(list), 1);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(list, 0), "text")),
+			    e.text);
+	real = realpath(svg, NULL);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(list, 0), "svg")),
+			    real);
+	free(real);
+	/* the FAIL of "other" (no chart of its metric) marked at both runs of every chart */
+	marks = json_object_get(json_array_get(json_object_get(model, "charts"), 0), "marks");
+	assert_int_equal(json_array_size(marks), 2);
+	assert_string_equal(json_string_value(
+				    json_object_get(json_array_get(marks, 0), "assertion")),
+			    "other");
+	json_decref(model);
+
+	/* a later check rewrote the flame graph: not linked with run 1 */
+	f = fopen(svg, "w");
+	assert_non_null(f);
+	fputs("<svg>another</svg>", f);
+	fclose(f);
+	model = rn_history_page_model(&h, NULL, NULL, 200, &rc);
+	assert_non_null(model);
+	list = json_object_get(json_object_get(model, "run_explain"), "1");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(list, 0), "svg")), "");
+	json_decref(model);
+	rn_history_close(&h);
+	rn_target_result_release(&r);
+}
+
 static void test_history_migrates_an_older_schema(void **state)
 {
 	struct rn_history h;
@@ -164,7 +244,8 @@ static void test_history_migrates_an_older_schema(void **state)
 	assert_int_equal(
 		h.ops->exec(
 			&h,
-			"DROP TABLE change_points; DROP TABLE syscalls; DROP TABLE critical_path; "
+			"DROP TABLE explanations; DROP TABLE change_points; DROP TABLE syscalls; "
+			"DROP TABLE critical_path; "
 			"DROP TABLE verdicts; "
 			"DROP TABLE results; DROP TABLE runs; "
 			"CREATE TABLE runs (id INTEGER PRIMARY KEY, created_ns BIGINT NOT NULL, "
@@ -488,6 +569,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_history_append_and_read_back),
+		cmocka_unit_test(test_history_explanation_belongs_to_its_run),
 		cmocka_unit_test(test_history_migrates_an_older_schema),
 		cmocka_unit_test(test_history_refuses_newer_and_corrupt),
 		cmocka_unit_test(test_history_settings_and_masking),

@@ -676,6 +676,30 @@ static int baseline_run_one(void *ctx, enum rn_baseline_side side, enum rn_basel
 	return rc;
 }
 
+/* [regression] timing = false: the time rows of a same-job baseline (those from index
+ * `first` on) are SKIP, as a golden comparison's are; counts and memory stay judged. */
+static void skip_time_rows(struct rn_target_report *tv, size_t first)
+{
+	static const enum rn_metric times[] = { RN_METRIC_WALL, RN_METRIC_CRITICAL_PATH,
+						RN_METRIC_CPU_TIME, RN_METRIC_GPU_BUSY };
+	size_t k, i;
+
+	for (k = first; k < tv->nverdicts; k++) {
+		struct rn_verdict_result *v = &tv->verdicts[k];
+
+		for (i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+			const char *name = rn_metric_info(times[i])->name;
+
+			if (!v->assertion || strncmp(v->assertion, "baseline:", 9) ||
+			    strcmp(v->assertion + 9, name))
+				continue;
+			v->verdict = RN_VERDICT_SKIP;
+			free(v->reason);
+			v->reason = rn_xstrdup("[regression] timing = false");
+		}
+	}
+}
+
 /* Run target `tc` in both trees side by side and append its baseline:* verdicts. Returns 0 or
  * -ECANCELED. */
 int rn_check_run_baseline(const struct rn_config *cfg, const struct rn_target_cfg *tc,
@@ -696,6 +720,7 @@ int rn_check_run_baseline(const struct rn_config *cfg, const struct rn_target_cf
 	struct rn_cpu_claim claim = { .first = -1 };
 	struct rn_baseline_plan plan;
 	struct run_plan rp;
+	size_t first_row;
 	int rc;
 
 	plan_runs(cfg, tc, o, false, &rp);
@@ -710,6 +735,8 @@ int rn_check_run_baseline(const struct rn_config *cfg, const struct rn_target_cf
 
 		plan.pairs = (unsigned)seq.first;
 	}
+	if (!cfg->regression.timing) /* time rows are SKIP: no pairs beyond the first look */
+		plan.max_pairs = plan.pairs;
 	if (o->rep.github) {
 		char title[256];
 
@@ -721,9 +748,12 @@ int rn_check_run_baseline(const struct rn_config *cfg, const struct rn_target_cf
 		rn_github_group_begin(title);
 	}
 	c.claim = &claim;
+	first_row = tv->nverdicts;
 	rc = rn_baseline_run_target(bl, &plan, &cfg->regression, tc->name, baseline_run_one, &c,
 				    head, base, tv);
 	rn_cpu_claim_release(&claim);
+	if (!rc && !cfg->regression.timing)
+		skip_time_rows(tv, first_row);
 	if (!o->quiet) {
 		char done[512];
 

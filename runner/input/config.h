@@ -207,7 +207,7 @@ bool rn_harness_is_suite(enum rn_harness h);
 	X(memory_tolerance, "number", "allowed memory growth, fraction (default 0.10)")                                                                                                                         \
 	X(memory_floor_bytes, "integer", "memory growth always allowed, bytes (default 1048576)")                                                                                                               \
 	X(alpha, "number", "significance level of the rank test (default 0.01)")                                                                                                                                \
-	X(timing, "boolean", "judge timing metrics (default true)")                                                                                                                                             \
+	X(timing, "boolean", "judge timing metrics; false: the time rows of golden traces and of --baseline are SKIP (default true)")                                                                           \
 	X(min_runs_for_timing, "integer", "runs needed on both sides to judge timing (default 5)")                                                                                                              \
 	X(max_runs, "integer",                                                                                                                                                                                  \
 	  "adaptive repeats: most timing runs (pairs with --baseline) an undecided timing row gets (default 60)")                                                                                               \

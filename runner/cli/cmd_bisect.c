@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "baseline.h"
 #include "buf.h"
 #include "checkout.h"
 #include "collector.h"
@@ -64,10 +65,11 @@ const struct rn_command rn_cmd_bisect_def = {
 	"The candidates are `git rev-list --first-parent GOOD..BAD`. Each one tested is checked\n"
 	"out into a temporary git worktree (under $TMPDIR), built with the targets' `build`\n"
 	"commands, and compared with GOOD's built checkout by `renacer check --baseline` (the\n"
-	"config as given, copied into every checkout). Only baseline:* rows decide: a FAIL row\n"
-	"makes the commit bad, all PASS good; INCONCLUSIVE after the adaptive pairs (up to\n"
-	"[regression] max_runs) or a failed build skips it, with the reason, as `git bisect skip`.\n"
-	"BAD is compared first, then binary search. The first bad commit is reported with the\n"
+	"config as given, copied into every checkout). BAD is compared first; the baseline:* rows\n"
+	"that FAIL there decide for the others (a time row's limit: half BAD's shift when above\n"
+	"3%): a FAIL makes the commit bad, all PASS good; INCONCLUSIVE after the adaptive pairs\n"
+	"(up to [regression] max_runs) or a failed build skips it, with the reason, as `git\n"
+	"bisect skip`. Then binary search. The first bad commit is reported with the\n"
 	"FAIL rows of its comparison (message and detail: the statistics, the syscall diff, the\n"
 	"profile of what grew). Exit 1: BAD regressed (the first bad commit, or the range of\n"
 	"skipped commits holding it); 0: BAD does not fail against GOOD; 4: GOOD could not be\n"
@@ -118,6 +120,10 @@ struct bisect {
 	size_t n;
 	unsigned tested;
 	int interrupted; /* a signal ended it */
+	/* after BAD: the rows that FAILed there, "target/assertion" [ndecide], owned */
+	char **decide;
+	size_t ndecide;
+	char tolerance[16]; /* --baseline-tolerance of the later comparisons, or "" */
 };
 
 static int on_option(void *ctx, int id, const char *arg)
@@ -235,6 +241,10 @@ static int run_check(struct bisect *b, const char *config, const char *results, 
 		argv[n++] = "--runs";
 		argv[n++] = b->o->runs;
 	}
+	if (*b->tolerance) {
+		argv[n++] = "--baseline-tolerance";
+		argv[n++] = b->tolerance;
+	}
 	for (i = 0; i < b->o->ntargets && i < 64; i++) {
 		argv[n++] = "--target";
 		argv[n++] = b->o->targets[i];
@@ -270,9 +280,84 @@ static bool baseline_row(const struct rn_verdict_result *v)
 	return v->assertion && !strncmp(v->assertion, "baseline:", 9);
 }
 
-/* Judge step `s` from its results: bad at the first FAIL row, skipped at the first
- * inconclusive or failed one, else good. */
-static void classify(struct step *s, int exit_code)
+/* Is `v` one of the rows that FAILed at BAD (all baseline rows before BAD is judged)? */
+static bool deciding_row(const struct bisect *b, const struct rn_verdict_result *v)
+{
+	size_t i, tl;
+
+	if (!baseline_row(v))
+		return false;
+	if (!b->ndecide)
+		return true;
+	tl = strlen(v->target ? v->target : "");
+	for (i = 0; i < b->ndecide; i++)
+		if (!strncmp(b->decide[i], v->target ? v->target : "", tl) &&
+		    b->decide[i][tl] == '/' && !strcmp(b->decide[i] + tl + 1, v->assertion))
+			return true;
+	return false;
+}
+
+/* Is `v` a time row of a same-job baseline (its limit is the tolerance)? */
+static bool time_row(const struct rn_verdict_result *v)
+{
+	static const enum rn_metric times[] = { RN_METRIC_WALL, RN_METRIC_CRITICAL_PATH,
+						RN_METRIC_CPU_TIME, RN_METRIC_GPU_BUSY };
+	size_t i;
+
+	for (i = 0; i < sizeof(times) / sizeof(times[0]); i++)
+		if (baseline_row(v) && !strcmp(v->assertion + 9, rn_metric_info(times[i])->name))
+			return true;
+	return false;
+}
+
+/*
+ * What the later comparisons decide on, from BAD's: the rows that FAILed there (a regression
+ * in counts is not bisected on noisy time rows, nor the reverse), and for time rows a limit of
+ * half BAD's smallest failing shift when that is above the default tolerance: a commit is then
+ * bad when it carries most of BAD's slowdown and good when shown to carry less than half of it,
+ * which an A/A comparison can show in far fewer pairs than "within 3%".
+ */
+static void decide_from_bad(struct bisect *b, const struct step *s)
+{
+	double least = 0;
+	size_t t, k;
+
+	for (t = 0; t < s->res.ntargets; t++) {
+		const struct rn_target_report *tv = &s->res.reports[t];
+
+		for (k = 0; k < tv->nverdicts; k++) {
+			const struct rn_verdict_result *v = &tv->verdicts[k];
+
+			if (!baseline_row(v) || v->verdict != RN_VERDICT_FAIL)
+				continue;
+			b->decide = rn_xrealloc(b->decide, (b->ndecide + 1) * sizeof(*b->decide));
+			b->decide[b->ndecide++] = rn_xstrfmt("%s/%s", v->target, v->assertion);
+			if (time_row(v) && (least <= 0 || v->delta_pct < least))
+				least = v->delta_pct;
+		}
+	}
+	if (least / 2 >= RN_BASELINE_TOLERANCE * 100 + 1) {
+		unsigned pct = least / 2 > 100 ? 100 : (unsigned)(least / 2);
+
+		snprintf(b->tolerance, sizeof(b->tolerance), "%u", pct);
+	}
+	if (!b->o->quiet) {
+		struct rn_buf m;
+
+		rn_buf_init(&m, 0);
+		for (k = 0; k < b->ndecide; k++)
+			rn_buf_addf(&m, "%s%s", k ? ", " : "", b->decide[k]);
+		if (*b->tolerance)
+			rn_buf_addf(&m, "; time limit +%s%% (half of BAD's +%.1f%%)", b->tolerance,
+				    least);
+		fprintf(stderr, "renacer bisect: deciding on %s\n", m.buf);
+		rn_buf_release(&m);
+	}
+}
+
+/* Judge step `s` from its results: bad at the first FAIL of a deciding row, skipped at the
+ * first inconclusive or failed one, else good. */
+static void classify(const struct bisect *b, struct step *s, int exit_code)
 {
 	size_t t, k;
 	const struct rn_verdict_result *skip = NULL;
@@ -284,7 +369,7 @@ static void classify(struct step *s, int exit_code)
 		for (k = 0; k < tv->nverdicts; k++) {
 			const struct rn_verdict_result *v = &tv->verdicts[k];
 
-			if (!baseline_row(v))
+			if (!deciding_row(b, v))
 				continue;
 			nbase++;
 			if (v->verdict == RN_VERDICT_FAIL) {
@@ -347,7 +432,7 @@ static void test_step(struct bisect *b, size_t idx)
 					       rc);
 		} else {
 			s->have_res = true;
-			classify(s, rc);
+			classify(b, s, rc);
 		}
 		rn_checkout_remove(&co);
 	}
@@ -698,6 +783,7 @@ static int bisect_run(struct bisect *b, const char *good_rev, const char *bad_re
 		}
 		goto out;
 	}
+	decide_from_bad(b, &b->steps[b->n - 1]);
 	first = search(b, &lo1);
 	if (b->interrupted) {
 		rc = rn_exit_for_signal(b->interrupted);
@@ -731,6 +817,9 @@ static void bisect_release(struct bisect *b)
 			rn_results_release(&b->steps[i].res);
 	}
 	free(b->steps);
+	for (i = 0; i < b->ndecide; i++)
+		free(b->decide[i]);
+	free(b->decide);
 	rn_checkout_remove(&b->good);
 	if (b->tmp) {
 		pid_t pid = fork();

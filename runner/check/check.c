@@ -16,6 +16,7 @@
 
 #include "assertion.h"
 #include "baseline.h"
+#include "ratchet.h"
 #include "buf.h"
 #include "collector.h"
 #include "config.h"
@@ -432,6 +433,7 @@ struct check {
 	bool have_otlp; /* otlp_cfg is initialized */
 	struct rn_otlp_context otlp_ctx;
 	struct rn_baseline bl;      /* --baseline: the base tree */
+	struct rn_ratchet ratchet;  /* --baseline with [ratchet]: the reference tree */
 	bool *bad_golden;           /* per config target: its golden trace is unusable */
 	struct rn_golden **goldens; /* per config target: its golden trace, read once, or NULL */
 	/* the plan: selected targets */
@@ -552,7 +554,7 @@ static int check_plan(struct check *c)
 		return rc;
 	for (i = 0; i < c->nsel; i++)
 		rn_target_result_init(&c->bases[i], c->base_tcs[i].name);
-	return 0;
+	return rn_ratchet_setup(&c->ratchet, &c->cfg, c->o, c->sel, c->nsel);
 }
 
 /* Run selected target `idx` (or mark why it is not run). */
@@ -578,6 +580,9 @@ static void check_run(struct check *c, size_t idx)
 	} else if (c->o->baseline) {
 		rc = rn_check_run_baseline(&c->cfg, tc, &c->base_tcs[idx], c->o, &c->bl, idx,
 					   c->nsel, &c->otlp_ctx, r, &c->bases[idx], &c->tvs[idx]);
+		if (!rc && r->status == RN_RUN_OK)
+			rc = rn_ratchet_run_target(&c->ratchet, &c->cfg, tc, idx, c->nsel, c->o,
+						   &c->otlp_ctx, &c->tvs[idx]);
 	} else {
 		rc = rn_check_run_target(&c->cfg, tc, c->o, idx, c->nsel, &c->otlp_ctx, false,
 					 c->goldens[c->sel[idx]], r);
@@ -716,6 +721,7 @@ static void check_release(struct check *c)
 	free(c->base_tcs);
 	free(c->sel);
 	rn_baseline_release(&c->bl);
+	rn_ratchet_release(&c->ratchet);
 	if (c->have_otlp)
 		rn_otlp_cfg_release(&c->otlp_cfg);
 	free(c->bad_golden);

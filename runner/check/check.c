@@ -16,6 +16,7 @@
 
 #include "assertion.h"
 #include "baseline.h"
+#include "calibrate_write.h"
 #include "ratchet.h"
 #include "buf.h"
 #include "collector.h"
@@ -578,8 +579,13 @@ static void check_run(struct check *c, size_t idx)
 		rc = rn_check_run_calibrate(&c->cfg, tc, c->o, idx, c->nsel, &c->otlp_ctx, r,
 					    &c->tvs[idx]);
 	} else if (c->o->baseline) {
-		rc = rn_check_run_baseline(&c->cfg, tc, &c->base_tcs[idx], c->o, &c->bl, idx,
-					   c->nsel, &c->otlp_ctx, r, &c->bases[idx], &c->tvs[idx]);
+		/* the target's own tolerance (calibrate --write), unless the command line's */
+		struct rn_baseline tbl = c->bl;
+
+		if (tc->baseline_tolerance > 0 && !(c->o->baseline_tolerance > 0))
+			tbl.tolerance = tc->baseline_tolerance;
+		rc = rn_check_run_baseline(&c->cfg, tc, &c->base_tcs[idx], c->o, &tbl, idx, c->nsel,
+					   &c->otlp_ctx, r, &c->bases[idx], &c->tvs[idx]);
 		if (!rc && r->status == RN_RUN_OK)
 			rc = rn_ratchet_run_target(&c->ratchet, &c->cfg, tc, idx, c->nsel, c->o,
 						   &c->otlp_ctx, &c->tvs[idx]);
@@ -763,6 +769,9 @@ int rn_check_execute(struct rn_check_opts *o, int argc, char **argv, int first)
 		/* a signal after the last run (the run itself ended well) is still the end */
 		if (!c.interrupted)
 			c.interrupted = rn_run_interrupted();
+		if (o->calibrate && o->cal.write && !c.interrupted &&
+		    rn_calibrate_write_config(&c.cfg, c.tvs, c.nsel, o->quiet) && !c.worst)
+			c.worst = RN_EXIT_OUTPUT;
 		rc = check_report(&c);
 	}
 	check_release(&c);

@@ -23,6 +23,7 @@
 #include "baseline.h"
 #include "buf.h"
 #include "calibrate.h"
+#include "calibrate_write.h"
 #include "collector.h"
 #include "config.h"
 #include "cpuset.h"
@@ -856,6 +857,11 @@ int rn_check_run_calibrate(const struct rn_config *cfg, const struct rn_target_c
 	rn_target_result_init(&more[1], pl.tc.name);
 	rn_target_result_init(&more[2], base.name);
 	rc = rn_calibrate_target(&bl, &plan, &cfg->regression, &o->cal, tc->name, &sides, res, tv);
+	if (!rc && o->cal.write && res[0]->status == RN_RUN_OK && res[1]->status == RN_RUN_OK) {
+		struct rn_seq_design seq = rn_baseline_design(&plan, &cfg->regression);
+
+		rn_calibrate_tolerance_row(res[0], res[1], &seq, tc->name, tv);
+	}
 	rn_cpu_claim_release(&claim);
 	if (!o->quiet) {
 		char done[512];

@@ -144,6 +144,9 @@ int rn_check_on_option(void *ctx, int id, const char *arg)
 	case RN_CO_CONFIRM:
 		o->confirm = true;
 		break;
+	case RN_CO_WRITE:
+		o->cal.write = true;
+		break;
 	case RN_CO_BASELINE_TOLERANCE: {
 		long pct;
 

@@ -41,6 +41,9 @@
 	X(warmup, "integer", "unmeasured runs first (default 0)")                                   \
 	X(shard_weight, "number",                                                                   \
 	  "expected cost in seconds for --shard balancing (default: unweighted)")                   \
+	X(baseline_tolerance, "number",                                                             \
+	  "check --baseline: slowdown of head over base that fails, fraction of the base median "   \
+	  "(default 0.03; --baseline-tolerance overrides; calibrate --write derives it)")           \
 	X(collectors, "array of strings",                                                           \
 	  "any of" RN_TARGET_COLLECTORS(                                                            \
 		  RN_COLLECTOR_QUOTED) " (default [\"ptrace\"]; ebpf is chosen by `driver`)")       \
@@ -354,6 +357,8 @@ struct rn_target_cfg {
 				   * owned; NULL = none */
 	size_t ninject;            /* rules in inject */
 	int profile;               /* -1: [profile] on_failure (default), 0/1: `profile` */
+	double baseline_tolerance; /* `baseline_tolerance`, fraction of the base median; 0 = the
+				   * check's (RN_BASELINE_TOLERANCE or --baseline-tolerance) */
 	int harness;               /* enum rn_harness: the table stands for a harness's benchmarks
 				   * or a runner's tests until check expands it; NONE otherwise */
 	char **benchmarks;         /* `benchmarks`: names run instead of the harness's list,

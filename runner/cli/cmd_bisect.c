@@ -50,10 +50,10 @@ static const struct rn_option bisect_options[] = {
 	{ BO_MARKDOWN, "markdown", 0, RN_OPT_REQUIRED, "FILE",
 	  "write the result as Markdown to FILE (atomically)" },
 	{ BO_RUNS, "runs", 0, RN_OPT_REQUIRED, "N",
-	  "timing pairs of each comparison's first look" },
+	  "timing pairs of each comparison, no adaptive repeats (as check --runs)" },
 	{ BO_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no progress lines" },
 	{ BO_VERBOSE, "verbose", 'v', RN_OPT_NONE, NULL,
-	  "show each comparison's own report and the builds' output" },
+	  "show each comparison's own report (else only that of one that did not complete)" },
 	{ BO_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
 };
@@ -399,6 +399,21 @@ static void classify(const struct bisect *b, struct step *s, int exit_code)
 	}
 }
 
+/* The end of a comparison's log on stderr (what a comparison that did not complete said). */
+static void show_log(const char *log)
+{
+	struct rn_buf b;
+	const char *from;
+
+	rn_buf_init(&b, (size_t)16 << 20);
+	if (!rn_buf_read_file(&b, log) && b.len) {
+		from = b.len > 4000 ? b.buf + b.len - 4000 : b.buf;
+		fprintf(stderr, "renacer bisect: the comparison's output%s:\n%s",
+			from > b.buf ? " (its end)" : "", from);
+	}
+	rn_buf_release(&b);
+}
+
 /* Compare step `idx` with GOOD and set its state. */
 static void test_step(struct bisect *b, size_t idx)
 {
@@ -427,9 +442,8 @@ static void test_step(struct bisect *b, size_t idx)
 			rn_results_release(&s->res);
 			s->have_res = false;
 			s->state = STEP_SKIP;
-			s->reason = rn_xstrfmt("the comparison did not complete (exit %d); see "
-					       "renacer bisect --verbose",
-					       rc);
+			s->reason = rn_xstrfmt("the comparison did not complete (exit %d)", rc);
+			show_log(log);
 		} else {
 			s->have_res = true;
 			classify(b, s, rc);

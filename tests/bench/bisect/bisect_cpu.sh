@@ -65,6 +65,8 @@ while [ $i -le "$times" ]; do
 	fi
 	printf 'bisect %2d: %-20s exit %d, %d comparisons (%d skipped), %d s\n' "$i" "$what" "$rc" \
 		"$steps" "$skips" "$secs"
+	# why each skipped commit was skipped, cut to one screen line
+	grep '^  \[[0-9]*\] [0-9a-f]* skip' "$tmp/out" | cut -c1-160 | sed 's/^/    /'
 	i=$((i + 1))
 done
 printf '+%s%% at commit 7: named commit 7 in %d of %d, another commit %d, a range %d, none %d\n' \

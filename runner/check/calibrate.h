@@ -18,6 +18,7 @@
 #ifndef RN_CALIBRATE_H
 #define RN_CALIBRATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "baseline.h"
@@ -33,6 +34,8 @@ struct rn_calibrate_opts {
 	double effect;  /* the change to gate, fraction of the median */
 	double plant;   /* planted extra CPU work, fraction of the base CPU time; 0 = twice
 			 * the detection limit at max_runs, at least the effect */
+	bool write;     /* --write: each target's baseline_tolerance into renacer.toml
+			 * (calibrate_write.h) */
 };
 
 /*

@@ -16,6 +16,8 @@
 
 #include "assertion.h"
 #include "baseline.h"
+#include "calibrate_write.h"
+#include "ratchet.h"
 #include "buf.h"
 #include "collector.h"
 #include "config.h"
@@ -432,6 +434,7 @@ struct check {
 	bool have_otlp; /* otlp_cfg is initialized */
 	struct rn_otlp_context otlp_ctx;
 	struct rn_baseline bl;      /* --baseline: the base tree */
+	struct rn_ratchet ratchet;  /* --baseline with [ratchet]: the reference tree */
 	bool *bad_golden;           /* per config target: its golden trace is unusable */
 	struct rn_golden **goldens; /* per config target: its golden trace, read once, or NULL */
 	/* the plan: selected targets */
@@ -552,7 +555,7 @@ static int check_plan(struct check *c)
 		return rc;
 	for (i = 0; i < c->nsel; i++)
 		rn_target_result_init(&c->bases[i], c->base_tcs[i].name);
-	return 0;
+	return rn_ratchet_setup(&c->ratchet, &c->cfg, c->o, c->sel, c->nsel);
 }
 
 /* Run selected target `idx` (or mark why it is not run). */
@@ -576,8 +579,16 @@ static void check_run(struct check *c, size_t idx)
 		rc = rn_check_run_calibrate(&c->cfg, tc, c->o, idx, c->nsel, &c->otlp_ctx, r,
 					    &c->tvs[idx]);
 	} else if (c->o->baseline) {
-		rc = rn_check_run_baseline(&c->cfg, tc, &c->base_tcs[idx], c->o, &c->bl, idx,
-					   c->nsel, &c->otlp_ctx, r, &c->bases[idx], &c->tvs[idx]);
+		/* the target's own tolerance (calibrate --write), unless the command line's */
+		struct rn_baseline tbl = c->bl;
+
+		if (tc->baseline_tolerance > 0 && !(c->o->baseline_tolerance > 0))
+			tbl.tolerance = tc->baseline_tolerance;
+		rc = rn_check_run_baseline(&c->cfg, tc, &c->base_tcs[idx], c->o, &tbl, idx, c->nsel,
+					   &c->otlp_ctx, r, &c->bases[idx], &c->tvs[idx]);
+		if (!rc && r->status == RN_RUN_OK)
+			rc = rn_ratchet_run_target(&c->ratchet, &c->cfg, tc, idx, c->nsel, c->o,
+						   &c->otlp_ctx, &c->tvs[idx]);
 	} else {
 		rc = rn_check_run_target(&c->cfg, tc, c->o, idx, c->nsel, &c->otlp_ctx, false,
 					 c->goldens[c->sel[idx]], r);
@@ -716,6 +727,7 @@ static void check_release(struct check *c)
 	free(c->base_tcs);
 	free(c->sel);
 	rn_baseline_release(&c->bl);
+	rn_ratchet_release(&c->ratchet);
 	if (c->have_otlp)
 		rn_otlp_cfg_release(&c->otlp_cfg);
 	free(c->bad_golden);
@@ -757,6 +769,9 @@ int rn_check_execute(struct rn_check_opts *o, int argc, char **argv, int first)
 		/* a signal after the last run (the run itself ended well) is still the end */
 		if (!c.interrupted)
 			c.interrupted = rn_run_interrupted();
+		if (o->calibrate && o->cal.write && !c.interrupted &&
+		    rn_calibrate_write_config(&c.cfg, c.tvs, c.nsel, o->quiet) && !c.worst)
+			c.worst = RN_EXIT_OUTPUT;
 		rc = check_report(&c);
 	}
 	check_release(&c);

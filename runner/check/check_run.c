@@ -23,6 +23,7 @@
 #include "baseline.h"
 #include "buf.h"
 #include "calibrate.h"
+#include "calibrate_write.h"
 #include "collector.h"
 #include "config.h"
 #include "cpuset.h"
@@ -742,6 +743,30 @@ static int baseline_run_one(void *ctx, enum rn_baseline_side side, enum rn_basel
 	return rc;
 }
 
+/* [regression] timing = false: the time rows of a same-job baseline (those from index
+ * `first` on) are SKIP, as a golden comparison's are; counts and memory stay judged. */
+static void skip_time_rows(struct rn_target_report *tv, size_t first)
+{
+	static const enum rn_metric times[] = { RN_METRIC_WALL, RN_METRIC_CRITICAL_PATH,
+						RN_METRIC_CPU_TIME, RN_METRIC_GPU_BUSY };
+	size_t k, i;
+
+	for (k = first; k < tv->nverdicts; k++) {
+		struct rn_verdict_result *v = &tv->verdicts[k];
+
+		for (i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+			const char *name = rn_metric_info(times[i])->name;
+
+			if (!v->assertion || strncmp(v->assertion, "baseline:", 9) ||
+			    strcmp(v->assertion + 9, name))
+				continue;
+			v->verdict = RN_VERDICT_SKIP;
+			free(v->reason);
+			v->reason = rn_xstrdup("[regression] timing = false");
+		}
+	}
+}
+
 /* Run target `tc` in both trees side by side and append its baseline:* verdicts. Returns 0 or
  * -ECANCELED. */
 int rn_check_run_baseline(const struct rn_config *cfg, const struct rn_target_cfg *tc,
@@ -777,6 +802,8 @@ int rn_check_run_baseline(const struct rn_config *cfg, const struct rn_target_cf
 
 		plan.pairs = (unsigned)seq.first;
 	}
+	if (!cfg->regression.timing) /* time rows are SKIP: no pairs beyond the first look */
+		plan.max_pairs = plan.pairs;
 	if (o->rep.github) {
 		char title[256];
 
@@ -792,6 +819,8 @@ int rn_check_run_baseline(const struct rn_config *cfg, const struct rn_target_cf
 	rc = rn_baseline_run_target(bl, &plan, &cfg->regression, tc->name, baseline_run_one, &c,
 				    head, base, tv);
 	rn_cpu_claim_release(&claim);
+	if (!rc && !cfg->regression.timing)
+		skip_time_rows(tv, first_row);
 	if (!rc && rn_check_wants_instructions(cfg, tc) && head->status == RN_RUN_OK &&
 	    base->status == RN_RUN_OK) {
 		rc = rn_check_instructions(tc, head, o->quiet);
@@ -902,6 +931,11 @@ int rn_check_run_calibrate(const struct rn_config *cfg, const struct rn_target_c
 	rn_target_result_init(&more[1], pl.tc.name);
 	rn_target_result_init(&more[2], base.name);
 	rc = rn_calibrate_target(&bl, &plan, &cfg->regression, &o->cal, tc->name, &sides, res, tv);
+	if (!rc && o->cal.write && res[0]->status == RN_RUN_OK && res[1]->status == RN_RUN_OK) {
+		struct rn_seq_design seq = rn_baseline_design(&plan, &cfg->regression);
+
+		rn_calibrate_tolerance_row(res[0], res[1], &seq, tc->name, tv);
+	}
 	rn_cpu_claim_release(&claim);
 	if (!o->quiet) {
 		char done[512];

@@ -24,6 +24,9 @@ static const struct rn_option calibrate_options[] = {
 	{ RN_CO_PAIRS, "pairs", 0, RN_OPT_REQUIRED, "N", "A/A pairs measured (default 20)" },
 	{ RN_CO_PLANT, "plant", 0, RN_OPT_REQUIRED, "PCT",
 	  "planted extra CPU work, percent (default: twice the detection limit at max_runs)" },
+	{ RN_CO_WRITE, "write", 0, RN_OPT_NONE, NULL,
+	  "write each target's baseline_tolerance into the config: the smallest its A/A pairs "
+	  "never trip" },
 	{ RN_RO_NO_COLOR, "no-color", 0, RN_OPT_NONE, NULL, "no colors (also NO_COLOR=1)" },
 	{ RN_CO_QUIET, "quiet", 'q', RN_OPT_NONE, NULL, "no progress lines" },
 	{ RN_RO_JUNIT, "junit", 0, RN_OPT_REQUIRED, "FILE",
@@ -34,7 +37,8 @@ static const struct rn_option calibrate_options[] = {
 
 const struct rn_command rn_cmd_calibrate_def = {
 	"calibrate",
-	"renacer calibrate [--config FILE] [--target NAME] [--effect PCT] [--pairs N] [--plant PCT]",
+	"renacer calibrate [--config FILE] [--target NAME] [--effect PCT] [--pairs N] [--plant PCT] "
+	"[--write]",
 	"measure what a timing gate detects on this machine, and prove it with a planted slowdown",
 	"For each target: A/A pairs (the target against itself, run side by side as\n"
 	"check --baseline runs base and head) give the noise of cpu_time and wall_time;\n"
@@ -43,7 +47,11 @@ const struct rn_command rn_cmd_calibrate_def = {
 	"when not). Then the head side runs behind a shell busy loop of --plant percent of the\n"
 	"target's CPU time and the adaptive comparison of a real check judges it:\n"
 	"calibrate:plant is PASS when the gate caught it and FAIL (exit 1) when not.\n"
-	"Run it on the machine the gate runs on, with what runs beside it there.",
+	"Run it on the machine the gate runs on, with what runs beside it there.\n"
+	"--write adds calibrate:tolerance, the smallest tolerance at which the A/A pairs never\n"
+	"FAIL at any look and PASS at the last (cpu_time, wall_time, critical_path), and writes\n"
+	"it as each [[target]]'s baseline_tolerance into the config (atomically, every other line\n"
+	"and comment kept) with a comment naming the pairs, the machine and the date.",
 	calibrate_options,
 };
 

@@ -160,6 +160,9 @@ int rn_check_on_option(void *ctx, int id, const char *arg)
 	case RN_CO_CONFIRM:
 		o->confirm = true;
 		break;
+	case RN_CO_WRITE:
+		o->cal.write = true;
+		break;
 	case RN_CO_BASELINE_TOLERANCE:
 		return set_baseline_tolerance(o, arg);
 	case RN_CO_TRACE_OUT:

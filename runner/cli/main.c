@@ -1,8 +1,8 @@
 /*
  * main.c - renacer's entry point: pick the subcommand and hand over.
  *
- *     renacer init | check | validate | golden update | merge | calibrate | trace | diff |
- *             explain | history | report | completion | help | man   (the commands[] table)
+ *     renacer init | check | validate | golden update | merge | calibrate | bisect | trace |
+ *             diff | explain | history | report | completion | help | man   (commands[])
  *     renacer -c -T -- CMD          (no subcommand word: trace, as the original renacer)
  *     renacer --assert FILE -- CMD  (the original renacer's check spelling)
  */
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmd_bisect.h"
 #include "cmd_calibrate.h"
 #include "cmd_check.h"
 #include "cmd_diff.h"
@@ -72,6 +73,7 @@ static const struct {
 	{ &rn_cmd_golden_def, rn_cmd_golden },
 	{ &rn_cmd_merge_def, rn_cmd_merge },
 	{ &rn_cmd_calibrate_def, rn_cmd_calibrate },
+	{ &rn_cmd_bisect_def, rn_cmd_bisect },
 	{ &rn_cmd_trace_def, rn_cmd_trace },
 	{ &rn_cmd_diff_def, rn_cmd_diff },
 	{ &rn_cmd_explain_def, rn_cmd_explain },

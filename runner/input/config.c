@@ -32,11 +32,12 @@ static const char *const regression_keys[] = { RN_REGRESSION_KEYS(KEY_NAME) NULL
 static const char *const semantic_keys[] = { RN_SEMANTIC_KEYS(KEY_NAME) NULL };
 static const char *const history_keys[] = { RN_HISTORY_KEYS(KEY_NAME) NULL };
 static const char *const profile_keys[] = { RN_PROFILE_KEYS(KEY_NAME) NULL };
+static const char *const ratchet_keys[] = { RN_RATCHET_KEYS(KEY_NAME) NULL };
 #undef KEY_NAME
 
 static const char *const top_keys[] = {
-	"target",  "assertion", "golden", "report", "otlp", "regression", "semantic_equivalence",
-	"history", "profile",   "suite",  NULL
+	"target",  "assertion", "golden", "report",  "otlp", "regression", "semantic_equivalence",
+	"history", "profile",   "suite",  "ratchet", NULL
 };
 
 static int golden_judging(struct rn_cfg_ctx *c, const struct rn_toml_value *v,
@@ -343,6 +344,35 @@ static int parse_profile(struct rn_cfg_ctx *c, const struct rn_toml_value *root)
 	return 0;
 }
 
+/* [ratchet]: head against a release, cumulatively (runner/check/ratchet.h). */
+static int parse_ratchet(struct rn_cfg_ctx *c, const struct rn_toml_value *root)
+{
+	struct rn_ratchet_cfg *r = &c->cfg->ratchet;
+	const struct rn_toml_value *v;
+	double budget = RN_RATCHET_BUDGET_PCT;
+	int err;
+
+	v = get_table(c, root, "ratchet", ratchet_keys, &err);
+	if (err)
+		return -EINVAL;
+	r->budget = budget / 100.0;
+	if (!v)
+		return 0;
+	r->present = true;
+	if (rn_cfg_get_string(c, v, "reference", &r->reference) ||
+	    rn_cfg_get_num(c, v, "budget", 0.0, 1000.0, &budget))
+		return -EINVAL;
+	if (!r->reference) {
+		rn_cfg_err_at(c, v->pos,
+			      "[ratchet] needs `reference`: a built checkout's directory or a git "
+			      "ref");
+		return -EINVAL;
+	}
+	r->budget = budget / 100.0;
+	r->reference_path = rn_cfg_resolve_path(c->cfg, r->reference);
+	return 0;
+}
+
 /* What a section parser returns: the section is fine, it recorded an error and parsing goes
  * on to find the others, or parsing stops (the diagnostic list is full, or an error after
  * which the rest would only repeat it). */
@@ -403,7 +433,7 @@ static int parse_top_level(struct rn_cfg_ctx *c, const struct rn_toml_value *roo
 				c, kv->key_pos,
 				"unknown top-level key '%s' (expected [[target]], [[assertion]], "
 				"[golden], [report], [otlp], [regression], [semantic_equivalence], "
-				"[history] or [profile])",
+				"[history], [profile] or [ratchet])",
 				kv->key);
 	}
 	return failed ? SECTION_FAILED : SECTION_OK;
@@ -706,6 +736,11 @@ static int parse_profile_section(struct rn_cfg_ctx *c, const struct rn_toml_valu
 	return parse_profile(c, root) ? SECTION_FAILED : SECTION_OK;
 }
 
+static int parse_ratchet_section(struct rn_cfg_ctx *c, const struct rn_toml_value *root)
+{
+	return parse_ratchet(c, root) ? SECTION_FAILED : SECTION_OK;
+}
+
 /* Every section in file order of the reference; an error in one does not stop the others
  * (up to RN_DIAG_MAX_ERRORS), except where a section says SECTION_ABORT. */
 static int parse_sections(struct rn_cfg_ctx *c, const struct rn_toml_value *root)
@@ -714,7 +749,7 @@ static int parse_sections(struct rn_cfg_ctx *c, const struct rn_toml_value *root
 		parse_top_level,       parse_targets,          parse_assertions,
 		parse_golden,          parse_report,           parse_otlp,
 		parse_regression,      parse_semantic_section, parse_history_section,
-		parse_profile_section,
+		parse_profile_section, parse_ratchet_section,
 	};
 	bool failed = false;
 	size_t i;
@@ -877,6 +912,8 @@ void rn_config_release(struct rn_config *cfg)
 	free(cfg->history.url);
 	free(cfg->history.machine);
 	free(cfg->profile.dir);
+	free(cfg->ratchet.reference);
+	free(cfg->ratchet.reference_path);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -938,6 +975,8 @@ void rn_config_write_docs(FILE *out)
 	RN_HISTORY_KEYS(DOC_ROW)
 	fputs("\n### [profile]\n\n| key | type | meaning |\n|---|---|---|\n", out);
 	RN_PROFILE_KEYS(DOC_ROW)
+	fputs("\n### [ratchet]\n\n| key | type | meaning |\n|---|---|---|\n", out);
+	RN_RATCHET_KEYS(DOC_ROW)
 }
 #undef ORIGINAL_DOC_ROW
 #undef DOC_ROW

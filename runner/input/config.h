@@ -41,6 +41,9 @@
 	X(warmup, "integer", "unmeasured runs first (default 0)")                                   \
 	X(shard_weight, "number",                                                                   \
 	  "expected cost in seconds for --shard balancing (default: unweighted)")                   \
+	X(baseline_tolerance, "number",                                                             \
+	  "check --baseline: slowdown of head over base that fails, fraction of the base median "   \
+	  "(default 0.03; --baseline-tolerance overrides; calibrate --write derives it)")           \
 	X(collectors, "array of strings",                                                           \
 	  "any of" RN_TARGET_COLLECTORS(                                                            \
 		  RN_COLLECTOR_QUOTED) " (default [\"ptrace\"]; ebpf is chosen by `driver`)")       \
@@ -207,7 +210,8 @@ bool rn_harness_is_suite(enum rn_harness h);
 	X(memory_tolerance, "number", "allowed memory growth, fraction (default 0.10)")                                                                                                                         \
 	X(memory_floor_bytes, "integer", "memory growth always allowed, bytes (default 1048576)")                                                                                                               \
 	X(alpha, "number", "significance level of the rank test (default 0.01)")                                                                                                                                \
-	X(timing, "boolean", "judge timing metrics (default true)")                                                                                                                                             \
+	X(timing, "boolean",                                                                                                                                                                                    \
+	  "judge timing metrics; false: the time rows of golden traces and of --baseline are SKIP (default true)")                                                                                              \
 	X(min_runs_for_timing, "integer", "runs needed on both sides to judge timing (default 5)")                                                                                                              \
 	X(max_runs, "integer",                                                                                                                                                                                  \
 	  "adaptive repeats: most timing runs (pairs with --baseline) an undecided timing row gets (default 60)")                                                                                               \
@@ -282,6 +286,27 @@ bool rn_harness_is_suite(enum rn_harness h);
 	  "`golden update` records <target>.folded beside each golden trace "                                  \
 	  "(default true when [profile] is present)")
 
+/* X(key, type, doc) for [ratchet] (runner/check/ratchet.h: head against a release, in the job
+ * of `check --baseline`). */
+#define RN_RATCHET_KEYS(X)                                                                         \
+	X(reference, "string",                                                                     \
+	  "the release head is held to: a built checkout's directory (relative to renacer.toml), " \
+	  "else a git ref that check --baseline checks out and builds with the targets' `build`")  \
+	X(budget, "number",                                                                        \
+	  "percent head may be slower (time rows) or grow (syscall counts) against the "           \
+	  "reference, all pull requests together (default 5)")
+
+/* Default [ratchet] budget, percent. */
+#define RN_RATCHET_BUDGET_PCT 5.0
+
+/* [ratchet] as written in the file. */
+struct rn_ratchet_cfg {
+	bool present;         /* the file has a [ratchet] table */
+	char *reference;      /* `reference` as written, owned, or NULL */
+	char *reference_path; /* reference resolved against the config's directory, owned */
+	double budget;        /* `budget`, fraction (percent / 100) */
+};
+
 /* [profile] as written in the file, defaults filled. */
 struct rn_profile_cfg {
 	bool present;          /* the file has a [profile] table */
@@ -332,6 +357,8 @@ struct rn_target_cfg {
 				   * owned; NULL = none */
 	size_t ninject;            /* rules in inject */
 	int profile;               /* -1: [profile] on_failure (default), 0/1: `profile` */
+	double baseline_tolerance; /* `baseline_tolerance`, fraction of the base median; 0 = the
+				   * check's (RN_BASELINE_TOLERANCE or --baseline-tolerance) */
 	int harness;               /* enum rn_harness: the table stands for a harness's benchmarks
 				   * or a runner's tests until check expands it; NONE otherwise */
 	char **benchmarks;         /* `benchmarks`: names run instead of the harness's list,
@@ -392,6 +419,7 @@ struct rn_config {
 	struct rn_regression_cfg regression; /* [regression] */
 	struct rn_history_file_cfg history;  /* [history] */
 	struct rn_profile_cfg profile;       /* [profile] */
+	struct rn_ratchet_cfg ratchet;       /* [ratchet] */
 	char **ignored_tables; /* unknown top-level tables (warned about), NULL-terminated */
 	struct rn_equiv_opts *semantic; /* [semantic_equivalence] options (defaults when absent),
 				       * owned; ignore_paths owned through semantic_ignore */

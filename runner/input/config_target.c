@@ -277,7 +277,7 @@ static int parse_cwd(struct rn_cfg_ctx *c, const struct rn_toml_value *tab, stru
 static int parse_target_numbers(struct rn_cfg_ctx *c, const struct rn_toml_value *tab,
 				struct rn_target_cfg *t)
 {
-	double timeout_s = -1, weight = 0;
+	double timeout_s = -1, weight = 0, tolerance = 0;
 	int64_t expect = 0, runs = 1, counting = 1, warmup = 0;
 
 	if (rn_cfg_get_num(c, tab, "timeout_s", 0.001, 86400.0 * 7, &timeout_s) ||
@@ -285,7 +285,8 @@ static int parse_target_numbers(struct rn_cfg_ctx *c, const struct rn_toml_value
 	    rn_cfg_get_int(c, tab, "runs", 1, 1000, &runs) ||
 	    rn_cfg_get_int(c, tab, "counting_runs", 1, 100, &counting) ||
 	    rn_cfg_get_int(c, tab, "warmup", 0, 100, &warmup) ||
-	    rn_cfg_get_num(c, tab, "shard_weight", 1e-6, 1e12, &weight))
+	    rn_cfg_get_num(c, tab, "shard_weight", 1e-6, 1e12, &weight) ||
+	    rn_cfg_get_num(c, tab, "baseline_tolerance", 0.0001, 10.0, &tolerance))
 		return -EINVAL;
 	if (timeout_s > 0)
 		t->timeout_ns = (uint64_t)(timeout_s * 1e9);
@@ -294,6 +295,7 @@ static int parse_target_numbers(struct rn_cfg_ctx *c, const struct rn_toml_value
 	t->counting_runs = (unsigned)counting;
 	t->warmup = (unsigned)warmup;
 	t->shard_weight = weight;
+	t->baseline_tolerance = tolerance;
 	return rn_cfg_get_string(c, tab, "build", &t->build);
 }
 

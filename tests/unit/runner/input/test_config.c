@@ -254,7 +254,7 @@ static void test_config_example_documents_every_key(void **state)
 	static const char *const keys[] = {
 #define K(key, type, doc) #key,
 		RN_TARGET_KEYS(K) RN_ASSERTION_KEYS(K) RN_GOLDEN_KEYS(K) RN_REPORT_KEYS(K)
-			RN_OTLP_KEYS(K) RN_REGRESSION_KEYS(K) RN_PROFILE_KEYS(K)
+			RN_OTLP_KEYS(K) RN_REGRESSION_KEYS(K) RN_PROFILE_KEYS(K) RN_RATCHET_KEYS(K)
 #undef K
 				NULL
 	};

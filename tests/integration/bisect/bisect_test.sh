@@ -1,0 +1,135 @@
+#!/bin/sh
+# Integration tests of `renacer bisect GOOD BAD`: a repository of 12 commits whose target is
+# built by its `build` key; commit 7 triples the target's getppid calls (a count plant, so
+# the verdicts are exact and no timing decides).
+#
+#     bisect_test.sh CASE BUILD_DIR C_COMPILER
+#
+# Exit 0 = pass, 1 = fail, 77 = skipped.
+set -u
+case_name=$1
+build=$2
+cc=$3
+renacer="$build/renacer"
+tmp=$(mktemp -d)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+
+fail() {
+	echo "FAIL: $case_name: $*" >&2
+	[ -f "$tmp/err" ] && sed 's/^/  | /' "$tmp/err" >&2
+	[ -f "$tmp/out" ] && sed 's/^/  > /' "$tmp/out" >&2
+	exit 1
+}
+
+command -v git >/dev/null 2>&1 || {
+	echo "SKIP: no git" >&2
+	exit 77
+}
+"$renacer" trace -c -o /dev/null -- /bin/true >/dev/null 2>&1 || {
+	echo "SKIP: cannot trace here" >&2
+	exit 77
+}
+
+export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t \
+	GIT_COMMITTER_EMAIL=t@example.com GIT_CONFIG_NOSYSTEM=1 HOME="$tmp"
+# the checkouts go here, so the test can see that none is left
+mkdir "$tmp/t"
+export TMPDIR="$tmp/t"
+repo="$tmp/repo"
+mkdir "$repo"
+
+# app.c: NCALLS getppid calls.
+app() {
+	cat >"$repo/app.c" <<C
+#include <unistd.h>
+int main(void)
+{
+	int i;
+
+	for (i = 0; i < $1; i++)
+		getppid();
+	return 0;
+}
+C
+}
+
+# commit N: the 12 commits; commit PLANT (7 unless given) triples the calls.
+make_repo() {
+	plant=$1
+	git -C "$repo" init -q -b main || fail "git init"
+	app 200
+	cat >"$repo/renacer.toml" <<T
+[[target]]
+name = "app"
+command = ["./build/app"]
+build = "mkdir -p build && '$cc' -O1 -o build/app app.c"
+runs = 3
+
+[regression]
+timing = false
+count_tolerance = 0.03
+count_floor = 0
+T
+	printf 'build/\n' >"$repo/.gitignore"
+	git -C "$repo" add -A && git -C "$repo" commit -q -m "commit 1" || fail "commit 1"
+	n=2
+	while [ $n -le 12 ]; do
+		echo "$n" >>"$repo/NOTES"
+		[ "$n" = "$plant" ] && app 600
+		git -C "$repo" add -A && git -C "$repo" commit -q -m "commit $n" ||
+			fail "commit $n"
+		n=$((n + 1))
+	done
+}
+
+# hash of commit N
+hash_of() {
+	git -C "$repo" log --format='%H %s' | awk -v s="commit $1" '$0 ~ s"$" {print $1}'
+}
+
+case $case_name in
+names_commit7)
+	make_repo 7
+	(cd "$repo" && "$renacer" bisect --markdown "$tmp/bisect.md" "$(hash_of 1)" main \
+		>"$tmp/out" 2>"$tmp/err")
+	rc=$?
+	[ $rc = 1 ] || fail "expected exit 1 (a regression found), got $rc"
+	h7=$(hash_of 7)
+	grep -q "^first bad commit: $(echo "$h7" | cut -c1-12)" "$tmp/out" ||
+		fail "commit 7 ($h7) not named first bad"
+	grep -q "FAIL app/baseline:syscall" "$tmp/out" || fail "no FAIL row explains it"
+	grep -q "getppid" "$tmp/out" || fail "the explanation does not name getppid"
+	grep -q "^# renacer bisect: first bad commit \`$(echo "$h7" | cut -c1-12)\`" \
+		"$tmp/bisect.md" || fail "the Markdown does not name commit 7"
+	grep -q '^| 1 |' "$tmp/bisect.md" || fail "the Markdown lists no steps"
+	# binary search: BAD, then at most ceil(log2(11)) = 4 more comparisons
+	steps=$(grep -c '^  \[[0-9]*\]' "$tmp/out")
+	[ "$steps" -le 5 ] || fail "$steps comparisons for 11 candidates"
+	# every checkout removed, and the repository's worktree list is as before
+	[ -z "$(ls -A "$tmp/t")" ] || fail "left behind in TMPDIR: $(ls -A "$tmp/t")"
+	[ "$(git -C "$repo" worktree list | wc -l)" = 1 ] || fail "a worktree is left registered"
+	;;
+no_regression)
+	make_repo 0
+	(cd "$repo" && "$renacer" bisect "$(hash_of 1)" main >"$tmp/out" 2>"$tmp/err")
+	rc=$?
+	[ $rc = 0 ] || fail "expected exit 0 (BAD does not fail), got $rc"
+	grep -q "nothing to bisect" "$tmp/out" || fail "no 'nothing to bisect'"
+	[ -z "$(ls -A "$tmp/t")" ] || fail "left behind in TMPDIR: $(ls -A "$tmp/t")"
+	;;
+bad_revs)
+	make_repo 7
+	(cd "$repo" && "$renacer" bisect main "$(hash_of 1)" >"$tmp/out" 2>"$tmp/err")
+	rc=$?
+	[ $rc = 2 ] || fail "BAD before GOOD: expected exit 2, got $rc"
+	grep -q "BAD must descend from GOOD" "$tmp/err" || fail "no reason given"
+	(cd "$repo" && "$renacer" bisect nosuchref main >"$tmp/out" 2>"$tmp/err")
+	rc=$?
+	[ $rc = 2 ] || fail "unknown GOOD: expected exit 2, got $rc"
+	grep -q "'nosuchref' is not a commit" "$tmp/err" || fail "unknown ref not named"
+	;;
+*)
+	fail "unknown case"
+	;;
+esac
+exit 0

@@ -75,9 +75,10 @@ const struct rn_command rn_cmd_check_def = {
 	"not run, timed out, crashed, or a collector failed), NOT JUDGED (too few runs, or runs that\n"
 	"can never reach alpha; never a pass; blocks with [regression] not_judged = \"fail\").\n"
 	"--baseline DIR runs each target in DIR (a built checkout of the base revision) and here,\n"
-	"alternating, and adds baseline:<metric> rows: times by the Wilcoxon signed-rank test on\n"
-	"the paired differences with a Hodges-Lehmann interval (FAIL, PASS, or inconclusive as\n"
-	"WARN), counts and memory against [regression]'s tolerances.",
+	"alternating (or at once on two CPUs: pairs = \"duet\"), and adds baseline:<metric> rows:\n"
+	"times by the Wilcoxon signed-rank test on the paired differences with a Hodges-Lehmann\n"
+	"interval (FAIL, PASS, or inconclusive as WARN), counts and memory against [regression]'s\n"
+	"tolerances.",
 	check_options,
 };
 

@@ -752,7 +752,9 @@ int rn_check_run_baseline(const struct rn_config *cfg, const struct rn_target_cf
 		rn_github_group_begin(title);
 	}
 	c.claim = &claim;
-	if ((tc->pairs >= 0 ? tc->pairs : cfg->regression.pairs) == RN_PAIRS_DUET)
+	if ((o->pairs >= 0          ? o->pairs :
+		     tc->pairs >= 0 ? tc->pairs :
+				      cfg->regression.pairs) == RN_PAIRS_DUET)
 		duet_place(&c, &plan);
 	rc = rn_baseline_run_target(bl, &plan, &cfg->regression, tc->name, baseline_run_one, &c,
 				    head, base, tv);

@@ -407,6 +407,14 @@ C
 	awk '{ s = $1 > $3 ? $1 : $3; e = $2 < $4 ? $2 : $4; if (s >= e) bad++ }
 		END { exit bad ? 1 : 0 }' "$tmp/pairs" ||
 		fail "a duet pair's runs did not overlap: $(cat "$tmp/pairs")"
+	# --pairs overrides the target's pairs
+	run check --no-color --baseline ../base --runs 4 --pairs sequential
+	expect_rc 0
+	expect_err "baseline:wall_time [A-Z]*: .*; 4 sequential pairs"
+	expect_no_err "duet"
+	run check --no-color --baseline ../base --pairs trio
+	expect_rc 2
+	expect_err "--pairs needs 'duet' or 'sequential', found 'trio'"
 	# one CPU: sequential pairs, and the rows say why (duet asked by [regression] this time)
 	command -v taskset >/dev/null || { echo "SKIP: no taskset" >&2; exit 77; }
 	rm -f "$tmp/base/stamps.txt" "$tmp/head/stamps.txt"
@@ -427,6 +435,9 @@ C
 confirm_usage)
 	tree head 1 0
 	run check --no-color --confirm
+	expect_rc 2
+	expect_err "need --baseline DIR"
+	run check --no-color --pairs duet
 	expect_rc 2
 	expect_err "need --baseline DIR"
 	;;

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Duet against sequential timing pairs of the same-job baseline, on the machine it runs on.
 
-Two trees of one CPU-bound program (a counting loop, ITERS iterations, compiled into the
-binary so that the base and head trees differ in their files, not in renacer.toml) are compared
-by `renacer check --baseline` with `pairs = "sequential"` and `pairs = "duet"`:
+Two trees of one CPU-bound program (a counting loop, ITERS iterations compiled into the binary,
+or bzip2 -9 of a text in the tree, so that the base and head trees differ in their files, not in
+renacer.toml) are compared by `renacer check --baseline` with `pairs = "sequential"` and
+`pairs = "duet"`:
 
     A/A      head = base: every FAIL of a time row is a false fail
-    plant    head does PLANT% more iterations: a check with a FAIL time row detected it
+    plant    head does PLANT% more work: a check with a FAIL time row detected it
 
 The cells are interleaved check by check (A/A sequential, A/A duet, plant sequential, plant
 duet, then again), so drift of the machine's load falls on all of them. Per cell it prints the
@@ -14,6 +15,7 @@ false-fail or detection count, the median and total check time, the median pairs
 pressure (/proc/pressure/cpu "some" avg10) sampled at the end of each check. Not a ctest.
 
     tests/bench/timing/duet.py --renacer build/renacer [--checks 10] [--plant 10] [--hog]
+                               [--program loop|bzip2]
 
 --hog runs a shell busy loop beside the checks (`sh -c 'while :; do :; done'`). The CPU lock
 files go to a folder of the benchmark's own (XDG_RUNTIME_DIR), so checks of other users'
@@ -21,6 +23,7 @@ renacer on the machine do not take the CPUs the pairs are pinned to.
 """
 import argparse
 import os
+import random
 import re
 import shutil
 import statistics
@@ -54,17 +57,31 @@ def pressure():
         return float("nan")
 
 
-def tree(root, name, iters, scheme, cc):
+def text(lines):
+    """A fixed text of `lines` lines of 8 words from a vocabulary of 500."""
+    r = random.Random(3)
+    words = ["w%d" % i for i in range(500)]
+    return "\n".join(" ".join(r.choice(words) for _ in range(8)) for _ in range(lines))
+
+
+def tree(root, name, work, scheme, a):
+    """A tree: the loop of `work` iterations, or bzip2's input of `work` lines."""
     d = os.path.join(root, name)
     os.makedirs(os.path.join(d, "build"), exist_ok=True)
-    src = os.path.join(root, "loop.c")
-    with open(src, "w") as f:
-        f.write(PROGRAM)
-    subprocess.run([cc, "-O1", "-DITERS=%dUL" % iters, "-o",
-                    os.path.join(d, "build", "loop"), src], check=True)
+    if a.program == "loop":
+        src = os.path.join(root, "loop.c")
+        with open(src, "w") as f:
+            f.write(PROGRAM)
+        subprocess.run([a.cc, "-O1", "-DITERS=%dUL" % work, "-o",
+                        os.path.join(d, "build", "loop"), src], check=True)
+        command = '["./build/loop"]'
+    else:
+        with open(os.path.join(d, "input.txt"), "w") as f:
+            f.write(text(work))
+        command = '["bzip2", "-9", "-c", "input.txt"]'
     with open(os.path.join(d, "renacer.toml"), "w") as f:
-        f.write('[[target]]\nname = "loop"\ncommand = ["./build/loop"]\nwarmup = 1\n'
-                '\n[regression]\npairs = "%s"\n' % scheme)
+        f.write('[[target]]\nname = "%s"\ncommand = %s\nwarmup = 1\n'
+                '\n[regression]\npairs = "%s"\n' % (a.program, command, scheme))
     os.makedirs(os.path.join(d, ".git"), exist_ok=True)
     return d
 
@@ -87,8 +104,11 @@ def main():
     ap.add_argument("--renacer", required=True)
     ap.add_argument("--checks", type=int, default=10, help="checks per cell (default 10)")
     ap.add_argument("--plant", type=float, default=10.0, help="planted slowdown, %% (10)")
-    ap.add_argument("--iters", type=int, default=80_000_000,
-                    help="loop iterations of the base (default 80M, ~35 ms of CPU)")
+    ap.add_argument("--program", choices=("loop", "bzip2"), default="loop",
+                    help="a counting loop (default), or bzip2 -9 of a fixed text")
+    ap.add_argument("--work", type=int, default=0,
+                    help="the base's work: loop iterations (default 80M, ~35 ms of CPU) or "
+                    "bzip2's input lines (default 13000, ~0.5 MB, ~45 ms of CPU)")
     ap.add_argument("--hog", action="store_true", help="a shell busy loop beside the checks")
     ap.add_argument("--cc", default="cc")
     a = ap.parse_args()
@@ -97,11 +117,12 @@ def main():
     env = dict(os.environ, XDG_RUNTIME_DIR=os.path.join(root, "run"))
     os.makedirs(env["XDG_RUNTIME_DIR"], mode=0o700)
     cells = {}
-    planted = int(a.iters * (1 + a.plant / 100.0))
-    for scen, iters in (("A/A", a.iters), ("plant", planted)):
+    work = a.work or (80_000_000 if a.program == "loop" else 13000)
+    planted = int(work * (1 + a.plant / 100.0))
+    for scen, w in (("A/A", work), ("plant", planted)):
         for scheme in ("sequential", "duet"):
-            base = tree(root, "%s-%s-base" % (scen[0], scheme), a.iters, scheme, a.cc)
-            head = tree(root, "%s-%s-head" % (scen[0], scheme), iters, scheme, a.cc)
+            base = tree(root, "%s-%s-base" % (scen[0], scheme), work, scheme, a)
+            head = tree(root, "%s-%s-head" % (scen[0], scheme), w, scheme, a)
             cells[(scen, scheme)] = (head, base, [])
     hog = subprocess.Popen(["sh", "-c", "while :; do :; done"]) if a.hog else None
     try:

@@ -224,6 +224,10 @@ struct rn_target_result {
 	int pin_cpu;               /* same-job baseline: the first CPU its last timing run was
 				    * placed on (check/check_run.c), -1 unpinned */
 	int pin_ncpus;             /* and how many CPUs from pin_cpu in the affinity's order */
+	bool duet_pairs;           /* same-job baseline: its timing pairs ran as duets, both
+				    * sides at once on two CPUs (runner/check/baseline.h) */
+	const char *pairs_note;    /* ... or why duet pairs were asked for and fell back to
+				    * sequential ones, static, or NULL */
 	bool per_iteration;        /* a harness's benchmark (runner/check/harness.h): the timing
 				    * runs' wall_time is its time per iteration, ns, not the
 				    * process's (rn_target_result_set_bench) */

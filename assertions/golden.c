@@ -24,6 +24,13 @@
 #include "stats.h"
 #include "xalloc.h"
 
+const char *const rn_pair_scheme_names[] = {
+#define RN_PAIR_SCHEME_NAME(id, name) name,
+	RN_PAIR_SCHEMES(RN_PAIR_SCHEME_NAME)
+#undef RN_PAIR_SCHEME_NAME
+		NULL,
+};
+
 void rn_regression_cfg_init(struct rn_regression_cfg *cfg)
 {
 	cfg->enabled = true;
@@ -40,6 +47,7 @@ void rn_regression_cfg_init(struct rn_regression_cfg *cfg)
 	cfg->max_runs = RN_REGRESSION_MAX_RUNS;
 	cfg->drift_limit = RN_REGRESSION_DRIFT_LIMIT;
 	cfg->pin = true;
+	cfg->pairs = RN_PAIRS_DEFAULT;
 	cfg->timing_guard = true;
 	cfg->time_budget_s = RN_REGRESSION_TIME_BUDGET_S;
 	cfg->not_judged_fails = false;

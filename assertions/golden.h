@@ -273,6 +273,29 @@ void rn_alloc_peak_judge(const double *tree_ref, size_t na, const double *tree_o
 #define RN_GOLDEN_SPEED_MATCH 1.15
 #define RN_REGRESSION_TIME_BUDGET_S 300.0
 
+/*
+ * X(id, name) of how the timing pairs of a same-job baseline run (`pairs` of [regression] and
+ * [[target]]; runner/check/baseline.h): SEQUENTIAL one side after the other (order rotating)
+ * on one CPU; DUET both sides at the same moment on two CPUs, swapped every pair, so that
+ * interference from the rest of the machine falls on both (Bulej et al., "Duet
+ * Benchmarking", 2020).
+ */
+#define RN_PAIR_SCHEMES(X)                                                                         \
+	X(SEQUENTIAL, "sequential")                                                                \
+	X(DUET, "duet")
+
+enum rn_pair_scheme {
+#define RN_PAIR_SCHEME_ENUM(id, name) RN_PAIRS_##id,
+	RN_PAIR_SCHEMES(RN_PAIR_SCHEME_ENUM)
+#undef RN_PAIR_SCHEME_ENUM
+};
+
+/* The names of enum rn_pair_scheme, by value, NULL-terminated. */
+extern const char *const rn_pair_scheme_names[];
+
+/* The pair scheme of a baseline without a `pairs` key (see docs/benchmarks.md). */
+#define RN_PAIRS_DEFAULT RN_PAIRS_SEQUENTIAL
+
 struct rn_regression_cfg {
 	bool enabled;                  /* compare with golden traces at all (default true) */
 	double count_tolerance;        /* allowed growth of counts, fraction (default 0.10) */
@@ -300,6 +323,9 @@ struct rn_regression_cfg {
 				       * fidelity (default true) */
 	bool pin;                      /* same-job baseline: a target of one process and one
 				       * thread runs both sides on one CPU (default true) */
+	int pairs;                     /* same-job baseline: how the timing pairs run, enum
+				       * rn_pair_scheme ([regression] pairs; a [[target]]'s own
+				       * `pairs` overrides it) */
 	double time_budget_s;          /* adaptive repeats: no new look once a target's timing
 				       * runs took this long, s (default 300; 0 = no limit) */
 	bool load_guard;               /* wall-time and critical-path slowdowns whose cpu_time did

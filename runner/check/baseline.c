@@ -6,12 +6,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -295,6 +297,9 @@ struct time_judgement {
 	double mde;              /* detection limit at this look, ns (sequential.h) */
 	size_t max_pairs;        /* the design's last look */
 	int pin_cpu, pin_ncpus;  /* where the head's timing runs ran (rn_target_result) */
+	int base_cpu;            /* where the base's last one ran (a duet's other CPU) */
+	bool duet;               /* duet pairs, else sequential (rn_target_result) */
+	const char *pairs_note;  /* why duet pairs fell back to sequential ones, or NULL */
 	bool primary;            /* the metric that decides when to stop measuring */
 	bool budget_spent;       /* no more pairs will be measured (max_runs or time_budget_s) */
 	bool futile;             /* inconclusive, and no look up to max_pairs could decide it at
@@ -351,7 +356,10 @@ static char *time_message(const struct time_judgement *j)
 	} else {
 		rn_buf_adds(&msg, ", no interval yet;");
 	}
-	rn_buf_addf(&msg, " limit +%g%%; %zu pairs", j->tolerance * 100.0, j->n);
+	rn_buf_addf(&msg, " limit +%g%%; %zu %s pairs", j->tolerance * 100.0, j->n,
+		    j->duet ? "duet" : "sequential");
+	if (j->pairs_note)
+		rn_buf_addf(&msg, " (duet asked: %s)", j->pairs_note);
 	if (isfinite(j->mde))
 		rn_buf_addf(&msg, "; detects >= %+.1f%%", pct_of(j->mde, j->bmed));
 	if (j->modes_held) {
@@ -396,14 +404,20 @@ static char *time_detail(const struct time_judgement *j)
 	struct rn_buf det;
 
 	rn_buf_init(&det, 0);
-	rn_buf_addf(&det, "head vs base, %s, %zu timing pairs run side by side",
-		    rn_metric_info(j->m)->name, j->n);
+	rn_buf_addf(&det, "head vs base, %s, %zu %s pairs", rn_metric_info(j->m)->name, j->n,
+		    j->duet ? "duet" : "sequential");
 	if (j->pin_cpu < 0)
 		rn_buf_adds(&det, ", unpinned");
+	else if (j->duet && j->base_cpu >= 0 && j->base_cpu != j->pin_cpu)
+		rn_buf_addf(&det, " on CPUs %d,%d",
+			    j->pin_cpu < j->base_cpu ? j->pin_cpu : j->base_cpu,
+			    j->pin_cpu < j->base_cpu ? j->base_cpu : j->pin_cpu);
 	else if (j->pin_ncpus <= 1)
 		rn_buf_addf(&det, " on CPU %d", j->pin_cpu);
 	else
 		rn_buf_addf(&det, " on %d CPUs from CPU %d", j->pin_ncpus, j->pin_cpu);
+	if (j->pairs_note)
+		rn_buf_addf(&det, " (duet pairs asked: %s, so sequential)", j->pairs_note);
 	rn_buf_addf(&det, "%s\n", j->primary ? " (the metric that decides the repeats)" : "");
 	rn_buf_adds(&det, "head median ");
 	add_ms(&det, j->hmed, false);
@@ -574,6 +588,9 @@ static bool judge_time_stats(const struct rn_baseline *b, const struct rn_regres
 	j->max_pairs = seq->max;
 	j->pin_cpu = head->pin_cpu;
 	j->pin_ncpus = head->pin_ncpus;
+	j->base_cpu = base->pin_cpu;
+	j->duet = head->duet_pairs;
+	j->pairs_note = head->pairs_note;
 	j->n = pairs_of(head, base, m, first, d, hs, bs);
 	j->hmed = rn_stats_median(hs, j->n);
 	j->bmed = rn_stats_median(bs, j->n);
@@ -889,26 +906,182 @@ static int run_both(rn_baseline_run_fn fn, void *ctx, enum rn_baseline_run kind,
 	int rc;
 
 	if (head_first) {
-		rc = fn(ctx, RN_BASELINE_HEAD, kind, head);
+		rc = fn(ctx, RN_BASELINE_HEAD, kind, RN_BASELINE_OWN_PLACE, head);
 		if (!rc && !failed(head))
-			rc = fn(ctx, RN_BASELINE_BASE, kind, base);
+			rc = fn(ctx, RN_BASELINE_BASE, kind, RN_BASELINE_OWN_PLACE, base);
 	} else {
-		rc = fn(ctx, RN_BASELINE_BASE, kind, base);
+		rc = fn(ctx, RN_BASELINE_BASE, kind, RN_BASELINE_OWN_PLACE, base);
 		if (!rc && !failed(base))
-			rc = fn(ctx, RN_BASELINE_HEAD, kind, head);
+			rc = fn(ctx, RN_BASELINE_HEAD, kind, RN_BASELINE_OWN_PLACE, head);
 	}
 	return rc;
 }
 
-/* `pairs` timing pairs; the order rotates: base first in even pairs, head first in odd. */
-static int measure_pairs(unsigned pairs, rn_baseline_run_fn fn, void *ctx,
-			 struct rn_target_result *head, struct rn_target_result *base)
+/* Longest error message the forked side of a duet pair sends back, bytes. */
+#define DUET_ERROR_MAX 4096
+
+/* What the forked side of a duet pair sends back (duet_fork_side), then error_len bytes. */
+struct duet_msg {
+	int rc;                    /* the run function's return */
+	bool added;                /* a timing run was added: `run` holds it */
+	struct rn_metrics run;     /* that run */
+	enum rn_run_status status; /* the side's status after it */
+	int pin_cpu, pin_ncpus;    /* where it ran */
+	uint64_t duration_ns;      /* time it added to the side's total, ns */
+	size_t error_len;          /* bytes of the side's new error message that follow */
+};
+
+static bool write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+
+	while (n) {
+		ssize_t w = write(fd, c, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		c += w;
+		n -= (size_t)w;
+	}
+	return true;
+}
+
+static bool read_all(int fd, void *p, size_t n)
+{
+	char *c = p;
+
+	while (n) {
+		ssize_t r = read(fd, c, n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		c += r;
+		n -= (size_t)r;
+	}
+	return true;
+}
+
+/* The forked side of a duet pair: says it is ready, runs, sends its run back, exits. */
+static void __attribute__((noreturn))
+duet_fork_side(rn_baseline_run_fn fn, void *ctx, enum rn_baseline_side side, int cpu,
+	       struct rn_target_result *r, int fd)
+{
+	size_t n = r->nruns;
+	uint64_t before = r->duration_ns;
+	const char *had = r->error;
+	struct duet_msg m;
+	char go = 1;
+
+	memset(&m, 0, sizeof(m));
+	if (!write_all(fd, &go, 1))
+		_exit(1);
+	m.rc = fn(ctx, side, RN_BASELINE_TIMING, cpu, r);
+	m.added = r->nruns > n;
+	if (m.added)
+		m.run = r->runs[r->nruns - 1];
+	m.status = r->status;
+	m.pin_cpu = r->pin_cpu;
+	m.pin_ncpus = r->pin_ncpus;
+	m.duration_ns = r->duration_ns - before;
+	if (r->error && r->error != had)
+		m.error_len = strnlen(r->error, DUET_ERROR_MAX);
+	if (!write_all(fd, &m, sizeof(m)) || !write_all(fd, r->error, m.error_len))
+		_exit(1);
+	_exit(0);
+}
+
+/* Take the forked side's run `m` (error text `err`, or NULL) into its side's result `r`. */
+static void duet_adopt(struct rn_target_result *r, const struct duet_msg *m, const char *err)
+{
+	if (m->added) {
+		r->runs = rn_xrealloc(r->runs, (r->nruns + 1) * sizeof(*r->runs));
+		r->runs[r->nruns++] = m->run;
+		r->pin_cpu = m->pin_cpu;
+		r->pin_ncpus = m->pin_ncpus;
+	}
+	if (m->status > r->status)
+		r->status = m->status;
+	if (err && !r->error)
+		r->error = rn_xstrdup(err);
+	r->duration_ns += m->duration_ns;
+}
+
+/* Read the forked side's message from `fd` into its side's result `r`: 0, or its -ECANCELED. */
+static int duet_collect(int fd, struct rn_target_result *r)
+{
+	char err[DUET_ERROR_MAX + 1];
+	struct duet_msg m;
+
+	memset(&m, 0, sizeof(m));
+	if (!read_all(fd, &m, sizeof(m)) || m.error_len > DUET_ERROR_MAX ||
+	    !read_all(fd, err, m.error_len)) {
+		m.added = false;
+		m.status = RN_RUN_ERROR;
+		snprintf(err, sizeof(err), "duet pair: the forked side ended without its run");
+		m.error_len = strlen(err);
+	}
+	err[m.error_len] = '\0';
+	duet_adopt(r, &m, m.error_len ? err : NULL);
+	return m.rc;
+}
+
+/*
+ * Duet pair `k`: base and head at the same moment, base on plan->duet_cpu[k % 2] and head on
+ * the other. One side runs in a forked copy of renacer, forked twice so that it is no child of
+ * this process (whose event loop waits for any child); which side alternates every second
+ * pair, so that neither a CPU nor the fork's copy-on-write work falls on one side only.
+ * Without a pipe or a fork, the pair runs sequentially.
+ */
+static int run_duet(const struct rn_baseline_plan *plan, size_t k, rn_baseline_run_fn fn, void *ctx,
+		    struct rn_target_result *head, struct rn_target_result *base)
+{
+	bool fork_head = (k / 2) % 2;
+	int cpu[2] = { plan->duet_cpu[k % 2], plan->duet_cpu[1 - k % 2] }; /* base, head */
+	enum rn_baseline_side fs = fork_head ? RN_BASELINE_HEAD : RN_BASELINE_BASE;
+	struct rn_target_result *fr = fork_head ? head : base, *own = fork_head ? base : head;
+	int fds[2], rc, frc;
+	pid_t mid;
+	char go;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return run_both(fn, ctx, RN_BASELINE_TIMING, k % 2, head, base);
+	mid = fork();
+	if (!mid) {
+		close(fds[0]);
+		if (!fork())
+			duet_fork_side(fn, ctx, fs, cpu[fs], fr, fds[1]);
+		_exit(0);
+	}
+	close(fds[1]);
+	if (mid < 0) {
+		close(fds[0]);
+		return run_both(fn, ctx, RN_BASELINE_TIMING, k % 2, head, base);
+	}
+	while (waitpid(mid, NULL, 0) < 0 && errno == EINTR)
+		;
+	rc = read_all(fds[0], &go, 1) ?
+		fn(ctx, (enum rn_baseline_side) !fs, RN_BASELINE_TIMING, cpu[!fs], own) :
+		0;
+	frc = duet_collect(fds[0], fr);
+	close(fds[0]);
+	return rc ? rc : frc;
+}
+
+/* `pairs` timing pairs: duets (plan->duet), or sequential pairs whose order rotates: base
+ * first in even pairs, head first in odd. */
+static int measure_pairs(const struct rn_baseline_plan *plan, unsigned pairs, rn_baseline_run_fn fn,
+			 void *ctx, struct rn_target_result *head, struct rn_target_result *base)
 {
 	unsigned k;
 	int rc = 0;
 
 	for (k = 0; k < pairs && !rc && !failed(head) && !failed(base); k++)
-		rc = run_both(fn, ctx, RN_BASELINE_TIMING, k % 2, head, base);
+		rc = plan->duet ? run_duet(plan, head->nruns, fn, ctx, head, base) :
+				  run_both(fn, ctx, RN_BASELINE_TIMING, k % 2, head, base);
 	return rc;
 }
 
@@ -988,9 +1161,10 @@ static bool base_did_not_work(const char *name, const struct rn_target_result *h
 /* After a failing timing verdict: measure the pairs again and judge the time metrics on the
  * new pairs alone (a design of as many pairs, one look). A metric fails only when both
  * measurements fail. */
-static int confirm(const struct rn_baseline *b, const struct rn_regression_cfg *reg,
-		   const struct rn_seq_design *seq, const char *name, rn_baseline_run_fn fn,
-		   void *ctx, struct rn_target_result *head, struct rn_target_result *base,
+static int confirm(const struct rn_baseline *b, const struct rn_baseline_plan *plan,
+		   const struct rn_regression_cfg *reg, const struct rn_seq_design *seq,
+		   const char *name, rn_baseline_run_fn fn, void *ctx,
+		   struct rn_target_result *head, struct rn_target_result *base,
 		   struct rn_target_report *tv, size_t first_row)
 {
 	struct rn_target_report again;
@@ -998,7 +1172,7 @@ static int confirm(const struct rn_baseline *b, const struct rn_regression_cfg *
 	struct rn_seq_design one;
 	int rc;
 
-	rc = measure_pairs((unsigned)pairs, fn, ctx, head, base);
+	rc = measure_pairs(plan, (unsigned)pairs, fn, ctx, head, base);
 	if (rc || failed(head) || failed(base))
 		return rc;
 	one.first = one.max = head->nruns - first;
@@ -1098,43 +1272,71 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* The warmups and the timing pairs: a first look, then adaptive repeats, more pairs while a
+ * time metric is undecided, up to the design's last look or the time budget (sequential.h
+ * keeps alpha over the looks). *spent: no further look was possible. */
+static int measure_timing(const struct rn_baseline *b, const struct rn_baseline_plan *plan,
+			  const struct rn_regression_cfg *reg, const struct rn_seq_design *seq,
+			  rn_baseline_run_fn fn, void *ctx, struct rn_target_result *head,
+			  struct rn_target_result *base, bool *spent)
+{
+	size_t next;
+	uint64_t t0;
+	unsigned k;
+	int rc = 0;
+
+	*spent = true;
+	for (k = 0; k < plan->warmup && !rc && !failed(head) && !failed(base); k++)
+		rc = run_both(fn, ctx, RN_BASELINE_WARMUP, k % 2, head, base);
+	t0 = now_ns();
+	if (!rc)
+		rc = measure_pairs(plan, (unsigned)seq->first, fn, ctx, head, base);
+	while (!rc && !failed(head) && !failed(base)) {
+		next = rn_seq_next(seq, head->nruns);
+		if (!next || (plan->budget_ns && now_ns() - t0 >= plan->budget_ns))
+			break;
+		if (!wants_more(b, reg, seq, head, base)) {
+			*spent = false;
+			break;
+		}
+		rc = measure_pairs(plan, (unsigned)(next - head->nruns), fn, ctx, head, base);
+	}
+	return rc;
+}
+
+/* The counting runs, alternating; counts that differ between the sides may be the program's
+ * own run-to-run variation (threads, a parallel build): measure enough counting runs to see
+ * it. */
+static int measure_counts(const struct rn_baseline_plan *plan, rn_baseline_run_fn fn, void *ctx,
+			  struct rn_target_result *head, struct rn_target_result *base)
+{
+	unsigned k;
+	int rc = 0;
+
+	for (k = 0; k < plan->counting && !rc && !failed(head) && !failed(base); k++)
+		rc = run_both(fn, ctx, RN_BASELINE_COUNTING, k % 2, head, base);
+	for (; k < RN_BASELINE_VARIED_COUNTING && plan->counting && !rc && !failed(head) &&
+	     !failed(base) && counts_differ(head, base);
+	     k++)
+		rc = run_both(fn, ctx, RN_BASELINE_COUNTING, k % 2, head, base);
+	return rc;
+}
+
 int rn_baseline_run_target(const struct rn_baseline *b, const struct rn_baseline_plan *plan,
 			   const struct rn_regression_cfg *reg, const char *name,
 			   rn_baseline_run_fn fn, void *ctx, struct rn_target_result *head,
 			   struct rn_target_result *base, struct rn_target_report *tv)
 {
 	struct rn_seq_design seq = rn_baseline_design(plan, reg);
-	size_t first_row = tv->nverdicts, i, next;
-	uint64_t t0;
-	unsigned k;
-	bool time_failed = false, spent = true;
-	int rc = 0;
+	size_t first_row = tv->nverdicts, i;
+	bool time_failed = false, spent;
+	int rc;
 
-	for (k = 0; k < plan->warmup && !rc && !failed(head) && !failed(base); k++)
-		rc = run_both(fn, ctx, RN_BASELINE_WARMUP, k % 2, head, base);
-	t0 = now_ns();
+	head->duet_pairs = base->duet_pairs = plan->duet;
+	head->pairs_note = base->pairs_note = plan->pairs_note;
+	rc = measure_timing(b, plan, reg, &seq, fn, ctx, head, base, &spent);
 	if (!rc)
-		rc = measure_pairs((unsigned)seq.first, fn, ctx, head, base);
-	/* Adaptive repeats: more pairs while a time metric is undecided, up to the design's
-	 * last look or the time budget (sequential.h keeps alpha over the looks). */
-	while (!rc && !failed(head) && !failed(base)) {
-		next = rn_seq_next(&seq, head->nruns);
-		if (!next || (plan->budget_ns && now_ns() - t0 >= plan->budget_ns))
-			break;
-		if (!wants_more(b, reg, &seq, head, base)) {
-			spent = false;
-			break;
-		}
-		rc = measure_pairs((unsigned)(next - head->nruns), fn, ctx, head, base);
-	}
-	for (k = 0; k < plan->counting && !rc && !failed(head) && !failed(base); k++)
-		rc = run_both(fn, ctx, RN_BASELINE_COUNTING, k % 2, head, base);
-	/* Counts that differ between the sides may be the program's own run-to-run variation
-	 * (threads, a parallel build): measure enough counting runs to see it. */
-	for (; k < RN_BASELINE_VARIED_COUNTING && plan->counting && !rc && !failed(head) &&
-	     !failed(base) && counts_differ(head, base);
-	     k++)
-		rc = run_both(fn, ctx, RN_BASELINE_COUNTING, k % 2, head, base);
+		rc = measure_counts(plan, fn, ctx, head, base);
 	if (rc)
 		return rc;
 	if (failed(head) || failed(base)) {
@@ -1149,7 +1351,7 @@ int rn_baseline_run_target(const struct rn_baseline *b, const struct rn_baseline
 		    !strcmp(tv->verdicts[i].unit, "ms"))
 			time_failed = true;
 	if (b->confirm && time_failed) {
-		rc = confirm(b, reg, &seq, name, fn, ctx, head, base, tv, first_row);
+		rc = confirm(b, plan, reg, &seq, name, fn, ctx, head, base, tv, first_row);
 		if (!rc && (failed(head) || failed(base)))
 			side_error(name, head, base, tv);
 	}

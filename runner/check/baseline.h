@@ -8,9 +8,12 @@
  * DIR. The head's root is the nearest directory above renacer.toml holding `.git`, else the
  * directory of renacer.toml.
  *
- * Runs alternate: warmups base, head; then the timing runs in pairs whose order rotates
- * (base, head, then head, base, ...), so drift of the machine falls equally on both sides;
- * then the counting runs, alternating the same way. Each side gets the same collectors and the same
+ * Runs alternate: warmups base, head; then the timing runs in pairs, either sequential pairs
+ * whose order rotates (base, head, then head, base, ...), so drift of the machine falls equally
+ * on both sides, or duet pairs (plan->duet): base and head at the same moment on two CPUs,
+ * swapped every pair, one side in a forked copy of renacer whose run comes back through a
+ * pipe, so that interference from the rest of the machine hits both sides alike; then the
+ * counting runs, alternating. Each side gets the same collectors and the same
  * timing/counting split as `check`.
  *
  * Verdict rows `baseline:<metric>` (rn_baseline_judge):
@@ -150,22 +153,35 @@ void rn_baseline_target_release(struct rn_target_cfg *base);
 int rn_baseline_check_built(const struct rn_baseline *b, const struct rn_target_cfg *head,
 			    const struct rn_target_cfg *base);
 
+/* The `cpu` of a run that the runner places itself (rn_baseline_run_fn). */
+#define RN_BASELINE_OWN_PLACE (-2)
+
 /*
- * Run one run of `kind` on `side`, adding it to `r` (the side's result). Returns 0 (a failed
+ * Run one run of `kind` on `side`, adding it to `r` (the side's result). `cpu`: the CPU a
+ * duet pair's timing run (and renacer's thread beside it) runs on, -1 unpinned, or
+ * RN_BASELINE_OWN_PLACE (sequential pairs, warmups, counting runs: the runner's own
+ * placement). A duet's run may be called in a forked copy of renacer (rn_baseline_run_target),
+ * so it must not depend on what another run of the pair changes in `ctx`. Returns 0 (a failed
  * run sets r->status and r->error) or -ECANCELED when interrupted.
  */
 typedef int (*rn_baseline_run_fn)(void *ctx, enum rn_baseline_side side, enum rn_baseline_run kind,
-				  struct rn_target_result *r);
+				  int cpu, struct rn_target_result *r);
 
 /* How many runs of each kind a target gets on each side. */
 struct rn_baseline_plan {
-	unsigned warmup;    /* warmups per side */
-	unsigned pairs;     /* timing pairs of the first look (the target's runs; raised to the
+	unsigned warmup;        /* warmups per side */
+	unsigned pairs;         /* timing pairs of the first look (the target's runs; raised to the
 			     * fewest that can decide, rn_seq_paired_first) */
-	unsigned counting;  /* counting runs per side, 0 without the ptrace collector */
-	unsigned max_pairs; /* pairs of the last look ([regression] max_runs) */
-	uint64_t budget_ns; /* no new look once the timing pairs took this long, ns
+	unsigned counting;      /* counting runs per side, 0 without the ptrace collector */
+	unsigned max_pairs;     /* pairs of the last look ([regression] max_runs) */
+	uint64_t budget_ns;     /* no new look once the timing pairs took this long, ns
 			     * ([regression] time_budget_s); 0 = no limit */
+	bool duet;              /* timing pairs run as duets: both sides at once, on duet_cpu
+			     * (enum rn_pair_scheme); false: sequential */
+	int duet_cpu[2];        /* a duet's two CPUs (-1: unpinned); pair k runs base on
+			     * duet_cpu[k % 2] and head on the other */
+	const char *pairs_note; /* duet pairs were asked for but run sequentially: why
+				 * (static, "fewer than 2 usable CPUs"), or NULL */
 };
 
 /*

@@ -80,11 +80,13 @@ static int measure_aa(const struct rn_calibrate_sides *s, const struct rn_baseli
 			k < plan->warmup ? RN_BASELINE_WARMUP : RN_BASELINE_TIMING;
 		enum rn_baseline_side first = k % 2 ? RN_BASELINE_HEAD : RN_BASELINE_BASE;
 
-		rc = s->fn(s->aa, first, kind, first == RN_BASELINE_HEAD ? head : base);
+		rc = s->fn(s->aa, first, kind, RN_BASELINE_OWN_PLACE,
+			   first == RN_BASELINE_HEAD ? head : base);
 		if (!rc && head->status == RN_RUN_OK && base->status == RN_RUN_OK)
 			rc = s->fn(s->aa,
 				   first == RN_BASELINE_HEAD ? RN_BASELINE_BASE : RN_BASELINE_HEAD,
-				   kind, first == RN_BASELINE_HEAD ? base : head);
+				   kind, RN_BASELINE_OWN_PLACE,
+				   first == RN_BASELINE_HEAD ? base : head);
 		if (head->status != RN_RUN_OK || base->status != RN_RUN_OK)
 			break;
 	}

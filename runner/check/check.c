@@ -41,6 +41,7 @@ void rn_check_opts_init(struct rn_check_opts *o)
 	o->config = "renacer.toml";
 	o->cal.pairs = RN_CALIBRATE_PAIRS;
 	o->pin_cpu = -1;
+	o->pairs = -1;
 	o->cal.effect = RN_CALIBRATE_EFFECT;
 	rn_report_opts_init(&o->rep);
 }

@@ -43,6 +43,8 @@ struct rn_check_opts {
 	const char *baseline;      /* --baseline DIR, or NULL */
 	double baseline_tolerance; /* fraction; 0 = RN_BASELINE_TOLERANCE */
 	bool confirm;              /* --confirm */
+	int pairs;                 /* --pairs: enum rn_pair_scheme of every target, -1 = as
+				    * configured */
 	const char *trace_out;
 	const char *driver; /* --driver, or NULL */
 	bool no_propagate;

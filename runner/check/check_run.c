@@ -700,10 +700,40 @@ static void pin_decide(struct baseline_ctx *c, enum rn_baseline_side side,
 	pin_claim(c, n);
 }
 
+/* The two CPUs of duet pairs (plan->duet_cpu), claimed as pin_claim claims a sequential
+ * pair's one CPU, so that no other check running on the machine gets them; unpinned without
+ * [regression] pin or when other checks hold them (as sequential pairs then are: the load of
+ * those checks falls on both sides of a duet alike). With fewer than 2 usable CPUs the pairs
+ * stay sequential and plan->pairs_note says why. */
+static void duet_place(struct baseline_ctx *c, struct rn_baseline_plan *plan)
+{
+	cpu_set_t set;
+	int i, k = 0;
+
+	plan->duet_cpu[0] = plan->duet_cpu[1] = -1;
+	if (rn_cpuset_count() < 2) {
+		plan->pairs_note = "fewer than 2 usable CPUs";
+		return;
+	}
+	plan->duet = true;
+	if (!c->cfg->regression.pin)
+		return;
+	pin_claim(c, 2);
+	if (c->pin < 0 || rn_cpuset_span(c->pin, 2, &set) < 2) {
+		rn_cpu_claim_release(c->claim);
+		c->pin = -1; /* no placement to decide after the first pair either */
+		c->pin_ncpus = 1;
+		return;
+	}
+	for (i = 0; i < CPU_SETSIZE && k < 2; i++)
+		if (CPU_ISSET(i, &set))
+			plan->duet_cpu[k++] = i;
+}
+
 /* One run of one side for the baseline (rn_baseline_run_fn): run_target with that single
  * run, its time added to the side's total. */
 static int baseline_run_one(void *ctx, enum rn_baseline_side side, enum rn_baseline_run kind,
-			    struct rn_target_result *r)
+			    int cpu, struct rn_target_result *r)
 {
 	struct baseline_ctx *c = ctx;
 	struct rn_target_cfg tc = side == RN_BASELINE_BASE ? *c->base : *c->head;
@@ -716,8 +746,8 @@ static int baseline_run_one(void *ctx, enum rn_baseline_side side, enum rn_basel
 	o.runs = 0;
 	o.rep.github = 0;
 	o.progress_part = true;
-	o.pin_cpu = c->pin >= 0 ? c->pin : -1;
-	o.pin_ncpus = c->pin_ncpus;
+	o.pin_cpu = cpu != RN_BASELINE_OWN_PLACE ? cpu : c->pin >= 0 ? c->pin : -1;
+	o.pin_ncpus = cpu != RN_BASELINE_OWN_PLACE ? 1 : c->pin_ncpus;
 	tc.warmup = kind == RN_BASELINE_WARMUP;
 	tc.runs = kind == RN_BASELINE_TIMING;
 	tc.counting_runs = kind == RN_BASELINE_COUNTING;
@@ -738,7 +768,8 @@ static int baseline_run_one(void *ctx, enum rn_baseline_side side, enum rn_basel
 		r->pin_cpu = pinned ? o.pin_cpu : -1;
 		r->pin_ncpus = pinned ? o.pin_ncpus : 0;
 	}
-	if (!rc && kind == RN_BASELINE_TIMING && r->status == RN_RUN_OK)
+	if (!rc && kind == RN_BASELINE_TIMING && r->status == RN_RUN_OK &&
+	    cpu == RN_BASELINE_OWN_PLACE)
 		pin_decide(c, side, r);
 	return rc;
 }
@@ -785,7 +816,7 @@ int rn_check_run_baseline(const struct rn_config *cfg, const struct rn_target_cf
 				  .otlp = otlp_ctx,
 				  .pin = RN_PIN_UNDECIDED };
 	struct rn_cpu_claim claim = { .first = -1 };
-	struct rn_baseline_plan plan;
+	struct rn_baseline_plan plan = { 0 };
 	struct run_plan rp;
 	size_t first_row;
 	int rc;
@@ -815,6 +846,10 @@ int rn_check_run_baseline(const struct rn_config *cfg, const struct rn_target_cf
 		rn_github_group_begin(title);
 	}
 	c.claim = &claim;
+	if ((o->pairs >= 0          ? o->pairs :
+		     tc->pairs >= 0 ? tc->pairs :
+				      cfg->regression.pairs) == RN_PAIRS_DUET)
+		duet_place(&c, &plan);
 	first_row = tv->nverdicts;
 	rc = rn_baseline_run_target(bl, &plan, &cfg->regression, tc->name, baseline_run_one, &c,
 				    head, base, tv);
@@ -927,6 +962,8 @@ int rn_check_run_calibrate(const struct rn_config *cfg, const struct rn_target_c
 	plan.counting = 0;
 	plan.max_pairs = cfg->regression.max_runs;
 	plan.budget_ns = (uint64_t)(cfg->regression.time_budget_s * 1e9);
+	plan.duet = false; /* calibrate measures the sequential pairs' noise */
+	plan.pairs_note = NULL;
 	rn_target_result_init(&more[0], base.name);
 	rn_target_result_init(&more[1], pl.tc.name);
 	rn_target_result_init(&more[2], base.name);

@@ -32,6 +32,8 @@ static const struct rn_option check_options[] = {
 	  "slowdown of head over base that fails, percent of the base median (default 3)" },
 	{ RN_CO_CONFIRM, "confirm", 0, RN_OPT_NONE, NULL,
 	  "with --baseline: re-measure a failing timing verdict once before it fails" },
+	{ RN_CO_PAIR_SCHEME, "pairs", 0, RN_OPT_REQUIRED, "HOW",
+	  "with --baseline: \"duet\" (both sides at once on two CPUs) or \"sequential\" timing pairs for every target" },
 	{ RN_CO_TRACE_OUT, "trace-out", 0, RN_OPT_REQUIRED, "FILE",
 	  "write a Perfetto/Chrome trace-event JSON timeline of each target's last measured run" },
 	{ RN_CO_NO_PROPAGATE, "no-propagate", 0, RN_OPT_NONE, NULL,
@@ -75,9 +77,10 @@ const struct rn_command rn_cmd_check_def = {
 	"not run, timed out, crashed, or a collector failed), NOT JUDGED (too few runs, or runs that\n"
 	"can never reach alpha; never a pass; blocks with [regression] not_judged = \"fail\").\n"
 	"--baseline DIR runs each target in DIR (a built checkout of the base revision) and here,\n"
-	"alternating, and adds baseline:<metric> rows: times by the Wilcoxon signed-rank test on\n"
-	"the paired differences with a Hodges-Lehmann interval (FAIL, PASS, or inconclusive as\n"
-	"WARN), counts and memory against [regression]'s tolerances.",
+	"alternating (or at once on two CPUs: pairs = \"duet\"), and adds baseline:<metric> rows:\n"
+	"times by the Wilcoxon signed-rank test on the paired differences with a Hodges-Lehmann\n"
+	"interval (FAIL, PASS, or inconclusive as WARN), counts and memory against [regression]'s\n"
+	"tolerances.",
 	check_options,
 };
 
@@ -163,6 +166,16 @@ int rn_check_on_option(void *ctx, int id, const char *arg)
 	case RN_CO_WRITE:
 		o->cal.write = true;
 		break;
+	case RN_CO_PAIR_SCHEME: {
+		int i;
+
+		for (i = 0; rn_pair_scheme_names[i] && strcmp(rn_pair_scheme_names[i], arg); i++)
+			;
+		if (!rn_pair_scheme_names[i])
+			return rn_error("--pairs needs 'duet' or 'sequential', found '%s'", arg);
+		o->pairs = i;
+		break;
+	}
 	case RN_CO_BASELINE_TOLERANCE:
 		return set_baseline_tolerance(o, arg);
 	case RN_CO_TRACE_OUT:
@@ -219,8 +232,8 @@ static int check_args(struct rn_check_opts *o, int argc, char **argv, int *first
 		rn_cli_help(&rn_cmd_check_def, stdout);
 		return RN_EXIT_OK;
 	}
-	if (!o->baseline && (o->confirm || o->baseline_tolerance > 0)) {
-		rn_error("--confirm and --baseline-tolerance need --baseline DIR");
+	if (!o->baseline && (o->confirm || o->baseline_tolerance > 0 || o->pairs >= 0)) {
+		rn_error("--confirm, --baseline-tolerance and --pairs need --baseline DIR");
 		return RN_EXIT_USAGE;
 	}
 	return -1;

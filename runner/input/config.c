@@ -714,7 +714,8 @@ static int parse_regression(struct rn_cfg_ctx *c, const struct rn_toml_value *ro
 	if (rn_cfg_get_int(c, v, "memory_floor_bytes", 0, INT64_MAX, &floor_bytes))
 		return SECTION_ABORT;
 	r->memory_floor_bytes = (uint64_t)floor_bytes;
-	if (rn_cfg_get_choice(c, v, "not_judged", nj, &ch))
+	if (rn_cfg_get_choice(c, v, "not_judged", nj, &ch) ||
+	    rn_cfg_get_choice(c, v, "pairs", rn_pair_scheme_names, &r->pairs))
 		return SECTION_ABORT;
 	if (ch >= 0)
 		r->not_judged_fails = ch == 1;

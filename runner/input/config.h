@@ -71,7 +71,10 @@
 	X(benchmarks, "array of strings",                                                           \
 	  "the benchmarks or tests to run (default: the harness's own list; hyperfine: "            \
 	  "the commands)")                                                                          \
-	X(pattern, "string", "harness, [[suite]]: names kept, full match (regex; default all)")
+	X(pattern, "string", "harness, [[suite]]: names kept, full match (regex; default all)")     \
+	X(pairs, "string",                                                                          \
+	  "--baseline: \"duet\" or \"sequential\" timing pairs for this target (default: "          \
+	  "[regression] pairs)")
 
 /*
  * X(id, name, suite, doc) for the harnesses a [[target]] (`suite` false) or a [[suite]]
@@ -221,6 +224,8 @@ bool rn_harness_is_suite(enum rn_harness h);
 	  "timing runs carry the guard that keeps renacer out of the target's reach (a Landlock domain on Linux 6.12+, else a seccomp filter); false: none (default true)")                                     \
 	X(pin, "boolean",                                                                                                                                                                                       \
 	  "same-job baseline: both sides run in one placement, one CPU for a target of one process and one thread, the highest 4 CPUs (at most half) for a parallel one where >= 4 are allowed (default true)") \
+	X(pairs, "string",                                                                                                                                                                                      \
+	  "same-job baseline: \"duet\" runs base and head of a pair at the same moment on two CPUs, swapped every pair; \"sequential\" one after the other on one CPU (default sequential)")                    \
 	X(time_budget_s, "number",                                                                                                                                                                              \
 	  "adaptive repeats: no more runs once a target's timing runs took this long, seconds (default 300; 0 = no limit)")                                                                                     \
 	X(load_guard, "boolean",                                                                                                                                                                                \
@@ -359,6 +364,7 @@ struct rn_target_cfg {
 	int profile;               /* -1: [profile] on_failure (default), 0/1: `profile` */
 	double baseline_tolerance; /* `baseline_tolerance`, fraction of the base median; 0 = the
 				   * check's (RN_BASELINE_TOLERANCE or --baseline-tolerance) */
+	int pairs;                 /* -1: [regression] pairs (default), else enum rn_pair_scheme */
 	int harness;               /* enum rn_harness: the table stands for a harness's benchmarks
 				   * or a runner's tests until check expands it; NONE otherwise */
 	char **benchmarks;         /* `benchmarks`: names run instead of the harness's list,

@@ -60,6 +60,7 @@ void rn_cfg_target_defaults(struct rn_target_cfg *t, const struct rn_config *cfg
 	t->max_procs = 10000;
 	t->instructions = -1;
 	t->profile = -1;
+	t->pairs = -1;
 }
 
 void rn_cfg_target_release(struct rn_target_cfg *t)
@@ -340,6 +341,8 @@ static int parse_target_choices(struct rn_cfg_ctx *c, const struct rn_toml_value
 			return -EINVAL;
 		t->instructions = on;
 	}
+	if (rn_cfg_get_choice(c, tab, "pairs", rn_pair_scheme_names, &t->pairs))
+		return -EINVAL;
 	if (rn_toml_get_kv(tab, "profile")) {
 		bool on = false;
 

@@ -25,6 +25,12 @@ run() {
 	rc=$?
 }
 
+# run, with the whole check on CPU 0.
+run_on_cpu0() {
+	(cd "$tmp/head" && taskset -c 0 "$renacer" "$@" >"$tmp/out" 2>"$tmp/err")
+	rc=$?
+}
+
 expect_rc() {
 	[ "$rc" = "$1" ] || fail "expected exit $1, got $rc"
 }
@@ -356,10 +362,10 @@ concurrent)
 	(cd "$tmp/head" && "$renacer" check --no-color --baseline ../base --runs 8 \
 		--results "$tmp/b.json" >/dev/null 2>&1)
 	wait
-	a=$(grep -o "side by side on CPU [0-9]*" "$tmp/a.json" | sort -u)
-	b=$(grep -o "side by side on CPU [0-9]*" "$tmp/b.json" | sort -u)
-	grep -q "side by side" "$tmp/a.json" || fail "a's results lack the placement"
-	grep -q "side by side" "$tmp/b.json" || fail "b's results lack the placement"
+	a=$(grep -o "pairs on CPU [0-9]*" "$tmp/a.json" | sort -u)
+	b=$(grep -o "pairs on CPU [0-9]*" "$tmp/b.json" | sort -u)
+	grep -q "sequential pairs" "$tmp/a.json" || fail "a's results lack the placement"
+	grep -q "sequential pairs" "$tmp/b.json" || fail "b's results lack the placement"
 	[ -n "$a" ] && [ "$a" = "$b" ] && fail "both checks pinned their pairs to the same CPU: $a"
 	;;
 calibrate)
@@ -385,9 +391,90 @@ T
 	expect_rc 2
 	expect_err "--effect needs a whole percentage"
 	;;
+duet)
+	# pairs = "duet": base and head of a pair run at the same moment. Each run sleeps 300 ms
+	# between its CLOCK_MONOTONIC start and end stamps (stamps.txt in its own tree), so that
+	# the pair's intervals overlap whenever the sides started together, and never when one
+	# ran after the other. On one CPU the pairs fall back to sequential ones and say so.
+	[ "$(nproc)" -ge 2 ] || { echo "SKIP: one CPU" >&2; exit 77; }
+	cat >"$tmp/stamp.c" <<'C'
+#include <stdio.h>
+#include <time.h>
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+int main(void)
+{
+	struct timespec nap = { 0, 300000000 };
+	double start = now();
+	FILE *f;
+
+	nanosleep(&nap, NULL);
+	f = fopen("stamps.txt", "a");
+	if (!f)
+		return 3;
+	fprintf(f, "%.6f %.6f\n", start, now());
+	return fclose(f) ? 3 : 0;
+}
+C
+	for side in base head; do
+		mkdir -p "$tmp/$side/build"
+		"$cc" -O1 -o "$tmp/$side/build/stamp" "$tmp/stamp.c" || fail "cannot compile"
+		printf '[[target]]\nname = "app"\ncommand = ["./build/stamp"]\npairs = "duet"\n' \
+			>"$tmp/$side/renacer.toml"
+	done
+	# a lock folder of its own: checks of other tests do not hold the CPUs
+	mkdir -m 700 "$tmp/run"
+	XDG_RUNTIME_DIR="$tmp/run"
+	export XDG_RUNTIME_DIR
+	run check --no-color --baseline ../base --runs 4 \
+		--junit "$tmp/junit.xml"
+	expect_rc 0
+	expect_err "baseline:wall_time [A-Z]*: .*; 4 duet pairs"
+	expect_no_err "sequential pairs"
+	grep -q "4 duet pairs on CPUs [0-9]*,[0-9]*" "$tmp/junit.xml" ||
+		fail "the JUnit detail lacks the duet's CPUs"
+	# the first 4 runs of each tree are the timing pairs (no warmup), by index
+	paste "$tmp/base/stamps.txt" "$tmp/head/stamps.txt" | head -4 >"$tmp/pairs"
+	[ "$(wc -l <"$tmp/pairs")" = 4 ] || fail "fewer than 4 timing runs a side"
+	awk '{ s = $1 > $3 ? $1 : $3; e = $2 < $4 ? $2 : $4; if (s >= e) bad++ }
+		END { exit bad ? 1 : 0 }' "$tmp/pairs" ||
+		fail "a duet pair's runs did not overlap: $(cat "$tmp/pairs")"
+	# --pairs overrides the target's pairs
+	run check --no-color --baseline ../base --runs 4 --pairs sequential
+	expect_rc 0
+	expect_err "baseline:wall_time [A-Z]*: .*; 4 sequential pairs"
+	expect_no_err "duet"
+	run check --no-color --baseline ../base --pairs trio
+	expect_rc 2
+	expect_err "--pairs needs 'duet' or 'sequential', found 'trio'"
+	# one CPU: sequential pairs, and the rows say why (duet asked by [regression] this time)
+	command -v taskset >/dev/null || { echo "SKIP: no taskset" >&2; exit 77; }
+	rm -f "$tmp/base/stamps.txt" "$tmp/head/stamps.txt"
+	printf '[[target]]\nname = "app"\ncommand = ["./build/stamp"]\n\n[regression]\npairs = "duet"\n' \
+		>"$tmp/head/renacer.toml"
+	run_on_cpu0 check --no-color --baseline ../base --runs 4 \
+		--junit "$tmp/junit.xml"
+	expect_rc 0
+	expect_err "4 sequential pairs (duet asked: fewer than 2 usable CPUs)"
+	expect_no_err "duet pairs;"
+	grep -q "4 sequential pairs on CPU 0 (duet pairs asked: fewer than 2 usable CPUs" \
+		"$tmp/junit.xml" || fail "the JUnit detail lacks the fallback"
+	paste "$tmp/base/stamps.txt" "$tmp/head/stamps.txt" | head -4 >"$tmp/pairs"
+	awk '{ s = $1 > $3 ? $1 : $3; e = $2 < $4 ? $2 : $4; if (s < e) met++ }
+		END { exit met ? 1 : 0 }' "$tmp/pairs" ||
+		fail "sequential pairs overlapped: $(cat "$tmp/pairs")"
+	;;
 confirm_usage)
 	tree head 1 0
 	run check --no-color --confirm
+	expect_rc 2
+	expect_err "need --baseline DIR"
+	run check --no-color --pairs duet
 	expect_rc 2
 	expect_err "need --baseline DIR"
 	;;

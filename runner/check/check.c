@@ -3,7 +3,7 @@
  * check_run.c; the commands are cmd_check.c, cmd_calibrate.c, cmd_validate.c, cmd_golden.c.
  */
 #include "check.h"
-#include "check_drivers.h"
+#include "drivers_instructions.h"
 #include "check_internal.h"
 
 #include <errno.h>
@@ -24,7 +24,7 @@
 #include "harness.h"
 #include "preflight.h"
 #include "profile_check.h"
-#include "judging.h"
+#include "conditions.h"
 #include "log.h"
 #include "otlp.h"
 #include "console.h"

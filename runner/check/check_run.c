@@ -5,7 +5,7 @@
  */
 #include "check.h"
 #include "check_internal.h"
-#include "check_drivers.h"
+#include "drivers_instructions.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -32,7 +32,7 @@
 #include "golden.h"
 #include "harness.h"
 #include "golden_equiv.h"
-#include "judging.h"
+#include "conditions.h"
 #include "log.h"
 #include "otlp.h"
 #include "console.h"
@@ -173,7 +173,7 @@ struct target_runs {
 	bool spool;                 /* measured runs keep every span */
 	bool behave;                /* measured runs record the behaviour */
 	struct rn_target_result *r; /* filled */
-	bool probe;                 /* a speed probe before each timing run (judging.h) */
+	bool probe;                 /* a speed probe before each timing run (conditions.h) */
 	unsigned timing_max;        /* the most timing runs adaptive repeats may reach */
 };
 
@@ -368,7 +368,7 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 	return rc;
 }
 
-/* Speed probes after a stretch of timing runs (judging.h): a few, back to back. */
+/* Speed probes after a stretch of timing runs (conditions.h): a few, back to back. */
 static void speed_probes(struct rn_target_result *r)
 {
 	int i;

@@ -1,7 +1,8 @@
 /*
- * judging.c - load probe, golden noise report, golden identity and feasibility checks.
+ * conditions.c - pressure and speed probes, golden noise report, golden identity and
+ * feasibility checks.
  */
-#include "judging.h"
+#include "conditions.h"
 
 #include <errno.h>
 #include <fcntl.h>

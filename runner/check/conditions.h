@@ -1,11 +1,11 @@
 /*
- * judging.h - what the runner adds to the golden comparison so that a verdict can be trusted:
+ * conditions.h - what the runner adds to the golden comparison so that a verdict can be trusted:
  * the machine's load during the runs, the golden trace's own noise when it is recorded, whether
  * a golden trace belongs to the target it is compared with, and whether the configured run
  * counts can ever reach significance (docs/golden.md; docs/metrics.md, "Verdicts and exit codes").
  */
-#ifndef RN_JUDGING_H
-#define RN_JUDGING_H
+#ifndef RN_CONDITIONS_H
+#define RN_CONDITIONS_H
 
 #include <stdbool.h>
 #include <stdint.h>

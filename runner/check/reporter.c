@@ -17,7 +17,7 @@
 #include "exitcode.h"
 #include "github.h"
 #include "history.h"
-#include "judging.h"
+#include "conditions.h"
 #include "junit.h"
 #include "timing_gate.h"
 #include "log.h"

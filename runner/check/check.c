@@ -28,7 +28,7 @@
 #include "log.h"
 #include "otlp.h"
 #include "console.h"
-#include "report.h"
+#include "verdict.h"
 #include "reporter.h"
 #include "shard.h"
 #include "xalloc.h"

@@ -36,7 +36,7 @@
 #include "log.h"
 #include "otlp.h"
 #include "console.h"
-#include "report.h"
+#include "verdict.h"
 #include "xalloc.h"
 
 uint64_t rn_check_realtime_ns(void)

@@ -44,7 +44,7 @@
 #include <stdbool.h>
 
 #include "config.h"
-#include "report.h"
+#include "verdict.h"
 
 /*
  * Explain the first failing timing row of `tv` (target `head`; `base` is its base side under

@@ -9,7 +9,9 @@
 #include <time.h>
 
 #include "baseline.h"
+#include "bench_json.h"
 #include "buf.h"
+#include "conditions.h"
 #include "config.h"
 #include "console.h"
 #include "diag.h"
@@ -17,7 +19,6 @@
 #include "exitcode.h"
 #include "github.h"
 #include "history.h"
-#include "conditions.h"
 #include "junit.h"
 #include "timing_gate.h"
 #include "log.h"

@@ -26,7 +26,7 @@
 #include <stdint.h>
 
 #include "assertion.h"
-#include "report.h"
+#include "verdict.h"
 #include "shard.h"
 
 struct rn_config;

@@ -2,7 +2,8 @@
  * console.c - the console report of `renacer check` on stderr: header, progress, verdict table.
  */
 #include "console.h"
-#include "report.h"
+#include "internal.h"
+#include "verdict.h"
 #include "timing_gate.h"
 
 #include <errno.h>

@@ -40,7 +40,7 @@
 #include "buf.h"
 #include "config.h"
 #include "diag.h"
-#include "report.h"
+#include "verdict.h"
 
 /* GitHub's limits per step: annotations of each kind, job summary bytes. */
 #define RN_GITHUB_MAX_ANNOTATIONS 10

@@ -1,15 +1,20 @@
 /*
- * otlp_internal.h - helpers shared by the OTLP modules of runner/ (otlp*.c) and no one else.
+ * internal.h - what the modules of runner/report share and no other folder calls: the verdict
+ * count of the console and GitHub reports, and the helpers of the OTLP modules (otlp*.c).
  * Not thread safe.
  */
-#ifndef RN_OTLP_INTERNAL_H
-#define RN_OTLP_INTERNAL_H
+#ifndef RN_REPORT_INTERNAL_H
+#define RN_REPORT_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "otlp_context.h"
+#include "verdict.h"
+
+/* Count verdicts of kind `v` over all targets `t[0..n)`. (verdict_counts.c) */
+size_t rn_report_count(const struct rn_target_report *t, size_t n, enum rn_verdict v);
 
 /* Value of a hex digit (either case), or -1. */
 static inline int rn_otlp_hexval(int c)

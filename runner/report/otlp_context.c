@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "otlp_internal.h"
+#include "internal.h"
 
 /* ---- Trace context (W3C Trace Context Level 1) ------------------------------------------- */
 

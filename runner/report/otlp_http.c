@@ -11,7 +11,7 @@
 #include <zlib.h>
 
 #include "log.h"
-#include "otlp_internal.h"
+#include "internal.h"
 #include "otlp_pb.h"
 
 /* ---- Delivery over HTTP (OTLP 1.x, Specification: OTLP/HTTP) ----------------------------- */

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "otlp_internal.h"
+#include "internal.h"
 #include "otlp_redact.h"
 #include "srcloc.h"
 #include "symbolize.h"

@@ -20,7 +20,7 @@
 #include "config.h"
 #include "history.h"
 #include "history_internal.h"
-#include "report.h"
+#include "verdict.h"
 #include "utf8.h"
 
 static char dir[64];

@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "buf.h"
+#include "now.h"
 #include "safefile.h"
 #include "stats.h"
 #include "xalloc.h"
@@ -245,14 +246,6 @@ const struct rn_golden_step *rn_golden_step_of(enum rn_metric m)
 			return &steps[i];
 	return &steps[0];
 }
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static struct rn_verdict_result *add_verdict(struct rn_golden_cmp *c,
 					     const struct rn_golden_step *s)
 {
@@ -382,7 +375,7 @@ int rn_golden_compare(const struct rn_golden *g, const char *golden_path,
 			continue;
 		if (s->judge == JUDGE_TIMING && !rn_target_result_time_judged(r, s->metric))
 			continue; /* a harness's benchmark: times the harness does not report */
-		t0 = now_ns();
+		t0 = rn_mono_ns();
 		v = add_verdict(&c, s);
 		if (failed_target) {
 			not_compared(&c, v);
@@ -430,7 +423,7 @@ int rn_golden_compare(const struct rn_golden *g, const char *golden_path,
 			}
 			v->aggregate = aggregate_text(&c);
 		}
-		v->time_ns = now_ns() - t0;
+		v->time_ns = rn_mono_ns() - t0;
 	}
 	*out = c.v;
 	*nout = c.n;

@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "collector.h"
+#include "now.h"
 #include "ptrace/internal.h"
 #include "ptrace/ptrace.h"
 
@@ -157,15 +158,6 @@ struct rn_collector {
 	uint64_t *inj_counts;       /* invocations per inject rule and syscall number
 				     * [ninject * table size], NULL without rules */
 };
-
-/* CLOCK_MONOTONIC now, ns. */
-static inline uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* ---- ptrace_tasks.c ---- */
 

@@ -791,7 +791,7 @@ static void syscall_exit(struct rn_collector *c, struct task *tk, int64_t rval, 
 int rn_pt_syscall_stop(struct rn_collector *c, struct task *tk)
 {
 	struct __ptrace_syscall_info info;
-	uint64_t ts = now_ns();
+	uint64_t ts = rn_mono_ns();
 	long n;
 
 	c->t->unfiltered_stops++;

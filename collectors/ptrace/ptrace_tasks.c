@@ -213,7 +213,7 @@ static void *watchdog_main(void *arg)
 		pthread_cond_timedwait(&w->cv, &w->mu, &until);
 		if (w->stop || atomic_load(&w->pinned_tid) != tid)
 			continue;
-		if (now_ns() - atomic_load(&w->last_stop_ns) < WATCHDOG_NS)
+		if (rn_mono_ns() - atomic_load(&w->last_stop_ns) < WATCHDOG_NS)
 			continue;
 		/* No stop for a while: the pinned task computes. Let it and the tracer go. */
 		sched_setaffinity(tid, sizeof(w->orig), &w->orig);

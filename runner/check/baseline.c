@@ -17,6 +17,7 @@
 
 #include "buf.h"
 #include "log.h"
+#include "now.h"
 #include "sequential.h"
 #include "stats.h"
 #include "xalloc.h"
@@ -1090,14 +1091,6 @@ static bool counts_differ(const struct rn_target_result *head, const struct rn_t
 	return false;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 int rn_baseline_run_target(const struct rn_baseline *b, const struct rn_baseline_plan *plan,
 			   const struct rn_regression_cfg *reg, const char *name,
 			   rn_baseline_run_fn fn, void *ctx, struct rn_target_result *head,
@@ -1112,14 +1105,14 @@ int rn_baseline_run_target(const struct rn_baseline *b, const struct rn_baseline
 
 	for (k = 0; k < plan->warmup && !rc && !failed(head) && !failed(base); k++)
 		rc = run_both(fn, ctx, RN_BASELINE_WARMUP, k % 2, head, base);
-	t0 = now_ns();
+	t0 = rn_mono_ns();
 	if (!rc)
 		rc = measure_pairs((unsigned)seq.first, fn, ctx, head, base);
 	/* Adaptive repeats: more pairs while a time metric is undecided, up to the design's
 	 * last look or the time budget (sequential.h keeps alpha over the looks). */
 	while (!rc && !failed(head) && !failed(base)) {
 		next = rn_seq_next(&seq, head->nruns);
-		if (!next || (plan->budget_ns && now_ns() - t0 >= plan->budget_ns))
+		if (!next || (plan->budget_ns && rn_mono_ns() - t0 >= plan->budget_ns))
 			break;
 		if (!wants_more(b, reg, &seq, head, base)) {
 			spent = false;

@@ -22,6 +22,7 @@
 #include "github.h"
 #include "golden.h"
 #include "harness.h"
+#include "now.h"
 #include "preflight.h"
 #include "profile_check.h"
 #include "conditions.h"
@@ -739,7 +740,7 @@ int rn_check_execute(struct rn_check_opts *o, int argc, char **argv, int first)
 	 * lands (a run, a build, the judging, calibrate's own measurements) */
 	rn_run_catch_signals();
 	memset(&c, 0, sizeof(c));
-	c.check_start = rn_check_realtime_ns();
+	c.check_start = rn_real_ns();
 	c.o = o;
 	rc = check_prepare(&c, argc, argv, first);
 	if (!rc)

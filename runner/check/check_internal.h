@@ -10,9 +10,6 @@
 #include "baseline.h"
 #include "check.h"
 
-/* CLOCK_REALTIME now, ns since the epoch. */
-uint64_t rn_check_realtime_ns(void);
-
 /* Run target `tc` in both trees side by side (`base_tc` is its base side, `bl` the base tree)
  * into `head` and `base`, and append its baseline:* verdicts to `tv`. Returns 0 or
  * -ECANCELED. */

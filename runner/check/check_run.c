@@ -34,26 +34,11 @@
 #include "golden_equiv.h"
 #include "conditions.h"
 #include "log.h"
+#include "now.h"
 #include "otlp.h"
 #include "console.h"
 #include "verdict.h"
 #include "xalloc.h"
-
-uint64_t rn_check_realtime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* Does any enabled assertion that applies to this target need every span (spool)? */
 static bool needs_spool(const struct rn_config *cfg, const struct rn_target_cfg *tc,
@@ -324,7 +309,7 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 	rn_trace_init(&t);
 	if (!warm && stops)
 		bh = run_sinks(tr, &t);
-	start_unix = rn_check_realtime_ns();
+	start_unix = rn_real_ns();
 	if (!r->start_unix_ns)
 		r->start_unix_ns = start_unix;
 	rn_harness_run_begin(tc);
@@ -388,7 +373,7 @@ static int adaptive_runs(struct target_runs *tr, const struct rn_golden *g,
 	const struct rn_regression_cfg *reg = &tr->cfg->regression;
 	struct rn_target_result *r = tr->r;
 	struct rn_seq_design seq;
-	uint64_t t0 = monotonic_ns(), budget = (uint64_t)(reg->time_budget_s * 1e9);
+	uint64_t t0 = rn_mono_ns(), budget = (uint64_t)(reg->time_budget_s * 1e9);
 	size_t next;
 
 	seq.first = tr->plan.timing;
@@ -400,7 +385,7 @@ static int adaptive_runs(struct target_runs *tr, const struct rn_golden *g,
 	r->looks_spent = true;
 	while (!rc && r->status == RN_RUN_OK) {
 		next = rn_seq_next(&seq, r->nruns);
-		if (!next || (budget && monotonic_ns() - t0 >= budget))
+		if (!next || (budget && rn_mono_ns() - t0 >= budget))
 			break;
 		if (!rn_golden_timing_undecided(g, r, reg, &r->looks_futile)) {
 			r->looks_spent = false;
@@ -463,7 +448,7 @@ int rn_check_run_target(const struct rn_config *cfg, const struct rn_target_cfg 
 				  false,
 				  0 };
 	struct rn_pressure_probe probe = { 0 };
-	uint64_t t0 = monotonic_ns();
+	uint64_t t0 = rn_mono_ns();
 	bool have_golden;
 	unsigned first, k;
 	int rc = 0;
@@ -507,7 +492,7 @@ int rn_check_run_target(const struct rn_config *cfg, const struct rn_target_cfg 
 	if (!rc && r->status == RN_RUN_OK && (r->nruns || r->ncounts) &&
 	    rn_check_wants_instructions(cfg, tc))
 		rc = rn_check_instructions(tc, r, o->quiet);
-	r->duration_ns = monotonic_ns() - t0;
+	r->duration_ns = rn_mono_ns() - t0;
 	if (!o->quiet && !o->progress_part) {
 		/* the target's line in a CI log: the runs of each kind it made */
 		char done[512];

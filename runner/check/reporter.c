@@ -20,6 +20,7 @@
 #include "github.h"
 #include "history.h"
 #include "junit.h"
+#include "now.h"
 #include "timing_gate.h"
 #include "log.h"
 #include "otlp.h"
@@ -27,17 +28,9 @@
 #include "results.h"
 #include "xalloc.h"
 
-static uint64_t realtime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static uint64_t end_ns(const struct rn_outcome *oc)
 {
-	return oc->end_unix_ns ? oc->end_unix_ns : realtime_ns();
+	return oc->end_unix_ns ? oc->end_unix_ns : rn_real_ns();
 }
 
 /* Head results, then the base sides (--baseline), as one array for the outputs that show

@@ -274,9 +274,9 @@ static void finish_one(struct rn_ap_pass *ps, int id, struct rn_detection *out)
 		out->summary = rn_xstrdup(out->no_data ? "no data" : "not detected");
 	if (ps->t->filtered && !out->no_data && out->evidence) {
 		char *e =
-			rn_ap_fmt("%s\n  note: the trace was filtered; syscalls outside the filter "
-				  "were not seen",
-				  out->evidence);
+			rn_xstrfmt("%s\n  note: the trace was filtered; syscalls outside the filter "
+				   "were not seen",
+				   out->evidence);
 
 		free(out->evidence);
 		out->evidence = e;

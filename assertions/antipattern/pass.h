@@ -366,9 +366,6 @@ void rn_ap_keep_path(char *dst, size_t n, const char *path);
 /* Take the buffer's text (caller frees); dies on a failed buffer (out of memory, over its
  * cap), since a silently empty evidence would read as "nothing found". */
 char *rn_ap_buf_take(struct rn_buf *b);
-/* printf into a new string of at most 1023 bytes (caller frees); dies on out of memory. */
-char *rn_ap_fmt(const char *fmt, ...) RN_PRINTF(1, 2);
-
 /* Build the per-number syscall classes of the generated syscall table into st (st->v owned,
  * freed by the caller); dies on out of memory. */
 void rn_ap_sc_tab_build(struct rn_ap_sc_tab *st);

@@ -28,16 +28,16 @@
 void rn_regression_cfg_init(struct rn_regression_cfg *cfg)
 {
 	cfg->enabled = true;
-	cfg->count_tolerance = 0.10;
-	cfg->instructions_tolerance = 0.005;
-	cfg->count_floor = 1;
-	cfg->timing_tolerance = 0.10;
-	cfg->memory_tolerance = 0.10;
-	cfg->memory_floor_bytes = 1u << 20;
+	cfg->count_tolerance = RN_REGRESSION_COUNT_TOLERANCE;
+	cfg->instructions_tolerance = RN_REGRESSION_INSTRUCTIONS_TOLERANCE;
+	cfg->count_floor = RN_REGRESSION_COUNT_FLOOR;
+	cfg->timing_tolerance = RN_REGRESSION_TIMING_TOLERANCE;
+	cfg->memory_tolerance = RN_REGRESSION_MEMORY_TOLERANCE;
+	cfg->memory_floor_bytes = RN_REGRESSION_MEMORY_FLOOR_BYTES;
 	cfg->load_guard = true;
-	cfg->alpha = 0.01;
+	cfg->alpha = RN_REGRESSION_ALPHA;
 	cfg->timing = true;
-	cfg->min_runs_for_timing = 5;
+	cfg->min_runs_for_timing = RN_REGRESSION_MIN_RUNS_FOR_TIMING;
 	cfg->max_runs = RN_REGRESSION_MAX_RUNS;
 	cfg->drift_limit = RN_REGRESSION_DRIFT_LIMIT;
 	cfg->pin = true;

@@ -64,8 +64,6 @@ struct rn_config;
 #define RN_HISTORY_CUTS_MAX 1024
 /* Commits whose subject a check looks up in git for runs recorded without one. */
 #define RN_HISTORY_BACKFILL 20
-/* Default busy timeout of SQLite writers, ms. */
-#define RN_HISTORY_BUSY_TIMEOUT_MS 30000
 
 struct rn_history;
 

@@ -30,6 +30,7 @@
 #include <time.h>
 
 #include "buf.h"
+#include "config.h"
 #include "now.h"
 #include "xalloc.h"
 

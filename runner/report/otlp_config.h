@@ -68,9 +68,9 @@ extern const char *const rn_otlp_syscall_mode_names[];
 int rn_otlp_compression_parse(const char *name, enum rn_otlp_compression *out);
 int rn_otlp_syscall_mode_parse(const char *name, enum rn_otlp_syscall_spans *out);
 
-/* Defaults (OTLP Exporter Configuration). */
+/* Defaults (OTLP Exporter Configuration); the export's time limit is runner/input/config.h's
+ * RN_OTLP_DEFAULT_TIMEOUT_MS, which the [otlp] timeout_ms doc prints. */
 #define RN_OTLP_DEFAULT_ENDPOINT "http://localhost:4318/v1/traces"
-#define RN_OTLP_DEFAULT_TIMEOUT_MS 10000u
 #define RN_OTLP_DEFAULT_SERVICE_NAME "renacer"
 #define RN_OTLP_DEFAULT_THRESHOLD_NS 1000000u /* 1 ms */
 /* Uncompressed request size above which spans are split over several requests, bytes
@@ -114,7 +114,7 @@ struct rn_otlp_cfg {
 					* CI/VCS attributes, then OTEL_RESOURCE_ATTRIBUTES */
 	size_t nresource;              /* resource attributes used */
 	uint32_t timeout_ms;           /* bound on the whole export (every request, retry and
-				       * backoff), ms (default 10000) */
+				       * backoff), ms (RN_OTLP_DEFAULT_TIMEOUT_MS) */
 	bool required;                 /* a failed export fails the check (the caller decides) */
 	enum rn_otlp_syscall_spans syscall_spans; /* default AGGREGATE */
 	uint64_t syscall_threshold_ns; /* THRESHOLD mode: export spans longer than this, ns

@@ -72,3 +72,13 @@ fi
 echo "ok: $1 has $lines lines"
 ]=] internals_screen ${CMAKE_SOURCE_DIR}/runner/INTERNALS.md)
 set_tests_properties(docs.internals_screen PROPERTIES LABELS docs)
+
+# A config key's default number is typed once, in the constant the code assigns: the doc
+# strings of runner/input/config.h's key tables print it with RN_CFG_STR (defaults_once.py);
+# the self-test plants typed defaults in a scratch copy and checks they are reported.
+add_test(NAME docs.defaults_once
+	COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/defaults_once.py ${CMAKE_SOURCE_DIR})
+set_tests_properties(docs.defaults_once PROPERTIES LABELS docs)
+add_test(NAME docs.defaults_once_selftest
+	COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/defaults_once.py --self-test)
+set_tests_properties(docs.defaults_once_selftest PROPERTIES LABELS docs)

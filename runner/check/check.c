@@ -4,7 +4,7 @@
  */
 #include "check.h"
 #include "drivers_instructions.h"
-#include "check_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * calibration, into struct rn_target_result.
  */
 #include "check.h"
-#include "check_internal.h"
+#include "internal.h"
 #include "drivers_instructions.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /*
- * check_internal.h - private to the check engine (check.c, check_run.c): the run stage's
+ * internal.h - private to the check engine (check.c, check_run.c): the run stage's
  * entry points that check.c's plan calls.
  */
 #ifndef RN_CHECK_INTERNAL_H

@@ -21,7 +21,7 @@
 #include "buf.h"
 #include "config.h"
 #include "golden.h"
-#include "history_internal.h"
+#include "internal.h"
 #include "log.h"
 #include "now.h"
 #include "syscall_names.h"

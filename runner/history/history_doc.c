@@ -3,7 +3,7 @@
  * table), and the import of one golden trace or renacer-json-v1 file as a run (history.h).
  */
 #include "history.h"
-#include "history_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <jansson.h>

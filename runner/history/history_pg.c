@@ -16,7 +16,7 @@
  * sequences, which never block each other); schema migrations take a transaction-scoped
  * advisory lock so that concurrent first writers apply each migration once.
  */
-#include "history_internal.h"
+#include "internal.h"
 
 #include <dlfcn.h>
 #include <errno.h>

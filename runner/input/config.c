@@ -1,5 +1,5 @@
 #include "config.h"
-#include "config_internal.h"
+#include "internal.h"
 #include "config.h"
 
 #include <errno.h>

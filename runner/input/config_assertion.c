@@ -1,8 +1,8 @@
 /*
  * config_assertion.c - one [[assertion]] table into a struct rn_assertion_spec: the keys of
- * each type, patterns, syscall names checked against the table (config_internal.h).
+ * each type, patterns, syscall names checked against the table (internal.h).
  */
-#include "config_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <limits.h>

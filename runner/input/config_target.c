@@ -1,7 +1,7 @@
 /*
- * config_target.c - one [[target]] table into a struct rn_target_cfg (config_internal.h).
+ * config_target.c - one [[target]] table into a struct rn_target_cfg (internal.h).
  */
-#include "config_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -19,7 +19,7 @@
 
 #include "config.h"
 #include "history.h"
-#include "history_internal.h"
+#include "runner/history/internal.h"
 #include "verdict.h"
 #include "utf8.h"
 

@@ -16,6 +16,7 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "internal.h"
 #include "log.h"
 #include "now.h"
 #include "sequential.h"

@@ -19,6 +19,7 @@
 #include "exitcode.h"
 #include "github.h"
 #include "history.h"
+#include "internal.h"
 #include "junit.h"
 #include "now.h"
 #include "timing_gate.h"

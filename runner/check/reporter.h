@@ -102,13 +102,6 @@ extern const struct rn_reporter_ops *const rn_reporters[];
 extern const struct rn_reporter_ops rn_golden_reporter;
 
 /*
- * argv as a golden trace records it: arguments inside the config's directory made relative
- * to it, and secrets redacted ([report] redact), since golden traces are committed. Returns a
- * NULL-terminated copy; free with rn_otlp_argv_free.
- */
-char **rn_report_golden_argv(const struct rn_config *cfg, char *const *argv);
-
-/*
  * Run every reporter of rn_reporters over `oc` with the settings `out`, updating
  * oc->exit_code as described at the top of this file. Returns the final exit code.
  */

@@ -1,8 +1,9 @@
 /*
  * internal.h - what the modules of runner/report share and no other folder calls: the verdict
- * count of the console and GitHub reports, and the functions of the OTLP modules (otlp*.c)
- * that only otlp.c and its siblings call, one section per module; the types stay in each
- * module's header (otlp.h lists them), which other folders may include. Not thread safe.
+ * count of the console and GitHub reports, then, one section per module, the functions of the
+ * OTLP modules (otlp*.c) and of github.c that only this folder calls; the types stay in each
+ * module's header (otlp.h lists the OTLP ones), which other folders may include. Not thread
+ * safe.
  */
 #ifndef RN_REPORT_INTERNAL_H
 #define RN_REPORT_INTERNAL_H
@@ -12,6 +13,7 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "github.h"
 #include "otlp_config.h"
 #include "otlp_context.h"
 #include "otlp_encode.h"
@@ -276,5 +278,42 @@ int rn_otlp_walk(const struct rn_otlp_cfg *cfg, const struct rn_otlp_context *ct
 void rn_otlp_res_build(struct rn_otlp_res *r, const struct rn_otlp_cfg *cfg);
 /* Free what rn_otlp_res_build() allocated. */
 void rn_otlp_res_release(struct rn_otlp_res *r);
+
+/* ---- github.c (the types are github.h's) ---- */
+
+/*
+ * The step result word for an exit code: "pass" (0 with no warning), "warn" (0 with
+ * warnings), "fail" (1, a blocking assertion failed) or "error" (any other code). Static.
+ */
+const char *rn_github_result(int exit_code, size_t warnings);
+
+/* The annotation limit per kind from RENACER_GITHUB_ANNOTATIONS: 0..10, default 10; an
+ * invalid value prints a warning and gives the default. */
+int rn_github_annotation_limit(void);
+
+/*
+ * Escaping, one tested function per syntax:
+ *  - data (the message after `::`): '%' -> %25, CR -> %0D, LF -> %0A;
+ *  - property (file=, title=): as data, plus ':' -> %3A and ',' -> %2C;
+ *  - markdown (a table cell or heading of the job summary): ASCII punctuation that Markdown
+ *    or a table would interpret (\ ` * _ [ ] < > | ~ &) is backslash-escaped, control
+ *    characters (newlines, tabs) become spaces, and at most `max_bytes` bytes of `s` are
+ *    used, cut at a UTF-8 character boundary and marked with "…" (0 = no limit); an
+ *    @mention is guarded (rn_github_add_mention_guard).
+ * They append to `b`; `s` may be NULL (nothing appended).
+ */
+void rn_github_escape_data(struct rn_buf *b, const char *s);
+void rn_github_escape_property(struct rn_buf *b, const char *s);
+void rn_github_escape_markdown(struct rn_buf *b, const char *s, size_t max_bytes);
+
+/*
+ * The one guard against mentions in Markdown outputs (the job summary, report --markdown, the
+ * pull-request comment), which every escaper above calls at each byte: when `s` starts an
+ * @mention, "@" followed by a letter or digit (@user, @org/team), appends "@", then U+200D
+ * ZERO WIDTH JOINER, and returns true (the caller goes on after the '@'); else appends
+ * nothing and returns false. GitHub then links and notifies nobody, and the text reads the
+ * same. Names of spans, assertions and targets come from the program and the config.
+ */
+bool rn_github_add_mention_guard(struct rn_buf *b, const char *s);
 
 #endif

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""private_decls.py [--count] [--tests] [SOURCE_DIR] - functions a public header declares that
+"""private_decls.py [--count] [--tests] [--all] [SOURCE_DIR] - functions a public header declares that
 no other folder calls: candidates for the folder's internal.h (docs/layout.md, "Layers";
 CONVENTIONS.md: "the public header only what other folders call").
 
@@ -9,8 +9,9 @@ function prototype at the start of a line (rn_*) is looked up, as a whole word, 
 sources of the tree outside the header's own folder. A function found nowhere else is listed
 as "folder:header: name". The unit tests and fuzzers (tests/unit, tests/fuzz) include private
 headers by design and do not count as a use unless --tests is given. The Vulkan layer and
-the CUDA injection library run inside the target and are left out. --count prints only the
-number. Exit 0 always.
+the CUDA injection library run inside the target and are left out. Only headers that another
+folder includes are read: a module header included from its own folder alone is private in
+effect (--all reads those too). --count prints only the number. Exit 0 always.
 """
 import os
 import re
@@ -40,22 +41,33 @@ def sources(top):
                     yield os.path.join(rel, f)
 
 
-def private(top, with_tests):
+INCLUDE = re.compile(r'^\s*#\s*include\s+"(?:[^"]*/)?([^"/]+)"', re.M)
+
+
+def private(top, with_tests, all_headers=False):
     files = list(sources(top))
-    uses = {}  # name -> set of folders where it appears
+    uses = {}      # name -> set of folders where it appears
+    includers = {}  # header base name -> set of folders that include it
     for path in files:
         folder = os.path.dirname(path)
         if not with_tests and path.startswith(("tests/unit/", "tests/fuzz/")):
             continue
         with open(os.path.join(top, path), errors="replace") as fh:
-            for name in set(WORD.findall(strip(fh.read()))):
-                uses.setdefault(name, set()).add(folder)
+            text = fh.read()
+        for base in INCLUDE.findall(text):
+            includers.setdefault(base, set()).add(folder)
+        for name in set(WORD.findall(strip(text))):
+            uses.setdefault(name, set()).add(folder)
     out = []
     for path in sorted(files):
         folder, base = os.path.split(path)
         if not path.endswith(".h") or path.startswith("tests/"):
             continue
         if base == "internal.h" or base.endswith("_internal.h"):
+            continue
+        # A module header that no other folder includes is private in effect (a layer's
+        # module headers beside its one public header): listed only with --all.
+        if not all_headers and not includers.get(base, set()) - {folder}:
             continue
         with open(os.path.join(top, path), errors="replace") as fh:
             text = strip(fh.read())
@@ -72,7 +84,7 @@ def main(argv):
     args = [a for a in argv if not a.startswith("--")]
     top = args[0] if args else os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                             "..", "..", "..")
-    out = private(top, with_tests)
+    out = private(top, with_tests, "--all" in argv)
     if count:
         print(len(out))
     else:

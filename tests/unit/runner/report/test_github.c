@@ -22,6 +22,7 @@
 #include "diag.h"
 #include "exitcode.h"
 #include "github.h"
+#include "runner/report/internal.h"
 #include "verdict.h"
 #include "xalloc.h"
 

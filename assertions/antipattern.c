@@ -7,15 +7,15 @@
  * shared pass that hands each span to every detector asked for, so running all of them costs
  * one replay. Per-span work is O(1): state lives per thread, per (process, fd), per
  * (process, path), per (process, syscall, errno) or per process, in hash tables with fixed
- * caps (RN_AP_MAX_* in antipattern_internal.h), so a 10M-syscall trace replays in bounded
+ * caps (RN_AP_MAX_* in internal.h), so a 10M-syscall trace replays in bounded
  * memory. A full table refuses new keys and the evidence says so.
  *
  * This file holds the names, the ramps and the driver: it iterates the table of detector ops
  * (struct rn_detector_ops, antipattern/pass.h), one file per detector in antipattern/.
  * Definitions, confidence formulas and their thresholds are documented in each detector's
- * file, in antipattern_internal.h and in assertions/ANTIPATTERNS.md.
+ * file, in internal.h and in assertions/ANTIPATTERNS.md.
  */
-#include "antipattern_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <inttypes.h>

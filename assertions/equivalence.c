@@ -1,6 +1,6 @@
 
 #include "equivalence.h"
-#include "equivalence_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,9 +6,7 @@
  * carry; messages print them back in those units.
  */
 #include "assertion.h"
-#include "antipattern_internal.h"
-#include "equivalence_internal.h"
-#include "assertion_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <math.h>

@@ -2,10 +2,10 @@
  * golden.c - golden traces: configuration, check names, timing feasibility, host provenance,
  * file names, and rn_golden_compare(), which runs the step table through the judges of
  * golden_counts.c, golden_timing.c and golden_memory.c. Reading and writing the files:
- * golden_read.c, golden_write.c. Shared declarations: golden_internal.h.
+ * golden_read.c, golden_write.c. Shared declarations: internal.h.
  */
 #include "golden.h"
-#include "golden_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -2,10 +2,10 @@
  * golden_timing.c - judging timing against a golden trace: a three-valued decision on the
  * Hodges-Lehmann interval of the shift at the look's alpha share (assertions/sequential.h), the
  * golden's samples scaled by the speed probe, and the recording conditions that decide whether
- * the comparison gates or is advisory. Shared declarations: golden_internal.h; the API:
+ * the comparison gates or is advisory. Shared declarations: internal.h; the API:
  * golden.h.
  */
-#include "golden_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <inttypes.h>

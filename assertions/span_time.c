@@ -11,7 +11,7 @@
  * microseconds a call: budgets of a few microseconds on syscalls are not meaningful.
  */
 #include "assertion.h"
-#include "assertion_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <stdio.h>

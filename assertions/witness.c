@@ -21,7 +21,7 @@
  * connected to the receiver; the whole tree when none did): always within its window.
  */
 #include "assertion.h"
-#include "assertion_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /*
  * antipattern/error_storm.c - ErrorStorm: many failures of one syscall with one errno.
  * Definition and confidence: below and in assertions/ANTIPATTERNS.md; thresholds in
- * antipattern_internal.h; the shared pass in antipattern/pass.h.
+ * assertions/internal.h; the shared pass in antipattern/pass.h.
  */
 #include "pass.h"
 

@@ -1,7 +1,7 @@
 /*
  * antipattern/god_process.c - GodProcess: one process of a multi-process target does most of the
  * work while the others idle. Definition and confidence: below and in assertions/ANTIPATTERNS.md;
- * thresholds in antipattern_internal.h; the shared pass in antipattern/pass.h.
+ * thresholds in assertions/internal.h; the shared pass in antipattern/pass.h.
  */
 #include "pass.h"
 

@@ -1,7 +1,7 @@
 /*
  * antipattern/memory_churn.c - MemoryChurn: short-lived anonymous mappings and brk cycles.
  * Definition and confidence: below and in assertions/ANTIPATTERNS.md; thresholds in
- * antipattern_internal.h; the shared pass in antipattern/pass.h.
+ * assertions/internal.h; the shared pass in antipattern/pass.h.
  */
 #include "pass.h"
 

@@ -3,7 +3,7 @@
  * the state one replay of the spool builds for all of them, and the helpers they share.
  * Private to assertions/antipattern.c (the driver) and assertions/antipattern/ (one file per
  * detector, plus fds.c, the per-(process, fd) state several detectors read, and common.c).
- * Public API: assertions/assertion.h; thresholds: antipattern_internal.h; definitions and
+ * Public API: assertions/assertion.h; thresholds: assertions/internal.h; definitions and
  * formulas: assertions/ANTIPATTERNS.md.
  *
  * Memory: the pass owns everything it points to (pass_init/pass_release in antipattern.c);
@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "antipattern_internal.h"
+#include "../internal.h"
 #include "buf.h"
 #include "trace.h"
 #include "log.h"

@@ -1,7 +1,7 @@
 /*
  * antipattern/pcie_bottleneck.c - PcieBottleneck: host<->device copies outweigh the GPU compute
  * they feed. Definition and confidence: below and in assertions/ANTIPATTERNS.md; thresholds in
- * antipattern_internal.h; the shared pass in antipattern/pass.h.
+ * assertions/internal.h; the shared pass in antipattern/pass.h.
  */
 #include "pass.h"
 

@@ -1,7 +1,7 @@
 /*
  * antipattern/redundant_io.c - RedundantIO: the same path opened, stat'ed or re-read over and over.
  * Definition and confidence: below and in assertions/ANTIPATTERNS.md; thresholds in
- * antipattern_internal.h; the shared pass in antipattern/pass.h.
+ * assertions/internal.h; the shared pass in antipattern/pass.h.
  */
 #include "pass.h"
 

@@ -1,7 +1,7 @@
 /*
  * antipattern/small_io.c - SmallIO: many reads or writes far below a page on one fd.
  * Definition and confidence: below and in assertions/ANTIPATTERNS.md; thresholds in
- * antipattern_internal.h; the shared pass in antipattern/pass.h.
+ * assertions/internal.h; the shared pass in antipattern/pass.h.
  */
 #include "pass.h"
 

@@ -1,7 +1,7 @@
 /*
  * antipattern/sync_storm.c - SyncStorm: syncs after tiny writes, or a GPU submit-and-wait per tiny
  * batch. Definition and confidence: below and in assertions/ANTIPATTERNS.md; thresholds in
- * antipattern_internal.h; the shared pass in antipattern/pass.h.
+ * assertions/internal.h; the shared pass in antipattern/pass.h.
  */
 #include "pass.h"
 

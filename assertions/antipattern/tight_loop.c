@@ -1,7 +1,7 @@
 /*
  * antipattern/tight_loop.c - TightLoop: a thread spins on no-progress syscalls.
  * Definition and confidence: below and in assertions/ANTIPATTERNS.md; thresholds in
- * antipattern_internal.h; the shared pass in antipattern/pass.h.
+ * assertions/internal.h; the shared pass in antipattern/pass.h.
  */
 #include "pass.h"
 

@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include "assertion.h"
-#include "assertion_internal.h"
+#include "assertions/internal.h"
 #include "stats.h"
 #include "trace.h"
 

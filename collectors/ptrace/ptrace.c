@@ -48,7 +48,6 @@
 #include "log.h"
 #include "inject_rules.h"
 #include "ptrace/internal.h"
-#include "ptrace/ptrace_internal.h"
 #include "symbolize.h"
 #include "unwind.h"
 #include "xalloc.h"

@@ -1,8 +1,8 @@
 /*
  * ptrace_proc.c - the ptrace collector's process tree: new children and threads, exec, exit
- * and group stops, and tasks that are gone (ptrace_internal.h).
+ * and group stops, and tasks that are gone (ptrace/internal.h).
  */
-#include "ptrace/ptrace_internal.h"
+#include "ptrace/internal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -31,7 +31,6 @@
 
 #include "log.h"
 #include "inject_rules.h"
-#include "ptrace/internal.h"
 #include "symbolize.h"
 #include "unwind.h"
 #include "xalloc.h"

@@ -1,9 +1,9 @@
 /*
  * ptrace_syscall.c - the ptrace collector's syscall stops: reading the tracee (strings, argv,
  * socket addresses, paths, VmHWM), recording spans with their callers' stacks, resuming, and
- * tampering (--inject) (ptrace_internal.h).
+ * tampering (--inject) (ptrace/internal.h).
  */
-#include "ptrace/ptrace_internal.h"
+#include "ptrace/internal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -32,7 +32,6 @@
 
 #include "log.h"
 #include "inject_rules.h"
-#include "ptrace/internal.h"
 #include "symbolize.h"
 #include "unwind.h"
 #include "xalloc.h"

@@ -1,8 +1,8 @@
 /*
  * ptrace_tasks.c - the ptrace collector's tasks: the tid -> task map, per-process state, and
- * CPU pinning with its watchdog thread (ptrace_internal.h).
+ * CPU pinning with its watchdog thread (ptrace/internal.h).
  */
-#include "ptrace/ptrace_internal.h"
+#include "ptrace/internal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -31,7 +31,6 @@
 
 #include "log.h"
 #include "inject_rules.h"
-#include "ptrace/internal.h"
 #include "symbolize.h"
 #include "unwind.h"
 #include "xalloc.h"

@@ -7,15 +7,15 @@
  * shared pass that hands each span to every detector asked for, so running all of them costs
  * one replay. Per-span work is O(1): state lives per thread, per (process, fd), per
  * (process, path), per (process, syscall, errno) or per process, in hash tables with fixed
- * caps (RN_AP_MAX_* in antipattern_internal.h), so a 10M-syscall trace replays in bounded
+ * caps (RN_AP_MAX_* in internal.h), so a 10M-syscall trace replays in bounded
  * memory. A full table refuses new keys and the evidence says so.
  *
  * This file holds the names, the ramps and the driver: it iterates the table of detector ops
  * (struct rn_detector_ops, antipattern/pass.h), one file per detector in antipattern/.
  * Definitions, confidence formulas and their thresholds are documented in each detector's
- * file, in antipattern_internal.h and in assertions/ANTIPATTERNS.md.
+ * file, in internal.h and in assertions/ANTIPATTERNS.md.
  */
-#include "antipattern_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -274,9 +274,9 @@ static void finish_one(struct rn_ap_pass *ps, int id, struct rn_detection *out)
 		out->summary = rn_xstrdup(out->no_data ? "no data" : "not detected");
 	if (ps->t->filtered && !out->no_data && out->evidence) {
 		char *e =
-			rn_ap_fmt("%s\n  note: the trace was filtered; syscalls outside the filter "
-				  "were not seen",
-				  out->evidence);
+			rn_xstrfmt("%s\n  note: the trace was filtered; syscalls outside the filter "
+				   "were not seen",
+				   out->evidence);
 
 		free(out->evidence);
 		out->evidence = e;

@@ -211,7 +211,7 @@ struct rn_target_result {
 	double io_pressure;        /* share of the measured runs' wall time in which some task
 				     * of the machine (the target's own included) waited on I/O,
 				     * in [0, 1] (/proc/pressure/io "some") */
-	double *probe_cpu_ns;      /* speed probe before each timing run (check/judging.h):
+	double *probe_cpu_ns;      /* speed probe before each timing run (check/conditions.h):
 					 * thread CPU time of the fixed work, ns [nprobes], owned */
 	double *probe_wall_ns;     /* the same probes' wall time, ns [nprobes], owned */
 	size_t nprobes;            /* probes taken */

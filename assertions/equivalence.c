@@ -1,6 +1,6 @@
 
 #include "equivalence.h"
-#include "equivalence_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -33,7 +33,7 @@ const char *rn_equiv_cat_name(enum rn_equiv_cat cat)
 void rn_equiv_opts_init(struct rn_equiv_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->min_confidence = 1.0;
+	o->min_confidence = RN_EQUIV_MIN_CONFIDENCE;
 	o->normalize = RN_EQUIV_NORM_ALL;
 }
 

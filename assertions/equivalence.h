@@ -100,7 +100,11 @@ struct rn_equiv_opts {
 				    * dropped, NULL-terminated, borrowed; NULL for none */
 };
 
-/* The defaults: min_confidence 1.0, every normalisation, system facts dropped. */
+/* min_confidence by default ([semantic_equivalence], `diff`): no difference tolerated. */
+#define RN_EQUIV_MIN_CONFIDENCE 1.0
+
+/* The defaults: min_confidence RN_EQUIV_MIN_CONFIDENCE, every normalisation, system facts
+ * dropped. */
 void rn_equiv_opts_init(struct rn_equiv_opts *o);
 
 struct rn_equiv_behaviour;

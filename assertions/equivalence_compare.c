@@ -1,8 +1,8 @@
 /*
  * equivalence_compare.c - a finished behaviour (processes given roles, facts given subjects,
- * sorted) and the comparison of two behaviours into differences (equivalence_internal.h).
+ * sorted) and the comparison of two behaviours into differences (internal.h).
  */
-#include "equivalence_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,9 +1,9 @@
 /*
  * equivalence_eval.c - behaviours read back from recorded traces (through the trace JSON
  * reader, collectors/trace_json.h) and the equivalence assertion's verdict and messages
- * (equivalence_internal.h).
+ * (internal.h).
  */
-#include "equivalence_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,14 +6,11 @@
  * carry; messages print them back in those units.
  */
 #include "assertion.h"
-#include "antipattern_internal.h"
-#include "equivalence_internal.h"
-#include "assertion_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,22 +195,6 @@ uint64_t rn_span_count(const struct rn_trace *t, const struct rn_regex *re,
 	free(gpu_names);
 	free(names);
 	return total;
-}
-
-static char *xfmt(const char *fmt, ...) RN_PRINTF(1, 2);
-
-static char *xfmt(const char *fmt, ...)
-{
-	va_list ap;
-	char *s = NULL;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		rn_die("out of memory");
-	return s;
 }
 
 /* Fill the common fields of a verdict. */
@@ -429,11 +410,11 @@ static void eval_critical_path(const struct rn_assertion_spec *a, struct rn_targ
 	out->unit = "ms";
 	out->has_budget = true;
 	out->budget = (double)a->max_duration_ns / 1e6;
-	out->aggregate = xfmt("%s of %zu %s%s", rn_aggregate_name(a->aggregate), ns,
-			      runs_word(r, RN_METRIC_CRITICAL_PATH), ns == 1 ? "" : "s");
+	out->aggregate = rn_xstrfmt("%s of %zu %s%s", rn_aggregate_name(a->aggregate), ns,
+				    runs_word(r, RN_METRIC_CRITICAL_PATH), ns == 1 ? "" : "s");
 	if (!ns) {
 		out->verdict = RN_VERDICT_NO_DATA;
-		out->message = xfmt("no timing run measured the critical path");
+		out->message = rn_xstrfmt("no timing run measured the critical path");
 		free(s);
 		return;
 	}
@@ -516,8 +497,8 @@ static uint64_t span_count_over_runs(const struct rn_assertion_spec *a,
 	int nr, nsc = rn_syscall_table_size();
 
 	if (nk <= 1) {
-		out->aggregate =
-			xfmt("%s of %zu %s", rn_aggregate_name(a->aggregate), nk ? nk : 1, kind);
+		out->aggregate = rn_xstrfmt("%s of %zu %s", rn_aggregate_name(a->aggregate),
+					    nk ? nk : 1, kind);
 		return last_total;
 	}
 	per_run = rn_xcalloc(nk, sizeof(*per_run));
@@ -533,8 +514,8 @@ static uint64_t span_count_over_runs(const struct rn_assertion_spec *a,
 		per_run[k] += (double)gpu;
 	total = (uint64_t)(rn_aggregate(per_run, nk, a->aggregate) + 0.5);
 	free(per_run);
-	out->aggregate = xfmt("%s of %zu %ss%s", rn_aggregate_name(a->aggregate), nk, kind,
-			      gpu ? ", GPU spans of the last run" : "");
+	out->aggregate = rn_xstrfmt("%s of %zu %ss%s", rn_aggregate_name(a->aggregate), nk, kind,
+				    gpu ? ", GPU spans of the last run" : "");
 	return total;
 }
 
@@ -563,14 +544,15 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 		for (i = 0; i < 5; i++)
 			free(full[i]);
 		out->verdict = RN_VERDICT_NO_DATA;
-		out->message = xfmt("no span matched /%s/%s%s%s%s", a->span_name_pattern,
-				    a->region_re ? " in a region matching /" : "",
-				    a->region_re ? a->region_pattern : "", a->region_re ? "/" : "",
-				    gpu_pattern && !r->last.ngpu ?
-					    " (no GPU spans: is \"vulkan\" or \"cuda\" in the "
-					    "target's collectors?)" :
-					    a->region_re ? "" :
-							   " (and it names no syscall: a typo?)");
+		out->message =
+			rn_xstrfmt("no span matched /%s/%s%s%s%s", a->span_name_pattern,
+				   a->region_re ? " in a region matching /" : "",
+				   a->region_re ? a->region_pattern : "", a->region_re ? "/" : "",
+				   gpu_pattern && !r->last.ngpu ?
+					   " (no GPU spans: is \"vulkan\" or \"cuda\" in the "
+					   "target's collectors?)" :
+					   a->region_re ? "" :
+							  " (and it names no syscall: a typo?)");
 		return;
 	}
 	out->has_observed = true;
@@ -625,11 +607,12 @@ static void eval_memory(const struct rn_assertion_spec *a, struct rn_target_resu
 	out->unit = "bytes";
 	out->has_budget = true;
 	out->budget = (double)a->max_bytes;
-	out->aggregate = xfmt("%s of %zu %s%s", rn_aggregate_name(a->aggregate), n, runs_word(r, m),
-			      n == 1 ? "" : "s");
+	out->aggregate = rn_xstrfmt("%s of %zu %s%s", rn_aggregate_name(a->aggregate), n,
+				    runs_word(r, m), n == 1 ? "" : "s");
 	if (v <= 0) {
 		out->verdict = RN_VERDICT_NO_DATA;
-		out->message = xfmt("no %s data (is \"ptrace\" in the target's collectors?)", mode);
+		out->message =
+			rn_xstrfmt("no %s data (is \"ptrace\" in the target's collectors?)", mode);
 		free(s);
 		return;
 	}
@@ -639,8 +622,8 @@ static void eval_memory(const struct rn_assertion_spec *a, struct rn_target_resu
 	rn_fmt_bytes(hv, sizeof(hv), v);
 	rn_fmt_bytes(hb, sizeof(hb), (double)a->max_bytes);
 	out->message =
-		xfmt("%s %s (%s) %s budget %s (%+.1f%%, inclusive)", mode, hv, out->aggregate,
-		     v <= (double)a->max_bytes ? "<=" : ">", hb, out->delta_pct);
+		rn_xstrfmt("%s %s (%s) %s budget %s (%+.1f%%, inclusive)", mode, hv, out->aggregate,
+			   v <= (double)a->max_bytes ? "<=" : ">", hb, out->delta_pct);
 	rn_buf_init(&b, 0);
 	samples_line(&b, s, n, 1, "bytes");
 	out->detail = rn_buf_detach(&b, NULL);
@@ -668,9 +651,9 @@ static void eval_anti_pattern(const struct rn_assertion_spec *a, struct rn_targe
 	out->unit = "confidence";
 	out->has_budget = true;
 	out->budget = a->threshold;
-	out->aggregate = xfmt("last of %zu %s%s", r->ncounts ? r->ncounts : r->nruns,
-			      r->ncounts ? "counting run" : "run",
-			      (r->ncounts ? r->ncounts : r->nruns) == 1 ? "" : "s");
+	out->aggregate = rn_xstrfmt("last of %zu %s%s", r->ncounts ? r->ncounts : r->nruns,
+				    r->ncounts ? "counting run" : "run",
+				    (r->ncounts ? r->ncounts : r->nruns) == 1 ? "" : "s");
 	if (a->region_re) {
 		/* Only the GPU spans of the matching regions: a view of the trace whose GPU array
 		 * holds shallow copies of them (names stay owned by the trace), put back after. */
@@ -695,22 +678,23 @@ static void eval_anti_pattern(const struct rn_assertion_spec *a, struct rn_targe
 	}
 	if (rc) {
 		out->verdict = RN_VERDICT_ERROR;
-		out->message = xfmt("detector %s failed: %s", a->pattern, strerror(-rc));
+		out->message = rn_xstrfmt("detector %s failed: %s", a->pattern, strerror(-rc));
 		return;
 	}
 	if (a->process_re && !any_process_matches(&r->last, a->process_re)) {
 		/* Nothing was looked at: a pattern that names no process of the run (a typo, a
 		 * renamed binary) must not read as "not detected". */
 		out->verdict = RN_VERDICT_NO_DATA;
-		out->message = xfmt("%s: no process of the run matches process_name_pattern /%s/",
-				    a->pattern, a->process_name_pattern);
+		out->message =
+			rn_xstrfmt("%s: no process of the run matches process_name_pattern /%s/",
+				   a->pattern, a->process_name_pattern);
 		rn_detection_release(&det);
 		return;
 	}
 	if (det.no_data) {
 		out->verdict = RN_VERDICT_NO_DATA;
-		out->message = xfmt("%s: no data%s%s", a->pattern, det.evidence ? ": " : "",
-				    det.evidence ? det.evidence : "");
+		out->message = rn_xstrfmt("%s: no data%s%s", a->pattern, det.evidence ? ": " : "",
+					  det.evidence ? det.evidence : "");
 		rn_detection_release(&det);
 		return;
 	}
@@ -720,12 +704,12 @@ static void eval_anti_pattern(const struct rn_assertion_spec *a, struct rn_targe
 	/* Detected when the confidence reaches the threshold: a pass is strictly below. */
 	judge(out, a, det.confidence < a->threshold);
 	if (det.confidence >= a->threshold)
-		out->message = xfmt("%s detected with confidence %.2f (threshold %.2f): %s",
-				    a->pattern, det.confidence, a->threshold,
-				    det.recommendation ? det.recommendation : "");
+		out->message = rn_xstrfmt("%s detected with confidence %.2f (threshold %.2f): %s",
+					  a->pattern, det.confidence, a->threshold,
+					  det.recommendation ? det.recommendation : "");
 	else
-		out->message = xfmt("%s not detected: confidence %.2f < threshold %.2f", a->pattern,
-				    det.confidence, a->threshold);
+		out->message = rn_xstrfmt("%s not detected: confidence %.2f < threshold %.2f",
+					  a->pattern, det.confidence, a->threshold);
 	if (det.evidence)
 		out->detail = rn_xstrdup(det.evidence);
 	rn_detection_release(&det);
@@ -744,19 +728,20 @@ static void eval_instructions(const struct rn_assertion_spec *a, struct rn_targe
 	out->unit = "instructions";
 	out->has_budget = true;
 	out->budget = (double)a->max_instructions;
-	out->aggregate = xfmt("one Valgrind run");
+	out->aggregate = rn_xstrfmt("one Valgrind run");
 	if (v <= 0) {
 		out->verdict = RN_VERDICT_NO_DATA;
-		out->message = xfmt("no instruction count (was the target run under Valgrind?)");
+		out->message =
+			rn_xstrfmt("no instruction count (was the target run under Valgrind?)");
 		free(s);
 		return;
 	}
 	out->has_observed = true;
 	out->observed = v;
 	judge(out, a, v <= limit);
-	out->message = xfmt("%.0f instructions %s budget %llu (%+.3f%%, tolerance %.2f%%)", v,
-			    v <= limit ? "<=" : ">", (unsigned long long)a->max_instructions,
-			    out->delta_pct, a->tolerance * 100.0);
+	out->message = rn_xstrfmt("%.0f instructions %s budget %llu (%+.3f%%, tolerance %.2f%%)", v,
+				  v <= limit ? "<=" : ">", (unsigned long long)a->max_instructions,
+				  out->delta_pct, a->tolerance * 100.0);
 	rn_buf_init(&b, 0);
 	rn_buf_adds(&b, "pid instructions command\n");
 	if (r->instructions_detail)
@@ -778,9 +763,10 @@ static bool gave_up(const struct rn_assertion_spec *a, struct rn_verdict_result 
 			continue;
 		free(out->message);
 		out->verdict = RN_VERDICT_ERROR;
-		out->message = xfmt("pattern '%s' gave up on a name at the regex engine's limits "
-				    "(%d steps); simplify it",
-				    rn_regex_pattern(res[i]), RN_REGEX_MATCH_LIMIT);
+		out->message =
+			rn_xstrfmt("pattern '%s' gave up on a name at the regex engine's limits "
+				   "(%d steps); simplify it",
+				   rn_regex_pattern(res[i]), RN_REGEX_MATCH_LIMIT);
 		return true;
 	}
 	return false;
@@ -792,13 +778,13 @@ void rn_assertion_evaluate(const struct rn_assertion_spec *a, struct rn_target_r
 	verdict_begin(out, a, r);
 	if (!a->enabled) {
 		out->verdict = RN_VERDICT_SKIP;
-		out->message = xfmt("disabled (enabled = false)");
+		out->message = rn_xstrfmt("disabled (enabled = false)");
 		return;
 	}
 	if (!rn_target_result_measured(r) || r->status != RN_RUN_OK) {
 		out->verdict = RN_VERDICT_ERROR;
-		out->message = xfmt("target '%s' did not run cleanly: %s", r->name,
-				    r->error ? r->error : "no measured run");
+		out->message = rn_xstrfmt("target '%s' did not run cleanly: %s", r->name,
+					  r->error ? r->error : "no measured run");
 		return;
 	}
 	switch (a->type) {
@@ -828,7 +814,7 @@ void rn_assertion_evaluate(const struct rn_assertion_spec *a, struct rn_target_r
 		break;
 	case RN_ASSERT_COUNT:
 		out->verdict = RN_VERDICT_ERROR;
-		out->message = xfmt("unknown assertion type");
+		out->message = rn_xstrfmt("unknown assertion type");
 		break;
 	}
 	if (gave_up(a, out))

@@ -4,7 +4,7 @@
  * instead of passing on data known to be partial.
  */
 #include "assertion.h"
-#include "assertion_internal.h"
+#include "internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

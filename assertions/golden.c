@@ -2,10 +2,10 @@
  * golden.c - golden traces: configuration, check names, timing feasibility, host provenance,
  * file names, and rn_golden_compare(), which runs the step table through the judges of
  * golden_counts.c, golden_timing.c and golden_memory.c. Reading and writing the files:
- * golden_read.c, golden_write.c. Shared declarations: golden_internal.h.
+ * golden_read.c, golden_write.c. Shared declarations: internal.h.
  */
 #include "golden.h"
-#include "golden_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "buf.h"
+#include "now.h"
 #include "safefile.h"
 #include "stats.h"
 #include "xalloc.h"
@@ -34,16 +35,16 @@ const char *const rn_pair_scheme_names[] = {
 void rn_regression_cfg_init(struct rn_regression_cfg *cfg)
 {
 	cfg->enabled = true;
-	cfg->count_tolerance = 0.10;
-	cfg->instructions_tolerance = 0.005;
-	cfg->count_floor = 1;
-	cfg->timing_tolerance = 0.10;
-	cfg->memory_tolerance = 0.10;
-	cfg->memory_floor_bytes = 1u << 20;
+	cfg->count_tolerance = RN_REGRESSION_COUNT_TOLERANCE;
+	cfg->instructions_tolerance = RN_REGRESSION_INSTRUCTIONS_TOLERANCE;
+	cfg->count_floor = RN_REGRESSION_COUNT_FLOOR;
+	cfg->timing_tolerance = RN_REGRESSION_TIMING_TOLERANCE;
+	cfg->memory_tolerance = RN_REGRESSION_MEMORY_TOLERANCE;
+	cfg->memory_floor_bytes = RN_REGRESSION_MEMORY_FLOOR_BYTES;
 	cfg->load_guard = true;
-	cfg->alpha = 0.01;
+	cfg->alpha = RN_REGRESSION_ALPHA;
 	cfg->timing = true;
-	cfg->min_runs_for_timing = 5;
+	cfg->min_runs_for_timing = RN_REGRESSION_MIN_RUNS_FOR_TIMING;
 	cfg->max_runs = RN_REGRESSION_MAX_RUNS;
 	cfg->drift_limit = RN_REGRESSION_DRIFT_LIMIT;
 	cfg->pin = true;
@@ -253,14 +254,6 @@ const struct rn_golden_step *rn_golden_step_of(enum rn_metric m)
 			return &steps[i];
 	return &steps[0];
 }
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* A new verdict "golden:<name>[:<sub>]" of step `s` (sub: a span's name, or NULL). */
 static struct rn_verdict_result *add_verdict_of(struct rn_golden_cmp *c,
 						const struct rn_golden_step *s, const char *sub)
@@ -373,7 +366,7 @@ static void span_row(struct rn_golden_cmp *c, const struct rn_span_series *gold,
 {
 	const char *name = gold ? gold->name : obs->name;
 	struct rn_verdict_result *v = add_verdict_of(c, &span_step, name);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = rn_mono_ns();
 	char why[200];
 
 	if (failed_target) {
@@ -396,7 +389,7 @@ static void span_row(struct rn_golden_cmp *c, const struct rn_span_series *gold,
 		rn_golden_judge_span_time(c, &span_step, gold, obs, v);
 		v->aggregate = aggregate_text(c);
 	}
-	v->time_ns = now_ns() - t0;
+	v->time_ns = rn_mono_ns() - t0;
 }
 
 /* The golden:span_time rows: one per app span name of the golden trace (when it records span
@@ -470,7 +463,7 @@ int rn_golden_compare(const struct rn_golden *g, const char *golden_path,
 			continue;
 		if (s->judge == JUDGE_TIMING && !rn_target_result_time_judged(r, s->metric))
 			continue; /* a harness's benchmark: times the harness does not report */
-		t0 = now_ns();
+		t0 = rn_mono_ns();
 		v = add_verdict(&c, s);
 		if (failed_target) {
 			not_compared(&c, v);
@@ -518,7 +511,7 @@ int rn_golden_compare(const struct rn_golden *g, const char *golden_path,
 			}
 			v->aggregate = aggregate_text(&c);
 		}
-		v->time_ns = now_ns() - t0;
+		v->time_ns = rn_mono_ns() - t0;
 	}
 	compare_spans(&c, failed_target);
 	*out = c.v;

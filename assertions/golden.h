@@ -271,7 +271,18 @@ void rn_alloc_peak_judge(const double *tree_ref, size_t na, const double *tree_o
 
 /* Speed probe ratio (now / recording) within which a golden trace's timing is comparable. */
 #define RN_GOLDEN_SPEED_MATCH 1.15
-#define RN_REGRESSION_TIME_BUDGET_S 300.0
+
+/* Defaults of [regression] (rn_regression_cfg_init), each a plain literal: `renacer help
+ * config` and docs/config.md print the same text (runner/input/config.h, RN_CFG_STR). */
+#define RN_REGRESSION_COUNT_TOLERANCE 0.10         /* count_tolerance, fraction */
+#define RN_REGRESSION_COUNT_FLOOR 1                /* count_floor, calls or bytes */
+#define RN_REGRESSION_TIMING_TOLERANCE 0.10        /* timing_tolerance, fraction */
+#define RN_REGRESSION_MEMORY_TOLERANCE 0.10        /* memory_tolerance, fraction */
+#define RN_REGRESSION_MEMORY_FLOOR_BYTES 1048576   /* memory_floor_bytes: 1 MiB */
+#define RN_REGRESSION_ALPHA 0.01                   /* alpha */
+#define RN_REGRESSION_MIN_RUNS_FOR_TIMING 5        /* min_runs_for_timing */
+#define RN_REGRESSION_INSTRUCTIONS_TOLERANCE 0.005 /* instructions_tolerance, fraction */
+#define RN_REGRESSION_TIME_BUDGET_S 300            /* time_budget_s, s */
 
 /*
  * X(id, name) of how the timing pairs of a same-job baseline run (`pairs` of [regression] and
@@ -298,26 +309,32 @@ extern const char *const rn_pair_scheme_names[];
 
 struct rn_regression_cfg {
 	bool enabled;                  /* compare with golden traces at all (default true) */
-	double count_tolerance;        /* allowed growth of counts, fraction (default 0.10) */
-	uint64_t count_floor;          /* growth in calls (or bytes) always allowed (default 1) */
+	double count_tolerance;        /* allowed growth of counts, fraction
+				       * (RN_REGRESSION_COUNT_TOLERANCE) */
+	uint64_t count_floor;          /* growth in calls (or bytes) always allowed
+				       * (RN_REGRESSION_COUNT_FLOOR) */
 	double timing_tolerance;       /* allowed slowdown, fraction of the golden median
-				       * (default 0.10) */
-	double memory_tolerance;       /* allowed memory growth, fraction (default 0.10) */
+				       * (RN_REGRESSION_TIMING_TOLERANCE) */
+	double memory_tolerance;       /* allowed memory growth, fraction
+				       * (RN_REGRESSION_MEMORY_TOLERANCE) */
 	double instructions_tolerance; /* allowed growth of the instruction count, fraction
-					* (default 0.005: the count is deterministic) */
-	uint64_t memory_floor_bytes;   /* memory growth always allowed, bytes (default 1 MiB: a
-				       * small program's RSS moves by pages between runs) */
+					* (RN_REGRESSION_INSTRUCTIONS_TOLERANCE: the count is
+					* deterministic) */
+	uint64_t memory_floor_bytes;   /* memory growth always allowed, bytes
+				       * (RN_REGRESSION_MEMORY_FLOOR_BYTES: a small program's RSS
+				       * moves by pages between runs) */
 	double alpha;                  /* significance level of the one-sided rank test and
-				       * 1 - confidence of the shift bound (default 0.01) */
+				       * 1 - confidence of the shift bound (RN_REGRESSION_ALPHA) */
 	bool timing;                   /* judge timing metrics; false reports them as SKIP
 				       * (default true) */
-	unsigned min_runs_for_timing;  /* runs needed on both sides to judge timing (default 5) */
+	unsigned min_runs_for_timing;  /* runs needed on both sides to judge timing
+				       * (RN_REGRESSION_MIN_RUNS_FOR_TIMING) */
 	unsigned max_runs;             /* adaptive repeats: most timing runs (pairs under
 				       * --baseline) an undecided timing comparison gets
-				       * (default 60; assertions/sequential.h) */
+				       * (RN_REGRESSION_MAX_RUNS; assertions/sequential.h) */
 	double drift_limit;            /* timing against a golden recorded under other conditions
 				       * (another machine, another speed probe, load) fails only
-				       * beyond this shift, fraction (default 0.5) */
+				       * beyond this shift, fraction (RN_REGRESSION_DRIFT_LIMIT) */
 	bool timing_guard;             /* timing runs carry the guard's seccomp filter
 				       * (collectors/guard.h); false trades it for timing
 				       * fidelity (default true) */
@@ -327,7 +344,8 @@ struct rn_regression_cfg {
 				       * rn_pair_scheme ([regression] pairs; a [[target]]'s own
 				       * `pairs` overrides it) */
 	double time_budget_s;          /* adaptive repeats: no new look once a target's timing
-				       * runs took this long, s (default 300; 0 = no limit) */
+				       * runs took this long, s (RN_REGRESSION_TIME_BUDGET_S;
+				       * 0 = no limit) */
 	bool load_guard;               /* wall-time and critical-path slowdowns whose cpu_time did
 				       * not grow significantly are INCONCLUSIVE (WARN) instead of
 				       * FAIL when the target is CPU-bound (cpu_time >= half of

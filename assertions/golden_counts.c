@@ -1,9 +1,9 @@
 /*
  * golden_counts.c - judging counts against a golden trace: total syscalls, GPU counts,
  * every syscall's count (one verdict), Valgrind instruction counts.
- * Shared declarations: golden_internal.h; the API: golden.h.
+ * Shared declarations: internal.h; the API: golden.h.
  */
-#include "golden_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -1,10 +1,9 @@
 /*
  * golden_judge.c - helpers the golden judges share: number formatting for messages and
  * details, samples on both sides, verdict fields.
- * Shared declarations: golden_internal.h; the API: golden.h.
+ * Shared declarations: internal.h; the API: golden.h.
  */
-#include "golden_internal.h"
-#include "assertion_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <inttypes.h>

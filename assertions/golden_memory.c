@@ -1,9 +1,9 @@
 /*
  * golden_memory.c - judging memory against a golden trace: the observed median against the
  * golden median times (1 + tolerance).
- * Shared declarations: golden_internal.h; the API: golden.h.
+ * Shared declarations: internal.h; the API: golden.h.
  */
-#include "golden_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -1,9 +1,9 @@
 /*
  * golden_read.c - rn_golden_read(): renacer-golden/1, /2 and /3 files and renacer-json-v1 imports,
  * validated key by key (errors name the key), and rn_golden_release().
- * Shared declarations: golden_internal.h; the API: golden.h.
+ * Shared declarations: internal.h; the API: golden.h.
  */
-#include "golden_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -2,10 +2,10 @@
  * golden_timing.c - judging timing against a golden trace: a three-valued decision on the
  * Hodges-Lehmann interval of the shift at the look's alpha share (assertions/sequential.h), the
  * golden's samples scaled by the speed probe, and the recording conditions that decide whether
- * the comparison gates or is advisory. Shared declarations: golden_internal.h; the API:
+ * the comparison gates or is advisory. Shared declarations: internal.h; the API:
  * golden.h.
  */
-#include "golden_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -83,7 +83,7 @@ static struct rn_seq_design design_of(const struct rn_golden_cmp *c, size_t nb)
  * Whether the golden's recording conditions match this run's for metric `m`, and the speed
  * ratio to scale the golden samples by. Another machine never matches, nor a loaded one (CPU
  * pressure >= RN_LOAD_PRESSURE_BUSY now or when recorded). With a speed probe on both sides
- * (runner/check/judging.h) the machine must run at the recording's speed within
+ * (runner/check/conditions.h) the machine must run at the recording's speed within
  * RN_GOLDEN_SPEED_MATCH, and the ratio is applied (wall probe for wall metrics, CPU probe for
  * cpu_time).
  */

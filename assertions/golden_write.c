@@ -1,9 +1,8 @@
 /*
  * golden_write.c - rn_golden_write(): a target's measured runs as a renacer-golden/3 file.
- * Shared declarations: golden_internal.h; the API: golden.h.
+ * Shared declarations: internal.h; the API: golden.h.
  */
-#include "golden_internal.h"
-#include "assertion_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <inttypes.h>

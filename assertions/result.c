@@ -2,7 +2,7 @@
  * result.c - per-run metrics, their aggregation over runs, and the critical path.
  */
 #include "assertion.h"
-#include "assertion_internal.h"
+#include "internal.h"
 #include "equivalence.h"
 
 #include <math.h>

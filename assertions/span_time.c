@@ -11,10 +11,9 @@
  * microseconds a call: budgets of a few microseconds on syscalls are not meaningful.
  */
 #include "assertion.h"
-#include "assertion_internal.h"
+#include "internal.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -289,22 +288,6 @@ static int rn_span_times_collect(struct rn_trace *t, const struct rn_regex *re,
 	return 0;
 }
 
-static char *xfmt(const char *fmt, ...) RN_PRINTF(1, 2);
-
-static char *xfmt(const char *fmt, ...)
-{
-	va_list ap;
-	char *s = NULL;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		rn_die("out of memory");
-	return s;
-}
-
 /* Nearest-rank percentile `p` (0..100] of the sorted `ns` (n >= 1). */
 static uint64_t percentile(const uint64_t *ns, size_t n, double p)
 {
@@ -366,8 +349,8 @@ static uint64_t stat_value(const struct rn_span_times *st, enum rn_span_stat s,
 /* "/write/" or "/gpu:gemm/ in region /main/" for messages. */
 static char *what_of(const struct rn_assertion_spec *a)
 {
-	return xfmt("/%s/%s%s%s", a->span_name_pattern, a->region_re ? " in region /" : "",
-		    a->region_re ? a->region_pattern : "", a->region_re ? "/" : "");
+	return rn_xstrfmt("/%s/%s%s%s", a->span_name_pattern, a->region_re ? " in region /" : "",
+			  a->region_re ? a->region_pattern : "", a->region_re ? "/" : "");
 }
 
 static void verdict_of(struct rn_verdict_result *out, const struct rn_assertion_spec *a, bool ok)
@@ -564,16 +547,16 @@ void rn_span_time_evaluate(const struct rn_assertion_spec *a, struct rn_target_r
 	rc = run_values(a, r, &vals, &nvals, &st);
 	if (rc) {
 		out->verdict = RN_VERDICT_ERROR;
-		out->message = xfmt("cannot read the span spool: %s", strerror(-rc));
+		out->message = rn_xstrfmt("cannot read the span spool: %s", strerror(-rc));
 		rn_span_times_release(&st);
 		free(vals);
 		free(what);
 		return;
 	}
 	if (rn_target_result_span_runs(r) <= 1)
-		out->aggregate = xfmt("the last %s", kind);
+		out->aggregate = rn_xstrfmt("the last %s", kind);
 	else
-		out->aggregate = xfmt("median of %zu %ss", nvals, kind);
+		out->aggregate = rn_xstrfmt("median of %zu %ss", nvals, kind);
 	total_spans = st.n + st.agg_calls;
 	out->unit = counting ? "spans" : "ms";
 	out->has_budget = counting || a->has_max_span || a->has_min_span;
@@ -584,23 +567,24 @@ void rn_span_time_evaluate(const struct rn_assertion_spec *a, struct rn_target_r
 	 * made (a syscall name and counted syscalls); otherwise nothing was looked at. */
 	if (!total_spans && !has_value(a, r, &st)) {
 		out->verdict = RN_VERDICT_NO_DATA;
-		out->message =
-			xfmt("no span matched %s%s", what,
-			     st.syscalls_matched ?
-				     "" :
-				     !strncmp(a->span_name_pattern, "gpu:", 4) && !r->last.ngpu ?
-				     " (no GPU spans: is \"vulkan\" or \"cuda\" in the "
-				     "target's collectors?)" :
-				     !strncmp(a->span_name_pattern, "app:", 4) && !r->last.napp ?
-				     " (no app spans: is \"app\" in the target's "
-				     "collectors, and does the program export its spans?)" :
-				     " (and it names no syscall: a typo?)");
+		out->message = rn_xstrfmt(
+			"no span matched %s%s", what,
+			st.syscalls_matched ?
+				"" :
+				!strncmp(a->span_name_pattern, "gpu:", 4) && !r->last.ngpu ?
+				" (no GPU spans: is \"vulkan\" or \"cuda\" in the "
+				"target's collectors?)" :
+				!strncmp(a->span_name_pattern, "app:", 4) && !r->last.napp ?
+				" (no app spans: is \"app\" in the target's "
+				"collectors, and does the program export its spans?)" :
+				" (and it names no syscall: a typo?)");
 		goto out_free;
 	}
 	if (!stat_known(&st, s)) {
 		out->verdict = RN_VERDICT_NO_DATA;
-		out->message = xfmt("%s of %s needs each syscall span, and the run kept no spool",
-				    rn_span_stat_name(s), what);
+		out->message =
+			rn_xstrfmt("%s of %s needs each syscall span, and the run kept no spool",
+				   rn_span_stat_name(s), what);
 		goto out_free;
 	}
 	/* the last run's value when it is the only one, else the median over the runs */

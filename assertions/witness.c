@@ -21,10 +21,9 @@
  * connected to the receiver; the whole tree when none did): always within its window.
  */
 #include "assertion.h"
-#include "assertion_internal.h"
+#include "internal.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,22 +161,6 @@ static int collect(void *ctx, const struct rn_syscall_event *ev)
 	return 0;
 }
 
-static char *xfmt(const char *fmt, ...) RN_PRINTF(1, 2);
-
-static char *xfmt(const char *fmt, ...)
-{
-	va_list ap;
-	char *s = NULL;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		rn_die("out of memory");
-	return s;
-}
-
 /* Whether app span `s` and syscall or span of (pid, tid) are on one thread: the same thread
  * when the span names its thread, the same process when only that is known, any when neither
  * is (an OTLP span without process.pid: a target of one process). */
@@ -256,14 +239,15 @@ void rn_witness_evaluate(const struct rn_assertion_spec *a, struct rn_target_res
 	out->unit = "%";
 	out->has_budget = true;
 	out->budget = a->tolerance * 100.0;
-	out->aggregate = xfmt("the last %s", r->ncounts ? "counting run" : "run");
+	out->aggregate = rn_xstrfmt("the last %s", r->ncounts ? "counting run" : "run");
 	if (t->app_port)
 		snprintf(c.receiver, sizeof(c.receiver), "inet 127.0.0.1:%u",
 			 (unsigned)t->app_port);
 	if (!t->spool) {
 		out->verdict = RN_VERDICT_NO_DATA;
-		out->message = xfmt("not measured: the run kept no syscall spans to witness with "
-				    "(is \"ptrace\" in the target's collectors?)");
+		out->message =
+			rn_xstrfmt("not measured: the run kept no syscall spans to witness with "
+				   "(is \"ptrace\" in the target's collectors?)");
 		return;
 	}
 	rc = rn_trace_spool_foreach(t, collect, &c);
@@ -272,7 +256,7 @@ void rn_witness_evaluate(const struct rn_assertion_spec *a, struct rn_target_res
 		free(c.v);
 		free(c.exporters);
 		out->verdict = RN_VERDICT_ERROR;
-		out->message = xfmt("cannot read the span spool: %s", strerror(-rc));
+		out->message = rn_xstrfmt("cannot read the span spool: %s", strerror(-rc));
 		return;
 	}
 	rn_buf_init(&d, 0);
@@ -321,12 +305,11 @@ void rn_witness_evaluate(const struct rn_assertion_spec *a, struct rn_target_res
 	if (!measured) {
 		rn_buf_release(&d);
 		out->verdict = RN_VERDICT_NO_DATA;
-		out->message =
-			xfmt("not measured: %s",
-			     !nspans ?
-				     "no app span matched the pattern (is \"app\" in the target's "
-				     "collectors, and does the program report its spans?)" :
-				     "no witness syscall was made inside the matching spans");
+		out->message = rn_xstrfmt(
+			"not measured: %s",
+			!nspans ? "no app span matched the pattern (is \"app\" in the target's "
+				  "collectors, and does the program report its spans?)" :
+				  "no witness syscall was made inside the matching spans");
 		return;
 	}
 	out->has_observed = true;
@@ -336,12 +319,13 @@ void rn_witness_evaluate(const struct rn_assertion_spec *a, struct rn_target_res
 		(a->fail_on_violation ? RN_VERDICT_FAIL : RN_VERDICT_WARN);
 	if (a->tolerance > 0)
 		out->delta_pct = (worst_dev - a->tolerance) / a->tolerance * 100.0;
-	out->message = xfmt("%zu of %zu app spans witnessed by /%s/; the furthest, app:%s, "
-			    "reported %.3f ms where the kernel saw %.3f ms (%+.1f%%) %s tolerance "
-			    "%.0f%%",
-			    measured, nspans, a->witness_pattern, t->app[worst].name,
-			    (double)worst_rep / 1e6, (double)worst_ker / 1e6,
-			    ((double)worst_rep - (double)worst_ker) / (double)worst_ker * 100.0,
-			    worst_dev <= a->tolerance ? "within" : "beyond", a->tolerance * 100.0);
+	out->message =
+		rn_xstrfmt("%zu of %zu app spans witnessed by /%s/; the furthest, app:%s, "
+			   "reported %.3f ms where the kernel saw %.3f ms (%+.1f%%) %s tolerance "
+			   "%.0f%%",
+			   measured, nspans, a->witness_pattern, t->app[worst].name,
+			   (double)worst_rep / 1e6, (double)worst_ker / 1e6,
+			   ((double)worst_rep - (double)worst_ker) / (double)worst_ker * 100.0,
+			   worst_dev <= a->tolerance ? "within" : "beyond", a->tolerance * 100.0);
 	out->detail = rn_buf_detach(&d, NULL);
 }

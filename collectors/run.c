@@ -50,6 +50,7 @@
 #include "elf_id.h"
 #include "guard.h"
 #include "log.h"
+#include "now.h"
 #include "xalloc.h"
 
 extern char **environ;
@@ -179,14 +180,6 @@ void rn_run_catch_signals(void)
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* ---- preparing the spawn -------------------------------------------------------------- */
@@ -525,7 +518,7 @@ static struct run_event *next_event(struct run *r)
 		}
 		if (alarm_seen) {
 			alarm_seen = 0;
-			if (r->deadline_ns && !r->killing && now_ns() >= r->deadline_ns) {
+			if (r->deadline_ns && !r->killing && rn_mono_ns() >= r->deadline_ns) {
 				r->ev.kind = EV_TIMEOUT;
 				return &r->ev;
 			}
@@ -561,7 +554,7 @@ static void plain_exit(struct run *r, int status)
 {
 	struct rn_process *p = &r->t->procs[0];
 
-	p->end_ns = now_ns();
+	p->end_ns = rn_mono_ns();
 	r->t->end_ns = p->end_ns;
 	rn_process_set_end(p, status, r->killing);
 	rn_trace_process_event(r->t, p, 'x');
@@ -822,7 +815,7 @@ static int spawn(struct run *r, const sigset_t *mask)
 		return -errno;
 	if (r->drv && r->drv->seize_running(r->dc) && pipe2(r->go_pipe, O_CLOEXEC))
 		return -errno;
-	r->t->start_ns = now_ns();
+	r->t->start_ns = rn_mono_ns();
 	pid = clone_child(r, mask);
 	if (pid < 0)
 		return pid;
@@ -863,7 +856,7 @@ static int spawn(struct run *r, const sigset_t *mask)
 		rn_elf_identify(&elf, r->exe, &p->elf_machine, p->build_id);
 		rn_elf_cache_free(elf);
 		kill(pid, SIGCONT);
-		p->exec_ns = now_ns();
+		p->exec_ns = rn_mono_ns();
 	}
 	return 0;
 }
@@ -878,7 +871,7 @@ static int attach_all(struct run *r)
 		rn_trace_fail(r->t, RN_RUN_ERROR, "the syscall driver cannot attach to processes");
 		return -ENOTSUP;
 	}
-	r->t->start_ns = now_ns();
+	r->t->start_ns = rn_mono_ns();
 	for (size_t i = 0; i < r->spec->nattach && !rc; i++) {
 		rc = r->drv->attach(r->dc, r->spec->attach[i], r->t);
 		if (rc)
@@ -1048,7 +1041,7 @@ static void arm_deadline(struct run *r)
 {
 	struct itimerspec its;
 
-	r->deadline_ns = now_ns() + r->spec->timeout_ns;
+	r->deadline_ns = rn_mono_ns() + r->spec->timeout_ns;
 	its.it_value.tv_sec = (time_t)(r->spec->timeout_ns / 1000000000u);
 	its.it_value.tv_nsec = (long)(r->spec->timeout_ns % 1000000000u);
 	its.it_interval.tv_sec = 0;
@@ -1208,7 +1201,7 @@ int rn_run_target(const struct rn_run_spec *spec, struct rn_trace *t, struct rn_
 		rc = exec_rc;
 	finish_collectors(r);
 	if (!t->end_ns)
-		t->end_ns = now_ns();
+		t->end_ns = rn_mono_ns();
 	rn_trace_finish_memory(t);
 	final_status(r, r->root_status);
 	if (res)

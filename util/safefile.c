@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "now.h"
 #include "xalloc.h"
 
 #define TMP_TAG ".rn-tmp."
@@ -106,13 +107,8 @@ int rn_safefile_open(struct rn_safefile *sf, const char *path)
 		size_t len = strlen(dir) + strlen(base) + 64;
 		char *tmp = rn_xmalloc(len);
 
-		if (getrandom(&rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
-			struct timespec ts;
-
-			clock_gettime(CLOCK_REALTIME, &ts);
-			rnd ^= (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ull ^
-				(uint64_t)(uintptr_t)tmp;
-		}
+		if (getrandom(&rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
+			rnd ^= rn_real_ns() * 0x9e3779b97f4a7c15ull ^ (uint64_t)(uintptr_t)tmp;
 		snprintf(tmp, len, "%s/.%s%s%ld.%016llx", dir, base, TMP_TAG, (long)getpid(),
 			 (unsigned long long)rnd);
 		sf->fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,18 +71,6 @@ char *rn_ap_buf_take(struct rn_buf *b)
 	if (!s)
 		rn_die("out of memory formatting anti-pattern evidence");
 	return s;
-}
-
-char *rn_ap_fmt(const char *fmt, ...) RN_PRINTF(1, 2);
-char *rn_ap_fmt(const char *fmt, ...)
-{
-	char tmp[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
-	return rn_xstrdup(tmp);
 }
 
 struct sc_def {

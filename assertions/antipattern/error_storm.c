@@ -1,7 +1,7 @@
 /*
  * antipattern/error_storm.c - ErrorStorm: many failures of one syscall with one errno.
  * Definition and confidence: below and in assertions/ANTIPATTERNS.md; thresholds in
- * antipattern_internal.h; the shared pass in antipattern/pass.h.
+ * assertions/internal.h; the shared pass in antipattern/pass.h.
  */
 #include "pass.h"
 
@@ -90,8 +90,8 @@ static void err_cand(struct rn_ap_pass *ps, struct rn_ap_top *tp, int proc, int 
 	c0.conf = c;
 	c0.mag = (double)count;
 	c0.proc = proc;
-	c0.summary = rn_ap_fmt("%s: %" PRIu64 " of %" PRIu64 " %s calls failed with %s",
-			       rn_ap_plabel(ps, proc).s, count, calls, rn_syscall_name(nr), ename);
+	c0.summary = rn_xstrfmt("%s: %" PRIu64 " of %" PRIu64 " %s calls failed with %s",
+				rn_ap_plabel(ps, proc).s, count, calls, rn_syscall_name(nr), ename);
 	rn_buf_init(&b, 0);
 	rn_buf_addf(&b, "%s: %" PRIu64 " of %" PRIu64 " %s calls failed with %s (%.1f%%)\n",
 		    rn_ap_plabel(ps, proc).s, count, calls, rn_syscall_name(nr), ename,
@@ -157,8 +157,8 @@ static void err_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 	}
 	if (!tp.n) {
 		out->confidence = 0;
-		out->evidence = rn_ap_fmt("no failing syscalls (%" PRIu64 " spans%s)", ps->spans,
-					  ps->spool ? "" : ", statistics only");
+		out->evidence = rn_xstrfmt("no failing syscalls (%" PRIu64 " spans%s)", ps->spans,
+					   ps->spool ? "" : ", statistics only");
 		return;
 	}
 	snprintf(note, sizeof(note),

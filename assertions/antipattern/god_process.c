@@ -1,7 +1,7 @@
 /*
  * antipattern/god_process.c - GodProcess: one process of a multi-process target does most of the
  * work while the others idle. Definition and confidence: below and in assertions/ANTIPATTERNS.md;
- * thresholds in antipattern_internal.h; the shared pass in antipattern/pass.h.
+ * thresholds in assertions/internal.h; the shared pass in antipattern/pass.h.
  */
 #include "pass.h"
 
@@ -226,8 +226,8 @@ static void god_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 	if (st.nlive < 2 || st.g < 0) {
 		out->confidence = 0;
 		out->proc = st.g;
-		out->evidence = rn_ap_fmt("%zu process%s: GodProcess needs a multi-process target",
-					  st.nlive, st.nlive == 1 ? "" : "es");
+		out->evidence = rn_xstrfmt("%zu process%s: GodProcess needs a multi-process target",
+					   st.nlive, st.nlive == 1 ? "" : "es");
 		goto out_free;
 	}
 	god_peers(ps, &st);
@@ -242,10 +242,10 @@ static void god_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 	out->confidence = st.npeers ? min2(min2(st.c1, st.c2), min2(st.c3, st.c4)) : 0;
 	out->proc = st.g;
 	out->summary =
-		rn_ap_fmt("%s was busy %s = %.1f%% of the tree's busy time while %zu concurrent "
-			  "process%s idled %.1f%% of the time",
-			  rn_ap_plabel(ps, st.g).s, rn_ap_dur(busy_g).s, 100.0 * st.share,
-			  st.npeers, st.npeers == 1 ? "" : "es", 100.0 * st.idle);
+		rn_xstrfmt("%s was busy %s = %.1f%% of the tree's busy time while %zu concurrent "
+			   "process%s idled %.1f%% of the time",
+			   rn_ap_plabel(ps, st.g).s, rn_ap_dur(busy_g).s, 100.0 * st.share,
+			   st.npeers, st.npeers == 1 ? "" : "es", 100.0 * st.idle);
 	rn_buf_init(&b, 0);
 	god_evidence(ps, &st, &b, out->confidence);
 	out->evidence = rn_ap_buf_take(&b);

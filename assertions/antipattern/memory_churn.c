@@ -1,7 +1,7 @@
 /*
  * antipattern/memory_churn.c - MemoryChurn: short-lived anonymous mappings and brk cycles.
  * Definition and confidence: below and in assertions/ANTIPATTERNS.md; thresholds in
- * antipattern_internal.h; the shared pass in antipattern/pass.h.
+ * assertions/internal.h; the shared pass in antipattern/pass.h.
  */
 #include "pass.h"
 
@@ -120,10 +120,10 @@ static void churn_evidence_spool(struct rn_ap_pass *ps, const struct churn_best 
 	const struct rn_process *p = &ps->t->procs[best];
 	uint64_t life = rn_ap_proc_life(ps, best);
 
-	out->summary = rn_ap_fmt("%s: %" PRIu64 " anonymous mappings lived under %s, %" PRIu64
-				 " brk shrink/grow cycles",
-				 rn_ap_plabel(ps, best).s, pp->short_unmaps,
-				 rn_ap_dur(RN_AP_CHURN_SHORT_NS).s, pp->brk_cycles);
+	out->summary = rn_xstrfmt("%s: %" PRIu64 " anonymous mappings lived under %s, %" PRIu64
+				  " brk shrink/grow cycles",
+				  rn_ap_plabel(ps, best).s, pp->short_unmaps,
+				  rn_ap_dur(RN_AP_CHURN_SHORT_NS).s, pp->brk_cycles);
 	rn_buf_addf(b,
 		    "%s: %" PRIu64 " of %" PRIu64 " anonymous mappings were unmapped "
 		    "within %s (%s in them); %" PRIu64 " brk shrink/grow cycles of %" PRIu64
@@ -156,9 +156,9 @@ static void churn_evidence_stats(struct rn_ap_pass *ps, const struct churn_best 
 	const struct rn_process *p = &ps->t->procs[best];
 
 	out->summary =
-		rn_ap_fmt("%s: %.0f munmap calls, %s mapped for a peak of %s",
-			  rn_ap_plabel(ps, best).s, cb->x, rn_ap_bytes(p->alloc_total_bytes).s,
-			  rn_ap_bytes(p->alloc_peak_bytes).s);
+		rn_xstrfmt("%s: %.0f munmap calls, %s mapped for a peak of %s",
+			   rn_ap_plabel(ps, best).s, cb->x, rn_ap_bytes(p->alloc_total_bytes).s,
+			   rn_ap_bytes(p->alloc_peak_bytes).s);
 	rn_buf_addf(b,
 		    "%s: %.0f munmap calls; %s mapped anonymously or by brk over its "
 		    "life for a peak of %s (turnover %.1f; per-process statistics, the "
@@ -224,7 +224,7 @@ static void churn_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 	churn_pick(ps, &cb);
 	if (cb.proc < 0) {
 		out->confidence = 0;
-		out->evidence = rn_ap_fmt("no short-lived anonymous mappings or brk cycles");
+		out->evidence = rn_xstrfmt("no short-lived anonymous mappings or brk cycles");
 		return;
 	}
 	out->confidence = cb.c;

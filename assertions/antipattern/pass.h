@@ -3,7 +3,7 @@
  * the state one replay of the spool builds for all of them, and the helpers they share.
  * Private to assertions/antipattern.c (the driver) and assertions/antipattern/ (one file per
  * detector, plus fds.c, the per-(process, fd) state several detectors read, and common.c).
- * Public API: assertions/assertion.h; thresholds: antipattern_internal.h; definitions and
+ * Public API: assertions/assertion.h; thresholds: assertions/internal.h; definitions and
  * formulas: assertions/ANTIPATTERNS.md.
  *
  * Memory: the pass owns everything it points to (pass_init/pass_release in antipattern.c);
@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "antipattern_internal.h"
+#include "../internal.h"
 #include "buf.h"
 #include "trace.h"
 #include "log.h"
@@ -366,9 +366,6 @@ void rn_ap_keep_path(char *dst, size_t n, const char *path);
 /* Take the buffer's text (caller frees); dies on a failed buffer (out of memory, over its
  * cap), since a silently empty evidence would read as "nothing found". */
 char *rn_ap_buf_take(struct rn_buf *b);
-/* printf into a new string of at most 1023 bytes (caller frees); dies on out of memory. */
-char *rn_ap_fmt(const char *fmt, ...) RN_PRINTF(1, 2);
-
 /* Build the per-number syscall classes of the generated syscall table into st (st->v owned,
  * freed by the caller); dies on out of memory. */
 void rn_ap_sc_tab_build(struct rn_ap_sc_tab *st);

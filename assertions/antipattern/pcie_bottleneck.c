@@ -1,7 +1,7 @@
 /*
  * antipattern/pcie_bottleneck.c - PcieBottleneck: host<->device copies outweigh the GPU compute
  * they feed. Definition and confidence: below and in assertions/ANTIPATTERNS.md; thresholds in
- * antipattern_internal.h; the shared pass in antipattern/pass.h.
+ * assertions/internal.h; the shared pass in antipattern/pass.h.
  */
 #include "pass.h"
 
@@ -64,8 +64,8 @@ static void pcie_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 	if (!nspans) {
 		out->no_data = true;
 		out->evidence =
-			rn_ap_fmt("no GPU spans: run the target with collectors = [\"ptrace\", "
-				  "\"vulkan\"] and gpu_timing = \"dispatch\"");
+			rn_xstrfmt("no GPU spans: run the target with collectors = [\"ptrace\", "
+				   "\"vulkan\"] and gpu_timing = \"dispatch\"");
 		return;
 	}
 	xfer_ns = copy_ns[RN_GPU_DIR_HTOD] + copy_ns[RN_GPU_DIR_DTOH];
@@ -73,9 +73,9 @@ static void pcie_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 	if (!ndisp && !nrp && !ncopy[0] && !ncopy[1] && !ncopy[2] && !ncopy[3] && !ncopy[4]) {
 		out->no_data = true;
 		out->evidence =
-			rn_ap_fmt("%" PRIu64 " GPU spans but none is a copy or a dispatch: set "
-				  "gpu_timing = \"dispatch\" to time them one by one",
-				  nspans);
+			rn_xstrfmt("%" PRIu64 " GPU spans but none is a copy or a dispatch: set "
+				   "gpu_timing = \"dispatch\" to time them one by one",
+				   nspans);
 		return;
 	}
 	ratio = comp_ns ? (double)xfer_ns / (double)comp_ns : (xfer_ns ? INFINITY : 0);
@@ -84,9 +84,9 @@ static void pcie_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 	c = min2(c1, c2);
 	out->confidence = c;
 	out->proc = proc;
-	out->summary = rn_ap_fmt("host<->device copies took %s of GPU time for %s of compute "
-				 "(ratio %.2f)",
-				 rn_ap_dur(xfer_ns).s, rn_ap_dur(comp_ns).s, ratio);
+	out->summary = rn_xstrfmt("host<->device copies took %s of GPU time for %s of compute "
+				  "(ratio %.2f)",
+				  rn_ap_dur(xfer_ns).s, rn_ap_dur(comp_ns).s, ratio);
 	rn_buf_init(&b, 0);
 	rn_buf_addf(&b,
 		    "GPU of %s: host<->device copies %s, compute %s (%" PRIu64

@@ -1,7 +1,7 @@
 /*
  * antipattern/redundant_io.c - RedundantIO: the same path opened, stat'ed or re-read over and over.
  * Definition and confidence: below and in assertions/ANTIPATTERNS.md; thresholds in
- * antipattern_internal.h; the shared pass in antipattern/pass.h.
+ * assertions/internal.h; the shared pass in antipattern/pass.h.
  */
 #include "pass.h"
 
@@ -68,8 +68,8 @@ static void redundant_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 	if (!ps->spool) {
 		out->no_data = true;
 		out->evidence =
-			rn_ap_fmt("the spool was not enabled: RedundantIO needs the path of "
-				  "every open and stat");
+			rn_xstrfmt("the spool was not enabled: RedundantIO needs the path of "
+				   "every open and stat");
 		return;
 	}
 	for (i = 0; i < ps->paths.cap; i++) {
@@ -84,8 +84,8 @@ static void redundant_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 	if (!best || path_n(best) < 2) {
 		out->confidence = 0;
 		out->evidence =
-			rn_ap_fmt("no path was accessed twice by one process (%" PRIu64 " paths)",
-				  tracked);
+			rn_xstrfmt("no path was accessed twice by one process (%" PRIu64 " paths)",
+				   tracked);
 		return;
 	}
 	/* Runners-up of the same process, for the evidence. */
@@ -114,9 +114,9 @@ static void redundant_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 	out->confidence = c;
 	out->proc = best->proc;
 	out->summary =
-		rn_ap_fmt("%s accessed %s %" PRIu64 " times (%u opens, %u stats, %u re-reads)",
-			  rn_ap_plabel(ps, best->proc).s, best->path, path_n(best), best->opens,
-			  best->stats, best->rereads);
+		rn_xstrfmt("%s accessed %s %" PRIu64 " times (%u opens, %u stats, %u re-reads)",
+			   rn_ap_plabel(ps, best->proc).s, best->path, path_n(best), best->opens,
+			   best->stats, best->rereads);
 	rn_buf_init(&b, 0);
 	rn_buf_addf(&b,
 		    "%s: %s accessed %" PRIu64 " times: %u opens, %u stats, %u re-reads "

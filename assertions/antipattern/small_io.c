@@ -1,7 +1,7 @@
 /*
  * antipattern/small_io.c - SmallIO: many reads or writes far below a page on one fd.
  * Definition and confidence: below and in assertions/ANTIPATTERNS.md; thresholds in
- * antipattern_internal.h; the shared pass in antipattern/pass.h.
+ * assertions/internal.h; the shared pass in antipattern/pass.h.
  */
 #include "pass.h"
 
@@ -52,11 +52,11 @@ void rn_ap_small_fd_done(struct rn_ap_pass *ps, struct rn_ap_fd *f)
 		c0.mag = sm;
 		c0.proc = f->proc;
 		c0.summary =
-			rn_ap_fmt("%s: %" PRIu64 " %ss below %d bytes on fd %d%s%s%s (mean %.0f "
-				  "bytes)",
-				  rn_ap_plabel(ps, f->proc).s, f->small[dir], what,
-				  RN_AP_SMALL_IO_BYTES, f->fd, f->path[0] ? " (" : "", f->path,
-				  f->path[0] ? ")" : "", n > 0 ? (double)f->bytes[dir] / n : 0.0);
+			rn_xstrfmt("%s: %" PRIu64 " %ss below %d bytes on fd %d%s%s%s (mean %.0f "
+				   "bytes)",
+				   rn_ap_plabel(ps, f->proc).s, f->small[dir], what,
+				   RN_AP_SMALL_IO_BYTES, f->fd, f->path[0] ? " (" : "", f->path,
+				   f->path[0] ? ")" : "", n > 0 ? (double)f->bytes[dir] / n : 0.0);
 		rn_buf_init(&b, 0);
 		rn_buf_addf(&b, "%s, fd %d %s\n", rn_ap_plabel(ps, f->proc).s, f->fd,
 			    f->path[0]                   ? f->path :
@@ -91,8 +91,8 @@ static void small_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 	if (!ps->spool) {
 		out->no_data = true;
 		out->evidence =
-			rn_ap_fmt("the spool was not enabled: SmallIO needs the size of every "
-				  "read and write");
+			rn_xstrfmt("the spool was not enabled: SmallIO needs the size of every "
+				   "read and write");
 		return;
 	}
 	for (i = 0; i < ps->fds.cap; i++) {
@@ -104,8 +104,8 @@ static void small_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 	if (!ps->small.n) {
 		out->confidence = 0;
 		out->evidence =
-			rn_ap_fmt("no small reads or writes: 0 of %" PRIu64 " below %d bytes",
-				  ps->io_calls, RN_AP_SMALL_IO_BYTES);
+			rn_xstrfmt("no small reads or writes: 0 of %" PRIu64 " below %d bytes",
+				   ps->io_calls, RN_AP_SMALL_IO_BYTES);
 		return;
 	}
 	snprintf(note, sizeof(note), "%" PRIu64 " fds beyond %u were not followed", ps->fds.dropped,

@@ -1,7 +1,7 @@
 /*
  * antipattern/sync_storm.c - SyncStorm: syncs after tiny writes, or a GPU submit-and-wait per tiny
  * batch. Definition and confidence: below and in assertions/ANTIPATTERNS.md; thresholds in
- * antipattern_internal.h; the shared pass in antipattern/pass.h.
+ * assertions/internal.h; the shared pass in antipattern/pass.h.
  */
 #include "pass.h"
 
@@ -206,8 +206,9 @@ static void sync_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 	sync_gpu_scan(ps, &gb);
 	if (fb.best < 0 && !gb.tiny) {
 		out->confidence = 0;
-		out->evidence = rn_ap_fmt("no small syncs%s",
-					  ps->t->ngpu ? " and no tiny waited GPU submissions" : "");
+		out->evidence =
+			rn_xstrfmt("no small syncs%s",
+				   ps->t->ngpu ? " and no tiny waited GPU submissions" : "");
 		return;
 	}
 	rn_buf_init(&b, 0);
@@ -220,15 +221,15 @@ static void sync_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 	if (fb.best >= 0 && fb.c >= gb.c) {
 		out->confidence = fb.c;
 		out->proc = fb.best;
-		out->summary = rn_ap_fmt("%s synced %" PRIu64 " times after small writes (%" PRIu64
-					 " writes)",
-					 rn_ap_plabel(ps, fb.best).s, fb.small, fb.writes);
+		out->summary = rn_xstrfmt("%s synced %" PRIu64 " times after small writes (%" PRIu64
+					  " writes)",
+					  rn_ap_plabel(ps, fb.best).s, fb.small, fb.writes);
 	} else {
 		out->confidence = gb.c;
 		out->proc = gb.proc;
-		out->summary = rn_ap_fmt("%" PRIu64 " of %" PRIu64 " GPU %s spans were tiny and "
-					 "waited for",
-					 gb.tiny, gb.nunits, rn_gpu_kind_name(gb.unit));
+		out->summary = rn_xstrfmt("%" PRIu64 " of %" PRIu64 " GPU %s spans were tiny and "
+					  "waited for",
+					  gb.tiny, gb.nunits, rn_gpu_kind_name(gb.unit));
 	}
 }
 

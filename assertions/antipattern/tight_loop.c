@@ -1,7 +1,7 @@
 /*
  * antipattern/tight_loop.c - TightLoop: a thread spins on no-progress syscalls.
  * Definition and confidence: below and in assertions/ANTIPATTERNS.md; thresholds in
- * antipattern_internal.h; the shared pass in antipattern/pass.h.
+ * assertions/internal.h; the shared pass in antipattern/pass.h.
  */
 #include "pass.h"
 
@@ -263,18 +263,18 @@ static void tl_finish_stats(struct rn_ap_pass *ps, struct rn_detection *out)
 	if (out->confidence <= 0) {
 		out->no_data = true;
 		out->evidence =
-			rn_ap_fmt("the spool was not enabled: TightLoop needs every syscall "
-				  "span (statistics show no sched_yield storm)");
+			rn_xstrfmt("the spool was not enabled: TightLoop needs every syscall "
+				   "span (statistics show no sched_yield storm)");
 		return;
 	}
 	out->proc = best;
-	out->summary = rn_ap_fmt("%s called sched_yield %" PRIu64 " times",
-				 rn_ap_plabel(ps, best).s, calls);
-	out->evidence = rn_ap_fmt("%s: %" PRIu64 " sched_yield calls (per-process statistics; "
-				  "the spool was not enabled, so runs and polls were not seen)\n"
-				  "confidence = ramp_log(calls %" PRIu64 "; %.0f..%.0f) = %.2f",
-				  rn_ap_plabel(ps, best).s, calls, calls, RN_AP_TL_YIELD_LO,
-				  RN_AP_TL_YIELD_HI, out->confidence);
+	out->summary = rn_xstrfmt("%s called sched_yield %" PRIu64 " times",
+				  rn_ap_plabel(ps, best).s, calls);
+	out->evidence = rn_xstrfmt("%s: %" PRIu64 " sched_yield calls (per-process statistics; "
+				   "the spool was not enabled, so runs and polls were not seen)\n"
+				   "confidence = ramp_log(calls %" PRIu64 "; %.0f..%.0f) = %.2f",
+				   rn_ap_plabel(ps, best).s, calls, calls, RN_AP_TL_YIELD_LO,
+				   RN_AP_TL_YIELD_HI, out->confidence);
 }
 
 /* The finding for process `best`: its longest run and its spinning share. */
@@ -299,10 +299,10 @@ static void tl_report(struct rn_ap_pass *ps, struct rn_detection *out, int best,
 		if (!k || br->sigs[k].nr != br->sigs[0].nr)
 			rn_buf_addf(&b, "%s%s", k ? "/" : "", rn_syscall_name(br->sigs[k].nr));
 	out->summary =
-		rn_ap_fmt("%s: %" PRIu64 " no-progress calls in spin runs, the longest %" PRIu64
-			  " consecutive %s calls (spinning %.1f%% of its lifetime)",
-			  rn_ap_plabel(ps, best).s, pp->spin_calls, r->len, b.buf,
-			  pct((double)pp->spin_ns, (double)life));
+		rn_xstrfmt("%s: %" PRIu64 " no-progress calls in spin runs, the longest %" PRIu64
+			   " consecutive %s calls (spinning %.1f%% of its lifetime)",
+			   rn_ap_plabel(ps, best).s, pp->spin_calls, r->len, b.buf,
+			   pct((double)pp->spin_ns, (double)life));
 	rn_buf_reset(&b);
 	rn_buf_addf(&b,
 		    "%s, thread %d: longest run %" PRIu64 " consecutive no-progress "
@@ -376,8 +376,8 @@ static void tl_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 	if (best < 0) {
 		out->confidence = 0;
 		out->evidence =
-			rn_ap_fmt("no run of repeated no-progress calls in %" PRIu64 " spans",
-				  ps->spans);
+			rn_xstrfmt("no run of repeated no-progress calls in %" PRIu64 " spans",
+				   ps->spans);
 		return;
 	}
 	tl_report(ps, out, best, best_conf, conf_run, conf_share);

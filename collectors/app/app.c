@@ -23,6 +23,7 @@
 #include "buf.h"
 #include "escape.h"
 #include "log.h"
+#include "now.h"
 #include "renacer_span.h"
 #include "xalloc.h"
 
@@ -78,14 +79,6 @@ struct app_collector {
 	char pipe_rest[sizeof(struct renacer_span_rec)]; /* a partial record */
 	size_t pipe_rest_len;                            /* bytes in pipe_rest */
 };
-
-static uint64_t clock_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static struct rn_app_span *add_span(struct app_collector *c)
 {
@@ -387,7 +380,7 @@ static bool to_mono(uint64_t unix_ns, uint64_t real_ns, uint64_t mono_ns, uint64
 static void take_spans(struct app_collector *c, struct rn_app_otlp_span *s, size_t n)
 {
 	/* OTLP times are Unix times: mapped to the monotonic clock with the offset now. */
-	uint64_t real_ns = clock_ns(CLOCK_REALTIME), mono_ns = clock_ns(CLOCK_MONOTONIC);
+	uint64_t real_ns = rn_real_ns(), mono_ns = rn_mono_ns();
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -748,7 +741,7 @@ static void id_index_build(struct id_index *x, const struct app_collector *c)
 	x->slot = rn_xcalloc(slots, sizeof(*x->slot));
 	x->mask = slots - 1;
 	if (getrandom(&x->seed, sizeof(x->seed), GRND_NONBLOCK) != sizeof(x->seed))
-		x->seed = clock_ns(CLOCK_MONOTONIC) * 0x9e3779b97f4a7c15ull;
+		x->seed = rn_mono_ns() * 0x9e3779b97f4a7c15ull;
 	for (i = 0; i < c->nspans; i++) {
 		const struct rn_app_span *s = &c->spans[i];
 		uint64_t k = id_key(s->span_id);
@@ -791,7 +784,7 @@ static bool in_run(const struct rn_app_span *s, uint64_t start_ns, uint64_t end_
 static int app_finish(struct rn_collector *rc, struct rn_trace *t)
 {
 	struct app_collector *c = (struct app_collector *)rc;
-	uint64_t now = clock_ns(CLOCK_MONOTONIC), end = t->end_ns ? t->end_ns : now;
+	uint64_t now = rn_mono_ns(), end = t->end_ns ? t->end_ns : now;
 	struct id_index ids;
 	size_t i;
 

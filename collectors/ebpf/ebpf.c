@@ -24,6 +24,7 @@
 #include "counter.skel.h"
 #include "log.h"
 #include "elf_id.h"
+#include "now.h"
 #include "xalloc.h"
 
 _Static_assert(offsetof(struct rn_ebpf_event, path) == RN_EBPF_EVENT_HEAD,
@@ -123,14 +124,6 @@ const char *rn_ebpf_unavailable(void)
 	if (!have_cap(CAP_SYS_ADMIN_) && !(have_cap(CAP_BPF_) && have_cap(CAP_PERFMON_)))
 		return "loading BPF needs root, or CAP_BPF and CAP_PERFMON";
 	return btf_unusable();
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static void eb_destroy(struct rn_collector *c)
@@ -376,7 +369,7 @@ static int eb_finish(struct rn_collector *c, struct rn_trace *t)
 			      "(too many processes or threads for the eBPF driver; use ptrace)",
 			      (unsigned long long)c->skel->bss->dropped_entries);
 	if (!t->end_ns)
-		t->end_ns = now_ns();
+		t->end_ns = rn_mono_ns();
 	return 0;
 }
 

@@ -48,7 +48,6 @@
 #include "log.h"
 #include "inject_rules.h"
 #include "ptrace/internal.h"
-#include "ptrace/ptrace_internal.h"
 #include "symbolize.h"
 #include "unwind.h"
 #include "xalloc.h"
@@ -238,7 +237,7 @@ static int pt_on_spawn(struct rn_collector *c, pid_t pid, struct rn_trace *t)
 	t->events_only = c->events_only;
 	if (ptrace(PTRACE_SEIZE, pid, 0L, opts))
 		return -errno;
-	p = rn_trace_add_process(t, pid, 0, now_ns());
+	p = rn_trace_add_process(t, pid, 0, rn_mono_ns());
 	c->last_stop_ns = p->start_ns;
 	if (!t->start_ns)
 		t->start_ns = p->start_ns;
@@ -348,7 +347,7 @@ int rn_ptrace_attach(struct rn_collector *c, pid_t pid, struct rn_trace *t)
 		return -EINVAL; /* a thread id: -p takes processes */
 	if (rn_trace_find_process(t, pid) >= 0)
 		return 0; /* named twice */
-	p = rn_trace_add_process(t, pid, ppid, now_ns());
+	p = rn_trace_add_process(t, pid, ppid, rn_mono_ns());
 	proc = (int)(t->nprocs - 1);
 	if (!t->start_ns)
 		t->start_ns = p->start_ns;
@@ -422,7 +421,7 @@ static int pt_on_event(struct rn_collector *c, struct rn_trace *t, pid_t tid, in
 		return 0;
 	}
 	c->last = tk;
-	rn_pt_pin_on_stop(c, now_ns());
+	rn_pt_pin_on_stop(c, rn_mono_ns());
 	if (!WIFSTOPPED(status)) {
 		rn_pt_task_gone(c, tk, status);
 		return !c->ntasks && !c->npending;
@@ -459,7 +458,7 @@ static int pt_finish(struct rn_collector *c, struct rn_trace *t)
 		if (t->procs[i].end == RN_PROC_RUNNING) {
 			t->procs[i].end = RN_PROC_LOST;
 			if (!t->procs[i].end_ns)
-				t->procs[i].end_ns = t->end_ns ? t->end_ns : now_ns();
+				t->procs[i].end_ns = t->end_ns ? t->end_ns : rn_mono_ns();
 		}
 	}
 	rn_pt_watchdog_stop(c);

@@ -1,8 +1,8 @@
 /*
  * ptrace_proc.c - the ptrace collector's process tree: new children and threads, exec, exit
- * and group stops, and tasks that are gone (ptrace_internal.h).
+ * and group stops, and tasks that are gone (ptrace/internal.h).
  */
-#include "ptrace/ptrace_internal.h"
+#include "ptrace/internal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -31,7 +31,6 @@
 
 #include "log.h"
 #include "inject_rules.h"
-#include "ptrace/internal.h"
 #include "symbolize.h"
 #include "unwind.h"
 #include "xalloc.h"
@@ -92,7 +91,7 @@ struct task *rn_pt_adopt(struct rn_collector *c, pid_t tid, bool thread, int pro
 	} else {
 		struct rn_process *p =
 			rn_trace_add_process(c->t, tid, proc >= 0 ? c->t->procs[proc].pid : ppid,
-					     now_ns());
+					     rn_mono_ns());
 		const struct rn_process *pp = proc >= 0 ? &c->t->procs[proc] : NULL;
 
 		/* (pp is read after the add, which may move the array) */
@@ -192,7 +191,7 @@ static struct task *exec_event(struct rn_collector *c, struct task *tk, bool *kn
 	tk->flags &= ~(uint32_t)TASK_HIDDEN;
 	set_exit_stop(c, tk, true);
 	p = rn_pt_proc_of(c, tk);
-	p->exec_ns = now_ns();
+	p->exec_ns = rn_mono_ns();
 	/* a new image: its memory accounting restarts (no mappings, no program break) */
 	rn_trace_image_end(c->t, p);
 	/* a new image: the mappings of the old one would misattribute the next spans */
@@ -352,7 +351,7 @@ int rn_pt_task_gone(struct rn_collector *c, struct task *tk, int status)
 {
 	struct proc_state *ps = rn_pt_ps_of(c, tk->proc);
 	struct rn_process *p = rn_pt_proc_of(c, tk);
-	uint64_t ts = now_ns();
+	uint64_t ts = rn_mono_ns();
 
 	rn_pt_close_unfinished(c, tk);
 	if (!(tk->flags & TASK_EXITING) && ps->live)

@@ -1,9 +1,9 @@
 /*
  * ptrace_syscall.c - the ptrace collector's syscall stops: reading the tracee (strings, argv,
  * socket addresses, paths, VmHWM), recording spans with their callers' stacks, resuming, and
- * tampering (--inject) (ptrace_internal.h).
+ * tampering (--inject) (ptrace/internal.h).
  */
-#include "ptrace/ptrace_internal.h"
+#include "ptrace/internal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -32,7 +32,6 @@
 
 #include "log.h"
 #include "inject_rules.h"
-#include "ptrace/internal.h"
 #include "symbolize.h"
 #include "unwind.h"
 #include "xalloc.h"
@@ -806,7 +805,7 @@ static void syscall_exit(struct rn_collector *c, struct task *tk, int64_t rval, 
 int rn_pt_syscall_stop(struct rn_collector *c, struct task *tk)
 {
 	struct __ptrace_syscall_info info;
-	uint64_t ts = now_ns();
+	uint64_t ts = rn_mono_ns();
 	long n;
 
 	c->t->unfiltered_stops++;

@@ -1,8 +1,8 @@
 /*
  * ptrace_tasks.c - the ptrace collector's tasks: the tid -> task map, per-process state, and
- * CPU pinning with its watchdog thread (ptrace_internal.h).
+ * CPU pinning with its watchdog thread (ptrace/internal.h).
  */
-#include "ptrace/ptrace_internal.h"
+#include "ptrace/internal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -31,7 +31,6 @@
 
 #include "log.h"
 #include "inject_rules.h"
-#include "ptrace/internal.h"
 #include "symbolize.h"
 #include "unwind.h"
 #include "xalloc.h"
@@ -213,7 +212,7 @@ static void *watchdog_main(void *arg)
 		pthread_cond_timedwait(&w->cv, &w->mu, &until);
 		if (w->stop || atomic_load(&w->pinned_tid) != tid)
 			continue;
-		if (now_ns() - atomic_load(&w->last_stop_ns) < WATCHDOG_NS)
+		if (rn_mono_ns() - atomic_load(&w->last_stop_ns) < WATCHDOG_NS)
 			continue;
 		/* No stop for a while: the pinned task computes. Let it and the tracer go. */
 		sched_setaffinity(tid, sizeof(w->orig), &w->orig);

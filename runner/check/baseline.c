@@ -19,6 +19,7 @@
 
 #include "buf.h"
 #include "log.h"
+#include "now.h"
 #include "sequential.h"
 #include "stats.h"
 #include "xalloc.h"
@@ -1264,14 +1265,6 @@ static bool counts_differ(const struct rn_target_result *head, const struct rn_t
 	return false;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* The warmups and the timing pairs: a first look, then adaptive repeats, more pairs while a
  * time metric is undecided, up to the design's last look or the time budget (sequential.h
  * keeps alpha over the looks). *spent: no further look was possible. */
@@ -1288,12 +1281,12 @@ static int measure_timing(const struct rn_baseline *b, const struct rn_baseline_
 	*spent = true;
 	for (k = 0; k < plan->warmup && !rc && !failed(head) && !failed(base); k++)
 		rc = run_both(fn, ctx, RN_BASELINE_WARMUP, k % 2, head, base);
-	t0 = now_ns();
+	t0 = rn_mono_ns();
 	if (!rc)
 		rc = measure_pairs(plan, (unsigned)seq->first, fn, ctx, head, base);
 	while (!rc && !failed(head) && !failed(base)) {
 		next = rn_seq_next(seq, head->nruns);
-		if (!next || (plan->budget_ns && now_ns() - t0 >= plan->budget_ns))
+		if (!next || (plan->budget_ns && rn_mono_ns() - t0 >= plan->budget_ns))
 			break;
 		if (!wants_more(b, reg, seq, head, base)) {
 			*spent = false;

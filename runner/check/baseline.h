@@ -54,7 +54,7 @@
 #include "assertion.h"
 #include "config.h"
 #include "golden.h"
-#include "report.h"
+#include "verdict.h"
 #include "sequential.h"
 
 /*

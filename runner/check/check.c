@@ -3,8 +3,8 @@
  * check_run.c; the commands are cmd_check.c, cmd_calibrate.c, cmd_validate.c, cmd_golden.c.
  */
 #include "check.h"
-#include "check_drivers.h"
-#include "check_internal.h"
+#include "drivers_instructions.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -24,13 +24,14 @@
 #include "github.h"
 #include "golden.h"
 #include "harness.h"
+#include "now.h"
 #include "preflight.h"
 #include "profile_check.h"
-#include "judging.h"
+#include "conditions.h"
 #include "log.h"
 #include "otlp.h"
 #include "console.h"
-#include "report.h"
+#include "verdict.h"
 #include "reporter.h"
 #include "shard.h"
 #include "xalloc.h"
@@ -752,7 +753,7 @@ int rn_check_execute(struct rn_check_opts *o, int argc, char **argv, int first)
 	 * lands (a run, a build, the judging, calibrate's own measurements) */
 	rn_run_catch_signals();
 	memset(&c, 0, sizeof(c));
-	c.check_start = rn_check_realtime_ns();
+	c.check_start = rn_real_ns();
 	c.o = o;
 	rc = check_prepare(&c, argc, argv, first);
 	if (!rc)

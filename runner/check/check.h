@@ -81,7 +81,7 @@ int rn_check_load_config(struct rn_config *cfg, const char *path, bool color, bo
 bool rn_check_selected(const struct rn_check_opts *o, const char *name);
 /* The selection: every --target names a configured target (else RN_EXIT_USAGE), --shard's
  * targets into o->shard_names, then the drivers resolved and every collector a selected
- * target asks for usable here (else RN_EXIT_COLLECTOR, or check_drivers' code). Prints why.
+ * target asks for usable here (else RN_EXIT_COLLECTOR, or rn_check_drivers' code). Prints why.
  * Returns 0 or an exit code. */
 int rn_check_select(struct rn_check_opts *o, struct rn_config *cfg);
 

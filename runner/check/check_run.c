@@ -4,8 +4,8 @@
  * calibration, into struct rn_target_result.
  */
 #include "check.h"
-#include "check_internal.h"
-#include "check_drivers.h"
+#include "internal.h"
+#include "drivers_instructions.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -33,28 +33,13 @@
 #include "golden.h"
 #include "harness.h"
 #include "golden_equiv.h"
-#include "judging.h"
+#include "conditions.h"
 #include "log.h"
+#include "now.h"
 #include "otlp.h"
 #include "console.h"
-#include "report.h"
+#include "verdict.h"
 #include "xalloc.h"
-
-uint64_t rn_check_realtime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* Does any enabled assertion that applies to this target need every span (spool)? */
 static bool needs_spool(const struct rn_config *cfg, const struct rn_target_cfg *tc,
@@ -176,7 +161,7 @@ struct target_runs {
 	bool spool;                 /* measured runs keep every span */
 	bool behave;                /* measured runs record the behaviour */
 	struct rn_target_result *r; /* filled */
-	bool probe;                 /* a speed probe before each timing run (judging.h) */
+	bool probe;                 /* a speed probe before each timing run (conditions.h) */
 	unsigned timing_max;        /* the most timing runs adaptive repeats may reach */
 };
 
@@ -370,7 +355,7 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 	rn_trace_init(&t);
 	if (!warm && stops)
 		bh = run_sinks(tr, &t);
-	start_unix = rn_check_realtime_ns();
+	start_unix = rn_real_ns();
 	if (!r->start_unix_ns)
 		r->start_unix_ns = start_unix;
 	rn_harness_run_begin(tc);
@@ -396,7 +381,7 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 	return rc;
 }
 
-/* Speed probes after a stretch of timing runs (judging.h): a few, back to back. */
+/* Speed probes after a stretch of timing runs (conditions.h): a few, back to back. */
 static void speed_probes(struct rn_target_result *r)
 {
 	int i;
@@ -416,7 +401,7 @@ static int adaptive_runs(struct target_runs *tr, const struct rn_golden *g,
 	const struct rn_regression_cfg *reg = &tr->cfg->regression;
 	struct rn_target_result *r = tr->r;
 	struct rn_seq_design seq;
-	uint64_t t0 = monotonic_ns(), budget = (uint64_t)(reg->time_budget_s * 1e9);
+	uint64_t t0 = rn_mono_ns(), budget = (uint64_t)(reg->time_budget_s * 1e9);
 	size_t next;
 
 	seq.first = tr->plan.timing;
@@ -428,7 +413,7 @@ static int adaptive_runs(struct target_runs *tr, const struct rn_golden *g,
 	r->looks_spent = true;
 	while (!rc && r->status == RN_RUN_OK) {
 		next = rn_seq_next(&seq, r->nruns);
-		if (!next || (budget && monotonic_ns() - t0 >= budget))
+		if (!next || (budget && rn_mono_ns() - t0 >= budget))
 			break;
 		if (!rn_golden_timing_undecided(g, r, reg, &r->looks_futile)) {
 			r->looks_spent = false;
@@ -575,7 +560,7 @@ int rn_check_run_target(const struct rn_config *cfg, const struct rn_target_cfg 
 				  false,
 				  0 };
 	struct rn_pressure_probe probe = { 0 };
-	uint64_t t0 = monotonic_ns();
+	uint64_t t0 = rn_mono_ns();
 	bool have_golden;
 	unsigned first, k;
 	int rc = 0;
@@ -593,7 +578,7 @@ int rn_check_run_target(const struct rn_config *cfg, const struct rn_target_cfg 
 	if (!rc)
 		rc = counting_runs(&tr, have_golden ? golden : NULL, &probe);
 	rc = after_runs(&tr, &probe, rc);
-	r->duration_ns = monotonic_ns() - t0;
+	r->duration_ns = rn_mono_ns() - t0;
 	if (!o->quiet && !o->progress_part)
 		progress_done(&tr);
 	if (o->rep.github)

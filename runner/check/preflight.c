@@ -16,6 +16,7 @@
 #include "exitcode.h"
 #include "github.h"
 #include "golden.h"
+#include "internal.h"
 #include "log.h"
 #include "xalloc.h"
 

@@ -29,20 +29,4 @@ int rn_preflight_goldens(const struct rn_config *cfg, bool (*want)(void *ctx, co
 			 void *ctx, bool color, bool github, int max_errors, bool *bad,
 			 struct rn_golden **keep);
 
-/*
- * Make sure output file `path` (what: "JUnit XML", "timeline", ...) can be written: its
- * directory is created when missing (as mkdir -p, mode 0777 less the umask) and must be a
- * writable directory, and `path` itself must not be a directory. Prints the reason with
- * rn_error and returns a negative errno on failure, else 0. NULL `path`: 0.
- */
-int rn_preflight_output(const char *path, const char *what);
-
-/*
- * Warn (rn_warn, one line each, "FILE:LINE:1: ...") about every enabled [[assertion]] whose
- * trace_name_pattern matches none of the targets `cfg` declares: it would judge nothing, and
- * a check would show no row for it. Configs without targets (the target comes from the
- * command line) are not checked. Returns the number of such assertions.
- */
-int rn_preflight_assertions(const struct rn_config *cfg);
-
 #endif

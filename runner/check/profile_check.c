@@ -19,6 +19,7 @@
 #include "exitcode.h"
 #include "explain.h"
 #include "flamegraph.h"
+#include "internal.h"
 #include "log.h"
 #include "profile.h"
 #include "safefile.h"

@@ -44,18 +44,7 @@
 #include <stdbool.h>
 
 #include "config.h"
-#include "report.h"
-
-/*
- * Explain the first failing timing row of `tv` (target `head`; `base` is its base side under
- * --baseline, else NULL) as above, appending to that row's detail. Nothing happens when no
- * timing row failed or explaining is off. Failures (a profiled run that failed, a file that
- * cannot be written) are stated in the detail and warned about; the verdicts are unchanged.
- * Progress goes to stderr unless `quiet`.
- */
-void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_target_cfg *head,
-			      const struct rn_target_cfg *base, struct rn_target_report *tv,
-			      bool quiet);
+#include "verdict.h"
 
 /*
  * `golden update`: with [profile] golden (default when renacer.toml has a [profile] table),

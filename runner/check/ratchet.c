@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "check_internal.h"
+#include "internal.h"
 #include "exitcode.h"
 #include "log.h"
 #include "xalloc.h"

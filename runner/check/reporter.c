@@ -9,7 +9,9 @@
 #include <time.h>
 
 #include "baseline.h"
+#include "bench_json.h"
 #include "buf.h"
+#include "conditions.h"
 #include "config.h"
 #include "console.h"
 #include "diag.h"
@@ -17,8 +19,9 @@
 #include "exitcode.h"
 #include "github.h"
 #include "history.h"
-#include "judging.h"
+#include "internal.h"
 #include "junit.h"
+#include "now.h"
 #include "timing_gate.h"
 #include "log.h"
 #include "otlp.h"
@@ -26,17 +29,9 @@
 #include "results.h"
 #include "xalloc.h"
 
-static uint64_t realtime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static uint64_t end_ns(const struct rn_outcome *oc)
 {
-	return oc->end_unix_ns ? oc->end_unix_ns : realtime_ns();
+	return oc->end_unix_ns ? oc->end_unix_ns : rn_real_ns();
 }
 
 /* Head results, then the base sides (--baseline), as one array for the outputs that show

@@ -26,7 +26,7 @@
 #include <stdint.h>
 
 #include "assertion.h"
-#include "report.h"
+#include "verdict.h"
 #include "shard.h"
 
 struct rn_config;
@@ -100,13 +100,6 @@ extern const struct rn_reporter_ops *const rn_reporters[];
  * one history entry; a write that fails prints its diagnostic and gives RN_EXIT_OUTPUT, the
  * other targets are still written. The targets must have run cleanly. */
 extern const struct rn_reporter_ops rn_golden_reporter;
-
-/*
- * argv as a golden trace records it: arguments inside the config's directory made relative
- * to it, and secrets redacted ([report] redact), since golden traces are committed. Returns a
- * NULL-terminated copy; free with rn_otlp_argv_free.
- */
-char **rn_report_golden_argv(const struct rn_config *cfg, char *const *argv);
 
 /*
  * Run every reporter of rn_reporters over `oc` with the settings `out`, updating

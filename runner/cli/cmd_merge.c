@@ -16,7 +16,7 @@
 #include "exitcode.h"
 #include "log.h"
 #include "otlp.h"
-#include "report.h"
+#include "verdict.h"
 #include "report_opts.h"
 #include "reporter.h"
 #include "shard.h"

@@ -7,7 +7,7 @@
  * prepare_outputs, rn_run_target, report_run, dest_close.
  */
 #include "cmd_trace.h"
-#include "cmd_trace_gpu.h"
+#include "trace_gpu.h"
 
 #include "assertion.h"
 

@@ -14,7 +14,7 @@
 #include "log.h"
 #include "config.h"
 #include "github.h"
-#include "judging.h"
+#include "conditions.h"
 #include "preflight.h"
 
 static const struct rn_option validate_options[] = {

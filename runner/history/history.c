@@ -21,8 +21,9 @@
 #include "buf.h"
 #include "config.h"
 #include "golden.h"
-#include "history_internal.h"
+#include "internal.h"
 #include "log.h"
+#include "now.h"
 #include "syscall_names.h"
 #include "utf8.h"
 #include "xalloc.h"
@@ -833,11 +834,8 @@ static void rn_history_new_uid(char *dst, size_t cap, uint64_t created_ns)
 	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0 || read(fd, &r, sizeof(r)) != (ssize_t)sizeof(r)) {
-		struct timespec ts;
-
 		/* No entropy device: the process and the monotonic clock still differ per run. */
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		r = fnv1a((uint64_t)getpid() * 0x9e3779b97f4a7c15ull ^ (uint64_t)ts.tv_nsec, "uid");
+		r = fnv1a((uint64_t)getpid() * 0x9e3779b97f4a7c15ull ^ rn_mono_ns(), "uid");
 	}
 	if (fd >= 0)
 		close(fd);
@@ -1186,7 +1184,6 @@ int rn_history_record(const struct rn_config *cfg, bool cli_enable, const char *
 	struct rn_history h;
 	struct rn_history_run run;
 	char bufs[4][256], subject[256];
-	struct timespec ts;
 	int64_t id;
 	int rc;
 
@@ -1196,8 +1193,7 @@ int rn_history_record(const struct rn_config *cfg, bool cli_enable, const char *
 		return 0;
 	}
 	memset(&run, 0, sizeof(run));
-	clock_gettime(CLOCK_REALTIME, &ts);
-	run.created_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	run.created_ns = rn_real_ns();
 	rn_history_run_identify(&run, cfg->dir, hc.machine, bufs);
 	run.source = source;
 	run.config = cfg->path;

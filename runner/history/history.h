@@ -74,8 +74,6 @@ struct rn_config;
 #define RN_HISTORY_BACKFILL 20
 /* Most columns of a verdict's short message on the report page (its first clause). */
 #define RN_HISTORY_PAGE_SHORT 100
-/* Default busy timeout of SQLite writers, ms. */
-#define RN_HISTORY_BUSY_TIMEOUT_MS 30000
 
 struct rn_history;
 

@@ -3,7 +3,7 @@
  * table), and the import of one golden trace or renacer-json-v1 file as a run (history.h).
  */
 #include "history.h"
-#include "history_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -21,6 +21,7 @@
 #include "golden.h"
 #include "json_text.h"
 #include "log.h"
+#include "now.h"
 #include "utf8.h"
 #include "xalloc.h"
 
@@ -679,12 +680,8 @@ int64_t rn_history_import_file(struct rn_history *h, const char *path,
 	if (io->branch)
 		run.branch = io->branch;
 	run.created_ns = parse_iso(g.created);
-	if (!run.created_ns) {
-		struct timespec ts;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
-		run.created_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-	}
+	if (!run.created_ns)
+		run.created_ns = rn_real_ns();
 	run.source = "import";
 	run.config = path;
 	golden_to_result(&g, name, &r);

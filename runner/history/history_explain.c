@@ -4,7 +4,7 @@
  * for that run only.
  */
 #include "history.h"
-#include "history_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

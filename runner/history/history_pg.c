@@ -16,7 +16,7 @@
  * sequences, which never block each other); schema migrations take a transaction-scoped
  * advisory lock so that concurrent first writers apply each migration once.
  */
-#include "history_internal.h"
+#include "internal.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -30,6 +30,8 @@
 #include <time.h>
 
 #include "buf.h"
+#include "config.h"
+#include "now.h"
 #include "xalloc.h"
 
 /* The libpq functions used, resolved from libpq.so.5 (signatures of libpq-fe.h). */
@@ -141,10 +143,7 @@ static void quiet_notice(void *arg, const char *message)
 
 static int64_t now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (int64_t)(rn_mono_ns() / 1000000);
 }
 
 /* Wait until the connection's socket is readable (or writable) or `deadline_ms` passes.

@@ -3,7 +3,7 @@
  * (history.h, "reads").
  */
 #include "history.h"
-#include "history_internal.h"
+#include "internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * quote them can be scrubbed.
  */
 #include "history.h"
-#include "history_internal.h"
+#include "internal.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * report page share (history.h, "reads").
  */
 #include "history.h"
-#include "history_internal.h"
+#include "internal.h"
 
 #include <jansson.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
  * writers never deadlock upgrading read locks), and the busy timeout makes a writer wait for
  * the lock instead of failing (https://www.sqlite.org/wal.html, section "Concurrency").
  */
-#include "history_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -2,7 +2,7 @@
  * ledger.c - the gate-quality ledger (see ledger.h).
  */
 #include "ledger.h"
-#include "history_internal.h"
+#include "internal.h"
 
 #include <math.h>
 #include <stdio.h>

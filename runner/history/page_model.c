@@ -3,7 +3,7 @@
  * the JSON runner/report/report_html.c draws (history.h, rn_history_page_model).
  */
 #include "history.h"
-#include "history_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <jansson.h>

@@ -1,5 +1,5 @@
 #include "config.h"
-#include "config_internal.h"
+#include "internal.h"
 #include "config.h"
 
 #include <errno.h>
@@ -314,7 +314,7 @@ static int parse_profile(struct rn_cfg_ctx *c, const struct rn_toml_value *root)
 {
 	struct rn_profile_cfg *p = &c->cfg->profile;
 	const struct rn_toml_value *v;
-	int64_t hz = 999, stacks = 5000, top = 5;
+	int64_t hz = RN_PROFILE_FREQUENCY_HZ, stacks = RN_PROFILE_MAX_STACKS, top = RN_PROFILE_TOP;
 	char *dir = NULL;
 	int err;
 
@@ -798,7 +798,12 @@ int rn_config_parse(struct rn_config *cfg, const char *path, const char *src, si
 	rn_regression_cfg_init(&cfg->regression);
 	cfg->golden_runs = RN_GOLDEN_RUNS_DEFAULT;
 	cfg->profile = (struct rn_profile_cfg){
-		false, true, 999, true, 5000, 5, rn_cfg_resolve_path(cfg, ".renacer/explain"), false
+		.on_failure = true,
+		.frequency_hz = RN_PROFILE_FREQUENCY_HZ,
+		.syscalls = true,
+		.max_stacks = RN_PROFILE_MAX_STACKS,
+		.top = RN_PROFILE_TOP,
+		.dir = rn_cfg_resolve_path(cfg, ".renacer/explain"),
 	};
 	cfg->otlp.timeout_ms = -1;
 	cfg->otlp.syscall_threshold_us = -1;

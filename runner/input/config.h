@@ -20,60 +20,98 @@
 #include "assertion.h"
 #include "collector.h"
 #include "diag.h"
+#include "equivalence.h"
 #include "golden.h"
 #include "strmap.h"
 #include "toml.h"
 
+/*
+ * The text of a default in a key's doc: "(default " RN_CFG_STR(RN_REGRESSION_MAX_RUNS) ")" reads
+ * "(default 60)" from the macro the code assigns, so each default is typed once. The macro must
+ * expand to a plain literal (60, 0.10), never an expression.
+ */
+#define RN_CFG_STR_(x) #x
+#define RN_CFG_STR(x) RN_CFG_STR_(x)
+
+/* Defaults and limits of [[target]] (rn_cfg_target_defaults, config_target.c). */
+#define RN_TARGET_TIMEOUT_S 300         /* timeout_s, s */
+#define RN_TARGET_RUNS 1                /* runs */
+#define RN_TARGET_RUNS_MAX 1000         /* runs: the most accepted */
+#define RN_TARGET_COUNTING_RUNS 1       /* counting_runs */
+#define RN_TARGET_COUNTING_RUNS_MAX 100 /* counting_runs: the most accepted */
+#define RN_TARGET_MAX_PROCESSES 10000   /* max_processes */
+
+/* Defaults of [[assertion]] (config_assertion.c). */
+#define RN_ASSERT_THRESHOLD 0.8           /* anti_pattern threshold, confidence 0..1 */
+#define RN_ASSERT_WITNESS_TOLERANCE 0.2   /* witness tolerance, fraction */
+#define RN_ASSERT_SPAN_TIME_TOLERANCE 0.1 /* span_time tolerance under --baseline, fraction */
+
+/* Defaults of [otlp] and [history] (report/otlp_config.c, history/history.c). */
+#define RN_OTLP_DEFAULT_TIMEOUT_MS 10000 /* timeout_ms: the whole export, ms */
+#define RN_HISTORY_BUSY_TIMEOUT_MS 30000 /* busy_timeout_ms: SQLite writers' wait, ms */
+
+/* Defaults of [profile] (config.c). */
+#define RN_PROFILE_FREQUENCY_HZ 999 /* frequency_hz, samples per second of CPU time */
+#define RN_PROFILE_MAX_STACKS 5000  /* max_stacks */
+#define RN_PROFILE_TOP 5            /* top */
+
 /* X(key, type, doc) for [[target]]. `type` is a word used in messages. */
-#define RN_TARGET_KEYS(X)                                                                           \
-	X(name, "string", "unique name, [A-Za-z0-9_.-]+")                                           \
-	X(command, "array of strings", "argv, no shell; argv[0] is searched in PATH")               \
-	X(shell, "boolean", "run command[0] through /bin/sh -c (default false)")                    \
-	X(cwd, "string", "working directory, relative to renacer.toml (default: its directory)")    \
-	X(env, "table of strings", "variables added to the inherited environment")                  \
-	X(fixed_hash_seed, "boolean",                                                               \
-	  "hold PYTHONHASHSEED, PERL_HASH_SEED and PERL_PERTURB_KEYS at 0 in every run unless env " \
-	  "sets them (default true: equal hash order on both sides)")                               \
-	X(timeout_s, "number", "wall-clock limit of one run in seconds (default 300)")              \
-	X(expect_exit, "integer", "exit status of a clean run (default 0; -1 accepts any)")         \
-	X(runs, "integer", "measured timing runs (default 1, at most 1000)")                        \
-	X(counting_runs, "integer", "runs with syscall stops for counts (default 1, at most 100)")  \
-	X(warmup, "integer", "unmeasured runs first (default 0)")                                   \
-	X(shard_weight, "number",                                                                   \
-	  "expected cost in seconds for --shard balancing (default: unweighted)")                   \
-	X(baseline_tolerance, "number",                                                             \
-	  "check --baseline: slowdown of head over base that fails, fraction of the base median "   \
-	  "(default 0.03; --baseline-tolerance overrides; calibrate --write derives it)")           \
-	X(collectors, "array of strings",                                                           \
-	  "any of" RN_TARGET_COLLECTORS(                                                            \
-		  RN_COLLECTOR_QUOTED) " (default [\"ptrace\"]; ebpf is chosen by `driver`)")       \
-	X(gpu_timing, "string", "\"cmdbuf\" (default), \"submit\" or \"dispatch\" (serializes)")    \
-	X(stdout, "string", "\"inherit\", \"null\" (default) or \"capture\"")                       \
-	X(stderr, "string", "\"inherit\" (default), \"null\" or \"capture\"")                       \
-	X(max_processes, "integer", "kill the run when more processes are born (default 10000)")    \
-	X(max_memory_bytes, "integer", "RLIMIT_AS of each process in bytes (default unlimited)")    \
-	X(driver, "string", "\"ptrace\" (default), \"ebpf\" (count in the kernel) or \"auto\"")     \
-	X(region_scope, "string",                                                                   \
-	  "cuda: a region holds the GPU work the whole \"process\" launched while it was open "     \
-	  "(default) or only its own \"thread\"'s")                                                 \
-	X(instructions, "boolean",                                                                  \
-	  "count instructions under Valgrind in one more run (default: "                            \
-	  "when an instructions assertion applies)")                                                \
-	X(build, "string",                                                                          \
-	  "shell command that builds the target, run in cwd by check --build (the "                 \
-	  "renacer-check-code pre-commit hook) before its runs")                                    \
-	X(inject, "array of strings",                                                               \
-	  "strace --inject rules applied in every run: \"fsync:delay_exit=10ms\", "                 \
-	  "\"connect:error=ECONNREFUSED:when=1\" (ptrace driver)")                                  \
-	X(profile, "boolean",                                                                       \
-	  "explain a failing timing row with profiles ([profile]; default: [profile] on_failure)")  \
-	X(harness, "string", RN_HARNESS_KEY_DOC)                                                    \
-	X(benchmarks, "array of strings",                                                           \
-	  "the benchmarks or tests to run (default: the harness's own list; hyperfine: "            \
-	  "the commands)")                                                                          \
+#define RN_TARGET_KEYS(X)                                                                            \
+	X(name, "string", "unique name, [A-Za-z0-9_.-]+")                                            \
+	X(command, "array of strings", "argv, no shell; argv[0] is searched in PATH")                \
+	X(shell, "boolean", "run command[0] through /bin/sh -c (default false)")                     \
+	X(cwd, "string", "working directory, relative to renacer.toml (default: its directory)")     \
+	X(env, "table of strings", "variables added to the inherited environment")                   \
+	X(fixed_hash_seed, "boolean",                                                                \
+	  "hold PYTHONHASHSEED, PERL_HASH_SEED and PERL_PERTURB_KEYS at 0 in every run unless env "  \
+	  "sets them (default true: equal hash order on both sides)")                                \
+	X(timeout_s, "number",                                                                       \
+	  "wall-clock limit of one run in seconds (default " RN_CFG_STR(RN_TARGET_TIMEOUT_S) ")")    \
+	X(expect_exit, "integer", "exit status of a clean run (default 0; -1 accepts any)")          \
+	X(runs, "integer",                                                                           \
+	  "measured timing runs (default " RN_CFG_STR(RN_TARGET_RUNS) ", at most " RN_CFG_STR(       \
+		  RN_TARGET_RUNS_MAX) ")")                                                           \
+	X(counting_runs, "integer",                                                                  \
+	  "runs with syscall stops for counts (default " RN_CFG_STR(                                 \
+		  RN_TARGET_COUNTING_RUNS) ", at most " RN_CFG_STR(RN_TARGET_COUNTING_RUNS_MAX) ")") \
+	X(warmup, "integer", "unmeasured runs first (default 0)")                                    \
+	X(shard_weight, "number",                                                                    \
+	  "expected cost in seconds for --shard balancing (default: unweighted)")                    \
+	X(baseline_tolerance, "number",                                                              \
+	  "check --baseline: slowdown of head over base that fails, fraction of the base median "    \
+	  "(default: the check's; --baseline-tolerance overrides; calibrate --write derives it)")    \
+	X(collectors, "array of strings",                                                            \
+	  "any of" RN_TARGET_COLLECTORS(                                                             \
+		  RN_COLLECTOR_QUOTED) " (default [\"ptrace\"]; ebpf is chosen by `driver`)")        \
+	X(gpu_timing, "string", "\"cmdbuf\" (default), \"submit\" or \"dispatch\" (serializes)")     \
+	X(stdout, "string", "\"inherit\", \"null\" (default) or \"capture\"")                        \
+	X(stderr, "string", "\"inherit\" (default), \"null\" or \"capture\"")                        \
+	X(max_processes, "integer",                                                                  \
+	  "kill the run when more processes are born (default " RN_CFG_STR(                          \
+		  RN_TARGET_MAX_PROCESSES) ")")                                                      \
+	X(max_memory_bytes, "integer", "RLIMIT_AS of each process in bytes (default unlimited)")     \
+	X(driver, "string", "\"ptrace\" (default), \"ebpf\" (count in the kernel) or \"auto\"")      \
+	X(region_scope, "string",                                                                    \
+	  "cuda: a region holds the GPU work the whole \"process\" launched while it was open "      \
+	  "(default) or only its own \"thread\"'s")                                                  \
+	X(instructions, "boolean",                                                                   \
+	  "count instructions under Valgrind in one more run (default: "                             \
+	  "when an instructions assertion applies)")                                                 \
+	X(build, "string",                                                                           \
+	  "shell command that builds the target, run in cwd by check --build (the "                  \
+	  "renacer-check-code pre-commit hook) before its runs")                                     \
+	X(inject, "array of strings",                                                                \
+	  "strace --inject rules applied in every run: \"fsync:delay_exit=10ms\", "                  \
+	  "\"connect:error=ECONNREFUSED:when=1\" (ptrace driver)")                                   \
+	X(profile, "boolean",                                                                        \
+	  "explain a failing timing row with profiles ([profile]; default: [profile] on_failure)")   \
+	X(harness, "string", RN_HARNESS_KEY_DOC)                                                     \
+	X(benchmarks, "array of strings",                                                            \
+	  "the benchmarks or tests to run (default: the harness's own list; hyperfine: "             \
+	  "the commands)")                                                                           \
 	X(pattern, "string", "harness, [[suite]]: names kept, full match (regex; default all)")     \
-	X(pairs, "string",                                                                          \
-	  "--baseline: \"duet\" or \"sequential\" timing pairs for this target (default: "          \
+	X(pairs, "string",                                                                           \
+	  "--baseline: \"duet\" or \"sequential\" timing pairs for this target (default: "           \
 	  "[regression] pairs)")
 
 /*
@@ -149,14 +187,17 @@ bool rn_harness_is_suite(enum rn_harness h);
 	X(max_bytes, "integer", "memory_usage: budget in bytes (inclusive)")                                                                                                       \
 	X(tracking_mode, "string", "memory_usage: \"rss\" (default) or \"allocations\"")                                                                                           \
 	X(pattern, "string", "anti_pattern: detector name")                                                                                                                        \
-	X(threshold, "number", "anti_pattern: minimum confidence that counts, 0..1 (default 0.8)")                                                                                 \
+	X(threshold, "number",                                                                                                                                                     \
+	  "anti_pattern: minimum confidence that counts, 0..1 (default " RN_CFG_STR(                                                                                               \
+		  RN_ASSERT_THRESHOLD) ")")                                                                                                                                        \
 	X(process_name_pattern, "string", "anti_pattern: processes considered (regex)")                                                                                            \
 	X(golden, "string",                                                                                                                                                        \
 	  "equivalence: recorded trace (renacer trace -f --format jsonl) the run must behave like")                                                                                \
 	X(max_instructions, "integer", "instructions: budget in instructions (inclusive)")                                                                                         \
 	X(tolerance, "number",                                                                                                                                                     \
 	  "instructions: fraction over the budget that passes, 0..0.05 (default 0); witness: allowed deviation of a reported span from the kernel's, fraction "                    \
-	  "(default 0.2); span_time: under --baseline, the growth over the base's median that fails, fraction (default 0.1)")                                                      \
+	  "(default " RN_CFG_STR(RN_ASSERT_WITNESS_TOLERANCE) "); span_time: under --baseline, the growth over the base's median that fails, fraction (default " RN_CFG_STR(       \
+		  RN_ASSERT_SPAN_TIME_TOLERANCE) ")")                                                                                                                              \
 	X(witness_pattern, "string",                                                                                                                                               \
 	  "witness: syscalls that end a span's work as the kernel sees it (regex; default the write and send family)")                                                             \
 	X(aggregate, "string", "\"median\" (default), \"min\", \"p95\" or \"max\" over runs")                                                                                      \
@@ -168,8 +209,9 @@ bool rn_harness_is_suite(enum rn_harness h);
 #define RN_GOLDEN_KEYS(X)                                                                          \
 	X(dir, "string", "directory of golden traces (default golden_traces)")                     \
 	X(runs, "integer",                                                                         \
-	  "runs `golden update` records at least (default 10; a target's "                         \
-	  "larger runs wins)")                                                                     \
+	  "runs `golden update` records at least (default " RN_CFG_STR(                            \
+		  RN_GOLDEN_RUNS_DEFAULT) "; a target's "                                          \
+					  "larger runs wins)")                                     \
 	X(metrics, "array of strings",                                                             \
 	  "golden comparisons made (default all: syscalls, "                                       \
 	  "syscall_counts, processes, cpu_time, wall_time, critical_path, "                        \
@@ -198,7 +240,8 @@ bool rn_harness_is_suite(enum rn_harness h);
 	X(protocol, "string", "\"http/protobuf\" (default) or \"http/json\"")                      \
 	X(service_name, "string", "service.name of the resource (default renacer)")                \
 	X(headers, "table of strings", "HTTP headers (never printed)")                             \
-	X(timeout_ms, "integer", "total export time limit in ms (default 10000)")                  \
+	X(timeout_ms, "integer",                                                                   \
+	  "total export time limit in ms (default " RN_CFG_STR(RN_OTLP_DEFAULT_TIMEOUT_MS) ")")    \
 	X(compression, "string", "\"gzip\" or \"none\" (default)")                                 \
 	X(required, "boolean", "an export failure fails the check (default false)")                \
 	X(syscall_spans, "string", "\"aggregate\" (default), \"all\" or \"threshold\"")            \
@@ -207,19 +250,32 @@ bool rn_harness_is_suite(enum rn_harness h);
 /* X(key, type, doc) for [regression]. */
 #define RN_REGRESSION_KEYS(X)                                                                                                                                                                                   \
 	X(enabled, "boolean", "compare with golden traces (default true)")                                                                                                                                      \
-	X(count_tolerance, "number", "allowed growth of syscall counts, fraction (default 0.10)")                                                                                                               \
-	X(count_floor, "integer", "growth in calls always allowed (default 1)")                                                                                                                                 \
-	X(timing_tolerance, "number", "allowed slowdown, fraction (default 0.10)")                                                                                                                              \
-	X(memory_tolerance, "number", "allowed memory growth, fraction (default 0.10)")                                                                                                                         \
-	X(memory_floor_bytes, "integer", "memory growth always allowed, bytes (default 1048576)")                                                                                                               \
-	X(alpha, "number", "significance level of the rank test (default 0.01)")                                                                                                                                \
+	X(count_tolerance, "number",                                                                                                                                                                            \
+	  "allowed growth of syscall counts, fraction (default " RN_CFG_STR(                                                                                                                                    \
+		  RN_REGRESSION_COUNT_TOLERANCE) ")")                                                                                                                                                           \
+	X(count_floor, "integer",                                                                                                                                                                               \
+	  "growth in calls always allowed (default " RN_CFG_STR(RN_REGRESSION_COUNT_FLOOR) ")")                                                                                                                 \
+	X(timing_tolerance, "number",                                                                                                                                                                           \
+	  "allowed slowdown, fraction (default " RN_CFG_STR(RN_REGRESSION_TIMING_TOLERANCE) ")")                                                                                                                \
+	X(memory_tolerance, "number",                                                                                                                                                                           \
+	  "allowed memory growth, fraction (default " RN_CFG_STR(                                                                                                                                               \
+		  RN_REGRESSION_MEMORY_TOLERANCE) ")")                                                                                                                                                          \
+	X(memory_floor_bytes, "integer",                                                                                                                                                                        \
+	  "memory growth always allowed, bytes (default " RN_CFG_STR(                                                                                                                                           \
+		  RN_REGRESSION_MEMORY_FLOOR_BYTES) ")")                                                                                                                                                        \
+	X(alpha, "number",                                                                                                                                                                                      \
+	  "significance level of the rank test (default " RN_CFG_STR(RN_REGRESSION_ALPHA) ")")                                                                                                                  \
 	X(timing, "boolean",                                                                                                                                                                                    \
-	  "judge timing metrics; false: the time rows of golden traces and of --baseline are SKIP (default true)")                                                                                              \
-	X(min_runs_for_timing, "integer", "runs needed on both sides to judge timing (default 5)")                                                                                                              \
+	  "judge timing metrics; false: the time rows of golden traces and of --baseline are SKIP (default true)")                                                                                                                                             \
+	X(min_runs_for_timing, "integer",                                                                                                                                                                       \
+	  "runs needed on both sides to judge timing (default " RN_CFG_STR(                                                                                                                                     \
+		  RN_REGRESSION_MIN_RUNS_FOR_TIMING) ")")                                                                                                                                                       \
 	X(max_runs, "integer",                                                                                                                                                                                  \
-	  "adaptive repeats: most timing runs (pairs with --baseline) an undecided timing row gets (default 60)")                                                                                               \
+	  "adaptive repeats: most timing runs (pairs with --baseline) an undecided timing row gets (default " RN_CFG_STR(                                                                                       \
+		  RN_REGRESSION_MAX_RUNS) ")")                                                                                                                                                                  \
 	X(drift_limit, "number",                                                                                                                                                                                \
-	  "timing against a golden recorded under other conditions fails only beyond this shift, fraction (default 0.5)")                                                                                       \
+	  "timing against a golden recorded under other conditions fails only beyond this shift, fraction (default " RN_CFG_STR(                                                                                \
+		  RN_REGRESSION_DRIFT_LIMIT) ")")                                                                                                                                                               \
 	X(timing_guard, "boolean",                                                                                                                                                                              \
 	  "timing runs carry the guard that keeps renacer out of the target's reach (a Landlock domain on Linux 6.12+, else a seccomp filter); false: none (default true)")                                     \
 	X(pin, "boolean",                                                                                                                                                                                       \
@@ -227,11 +283,13 @@ bool rn_harness_is_suite(enum rn_harness h);
 	X(pairs, "string",                                                                                                                                                                                      \
 	  "same-job baseline: \"duet\" runs base and head of a pair at the same moment on two CPUs, swapped every pair; \"sequential\" one after the other on one CPU (default sequential)")                    \
 	X(time_budget_s, "number",                                                                                                                                                                              \
-	  "adaptive repeats: no more runs once a target's timing runs took this long, seconds (default 300; 0 = no limit)")                                                                                     \
+	  "adaptive repeats: no more runs once a target's timing runs took this long, seconds (default " RN_CFG_STR(                                                                                            \
+		  RN_REGRESSION_TIME_BUDGET_S) "; 0 = no limit)")                                                                                                                                               \
 	X(load_guard, "boolean",                                                                                                                                                                                \
 	  "accepted from older configs, no effect: the recording conditions (speed probe, machine, load) decide (default true)")                                                                                \
 	X(instructions_tolerance, "number",                                                                                                                                                                     \
-	  "allowed growth of the instruction count, fraction (default 0.005)")                                                                                                                                  \
+	  "allowed growth of the instruction count, fraction (default " RN_CFG_STR(                                                                                                                             \
+		  RN_REGRESSION_INSTRUCTIONS_TOLERANCE) ")")                                                                                                                                                    \
 	X(not_judged, "string",                                                                                                                                                                                 \
 	  "\"warn\" (default: NOT JUDGED does not block) or \"fail\" (it blocks, exit 1)")
 
@@ -241,54 +299,60 @@ bool rn_harness_is_suite(enum rn_harness h);
 
 /* X(key, type, doc) for [semantic_equivalence] (the original renacer's enabled, baseline_dir
  * and min_confidence, with the meaning of assertions/equivalence.h). */
-#define RN_SEMANTIC_KEYS(X)                                                                                             \
-	X(enabled, "boolean", "judge equivalence assertions and the baseline (default true)")                           \
-	X(baseline_dir, "string",                                                                                       \
-	  "folder of recorded traces <target>.jsonl: every target is compared with its own")                            \
-	X(min_confidence, "number",                                                                                     \
-	  "similarity 0..1 from which differences in opened files and I/O sequences are tolerated (default 1.0: none)") \
-	X(normalize, "array of strings", "any of \"tmp\", \"pids\", \"numbers\" (default all)")                         \
-	X(ignore_paths, "array of strings", "fnmatch patterns of paths whose facts are dropped")                        \
-	X(keep_system, "boolean", "keep the loader's files and /proc, /sys, /dev (default false)")                      \
-	X(python_trace_dir, "string", "original renacer format: accepted, no effect")                                   \
-	X(rust_trace_dir, "string", "original renacer format: accepted, no effect")                                     \
-	X(check_write_patterns, "boolean",                                                                              \
-	  "original renacer format: accepted, no effect (writes are always compared)")                                  \
-	X(check_file_operations, "boolean",                                                                             \
-	  "original renacer format: accepted, no effect (file operations are always compared)")                         \
-	X(check_output_correctness, "boolean", "original renacer format: accepted, no effect")                          \
-	X(check_memory_allocations, "boolean", "original renacer format: accepted, no effect")                          \
-	X(expected_speedup_min, "number",                                                                               \
-	  "original renacer format: accepted, no effect (use a baseline or golden timing)")                             \
-	X(expected_speedup_max, "number", "original renacer format: accepted, no effect")                               \
+#define RN_SEMANTIC_KEYS(X)                                                                                              \
+	X(enabled, "boolean", "judge equivalence assertions and the baseline (default true)")                            \
+	X(baseline_dir, "string",                                                                                        \
+	  "folder of recorded traces <target>.jsonl: every target is compared with its own")                             \
+	X(min_confidence, "number",                                                                                      \
+	  "similarity 0..1 from which differences in opened files and I/O sequences are tolerated (default " RN_CFG_STR( \
+		  RN_EQUIV_MIN_CONFIDENCE) ": none)")                                                                    \
+	X(normalize, "array of strings", "any of \"tmp\", \"pids\", \"numbers\" (default all)")                          \
+	X(ignore_paths, "array of strings", "fnmatch patterns of paths whose facts are dropped")                         \
+	X(keep_system, "boolean", "keep the loader's files and /proc, /sys, /dev (default false)")                       \
+	X(python_trace_dir, "string", "original renacer format: accepted, no effect")                                    \
+	X(rust_trace_dir, "string", "original renacer format: accepted, no effect")                                      \
+	X(check_write_patterns, "boolean",                                                                               \
+	  "original renacer format: accepted, no effect (writes are always compared)")                                   \
+	X(check_file_operations, "boolean",                                                                              \
+	  "original renacer format: accepted, no effect (file operations are always compared)")                          \
+	X(check_output_correctness, "boolean", "original renacer format: accepted, no effect")                           \
+	X(check_memory_allocations, "boolean", "original renacer format: accepted, no effect")                           \
+	X(expected_speedup_min, "number",                                                                                \
+	  "original renacer format: accepted, no effect (use a baseline or golden timing)")                              \
+	X(expected_speedup_max, "number", "original renacer format: accepted, no effect")                                \
 	X(expected_memory_reduction_min, "number", "original renacer format: accepted, no effect")
 /* X(key, type, doc) for [history] (runner/history/history.h). */
-#define RN_HISTORY_KEYS(X)                                                                         \
-	X(enabled, "boolean",                                                                      \
-	  "record every check in the history store (default true when [history] is present)")      \
-	X(url, "string",                                                                           \
-	  "store: a SQLite path (default .renacer/history.db) or postgresql://... URI")            \
-	X(busy_timeout_ms, "integer",                                                              \
-	  "how long a store operation may wait, ms (default 30000): SQLite's lock wait; "          \
-	  "PostgreSQL's statement and lock timeout (the client gives up 2 s later)")               \
-	X(machine, "string",                                                                       \
+#define RN_HISTORY_KEYS(X)                                                                                               \
+	X(enabled, "boolean",                                                                                            \
+	  "record every check in the history store (default true when [history] is present)")                            \
+	X(url, "string",                                                                                                 \
+	  "store: a SQLite path (default .renacer/history.db) or postgresql://... URI")                                  \
+	X(busy_timeout_ms, "integer",                                                                                    \
+	  "how long a store operation may wait, ms (default " RN_CFG_STR(                                                \
+		  RN_HISTORY_BUSY_TIMEOUT_MS) "): SQLite's lock wait; "                                                  \
+					      "PostgreSQL's statement and lock timeout (the client gives up 2 s later)") \
+	X(machine, "string",                                                                                             \
 	  "machine name recorded with each run (default: a hardware fingerprint)")
 
 /* X(key, type, doc) for [profile] (runner/check/profile_check.h: where a failed timing row's time
  * went). */
-#define RN_PROFILE_KEYS(X)                                                                                     \
-	X(on_failure, "boolean",                                                                               \
-	  "when a timing row fails, profile one more run of each side and rank what grew "                     \
-	  "(default true, with or without the table)")                                                         \
-	X(frequency_hz, "integer",                                                                             \
-	  "on-CPU samples per second of CPU time, 1..10000 (default 999: the profiled runs are not measured)") \
-	X(syscalls, "boolean",                                                                                 \
-	  "also syscall time and calls by call stack (syscall stops; default true)")                           \
-	X(max_stacks, "integer", "call stacks kept per profile, the largest (default 5000)")                   \
-	X(top, "integer", "ranked items shown in reports, 1..50 (default 5)")                                  \
-	X(dir, "string", "folder of the profiles and flame graphs (default .renacer/explain)")                 \
-	X(golden, "boolean",                                                                                   \
-	  "`golden update` records <target>.folded beside each golden trace "                                  \
+#define RN_PROFILE_KEYS(X)                                                                         \
+	X(on_failure, "boolean",                                                                   \
+	  "when a timing row fails, profile one more run of each side and rank what grew "         \
+	  "(default true, with or without the table)")                                             \
+	X(frequency_hz, "integer",                                                                 \
+	  "on-CPU samples per second of CPU time, 1..10000 (default " RN_CFG_STR(                  \
+		  RN_PROFILE_FREQUENCY_HZ) ": the profiled runs are not measured)")                \
+	X(syscalls, "boolean",                                                                     \
+	  "also syscall time and calls by call stack (syscall stops; default true)")               \
+	X(max_stacks, "integer",                                                                   \
+	  "call stacks kept per profile, the largest (default " RN_CFG_STR(                        \
+		  RN_PROFILE_MAX_STACKS) ")")                                                      \
+	X(top, "integer",                                                                          \
+	  "ranked items shown in reports, 1..50 (default " RN_CFG_STR(RN_PROFILE_TOP) ")")         \
+	X(dir, "string", "folder of the profiles and flame graphs (default .renacer/explain)")     \
+	X(golden, "boolean",                                                                       \
+	  "`golden update` records <target>.folded beside each golden trace "                      \
 	  "(default true when [profile] is present)")
 
 /* X(key, type, doc) for [ratchet] (runner/check/ratchet.h: head against a release, in the job
@@ -316,10 +380,10 @@ struct rn_ratchet_cfg {
 struct rn_profile_cfg {
 	bool present;          /* the file has a [profile] table */
 	bool on_failure;       /* explain failing timing rows (default true) */
-	unsigned frequency_hz; /* CPU samples per second of CPU time (default 999) */
+	unsigned frequency_hz; /* CPU samples per second of CPU time (RN_PROFILE_FREQUENCY_HZ) */
 	bool syscalls;         /* syscall stacks too (default true) */
-	unsigned max_stacks;   /* call stacks kept per profile (default 5000) */
-	unsigned top;          /* ranked items in reports (default 5) */
+	unsigned max_stacks;   /* call stacks kept per profile (RN_PROFILE_MAX_STACKS) */
+	unsigned top;          /* ranked items in reports (RN_PROFILE_TOP) */
 	char *dir;             /* absolute folder of the profiles, owned */
 	bool golden;           /* golden update records the golden side's profile */
 };

@@ -1,8 +1,8 @@
 /*
  * config_assertion.c - one [[assertion]] table into a struct rn_assertion_spec: the keys of
- * each type, patterns, syscall names checked against the table (config_internal.h).
+ * each type, patterns, syscall names checked against the table (internal.h).
  */
-#include "config_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -467,7 +467,7 @@ static int parse_span_time(struct rn_cfg_ctx *c, const struct rn_toml_value *tab
 		return -EINVAL;
 	a->span_stat = (enum rn_span_stat)choice;
 	/* against a base or golden reference: the growth that fails, a fraction */
-	a->tolerance = 0.1;
+	a->tolerance = RN_ASSERT_SPAN_TIME_TOLERANCE;
 	if (rn_cfg_get_num(c, tab, "tolerance", 0.0, 10.0, &a->tolerance))
 		return -EINVAL;
 	if (get_ms(c, tab, "max_ms", &a->has_max_span, &a->max_span_ns) ||
@@ -535,7 +535,7 @@ static int parse_witness(struct rn_cfg_ctx *c, const struct rn_toml_value *tab,
 		return -EINVAL;
 	if (!a->witness_pattern)
 		a->witness_pattern = rn_xstrdup(default_witness);
-	a->tolerance = 0.2;
+	a->tolerance = RN_ASSERT_WITNESS_TOLERANCE;
 	if (rn_cfg_get_num(c, tab, "tolerance", 0.0, 10.0, &a->tolerance))
 		return -EINVAL;
 	return 0;
@@ -573,7 +573,7 @@ int rn_cfg_parse_assertion(struct rn_cfg_ctx *c, const struct rn_toml_value *tab
 	memset(a, 0, sizeof(*a));
 	a->enabled = true;
 	a->fail_on_violation = true;
-	a->threshold = 0.8;
+	a->threshold = RN_ASSERT_THRESHOLD;
 	a->line = tab->pos.line;
 	a->col = tab->pos.col;
 	c->what = "[[assertion]]";

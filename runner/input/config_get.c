@@ -1,8 +1,8 @@
 /*
  * config_get.c - typed reads of TOML values into config fields, each failure located at its
- * value (config_internal.h).
+ * value (internal.h).
  */
-#include "config_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <limits.h>

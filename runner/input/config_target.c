@@ -1,7 +1,7 @@
 /*
- * config_target.c - one [[target]] table into a struct rn_target_cfg (config_internal.h).
+ * config_target.c - one [[target]] table into a struct rn_target_cfg (internal.h).
  */
-#include "config_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -50,14 +50,14 @@ void rn_cfg_target_defaults(struct rn_target_cfg *t, const struct rn_config *cfg
 {
 	memset(t, 0, sizeof(*t));
 	t->cwd = rn_xstrdup(cfg->dir);
-	t->timeout_ns = 300ull * 1000000000ull;
-	t->runs = 1;
-	t->counting_runs = 1;
+	t->timeout_ns = RN_TARGET_TIMEOUT_S * 1000000000ull;
+	t->runs = RN_TARGET_RUNS;
+	t->counting_runs = RN_TARGET_COUNTING_RUNS;
 	t->collectors = RN_COLLECT_PTRACE;
 	t->gpu_mode = RN_GPU_MODE_CMDBUF;
 	t->out = RN_STDIO_NULL;
 	t->err = RN_STDIO_INHERIT;
-	t->max_procs = 10000;
+	t->max_procs = RN_TARGET_MAX_PROCESSES;
 	t->instructions = -1;
 	t->profile = -1;
 	t->pairs = -1;
@@ -279,12 +279,12 @@ static int parse_target_numbers(struct rn_cfg_ctx *c, const struct rn_toml_value
 				struct rn_target_cfg *t)
 {
 	double timeout_s = -1, weight = 0, tolerance = 0;
-	int64_t expect = 0, runs = 1, counting = 1, warmup = 0;
+	int64_t expect = 0, runs = RN_TARGET_RUNS, counting = RN_TARGET_COUNTING_RUNS, warmup = 0;
 
 	if (rn_cfg_get_num(c, tab, "timeout_s", 0.001, 86400.0 * 7, &timeout_s) ||
 	    rn_cfg_get_int(c, tab, "expect_exit", -1, 255, &expect) ||
-	    rn_cfg_get_int(c, tab, "runs", 1, 1000, &runs) ||
-	    rn_cfg_get_int(c, tab, "counting_runs", 1, 100, &counting) ||
+	    rn_cfg_get_int(c, tab, "runs", 1, RN_TARGET_RUNS_MAX, &runs) ||
+	    rn_cfg_get_int(c, tab, "counting_runs", 1, RN_TARGET_COUNTING_RUNS_MAX, &counting) ||
 	    rn_cfg_get_int(c, tab, "warmup", 0, 100, &warmup) ||
 	    rn_cfg_get_num(c, tab, "shard_weight", 1e-6, 1e12, &weight) ||
 	    rn_cfg_get_num(c, tab, "baseline_tolerance", 0.0001, 10.0, &tolerance))

@@ -2,7 +2,9 @@
  * console.c - the console report of `renacer check` on stderr: header, progress, verdict table.
  */
 #include "console.h"
-#include "report.h"
+#include "internal.h"
+#include "now.h"
+#include "verdict.h"
 #include "timing_gate.h"
 
 #include <errno.h>
@@ -44,14 +46,6 @@ static uint64_t progress_unit_ns;    /* step 0 of the current unit (a target's r
 static uint64_t progress_step_ns;    /* start of the current step */
 static bool progress_logged;         /* a unit is under way in a CI log (not a TTY) */
 static unsigned progress_steps_done; /* steps of that unit begun so far */
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 void rn_report_header(bool color, const char *config, size_t ntargets, size_t nassertions)
 {
@@ -103,7 +97,7 @@ static void *ticker_main(void *arg)
 		nanosleep(&tick, NULL);
 		pthread_mutex_lock(&progress_lock);
 		if (progress_open)
-			draw_tty(mono_ns());
+			draw_tty(rn_mono_ns());
 		pthread_mutex_unlock(&progress_lock);
 	}
 	return NULL;
@@ -127,7 +121,7 @@ static void start_ticker(void)
 void rn_report_progress(bool color, unsigned step, unsigned nsteps, const char *fmt, ...)
 {
 	va_list ap;
-	uint64_t now = mono_ns();
+	uint64_t now = rn_mono_ns();
 	bool tty = isatty(2);
 
 	(void)color;
@@ -157,7 +151,7 @@ void rn_report_progress(bool color, unsigned step, unsigned nsteps, const char *
 
 void rn_report_progress_done(const char *line)
 {
-	uint64_t now = mono_ns();
+	uint64_t now = rn_mono_ns();
 
 	pthread_mutex_lock(&progress_lock);
 	if (progress_open)

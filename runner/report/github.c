@@ -22,6 +22,7 @@
 
 #include "assertion.h"
 #include "exitcode.h"
+#include "internal.h"
 #include "log.h"
 #include "safefile.h"
 #include "textfit.h"

@@ -40,7 +40,7 @@
 #include "buf.h"
 #include "config.h"
 #include "diag.h"
-#include "report.h"
+#include "verdict.h"
 
 /* GitHub's limits per step: annotations of each kind, job summary bytes. */
 #define RN_GITHUB_MAX_ANNOTATIONS 10
@@ -87,40 +87,5 @@ int rn_github_report_diag(const struct rn_diag *d, int exit_code);
 void rn_github_group_begin(const char *title);
 /* Close the log group opened last: `::endgroup::` on stderr. */
 void rn_github_group_end(void);
-
-/*
- * The step result word for an exit code: "pass" (0 with no warning), "warn" (0 with
- * warnings), "fail" (1, a blocking assertion failed) or "error" (any other code). Static.
- */
-const char *rn_github_result(int exit_code, size_t warnings);
-
-/* The annotation limit per kind from RENACER_GITHUB_ANNOTATIONS: 0..10, default 10; an
- * invalid value prints a warning and gives the default. */
-int rn_github_annotation_limit(void);
-
-/*
- * Escaping, one tested function per syntax:
- *  - data (the message after `::`): '%' -> %25, CR -> %0D, LF -> %0A;
- *  - property (file=, title=): as data, plus ':' -> %3A and ',' -> %2C;
- *  - markdown (a table cell or heading of the job summary): ASCII punctuation that Markdown
- *    or a table would interpret (\ ` * _ [ ] < > | ~ &) is backslash-escaped, control
- *    characters (newlines, tabs) become spaces, and at most `max_bytes` bytes of `s` are
- *    used, cut at a UTF-8 character boundary and marked with "…" (0 = no limit); an
- *    @mention is guarded (rn_github_add_mention_guard).
- * They append to `b`; `s` may be NULL (nothing appended).
- */
-void rn_github_escape_data(struct rn_buf *b, const char *s);
-void rn_github_escape_property(struct rn_buf *b, const char *s);
-void rn_github_escape_markdown(struct rn_buf *b, const char *s, size_t max_bytes);
-
-/*
- * The one guard against mentions in Markdown outputs (the job summary, report --markdown, the
- * pull-request comment), which every escaper above calls at each byte: when `s` starts an
- * @mention, "@" followed by a letter or digit (@user, @org/team), appends "@", then U+200D
- * ZERO WIDTH JOINER, and returns true (the caller goes on after the '@'); else appends
- * nothing and returns false. GitHub then links and notifies nobody, and the text reads the
- * same. Names of spans, assertions and targets come from the program and the config.
- */
-bool rn_github_add_mention_guard(struct rn_buf *b, const char *s);
 
 #endif

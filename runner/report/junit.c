@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "now.h"
 #include "safefile.h"
 #include "log.h"
 #include "xalloc.h"
@@ -313,12 +314,8 @@ char *rn_junit_render(const struct rn_junit_suite *suites, size_t n, const char 
 		 * determined". */
 		hostname = host[0] ? host : "localhost";
 	}
-	if (!now_unix_ns) {
-		struct timespec ts;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
-		now_unix_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-	}
+	if (!now_unix_ns)
+		now_unix_ns = rn_real_ns();
 	rn_buf_init(&b, 0);
 	rn_buf_adds(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
 	for (i = 0; i < n; i++)

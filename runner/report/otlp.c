@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "internal.h"
 #include "log.h"
 #include "otlp_http.h"
 #include "safefile.h"

@@ -41,7 +41,7 @@
  * times of the trace model are shifted by an offset sampled once (REALTIME - MONOTONIC, or
  * the last run's start_unix_ns - start_ns when the run recorded both).
  *
- * Modules (one .c and .h each, folder-private helpers in otlp_internal.h):
+ * Modules (one .c and .h each, folder-private helpers in internal.h):
  *     otlp_config    OTEL_* environment, [otlp] table, command-line setters -> rn_otlp_cfg
  *     otlp_context   W3C trace context: trace id, TRACEPARENT/TRACESTATE, derived span ids
  *     otlp_redact    secrets removed from command lines

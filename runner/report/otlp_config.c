@@ -10,7 +10,7 @@
 #include "buf.h"
 #include "config.h"
 #include "log.h"
-#include "otlp_internal.h"
+#include "internal.h"
 #include "xalloc.h"
 
 extern char **environ;

@@ -65,12 +65,12 @@ extern const char *const rn_otlp_protocol_names[];
 extern const char *const rn_otlp_compression_names[];
 extern const char *const rn_otlp_syscall_mode_names[];
 
-int rn_otlp_compression_parse(const char *name, enum rn_otlp_compression *out);
+/* The enum value of syscall_spans `name` into *out: 0, or -EINVAL for an unknown name. */
 int rn_otlp_syscall_mode_parse(const char *name, enum rn_otlp_syscall_spans *out);
 
-/* Defaults (OTLP Exporter Configuration). */
+/* Defaults (OTLP Exporter Configuration); the export's time limit is runner/input/config.h's
+ * RN_OTLP_DEFAULT_TIMEOUT_MS, which the [otlp] timeout_ms doc prints. */
 #define RN_OTLP_DEFAULT_ENDPOINT "http://localhost:4318/v1/traces"
-#define RN_OTLP_DEFAULT_TIMEOUT_MS 10000u
 #define RN_OTLP_DEFAULT_SERVICE_NAME "renacer"
 #define RN_OTLP_DEFAULT_THRESHOLD_NS 1000000u /* 1 ms */
 /* Uncompressed request size above which spans are split over several requests, bytes
@@ -114,7 +114,7 @@ struct rn_otlp_cfg {
 					* CI/VCS attributes, then OTEL_RESOURCE_ATTRIBUTES */
 	size_t nresource;              /* resource attributes used */
 	uint32_t timeout_ms;           /* bound on the whole export (every request, retry and
-				       * backoff), ms (default 10000) */
+				       * backoff), ms (RN_OTLP_DEFAULT_TIMEOUT_MS) */
 	bool required;                 /* a failed export fails the check (the caller decides) */
 	enum rn_otlp_syscall_spans syscall_spans; /* default AGGREGATE */
 	uint64_t syscall_threshold_ns; /* THRESHOLD mode: export spans longer than this, ns
@@ -129,31 +129,6 @@ void rn_otlp_cfg_init(struct rn_otlp_cfg *cfg);
 /* Free what the configuration owns; `cfg` is then as after rn_otlp_cfg_init(). */
 void rn_otlp_cfg_release(struct rn_otlp_cfg *cfg);
 
-/*
- * Apply the standard environment variables (OTLP Exporter Configuration; OpenTelemetry SDK
- * Configuration, "General SDK Configuration") from `envp` ("NAME=VALUE" strings,
- * NULL-terminated; NULL means the process environment):
- *   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT  full URL, used as is               } either enables
- *   OTEL_EXPORTER_OTLP_ENDPOINT         base URL, "/v1/traces" appended    } export
- *   OTEL_EXPORTER_OTLP_TRACES_HEADERS / OTEL_EXPORTER_OTLP_HEADERS
- *       "k1=v1,k2=v2", keys and values trimmed, values percent-decoded; the traces variable,
- *       when set, replaces the generic one; malformed entries are skipped with a warning that
- *       names the variable but never prints a value
- *   OTEL_EXPORTER_OTLP_TRACES_PROTOCOL / _PROTOCOL    http/protobuf, http/json, grpc
- *   OTEL_EXPORTER_OTLP_TRACES_TIMEOUT / _TIMEOUT      ms
- *   OTEL_EXPORTER_OTLP_TRACES_COMPRESSION / _COMPRESSION  gzip, none
- *   OTEL_SERVICE_NAME                   service name (beats service.name of the next one)
- *   OTEL_RESOURCE_ATTRIBUTES            "k=v,..." percent-decoded, appended to cfg->resource
- *   OTEL_SDK_DISABLED=true, OTEL_TRACES_EXPORTER=none   set disabled_by_env
- * Before OTEL_RESOURCE_ATTRIBUTES (so it can override them) it adds the CI/VCS attributes of a
- * GitHub Actions environment: cicd.pipeline.name (GITHUB_WORKFLOW), cicd.pipeline.run.id
- * (GITHUB_RUN_ID), vcs.repository.url.full (GITHUB_SERVER_URL "/" GITHUB_REPOSITORY),
- * vcs.ref.head.revision (GITHUB_SHA), vcs.ref.head.name (GITHUB_REF_NAME).
- * Invalid values (an unparsable timeout, an unknown protocol or compression, an endpoint that
- * is not http:// or https://) are ignored with a warning, as the specification asks; "grpc" is
- * kept and refused by rn_otlp_cfg_finish() only if export ends up enabled. Returns 0.
- */
-int rn_otlp_cfg_apply_env(struct rn_otlp_cfg *cfg, const char *const *envp);
 /* rn_otlp_cfg_apply_env() on the process environment. Returns 0. */
 int rn_otlp_cfg_from_env(struct rn_otlp_cfg *cfg);
 
@@ -185,9 +160,6 @@ int rn_otlp_cfg_set_compression(struct rn_otlp_cfg *cfg, const char *name);
  * so later layers override earlier ones per header. 0, or -EINVAL for a name that is not an
  * HTTP token or a value with CR, LF or NUL (nothing printed, the value never is). */
 int rn_otlp_cfg_set_header(struct rn_otlp_cfg *cfg, const char *name, const char *value);
-/* Set resource attribute `key` (string value, copied), replacing one of the same key. 0 or
- * -EINVAL when the key is empty. */
-int rn_otlp_cfg_set_resource_attr(struct rn_otlp_cfg *cfg, const char *key, const char *value);
 
 /*
  * Validate the final configuration once all layers are applied: applies disabled_by_env,
@@ -200,9 +172,5 @@ int rn_otlp_cfg_finish(struct rn_otlp_cfg *cfg);
 /* True when the export or file output needs each syscall span, i.e. the runner must call
  * rn_trace_spool_enable() on the measured runs (syscall_spans ALL or THRESHOLD). */
 bool rn_otlp_cfg_needs_spool(const struct rn_otlp_cfg *cfg);
-
-/* Percent-decode `len` bytes of `s` into `out` (appending): "%XX" (hex, either case) becomes
- * the byte; '+' is kept as is. 0, or -EINVAL on a truncated or non-hex escape or a %00. */
-int rn_otlp_percent_decode(const char *s, size_t len, struct rn_buf *out);
 
 #endif

@@ -8,7 +8,8 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "otlp_internal.h"
+#include "internal.h"
+#include "now.h"
 
 /* ---- Trace context (W3C Trace Context Level 1) ------------------------------------------- */
 
@@ -123,14 +124,11 @@ void rn_otlp_random_bytes(void *out, size_t n)
 		got += (size_t)r;
 	}
 	if (got < n) {
-		struct timespec ts;
 		uint64_t x;
 
 		rn_warn("getrandom failed (%s): trace ids are derived from the clock",
 			strerror(errno));
-		clock_gettime(CLOCK_REALTIME, &ts);
-		x = (uint64_t)ts.tv_sec * 1000000007u ^ (uint64_t)ts.tv_nsec ^
-			((uint64_t)getpid() << 32);
+		x = rn_real_ns() ^ ((uint64_t)getpid() << 32);
 		for (; got < n; got++) {
 			x ^= x << 13;
 			x ^= x >> 7;
@@ -166,12 +164,9 @@ void rn_otlp_derive_id(const struct rn_otlp_context *ctx, enum rn_otlp_span_role
 
 static int64_t mono_to_unix_offset(void)
 {
-	struct timespec rt, mono;
+	uint64_t mono = rn_mono_ns();
 
-	clock_gettime(CLOCK_MONOTONIC, &mono);
-	clock_gettime(CLOCK_REALTIME, &rt);
-	return ((int64_t)rt.tv_sec - (int64_t)mono.tv_sec) * 1000000000 +
-		((int64_t)rt.tv_nsec - (int64_t)mono.tv_nsec);
+	return (int64_t)(rn_real_ns() - mono);
 }
 
 int rn_otlp_context_init(struct rn_otlp_context *ctx)

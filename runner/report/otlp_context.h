@@ -46,20 +46,6 @@ int rn_otlp_context_init(struct rn_otlp_context *ctx);
 int rn_otlp_context_init_env(struct rn_otlp_context *ctx, const char *const *envp);
 
 /*
- * Validate a traceparent header value (W3C Trace Context Level 1, section 3.2): version 2
- * lowercase hex, not "ff"; version 00 is exactly 55 characters; a higher version is at least
- * 55 with '-' after the flags when longer; trace-id 32 and parent-id 16 lowercase hex, neither
- * all zeros; flags 2 lowercase hex. On success fills the outputs (any may be NULL) and returns
- * true; on failure returns false and leaves them untouched.
- */
-bool rn_otlp_traceparent_parse(const char *s, uint8_t trace_id[16], uint8_t span_id[8],
-			       uint8_t *flags);
-/* Validate a tracestate value loosely (W3C Trace Context, section 3.3): at most
- * RN_OTLP_TRACESTATE_MAX characters, at most 32 comma-separated "key=value" members of
- * printable ASCII. */
-bool rn_otlp_tracestate_valid(const char *s);
-
-/*
  * Write the traceparent of the span of measured run `run` (0-based index into
  * rn_target_result.runs) of target `target` (0-based, the order of rn_otlp_input.targets)
  * into `out` ("00-<trace>-<span>-<flags>", RN_OTLP_TRACEPARENT_LEN characters plus NUL;
@@ -70,8 +56,5 @@ bool rn_otlp_tracestate_valid(const char *s);
  */
 int rn_otlp_traceparent(const struct rn_otlp_context *ctx, size_t target, size_t run, char *out,
 			size_t cap);
-
-/* Lowercase hex of `n` bytes into `out` (2n characters plus NUL). */
-void rn_otlp_hex(const uint8_t *id, size_t n, char *out);
 
 #endif

@@ -11,7 +11,8 @@
 #include <zlib.h>
 
 #include "log.h"
-#include "otlp_internal.h"
+#include "internal.h"
+#include "now.h"
 #include "otlp_pb.h"
 
 /* ---- Delivery over HTTP (OTLP 1.x, Specification: OTLP/HTTP) ----------------------------- */
@@ -24,10 +25,7 @@
 
 static uint64_t now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+	return rn_mono_ns() / 1000000u;
 }
 
 static void sleep_ms(uint64_t ms)

@@ -36,24 +36,4 @@ struct rn_otlp_http {
 	bool warned;                   /* a failure was reported */
 };
 
-/*
- * Prepare an export to cfg->endpoint (borrowed, with `cfg`, until release): load libcurl,
- * build the request headers (Content-Type from cfg->protocol, Content-Encoding: gzip,
- * cfg->headers but for the reserved Content-Type, Content-Encoding, Content-Length and
- * Expect, which are dropped with a warning) and start the clock of cfg->timeout_ms. 0,
- * -ENOENT when libcurl cannot be loaded, or -ENOMEM; rn_otlp_http_release() is due either way.
- */
-int rn_otlp_http_init(struct rn_otlp_http *h, const struct rn_otlp_cfg *cfg);
-/*
- * The flush sink of struct rn_otlp_batch (`ctx` is the struct rn_otlp_http): POST one request
- * body of `len` bytes carrying `nspans` spans, gzip'ed when configured; retry on HTTP 429,
- * 502, 503, 504 and on connection failures (OTLP/HTTP "Retryable Response Codes"), at most 6
- * attempts, after 0.5 s doubling to 8 s (half of it random) or the Retry-After delay, never
- * past the export's deadline. A partial success is a warning. 0, or a negative errno
- * (-ECONNREFUSED, -ETIMEDOUT, -EPROTO, -ENOMEM, ...) after one rn_warn() (sets `warned`).
- */
-int rn_otlp_http_post(void *ctx, const char *body, size_t len, size_t nspans);
-/* Free the connection, the header list and the buffers; also after a failed init. */
-void rn_otlp_http_release(struct rn_otlp_http *h);
-
 #endif

@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "internal.h"
+
 /* Field numbers of opentelemetry-proto (OTLP 1.x), named so the encoders read like the .proto. */
 enum {
 	REQ_RESOURCE_SPANS = 1,

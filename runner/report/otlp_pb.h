@@ -54,30 +54,6 @@ enum rn_pb_wire {
 	RN_PB_I32 = 5,    /* fixed32 */
 };
 
-/* Append `v` as a base-128 varint (1 to 10 bytes). */
-void rn_pb_varint(struct rn_buf *b, uint64_t v);
-/* Append the key of field `field` with wire type `wire`: varint(field << 3 | wire). */
-void rn_pb_tag(struct rn_buf *b, uint32_t field, enum rn_pb_wire wire);
-/* Append field `field` as a varint (uint64/int64/bool/enum; negative int64 as two's
- * complement, 10 bytes). Always written, even when 0. */
-void rn_pb_uint_field(struct rn_buf *b, uint32_t field, uint64_t v);
-/* Append field `field` as fixed64 (8 bytes little-endian). Always written. */
-void rn_pb_fixed64_field(struct rn_buf *b, uint32_t field, uint64_t v);
-/* Append field `field` as fixed32 (4 bytes little-endian). Always written. */
-void rn_pb_fixed32_field(struct rn_buf *b, uint32_t field, uint32_t v);
-/* Append field `field` as a double (IEEE 754 binary64, little-endian). Always written. */
-void rn_pb_double_field(struct rn_buf *b, uint32_t field, double v);
-/* Append a string field unless `s` is NULL or empty (proto3 default). */
-void rn_pb_string_field(struct rn_buf *b, uint32_t field, const char *s);
-
-/*
- * Nested messages: rn_pb_open() appends the key of length-delimited field `field` and returns
- * the offset where the body starts; the caller appends the body; rn_pb_close() inserts the
- * minimal varint length of everything after that offset. Opens nest like parentheses.
- */
-size_t rn_pb_open(struct rn_buf *b, uint32_t field);
-void rn_pb_close(struct rn_buf *b, size_t body_start);
-
 /* OTLP SpanKind (enum rn_otlp_span_kind), trace.proto Span.SpanKind. */
 enum rn_otlp_span_kind {
 	RN_OTLP_KIND_UNSPECIFIED = 0,
@@ -177,32 +153,5 @@ struct rn_otlp_resource {
 /* Bits of Span.flags beyond the W3C trace flags (trace.proto SpanFlags). */
 #define RN_OTLP_SPAN_FLAGS_HAS_IS_REMOTE 0x100u
 #define RN_OTLP_SPAN_FLAGS_IS_REMOTE 0x200u
-
-/* Append KeyValue field `field` (its key and AnyValue). */
-void rn_otlp_pb_attr(struct rn_buf *b, uint32_t field, const struct rn_otlp_attr *a);
-/* Append Span `s` as field `field` (2 inside ScopeSpans). */
-void rn_otlp_pb_span(struct rn_buf *b, uint32_t field, const struct rn_otlp_span *s);
-/*
- * Append a whole ExportTraceServiceRequest: one ResourceSpans with `res`'s Resource and one
- * ScopeSpans whose spans are `spans` (`len` bytes of already-encoded ScopeSpans field 2 entries,
- * as rn_otlp_pb_span(b, 2, ...) writes them, concatenated). Lets spans be encoded once as they
- * are produced and wrapped when a batch is full.
- */
-void rn_otlp_pb_request(struct rn_buf *b, const struct rn_otlp_resource *res, const void *spans,
-			size_t len);
-
-/*
- * Decode an ExportTraceServiceResponse body (OTLP 1.x, Specification: OTLP/HTTP, "Partial
- * Success"). Sets *rejected_spans (0 when absent) and appends the error_message, if any, to
- * `msg`. Returns 0, or -EBADMSG when the body is not a valid message. An empty body is a valid
- * full success.
- */
-int rn_otlp_pb_parse_response(const void *data, size_t len, int64_t *rejected_spans,
-			      struct rn_buf *msg);
-/*
- * Decode a google.rpc.Status body (the error response of OTLP/HTTP, "Failures"). Appends the
- * message to `msg` and sets *code (0 when absent). Returns 0 or -EBADMSG.
- */
-int rn_otlp_pb_parse_status(const void *data, size_t len, int32_t *code, struct rn_buf *msg);
 
 #endif

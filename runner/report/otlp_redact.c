@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "buf.h"
+#include "internal.h"
 #include "xalloc.h"
 
 /* ---- Redaction of command lines ---------------------------------------------------------- */

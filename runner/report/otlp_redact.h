@@ -8,16 +8,6 @@
 #ifndef RN_OTLP_REDACT_H
 #define RN_OTLP_REDACT_H
 
-/*
- * Redact secrets from a command line before it is exported: the value after a flag whose name
- * contains token, secret, password, passwd or key (case-insensitive; "--token X", "-password X",
- * "--api-key=X"), the value of "KEY=VALUE" words whose KEY looks like an environment variable
- * name containing those words, and the password of "scheme://user:password@host" URLs, become
- * "[REDACTED]". Returns a malloc'ed NULL-terminated copy (free with rn_otlp_argv_free).
- * Dies on out-of-memory. `argv` NULL gives NULL.
- */
-char **rn_otlp_redact_argv(const char *const *argv);
-
 /* The built-in secret-name words ("token", "secret", "password", "passwd", "key"),
  * NULL-terminated; `[report] redact` in renacer.toml replaces them. */
 extern const char *const rn_redact_default_words[];

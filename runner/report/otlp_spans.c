@@ -11,7 +11,8 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "otlp_internal.h"
+#include "internal.h"
+#include "now.h"
 #include "otlp_redact.h"
 #include "srcloc.h"
 #include "symbolize.h"
@@ -188,14 +189,6 @@ struct walk {
 static uint64_t to_unix(uint64_t mono_ns, int64_t off)
 {
 	return mono_ns ? (uint64_t)((int64_t)mono_ns + off) : 0;
-}
-
-static uint64_t realtime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static void sb_begin(struct walk *w, struct sb *b, const uint8_t id[8], const uint8_t *parent,
@@ -1001,7 +994,7 @@ int rn_otlp_walk(const struct rn_otlp_cfg *cfg, const struct rn_otlp_context *ct
 	w.batch = batch;
 	w.span_flags = ctx->trace_flags | RN_OTLP_SPAN_FLAGS_HAS_IS_REMOTE;
 	w.root_start = in->start_unix_ns;
-	w.root_end = in->end_unix_ns ? in->end_unix_ns : realtime_ns();
+	w.root_end = in->end_unix_ns ? in->end_unix_ns : rn_real_ns();
 	if (!w.root_start) {
 		w.root_start = w.root_end;
 		for (j = 0; j < in->ntargets; j++)

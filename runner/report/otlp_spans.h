@@ -37,18 +37,6 @@ struct rn_otlp_input {
 						   * target j (redacted on export), or NULL */
 };
 
-/*
- * Produce every span of the check into `batch`, parents before children: the root span, then
- * per target its span, its runs, the processes of its last run with their syscall spans
- * (cfg->syscall_spans: aggregates, or spans replayed from the spool) and GPU spans, and its
- * verdicts; then the verdicts of no target under the root. Span ids come from `ctx`
- * (rn_otlp_traceparent names the same ids). Ends with rn_otlp_batch_flush(). Reads the trace
- * spools of the targets' last runs (moving their file offsets). 0, or the batch's negative
- * errno.
- */
-int rn_otlp_walk(const struct rn_otlp_cfg *cfg, const struct rn_otlp_context *ctx,
-		 const struct rn_otlp_input *in, struct rn_otlp_batch *batch);
-
 /* The resource of every request (OTLP Resource, InstrumentationScope), with its storage.
  * Fields are private to otlp_spans.c but for `res`, which the encoders read. */
 struct rn_otlp_res {
@@ -60,16 +48,5 @@ struct rn_otlp_res {
 	struct utsname uts;          /* host facts */
 	char host[256];              /* host.name */
 };
-
-/*
- * Build the resource: detected facts (service.name "renacer", service.version, host.name,
- * host.arch, os.type, os.version; semconv 1.x), then cfg->resource (CI/VCS attributes, then
- * OTEL_RESOURCE_ATTRIBUTES, then the config file), then cfg->service_name, later keys
- * replacing earlier ones; invalid UTF-8 is repaired. `cfg` strings are borrowed until
- * rn_otlp_res_release(). Dies on out-of-memory.
- */
-void rn_otlp_res_build(struct rn_otlp_res *r, const struct rn_otlp_cfg *cfg);
-/* Free what rn_otlp_res_build() allocated. */
-void rn_otlp_res_release(struct rn_otlp_res *r);
 
 #endif

@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "assertion.h"
-#include "report.h"
+#include "verdict.h"
 #include "shard.h"
 
 /* The "format" member and the version this build writes and reads. */

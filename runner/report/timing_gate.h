@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "report.h"
+#include "verdict.h"
 
 /* Ungated targets named in the statement; more are counted ("and 3 more"). */
 #define RN_TIMING_GATE_NAMES 8

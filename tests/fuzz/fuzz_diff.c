@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "equivalence.h"
-#include "equivalence_internal.h"
+#include "assertions/internal.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -15,7 +15,7 @@
 #include "config.h"
 #include "fuzz.h"
 #include "history.h"
-#include "history_internal.h"
+#include "runner/history/internal.h"
 #include "utf8.h"
 
 static struct rn_history store;

@@ -22,6 +22,7 @@
 #include "trace.h"
 #include "utf8.h"
 #include "otlp_encode.h"
+#include "runner/report/internal.h"
 #include "xalloc.h"
 
 static void check_same(const struct rn_app_otlp_span *a, size_t na,

@@ -15,8 +15,10 @@ set(RN_FUZZ_HARNESSES toml config golden json_v1 vk_record xml json regex result
 	history_import otlp_receive span_pipe)
 
 add_library(rn_fuzz_common STATIC ${RN_FUZZ_DIR}/fuzz_common.c ${RN_FUZZ_DIR}/golden_check.c)
-# The Vulkan record reader and loader are folder-private to collectors/vulkan.
-target_include_directories(rn_fuzz_common PUBLIC ${RN_FUZZ_DIR} ${CMAKE_SOURCE_DIR}/collectors/vulkan)
+# The Vulkan record reader and loader are folder-private to collectors/vulkan; a folder's
+# internal.h is included by its path in the tree ("runner/report/internal.h").
+target_include_directories(rn_fuzz_common PUBLIC ${RN_FUZZ_DIR} ${CMAKE_SOURCE_DIR}/collectors/vulkan
+	${CMAKE_SOURCE_DIR})
 target_link_libraries(rn_fuzz_common PUBLIC rn_runner rn_dep_jansson)
 rn_sanitize(rn_fuzz_common)
 

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "assertion.h"
-#include "antipattern_internal.h"
+#include "assertions/internal.h"
 #include "collector.h"
 #include "trace.h"
 

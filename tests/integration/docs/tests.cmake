@@ -81,3 +81,12 @@ add_test(NAME docs.complexity COMMAND sh ${CMAKE_SOURCE_DIR}/ci/complexity.sh ${
 set_tests_properties(docs.complexity PROPERTIES LABELS docs SKIP_RETURN_CODE 77)
 add_test(NAME docs.complexity_selftest COMMAND sh ${CMAKE_SOURCE_DIR}/ci/complexity.sh --self-test)
 set_tests_properties(docs.complexity_selftest PROPERTIES LABELS docs SKIP_RETURN_CODE 77)
+# A config key's default number is typed once, in the constant the code assigns: the doc
+# strings of runner/input/config.h's key tables print it with RN_CFG_STR (defaults_once.py);
+# the self-test plants typed defaults in a scratch copy and checks they are reported.
+add_test(NAME docs.defaults_once
+	COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/defaults_once.py ${CMAKE_SOURCE_DIR})
+set_tests_properties(docs.defaults_once PROPERTIES LABELS docs)
+add_test(NAME docs.defaults_once_selftest
+	COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/defaults_once.py --self-test)
+set_tests_properties(docs.defaults_once_selftest PROPERTIES LABELS docs)

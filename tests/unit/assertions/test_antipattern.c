@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "antipattern_internal.h"
+#include "assertions/internal.h"
 #include "assertion.h"
 #include "trace.h"
 

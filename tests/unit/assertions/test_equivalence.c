@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "equivalence.h"
-#include "equivalence_internal.h"
+#include "assertions/internal.h"
 #include "trace.h"
 
 static void call(struct rn_equiv_behaviour *b, pid_t pid, const char *name, uint64_t a0,

@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include "assertion.h"
-#include "assertion_internal.h"
+#include "assertions/internal.h"
 #include "stats.h"
 #include "trace.h"
 
@@ -137,7 +137,7 @@ static void build_result(struct rn_target_result *r, const struct fixture *fx)
 		build_run(&t, &fx->runs[i]);
 		rn_target_result_add_run(r, &t);
 		rn_trace_release(&t);
-		/* the Valgrind run's count goes into the runs as check_drivers.c writes it */
+		/* the Valgrind run's count goes into the runs as drivers_instructions.c writes it */
 		r->runs[i].v[RN_METRIC_INSTRUCTIONS] = fx->runs[i].instructions;
 	}
 }

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "assertion.h"
-#include "assertion_internal.h"
+#include "assertions/internal.h"
 #include "trace.h"
 
 static void add(struct rn_trace *t, enum rn_gpu_kind kind, const char *name, const char *region,

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "assertion.h"
-#include "assertion_internal.h"
+#include "assertions/internal.h"
 #include "trace.h"
 
 #define MS 1000000ull

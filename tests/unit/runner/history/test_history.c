@@ -19,8 +19,8 @@
 
 #include "config.h"
 #include "history.h"
-#include "history_internal.h"
-#include "report.h"
+#include "runner/history/internal.h"
+#include "verdict.h"
 #include "utf8.h"
 
 static char dir[64];

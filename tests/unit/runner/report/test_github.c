@@ -22,7 +22,8 @@
 #include "diag.h"
 #include "exitcode.h"
 #include "github.h"
-#include "report.h"
+#include "runner/report/internal.h"
+#include "verdict.h"
 #include "xalloc.h"
 
 /* A scratch directory with the GitHub files of one test. */

@@ -23,6 +23,7 @@
 
 #include "integration/otlp/fixture.h"
 #include "otlp.h"
+#include "runner/report/internal.h"
 
 static const char *header(const struct rn_otlp_cfg *cfg, const char *name)
 {

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "otlp_pb.h"
+#include "runner/report/internal.h"
 
 #define BYTES(...) ((const uint8_t[]){ __VA_ARGS__ }), sizeof((const uint8_t[]){ __VA_ARGS__ })
 

@@ -17,7 +17,7 @@
 
 #include "buf.h"
 #include "console.h"
-#include "report.h"
+#include "verdict.h"
 #include "xalloc.h"
 
 /* rn_report_console's stderr, as a string the caller frees. */

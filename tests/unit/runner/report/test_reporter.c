@@ -18,6 +18,7 @@
 #include "exitcode.h"
 #include "otlp.h"
 #include "reporter.h"
+#include "runner/check/internal.h"
 
 static void test_reporter_order(void **state)
 {

@@ -1,5 +1,5 @@
 /*
- * config_internal.h - what the config loader's files share (runner/input only): the parsing
+ * internal.h - what the config loader's files share (runner/input only): the parsing
  * context, the typed getters that read a TOML value into a field and locate a failure at its
  * value, and the [[target]] / [[assertion]] parsers that config.c calls per table.
  *
@@ -7,8 +7,8 @@
  * c->d (file:line:col, rn_diag.h); -ENOMEM never comes back (the loader dies on out-of-memory,
  * rn_x*). Strings it stores in the config are owned by the config (rn_config_release).
  */
-#ifndef RN_CONFIG_INTERNAL_H
-#define RN_CONFIG_INTERNAL_H
+#ifndef RN_INPUT_INTERNAL_H
+#define RN_INPUT_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,7 +1,8 @@
 /*
- * judging.c - load probe, golden noise report, golden identity and feasibility checks.
+ * conditions.c - pressure and speed probes, golden noise report, golden identity and
+ * feasibility checks.
  */
-#include "judging.h"
+#include "conditions.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,7 +16,9 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "internal.h"
 #include "log.h"
+#include "now.h"
 #include "sequential.h"
 #include "stats.h"
 #include "xalloc.h"
@@ -63,19 +66,11 @@ int rn_io_pressure_total_us(uint64_t *out)
 	return pressure_total_us("/proc/pressure/io", out);
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 void rn_pressure_probe_begin(struct rn_pressure_probe *p)
 {
 	p->ok = !rn_cpu_pressure_total_us(&p->total_us);
 	p->io_ok = !rn_io_pressure_total_us(&p->io_total_us);
-	p->mono_ns = mono_ns();
+	p->mono_ns = rn_mono_ns();
 }
 
 /* The share of `ns` of wall time that `delta_us` of PSI stall is, clamped to [0, 1]. */
@@ -88,7 +83,7 @@ static double stall_share(uint64_t delta_us, uint64_t ns)
 
 void rn_pressure_probe_end(const struct rn_pressure_probe *p, struct rn_target_result *r)
 {
-	uint64_t now = mono_ns(), total;
+	uint64_t now = rn_mono_ns(), total;
 
 	if (now <= p->mono_ns)
 		return;
@@ -100,14 +95,6 @@ void rn_pressure_probe_end(const struct rn_pressure_probe *p, struct rn_target_r
 		r->io_pressure = stall_share(total - p->io_total_us, now - p->mono_ns);
 		r->has_io_pressure = true;
 	}
-}
-
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* Words written by the probe: 64 KiB, within L2, so that the probe leaves the caches of the
@@ -123,8 +110,8 @@ void rn_speed_probe(struct rn_target_result *r)
 	uint32_t x = 2463534242u, sum = 0, i;
 	uint64_t c0, w0, c1, w1;
 
-	w0 = mono_ns();
-	c0 = thread_cpu_ns();
+	w0 = rn_mono_ns();
+	c0 = rn_now_ns(CLOCK_THREAD_CPUTIME_ID);
 	for (i = 0; i < PROBE_ITERATIONS; i++) {
 		x ^= x << 13; /* xorshift32: addresses the prefetcher cannot guess */
 		x ^= x >> 17;
@@ -132,8 +119,8 @@ void rn_speed_probe(struct rn_target_result *r)
 		buf[x & (PROBE_WORDS - 1)] += i;
 		sum += buf[(x >> 7) & (PROBE_WORDS - 1)];
 	}
-	c1 = thread_cpu_ns();
-	w1 = mono_ns();
+	c1 = rn_now_ns(CLOCK_THREAD_CPUTIME_ID);
+	w1 = rn_mono_ns();
 	sink = sum;
 	(void)sink;
 	r->probe_cpu_ns = rn_xrealloc(r->probe_cpu_ns, (r->nprobes + 1) * sizeof(double));

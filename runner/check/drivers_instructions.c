@@ -1,7 +1,8 @@
 /*
- * check_drivers.c - driver choice and the instructions run of check (check_drivers.h).
+ * drivers_instructions.c - driver choice and the instructions run of check
+ * (drivers_instructions.h).
  */
-#include "check_drivers.h"
+#include "drivers_instructions.h"
 
 #include <errno.h>
 #include <inttypes.h>

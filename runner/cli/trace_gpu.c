@@ -1,8 +1,8 @@
 /*
- * cmd_trace_gpu.c - what `renacer trace` prints of the spans beside syscalls: GPU spans (one
+ * trace_gpu.c - what `renacer trace` prints of the spans beside syscalls: GPU spans (one
  * line each, the -c summary, the JSON array) and the spans the program reported itself.
  */
-#include "cmd_trace_gpu.h"
+#include "trace_gpu.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,9 +1,9 @@
 /*
- * cmd_trace_gpu.h - the GPU and app span writers of `renacer trace` (cmd_trace_gpu.c). Times
+ * trace_gpu.h - the GPU and app span writers of `renacer trace` (trace_gpu.c). Times
  * are the trace's (ns from the run's start), printed in seconds as strace -T prints them.
  */
-#ifndef RN_CMD_TRACE_GPU_H
-#define RN_CMD_TRACE_GPU_H
+#ifndef RN_TRACE_GPU_H
+#define RN_TRACE_GPU_H
 
 #include <stdio.h>
 

@@ -1,5 +1,5 @@
 /*
- * history_internal.h - what the files of runner/history/ share: the backends, the query
+ * internal.h - what the files of runner/history/ share: the backends, the query
  * helpers behind every read and write of the store, run identity, credential redaction and
  * change-point upkeep (private to the layer; other layers go through history.h).
  */

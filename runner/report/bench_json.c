@@ -1,8 +1,7 @@
 /*
- * report.c - what the console and the machine reports share: verdict counts, and the
- * github-action-benchmark JSON.
+ * bench_json.c - the github-action-benchmark JSON (bench_json.h).
  */
-#include "report.h"
+#include "bench_json.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -10,16 +9,6 @@
 #include <string.h>
 
 #include "safefile.h"
-
-size_t rn_report_count(const struct rn_target_report *t, size_t n, enum rn_verdict v)
-{
-	size_t i, k, c = 0;
-
-	for (i = 0; i < n; i++)
-		for (k = 0; k < t[i].nverdicts; k++)
-			c += t[i].verdicts[k].verdict == v;
-	return c;
-}
 
 int rn_report_bench_json(const char *path, const struct rn_target_report *t, size_t n)
 {

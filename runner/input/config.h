@@ -109,7 +109,7 @@
 	X(benchmarks, "array of strings",                                                            \
 	  "the benchmarks or tests to run (default: the harness's own list; hyperfine: "             \
 	  "the commands)")                                                                           \
-	X(pattern, "string", "harness, [[suite]]: names kept, full match (regex; default all)")     \
+	X(pattern, "string", "harness, [[suite]]: names kept, full match (regex; default all)")      \
 	X(pairs, "string",                                                                           \
 	  "--baseline: \"duet\" or \"sequential\" timing pairs for this target (default: "           \
 	  "[regression] pairs)")
@@ -266,7 +266,7 @@ bool rn_harness_is_suite(enum rn_harness h);
 	X(alpha, "number",                                                                                                                                                                                      \
 	  "significance level of the rank test (default " RN_CFG_STR(RN_REGRESSION_ALPHA) ")")                                                                                                                  \
 	X(timing, "boolean",                                                                                                                                                                                    \
-	  "judge timing metrics; false: the time rows of golden traces and of --baseline are SKIP (default true)")                                                                                                                                             \
+	  "judge timing metrics; false: the time rows of golden traces and of --baseline are SKIP (default true)")                                                                                              \
 	X(min_runs_for_timing, "integer",                                                                                                                                                                       \
 	  "runs needed on both sides to judge timing (default " RN_CFG_STR(                                                                                                                                     \
 		  RN_REGRESSION_MIN_RUNS_FOR_TIMING) ")")                                                                                                                                                       \
@@ -357,16 +357,16 @@ bool rn_harness_is_suite(enum rn_harness h);
 
 /* X(key, type, doc) for [ratchet] (runner/check/ratchet.h: head against a release, in the job
  * of `check --baseline`). */
+/* Default [ratchet] budget, percent. */
+#define RN_RATCHET_BUDGET_PCT 5
+
 #define RN_RATCHET_KEYS(X)                                                                         \
 	X(reference, "string",                                                                     \
 	  "the release head is held to: a built checkout's directory (relative to renacer.toml), " \
 	  "else a git ref that check --baseline checks out and builds with the targets' `build`")  \
 	X(budget, "number",                                                                        \
 	  "percent head may be slower (time rows) or grow (syscall counts) against the "           \
-	  "reference, all pull requests together (default 5)")
-
-/* Default [ratchet] budget, percent. */
-#define RN_RATCHET_BUDGET_PCT 5.0
+	  "reference, all pull requests together (default " RN_CFG_STR(RN_RATCHET_BUDGET_PCT) ")")
 
 /* [ratchet] as written in the file. */
 struct rn_ratchet_cfg {

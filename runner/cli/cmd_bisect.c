@@ -715,6 +715,36 @@ static bool named_first(const struct bisect *b, size_t lo1, size_t hi)
 	return true;
 }
 
+/* The temporary directory of the worktrees, under $TMPDIR. 0, or -errno (said). */
+static int make_tmp(struct bisect *b)
+{
+	const char *tmpdir = getenv("TMPDIR");
+
+	b->tmp = rn_xstrfmt("%s/renacer-bisect-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if (!mkdtemp(b->tmp)) {
+		int e = errno;
+
+		rn_error("cannot make a temporary directory '%s': %s", b->tmp, strerror(e));
+		free(b->tmp);
+		b->tmp = NULL;
+		return -e;
+	}
+	return 0;
+}
+
+/* BAD did not fail against GOOD: nothing to bisect (exit 0), or it could not be judged. */
+static int bad_not_failing(const struct step *s, const char *good, const char *bad)
+{
+	if (s->state == STEP_GOOD) {
+		printf("BAD %.12s does not fail against GOOD %.12s: nothing to bisect\n", bad,
+		       good);
+		return RN_EXIT_OK;
+	}
+	rn_error("BAD %.12s could not be judged against GOOD: %s", bad,
+		 s->reason ? s->reason : "skipped");
+	return RN_EXIT_TARGET;
+}
+
 static int bisect_run(struct bisect *b, const char *good_rev, const char *bad_rev)
 {
 	char *good = NULL, *bad = NULL, *config = NULL, *gh;
@@ -749,19 +779,9 @@ static int bisect_run(struct bisect *b, const char *good_rev, const char *bad_re
 		rc = RN_EXIT_USAGE;
 		goto out;
 	}
-	{
-		const char *tmpdir = getenv("TMPDIR");
-
-		b->tmp =
-			rn_xstrfmt("%s/renacer-bisect-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-		if (!mkdtemp(b->tmp)) {
-			rn_error("cannot make a temporary directory '%s': %s", b->tmp,
-				 strerror(errno));
-			free(b->tmp);
-			b->tmp = NULL;
-			rc = RN_EXIT_OUTPUT;
-			goto out;
-		}
+	if (make_tmp(b)) {
+		rc = RN_EXIT_OUTPUT;
+		goto out;
 	}
 	gh = short_hash(good);
 	if (!b->o->quiet)
@@ -784,17 +804,7 @@ static int bisect_run(struct bisect *b, const char *good_rev, const char *bad_re
 		goto out;
 	}
 	if (b->steps[b->n - 1].state != STEP_BAD) {
-		const struct step *s = &b->steps[b->n - 1];
-
-		if (s->state == STEP_GOOD) {
-			printf("BAD %.12s does not fail against GOOD %.12s: nothing to bisect\n",
-			       bad, good);
-			rc = RN_EXIT_OK;
-		} else {
-			rn_error("BAD %.12s could not be judged against GOOD: %s", bad,
-				 s->reason ? s->reason : "skipped");
-			rc = RN_EXIT_TARGET;
-		}
+		rc = bad_not_failing(&b->steps[b->n - 1], good, bad);
 		goto out;
 	}
 	decide_from_bad(b, &b->steps[b->n - 1]);

@@ -414,7 +414,7 @@ static void budget_reason(struct rn_buf *m, const struct rn_assertion_spec *a,
 			    e->over, n, (1.0 - RN_BUDGET_ALPHA) * 100.0, e->lower / 1e6);
 }
 
-static void eval_critical_path(const struct rn_assertion_spec *a, struct rn_target_result *r,
+void rn_critical_path_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
 			       struct rn_verdict_result *out)
 {
 	size_t ns;
@@ -538,7 +538,7 @@ static uint64_t span_count_over_runs(const struct rn_assertion_spec *a,
 	return total;
 }
 
-static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_result *r,
+void rn_span_count_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
 			    struct rn_verdict_result *out)
 {
 	char names[5][RN_SPAN_NAME_MAX];
@@ -610,8 +610,8 @@ static void eval_span_count(const struct rn_assertion_spec *a, struct rn_target_
 	out->detail = rn_buf_detach(&b, NULL);
 }
 
-static void eval_memory(const struct rn_assertion_spec *a, struct rn_target_result *r,
-			struct rn_verdict_result *out)
+void rn_memory_usage_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
+			      struct rn_verdict_result *out)
 {
 	enum rn_metric m =
 		a->tracking_mode == RN_TRACK_RSS ? RN_METRIC_PEAK_RSS : RN_METRIC_ALLOC_PEAK;
@@ -658,7 +658,7 @@ static bool any_process_matches(const struct rn_trace *t, const struct rn_regex 
 	return false;
 }
 
-static void eval_anti_pattern(const struct rn_assertion_spec *a, struct rn_target_result *r,
+void rn_anti_pattern_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
 			      struct rn_verdict_result *out)
 {
 	struct rn_detection det;
@@ -732,7 +732,7 @@ static void eval_anti_pattern(const struct rn_assertion_spec *a, struct rn_targe
 }
 
 /* instructions: the Valgrind count against the budget, `tolerance` over it allowed. */
-static void eval_instructions(const struct rn_assertion_spec *a, struct rn_target_result *r,
+void rn_instructions_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
 			      struct rn_verdict_result *out)
 {
 	size_t n;
@@ -789,6 +789,9 @@ static bool gave_up(const struct rn_assertion_spec *a, struct rn_verdict_result 
 void rn_assertion_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
 			   struct rn_verdict_result *out)
 {
+	bool count_bound;
+	uint32_t scopes;
+
 	verdict_begin(out, a, r);
 	if (!a->enabled) {
 		out->verdict = RN_VERDICT_SKIP;
@@ -801,43 +804,16 @@ void rn_assertion_evaluate(const struct rn_assertion_spec *a, struct rn_target_r
 				    r->error ? r->error : "no measured run");
 		return;
 	}
-	switch (a->type) {
-	case RN_ASSERT_CRITICAL_PATH:
-		eval_critical_path(a, r, out);
-		break;
-	case RN_ASSERT_SPAN_COUNT:
-		eval_span_count(a, r, out);
-		break;
-	case RN_ASSERT_MEMORY_USAGE:
-		eval_memory(a, r, out);
-		break;
-	case RN_ASSERT_ANTI_PATTERN:
-		eval_anti_pattern(a, r, out);
-		break;
-	case RN_ASSERT_EQUIVALENCE:
-		rn_equiv_evaluate(a, r, out);
-		break;
-	case RN_ASSERT_INSTRUCTIONS:
-		eval_instructions(a, r, out);
-		break;
-	case RN_ASSERT_SPAN_TIME:
-		rn_span_time_evaluate(a, r, out);
-		break;
-	case RN_ASSERT_WITNESS:
-		rn_witness_evaluate(a, r, out);
-		break;
-	case RN_ASSERT_COUNT:
+	if (a->type >= RN_ASSERT_COUNT) {
 		out->verdict = RN_VERDICT_ERROR;
 		out->message = xfmt("unknown assertion type");
-		break;
+	} else {
+		rn_assertion_types[a->type].evaluate(a, r, out);
 	}
 	if (gave_up(a, out))
 		return;
-	/* Known data loss of the runs: a span count is a lower bound, anything else WARN. */
-	rn_verdict_apply_gaps(r, rn_assertion_gap_scopes(a, r),
-			      a->type == RN_ASSERT_SPAN_COUNT ||
-				      a->type == RN_ASSERT_INSTRUCTIONS ||
-				      (a->type == RN_ASSERT_SPAN_TIME &&
-				       a->span_stat == RN_SPAN_STAT_COUNT_ABOVE),
-			      out);
+	/* Known data loss of the runs: a count that a loss could only have raised is a lower
+	 * bound, anything else WARN. */
+	scopes = rn_assertion_gap_scopes(a, r, &count_bound);
+	rn_verdict_apply_gaps(r, scopes, count_bound, out);
 }

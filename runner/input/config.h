@@ -119,8 +119,7 @@ bool rn_harness_is_suite(enum rn_harness h);
 /* X(key, type, doc) for [[assertion]]. */
 #define RN_ASSERTION_KEYS(X)                                                                                                                                                       \
 	X(name, "string", "unique name")                                                                                                                                           \
-	X(type, "string",                                                                                                                                                          \
-	  "critical_path | span_count | memory_usage | anti_pattern | equivalence | instructions | span_time | witness")                                                           \
+	X(type, "string", RN_ASSERTION_TYPE_CHOICES)                                                                                                                               \
 	X(max_duration_ms, "number", "critical_path: budget in milliseconds (inclusive)")                                                                                          \
 	X(trace_name_pattern, "string", "critical_path: targets whose name fully matches (regex)")                                                                                 \
 	X(max_spans, "integer",                                                                                                                                                    \

@@ -114,7 +114,7 @@ bool rn_harness_is_suite(enum rn_harness h);
 				   "test runner, one target per test (docs/harness.md)"
 
 /* ` "name"` of a collector, for the `collectors` key's doc (X of RN_TARGET_COLLECTORS). */
-#define RN_COLLECTOR_QUOTED(name, bit, desc) " \"" #name "\""
+#define RN_COLLECTOR_QUOTED(name, id, desc) " \"" #name "\""
 
 /* X(key, type, doc) for [[assertion]]. */
 #define RN_ASSERTION_KEYS(X)                                                                                                                                                       \

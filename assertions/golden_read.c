@@ -370,6 +370,28 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* The name of the i-th entry of the original format's "syscalls" array into *name
+ * (borrowed from the document), after checking the entry's shape. 0 or -EINVAL. */
+static int v1_call_name(const json_t *calls, size_t i, const char **name, struct rn_diag *d)
+{
+	const json_t *e = json_array_get(calls, i), *v, *dur;
+
+	if (!json_is_object(e))
+		return corrupt(d, "\"syscalls[%zu]\" must be an object", i);
+	v = json_object_get(e, "name");
+	if (!json_is_string(v) || !*json_string_value(v))
+		return corrupt(d, "\"syscalls[%zu].name\" must be a non-empty string", i);
+	*name = json_string_value(v);
+	if (!json_is_array(json_object_get(e, "args")))
+		return corrupt(d, "\"syscalls[%zu].args\" must be an array", i);
+	if (!json_is_integer(json_object_get(e, "result")))
+		return corrupt(d, "\"syscalls[%zu].result\" must be an integer", i);
+	dur = json_object_get(e, "duration_us");
+	if (dur && (!json_is_integer(dur) || json_integer_value(dur) < 0))
+		return corrupt(d, "\"syscalls[%zu].duration_us\" must be an integer >= 0", i);
+	return 0;
+}
+
 static int read_json_v1(const json_t *root, struct rn_golden *g, struct rn_diag *d)
 {
 	const json_t *calls = json_object_get(root, "syscalls");
@@ -405,31 +427,9 @@ static int read_json_v1(const json_t *root, struct rn_golden *g, struct rn_diag 
 	n = json_array_size(calls);
 	names = rn_xcalloc(n + 1, sizeof(*names));
 	for (i = 0; i < n; i++) {
-		const json_t *e = json_array_get(calls, i), *dur;
-
-		if (!json_is_object(e)) {
-			rc = corrupt(d, "\"syscalls[%zu]\" must be an object", i);
+		rc = v1_call_name(calls, i, &names[i], d);
+		if (rc)
 			goto out_free_names;
-		}
-		v = json_object_get(e, "name");
-		if (!json_is_string(v) || !*json_string_value(v)) {
-			rc = corrupt(d, "\"syscalls[%zu].name\" must be a non-empty string", i);
-			goto out_free_names;
-		}
-		names[i] = json_string_value(v);
-		if (!json_is_array(json_object_get(e, "args"))) {
-			rc = corrupt(d, "\"syscalls[%zu].args\" must be an array", i);
-			goto out_free_names;
-		}
-		if (!json_is_integer(json_object_get(e, "result"))) {
-			rc = corrupt(d, "\"syscalls[%zu].result\" must be an integer", i);
-			goto out_free_names;
-		}
-		dur = json_object_get(e, "duration_us");
-		if (dur && (!json_is_integer(dur) || json_integer_value(dur) < 0)) {
-			rc = corrupt(d, "\"syscalls[%zu].duration_us\" must be an integer >= 0", i);
-			goto out_free_names;
-		}
 	}
 	/* Group by name: sort a copy of the names, then count each run of equal names. */
 	{
@@ -484,22 +484,19 @@ static bool blank(const char *s, size_t n)
 	return true;
 }
 
-int rn_golden_read(const char *path, struct rn_golden *g, struct rn_diag *d)
+/* The golden trace at `path` into `b` (initialized here; the caller releases it on 0): a
+ * regular file of bounded size, not blank, without a NUL byte. 0 or a negative code with
+ * the error in `d`. */
+static int load_text(const char *path, struct rn_buf *b, struct rn_diag *d)
 {
-	struct rn_buf b;
-	json_error_t err;
-	json_t *root;
-	const json_t *fmt;
-	const char *f;
+	const char *nul;
 	int rc;
 
-	memset(g, 0, sizeof(*g));
-	rn_diag_init(d, path, NULL, 0);
-	rn_buf_init(&b, 0);
+	rn_buf_init(b, 0);
 	/* a regular file of bounded size: a FIFO must not block, /dev/zero must not fill memory */
-	rc = rn_read_regular_file(&b, path, RN_GOLDEN_MAX_BYTES);
+	rc = rn_read_regular_file(b, path, RN_GOLDEN_MAX_BYTES);
 	if (rc < 0) {
-		rn_buf_release(&b);
+		rn_buf_release(b);
 		if (rc == -EINVAL)
 			rn_diag_set(d, 0, 0, "cannot use golden trace: not a regular file");
 		else if (rc == -EFBIG)
@@ -509,25 +506,66 @@ int rn_golden_read(const char *path, struct rn_golden *g, struct rn_diag *d)
 			rn_diag_set(d, 0, 0, "cannot read golden trace: %s", strerror(-rc));
 		return rc;
 	}
-	if (blank(b.buf, b.len)) {
-		rn_buf_release(&b);
+	if (blank(b->buf, b->len)) {
+		rn_buf_release(b);
 		rn_diag_set(d, 0, 0, "truncated golden trace: empty file");
 		return -EINVAL;
 	}
 	/* jansson stops at a NUL byte and calls it the end of the input: a NUL anywhere is
 	 * corruption (binary garbage), not a file that ends early. */
-	{
-		const char *nul = memchr(b.buf, '\0', b.len);
+	nul = memchr(b->buf, '\0', b->len);
+	if (nul) {
+		int line, col;
 
-		if (nul) {
-			int line, col;
-
-			rn_diag_position(b.buf, b.len, (size_t)(nul - b.buf), &line, &col);
-			rn_buf_release(&b);
-			rn_diag_set(d, line, col, "corrupt golden trace: NUL byte (binary data)");
-			return -EINVAL;
-		}
+		rn_diag_position(b->buf, b->len, (size_t)(nul - b->buf), &line, &col);
+		rn_buf_release(b);
+		rn_diag_set(d, line, col, "corrupt golden trace: NUL byte (binary data)");
+		return -EINVAL;
 	}
+	return 0;
+}
+
+/* The document `root` of format `f` into `g`, by the reader of its format. */
+static int read_format(const json_t *root, const char *f, struct rn_golden *g, struct rn_diag *d)
+{
+	size_t plen = strlen(RN_GOLDEN_FORMAT_PREFIX);
+
+	if (!strcmp(f, RN_GOLDEN_FORMAT))
+		return read_golden_v1(root, RN_GOLDEN_VERSION, g, d);
+	if (!strcmp(f, RN_GOLDEN_FORMAT_V1))
+		return read_golden_v1(root, 1, g, d);
+	if (!strcmp(f, RN_GOLDEN_JSON_V1))
+		return read_json_v1(root, g, d);
+	if (!strncmp(f, RN_GOLDEN_FORMAT_PREFIX, plen) && f[plen] >= '1' && f[plen] <= '9' &&
+	    strspn(f + plen, "0123456789") == strlen(f + plen)) {
+		/* A well-formed version other than ours: numbers are not compared as strings, so
+		 * "renacer-golden/10" is newer too. */
+		rn_diag_set(
+			d, 0, 0,
+			"written by a newer renacer (format %.64s); this renacer reads " RN_GOLDEN_FORMAT,
+			f);
+		return -EPROTONOSUPPORT;
+	}
+	rn_diag_set(d, 0, 0,
+		    "not a golden trace: unknown format \"%.64s\" (expected \"" RN_GOLDEN_FORMAT
+		    "\", \"" RN_GOLDEN_FORMAT_V1 "\" or \"" RN_GOLDEN_JSON_V1 "\")",
+		    f);
+	return -EINVAL;
+}
+
+int rn_golden_read(const char *path, struct rn_golden *g, struct rn_diag *d)
+{
+	struct rn_buf b;
+	json_error_t err;
+	json_t *root;
+	const json_t *fmt;
+	int rc;
+
+	memset(g, 0, sizeof(*g));
+	rn_diag_init(d, path, NULL, 0);
+	rc = load_text(path, &b, d);
+	if (rc)
+		return rc;
 	root = json_loadb(b.buf, b.len, JSON_REJECT_DUPLICATES, &err);
 	rn_buf_release(&b);
 	if (!root) {
@@ -556,33 +594,7 @@ int rn_golden_read(const char *path, struct rn_golden *g, struct rn_diag *d)
 		json_decref(root);
 		return corrupt(d, "\"format\" must be a string");
 	}
-	f = json_string_value(fmt);
-	if (!strcmp(f, RN_GOLDEN_FORMAT)) {
-		rc = read_golden_v1(root, RN_GOLDEN_VERSION, g, d);
-	} else if (!strcmp(f, RN_GOLDEN_FORMAT_V1)) {
-		rc = read_golden_v1(root, 1, g, d);
-	} else if (!strcmp(f, RN_GOLDEN_JSON_V1)) {
-		rc = read_json_v1(root, g, d);
-	} else if (!strncmp(f, RN_GOLDEN_FORMAT_PREFIX, strlen(RN_GOLDEN_FORMAT_PREFIX)) &&
-		   f[strlen(RN_GOLDEN_FORMAT_PREFIX)] >= '1' &&
-		   f[strlen(RN_GOLDEN_FORMAT_PREFIX)] <= '9' &&
-		   strspn(f + strlen(RN_GOLDEN_FORMAT_PREFIX), "0123456789") ==
-			   strlen(f + strlen(RN_GOLDEN_FORMAT_PREFIX))) {
-		/* A well-formed version other than ours: numbers are not compared as strings, so
-		 * "renacer-golden/10" is newer too. */
-		rn_diag_set(
-			d, 0, 0,
-			"written by a newer renacer (format %.64s); this renacer reads " RN_GOLDEN_FORMAT,
-			f);
-		rc = -EPROTONOSUPPORT;
-	} else {
-		rn_diag_set(
-			d, 0, 0,
-			"not a golden trace: unknown format \"%.64s\" (expected \"" RN_GOLDEN_FORMAT
-			"\", \"" RN_GOLDEN_FORMAT_V1 "\" or \"" RN_GOLDEN_JSON_V1 "\")",
-			f);
-		rc = -EINVAL;
-	}
+	rc = read_format(root, json_string_value(fmt), g, d);
 	json_decref(root);
 	if (rc)
 		rn_golden_release(g);

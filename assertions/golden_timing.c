@@ -298,28 +298,10 @@ static void kernel_bound_rule(const struct rn_golden_cmp *c, struct timing_eval 
 		 (1.0 - c->user_share) * 100.0, e->user_within ? "within" : "beyond");
 }
 
-/*
- * The timing rule for step `s` (samples present on both sides, enough runs): the golden
- * samples scaled by the speed ratio, the Hodges-Lehmann interval of the shift at the look's
- * alpha share; FAIL when its lower bound is beyond the limit (conditions matching) or beyond
- * the drift limit (any conditions), PASS when its upper bound is within the limit (conditions
- * matching), INCONCLUSIVE when it straddles, ADVISORY when decided under other conditions.
- */
-static enum timing_outcome timing_rule(const struct rn_golden_cmp *c,
-				       const struct rn_golden_step *s, struct timing_eval *e)
+/* The limit (tolerance of the scaled golden median, at least the floor against another
+ * moment) and the drift limit `gross` of e, from e->gold. */
+static void set_limits(const struct rn_golden_cmp *c, double tol, struct timing_eval *e)
 {
-	const double *a0 = c->g->samples[s->metric];
-	size_t na = rn_golden_golden_n(c->g, s->metric), nb = rn_golden_observed_n(c->r, s->metric);
-	double *b = rn_golden_observed(c->r, s->metric), *a = rn_xmalloc(na * sizeof(*a));
-	struct rn_seq_design d = design_of(c, nb);
-	double tol = rn_golden_tol_of(c, s, c->cfg->timing_tolerance), n_eff;
-	size_t i;
-
-	memset(e, 0, sizeof(*e));
-	e->comparable = conditions_match(c, s->metric, &e->scale, e->why, sizeof(e->why));
-	for (i = 0; i < na; i++)
-		a[i] = a0[i] * e->scale;
-	e->gold = rn_golden_median_of(a, na);
 	e->limit = tol * e->gold;
 	/* against another moment a slowdown must also exceed the floor: a program of a few
 	 * milliseconds moves by a large share of them between moments (an unchanged 5 ms
@@ -330,12 +312,13 @@ static enum timing_outcome timing_rule(const struct rn_golden_cmp *c,
 	/* scheduling noise under load is absolute: a millisecond program doubles from it alone */
 	if (e->gross < RN_GOLDEN_DRIFT_FLOOR_NS && !c->r->per_iteration)
 		e->gross = RN_GOLDEN_DRIFT_FLOOR_NS;
-	e->alpha_k = rn_seq_alpha(&d, nb);
-	rn_stats_mann_whitney(a, na, b, nb, &e->mw);
-	rn_stats_hodges_lehmann(a, na, b, nb, e->alpha_k, &e->hl);
-	e->sigma = pooled_sigma(a, na, b, nb);
-	n_eff = 1.0 / (1.0 / (double)na + 1.0 / (double)nb);
-	if (s->metric == RN_METRIC_CPU_TIME) {
+}
+
+/* A kernel-bound golden: cpu_time is judged by its user time (kernel_bound_rule), any other
+ * time metric is not comparable. */
+static void kernel_bound_of(const struct rn_golden_cmp *c, enum rn_metric m, struct timing_eval *e)
+{
+	if (m == RN_METRIC_CPU_TIME) {
 		kernel_bound_rule(c, e);
 	} else if (e->comparable && golden_kernel_bound(c)) {
 		e->comparable = false;
@@ -343,39 +326,58 @@ static enum timing_outcome timing_rule(const struct rn_golden_cmp *c,
 			 "kernel-bound: most of the golden's CPU time was system time, which moves "
 			 "with the file system's state");
 	}
-	e->mde = rn_seq_mde(e->comparable ? e->limit : e->gross, e->sigma, n_eff, e->alpha_k,
-			    RN_SEQ_POWER);
+}
+
+/* The detection limit of e at its noise and runs (n_eff), against the limit that decides. */
+static void set_mde(struct timing_eval *e, double n_eff)
+{
+	double limit = e->comparable ? e->limit : e->gross;
+
+	e->mde = rn_seq_mde(limit, e->sigma, n_eff, e->alpha_k, RN_SEQ_POWER);
 	if (e->hl.k)
 		e->mde = fmax(e->mde,
-			      rn_seq_mde_interval(e->comparable ? e->limit : e->gross, e->hl.lower,
-						  e->hl.upper, e->alpha_k, RN_SEQ_POWER));
-	if (!e->comparable && e->scale != 1.0 && e->hl.k && e->hl.lower > e->gross &&
-	    s->metric != RN_METRIC_CPU_TIME) {
-		/* Beyond the drift limit under other conditions: the wall probe's ratio fits
-		 * CPU-bound work, not every program (an I/O-bound one waits, which the probe does
-		 * not), so a wall shift must stand beyond it against the unscaled golden samples
-		 * too. cpu_time is what the CPU probe models: its scaled shift decides alone (an
-		 * awk script at 1.6x read +54% scaled and within the drift limit unscaled under
-		 * load, and a 2x ended green). */
-		struct rn_hodges_lehmann raw;
+			      rn_seq_mde_interval(limit, e->hl.lower, e->hl.upper, e->alpha_k,
+						  RN_SEQ_POWER));
+}
 
-		rn_stats_hodges_lehmann(a0, na, b, nb, e->alpha_k, &raw);
-		e->gross_unscaled = !(raw.k && raw.lower > e->gross / e->scale);
-	}
-	/* the modes of both sides, while their samples are here */
-	e->modes = modes_explain(a, na, b, nb, e);
-	free(a);
-	free(b);
-	/* Wall time on a loaded machine moves with the share of a CPU the program got: an
-	 * unchanged sed script read 200-250 ms against a 65 ms golden (+100% and more after the
-	 * probe's scaling) on a loaded 2-vCPU VM, 14 false FAILs in 20. What the program itself
-	 * did is its cpu_time, which still gates beyond the drift limit; a slowdown that only
-	 * waits longer needs the same-job baseline there. The same for a kernel-bound program,
-	 * whose wall time is mostly the kernel's work (golden_kernel_bound). */
-	e->wall_loaded = s->metric != RN_METRIC_CPU_TIME &&
+/*
+ * Beyond the drift limit under other conditions: the wall probe's ratio fits CPU-bound work,
+ * not every program (an I/O-bound one waits, which the probe does not), so a wall shift must
+ * stand beyond it against the unscaled golden samples a0 too. cpu_time is what the CPU probe
+ * models: its scaled shift decides alone (an awk script at 1.6x read +54% scaled and within
+ * the drift limit unscaled under load, and a 2x ended green). Sets e->gross_unscaled.
+ */
+static void unscaled_check(enum rn_metric m, const double *a0, size_t na, const double *b,
+			   size_t nb, struct timing_eval *e)
+{
+	struct rn_hodges_lehmann raw;
+
+	if (e->comparable || e->scale == 1.0 || !e->hl.k || !(e->hl.lower > e->gross) ||
+	    m == RN_METRIC_CPU_TIME)
+		return;
+	rn_stats_hodges_lehmann(a0, na, b, nb, e->alpha_k, &raw);
+	e->gross_unscaled = !(raw.k && raw.lower > e->gross / e->scale);
+}
+
+/*
+ * Wall time on a loaded machine moves with the share of a CPU the program got: an unchanged
+ * sed script read 200-250 ms against a 65 ms golden (+100% and more after the probe's
+ * scaling) on a loaded 2-vCPU VM, 14 false FAILs in 20. What the program itself did is its
+ * cpu_time, which still gates beyond the drift limit; a slowdown that only waits longer needs
+ * the same-job baseline there. The same for a kernel-bound program, whose wall time is mostly
+ * the kernel's work (golden_kernel_bound).
+ */
+static bool wall_loaded_of(const struct rn_golden_cmp *c, enum rn_metric m)
+{
+	return m != RN_METRIC_CPU_TIME &&
 		(rn_golden_loaded(c) || rn_golden_io_bound(c) || golden_kernel_bound(c) ||
 		 (c->g->has_conditions && c->g->cpu_pressure >= RN_LOAD_PRESSURE_BUSY)) &&
 		!cpu_beyond_drift(c);
+}
+
+/* The outcome of the evaluated comparison e (timing_rule). */
+static enum timing_outcome decide(const struct rn_golden_cmp *c, struct timing_eval *e)
+{
 	/* A different mix of two modes explains a shift that is not shown within the limit */
 	if (e->modes && !(e->hl.k && e->hl.upper <= e->limit))
 		return T_UNDECIDED;
@@ -393,6 +395,44 @@ static enum timing_outcome timing_rule(const struct rn_golden_cmp *c,
 	if (e->hl.k && e->hl.upper <= e->limit)
 		return e->comparable ? T_PASS : T_ADVISORY;
 	return T_UNDECIDED;
+}
+
+/*
+ * The timing rule for step `s` (samples present on both sides, enough runs): the golden
+ * samples scaled by the speed ratio, the Hodges-Lehmann interval of the shift at the look's
+ * alpha share; FAIL when its lower bound is beyond the limit (conditions matching) or beyond
+ * the drift limit (any conditions), PASS when its upper bound is within the limit (conditions
+ * matching), INCONCLUSIVE when it straddles, ADVISORY when decided under other conditions.
+ */
+static enum timing_outcome timing_rule(const struct rn_golden_cmp *c,
+				       const struct rn_golden_step *s, struct timing_eval *e)
+{
+	const double *a0 = c->g->samples[s->metric];
+	size_t na = rn_golden_golden_n(c->g, s->metric), nb = rn_golden_observed_n(c->r, s->metric);
+	double *b = rn_golden_observed(c->r, s->metric), *a = rn_xmalloc(na * sizeof(*a));
+	struct rn_seq_design d = design_of(c, nb);
+	double tol = rn_golden_tol_of(c, s, c->cfg->timing_tolerance);
+	size_t i;
+
+	memset(e, 0, sizeof(*e));
+	e->comparable = conditions_match(c, s->metric, &e->scale, e->why, sizeof(e->why));
+	for (i = 0; i < na; i++)
+		a[i] = a0[i] * e->scale;
+	e->gold = rn_golden_median_of(a, na);
+	set_limits(c, tol, e);
+	e->alpha_k = rn_seq_alpha(&d, nb);
+	rn_stats_mann_whitney(a, na, b, nb, &e->mw);
+	rn_stats_hodges_lehmann(a, na, b, nb, e->alpha_k, &e->hl);
+	e->sigma = pooled_sigma(a, na, b, nb);
+	kernel_bound_of(c, s->metric, e);
+	set_mde(e, 1.0 / (1.0 / (double)na + 1.0 / (double)nb));
+	unscaled_check(s->metric, a0, na, b, nb, e);
+	/* the modes of both sides, while their samples are here */
+	e->modes = modes_explain(a, na, b, nb, e);
+	free(a);
+	free(b);
+	e->wall_loaded = wall_loaded_of(c, s->metric);
+	return decide(c, e);
 }
 
 bool rn_golden_timing_undecided(const struct rn_golden *g, const struct rn_target_result *r,

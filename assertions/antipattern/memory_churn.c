@@ -104,11 +104,80 @@ static void churn_span(struct rn_ap_pass *ps, int proc, const struct rn_ap_sc *s
 	}
 }
 
+/* The process whose churn is most confident, and the terms of its confidence. */
+struct churn_best {
+	int proc;  /* index of the process, -1 when none churned */
+	double c;  /* confidence, min(c1, c2) */
+	double c1; /* the churn's ramp */
+	double c2; /* the share's (spool) or the turnover's (statistics) ramp */
+	double x;  /* churn: short unmaps and brk cycles (spool) or munmap calls */
+	double y;  /* share of mappings that churned (spool) or turnover */
+};
+
+/* The evidence from the spool: short-lived mappings and brk cycles of w->proc. */
+static void spool_evidence(struct rn_ap_pass *ps, const struct churn_best *w,
+			   struct rn_detection *out, struct rn_buf *b)
+{
+	const struct rn_ap_proc *pp = &ps->procs[w->proc];
+	const struct rn_process *p = &ps->t->procs[w->proc];
+	uint64_t life = rn_ap_proc_life(ps, w->proc);
+
+	out->summary = rn_ap_fmt("%s: %" PRIu64 " anonymous mappings lived under %s, %" PRIu64
+				 " brk shrink/grow cycles",
+				 rn_ap_plabel(ps, w->proc).s, pp->short_unmaps,
+				 rn_ap_dur(RN_AP_CHURN_SHORT_NS).s, pp->brk_cycles);
+	rn_buf_addf(b,
+		    "%s: %" PRIu64 " of %" PRIu64 " anonymous mappings were unmapped "
+		    "within %s (%s in them); %" PRIu64 " brk shrink/grow cycles of %" PRIu64
+		    " growths\n",
+		    rn_ap_plabel(ps, w->proc).s, pp->short_unmaps, pp->anon_maps,
+		    rn_ap_dur(RN_AP_CHURN_SHORT_NS).s, rn_ap_bytes(pp->short_bytes).s,
+		    pp->brk_cycles, pp->brk_grows);
+	rn_buf_addf(b,
+		    "  time: %s in %" PRIu64 " mmap/munmap/mremap/brk calls = %.1f%% "
+		    "of the process lifetime (%s); faults on fresh pages come on top\n",
+		    rn_ap_dur(pp->mm_ns).s, pp->mm_calls, pct((double)pp->mm_ns, (double)life),
+		    rn_ap_dur(life).s);
+	if (p->alloc_peak_bytes)
+		rn_buf_addf(b, "  turnover: %s mapped over its life for a peak of %s\n",
+			    rn_ap_bytes(p->alloc_total_bytes).s,
+			    rn_ap_bytes(p->alloc_peak_bytes).s);
+	rn_ap_add_caller(ps, b, &pp->churn_cl, "short-lived unmaps and brk regrowths");
+	rn_buf_addf(b,
+		    "  confidence = min(ramp_log(churn %.0f; %.0f..%.0f) %.2f, "
+		    "ramp_lin(share %.3f; %.2f..%.2f) %.2f) = %.2f",
+		    w->x, RN_AP_CHURN_LO, RN_AP_CHURN_HI, w->c1, w->y, RN_AP_CHURN_SHARE_LO,
+		    RN_AP_CHURN_SHARE_HI, w->c2, w->c);
+}
+
+/* The evidence from the per-process statistics (no spool): munmap calls and turnover. */
+static void stats_evidence(struct rn_ap_pass *ps, const struct churn_best *w,
+			   struct rn_detection *out, struct rn_buf *b)
+{
+	const struct rn_process *p = &ps->t->procs[w->proc];
+
+	out->summary =
+		rn_ap_fmt("%s: %.0f munmap calls, %s mapped for a peak of %s",
+			  rn_ap_plabel(ps, w->proc).s, w->x, rn_ap_bytes(p->alloc_total_bytes).s,
+			  rn_ap_bytes(p->alloc_peak_bytes).s);
+	rn_buf_addf(b,
+		    "%s: %.0f munmap calls; %s mapped anonymously or by brk over its "
+		    "life for a peak of %s (turnover %.1f; per-process statistics, the "
+		    "spool was not enabled)\n",
+		    rn_ap_plabel(ps, w->proc).s, w->x, rn_ap_bytes(p->alloc_total_bytes).s,
+		    rn_ap_bytes(p->alloc_peak_bytes).s, w->y);
+	rn_buf_addf(b,
+		    "  confidence = min(ramp_log(munmaps %.0f; %.0f..%.0f) %.2f, "
+		    "ramp_log(turnover %.1f; %.0f..%.0f) %.2f) = %.2f",
+		    w->x, RN_AP_CHURN_LO, RN_AP_CHURN_HI, w->c1, w->y, RN_AP_CHURN_TURNOVER_LO,
+		    RN_AP_CHURN_TURNOVER_HI, w->c2, w->c);
+}
+
 static void churn_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 {
 	size_t i;
-	int best = -1, nr_munmap = rn_syscall_lookup("munmap");
-	double best_c = 0, c1b = 0, c2b = 0, xb = 0, yb = 0;
+	int nr_munmap = rn_syscall_lookup("munmap");
+	struct churn_best w = { .proc = -1 };
 	struct rn_buf b;
 
 	for (i = 0; i < ps->nprocs; i++) {
@@ -136,74 +205,21 @@ static void churn_finish(struct rn_ap_pass *ps, struct rn_detection *out)
 		if (x <= 0)
 			continue;
 		c = min2(c1, c2);
-		if (best < 0 || c > best_c || (c == best_c && x > xb)) {
-			best = (int)i;
-			best_c = c;
-			c1b = c1;
-			c2b = c2;
-			xb = x;
-			yb = y;
-		}
+		if (w.proc < 0 || c > w.c || (c == w.c && x > w.x))
+			w = (struct churn_best){ (int)i, c, c1, c2, x, y };
 	}
-	if (best < 0) {
+	if (w.proc < 0) {
 		out->confidence = 0;
 		out->evidence = rn_ap_fmt("no short-lived anonymous mappings or brk cycles");
 		return;
 	}
-	out->confidence = best_c;
-	out->proc = best;
+	out->confidence = w.c;
+	out->proc = w.proc;
 	rn_buf_init(&b, 0);
-	if (ps->spool) {
-		const struct rn_ap_proc *pp = &ps->procs[best];
-		const struct rn_process *p = &ps->t->procs[best];
-		uint64_t life = rn_ap_proc_life(ps, best);
-
-		out->summary =
-			rn_ap_fmt("%s: %" PRIu64 " anonymous mappings lived under %s, %" PRIu64
-				  " brk shrink/grow cycles",
-				  rn_ap_plabel(ps, best).s, pp->short_unmaps,
-				  rn_ap_dur(RN_AP_CHURN_SHORT_NS).s, pp->brk_cycles);
-		rn_buf_addf(&b,
-			    "%s: %" PRIu64 " of %" PRIu64 " anonymous mappings were unmapped "
-			    "within %s (%s in them); %" PRIu64 " brk shrink/grow cycles of %" PRIu64
-			    " growths\n",
-			    rn_ap_plabel(ps, best).s, pp->short_unmaps, pp->anon_maps,
-			    rn_ap_dur(RN_AP_CHURN_SHORT_NS).s, rn_ap_bytes(pp->short_bytes).s,
-			    pp->brk_cycles, pp->brk_grows);
-		rn_buf_addf(&b,
-			    "  time: %s in %" PRIu64 " mmap/munmap/mremap/brk calls = %.1f%% "
-			    "of the process lifetime (%s); faults on fresh pages come on top\n",
-			    rn_ap_dur(pp->mm_ns).s, pp->mm_calls,
-			    pct((double)pp->mm_ns, (double)life), rn_ap_dur(life).s);
-		if (p->alloc_peak_bytes)
-			rn_buf_addf(&b, "  turnover: %s mapped over its life for a peak of %s\n",
-				    rn_ap_bytes(p->alloc_total_bytes).s,
-				    rn_ap_bytes(p->alloc_peak_bytes).s);
-		rn_ap_add_caller(ps, &b, &pp->churn_cl, "short-lived unmaps and brk regrowths");
-		rn_buf_addf(&b,
-			    "  confidence = min(ramp_log(churn %.0f; %.0f..%.0f) %.2f, "
-			    "ramp_lin(share %.3f; %.2f..%.2f) %.2f) = %.2f",
-			    xb, RN_AP_CHURN_LO, RN_AP_CHURN_HI, c1b, yb, RN_AP_CHURN_SHARE_LO,
-			    RN_AP_CHURN_SHARE_HI, c2b, best_c);
-	} else {
-		const struct rn_process *p = &ps->t->procs[best];
-
-		out->summary =
-			rn_ap_fmt("%s: %.0f munmap calls, %s mapped for a peak of %s",
-				  rn_ap_plabel(ps, best).s, xb, rn_ap_bytes(p->alloc_total_bytes).s,
-				  rn_ap_bytes(p->alloc_peak_bytes).s);
-		rn_buf_addf(&b,
-			    "%s: %.0f munmap calls; %s mapped anonymously or by brk over its "
-			    "life for a peak of %s (turnover %.1f; per-process statistics, the "
-			    "spool was not enabled)\n",
-			    rn_ap_plabel(ps, best).s, xb, rn_ap_bytes(p->alloc_total_bytes).s,
-			    rn_ap_bytes(p->alloc_peak_bytes).s, yb);
-		rn_buf_addf(&b,
-			    "  confidence = min(ramp_log(munmaps %.0f; %.0f..%.0f) %.2f, "
-			    "ramp_log(turnover %.1f; %.0f..%.0f) %.2f) = %.2f",
-			    xb, RN_AP_CHURN_LO, RN_AP_CHURN_HI, c1b, yb, RN_AP_CHURN_TURNOVER_LO,
-			    RN_AP_CHURN_TURNOVER_HI, c2b, best_c);
-	}
+	if (ps->spool)
+		spool_evidence(ps, &w, out, &b);
+	else
+		stats_evidence(ps, &w, out, &b);
 	out->evidence = rn_ap_buf_take(&b);
 }
 

@@ -338,23 +338,87 @@ struct rn_verdict_result {
 /* Free what a verdict owns. */
 void rn_verdict_result_release(struct rn_verdict_result *v);
 
-/* Assertion types of renacer.toml (enum rn_assertion_type). X(id, name). */
+/*
+ * The assertion types of renacer.toml, one row each, written once:
+ * X(id, name, evaluate, gaps, keys, help).
+ *   id        RN_ASSERT_<id>, the row's index in enum rn_assertion_type
+ *   name      the `type` value in renacer.toml ("critical_path")
+ *   evaluate  void evaluate(const struct rn_assertion_spec *, struct rn_target_result *,
+ *             struct rn_verdict_result *): judges the runs into the verdict that
+ *             rn_assertion_evaluate began (name, target, SKIP and ERROR already handled)
+ *   gaps      uint32_t gaps(const struct rn_assertion_spec *, const struct rn_target_result *,
+ *             bool *count_bound): the gap scopes its metric reads (enum rn_gap_scope), and
+ *             whether a loss could only have raised it (assertions/gaps.c); rn_gaps_none
+ *             for a metric no known data loss touches
+ *   keys      the renacer.toml keys it accepts beyond the common ones, space-separated, in
+ *             the order of docs/metrics.md's keys column ("" = none)
+ *   help      one line: what it judges (`renacer help tables`, the man page)
+ * From it: the enum, rn_assertion_types[] (assertions/assertion_types.c: names, the
+ * dispatch of rn_assertion_evaluate), the declarations of the row's functions
+ * (internal.h), the config parser's accepted types and keys, the `type` key's doc,
+ * `renacer help tables` and the check of docs/metrics.md's table. A new type is one row here
+ * and one file with its evaluate function (docs/layout.md, "Adding an assertion type").
+ */
 #define RN_ASSERTION_TYPES(X)                                                                      \
-	X(CRITICAL_PATH, "critical_path")                                                          \
-	X(SPAN_COUNT, "span_count")                                                                \
-	X(MEMORY_USAGE, "memory_usage")                                                            \
-	X(ANTI_PATTERN, "anti_pattern")                                                            \
-	X(EQUIVALENCE, "equivalence")                                                              \
-	X(INSTRUCTIONS, "instructions")                                                            \
-	X(SPAN_TIME, "span_time")                                                                  \
-	X(WITNESS, "witness")
+	X(CRITICAL_PATH, "critical_path", rn_critical_path_evaluate, rn_gaps_gpu_spans,            \
+	  "max_duration_ms trace_name_pattern",                                                    \
+	  "the longest chain of dependent work of the process tree, against a time budget")        \
+	X(SPAN_COUNT, "span_count", rn_span_count_evaluate, rn_gaps_span_count,                    \
+	  "max_spans span_name_pattern region_pattern",                                            \
+	  "spans whose name matches a pattern, counted per counting run, against a budget")        \
+	X(MEMORY_USAGE, "memory_usage", rn_memory_usage_evaluate, rn_gaps_none,                    \
+	  "max_bytes tracking_mode",                                                               \
+	  "the tree's peak resident set or anonymous allocations, against a budget in bytes")      \
+	X(ANTI_PATTERN, "anti_pattern", rn_anti_pattern_evaluate, rn_gaps_anti_pattern,            \
+	  "pattern threshold process_name_pattern region_pattern",                                 \
+	  "a detector's confidence that the run shows a known performance anti-pattern")           \
+	X(EQUIVALENCE, "equivalence", rn_equiv_evaluate, rn_gaps_equivalence, "golden",            \
+	  "the run's observable behaviour against a recorded trace")                               \
+	X(INSTRUCTIONS, "instructions", rn_instructions_evaluate, rn_gaps_instructions,            \
+	  "max_instructions tolerance",                                                            \
+	  "instructions the tree executed under Valgrind, against a budget")                       \
+	X(SPAN_TIME, "span_time", rn_span_time_evaluate, rn_gaps_span_time,                        \
+	  "span_name_pattern region_pattern stat max_ms min_ms threshold_ms max_spans "            \
+	  "max_time_ms min_time_ms tolerance",                                                     \
+	  "a statistic of the matching spans' durations, against a budget and a floor")            \
+	X(WITNESS, "witness", rn_witness_evaluate, rn_gaps_span_detail,                            \
+	  "span_name_pattern witness_pattern tolerance",                                           \
+	  "the program's reported span durations against what the kernel saw of the same work")
 
 enum rn_assertion_type {
-#define RN_ASSERTION_TYPE_ENUM(id, name) RN_ASSERT_##id,
+#define RN_ASSERTION_TYPE_ENUM(id, name, evaluate, gaps, keys, help) RN_ASSERT_##id,
 	RN_ASSERTION_TYPES(RN_ASSERTION_TYPE_ENUM)
 #undef RN_ASSERTION_TYPE_ENUM
 	RN_ASSERT_COUNT
 };
+
+struct rn_assertion_spec;
+
+/* One row of RN_ASSERTION_TYPES (the columns are described there). */
+struct rn_assertion_type_info {
+	const char *name; /* "critical_path" */
+	void (*evaluate)(const struct rn_assertion_spec *a, struct rn_target_result *r,
+			 struct rn_verdict_result *out); /* judges; `out` begun */
+	uint32_t (*gaps)(const struct rn_assertion_spec *a, const struct rn_target_result *r,
+			 bool *count_bound); /* gap scopes its metric reads */
+	const char *keys;                    /* its own keys, space-separated, static */
+	const char *help;                    /* one line, static */
+};
+
+/* The rows of RN_ASSERTION_TYPES, indexed by enum rn_assertion_type [RN_ASSERT_COUNT]. */
+extern const struct rn_assertion_type_info rn_assertion_types[];
+
+/* The type named `name`, or -1. */
+int rn_assertion_type_lookup(const char *name);
+/* Whether `key` is one of type `t`'s own keys (its row's `keys`). */
+bool rn_assertion_type_has_key(enum rn_assertion_type t, const char *key);
+/* Whether `key` is the own key of some type (not a key every type accepts). */
+bool rn_assertion_key_is_specific(const char *key);
+
+/* The types' names joined by " | " ("critical_path | span_count | ..."), static: the doc
+ * of the `type` key (string literals joined, the first separator skipped). */
+#define RN_ASSERTION_TYPE_PIPE(id, name, evaluate, gaps, keys, help) " | " name
+#define RN_ASSERTION_TYPE_CHOICES ("" RN_ASSERTION_TYPES(RN_ASSERTION_TYPE_PIPE) + 3)
 
 /*
  * What span_time judges of the durations of the matching spans: X(id, name, doc). One table

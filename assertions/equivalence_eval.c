@@ -110,6 +110,72 @@ static int spool_feed(void *ctx, const struct rn_syscall_event *ev)
 	return 0;
 }
 
+/* The recorded trace `a` compares the run of `r` with: its `golden`, or the target's file in
+ * golden_dir (.jsonl, else .json); owned. NULL with a NO DATA verdict in `out` when there is
+ * none. */
+static char *golden_path(const struct rn_assertion_spec *a, const struct rn_target_result *r,
+			 struct rn_verdict_result *out)
+{
+	char *path;
+
+	if (a->golden)
+		return rn_xstrdup(a->golden);
+	if (!a->golden_dir) {
+		out->verdict = RN_VERDICT_NO_DATA;
+		out->message = rn_xstrfmt("no recorded trace given ('golden')");
+		return NULL;
+	}
+	path = rn_xstrfmt("%s/%s.jsonl", a->golden_dir, r->name);
+	if (!access(path, F_OK))
+		return path;
+	free(path);
+	path = rn_xstrfmt("%s/%s.json", a->golden_dir, r->name);
+	if (!access(path, F_OK))
+		return path;
+	out->verdict = RN_VERDICT_NO_DATA;
+	out->message = rn_xstrfmt("no recorded trace %s/%s.jsonl to compare with; "
+				  "record one with: renacer trace -f --format "
+				  "jsonl -o %s/%s.jsonl -- <command>",
+				  a->golden_dir, r->name, a->golden_dir, r->name);
+	free(path);
+	return NULL;
+}
+
+/* The verdict of a comparison `res` with the recorded trace at `path`: similarity, message,
+ * and the differences (at most 50 lines) as the detail. */
+static void judge_result(const struct rn_assertion_spec *a, const struct rn_equiv_result *res,
+			 const char *path, struct rn_verdict_result *out)
+{
+	char *text = NULL;
+	size_t text_len = 0;
+	FILE *mem;
+
+	out->has_observed = true;
+	out->observed = res->similarity;
+	out->verdict = res->equivalent ? RN_VERDICT_PASS :
+		a->fail_on_violation   ? RN_VERDICT_FAIL :
+					 RN_VERDICT_WARN;
+	if (!res->ndiffs)
+		out->message =
+			rn_xstrfmt("behaves like %s: all %zu facts match", path, res->facts_a);
+	else
+		out->message =
+			rn_xstrfmt("%s %s (A) in %zu difference%s, similarity %.3f; first: %s "
+				   "%s: %s",
+				   res->equivalent ? "within min_confidence of" : "differs from",
+				   path, res->ndiffs, res->ndiffs == 1 ? "" : "s", res->similarity,
+				   rn_equiv_cat_name(res->diffs[0].cat), res->diffs[0].subject,
+				   res->diffs[0].text);
+	mem = open_memstream(&text, &text_len);
+	if (mem) {
+		rn_equiv_result_write(res, mem, 50);
+		if (!fclose(mem))
+			out->detail = text;
+		else
+			free(text);
+	}
+}
+
 void rn_equiv_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
 		       struct rn_verdict_result *out)
 {
@@ -117,9 +183,6 @@ void rn_equiv_evaluate(const struct rn_assertion_spec *a, struct rn_target_resul
 	struct rn_equiv_behaviour *golden = NULL, *run = NULL;
 	struct rn_equiv_result res;
 	char *path, *err = NULL;
-	FILE *mem;
-	char *text = NULL;
-	size_t text_len = 0;
 	int rc;
 
 	if (a->equiv)
@@ -130,29 +193,9 @@ void rn_equiv_evaluate(const struct rn_assertion_spec *a, struct rn_target_resul
 	out->has_budget = true;
 	out->budget = o.min_confidence;
 	out->aggregate = rn_xstrfmt("last of %zu run%s", r->nruns, r->nruns == 1 ? "" : "s");
-	if (a->golden) {
-		path = rn_xstrdup(a->golden);
-	} else if (a->golden_dir) {
-		path = rn_xstrfmt("%s/%s.jsonl", a->golden_dir, r->name);
-		if (access(path, F_OK)) {
-			free(path);
-			path = rn_xstrfmt("%s/%s.json", a->golden_dir, r->name);
-			if (access(path, F_OK)) {
-				out->verdict = RN_VERDICT_NO_DATA;
-				out->message =
-					rn_xstrfmt("no recorded trace %s/%s.jsonl to compare with; "
-						   "record one with: renacer trace -f --format "
-						   "jsonl -o %s/%s.jsonl -- <command>",
-						   a->golden_dir, r->name, a->golden_dir, r->name);
-				free(path);
-				return;
-			}
-		}
-	} else {
-		out->verdict = RN_VERDICT_NO_DATA;
-		out->message = rn_xstrfmt("no recorded trace given ('golden')");
+	path = golden_path(a, r, out);
+	if (!path)
 		return;
-	}
 	if (rn_equiv_behaviour_load(path, &o, &golden, &err)) {
 		out->verdict = RN_VERDICT_ERROR;
 		out->message = err;
@@ -183,30 +226,7 @@ void rn_equiv_evaluate(const struct rn_assertion_spec *a, struct rn_target_resul
 	}
 	rn_equiv_behaviour_compare(golden, run, &o, &res);
 out_judge:
-	out->has_observed = true;
-	out->observed = res.similarity;
-	out->verdict = res.equivalent ? RN_VERDICT_PASS :
-		a->fail_on_violation  ? RN_VERDICT_FAIL :
-					RN_VERDICT_WARN;
-	if (!res.ndiffs)
-		out->message =
-			rn_xstrfmt("behaves like %s: all %zu facts match", path, res.facts_a);
-	else
-		out->message =
-			rn_xstrfmt("%s %s (A) in %zu difference%s, similarity %.3f; first: %s "
-				   "%s: %s",
-				   res.equivalent ? "within min_confidence of" : "differs from",
-				   path, res.ndiffs, res.ndiffs == 1 ? "" : "s", res.similarity,
-				   rn_equiv_cat_name(res.diffs[0].cat), res.diffs[0].subject,
-				   res.diffs[0].text);
-	mem = open_memstream(&text, &text_len);
-	if (mem) {
-		rn_equiv_result_write(&res, mem, 50);
-		if (!fclose(mem))
-			out->detail = text;
-		else
-			free(text);
-	}
+	judge_result(a, &res, path, out);
 	rn_equiv_result_release(&res);
 out_free:
 	rn_equiv_behaviour_free(run);

@@ -420,6 +420,28 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* The name of the i-th entry of the original format's "syscalls" array into *name
+ * (borrowed from the document), after checking the entry's shape. 0 or -EINVAL. */
+static int v1_call_name(const json_t *calls, size_t i, const char **name, struct rn_diag *d)
+{
+	const json_t *e = json_array_get(calls, i), *v, *dur;
+
+	if (!json_is_object(e))
+		return corrupt(d, "\"syscalls[%zu]\" must be an object", i);
+	v = json_object_get(e, "name");
+	if (!json_is_string(v) || !*json_string_value(v))
+		return corrupt(d, "\"syscalls[%zu].name\" must be a non-empty string", i);
+	*name = json_string_value(v);
+	if (!json_is_array(json_object_get(e, "args")))
+		return corrupt(d, "\"syscalls[%zu].args\" must be an array", i);
+	if (!json_is_integer(json_object_get(e, "result")))
+		return corrupt(d, "\"syscalls[%zu].result\" must be an integer", i);
+	dur = json_object_get(e, "duration_us");
+	if (dur && (!json_is_integer(dur) || json_integer_value(dur) < 0))
+		return corrupt(d, "\"syscalls[%zu].duration_us\" must be an integer >= 0", i);
+	return 0;
+}
+
 static int read_json_v1(const json_t *root, struct rn_golden *g, struct rn_diag *d)
 {
 	const json_t *calls = json_object_get(root, "syscalls");
@@ -455,31 +477,9 @@ static int read_json_v1(const json_t *root, struct rn_golden *g, struct rn_diag 
 	n = json_array_size(calls);
 	names = rn_xcalloc(n + 1, sizeof(*names));
 	for (i = 0; i < n; i++) {
-		const json_t *e = json_array_get(calls, i), *dur;
-
-		if (!json_is_object(e)) {
-			rc = corrupt(d, "\"syscalls[%zu]\" must be an object", i);
+		rc = v1_call_name(calls, i, &names[i], d);
+		if (rc)
 			goto out_free_names;
-		}
-		v = json_object_get(e, "name");
-		if (!json_is_string(v) || !*json_string_value(v)) {
-			rc = corrupt(d, "\"syscalls[%zu].name\" must be a non-empty string", i);
-			goto out_free_names;
-		}
-		names[i] = json_string_value(v);
-		if (!json_is_array(json_object_get(e, "args"))) {
-			rc = corrupt(d, "\"syscalls[%zu].args\" must be an array", i);
-			goto out_free_names;
-		}
-		if (!json_is_integer(json_object_get(e, "result"))) {
-			rc = corrupt(d, "\"syscalls[%zu].result\" must be an integer", i);
-			goto out_free_names;
-		}
-		dur = json_object_get(e, "duration_us");
-		if (dur && (!json_is_integer(dur) || json_integer_value(dur) < 0)) {
-			rc = corrupt(d, "\"syscalls[%zu].duration_us\" must be an integer >= 0", i);
-			goto out_free_names;
-		}
 	}
 	/* Group by name: sort a copy of the names, then count each run of equal names. */
 	{

@@ -41,12 +41,25 @@ const struct rn_metrics *rn_target_result_runs_of(const struct rn_target_result 
 /* Name of an assertion type ("critical_path"). */
 const char *rn_assertion_type_name(enum rn_assertion_type t);
 
-/* The gap scopes (enum rn_gap_scope) the metric of assertion `a` reads from the runs of `r`:
- * GPU spans for span_count patterns that can match a GPU span ("gpu:..."), critical_path and
- * anti_pattern; the span detail of the spool for anti_pattern and for equivalence replayed
- * from the spool; the Valgrind run's count for instructions. 0 for memory_usage. */
+/* The evaluate and gaps functions of each row of RN_ASSERTION_TYPES (assertion.h): each
+ * type's evaluate lives in its own file (span_time.c, witness.c, equivalence_eval.c) or in
+ * evaluate.c; the gaps functions in gaps.c. */
+#define RN_ASSERTION_TYPE_DECL(id, name, evaluate, gaps, keys, help)                               \
+	void evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,               \
+		      struct rn_verdict_result *out);                                              \
+	uint32_t gaps(const struct rn_assertion_spec *a, const struct rn_target_result *r,         \
+		      bool *count_bound);
+RN_ASSERTION_TYPES(RN_ASSERTION_TYPE_DECL)
+#undef RN_ASSERTION_TYPE_DECL
+
+/* The gap scopes (enum rn_gap_scope) the metric of assertion `a` reads from the runs of `r`
+ * (its row's gaps): GPU spans for span_count patterns that can match a GPU span ("gpu:..."),
+ * critical_path and anti_pattern; the span detail of the spool for anti_pattern, span_time,
+ * witness and for equivalence replayed from the spool; the Valgrind run's count for
+ * instructions. 0 for memory_usage. *count_bound: a loss could only have raised the metric
+ * (span_count, instructions, span_time count_above). */
 uint32_t rn_assertion_gap_scopes(const struct rn_assertion_spec *a,
-				 const struct rn_target_result *r);
+				 const struct rn_target_result *r, bool *count_bound);
 
 /* Count spans whose name fully matches compiled pattern `re` in trace `t`: syscall
  * spans named by syscall, GPU spans "gpu:<name>", region spans "region:<name>"

@@ -61,17 +61,6 @@ const char *rn_verdict_label(enum rn_verdict v)
 	return v < RN_VERDICT_COUNT ? verdict_labels[v] : "?";
 }
 
-static const char *const assertion_type_names[RN_ASSERT_COUNT] = {
-#define RN_ASSERTION_TYPE_NAME(id, name) name,
-	RN_ASSERTION_TYPES(RN_ASSERTION_TYPE_NAME)
-#undef RN_ASSERTION_TYPE_NAME
-};
-
-const char *rn_assertion_type_name(enum rn_assertion_type t)
-{
-	return t < RN_ASSERT_COUNT ? assertion_type_names[t] : "?";
-}
-
 const char *rn_aggregate_name(enum rn_aggregate a)
 {
 	switch (a) {

@@ -529,6 +529,95 @@ static enum rn_verdict against_base(const struct rn_assertion_spec *a, struct rn
 	return v;
 }
 
+/* Why no span matched `what`: a hint at the likely cause. */
+static char *no_span_message(const struct rn_assertion_spec *a, const struct rn_target_result *r,
+			     const struct rn_span_times *st, const char *what)
+{
+	return rn_xstrfmt("no span matched %s%s", what,
+			  st->syscalls_matched ?
+				  "" :
+				  !strncmp(a->span_name_pattern, "gpu:", 4) && !r->last.ngpu ?
+				  " (no GPU spans: is \"vulkan\" or \"cuda\" in the "
+				  "target's collectors?)" :
+				  !strncmp(a->span_name_pattern, "app:", 4) && !r->last.napp ?
+				  " (no app spans: is \"app\" in the target's "
+				  "collectors, and does the program export its spans?)" :
+				  " (and it names no syscall: a typo?)");
+}
+
+/* The unit, budget and whether it is one, of the verdict of `a`. */
+static void set_budget(struct rn_verdict_result *out, const struct rn_assertion_spec *a,
+		       bool counting)
+{
+	out->unit = counting ? "spans" : "ms";
+	out->has_budget = counting || a->has_max_span || a->has_min_span;
+	out->budget = counting  ? (double)a->max_spans :
+		a->has_max_span ? (double)a->max_span_ns / 1e6 :
+				  (double)a->min_span_ns / 1e6;
+}
+
+/* Whether value `v` (a count, or ns) passes the budget and floors of `a`. */
+static bool value_ok(const struct rn_assertion_spec *a, const struct rn_span_times *st, double v,
+		     uint64_t total_spans, bool counting)
+{
+	bool ok;
+
+	if (counting)
+		ok = v <= (double)a->max_spans;
+	else
+		ok = (!a->has_max_span || v <= (double)a->max_span_ns) &&
+			(!a->has_min_span || v >= (double)a->min_span_ns);
+	if (a->has_min_each && total_spans && stat_value(st, RN_SPAN_STAT_MIN, 0) < a->min_each_ns)
+		ok = false;
+	return ok;
+}
+
+/* The message of the verdict: the value against the budget, floor and min_time_ms. */
+static void add_message(struct rn_buf *b, const struct rn_assertion_spec *a,
+			const struct rn_span_times *st, const struct rn_verdict_result *out,
+			double v, uint64_t total_spans, const char *what, bool ok)
+{
+	if (a->span_stat == RN_SPAN_STAT_COUNT_ABOVE) {
+		rn_buf_addf(b,
+			    "%.0f of %llu spans matching %s took more than %.3f ms (%s) "
+			    "%s budget %llu (inclusive)",
+			    v, (unsigned long long)total_spans, what, (double)a->threshold_ns / 1e6,
+			    out->aggregate, ok ? "<=" : ">", (unsigned long long)a->max_spans);
+		return;
+	}
+	rn_buf_addf(b, "%s of %llu spans matching %s %.3f ms (%s)", rn_span_stat_name(a->span_stat),
+		    (unsigned long long)total_spans, what, v / 1e6, out->aggregate);
+	if (a->has_max_span)
+		rn_buf_addf(b, " %s budget %.3f ms", v <= (double)a->max_span_ns ? "<=" : ">",
+			    (double)a->max_span_ns / 1e6);
+	if (a->has_min_span)
+		rn_buf_addf(b, "%s %s floor %.3f ms", a->has_max_span ? "," : "",
+			    v >= (double)a->min_span_ns ? ">=" : "<", (double)a->min_span_ns / 1e6);
+	if (a->has_min_each) {
+		uint64_t m = stat_value(st, RN_SPAN_STAT_MIN, 0);
+
+		rn_buf_addf(b, "%s shortest %.3f ms %s min_time_ms %.3f",
+			    a->has_max_span || a->has_min_span ? "," : "", (double)m / 1e6,
+			    m >= a->min_each_ns ? ">=" : "<", (double)a->min_each_ns / 1e6);
+	}
+	if (a->has_max_span)
+		rn_buf_addf(b, " (%+.1f%%, inclusive)", out->delta_pct);
+}
+
+/* "<stat> per run: v1, v2, ..." when there is more than one run. */
+static void add_per_run(struct rn_buf *detail, enum rn_span_stat s, const double *vals,
+			size_t nvals, bool counting)
+{
+	if (nvals <= 1)
+		return;
+	rn_buf_addf(detail, "%s per run:", rn_span_stat_name(s));
+	for (size_t k = 0; k < nvals; k++) {
+		rn_buf_adds(detail, k ? ", " : " ");
+		add_value(detail, vals[k], counting);
+	}
+	rn_buf_addc(detail, '\n');
+}
+
 void rn_span_time_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
 			   struct rn_verdict_result *out)
 {
@@ -558,26 +647,12 @@ void rn_span_time_evaluate(const struct rn_assertion_spec *a, struct rn_target_r
 	else
 		out->aggregate = rn_xstrfmt("median of %zu %ss", nvals, kind);
 	total_spans = st.n + st.agg_calls;
-	out->unit = counting ? "spans" : "ms";
-	out->has_budget = counting || a->has_max_span || a->has_min_span;
-	out->budget = counting  ? (double)a->max_spans :
-		a->has_max_span ? (double)a->max_span_ns / 1e6 :
-				  (double)a->min_span_ns / 1e6;
+	set_budget(out, a, counting);
 	/* Zero spans is a measurement only for sums and counts of spans the run could have
 	 * made (a syscall name and counted syscalls); otherwise nothing was looked at. */
 	if (!total_spans && !has_value(a, r, &st)) {
 		out->verdict = RN_VERDICT_NO_DATA;
-		out->message = rn_xstrfmt(
-			"no span matched %s%s", what,
-			st.syscalls_matched ?
-				"" :
-				!strncmp(a->span_name_pattern, "gpu:", 4) && !r->last.ngpu ?
-				" (no GPU spans: is \"vulkan\" or \"cuda\" in the "
-				"target's collectors?)" :
-				!strncmp(a->span_name_pattern, "app:", 4) && !r->last.napp ?
-				" (no app spans: is \"app\" in the target's "
-				"collectors, and does the program export its spans?)" :
-				" (and it names no syscall: a typo?)");
+		out->message = no_span_message(a, r, &st, what);
 		goto out_free;
 	}
 	if (!stat_known(&st, s)) {
@@ -594,51 +669,12 @@ void rn_span_time_evaluate(const struct rn_assertion_spec *a, struct rn_target_r
 		v = rn_stats_median(vals, nvals);
 	out->has_observed = true;
 	out->observed = counting ? v : v / 1e6;
-	if (counting)
-		ok = v <= (double)a->max_spans;
-	else
-		ok = (!a->has_max_span || v <= (double)a->max_span_ns) &&
-			(!a->has_min_span || v >= (double)a->min_span_ns);
-	if (a->has_min_each && total_spans && stat_value(&st, RN_SPAN_STAT_MIN, 0) < a->min_each_ns)
-		ok = false;
+	ok = value_ok(a, &st, v, total_spans, counting);
 	verdict_of(out, a, ok);
 	rn_buf_init(&b, 0);
 	rn_buf_init(&detail, 0);
-	if (counting) {
-		rn_buf_addf(&b,
-			    "%.0f of %llu spans matching %s took more than %.3f ms (%s) "
-			    "%s budget %llu (inclusive)",
-			    v, (unsigned long long)total_spans, what, (double)a->threshold_ns / 1e6,
-			    out->aggregate, ok ? "<=" : ">", (unsigned long long)a->max_spans);
-	} else {
-		rn_buf_addf(&b, "%s of %llu spans matching %s %.3f ms (%s)", rn_span_stat_name(s),
-			    (unsigned long long)total_spans, what, v / 1e6, out->aggregate);
-		if (a->has_max_span)
-			rn_buf_addf(&b, " %s budget %.3f ms",
-				    v <= (double)a->max_span_ns ? "<=" : ">",
-				    (double)a->max_span_ns / 1e6);
-		if (a->has_min_span)
-			rn_buf_addf(&b, "%s %s floor %.3f ms", a->has_max_span ? "," : "",
-				    v >= (double)a->min_span_ns ? ">=" : "<",
-				    (double)a->min_span_ns / 1e6);
-		if (a->has_min_each) {
-			uint64_t m = stat_value(&st, RN_SPAN_STAT_MIN, 0);
-
-			rn_buf_addf(&b, "%s shortest %.3f ms %s min_time_ms %.3f",
-				    a->has_max_span || a->has_min_span ? "," : "", (double)m / 1e6,
-				    m >= a->min_each_ns ? ">=" : "<", (double)a->min_each_ns / 1e6);
-		}
-		if (a->has_max_span)
-			rn_buf_addf(&b, " (%+.1f%%, inclusive)", out->delta_pct);
-	}
-	if (nvals > 1) {
-		rn_buf_addf(&detail, "%s per run:", rn_span_stat_name(s));
-		for (size_t k = 0; k < nvals; k++) {
-			rn_buf_adds(&detail, k ? ", " : " ");
-			add_value(&detail, vals[k], counting);
-		}
-		rn_buf_addc(&detail, '\n');
-	}
+	add_message(&b, a, &st, out, v, total_spans, what, ok);
+	add_per_run(&detail, s, vals, nvals, counting);
 	ref = against_base(a, r, vals, nvals, counting, &b, &detail);
 	if (ref != RN_VERDICT_COUNT)
 		out->verdict = worse(out->verdict, ref);

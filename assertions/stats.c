@@ -555,11 +555,59 @@ static double antimode_of(const double *f, double lo, double hi)
 	return lo + (hi - lo) * (double)best / (RN_STATS_MODES_GRID - 1);
 }
 
+/* Drop the values of sorted `s` beyond Tukey's far-out fences (3 IQR beyond the quartiles),
+ * keeping the rest at its start; returns how many are left, or 0 when fewer than 4 are. One
+ * outlier (a cold first run at 4x) would set the critical bandwidth by itself, wide enough to
+ * merge the two real modes, and the test would never see them. */
+static size_t drop_far_out(double *s, size_t n)
+{
+	double q1 = s[(n - 1) / 4], q3 = s[(3 * (n - 1) + 3) / 4], iqr = q3 - q1;
+	size_t first = 0, last = n;
+
+	while (first < n && s[first] < q1 - 3.0 * iqr)
+		first++;
+	while (last > first && s[last - 1] > q3 + 3.0 * iqr)
+		last--;
+	if (last - first < 4)
+		return 0;
+	memmove(s, s + first, (last - first) * sizeof(*s));
+	return last - first;
+}
+
+/* The smoothed bootstrap's p-value of "more than one mode" at critical bandwidth `hi` over
+ * the n values of `s` (mean, variance var), with scratch `f` (the grid) and `y` (n values).
+ * The seed is fixed: the same samples give the same p. */
+static double boot_p(const double *s, size_t n, double mean, double var, double hi, double *f,
+		     double *y)
+{
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	double shrink = 1.0 / sqrt(1.0 + hi * hi / var);
+	size_t i, b, more = 0;
+
+	for (b = 0; b < RN_STATS_MODES_BOOT; b++) {
+		double ymin = INFINITY, ymax = -INFINITY;
+
+		for (i = 0; i < n; i++) {
+			size_t k = (size_t)(uniform01(&seed) * (double)n);
+
+			if (k >= n)
+				k = n - 1;
+			y[i] = mean + shrink * (s[k] - mean + hi * std_normal(&seed));
+			ymin = fmin(ymin, y[i]);
+			ymax = fmax(ymax, y[i]);
+		}
+		/* Hall and York's calibration: h_crit* > lambda h_crit, i.e. more than one mode
+		 * at lambda h_crit, brings the test's level up to its nominal alpha */
+		if (modes_at(y, n, ymin, ymax, RN_STATS_MODES_LAMBDA * hi, f) > 1)
+			more++;
+	}
+	return (double)more / RN_STATS_MODES_BOOT;
+}
+
 void rn_stats_modality(const double *x, size_t n, struct rn_modality *out)
 {
-	double *s, *f, *y, min, max, mean = 0.0, var = 0.0, lo, hi, shrink;
-	uint64_t seed = 0x9e3779b97f4a7c15ull;
-	size_t i, b, more = 0, need;
+	double *s, *f, *y, min, max, mean = 0.0, var = 0.0, lo, hi;
+	size_t i, need;
 	int it;
 
 	memset(out, 0, sizeof(*out));
@@ -568,23 +616,10 @@ void rn_stats_modality(const double *x, size_t n, struct rn_modality *out)
 	if (n < 4)
 		return;
 	s = sorted_copy(x, n);
-	{
-		/* Tukey's far-out fences (3 IQR beyond the quartiles): one outlier (a cold first
-		 * run at 4x) would set the critical bandwidth by itself, wide enough to merge the
-		 * two real modes, and the test would never see them */
-		double q1 = s[(n - 1) / 4], q3 = s[(3 * (n - 1) + 3) / 4], iqr = q3 - q1;
-		size_t first = 0, last = n;
-
-		while (first < n && s[first] < q1 - 3.0 * iqr)
-			first++;
-		while (last > first && s[last - 1] > q3 + 3.0 * iqr)
-			last--;
-		if (last - first < 4) {
-			free(s);
-			return;
-		}
-		memmove(s, s + first, (last - first) * sizeof(*s));
-		n = last - first;
+	n = drop_far_out(s, n);
+	if (n < 4) {
+		free(s);
+		return;
 	}
 	min = s[0];
 	max = s[n - 1];
@@ -613,25 +648,7 @@ void rn_stats_modality(const double *x, size_t n, struct rn_modality *out)
 			hi = mid;
 	}
 	out->h_crit = hi;
-	shrink = 1.0 / sqrt(1.0 + hi * hi / var);
-	for (b = 0; b < RN_STATS_MODES_BOOT; b++) {
-		double ymin = INFINITY, ymax = -INFINITY;
-
-		for (i = 0; i < n; i++) {
-			size_t k = (size_t)(uniform01(&seed) * (double)n);
-
-			if (k >= n)
-				k = n - 1;
-			y[i] = mean + shrink * (s[k] - mean + hi * std_normal(&seed));
-			ymin = fmin(ymin, y[i]);
-			ymax = fmax(ymax, y[i]);
-		}
-		/* Hall and York's calibration: h_crit* > lambda h_crit, i.e. more than one mode
-		 * at lambda h_crit, brings the test's level up to its nominal alpha */
-		if (modes_at(y, n, ymin, ymax, RN_STATS_MODES_LAMBDA * hi, f) > 1)
-			more++;
-	}
-	out->p = (double)more / RN_STATS_MODES_BOOT;
+	out->p = boot_p(s, n, mean, var, hi, f, y);
 	if (out->p < RN_STATS_MODES_ALPHA) {
 		/* the two modes just below the critical bandwidth, and the samples on each side */
 		double h = lo > 0.0 ? lo : 0.5 * hi;

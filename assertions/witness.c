@@ -225,14 +225,75 @@ static uint64_t window_end(const struct rn_assertion_spec *a, const struct rn_tr
 	return end;
 }
 
+/* What the spans of one run showed: how many matched and were measured, and the furthest. */
+struct furthest {
+	size_t nspans;   /* app spans matching the pattern */
+	size_t measured; /* of them, with a witness syscall */
+	size_t worst;    /* index in t->app of the furthest, SIZE_MAX when none */
+	double dev;      /* its absolute deviation, fraction (-1 when none) */
+	uint64_t rep;    /* its reported duration, ns */
+	uint64_t ker;    /* the kernel's, ns */
+};
+
+/* Each matching app span of `t` against the witness syscalls of `c`: a detail line for each
+ * of the first 20 measured into `d`, the counts and the furthest into *f. */
+static void measure_spans(const struct rn_assertion_spec *a, struct rn_trace *t, struct calls *c,
+			  struct rn_buf *d, struct furthest *f)
+{
+	size_t i, k;
+
+	for (i = 0; i < t->napp; i++) {
+		const struct rn_app_span *s = &t->app[i];
+		uint64_t wend, kend = 0, rep, ker;
+		double dev;
+
+		if (!matches(a, s))
+			continue;
+		f->nspans++;
+		wend = window_end(a, t, i);
+		for (k = 0; k < c->n; k++)
+			if (c->v[k].start_ns >= s->start_ns && c->v[k].start_ns < wend &&
+			    witness_of(c, t, s, &c->v[k]) && c->v[k].end_ns > kend)
+				kend = c->v[k].end_ns;
+		if (!kend || kend <= s->start_ns)
+			continue;
+		f->measured++;
+		rep = s->end_ns - s->start_ns;
+		ker = kend - s->start_ns;
+		dev = ((double)rep - (double)ker) / (double)ker;
+		if (f->measured <= 20)
+			rn_buf_addf(d, "app:%-24.24s %11.3f %10.3f %+9.1f%%\n", s->name,
+				    (double)rep / 1e6, (double)ker / 1e6, dev * 100.0);
+		if ((dev < 0 ? -dev : dev) > f->dev) {
+			f->dev = dev < 0 ? -dev : dev;
+			f->worst = i;
+			f->rep = rep;
+			f->ker = ker;
+		}
+	}
+}
+
+/* The detail's closing lines: spans past the first 20, calls left out and why. */
+static void add_left_out(struct rn_buf *d, const struct calls *c, size_t measured)
+{
+	if (measured > 20)
+		rn_buf_addf(d, "... %zu more\n", measured - 20);
+	if (c->left_out)
+		rn_buf_addf(d,
+			    "%llu call(s) on the program's connection to the span receiver "
+			    "(its export of the spans) left out\n",
+			    (unsigned long long)c->left_out);
+	if (c->wakeups)
+		rn_buf_addf(d, "%llu write(s) to eventfds (an event loop's wakeups) left out\n",
+			    (unsigned long long)c->wakeups);
+}
+
 void rn_witness_evaluate(const struct rn_assertion_spec *a, struct rn_target_result *r,
 			 struct rn_verdict_result *out)
 {
 	struct rn_trace *t = &r->last;
 	struct calls c = { .re = a->witness_re };
-	size_t i, k, nspans = 0, measured = 0, worst = SIZE_MAX;
-	double worst_dev = -1;
-	uint64_t worst_rep = 0, worst_ker = 0;
+	struct furthest f = { .worst = SIZE_MAX, .dev = -1 };
 	struct rn_buf d;
 	int rc;
 
@@ -261,71 +322,34 @@ void rn_witness_evaluate(const struct rn_assertion_spec *a, struct rn_target_res
 	}
 	rn_buf_init(&d, 0);
 	rn_buf_adds(&d, "span                          reported ms  kernel ms  deviation\n");
-	for (i = 0; i < t->napp; i++) {
-		const struct rn_app_span *s = &t->app[i];
-		uint64_t wend, kend = 0, rep, ker;
-		double dev;
-
-		if (!matches(a, s))
-			continue;
-		nspans++;
-		wend = window_end(a, t, i);
-		for (k = 0; k < c.n; k++)
-			if (c.v[k].start_ns >= s->start_ns && c.v[k].start_ns < wend &&
-			    witness_of(&c, t, s, &c.v[k]) && c.v[k].end_ns > kend)
-				kend = c.v[k].end_ns;
-		if (!kend || kend <= s->start_ns)
-			continue;
-		measured++;
-		rep = s->end_ns - s->start_ns;
-		ker = kend - s->start_ns;
-		dev = ((double)rep - (double)ker) / (double)ker;
-		if (measured <= 20)
-			rn_buf_addf(&d, "app:%-24.24s %11.3f %10.3f %+9.1f%%\n", s->name,
-				    (double)rep / 1e6, (double)ker / 1e6, dev * 100.0);
-		if ((dev < 0 ? -dev : dev) > worst_dev) {
-			worst_dev = dev < 0 ? -dev : dev;
-			worst = i;
-			worst_rep = rep;
-			worst_ker = ker;
-		}
-	}
+	measure_spans(a, t, &c, &d, &f);
 	free(c.v);
 	free(c.exporters);
-	if (measured > 20)
-		rn_buf_addf(&d, "... %zu more\n", measured - 20);
-	if (c.left_out)
-		rn_buf_addf(&d,
-			    "%llu call(s) on the program's connection to the span receiver "
-			    "(its export of the spans) left out\n",
-			    (unsigned long long)c.left_out);
-	if (c.wakeups)
-		rn_buf_addf(&d, "%llu write(s) to eventfds (an event loop's wakeups) left out\n",
-			    (unsigned long long)c.wakeups);
-	if (!measured) {
+	add_left_out(&d, &c, f.measured);
+	if (!f.measured) {
 		rn_buf_release(&d);
 		out->verdict = RN_VERDICT_NO_DATA;
 		out->message = rn_xstrfmt(
 			"not measured: %s",
-			!nspans ? "no app span matched the pattern (is \"app\" in the target's "
-				  "collectors, and does the program report its spans?)" :
-				  "no witness syscall was made inside the matching spans");
+			!f.nspans ? "no app span matched the pattern (is \"app\" in the target's "
+				    "collectors, and does the program report its spans?)" :
+				    "no witness syscall was made inside the matching spans");
 		return;
 	}
 	out->has_observed = true;
-	out->observed = worst_dev * 100.0;
-	out->verdict = worst_dev <= a->tolerance ?
+	out->observed = f.dev * 100.0;
+	out->verdict = f.dev <= a->tolerance ?
 		RN_VERDICT_PASS :
 		(a->fail_on_violation ? RN_VERDICT_FAIL : RN_VERDICT_WARN);
 	if (a->tolerance > 0)
-		out->delta_pct = (worst_dev - a->tolerance) / a->tolerance * 100.0;
+		out->delta_pct = (f.dev - a->tolerance) / a->tolerance * 100.0;
 	out->message =
 		rn_xstrfmt("%zu of %zu app spans witnessed by /%s/; the furthest, app:%s, "
 			   "reported %.3f ms where the kernel saw %.3f ms (%+.1f%%) %s tolerance "
 			   "%.0f%%",
-			   measured, nspans, a->witness_pattern, t->app[worst].name,
-			   (double)worst_rep / 1e6, (double)worst_ker / 1e6,
-			   ((double)worst_rep - (double)worst_ker) / (double)worst_ker * 100.0,
-			   worst_dev <= a->tolerance ? "within" : "beyond", a->tolerance * 100.0);
+			   f.measured, f.nspans, a->witness_pattern, t->app[f.worst].name,
+			   (double)f.rep / 1e6, (double)f.ker / 1e6,
+			   ((double)f.rep - (double)f.ker) / (double)f.ker * 100.0,
+			   f.dev <= a->tolerance ? "within" : "beyond", a->tolerance * 100.0);
 	out->detail = rn_buf_detach(&d, NULL);
 }

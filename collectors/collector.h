@@ -42,40 +42,45 @@ enum rn_gpu_mode {
 };
 
 /*
- * The collector list, written once: X(name, mask bit, what it records). RN_TARGET_COLLECTORS
- * are those a target names in renacer.toml `collectors = [...]`; RN_DRIVER_COLLECTORS are
- * chosen by a target's `driver` instead (ebpf replaces ptrace). The registry
- * (collectors/registry.c: rn_collectors, the name and mask look-ups), run.c's selection, the
- * config parser and its messages, `renacer help tables` and docs/collectors.md's table are
- * all derived from it. Each name has an ops table `rn_<name>_collector` in its folder.
+ * The collector list, written once: X(name, ID, what it records), one row per collector.
+ * RN_TARGET_COLLECTORS are those a target names in renacer.toml `collectors = [...]`;
+ * RN_DRIVER_COLLECTORS are chosen by a target's `driver` instead (ebpf replaces ptrace). The
+ * row order numbers the collectors (enum rn_collector_index, RN_NCOLLECTORS) and gives each
+ * its bit RN_COLLECT_<ID> = 1 << its index (enum rn_collector_mask); the registry
+ * (collectors/registry.c: rn_collectors in the same order, the name and mask look-ups),
+ * run.c's selection, the config parser and its messages, `renacer help tables`,
+ * docs/collectors.md's table and the layer check's list of specific collector folders
+ * (tests/integration/docs/layers.py) are all derived from it. Each name has a folder
+ * collectors/<name>/ with an ops table `rn_<name>_collector` (docs/layout.md, "Adding a
+ * collector").
  */
 #define RN_TARGET_COLLECTORS(X)                                                                    \
-	X(ptrace, RN_COLLECT_PTRACE, "every syscall of the process tree, processes, memory")       \
-	X(vulkan, RN_COLLECT_VULKAN, "GPU work of Vulkan programs, timed by an injected layer")    \
-	X(cuda, RN_COLLECT_CUDA, "CUDA kernels and copies, through a CUPTI injection library")     \
-	X(app, RN_COLLECT_APP,                                                                     \
+	X(ptrace, PTRACE, "every syscall of the process tree, processes, memory")                  \
+	X(vulkan, VULKAN, "GPU work of Vulkan programs, timed by an injected layer")               \
+	X(cuda, CUDA, "CUDA kernels and copies, through a CUPTI injection library")                \
+	X(app, APP,                                                                                \
 	  "the program's own spans: OTLP/HTTP on a loopback port, renacer_span.h push/pop")
 #define RN_DRIVER_COLLECTORS(X)                                                                    \
-	X(ebpf, RN_COLLECT_EBPF, "syscall counts and the process tree, counted in the kernel")
+	X(ebpf, EBPF, "syscall counts and the process tree, counted in the kernel")
 #define RN_COLLECTORS(X)                                                                           \
 	RN_TARGET_COLLECTORS(X)                                                                    \
 	RN_DRIVER_COLLECTORS(X)
 
-/* How many collectors there are (RN_COLLECTORS): the most one run can select. */
-#define RN_COLLECTOR_COUNT_ONE(name, bit, desc) +1
-enum {
-	RN_NCOLLECTORS = 0 RN_COLLECTORS(RN_COLLECTOR_COUNT_ONE)
+/* Each collector's index: its row in RN_COLLECTORS and in rn_collectors[] (enum
+ * rn_collector_index); RN_NCOLLECTORS is how many there are, the most one run can select. */
+enum rn_collector_index {
+#define RN_COLLECTOR_INDEX(name, id, desc) RN_COLLECTOR_##id,
+	RN_COLLECTORS(RN_COLLECTOR_INDEX)
+#undef RN_COLLECTOR_INDEX
+	RN_NCOLLECTORS
 };
-#undef RN_COLLECTOR_COUNT_ONE
 
-/* Which collectors watch a run (enum rn_collector_mask). */
+/* Which collectors watch a run (enum rn_collector_mask): RN_COLLECT_<ID> = 1 << its index.
+ * ebpf counts syscalls instead of ptrace, never with it (collectors/ebpf/ebpf.h). */
 enum rn_collector_mask {
-	RN_COLLECT_PTRACE = 1 << 0, /* syscalls, process tree, memory */
-	RN_COLLECT_VULKAN = 1 << 1, /* GPU spans through the injected layer */
-	RN_COLLECT_CUDA = 1 << 2,   /* GPU spans through the CUPTI injection library */
-	RN_COLLECT_EBPF = 1 << 3,   /* syscall counts and the process tree, in the kernel
-				     * (collectors/ebpf/ebpf.h); instead of ptrace, not with it */
-	RN_COLLECT_APP = 1 << 4,    /* the program's own spans (collectors/app/app.h) */
+#define RN_COLLECTOR_BIT(name, id, desc) RN_COLLECT_##id = 1u << RN_COLLECTOR_##id,
+	RN_COLLECTORS(RN_COLLECTOR_BIT)
+#undef RN_COLLECTOR_BIT
 };
 
 /* Flags of a run (enum rn_run_flags). */
@@ -173,7 +178,15 @@ struct rn_collector_ops {
 int rn_collector_stub_create(struct rn_collector **out, const struct rn_run_spec *spec);
 void rn_collector_stub_destroy(struct rn_collector *c);
 
-/* The registry: every known collector, built or stub, NULL-terminated. */
+/* Each collector's ops table, rn_<name>_collector, defined in its folder (its stub when it
+ * was not built). */
+#define RN_COLLECTOR_OPS_DECL(name, id, desc)                                                      \
+	extern const struct rn_collector_ops rn_##name##_collector;
+RN_COLLECTORS(RN_COLLECTOR_OPS_DECL)
+#undef RN_COLLECTOR_OPS_DECL
+
+/* The registry: every known collector, built or stub, in RN_COLLECTORS order (index enum
+ * rn_collector_index), NULL-terminated. */
 extern const struct rn_collector_ops *const rn_collectors[];
 
 /* The names a target may give in `collectors` (RN_TARGET_COLLECTORS), NULL-terminated, static

@@ -635,32 +635,26 @@ static bool dispatch(struct run *r, struct run_event *ev)
 
 static int select_collectors(struct run *r)
 {
-#define NAME_BIT(id, mask, desc) { mask, #id },
-	static const struct {
-		uint32_t bit;
-		const char *name;
-	} names[] = { RN_COLLECTORS(NAME_BIT) };
-#undef NAME_BIT
-	size_t i;
+	int i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		const struct rn_collector_ops *ops;
+	/* in registry order, each at most once: sel[] holds RN_NCOLLECTORS */
+	for (i = 0; i < RN_NCOLLECTORS; i++) {
+		const struct rn_collector_ops *ops = rn_collectors[i];
 		const char *why;
 		int rc;
 
-		if (!(r->spec->collectors & names[i].bit))
+		if (!(r->spec->collectors & (1u << i)))
 			continue;
-		ops = rn_collector_find(names[i].name);
-		why = !ops ? "not in this build" : ops->unavailable ? ops->unavailable() : NULL;
+		why = ops->unavailable ? ops->unavailable() : NULL;
 		if (why) {
 			rn_trace_fail(r->t, RN_RUN_ERROR, "collector '%s' is unavailable: %s",
-				      names[i].name, why);
+				      ops->name, why);
 			return -ENOTSUP;
 		}
 		rc = ops->create(&r->sel[r->nsel].c, r->spec);
 		if (rc) {
 			rn_trace_fail(r->t, RN_RUN_ERROR, "collector '%s' failed to start: %s",
-				      names[i].name, strerror(-rc));
+				      ops->name, strerror(-rc));
 			return rc;
 		}
 		r->sel[r->nsel].ops = ops;

@@ -43,7 +43,8 @@ static const struct rn_command help_def = {
 	"help",
 	"renacer help [COMMAND | config | tables]",
 	"show help of a command (renacer help check), of the config keys (help config), or the exit "
-	"codes, verdicts, collectors, metrics, count rules and fingerprint fields (help tables)",
+	"codes, verdicts, collectors, assertion types, metrics, count rules and fingerprint fields "
+	"(help tables)",
 	NULL,
 	no_options,
 };
@@ -112,9 +113,40 @@ static void usage(FILE *out)
 	fprintf(out, "\nrenacer %s\n", RN_VERSION);
 }
 
+/* The keys of an assertion type's row ("a b") as "`a`, `b`" ("none" for none). */
+static void print_keys(FILE *out, const char *keys)
+{
+	const char *p = keys;
+	int n = 0;
+
+	while (*p) {
+		size_t len = strcspn(p, " ");
+
+		if (len)
+			fprintf(out, "%s`%.*s`", n++ ? ", " : "", (int)len, p);
+		p += len + (p[len] == ' ');
+	}
+	if (!n)
+		fputs("none", out);
+}
+
+/* The table of assertion types (RN_ASSERTION_TYPES): docs/metrics.md's first two columns. */
+static void print_assertion_types(FILE *out)
+{
+	int t;
+
+	fputs("\n### assertion types\n\n| assertion | keys | what it judges |\n|---|---|---|\n",
+	      out);
+	for (t = 0; t < RN_ASSERT_COUNT; t++) {
+		fprintf(out, "| `%s` | ", rn_assertion_types[t].name);
+		print_keys(out, rn_assertion_types[t].keys);
+		fprintf(out, " | %s |\n", rn_assertion_types[t].help);
+	}
+}
+
 /*
- * `renacer help tables`: the exit codes, verdicts, collectors, metrics, count rules and
- * fingerprint fields as the Markdown tables of docs/metrics.md, docs/collectors.md,
+ * `renacer help tables`: the exit codes, verdicts, collectors, assertion types, metrics,
+ * count rules and fingerprint fields as the Markdown tables of docs/metrics.md, docs/collectors.md,
  * docs/golden.md and docs/timing.md, from the code's
  * own lists (tests/integration/docs compares the pages with this and with `renacer help
  * config`).
@@ -132,14 +164,15 @@ static void print_tables(FILE *out)
 		fprintf(out, "| %s |\n", rn_verdict_label((enum rn_verdict)v));
 	fputs("\n### collectors\n\n| collector | selected by | what it records |\n|---|---|---|\n",
 	      out);
-#define RN_TARGET_ROW(name, bit, desc)                                                             \
+#define RN_TARGET_ROW(name, id, desc)                                                             \
 	fprintf(out, "| `%s` | `collectors = [\"%s\"]` | %s |\n", #name, #name, desc);
-#define RN_DRIVER_ROW(name, bit, desc)                                                             \
+#define RN_DRIVER_ROW(name, id, desc)                                                             \
 	fprintf(out, "| `%s` | `driver = \"%s\"` | %s |\n", #name, #name, desc);
 	RN_TARGET_COLLECTORS(RN_TARGET_ROW)
 	RN_DRIVER_COLLECTORS(RN_DRIVER_ROW)
 #undef RN_TARGET_ROW
 #undef RN_DRIVER_ROW
+	print_assertion_types(out);
 	fputs("\n### metrics\n\n| metric | unit | measured by | what it is |\n|---|---|---|---|\n",
 	      out);
 	for (v = 0; v < RN_METRIC_COUNT; v++) {
@@ -194,14 +227,18 @@ static void man_page(FILE *out)
 	fputs(".SH CONFIGURATION\nThe keys of renacer.toml:\n.nf\n", out);
 	rn_config_write_docs(out);
 	fputs(".fi\n.SH COLLECTORS\n", out);
-#define RN_MAN_TARGET(name, bit, desc)                                                             \
+#define RN_MAN_TARGET(name, id, desc)                                                             \
 	fprintf(out, ".TP\n.B %s\n%s (collectors = [\"%s\"])\n", #name, desc, #name);
-#define RN_MAN_DRIVER(name, bit, desc)                                                             \
+#define RN_MAN_DRIVER(name, id, desc)                                                             \
 	fprintf(out, ".TP\n.B %s\n%s (driver = \"%s\")\n", #name, desc, #name);
 	RN_TARGET_COLLECTORS(RN_MAN_TARGET)
 	RN_DRIVER_COLLECTORS(RN_MAN_DRIVER)
 #undef RN_MAN_TARGET
 #undef RN_MAN_DRIVER
+	fputs(".SH ASSERTION TYPES\n", out);
+	for (i = 0; i < RN_ASSERT_COUNT; i++)
+		fprintf(out, ".TP\n.B %s\n%s\n", rn_assertion_types[i].name,
+			rn_assertion_types[i].help);
 	fputs(".SH VERDICTS\n", out);
 	for (i = 0; i < RN_VERDICT_COUNT; i++)
 		fprintf(out, "%s%s", i ? ", " : "", rn_verdict_label((enum rn_verdict)i));

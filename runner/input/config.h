@@ -158,13 +158,12 @@ bool rn_harness_is_suite(enum rn_harness h);
 				   "test runner, one target per test (docs/harness.md)"
 
 /* ` "name"` of a collector, for the `collectors` key's doc (X of RN_TARGET_COLLECTORS). */
-#define RN_COLLECTOR_QUOTED(name, bit, desc) " \"" #name "\""
+#define RN_COLLECTOR_QUOTED(name, id, desc) " \"" #name "\""
 
 /* X(key, type, doc) for [[assertion]]. */
 #define RN_ASSERTION_KEYS(X)                                                                                                                                                       \
 	X(name, "string", "unique name")                                                                                                                                           \
-	X(type, "string",                                                                                                                                                          \
-	  "critical_path | span_count | memory_usage | anti_pattern | equivalence | instructions | span_time | witness")                                                           \
+	X(type, "string", RN_ASSERTION_TYPE_CHOICES)                                                                                                                               \
 	X(max_duration_ms, "number", "critical_path: budget in milliseconds (inclusive)")                                                                                          \
 	X(trace_name_pattern, "string", "critical_path: targets whose name fully matches (regex)")                                                                                 \
 	X(max_spans, "integer",                                                                                                                                                    \

@@ -30,7 +30,7 @@ static const char *const assertion_keys[] = { RN_ASSERTION_KEYS(KEY_NAME) NULL }
 
 #undef KEY_NAME
 
-#define ASSERT_TYPE_NAME(id, name) name,
+#define ASSERT_TYPE_NAME(id, name, evaluate, gaps, keys, help) name,
 static const char *const assertion_types[] = { RN_ASSERTION_TYPES(ASSERT_TYPE_NAME) NULL };
 #undef ASSERT_TYPE_NAME
 
@@ -53,55 +53,30 @@ void rn_cfg_assertion_release(struct rn_assertion_spec *a)
 	memset(a, 0, sizeof(*a));
 }
 
-/* The keys each assertion type needs or allows beyond the common ones. */
+/* Whether `key` applies to `type`: a key every type accepts, or one of the type's own keys
+ * (the keys column of RN_ASSERTION_TYPES, assertions/assertion.h). */
 static bool key_belongs(enum rn_assertion_type type, const char *key)
 {
-	static const char *const per_type[RN_ASSERT_COUNT][11] = {
-		[RN_ASSERT_CRITICAL_PATH] = { "max_duration_ms", "trace_name_pattern", NULL },
-		[RN_ASSERT_SPAN_COUNT] = { "max_spans", "span_name_pattern", "region_pattern",
-					   NULL },
-		[RN_ASSERT_MEMORY_USAGE] = { "max_bytes", "tracking_mode", NULL },
-		[RN_ASSERT_ANTI_PATTERN] = { "pattern", "threshold", "process_name_pattern",
-					     "region_pattern", NULL },
-		[RN_ASSERT_EQUIVALENCE] = { "golden", NULL },
-		[RN_ASSERT_INSTRUCTIONS] = { "max_instructions", "tolerance", NULL },
-		[RN_ASSERT_WITNESS] = { "span_name_pattern", "witness_pattern", "tolerance", NULL },
-		[RN_ASSERT_SPAN_TIME] = { "span_name_pattern", "region_pattern", "stat", "max_ms",
-					  "min_ms", "threshold_ms", "max_spans", "max_time_ms",
-					  "min_time_ms", "tolerance", NULL },
-	};
-	static const char *const specific[] = { "max_duration_ms",
-						"trace_name_pattern",
-						"max_spans",
-						"span_name_pattern",
-						"max_bytes",
-						"tracking_mode",
-						"pattern",
-						"threshold",
-						"process_name_pattern",
-						"golden",
-						"max_instructions",
-						"tolerance",
-						"region_pattern",
-						"stat",
-						"max_ms",
-						"min_ms",
-						"threshold_ms",
-						"max_time_ms",
-						"min_time_ms",
-						"witness_pattern",
-						NULL };
-	const char *const *k;
+	return !rn_assertion_key_is_specific(key) || rn_assertion_type_has_key(type, key);
+}
 
-	for (k = specific; *k; k++)
-		if (!strcmp(*k, key))
-			break;
-	if (!*k)
-		return true; /* a common key */
-	for (k = per_type[type]; *k; k++)
-		if (!strcmp(*k, key))
-			return true;
-	return false;
+/* The error of an [[assertion]] without a type, naming every type of the table. */
+static int no_type(struct rn_cfg_ctx *c, const struct rn_toml_value *tab)
+{
+	struct rn_buf b;
+	size_t i;
+	int rc;
+
+	rn_buf_init(&b, 0);
+	for (i = 0; i < RN_ASSERT_COUNT; i++)
+		rn_buf_addf(&b, "%s%s",
+			    !i                              ? "" :
+				    i + 1 < RN_ASSERT_COUNT ? ", " :
+							      " or ",
+			    assertion_types[i]);
+	rc = rn_cfg_err_at(c, tab->pos, "%s needs a 'type' (%s)", c->what, b.buf);
+	rn_buf_release(&b);
+	return rc;
 }
 
 static const char *const aggregate_names[] = { "median", "min", "p95", "max", NULL };
@@ -600,12 +575,7 @@ int rn_cfg_parse_assertion(struct rn_cfg_ctx *c, const struct rn_toml_value *tab
 	if (rn_cfg_check_keys(c, tab, assertion_keys))
 		return -EINVAL;
 	if (!rn_toml_get_kv(tab, "type"))
-		return rn_cfg_err_at(
-			c, tab->pos,
-			"%s needs a 'type' (critical_path, span_count, "
-			"memory_usage, anti_pattern, equivalence, instructions, span_time or "
-			"witness)",
-			c->what);
+		return no_type(c, tab);
 	if (rn_cfg_get_choice(c, tab, "type", assertion_types, &choice))
 		return -EINVAL;
 	a->type = (enum rn_assertion_type)choice;

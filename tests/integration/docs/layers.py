@@ -20,7 +20,8 @@ names a header of the tree.
 More rules of the architecture:
   - a folder-private header (internal.h, *_internal.h) is included only from its own folder
     and the folders below it;
-  - a specific collector (collectors/ptrace, ebpf, vulkan, cuda, cachegrind) is reached from
+  - a specific collector (a folder under collectors/: ptrace, ebpf, vulkan, cuda, app,
+    cachegrind; each row of RN_COLLECTORS in collectors/collector.h must have one) is reached from
     outside its folder only by the registries (collectors/registry.c, collectors/driver.c),
     the engine and the commands (runner/check, runner/cli), and only through its public
     header <name>/<name>.h (ptrace/drivers.h for the loop registry): not by another collector, the
@@ -57,7 +58,28 @@ def below(name):
     return out
 
 
-SPECIFIC = ("ptrace", "ebpf", "vulkan", "cuda", "cachegrind")
+# The specific collectors are the folders under collectors/ (one per collector: those of the
+# RN_COLLECTORS table in collectors/collector.h, and cachegrind, the Valgrind run), read from
+# the tree: nothing here lists them. A row of the table without its folder is a breach.
+COLLECTOR_TABLE = "collectors/collector.h"
+
+
+def specific_collectors(root):
+    """The names of the folders under collectors/, sorted."""
+    top = os.path.join(root, "collectors")
+    return tuple(sorted(n for n in os.listdir(top) if os.path.isdir(os.path.join(top, n))))
+
+
+def table_collectors(root):
+    """The collector names of the rows of RN_COLLECTORS (X(name, ID, "what it records"))."""
+    with open(os.path.join(root, COLLECTOR_TABLE), errors="replace") as fh:
+        text = fh.read()
+    names = []
+    for macro in ("RN_TARGET_COLLECTORS", "RN_DRIVER_COLLECTORS"):
+        m = re.search(r"#define " + macro + r"\(X\)((?:[^\n]*\\\n)*[^\n]*)", text)
+        if m:
+            names += re.findall(r"\bX\((\w+),\s*\w+,", m.group(1))
+    return names
 # The include folders of each layer's library (runner/CMakeLists.txt and the folders' own):
 # its own folder, then those of the libraries it links, in link order (each layer links the
 # one below it, which brings the rest).
@@ -84,10 +106,10 @@ def layer(folder):
     return None
 
 
-def collector_of(path):
+def collector_of(path, specific):
     """The specific collector a file belongs to ("ptrace"), or None."""
     parts = path.split("/")
-    if len(parts) >= 3 and parts[0] == "collectors" and parts[1] in SPECIFIC:
+    if len(parts) >= 3 and parts[0] == "collectors" and parts[1] in specific:
         return parts[1]
     return None
 
@@ -121,6 +143,14 @@ def check(root):
     tree = set(files)
     breaches = []
     checked = 0
+    specific = specific_collectors(root)
+    table = table_collectors(root)
+    if not table:
+        breaches.append(f"{COLLECTOR_TABLE}: no row of RN_COLLECTORS found")
+    for name in table:
+        if name not in specific:
+            breaches.append(f"{COLLECTOR_TABLE}: collector '{name}' has no folder "
+                            f"collectors/{name}/")
     for f in sorted(files):
         src = layer(os.path.dirname(f))
         if os.path.dirname(f) == "runner":
@@ -150,8 +180,8 @@ def check(root):
                     own = os.path.dirname(hdr)
                     if os.path.dirname(f) != own and not under(f, own):
                         breaches.append(f"{where}: includes {hdr}, private to {own}/")
-                coll = collector_of(hdr)
-                if coll and collector_of(f) != coll:
+                coll = collector_of(hdr, specific)
+                if coll and collector_of(f, specific) != coll:
                     public = (f"collectors/{coll}/{coll}.h", "collectors/ptrace/drivers.h")
                     if f in LOOP_AND_MODEL:
                         breaches.append(f"{where}: includes {hdr}, a specific collector's "
@@ -178,11 +208,15 @@ PLANTS = [
     ("runner/history/history.c", '#include "reporter.h"', "a layer above"),
     ("runner/check/baseline.c", '#include "cmd_trace.h"', "a layer above"),
     ("runner/input/config.c", '#include "otlp.h"', "a layer above"),
+    ("assertions/stats.c", '#include "app/renacer_span.h"', "only the registries"),
     ("runner/history/history.c", '#include "console.h"', "a sibling layer"),
     ("runner/report/junit.c", '#include "ledger.h"', "a sibling layer"),
 ]
 # A file planted straight under runner/ (no layer's folder) is reported as such.
 LOOSE_PLANT = ("runner/loose.c", "in no layer's folder")
+# A row planted in the collector table without its folder is reported.
+ROW_PLANT = ("#define RN_DRIVER_COLLECTORS(X)", '\tX(planted, PLANTED, "no folder")',
+             "collector 'planted' has no folder")
 
 
 def self_test():
@@ -221,7 +255,23 @@ def self_test():
         if not [b for b in found if b.startswith(f + ":") and words in b]:
             print(f"self-test: FAIL: {f} planted was not reported ({words!r}); got: {found}")
             failures += 1
-    print(f"layers self-test: {len(PLANTS) + 1} planted breaches, {failures} missed")
+        macro, row, words = ROW_PLANT
+        path = os.path.join(tmp, COLLECTOR_TABLE)
+        with open(path) as fh:
+            orig = fh.read()
+        at = orig.index("\n", orig.index(macro)) + 1
+        with open(path, "w") as fh:
+            fh.write(orig[:at] + row + " \\\n" + orig[at:])
+        if table_collectors(tmp)[-2:] != ["planted", "ebpf"]:
+            print(f"self-test: FAIL: the planted row was not read: {table_collectors(tmp)}")
+            failures += 1
+        _, found = check(tmp)
+        with open(path, "w") as fh:
+            fh.write(orig)
+        if not [b for b in found if words in b]:
+            print(f"self-test: FAIL: {row} planted was not reported ({words!r}); got: {found}")
+            failures += 1
+    print(f"layers self-test: {len(PLANTS) + 2} planted breaches, {failures} missed")
     return 1 if failures else 0
 
 

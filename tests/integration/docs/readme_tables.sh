@@ -1,14 +1,15 @@
 #!/bin/sh
 # readme_tables.sh - the reference's tables of config keys, exit codes, verdicts, collectors,
-# metrics and count rules must be the code's: `renacer help config` (the key tables of
-# runner/input/config.h) and `renacer help tables` (util/exitcode.h, RN_VERDICTS,
-# RN_COLLECTORS, RN_METRICS, rn_count_rules, RN_FINGERPRINT_FIELDS). The tables live in docs/ (the README links to
-# them): config keys in docs/config.md, verdicts, exit codes and metrics in docs/metrics.md,
+# assertion types, metrics and count rules must be the code's: `renacer help config` (the key
+# tables of runner/input/config.h) and `renacer help tables` (util/exitcode.h, RN_VERDICTS,
+# RN_COLLECTORS, RN_ASSERTION_TYPES (names and keys), RN_METRICS, rn_count_rules,
+# RN_FINGERPRINT_FIELDS). The tables live in docs/ (the README links to them): config keys in
+# docs/config.md, verdicts, exit codes, assertion types and metrics in docs/metrics.md,
 # collectors in docs/collectors.md, count rules in docs/golden.md, fingerprint fields in
-# docs/timing.md. Prints a diff and fails when
-# a page has drifted; then plants a drift of each kind (a renumbered exit code, a missing config
-# key, verdict, collector and metric row, a changed floor) in a scratch copy and fails unless
-# the check catches every one.
+# docs/timing.md. Prints a diff and fails when a page has drifted; then plants a drift of each
+# kind (a renumbered exit code, a missing config key, verdict, collector, assertion type and
+# metric row, an assertion type's key left out, a changed floor) in a scratch copy and fails
+# unless the check catches every one.
 #
 #     readme_tables.sh RENACER DOCS_DIR
 #
@@ -44,6 +45,9 @@ code_table "verdicts" >"$tmp/verdict.code"
 code_table "collectors" >"$tmp/collector.code"
 code_table "count rules" >"$tmp/rules.code"
 code_table "metrics" >"$tmp/metrics.code"
+# assertion types: the name and keys columns (the page explains each at length), sorted (the
+# page orders them for the reader)
+code_table "assertion types" | cut -d'|' -f1-3 | sort >"$tmp/types.code"
 code_table "fingerprint" >"$tmp/fingerprint.code"
 
 # The rows of the table of FILE whose header line is $2, up to the first non-table line.
@@ -96,6 +100,11 @@ check_metrics() {
 	same "the metric table of $1" "$tmp/metrics.code" "$tmp/metrics.doc" ${2:-}
 }
 
+check_types() {
+	doc_table "$1" "| assertion | keys | metric (unit) |" | cut -d'|' -f1-3 | sort >"$tmp/types.doc"
+	same "the assertion type table of $1" "$tmp/types.code" "$tmp/types.doc" ${2:-}
+}
+
 check_rules() {
 	doc_table "$1" "| syscall | tolerance at least | floor at least | a passing row reads |" \
 		>"$tmp/rules.doc"
@@ -111,6 +120,7 @@ check_fingerprint() {
 check_config "$docs/config.md" || status=1
 check_exit "$docs/metrics.md" || status=1
 check_metrics "$docs/metrics.md" || status=1
+check_types "$docs/metrics.md" || status=1
 check_verdicts "$docs/metrics.md" || status=1
 check_collectors "$docs/collectors.md" || status=1
 check_rules "$docs/golden.md" || status=1
@@ -135,9 +145,14 @@ sed 's/^| `brk` | +0% | 2 calls/| `brk` | +0% | 3 calls/' "$docs/golden.md" >"$t
 planted check_rules "$tmp/rule_floor.md"
 sed '/^| `process_alloc_peak` |/d' "$docs/metrics.md" >"$tmp/no_metric.md"
 planted check_metrics "$tmp/no_metric.md"
+sed '/^| `witness` |/d' "$docs/metrics.md" >"$tmp/no_type.md"
+planted check_types "$tmp/no_type.md"
+sed 's/^| `instructions` | `max_instructions`, `tolerance` |/| `instructions` | `max_instructions` |/' \
+	"$docs/metrics.md" >"$tmp/type_key.md"
+planted check_types "$tmp/type_key.md"
 sed '/^| `governor` |/d' "$docs/timing.md" >"$tmp/no_field.md"
 planted check_fingerprint "$tmp/no_field.md"
 [ "$status" -eq 0 ] &&
-	echo "docs/ tables match the code (config keys, exit codes, verdicts, collectors, metrics," \
-		"count rules, fingerprint fields)"
+	echo "docs/ tables match the code (config keys, exit codes, verdicts, collectors," \
+		"assertion types, metrics, count rules, fingerprint fields)"
 exit "$status"

@@ -166,13 +166,12 @@ static void release(struct rn_safefile *sf)
 	sf->path = sf->tmp_path = NULL;
 }
 
-int rn_safefile_commit(struct rn_safefile *sf)
+/* Flush, fsync and close the temporary file of `sf` (its stream or its descriptor). 0 or the
+ * first -errno; the file is closed either way. */
+static int flush_close(struct rn_safefile *sf)
 {
-	struct stat st;
 	int rc = 0;
 
-	if (!sf->tmp_path)
-		return -EBADF;
 	if (sf->f) {
 		if (fflush(sf->f))
 			rc = -errno;
@@ -188,6 +187,17 @@ int rn_safefile_commit(struct rn_safefile *sf)
 			rc = -errno;
 		sf->fd = -1;
 	}
+	return rc;
+}
+
+int rn_safefile_commit(struct rn_safefile *sf)
+{
+	struct stat st;
+	int rc = 0;
+
+	if (!sf->tmp_path)
+		return -EBADF;
+	rc = flush_close(sf);
 	/* a link placed at the final path while we wrote is not replaced either */
 	if (!rc && !lstat(sf->path, &st) && S_ISLNK(st.st_mode))
 		rc = -ELOOP;
@@ -205,19 +215,7 @@ int rn_safefile_commit_new(struct rn_safefile *sf)
 
 	if (!sf->tmp_path)
 		return -EBADF;
-	if (sf->f) {
-		if (fflush(sf->f) || (fsync(fileno(sf->f)) && errno != EINVAL))
-			rc = -errno;
-		if (fclose(sf->f) && !rc)
-			rc = -errno;
-		sf->f = NULL;
-	} else if (sf->fd >= 0) {
-		if (fsync(sf->fd) && errno != EINVAL)
-			rc = -errno;
-		if (close(sf->fd) && !rc)
-			rc = -errno;
-		sf->fd = -1;
-	}
+	rc = flush_close(sf);
 	if (!rc && link(sf->tmp_path, sf->path))
 		rc = -errno;
 	unlink(sf->tmp_path);

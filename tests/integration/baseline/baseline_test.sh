@@ -88,6 +88,21 @@ T
 	fi
 }
 
+# A CPU-bound target of N loop iterations (-DN=...) in $tmp/spin.c.
+spin_source() {
+	cat >"$tmp/spin.c" <<'C'
+int main(void)
+{
+	volatile unsigned long x = 0;
+	unsigned long i;
+
+	for (i = 0; i < N; i++)
+		x += i * 7;
+	return 0;
+}
+C
+}
+
 case $case_name in
 fsync_count)
 	# Head makes one more fsync per run than base: FAIL naming fsync, and only fsync.
@@ -213,17 +228,7 @@ fingerprint_compiler)
 	# binary's .comment naming another compiler: the sides' environment fingerprints differ,
 	# and the time rows are INCONCLUSIVE naming the compiler, never FAIL.
 	command -v objcopy >/dev/null 2>&1 || { echo "SKIP: no objcopy" >&2; exit 77; }
-	cat >"$tmp/spin.c" <<'C'
-int main(void)
-{
-	volatile unsigned long x = 0;
-	unsigned long i;
-
-	for (i = 0; i < N; i++)
-		x += i * 7;
-	return 0;
-}
-C
+	spin_source
 	for side in base:4000000 head:12000000; do
 		mkdir -p "$tmp/${side%%:*}/build"
 		"$cc" -O1 -DN="${side#*:}" -o "$tmp/${side%%:*}/build/app" "$tmp/spin.c" ||
@@ -252,17 +257,7 @@ instructions)
 	# baseline:instructions row that FAILs on +10% work however noisy the time rows are, and
 	# every inconclusive time row names the count's change; the same work on both sides PASSes.
 	command -v valgrind >/dev/null 2>&1 || { echo "SKIP: no valgrind" >&2; exit 77; }
-	cat >"$tmp/spin.c" <<'C'
-int main(void)
-{
-	volatile unsigned long x = 0;
-	unsigned long i;
-
-	for (i = 0; i < N; i++)
-		x += i * 7;
-	return 0;
-}
-C
+	spin_source
 	for side in base:1000000 head:1100000; do
 		mkdir -p "$tmp/${side%%:*}"
 		"$cc" -O1 -DN="${side#*:}" -o "$tmp/${side%%:*}/app" "$tmp/spin.c" ||

@@ -164,9 +164,9 @@ static void print_tables(FILE *out)
 		fprintf(out, "| %s |\n", rn_verdict_label((enum rn_verdict)v));
 	fputs("\n### collectors\n\n| collector | selected by | what it records |\n|---|---|---|\n",
 	      out);
-#define RN_TARGET_ROW(name, id, desc)                                                             \
+#define RN_TARGET_ROW(name, id, desc)                                                              \
 	fprintf(out, "| `%s` | `collectors = [\"%s\"]` | %s |\n", #name, #name, desc);
-#define RN_DRIVER_ROW(name, id, desc)                                                             \
+#define RN_DRIVER_ROW(name, id, desc)                                                              \
 	fprintf(out, "| `%s` | `driver = \"%s\"` | %s |\n", #name, #name, desc);
 	RN_TARGET_COLLECTORS(RN_TARGET_ROW)
 	RN_DRIVER_COLLECTORS(RN_DRIVER_ROW)
@@ -227,9 +227,9 @@ static void man_page(FILE *out)
 	fputs(".SH CONFIGURATION\nThe keys of renacer.toml:\n.nf\n", out);
 	rn_config_write_docs(out);
 	fputs(".fi\n.SH COLLECTORS\n", out);
-#define RN_MAN_TARGET(name, id, desc)                                                             \
+#define RN_MAN_TARGET(name, id, desc)                                                              \
 	fprintf(out, ".TP\n.B %s\n%s (collectors = [\"%s\"])\n", #name, desc, #name);
-#define RN_MAN_DRIVER(name, id, desc)                                                             \
+#define RN_MAN_DRIVER(name, id, desc)                                                              \
 	fprintf(out, ".TP\n.B %s\n%s (driver = \"%s\")\n", #name, desc, #name);
 	RN_TARGET_COLLECTORS(RN_MAN_TARGET)
 	RN_DRIVER_COLLECTORS(RN_MAN_DRIVER)

@@ -408,9 +408,17 @@ static int adaptive_runs(struct target_runs *tr, const struct rn_golden *g,
 	/* --runs N is N timing runs: no repeats (what N runs cannot decide stays INCONCLUSIVE) */
 	seq.max = reg->max_runs > tr->plan.timing && !tr->o->runs ? reg->max_runs : tr->plan.timing;
 	seq.alpha = reg->alpha;
+	/* fewer runs than can judge timing at all (min_runs_for_timing) would leave every time
+	 * row NOT JUDGED whatever the comparison: the first look has at least that many */
+	if (seq.first < reg->min_runs_for_timing)
+		seq.first = reg->min_runs_for_timing < seq.max ? reg->min_runs_for_timing : seq.max;
 	r->look_first = seq.first;
 	r->look_max = seq.max;
 	r->looks_spent = true;
+	while (!rc && r->status == RN_RUN_OK && r->nruns < seq.first) {
+		tr->plan.timing++;
+		rc = one_run(tr, tr->tc->warmup + tr->plan.timing - 1, probe);
+	}
 	while (!rc && r->status == RN_RUN_OK) {
 		next = rn_seq_next(&seq, r->nruns);
 		if (!next || (budget && rn_mono_ns() - t0 >= budget))

@@ -311,7 +311,14 @@ struct time_judgement {
 	unsigned fp_mask;        /* fingerprint fields in which the sides differ (fingerprint.h) */
 	bool fp_held;            /* beyond the limit, but fp_mask explains it: INCONCLUSIVE */
 	bool modes_held;         /* a mix of the sides' modes explains the shift: INCONCLUSIVE */
-	char modes_why[200];     /* which side has which modes, when modes_held */
+	char modes_why[200];     /* which side has which modes, when modes_held or within_modes */
+	bool within_modes;       /* both sides have the same two modes: judged on the pairs whose
+				  * runs share a mode (n_within of n), so a different mix of the
+				  * modes cannot move the shift and a change within them still can */
+	enum rn_metric mode_m;   /* the metric whose modes classify the runs, when within_modes */
+	double h_antimode;       /* the head's split between its modes (mode_m, ns) */
+	double b_antimode;       /* the base's */
+	size_t n_within;         /* pairs whose two runs fall in the same mode */
 	char fp_why[400];        /* the differing fields, base's and head's, when fp_mask */
 };
 
@@ -361,6 +368,9 @@ static char *time_message(const struct time_judgement *j)
 		    j->duet ? "duet" : "sequential");
 	if (j->pairs_note)
 		rn_buf_addf(&msg, " (duet asked: %s)", j->pairs_note);
+	if (j->within_modes)
+		rn_buf_addf(&msg, ", judged on the %zu whose runs share a mode (%s)", j->n_within,
+			    j->modes_why);
 	if (isfinite(j->mde))
 		rn_buf_addf(&msg, "; detects >= %+.1f%%", pct_of(j->mde, j->bmed));
 	if (j->modes_held) {
@@ -518,8 +528,9 @@ static void add_modes(struct rn_buf *b, const char *side, const struct rn_modali
  * median sits at one of them, or both have the same two modes; the shift is then a different
  * mix of the modes, not a change of either. Modes that moved (a side's one mode at neither of
  * the other's, both sides' two modes apart) are a change and are judged as usual. Sets
- * j->modes_held and j->modes_why ("cpu_time: head two modes (...), base one mode") and
- * returns true when the modes explain it.
+ * j->modes_why ("cpu_time: head two modes (...), base one mode") and either j->modes_held
+ * (one side has two modes) or, when both have the same two, j->within_modes with the metric
+ * and the antimodes that split the runs (judge_within_modes); returns true in both cases.
  */
 static bool modes_differ(const struct rn_target_result *head, const struct rn_target_result *base,
 			 enum rn_metric m, size_t first, struct time_judgement *j)
@@ -542,7 +553,16 @@ static bool modes_differ(const struct rn_target_result *head, const struct rn_ta
 	mix = rn_stats_modes_explain(&mh, hmed, &mb, bmed, RN_STATS_MODES_MATCH);
 	if (!mix)
 		return false;
-	j->modes_held = true;
+	if (mh.two_modes && mb.two_modes) {
+		/* the same two modes on both sides: a pair whose runs share a mode compares like
+		 * with like (judge_within_modes) */
+		j->within_modes = true;
+		j->mode_m = m;
+		j->h_antimode = mh.antimode;
+		j->b_antimode = mb.antimode;
+	} else {
+		j->modes_held = true;
+	}
 	rn_buf_init(&why, sizeof(j->modes_why) - 1);
 	rn_buf_addf(&why, "%s: ", rn_metric_info(m)->name);
 	add_modes(&why, "head", &mh);
@@ -567,6 +587,49 @@ static void modes_of(const struct rn_target_result *head, const struct rn_target
 		return;
 	if (m != RN_METRIC_WALL)
 		modes_differ(head, base, RN_METRIC_WALL, first, j);
+}
+
+/* The fewest pairs whose runs share a mode that a comparison within modes is judged on; with
+ * fewer, the mix of the modes is held to explain the shift (INCONCLUSIVE). */
+#define RN_BASELINE_WITHIN_MIN 8
+
+/*
+ * Both sides have the same two modes (j->within_modes): re-judge metric `m` on the pairs
+ * whose head and base runs fall on the same side of their own antimode (j->mode_m's values).
+ * Which mode a run lands in is not the code's doing, so a different mix of the modes cannot
+ * move these pairs' differences, and a shift within a mode (the code's work) still shows.
+ * Replaces j->ci, j->w and j->sigma; the look's alpha stays the one of all n pairs. With
+ * fewer than RN_BASELINE_WITHIN_MIN such pairs the modes are held instead (j->modes_held).
+ */
+static void judge_within_modes(const struct rn_target_result *head,
+			       const struct rn_target_result *base, enum rn_metric m, size_t first,
+			       struct time_judgement *j)
+{
+	size_t cap = head->nruns + 1, n, i, k = 0;
+	double *d = rn_xcalloc(cap, sizeof(*d)), *hs = rn_xcalloc(cap, sizeof(*hs));
+	double *bs = rn_xcalloc(cap, sizeof(*bs)), *md = rn_xcalloc(cap, sizeof(*md));
+	double *mh = rn_xcalloc(cap, sizeof(*mh)), *mb = rn_xcalloc(cap, sizeof(*mb));
+
+	n = pairs_of(head, base, m, first, d, hs, bs);
+	pairs_of(head, base, j->mode_m, first, md, mh, mb);
+	for (i = 0; i < n; i++)
+		if ((mh[i] < j->h_antimode) == (mb[i] < j->b_antimode))
+			d[k++] = d[i];
+	j->n_within = k;
+	if (k >= RN_BASELINE_WITHIN_MIN) {
+		rn_stats_wilcoxon(d, k, &j->w);
+		rn_stats_walsh_ci(d, k, j->alpha_k, &j->ci);
+		j->sigma = 1.4826 * rn_stats_mad(d, k);
+	} else {
+		j->within_modes = false;
+		j->modes_held = true;
+	}
+	free(d);
+	free(hs);
+	free(bs);
+	free(md);
+	free(mh);
+	free(mb);
 }
 
 /* Judge one time metric on pairs [first, ...) at the look of `seq`: fills `j`; returns false
@@ -603,6 +666,8 @@ static bool judge_time_stats(const struct rn_baseline *b, const struct rn_regres
 		rn_stats_walsh_ci(d, j->n, j->alpha_k, &j->ci);
 		j->sigma = 1.4826 * rn_stats_mad(d, j->n);
 		modes_of(head, base, m, first, j);
+		if (j->within_modes)
+			judge_within_modes(head, base, m, first, j);
 	}
 	free(d);
 	free(hs);
@@ -643,7 +708,8 @@ static bool judge_time_stats(const struct rn_baseline *b, const struct rn_regres
 		rn_seq_futile(seq, j->n, 0, j->ci.estimate, j->ci.lower, j->ci.upper, j->limit,
 			      true);
 	j->conf = j->ci.k ? floor((1.0 - 2.0 * j->alpha_k) * 10000.0 + 0.5) / 100.0 : 0.0;
-	j->mde = rn_seq_mde(j->limit, j->sigma, (double)j->n, j->alpha_k, RN_SEQ_POWER);
+	j->mde = rn_seq_mde(j->limit, j->sigma, (double)(j->within_modes ? j->n_within : j->n),
+			    j->alpha_k, RN_SEQ_POWER);
 	if (j->ci.k)
 		j->mde = fmax(j->mde,
 			      rn_seq_mde_interval(j->limit, j->ci.lower, j->ci.upper, j->alpha_k,

@@ -6,7 +6,9 @@
 #   nvtx_launches.cu (6,000 small kernel launches in one NVTX range):
 #       plain / inject without NVTX / inject with NVTX, per library
 #   torch_steps.py (ResNet-18 training steps in NVTX ranges "step"): plain / inject
-# and the record files of one torch run and of cuda_threads.cu into OUT, for the region
+# (ROUNDS rounds of nvtx_launches, TORCH_ROUNDS rounds of STEPS torch steps; each cost is the
+# median of the per-round paired differences, with their range, so a reader sees whether the
+# rounds settled), and the record files of one torch run and of cuda_threads.cu into OUT, for the region
 # counts (the runner's loader reads them: tests/bench/cuda/count_regions.c).
 set -eu
 out=$1
@@ -44,8 +46,15 @@ with() { # LIB NVTX(on|off) CMD... : run CMD with the library injected, records 
 	fi
 }
 median() {
-	sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] :
-		(v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+	sort -n | awk '{ v[NR] = $1 }
+		END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+# paired A B SCALE: "median [min, max]" of (B[i] - A[i]) / SCALE over the rounds (files of one
+# number a line, round i on line i)
+paired() {
+	paste "$1" "$2" | awk -v s="$3" '{ print ($2 - $1) / s }' | sort -n | awk '
+		{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		printf "%.3f [%.3f, %.3f]", m, v[1], v[NR] }'
 }
 
 rounds=${ROUNDS:-9}
@@ -68,8 +77,9 @@ for l in $libs; do
 	for n in off on; do
 		v=$(median <"$tmp/launch.$l.$n")
 		awk -v l="$l" -v n="$n" -v p="$p" -v v="$v" 'BEGIN { printf \
-			"  %s inject, NVTX %s: %.3f ms, %.3f us per launch over plain\n", l, n, \
+			"  %s inject, NVTX %s: %.3f ms, %.3f us per launch over plain", l, n, \
 			v / 1e6, (v - p) / 6000 / 1e3 }'
+		echo "; paired per round: $(paired "$tmp/launch.plain" "$tmp/launch.$l.$n" 6e6) us"
 	done
 done
 
@@ -77,10 +87,12 @@ with new on "$tmp/cuda_threads"
 cp "$tmp"/rec/cuda-*.jsonl "$out/cuda_threads.jsonl"
 
 if "$py" -c 'import torch, torchvision; assert torch.cuda.is_available()' 2>/dev/null; then
-	steps=${STEPS:-30}
+	steps=${STEPS:-50}
 	: >"$tmp/torch.plain"
 	for l in $libs; do : >"$tmp/torch.$l"; done
-	for r in 1 2 3; do
+	r=0
+	while [ $r -lt "${TORCH_ROUNDS:-3}" ]; do
+		r=$((r + 1))
 		with plain off "$py" "$here/torch_steps.py" time "$steps" |
 			sed -n 's/^step_ms=//p' >>"$tmp/torch.plain"
 		for l in $libs; do
@@ -93,9 +105,14 @@ if "$py" -c 'import torch, torchvision; assert torch.cuda.is_available()' 2>/dev
 	with plain off "$py" "$here/torch_steps.py" profile 5 | tee "$out/torch_profile.txt"
 	ops=$(cat "$out/torch_steps.jsonl" | grep -c '"type":"\(kernel\|memcpy\|memset\)"' || true)
 	p=$(median <"$tmp/torch.plain")
-	echo "torch ResNet-18 step, median of 3 runs x $steps steps: plain $p ms; GPU ops in 5+5 steps: $ops"
+	per=$(sed -n 's/^profiler_ops=//p' "$out/torch_profile.txt")
+	per=$(awk -v o="${per:-0}" 'BEGIN { print o / 5 }')
+	scale=$(awk -v o="$per" 'BEGIN { print o / 1000 }') # ms of a step -> us per GPU operation
+	echo "torch ResNet-18 step, median of ${TORCH_ROUNDS:-3} runs x $steps steps: plain $p ms;" \
+		"GPU ops in 5+5 steps: $ops; per step (torch.profiler): $per"
 	for l in $libs; do
 		v=$(median <"$tmp/torch.$l")
-		echo "  $l inject (NVTX on): $v ms ($(awk -v p="$p" -v v="$v" 'BEGIN{printf "x%.3f", v/p}'))"
+		echo "  $l inject (NVTX on): $v ms ($(awk -v p="$p" -v v="$v" 'BEGIN{printf "x%.3f", v/p}'));" \
+			"paired per round: $(paired "$tmp/torch.plain" "$tmp/torch.$l" "$scale") us per GPU operation"
 	done
 fi

@@ -319,6 +319,13 @@ struct time_judgement {
 	double h_antimode;       /* the head's split between its modes (mode_m, ns) */
 	double b_antimode;       /* the base's */
 	size_t n_within;         /* pairs whose two runs fall in the same mode */
+	bool one_sided;          /* within_modes with two modes on one side only: the other side's
+				  * runs split at that side's antimode; only a FAIL within the modes
+				  * is a verdict, else the modes are held (INCONCLUSIVE) */
+	double all_upper;        /* the interval's upper bound over all pairs, ns, before a
+				  * comparison within the modes replaced ci (one_sided) */
+	bool modes_final;        /* modes_held, and the comparison within the modes is decided
+				  * (PASS there): more pairs would not change it */
 	char fp_why[400];        /* the differing fields, base's and head's, when fp_mask */
 };
 
@@ -368,9 +375,11 @@ static char *time_message(const struct time_judgement *j)
 		    j->duet ? "duet" : "sequential");
 	if (j->pairs_note)
 		rn_buf_addf(&msg, " (duet asked: %s)", j->pairs_note);
-	if (j->within_modes)
+	if (j->within_modes && !j->modes_held)
 		rn_buf_addf(&msg, ", judged on the %zu whose runs share a mode (%s)", j->n_within,
 			    j->modes_why);
+	else if (j->within_modes)
+		rn_buf_addf(&msg, " (%zu whose runs share a mode)", j->n_within);
 	if (isfinite(j->mde))
 		rn_buf_addf(&msg, "; detects >= %+.1f%%", pct_of(j->mde, j->bmed));
 	if (j->modes_held) {
@@ -528,9 +537,9 @@ static void add_modes(struct rn_buf *b, const char *side, const struct rn_modali
  * median sits at one of them, or both have the same two modes; the shift is then a different
  * mix of the modes, not a change of either. Modes that moved (a side's one mode at neither of
  * the other's, both sides' two modes apart) are a change and are judged as usual. Sets
- * j->modes_why ("cpu_time: head two modes (...), base one mode") and either j->modes_held
- * (one side has two modes) or, when both have the same two, j->within_modes with the metric
- * and the antimodes that split the runs (judge_within_modes); returns true in both cases.
+ * j->modes_why ("cpu_time: head two modes (...), base one mode"), j->within_modes with the
+ * metric and the antimodes that split the runs (judge_within_modes; a side of one mode split
+ * at the other's: j->one_sided) and returns true when the modes explain it.
  */
 static bool modes_differ(const struct rn_target_result *head, const struct rn_target_result *base,
 			 enum rn_metric m, size_t first, struct time_judgement *j)
@@ -553,16 +562,13 @@ static bool modes_differ(const struct rn_target_result *head, const struct rn_ta
 	mix = rn_stats_modes_explain(&mh, hmed, &mb, bmed, RN_STATS_MODES_MATCH);
 	if (!mix)
 		return false;
-	if (mh.two_modes && mb.two_modes) {
-		/* the same two modes on both sides: a pair whose runs share a mode compares like
-		 * with like (judge_within_modes) */
-		j->within_modes = true;
-		j->mode_m = m;
-		j->h_antimode = mh.antimode;
-		j->b_antimode = mb.antimode;
-	} else {
-		j->modes_held = true;
-	}
+	/* a pair whose runs share a mode compares like with like (judge_within_modes); a side
+	 * of one mode is split at the other side's antimode */
+	j->within_modes = true;
+	j->one_sided = !(mh.two_modes && mb.two_modes);
+	j->mode_m = m;
+	j->h_antimode = mh.two_modes ? mh.antimode : mb.antimode;
+	j->b_antimode = mb.two_modes ? mb.antimode : mh.antimode;
 	rn_buf_init(&why, sizeof(j->modes_why) - 1);
 	rn_buf_addf(&why, "%s: ", rn_metric_info(m)->name);
 	add_modes(&why, "head", &mh);
@@ -594,8 +600,9 @@ static void modes_of(const struct rn_target_result *head, const struct rn_target
 #define RN_BASELINE_WITHIN_MIN 8
 
 /*
- * Both sides have the same two modes (j->within_modes): re-judge metric `m` on the pairs
- * whose head and base runs fall on the same side of their own antimode (j->mode_m's values).
+ * The sides' modes explain a shift (j->within_modes): re-judge metric `m` on the pairs whose
+ * head and base runs fall on the same side of their antimodes (j->mode_m's values; a side of
+ * one mode is split at the other's).
  * Which mode a run lands in is not the code's doing, so a different mix of the modes cannot
  * move these pairs' differences, and a shift within a mode (the code's work) still shows.
  * Replaces j->ci, j->w and j->sigma; the look's alpha stays the one of all n pairs. With
@@ -666,6 +673,7 @@ static bool judge_time_stats(const struct rn_baseline *b, const struct rn_regres
 		rn_stats_walsh_ci(d, j->n, j->alpha_k, &j->ci);
 		j->sigma = 1.4826 * rn_stats_mad(d, j->n);
 		modes_of(head, base, m, first, j);
+		j->all_upper = j->ci.k ? j->ci.upper : INFINITY;
 		if (j->within_modes)
 			judge_within_modes(head, base, m, first, j);
 	}
@@ -690,6 +698,14 @@ static bool judge_time_stats(const struct rn_baseline *b, const struct rn_regres
 	}
 	if (j->modes_held && j->ci.k && j->ci.upper <= j->limit)
 		j->modes_held = false; /* shown within the limit: no shift to explain, PASS */
+	if (j->within_modes && j->one_sided && !(j->ci.k && j->ci.lower > j->limit) &&
+	    !(j->ci.k && j->ci.upper <= j->limit && j->all_upper <= j->limit)) {
+		/* one side's modes: a shift within them fails; anything else may be the mix (the
+		 * other side's runs all in one mode), held until the comparison within the modes
+		 * is decided */
+		j->modes_held = true;
+		j->modes_final = j->ci.k && j->ci.upper <= j->limit;
+	}
 	if (j->modes_held) {
 		/* a shift between modes moves with their mix, not with the code */
 		j->verdict = RN_BASELINE_INCONCLUSIVE;
@@ -1302,7 +1318,8 @@ static bool wants_more(const struct rn_baseline *b, const struct rn_regression_c
 
 		if (!judge_time_stats(b, reg, seq, time_metrics[i], head, base, 0, &j))
 			continue;
-		if (j.verdict == RN_VERDICT_FAIL || j.fp_held || j.modes_held)
+		if (j.verdict == RN_VERDICT_FAIL || j.fp_held ||
+		    (j.modes_held && (j.modes_final || !j.within_modes)))
 			return false; /* decided: more runs would not change that */
 		/* another metric is worth more pairs only with some evidence of a slowdown
 		 * beyond the limit, not for noise that happens to lean that way */

@@ -258,7 +258,7 @@ def parse_rows(err, kind):
             if not m:
                 continue
             metric, verdict, msg = m.group(3), m.group(1), m.group(4)
-        n = re.search(r"(\d+) (?:pairs|runs\))", msg)
+        n = re.search(r"(\d+) (?:(?:sequential |duet )?pairs|runs\))", msg)
         mde = re.search(r"detects >= \+([\d.]+)%", msg)
         rows[metric] = (verdict, int(n.group(1)) if n else 0, float(mde.group(1)) if mde else None)
     return rows

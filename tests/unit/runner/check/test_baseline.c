@@ -1,7 +1,8 @@
 /*
  * test_baseline.c - the same-job baseline's time rows (runner/check/baseline.h) on synthetic
- * pairs: when both sides have the same two modes, the rows are judged on the pairs whose runs
- * share a mode, so a shift within the modes fails and a different mix of the modes does not.
+ * pairs: when the sides' modes explain a shift, the rows are judged on the pairs whose runs
+ * share a mode, so a shift within the modes fails and a different mix of the modes does not
+ * (and, with two modes on one side only, stays INCONCLUSIVE "two modes").
  */
 #include <math.h>
 #include <setjmp.h>
@@ -104,6 +105,39 @@ static void test_baseline_two_modes_mix_never_fails(void **state)
 	release(&head, &base, &tv);
 }
 
+static void test_baseline_one_side_modes_mix_held(void **state)
+{
+	struct rn_target_result head, base;
+	struct rn_target_report tv;
+	const struct rn_verdict_result *v;
+
+	(void)state;
+	/* the head alternates into a slow mode a third of the time, the base never: the shift
+	 * is the mix, INCONCLUSIVE "two modes", neither FAIL nor PASS */
+	side(&base, 50.0, 50.0, 1, NPAIRS + 1, 1);
+	side(&head, 50.0, 67.5, 2, 3, 0);
+	v = judge(&head, &base, &tv);
+	assert_int_equal(v->verdict, RN_BASELINE_INCONCLUSIVE);
+	assert_non_null(strstr(v->message, "inconclusive: two modes"));
+	release(&head, &base, &tv);
+}
+
+static void test_baseline_one_side_modes_shift_within_fails(void **state)
+{
+	struct rn_target_result head, base;
+	struct rn_target_report tv;
+	const struct rn_verdict_result *v;
+
+	(void)state;
+	/* the same, but the head's fast mode is also 3% slower than the base: that fails */
+	side(&base, 50.0, 50.0, 1, NPAIRS + 1, 1);
+	side(&head, 51.5, 67.5, 2, 3, 0);
+	v = judge(&head, &base, &tv);
+	assert_int_equal(v->verdict, RN_VERDICT_FAIL);
+	assert_non_null(strstr(v->message, "whose runs share a mode"));
+	release(&head, &base, &tv);
+}
+
 static void test_baseline_one_mode_shift_fails(void **state)
 {
 	struct rn_target_result head, base;
@@ -125,6 +159,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_baseline_two_modes_shift_within_fails),
 		cmocka_unit_test(test_baseline_two_modes_mix_never_fails),
+		cmocka_unit_test(test_baseline_one_side_modes_mix_held),
+		cmocka_unit_test(test_baseline_one_side_modes_shift_within_fails),
 		cmocka_unit_test(test_baseline_one_mode_shift_fails),
 	};
 

@@ -325,7 +325,8 @@ struct time_judgement {
 	double all_upper;        /* the interval's upper bound over all pairs, ns, before a
 				  * comparison within the modes replaced ci (one_sided) */
 	bool modes_final;        /* modes_held, and the comparison within the modes is decided
-				  * (PASS there): more pairs would not change it */
+				  * (PASS there): more pairs would not change it (held with too
+				  * few pairs in one mode, more pairs may still decide it) */
 	char fp_why[400];        /* the differing fields, base's and head's, when fp_mask */
 };
 
@@ -1318,8 +1319,7 @@ static bool wants_more(const struct rn_baseline *b, const struct rn_regression_c
 
 		if (!judge_time_stats(b, reg, seq, time_metrics[i], head, base, 0, &j))
 			continue;
-		if (j.verdict == RN_VERDICT_FAIL || j.fp_held ||
-		    (j.modes_held && (j.modes_final || !j.within_modes)))
+		if (j.verdict == RN_VERDICT_FAIL || j.fp_held || (j.modes_held && j.modes_final))
 			return false; /* decided: more runs would not change that */
 		/* another metric is worth more pairs only with some evidence of a slowdown
 		 * beyond the limit, not for noise that happens to lean that way */

@@ -959,6 +959,122 @@ static void keep_explanation(struct rn_target_report *tv, const char *assertion,
 	tv->explain = e;
 }
 
+/* ---- interpreters ------------------------------------------------------------------------- */
+
+/* The file `name` runs: itself when it holds a '/' (relative to `cwd`), else the first in
+ * PATH. Owned, or NULL. */
+static char *find_program(const char *name, const char *cwd)
+{
+	const char *path = getenv("PATH");
+	struct rn_buf b;
+
+	rn_buf_init(&b, 0);
+	if (strchr(name, '/')) {
+		if (*name != '/' && cwd)
+			rn_buf_addf(&b, "%s/", cwd);
+		rn_buf_adds(&b, name);
+		return rn_buf_detach(&b, NULL);
+	}
+	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+		size_t len = strcspn(p, ":");
+
+		rn_buf_reset(&b);
+		rn_buf_add(&b, p, len);
+		rn_buf_addf(&b, "/%s", name);
+		if (!access(b.buf, X_OK))
+			return rn_buf_detach(&b, NULL);
+		p += len + (p[len] == ':');
+	}
+	rn_buf_release(&b);
+	return NULL;
+}
+
+/* The interpreter a "#!" line of `file` names ("#!/usr/bin/env python3": python3 in PATH),
+ * owned, or NULL when `file` has none. */
+static char *shebang_of(const char *file)
+{
+	char line[256], *p, *word;
+	FILE *f = fopen(file, "re");
+	bool ok = f && fgets(line, sizeof(line), f) && !strncmp(line, "#!", 2);
+
+	if (f)
+		fclose(f);
+	if (!ok)
+		return NULL;
+	p = line + 2 + strspn(line + 2, " \t");
+	word = p;
+	p += strcspn(p, " \t\r\n");
+	if (*p && *p != '\r' && *p != '\n' && p - word >= 4 && !strncmp(p - 4, "/env", 4)) {
+		*p++ = '\0';
+		word = p + strspn(p, " \t");
+		word[strcspn(word, " \t\r\n")] = '\0';
+		return *word ? find_program(word, NULL) : NULL;
+	}
+	*p = '\0';
+	return rn_xstrdup(word);
+}
+
+/* The minor version of the CPython 3 that `tc` runs (its program, or a script's "#!"
+ * interpreter, resolved through its links: /usr/bin/python3 -> python3.11 is 11); -1 when
+ * that is not a python3.N (or cannot be told). */
+static int python_minor(const struct rn_target_cfg *tc)
+{
+	char *exe = tc->argv && tc->argv[0] ? find_program(tc->argv[0], tc->cwd) : NULL;
+	char *interp = exe ? shebang_of(exe) : NULL, *real;
+	const char *base;
+	int minor = -1;
+
+	real = realpath(interp ? interp : exe ? exe : "", NULL);
+	base = real ? strrchr(real, '/') : NULL;
+	if (base && !strncmp(base + 1, "python3.", 8) && base[9] >= '0' && base[9] <= '9')
+		minor = (int)strtol(base + 9, NULL, 10);
+	free(real);
+	free(interp);
+	free(exe);
+	return minor;
+}
+
+/* Whether folded `text` holds frames of CPython's interpreter (libpython, _Py*). */
+static bool has_python_frames(const char *text)
+{
+	return text && (strstr(text, ";_Py") || strstr(text, "[libpython3"));
+}
+
+/* When the head's profile runs CPython, say in `out` and `all` that its items name the
+ * interpreter's frames, not the program's Python functions: renacer reads no perf map
+ * (Python 3.12's trampoline, PYTHONPERFSUPPORT), and an older Python cannot write one. */
+static void python_note(const struct rn_target_cfg *tc, const struct side *hs, struct rn_buf *out,
+			struct rn_buf *all)
+{
+	struct rn_buf note;
+	int minor;
+
+	if (!has_python_frames(hs->folded))
+		return;
+	minor = python_minor(tc);
+	/* else the version of the libpython3.N that the frames name */
+	if (minor < 0 && strstr(hs->folded, "[libpython3."))
+		minor = (int)strtol(strstr(hs->folded, "[libpython3.") + 12, NULL, 10);
+	rn_buf_init(&note, 0);
+	if (minor >= 0 && minor < 12)
+		rn_buf_addf(&note,
+			    "interpreter frames only: Python < 3.12 cannot name its functions "
+			    "(this is Python 3.%d)",
+			    minor);
+	else if (minor >= 12)
+		rn_buf_addf(&note,
+			    "interpreter frames only: Python 3.%d can name its functions "
+			    "(PYTHONPERFSUPPORT), but renacer does not read its perf map",
+			    minor);
+	else
+		rn_buf_adds(&note,
+			    "interpreter frames only: the Python functions are not named "
+			    "(Python < 3.12 cannot name them; renacer reads no perf map)");
+	rn_buf_addf(out, "  %s\n", note.buf);
+	rn_buf_addf(all, "%s\n", note.buf);
+	rn_buf_release(&note);
+}
+
 /* The explanation's header and ranked list in `out` (and `all`, .explain.txt's text) from the
  * profiles' files[] (base, base calls, head, head calls), the sides' means (`bs` NULL against
  * a golden profile) and their runs. Returns what rank() returns. */
@@ -1056,6 +1172,7 @@ void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_targe
 
 		grew = ranked_list(pc, files, golden ? NULL : &bs, &hs, bruns, hruns, &out, &all);
 	}
+	python_note(head, &hs, &out, &all);
 	drawn = grew >= 0 && !write_svg(svg, bf, hf, head->name);
 	if (drawn)
 		rn_buf_addf(&out, "  flame graph: %s (profiles: %s/%s.*.folded)\n",

@@ -49,7 +49,7 @@ first_item() {
 }
 # on-CPU samples need perf_event_open (kernel.perf_event_paranoid)
 if [ "$case_name" = hot ] || [ "$case_name" = golden ] || [ "$case_name" = child ] ||
-	[ "$case_name" = one_run ]; then
+	[ "$case_name" = one_run ] || [ "$case_name" = python ]; then
 	"$renacer" trace -c -o /dev/null --profile "$tmp/probe" -- /bin/true 2>"$tmp/probe.err"
 	if grep -q "no on-CPU samples" "$tmp/probe.err"; then
 		echo "SKIP: perf_event_open is not permitted here" >&2
@@ -274,6 +274,44 @@ stdio)
 	# its items are numbered 1, 2, 3, ... (items below 0.5% of the growth are not listed)
 	grep -o '^[0-9]*\. ' "$txt" | tr -d '. ' | awk '$1 != NR { exit 1 }' ||
 		fail "app.explain.txt is not numbered 1, 2, 3, ...: $(grep -o '^[0-9]*\. ' "$txt" | tr '\n' ' ')"
+	;;
+python)
+	# a python3 target whose regression is in Python code: the items name the interpreter's
+	# frames, and the explanation says why (Python < 3.12 has no perf trampoline; renacer
+	# reads no perf map). The interpreter by its real path (not a pyenv shim's script).
+	py=$(python3 -c 'import os, sys; print(os.path.realpath(sys.executable))' 2>/dev/null)
+	[ -x "$py" ] || {
+		echo "SKIP: no python3" >&2
+		exit 77
+	}
+	minor=$("$py" -c 'import sys; print(sys.version_info[1])')
+	# the base's spin.py makes 1000 rounds, the head's 1500000 (the command is the same)
+	for side in base:1000 head:1500000; do
+		mkdir -p "$tmp/${side%:*}"
+		cat >"$tmp/${side%:*}/spin.py" <<PY
+def hash_rounds(n):
+    s = 0
+    for i in range(n):
+        s += i * i % 7
+    return s
+
+
+hash_rounds(${side#*:})
+PY
+	done
+	config ""
+	sed -i "s|^command = .*|command = [\"$py\", \"spin.py\"]|" "$tmp/head/renacer.toml"
+	run check --baseline ../base
+	expect_rc 1
+	grep -q "FAIL app/baseline:" "$tmp/con" || fail "no failing baseline timing row"
+	if [ "$minor" -lt 12 ]; then
+		want="interpreter frames only: Python < 3.12 cannot name its functions (this is Python 3.$minor)"
+	else
+		want="interpreter frames only: Python 3.$minor can name its functions (PYTHONPERFSUPPORT), but renacer does not read its perf map"
+	fi
+	grep -qF "$want" "$tmp/con" || fail "the console does not say '$want'"
+	grep -qF "$want" "$tmp/head/.renacer/explain/app.explain.txt" ||
+		fail "app.explain.txt does not say '$want'"
 	;;
 golden_missing)
 	# without [profile], golden update records no profile: the row says so, nothing is faked

@@ -21,9 +21,7 @@ static int str_cmp(const void *a, const void *b)
 int rn_folded_read(struct rn_folded *f, const char *path, struct rn_diag *diag)
 {
 	struct rn_buf b;
-	char **lines = NULL, *p, *save;
-	size_t nlines = 0, cap = 0;
-	int rc, lineno = 0;
+	int rc;
 
 	memset(f, 0, sizeof(*f));
 	rn_buf_init(&b, (size_t)1 << 30);
@@ -32,6 +30,22 @@ int rn_folded_read(struct rn_folded *f, const char *path, struct rn_diag *diag)
 		rn_buf_release(&b);
 		return rn_diag_set(diag, 0, 0, "cannot read '%s': %s", path, strerror(-rc));
 	}
+	rc = rn_folded_parse(f, b.buf ? b.buf : "", path, diag);
+	rn_buf_release(&b);
+	return rc;
+}
+
+int rn_folded_parse(struct rn_folded *f, const char *text, const char *name, struct rn_diag *diag)
+{
+	struct rn_buf b;
+	char **lines = NULL, *p, *save;
+	const char *path = name;
+	size_t nlines = 0, cap = 0;
+	int lineno = 0;
+
+	memset(f, 0, sizeof(*f));
+	rn_buf_init(&b, 0);
+	rn_buf_adds(&b, text);
 	/* split into lines, check each, then sort and merge equal paths */
 	for (p = b.buf; p && *p; p = save) {
 		char *nl = strchr(p, '\n'), *sp, *end;
@@ -129,6 +143,17 @@ static void add_item(struct rn_explain_item **v, size_t *n, size_t *cap, const c
 	}
 	if (it->caller)
 		it->only_system = false;
+	/* a leaf with a source location ("hot_parse (app.c:19)") is the program's own function,
+	 * called from runtime frames only (GCC's frameless leaf under __libc_start_call_main):
+	 * its caller is that frame, not "no frame of the program's own" */
+	if (it->only_system && strstr(it->leaf, " (") && !rn_frame_is_system(it->leaf)) {
+		const char *end = strrchr(stack, ';'), *p = end;
+
+		while (p > stack && p[-1] != ';')
+			p--;
+		it->caller = rn_xstrndup(p, (size_t)(end - p));
+		it->only_system = false;
+	}
 	it->base = base;
 	it->head = head;
 	it->delta = rn_sat_diff_u64(head, base);

@@ -41,6 +41,8 @@ struct rn_folded {
  * cannot be read.
  */
 int rn_folded_read(struct rn_folded *f, const char *path, struct rn_diag *diag);
+/* The same from folded text in memory; `name` names it in `diag`. */
+int rn_folded_parse(struct rn_folded *f, const char *text, const char *name, struct rn_diag *diag);
 /* Free what `f` owns; it is then empty. */
 void rn_folded_release(struct rn_folded *f);
 
@@ -50,7 +52,9 @@ struct rn_explain_item {
 	char *leaf;       /* its innermost frame (a function, or a syscall name), owned */
 	char *caller;     /* the innermost frame above the leaf that is the program's own code (not
 			* the C runtime's, the loader's or an interpreter's: rn_frame_is_system,
-			* collectors/symbolize.h), owned, or NULL when there is none */
+			* collectors/symbolize.h), owned, or NULL when there is none; for a leaf
+			* with a source location (the program's own function) that only such
+			* frames called, the innermost of them */
 	bool only_system; /* frames were above the leaf, all of them such (caller is NULL) */
 	uint64_t base;    /* value in the base profile */
 	uint64_t head;    /* value in the head profile */

@@ -165,9 +165,10 @@ static void cp_shares(const struct rn_trace *t, struct side *s)
 	rn_critical_path_release(&cp);
 }
 
-/* Run `tc` once under profiling into `s`. 0, or -1 with s->error set. */
+/* Run `tc` once under profiling into `s`; with `warn`, say when the samples are missing or
+ * thin. 0, or -1 with s->error set. */
 static int profile_side(const struct rn_profile_cfg *pc, const struct rn_target_cfg *tc,
-			struct side *s)
+			struct side *s, bool warn)
 {
 	struct rn_run_spec spec;
 	struct rn_run_result res;
@@ -230,13 +231,13 @@ static int profile_side(const struct rn_profile_cfg *pc, const struct rn_target_
 		free(sys);
 		s->samples = rn_profile_samples(prof);
 		s->lost = rn_profile_lost(prof);
-		if (pc->frequency_hz && *rn_profile_sampling_error(prof))
+		if (warn && pc->frequency_hz && *rn_profile_sampling_error(prof))
 			rn_warn("target '%s': no on-CPU samples: %s", tc->name,
 				rn_profile_sampling_error(prof));
 		{
 			char note[320];
 
-			if (rn_profile_coverage_note(prof, &t, note, sizeof(note)))
+			if (warn && rn_profile_coverage_note(prof, &t, note, sizeof(note)))
 				rn_warn("target '%s': thin on-CPU profile: %s", tc->name, note);
 		}
 		cp_shares(&t, s);
@@ -245,6 +246,90 @@ static int profile_side(const struct rn_profile_cfg *pc, const struct rn_target_
 	rn_trace_release(&t);
 	rn_profile_free(prof);
 	return s->error ? -1 : 0;
+}
+
+/* The mean per run of the folded texts (`calls`: the calls, else the time) of `n` runs. */
+static char *mean_text(const struct side *runs, unsigned n, bool calls, unsigned max_stacks)
+{
+	struct fline *v = NULL;
+	size_t nv = 0, cap = 0, m = 0;
+
+	for (unsigned r = 0; r < n; r++)
+		add_lines(&v, &nv, &cap, calls ? runs[r].calls : runs[r].folded, 1.0, false);
+	if (nv)
+		qsort(v, nv, sizeof(*v), fline_by_stack);
+	for (size_t i = 0; i < nv; i++) {
+		if (m && !strcmp(v[m - 1].stack, v[i].stack)) {
+			v[m - 1].value += v[i].value;
+			free(v[i].stack);
+			continue;
+		}
+		v[m++] = v[i];
+	}
+	for (size_t i = 0; i < m; i++)
+		v[i].value = (v[i].value + n / 2) / n;
+	return lines_text(v, m, max_stacks);
+}
+
+/* `mean` from `n` profiled runs: the mean per run of each path's time, calls and critical path
+ * share (the written profile of a side). */
+static void mean_side(const struct side *runs, unsigned n, unsigned max_stacks, struct side *mean)
+{
+	size_t cap = 0;
+
+	memset(mean, 0, sizeof(*mean));
+	mean->folded = mean_text(runs, n, false, max_stacks);
+	mean->calls = mean_text(runs, n, true, max_stacks);
+	for (unsigned r = 0; r < n; r++) {
+		mean->samples += runs[r].samples;
+		mean->lost += runs[r].lost;
+		for (size_t i = 0; i < runs[r].ncp; i++) {
+			size_t k;
+
+			for (k = 0; k < mean->ncp && strcmp(mean->cp[k].comm, runs[r].cp[i].comm);
+			     k++)
+				;
+			if (k == mean->ncp) {
+				mean->cp =
+					rn_xgrow(mean->cp, &cap, mean->ncp + 1, sizeof(*mean->cp));
+				mean->cp[mean->ncp++] =
+					(struct cp_share){ rn_xstrdup(runs[r].cp[i].comm), 0 };
+			}
+			mean->cp[k].time_ns += runs[r].cp[i].time_ns;
+		}
+	}
+	for (size_t k = 0; k < mean->ncp; k++)
+		mean->cp[k].time_ns /= n;
+}
+
+/* Profile `pc->runs` runs of `tc` into runs[] and of `base` (when not NULL) into bruns[],
+ * a base run before each head run. 0, or -1 with the failing run's error in *error (owned). */
+static int profile_runs(const struct rn_profile_cfg *pc, const struct rn_target_cfg *base,
+			const struct rn_target_cfg *tc, struct side *bruns, struct side *runs,
+			char **error)
+{
+	*error = NULL;
+	for (unsigned r = 0; r < pc->runs; r++) {
+		struct side *s = NULL;
+
+		if (base && profile_side(pc, base, &bruns[r], r == 0))
+			s = &bruns[r];
+		else if (profile_side(pc, tc, &runs[r], r == 0))
+			s = &runs[r];
+		if (s) {
+			*error = s->error;
+			s->error = NULL;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void runs_release(struct side *runs, unsigned n)
+{
+	for (unsigned r = 0; runs && r < n; r++)
+		side_release(&runs[r]);
+	free(runs);
 }
 
 /* mkdir -p `path` (a copy is walked). 0 or -errno. */
@@ -340,6 +425,7 @@ struct item {
 	int64_t delta; /* head - base, ns */
 	int64_t calls; /* ITEM_SYSCALL: head - base calls */
 	int64_t best;  /* ITEM_CPU: growth of the line in `where` */
+	unsigned held; /* profiled runs (pairs of runs) in which it grew */
 };
 
 /* The value of `stack` in `f` (0 when absent). */
@@ -408,7 +494,7 @@ static struct item *push_item(struct item **v, size_t *n, size_t *cap, enum item
 		if ((*v)[i].kind == kind && !strcmp((*v)[i].stack, stack))
 			return &(*v)[i];
 	*v = rn_xgrow(*v, cap, *n + 1, sizeof(**v));
-	(*v)[*n] = (struct item){ kind, rn_xstrdup(stack), NULL, 0, 0, 0 };
+	(*v)[*n] = (struct item){ kind, rn_xstrdup(stack), NULL, 0, 0, 0, 0 };
 	return &(*v)[(*n)++];
 }
 
@@ -548,6 +634,18 @@ static char *user_frame(const char *stack, int from, bool bare, bool *system_see
 	return NULL;
 }
 
+/* The frame of `stack` just above its leaf, owned, or NULL when that is the process name. */
+static char *parent_frame(const char *stack)
+{
+	const char *leaf = strrchr(stack, ';'), *p;
+
+	if (!leaf)
+		return NULL;
+	for (p = leaf; p > stack && p[-1] != ';'; p--)
+		;
+	return p == stack ? NULL : rn_xstrndup(p, (size_t)(leaf - p));
+}
+
 static void format_item(struct rn_buf *b, const struct item *it)
 {
 	const char *leaf = strrchr(it->stack, ';');
@@ -568,10 +666,17 @@ static void format_item(struct rn_buf *b, const struct item *it)
 		}
 		rn_buf_addf(b, " on CPU in %s", it->where ? it->where : leaf);
 		caller = user_frame(it->stack, 1, true, &sys);
-		if (caller)
+		if (caller) {
 			rn_buf_addf(b, ", from %s", caller);
-		else if (sys || rn_frame_is_system(leaf))
+		} else if (rn_frame_is_system(leaf)) {
 			rn_buf_adds(b, ", " ONLY_SYSTEM);
+		} else if (sys) {
+			/* the function is the program's own; only its callers are not (GCC's
+			 * frameless leaf names the C runtime's __libc_start_call_main) */
+			free(caller);
+			caller = parent_frame(it->stack);
+			rn_buf_addf(b, ", from %s", caller);
+		}
 		free(caller);
 		break;
 	case ITEM_SYSCALL:
@@ -596,20 +701,133 @@ static void format_item(struct rn_buf *b, const struct item *it)
 	}
 }
 
-/* The ranked items of growth from base to head (largest first) that carry at least 0.5% of
- * the growth, as "N. text" lines in `out` (at most `top`) and, each with its call path, in
- * `all`. Returns the items that grew. -1 when a profile cannot be read (`out` says why). */
+/* The items of base `b` against head `h` (with their calls files and, in a baseline, the
+ * sides' critical path shares), sorted by rank. */
+static struct item *items_of(const struct rn_folded *b, const struct rn_folded *bc,
+			     const struct rn_folded *h, const struct rn_folded *hc,
+			     const struct side *bs, const struct side *hs, size_t *n)
+{
+	struct item *v = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	add_paths(&v, n, &cap, h, +1, bc, hc, b);
+	add_paths(&v, n, &cap, b, -1, bc, hc, h);
+	for (size_t i = 0; bs && hs && i < hs->ncp; i++)
+		push_item(&v, n, &cap, ITEM_CP, hs->cp[i].comm)->delta +=
+			(int64_t)hs->cp[i].time_ns;
+	for (size_t i = 0; bs && hs && i < bs->ncp; i++)
+		push_item(&v, n, &cap, ITEM_CP, bs->cp[i].comm)->delta -=
+			(int64_t)bs->cp[i].time_ns;
+	if (*n)
+		qsort(v, *n, sizeof(*v), item_cmp);
+	return v;
+}
+
+static void items_free(struct item *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].stack);
+		free(v[i].where);
+	}
+	free(v);
+}
+
+static int item_key_cmp(const void *a, const void *b)
+{
+	const struct item *x = a, *y = b;
+
+	if (x->kind != y->kind)
+		return (int)x->kind - (int)y->kind;
+	return strcmp(x->stack, y->stack);
+}
+
+/* Count in each item of `v` the pairs of profiled runs in which it grew: run r of the head
+ * (`hr`) against run r of the base (`br`), or against the golden profile `gb`/`gbc` when `br`
+ * is NULL. */
+static void count_held(struct item *v, size_t n, const struct rn_folded *gb,
+		       const struct rn_folded *gbc, const struct side *br, const struct side *hr,
+		       unsigned nruns)
+{
+	struct rn_diag d;
+
+	rn_diag_init(&d, NULL, NULL, 0);
+	for (unsigned r = 0; r < nruns; r++) {
+		struct rn_folded b, bc, h, hc;
+		struct item *pv;
+		size_t pn;
+
+		memset(&b, 0, sizeof(b));
+		memset(&bc, 0, sizeof(bc));
+		memset(&h, 0, sizeof(h));
+		memset(&hc, 0, sizeof(hc));
+		/* the texts are the profiled runs' own folded lines: well formed */
+		if ((br &&
+		     (rn_folded_parse(&b, br[r].folded, "base", &d) ||
+		      rn_folded_parse(&bc, br[r].calls, "base calls", &d))) ||
+		    rn_folded_parse(&h, hr[r].folded, "head", &d) ||
+		    rn_folded_parse(&hc, hr[r].calls, "head calls", &d)) {
+			rn_folded_release(&b);
+			rn_folded_release(&bc);
+			rn_folded_release(&h);
+			continue;
+		}
+		pv = items_of(br ? &b : gb, br ? &bc : gbc, &h, &hc, br ? &br[r] : NULL, &hr[r],
+			      &pn);
+		if (pn)
+			qsort(pv, pn, sizeof(*pv), item_key_cmp);
+		for (size_t i = 0; i < n; i++) {
+			const struct item *f;
+
+			if (v[i].delta <= 0)
+				continue;
+			f = bsearch(&v[i], pv, pn, sizeof(*pv), item_key_cmp);
+			if (f && f->delta > 0)
+				v[i].held++;
+		}
+		items_free(pv, pn);
+		rn_folded_release(&b);
+		rn_folded_release(&bc);
+		rn_folded_release(&h);
+		rn_folded_release(&hc);
+	}
+}
+
+/* How many of `nruns` pairs of profiled runs an item must grow in to be ranked: most of them,
+ * and never fewer than 2 (one run's noise, a sample or a scheduling delay, is not ranked). */
+static unsigned runs_needed(unsigned nruns)
+{
+	unsigned need = nruns / 2 + 1;
+
+	return need < 2 ? 2 : need;
+}
+
+/* Unranked items shown in a report under the ranked ones (the rest are in .explain.txt). */
+#define UNRANKED_SHOWN 3
+
+/*
+ * The items of growth from base to head (the mean of each side's profiled runs, largest
+ * first) that carry at least 0.5% of the growth: those that grew in runs_needed() of the
+ * `nruns` pairs of runs (`br`/`hr`: each side's runs, `br` NULL against a golden profile) as
+ * "N. text" lines in `out` (at most `top`) and, each with its call path, in `all`; then the
+ * others as "not ranked: seen in K of N runs: text" (in `out`, UNRANKED_SHOWN of them).
+ * Returns the items that grew, *ranked those ranked. -1 when a profile cannot be read (`out`
+ * says why).
+ */
 static long rank(const char *base_path, const char *base_calls, const char *head_path,
-		 const char *head_calls, const struct side *bs, const struct side *hs, unsigned top,
-		 struct rn_buf *out, struct rn_buf *all)
+		 const char *head_calls, const struct side *bs, const struct side *hs,
+		 const struct side *br, const struct side *hr, unsigned nruns, unsigned top,
+		 struct rn_buf *out, struct rn_buf *all, long *ranked)
 {
 	struct rn_folded b, h, bc, hc;
 	struct rn_diag d;
-	struct item *v = NULL;
-	size_t n = 0, cap = 0, shown = 0, listed = 0;
+	struct item *v;
+	size_t n = 0, shown = 0, listed = 0, unranked = 0;
 	uint64_t growth = 0;
+	unsigned need = runs_needed(nruns);
 	long grew = 0;
 
+	*ranked = 0;
 	rn_diag_init(&d, NULL, NULL, 0);
 	memset(&bc, 0, sizeof(bc));
 	memset(&hc, 0, sizeof(hc));
@@ -627,26 +845,16 @@ static long rank(const char *base_path, const char *base_calls, const char *head
 		memset(&bc, 0, sizeof(bc));
 	if (rn_folded_read(&hc, head_calls, &d))
 		memset(&hc, 0, sizeof(hc));
-	add_paths(&v, &n, &cap, &h, +1, &bc, &hc, &b);
-	add_paths(&v, &n, &cap, &b, -1, &bc, &hc, &h);
-	for (size_t i = 0; bs && hs && i < hs->ncp; i++)
-		push_item(&v, &n, &cap, ITEM_CP, hs->cp[i].comm)->delta +=
-			(int64_t)hs->cp[i].time_ns;
-	for (size_t i = 0; bs && hs && i < bs->ncp; i++)
-		push_item(&v, &n, &cap, ITEM_CP, bs->cp[i].comm)->delta -=
-			(int64_t)bs->cp[i].time_ns;
-	if (n)
-		qsort(v, n, sizeof(*v), item_cmp);
+	v = items_of(&b, &bc, &h, &hc, bs, hs, &n);
+	count_held(v, n, &b, &bc, br, hr, nruns);
 	for (size_t i = 0; i < n && v[i].delta > 0; i++)
 		growth += (uint64_t)v[i].delta;
-	for (size_t i = 0; i < n; i++) {
-		if (v[i].delta <= 0)
-			break;
+	/* reports show what matters: items of at least 0.5% of the growth, numbered as shown */
+	for (size_t i = 0; i < n && v[i].delta > 0; i++) {
 		grew++;
-		/* reports show what matters: items of at least 0.5% of the growth, numbered
-		 * as shown */
-		if ((uint64_t)v[i].delta * 200 < growth)
+		if ((uint64_t)v[i].delta * 200 < growth || v[i].held < need)
 			continue;
+		(*ranked)++;
 		rn_buf_addf(all, "%zu. ", ++listed);
 		format_item(all, &v[i]);
 		rn_buf_addf(all, "\n   %s\n", v[i].stack);
@@ -656,11 +864,20 @@ static long rank(const char *base_path, const char *base_calls, const char *head
 			rn_buf_addc(out, '\n');
 		}
 	}
-	for (size_t i = 0; i < n; i++) {
-		free(v[i].stack);
-		free(v[i].where);
+	/* then what grew in fewer runs: one run's noise, listed, not ranked */
+	for (size_t i = 0; i < n && v[i].delta > 0; i++) {
+		if ((uint64_t)v[i].delta * 200 < growth || v[i].held >= need)
+			continue;
+		rn_buf_addf(all, "not ranked: seen in %u of %u runs: ", v[i].held, nruns);
+		format_item(all, &v[i]);
+		rn_buf_addf(all, "\n   %s\n", v[i].stack);
+		if (unranked++ < UNRANKED_SHOWN) {
+			rn_buf_addf(out, "  not ranked: seen in %u of %u runs: ", v[i].held, nruns);
+			format_item(out, &v[i]);
+			rn_buf_addc(out, '\n');
+		}
 	}
-	free(v);
+	items_free(v, n);
 	rn_folded_release(&b);
 	rn_folded_release(&h);
 	rn_folded_release(&bc);
@@ -742,15 +959,157 @@ static void keep_explanation(struct rn_target_report *tv, const char *assertion,
 	tv->explain = e;
 }
 
+/* ---- interpreters ------------------------------------------------------------------------- */
+
+/* The file `name` runs: itself when it holds a '/' (relative to `cwd`), else the first in
+ * PATH. Owned, or NULL. */
+static char *find_program(const char *name, const char *cwd)
+{
+	const char *path = getenv("PATH");
+	struct rn_buf b;
+
+	rn_buf_init(&b, 0);
+	if (strchr(name, '/')) {
+		if (*name != '/' && cwd)
+			rn_buf_addf(&b, "%s/", cwd);
+		rn_buf_adds(&b, name);
+		return rn_buf_detach(&b, NULL);
+	}
+	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+		size_t len = strcspn(p, ":");
+
+		rn_buf_reset(&b);
+		rn_buf_add(&b, p, len);
+		rn_buf_addf(&b, "/%s", name);
+		if (!access(b.buf, X_OK))
+			return rn_buf_detach(&b, NULL);
+		p += len + (p[len] == ':');
+	}
+	rn_buf_release(&b);
+	return NULL;
+}
+
+/* The interpreter a "#!" line of `file` names ("#!/usr/bin/env python3": python3 in PATH),
+ * owned, or NULL when `file` has none. */
+static char *shebang_of(const char *file)
+{
+	char line[256], *p, *word;
+	FILE *f = fopen(file, "re");
+	bool ok = f && fgets(line, sizeof(line), f) && !strncmp(line, "#!", 2);
+
+	if (f)
+		fclose(f);
+	if (!ok)
+		return NULL;
+	p = line + 2 + strspn(line + 2, " \t");
+	word = p;
+	p += strcspn(p, " \t\r\n");
+	if (*p && *p != '\r' && *p != '\n' && p - word >= 4 && !strncmp(p - 4, "/env", 4)) {
+		*p++ = '\0';
+		word = p + strspn(p, " \t");
+		word[strcspn(word, " \t\r\n")] = '\0';
+		return *word ? find_program(word, NULL) : NULL;
+	}
+	*p = '\0';
+	return rn_xstrdup(word);
+}
+
+/* The minor version of the CPython 3 that `tc` runs (its program, or a script's "#!"
+ * interpreter, resolved through its links: /usr/bin/python3 -> python3.11 is 11); -1 when
+ * that is not a python3.N (or cannot be told). */
+static int python_minor(const struct rn_target_cfg *tc)
+{
+	char *exe = tc->argv && tc->argv[0] ? find_program(tc->argv[0], tc->cwd) : NULL;
+	char *interp = exe ? shebang_of(exe) : NULL, *real;
+	const char *base;
+	int minor = -1;
+
+	real = realpath(interp ? interp : exe ? exe : "", NULL);
+	base = real ? strrchr(real, '/') : NULL;
+	if (base && !strncmp(base + 1, "python3.", 8) && base[9] >= '0' && base[9] <= '9')
+		minor = (int)strtol(base + 9, NULL, 10);
+	free(real);
+	free(interp);
+	free(exe);
+	return minor;
+}
+
+/* Whether folded `text` holds frames of CPython's interpreter (libpython, _Py*). */
+static bool has_python_frames(const char *text)
+{
+	return text && (strstr(text, ";_Py") || strstr(text, "[libpython3"));
+}
+
+/* When the head's profile runs CPython, say in `out` and `all` that its items name the
+ * interpreter's frames, not the program's Python functions: renacer reads no perf map
+ * (Python 3.12's trampoline, PYTHONPERFSUPPORT), and an older Python cannot write one. */
+static void python_note(const struct rn_target_cfg *tc, const struct side *hs, struct rn_buf *out,
+			struct rn_buf *all)
+{
+	struct rn_buf note;
+	int minor;
+
+	if (!has_python_frames(hs->folded))
+		return;
+	minor = python_minor(tc);
+	/* else the version of the libpython3.N that the frames name */
+	if (minor < 0 && strstr(hs->folded, "[libpython3."))
+		minor = (int)strtol(strstr(hs->folded, "[libpython3.") + 12, NULL, 10);
+	rn_buf_init(&note, 0);
+	if (minor >= 0 && minor < 12)
+		rn_buf_addf(&note,
+			    "interpreter frames only: Python < 3.12 cannot name its functions "
+			    "(this is Python 3.%d)",
+			    minor);
+	else if (minor >= 12)
+		rn_buf_addf(&note,
+			    "interpreter frames only: Python 3.%d can name its functions "
+			    "(PYTHONPERFSUPPORT), but renacer does not read its perf map",
+			    minor);
+	else
+		rn_buf_adds(&note,
+			    "interpreter frames only: the Python functions are not named "
+			    "(Python < 3.12 cannot name them; renacer reads no perf map)");
+	rn_buf_addf(out, "  %s\n", note.buf);
+	rn_buf_addf(all, "%s\n", note.buf);
+	rn_buf_release(&note);
+}
+
+/* The explanation's header and ranked list in `out` (and `all`, .explain.txt's text) from the
+ * profiles' files[] (base, base calls, head, head calls), the sides' means (`bs` NULL against
+ * a golden profile) and their runs. Returns what rank() returns. */
+static long ranked_list(const struct rn_profile_cfg *pc, const char *const files[4],
+			const struct side *bs, const struct side *hs, const struct side *bruns,
+			const struct side *hruns, struct rn_buf *out, struct rn_buf *all)
+{
+	long grew, ranked;
+
+	rn_buf_addf(out,
+		    "where the time went (%s, %u profiled runs%s, %u Hz; ranked: grew in %u of "
+		    "them or more%s):\n",
+		    bs ? "head against base" : "head against the golden profile", pc->runs,
+		    bs ? " a side" : " of the head", pc->frequency_hz, runs_needed(pc->runs),
+		    pc->syscalls ? "; syscall time taken at ptrace stops" : "");
+	grew = rank(files[0], files[1], files[2], files[3], bs, hs, bruns, hruns, pc->runs, pc->top,
+		    out, all, &ranked);
+	if (grew == 0)
+		rn_buf_adds(out, "  no call path grew in the profiled runs\n");
+	else if (grew > 0 && ranked == 0)
+		rn_buf_addf(out, "  no call path grew in %u of the profiled runs\n",
+			    runs_needed(pc->runs));
+	return grew;
+}
+
 void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_target_cfg *head,
 			      const struct rn_target_cfg *base, struct rn_target_report *tv,
 			      bool quiet)
 {
 	const struct rn_profile_cfg *pc = &cfg->profile;
 	struct rn_verdict_result *row = NULL;
-	struct side bs, hs;
+	struct side bs, hs, *bruns = NULL, *hruns = NULL;
 	struct rn_buf out, all;
 	char *bf = NULL, *bcalls = NULL, *hf = NULL, *hcalls = NULL, *svg = NULL, *txt = NULL;
+	char *error = NULL;
 	bool golden, drawn;
 	long grew;
 	int rc;
@@ -787,13 +1146,19 @@ void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_targe
 		goto out_detail;
 	}
 	if (!quiet)
-		fprintf(stderr, "renacer check: %s failed: profiling %s at %u Hz to explain it\n",
-			row->assertion, golden ? "one more head run" : "one more base and head run",
+		fprintf(stderr,
+			"renacer check: %s failed: profiling %u more %s at %u Hz to explain it\n",
+			row->assertion, pc->runs, golden ? "head runs" : "base and head runs",
 			pc->frequency_hz);
-	if ((!golden && profile_side(pc, base, &bs)) || profile_side(pc, head, &hs)) {
-		rn_buf_addf(&out, "no explanation: %s\n", bs.error ? bs.error : hs.error);
+	bruns = golden ? NULL : rn_xcalloc(pc->runs, sizeof(*bruns));
+	hruns = rn_xcalloc(pc->runs, sizeof(*hruns));
+	if (profile_runs(pc, golden ? NULL : base, head, bruns, hruns, &error)) {
+		rn_buf_addf(&out, "no explanation: %s\n", error);
 		goto out_detail;
 	}
+	if (!golden)
+		mean_side(bruns, pc->runs, pc->max_stacks, &bs);
+	mean_side(hruns, pc->runs, pc->max_stacks, &hs);
 	if ((!golden && write_side(pc->dir, head->name, "base", &bs, &bf, &bcalls)) ||
 	    write_side(pc->dir, head->name, "head", &hs, &hf, &hcalls)) {
 		rn_buf_addf(&out, "no explanation: the profiles cannot be written to %s\n",
@@ -802,12 +1167,12 @@ void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_targe
 	}
 	svg = path_of(pc->dir, head->name, ".diff.svg");
 	txt = path_of(pc->dir, head->name, ".explain.txt");
-	rn_buf_addf(&out, "where the time went (%s, one profiled run, %u Hz%s):\n",
-		    golden ? "head against the golden profile" : "head against base",
-		    pc->frequency_hz, pc->syscalls ? "; syscall time taken at ptrace stops" : "");
-	grew = rank(bf, bcalls, hf, hcalls, golden ? NULL : &bs, &hs, pc->top, &out, &all);
-	if (grew == 0)
-		rn_buf_adds(&out, "  no call path grew in the profiled runs\n");
+	{
+		const char *files[4] = { bf, bcalls, hf, hcalls };
+
+		grew = ranked_list(pc, files, golden ? NULL : &bs, &hs, bruns, hruns, &out, &all);
+	}
+	python_note(head, &hs, &out, &all);
 	drawn = grew >= 0 && !write_svg(svg, bf, hf, head->name);
 	if (drawn)
 		rn_buf_addf(&out, "  flame graph: %s (profiles: %s/%s.*.folded)\n",
@@ -822,6 +1187,9 @@ out_detail:
 	rn_buf_release(&all);
 	side_release(&bs);
 	side_release(&hs);
+	runs_release(bruns, pc->runs);
+	runs_release(hruns, pc->runs);
+	free(error);
 	free(bf);
 	free(bcalls);
 	free(hf);
@@ -833,20 +1201,26 @@ out_detail:
 int rn_profile_check_record_golden(const struct rn_config *cfg, const struct rn_target_cfg *tc,
 				   bool quiet)
 {
-	struct side s;
-	char *f, *c;
+	const struct rn_profile_cfg *pc = &cfg->profile;
+	struct side s, *runs;
+	char *f, *c, *error;
 	int rc = 0;
 
-	if (!cfg->profile.golden)
+	if (!pc->golden)
 		return 0;
 	if (!quiet)
-		fprintf(stderr, "renacer golden: profiling '%s' at %u Hz\n", tc->name,
-			cfg->profile.frequency_hz);
-	if (profile_side(&cfg->profile, tc, &s)) {
-		rn_error("target '%s': %s; golden profile not written", tc->name, s.error);
-		side_release(&s);
+		fprintf(stderr, "renacer golden: profiling %u runs of '%s' at %u Hz\n", pc->runs,
+			tc->name, pc->frequency_hz);
+	runs = rn_xcalloc(pc->runs, sizeof(*runs));
+	if (profile_runs(pc, NULL, tc, NULL, runs, &error)) {
+		rn_error("target '%s': %s; golden profile not written", tc->name, error);
+		free(error);
+		runs_release(runs, pc->runs);
 		return RN_EXIT_TARGET;
 	}
+	/* the golden side's profile is the mean of its runs, as a check's head side is */
+	mean_side(runs, pc->runs, pc->max_stacks, &s);
+	runs_release(runs, pc->runs);
 	f = path_of(cfg->golden_dir, tc->name, ".folded");
 	c = path_of(cfg->golden_dir, tc->name, ".calls.folded");
 	if (write_text(f, s.folded) || write_text(c, s.calls))

@@ -6,15 +6,17 @@
  * first such row of a target FAILs and explaining is on ([profile] on_failure, default true;
  * a [[target]]'s `profile` overrides it), after the verdicts:
  *
- *   --baseline   the base and the head run once more each under profiling: on-CPU samples
+ *   --baseline   the base and the head run [profile] runs more times each (default 3, a base
+ *                run before each head run) under profiling: on-CPU samples
  *                (perf_event_open, collectors/profile.h) at [profile] frequency_hz and, with
  *                [profile] syscalls, syscall time and calls by call stack (syscall stops);
- *   golden       the head runs once under profiling and is compared with the golden side's
- *                profile, which `golden update` recorded beside the golden trace
+ *   golden       the head runs [profile] runs times under profiling and is compared with the
+ *                golden side's profile (the mean of as many runs), which `golden update`
+ *                recorded beside the golden trace
  *                (<golden dir>/<target>.folded and <target>.calls.folded) when renacer.toml
  *                has a [profile] table; without it the row says so in one line.
  *
- * One side's profile is one folded-stacks file in nanoseconds: on-CPU samples scaled by the
+ * One side's profile (the mean per run of its runs) is one folded-stacks file in nanoseconds: on-CPU samples scaled by the
  * sampling period (1e9 / frequency_hz ns of CPU time each; samples in the kernel are left out
  * when syscall stacks are on, as that time is in the syscall lines) and syscall time by stack,
  * each syscall a leaf frame under its caller. A second file counts the calls by stack. Frames
@@ -28,6 +30,11 @@
  *        cost, the counts are exact);
  *   "child git +30.0 ms on the critical path"                      (baseline only) the time a
  *        child process (by name) spends on the critical path of the profiled run.
+ *
+ * Ranking rule: each pair of runs (head run i against base run i, or against the golden
+ * profile) is compared on its own; an item is ranked only when it grew in most pairs and in
+ * at least 2 (one run's noise, a single sample, is not). The others of at least 0.5% of the
+ * growth follow unnumbered as "not ranked: seen in K of N runs: ...".
  *
  * Files, each written through a temporary and rename ([profile] dir, default
  * .renacer/explain beside renacer.toml): <target>.base.folded, <target>.head.folded (and
@@ -48,7 +55,7 @@
 
 /*
  * `golden update`: with [profile] golden (default when renacer.toml has a [profile] table),
- * profile one run of `tc` and write <golden dir>/<target>.folded and <target>.calls.folded.
+ * profile [profile] runs runs of `tc` and write (their mean) <golden dir>/<target>.folded and <target>.calls.folded.
  * Returns 0, or RN_EXIT_TARGET / RN_EXIT_OUTPUT after an error message.
  */
 int rn_profile_check_record_golden(const struct rn_config *cfg, const struct rn_target_cfg *tc,

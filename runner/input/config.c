@@ -314,7 +314,8 @@ static int parse_profile(struct rn_cfg_ctx *c, const struct rn_toml_value *root)
 {
 	struct rn_profile_cfg *p = &c->cfg->profile;
 	const struct rn_toml_value *v;
-	int64_t hz = RN_PROFILE_FREQUENCY_HZ, stacks = RN_PROFILE_MAX_STACKS, top = RN_PROFILE_TOP;
+	int64_t hz = RN_PROFILE_FREQUENCY_HZ, stacks = RN_PROFILE_MAX_STACKS, top = RN_PROFILE_TOP,
+		runs = RN_PROFILE_RUNS;
 	char *dir = NULL;
 	int err;
 
@@ -328,7 +329,8 @@ static int parse_profile(struct rn_cfg_ctx *c, const struct rn_toml_value *root)
 	     rn_cfg_get_int(c, v, "frequency_hz", 1, 10000, &hz) ||
 	     rn_cfg_get_bool(c, v, "syscalls", &p->syscalls) ||
 	     rn_cfg_get_int(c, v, "max_stacks", 1, 1000000, &stacks) ||
-	     rn_cfg_get_int(c, v, "top", 1, 50, &top) || rn_cfg_get_string(c, v, "dir", &dir) ||
+	     rn_cfg_get_int(c, v, "top", 1, 50, &top) ||
+	     rn_cfg_get_int(c, v, "runs", 2, 10, &runs) || rn_cfg_get_string(c, v, "dir", &dir) ||
 	     rn_cfg_get_bool(c, v, "golden", &p->golden))) {
 		free(dir);
 		return -EINVAL;
@@ -336,6 +338,7 @@ static int parse_profile(struct rn_cfg_ctx *c, const struct rn_toml_value *root)
 	p->frequency_hz = (unsigned)hz;
 	p->max_stacks = (unsigned)stacks;
 	p->top = (unsigned)top;
+	p->runs = (unsigned)runs;
 	if (dir) {
 		free(p->dir);
 		p->dir = rn_cfg_resolve_path(c->cfg, dir);
@@ -803,6 +806,7 @@ int rn_config_parse(struct rn_config *cfg, const char *path, const char *src, si
 		.syscalls = true,
 		.max_stacks = RN_PROFILE_MAX_STACKS,
 		.top = RN_PROFILE_TOP,
+		.runs = RN_PROFILE_RUNS,
 		.dir = rn_cfg_resolve_path(cfg, ".renacer/explain"),
 	};
 	cfg->otlp.timeout_ms = -1;

@@ -54,6 +54,7 @@
 #define RN_PROFILE_FREQUENCY_HZ 999 /* frequency_hz, samples per second of CPU time */
 #define RN_PROFILE_MAX_STACKS 5000  /* max_stacks */
 #define RN_PROFILE_TOP 5            /* top */
+#define RN_PROFILE_RUNS 3           /* runs, profiled runs a side */
 
 /* X(key, type, doc) for [[target]]. `type` is a word used in messages. */
 #define RN_TARGET_KEYS(X)                                                                            \
@@ -337,8 +338,12 @@ bool rn_harness_is_suite(enum rn_harness h);
  * went). */
 #define RN_PROFILE_KEYS(X)                                                                         \
 	X(on_failure, "boolean",                                                                   \
-	  "when a timing row fails, profile one more run of each side and rank what grew "         \
+	  "when a timing row fails, profile more runs of each side and rank what grew "            \
 	  "(default true, with or without the table)")                                             \
+	X(runs, "integer",                                                                         \
+	  "profiled runs a side, 2..10 (default " RN_CFG_STR(                                      \
+		  RN_PROFILE_RUNS) "): an item is "                                                \
+				   "ranked when it grew in most of them, at least 2")              \
 	X(frequency_hz, "integer",                                                                 \
 	  "on-CPU samples per second of CPU time, 1..10000 (default " RN_CFG_STR(                  \
 		  RN_PROFILE_FREQUENCY_HZ) ": the profiled runs are not measured)")                \
@@ -383,6 +388,7 @@ struct rn_profile_cfg {
 	bool syscalls;         /* syscall stacks too (default true) */
 	unsigned max_stacks;   /* call stacks kept per profile (RN_PROFILE_MAX_STACKS) */
 	unsigned top;          /* ranked items in reports (RN_PROFILE_TOP) */
+	unsigned runs;         /* profiled runs a side, 2..10 (RN_PROFILE_RUNS) */
 	char *dir;             /* absolute folder of the profiles, owned */
 	bool golden;           /* golden update records the golden side's profile */
 };

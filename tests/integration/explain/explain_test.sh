@@ -48,7 +48,8 @@ first_item() {
 	exit 77
 }
 # on-CPU samples need perf_event_open (kernel.perf_event_paranoid)
-if [ "$case_name" = hot ] || [ "$case_name" = golden ] || [ "$case_name" = child ]; then
+if [ "$case_name" = hot ] || [ "$case_name" = golden ] || [ "$case_name" = child ] ||
+	[ "$case_name" = one_run ] || [ "$case_name" = python ]; then
 	"$renacer" trace -c -o /dev/null --profile "$tmp/probe" -- /bin/true 2>"$tmp/probe.err"
 	if grep -q "no on-CPU samples" "$tmp/probe.err"; then
 		echo "SKIP: perf_event_open is not permitted here" >&2
@@ -87,9 +88,14 @@ frequency_hz = 999
 T
 }
 
-# The item's file:line must be app.c's: hot_parse's body for the hot case.
+# The item's file:line must be app.c's: hot_parse's body for the hot case. hot_parse is the
+# program's own function: never "no frame of the program's own", even when GCC's frameless
+# leaf leaves only the C runtime's frame above it.
 check_hot_item() {
 	item=$(first_item "$1")
+	case $item in
+	*"no frame of the program's own"*) fail "$2: hot_parse labelled not the program's: '$item'" ;;
+	esac
 	line=$(echo "$item" | sed -n 's/.* on CPU in hot_parse (app\.c:\([0-9]*\)).*/\1/p')
 	[ -n "$line" ] || fail "$2: the first item does not name hot_parse (app.c:LINE): '$item'"
 	[ "$line" -gt "$hot_first" ] && [ "$line" -lt "$hot_last" ] ||
@@ -187,6 +193,28 @@ child)
 	! grep -Eq "(wait4|waitid)( \(same calls\))? from .*in the calls" \
 		"$tmp/head/.renacer/explain/app.explain.txt" || fail "a wait for the child is ranked"
 	;;
+one_run)
+	# the head's hot_parse grew in every profiled run, rare_spike in one of the three: the
+	# real regression ranks first, the one-run spike is listed as not ranked, never numbered
+	tree base 10 0
+	tree head 10 1500 -DSPIKE=400
+	config ""
+	echo "runs = 3" >>"$tmp/head/renacer.toml" # (the last table is [profile])
+	run check --baseline ../base
+	expect_rc 1
+	grep -q "FAIL app/baseline:" "$tmp/con" || fail "no failing baseline timing row"
+	grep -q "3 profiled runs a side" "$tmp/con" || fail "the header does not say 3 runs a side"
+	check_hot_item "$tmp/con" console
+	txt="$tmp/head/.renacer/explain/app.explain.txt"
+	! grep -q "^[0-9]*\. .*rare_spike" "$txt" || fail "the one-run spike is ranked: $(cat "$txt")"
+	! grep -q "^ *[0-9]*\. .*rare_spike" "$tmp/con" || fail "the console ranks the one-run spike"
+	grep -q "^not ranked: seen in 1 of 3 runs: +[0-9.]* m\?s on CPU in rare_spike (app\.c:" \
+		"$txt" || fail "the spike is not listed as seen in 1 of 3 runs: $(cat "$txt")"
+	grep -q "not ranked: seen in 1 of 3 runs: .*rare_spike" "$tmp/con" ||
+		fail "the console does not list the spike as not ranked"
+	grep -o '^[0-9]*\. ' "$txt" | tr -d '. ' | awk '$1 != NR { exit 1 }' ||
+		fail "app.explain.txt is not numbered 1, 2, 3, ..."
+	;;
 off)
 	tree base 10 0
 	tree head 4010 0
@@ -246,6 +274,44 @@ stdio)
 	# its items are numbered 1, 2, 3, ... (items below 0.5% of the growth are not listed)
 	grep -o '^[0-9]*\. ' "$txt" | tr -d '. ' | awk '$1 != NR { exit 1 }' ||
 		fail "app.explain.txt is not numbered 1, 2, 3, ...: $(grep -o '^[0-9]*\. ' "$txt" | tr '\n' ' ')"
+	;;
+python)
+	# a python3 target whose regression is in Python code: the items name the interpreter's
+	# frames, and the explanation says why (Python < 3.12 has no perf trampoline; renacer
+	# reads no perf map). The interpreter by its real path (not a pyenv shim's script).
+	py=$(python3 -c 'import os, sys; print(os.path.realpath(sys.executable))' 2>/dev/null)
+	[ -x "$py" ] || {
+		echo "SKIP: no python3" >&2
+		exit 77
+	}
+	minor=$("$py" -c 'import sys; print(sys.version_info[1])')
+	# the base's spin.py makes 1000 rounds, the head's 1500000 (the command is the same)
+	for side in base:1000 head:1500000; do
+		mkdir -p "$tmp/${side%:*}"
+		cat >"$tmp/${side%:*}/spin.py" <<PY
+def hash_rounds(n):
+    s = 0
+    for i in range(n):
+        s += i * i % 7
+    return s
+
+
+hash_rounds(${side#*:})
+PY
+	done
+	config ""
+	sed -i "s|^command = .*|command = [\"$py\", \"spin.py\"]|" "$tmp/head/renacer.toml"
+	run check --baseline ../base
+	expect_rc 1
+	grep -q "FAIL app/baseline:" "$tmp/con" || fail "no failing baseline timing row"
+	if [ "$minor" -lt 12 ]; then
+		want="interpreter frames only: Python < 3.12 cannot name its functions (this is Python 3.$minor)"
+	else
+		want="interpreter frames only: Python 3.$minor can name its functions (PYTHONPERFSUPPORT), but renacer does not read its perf map"
+	fi
+	grep -qF "$want" "$tmp/con" || fail "the console does not say '$want'"
+	grep -qF "$want" "$tmp/head/.renacer/explain/app.explain.txt" ||
+		fail "app.explain.txt does not say '$want'"
 	;;
 golden_missing)
 	# without [profile], golden update records no profile: the row says so, nothing is faked

@@ -136,6 +136,41 @@ static void test_explain_caller_skips_runtime(void **state)
 	free(h);
 }
 
+/* A leaf that is the program's own function (a source frame) under runtime frames only (GCC's
+ * frameless leaf, called "from" __libc_start_call_main) is not "no frame of the program's
+ * own": its caller is the frame above it. */
+static void test_explain_own_leaf_under_runtime(void **state)
+{
+	char *b = write_tmp("app;main (a.c:30);cold (a.c:9) 10\n");
+	char *h = write_tmp("app;main (a.c:30);cold (a.c:9) 10\n"
+			    "app;libc.so.6+0x2724a;hot_parse (app.c:19) 5\n");
+	struct rn_folded fb, fh;
+	struct rn_explain_item *it;
+	struct rn_diag d;
+	struct rn_buf line;
+	size_t n;
+
+	(void)state;
+	rn_diag_init(&d, NULL, NULL, 0);
+	assert_int_equal(rn_folded_read(&fb, b, &d), 0);
+	assert_int_equal(rn_folded_read(&fh, h, &d), 0);
+	it = rn_explain_rank(&fb, &fh, &n);
+	assert_int_equal(n, 1);
+	assert_false(it[0].only_system);
+	assert_string_equal(it[0].caller, "libc.so.6+0x2724a");
+	rn_buf_init(&line, 0);
+	rn_explain_format(&line, &it[0], "samples", 0);
+	assert_string_equal(line.buf, "+5 samples in hot_parse (app.c:19), from libc.so.6+0x2724a");
+	rn_buf_release(&line);
+	rn_explain_items_free(it, n);
+	rn_folded_release(&fb);
+	rn_folded_release(&fh);
+	unlink(b);
+	unlink(h);
+	free(b);
+	free(h);
+}
+
 static void test_flamegraph_boxes(void **state)
 {
 	const char *folded = "app;main;hot 75\napp;main;cold 25\n";
@@ -195,6 +230,7 @@ int main(void)
 		cmocka_unit_test(test_explain_ranks_growth_first),
 		cmocka_unit_test(test_explain_bad_profile),
 		cmocka_unit_test(test_explain_caller_skips_runtime),
+		cmocka_unit_test(test_explain_own_leaf_under_runtime),
 		cmocka_unit_test(test_flamegraph_boxes),
 		cmocka_unit_test(test_flamegraph_diff_colours),
 	};

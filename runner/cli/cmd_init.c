@@ -21,6 +21,7 @@
 #include "log.h"
 #include "init_detect.h"
 #include "safefile.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 enum {
@@ -607,6 +608,18 @@ int rn_cmd_init(int argc, char **argv)
 		rn_error("renacer init: no command; usage: %s", rn_cmd_init_def.usage);
 		rc = RN_EXIT_USAGE;
 		goto out;
+	}
+	for (size_t i = 0; cmd[i]; i++) {
+		if (!rn_utf8_valid(cmd[i])) {
+			/* TOML strings hold UTF-8 only (TOML v1.0.0, "Strings"): no config could
+			 * name this argument */
+			rn_error("renacer init: command argument %zu is not valid UTF-8, which a "
+				 "renacer.toml string cannot hold; run it from a script and give "
+				 "init the script",
+				 i + 1);
+			rc = RN_EXIT_USAGE;
+			goto out;
+		}
 	}
 	name = o.name ? rn_xstrdup(o.name) : name_of(cmd[0]);
 	if (!valid_name(name)) {

@@ -8,7 +8,8 @@ run fills renacer's stderr pipe (which this test does not read yet), so the next
 in the kernel's pipe_write, outside any run, where only renacer's own handler can catch it.
 Init must end with the signal's exit code and leave the directory empty. Then the same init
 run to the end writes its config and golden trace (the case that must still work), and an
-init over an existing golden trace is refused without touching anything.
+init over an existing golden trace is refused without touching anything, and so is a command
+argument that is not UTF-8 (a renacer.toml string cannot hold it).
 """
 import os
 import signal
@@ -111,6 +112,14 @@ def main():
               listing(work) == ["golden_traces", "golden_traces/true.json"] and
               open(os.path.join(work, "golden_traces/true.json"), "rb").read() == before,
               "init over a golden trace: exit %d, %s" % (r.returncode, listing(work)))
+    with tempfile.TemporaryDirectory() as work:
+        # an argument a TOML string cannot hold (not UTF-8): a usage error before any run
+        r = subprocess.run([R, "init", "--", "/bin/echo", b"a\xffb"], cwd=work,
+                           stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+        check(r.returncode == 2 and b"argument 2 is not valid UTF-8" in r.stderr and
+              listing(work) == [],
+              "init with a non-UTF-8 argument: exit %d, wrote %s" % (r.returncode,
+                                                                     listing(work)))
     if FAILS:
         print("%d check(s) failed" % len(FAILS))
         return 1

@@ -25,8 +25,10 @@ size_t rn_escape_ctl(char *dst, size_t dst_size, const char *src);
 char *rn_escaped_dup(const char *s);
 /*
  * `s` as text to show, in a new string the caller frees: invalid UTF-8 repaired (each byte
- * that starts no valid sequence becomes U+FFFD, utf8.h rn_utf8_fix) and control characters
- * escaped as rn_escape_ctl() does. For names a traced program or an input file chose (span
+ * that starts no valid sequence becomes U+FFFD, utf8.h rn_utf8_fix), control characters
+ * escaped as rn_escape_ctl() does, and the C1 controls (U+0080-U+009F), the line and
+ * paragraph separators (U+2028, U+2029) and the bidirectional controls (U+061C, U+200E,
+ * U+200F, U+202A-U+202E, U+2066-U+2069) written as "\u202e". For names a traced program or an input file chose (span
  * names, frame names, stored history strings): the result is valid UTF-8 and one line. Dies
  * on out-of-memory.
  */

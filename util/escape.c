@@ -93,16 +93,13 @@ char *rn_escaped_dup(const char *s)
 	return rn_buf_detach(&b, NULL);
 }
 
-/*
- * Bytes of the character at `p` (valid UTF-8) when it is a C1 control (U+0080-U+009F), a
- * line or paragraph separator (U+2028, U+2029) or a bidirectional control (U+061C, U+200E,
- * U+200F, U+202A-U+202E, U+2066-U+2069), else 0. Shown raw, a C1 control drives some
- * terminals (U+009B is CSI, U+0085 a new line), a separator breaks the line in some viewers
- * and a bidirectional control reorders the text after it, so a name can hide or fake what
- * follows it on its line.
- */
-static size_t invisible_control(const unsigned char *p)
+/* Shown raw, a C1 control drives some terminals (U+009B is CSI, U+0085 a new line), a
+ * separator breaks the line in some viewers and a bidirectional control reorders the text
+ * after it, so a name could hide or fake what follows it on its line. */
+size_t rn_invisible_control(const char *s)
 {
+	const unsigned char *p = (const unsigned char *)s;
+
 	if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
 		return 2;
 	if (p[0] == 0xd8 && p[1] == 0x9c)
@@ -113,6 +110,19 @@ static size_t invisible_control(const unsigned char *p)
 	if (p[0] == 0xe2 && p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9)
 		return 3;
 	return 0;
+}
+
+size_t rn_buf_add_invisible(struct rn_buf *b, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = rn_invisible_control(s);
+
+	if (n == 2)
+		rn_buf_addf(b, "\\u%04x", ((p[0] & 0x1fu) << 6) | (p[1] & 0x3fu));
+	else if (n == 3)
+		rn_buf_addf(b, "\\u%04x",
+			    ((p[0] & 0x0fu) << 12) | ((p[1] & 0x3fu) << 6) | (p[2] & 0x3fu));
+	return n;
 }
 
 char *rn_display_dup(const char *s)
@@ -127,15 +137,11 @@ char *rn_display_dup(const char *s)
 		s = fixed = rn_utf8_fix(s);
 	rn_buf_init(&b, 0);
 	for (p = (const unsigned char *)s; *p;) {
-		size_t n = invisible_control(p);
+		size_t n = rn_invisible_control((const char *)p);
 		char e[5];
 
 		if (n) {
-			unsigned cp = n == 2 ?
-				((p[0] & 0x1fu) << 6) | (p[1] & 0x3fu) :
-				((p[0] & 0x0fu) << 12) | ((p[1] & 0x3fu) << 6) | (p[2] & 0x3fu);
-
-			rn_buf_addf(&b, "\\u%04x", cp);
+			rn_buf_add_invisible(&b, (const char *)p);
 			p += n;
 			continue;
 		}

@@ -33,5 +33,15 @@ char *rn_escaped_dup(const char *s);
  * on out-of-memory.
  */
 char *rn_display_dup(const char *s);
+/*
+ * Bytes of the character `s` starts when it is a C1 control (U+0080-U+009F), a line or
+ * paragraph separator (U+2028, U+2029) or a bidirectional control (U+061C, U+200E, U+200F,
+ * U+202A-U+202E, U+2066-U+2069), else 0. `s` is NUL-terminated; a byte that starts no such
+ * UTF-8 sequence gives 0.
+ */
+size_t rn_invisible_control(const char *s);
+/* When `s` starts such a character, append its escape ("\u202e") to `b` and return its bytes;
+ * else append nothing and return 0. */
+size_t rn_buf_add_invisible(struct rn_buf *b, const char *s);
 
 #endif

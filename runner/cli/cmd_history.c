@@ -795,8 +795,10 @@ static int history_import(struct rn_history *h, const struct rn_hist_opts *o,
 		struct rn_history_imported im;
 		int64_t id;
 
-		if (rn_run_interrupted())
+		if (rn_run_interrupted()) {
+			rn_error("%s: interrupted: nothing of it imported", path);
 			return -ECANCELED;
+		}
 		{
 			json_t *doc = json_load_file(path, 0, NULL);
 			const char *f = json_string_value(json_object_get(doc, "format"));

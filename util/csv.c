@@ -10,7 +10,24 @@
 
 bool rn_csv_is_formula(const char *s)
 {
-	return s && *s && strchr("=+-@\t\r", *s);
+	const unsigned char *p = (const unsigned char *)s;
+
+	if (!s)
+		return false;
+	/* Spreadsheets trim spaces (U+3000 too) and stray double quotes before they look. */
+	for (;;) {
+		if (*p == ' ' || *p == '"')
+			p++;
+		else if (p[0] == 0xe3 && p[1] == 0x80 && p[2] == 0x80)
+			p += 3;
+		else
+			break;
+	}
+	if (*p && strchr("=+-@\t\r\n", *p))
+		return true;
+	/* The fullwidth forms of + - = @ (U+FF0B, U+FF0D, U+FF1D, U+FF20) */
+	return p[0] == 0xef && p[1] == 0xbc &&
+		(p[2] == 0x8b || p[2] == 0x8d || p[2] == 0x9d || p[2] == 0xa0);
 }
 
 void rn_csv_add_field(struct rn_buf *b, const char *s)

@@ -10,8 +10,9 @@
  *
  * The text of a field comes from traced programs and imported files, so two more rules:
  * - CSV injection (OWASP, "CSV Injection"): a field that starts with '=', '+', '-', '@', a
- *   tab or CR is a formula to a spreadsheet. It is written with a single quote in front and
- *   quoted ("'=cmd|..."), so the spreadsheet shows it as text. Numbers are written by their
+ *   tab, CR or LF, also after leading spaces or double quotes (which spreadsheets trim), or
+ *   with their fullwidth forms, is a formula to a spreadsheet. It is written with a single
+ *   quote in front and quoted ("'=cmd|..."), so the spreadsheet shows it as text. Numbers are written by their
  *   callers, not through this function, and keep their sign.
  * - Bytes that are not valid UTF-8 (RFC 3629) are written as U+FFFD, as the JSON outputs do.
  */
@@ -25,8 +26,10 @@
 /* Append `s` to `b` as one CSV field (see above); NULL is the empty field. */
 void rn_csv_add_field(struct rn_buf *b, const char *s);
 
-/* True when `s` would be read as a formula by a spreadsheet (its first byte is one of
- * = + - @ TAB CR): rn_csv_add_field writes it with a leading single quote. */
+/* True when `s` would be read as a formula by a spreadsheet: its first character after any
+ * spaces (U+0020, U+3000) and double quotes is one of = + - @ TAB CR LF or the fullwidth
+ * + - = @ (U+FF0B, U+FF0D, U+FF1D, U+FF20). rn_csv_add_field writes it with a leading single
+ * quote. */
 bool rn_csv_is_formula(const char *s);
 
 #endif

@@ -93,14 +93,68 @@ char *rn_escaped_dup(const char *s)
 	return rn_buf_detach(&b, NULL);
 }
 
+/* Shown raw, a C1 control drives some terminals (U+009B is CSI, U+0085 a new line), a
+ * separator breaks the line in some viewers and a bidirectional control reorders the text
+ * after it, so a name could hide or fake what follows it on its line. */
+size_t rn_invisible_control(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+		return 2;
+	if (p[0] == 0xd8 && p[1] == 0x9c)
+		return 2;
+	if (p[0] == 0xe2 && p[1] == 0x80 &&
+	    (p[2] == 0x8e || p[2] == 0x8f || (p[2] >= 0xa8 && p[2] <= 0xae)))
+		return 3;
+	if (p[0] == 0xe2 && p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9)
+		return 3;
+	return 0;
+}
+
+size_t rn_buf_add_invisible(struct rn_buf *b, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = rn_invisible_control(s);
+
+	if (n == 2)
+		rn_buf_addf(b, "\\u%04x", ((p[0] & 0x1fu) << 6) | (p[1] & 0x3fu));
+	else if (n == 3)
+		rn_buf_addf(b, "\\u%04x",
+			    ((p[0] & 0x0fu) << 12) | ((p[1] & 0x3fu) << 6) | (p[2] & 0x3fu));
+	return n;
+}
+
 char *rn_display_dup(const char *s)
 {
-	char *fixed, *out;
+	char *fixed = NULL;
+	const unsigned char *p;
+	struct rn_buf b;
 
-	if (rn_utf8_valid(s))
-		return rn_escaped_dup(s);
-	fixed = rn_utf8_fix(s);
-	out = rn_escaped_dup(fixed);
+	if (!s)
+		s = "";
+	if (!rn_utf8_valid(s))
+		s = fixed = rn_utf8_fix(s);
+	rn_buf_init(&b, 0);
+	for (p = (const unsigned char *)s; *p;) {
+		size_t n = rn_invisible_control((const char *)p);
+		char e[5];
+
+		if (n) {
+			rn_buf_add_invisible(&b, (const char *)p);
+			p += n;
+			continue;
+		}
+		if (ctl(*p)) {
+			spell(*p, e);
+			rn_buf_adds(&b, e);
+		} else {
+			rn_buf_addc(&b, (char)*p);
+		}
+		p++;
+	}
 	free(fixed);
-	return out;
+	if (rn_buf_failed(&b))
+		rn_die("out of memory");
+	return rn_buf_detach(&b, NULL);
 }

@@ -25,11 +25,23 @@ size_t rn_escape_ctl(char *dst, size_t dst_size, const char *src);
 char *rn_escaped_dup(const char *s);
 /*
  * `s` as text to show, in a new string the caller frees: invalid UTF-8 repaired (each byte
- * that starts no valid sequence becomes U+FFFD, utf8.h rn_utf8_fix) and control characters
- * escaped as rn_escape_ctl() does. For names a traced program or an input file chose (span
+ * that starts no valid sequence becomes U+FFFD, utf8.h rn_utf8_fix), control characters
+ * escaped as rn_escape_ctl() does, and the C1 controls (U+0080-U+009F), the line and
+ * paragraph separators (U+2028, U+2029) and the bidirectional controls (U+061C, U+200E,
+ * U+200F, U+202A-U+202E, U+2066-U+2069) written as "\u202e". For names a traced program or an input file chose (span
  * names, frame names, stored history strings): the result is valid UTF-8 and one line. Dies
  * on out-of-memory.
  */
 char *rn_display_dup(const char *s);
+/*
+ * Bytes of the character `s` starts when it is a C1 control (U+0080-U+009F), a line or
+ * paragraph separator (U+2028, U+2029) or a bidirectional control (U+061C, U+200E, U+200F,
+ * U+202A-U+202E, U+2066-U+2069), else 0. `s` is NUL-terminated; a byte that starts no such
+ * UTF-8 sequence gives 0.
+ */
+size_t rn_invisible_control(const char *s);
+/* When `s` starts such a character, append its escape ("\u202e") to `b` and return its bytes;
+ * else append nothing and return 0. */
+size_t rn_buf_add_invisible(struct rn_buf *b, const char *s);
 
 #endif

@@ -26,7 +26,9 @@
 #include "checkout.h"
 #include "collector.h"
 #include "config.h"
+#include "escape.h"
 #include "exitcode.h"
+#include "github.h"
 #include "log.h"
 #include "results.h"
 #include "safefile.h"
@@ -478,15 +480,32 @@ static size_t next_step(const struct bisect *b, size_t lo1, size_t hi)
 	return hi;
 }
 
-/* Append `s` to `out` for a cell of a Markdown table: '|' escaped, so a commit's subject or a
- * row's message cannot end the cell. */
-static void add_cell(struct rn_buf *out, const char *s)
+/* Append `s` (a commit's subject, a row's message: anyone's text) to `out` as Markdown text:
+ * it cannot end a table cell, open HTML or a comment, or mention anyone (github.h). */
+static void add_md(struct rn_buf *out, const char *s)
 {
+	rn_github_escape_markdown(out, s, 0);
+}
+
+/* Backticks of a code fence around `s`: more than its longest run of backticks, at least 3. */
+static size_t fence_len(const char *s)
+{
+	size_t best = 0, cur = 0;
+
 	for (; s && *s; s++) {
-		if (*s == '|')
-			rn_buf_addc(out, '\\');
-		rn_buf_addc(out, *s);
+		cur = *s == '`' ? cur + 1 : 0;
+		if (cur > best)
+			best = cur;
 	}
+	return best < 3 ? 3 : best + 1;
+}
+
+static void add_fence(struct rn_buf *out, size_t n)
+{
+	rn_buf_adds(out, "  ");
+	while (n--)
+		rn_buf_addc(out, '`');
+	rn_buf_addc(out, '\n');
 }
 
 /* Append the FAIL rows of `s` (the explanation) to `out` as text or Markdown. */
@@ -502,16 +521,25 @@ static void add_fail_rows(struct rn_buf *out, const struct step *s, bool md)
 
 			if (v->verdict != RN_VERDICT_FAIL || !baseline_row(v))
 				continue;
-			if (md)
-				rn_buf_addf(out, "- **FAIL** `%s/%s`: %s\n", v->target,
-					    v->assertion, v->message ? v->message : "");
-			else
+			if (md) {
+				rn_buf_adds(out, "- **FAIL** ");
+				add_md(out, v->target);
+				rn_buf_addc(out, '/');
+				add_md(out, v->assertion);
+				rn_buf_adds(out, ": ");
+				add_md(out, v->message);
+				rn_buf_addc(out, '\n');
+			} else
 				rn_buf_addf(out, "  FAIL %s/%s: %s\n", v->target, v->assertion,
 					    v->message ? v->message : "");
 			if (v->detail && *v->detail) {
 				const char *p = v->detail;
+				size_t fence = fence_len(v->detail);
 
-				rn_buf_adds(out, md ? "\n  ```\n" : "");
+				if (md) {
+					rn_buf_addc(out, '\n');
+					add_fence(out, fence);
+				}
 				while (*p) {
 					const char *nl = strchr(p, '\n');
 					size_t len = nl ? (size_t)(nl - p) : strlen(p);
@@ -519,7 +547,8 @@ static void add_fail_rows(struct rn_buf *out, const struct step *s, bool md)
 					rn_buf_addf(out, "    %.*s\n", (int)len, p);
 					p += len + (nl ? 1 : 0);
 				}
-				rn_buf_adds(out, md ? "  ```\n" : "");
+				if (md)
+					add_fence(out, fence);
 			}
 		}
 	}
@@ -535,20 +564,29 @@ static void write_result(struct rn_buf *out, const struct bisect *b, size_t lo1,
 	char *h = short_hash(fs->commit);
 	size_t i;
 
-	if (named) {
-		rn_buf_addf(out,
-			    md ? "# renacer bisect: first bad commit `%s`\n\n**%s** %s\n\n" :
-				 "first bad commit: %s\n  %s %s\n",
-			    h, fs->commit, fs->subject);
+	if (named && md) {
+		rn_buf_addf(out, "# renacer bisect: first bad commit `%s`\n\n**%s** ", h,
+			    fs->commit);
+		add_md(out, fs->subject);
+		rn_buf_adds(out, "\n\n");
+	} else if (named) {
+		rn_buf_addf(out, "first bad commit: %s\n  %s %s\n", h, fs->commit, fs->subject);
 	} else {
 		rn_buf_adds(out,
 			    md ? "# renacer bisect: the first bad commit is one of\n\n" :
 				 "only skipped commits left: the first bad commit is one of\n");
-		for (i = lo1; i <= first; i++)
-			if (i == first || b->steps[i].state == STEP_SKIP)
-				rn_buf_addf(out, md ? "- `%s` %s (%s)\n" : "  %s %s (%s)\n",
-					    b->steps[i].commit, b->steps[i].subject,
-					    state_names[b->steps[i].state]);
+		for (i = lo1; i <= first; i++) {
+			if (i != first && b->steps[i].state != STEP_SKIP)
+				continue;
+			if (md) {
+				rn_buf_addf(out, "- `%s` ", b->steps[i].commit);
+				add_md(out, b->steps[i].subject);
+				rn_buf_addf(out, " (%s)\n", state_names[b->steps[i].state]);
+			} else {
+				rn_buf_addf(out, "  %s %s (%s)\n", b->steps[i].commit,
+					    b->steps[i].subject, state_names[b->steps[i].state]);
+			}
+		}
 		rn_buf_adds(out, "\n");
 	}
 	rn_buf_addf(out,
@@ -569,9 +607,9 @@ static void write_result(struct rn_buf *out, const struct bisect *b, size_t lo1,
 		sh = short_hash(s->commit);
 		if (md) {
 			rn_buf_addf(out, "| %u | `%s` | ", s->order, sh);
-			add_cell(out, s->subject);
+			add_md(out, s->subject);
 			rn_buf_addf(out, " | %s | ", state_names[s->state]);
-			add_cell(out, s->reason);
+			add_md(out, s->reason);
 			rn_buf_adds(out, " |\n");
 		} else
 			rn_buf_addf(out, "  [%u] %s %-6s %s%s%s\n", s->order, sh,
@@ -611,7 +649,8 @@ static int list_steps(struct bisect *b, const char *good, const char *bad)
 		b->steps = rn_xrealloc(b->steps, (b->n + 1) * sizeof(*b->steps));
 		memset(&b->steps[b->n], 0, sizeof(*b->steps));
 		b->steps[b->n].commit = tab ? rn_xstrndup(p, (size_t)(tab - p)) : rn_xstrdup(p);
-		b->steps[b->n].subject = rn_xstrdup(tab ? tab + 1 : "");
+		/* anyone's text: shown with its controls escaped (escape.h) */
+		b->steps[b->n].subject = rn_display_dup(tab ? tab + 1 : "");
 		b->n++;
 		if (!nl[1])
 			break;

@@ -16,6 +16,7 @@
 #include "assertion.h"
 #include "buf.h"
 #include "changepoint.h"
+#include "collector.h"
 #include "csv.h"
 #include "escape.h"
 #include "exitcode.h"
@@ -794,6 +795,10 @@ static int history_import(struct rn_history *h, const struct rn_hist_opts *o,
 		struct rn_history_imported im;
 		int64_t id;
 
+		if (rn_run_interrupted()) {
+			rn_error("%s: interrupted: nothing of it imported", path);
+			return -ECANCELED;
+		}
 		{
 			json_t *doc = json_load_file(path, 0, NULL);
 			const char *f = json_string_value(json_object_get(doc, "format"));
@@ -1016,6 +1021,10 @@ int rn_cmd_history(int argc, char **argv)
 	sub = find_sub(o.noperands ? o.operands[0] : "list");
 	if (!sub)
 		return RN_EXIT_USAGE;
+	/* import writes: the first SIGINT/SIGTERM rolls back the file being imported and ends
+	 * the command with the signal's code, the store closed cleanly (no journal left) */
+	if (!sub->run)
+		rn_run_catch_signals();
 	rc = rn_hist_load_config(&o, &cfg, &have_cfg);
 	if (rc)
 		return rc;
@@ -1048,5 +1057,7 @@ out_close:
 out_cfg:
 	if (have_cfg)
 		rn_config_release(&cfg);
+	if (!sub->run && rn_run_interrupted())
+		rc = rn_exit_for_signal(rn_run_interrupted());
 	return rc;
 }

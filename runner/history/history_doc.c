@@ -16,6 +16,7 @@
 
 #include "assertion.h"
 #include "buf.h"
+#include "collector.h"
 #include "config.h"
 #include "escape.h"
 #include "golden.h"
@@ -539,6 +540,12 @@ int rn_history_import_doc(struct rn_history *h, const char *path, const json_t *
 		int64_t id = 0;
 		char idtext[24];
 
+		/* SIGINT/SIGTERM (rn_run_catch_signals): the transaction is rolled back, the
+		 * store is closed as it was, and the command ends with the signal's code */
+		if (rn_run_interrupted()) {
+			rc = -ECANCELED;
+			break;
+		}
 		if (!json_is_object(run) || !uid || !*uid) {
 			rc = rn_error("%s: run %zu has no uid", path, i + 1);
 			rc = -EINVAL;
@@ -565,7 +572,9 @@ int rn_history_import_doc(struct rn_history *h, const char *path, const json_t *
 		*added += !rc;
 	}
 	rc = rn_history_finish(h, rc);
-	if (rc && rc != -EINVAL)
+	if (rc == -ECANCELED)
+		rn_error("%s: interrupted: nothing of it imported", path);
+	else if (rc && rc != -EINVAL)
 		rn_error("history '%s': %s", h->location, h->err);
 	return rc;
 }

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "assertion.h"
+#include "escape.h"
 #include "exitcode.h"
 #include "internal.h"
 #include "log.h"
@@ -166,7 +167,7 @@ bool rn_github_add_mention_guard(struct rn_buf *b, const char *s)
 
 void rn_github_escape_markdown(struct rn_buf *b, const char *s, size_t max_bytes)
 {
-	size_t used = 0;
+	size_t used = 0, k;
 
 	for (; s && *s; s++, used++) {
 		unsigned char c = (unsigned char)*s;
@@ -178,6 +179,12 @@ void rn_github_escape_markdown(struct rn_buf *b, const char *s, size_t max_bytes
 		}
 		if (rn_github_add_mention_guard(b, s))
 			continue;
+		if ((k = rn_buf_add_invisible(b, s))) {
+			/* a C1 or bidirectional control, shown escaped (escape.h) */
+			s += k - 1;
+			used += k - 1;
+			continue;
+		}
 		if (c < 0x20 || c == 0x7f)
 			rn_buf_addc(b, ' ');
 		else if (strchr("\\`*_[]<>|~&", c)) {
@@ -192,9 +199,15 @@ void rn_github_escape_markdown(struct rn_buf *b, const char *s, size_t max_bytes
  * links them there too. */
 static void escape_html(struct rn_buf *b, const char *s)
 {
+	size_t k;
+
 	for (; s && *s; s++) {
 		if (rn_github_add_mention_guard(b, s))
 			continue;
+		if ((k = rn_buf_add_invisible(b, s))) {
+			s += k - 1;
+			continue;
+		}
 		switch (*s) {
 		case '&':
 			rn_buf_adds(b, "&amp;");

@@ -88,4 +88,14 @@ void rn_github_group_begin(const char *title);
 /* Close the log group opened last: `::endgroup::` on stderr. */
 void rn_github_group_end(void);
 
+/*
+ * Append `s` to `b` as text of a Markdown table cell, heading or list item (the job summary,
+ * report --markdown, the pull-request comment, bisect --markdown): ASCII punctuation that
+ * Markdown or a table would interpret (\ ` * _ [ ] < > | ~ &) is backslash-escaped, control
+ * characters (newlines, tabs) become spaces, an @mention is guarded (a U+200D after the @),
+ * and at most `max_bytes` bytes of `s` are used, cut at a UTF-8 character boundary and
+ * marked with "…" (0 = no limit). `s` may be NULL (nothing appended).
+ */
+void rn_github_escape_markdown(struct rn_buf *b, const char *s, size_t max_bytes);
+
 #endif

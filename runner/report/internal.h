@@ -295,16 +295,11 @@ int rn_github_annotation_limit(void);
  * Escaping, one tested function per syntax:
  *  - data (the message after `::`): '%' -> %25, CR -> %0D, LF -> %0A;
  *  - property (file=, title=): as data, plus ':' -> %3A and ',' -> %2C;
- *  - markdown (a table cell or heading of the job summary): ASCII punctuation that Markdown
- *    or a table would interpret (\ ` * _ [ ] < > | ~ &) is backslash-escaped, control
- *    characters (newlines, tabs) become spaces, and at most `max_bytes` bytes of `s` are
- *    used, cut at a UTF-8 character boundary and marked with "…" (0 = no limit); an
- *    @mention is guarded (rn_github_add_mention_guard).
+ *  - markdown: rn_github_escape_markdown (github.h).
  * They append to `b`; `s` may be NULL (nothing appended).
  */
 void rn_github_escape_data(struct rn_buf *b, const char *s);
 void rn_github_escape_property(struct rn_buf *b, const char *s);
-void rn_github_escape_markdown(struct rn_buf *b, const char *s, size_t max_bytes);
 
 /*
  * The one guard against mentions in Markdown outputs (the job summary, report --markdown, the

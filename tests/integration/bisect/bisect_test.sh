@@ -54,8 +54,10 @@ C
 }
 
 # commit N: the 12 commits; commit PLANT (7 unless given) triples the calls.
+# make_repo PLANT [SUBJECT]: commit N's subject is "SUBJECT commit N" ("commit N" by default).
 make_repo() {
 	plant=$1
+	subject=${2:-}
 	git -C "$repo" init -q -b main || fail "git init"
 	app 200
 	cat >"$repo/renacer.toml" <<T
@@ -76,7 +78,7 @@ T
 	while [ $n -le 12 ]; do
 		echo "$n" >>"$repo/NOTES"
 		[ "$n" = "$plant" ] && app 600
-		git -C "$repo" add -A && git -C "$repo" commit -q -m "commit $n" ||
+		git -C "$repo" add -A && git -C "$repo" commit -q -m "${subject}commit $n" ||
 			fail "commit $n"
 		n=$((n + 1))
 	done
@@ -108,6 +110,23 @@ names_commit7)
 	# every checkout removed, and the repository's worktree list is as before
 	[ -z "$(ls -A "$tmp/t")" ] || fail "left behind in TMPDIR: $(ls -A "$tmp/t")"
 	[ "$(git -C "$repo" worktree list | wc -l)" = 1 ] || fail "a worktree is left registered"
+	;;
+hostile_subjects)
+	# A commit's subject is anyone's text: in the console its controls are escaped, in the
+	# Markdown it mentions no one, opens no HTML comment and breaks no table or fence.
+	make_repo 7 "$(printf '@org/team @alice <!-- x | \140\140\140 \033[2J\007 ')"
+	(cd "$repo" && "$renacer" bisect --markdown "$tmp/bisect.md" "$(hash_of 1)" main \
+		>"$tmp/out" 2>"$tmp/err")
+	rc=$?
+	[ $rc = 1 ] || fail "expected exit 1 (a regression found), got $rc"
+	grep -q "$(printf '\033')\\|$(printf '\007')" "$tmp/out" "$tmp/err" "$tmp/bisect.md" &&
+		fail "a raw ESC or BEL was written"
+	grep -q '\\e\[2J\\x07 commit 7' "$tmp/out" ||
+		fail "the console does not show the subject escaped"
+	grep -q '@org\|@alice\|[^\]<!--' "$tmp/bisect.md" &&
+		fail "a mention or an HTML comment in the Markdown"
+	grep -q '^| [0-9]* | `[0-9a-f]*` | @.org/team @.alice \\<!-- x \\| \\`\\`\\`' \
+		"$tmp/bisect.md" || fail "the subject is not one escaped table cell"
 	;;
 no_regression)
 	make_repo 0

@@ -435,6 +435,48 @@ EOP
 		"$tmp/q2.out" || { cat "$tmp/q2.out"; fail "re-run not grouped"; }
 	echo "ok: gate-quality ledger"
 	;;
+import-signal)
+	# SIGTERM or SIGINT during history import: the file's transaction is rolled back, the
+	# store is closed cleanly (no -wal or -shm journal left) and renacer exits 143 or 130
+	# itself (it was killed by the signal, journal left behind). The signal is sent once the
+	# import has opened its transaction (the journal exists).
+	command -v sqlite3 >/dev/null || { echo "sqlite3 not installed" >&2; exit 77; }
+	python3 - "$bin" "$tmp" <<'EOP' || fail "import under a signal"
+import json, os, signal, subprocess, sys, time
+renacer, tmp = sys.argv[1:3]
+def run(i):
+    return {"uid": "u%d" % i, "created_ns": 1700000000000000000 + i, "commit": "c",
+            "branch": "b", "machine": "m", "machine_desc": "m", "source": "check",
+            "config": "x", "renacer_version": "t", "exit_code": 0, "subject": None,
+            "author_ns": None, "rerun_of": None, "results": [], "critical_path": [],
+            "syscalls": [], "verdicts": [{"target": "t", "assertion": "a%d" % k,
+                                          "type": "critical_path", "verdict": "PASS",
+                                          "observed": 1.0, "budget": 2.0, "golden": None,
+                                          "unit": "ms", "message": ""} for k in range(10)]}
+doc = tmp + "/big.json"
+json.dump({"format": "renacer-history/1", "runs": [run(i) for i in range(20000)]}, open(doc, "w"))
+for sig, code in ((signal.SIGTERM, 143), (signal.SIGINT, 130)):
+    db = "%s/s%d.db" % (tmp, sig)
+    p = subprocess.Popen(["env", "--default-signal=INT,TERM", renacer, "history", "--db", db,
+                          "import", doc], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    for _ in range(3000):
+        if os.path.exists(db + "-wal") or os.path.exists(db + "-journal") or p.poll() is not None:
+            break
+        time.sleep(0.01)
+    assert p.poll() is None, "the import ended before the signal"
+    time.sleep(0.05)
+    p.send_signal(sig)
+    err = p.communicate()[1].decode()
+    assert p.returncode == code, "%s: exit %r, expected %d: %s" % (sig.name, p.returncode, code, err)
+    assert "interrupted: nothing of it imported" in err, err
+    left = [f for f in os.listdir(tmp) if f.startswith(os.path.basename(db) + "-")]
+    assert not left, "journal left: %s" % left
+    n = subprocess.run(["sqlite3", db, "SELECT count(*) FROM runs"], capture_output=True,
+                       text=True).stdout.strip()
+    assert n == "0", "%s runs imported" % n
+    print("%s: exit %d, nothing imported, no journal left" % (sig.name, code))
+EOP
+	;;
 bad-input)
 	work=$tmp/bad
 	write_config "$work" 10000 "busy_timeout_ms = 300"

@@ -2,7 +2,7 @@
 # temporary SQLite file and a real PostgreSQL cluster created by the test; bad stores; and the
 # report page in headless Chromium (report_page.sh: real checks;
 # report_browser.sh: hover, click, compare, injection, zoom with DevTools mouse events).
-foreach(case suite-sqlite suite-postgres roundtrip quality bad-input)
+foreach(case suite-sqlite suite-postgres roundtrip quality bad-input import-signal)
 	add_test(NAME history.${case}
 		COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/history_test.sh ${case} ${CMAKE_BINARY_DIR}
 			${CMAKE_SOURCE_DIR})

@@ -557,9 +557,10 @@ explain_deep_stack)
 	[ "$(grep -c '^<g>' "$tmp/d.svg")" -le 1025 ] || fail "more than 1024 frames drawn"
 	;;
 explain_hostile_names)
-	# Frame names from a folded file are data (ESC, BEL, invalid UTF-8), and values near 2^64
-	# neither wrap nor print as "-1 ns".
+	# Frame names from a folded file are data (ESC, BEL, invalid UTF-8, C1 controls, bidi
+	# overrides), and values near 2^64 neither wrap nor print as "-1 ns".
 	printf 'a;\033[2J\007b;\377\376 18446744073709551615\nz 5\n' >"$tmp/head.folded"
+	printf 'gpj\342\200\256exe;x\302\233\062J 7\n' >"$tmp/bidi.folded"
 	printf 'a;\033[2J\007b;\377\376 1\nq 18446744073709551615\nq 5\n' >"$tmp/base.folded"
 	run explain --top 0 --svg "$tmp/d.svg" "$tmp/base.folded" "$tmp/head.folded"
 	expect_rc 0
@@ -571,6 +572,34 @@ explain_hostile_names)
 	grep -q '+18446744073709551614 samples in .*, from \\e\[2J\\x07b' "$tmp/out" ||
 		fail "the growth wrapped or the name is raw"
 	grep -q -- ' -1 ' "$tmp/out" && fail "a count printed as -1"
+	run explain --svg "$tmp/b.svg" "$tmp/base.folded" "$tmp/bidi.folded"
+	expect_rc 0
+	grep -q "$(printf '\342\200\256')\\|$(printf '\302\233')" "$tmp/out" "$tmp/b.svg" &&
+		fail "a bidi override or a C1 control was written raw"
+	grep -q 'x\\u009b2J' "$tmp/out" || fail "the C1 control is not shown escaped"
+	grep -q 'gpj\\u202eexe' "$tmp/b.svg" || fail "the SVG does not show the override escaped"
+	;;
+explain_wide_profile)
+	# 40,000 distinct stacks under one frame cost about 4 times what 10,000 cost (each frame
+	# was found by a scan of its siblings: quadratic, minutes for 200,000). CPU time of
+	# explain --svg, compared as a ratio.
+	python3 - "$renacer" "$tmp" <<'EOF' || fail "a wide profile costs more than its size"
+import resource, subprocess, sys
+renacer, tmp = sys.argv[1:3]
+open(tmp + "/base.folded", "w").write("main;f 1\n")
+def cpu(n):
+    head = "%s/w%d.folded" % (tmp, n)
+    with open(head, "w") as f:
+        f.write("".join("main;s%d 1\n" % i for i in range(n)))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([renacer, "explain", "--top", "1", "--svg", tmp + "/w.svg",
+                    tmp + "/base.folded", head], check=True, stdout=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+small, big = cpu(10000), cpu(40000)
+print("CPU s: 10,000 stacks %.2f, 40,000 stacks %.2f" % (small, big))
+sys.exit(0 if big < 8 * max(small, 0.1) else 1)
+EOF
 	;;
 *)
 	fail "unknown case"

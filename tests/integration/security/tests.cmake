@@ -24,7 +24,7 @@ set(RN_SECURITY_CASES
 	merge_forged_names merge_options_after_files trace_source_fifo diff_deep_chain
 	diff_input_limits
 	app_span_names app_open_cap app_otlp_times app_orphan_parents explain_deep_stack
-	explain_hostile_names)
+	explain_hostile_names explain_wide_profile)
 foreach(case ${RN_SECURITY_CASES})
 	add_test(NAME security.${case}
 		COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/security_test.sh ${case} ${CMAKE_BINARY_DIR}

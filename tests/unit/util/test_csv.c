@@ -35,6 +35,29 @@ static void test_csv_fields(void **state)
 		{ "\t=1", "\"'\t=1\"" },
 		{ "\r=1", "\"'\r=1\"" },
 		{ "=\"x\"", "\"'=\"\"x\"\"\"" },
+		/* after spaces or quotes a spreadsheet trims, LF, and the fullwidth forms */
+		{ " =1+1", "\"' =1+1\"" },
+		{ "  +1", "\"'  +1\"" },
+		{ "\"=1+1", "\"'\"\"=1+1\"" },
+		{ " \"@x", "\"' \"\"@x\"" },
+		{ "\n=1", "\"'\n=1\"" },
+		{ "\xe3\x80\x80=1", "\"'\xe3\x80\x80=1\"" },
+		{ "\xef\xbc\x9d"
+		  "1+1",
+		  "\"'\xef\xbc\x9d"
+		  "1+1\"" },
+		{ "\xef\xbc\xa0x", "\"'\xef\xbc\xa0x\"" },
+		{ "\xef\xbc\x8b"
+		  "1",
+		  "\"'\xef\xbc\x8b"
+		  "1\"" },
+		{ "\xef\xbc\x8d"
+		  "1",
+		  "\"'\xef\xbc\x8d"
+		  "1\"" },
+		{ " x", "\" x\"" },
+		{ "\"", "\"\"\"\"" },
+		{ "\xef\xbc\xa1", "\xef\xbc\xa1" },
 		{ "a=1", "a=1" },
 		{ "/tmp/-x", "/tmp/-x" },
 		/* bytes that are not UTF-8 */

@@ -133,6 +133,31 @@ static void escape_control(void **state)
 	assert_false(rn_has_ctl("plain \xc3\xa9"));
 }
 
+/* Text to show: invalid UTF-8 repaired, C0 escaped, and the C1 and bidirectional controls
+ * (which drive terminals and reorder the rest of a line) written as \uXXXX. */
+static void display_controls(void **state)
+{
+	char *s;
+
+	(void)state;
+	s = rn_display_dup(
+		"a\xe2\x80\xae"
+		"b\xc2\x9b"
+		"c\xe2\x81\xa6\xd8\x9c\xe2\x80\x8f\xc2\x80\xc2\x9f\xe2\x80\xaa\xe2\x81\xa9\xe2\x80\xa8"
+		"\xff\x1b");
+	assert_string_equal(s,
+			    "a\\u202eb\\u009bc\\u2066\\u061c\\u200f\\u0080\\u009f\\u202a\\u2069"
+			    "\\u2028\xef\xbf\xbd\\e");
+	free(s);
+	/* neighbours that are not controls stay: U+00A0, U+200D, U+2027, U+2070, U+202F */
+	s = rn_display_dup("\xc2\xa0\xe2\x80\x8d\xe2\x80\xa7\xe2\x81\xb0\xe2\x80\xaf\xc3\xa9");
+	assert_string_equal(s, "\xc2\xa0\xe2\x80\x8d\xe2\x80\xa7\xe2\x81\xb0\xe2\x80\xaf\xc3\xa9");
+	free(s);
+	s = rn_display_dup(NULL);
+	assert_string_equal(s, "");
+	free(s);
+}
+
 static void redact_shell_strings(void **state)
 {
 	const char *argv[] = { "/bin/sh", "-c",
@@ -157,6 +182,7 @@ int main(void)
 		cmocka_unit_test(read_regular_only),
 		cmocka_unit_test(strmap_finds_duplicates),
 		cmocka_unit_test(escape_control),
+		cmocka_unit_test(display_controls),
 		cmocka_unit_test(redact_shell_strings),
 	};
 

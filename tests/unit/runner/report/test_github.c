@@ -184,6 +184,14 @@ static void test_github_escape_markdown(void **state)
 	rn_github_escape_markdown(&b, "@alice cc @acme/core, @9x; a@b.c @ x @-y", 0);
 	assert_string_equal(b.buf,
 			    "@\u200dalice cc @\u200dacme/core, @\u200d9x; a@\u200db.c @ x @-y");
+	/* C1 and bidirectional controls, which reorder or hide the rest of a line, are shown */
+	rn_buf_reset(&b);
+	rn_github_escape_markdown(&b,
+				  "exe\xe2\x80\xae"
+				  "gpj x\xc2\x9b"
+				  "2J \xe2\x81\xa6!",
+				  0);
+	assert_string_equal(b.buf, "exe\\u202egpj x\\u009b2J \\u2066!");
 	rn_buf_release(&b);
 }
 

@@ -640,6 +640,10 @@ static void judge_within_modes(const struct rn_target_result *head,
 	free(mb);
 }
 
+static void fingerprints_of(const struct rn_target_result *head,
+			    const struct rn_target_result *base, struct time_judgement *j);
+static void decide_time(struct time_judgement *j);
+
 /* Judge one time metric on pairs [first, ...) at the look of `seq`: fills `j`; returns false
  * when it has no data. */
 static bool judge_time_stats(const struct rn_baseline *b, const struct rn_regression_cfg *reg,
@@ -684,19 +688,44 @@ static bool judge_time_stats(const struct rn_baseline *b, const struct rn_regres
 	if (!have)
 		return false;
 	j->limit = b->tolerance * j->bmed;
+	fingerprints_of(head, base, j);
+	decide_time(j);
+	j->futile = j->verdict == RN_BASELINE_INCONCLUSIVE && j->ci.k &&
+		rn_seq_futile(seq, j->n, 0, j->ci.estimate, j->ci.lower, j->ci.upper, j->limit,
+			      true);
+	j->conf = j->ci.k ? floor((1.0 - 2.0 * j->alpha_k) * 10000.0 + 0.5) / 100.0 : 0.0;
+	j->mde = rn_seq_mde(j->limit, j->sigma, (double)(j->within_modes ? j->n_within : j->n),
+			    j->alpha_k, RN_SEQ_POWER);
+	if (j->ci.k)
+		j->mde = fmax(j->mde,
+			      rn_seq_mde_interval(j->limit, j->ci.lower, j->ci.upper, j->alpha_k,
+						  RN_SEQ_POWER));
+	return true;
+}
+
+/* The fingerprint fields in which the sides differ (j->fp_mask) and their description. */
+static void fingerprints_of(const struct rn_target_result *head,
+			    const struct rn_target_result *base, struct time_judgement *j)
+{
+	struct rn_buf why;
+
 	if (base->has_fingerprint && head->has_fingerprint)
 		j->fp_mask = rn_fingerprint_diff(&base->fingerprint, &head->fingerprint);
-	if (j->fp_mask) {
-		struct rn_buf why;
+	if (!j->fp_mask)
+		return;
+	rn_buf_init(&why, sizeof(j->fp_why) - 1);
+	rn_buf_adds(&why, "base ");
+	rn_fingerprint_describe_diff(&why, &base->fingerprint, &head->fingerprint, j->fp_mask,
+				     "head");
+	snprintf(j->fp_why, sizeof(j->fp_why), "%s",
+		 rn_buf_failed(&why) ? "several fields" : why.buf);
+	rn_buf_release(&why);
+}
 
-		rn_buf_init(&why, sizeof(j->fp_why) - 1);
-		rn_buf_adds(&why, "base ");
-		rn_fingerprint_describe_diff(&why, &base->fingerprint, &head->fingerprint,
-					     j->fp_mask, "head");
-		snprintf(j->fp_why, sizeof(j->fp_why), "%s",
-			 rn_buf_failed(&why) ? "several fields" : why.buf);
-		rn_buf_release(&why);
-	}
+/* The verdict of j's interval against its limit, after the modes and the environments that
+ * can explain a shift (j->modes_held, j->fp_held). */
+static void decide_time(struct time_judgement *j)
+{
 	if (j->modes_held && j->ci.k && j->ci.upper <= j->limit)
 		j->modes_held = false; /* shown within the limit: no shift to explain, PASS */
 	if (j->within_modes && j->one_sided && !(j->ci.k && j->ci.lower > j->limit) &&
@@ -721,17 +750,6 @@ static bool judge_time_stats(const struct rn_baseline *b, const struct rn_regres
 		j->verdict = RN_VERDICT_PASS;
 	else
 		j->verdict = RN_BASELINE_INCONCLUSIVE;
-	j->futile = j->verdict == RN_BASELINE_INCONCLUSIVE && j->ci.k &&
-		rn_seq_futile(seq, j->n, 0, j->ci.estimate, j->ci.lower, j->ci.upper, j->limit,
-			      true);
-	j->conf = j->ci.k ? floor((1.0 - 2.0 * j->alpha_k) * 10000.0 + 0.5) / 100.0 : 0.0;
-	j->mde = rn_seq_mde(j->limit, j->sigma, (double)(j->within_modes ? j->n_within : j->n),
-			    j->alpha_k, RN_SEQ_POWER);
-	if (j->ci.k)
-		j->mde = fmax(j->mde,
-			      rn_seq_mde_interval(j->limit, j->ci.lower, j->ci.upper, j->alpha_k,
-						  RN_SEQ_POWER));
-	return true;
 }
 
 /* Judge one time metric and append its row: returns false when it has no data. */

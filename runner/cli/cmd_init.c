@@ -571,6 +571,22 @@ static void free_argv(char **v)
 	free(v);
 }
 
+/* Whether every argument of `cmd` is UTF-8, which TOML strings must be (TOML v1.0.0,
+ * "Strings"); says which one is not. */
+static bool command_is_utf8(char **cmd)
+{
+	for (size_t i = 0; cmd[i]; i++) {
+		if (!rn_utf8_valid(cmd[i])) {
+			rn_error("renacer init: command argument %zu is not valid UTF-8, which a "
+				 "renacer.toml string cannot hold; run it from a script and give "
+				 "init the script",
+				 i + 1);
+			return false;
+		}
+	}
+	return true;
+}
+
 int rn_cmd_init(int argc, char **argv)
 {
 	struct init_opts o = { "renacer.toml", NULL, 5, 1.0, false, false };
@@ -609,17 +625,9 @@ int rn_cmd_init(int argc, char **argv)
 		rc = RN_EXIT_USAGE;
 		goto out;
 	}
-	for (size_t i = 0; cmd[i]; i++) {
-		if (!rn_utf8_valid(cmd[i])) {
-			/* TOML strings hold UTF-8 only (TOML v1.0.0, "Strings"): no config could
-			 * name this argument */
-			rn_error("renacer init: command argument %zu is not valid UTF-8, which a "
-				 "renacer.toml string cannot hold; run it from a script and give "
-				 "init the script",
-				 i + 1);
-			rc = RN_EXIT_USAGE;
-			goto out;
-		}
+	if (!command_is_utf8(cmd)) {
+		rc = RN_EXIT_USAGE;
+		goto out;
 	}
 	name = o.name ? rn_xstrdup(o.name) : name_of(cmd[0]);
 	if (!valid_name(name)) {

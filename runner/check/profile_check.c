@@ -887,18 +887,33 @@ static long rank(const char *base_path, const char *base_calls, const char *head
 
 /* ---- the hooks ---------------------------------------------------------------------------- */
 
-static bool is_timing_row(const struct rn_verdict_result *v, bool baseline)
+/* Whether `v` is a timing row of the baseline (`baseline`) or of a golden trace. */
+static bool is_timing_metric(const struct rn_verdict_result *v, bool baseline)
 {
 	static const char *const metrics[] = { "wall_time", "cpu_time", "critical_path", NULL };
 	const char *prefix = baseline ? "baseline:" : "golden:";
 	size_t pl = strlen(prefix);
 
-	if (v->verdict != RN_VERDICT_FAIL || !v->assertion || strncmp(v->assertion, prefix, pl))
+	if (!v->assertion || strncmp(v->assertion, prefix, pl))
 		return false;
 	for (const char *const *m = metrics; *m; m++)
 		if (!strcmp(v->assertion + pl, *m))
 			return true;
 	return false;
+}
+
+static bool is_timing_row(const struct rn_verdict_result *v, bool baseline)
+{
+	return v->verdict == RN_VERDICT_FAIL && is_timing_metric(v, baseline);
+}
+
+/* A golden timing row that did not fail but leans to a slowdown: WARN (inconclusive or
+ * advisory) with its estimate (observed: the golden's median plus the shift) beyond the limit
+ * (budget: the golden's median plus the limit). Only such rows cost profiled runs. */
+static bool is_leaning_row(const struct rn_verdict_result *v)
+{
+	return v->verdict == RN_VERDICT_WARN && is_timing_metric(v, false) && v->has_observed &&
+		v->has_budget && v->observed > v->budget;
 }
 
 /* `path` relative to the config's folder when it lies under it (as reports name files). */
@@ -1077,16 +1092,20 @@ static void python_note(const struct rn_target_cfg *tc, const struct side *hs, s
 
 /* The explanation's header and ranked list in `out` (and `all`, .explain.txt's text) from the
  * profiles' files[] (base, base calls, head, head calls), the sides' means (`bs` NULL against
- * a golden profile) and their runs. Returns what rank() returns. */
+ * a golden profile) and their runs; `leaning`: the row did not fail (a golden row WARN with its
+ * estimate beyond the limit), the header says "why it may be slower". Returns what rank()
+ * returns. */
 static long ranked_list(const struct rn_profile_cfg *pc, const char *const files[4],
 			const struct side *bs, const struct side *hs, const struct side *bruns,
-			const struct side *hruns, struct rn_buf *out, struct rn_buf *all)
+			const struct side *hruns, bool leaning, struct rn_buf *out,
+			struct rn_buf *all)
 {
 	long grew, ranked;
 
 	rn_buf_addf(out,
-		    "where the time went (%s, %u profiled runs%s, %u Hz; ranked: grew in %u of "
+		    "%s (%s, %u profiled runs%s, %u Hz; ranked: grew in %u of "
 		    "them or more%s):\n",
+		    leaning ? "why it may be slower (the row did not fail)" : "where the time went",
 		    bs ? "head against base" : "head against the golden profile", pc->runs,
 		    bs ? " a side" : " of the head", pc->frequency_hz, runs_needed(pc->runs),
 		    pc->syscalls ? "; syscall time taken at ptrace stops" : "");
@@ -1100,28 +1119,41 @@ static long ranked_list(const struct rn_profile_cfg *pc, const char *const files
 	return grew;
 }
 
+/* The row of `tv` to explain: its first failed timing row (of the baseline with `baseline`, or
+ * of a golden trace); else its first golden timing row whose evidence leans to a slowdown;
+ * else NULL. */
+static struct rn_verdict_result *row_to_explain(struct rn_target_report *tv, bool baseline)
+{
+	for (size_t i = 0; i < tv->nverdicts; i++)
+		if (is_timing_row(&tv->verdicts[i], baseline) ||
+		    is_timing_row(&tv->verdicts[i], false))
+			return &tv->verdicts[i];
+	for (size_t i = 0; i < tv->nverdicts; i++)
+		if (is_leaning_row(&tv->verdicts[i]))
+			return &tv->verdicts[i];
+	return NULL;
+}
+
 void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_target_cfg *head,
 			      const struct rn_target_cfg *base, struct rn_target_report *tv,
 			      bool quiet)
 {
 	const struct rn_profile_cfg *pc = &cfg->profile;
-	struct rn_verdict_result *row = NULL;
+	struct rn_verdict_result *row;
 	struct side bs, hs, *bruns = NULL, *hruns = NULL;
 	struct rn_buf out, all;
 	char *bf = NULL, *bcalls = NULL, *hf = NULL, *hcalls = NULL, *svg = NULL, *txt = NULL;
 	char *error = NULL;
-	bool golden, drawn;
+	bool golden, drawn, leaning;
 	long grew;
 	int rc;
 
 	if (!pc->dir || !(head->profile >= 0 ? head->profile : pc->on_failure))
 		return;
-	for (size_t i = 0; i < tv->nverdicts && !row; i++)
-		if (is_timing_row(&tv->verdicts[i], base != NULL) ||
-		    is_timing_row(&tv->verdicts[i], false))
-			row = &tv->verdicts[i];
+	row = row_to_explain(tv, base != NULL);
 	if (!row)
 		return;
+	leaning = row->verdict != RN_VERDICT_FAIL;
 	golden = !base || strncmp(row->assertion, "baseline:", 9);
 	memset(&bs, 0, sizeof(bs));
 	memset(&hs, 0, sizeof(hs));
@@ -1147,9 +1179,9 @@ void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_targe
 	}
 	if (!quiet)
 		fprintf(stderr,
-			"renacer check: %s failed: profiling %u more %s at %u Hz to explain it\n",
-			row->assertion, pc->runs, golden ? "head runs" : "base and head runs",
-			pc->frequency_hz);
+			"renacer check: %s %s: profiling %u more %s at %u Hz to explain it\n",
+			row->assertion, leaning ? "leans to a slowdown" : "failed", pc->runs,
+			golden ? "head runs" : "base and head runs", pc->frequency_hz);
 	bruns = golden ? NULL : rn_xcalloc(pc->runs, sizeof(*bruns));
 	hruns = rn_xcalloc(pc->runs, sizeof(*hruns));
 	if (profile_runs(pc, golden ? NULL : base, head, bruns, hruns, &error)) {
@@ -1170,7 +1202,8 @@ void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_targe
 	{
 		const char *files[4] = { bf, bcalls, hf, hcalls };
 
-		grew = ranked_list(pc, files, golden ? NULL : &bs, &hs, bruns, hruns, &out, &all);
+		grew = ranked_list(pc, files, golden ? NULL : &bs, &hs, bruns, hruns, leaning, &out,
+				   &all);
 	}
 	python_note(head, &hs, &out, &all);
 	drawn = grew >= 0 && !write_svg(svg, bf, hf, head->name);

@@ -4,7 +4,10 @@
  *
  * A timing row is baseline:{wall_time,cpu_time,critical_path} or golden:{the same}. When the
  * first such row of a target FAILs and explaining is on ([profile] on_failure, default true;
- * a [[target]]'s `profile` overrides it), after the verdicts:
+ * a [[target]]'s `profile` overrides it), after the verdicts (when no timing row failed, the
+ * first golden timing row that is WARN with its estimate beyond the limit, v->observed >
+ * v->budget, is explained the same way under "why it may be slower (the row did not fail)"
+ * instead of "where the time went"):
  *
  *   --baseline   the base and the head run [profile] runs more times each (default 3, a base
  *                run before each head run) under profiling: on-CPU samples

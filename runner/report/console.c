@@ -745,14 +745,20 @@ static void add_messages(struct rn_buf *b, bool color, bool verbose, size_t widt
 			bool calibrate = v->type && !strcmp(v->type, "calibrate");
 			bool failing = v->verdict == RN_VERDICT_FAIL ||
 				v->verdict == RN_VERDICT_ERROR || v->verdict == RN_VERDICT_NO_DATA;
+			/* a row that did not fail but was explained (a golden timing row WARN
+			 * that leans to a slowdown, runner/check/profile_check.h): its detail
+			 * holds the explanation, shown as a failing row's */
+			bool explained = t[i].explain && t[i].explain->assertion && v->assertion &&
+				!strcmp(t[i].explain->assertion, v->assertion);
 
 			/* calibrate's rows are what it measured: shown whole whatever the verdict */
 			if ((v->verdict == RN_VERDICT_PASS && !calibrate) ||
 			    v->verdict == RN_VERDICT_SKIP)
 				continue;
-			if (!verbose && !failing && !calibrate && cause_of(causes, ncauses, v) >= 0)
+			if (!verbose && !failing && !calibrate && !explained &&
+			    cause_of(causes, ncauses, v) >= 0)
 				continue;
-			detail = verbose || failing || calibrate;
+			detail = verbose || failing || calibrate || explained;
 			/* one blank line between blocks; the one-line rows stand together */
 			if (!detail && !short_rows++)
 				rn_buf_addc(b, '\n');

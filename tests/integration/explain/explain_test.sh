@@ -38,9 +38,10 @@ expect_rc() {
 	[ "$rc" = "$1" ] || fail "expected exit $1, got $rc"
 }
 
-# The first ranked item of the explanation in FILE (the line after "where the time went").
+# The first ranked item of the explanation in FILE (the line after "where the time went", or
+# "why it may be slower" for a row that did not fail).
 first_item() {
-	awk '/where the time went/ { f = 1; next } f && /1\. \+/ { print; exit }' "$1"
+	awk '/where the time went|why it may be slower/ { f = 1; next } f && /1\. \+/ { print; exit }' "$1"
 }
 
 "$renacer" trace -c -o /dev/null -- /bin/true >/dev/null 2>&1 || {
@@ -49,6 +50,7 @@ first_item() {
 }
 # on-CPU samples need perf_event_open (kernel.perf_event_paranoid)
 if [ "$case_name" = hot ] || [ "$case_name" = golden ] || [ "$case_name" = child ] ||
+	[ "$case_name" = golden_warn ] ||
 	[ "$case_name" = one_run ] || [ "$case_name" = python ]; then
 	"$renacer" trace -c -o /dev/null --profile "$tmp/probe" -- /bin/true 2>"$tmp/probe.err"
 	if grep -q "no on-CPU samples" "$tmp/probe.err"; then
@@ -312,6 +314,41 @@ PY
 	grep -qF "$want" "$tmp/con" || fail "the console does not say '$want'"
 	grep -qF "$want" "$tmp/head/.renacer/explain/app.explain.txt" ||
 		fail "app.explain.txt does not say '$want'"
+	;;
+golden_warn | golden_warn_same)
+	# a golden recorded under another kernel (its environment fingerprint edited): timing
+	# rows are INCONCLUSIVE (WARN), never FAIL. A head that slowed down (estimate beyond the
+	# limit) is explained all the same, labelled as a row that did not fail; an unchanged head
+	# (estimate within the limit) is not profiled at all.
+	tree head 10 0
+	config ""
+	run golden update
+	expect_rc 0
+	[ -s "$tmp/head/golden_traces/app.folded" ] || fail "golden update wrote no app.folded"
+	python3 - "$tmp/head/golden_traces/app.json" <<'PY' || fail "cannot edit the golden trace"
+import json, sys
+g = json.load(open(sys.argv[1]))
+g["conditions"]["fingerprint"]["kernel"] = "0.0.1-other"
+json.dump(g, open(sys.argv[1], "w"), indent=2, sort_keys=True)
+PY
+	if [ "$case_name" = golden_warn ]; then
+		(cd "$tmp/head" && "$cc" -O1 -g -fno-omit-frame-pointer -DOPENS=10 -DROUNDS=1500 \
+			-o build/app app.c) || fail "cannot compile the head"
+	fi
+	run check
+	expect_rc 0
+	grep -q "WARN app/golden:" "$tmp/con" || fail "no WARN golden timing row"
+	! grep -q "FAIL app/golden:" "$tmp/con" || fail "a golden row failed"
+	if [ "$case_name" = golden_warn_same ]; then
+		! grep -q "why it may be slower\|where the time went\|profiling .* to explain" \
+			"$tmp/con" || fail "an unchanged WARN row was explained"
+		[ ! -e "$tmp/head/.renacer/explain/app.head.folded" ] || fail "profiled an unchanged head"
+	else
+		grep -q "why it may be slower (the row did not fail) (head against the golden profile" \
+			"$tmp/con" || fail "the WARN row is not explained as one that did not fail"
+		! grep -q "where the time went" "$tmp/con" || fail "labelled as a failed row"
+		check_hot_item "$tmp/con" console
+	fi
 	;;
 golden_missing)
 	# without [profile], golden update records no profile: the row says so, nothing is faked

@@ -587,6 +587,23 @@ static bool command_is_utf8(char **cmd)
 	return true;
 }
 
+/* The target's name for `cmd` (--name, or the command's base name), owned, or NULL when the
+ * command or the name cannot go into a config (said on stderr). */
+static char *target_name_of(const struct init_opts *o, char **cmd)
+{
+	char *name;
+
+	if (!command_is_utf8(cmd))
+		return NULL;
+	name = o->name ? rn_xstrdup(o->name) : name_of(cmd[0]);
+	if (!valid_name(name)) {
+		rn_error("renacer init: --name '%s' is not a target name ([A-Za-z0-9_.-]+)", name);
+		free(name);
+		return NULL;
+	}
+	return name;
+}
+
 int rn_cmd_init(int argc, char **argv)
 {
 	struct init_opts o = { "renacer.toml", NULL, 5, 1.0, false, false };
@@ -625,13 +642,8 @@ int rn_cmd_init(int argc, char **argv)
 		rc = RN_EXIT_USAGE;
 		goto out;
 	}
-	if (!command_is_utf8(cmd)) {
-		rc = RN_EXIT_USAGE;
-		goto out;
-	}
-	name = o.name ? rn_xstrdup(o.name) : name_of(cmd[0]);
-	if (!valid_name(name)) {
-		rn_error("renacer init: --name '%s' is not a target name ([A-Za-z0-9_.-]+)", name);
+	name = target_name_of(&o, cmd);
+	if (!name) {
 		rc = RN_EXIT_USAGE;
 		goto out;
 	}

@@ -410,15 +410,49 @@ static void decide_from_bad(struct bisect *b, const struct step *s)
 	}
 }
 
-/* Judge step `s` from its results: bad at the first FAIL of a deciding row, skipped at the
- * first inconclusive or failed one, else good. The reason names the row(s) that decided.
- * Returns true when it is skipped for an inconclusive time row (more pairs may decide). */
+/* Step `s` is bad: `v`, a deciding row, FAILed. */
+static void mark_bad(struct step *s, const struct rn_verdict_result *v)
+{
+	const char *m = v->message ? v->message : "FAIL";
+
+	/* the instruction row's message says "decided by" itself */
+	if (!strncmp(m, "decided by ", 11))
+		m += 11;
+	s->state = STEP_BAD;
+	s->reason = rn_xstrfmt("decided by %s/%s FAIL: %s", v->target, v->assertion, m);
+}
+
+/* Step `s` is good: its reason names the deciding rows that PASSed. */
+static void mark_good(const struct bisect *b, struct step *s)
+{
+	struct rn_buf by;
+	unsigned n = 0;
+	size_t t, k;
+
+	rn_buf_init(&by, 0);
+	rn_buf_adds(&by, "decided by ");
+	for (t = 0; t < s->res.ntargets; t++)
+		for (k = 0; k < s->res.reports[t].nverdicts; k++) {
+			const struct rn_verdict_result *v = &s->res.reports[t].verdicts[k];
+
+			if (deciding_row(b, v) && v->verdict == RN_VERDICT_PASS)
+				rn_buf_addf(&by, "%s%s/%s", n++ ? ", " : "", v->target,
+					    v->assertion);
+		}
+	rn_buf_adds(&by, n ? " PASS" : "no row (every deciding row SKIP)");
+	s->state = STEP_GOOD;
+	s->reason = rn_buf_detach(&by, NULL);
+}
+
+/* Judge step `s` from its results: bad when a deciding row FAILs (named: an instruction
+ * row before a time row, as at BAD where every row decides), skipped at the first
+ * inconclusive or failed one, else good. The reason names the row(s) that decided. Returns
+ * true when it is skipped for an inconclusive time row (more pairs may decide). */
 static bool classify(const struct bisect *b, struct step *s, int exit_code)
 {
-	size_t t, k;
-	const struct rn_verdict_result *skip = NULL;
+	const struct rn_verdict_result *skip = NULL, *bad = NULL;
 	unsigned nbase = 0;
-	struct rn_buf by;
+	size_t t, k;
 
 	for (t = 0; t < s->res.ntargets; t++) {
 		const struct rn_target_report *tv = &s->res.reports[t];
@@ -429,20 +463,17 @@ static bool classify(const struct bisect *b, struct step *s, int exit_code)
 			if (!deciding_row(b, v))
 				continue;
 			nbase++;
-			if (v->verdict == RN_VERDICT_FAIL) {
-				const char *m = v->message ? v->message : "FAIL";
-
-				/* the instruction row's message says "decided by" itself */
-				if (!strncmp(m, "decided by ", 11))
-					m += 11;
-				s->state = STEP_BAD;
-				s->reason = rn_xstrfmt("decided by %s/%s FAIL: %s", v->target,
-						       v->assertion, m);
-				return false;
-			}
-			if (v->verdict != RN_VERDICT_PASS && v->verdict != RN_VERDICT_SKIP && !skip)
+			if (v->verdict == RN_VERDICT_FAIL &&
+			    (!bad || (instructions_row(v) && !instructions_row(bad))))
+				bad = v;
+			else if (v->verdict != RN_VERDICT_PASS && v->verdict != RN_VERDICT_SKIP &&
+				 !skip)
 				skip = v;
 		}
+	}
+	if (bad) {
+		mark_bad(s, bad);
+		return false;
 	}
 	if (skip) {
 		s->state = STEP_SKIP;
@@ -460,20 +491,7 @@ static bool classify(const struct bisect *b, struct step *s, int exit_code)
 								    "unknown");
 		return false;
 	}
-	s->state = STEP_GOOD;
-	rn_buf_init(&by, 0);
-	rn_buf_adds(&by, "decided by ");
-	nbase = 0;
-	for (t = 0; t < s->res.ntargets; t++)
-		for (k = 0; k < s->res.reports[t].nverdicts; k++) {
-			const struct rn_verdict_result *v = &s->res.reports[t].verdicts[k];
-
-			if (deciding_row(b, v) && v->verdict == RN_VERDICT_PASS)
-				rn_buf_addf(&by, "%s%s/%s", nbase++ ? ", " : "", v->target,
-					    v->assertion);
-		}
-	rn_buf_adds(&by, nbase ? " PASS" : "no row (every deciding row SKIP)");
-	s->reason = rn_buf_detach(&by, NULL);
+	mark_good(b, s);
 	return false;
 }
 

@@ -53,9 +53,11 @@ while [ $k -le 8 ]; do
 	k=$((k + 1))
 done
 
-# verdict ROW: the console table's verdict of row ROW of the last check
+# verdict ROW: the console table's verdict of row ROW of the last check (a long name is cut
+# to its start and "...", as baseline:instruct... is)
 verdict() {
-	awk -v r="$1" '$2 == r && $3 !~ /:$/ { print $3; exit }' "$tmp/err"
+	awk -v r="$1" '($2 == r || ($2 ~ /[.][.][.]$/ && index(r, substr($2, 1, length($2) - 3)) == 1)) &&
+		$3 !~ /:$/ { print $3; exit }' "$tmp/err"
 }
 
 printf '%-6s %-9s %-26s %-26s %4s %5s\n' commit cumul "PR cpu/wall[/instr]" \

@@ -587,10 +587,10 @@ static void check_run(struct check *c, size_t idx)
 		if (tc->baseline_tolerance > 0 && !(c->o->baseline_tolerance > 0))
 			tbl.tolerance = tc->baseline_tolerance;
 		rc = rn_check_run_baseline(&c->cfg, tc, &c->base_tcs[idx], c->o, &tbl, idx, c->nsel,
-					   &c->otlp_ctx, r, &c->bases[idx], &c->tvs[idx]);
+					   &c->otlp_ctx, NULL, r, &c->bases[idx], &c->tvs[idx]);
 		if (!rc && r->status == RN_RUN_OK)
 			rc = rn_ratchet_run_target(&c->ratchet, &c->cfg, tc, idx, c->nsel, c->o,
-						   &c->otlp_ctx, &c->tvs[idx]);
+						   &c->otlp_ctx, r, &c->tvs[idx]);
 	} else {
 		rc = rn_check_run_target(&c->cfg, tc, c->o, idx, c->nsel, &c->otlp_ctx, false,
 					 c->goldens[c->sel[idx]], r);

@@ -43,6 +43,7 @@ struct rn_check_opts {
 	const char *baseline;      /* --baseline DIR, or NULL */
 	double baseline_tolerance; /* fraction; 0 = RN_BASELINE_TOLERANCE */
 	bool confirm;              /* --confirm */
+	bool no_ratchet;           /* --no-ratchet: [ratchet] not compared (renacer bisect) */
 	int pairs;                 /* --pairs: enum rn_pair_scheme of every target, -1 = as
 				    * configured */
 	const char *trace_out;

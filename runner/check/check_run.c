@@ -796,7 +796,8 @@ static void skip_time_rows(struct rn_target_report *tv, size_t first)
 int rn_check_run_baseline(const struct rn_config *cfg, const struct rn_target_cfg *tc,
 			  const struct rn_target_cfg *base_tc, const struct rn_check_opts *o,
 			  const struct rn_baseline *bl, size_t index, size_t count,
-			  const struct rn_otlp_context *otlp_ctx, struct rn_target_result *head,
+			  const struct rn_otlp_context *otlp_ctx,
+			  const struct rn_target_result *counted, struct rn_target_result *head,
 			  struct rn_target_result *base, struct rn_target_report *tv)
 {
 	struct baseline_ctx c = { .cfg = cfg,
@@ -851,7 +852,8 @@ int rn_check_run_baseline(const struct rn_config *cfg, const struct rn_target_cf
 		skip_time_rows(tv, first_row);
 	if (!rc && rn_check_wants_instructions(cfg, tc) && head->status == RN_RUN_OK &&
 	    base->status == RN_RUN_OK) {
-		rc = rn_check_instructions(tc, head, o->quiet);
+		if (!counted || !rn_check_instructions_reuse(counted, head))
+			rc = rn_check_instructions(tc, head, o->quiet);
 		if (!rc)
 			rc = rn_check_instructions(base_tc, base, o->quiet);
 		if (!rc)

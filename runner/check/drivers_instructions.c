@@ -170,3 +170,26 @@ int rn_check_instructions(const struct rn_target_cfg *tc, struct rn_target_resul
 	rn_cachegrind_result_release(&cg);
 	return 0;
 }
+
+bool rn_check_instructions_reuse(const struct rn_target_result *from, struct rn_target_result *r)
+{
+	uint64_t total = 0;
+	size_t i;
+
+	if (from->status != RN_RUN_OK)
+		return false;
+	if (from->nruns)
+		total = from->runs[0].v[RN_METRIC_INSTRUCTIONS];
+	else if (from->ncounts)
+		total = from->counts[0].v[RN_METRIC_INSTRUCTIONS];
+	if (!total)
+		return false;
+	for (i = 0; i < r->nruns; i++)
+		r->runs[i].v[RN_METRIC_INSTRUCTIONS] = total;
+	for (i = 0; i < r->ncounts; i++)
+		r->counts[i].v[RN_METRIC_INSTRUCTIONS] = total;
+	free(r->instructions_detail);
+	r->instructions_detail =
+		from->instructions_detail ? rn_xstrdup(from->instructions_detail) : NULL;
+	return true;
+}

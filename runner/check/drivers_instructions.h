@@ -38,4 +38,12 @@ bool rn_check_wants_instructions(const struct rn_config *cfg, const struct rn_ta
  */
 int rn_check_instructions(const struct rn_target_cfg *tc, struct rn_target_result *r, bool quiet);
 
+/*
+ * The count rn_check_instructions put into `from` (the same program run earlier in this
+ * check: the head side of the pull-request comparison) put into every measured run of `r`,
+ * with its per-process table, instead of another Valgrind run. Returns true when `from` had a
+ * count, false (r untouched) when not.
+ */
+bool rn_check_instructions_reuse(const struct rn_target_result *from, struct rn_target_result *r);
+
 #endif

@@ -17,12 +17,15 @@
 #include "reporter.h"
 
 /* Run target `tc` in both trees side by side (`base_tc` is its base side, `bl` the base tree)
- * into `head` and `base`, and append its baseline:* verdicts to `tv`. Returns 0 or
- * -ECANCELED. */
+ * into `head` and `base`, and append its baseline:* verdicts to `tv`. `counted`: the head's
+ * result of an earlier comparison in this check whose instruction count stands for this
+ * head's (the ratchet after the pull-request comparison: Valgrind once per side), or NULL.
+ * Returns 0 or -ECANCELED. */
 int rn_check_run_baseline(const struct rn_config *cfg, const struct rn_target_cfg *tc,
 			  const struct rn_target_cfg *base_tc, const struct rn_check_opts *o,
 			  const struct rn_baseline *bl, size_t index, size_t count,
-			  const struct rn_otlp_context *otlp_ctx, struct rn_target_result *head,
+			  const struct rn_otlp_context *otlp_ctx,
+			  const struct rn_target_result *counted, struct rn_target_result *head,
 			  struct rn_target_result *base, struct rn_target_report *tv);
 
 /* Calibrate one target (calibrate.h): A/A pairs, then a planted slowdown; its calibrate:*

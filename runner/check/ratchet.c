@@ -17,6 +17,9 @@
 /* The rows of the comparison are the same-job baseline's, renamed from this prefix. */
 #define BASELINE_PREFIX "baseline:"
 #define RATCHET_PREFIX "ratchet:"
+/* baseline_instr.c's note on an inconclusive time row, and what it reads as a ratchet row */
+#define NOTE_BASELINE "baseline:instructions decides"
+#define NOTE_RATCHET "ratchet:instructions decides"
 
 static bool is_dir(const char *p)
 {
@@ -73,7 +76,7 @@ int rn_ratchet_setup(struct rn_ratchet *r, const struct rn_config *cfg,
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	if (!cfg->ratchet.present || !o->baseline || o->calibrate)
+	if (!cfg->ratchet.present || !o->baseline || o->no_ratchet || o->calibrate)
 		return 0;
 	rc = reference_tree(r, cfg, o);
 	if (rc)
@@ -118,8 +121,15 @@ static void move_rows(struct rn_target_report *from, const struct rn_ratchet_cfg
 			d->assertion = name;
 		}
 		{
-			char *msg = rn_xstrfmt("vs reference %s (budget %g%%): %s", rc->reference,
-					       rc->budget * 100.0, d->message ? d->message : "");
+			/* an inconclusive time row names the instruction row that decides */
+			const char *m = d->message ? d->message : "";
+			const char *note = strstr(m, NOTE_BASELINE);
+			char *msg = note ?
+				rn_xstrfmt("vs reference %s (budget %g%%): %.*s%s%s", rc->reference,
+					   rc->budget * 100.0, (int)(note - m), m, NOTE_RATCHET,
+					   note + strlen(NOTE_BASELINE)) :
+				rn_xstrfmt("vs reference %s (budget %g%%): %s", rc->reference,
+					   rc->budget * 100.0, m);
 
 			free(d->message);
 			d->message = msg;
@@ -131,7 +141,7 @@ static void move_rows(struct rn_target_report *from, const struct rn_ratchet_cfg
 int rn_ratchet_run_target(const struct rn_ratchet *r, const struct rn_config *cfg,
 			  const struct rn_target_cfg *tc, size_t idx, size_t count,
 			  const struct rn_check_opts *o, const struct rn_otlp_context *otlp_ctx,
-			  struct rn_target_report *tv)
+			  const struct rn_target_result *counted, struct rn_target_report *tv)
 {
 	struct rn_config rcfg;
 	struct rn_target_result head, ref;
@@ -146,8 +156,8 @@ int rn_ratchet_run_target(const struct rn_ratchet *r, const struct rn_config *cf
 	rn_target_result_init(&head, tc->name);
 	rn_target_result_init(&ref, r->tcs[idx].name);
 	memset(&rows, 0, sizeof(rows));
-	rc = rn_check_run_baseline(&rcfg, tc, &r->tcs[idx], o, &r->bl, idx, count, otlp_ctx, &head,
-				   &ref, &rows);
+	rc = rn_check_run_baseline(&rcfg, tc, &r->tcs[idx], o, &r->bl, idx, count, otlp_ctx,
+				   counted, &head, &ref, &rows);
 	if (!rc)
 		move_rows(&rows, &cfg->ratchet, tv);
 	rn_target_report_release(&rows);

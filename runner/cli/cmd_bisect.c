@@ -67,11 +67,15 @@ const struct rn_command rn_cmd_bisect_def = {
 	"The candidates are `git rev-list --first-parent GOOD..BAD`. Each one tested is checked\n"
 	"out into a temporary git worktree (under $TMPDIR), built with the targets' `build`\n"
 	"commands, and compared with GOOD's built checkout by `renacer check --baseline` (the\n"
-	"config as given, copied into every checkout). BAD is compared first; the baseline:* rows\n"
-	"that FAIL there decide for the others (a time row's limit: half BAD's shift when above\n"
-	"3%): a FAIL makes the commit bad, all PASS good; INCONCLUSIVE after the adaptive pairs\n"
-	"(up to [regression] max_runs) or a failed build skips it, with the reason, as `git\n"
-	"bisect skip`. Then binary search. The first bad commit is reported with the\n"
+	"config as given, copied into every checkout; no [ratchet] rows). BAD is compared first;\n"
+	"the baseline:* rows that FAIL there decide for the others (a time or instruction row's\n"
+	"limit: half BAD's shift when above 3%); a target whose baseline:instructions row\n"
+	"(instructions = true) FAILs at BAD is decided by that count alone, its time rows only\n"
+	"inform. A FAIL makes the commit bad, all PASS good, each step naming the row that\n"
+	"decided; a deciding time row INCONCLUSIVE after the adaptive pairs (up to [regression]\n"
+	"max_runs) is measured once more with twice the pairs, and a commit still undecided or\n"
+	"whose build failed is skipped, with the reason, as `git bisect skip`. Then binary\n"
+	"search. The first bad commit is reported with the\n"
 	"FAIL rows of its comparison (message and detail: the statistics, the syscall diff, the\n"
 	"profile of what grew). Exit 1: BAD regressed (the first bad commit, or the range of\n"
 	"skipped commits holding it); 0: BAD does not fail against GOOD; 4: GOOD could not be\n"
@@ -84,7 +88,8 @@ struct bisect_opts {
 	const char **targets; /* --target names [ntargets], borrowed from argv */
 	size_t ntargets;
 	const char *markdown;
-	const char *runs;
+	const char *runs; /* --runs as given, or NULL */
+	unsigned nruns;   /* its value */
 	bool quiet, verbose, help;
 };
 
@@ -126,7 +131,12 @@ struct bisect {
 	char **decide;
 	size_t ndecide;
 	char tolerance[16]; /* --baseline-tolerance of the later comparisons, or "" */
+	unsigned max_runs;  /* the config's [regression] max_runs: the pairs of a retry */
 };
+
+/* A comparison left inconclusive by a deciding time row is run once more with this many
+ * times the pairs (fixed, one look: --runs), before the commit is skipped. */
+#define RETRY_PAIRS_FACTOR 2
 
 static int on_option(void *ctx, int id, const char *arg)
 {
@@ -152,6 +162,7 @@ static int on_option(void *ctx, int id, const char *arg)
 			return -1;
 		}
 		o->runs = arg;
+		o->nruns = (unsigned)v;
 		return 0;
 	}
 	case BO_QUIET:
@@ -208,6 +219,7 @@ static int prepare_tree(struct bisect *b, const char *rev, const char *what, str
 			rn_diag_print(&d, false);
 			rn_error("%s: the config does not load in its checkout", what);
 		} else {
+			b->max_runs = cfg.regression.max_runs;
 			rc = rn_checkout_build(&cfg, NULL, what, b->o->quiet);
 		}
 		rn_config_release(&cfg);
@@ -221,8 +233,11 @@ static int prepare_tree(struct bisect *b, const char *rev, const char *what, str
 	return 0;
 }
 
-/* Run `renacer check` on the candidate's config against GOOD; its exit status, or -1. */
-static int run_check(struct bisect *b, const char *config, const char *results, const char *log)
+/* Run `renacer check` on the candidate's config against GOOD (`runs`: its --runs, or NULL
+ * for the adaptive pairs); its exit status, or -1. The [ratchet] is left out: a step compares
+ * the commit with GOOD only. */
+static int run_check(struct bisect *b, const char *config, const char *runs, const char *results,
+		     const char *log)
 {
 	const char *argv[16 + 2 * 64];
 	size_t n = 0, i;
@@ -237,11 +252,12 @@ static int run_check(struct bisect *b, const char *config, const char *results, 
 	argv[n++] = b->good.dir;
 	argv[n++] = "--no-golden";
 	argv[n++] = "--no-github";
+	argv[n++] = "--no-ratchet";
 	argv[n++] = "--results";
 	argv[n++] = results;
-	if (b->o->runs) {
+	if (runs) {
 		argv[n++] = "--runs";
-		argv[n++] = b->o->runs;
+		argv[n++] = runs;
 	}
 	if (*b->tolerance) {
 		argv[n++] = "--baseline-tolerance";
@@ -312,16 +328,46 @@ static bool time_row(const struct rn_verdict_result *v)
 	return false;
 }
 
+/* Is `v` the instruction-count row of a same-job baseline (instructions = true)? */
+static bool instructions_row(const struct rn_verdict_result *v)
+{
+	return baseline_row(v) && !strcmp(v->assertion + 9, "instructions");
+}
+
+/* Did target `target`'s baseline:instructions row FAIL in `s` (the count decides for it)? */
+static bool count_decides(const struct step *s, const char *target)
+{
+	size_t t, k;
+
+	for (t = 0; t < s->res.ntargets; t++) {
+		const struct rn_target_report *tv = &s->res.reports[t];
+
+		for (k = 0; k < tv->nverdicts; k++) {
+			const struct rn_verdict_result *v = &tv->verdicts[k];
+
+			if (instructions_row(v) && v->verdict == RN_VERDICT_FAIL &&
+			    !strcmp(v->target ? v->target : "", target ? target : ""))
+				return true;
+		}
+	}
+	return false;
+}
+
 /*
  * What the later comparisons decide on, from BAD's: the rows that FAILed there (a regression
  * in counts is not bisected on noisy time rows, nor the reverse), and for time rows a limit of
  * half BAD's smallest failing shift when that is above the default tolerance: a commit is then
  * bad when it carries most of BAD's slowdown and good when shown to carry less than half of it,
- * which an A/A comparison can show in far fewer pairs than "within 3%".
+ * which an A/A comparison can show in far fewer pairs than "within 3%". A target whose
+ * baseline:instructions row (instructions = true) FAILed at BAD is decided by that count
+ * alone: it repeats run to run, so its time rows, as noisy as the machine, neither decide nor
+ * skip (a slowdown without more instructions, waiting or cache misses, leaves the count
+ * passing at BAD, and the time rows decide as before).
  */
 static void decide_from_bad(struct bisect *b, const struct step *s)
 {
 	double least = 0;
+	bool counted = false;
 	size_t t, k;
 
 	for (t = 0; t < s->res.ntargets; t++) {
@@ -332,9 +378,14 @@ static void decide_from_bad(struct bisect *b, const struct step *s)
 
 			if (!baseline_row(v) || v->verdict != RN_VERDICT_FAIL)
 				continue;
+			if (time_row(v) && count_decides(s, v->target)) {
+				counted = true;
+				continue;
+			}
 			b->decide = rn_xrealloc(b->decide, (b->ndecide + 1) * sizeof(*b->decide));
 			b->decide[b->ndecide++] = rn_xstrfmt("%s/%s", v->target, v->assertion);
-			if (time_row(v) && (least <= 0 || v->delta_pct < least))
+			if ((time_row(v) || instructions_row(v)) &&
+			    (least <= 0 || v->delta_pct < least))
 				least = v->delta_pct;
 		}
 	}
@@ -349,21 +400,61 @@ static void decide_from_bad(struct bisect *b, const struct step *s)
 		rn_buf_init(&m, 0);
 		for (k = 0; k < b->ndecide; k++)
 			rn_buf_addf(&m, "%s%s", k ? ", " : "", b->decide[k]);
+		if (counted)
+			rn_buf_adds(&m,
+				    " (the instruction count decides its target: the time rows "
+				    "of that target only inform)");
 		if (*b->tolerance)
-			rn_buf_addf(&m, "; time limit +%s%% (half of BAD's +%.1f%%)", b->tolerance,
+			rn_buf_addf(&m, "; limit +%s%% (half of BAD's +%.1f%%)", b->tolerance,
 				    least);
 		fprintf(stderr, "renacer bisect: deciding on %s\n", m.buf);
 		rn_buf_release(&m);
 	}
 }
 
-/* Judge step `s` from its results: bad at the first FAIL of a deciding row, skipped at the
- * first inconclusive or failed one, else good. */
-static void classify(const struct bisect *b, struct step *s, int exit_code)
+/* Step `s` is bad: `v`, a deciding row, FAILed. */
+static void mark_bad(struct step *s, const struct rn_verdict_result *v)
 {
+	const char *m = v->message ? v->message : "FAIL";
+
+	/* the instruction row's message says "decided by" itself */
+	if (!strncmp(m, "decided by ", 11))
+		m += 11;
+	s->state = STEP_BAD;
+	s->reason = rn_xstrfmt("decided by %s/%s FAIL: %s", v->target, v->assertion, m);
+}
+
+/* Step `s` is good: its reason names the deciding rows that PASSed. */
+static void mark_good(const struct bisect *b, struct step *s)
+{
+	struct rn_buf by;
+	unsigned n = 0;
 	size_t t, k;
-	const struct rn_verdict_result *skip = NULL;
+
+	rn_buf_init(&by, 0);
+	rn_buf_adds(&by, "decided by ");
+	for (t = 0; t < s->res.ntargets; t++)
+		for (k = 0; k < s->res.reports[t].nverdicts; k++) {
+			const struct rn_verdict_result *v = &s->res.reports[t].verdicts[k];
+
+			if (deciding_row(b, v) && v->verdict == RN_VERDICT_PASS)
+				rn_buf_addf(&by, "%s%s/%s", n++ ? ", " : "", v->target,
+					    v->assertion);
+		}
+	rn_buf_adds(&by, n ? " PASS" : "no row (every deciding row SKIP)");
+	s->state = STEP_GOOD;
+	s->reason = rn_buf_detach(&by, NULL);
+}
+
+/* Judge step `s` from its results: bad when a deciding row FAILs (named: an instruction
+ * row before a time row, as at BAD where every row decides), skipped at the first
+ * inconclusive or failed one, else good. The reason names the row(s) that decided. Returns
+ * true when it is skipped for an inconclusive time row (more pairs may decide). */
+static bool classify(const struct bisect *b, struct step *s, int exit_code)
+{
+	const struct rn_verdict_result *skip = NULL, *bad = NULL;
 	unsigned nbase = 0;
+	size_t t, k;
 
 	for (t = 0; t < s->res.ntargets; t++) {
 		const struct rn_target_report *tv = &s->res.reports[t];
@@ -374,15 +465,17 @@ static void classify(const struct bisect *b, struct step *s, int exit_code)
 			if (!deciding_row(b, v))
 				continue;
 			nbase++;
-			if (v->verdict == RN_VERDICT_FAIL) {
-				s->state = STEP_BAD;
-				s->reason = rn_xstrfmt("%s/%s: %s", v->target, v->assertion,
-						       v->message ? v->message : "FAIL");
-				return;
-			}
-			if (v->verdict != RN_VERDICT_PASS && v->verdict != RN_VERDICT_SKIP && !skip)
+			if (v->verdict == RN_VERDICT_FAIL &&
+			    (!bad || (instructions_row(v) && !instructions_row(bad))))
+				bad = v;
+			else if (v->verdict != RN_VERDICT_PASS && v->verdict != RN_VERDICT_SKIP &&
+				 !skip)
 				skip = v;
 		}
+	}
+	if (bad) {
+		mark_bad(s, bad);
+		return false;
 	}
 	if (skip) {
 		s->state = STEP_SKIP;
@@ -391,14 +484,17 @@ static void classify(const struct bisect *b, struct step *s, int exit_code)
 				       skip->reason          ? skip->reason :
 					       skip->message ? skip->message :
 							       "not decided");
-	} else if (!nbase) {
+		return skip->verdict == RN_BASELINE_INCONCLUSIVE && time_row(skip);
+	}
+	if (!nbase) {
 		s->state = STEP_SKIP;
 		s->reason = rn_xstrfmt("no baseline row (check exit %d: %s)", exit_code,
 				       rn_exit_meaning(exit_code) ? rn_exit_meaning(exit_code) :
 								    "unknown");
-	} else {
-		s->state = STEP_GOOD;
+		return false;
 	}
+	mark_good(b, s);
+	return false;
 }
 
 /* The end of a comparison's log on stderr (what a comparison that did not complete said). */
@@ -416,13 +512,72 @@ static void show_log(const char *log)
 	rn_buf_release(&b);
 }
 
+/* One comparison of step `s` (built, its config at `config`) with GOOD, `runs` pairs (NULL:
+ * adaptive); sets its state. Returns true when a deciding time row left it inconclusive. */
+static bool compare_once(struct bisect *b, struct step *s, const char *config, const char *runs,
+			 const char *results, const char *log)
+{
+	int rc;
+
+	(void)unlink(results); /* an earlier attempt's file is not this one's */
+	rc = run_check(b, config, runs, results, log);
+
+	if (rn_run_interrupted() || rc == RN_EXIT_SIGINT || rc == RN_EXIT_SIGTERM ||
+	    rc == RN_EXIT_SIGHUP || rc == RN_EXIT_SIGQUIT) {
+		b->interrupted = rn_run_interrupted() ? rn_run_interrupted() : rc - 128;
+		s->state = STEP_SKIP;
+		s->reason = rn_xstrdup("interrupted");
+		return false;
+	}
+	if (rc < 0 || access(results, F_OK) || rn_results_read(results, &s->res)) {
+		rn_results_release(&s->res);
+		s->have_res = false;
+		s->state = STEP_SKIP;
+		s->reason = rn_xstrfmt("the comparison did not complete (exit %d)", rc);
+		show_log(log);
+		return false;
+	}
+	s->have_res = true;
+	return classify(b, s, rc);
+}
+
+/*
+ * Compare step `s` with GOOD and set its state; `h` names it. A deciding time row left
+ * inconclusive by the adaptive pairs (up to max_runs) is measured once more with
+ * RETRY_PAIRS_FACTOR times the pairs, in one look, before the commit is skipped.
+ */
+static void compare(struct bisect *b, struct step *s, const char *config, const char *results,
+		    const char *log, const char *h)
+{
+	unsigned pairs = b->o->runs ? b->o->nruns : b->max_runs;
+	char runs[16];
+
+	if (!compare_once(b, s, config, b->o->runs, results, log))
+		return;
+	pairs = pairs * RETRY_PAIRS_FACTOR > 1000 ? 1000 : pairs * RETRY_PAIRS_FACTOR;
+	if (!b->o->quiet)
+		fprintf(stderr,
+			"renacer bisect: [%u] %s is inconclusive (%s); again with %u pairs\n",
+			s->order, h, s->reason, pairs);
+	snprintf(runs, sizeof(runs), "%u", pairs);
+	free(s->reason);
+	s->reason = NULL;
+	rn_results_release(&s->res);
+	s->have_res = false;
+	if (compare_once(b, s, config, runs, results, log)) {
+		char *r = rn_xstrfmt("%s (also with %u pairs)", s->reason, pairs);
+
+		free(s->reason);
+		s->reason = r;
+	}
+}
+
 /* Compare step `idx` with GOOD and set its state. */
 static void test_step(struct bisect *b, size_t idx)
 {
 	struct step *s = &b->steps[idx];
 	struct rn_checkout co;
 	char *what, *config = NULL, *results, *log, *h = short_hash(s->commit);
-	int rc;
 
 	s->order = ++b->tested;
 	what = rn_xstrfmt("commit %s", h);
@@ -434,22 +589,7 @@ static void test_step(struct bisect *b, size_t idx)
 		s->state = STEP_SKIP;
 		s->reason = rn_xstrdup("could not be checked out or built");
 	} else {
-		rc = run_check(b, config, results, log);
-		if (rn_run_interrupted() || rc == RN_EXIT_SIGINT || rc == RN_EXIT_SIGTERM ||
-		    rc == RN_EXIT_SIGHUP || rc == RN_EXIT_SIGQUIT) {
-			b->interrupted = rn_run_interrupted() ? rn_run_interrupted() : rc - 128;
-			s->state = STEP_SKIP;
-			s->reason = rn_xstrdup("interrupted");
-		} else if (rc < 0 || access(results, F_OK) || rn_results_read(results, &s->res)) {
-			rn_results_release(&s->res);
-			s->have_res = false;
-			s->state = STEP_SKIP;
-			s->reason = rn_xstrfmt("the comparison did not complete (exit %d)", rc);
-			show_log(log);
-		} else {
-			s->have_res = true;
-			classify(b, s, rc);
-		}
+		compare(b, s, config, results, log, h);
 		rn_checkout_remove(&co);
 	}
 	if (!b->o->quiet)

@@ -32,6 +32,8 @@ static const struct rn_option check_options[] = {
 	  "slowdown of head over base that fails, percent of the base median (default 3)" },
 	{ RN_CO_CONFIRM, "confirm", 0, RN_OPT_NONE, NULL,
 	  "with --baseline: re-measure a failing timing verdict once before it fails" },
+	{ RN_CO_NO_RATCHET, "no-ratchet", 0, RN_OPT_NONE, NULL,
+	  "with --baseline: leave out the [ratchet] comparison (head vs base only)" },
 	{ RN_CO_PAIR_SCHEME, "pairs", 0, RN_OPT_REQUIRED, "HOW",
 	  "with --baseline: \"duet\" (both sides at once on two CPUs) or \"sequential\" timing pairs for every target" },
 	{ RN_CO_TRACE_OUT, "trace-out", 0, RN_OPT_REQUIRED, "FILE",
@@ -163,6 +165,9 @@ int rn_check_on_option(void *ctx, int id, const char *arg)
 	case RN_CO_CONFIRM:
 		o->confirm = true;
 		break;
+	case RN_CO_NO_RATCHET:
+		o->no_ratchet = true;
+		break;
 	case RN_CO_WRITE:
 		o->cal.write = true;
 		break;
@@ -232,8 +237,11 @@ static int check_args(struct rn_check_opts *o, int argc, char **argv, int *first
 		rn_cli_help(&rn_cmd_check_def, stdout);
 		return RN_EXIT_OK;
 	}
-	if (!o->baseline && (o->confirm || o->baseline_tolerance > 0 || o->pairs >= 0)) {
-		rn_error("--confirm, --baseline-tolerance and --pairs need --baseline DIR");
+	if (!o->baseline &&
+	    (o->confirm || o->no_ratchet || o->baseline_tolerance > 0 || o->pairs >= 0)) {
+		rn_error(
+			"--confirm, --no-ratchet, --baseline-tolerance and --pairs need --baseline "
+			"DIR");
 		return RN_EXIT_USAGE;
 	}
 	return -1;

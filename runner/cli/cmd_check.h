@@ -35,6 +35,7 @@ enum rn_check_opt_id {
 	RN_CO_BUILD,
 	RN_CO_WRITE,
 	RN_CO_PAIR_SCHEME,
+	RN_CO_NO_RATCHET,
 };
 
 /* The rn_cli_parse callback of the four commands: apply option `id` with `arg` to the

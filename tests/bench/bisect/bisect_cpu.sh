@@ -2,8 +2,12 @@
 # Bisect benchmark: a repository of 12 commits whose 7th adds +30% CPU work to its one target;
 # how often does `renacer bisect FIRST main` name commit 7?
 #
-#     tests/bench/bisect/bisect_cpu.sh [BUILD_DIR] [TIMES] [PLANT_PCT]   defaults: build, 10, 30
+#     tests/bench/bisect/bisect_cpu.sh [BUILD_DIR] [TIMES] [PLANT_PCT] [instructions]
+#                                                      defaults: build, 10, 30, time rows only
 #
+# `instructions` as the fourth argument sets `instructions = true` on the target: each
+# comparison counts both sides once under Valgrind and the baseline:instructions row decides
+# the steps (the line of each bisection then says how many steps the count decided).
 # The target is pt_compute 70 2000 (about 70 ms of computing; commit 7: 70 * (1 + PLANT/100)),
 # built by its `build` key (a copy into build/). Each of TIMES bisections starts afresh and is
 # classified by what it printed: commit 7 named, another commit named, only a range (skipped
@@ -12,6 +16,8 @@ set -u
 build=$(cd "${1:-build}" && pwd)
 times=${2:-10}
 plant=${3:-30}
+instr=${4:-}
+case $instr in '' | instructions) ;; *) echo "usage: $0 [BUILD_DIR] [TIMES] [PLANT_PCT] [instructions]" >&2; exit 2 ;; esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export GIT_AUTHOR_NAME=b GIT_AUTHOR_EMAIL=b@example.com GIT_COMMITTER_NAME=b \
@@ -30,6 +36,7 @@ build = "mkdir -p build && cp app.sh build/app && chmod +x build/app"
 runs = 10
 warmup = 1
 T
+[ -n "$instr" ] && echo "instructions = true" >>"$repo/renacer.toml"
 printf 'build/\n' >"$repo/.gitignore"
 git -C "$repo" add -A && git -C "$repo" commit -q -m "commit 1"
 n=2
@@ -50,6 +57,7 @@ while [ $i -le "$times" ]; do
 	secs=$(($(date +%s) - start))
 	steps=$(grep -c '^  \[[0-9]*\]' "$tmp/out")
 	skips=$(grep -c '^  \[[0-9]*\] [0-9a-f]* skip' "$tmp/out")
+	counted=$(grep -c '^  \[[0-9]*\] [0-9a-f]* .* -- decided by [^ ]*/baseline:instructions' "$tmp/out")
 	if grep -q "^first bad commit: $h7" "$tmp/out"; then
 		what="commit 7"
 		named7=$((named7 + 1))
@@ -63,8 +71,8 @@ while [ $i -le "$times" ]; do
 		what="not found (exit $rc)"
 		none=$((none + 1))
 	fi
-	printf 'bisect %2d: %-20s exit %d, %d comparisons (%d skipped), %d s\n' "$i" "$what" "$rc" \
-		"$steps" "$skips" "$secs"
+	printf 'bisect %2d: %-20s exit %d, %d comparisons (%d skipped, %d decided by instructions), %d s\n' \
+		"$i" "$what" "$rc" "$steps" "$skips" "$counted" "$secs"
 	# why each skipped commit was skipped, cut to one screen line
 	grep '^  \[[0-9]*\] [0-9a-f]* skip' "$tmp/out" | cut -c1-160 | sed 's/^/    /'
 	i=$((i + 1))

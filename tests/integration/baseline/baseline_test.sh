@@ -472,6 +472,9 @@ confirm_usage)
 	run check --no-color --pairs duet
 	expect_rc 2
 	expect_err "need --baseline DIR"
+	run check --no-color --no-ratchet
+	expect_rc 2
+	expect_err "need --baseline DIR"
 	;;
 *)
 	echo "unknown case '$case_name'" >&2

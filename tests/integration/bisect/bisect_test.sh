@@ -5,6 +5,13 @@
 #
 #     bisect_test.sh CASE BUILD_DIR C_COMPILER
 #
+# names_commit7     the count plant: commit 7 named, with its FAIL rows and the Markdown
+# no_regression     no plant: exit 0, nothing to bisect
+# bad_revs          BAD before GOOD, an unknown GOOD: exit 2
+# instructions_cpu  instructions = true and a CPU plant (+30% rounds at commit 7): the
+#                   baseline:instructions row decides every step (named on each), time rows
+#                   that cannot decide skip nothing, and the [ratchet] is not compared
+#
 # Exit 0 = pass, 1 = fail, 77 = skipped.
 set -u
 case_name=$1
@@ -30,27 +37,20 @@ command -v git >/dev/null 2>&1 || {
 	exit 77
 }
 
-export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t \
-	GIT_COMMITTER_EMAIL=t@example.com GIT_CONFIG_NOSYSTEM=1 HOME="$tmp"
-# the checkouts go here, so the test can see that none is left
-mkdir "$tmp/t"
-export TMPDIR="$tmp/t"
+# shellcheck source=../gitrepo.sh
+. "$(dirname "$0")/../gitrepo.sh"
+gitrepo_env "$tmp"
 repo="$tmp/repo"
-mkdir "$repo"
 
-# app.c: NCALLS getppid calls.
-app() {
-	cat >"$repo/app.c" <<C
-#include <unistd.h>
-int main(void)
-{
-	int i;
-
-	for (i = 0; i < $1; i++)
-		getppid();
-	return 0;
-}
-C
+# commits 2..12 after commit 1; commit PLANT runs `$1 "$repo/app.c" $3` (else $2)
+commits() {
+	n=2
+	while [ $n -le 12 ]; do
+		echo "$n" >>"$repo/NOTES"
+		[ "$n" = "$plant" ] && "$1" "$repo/app.c" "$2"
+		gitrepo_commit "$repo" "${subject:-}commit $n" || fail "commit $n"
+		n=$((n + 1))
+	done
 }
 
 # commit N: the 12 commits; commit PLANT (7 unless given) triples the calls.
@@ -58,8 +58,8 @@ C
 make_repo() {
 	plant=$1
 	subject=${2:-}
-	git -C "$repo" init -q -b main || fail "git init"
-	app 200
+	gitrepo_init "$repo" || fail "git init"
+	getppid_app "$repo/app.c" 200
 	cat >"$repo/renacer.toml" <<T
 [[target]]
 name = "app"
@@ -73,20 +73,42 @@ count_tolerance = 0.03
 count_floor = 0
 T
 	printf 'build/\n' >"$repo/.gitignore"
-	git -C "$repo" add -A && git -C "$repo" commit -q -m "commit 1" || fail "commit 1"
-	n=2
-	while [ $n -le 12 ]; do
-		echo "$n" >>"$repo/NOTES"
-		[ "$n" = "$plant" ] && app 600
-		git -C "$repo" add -A && git -C "$repo" commit -q -m "${subject}commit $n" ||
-			fail "commit $n"
-		n=$((n + 1))
-	done
+	gitrepo_commit "$repo" "commit 1" || fail "commit 1"
+	commits getppid_app 600
+}
+
+# The CPU plant: 4 million rounds, 5.2 million from commit 7 on (+30% instructions), with
+# instructions = true; the time rows measured as usual (a few pairs: they cannot decide a
+# step). [ratchet] names the release: bisect must not compare with it.
+make_cpu_repo() {
+	plant=7
+	subject=
+	gitrepo_init "$repo" || fail "git init"
+	spin_app "$repo/app.c" 4000000
+	cat >"$repo/renacer.toml" <<T
+[[target]]
+name = "app"
+command = ["./build/app"]
+build = "mkdir -p build && '$cc' -O1 -o build/app app.c"
+runs = 3
+instructions = true
+
+[regression]
+max_runs = 6
+
+[ratchet]
+reference = "release"
+budget = 5
+T
+	printf 'build/\n' >"$repo/.gitignore"
+	gitrepo_commit "$repo" "commit 1" || fail "commit 1"
+	git -C "$repo" tag release
+	commits spin_app 5200000
 }
 
 # hash of commit N
 hash_of() {
-	git -C "$repo" log --format='%H %s' | awk -v s="commit $1" '$0 ~ s"$" {print $1}'
+	gitrepo_hash "$repo" "$1"
 }
 
 case $case_name in
@@ -146,6 +168,38 @@ bad_revs)
 	rc=$?
 	[ $rc = 2 ] || fail "unknown GOOD: expected exit 2, got $rc"
 	grep -q "'nosuchref' is not a commit" "$tmp/err" || fail "unknown ref not named"
+	;;
+instructions_cpu)
+	command -v valgrind >/dev/null 2>&1 || {
+		echo "SKIP: no valgrind" >&2
+		exit 77
+	}
+	make_cpu_repo
+	(cd "$repo" && "$renacer" bisect -v --markdown "$tmp/bisect.md" "$(hash_of 1)" main \
+		>"$tmp/out" 2>"$tmp/err")
+	rc=$?
+	[ $rc = 1 ] || fail "expected exit 1 (a regression found), got $rc"
+	h7=$(hash_of 7 | cut -c1-12)
+	grep -q "^first bad commit: $h7" "$tmp/out" || fail "commit 7 ($h7) not named first bad"
+	grep -q "^# renacer bisect: first bad commit \`$h7\`" "$tmp/bisect.md" ||
+		fail "the Markdown does not name commit 7"
+	grep -q "FAIL app/baseline:instructions" "$tmp/out" || fail "no instructions FAIL row"
+	# BAD's count decides; each step says so, none is skipped, no time row decides
+	grep -q "deciding on app/baseline:instructions" "$tmp/err" ||
+		fail "BAD's instruction row does not decide"
+	grep -q "deciding on .*baseline:\(cpu_time\|wall_time\)" "$tmp/err" &&
+		fail "a time row decides beside the count"
+	steps=$(grep -c '^  \[[0-9]*\]' "$tmp/out")
+	by=$(grep -c '^  \[[0-9]*\] [0-9a-f]* \(good\|bad\) .* -- decided by app/baseline:instructions \(PASS\|FAIL\)' "$tmp/out")
+	[ "$steps" -ge 4 ] && [ "$steps" -le 5 ] || fail "$steps comparisons for 11 candidates"
+	[ "$by" = "$steps" ] || fail "$by of $steps steps say the instruction count decided"
+	n=$(grep -c '| decided by app/baseline:instructions' "$tmp/bisect.md")
+	[ "$n" = "$steps" ] || fail "the Markdown names the deciding row on $n of $steps steps"
+	# two Valgrind runs a comparison (one a side), and no comparison with the [ratchet]
+	n=$(grep -c "counting instructions under Valgrind" "$tmp/err")
+	[ "$n" = $((2 * steps)) ] || fail "$n Valgrind runs for $steps comparisons"
+	grep -q "ratchet" "$tmp/err" && fail "a comparison ran the [ratchet]"
+	[ -z "$(ls -A "$tmp/t")" ] || fail "left behind in TMPDIR: $(ls -A "$tmp/t")"
 	;;
 *)
 	fail "unknown case"

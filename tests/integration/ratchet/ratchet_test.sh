@@ -8,8 +8,13 @@
 #     ratchet_test.sh CASE BUILD_DIR C_COMPILER
 #
 # creep          the reference is the git ref v1 (renacer checks it out and builds it)
-# creep_dir      the reference is a directory the test built (commits 3 and 4 only)
+# creep_dir      the reference is a directory the test built (commits 3 and 4 only), and
+#                --no-ratchet leaves it out
 # bad_reference  a reference that is neither a directory nor a commit: exit 3, named
+# instructions   instructions = true and CPU work +1.5% a commit (6 million rounds at v1):
+#                baseline:instructions passes every pull request at 3%, ratchet:instructions
+#                fails from the fourth commit on at budget 5, Valgrind once per side (the
+#                head's count of the pull-request comparison serves the ratchet too)
 #
 # Exit 0 = pass, 1 = fail, 77 = skipped.
 set -u
@@ -35,32 +40,30 @@ command -v git >/dev/null 2>&1 || {
 	exit 77
 }
 
-export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t \
-	GIT_COMMITTER_EMAIL=t@example.com GIT_CONFIG_NOSYSTEM=1 HOME="$tmp"
-mkdir "$tmp/t"
-export TMPDIR="$tmp/t"
+# shellcheck source=../gitrepo.sh
+. "$(dirname "$0")/../gitrepo.sh"
+gitrepo_env "$tmp"
 repo="$tmp/repo"
-mkdir "$repo"
 buildcmd="mkdir -p build && '$cc' -O1 -o build/app app.c"
 
-app() {
-	cat >"$repo/app.c" <<C
-#include <unistd.h>
-int main(void)
-{
-	int i;
-
-	for (i = 0; i < $1; i++)
-		getppid();
-	return 0;
-}
-C
+# the release and commits 1..8 of `$1 "$repo/app.c" N` with N the rest of the arguments
+creep() {
+	make=$1
+	shift
+	gitrepo_commit "$repo" "release" || fail "commit"
+	git -C "$repo" tag v1
+	k=1
+	for n in "$@"; do
+		"$make" "$repo/app.c" "$n"
+		gitrepo_commit "$repo" "commit $k: $n" || fail "commit $k"
+		k=$((k + 1))
+	done
 }
 
 # reference: the [ratchet] reference as written
 make_repo() {
-	git -C "$repo" init -q -b main || fail "git init"
-	app 1000
+	gitrepo_init "$repo" || fail "git init"
+	getppid_app "$repo/app.c" 1000
 	cat >"$repo/renacer.toml" <<T
 [[target]]
 name = "app"
@@ -78,14 +81,31 @@ reference = "$1"
 budget = 5
 T
 	printf 'build/\n' >"$repo/.gitignore"
-	git -C "$repo" add -A && git -C "$repo" commit -q -m "release" || fail "commit"
-	git -C "$repo" tag v1
-	k=1
-	for n in 1015 1030 1046 1061 1077 1093 1110 1126; do
-		app $n
-		git -C "$repo" commit -q -am "commit $k: $n calls" || fail "commit $k"
-		k=$((k + 1))
-	done
+	creep getppid_app 1015 1030 1046 1061 1077 1093 1110 1126
+}
+
+# 6 million rounds at v1, +1.5% a commit (6090000 = 6000000 x 1.015, ...), instructions =
+# true, the time rows SKIP (timing = false: the counts alone, exact)
+make_cpu_repo() {
+	gitrepo_init "$repo" || fail "git init"
+	spin_app "$repo/app.c" 6000000
+	cat >"$repo/renacer.toml" <<T
+[[target]]
+name = "app"
+command = ["./build/app"]
+build = "$buildcmd"
+runs = 3
+instructions = true
+
+[regression]
+timing = false
+
+[ratchet]
+reference = "v1"
+budget = 5
+T
+	printf 'build/\n' >"$repo/.gitignore"
+	creep spin_app $(awk 'BEGIN { for (k = 1; k <= 8; k++) printf "%d ", 6e6 * 1.015 ^ k }')
 }
 
 # pr K: check commit K as a pull request against commit K-1; sets $rc, output in $tmp/err
@@ -145,6 +165,13 @@ creep_dir)
 				fail "commit 4: ratchet:syscalls did not fail"
 		fi
 	done
+	# --no-ratchet: head against base only (as renacer bisect compares its commits)
+	(cd "$repo" && "$renacer" check --baseline "$tmp/base" --no-ratchet >"$tmp/out" \
+		2>"$tmp/err")
+	rc=$?
+	[ $rc = 0 ] || fail "commit 4 with --no-ratchet: expected exit 0, got $rc"
+	grep -q "ratchet:" "$tmp/err" && fail "--no-ratchet: a ratchet row is left"
+	grep -q "baseline:syscalls" "$tmp/err" || fail "--no-ratchet: no baseline row"
 	;;
 bad_reference)
 	make_repo nosuchref
@@ -152,6 +179,35 @@ bad_reference)
 	[ $rc = 3 ] || fail "expected exit 3, got $rc"
 	grep -q "\[ratchet\] reference 'nosuchref' is neither a directory nor a commit" \
 		"$tmp/err" || fail "the reference is not named"
+	;;
+instructions)
+	command -v valgrind >/dev/null 2>&1 || {
+		echo "SKIP: no valgrind" >&2
+		exit 77
+	}
+	make_cpu_repo
+	k=1
+	while [ $k -le 8 ]; do
+		pr $k
+		grep "baseline:instructions" "$tmp/err" | grep -q PASS ||
+			fail "commit $k: the pull-request gate on instructions did not pass"
+		grep -q "baseline:instructions.*FAIL" "$tmp/err" &&
+			fail "commit $k: the pull-request gate on instructions failed"
+		if [ $k -le 3 ]; then
+			[ $rc = 0 ] || fail "commit $k: expected exit 0, got $rc"
+			grep "ratchet:instructions" "$tmp/err" | grep -q PASS ||
+				fail "commit $k: ratchet:instructions did not pass"
+		else
+			[ $rc = 1 ] || fail "commit $k: expected exit 1 (ratchet), got $rc"
+			grep "ratchet:instructions" "$tmp/err" | grep -q FAIL ||
+				fail "commit $k: ratchet:instructions did not fail"
+		fi
+		# head, base and reference: one Valgrind run each
+		n=$(grep -c "counting instructions under Valgrind" "$tmp/err")
+		[ "$n" = 3 ] || fail "commit $k: $n Valgrind runs, expected 3 (one a side)"
+		k=$((k + 1))
+	done
+	[ -z "$(ls -A "$tmp/t")" ] || fail "left behind in TMPDIR: $(ls -A "$tmp/t")"
 	;;
 *)
 	fail "unknown case"

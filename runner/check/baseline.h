@@ -54,6 +54,7 @@
 #include "assertion.h"
 #include "config.h"
 #include "golden.h"
+#include "outcome.h"
 #include "verdict.h"
 #include "sequential.h"
 
@@ -213,8 +214,8 @@ void rn_baseline_judge(const struct rn_baseline *b, const struct rn_regression_c
 		       size_t first_pair, struct rn_target_report *tv);
 
 /* Print the "head vs base" table (medians, difference, interval) of every baseline time row
- * of `t[0..n)` to stderr. */
-void rn_baseline_report_console(bool color, const struct rn_target_report *t, size_t n);
+ * of the verdicts oc->reports[0..ntargets) to stderr; reads nothing else of `oc`. */
+void rn_baseline_report_console(bool color, const struct rn_outcome *oc);
 
 /*
  * The deterministic second opinion of instructions = true (runner/check/baseline_instr.c):

@@ -322,8 +322,8 @@ static void decide_from_bad(struct bisect *b, const struct step *s)
 	double least = 0;
 	size_t t, k;
 
-	for (t = 0; t < s->res.ntargets; t++) {
-		const struct rn_target_report *tv = &s->res.reports[t];
+	for (t = 0; t < s->res.oc.ntargets; t++) {
+		const struct rn_target_report *tv = &s->res.oc.reports[t];
 
 		for (k = 0; k < tv->nverdicts; k++) {
 			const struct rn_verdict_result *v = &tv->verdicts[k];
@@ -363,8 +363,8 @@ static void classify(const struct bisect *b, struct step *s, int exit_code)
 	const struct rn_verdict_result *skip = NULL;
 	unsigned nbase = 0;
 
-	for (t = 0; t < s->res.ntargets; t++) {
-		const struct rn_target_report *tv = &s->res.reports[t];
+	for (t = 0; t < s->res.oc.ntargets; t++) {
+		const struct rn_target_report *tv = &s->res.oc.reports[t];
 
 		for (k = 0; k < tv->nverdicts; k++) {
 			const struct rn_verdict_result *v = &tv->verdicts[k];
@@ -494,8 +494,8 @@ static void add_fail_rows(struct rn_buf *out, const struct step *s, bool md)
 {
 	size_t t, k;
 
-	for (t = 0; s->have_res && t < s->res.ntargets; t++) {
-		const struct rn_target_report *tv = &s->res.reports[t];
+	for (t = 0; s->have_res && t < s->res.oc.ntargets; t++) {
+		const struct rn_target_report *tv = &s->res.oc.reports[t];
 
 		for (k = 0; k < tv->nverdicts; k++) {
 			const struct rn_verdict_result *v = &tv->verdicts[k];

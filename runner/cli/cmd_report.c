@@ -61,7 +61,6 @@ const struct rn_command rn_cmd_report_def = {
 static int report_markdown(const struct rn_hist_opts *o)
 {
 	struct rn_merged m;
-	struct rn_github_run run;
 	char *md;
 	size_t len = 0;
 	int rc;
@@ -76,11 +75,7 @@ static int report_markdown(const struct rn_hist_opts *o)
 		rn_merged_release(&m);
 		return rc;
 	}
-	memset(&run, 0, sizeof(run));
-	run.targets = m.reports;
-	run.ntargets = m.ntargets;
-	run.exit_code = m.exit_code;
-	md = rn_github_markdown(&run, &len);
+	md = rn_github_markdown(&m.oc, &len);
 	if (!md) {
 		rn_merged_release(&m);
 		rn_error("renacer report --markdown: out of memory");
@@ -100,7 +95,7 @@ static int report_markdown(const struct rn_hist_opts *o)
 		}
 	}
 	if (!rc)
-		rc = m.exit_code;
+		rc = m.oc.exit_code;
 	free(md);
 	rn_merged_release(&m);
 	return rc;

@@ -1,9 +1,9 @@
 /*
  * internal.h - what the modules of runner/report share and no other folder calls: the verdict
- * count of the console and GitHub reports, then, one section per module, the functions of the
- * OTLP modules (otlp*.c) and of github.c that only this folder calls; the types stay in each
- * module's header (otlp.h lists the OTLP ones), which other folders may include. Not thread
- * safe.
+ * count of the console and GitHub reports, then, one section per module, the functions of
+ * outcome.c, of the OTLP modules (otlp*.c) and of github.c that only this folder calls; the
+ * types stay in each module's header (otlp.h lists the OTLP ones), which other folders may
+ * include. Not thread safe.
  */
 #ifndef RN_REPORT_INTERNAL_H
 #define RN_REPORT_INTERNAL_H
@@ -21,6 +21,7 @@
 #include "otlp_pb.h"
 #include "otlp_redact.h"
 #include "otlp_spans.h"
+#include "outcome.h"
 #include "verdict.h"
 
 /* Count verdicts of kind `v` over all targets `t[0..n)`. (verdict_counts.c) */
@@ -78,6 +79,39 @@ void rn_otlp_derive_id(const struct rn_otlp_context *ctx, enum rn_otlp_span_role
  * RN_OTLP_RUN_NONE: the id rn_otlp_traceparent() hands to the run. (otlp_context.c) */
 void rn_otlp_run_span_id(const struct rn_otlp_context *ctx, size_t target, size_t run,
 			 uint8_t out[8]);
+
+/* ---- outcome.c (the type is outcome.h's): the sides and verdicts every writer walks ---- */
+
+/* Sides of the outcome: ntargets, or 2 * ntargets with bases. */
+size_t rn_outcome_nsides(const struct rn_outcome *oc);
+
+/* Side `j` (0 <= j < rn_outcome_nsides): targets[j], then bases[j - ntargets]. Borrowed. */
+const struct rn_target_result *rn_outcome_side(const struct rn_outcome *oc, size_t j);
+
+/* oc->end_unix_ns, or the CLOCK_REALTIME time now (Unix ns) when that is 0. */
+uint64_t rn_outcome_end_ns(const struct rn_outcome *oc);
+
+/* Verdicts of every report, summed. */
+size_t rn_outcome_nverdicts(const struct rn_outcome *oc);
+
+/*
+ * Every verdict of the outcome in report order (reports[0].verdicts first), with its index in
+ * that order (the span id of an OTLP verdict is derived from it):
+ *
+ *     struct rn_outcome_verdicts it = { oc };
+ *     const struct rn_verdict_result *v;
+ *     for (v = rn_outcome_verdict_next(&it); v; v = rn_outcome_verdict_next(&it))
+ *             ... it.index - 1 is v's index ...
+ */
+struct rn_outcome_verdicts {
+	const struct rn_outcome *oc; /* the outcome walked (set by the caller) */
+	size_t report;               /* report of the next verdict (0 at the start) */
+	size_t k;                    /* its verdict within that report */
+	size_t index;                /* verdicts returned so far */
+};
+
+/* The next verdict (borrowed from its report), or NULL after the last. */
+const struct rn_verdict_result *rn_outcome_verdict_next(struct rn_outcome_verdicts *it);
 
 /* ---- otlp_config.c (the types are otlp_config.h's) ---- */
 
@@ -266,7 +300,7 @@ char **rn_otlp_redact_argv(const char *const *argv);
  * errno.
  */
 int rn_otlp_walk(const struct rn_otlp_cfg *cfg, const struct rn_otlp_context *ctx,
-		 const struct rn_otlp_input *in, struct rn_otlp_batch *batch);
+		 const struct rn_outcome *oc, struct rn_otlp_batch *batch);
 
 /*
  * Build the resource: detected facts (service.name "renacer", service.version, host.name,

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "xalloc.h"
 
 void rn_edivisive_cfg_init(struct rn_edivisive_cfg *cfg)

@@ -102,13 +102,4 @@ int rn_changepoints_update(const double *x, size_t n, const size_t *prev, size_t
 			   const struct rn_edivisive_cfg *cfg, struct rn_changepoint **out,
 			   size_t *nout);
 
-/*
- * Welch's two-sample t-test of b against a (b's mean minus a's) on means trimmed by `trim` at
- * each end (Yuen 1974: trimmed means, winsorized variances, Welch-Satterthwaite degrees of
- * freedom over the h untrimmed points; trim 0 is Welch's test): *t and the two-sided p-value
- * from Student's t distribution. Two constant samples give p = 0 when their values differ, 1
- * when equal. Needs na, nb >= 2 and trim in [0, 0.5) (else p = 1, t = 0).
- */
-double rn_welch_p(const double *a, size_t na, const double *b, size_t nb, double trim, double *t);
-
 #endif

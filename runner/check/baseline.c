@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "internal.h"
 #include "log.h"
 #include "now.h"
 #include "sequential.h"

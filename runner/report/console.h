@@ -57,12 +57,5 @@ void rn_report_progress_done(const char *line);
  * oc->exit_code, nothing else of `oc`.
  */
 void rn_report_console(bool color, bool wide, bool verbose, const struct rn_outcome *oc);
-/*
- * Add a line printed above the console table (for example how timing is gated), wrapped to
- * the width. Copied (control characters escaped); up to 8 lines, more are dropped. The lines
- * are printed and forgotten by the next rn_report_console() (process-wide: one check per
- * process).
- */
-void rn_report_console_header(const char *line);
 
 #endif

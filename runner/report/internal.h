@@ -13,6 +13,8 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "console.h"
+#include "curl_dl.h"
 #include "github.h"
 #include "otlp_config.h"
 #include "otlp_context.h"
@@ -22,6 +24,8 @@
 #include "otlp_redact.h"
 #include "otlp_spans.h"
 #include "outcome.h"
+#include "report_strace.h"
+#include "timing_gate.h"
 #include "verdict.h"
 
 /* Count verdicts of kind `v` over all targets `t[0..n)`. (verdict_counts.c) */
@@ -349,5 +353,53 @@ void rn_github_escape_markdown(struct rn_buf *b, const char *s, size_t max_bytes
  * same. Names of spans, assertions and targets come from the program and the config.
  */
 bool rn_github_add_mention_guard(struct rn_buf *b, const char *s);
+
+/* ---- timing_gate.c (the types are timing_gate.h's) ---- */
+
+/* Sum up the timing rows of `t[0..n)` into `g`. Never fails. */
+void rn_timing_gate(const struct rn_target_report *t, size_t n, struct rn_timing_gate *g);
+
+/*
+ * Write the statement of `g` into `out` (at most `cap` bytes, NUL-terminated), e.g.
+ *   "timing gated at >= +4.1% (worst: target 'build')"
+ *   "timing gated at >= +4.1% (worst: target 'build'); wall_time not gated: detects >= +32.0%
+ *    ('build')"
+ *   "timing not gated for 1 of 3 targets ('xz': undecided, detects >= +38.0%)"
+ *   "timing not gated for 2 of 2 targets ('a', 'b': undecided, detects >= +38.0%)"
+ * Every ungated target is named, up to RN_TIMING_GATE_NAMES and as many as fit `cap` (the
+ * rest counted: "'a', 'b' and 3 more").
+ *   "" (no timing rows: nothing to state)
+ * Returns the length written.
+ */
+size_t rn_timing_gate_format(const struct rn_timing_gate *g, char *out, size_t cap);
+
+/* ---- curl_dl.c (the types are curl_dl.h's) ---- */
+
+/*
+ * Load libcurl (libcurl.so.4, the soname of Debian's libcurl4 packages) and resolve every
+ * function. Returns 0, or -ENOENT after rn_error() naming what is missing. Later calls return
+ * the first result.
+ */
+int rn_curl_load(void);
+
+/* The loaded table; only valid after rn_curl_load() returned 0. */
+const struct rn_curl_api *rn_curl(void);
+
+/* ---- console.c (the types are console.h's) ---- */
+
+/*
+ * Add a line printed above the console table (for example how timing is gated), wrapped to
+ * the width. Copied (control characters escaped); up to 8 lines, more are dropped. The lines
+ * are printed and forgotten by the next rn_report_console() (process-wide: one check per
+ * process).
+ */
+void rn_report_console_header(const char *line);
+
+/* ---- report_strace.c (the types are report_strace.h's) ---- */
+
+/* The summary rows of `t`: the syscalls with calls > 0, sorted by total time (descending; ties
+ * in syscall-number order, as strace sorts). Returns a malloc'ed array of *nrows rows (plus
+ * one spare) the caller frees. Dies on out-of-memory. */
+struct rn_summary_row *rn_trace_summary_rows(const struct rn_trace *t, size_t *nrows);
 
 #endif

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "internal.h"
 #include "now.h"
 #include "safefile.h"
 #include "timing_gate.h"

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "results.h"
+#include "runner/input/internal.h"
 #include "shard.h"
 #include "xalloc.h"
 

@@ -17,6 +17,7 @@
 
 #include "buf.h"
 #include "console.h"
+#include "runner/report/internal.h"
 #include "verdict.h"
 #include "xalloc.h"
 

@@ -45,6 +45,12 @@
 #ifndef RN_CHANGEPOINT_H
 #define RN_CHANGEPOINT_H
 
+/* Defaults of struct rn_edivisive_cfg (rn_edivisive_cfg_init), printed by `renacer history
+ * changes --help`: the largest Welch p-value of a kept change, and the smallest change kept,
+ * percent of the median. */
+#define RN_CHANGEPOINT_ALPHA 0.001
+#define RN_CHANGEPOINT_MIN_CHANGE_PCT 2
+
 #include <stddef.h>
 #include <stdint.h>
 

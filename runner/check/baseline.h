@@ -79,7 +79,8 @@
 #define RN_BASELINE_VARIED_COUNTING 3
 
 /* Default tolerance of time metrics, fraction of the base median (3%). */
-#define RN_BASELINE_TOLERANCE 0.03
+#define RN_BASELINE_TOLERANCE_PCT 3
+#define RN_BASELINE_TOLERANCE (RN_BASELINE_TOLERANCE_PCT / 100.0)
 
 /* Which checkout a run belongs to (enum rn_baseline_side). */
 enum rn_baseline_side {

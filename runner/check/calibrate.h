@@ -26,7 +26,8 @@
 /* Default A/A pairs of calibrate. */
 #define RN_CALIBRATE_PAIRS 20
 /* Default effect to gate, fraction (5%). */
-#define RN_CALIBRATE_EFFECT 0.05
+#define RN_CALIBRATE_EFFECT_PCT 5
+#define RN_CALIBRATE_EFFECT (RN_CALIBRATE_EFFECT_PCT / 100.0)
 
 /* What calibrate measures for one target. */
 struct rn_calibrate_opts {

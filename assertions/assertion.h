@@ -266,10 +266,6 @@ double rn_target_result_calls_extreme(const struct rn_target_result *r, int nr, 
 /* Most earlier runs whose spans a result keeps for span_time (struct rn_target_result). */
 #define RN_SPAN_RUNS_MAX 64
 
-/* Runs whose spans were kept: nspan_runs + 1 when `last` is such a run, else 0. */
-size_t rn_target_result_span_runs(const struct rn_target_result *r);
-/* The trace of the i-th of them (oldest first; the last is r->last). */
-struct rn_trace *rn_target_result_span_trace(struct rn_target_result *r, size_t i);
 /* Add a finished counting run: its counts, spans and syscall statistics; its times are not
  * used (taken under the tracer). `t` is moved into r->last (t is re-initialized). */
 void rn_target_result_add_counting_run(struct rn_target_result *r, struct rn_trace *t);

@@ -11,12 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "xalloc.h"
 
 void rn_edivisive_cfg_init(struct rn_edivisive_cfg *cfg)
 {
-	cfg->alpha = 0.001;
-	cfg->min_rel_change = 0.02;
+	cfg->alpha = RN_CHANGEPOINT_ALPHA;
+	cfg->min_rel_change = RN_CHANGEPOINT_MIN_CHANGE_PCT / 100.0;
 	cfg->min_size = 5;
 	cfg->exponent = 0.1;
 	cfg->max_changes = 32;

@@ -45,6 +45,12 @@
 #ifndef RN_CHANGEPOINT_H
 #define RN_CHANGEPOINT_H
 
+/* Defaults of struct rn_edivisive_cfg (rn_edivisive_cfg_init), printed by `renacer history
+ * changes --help`: the largest Welch p-value of a kept change, and the smallest change kept,
+ * percent of the median. */
+#define RN_CHANGEPOINT_ALPHA 0.001
+#define RN_CHANGEPOINT_MIN_CHANGE_PCT 2
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -101,14 +107,5 @@ int rn_edivisive(const double *x, size_t n, const struct rn_edivisive_cfg *cfg,
 int rn_changepoints_update(const double *x, size_t n, const size_t *prev, size_t nprev,
 			   const struct rn_edivisive_cfg *cfg, struct rn_changepoint **out,
 			   size_t *nout);
-
-/*
- * Welch's two-sample t-test of b against a (b's mean minus a's) on means trimmed by `trim` at
- * each end (Yuen 1974: trimmed means, winsorized variances, Welch-Satterthwaite degrees of
- * freedom over the h untrimmed points; trim 0 is Welch's test): *t and the two-sided p-value
- * from Student's t distribution. Two constant samples give p = 0 when their values differ, 1
- * when equal. Needs na, nb >= 2 and trim in [0, 0.5) (else p = 1, t = 0).
- */
-double rn_welch_p(const double *a, size_t na, const double *b, size_t nb, double trim, double *t);
 
 #endif

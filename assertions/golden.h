@@ -202,10 +202,6 @@ struct rn_count_rule {
 	const char *status;   /* a passing row's status in the detail table, "ok (...)" */
 };
 
-/* The rule of `syscall` (a name; NULL allowed), or NULL: judged with the configured
- * tolerance and floor alone. */
-const struct rn_count_rule *rn_count_rule_of(const char *syscall);
-
 /* All rules, sorted by syscall name; their number in *n. */
 const struct rn_count_rule *rn_count_rules(size_t *n);
 

@@ -14,9 +14,11 @@
 
 #include "assertion.h"
 #include "buf.h"
+#include "changepoint.h"
 #include "equivalence.h"
 #include "golden.h"
 #include "log.h"
+#include "stats.h"
 
 /* ==== the evaluators (evaluate.c, result.c, gaps.c, span_time.c, witness.c) ==== */
 
@@ -589,5 +591,80 @@ void rn_golden_judge_span_time(struct rn_golden_cmp *c, const struct rn_golden_s
 /* Memory (golden_memory.c): the observed median against golden median * (1 + tolerance). */
 void rn_golden_judge_memory(struct rn_golden_cmp *c, const struct rn_golden_step *s,
 			    struct rn_verdict_result *v);
+
+/* ---- stats.c (the types are stats.h's) ---- */
+
+/*
+ * Distribution-free lower confidence bound of the q-quantile of the population `x` was drawn
+ * from: the k-th smallest sample x_(k) with the largest k such that P(Binomial(n, q) >= k) >=
+ * 1 - alpha (at least k of n samples fall at or below the true quantile with that probability;
+ * the order-statistic interval of Hollander, Wolfe & Chicken, section 3.6). `q` in [0, 1]:
+ * 0.5 is the median, 1 the largest sample (a bound that is the sample maximum itself), 0 the
+ * smallest. Writes k to `*rank` when not NULL (0: no sample is a bound at this alpha: too few
+ * samples, e.g. a median with n < 5 at alpha 0.05) and returns -INFINITY then. Units of `x`.
+ */
+double rn_stats_quantile_lower(const double *x, size_t n, double q, double alpha, size_t *rank);
+
+/* Standard normal survival function P(Z > z), accurate in the far tail (uses erfc). */
+double rn_stats_normal_sf(double z);
+
+/* Standard normal quantile: the z with P(Z <= z) = p, for 0 < p < 1 (+-INFINITY at 1 and 0).
+ * Accurate to about 1e-12 (bisection on erfc). */
+double rn_stats_normal_quantile(double p);
+
+/*
+ * One-sided Mann-Whitney U test of H1: `b` is stochastically greater than `a` (b tends to be
+ * larger: a slowdown when a is the golden trace and b the new runs).
+ *
+ * Exact when na + nb <= RN_STATS_EXACT_MAX: the p-value is the share of the C(N, nb) ways of
+ * labelling the pooled (mid-)ranks as `b` whose rank sum is at least the observed one, so ties
+ * are handled exactly, not approximately. Otherwise the normal approximation
+ * z = (U - na*nb/2 - 1/2) / sigma, sigma^2 = na*nb/12 * ((N + 1) - sum(t^3 - t) / (N (N - 1)))
+ * over tie groups of size t, with p = P(Z >= z). This matches scipy.stats.mannwhitneyu(b, a,
+ * alternative="greater", method="exact" / "asymptotic") on untied data.
+ *
+ * With an empty sample, or when every value is tied, p = 1 (no evidence). Never fails.
+ */
+void rn_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+			   struct rn_mann_whitney *out);
+
+/*
+ * Hodges-Lehmann estimate of the location shift of `b` over `a` (how much larger b tends to
+ * be), and its distribution-free one-sided confidence bounds at level 1 - alpha (0 < alpha <
+ * 0.5). With the differences D_(1) <= ... <= D_(na*nb) sorted, the lower bound is D_(k) for the
+ * largest k with P(U <= k - 1) <= alpha under the null distribution of U without ties
+ * (Hollander, Wolfe & Chicken, section 4.3): P(D_(k) <= shift) >= 1 - alpha. The exact
+ * distribution is used when na + nb <= RN_STATS_EXACT_MAX, else
+ * k = floor(na*nb/2 - z_(1-alpha) * sqrt(na*nb*(N+1)/12) + 1/2).
+ *
+ * Either sample empty: shift = NaN and no bounds. Never fails.
+ */
+void rn_stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb, double alpha,
+			     struct rn_hodges_lehmann *out);
+
+/* ---- result.c (the types are assertion.h's) ---- */
+
+/* Runs whose spans were kept: nspan_runs + 1 when `last` is such a run, else 0. */
+size_t rn_target_result_span_runs(const struct rn_target_result *r);
+
+/* The trace of the i-th of them (oldest first; the last is r->last). */
+struct rn_trace *rn_target_result_span_trace(struct rn_target_result *r, size_t i);
+
+/* ---- changepoint.c (the types are changepoint.h's) ---- */
+
+/*
+ * Welch's two-sample t-test of b against a (b's mean minus a's) on means trimmed by `trim` at
+ * each end (Yuen 1974: trimmed means, winsorized variances, Welch-Satterthwaite degrees of
+ * freedom over the h untrimmed points; trim 0 is Welch's test): *t and the two-sided p-value
+ * from Student's t distribution. Two constant samples give p = 0 when their values differ, 1
+ * when equal. Needs na, nb >= 2 and trim in [0, 0.5) (else p = 1, t = 0).
+ */
+double rn_welch_p(const double *a, size_t na, const double *b, size_t nb, double trim, double *t);
+
+/* ---- golden.c (the types are golden.h's) ---- */
+
+/* The rule of `syscall` (a name; NULL allowed), or NULL: judged with the configured
+ * tolerance and floor alone. */
+const struct rn_count_rule *rn_count_rule_of(const char *syscall);
 
 #endif

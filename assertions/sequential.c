@@ -5,6 +5,7 @@
 
 #include <math.h>
 
+#include "internal.h"
 #include "stats.h"
 
 size_t rn_seq_next(const struct rn_seq_design *d, size_t n)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "xalloc.h"
 
 static int cmp_double(const void *pa, const void *pb)

@@ -39,24 +39,6 @@ double rn_stats_median(const double *x, size_t n);
  */
 double rn_stats_mad(const double *x, size_t n);
 
-/*
- * Distribution-free lower confidence bound of the q-quantile of the population `x` was drawn
- * from: the k-th smallest sample x_(k) with the largest k such that P(Binomial(n, q) >= k) >=
- * 1 - alpha (at least k of n samples fall at or below the true quantile with that probability;
- * the order-statistic interval of Hollander, Wolfe & Chicken, section 3.6). `q` in [0, 1]:
- * 0.5 is the median, 1 the largest sample (a bound that is the sample maximum itself), 0 the
- * smallest. Writes k to `*rank` when not NULL (0: no sample is a bound at this alpha: too few
- * samples, e.g. a median with n < 5 at alpha 0.05) and returns -INFINITY then. Units of `x`.
- */
-double rn_stats_quantile_lower(const double *x, size_t n, double q, double alpha, size_t *rank);
-
-/* Standard normal survival function P(Z > z), accurate in the far tail (uses erfc). */
-double rn_stats_normal_sf(double z);
-
-/* Standard normal quantile: the z with P(Z <= z) = p, for 0 < p < 1 (+-INFINITY at 1 and 0).
- * Accurate to about 1e-12 (bisection on erfc). */
-double rn_stats_normal_quantile(double p);
-
 /* Result of a one-sided Mann-Whitney U test. */
 struct rn_mann_whitney {
 	double u;   /* U of `b`: pairs (a_i, b_j) with b_j > a_i, plus half the tied pairs;
@@ -70,22 +52,6 @@ struct rn_mann_whitney {
 	bool ties;  /* some value occurs more than once in the pooled sample */
 };
 
-/*
- * One-sided Mann-Whitney U test of H1: `b` is stochastically greater than `a` (b tends to be
- * larger: a slowdown when a is the golden trace and b the new runs).
- *
- * Exact when na + nb <= RN_STATS_EXACT_MAX: the p-value is the share of the C(N, nb) ways of
- * labelling the pooled (mid-)ranks as `b` whose rank sum is at least the observed one, so ties
- * are handled exactly, not approximately. Otherwise the normal approximation
- * z = (U - na*nb/2 - 1/2) / sigma, sigma^2 = na*nb/12 * ((N + 1) - sum(t^3 - t) / (N (N - 1)))
- * over tie groups of size t, with p = P(Z >= z). This matches scipy.stats.mannwhitneyu(b, a,
- * alternative="greater", method="exact" / "asymptotic") on untied data.
- *
- * With an empty sample, or when every value is tied, p = 1 (no evidence). Never fails.
- */
-void rn_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
-			   struct rn_mann_whitney *out);
-
 /* Hodges-Lehmann shift estimate with distribution-free confidence bounds. */
 struct rn_hodges_lehmann {
 	double shift; /* median of the na * nb differences b_j - a_i (in the samples' unit) */
@@ -97,20 +63,6 @@ struct rn_hodges_lehmann {
 	double level; /* achieved confidence P(lower <= true shift) >= level >= 1 - alpha
 		       * (under continuity and a pure shift); 0 when no bound exists */
 };
-
-/*
- * Hodges-Lehmann estimate of the location shift of `b` over `a` (how much larger b tends to
- * be), and its distribution-free one-sided confidence bounds at level 1 - alpha (0 < alpha <
- * 0.5). With the differences D_(1) <= ... <= D_(na*nb) sorted, the lower bound is D_(k) for the
- * largest k with P(U <= k - 1) <= alpha under the null distribution of U without ties
- * (Hollander, Wolfe & Chicken, section 4.3): P(D_(k) <= shift) >= 1 - alpha. The exact
- * distribution is used when na + nb <= RN_STATS_EXACT_MAX, else
- * k = floor(na*nb/2 - z_(1-alpha) * sqrt(na*nb*(N+1)/12) + 1/2).
- *
- * Either sample empty: shift = NaN and no bounds. Never fails.
- */
-void rn_stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb, double alpha,
-			     struct rn_hodges_lehmann *out);
 
 /*
  * Paired comparisons (same-job baseline, runner/check/baseline.h): d_i = head_i - base_i of runs

@@ -9,6 +9,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "internal.h"
+
 #if defined(__x86_64__)
 #define GUARD_ARCH AUDIT_ARCH_X86_64
 #elif defined(__aarch64__)

@@ -32,32 +32,10 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/*
- * The Landlock ABI version of the running kernel (landlock_create_ruleset(2) with
- * LANDLOCK_CREATE_RULESET_VERSION), asked once and cached; 0 when Landlock is not there
- * (kernel without it, disabled at boot, or a system-call emulator such as Valgrind).
- */
-int rn_guard_landlock_abi(void);
-
 /* The first Landlock ABI that scopes signals (LANDLOCK_SCOPE_SIGNAL, Linux 6.12). */
 #define RN_GUARD_LANDLOCK_MIN_ABI 6
 
-/*
- * Put the calling process into a Landlock domain that scopes signals (form 1 above): handles
- * no file-system or network access, so the target's files and sockets are as before. Sets
- * no_new_privs first when the process lacks CAP_SYS_ADMIN (the kernel's rule for
- * landlock_restrict_self). Returns 0 or -errno (-EOPNOTSUPP: Landlock disabled; -ENOSYS: no
- * Landlock; -EINVAL or -E2BIG: an ABI below RN_GUARD_LANDLOCK_MIN_ABI). Async-signal-safe
- * (used in the forked child).
- */
-int rn_guard_landlock(void);
-
 /* Instructions rn_guard_filter() may write. */
 #define RN_GUARD_MAX_INSNS 48
-
-/* Write the guard program for renacer's pid `protect` and process group `pgrp` (0 = the
- * target runs in a group of its own) into `out` (RN_GUARD_MAX_INSNS entries). Returns the
- * number of instructions. Async-signal-safe (used in the forked child). */
-size_t rn_guard_filter(pid_t protect, pid_t pgrp, struct sock_filter *out);
 
 #endif

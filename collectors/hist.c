@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "internal.h"
 #include "xalloc.h"
 
 /* Bucket of `v`: e * 128 + (v >> e) with e = max(0, msb(v) - 7) (hist.h). */

@@ -33,14 +33,6 @@ struct rn_hist {
 	uint64_t max;                    /* largest value, 0 when empty */
 };
 
-/* An empty histogram. Allocates nothing. */
-void rn_hist_init(struct rn_hist *h);
-/* Free the chunks; `h` is then as after init. */
-void rn_hist_release(struct rn_hist *h);
-/* Count one value. Dies on out-of-memory (a chunk is 1 KiB). */
-void rn_hist_record(struct rn_hist *h, uint64_t v);
-/* Add every count of `src` into `dst` (merging per-process histograms). */
-void rn_hist_merge(struct rn_hist *dst, const struct rn_hist *src);
 /*
  * The q-quantile (0 <= q <= 1) as the nearest-rank method defines it: the value of the
  * ceil(q * count)-th smallest value (the smallest for q = 0), reported as its bucket's

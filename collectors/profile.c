@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "internal.h"
 #include "srcloc.h"
 #include "symbolize.h"
 #include "xalloc.h"

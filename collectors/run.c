@@ -49,6 +49,7 @@
 #include "driver.h"
 #include "elf_id.h"
 #include "guard.h"
+#include "internal.h"
 #include "log.h"
 #include "now.h"
 #include "xalloc.h"

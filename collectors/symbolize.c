@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "internal.h"
 #include "safefile.h"
 #include "xalloc.h"
 

@@ -48,9 +48,6 @@ struct rn_maps {
 	size_t n;         /* mappings used */
 };
 
-/* Parse the text of /proc/PID/maps (NUL-terminated). Returns a new snapshot, possibly empty,
- * owned by the caller (rn_maps_free); malformed lines are skipped. Dies on out-of-memory. */
-struct rn_maps *rn_maps_parse(const char *text);
 /* Read /proc/PID/maps of `pid`. 0 and *out set (owned by the caller), or negative errno. */
 int rn_maps_read(pid_t pid, struct rn_maps **out);
 /* Free a snapshot (NULL-safe). */
@@ -61,10 +58,6 @@ const struct rn_map *rn_maps_find(const struct rn_maps *m, uint64_t addr);
 /* Whether `path` is part of the C runtime (libc, ld.so, libpthread, libdl, librt) or the
  * vDSO, whose frames attribution skips. Matches on the basename. */
 bool rn_module_is_runtime(const char *path);
-
-/* Whether `path` is an interpreter's runtime library (libpython3.x), whose frames are the
- * interpreter's, not the program's. Matches on the basename. */
-bool rn_module_is_interpreter(const char *path);
 
 /*
  * Whether a frame of folded stacks (collectors/profile.h) is not the program's own code: a
@@ -92,16 +85,6 @@ struct rn_symbolizer;
 struct rn_symbolizer *rn_symbolizer_new(void);
 /* Free a symbolizer and every string it handed out (NULL-safe). */
 void rn_symbolizer_free(struct rn_symbolizer *s);
-
-/*
- * Symbolize one address of a process whose mappings are `m`. `is_return` says the address is a
- * return address: the symbol is then looked up at addr - 1, so a call that ends a function
- * (noreturn) is attributed to the caller, not to the next function. Returns 0 and fills `out`,
- * -ENOENT when no file-backed executable mapping holds `addr` or the module cannot be read as
- * ELF (the failure is cached per module).
- */
-int rn_symbolize(struct rn_symbolizer *s, const struct rn_maps *m, uint64_t addr, bool is_return,
-		 struct rn_frame *out);
 
 /*
  * Attribute a syscall: the first of the `n` return addresses `stack` (innermost first) that

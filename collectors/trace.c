@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "internal.h"
 #include "symbolize.h"
 #include "xalloc.h"
 

@@ -475,8 +475,6 @@ struct rn_syscall_stat rn_trace_syscall_total(const struct rn_trace *t, int nr);
 uint64_t rn_trace_total_syscalls(const struct rn_trace *t);
 /* Wall time of the run: root spawn to last exit, ns. */
 uint64_t rn_trace_wall_ns(const struct rn_trace *t);
-/* Compute peak_rss_bytes from the processes' lifetimes and VmHWM (call after the run). */
-void rn_trace_finish_memory(struct rn_trace *t);
 
 /* Busy time of the GPU: union of the GPU span intervals, ns (region and graph spans left
  * out: they are not work of their own). */

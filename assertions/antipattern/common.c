@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "srcloc.h"
 #include "symbolize.h"
 #include "xalloc.h"

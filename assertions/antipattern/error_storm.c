@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "xalloc.h"
 
 /* ---- ErrorStorm -----------------------------------------------------------------------------

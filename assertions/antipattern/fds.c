@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "xalloc.h"
 
 static uint64_t fd_key(pid_t pid, int64_t fd)

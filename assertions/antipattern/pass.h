@@ -3,8 +3,9 @@
  * the state one replay of the spool builds for all of them, and the helpers they share.
  * Private to assertions/antipattern.c (the driver) and assertions/antipattern/ (one file per
  * detector, plus fds.c, the per-(process, fd) state several detectors read, and common.c).
- * Public API: assertions/assertion.h; thresholds: assertions/internal.h; definitions and
- * formulas: assertions/ANTIPATTERNS.md.
+ * The helpers only the detectors call are in antipattern/internal.h. Public API:
+ * assertions/assertion.h; thresholds: assertions/internal.h; definitions and formulas:
+ * assertions/ANTIPATTERNS.md.
  *
  * Memory: the pass owns everything it points to (pass_init/pass_release in antipattern.c);
  * detectors allocate only strings they hand over in struct rn_detection or in candidates.
@@ -357,73 +358,28 @@ struct rn_ap_label {
 
 /* ---- shared helpers (antipattern/common.c) -------------------------------------------------- */
 
-/* A duration for people: "412 ns", "3.2 us", "41.0 ms", "1.25 s" (by value, no allocation). */
-struct rn_ap_text rn_ap_dur(uint64_t ns);
-/* A byte count for people: "512 B", "4.0 KiB", "1.5 MiB", "2.00 GiB". */
-struct rn_ap_text rn_ap_bytes(uint64_t n);
-/* Keep the tail of `path` (the informative end) in dst[n], "..." first when cut; n >= 8. */
-void rn_ap_keep_path(char *dst, size_t n, const char *path);
-/* Take the buffer's text (caller frees); dies on a failed buffer (out of memory, over its
- * cap), since a silently empty evidence would read as "nothing found". */
-char *rn_ap_buf_take(struct rn_buf *b);
 /* Build the per-number syscall classes of the generated syscall table into st (st->v owned,
  * freed by the caller); dies on out of memory. */
 void rn_ap_sc_tab_build(struct rn_ap_sc_tab *st);
 /* The classes of syscall `nr`; an unknown number gets "no class, compare 3 arguments". */
 const struct rn_ap_sc *rn_ap_sc_of(const struct rn_ap_sc_tab *st, int nr);
-/* Append "name(a, b, c) = ret" or "... = -1 ENOENT" to b, as many arguments as the call
- * takes (args[6]). */
-void rn_ap_add_call(struct rn_buf *b, const struct rn_ap_sc_tab *st, int nr, const uint64_t *args,
-		    int64_t ret, int err);
 
 /* The bounded hash table above: init sets it up empty (allocates nothing) for values of esz
  * bytes and at most max keys; release frees it and leaves it empty with the same shape. */
 void rn_antipattern_map_init(struct rn_antipattern_map *kt, size_t esz, size_t max);
 void rn_antipattern_map_release(struct rn_antipattern_map *kt);
-/* The value in slot i (i < kt->cap; a slot holds a key when kt->keys[i] != 0). */
-void *rn_antipattern_map_slot(struct rn_antipattern_map *kt, size_t i);
 /* The value of `key` (never UINT64_MAX), added zeroed when `create` and there is room; NULL
  * when absent, or full (counted in kt->dropped). Valid until the next insertion/deletion. */
 void *rn_antipattern_map_get(struct rn_antipattern_map *kt, uint64_t key, bool create);
-/* Delete the entry whose value is `val` (from rn_antipattern_map_get). */
-void rn_antipattern_map_del(struct rn_antipattern_map *kt, void *val);
 /* FNV-1a of a string mixed with a seed (a pid, a directory); never UINT64_MAX. */
 uint64_t rn_ap_str_key(const char *s, uint64_t seed);
 
-/* Would a finding of (conf, mag) enter tp? Check before formatting its text. */
-bool rn_ap_top_wants(const struct rn_ap_top *tp, double conf, double mag);
-/* Insert c (its strings are taken over, freed when it does not enter), dropping the worst
- * when full. */
-void rn_ap_top_put(struct rn_ap_top *tp, struct rn_ap_cand *c);
 /* Free the candidates' strings and empty tp. */
 void rn_ap_top_release(struct rn_ap_top *tp);
-/* Fill out from tp (tp->n >= 1): the best finding's confidence, process, summary and
- * evidence, the others as "also:" lines, then "note: <dropped_note>" unless NULL. out's
- * strings are new (owned by out); tp is unchanged. */
-void rn_ap_top_out(struct rn_ap_pass *ps, const struct rn_ap_top *tp, struct rn_detection *out,
-		   const char *dropped_note);
-
-/* Count one span of caller `key` (0: not attributed) in cl. */
-void rn_ap_callers_add(struct rn_ap_callers *cl, uint64_t key);
-/* Append "  called from f (file:line; module+0xaddr): n of total <what> (p%)\n" for the
- * dominant caller in cl; nothing when none was attributed. Looks DWARF lines up lazily
- * (ps->src). */
-void rn_ap_add_caller(struct rn_ap_pass *ps, struct rn_buf *b, const struct rn_ap_callers *cl,
-		      const char *what);
 
 /* Process i's comm, or its nearest ancestor's (a forked child runs its parent's image); NULL
  * when none is known. Owned by the trace. */
 const char *rn_ap_proc_comm(const struct rn_trace *t, int i);
-/* "pid 1234 (name)", or "the process tree" for an index out of range (by value). */
-struct rn_ap_label rn_ap_plabel(const struct rn_ap_pass *ps, int i);
-/* Process i's birth (or first span), its exit (or the end of the run, or its last span), and
- * the time between (its lifetime), ns. */
-uint64_t rn_ap_proc_begin(const struct rn_ap_pass *ps, int i);
-uint64_t rn_ap_proc_end(const struct rn_ap_pass *ps, int i);
-uint64_t rn_ap_proc_life(const struct rn_ap_pass *ps, int i);
-/* Does a GPU span of `pid` pass the process filter? *proc gets its process index or -1; a pid
- * the tracer did not see passes only an unfiltered pass. */
-bool rn_ap_gpu_allowed(const struct rn_ap_pass *ps, pid_t pid, int *proc);
 
 /* ---- the fd tracker (antipattern/fds.c): state several detectors read --------------------- */
 
@@ -435,9 +391,6 @@ void rn_ap_resolve_path(struct rn_ap_pass *ps, int proc, const struct rn_ap_sc *
  * writes (sizes, re-reads) and syncs. Runs after the detectors' span callbacks. */
 void rn_ap_fd_span(struct rn_ap_pass *ps, int proc, const struct rn_ap_sc *si,
 		   const struct rn_syscall_event *ev);
-/* SmallIO (antipattern/small_io.c): an fd is done (closed, replaced, or the pass ends); turn
- * its small reads and writes into candidates of ps->small. */
-void rn_ap_small_fd_done(struct rn_ap_pass *ps, struct rn_ap_fd *f);
 
 /* ---- the detector ops table ------------------------------------------------------------------ */
 

@@ -332,4 +332,13 @@ bool rn_pt_parent_in_wait(struct rn_collector *c, const struct rn_process *p);
  * 0 or negative errno. */
 int rn_pt_task_gone(struct rn_collector *c, struct task *tk, int status);
 
+/* ---- ptrace.h's helpers ---- */
+
+/*
+ * Index (0..5) of the `which`-th (0 or 1) path argument of syscall `nr`, or -1 when it has
+ * none: openat's path is argument 1, rename's are 0 and 1. Paths are decoded from the
+ * tracee's memory at syscall entry.
+ */
+int rn_syscall_path_arg(int nr, int which);
+
 #endif

@@ -38,11 +38,4 @@ extern const struct rn_collector_ops rn_ptrace_collector;
  */
 int rn_syscall_set_parse(const char *expr, bool *set, struct rn_diag *diag);
 
-/*
- * Index (0..5) of the `which`-th (0 or 1) path argument of syscall `nr`, or -1 when it has
- * none: openat's path is argument 1, rename's are 0 and 1. Paths are decoded from the
- * tracee's memory at syscall entry.
- */
-int rn_syscall_path_arg(int nr, int which);
-
 #endif

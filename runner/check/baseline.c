@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "internal.h"
 #include "log.h"
 #include "now.h"
 #include "sequential.h"
@@ -1470,8 +1471,10 @@ struct rn_seq_design rn_baseline_design(const struct rn_baseline_plan *plan,
 	return seq;
 }
 
-void rn_baseline_report_console(bool color, const struct rn_target_report *t, size_t n)
+void rn_baseline_report_console(bool color, const struct rn_outcome *oc)
 {
+	const struct rn_target_report *t = oc->reports;
+	size_t n = oc->ntargets;
 	const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[0m" : "";
 	struct rn_buf b;
 	size_t i, k, rows = 0;

@@ -54,6 +54,7 @@
 #include "assertion.h"
 #include "config.h"
 #include "golden.h"
+#include "outcome.h"
 #include "verdict.h"
 #include "sequential.h"
 
@@ -77,27 +78,9 @@
  * ones: counts and memory are then judged as the head's fewest against the base's most. */
 #define RN_BASELINE_VARIED_COUNTING 3
 
-/*
- * The primary time metric of a target's pairs, the one whose decision stops the adaptive
- * repeats: RN_METRIC_WALL when the base's median CPU time is under RN_BASELINE_CPU_SHARE of its
- * wall time (a tree that mostly waits) or either is missing, else whichever of cpu_time and
- * wall_time has the smaller relative noise of the paired differences so far. Both results are
- * borrowed and only read.
- */
-enum rn_metric rn_baseline_primary(const struct rn_target_result *head,
-				   const struct rn_target_result *base);
-
-/*
- * The noise of time metric `m` over the timing pairs of `head` and `base` (paired by index):
- * *median = the base median, *sigma = 1.4826 MAD of the differences head - base, both in the
- * metric's unit (ns). Returns the number of pairs (0: both outputs 0).
- */
-size_t rn_baseline_pair_noise(const struct rn_target_result *head,
-			      const struct rn_target_result *base, enum rn_metric m, double *median,
-			      double *sigma);
-
 /* Default tolerance of time metrics, fraction of the base median (3%). */
-#define RN_BASELINE_TOLERANCE 0.03
+#define RN_BASELINE_TOLERANCE_PCT 3
+#define RN_BASELINE_TOLERANCE (RN_BASELINE_TOLERANCE_PCT / 100.0)
 
 /* Which checkout a run belongs to (enum rn_baseline_side). */
 enum rn_baseline_side {
@@ -119,39 +102,6 @@ struct rn_baseline {
 	double tolerance; /* time tolerance, fraction of the base median (minimum effect) */
 	bool confirm;     /* re-measure a failing timing verdict once before it fails */
 };
-
-/*
- * Set up `b` for base tree `dir` and the config directory `config_dir` (absolute). Fails with
- * an error naming the base side when `dir` does not exist, is not a directory, or is the head
- * tree itself. Returns 0 or -errno (nothing to release then).
- */
-int rn_baseline_init(struct rn_baseline *b, const char *dir, const char *config_dir);
-/* Free what `b` owns. */
-void rn_baseline_release(struct rn_baseline *b);
-
-/*
- * The base side of target `head`: a copy whose name is "<name> (base)" (so progress lines and
- * errors name the side) and whose argv elements, cwd and environment values under the head's
- * root are re-rooted under b->dir. Fills `base` (released with rn_baseline_target_release).
- */
-void rn_baseline_target(const struct rn_baseline *b, const struct rn_target_cfg *head,
-			struct rn_target_cfg *base);
-/*
- * `path` (absolute) with the head's root re-rooted under b->dir, as rn_baseline_target
- * re-roots argv elements; a copy when it is not under the head's root. Caller frees.
- */
-char *rn_baseline_reroot(const struct rn_baseline *b, const char *path);
-/* Free what rn_baseline_target() allocated in `base`. */
-void rn_baseline_target_release(struct rn_target_cfg *base);
-
-/*
- * Is the base side built? Every argv element that names an existing file of the head (an
- * absolute path, or a relative one with a '/' resolved against cwd) must exist in the base,
- * as must the base cwd. Prints an error naming the base side and the missing path and returns
- * -ENOENT; else 0.
- */
-int rn_baseline_check_built(const struct rn_baseline *b, const struct rn_target_cfg *head,
-			    const struct rn_target_cfg *base);
 
 /* The `cpu` of a run that the runner places itself (rn_baseline_run_fn). */
 #define RN_BASELINE_OWN_PLACE (-2)
@@ -183,50 +133,5 @@ struct rn_baseline_plan {
 	const char *pairs_note; /* duet pairs were asked for but run sequentially: why
 				 * (static, "fewer than 2 usable CPUs"), or NULL */
 };
-
-/*
- * The look schedule of `plan` (sequential.h): first look max(pairs, the fewest pairs whose
- * exact test can decide at its alpha share), last look max_pairs, total alpha reg->alpha.
- */
-struct rn_seq_design rn_baseline_design(const struct rn_baseline_plan *plan,
-					const struct rn_regression_cfg *reg);
-
-/*
- * Measure, judge and (with b->confirm) confirm one target: runs `plan` through `fn`, then
- * appends the `baseline:*` verdicts for target `name` to `tv`. A side that failed gives one
- * ERROR row naming it. Returns 0 or -ECANCELED (interrupted; no verdicts then).
- */
-int rn_baseline_run_target(const struct rn_baseline *b, const struct rn_baseline_plan *plan,
-			   const struct rn_regression_cfg *reg, const char *name,
-			   rn_baseline_run_fn fn, void *ctx, struct rn_target_result *head,
-			   struct rn_target_result *base, struct rn_target_report *tv);
-
-/*
- * Judge head against base (see the top of this file) and append the verdicts to `tv`. Time
- * metrics use the timing pairs from index `first_pair` on (the runs of both results are
- * paired by index), at the look of `seq` their number makes; `budget_spent` says no further
- * look was possible (an inconclusive row says so). Both sides must have run cleanly.
- */
-void rn_baseline_judge(const struct rn_baseline *b, const struct rn_regression_cfg *reg,
-		       const struct rn_seq_design *seq, bool budget_spent, const char *name,
-		       const struct rn_target_result *head, const struct rn_target_result *base,
-		       size_t first_pair, struct rn_target_report *tv);
-
-/* Print the "head vs base" table (medians, difference, interval) of every baseline time row
- * of `t[0..n)` to stderr. */
-void rn_baseline_report_console(bool color, const struct rn_target_report *t, size_t n);
-
-/*
- * The deterministic second opinion of instructions = true (runner/check/baseline_instr.c):
- * after rn_baseline_judge, with both sides' Valgrind counts in their results
- * (RN_METRIC_INSTRUCTIONS, one count a side), append a baseline:instructions row to `tv`, FAIL
- * when head's count exceeds base's by more than b->tolerance, else PASS, and say the count's
- * change on every inconclusive time row of this target (rows from index `first_row`). Nothing
- * when a side has no count.
- */
-void rn_baseline_judge_instructions(const struct rn_baseline *b, const char *name,
-				    const struct rn_target_result *head,
-				    const struct rn_target_result *base, size_t first_row,
-				    struct rn_target_report *tv);
 
 #endif

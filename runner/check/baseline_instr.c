@@ -15,6 +15,7 @@
 
 #include "baseline.h"
 #include "buf.h"
+#include "internal.h"
 #include "units.h"
 #include "xalloc.h"
 

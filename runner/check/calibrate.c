@@ -14,6 +14,7 @@
 
 #include "buf.h"
 #include "collector.h"
+#include "internal.h"
 #include "sequential.h"
 #include "stats.h"
 #include "xalloc.h"

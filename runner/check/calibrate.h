@@ -26,7 +26,8 @@
 /* Default A/A pairs of calibrate. */
 #define RN_CALIBRATE_PAIRS 20
 /* Default effect to gate, fraction (5%). */
-#define RN_CALIBRATE_EFFECT 0.05
+#define RN_CALIBRATE_EFFECT_PCT 5
+#define RN_CALIBRATE_EFFECT (RN_CALIBRATE_EFFECT_PCT / 100.0)
 
 /* What calibrate measures for one target. */
 struct rn_calibrate_opts {
@@ -51,22 +52,5 @@ struct rn_calibrate_sides {
 	/* Make the planted head command: set the shell loop's iterations (ctx: `planted`). */
 	void (*plant)(void *planted, unsigned long iterations);
 };
-/* Calibrate one target through `sides` (above): res[0..1] the A/A head and base results,
- * res[2..3] the planted head and its base, all initialized by the caller; appends the rows
- * calibrate:noise and calibrate:plant to `tv`. Returns 0 or -ECANCELED (interrupted). */
-int rn_calibrate_target(const struct rn_baseline *b, const struct rn_baseline_plan *plan,
-			const struct rn_regression_cfg *reg, const struct rn_calibrate_opts *o,
-			const char *name, const struct rn_calibrate_sides *sides,
-			struct rn_target_result *res[4], struct rn_target_report *tv);
-
-/*
- * The shell busy loop that plants CPU work: argv prefix
- *   /bin/sh -c 'i=0; while [ $i -lt N ]; do i=$((i+1)); done; exec "$0" "$@"'
- * The cost of one iteration on this machine, CPU ns, measured by running 200,000 of them
- * once (0 when /bin/sh could not be run).
- */
-double rn_calibrate_loop_ns(void);
-/* The -c script of the loop for `iterations` (static buffer, overwritten by the next call). */
-const char *rn_calibrate_loop_script(unsigned long iterations);
 
 #endif

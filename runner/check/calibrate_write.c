@@ -13,6 +13,7 @@
 
 #include "buf.h"
 #include "fingerprint.h"
+#include "internal.h"
 #include "log.h"
 #include "safefile.h"
 #include "stats.h"

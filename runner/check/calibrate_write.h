@@ -26,23 +26,4 @@
 #include "sequential.h"
 #include "verdict.h"
 
-/*
- * The tolerance of the A/A pairs of `head` and `base` (paired by index) under `seq` (top of this
- * file), as a row calibrate:tolerance appended to `tv` (PASS; NO DATA without time samples):
- * observed = the tolerance in percent, the message names it and each metric's share.
- */
-void rn_calibrate_tolerance_row(const struct rn_target_result *head,
-				const struct rn_target_result *base,
-				const struct rn_seq_design *seq, const char *name,
-				struct rn_target_report *tv);
-
-/*
- * Write the calibrate:tolerance row of each of the `n` reports into `cfg`'s file as its
- * target's baseline_tolerance (top of this file). Targets expanded from a harness or [[suite]]
- * have no table of their own and are left out with a note. 0, or a negative errno after
- * rn_error() naming the file.
- */
-int rn_calibrate_write_config(const struct rn_config *cfg, const struct rn_target_report *tvs,
-			      size_t n, bool quiet);
-
 #endif

@@ -4,7 +4,7 @@
  * Plan: config, selected targets, per target its warmup, timing and counting runs. Run: the
  * runs under its collectors -> per-run metrics and gaps (check_run.c). Judge: each enabled
  * assertion that applies, the golden comparison, known data loss -> verdicts. Report: one
- * struct rn_outcome through every reporter of runner/check/reporter.h (JUnit, timeline, OTLP,
+ * struct rn_outcome (runner/report/outcome.h) through every reporter of runner/check/reporter.h (JUnit, timeline, OTLP,
  * benchmark JSON, results, GitHub, history, console) -> exit code.
  *
  * The commands that drive it each have their own file: cmd_check.c (`renacer check`),

@@ -13,6 +13,7 @@
 #include "cachegrind/cachegrind.h"
 #include "driver.h"
 #include "exitcode.h"
+#include "internal.h"
 #include "log.h"
 #include "xalloc.h"
 

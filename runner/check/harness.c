@@ -16,6 +16,7 @@
 
 #include "buf.h"
 #include "exitcode.h"
+#include "internal.h"
 #include "log.h"
 #include "rn_regex.h"
 #include "stats.h"

@@ -26,29 +26,4 @@
 
 #include "config.h"
 
-/*
- * Expand every harness [[target]] and every [[suite]] of `cfg` in place: each is replaced by
- * its targets (at its position, in the harness's order), and every assertion that names it
- * in `targets` names them instead. The names come from `benchmarks`, else from the harness's
- * own list (a run of the harness's list command in the table's cwd), kept where `pattern`
- * fully matches. With `build`, a table's `build` command runs first (check --build): the
- * list needs the program. Returns 0, or an exit code (RN_EXIT_TARGET: a list command or a
- * build failed; RN_EXIT_CONFIG: two names make one target name, or nothing is left) after
- * printing why.
- */
-int rn_harness_expand(struct rn_config *cfg, bool build, bool quiet);
-
-/* Before a run of expanded benchmark `tc`: its previous result file is removed, so a run that
- * writes none is not read as its predecessor's. Nothing for other targets. */
-void rn_harness_run_begin(const struct rn_target_cfg *tc);
-
-/*
- * After a timing run of expanded benchmark `tc`: its per-iteration times from the harness's
- * result file (or `out`, the run's captured stdout, for go test), ns. *cpu_ns is 0 where the
- * harness reports no CPU time. Returns 0, or -EINVAL / -errno with `why` (cap bytes) saying
- * what was missing.
- */
-int rn_harness_read(const struct rn_target_cfg *tc, const char *out, double *real_ns,
-		    double *cpu_ns, char *why, size_t cap);
-
 #endif

@@ -38,31 +38,4 @@ struct rn_ratchet {
 	size_t n;                  /* entries in tcs */
 };
 
-/*
- * Set `r` up for `cfg`'s [ratchet] and the `nsel` selected targets `sel` (indexes into
- * cfg->targets): the reference tree (checked out and built for a git ref) and each target's
- * reference side, which must be built there. Does nothing (returns 0, `r` zeroed) without a
- * [ratchet] table, without --baseline or with --no-ratchet. Returns 0 or an exit code (RN_EXIT_CONFIG: no such
- * directory or ref; RN_EXIT_TARGET: its build failed or a target is not built there), after an
- * error naming the reference. rn_ratchet_release(r) either way.
- */
-int rn_ratchet_setup(struct rn_ratchet *r, const struct rn_config *cfg,
-		     const struct rn_check_opts *o, const size_t *sel, size_t nsel);
-
-/*
- * Run selected target `idx` (its config `tc`) against the reference and append its
- * `ratchet:<metric>` rows to `tv`. Its runs are its own (the head's result of the check,
- * `head`, is left as it is); a target with `instructions = true` gets `ratchet:instructions`,
- * the reference's count against the head's, judged with the budget as its limit, the head's
- * count taken from `head` (counted once in the job) when it has one. Returns 0 or -ECANCELED
- * (interrupted).
- */
-int rn_ratchet_run_target(const struct rn_ratchet *r, const struct rn_config *cfg,
-			  const struct rn_target_cfg *tc, size_t idx, size_t count,
-			  const struct rn_check_opts *o, const struct rn_otlp_context *otlp_ctx,
-			  const struct rn_target_result *head, struct rn_target_report *tv);
-
-/* Free what `r` holds and remove a checkout it made. No-op on a zeroed one. */
-void rn_ratchet_release(struct rn_ratchet *r);
-
 #endif

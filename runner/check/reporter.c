@@ -21,33 +21,11 @@
 #include "history.h"
 #include "internal.h"
 #include "junit.h"
-#include "now.h"
-#include "timing_gate.h"
 #include "log.h"
 #include "otlp.h"
 #include "perfetto.h"
 #include "results.h"
 #include "xalloc.h"
-
-static uint64_t end_ns(const struct rn_outcome *oc)
-{
-	return oc->end_unix_ns ? oc->end_unix_ns : rn_real_ns();
-}
-
-/* Head results, then the base sides (--baseline), as one array for the outputs that show
- * both. Returns oc->targets itself without bases; else a copy the caller frees. */
-static struct rn_target_result *sides_of(const struct rn_outcome *oc, size_t *n)
-{
-	struct rn_target_result *sides;
-
-	*n = oc->bases ? 2 * oc->ntargets : oc->ntargets;
-	if (!oc->bases)
-		return oc->targets;
-	sides = rn_xcalloc(*n + 1, sizeof(*sides));
-	memcpy(sides, oc->targets, oc->ntargets * sizeof(*sides));
-	memcpy(sides + oc->ntargets, oc->bases, oc->ntargets * sizeof(*sides));
-	return sides;
-}
 
 char **rn_report_golden_argv(const struct rn_config *cfg, char *const *argv)
 {
@@ -115,163 +93,65 @@ static int write_golden(const struct rn_report_outputs *out, const struct rn_out
 
 static int write_junit(const struct rn_report_outputs *out, const struct rn_outcome *oc)
 {
-	struct rn_junit_suite *suites;
-	struct rn_timing_gate gate;
-	char gate_line[256];
-	size_t i;
-	int rc = 0;
-
 	if (!out->junit)
 		return 0;
-	suites = rn_xcalloc(oc->ntargets + 1, sizeof(*suites));
-	rn_timing_gate(oc->reports, oc->ntargets, &gate);
-	rn_timing_gate_format(&gate, gate_line, sizeof(gate_line));
-	for (i = 0; i < oc->ntargets; i++) {
-		suites[i].timing_gate = gate_line;
-		const struct rn_target_result *r = &oc->targets[i];
-
-		suites[i].name = r->name;
-		suites[i].result = r;
-		suites[i].cases = oc->reports[i].verdicts;
-		suites[i].ncases = oc->reports[i].nverdicts;
-		suites[i].golden_file = oc->reports[i].golden_file;
-		suites[i].start_unix_ns = r->start_unix_ns;
-		suites[i].time_s = (double)r->duration_ns / 1e9;
-		suites[i].partial = oc->interrupted && r->status == RN_RUN_INTERRUPTED;
-	}
-	if (rn_junit_write(out->junit, suites, oc->ntargets))
-		rc = RN_EXIT_OUTPUT;
-	free(suites);
-	return rc;
+	return rn_junit_write(out->junit, oc) ? RN_EXIT_OUTPUT : 0;
 }
 
 static int write_timeline(const struct rn_report_outputs *out, const struct rn_outcome *oc)
 {
-	struct rn_target_result *sides;
-	size_t n, i;
-	int rc = 0;
+	size_t i;
 
 	if (!out->trace_out)
 		return 0;
-	sides = sides_of(oc, &n);
-	if (rn_perfetto_write(out->trace_out, sides, n)) {
-		rc = RN_EXIT_OUTPUT;
-	} else if (!out->quiet) {
-		for (i = 0; i < oc->ntargets; i++)
-			if (oc->targets[i].nruns > 1) {
-				rn_note("%s holds the last of the %zu measured runs of each target "
-					"(spans of earlier runs are not kept)",
-					out->trace_out, oc->targets[i].nruns);
-				break;
-			}
-	}
-	if (sides != oc->targets)
-		free(sides);
-	return rc;
-}
-
-/* The OTLP input of the outcome: every verdict in one array (freed by the caller with
- * in->verdicts) and the sides (freed by the caller when not oc->targets). */
-static void otlp_input(const struct rn_outcome *oc, struct rn_otlp_input *in)
-{
-	struct rn_verdict_result *all = NULL;
-	size_t nall = 0, cap = 0, i, n;
-
-	for (i = 0; i < oc->ntargets; i++) {
-		const struct rn_target_report *t = &oc->reports[i];
-
-		if (!t->nverdicts)
-			continue;
-		all = rn_xgrow(all, &cap, nall + t->nverdicts, sizeof(*all));
-		memcpy(all + nall, t->verdicts, t->nverdicts * sizeof(*all));
-		nall += t->nverdicts;
-	}
-	memset(in, 0, sizeof(*in));
-	in->targets = sides_of(oc, &n);
-	in->ntargets = n;
-	in->verdicts = all;
-	in->nverdicts = nall;
-	in->start_unix_ns = oc->start_unix_ns;
-	in->end_unix_ns = end_ns(oc);
-	in->exit_code = oc->exit_code;
-	in->config_path = oc->config_path;
-	in->argv = oc->argv;
-}
-
-static void otlp_input_release(const struct rn_outcome *oc, struct rn_otlp_input *in)
-{
-	free((void *)in->verdicts);
-	if (in->targets != oc->targets)
-		free((void *)in->targets);
+	if (rn_perfetto_write(out->trace_out, oc))
+		return RN_EXIT_OUTPUT;
+	for (i = 0; !out->quiet && i < oc->ntargets; i++)
+		if (oc->targets[i].nruns > 1) {
+			rn_note("%s holds the last of the %zu measured runs of each target "
+				"(spans of earlier runs are not kept)",
+				out->trace_out, oc->targets[i].nruns);
+			break;
+		}
+	return 0;
 }
 
 static int write_otlp_file(const struct rn_report_outputs *out, const struct rn_outcome *oc)
 {
-	struct rn_otlp_input in;
-	int rc = 0;
-
 	if (!out->otlp_file || !out->otlp)
 		return 0;
-	otlp_input(oc, &in);
-	if (rn_otlp_write_file(out->otlp_file, out->otlp, out->otlp_ctx, &in))
-		rc = RN_EXIT_OUTPUT;
-	otlp_input_release(oc, &in);
-	return rc;
+	return rn_otlp_write_file(out->otlp_file, out->otlp, out->otlp_ctx, oc) ? RN_EXIT_OUTPUT :
+										  0;
 }
 
 /* A failed export blocks only when [otlp] required = true. */
 static int write_otlp_export(const struct rn_report_outputs *out, const struct rn_outcome *oc)
 {
-	struct rn_otlp_input in;
-	int rc = 0;
-
 	if (!out->otlp || !out->otlp->enabled)
 		return 0;
-	otlp_input(oc, &in);
-	if (rn_otlp_export(out->otlp, out->otlp_ctx, &in) && out->otlp->required)
-		rc = RN_EXIT_FAIL;
-	otlp_input_release(oc, &in);
-	return rc;
+	if (rn_otlp_export(out->otlp, out->otlp_ctx, oc) && out->otlp->required)
+		return RN_EXIT_FAIL;
+	return 0;
 }
 
 static int write_bench_json(const struct rn_report_outputs *out, const struct rn_outcome *oc)
 {
 	if (!out->bench_json)
 		return 0;
-	return rn_report_bench_json(out->bench_json, oc->reports, oc->ntargets) ? RN_EXIT_OUTPUT :
-										  0;
+	return rn_report_bench_json(out->bench_json, oc) ? RN_EXIT_OUTPUT : 0;
 }
 
 static int write_results(const struct rn_report_outputs *out, const struct rn_outcome *oc)
 {
-	struct rn_results res;
-
 	if (!out->results)
 		return 0;
-	memset(&res, 0, sizeof(res));
-	res.shard = oc->shard;
-	res.config_path = (char *)oc->config_path;
-	res.suite = (char **)oc->suite;
-	res.nsuite = oc->nsuite;
-	res.start_unix_ns = oc->start_unix_ns;
-	res.end_unix_ns = end_ns(oc);
-	res.exit_code = oc->exit_code;
-	res.worst_other = oc->worst_other;
-	res.interrupted = oc->interrupted;
-	res.not_judged_fails = oc->not_judged_fails;
-	res.targets = oc->targets;
-	res.reports = oc->reports;
-	res.argv = (char ***)oc->argv;
-	res.ntargets = oc->ntargets;
-	return rn_results_write(out->results, &res) ? RN_EXIT_OUTPUT : 0;
+	return rn_results_write(out->results, oc) ? RN_EXIT_OUTPUT : 0;
 }
 
 static int write_github(const struct rn_report_outputs *out, const struct rn_outcome *oc)
 {
-	struct rn_github_run gh = { oc->cfg, oc->reports, oc->ntargets, oc->exit_code, out->junit };
-
 	if (out->github)
-		rn_github_write(&gh);
+		rn_github_write(oc, out->junit);
 	return 0;
 }
 
@@ -304,14 +184,13 @@ static int write_history(const struct rn_report_outputs *out, const struct rn_ou
 static int write_baseline_table(const struct rn_report_outputs *out, const struct rn_outcome *oc)
 {
 	if (oc->bases)
-		rn_baseline_report_console(out->color, oc->reports, oc->ntargets);
+		rn_baseline_report_console(out->color, oc);
 	return 0;
 }
 
 static int write_console(const struct rn_report_outputs *out, const struct rn_outcome *oc)
 {
-	rn_report_console(out->color, out->wide, out->verbose, oc->reports, oc->ntargets,
-			  oc->exit_code);
+	rn_report_console(out->color, out->wide, out->verbose, oc);
 	return 0;
 }
 

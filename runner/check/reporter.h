@@ -1,6 +1,6 @@
 /*
  * reporter.h - the outputs of a judged check: one table of reporters, run in a fixed order over
- * one struct rn_outcome, by `renacer check` (runner/check/check.c) and `renacer merge`
+ * one struct rn_outcome (runner/report/outcome.h, which each writer reads directly), by `renacer check` (runner/check/check.c) and `renacer merge`
  * (runner/cli/cmd_merge.c) alike, so the two cannot write a report differently.
  *
  *     struct rn_outcome oc = { targets, reports, verdict exit code, ... };
@@ -25,42 +25,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "assertion.h"
-#include "verdict.h"
-#include "shard.h"
+#include "outcome.h"
 
 struct rn_config;
 struct rn_otlp_cfg;
 struct rn_otlp_context;
-
-/*
- * The judgement of a check: its targets, their verdicts and the exit code so far. All
- * pointers are borrowed from the command that fills it; nothing here is freed by a reporter.
- */
-struct rn_outcome {
-	const struct rn_config *cfg;      /* the config checked, or NULL (merge without one) */
-	const char *config_path;          /* renacer.toml named in OTLP and results, or NULL */
-	struct rn_target_result *targets; /* [ntargets] head results, suite order */
-	struct rn_target_report *reports; /* [ntargets] verdicts; reports[i].result is
-					       * &targets[i] */
-	size_t ntargets;                  /* selected (check) or suite (merge) targets */
-	struct rn_target_result *bases;   /* --baseline: [ntargets] base sides, or NULL */
-	const char *const *const *argv;   /* [ntargets] commands, then [ntargets] base
-					       * commands when bases; NULL-terminated each */
-	const char *const *suite;         /* results file: every target name of the suite,
-					       * [nsuite] */
-	size_t nsuite;                    /* entries in suite */
-	struct rn_shard shard;            /* results file: K/N (count 0: not sharded) */
-	uint64_t start_unix_ns;           /* start of the check, Unix ns */
-	uint64_t end_unix_ns;             /* end of the check, Unix ns; 0 = the time each
-					       * reporter writes */
-	int worst_other;                  /* exit code not derived from verdicts (an unusable
-					       * golden trace: RN_EXIT_CONFIG), or 0 */
-	int interrupted;                  /* signal that interrupted the check, or 0 */
-	bool not_judged_fails;            /* [regression] not_judged = "fail" */
-	int exit_code;                    /* enum rn_exit: the verdicts' code on entry,
-					       * raised by failing reporters */
-};
 
 /* Which outputs to write and how. Pointers borrowed; NULL or false leaves an output out. */
 struct rn_report_outputs {

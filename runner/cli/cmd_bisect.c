@@ -339,8 +339,8 @@ static bool count_decides(const struct step *s, const char *target)
 {
 	size_t t, k;
 
-	for (t = 0; t < s->res.ntargets; t++) {
-		const struct rn_target_report *tv = &s->res.reports[t];
+	for (t = 0; t < s->res.oc.ntargets; t++) {
+		const struct rn_target_report *tv = &s->res.oc.reports[t];
 
 		for (k = 0; k < tv->nverdicts; k++) {
 			const struct rn_verdict_result *v = &tv->verdicts[k];
@@ -370,8 +370,8 @@ static void decide_from_bad(struct bisect *b, const struct step *s)
 	bool counted = false;
 	size_t t, k;
 
-	for (t = 0; t < s->res.ntargets; t++) {
-		const struct rn_target_report *tv = &s->res.reports[t];
+	for (t = 0; t < s->res.oc.ntargets; t++) {
+		const struct rn_target_report *tv = &s->res.oc.reports[t];
 
 		for (k = 0; k < tv->nverdicts; k++) {
 			const struct rn_verdict_result *v = &tv->verdicts[k];
@@ -433,9 +433,9 @@ static void mark_good(const struct bisect *b, struct step *s)
 
 	rn_buf_init(&by, 0);
 	rn_buf_adds(&by, "decided by ");
-	for (t = 0; t < s->res.ntargets; t++)
-		for (k = 0; k < s->res.reports[t].nverdicts; k++) {
-			const struct rn_verdict_result *v = &s->res.reports[t].verdicts[k];
+	for (t = 0; t < s->res.oc.ntargets; t++)
+		for (k = 0; k < s->res.oc.reports[t].nverdicts; k++) {
+			const struct rn_verdict_result *v = &s->res.oc.reports[t].verdicts[k];
 
 			if (deciding_row(b, v) && v->verdict == RN_VERDICT_PASS)
 				rn_buf_addf(&by, "%s%s/%s", n++ ? ", " : "", v->target,
@@ -456,8 +456,8 @@ static bool classify(const struct bisect *b, struct step *s, int exit_code)
 	unsigned nbase = 0;
 	size_t t, k;
 
-	for (t = 0; t < s->res.ntargets; t++) {
-		const struct rn_target_report *tv = &s->res.reports[t];
+	for (t = 0; t < s->res.oc.ntargets; t++) {
+		const struct rn_target_report *tv = &s->res.oc.reports[t];
 
 		for (k = 0; k < tv->nverdicts; k++) {
 			const struct rn_verdict_result *v = &tv->verdicts[k];
@@ -653,8 +653,8 @@ static void add_fail_rows(struct rn_buf *out, const struct step *s, bool md)
 {
 	size_t t, k;
 
-	for (t = 0; s->have_res && t < s->res.ntargets; t++) {
-		const struct rn_target_report *tv = &s->res.reports[t];
+	for (t = 0; s->have_res && t < s->res.oc.ntargets; t++) {
+		const struct rn_target_report *tv = &s->res.oc.reports[t];
 
 		for (k = 0; k < tv->nverdicts; k++) {
 			const struct rn_verdict_result *v = &tv->verdicts[k];

@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "cmd_check.h"
+#include "config.h"
 #include "exitcode.h"
 #include "log.h"
 #include "report_opts.h"
@@ -20,8 +21,10 @@ static const struct rn_option calibrate_options[] = {
 	{ RN_CO_TARGET, "target", 't', RN_OPT_REQUIRED, "NAME",
 	  "calibrate only this target (repeatable)" },
 	{ RN_CO_EFFECT, "effect", 0, RN_OPT_REQUIRED, "PCT",
-	  "the slowdown to gate, percent (default 5): the pairs it needs are stated" },
-	{ RN_CO_PAIRS, "pairs", 0, RN_OPT_REQUIRED, "N", "A/A pairs measured (default 20)" },
+	  "the slowdown to gate, percent (default " RN_CFG_STR(
+		  RN_CALIBRATE_EFFECT_PCT) "): the pairs it needs are stated" },
+	{ RN_CO_PAIRS, "pairs", 0, RN_OPT_REQUIRED, "N",
+	  "A/A pairs measured (default " RN_CFG_STR(RN_CALIBRATE_PAIRS) ")" },
 	{ RN_CO_PLANT, "plant", 0, RN_OPT_REQUIRED, "PCT",
 	  "planted extra CPU work, percent (default: twice the detection limit at max_runs)" },
 	{ RN_CO_WRITE, "write", 0, RN_OPT_NONE, NULL,

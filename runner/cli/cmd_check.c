@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "exitcode.h"
 #include "log.h"
 #include "report_opts.h"
@@ -29,7 +30,8 @@ static const struct rn_option check_options[] = {
 	{ RN_CO_BASELINE, "baseline", 0, RN_OPT_REQUIRED, "DIR",
 	  "run every target also in the built base checkout DIR, interleaved, and judge head vs base" },
 	{ RN_CO_BASELINE_TOLERANCE, "baseline-tolerance", 0, RN_OPT_REQUIRED, "PCT",
-	  "slowdown of head over base that fails, percent of the base median (default 3)" },
+	  "slowdown of head over base that fails, percent of the base median (default " RN_CFG_STR(
+		  RN_BASELINE_TOLERANCE_PCT) ")" },
 	{ RN_CO_CONFIRM, "confirm", 0, RN_OPT_NONE, NULL,
 	  "with --baseline: re-measure a failing timing verdict once before it fails" },
 	{ RN_CO_NO_RATCHET, "no-ratchet", 0, RN_OPT_NONE, NULL,

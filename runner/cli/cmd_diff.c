@@ -6,10 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "equivalence.h"
 #include "exitcode.h"
 #include "log.h"
 #include "xalloc.h"
+
+/* Differences listed when --max is not given. */
+#define RN_DIFF_MAX_SHOWN 50
 
 enum {
 	OPT_HELP = 'h',
@@ -22,7 +26,8 @@ enum {
 
 static const struct rn_option diff_options[] = {
 	{ OPT_MIN_CONFIDENCE, "min-confidence", 0, RN_OPT_REQUIRED, "X",
-	  "similarity (0..1) at which differences in opened files and I/O sequences are tolerated (default 1: none are)" },
+	  "similarity (0..1) at which differences in opened files and I/O sequences are tolerated (default " RN_CFG_STR(
+		  RN_EQUIV_MIN_CONFIDENCE) ": none are)" },
 	{ OPT_IGNORE, "ignore", 0, RN_OPT_REQUIRED, "PATTERN",
 	  "drop facts about paths matching the fnmatch PATTERN (repeatable)" },
 	{ OPT_KEEP_SYSTEM, "keep-system", 0, RN_OPT_NONE, NULL,
@@ -30,7 +35,7 @@ static const struct rn_option diff_options[] = {
 	{ OPT_NO_NORMALIZE, "no-normalize", 0, RN_OPT_NONE, NULL,
 	  "compare paths and argv as recorded (no $TMP, /proc/$PID, # for numbers)" },
 	{ OPT_MAX, "max", 0, RN_OPT_REQUIRED, "N",
-	  "list at most N differences (default 50, 0 = all)" },
+	  "list at most N differences (default " RN_CFG_STR(RN_DIFF_MAX_SHOWN) ", 0 = all)" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
 };
@@ -107,7 +112,7 @@ int rn_cmd_diff(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	rn_equiv_opts_init(&o.eq);
-	o.max = 50;
+	o.max = RN_DIFF_MAX_SHOWN;
 	if (rn_cli_parse(&rn_cmd_diff_def, argc, argv, on_option, &o, &first)) {
 		free(o.ignore);
 		return RN_EXIT_USAGE;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "config.h"
 #include "diag.h"
 #include "escape.h"
 #include "exitcode.h"
@@ -18,6 +19,9 @@
 #include "log.h"
 #include "safefile.h"
 #include "sat.h"
+
+/* Call paths listed when --top is not given. */
+#define RN_EXPLAIN_TOP 10
 
 enum {
 	OPT_HELP = 'h',
@@ -30,7 +34,7 @@ static const struct rn_option explain_options[] = {
 	{ OPT_SVG, "svg", 0, RN_OPT_REQUIRED, "FILE",
 	  "write the differential flame graph of HEAD against BASE to FILE (red grew, blue shrank)" },
 	{ OPT_TOP, "top", 0, RN_OPT_REQUIRED, "N",
-	  "list at most N call paths (default 10, 0 = all)" },
+	  "list at most N call paths (default " RN_CFG_STR(RN_EXPLAIN_TOP) ", 0 = all)" },
 	{ OPT_UNIT, "unit", 0, RN_OPT_REQUIRED, "UNIT",
 	  "what the values count (any word); by default told by the file names: ns for .syscalls.folded and for a profile with a .calls.folded beside it (check's and golden update's), calls for .calls.folded, samples for .cpu.folded and any other (stackcollapse's output)" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
@@ -157,7 +161,7 @@ static int write_svg(const char *path, const char *base, const char *head, const
 
 int rn_cmd_explain(int argc, char **argv)
 {
-	struct explain_opts o = { NULL, 10, NULL, false };
+	struct explain_opts o = { NULL, RN_EXPLAIN_TOP, NULL, false };
 	struct rn_folded base, head;
 	struct rn_explain_item *items;
 	struct rn_diag d;

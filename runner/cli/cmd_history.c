@@ -17,6 +17,7 @@
 #include "buf.h"
 #include "changepoint.h"
 #include "collector.h"
+#include "config.h"
 #include "csv.h"
 #include "escape.h"
 #include "exitcode.h"
@@ -33,7 +34,8 @@ static const struct rn_option history_options[] = {
 	{ RN_HO_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE",
 	  "config whose [history] to use (default renacer.toml when present)" },
 	{ RN_HO_LIMIT, "last", 'n', RN_OPT_REQUIRED, "N",
-	  "list/show/changes/quality: only the last N runs (changes: default 500)" },
+	  "list/show/changes/quality: only the last N runs (changes: default " RN_CFG_STR(
+		  RN_HISTORY_CHANGES_RUNS) ")" },
 	{ RN_HO_MACHINE, "machine", 0, RN_OPT_REQUIRED, "M",
 	  "show/changes/export: only runs of this machine" },
 	{ RN_HO_BRANCH, "branch", 0, RN_OPT_REQUIRED, "B",
@@ -50,9 +52,11 @@ static const struct rn_option history_options[] = {
 	{ RN_HO_OLDER_THAN, "older-than", 0, RN_OPT_REQUIRED, "DAYS",
 	  "prune: delete runs older than DAYS days" },
 	{ RN_HO_MIN_CHANGE, "min-change", 0, RN_OPT_REQUIRED, "PCT",
-	  "changes: smallest change reported, percent of the median (default 2)" },
+	  "changes: smallest change reported, percent of the median (default " RN_CFG_STR(
+		  RN_CHANGEPOINT_MIN_CHANGE_PCT) ")" },
 	{ RN_HO_ALPHA, "alpha", 0, RN_OPT_REQUIRED, "P",
-	  "changes: largest Welch p-value of a change reported (default 0.001)" },
+	  "changes: largest Welch p-value of a change reported (default " RN_CFG_STR(
+		  RN_CHANGEPOINT_ALPHA) ")" },
 	{ RN_HO_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
 };

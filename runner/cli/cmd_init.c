@@ -16,6 +16,7 @@
 #include "buf.h"
 #include "cmd_golden.h"
 #include "collector.h"
+#include "config.h"
 #include "exitcode.h"
 #include "golden.h"
 #include "log.h"
@@ -23,6 +24,11 @@
 #include "safefile.h"
 #include "utf8.h"
 #include "xalloc.h"
+
+/* Without --runs and --headroom: the timing runs written into the config, and the critical
+ * path budget over the measured median, percent. */
+#define RN_INIT_RUNS 5
+#define RN_INIT_HEADROOM_PCT 100
 
 enum {
 	OPT_CONFIG = 'c',
@@ -39,9 +45,11 @@ static const struct rn_option init_options[] = {
 	{ OPT_NAME, "name", 'n', RN_OPT_REQUIRED, "NAME",
 	  "target name (default: the command's file name)" },
 	{ OPT_RUNS, "runs", 0, RN_OPT_REQUIRED, "N",
-	  "timing runs of the target in the config (default 5; the golden trace records 10)" },
+	  "timing runs of the target in the config (default " RN_CFG_STR(
+		  RN_INIT_RUNS) "; the golden trace records " RN_CFG_STR(RN_GOLDEN_RUNS_DEFAULT) ")" },
 	{ OPT_HEADROOM, "headroom", 0, RN_OPT_REQUIRED, "PCT",
-	  "critical path budget over the measured median, percent (default 100)" },
+	  "critical path budget over the measured median, percent (default " RN_CFG_STR(
+		  RN_INIT_HEADROOM_PCT) ")" },
 	{ OPT_EQUIVALENCE, "equivalence", 0, RN_OPT_NONE, NULL,
 	  "also gate the behaviour: an equivalence assertion and its recorded trace" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
@@ -606,7 +614,8 @@ static char *target_name_of(const struct init_opts *o, char **cmd)
 
 int rn_cmd_init(int argc, char **argv)
 {
-	struct init_opts o = { "renacer.toml", NULL, 5, 1.0, false, false };
+	struct init_opts o = { "renacer.toml", NULL, RN_INIT_RUNS, RN_INIT_HEADROOM_PCT / 100.0,
+			       false,          false };
 	char **cmd, **asked = NULL, *name = NULL, *dir = NULL, *golden_path = NULL;
 	struct rn_buf text, golden_dir;
 	struct init_undo undo;

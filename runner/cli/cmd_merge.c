@@ -101,8 +101,8 @@ static long suite_index(const struct rn_results *r, const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < r->nsuite; i++)
-		if (!strcmp(r->suite[i], name))
+	for (i = 0; i < r->oc.nsuite; i++)
+		if (!strcmp(r->oc.suite[i], name))
 			return (long)i;
 	return -1;
 }
@@ -113,20 +113,21 @@ static int same_suite(const struct rn_results *a, const char *pa, const struct r
 {
 	size_t i;
 
-	if (a->shard.count != b->shard.count) {
+	if (a->oc.shard.count != b->oc.shard.count) {
 		rn_error("'%s' is shard %u/%u but '%s' is shard %u/%u: the files come from checks "
 			 "split into different numbers of shards",
-			 pa, a->shard.index, a->shard.count, pb, b->shard.index, b->shard.count);
+			 pa, a->oc.shard.index, a->oc.shard.count, pb, b->oc.shard.index,
+			 b->oc.shard.count);
 		return RN_EXIT_USAGE;
 	}
-	for (i = 0; i < a->nsuite && i < b->nsuite; i++)
-		if (strcmp(a->suite[i], b->suite[i]))
+	for (i = 0; i < a->oc.nsuite && i < b->oc.nsuite; i++)
+		if (strcmp(a->oc.suite[i], b->oc.suite[i]))
 			break;
-	if (i < a->nsuite || i < b->nsuite) {
+	if (i < a->oc.nsuite || i < b->oc.nsuite) {
 		rn_error("'%s' and '%s' come from different suites (target %zu is '%s' in one and "
 			 "'%s' in the other)",
-			 pa, pb, i + 1, i < a->nsuite ? a->suite[i] : "(none)",
-			 i < b->nsuite ? b->suite[i] : "(none)");
+			 pa, pb, i + 1, i < a->oc.nsuite ? a->oc.suite[i] : "(none)",
+			 i < b->oc.nsuite ? b->oc.suite[i] : "(none)");
 		return RN_EXIT_USAGE;
 	}
 	return 0;
@@ -135,13 +136,13 @@ static int same_suite(const struct rn_results *a, const char *pa, const struct r
 /* Each shard 1..N of the files exactly once. Returns 0 or RN_EXIT_USAGE. */
 static int check_shard_set(const struct rn_merged *m, const char *const *paths)
 {
-	unsigned count = m->shards[0].shard.count;
+	unsigned count = m->shards[0].oc.shard.count;
 	const char **by_index = rn_xcalloc(count + 1, sizeof(*by_index));
 	size_t i, k;
 	int rc = 0;
 
 	for (i = 0; i < m->nshards && !rc; i++) {
-		unsigned k1 = m->shards[i].shard.index;
+		unsigned k1 = m->shards[i].oc.shard.index;
 
 		if (by_index[k1]) {
 			rn_error("shard %u/%u is given twice: '%s' and '%s'", k1, count,
@@ -166,37 +167,37 @@ static int check_shard_set(const struct rn_merged *m, const char *const *paths)
  * Returns 0 or RN_EXIT_USAGE. */
 static int assign_owners(const struct rn_merged *m, const char *const *paths, long *owner)
 {
-	unsigned count = m->shards[0].shard.count;
+	unsigned count = m->shards[0].oc.shard.count;
 	size_t i, k;
 
-	for (k = 0; k < m->ntargets; k++)
+	for (k = 0; k < m->oc.ntargets; k++)
 		owner[k] = -1;
 	for (i = 0; i < m->nshards; i++) {
 		const struct rn_results *s = &m->shards[i];
 
-		for (k = 0; k < s->ntargets; k++) {
-			long at = suite_index(s, s->targets[k].name);
+		for (k = 0; k < s->oc.ntargets; k++) {
+			long at = suite_index(s, s->oc.targets[k].name);
 
 			if (at < 0) {
 				rn_error("'%s': target '%s' is not in the suite the file lists",
-					 paths[i], s->targets[k].name);
+					 paths[i], s->oc.targets[k].name);
 				return RN_EXIT_USAGE;
 			}
 			if (owner[at] >= 0) {
 				rn_error("target '%s' is in two results: '%s' (shard %u/%u) and '%s' "
 					 "(shard %u/%u)",
-					 s->targets[k].name, paths[owner[at]],
-					 m->shards[owner[at]].shard.index, count, paths[i],
-					 s->shard.index, count);
+					 s->oc.targets[k].name, paths[owner[at]],
+					 m->shards[owner[at]].oc.shard.index, count, paths[i],
+					 s->oc.shard.index, count);
 				return RN_EXIT_USAGE;
 			}
 			owner[at] = (long)i;
 		}
 	}
-	for (k = 0; k < m->ntargets; k++) {
+	for (k = 0; k < m->oc.ntargets; k++) {
 		if (owner[k] < 0) {
 			rn_error("target '%s' of the suite is in none of the results files",
-				 m->shards[0].suite[k]);
+				 m->shards[0].oc.suite[k]);
 			return RN_EXIT_USAGE;
 		}
 	}
@@ -205,38 +206,41 @@ static int assign_owners(const struct rn_merged *m, const char *const *paths, lo
 
 /* Move shard `s`'s targets into suite order in `m` (the shard is left without targets) and
  * fold its times, exit code and flags into `m`. */
-static void take_shard(struct rn_merged *m, struct rn_results *s)
+static void take_shard(struct rn_merged *m, const char *const **argv, struct rn_results *r)
 {
+	struct rn_outcome *s = &r->oc, *o = &m->oc;
 	size_t k;
 
 	for (k = 0; k < s->ntargets; k++) {
-		long at = suite_index(s, s->targets[k].name);
+		long at = suite_index(r, s->targets[k].name);
 
-		m->targets[at] = s->targets[k];
-		m->reports[at] = s->reports[k];
-		m->reports[at].result = &m->targets[at];
-		m->argv[at] = s->argv[k];
+		o->targets[at] = s->targets[k];
+		o->reports[at] = s->reports[k];
+		o->reports[at].result = &o->targets[at];
+		argv[at] = s->argv[k];
 	}
 	free(s->targets);
 	free(s->reports);
-	free(s->argv);
+	free((char ***)s->argv);
 	s->targets = NULL;
 	s->reports = NULL;
 	s->argv = NULL;
 	s->ntargets = 0;
-	if (!m->start_unix_ns || (s->start_unix_ns && s->start_unix_ns < m->start_unix_ns))
-		m->start_unix_ns = s->start_unix_ns;
-	if (s->end_unix_ns > m->end_unix_ns)
-		m->end_unix_ns = s->end_unix_ns;
-	if (!m->worst_other)
-		m->worst_other = s->worst_other;
-	if (!m->interrupted)
-		m->interrupted = s->interrupted;
-	m->not_judged_fails |= s->not_judged_fails;
+	if (!o->start_unix_ns || (s->start_unix_ns && s->start_unix_ns < o->start_unix_ns))
+		o->start_unix_ns = s->start_unix_ns;
+	if (s->end_unix_ns > o->end_unix_ns)
+		o->end_unix_ns = s->end_unix_ns;
+	if (!o->worst_other)
+		o->worst_other = s->worst_other;
+	if (!o->interrupted)
+		o->interrupted = s->interrupted;
+	o->not_judged_fails |= s->not_judged_fails;
 }
 
 int rn_merged_load(struct rn_merged *m, const char *const *paths, size_t n)
 {
+	struct rn_outcome *oc = &m->oc;
+	const char *const **argv;
 	long *owner;
 	size_t i;
 	int rc = 0;
@@ -258,38 +262,41 @@ int rn_merged_load(struct rn_merged *m, const char *const *paths, size_t n)
 		rc = check_shard_set(m, paths);
 	if (rc)
 		return rc;
-	m->ntargets = m->shards[0].nsuite;
-	owner = rn_xcalloc(m->ntargets + 1, sizeof(*owner));
-	m->targets = rn_xcalloc(m->ntargets + 1, sizeof(*m->targets));
-	m->reports = rn_xcalloc(m->ntargets + 1, sizeof(*m->reports));
-	m->argv = rn_xcalloc(m->ntargets + 1, sizeof(*m->argv));
+	oc->ntargets = m->shards[0].oc.nsuite;
+	oc->suite = m->shards[0].oc.suite;
+	oc->nsuite = m->shards[0].oc.nsuite;
+	oc->config_path = m->shards[0].oc.config_path;
+	owner = rn_xcalloc(oc->ntargets + 1, sizeof(*owner));
+	oc->targets = rn_xcalloc(oc->ntargets + 1, sizeof(*oc->targets));
+	oc->reports = rn_xcalloc(oc->ntargets + 1, sizeof(*oc->reports));
+	argv = rn_xcalloc(oc->ntargets + 1, sizeof(*argv));
+	oc->argv = argv;
 	rc = assign_owners(m, paths, owner);
 	free(owner);
 	if (rc)
 		return rc;
 	for (i = 0; i < n; i++)
-		take_shard(m, &m->shards[i]);
-	m->exit_code =
-		rn_check_exit_code(m->reports, m->ntargets, m->worst_other, m->not_judged_fails);
-	if (m->interrupted)
-		m->exit_code = m->interrupted == SIGINT ? RN_EXIT_SIGINT : RN_EXIT_SIGTERM;
+		take_shard(m, argv, &m->shards[i]);
+	oc->exit_code = rn_check_exit_code(oc->reports, oc->ntargets, oc->worst_other,
+					   oc->not_judged_fails);
+	if (oc->interrupted)
+		oc->exit_code = oc->interrupted == SIGINT ? RN_EXIT_SIGINT : RN_EXIT_SIGTERM;
 	return 0;
 }
 
 void rn_merged_release(struct rn_merged *m)
 {
-	size_t i, k;
+	struct rn_outcome *oc = &m->oc;
+	size_t i;
 
-	for (i = 0; m->targets && i < m->ntargets; i++) {
-		rn_target_report_release(&m->reports[i]);
-		rn_target_result_release(&m->targets[i]);
-		for (k = 0; m->argv[i] && m->argv[i][k]; k++)
-			free(m->argv[i][k]);
-		free(m->argv[i]);
+	for (i = 0; oc->targets && i < oc->ntargets; i++) {
+		rn_target_report_release(&oc->reports[i]);
+		rn_target_result_release(&oc->targets[i]);
+		rn_results_argv_free(oc->argv[i]);
 	}
-	free(m->targets);
-	free(m->reports);
-	free(m->argv);
+	free(oc->targets);
+	free(oc->reports);
+	free((char ***)oc->argv);
 	for (i = 0; i < m->nshards; i++)
 		rn_results_release(&m->shards[i]);
 	free(m->shards);
@@ -306,7 +313,7 @@ static int load_config(struct rn_config *cfg, bool *have, const struct merge_opt
 
 	*have = false;
 	if (!path) {
-		path = m->shards[0].config_path;
+		path = m->oc.config_path;
 		if (!path || access(path, R_OK))
 			return 0;
 	}
@@ -327,24 +334,12 @@ static int write_reports(const struct merge_opts *o, struct rn_merged *m,
 	struct rn_otlp_cfg otlp_cfg;
 	struct rn_otlp_context otlp_ctx;
 	struct rn_report_outputs out;
-	struct rn_outcome oc = {
-		.cfg = cfg,
-		.config_path = cfg ? cfg->path : m->shards[0].config_path,
-		.targets = m->targets,
-		.reports = m->reports,
-		.ntargets = m->ntargets,
-		.argv = (const char *const *const *)m->argv,
-		.suite = (const char *const *)m->shards[0].suite,
-		.nsuite = m->shards[0].nsuite,
-		.start_unix_ns = m->start_unix_ns,
-		.end_unix_ns = m->end_unix_ns,
-		.worst_other = m->worst_other,
-		.interrupted = m->interrupted,
-		.not_judged_fails = m->not_judged_fails,
-		.exit_code = m->exit_code,
-	};
+	struct rn_outcome oc = m->oc; /* the reports raise its exit code; cfg set below */
 	int rc;
 
+	oc.cfg = cfg;
+	if (cfg)
+		oc.config_path = cfg->path;
 	rn_report_opts_outputs(&o->rep, cfg, &out);
 	out.otlp = &otlp_cfg;
 	out.otlp_ctx = &otlp_ctx;
@@ -393,7 +388,8 @@ int rn_cmd_merge(int argc, char **argv)
 	if (!rc) {
 		if (!o.quiet)
 			fprintf(stderr, "renacer merge: %zu shard%s, %zu target%s\n", m.nshards,
-				m.nshards == 1 ? "" : "s", m.ntargets, m.ntargets == 1 ? "" : "s");
+				m.nshards == 1 ? "" : "s", m.oc.ntargets,
+				m.oc.ntargets == 1 ? "" : "s");
 		/* One history entry for the whole suite, as one check would have made (the
 		 * history reporter: advisory, and only with a config, which names the store). */
 		rc = write_reports(&o, &m, have_cfg ? &cfg : NULL);

@@ -6,7 +6,7 @@
  * code, JUnit XML (one testsuite per target, in config order), the GitHub Actions annotations
  * and job summary, the OTLP trace and github-action-benchmark JSON. The reporter table of
  * runner/check/reporter.h does the writing, as for check; merge only rebuilds its input
- * (struct rn_outcome).
+ * (struct rn_outcome, runner/report/outcome.h).
  *
  * Every shard 1..N must be given exactly once, all from the same suite, and every target of
  * the suite must be in exactly one of them; otherwise merge names the missing or duplicated
@@ -26,22 +26,19 @@ int rn_cmd_merge(int argc, char **argv);
 extern const struct rn_command rn_cmd_merge_def;
 
 /*
- * The merged suite: every shard's targets moved into suite order. All owned; release with
- * rn_merged_release.
+ * The merged suite: every shard's targets moved into suite order, as the outcome the reports
+ * read (runner/report/outcome.h). All owned; release with rn_merged_release.
  */
 struct rn_merged {
-	struct rn_results *shards;        /* the files read [nshards], emptied of their targets */
-	size_t nshards;                   /* files given */
-	struct rn_target_result *targets; /* [ntargets] in suite order */
-	struct rn_target_report *reports; /* [ntargets]; reports[i].result = &targets[i] */
-	char ***argv;                     /* [ntargets] NULL-terminated commands */
-	size_t ntargets;                  /* targets of the suite */
-	uint64_t start_unix_ns;           /* earliest shard start, Unix ns */
-	uint64_t end_unix_ns;             /* latest shard end, Unix ns */
-	int worst_other;                  /* first shard's non-verdict exit code, or 0 */
-	int interrupted;                  /* a signal that interrupted a shard, or 0 */
-	bool not_judged_fails;            /* a shard's config blocks on NOT JUDGED */
-	int exit_code;                    /* the exit code of `check` on the whole suite */
+	struct rn_results *shards; /* the files read [nshards], emptied of their targets */
+	size_t nshards;            /* files given */
+	struct rn_outcome oc;      /* the suite: targets, reports and argv [ntargets] in suite
+				    * order (owned), suite and config_path of the first file
+				    * (borrowed from shards[0]), the earliest start and latest
+				    * end of the shards, the first shard's worst_other and
+				    * interrupted, not_judged_fails of any shard, and the exit
+				    * code `check` would have given for the whole suite; cfg
+				    * NULL and shard 0/0 (not sharded) */
 };
 
 /*

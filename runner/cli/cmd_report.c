@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cmd_history.h"
+#include "config.h"
 #include "exitcode.h"
 #include "github.h"
 #include "history.h"
@@ -20,6 +21,9 @@
 #include "profile_check.h"
 #include "report_html.h"
 #include "safefile.h"
+
+/* Runs per trend chart when --limit is not given. */
+#define RN_REPORT_TREND_RUNS 200
 
 static const struct rn_option report_options[] = {
 	{ RN_HO_HTML, "html", 0, RN_OPT_REQUIRED, "FILE",
@@ -30,7 +34,8 @@ static const struct rn_option report_options[] = {
 	{ RN_HO_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE",
 	  "config: golden traces for the bands (default renacer.toml when present)" },
 	{ RN_HO_LIMIT, "last", 'n', RN_OPT_REQUIRED, "N",
-	  "runs per trend chart (default 200, at most 5000)" },
+	  "runs per trend chart (default " RN_CFG_STR(RN_REPORT_TREND_RUNS) ", at most " RN_CFG_STR(
+		  RN_REPORT_HTML_MAX_RUNS) ")" },
 	{ RN_HO_MACHINE, "machine", 0, RN_OPT_REQUIRED, "M",
 	  "trends of this machine (default: the last run's)" },
 	{ RN_HO_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
@@ -61,7 +66,6 @@ const struct rn_command rn_cmd_report_def = {
 static int report_markdown(const struct rn_hist_opts *o)
 {
 	struct rn_merged m;
-	struct rn_github_run run;
 	char *md;
 	size_t len = 0;
 	int rc;
@@ -76,11 +80,7 @@ static int report_markdown(const struct rn_hist_opts *o)
 		rn_merged_release(&m);
 		return rc;
 	}
-	memset(&run, 0, sizeof(run));
-	run.targets = m.reports;
-	run.ntargets = m.ntargets;
-	run.exit_code = m.exit_code;
-	md = rn_github_markdown(&run, &len);
+	md = rn_github_markdown(&m.oc, &len);
 	if (!md) {
 		rn_merged_release(&m);
 		rn_error("renacer report --markdown: out of memory");
@@ -100,7 +100,7 @@ static int report_markdown(const struct rn_hist_opts *o)
 		}
 	}
 	if (!rc)
-		rc = m.exit_code;
+		rc = m.oc.exit_code;
 	free(md);
 	rn_merged_release(&m);
 	return rc;
@@ -137,7 +137,7 @@ int rn_cmd_report(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (!o.limit)
-		o.limit = 200;
+		o.limit = RN_REPORT_TREND_RUNS;
 	if (rn_hist_open_store(&o, have_cfg ? &cfg : NULL, false, &h, false)) {
 		rc = RN_EXIT_OUTPUT;
 	} else {

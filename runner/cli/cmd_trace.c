@@ -7,6 +7,7 @@
  * prepare_outputs, rn_run_target, report_run, dest_close.
  */
 #include "cmd_trace.h"
+#include "config.h"
 #include "trace_gpu.h"
 
 #include "assertion.h"
@@ -39,6 +40,10 @@
 #include "xalloc.h"
 
 /* Option ids: short options use their character. */
+/* --profile without --profile-hz: samples per second of CPU time (99, not 100, so the
+ * sampling does not run in lockstep with a periodic timer of the target). */
+#define RN_TRACE_PROFILE_HZ 99
+
 enum {
 	OPT_SUMMARY_ONLY = 'c',
 	OPT_SUMMARY = 'C',
@@ -95,7 +100,8 @@ static const struct rn_option trace_options[] = {
 	{ OPT_PROFILE, "profile", 0, RN_OPT_REQUIRED, "PREFIX",
 	  "where the time went: PREFIX.syscalls.folded/.svg (syscall time by call stack) and PREFIX.cpu.folded/.svg (on-CPU samples of a software CPU clock with user stacks), folded stacks and SVG flame graphs" },
 	{ OPT_PROFILE_HZ, "profile-hz", 0, RN_OPT_REQUIRED, "HZ",
-	  "with --profile: samples per second of CPU time (default 99; 0: no sampling)" },
+	  "with --profile: samples per second of CPU time (default " RN_CFG_STR(
+		  RN_TRACE_PROFILE_HZ) "; 0: no sampling)" },
 	{ OPT_OUTPUT, "output", 'o', RN_OPT_REQUIRED, "FILE",
 	  "write the trace to FILE instead of stderr" },
 	{ OPT_FORMAT, "format", 0, RN_OPT_REQUIRED, "FMT",
@@ -786,7 +792,7 @@ static int parse_args(int argc, char **argv, struct trace_opts *o, char ***cmd, 
 
 	memset(o, 0, sizeof(*o));
 	o->gpu_mode = RN_GPU_MODE_DISPATCH;
-	o->profile_hz = 99;
+	o->profile_hz = RN_TRACE_PROFILE_HZ;
 	*filter = NULL;
 	if (rn_cli_parse(&rn_cmd_trace_def, argc, argv, on_option, o, &first))
 		return RN_EXIT_USAGE;

@@ -17,6 +17,8 @@
 #include "config.h"
 #include "diag.h"
 #include "log.h"
+#include "original.h"
+#include "shard.h"
 #include "strmap.h"
 #include "toml.h"
 
@@ -91,5 +93,33 @@ void rn_cfg_assertion_release(struct rn_assertion_spec *a);
  * the original format that is accepted with a note and left out (type custom). */
 int rn_cfg_parse_assertion(struct rn_cfg_ctx *c, const struct rn_toml_value *tab,
 			   struct rn_assertion_spec *a);
+
+/* ---- original.c (the types are original.h's) ---- */
+
+/* True when `table` is a top-level table of the original format listed in RN_ORIGINAL_KEYS. */
+bool rn_original_is_table(const char *table);
+
+/*
+ * Accept the original-format table `table` (value `tab`, a TOML table) into `cfg`: apply the
+ * keys with an equivalent and append one note per key to cfg->notes (strings with the
+ * location, owned by cfg; printed by rn_config_parse unless quiet). Never fails: a value of
+ * the wrong type or an unknown key is a note too, and changes nothing.
+ */
+void rn_original_table(struct rn_config *cfg, const char *table, const struct rn_toml_value *tab);
+
+/* Append a note "FILE:LINE:COL: MSG" to cfg->notes (formatted once, owned by cfg). */
+void rn_config_add_note(struct rn_config *cfg, struct rn_toml_pos pos, const char *fmt, ...)
+	RN_PRINTF(3, 4);
+
+/* ---- shard.c (the types are shard.h's) ---- */
+
+/*
+ * Assign each of `n` targets to a shard: `names[i]` its name, `weights[i]` its shard_weight
+ * (> 0; NULL or all weights absent = unweighted), `weighted` whether any weight was set.
+ * Fills `shard_of[i]` with a shard number in 1..count. `count` must be >= 1.
+ * Returns 0, or -ENOMEM (nothing printed).
+ */
+int rn_shard_assign(const char *const *names, const double *weights, bool weighted, size_t n,
+		    unsigned count, unsigned *shard_of);
 
 #endif

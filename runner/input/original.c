@@ -11,6 +11,7 @@
 #include "buf.h"
 #include "config.h"
 #include "diag.h"
+#include "internal.h"
 #include "log.h"
 #include "xalloc.h"
 

@@ -65,19 +65,4 @@ enum rn_original_action {
 	X("compression", "algorithm", RN_ORIG_NOTE, "not used")                                    \
 	X("compression", "min_file_size_kb", RN_ORIG_NOTE, "not used")
 
-/* True when `table` is a top-level table of the original format listed in RN_ORIGINAL_KEYS. */
-bool rn_original_is_table(const char *table);
-
-/*
- * Accept the original-format table `table` (value `tab`, a TOML table) into `cfg`: apply the
- * keys with an equivalent and append one note per key to cfg->notes (strings with the
- * location, owned by cfg; printed by rn_config_parse unless quiet). Never fails: a value of
- * the wrong type or an unknown key is a note too, and changes nothing.
- */
-void rn_original_table(struct rn_config *cfg, const char *table, const struct rn_toml_value *tab);
-
-/* Append a note "FILE:LINE:COL: MSG" to cfg->notes (formatted once, owned by cfg). */
-void rn_config_add_note(struct rn_config *cfg, struct rn_toml_pos pos, const char *fmt, ...)
-	RN_PRINTF(3, 4);
-
 #endif

@@ -38,15 +38,6 @@ struct rn_shard {
  */
 int rn_shard_parse(const char *s, struct rn_shard *out);
 
-/*
- * Assign each of `n` targets to a shard: `names[i]` its name, `weights[i]` its shard_weight
- * (> 0; NULL or all weights absent = unweighted), `weighted` whether any weight was set.
- * Fills `shard_of[i]` with a shard number in 1..count. `count` must be >= 1.
- * Returns 0, or -ENOMEM (nothing printed).
- */
-int rn_shard_assign(const char *const *names, const double *weights, bool weighted, size_t n,
-		    unsigned count, unsigned *shard_of);
-
 struct rn_config;
 
 /*

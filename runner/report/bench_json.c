@@ -10,8 +10,10 @@
 
 #include "safefile.h"
 
-int rn_report_bench_json(const char *path, const struct rn_target_report *t, size_t n)
+int rn_report_bench_json(const char *path, const struct rn_outcome *oc)
 {
+	const struct rn_target_report *t = oc->reports;
+	size_t n = oc->ntargets;
 	static const struct {
 		enum rn_metric m;
 		const char *unit;

@@ -7,13 +7,14 @@
 
 #include <stddef.h>
 
-#include "verdict.h"
+#include "outcome.h"
 
 /*
  * github-action-benchmark `customSmallerIsBetter` JSON: an array of {name, unit, value,
- * extra} with one entry per target and metric (wall time and critical path in ms, peak RSS in
- * bytes, syscalls). Written atomically. 0 or negative errno (message printed).
+ * extra} with one entry per measured head target of `oc` (oc->reports[i].result) and metric
+ * (the median of wall time and critical path in ms, peak RSS in bytes, syscalls); reads
+ * nothing else of `oc`. Written atomically. 0 or negative errno (message printed).
  */
-int rn_report_bench_json(const char *path, const struct rn_target_report *t, size_t n);
+int rn_report_bench_json(const char *path, const struct rn_outcome *oc);
 
 #endif

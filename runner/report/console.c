@@ -817,9 +817,11 @@ static void add_result(struct rn_buf *b, const char *bold, const char *reset, si
 	rn_buf_release(&line);
 }
 
-void rn_report_console(bool color, bool wide, bool verbose, const struct rn_target_report *t,
-		       size_t n, int exit_code)
+void rn_report_console(bool color, bool wide, bool verbose, const struct rn_outcome *oc)
 {
+	const struct rn_target_report *t = oc->reports;
+	size_t n = oc->ntargets;
+	int exit_code = oc->exit_code;
 	const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[0m" : "";
 	size_t width = (size_t)rn_term_width();
 	struct rn_timing_gate gate;

@@ -13,6 +13,7 @@
 
 #include "assertion.h"
 #include "log.h"
+#include "outcome.h"
 #include "verdict.h"
 
 /* "renacer check: renacer.toml (3 targets, 6 assertions)". */
@@ -52,16 +53,9 @@ void rn_report_progress_done(const char *line);
  * value, percent; "-" for a budget-only row), REASON. The default is one line per verdict
  * with names and REASON shortened at a word boundary with "..."; `wide` adds GOLDEN and BASE
  * (the reference values), keeps names whole, prints exact values (ms with three decimals,
- * bytes) and wraps REASON under its column.
+ * bytes) and wraps REASON under its column. Reads the verdicts oc->reports[0..ntargets) and
+ * oc->exit_code, nothing else of `oc`.
  */
-void rn_report_console(bool color, bool wide, bool verbose, const struct rn_target_report *t,
-		       size_t n, int exit_code);
-/*
- * Add a line printed above the console table (for example how timing is gated), wrapped to
- * the width. Copied (control characters escaped); up to 8 lines, more are dropped. The lines
- * are printed and forgotten by the next rn_report_console() (process-wide: one check per
- * process).
- */
-void rn_report_console_header(const char *line);
+void rn_report_console(bool color, bool wide, bool verbose, const struct rn_outcome *oc);
 
 #endif

@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 
+#include "internal.h"
 #include "log.h"
 
 static struct rn_curl_api api;

@@ -30,15 +30,6 @@ struct rn_curl_api {
 	time_t (*getdate)(const char *p, const time_t *unused);
 };
 
-/*
- * Load libcurl (libcurl.so.4, the soname of Debian's libcurl4 packages) and resolve every
- * function. Returns 0, or -ENOENT after rn_error() naming what is missing. Later calls return
- * the first result.
- */
-int rn_curl_load(void);
-/* The loaded table; only valid after rn_curl_load() returned 0. */
-const struct rn_curl_api *rn_curl(void);
-
 #define curl_global_init(...) (rn_curl()->global_init(__VA_ARGS__))
 #define curl_global_cleanup() (rn_curl()->global_cleanup())
 #define curl_easy_init() (rn_curl()->easy_init())

@@ -508,7 +508,7 @@ static int target_line(const struct rn_config *cfg, const char *name)
 	return 0;
 }
 
-static void annotation(struct rn_buf *b, const struct rn_github_run *run, const struct gh_note *n,
+static void annotation(struct rn_buf *b, const struct rn_outcome *oc, const struct gh_note *n,
 		       const char *cfg_file)
 {
 	const struct rn_verdict_result *v = n->v;
@@ -518,11 +518,11 @@ static void annotation(struct rn_buf *b, const struct rn_github_run *run, const 
 	int line = v->config_line;
 
 	if (!line && v->type && !strcmp(v->type, "run"))
-		line = target_line(run->cfg, name);
+		line = target_line(oc->cfg, name);
 	rn_buf_addf(b, "::%s file=", rank_of(v->verdict) == GH_RANK_WARN ? "warning" : "error");
 	if (!line && v->type && !strcmp(v->type, "regression") && n->t->golden_file) {
 		/* the golden file is named relative to the config */
-		golden = workspace_path_in(run->cfg ? run->cfg->dir : NULL, n->t->golden_file);
+		golden = workspace_path_in(oc->cfg ? oc->cfg->dir : NULL, n->t->golden_file);
 		rn_github_escape_property(b, golden);
 	} else {
 		rn_github_escape_property(b, cfg_file);
@@ -564,25 +564,25 @@ static void annotation(struct rn_buf *b, const struct rn_github_run *run, const 
 }
 
 /* Annotate the verdicts of one kind within `limit`; the last slot says what was left out. */
-static void annotations(struct rn_buf *b, const struct rn_github_run *run, enum gh_rank kind,
-			int limit, const char *cfg_file)
+static void annotations(struct rn_buf *b, const struct rn_outcome *oc, enum gh_rank kind, int limit,
+			const char *cfg_file)
 {
 	struct gh_note *notes = NULL;
 	size_t n = 0, cap = 0, i, k, shown;
 
-	for (i = 0; i < run->ntargets; i++) {
-		for (k = 0; k < run->targets[i].nverdicts; k++) {
-			if (rank_of(run->targets[i].verdicts[k].verdict) != kind)
+	for (i = 0; i < oc->ntargets; i++) {
+		for (k = 0; k < oc->reports[i].nverdicts; k++) {
+			if (rank_of(oc->reports[i].verdicts[k].verdict) != kind)
 				continue;
 			notes = rn_xgrow(notes, &cap, n + 1, sizeof(*notes));
-			notes[n].t = &run->targets[i];
-			notes[n].v = &run->targets[i].verdicts[k];
+			notes[n].t = &oc->reports[i];
+			notes[n].v = &oc->reports[i].verdicts[k];
 			n++;
 		}
 	}
 	shown = n <= (size_t)limit ? n : (limit > 0 ? (size_t)limit - 1 : 0);
 	for (i = 0; i < shown; i++)
-		annotation(b, run, &notes[i], cfg_file);
+		annotation(b, oc, &notes[i], cfg_file);
 	if (limit > 0 && shown < n) {
 		struct rn_buf msg, title;
 
@@ -986,35 +986,34 @@ static char *run_url(void)
 }
 
 /* The counts, the config and the exit code: one paragraph. */
-static void counts_paragraph(struct rn_buf *b, const struct rn_github_run *run,
-			     const char *cfg_file)
+static void counts_paragraph(struct rn_buf *b, const struct rn_outcome *oc, const char *cfg_file)
 {
 	struct rn_buf line;
 	size_t c;
 
 	rn_buf_init(&line, 0);
-	c = rn_report_count(run->targets, run->ntargets, RN_VERDICT_FAIL);
+	c = rn_report_count(oc->reports, oc->ntargets, RN_VERDICT_FAIL);
 	if (c)
 		rn_buf_addf(&line, "**%zu failed** \u00b7 ", c);
-	c = rn_report_count(run->targets, run->ntargets, RN_VERDICT_ERROR);
+	c = rn_report_count(oc->reports, oc->ntargets, RN_VERDICT_ERROR);
 	if (c)
 		rn_buf_addf(&line, "**%zu %s** \u00b7 ", c, rn_plural((double)c, "error"));
-	c = rn_report_count(run->targets, run->ntargets, RN_VERDICT_NO_DATA);
+	c = rn_report_count(oc->reports, oc->ntargets, RN_VERDICT_NO_DATA);
 	if (c)
 		rn_buf_addf(&line, "**%zu no data** \u00b7 ", c);
 	rn_buf_addf(&line, "%zu passed",
-		    rn_report_count(run->targets, run->ntargets, RN_VERDICT_PASS));
-	c = rn_report_count(run->targets, run->ntargets, RN_VERDICT_WARN) +
-		rn_report_count(run->targets, run->ntargets, RN_VERDICT_NOT_JUDGED);
+		    rn_report_count(oc->reports, oc->ntargets, RN_VERDICT_PASS));
+	c = rn_report_count(oc->reports, oc->ntargets, RN_VERDICT_WARN) +
+		rn_report_count(oc->reports, oc->ntargets, RN_VERDICT_NOT_JUDGED);
 	if (c)
 		rn_buf_addf(&line, " \u00b7 %zu advisory", c);
-	c = rn_report_count(run->targets, run->ntargets, RN_VERDICT_SKIP);
+	c = rn_report_count(oc->reports, oc->ntargets, RN_VERDICT_SKIP);
 	if (c)
 		rn_buf_addf(&line, " \u00b7 %zu skipped", c);
 	rn_buf_adds(&line, " \u00b7 ");
 	rn_github_escape_markdown(&line, cfg_file, GH_CELL_MAX);
-	rn_buf_addf(&line, " \u00b7 exit %d: ", run->exit_code);
-	rn_github_escape_markdown(&line, exit_description(run->exit_code), 0);
+	rn_buf_addf(&line, " \u00b7 exit %d: ", oc->exit_code);
+	rn_github_escape_markdown(&line, exit_description(oc->exit_code), 0);
 	wrapped(b, line.buf);
 	rn_buf_addc(b, '\n');
 	rn_buf_release(&line);
@@ -1022,21 +1021,21 @@ static void counts_paragraph(struct rn_buf *b, const struct rn_github_run *run,
 
 /* The failing rows (nbad of them), one line each, up to GH_HEADLINE_ROWS; rows of one target
  * with one message (a target that did not run fails each of its assertions) are one line. */
-static void headline_rows(struct rn_buf *b, const struct rn_github_run *run, size_t nbad)
+static void headline_rows(struct rn_buf *b, const struct rn_outcome *oc, size_t nbad)
 {
 	size_t i, k, shown = 0, lines = 0;
 
-	for (i = 0; i < run->ntargets; i++)
-		for (k = 0; k < run->targets[i].nverdicts; k++) {
-			const struct rn_verdict_result *v = &run->targets[i].verdicts[k];
+	for (i = 0; i < oc->ntargets; i++)
+		for (k = 0; k < oc->reports[i].nverdicts; k++) {
+			const struct rn_verdict_result *v = &oc->reports[i].verdicts[k];
 			size_t same;
 
 			if (rank_of(v->verdict) != GH_RANK_BAD ||
-			    same_as_earlier(&run->targets[i], k))
+			    same_as_earlier(&oc->reports[i], k))
 				continue;
-			same = same_later(&run->targets[i], k);
+			same = same_later(&oc->reports[i], k);
 			if (lines++ < GH_HEADLINE_ROWS) {
-				headline_row(b, &run->targets[i], v, same);
+				headline_row(b, &oc->reports[i], v, same);
 				shown += 1 + same;
 			}
 		}
@@ -1070,8 +1069,8 @@ static void headline_rows(struct rn_buf *b, const struct rn_github_run *run, siz
  * changed since the base. Every line outside <details> fits GH_COMMENT_WIDTH columns, and no
  * table is used anywhere (a table scrolls sideways in a comment).
  */
-static void summary_markdown(struct rn_buf *b, const struct rn_github_run *run,
-			     const char *cfg_file, size_t **cuts, size_t *ncuts, size_t *cap)
+static void summary_markdown(struct rn_buf *b, const struct rn_outcome *oc, const char *cfg_file,
+			     size_t **cuts, size_t *ncuts, size_t *cap)
 {
 	struct rn_timing_gate gate;
 	struct rn_buf line;
@@ -1079,20 +1078,20 @@ static void summary_markdown(struct rn_buf *b, const struct rn_github_run *run,
 	char gate_line[256], *url;
 	int rank;
 
-	for (i = 0; i < run->ntargets; i++) {
-		nrows += run->targets[i].nverdicts;
-		for (k = 0; k < run->targets[i].nverdicts; k++)
-			nbad += rank_of(run->targets[i].verdicts[k].verdict) == GH_RANK_BAD;
+	for (i = 0; i < oc->ntargets; i++) {
+		nrows += oc->reports[i].nverdicts;
+		for (k = 0; k < oc->reports[i].nverdicts; k++)
+			nbad += rank_of(oc->reports[i].verdicts[k].verdict) == GH_RANK_BAD;
 	}
 	rn_buf_addf(b, "## %s renacer check: %s\n\n",
-		    run->exit_code == RN_EXIT_OK ? "\u2705" : "\u274c",
-		    run->exit_code == RN_EXIT_OK ? "passed" : "failed");
+		    oc->exit_code == RN_EXIT_OK ? "\u2705" : "\u274c",
+		    oc->exit_code == RN_EXIT_OK ? "passed" : "failed");
 
-	counts_paragraph(b, run, cfg_file);
-	headline_rows(b, run, nbad);
+	counts_paragraph(b, oc, cfg_file);
+	headline_rows(b, oc, nbad);
 
 	rn_buf_init(&line, 0);
-	rn_timing_gate(run->targets, run->ntargets, &gate);
+	rn_timing_gate(oc->reports, oc->ntargets, &gate);
 	if (rn_timing_gate_format(&gate, gate_line, sizeof(gate_line))) {
 		rn_buf_reset(&line);
 		rn_github_escape_markdown(&line, gate_line, 0);
@@ -1107,24 +1106,24 @@ static void summary_markdown(struct rn_buf *b, const struct rn_github_run *run,
 	rn_buf_release(&line);
 
 	/* Everything else, a click away. */
-	if (!run->ntargets) {
+	if (!oc->ntargets) {
 		cut_here(cuts, ncuts, cap, b);
 		return;
 	}
 	rn_buf_addf(b, "<details><summary>All %zu %s of %zu %s</summary>\n\n", nrows,
-		    rn_plural((double)nrows, "row"), run->ntargets,
-		    rn_plural((double)run->ntargets, "target"));
+		    rn_plural((double)nrows, "row"), oc->ntargets,
+		    rn_plural((double)oc->ntargets, "target"));
 	cut_here(cuts, ncuts, cap, b);
 	/* Targets with failures first, then warnings, then the rest, each in config order. */
 	for (rank = GH_RANK_BAD; rank <= GH_RANK_SKIP; rank++) {
-		for (i = 0; i < run->ntargets; i++) {
-			const struct rn_target_report *t = &run->targets[i];
+		for (i = 0; i < oc->ntargets; i++) {
+			const struct rn_target_report *t = &oc->reports[i];
 			char *golden;
 
 			if ((int)target_rank(t) != rank)
 				continue;
 			golden = t->golden_file ?
-				workspace_path_in(run->cfg ? run->cfg->dir : NULL, t->golden_file) :
+				workspace_path_in(oc->cfg ? oc->cfg->dir : NULL, t->golden_file) :
 				NULL;
 			target_section(b, t, golden, cuts, ncuts, cap);
 			free(golden);
@@ -1136,9 +1135,9 @@ static void summary_markdown(struct rn_buf *b, const struct rn_github_run *run,
 
 /* ---- Entry points ----------------------------------------------------------------------- */
 
-int rn_github_write(const struct rn_github_run *run)
+int rn_github_write(const struct rn_outcome *oc, const char *junit)
 {
-	const char *cfg_path = run->cfg && run->cfg->path ? run->cfg->path : "renacer.toml";
+	const char *cfg_path = oc->cfg && oc->cfg->path ? oc->cfg->path : "renacer.toml";
 	char *cfg_file = workspace_path(cfg_path);
 	char *report = report_path();
 	size_t failed = 0, warnings, *cuts = NULL, ncuts = 0, cap = 0;
@@ -1146,15 +1145,15 @@ int rn_github_write(const struct rn_github_run *run)
 	struct rn_buf b;
 
 	rn_buf_init(&b, 0);
-	annotations(&b, run, GH_RANK_BAD, limit, cfg_file);
-	annotations(&b, run, GH_RANK_WARN, limit, cfg_file);
+	annotations(&b, oc, GH_RANK_BAD, limit, cfg_file);
+	annotations(&b, oc, GH_RANK_WARN, limit, cfg_file);
 	if (b.len) {
 		fwrite(b.buf, 1, b.len, stdout);
 		fflush(stdout);
 	}
 	rn_buf_reset(&b);
 
-	summary_markdown(&b, run, cfg_file, &cuts, &ncuts, &cap);
+	summary_markdown(&b, oc, cfg_file, &cuts, &ncuts, &cap);
 	if (rn_buf_failed(&b)) {
 		rn_warn("cannot build the GitHub job summary: out of memory");
 		keep(&rc, -ENOMEM);
@@ -1167,14 +1166,14 @@ int rn_github_write(const struct rn_github_run *run)
 		}
 	}
 
-	failed = rn_report_count(run->targets, run->ntargets, RN_VERDICT_FAIL) +
-		rn_report_count(run->targets, run->ntargets, RN_VERDICT_ERROR) +
-		rn_report_count(run->targets, run->ntargets, RN_VERDICT_NO_DATA);
-	warnings = rn_report_count(run->targets, run->ntargets, RN_VERDICT_WARN) +
-		rn_report_count(run->targets, run->ntargets, RN_VERDICT_NOT_JUDGED);
+	failed = rn_report_count(oc->reports, oc->ntargets, RN_VERDICT_FAIL) +
+		rn_report_count(oc->reports, oc->ntargets, RN_VERDICT_ERROR) +
+		rn_report_count(oc->reports, oc->ntargets, RN_VERDICT_NO_DATA);
+	warnings = rn_report_count(oc->reports, oc->ntargets, RN_VERDICT_WARN) +
+		rn_report_count(oc->reports, oc->ntargets, RN_VERDICT_NOT_JUDGED);
 	keep(&rc,
-	     write_outputs(rn_github_result(run->exit_code, warnings), failed, warnings,
-			   run->exit_code, run->junit, report));
+	     write_outputs(rn_github_result(oc->exit_code, warnings), failed, warnings,
+			   oc->exit_code, junit, report));
 	free(cuts);
 	free(report);
 	free(cfg_file);
@@ -1182,15 +1181,15 @@ int rn_github_write(const struct rn_github_run *run)
 	return rc;
 }
 
-char *rn_github_markdown(const struct rn_github_run *run, size_t *len)
+char *rn_github_markdown(const struct rn_outcome *oc, size_t *len)
 {
-	const char *cfg_path = run->cfg && run->cfg->path ? run->cfg->path : "renacer.toml";
+	const char *cfg_path = oc->cfg && oc->cfg->path ? oc->cfg->path : "renacer.toml";
 	char *cfg_file = workspace_path(cfg_path), *md;
 	size_t *cuts = NULL, ncuts = 0, cap = 0;
 	struct rn_buf b;
 
 	rn_buf_init(&b, 0);
-	summary_markdown(&b, run, cfg_file, &cuts, &ncuts, &cap);
+	summary_markdown(&b, oc, cfg_file, &cuts, &ncuts, &cap);
 	free(cuts);
 	free(cfg_file);
 	if (rn_buf_failed(&b)) {

@@ -40,6 +40,7 @@
 #include "buf.h"
 #include "config.h"
 #include "diag.h"
+#include "outcome.h"
 #include "verdict.h"
 
 /* GitHub's limits per step: annotations of each kind, job summary bytes. */
@@ -50,30 +51,25 @@
 #define RN_GITHUB_ENV_ANNOTATIONS "RENACER_GITHUB_ANNOTATIONS" /* limit per kind, 0..10 */
 #define RN_GITHUB_ENV_REPORT "RENACER_GITHUB_REPORT"           /* Markdown report path */
 
-/* What a finished check hands to the GitHub mode. All pointers borrowed. */
-struct rn_github_run {
-	const struct rn_config *cfg;            /* the config checked (path, target lines) */
-	const struct rn_target_report *targets; /* per-target results and verdicts, config order */
-	size_t ntargets;                        /* entries in targets */
-	int exit_code;                          /* the check's enum rn_exit value */
-	const char *junit;                      /* JUnit XML path written (--junit or [report]
-						 * junit), or NULL */
-};
-
 /*
- * Write the annotations, job summary, report and outputs of a finished check (see the top of
- * this file). Returns 0, or the negative errno of the first part that could not be written
- * (a warning naming it has been printed; the other parts are still written).
+ * Write the annotations, job summary, report and outputs of the finished check `oc` (see the
+ * top of this file). Reads oc->cfg (renacer.toml's path and [[target]]/[[assertion]] lines for
+ * the annotations; NULL: "renacer.toml", no lines), oc->reports[0..ntargets) (verdicts and
+ * golden files, config order) and oc->exit_code. `junit` is the JUnit XML path written
+ * (--junit or [report] junit), named in the "junit" output, or NULL. Returns 0, or the
+ * negative errno of the first part that could not be written (a warning naming it has been
+ * printed; the other parts are still written).
  */
-int rn_github_write(const struct rn_github_run *run);
+int rn_github_write(const struct rn_outcome *oc, const char *junit);
 
 /*
  * The Markdown report of a finished check, as the job summary and the report file have it
  * (headline with the verdict counts, then a section per target, failures first), whole. For
- * `renacer report --markdown` and pull-request comments. Caller frees; NULL on
+ * `renacer report --markdown` and pull-request comments. Reads of `oc` what rn_github_write
+ * does. Caller frees; NULL on
  * out-of-memory; *len gets its length when len is not NULL.
  */
-char *rn_github_markdown(const struct rn_github_run *run, size_t *len);
+char *rn_github_markdown(const struct rn_outcome *oc, size_t *len);
 
 /*
  * GitHub mode for a check that stopped at a config error: an `::error` annotation at d's

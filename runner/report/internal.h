@@ -1,9 +1,9 @@
 /*
  * internal.h - what the modules of runner/report share and no other folder calls: the verdict
- * count of the console and GitHub reports, then, one section per module, the functions of the
- * OTLP modules (otlp*.c) and of github.c that only this folder calls; the types stay in each
- * module's header (otlp.h lists the OTLP ones), which other folders may include. Not thread
- * safe.
+ * count of the console and GitHub reports, then, one section per module, the functions of
+ * outcome.c, of the OTLP modules (otlp*.c) and of github.c that only this folder calls; the
+ * types stay in each module's header (otlp.h lists the OTLP ones), which other folders may
+ * include. Not thread safe.
  */
 #ifndef RN_REPORT_INTERNAL_H
 #define RN_REPORT_INTERNAL_H
@@ -13,6 +13,8 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "console.h"
+#include "curl_dl.h"
 #include "github.h"
 #include "otlp_config.h"
 #include "otlp_context.h"
@@ -21,6 +23,9 @@
 #include "otlp_pb.h"
 #include "otlp_redact.h"
 #include "otlp_spans.h"
+#include "outcome.h"
+#include "report_strace.h"
+#include "timing_gate.h"
 #include "verdict.h"
 
 /* Count verdicts of kind `v` over all targets `t[0..n)`. (verdict_counts.c) */
@@ -78,6 +83,39 @@ void rn_otlp_derive_id(const struct rn_otlp_context *ctx, enum rn_otlp_span_role
  * RN_OTLP_RUN_NONE: the id rn_otlp_traceparent() hands to the run. (otlp_context.c) */
 void rn_otlp_run_span_id(const struct rn_otlp_context *ctx, size_t target, size_t run,
 			 uint8_t out[8]);
+
+/* ---- outcome.c (the type is outcome.h's): the sides and verdicts every writer walks ---- */
+
+/* Sides of the outcome: ntargets, or 2 * ntargets with bases. */
+size_t rn_outcome_nsides(const struct rn_outcome *oc);
+
+/* Side `j` (0 <= j < rn_outcome_nsides): targets[j], then bases[j - ntargets]. Borrowed. */
+const struct rn_target_result *rn_outcome_side(const struct rn_outcome *oc, size_t j);
+
+/* oc->end_unix_ns, or the CLOCK_REALTIME time now (Unix ns) when that is 0. */
+uint64_t rn_outcome_end_ns(const struct rn_outcome *oc);
+
+/* Verdicts of every report, summed. */
+size_t rn_outcome_nverdicts(const struct rn_outcome *oc);
+
+/*
+ * Every verdict of the outcome in report order (reports[0].verdicts first), with its index in
+ * that order (the span id of an OTLP verdict is derived from it):
+ *
+ *     struct rn_outcome_verdicts it = { oc };
+ *     const struct rn_verdict_result *v;
+ *     for (v = rn_outcome_verdict_next(&it); v; v = rn_outcome_verdict_next(&it))
+ *             ... it.index - 1 is v's index ...
+ */
+struct rn_outcome_verdicts {
+	const struct rn_outcome *oc; /* the outcome walked (set by the caller) */
+	size_t report;               /* report of the next verdict (0 at the start) */
+	size_t k;                    /* its verdict within that report */
+	size_t index;                /* verdicts returned so far */
+};
+
+/* The next verdict (borrowed from its report), or NULL after the last. */
+const struct rn_verdict_result *rn_outcome_verdict_next(struct rn_outcome_verdicts *it);
 
 /* ---- otlp_config.c (the types are otlp_config.h's) ---- */
 
@@ -266,7 +304,7 @@ char **rn_otlp_redact_argv(const char *const *argv);
  * errno.
  */
 int rn_otlp_walk(const struct rn_otlp_cfg *cfg, const struct rn_otlp_context *ctx,
-		 const struct rn_otlp_input *in, struct rn_otlp_batch *batch);
+		 const struct rn_outcome *oc, struct rn_otlp_batch *batch);
 
 /*
  * Build the resource: detected facts (service.name "renacer", service.version, host.name,
@@ -310,5 +348,53 @@ void rn_github_escape_property(struct rn_buf *b, const char *s);
  * same. Names of spans, assertions and targets come from the program and the config.
  */
 bool rn_github_add_mention_guard(struct rn_buf *b, const char *s);
+
+/* ---- timing_gate.c (the types are timing_gate.h's) ---- */
+
+/* Sum up the timing rows of `t[0..n)` into `g`. Never fails. */
+void rn_timing_gate(const struct rn_target_report *t, size_t n, struct rn_timing_gate *g);
+
+/*
+ * Write the statement of `g` into `out` (at most `cap` bytes, NUL-terminated), e.g.
+ *   "timing gated at >= +4.1% (worst: target 'build')"
+ *   "timing gated at >= +4.1% (worst: target 'build'); wall_time not gated: detects >= +32.0%
+ *    ('build')"
+ *   "timing not gated for 1 of 3 targets ('xz': undecided, detects >= +38.0%)"
+ *   "timing not gated for 2 of 2 targets ('a', 'b': undecided, detects >= +38.0%)"
+ * Every ungated target is named, up to RN_TIMING_GATE_NAMES and as many as fit `cap` (the
+ * rest counted: "'a', 'b' and 3 more").
+ *   "" (no timing rows: nothing to state)
+ * Returns the length written.
+ */
+size_t rn_timing_gate_format(const struct rn_timing_gate *g, char *out, size_t cap);
+
+/* ---- curl_dl.c (the types are curl_dl.h's) ---- */
+
+/*
+ * Load libcurl (libcurl.so.4, the soname of Debian's libcurl4 packages) and resolve every
+ * function. Returns 0, or -ENOENT after rn_error() naming what is missing. Later calls return
+ * the first result.
+ */
+int rn_curl_load(void);
+
+/* The loaded table; only valid after rn_curl_load() returned 0. */
+const struct rn_curl_api *rn_curl(void);
+
+/* ---- console.c (the types are console.h's) ---- */
+
+/*
+ * Add a line printed above the console table (for example how timing is gated), wrapped to
+ * the width. Copied (control characters escaped); up to 8 lines, more are dropped. The lines
+ * are printed and forgotten by the next rn_report_console() (process-wide: one check per
+ * process).
+ */
+void rn_report_console_header(const char *line);
+
+/* ---- report_strace.c (the types are report_strace.h's) ---- */
+
+/* The summary rows of `t`: the syscalls with calls > 0, sorted by total time (descending; ties
+ * in syscall-number order, as strace sorts). Returns a malloc'ed array of *nrows rows (plus
+ * one spare) the caller frees. Dies on out-of-memory. */
+struct rn_summary_row *rn_trace_summary_rows(const struct rn_trace *t, size_t *nrows);
 
 #endif

@@ -9,8 +9,10 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "internal.h"
 #include "now.h"
 #include "safefile.h"
+#include "timing_gate.h"
 #include "log.h"
 #include "xalloc.h"
 #include "xml.h"
@@ -196,25 +198,99 @@ static void add_testcase(struct rn_buf *b, const char *classname, const struct r
 /*
  * A testcase's time, seconds: what its row measured when that is a duration (a verdict in unit
  * "ms": critical path, wall and CPU time against a golden trace or the base, span_time), else
- * the time the check spent on the target (the suite's time: its runs and their judging).
+ * `target_s`, the time the check spent on the target (the suite's time: its runs and their
+ * judging).
  */
-static double case_time_s(const struct rn_junit_suite *s, const struct rn_verdict_result *v)
+static double case_time_s(double target_s, const struct rn_verdict_result *v)
 {
 	if (v->has_observed && v->unit && !strcmp(v->unit, "ms") && isfinite(v->observed) &&
 	    v->observed >= 0.0)
 		return v->observed / 1e3;
-	return s->time_s;
+	return target_s;
 }
 
-static void add_suite(struct rn_buf *b, const struct rn_junit_suite *s, size_t id,
-		      const char *hostname, uint64_t now_unix_ns)
+/* The <properties> of target `r`: version, runs, the check's timing gate, golden file. */
+static void add_properties(struct rn_buf *b, const struct rn_target_result *r,
+			   const struct rn_target_report *t, const char *timing_gate)
 {
-	const char *name = s->name && *s->name ? s->name : "unnamed";
-	size_t failures = 0, errors = 0, skipped = 0, i;
-	struct rn_buf classname, out;
+	rn_buf_adds(b, ">\n    <properties>\n");
+	rn_buf_adds(b, "      <property name=\"renacer_version\"");
+	add_attr(b, "value", RN_VERSION);
+	rn_buf_adds(b, "/>\n      <property name=\"runs\"");
+	add_attr_u64(b, "value", r->nruns);
+	rn_buf_adds(b, "/>\n      <property name=\"counting_runs\"");
+	add_attr_u64(b, "value", r->ncounts);
+	rn_buf_adds(b, "/>\n");
+	if (*timing_gate) {
+		rn_buf_adds(b, "      <property name=\"timing_gate\"");
+		add_attr(b, "value", timing_gate);
+		rn_buf_adds(b, "/>\n");
+	}
+	if (t->golden_file) {
+		rn_buf_adds(b, "      <property name=\"golden_file\"");
+		add_attr(b, "value", t->golden_file);
+		rn_buf_adds(b, "/>\n");
+	}
+	rn_buf_adds(b, "    </properties>\n");
+}
 
-	for (i = 0; i < s->ncases; i++) {
-		enum rn_verdict v = s->cases[i].verdict;
+/* The testcase that says the target did not finish (renacer was interrupted). */
+static void add_interrupted(struct rn_buf *b, const char *classname, const char *name)
+{
+	struct rn_buf msg;
+
+	rn_buf_init(&msg, 0);
+	rn_buf_addf(&msg, "renacer was interrupted before target '%s' finished", name);
+	rn_buf_adds(b, "    <testcase name=\"renacer interrupted\"");
+	add_attr(b, "classname", classname);
+	rn_buf_adds(b, " time=\"0.000\">\n      <error type=\"interrupted\"");
+	add_attr(b, "message", msg.buf);
+	rn_buf_adds(b, "/>\n    </testcase>\n");
+	if (rn_buf_failed(&msg))
+		b->failed = true;
+	rn_buf_release(&msg);
+}
+
+/* <system-out>: one line per WARN verdict, and the partial-report line. */
+static void add_system_out(struct rn_buf *b, const struct rn_target_report *t, const char *name,
+			   bool partial)
+{
+	struct rn_buf out;
+	size_t i;
+
+	rn_buf_init(&out, 0);
+	for (i = 0; i < t->nverdicts; i++)
+		if (t->verdicts[i].verdict == RN_VERDICT_WARN)
+			rn_buf_addf(&out, "WARN %s: %s\n", t->verdicts[i].assertion,
+				    t->verdicts[i].message ? t->verdicts[i].message : "");
+	if (partial)
+		rn_buf_addf(&out,
+			    "renacer was interrupted before target '%s' finished; this "
+			    "report is partial\n",
+			    name);
+	rn_buf_adds(b, "    <system-out>");
+	if (rn_buf_failed(&out))
+		b->failed = true;
+	else
+		rn_buf_add_xml(b, out.buf, out.len, false);
+	rn_buf_adds(b, "</system-out>\n    <system-err></system-err>\n  </testsuite>\n");
+	rn_buf_release(&out);
+}
+
+/* The <testsuite> of target `id` of the outcome. */
+static void add_suite(struct rn_buf *b, const struct rn_outcome *oc, size_t id,
+		      const char *timing_gate, const char *hostname, uint64_t now_unix_ns)
+{
+	const struct rn_target_result *r = &oc->targets[id];
+	const struct rn_target_report *t = &oc->reports[id];
+	const char *name = r->name && *r->name ? r->name : "unnamed";
+	bool partial = oc->interrupted && r->status == RN_RUN_INTERRUPTED;
+	double time_s = (double)r->duration_ns / 1e9;
+	size_t failures = 0, errors = 0, skipped = 0, i;
+	struct rn_buf classname;
+
+	for (i = 0; i < t->nverdicts; i++) {
+		enum rn_verdict v = t->verdicts[i].verdict;
 
 		failures += v == RN_VERDICT_FAIL;
 		errors += v == RN_VERDICT_ERROR || v == RN_VERDICT_NO_DATA;
@@ -228,81 +304,30 @@ static void add_suite(struct rn_buf *b, const struct rn_junit_suite *s, size_t i
 
 	rn_buf_adds(b, "  <testsuite");
 	add_attr(b, "name", name);
-	add_attr_u64(b, "tests", s->ncases + s->partial);
+	add_attr_u64(b, "tests", t->nverdicts + partial);
 	add_attr_u64(b, "failures", failures);
-	add_attr_u64(b, "errors", errors + s->partial);
+	add_attr_u64(b, "errors", errors + partial);
 	add_attr_u64(b, "skipped", skipped);
-	add_attr_seconds(b, "time", s->time_s);
-	add_attr_timestamp(b, s->start_unix_ns ? s->start_unix_ns : now_unix_ns);
+	add_attr_seconds(b, "time", time_s);
+	add_attr_timestamp(b, r->start_unix_ns ? r->start_unix_ns : now_unix_ns);
 	add_attr(b, "hostname", hostname);
 	add_attr_u64(b, "id", id);
 	add_attr(b, "package", "renacer");
-	rn_buf_adds(b, ">\n    <properties>\n");
-	rn_buf_adds(b, "      <property name=\"renacer_version\"");
-	add_attr(b, "value", RN_VERSION);
-	rn_buf_adds(b, "/>\n      <property name=\"runs\"");
-	add_attr_u64(b, "value", s->result ? s->result->nruns : 0);
-	rn_buf_adds(b, "/>\n      <property name=\"counting_runs\"");
-	add_attr_u64(b, "value", s->result ? s->result->ncounts : 0);
-	rn_buf_adds(b, "/>\n");
-	if (s->timing_gate && *s->timing_gate) {
-		rn_buf_adds(b, "      <property name=\"timing_gate\"");
-		add_attr(b, "value", s->timing_gate);
-		rn_buf_adds(b, "/>\n");
-	}
-	if (s->golden_file) {
-		rn_buf_adds(b, "      <property name=\"golden_file\"");
-		add_attr(b, "value", s->golden_file);
-		rn_buf_adds(b, "/>\n");
-	}
-	rn_buf_adds(b, "    </properties>\n");
-
-	for (i = 0; i < s->ncases; i++)
-		add_testcase(b, classname.buf, &s->cases[i], case_time_s(s, &s->cases[i]));
-	if (s->partial) {
-		struct rn_buf msg;
-
-		rn_buf_init(&msg, 0);
-		rn_buf_addf(&msg, "renacer was interrupted before target '%s' finished", name);
-		rn_buf_adds(b, "    <testcase name=\"renacer interrupted\"");
-		add_attr(b, "classname", classname.buf);
-		rn_buf_adds(b, " time=\"0.000\">\n      <error type=\"interrupted\"");
-		add_attr(b, "message", msg.buf);
-		rn_buf_adds(b, "/>\n    </testcase>\n");
-		if (rn_buf_failed(&msg))
-			b->failed = true;
-		rn_buf_release(&msg);
-	}
-
-	rn_buf_init(&out, 0);
-	if (s->system_out && *s->system_out) {
-		rn_buf_adds(&out, s->system_out);
-		if (s->system_out[strlen(s->system_out) - 1] != '\n')
-			rn_buf_addc(&out, '\n');
-	}
-	for (i = 0; i < s->ncases; i++)
-		if (s->cases[i].verdict == RN_VERDICT_WARN)
-			rn_buf_addf(&out, "WARN %s: %s\n", s->cases[i].assertion,
-				    s->cases[i].message ? s->cases[i].message : "");
-	if (s->partial)
-		rn_buf_addf(&out,
-			    "renacer was interrupted before target '%s' finished; this "
-			    "report is partial\n",
-			    name);
-	rn_buf_adds(b, "    <system-out>");
-	if (rn_buf_failed(&out))
-		b->failed = true;
-	else
-		rn_buf_add_xml(b, out.buf, out.len, false);
-	rn_buf_adds(b, "</system-out>\n    <system-err></system-err>\n  </testsuite>\n");
-	rn_buf_release(&out);
+	add_properties(b, r, t, timing_gate);
+	for (i = 0; i < t->nverdicts; i++)
+		add_testcase(b, classname.buf, &t->verdicts[i],
+			     case_time_s(time_s, &t->verdicts[i]));
+	if (partial)
+		add_interrupted(b, classname.buf, name);
+	add_system_out(b, t, name, partial);
 	rn_buf_release(&classname);
 }
 
-char *rn_junit_render(const struct rn_junit_suite *suites, size_t n, const char *hostname,
-		      uint64_t now_unix_ns, size_t *len)
+char *rn_junit_render(const struct rn_outcome *oc, const char *hostname, uint64_t now_unix_ns,
+		      size_t *len)
 {
-	char host[256];
+	struct rn_timing_gate gate;
+	char host[256], gate_line[256];
 	struct rn_buf b;
 	size_t i;
 
@@ -316,10 +341,12 @@ char *rn_junit_render(const struct rn_junit_suite *suites, size_t n, const char 
 	}
 	if (!now_unix_ns)
 		now_unix_ns = rn_real_ns();
+	rn_timing_gate(oc->reports, oc->ntargets, &gate);
+	rn_timing_gate_format(&gate, gate_line, sizeof(gate_line));
 	rn_buf_init(&b, 0);
 	rn_buf_adds(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
-	for (i = 0; i < n; i++)
-		add_suite(&b, &suites[i], i, hostname, now_unix_ns);
+	for (i = 0; i < oc->ntargets; i++)
+		add_suite(&b, oc, i, gate_line, hostname, now_unix_ns);
 	rn_buf_adds(&b, "</testsuites>\n");
 	return rn_buf_detach(&b, len);
 }
@@ -342,10 +369,10 @@ static char *dir_of(const char *path)
 	return d;
 }
 
-int rn_junit_write(const char *path, const struct rn_junit_suite *suites, size_t n)
+int rn_junit_write(const char *path, const struct rn_outcome *oc)
 {
 	size_t len;
-	char *xml = rn_junit_render(suites, n, NULL, 0, &len);
+	char *xml = rn_junit_render(oc, NULL, 0, &len);
 	int rc;
 
 	if (!xml) {

@@ -48,50 +48,33 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "assertion.h"
-
-/* One <testsuite>: one target. All pointers borrowed for the duration of the call. */
-struct rn_junit_suite {
-	const char *name;                      /* target name: suite name, testcase classname
-						* "renacer.<name>"; "" or NULL writes "unnamed" */
-	const struct rn_target_result *result; /* the target's runs (properties "runs" and
-						* "counting_runs" from result->nruns and ->ncounts),
-						* or NULL (0 runs) */
-	const struct rn_verdict_result *cases; /* verdicts, one testcase each, in order */
-	size_t ncases;                         /* entries in cases */
-	const char *golden_file;               /* golden trace path as shown to users, or NULL:
-						* no "golden_file" property */
-	const char *system_out;                /* suite summary for <system-out>, or NULL */
-	const char *timing_gate;               /* property "timing_gate": the check's timing
-						* gate statement (timing_gate.h), or NULL/"" */
-	uint64_t start_unix_ns;                /* CLOCK_REALTIME start of the target, ns;
-						* 0 = the time of writing */
-	double time_s;                         /* time spent on the target, seconds (the suite's
-						* "time", and the "time" of a testcase whose row
-						* measured no duration) */
-	bool partial;                          /* renacer was interrupted before this target
-						* finished: adds an <error type="interrupted">
-						* testcase "renacer interrupted" */
-};
+#include "outcome.h"
 
 /*
- * Write the JUnit XML report of `n` suites to `path`, atomically (rn_write_file_atomic: a
- * previous report stays intact on failure). The suite "id" is its 0-based index, "package" is
- * "renacer", "hostname" is gethostname() or "localhost".
+ * Write the JUnit XML report of the outcome `oc` to `path`, atomically (rn_write_file_atomic: a
+ * previous report stays intact on failure). One <testsuite> per target oc->targets[i] with the
+ * verdicts oc->reports[i] as testcases, in order: its "name" is the target's name ("unnamed"
+ * when empty), "id" its 0-based index, "package" "renacer", "hostname" gethostname() or
+ * "localhost", "time" the target's duration_ns in seconds, "timestamp" its start_unix_ns (0:
+ * the time of writing); properties "runs" and "counting_runs" from its nruns and ncounts,
+ * "timing_gate" the check's timing gate statement (timing_gate.h, left out when empty) and
+ * "golden_file" the report's golden_file (when not NULL). A target whose status is
+ * RN_RUN_INTERRUPTED in an outcome with `interrupted` set gets an <error type="interrupted">
+ * testcase "renacer interrupted". Reads nothing else of `oc`; the base sides are not shown.
  *
  * Returns 0, or a negative errno after printing one rn_error() naming the path: the directory
  * missing (-ENOENT, "directory 'out' does not exist"), not writable (-EACCES), out of memory
  * (-ENOMEM). Not thread safe (none of the runner is).
  */
-int rn_junit_write(const char *path, const struct rn_junit_suite *suites, size_t n);
+int rn_junit_write(const char *path, const struct rn_outcome *oc);
 
 /*
  * Render the report into a malloc'ed NUL-terminated string (caller frees), for tests and for
  * writers that send it elsewhere. `hostname` overrides the host name when not NULL, and
- * `now_unix_ns` stands for the time of writing (suites with start_unix_ns 0), so the output
+ * `now_unix_ns` stands for the time of writing (targets with start_unix_ns 0), so the output
  * can be made byte-for-byte reproducible. Returns NULL on out-of-memory.
  */
-char *rn_junit_render(const struct rn_junit_suite *suites, size_t n, const char *hostname,
-		      uint64_t now_unix_ns, size_t *len);
+char *rn_junit_render(const struct rn_outcome *oc, const char *hostname, uint64_t now_unix_ns,
+		      size_t *len);
 
 #endif

@@ -14,7 +14,7 @@
 /* ---- Export over HTTP ---------------------------------------------------------------------- */
 
 int rn_otlp_export(const struct rn_otlp_cfg *cfg, const struct rn_otlp_context *ctx,
-		   const struct rn_otlp_input *in)
+		   const struct rn_outcome *oc)
 {
 	struct sigaction ign, old;
 	struct rn_otlp_res res;
@@ -45,7 +45,7 @@ int rn_otlp_export(const struct rn_otlp_cfg *cfg, const struct rn_otlp_context *
 		rc = rn_otlp_batch_init(&b, cfg->protocol, &res.res, cfg->max_request_bytes,
 					rn_otlp_http_post, &h);
 	if (!rc) {
-		rc = rn_otlp_walk(cfg, ctx, in, &b);
+		rc = rn_otlp_walk(cfg, ctx, oc, &b);
 		rn_otlp_batch_release(&b);
 	}
 	if (rc < 0 && !h.warned)
@@ -69,7 +69,7 @@ static int write_line(void *ctx, const char *body, size_t len, size_t nspans)
 }
 
 int rn_otlp_write_file(const char *path, const struct rn_otlp_cfg *cfg,
-		       const struct rn_otlp_context *ctx, const struct rn_otlp_input *in)
+		       const struct rn_otlp_context *ctx, const struct rn_outcome *oc)
 {
 	struct rn_otlp_res res;
 	struct rn_safefile sf;
@@ -89,7 +89,7 @@ int rn_otlp_write_file(const char *path, const struct rn_otlp_cfg *cfg,
 	rc = rn_otlp_batch_init(&b, RN_OTLP_HTTP_JSON, &res.res, cfg->max_request_bytes, write_line,
 				f);
 	if (!rc)
-		rc = rn_otlp_walk(cfg, ctx, in, &b);
+		rc = rn_otlp_walk(cfg, ctx, oc, &b);
 	rn_otlp_batch_release(&b);
 	rn_otlp_res_release(&res);
 	if (rc)

@@ -17,8 +17,8 @@
  *     for each warmup run of target j:         rn_otlp_traceparent(&ctx, j, RN_OTLP_RUN_NONE, ...)
  *     (if rn_otlp_cfg_needs_spool(&cfg), enable the spool of each measured run)
  *     ... the check runs, verdicts are computed ...
- *     if (cfg.enabled && rn_otlp_export(&cfg, &ctx, &in) < 0 && cfg.required) -> check fails
- *     if (otlp_file) rn_otlp_write_file(path, &cfg, &ctx, &in)
+ *     if (cfg.enabled && rn_otlp_export(&cfg, &ctx, &oc) < 0 && cfg.required) -> check fails
+ *     if (otlp_file) rn_otlp_write_file(path, &cfg, &ctx, &oc)
  *     rn_otlp_cfg_release(&cfg);
  *
  * Shape of the exported trace (all spans SpanKind INTERNAL, one trace per check):
@@ -63,6 +63,13 @@
 #include "otlp_spans.h"
 
 /*
+ * What both entry points read of the outcome `oc` (outcome.h): its sides (the head targets,
+ * then the base sides with --baseline: rn_outcome_side; side j is "target" j of the context's
+ * span ids and has the command oc->argv[j], redacted), every verdict of oc->reports (each
+ * under the side of its target's name; one whose target names no side goes under the root),
+ * oc->start_unix_ns and oc->end_unix_ns (rn_outcome_end_ns) for the root span,
+ * oc->exit_code and oc->config_path. Nothing of `oc` is changed.
+ *
  * Export the check as OTLP over HTTP (OTLP 1.x, Specification: OTLP/HTTP): POST to
  * cfg->endpoint with Content-Type application/x-protobuf or application/json, gzip'ed with
  * Content-Encoding: gzip when configured, cfg->headers added. Spans are split into requests of
@@ -82,7 +89,7 @@
  * endpoint was set (and rn_otlp_cfg_finish() was not called); refuses grpc with -EINVAL.
  */
 int rn_otlp_export(const struct rn_otlp_cfg *cfg, const struct rn_otlp_context *ctx,
-		   const struct rn_otlp_input *in);
+		   const struct rn_outcome *oc);
 
 /*
  * Write the same spans as OTLP JSON Lines to `path` (the OpenTelemetry Protocol File Exporter
@@ -93,6 +100,6 @@ int rn_otlp_export(const struct rn_otlp_cfg *cfg, const struct rn_otlp_context *
  * name, resource, syscall_spans) apply. Returns 0, or negative errno after rn_error().
  */
 int rn_otlp_write_file(const char *path, const struct rn_otlp_cfg *cfg,
-		       const struct rn_otlp_context *ctx, const struct rn_otlp_input *in);
+		       const struct rn_otlp_context *ctx, const struct rn_outcome *oc);
 
 #endif

@@ -47,7 +47,7 @@ int rn_otlp_context_init_env(struct rn_otlp_context *ctx, const char *const *env
 
 /*
  * Write the traceparent of the span of measured run `run` (0-based index into
- * rn_target_result.runs) of target `target` (0-based, the order of rn_otlp_input.targets)
+ * rn_target_result.runs) of target `target` (0-based, the order of rn_outcome_side)
  * into `out` ("00-<trace>-<span>-<flags>", RN_OTLP_TRACEPARENT_LEN characters plus NUL;
  * W3C Trace Context, section 3.2). The span id is derived deterministically from ctx->salt,
  * so rn_otlp_export() later gives the run's span the same id and the target's own spans (if

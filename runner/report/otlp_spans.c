@@ -179,7 +179,7 @@ static void sb_event_attr(struct sb *b, struct rn_otlp_event *e, const struct rn
 struct walk {
 	const struct rn_otlp_cfg *cfg;     /* export settings */
 	const struct rn_otlp_context *ctx; /* ids and clock offset */
-	const struct rn_otlp_input *in;    /* what to export */
+	const struct rn_outcome *oc;       /* what to export */
 	struct rn_otlp_batch *batch;       /* where spans go */
 	uint32_t span_flags;               /* Span.flags of non-root spans */
 	uint64_t root_start, root_end;     /* the root span, Unix ns */
@@ -258,23 +258,24 @@ static bool is_failing(enum rn_verdict v)
 
 /* Collect the failing verdicts of target `target` (NULL: every target, names qualified) and
  * set them on `b` under `key_names` and `key_verdicts`; nothing when none failed. */
-static void sb_failing(struct sb *b, const struct rn_otlp_input *in, const char *target,
+static void sb_failing(struct sb *b, const struct rn_outcome *oc, const char *target,
 		       const char *key_names, const char *key_verdicts, struct failing *f)
 {
+	struct rn_outcome_verdicts it = { oc, 0, 0, 0 };
+	size_t nverdicts = rn_outcome_nverdicts(oc);
+	const struct rn_verdict_result *v;
 	struct rn_otlp_attr *a;
-	size_t i;
 
 	memset(f, 0, sizeof(*f));
-	for (i = 0; i < in->nverdicts; i++) {
-		const struct rn_verdict_result *v = &in->verdicts[i];
+	for (v = rn_outcome_verdict_next(&it); v; v = rn_outcome_verdict_next(&it)) {
 		struct rn_buf name;
 
 		if (!is_failing(v->verdict) ||
 		    (target && (!v->target || strcmp(v->target, target))))
 			continue;
 		if (!f->names) {
-			f->names = rn_xcalloc(in->nverdicts, sizeof(*f->names));
-			f->verdicts = rn_xcalloc(in->nverdicts, sizeof(*f->verdicts));
+			f->names = rn_xcalloc(nverdicts, sizeof(*f->names));
+			f->verdicts = rn_xcalloc(nverdicts, sizeof(*f->verdicts));
 		}
 		rn_buf_init(&name, 0);
 		if (!target)
@@ -325,31 +326,33 @@ struct twalk {
 
 static int emit_root(struct walk *w)
 {
-	const struct rn_otlp_input *in = w->in;
+	const struct rn_outcome *oc = w->oc;
+	struct rn_outcome_verdicts it = { oc, 0, 0, 0 };
 	size_t counts[RN_VERDICT_COUNT] = { 0 }, i;
+	const struct rn_verdict_result *v;
 	struct failing failed;
 	struct sb b;
 	char msg[64];
 	int rc;
 
-	for (i = 0; i < in->nverdicts; i++)
-		if ((size_t)in->verdicts[i].verdict < RN_VERDICT_COUNT)
-			counts[in->verdicts[i].verdict]++;
+	for (v = rn_outcome_verdict_next(&it); v; v = rn_outcome_verdict_next(&it))
+		if ((size_t)v->verdict < RN_VERDICT_COUNT)
+			counts[v->verdict]++;
 	sb_begin(w, &b, w->ctx->root_span_id, w->ctx->has_parent ? w->ctx->parent_span_id : NULL,
 		 w->root_start, w->root_end);
 	sb_name(&b, "renacer check");
 	b.s.trace_state = w->ctx->trace_state;
 	b.s.flags = w->ctx->trace_flags | RN_OTLP_SPAN_FLAGS_HAS_IS_REMOTE |
 		(w->ctx->has_parent ? RN_OTLP_SPAN_FLAGS_IS_REMOTE : 0);
-	sb_int(&b, "renacer.check.exit_code", in->exit_code);
-	sb_str(&b, "renacer.config.path", in->config_path);
-	sb_u64(&b, "renacer.check.targets", in->ntargets);
+	sb_int(&b, "renacer.check.exit_code", oc->exit_code);
+	sb_str(&b, "renacer.config.path", oc->config_path);
+	sb_u64(&b, "renacer.check.targets", rn_outcome_nsides(oc));
 	for (i = 0; i < RN_VERDICT_COUNT; i++)
 		sb_u64(&b, verdict_count_keys[i], counts[i]);
-	sb_failing(&b, in, NULL, "renacer.check.failed_assertions", "renacer.check.failed_verdicts",
+	sb_failing(&b, oc, NULL, "renacer.check.failed_assertions", "renacer.check.failed_verdicts",
 		   &failed);
-	if (in->exit_code) {
-		snprintf(msg, sizeof(msg), "exit code %d", in->exit_code);
+	if (oc->exit_code) {
+		snprintf(msg, sizeof(msg), "exit code %d", oc->exit_code);
 		sb_error(&b, msg);
 	}
 	rc = sb_emit(w, &b);
@@ -371,7 +374,7 @@ static int emit_target(struct walk *w, struct twalk *t)
 	sb_u64(&b, "renacer.target.counting_runs", r->ncounts);
 	sb_str(&b, "renacer.target.status", known(rn_run_status_name(r->status)));
 	sb_str(&b, "renacer.target.build_id", r->build_id);
-	sb_failing(&b, w->in, r->name ? r->name : "", "renacer.target.failed_assertions",
+	sb_failing(&b, w->oc, r->name ? r->name : "", "renacer.target.failed_assertions",
 		   "renacer.target.failed_verdicts", &failed);
 	if (r->status != RN_RUN_OK)
 		sb_error(&b, r->error ? r->error : known(rn_run_status_name(r->status)));
@@ -489,10 +492,10 @@ static int emit_process(struct walk *w, struct twalk *t, size_t k)
 		sb_int(&b, "process.parent_pid", p->ppid);
 	sb_str(&b, "process.executable.name", p->comm);
 	sb_str(&b, "process.executable.path", p->exe);
-	if (k == 0 && w->in->argv && w->in->argv[t->j]) {
+	if (k == 0 && w->oc->argv && w->oc->argv[t->j]) {
 		size_t n = 0;
 
-		args = rn_redact_argv(w->in->argv[t->j], (const char *const *)w->cfg->redact_words);
+		args = rn_redact_argv(w->oc->argv[t->j], (const char *const *)w->cfg->redact_words);
 		while (args[n]) {
 			if (!rn_utf8_valid(args[n])) {
 				char *fixed = rn_utf8_fix(args[n]);
@@ -861,10 +864,9 @@ static int emit_app(struct walk *w, struct twalk *t)
  * start: they end with their parent (evaluation follows the runs) and last their duration,
  * cut to the parent's [parent_start, parent_end] so the child lies within its parent.
  */
-static int emit_verdict(struct walk *w, size_t vi, const uint8_t parent[8], uint64_t parent_start,
-			uint64_t parent_end)
+static int emit_verdict(struct walk *w, const struct rn_verdict_result *v, size_t vi,
+			const uint8_t parent[8], uint64_t parent_start, uint64_t parent_end)
 {
-	const struct rn_verdict_result *v = &w->in->verdicts[vi];
 	uint64_t end = parent_end, span = parent_end > parent_start ? parent_end - parent_start : 0;
 	uint64_t start = end - (v->time_ns < span ? v->time_ns : span);
 	uint8_t id[8];
@@ -903,7 +905,7 @@ static int emit_verdict(struct walk *w, size_t vi, const uint8_t parent[8], uint
 
 static void twalk_init(struct walk *w, struct twalk *t, size_t j)
 {
-	const struct rn_target_result *r = &w->in->targets[j];
+	const struct rn_target_result *r = rn_outcome_side(w->oc, j);
 	size_t i;
 
 	memset(t, 0, sizeof(*t));
@@ -945,7 +947,8 @@ static void twalk_init(struct walk *w, struct twalk *t, size_t j)
 
 static int walk_target(struct walk *w, size_t j)
 {
-	const struct rn_otlp_input *in = w->in;
+	struct rn_outcome_verdicts it = { w->oc, 0, 0, 0 };
+	const struct rn_verdict_result *v;
 	struct twalk t;
 	size_t i;
 	int rc;
@@ -962,52 +965,59 @@ static int walk_target(struct walk *w, size_t j)
 		rc = emit_gpu(w, &t);
 	if (!rc)
 		rc = emit_app(w, &t);
-	for (i = 0; !rc && i < in->nverdicts; i++)
-		if (in->verdicts[i].target && t.r->name &&
-		    !strcmp(in->verdicts[i].target, t.r->name))
-			rc = emit_verdict(w, i, t.target_id, t.start, t.end);
+	for (v = rn_outcome_verdict_next(&it); !rc && v; v = rn_outcome_verdict_next(&it))
+		if (v->target && t.r->name && !strcmp(v->target, t.r->name))
+			rc = emit_verdict(w, v, it.index - 1, t.target_id, t.start, t.end);
 	return rc;
 }
 
-static bool verdict_has_target(const struct rn_otlp_input *in, const struct rn_verdict_result *v)
+static bool verdict_has_target(const struct rn_outcome *oc, const struct rn_verdict_result *v)
 {
 	size_t j;
 
-	for (j = 0; v->target && j < in->ntargets; j++)
-		if (in->targets[j].name && !strcmp(in->targets[j].name, v->target))
+	for (j = 0; v->target && j < rn_outcome_nsides(oc); j++) {
+		const struct rn_target_result *r = rn_outcome_side(oc, j);
+
+		if (r->name && !strcmp(r->name, v->target))
 			return true;
+	}
 	return false;
 }
 
 /* Produce every span of the check into `batch`, parents before children. */
 int rn_otlp_walk(const struct rn_otlp_cfg *cfg, const struct rn_otlp_context *ctx,
-		 const struct rn_otlp_input *in, struct rn_otlp_batch *batch)
+		 const struct rn_outcome *oc, struct rn_otlp_batch *batch)
 {
+	struct rn_outcome_verdicts it = { oc, 0, 0, 0 };
+	size_t nsides = rn_outcome_nsides(oc), j;
+	const struct rn_verdict_result *v;
 	struct walk w;
-	size_t j;
 	int rc;
 
 	memset(&w, 0, sizeof(w));
 	w.cfg = cfg;
 	w.ctx = ctx;
-	w.in = in;
+	w.oc = oc;
 	w.batch = batch;
 	w.span_flags = ctx->trace_flags | RN_OTLP_SPAN_FLAGS_HAS_IS_REMOTE;
-	w.root_start = in->start_unix_ns;
-	w.root_end = in->end_unix_ns ? in->end_unix_ns : rn_real_ns();
+	w.root_start = oc->start_unix_ns;
+	w.root_end = rn_outcome_end_ns(oc);
 	if (!w.root_start) {
 		w.root_start = w.root_end;
-		for (j = 0; j < in->ntargets; j++)
-			if (in->targets[j].start_unix_ns &&
-			    in->targets[j].start_unix_ns < w.root_start)
-				w.root_start = in->targets[j].start_unix_ns;
+		for (j = 0; j < nsides; j++) {
+			uint64_t start = rn_outcome_side(oc, j)->start_unix_ns;
+
+			if (start && start < w.root_start)
+				w.root_start = start;
+		}
 	}
 	rc = emit_root(&w);
-	for (j = 0; !rc && j < in->ntargets; j++)
+	for (j = 0; !rc && j < nsides; j++)
 		rc = walk_target(&w, j);
-	for (j = 0; !rc && j < in->nverdicts; j++)
-		if (!verdict_has_target(in, &in->verdicts[j]))
-			rc = emit_verdict(&w, j, ctx->root_span_id, w.root_start, w.root_end);
+	for (v = rn_outcome_verdict_next(&it); !rc && v; v = rn_outcome_verdict_next(&it))
+		if (!verdict_has_target(oc, v))
+			rc = emit_verdict(&w, v, it.index - 1, ctx->root_span_id, w.root_start,
+					  w.root_end);
 	if (!rc)
 		rc = rn_otlp_batch_flush(batch);
 	return rc;

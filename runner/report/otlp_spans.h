@@ -21,21 +21,7 @@
 #include "otlp_context.h"
 #include "otlp_encode.h"
 #include "otlp_pb.h"
-
-/* What one check produced, borrowed by the export functions. */
-struct rn_otlp_input {
-	const struct rn_target_result *targets;   /* results [ntargets], in config order */
-	size_t ntargets;                          /* count */
-	const struct rn_verdict_result *verdicts; /* verdicts [nverdicts], any order; each is
-						   * attached to the target of the same name */
-	size_t nverdicts;                         /* count */
-	uint64_t start_unix_ns;                   /* start of `renacer check`, Unix ns */
-	uint64_t end_unix_ns;                     /* end (before the export), Unix ns */
-	int exit_code;                            /* enum rn_exit the check will return */
-	const char *config_path;                  /* renacer.toml used, or NULL */
-	const char *const *const *argv;           /* argv[j]: NULL-terminated command line of
-						   * target j (redacted on export), or NULL */
-};
+#include "outcome.h"
 
 /* The resource of every request (OTLP Resource, InstrumentationScope), with its storage.
  * Fields are private to otlp_spans.c but for `res`, which the encoders read. */

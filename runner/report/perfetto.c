@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "internal.h"
 #include "json_text.h"
 #include "safefile.h"
 #include "log.h"
@@ -399,18 +400,18 @@ static void write_target(struct writer *w, struct target *t)
 	t->threads.keys = NULL;
 }
 
-int rn_perfetto_write(const char *path, const struct rn_target_result *targets, size_t n)
+int rn_perfetto_write(const char *path, const struct rn_outcome *oc)
 {
+	size_t n = rn_outcome_nsides(oc), j;
 	struct writer w;
 	struct rn_safefile sf;
-	size_t j;
 	int rc = 0;
 
 	memset(&w, 0, sizeof(w));
 	w.next_pid = 1;
 	w.base_ns = UINT64_MAX;
 	for (j = 0; j < n; j++) {
-		const struct rn_trace *tr = &targets[j].last;
+		const struct rn_trace *tr = &rn_outcome_side(oc, j)->last;
 		size_t k;
 
 		for (k = 0; k < tr->nprocs; k++)
@@ -437,7 +438,7 @@ int rn_perfetto_write(const char *path, const struct rn_target_result *targets, 
 		struct target t;
 
 		memset(&t, 0, sizeof(t));
-		t.r = &targets[j];
+		t.r = rn_outcome_side(oc, j);
 		write_target(&w, &t);
 	}
 	if (!w.err && fputs("\n]}\n", w.f) == EOF)

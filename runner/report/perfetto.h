@@ -28,15 +28,17 @@
 
 #include <stddef.h>
 
-#include "assertion.h"
+#include "outcome.h"
 
 /*
- * Write the timeline of `n` targets (their `last` traces) to `path`. Events are streamed to
+ * Write the timeline of the outcome's sides (the head targets, then the base sides with
+ * --baseline: rn_outcome_side) to `path`, one set of tracks per side from its `last` trace;
+ * reads nothing else of `oc`. Events are streamed to
  * "<path>.tmp.<pid>" with jansson (which does the JSON escaping; strings that are not UTF-8
  * get U+FFFD for each bad byte), synced and renamed over `path`, so a failed write leaves
  * `path` untouched. Reads the spools of the traces (moving their file offset, nothing else).
  * Returns 0, or a negative errno after rn_error() naming the file.
  */
-int rn_perfetto_write(const char *path, const struct rn_target_result *targets, size_t n);
+int rn_perfetto_write(const char *path, const struct rn_outcome *oc);
 
 #endif

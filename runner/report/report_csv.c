@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "csv.h"
+#include "internal.h"
 #include "report_strace.h"
 
 /* enum rn_syscall_flags by name, in the order the flags column lists them. */

@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "internal.h"
 #include "syscall_args.h"
 #include "xalloc.h"
 

@@ -46,11 +46,6 @@ struct rn_summary_row {
 	struct rn_syscall_stat s; /* its totals over the tree (rn_trace_syscall_total) */
 };
 
-/* The summary rows of `t`: the syscalls with calls > 0, sorted by total time (descending; ties
- * in syscall-number order, as strace sorts). Returns a malloc'ed array of *nrows rows (plus
- * one spare) the caller frees. Dies on out-of-memory. */
-struct rn_summary_row *rn_trace_summary_rows(const struct rn_trace *t, size_t *nrows);
-
 /*
  * Write the strace -c summary of `t` to `out`, in strace's layout and order:
  *

@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "buf.h"
+#include "internal.h"
 #include "config.h"
 #include "log.h"
 #include "xalloc.h"
@@ -251,10 +252,10 @@ static json_t *write_verdict(const struct rn_verdict_result *v, bool *failed)
 	return o;
 }
 
-static json_t *write_target(const struct rn_results *res, size_t i, bool *failed)
+static json_t *write_target(const struct rn_outcome *oc, size_t i, bool *failed)
 {
-	const struct rn_target_result *r = &res->targets[i];
-	const struct rn_target_report *tv = &res->reports[i];
+	const struct rn_target_result *r = &oc->targets[i];
+	const struct rn_target_report *tv = &oc->reports[i];
 	json_t *o = json_object(), *runs = json_array(), *counts = json_array(),
 	       *verdicts = json_array();
 	size_t k;
@@ -268,7 +269,7 @@ static json_t *write_target(const struct rn_results *res, size_t i, bool *failed
 		return NULL;
 	}
 	put(o, "name", json_string(r->name), failed);
-	put(o, "argv", write_argv(res->argv ? res->argv[i] : NULL, failed), failed);
+	put(o, "argv", write_argv(oc->argv ? (char *const *)oc->argv[i] : NULL, failed), failed);
 	put(o, "status", json_string(status_name(r->status)), failed);
 	put(o, "error", jstr_or_null(r->error), failed);
 	put(o, "build_id", jstr_or_null(r->build_id), failed);
@@ -290,7 +291,7 @@ static json_t *write_target(const struct rn_results *res, size_t i, bool *failed
 	return o;
 }
 
-int rn_results_write(const char *path, const struct rn_results *res)
+int rn_results_write(const char *path, const struct rn_outcome *oc)
 {
 	json_t *root = json_object(), *shard = json_object(), *suite = json_array(),
 	       *targets = json_array();
@@ -310,21 +311,21 @@ int rn_results_write(const char *path, const struct rn_results *res)
 	put(root, "format", json_string(RN_RESULTS_FORMAT), &failed);
 	put(root, "version", json_integer(RN_RESULTS_VERSION), &failed);
 	put(root, "renacer_version", json_string(RN_VERSION), &failed);
-	put(shard, "index", json_integer(res->shard.count ? res->shard.index : 1), &failed);
-	put(shard, "count", json_integer(res->shard.count ? res->shard.count : 1), &failed);
+	put(shard, "index", json_integer(oc->shard.count ? oc->shard.index : 1), &failed);
+	put(shard, "count", json_integer(oc->shard.count ? oc->shard.count : 1), &failed);
 	put(root, "shard", shard, &failed);
-	put(root, "config", jstr_or_null(res->config_path), &failed);
-	for (i = 0; i < res->nsuite; i++)
-		append(suite, json_string(res->suite[i]), &failed);
+	put(root, "config", jstr_or_null(oc->config_path), &failed);
+	for (i = 0; i < oc->nsuite; i++)
+		append(suite, json_string(oc->suite[i]), &failed);
 	put(root, "suite", suite, &failed);
-	put(root, "start_unix_ns", ju64(res->start_unix_ns), &failed);
-	put(root, "end_unix_ns", ju64(res->end_unix_ns), &failed);
-	put(root, "exit_code", json_integer(res->exit_code), &failed);
-	put(root, "worst_other", json_integer(res->worst_other), &failed);
-	put(root, "interrupted", json_integer(res->interrupted), &failed);
-	put(root, "not_judged_fails", json_boolean(res->not_judged_fails), &failed);
-	for (i = 0; i < res->ntargets; i++)
-		append(targets, write_target(res, i, &failed), &failed);
+	put(root, "start_unix_ns", ju64(oc->start_unix_ns), &failed);
+	put(root, "end_unix_ns", ju64(rn_outcome_end_ns(oc)), &failed);
+	put(root, "exit_code", json_integer(oc->exit_code), &failed);
+	put(root, "worst_other", json_integer(oc->worst_other), &failed);
+	put(root, "interrupted", json_integer(oc->interrupted), &failed);
+	put(root, "not_judged_fails", json_boolean(oc->not_judged_fails), &failed);
+	for (i = 0; i < oc->ntargets; i++)
+		append(targets, write_target(oc, i, &failed), &failed);
 	put(root, "targets", targets, &failed);
 	if (!failed)
 		text = json_dumps(root, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
@@ -345,8 +346,10 @@ int rn_results_write(const char *path, const struct rn_results *res)
 /* Reader state: the file name for messages and the first error. */
 struct reader {
 	const char *path;
-	int err; /* first error, 0 while fine */
-	struct rn_results *res;
+	int err;                /* first error, 0 while fine */
+	struct rn_results *res; /* what is read; res->oc's arrays are those below */
+	char ***argv;           /* the owned commands, res->oc.argv */
+	char **suite;           /* the owned suite names, res->oc.suite */
 };
 
 static void bad(struct reader *rd, const char *fmt, ...) RN_PRINTF(2, 3);
@@ -733,8 +736,8 @@ static void read_verdict(struct reader *rd, json_t *o, struct rn_verdict_result 
 static void read_target(struct reader *rd, json_t *o, size_t i)
 {
 	struct rn_results *res = rd->res;
-	struct rn_target_result *r = &res->targets[i];
-	struct rn_target_report *tv = &res->reports[i];
+	struct rn_target_result *r = &res->oc.targets[i];
+	struct rn_target_report *tv = &res->oc.reports[i];
 	char where[256];
 	json_t *name, *a;
 	size_t k;
@@ -757,7 +760,7 @@ static void read_target(struct reader *rd, json_t *o, size_t i)
 	rn_target_result_init(r, json_string_value(name));
 	tv->result = r;
 	snprintf(where, sizeof(where), "target '%s'", r->name);
-	res->argv[i] = read_argv(rd, member(rd, o, "argv", JSON_ARRAY, where, true), where);
+	rd->argv[i] = read_argv(rd, member(rd, o, "argv", JSON_ARRAY, where, true), where);
 	r->status = get_status(rd, o, where);
 	r->error = get_str(rd, o, "error", where, true);
 	r->build_id = get_str(rd, o, "build_id", where, true);
@@ -789,7 +792,8 @@ static void read_target(struct reader *rd, json_t *o, size_t i)
 
 int rn_results_read(const char *path, struct rn_results *res)
 {
-	struct reader rd = { path, 0, res };
+	struct reader rd = { path, 0, res, NULL, NULL };
+	struct rn_outcome *oc = &res->oc;
 	struct rn_buf text;
 	json_error_t jerr;
 	int rc;
@@ -798,7 +802,6 @@ int rn_results_read(const char *path, struct rn_results *res)
 	size_t i;
 
 	memset(res, 0, sizeof(*res));
-	res->owned = true;
 	/* Read whole, then parse from memory: jansson's file reader goes a getc() at a time. */
 	rn_buf_init(&text, RN_RESULTS_MAX_BYTES);
 	rc = rn_buf_read_file(&text, path);
@@ -839,15 +842,16 @@ int rn_results_read(const char *path, struct rn_results *res)
 		if (n < 1 || n > RN_SHARD_MAX || k < 1 || k > n)
 			bad(&rd, "shard %lld/%lld is not a shard (1 <= K <= N <= %d)", k, n,
 			    RN_SHARD_MAX);
-		res->shard.index = (unsigned)k;
-		res->shard.count = (unsigned)n;
+		oc->shard.index = (unsigned)k;
+		oc->shard.count = (unsigned)n;
 	}
-	res->config_path = get_str(&rd, root, "config", "the file", true);
+	oc->config_path = get_str(&rd, root, "config", "the file", true);
 	a = member(&rd, root, "suite", JSON_ARRAY, "the file", false);
 	if (a) {
-		res->nsuite = json_array_size(a);
-		res->suite = rn_xcalloc(res->nsuite + 1, sizeof(*res->suite));
-		for (i = 0; i < res->nsuite; i++) {
+		oc->nsuite = json_array_size(a);
+		rd.suite = rn_xcalloc(oc->nsuite + 1, sizeof(*rd.suite));
+		oc->suite = (const char *const *)rd.suite;
+		for (i = 0; i < oc->nsuite; i++) {
 			const char *s = json_string_value(json_array_get(a, i));
 
 			if (!s) {
@@ -860,25 +864,26 @@ int rn_results_read(const char *path, struct rn_results *res)
 				    i);
 				break;
 			}
-			res->suite[i] = rn_xstrdup(s);
+			rd.suite[i] = rn_xstrdup(s);
 		}
 	}
-	res->start_unix_ns = get_u64(&rd, root, "start_unix_ns", "the file");
-	res->end_unix_ns = get_u64(&rd, root, "end_unix_ns", "the file");
-	res->exit_code = (int)get_int(&rd, root, "exit_code", "the file");
-	res->worst_other = (int)get_int(&rd, root, "worst_other", "the file");
-	res->interrupted = (int)get_int(&rd, root, "interrupted", "the file");
-	res->not_judged_fails = get_bool(&rd, root, "not_judged_fails", "the file");
+	oc->start_unix_ns = get_u64(&rd, root, "start_unix_ns", "the file");
+	oc->end_unix_ns = get_u64(&rd, root, "end_unix_ns", "the file");
+	oc->exit_code = (int)get_int(&rd, root, "exit_code", "the file");
+	oc->worst_other = (int)get_int(&rd, root, "worst_other", "the file");
+	oc->interrupted = (int)get_int(&rd, root, "interrupted", "the file");
+	oc->not_judged_fails = get_bool(&rd, root, "not_judged_fails", "the file");
 	a = member(&rd, root, "targets", JSON_ARRAY, "the file", false);
 	if (a && !rd.err) {
 		size_t n = json_array_size(a);
 
-		res->targets = rn_xcalloc(n ? n : 1, sizeof(*res->targets));
-		res->reports = rn_xcalloc(n ? n : 1, sizeof(*res->reports));
-		res->argv = rn_xcalloc(n ? n : 1, sizeof(*res->argv));
+		oc->targets = rn_xcalloc(n ? n : 1, sizeof(*oc->targets));
+		oc->reports = rn_xcalloc(n ? n : 1, sizeof(*oc->reports));
+		rd.argv = rn_xcalloc(n ? n : 1, sizeof(*rd.argv));
+		oc->argv = (const char *const *const *)rd.argv;
 		for (i = 0; i < n && !rd.err; i++) {
 			read_target(&rd, json_array_get(a, i), i);
-			res->ntargets = i + 1;
+			oc->ntargets = i + 1;
 		}
 	}
 out:
@@ -886,28 +891,35 @@ out:
 	return rd.err;
 }
 
+void rn_results_argv_free(const char *const *argv)
+{
+	size_t k;
+
+	for (k = 0; argv && argv[k]; k++)
+		free((char *)argv[k]);
+	free((char **)argv);
+}
+
 void rn_results_release(struct rn_results *res)
 {
-	size_t i, k;
+	struct rn_outcome *oc = &res->oc;
+	size_t i;
 
-	if (!res->owned) {
-		memset(res, 0, sizeof(*res));
-		return;
+	/* rn_results_read allocated every array and string the outcome points at; the outcome
+	 * holds them const because writers only read them. */
+	free((char *)oc->config_path);
+	for (i = 0; i < oc->nsuite && oc->suite; i++)
+		free((char *)oc->suite[i]);
+	free((char **)oc->suite);
+	for (i = 0; i < oc->ntargets; i++) {
+		rn_target_report_release(&oc->reports[i]);
+		rn_target_result_release(&oc->targets[i]);
+		if (oc->argv)
+			rn_results_argv_free(oc->argv[i]);
 	}
-	free(res->config_path);
-	for (i = 0; i < res->nsuite; i++)
-		free(res->suite[i]);
-	free(res->suite);
-	for (i = 0; i < res->ntargets; i++) {
-		rn_target_report_release(&res->reports[i]);
-		rn_target_result_release(&res->targets[i]);
-		for (k = 0; res->argv[i] && res->argv[i][k]; k++)
-			free(res->argv[i][k]);
-		free(res->argv[i]);
-	}
-	free(res->targets);
-	free(res->reports);
-	free(res->argv);
+	free(oc->targets);
+	free(oc->reports);
+	free((char ***)oc->argv);
 	for (i = 0; i < res->nstrings; i++)
 		free(res->strings[i]);
 	free(res->strings);

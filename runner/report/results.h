@@ -20,9 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "assertion.h"
-#include "verdict.h"
-#include "shard.h"
+#include "outcome.h"
 
 /* The "format" member and the version this build writes and reads. */
 #define RN_RESULTS_FORMAT "renacer-results"
@@ -31,38 +29,27 @@
 #define RN_RESULTS_MAX_BYTES ((size_t)1 << 30)
 
 /*
- * The content of one results file. When written, every pointer is borrowed from the check;
- * when read (rn_results_read), everything is owned and freed by rn_results_release().
+ * One results file read back: the outcome it holds, every array and string of it owned here
+ * (freed by rn_results_release), and the storage of the verdicts' units.
  */
 struct rn_results {
-	struct rn_shard shard;            /* K/N; count 0 is written as 1/1 (not sharded) */
-	char *config_path;                /* renacer.toml checked, or NULL */
-	char **suite;                     /* every target name of the suite, config order
-					    * (all shards), [nsuite] */
-	size_t nsuite;                    /* entries in suite */
-	uint64_t start_unix_ns;           /* start of the check, Unix ns */
-	uint64_t end_unix_ns;             /* end of the check, Unix ns */
-	int exit_code;                    /* the shard's own enum rn_exit */
-	int worst_other;                  /* exit code not derived from verdicts (an unusable
-					    * golden trace: RN_EXIT_CONFIG), 0 if none */
-	int interrupted;                  /* SIGINT or SIGTERM when interrupted, else 0 */
-	bool not_judged_fails;            /* [regression] not_judged = "fail": NOT JUDGED
-					    * verdicts block (the exit code) */
-	struct rn_target_result *targets; /* this shard's targets [ntargets], config order */
-	struct rn_target_report *reports; /* their verdicts [ntargets]; reports[i].result
-					    * points at targets[i] */
-	char ***argv;                     /* argv[i]: NULL-terminated command of target i */
-	size_t ntargets;                  /* entries in targets, reports, argv */
-	char **strings;                   /* read: units not in the static list, owned */
-	size_t nstrings;                  /* entries in strings */
-	bool owned;                       /* filled by rn_results_read */
+	struct rn_outcome oc; /* the shard's check: shard (K/N), config_path, suite [nsuite],
+			       * start/end, exit_code, worst_other, interrupted,
+			       * not_judged_fails, targets/reports/argv [ntargets] (config
+			       * order; reports[i].result is &targets[i]); no bases, no cfg */
+	char **strings;       /* units not in the static list, owned */
+	size_t nstrings;      /* entries in strings */
 };
 
 /*
- * Write `res` to `path` as JSON, atomically (rn_write_file_atomic). 0, or a negative errno
- * after rn_error() naming the path.
+ * Write the outcome `oc` to `path` as JSON, atomically (rn_write_file_atomic): oc->shard (count
+ * 0 is written as 1/1, not sharded), config_path, suite, start_unix_ns, end_unix_ns
+ * (rn_outcome_end_ns), exit_code, worst_other, interrupted, not_judged_fails, and per head
+ * target its result, golden file, verdicts and argv[i] (oc->argv may be NULL: no commands).
+ * The base sides and oc->cfg are not written. 0, or a negative errno after rn_error() naming
+ * the path.
  */
-int rn_results_write(const char *path, const struct rn_results *res);
+int rn_results_write(const char *path, const struct rn_outcome *oc);
 
 /*
  * Read the results file `path` into `res` (zeroed first; release with rn_results_release,
@@ -74,5 +61,9 @@ int rn_results_read(const char *path, struct rn_results *res);
 
 /* Free what rn_results_read filled; `res` is zeroed. No-op on a zeroed struct. */
 void rn_results_release(struct rn_results *res);
+
+/* Free a NULL-terminated command as rn_results_read allocates it (each string, then the
+ * array); NULL is a no-op. For a command moved out of a results file (renacer merge). */
+void rn_results_argv_free(const char *const *argv);
 
 #endif

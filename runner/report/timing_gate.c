@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "internal.h"
+
 static bool is_time_comparison(const struct rn_verdict_result *v)
 {
 	return v->unit && !strcmp(v->unit, "ms") && v->type &&

@@ -39,21 +39,4 @@ struct rn_timing_gate {
 	size_t nungated_names;                           /* entries used in ungated_names */
 };
 
-/* Sum up the timing rows of `t[0..n)` into `g`. Never fails. */
-void rn_timing_gate(const struct rn_target_report *t, size_t n, struct rn_timing_gate *g);
-
-/*
- * Write the statement of `g` into `out` (at most `cap` bytes, NUL-terminated), e.g.
- *   "timing gated at >= +4.1% (worst: target 'build')"
- *   "timing gated at >= +4.1% (worst: target 'build'); wall_time not gated: detects >= +32.0%
- *    ('build')"
- *   "timing not gated for 1 of 3 targets ('xz': undecided, detects >= +38.0%)"
- *   "timing not gated for 2 of 2 targets ('a', 'b': undecided, detects >= +38.0%)"
- * Every ungated target is named, up to RN_TIMING_GATE_NAMES and as many as fit `cap` (the
- * rest counted: "'a', 'b' and 3 more").
- *   "" (no timing rows: nothing to state)
- * Returns the length written.
- */
-size_t rn_timing_gate_format(const struct rn_timing_gate *g, char *out, size_t cap);
-
 #endif

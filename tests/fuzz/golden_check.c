@@ -96,7 +96,8 @@ static void compare_and_render(const struct rn_golden *g, const char *path)
 	struct rn_regression_cfg cfg;
 	struct rn_target_result r;
 	struct rn_verdict_result *v = NULL;
-	struct rn_junit_suite suite;
+	struct rn_target_report t;
+	struct rn_outcome oc;
 	size_t nv = 0, i, len = 0;
 	char *xml;
 
@@ -109,14 +110,16 @@ static void compare_and_render(const struct rn_golden *g, const char *path)
 			   "verdict without a golden: name");
 		FUZZ_CHECK(v[i].message != NULL, "verdict without a message");
 	}
-	memset(&suite, 0, sizeof(suite));
-	suite.name = "fuzz";
-	suite.result = &r;
-	suite.cases = v;
-	suite.ncases = nv;
-	suite.golden_file = path;
-	suite.start_unix_ns = r.start_unix_ns;
-	xml = rn_junit_render(&suite, 1, "fuzzhost", r.start_unix_ns, &len);
+	memset(&t, 0, sizeof(t));
+	memset(&oc, 0, sizeof(oc));
+	t.result = &r;
+	t.verdicts = v;
+	t.nverdicts = nv;
+	t.golden_file = (char *)path;
+	oc.targets = &r;
+	oc.reports = &t;
+	oc.ntargets = 1;
+	xml = rn_junit_render(&oc, "fuzzhost", r.start_unix_ns, &len);
 	FUZZ_CHECK(xml != NULL, "JUnit rendering failed");
 	fuzz_check_xml_chars(xml, len, "JUnit report of golden verdicts");
 	free(xml);

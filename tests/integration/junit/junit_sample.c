@@ -10,6 +10,7 @@
  * "decimal point: X" for the caller.
  */
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,18 +37,21 @@ static struct rn_verdict_result verdict(const char *name, const char *type, enum
 static int write_mix(const char *dir)
 {
 	struct rn_verdict_result v[7];
-	struct rn_junit_suite s[3];
-	struct rn_target_result r;
+	struct rn_target_result r[3];
+	struct rn_target_report t[3];
+	struct rn_outcome oc;
 	struct rn_metrics runs[5];
 	char path[4096];
 	size_t i;
 
-	memset(&r, 0, sizeof(r));
+	memset(r, 0, sizeof(r));
+	memset(t, 0, sizeof(t));
+	memset(&oc, 0, sizeof(oc));
 	memset(runs, 0, sizeof(runs));
 	for (i = 0; i < 5; i++)
 		runs[i].v[RN_METRIC_WALL] = 1234567 + i; /* testcase time="0.001" */
-	r.runs = runs;
-	r.nruns = 5;
+	r[0].runs = runs;
+	r[0].nruns = 5;
 	v[0] = verdict("api_latency", "critical_path", RN_VERDICT_PASS, "critical path 1.2 ms");
 	v[1] = verdict("span_budget", "span_count", RN_VERDICT_FAIL, "openat spans 40 > 20");
 	v[1].has_observed = v[1].has_budget = true;
@@ -64,31 +68,36 @@ static int write_mix(const char *dir)
 		       "bell\x07 esc\x1b[1m nul-free \xff\xfe \xef\xbf\xbe ]]> \r\n end");
 	v[6].detail = (char *)"\x01\x02 control \xc0\x80 overlong\n";
 
-	memset(s, 0, sizeof(s));
-	s[0].name = "sample";
-	s[0].result = &r;
-	s[0].cases = v;
-	s[0].ncases = 7;
-	s[0].golden_file = "golden_traces/sample.json";
-	s[0].system_out = "7 assertions: 1 passed, 2 failed, 1 warned, 1 skipped, 2 errors";
-	s[0].start_unix_ns = 1700000000ull * 1000000000ull;
-	s[0].time_s = 12.3456;
-	s[1].name = "interrupted";
-	s[1].cases = v;
-	s[1].ncases = 1;
-	s[1].partial = true;
-	s[1].time_s = 0.5;
-	s[2].name = NULL;
+	r[0].name = (char *)"sample";
+	r[0].start_unix_ns = 1700000000ull * 1000000000ull;
+	r[0].duration_ns = 12345600000ull;
+	t[0].verdicts = v;
+	t[0].nverdicts = 7;
+	t[0].golden_file = (char *)"golden_traces/sample.json";
+	r[1].name = (char *)"interrupted";
+	r[1].status = RN_RUN_INTERRUPTED;
+	r[1].duration_ns = 500000000ull;
+	t[1].verdicts = v;
+	t[1].nverdicts = 1;
+	r[2].name = NULL;
+	for (i = 0; i < 3; i++)
+		t[i].result = &r[i];
+	oc.targets = r;
+	oc.reports = t;
+	oc.ntargets = 3;
+	oc.interrupted = SIGINT;
 	snprintf(path, sizeof(path), "%s/mix.xml", dir);
-	return rn_junit_write(path, s, 3);
+	return rn_junit_write(path, &oc);
 }
 
 static int write_empty(const char *dir)
 {
+	struct rn_outcome oc;
 	char path[4096];
 
+	memset(&oc, 0, sizeof(oc));
 	snprintf(path, sizeof(path), "%s/empty.xml", dir);
-	return rn_junit_write(path, NULL, 0);
+	return rn_junit_write(path, &oc);
 }
 
 /* A golden comparison with failures, as `renacer check` reports it. */
@@ -98,7 +107,8 @@ static int write_golden(const char *dir)
 	struct rn_regression_cfg cfg;
 	struct rn_target_result r;
 	struct rn_verdict_result *v;
-	struct rn_junit_suite s;
+	struct rn_target_report t;
+	struct rn_outcome oc;
 	struct rn_golden g;
 	struct rn_diag d;
 	char path[4096];
@@ -130,15 +140,18 @@ static int write_golden(const char *dir)
 	r.syscall_calls[nr_read] = 200;
 	rn_regression_cfg_init(&cfg);
 	rn_golden_compare(&g, "golden_traces/sample.json", &r, &cfg, &v, &nv);
-	memset(&s, 0, sizeof(s));
-	s.name = "sample";
-	s.result = &r;
-	s.cases = v;
-	s.ncases = nv;
-	s.golden_file = "golden_traces/sample.json";
-	s.time_s = 3.0;
+	memset(&t, 0, sizeof(t));
+	memset(&oc, 0, sizeof(oc));
+	r.duration_ns = 3000000000ull;
+	t.result = &r;
+	t.verdicts = v;
+	t.nverdicts = nv;
+	t.golden_file = (char *)"golden_traces/sample.json";
+	oc.targets = &r;
+	oc.reports = &t;
+	oc.ntargets = 1;
 	snprintf(path, sizeof(path), "%s/golden.xml", dir);
-	rc = rn_junit_write(path, &s, 1);
+	rc = rn_junit_write(path, &oc);
 	for (i = 0; i < nv; i++)
 		rn_verdict_result_release(&v[i]);
 	free(v);

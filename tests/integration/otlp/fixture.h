@@ -50,7 +50,9 @@ struct fx {
 	struct rn_target_result targets[2];   /* api, batch */
 	struct rn_verdict_result verdicts[4]; /* see above */
 	const char *const *argv[2];           /* per target command lines */
-	struct rn_otlp_input in;              /* all of it */
+	struct rn_target_report reports[2];   /* api: verdicts 0-1; batch: 2-3 (verdict 3
+					       * names a target that is not there) */
+	struct rn_outcome in;                 /* all of it */
 };
 
 static const char *const fx_api_argv[] = { "/usr/bin/api-server", "--token",   "s3cr3t",
@@ -226,10 +228,15 @@ static inline void fx_init(struct fx *f, bool spool)
 
 	f->argv[0] = fx_api_argv;
 	f->argv[1] = NULL;
+	f->reports[0].result = &f->targets[0];
+	f->reports[0].verdicts = f->verdicts;
+	f->reports[0].nverdicts = 2;
+	f->reports[1].result = &f->targets[1];
+	f->reports[1].verdicts = f->verdicts + 2;
+	f->reports[1].nverdicts = 2;
 	f->in.targets = f->targets;
+	f->in.reports = f->reports;
 	f->in.ntargets = 2;
-	f->in.verdicts = f->verdicts;
-	f->in.nverdicts = 4;
 	f->in.start_unix_ns = FX_CHECK_START;
 	f->in.end_unix_ns = FX_CHECK_END;
 	f->in.exit_code = 1;

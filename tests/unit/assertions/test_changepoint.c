@@ -23,6 +23,7 @@
 
 #include <cmocka.h>
 
+#include "assertions/internal.h"
 #include "changepoint.h"
 
 static uint64_t rng;

@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "assertions/internal.h"
 #include "buf.h"
 #include "golden.h"
 

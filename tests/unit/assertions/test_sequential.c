@@ -14,6 +14,8 @@
 #include <cmocka.h>
 
 #include "sequential.h"
+#include "assertions/internal.h"
+#include "runner/report/internal.h"
 #include "stats.h"
 #include "timing_gate.h"
 

@@ -26,6 +26,8 @@
 
 #include <cmocka.h>
 
+#include "assertions/internal.h"
+
 #include "stats.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "collectors/internal.h"
 #include "hist.h"
 #include "trace.h"
 

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "collectors/internal.h"
 #include "symbolize.h"
 
 /* A function with a known name to find; noinline so it has its own symbol. */

@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "collector.h"
+#include "collectors/ptrace/internal.h"
 #include "ptrace/ptrace.h"
 #include "trace.h"
 

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "baseline.h"
+#include "runner/check/internal.h" /* rn_baseline_judge: the folder's own, tested here */
 #include "golden.h"
 #include "sequential.h"
 #include "verdict.h"

@@ -17,6 +17,7 @@
 #include "assertion.h"
 #include "baseline.h"
 #include "calibrate_write.h"
+#include "runner/check/internal.h"
 #include "trace.h"
 #include "verdict.h"
 

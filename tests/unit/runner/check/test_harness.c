@@ -16,6 +16,7 @@
 
 #include "config.h"
 #include "harness.h"
+#include "runner/check/internal.h"
 
 static char *write_tmp(const char *text)
 {

@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -574,7 +575,9 @@ static void make_verdict(struct rn_verdict_result *v, const char *name, enum rn_
 static void test_alloc_faults_junit(void **state)
 {
 	struct rn_verdict_result v[6];
-	struct rn_junit_suite s[2];
+	struct rn_target_result r[2];
+	struct rn_target_report t[2];
+	struct rn_outcome oc;
 	char path[512], keep_name[] = "junit.xml", stray[1024];
 	char *want, *before, *after, *err;
 	size_t want_len, before_len, after_len;
@@ -588,22 +591,29 @@ static void test_alloc_faults_junit(void **state)
 	make_verdict(&v[3], "skip", RN_VERDICT_SKIP, "enabled = false");
 	make_verdict(&v[4], "nodata", RN_VERDICT_NO_DATA, "no span matched /gpu:.*/");
 	make_verdict(&v[5], "error", RN_VERDICT_ERROR, "target 'work' was killed by signal 11");
-	memset(s, 0, sizeof(s));
-	s[0].name = "work";
-	s[0].cases = v;
-	s[0].ncases = 6;
-	s[0].golden_file = "golden_traces/work.json";
-	s[0].system_out = "summary line\n";
-	s[0].start_unix_ns = 1700000000ull * 1000000000ull;
-	s[0].time_s = 1.25;
-	s[1].name = "tree";
-	s[1].cases = v + 1;
-	s[1].ncases = 2;
-	s[1].start_unix_ns = 1700000000ull * 1000000000ull;
-	s[1].partial = true;
+	memset(r, 0, sizeof(r));
+	memset(t, 0, sizeof(t));
+	memset(&oc, 0, sizeof(oc));
+	r[0].name = (char *)"work";
+	r[0].start_unix_ns = 1700000000ull * 1000000000ull;
+	r[0].duration_ns = 1250000000ull;
+	t[0].verdicts = v;
+	t[0].nverdicts = 6;
+	t[0].golden_file = (char *)"golden_traces/work.json";
+	r[1].name = (char *)"tree";
+	r[1].start_unix_ns = 1700000000ull * 1000000000ull;
+	r[1].status = RN_RUN_INTERRUPTED;
+	t[1].verdicts = v + 1;
+	t[1].nverdicts = 2;
+	t[0].result = &r[0];
+	t[1].result = &r[1];
+	oc.targets = r;
+	oc.reports = t;
+	oc.ntargets = 2;
+	oc.interrupted = SIGINT;
 
 	snprintf(path, sizeof(path), "%s/%s", scratch, keep_name);
-	assert_int_equal(rn_junit_write(path, s, 2), 0);
+	assert_int_equal(rn_junit_write(path, &oc), 0);
 	want = read_all(path, &want_len);
 	assert_non_null(want);
 
@@ -614,7 +624,7 @@ static void test_alloc_faults_junit(void **state)
 		assert_int_equal(rn_write_file_atomic(path, previous, sizeof(previous) - 1), 0);
 		capture_stderr();
 		rn_alloc_fail_at(n);
-		rc = rn_junit_write(path, s, 2);
+		rc = rn_junit_write(path, &oc);
 		made = rn_alloc_count();
 		rn_alloc_fail_at(0);
 		err = captured_stderr();

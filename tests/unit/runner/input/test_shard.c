@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "results.h"
+#include "runner/input/internal.h"
 #include "shard.h"
 #include "xalloc.h"
 
@@ -145,7 +146,8 @@ static void test_results_roundtrip(void **state)
 {
 	struct rn_target_result r;
 	struct rn_target_report tv;
-	struct rn_results out, in;
+	struct rn_outcome out;
+	struct rn_results in;
 	struct rn_verdict_result *v;
 	struct rn_process *p;
 	char sa[] = "a", sb[] = "b", a0[] = "sh", a1[] = "-c", a2[] = "true";
@@ -205,49 +207,49 @@ static void test_results_roundtrip(void **state)
 	memset(&out, 0, sizeof(out));
 	out.shard.index = 2;
 	out.shard.count = 2;
-	out.suite = suite;
+	out.suite = (const char *const *)suite;
 	out.nsuite = 2;
 	out.exit_code = 4;
 	out.targets = &r;
 	out.reports = &tv;
-	out.argv = argvs;
+	out.argv = (const char *const *const *)argvs;
 	out.ntargets = 1;
 	assert_int_equal(rn_results_write(path, &out), 0);
 	assert_int_equal(rn_results_read(path, &in), 0);
-	assert_int_equal(in.shard.index, 2);
-	assert_int_equal(in.shard.count, 2);
-	assert_int_equal(in.nsuite, 2);
-	assert_string_equal(in.suite[1], "b");
-	assert_int_equal(in.exit_code, 4);
-	assert_int_equal(in.ntargets, 1);
-	assert_string_equal(in.targets[0].name, "a");
-	assert_ptr_equal(in.reports[0].result, &in.targets[0]);
-	assert_string_equal(in.argv[0][2], "true");
-	assert_null(in.argv[0][3]);
-	assert_int_equal(in.targets[0].nruns, 2);
-	assert_int_equal(in.targets[0].runs[0].v[RN_METRIC_WALL], 1234567);
-	assert_int_equal(in.targets[0].runs[1].v[RN_METRIC_SYSCALLS], 42);
-	assert_int_equal(in.targets[0].runs[1].start_unix_ns, 1700000000000000000ull);
-	assert_int_equal(in.targets[0].runs[0].measures, RN_MEASURES_TIMES);
-	assert_int_equal(in.targets[0].runs[1].measures, RN_MEASURES_BOTH);
-	assert_int_equal(in.targets[0].ncounts, 1);
-	assert_int_equal(in.targets[0].counts[0].measures, RN_MEASURES_COUNTS);
-	assert_int_equal(in.targets[0].counts[0].v[RN_METRIC_SYSCALLS], 4242);
-	assert_int_equal(in.targets[0].status, RN_RUN_TIMED_OUT);
-	assert_string_equal(in.targets[0].error, "run 2 timed out");
-	assert_int_equal(in.targets[0].duration_ns, 99);
-	assert_int_equal(in.targets[0].last.nprocs, 1);
-	assert_string_equal(in.targets[0].last.procs[0].comm, "sh");
-	assert_int_equal(in.targets[0].last.procs[0].end, RN_PROC_SIGNALED);
-	assert_int_equal(in.targets[0].last.procs[0].syscalls, 7);
+	assert_int_equal(in.oc.shard.index, 2);
+	assert_int_equal(in.oc.shard.count, 2);
+	assert_int_equal(in.oc.nsuite, 2);
+	assert_string_equal(in.oc.suite[1], "b");
+	assert_int_equal(in.oc.exit_code, 4);
+	assert_int_equal(in.oc.ntargets, 1);
+	assert_string_equal(in.oc.targets[0].name, "a");
+	assert_ptr_equal(in.oc.reports[0].result, &in.oc.targets[0]);
+	assert_string_equal(in.oc.argv[0][2], "true");
+	assert_null(in.oc.argv[0][3]);
+	assert_int_equal(in.oc.targets[0].nruns, 2);
+	assert_int_equal(in.oc.targets[0].runs[0].v[RN_METRIC_WALL], 1234567);
+	assert_int_equal(in.oc.targets[0].runs[1].v[RN_METRIC_SYSCALLS], 42);
+	assert_int_equal(in.oc.targets[0].runs[1].start_unix_ns, 1700000000000000000ull);
+	assert_int_equal(in.oc.targets[0].runs[0].measures, RN_MEASURES_TIMES);
+	assert_int_equal(in.oc.targets[0].runs[1].measures, RN_MEASURES_BOTH);
+	assert_int_equal(in.oc.targets[0].ncounts, 1);
+	assert_int_equal(in.oc.targets[0].counts[0].measures, RN_MEASURES_COUNTS);
+	assert_int_equal(in.oc.targets[0].counts[0].v[RN_METRIC_SYSCALLS], 4242);
+	assert_int_equal(in.oc.targets[0].status, RN_RUN_TIMED_OUT);
+	assert_string_equal(in.oc.targets[0].error, "run 2 timed out");
+	assert_int_equal(in.oc.targets[0].duration_ns, 99);
+	assert_int_equal(in.oc.targets[0].last.nprocs, 1);
+	assert_string_equal(in.oc.targets[0].last.procs[0].comm, "sh");
+	assert_int_equal(in.oc.targets[0].last.procs[0].end, RN_PROC_SIGNALED);
+	assert_int_equal(in.oc.targets[0].last.procs[0].syscalls, 7);
 	if (nr >= 0) {
-		assert_non_null(in.targets[0].last.procs[0].sc);
-		assert_int_equal(in.targets[0].last.procs[0].sc[nr].calls, 3);
-		assert_int_equal(in.targets[0].last.procs[0].sc[nr].max_ns, 77);
+		assert_non_null(in.oc.targets[0].last.procs[0].sc);
+		assert_int_equal(in.oc.targets[0].last.procs[0].sc[nr].calls, 3);
+		assert_int_equal(in.oc.targets[0].last.procs[0].sc[nr].max_ns, 77);
 	}
-	assert_string_equal(in.reports[0].golden_file, "golden_traces/a.json");
-	assert_int_equal(in.reports[0].nverdicts, 2);
-	v = &in.reports[0].verdicts[0];
+	assert_string_equal(in.oc.reports[0].golden_file, "golden_traces/a.json");
+	assert_int_equal(in.oc.reports[0].nverdicts, 2);
+	v = &in.oc.reports[0].verdicts[0];
 	assert_int_equal(v->verdict, RN_VERDICT_NO_DATA);
 	assert_true(v->has_observed);
 	assert_true(v->observed == 1.5);
@@ -256,7 +258,7 @@ static void test_results_roundtrip(void **state)
 	assert_string_equal(v->unit, "ms");
 	assert_string_equal(v->message, "no data \"quoted\"\n");
 	assert_int_equal(v->config_line, 12);
-	v = &in.reports[0].verdicts[1];
+	v = &in.oc.reports[0].verdicts[1];
 	assert_int_equal(v->verdict, RN_VERDICT_WARN);
 	assert_true(isnan(v->delta_pct));
 	assert_string_equal(v->unit, "odd-unit");
@@ -315,7 +317,7 @@ static void test_results_malformed(void **state)
 				    "\"targets\": []}"),
 			 0);
 	assert_int_equal(rn_results_read(path, &in), 0);
-	assert_int_equal(in.ntargets, 0);
+	assert_int_equal(in.oc.ntargets, 0);
 	rn_results_release(&in);
 	unlink(path);
 	assert_int_equal(rn_results_read(path, &in), -ENOENT);

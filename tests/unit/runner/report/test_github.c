@@ -102,7 +102,7 @@ static size_t count(const char *hay, const char *needle)
 }
 
 /* Run rn_github_write with stdout sent to f->stdout_path; returns its result. */
-static int write_captured(struct fixture *f, const struct rn_github_run *run)
+static int write_captured(struct fixture *f, const struct rn_outcome *run, const char *junit)
 {
 	int saved, fd, rc;
 
@@ -112,7 +112,7 @@ static int write_captured(struct fixture *f, const struct rn_github_run *run)
 	assert_true(saved >= 0 && fd >= 0);
 	dup2(fd, 1);
 	close(fd);
-	rc = rn_github_write(run);
+	rc = rn_github_write(run, junit);
 	fflush(stdout);
 	dup2(saved, 1);
 	close(saved);
@@ -231,7 +231,7 @@ static void test_github_annotations_within_limits(void **state)
 	struct rn_config cfg;
 	struct rn_target_result r;
 	struct rn_target_report t;
-	struct rn_github_run run;
+	struct rn_outcome run = { .cfg = NULL };
 	char name[32], expected[512], *out, *outputs;
 	int i;
 
@@ -248,11 +248,10 @@ static void test_github_annotations_within_limits(void **state)
 	add_verdict(&t, "soft", RN_VERDICT_WARN, 99, "over budget");
 	add_verdict(&t, "fine", RN_VERDICT_PASS, 120, "ok");
 	run.cfg = &cfg;
-	run.targets = &t;
+	run.reports = &t;
 	run.ntargets = 1;
 	run.exit_code = RN_EXIT_FAIL;
-	run.junit = "out/junit.xml";
-	assert_int_equal(write_captured(f, &run), 0);
+	assert_int_equal(write_captured(f, &run, "out/junit.xml"), 0);
 
 	out = slurp(f->stdout_path);
 	assert_int_equal(count(out, "::error "), 10);
@@ -290,7 +289,7 @@ static void test_github_summary_table(void **state)
 	struct rn_config cfg;
 	struct rn_target_result r[2];
 	struct rn_target_report t[2];
-	struct rn_github_run run;
+	struct rn_outcome run = { .cfg = NULL };
 	char *summary, *report, *pass_row, *fail_row, *ok_target, *bad_target;
 
 	memset(&cfg, 0, sizeof(cfg));
@@ -309,11 +308,10 @@ static void test_github_summary_table(void **state)
 	t[1].verdicts[2].detail = rn_xstrdup("in a code fence @alice stays as it is\n");
 	t[1].verdicts[1].detail = rn_xstrdup("openat 30\nread ```` 12\n");
 	run.cfg = &cfg;
-	run.targets = t;
+	run.reports = t;
 	run.ntargets = 2;
 	run.exit_code = RN_EXIT_FAIL;
-	run.junit = NULL;
-	assert_int_equal(write_captured(f, &run), 0);
+	assert_int_equal(write_captured(f, &run, NULL), 0);
 
 	summary = slurp(f->summary);
 	report = slurp(f->report);
@@ -370,7 +368,7 @@ static void test_github_summary_within_limit(void **state)
 	struct rn_config cfg;
 	struct rn_target_result r;
 	struct rn_target_report t;
-	struct rn_github_run run;
+	struct rn_outcome run = { .cfg = NULL };
 	char msg[901], name[32], *summary, *report, *added, *last;
 	struct stat st;
 	FILE *s;
@@ -395,11 +393,10 @@ static void test_github_summary_within_limit(void **state)
 		fputc(i % 64 == 63 ? '\n' : 'p', s);
 	fclose(s);
 	run.cfg = &cfg;
-	run.targets = &t;
+	run.reports = &t;
 	run.ntargets = 1;
 	run.exit_code = RN_EXIT_FAIL;
-	run.junit = NULL;
-	assert_int_equal(write_captured(f, &run), 0);
+	assert_int_equal(write_captured(f, &run, NULL), 0);
 
 	assert_int_equal(stat(f->summary, &st), 0);
 	assert_true((size_t)st.st_size <= RN_GITHUB_SUMMARY_MAX);
@@ -427,18 +424,17 @@ static void test_github_outputs_multiline(void **state)
 {
 	struct fixture *f = *state;
 	struct rn_config cfg;
-	struct rn_github_run run;
+	struct rn_outcome run = { .cfg = NULL };
 	static const char head[] = "result=pass\nfailed=0\nwarnings=0\nexit_code=0\njunit<<";
 	char *outputs, *p, delim[64];
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.path = (char *)"/nonexistent/dir/renacer.toml";
 	run.cfg = &cfg;
-	run.targets = NULL;
+	run.reports = NULL;
 	run.ntargets = 0;
 	run.exit_code = RN_EXIT_OK;
-	run.junit = "odd\nname.xml";
-	assert_int_equal(write_captured(f, &run), 0);
+	assert_int_equal(write_captured(f, &run, "odd\nname.xml"), 0);
 	outputs = slurp(f->output);
 	assert_true(!strncmp(outputs, head, strlen(head)));
 	p = outputs + strlen(head);
@@ -518,7 +514,7 @@ static void test_github_comment_names_cause(void **state)
 	struct rn_config cfg;
 	struct rn_target_result r, r2;
 	struct rn_target_report t[2];
-	struct rn_github_run run;
+	struct rn_outcome run = { .cfg = NULL };
 	char name[32], *md, *fold, *line, *end;
 	size_t lines = 0;
 	int i;
@@ -556,10 +552,9 @@ static void test_github_comment_names_cause(void **state)
 	add_verdict(&t[0], "golden:critical_path", RN_VERDICT_WARN, 31,
 		    "advisory: conditions differ");
 	run.cfg = &cfg;
-	run.targets = t;
+	run.reports = t;
 	run.ntargets = 2;
 	run.exit_code = RN_EXIT_FAIL;
-	run.junit = NULL;
 	setenv("GITHUB_SERVER_URL", "https://github.com", 1);
 	setenv("GITHUB_REPOSITORY", "o/r", 1);
 	setenv("GITHUB_RUN_ID", "7", 1);

@@ -19,6 +19,17 @@
 #include "integration/otlp/fixture.h"
 #include "perfetto.h"
 
+/* The outcome of the head targets `t[0..n)`, no bases (static storage). */
+static const struct rn_outcome *heads(struct rn_target_result *t, size_t n)
+{
+	static struct rn_outcome oc;
+
+	memset(&oc, 0, sizeof(oc));
+	oc.targets = t;
+	oc.ntargets = n;
+	return &oc;
+}
+
 static char out_path[256];
 
 static int setup(void **state)
@@ -118,7 +129,7 @@ static void test_perfetto_with_spool(void **state)
 
 	(void)state;
 	fx_init(&f, true);
-	assert_int_equal(rn_perfetto_write(out_path, f.targets, 2), 0);
+	assert_int_equal(rn_perfetto_write(out_path, heads(f.targets, 2)), 0);
 	j = load(&c);
 	assert_int_equal(c.process, 4);          /* 3 processes of api, 1 of batch */
 	assert_int_equal(c.syscall, FX_SPOOLED); /* one slice per spooled span */
@@ -151,7 +162,7 @@ static void test_perfetto_with_spool(void **state)
 	json_decref(j);
 
 	/* The spool replays again for the next output. */
-	assert_int_equal(rn_perfetto_write(out_path, f.targets, 2), 0);
+	assert_int_equal(rn_perfetto_write(out_path, heads(f.targets, 2)), 0);
 	j = load(&c);
 	assert_int_equal(c.syscall, FX_SPOOLED);
 	json_decref(j);
@@ -166,7 +177,7 @@ static void test_perfetto_aggregate(void **state)
 
 	(void)state;
 	fx_init(&f, false);
-	assert_int_equal(rn_perfetto_write(out_path, f.targets, 2), 0);
+	assert_int_equal(rn_perfetto_write(out_path, heads(f.targets, 2)), 0);
 	j = load(&c);
 	assert_int_equal(c.process, 4);
 	assert_int_equal(c.syscall, 2); /* api-server and sh made syscalls */
@@ -182,6 +193,32 @@ static void test_perfetto_aggregate(void **state)
 	fx_release(&f);
 }
 
+/* With --baseline the timeline shows the base sides after the heads. */
+static void test_perfetto_base_sides(void **state)
+{
+	struct rn_outcome oc;
+	struct counts c;
+	struct fx f;
+	json_t *j;
+
+	(void)state;
+	fx_init(&f, false);
+	assert_int_equal(rn_perfetto_write(out_path, heads(f.targets, 1)), 0);
+	j = load(&c);
+	assert_int_equal(c.process, 3); /* api only */
+	json_decref(j);
+	memset(&oc, 0, sizeof(oc));
+	oc.targets = &f.targets[0]; /* head: api */
+	oc.bases = &f.targets[1];   /* its base side: batch */
+	oc.ntargets = 1;
+	assert_int_equal(rn_perfetto_write(out_path, &oc), 0);
+	j = load(&c);
+	assert_int_equal(c.process, 3 + 1);
+	event_named(j, "process:batch");
+	json_decref(j);
+	fx_release(&f);
+}
+
 static void test_perfetto_empty_and_errors(void **state)
 {
 	struct rn_target_result none;
@@ -190,12 +227,12 @@ static void test_perfetto_empty_and_errors(void **state)
 
 	(void)state;
 	rn_target_result_init(&none, "nothing");
-	assert_int_equal(rn_perfetto_write(out_path, &none, 1), 0);
+	assert_int_equal(rn_perfetto_write(out_path, heads(&none, 1)), 0);
 	j = load(&c);
 	assert_int_equal(c.slices, 0);
 	json_decref(j);
-	assert_int_equal(rn_perfetto_write(out_path, NULL, 0), 0);
-	assert_int_equal(rn_perfetto_write("/nonexistent-dir/t.json", &none, 1), -ENOENT);
+	assert_int_equal(rn_perfetto_write(out_path, heads(NULL, 0)), 0);
+	assert_int_equal(rn_perfetto_write("/nonexistent-dir/t.json", heads(&none, 1)), -ENOENT);
 	rn_target_result_release(&none);
 }
 
@@ -204,6 +241,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_perfetto_with_spool, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_perfetto_aggregate, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_perfetto_base_sides, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_perfetto_empty_and_errors, setup, teardown),
 	};
 

@@ -17,6 +17,7 @@
 
 #include "buf.h"
 #include "console.h"
+#include "runner/report/internal.h"
 #include "verdict.h"
 #include "xalloc.h"
 
@@ -25,11 +26,16 @@ static char *console_v(const struct rn_target_report *t, size_t n, bool wide, bo
 {
 	char path[] = "/tmp/rn-test-report-XXXXXX";
 	int fd = mkstemp(path), saved = dup(2);
+	struct rn_outcome oc;
 	struct rn_buf b;
 
 	assert_true(fd >= 0 && saved >= 0);
 	assert_int_equal(dup2(fd, 2), 2);
-	rn_report_console(false, wide, verbose, t, n, 1);
+	memset(&oc, 0, sizeof(oc));
+	oc.reports = (struct rn_target_report *)t;
+	oc.ntargets = n;
+	oc.exit_code = 1;
+	rn_report_console(false, wide, verbose, &oc);
 	assert_int_equal(dup2(saved, 2), 2);
 	close(saved);
 	close(fd);

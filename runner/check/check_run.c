@@ -331,6 +331,26 @@ static void harness_said(const struct rn_target_cfg *tc, const struct rn_run_res
 	rn_buf_release(&b);
 }
 
+/* After run k of `tc` (rc, trace t, output res): a benchmark's `timing` run reads its times
+ * (read_bench, `shared` as its); a benchmark's failed run shows its harness's output. Whether
+ * times were read. */
+static bool bench_done(const struct rn_target_cfg *tc, unsigned k, bool timing, bool shared, int rc,
+		       const struct rn_run_result *res, struct rn_trace *t, double *real,
+		       double *cpu)
+{
+	bool read = false;
+
+	if (!tc->bench || tc->harness == RN_HARNESS_NONE)
+		return false;
+	if (!rc && timing && t->status == RN_RUN_OK) {
+		read = true;
+		read_bench(tc, k, shared, res, t, real, cpu);
+	}
+	if (rc < 0 || t->status != RN_RUN_OK)
+		harness_said(tc, res);
+	return read;
+}
+
 /* Timing run k of a benchmark whose times a shared run of its table left (harness.h): kept as
  * a timing run with those times, the harness not run. Whether it was. */
 static bool took_bench(struct target_runs *tr, unsigned k, bool warm, bool counting)
@@ -394,7 +414,7 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 	char traceparent[64];
 	uint64_t start_unix;
 	double bench_real = 0.0, bench_cpu = 0.0;
-	bool bench = false;
+	bool bench;
 	char **shared_argv = NULL;
 	int rc;
 
@@ -419,13 +439,8 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 	rc = rn_run_target(&spec, &t, &res);
 	if (!rc)
 		check_expected_exit(tc, &t);
-	if (!rc && !warm && !counting && t.status == RN_RUN_OK && tc->bench &&
-	    tc->harness != RN_HARNESS_NONE) {
-		bench = true;
-		read_bench(tc, k, shared_argv, &res, &t, &bench_real, &bench_cpu);
-	}
-	if (tc->bench && tc->harness != RN_HARNESS_NONE && (rc < 0 || t.status != RN_RUN_OK))
-		harness_said(tc, &res);
+	bench = bench_done(tc, k, !warm && !counting, shared_argv, rc, &res, &t, &bench_real,
+			   &bench_cpu);
 	if (rc < 0 || t.status != RN_RUN_OK) {
 		rc = run_failed(r, k, warm, rc, &t);
 	} else if (!warm) {

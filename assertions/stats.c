@@ -683,6 +683,16 @@ static bool near_mode(double v, double mode, double match)
 	return fabs(v - mode) <= match * mode;
 }
 
+/* Whether the other side's median `other` sits at one of m's two modes and m's own median `med`
+ * does not sit at that same mode: a mix of m's modes then moved its median. Both at one mode is
+ * a shift within that mode, a change the mix does not explain. */
+static bool mix_explains(const struct rn_modality *m, double med, double other, double match)
+{
+	if (near_mode(other, m->low_mode, match) && !near_mode(med, m->low_mode, match))
+		return true;
+	return near_mode(other, m->high_mode, match) && !near_mode(med, m->high_mode, match);
+}
+
 bool rn_stats_modes_explain(const struct rn_modality *ma, double amed, const struct rn_modality *mb,
 			    double bmed, double match)
 {
@@ -690,10 +700,8 @@ bool rn_stats_modes_explain(const struct rn_modality *ma, double amed, const str
 		return near_mode(ma->low_mode, mb->low_mode, match) &&
 			near_mode(ma->high_mode, mb->high_mode, match);
 	if (ma->two_modes)
-		return near_mode(bmed, ma->low_mode, match) ||
-			near_mode(bmed, ma->high_mode, match);
+		return mix_explains(ma, amed, bmed, match);
 	if (mb->two_modes)
-		return near_mode(amed, mb->low_mode, match) ||
-			near_mode(amed, mb->high_mode, match);
+		return mix_explains(mb, bmed, amed, match);
 	return false;
 }

@@ -170,7 +170,8 @@ void rn_stats_modality(const double *x, size_t n, struct rn_modality *out);
 /*
  * Whether a different mix of two modes explains the shift between samples a and b (their
  * modalities ma, mb and medians amed, bmed): one has two modes and the other's median lies
- * within `match` (a fraction) of one of them, or both have the same two modes, each within
+ * within `match` (a fraction) of one of them while its own median does not (both medians at
+ * one mode: a shift within the mode, a change), or both have the same two modes, each within
  * `match`. Modes that moved are a change: false.
  */
 bool rn_stats_modes_explain(const struct rn_modality *ma, double amed, const struct rn_modality *mb,

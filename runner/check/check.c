@@ -546,6 +546,9 @@ static int check_plan(struct check *c)
 	if (c->o->shard.count && !c->nsel)
 		rn_note("shard %u/%u has no targets: its results file lists none",
 			c->o->shard.index, c->o->shard.count);
+	/* a table's benchmarks share their timing runs (harness.h); calibrate plants its own
+	 * argv */
+	rn_harness_select(&c->cfg, c->sel, c->nsel, !c->o->calibrate);
 	c->results = rn_xcalloc(c->nsel, sizeof(*c->results));
 	c->tvs = rn_xcalloc(c->nsel, sizeof(*c->tvs));
 	if (!c->o->baseline)
@@ -595,6 +598,7 @@ static void check_run(struct check *c, size_t idx)
 		rc = rn_check_run_target(&c->cfg, tc, c->o, idx, c->nsel, &c->otlp_ctx, false,
 					 c->goldens[c->sel[idx]], r);
 	}
+	rn_harness_done(tc);
 	if (rc == -ECANCELED) {
 		c->interrupted = rn_run_interrupted();
 		/* the run that was cut may be the other side's (baseline, calibrate): the

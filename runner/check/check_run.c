@@ -293,14 +293,84 @@ static void run_spec_for(const struct target_runs *tr, bool warm, bool stops,
 }
 
 /* A benchmark's times are its harness's, per iteration (harness.h): read from run k's output
- * into *real and *cpu; a failure to read them fails the run's trace t. */
-static void read_bench(const struct rn_target_cfg *tc, unsigned k, const struct rn_run_result *res,
-		       struct rn_trace *t, double *real, double *cpu)
+ * into *real and *cpu (`shared`: its result file stays for rn_harness_leave); a failure to read them fails the
+ * run's trace t. */
+static void read_bench(const struct rn_target_cfg *tc, unsigned k, bool shared,
+		       const struct rn_run_result *res, struct rn_trace *t, double *real,
+		       double *cpu)
 {
 	char why[512];
 
-	if (rn_harness_read(tc, res->out, real, cpu, why, sizeof(why)))
+	if (rn_harness_read(tc, res->out, shared, real, cpu, why, sizeof(why)))
 		rn_trace_fail(t, RN_RUN_ERROR, "run %u: %s", k + 1, why);
+}
+
+static void free_words(char **v)
+{
+	size_t i;
+
+	for (i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* A harness's own output (its stderr, captured) is shown when its run failed, not else. */
+static void harness_said(const struct rn_target_cfg *tc, const struct rn_run_result *res)
+{
+	struct rn_buf b;
+
+	if (!res->err_len)
+		return;
+	rn_buf_init(&b, 0);
+	rn_buf_addf(&b, "renacer: the output of '%s':\n", tc->name);
+	rn_buf_add(&b, res->err, res->err_len);
+	if (res->err[res->err_len - 1] != '\n')
+		rn_buf_addc(&b, '\n');
+	if (!rn_buf_failed(&b))
+		rn_write_stderr(b.buf, b.len);
+	rn_buf_release(&b);
+}
+
+/* After run k of `tc` (rc, trace t, output res): a benchmark's `timing` run reads its times
+ * (read_bench, `shared` as its); a benchmark's failed run shows its harness's output. Whether
+ * times were read. */
+static bool bench_done(const struct rn_target_cfg *tc, unsigned k, bool timing, bool shared, int rc,
+		       const struct rn_run_result *res, struct rn_trace *t, double *real,
+		       double *cpu)
+{
+	bool read = false;
+
+	if (!tc->bench || tc->harness == RN_HARNESS_NONE)
+		return false;
+	if (!rc && timing && t->status == RN_RUN_OK) {
+		read = true;
+		read_bench(tc, k, shared, res, t, real, cpu);
+	}
+	if (rc < 0 || t->status != RN_RUN_OK)
+		harness_said(tc, res);
+	return read;
+}
+
+/* Timing run k of a benchmark whose times a shared run of its table left (harness.h): kept as
+ * a timing run with those times, the harness not run. Whether it was. */
+static bool took_bench(struct target_runs *tr, unsigned k, bool warm, bool counting)
+{
+	struct rn_target_result *r = tr->r;
+	struct rn_metrics m;
+	struct rn_trace t;
+
+	if (warm || counting || !tr->plan.split || !rn_harness_take(tr->tc, r->nruns, &m))
+		return false;
+	run_progress(tr, k, warm, counting);
+	if (!r->start_unix_ns)
+		r->start_unix_ns = m.start_unix_ns;
+	rn_trace_init(&t);
+	t.events_only = true;
+	rn_target_result_add_run(r, &t);
+	r->runs[r->nruns - 1] = m;
+	rn_target_result_set_bench(r, (double)m.v[RN_METRIC_WALL], (double)m.v[RN_METRIC_CPU_TIME]);
+	rn_trace_release(&t);
+	return true;
 }
 
 /* Run k (a warmup when `warm`) returned rc < 0 or ended with trace t not OK. Returns
@@ -344,11 +414,18 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 	char traceparent[64];
 	uint64_t start_unix;
 	double bench_real = 0.0, bench_cpu = 0.0;
-	bool bench = false;
+	bool bench;
+	char **shared_argv = NULL;
 	int rc;
 
+	if (took_bench(tr, k, warm, counting))
+		return 0;
 	run_progress(tr, k, warm, counting);
 	run_spec_for(tr, warm, stops, &spec, traceparent, sizeof(traceparent));
+	if (!warm && !counting && tr->plan.split)
+		shared_argv = rn_harness_run_argv(tc);
+	if (shared_argv)
+		spec.argv = shared_argv;
 	memset(&res, 0, sizeof(res));
 	if (k == tc->warmup)
 		rn_pressure_probe_begin(probe);
@@ -362,12 +439,8 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 	rc = rn_run_target(&spec, &t, &res);
 	if (!rc)
 		check_expected_exit(tc, &t);
-	if (!rc && !warm && !counting && t.status == RN_RUN_OK && tc->bench &&
-	    tc->harness != RN_HARNESS_NONE) {
-		bench = true;
-		read_bench(tc, k, &res, &t, &bench_real, &bench_cpu);
-	}
-	rn_run_result_release(&res);
+	bench = bench_done(tc, k, !warm && !counting, shared_argv, rc, &res, &t, &bench_real,
+			   &bench_cpu);
 	if (rc < 0 || t.status != RN_RUN_OK) {
 		rc = run_failed(r, k, warm, rc, &t);
 	} else if (!warm) {
@@ -375,7 +448,11 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 		bh = NULL;
 		if (bench)
 			rn_target_result_set_bench(r, bench_real, bench_cpu);
+		if (bench && shared_argv) /* the others' times of this run, for their runs */
+			rn_harness_leave(tc, res.out, r->nruns - 1, &r->runs[r->nruns - 1]);
 	}
+	rn_run_result_release(&res);
+	free_words(shared_argv);
 	rn_trace_release(&t);
 	rn_equiv_behaviour_free(bh);
 	return rc;

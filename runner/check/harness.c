@@ -29,29 +29,49 @@
 
 /* ---- running a list command ---------------------------------------------------------------- */
 
+/* The output `f` holds (a command's stderr), to stderr. */
+static void show_file(FILE *f)
+{
+	char chunk[8192];
+	size_t n;
+
+	rewind(f);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		rn_write_stderr(chunk, n);
+}
+
 /*
- * Run `argv` in `cwd` with `env` added, its stdout into `out` (stderr inherited). Returns 0
- * when it exited 0, else -1 after printing why (`what` names the table).
+ * Run `argv` in `cwd` with `env` added, its stdout into `out`; its stderr inherited, or with
+ * `hush` shown only when it fails (a list command's chatter is no report's). Returns 0 when
+ * it exited 0, else -1 after printing why (`what` names the table).
  */
 static int capture(char *const *argv, const char *cwd, char *const *env, struct rn_buf *out,
-		   const char *what)
+		   const char *what, bool hush)
 {
 	int fd[2], status;
 	pid_t pid;
 	char chunk[8192];
 	ssize_t n;
+	FILE *err = hush ? tmpfile() : NULL;
 
-	if (pipe(fd))
+	if (pipe(fd)) {
+		if (err)
+			fclose(err);
 		return rn_error("%s: cannot create a pipe: %s", what, strerror(errno));
+	}
 	pid = fork();
 	if (pid < 0) {
 		close(fd[0]);
 		close(fd[1]);
+		if (err)
+			fclose(err);
 		return rn_error("%s: cannot fork: %s", what, strerror(errno));
 	}
 	if (!pid) {
 		size_t i;
 
+		if (err)
+			dup2(fileno(err), 2);
 		dup2(fd[1], 1);
 		close(fd[0]);
 		close(fd[1]);
@@ -78,6 +98,10 @@ static int capture(char *const *argv, const char *cwd, char *const *env, struct 
 		;
 	if (rn_buf_failed(out))
 		rn_die("out of memory");
+	if (err && (!WIFEXITED(status) || WEXITSTATUS(status)))
+		show_file(err);
+	if (err)
+		fclose(err);
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		return rn_error("%s: its list command %s failed (%s %d): is the program built?",
 				what, argv[0], WIFEXITED(status) ? "exit" : "signal",
@@ -349,7 +373,7 @@ static int list_items(const struct rn_target_cfg *tc, struct items *it)
 	snprintf(what, sizeof(what), "%s '%s'", tc->suite ? "[[suite]]" : "[[target]]", tc->name);
 	argv = argv_plus(tc->argv, more);
 	rn_buf_init(&out, READ_MAX);
-	rc = capture(argv, tc->cwd, tc->env, &out, what);
+	rc = capture(argv, tc->cwd, tc->env, &out, what, true);
 	if (!rc && tc->harness == RN_HARNESS_CTEST)
 		rc = ctest_items(out.buf, it, what);
 	else if (!rc)
@@ -372,12 +396,17 @@ static void add_regex_literal(struct rn_buf *b, const char *s)
 }
 
 /* The argv of one benchmark or test of `tc`: the harness filtered to `e` and told to write
- * its results to `out_path`. */
-static char **item_argv(const struct rn_target_cfg *tc, const struct item *e, const char *out_path)
+ * its results to `out_path`; *arg: the index of the word that names `e` (its filter). */
+static char **item_argv(const struct rn_target_cfg *tc, const struct item *e, const char *out_path,
+			size_t *arg)
 {
 	struct rn_buf f;
 	char **v, *filter;
+	size_t n0 = 0;
 
+	while (tc->argv[n0])
+		n0++;
+	*arg = n0;
 	rn_buf_init(&f, 0);
 	switch ((enum rn_harness)tc->harness) {
 	case RN_HARNESS_GOOGLE_BENCHMARK: {
@@ -416,6 +445,7 @@ static char **item_argv(const struct rn_target_cfg *tc, const struct item *e, co
 		else
 			free(json);
 		v[k] = rn_xstrdup(e->name);
+		*arg = k;
 		rn_buf_release(&f);
 		return v;
 	}
@@ -433,6 +463,7 @@ static char **item_argv(const struct rn_target_cfg *tc, const struct item *e, co
 			more[4] = "-bench";
 			more[5] = filter;
 		}
+		*arg = n0 + (bench ? 5 : 1);
 		v = argv_plus(tc->argv, more);
 		free(filter);
 		return v;
@@ -440,12 +471,14 @@ static char **item_argv(const struct rn_target_cfg *tc, const struct item *e, co
 	case RN_HARNESS_HYPERFINE: {
 		const char *more[5] = { "--export-json", out_path, "--", e->name, NULL };
 
+		*arg = n0 + 3;
 		rn_buf_release(&f);
 		return argv_plus(tc->argv, more);
 	}
 	case RN_HARNESS_CRITERION: {
 		const char *more[5] = { "--", "--exact", e->name, NULL, NULL };
 
+		*arg = n0 + 2;
 		rn_buf_release(&f);
 		return argv_plus(tc->argv, more);
 	}
@@ -522,7 +555,7 @@ static int item_target(struct rn_config *cfg, const struct rn_target_cfg *tc, co
 			rn_xstrfmt("%s/target/criterion/%s/new/sample.json", tc->cwd, e->name) :
 			rn_xstrfmt("%s/%zu.json", dir, k);
 	}
-	t->argv = item_argv(tc, e, out ? out : "");
+	t->argv = item_argv(tc, e, out ? out : "", &t->bench_arg);
 	t->cwd = rn_xstrdup(e->cwd ? e->cwd : tc->cwd);
 	t->env = env_join(tc->env, e->env);
 	t->build = NULL;
@@ -538,6 +571,12 @@ static int item_target(struct rn_config *cfg, const struct rn_target_cfg *tc, co
 		t->expect_exit = -1;
 	if (tc->harness == RN_HARNESS_GO_TEST_BENCH)
 		t->out = RN_STDIO_CAPTURE; /* go test prints its results */
+	/* the harness's own words ("Wrote benchmark data ...") are no report's: shown when its
+	 * run fails (check_run.c) */
+	if (!rn_harness_is_suite((enum rn_harness)tc->harness) && t->err == RN_STDIO_INHERIT)
+		t->err = RN_STDIO_CAPTURE;
+	t->group = NULL;
+	t->group_member = 0;
 	t->harness =
 		rn_harness_is_suite((enum rn_harness)tc->harness) ? RN_HARNESS_NONE : tc->harness;
 	return 0;
@@ -554,7 +593,7 @@ static int run_build(const struct rn_target_cfg *tc, bool quiet)
 	if (!quiet)
 		fprintf(stderr, "renacer check: building '%s': %s\n", tc->name, tc->build);
 	rn_buf_init(&out, READ_MAX);
-	rc = capture(argv, tc->cwd, tc->env, &out, tc->name);
+	rc = capture(argv, tc->cwd, tc->env, &out, tc->name, false);
 	if (out.len)
 		fputs(out.buf, stderr);
 	rn_buf_release(&out);
@@ -585,6 +624,28 @@ static void assertions_follow(struct rn_config *cfg, const char *parent, char *c
 			v[m + j] = rn_xstrdup(names[j]);
 		cfg->assertions[i].targets = v;
 		free(t);
+	}
+}
+
+/* The `n` benchmarks `t` of table `idx` share their timing runs: one group, owned by t[0]. */
+static void group_of(struct rn_config *cfg, size_t idx, struct rn_target_cfg *t, size_t n)
+{
+	const char *dir = bench_dir(cfg);
+	struct rn_harness_group *g;
+	size_t i;
+
+	if (!dir)
+		return; /* each benchmark runs alone */
+	g = rn_xcalloc(1, sizeof(*g));
+	g->id = idx;
+	g->n = n;
+	g->names = rn_xcalloc(n, sizeof(*g->names));
+	g->done = rn_xcalloc(n, sizeof(*g->done));
+	g->dir = rn_xstrdup(dir);
+	for (i = 0; i < n; i++) {
+		g->names[i] = rn_xstrdup(t[i].bench);
+		t[i].group = g;
+		t[i].group_member = i;
 	}
 }
 
@@ -634,6 +695,8 @@ static int expand_one(struct rn_config *cfg, size_t idx, struct rn_target_cfg **
 			 tc->pattern ? " matches its 'pattern'" : " in its harness's list");
 		rc = RN_EXIT_CONFIG;
 	}
+	if (!rc && !rn_harness_is_suite((enum rn_harness)tc->harness) && kept > 1)
+		group_of(cfg, idx, *out + first, kept);
 	if (!rc) {
 		names = rn_xcalloc(kept + 1, sizeof(*names));
 		for (i = 0; i < kept; i++)
@@ -659,6 +722,8 @@ static void item_release(struct rn_target_cfg *t)
 	free(t->bench);
 	free(t->bench_out);
 	free(t->parent);
+	if (t->group && !t->group_member)
+		rn_harness_group_free(t->group);
 }
 
 int rn_harness_expand(struct rn_config *cfg, bool build, bool quiet)
@@ -786,15 +851,24 @@ static void read_pytest(json_t *root, const char *bench, struct samples *s)
 	}
 }
 
-/* hyperfine's JSON: results[0].times, seconds a run of the command. */
-static void read_hyperfine(json_t *root, struct samples *s)
+/* hyperfine's JSON: the times (seconds a run) of the result whose command is `bench`, or of
+ * the one result. */
+static void read_hyperfine(json_t *root, const char *bench, struct samples *s)
 {
-	json_t *t;
+	json_t *res = json_object_get(root, "results"), *r, *t, *one = NULL;
 	size_t i;
 
-	json_array_foreach(json_object_get(json_array_get(json_object_get(root, "results"), 0),
-					   "times"),
-			   i, t) samples_add(s, json_number_value(t) * 1e9, 0.0);
+	json_array_foreach(res, i, r)
+	{
+		const char *cmd = json_string_value(json_object_get(r, "command"));
+
+		if (cmd && !strcmp(cmd, bench))
+			one = r;
+	}
+	if (!one && json_array_size(res) == 1)
+		one = json_array_get(res, 0);
+	json_array_foreach(json_object_get(one, "times"), i, t)
+		samples_add(s, json_number_value(t) * 1e9, 0.0);
 }
 
 /* criterion's sample.json: iters[] and times[] (ns for that many iterations) of each sample. */
@@ -841,7 +915,197 @@ static void read_go(const char *text, const char *bench, struct samples *s)
 	}
 }
 
-int rn_harness_read(const struct rn_target_cfg *tc, const char *out, double *real_ns,
+/* The samples of benchmark `bench` in a run of tc's harness: its result file's `root`, or the
+ * captured stdout `out` (go test). */
+static void read_samples(const struct rn_target_cfg *tc, json_t *root, const char *out,
+			 const char *bench, struct samples *s)
+{
+	switch ((enum rn_harness)tc->harness) {
+	case RN_HARNESS_GO_TEST_BENCH:
+		read_go(out ? out : "", bench, s);
+		break;
+	case RN_HARNESS_GOOGLE_BENCHMARK:
+		read_google(root, bench, s);
+		break;
+	case RN_HARNESS_PYTEST_BENCHMARK:
+		read_pytest(root, bench, s);
+		break;
+	case RN_HARNESS_HYPERFINE:
+		read_hyperfine(root, bench, s);
+		break;
+	case RN_HARNESS_CRITERION:
+		read_criterion(root, s);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- one run for the benchmarks of a table ----------------------------------------------- */
+
+/* Whether `tc` is the base side's copy of a benchmark (rn_baseline_target names it so). */
+static bool base_side(const struct rn_target_cfg *tc)
+{
+	size_t n = strlen(tc->name);
+
+	return n > 7 && !strcmp(tc->name + n - 7, " (base)");
+}
+
+/* The members a timing run of `tc` measures, in group order: itself and every member not
+ * done. Their indices go to idx[group->n]; returns how many. */
+static size_t run_members(const struct rn_target_cfg *tc, size_t *idx)
+{
+	const struct rn_harness_group *g = tc->group;
+	size_t i, m = 0;
+
+	for (i = 0; i < g->n; i++)
+		if (i == tc->group_member || !g->done[i])
+			idx[m++] = i;
+	return m;
+}
+
+/* The file of the sample that run `k` of tc's side leaves for member `m`. */
+static char *left_path(const struct rn_target_cfg *tc, size_t m, size_t k)
+{
+	return rn_xstrfmt("%s/s.%zu.%c.%zu.%zu", tc->group->dir, tc->group->id,
+			  base_side(tc) ? 'b' : 'h', m, k);
+}
+
+void rn_harness_select(struct rn_config *cfg, const size_t *sel, size_t nsel, bool share)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->ntargets; i++)
+		if (cfg->targets[i].group)
+			cfg->targets[i].group->done[cfg->targets[i].group_member] = true;
+	for (i = 0; share && i < nsel; i++)
+		if (cfg->targets[sel[i]].group)
+			cfg->targets[sel[i]].group->done[cfg->targets[sel[i]].group_member] = false;
+}
+
+void rn_harness_done(const struct rn_target_cfg *tc)
+{
+	if (tc->group)
+		tc->group->done[tc->group_member] = true;
+}
+
+char **rn_harness_run_argv(const struct rn_target_cfg *tc)
+{
+	const struct rn_harness_group *g = tc->group;
+	size_t *idx, m, n = 0, i, a = tc->bench_arg, k = 0;
+	struct rn_buf f;
+	char **v;
+
+	if (!g)
+		return NULL;
+	idx = rn_xcalloc(g->n, sizeof(*idx));
+	m = run_members(tc, idx);
+	while (tc->argv[n])
+		n++;
+	if (m < 2 || a >= n) {
+		free(idx);
+		return NULL;
+	}
+	v = rn_xcalloc(n + m + 1, sizeof(*v));
+	for (i = 0; i < a; i++)
+		if (tc->harness != RN_HARNESS_CRITERION || i + 1 != a) /* --exact */
+			v[k++] = rn_xstrdup(tc->argv[i]);
+	if (tc->harness == RN_HARNESS_PYTEST_BENCHMARK || tc->harness == RN_HARNESS_HYPERFINE) {
+		for (i = 0; i < m; i++) /* a test id, or a command, a word each */
+			v[k++] = rn_xstrdup(g->names[idx[i]]);
+	} else {
+		/* one regex: --benchmark_filter=^(A|B)$, -bench ^(A|B)$, criterion's filter */
+		rn_buf_init(&f, 0);
+		if (tc->harness == RN_HARNESS_GOOGLE_BENCHMARK)
+			rn_buf_adds(&f, "--benchmark_filter=");
+		rn_buf_adds(&f, "^(");
+		for (i = 0; i < m; i++) {
+			if (i)
+				rn_buf_addc(&f, '|');
+			add_regex_literal(&f, g->names[idx[i]]);
+		}
+		rn_buf_adds(&f, ")$");
+		v[k++] = rn_buf_detach(&f, NULL);
+	}
+	for (i = a + 1; i < n; i++)
+		v[k++] = rn_xstrdup(tc->argv[i]);
+	free(idx);
+	return v;
+}
+
+bool rn_harness_take(const struct rn_target_cfg *tc, size_t k, struct rn_metrics *run)
+{
+	char *p;
+	FILE *f;
+	bool ok = false;
+
+	if (!tc->group)
+		return false;
+	p = left_path(tc, tc->group_member, k);
+	f = fopen(p, "r");
+	if (f) {
+		ok = fread(run, sizeof(*run), 1, f) == 1;
+		fclose(f);
+		(void)unlink(p);
+	}
+	free(p);
+	return ok;
+}
+
+void rn_harness_leave(const struct rn_target_cfg *tc, const char *out, size_t k,
+		      const struct rn_metrics *run)
+{
+	const struct rn_harness_group *g = tc->group;
+	size_t *idx, m, i;
+	json_t *root = NULL;
+
+	if (!g)
+		return;
+	if (tc->harness != RN_HARNESS_GO_TEST_BENCH && tc->harness != RN_HARNESS_CRITERION) {
+		root = json_load_file(tc->bench_out, 0, NULL);
+		(void)unlink(tc->bench_out);
+		if (!root)
+			return;
+	}
+	idx = rn_xcalloc(g->n, sizeof(*idx));
+	m = run_members(tc, idx);
+	for (i = 0; i < m; i++) {
+		struct samples s = { 0 };
+		struct rn_metrics left = *run;
+		char *p;
+		FILE *f;
+
+		if (idx[i] == tc->group_member)
+			continue;
+		if (tc->harness == RN_HARNESS_CRITERION) { /* a file per benchmark */
+			char *cp = rn_xstrfmt("%s/target/criterion/%s/new/sample.json", tc->cwd,
+					      g->names[idx[i]]);
+			json_t *one = json_load_file(cp, 0, NULL);
+
+			read_criterion(one, &s);
+			json_decref(one);
+			free(cp);
+		} else {
+			read_samples(tc, root, out, g->names[idx[i]], &s);
+		}
+		p = left_path(tc, idx[i], k);
+		f = s.n ? fopen(p, "w") : NULL;
+		if (f) {
+			/* the run's other metrics (processes, peak RSS) are the shared run's */
+			left.v[RN_METRIC_WALL] = (uint64_t)llround(rn_stats_median(s.real, s.n));
+			left.v[RN_METRIC_CPU_TIME] = (uint64_t)llround(rn_stats_median(s.cpu, s.n));
+			if (fwrite(&left, sizeof(left), 1, f) != 1 || fclose(f))
+				(void)unlink(p); /* not left whole: the member runs itself */
+		}
+		free(p);
+		free(s.real);
+		free(s.cpu);
+	}
+	free(idx);
+	json_decref(root);
+}
+
+int rn_harness_read(const struct rn_target_cfg *tc, const char *out, bool keep, double *real_ns,
 		    double *cpu_ns, char *why, size_t cap)
 {
 	struct samples s = { 0 };
@@ -850,25 +1114,18 @@ int rn_harness_read(const struct rn_target_cfg *tc, const char *out, double *rea
 	int rc = 0;
 
 	*real_ns = *cpu_ns = 0.0;
-	if (tc->harness == RN_HARNESS_GO_TEST_BENCH) {
-		read_go(out ? out : "", tc->bench, &s);
-	} else {
+	if (tc->harness != RN_HARNESS_GO_TEST_BENCH) {
 		root = json_load_file(tc->bench_out, 0, &jerr);
 		if (!root) {
 			snprintf(why, cap, "%s wrote no readable results to %s (%s)",
 				 rn_harness_names[tc->harness], tc->bench_out, jerr.text);
 			return -EINVAL;
 		}
-		if (tc->harness == RN_HARNESS_GOOGLE_BENCHMARK)
-			read_google(root, tc->bench, &s);
-		else if (tc->harness == RN_HARNESS_PYTEST_BENCHMARK)
-			read_pytest(root, tc->bench, &s);
-		else if (tc->harness == RN_HARNESS_HYPERFINE)
-			read_hyperfine(root, &s);
-		else if (tc->harness == RN_HARNESS_CRITERION)
-			read_criterion(root, &s);
+	}
+	read_samples(tc, root, out, tc->bench, &s);
+	if (root) {
 		json_decref(root);
-		if (tc->harness != RN_HARNESS_CRITERION)
+		if (tc->harness != RN_HARNESS_CRITERION && !keep)
 			(void)unlink(tc->bench_out);
 	}
 	if (!s.n) {

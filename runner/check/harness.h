@@ -8,7 +8,8 @@
  * `<table>.<name>` (the name with every character outside [A-Za-z0-9_.-] made '_', so golden
  * traces, results files and shards take it as they take any target name). Each runs the
  * harness filtered to its one benchmark (or the runner's command for its one test), so
- * adaptive repeats, --baseline pairs, shards and golden traces work unchanged.
+ * adaptive repeats, --baseline pairs, shards and golden traces work unchanged; the timing
+ * runs of a table's benchmarks are shared (below).
  *
  * A benchmark's timing run is one invocation of the harness; its time metrics are then the
  * harness's per-iteration time, not the process's: wall_time the median over the

@@ -274,12 +274,48 @@ int rn_harness_expand(struct rn_config *cfg, bool build, bool quiet);
 void rn_harness_run_begin(const struct rn_target_cfg *tc);
 
 /*
+ * One run for the benchmarks of a table. A timing run of a benchmark runs its harness for
+ * every benchmark of its table whose target is not done (rn_harness_run_argv): one harness
+ * run a pair or a look, whatever the number of benchmarks. It reads its own times and leaves
+ * each other's in the table's folder, keyed by side (head or base) and run index; the other
+ * benchmark's run of that index takes them (rn_harness_take) instead of running the harness.
+ * Once a benchmark's target is judged it is done: the looks that follow, of benchmarks still
+ * undecided, run the harness filtered to those. The counting runs stay one benchmark's each
+ * (its own syscalls and memory).
+ */
+
+/* Before the runs: the benchmarks of the selected targets `sel[nsel]` (indices into
+ * cfg->targets) share their timing runs when `share`; the others are done. */
+void rn_harness_select(struct rn_config *cfg, const size_t *sel, size_t nsel, bool share);
+
+/* Benchmark `tc`'s runs are over: no later run includes it. Nothing for other targets. */
+void rn_harness_done(const struct rn_target_cfg *tc);
+
+/* The argv of a timing run of `tc` that runs every benchmark of its table not done (owned,
+ * NULL-terminated), or NULL when it runs its one benchmark (tc->argv). */
+char **rn_harness_run_argv(const struct rn_target_cfg *tc);
+
+/*
+ * After timing run `k` (0-based, of its side) of `tc` that ran with rn_harness_run_argv's argv
+ * and was kept as `run` (its times tc's): the times of each other benchmark it ran, read from
+ * the result file (removed then) or `out` (go test), are left for that benchmark's run `k`,
+ * with the run's other metrics (processes, peak RSS: the shared run's).
+ */
+void rn_harness_leave(const struct rn_target_cfg *tc, const char *out, size_t k,
+		      const struct rn_metrics *run);
+
+/* Whether a shared run left `tc` its timing run `k` (0-based, of its side): then `run` holds
+ * it (times per iteration, as rn_target_result_set_bench sets them) and the harness need not
+ * run. */
+bool rn_harness_take(const struct rn_target_cfg *tc, size_t k, struct rn_metrics *run);
+
+/*
  * After a timing run of expanded benchmark `tc`: its per-iteration times from the harness's
  * result file (or `out`, the run's captured stdout, for go test), ns. *cpu_ns is 0 where the
- * harness reports no CPU time. Returns 0, or -EINVAL / -errno with `why` (cap bytes) saying
- * what was missing.
+ * harness reports no CPU time. `keep`: the result file stays for rn_harness_leave. Returns 0,
+ * or -EINVAL / -errno with `why` (cap bytes) saying what was missing.
  */
-int rn_harness_read(const struct rn_target_cfg *tc, const char *out, double *real_ns,
+int rn_harness_read(const struct rn_target_cfg *tc, const char *out, bool keep, double *real_ns,
 		    double *cpu_ns, char *why, size_t cap);
 
 /* ---- drivers_instructions.c (the types are drivers_instructions.h's) ---- */

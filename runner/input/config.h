@@ -402,6 +402,22 @@ struct rn_history_file_cfg {
 	char *machine;           /* or NULL */
 };
 
+/*
+ * The benchmarks of one harness [[target]] once expanded (runner/check/harness.h): a timing
+ * run of one of them runs the harness for every member not yet done and leaves the others'
+ * samples in `dir` for their own runs of the same index. Shared by the members' targets.
+ */
+struct rn_harness_group {
+	size_t id;    /* the table's index, unique within the check */
+	size_t n;     /* members */
+	char **names; /* [n] the benchmarks as the harness names them, owned */
+	bool *done;   /* [n] its runs are over, or it is not run: no later run includes it */
+	char *dir;    /* folder of the samples left for members, owned */
+};
+
+/* Free group `g` and the samples left in its folder (NULL: nothing). */
+void rn_harness_group_free(struct rn_harness_group *g);
+
 /* One [[target]]. Owned by the config. */
 struct rn_target_cfg {
 	char *name;             /* unique name */
@@ -441,11 +457,15 @@ struct rn_target_cfg {
 	char *pattern;             /* `pattern` as written, owned, or NULL */
 	const struct rn_regex *pattern_re; /* pattern compiled, borrowed from cfg->regexes */
 	/* an expanded target (runner/check/harness.h), else NULL: */
-	char *bench;     /* the benchmark or test it runs, owned */
-	char *bench_out; /* a benchmark's result file, owned (NULL: go's stdout) */
-	char *parent;    /* its [[target]] or [[suite]], owned */
-	bool suite;      /* written as [[suite]] */
-	int line;        /* line of its [[target]] header */
+	char *bench;                    /* the benchmark or test it runs, owned */
+	char *bench_out;                /* a benchmark's result file, owned (NULL: go's stdout) */
+	char *parent;                   /* its [[target]] or [[suite]], owned */
+	struct rn_harness_group *group; /* a benchmark: its table's shared runs, or NULL;
+					 * owned by member 0 (its copies borrow it) */
+	size_t group_member;            /* its index in group */
+	size_t bench_arg;               /* argv[bench_arg] names its benchmark (its filter) */
+	bool suite;                     /* written as [[suite]] */
+	int line;                       /* line of its [[target]] header */
 };
 
 /* [otlp] as written in the file (the exporter merges it with the environment). */

@@ -3,6 +3,7 @@
  */
 #include "internal.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -78,7 +79,33 @@ void rn_cfg_target_release(struct rn_target_cfg *t)
 	free(t->bench);
 	free(t->bench_out);
 	free(t->parent);
+	if (t->group && !t->group_member)
+		rn_harness_group_free(t->group);
 	memset(t, 0, sizeof(*t));
+}
+
+void rn_harness_group_free(struct rn_harness_group *g)
+{
+	char prefix[64];
+	struct dirent *e;
+	DIR *d;
+	size_t i;
+
+	if (!g)
+		return;
+	snprintf(prefix, sizeof(prefix), "s.%zu.", g->id);
+	d = g->dir ? opendir(g->dir) : NULL;
+	while (d && (e = readdir(d)))
+		if (!strncmp(e->d_name, prefix, strlen(prefix)))
+			(void)unlinkat(dirfd(d), e->d_name, 0);
+	if (d)
+		closedir(d);
+	for (i = 0; i < g->n; i++)
+		free(g->names[i]);
+	free(g->names);
+	free(g->done);
+	free(g->dir);
+	free(g);
 }
 
 void rn_config_target_release(struct rn_target_cfg *t)

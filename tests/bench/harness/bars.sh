@@ -20,6 +20,30 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
 
+# pressure_total: the CPU pressure's "some" stall total, us (0 without PSI).
+pressure_total() {
+	sed -n 's/^some .*total=\([0-9]*\).*/\1/p' /proc/pressure/cpu 2>/dev/null || echo 0
+}
+
+# bar_begin / bar_end NAME: the median seconds per check and the CPU pressure (the share of
+# the bar's time some task waited for a CPU) over the bar, after its line.
+bar_begin() {
+	: >"$tmp/secs"
+	p0=$(pressure_total)
+	t0=$(date +%s)
+}
+check_time() { # check_time START_NS
+	echo "$(($(date +%s%N) - $1))" >>"$tmp/secs"
+}
+bar_end() {
+	p1=$(pressure_total)
+	t1=$(date +%s)
+	med=$(sort -n "$tmp/secs" | awk '{v[NR] = $1} END {if (NR) printf "%.1f", v[int((NR + 1) / 2)] / 1e9}')
+	printf '%-16s median %s s a check, CPU pressure %s%% over %d s\n' "$1" "$med" \
+		"$(awk -v p="$((p1 - p0))" -v t="$((t1 - t0))" 'BEGIN {printf "%.0f", t ? p / 1e4 / t : 0}')" \
+		"$((t1 - t0))"
+}
+
 # trees NAME HARNESS COMMAND...: head and base trees of harness NAME, the head's beta +15%.
 trees() {
 	name=$1
@@ -47,18 +71,27 @@ bar() {
 	shift 2
 	hits=0
 	i=0
+	bar_begin
 	while [ $i -lt "$checks" ]; do
+		s0=$(date +%s%N)
 		(cd "$tmp/head" && "$renacer" check --no-color --baseline ../base \
 			>"$tmp/out" 2>"$tmp/err")
+		check_time "$s0"
 		ok=1
-		grep -Eq "^$slow  *baseline:(wall|cpu)_time  *FAIL" "$tmp/err" || ok=0
+		# the FAIL lines under the table name the target in full (the table's column
+		# cuts a long name: py.bench_test...)
+		grep -Eq "^FAIL $slow/baseline:(wall|cpu)_time:" "$tmp/err" || ok=0
 		for t in "$@"; do
-			grep -Eq "^$t  *baseline:(wall|cpu)_time  *FAIL" "$tmp/err" && ok=0
+			grep -Eq "^FAIL $t/baseline:(wall|cpu)_time:" "$tmp/err" && ok=0
 		done
 		hits=$((hits + ok))
+		# a miss: its time rows, to see why
+		[ $ok = 1 ] || grep -E "^[^ ]+ +baseline:(wall|cpu)_time " "$tmp/err" |
+			sed "s/^/  miss $((i + 1)): /"
 		i=$((i + 1))
 	done
 	printf '%-16s %2d of %2d checks: only %s FAILed\n' "$name" "$hits" "$checks" "$slow"
+	bar_end "$name"
 	[ "$hits" -ge $((checks - 1)) ] || status=1
 }
 
@@ -93,12 +126,16 @@ for h in $harnesses; do
 		# harness_test.sh's suite, 20 tests, t07 with an fsync in the head
 		hits=0
 		i=0
+		bar_begin
 		while [ $i -lt "$checks" ]; do
+			s0=$(date +%s%N)
 			sh "$src/tests/integration/harness/harness_test.sh" ctest_suite "$build" c++ \
-				"$src" >/dev/null 2>&1 && hits=$((hits + 1))
+				"$src" >/dev/null 2>"$tmp/err" && hits=$((hits + 1))
+			check_time "$s0"
 			i=$((i + 1))
 		done
 		printf '%-16s %2d of %2d checks: named suite.t07 alone\n' ctest "$hits" "$checks"
+		bar_end ctest
 		[ "$hits" -eq "$checks" ] || status=1
 		;;
 	esac

@@ -95,6 +95,38 @@ expect_only_fail() {
 	:
 }
 
+# counted PROG: $tmp/counted runs PROG, each call's arguments a line of $tmp/calls, after a
+# line of chatter on stderr (a harness's own output, which the console does not show).
+counted() {
+	printf '#!/bin/sh\necho "$*" >>"%s/calls"\necho "harness chatter" >&2\nexec %s "$@"\n' \
+		"$tmp" "$1" >"$tmp/counted"
+	chmod +x "$tmp/counted"
+	: >"$tmp/calls"
+}
+
+# expect_shared N NAME...: a run of the harness measures all the benchmarks NAME of its table
+# at once (harness.h): at least N calls name several of them, and fewer than N name one alone
+# (its counting runs; a harness run per benchmark and pair would make N such calls for each).
+expect_shared() {
+	python3 - "$tmp/calls" "$@" <<'PY' || fail "harness calls (in $tmp/calls): see above"
+import sys
+calls = open(sys.argv[1]).read().splitlines()
+n, names = int(sys.argv[2]), sys.argv[3:]
+named = [[b for b in names if b in c] for c in calls]
+shared = sum(1 for x in named if len(x) > 1)
+if shared < n:
+    sys.exit("%d harness calls ran several benchmarks, expected >= %d:\n%s"
+             % (shared, n, "\n".join(calls)))
+for b in names:
+    alone = sum(1 for x in named if x == [b])
+    if alone >= n:
+        sys.exit("%d harness calls ran %s alone (one run per benchmark), expected < %d"
+                 % (alone, b, n))
+PY
+	grep -q "harness chatter" "$tmp/err" && fail "the harness's own output reached the console"
+	:
+}
+
 case "$case_name" in
 gbench)
 	[ -f /usr/include/benchmark/benchmark.h ] || skip "libbenchmark-dev is not installed"
@@ -141,9 +173,29 @@ TOML
 	run check --no-color --no-golden --runs 1 --target gb.BM_gamma --bench-json "$tmp/bench.json"
 	[ "$rc" = 0 ] || fail "--target gb.BM_gamma: expected exit 0, got $rc"
 	expect_rows 1 gb.BM_gamma
-	cp "$tmp/base/renacer.toml" "$tmp/head/renacer.toml"
+	# the harness's output shows when its run fails, not else
+	cat >"$tmp/head/renacer.toml" <<TOML
+[[target]]
+name = "gb"
+harness = "google-benchmark"
+command = ["$tmp/gbench", "--benchmark_min_time=0.01"]
+benchmarks = ["BM_missing"]
+runs = 1
+TOML
+	run check --no-color --no-golden
+	[ "$rc" = 0 ] && fail "a benchmark the program lacks: expected an error"
+	grep -q "^Failed to match any benchmarks" "$tmp/err" ||
+		fail "the failed harness's own output is not shown"
+	# 8 pairs: each a run of the harness for the three benchmarks, not one each
+	counted "$tmp/gbench"
+	for d in head base; do
+		sed "s|\"$tmp/gbench\"|\"$tmp/counted\"|" "$tmp/base/renacer.toml" >"$tmp/$d/r.toml"
+	done
+	mv "$tmp/head/r.toml" "$tmp/head/renacer.toml"
+	mv "$tmp/base/r.toml" "$tmp/base/renacer.toml"
 	run check --no-color --baseline ../base --runs 8
 	expect_only_fail gb.BM_beta gb.BM_alpha gb.BM_gamma
+	expect_shared 16 BM_alpha BM_beta BM_gamma
 	;;
 pytest)
 	/usr/bin/python3 -c 'import pytest_benchmark' 2>/dev/null ||
@@ -151,11 +203,12 @@ pytest)
 	for d in head base; do
 		cp "$src/tests/integration/harness/bench_test.py" "$tmp/$d/bench_test.py"
 	done
+	counted /usr/bin/python3
 	cat >"$tmp/head/renacer.toml" <<TOML
 [[target]]
 name = "py"
 harness = "pytest-benchmark"
-command = ["/usr/bin/python3", "-m", "pytest", "-p", "no:cacheprovider",
+command = ["$tmp/counted", "-m", "pytest", "-p", "no:cacheprovider",
 	"--benchmark-max-time=0.02", "bench_test.py"]
 env = { PYTHONDONTWRITEBYTECODE = "1" }
 runs = 3
@@ -168,6 +221,8 @@ TOML
 		py.bench_test.py__test_gamma
 	expect_only_fail py.bench_test.py__test_beta py.bench_test.py__test_alpha \
 		py.bench_test.py__test_gamma
+	expect_shared 16 test_alpha test_beta test_gamma
+	grep -q "Wrote benchmark data" "$tmp/err" && fail "pytest-benchmark's output reached the console"
 	;;
 go)
 	command -v go >/dev/null || skip "golang-go is not installed"
@@ -177,11 +232,12 @@ go)
 		cp "$src/tests/integration/harness/bench_test.go" "$tmp/$d/bench_test.go"
 		printf 'module example.com/harness\n\ngo 1.18\n' >"$tmp/$d/go.mod"
 	done
+	counted "$(command -v go)"
 	cat >"$tmp/head/renacer.toml" <<TOML
 [[target]]
 name = "go"
 harness = "go-test-bench"
-command = ["go", "test", "-benchtime", "2000x", "."]
+command = ["$tmp/counted", "test", "-benchtime", "2000x", "."]
 runs = 3
 timeout_s = 600
 TOML
@@ -191,6 +247,7 @@ TOML
 	run check --no-color --baseline ../base --runs 8 --bench-json "$tmp/bench.json"
 	expect_rows '*' go.BenchmarkAlpha go.BenchmarkBeta go.BenchmarkGamma
 	expect_only_fail go.BenchmarkBeta go.BenchmarkAlpha go.BenchmarkGamma
+	expect_shared 16 BenchmarkAlpha BenchmarkBeta BenchmarkGamma
 	;;
 ctest_suite)
 	# 20 tests of a ctest directory written by hand, each writing a file and syncing its data
@@ -237,17 +294,19 @@ TOML
 hyperfine)
 	# the commands of `benchmarks`, one target each, hyperfine's runs read from its JSON
 	command -v hyperfine >/dev/null || skip "hyperfine is not installed"
+	counted "$(command -v hyperfine)"
 	cat >"$tmp/head/renacer.toml" <<TOML
 [[target]]
 name = "hf"
 harness = "hyperfine"
-command = ["hyperfine", "--runs", "3", "--style", "none"]
+command = ["$tmp/counted", "--runs", "3", "--style", "none"]
 benchmarks = ["sleep 0.001", "sleep 0.002"]
 runs = 2
 TOML
 	run check --no-color --no-golden --bench-json "$tmp/bench.json"
 	[ "$rc" = 0 ] || fail "expected exit 0, got $rc"
 	expect_rows 2 hf.sleep_0.001 hf.sleep_0.002
+	expect_shared 2 "sleep 0.001" "sleep 0.002"
 	;;
 init_detect)
 	# renacer init without a command: the project's harnesses and suites become its config

@@ -61,7 +61,7 @@ static void test_harness_google_benchmark_repetitions_median(void **state)
 	char why[256];
 
 	(void)state;
-	assert_int_equal(rn_harness_read(&t, NULL, &real, &cpu, why, sizeof(why)), 0);
+	assert_int_equal(rn_harness_read(&t, NULL, false, &real, &cpu, why, sizeof(why)), 0);
 	assert_true(real == 3000.0); /* ns, the aggregate left out */
 	assert_true(cpu == 2500.0);
 	assert_int_equal(access(f, F_OK), -1); /* read once: removed */
@@ -76,10 +76,10 @@ static void test_harness_google_benchmark_missing_is_an_error(void **state)
 	char why[256];
 
 	(void)state;
-	assert_int_equal(rn_harness_read(&t, NULL, &real, &cpu, why, sizeof(why)), -EINVAL);
+	assert_int_equal(rn_harness_read(&t, NULL, false, &real, &cpu, why, sizeof(why)), -EINVAL);
 	assert_string_equal(why, "google-benchmark reported no time for 'BM_b'");
 	/* no file at all */
-	assert_int_equal(rn_harness_read(&t, NULL, &real, &cpu, why, sizeof(why)), -EINVAL);
+	assert_int_equal(rn_harness_read(&t, NULL, false, &real, &cpu, why, sizeof(why)), -EINVAL);
 	assert_non_null(strstr(why, "wrote no readable results"));
 	free(f);
 }
@@ -95,7 +95,7 @@ static void test_harness_pytest_benchmark_rounds(void **state)
 	char why[256];
 
 	(void)state;
-	assert_int_equal(rn_harness_read(&t, NULL, &real, &cpu, why, sizeof(why)), 0);
+	assert_int_equal(rn_harness_read(&t, NULL, false, &real, &cpu, why, sizeof(why)), 0);
 	assert_true(real > 1999.0 && real < 2001.0);
 	assert_true(cpu == 0.0); /* pytest-benchmark reports no CPU time */
 	free(f);
@@ -114,7 +114,7 @@ static void test_harness_go_lines(void **state)
 	char why[256];
 
 	(void)state;
-	assert_int_equal(rn_harness_read(&t, out, &real, &cpu, why, sizeof(why)), 0);
+	assert_int_equal(rn_harness_read(&t, out, false, &real, &cpu, why, sizeof(why)), 0);
 	assert_true(real == 12345.0); /* BenchmarkAlphaBeta is another benchmark */
 }
 
@@ -130,9 +130,9 @@ static void test_harness_hyperfine_and_criterion(void **state)
 	char why[256];
 
 	(void)state;
-	assert_int_equal(rn_harness_read(&th, NULL, &real, &cpu, why, sizeof(why)), 0);
+	assert_int_equal(rn_harness_read(&th, NULL, false, &real, &cpu, why, sizeof(why)), 0);
 	assert_true(real > 1999999.0 && real < 2000001.0);
-	assert_int_equal(rn_harness_read(&tc, NULL, &real, &cpu, why, sizeof(why)), 0);
+	assert_int_equal(rn_harness_read(&tc, NULL, false, &real, &cpu, why, sizeof(why)), 0);
 	assert_true(real == 100.0);           /* 100, 90, 110 ns per iteration */
 	assert_int_equal(access(c, F_OK), 0); /* criterion's own file stays */
 	unlink(c);
@@ -252,6 +252,150 @@ static void test_harness_expand_nothing_left(void **state)
 	rn_config_release(&cfg);
 }
 
+/* Table `h` with three benchmarks a, b, c (named as that harness names them), expanded. */
+static void expand_three(struct rn_config *cfg, const char *h, const char *command,
+			 const char *names)
+{
+	char toml[512];
+	struct rn_diag d;
+
+	snprintf(toml, sizeof(toml),
+		 "[[target]]\nname = \"t\"\nharness = \"%s\"\ncwd = \"/tmp\"\ncommand = %s\n"
+		 "benchmarks = %s\n",
+		 h, command, names);
+	memset(cfg, 0, sizeof(*cfg));
+	assert_int_equal(rn_config_parse(cfg, "/tmp/renacer.toml", toml, strlen(toml), true, &d),
+			 0);
+	assert_int_equal(rn_harness_expand(cfg, false, true), 0);
+	assert_int_equal(cfg->ntargets, 3);
+}
+
+/* The words of `v` joined by spaces (owned). */
+static char *joined(char **v)
+{
+	size_t n = 1, i, at = 0;
+	char *s;
+
+	for (i = 0; v[i]; i++)
+		n += strlen(v[i]) + 1;
+	s = calloc(1, n);
+	for (i = 0; v[i]; i++)
+		at += (size_t)snprintf(s + at, n - at, "%s%s", v[i], v[i + 1] ? " " : "");
+	return s;
+}
+
+static void free_argv(char **v)
+{
+	size_t i;
+
+	for (i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* A timing run of the first benchmark of each harness's table runs all three (one filter, or
+ * a word each); once it is done, the next runs the two left; the last runs alone. */
+static void test_harness_one_run_for_the_table(void **state)
+{
+	static const struct {
+		const char *harness, *command, *names, *all, *two;
+	} cases[] = {
+		{ "google-benchmark", "[\"./b\", \"--x\"]", "[\"BM_a\", \"BM_b\", \"BM_c\"]",
+		  "./b --x --benchmark_filter=^(BM_a|BM_b|BM_c)$ ",
+		  "./b --x --benchmark_filter=^(BM_b|BM_c)$ " },
+		{ "pytest-benchmark", "[\"python3\", \"-m\", \"pytest\"]",
+		  "[\"f.py::a\", \"f.py::b\", \"f.py::c\"]", " f.py::a f.py::b f.py::c",
+		  " f.py::b f.py::c" },
+		{ "go-test-bench", "[\"go\", \"test\", \".\"]",
+		  "[\"BenchmarkA\", \"BenchmarkB\", \"BenchmarkC\"]",
+		  "go test . -run ^$ -count 1 -bench ^(BenchmarkA|BenchmarkB|BenchmarkC)$",
+		  "-bench ^(BenchmarkB|BenchmarkC)$" },
+		{ "hyperfine", "[\"hyperfine\"]", "[\"sleep 1\", \"sleep 2\", \"sleep 3\"]",
+		  " -- sleep 1 sleep 2 sleep 3", " -- sleep 2 sleep 3" },
+		{ "criterion", "[\"cargo\", \"bench\"]", "[\"a\", \"b\", \"c\"]",
+		  "cargo bench -- ^(a|b|c)$", "cargo bench -- ^(b|c)$" },
+	};
+	size_t sel[3] = { 0, 1, 2 }, i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rn_config cfg;
+		char **v, *s;
+
+		expand_three(&cfg, cases[i].harness, cases[i].command, cases[i].names);
+		rn_harness_select(&cfg, sel, 3, true);
+		v = rn_harness_run_argv(&cfg.targets[0]);
+		assert_non_null(v);
+		s = joined(v);
+		if (!strstr(s, cases[i].all))
+			fail_msg("%s: '%s' lacks '%s'", cases[i].harness, s, cases[i].all);
+		free(s);
+		free_argv(v);
+		rn_harness_done(&cfg.targets[0]);
+		v = rn_harness_run_argv(&cfg.targets[1]);
+		assert_non_null(v);
+		s = joined(v);
+		if (!strstr(s, cases[i].two))
+			fail_msg("%s: '%s' lacks '%s'", cases[i].harness, s, cases[i].two);
+		free(s);
+		free_argv(v);
+		rn_harness_done(&cfg.targets[1]);
+		assert_null(rn_harness_run_argv(&cfg.targets[2])); /* alone: its own argv */
+		/* not shared (calibrate): each runs alone */
+		rn_harness_select(&cfg, sel, 3, false);
+		assert_null(rn_harness_run_argv(&cfg.targets[0]));
+		rn_config_release(&cfg);
+	}
+}
+
+/* The times a shared run read for the others are taken by their runs of the same index and
+ * side, once. */
+static void test_harness_shared_run_left_for_the_others(void **state)
+{
+	struct rn_config cfg;
+	struct rn_metrics run, got;
+	struct rn_target_cfg base;
+	size_t sel[3] = { 0, 1, 2 };
+	FILE *f;
+
+	(void)state;
+	expand_three(&cfg, "google-benchmark", "[\"./b\"]", "[\"BM_a\", \"BM_b\", \"BM_c\"]");
+	rn_harness_select(&cfg, sel, 3, true);
+	f = fopen(cfg.targets[0].bench_out, "w");
+	assert_non_null(f);
+	fputs("{\"benchmarks\": ["
+	      "{\"name\": \"BM_a\", \"run_type\": \"iteration\", \"real_time\": 1.0,"
+	      " \"cpu_time\": 1.0, \"time_unit\": \"us\"},"
+	      "{\"name\": \"BM_b\", \"run_type\": \"iteration\", \"real_time\": 2.0,"
+	      " \"cpu_time\": 1.5, \"time_unit\": \"us\"},"
+	      "{\"name\": \"BM_c\", \"run_type\": \"iteration\", \"real_time\": 3.0,"
+	      " \"cpu_time\": 2.5, \"time_unit\": \"us\"}]}",
+	      f);
+	fclose(f);
+	memset(&run, 0, sizeof(run));
+	run.v[RN_METRIC_PROCESSES] = 1;
+	rn_harness_leave(&cfg.targets[0], NULL, 4, &run);
+	assert_int_equal(access(cfg.targets[0].bench_out, F_OK), -1);
+	/* another index, or the base side: nothing */
+	assert_false(rn_harness_take(&cfg.targets[1], 3, &got));
+	base = cfg.targets[1];
+	base.name = (char *)"t.BM_b (base)";
+	assert_false(rn_harness_take(&base, 4, &got));
+	assert_true(rn_harness_take(&cfg.targets[1], 4, &got));
+	assert_int_equal(got.v[RN_METRIC_WALL], 2000);
+	assert_int_equal(got.v[RN_METRIC_CPU_TIME], 1500);
+	assert_int_equal(got.v[RN_METRIC_PROCESSES], 1);
+	assert_false(rn_harness_take(&cfg.targets[1], 4, &got)); /* taken once */
+	/* c's is left until the config goes, with the folder */
+	{
+		char *dir = strdup(cfg.bench_dir);
+
+		rn_config_release(&cfg);
+		assert_int_equal(access(dir, F_OK), -1);
+		free(dir);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -263,6 +407,8 @@ int main(void)
 		cmocka_unit_test(test_harness_expand_named_benchmarks),
 		cmocka_unit_test(test_harness_expand_pytest_keeps_options),
 		cmocka_unit_test(test_harness_expand_nothing_left),
+		cmocka_unit_test(test_harness_one_run_for_the_table),
+		cmocka_unit_test(test_harness_shared_run_left_for_the_others),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -693,6 +693,12 @@ static bool mix_explains(const struct rn_modality *m, double med, double other, 
 	return near_mode(other, m->high_mode, match) && !near_mode(med, m->high_mode, match);
 }
 
+bool rn_stats_near_a_mode(const struct rn_modality *m, double v, double match)
+{
+	return m->two_modes &&
+		(near_mode(v, m->low_mode, match) || near_mode(v, m->high_mode, match));
+}
+
 bool rn_stats_modes_explain(const struct rn_modality *ma, double amed, const struct rn_modality *mb,
 			    double bmed, double match)
 {

@@ -174,6 +174,9 @@ void rn_stats_modality(const double *x, size_t n, struct rn_modality *out);
  * one mode: a shift within the mode, a change), or both have the same two modes, each within
  * `match`. Modes that moved are a change: false.
  */
+/* Whether `v` lies within `match` (a fraction) of one of m's two modes; false when m has one. */
+bool rn_stats_near_a_mode(const struct rn_modality *m, double v, double match);
+
 bool rn_stats_modes_explain(const struct rn_modality *ma, double amed, const struct rn_modality *mb,
 			    double bmed, double match);
 

@@ -561,7 +561,15 @@ static bool modes_differ(const struct rn_target_result *head, const struct rn_ta
 	free(d);
 	free(hs);
 	free(bs);
-	mix = rn_stats_modes_explain(&mh, hmed, &mb, bmed, RN_STATS_MODES_MATCH);
+	/* Paired differences: with two modes on one side, a median at the same mode on both
+	 * sides does not protect the paired estimate (its Walsh averages mix the pairs across
+	 * the modes), so any median at one of the modes engages the comparison within the modes
+	 * (judge_within_modes), which then tells a shift within a mode from a mix */
+	if (mh.two_modes && mb.two_modes)
+		mix = rn_stats_modes_explain(&mh, hmed, &mb, bmed, RN_STATS_MODES_MATCH);
+	else
+		mix = rn_stats_near_a_mode(&mh, bmed, RN_STATS_MODES_MATCH) ||
+			rn_stats_near_a_mode(&mb, hmed, RN_STATS_MODES_MATCH);
 	if (!mix)
 		return false;
 	/* a pair whose runs share a mode compares like with like (judge_within_modes); a side

@@ -665,6 +665,9 @@ static void format_item(struct rn_buf *b, const struct item *it)
 			break;
 		}
 		rn_buf_addf(b, " on CPU in %s", it->where ? it->where : leaf);
+		if (!it->where && strlen(leaf) >= 2 && !strcmp(leaf + strlen(leaf) - 2, "+?"))
+			/* a module's addresses without symbols (drop_leaf_line): say how to get them */
+			rn_buf_adds(b, " (stripped: a -dbgsym package or -g names it)");
 		caller = user_frame(it->stack, 1, true, &sys);
 		if (caller) {
 			rn_buf_addf(b, ", from %s", caller);

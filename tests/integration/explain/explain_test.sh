@@ -50,7 +50,7 @@ first_item() {
 }
 # on-CPU samples need perf_event_open (kernel.perf_event_paranoid)
 if [ "$case_name" = hot ] || [ "$case_name" = golden ] || [ "$case_name" = child ] ||
-	[ "$case_name" = golden_warn ] ||
+	[ "$case_name" = golden_warn ] || [ "$case_name" = stripped ] ||
 	[ "$case_name" = one_run ] || [ "$case_name" = python ]; then
 	"$renacer" trace -c -o /dev/null --profile "$tmp/probe" -- /bin/true 2>"$tmp/probe.err"
 	if grep -q "no on-CPU samples" "$tmp/probe.err"; then
@@ -152,6 +152,21 @@ hot)
 	# the base never ran hot_parse's loop: its profile has no sample there
 	! grep -q "hot_parse (app.c:" "$tmp/head/.renacer/explain/app.base.folded" ||
 		fail "the base profile has samples in hot_parse"
+	;;
+stripped)
+	# A stripped program (a distribution's binary): its own time is one item named by its
+	# module, which says how to get the function's name.
+	tree base 10 0
+	tree head 10 1500
+	strip "$tmp/base/build/app" "$tmp/head/build/app" || fail "cannot strip the target"
+	config ""
+	run check --baseline ../base
+	expect_rc 1
+	item=$(first_item "$tmp/con")
+	case $item in
+	*"on CPU in app+? (stripped: a -dbgsym package or -g names it)"*) ;;
+	*) fail "the first item does not name the stripped module with the hint: '$item'" ;;
+	esac
 	;;
 openat)
 	tree base 10 0

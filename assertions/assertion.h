@@ -329,6 +329,8 @@ struct rn_verdict_result {
 				 * of the reference) this row catches in 80% of checks at its
 				 * measured noise and runs (assertions/sequential.h); 0 = not a
 				 * timing row, or none could be stated */
+	bool slower_shown;       /* timing rows: the shift's interval lies above zero (a
+				  * slowdown is shown, beyond the limit or not); false otherwise */
 };
 
 /* Free what a verdict owns. */

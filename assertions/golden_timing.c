@@ -771,6 +771,7 @@ static void timing_judge(struct rn_golden_cmp *c, const struct rn_golden_step *s
 		    tj->g, tj->e.scale != 1.0 ? " (speed-scaled)" : "", tj->d, tj->t, tj->nb);
 	timing_verdict(c, v, tj, outcome);
 	v->mde_pct = isfinite(tj->e.mde) && tj->e.gold > 0 ? tj->e.mde / tj->e.gold * 100.0 : 0.0;
+	v->slower_shown = tj->e.hl.k && tj->e.hl.lower > 0.0;
 	if (c->r->has_cpu_pressure)
 		rn_buf_addf(&tj->det, "%-28s %13.0f%%\n", "CPU pressure during runs",
 			    c->r->cpu_pressure * 100.0);

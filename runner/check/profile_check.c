@@ -912,11 +912,13 @@ static bool is_timing_row(const struct rn_verdict_result *v, bool baseline)
 
 /* A golden timing row that did not fail but leans to a slowdown: WARN (inconclusive or
  * advisory) with its estimate (observed: the golden's median plus the shift) beyond the limit
- * (budget: the golden's median plus the limit). Only such rows cost profiled runs. */
+ * (budget: the golden's median plus the limit) and its interval above zero (slower_shown: on
+ * a loaded machine an unchanged program's estimate alone strays beyond the limit). Only such
+ * rows cost profiled runs. */
 static bool is_leaning_row(const struct rn_verdict_result *v)
 {
 	return v->verdict == RN_VERDICT_WARN && is_timing_metric(v, false) && v->has_observed &&
-		v->has_budget && v->observed > v->budget;
+		v->has_budget && v->observed > v->budget && v->slower_shown;
 }
 
 /* `path` relative to the config's folder when it lies under it (as reports name files). */

@@ -430,6 +430,8 @@ bool rn_assertion_key_is_specific(const char *key);
 	X(MIN, "min", "shortest span")                                                             \
 	X(SELF, "self",                                                                            \
 	  "longest self time: a span's duration minus its direct children's (app spans)")          \
+	X(CPU, "cpu",                                                                              \
+	  "longest own CPU time: the thread's CPU time from push to pop (renacer_span.h spans)")   \
 	X(COUNT_ABOVE, "count_above", "spans longer than threshold_ms, against max_spans")
 
 enum rn_span_stat {
@@ -562,6 +564,9 @@ struct rn_span_times {
 	size_t nsyscall;                 /* of `n` and agg_calls, syscall spans */
 	size_t ngpu;                     /* of `n`, GPU, region and graph spans */
 	size_t napp;                     /* of `n`, app spans */
+	size_t nno_cpu;                  /* stat "cpu": matching spans left out of `n` for having
+				  * no CPU time (GPU, OTLP, renacer_span_record() spans, and
+				  * records without the CPU clock) */
 	char top_name[RN_SPAN_NAME_MAX]; /* name of the longest span seen ("" when none) */
 	uint64_t top_ns;                 /* its duration, ns */
 };

@@ -4,7 +4,8 @@
  * The durations come from the trace of each counting run that kept spans (the spool, and the
  * traces the result keeps: rn_target_result_span_trace): syscall spans one by one from the
  * spool, GPU work, regions and graph replays from the GPU spans, and the program's own spans
- * from the app spans (their self times for stat "self"). The median of the runs' statistic is
+ * from the app spans (their self times for stat "self", their own thread CPU times for stat
+ * "cpu": only renacer_span.h push/pop spans have one). The median of the runs' statistic is
  * judged against the budget; under --baseline the runs are also compared with the base's
  * (against_base). Syscall durations are taken
  * under the tracer (entry stop to exit stop), so they include the stops' cost, some
@@ -227,13 +228,15 @@ static void rn_span_times_release(struct rn_span_times *st)
 	memset(st, 0, sizeof(*st));
 }
 
-/* Fill *out (caller releases with rn_span_times_release) from `t`; with `self`, an app span
- * counts its self time (children_ns). Returns 0, or a negative errno when the spool could not
- * be read (then *out is released). Dies on out-of-memory. */
+/* Fill *out (caller releases with rn_span_times_release) from `t`; under stat "self" an app span
+ * counts its self time (children_ns); under "cpu" its own CPU time, and only app spans that
+ * have one count (the others matching are counted in nno_cpu). Returns 0, or a negative errno
+ * when the spool could not be read (then *out is released). Dies on out-of-memory. */
 static int rn_span_times_collect(struct rn_trace *t, const struct rn_regex *re,
-				 const struct rn_regex *region_re, bool self,
+				 const struct rn_regex *region_re, enum rn_span_stat stat,
 				 struct rn_span_times *out)
 {
+	bool self = stat == RN_SPAN_STAT_SELF, cpu = stat == RN_SPAN_STAT_CPU;
 	struct collect c = { re, out, 0 };
 	char name[RN_SPAN_NAME_MAX + 8];
 	uint64_t *kids;
@@ -242,8 +245,9 @@ static int rn_span_times_collect(struct rn_trace *t, const struct rn_regex *re,
 
 	memset(out, 0, sizeof(*out));
 	out->agg_min_ns = UINT64_MAX;
-	/* Syscalls happen in no region: a region filter leaves them out. */
-	if (!region_re) {
+	/* Syscalls happen in no region: a region filter leaves them out; they have no CPU time
+	 * of their own. */
+	if (!region_re && !cpu) {
 		rc = collect_syscalls(t, &c);
 		if (rc) {
 			rn_span_times_release(out);
@@ -259,7 +263,9 @@ static int rn_span_times_collect(struct rn_trace *t, const struct rn_regex *re,
 			continue;
 		full = rn_xmalloc(cap);
 		rn_gpu_span_match_name(g, full, cap);
-		if (rn_regex_match(re, full)) {
+		if (rn_regex_match(re, full) && cpu) {
+			out->nno_cpu++;
+		} else if (rn_regex_match(re, full)) {
 			add_span(&c, full, g->end_ns > g->start_ns ? g->end_ns - g->start_ns : 0);
 			out->ngpu++;
 		}
@@ -279,6 +285,12 @@ static int rn_span_times_collect(struct rn_trace *t, const struct rn_regex *re,
 		 * threads' spans do: never below zero) */
 		if (kids)
 			ns = kids[i] < ns ? ns - kids[i] : 0;
+		if (cpu && !(a->flags & RN_APP_CPU)) {
+			out->nno_cpu++;
+			continue;
+		}
+		if (cpu)
+			ns = a->cpu_ns;
 		add_span(&c, name, ns);
 		out->napp++;
 	}
@@ -331,6 +343,7 @@ static uint64_t stat_value(const struct rn_span_times *st, enum rn_span_stat s,
 		return percentile(st->ns, st->n, 95);
 	case RN_SPAN_STAT_MAX:
 	case RN_SPAN_STAT_SELF: /* over self times (rn_span_times_collect) */
+	case RN_SPAN_STAT_CPU:  /* over CPU times */
 		v = st->n ? st->ns[st->n - 1] : 0;
 		return v > st->agg_max_ns ? v : st->agg_max_ns;
 	case RN_SPAN_STAT_MIN:
@@ -361,8 +374,8 @@ static void verdict_of(struct rn_verdict_result *out, const struct rn_assertion_
 		out->delta_pct = (out->observed - out->budget) / out->budget * 100.0;
 }
 
-/* The detail body: the spans seen, the statistics, the longest span. */
-static char *detail_of(const struct rn_span_times *st, uint64_t threshold_ns)
+/* The detail body: the spans seen, the statistics, the longest span; `cpu`: of CPU times. */
+static char *detail_of(const struct rn_span_times *st, uint64_t threshold_ns, bool cpu)
 {
 	struct rn_buf b;
 	enum rn_span_stat s;
@@ -372,8 +385,13 @@ static char *detail_of(const struct rn_span_times *st, uint64_t threshold_ns)
 		    st->n + (size_t)st->agg_calls, st->nsyscall,
 		    st->agg_calls ? " known by their totals only: no spool" : "", st->ngpu,
 		    st->napp);
+	if (cpu)
+		rn_buf_addf(&b,
+			    "own CPU times (thread CPU clock from push to pop)%s; without one: "
+			    "%zu\n",
+			    st->n ? "" : ": none", st->nno_cpu);
 	for (s = 0; s < RN_SPAN_STAT_COUNT && st->n + st->agg_calls; s++) {
-		if (!stat_known(st, s) || s == RN_SPAN_STAT_SELF)
+		if (!stat_known(st, s) || s == RN_SPAN_STAT_SELF || s == RN_SPAN_STAT_CPU)
 			continue;
 		if (s == RN_SPAN_STAT_COUNT_ABOVE)
 			rn_buf_addf(&b, "  %-12s %llu (> %.3f ms)\n", rn_span_stat_name(s),
@@ -384,7 +402,8 @@ static char *detail_of(const struct rn_span_times *st, uint64_t threshold_ns)
 				    (double)stat_value(st, s, threshold_ns) / 1e6);
 	}
 	if (st->top_name[0])
-		rn_buf_addf(&b, "longest: %s %.3f ms\n", st->top_name, (double)st->top_ns / 1e6);
+		rn_buf_addf(&b, "%s: %s %.3f ms\n", cpu ? "most CPU" : "longest", st->top_name,
+			    (double)st->top_ns / 1e6);
 	return rn_buf_detach(&b, NULL);
 }
 
@@ -413,19 +432,19 @@ static int run_values(const struct rn_assertion_spec *a, struct rn_target_result
 		      size_t *n, struct rn_span_times *last)
 {
 	size_t runs = rn_target_result_span_runs(r), k;
-	bool self = a->span_stat == RN_SPAN_STAT_SELF;
 	int rc = 0;
 
 	*n = 0;
 	*vals = rn_xcalloc(runs + 1, sizeof(**vals));
 	memset(last, 0, sizeof(*last));
 	if (!runs)
-		return rn_span_times_collect(&r->last, a->span_re, a->region_re, self, last);
+		return rn_span_times_collect(&r->last, a->span_re, a->region_re, a->span_stat,
+					     last);
 	for (k = 0; k < runs && !rc; k++) {
 		struct rn_span_times st;
 
 		rc = rn_span_times_collect(rn_target_result_span_trace(r, k), a->span_re,
-					   a->region_re, self, &st);
+					   a->region_re, a->span_stat, &st);
 		if (rc)
 			break;
 		if (has_value(a, r, &st))
@@ -650,6 +669,16 @@ void rn_span_time_evaluate(const struct rn_assertion_spec *a, struct rn_target_r
 	set_budget(out, a, counting);
 	/* Zero spans is a measurement only for sums and counts of spans the run could have
 	 * made (a syscall name and counted syscalls); otherwise nothing was looked at. */
+	if (!total_spans && s == RN_SPAN_STAT_CPU && st.nno_cpu) {
+		out->verdict = RN_VERDICT_NOT_JUDGED;
+		out->message = rn_xstrfmt(
+			"cpu of %s: not judged, its %zu matching span%s carry no CPU time (only "
+			"renacer_span.h push/pop spans do; OTLP spans, GPU spans, "
+			"renacer_span_record() spans and programs built with an older "
+			"renacer_span.h do not)",
+			what, st.nno_cpu, st.nno_cpu == 1 ? "" : "s");
+		goto out_free;
+	}
 	if (!total_spans && !has_value(a, r, &st)) {
 		out->verdict = RN_VERDICT_NO_DATA;
 		out->message = no_span_message(a, r, &st, what);
@@ -680,7 +709,7 @@ void rn_span_time_evaluate(const struct rn_assertion_spec *a, struct rn_target_r
 		out->verdict = worse(out->verdict, ref);
 	out->message = rn_buf_detach(&b, NULL);
 	{
-		char *last = detail_of(&st, a->threshold_ns);
+		char *last = detail_of(&st, a->threshold_ns, s == RN_SPAN_STAT_CPU);
 
 		rn_buf_adds(&detail, last);
 		free(last);

@@ -230,6 +230,8 @@ enum rn_app_flags {
 				   * when the collector saw the process's pipe close */
 	RN_APP_ERROR = 1 << 1,    /* the program marked the span's status as an error (OTLP
 				   * status code ERROR) */
+	RN_APP_CPU = 1 << 2,      /* cpu_ns is known (renacer_span.h push/pop records that carry
+				   * the thread's CPU clock) */
 };
 
 /* Where an app span came from (enum rn_app_source). */
@@ -254,6 +256,9 @@ struct rn_app_span {
 	uint64_t start_ns;         /* start, CLOCK_MONOTONIC ns (OTLP's unix times are mapped
 				     * with the offset between the two clocks at receipt) */
 	uint64_t end_ns;           /* end, CLOCK_MONOTONIC ns */
+	uint64_t cpu_ns;           /* the span's own thread CPU time, ns, when flags has
+				     * RN_APP_CPU; else 0 (OTLP spans, RECORD records, records
+				     * without the CPU clock) */
 	uint8_t trace_id[16];      /* OTLP trace id, zeros when none */
 	uint8_t span_id[8];        /* OTLP span id, zeros when none */
 	uint8_t parent_span_id[8]; /* OTLP parent span id, zeros for a root */

@@ -54,6 +54,7 @@ struct overflow {
 struct open_span {
 	pid_t pid, tid;
 	uint64_t start_ns;
+	uint64_t cpu_ns; /* the thread's CPU clock at the push, ns, 0 when unknown */
 	char *name;
 	char *parent; /* name of the enclosing span on the thread at the push, owned, or NULL */
 };
@@ -132,7 +133,19 @@ static size_t innermost(const struct app_collector *c, pid_t pid, pid_t tid)
 	return SIZE_MAX;
 }
 
-static void close_open(struct app_collector *c, size_t i, uint64_t end_ns, uint32_t flags)
+/* The CPU time of a span from its push's and pop's thread CPU clocks (t1_ns): both known
+ * (not 0, which records written before the clock was carried hold) and not going back. */
+static bool span_cpu(uint64_t push_cpu_ns, uint64_t pop_cpu_ns, uint64_t *cpu_ns)
+{
+	if (!push_cpu_ns || !pop_cpu_ns || pop_cpu_ns < push_cpu_ns)
+		return false;
+	*cpu_ns = pop_cpu_ns - push_cpu_ns;
+	return true;
+}
+
+/* Close open span `i` at `end_ns`, the thread's CPU clock then `end_cpu_ns` (0: unknown). */
+static void close_open(struct app_collector *c, size_t i, uint64_t end_ns, uint64_t end_cpu_ns,
+		       uint32_t flags)
 {
 	struct open_span *o = &c->open[i];
 	struct rn_app_span *s = add_span(c);
@@ -146,6 +159,8 @@ static void close_open(struct app_collector *c, size_t i, uint64_t end_ns, uint3
 		s->parent = o->parent;
 		s->start_ns = o->start_ns;
 		s->end_ns = end_ns >= o->start_ns ? end_ns : o->start_ns;
+		if (span_cpu(o->cpu_ns, end_cpu_ns, &s->cpu_ns))
+			s->flags |= RN_APP_CPU;
 	} else {
 		free(o->name);
 		free(o->parent);
@@ -176,6 +191,7 @@ static void handle_record(struct app_collector *c, const struct renacer_span_rec
 		c->open[c->nopen].pid = r->pid;
 		c->open[c->nopen].tid = r->tid;
 		c->open[c->nopen].start_ns = r->t0_ns;
+		c->open[c->nopen].cpu_ns = r->t1_ns;
 		c->open[c->nopen].name = rec_name(r);
 		c->open[c->nopen].parent = top != SIZE_MAX ? rn_xstrdup(c->open[top].name) : NULL;
 		c->nopen++;
@@ -189,7 +205,7 @@ static void handle_record(struct app_collector *c, const struct renacer_span_rec
 			break;
 		}
 		if (top != SIZE_MAX)
-			close_open(c, top, r->t0_ns, 0);
+			close_open(c, top, r->t0_ns, r->t1_ns, 0);
 		break;
 	}
 	case RENACER_SPAN_RECORD: {
@@ -792,7 +808,7 @@ static int app_finish(struct rn_collector *rc, struct rn_trace *t)
 	t->app_port = c->port;
 	/* pushed and never popped: closed at the end of the run, and said so */
 	while (c->nopen)
-		close_open(c, c->nopen - 1, end, RN_APP_UNCLOSED);
+		close_open(c, c->nopen - 1, end, 0, RN_APP_UNCLOSED);
 	id_index_build(&ids, c);
 	for (i = 0; i < c->nspans; i++) {
 		struct rn_app_span *s = &c->spans[i];

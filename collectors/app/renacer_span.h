@@ -23,6 +23,13 @@
  * renacer): struct renacer_span_rec below, written to the pipe whose write end renacer
  * passes as the decimal file descriptor in RENACER_SPAN_FD. Times are CLOCK_MONOTONIC ns,
  * the clock of renacer's other spans.
+ *
+ * Compatibility: the record has no version field; its size and magic never change, and a
+ * field changes meaning only where its old value stays valid. Push and pop carry the
+ * calling thread's CPU clock (CLOCK_THREAD_CPUTIME_ID ns) in t1_ns, so a span's own CPU
+ * time is pop's t1_ns - push's; earlier versions of this header wrote 0 there, which the
+ * reader takes as "no CPU time" (as it does a pop below its push), so old and new programs
+ * and readers mix freely.
  */
 #ifndef RENACER_SPAN_H
 #define RENACER_SPAN_H
@@ -57,7 +64,8 @@ struct renacer_span_rec {
 	int32_t pid;                      /* getpid() */
 	int32_t tid;                      /* gettid() */
 	uint64_t t0_ns;                   /* CLOCK_MONOTONIC ns: push, pop, or start */
-	uint64_t t1_ns;                   /* CLOCK_MONOTONIC ns: end (RECORD only), else 0 */
+	uint64_t t1_ns;                   /* RECORD: CLOCK_MONOTONIC ns of the end; PUSH and
+					   * POP: the thread's CPU clock, ns (0: unknown) */
 	char name[RENACER_SPAN_NAME_MAX]; /* span name, not NUL-terminated */
 };
 
@@ -67,6 +75,16 @@ static inline uint64_t renacer_span_now_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The calling thread's CPU clock (CLOCK_THREAD_CPUTIME_ID) now, ns; 0 when unavailable. */
+static inline uint64_t renacer_span_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
@@ -122,13 +140,17 @@ static inline void renacer_span_send(uint16_t op, const char *name, uint64_t t0,
 /* Open a span named `name` on the calling thread. */
 static inline void renacer_span_push(const char *name)
 {
-	renacer_span_send(RENACER_SPAN_PUSH, name, renacer_span_now_ns(), 0);
+	if (renacer_span_fd() < 0)
+		return;
+	renacer_span_send(RENACER_SPAN_PUSH, name, renacer_span_now_ns(), renacer_span_cpu_ns());
 }
 
 /* Close the innermost span the calling thread opened (no-op without one). */
 static inline void renacer_span_pop(void)
 {
-	renacer_span_send(RENACER_SPAN_POP, NULL, renacer_span_now_ns(), 0);
+	uint64_t cpu = renacer_span_fd() < 0 ? 0 : renacer_span_cpu_ns();
+
+	renacer_span_send(RENACER_SPAN_POP, NULL, renacer_span_now_ns(), cpu);
 }
 
 /* Report a whole span with its own times (CLOCK_MONOTONIC ns, renacer_span_now_ns()), for

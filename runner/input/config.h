@@ -174,7 +174,8 @@ bool rn_harness_is_suite(enum rn_harness h);
 	X(region_pattern, "string",                                                                                                                                                \
 	  "span_count, span_time, anti_pattern: only GPU spans whose innermost region (NVTX range, Vulkan debug label), and app spans whose parent app span, fully match (regex)") \
 	X(stat, "string",                                                                                                                                                          \
-	  "span_time: \"total\", \"p50\", \"p95\", \"max\" (default), \"min\", \"self\" (the longest self time: an app span's duration minus its direct children's) "              \
+	  "span_time: \"total\", \"p50\", \"p95\", \"max\" (default), \"min\", \"self\" (the longest self time: an app span's duration minus its direct children's), "             \
+	  "\"cpu\" (the longest own CPU time of a `renacer_span.h` span, push to pop, instead of its duration; spans without one are NOT JUDGED) "                                 \
 	  "or \"count_above\" of the spans' durations, per counting run (the median of the runs is judged)")                                                                       \
 	X(max_ms, "number", "span_time: the stat's budget in milliseconds (inclusive)")                                                                                            \
 	X(min_ms, "number", "span_time: the stat's floor in milliseconds (inclusive)")                                                                                             \

@@ -19,6 +19,6 @@ endforeach()
 # (tests/integration/ptrace/source_test.py), as a user's -O1 -g build would be.
 target_compile_options(target_src_lines PRIVATE -O1 -g)
 # Targets that mark their own spans include the installed header from its source folder.
-foreach(t sp_app sp_server sp_work)
+foreach(t sp_app sp_server sp_work sp_cpu)
 	target_include_directories(target_${t} PRIVATE ${CMAKE_SOURCE_DIR}/collectors/app)
 endforeach()

@@ -214,6 +214,36 @@ app_runs_self)
 		"(median of 3 counting runs) > budget 1000.000 ms"
 	grep -q "app  *self  *PASS" "$tmp/err" || fail "the self time of request is not within 1 s"
 	;;
+app_cpu)
+	# stat = "cpu": a span's own CPU time (renacer_span.h push/pop carry the thread's CPU
+	# clock). sp_cpu's "burn" computes, its "nap" sleeps longer than burn runs: burn's CPU time
+	# is at least 10x nap's, and a budget below burn's CPU time fails
+	{
+		printf '[[target]]\nname = "app"\ncommand = ["%s", "40", "200"]\n' \
+			"$build/targets/sp_cpu"
+		printf 'collectors = ["ptrace", "app"]\ncounting_runs = 3\n'
+		for s in burn nap; do
+			printf '[[assertion]]\nname = "%s"\ntype = "span_time"\n' "$s"
+			printf 'span_name_pattern = "app:%s"\nstat = "cpu"\nmax_ms = 100000\n' "$s"
+		done
+		printf '[[assertion]]\nname = "tight"\ntype = "span_time"\n'
+		printf 'span_name_pattern = "app:burn"\nstat = "cpu"\nmax_ms = 0.001\n'
+	} >"$tmp/renacer.toml"
+	COLUMNS=400 "$renacer" check --config "$tmp/renacer.toml" --no-golden >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	expect 1 "FAIL app/tight: cpu of 1 spans matching /app:burn/" \
+		"(median of 3 counting runs) > budget 0.001 ms"
+	python3 -c '
+import re, sys
+text = open(sys.argv[1]).read()
+def cpu(name):
+	m = re.search(r"cpu of 1 spans matching /app:%s/ ([0-9.]+) ms" % name, text)
+	assert m, "no cpu row for " + name
+	return float(m.group(1))
+burn, nap = cpu("burn"), cpu("nap")
+assert burn > 0 and burn >= 10 * nap, (burn, nap)
+' "$tmp/err" || fail "burn's CPU time is not 10x the sleeping span's"
+	;;
 app_baseline)
 	# span_time under --baseline: the head's parse span (120 ms) against the base's (60 ms) over
 	# 5 counting runs a side grows beyond the limit (10% of the base's); the same program

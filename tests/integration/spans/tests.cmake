@@ -1,7 +1,7 @@
 # span_time and the program's own spans (spans_test.sh CASE BUILD_DIR SOURCE_DIR).
 foreach(case syscall_max syscall_count_above syscall_p95 config_errors original_keys app_header
 		app_otel_proto app_otel_json witness witness_python witness_node
-		app_runs_self app_baseline)
+		app_runs_self app_baseline app_cpu)
 	add_test(NAME spans.${case}
 		COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/spans_test.sh ${case} ${CMAKE_BINARY_DIR}
 			${CMAKE_SOURCE_DIR})

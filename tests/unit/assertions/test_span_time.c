@@ -1,6 +1,6 @@
 /*
  * test_span_time.c - the span_time assertion (assertions/span_time.c) over several counting
- * runs: the median of the runs' statistic, stat = "self", and the comparison with a base
+ * runs: the median of the runs' statistic, stat = "self", stat = "cpu", and the comparison with a base
  * side's runs (the timing rows' three-valued rule).
  */
 #include <math.h>
@@ -196,11 +196,63 @@ static void test_span_time_against_base(void **state)
 	free(msg);
 }
 
+/* A counting run whose "work" span (200 ms of wall time) had `cpu_ms` of CPU time, and an
+ * OTLP span "remote" (no CPU time). */
+static void add_cpu_run(struct rn_target_result *r, uint64_t cpu_ms)
+{
+	struct rn_trace t;
+
+	rn_trace_init(&t);
+	app(&t, "work", NULL, 0, 0, 0, 200);
+	t.app[t.napp - 1].flags |= RN_APP_CPU;
+	t.app[t.napp - 1].cpu_ns = cpu_ms * MS;
+	app(&t, "remote", NULL, 1, 0, 0, 200);
+	rn_target_result_add_counting_run(r, &t);
+}
+
+/* stat = "cpu": the spans' own CPU times, not their durations, by the runs' median; a span
+ * without CPU time is not judged, never PASS. */
+static void test_span_time_cpu(void **state)
+{
+	struct rn_target_result r;
+	struct rn_assertion_spec a;
+	struct rn_verdict_result v;
+
+	(void)state;
+	rn_target_result_init(&r, "app");
+	add_cpu_run(&r, 30);
+	add_cpu_run(&r, 40);
+	add_cpu_run(&r, 150);
+	spec(&a, "app:work", RN_SPAN_STAT_CPU, 50); /* wall 200 ms > 50, CPU median 40 */
+	memset(&v, 0, sizeof(v));
+	rn_assertion_evaluate(&a, &r, &v);
+	assert_int_equal(v.verdict, RN_VERDICT_PASS);
+	assert_true(fabs(v.observed - 40.0) < 1e-9);
+	assert_non_null(strstr(v.detail, "cpu per run: 30.000 ms, 40.000 ms, 150.000 ms"));
+	rn_verdict_result_release(&v);
+	rn_regex_free((struct rn_regex *)a.span_re);
+	spec(&a, "app:work", RN_SPAN_STAT_CPU, 35);
+	memset(&v, 0, sizeof(v));
+	rn_assertion_evaluate(&a, &r, &v);
+	assert_int_equal(v.verdict, RN_VERDICT_FAIL);
+	rn_verdict_result_release(&v);
+	rn_regex_free((struct rn_regex *)a.span_re);
+	spec(&a, "app:remote", RN_SPAN_STAT_CPU, 1000);
+	memset(&v, 0, sizeof(v));
+	rn_assertion_evaluate(&a, &r, &v);
+	assert_int_equal(v.verdict, RN_VERDICT_NOT_JUDGED);
+	assert_non_null(strstr(v.message, "carry no CPU time"));
+	rn_verdict_result_release(&v);
+	rn_regex_free((struct rn_regex *)a.span_re);
+	rn_target_result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_span_time_median_of_runs),
 		cmocka_unit_test(test_span_time_self),
+		cmocka_unit_test(test_span_time_cpu),
 		cmocka_unit_test(test_span_time_against_base),
 	};
 

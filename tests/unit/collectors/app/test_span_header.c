@@ -1,6 +1,7 @@
 /*
  * test_span_header.c - the records renacer_span.h writes (collectors/app/renacer_span.h): a
- * name longer than RENACER_SPAN_NAME_MAX is cut between UTF-8 characters.
+ * name longer than RENACER_SPAN_NAME_MAX is cut between UTF-8 characters; push and pop carry
+ * the thread's CPU clock in t1_ns.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -84,11 +85,26 @@ static void test_span_header_cut_ascii(void **state)
 	assert_memory_equal(r.name, "short", 5);
 }
 
+/* Push and pop carry the thread's CPU clock (not 0, not going back) in t1_ns. */
+static void test_span_header_cpu_clock(void **state)
+{
+	struct renacer_span_rec push, pop;
+
+	(void)state;
+	push = push_record("cpu");
+	renacer_span_pop();
+	assert_int_equal(read(pipe_fds[0], &pop, sizeof(pop)), (ssize_t)sizeof(pop));
+	assert_int_equal(pop.op, RENACER_SPAN_POP);
+	assert_true(push.t1_ns > 0);
+	assert_true(pop.t1_ns >= push.t1_ns);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_span_header_cut_between_characters),
 		cmocka_unit_test(test_span_header_cut_ascii),
+		cmocka_unit_test(test_span_header_cpu_clock),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -301,10 +301,12 @@ void rn_explain_inside(struct rn_buf *b, const char *span, unsigned runs, const 
 	}
 	qsort(v, nv, sizeof(*v), inside_cmp);
 	for (size_t k = 0; k < nv && k < top; k++) {
+		double pct = 100.0 * (double)v[k].n / (double)f->total;
+
 		shown = rn_display_dup(v[k].loc);
-		rn_buf_addf(b, "%s %.0f%%%s in %s", k ? "," : "",
-			    100.0 * (double)v[k].n / (double)f->total, k ? "" : " of its samples",
-			    shown);
+		/* a share that rounds to 0 is still some samples */
+		rn_buf_addf(b, "%s %s%.0f%%%s in %s", k ? "," : "", pct < 0.5 ? "<" : "",
+			    pct < 0.5 ? 1.0 : pct, k ? "" : " of its samples", shown);
 		free(shown);
 	}
 	rn_buf_addc(b, '\n');

@@ -1248,6 +1248,29 @@ static struct rn_verdict_result *row_to_explain(struct rn_target_report *tv, boo
 	return NULL;
 }
 
+/* The golden profile's two files of `head` into *bf and *bcalls (owned). 0; or when the profile
+ * does not exist, a line saying so in `out` and: 1 for a span row (`spans`: the samples inside
+ * the span need no golden profile; *bf and *bcalls NULL), else -1. */
+static int golden_profile(const struct rn_config *cfg, const struct rn_target_cfg *head, bool spans,
+			  char **bf, char **bcalls, struct rn_buf *out)
+{
+	*bf = path_of(cfg->golden_dir, head->name, ".folded");
+	*bcalls = path_of(cfg->golden_dir, head->name, ".calls.folded");
+	if (!access(*bf, R_OK))
+		return 0;
+	rn_buf_addf(out,
+		    "no golden profile to explain it with: %s does not exist "
+		    "(`renacer golden update` records it when renacer.toml has a "
+		    "[profile] table)\n",
+		    shown_path(cfg, *bf));
+	if (!spans)
+		return -1;
+	free(*bf);
+	free(*bcalls);
+	*bf = *bcalls = NULL;
+	return 1;
+}
+
 void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_target_cfg *head,
 			      const struct rn_target_cfg *base, struct rn_target_report *tv,
 			      bool quiet)
@@ -1276,22 +1299,10 @@ void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_targe
 	rn_buf_init(&out, 0);
 	rn_buf_init(&all, 0);
 	if (golden) {
-		bf = path_of(cfg->golden_dir, head->name, ".folded");
-		bcalls = path_of(cfg->golden_dir, head->name, ".calls.folded");
-		if (access(bf, R_OK)) {
-			rn_buf_addf(&out,
-				    "no golden profile to explain it with: %s does not exist "
-				    "(`renacer golden update` records it when renacer.toml has a "
-				    "[profile] table)\n",
-				    shown_path(cfg, bf));
-			if (!spans)
-				goto out_detail;
-			/* the samples inside the span need no golden profile */
-			nodiff = true;
-			free(bf);
-			free(bcalls);
-			bf = bcalls = NULL;
-		}
+		rc = golden_profile(cfg, head, spans, &bf, &bcalls, &out);
+		if (rc < 0)
+			goto out_detail;
+		nodiff = rc > 0;
 	}
 	rc = make_dirs(pc->dir);
 	if (rc) {

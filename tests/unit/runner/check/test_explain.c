@@ -244,6 +244,11 @@ static void test_explain_inside_span(void **state)
 			 0);
 	rn_buf_init(&b, 0);
 	rn_explain_inside(&b, "app:solve", 3, &f, 3);
+	rn_buf_reset(&b);
+	rn_explain_inside(&b, "app:solve", 3, &f, 5);
+	assert_non_null(strstr(b.buf, ", 5% in odd\\e, 4% in memcpy [libc.so.6]\n"));
+	rn_buf_reset(&b);
+	rn_explain_inside(&b, "app:solve", 3, &f, 3);
 	assert_string_equal(b.buf,
 			    "inside app:solve (3 profiled runs, 100 samples): 82% of its "
 			    "samples in solve_step (app.c:40), 9% in pick (app.c:9), 5% "

@@ -33,7 +33,7 @@
  *
  * Ownership: the profile owns everything it holds; rn_profile_free() releases it. The syscall
  * half is fed from the tracer's thread (a trace sink); the sampler's thread touches only the
- * sample table, under a mutex.
+ * sample table and the samples' times, under a mutex.
  */
 #ifndef RN_PROFILE_H
 #define RN_PROFILE_H

@@ -42,9 +42,10 @@ struct side {
 	struct cp_share *cp;
 	size_t ncp;
 	uint64_t samples, lost;
-	char *inside; /* CPU samples inside the windows of the spans asked for ("stack SAMPLES"
+	uint64_t untimed; /* samples that kept no time (rn_profile_untimed) */
+	char *inside;     /* CPU samples inside the windows of the spans asked for ("stack SAMPLES"
 		       * lines), owned, or NULL when none were asked for */
-	char *error;  /* why there is no profile, owned, or NULL */
+	char *error;      /* why there is no profile, owned, or NULL */
 };
 
 /* The app spans whose windows a failed span row asks about: those named `name` ("app:solve")
@@ -264,6 +265,7 @@ static int profile_side(const struct rn_profile_cfg *pc, const struct rn_target_
 		s->calls = pc->syscalls ? folded_of(prof, &t, RN_PROFILE_SYSCALL_CALLS, src) :
 					  rn_xstrdup("");
 		s->inside = sel ? inside_of(prof, &t, sel, src) : NULL;
+		s->untimed = rn_profile_untimed(prof);
 		rn_srcloc_free(src);
 		/* a sample stands for one sampling period of CPU time */
 		add_lines(&v, &n, &cap, cpu, 1e9 / pc->frequency_hz, pc->syscalls);
@@ -1174,6 +1176,7 @@ static void inside_lines(const struct rn_profile_cfg *pc, const struct span_sel 
 	struct rn_folded f;
 	struct rn_diag d;
 	struct rn_buf text, line;
+	uint64_t untimed = 0;
 
 	rn_buf_init(&text, 0);
 	rn_buf_init(&line, 0);
@@ -1186,6 +1189,13 @@ static void inside_lines(const struct rn_profile_cfg *pc, const struct span_sel 
 		return;
 	}
 	rn_explain_inside(&line, sel->label, pc->runs, &f, 3);
+	for (unsigned r = 0; r < pc->runs; r++)
+		untimed += runs[r].untimed;
+	if (untimed)
+		rn_buf_addf(&line,
+			    "  (%" PRIu64 " samples past the first %u of a run kept no time and "
+			    "are in no span)\n",
+			    untimed, RN_PROFILE_TIMED_MAX);
 	rn_buf_addf(out, "%s", line.buf);
 	rn_buf_addf(all, "%s", line.buf);
 	rn_folded_release(&f);

@@ -40,6 +40,7 @@ struct entry {
 	uint64_t hash;  /* of the fields above */
 	uint64_t value; /* (a) nanoseconds; (b) samples */
 	uint64_t calls; /* (a) calls; (b) samples */
+	uint32_t id;    /* (b) the stack's id, its order of creation (rn_profile_timed.stack) */
 };
 
 /* Open-addressing table of entries (power-of-two capacity, linear probing). */
@@ -56,8 +57,11 @@ struct pid_maps {
 };
 
 struct rn_profile {
-	struct table syscalls; /* (a) */
-	struct table samples;  /* (b), written by the drain thread while it runs */
+	struct table syscalls;          /* (a) */
+	struct table samples;           /* (b), written by the drain thread while it runs */
+	struct rn_profile_timed *timed; /* (b) each sample's time, thread, stack [ntimed] */
+	size_t ntimed, timed_cap;
+	uint64_t untimed;      /* samples past RN_PROFILE_TIMED_MAX, in the table only */
 	int ncpu;              /* events opened */
 	int *fd;               /* perf event per CPU [ncpu] */
 	void **ring;           /* their mmap'ed ring buffers [ncpu] */
@@ -111,9 +115,10 @@ static void table_grow(struct table *t)
 	t->cap = cap;
 }
 
-/* Add `value` to the entry of the key, creating it. Every stored entry has value > 0. */
-static void table_add(struct table *t, pid_t pid, int nr, bool kernel, const uint64_t *pc,
-		      uint16_t n, uint64_t value)
+/* Add `value` to the entry of the key, creating it. Every stored entry has value > 0.
+ * Returns the entry's id. */
+static uint32_t table_add(struct table *t, pid_t pid, int nr, bool kernel, const uint64_t *pc,
+			  uint16_t n, uint64_t value)
 {
 	uint64_t h = key_hash(pid, nr, kernel, pc, n);
 	size_t k;
@@ -129,13 +134,13 @@ static void table_add(struct table *t, pid_t pid, int nr, bool kernel, const uin
 		    e->n == n && !memcmp(e->pc, pc, n * sizeof(*pc))) {
 			e->value += value;
 			e->calls++;
-			return;
+			return e->id;
 		}
 	}
-	t->v[k] = (struct entry){ pid, nr,    n, kernel, rn_xmalloc(n ? n * sizeof(*pc) : 1),
-				  h,   value, 1 };
+	t->v[k] = (struct entry){ pid, nr,    n, kernel,        rn_xmalloc(n ? n * sizeof(*pc) : 1),
+				  h,   value, 1, (uint32_t)t->n };
 	memcpy(t->v[k].pc, pc, n * sizeof(*pc));
-	t->n++;
+	return (uint32_t)t->n++;
 }
 
 static void table_release(struct table *t)
@@ -174,6 +179,7 @@ void rn_profile_free(struct rn_profile *p)
 	free(p->maps);
 	table_release(&p->syscalls);
 	table_release(&p->samples);
+	free(p->timed);
 	free(p->scratch);
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->cv);
@@ -253,22 +259,25 @@ static const struct rn_maps *sampler_maps(struct rn_profile *p, pid_t pid, uint6
 	return m->maps;
 }
 
-/* One PERF_RECORD_SAMPLE: ip, pid/tid, callchain (sample_type IP | TID | CALLCHAIN). */
+/* One PERF_RECORD_SAMPLE: ip, pid/tid, time, callchain (sample_type IP | TID | TIME |
+ * CALLCHAIN, in the kernel's order of the fields). */
 static void on_sample(struct rn_profile *p, const uint8_t *rec, size_t size)
 {
-	uint64_t ip, nr, pc[RN_PROFILE_FRAMES_MAX];
-	uint32_t pid;
+	uint64_t ip, time, nr, pc[RN_PROFILE_FRAMES_MAX];
+	uint32_t pid, tid, id;
 	const uint8_t *q = rec + sizeof(struct perf_event_header);
 	uint16_t n = 0;
 	bool kernel;
 
-	if (size < sizeof(struct perf_event_header) + 24)
+	if (size < sizeof(struct perf_event_header) + 32)
 		return;
 	memcpy(&ip, q, 8);
 	memcpy(&pid, q + 8, 4);
-	memcpy(&nr, q + 16, 8);
-	q += 24;
-	if (size < sizeof(struct perf_event_header) + 24 + nr * 8)
+	memcpy(&tid, q + 12, 4);
+	memcpy(&time, q + 16, 8);
+	memcpy(&nr, q + 24, 8);
+	q += 32;
+	if (nr > (size - sizeof(struct perf_event_header) - 32) / 8)
 		return;
 	kernel = ip >= 0xffff800000000000ull;
 	for (uint64_t i = 0; i < nr && n < RN_PROFILE_FRAMES_MAX; i++) {
@@ -282,7 +291,13 @@ static void on_sample(struct rn_profile *p, const uint8_t *rec, size_t size)
 	p->nsamples++;
 	if (n)
 		sampler_maps(p, (pid_t)pid, pc[0]);
-	table_add(&p->samples, (pid_t)pid, -1, kernel, pc, n, 1);
+	id = table_add(&p->samples, (pid_t)pid, -1, kernel, pc, n, 1);
+	if (p->ntimed >= RN_PROFILE_TIMED_MAX) {
+		p->untimed++;
+		return;
+	}
+	p->timed = rn_xgrow(p->timed, &p->timed_cap, p->ntimed + 1, sizeof(*p->timed));
+	p->timed[p->ntimed++] = (struct rn_profile_timed){ time, (pid_t)tid, id };
 }
 
 /* Read every record of CPU `i`'s ring buffer. */
@@ -369,7 +384,11 @@ static int open_event(pid_t pid, int cpu, unsigned hz, bool kernel_ok)
 	 * 1e9 / hz ns of CPU time */
 	a.freq = 0;
 	a.sample_period = 1000000000ull / hz;
-	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CALLCHAIN;
+	/* sample times on the trace's clock (CLOCK_MONOTONIC, trace.h), so the samples can be
+	 * placed in the spans' windows */
+	a.use_clockid = 1;
+	a.clockid = CLOCK_MONOTONIC;
 	a.disabled = 1;
 	a.enable_on_exec = 1;
 	a.inherit = 1;
@@ -679,6 +698,94 @@ int rn_profile_write_folded(struct rn_profile *p, const struct rn_trace *t,
 	qsort(lines, nl, sizeof(*lines), line_cmp);
 	print_merged(out, lines, nl);
 	free(lines);
+	rn_buf_release(&b);
+	rn_symbolizer_free(sym);
+	return ferror(out) ? -EIO : 0;
+}
+
+/* ---- samples in time windows ------------------------------------------------------------- */
+
+static int timed_cmp(const void *a, const void *b)
+{
+	const struct rn_profile_timed *x = a, *y = b;
+
+	return x->time_ns < y->time_ns ? -1 : x->time_ns > y->time_ns;
+}
+
+uint64_t rn_profile_window_count(struct rn_profile_timed *s, size_t ns,
+				 const struct rn_profile_window *w, size_t nw, uint64_t *counts,
+				 size_t nstacks)
+{
+	uint8_t *seen;
+	uint64_t total = 0;
+
+	if (!ns || !nw)
+		return 0;
+	qsort(s, ns, sizeof(*s), timed_cmp);
+	seen = rn_xcalloc(ns, 1);
+	for (size_t k = 0; k < nw; k++) {
+		size_t lo = 0, hi = ns;
+
+		/* the first sample at or after the window's start */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (s[mid].time_ns < w[k].start_ns)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (size_t i = lo; i < ns && s[i].time_ns < w[k].end_ns; i++) {
+			if (seen[i] || (w[k].tid && s[i].tid != w[k].tid) || s[i].stack >= nstacks)
+				continue;
+			seen[i] = 1;
+			counts[s[i].stack]++;
+			total++;
+		}
+	}
+	free(seen);
+	return total;
+}
+
+uint64_t rn_profile_untimed(const struct rn_profile *p)
+{
+	return p->untimed;
+}
+
+int rn_profile_write_folded_windows(struct rn_profile *p, const struct rn_trace *t,
+				    const struct rn_profile_window *w, size_t nw,
+				    struct rn_srcloc *src, FILE *out, uint64_t *counted)
+{
+	const struct table *tab = &p->samples;
+	uint64_t *counts = rn_xcalloc(tab->n + 1, sizeof(*counts));
+	struct rn_symbolizer *sym = rn_symbolizer_new();
+	char **lines = rn_xcalloc(tab->n + 1, sizeof(*lines));
+	size_t nl = 0;
+	uint64_t total;
+	struct rn_buf b;
+
+	total = rn_profile_window_count(p->timed, p->ntimed, w, nw, counts, tab->n);
+	if (counted)
+		*counted = total;
+	rn_buf_init(&b, 0);
+	for (size_t i = 0; i < tab->cap; i++) {
+		struct entry e = tab->v[i];
+		const struct rn_process *proc;
+		const struct rn_maps *m;
+
+		if (!e.value || !counts[e.id])
+			continue;
+		e.value = counts[e.id];
+		m = entry_maps(p, t, &e, RN_PROFILE_CPU, &proc);
+		fold_entry(&b, &e, RN_PROFILE_CPU, proc, m, sym, src);
+		if (rn_buf_failed(&b))
+			continue;
+		lines[nl++] = rn_xstrdup(b.buf);
+	}
+	qsort(lines, nl, sizeof(*lines), line_cmp);
+	print_merged(out, lines, nl);
+	free(lines);
+	free(counts);
 	rn_buf_release(&b);
 	rn_symbolizer_free(sym);
 	return ferror(out) ? -EIO : 0;

@@ -10,7 +10,9 @@
  *       time, one event per online CPU following the root and, through `inherit`, every
  *       process and thread it makes (enable_on_exec: counting starts at the root's exec),
  *       each sample with the user-space call chain the kernel walks (PERF_SAMPLE_CALLCHAIN:
- *       frame pointers; code built without them gives shorter chains).
+ *       frame pointers; code built without them gives shorter chains) and its time
+ *       (PERF_SAMPLE_TIME on CLOCK_MONOTONIC), kept per sample (struct rn_profile_timed) so
+ *       the samples inside time windows can be folded alone.
  *
  * Both are written in the folded format of Brendan Gregg's FlameGraph tools, one stack per
  * line, outermost frame first, then a space and the value:
@@ -31,7 +33,7 @@
  *
  * Ownership: the profile owns everything it holds; rn_profile_free() releases it. The syscall
  * half is fed from the tracer's thread (a trace sink); the sampler's thread touches only the
- * sample table, under a mutex.
+ * sample table and the samples' times, under a mutex.
  */
 #ifndef RN_PROFILE_H
 #define RN_PROFILE_H
@@ -47,6 +49,23 @@
 #define RN_PROFILE_FRAMES_MAX 64
 
 struct rn_profile;
+
+/* One on-CPU sample's time, thread and stack, kept so the samples can be placed in time
+ * windows after the run (the spans of an app's own work): 16 bytes each. */
+struct rn_profile_timed {
+	uint64_t time_ns; /* when it was taken, CLOCK_MONOTONIC ns (the trace's clock) */
+	pid_t tid;        /* the thread it was taken in */
+	uint32_t stack;   /* its stack's id in the profile's sample table */
+};
+/* Samples kept with their times (16 MiB); those past it count in the folded stacks only and
+ * in rn_profile_untimed. */
+#define RN_PROFILE_TIMED_MAX (1u << 20)
+
+/* A time window [start_ns, end_ns) on CLOCK_MONOTONIC, of thread `tid` (0: of any thread). */
+struct rn_profile_window {
+	uint64_t start_ns, end_ns;
+	pid_t tid;
+};
 
 /* A new, empty profile. Dies on out-of-memory. */
 struct rn_profile *rn_profile_new(void);
@@ -102,5 +121,25 @@ struct rn_srcloc; /* DWARF source lines (collectors/srcloc.h) */
  * after the last space). Returns 0 or -EIO. */
 int rn_profile_write_folded(struct rn_profile *p, const struct rn_trace *t,
 			    enum rn_profile_kind kind, struct rn_srcloc *src, FILE *out);
+
+/*
+ * The window filter: count each sample of s[ns] that lies in at least one window of w[nw]
+ * (taken in the window's thread, or any thread for tid 0) once, into counts[stack]
+ * (counts[nstacks], added to; a sample whose stack is >= nstacks is skipped). Sorts s by
+ * time in place. Returns the samples counted.
+ */
+uint64_t rn_profile_window_count(struct rn_profile_timed *s, size_t ns,
+				 const struct rn_profile_window *w, size_t nw, uint64_t *counts,
+				 size_t nstacks);
+
+/* Samples taken past RN_PROFILE_TIMED_MAX, so without a time (in no window's count). */
+uint64_t rn_profile_untimed(const struct rn_profile *p);
+
+/* rn_profile_write_folded's RN_PROFILE_CPU stacks of only the samples inside the windows
+ * w[nw] (rn_profile_window_count), each line's value the samples in them; *counted (not
+ * NULL) gets their sum. Returns 0 or -EIO. */
+int rn_profile_write_folded_windows(struct rn_profile *p, const struct rn_trace *t,
+				    const struct rn_profile_window *w, size_t nw,
+				    struct rn_srcloc *src, FILE *out, uint64_t *counted);
 
 #endif

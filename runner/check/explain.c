@@ -246,3 +246,71 @@ void rn_explain_format(struct rn_buf *b, const struct rn_explain_item *it, const
 	if (growth && it->delta > 0)
 		rn_buf_addf(b, " (%.0f%% of the growth)", 100.0 * (double)mag / (double)growth);
 }
+
+/* A leaf function of the samples inside a span and its most-sampled line. */
+struct inside_fn {
+	char *name;      /* the leaf frame without " (file:line)", owned */
+	const char *loc; /* its most-sampled leaf frame, borrowed from the profile */
+	uint64_t loc_n;  /* samples at loc */
+	uint64_t n;      /* samples at all its lines */
+};
+
+static int inside_cmp(const void *a, const void *b)
+{
+	const struct inside_fn *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+void rn_explain_inside(struct rn_buf *b, const char *span, unsigned runs, const struct rn_folded *f,
+		       size_t top)
+{
+	struct inside_fn *v = rn_xcalloc(f->n + 1, sizeof(*v));
+	size_t nv = 0;
+	char *shown;
+
+	shown = rn_display_dup(span);
+	rn_buf_addf(b, "inside %s (%u profiled run%s", shown, runs, runs == 1 ? "" : "s");
+	free(shown);
+	if (!f->total) {
+		rn_buf_adds(b, "): no on-CPU samples in its windows\n");
+		free(v);
+		return;
+	}
+	rn_buf_addf(b, ", %" PRIu64 " sample%s):", f->total, f->total == 1 ? "" : "s");
+	for (size_t i = 0; i < f->n; i++) {
+		const char *leaf = strrchr(f->stack[i], ';'), *paren;
+		size_t k, len;
+
+		leaf = leaf ? leaf + 1 : f->stack[i];
+		paren = strstr(leaf, " (");
+		len = paren ? (size_t)(paren - leaf) : strlen(leaf);
+		for (k = 0; k < nv; k++)
+			if (strlen(v[k].name) == len && !memcmp(v[k].name, leaf, len))
+				break;
+		if (k == nv)
+			v[nv++] = (struct inside_fn){ rn_xstrndup(leaf, len), leaf, 0, 0 };
+		v[k].n += f->value[i];
+		/* the profile is sorted by stack: the first of equal counts wins, stably */
+		if (f->value[i] > v[k].loc_n) {
+			v[k].loc = leaf;
+			v[k].loc_n = f->value[i];
+		}
+	}
+	qsort(v, nv, sizeof(*v), inside_cmp);
+	for (size_t k = 0; k < nv && k < top; k++) {
+		double pct = 100.0 * (double)v[k].n / (double)f->total;
+
+		shown = rn_display_dup(v[k].loc);
+		/* a share that rounds to 0 is still some samples */
+		rn_buf_addf(b, "%s %s%.0f%%%s in %s", k ? "," : "", pct < 0.5 ? "<" : "",
+			    pct < 0.5 ? 1.0 : pct, k ? "" : " of its samples", shown);
+		free(shown);
+	}
+	rn_buf_addc(b, '\n');
+	for (size_t k = 0; k < nv; k++)
+		free(v[k].name);
+	free(v);
+}

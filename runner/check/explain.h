@@ -81,4 +81,18 @@ void rn_explain_items_free(struct rn_explain_item *items, size_t n);
 void rn_explain_format(struct rn_buf *b, const struct rn_explain_item *it, const char *unit,
 		       uint64_t growth);
 
+/*
+ * Append where the on-CPU samples taken inside the windows of app span `span` ("app:solve")
+ * went, `f` their folded stacks summed over `runs` profiled runs, as one line with newline:
+ *
+ *     inside app:solve (3 profiled runs, 240 samples): 82% of its samples in solve_step
+ *     (app.c:40), 9% in ...
+ *
+ * the `top` leaf functions with the most samples (a function's samples at all its lines
+ * together, shown with its line that has the most; ties by name), each with its share of
+ * f->total; "no on-CPU samples in its windows" when f is empty. Names are shown escaped.
+ */
+void rn_explain_inside(struct rn_buf *b, const char *span, unsigned runs, const struct rn_folded *f,
+		       size_t top);
+
 #endif

@@ -22,6 +22,7 @@
 #include "internal.h"
 #include "log.h"
 #include "profile.h"
+#include "rn_regex.h"
 #include "safefile.h"
 #include "srcloc.h"
 #include "symbolize.h"
@@ -41,13 +42,25 @@ struct side {
 	struct cp_share *cp;
 	size_t ncp;
 	uint64_t samples, lost;
-	char *error; /* why there is no profile, owned, or NULL */
+	uint64_t untimed; /* samples that kept no time (rn_profile_untimed) */
+	char *inside;     /* CPU samples inside the windows of the spans asked for ("stack SAMPLES"
+		       * lines), owned, or NULL when none were asked for */
+	char *error;      /* why there is no profile, owned, or NULL */
+};
+
+/* The app spans whose windows a failed span row asks about: those named `name` ("app:solve")
+ * exactly, or those `re` matches in full (a span_time assertion's span_name_pattern). */
+struct span_sel {
+	const char *label;         /* how the explanation names them */
+	const char *name;          /* or NULL */
+	const struct rn_regex *re; /* or NULL */
 };
 
 static void side_release(struct side *s)
 {
 	free(s->folded);
 	free(s->calls);
+	free(s->inside);
 	for (size_t i = 0; i < s->ncp; i++)
 		free(s->cp[i].comm);
 	free(s->cp);
@@ -139,6 +152,39 @@ static char *folded_of(struct rn_profile *p, const struct rn_trace *t, enum rn_p
 	return text ? text : rn_xstrdup("");
 }
 
+/* The folded CPU samples of `p` taken inside the app spans of `t` that `sel` selects, each in
+ * its own thread's span (owned text). */
+static char *inside_of(struct rn_profile *p, const struct rn_trace *t, const struct span_sel *sel,
+		       struct rn_srcloc *src)
+{
+	struct rn_profile_window *w = rn_xcalloc(t->napp + 1, sizeof(*w));
+	size_t nw = 0;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+	struct rn_buf full;
+
+	rn_buf_init(&full, 0);
+	for (size_t i = 0; i < t->napp; i++) {
+		const struct rn_app_span *a = &t->app[i];
+
+		rn_buf_reset(&full);
+		rn_buf_addf(&full, "app:%s", a->name);
+		if (rn_buf_failed(&full) || a->end_ns <= a->start_ns)
+			continue;
+		if (sel->name ? !strcmp(full.buf, sel->name) : rn_regex_match(sel->re, full.buf))
+			w[nw++] = (struct rn_profile_window){ a->start_ns, a->end_ns, a->tid };
+	}
+	rn_buf_release(&full);
+	mem = open_memstream(&text, &len);
+	if (mem) {
+		rn_profile_write_folded_windows(p, t, w, nw, src, mem, NULL);
+		fclose(mem);
+	}
+	free(w);
+	return text ? text : rn_xstrdup("");
+}
+
 /* The children's shares of the critical path of `t`, summed by process name. */
 static void cp_shares(const struct rn_trace *t, struct side *s)
 {
@@ -166,9 +212,10 @@ static void cp_shares(const struct rn_trace *t, struct side *s)
 }
 
 /* Run `tc` once under profiling into `s`; with `warn`, say when the samples are missing or
- * thin. 0, or -1 with s->error set. */
+ * thin; with `sel`, also collect the app spans and keep the samples inside those it selects
+ * (s->inside). 0, or -1 with s->error set. */
 static int profile_side(const struct rn_profile_cfg *pc, const struct rn_target_cfg *tc,
-			struct side *s, bool warn)
+			const struct span_sel *sel, struct side *s, bool warn)
 {
 	struct rn_run_spec spec;
 	struct rn_run_result res;
@@ -189,7 +236,7 @@ static int profile_side(const struct rn_profile_cfg *pc, const struct rn_target_
 	spec.stdio[1] = RN_STDIO_NULL;
 	spec.stdio[2] = tc->err == RN_STDIO_CAPTURE ? RN_STDIO_NULL : tc->err;
 	spec.timeout_ns = tc->timeout_ns;
-	spec.collectors = RN_COLLECT_PTRACE;
+	spec.collectors = RN_COLLECT_PTRACE | (sel ? RN_COLLECT_APP : 0);
 	spec.flags =
 		RN_RUN_FOLLOW_FORKS | RN_RUN_NO_PROPAGATE | (pc->syscalls ? 0 : RN_RUN_EVENTS_ONLY);
 	spec.max_procs = tc->max_procs;
@@ -217,6 +264,8 @@ static int profile_side(const struct rn_profile_cfg *pc, const struct rn_target_
 		sys = pc->syscalls ? folded_of(prof, &t, RN_PROFILE_SYSCALLS, src) : NULL;
 		s->calls = pc->syscalls ? folded_of(prof, &t, RN_PROFILE_SYSCALL_CALLS, src) :
 					  rn_xstrdup("");
+		s->inside = sel ? inside_of(prof, &t, sel, src) : NULL;
+		s->untimed = rn_profile_untimed(prof);
 		rn_srcloc_free(src);
 		/* a sample stands for one sampling period of CPU time */
 		add_lines(&v, &n, &cap, cpu, 1e9 / pc->frequency_hz, pc->syscalls);
@@ -305,16 +354,16 @@ static void mean_side(const struct side *runs, unsigned n, unsigned max_stacks, 
 /* Profile `pc->runs` runs of `tc` into runs[] and of `base` (when not NULL) into bruns[],
  * a base run before each head run. 0, or -1 with the failing run's error in *error (owned). */
 static int profile_runs(const struct rn_profile_cfg *pc, const struct rn_target_cfg *base,
-			const struct rn_target_cfg *tc, struct side *bruns, struct side *runs,
-			char **error)
+			const struct rn_target_cfg *tc, const struct span_sel *sel,
+			struct side *bruns, struct side *runs, char **error)
 {
 	*error = NULL;
 	for (unsigned r = 0; r < pc->runs; r++) {
 		struct side *s = NULL;
 
-		if (base && profile_side(pc, base, &bruns[r], r == 0))
+		if (base && profile_side(pc, base, NULL, &bruns[r], r == 0))
 			s = &bruns[r];
-		else if (profile_side(pc, tc, &runs[r], r == 0))
+		else if (profile_side(pc, tc, sel, &runs[r], r == 0))
 			s = &runs[r];
 		if (s) {
 			*error = s->error;
@@ -1124,9 +1173,81 @@ static long ranked_list(const struct rn_profile_cfg *pc, const char *const files
 	return grew;
 }
 
+/* Add the line on where the samples inside the spans of `sel` went in the head's profiled
+ * runs[pc->runs] (rn_explain_inside) to `out` and `all`. */
+static void inside_lines(const struct rn_profile_cfg *pc, const struct span_sel *sel,
+			 const struct side *runs, struct rn_buf *out, struct rn_buf *all)
+{
+	struct rn_folded f;
+	struct rn_diag d;
+	struct rn_buf text, line;
+	uint64_t untimed = 0;
+
+	rn_buf_init(&text, 0);
+	rn_buf_init(&line, 0);
+	for (unsigned r = 0; r < pc->runs; r++)
+		rn_buf_adds(&text, runs[r].inside ? runs[r].inside : "");
+	rn_diag_init(&d, NULL, NULL, 0);
+	if (rn_buf_failed(&text) || rn_folded_parse(&f, text.buf ? text.buf : "", "inside", &d)) {
+		rn_buf_release(&text);
+		rn_buf_release(&line);
+		return;
+	}
+	rn_explain_inside(&line, sel->label, pc->runs, &f, 3);
+	for (unsigned r = 0; r < pc->runs; r++)
+		untimed += runs[r].untimed;
+	if (untimed)
+		rn_buf_addf(&line,
+			    "  (%" PRIu64 " samples past the first %u of a run kept no time and "
+			    "are in no span)\n",
+			    untimed, RN_PROFILE_TIMED_MAX);
+	rn_buf_addf(out, "%s", line.buf);
+	rn_buf_addf(all, "%s", line.buf);
+	rn_folded_release(&f);
+	rn_buf_release(&text);
+	rn_buf_release(&line);
+}
+
+/* The golden span rows of app spans: "golden:span_time:app:NAME". */
+#define GOLDEN_APP_SPAN "golden:span_time:app:"
+
+/* Whether `v` is a failed row on the time of app spans: a span_time assertion's, or a golden
+ * trace's of one app span. */
+static bool is_span_row(const struct rn_verdict_result *v)
+{
+	return v->verdict == RN_VERDICT_FAIL && v->assertion &&
+		((v->type && !strcmp(v->type, "span_time")) ||
+		 (!strncmp(v->assertion, GOLDEN_APP_SPAN, strlen(GOLDEN_APP_SPAN)) &&
+		  v->assertion[strlen(GOLDEN_APP_SPAN)]));
+}
+
+/* The spans row `v` (is_span_row) is about, into *sel: false when `v` is not such a row or its
+ * assertion selects no app span by name. */
+static bool span_sel_of(const struct rn_config *cfg, const struct rn_verdict_result *v,
+			struct span_sel *sel)
+{
+	memset(sel, 0, sizeof(*sel));
+	if (!is_span_row(v))
+		return false;
+	if (!strncmp(v->assertion, GOLDEN_APP_SPAN, strlen(GOLDEN_APP_SPAN))) {
+		sel->label = sel->name = v->assertion + strlen("golden:span_time:");
+		return true;
+	}
+	for (size_t i = 0; i < cfg->nassertions; i++) {
+		const struct rn_assertion_spec *a = &cfg->assertions[i];
+
+		if (!strcmp(a->name, v->assertion) && a->span_re && a->span_name_pattern) {
+			sel->label = a->span_name_pattern;
+			sel->re = a->span_re;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* The row of `tv` to explain: its first failed timing row (of the baseline with `baseline`, or
- * of a golden trace); else its first golden timing row whose evidence leans to a slowdown;
- * else NULL. */
+ * of a golden trace); else its first failed row on app span time (is_span_row); else its first
+ * golden timing row whose evidence leans to a slowdown; else NULL. */
 static struct rn_verdict_result *row_to_explain(struct rn_target_report *tv, bool baseline)
 {
 	for (size_t i = 0; i < tv->nverdicts; i++)
@@ -1134,9 +1255,35 @@ static struct rn_verdict_result *row_to_explain(struct rn_target_report *tv, boo
 		    is_timing_row(&tv->verdicts[i], false))
 			return &tv->verdicts[i];
 	for (size_t i = 0; i < tv->nverdicts; i++)
+		if (is_span_row(&tv->verdicts[i]))
+			return &tv->verdicts[i];
+	for (size_t i = 0; i < tv->nverdicts; i++)
 		if (is_leaning_row(&tv->verdicts[i]))
 			return &tv->verdicts[i];
 	return NULL;
+}
+
+/* The golden profile's two files of `head` into *bf and *bcalls (owned). 0; or when the profile
+ * does not exist, a line saying so in `out` and: 1 for a span row (`spans`: the samples inside
+ * the span need no golden profile; *bf and *bcalls NULL), else -1. */
+static int golden_profile(const struct rn_config *cfg, const struct rn_target_cfg *head, bool spans,
+			  char **bf, char **bcalls, struct rn_buf *out)
+{
+	*bf = path_of(cfg->golden_dir, head->name, ".folded");
+	*bcalls = path_of(cfg->golden_dir, head->name, ".calls.folded");
+	if (!access(*bf, R_OK))
+		return 0;
+	rn_buf_addf(out,
+		    "no golden profile to explain it with: %s does not exist "
+		    "(`renacer golden update` records it when renacer.toml has a "
+		    "[profile] table)\n",
+		    shown_path(cfg, *bf));
+	if (!spans)
+		return -1;
+	free(*bf);
+	free(*bcalls);
+	*bf = *bcalls = NULL;
+	return 1;
 }
 
 void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_target_cfg *head,
@@ -1149,8 +1296,9 @@ void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_targe
 	struct rn_buf out, all;
 	char *bf = NULL, *bcalls = NULL, *hf = NULL, *hcalls = NULL, *svg = NULL, *txt = NULL;
 	char *error = NULL;
-	bool golden, drawn, leaning;
-	long grew;
+	bool golden, drawn, leaning, spans, nodiff = false;
+	struct span_sel sel;
+	long grew = -1;
 	int rc;
 
 	if (!pc->dir || !(head->profile >= 0 ? head->profile : pc->on_failure))
@@ -1159,22 +1307,17 @@ void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_targe
 	if (!row)
 		return;
 	leaning = row->verdict != RN_VERDICT_FAIL;
+	spans = span_sel_of(cfg, row, &sel);
 	golden = !base || strncmp(row->assertion, "baseline:", 9);
 	memset(&bs, 0, sizeof(bs));
 	memset(&hs, 0, sizeof(hs));
 	rn_buf_init(&out, 0);
 	rn_buf_init(&all, 0);
 	if (golden) {
-		bf = path_of(cfg->golden_dir, head->name, ".folded");
-		bcalls = path_of(cfg->golden_dir, head->name, ".calls.folded");
-		if (access(bf, R_OK)) {
-			rn_buf_addf(&out,
-				    "no golden profile to explain it with: %s does not exist "
-				    "(`renacer golden update` records it when renacer.toml has a "
-				    "[profile] table)\n",
-				    shown_path(cfg, bf));
+		rc = golden_profile(cfg, head, spans, &bf, &bcalls, &out);
+		if (rc < 0)
 			goto out_detail;
-		}
+		nodiff = rc > 0;
 	}
 	rc = make_dirs(pc->dir);
 	if (rc) {
@@ -1189,7 +1332,8 @@ void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_targe
 			golden ? "head runs" : "base and head runs", pc->frequency_hz);
 	bruns = golden ? NULL : rn_xcalloc(pc->runs, sizeof(*bruns));
 	hruns = rn_xcalloc(pc->runs, sizeof(*hruns));
-	if (profile_runs(pc, golden ? NULL : base, head, bruns, hruns, &error)) {
+	if (profile_runs(pc, golden ? NULL : base, head, spans ? &sel : NULL, bruns, hruns,
+			 &error)) {
 		rn_buf_addf(&out, "no explanation: %s\n", error);
 		goto out_detail;
 	}
@@ -1204,18 +1348,20 @@ void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_targe
 	}
 	svg = path_of(pc->dir, head->name, ".diff.svg");
 	txt = path_of(pc->dir, head->name, ".explain.txt");
-	{
+	if (spans)
+		inside_lines(pc, &sel, hruns, &out, &all);
+	if (!nodiff) {
 		const char *files[4] = { bf, bcalls, hf, hcalls };
 
 		grew = ranked_list(pc, files, golden ? NULL : &bs, &hs, bruns, hruns, leaning, &out,
 				   &all);
 	}
 	python_note(head, &hs, &out, &all);
-	drawn = grew >= 0 && !write_svg(svg, bf, hf, head->name);
+	drawn = !nodiff && grew >= 0 && !write_svg(svg, bf, hf, head->name);
 	if (drawn)
 		rn_buf_addf(&out, "  flame graph: %s (profiles: %s/%s.*.folded)\n",
 			    shown_path(cfg, svg), shown_path(cfg, pc->dir), head->name);
-	if (grew >= 0) {
+	if (grew >= 0 || nodiff) {
 		write_text(txt, all.buf);
 		keep_explanation(tv, row->assertion, all.buf, drawn ? svg : NULL, bf, hf);
 	}
@@ -1250,7 +1396,7 @@ int rn_profile_check_record_golden(const struct rn_config *cfg, const struct rn_
 		fprintf(stderr, "renacer golden: profiling %u runs of '%s' at %u Hz\n", pc->runs,
 			tc->name, pc->frequency_hz);
 	runs = rn_xcalloc(pc->runs, sizeof(*runs));
-	if (profile_runs(pc, NULL, tc, NULL, runs, &error)) {
+	if (profile_runs(pc, NULL, tc, NULL, NULL, runs, &error)) {
 		rn_error("target '%s': %s; golden profile not written", tc->name, error);
 		free(error);
 		runs_release(runs, pc->runs);

@@ -2,9 +2,10 @@
 # a planted hot function and a planted openat loop must rank first with their file:line; a
 # one-run spike is not ranked; a python3 target says its items are interpreter frames; a golden
 # row WARN that leans to a slowdown is explained, an unchanged WARN row is not; a stripped
-# program's item says how to name its functions.
+# program's item says how to name its functions; a failed span_time row on an app span says
+# which functions the samples inside the span were in.
 foreach(case hot openat child off golden golden_warn golden_warn_same golden_missing stdio one_run
-		python stripped)
+		python stripped span)
 	add_test(NAME explain.${case}
 		COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/explain_test.sh ${case} ${CMAKE_BINARY_DIR}
 			${CMAKE_C_COMPILER})

@@ -224,6 +224,46 @@ static void test_flamegraph_diff_colours(void **state)
 	free(svg);
 }
 
+/* The samples inside an app span: a function's lines add up, shown at its busiest line; the
+ * top 3 by samples, each with its share; names escaped; an empty profile says so. */
+static void test_explain_inside_span(void **state)
+{
+	struct rn_folded f;
+	struct rn_diag d;
+	struct rn_buf b;
+
+	(void)state;
+	rn_diag_init(&d, NULL, NULL, 0);
+	assert_int_equal(rn_folded_parse(&f,
+					 "app;main;work;solve_step (app.c:40) 60\n"
+					 "app;main;work;solve_step (app.c:41) 22\n"
+					 "app;main;work;pick (app.c:9) 9\n"
+					 "app;main;work;odd\x1b 5\n"
+					 "app;main;memcpy [libc.so.6] 4\n",
+					 "inside", &d),
+			 0);
+	rn_buf_init(&b, 0);
+	rn_explain_inside(&b, "app:solve", 3, &f, 3);
+	rn_buf_reset(&b);
+	rn_explain_inside(&b, "app:solve", 3, &f, 5);
+	assert_non_null(strstr(b.buf, ", 5% in odd\\e, 4% in memcpy [libc.so.6]\n"));
+	rn_buf_reset(&b);
+	rn_explain_inside(&b, "app:solve", 3, &f, 3);
+	assert_string_equal(b.buf,
+			    "inside app:solve (3 profiled runs, 100 samples): 82% of its "
+			    "samples in solve_step (app.c:40), 9% in pick (app.c:9), 5% "
+			    "in odd\\e\n");
+	rn_folded_release(&f);
+	rn_buf_reset(&b);
+	assert_int_equal(rn_folded_parse(&f, "", "inside", &d), 0);
+	rn_explain_inside(&b, "app:solve", 1, &f, 3);
+	assert_string_equal(b.buf,
+			    "inside app:solve (1 profiled run): no on-CPU samples in its "
+			    "windows\n");
+	rn_folded_release(&f);
+	rn_buf_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +271,7 @@ int main(void)
 		cmocka_unit_test(test_explain_bad_profile),
 		cmocka_unit_test(test_explain_caller_skips_runtime),
 		cmocka_unit_test(test_explain_own_leaf_under_runtime),
+		cmocka_unit_test(test_explain_inside_span),
 		cmocka_unit_test(test_flamegraph_boxes),
 		cmocka_unit_test(test_flamegraph_diff_colours),
 	};

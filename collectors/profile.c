@@ -672,10 +672,12 @@ static void print_merged(FILE *out, char **lines, size_t nl)
 	}
 }
 
-int rn_profile_write_folded(struct rn_profile *p, const struct rn_trace *t,
-			    enum rn_profile_kind kind, struct rn_srcloc *src, FILE *out)
+/* Write table `tab` of `kind` folded to `out`: each stack with its value, or with counts[id]
+ * when `counts` is given (stacks with none left out). */
+static int write_table(struct rn_profile *p, const struct rn_trace *t, const struct table *tab,
+		       enum rn_profile_kind kind, const uint64_t *counts, struct rn_srcloc *src,
+		       FILE *out)
 {
-	const struct table *tab = kind == RN_PROFILE_CPU ? &p->samples : &p->syscalls;
 	struct rn_symbolizer *sym = rn_symbolizer_new();
 	char **lines = rn_xcalloc(tab->n + 1, sizeof(*lines));
 	size_t nl = 0;
@@ -683,14 +685,16 @@ int rn_profile_write_folded(struct rn_profile *p, const struct rn_trace *t,
 
 	rn_buf_init(&b, 0);
 	for (size_t i = 0; i < tab->cap; i++) {
-		const struct entry *e = &tab->v[i];
+		struct entry e = tab->v[i];
 		const struct rn_process *proc;
 		const struct rn_maps *m;
 
-		if (!e->value)
+		if (!e.value || (counts && !counts[e.id]))
 			continue;
-		m = entry_maps(p, t, e, kind, &proc);
-		fold_entry(&b, e, kind, proc, m, sym, src);
+		if (counts)
+			e.value = counts[e.id];
+		m = entry_maps(p, t, &e, kind, &proc);
+		fold_entry(&b, &e, kind, proc, m, sym, src);
 		if (rn_buf_failed(&b))
 			continue;
 		lines[nl++] = rn_xstrdup(b.buf);
@@ -701,6 +705,13 @@ int rn_profile_write_folded(struct rn_profile *p, const struct rn_trace *t,
 	rn_buf_release(&b);
 	rn_symbolizer_free(sym);
 	return ferror(out) ? -EIO : 0;
+}
+
+int rn_profile_write_folded(struct rn_profile *p, const struct rn_trace *t,
+			    enum rn_profile_kind kind, struct rn_srcloc *src, FILE *out)
+{
+	return write_table(p, t, kind == RN_PROFILE_CPU ? &p->samples : &p->syscalls, kind, NULL,
+			   src, out);
 }
 
 /* ---- samples in time windows ------------------------------------------------------------- */
@@ -756,37 +767,13 @@ int rn_profile_write_folded_windows(struct rn_profile *p, const struct rn_trace 
 				    const struct rn_profile_window *w, size_t nw,
 				    struct rn_srcloc *src, FILE *out, uint64_t *counted)
 {
-	const struct table *tab = &p->samples;
-	uint64_t *counts = rn_xcalloc(tab->n + 1, sizeof(*counts));
-	struct rn_symbolizer *sym = rn_symbolizer_new();
-	char **lines = rn_xcalloc(tab->n + 1, sizeof(*lines));
-	size_t nl = 0;
-	uint64_t total;
-	struct rn_buf b;
+	uint64_t *counts = rn_xcalloc(p->samples.n + 1, sizeof(*counts));
+	uint64_t total = rn_profile_window_count(p->timed, p->ntimed, w, nw, counts, p->samples.n);
+	int rc;
 
-	total = rn_profile_window_count(p->timed, p->ntimed, w, nw, counts, tab->n);
 	if (counted)
 		*counted = total;
-	rn_buf_init(&b, 0);
-	for (size_t i = 0; i < tab->cap; i++) {
-		struct entry e = tab->v[i];
-		const struct rn_process *proc;
-		const struct rn_maps *m;
-
-		if (!e.value || !counts[e.id])
-			continue;
-		e.value = counts[e.id];
-		m = entry_maps(p, t, &e, RN_PROFILE_CPU, &proc);
-		fold_entry(&b, &e, RN_PROFILE_CPU, proc, m, sym, src);
-		if (rn_buf_failed(&b))
-			continue;
-		lines[nl++] = rn_xstrdup(b.buf);
-	}
-	qsort(lines, nl, sizeof(*lines), line_cmp);
-	print_merged(out, lines, nl);
-	free(lines);
+	rc = write_table(p, t, &p->samples, RN_PROFILE_CPU, counts, src, out);
 	free(counts);
-	rn_buf_release(&b);
-	rn_symbolizer_free(sym);
-	return ferror(out) ? -EIO : 0;
+	return rc;
 }

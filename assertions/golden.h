@@ -278,7 +278,7 @@ void rn_alloc_peak_judge(const double *tree_ref, size_t na, const double *tree_o
 #define RN_REGRESSION_ALPHA 0.01                   /* alpha */
 #define RN_REGRESSION_MIN_RUNS_FOR_TIMING 5        /* min_runs_for_timing */
 #define RN_REGRESSION_INSTRUCTIONS_TOLERANCE 0.005 /* instructions_tolerance, fraction */
-#define RN_REGRESSION_TIME_BUDGET_S 300            /* time_budget_s, s */
+#define RN_REGRESSION_TIME_BUDGET_S 45             /* time_budget_s, s */
 
 /*
  * X(id, name) of how the timing pairs of a same-job baseline run (`pairs` of [regression] and

@@ -80,6 +80,18 @@ static struct rn_seq_design design_of(const struct rn_golden_cmp *c, size_t nb)
 }
 
 /*
+ * Whether the runs were placed on CPUs the golden's were not: a same-job baseline pins the
+ * head's timing runs (runner/check/check_run.c) and a golden is recorded unpinned. One CPU of a
+ * shared VM can be much slower than another (tcc read 23 ms a run on CPU 0 and 33 ms on CPU 1
+ * of the 2-vCPU VM, minutes apart), so placement alone explains any shift: such a row never
+ * fails, and the same-job rows gate the time.
+ */
+static bool runs_placed(const struct rn_golden_cmp *c)
+{
+	return c->r->pin_cpu >= 0;
+}
+
+/*
  * Whether the golden's recording conditions match this run's for metric `m`, and the speed
  * ratio to scale the golden samples by. Another machine never matches, nor a loaded one (CPU
  * pressure >= RN_LOAD_PRESSURE_BUSY now or when recorded). With a speed probe on both sides
@@ -129,6 +141,13 @@ static bool conditions_match(const struct rn_golden_cmp *c, enum rn_metric m, do
 	}
 	if (!c->same_machine) {
 		snprintf(why, cap, "recorded on another machine (%.200s)", c->elsewhere);
+		return false;
+	}
+	if (runs_placed(c)) {
+		snprintf(why, cap,
+			 "these runs were pinned to CPU %d for the same-job pairs and the "
+			 "golden's were not: placement alone moves the time",
+			 c->r->pin_cpu);
 		return false;
 	}
 	/* A loaded machine's load moves from one moment to the next, and the golden's runs were
@@ -400,7 +419,7 @@ static enum timing_outcome timing_rule_of(const struct rn_golden_cmp *c,
 	e->modes = false;
 	/* Another environment (c->fp_mask) explains any shift on its own: a kernel or governor
 	 * change moved an unchanged program by more than any drift limit, so nothing fails */
-	if (c->fp_mask)
+	if (c->fp_mask || runs_placed(c))
 		return e->hl.k && (e->hl.lower > e->limit || e->hl.upper <= e->limit) ? T_ADVISORY :
 											T_UNDECIDED;
 	if (e->hl.k && e->hl.lower > e->gross && !e->gross_unscaled && !e->wall_loaded &&
@@ -439,7 +458,7 @@ bool rn_golden_timing_undecided(const struct rn_golden *g, const struct rn_targe
 	c.same_machine = rn_golden_same_machine(g);
 	c.user_share = rn_golden_user_share(g, cfg);
 	c.fp_mask = rn_golden_fp_mask(g, r);
-	if (c.fp_mask)
+	if (c.fp_mask || runs_placed(&c))
 		return false; /* never FAIL, whatever more runs show (timing_rule) */
 	for (i = 0; i < sizeof(ms) / sizeof(ms[0]); i++) {
 		const struct rn_golden_step *s = rn_golden_step_of(ms[i]);
@@ -649,6 +668,16 @@ static void timing_verdict(const struct rn_golden_cmp *c, struct rn_verdict_resu
 				    lo, hi, e->why);
 			break;
 		}
+		if (runs_placed(c)) {
+			rn_golden_set_reason(v, "advisory: runs pinned for --baseline: CI "
+						"[%+.1f%%, %+.1f%%]",
+					     lo, hi);
+			rn_buf_addf(&tj->m,
+				    ": advisory (WARN), not a gate: CI [%+.1f%%, %+.1f%%], but %s; "
+				    "the same-job baseline's rows gate the time of this check",
+				    lo, hi, e->why);
+			break;
+		}
 		rn_golden_set_reason(v, "advisory: conditions differ");
 		if (e->wall_loaded)
 			rn_buf_addf(&tj->m,
@@ -723,9 +752,9 @@ static void timing_details(const struct rn_golden_cmp *c, struct timing_job *tj)
 	if (e->scale != 1.0)
 		rn_buf_addf(&tj->det, "%-28s %13.3fx\n", "golden scaled by speed probe", e->scale);
 	rn_buf_addf(&tj->det, "%-28s %14s\n", "conditions",
-		    e->comparable      ? "match: gates" :
-			    c->fp_mask ? "differ: never fails" :
-					 "differ: advisory");
+		    e->comparable ? "match: gates" :
+		    c->fp_mask || runs_placed(c) ? "differ: never fails" :
+						   "differ: advisory");
 	if (!e->comparable)
 		rn_buf_addf(&tj->det, "  %s\n", e->why);
 	rn_golden_fixed(u, sizeof(u), e->mw.u, 1);
@@ -771,7 +800,7 @@ static void timing_judge(struct rn_golden_cmp *c, const struct rn_golden_step *s
 		    tj->g, tj->e.scale != 1.0 ? " (speed-scaled)" : "", tj->d, tj->t, tj->nb);
 	timing_verdict(c, v, tj, outcome);
 	v->mde_pct = isfinite(tj->e.mde) && tj->e.gold > 0 ? tj->e.mde / tj->e.gold * 100.0 : 0.0;
-	v->slower_shown = tj->e.hl.k && tj->e.hl.lower > 0.0;
+	v->slower_shown = tj->e.hl.k && tj->e.hl.lower > 0.0 && !runs_placed(c);
 	if (c->r->has_cpu_pressure)
 		rn_buf_addf(&tj->det, "%-28s %13.0f%%\n", "CPU pressure during runs",
 			    c->r->cpu_pressure * 100.0);

@@ -129,6 +129,23 @@ def pressure():
         return "avg10=?"
 
 
+def stall_us():
+    """The CPU pressure counter (us some task waited for a CPU), or None without PSI."""
+    try:
+        with open("/proc/pressure/cpu") as f:
+            return int(f.readline().split()[4].split("=")[1])  # total=...
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def gate_line(err):
+    """The console's statement of what the check could detect ("timing gated at ...")."""
+    for line in err.splitlines():
+        if line.startswith("timing "):
+            return line.strip()
+    return "no gate statement"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--renacer", default="build/renacer")
@@ -167,7 +184,8 @@ def main():
             for mode in modes:
                 extra = ["--baseline", base] if mode == "baseline" else []
                 res = {"name": name, "mode": mode, "exit1": 0, "other": 0, "times": [],
-                       "rows": {}, "caught": None}
+                       "rows": {}, "caught": None, "plant_times": [], "missed": []}
+                t_cell, s_cell = time.monotonic(), stall_us()
                 for _ in range(a.checks):
                     rc, dt, rows, err = check(renacer, head, extra)
                     res["times"].append(dt)
@@ -186,8 +204,14 @@ def main():
                     for _ in range(a.checks):
                         rc, dt, rows, err = check(renacer, head, extra)
                         caught += rc == 1
+                        res["plant_times"].append(dt)
+                        if rc != 1:
+                            res["missed"].append(gate_line(err))
                     res["caught"] = caught
                     make(head, 1.0)
+                s_end = stall_us()
+                res["pressure"] = (None if s_cell is None or s_end is None else
+                                   (s_end - s_cell) / 1e6 / (time.monotonic() - t_cell))
                 results.append(res)
                 print("%s %s: %d/%d exit 1, median %.1f s" % (
                     name, mode, res["exit1"], a.checks, statistics.median(res["times"])),
@@ -197,14 +221,20 @@ def main():
         if not a.keep:
             shutil.rmtree(root, ignore_errors=True)
     print("| workload | mode | exit 1 (unchanged) | other exit | rows | check time median / max (s) |"
-          " +%g%% caught |" % a.plant)
-    print("|---|---|---|---|---|---|---|")
+          " +%g%% caught | planted check time median / max (s) | CPU pressure |" % a.plant)
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in results:
         rows = ", ".join("%s %d" % (k, v) for k, v in sorted(r["rows"].items()))
-        print("| %s | %s | %d of %d | %d | %s | %.1f / %.1f | %s |" % (
+        pt = r["plant_times"]
+        print("| %s | %s | %d of %d | %d | %s | %.1f / %.1f | %s | %s | %s |" % (
             r["name"], r["mode"], r["exit1"], len(r["times"]), r["other"], rows,
             statistics.median(r["times"]), max(r["times"]),
-            "-" if r["caught"] is None else "%d of %d" % (r["caught"], len(r["times"]))))
+            "-" if r["caught"] is None else "%d of %d" % (r["caught"], len(pt)),
+            "%.1f / %.1f" % (statistics.median(pt), max(pt)) if pt else "-",
+            "-" if r["pressure"] is None else "%.0f%%" % (100 * r["pressure"])))
+    for r in results:
+        for m in r["missed"]:
+            print("missed (%s %s): %s" % (r["name"], r["mode"], m))
     return 0
 
 

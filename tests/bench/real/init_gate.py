@@ -151,6 +151,7 @@ def main():
     ap.add_argument("--renacer", default="build/renacer")
     ap.add_argument("--checks", type=int, default=20)
     ap.add_argument("--hog", action="store_true", help="busy loops on all CPUs but one")
+    ap.add_argument("--hogs", type=int, default=0, help="this many busy loops (instead of --hog's)")
     ap.add_argument("--modes", default="golden,baseline")
     ap.add_argument("--plant", type=float, default=0.0, help="percent of own work planted")
     ap.add_argument("--only", default="")
@@ -162,7 +163,8 @@ def main():
     root = a.keep or tempfile.mkdtemp(prefix="renacer-init-gate-")
     modes = a.modes.split(",")
     results = []
-    hogs = hog_start(max(1, (os.cpu_count() or 2) - 1)) if a.hog else []
+    hogs = (hog_start(a.hogs) if a.hogs else
+            hog_start(max(1, (os.cpu_count() or 2) - 1)) if a.hog else [])
     try:
         for name, (tool, make, argv) in WORKLOADS.items():
             if only and name not in only:

@@ -623,6 +623,50 @@ static void fp_reason(const struct rn_golden_cmp *c, struct rn_verdict_result *v
 	rn_buf_release(&names);
 }
 
+/* The verdict and message of a comparison decided under other conditions (T_ADVISORY). */
+static void advisory_verdict(const struct rn_golden_cmp *c, struct rn_verdict_result *v,
+			     struct timing_job *tj, double lo, double hi, double gross)
+{
+	const struct timing_eval *e = &tj->e;
+
+	v->verdict = RN_VERDICT_WARN;
+	if (c->fp_mask) {
+		fp_reason(c, v, lo, hi);
+		rn_buf_addf(&tj->m,
+			    ": INCONCLUSIVE (WARN), not a gate: CI [%+.1f%%, %+.1f%%], but "
+			    "%s; re-record the golden trace in this environment "
+			    "(renacer golden update), or compare with a base built in the "
+			    "same job (check --baseline)",
+			    lo, hi, e->why);
+		return;
+	}
+	if (runs_placed(c)) {
+		rn_golden_set_reason(v,
+				     "advisory: runs pinned for --baseline: CI "
+				     "[%+.1f%%, %+.1f%%]",
+				     lo, hi);
+		rn_buf_addf(&tj->m,
+			    ": advisory (WARN), not a gate: CI [%+.1f%%, %+.1f%%], but %s; "
+			    "the same-job baseline's rows gate the time of this check",
+			    lo, hi, e->why);
+		return;
+	}
+	rn_golden_set_reason(v, "advisory: conditions differ");
+	if (e->wall_loaded)
+		rn_buf_addf(&tj->m,
+			    ": advisory (WARN), not a gate: CI [%+.1f%%, %+.1f%%], but %s; "
+			    "wall time under load is not compared with a golden trace, "
+			    "cpu_time is (compare with a base built in the same job: check "
+			    "--baseline)",
+			    lo, hi, e->why);
+	else
+		rn_buf_addf(&tj->m,
+			    ": advisory (WARN), not a gate: CI [%+.1f%%, %+.1f%%], but %s; "
+			    "only a shift beyond the drift limit %+.0f%% fails here "
+			    "(compare with a base built in the same job: check --baseline)",
+			    lo, hi, e->why, gross);
+}
+
 /* The verdict, reason and message of the rule's outcome. */
 static void timing_verdict(const struct rn_golden_cmp *c, struct rn_verdict_result *v,
 			   struct timing_job *tj, enum timing_outcome outcome)
@@ -657,41 +701,7 @@ static void timing_verdict(const struct rn_golden_cmp *c, struct rn_verdict_resu
 			    hi);
 		break;
 	case T_ADVISORY:
-		v->verdict = RN_VERDICT_WARN;
-		if (c->fp_mask) {
-			fp_reason(c, v, lo, hi);
-			rn_buf_addf(&tj->m,
-				    ": INCONCLUSIVE (WARN), not a gate: CI [%+.1f%%, %+.1f%%], but "
-				    "%s; re-record the golden trace in this environment "
-				    "(renacer golden update), or compare with a base built in the "
-				    "same job (check --baseline)",
-				    lo, hi, e->why);
-			break;
-		}
-		if (runs_placed(c)) {
-			rn_golden_set_reason(v, "advisory: runs pinned for --baseline: CI "
-						"[%+.1f%%, %+.1f%%]",
-					     lo, hi);
-			rn_buf_addf(&tj->m,
-				    ": advisory (WARN), not a gate: CI [%+.1f%%, %+.1f%%], but %s; "
-				    "the same-job baseline's rows gate the time of this check",
-				    lo, hi, e->why);
-			break;
-		}
-		rn_golden_set_reason(v, "advisory: conditions differ");
-		if (e->wall_loaded)
-			rn_buf_addf(&tj->m,
-				    ": advisory (WARN), not a gate: CI [%+.1f%%, %+.1f%%], but %s; "
-				    "wall time under load is not compared with a golden trace, "
-				    "cpu_time is (compare with a base built in the same job: check "
-				    "--baseline)",
-				    lo, hi, e->why);
-		else
-			rn_buf_addf(&tj->m,
-				    ": advisory (WARN), not a gate: CI [%+.1f%%, %+.1f%%], but %s; "
-				    "only a shift beyond the drift limit %+.0f%% fails here "
-				    "(compare with a base built in the same job: check --baseline)",
-				    lo, hi, e->why, gross);
+		advisory_verdict(c, v, tj, lo, hi, gross);
 		break;
 	case T_UNDECIDED:
 		v->verdict = RN_VERDICT_WARN;
@@ -752,9 +762,9 @@ static void timing_details(const struct rn_golden_cmp *c, struct timing_job *tj)
 	if (e->scale != 1.0)
 		rn_buf_addf(&tj->det, "%-28s %13.3fx\n", "golden scaled by speed probe", e->scale);
 	rn_buf_addf(&tj->det, "%-28s %14s\n", "conditions",
-		    e->comparable ? "match: gates" :
-		    c->fp_mask || runs_placed(c) ? "differ: never fails" :
-						   "differ: advisory");
+		    e->comparable                        ? "match: gates" :
+			    c->fp_mask || runs_placed(c) ? "differ: never fails" :
+							   "differ: advisory");
 	if (!e->comparable)
 		rn_buf_addf(&tj->det, "  %s\n", e->why);
 	rn_golden_fixed(u, sizeof(u), e->mw.u, 1);

@@ -43,7 +43,7 @@ static const struct rn_option init_options[] = {
 	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE",
 	  "config to write (default renacer.toml); never overwritten" },
 	{ OPT_NAME, "name", 'n', RN_OPT_REQUIRED, "NAME",
-	  "target name (default: the command's file name)" },
+	  "target name (default: the command's file name; for sh -c SCRIPT, the program the script runs)" },
 	{ OPT_RUNS, "runs", 0, RN_OPT_REQUIRED, "N",
 	  "timing runs of the target in the config (default " RN_CFG_STR(
 		  RN_INIT_RUNS) "; the golden trace records " RN_CFG_STR(RN_GOLDEN_RUNS_DEFAULT) ")" },
@@ -158,6 +158,52 @@ static char *name_of(const char *argv0)
 		name = rn_xstrdup("app");
 	}
 	return name;
+}
+
+/* Whether `argv0` names a POSIX shell (sh, bash, dash, zsh, ksh), by its file name. */
+static bool is_shell(const char *argv0)
+{
+	static const char *const shells[] = { "sh", "bash", "dash", "zsh", "ksh", "mksh" };
+	const char *base = strrchr(argv0, '/');
+
+	base = base ? base + 1 : argv0;
+	for (size_t i = 0; i < sizeof(shells) / sizeof(shells[0]); i++)
+		if (!strcmp(base, shells[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The program a shell command line `script` runs, owned, or NULL when none is found: the word
+ * after its last `exec`, else its first word, past `env`, `time`, `nice` and VAR=value
+ * assignments ("rm -f db && exec mdb_load -f dump" gives "mdb_load"; "zstd -12 x > y" gives
+ * "zstd"). Words end at blanks and shell operators; no quoting is interpreted.
+ */
+static char *script_program(const char *script)
+{
+	static const char *const skip[] = { "exec", "env", "time", "nice", "command" };
+	const char *p = script, *last_exec = NULL, *w;
+	size_t len;
+
+	for (w = script; (w = strstr(w, "exec")); w += 4)
+		if ((w == script || strchr(" \t;&|(", w[-1])) && (w[4] == ' ' || w[4] == '\t'))
+			last_exec = w;
+	if (last_exec)
+		p = last_exec;
+	for (;;) {
+		bool skipped = false;
+
+		p += strspn(p, " \t");
+		len = strcspn(p, " \t;&|<>()'\"`$");
+		if (!len)
+			return NULL;
+		for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+			if (strlen(skip[i]) == len && !strncmp(p, skip[i], len))
+				skipped = true;
+		if (!skipped && !memchr(p, '=', len))
+			return rn_xstrndup(p, len);
+		p += len;
+	}
 }
 
 static bool valid_name(const char *s)
@@ -595,15 +641,26 @@ static bool command_is_utf8(char **cmd)
 	return true;
 }
 
-/* The target's name for `cmd` (--name, or the command's base name), owned, or NULL when the
- * command or the name cannot go into a config (said on stderr). */
+/* The target's name for `cmd` (--name, or the base name of the program it runs: a shell's
+ * `-c` script names the program it runs, script_program), owned, or NULL when the command or
+ * the name cannot go into a config (said on stderr). */
 static char *target_name_of(const struct init_opts *o, char **cmd)
 {
 	char *name;
 
 	if (!command_is_utf8(cmd))
 		return NULL;
-	name = o->name ? rn_xstrdup(o->name) : name_of(cmd[0]);
+	if (o->name) {
+		name = rn_xstrdup(o->name);
+	} else {
+		/* `sh -c 'zstd -12 data > out'` is a zstd gate, not a shell's */
+		char *prog = is_shell(cmd[0]) && cmd[1] && !strcmp(cmd[1], "-c") && cmd[2] ?
+			script_program(cmd[2]) :
+			NULL;
+
+		name = name_of(prog ? prog : cmd[0]);
+		free(prog);
+	}
 	if (!valid_name(name)) {
 		rn_error("renacer init: --name '%s' is not a target name ([A-Za-z0-9_.-]+)", name);
 		free(name);

@@ -541,6 +541,22 @@ init_equivalence)
 	expect_rc 0
 	expect_err "eq_orig  *eq_orig_behaviour  *PASS"
 	;;
+init_shell_name)
+	# renacer init -- sh -c SCRIPT names the target after the program the script runs (the word
+	# after its last exec, else its first), not after the shell.
+	mkdir -p "$tmp/proj" "$tmp/proj2"
+	(cd "$tmp/proj" && "$renacer" init --runs 5 -- sh -c 'rm -f x && exec true --x') \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	expect_rc 0
+	grep -q '^name = "true"$' "$tmp/proj/renacer.toml" || fail "$case_name: not named true"
+	[ -s "$tmp/proj/golden_traces/true.json" ] || fail "$case_name: no golden trace true.json"
+	(cd "$tmp/proj2" && "$renacer" init --runs 5 -- sh -c 'LC_ALL=C env X=1 echo hi >/dev/null') \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	expect_rc 0
+	grep -q '^name = "echo"$' "$tmp/proj2/renacer.toml" || fail "$case_name: not named echo"
+	;;
 report_markdown)
 	# renacer report --markdown: a check's results file as the job summary's Markdown, for a
 	# pull-request comment; the exit code is the check's.

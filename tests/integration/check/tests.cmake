@@ -2,7 +2,7 @@
 foreach(case example example_junit_schema doubled_syscalls golden_update_budgets golden_corrupt verdicts warn_only error_target crash_target
 		timeout_target usage global_options signals_outside_runs config_error cli_target collector_unavailable output_error redaction
 		config_errors_all validate_golden spool_fd nothing_judged pattern_matches_none
-		syscall_patterns golden_equivalence report_markdown init_equivalence)
+		syscall_patterns golden_equivalence report_markdown init_equivalence init_shell_name)
 	add_test(NAME check.${case}
 		COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/check_test.sh ${case} ${CMAKE_BINARY_DIR}
 			${CMAKE_SOURCE_DIR} ${RN_SHARED_DIR})

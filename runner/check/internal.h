@@ -115,6 +115,18 @@ void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_targe
 			      const struct rn_target_cfg *base, struct rn_target_report *tv,
 			      bool quiet);
 
+/*
+ * The items of growth from the base profile to the head profile, without profiled runs to
+ * hold them against: files[] are folded-stack files (base, base calls, head, head calls:
+ * "stack NS" and "stack CALLS" lines); every item that grew is "not ranked" (it held in none
+ * of 0 runs) and listed in rank order in `all` (growth before shrinkage, CPU samples and added
+ * calls before syscall time over the same calls, larger first; with `cpu_row`, the calls that
+ * wait, such as futex and poll, after the CPU samples). Returns the items that grew, or -1 when
+ * a file cannot be read (`out` says why).
+ */
+long rn_profile_rank_files(const char *const files[4], bool cpu_row, struct rn_buf *out,
+			   struct rn_buf *all);
+
 /* ---- reporter.c (the types are reporter.h's) ---- */
 
 /*

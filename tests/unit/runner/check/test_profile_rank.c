@@ -1,0 +1,76 @@
+/*
+ * test_profile_rank.c - the order of a check's explanation items (runner/check/profile_check.c):
+ * explaining a cpu_time row, the syscalls that wait rank after the CPU samples.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "buf.h"
+#include "runner/check/internal.h"
+
+static char *write_tmp(const char *text)
+{
+	char *path = strdup("/tmp/rn-rank-XXXXXX");
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+/* zstd's input grew: +26 ms on CPU in its compressor, +3 futex calls that waited +36 ms */
+static void test_rank_waits_after_cpu(void **state)
+{
+	char *files[4] = {
+		write_tmp("zstd;main;compress 100000000\nzstd;main;futex 1000000\n"),
+		write_tmp("zstd;main;futex 10\n"),
+		write_tmp("zstd;main;compress 126000000\nzstd;main;futex 37000000\n"),
+		write_tmp("zstd;main;futex 13\n"),
+	};
+	const char *const f[4] = { files[0], files[1], files[2], files[3] };
+	struct rn_buf out, all;
+	const char *cpu, *futex;
+
+	(void)state;
+	rn_buf_init(&out, 0);
+	rn_buf_init(&all, 0);
+	/* a wall_time row: the waiting is where the time went, and it is the larger */
+	assert_int_equal(rn_profile_rank_files(f, false, &out, &all), 2);
+	cpu = strstr(all.buf, "on CPU in compress");
+	futex = strstr(all.buf, "+3 futex from main, +36.0 ms in the calls");
+	assert_non_null(cpu);
+	assert_non_null(futex);
+	assert_true(futex < cpu);
+	rn_buf_reset(&all);
+	/* a cpu_time row: the calls' waiting is no CPU time, the compressor's growth comes first */
+	assert_int_equal(rn_profile_rank_files(f, true, &out, &all), 2);
+	cpu = strstr(all.buf, "+26.0 ms on CPU in compress");
+	futex = strstr(all.buf, "+3 futex from main, +36.0 ms waiting in the calls (not CPU time)");
+	assert_non_null(cpu);
+	assert_non_null(futex);
+	assert_true(cpu < futex);
+	rn_buf_release(&out);
+	rn_buf_release(&all);
+	for (int i = 0; i < 4; i++) {
+		unlink(files[i]);
+		free(files[i]);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rank_waits_after_cpu),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

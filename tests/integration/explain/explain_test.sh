@@ -154,8 +154,8 @@ T
 	;;
 golden_span)
 	# against a golden trace the head's solve span does 4x the work (CPU work, no sleeping):
-	# golden:cpu_time fails and is explained first, golden:span_time:app:solve fails beside
-	# it, and the explanation of the cpu_time row adds where the samples inside app:solve
+	# golden:cpu_time fails and is explained first, golden:span_time:app:solve (and
+	# golden:span_cpu:app:solve) fails beside it, and the explanation of the cpu_time row adds where the samples inside app:solve
 	# went (solve_step, with its file:line); load_step, outside it, is not there
 	spsrc=$(dirname "$src")/span_app.c
 	inc=$(cd "$(dirname "$0")/../../../collectors/app" && pwd)
@@ -188,8 +188,10 @@ T
 	run check --junit junit.xml
 	expect_rc 1
 	grep -q "FAIL span_app/golden:cpu_time" "$tmp/con" || fail "golden:cpu_time did not fail"
-	grep -q "FAIL span_app/golden:span_time:app:solve" "$tmp/con" ||
-		fail "golden:span_time:app:solve did not fail"
+	# (on a machine loaded enough to hold the span's wall time within the drift limit its
+	# span_time row is advisory, and the span_cpu row beside it fails)
+	grep -Eq "FAIL span_app/golden:span_(time|cpu):app:solve" "$tmp/con" ||
+		fail "neither golden:span_time:app:solve nor golden:span_cpu:app:solve failed"
 	grep -q "golden:cpu_time failed: profiling" "$tmp/con" ||
 		fail "the cpu_time row is not the one explained"
 	for f in "$tmp/con" "$tmp/head/.renacer/explain/span_app.explain.txt"; do

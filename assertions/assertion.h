@@ -133,15 +133,22 @@ struct rn_equiv_behaviour; /* assertions/equivalence.h */
 
 /*
  * The program's own spans of one name over runs: per run, the summed duration of every span
- * of that name (inclusive of its children). A target result keeps one per app span name of its
- * timing runs (rn_target_result.app_spans); a golden trace records them ("spans", golden.h).
+ * of that name (inclusive of its children), and the summed CPU time of those that carry one
+ * (RN_APP_CPU: renacer_span.h push/pop). A target result keeps one per app span name of its
+ * timing runs (rn_target_result.app_spans); a golden trace records them ("spans" and
+ * "span_cpu", golden.h).
  */
 struct rn_span_series {
-	char *name;      /* "app:<name>", owned */
-	double *ns;      /* per-run summed durations, ns [n], in run order; a run without a span
-			  * of this name has no entry */
-	size_t n;        /* runs that had the span */
-	size_t last_run; /* private: the run (index + 1) of ns[n - 1] while collecting */
+	char *name;          /* "app:<name>", owned */
+	double *ns;          /* per-run summed durations, ns [n], in run order; a run without a
+			      * span of this name has no entry */
+	size_t n;            /* runs that had the span */
+	size_t last_run;     /* private: the run (index + 1) of ns[n - 1] while collecting */
+	double *cpu_ns;      /* per-run summed thread CPU time of the spans that carry one, ns
+			      * [ncpu], in run order; a run none of whose spans of this name
+			      * carried CPU time has no entry; owned, NULL when ncpu is 0 */
+	size_t ncpu;         /* runs whose spans of this name carried CPU time */
+	size_t last_cpu_run; /* private: the run (index + 1) of cpu_ns[ncpu - 1] */
 };
 
 /*

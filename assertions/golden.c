@@ -346,6 +346,13 @@ static const struct rn_golden_step span_step = {
 	RN_GOLDEN_CHECK_SPAN_TIME, JUDGE_TIMING, RN_METRIC_WALL, "span_time", "ms", false
 };
 
+/* The span CPU rows' step: a span's thread CPU time is judged as cpu_time is (the CPU speed
+ * probe; under load it still gates beyond the drift limit), one row per span name whose spans
+ * carried CPU time in the golden's runs and in these. */
+static const struct rn_golden_step span_cpu_step = {
+	RN_GOLDEN_CHECK_SPAN_CPU, JUDGE_TIMING, RN_METRIC_CPU_TIME, "span_cpu", "ms", false
+};
+
 /* A span row that is not compared: SKIP with `reason`; the message says why. */
 static void span_skip(struct rn_verdict_result *v, const char *name, const char *reason,
 		      const char *why)
@@ -392,8 +399,33 @@ static void span_row(struct rn_golden_cmp *c, const struct rn_span_series *gold,
 	v->time_ns = rn_mono_ns() - t0;
 }
 
+/* The golden:span_cpu row of one app span, only where both the golden's runs and these had its
+ * CPU time (renacer_span.h push/pop; OTLP spans and older golden traces have none): without
+ * both nothing is judged, and no row says PASS. */
+static void span_cpu_row(struct rn_golden_cmp *c, const struct rn_span_series *gold,
+			 const struct rn_span_series *obs, bool failed_target)
+{
+	struct rn_verdict_result *v;
+	uint64_t t0 = rn_mono_ns();
+
+	if (!gold || !obs || !gold->ncpu || !obs->ncpu || !c->g->has_spans)
+		return;
+	v = add_verdict_of(c, &span_cpu_step, gold->name);
+	if (failed_target) {
+		not_compared(c, v);
+	} else if (!c->cfg->judged[span_cpu_step.check]) {
+		span_skip(v, gold->name, "not in [golden] metrics",
+			  "not listed in [golden] metrics");
+	} else {
+		rn_golden_judge_span_time(c, &span_cpu_step, gold, obs, v);
+		v->aggregate = aggregate_text(c);
+	}
+	v->time_ns = rn_mono_ns() - t0;
+}
+
 /* The golden:span_time rows: one per app span name of the golden trace (when it records span
- * durations) or of the runs, in name order. */
+ * durations) or of the runs, in name order, each followed by its golden:span_cpu row when both
+ * sides measured the span's CPU time. */
 static void compare_spans(struct rn_golden_cmp *c, bool failed_target)
 {
 	const struct rn_target_result *r = c->r;
@@ -405,6 +437,7 @@ static void compare_spans(struct rn_golden_cmp *c, bool failed_target)
 		int cmp = !gs ? 1 : !os ? -1 : strcmp(gs->name, os->name);
 
 		span_row(c, cmp <= 0 ? gs : NULL, cmp >= 0 ? os : NULL, failed_target);
+		span_cpu_row(c, cmp <= 0 ? gs : NULL, cmp >= 0 ? os : NULL, failed_target);
 		i += cmp <= 0;
 		k += cmp >= 0;
 	}

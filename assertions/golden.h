@@ -39,6 +39,12 @@
  *         "app:parse": [..5..], ...         name, the summed duration of its spans in each
  *       },                                  timing run that had one (ns, run order; 1..runs
  *                                           values)
+ *       "span_cpu": {                       optional (files written before it have none), only
+ *         "app:parse": [..5..], ...         when a span carried CPU time: per app span name of
+ *       },                                  "spans" whose renacer_span.h spans carried their
+ *                                           thread's CPU time (RN_APP_CPU), the summed CPU
+ *                                           time in each timing run that had one (ns, run
+ *                                           order; 1..runs values)
  *       "samples": {                        one value per timing run, in run order: the time
  *         "wall_time": [..5..], "critical_path": [..], "cpu_time": [..], "peak_rss": [..], ...
  *       },                                  metrics, the tree metrics, and every other metric
@@ -84,6 +90,10 @@
  *   with timing_tolerance ([golden.tolerances] span_time) and the same detection limit. A span
  *   of the runs that the golden trace lacks, and every span against a golden trace without
  *   span data (renacer-golden/2 and older), is SKIP, saying why; never FAIL.
+ * - Span CPU times (golden:span_cpu:app:<name>, after the span's span_time row): a span's
+ *   per-run summed CPU time judged by the timing rule as cpu_time is (CPU speed probe; gating
+ *   beyond the drift limit under load), with timing_tolerance ([golden.tolerances] span_cpu).
+ *   Only where both the golden's runs and these measured the span's CPU time; else no row.
  * - Timing and memory metrics whose golden median is 0 were not measured then: NOT JUDGED,
  *   "the golden trace has no <metric> data". Measured then but 0 in every run now: NO DATA
  *   (an error, never a silent pass).
@@ -145,7 +155,8 @@
 	X(GPU_DISPATCHES, "gpu_dispatches")                                                        \
 	X(GPU_COPY_BYTES, "gpu_copy_bytes")                                                        \
 	X(INSTRUCTIONS, "instructions")                                                            \
-	X(SPAN_TIME, "span_time")
+	X(SPAN_TIME, "span_time")                                                                  \
+	X(SPAN_CPU, "span_cpu")
 
 /* Golden comparison identifiers (enum rn_golden_check). */
 enum rn_golden_check {
@@ -431,7 +442,8 @@ struct rn_golden {
 	bool has_spans;                     /* span durations recorded (version >= 3; "spans"
 					     * may still be absent: no app spans then) */
 	struct rn_span_series *spans;       /* per app span name, the timing runs' summed
-					     * durations, sorted by name [nspans], owned */
+					     * durations and CPU times ("span_cpu"; ncpu 0
+					     * when absent), sorted by name [nspans], owned */
 	size_t nspans;                      /* entries in spans */
 };
 
@@ -541,6 +553,8 @@ bool rn_golden_same_machine(const struct rn_golden *g);
  *   golden:span_time:app:<name>  (timing) one per app span name of the golden trace or of the
  *                          runs, by name; NO DATA for a golden span no run had, SKIP for a
  *                          span the golden lacks or a golden without span data
+ *   golden:span_cpu:app:<name>   (timing) after its span_time row, when the golden's runs and
+ *                          these both had the span's CPU time (none: no row)
  * Each carries observed, golden, budget (the largest passing value), delta_pct (relative to
  * the golden value, or to 1 when that is 0), unit, a one-line message such as
  * "syscalls 2480 vs golden 1240 (+100.0%, tolerance +10%)" (ending with "; " RN_GOLDEN_HINT

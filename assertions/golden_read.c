@@ -333,6 +333,40 @@ static int read_spans(const json_t *o, size_t nruns, struct rn_golden *g, struct
 	return 0;
 }
 
+/*
+ * "span_cpu" (renacer-golden/3, optional: files written before it have none): per app span name
+ * of "spans", 1..nruns per-run CPU times, ns. Read after "spans" (g->spans sorted).
+ */
+static int read_span_cpu(const json_t *o, size_t nruns, struct rn_golden *g, struct rn_diag *d)
+{
+	const char *key;
+	json_t *v;
+
+	if (!json_is_object(o))
+		return corrupt(d, "\"span_cpu\" must be an object");
+	json_object_foreach((json_t *)o, key, v)
+	{
+		struct rn_span_series k = { .name = (char *)key }, *s;
+		size_t i, n = json_is_array(v) ? json_array_size(v) : 0;
+
+		s = g->nspans ? bsearch(&k, g->spans, g->nspans, sizeof(*g->spans), cmp_series) :
+				NULL;
+		if (!s)
+			return corrupt(d, "\"span_cpu.%s\" names no span of \"spans\"", key);
+		if (!n || n > nruns)
+			return corrupt(d,
+				       "\"span_cpu.%s\" must be an array of 1 to %zu values (runs)",
+				       key, nruns);
+		s->cpu_ns = rn_xcalloc(n, sizeof(*s->cpu_ns));
+		s->ncpu = n;
+		for (i = 0; i < n; i++)
+			if (!get_count(json_array_get(v, i), &s->cpu_ns[i]))
+				return corrupt(d, "\"span_cpu.%s[%zu]\" must be an integer >= 0",
+					       key, i);
+	}
+	return 0;
+}
+
 /* renacer-golden/1 (version 1), renacer-golden/2 (version 2, with counting runs) and
  * renacer-golden/3 (version 3, with span durations). */
 static int read_golden_v1(const json_t *root, int version, struct rn_golden *g, struct rn_diag *d)
@@ -347,8 +381,8 @@ static int read_golden_v1(const json_t *root, int version, struct rn_golden *g, 
 	static const char *const keys_v3[] = {
 		"argv",    "conditions", "counting_runs", "counting_samples",
 		"format",  "gpu",        "provenance",    "runs",
-		"samples", "spans",      "syscalls",      "target",
-		NULL
+		"samples", "span_cpu",   "spans",         "syscalls",
+		"target",  NULL
 	};
 	static const char *const required[] = { "argv",     "provenance", "runs", "samples",
 						"syscalls", "target",     NULL };
@@ -407,6 +441,9 @@ static int read_golden_v1(const json_t *root, int version, struct rn_golden *g, 
 	g->has_spans = version >= 3;
 	v = json_object_get(root, "spans");
 	if (v && read_spans(v, g->nruns, g, d))
+		return -EINVAL;
+	v = json_object_get(root, "span_cpu");
+	if (v && read_span_cpu(v, g->nruns, g, d))
 		return -EINVAL;
 	return 0;
 }
@@ -672,6 +709,7 @@ void rn_golden_release(struct rn_golden *g)
 	for (i = 0; i < g->nspans; i++) {
 		free(g->spans[i].name);
 		free(g->spans[i].ns);
+		free(g->spans[i].cpu_ns);
 	}
 	free(g->spans);
 	memset(g, 0, sizeof(*g));

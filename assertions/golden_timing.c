@@ -352,7 +352,7 @@ static void timing_bounds(const struct rn_golden_cmp *c, const struct rn_golden_
 	rn_stats_hodges_lehmann(a, na, b, nb, e->alpha_k, &e->hl);
 	e->sigma = pooled_sigma(a, na, b, nb);
 	n_eff = 1.0 / (1.0 / (double)na + 1.0 / (double)nb);
-	if (s->metric == RN_METRIC_CPU_TIME) {
+	if (s->check == RN_GOLDEN_CHECK_CPU_TIME) {
 		kernel_bound_rule(c, e);
 	} else if (e->comparable && golden_kernel_bound(c)) {
 		e->comparable = false;
@@ -877,16 +877,22 @@ void rn_golden_judge_span_time(struct rn_golden_cmp *c, const struct rn_golden_s
 			       const struct rn_span_series *gold, const struct rn_span_series *obs,
 			       struct rn_verdict_result *v)
 {
+	bool cpu = s->check == RN_GOLDEN_CHECK_SPAN_CPU;
+	const double *b = !obs ? NULL : cpu ? obs->cpu_ns : obs->ns;
 	struct timing_job tj;
+	struct rn_buf name;
 
 	memset(&tj, 0, sizeof(tj));
-	tj.name = gold->name;
+	rn_buf_init(&name, 0);
+	rn_buf_addf(&name, "%s%s", gold->name, cpu ? " CPU" : "");
+	tj.name = name.buf;
 	tj.tname = c->r->name ? c->r->name : "?";
-	tj.a = gold->ns;
-	tj.na = gold->n;
-	tj.nb = obs ? obs->n : 0;
+	tj.a = cpu ? gold->cpu_ns : gold->ns;
+	tj.na = cpu ? gold->ncpu : gold->n;
+	tj.nb = !obs ? 0 : cpu ? obs->ncpu : obs->n;
 	tj.b = rn_xmalloc((tj.nb ? tj.nb : 1) * sizeof(*tj.b));
 	if (tj.nb)
-		memcpy(tj.b, obs->ns, tj.nb * sizeof(*tj.b));
+		memcpy(tj.b, b, tj.nb * sizeof(*tj.b));
 	judge_job(c, s, v, &tj);
+	rn_buf_release(&name);
 }

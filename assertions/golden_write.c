@@ -292,6 +292,38 @@ static json_t *build_spans(const struct rn_target_result *r, bool *failed)
 	return o;
 }
 
+/* "span_cpu": per app span name whose spans carried CPU time in a timing run (renacer_span.h
+ * push/pop), the per-run summed CPU time; NULL when none did. */
+static json_t *build_span_cpu(const struct rn_target_result *r, bool *failed)
+{
+	json_t *o = NULL;
+	size_t i, k;
+
+	for (i = 0; i < r->napp_spans; i++) {
+		const struct rn_span_series *s = &r->app_spans[i];
+		json_t *name, *a;
+
+		if (!s->ncpu)
+			continue;
+		name = json_string(s->name);
+		if (!name)
+			continue; /* not valid UTF-8: not in "spans" either */
+		json_decref(name);
+		if (!o)
+			o = json_object();
+		if (!o) {
+			*failed = true;
+			return NULL;
+		}
+		a = json_array();
+		for (k = 0; a && k < s->ncpu; k++)
+			if (json_array_append_new(a, jround(s->cpu_ns[k])) < 0)
+				*failed = true;
+		put(o, s->name, a, failed);
+	}
+	return o;
+}
+
 const char *rn_golden_status_name(enum rn_run_status s)
 {
 	switch (s) {
@@ -368,6 +400,9 @@ int rn_golden_write(const char *path, const struct rn_target_result *r, const ch
 	spans = build_spans(r, &failed);
 	if (spans)
 		put(root, "spans", spans, &failed);
+	spans = build_span_cpu(r, &failed);
+	if (spans)
+		put(root, "span_cpu", spans, &failed);
 	if (failed) {
 		json_decref(root);
 		/* The only ways to fail above: an allocation, or a target name not in UTF-8. */

@@ -584,7 +584,9 @@ void rn_golden_judge_timing(struct rn_golden_cmp *c, const struct rn_golden_step
 /* One app span's durations (golden:span_time:app:<name>, golden_timing.c): the golden's
  * per-run durations `gold` (n >= 1) against the runs' `obs` (NULL when no run had the span: NO
  * DATA), judged by the timing rule of step `s` (a wall-time step of check SPAN_TIME), with its
- * messages, detection limit and details. */
+ * messages, detection limit and details. With a CPU-time step of check SPAN_CPU
+ * (golden:span_cpu:app:<name>) the series' CPU times are judged instead (gold->ncpu >= 1), by
+ * the rule of cpu_time: the CPU speed probe, and gating beyond the drift limit under load. */
 void rn_golden_judge_span_time(struct rn_golden_cmp *c, const struct rn_golden_step *s,
 			       const struct rn_span_series *gold, const struct rn_span_series *obs,
 			       struct rn_verdict_result *v);

@@ -285,6 +285,7 @@ void rn_target_result_release(struct rn_target_result *r)
 	for (i = 0; i < r->napp_spans; i++) {
 		free(r->app_spans[i].name);
 		free(r->app_spans[i].ns);
+		free(r->app_spans[i].cpu_ns);
 	}
 	free(r->app_spans);
 	rn_critical_path_release(&r->cp);
@@ -472,7 +473,7 @@ static struct rn_span_series *span_series_of(struct rn_target_result *r, const c
 }
 
 /* Add the app spans of run `t` (the r->nruns-th run) to r->app_spans: per name, the summed
- * duration of its spans in this run. */
+ * duration of its spans in this run, and the summed CPU time of those that carry one. */
 static void add_app_spans(struct rn_target_result *r, const struct rn_trace *t)
 {
 	size_t i;
@@ -488,6 +489,14 @@ static void add_app_spans(struct rn_target_result *r, const struct rn_trace *t)
 			s->last_run = r->nruns;
 		}
 		s->ns[s->n - 1] += ns;
+		if (!(a->flags & RN_APP_CPU))
+			continue;
+		if (s->last_cpu_run != r->nruns) {
+			s->cpu_ns = rn_xrealloc(s->cpu_ns, (s->ncpu + 1) * sizeof(*s->cpu_ns));
+			s->cpu_ns[s->ncpu++] = 0.0;
+			s->last_cpu_run = r->nruns;
+		}
+		s->cpu_ns[s->ncpu - 1] += (double)a->cpu_ns;
 	}
 }
 

@@ -1256,17 +1256,29 @@ static void inside_lines(const struct rn_profile_cfg *pc, const struct span_sel 
 	rn_buf_release(&line);
 }
 
-/* The golden span rows of app spans: "golden:span_time:app:NAME". */
-#define GOLDEN_APP_SPAN "golden:span_time:app:"
+/* The golden rows of one app span, on its duration and on its CPU time:
+ * "golden:span_time:app:NAME", "golden:span_cpu:app:NAME". */
+static const char *const golden_span_rows[] = { "golden:span_time:", "golden:span_cpu:", NULL };
+
+/* The app span ("app:NAME") a golden span row named `assertion` is about, or NULL. */
+static const char *golden_span_of(const char *assertion)
+{
+	for (const char *const *p = golden_span_rows; *p; p++) {
+		size_t n = strlen(*p);
+
+		if (!strncmp(assertion, *p, n) && !strncmp(assertion + n, "app:", 4) &&
+		    assertion[n + 4])
+			return assertion + n;
+	}
+	return NULL;
+}
 
 /* Whether `v` is a failed row on the time of app spans: a span_time assertion's, or a golden
  * trace's of one app span. */
 static bool is_span_row(const struct rn_verdict_result *v)
 {
 	return v->verdict == RN_VERDICT_FAIL && v->assertion &&
-		((v->type && !strcmp(v->type, "span_time")) ||
-		 (!strncmp(v->assertion, GOLDEN_APP_SPAN, strlen(GOLDEN_APP_SPAN)) &&
-		  v->assertion[strlen(GOLDEN_APP_SPAN)]));
+		((v->type && !strcmp(v->type, "span_time")) || golden_span_of(v->assertion));
 }
 
 /* The spans row `v` (is_span_row) is about, into *sel: false when `v` is not such a row or its
@@ -1277,8 +1289,8 @@ static bool span_sel_of(const struct rn_config *cfg, const struct rn_verdict_res
 	memset(sel, 0, sizeof(*sel));
 	if (!is_span_row(v))
 		return false;
-	if (!strncmp(v->assertion, GOLDEN_APP_SPAN, strlen(GOLDEN_APP_SPAN))) {
-		sel->label = sel->name = v->assertion + strlen("golden:span_time:");
+	if (golden_span_of(v->assertion)) {
+		sel->label = sel->name = golden_span_of(v->assertion);
 		return true;
 	}
 	for (size_t i = 0; i < cfg->nassertions; i++) {
@@ -1290,6 +1302,21 @@ static bool span_sel_of(const struct rn_config *cfg, const struct rn_verdict_res
 			return true;
 		}
 	}
+	return false;
+}
+
+/* The spans the explanation of `row` looks inside, into *sel: those of `row` when it is a span
+ * row, else those of the target's first failed span row (a slowdown inside a span fails
+ * golden:cpu_time too, which is explained first: the span's row still names where to look).
+ * False when no failed row selects an app span. */
+static bool inside_sel_of(const struct rn_config *cfg, const struct rn_target_report *tv,
+			  const struct rn_verdict_result *row, struct span_sel *sel)
+{
+	if (span_sel_of(cfg, row, sel))
+		return true;
+	for (size_t i = 0; i < tv->nverdicts; i++)
+		if (span_sel_of(cfg, &tv->verdicts[i], sel))
+			return true;
 	return false;
 }
 
@@ -1344,7 +1371,7 @@ void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_targe
 	struct rn_buf out, all;
 	char *bf = NULL, *bcalls = NULL, *hf = NULL, *hcalls = NULL, *svg = NULL, *txt = NULL;
 	char *error = NULL;
-	bool golden, drawn, leaning, spans, nodiff = false;
+	bool golden, drawn, leaning, spans, inside, nodiff = false;
 	struct span_sel sel;
 	long grew = -1;
 	int rc;
@@ -1356,6 +1383,7 @@ void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_targe
 		return;
 	leaning = row->verdict != RN_VERDICT_FAIL;
 	spans = span_sel_of(cfg, row, &sel);
+	inside = spans || inside_sel_of(cfg, tv, row, &sel);
 	golden = !base || strncmp(row->assertion, "baseline:", 9);
 	memset(&bs, 0, sizeof(bs));
 	memset(&hs, 0, sizeof(hs));
@@ -1380,7 +1408,7 @@ void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_targe
 			golden ? "head runs" : "base and head runs", pc->frequency_hz);
 	bruns = golden ? NULL : rn_xcalloc(pc->runs, sizeof(*bruns));
 	hruns = rn_xcalloc(pc->runs, sizeof(*hruns));
-	if (profile_runs(pc, golden ? NULL : base, head, spans ? &sel : NULL, bruns, hruns,
+	if (profile_runs(pc, golden ? NULL : base, head, inside ? &sel : NULL, bruns, hruns,
 			 &error)) {
 		rn_buf_addf(&out, "no explanation: %s\n", error);
 		goto out_detail;
@@ -1396,7 +1424,7 @@ void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_targe
 	}
 	svg = path_of(pc->dir, head->name, ".diff.svg");
 	txt = path_of(pc->dir, head->name, ".explain.txt");
-	if (spans)
+	if (inside)
 		inside_lines(pc, &sel, hruns, &out, &all);
 	if (!nodiff) {
 		const char *files[4] = { bf, bcalls, hf, hcalls };

@@ -87,7 +87,8 @@ void rn_trace_gpu_lines(const struct rn_trace *t, FILE *out)
 /*
  * One line per span the program reported itself (the "app" collector), by arrival: seconds
  * since the run began, pid/tid, the name as span_count matches it, the duration in <seconds>,
- * then its enclosing span and attributes when known.
+ * then its enclosing span, its own thread CPU time in seconds (cpu=, renacer_span.h push/pop
+ * spans) and attributes when known.
  */
 void rn_trace_app_lines(const struct rn_trace *t, FILE *out)
 {
@@ -116,6 +117,10 @@ void rn_trace_app_lines(const struct rn_trace *t, FILE *out)
 			rn_buf_addf(&b, " parent=%s", parent);
 			free(parent);
 		}
+		if (a->flags & RN_APP_CPU)
+			rn_buf_addf(&b, " cpu=%llu.%06llu",
+				    (unsigned long long)(a->cpu_ns / 1000000000u),
+				    (unsigned long long)(a->cpu_ns % 1000000000u / 1000u));
 		if (a->flags & RN_APP_UNCLOSED)
 			rn_buf_adds(&b, " unclosed");
 		if (a->flags & RN_APP_ERROR)

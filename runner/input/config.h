@@ -217,7 +217,8 @@ bool rn_harness_is_suite(enum rn_harness h);
 	  "golden comparisons made (default all: syscalls, "                                       \
 	  "syscall_counts, processes, cpu_time, wall_time, critical_path, "                        \
 	  "peak_rss, alloc_peak, gpu_busy, gpu_dispatches, "                                       \
-	  "gpu_copy_bytes, instructions, span_time); the others are SKIP")                         \
+	  "gpu_copy_bytes, instructions, span_time, span_cpu); the others "                        \
+	  "are SKIP")                                                                              \
 	X(tolerances, "table of numbers",                                                          \
 	  "per-comparison tolerance, fraction ([golden."                                           \
 	  "tolerances] wall_time = 0.5), replacing "                                               \

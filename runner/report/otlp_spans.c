@@ -798,7 +798,8 @@ static long app_parent(const struct rn_trace *tr, size_t i)
 /*
  * The program's own spans (the "app" collector): each under its enclosing app span, a
  * top-level one under the run's span, with the attributes the program gave (scalars as they
- * are, arrays and objects as JSON text) and the thread.
+ * are, arrays and objects as JSON text), the thread, and the span's own thread CPU time
+ * (renacer.app.cpu_ns, renacer_span.h push/pop spans) where it has one.
  */
 static int emit_app(struct walk *w, struct twalk *t)
 {
@@ -830,6 +831,9 @@ static int emit_app(struct walk *w, struct twalk *t)
 			sb_int(&b, "process.pid", a->pid);
 		if (a->tid)
 			sb_int(&b, "thread.id", a->tid);
+		if (a->flags & RN_APP_CPU)
+			sb_int(&b, "renacer.app.cpu_ns",
+			       a->cpu_ns > INT64_MAX ? INT64_MAX : (int64_t)a->cpu_ns);
 		if (a->flags & RN_APP_UNCLOSED)
 			sb_bool(&b, "renacer.app.unclosed", true);
 		json_object_foreach(attrs, key, v)

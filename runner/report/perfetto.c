@@ -340,7 +340,8 @@ static void write_gpu(struct writer *w, struct target *t)
 }
 
 /* The program's own spans: slices "app:<name>" on its process's track, on the thread that
- * made them (the main thread's when unknown), with the attributes it gave. */
+ * made them (the main thread's when unknown), with the attributes it gave and its own thread
+ * CPU time (args.cpu_ns) where it has one. */
 static void write_app(struct writer *w, struct target *t)
 {
 	const struct rn_trace *tr = &t->r->last;
@@ -360,6 +361,8 @@ static void write_app(struct writer *w, struct target *t)
 		    json_string(a->source == RN_APP_SOURCE_OTLP ? "otlp" : "renacer_span.h"));
 		if (a->parent)
 			set(args, "parent", rn_json_text(a->parent));
+		if (a->flags & RN_APP_CPU)
+			set(args, "cpu_ns", ju64(a->cpu_ns));
 		if (a->flags & RN_APP_UNCLOSED)
 			set(args, "unclosed", json_true());
 		if (a->flags & RN_APP_ERROR)

@@ -64,6 +64,8 @@ static void check_golden(const struct rn_golden *g)
 		FUZZ_CHECK(!strncmp(g->spans[i].name, "app:", 4), "a span name without \"app:\"");
 		FUZZ_CHECK(g->spans[i].n >= 1 && g->spans[i].n <= g->nruns,
 			   "a span's run count is not 1..runs");
+		FUZZ_CHECK(g->spans[i].ncpu <= g->nruns && !g->spans[i].ncpu == !g->spans[i].cpu_ns,
+			   "a span's CPU run count is not 0..runs");
 		if (i)
 			FUZZ_CHECK(strcmp(g->spans[i - 1].name, g->spans[i].name) < 0,
 				   "spans not sorted by name, or a name repeats");

@@ -51,6 +51,7 @@ first_item() {
 # on-CPU samples need perf_event_open (kernel.perf_event_paranoid)
 if [ "$case_name" = hot ] || [ "$case_name" = golden ] || [ "$case_name" = child ] ||
 	[ "$case_name" = golden_warn ] || [ "$case_name" = stripped ] || [ "$case_name" = span ] ||
+	[ "$case_name" = golden_span ] ||
 	[ "$case_name" = one_run ] || [ "$case_name" = python ]; then
 	"$renacer" trace -c -o /dev/null --profile "$tmp/probe" -- /bin/true 2>"$tmp/probe.err"
 	if grep -q "no on-CPU samples" "$tmp/probe.err"; then
@@ -136,6 +137,63 @@ T
 	run check --no-golden --junit junit.xml
 	expect_rc 1
 	grep -q "FAIL span_app/solve_time" "$tmp/con" || fail "no failing span_time row"
+	for f in "$tmp/con" "$tmp/head/.renacer/explain/span_app.explain.txt"; do
+		line=$(grep "inside app:solve (3 profiled runs, [0-9]* samples): " "$f")
+		[ -n "$line" ] || fail "$f: no line on the samples inside app:solve"
+		n=$(echo "$line" | sed -n \
+			's/.*: [0-9]*% of its samples in solve_step (span_app\.c:\([0-9]*\)).*/\1/p')
+		[ -n "$n" ] || fail "$f: solve_step (span_app.c:LINE) is not first: '$line'"
+		[ "$n" -gt "$step_first" ] && [ "$n" -lt "$step_last" ] ||
+			fail "$f: line $n is not in solve_step ($step_first-$step_last)"
+		case $line in
+		*load_step*) fail "$f: load_step, outside the span, is inside it: '$line'" ;;
+		esac
+	done
+	sed 's/&#10;/\n/g' "$tmp/head/junit.xml" | grep -q "inside app:solve (3 profiled runs" ||
+		fail "JUnit lacks the line on the samples inside app:solve"
+	;;
+golden_span)
+	# against a golden trace the head's solve span does 4x the work (CPU work, no sleeping):
+	# golden:cpu_time fails and is explained first, golden:span_time:app:solve (and
+	# golden:span_cpu:app:solve) fails beside it, and the explanation of the cpu_time row adds where the samples inside app:solve
+	# went (solve_step, with its file:line); load_step, outside it, is not there
+	spsrc=$(dirname "$src")/span_app.c
+	inc=$(cd "$(dirname "$0")/../../../collectors/app" && pwd)
+	mkdir -p "$tmp/head/build"
+	cp "$spsrc" "$tmp/head/span_app.c"
+	(cd "$tmp/head" && "$cc" -O1 -g -fno-omit-frame-pointer -I"$inc" -o build/span_app \
+		span_app.c) || fail "cannot compile the span target"
+	step_first=$(grep -n 'static uint64_t solve_step' "$spsrc" | cut -d: -f1)
+	step_last=$(awk -v s="$step_first" 'NR > s && /^}/ { print NR; exit }' "$spsrc")
+	# span_config SOLVE_UNITS: 10 timing runs decide a 4x span in one look
+	span_config() {
+		cat >"$tmp/head/renacer.toml" <<T
+[[target]]
+name = "span_app"
+command = ["./build/span_app", "20", "$1"]
+collectors = ["ptrace", "app"]
+runs = 10
+
+[regression]
+max_runs = 10
+
+[profile]
+frequency_hz = 999
+T
+	}
+	span_config 20
+	run golden update
+	expect_rc 0
+	span_config 80
+	run check --junit junit.xml
+	expect_rc 1
+	grep -q "FAIL span_app/golden:cpu_time" "$tmp/con" || fail "golden:cpu_time did not fail"
+	# (on a machine loaded enough to hold the span's wall time within the drift limit its
+	# span_time row is advisory, and the span_cpu row beside it fails)
+	grep -Eq "FAIL span_app/golden:span_(time|cpu):app:solve" "$tmp/con" ||
+		fail "neither golden:span_time:app:solve nor golden:span_cpu:app:solve failed"
+	grep -q "golden:cpu_time failed: profiling" "$tmp/con" ||
+		fail "the cpu_time row is not the one explained"
 	for f in "$tmp/con" "$tmp/head/.renacer/explain/span_app.explain.txt"; do
 		line=$(grep "inside app:solve (3 profiled runs, [0-9]* samples): " "$f")
 		[ -n "$line" ] || fail "$f: no line on the samples inside app:solve"

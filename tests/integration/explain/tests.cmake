@@ -3,9 +3,10 @@
 # one-run spike is not ranked; a python3 target says its items are interpreter frames; a golden
 # row WARN that leans to a slowdown is explained, an unchanged WARN row is not; a stripped
 # program's item says how to name its functions; a failed span_time row on an app span says
-# which functions the samples inside the span were in.
+# which functions the samples inside the span were in, and so does the explanation of a failed
+# golden:cpu_time row beside a failed golden:span_time:app row (golden_span).
 foreach(case hot openat child off golden golden_warn golden_warn_same golden_missing stdio one_run
-		python stripped span)
+		python stripped span golden_span)
 	add_test(NAME explain.${case}
 		COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/explain_test.sh ${case} ${CMAKE_BINARY_DIR}
 			${CMAKE_C_COMPILER})

@@ -77,7 +77,34 @@ assert g["format"] == "renacer-golden/3", g["format"]
 assert sorted(g["spans"]) == ["app:load", "app:solve", "app:store"], g.get("spans")
 for name, ns in g["spans"].items():
     assert len(ns) == g["runs"] and all(isinstance(x, int) and x > 0 for x in ns), (name, ns)
+# renacer_span.h spans carry their thread's CPU time: recorded per run beside the durations
+assert sorted(g["span_cpu"]) == sorted(g["spans"]), g.get("span_cpu")
+for name, ns in g["span_cpu"].items():
+    assert len(ns) == g["runs"] and all(isinstance(x, int) and x >= 0 for x in ns), (name, ns)
 PY
+
+# cpu_rows EXPECT...: the golden:span_cpu rows, one per span, checked as rows() does.
+cpu_rows() {
+	python3 - "$tmp/results.json" "$@" <<'PY' || fail "span CPU rows not as expected"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+rows = {}
+for t in doc["targets"]:
+    for v in t["verdicts"]:
+        a = v.get("assertion") or ""
+        if a.startswith("golden:span_cpu:"):
+            rows[a[len("golden:span_cpu:"):]] = (v["verdict"], v.get("message", ""))
+for name, (verdict, msg) in sorted(rows.items()):
+    print("%s %s: %s" % (name, verdict, msg), file=sys.stderr)
+assert sorted(rows) == ["app:load", "app:solve", "app:store"], sorted(rows)
+for e in sys.argv[2:]:
+    neg = "!=" in e
+    name, want = e.split("!=" if neg else "=")
+    for n in (rows if name == "*" else [name]):
+        got = rows[n][0]
+        assert (got != want) if neg else (got == want), (n, got, e)
+PY
+}
 
 check() {
 	"$renacer" check --no-color --config "$tmp/renacer.toml" --results "$tmp/results.json" \
@@ -89,6 +116,7 @@ case $case_name in
 golden_unchanged)
 	check
 	rows "*!=FAIL" "*!=SKIP"
+	cpu_rows "*!=FAIL" "*!=SKIP"
 	;;
 golden_slow_span)
 	# "solve" FAILs. On a loaded machine a span's wall time is mostly waiting for a CPU
@@ -99,6 +127,8 @@ golden_slow_span)
 	check
 	[ "$rc" = 1 ] || fail "expected exit 1, got $rc"
 	rows "app:load!=FAIL" "app:store!=FAIL"
+	# the span's CPU time is 3x, beyond the drift limit whatever the load: it FAILs
+	cpu_rows "app:solve=FAIL" "app:load!=FAIL" "app:store!=FAIL"
 	python3 - "$tmp/results.json" <<'PY' || fail "the slowed span is neither FAIL nor advisory"
 import json, sys
 doc = json.load(open(sys.argv[1]))
@@ -122,6 +152,7 @@ p = sys.argv[1]
 g = json.load(open(p))
 g["format"] = "renacer-golden/2"
 del g["spans"]
+del g["span_cpu"]
 json.dump(g, open(p, "w"), indent=2, sort_keys=True)
 PY
 	config 120
@@ -129,6 +160,8 @@ PY
 	rows "*=SKIP"
 	grep -q "records no span durations" "$tmp/results.json" ||
 		fail "the rows do not say why they are not compared"
+	# nor span CPU times: no such row at all
+	! grep -q "golden:span_cpu:" "$tmp/results.json" || fail "a span CPU row against /2"
 	;;
 *)
 	fail "unknown case"

@@ -80,6 +80,13 @@ for child in ("app:parse", "app:render"):
     assert spans[child][0]["parentSpanId"] == req["spanId"], child + " not under app:request"
 attrs = {a["key"]: a["value"] for a in req.get("attributes", [])}
 assert "thread.id" in attrs or attrs.get("http.route") == {"stringValue": "/items"}, attrs
+# a renacer_span.h span carries its own CPU time, an OTLP span none
+for name in ("app:request", "app:parse", "app:render"):
+    a = {x["key"]: x["value"] for x in spans[name][0].get("attributes", [])}
+    if a["renacer.app.source"] == {"stringValue": "renacer_span.h"}:
+        assert int(a["renacer.app.cpu_ns"]["intValue"]) >= 0, (name, a)
+    else:
+        assert "renacer.app.cpu_ns" not in a, (name, a)
 PY
 }
 
@@ -100,6 +107,7 @@ assert names == ["app:parse", "app:render", "app:request", "app:worker"], names
 w = [e for e in ev if e.get("name") == "app:worker"][0]
 r = [e for e in ev if e.get("name") == "app:request"][0]
 assert w["tid"] != r["tid"], "worker and request on one thread"
+assert all(e["args"]["cpu_ns"] >= 0 for e in ev if e.get("cat") == "app"), "a slice without cpu_ns"
 ' "$tmp/timeline.json" || fail "timeline: app slices missing or on the wrong thread"
 	app_config "[\"$build/targets/sp_app\", \"1500\"]" 1000
 	check
@@ -109,8 +117,8 @@ assert w["tid"] != r["tid"], "worker and request on one thread"
 		2>"$tmp/err" || fail "renacer trace failed"
 	[ "$(grep -c '^\[app [0-9]*/[0-9]*\] [0-9.]* app:' "$tmp/lines")" = 4 ] ||
 		fail "renacer trace: not 4 app lines"
-	grep -q ' app:parse <[0-9.]*> parent=request$' "$tmp/lines" ||
-		fail "renacer trace: app:parse without its parent"
+	grep -q ' app:parse <[0-9.]*> parent=request cpu=[0-9]*\.[0-9]\{6\}$' "$tmp/lines" ||
+		fail "renacer trace: app:parse without its parent and CPU time"
 	;;
 app_otel_proto | app_otel_json)
 	# An unmodified OpenTelemetry SDK program (Node.js) exporting to the receiver.

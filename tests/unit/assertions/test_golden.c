@@ -100,6 +100,20 @@ static void add_span_series(struct rn_target_result *r, const char *name, double
 		s->ns[i] = floor(ms * 1e6 * (1.0 + jitter * noise(&seed)));
 }
 
+/* Give the last app span series of `r` a CPU time per run around `ms` with +-`jitter`
+ * relative noise (renacer_span.h push/pop spans carry one). */
+static void add_span_cpu(struct rn_target_result *r, double ms, double jitter, unsigned seed)
+{
+	struct rn_span_series *s = &r->app_spans[r->napp_spans - 1];
+	size_t i;
+
+	s->cpu_ns = calloc(s->n, sizeof(*s->cpu_ns));
+	assert_non_null(s->cpu_ns);
+	s->ncpu = s->n;
+	for (i = 0; i < s->n; i++)
+		s->cpu_ns[i] = floor(ms * 1e6 * (1.0 + jitter * noise(&seed)));
+}
+
 static void free_result(struct rn_target_result *r)
 {
 	free(r->syscall_ns);
@@ -731,6 +745,150 @@ static void test_golden_compare_span_time(void **state)
 	free_result(&now);
 	rn_golden_release(&g);
 	free_result(&gold);
+}
+
+/*
+ * The spans' CPU time: written per run beside the durations ("span_cpu") and read back; one
+ * golden:span_cpu row per span whose CPU time both sides measured, judged by the rule of
+ * cpu_time (a +30% fails, an unchanged one passes; under load it still gates beyond the drift
+ * limit where the wall-time span row is advisory); no row where either side has none.
+ */
+static void test_golden_compare_span_cpu(void **state)
+{
+	struct rn_target_result gold, now;
+	struct rn_golden g;
+	struct rn_verdict_result *v, *s;
+	struct rn_buf b;
+	size_t n, i;
+
+	(void)state;
+	make_result(&gold, 10, 100.0, 0.02, 61, 8 << 20);
+	add_span_series(&gold, "app:load", 30.0, 0.03, 1);
+	add_span_series(&gold, "app:solve", 60.0, 0.03, 2);
+	add_span_cpu(&gold, 50.0, 0.03, 3);
+	golden_of(&gold, "spancpu", &g);
+	rn_buf_init(&b, 0);
+	assert_int_equal(rn_buf_read_file(&b, OUT "spancpu.json"), 0);
+	assert_non_null(strstr(b.buf, "\"span_cpu\": {\n    \"app:solve\": ["));
+	rn_buf_release(&b);
+	/* the round trip: solve's CPU times as written, load (no CPU time) without */
+	assert_int_equal(g.nspans, 2);
+	assert_int_equal(g.spans[0].ncpu, 0);
+	assert_null(g.spans[0].cpu_ns);
+	assert_int_equal(g.spans[1].ncpu, 10);
+	for (i = 0; i < 10; i++)
+		assert_float_equal(g.spans[1].cpu_ns[i], gold.app_spans[1].cpu_ns[i], 0.5);
+
+	/* solve's CPU time +30%, its duration unchanged: the CPU row fails, load has none */
+	make_result(&now, 10, 100.0, 0.02, 62, 8 << 20);
+	add_span_series(&now, "app:load", 30.0, 0.03, 4);
+	add_span_series(&now, "app:solve", 60.0, 0.03, 5);
+	add_span_cpu(&now, 65.0, 0.03, 6);
+	n = compare(&g, &now, NULL, &v);
+	assert_int_equal(n, 11);
+	assert_string_equal(v[9].assertion, "golden:span_time:app:solve");
+	assert_string_equal(v[10].assertion, "golden:span_cpu:app:solve");
+	assert_null(find_or_null(v, n, "golden:span_cpu:app:load"));
+	s = &v[10];
+	assert_int_equal(s->verdict, RN_VERDICT_FAIL);
+	assert_string_equal(s->unit, "ms");
+	assert_non_null(strstr(s->message, "app:solve CPU "));
+	assert_non_null(strstr(s->message, "; detects >= +"));
+	assert_int_equal(v[9].verdict, RN_VERDICT_PASS);
+	free_verdicts(v, n);
+	free_result(&now);
+
+	/* unchanged: PASS */
+	make_result(&now, 10, 100.0, 0.02, 63, 8 << 20);
+	add_span_series(&now, "app:load", 30.0, 0.03, 7);
+	add_span_series(&now, "app:solve", 60.0, 0.03, 8);
+	add_span_cpu(&now, 50.0, 0.03, 9);
+	n = compare(&g, &now, NULL, &v);
+	assert_int_equal(find(v, n, "golden:span_cpu:app:solve")->verdict, RN_VERDICT_PASS);
+	free_verdicts(v, n);
+	free_result(&now);
+
+	/* a loaded machine: a 2x span fails on its CPU time (beyond the drift limit), where its
+	 * wall-time row is advisory; +30% is advisory on both */
+	make_result(&now, 10, 100.0, 0.02, 64, 8 << 20);
+	now.has_cpu_pressure = true;
+	now.cpu_pressure = 0.5;
+	add_span_series(&now, "app:load", 30.0, 0.03, 10);
+	add_span_series(&now, "app:solve", 120.0, 0.03, 11);
+	add_span_cpu(&now, 100.0, 0.03, 12);
+	n = compare(&g, &now, NULL, &v);
+	assert_int_equal(find(v, n, "golden:span_time:app:solve")->verdict, RN_VERDICT_WARN);
+	s = find(v, n, "golden:span_cpu:app:solve");
+	assert_int_equal(s->verdict, RN_VERDICT_FAIL);
+	assert_non_null(strstr(s->message, "beyond the drift limit"));
+	free_verdicts(v, n);
+	for (i = 0; i < now.app_spans[1].ncpu; i++)
+		now.app_spans[1].cpu_ns[i] *= 0.65;
+	n = compare(&g, &now, NULL, &v);
+	assert_int_equal(find(v, n, "golden:span_cpu:app:solve")->verdict, RN_VERDICT_WARN);
+	free_verdicts(v, n);
+
+	/* runs without the span's CPU time (an OTLP span now): no CPU row, nothing says PASS */
+	free(now.app_spans[1].cpu_ns);
+	now.app_spans[1].cpu_ns = NULL;
+	now.app_spans[1].ncpu = 0;
+	n = compare(&g, &now, NULL, &v);
+	assert_int_equal(n, 10);
+	assert_null(find_or_null(v, n, "golden:span_cpu:app:solve"));
+	free_verdicts(v, n);
+	free_result(&now);
+	rn_golden_release(&g);
+
+	/* a golden trace without span CPU time: no CPU row */
+	free(gold.app_spans[1].cpu_ns);
+	gold.app_spans[1].cpu_ns = NULL;
+	gold.app_spans[1].ncpu = 0;
+	golden_of(&gold, "spancpu0", &g);
+	rn_buf_init(&b, 0);
+	assert_int_equal(rn_buf_read_file(&b, OUT "spancpu0.json"), 0);
+	assert_null(strstr(b.buf, "span_cpu"));
+	rn_buf_release(&b);
+	make_result(&now, 10, 100.0, 0.02, 65, 8 << 20);
+	add_span_series(&now, "app:solve", 60.0, 0.03, 13);
+	add_span_cpu(&now, 100.0, 0.03, 14);
+	n = compare(&g, &now, NULL, &v);
+	assert_null(find_or_null(v, n, "golden:span_cpu:app:solve"));
+	assert_non_null(find_or_null(v, n, "golden:span_time:app:solve"));
+	free_verdicts(v, n);
+	free_result(&now);
+	rn_golden_release(&g);
+	free_result(&gold);
+}
+
+/* "span_cpu" must name spans of "spans", with 1..runs integers. */
+static void test_golden_read_span_cpu_errors(void **state)
+{
+	struct rn_target_result r;
+	struct rn_golden g;
+	struct rn_diag d;
+	struct rn_buf b;
+	char *p;
+	FILE *f;
+
+	(void)state;
+	make_result(&r, 5, 100.0, 0.02, 66, 8 << 20);
+	add_span_series(&r, "app:load", 30.0, 0.03, 1);
+	add_span_cpu(&r, 20.0, 0.03, 2);
+	golden_of(&r, "spancpu_e", &g);
+	rn_golden_release(&g);
+	rn_buf_init(&b, 0);
+	assert_int_equal(rn_buf_read_file(&b, OUT "spancpu_e.json"), 0);
+	p = strstr(b.buf, "\"span_cpu\": {\n    \"app:load\"");
+	assert_non_null(p);
+	memcpy(p + strlen("\"span_cpu\": {\n    \"app:"), "lost", 4);
+	f = fopen(OUT "spancpu_e2.json", "w");
+	assert_non_null(f);
+	fputs(b.buf, f);
+	fclose(f);
+	rn_buf_release(&b);
+	assert_int_equal(rn_golden_read(OUT "spancpu_e2.json", &g, &d), -EINVAL);
+	assert_non_null(strstr(d.msg, "\"span_cpu.app:lost\" names no span of \"spans\""));
+	free_result(&r);
 }
 
 /* A renacer-golden/2 trace is read as before: no span data. */
@@ -2018,6 +2176,8 @@ int main(void)
 		cmocka_unit_test(test_golden_compare_verdict_set),
 		cmocka_unit_test(test_golden_compare_span_time),
 		cmocka_unit_test(test_golden_read_v2_has_no_spans),
+		cmocka_unit_test(test_golden_compare_span_cpu),
+		cmocka_unit_test(test_golden_read_span_cpu_errors),
 		cmocka_unit_test(test_golden_compare_total_syscalls_message),
 		cmocka_unit_test(test_golden_compare_total_rule_slack),
 		cmocka_unit_test(test_golden_compare_doubled_syscall_fails_naming_it),

@@ -17,8 +17,8 @@ Workloads (none of them used by the other benchmarks):
   lmdb     database     mdb_load of 40,000 key/value pairs       plant: more pairs
   jq       JSON         jq reduce over 60,000 objects            plant: more objects
 
-Usage: tests/bench/real/init_gate.py [--renacer build/renacer] [--checks 20] [--hog]
-       [--modes golden,baseline] [--plant 10] [--only NAME,...] [--keep DIR]
+Usage: tests/bench/real/init_gate.py [--renacer build/renacer] [--checks 20] [--hog | --hogs N]
+       [--modes golden,baseline] [--plant 10] [--plant-checks N] [--only NAME,...] [--keep DIR]
 Prints one Markdown table per mode. Exit 0 unless renacer itself could not be run.
 """
 import argparse
@@ -154,6 +154,8 @@ def main():
     ap.add_argument("--hogs", type=int, default=0, help="this many busy loops (instead of --hog's)")
     ap.add_argument("--modes", default="golden,baseline")
     ap.add_argument("--plant", type=float, default=0.0, help="percent of own work planted")
+    ap.add_argument("--plant-checks", type=int, default=0,
+                    help="planted checks (default: --checks)")
     ap.add_argument("--only", default="")
     ap.add_argument("--keep", default="")
     ap.add_argument("--log", default="", help="append every failing check's stderr here")
@@ -166,9 +168,8 @@ def main():
     hogs = (hog_start(a.hogs) if a.hogs else
             hog_start(max(1, (os.cpu_count() or 2) - 1)) if a.hog else [])
     try:
-        for name, (tool, make, argv) in WORKLOADS.items():
-            if only and name not in only:
-                continue
+        for name in only or list(WORKLOADS):
+            tool, make, argv = WORKLOADS[name]
             if not shutil.which(tool):
                 print("skip %s: %s is not installed" % (name, tool), file=sys.stderr)
                 continue
@@ -191,6 +192,8 @@ def main():
                 for _ in range(a.checks):
                     rc, dt, rows, err = check(renacer, head, extra)
                     res["times"].append(dt)
+                    print("  %s %s: exit %d, %.1f s, %s" % (name, mode, rc, dt, pressure()),
+                          file=sys.stderr, flush=True)
                     if rc == 1:
                         res["exit1"] += 1
                         if a.log:
@@ -203,9 +206,11 @@ def main():
                 if a.plant and mode == "baseline":
                     make(head, 1.0 + a.plant / 100.0)
                     caught = 0
-                    for _ in range(a.checks):
+                    for _ in range(a.plant_checks or a.checks):
                         rc, dt, rows, err = check(renacer, head, extra)
                         caught += rc == 1
+                        print("  %s %s +%g%%: exit %d, %.1f s, %s" % (
+                            name, mode, a.plant, rc, dt, pressure()), file=sys.stderr, flush=True)
                         res["plant_times"].append(dt)
                         if rc != 1:
                             res["missed"].append(gate_line(err))

@@ -391,6 +391,24 @@ static void sc_detail(const struct rn_golden_cmp *c, const struct sc_judge *j, s
 	rn_golden_add_golden_line(c, b);
 }
 
+/* The row's values: the numbers that decided the worst syscall's status (sc_collect): its
+ * fewest calls of any run, the golden count they were judged against (the most of any golden
+ * run; 0 for a new syscall) and its limit under its own count rule (rn_count_rule_of), so a
+ * FAIL row's MEASURED is above its LIMIT and a PASS row's is not. */
+static void sc_set_values(const struct rn_golden_cmp *c, const struct rn_golden_step *s,
+			  const struct sc_judge *j, struct rn_verdict_result *v)
+{
+	const struct sc_row *row = &j->rows[0];
+	const struct rn_golden_syscall *gs = find_syscall(c->g, row->name);
+	double ref = gs ? fmax(row->gold, gs->calls_max) : 0.0;
+	double limit = gs ?
+		count_allowed(rn_count_tolerance_of(row->name, j->tol), ref,
+			      (double)rn_count_floor_of(row->name, c->cfg->count_floor)) :
+		0.0;
+
+	rn_golden_set_values(v, s, row->fewest, ref, limit);
+}
+
 void rn_golden_judge_syscalls(struct rn_golden_cmp *c, const struct rn_golden_step *s,
 			      struct rn_verdict_result *v)
 {
@@ -406,25 +424,25 @@ void rn_golden_judge_syscalls(struct rn_golden_cmp *c, const struct rn_golden_st
 		qsort(j.rows, j.nrows, sizeof(*j.rows), cmp_rows);
 
 	if (j.nrows)
-		rn_golden_set_values(v, s, j.rows[0].obs, j.rows[0].gold,
-				     j.rows[0].is_new ? 0.0 :
-							count_allowed(j.tol, j.rows[0].gold,
-								      (double)c->cfg->count_floor));
+		sc_set_values(c, s, &j, v);
 	else
 		rn_golden_set_values(v, s, j.sum_obs, j.sum_gold,
 				     count_allowed(j.tol, j.sum_gold, (double)c->cfg->count_floor));
 	v->verdict = j.nfail ? RN_VERDICT_FAIL : RN_VERDICT_PASS;
 	rn_golden_fmt_tol(j.t, sizeof(j.t), j.tol);
 	/* The row's numbers are one syscall's (the first of the sorted rows: failures first, then
-	 * the largest growth) or the totals: the reason names which. */
+	 * the largest growth: its fewest calls of any run against its limit, sc_set_values) or
+	 * the totals: the reason names which. */
 	if (j.nrows && j.nfail)
 		rn_golden_set_reason(v, "%s %s; %zu syscall%s failed (%zu new, %zu grew beyond %s)",
-				     j.rows[0].name, j.rows[0].is_new ? "is new" : "grew most",
+				     j.rows[0].name,
+				     j.rows[0].is_new ? "is new" : "grew most (fewest run)",
 				     j.nfail, j.nfail == 1 ? "" : "s", j.nnew_fail,
 				     j.nfail - j.nnew_fail, j.t);
 	else if (j.nrows)
 		rn_golden_set_reason(v, "%s %s; %zu syscalls within %s, none new", j.rows[0].name,
-				     j.rows[0].is_new ? "is new" : "grew most", j.compared, j.t);
+				     j.rows[0].is_new ? "is new" : "grew most (fewest run)",
+				     j.compared, j.t);
 	else
 		rn_golden_set_reason(v, "all syscalls: %zu within %s, none new", j.compared, j.t);
 

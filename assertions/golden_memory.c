@@ -96,19 +96,27 @@ static void judge_alloc_peak(struct rn_golden_cmp *c, const struct rn_golden_ste
 	rn_golden_fmt_value(hi[0], sizeof(hi[0]), "bytes", j.tree_hi[0]);
 	rn_golden_fmt_value(hi[1], sizeof(hi[1]), "bytes", j.tree_hi[1]);
 	{
-		/* one estimate in every column: the metric judged, the tree's or its largest
+		/* the message: the medians of the metric judged, the tree's or its largest
 		 * process's */
 		const double *ja = j.per_process ? pa : a, *jb = j.per_process ? pb : b;
 		size_t jna = j.per_process ? npa : na, jnb = j.per_process ? npb : nb;
 		double obs = rn_golden_median_of(jb, jnb), gold = rn_golden_median_of(ja, jna);
 
-		rn_golden_set_values(v, s, obs, gold, j.allowed);
 		rn_golden_fmt_value(o, sizeof(o), "bytes", obs);
 		rn_golden_fmt_value(g, sizeof(g), "bytes", gold);
-		rn_golden_fmt_pct(d, sizeof(d), v->delta_pct);
+		rn_golden_fmt_pct(d, sizeof(d), rn_golden_delta_pct(obs, gold));
 		rn_buf_addf(m, "alloc_peak%s %s vs golden %s (%s, tolerance %s)",
 			    j.per_process ? " of the largest process" : "", o, g, d, t);
 	}
+	/* the columns: the numbers that decided, the fewest observed against the limit the
+	 * golden's most allows; the tree's against twice its golden most when that alone failed
+	 * it (the largest process within its limit) */
+	if (j.beyond_limit && !(j.obs_fewest > j.allowed))
+		rn_golden_set_values(v, s, j.tree_hi[0], j.tree_lo[1],
+				     fmax(RN_ALLOC_OVERLAP_LIMIT * j.tree_lo[1],
+					  j.tree_lo[1] + (double)c->cfg->memory_floor_bytes));
+	else
+		rn_golden_set_values(v, s, j.obs_fewest, j.ref_most, j.allowed);
 	if (j.per_process) {
 		rn_buf_addf(det, "the largest process (process_alloc_peak):\n");
 		rn_golden_add_sample_table(det, "bytes", pa, npa, pb, npb);
@@ -129,8 +137,14 @@ static void judge_alloc_peak(struct rn_golden_cmp *c, const struct rn_golden_ste
 	} else {
 		v->verdict = RN_VERDICT_PASS;
 	}
-	rn_golden_set_reason(v, "%s vs golden %s%s", d, g,
-			     j.per_process ? " (largest process)" : "");
+	rn_golden_fmt_value(g, sizeof(g), "bytes", v->golden);
+	rn_golden_fmt_pct(d, sizeof(d), v->delta_pct);
+	if (j.beyond_limit && !(j.obs_fewest > j.allowed))
+		rn_golden_set_reason(v, "%s: the tree's fewest run vs twice its golden most %s", d,
+				     g);
+	else
+		rn_golden_set_reason(v, "%s: fewest run vs golden's most %s%s", d, g,
+				     j.per_process ? " (largest process)" : "");
 	free(b);
 	free(pb);
 }

@@ -83,6 +83,26 @@ void rn_text_shorten(struct rn_buf *b, const char *s, size_t width)
 	rn_buf_adds(b, "...");
 }
 
+void rn_text_shorten_middle(struct rn_buf *b, const char *s, size_t width)
+{
+	size_t len = strlen(s), w = rn_text_width(s, len), head, tail;
+
+	if (w <= width) {
+		rn_buf_add(b, s, len);
+		return;
+	}
+	if (width < 5) {
+		rn_buf_add(b, s, bytes_for(s, len, width));
+		return;
+	}
+	head = bytes_for(s, len, (width - 3 + 1) / 2);
+	/* The tail starts at the code point that leaves (width - 3) / 2 columns. */
+	tail = bytes_for(s, len, w - (width - 3) / 2);
+	rn_buf_add(b, s, head);
+	rn_buf_adds(b, "...");
+	rn_buf_add(b, s + tail, len - tail);
+}
+
 static void indent_to(struct rn_buf *b, size_t indent)
 {
 	size_t i;

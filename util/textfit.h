@@ -31,6 +31,13 @@ size_t rn_text_width(const char *s, size_t len);
  */
 void rn_text_shorten(struct rn_buf *b, const char *s, size_t width);
 /*
+ * Append `s` to `b` in at most `width` columns: whole when it fits, else its head, "..." and
+ * its tail (the tail one column shorter than the head when the room is odd), so a name that
+ * differs from another only at its end (`golden:span_time:app:<span>`) stays identifiable.
+ * `width` < 5 cuts at the end without an ellipsis.
+ */
+void rn_text_shorten_middle(struct rn_buf *b, const char *s, size_t width);
+/*
  * Append `s` to `b` word-wrapped into lines of at most `width` columns (at least 8 is
  * sensible). The first line starts where the caller's cursor is; each following line starts
  * with "\n" and `indent` spaces (`indent` is not counted in `width`). A word longer than

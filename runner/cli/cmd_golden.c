@@ -4,9 +4,11 @@
 #include "cmd_golden.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "cmd_check.h"
@@ -140,6 +142,7 @@ int rn_cmd_golden(int argc, char **argv)
 	struct rn_report_outputs out;
 	struct rn_outcome oc;
 	size_t i, idx = 0, nsel = 0;
+	bool made_dir = false;
 	int first, rc;
 
 	rn_check_opts_init(&o);
@@ -168,7 +171,9 @@ int rn_cmd_golden(int argc, char **argv)
 	rc = rn_check_select(&o, &cfg);
 	if (rc)
 		goto out;
-	if (mkdir(cfg.golden_dir, 0755) && errno != EEXIST) {
+	if (!mkdir(cfg.golden_dir, 0755)) {
+		made_dir = true;
+	} else if (errno != EEXIST) {
 		rn_error("cannot create golden trace directory '%s': %s", cfg.golden_dir,
 			 strerror(errno));
 		rc = RN_EXIT_OUTPUT;
@@ -196,6 +201,13 @@ int rn_cmd_golden(int argc, char **argv)
 		}
 	}
 out:
+	/* Each file is written through a temporary and renamed (safefile.h), so an update that
+	 * fails or is interrupted leaves the previous golden traces as they were; a directory
+	 * it created and left empty goes too (rmdir removes only an empty one). */
+	if (made_dir && (rc || rn_run_interrupted()) && rmdir(cfg.golden_dir) &&
+	    errno != ENOTEMPTY && errno != EEXIST)
+		rn_warn("cannot remove empty golden trace directory '%s': %s", cfg.golden_dir,
+			strerror(errno));
 	rn_config_release(&cfg);
 	rn_check_opts_release(&o);
 	if (rn_run_interrupted())

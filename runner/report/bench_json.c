@@ -10,6 +10,17 @@
 
 #include "safefile.h"
 
+/* Keep the positive of s[n] in place; returns how many. */
+static size_t drop_zeros(double *s, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (s[i] > 0.0)
+			s[k++] = s[i];
+	return k;
+}
+
 int rn_report_bench_json(const char *path, const struct rn_outcome *oc)
 {
 	const struct rn_target_report *t = oc->reports;
@@ -18,11 +29,12 @@ int rn_report_bench_json(const char *path, const struct rn_outcome *oc)
 		enum rn_metric m;
 		const char *unit;
 		double scale;
+		bool unknown_zero; /* a run's 0 means not measured (bench_json.h) */
 	} rows[] = {
-		{ RN_METRIC_WALL, "ms", 1e6 },
-		{ RN_METRIC_CRITICAL_PATH, "ms", 1e6 },
-		{ RN_METRIC_PEAK_RSS, "bytes", 1 },
-		{ RN_METRIC_SYSCALLS, "syscalls", 1 },
+		{ RN_METRIC_WALL, "ms", 1e6, false },
+		{ RN_METRIC_CRITICAL_PATH, "ms", 1e6, false },
+		{ RN_METRIC_PEAK_RSS, "bytes", 1, true },
+		{ RN_METRIC_SYSCALLS, "syscalls", 1, false },
 	};
 	json_t *arr = json_array();
 	char *text;
@@ -37,7 +49,7 @@ int rn_report_bench_json(const char *path, const struct rn_outcome *oc)
 		for (k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
 			size_t ns;
 			double *s = rn_target_result_samples(r, rows[k].m, &ns);
-			double med = rn_aggregate(s, ns, RN_AGG_MEDIAN);
+			double med;
 			char name[256], extra[96];
 			/* a harness's benchmark: its time per iteration, in ns (harness.h) */
 			bool per_iter = r->per_iteration &&
@@ -45,10 +57,13 @@ int rn_report_bench_json(const char *path, const struct rn_outcome *oc)
 
 			if (!rn_target_result_time_judged(r, rows[k].m))
 				ns = 0;
+			if (rows[k].unknown_zero)
+				ns = drop_zeros(s, ns);
 			if (!ns) {
 				free(s); /* not measured by the runs this check made */
 				continue;
 			}
+			med = rn_aggregate(s, ns, RN_AGG_MEDIAN);
 			snprintf(name, sizeof(name), "%s %s", r->name,
 				 rn_metric_info(rows[k].m)->name);
 			snprintf(extra, sizeof(extra), "%smedian of %zu %s",

@@ -269,10 +269,11 @@ enum col {
 static const char *const col_header[NCOLS] = { "TARGET",   "ASSERTION", "VERDICT",
 					       "MEASURED", "LIMIT",     "GOLDEN",
 					       "BASE",     "CHANGE",    "REASON" };
-/* Widest TARGET and ASSERTION in the default layout, then the narrowest they shrink to when
+/* Widest TARGET in the default layout (ASSERTION is as wide as its longest name), the longest
+ * assertion name never cut to keep REASON on the row, then the narrowest they shrink to when
  * the terminal is narrow; REASON gets what is left, at least REASON_MIN or a line of its own. */
 #define TARGET_MAX 16
-#define NAME_MAX_W 26
+#define NAME_KEEP 26
 #define NAME_SHRINK 12
 #define REASON_MIN 24
 
@@ -329,19 +330,13 @@ static void pad(struct rn_buf *b, size_t w, size_t n)
 		rn_buf_addc(b, ' ');
 }
 
-/* Shrink TARGET and ASSERTION (the wider first), no narrower than `floor` or their headers,
- * until the row's `fixed` columns fit `width`; only when `on`. */
-static void shrink_names(size_t *w, size_t *fixed, size_t width, size_t floor_w, bool on)
+/* Shrink column `c` (TARGET or ASSERTION), no narrower than `floor_w` or its header, until
+ * the row's `fixed` columns fit `width`; only when `on`. */
+static void shrink_name(size_t *w, size_t c, size_t *fixed, size_t width, size_t floor_w, bool on)
 {
-	size_t lo[2], c;
+	size_t lo = strlen(col_header[c]) > floor_w ? strlen(col_header[c]) : floor_w;
 
-	lo[0] = strlen(col_header[COL_TARGET]) > floor_w ? strlen(col_header[COL_TARGET]) : floor_w;
-	lo[1] = strlen(col_header[COL_NAME]) > floor_w ? strlen(col_header[COL_NAME]) : floor_w;
-	while (on && *fixed > width && (w[COL_TARGET] > lo[0] || w[COL_NAME] > lo[1])) {
-		if (w[COL_NAME] > lo[1] && (w[COL_NAME] >= w[COL_TARGET] || w[COL_TARGET] <= lo[0]))
-			c = COL_NAME;
-		else
-			c = COL_TARGET;
+	while (on && *fixed > width && w[c] > lo) {
 		w[c]--;
 		(*fixed)--;
 	}
@@ -354,6 +349,7 @@ struct table_layout {
 	bool own_line;     /* REASON goes on a line of its own under each row */
 	size_t reason_at;  /* REASON's first column */
 	size_t reason_w;   /* REASON's width */
+	size_t name_keep;  /* the longest assertion name of at most NAME_KEEP columns */
 };
 
 /* Drop trailing blanks written after offset `start` of `b`. */
@@ -363,7 +359,7 @@ static void trim_blanks(struct rn_buf *b, size_t start)
 		b->buf[--b->len] = '\0';
 }
 
-/* The widths the cells want (names capped unless `wide`); returns the columns the row takes
+/* The widths the cells want (TARGET capped unless `wide`); returns the columns the row takes
  * before REASON. */
 static size_t natural_widths(struct table_layout *l, bool wide, const struct row *rows,
 			     size_t nrows)
@@ -374,52 +370,56 @@ static size_t natural_widths(struct table_layout *l, bool wide, const struct row
 		l->w[c] = strlen(col_header[c]);
 		l->shown[c] = wide || (c != COL_GOLDEN && c != COL_BASE);
 	}
+	l->name_keep = 0;
 	for (i = 0; i < nrows; i++)
 		for (c = 0; c < COL_REASON; c++) {
 			size_t cw = rn_text_width(rows[i].cell[c], strlen(rows[i].cell[c]));
 
 			l->w[c] = cw > l->w[c] ? cw : l->w[c];
+			if (c == COL_NAME && cw <= NAME_KEEP && cw > l->name_keep)
+				l->name_keep = cw;
 		}
-	if (!wide) {
+	if (!wide)
 		l->w[COL_TARGET] = l->w[COL_TARGET] < TARGET_MAX ? l->w[COL_TARGET] : TARGET_MAX;
-		l->w[COL_NAME] = l->w[COL_NAME] < NAME_MAX_W ? l->w[COL_NAME] : NAME_MAX_W;
-	}
 	for (c = 0; c < COL_REASON; c++)
 		fixed += l->shown[c] ? l->w[c] + 1 : 0;
 	return fixed + 1; /* two spaces before REASON */
 }
 
-/* Fit the row, `fixed` columns wide before REASON, into `width` (not when `wide`). */
+/* Fit the row, `fixed` columns wide before REASON, into `width` (not when `wide`). An assertion
+ * name is what a reader looks for, so ASSERTION is the last column to give way. */
 static void fit_width(struct table_layout *l, size_t fixed, bool wide, size_t width)
 {
-	size_t ncap[2], c;
+	size_t target_w = l->w[COL_TARGET], name_w = l->w[COL_NAME];
 	bool narrow;
 
-	/* A narrow terminal: shrink the names before REASON loses its room. */
-	ncap[0] = l->w[COL_TARGET];
-	ncap[1] = l->w[COL_NAME];
-	while (!wide && fixed + REASON_MIN > width &&
-	       (l->w[COL_TARGET] > NAME_SHRINK || l->w[COL_NAME] > NAME_SHRINK)) {
-		c = l->w[COL_NAME] >= l->w[COL_TARGET] ? COL_NAME : COL_TARGET;
-		l->w[c]--;
-		fixed--;
-	}
+	/* A narrow terminal: before REASON loses its room, TARGET shrinks to NAME_SHRINK and
+	 * ASSERTION to the longest name of at most NAME_KEEP columns, which stays whole (a
+	 * longer one is cut in any case). */
+	shrink_name(l->w, COL_TARGET, &fixed, width - REASON_MIN, NAME_SHRINK,
+		    !wide && width > REASON_MIN);
+	shrink_name(l->w, COL_NAME, &fixed, width - REASON_MIN,
+		    l->name_keep > NAME_SHRINK ? l->name_keep : NAME_SHRINK,
+		    !wide && width > REASON_MIN);
 	l->own_line = fixed + REASON_MIN > width;
 	/* Narrower still: REASON goes on a line of its own under the row, so the names get their
-	 * room back as far as the row fits; then names down to NAME_SHRINK, CHANGE goes, names
-	 * down to their headers' width, LIMIT goes (the messages below the table keep both). */
+	 * room back as far as the row fits; then TARGET down to NAME_SHRINK, CHANGE goes,
+	 * ASSERTION down to NAME_SHRINK, both down to their headers' width, LIMIT goes (the
+	 * messages below the table keep both values and the whole name). */
 	if (l->own_line) {
-		fixed += ncap[0] - l->w[COL_TARGET] + ncap[1] - l->w[COL_NAME];
-		l->w[COL_TARGET] = ncap[0];
-		l->w[COL_NAME] = ncap[1];
+		fixed += target_w - l->w[COL_TARGET] + name_w - l->w[COL_NAME];
+		l->w[COL_TARGET] = target_w;
+		l->w[COL_NAME] = name_w;
 	}
 	narrow = !wide && l->own_line;
-	shrink_names(l->w, &fixed, width, NAME_SHRINK, narrow);
+	shrink_name(l->w, COL_TARGET, &fixed, width, NAME_SHRINK, narrow);
 	if (narrow && fixed > width) {
 		l->shown[COL_CHANGE] = false;
 		fixed -= l->w[COL_CHANGE] + 1;
 	}
-	shrink_names(l->w, &fixed, width, 0, narrow);
+	shrink_name(l->w, COL_NAME, &fixed, width, NAME_SHRINK, narrow);
+	shrink_name(l->w, COL_TARGET, &fixed, width, 0, narrow);
+	shrink_name(l->w, COL_NAME, &fixed, width, 0, narrow);
 	if (narrow && fixed > width) {
 		l->shown[COL_LIMIT] = false;
 		fixed -= l->w[COL_LIMIT] + 1;
@@ -458,7 +458,8 @@ static void print_header(struct rn_buf *b, const struct table_layout *l, const c
 	rn_buf_addc(b, '\n');
 }
 
-/* One cell of row `r`: numbers right-aligned, words shortened to the column. */
+/* One cell of row `r`: numbers right-aligned, words shortened to the column (an assertion name
+ * in its middle, so its metric or span at the end stays). */
 static void print_cell(struct rn_buf *b, const struct table_layout *l, const struct row *r,
 		       size_t c)
 {
@@ -468,7 +469,10 @@ static void print_cell(struct rn_buf *b, const struct table_layout *l, const str
 	} else {
 		size_t at = b->len;
 
-		rn_text_shorten(b, r->cell[c], l->w[c]);
+		if (c == COL_NAME)
+			rn_text_shorten_middle(b, r->cell[c], l->w[c]);
+		else
+			rn_text_shorten(b, r->cell[c], l->w[c]);
 		pad(b, rn_text_width(b->buf + at, b->len - at), l->w[c]);
 	}
 }
@@ -502,8 +506,8 @@ static void print_row(struct rn_buf *b, const struct table_layout *l, const stru
 	rn_buf_addc(b, '\n');
 }
 
-/* The table. Default: one row per assertion in `width` columns, names and REASON shortened
- * with an ellipsis; --wide: every column, names whole, REASON wrapped under its column. */
+/* The table. Default: one row per assertion in `width` columns, ASSERTION as wide as its longest
+ * name where the row fits, names and REASON shortened with an ellipsis where they must; --wide: every column, names whole, REASON wrapped under its column. */
 static void console_table(struct rn_buf *b, bool color, bool wide, size_t width,
 			  const struct row *rows, size_t nrows)
 {

@@ -725,21 +725,34 @@ static void row_what(struct rn_buf *b, const struct rn_verdict_result *v)
 	}
 }
 
+/* The header of a profile's ranked list in a row's detail (runner/check/profile_check.c): of
+ * a failed row, and of a golden timing row that did not fail but leans to a slowdown. */
+#define GH_CAUSE_FAILED "where the time went"
+#define GH_CAUSE_LEANING "why it may be slower (the row did not fail)"
+
 /*
- * The cause a failing row's detail names, or nothing: the first item of the profile's ranked
- * list under "where the time went" (runner/check/profile_check.c), as its first clause
- * ("+181.8 ms on CPU in hot_parse (src/parse.c:88), from main" -> without ", from main").
- * Returns whether one was appended to `b`.
+ * The cause a row's detail names, or nothing: the first item of the profile's ranked list
+ * under GH_CAUSE_FAILED, or under GH_CAUSE_LEANING after "may be slower: ", as its first
+ * clause ("+181.8 ms on CPU in hot_parse (src/parse.c:88), from main" -> without ", from
+ * main"). Returns whether one was appended to `b`.
  */
 static bool add_cause(struct rn_buf *b, const char *detail)
 {
-	const char *p = detail ? strstr(detail, "where the time went") : NULL;
+	const char *p = detail ? strstr(detail, GH_CAUSE_FAILED) : NULL;
+	bool leaning = false;
+
+	if (!p && detail) {
+		p = strstr(detail, GH_CAUSE_LEANING);
+		leaning = p != NULL;
+	}
 
 	while (p && (p = strchr(p, '\n'))) {
 		p++;
 		while (*p == ' ')
 			p++;
 		if (p[0] == '1' && p[1] == '.' && p[2] == ' ') {
+			if (leaning)
+				rn_buf_adds(b, "may be slower: ");
 			first_clause(b, p + 3);
 			return true;
 		}
@@ -1019,8 +1032,17 @@ static void counts_paragraph(struct rn_buf *b, const struct rn_outcome *oc, cons
 	rn_buf_release(&line);
 }
 
+/* Whether `v` is the row of `t` that a profile explained (its detail has the ranked list). */
+static bool is_explained(const struct rn_target_report *t, const struct rn_verdict_result *v)
+{
+	return t->explain && t->explain->assertion && v->assertion &&
+		!strcmp(t->explain->assertion, v->assertion) && v->detail &&
+		strstr(v->detail, GH_CAUSE_LEANING);
+}
+
 /* The failing rows (nbad of them), one line each, up to GH_HEADLINE_ROWS; rows of one target
- * with one message (a target that did not run fails each of its assertions) are one line. */
+ * with one message (a target that did not run fails each of its assertions) are one line;
+ * then each explained WARN row with its cause. */
 static void headline_rows(struct rn_buf *b, const struct rn_outcome *oc, size_t nbad)
 {
 	size_t i, k, shown = 0, lines = 0;
@@ -1042,7 +1064,19 @@ static void headline_rows(struct rn_buf *b, const struct rn_outcome *oc, size_t 
 	if (nbad > shown)
 		rn_buf_addf(b, "- \u2026 and %zu more failing %s (below)\n", nbad - shown,
 			    rn_plural((double)(nbad - shown), "row"));
-	if (nbad)
+	/* A row that did not fail but was explained (a golden timing row WARN whose estimate
+	 * leans beyond its limit): the console prints its cause, so does the comment. */
+	for (i = 0; i < oc->ntargets; i++)
+		for (k = 0; k < oc->reports[i].nverdicts; k++) {
+			const struct rn_verdict_result *v = &oc->reports[i].verdicts[k];
+
+			if (rank_of(v->verdict) != GH_RANK_WARN ||
+			    !is_explained(&oc->reports[i], v))
+				continue;
+			headline_row(b, &oc->reports[i], v, 0);
+			lines++;
+		}
+	if (lines)
 		rn_buf_addc(b, '\n');
 }
 
@@ -1064,7 +1098,8 @@ static void headline_rows(struct rn_buf *b, const struct rn_outcome *oc, size_t 
  *   <details><summary>All 12 rows of 3 targets</summary> ... every target's rows as a list,
  *   failures first, with each non-passing row's detail folded ... </details>
  *
- * Only rows that fail (FAIL, ERROR, NO DATA) stand above the fold, one line each; under
+ * Only rows that fail (FAIL, ERROR, NO DATA) stand above the fold, one line each, and a WARN
+ * row that a profile explained, with its cause ("· may be slower: +9.0 ms on CPU in ..."); under
  * --baseline a row that moved beyond the base is a FAIL row, so those are the rows that
  * changed since the base. Every line outside <details> fits GH_COMMENT_WIDTH columns, and no
  * table is used anywhere (a table scrolls sideways in a comment).

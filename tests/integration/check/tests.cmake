@@ -45,3 +45,10 @@ endforeach()
 add_test(NAME check.init_signal
 	COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/init_signal.py $<TARGET_FILE:renacer>)
 set_tests_properties(check.init_signal PROPERTIES LABELS integration TIMEOUT 300)
+
+# An interrupted `renacer golden update` leaves the previous golden traces byte for byte, no
+# temporary file, and no golden directory it created and left empty.
+add_test(NAME check.golden_signal
+	COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/golden_signal.py $<TARGET_FILE:renacer>)
+set_tests_properties(check.golden_signal PROPERTIES LABELS integration SKIP_RETURN_CODE 77
+	TIMEOUT 300)

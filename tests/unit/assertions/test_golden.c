@@ -1109,6 +1109,11 @@ static void test_golden_compare_contention_counts(void **state)
 	s = find(v, n, "golden:syscall_counts");
 	assert_int_equal(s->verdict, RN_VERDICT_PASS);
 	assert_non_null(strstr(s->detail, "ok (lock contention: within +100%)"));
+	/* The columns show what was judged: futex's count within futex's limit (+100%), not
+	 * over the count tolerance's (+10%, which once made a PASS row read as over its LIMIT). */
+	assert_true(s->observed == 23 && s->golden == 15);
+	assert_true(s->observed <= s->budget && s->budget >= 30);
+	assert_non_null(strstr(s->reason, "futex grew most"));
 	free_verdicts(v, n);
 
 	r.syscall_calls[nr_of("futex")] = 40; /* +156%: beyond what contention explains */
@@ -1116,6 +1121,7 @@ static void test_golden_compare_contention_counts(void **state)
 	s = find(v, n, "golden:syscall_counts");
 	assert_int_equal(s->verdict, RN_VERDICT_FAIL);
 	assert_non_null(strstr(s->message, "futex 40 vs golden 15"));
+	assert_true(s->observed == 40 && s->observed > s->budget);
 	free_verdicts(v, n);
 
 	/* the same growth of a work syscall fails at the count tolerance */
@@ -1230,7 +1236,8 @@ static void test_golden_compare_floor_and_new_syscalls(void **state)
 	s = find(v, n, "golden:syscall_counts");
 	assert_int_equal(s->verdict, RN_VERDICT_PASS);
 	assert_string_equal(s->message, "4 syscalls within tolerance (+10%, floor 1)");
-	assert_string_equal(s->reason, "fsync grew most; 4 syscalls within +10%, none new");
+	assert_string_equal(s->reason,
+			    "fsync grew most (fewest run); 4 syscalls within +10%, none new");
 	assert_non_null(strstr(s->detail, "fsync"));
 	free_verdicts(v, n);
 
@@ -1729,12 +1736,18 @@ static void test_golden_compare_alloc_overlap(void **state)
 	assert_true(s->observed == 4.5 * (1 << 20) && s->golden == 3.0 * (1 << 20));
 	free_verdicts(v, n);
 
-	/* The tree beyond twice the golden's most fails whatever its processes did. */
+	/* The tree beyond twice the golden's most fails whatever its processes did: the columns
+	 * show the tree (fewest 15 MiB, over twice the golden's most 7.2 MiB), not the
+	 * largest process's 3.0 MiB within its 3.3 MiB limit. */
 	set_alloc(&now, twice, 3.0);
 	n = compare(&g, &now, NULL, &v);
 	s = find(v, n, "golden:alloc_peak");
 	assert_int_equal(s->verdict, RN_VERDICT_FAIL);
 	assert_non_null(strstr(s->message, ": the fewest is beyond twice the golden's most"));
+	assert_true(s->observed > s->budget);
+	assert_true(s->observed == 15.0 * (1 << 20) &&
+		    s->golden == (double)(uint64_t)(7.2 * (1 << 20)));
+	assert_non_null(strstr(s->reason, "twice"));
 	free_verdicts(v, n);
 
 	/* Neither side spreads: the tree is judged, 8.45 MiB > 7.2 MiB * 1.1 and + 1 MiB fails. */

@@ -79,6 +79,38 @@ static void test_textfit_shorten_at_a_word(void **state)
 	assert_true(strlen(shorten("x y z w v u t s r q p", 9)) <= 9);
 }
 
+/* rn_text_shorten_middle: head, "...", tail; the ends of a name stay. */
+static void test_textfit_shorten_middle(void **state)
+{
+	struct rn_buf b;
+
+	(void)state;
+	rn_buf_init(&b, 0);
+	rn_text_shorten_middle(&b, "baseline:instructions", 21);
+	assert_string_equal(b.buf, "baseline:instructions");
+	rn_buf_reset(&b);
+	rn_text_shorten_middle(&b, "golden:span_time:app:render_frame", 20);
+	assert_string_equal(b.buf, "golden:sp...er_frame");
+	rn_buf_reset(&b);
+	rn_text_shorten_middle(&b, "golden:span_time:app:render_frame", 21);
+	assert_string_equal(b.buf, "golden:sp...der_frame");
+	rn_buf_reset(&b);
+	/* Code points, not bytes: "é" is one column. */
+	rn_text_shorten_middle(&b,
+			       "\xc3\xa9"
+			       "abcdefgh"
+			       "\xc3\xa9",
+			       7);
+	assert_string_equal(b.buf,
+			    "\xc3\xa9"
+			    "a...h"
+			    "\xc3\xa9");
+	rn_buf_reset(&b);
+	rn_text_shorten_middle(&b, "abcdef", 4);
+	assert_string_equal(b.buf, "abcd");
+	rn_buf_release(&b);
+}
+
 static void test_textfit_wrap(void **state)
 {
 	(void)state;
@@ -121,6 +153,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_textfit_width_from_columns),
 		cmocka_unit_test(test_textfit_shorten_at_a_word),
+		cmocka_unit_test(test_textfit_shorten_middle),
 		cmocka_unit_test(test_textfit_wrap),
 		cmocka_unit_test(test_textfit_counts_code_points),
 	};

@@ -592,6 +592,55 @@ static void test_github_comment_names_cause(void **state)
 	rn_target_result_release(&r2);
 }
 
+/* A golden timing row that did not fail but was explained ("why it may be slower"): the
+ * comment names its cause above the fold, as the console does, in a failing row's form; an
+ * advisory row without an explanation stays below. */
+static void test_github_comment_names_warn_cause(void **state)
+{
+	struct fixture *f = *state;
+	struct rn_config cfg;
+	struct rn_target_result r;
+	struct rn_target_report t;
+	struct rn_outcome run = { .cfg = NULL };
+	char *md, *fold, *at;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.path = f->config;
+	memset(&t, 0, sizeof(t));
+	rn_target_result_init(&r, "app");
+	t.result = &r;
+	add_verdict(&t, "golden:wall_time", RN_VERDICT_WARN, 30,
+		    "wall_time 62.6 ms vs golden 55.5 ms (+12.8%): INCONCLUSIVE (WARN)");
+	t.verdicts[0].unit = "ms";
+	t.verdicts[0].detail =
+		rn_xstrdup("golden vs head, wall_time, 5 runs\n"
+			   "why it may be slower (the row did not fail) (head against the golden "
+			   "profile, 5 profiled runs of the head, 999 Hz; ranked: grew in 3 of "
+			   "them or more):\n"
+			   "  1. +4.2 ms on CPU in hot_loop (src/hot.c:17), from main\n");
+	add_verdict(&t, "golden:cpu_time", RN_VERDICT_WARN, 31, "advisory: conditions differ");
+	t.explain = rn_xcalloc(1, sizeof(*t.explain));
+	t.explain->assertion = rn_xstrdup("golden:wall_time");
+	run.cfg = &cfg;
+	run.reports = &t;
+	run.ntargets = 1;
+	run.exit_code = RN_EXIT_OK;
+	md = rn_github_markdown(&run, NULL);
+	assert_non_null(md);
+	fold = strstr(md, "\n<details>");
+	assert_non_null(fold);
+	at = strstr(md, "\n- \u26a0\ufe0f **WARN** app/golden:wall\\_time");
+	assert_non_null(at);
+	assert_true(at < fold);
+	at = strstr(at, " \u00b7 may be slower: +4.2 ms on CPU in hot\\_loop (src/hot.c:17)\n");
+	assert_non_null(at);
+	assert_true(at < fold);
+	assert_null(memmem(md, (size_t)(fold - md), "golden:cpu", 10));
+	free(md);
+	rn_target_report_release(&t);
+	rn_target_result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -605,6 +654,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_github_summary_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_github_summary_within_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_github_comment_names_cause, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_github_comment_names_warn_cause, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_github_outputs_multiline, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_github_config_error, setup, teardown),
 	};

@@ -237,11 +237,83 @@ static void test_report_units_and_shared_warnings(void **state)
 	unsetenv("COLUMNS");
 }
 
+/* Every line of `out` within `width` columns (bytes: the cells here are ASCII). */
+static void assert_lines_within(const char *out, size_t width)
+{
+	while (*out) {
+		size_t len = strcspn(out, "\n");
+
+		assert_true(len <= width);
+		out += len + (out[len] ? 1 : 0);
+	}
+}
+
+/* The ASSERTION cell on the first line containing `row` (left-aligned: from under its header
+ * to the next blank). */
+static char *name_cell(const char *text, const char *row)
+{
+	const char *hdr = strstr(text, "TARGET"), *line = strstr(text, row), *c;
+
+	assert_non_null(hdr);
+	assert_non_null(line);
+	while (line > text && line[-1] != '\n')
+		line--;
+	c = strstr(hdr, "ASSERTION");
+	assert_non_null(c);
+	line += c - hdr;
+	return rn_xstrndup(line, strcspn(line, " \n"));
+}
+
+/* ASSERTION fits the longest name: wide MEASURED and LIMIT cells move REASON to a line of its
+ * own before a name is cut (`baseline:instructions` was cut to `baseline:...`); a name that
+ * must still be cut keeps both ends. */
+static void test_report_assertion_names_whole(void **state)
+{
+	struct rn_target_result r;
+	struct rn_verdict_result v[2];
+	struct rn_target_report t;
+	char *out, *c;
+
+	(void)state;
+	setenv("COLUMNS", "100", 1);
+	memset(&r, 0, sizeof(r));
+	r.name = (char *)"compile_unit";
+	fill(&v[0], "baseline:instructions", "baseline", 1234567891, 1100000003, 1000000007);
+	v[0].unit = "instructions";
+	fill(&v[1], "golden:span_time:app:render_frame_shadow_pass", "regression", 5e6, 4e6, 3e6);
+	v[1].unit = "ns";
+	memset(&t, 0, sizeof(t));
+	t.result = &r;
+	t.verdicts = v;
+	t.nverdicts = 1;
+	out = console(&t, 1, false);
+	c = name_cell(out, "baseline:");
+	assert_string_equal(c, "baseline:instructions");
+	free(c);
+	assert_lines_within(out, 100);
+	free(out);
+	/* A long span name on a 60-column terminal: cut in its middle, both ends kept. */
+	setenv("COLUMNS", "60", 1);
+	t.verdicts = &v[1];
+	out = console(&t, 1, false);
+	assert_non_null(strstr(out, "golden:"));
+	assert_null(strstr(out, "golden:span_time:app:render_frame_shadow_pass "));
+	c = name_cell(out, "golden:");
+	assert_non_null(strstr(c, "..."));
+	assert_true(strncmp(c, "golden:", 7) == 0);
+	assert_true(strlen(c) > 6 && !strcmp(c + strlen(c) - 6, "w_pass"));
+	free(c);
+	assert_lines_within(out, 60);
+	free(out);
+	unsetenv("COLUMNS");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_report_columns_mean_one_thing),
 		cmocka_unit_test(test_report_units_and_shared_warnings),
+		cmocka_unit_test(test_report_assertion_names_whole),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -301,7 +301,7 @@ static void read_bench(const struct rn_target_cfg *tc, unsigned k, bool shared,
 {
 	char why[512];
 
-	if (rn_harness_read(tc, res->out, shared, real, cpu, why, sizeof(why)))
+	if (rn_harness_read(tc, res->out, shared, (double)t->cpu_ns, real, cpu, why, sizeof(why)))
 		rn_trace_fail(t, RN_RUN_ERROR, "run %u: %s", k + 1, why);
 }
 

@@ -136,6 +136,66 @@ static void free_list(char **v)
 	free(v);
 }
 
+/* Whether a go harness `argv` runs a compiled test binary (`go test -c`), not the go tool (no
+ * word of it is `test`, as in `go test`, or a wrapper's `run-go test`): its flags are then
+ * spelled -test.run, -test.bench, ... */
+static bool go_binary(char *const *argv)
+{
+	size_t i;
+
+	for (i = 0; argv && argv[i]; i++)
+		if (!strcmp(argv[i], "test"))
+			return false;
+	return argv && argv[0];
+}
+
+/* The flag `name` of a go harness's argv ("-test." added for a test binary). */
+static const char *go_flag(char *const *argv, const char *name)
+{
+	static const char *const tool[] = { "-run", "-count", "-bench", "-list", "-benchtime" };
+	static const char *const bin[] = { "-test.run", "-test.count", "-test.bench", "-test.list",
+					   "-test.benchtime" };
+	size_t i;
+
+	for (i = 0; i < sizeof(tool) / sizeof(tool[0]); i++)
+		if (!strcmp(name, tool[i]))
+			return go_binary(argv) ? bin[i] : tool[i];
+	return name;
+}
+
+/* The iteration count that a go test binary's argv pins (`-test.benchtime Nx`, the last one
+ * given), or 0 when it pins none (the go tool, or a benchtime in seconds). */
+static long go_pinned_n(char *const *argv)
+{
+	long n = 0;
+	size_t i;
+
+	if (!go_binary(argv))
+		return 0;
+	for (i = 1; argv[i]; i++) {
+		const char *v = NULL, *a = argv[i];
+		char *end;
+		long k;
+
+		if (*a == '-' && a[1] == '-')
+			a++;
+		if (!strcmp(a, "-test.benchtime") && argv[i + 1])
+			v = argv[++i];
+		else if (!strncmp(a, "-test.benchtime=", 16))
+			v = a + 16;
+		if (!v)
+			continue;
+		k = strtol(v, &end, 10);
+		n = end != v && !strcmp(end, "x") && k > 0 ? k : 0;
+	}
+	return n;
+}
+
+bool rn_harness_go_cpu(const struct rn_target_cfg *tc)
+{
+	return tc->harness == RN_HARNESS_GO_TEST_BENCH && go_pinned_n(tc->argv) > 0;
+}
+
 /* pytest's words of `argv`: up to the word that runs pytest ("pytest", "py.test", or the
  * module after -m); what follows are its options and what it collects. */
 static size_t pytest_prefix(char *const *argv)
@@ -325,8 +385,8 @@ static int list_items(const struct rn_target_cfg *tc, struct items *it)
 {
 	static const char *const gb[] = { "--benchmark_list_tests=true", NULL };
 	static const char *const py[] = { "--collect-only", "-q", NULL };
-	static const char *const gob[] = { "-list", "^Benchmark", NULL };
-	static const char *const got[] = { "-list", "^Test", NULL };
+	const char *gob[] = { "-list", "^Benchmark", NULL };
+	const char *got[] = { "-list", "^Test", NULL };
 	static const char *const crit[] = { "--", "--list", NULL };
 	static const char *const ct[] = { "--show-only=json-v1", NULL };
 	const char *const *more = NULL;
@@ -353,10 +413,12 @@ static int list_items(const struct rn_target_cfg *tc, struct items *it)
 		keep = keep_pytest;
 		break;
 	case RN_HARNESS_GO_TEST_BENCH:
+		gob[0] = go_flag(tc->argv, "-list");
 		more = gob;
 		keep = keep_go_bench;
 		break;
 	case RN_HARNESS_GO_TEST:
+		got[0] = go_flag(tc->argv, "-list");
 		more = got;
 		keep = keep_go_test;
 		break;
@@ -452,7 +514,13 @@ static char **item_argv(const struct rn_target_cfg *tc, const struct item *e, co
 	case RN_HARNESS_GO_TEST_BENCH:
 	case RN_HARNESS_GO_TEST: {
 		bool bench = tc->harness == RN_HARNESS_GO_TEST_BENCH;
-		const char *more[7] = { "-run", NULL, "-count", "1", NULL, NULL, NULL };
+		const char *more[7] = { go_flag(tc->argv, "-run"),
+					NULL,
+					go_flag(tc->argv, "-count"),
+					"1",
+					NULL,
+					NULL,
+					NULL };
 
 		rn_buf_adds(&f, "^");
 		add_regex_literal(&f, e->name);
@@ -460,7 +528,7 @@ static char **item_argv(const struct rn_target_cfg *tc, const struct item *e, co
 		filter = rn_buf_detach(&f, NULL);
 		more[1] = bench ? "^$" : filter;
 		if (bench) {
-			more[4] = "-bench";
+			more[4] = go_flag(tc->argv, "-bench");
 			more[5] = filter;
 		}
 		*arg = n0 + (bench ? 5 : 1);
@@ -695,7 +763,10 @@ static int expand_one(struct rn_config *cfg, size_t idx, struct rn_target_cfg **
 			 tc->pattern ? " matches its 'pattern'" : " in its harness's list");
 		rc = RN_EXIT_CONFIG;
 	}
-	if (!rc && !rn_harness_is_suite((enum rn_harness)tc->harness) && kept > 1)
+	/* a go test binary with a pinned iteration count runs one benchmark a run: the run's
+	 * CPU time is then that benchmark's (rn_harness_read) */
+	if (!rc && !rn_harness_is_suite((enum rn_harness)tc->harness) && kept > 1 &&
+	    !rn_harness_go_cpu(tc))
 		group_of(cfg, idx, *out + first, kept);
 	if (!rc) {
 		names = rn_xcalloc(kept + 1, sizeof(*names));
@@ -796,6 +867,7 @@ static double unit_ns(const char *unit)
 struct samples {
 	double *real, *cpu;  /* [n] */
 	size_t n, cap, ccap; /* used, allocated of real and of cpu */
+	double iters;        /* go: the iteration count of the last line read */
 };
 
 static void samples_add(struct samples *s, double real, double cpu)
@@ -908,8 +980,10 @@ static void read_go(const char *text, const char *bench, struct samples *s)
 		while (ns > q && ns[-1] != ' ' && ns[-1] != '\t')
 			ns--;
 		v = strtod(ns, &end);
-		if (end != ns && v >= 0)
+		if (end != ns && v >= 0) {
 			samples_add(s, v, 0.0);
+			s->iters = strtod(q, NULL); /* "\t 1000\t" after the name */
+		}
 	next:
 		p = nl ? nl + 1 : NULL;
 	}
@@ -1105,8 +1179,8 @@ void rn_harness_leave(const struct rn_target_cfg *tc, const char *out, size_t k,
 	json_decref(root);
 }
 
-int rn_harness_read(const struct rn_target_cfg *tc, const char *out, bool keep, double *real_ns,
-		    double *cpu_ns, char *why, size_t cap)
+int rn_harness_read(const struct rn_target_cfg *tc, const char *out, bool keep, double proc_cpu_ns,
+		    double *real_ns, double *cpu_ns, char *why, size_t cap)
 {
 	struct samples s = { 0 };
 	json_t *root = NULL;
@@ -1135,6 +1209,11 @@ int rn_harness_read(const struct rn_target_cfg *tc, const char *out, bool keep, 
 	} else {
 		*real_ns = rn_stats_median(s.real, s.n);
 		*cpu_ns = rn_stats_median(s.cpu, s.n);
+		/* a go test binary's run of this one benchmark at a pinned count N: its process's
+		 * CPU time over the N + 1 iterations it ran (a first one, then N) */
+		if (rn_harness_go_cpu(tc) && !keep && s.n == 1 && s.iters > 0 &&
+		    (long)s.iters == go_pinned_n(tc->argv) && proc_cpu_ns > 0.0)
+			*cpu_ns = proc_cpu_ns / (s.iters > 1 ? s.iters + 1 : 1);
 	}
 	free(s.real);
 	free(s.cpu);

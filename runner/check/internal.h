@@ -324,11 +324,22 @@ bool rn_harness_take(const struct rn_target_cfg *tc, size_t k, struct rn_metrics
 /*
  * After a timing run of expanded benchmark `tc`: its per-iteration times from the harness's
  * result file (or `out`, the run's captured stdout, for go test), ns. *cpu_ns is 0 where the
- * harness reports no CPU time. `keep`: the result file stays for rn_harness_leave. Returns 0,
- * or -EINVAL / -errno with `why` (cap bytes) saying what was missing.
+ * harness reports no CPU time; for a go test binary whose argv pins the iteration count
+ * (rn_harness_go_cpu) and a run of this one benchmark, it is `proc_cpu_ns` (the run's process
+ * CPU time, ns) over the iterations the run did. `keep`: the result file stays for
+ * rn_harness_leave (the run was shared). Returns 0, or -EINVAL / -errno with `why` (cap
+ * bytes) saying what was missing.
  */
-int rn_harness_read(const struct rn_target_cfg *tc, const char *out, bool keep, double *real_ns,
-		    double *cpu_ns, char *why, size_t cap);
+int rn_harness_read(const struct rn_target_cfg *tc, const char *out, bool keep, double proc_cpu_ns,
+		    double *real_ns, double *cpu_ns, char *why, size_t cap);
+
+/*
+ * Whether `tc` (a go-test-bench table or one of its benchmarks) runs a compiled test binary
+ * (`go test -c`; no word of its argv is `test`, as in `go test`) with a pinned iteration count (`-test.benchtime
+ * Nx`): then each run covers one benchmark (its table's runs are not shared) and the run's
+ * process CPU time per iteration is its cpu_time.
+ */
+bool rn_harness_go_cpu(const struct rn_target_cfg *tc);
 
 /* ---- drivers_instructions.c (the types are drivers_instructions.h's) ---- */
 

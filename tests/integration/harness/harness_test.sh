@@ -6,7 +6,7 @@
 #
 #     harness_test.sh CASE BUILD_DIR CXX_COMPILER SOURCE_DIR
 #
-# CASE: gbench, pytest, go, hyperfine, ctest_suite, init_detect. Exit 0 = pass, 1 = fail, 77 = skipped (the harness is
+# CASE: gbench, pytest, go, go_binary, hyperfine, ctest_suite, init_detect. Exit 0 = pass, 1 = fail, 77 = skipped (the harness is
 # not installed, or tracing is not allowed here). Timing bars are tests/bench/harness's; this
 # checks structure: the rows, the samples read, the names, and that a 3x change FAILs exactly
 # that benchmark's row.
@@ -248,6 +248,50 @@ TOML
 	expect_rows '*' go.BenchmarkAlpha go.BenchmarkBeta go.BenchmarkGamma
 	expect_only_fail go.BenchmarkBeta go.BenchmarkAlpha go.BenchmarkGamma
 	expect_shared 16 BenchmarkAlpha BenchmarkBeta BenchmarkGamma
+	;;
+go_binary)
+	# the compiled test binary at a pinned count (docs/harness.md "Go: the test binary at a
+	# pinned count"): -test.* flags, one benchmark a run, a cpu_time row per benchmark; each
+	# tree runs its own binary through ./run (which logs its arguments)
+	command -v go >/dev/null || skip "golang-go is not installed"
+	export GOCACHE="$tmp/gocache" GOPATH="$tmp/gopath" GOFLAGS=-mod=mod GO111MODULE=on
+	export GOPROXY=off GOTOOLCHAIN=local
+	: >"$tmp/calls"
+	for d in head base; do
+		cp "$src/tests/integration/harness/bench_test.go" "$tmp/$d/bench_test.go"
+		printf 'module example.com/harness\n\ngo 1.18\n' >"$tmp/$d/go.mod"
+		(cd "$tmp/$d" && go test -c -o bench.test .) >"$tmp/err" 2>&1 ||
+			fail "go test -c: $(cat "$tmp/err")"
+		printf '#!/bin/sh\necho "$*" >>"%s/calls"\nexec ./bench.test "$@"\n' "$tmp" \
+			>"$tmp/$d/run"
+		chmod +x "$tmp/$d/run"
+	done
+	cat >"$tmp/head/renacer.toml" <<TOML
+[[target]]
+name = "go"
+harness = "go-test-bench"
+command = ["./run", "-test.benchtime", "2000x"]
+runs = 3
+timeout_s = 600
+TOML
+	bounded
+	cp "$tmp/head/renacer.toml" "$tmp/base/"
+	run check --no-color --baseline ../base --runs 8 --bench-json "$tmp/bench.json"
+	expect_rows '*' go.BenchmarkAlpha go.BenchmarkBeta go.BenchmarkGamma
+	expect_only_fail go.BenchmarkBeta go.BenchmarkAlpha go.BenchmarkGamma
+	for t in go.BenchmarkAlpha go.BenchmarkBeta go.BenchmarkGamma; do
+		grep -Eq "^ +$t baseline:cpu_time " "$tmp/err" || fail "no cpu_time row for $t"
+	done
+	python3 - "$tmp/calls" <<'PY' || fail "harness calls (in $tmp/calls): see above"
+import re, sys
+calls = [c for c in open(sys.argv[1]).read().splitlines() if "-test.bench " in c]
+if len(calls) < 16:
+    sys.exit("%d benchmark runs, expected >= 16" % len(calls))
+for c in calls:
+    if not re.search(r"-test\.benchtime 2000x .*-test\.run \^\$ -test\.count 1 "
+                     r"-test\.bench \^Benchmark[A-Za-z]+\$$", c):
+        sys.exit("not one benchmark at the pinned count: " + c)
+PY
 	;;
 ctest_suite)
 	# 20 tests of a ctest directory written by hand, each writing a file and syncing its data

@@ -61,7 +61,7 @@ static void test_harness_google_benchmark_repetitions_median(void **state)
 	char why[256];
 
 	(void)state;
-	assert_int_equal(rn_harness_read(&t, NULL, false, &real, &cpu, why, sizeof(why)), 0);
+	assert_int_equal(rn_harness_read(&t, NULL, false, 0.0, &real, &cpu, why, sizeof(why)), 0);
 	assert_true(real == 3000.0); /* ns, the aggregate left out */
 	assert_true(cpu == 2500.0);
 	assert_int_equal(access(f, F_OK), -1); /* read once: removed */
@@ -76,10 +76,12 @@ static void test_harness_google_benchmark_missing_is_an_error(void **state)
 	char why[256];
 
 	(void)state;
-	assert_int_equal(rn_harness_read(&t, NULL, false, &real, &cpu, why, sizeof(why)), -EINVAL);
+	assert_int_equal(rn_harness_read(&t, NULL, false, 0.0, &real, &cpu, why, sizeof(why)),
+			 -EINVAL);
 	assert_string_equal(why, "google-benchmark reported no time for 'BM_b'");
 	/* no file at all */
-	assert_int_equal(rn_harness_read(&t, NULL, false, &real, &cpu, why, sizeof(why)), -EINVAL);
+	assert_int_equal(rn_harness_read(&t, NULL, false, 0.0, &real, &cpu, why, sizeof(why)),
+			 -EINVAL);
 	assert_non_null(strstr(why, "wrote no readable results"));
 	free(f);
 }
@@ -95,7 +97,7 @@ static void test_harness_pytest_benchmark_rounds(void **state)
 	char why[256];
 
 	(void)state;
-	assert_int_equal(rn_harness_read(&t, NULL, false, &real, &cpu, why, sizeof(why)), 0);
+	assert_int_equal(rn_harness_read(&t, NULL, false, 0.0, &real, &cpu, why, sizeof(why)), 0);
 	assert_true(real > 1999.0 && real < 2001.0);
 	assert_true(cpu == 0.0); /* pytest-benchmark reports no CPU time */
 	free(f);
@@ -114,7 +116,7 @@ static void test_harness_go_lines(void **state)
 	char why[256];
 
 	(void)state;
-	assert_int_equal(rn_harness_read(&t, out, false, &real, &cpu, why, sizeof(why)), 0);
+	assert_int_equal(rn_harness_read(&t, out, false, 0.0, &real, &cpu, why, sizeof(why)), 0);
 	assert_true(real == 12345.0); /* BenchmarkAlphaBeta is another benchmark */
 }
 
@@ -130,9 +132,9 @@ static void test_harness_hyperfine_and_criterion(void **state)
 	char why[256];
 
 	(void)state;
-	assert_int_equal(rn_harness_read(&th, NULL, false, &real, &cpu, why, sizeof(why)), 0);
+	assert_int_equal(rn_harness_read(&th, NULL, false, 0.0, &real, &cpu, why, sizeof(why)), 0);
 	assert_true(real > 1999999.0 && real < 2000001.0);
-	assert_int_equal(rn_harness_read(&tc, NULL, false, &real, &cpu, why, sizeof(why)), 0);
+	assert_int_equal(rn_harness_read(&tc, NULL, false, 0.0, &real, &cpu, why, sizeof(why)), 0);
 	assert_true(real == 100.0);           /* 100, 90, 110 ns per iteration */
 	assert_int_equal(access(c, F_OK), 0); /* criterion's own file stays */
 	unlink(c);
@@ -348,6 +350,74 @@ static void test_harness_one_run_for_the_table(void **state)
 	}
 }
 
+/* A compiled go test binary at a pinned count: its flags are -test.*, the count stays in each
+ * benchmark's argv (so the base side, a copy, runs the same count), each benchmark runs alone,
+ * and its cpu_time is the run's process CPU time over the N + 1 iterations it did. The go tool
+ * (or a count not pinned) gives no CPU time. */
+static void test_harness_go_test_binary_pinned(void **state)
+{
+	static const char out[] = "goos: linux\n"
+				  "BenchmarkB-2   \t    2000\t     12345 ns/op\n"
+				  "PASS\n";
+	size_t sel[3] = { 0, 1, 2 }, i;
+	struct rn_config cfg;
+	double real, cpu;
+	char why[256], *s;
+
+	(void)state;
+	expand_three(&cfg, "go-test-bench", "[\"./h.test\", \"-test.benchtime\", \"2000x\"]",
+		     "[\"BenchmarkA\", \"BenchmarkB\", \"BenchmarkC\"]");
+	s = joined(cfg.targets[1].argv);
+	assert_string_equal(s,
+			    "./h.test -test.benchtime 2000x -test.run ^$ -test.count 1 "
+			    "-test.bench ^BenchmarkB$");
+	free(s);
+	assert_true(rn_harness_go_cpu(&cfg.targets[1]));
+	rn_harness_select(&cfg, sel, 3, true);
+	for (i = 0; i < 3; i++) {
+		assert_null(cfg.targets[i].group);
+		assert_null(rn_harness_run_argv(&cfg.targets[i])); /* alone */
+	}
+	assert_int_equal(rn_harness_read(&cfg.targets[1], out, false, 4002000.0, &real, &cpu, why,
+					 sizeof(why)),
+			 0);
+	assert_true(real == 12345.0);
+	assert_true(cpu == 2000.0); /* 4002000 ns over 2001 iterations */
+	/* another count than the argv's (a line not of this run): no CPU time */
+	assert_int_equal(rn_harness_read(&cfg.targets[1], "BenchmarkB-2 \t 50\t 9 ns/op\n", false,
+					 4002000.0, &real, &cpu, why, sizeof(why)),
+			 0);
+	assert_true(cpu == 0.0);
+	rn_config_release(&cfg);
+
+	/* a count in seconds: the table's runs are shared, no CPU time */
+	expand_three(&cfg, "go-test-bench", "[\"./h.test\", \"-test.benchtime=1s\"]",
+		     "[\"BenchmarkA\", \"BenchmarkB\", \"BenchmarkC\"]");
+	assert_false(rn_harness_go_cpu(&cfg.targets[1]));
+	assert_non_null(cfg.targets[1].group);
+	assert_int_equal(rn_harness_read(&cfg.targets[1], out, false, 4002000.0, &real, &cpu, why,
+					 sizeof(why)),
+			 0);
+	assert_true(cpu == 0.0);
+	rn_config_release(&cfg);
+
+	/* the go tool: its own flags, its own CPU time in the process's */
+	expand_three(&cfg, "go-test-bench",
+		     "[\"/usr/bin/go\", \"test\", \"-benchtime\", \"2000x\"]",
+		     "[\"BenchmarkA\", \"BenchmarkB\", \"BenchmarkC\"]");
+	s = joined(cfg.targets[1].argv);
+	assert_string_equal(s,
+			    "/usr/bin/go test -benchtime 2000x -run ^$ -count 1 -bench "
+			    "^BenchmarkB$");
+	free(s);
+	assert_false(rn_harness_go_cpu(&cfg.targets[1]));
+	assert_int_equal(rn_harness_read(&cfg.targets[1], out, false, 4002000.0, &real, &cpu, why,
+					 sizeof(why)),
+			 0);
+	assert_true(cpu == 0.0);
+	rn_config_release(&cfg);
+}
+
 /* The times a shared run read for the others are taken by their runs of the same index and
  * side, once. */
 static void test_harness_shared_run_left_for_the_others(void **state)
@@ -408,6 +478,7 @@ int main(void)
 		cmocka_unit_test(test_harness_expand_pytest_keeps_options),
 		cmocka_unit_test(test_harness_expand_nothing_left),
 		cmocka_unit_test(test_harness_one_run_for_the_table),
+		cmocka_unit_test(test_harness_go_test_binary_pinned),
 		cmocka_unit_test(test_harness_shared_run_left_for_the_others),
 	};
 

@@ -127,7 +127,9 @@
 	  "real_time and cpu_time per iteration")                                                  \
 	X(PYTEST_BENCHMARK, "pytest-benchmark", false,                                             \
 	  "pytest with pytest-benchmark: --benchmark-json, the median of stats.data")              \
-	X(GO_TEST_BENCH, "go-test-bench", false, "go test -bench: ns/op of its output line")       \
+	X(GO_TEST_BENCH, "go-test-bench", false,                                                   \
+	  "go test -bench: ns/op of its output line; a compiled test binary at "                   \
+	  "-test.benchtime Nx: also the process's CPU time over its N + 1 iterations")             \
 	X(HYPERFINE, "hyperfine", false, "hyperfine --export-json: the median of `times`")         \
 	X(CRITERION, "criterion", false,                                                           \
 	  "cargo bench with criterion: target/criterion/<name>/new/sample.json, "                  \

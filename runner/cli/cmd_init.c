@@ -592,6 +592,7 @@ static void print_next(const struct init_opts *o, const char *name, const char *
 		"\nwrote %s: target '%s' with critical path, memory and syscall budgets\n\n"
 		"next:\n"
 		"  renacer check%s%s   # the gate, here: it should pass\n"
+		"  printf '.renacer/\\nrenacer-junit.xml\\n' >> .gitignore   # what a check writes\n"
 		"  git add %s %s%s && git commit -m 'renacer: first performance gate'\n"
 		"  cp %s .github/workflows/renacer.yml\n",
 		o->config, name, strcmp(o->config, "renacer.toml") ? " --config " : "",

@@ -550,6 +550,7 @@ init_shell_name)
 	rc=$?
 	expect_rc 0
 	grep -q '^name = "true"$' "$tmp/proj/renacer.toml" || fail "$case_name: not named true"
+	grep -q "printf '.renacer/" "$tmp/err" || fail "$case_name: no .gitignore line for what a check writes"
 	[ -s "$tmp/proj/golden_traces/true.json" ] || fail "$case_name: no golden trace true.json"
 	(cd "$tmp/proj2" && "$renacer" init --runs 5 -- sh -c 'LC_ALL=C env X=1 echo hi >/dev/null') \
 		>"$tmp/out" 2>"$tmp/err"

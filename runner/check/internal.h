@@ -335,9 +335,9 @@ int rn_harness_read(const struct rn_target_cfg *tc, const char *out, bool keep, 
 
 /*
  * Whether `tc` (a go-test-bench table or one of its benchmarks) runs a compiled test binary
- * (`go test -c`; no word of its argv is `test`, as in `go test`) with a pinned iteration count (`-test.benchtime
- * Nx`): then each run covers one benchmark (its table's runs are not shared) and the run's
- * process CPU time per iteration is its cpu_time.
+ * (`go test -c`; no word of its argv is `test`, as in `go test`) with a pinned iteration
+ * count (`-test.benchtime Nx`): then each run covers one benchmark (its table's runs are not
+ * shared) and the run's process CPU time per iteration is its cpu_time.
  */
 bool rn_harness_go_cpu(const struct rn_target_cfg *tc);
 

@@ -43,7 +43,8 @@ static const struct rn_option init_options[] = {
 	{ OPT_CONFIG, "config", 'c', RN_OPT_REQUIRED, "FILE",
 	  "config to write (default renacer.toml); never overwritten" },
 	{ OPT_NAME, "name", 'n', RN_OPT_REQUIRED, "NAME",
-	  "target name (default: the command's file name; for sh -c SCRIPT, the program the script runs)" },
+	  "target name (default: the command's file name; for sh -c SCRIPT, the program the "
+	  "script runs)" },
 	{ OPT_RUNS, "runs", 0, RN_OPT_REQUIRED, "N",
 	  "timing runs of the target in the config (default " RN_CFG_STR(
 		  RN_INIT_RUNS) "; the golden trace records " RN_CFG_STR(RN_GOLDEN_RUNS_DEFAULT) ")" },

@@ -611,15 +611,15 @@ static int item_tier(const struct item *it)
 /* Whether syscall `name` mostly waits (for a lock, a child, a descriptor, a timer) rather than
  * works: its time at ptrace stops is time off the CPU. Explaining a cpu_time row, such an item
  * ranks with the weak evidence (item_tier): on a loaded VM a zstd run whose input grew 15% had
- * "+3 futex, +36.3 ms in the calls" ranked above its "+26.0 ms on CPU". */
+ * "+3 futex, +36.3 ms in the calls" ranked above its "+26.0 ms on CPU". Waits for a child
+ * (wait4, waitid) are no items at all (is_process_wait). */
 static bool waits_in(const char *name)
 {
-	static const char *const waiting[] = { "futex",           "futex_waitv",  "wait4",
-					       "waitid",          "poll",         "ppoll",
-					       "select",          "pselect6",     "epoll_wait",
-					       "epoll_pwait",     "epoll_pwait2", "nanosleep",
-					       "clock_nanosleep", "pause",        "rt_sigsuspend",
-					       "rt_sigtimedwait" };
+	static const char *const waiting[] = { "futex",         "futex_waitv",     "poll",
+					       "ppoll",         "select",          "pselect6",
+					       "epoll_wait",    "epoll_pwait",     "epoll_pwait2",
+					       "nanosleep",     "clock_nanosleep", "pause",
+					       "rt_sigsuspend", "rt_sigtimedwait" };
 
 	for (size_t i = 0; i < sizeof(waiting) / sizeof(waiting[0]); i++)
 		if (!strcmp(name, waiting[i]))

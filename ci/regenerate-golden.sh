@@ -118,7 +118,8 @@ UNITS = {"wall_time": "ns", "critical_path": "ns", "cpu_time": "ns", "gpu_busy":
 def unit_of(metric):
     if metric in UNITS:
         return UNITS[metric]
-    if metric.endswith("_time") or metric.endswith("_ns") or metric.startswith("span_time:"):
+    if (metric.endswith("_time") or metric.endswith("_ns") or metric.startswith("span_time:")
+            or metric.startswith("span_cpu:")):
         return "ns"
     if metric.endswith("_bytes"):
         return "bytes"
@@ -133,10 +134,12 @@ def load(path):
     if g.get("format") not in ("renacer-golden/1", "renacer-golden/2", "renacer-golden/3"):
         return None
     # renacer-golden/2 keeps the counting runs' samples apart: one table of metrics here;
-    # renacer-golden/3 adds each app span's durations, shown as "span_time:app:<name>"
+    # renacer-golden/3 adds each app span's durations, shown as "span_time:app:<name>", and
+    # where the spans carried it their thread CPU time, "span_cpu:app:<name>"
     g.setdefault("samples", {}).update(g.get("counting_samples", {}))
-    for name, ns in g.get("spans", {}).items():
-        g["samples"]["span_time:" + name] = ns
+    for key, prefix in (("spans", "span_time:"), ("span_cpu", "span_cpu:")):
+        for name, ns in g.get(key, {}).items():
+            g["samples"][prefix + name] = ns
     return g
 
 def human(v, unit):

@@ -146,6 +146,11 @@ def gate_line(err):
     return "no gate statement"
 
 
+def med_max(secs):
+    """'median / max' of a cell's check times in seconds, '-' when it ran none (--checks 0)."""
+    return "%.1f / %.1f" % (statistics.median(secs), max(secs)) if secs else "-"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--renacer", default="build/renacer")
@@ -220,9 +225,8 @@ def main():
                 res["pressure"] = (None if s_cell is None or s_end is None else
                                    (s_end - s_cell) / 1e6 / (time.monotonic() - t_cell))
                 results.append(res)
-                print("%s %s: %d/%d exit 1, median %.1f s" % (
-                    name, mode, res["exit1"], a.checks, statistics.median(res["times"])),
-                    file=sys.stderr)
+                print("%s %s: %d/%d exit 1, median %s s" % (
+                    name, mode, res["exit1"], a.checks, med_max(res["times"])), file=sys.stderr)
     finally:
         hog_stop(hogs)
         if not a.keep:
@@ -233,11 +237,11 @@ def main():
     for r in results:
         rows = ", ".join("%s %d" % (k, v) for k, v in sorted(r["rows"].items()))
         pt = r["plant_times"]
-        print("| %s | %s | %d of %d | %d | %s | %.1f / %.1f | %s | %s | %s |" % (
+        print("| %s | %s | %d of %d | %d | %s | %s | %s | %s | %s |" % (
             r["name"], r["mode"], r["exit1"], len(r["times"]), r["other"], rows,
-            statistics.median(r["times"]), max(r["times"]),
+            med_max(r["times"]),
             "-" if r["caught"] is None else "%d of %d" % (r["caught"], len(pt)),
-            "%.1f / %.1f" % (statistics.median(pt), max(pt)) if pt else "-",
+            med_max(pt),
             "-" if r["pressure"] is None else "%.0f%%" % (100 * r["pressure"])))
     for r in results:
         for m in r["missed"]:

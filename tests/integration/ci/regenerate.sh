@@ -61,6 +61,27 @@ if grep -E "^  (wall_time|cpu_time|critical_path) " "$tmp/out" | grep -vq " ms "
 fi
 grep -Eq "^  [a-z_]+ +[0-9]{7,} +[0-9]{7,} " "$tmp/out" && fail "raw nanoseconds in the table"
 
+# A program's own spans (renacer_span.h, collector "app"): their durations and their thread
+# CPU time each get a line, in ms, old and new (recorded twice, "solve" doing twice the work).
+for units in 4 8; do
+	cat >"$repo/perf/renacer.toml" <<EOT
+[[target]]
+name = "work"
+command = ["$bin/targets/sp_work", "2", "$units", "2"]
+collectors = ["ptrace", "app"]
+runs = 2
+EOT
+	set +e
+	(cd "$repo" && PATH="$tmp/bin:$PATH" sh "$script" perf/renacer.toml >"$tmp/out" 2>&1)
+	rc=$?
+	set -e
+	[ "$rc" = 0 ] || fail "span recording ($units units): exit $rc"
+done
+for m in span_time:app:solve span_cpu:app:solve; do
+	grep -Eq "^  $m +[0-9]+\.[0-9]{3} ms +[0-9]+\.[0-9]{3} ms" "$tmp/out" ||
+		fail "the table lacks $m in ms"
+done
+
 # Nothing to run: a clear error, not a build of renacer.
 if PATH=/usr/bin:/bin command -v renacer >/dev/null 2>&1; then
 	echo "ok: regenerate-golden.sh from a scratch repository (renacer installed: no missing case)"

@@ -117,7 +117,18 @@ check_fingerprint() {
 		${2:-}
 }
 
+# check_pitch FILE WHAT CODE_FILE [quiet]: the README's bullet "- **WHAT**:" (up to the next
+# bullet) names every name of the code's table, in backticks, and no other backticked word.
+check_pitch() {
+	awk -v h="- **$2**:" 'index($0, h) == 1 { f = 1 } f && n++ && /^- / { exit } f' "$1" |
+		grep -o '`[^`]*`' | tr -d '`' | sort -u >"$tmp/pitch.doc"
+	sed 's/^| `\([^`]*\)`.*/\1/' "$3" | sort -u >"$tmp/pitch.code"
+	same "the README's $2 list ($1)" "$tmp/pitch.code" "$tmp/pitch.doc" ${4:-}
+}
+
 check_config "$docs/config.md" || status=1
+check_pitch "$docs/../README.md" Assertions "$tmp/types.code" || status=1
+check_pitch "$docs/../README.md" Collectors "$tmp/collector.code" || status=1
 check_exit "$docs/metrics.md" || status=1
 check_metrics "$docs/metrics.md" || status=1
 check_types "$docs/metrics.md" || status=1
@@ -150,9 +161,14 @@ planted check_types "$tmp/no_type.md"
 sed 's/^| `instructions` | `max_instructions`, `tolerance` |/| `instructions` | `max_instructions` |/' \
 	"$docs/metrics.md" >"$tmp/type_key.md"
 planted check_types "$tmp/type_key.md"
+sed 's/`witness`, //' "$docs/../README.md" >"$tmp/no_pitch_type.md"
+planted check_pitch "$tmp/no_pitch_type.md" Assertions "$tmp/types.code"
+sed 's/^- \*\*Collectors\*\*: `ptrace`/- **Collectors**: `ptrace`, `perf`/' "$docs/../README.md" \
+	>"$tmp/extra_pitch_collector.md"
+planted check_pitch "$tmp/extra_pitch_collector.md" Collectors "$tmp/collector.code"
 sed '/^| `governor` |/d' "$docs/timing.md" >"$tmp/no_field.md"
 planted check_fingerprint "$tmp/no_field.md"
 [ "$status" -eq 0 ] &&
 	echo "docs/ tables match the code (config keys, exit codes, verdicts, collectors," \
-		"assertion types, metrics, count rules, fingerprint fields)"
+		"assertion types, metrics, count rules, fingerprint fields; the README's lists)"
 exit "$status"

@@ -71,7 +71,9 @@ const struct rn_command rn_cmd_bisect_def = {
 	"the baseline:* rows that FAIL there decide for the others (a time or instruction row's\n"
 	"limit: half BAD's shift when above 3%); a target whose baseline:instructions row\n"
 	"(instructions = true) FAILs at BAD is decided by that count alone, its time rows only\n"
-	"inform. A FAIL makes the commit bad, all PASS good, each step naming the row that\n"
+	"inform. The later comparisons measure only the targets of those rows, one timing pair\n"
+	"a side when none of the rows is timed (counts, instructions). A FAIL makes the commit\n"
+	"bad, all PASS good, each step naming the row that\n"
 	"decided; a deciding time row INCONCLUSIVE after the adaptive pairs (up to [regression]\n"
 	"max_runs) is measured once more with twice the pairs, and a commit still undecided or\n"
 	"whose build failed is skipped, with the reason, as `git bisect skip`. Then binary\n"
@@ -130,6 +132,13 @@ struct bisect {
 	/* after BAD: the rows that FAILed there, "target/assertion" [ndecide], owned */
 	char **decide;
 	size_t ndecide;
+	/* after BAD: the targets of those rows [nmeasure], each once, owned; the later
+	 * comparisons measure only them */
+	char **measure;
+	size_t nmeasure;
+	/* after BAD: a deciding row reads the timing pairs (a time row, peak_rss); when none
+	 * does, a later comparison measures one pair a side (--runs 1) */
+	bool pairs_decide;
 	char tolerance[16]; /* --baseline-tolerance of the later comparisons, or "" */
 	unsigned max_runs;  /* the config's [regression] max_runs: the pairs of a retry */
 };
@@ -267,6 +276,10 @@ static int run_check(struct bisect *b, const char *config, const char *runs, con
 		argv[n++] = "--target";
 		argv[n++] = b->o->targets[i];
 	}
+	for (i = 0; !b->o->ntargets && i < b->nmeasure && i < 64; i++) {
+		argv[n++] = "--target";
+		argv[n++] = b->measure[i];
+	}
 	argv[n] = NULL;
 	pid = fork();
 	if (pid < 0)
@@ -334,6 +347,36 @@ static bool instructions_row(const struct rn_verdict_result *v)
 	return baseline_row(v) && !strcmp(v->assertion + 9, "instructions");
 }
 
+/* Does deciding row `v` read the timing pairs? Counts (syscalls, allocations, the instruction
+ * count of its own Valgrind run) do not: only the counting runs measure them. Unknown names
+ * do, to be safe. */
+static bool reads_pairs(const struct rn_verdict_result *v)
+{
+	const char *name = v->assertion + 9;
+	char metric[64];
+	int m;
+
+	if (!strcmp(name, "instructions"))
+		return false;
+	snprintf(metric, sizeof(metric), "%.*s", (int)strcspn(name, ":"), name);
+	if (!strcmp(metric, "syscall_counts"))
+		return false;
+	m = rn_metric_lookup(metric);
+	return m < 0 || rn_metric_measured_by((enum rn_metric)m) != RN_MEASURES_COUNTS;
+}
+
+/* Add `target` to the targets the later comparisons measure, once. */
+static void measure_add(struct bisect *b, const char *target)
+{
+	size_t i;
+
+	for (i = 0; i < b->nmeasure; i++)
+		if (!strcmp(b->measure[i], target))
+			return;
+	b->measure = rn_xrealloc(b->measure, (b->nmeasure + 1) * sizeof(*b->measure));
+	b->measure[b->nmeasure++] = rn_xstrdup(target);
+}
+
 /* Did target `target`'s baseline:instructions row FAIL in `s` (the count decides for it)? */
 static bool count_decides(const struct step *s, const char *target)
 {
@@ -384,6 +427,9 @@ static void decide_from_bad(struct bisect *b, const struct step *s)
 			}
 			b->decide = rn_xrealloc(b->decide, (b->ndecide + 1) * sizeof(*b->decide));
 			b->decide[b->ndecide++] = rn_xstrfmt("%s/%s", v->target, v->assertion);
+			b->pairs_decide |= reads_pairs(v);
+			if (v->target)
+				measure_add(b, v->target);
 			if ((time_row(v) || instructions_row(v)) &&
 			    (least <= 0 || v->delta_pct < least))
 				least = v->delta_pct;
@@ -407,6 +453,8 @@ static void decide_from_bad(struct bisect *b, const struct step *s)
 		if (*b->tolerance)
 			rn_buf_addf(&m, "; limit +%s%% (half of BAD's +%.1f%%)", b->tolerance,
 				    least);
+		if (b->ndecide && !b->pairs_decide && !b->o->runs)
+			rn_buf_adds(&m, "; no deciding row is timed: one timing pair a side");
 		fprintf(stderr, "renacer bisect: deciding on %s\n", m.buf);
 		rn_buf_release(&m);
 	}
@@ -551,8 +599,10 @@ static void compare(struct bisect *b, struct step *s, const char *config, const 
 {
 	unsigned pairs = b->o->runs ? b->o->nruns : b->max_runs;
 	char runs[16];
+	/* after BAD, with no deciding row timed: one pair, since time rows only inform */
+	const char *first = b->o->runs ? b->o->runs : b->ndecide && !b->pairs_decide ? "1" : NULL;
 
-	if (!compare_once(b, s, config, b->o->runs, results, log))
+	if (!compare_once(b, s, config, first, results, log))
 		return;
 	pairs = pairs * RETRY_PAIRS_FACTOR > 1000 ? 1000 : pairs * RETRY_PAIRS_FACTOR;
 	if (!b->o->quiet)
@@ -1023,6 +1073,9 @@ static void bisect_release(struct bisect *b)
 	for (i = 0; i < b->ndecide; i++)
 		free(b->decide[i]);
 	free(b->decide);
+	for (i = 0; i < b->nmeasure; i++)
+		free(b->measure[i]);
+	free(b->measure);
 	rn_checkout_remove(&b->good);
 	if (b->tmp) {
 		pid_t pid = fork();

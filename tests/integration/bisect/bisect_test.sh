@@ -10,7 +10,8 @@
 # bad_revs          BAD before GOOD, an unknown GOOD: exit 2
 # instructions_cpu  instructions = true and a CPU plant (+30% rounds at commit 7): the
 #                   baseline:instructions row decides every step (named on each), time rows
-#                   that cannot decide skip nothing, and the [ratchet] is not compared
+#                   that cannot decide skip nothing, the comparisons after BAD run one
+#                   timing pair a side, and the [ratchet] is not compared
 #
 # Exit 0 = pass, 1 = fail, 77 = skipped.
 set -u
@@ -199,6 +200,12 @@ instructions_cpu)
 	n=$(grep -c "counting instructions under Valgrind" "$tmp/err")
 	[ "$n" = $((2 * steps)) ] || fail "$n Valgrind runs for $steps comparisons"
 	grep -q "ratchet" "$tmp/err" && fail "a comparison ran the [ratchet]"
+	# no deciding row is timed: after BAD each comparison ran one timing pair a side
+	grep -q "deciding on .*no deciding row is timed: one timing pair a side" "$tmp/err" ||
+		fail "the deciding line does not say the later comparisons run one pair"
+	n=$(sed -n '/deciding on/,$p' "$tmp/err" | grep -c "app vs base: 1 timing pair,")
+	[ "$n" = $((steps - 1)) ] ||
+		fail "$n of $((steps - 1)) comparisons after BAD ran one timing pair"
 	[ -z "$(ls -A "$tmp/t")" ] || fail "left behind in TMPDIR: $(ls -A "$tmp/t")"
 	;;
 *)

@@ -368,30 +368,33 @@ static void compose(struct rn_buf *b, const struct init_opts *o, const char *nam
 		    "junit = \"renacer-junit.xml\"   # JUnit XML for CI test reporters\n");
 }
 
-/* share/renacer/ci/examples/renacer.yml beside this renacer's prefix, else the source's. */
+/* The example workflow beside this renacer: share/renacer/ci/examples/renacer.yml of its
+ * prefix (installed), else ci/examples/renacer.yml of the source tree whose build directory
+ * holds it (build/renacer, as the README builds it); else a placeholder. Owned. */
 static char *workflow_example(void)
 {
+	static const char *const beside[] = { "../share/renacer/ci/examples/renacer.yml",
+					       "../ci/examples/renacer.yml" };
 	char exe[4096], *slash;
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	struct rn_buf p;
+	size_t i;
 
-	if (n > 0) {
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			rn_buf_init(&p, 0);
-			rn_buf_addf(&p, "%s/../share/renacer/ci/examples/renacer.yml", exe);
-			if (!access(p.buf, R_OK)) {
-				char *real = realpath(p.buf, NULL);
+	if (n <= 0)
+		return rn_xstrdup("RENACER_SOURCE/ci/examples/renacer.yml");
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	for (i = 0; slash && i < sizeof(beside) / sizeof(beside[0]); i++) {
+		struct rn_buf p;
+		char *real;
 
-				rn_buf_release(&p);
-				if (real)
-					return real;
-				return rn_xstrdup("share/renacer/ci/examples/renacer.yml");
-			}
-			rn_buf_release(&p);
-		}
+		rn_buf_init(&p, 0);
+		rn_buf_addf(&p, "%s/%s", exe, beside[i]);
+		real = access(p.buf, R_OK) ? NULL : realpath(p.buf, NULL);
+		rn_buf_release(&p);
+		if (real)
+			return real;
 	}
 	return rn_xstrdup("RENACER_SOURCE/ci/examples/renacer.yml");
 }

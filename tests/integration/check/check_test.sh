@@ -552,6 +552,12 @@ init_shell_name)
 	grep -q '^name = "true"$' "$tmp/proj/renacer.toml" || fail "$case_name: not named true"
 	grep -q "printf '.renacer/" "$tmp/err" || fail "$case_name: no .gitignore line for what a check writes"
 	[ -s "$tmp/proj/golden_traces/true.json" ] || fail "$case_name: no golden trace true.json"
+	# the example workflow it points at: the source tree's, when the build directory is in it
+	if [ -r "$build/../ci/examples/renacer.yml" ]; then
+		wf=$(cd "$build/../ci/examples" && pwd -P)/renacer.yml
+		grep -qF "cp $wf .github/workflows/renacer.yml" "$tmp/err" ||
+			fail "$case_name: the workflow example is not $wf"
+	fi
 	(cd "$tmp/proj2" && "$renacer" init --runs 5 -- sh -c 'LC_ALL=C env X=1 echo hi >/dev/null') \
 		>"$tmp/out" 2>"$tmp/err"
 	rc=$?

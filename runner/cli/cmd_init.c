@@ -374,7 +374,7 @@ static void compose(struct rn_buf *b, const struct init_opts *o, const char *nam
 static char *workflow_example(void)
 {
 	static const char *const beside[] = { "../share/renacer/ci/examples/renacer.yml",
-					       "../ci/examples/renacer.yml" };
+					      "../ci/examples/renacer.yml" };
 	char exe[4096], *slash;
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	size_t i;

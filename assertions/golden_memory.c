@@ -201,21 +201,27 @@ void rn_golden_judge_memory(struct rn_golden_cmp *c, const struct rn_golden_step
 	} else {
 		/* what varies from run to run is no growth: the observed fewest against what the
 		 * golden's most allows */
-		double fewest = b[0], most = a[0];
+		double fewest = b[0], most = a[0], most_allowed;
 		size_t i;
 
 		for (i = 1; i < nb; i++)
 			fewest = fmin(fewest, b[i]);
 		for (i = 1; i < na; i++)
 			most = fmax(most, a[i]);
-		most = fmax(most * (1.0 + tol), most + (double)c->cfg->memory_floor_bytes);
-		v->verdict = fewest > most ? RN_VERDICT_FAIL : RN_VERDICT_PASS;
-		rn_golden_set_reason(v, "%s vs golden %s, allowed %s", d, g, al);
+		most_allowed = fmax(most * (1.0 + tol), most + (double)c->cfg->memory_floor_bytes);
+		v->verdict = fewest > most_allowed ? RN_VERDICT_FAIL : RN_VERDICT_PASS;
+		/* the message: the medians; the columns and the reason: the numbers that decided
+		 * (a PASS never reads over its limit, a FAIL never under it) */
 		rn_buf_addf(&m, "%s %s vs golden %s (%s, tolerance %s)", name, o, g, d, t);
+		rn_golden_set_values(v, s, fewest, most, most_allowed);
+		rn_golden_fmt_value(g, sizeof(g), "bytes", most);
+		rn_golden_fmt_value(al, sizeof(al), "bytes", most_allowed);
+		rn_golden_fmt_pct(d, sizeof(d), v->delta_pct);
+		rn_golden_set_reason(v, "%s: fewest run vs golden's most %s, allowed %s", d, g, al);
 		rn_golden_maybe_downgrade(c, v, &m);
 	}
 	if (s->metric != RN_METRIC_ALLOC_PEAK)
-		rn_buf_addf(&det, "%-28s %14s\n", "allowed (median)", al);
+		rn_buf_addf(&det, "%-28s %14s\n", "allowed", al);
 	rn_buf_addf(&det,
 		    "rule: fails when the fewest observed exceeds the golden's most * (1 + %s) "
 		    "and the golden's most + %llu bytes (one run each: the medians)\n",

@@ -1674,6 +1674,21 @@ static void test_golden_compare_memory(void **state)
 	free_verdicts(v, n);
 	free_result(&now);
 
+	/* Runs that spread: judged on the fewest against the golden's most, and the columns
+	 * show those numbers, so a PASS never reads over its limit (the median, 10.2 MiB, is
+	 * over the 9.0 MiB the golden's median would allow). */
+	make_result(&now, 5, 100.0, 0.02, 22, (uint64_t)(10.2 * (1 << 20)));
+	now.runs[0].v[RN_METRIC_PEAK_RSS] = (uint64_t)(8.5 * (1 << 20));
+	n = compare(&g, &now, NULL, &v);
+	s = find(v, n, "golden:peak_rss");
+	assert_int_equal(s->verdict, RN_VERDICT_PASS);
+	assert_true(s->observed == (uint64_t)(8.5 * (1 << 20)) && s->golden == 8 << 20);
+	assert_true(s->observed <= s->budget && s->budget == 9 << 20);
+	assert_non_null(strstr(s->reason, "fewest run vs golden's most 8.0 MiB"));
+	assert_non_null(strstr(s->message, "peak_rss 10.2 MiB vs golden 8.0 MiB"));
+	free_verdicts(v, n);
+	free_result(&now);
+
 	/* No data now while the golden trace has some: never a silent pass. */
 	make_result(&now, 5, 100.0, 0.02, 22, 0);
 	n = compare(&g, &now, NULL, &v);

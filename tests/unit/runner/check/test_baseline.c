@@ -2,7 +2,8 @@
  * test_baseline.c - the same-job baseline's time rows (runner/check/baseline.h) on synthetic
  * pairs: when the sides' modes explain a shift, the rows are judged on the pairs whose runs
  * share a mode, so a shift within the modes fails and a different mix of the modes does not
- * (and, with two modes on one side only, stays INCONCLUSIVE "two modes").
+ * (and, with two modes on one side only, stays INCONCLUSIVE "two modes"); and the columns of a
+ * memory row.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -155,6 +156,36 @@ static void test_baseline_one_mode_shift_fails(void **state)
 	release(&head, &base, &tv);
 }
 
+/* A memory row's columns are the numbers that decided: the head's fewest against the base's
+ * most and the limit they allow, so a PASS never reads over its limit (the head's median,
+ * 10.2 MiB, is over the 9 MiB a median of the base's 8 MiB would allow). */
+static void test_baseline_memory_columns_judged(void **state)
+{
+	struct rn_target_result head, base;
+	struct rn_target_report tv;
+	const struct rn_verdict_result *v = NULL;
+	size_t i;
+
+	(void)state;
+	side(&base, 50.0, 50.0, 1, NPAIRS + 1, 1);
+	side(&head, 50.0, 50.0, 2, NPAIRS + 1, 1);
+	for (i = 0; i < NPAIRS; i++) {
+		base.runs[i].v[RN_METRIC_PEAK_RSS] = 8u << 20;
+		head.runs[i].v[RN_METRIC_PEAK_RSS] = i ? (uint64_t)(10.2 * (1 << 20)) : 17u << 19;
+	}
+	judge(&head, &base, &tv);
+	for (i = 0; i < tv.nverdicts; i++)
+		if (!strcmp(tv.verdicts[i].assertion, "baseline:peak_rss"))
+			v = &tv.verdicts[i];
+	assert_non_null(v);
+	assert_int_equal(v->verdict, RN_VERDICT_PASS);
+	assert_true(v->has_budget && v->observed <= v->budget);
+	assert_true(v->observed == 17u << 19 && v->golden == 8u << 20 && v->budget == 9u << 20);
+	/* the message keeps the medians */
+	assert_non_null(strstr(v->message, "head 10695475 vs base 8388608 bytes"));
+	release(&head, &base, &tv);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -163,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_baseline_one_side_modes_mix_held),
 		cmocka_unit_test(test_baseline_one_side_modes_shift_within_fails),
 		cmocka_unit_test(test_baseline_one_mode_shift_fails),
+		cmocka_unit_test(test_baseline_memory_columns_judged),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

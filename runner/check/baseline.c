@@ -832,8 +832,8 @@ static void judge_median(const struct rn_regression_cfg *reg, const char *name, 
 	double hl = extreme_of(head, m, false), bh = extreme_of(base, m, true);
 	/* the columns: the numbers that decided (a PASS never reads over its limit) */
 	double shown = hl, ref = bh,
-	       allowed = mem ? bh + fmax(tol * bh, floor_) : fmax((bh + 1.0) * (1.0 + tol) - 1.0,
-								    bh + floor_);
+	       allowed = mem ? bh + fmax(tol * bh, floor_) :
+			       fmax((bh + 1.0) * (1.0 + tol) - 1.0, bh + floor_);
 	bool grew, per_process = false;
 	struct rn_verdict_result *v;
 	struct rn_buf msg;

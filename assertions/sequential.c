@@ -118,3 +118,17 @@ bool rn_seq_futile(const struct rn_seq_design *d, size_t n, size_t n_ref, double
 		return false; /* a PASS is */
 	return true;
 }
+
+size_t rn_seq_budget_fit(size_t more, double pace_ns, double used_ns, double budget_ns)
+{
+	double fit;
+
+	if (!(budget_ns > 0.0))
+		return more;
+	if (used_ns >= budget_ns)
+		return 0;
+	if (!(pace_ns > 0.0))
+		return more;
+	fit = (budget_ns - used_ns) / pace_ns;
+	return fit < (double)more ? (size_t)fit : more;
+}

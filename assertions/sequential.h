@@ -113,4 +113,13 @@ size_t rn_seq_runs_for(double effect, double limit, double sigma, size_t n_ref,
  */
 bool rn_seq_futile(const struct rn_seq_design *d, size_t n, size_t n_ref, double estimate,
 		   double lower, double upper, double bound, bool can_pass);
+/*
+ * The samples of the next look that fit in a time budget: `more` (the look's new samples)
+ * when they all fit at `pace_ns` a sample, fewer when the look would run past the budget (the
+ * caller then ends with that cut look: an off-schedule look spends the alpha of the scheduled
+ * look above it, rn_seq_alpha, so there must be no look after it), 0 when not one sample fits
+ * (`used_ns` >= `budget_ns`). `more` when budget_ns is 0 (no limit), or when pace_ns is 0 (no
+ * pace known yet) within the budget. Units: ns.
+ */
+size_t rn_seq_budget_fit(size_t more, double pace_ns, double used_ns, double budget_ns);
 #endif

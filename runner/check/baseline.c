@@ -1391,14 +1391,19 @@ static bool counts_differ(const struct rn_target_result *head, const struct rn_t
 
 /* The warmups and the timing pairs: a first look, then adaptive repeats, more pairs while a
  * time metric is undecided, up to the design's last look or the time budget (sequential.h
- * keeps alpha over the looks). *spent: no further look was possible. */
+ * keeps alpha over the looks). A look that would run past the budget is cut to the pairs that
+ * fit and is the last (an off-schedule look spends the alpha of the scheduled one above it:
+ * rn_seq_alpha), so the budget bounds the timing pairs, not only where a look may begin (a
+ * look grows by half the pairs: begun at 44 s of a 45 s budget it ran to 60 s). *spent: no
+ * further look was possible. */
 static int measure_timing(const struct rn_baseline *b, const struct rn_baseline_plan *plan,
 			  const struct rn_regression_cfg *reg, const struct rn_seq_design *seq,
 			  rn_baseline_run_fn fn, void *ctx, struct rn_target_result *head,
 			  struct rn_target_result *base, bool *spent)
 {
-	size_t next;
+	size_t next, more, fit;
 	uint64_t t0;
+	double used;
 	unsigned k;
 	int rc = 0;
 
@@ -1410,13 +1415,21 @@ static int measure_timing(const struct rn_baseline *b, const struct rn_baseline_
 		rc = measure_pairs(plan, (unsigned)seq->first, fn, ctx, head, base);
 	while (!rc && !failed(head) && !failed(base)) {
 		next = rn_seq_next(seq, head->nruns);
-		if (!next || (plan->budget_ns && rn_mono_ns() - t0 >= plan->budget_ns))
+		if (!next)
+			break;
+		more = next - head->nruns;
+		used = (double)(rn_mono_ns() - t0);
+		fit = rn_seq_budget_fit(more, head->nruns ? used / (double)head->nruns : 0.0, used,
+					(double)plan->budget_ns);
+		if (!fit)
 			break;
 		if (!wants_more(b, reg, seq, head, base)) {
 			*spent = false;
 			break;
 		}
-		rc = measure_pairs(plan, (unsigned)(next - head->nruns), fn, ctx, head, base);
+		rc = measure_pairs(plan, (unsigned)fit, fn, ctx, head, base);
+		if (fit < more)
+			break; /* the budget's last look */
 	}
 	return rc;
 }

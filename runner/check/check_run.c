@@ -38,6 +38,8 @@
 #include "now.h"
 #include "otlp.h"
 #include "console.h"
+#include "sequential.h"
+#include "stats.h"
 #include "verdict.h"
 #include "xalloc.h"
 
@@ -467,6 +469,21 @@ static void speed_probes(struct rn_target_result *r)
 		rn_speed_probe(r);
 }
 
+/* The time a timing run of `r` takes, ns: the pace of the runs since `t0` (when `n0` were
+ * measured), else the median wall time of its runs so far; 0 when unknown. */
+static double run_pace(const struct rn_target_result *r, size_t n0, uint64_t t0)
+{
+	size_t n;
+	double *w, pace;
+
+	if (r->nruns > n0)
+		return (double)(rn_mono_ns() - t0) / (double)(r->nruns - n0);
+	w = rn_target_result_samples(r, RN_METRIC_WALL, &n);
+	pace = n ? rn_stats_median(w, n) : 0.0;
+	free(w);
+	return pace;
+}
+
 /*
  * Adaptive repeats against golden trace `g` (assertions/sequential.h): after the first look
  * (the target's runs), more timing runs while a timing comparison is undecided, up to
@@ -479,7 +496,7 @@ static int adaptive_runs(struct target_runs *tr, const struct rn_golden *g,
 	struct rn_target_result *r = tr->r;
 	struct rn_seq_design seq;
 	uint64_t t0 = rn_mono_ns(), budget = (uint64_t)(reg->time_budget_s * 1e9);
-	size_t next;
+	size_t next, n0 = r->nruns;
 
 	seq.first = tr->plan.timing;
 	/* --runs N is N timing runs: no repeats (what N runs cannot decide stays INCONCLUSIVE) */
@@ -497,20 +514,31 @@ static int adaptive_runs(struct target_runs *tr, const struct rn_golden *g,
 		rc = one_run(tr, tr->tc->warmup + tr->plan.timing - 1, probe);
 	}
 	while (!rc && r->status == RN_RUN_OK) {
+		size_t more, fit;
+
 		next = rn_seq_next(&seq, r->nruns);
-		if (!next || (budget && rn_mono_ns() - t0 >= budget))
+		if (!next)
+			break;
+		/* a look that would run past the budget is cut to the runs that fit, and is the
+		 * last (rn_seq_budget_fit) */
+		more = next - r->nruns;
+		fit = rn_seq_budget_fit(more, run_pace(r, n0, t0), (double)(rn_mono_ns() - t0),
+					(double)budget);
+		if (!fit)
 			break;
 		if (!rn_golden_timing_undecided(g, r, reg, &r->looks_futile)) {
 			r->looks_spent = false;
 			break;
 		}
-		while (!rc && r->nruns < next) {
+		while (!rc && r->status == RN_RUN_OK && fit--) {
 			/* one more timing run: it goes where the timing runs end */
 			tr->plan.timing++;
 			rc = one_run(tr, tr->tc->warmup + tr->plan.timing - 1, probe);
 		}
 		if (!rc)
 			speed_probes(r);
+		if (r->nruns < next)
+			break; /* the budget's last look */
 	}
 	return rc;
 }

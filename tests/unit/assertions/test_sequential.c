@@ -279,6 +279,23 @@ static void test_timing_gate_statement(void **state)
 	rn_target_report_release(&t[1]);
 }
 
+/* A look that would run past the time budget is cut to the samples that fit at the pace so
+ * far; none fit once the budget is used; no budget or no pace yet: the whole look. */
+static void test_seq_budget_fit(void **state)
+{
+	(void)state;
+	/* 44 s of 45 used at 2.8 s a pair: the look's 7 pairs (19.6 s) are cut to none */
+	assert_int_equal(rn_seq_budget_fit(7, 2.8e9, 44e9, 45e9), 0);
+	/* 30 s used: 15 s left, 5 of the 7 pairs fit */
+	assert_int_equal(rn_seq_budget_fit(7, 2.8e9, 30e9, 45e9), 5);
+	/* 10 s used: the whole look fits */
+	assert_int_equal(rn_seq_budget_fit(7, 2.8e9, 10e9, 45e9), 7);
+	assert_int_equal(rn_seq_budget_fit(7, 2.8e9, 45e9, 45e9), 0);
+	assert_int_equal(rn_seq_budget_fit(7, 2.8e9, 50e9, 0.0), 7); /* no limit */
+	assert_int_equal(rn_seq_budget_fit(7, 0.0, 40e9, 45e9), 7);  /* no pace known */
+	assert_int_equal(rn_seq_budget_fit(7, 0.0, 50e9, 45e9), 0);  /* ... and none left */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -288,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_seq_mde_interval),
 		cmocka_unit_test(test_seq_error_rates_by_simulation),
 		cmocka_unit_test(test_seq_futile),
+		cmocka_unit_test(test_seq_budget_fit),
 		cmocka_unit_test(test_timing_gate_statement),
 	};
 

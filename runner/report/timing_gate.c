@@ -22,6 +22,23 @@ static const char *metric_of(const struct rn_verdict_result *v)
 	return colon ? colon + 1 : v->assertion ? v->assertion : "?";
 }
 
+/* Whether a row of target `t` compares the same metric as `v` (a golden row and a baseline
+ * row of one metric: "golden:critical_path", "baseline:critical_path") and was decided. */
+static bool metric_decided(const struct rn_target_report *t, const struct rn_verdict_result *v)
+{
+	size_t k;
+
+	for (k = 0; k < t->nverdicts; k++) {
+		const struct rn_verdict_result *o = &t->verdicts[k];
+
+		if (is_time_comparison(o) &&
+		    (o->verdict == RN_VERDICT_PASS || o->verdict == RN_VERDICT_FAIL) &&
+		    !strcmp(metric_of(o), metric_of(v)))
+			return true;
+	}
+	return false;
+}
+
 void rn_timing_gate(const struct rn_target_report *t, size_t n, struct rn_timing_gate *g)
 {
 	size_t i, k;
@@ -44,8 +61,10 @@ void rn_timing_gate(const struct rn_target_report *t, size_t n, struct rn_timing
 				best = v->mde_pct;
 			if (v->mde_pct > noise)
 				noise = v->mde_pct;
+			/* open: a metric no row decided (a golden row left advisory beside the
+			 * baseline row that decided it is not) */
 			if (v->verdict != RN_VERDICT_PASS && v->verdict != RN_VERDICT_FAIL &&
-			    v->mde_pct > open) {
+			    v->mde_pct > open && !metric_decided(&t[i], v)) {
 				open = v->mde_pct;
 				open_metric = metric_of(v);
 			}

@@ -7,7 +7,9 @@
  * "regression" or "baseline") or a critical_path assertion. A target is gated when at least
  * one of its timing rows of golden/baseline type was decided (PASS or FAIL) with a detection
  * limit (rn_verdict_result.mde_pct > 0); its gate is the smallest such limit. The check is
- * gated at the largest gate of its gated targets.
+ * gated at the largest gate of its gated targets. A metric of a gated target is left open
+ * ("wall_time not gated") when none of its rows was decided: a golden row left advisory
+ * under --baseline does not open a metric that its baseline row decided.
  */
 #ifndef RN_TIMING_GATE_H
 #define RN_TIMING_GATE_H

@@ -225,12 +225,13 @@ static void test_seq_futile(void **state)
 	assert_true(caught > reps / 4 * 95 / 100);
 }
 
-static void verdict(struct rn_target_report *t, const char *type, enum rn_verdict v, double mde)
+static void verdict(struct rn_target_report *t, const char *type, const char *assertion,
+		    enum rn_verdict v, double mde)
 {
 	struct rn_verdict_result *r = rn_target_report_push(t);
 
 	r->type = strdup(type);
-	r->assertion = strdup("x");
+	r->assertion = strdup(assertion);
 	r->target = strdup("t");
 	r->unit = "ms";
 	r->verdict = v;
@@ -251,15 +252,20 @@ static void test_timing_gate_statement(void **state)
 	r[1].name = xz;
 	t[0].result = &r[0];
 	t[1].result = &r[1];
-	verdict(&t[0], "baseline", RN_VERDICT_PASS, 4.2);
-	verdict(&t[0], "baseline", RN_VERDICT_WARN, 30.0);
-	verdict(&t[1], "regression", RN_VERDICT_FAIL, 7.5);
+	verdict(&t[0], "baseline", "baseline:cpu_time", RN_VERDICT_PASS, 4.2);
+	verdict(&t[0], "baseline", "baseline:wall_time", RN_VERDICT_WARN, 30.0);
+	verdict(&t[1], "regression", "golden:cpu_time", RN_VERDICT_FAIL, 7.5);
+	/* a golden row left advisory beside the baseline row that decided its metric does not
+	 * leave the metric open (b2sum: baseline:critical_path FAIL, "critical_path not gated:
+	 * detects >= +79.5%" from golden:critical_path) */
+	verdict(&t[1], "baseline", "baseline:critical_path", RN_VERDICT_FAIL, 9.8);
+	verdict(&t[1], "regression", "golden:critical_path", RN_VERDICT_WARN, 79.5);
 	rn_timing_gate(t, 2, &g);
 	rn_timing_gate_format(&g, line, sizeof(line));
 	/* the undecided row of a gated target is named with its limit: a change that only
 	 * waits longer is not gated at +7.5% */
 	assert_string_equal(line,
-			    "timing gated at >= +7.5% (worst: target 'xz'); x not gated: "
+			    "timing gated at >= +7.5% (worst: target 'xz'); wall_time not gated: "
 			    "detects >= +30.0% ('build')");
 	t[0].verdicts[1].verdict = RN_VERDICT_PASS;
 	rn_timing_gate(t, 2, &g);
@@ -268,10 +274,11 @@ static void test_timing_gate_statement(void **state)
 	t[0].verdicts[1].verdict = RN_VERDICT_WARN;
 	/* An undecided target is not gated, whatever the others say. */
 	t[1].verdicts[0].verdict = RN_VERDICT_WARN;
+	t[1].verdicts[1].verdict = RN_VERDICT_WARN;
 	rn_timing_gate(t, 2, &g);
 	rn_timing_gate_format(&g, line, sizeof(line));
 	assert_string_equal(
-		line, "timing not gated for 1 of 2 targets ('xz': undecided, detects >= +7.5%)");
+		line, "timing not gated for 1 of 2 targets ('xz': undecided, detects >= +79.5%)");
 	/* No timing rows: nothing to state. */
 	rn_timing_gate(t, 0, &g);
 	assert_int_equal(rn_timing_gate_format(&g, line, sizeof(line)), 0);

@@ -105,6 +105,20 @@ void rn_calibrate_tolerance_row(const struct rn_target_result *head,
 	tol = ceil(tol * 1000.0 - 1e-9) / 1000.0;
 	if (tol < 0.001)
 		tol = 0.001;
+	if (tol > RN_BASELINE_TOLERANCE_MAX) {
+		/* what no config takes is no tolerance: a machine this noisy cannot calibrate */
+		v = rn_target_report_push_row(tv, "calibrate", name, ROW_WHAT, RN_VERDICT_WARN);
+		v->has_observed = true;
+		v->observed = tol * 100.0;
+		v->unit = "%";
+		v->message = rn_xstrfmt("not written: %zu A/A pairs need " KEY " = %.3f, beyond "
+					"the most a config takes (%.0f); calibrate on a quieter "
+					"machine (%s)",
+					pairs, tol, RN_BASELINE_TOLERANCE_MAX, msg.buf);
+		v->aggregate = rn_xstrfmt("%zu", pairs);
+		rn_buf_release(&msg);
+		return;
+	}
 	v = rn_target_report_push_row(tv, "calibrate", name, ROW_WHAT, RN_VERDICT_PASS);
 	v->has_observed = true;
 	v->observed = tol * 100.0;

@@ -422,6 +422,10 @@ struct rn_harness_group {
 /* Free group `g` and the samples left in its folder (NULL: nothing). */
 void rn_harness_group_free(struct rn_harness_group *g);
 
+/* The largest `baseline_tolerance` a config takes, fraction (+1000%): `renacer calibrate
+ * --write` writes none above it. */
+#define RN_BASELINE_TOLERANCE_MAX 10.0
+
 /* One [[target]]. Owned by the config. */
 struct rn_target_cfg {
 	char *name;             /* unique name */

@@ -314,7 +314,8 @@ static int parse_target_numbers(struct rn_cfg_ctx *c, const struct rn_toml_value
 	    rn_cfg_get_int(c, tab, "counting_runs", 1, RN_TARGET_COUNTING_RUNS_MAX, &counting) ||
 	    rn_cfg_get_int(c, tab, "warmup", 0, 100, &warmup) ||
 	    rn_cfg_get_num(c, tab, "shard_weight", 1e-6, 1e12, &weight) ||
-	    rn_cfg_get_num(c, tab, "baseline_tolerance", 0.0001, 10.0, &tolerance))
+	    rn_cfg_get_num(c, tab, "baseline_tolerance", 0.0001, RN_BASELINE_TOLERANCE_MAX,
+			   &tolerance))
 		return -EINVAL;
 	if (timeout_s > 0)
 		t->timeout_ns = (uint64_t)(timeout_s * 1e9);

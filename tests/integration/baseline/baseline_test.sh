@@ -436,9 +436,12 @@ C
 	# the first 4 runs of each tree are the timing pairs (no warmup), by index
 	paste "$tmp/base/stamps.txt" "$tmp/head/stamps.txt" | head -4 >"$tmp/pairs"
 	[ "$(wc -l <"$tmp/pairs")" = 4 ] || fail "fewer than 4 timing runs a side"
-	awk '{ s = $1 > $3 ? $1 : $3; e = $2 < $4 ? $2 : $4; if (s >= e) bad++ }
-		END { exit bad ? 1 : 0 }' "$tmp/pairs" ||
-		fail "a duet pair's runs did not overlap: $(cat "$tmp/pairs")"
+	# sequential pairs never overlap; a duet's sides start together, though on a loaded
+	# machine one side may start late (seen once under a loaded ASan run: 0.3 s after the
+	# other ended), so most pairs must overlap, not every one
+	awk '{ s = $1 > $3 ? $1 : $3; e = $2 < $4 ? $2 : $4; if (s < e) ok++ }
+		END { exit ok >= 2 ? 0 : 1 }' "$tmp/pairs" ||
+		fail "fewer than 2 of 4 duet pairs' runs overlapped: $(cat "$tmp/pairs")"
 	# --pairs overrides the target's pairs
 	run check --no-color --baseline ../base --runs 4 --pairs sequential
 	expect_rc 0

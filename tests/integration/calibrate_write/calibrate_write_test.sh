@@ -74,6 +74,12 @@ T
 	[ $rc = 0 ] || [ $rc = 1 ] || fail "calibrate exit $rc"
 	f="$tmp/p/renacer.toml"
 	(cd "$tmp/p" && "$renacer" validate >/dev/null 2>&1) || fail "the written config is invalid"
+	if grep -q "calibrate:tolerance: not written: .* beyond the most a config takes" "$tmp/err"; then
+		# a machine loaded past what any tolerance covers (seen under a loaded CI
+		# rehearsal: +1707%): nothing of that target is written, which is the point
+		echo "SKIP: $case_name: this machine's A/A pairs need a tolerance no config takes" >&2
+		exit 77
+	fi
 	[ "$(grep -c '^baseline_tolerance = [0-9]*\.[0-9][0-9][0-9]$' "$f")" = 2 ] ||
 		fail "expected two baseline_tolerance lines"
 	[ "$(grep -c "^# derived from 10 A/A pairs on .*, $(date -u +%Y-%m-%d)\$" "$f")" = 2 ] ||

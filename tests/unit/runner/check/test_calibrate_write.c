@@ -162,6 +162,34 @@ static void test_calibrate_write_identical_pairs(void **state)
 	rn_target_result_release(&base);
 }
 
+/* Pairs noisier than any tolerance a config takes (a head 5-20x the base): the row is WARN,
+ * says why and names no value to write (only a PASS row is written). */
+static void test_calibrate_write_beyond_config(void **state)
+{
+	double h[PAIRS], b[PAIRS];
+	struct rn_target_result head, base;
+	struct rn_target_report tv;
+	struct rn_seq_design seq = { 10, 60, 0.01 };
+	size_t i;
+
+	(void)state;
+	pairs(0.0, 0.0, h, b);
+	for (i = 0; i < PAIRS; i++)
+		h[i] = b[i] * (5.0 + (double)(i % 4) * 5.0);
+	build(&head, "app", h, PAIRS);
+	build(&base, "app (A)", b, PAIRS);
+	memset(&tv, 0, sizeof(tv));
+	rn_calibrate_tolerance_row(&head, &base, &seq, "app", &tv);
+	assert_int_equal(tv.nverdicts, 1);
+	assert_int_equal(tv.verdicts[0].verdict, RN_VERDICT_WARN);
+	assert_true(tv.verdicts[0].observed > RN_BASELINE_TOLERANCE_MAX * 100.0);
+	assert_non_null(strstr(tv.verdicts[0].message, "not written"));
+	assert_non_null(strstr(tv.verdicts[0].message, "beyond the most a config takes (10)"));
+	rn_target_report_release(&tv);
+	rn_target_result_release(&head);
+	rn_target_result_release(&base);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -169,6 +197,7 @@ int main(void)
 		cmocka_unit_test(test_calibrate_write_noisy_pairs),
 		cmocka_unit_test(test_calibrate_write_shifted_pairs),
 		cmocka_unit_test(test_calibrate_write_identical_pairs),
+		cmocka_unit_test(test_calibrate_write_beyond_config),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -231,6 +231,15 @@ uint64_t rn_count_floor_of(const char *syscall, uint64_t floor_);
  */
 bool rn_count_grew(double obs, double ref, double tol, double floor_);
 
+/* The most a count may reach from `ref` without rn_count_grew(obs, ref, tol, floor_) (calls):
+ * max((ref + 1) (1 + tol) - 1, ref + floor_), the LIMIT column of a count row. */
+double rn_count_limit(double ref, double tol, double floor_);
+
+/* The most bytes a memory metric may reach from the reference's most `ref` without growing:
+ * max(ref (1 + tol), ref + floor_) (tol a fraction, floor_ bytes). Golden traces and the
+ * same-job baseline judge peak_rss and alloc_peak against it. */
+double rn_memory_limit(double ref, double tol, double floor_);
+
 /*
  * The calls by which `syscall`'s count rule lets it grow beyond its reference without failing,
  * counted into the floor of the total of syscalls (whose growth a rule's syscall would
@@ -258,6 +267,10 @@ struct rn_alloc_judgement {
 	double allowed;    /* what ref_most allows, bytes */
 	double tree_lo[2]; /* the tree's fewest and most of the reference, bytes */
 	double tree_hi[2]; /* of the observed runs, bytes */
+	/* the numbers that decided, for a row's MEASURED, reference and LIMIT columns, bytes:
+	 * obs_fewest, ref_most and allowed, or the tree's fewest against twice its reference's
+	 * most (tree_hi[0], tree_lo[1] and that limit) when that alone failed it */
+	double shown_obs, shown_ref, shown_limit;
 };
 
 /*

@@ -187,6 +187,11 @@ bool rn_count_grew(double obs, double ref, double tol, double floor_)
 	return log1p(obs) - log1p(ref) > log1p(tol) && obs - ref > floor_;
 }
 
+double rn_count_limit(double ref, double tol, double floor_)
+{
+	return fmax((ref + 1.0) * (1.0 + tol) - 1.0, ref + floor_);
+}
+
 double rn_count_rule_slack(const char *syscall, double ref_median, double ref_most)
 {
 	const struct rn_count_rule *r = rn_count_rule_of(syscall);

@@ -61,7 +61,7 @@ void rn_alloc_peak_judge(const double *tree_ref, size_t na, const double *tree_o
 		out->obs_fewest = out->tree_hi[0];
 		out->ref_most = out->tree_lo[1];
 	}
-	out->allowed = fmax(out->ref_most * (1.0 + tol), out->ref_most + floor_);
+	out->allowed = rn_memory_limit(out->ref_most, tol, floor_);
 	out->grew = out->obs_fewest > out->allowed;
 	/* whatever the overlap, a tree that needs twice the most it ever needed grew */
 	out->beyond_limit = out->overlap &&
@@ -71,6 +71,20 @@ void rn_alloc_peak_judge(const double *tree_ref, size_t na, const double *tree_o
 		out->grew = true;
 	else if (out->overlap && !out->per_process)
 		out->grew = false;
+	out->shown_obs = out->obs_fewest;
+	out->shown_ref = out->ref_most;
+	out->shown_limit = out->allowed;
+	if (out->beyond_limit && !(out->obs_fewest > out->allowed)) {
+		out->shown_obs = out->tree_hi[0];
+		out->shown_ref = out->tree_lo[1];
+		out->shown_limit =
+			fmax(RN_ALLOC_OVERLAP_LIMIT * out->tree_lo[1], out->tree_lo[1] + floor_);
+	}
+}
+
+double rn_memory_limit(double ref, double tol, double floor_)
+{
+	return fmax(ref * (1.0 + tol), ref + floor_);
 }
 
 /* golden:alloc_peak (rn_alloc_peak_judge): the tree's peak, or its largest process's when
@@ -111,12 +125,7 @@ static void judge_alloc_peak(struct rn_golden_cmp *c, const struct rn_golden_ste
 	/* the columns: the numbers that decided, the fewest observed against the limit the
 	 * golden's most allows; the tree's against twice its golden most when that alone failed
 	 * it (the largest process within its limit) */
-	if (j.beyond_limit && !(j.obs_fewest > j.allowed))
-		rn_golden_set_values(v, s, j.tree_hi[0], j.tree_lo[1],
-				     fmax(RN_ALLOC_OVERLAP_LIMIT * j.tree_lo[1],
-					  j.tree_lo[1] + (double)c->cfg->memory_floor_bytes));
-	else
-		rn_golden_set_values(v, s, j.obs_fewest, j.ref_most, j.allowed);
+	rn_golden_set_values(v, s, j.shown_obs, j.shown_ref, j.shown_limit);
 	if (j.per_process) {
 		rn_buf_addf(det, "the largest process (process_alloc_peak):\n");
 		rn_golden_add_sample_table(det, "bytes", pa, npa, pb, npb);
@@ -208,7 +217,7 @@ void rn_golden_judge_memory(struct rn_golden_cmp *c, const struct rn_golden_step
 			fewest = fmin(fewest, b[i]);
 		for (i = 1; i < na; i++)
 			most = fmax(most, a[i]);
-		most_allowed = fmax(most * (1.0 + tol), most + (double)c->cfg->memory_floor_bytes);
+		most_allowed = rn_memory_limit(most, tol, (double)c->cfg->memory_floor_bytes);
 		v->verdict = fewest > most_allowed ? RN_VERDICT_FAIL : RN_VERDICT_PASS;
 		/* the message: the medians; the columns and the reason: the numbers that decided
 		 * (a PASS never reads over its limit, a FAIL never under it) */

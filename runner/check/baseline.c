@@ -832,8 +832,7 @@ static void judge_median(const struct rn_regression_cfg *reg, const char *name, 
 	double hl = extreme_of(head, m, false), bh = extreme_of(base, m, true);
 	/* the columns: the numbers that decided (a PASS never reads over its limit) */
 	double shown = hl, ref = bh,
-	       allowed = mem ? bh + fmax(tol * bh, floor_) :
-			       fmax((bh + 1.0) * (1.0 + tol) - 1.0, bh + floor_);
+	       allowed = mem ? rn_memory_limit(bh, tol, floor_) : rn_count_limit(bh, tol, floor_);
 	bool grew, per_process = false;
 	struct rn_verdict_result *v;
 	struct rn_buf msg;
@@ -852,15 +851,9 @@ static void judge_median(const struct rn_regression_cfg *reg, const char *name, 
 		rn_alloc_peak_judge(tb, ntb, th, nth, pb, npb, ph, nph, tol, floor_, &j);
 		grew = j.grew;
 		per_process = j.per_process;
-		shown = j.obs_fewest;
-		ref = j.ref_most;
-		allowed = j.allowed;
-		if (j.beyond_limit && !(j.obs_fewest > j.allowed)) {
-			/* the tree's against twice its base's most failed it */
-			shown = j.tree_hi[0];
-			ref = j.tree_lo[1];
-			allowed = fmax(RN_ALLOC_OVERLAP_LIMIT * ref, ref + floor_);
-		}
+		shown = j.shown_obs;
+		ref = j.shown_ref;
+		allowed = j.shown_limit;
 		if (j.per_process)
 			rn_buf_addf(&msg,
 				    "largest process head's fewest %.0f vs base's most %.0f bytes; "

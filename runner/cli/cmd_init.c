@@ -174,37 +174,82 @@ static bool is_shell(const char *argv0)
 	return false;
 }
 
-/*
- * The program a shell command line `script` runs, owned, or NULL when none is found: the word
- * after its last `exec`, else its first word, past `env`, `time`, `nice` and VAR=value
- * assignments ("rm -f db && exec mdb_load -f dump" gives "mdb_load"; "zstd -12 x > y" gives
- * "zstd"). Words end at blanks and shell operators; no quoting is interpreted.
- */
-static char *script_program(const char *script)
+/* The program word of the simple command at `p` (past `env`, `time`, `nice`, `exec`,
+ * `command` and VAR=value assignments): its start, its length in *len (0 when the command
+ * has none). Words end at blanks and shell operators; no quoting is interpreted. */
+static const char *command_word(const char *p, size_t *len)
 {
 	static const char *const skip[] = { "exec", "env", "time", "nice", "command" };
-	const char *p = script, *last_exec = NULL, *w;
-	size_t len;
 
-	for (w = script; (w = strstr(w, "exec")); w += 4)
-		if ((w == script || strchr(" \t;&|(", w[-1])) && (w[4] == ' ' || w[4] == '\t'))
-			last_exec = w;
-	if (last_exec)
-		p = last_exec;
 	for (;;) {
 		bool skipped = false;
 
-		p += strspn(p, " \t");
-		len = strcspn(p, " \t;&|<>()'\"`$");
-		if (!len)
-			return NULL;
+		p += strspn(p, " \t\n");
+		*len = strcspn(p, " \t\n;&|<>()'\"`$");
+		if (!*len)
+			return p;
 		for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
-			if (strlen(skip[i]) == len && !strncmp(p, skip[i], len))
+			if (strlen(skip[i]) == *len && !strncmp(p, skip[i], *len))
 				skipped = true;
-		if (!skipped && !memchr(p, '=', len))
-			return rn_xstrndup(p, len);
-		p += len;
+		if (!skipped && !memchr(p, '=', *len))
+			return p;
+		p += *len;
 	}
+}
+
+/* Whether the command word `w` (`len` bytes) only prepares or feeds the work: file
+ * housekeeping, shell builtins and `cat` in front of a pipe. */
+static bool is_housekeeping(const char *w, size_t len)
+{
+	static const char *const words[] = { "rm",   "mkdir",  "cp",     "mv",   "ln",    "touch",
+					     "cd",   "echo",   "printf", "true", ":",     "test",
+					     "[",    "export", "set",    "cat",  "sleep", "chmod",
+					     "sync", "umask",  "unset",  "trap", "wait",  "read" };
+	const char *base = memrchr(w, '/', len);
+
+	if (base) {
+		len -= (size_t)(base + 1 - w);
+		w = base + 1;
+	}
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strlen(words[i]) == len && !strncmp(w, words[i], len))
+			return true;
+	return false;
+}
+
+/*
+ * The program a shell command line `script` runs, owned, or NULL when none is found: the
+ * word after its last `exec`, else the first program of its simple commands (split at `;`,
+ * `&`, `|` and newlines) that is not housekeeping (is_housekeeping: rm, mkdir, cd, cat, ...),
+ * else its first program ("rm -f db && exec mdb_load -f dump" and "rm -f db && sqlite3 db <
+ * x.sql" give "mdb_load" and "sqlite3"; "cat x | zstd -12 > y" gives "zstd"). No quoting is
+ * interpreted.
+ */
+static char *script_program(const char *script)
+{
+	const char *p = script, *last_exec = NULL, *w, *first = NULL;
+	size_t len, first_len = 0;
+
+	for (w = script; (w = strstr(w, "exec")); w += 4)
+		if ((w == script || strchr(" \t\n;&|(", w[-1])) && (w[4] == ' ' || w[4] == '\t'))
+			last_exec = w;
+	if (last_exec) {
+		w = command_word(last_exec, &len);
+		return len ? rn_xstrndup(w, len) : NULL;
+	}
+	while (*p) {
+		w = command_word(p, &len);
+		if (len && !first) {
+			first = w;
+			first_len = len;
+		}
+		if (len && !is_housekeeping(w, len))
+			return rn_xstrndup(w, len);
+		/* the next simple command */
+		p = w + len + strcspn(w + len, ";&|\n");
+		p += strspn(p, ";&|\n");
+	}
+	return first ? rn_xstrndup(first, first_len) : NULL;
 }
 
 static bool valid_name(const char *s)

@@ -543,7 +543,7 @@ init_equivalence)
 	;;
 init_shell_name)
 	# renacer init -- sh -c SCRIPT names the target after the program the script runs (the word
-	# after its last exec, else its first), not after the shell.
+	# after its last exec, else its first program that is not housekeeping), not after the shell.
 	mkdir -p "$tmp/proj" "$tmp/proj2"
 	(cd "$tmp/proj" && "$renacer" init --runs 5 -- sh -c 'rm -f x && exec true --x') \
 		>"$tmp/out" 2>"$tmp/err"
@@ -563,6 +563,13 @@ init_shell_name)
 	rc=$?
 	expect_rc 0
 	grep -q '^name = "echo"$' "$tmp/proj2/renacer.toml" || fail "$case_name: not named echo"
+	# housekeeping first (mkdir, cat into a pipe): the program that does the work names it
+	mkdir -p "$tmp/proj3"
+	(cd "$tmp/proj3" && "$renacer" init --runs 5 -- sh -c 'mkdir -p d && cat /dev/null | wc -c >d/n') \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	expect_rc 0
+	grep -q '^name = "wc"$' "$tmp/proj3/renacer.toml" || fail "$case_name: not named wc"
 	;;
 report_markdown)
 	# renacer report --markdown: a check's results file as the job summary's Markdown, for a

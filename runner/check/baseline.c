@@ -916,6 +916,9 @@ static void judge_syscalls(const struct rn_regression_cfg *reg, const char *name
 	double h = median_of(head, RN_METRIC_SYSCALLS, &nh);
 	double s = median_of(base, RN_METRIC_SYSCALLS, &nb);
 	double tol = reg->count_tolerance, floor_ = (double)reg->count_floor, slack = 0.0;
+	/* the columns: the syscall that grew most (head's fewest, base's most, its limit), else
+	 * the total's */
+	double worst = -INFINITY, shown = NAN, ref = NAN, allowed = NAN;
 	struct rn_buf msg, det;
 	struct rn_verdict_result *v;
 
@@ -948,6 +951,16 @@ static void judge_syscalls(const struct rn_regression_cfg *reg, const char *name
 					 "");
 		if (!up)
 			continue;
+		if (log1p(hlo) - log1p(bhi) > worst) {
+			worst = log1p(hlo) - log1p(bhi);
+			shown = hlo;
+			ref = bhi;
+			allowed = is_new ?
+				bhi :
+				rn_count_limit(bhi, rn_count_tolerance_of(rn_syscall_name(i), tol),
+					       (double)rn_count_floor_of(rn_syscall_name(i),
+									 reg->count_floor));
+		}
 		rn_buf_addf(&msg, "%s%s head %.0f vs base %.0f calls (%+.0f%s)", grew ? ", " : "",
 			    rn_syscall_name(i), hc, bc, hc - bc, is_new ? ", new" : "");
 		grew++;
@@ -963,10 +976,16 @@ static void judge_syscalls(const struct rn_regression_cfg *reg, const char *name
 			    h, s, h - s);
 	rn_buf_addf(&msg, " (count_tolerance %g%%, count_floor %.0f)", tol * 100.0, floor_);
 	v = push(tv, name, "syscalls", grew ? RN_VERDICT_FAIL : RN_VERDICT_PASS);
-	v->has_observed = v->has_golden = true;
-	v->observed = h;
-	v->golden = s;
-	v->delta_pct = s > 0 ? (h - s) / s * 100.0 : 0.0;
+	if (isnan(shown)) {
+		shown = extreme_of(head, RN_METRIC_SYSCALLS, false);
+		ref = extreme_of(base, RN_METRIC_SYSCALLS, true);
+		allowed = rn_count_limit(ref, tol, floor_ + slack);
+	}
+	v->has_observed = v->has_golden = v->has_budget = true;
+	v->observed = shown;
+	v->golden = ref;
+	v->budget = allowed;
+	v->delta_pct = ref > 0 ? (shown - ref) / ref * 100.0 : 0.0;
 	v->unit = "calls";
 	v->message = rn_buf_detach(&msg, NULL);
 	v->detail = det.len ? rn_buf_detach(&det, NULL) : NULL;

@@ -111,6 +111,8 @@ fsync_count)
 	run check --no-color --baseline ../base --junit "$tmp/junit.xml" --otlp-file "$tmp/otlp.jsonl"
 	expect_rc 1
 	expect_err "FAIL *app/baseline:syscalls: fsync head 2 vs base 1 calls (+1)"
+	# the table's columns: the syscall that grew (head 2, base 1), its limit 1, not the totals
+	expect_err "app *baseline:syscalls *FAIL *2 calls *1 calls* *+100.0%"
 	grep -q 'baseline:syscalls.*<failure[^>]*fsync head 2 vs base 1' "$tmp/junit.xml" ||
 		tr -d '\n' <"$tmp/junit.xml" | grep -q 'name="baseline:syscalls"[^<]*<failure[^>]*fsync head 2 vs base 1' ||
 		fail "JUnit lacks the failing baseline:syscalls case naming fsync"
@@ -171,6 +173,8 @@ T
 	run check --no-color --baseline ../base
 	expect_rc 1
 	expect_err "FAIL *app/baseline:syscalls: fsync head 2 vs base 1 calls (+1)"
+	# the table's columns: the syscall that grew (head 2, base 1), its limit 1, not the totals
+	expect_err "app *baseline:syscalls *FAIL *2 calls *1 calls* *+100.0%"
 	;;
 base_missing)
 	tree head 1 0

@@ -33,7 +33,7 @@ extern const struct rn_collector_ops rn_ptrace_collector;
  * "all" or "none"; a leading '!' negates the whole set; a trailing '?' on a name is accepted
  * and ignored (strace's "no error if unknown"). `set` must hold rn_syscall_table_size()
  * entries and is overwritten. Returns 0, or -1 with the reason in `diag` (no location;
- * nothing printed: the command words it), e.g. "unknown syscall 'opnat' in -e trace= (did you
+ * nothing printed: the command words it), e.g. "unknown syscall 'opnat' (did you
  * mean 'openat'?)".
  */
 int rn_syscall_set_parse(const char *expr, bool *set, struct rn_diag *diag);

@@ -235,7 +235,7 @@ int rn_syscall_set_parse(const char *expr, bool *set, struct rn_diag *diag)
 				continue; /* '?': no error for names unknown here */
 		}
 		if (!*p) {
-			rc = rn_diag_set(diag, 0, 0, "empty syscall name in -e trace='%s'", expr);
+			rc = rn_diag_set(diag, 0, 0, "empty syscall name in '%s'", expr);
 			break;
 		}
 		if (!strcmp(p, "all")) {
@@ -246,7 +246,7 @@ int rn_syscall_set_parse(const char *expr, bool *set, struct rn_diag *diag)
 		} else if (*p == '%') {
 			if (!set_class(set, p + 1)) {
 				rc = rn_diag_set(diag, 0, 0,
-						 "unknown syscall class '%s' in -e trace= (known: "
+						 "unknown syscall class '%s' (known: "
 						 "%%file %%desc %%process %%network %%signal %%ipc "
 						 "%%memory %%creds %%clock %%stat)",
 						 p);
@@ -260,12 +260,11 @@ int rn_syscall_set_parse(const char *expr, bool *set, struct rn_diag *diag)
 				hint = suggest_syscall(p);
 				if (hint)
 					rc = rn_diag_set(diag, 0, 0,
-							 "unknown syscall '%s' in -e trace= "
+							 "unknown syscall '%s' "
 							 "(did you mean '%s'?)",
 							 p, hint);
 				else
-					rc = rn_diag_set(diag, 0, 0,
-							 "unknown syscall '%s' in -e trace=", p);
+					rc = rn_diag_set(diag, 0, 0, "unknown syscall '%s'", p);
 				break;
 			}
 			set[nr] = true;

@@ -458,7 +458,7 @@ static int parse_expr(const char *expr, bool **set_out)
 	rn_diag_init(&diag, NULL, NULL, 0);
 	if (rn_syscall_set_parse(set, set_v, &diag)) {
 		free(set_v);
-		return rn_error("renacer trace: %s", diag.msg);
+		return rn_error("renacer trace: -e trace=%s: %s", set, diag.msg);
 	}
 	for (i = 0; i < n; i++)
 		all = all && set_v[i];

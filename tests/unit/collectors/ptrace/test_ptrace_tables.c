@@ -159,15 +159,15 @@ static void test_ptrace_tables_set_errors(void **state)
 	/* the reason comes back in the diag, without the command's name: the caller words it */
 	rn_diag_init(&d, NULL, NULL, 0);
 	assert_int_equal(rn_syscall_set_parse("opnat", set, &d), -1);
-	assert_string_equal(d.msg, "unknown syscall 'opnat' in -e trace= (did you mean 'openat'?)");
+	assert_string_equal(d.msg, "unknown syscall 'opnat' (did you mean 'openat'?)");
 	rn_diag_init(&d, NULL, NULL, 0);
 	assert_int_equal(rn_syscall_set_parse("%fiel", set, &d), -1);
 	assert_string_equal(d.msg,
-			    "unknown syscall class '%fiel' in -e trace= (known: %file %desc "
+			    "unknown syscall class '%fiel' (known: %file %desc "
 			    "%process %network %signal %ipc %memory %creds %clock %stat)");
 	rn_diag_init(&d, NULL, NULL, 0);
 	assert_int_equal(rn_syscall_set_parse("openat,,read", set, &d), -1);
-	assert_string_equal(d.msg, "empty syscall name in -e trace='openat,,read'");
+	assert_string_equal(d.msg, "empty syscall name in 'openat,,read'");
 	free(set);
 }
 

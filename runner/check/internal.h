@@ -121,11 +121,13 @@ void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_targe
  * "stack NS" and "stack CALLS" lines); every item that grew is "not ranked" (it held in none
  * of 0 runs) and listed in rank order in `all` (growth before shrinkage, CPU samples and added
  * calls before syscall time over the same calls, larger first; with `cpu_row`, the calls that
- * wait, such as futex and poll, after the CPU samples). Returns the items that grew, or -1 when
- * a file cannot be read (`out` says why).
+ * wait, such as futex and poll, and the children's time on the critical path after the CPU
+ * samples). `cp`, or NULL: the base's and the head's children on the critical path, "COMM NS"
+ * lines (ns summed over a child's segments). Returns the items that grew, or -1 when a file
+ * cannot be read (`out` says why).
  */
-long rn_profile_rank_files(const char *const files[4], bool cpu_row, struct rn_buf *out,
-			   struct rn_buf *all);
+long rn_profile_rank_files(const char *const files[4], const char *const cp[2], bool cpu_row,
+			   struct rn_buf *out, struct rn_buf *all);
 
 /* ---- reporter.c (the types are reporter.h's) ---- */
 

@@ -44,7 +44,7 @@ static void test_rank_waits_after_cpu(void **state)
 	rn_buf_init(&out, 0);
 	rn_buf_init(&all, 0);
 	/* a wall_time row: the waiting is where the time went, and it is the larger */
-	assert_int_equal(rn_profile_rank_files(f, false, &out, &all), 2);
+	assert_int_equal(rn_profile_rank_files(f, NULL, false, &out, &all), 2);
 	cpu = strstr(all.buf, "on CPU in compress");
 	futex = strstr(all.buf, "+3 futex from main, +36.0 ms in the calls");
 	assert_non_null(cpu);
@@ -52,7 +52,7 @@ static void test_rank_waits_after_cpu(void **state)
 	assert_true(futex < cpu);
 	rn_buf_reset(&all);
 	/* a cpu_time row: the calls' waiting is no CPU time, the compressor's growth comes first */
-	assert_int_equal(rn_profile_rank_files(f, true, &out, &all), 2);
+	assert_int_equal(rn_profile_rank_files(f, NULL, true, &out, &all), 2);
 	cpu = strstr(all.buf, "+26.0 ms on CPU in compress");
 	futex = strstr(all.buf, "+3 futex from main, +36.0 ms waiting in the calls (not CPU time)");
 	assert_non_null(cpu);
@@ -66,10 +66,53 @@ static void test_rank_waits_after_cpu(void **state)
 	}
 }
 
+/* sqlite3's work grew under load: +24 ms on CPU in its VM, and its child's wall time on the
+ * critical path +205 ms; explaining a cpu_time row, the CPU comes first */
+static void test_rank_critical_path_after_cpu(void **state)
+{
+	char *files[4] = {
+		write_tmp("sqlite3;main;vdbe 260000000\n"),
+		write_tmp(""),
+		write_tmp("sqlite3;main;vdbe 284000000\n"),
+		write_tmp(""),
+	};
+	const char *const f[4] = { files[0], files[1], files[2], files[3] };
+	const char *const cp[2] = { "sqlite3 480000000\n", "sqlite3 685000000\n" };
+	struct rn_buf out, all;
+	const char *cpu, *child;
+
+	(void)state;
+	rn_buf_init(&out, 0);
+	rn_buf_init(&all, 0);
+	/* a wall_time row: the child's time on the critical path is the larger, first */
+	assert_int_equal(rn_profile_rank_files(f, cp, false, &out, &all), 2);
+	cpu = strstr(all.buf, "+24.0 ms on CPU in vdbe");
+	child = strstr(all.buf, "child sqlite3 +205.0 ms on the critical path\n");
+	assert_non_null(cpu);
+	assert_non_null(child);
+	assert_true(child < cpu);
+	rn_buf_reset(&all);
+	/* a cpu_time row: wall time on the critical path after the CPU samples, and said so */
+	assert_int_equal(rn_profile_rank_files(f, cp, true, &out, &all), 2);
+	cpu = strstr(all.buf, "+24.0 ms on CPU in vdbe");
+	child = strstr(all.buf,
+		       "child sqlite3 +205.0 ms on the critical path (wall time, not CPU time)");
+	assert_non_null(cpu);
+	assert_non_null(child);
+	assert_true(cpu < child);
+	rn_buf_release(&out);
+	rn_buf_release(&all);
+	for (int i = 0; i < 4; i++) {
+		unlink(files[i]);
+		free(files[i]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rank_waits_after_cpu),
+		cmocka_unit_test(test_rank_critical_path_after_cpu),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -240,12 +240,15 @@ struct rn_target_result {
 				    * process's (rn_target_result_set_bench) */
 	bool per_iteration_cpu;    /* ... and cpu_time/user_time its CPU time per iteration
 				    * (else they are 0 and not judged) */
+	bool per_iteration_wall;   /* ... and wall_time its wall time per iteration (else 0
+				    * and not judged: a pytest-benchmark CPU timer) */
 };
 
 /*
  * The last timing run of `r` was one invocation of a benchmark harness: its time metrics
  * become the harness's per-iteration times, ns (`real_ns` into wall_time, `cpu_ns` into
- * cpu_time and user_time; 0 = the harness reports none), critical_path 0 (not judged). Its
+ * cpu_time and user_time; 0 = the harness reports none, and that metric is not judged),
+ * critical_path 0 (not judged). Its
  * counts and memory stay the process's. Sets r->per_iteration.
  */
 void rn_target_result_set_bench(struct rn_target_result *r, double real_ns, double cpu_ns);

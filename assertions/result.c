@@ -558,6 +558,8 @@ void rn_target_result_set_bench(struct rn_target_result *r, double real_ns, doub
 	 * the program's own work (no kernel-bound rule) */
 	m->v[RN_METRIC_USER_TIME] = m->v[RN_METRIC_CPU_TIME];
 	r->per_iteration = true;
+	if (real_ns > 0.0)
+		r->per_iteration_wall = true;
 	if (cpu_ns > 0.0)
 		r->per_iteration_cpu = true;
 }
@@ -570,6 +572,8 @@ bool rn_target_result_time_judged(const struct rn_target_result *r, enum rn_metr
 		return false;
 	if (m == RN_METRIC_CPU_TIME || m == RN_METRIC_USER_TIME)
 		return r->per_iteration_cpu;
+	if (m == RN_METRIC_WALL)
+		return r->per_iteration_wall;
 	return true;
 }
 

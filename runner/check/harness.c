@@ -901,8 +901,19 @@ static void read_google(json_t *root, const char *bench, struct samples *s)
 	}
 }
 
+/* Whether pytest-benchmark's timer (options.timer: "perf_counter", or what
+ * --benchmark-timer named, "process_time" for time.process_time) counts CPU time. */
+static bool pytest_cpu_timer(json_t *options)
+{
+	const char *timer = json_string_value(json_object_get(options, "timer"));
+
+	return timer && (strstr(timer, "process_time") || strstr(timer, "thread_time"));
+}
+
 /* pytest-benchmark's JSON: the benchmark whose fullname is the test id; stats.data holds the
- * time per iteration of each round, seconds (stats.median when the data were left out). */
+ * time per iteration of each round, seconds (stats.median when the data were left out): wall
+ * time, or CPU time when its timer counts CPU time (pytest_cpu_timer; its wall time is then
+ * not reported, 0). */
 static void read_pytest(json_t *root, const char *bench, struct samples *s)
 {
 	json_t *b, *d;
@@ -912,14 +923,20 @@ static void read_pytest(json_t *root, const char *bench, struct samples *s)
 	{
 		const char *full = json_string_value(json_object_get(b, "fullname"));
 		json_t *stats = json_object_get(b, "stats");
+		bool cpu = pytest_cpu_timer(json_object_get(b, "options"));
+		double v;
 
 		if (!full || strcmp(full, bench))
 			continue;
 		json_array_foreach(json_object_get(stats, "data"), k, d)
-			samples_add(s, json_number_value(d) * 1e9, 0.0);
-		if (!s->n && json_is_number(json_object_get(stats, "median")))
-			samples_add(s, json_number_value(json_object_get(stats, "median")) * 1e9,
-				    0.0);
+		{
+			v = json_number_value(d) * 1e9;
+			samples_add(s, cpu ? 0.0 : v, cpu ? v : 0.0);
+		}
+		if (!s->n && json_is_number(json_object_get(stats, "median"))) {
+			v = json_number_value(json_object_get(stats, "median")) * 1e9;
+			samples_add(s, cpu ? 0.0 : v, cpu ? v : 0.0);
+		}
 	}
 }
 

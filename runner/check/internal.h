@@ -144,8 +144,9 @@ char **rn_report_golden_argv(const struct rn_config *cfg, char *const *argv);
  * The primary time metric of a target's pairs, the one whose decision stops the adaptive
  * repeats: RN_METRIC_WALL when the base's median CPU time is under RN_BASELINE_CPU_SHARE of its
  * wall time (a tree that mostly waits) or either is missing, else whichever of cpu_time and
- * wall_time has the smaller relative noise of the paired differences so far. Both results are
- * borrowed and only read.
+ * wall_time has the smaller relative noise of the paired differences so far; RN_METRIC_CPU_TIME
+ * when the head's wall time is not judged (a harness that reports CPU time alone). Both
+ * results are borrowed and only read.
  */
 enum rn_metric rn_baseline_primary(const struct rn_target_result *head,
 				   const struct rn_target_result *base);

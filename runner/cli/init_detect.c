@@ -194,9 +194,12 @@ size_t rn_init_detect(const char *dir, struct rn_buf *b)
 	if (f.pytest_bench) {
 		rn_buf_adds(b,
 			    "# The pytest-benchmark benchmarks: each is a target, timed per "
-			    "iteration\n[[target]]\nname = \"pytest_bench\"\n"
+			    "iteration in CPU time\n# (--benchmark-timer=time.process_time: a "
+			    "loaded runner moves wall time; drop it for\n# benchmarks that wait "
+			    "on I/O, docs/harness.md)\n[[target]]\nname = \"pytest_bench\"\n"
 			    "harness = \"pytest-benchmark\"\ncommand = [\"python3\", \"-m\", "
-			    "\"pytest\", \"--benchmark-max-time=0.1\"]\nruns = 10\n\n");
+			    "\"pytest\", \"--benchmark-max-time=0.1\", "
+			    "\"--benchmark-timer=time.process_time\"]\nruns = 10\n\n");
 		n++;
 	}
 	if (f.criterion) {

@@ -103,6 +103,33 @@ static void test_harness_pytest_benchmark_rounds(void **state)
 	free(f);
 }
 
+/* --benchmark-timer=time.process_time: its rounds are CPU time, and no wall time is reported */
+static void test_harness_pytest_benchmark_cpu_timer(void **state)
+{
+	char *f = write_tmp("{\"benchmarks\": ["
+			    "{\"fullname\": \"t.py::test_b\", \"options\": {\"timer\":"
+			    " \"process_time\"}, \"stats\": {\"data\": [2e-6, 1e-6, 5e-6]}}]}");
+	struct rn_target_cfg t = bench_target(RN_HARNESS_PYTEST_BENCHMARK, "t.py::test_b", f);
+	struct rn_target_result r;
+	double real, cpu;
+	char why[256];
+
+	(void)state;
+	assert_int_equal(rn_harness_read(&t, NULL, false, 0.0, &real, &cpu, why, sizeof(why)), 0);
+	assert_true(cpu > 1999.0 && cpu < 2001.0);
+	assert_true(real == 0.0);
+	/* a run's result: cpu_time is judged, wall_time is not */
+	memset(&r, 0, sizeof(r));
+	r.runs = calloc(1, sizeof(*r.runs));
+	assert_non_null(r.runs);
+	r.nruns = 1;
+	rn_target_result_set_bench(&r, real, cpu);
+	assert_true(rn_target_result_time_judged(&r, RN_METRIC_CPU_TIME));
+	assert_false(rn_target_result_time_judged(&r, RN_METRIC_WALL));
+	free(r.runs);
+	free(f);
+}
+
 static void test_harness_go_lines(void **state)
 {
 	static const char out[] = "goos: linux\n"
@@ -472,6 +499,7 @@ int main(void)
 		cmocka_unit_test(test_harness_google_benchmark_repetitions_median),
 		cmocka_unit_test(test_harness_google_benchmark_missing_is_an_error),
 		cmocka_unit_test(test_harness_pytest_benchmark_rounds),
+		cmocka_unit_test(test_harness_pytest_benchmark_cpu_timer),
 		cmocka_unit_test(test_harness_go_lines),
 		cmocka_unit_test(test_harness_hyperfine_and_criterion),
 		cmocka_unit_test(test_harness_expand_named_benchmarks),

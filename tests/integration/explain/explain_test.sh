@@ -62,7 +62,8 @@ first_item() {
 # on-CPU samples need perf_event_open (kernel.perf_event_paranoid)
 if [ "$case_name" = hot ] || [ "$case_name" = golden ] || [ "$case_name" = child ] ||
 	[ "$case_name" = golden_warn ] || [ "$case_name" = stripped ] || [ "$case_name" = span ] ||
-	[ "$case_name" = golden_span ] || [ "$case_name" = jit ] || [ "$case_name" = node ] ||
+	[ "$case_name" = golden_span ] || [ "$case_name" = jit ] || [ "$case_name" = jit_py ] ||
+	[ "$case_name" = node ] ||
 	[ "$case_name" = one_run ] || [ "$case_name" = python ]; then
 	"$renacer" trace -c -o /dev/null --profile "$tmp/probe" -- /bin/true 2>"$tmp/probe.err"
 	if grep -q "no on-CPU samples" "$tmp/probe.err"; then
@@ -268,18 +269,24 @@ hot)
 	! grep -q "hot_parse (app.c:" "$tmp/head/.renacer/explain/app.base.folded" ||
 		fail "the base profile has samples in hot_parse"
 	;;
-jit)
+jit | jit_py)
 	# code compiled at run time (tests/integration/explain/jit.c: a spin loop copied into an
 	# anonymous page, named jit_spin_loop in /tmp/perf-PID.map): the head spins longer, and
-	# the first item names the region from the perf map, called from main
+	# the first item names the region from the perf map, called from main. jit_py: the shape
+	# of CPython 3.12's perf trampolines (a region "py::hot_loop:/app/spin.py" that calls
+	# _PyEval_EvalFrameDefault, which spins): the item names the Python function as
+	# "hot_loop (/app/spin.py)", inside the interpreter's frame, and the note under the list
+	# says the names come from the perf map
 	[ "$(uname -m)" = x86_64 ] || {
 		echo "SKIP: the JIT target's machine code is x86-64" >&2
 		exit 77
 	}
 	jsrc=$(dirname "$src")/jit.c
+	flags=
+	[ "$case_name" = jit_py ] && flags=-DPY_TRAMPOLINE
 	for side in base:5 head:1500; do
 		mkdir -p "$tmp/${side%:*}/build"
-		"$cc" -O1 -g -fno-omit-frame-pointer -DROUNDS="${side#*:}" \
+		"$cc" -O1 -g -fno-omit-frame-pointer $flags -DROUNDS="${side#*:}" \
 			-o "$tmp/${side%:*}/build/app" "$jsrc" || fail "cannot compile the JIT target"
 	done
 	config ""
@@ -287,14 +294,29 @@ jit)
 	expect_rc 1
 	grep -q "FAIL app/baseline:" "$tmp/con" || fail "no failing baseline timing row"
 	item=$(first_item "$tmp/con")
-	case $item in
-	*"1. +"*" on CPU in jit_spin_loop [jit], from main"*) ;;
-	*) fail "the first item does not name jit_spin_loop from main: '$item'" ;;
-	esac
-	# (the file as DWARF names it: the path it was compiled with)
-	grep -q ";main ([^;]*jit\.c:[0-9]*);jit_spin_loop \[jit\] [0-9]*$" \
-		"$tmp/head/.renacer/explain/app.head.folded" ||
-		fail "the head's folded stacks have no main (jit.c:N);jit_spin_loop [jit] stack"
+	folded="$tmp/head/.renacer/explain/app.head.folded"
+	if [ "$case_name" = jit_py ]; then
+		case $item in
+		*"1. +"*" on CPU in hot_loop (/app/spin.py) [jit], inside _PyEval_EvalFrameDefault"*) ;;
+		*) fail "the first item does not name hot_loop (/app/spin.py): '$item'" ;;
+		esac
+		grep -q ";main ([^;]*jit\.c:[0-9]*);hot_loop (/app/spin.py) \[jit\];_PyEval" \
+			"$folded" || fail "the head's folded stacks have no main;hot_loop [jit];_PyEval"
+		note="Python functions named from the interpreter's perf map"
+		grep -qF "$note" "$tmp/con" || fail "the console does not say '$note'"
+		grep -qF "$note" "$tmp/head/.renacer/explain/app.explain.txt" ||
+			fail "app.explain.txt does not say '$note'"
+		! grep -q "interpreter frames only" "$tmp/con" ||
+			fail "the console says interpreter frames only"
+	else
+		case $item in
+		*"1. +"*" on CPU in jit_spin_loop [jit], from main"*) ;;
+		*) fail "the first item does not name jit_spin_loop from main: '$item'" ;;
+		esac
+		# (the file as DWARF names it: the path it was compiled with)
+		grep -q ";main ([^;]*jit\.c:[0-9]*);jit_spin_loop \[jit\] [0-9]*$" "$folded" ||
+			fail "the head's folded stacks have no main (jit.c:N);jit_spin_loop [jit] stack"
+	fi
 	[ -s "$tmp/head/perfmap.pids" ] || fail "the target wrote no perf map"
 	for pid in $(cat "$tmp/head/perfmap.pids"); do
 		[ -f "/tmp/perf-$pid.map" ] || fail "/tmp/perf-$pid.map is gone: renacer removed it"

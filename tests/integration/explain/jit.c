@@ -6,6 +6,10 @@
  * main() spins ROUNDS rounds of 1e6 iterations in it. The pid is appended to perfmap.pids in
  * the working directory, so the test can remove the map files its runs wrote.
  *
+ * Built with -DPY_TRAMPOLINE, it has the shape of CPython 3.12's perf trampolines instead: the
+ * region, named "py::hot_loop:/app/spin.py", is a trampoline that calls the C function
+ * _PyEval_EvalFrameDefault, which spins (an interpreter internal by its name).
+ *
  * x86-64 only: elsewhere it exits 77.
  */
 #include <stdio.h>
@@ -14,9 +18,32 @@
 #include <unistd.h>
 
 #if defined(__x86_64__)
+#ifdef PY_TRAMPOLINE
+/* long tramp(long n, long (*eval)(long)): calls eval(n) in a frame of its own */
+static const unsigned char jit_code[] = {
+	0x55,             /* push %rbp */
+	0x48, 0x89, 0xe5, /* mov %rsp,%rbp */
+	0xff, 0xd6,       /* call *%rsi */
+	0x5d,             /* pop %rbp */
+	0xc3,             /* ret */
+};
+#define JIT_NAME "py::hot_loop:/app/spin.py"
+
+/* The interpreter's frame evaluation, by name (rn_frame_is_system: a "_Py" function). Its
+ * counter lives on the stack, so GCC gives it a frame (the walk then keeps the trampoline). */
+__attribute__((noinline)) long _PyEval_EvalFrameDefault(long n);
+__attribute__((noinline)) long _PyEval_EvalFrameDefault(long n)
+{
+	volatile long acc = 0;
+
+	for (long i = 0; i < n; i++)
+		acc += i;
+	return acc;
+}
+#else
 /* long spin(long n): counts n down to 0 in a frame of its own (rbp kept, as V8's frames), so
  * the kernel's frame-pointer walk goes on to main(). n must be > 0. */
-static const unsigned char spin_code[] = {
+static const unsigned char jit_code[] = {
 	0x55,             /* push %rbp */
 	0x48, 0x89, 0xe5, /* mov %rsp,%rbp */
 	0x48, 0x89, 0xf8, /* mov %rdi,%rax */
@@ -25,8 +52,10 @@ static const unsigned char spin_code[] = {
 	0x5d,             /* pop %rbp */
 	0xc3,             /* ret */
 };
+#define JIT_NAME "jit_spin_loop"
+#endif
 
-static long (*spin)(long);
+static long (*spin)(long, long (*)(long));
 
 __attribute__((noinline)) static void write_map(void *code, size_t size)
 {
@@ -38,7 +67,7 @@ __attribute__((noinline)) static void write_map(void *code, size_t size)
 	if (!f)
 		return;
 	/* START and SIZE in hex without 0x, as perf's jit-interface.txt shows them */
-	fprintf(f, "%lx %zx jit_spin_loop\n", (unsigned long)code, size);
+	fprintf(f, "%lx %zx " JIT_NAME "\n", (unsigned long)code, size);
 	fclose(f);
 	f = fopen("perfmap.pids", "a");
 	if (f) {
@@ -55,13 +84,17 @@ int main(void)
 
 	if (code == MAP_FAILED)
 		return 1;
-	memcpy(code, spin_code, sizeof(spin_code));
+	memcpy(code, jit_code, sizeof(jit_code));
 	if (mprotect(code, (size_t)page, PROT_READ | PROT_EXEC))
 		return 1;
-	write_map(code, sizeof(spin_code));
-	spin = (long (*)(long))code;
+	write_map(code, sizeof(jit_code));
+	spin = (long (*)(long, long (*)(long)))code;
 	for (long r = 0; r < ROUNDS; r++)
-		spin(1000000);
+#ifdef PY_TRAMPOLINE
+		spin(1000000, _PyEval_EvalFrameDefault);
+#else
+		spin(1000000, NULL);
+#endif
 	return 0;
 }
 #else

@@ -76,8 +76,7 @@ struct rn_profile {
 	uint64_t lost;         /* samples the kernel lost */
 	struct pid_maps *maps; /* [nmaps] */
 	size_t nmaps, maps_cap;
-	uint64_t start_ns; /* rn_profile_attach's time, CLOCK_REALTIME_COARSE ns: perf maps
-				* older than it are another process's (perfmap.h) */
+	uint64_t start_ns; /* rn_profile_attach's time, CLOCK_REALTIME_COARSE ns (perfmap.h) */
 	unsigned hz;       /* asked-for rate, 0 = no sampling */
 	bool user_only;    /* the kernel is not sampled (perf_event_paranoid) */
 	const char *error; /* why sampling is off, "" when it is not */
@@ -233,6 +232,7 @@ int rn_profile_attach(struct rn_profile *p, struct rn_trace *t, unsigned hz)
 	struct rn_trace_sink sink = { on_syscall, on_process, p };
 
 	p->hz = hz;
+	/* perf maps modified before the run are of an earlier process with the same pid */
 	p->start_ns = rn_perfmap_now();
 	return rn_trace_add_sink(t, &sink);
 }

@@ -19,6 +19,7 @@
 
 #include "buf.h"
 #include "internal.h"
+#include "perfmap.h"
 #include "srcloc.h"
 #include "symbolize.h"
 #include "xalloc.h"
@@ -75,6 +76,7 @@ struct rn_profile {
 	uint64_t lost;         /* samples the kernel lost */
 	struct pid_maps *maps; /* [nmaps] */
 	size_t nmaps, maps_cap;
+	uint64_t start_ns; /* rn_profile_attach's time, CLOCK_REALTIME_COARSE ns (perfmap.h) */
 	unsigned hz;       /* asked-for rate, 0 = no sampling */
 	bool user_only;    /* the kernel is not sampled (perf_event_paranoid) */
 	const char *error; /* why sampling is off, "" when it is not */
@@ -230,6 +232,8 @@ int rn_profile_attach(struct rn_profile *p, struct rn_trace *t, unsigned hz)
 	struct rn_trace_sink sink = { on_syscall, on_process, p };
 
 	p->hz = hz;
+	/* perf maps modified before the run are of an earlier process with the same pid */
+	p->start_ns = rn_perfmap_now();
 	return rn_trace_add_sink(t, &sink);
 }
 
@@ -516,13 +520,51 @@ bool rn_profile_coverage_note(const struct rn_profile *p, const struct rn_trace 
 
 /* ---- folded stacks ----------------------------------------------------------------------- */
 
-/* Append ";" and frame `addr` of a process with mappings `m`: its function, else
- * module+0xVADDR; the raw address without mappings. A function of the C runtime, the loader
- * or an interpreter library is followed by its module, "fwrite [libc.so.6]". Semicolons and
- * spaces (the format's separators) in a name become '_'. Returns false (nothing appended) for an address no executable
- * file mapping holds. */
-static bool add_frame(struct rn_buf *b, struct rn_symbolizer *sym, struct rn_srcloc *src,
-		      const struct rn_maps *m, uint64_t addr, bool is_return)
+/* Replace the folded format's separators in b[start + 1 ..]: ';' and newlines, and with
+ * `spaces` also ' ', by '_'. */
+static void unseparate(struct rn_buf *b, size_t start, bool spaces)
+{
+	for (size_t i = start + 1; i < b->len; i++)
+		if (b->buf[i] == ';' || b->buf[i] == '\n' || (spaces && b->buf[i] == ' '))
+			b->buf[i] = '_';
+}
+
+/* Append ";" and the name of `addr` from the perf map of process `pid` (else of `alt`, the
+ * parent whose image a fork child runs; 0: none) followed by " [jit]" (perfmap.h), and
+ * return true; false (nothing appended) when no perf map region holds it. */
+static bool add_jit_frame(struct rn_buf *b, struct rn_perfmaps *jit, pid_t pid, pid_t alt,
+			  uint64_t addr, bool is_return)
+{
+	/* a return address is looked up at the call before it (a call that ends a region) */
+	uint64_t look = is_return && addr ? addr - 1 : addr;
+	const char *name = NULL;
+	char frame[512];
+	size_t start;
+
+	if (jit && pid > 0)
+		name = rn_perfmaps_lookup(jit, pid, look);
+	if (!name && jit && alt > 0 && alt != pid)
+		name = rn_perfmaps_lookup(jit, alt, look);
+	if (!name)
+		return false;
+	start = b->len;
+	rn_buf_addc(b, ';');
+	rn_buf_adds(b, rn_perfmap_frame_name(name, frame, sizeof(frame)));
+	unseparate(b, start, false);
+	rn_buf_adds(b, " [jit]");
+	return true;
+}
+
+/* Append ";" and frame `addr` of process `pid` (`alt`: add_jit_frame) with mappings `m`: its
+ * function, else module+0xVADDR; the raw address without mappings. A function of the C
+ * runtime, the loader or an interpreter library is followed by its module, "fwrite
+ * [libc.so.6]"; an address that no file's symbol names but the process's perf map does (code
+ * compiled at run time) is that name followed by " [jit]". Semicolons and spaces (the
+ * format's separators) in a name become '_' (a perf map name keeps its spaces). Returns false
+ * (nothing appended) for an address no executable file mapping or perf map region holds. */
+static bool add_frame(struct rn_buf *b, struct rn_symbolizer *sym, struct rn_perfmaps *jit,
+		      pid_t pid, pid_t alt, struct rn_srcloc *src, const struct rn_maps *m,
+		      uint64_t addr, bool is_return)
 {
 	struct rn_src_frame sf[RN_SRC_FRAMES_MAX];
 	struct rn_frame f;
@@ -530,8 +572,13 @@ static bool add_frame(struct rn_buf *b, struct rn_symbolizer *sym, struct rn_src
 	size_t start;
 	int nsf;
 
-	if (m && rn_symbolize(sym, m, addr, is_return, &f))
-		return false; /* not code: a frame-pointer walk's stray word, left out */
+	if (!m || rn_symbolize(sym, m, addr, is_return, &f)) {
+		/* anonymous executable memory: JIT-compiled code, named by the perf map */
+		if (add_jit_frame(b, jit, pid, alt, addr, is_return))
+			return true;
+		if (m)
+			return false; /* not code: a frame-pointer walk's stray word, left out */
+	}
 	/* the C runtime's, the loader's and an interpreter's frames carry their module, so an
 	 * explanation can pass them by to the program's own code (rn_frame_is_system) */
 	system = m && (rn_module_is_runtime(f.module) || rn_module_is_interpreter(f.module));
@@ -545,9 +592,7 @@ static bool add_frame(struct rn_buf *b, struct rn_symbolizer *sym, struct rn_src
 			start = b->len;
 			rn_buf_addc(b, ';');
 			rn_src_frame_format(b, &sf[k]);
-			for (size_t i = start + 1; i < b->len; i++)
-				if (b->buf[i] == ';' || b->buf[i] == '\n')
-					b->buf[i] = '_';
+			unseparate(b, start, false);
 		}
 		return true;
 	}
@@ -562,16 +607,12 @@ static bool add_frame(struct rn_buf *b, struct rn_symbolizer *sym, struct rn_src
 	} else {
 		rn_buf_addf(b, ";0x%" PRIx64, addr);
 	}
-	for (size_t i = start + 1; i < b->len; i++)
-		if (b->buf[i] == ';' || b->buf[i] == ' ' || b->buf[i] == '\n')
-			b->buf[i] = '_';
+	unseparate(b, start, true);
 	if (system && f.function) {
 		const char *base = strrchr(f.module, '/');
 
 		rn_buf_addf(b, " [%s]", base ? base + 1 : f.module);
-		for (size_t i = start + 1; i < b->len; i++)
-			if (b->buf[i] == ';' || b->buf[i] == '\n')
-				b->buf[i] = '_';
+		unseparate(b, start, false);
 	}
 	return true;
 }
@@ -627,8 +668,13 @@ static const struct rn_maps *entry_maps(const struct rn_profile *p, const struct
 /* Entry e as a folded line into b: "comm;frame;...;frame VALUE". */
 static void fold_entry(struct rn_buf *b, const struct entry *e, enum rn_profile_kind kind,
 		       const struct rn_process *proc, const struct rn_maps *m,
-		       struct rn_symbolizer *sym, struct rn_srcloc *src)
+		       struct rn_symbolizer *sym, struct rn_perfmaps *jit, struct rn_srcloc *src)
 {
+	/* the process whose perf map names its JIT code: a sample's own (entry_maps may have
+	 * gone up to the parent of a fork child, then also tried), a syscall's */
+	pid_t pid = kind == RN_PROFILE_CPU ? e->pid : proc ? proc->pid : 0;
+	pid_t alt = proc ? proc->pid : 0;
+
 	rn_buf_reset(b);
 	if (proc && proc->comm)
 		rn_buf_adds(b, proc->comm);
@@ -640,7 +686,7 @@ static void fold_entry(struct rn_buf *b, const struct entry *e, enum rn_profile_
 	for (uint16_t k = e->n; k-- > 0;) {
 		/* a sample's first address is where it ran; the rest are return addresses, as
 		 * are all of a syscall's */
-		add_frame(b, sym, src, m, e->pc[k], kind != RN_PROFILE_CPU || k > 0);
+		add_frame(b, sym, jit, pid, alt, src, m, e->pc[k], kind != RN_PROFILE_CPU || k > 0);
 	}
 	if (kind != RN_PROFILE_CPU)
 		rn_buf_addf(b, ";%s", rn_syscall_name(e->nr));
@@ -679,6 +725,7 @@ static int write_table(struct rn_profile *p, const struct rn_trace *t, const str
 		       FILE *out)
 {
 	struct rn_symbolizer *sym = rn_symbolizer_new();
+	struct rn_perfmaps *jit = rn_perfmaps_new(p->start_ns);
 	char **lines = rn_xcalloc(tab->n + 1, sizeof(*lines));
 	size_t nl = 0;
 	struct rn_buf b;
@@ -694,7 +741,7 @@ static int write_table(struct rn_profile *p, const struct rn_trace *t, const str
 		if (counts)
 			e.value = counts[e.id];
 		m = entry_maps(p, t, &e, kind, &proc);
-		fold_entry(&b, &e, kind, proc, m, sym, src);
+		fold_entry(&b, &e, kind, proc, m, sym, jit, src);
 		if (rn_buf_failed(&b))
 			continue;
 		lines[nl++] = rn_xstrdup(b.buf);
@@ -703,6 +750,7 @@ static int write_table(struct rn_profile *p, const struct rn_trace *t, const str
 	print_merged(out, lines, nl);
 	free(lines);
 	rn_buf_release(&b);
+	rn_perfmaps_free(jit);
 	rn_symbolizer_free(sym);
 	return ferror(out) ? -EIO : 0;
 }

@@ -23,9 +23,16 @@
  * Frames are function names from ELF symbols (collectors/symbolize.h), those of the C runtime,
  * the dynamic loader and an interpreter library followed by their module ("fwrite
  * [libc.so.6]": rn_frame_is_system tells them apart), "module+0xVADDR" when
- * the module has no symbol for the address; an address that no executable file mapping holds
- * (a stray word of a frame-pointer walk through code built without frame pointers) is left
- * out of the stack, and one of a process whose mappings are unknown stays raw ("0x..."). A
+ * the module has no symbol for the address. An address that no file's symbol names but that a
+ * region of the process's perf map holds (code compiled at run time by Node.js, CPython 3.12+,
+ * a JVM agent: collectors/perfmap.h, read at writing time from /tmp/perf-PID.map when it was
+ * modified after rn_profile_attach) is that region's name followed by " [jit]" ("hotLoop
+ * (/app/a.js:3:1) [jit]", "jit_spin_loop [jit]"): the program's own code to
+ * rn_frame_is_system. Any other address that no executable file mapping holds (a stray word
+ * of a frame-pointer walk through code built without frame pointers) is left out of the
+ * stack, and one of a process whose mappings are unknown stays raw ("0x..."). The kernel's
+ * and the ptrace collector's frame-pointer walks go on through JIT frames that keep rbp
+ * frames (V8's do, CPython's trampolines do). A
  * process's frames are read against /proc/PID/maps
  * snapshots (the trace's for (a); for (b) the sampler's own, taken as samples of a new
  * process arrive and again when an address is not covered). The samples are drained from the

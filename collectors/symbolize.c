@@ -222,6 +222,10 @@ bool rn_frame_is_system(const char *frame)
 
 	if (!strcmp(frame, "[kernel]"))
 		return true;
+	/* "name [jit]": code compiled at run time, named by the process's perf map
+	 * (collectors/profile.h): the program's own, whatever its name ("PyThing (a.py) [jit]") */
+	if (len > 6 && !strcmp(frame + len - 6, " [jit]"))
+		return false;
 	/* "function [module]": the profile's tag of a runtime or interpreter frame */
 	if (len > 3 && frame[len - 1] == ']') {
 		open = strrchr(frame, '[');

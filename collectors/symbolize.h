@@ -64,7 +64,8 @@ bool rn_module_is_runtime(const char *path);
  * frame of the C runtime, the dynamic loader or an interpreter library, which the profile
  * tags with its module ("_IO_new_file_write [libc.so.6]", "libc.so.6+0x2a1c0"), an
  * interpreter internal by name ("_PyEval_EvalFrameDefault", "PyObject_Call": a python binary
- * that links libpython statically has no module to tell), or the kernel ("[kernel]").
+ * that links libpython statically has no module to tell), or the kernel ("[kernel]"). A frame
+ * named from a perf map ("hot (/app/a.py) [jit]": collectors/profile.h) is the program's own.
  * Explanations name the first frame outside these (runner/check/profile_check.h).
  */
 bool rn_frame_is_system(const char *frame);

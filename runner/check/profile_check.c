@@ -1153,9 +1153,11 @@ static bool has_python_frames(const char *text)
 	return text && (strstr(text, ";_Py") || strstr(text, "[libpython3"));
 }
 
-/* When the head's profile runs CPython, say in `out` and `all` that its items name the
- * interpreter's frames, not the program's Python functions: renacer reads no perf map
- * (Python 3.12's trampoline, PYTHONPERFSUPPORT), and an older Python cannot write one. */
+/* When the head's profile runs CPython, say in `out` and `all` where its Python functions'
+ * names come from: Python 3.12's perf trampoline writes /tmp/perf-PID.map when the target's env
+ * sets PYTHONPERFSUPPORT=1, and the profile names the functions from it ("hot (/app/a.py)
+ * [jit]": collectors/profile.h); without it, or before 3.12, the items name the interpreter's
+ * frames only. */
 static void python_note(const struct rn_target_cfg *tc, const struct side *hs, struct rn_buf *out,
 			struct rn_buf *all)
 {
@@ -1169,20 +1171,26 @@ static void python_note(const struct rn_target_cfg *tc, const struct side *hs, s
 	if (minor < 0 && strstr(hs->folded, "[libpython3."))
 		minor = (int)strtol(strstr(hs->folded, "[libpython3.") + 12, NULL, 10);
 	rn_buf_init(&note, 0);
-	if (minor >= 0 && minor < 12)
+	if (strstr(hs->folded, " [jit];") || strstr(hs->folded, " [jit] "))
+		rn_buf_adds(&note,
+			    "Python functions named from the interpreter's perf map "
+			    "(/tmp/perf-PID.map, PYTHONPERFSUPPORT)");
+	else if (minor >= 0 && minor < 12)
 		rn_buf_addf(&note,
 			    "interpreter frames only: Python < 3.12 cannot name its functions "
 			    "(this is Python 3.%d)",
 			    minor);
 	else if (minor >= 12)
 		rn_buf_addf(&note,
-			    "interpreter frames only: Python 3.%d can name its functions "
-			    "(PYTHONPERFSUPPORT), but renacer does not read its perf map",
+			    "interpreter frames only: Python 3.%d names its functions with "
+			    "PYTHONPERFSUPPORT=1 in the target's env (env = { PYTHONPERFSUPPORT = "
+			    "\"1\" } in renacer.toml)",
 			    minor);
 	else
 		rn_buf_adds(&note,
 			    "interpreter frames only: the Python functions are not named "
-			    "(Python < 3.12 cannot name them; renacer reads no perf map)");
+			    "(Python 3.12+ names them with PYTHONPERFSUPPORT=1 in the target's env; "
+			    "older versions cannot)");
 	rn_buf_addf(out, "  %s\n", note.buf);
 	rn_buf_addf(all, "%s\n", note.buf);
 	rn_buf_release(&note);

@@ -15,7 +15,18 @@ cc=$3
 renacer="$build/renacer"
 src=$(cd "$(dirname "$0")" && pwd)/app.c
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# the perf maps that the jit and node cases' runs wrote (/tmp/perf-PID.map, PIDs listed in
+# perfmap.pids of each tree) are the test's own: removed with it
+cleanup() {
+	cat "$tmp"/*/perfmap.pids 2>/dev/null | while read -r pid; do
+		case $pid in
+		*[!0-9]* | "") ;;
+		*) rm -f "/tmp/perf-$pid.map" ;;
+		esac
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
 
 fail() {
 	echo "FAIL: $case_name: $*" >&2
@@ -51,7 +62,8 @@ first_item() {
 # on-CPU samples need perf_event_open (kernel.perf_event_paranoid)
 if [ "$case_name" = hot ] || [ "$case_name" = golden ] || [ "$case_name" = child ] ||
 	[ "$case_name" = golden_warn ] || [ "$case_name" = stripped ] || [ "$case_name" = span ] ||
-	[ "$case_name" = golden_span ] ||
+	[ "$case_name" = golden_span ] || [ "$case_name" = jit ] || [ "$case_name" = jit_py ] ||
+	[ "$case_name" = node ] ||
 	[ "$case_name" = one_run ] || [ "$case_name" = python ]; then
 	"$renacer" trace -c -o /dev/null --profile "$tmp/probe" -- /bin/true 2>"$tmp/probe.err"
 	if grep -q "no on-CPU samples" "$tmp/probe.err"; then
@@ -257,6 +269,94 @@ hot)
 	! grep -q "hot_parse (app.c:" "$tmp/head/.renacer/explain/app.base.folded" ||
 		fail "the base profile has samples in hot_parse"
 	;;
+jit | jit_py)
+	# code compiled at run time (tests/integration/explain/jit.c: a spin loop copied into an
+	# anonymous page, named jit_spin_loop in /tmp/perf-PID.map): the head spins longer, and
+	# the first item names the region from the perf map, called from main. jit_py: the shape
+	# of CPython 3.12's perf trampolines (a region "py::hot_loop:/app/spin.py" that calls
+	# _PyEval_EvalFrameDefault, which spins): the item names the Python function as
+	# "hot_loop (/app/spin.py)", inside the interpreter's frame, and the note under the list
+	# says the names come from the perf map
+	[ "$(uname -m)" = x86_64 ] || {
+		echo "SKIP: the JIT target's machine code is x86-64" >&2
+		exit 77
+	}
+	jsrc=$(dirname "$src")/jit.c
+	flags=
+	[ "$case_name" = jit_py ] && flags=-DPY_TRAMPOLINE
+	for side in base:5 head:1500; do
+		mkdir -p "$tmp/${side%:*}/build"
+		"$cc" -O1 -g -fno-omit-frame-pointer $flags -DROUNDS="${side#*:}" \
+			-o "$tmp/${side%:*}/build/app" "$jsrc" || fail "cannot compile the JIT target"
+	done
+	config ""
+	run check --baseline ../base
+	expect_rc 1
+	grep -q "FAIL app/baseline:" "$tmp/con" || fail "no failing baseline timing row"
+	item=$(first_item "$tmp/con")
+	folded="$tmp/head/.renacer/explain/app.head.folded"
+	if [ "$case_name" = jit_py ]; then
+		case $item in
+		*"1. +"*" on CPU in hot_loop (/app/spin.py) [jit], inside _PyEval_EvalFrameDefault"*) ;;
+		*) fail "the first item does not name hot_loop (/app/spin.py): '$item'" ;;
+		esac
+		grep -q ";main ([^;]*jit\.c:[0-9]*);hot_loop (/app/spin.py) \[jit\];_PyEval" \
+			"$folded" || fail "the head's folded stacks have no main;hot_loop [jit];_PyEval"
+		note="Python functions named from the interpreter's perf map"
+		grep -qF "$note" "$tmp/con" || fail "the console does not say '$note'"
+		grep -qF "$note" "$tmp/head/.renacer/explain/app.explain.txt" ||
+			fail "app.explain.txt does not say '$note'"
+		! grep -q "interpreter frames only" "$tmp/con" ||
+			fail "the console says interpreter frames only"
+	else
+		case $item in
+		*"1. +"*" on CPU in jit_spin_loop [jit], from main"*) ;;
+		*) fail "the first item does not name jit_spin_loop from main: '$item'" ;;
+		esac
+		# (the file as DWARF names it: the path it was compiled with)
+		grep -q ";main ([^;]*jit\.c:[0-9]*);jit_spin_loop \[jit\] [0-9]*$" "$folded" ||
+			fail "the head's folded stacks have no main (jit.c:N);jit_spin_loop [jit] stack"
+	fi
+	[ -s "$tmp/head/perfmap.pids" ] || fail "the target wrote no perf map"
+	for pid in $(cat "$tmp/head/perfmap.pids"); do
+		[ -f "/tmp/perf-$pid.map" ] || fail "/tmp/perf-$pid.map is gone: renacer removed it"
+	done
+	;;
+node)
+	# Node.js with --perf-basic-prof: V8 names its compiled functions in /tmp/perf-PID.map,
+	# and the first item names the JavaScript function that grew, hotLoop, with its file
+	command -v node >/dev/null 2>&1 || {
+		echo "SKIP: no node" >&2
+		exit 77
+	}
+	for side in base:1 head:20; do
+		mkdir -p "$tmp/${side%:*}"
+		cat >"$tmp/${side%:*}/hot.js" <<JS
+function hotLoop(n) {
+  let s = 0;
+  for (let i = 0; i < n; i++) s = (s + i * i) % 1000003;
+  return s;
+}
+let t = 0;
+for (let r = 0; r < ${side#*:}; r++) t += hotLoop(1000000);
+if (t < 0) console.log(t);
+JS
+	done
+	config ""
+	# through sh, which records the pid that node then takes over (exec), for the cleanup
+	sed -i "s|^command = .*|command = [\"sh\", \"-c\", \"echo \$\$ >>perfmap.pids; exec node --perf-basic-prof hot.js\"]|" \
+		"$tmp/head/renacer.toml"
+	run check --baseline ../base
+	expect_rc 1
+	grep -q "FAIL app/baseline:" "$tmp/con" || fail "no failing baseline timing row"
+	# (node's threads wait in futex meanwhile: a wall-time row's list may rank that first)
+	item=$(awk '/where the time went/ { f = 1; next } f && /^ *[0-9]+\. \+.* on CPU in / { print; exit }' \
+		"$tmp/con")
+	case $item in
+	*" on CPU in hotLoop ($tmp/head/hot.js:"*") [jit]"*) ;;
+	*) fail "the first CPU item does not name hotLoop (hot.js:...) [jit]: '$item'" ;;
+	esac
+	;;
 stripped)
 	# A stripped program (a distribution's binary): its own time is one item named by its
 	# module, which says how to get the function's name.
@@ -398,8 +498,9 @@ stdio)
 	;;
 python)
 	# a python3 target whose regression is in Python code: the items name the interpreter's
-	# frames, and the explanation says why (Python < 3.12 has no perf trampoline; renacer
-	# reads no perf map). The interpreter by its real path (not a pyenv shim's script).
+	# frames, and the explanation says why (Python < 3.12 has no perf trampoline; 3.12+
+	# writes its perf map only with PYTHONPERFSUPPORT=1, which this target's env does not
+	# set). The interpreter by its real path (not a pyenv shim's script).
 	py=$(python3 -c 'import os, sys; print(os.path.realpath(sys.executable))' 2>/dev/null)
 	[ -x "$py" ] || {
 		echo "SKIP: no python3" >&2
@@ -428,7 +529,7 @@ PY
 	if [ "$minor" -lt 12 ]; then
 		want="interpreter frames only: Python < 3.12 cannot name its functions (this is Python 3.$minor)"
 	else
-		want="interpreter frames only: Python 3.$minor can name its functions (PYTHONPERFSUPPORT), but renacer does not read its perf map"
+		want="interpreter frames only: Python 3.$minor names its functions with PYTHONPERFSUPPORT=1 in the target's env"
 	fi
 	grep -qF "$want" "$tmp/con" || fail "the console does not say '$want'"
 	grep -qF "$want" "$tmp/head/.renacer/explain/app.explain.txt" ||

@@ -4,9 +4,11 @@
 # row WARN that leans to a slowdown is explained, an unchanged WARN row is not; a stripped
 # program's item says how to name its functions; a failed span_time row on an app span says
 # which functions the samples inside the span were in, and so does the explanation of a failed
-# golden:cpu_time row beside a failed golden:span_time:app row (golden_span).
+# golden:cpu_time row beside a failed golden:span_time:app row (golden_span); code compiled at
+# run time is named from its perf map, /tmp/perf-PID.map (jit: a C program's own JIT region;
+# jit_py: one shaped as CPython 3.12's trampolines; node: node --perf-basic-prof).
 foreach(case hot openat child off golden golden_warn golden_warn_same golden_missing stdio one_run
-		python stripped span golden_span)
+		python stripped span golden_span jit jit_py node)
 	add_test(NAME explain.${case}
 		COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/explain_test.sh ${case} ${CMAKE_BINARY_DIR}
 			${CMAKE_C_COMPILER})

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "symbolize.h"
 #include "xalloc.h"
 
 /* One code region. */
@@ -32,33 +33,16 @@ struct rn_perfmap {
 };
 
 /* A hex number with an optional "0x", up to 16 digits. */
+/* A hex number at *p, with or without "0x" (rn_parse_hex). */
 static bool parse_hex(const char **p, uint64_t *out)
 {
 	const char *s = *p;
-	uint64_t v = 0;
-	int n = 0;
 
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		s += 2;
-	for (;; s++, n++) {
-		int d;
-
-		if (*s >= '0' && *s <= '9')
-			d = *s - '0';
-		else if (*s >= 'a' && *s <= 'f')
-			d = *s - 'a' + 10;
-		else if (*s >= 'A' && *s <= 'F')
-			d = *s - 'A' + 10;
-		else
-			break;
-		if (n >= 16)
-			return false;
-		v = v << 4 | (uint64_t)d;
-	}
-	if (!n)
+	if (!rn_parse_hex(&s, out))
 		return false;
 	*p = s;
-	*out = v;
 	return true;
 }
 

@@ -24,7 +24,7 @@
 
 /* ---- /proc/PID/maps ------------------------------------------------------------------------ */
 
-static bool parse_hex(const char **p, uint64_t *out)
+bool rn_parse_hex(const char **p, uint64_t *out)
 {
 	const char *s = *p;
 	uint64_t v = 0;
@@ -75,12 +75,12 @@ static bool parse_line(const char *s, const char *eol, struct rn_map *m)
 	uint64_t start, end, off;
 	bool exec;
 
-	if (!parse_hex(&p, &start) || !parse_char(&p, '-') || !parse_hex(&p, &end) ||
+	if (!rn_parse_hex(&p, &start) || !parse_char(&p, '-') || !rn_parse_hex(&p, &end) ||
 	    !parse_char(&p, ' ') || eol - p < 4)
 		return false;
 	exec = p[2] == 'x';
 	skip_field(&p); /* perms */
-	if (!parse_hex(&p, &off))
+	if (!rn_parse_hex(&p, &off))
 		return false;
 	while (*p == ' ')
 		p++;

@@ -95,4 +95,9 @@ void rn_symbolizer_free(struct rn_symbolizer *s);
 int rn_symbolize_caller(struct rn_symbolizer *s, const struct rn_maps *m, const uint64_t *stack,
 			size_t n, struct rn_frame *out);
 
+/* Parse 1 to 16 hex digits (no "0x") at *p into *out and move *p past them (/proc/PID/maps
+ * fields, perf map addresses). false, with *p and *out unchanged, without a digit or with more
+ * than 16. */
+bool rn_parse_hex(const char **p, uint64_t *out);
+
 #endif

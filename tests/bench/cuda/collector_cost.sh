@@ -6,7 +6,8 @@
 #   nvtx_launches.cu (6,000 small kernel launches in one NVTX range):
 #       plain / inject without NVTX / inject with NVTX, per library
 #   torch_steps.py (ResNet-18 training steps in NVTX ranges "step"): plain / inject
-# (ROUNDS rounds of nvtx_launches, TORCH_ROUNDS rounds of STEPS torch steps; each cost is the
+# (ROUNDS rounds of nvtx_launches, TORCH_ROUNDS rounds of STEPS torch steps, the library in
+# each of TORCH_NVTX's modes, "on" by default, "off on" to see what the region callbacks add; each cost is the
 # median of the per-round paired differences, with their range, so a reader sees whether the
 # rounds settled), and the record files of one torch run and of cuda_threads.cu into OUT, for the region
 # counts (the runner's loader reads them: tests/bench/cuda/count_regions.c).
@@ -88,17 +89,21 @@ cp "$tmp"/rec/cuda-*.jsonl "$out/cuda_threads.jsonl"
 
 if "$py" -c 'import torch, torchvision; assert torch.cuda.is_available()' 2>/dev/null; then
 	steps=${STEPS:-50}
+	modes=${TORCH_NVTX:-on}
 	: >"$tmp/torch.plain"
-	for l in $libs; do : >"$tmp/torch.$l"; done
+	for l in $libs; do for n in $modes; do : >"$tmp/torch.$l.$n"; done; done
 	r=0
 	while [ $r -lt "${TORCH_ROUNDS:-3}" ]; do
 		r=$((r + 1))
 		with plain off "$py" "$here/torch_steps.py" time "$steps" |
 			sed -n 's/^step_ms=//p' >>"$tmp/torch.plain"
 		for l in $libs; do
-			with $l on "$py" "$here/torch_steps.py" time "$steps" |
-				sed -n 's/^step_ms=//p' >>"$tmp/torch.$l"
+			for n in $modes; do
+				with $l $n "$py" "$here/torch_steps.py" time "$steps" |
+					sed -n 's/^step_ms=//p' >>"$tmp/torch.$l.$n"
+			done
 		done
+		cp "$tmp"/torch.* "$out/" # the rounds so far, should the run be cut
 	done
 	with new on "$py" "$here/torch_steps.py" time 5 >/dev/null
 	cp "$tmp"/rec/cuda-*.jsonl "$out/torch_steps.jsonl"
@@ -111,8 +116,10 @@ if "$py" -c 'import torch, torchvision; assert torch.cuda.is_available()' 2>/dev
 	echo "torch ResNet-18 step, median of ${TORCH_ROUNDS:-3} runs x $steps steps: plain $p ms;" \
 		"GPU ops in 5+5 steps: $ops; per step (torch.profiler): $per"
 	for l in $libs; do
-		v=$(median <"$tmp/torch.$l")
-		echo "  $l inject (NVTX on): $v ms ($(awk -v p="$p" -v v="$v" 'BEGIN{printf "x%.3f", v/p}'));" \
-			"paired per round: $(paired "$tmp/torch.plain" "$tmp/torch.$l" "$scale") us per GPU operation"
+		for n in $modes; do
+			v=$(median <"$tmp/torch.$l.$n")
+			echo "  $l inject (NVTX $n): $v ms ($(awk -v p="$p" -v v="$v" 'BEGIN{printf "x%.3f", v/p}'));" \
+				"paired per round: $(paired "$tmp/torch.plain" "$tmp/torch.$l.$n" "$scale") us per GPU operation"
+		done
 	done
 fi

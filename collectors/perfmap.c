@@ -242,16 +242,23 @@ struct pid_map {
 
 struct rn_perfmaps {
 	uint64_t not_before_ns; /* the run's start, CLOCK_REALTIME ns */
+	char *root;             /* locations under it read relative to it, owned, or NULL */
 	struct pid_map *v;      /* [n], owned */
 	size_t n, cap;
 };
 
-struct rn_perfmaps *rn_perfmaps_new(uint64_t not_before_ns)
+struct rn_perfmaps *rn_perfmaps_new(uint64_t not_before_ns, const char *root)
 {
 	struct rn_perfmaps *s = rn_xcalloc(1, sizeof(*s));
 
 	s->not_before_ns = not_before_ns;
+	s->root = root && *root ? rn_xstrdup(root) : NULL;
 	return s;
+}
+
+const char *rn_perfmaps_root(const struct rn_perfmaps *s)
+{
+	return s ? s->root : NULL;
 }
 
 const char *rn_perfmaps_lookup(struct rn_perfmaps *s, pid_t pid, uint64_t addr)
@@ -281,6 +288,7 @@ void rn_perfmaps_free(struct rn_perfmaps *s)
 	for (size_t i = 0; i < s->n; i++)
 		rn_perfmap_free(s->v[i].map);
 	free(s->v);
+	free(s->root);
 	free(s);
 }
 
@@ -300,7 +308,19 @@ static bool has_prefix(const char *s, const char *prefix)
 	return !strncmp(s, prefix, strlen(prefix));
 }
 
-char *rn_perfmap_frame_name(const char *name, char *buf, size_t cap)
+/* `file` relative to `root` when it lies under it ("/w/head/a.js" under "/w/head": "a.js"). */
+static const char *under(const char *file, const char *root)
+{
+	size_t n = root ? strlen(root) : 0;
+
+	while (n > 1 && root[n - 1] == '/')
+		n--;
+	if (n > 1 && !strncmp(file, root, n) && file[n] == '/' && file[n + 1])
+		return file + n + 1;
+	return file;
+}
+
+char *rn_perfmap_frame_name(const char *name, const char *root, char *buf, size_t cap)
 {
 	/* V8's kinds of JavaScript code (v8/src/logging/log.cc: CodeKind and the older
 	 * LogEventListener tags); Builtin:, BytecodeHandler:, Stub:, RegExp: stay as written */
@@ -314,7 +334,7 @@ char *rn_perfmap_frame_name(const char *name, char *buf, size_t cap)
 		colon = strchr(name + 4, ':');
 		if (colon && colon > name + 4 && colon[1]) {
 			snprintf(buf, cap, "%.*s (%s)", (int)(colon - name - 4), name + 4,
-				 colon + 1);
+				 under(colon + 1, root));
 			return buf;
 		}
 	}
@@ -331,6 +351,7 @@ char *rn_perfmap_frame_name(const char *name, char *buf, size_t cap)
 		loc = sp ? sp + 1 : "";
 		if (has_prefix(loc, "file://"))
 			loc += 7;
+		loc = under(loc, root);
 		if (!*loc) {
 			snprintf(buf, cap, "%s", *p ? p : "<anonymous>");
 			return buf;

@@ -69,8 +69,11 @@ void rn_perfmap_free(struct rn_perfmap *m);
 struct rn_perfmaps;
 
 /* A new, empty set that trusts files modified at or after `not_before_ns` (CLOCK_REALTIME ns,
- * the run's start: rn_perfmap_now). Dies on out-of-memory. */
-struct rn_perfmaps *rn_perfmaps_new(uint64_t not_before_ns);
+ * the run's start: rn_perfmap_now); `root` (copied; NULL: none), the run's working directory as
+ * an absolute path, for rn_perfmap_frame_name. Dies on out-of-memory. */
+struct rn_perfmaps *rn_perfmaps_new(uint64_t not_before_ns, const char *root);
+/* The set's root (rn_perfmaps_new), or NULL. */
+const char *rn_perfmaps_root(const struct rn_perfmaps *s);
 /* The name of the JIT region of process `pid` (its thread group id) that holds `addr`, from
  * /tmp/perf-PID.map read on the first call for `pid` (a missing or untrusted file answers NULL
  * for that pid from then on); owned by the set, valid until rn_perfmaps_free(). */
@@ -87,9 +90,11 @@ uint64_t rn_perfmap_now(void);
  * CPython's trampoline "py::NAME:FILE" as "NAME (FILE)"; V8's "KIND:[*~^+]NAME LOCATION"
  * ("JS:*hotLoop file:///app/a.js:3:1") as "NAME (LOCATION)" without the tier mark and the
  * "file://" scheme ("hotLoop (/app/a.js:3:1)"), so a function's samples stay one item across
- * tiers; V8's other kinds ("Builtin:ArrayPush") and other runtimes' names as written. The
- * profile adds its " [jit]" marker after it. Returns buf.
+ * tiers; V8's other kinds ("Builtin:ArrayPush") and other runtimes' names as written. A file
+ * under `root` (an absolute directory, or NULL) reads relative to it, so the same function in
+ * two checkouts (a head tree and its base) is one frame: "hotLoop (a.js:3:1)". The profile
+ * adds its " [jit]" marker after it. Returns buf.
  */
-char *rn_perfmap_frame_name(const char *name, char *buf, size_t cap);
+char *rn_perfmap_frame_name(const char *name, const char *root, char *buf, size_t cap);
 
 #endif

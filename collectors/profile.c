@@ -77,6 +77,7 @@ struct rn_profile {
 	struct pid_maps *maps; /* [nmaps] */
 	size_t nmaps, maps_cap;
 	uint64_t start_ns; /* rn_profile_attach's time, CLOCK_REALTIME_COARSE ns (perfmap.h) */
+	char *root;        /* the run's working directory, absolute, owned, or NULL */
 	unsigned hz;       /* asked-for rate, 0 = no sampling */
 	bool user_only;    /* the kernel is not sampled (perf_event_paranoid) */
 	const char *error; /* why sampling is off, "" when it is not */
@@ -176,6 +177,7 @@ void rn_profile_free(struct rn_profile *p)
 	}
 	free(p->fd);
 	free(p->ring);
+	free(p->root);
 	for (size_t i = 0; i < p->nmaps; i++)
 		rn_maps_free(p->maps[i].maps);
 	free(p->maps);
@@ -186,6 +188,12 @@ void rn_profile_free(struct rn_profile *p)
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->cv);
 	free(p);
+}
+
+void rn_profile_set_root(struct rn_profile *p, const char *dir)
+{
+	free(p->root);
+	p->root = dir ? realpath(dir, NULL) : NULL;
 }
 
 /* ---- (a) syscall time, from the trace's sink --------------------------------------------- */
@@ -549,7 +557,7 @@ static bool add_jit_frame(struct rn_buf *b, struct rn_perfmaps *jit, pid_t pid, 
 		return false;
 	start = b->len;
 	rn_buf_addc(b, ';');
-	rn_buf_adds(b, rn_perfmap_frame_name(name, frame, sizeof(frame)));
+	rn_buf_adds(b, rn_perfmap_frame_name(name, rn_perfmaps_root(jit), frame, sizeof(frame)));
 	unseparate(b, start, false);
 	rn_buf_adds(b, " [jit]");
 	return true;
@@ -725,7 +733,7 @@ static int write_table(struct rn_profile *p, const struct rn_trace *t, const str
 		       FILE *out)
 {
 	struct rn_symbolizer *sym = rn_symbolizer_new();
-	struct rn_perfmaps *jit = rn_perfmaps_new(p->start_ns);
+	struct rn_perfmaps *jit = rn_perfmaps_new(p->start_ns, p->root);
 	char **lines = rn_xcalloc(tab->n + 1, sizeof(*lines));
 	size_t nl = 0;
 	struct rn_buf b;

@@ -78,6 +78,10 @@ struct rn_profile_window {
 struct rn_profile *rn_profile_new(void);
 /* Stop sampling if it runs, free everything (NULL-safe). */
 void rn_profile_free(struct rn_profile *p);
+/* The run's working directory `dir` (resolved to an absolute path; NULL, or one that does not
+ * resolve: none): the files of code compiled at run time under it are named relative to it
+ * (rn_perfmap_frame_name), so a head tree and its base name the same function alike. */
+void rn_profile_set_root(struct rn_profile *p, const char *dir);
 
 /* Register the profile's sink on `t` (call before the run): (a) from every completed syscall
  * with a captured stack, and (b) sampling started at the root's birth when `hz` > 0. The

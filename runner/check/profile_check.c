@@ -245,6 +245,7 @@ static int profile_side(const struct rn_profile_cfg *pc, const struct rn_target_
 	spec.ninject = tc->ninject;
 	rn_trace_init(&t);
 	prof = rn_profile_new();
+	rn_profile_set_root(prof, tc->cwd ? tc->cwd : ".");
 	rn_profile_attach(prof, &t, pc->frequency_hz);
 	if (pc->syscalls && rn_trace_spool_enable(&t))
 		rn_warn("target '%s': cannot create the span spool: the profile has no syscalls",

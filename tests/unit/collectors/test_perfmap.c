@@ -163,28 +163,42 @@ static void test_perfmap_frame_names(void **state)
 
 	(void)state;
 	/* CPython 3.12's trampolines */
-	assert_string_equal(rn_perfmap_frame_name("py::hash_rounds:/app/spin.py", buf, sizeof(buf)),
+	assert_string_equal(rn_perfmap_frame_name("py::hash_rounds:/app/spin.py", NULL, buf,
+						  sizeof(buf)),
 			    "hash_rounds (/app/spin.py)");
-	assert_string_equal(rn_perfmap_frame_name("py::Cls.method:<string>", buf, sizeof(buf)),
+	assert_string_equal(rn_perfmap_frame_name("py::Cls.method:<string>", NULL, buf,
+						  sizeof(buf)),
 			    "Cls.method (<string>)");
 	/* V8: the tier mark and the file:// scheme go, the location stays */
-	assert_string_equal(rn_perfmap_frame_name("JS:*hotLoop file:///app/a.mjs:3:1", buf,
+	assert_string_equal(rn_perfmap_frame_name("JS:*hotLoop file:///app/a.mjs:3:1", NULL, buf,
 						  sizeof(buf)),
 			    "hotLoop (/app/a.mjs:3:1)");
-	assert_string_equal(rn_perfmap_frame_name("JS:~hotLoop /app/a.js:3:17", buf, sizeof(buf)),
+	assert_string_equal(rn_perfmap_frame_name("JS:~hotLoop /app/a.js:3:17", NULL, buf,
+						  sizeof(buf)),
 			    "hotLoop (/app/a.js:3:17)");
-	assert_string_equal(rn_perfmap_frame_name("LazyCompile:*hotLoop /app/a.js:3", buf,
+	assert_string_equal(rn_perfmap_frame_name("LazyCompile:*hotLoop /app/a.js:3", NULL, buf,
 						  sizeof(buf)),
 			    "hotLoop (/app/a.js:3)");
-	assert_string_equal(rn_perfmap_frame_name("JS:~ /app/a.js:1:1", buf, sizeof(buf)),
+	assert_string_equal(rn_perfmap_frame_name("JS:~ /app/a.js:1:1", NULL, buf, sizeof(buf)),
 			    "<anonymous> (/app/a.js:1:1)");
-	assert_string_equal(rn_perfmap_frame_name("Builtin:ArrayPrototypePush", buf, sizeof(buf)),
+	assert_string_equal(rn_perfmap_frame_name("Builtin:ArrayPrototypePush", NULL, buf,
+						  sizeof(buf)),
 			    "Builtin:ArrayPrototypePush");
 	/* other runtimes' names as written */
-	assert_string_equal(rn_perfmap_frame_name("jit_spin_loop", buf, sizeof(buf)),
+	assert_string_equal(rn_perfmap_frame_name("jit_spin_loop", NULL, buf, sizeof(buf)),
 			    "jit_spin_loop");
-	assert_string_equal(rn_perfmap_frame_name("Lcom/acme/App;::run", buf, sizeof(buf)),
+	assert_string_equal(rn_perfmap_frame_name("Lcom/acme/App;::run", NULL, buf, sizeof(buf)),
 			    "Lcom/acme/App;::run");
+	/* files under the run's directory read relative to it: a head tree and its base alike */
+	assert_string_equal(rn_perfmap_frame_name("JS:*hotLoop file:///w/head/a.js:3:1", "/w/head",
+						  buf, sizeof(buf)),
+			    "hotLoop (a.js:3:1)");
+	assert_string_equal(rn_perfmap_frame_name("py::f:/w/base/lib/m.py", "/w/base/", buf,
+						  sizeof(buf)),
+			    "f (lib/m.py)");
+	assert_string_equal(rn_perfmap_frame_name("JS:~g /w/headless/a.js:1:1", "/w/head", buf,
+						  sizeof(buf)),
+			    "g (/w/headless/a.js:1:1)");
 	/* a frame named from a perf map is the program's own, whatever the name says */
 	assert_false(rn_frame_is_system("jit_spin_loop [jit]"));
 	assert_false(rn_frame_is_system("PyRun_hot (/app/a.py) [jit]"));

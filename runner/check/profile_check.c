@@ -470,13 +470,14 @@ enum item_kind {
 
 struct item {
 	enum item_kind kind;
-	char *stack;   /* the (normalized) call path, or the process name, owned */
-	char *where;   /* ITEM_CPU: the leaf with the line that grew most, owned, or NULL */
-	int64_t delta; /* head - base, ns */
-	int64_t calls; /* ITEM_SYSCALL: head - base calls */
-	int64_t best;  /* ITEM_CPU: growth of the line in `where` */
-	unsigned held; /* profiled runs (pairs of runs) in which it grew */
-	bool waits;    /* ITEM_SYSCALL of a call that waits (waits_in), explaining a cpu_time
+	char *stack;        /* the (normalized) call path, or the process name, owned */
+	char *where;        /* ITEM_CPU: the leaf with the line that grew most, owned, or NULL */
+	int64_t delta;      /* head - base, ns */
+	int64_t calls;      /* ITEM_SYSCALL: head - base calls */
+	int64_t base_calls; /* ITEM_SYSCALL: the base's calls */
+	int64_t best;       /* ITEM_CPU: growth of the line in `where` */
+	unsigned held;      /* profiled runs (pairs of runs) in which it grew */
+	bool waits;         /* ITEM_SYSCALL of a call that waits (waits_in), explaining a cpu_time
 			* row: its time is not CPU time */
 };
 
@@ -546,7 +547,7 @@ static struct item *push_item(struct item **v, size_t *n, size_t *cap, enum item
 		if ((*v)[i].kind == kind && !strcmp((*v)[i].stack, stack))
 			return &(*v)[i];
 	*v = rn_xgrow(*v, cap, *n + 1, sizeof(**v));
-	(*v)[*n] = (struct item){ kind, rn_xstrdup(stack), NULL, 0, 0, 0, 0, false };
+	(*v)[*n] = (struct item){ .kind = kind, .stack = rn_xstrdup(stack) };
 	return &(*v)[(*n)++];
 }
 
@@ -579,10 +580,10 @@ static void add_paths(struct item **v, size_t *n, size_t *cap, const struct rn_f
 		it = push_item(v, n, cap, sys ? ITEM_SYSCALL : ITEM_CPU, key);
 
 		it->delta += sign * (int64_t)f->value[i];
-		if (sys && sign > 0)
+		if (sys && (sign > 0 || !has_stack(other, s))) {
 			it->calls = (int64_t)value_of(hcalls, s) - (int64_t)value_of(bcalls, s);
-		if (sys && sign < 0 && !has_stack(other, s))
-			it->calls = (int64_t)value_of(hcalls, s) - (int64_t)value_of(bcalls, s);
+			it->base_calls = (int64_t)value_of(bcalls, s);
+		}
 		if (!sys && sign > 0 &&
 		    !(strlen(key) >= 2 && !strcmp(key + strlen(key) - 2, "+?"))) {
 			/* the line of the function that grew most (a module's addresses: none) */
@@ -603,10 +604,25 @@ static void add_paths(struct item **v, size_t *n, size_t *cap, const struct rn_f
 /* 1 for what only the time of calls that did not grow shows: taken at ptrace stops, that time
  * carries the tracer's scheduling delays (on a loaded 2-vCPU VM a python script's newfstatat
  * read +34 ms over the same 1,818 calls while its +40 ms of CPU work was elsewhere), so it
- * ranks after what CPU samples, added calls or the critical path show. */
+ * ranks after what CPU samples, added calls or the critical path show; so do idle waits
+ * (idle_wait). */
+static bool waits_in(const char *name);
+
+/* Whether syscall item `it` is a wait whose calls barely grew (at most a tenth more) while
+ * its time did: a thread that waited longer because the run did (node's idle libuv workers:
+ * "+1 futex from uv_cond_wait, +1.97 s in the calls" ranked above the +455 ms of CPU in the
+ * JavaScript function that grew), the consequence of a slowdown, not its cause. */
+static bool idle_wait(const struct item *it)
+{
+	const char *leaf = strrchr(it->stack, ';');
+
+	return it->kind == ITEM_SYSCALL && it->base_calls > 0 && it->calls * 10 <= it->base_calls &&
+		waits_in(leaf ? leaf + 1 : it->stack);
+}
+
 static int item_tier(const struct item *it)
 {
-	return it->waits || (it->kind == ITEM_SYSCALL && it->calls <= 0);
+	return it->waits || (it->kind == ITEM_SYSCALL && it->calls <= 0) || idle_wait(it);
 }
 
 /* Whether syscall `name` mostly waits (for a lock, a child, a descriptor, a timer) rather than

@@ -108,11 +108,44 @@ static void test_rank_critical_path_after_cpu(void **state)
 	}
 }
 
+/* node's JavaScript grew +455 ms on CPU; an idle libuv worker made one futex call more and
+ * waited +1.97 s longer in them, because the run took longer: the CPU comes first, in a
+ * wall-time row too */
+static void test_rank_idle_wait_after_cpu(void **state)
+{
+	char *files[4] = {
+		write_tmp("node;main;hotLoop 24000000\nnode;worker;futex 100000000\n"),
+		write_tmp("node;worker;futex 20\n"),
+		write_tmp("node;main;hotLoop 479000000\nnode;worker;futex 2070000000\n"),
+		write_tmp("node;worker;futex 21\n"),
+	};
+	const char *const f[4] = { files[0], files[1], files[2], files[3] };
+	struct rn_buf out, all;
+	const char *cpu, *futex;
+
+	(void)state;
+	rn_buf_init(&out, 0);
+	rn_buf_init(&all, 0);
+	assert_int_equal(rn_profile_rank_files(f, NULL, false, &out, &all), 2);
+	cpu = strstr(all.buf, "+455.0 ms on CPU in hotLoop");
+	futex = strstr(all.buf, "+1 futex from worker, +1.97 s in the calls");
+	assert_non_null(cpu);
+	assert_non_null(futex);
+	assert_true(cpu < futex);
+	rn_buf_release(&out);
+	rn_buf_release(&all);
+	for (int i = 0; i < 4; i++) {
+		unlink(files[i]);
+		free(files[i]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rank_waits_after_cpu),
 		cmocka_unit_test(test_rank_critical_path_after_cpu),
+		cmocka_unit_test(test_rank_idle_wait_after_cpu),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -910,26 +910,10 @@ static bool pytest_cpu_timer(json_t *options)
 	return timer && (strstr(timer, "process_time") || strstr(timer, "thread_time"));
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The nearest-rank RN_HARNESS_ROUNDS_QUANTILE of rounds v[n] (n > 0; sorted in place). */
-static double rounds_quantile(double *v, size_t n)
-{
-	size_t r = (size_t)ceil(RN_HARNESS_ROUNDS_QUANTILE * (double)n);
-
-	qsort(v, n, sizeof(*v), cmp_double);
-	return v[r ? r - 1 : 0];
-}
-
 /* pytest-benchmark's JSON: the benchmark whose fullname is the test id; stats.data holds the
- * time per iteration of each round, seconds: one sample, their RN_HARNESS_ROUNDS_QUANTILE
- * (stats.q1, else stats.median, when the data were left out): wall time, or CPU time when its timer counts CPU
- * time (pytest_cpu_timer; its wall time is then not reported, 0). */
+ * time per iteration of each round, seconds (stats.median when the data were left out): wall
+ * time, or CPU time when its timer counts CPU time (pytest_cpu_timer; its wall time is then
+ * not reported, 0). */
 static void read_pytest(json_t *root, const char *bench, struct samples *s)
 {
 	json_t *b, *d;
@@ -938,27 +922,21 @@ static void read_pytest(json_t *root, const char *bench, struct samples *s)
 	json_array_foreach(json_object_get(root, "benchmarks"), i, b)
 	{
 		const char *full = json_string_value(json_object_get(b, "fullname"));
-		json_t *stats = json_object_get(b, "stats"), *data = json_object_get(stats, "data");
+		json_t *stats = json_object_get(b, "stats");
 		bool cpu = pytest_cpu_timer(json_object_get(b, "options"));
-		double v, *rounds;
-		size_t n = 0;
+		double v;
 
 		if (!full || strcmp(full, bench))
 			continue;
-		rounds = rn_xcalloc(json_array_size(data) + 1, sizeof(*rounds));
-		json_array_foreach(data, k, d) if (json_is_number(d)) rounds[n++] =
-			json_number_value(d) * 1e9;
-		if (n)
-			v = rounds_quantile(rounds, n);
-		else if (json_is_number(json_object_get(stats, "q1")))
-			v = json_number_value(json_object_get(stats, "q1")) * 1e9;
-		else if (json_is_number(json_object_get(stats, "median")))
-			v = json_number_value(json_object_get(stats, "median")) * 1e9;
-		else
-			v = NAN;
-		free(rounds);
-		if (!isnan(v))
+		json_array_foreach(json_object_get(stats, "data"), k, d)
+		{
+			v = json_number_value(d) * 1e9;
 			samples_add(s, cpu ? 0.0 : v, cpu ? v : 0.0);
+		}
+		if (!s->n && json_is_number(json_object_get(stats, "median"))) {
+			v = json_number_value(json_object_get(stats, "median")) * 1e9;
+			samples_add(s, cpu ? 0.0 : v, cpu ? v : 0.0);
+		}
 	}
 }
 

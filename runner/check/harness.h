@@ -13,12 +13,11 @@
  *
  * A benchmark's timing run is one invocation of the harness; its time metrics are then the
  * harness's per-iteration time, not the process's: wall_time the median over the
- * invocation's own samples (repetitions, -count lines, hyperfine runs, criterion samples) of
- * the real time per iteration in ns (pytest-benchmark's rounds: their
- * RN_HARNESS_ROUNDS_QUANTILE), cpu_time and user_time the CPU time per iteration where the
- * harness reports it (Google Benchmark, a pytest-benchmark CPU timer), critical_path not
- * judged (rn_target_result_set_bench). Its counting runs count the harness process's syscalls
- * and memory as for any target. A test of a suite is a plain target.
+ * invocation's own samples (repetitions, rounds, -count lines, hyperfine runs, criterion
+ * samples) of the real time per iteration in ns, cpu_time and user_time the CPU time per
+ * iteration where the harness reports it (Google Benchmark), critical_path not judged
+ * (rn_target_result_set_bench). Its counting runs count the harness process's syscalls and
+ * memory as for any target. A test of a suite is a plain target.
  */
 #ifndef RN_HARNESS_H
 #define RN_HARNESS_H
@@ -27,13 +26,5 @@
 #include <stddef.h>
 
 #include "config.h"
-
-/* The quantile of a pytest-benchmark invocation's rounds (hundreds of rounds in a fraction of
- * a second) taken as its one sample: the time the code takes while nothing shares its core.
- * A loaded runner's contention only adds to a round, and it comes and goes within an
- * invocation: with a busy loop beside it, test_beta's CPU time per round sat near 43 us in
- * some invocations and near 75 us in others, a mix of modes that held a +15% change
- * inconclusive in 4 of 14 checks when each invocation gave its median. */
-#define RN_HARNESS_ROUNDS_QUANTILE 0.1
 
 #endif

@@ -86,30 +86,20 @@ static void test_harness_google_benchmark_missing_is_an_error(void **state)
 	free(f);
 }
 
-/* An invocation's rounds in two modes, 12 contended near 3.5 us and 8 not, 2.00-2.07 us: its
- * sample is their 10th percentile (the 2nd of 20), the uncontended time, not the median */
 static void test_harness_pytest_benchmark_rounds(void **state)
 {
 	char *f = write_tmp("{\"benchmarks\": ["
 			    "{\"fullname\": \"t.py::test_a\", \"stats\": {\"data\": [1e-3]}},"
 			    "{\"fullname\": \"t.py::test_b\", \"stats\": {\"median\": 9,"
-			    " \"data\": [3.5e-6, 2.03e-6, 3.5e-6, 3.6e-6, 2.01e-6, 3.5e-6, 3.4e-6,"
-			    " 2.07e-6, 3.5e-6, 2.0e-6, 3.5e-6, 3.5e-6, 2.05e-6, 3.5e-6, 2.02e-6,"
-			    " 3.5e-6, 2.04e-6, 3.5e-6, 2.06e-6, 3.5e-6]}},"
-			    "{\"fullname\": \"t.py::test_c\", \"stats\": {\"median\": 9e-6,"
-			    " \"q1\": 8e-6}}]}");
+			    " \"data\": [2e-6, 1e-6, 5e-6]}}]}");
 	struct rn_target_cfg t = bench_target(RN_HARNESS_PYTEST_BENCHMARK, "t.py::test_b", f);
 	double real, cpu;
 	char why[256];
 
 	(void)state;
-	assert_int_equal(rn_harness_read(&t, NULL, true, 0.0, &real, &cpu, why, sizeof(why)), 0);
-	assert_true(real > 2009.0 && real < 2011.0);
-	assert_true(cpu == 0.0); /* pytest-benchmark's default timer: no CPU time */
-	/* without the rounds' data: the first quartile it reports */
-	t.bench = (char *)"t.py::test_c";
 	assert_int_equal(rn_harness_read(&t, NULL, false, 0.0, &real, &cpu, why, sizeof(why)), 0);
-	assert_true(real > 7999.0 && real < 8001.0);
+	assert_true(real > 1999.0 && real < 2001.0);
+	assert_true(cpu == 0.0); /* pytest-benchmark reports no CPU time */
 	free(f);
 }
 
@@ -118,7 +108,7 @@ static void test_harness_pytest_benchmark_cpu_timer(void **state)
 {
 	char *f = write_tmp("{\"benchmarks\": ["
 			    "{\"fullname\": \"t.py::test_b\", \"options\": {\"timer\":"
-			    " \"process_time\"}, \"stats\": {\"data\": [2e-6, 2.2e-6, 5e-6]}}]}");
+			    " \"process_time\"}, \"stats\": {\"data\": [2e-6, 1e-6, 5e-6]}}]}");
 	struct rn_target_cfg t = bench_target(RN_HARNESS_PYTEST_BENCHMARK, "t.py::test_b", f);
 	struct rn_target_result r;
 	double real, cpu;

@@ -13,7 +13,9 @@
  *
  * Bounds, built into the engine rather than estimated beforehand:
  *   - a pattern is at most RN_REGEX_MAX_BYTES bytes, its parentheses nest at most
- *     RN_REGEX_MAX_NESTING deep, and PCRE2 refuses a compiled program over its 64 KiB link
+ *     RN_REGEX_MAX_NESTING deep, an interval's bounds are at most RN_REGEX_MAX_REPEAT (POSIX
+ *     ERE's RE_DUP_MAX, 255; "(.*){0,3000}" is refused: each match of it took 16 MiB of
+ *     backtracking frames), and PCRE2 refuses a compiled program over its 64 KiB link
  *     size ("(.*){1,32000}" fails at once with "regular expression is too large");
  *   - one match takes at most RN_REGEX_MATCH_LIMIT backtracking steps, RN_REGEX_DEPTH_LIMIT
  *     nested backtracking frames and RN_REGEX_HEAP_LIMIT_KIB KiB of heap, so "(a|a)*b"
@@ -32,6 +34,7 @@
 
 #define RN_REGEX_MAX_BYTES 1024       /* longest pattern accepted, bytes */
 #define RN_REGEX_MAX_NESTING 64       /* deepest parenthesis nesting accepted */
+#define RN_REGEX_MAX_REPEAT 255       /* largest bound of an interval {m,n}: POSIX RE_DUP_MAX */
 #define RN_REGEX_MATCH_LIMIT 1000000  /* backtracking steps per match (PCRE2 match limit) */
 #define RN_REGEX_DEPTH_LIMIT 10000    /* nested backtracking frames per match */
 #define RN_REGEX_HEAP_LIMIT_KIB 16384 /* heap for one match's backtracking frames, KiB */

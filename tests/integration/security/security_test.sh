@@ -7,7 +7,7 @@
 #   - a target cannot trace, stop or signal renacer (seccomp guard), so timeouts hold;
 #   - SIGHUP/SIGQUIT end a run like SIGTERM (129/131, partial reports), SIGUSR1/SIGUSR2/SIGPIPE
 #     are ignored;
-#   - regexes are bounded (too large: a config error at once; matching: PCRE2's limits);
+#   - regexes are bounded (an interval over 255: a config error at once; matching: PCRE2's limits);
 #     goldens must be regular files;
 #   - NUL in env values is a config error; control characters never reach the output raw;
 #   - secrets inside shell command strings are redacted in golden traces and OTLP files.
@@ -262,11 +262,11 @@ type = "span_count"
 max_spans = 1
 span_name_pattern = "open|read(at)?"
 EOT
-	# PCRE2 refuses the program that would exceed its size limit, at once
+	# refused at once: an interval over POSIX's RE_DUP_MAX (255)
 	run validate --config "$tmp/renacer.toml"
 	expect_rc 3
 	expect_err "renacer.toml:5:21: error: 'span_name_pattern'"
-	expect_err "too large"
+	expect_err "repetition bound 32000 is over 255"
 	# nested repetitions compile quickly in PCRE2 (their matching is bounded by its limits;
 	# tests/unit/util/test_rn_regex.c), and "b" stays valid
 	sed -i 's/{1,32000}/{1,255}/' "$tmp/renacer.toml"

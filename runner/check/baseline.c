@@ -933,6 +933,7 @@ static void judge_syscalls(const struct rn_regression_cfg *reg, const char *name
 		double hc = head->syscall_calls[i], bc = base->syscall_calls[i];
 		double hlo = rn_target_result_calls_extreme(head, i, hc, false),
 		       bhi = rn_target_result_calls_extreme(base, i, bc, true);
+		double stol, sfloor; /* the syscall's count rule */
 		bool is_new, up;
 
 		/* the total carries the syscalls whose counts move by rule (futex) */
@@ -943,10 +944,9 @@ static void judge_syscalls(const struct rn_regression_cfg *reg, const char *name
 		/* A syscall the base never made, made in every head run, is a change of
 		 * behaviour whatever its count (one new sync()), as against a golden trace. */
 		is_new = is_new_syscall(head, base, i);
-		up = is_new ||
-			rn_count_grew(hlo, bhi, rn_count_tolerance_of(rn_syscall_name(i), tol),
-				      (double)rn_count_floor_of(rn_syscall_name(i),
-								reg->count_floor));
+		stol = rn_count_tolerance_of(rn_syscall_name(i), tol);
+		sfloor = (double)rn_count_floor_of(rn_syscall_name(i), reg->count_floor);
+		up = is_new || rn_count_grew(hlo, bhi, stol, sfloor);
 		rn_buf_addf(&det, "%-20s head %.0f vs base %.0f calls (%+.0f)%s\n",
 			    rn_syscall_name(i), hc, bc, hc - bc,
 			    is_new     ? "  new" :
@@ -958,11 +958,7 @@ static void judge_syscalls(const struct rn_regression_cfg *reg, const char *name
 			worst = log1p(hlo) - log1p(bhi);
 			shown = hlo;
 			ref = bhi;
-			allowed = is_new ?
-				bhi :
-				rn_count_limit(bhi, rn_count_tolerance_of(rn_syscall_name(i), tol),
-					       (double)rn_count_floor_of(rn_syscall_name(i),
-									 reg->count_floor));
+			allowed = is_new ? bhi : rn_count_limit(bhi, stol, sfloor);
 		}
 		rn_buf_addf(&msg, "%s%s head %.0f vs base %.0f calls (%+.0f%s)", grew ? ", " : "",
 			    rn_syscall_name(i), hc, bc, hc - bc, is_new ? ", new" : "");

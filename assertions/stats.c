@@ -664,13 +664,13 @@ void rn_stats_modality(const double *x, size_t n, struct rn_modality *out)
 		if (need < 2)
 			need = 2;
 		if (out->below >= need && out->above >= need) {
-			out->two_modes = true;
 			out->low_mode = median_sorted(s, out->below);
 			out->high_mode = median_sorted(s + out->below, out->above);
+			out->two_modes = out->high_mode >= out->low_mode * (1.0 + RN_STATS_MODES_MIN_GAP);
 		}
 	}
 	if (!out->two_modes) {
-		out->antimode = NAN;
+		out->antimode = out->low_mode = out->high_mode = NAN;
 		out->below = out->above = 0;
 	}
 	free(y);

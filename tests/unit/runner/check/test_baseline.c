@@ -156,6 +156,27 @@ static void test_baseline_one_mode_shift_fails(void **state)
 	release(&head, &base, &tv);
 }
 
+/* Ten pairs (a harness check's first look): the base at one mode, the head +15% with a third
+ * of its runs a further 3.5% slower. The head's two clusters are one mode (too close to tell
+ * a mix from a shift: assertions/stats.h), so the row judges all ten pairs and FAILs; read as
+ * two modes, the base's median sat "at" the head's lower one and the row was held
+ * INCONCLUSIVE on the few pairs sharing it. */
+static void test_baseline_close_clusters_shift_fails(void **state)
+{
+	struct rn_target_result head, base;
+	struct rn_target_report tv;
+	const struct rn_verdict_result *v;
+
+	(void)state;
+	side(&base, 42.0, 42.0, 1, NPAIRS + 1, 1);
+	side(&head, 48.3, 50.0, 2, 3, 0);
+	head.nruns = base.nruns = 10;
+	v = judge(&head, &base, &tv);
+	assert_int_equal(v->verdict, RN_VERDICT_FAIL);
+	assert_null(strstr(v->message, "mode"));
+	release(&head, &base, &tv);
+}
+
 /* A memory row's columns are the numbers that decided: the head's fewest against the base's
  * most and the limit they allow, so a PASS never reads over its limit (the head's median,
  * 10.2 MiB, is over the 9 MiB a median of the base's 8 MiB would allow). */
@@ -194,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_baseline_one_side_modes_mix_held),
 		cmocka_unit_test(test_baseline_one_side_modes_shift_within_fails),
 		cmocka_unit_test(test_baseline_one_mode_shift_fails),
+		cmocka_unit_test(test_baseline_close_clusters_shift_fails),
 		cmocka_unit_test(test_baseline_memory_columns_judged),
 	};
 

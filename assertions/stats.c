@@ -666,7 +666,8 @@ void rn_stats_modality(const double *x, size_t n, struct rn_modality *out)
 		if (out->below >= need && out->above >= need) {
 			out->low_mode = median_sorted(s, out->below);
 			out->high_mode = median_sorted(s + out->below, out->above);
-			out->two_modes = out->high_mode >= out->low_mode * (1.0 + RN_STATS_MODES_MIN_GAP);
+			out->two_modes =
+				out->high_mode >= out->low_mode * (1.0 + RN_STATS_MODES_MIN_GAP);
 		}
 	}
 	if (!out->two_modes) {

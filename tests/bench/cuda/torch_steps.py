@@ -2,6 +2,9 @@
 CUDA collector's cost and region benchmarks (tests/bench/cuda/collector_cost.sh).
 
     python3 torch_steps.py time STEPS     warm-up, then STEPS timed steps: step_ms=<median>
+    python3 torch_steps.py time-profiler STEPS
+                                          the same, the steps under torch.profiler (CUDA
+                                          activity only): CUPTI's own cost, for reference
     python3 torch_steps.py profile STEPS  warm-up, then STEPS steps under torch.profiler:
                                           profiler_ops=<GPU kernels, copies and sets>,
                                           profiler_kernels=<kernels alone>
@@ -52,10 +55,19 @@ def main():
         print(f"profiler_kernels={len(kernels)}")
         return
     times = []
-    for _ in range(steps):
-        t0 = time.perf_counter()
-        step()
-        times.append((time.perf_counter() - t0) * 1e3)
+
+    def timed():
+        for _ in range(steps):
+            t0 = time.perf_counter()
+            step()
+            times.append((time.perf_counter() - t0) * 1e3)
+
+    if mode == "time-profiler":
+        from torch.profiler import ProfilerActivity, profile
+        with profile(activities=[ProfilerActivity.CUDA]):
+            timed()
+    else:
+        timed()
     print(f"step_ms={statistics.median(times):.4f}")
 
 

@@ -564,6 +564,42 @@ struct rn_gpu_span *rn_trace_add_gpu(struct rn_trace *t, const struct rn_gpu_spa
 	return g;
 }
 
+/* The pid in `dst` of the process that `pid` is in `src`: the same birth order, else dst's root. */
+static pid_t mapped_pid(const struct rn_trace *dst, const struct rn_trace *src, pid_t pid)
+{
+	int i = rn_trace_find_process(src, pid);
+
+	if (i >= 0 && (size_t)i < dst->nprocs)
+		return dst->procs[i].pid;
+	return dst->nprocs ? dst->procs[0].pid : pid;
+}
+
+void rn_trace_take_gpu(struct rn_trace *dst, struct rn_trace *src)
+{
+	int64_t shift = (int64_t)(dst->start_ns - src->start_ns);
+	size_t i;
+
+	for (i = 0; i < src->ngpu; i++) {
+		struct rn_gpu_span *g = rn_trace_add_gpu(dst, &src->gpu[i]);
+
+		g->pid = mapped_pid(dst, src, g->pid);
+		g->start_ns = (uint64_t)((int64_t)g->start_ns + shift);
+		g->end_ns = (uint64_t)((int64_t)g->end_ns + shift);
+		if (g->submit_ns)
+			g->submit_ns = (uint64_t)((int64_t)g->submit_ns + shift);
+		free(src->gpu[i].name);
+		free(src->gpu[i].region);
+	}
+	src->ngpu = 0;
+	for (i = 0; i < src->ngaps; i++) {
+		const struct rn_trace_gap *gap = &src->gaps[i];
+
+		if (gap->scope & RN_GAP_GPU_SPANS)
+			rn_trace_add_gap(dst, gap->kind, gap->scope, gap->source, gap->count, "%s",
+					 gap->reason);
+	}
+}
+
 struct rn_app_span *rn_trace_add_app(struct rn_trace *t, const struct rn_app_span *span)
 {
 	struct rn_app_span *a;

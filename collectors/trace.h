@@ -436,6 +436,16 @@ int rn_trace_add_sink(struct rn_trace *t, const struct rn_trace_sink *sink);
  * out-of-memory. */
 struct rn_gpu_span *rn_trace_add_gpu(struct rn_trace *t, const struct rn_gpu_span *span);
 
+/*
+ * Move the GPU spans of `src` (a run of the same program with a GPU collector) into `dst` (a
+ * run without it): appended to dst's, their times shifted by dst->start_ns - src->start_ns
+ * (ns: both runs start at 0 on dst's timeline; how far apart two runs' work lies is not known)
+ * and their pids mapped to dst's process of the same birth order (the root's when dst has
+ * fewer). src's gaps that leave GPU spans incomplete (RN_GAP_GPU_SPANS) are added to dst's.
+ * src keeps no GPU spans. Dies on out-of-memory.
+ */
+void rn_trace_take_gpu(struct rn_trace *dst, struct rn_trace *src);
+
 /* Append an app span; `name` ("unnamed" when NULL), `parent` and `attrs` are copied. Returns
  * the stored span (valid until the next add). Dies on out-of-memory. */
 struct rn_app_span *rn_trace_add_app(struct rn_trace *t, const struct rn_app_span *span);

@@ -75,11 +75,16 @@ static bool needs_spool(const struct rn_config *cfg, const struct rn_target_cfg 
  *                  every span (the timeline, OTLP "all")
  * A target with nothing to judge gets both. A target without the ptrace collector (GPU
  * collectors alone, without a syscall driver) has no such split: its `runs` measure both.
+ * A CUDA target's runs that give times are each a GPU execution and a clean one (gpu_apart).
  */
 struct run_plan {
 	unsigned timing;   /* timing runs (the target's `runs`, or --runs); 0 = none */
 	unsigned counting; /* counting runs (`counting_runs`); 0 = none */
 	bool split;        /* timing and counting runs are different runs */
+	bool gpu_apart;    /* a CUDA target's run that gives times is two executions: the GPU
+			    * execution, with the CUPTI library, gives its GPU spans; the clean
+			    * one, without it, its times (`clean_timing`, default true): the
+			    * library costs each GPU operation a few us of the host's time */
 };
 
 static bool golden_exists(const struct rn_config *cfg, const char *target)
@@ -102,6 +107,7 @@ static void plan_runs(const struct rn_config *cfg, const struct rn_target_cfg *t
 		runs = o->min_runs;
 
 	memset(p, 0, sizeof(*p));
+	p->gpu_apart = (tc->collectors & RN_COLLECT_CUDA) && tc->clean_timing;
 	/* a syscall driver (ptrace, or the eBPF counter) makes timing runs of process events
 	 * alone and counting runs apart; the GPU collectors alone measure both in one */
 	if (!(tc->collectors & (RN_COLLECT_PTRACE | RN_COLLECT_EBPF))) {
@@ -398,6 +404,23 @@ static int run_failed(struct rn_target_result *r, unsigned k, bool warm, int rc,
 	return 1;
 }
 
+/* The GPU execution of a run whose times come from a clean one (struct run_plan, gpu_apart):
+ * `spec` as it is, with the CUDA library, into `gpu`. Returns what rn_run_target returned. */
+static int gpu_execution(const struct rn_target_cfg *tc, const struct rn_run_spec *spec,
+			 struct rn_trace *gpu)
+{
+	struct rn_run_result res;
+	int rc;
+
+	memset(&res, 0, sizeof(res));
+	rn_harness_run_begin(tc);
+	rc = rn_run_target(spec, gpu, &res);
+	if (!rc)
+		check_expected_exit(tc, gpu);
+	rn_run_result_release(&res);
+	return rc;
+}
+
 /* Run `k` of the target. Returns 0 (go on), 1 (the target stops: a run failed, the target is
  * ERROR) or -ECANCELED (interrupted). */
 static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe *probe)
@@ -412,11 +435,11 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 	struct rn_equiv_behaviour *bh = NULL;
 	struct rn_run_spec spec;
 	struct rn_run_result res;
-	struct rn_trace t;
+	struct rn_trace t, gpu;
 	char traceparent[64];
 	uint64_t start_unix;
 	double bench_real = 0.0, bench_cpu = 0.0;
-	bool bench;
+	bool bench, apart = tr->plan.gpu_apart && !warm && !counting;
 	char **shared_argv = NULL;
 	int rc;
 
@@ -431,6 +454,17 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 	memset(&res, 0, sizeof(res));
 	if (k == tc->warmup)
 		rn_pressure_probe_begin(probe);
+	rn_trace_init(&gpu);
+	if (apart) {
+		rc = gpu_execution(tc, &spec, &gpu);
+		if (rc < 0 || gpu.status != RN_RUN_OK) {
+			rc = run_failed(r, k, warm, rc, &gpu);
+			free_words(shared_argv);
+			rn_trace_release(&gpu);
+			return rc;
+		}
+		spec.collectors &= ~(uint32_t)RN_COLLECT_CUDA;
+	}
 	rn_trace_init(&t);
 	if (!warm && stops)
 		bh = run_sinks(tr, &t);
@@ -446,6 +480,7 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 	if (rc < 0 || t.status != RN_RUN_OK) {
 		rc = run_failed(r, k, warm, rc, &t);
 	} else if (!warm) {
+		rn_trace_take_gpu(&t, &gpu);
 		keep_run(r, &t, bh, counting, start_unix);
 		bh = NULL;
 		if (bench)
@@ -456,6 +491,7 @@ static int one_run(struct target_runs *tr, unsigned k, struct rn_pressure_probe 
 	rn_run_result_release(&res);
 	free_words(shared_argv);
 	rn_trace_release(&t);
+	rn_trace_release(&gpu);
 	rn_equiv_behaviour_free(bh);
 	return rc;
 }
@@ -666,7 +702,7 @@ int rn_check_run_target(const struct rn_config *cfg, const struct rn_target_cfg 
 				  index,
 				  count,
 				  otlp_ctx,
-				  { 0, 0, false },
+				  { 0, 0, false, false },
 				  needs_spool(cfg, tc, o),
 				  needs_behaviour(cfg, tc),
 				  r,

@@ -95,6 +95,9 @@
 	X(region_scope, "string",                                                                    \
 	  "cuda: a region holds the GPU work the whole \"process\" launched while it was open "      \
 	  "(default) or only its own \"thread\"'s")                                                  \
+	X(clean_timing, "boolean",                                                                   \
+	  "cuda: each timing run is two executions, its times from one without the CUPTI library "   \
+	  "and its GPU spans from one with it (default true; false: one, with it)")                  \
 	X(instructions, "boolean",                                                                   \
 	  "count instructions under Valgrind in one more run (default: "                             \
 	  "when an instructions assertion applies)")                                                 \
@@ -443,6 +446,8 @@ struct rn_target_cfg {
 	uint32_t collectors;    /* enum rn_collector_mask */
 	enum rn_gpu_mode gpu_mode; /* Vulkan timing mode */
 	bool region_thread_scope;  /* region_scope = "thread" (cuda) */
+	bool clean_timing;         /* `clean_timing` (cuda): timing runs are a GPU execution
+				   * and a clean one (runner/check/check_run.c, struct run_plan) */
 	enum rn_stdio out;         /* stdout handling */
 	enum rn_stdio err;         /* stderr handling */
 	uint64_t max_procs;        /* process limit */

@@ -55,6 +55,7 @@ void rn_cfg_target_defaults(struct rn_target_cfg *t, const struct rn_config *cfg
 	t->runs = RN_TARGET_RUNS;
 	t->counting_runs = RN_TARGET_COUNTING_RUNS;
 	t->collectors = RN_COLLECT_PTRACE;
+	t->clean_timing = true;
 	t->gpu_mode = RN_GPU_MODE_CMDBUF;
 	t->out = RN_STDIO_NULL;
 	t->err = RN_STDIO_INHERIT;
@@ -362,6 +363,8 @@ static int parse_target_choices(struct rn_cfg_ctx *c, const struct rn_toml_value
 	    rn_cfg_get_choice(c, tab, "driver", rn_driver_pref_names, &driver))
 		return -EINVAL;
 	t->driver = driver;
+	if (rn_cfg_get_bool(c, tab, "clean_timing", &t->clean_timing))
+		return -EINVAL;
 	if (rn_toml_get_kv(tab, "instructions")) {
 		bool on = false;
 

@@ -11,7 +11,7 @@ rn_sanitize(count_regions)
 set_target_properties(count_regions PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
 
 function(rn_cuda_skip_tests reason)
-	foreach(t cuda.check_counts cuda.regions cuda.torch_regions cuda.threads)
+	foreach(t cuda.check_counts cuda.clean_timing cuda.regions cuda.torch_regions cuda.threads)
 		add_test(NAME ${t} COMMAND sh -c "echo '${reason}: skipped'; exit 77")
 		set_tests_properties(${t} PROPERTIES LABELS integration SKIP_RETURN_CODE 77)
 	endforeach()
@@ -40,6 +40,12 @@ add_custom_target(target_cuda_kernels ALL DEPENDS ${RN_CUDA_TARGET})
 add_test(NAME cuda.check_counts
 	COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cuda_check.sh ${CMAKE_BINARY_DIR})
 set_tests_properties(cuda.check_counts PROPERTIES LABELS integration SKIP_RETURN_CODE 77
+	TIMEOUT 300)
+
+# Timing runs without the CUPTI library, GPU spans from executions with it (clean_timing).
+add_test(NAME cuda.clean_timing
+	COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/clean_timing.sh ${CMAKE_BINARY_DIR})
+set_tests_properties(cuda.clean_timing PROPERTIES LABELS integration SKIP_RETURN_CODE 77
 	TIMEOUT 300)
 
 # NVTX regions and graphs (cuda_regions.cu): exact per-region counts under renacer check.

@@ -13,8 +13,8 @@
 
 #include "trace.h"
 
-static void add_gpu(struct rn_trace *t, pid_t pid, const char *name, uint64_t start,
-		    uint64_t end, uint64_t submit)
+static void add_gpu(struct rn_trace *t, pid_t pid, const char *name, uint64_t start, uint64_t end,
+		    uint64_t submit)
 {
 	struct rn_gpu_span g;
 

@@ -14,13 +14,9 @@ src=$(cd "$here/../../.." && pwd)
 renacer=$(cd "$(dirname "$renacer")" && pwd)/$(basename "$renacer")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cuda=${CUDA_HOME:-/usr/local/cuda}
-inc=$(dirname "$(find "$cuda"/ /usr/local/cuda*/ -name cupti.h 2>/dev/null | head -1)")
-lib=$(dirname "$(find "$cuda"/ /usr/local/cuda*/ -name 'libcupti.so*' 2>/dev/null | head -1)")
 py=${PYTHON:-python3}
-gcc -O2 -shared -fPIC -D_GNU_SOURCE -I"$inc" -I"$src/collectors/cuda" \
-	"$src/collectors/cuda/inject/inject.c" "$src/collectors/cuda/clock.c" -L"$lib" \
-	-Wl,-rpath,"$lib" -lcupti -lpthread -ldl -o "$tmp/inject.so" || exit 1
+. "$here/inject_lib.sh"
+build_lib "$src/collectors/cuda/inject/inject.c" "$tmp/inject.so" || exit 1
 export RENACER_CUDA_INJECTION="$tmp/inject.so"
 cat >"$tmp/renacer.toml" <<T
 [[target]]

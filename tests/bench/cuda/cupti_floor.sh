@@ -17,14 +17,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cuda=${CUDA_HOME:-/usr/local/cuda}
-inc=$(dirname "$(find "$cuda"/ /usr/local/cuda*/ -name cupti.h 2>/dev/null | head -1)")
-lib=$(dirname "$(find "$cuda"/ /usr/local/cuda*/ -name 'libcupti.so*' 2>/dev/null | head -1)")
 py=${PYTHON:-python3}
-build_lib() { # SRC OUT
-	gcc -O2 -shared -fPIC -D_GNU_SOURCE -I"$inc" -I"$src/collectors/cuda" "$1" \
-		"$src/collectors/cuda/clock.c" -L"$lib" -Wl,-rpath,"$lib" -lcupti -lpthread -ldl -o "$2"
-}
+. "$here/inject_lib.sh"
 cp "$src/collectors/cuda/inject/inject.c" "$tmp/new.c"
 build_lib "$tmp/new.c" "$tmp/new.so" || exit 1
 sed 's|\tactivity_on = true;|\t{ size_t sz = sizeof(uint8_t); uint8_t one = 1; cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, \&sz, \&one); }\n\tactivity_on = true;|' \

@@ -2,19 +2,15 @@
 # clean_timing.sh BUILD_DIR - a CUDA target's timing runs carry no CUPTI library
 # (`clean_timing`, runner/check/check_run.c): each run that gives times is a GPU execution
 # with the library and a clean one without it. The target records, per execution, whether the
-# CUDA driver was told to load the library (CUDA_INJECTION64_PATH), then runs
-# targets/cuda_kernels (30 kernels). With runs = 4 and one warmup: 4 clean executions and
-# 4 + 1 with the library, and the GPU spans of the clean runs' GPU executions are judged (30
-# kernels pass at max_spans = 30, fail at 29). With clean_timing = false: no clean execution.
-# Exits 77 (skip) without an NVIDIA GPU.
+# CUDA driver was told to load the library (CUDA_INJECTION64_PATH): with runs = 4 and one
+# warmup, 4 clean executions and 4 + 1 with the library; with clean_timing = false, none
+# clean. That needs no GPU. With an NVIDIA GPU the target then also runs
+# targets/cuda_kernels (30 kernels), and the GPU spans the clean runs keep are judged: 30
+# kernels pass at max_spans = 30 and fail at 29.
 set -u
 build=$(cd "$1" && pwd) || exit 1
 renacer=$build/renacer
 target=$build/targets/cuda_kernels
-if [ ! -e /dev/nvidia0 ] && ! nvidia-smi -L >/dev/null 2>&1; then
-	echo "no NVIDIA GPU: skipped"
-	exit 77
-fi
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail() {
@@ -23,12 +19,14 @@ fail() {
 	exit 1
 }
 
-# write_config CLEAN MAX: the target and a span_count over its kernels at MAX
+# write_config CLEAN MAX [PROGRAM]: the target (PROGRAM after the record, if given) and a
+# span_count over its kernels at MAX
 write_config() {
+	run=${3:+; exec $3 10}
 	{
 		printf '[[target]]\nname = "kernels"\nwarmup = 1\nruns = 4\n'
-		printf 'command = ["/bin/sh", "-c", "echo ${CUDA_INJECTION64_PATH:-clean} >> %s/execs; exec %s 10"]\n' \
-			"$tmp" "$target"
+		printf 'command = ["/bin/sh", "-c", "echo ${CUDA_INJECTION64_PATH:-clean} >> %s/execs%s"]\n' \
+			"$tmp" "$run"
 		printf 'collectors = ["cuda"]\nclean_timing = %s\n' "$1"
 		printf '[[assertion]]\nname = "kernels"\ntype = "span_count"\n'
 		printf 'max_spans = %d\nspan_name_pattern = "gpu:rn_.*"\n' "$2"
@@ -36,22 +34,29 @@ write_config() {
 	: >"$tmp/execs"
 }
 
-write_config true 30
-"$renacer" check --config "$tmp/renacer.toml" --no-golden >"$tmp/out" 2>&1 ||
-	fail "30 kernels did not pass with clean timing runs"
-clean=$(grep -c '^clean$' "$tmp/execs")
-traced=$(grep -vc '^clean$' "$tmp/execs")
-[ "$clean" -eq 4 ] || fail "expected 4 clean executions, got $clean"
-[ "$traced" -eq 5 ] || fail "expected 5 executions with the library (4 + warmup), got $traced"
+# executions: CLEAN EXPECTED_CLEAN EXPECTED_TRACED [PROGRAM]
+executions() {
+	write_config "$1" 30 "${4:-}"
+	"$renacer" check --config "$tmp/renacer.toml" --no-golden >"$tmp/out" 2>&1
+	rc=$?
+	[ -n "${4:-}" ] && [ $rc -ne 0 ] && fail "30 kernels did not pass (clean_timing = $1)"
+	clean=$(grep -c '^clean$' "$tmp/execs")
+	traced=$(grep -vc '^clean$' "$tmp/execs")
+	[ "$clean" -eq "$2" ] || fail "clean_timing = $1: expected $2 clean executions, got $clean"
+	[ "$traced" -eq "$3" ] ||
+		fail "clean_timing = $1: expected $3 executions with the library, got $traced"
+}
 
-write_config true 29
+executions true 4 5
+executions false 0 5
+if [ ! -e /dev/nvidia0 ] && ! nvidia-smi -L >/dev/null 2>&1; then
+	echo "PASS: 4 clean timing executions beside 5 with the library (no GPU: kernels not run)"
+	exit 0
+fi
+executions true 4 5 "$target"
+write_config true 29 "$target"
 "$renacer" check --config "$tmp/renacer.toml" --no-golden >"$tmp/out" 2>&1 &&
 	fail "29 kernels passed: the GPU spans were not judged"
-grep -q 'span_count.* FAIL\|FAIL.*kernels' "$tmp/out" || fail "no FAIL row for 29 kernels"
-
-write_config false 30
-"$renacer" check --config "$tmp/renacer.toml" --no-golden >"$tmp/out" 2>&1 ||
-	fail "30 kernels did not pass with clean_timing = false"
-clean=$(grep -c '^clean$' "$tmp/execs")
-[ "$clean" -eq 0 ] || fail "clean_timing = false made $clean clean executions"
+grep -q 'FAIL' "$tmp/out" || fail "no FAIL row for 29 kernels"
+executions false 0 5 "$target"
 echo "PASS: 4 clean timing executions beside 5 with the library; kernels judged"

@@ -42,7 +42,8 @@ add_test(NAME cuda.check_counts
 set_tests_properties(cuda.check_counts PROPERTIES LABELS integration SKIP_RETURN_CODE 77
 	TIMEOUT 300)
 
-# Timing runs without the CUPTI library, GPU spans from executions with it (clean_timing).
+# Timing runs without the CUPTI library, GPU spans from executions with it (clean_timing):
+# the executions are counted without a GPU, the kernels judged with one.
 add_test(NAME cuda.clean_timing
 	COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/clean_timing.sh ${CMAKE_BINARY_DIR})
 set_tests_properties(cuda.clean_timing PROPERTIES LABELS integration SKIP_RETURN_CODE 77

@@ -642,8 +642,9 @@ static void progress_done(const struct target_runs *tr)
 		len += snprintf(done + len, sizeof(done) - (size_t)len, "%u warmup, ",
 				tr->tc->warmup);
 	if (p->timing)
-		len += snprintf(done + len, sizeof(done) - (size_t)len, "%u %srun%s, ", p->timing,
-				p->split ? "timing " : "", p->timing == 1 ? "" : "s");
+		len += snprintf(done + len, sizeof(done) - (size_t)len, "%u %srun%s%s, ", p->timing,
+				p->split ? "timing " : "", p->timing == 1 ? "" : "s",
+				p->gpu_apart ? " (each beside a GPU execution)" : "");
 	if (p->counting)
 		len += snprintf(done + len, sizeof(done) - (size_t)len, "%u counting run%s, ",
 				p->counting, p->counting == 1 ? "" : "s");

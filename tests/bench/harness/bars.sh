@@ -8,6 +8,7 @@
 #
 #     tests/bench/harness/bars.sh [BUILD_DIR] [CHECKS] [PAIRS] [HARNESSES]
 #         defaults: build, 20, 10, "gbench pytest go ctest"
+#     BUDGET_S=120 tests/bench/harness/bars.sh ...   [regression] time_budget_s in the trees
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../../.." && pwd)
@@ -61,6 +62,8 @@ harness = "$harness"
 command = [${cmd%, }]
 runs = $pairs
 T
+		[ -z "${BUDGET_S:-}" ] ||
+			printf '[regression]\ntime_budget_s = %s\n' "$BUDGET_S" >>"$tmp/$d/renacer.toml"
 	done
 }
 

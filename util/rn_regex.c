@@ -3,6 +3,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <errno.h>
 #include <pcre2.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -95,6 +96,23 @@ static long over_repeat(const char *p, unsigned long *bound)
 	return -1;
 }
 
+/* A pattern refused before PCRE2 sees it: the reason and its offset into *err (when given).
+ * Returns -EINVAL. */
+static int refuse(struct rn_regex_error *err, size_t offset, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int refuse(struct rn_regex_error *err, size_t offset, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err) {
+		va_start(ap, fmt);
+		vsnprintf(err->message, sizeof(err->message), fmt, ap);
+		va_end(ap);
+		err->offset = offset;
+	}
+	return -EINVAL;
+}
+
 int rn_regex_compile(const char *pattern, struct rn_regex **out, struct rn_regex_error *err)
 {
 	pcre2_compile_context *cctx;
@@ -102,30 +120,19 @@ int rn_regex_compile(const char *pattern, struct rn_regex **out, struct rn_regex
 	PCRE2_SIZE offset = 0;
 	int code = 0;
 
-	if (strlen(pattern) > RN_REGEX_MAX_BYTES) {
-		if (err) {
-			snprintf(err->message, sizeof(err->message),
-				 "pattern is longer than %d bytes", RN_REGEX_MAX_BYTES);
-			err->offset = RN_REGEX_MAX_BYTES;
-		}
-		return -EINVAL;
-	}
+	unsigned long bound = 0;
+	long at;
+
+	if (strlen(pattern) > RN_REGEX_MAX_BYTES)
+		return refuse(err, RN_REGEX_MAX_BYTES, "pattern is longer than %d bytes",
+			      RN_REGEX_MAX_BYTES);
 	/* before PCRE2 (whose bound is 65535): "(.*){0,3000}" compiles there, and each match of
 	 * it against a name took 16 MiB of backtracking frames, 450 names 14 s under ASan */
-	{
-		unsigned long bound = 0;
-		long at = over_repeat(pattern, &bound);
-
-		if (at >= 0) {
-			if (err) {
-				snprintf(err->message, sizeof(err->message),
-					 "repetition bound %lu is over %d (RE_DUP_MAX, POSIX ERE)",
-					 bound, RN_REGEX_MAX_REPEAT);
-				err->offset = (size_t)at;
-			}
-			return -EINVAL;
-		}
-	}
+	at = over_repeat(pattern, &bound);
+	if (at >= 0)
+		return refuse(err, (size_t)at,
+			      "repetition bound %lu is over %d (RE_DUP_MAX, POSIX ERE)", bound,
+			      RN_REGEX_MAX_REPEAT);
 	cctx = bounded_compile_context();
 	if (!cctx)
 		return -ENOMEM;

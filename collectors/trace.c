@@ -579,16 +579,16 @@ void rn_trace_take_gpu(struct rn_trace *dst, struct rn_trace *src)
 	int64_t shift = (int64_t)(dst->start_ns - src->start_ns);
 	size_t i;
 
+	dst->gpu = rn_xgrow(dst->gpu, &dst->gpu_cap, dst->ngpu + src->ngpu, sizeof(*dst->gpu));
 	for (i = 0; i < src->ngpu; i++) {
-		struct rn_gpu_span *g = rn_trace_add_gpu(dst, &src->gpu[i]);
+		struct rn_gpu_span *g = &dst->gpu[dst->ngpu++];
 
+		*g = src->gpu[i]; /* its name and region move with it */
 		g->pid = mapped_pid(dst, src, g->pid);
 		g->start_ns = (uint64_t)((int64_t)g->start_ns + shift);
 		g->end_ns = (uint64_t)((int64_t)g->end_ns + shift);
 		if (g->submit_ns)
 			g->submit_ns = (uint64_t)((int64_t)g->submit_ns + shift);
-		free(src->gpu[i].name);
-		free(src->gpu[i].region);
 	}
 	src->ngpu = 0;
 	for (i = 0; i < src->ngaps; i++) {

@@ -523,7 +523,7 @@ static double run_pace(const struct rn_target_result *r, size_t n0, uint64_t t0)
 /*
  * Adaptive repeats against golden trace `g` (assertions/sequential.h): after the first look
  * (the target's runs), more timing runs while a timing comparison is undecided, up to
- * [regression] max_runs or time_budget_s. Returns what one_run returned last (`rc` if none).
+ * [regression] max_runs or the target's time budget (rn_target_time_budget_ns). Returns what one_run returned last (`rc` if none).
  */
 static int adaptive_runs(struct target_runs *tr, const struct rn_golden *g,
 			 struct rn_pressure_probe *probe, int rc)
@@ -531,7 +531,7 @@ static int adaptive_runs(struct target_runs *tr, const struct rn_golden *g,
 	const struct rn_regression_cfg *reg = &tr->cfg->regression;
 	struct rn_target_result *r = tr->r;
 	struct rn_seq_design seq;
-	uint64_t t0 = rn_mono_ns(), budget = (uint64_t)(reg->time_budget_s * 1e9);
+	uint64_t t0 = rn_mono_ns(), budget = rn_target_time_budget_ns(tr->cfg, tr->tc);
 	size_t next, n0 = r->nruns;
 
 	seq.first = tr->plan.timing;
@@ -963,7 +963,7 @@ int rn_check_run_baseline(const struct rn_config *cfg, const struct rn_target_cf
 	plan.counting = rp.split ? rp.counting : 0;
 	/* --runs N is N timing pairs: no repeats */
 	plan.max_pairs = o->runs ? (unsigned)o->runs : cfg->regression.max_runs;
-	plan.budget_ns = (uint64_t)(cfg->regression.time_budget_s * 1e9);
+	plan.budget_ns = rn_target_time_budget_ns(cfg, tc);
 	{
 		struct rn_seq_design seq = rn_baseline_design(&plan, &cfg->regression);
 
@@ -1098,7 +1098,7 @@ int rn_check_run_calibrate(const struct rn_config *cfg, const struct rn_target_c
 	plan.pairs = rp.timing;
 	plan.counting = 0;
 	plan.max_pairs = cfg->regression.max_runs;
-	plan.budget_ns = (uint64_t)(cfg->regression.time_budget_s * 1e9);
+	plan.budget_ns = rn_target_time_budget_ns(cfg, tc);
 	plan.duet = false; /* calibrate measures the sequential pairs' noise */
 	plan.pairs_note = NULL;
 	rn_target_result_init(&more[0], base.name);

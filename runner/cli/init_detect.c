@@ -199,7 +199,11 @@ size_t rn_init_detect(const char *dir, struct rn_buf *b)
 			    "on I/O, docs/harness.md)\n[[target]]\nname = \"pytest_bench\"\n"
 			    "harness = \"pytest-benchmark\"\ncommand = [\"python3\", \"-m\", "
 			    "\"pytest\", \"--benchmark-max-time=0.1\", "
-			    "\"--benchmark-timer=time.process_time\"]\nruns = 10\n\n");
+			    "\"--benchmark-timer=time.process_time\"]\nruns = 10\n"
+			    "# a run takes seconds, and on a loaded runner a whole run can land at "
+			    "another speed:\n# deciding a 15% change takes more pairs than "
+			    "[regression]'s 45 s give (docs/harness.md)\n"
+			    "time_budget_s = 120\n\n");
 		n++;
 	}
 	if (f.criterion) {

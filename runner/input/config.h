@@ -81,6 +81,9 @@
 	X(baseline_tolerance, "number",                                                              \
 	  "check --baseline: slowdown of head over base that fails, fraction of the base median "    \
 	  "(default: the check's; --baseline-tolerance overrides; calibrate --write derives it)")    \
+	X(time_budget_s, "number",                                                                   \
+	  "adaptive repeats of this target: no new look after this many seconds of its timing runs " \
+	  "(default: [regression] time_budget_s; 0 = no limit)")                                     \
 	X(collectors, "array of strings",                                                            \
 	  "any of" RN_TARGET_COLLECTORS(                                                             \
 		  RN_COLLECTOR_QUOTED) " (default [\"ptrace\"]; ebpf is chosen by `driver`)")        \
@@ -462,6 +465,8 @@ struct rn_target_cfg {
 	int profile;               /* -1: [profile] on_failure (default), 0/1: `profile` */
 	double baseline_tolerance; /* `baseline_tolerance`, fraction of the base median; 0 = the
 				   * check's (RN_BASELINE_TOLERANCE or --baseline-tolerance) */
+	double time_budget_s;      /* `time_budget_s`, s, 0 = no limit; < 0 = not set: [regression]
+				   * time_budget_s (rn_target_time_budget_ns) */
 	int pairs;                 /* -1: [regression] pairs (default), else enum rn_pair_scheme */
 	int harness;               /* enum rn_harness: the table stands for a harness's benchmarks
 				   * or a runner's tests until check expands it; NONE otherwise */
@@ -576,6 +581,10 @@ void rn_config_release(struct rn_config *cfg);
  * basename of argv[0], default settings. argv is copied. Returns the new target.
  */
 struct rn_target_cfg *rn_config_add_cli_target(struct rn_config *cfg, char *const *argv);
+
+/* The adaptive repeats' time budget of target `t` of `cfg`, ns: its `time_budget_s`, else
+ * [regression] time_budget_s; 0 = no limit. */
+uint64_t rn_target_time_budget_ns(const struct rn_config *cfg, const struct rn_target_cfg *t);
 
 /* Write the documentation of every key (the tables above) in Markdown to `out`. */
 void rn_config_write_docs(FILE *out);

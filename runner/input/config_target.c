@@ -56,6 +56,7 @@ void rn_cfg_target_defaults(struct rn_target_cfg *t, const struct rn_config *cfg
 	t->counting_runs = RN_TARGET_COUNTING_RUNS;
 	t->collectors = RN_COLLECT_PTRACE;
 	t->clean_timing = true;
+	t->time_budget_s = -1; /* [regression]'s */
 	t->gpu_mode = RN_GPU_MODE_CMDBUF;
 	t->out = RN_STDIO_NULL;
 	t->err = RN_STDIO_INHERIT;
@@ -306,7 +307,7 @@ static int parse_cwd(struct rn_cfg_ctx *c, const struct rn_toml_value *tab, stru
 static int parse_target_numbers(struct rn_cfg_ctx *c, const struct rn_toml_value *tab,
 				struct rn_target_cfg *t)
 {
-	double timeout_s = -1, weight = 0, tolerance = 0;
+	double timeout_s = -1, weight = 0, tolerance = 0, budget = -1;
 	int64_t expect = 0, runs = RN_TARGET_RUNS, counting = RN_TARGET_COUNTING_RUNS, warmup = 0;
 
 	if (rn_cfg_get_num(c, tab, "timeout_s", 0.001, 86400.0 * 7, &timeout_s) ||
@@ -316,7 +317,8 @@ static int parse_target_numbers(struct rn_cfg_ctx *c, const struct rn_toml_value
 	    rn_cfg_get_int(c, tab, "warmup", 0, 100, &warmup) ||
 	    rn_cfg_get_num(c, tab, "shard_weight", 1e-6, 1e12, &weight) ||
 	    rn_cfg_get_num(c, tab, "baseline_tolerance", 0.0001, RN_BASELINE_TOLERANCE_MAX,
-			   &tolerance))
+			   &tolerance) ||
+	    rn_cfg_get_num(c, tab, "time_budget_s", 0, 86400, &budget))
 		return -EINVAL;
 	if (timeout_s > 0)
 		t->timeout_ns = (uint64_t)(timeout_s * 1e9);
@@ -326,6 +328,7 @@ static int parse_target_numbers(struct rn_cfg_ctx *c, const struct rn_toml_value
 	t->warmup = (unsigned)warmup;
 	t->shard_weight = weight;
 	t->baseline_tolerance = tolerance;
+	t->time_budget_s = budget;
 	return rn_cfg_get_string(c, tab, "build", &t->build);
 }
 
@@ -491,4 +494,11 @@ int rn_cfg_parse_target(struct rn_cfg_ctx *c, const struct rn_toml_value *tab,
 	    parse_target_choices(c, tab, t) || parse_inject(c, tab, t) || parse_harness(c, tab, t))
 		return -EINVAL;
 	return 0;
+}
+
+uint64_t rn_target_time_budget_ns(const struct rn_config *cfg, const struct rn_target_cfg *t)
+{
+	double s = t->time_budget_s >= 0 ? t->time_budget_s : cfg->regression.time_budget_s;
+
+	return (uint64_t)(s * 1e9);
 }

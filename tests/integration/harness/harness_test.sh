@@ -367,9 +367,14 @@ init_detect)
 	[ "$rc" = 0 ] || fail "init: expected exit 0, got $rc"
 	for want in 'name = "my_bench"' 'command = \["build/bench/my_bench"' \
 		'build = "cmake --build build --target my_bench"' 'harness = "ctest"' \
-		'harness = "pytest-benchmark"' 'harness = "criterion"' 'harness = "go-test-bench"'; do
+		'harness = "pytest-benchmark"' 'harness = "criterion"' 'harness = "go-test-bench"' \
+		'time_budget_s = 120'; do
 		grep -q "$want" "$p/renacer.toml" || fail "init's config lacks $want"
 	done
+	# the budget is the pytest-benchmark target's alone
+	[ "$(grep -c '^time_budget_s' "$p/renacer.toml")" = 1 ] &&
+		sed -n '/harness = "pytest-benchmark"/,/^\[/p' "$p/renacer.toml" | grep -q '^time_budget_s = 120' ||
+		fail "time_budget_s = 120 is not the pytest-benchmark target's alone"
 	grep -q 'name = "other"' "$p/renacer.toml" && fail "a program without Google Benchmark"
 	grep -q 'harness = "go-test"$' "$p/renacer.toml" && fail "a go test suite without tests"
 	run validate

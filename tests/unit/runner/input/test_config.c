@@ -136,6 +136,35 @@ static void test_config_defaults(void **state)
 	rn_config_release(&cfg);
 }
 
+/* A target's time_budget_s overrides [regression]'s for its adaptive repeats; without it the
+ * target takes [regression]'s; 0 is no limit. */
+static void test_config_target_time_budget(void **state)
+{
+	struct rn_config cfg;
+	struct rn_diag d;
+
+	(void)state;
+	assert_int_equal(parse(&cfg,
+			       "[[target]]\nname = \"a\"\ncommand = [\"true\"]\n"
+			       "time_budget_s = 120\n"
+			       "[[target]]\nname = \"b\"\ncommand = [\"true\"]\n"
+			       "[[target]]\nname = \"c\"\ncommand = [\"true\"]\n"
+			       "time_budget_s = 0\n"
+			       "[regression]\ntime_budget_s = 30\n",
+			       &d),
+			 0);
+	assert_int_equal(cfg.ntargets, 3);
+	assert_true(rn_target_time_budget_ns(&cfg, &cfg.targets[0]) == 120000000000ull);
+	assert_true(rn_target_time_budget_ns(&cfg, &cfg.targets[1]) == 30000000000ull);
+	assert_true(rn_target_time_budget_ns(&cfg, &cfg.targets[2]) == 0);
+	rn_config_release(&cfg);
+	/* without [regression]: its default */
+	assert_int_equal(parse(&cfg, "[[target]]\nname = \"b\"\ncommand = [\"true\"]\n", &d), 0);
+	assert_true(rn_target_time_budget_ns(&cfg, &cfg.targets[0]) ==
+		    (uint64_t)RN_REGRESSION_TIME_BUDGET_S * 1000000000ull);
+	rn_config_release(&cfg);
+}
+
 static void test_config_shell_and_env(void **state)
 {
 	struct rn_config cfg;
@@ -339,6 +368,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_config_error_cases),
 		cmocka_unit_test(test_config_defaults),
+		cmocka_unit_test(test_config_target_time_budget),
 		cmocka_unit_test(test_config_shell_and_env),
 		cmocka_unit_test(test_config_ignored_tables),
 		cmocka_unit_test(test_config_original_format),

@@ -121,7 +121,7 @@ golden_unchanged)
 golden_slow_span)
 	# "solve" FAILs. On a loaded machine a span's wall time is mostly waiting for a CPU
 	# (3x the work read +41% at CPU pressure 98%): its row may then be a WARN that says the
-	# machine was loaded or the interval straddles, and the program's cpu_time row FAILs. The
+	# machine was loaded or the interval straddles, and the span's CPU time row FAILs. The
 	# unchanged spans never FAIL.
 	config 120
 	check
@@ -136,10 +136,12 @@ vs = {v.get("assertion"): v for t in doc["targets"] for v in t["verdicts"]}
 v = vs["golden:span_time:app:solve"]
 if v["verdict"] != "FAIL":
     # advisory (the machine was loaded), or inconclusive when the golden was recorded as
-    # loaded as the check runs and the wait for a CPU widens the interval (CPU pressure 93%)
+    # loaded as the check runs and the wait for a CPU widens the interval (CPU pressure 93%);
+    # the span's CPU time row FAILs then (cpu_rows above). The whole program's cpu_time is
+    # not asserted: the other spans dilute the 3x, and against a golden recorded on a loaded
+    # machine it can stay within the drift limit (advisory).
     assert v["verdict"] == "WARN" and ("advisory" in v["message"] or
                                        "INCONCLUSIVE" in v["message"]), v
-    assert vs["golden:cpu_time"]["verdict"] == "FAIL", vs["golden:cpu_time"]
 PY
 	grep -q "detects >= " "$tmp/results.json" || fail "no detection limit on the rows"
 	;;

@@ -294,7 +294,7 @@ bool rn_harness_is_suite(enum rn_harness h);
 	  "same-job baseline: \"duet\" runs base and head of a pair at the same moment on two CPUs, swapped every pair; \"sequential\" one after the other on one CPU (default sequential)")                    \
 	X(time_budget_s, "number",                                                                                                                                                                              \
 	  "adaptive repeats: a target's timing runs stop within this long (a look that would run past it is cut), seconds (default " RN_CFG_STR(                                                                \
-		  RN_REGRESSION_TIME_BUDGET_S) "; 0 = no limit)")                                                                                                                                               \
+		  RN_REGRESSION_TIME_BUDGET_S) "; 0 = no limit; a [[target]]'s time_budget_s overrides it)")                                                                                                    \
 	X(load_guard, "boolean",                                                                                                                                                                                \
 	  "accepted from older configs, no effect: the recording conditions (speed probe, machine, load) decide (default true)")                                                                                \
 	X(instructions_tolerance, "number",                                                                                                                                                                     \

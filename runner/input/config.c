@@ -1,7 +1,7 @@
 #include "config.h"
 #include "internal.h"
-#include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -881,6 +881,33 @@ int rn_config_load(struct rn_config *cfg, const char *path, bool quiet, struct r
 	return rc;
 }
 
+/* Remove the files of folder `path` (no deeper), then the folder. */
+static void remove_flat_dir(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			(void)unlinkat(dirfd(d), e->d_name, 0);
+	if (d)
+		closedir(d);
+	(void)rmdir(path);
+}
+
+/* Remove the pytest plugin's folder of results folder `dir` and the bytecode Python cached
+ * beside the plugin. */
+static void remove_pytest_plugin(const char *dir)
+{
+	char *pd = rn_xstrfmt("%s/" RN_HARNESS_PYTEST_DIR, dir);
+	char *cache = rn_xstrfmt("%s/__pycache__", pd);
+
+	remove_flat_dir(cache);
+	remove_flat_dir(pd);
+	free(cache);
+	free(pd);
+}
+
 void rn_config_release(struct rn_config *cfg)
 {
 	size_t i, dl = cfg->bench_dir ? strlen(cfg->bench_dir) : 0;
@@ -912,8 +939,10 @@ void rn_config_release(struct rn_config *cfg)
 	free(cfg->otlp.compression);
 	free(cfg->otlp.syscall_spans);
 	rn_cfg_free_strings(cfg->ignored_tables);
-	if (cfg->bench_dir)
+	if (cfg->bench_dir) {
+		remove_pytest_plugin(cfg->bench_dir);
 		(void)rmdir(cfg->bench_dir); /* its files were removed with their targets */
+	}
 	free(cfg->bench_dir);
 	free(cfg->semantic);
 	rn_cfg_free_strings(cfg->semantic_ignore);

@@ -425,6 +425,10 @@ struct rn_harness_group {
 	char *dir;    /* folder of the samples left for members, owned */
 };
 
+/* The folder of renacer's pytest plugin inside a check's results folder (rn_config bench_dir),
+ * written by runner/check/harness.c and removed with the config (rn_config_release). */
+#define RN_HARNESS_PYTEST_DIR "pytest"
+
 /* Free group `g` and the samples left in its folder (NULL: nothing). */
 void rn_harness_group_free(struct rn_harness_group *g);
 

@@ -216,9 +216,21 @@ TOML
 	bounded
 	cp "$tmp/head/renacer.toml" "$tmp/base/"
 	# one check (each pytest run costs seconds): the rows, then the verdicts
+	mkdir "$tmp/t"
+	export TMPDIR="$tmp/t"
 	run check --no-color --baseline ../base --runs 8 --bench-json "$tmp/bench.json"
+	unset TMPDIR
 	expect_rows '*' py.bench_test.py__test_alpha py.bench_test.py__test_beta \
 		py.bench_test.py__test_gamma
+	# every run loads renacer's pytest plugin, which keeps pytest-benchmark's bookkeeping
+	# processes (git, py-cpuinfo's python, lscpu, dmesg) out of the counts: the benchmark's
+	# processes are python and at most platform's `file` (without it: 9 or more); the plugin's
+	# folder is gone with the check
+	grep -v -- "--collect-only" "$tmp/calls" | grep -v -- "-p renacer_pytest" &&
+		fail "a pytest run without renacer's plugin"
+	grep -Eq "baseline:processes +PASS +[12] process" "$tmp/err" ||
+		fail "pytest-benchmark's bookkeeping processes are counted: $(grep baseline:processes "$tmp/err")"
+	[ -z "$(ls -A "$tmp/t")" ] || fail "the check left $(ls -A "$tmp/t") in TMPDIR"
 	expect_only_fail py.bench_test.py__test_beta py.bench_test.py__test_alpha \
 		py.bench_test.py__test_gamma
 	expect_shared 16 test_alpha test_beta test_gamma

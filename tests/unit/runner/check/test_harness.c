@@ -17,6 +17,7 @@
 #include "config.h"
 #include "harness.h"
 #include "runner/check/internal.h"
+#include "xalloc.h"
 
 static char *write_tmp(const char *text)
 {
@@ -238,7 +239,7 @@ static void test_harness_expand_pytest_keeps_options(void **state)
 				   "benchmarks = [\"b.py::test_a\"]\n";
 	struct rn_config cfg;
 	struct rn_diag d;
-	char **v;
+	char **v, **e, *plugin, *path, *dir;
 
 	(void)state;
 	memset(&cfg, 0, sizeof(cfg));
@@ -253,11 +254,30 @@ static void test_harness_expand_pytest_keeps_options(void **state)
 	assert_string_equal(v[3], "-p");
 	assert_string_equal(v[4], "no:cacheprovider");
 	assert_string_equal(v[5], "--benchmark-max-time=0.02");
-	assert_string_equal(v[6], "-q");
-	assert_non_null(strstr(v[7], "--benchmark-json="));
-	assert_string_equal(v[8], "b.py::test_a");
-	assert_null(v[9]);
+	/* renacer's plugin (pytest's bookkeeping, docs/harness.md), first on PYTHONPATH */
+	assert_string_equal(v[6], "-p");
+	assert_string_equal(v[7], "renacer_pytest");
+	assert_string_equal(v[8], "-q");
+	assert_non_null(strstr(v[9], "--benchmark-json="));
+	assert_string_equal(v[10], "b.py::test_a");
+	assert_null(v[11]);
+	assert_non_null(cfg.bench_dir);
+	plugin = rn_xstrfmt("%s/pytest/renacer_pytest.py", cfg.bench_dir);
+	dir = rn_xstrdup(cfg.bench_dir);
+	assert_int_equal(access(plugin, R_OK), 0);
+	assert_non_null(cfg.targets[0].env);
+	path = rn_xstrfmt("PYTHONPATH=%s/pytest", cfg.bench_dir);
+	for (e = cfg.targets[0].env; *e && strncmp(*e, "PYTHONPATH=", 11); e++)
+		;
+	assert_non_null(*e);
+	assert_int_equal(strncmp(*e, path, strlen(path)), 0);
 	rn_config_release(&cfg);
+	/* removed with the config */
+	assert_int_not_equal(access(plugin, F_OK), 0);
+	assert_int_not_equal(access(dir, F_OK), 0);
+	free(plugin);
+	free(path);
+	free(dir);
 }
 
 static void test_harness_expand_nothing_left(void **state)

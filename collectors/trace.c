@@ -761,6 +761,29 @@ struct rn_syscall_stat rn_trace_syscall_total(const struct rn_trace *t, int nr)
 	return s;
 }
 
+void rn_trace_forget_syscall(struct rn_trace *t, int nr)
+{
+	size_t i;
+
+	if (nr < 0 || nr >= rn_syscall_table_size())
+		return;
+	for (i = 0; i < t->nprocs; i++) {
+		struct rn_process *p = &t->procs[i];
+
+		if (!p->sc)
+			continue;
+		p->syscalls -= p->sc[nr].calls < p->syscalls ? p->sc[nr].calls : p->syscalls;
+		p->syscall_errors -=
+			p->sc[nr].errors < p->syscall_errors ? p->sc[nr].errors : p->syscall_errors;
+		memset(&p->sc[nr], 0, sizeof(p->sc[nr]));
+	}
+	if (t->latency && t->latency[nr]) {
+		rn_hist_release(t->latency[nr]);
+		free(t->latency[nr]);
+		t->latency[nr] = NULL;
+	}
+}
+
 uint64_t rn_trace_total_syscalls(const struct rn_trace *t)
 {
 	uint64_t n = 0;

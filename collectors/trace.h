@@ -484,6 +484,14 @@ void rn_trace_latency_enable(struct rn_trace *t);
  * never completed. Borrowed from the trace. */
 const struct rn_hist *rn_trace_latency(const struct rn_trace *t, int nr);
 
+/*
+ * Take syscall `nr` out of the counts of `t`: each process's stats of it and its share of the
+ * process's syscalls and syscall_errors, and its latency histogram (the syscall spans and
+ * events stay). A benchmark harness's clock reads are its measurement, not the benchmark's
+ * work (runner/check/check_run.c). `nr` out of range: nothing.
+ */
+void rn_trace_forget_syscall(struct rn_trace *t, int nr);
+
 /* Sum of one syscall's stats over all processes. `nr` out of range gives zeros. */
 struct rn_syscall_stat rn_trace_syscall_total(const struct rn_trace *t, int nr);
 /* Total completed syscalls of the tree. */

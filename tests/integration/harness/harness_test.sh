@@ -236,6 +236,35 @@ TOML
 	expect_shared 16 test_alpha test_beta test_gamma
 	grep -q "Wrote benchmark data" "$tmp/err" && fail "pytest-benchmark's output reached the console"
 	;;
+pytest_clock)
+	# with pytest-benchmark's CPU timer (time.process_time: clock_gettime with the process's
+	# CPU clock, a syscall each, no vDSO) the harness's clock reads are thousands of a run's
+	# syscalls and move with its rounds: the counting runs leave them out (check_run.c)
+	/usr/bin/python3 -c 'import pytest_benchmark' 2>/dev/null ||
+		skip "python3-pytest-benchmark is not installed"
+	cp "$src/tests/integration/harness/bench_test.py" "$tmp/head/bench_test.py"
+	cat >"$tmp/head/renacer.toml" <<TOML
+[[target]]
+name = "py"
+harness = "pytest-benchmark"
+command = ["/usr/bin/python3", "-m", "pytest", "-p", "no:cacheprovider",
+	"--benchmark-max-time=0.02", "--benchmark-timer=time.process_time", "bench_test.py"]
+benchmarks = ["bench_test.py::test_alpha"]
+runs = 2
+TOML
+	bounded
+	run check --no-color --no-golden --results "$tmp/results.json"
+	python3 - "$tmp/results.json" <<'PY' || fail "the harness's clock reads are counted"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+(t,) = doc["targets"]
+procs = t["last_run"]["processes"]
+assert len(t["counting_runs"]) >= 1, t["counting_runs"]
+assert sum(p["syscalls"] for p in procs) > 100, procs  # pytest's own calls are there
+for p in procs:
+    assert "clock_gettime" not in p.get("syscall_stats", {}), (p["exe"], p["syscall_stats"]["clock_gettime"])
+PY
+	;;
 go)
 	command -v go >/dev/null || skip "golang-go is not installed"
 	export GOCACHE="$tmp/gocache" GOPATH="$tmp/gopath" GOFLAGS=-mod=mod GO111MODULE=on

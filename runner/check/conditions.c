@@ -218,9 +218,17 @@ bool rn_golden_identity_warn(const struct rn_golden *g, const char *golden_file,
 	size_t i;
 
 	if (g->argv && g->argv[0] && argv_rel) {
-		for (i = 0; g->argv[i] && argv_rel[i]; i++)
-			if (strcmp(g->argv[i], argv_rel[i]))
+		for (i = 0; g->argv[i] && argv_rel[i]; i++) {
+			/* a golden trace written before the results folder was masked */
+			char *word = rn_xstrdup(g->argv[i]);
+			bool same;
+
+			rn_report_mask_bench_dir(word);
+			same = !strcmp(word, argv_rel[i]);
+			free(word);
+			if (!same)
 				break;
+		}
 		other_argv = g->argv[i] || argv_rel[i];
 	}
 	if (other_target) {

@@ -133,10 +133,15 @@ long rn_profile_rank_files(const char *const files[4], const char *const cp[2], 
 
 /*
  * argv as a golden trace records it: arguments inside the config's directory made relative
- * to it, and secrets redacted ([report] redact), since golden traces are committed. Returns a
- * NULL-terminated copy; free with rn_otlp_argv_free.
+ * to it, a harness's results folder masked (rn_report_mask_bench_dir), and secrets redacted
+ * ([report] redact), since golden traces are committed. Returns a NULL-terminated copy; free
+ * with rn_otlp_argv_free.
  */
 char **rn_report_golden_argv(const struct rn_config *cfg, char *const *argv);
+/* Mask in argv word `word`, in place, the random part of a harness's results folder
+ * ("/tmp/renacer-bench-a1B2c3/0.json" -> "/tmp/renacer-bench-XXXXXX/0.json", runner/check/
+ * harness.c): it is new in every check, and no part of the command a golden trace identifies. */
+void rn_report_mask_bench_dir(char *word);
 
 /* ---- baseline.c (the types are baseline.h's) ---- */
 

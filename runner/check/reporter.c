@@ -27,6 +27,18 @@
 #include "results.h"
 #include "xalloc.h"
 
+void rn_report_mask_bench_dir(char *word)
+{
+	static const char mark[] = "/renacer-bench-";
+	char *p = word;
+
+	while ((p = strstr(p, mark))) {
+		p += sizeof(mark) - 1;
+		for (int k = 0; k < 6 && *p && *p != '/'; k++)
+			*p++ = 'X';
+	}
+}
+
 char **rn_report_golden_argv(const struct rn_config *cfg, char *const *argv)
 {
 	size_t n = 0, i, dl = strlen(cfg->dir);
@@ -40,6 +52,7 @@ char **rn_report_golden_argv(const struct rn_config *cfg, char *const *argv)
 			rel[i] = rn_xstrdup(argv[i] + dl + 1);
 		else
 			rel[i] = rn_xstrdup(argv[i]);
+		rn_report_mask_bench_dir(rel[i]);
 	}
 	out = rn_redact_argv((const char *const *)rel, (const char *const *)cfg->redact);
 	rn_otlp_argv_free(rel);

@@ -126,6 +126,13 @@ static void test_reporter_golden_files(void **state)
 	assert_null(strstr(rel[1], "abc"));
 	assert_null(rel[2]);
 	rn_otlp_argv_free(rel);
+	/* a harness's results folder, new in every check, is masked */
+	{
+		char word[] = "--benchmark-json=/tmp/renacer-bench-a1B2c3/0.json";
+
+		rn_report_mask_bench_dir(word);
+		assert_string_equal(word, "--benchmark-json=/tmp/renacer-bench-XXXXXX/0.json");
+	}
 	rn_target_report_release(&tv);
 	rn_target_result_release(&r);
 }

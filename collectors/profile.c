@@ -41,6 +41,7 @@ struct entry {
 	uint64_t hash;  /* of the fields above */
 	uint64_t value; /* (a) nanoseconds; (b) samples */
 	uint64_t calls; /* (a) calls; (b) samples */
+	uint64_t cpu;   /* (a) the calls' on-CPU nanoseconds (their duration where unknown) */
 	uint32_t id;    /* (b) the stack's id, its order of creation (rn_profile_timed.stack) */
 };
 
@@ -121,7 +122,7 @@ static void table_grow(struct table *t)
 /* Add `value` to the entry of the key, creating it. Every stored entry has value > 0.
  * Returns the entry's id. */
 static uint32_t table_add(struct table *t, pid_t pid, int nr, bool kernel, const uint64_t *pc,
-			  uint16_t n, uint64_t value)
+			  uint16_t n, uint64_t value, uint64_t cpu)
 {
 	uint64_t h = key_hash(pid, nr, kernel, pc, n);
 	size_t k;
@@ -137,11 +138,12 @@ static uint32_t table_add(struct table *t, pid_t pid, int nr, bool kernel, const
 		    e->n == n && !memcmp(e->pc, pc, n * sizeof(*pc))) {
 			e->value += value;
 			e->calls++;
+			e->cpu += cpu;
 			return e->id;
 		}
 	}
-	t->v[k] = (struct entry){ pid, nr,    n, kernel,        rn_xmalloc(n ? n * sizeof(*pc) : 1),
-				  h,   value, 1, (uint32_t)t->n };
+	t->v[k] = (struct entry){ pid, nr,    n, kernel, rn_xmalloc(n ? n * sizeof(*pc) : 1),
+				  h,   value, 1, cpu,    (uint32_t)t->n };
 	memcpy(t->v[k].pc, pc, n * sizeof(*pc));
 	return (uint32_t)t->n++;
 }
@@ -208,7 +210,8 @@ static void on_syscall(void *ctx, const struct rn_trace *t, const struct rn_sysc
 	pi = rn_trace_find_process(t, ev->pid);
 	if (pi < 0)
 		return;
-	table_add(&p->syscalls, pi, ev->nr, false, ev->stack, ev->nstack, ev->duration_ns);
+	table_add(&p->syscalls, pi, ev->nr, false, ev->stack, ev->nstack, ev->duration_ns,
+		  (ev->flags & RN_SC_CPU) ? ev->cpu_ns : ev->duration_ns);
 }
 
 /*
@@ -303,7 +306,7 @@ static void on_sample(struct rn_profile *p, const uint8_t *rec, size_t size)
 	p->nsamples++;
 	if (n)
 		sampler_maps(p, (pid_t)pid, pc[0]);
-	id = table_add(&p->samples, (pid_t)pid, -1, kernel, pc, n, 1);
+	id = table_add(&p->samples, (pid_t)pid, -1, kernel, pc, n, 1, 0);
 	if (p->ntimed >= RN_PROFILE_TIMED_MAX) {
 		p->untimed++;
 		return;
@@ -700,7 +703,10 @@ static void fold_entry(struct rn_buf *b, const struct entry *e, enum rn_profile_
 		rn_buf_addf(b, ";%s", rn_syscall_name(e->nr));
 	else if (e->kernel)
 		rn_buf_adds(b, ";[kernel]");
-	rn_buf_addf(b, " %" PRIu64, kind == RN_PROFILE_SYSCALL_CALLS ? e->calls : e->value);
+	rn_buf_addf(b, " %" PRIu64,
+		    kind == RN_PROFILE_SYSCALL_CALLS       ? e->calls :
+			    kind == RN_PROFILE_SYSCALL_CPU ? e->cpu :
+							     e->value);
 }
 
 /* Print the nl sorted folded lines, freeing them; stacks that symbolize alike (two call sites
@@ -744,7 +750,8 @@ static int write_table(struct rn_profile *p, const struct rn_trace *t, const str
 		const struct rn_process *proc;
 		const struct rn_maps *m;
 
-		if (!e.value || (counts && !counts[e.id]))
+		if (!e.value || (counts && !counts[e.id]) ||
+		    (kind == RN_PROFILE_SYSCALL_CPU && !e.cpu))
 			continue;
 		if (counts)
 			e.value = counts[e.id];

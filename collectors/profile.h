@@ -4,7 +4,8 @@
  *   (a) syscall time by call stack: each completed syscall's duration, keyed by its process
  *       image, the return addresses the ptrace collector captured at its entry (struct
  *       rn_syscall_event.stack: the caller of the libc wrapper, then a frame-pointer walk)
- *       and the syscall's name;
+ *       and the syscall's name; and the calling thread's on-CPU time in those calls
+ *       (rn_syscall_event.cpu_ns), which leaves out what a call waited;
  *   (b) on-CPU time by sampling: perf_event_open(2) with PERF_COUNT_SW_CPU_CLOCK (a software
  *       clock: it works in VMs without a hardware PMU) at `hz` samples per second of CPU
  *       time, one event per online CPU following the root and, through `inherit`, every
@@ -121,6 +122,10 @@ enum rn_profile_kind {
 	RN_PROFILE_SYSCALLS,      /* (a): syscall nanoseconds by call stack */
 	RN_PROFILE_CPU,           /* (b): on-CPU samples by call stack */
 	RN_PROFILE_SYSCALL_CALLS, /* (a) counted: completed syscalls by call stack */
+	RN_PROFILE_SYSCALL_CPU,   /* (a) on CPU: the calling threads' on-CPU nanoseconds in the
+				   * calls by call stack (rn_syscall_event.cpu_ns, read when the
+				   * trace's syscall_cpu was set before the run; a call's duration
+				   * where it was not or the kernel does not tell) */
 };
 
 struct rn_srcloc; /* DWARF source lines (collectors/srcloc.h) */

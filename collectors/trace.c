@@ -93,6 +93,15 @@ void rn_trace_init(struct rn_trace *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* Free the latency histogram of syscall `nr` (t->latency is not NULL). */
+static void drop_latency(struct rn_trace *t, int nr)
+{
+	if (t->latency[nr])
+		rn_hist_release(t->latency[nr]);
+	free(t->latency[nr]);
+	t->latency[nr] = NULL;
+}
+
 void rn_trace_release(struct rn_trace *t)
 {
 	struct pid_map *m = map_of(t);
@@ -124,11 +133,8 @@ void rn_trace_release(struct rn_trace *t)
 	if (t->spool)
 		fclose(t->spool);
 	if (t->latency) {
-		for (int nr = 0; nr < rn_syscall_table_size(); nr++) {
-			if (t->latency[nr])
-				rn_hist_release(t->latency[nr]);
-			free(t->latency[nr]);
-		}
+		for (int nr = 0; nr < rn_syscall_table_size(); nr++)
+			drop_latency(t, nr);
 		free(t->latency);
 	}
 	if (m) {
@@ -777,11 +783,8 @@ void rn_trace_forget_syscall(struct rn_trace *t, int nr)
 			p->sc[nr].errors < p->syscall_errors ? p->sc[nr].errors : p->syscall_errors;
 		memset(&p->sc[nr], 0, sizeof(p->sc[nr]));
 	}
-	if (t->latency && t->latency[nr]) {
-		rn_hist_release(t->latency[nr]);
-		free(t->latency[nr]);
-		t->latency[nr] = NULL;
-	}
+	if (t->latency)
+		drop_latency(t, nr);
 }
 
 uint64_t rn_trace_total_syscalls(const struct rn_trace *t)

@@ -40,6 +40,7 @@ enum rn_syscall_flags {
 				    * error= or retval=) */
 	RN_SC_DELAYED = 1 << 4,    /* the tracer held the call (--inject delay_enter= or
 				    * delay_exit=); a delay_enter is part of duration_ns */
+	RN_SC_CPU = 1 << 5,        /* cpu_ns holds the thread's on-CPU time in the call */
 };
 
 /* Longest decoded path kept for a syscall span, bytes including the NUL. */
@@ -69,8 +70,14 @@ struct rn_syscall_event {
 	int err;              /* errno (positive) when the call failed, else 0 */
 	uint64_t start_ns;    /* entry stop time, CLOCK_MONOTONIC ns */
 	uint64_t duration_ns; /* exit stop minus entry stop, ns; "under tracer" (includes stops) */
-	const char *path;     /* decoded path argument of path-taking calls, or NULL */
-	const char *path2;    /* second path (rename, link, ...), or NULL; not spooled */
+	/* The calling thread's on-CPU time between the entry and exit stops, ns: the first field
+	 * of /proc/TID/schedstat (sum_exec_runtime) read at both stops, so a call that blocked
+	 * (a pipe write waiting for its reader) counts only the CPU it used, not its wait.
+	 * Read with the caller (nstack > 0) when rn_trace.syscall_cpu asks for it, where
+	 * RN_SC_CPU is set; else 0. */
+	uint64_t cpu_ns;
+	const char *path;  /* decoded path argument of path-taking calls, or NULL */
+	const char *path2; /* second path (rename, link, ...), or NULL; not spooled */
 	/* execve/execveat, read only when per-call lines are printed (else NULL/0/false), not
 	 * spooled: the argument vector as `nargv` NUL-terminated strings one after another,
 	 * each cut to RN_ARGV_STR_MAX + 1 bytes (one byte more than is shown, so a cut string
@@ -357,6 +364,8 @@ struct rn_trace {
 	bool counts_only;           /* durations were not measured (count-only mode) */
 	bool events_only;           /* a timing run: process events only, no syscall spans or
 				     * counts (RN_RUN_EVENTS_ONLY) */
+	bool syscall_cpu;           /* a sink wants each spooled call's cpu_ns (a profile's
+				     * RN_PROFILE_SYSCALL_CPU): two /proc reads a call */
 	struct rn_trace_sink sinks[RN_TRACE_MAX_SINKS]; /* registered sinks */
 	int nsinks;                                     /* sinks used */
 	struct rn_app_span *app;   /* the program's own spans in order of arrival [napp], owned */

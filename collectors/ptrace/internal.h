@@ -140,6 +140,7 @@ enum task_flags {
 				   * inherited from a narrowed parent) */
 	TASK_QUIET_EXIT = 1 << 8, /* PTRACE_O_TRACEEXIT is off for it: no exit stop (see
 				   * "Exit stops") */
+	TASK_SC_CPU = 1 << 9,     /* cpu_entry_ns holds its on-CPU time at the call's entry */
 };
 
 /* One traced thread. */
@@ -162,7 +163,11 @@ struct task {
 	long maxrss_kb; /* ru_maxrss of its final wait status, KiB; 0 if not asked */
 	uint64_t stack[RN_SYSCALL_STACK_MAX]; /* return addresses of the call in flight */
 	uint8_t nstack;                       /* entries of stack used (0: not captured) */
-	const struct rn_inject *inj;          /* the rule tampering with the call in flight,
+	int sched_fd;          /* its /proc/TID/schedstat, opened at the first call whose caller
+				* is captured and kept (owned); -1 before (or not kept: opened
+				* at each read), -2 when it cannot be read */
+	uint64_t cpu_entry_ns; /* its on-CPU time at the entry stop, ns (TASK_SC_CPU) */
+	const struct rn_inject *inj; /* the rule tampering with the call in flight,
 					       * or NULL */
 };
 
@@ -282,6 +287,11 @@ uint64_t rn_pt_read_vm_hwm(pid_t tid);
 struct rn_process *rn_pt_proc_of(struct rn_collector *c, const struct task *tk);
 /* Record the return addresses of tk's call (spooled callers), from its stack. */
 void rn_pt_capture_stack(struct rn_collector *c, struct task *tk);
+
+/* tk's on-CPU time so far, ns: the first field of /proc/TID/schedstat (sum_exec_runtime),
+ * read through tk->sched_fd (opened on first use). 0 when it cannot be read (a kernel
+ * without CONFIG_SCHED_INFO); a stopped tracee's value is exact. */
+uint64_t rn_pt_task_cpu_ns(struct task *tk);
 /* Forget tk's process memory maps (after exec): read again when next needed. */
 void rn_pt_refresh_maps(struct rn_collector *c, struct task *tk);
 /* Read tk's process memory maps for the symbolizer if they may have changed. */

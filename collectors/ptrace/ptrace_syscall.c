@@ -436,6 +436,36 @@ static void cfi_walk(struct rn_collector *c, struct task *tk, uint64_t pc, uint6
 }
 #endif
 
+/* Descriptors at or above this one are not kept open across calls: a program of thousands of
+ * threads must not take the tracer's descriptors; its threads' reads open and close. */
+#define SCHED_FD_KEEP 512
+
+uint64_t rn_pt_task_cpu_ns(struct task *tk)
+{
+	char buf[96];
+	ssize_t n;
+	int fd = tk->sched_fd;
+
+	if (fd == -2)
+		return 0;
+	if (fd < 0) {
+		snprintf(buf, sizeof(buf), "/proc/%d/schedstat", (int)tk->tid);
+		fd = open(buf, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			tk->sched_fd = errno == EMFILE || errno == ENFILE ? -1 : -2;
+			return 0;
+		}
+		tk->sched_fd = fd < SCHED_FD_KEEP ? fd : -1;
+	}
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (tk->sched_fd != fd)
+		close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return strtoull(buf, NULL, 10);
+}
+
 void rn_pt_note_maps(struct rn_collector *c, struct task *tk)
 {
 	struct rn_process *p = rn_pt_proc_of(c, tk);
@@ -480,6 +510,16 @@ void rn_pt_emit(struct rn_collector *c, struct task *tk, int64_t ret, int err, u
 	ev.nenv = tk->nenv;
 	ev.nstack = tk->nstack;
 	memcpy(ev.stack, tk->stack, sizeof(ev.stack));
+	ev.cpu_ns = 0;
+	if ((tk->flags & TASK_SC_CPU) && !(flags & RN_SC_UNFINISHED)) {
+		uint64_t now = rn_pt_task_cpu_ns(tk);
+
+		if (now >= tk->cpu_entry_ns) {
+			ev.cpu_ns = now - tk->cpu_entry_ns;
+			ev.flags |= RN_SC_CPU;
+		}
+	}
+	tk->flags &= ~(uint32_t)TASK_SC_CPU;
 	rn_trace_syscall(c->t, p, &ev);
 }
 
@@ -715,6 +755,10 @@ static int syscall_entry(struct rn_collector *c, struct task *tk, int nr, const 
 		rn_pt_capture_stack(c, tk);
 		if (tk->nstack)
 			rn_pt_note_maps(c, tk);
+		/* and the CPU it has used so far: a profile tells a call's work from its wait */
+		tk->cpu_entry_ns = tk->nstack && c->t->syscall_cpu ? rn_pt_task_cpu_ns(tk) : 0;
+		if (tk->cpu_entry_ns)
+			tk->flags |= TASK_SC_CPU;
 	}
 	if ((nr == n->wait4 && !(args[2] & WNOHANG)) || (nr == n->waitid && !(args[3] & WNOHANG))) {
 		rn_pt_set_waiting(c, tk, true);

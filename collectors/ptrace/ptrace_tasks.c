@@ -124,6 +124,7 @@ struct task *rn_pt_task_new(struct rn_collector *c, pid_t tid, int proc, uint32_
 	tk->proc = proc;
 	tk->flags = flags;
 	tk->nr = -1;
+	tk->sched_fd = -1;
 	rn_pt_map_add(c, tk);
 	rn_pt_ps_of(c, proc)->live++;
 	return tk;
@@ -131,6 +132,8 @@ struct task *rn_pt_task_new(struct rn_collector *c, pid_t tid, int proc, uint32_
 
 void rn_pt_task_free(struct task *tk)
 {
+	if (tk->sched_fd >= 0)
+		close(tk->sched_fd);
 	free(tk->path);
 	free(tk->path2);
 	free(tk->argv);

@@ -39,6 +39,9 @@ struct cp_share {
 struct side {
 	char *folded; /* "stack NS" lines (CPU samples scaled, syscall time), owned */
 	char *calls;  /* "stack CALLS" lines of the syscalls, owned */
+	char *oncpu;  /* "stack NS" lines of the time on CPU: the CPU samples scaled and the
+		       * calling threads' on-CPU time in the syscalls (RN_PROFILE_SYSCALL_CPU),
+		       * which leaves out what a call waited; owned */
 	struct cp_share *cp;
 	size_t ncp;
 	uint64_t samples, lost;
@@ -60,6 +63,7 @@ static void side_release(struct side *s)
 {
 	free(s->folded);
 	free(s->calls);
+	free(s->oncpu);
 	free(s->inside);
 	for (size_t i = 0; i < s->ncp; i++)
 		free(s->cp[i].comm);
@@ -224,7 +228,7 @@ static int profile_side(const struct rn_profile_cfg *pc, const struct rn_target_
 	struct rn_trace t;
 	struct fline *v = NULL;
 	size_t n = 0, cap = 0;
-	char *cpu, *sys;
+	char *cpu, *sys, *syscpu;
 
 	memset(s, 0, sizeof(*s));
 	memset(&spec, 0, sizeof(spec));
@@ -250,6 +254,7 @@ static int profile_side(const struct rn_profile_cfg *pc, const struct rn_target_
 	if (pc->syscalls && rn_trace_spool_enable(&t))
 		rn_warn("target '%s': cannot create the span spool: the profile has no syscalls",
 			tc->name);
+	t.syscall_cpu = pc->syscalls; /* a cpu_time row's syscalls: their CPU, not their wait */
 	rn_run_target(&spec, &t, &res);
 	rn_profile_sample_stop(prof);
 	if (t.status != RN_RUN_OK) {
@@ -263,6 +268,7 @@ static int profile_side(const struct rn_profile_cfg *pc, const struct rn_target_
 		src = rn_srcloc_new(NULL);
 		cpu = folded_of(prof, &t, RN_PROFILE_CPU, src);
 		sys = pc->syscalls ? folded_of(prof, &t, RN_PROFILE_SYSCALLS, src) : NULL;
+		syscpu = pc->syscalls ? folded_of(prof, &t, RN_PROFILE_SYSCALL_CPU, src) : NULL;
 		s->calls = pc->syscalls ? folded_of(prof, &t, RN_PROFILE_SYSCALL_CALLS, src) :
 					  rn_xstrdup("");
 		s->inside = sel ? inside_of(prof, &t, sel, src) : NULL;
@@ -274,11 +280,17 @@ static int profile_side(const struct rn_profile_cfg *pc, const struct rn_target_
 		s->folded = lines_text(v, n, pc->max_stacks);
 		v = NULL;
 		n = cap = 0;
+		add_lines(&v, &n, &cap, cpu, 1e9 / pc->frequency_hz, pc->syscalls);
+		add_lines(&v, &n, &cap, syscpu, 1.0, false);
+		s->oncpu = lines_text(v, n, pc->max_stacks);
+		v = NULL;
+		n = cap = 0;
 		add_lines(&v, &n, &cap, s->calls, 1.0, false);
 		free(s->calls);
 		s->calls = lines_text(v, n, pc->max_stacks);
 		free(cpu);
 		free(sys);
+		free(syscpu);
 		s->samples = rn_profile_samples(prof);
 		s->lost = rn_profile_lost(prof);
 		if (warn && pc->frequency_hz && *rn_profile_sampling_error(prof))
@@ -298,14 +310,27 @@ static int profile_side(const struct rn_profile_cfg *pc, const struct rn_target_
 	return s->error ? -1 : 0;
 }
 
-/* The mean per run of the folded texts (`calls`: the calls, else the time) of `n` runs. */
-static char *mean_text(const struct side *runs, unsigned n, bool calls, unsigned max_stacks)
+/* Which folded text of a side. */
+enum side_text {
+	TEXT_TIME,
+	TEXT_CALLS,
+	TEXT_ONCPU
+};
+
+static const char *text_of(const struct side *s, enum side_text which)
+{
+	return which == TEXT_CALLS ? s->calls : which == TEXT_ONCPU ? s->oncpu : s->folded;
+}
+
+/* The mean per run of the folded texts `which` of `n` runs. */
+static char *mean_text(const struct side *runs, unsigned n, enum side_text which,
+		       unsigned max_stacks)
 {
 	struct fline *v = NULL;
 	size_t nv = 0, cap = 0, m = 0;
 
 	for (unsigned r = 0; r < n; r++)
-		add_lines(&v, &nv, &cap, calls ? runs[r].calls : runs[r].folded, 1.0, false);
+		add_lines(&v, &nv, &cap, text_of(&runs[r], which), 1.0, false);
 	if (nv)
 		qsort(v, nv, sizeof(*v), fline_by_stack);
 	for (size_t i = 0; i < nv; i++) {
@@ -328,8 +353,9 @@ static void mean_side(const struct side *runs, unsigned n, unsigned max_stacks, 
 	size_t cap = 0;
 
 	memset(mean, 0, sizeof(*mean));
-	mean->folded = mean_text(runs, n, false, max_stacks);
-	mean->calls = mean_text(runs, n, true, max_stacks);
+	mean->folded = mean_text(runs, n, TEXT_TIME, max_stacks);
+	mean->calls = mean_text(runs, n, TEXT_CALLS, max_stacks);
+	mean->oncpu = mean_text(runs, n, TEXT_ONCPU, max_stacks);
 	for (unsigned r = 0; r < n; r++) {
 		mean->samples += runs[r].samples;
 		mean->lost += runs[r].lost;
@@ -479,6 +505,7 @@ struct item {
 	unsigned held;      /* profiled runs (pairs of runs) in which it grew */
 	bool waits;         /* ITEM_SYSCALL of a call that waits (waits_in), explaining a cpu_time
 			* row: its time is not CPU time */
+	bool oncpu;         /* ITEM_SYSCALL: delta is the calls' time on CPU (the on-CPU view) */
 };
 
 /* The value of `stack` in `f` (0 when absent). */
@@ -798,7 +825,9 @@ static void format_item(struct rn_buf *b, const struct item *it)
 		rn_buf_addf(b, " from %s, ", caller ? caller : sys ? ONLY_SYSTEM : "(no caller)");
 		add_ns(b, it->delta);
 		rn_buf_adds(b,
-			    it->waits ? " waiting in the calls (not CPU time)" : " in the calls");
+			    it->oncpu         ? " on CPU in the calls" :
+				    it->waits ? " waiting in the calls (not CPU time)" :
+						" in the calls");
 		free(caller);
 		break;
 	case ITEM_CP:
@@ -857,7 +886,7 @@ static int item_key_cmp(const void *a, const void *b)
  * is NULL. */
 static void count_held(struct item *v, size_t n, const struct rn_folded *gb,
 		       const struct rn_folded *gbc, const struct side *br, const struct side *hr,
-		       unsigned nruns)
+		       unsigned nruns, enum side_text which)
 {
 	struct rn_diag d;
 
@@ -873,9 +902,9 @@ static void count_held(struct item *v, size_t n, const struct rn_folded *gb,
 		memset(&hc, 0, sizeof(hc));
 		/* the texts are the profiled runs' own folded lines: well formed */
 		if ((br &&
-		     (rn_folded_parse(&b, br[r].folded, "base", &d) ||
+		     (rn_folded_parse(&b, text_of(&br[r], which), "base", &d) ||
 		      rn_folded_parse(&bc, br[r].calls, "base calls", &d))) ||
-		    rn_folded_parse(&h, hr[r].folded, "head", &d) ||
+		    rn_folded_parse(&h, text_of(&hr[r], which), "head", &d) ||
 		    rn_folded_parse(&hc, hr[r].calls, "head calls", &d)) {
 			rn_folded_release(&b);
 			rn_folded_release(&bc);
@@ -922,13 +951,15 @@ static unsigned runs_needed(unsigned nruns)
  * "N. text" lines in `out` (at most `top`) and, each with its call path, in `all`; then the
  * others as "not ranked: seen in K of N runs: text" (in `out`, UNRANKED_SHOWN of them).
  * With `cpu_row` (the row explained is a cpu_time row) the calls that wait rank last
- * (rank_waits_last). Returns the items that grew, *ranked those ranked. -1 when a profile
- * cannot be read (`out` says why).
+ * (rank_waits_last). `which`: the view the two paths hold (TEXT_TIME or TEXT_ONCPU), and the
+ * runs' texts that count_held reads. Returns the items that grew, *ranked those ranked. -1
+ * when a profile cannot be read (`out` says why).
  */
 static long rank(const char *base_path, const char *base_calls, const char *head_path,
 		 const char *head_calls, const struct side *bs, const struct side *hs,
 		 const struct side *br, const struct side *hr, unsigned nruns, unsigned top,
-		 bool cpu_row, struct rn_buf *out, struct rn_buf *all, long *ranked)
+		 bool cpu_row, enum side_text which, struct rn_buf *out, struct rn_buf *all,
+		 long *ranked)
 {
 	struct rn_folded b, h, bc, hc;
 	struct rn_diag d;
@@ -957,9 +988,11 @@ static long rank(const char *base_path, const char *base_calls, const char *head
 	if (rn_folded_read(&hc, head_calls, &d))
 		memset(&hc, 0, sizeof(hc));
 	v = items_of(&b, &bc, &h, &hc, bs, hs, &n);
+	for (size_t i = 0; i < n; i++)
+		v[i].oncpu = which == TEXT_ONCPU && v[i].kind == ITEM_SYSCALL;
 	if (cpu_row)
 		rank_waits_last(v, n);
-	count_held(v, n, &b, &bc, br, hr, nruns);
+	count_held(v, n, &b, &bc, br, hr, nruns, which);
 	for (size_t i = 0; i < n && v[i].delta > 0; i++)
 		growth += (uint64_t)v[i].delta;
 	/* reports show what matters: items of at least 0.5% of the growth, numbered as shown */
@@ -1056,17 +1089,34 @@ static void append_detail(struct rn_verdict_result *v, const char *text)
 	v->detail = rn_buf_detach(&b, NULL);
 }
 
-/* Write one side's two files. 0 or -1. */
+/* A side's three profile files (write_side, golden_profile), owned; NULL when not there. */
+struct side_files {
+	char *folded, *calls, *oncpu;
+};
+
+static void side_files_release(struct side_files *f)
+{
+	free(f->folded);
+	free(f->calls);
+	free(f->oncpu);
+}
+
+/* Write one side's three files into `f` (the paths, owned). 0 or -1. */
 static int write_side(const char *dir, const char *target, const char *name, const struct side *s,
-		      char **folded, char **calls)
+		      struct side_files *f)
 {
 	char suffix[32];
 
 	snprintf(suffix, sizeof(suffix), ".%s.folded", name);
-	*folded = path_of(dir, target, suffix);
+	f->folded = path_of(dir, target, suffix);
 	snprintf(suffix, sizeof(suffix), ".%s.calls.folded", name);
-	*calls = path_of(dir, target, suffix);
-	return write_text(*folded, s->folded) || write_text(*calls, s->calls) ? -1 : 0;
+	f->calls = path_of(dir, target, suffix);
+	snprintf(suffix, sizeof(suffix), ".%s.oncpu.folded", name);
+	f->oncpu = path_of(dir, target, suffix);
+	return write_text(f->folded, s->folded) || write_text(f->calls, s->calls) ||
+			write_text(f->oncpu, s->oncpu) ?
+		-1 :
+		0;
 }
 
 static char *dup_or_null(const char *s)
@@ -1241,7 +1291,7 @@ long rn_profile_rank_files(const char *const files[4], const char *const cp[2], 
 		side_cp_parse(&hs, cp[1]);
 	}
 	grew = rank(files[0], files[1], files[2], files[3], cp ? &bs : NULL, cp ? &hs : NULL, NULL,
-		    NULL, 0, 0, cpu_row, out, all, &ranked);
+		    NULL, 0, 0, cpu_row, TEXT_TIME, out, all, &ranked);
 	side_release(&bs);
 	side_release(&hs);
 	return grew;
@@ -1251,11 +1301,12 @@ long rn_profile_rank_files(const char *const files[4], const char *const cp[2], 
  * profiles' files[] (base, base calls, head, head calls), the sides' means (`bs` NULL against
  * a golden profile) and their runs; `leaning`: the row did not fail (a golden row WARN with its
  * estimate beyond the limit), the header says "why it may be slower"; `cpu_row`: the row is a
- * cpu_time row (rank). Returns what rank() returns. */
+ * cpu_time row; `which`: the view files[0] and files[2] hold (rank). Returns what rank()
+ * returns. */
 static long ranked_list(const struct rn_profile_cfg *pc, const char *const files[4],
 			const struct side *bs, const struct side *hs, const struct side *bruns,
-			const struct side *hruns, bool leaning, bool cpu_row, struct rn_buf *out,
-			struct rn_buf *all)
+			const struct side *hruns, bool leaning, bool cpu_row, enum side_text which,
+			struct rn_buf *out, struct rn_buf *all)
 {
 	long grew, ranked;
 
@@ -1265,9 +1316,12 @@ static long ranked_list(const struct rn_profile_cfg *pc, const char *const files
 		    leaning ? "why it may be slower (the row did not fail)" : "where the time went",
 		    bs ? "head against base" : "head against the golden profile", pc->runs,
 		    bs ? " a side" : " of the head", pc->frequency_hz, runs_needed(pc->runs),
-		    pc->syscalls ? "; syscall time taken at ptrace stops" : "");
+		    !pc->syscalls ? "" :
+			    which == TEXT_ONCPU ?
+				    "; a syscall's time: the thread's CPU time in the call" :
+				    "; syscall time taken at ptrace stops");
 	grew = rank(files[0], files[1], files[2], files[3], bs, hs, bruns, hruns, pc->runs, pc->top,
-		    cpu_row, out, all, &ranked);
+		    cpu_row, which, out, all, &ranked);
 	if (grew == 0)
 		rn_buf_adds(out, "  no call path grew in the profiled runs\n");
 	else if (grew > 0 && ranked == 0)
@@ -1393,27 +1447,75 @@ static struct rn_verdict_result *row_to_explain(struct rn_target_report *tv, boo
 	return NULL;
 }
 
-/* The golden profile's two files of `head` into *bf and *bcalls (owned). 0; or when the profile
- * does not exist, a line saying so in `out` and: 1 for a span row (`spans`: the samples inside
- * the span need no golden profile; *bf and *bcalls NULL), else -1. */
+/* The golden profile's three files of `head` into `f` (the paths, owned; the on-CPU view's is
+ * missing in a profile recorded before it existed). 0; or when the profile does not exist, a
+ * line saying so in `out` and: 1 for a span row (`spans`: the samples inside the span need no
+ * golden profile; the paths NULL), else -1. */
 static int golden_profile(const struct rn_config *cfg, const struct rn_target_cfg *head, bool spans,
-			  char **bf, char **bcalls, struct rn_buf *out)
+			  struct side_files *f, struct rn_buf *out)
 {
-	*bf = path_of(cfg->golden_dir, head->name, ".folded");
-	*bcalls = path_of(cfg->golden_dir, head->name, ".calls.folded");
-	if (!access(*bf, R_OK))
+	f->folded = path_of(cfg->golden_dir, head->name, ".folded");
+	f->calls = path_of(cfg->golden_dir, head->name, ".calls.folded");
+	f->oncpu = path_of(cfg->golden_dir, head->name, ".oncpu.folded");
+	if (!access(f->folded, R_OK))
 		return 0;
 	rn_buf_addf(out,
 		    "no golden profile to explain it with: %s does not exist "
 		    "(`renacer golden update` records it when renacer.toml has a "
 		    "[profile] table)\n",
-		    shown_path(cfg, *bf));
+		    shown_path(cfg, f->folded));
 	if (!spans)
 		return -1;
-	free(*bf);
-	free(*bcalls);
-	*bf = *bcalls = NULL;
+	side_files_release(f);
+	memset(f, 0, sizeof(*f));
 	return 1;
+}
+
+/*
+ * After the profiled runs of `head` for `row`: its ranked list (the base's files `b` or the
+ * golden profile's against the head's `h`, with `bs` the base side's mean or NULL, and the
+ * sides' runs) into `out` and `all`, the flame graph, `.explain.txt` and the explanation kept
+ * in `tv`. A cpu_time row is explained by the time on CPU where the base side has it: a
+ * syscall's wait is no CPU time (a pipe write that waited for its slower reader is not where
+ * the reader's CPU went). `nodiff`: nothing to compare with (a span row without a golden
+ * profile), only `all` is kept.
+ */
+static void rank_and_keep(const struct rn_config *cfg, const struct rn_target_cfg *head,
+			  struct rn_target_report *tv, const struct rn_verdict_result *row,
+			  const struct side_files *b, const struct side_files *h,
+			  const struct side *bs, const struct side *hs, const struct side *bruns,
+			  const struct side *hruns, bool nodiff, struct rn_buf *out,
+			  struct rn_buf *all)
+{
+	const struct rn_profile_cfg *pc = &cfg->profile;
+	bool cpu_row = strstr(row->assertion, "cpu_time") != NULL;
+	enum side_text which = cpu_row && pc->syscalls && b->oncpu && !access(b->oncpu, R_OK) ?
+		TEXT_ONCPU :
+		TEXT_TIME;
+	const char *bp = which == TEXT_ONCPU ? b->oncpu : b->folded;
+	const char *hp = which == TEXT_ONCPU ? h->oncpu : h->folded;
+	char *svg = path_of(pc->dir, head->name, ".diff.svg");
+	char *txt = path_of(pc->dir, head->name, ".explain.txt");
+	long grew = -1;
+	bool drawn;
+
+	if (!nodiff) {
+		const char *files[4] = { bp, b->calls, hp, h->calls };
+
+		grew = ranked_list(pc, files, bs, hs, bruns, hruns, row->verdict != RN_VERDICT_FAIL,
+				   cpu_row, which, out, all);
+	}
+	python_note(head, hs, out, all);
+	drawn = !nodiff && grew >= 0 && !write_svg(svg, bp, hp, head->name);
+	if (drawn)
+		rn_buf_addf(out, "  flame graph: %s (profiles: %s/%s.*.folded)\n",
+			    shown_path(cfg, svg), shown_path(cfg, pc->dir), head->name);
+	if (grew >= 0 || nodiff) {
+		write_text(txt, all->buf);
+		keep_explanation(tv, row->assertion, all->buf, drawn ? svg : NULL, bp, hp);
+	}
+	free(svg);
+	free(txt);
 }
 
 void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_target_cfg *head,
@@ -1423,12 +1525,11 @@ void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_targe
 	const struct rn_profile_cfg *pc = &cfg->profile;
 	struct rn_verdict_result *row;
 	struct side bs, hs, *bruns = NULL, *hruns = NULL;
+	struct side_files bfiles = { NULL, NULL, NULL }, hfiles = { NULL, NULL, NULL };
 	struct rn_buf out, all;
-	char *bf = NULL, *bcalls = NULL, *hf = NULL, *hcalls = NULL, *svg = NULL, *txt = NULL;
 	char *error = NULL;
-	bool golden, drawn, leaning, spans, inside, nodiff = false;
+	bool golden, leaning, spans, inside, nodiff = false;
 	struct span_sel sel;
-	long grew = -1;
 	int rc;
 
 	if (!pc->dir || !(head->profile >= 0 ? head->profile : pc->on_failure))
@@ -1445,7 +1546,7 @@ void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_targe
 	rn_buf_init(&out, 0);
 	rn_buf_init(&all, 0);
 	if (golden) {
-		rc = golden_profile(cfg, head, spans, &bf, &bcalls, &out);
+		rc = golden_profile(cfg, head, spans, &bfiles, &out);
 		if (rc < 0)
 			goto out_detail;
 		nodiff = rc > 0;
@@ -1471,31 +1572,16 @@ void rn_profile_check_explain(const struct rn_config *cfg, const struct rn_targe
 	if (!golden)
 		mean_side(bruns, pc->runs, pc->max_stacks, &bs);
 	mean_side(hruns, pc->runs, pc->max_stacks, &hs);
-	if ((!golden && write_side(pc->dir, head->name, "base", &bs, &bf, &bcalls)) ||
-	    write_side(pc->dir, head->name, "head", &hs, &hf, &hcalls)) {
+	if ((!golden && write_side(pc->dir, head->name, "base", &bs, &bfiles)) ||
+	    write_side(pc->dir, head->name, "head", &hs, &hfiles)) {
 		rn_buf_addf(&out, "no explanation: the profiles cannot be written to %s\n",
 			    shown_path(cfg, pc->dir));
 		goto out_detail;
 	}
-	svg = path_of(pc->dir, head->name, ".diff.svg");
-	txt = path_of(pc->dir, head->name, ".explain.txt");
 	if (inside)
 		inside_lines(pc, &sel, hruns, &out, &all);
-	if (!nodiff) {
-		const char *files[4] = { bf, bcalls, hf, hcalls };
-
-		grew = ranked_list(pc, files, golden ? NULL : &bs, &hs, bruns, hruns, leaning,
-				   strstr(row->assertion, "cpu_time") != NULL, &out, &all);
-	}
-	python_note(head, &hs, &out, &all);
-	drawn = !nodiff && grew >= 0 && !write_svg(svg, bf, hf, head->name);
-	if (drawn)
-		rn_buf_addf(&out, "  flame graph: %s (profiles: %s/%s.*.folded)\n",
-			    shown_path(cfg, svg), shown_path(cfg, pc->dir), head->name);
-	if (grew >= 0 || nodiff) {
-		write_text(txt, all.buf);
-		keep_explanation(tv, row->assertion, all.buf, drawn ? svg : NULL, bf, hf);
-	}
+	rank_and_keep(cfg, head, tv, row, &bfiles, &hfiles, golden ? NULL : &bs, &hs, bruns, hruns,
+		      nodiff, &out, &all);
 out_detail:
 	append_detail(row, out.buf);
 	rn_buf_release(&out);
@@ -1505,12 +1591,8 @@ out_detail:
 	runs_release(bruns, pc->runs);
 	runs_release(hruns, pc->runs);
 	free(error);
-	free(bf);
-	free(bcalls);
-	free(hf);
-	free(hcalls);
-	free(svg);
-	free(txt);
+	side_files_release(&bfiles);
+	side_files_release(&hfiles);
 }
 
 int rn_profile_check_record_golden(const struct rn_config *cfg, const struct rn_target_cfg *tc,
@@ -1518,7 +1600,7 @@ int rn_profile_check_record_golden(const struct rn_config *cfg, const struct rn_
 {
 	const struct rn_profile_cfg *pc = &cfg->profile;
 	struct side s, *runs;
-	char *f, *c, *error;
+	char *f, *c, *o, *error;
 	int rc = 0;
 
 	if (!pc->golden)
@@ -1538,10 +1620,12 @@ int rn_profile_check_record_golden(const struct rn_config *cfg, const struct rn_
 	runs_release(runs, pc->runs);
 	f = path_of(cfg->golden_dir, tc->name, ".folded");
 	c = path_of(cfg->golden_dir, tc->name, ".calls.folded");
-	if (write_text(f, s.folded) || write_text(c, s.calls))
+	o = path_of(cfg->golden_dir, tc->name, ".oncpu.folded");
+	if (write_text(f, s.folded) || write_text(c, s.calls) || write_text(o, s.oncpu))
 		rc = RN_EXIT_OUTPUT;
 	free(f);
 	free(c);
+	free(o);
 	side_release(&s);
 	return rc;
 }

@@ -36,7 +36,7 @@ static const struct rn_option explain_options[] = {
 	{ OPT_TOP, "top", 0, RN_OPT_REQUIRED, "N",
 	  "list at most N call paths (default " RN_CFG_STR(RN_EXPLAIN_TOP) ", 0 = all)" },
 	{ OPT_UNIT, "unit", 0, RN_OPT_REQUIRED, "UNIT",
-	  "what the values count (any word); by default told by the file names: ns for .syscalls.folded and for a profile with a .calls.folded beside it (check's and golden update's), calls for .calls.folded, samples for .cpu.folded and any other (stackcollapse's output)" },
+	  "what the values count (any word); by default told by the file names: ns for .syscalls.folded, .oncpu.folded and for a profile with a .calls.folded beside it (check's and golden update's), calls for .calls.folded, samples for .cpu.folded and any other (stackcollapse's output)" },
 	{ OPT_HELP, "help", 'h', RN_OPT_NONE, NULL, "show this help" },
 	{ 0, NULL, 0, RN_OPT_NONE, NULL, NULL },
 };
@@ -105,8 +105,8 @@ static bool ends_with(const char *s, const char *tail)
 
 /* What the values of the profile at `path` count, told by its name (--unit's default), or
  * NULL when the name does not say: renacer's syscall profiles (PREFIX.syscalls.folded; check's
- * and golden update's NAME.folded, which have NAME.calls.folded beside them) are
- * nanoseconds, PREFIX.cpu.folded samples, *.calls.folded calls. */
+ * and golden update's NAME.folded, which have NAME.calls.folded beside them, and their
+ * NAME.oncpu.folded) are nanoseconds, PREFIX.cpu.folded samples, *.calls.folded calls. */
 static const char *unit_of(const char *path)
 {
 	struct rn_buf calls;
@@ -116,7 +116,7 @@ static const char *unit_of(const char *path)
 		return "calls";
 	if (ends_with(path, ".cpu.folded"))
 		return "samples";
-	if (ends_with(path, ".syscalls.folded"))
+	if (ends_with(path, ".syscalls.folded") || ends_with(path, ".oncpu.folded"))
 		return "ns";
 	if (!ends_with(path, ".folded"))
 		return NULL;

@@ -1,7 +1,6 @@
 #include "config.h"
 #include "internal.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -884,14 +883,7 @@ int rn_config_load(struct rn_config *cfg, const char *path, bool quiet, struct r
 /* Remove the files of folder `path` (no deeper), then the folder. */
 static void remove_flat_dir(const char *path)
 {
-	DIR *d = opendir(path);
-	struct dirent *e;
-
-	while (d && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			(void)unlinkat(dirfd(d), e->d_name, 0);
-	if (d)
-		closedir(d);
+	rn_cfg_remove_files(path, "");
 	(void)rmdir(path);
 }
 

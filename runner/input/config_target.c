@@ -86,22 +86,29 @@ void rn_cfg_target_release(struct rn_target_cfg *t)
 	memset(t, 0, sizeof(*t));
 }
 
+void rn_cfg_remove_files(const char *dir, const char *prefix)
+{
+	DIR *d = dir ? opendir(dir) : NULL;
+	size_t n = strlen(prefix);
+	struct dirent *e;
+
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		    !strncmp(e->d_name, prefix, n))
+			(void)unlinkat(dirfd(d), e->d_name, 0);
+	if (d)
+		closedir(d);
+}
+
 void rn_harness_group_free(struct rn_harness_group *g)
 {
 	char prefix[64];
-	struct dirent *e;
-	DIR *d;
 	size_t i;
 
 	if (!g)
 		return;
 	snprintf(prefix, sizeof(prefix), "s.%zu.", g->id);
-	d = g->dir ? opendir(g->dir) : NULL;
-	while (d && (e = readdir(d)))
-		if (!strncmp(e->d_name, prefix, strlen(prefix)))
-			(void)unlinkat(dirfd(d), e->d_name, 0);
-	if (d)
-		closedir(d);
+	rn_cfg_remove_files(g->dir, prefix);
 	for (i = 0; i < g->n; i++)
 		free(g->names[i]);
 	free(g->names);

@@ -80,6 +80,11 @@ char *rn_cfg_resolve_path(const struct rn_config *cfg, const char *p);
 /* A target's defaults (cwd: the config's directory, timeout 300 s, one run of each kind, the
  * ptrace collector, ...), over whatever `t` held. */
 void rn_cfg_target_defaults(struct rn_target_cfg *t, const struct rn_config *cfg);
+/* Remove the files of folder `dir` whose names begin with `prefix` ("": all of them; a
+ * harness's result files, the pytest plugin's folder). Errors are ignored: what is left is
+ * in a temporary folder of renacer's own. NULL-safe. */
+void rn_cfg_remove_files(const char *dir, const char *prefix);
+
 /* Free what a target owns and zero it. */
 void rn_cfg_target_release(struct rn_target_cfg *t);
 /* One [[target]] table into `t` (set to its defaults here), or a [[suite]] table when the

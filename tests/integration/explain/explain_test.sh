@@ -63,7 +63,7 @@ first_item() {
 if [ "$case_name" = hot ] || [ "$case_name" = golden ] || [ "$case_name" = child ] ||
 	[ "$case_name" = golden_warn ] || [ "$case_name" = stripped ] || [ "$case_name" = span ] ||
 	[ "$case_name" = golden_span ] || [ "$case_name" = jit ] || [ "$case_name" = jit_py ] ||
-	[ "$case_name" = node ] ||
+	[ "$case_name" = node ] || [ "$case_name" = cpu_wait ] ||
 	[ "$case_name" = one_run ] || [ "$case_name" = python ]; then
 	"$renacer" trace -c -o /dev/null --profile "$tmp/probe" -- /bin/true 2>"$tmp/probe.err"
 	if grep -q "no on-CPU samples" "$tmp/probe.err"; then
@@ -589,6 +589,62 @@ golden_missing)
 		"$tmp/con")
 	[ "$n" = 1 ] || fail "expected the missing golden profile said once, found $n"
 	! grep -q "where the time went" "$tmp/con" || fail "a diff without a golden profile"
+	;;
+cpu_wait)
+	# a pipeline inside a sleep (pipe_app.c): the head's reader digests each block with 4x
+	# the CPU work and its writers write 25% more blocks, so golden:cpu_time fails while the
+	# wall time stays the sleep's. The writers' blocked write() calls grew by more time than
+	# the reader's CPU (their wait follows it, three writers over), but a cpu_time row is
+	# explained by time on CPU: the first item is the reader's digest with its file:line,
+	# and the writes count their threads' CPU time in the calls, not their wait
+	psrc=$(dirname "$src")/pipe_app.c
+	mkdir -p "$tmp/head/build"
+	cp "$psrc" "$tmp/head/pipe_app.c"
+	(cd "$tmp/head" && "$cc" -O1 -g -fno-omit-frame-pointer -o build/pipe_app pipe_app.c) ||
+		fail "cannot compile the pipeline"
+	dig_first=$(grep -n 'static uint64_t digest' "$psrc" | cut -d: -f1)
+	dig_last=$(awk -v s="$dig_first" 'NR > s && /^}/ { print NR; exit }' "$psrc")
+	# pipe_config CHUNKS WORK: 10 timing runs decide a 4x CPU change in one look
+	pipe_config() {
+		cat >"$tmp/head/renacer.toml" <<T
+[[target]]
+name = "pipe"
+command = ["./build/pipe_app", "3", "$1", "$2", "1000"]
+runs = 10
+
+[regression]
+max_runs = 10
+
+[profile]
+frequency_hz = 999
+T
+	}
+	pipe_config 64 10
+	run golden update
+	expect_rc 0
+	[ -s "$tmp/head/golden_traces/pipe.oncpu.folded" ] || fail "no golden on-CPU profile"
+	pipe_config 80 40
+	run check
+	expect_rc 1
+	grep -q "FAIL pipe/golden:cpu_time" "$tmp/con" || fail "golden:cpu_time did not fail"
+	grep -q "golden:cpu_time failed: profiling" "$tmp/con" ||
+		fail "the cpu_time row is not the one explained"
+	grep -q "a syscall's time: the thread's CPU time in the call" "$tmp/con" ||
+		fail "the explanation does not say its syscall time is CPU time"
+	item=$(first_item "$tmp/con")
+	n=$(echo "$item" | sed -n 's/.* on CPU in digest (pipe_app\.c:\([0-9]*\)).*/\1/p')
+	[ -n "$n" ] || fail "the first item is not digest (pipe_app.c:LINE): '$item'"
+	[ "$n" -gt "$dig_first" ] && [ "$n" -lt "$dig_last" ] ||
+		fail "line $n is not in digest ($dig_first-$dig_last)"
+	# the writes' CPU time is a small part of their time at ptrace stops (they waited)
+	dir="$tmp/head/.renacer/explain"
+	wall=$(awk '/;writer \(pipe_app\.c:[0-9]*\);write / { s += $NF } END { print s + 0 }' \
+		"$dir/pipe.head.folded")
+	cpu=$(awk '/;writer \(pipe_app\.c:[0-9]*\);write / { s += $NF } END { print s + 0 }' \
+		"$dir/pipe.head.oncpu.folded")
+	[ "$wall" -gt 0 ] && [ "$cpu" -gt 0 ] || fail "no write stack: wall $wall, on CPU $cpu"
+	[ $((cpu * 2)) -lt "$wall" ] || fail "the blocked writes' CPU $cpu ns is not under half \
+their time $wall ns"
 	;;
 *)
 	fail "unknown case"

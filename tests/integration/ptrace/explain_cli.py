@@ -388,6 +388,12 @@ def test_profile(R, T, work):
              os.path.join(work, "g.folded")])
     check(r.returncode == 0 and " ns," in r.stdout.decode().splitlines()[0],
           "explain: a profile with its calls beside it is ns: %r" % r.stdout[:200])
+    # check's and golden update's time-on-CPU profiles (NAME.oncpu.folded) are nanoseconds
+    shutil.copy(os.path.join(work, "head.syscalls.folded"), os.path.join(work, "h.oncpu.folded"))
+    r = run([R, "explain", os.path.join(work, "base.syscalls.folded"),
+             os.path.join(work, "h.oncpu.folded")])
+    check(r.returncode == 0 and " ns," in r.stdout.decode().splitlines()[0],
+          "explain: an .oncpu.folded profile is ns: %r" % r.stdout[:200])
     bad = os.path.join(work, "bad.folded")
     open(bad, "w").write("a;b 3\na;c x\n")
     r = run([R, "explain", bad, bad])

@@ -1220,17 +1220,47 @@ static bool has_python_frames(const char *text)
 	return text && (strstr(text, ";_Py") || strstr(text, "[libpython3"));
 }
 
-/* When the head's profile runs CPython, say in `out` and `all` where its Python functions'
- * names come from: Python 3.12's perf trampoline writes /tmp/perf-PID.map when the target's env
- * sets PYTHONPERFSUPPORT=1, and the profile names the functions from it ("hot (/app/a.py)
- * [jit]": collectors/profile.h); without it, or before 3.12, the items name the interpreter's
- * frames only. */
-static void python_note(const struct rn_target_cfg *tc, const struct side *hs, struct rn_buf *out,
-			struct rn_buf *all)
+/* Whether folded `text` holds frames of V8, Node.js's JavaScript engine: its embedded builtins
+ * enter JavaScript through Builtins_JSEntry. */
+static bool has_v8_frames(const char *text)
+{
+	return text && strstr(text, ";Builtins_JSEntry");
+}
+
+/* The note on a Node.js program's functions (interpreter_note) into `note`. */
+static void node_note(const struct side *hs, struct rn_buf *note)
+{
+	if (strstr(hs->folded, " [jit];") || strstr(hs->folded, " [jit] "))
+		rn_buf_adds(note, "JavaScript functions named from node's perf map "
+				  "(/tmp/perf-PID.map, --perf-basic-prof)");
+	else
+		rn_buf_adds(note,
+			    "interpreter frames only: node names its JavaScript functions with "
+			    "--perf-basic-prof in the target's command ([\"node\", "
+			    "\"--perf-basic-prof\", \"app.js\"]; --interpreted-frames-native-stack "
+			    "names those still interpreted too)");
+}
+
+/* When the head's profile runs CPython or Node.js, say in `out` and `all` where its own
+ * functions' names come from: Python 3.12's perf trampoline writes /tmp/perf-PID.map when the
+ * target's env sets PYTHONPERFSUPPORT=1, node's V8 with --perf-basic-prof, and the profile names
+ * the functions from it ("hot (/app/a.py) [jit]": collectors/profile.h); without it, or before
+ * Python 3.12, the items name the interpreter's frames only
+ * (Builtins_InterpreterEntryTrampoline, _PyEval_EvalFrameDefault). */
+static void interpreter_note(const struct rn_target_cfg *tc, const struct side *hs,
+			     struct rn_buf *out, struct rn_buf *all)
 {
 	struct rn_buf note;
 	int minor;
 
+	if (has_v8_frames(hs->folded) && !has_python_frames(hs->folded)) {
+		rn_buf_init(&note, 0);
+		node_note(hs, &note);
+		rn_buf_addf(out, "  %s\n", note.buf);
+		rn_buf_addf(all, "%s\n", note.buf);
+		rn_buf_release(&note);
+		return;
+	}
 	if (!has_python_frames(hs->folded))
 		return;
 	minor = python_minor(tc);
@@ -1505,7 +1535,7 @@ static void rank_and_keep(const struct rn_config *cfg, const struct rn_target_cf
 		grew = ranked_list(pc, files, bs, hs, bruns, hruns, row->verdict != RN_VERDICT_FAIL,
 				   cpu_row, which, out, all);
 	}
-	python_note(head, hs, out, all);
+	interpreter_note(head, hs, out, all);
 	drawn = !nodiff && grew >= 0 && !write_svg(svg, bp, hp, head->name);
 	if (drawn)
 		rn_buf_addf(out, "  flame graph: %s (profiles: %s/%s.*.folded)\n",

@@ -63,7 +63,7 @@ first_item() {
 if [ "$case_name" = hot ] || [ "$case_name" = golden ] || [ "$case_name" = child ] ||
 	[ "$case_name" = golden_warn ] || [ "$case_name" = stripped ] || [ "$case_name" = span ] ||
 	[ "$case_name" = golden_span ] || [ "$case_name" = jit ] || [ "$case_name" = jit_py ] ||
-	[ "$case_name" = node ] || [ "$case_name" = cpu_wait ] ||
+	[ "$case_name" = node ] || [ "$case_name" = node_plain ] || [ "$case_name" = cpu_wait ] ||
 	[ "$case_name" = one_run ] || [ "$case_name" = python ]; then
 	"$renacer" trace -c -o /dev/null --profile "$tmp/probe" -- /bin/true 2>"$tmp/probe.err"
 	if grep -q "no on-CPU samples" "$tmp/probe.err"; then
@@ -324,9 +324,11 @@ jit | jit_py)
 		[ -f "/tmp/perf-$pid.map" ] || fail "/tmp/perf-$pid.map is gone: renacer removed it"
 	done
 	;;
-node)
+node | node_plain)
 	# Node.js with --perf-basic-prof: V8 names its compiled functions in /tmp/perf-PID.map,
-	# and the first item names the JavaScript function that grew, hotLoop, with its file
+	# and the first item names the JavaScript function that grew, hotLoop, with its file;
+	# the explanation says where the names come from. Without the flag (node_plain) the
+	# items are V8's frames, and the explanation says how to name the functions.
 	command -v node >/dev/null 2>&1 || {
 		echo "SKIP: no node" >&2
 		exit 77
@@ -345,12 +347,29 @@ if (t < 0) console.log(t);
 JS
 	done
 	config ""
+	if [ "$case_name" = node_plain ]; then
+		sed -i 's|^command = .*|command = ["node", "hot.js"]|' "$tmp/head/renacer.toml"
+		run check --baseline ../base
+		expect_rc 1
+		grep -q "FAIL app/baseline:" "$tmp/con" || fail "no failing baseline timing row"
+		note="interpreter frames only: node names its JavaScript functions with --perf-basic-prof"
+		tr '\n' ' ' <"$tmp/con" | tr -s ' ' | grep -q "$note" ||
+			fail "no note on naming the JavaScript functions"
+		grep -q "$note" "$tmp/head/.renacer/explain/app.explain.txt" ||
+			fail ".explain.txt lacks the note"
+		! grep -q " \[jit\]" "$tmp/con" || fail "a function named without a perf map"
+		echo "PASS: $case_name"
+		exit 0
+	fi
 	# through sh, which records the pid that node then takes over (exec), for the cleanup
 	sed -i "s|^command = .*|command = [\"sh\", \"-c\", \"echo \$\$ >>perfmap.pids; exec node --perf-basic-prof hot.js\"]|" \
 		"$tmp/head/renacer.toml"
 	run check --baseline ../base
 	expect_rc 1
 	grep -q "FAIL app/baseline:" "$tmp/con" || fail "no failing baseline timing row"
+	tr '\n' ' ' <"$tmp/con" | tr -s ' ' |
+		grep -q "JavaScript functions named from node's perf map" ||
+		fail "no note that the functions are named from node's perf map"
 	# (node's threads wait in futex meanwhile: a wall-time row's list may rank that first)
 	item=$(awk '/where the time went/ { f = 1; next } f && /^ *[0-9]+\. \+.* on CPU in / { print; exit }' \
 		"$tmp/con")

@@ -6,11 +6,12 @@
 # which functions the samples inside the span were in, and so does the explanation of a failed
 # golden:cpu_time row beside a failed golden:span_time:app row (golden_span); code compiled at
 # run time is named from its perf map, /tmp/perf-PID.map (jit: a C program's own JIT region;
-# jit_py: one shaped as CPython 3.12's trampolines; node: node --perf-basic-prof); a cpu_time
+# jit_py: one shaped as CPython 3.12's trampolines; node: node --perf-basic-prof, node_plain:
+# without it the explanation says how to name the JavaScript functions); a cpu_time
 # row is explained by time on CPU, where blocked pipe writes that grew more than the reader's
 # CPU do not come first (cpu_wait).
 foreach(case hot openat child off golden golden_warn golden_warn_same golden_missing stdio one_run
-		python stripped span golden_span jit jit_py node cpu_wait)
+		python stripped span golden_span jit jit_py node node_plain cpu_wait)
 	add_test(NAME explain.${case}
 		COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/explain_test.sh ${case} ${CMAKE_BINARY_DIR}
 			${CMAKE_C_COMPILER})

@@ -1231,8 +1231,9 @@ static bool has_v8_frames(const char *text)
 static void node_note(const struct side *hs, struct rn_buf *note)
 {
 	if (strstr(hs->folded, " [jit];") || strstr(hs->folded, " [jit] "))
-		rn_buf_adds(note, "JavaScript functions named from node's perf map "
-				  "(/tmp/perf-PID.map, --perf-basic-prof)");
+		rn_buf_adds(note,
+			    "JavaScript functions named from node's perf map "
+			    "(/tmp/perf-PID.map, --perf-basic-prof)");
 	else
 		rn_buf_adds(note,
 			    "interpreter frames only: node names its JavaScript functions with "

@@ -21,7 +21,8 @@
  *     app;main;load_config;parse_row;read 1830000       (a: nanoseconds in the call)
  *     app;main;parse_row 37                             (b: samples)
  *
- * Frames are function names from ELF symbols (collectors/symbolize.h), those of the C runtime,
+ * Frames are function names from ELF symbols (collectors/symbolize.h; a C++ symbol demangled,
+ * "node::Start", rn_symbol_demangle), those of the C runtime,
  * the dynamic loader and an interpreter library followed by their module ("fwrite
  * [libc.so.6]": rn_frame_is_system tells them apart), "module+0xVADDR" when
  * the module has no symbol for the address. An address that no file's symbol names but that a

@@ -15,6 +15,7 @@
 #include "buf.h"
 #include "json.h"
 #include "safefile.h"
+#include "strmap.h"
 #include "symbolize.h"
 #include "xalloc.h"
 
@@ -46,6 +47,11 @@ struct rn_srcloc {
 	int nmods;                        /* modules used */
 	struct entry *cache;              /* CACHE_SLOTS entries, owned */
 	size_t cached;                    /* entries used */
+	struct rn_strmap cxx;             /* a C++ function's linkage name -> its index in
+					   * cxx_names (the key is that array's copy) */
+	char **cxx_names;                 /* [2 * ncxx]: each linkage name and its readable
+					   * name (rn_symbol_demangle), owned */
+	size_t ncxx, cxx_cap;
 };
 
 struct rn_srcloc *rn_srcloc_new(const char *debug_dirs)
@@ -54,6 +60,7 @@ struct rn_srcloc *rn_srcloc_new(const char *debug_dirs)
 
 	s->debug_dirs = rn_xstrdup(debug_dirs ? debug_dirs : "");
 	s->cache = rn_xcalloc(CACHE_SLOTS, sizeof(*s->cache));
+	rn_strmap_init(&s->cxx);
 	return s;
 }
 
@@ -83,6 +90,10 @@ void rn_srcloc_free(struct rn_srcloc *s)
 	}
 	free(s->cache);
 	free(s->debug_dirs);
+	rn_strmap_release(&s->cxx);
+	for (size_t k = 0; k < 2 * s->ncxx; k++)
+		free(s->cxx_names[k]);
+	free(s->cxx_names);
 	free(s);
 }
 
@@ -254,7 +265,32 @@ static const char *show_path(const char *file, const char *comp_dir)
 	return file;
 }
 
-static int lookup_dwarf(Dwarf *dw, Dwarf_Addr addr, struct rn_src_frame *out, int max)
+/* The name of subprogram or inlined subroutine `die`: a C++ function's qualified name, from
+ * its DW_AT_linkage_name demangled ("app::Parser::parse", where DW_AT_name says "parse"),
+ * kept in s->cxx_names; else DW_AT_name (owned by libdw); NULL without one. */
+static const char *die_function(struct rn_srcloc *s, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *link = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
+	size_t k;
+	char *d;
+
+	if (!link || strncmp(link, "_Z", 2))
+		return dwarf_diename(die);
+	if (rn_strmap_get(&s->cxx, link, &k))
+		return s->cxx_names[2 * k + 1];
+	d = rn_symbol_demangle(link);
+	if (!d)
+		return dwarf_diename(die);
+	s->cxx_names = rn_xgrow(s->cxx_names, &s->cxx_cap, 2 * s->ncxx + 2, sizeof(*s->cxx_names));
+	s->cxx_names[2 * s->ncxx] = rn_xstrdup(link);
+	s->cxx_names[2 * s->ncxx + 1] = d;
+	rn_strmap_put(&s->cxx, s->cxx_names[2 * s->ncxx], s->ncxx, NULL);
+	return s->cxx_names[2 * s->ncxx++ + 1];
+}
+
+static int lookup_dwarf(struct rn_srcloc *s, Dwarf *dw, Dwarf_Addr addr, struct rn_src_frame *out,
+			int max)
 {
 	Dwarf_Die cu, *scopes = NULL;
 	Dwarf_Attribute attr;
@@ -294,7 +330,7 @@ static int lookup_dwarf(Dwarf *dw, Dwarf_Addr addr, struct rn_src_frame *out, in
 
 		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
 			continue;
-		out[n].function = dwarf_diename(&scopes[i]);
+		out[n].function = die_function(s, &scopes[i]);
 		out[n].file = show_path(file, comp_dir);
 		out[n].line = line;
 		out[n].column = col;
@@ -350,7 +386,7 @@ int rn_srcloc_lookup(struct rn_srcloc *s, const char *module, uint64_t vaddr,
 	}
 	e->mod = mi + 1;
 	e->vaddr = vaddr;
-	e->n = lookup_dwarf(s->mods[mi]->dwarf, vaddr, e->f, RN_SRC_FRAMES_MAX);
+	e->n = lookup_dwarf(s, s->mods[mi]->dwarf, vaddr, e->f, RN_SRC_FRAMES_MAX);
 	s->cached++;
 out_copy:
 	n = e->n < max ? e->n : max;

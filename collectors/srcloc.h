@@ -42,7 +42,10 @@ struct rn_buf;
 
 /* One source frame. */
 struct rn_src_frame {
-	const char *function; /* DW_AT_name of the subprogram or inlined subroutine, or NULL */
+	const char *function; /* the subprogram's or inlined subroutine's name: a C++ one's
+			       * DW_AT_linkage_name demangled (rn_symbol_demangle: "app::Parser::
+			       * parse"), else DW_AT_name (DWARF 5, section 2.22); or NULL. Owned
+			       * by the rn_srcloc */
 	const char *file;     /* source file (relative to the compilation directory when under
 			       * it), or NULL when the line table has no row for the address */
 	int line;             /* 1-based line, 0 if unknown */

@@ -267,6 +267,8 @@ struct module {
 	struct sym *syms; /* STT_FUNC symbols sorted by addr, owned */
 	size_t nsyms;
 	struct rn_buf names; /* NUL-separated names */
+	char **pretty;       /* [nsyms], each C++ symbol's readable name (demangled) once asked
+			      * for, owned, or NULL: allocated at the first C++ symbol */
 };
 
 struct rn_symbolizer {
@@ -286,6 +288,9 @@ void rn_symbolizer_free(struct rn_symbolizer *s)
 	if (!s)
 		return;
 	for (i = 0; i < s->nmods; i++) {
+		for (size_t k = 0; s->mods[i]->pretty && k < s->mods[i]->nsyms; k++)
+			free(s->mods[i]->pretty[k]);
+		free(s->mods[i]->pretty);
 		free(s->mods[i]->path);
 		free(s->mods[i]->syms);
 		rn_buf_release(&s->mods[i]->names);
@@ -407,6 +412,108 @@ static struct module *module_get(struct rn_symbolizer *s, const char *path)
 }
 
 /* The nearest symbol at or before `vaddr` whose extent (when known) holds it, or NULL. */
+/* libstdc++'s demangler, the Itanium C++ ABI's __cxa_demangle (section 3.4, "Demangler API"):
+ * C linkage, the result malloc'ed, *status 0 on success. */
+extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+/* Drop the return type that a function template's demangled name begins with ("int
+ * ns::read<T>": ns::read<T>): the text up to the last space outside brackets, unless that space
+ * is an operator's ("operator new", "operator int"). */
+static void drop_return_type(char *d)
+{
+	char *cut = NULL;
+	int depth = 0;
+
+	for (char *p = d; *p; p++) {
+		if (*p == '<' || *p == '(' || *p == '[' || *p == '{')
+			depth++;
+		else if ((*p == '>' || *p == ')' || *p == ']' || *p == '}') && depth > 0)
+			depth--;
+		else if (*p == ' ' && !depth && !(p - d >= 8 && !strncmp(p - 8, "operator", 8)))
+			cut = p;
+	}
+	if (cut)
+		memmove(d, cut + 1, strlen(cut + 1) + 1);
+}
+
+/* "std::map<int, std::vector<int> >" as "std::map<int,std::vector<int>>": a folded frame
+ * holds no space (collectors/profile.c turns the rest into '_'). */
+static void compact_spaces(char *d)
+{
+	char *w = d;
+
+	for (const char *r = d; *r; r++)
+		if (!(*r == ' ' && r > d && (r[-1] == ',' || r[1] == '>')))
+			*w++ = *r;
+	*w = '\0';
+}
+
+char *rn_symbol_demangle(const char *name)
+{
+	char *d, *end;
+	int status = -1;
+	size_t n;
+
+	if (!name || strncmp(name, "_Z", 2))
+		return NULL;
+	d = __cxa_demangle(name, NULL, NULL, &status);
+	if (status || !d) {
+		free(d);
+		return NULL;
+	}
+	/* the parameter list is the balanced "(...)" that ends the name, before a method's
+	 * qualifiers: "node::Start(int, char**)" is node::Start, "S::operator()(int) const"
+	 * S::operator(), "(anonymous namespace)::f(int)" (anonymous namespace)::f */
+	n = strlen(d);
+	for (;;) {
+		static const char *const quals[] = { " const", " volatile", " &&", " &" };
+		size_t k;
+
+		for (k = 0; k < sizeof(quals) / sizeof(quals[0]); k++) {
+			size_t q = strlen(quals[k]);
+
+			if (n > q && !memcmp(d + n - q, quals[k], q)) {
+				n -= q;
+				break;
+			}
+		}
+		if (k == sizeof(quals) / sizeof(quals[0]))
+			break;
+	}
+	if (n && d[n - 1] == ')') {
+		int depth = 0;
+
+		for (end = d + n; end-- > d;) {
+			depth += *end == ')' ? 1 : *end == '(' ? -1 : 0;
+			if (!depth)
+				break;
+		}
+		if (end > d && !depth)
+			*end = '\0';
+	}
+	drop_return_type(d);
+	compact_spaces(d);
+	return d;
+}
+
+/* The name to show of symbol `sym` of `mod`: a C++ symbol demangled (once, kept in
+ * mod->pretty), any other as the ELF symbol table names it. */
+static const char *readable_name(struct module *mod, const struct sym *sym)
+{
+	const char *name = mod->names.buf + sym->name;
+	size_t k = (size_t)(sym - mod->syms);
+
+	if (strncmp(name, "_Z", 2))
+		return name;
+	if (!mod->pretty)
+		mod->pretty = rn_xcalloc(mod->nsyms, sizeof(*mod->pretty));
+	if (!mod->pretty[k])
+		mod->pretty[k] = rn_symbol_demangle(name);
+	if (!mod->pretty[k])
+		mod->pretty[k] = rn_xstrdup(name); /* not a C++ name after all */
+	return mod->pretty[k];
+}
+
 static const struct sym *sym_find(const struct module *mod, uint64_t vaddr)
 {
 	size_t lo = 0, hi = mod->nsyms;
@@ -462,7 +569,7 @@ int rn_symbolize(struct rn_symbolizer *s, const struct rn_maps *m, uint64_t addr
 	out->module = mod->path;
 	out->vaddr = vaddr;
 	if (sym) {
-		out->function = mod->names.buf + sym->name;
+		out->function = readable_name(mod, sym);
 		out->function_start = sym->addr;
 		out->function_off = vaddr - sym->addr;
 	}

@@ -73,14 +73,24 @@ bool rn_frame_is_system(const char *frame);
 /* A symbolized address. */
 struct rn_frame {
 	const char *module;      /* path of the module, owned by the symbolizer */
-	const char *function;    /* name of the enclosing STT_FUNC symbol, owned by the symbolizer,
-			       * or NULL when the module has no symbol for it */
+	const char *function;    /* name of the enclosing STT_FUNC symbol (a C++ one demangled,
+				  * rn_symbol_demangle), owned by the symbolizer, or NULL when
+				  * the module has no symbol for it */
 	uint64_t vaddr;          /* the address in the module's ELF virtual address space */
 	uint64_t function_off;   /* vaddr minus the function's start (0 when function is NULL) */
 	uint64_t function_start; /* the function's start vaddr (0 when function is NULL) */
 };
 
 struct rn_symbolizer;
+
+/*
+ * The readable name of C++ symbol `name` (mangled by the Itanium C++ ABI, section 5.1
+ * "External Names": "_Z..."), demangled by libstdc++'s __cxa_demangle without its parameter
+ * list (and a method's const/volatile/ref qualifiers): "_ZN4node5StartEiPPc" is "node::Start",
+ * "_ZNK1S4sizeEv" "S::size". Owned by the caller (free()); NULL when `name` is not a mangled
+ * C++ name or does not demangle.
+ */
+char *rn_symbol_demangle(const char *name);
 
 /* A new, empty symbolizer (dies on out-of-memory). Free with rn_symbolizer_free(). */
 struct rn_symbolizer *rn_symbolizer_new(void);

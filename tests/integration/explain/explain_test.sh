@@ -64,6 +64,7 @@ if [ "$case_name" = hot ] || [ "$case_name" = golden ] || [ "$case_name" = child
 	[ "$case_name" = golden_warn ] || [ "$case_name" = stripped ] || [ "$case_name" = span ] ||
 	[ "$case_name" = golden_span ] || [ "$case_name" = jit ] || [ "$case_name" = jit_py ] ||
 	[ "$case_name" = node ] || [ "$case_name" = node_plain ] || [ "$case_name" = cpu_wait ] ||
+	[ "$case_name" = cxx ] ||
 	[ "$case_name" = one_run ] || [ "$case_name" = python ]; then
 	"$renacer" trace -c -o /dev/null --profile "$tmp/probe" -- /bin/true 2>"$tmp/probe.err"
 	if grep -q "no on-CPU samples" "$tmp/probe.err"; then
@@ -608,6 +609,48 @@ golden_missing)
 		"$tmp/con")
 	[ "$n" = 1 ] || fail "expected the missing golden profile said once, found $n"
 	! grep -q "where the time went" "$tmp/con" || fail "a diff without a golden profile"
+	;;
+cxx)
+	# a C++ program: its frames are named as C++ names them, qualified and demangled
+	# (app::Parser::parse, from the DWARF linkage name; DW_AT_name alone says "parse"), with
+	# the file:line, and nothing of the item is a mangled symbol (_ZN...)
+	command -v c++ >/dev/null 2>&1 || {
+		echo "SKIP: no C++ compiler" >&2
+		exit 77
+	}
+	xsrc=$(dirname "$src")/cxx_app.cc
+	mkdir -p "$tmp/head/build"
+	cp "$xsrc" "$tmp/head/cxx_app.cc"
+	(cd "$tmp/head" && c++ -O1 -g -fno-omit-frame-pointer -o build/cxx_app cxx_app.cc) ||
+		fail "cannot compile the C++ target"
+	cat >"$tmp/head/renacer.toml" <<T
+[[target]]
+name = "cxx"
+command = ["./build/cxx_app", "20"]
+runs = 10
+
+[regression]
+max_runs = 10
+
+[profile]
+frequency_hz = 999
+T
+	run golden update
+	expect_rc 0
+	sed -i 's|"20"|"200"|' "$tmp/head/renacer.toml"
+	run check
+	expect_rc 1
+	item=$(first_item "$tmp/con")
+	case $item in
+	*" on CPU in app::Parser::parse (cxx_app.cc:"*) ;;
+	*) fail "the first item is not app::Parser::parse (cxx_app.cc:LINE): '$item'" ;;
+	esac
+	! grep -q "_ZN" "$tmp/con" || fail "a mangled name in the explanation"
+	grep -q ";app::Parser::parse (cxx_app.cc:[0-9]*) [0-9]*$" \
+		"$tmp/head/.renacer/explain/cxx.head.folded" ||
+		fail "the profile's stacks do not name app::Parser::parse"
+	! grep -q "_Z" "$tmp/head/.renacer/explain/cxx.head.folded" ||
+		fail "a mangled name in the head's profile"
 	;;
 cpu_wait)
 	# a pipeline inside a sleep (pipe_app.c): the head's reader digests each block with 4x

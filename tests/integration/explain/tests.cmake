@@ -9,9 +9,10 @@
 # jit_py: one shaped as CPython 3.12's trampolines; node: node --perf-basic-prof, node_plain:
 # without it the explanation says how to name the JavaScript functions); a cpu_time
 # row is explained by time on CPU, where blocked pipe writes that grew more than the reader's
-# CPU do not come first (cpu_wait).
+# CPU do not come first (cpu_wait); a C++ program's functions are named qualified and
+# demangled (cxx).
 foreach(case hot openat child off golden golden_warn golden_warn_same golden_missing stdio one_run
-		python stripped span golden_span jit jit_py node node_plain cpu_wait)
+		python stripped span golden_span jit jit_py node node_plain cpu_wait cxx)
 	add_test(NAME explain.${case}
 		COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/explain_test.sh ${case} ${CMAKE_BINARY_DIR}
 			${CMAKE_C_COMPILER})

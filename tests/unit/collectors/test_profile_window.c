@@ -5,7 +5,6 @@
  * profile's two times of a call stack: its calls' durations (RN_PROFILE_SYSCALLS) and their
  * threads' CPU time in them (RN_PROFILE_SYSCALL_CPU, the duration where none was read).
  */
-#define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,6 +1,7 @@
 /*
  * test_symbolize.c - /proc/PID/maps parsing, the C runtime filter, and symbolization of this
- * test binary's own functions (PIE load bias included) through a live and a relocated snapshot.
+ * test binary's own functions (PIE load bias included) through a live and a relocated snapshot,
+ * and C++ names demangled as profiles show them.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -160,6 +161,44 @@ static void test_symbolize_relocated_image(void **state)
 	rn_symbolizer_free(s);
 }
 
+/* One demangled name against what it must read. */
+static void expect_demangled(const char *mangled, const char *want)
+{
+	char *got = rn_symbol_demangle(mangled);
+
+	if (!want) {
+		assert_null(got);
+		return;
+	}
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/* C++ symbols read as a profile shows them: demangled, without the parameter list, a method's
+ * qualifiers or a function template's return type; the spaces that the folded format cannot
+ * hold left out after commas and between closing brackets; C names and malformed ones NULL. */
+static void test_symbol_demangle(void **state)
+{
+	(void)state;
+	expect_demangled("_ZN4node5StartEiPPc", "node::Start");
+	expect_demangled("_ZNK1S4sizeEv", "S::size");
+	expect_demangled("_ZN1SclEi", "S::operator()");
+	expect_demangled("_ZZ4mainENKUliE_clEi", "main::{lambda(int)#1}::operator()");
+	expect_demangled("_ZN12_GLOBAL__N_13fooEi", "(anonymous namespace)::foo");
+	expect_demangled("_ZdlPv", "operator delete");
+	expect_demangled("_ZN2v88internal12DeserializerINS0_7IsolateEE22ReadSingleBytecodeDataINS0_"
+			 "25SlotAccessorForHeapObjectEEEihT_",
+			 "v8::internal::Deserializer<v8::internal::Isolate>::ReadSingleBytecodeData<"
+			 "v8::internal::SlotAccessorForHeapObject>");
+	expect_demangled("_ZNSt6vectorIiSaIiEE9push_backERKi",
+			 "std::vector<int,std::allocator<int>>::push_back");
+	expect_demangled("main", NULL);
+	expect_demangled("_Z", NULL);
+	expect_demangled("_Zbogus!", NULL);
+	expect_demangled(NULL, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -168,6 +207,7 @@ int main(void)
 		cmocka_unit_test(test_symbolize_system_frames),
 		cmocka_unit_test(test_symbolize_finds_own_function),
 		cmocka_unit_test(test_symbolize_relocated_image),
+		cmocka_unit_test(test_symbol_demangle),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -73,9 +73,17 @@ if [ "$case_name" = hot ] || [ "$case_name" = golden ] || [ "$case_name" = child
 	fi
 fi
 
+# fn_lines FILE SIGNATURE: "FIRST LAST", the lines of the function whose definition holds
+# SIGNATURE in FILE, from that line to its closing brace.
+fn_lines() {
+	awk -v sig="$2" '!f && index($0, sig) { f = NR } f && NR > f && /^}/ { print f, NR; exit }' \
+		"$1"
+}
+
 # Lines of app.c: hot_parse's body, and the open() call.
-hot_first=$(grep -n 'static void hot_parse' "$src" | cut -d: -f1)
-hot_last=$(awk -v s="$hot_first" 'NR > s && /^}/ { print NR; exit }' "$src")
+read -r hot_first hot_last <<L
+$(fn_lines "$src" 'static void hot_parse')
+L
 open_line=$(grep -n 'OPEN_LINE' "$src" | cut -d: -f1)
 
 # tree DIR OPENS ROUNDS [CFLAGS]: a checkout with build/app (debug information, frame
@@ -95,6 +103,25 @@ name = "app"
 command = ["./build/app"]
 runs = 10
 $1
+
+[regression]
+max_runs = 10
+
+[profile]
+frequency_hz = 999
+T
+}
+
+# head_config NAME COMMAND [LINE]: the head's renacer.toml for one target NAME running
+# COMMAND (a TOML array), with LINE in its table (collectors = [...]): 10 timing runs decide
+# a large change in one look, profiled at 999 Hz.
+head_config() {
+	cat >"$tmp/head/renacer.toml" <<T
+[[target]]
+name = "$1"
+command = $2
+${3:-}
+runs = 10
 
 [regression]
 max_runs = 10
@@ -129,8 +156,9 @@ span)
 	cp "$spsrc" "$tmp/head/span_app.c"
 	(cd "$tmp/head" && "$cc" -O1 -g -fno-omit-frame-pointer -I"$inc" -o build/span_app \
 		span_app.c) || fail "cannot compile the span target"
-	step_first=$(grep -n 'static uint64_t solve_step' "$spsrc" | cut -d: -f1)
-	step_last=$(awk -v s="$step_first" 'NR > s && /^}/ { print NR; exit }' "$spsrc")
+	read -r step_first step_last <<L
+$(fn_lines "$spsrc" 'static uint64_t solve_step')
+L
 	cat >"$tmp/head/renacer.toml" <<T
 [[target]]
 name = "span_app"
@@ -178,23 +206,13 @@ golden_span)
 	cp "$spsrc" "$tmp/head/span_app.c"
 	(cd "$tmp/head" && "$cc" -O1 -g -fno-omit-frame-pointer -I"$inc" -o build/span_app \
 		span_app.c) || fail "cannot compile the span target"
-	step_first=$(grep -n 'static uint64_t solve_step' "$spsrc" | cut -d: -f1)
-	step_last=$(awk -v s="$step_first" 'NR > s && /^}/ { print NR; exit }' "$spsrc")
+	read -r step_first step_last <<L
+$(fn_lines "$spsrc" 'static uint64_t solve_step')
+L
 	# span_config SOLVE_UNITS: 10 timing runs decide a 10x span in one look
 	span_config() {
-		cat >"$tmp/head/renacer.toml" <<T
-[[target]]
-name = "span_app"
-command = ["./build/span_app", "20", "$1"]
-collectors = ["ptrace", "app"]
-runs = 10
-
-[regression]
-max_runs = 10
-
-[profile]
-frequency_hz = 999
-T
+		head_config span_app "[\"./build/span_app\", \"20\", \"$1\"]" \
+			'collectors = ["ptrace", "app"]'
 	}
 	span_config 20
 	run golden update
@@ -623,18 +641,7 @@ cxx)
 	cp "$xsrc" "$tmp/head/cxx_app.cc"
 	(cd "$tmp/head" && c++ -O1 -g -fno-omit-frame-pointer -o build/cxx_app cxx_app.cc) ||
 		fail "cannot compile the C++ target"
-	cat >"$tmp/head/renacer.toml" <<T
-[[target]]
-name = "cxx"
-command = ["./build/cxx_app", "20"]
-runs = 10
-
-[regression]
-max_runs = 10
-
-[profile]
-frequency_hz = 999
-T
+	head_config cxx '["./build/cxx_app", "20"]'
 	run golden update
 	expect_rc 0
 	sed -i 's|"20"|"200"|' "$tmp/head/renacer.toml"
@@ -664,22 +671,12 @@ cpu_wait)
 	cp "$psrc" "$tmp/head/pipe_app.c"
 	(cd "$tmp/head" && "$cc" -O1 -g -fno-omit-frame-pointer -o build/pipe_app pipe_app.c) ||
 		fail "cannot compile the pipeline"
-	dig_first=$(grep -n 'static uint64_t digest' "$psrc" | cut -d: -f1)
-	dig_last=$(awk -v s="$dig_first" 'NR > s && /^}/ { print NR; exit }' "$psrc")
+	read -r dig_first dig_last <<L
+$(fn_lines "$psrc" 'static uint64_t digest')
+L
 	# pipe_config CHUNKS WORK: 10 timing runs decide a 4x CPU change in one look
 	pipe_config() {
-		cat >"$tmp/head/renacer.toml" <<T
-[[target]]
-name = "pipe"
-command = ["./build/pipe_app", "3", "$1", "$2", "1000"]
-runs = 10
-
-[regression]
-max_runs = 10
-
-[profile]
-frequency_hz = 999
-T
+		head_config pipe "[\"./build/pipe_app\", \"3\", \"$1\", \"$2\", \"1000\"]"
 	}
 	pipe_config 64 10
 	run golden update

@@ -1,9 +1,11 @@
 #include "symbolize.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -414,7 +416,22 @@ static struct module *module_get(struct rn_symbolizer *s, const char *path)
 /* The nearest symbol at or before `vaddr` whose extent (when known) holds it, or NULL. */
 /* libstdc++'s demangler, the Itanium C++ ABI's __cxa_demangle (section 3.4, "Demangler API"):
  * C linkage, the result malloc'ed, *status 0 on success. */
-extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+typedef char *(*cxa_demangle_fn)(const char *mangled, char *buf, size_t *len, int *status);
+
+static cxa_demangle_fn cxa_demangle;
+static pthread_once_t cxa_once = PTHREAD_ONCE_INIT;
+
+/* libstdc++ is opened at the first C++ name, not linked: its start-up (locales, iostreams)
+ * would add about a megabyte to every renacer process's peak RSS, and so to the pre-exec
+ * image that timing runs read a target's peak against (collectors/run.c). Debian's apt
+ * needs libstdc++6, so it is there; without it names stay mangled. */
+static void open_demangler(void)
+{
+	void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+	void *fn = h ? dlsym(h, "__cxa_demangle") : NULL;
+
+	memcpy(&cxa_demangle, &fn, sizeof(fn)); /* POSIX: a data pointer to a function's */
+}
 
 /* Drop the return type that a function template's demangled name begins with ("int
  * ns::read<T>": ns::read<T>): the text up to the last space outside brackets, unless that space
@@ -456,7 +473,10 @@ char *rn_symbol_demangle(const char *name)
 
 	if (!name || strncmp(name, "_Z", 2))
 		return NULL;
-	d = __cxa_demangle(name, NULL, NULL, &status);
+	pthread_once(&cxa_once, open_demangler);
+	if (!cxa_demangle)
+		return NULL;
+	d = cxa_demangle(name, NULL, NULL, &status);
 	if (status || !d) {
 		free(d);
 		return NULL;

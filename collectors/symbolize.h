@@ -85,10 +85,11 @@ struct rn_symbolizer;
 
 /*
  * The readable name of C++ symbol `name` (mangled by the Itanium C++ ABI, section 5.1
- * "External Names": "_Z..."), demangled by libstdc++'s __cxa_demangle without its parameter
+ * "External Names": "_Z..."), demangled by libstdc++'s __cxa_demangle (libstdc++.so.6, opened
+ * at the first call; thread-safe) without its parameter
  * list (and a method's const/volatile/ref qualifiers): "_ZN4node5StartEiPPc" is "node::Start",
  * "_ZNK1S4sizeEv" "S::size". Owned by the caller (free()); NULL when `name` is not a mangled
- * C++ name or does not demangle.
+ * C++ name, does not demangle, or libstdc++ cannot be opened.
  */
 char *rn_symbol_demangle(const char *name);
 

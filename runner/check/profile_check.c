@@ -506,6 +506,9 @@ struct item {
 	bool waits;         /* ITEM_SYSCALL of a call that waits (waits_in), explaining a cpu_time
 			* row: its time is not CPU time */
 	bool oncpu;         /* ITEM_SYSCALL: delta is the calls' time on CPU (the on-CPU view) */
+	bool overlaps;      /* ITEM_SYSCALL of a call that waits, explaining a wall-time row, whose
+			     * time grew by more than twice the row did: threads that waited at
+			     * once (wait_overlaps) */
 };
 
 /* The value of `stack` in `f` (0 when absent). */
@@ -649,7 +652,8 @@ static bool idle_wait(const struct item *it)
 
 static int item_tier(const struct item *it)
 {
-	return it->waits || (it->kind == ITEM_SYSCALL && it->calls <= 0) || idle_wait(it);
+	return it->waits || it->overlaps || (it->kind == ITEM_SYSCALL && it->calls <= 0) ||
+		idle_wait(it);
 }
 
 /* Whether syscall `name` mostly waits (for a lock, a child, a descriptor, a timer) rather than
@@ -683,6 +687,28 @@ static void rank_waits_last(struct item *v, size_t n)
 
 		v[i].waits = v[i].kind == ITEM_CP ||
 			(v[i].kind == ITEM_SYSCALL && waits_in(leaf ? leaf + 1 : v[i].stack));
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), item_cmp);
+}
+
+/* Explaining a wall-time row that grew by `growth_ns`: mark the waiting syscalls (waits_in)
+ * whose time grew by more than twice that (it->overlaps) and sort again. Waits of several
+ * threads at once add up beyond the run's own growth, and a thread that waited while the
+ * program's work went on is not where the time went: four idle threads (idle_app.c, waking
+ * every 5 ms) read "+99 futex from idler, +495.8 ms in the calls" above "+96.4 ms on CPU in
+ * compute", the main thread's work, for a row that grew +100 ms. One thread's wait on the
+ * program's way (a lock, a child's pipe) cannot grow more than the run did, give or take
+ * the profiled runs' noise: the factor 2. */
+static void wait_overlaps(struct item *v, size_t n, int64_t growth_ns)
+{
+	if (growth_ns <= 0)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const char *leaf = strrchr(v[i].stack, ';');
+
+		v[i].overlaps = v[i].kind == ITEM_SYSCALL && v[i].delta > 2 * growth_ns &&
+			waits_in(leaf ? leaf + 1 : v[i].stack);
 	}
 	if (n)
 		qsort(v, n, sizeof(*v), item_cmp);
@@ -824,10 +850,16 @@ static void format_item(struct rn_buf *b, const struct item *it)
 		}
 		rn_buf_addf(b, " from %s, ", caller ? caller : sys ? ONLY_SYSTEM : "(no caller)");
 		add_ns(b, it->delta);
-		rn_buf_adds(b,
-			    it->oncpu         ? " on CPU in the calls" :
-				    it->waits ? " waiting in the calls (not CPU time)" :
-						" in the calls");
+		if (it->oncpu)
+			rn_buf_adds(b, " on CPU in the calls");
+		else if (it->waits)
+			rn_buf_adds(b, " waiting in the calls (not CPU time)");
+		else if (it->overlaps)
+			rn_buf_adds(
+				b,
+				" waiting in the calls (threads at once: more than the run grew)");
+		else
+			rn_buf_adds(b, " in the calls");
 		free(caller);
 		break;
 	case ITEM_CP:
@@ -951,15 +983,16 @@ static unsigned runs_needed(unsigned nruns)
  * "N. text" lines in `out` (at most `top`) and, each with its call path, in `all`; then the
  * others as "not ranked: seen in K of N runs: text" (in `out`, UNRANKED_SHOWN of them).
  * With `cpu_row` (the row explained is a cpu_time row) the calls that wait rank last
- * (rank_waits_last). `which`: the view the two paths hold (TEXT_TIME or TEXT_ONCPU), and the
- * runs' texts that count_held reads. Returns the items that grew, *ranked those ranked. -1
- * when a profile cannot be read (`out` says why).
+ * (rank_waits_last); else, with the row's growth `growth_ns` (0: unknown), the waits that grew
+ * beyond twice it rank last too (wait_overlaps). `which`: the view the two paths hold
+ * (TEXT_TIME or TEXT_ONCPU), and the runs' texts that count_held reads. Returns the items that
+ * grew, *ranked those ranked. -1 when a profile cannot be read (`out` says why).
  */
 static long rank(const char *base_path, const char *base_calls, const char *head_path,
 		 const char *head_calls, const struct side *bs, const struct side *hs,
 		 const struct side *br, const struct side *hr, unsigned nruns, unsigned top,
-		 bool cpu_row, enum side_text which, struct rn_buf *out, struct rn_buf *all,
-		 long *ranked)
+		 bool cpu_row, int64_t growth_ns, enum side_text which, struct rn_buf *out,
+		 struct rn_buf *all, long *ranked)
 {
 	struct rn_folded b, h, bc, hc;
 	struct rn_diag d;
@@ -992,6 +1025,8 @@ static long rank(const char *base_path, const char *base_calls, const char *head
 		v[i].oncpu = which == TEXT_ONCPU && v[i].kind == ITEM_SYSCALL;
 	if (cpu_row)
 		rank_waits_last(v, n);
+	else
+		wait_overlaps(v, n, growth_ns);
 	count_held(v, n, &b, &bc, br, hr, nruns, which);
 	for (size_t i = 0; i < n && v[i].delta > 0; i++)
 		growth += (uint64_t)v[i].delta;
@@ -1322,7 +1357,7 @@ long rn_profile_rank_files(const char *const files[4], const char *const cp[2], 
 		side_cp_parse(&hs, cp[1]);
 	}
 	grew = rank(files[0], files[1], files[2], files[3], cp ? &bs : NULL, cp ? &hs : NULL, NULL,
-		    NULL, 0, 0, cpu_row, TEXT_TIME, out, all, &ranked);
+		    NULL, 0, 0, cpu_row, 0, TEXT_TIME, out, all, &ranked);
 	side_release(&bs);
 	side_release(&hs);
 	return grew;
@@ -1332,12 +1367,12 @@ long rn_profile_rank_files(const char *const files[4], const char *const cp[2], 
  * profiles' files[] (base, base calls, head, head calls), the sides' means (`bs` NULL against
  * a golden profile) and their runs; `leaning`: the row did not fail (a golden row WARN with its
  * estimate beyond the limit), the header says "why it may be slower"; `cpu_row`: the row is a
- * cpu_time row; `which`: the view files[0] and files[2] hold (rank). Returns what rank()
- * returns. */
+ * cpu_time row; `growth_ns`: how much the row grew (0: unknown); `which`: the view files[0]
+ * and files[2] hold (rank). Returns what rank() returns. */
 static long ranked_list(const struct rn_profile_cfg *pc, const char *const files[4],
 			const struct side *bs, const struct side *hs, const struct side *bruns,
-			const struct side *hruns, bool leaning, bool cpu_row, enum side_text which,
-			struct rn_buf *out, struct rn_buf *all)
+			const struct side *hruns, bool leaning, bool cpu_row, int64_t growth_ns,
+			enum side_text which, struct rn_buf *out, struct rn_buf *all)
 {
 	long grew, ranked;
 
@@ -1352,7 +1387,7 @@ static long ranked_list(const struct rn_profile_cfg *pc, const char *const files
 				    "; a syscall's time: the thread's CPU time in the call" :
 				    "; syscall time taken at ptrace stops");
 	grew = rank(files[0], files[1], files[2], files[3], bs, hs, bruns, hruns, pc->runs, pc->top,
-		    cpu_row, which, out, all, &ranked);
+		    cpu_row, growth_ns, which, out, all, &ranked);
 	if (grew == 0)
 		rn_buf_adds(out, "  no call path grew in the profiled runs\n");
 	else if (grew > 0 && ranked == 0)
@@ -1502,6 +1537,16 @@ static int golden_profile(const struct rn_config *cfg, const struct rn_target_cf
 	return 1;
 }
 
+/* How much timing row `v` grew, ns: its observed value less its reference (the base's median,
+ * the golden's), both in ms; 0 when it did not grow or does not say. */
+static int64_t row_growth_ns(const struct rn_verdict_result *v)
+{
+	if (!v->has_observed || !v->has_golden || !v->unit || strcmp(v->unit, "ms") ||
+	    v->observed <= v->golden)
+		return 0;
+	return (int64_t)((v->observed - v->golden) * 1e6);
+}
+
 /*
  * After the profiled runs of `head` for `row`: its ranked list (the base's files `b` or the
  * golden profile's against the head's `h`, with `bs` the base side's mean or NULL, and the
@@ -1534,7 +1579,7 @@ static void rank_and_keep(const struct rn_config *cfg, const struct rn_target_cf
 		const char *files[4] = { bp, b->calls, hp, h->calls };
 
 		grew = ranked_list(pc, files, bs, hs, bruns, hruns, row->verdict != RN_VERDICT_FAIL,
-				   cpu_row, which, out, all);
+				   cpu_row, row_growth_ns(row), which, out, all);
 	}
 	interpreter_note(head, hs, out, all);
 	drawn = !nodiff && grew >= 0 && !write_svg(svg, bp, hp, head->name);

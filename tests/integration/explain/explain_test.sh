@@ -64,7 +64,7 @@ if [ "$case_name" = hot ] || [ "$case_name" = golden ] || [ "$case_name" = child
 	[ "$case_name" = golden_warn ] || [ "$case_name" = stripped ] || [ "$case_name" = span ] ||
 	[ "$case_name" = golden_span ] || [ "$case_name" = jit ] || [ "$case_name" = jit_py ] ||
 	[ "$case_name" = node ] || [ "$case_name" = node_plain ] || [ "$case_name" = cpu_wait ] ||
-	[ "$case_name" = cxx ] ||
+	[ "$case_name" = cxx ] || [ "$case_name" = idle ] ||
 	[ "$case_name" = one_run ] || [ "$case_name" = python ]; then
 	"$renacer" trace -c -o /dev/null --profile "$tmp/probe" -- /bin/true 2>"$tmp/probe.err"
 	if grep -q "no on-CPU samples" "$tmp/probe.err"; then
@@ -627,6 +627,36 @@ golden_missing)
 		"$tmp/con")
 	[ "$n" = 1 ] || fail "expected the missing golden profile said once, found $n"
 	! grep -q "where the time went" "$tmp/con" || fail "a diff without a golden profile"
+	;;
+idle)
+	# a wall-time row of a program whose main thread computes 3x longer while four idle
+	# threads wait (idle_app.c): their waits grew by about four times the run's growth, so
+	# they rank after the main thread's CPU, marked as threads waiting at once; the first
+	# item is compute with its file:line
+	isrc=$(dirname "$src")/idle_app.c
+	for side in base:40 head:120; do
+		d="$tmp/${side%:*}"
+		mkdir -p "$d/build"
+		cp "$isrc" "$d/idle_app.c"
+		(cd "$d" && "$cc" -O1 -g -fno-omit-frame-pointer -pthread -DWORK="${side#*:}" \
+			-o build/idle_app idle_app.c) || fail "cannot compile the idle program"
+	done
+	read -r comp_first comp_last <<L
+$(fn_lines "$isrc" 'static uint64_t compute')
+L
+	head_config idle '["./build/idle_app", "4"]'
+	run check --baseline ../base
+	expect_rc 1
+	grep -q "baseline:wall_time failed: profiling" "$tmp/con" ||
+		fail "the wall_time row is not the one explained"
+	item=$(first_item "$tmp/con")
+	n=$(echo "$item" | sed -n 's/.* on CPU in compute (idle_app\.c:\([0-9]*\)).*/\1/p')
+	[ -n "$n" ] || fail "the first item is not compute (idle_app.c:LINE): '$item'"
+	[ "$n" -gt "$comp_first" ] && [ "$n" -lt "$comp_last" ] ||
+		fail "line $n is not in compute ($comp_first-$comp_last)"
+	tr '\n' ' ' <"$tmp/con" | tr -s ' ' |
+		grep -q "futex from idler (idle_app.c:[0-9]*), +[0-9.]* [mu]*s waiting in the calls (threads at once: more than the run grew)" ||
+		fail "the idle threads' waits are not marked as threads waiting at once"
 	;;
 cxx)
 	# a C++ program: its frames are named as C++ names them, qualified and demangled

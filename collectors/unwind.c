@@ -18,7 +18,9 @@
 #define MAX_MODULES 64
 /* Answers cached per absolute instruction address; cleared when half full. */
 #define CACHE_SLOTS 1024
-/* The stack pointer's DWARF register number on x86_64 (System V psABI, DWARF register map). */
+/* The frame and stack pointers' DWARF register numbers on x86_64 (System V psABI, DWARF
+ * register map). */
+#define DWARF_REG_RBP 6
 #define DWARF_REG_RSP 7
 
 struct module {
@@ -29,9 +31,9 @@ struct module {
 };
 
 struct slot {
-	uint64_t pc;  /* 0: empty */
-	int rc;       /* cached answer */
-	uint64_t off; /* cached offset */
+	uint64_t pc;              /* 0: empty */
+	int rc;                   /* cached answer */
+	struct rn_unwind_row row; /* cached row */
 };
 
 struct rn_unwinder {
@@ -93,52 +95,95 @@ static struct module *module_get(struct rn_unwinder *u, const char *path)
 	return m;
 }
 
-static int lookup(struct rn_unwinder *u, const struct rn_maps *m, uint64_t pc, uint64_t *off)
+/* The CFA rule of `frame` into `row`: register plus offset, the register rsp or rbp (libdw
+ * states it as DW_OP_bregx (reg, offset) or DW_OP_bregN offset). 0 or -ENOENT. */
+static int cfa_rule(Dwarf_Frame *frame, struct rn_unwind_row *row)
+{
+	Dwarf_Op *ops = NULL;
+	size_t nops = 0;
+	uint64_t reg;
+	int64_t off;
+
+	if (dwarf_frame_cfa(frame, &ops, &nops) || nops != 1)
+		return -ENOENT;
+	if (ops[0].atom == DW_OP_bregx) {
+		reg = ops[0].number;
+		off = (int64_t)ops[0].number2;
+	} else if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+		reg = ops[0].atom - DW_OP_breg0;
+		off = (int64_t)ops[0].number;
+	} else {
+		return -ENOENT;
+	}
+	/* the call pushed the return address: the CFA is at least 8 above rsp, 16 above an rbp
+	 * that the function pushed after it */
+	if ((reg != DWARF_REG_RSP || off < 8) && (reg != DWARF_REG_RBP || off < 16))
+		return -ENOENT;
+	row->cfa_rbp = reg == DWARF_REG_RBP;
+	row->cfa_off = off;
+	return 0;
+}
+
+/* The rule of the caller's rbp in `frame` into `row`: saved at CFA + N ("offset(N)", which
+ * libdw gives as DW_OP_call_frame_cfa then DW_OP_plus_uconst N, or DW_OP_consts N, DW_OP_plus),
+ * else unchanged. */
+static void rbp_rule(Dwarf_Frame *frame, struct rn_unwind_row *row)
+{
+	Dwarf_Op mem[3], *ops = NULL;
+	size_t nops = 0;
+
+	row->rbp_saved = false;
+	if (dwarf_frame_register(frame, DWARF_REG_RBP, mem, &ops, &nops) || !ops || !nops ||
+	    ops[0].atom != DW_OP_call_frame_cfa)
+		return;
+	if (nops == 1) {
+		row->rbp_off = 0;
+	} else if (nops == 2 && ops[1].atom == DW_OP_plus_uconst) {
+		row->rbp_off = (int64_t)ops[1].number;
+	} else if (nops == 3 && ops[1].atom == DW_OP_consts && ops[2].atom == DW_OP_plus) {
+		row->rbp_off = (int64_t)ops[1].number;
+	} else {
+		return;
+	}
+	row->rbp_saved = true;
+}
+
+static int lookup(struct rn_unwinder *u, const struct rn_maps *m, uint64_t pc,
+		  struct rn_unwind_row *row)
 {
 	struct rn_frame fr;
 	struct module *mod;
 	Dwarf_Frame *frame = NULL;
-	Dwarf_Op *ops = NULL;
-	size_t nops = 0;
-	int rc = -ENOENT;
+	int rc;
 
 	if (rn_symbolize(u->sym, m, pc, false, &fr))
 		return -ENOENT;
 	mod = module_get(u, fr.module);
 	if (!mod || !mod->cfi || dwarf_cfi_addrframe(mod->cfi, fr.vaddr, &frame))
 		return -ENOENT;
-	/* CFA = rsp + N, the row of every function that addresses its frame from rsp */
-	if (!dwarf_frame_cfa(frame, &ops, &nops) && nops == 1) {
-		/* libdw states a register+offset rule as DW_OP_bregx (reg, offset) */
-		if (ops[0].atom == DW_OP_bregx && ops[0].number == DWARF_REG_RSP &&
-		    (int64_t)ops[0].number2 >= 8) {
-			*off = ops[0].number2 - 8;
-			rc = 0;
-		} else if (ops[0].atom == DW_OP_breg0 + DWARF_REG_RSP &&
-			   (int64_t)ops[0].number >= 8) {
-			*off = ops[0].number - 8;
-			rc = 0;
-		}
-	}
+	rc = cfa_rule(frame, row);
+	if (!rc)
+		rbp_rule(frame, row);
 	free(frame);
 	return rc;
 }
 
 #endif
 
-int rn_unwind_ra_offset(struct rn_unwinder *u, const struct rn_maps *m, uint64_t pc,
-			uint64_t *sp_off)
+int rn_unwind_row(struct rn_unwinder *u, const struct rn_maps *m, uint64_t pc,
+		  struct rn_unwind_row *row)
 {
 #if defined(__x86_64__)
 	size_t i = (size_t)((pc * 0x9e3779b97f4a7c15ull) >> 54) % CACHE_SLOTS, k;
 	struct slot *s;
 
+	memset(row, 0, sizeof(*row));
 	if (!pc || !m)
 		return -ENOENT;
 	for (k = 0; k < CACHE_SLOTS; k++) {
 		s = &u->cache[(i + k) % CACHE_SLOTS];
 		if (s->pc == pc) {
-			*sp_off = s->off;
+			*row = s->row;
 			return s->rc;
 		}
 		if (!s->pc)
@@ -150,16 +195,31 @@ int rn_unwind_ra_offset(struct rn_unwinder *u, const struct rn_maps *m, uint64_t
 		s = &u->cache[i];
 	}
 	s->pc = pc;
-	s->off = 0;
-	s->rc = lookup(u, m, pc, &s->off);
+	memset(&s->row, 0, sizeof(s->row));
+	s->rc = lookup(u, m, pc, &s->row);
 	u->cached++;
-	*sp_off = s->off;
+	*row = s->row;
 	return s->rc;
 #else
 	(void)u;
 	(void)m;
 	(void)pc;
-	*sp_off = 0;
+	memset(row, 0, sizeof(*row));
 	return -ENOTSUP;
 #endif
+}
+
+int rn_unwind_ra_offset(struct rn_unwinder *u, const struct rn_maps *m, uint64_t pc,
+			uint64_t *sp_off)
+{
+	struct rn_unwind_row row;
+	int rc = rn_unwind_row(u, m, pc, &row);
+
+	*sp_off = 0;
+	if (rc)
+		return rc;
+	if (row.cfa_rbp)
+		return -ENOENT;
+	*sp_off = (uint64_t)row.cfa_off - 8;
+	return 0;
 }

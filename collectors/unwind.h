@@ -8,7 +8,9 @@
  * higher up: the CFI row of the syscall instruction gives the canonical frame address as
  * rsp + N (x86_64; DWARF 5 section 6.4), and the return address sits at CFA - 8, pushed by
  * the call. This module answers N - 8 per instruction address, with libdw's CFI reader
- * (dwarf_getcfi_elf) and a cache per address, so a call site costs one lookup per run.
+ * (dwarf_getcfi_elf) and a cache per address, so a call site costs one lookup per run; and,
+ * for a walk through several frames of the C runtime, the whole row: a CFA of rsp or rbp plus
+ * a constant, and where the caller's rbp was saved (rn_unwind_row).
  *
  * x86_64 only (elsewhere every lookup is -ENOTSUP: aarch64 takes the link register). Not
  * thread safe.
@@ -16,6 +18,7 @@
 #ifndef RN_UNWIND_H
 #define RN_UNWIND_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct rn_maps;
@@ -34,5 +37,25 @@ void rn_unwinder_free(struct rn_unwinder *u);
  */
 int rn_unwind_ra_offset(struct rn_unwinder *u, const struct rn_maps *m, uint64_t pc,
 			uint64_t *sp_off);
+
+/* One row of the call-frame information (DWARF 5, section 6.4.1 "Structure of Call Frame
+ * Information"): the canonical frame address (CFA) of the function that holds an instruction
+ * is rsp or rbp plus `cfa_off` bytes, its return address is at CFA - 8, and its caller's rbp
+ * is at CFA + `rbp_off` when `rbp_saved` (else the function left rbp as it was). */
+struct rn_unwind_row {
+	bool cfa_rbp;    /* the CFA is rbp + cfa_off (a function that keeps a frame pointer);
+			  * else rsp + cfa_off */
+	int64_t cfa_off; /* bytes, >= 8 from rsp, >= 16 from rbp */
+	bool rbp_saved;  /* the caller's rbp is saved at CFA + rbp_off */
+	int64_t rbp_off; /* bytes, usually negative */
+};
+
+/*
+ * The row of the instruction at `pc` of a process whose mappings are `m` into `row` (cached
+ * per address, as rn_unwind_ra_offset). 0; -ENOENT when no CFI row describes it or its CFA
+ * is not rsp or rbp plus a constant (*row zeroed); -ENOTSUP off x86_64.
+ */
+int rn_unwind_row(struct rn_unwinder *u, const struct rn_maps *m, uint64_t pc,
+		  struct rn_unwind_row *row);
 
 #endif

@@ -263,7 +263,8 @@ static void push_ret(struct task *tk, uint64_t ret)
 
 #if defined(__x86_64__)
 static uint64_t ra_offset(struct rn_collector *c, struct task *tk, uint64_t pc);
-static void cfi_walk(struct rn_collector *c, struct task *tk, uint64_t pc, uint64_t sp);
+static void cfi_walk(struct rn_collector *c, struct task *tk, uint64_t pc, uint64_t sp,
+		     uint64_t fp);
 static bool in_runtime(struct rn_collector *c, struct task *tk, uint64_t addr);
 #endif
 
@@ -325,7 +326,7 @@ void rn_pt_capture_stack(struct rn_collector *c, struct task *tk)
 	/* made deeper inside the C runtime (stdio's fopen calls open64): its frames' CFI leads
 	 * to the first caller outside it */
 	if (in_runtime(c, tk, top))
-		cfi_walk(c, tk, regs.rip, sp);
+		cfi_walk(c, tk, regs.rip, sp, fp);
 #endif
 	if (!have_win)
 		return;
@@ -392,18 +393,21 @@ static bool in_runtime(struct rn_collector *c, struct task *tk, uint64_t addr)
 }
 
 /* Follow the call-frame information from the syscall instruction at `pc` (stack pointer
- * `sp`) through frames of the C runtime, at most CFI_FRAMES of them within one CFI_WINDOW read
- * from sp, and keep the first return address outside it. Functions whose CFA is not the
- * stack pointer plus a constant end the walk (collectors/unwind.h). */
+ * `sp`, frame pointer `fp`) through frames of the C runtime, at most CFI_FRAMES of them within
+ * one CFI_WINDOW read from sp, and keep the first return address outside it. A frame's CFA is
+ * rsp or rbp plus a constant (collectors/unwind.h); rbp is followed through the frames that
+ * saved it, so a function that keeps a frame pointer (glibc's __vfscanf_internal under
+ * fscanf's reads) does not end the walk. Any other rule does. */
 #define CFI_FRAMES 12
 #define CFI_WINDOW 4096
 
-static void cfi_walk(struct rn_collector *c, struct task *tk, uint64_t pc, uint64_t sp)
+static void cfi_walk(struct rn_collector *c, struct task *tk, uint64_t pc, uint64_t sp, uint64_t fp)
 {
-	uint64_t win[CFI_WINDOW / 8], cur = sp, off, ra;
+	uint64_t win[CFI_WINDOW / 8], cur = sp, cfa, ra;
 	struct iovec local = { win, sizeof(win) }, remote[2];
 	size_t first = 4096 - (sp & 4095), len;
 	unsigned long nremote = 1;
+	struct rn_unwind_row row;
 	ssize_t n;
 	int k;
 
@@ -421,12 +425,21 @@ static void cfi_walk(struct rn_collector *c, struct task *tk, uint64_t pc, uint6
 	len = (size_t)n;
 	for (k = 0; k < CFI_FRAMES; k++) {
 		/* a return address is looked up at the call instruction before it */
-		if (rn_unwind_ra_offset(c->unwind, rn_pt_proc_of(c, tk)->maps, k ? pc - 1 : pc,
-					&off) ||
-		    (off & 7) || cur - sp + off + 8 > len)
+		if (rn_unwind_row(c->unwind, rn_pt_proc_of(c, tk)->maps, k ? pc - 1 : pc, &row))
 			return;
-		ra = win[(cur - sp + off) / 8];
-		cur += off + 8;
+		cfa = (row.cfa_rbp ? fp : cur) + (uint64_t)row.cfa_off;
+		/* the return address at CFA - 8 must lie in the window, above this frame */
+		if ((cfa & 7) || cfa < cur + 8 || cfa - sp > len)
+			return;
+		ra = win[(cfa - 8 - sp) / 8];
+		if (row.rbp_saved) {
+			uint64_t at = cfa + (uint64_t)row.rbp_off;
+
+			if ((at & 7) || at < sp || at - sp + 8 > len)
+				return;
+			fp = win[(at - sp) / 8];
+		}
+		cur = cfa;
 		if (!in_runtime(c, tk, ra)) {
 			push_ret(tk, ra);
 			return;

@@ -503,6 +503,29 @@ golden)
 	grep -q "head against the golden profile" "$tmp/con" || fail "not explained by the golden"
 	check_hot_item "$tmp/con" console
 	;;
+scanf)
+	# reads made deep in stdio (tests/targets/ex_scanf.c: fscanf on an unbuffered stream, one
+	# read(2) a byte, through __vfscanf_internal, which keeps a frame pointer): the read
+	# item names read_in with its file:line, the call-frame walk having followed rbp
+	scanf="$build/targets/ex_scanf"
+	scanf_src=$(cd "$(dirname "$0")/../../targets" && pwd)/ex_scanf.c
+	scan_line=$(grep -n 'SCAN_LINE' "$scanf_src" | cut -d: -f1)
+	mkdir -p "$tmp/head"
+	config ""
+	sed -i "s|^command = .*|command = [\"$scanf\", \"10\"]|" "$tmp/head/renacer.toml"
+	run golden update
+	expect_rc 0
+	sed -i "s|^command = .*|command = [\"$scanf\", \"20000\"]|" "$tmp/head/renacer.toml"
+	run check
+	expect_rc 1
+	grep -q "FAIL app/golden:" "$tmp/con" || fail "no failing golden timing row"
+	grep -q "read from read_in (.*ex_scanf.c:$scan_line)" \
+		"$tmp/head/.renacer/explain/app.explain.txt" ||
+		fail "no read item named read_in (ex_scanf.c:$scan_line)"
+	! grep -q "read from no frame of the program's own" \
+		"$tmp/head/.renacer/explain/app.explain.txt" ||
+		fail "a read item without the program's frame"
+	;;
 stdio)
 	# the extra writes come from write_out() through fprintf/fwrite (tests/targets/ex_stdio.c):
 	# the first item names write_out with its file:line, not the C runtime's frame that made

@@ -11,10 +11,10 @@
 # row is explained by time on CPU, where blocked pipe writes that grew more than the reader's
 # CPU do not come first (cpu_wait); a C++ program's functions are named qualified and
 # demangled (cxx); the waits of idle threads that grew beyond the run rank after the main
-# thread's CPU on a wall-time row (idle).
+# thread's CPU on a wall-time row (idle); reads made by fscanf name their caller (scanf).
 foreach(case hot openat child off golden golden_warn golden_warn_same golden_missing stdio one_run
 		python stripped span golden_span jit jit_py node node_plain cpu_wait cxx
-		idle)
+		idle scanf)
 	add_test(NAME explain.${case}
 		COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/explain_test.sh ${case} ${CMAKE_BINARY_DIR}
 			${CMAKE_C_COMPILER})

@@ -228,12 +228,12 @@ head_fails)
 	expect_no_err "baseline:syscalls"
 	;;
 fingerprint_compiler)
-	# The head spins 3x the base's CPU work: its time rows FAIL. The same trees with the base
+	# The head spins 10x the base's CPU work: its time rows FAIL. The same trees with the base
 	# binary's .comment naming another compiler: the sides' environment fingerprints differ,
 	# and the time rows are INCONCLUSIVE naming the compiler, never FAIL.
 	command -v objcopy >/dev/null 2>&1 || { echo "SKIP: no objcopy" >&2; exit 77; }
 	spin_source
-	for side in base:4000000 head:12000000; do
+	for side in base:4000000 head:40000000; do
 		mkdir -p "$tmp/${side%%:*}/build"
 		"$cc" -O1 -DN="${side#*:}" -o "$tmp/${side%%:*}/build/app" "$tmp/spin.c" ||
 			fail "cannot compile the target"

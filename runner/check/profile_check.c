@@ -638,16 +638,21 @@ static void add_paths(struct item **v, size_t *n, size_t *cap, const struct rn_f
  * (idle_wait). */
 static bool waits_in(const char *name);
 
+/* Whether `it` is a syscall item of a call that waits (waits_in of its leaf frame). */
+static bool is_wait(const struct item *it)
+{
+	const char *leaf = strrchr(it->stack, ';');
+
+	return it->kind == ITEM_SYSCALL && waits_in(leaf ? leaf + 1 : it->stack);
+}
+
 /* Whether syscall item `it` is a wait whose calls barely grew (at most a tenth more) while
  * its time did: a thread that waited longer because the run did (node's idle libuv workers:
  * "+1 futex from uv_cond_wait, +1.97 s in the calls" ranked above the +455 ms of CPU in the
  * JavaScript function that grew), the consequence of a slowdown, not its cause. */
 static bool idle_wait(const struct item *it)
 {
-	const char *leaf = strrchr(it->stack, ';');
-
-	return it->kind == ITEM_SYSCALL && it->base_calls > 0 && it->calls * 10 <= it->base_calls &&
-		waits_in(leaf ? leaf + 1 : it->stack);
+	return it->base_calls > 0 && it->calls * 10 <= it->base_calls && is_wait(it);
 }
 
 static int item_tier(const struct item *it)
@@ -682,12 +687,8 @@ static int item_cmp(const void *a, const void *b);
  * +24 ms of CPU work ranked below it), and sort again: explaining a cpu_time row. */
 static void rank_waits_last(struct item *v, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		const char *leaf = strrchr(v[i].stack, ';');
-
-		v[i].waits = v[i].kind == ITEM_CP ||
-			(v[i].kind == ITEM_SYSCALL && waits_in(leaf ? leaf + 1 : v[i].stack));
-	}
+	for (size_t i = 0; i < n; i++)
+		v[i].waits = v[i].kind == ITEM_CP || is_wait(&v[i]);
 	if (n)
 		qsort(v, n, sizeof(*v), item_cmp);
 }
@@ -704,12 +705,8 @@ static void wait_overlaps(struct item *v, size_t n, int64_t growth_ns)
 {
 	if (growth_ns <= 0)
 		return;
-	for (size_t i = 0; i < n; i++) {
-		const char *leaf = strrchr(v[i].stack, ';');
-
-		v[i].overlaps = v[i].kind == ITEM_SYSCALL && v[i].delta > 2 * growth_ns &&
-			waits_in(leaf ? leaf + 1 : v[i].stack);
-	}
+	for (size_t i = 0; i < n; i++)
+		v[i].overlaps = v[i].delta > 2 * growth_ns && is_wait(&v[i]);
 	if (n)
 		qsort(v, n, sizeof(*v), item_cmp);
 }

@@ -14,6 +14,7 @@ build=$2
 cc=$3
 renacer="$build/renacer"
 src=$(cd "$(dirname "$0")" && pwd)/app.c
+targets_src=$(cd "$(dirname "$0")/../../targets" && pwd)
 tmp=$(mktemp -d)
 # the perf maps that the jit and node cases' runs wrote (/tmp/perf-PID.map, PIDs listed in
 # perfmap.pids of each tree) are the test's own: removed with it
@@ -129,6 +130,20 @@ max_runs = 10
 [profile]
 frequency_hz = 999
 T
+}
+
+# golden_then_check PROGRAM N M: the golden trace (and profile) of `PROGRAM N` as target app,
+# then a check of `PROGRAM M` that fails a golden timing row (its console in $tmp/con).
+golden_then_check() {
+	mkdir -p "$tmp/head"
+	config ""
+	sed -i "s|^command = .*|command = [\"$1\", \"$2\"]|" "$tmp/head/renacer.toml"
+	run golden update
+	expect_rc 0
+	sed -i "s|^command = .*|command = [\"$1\", \"$3\"]|" "$tmp/head/renacer.toml"
+	run check
+	expect_rc 1
+	grep -q "FAIL app/golden:" "$tmp/con" || fail "no failing golden timing row"
 }
 
 # The item's file:line must be app.c's: hot_parse's body for the hot case. hot_parse is the
@@ -507,18 +522,8 @@ scanf)
 	# reads made deep in stdio (tests/targets/ex_scanf.c: fscanf on an unbuffered stream, one
 	# read(2) a byte, through __vfscanf_internal, which keeps a frame pointer): the read
 	# item names read_in with its file:line, the call-frame walk having followed rbp
-	scanf="$build/targets/ex_scanf"
-	scanf_src=$(cd "$(dirname "$0")/../../targets" && pwd)/ex_scanf.c
-	scan_line=$(grep -n 'SCAN_LINE' "$scanf_src" | cut -d: -f1)
-	mkdir -p "$tmp/head"
-	config ""
-	sed -i "s|^command = .*|command = [\"$scanf\", \"10\"]|" "$tmp/head/renacer.toml"
-	run golden update
-	expect_rc 0
-	sed -i "s|^command = .*|command = [\"$scanf\", \"20000\"]|" "$tmp/head/renacer.toml"
-	run check
-	expect_rc 1
-	grep -q "FAIL app/golden:" "$tmp/con" || fail "no failing golden timing row"
+	scan_line=$(grep -n 'SCAN_LINE' "$targets_src/ex_scanf.c" | cut -d: -f1)
+	golden_then_check "$build/targets/ex_scanf" 10 20000
 	grep -q "read from read_in (.*ex_scanf.c:$scan_line)" \
 		"$tmp/head/.renacer/explain/app.explain.txt" ||
 		fail "no read item named read_in (ex_scanf.c:$scan_line)"
@@ -530,19 +535,9 @@ stdio)
 	# the extra writes come from write_out() through fprintf/fwrite (tests/targets/ex_stdio.c):
 	# the first item names write_out with its file:line, not the C runtime's frame that made
 	# the call (_IO_new_file_write); the .explain.txt list is numbered without gaps
-	stdio="$build/targets/ex_stdio"
-	stdio_src=$(cd "$(dirname "$0")/../../targets" && pwd)/ex_stdio.c
-	write_line=$(grep -n 'WRITE_LINE' "$stdio_src" | cut -d: -f1)
-	mkdir -p "$tmp/head"
-	config ""
-	sed -i "s|^command = .*|command = [\"$stdio\", \"10\"]|" "$tmp/head/renacer.toml"
-	run golden update
-	expect_rc 0
+	write_line=$(grep -n 'WRITE_LINE' "$targets_src/ex_stdio.c" | cut -d: -f1)
+	golden_then_check "$build/targets/ex_stdio" 10 30000
 	[ -s "$tmp/head/golden_traces/app.folded" ] || fail "golden update wrote no app.folded"
-	sed -i "s|^command = .*|command = [\"$stdio\", \"30000\"]|" "$tmp/head/renacer.toml"
-	run check
-	expect_rc 1
-	grep -q "FAIL app/golden:" "$tmp/con" || fail "no failing golden timing row"
 	# (the file as DWARF names it: relative to where it was compiled)
 	want="write from write_out ("
 	item=$(first_item "$tmp/con")
